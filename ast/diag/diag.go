@@ -1,0 +1,187 @@
+// Package diag holds positioned diagnostics: the messages a parser, checker
+// or reader reports about its input, sorted by position and printed one per
+// line ("FILE:LINE:COL: SEVERITY: TEXT [CODE]") or as JSON lines.
+//
+// It is modelled on go/scanner's ErrorList: producers append to a List,
+// consumers sort it and print it.
+package diag
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"sort"
+
+	"github.com/tracekit/tracekit/ast"
+)
+
+// Severity orders diagnostics from the mildest to the worst.
+type Severity int
+
+// The severities, mildest first. Fatal and Severe stop processing; Error
+// discards the construct it is about; Warning keeps it.
+const (
+	Warning Severity = iota + 1
+	Error
+	Severe
+	Fatal
+)
+
+var severityNames = [...]string{Warning: "warning", Error: "error", Severe: "severe", Fatal: "fatal"}
+
+// String returns the lower-case name used in text output.
+func (s Severity) String() string {
+	if s >= Warning && s <= Fatal {
+		return severityNames[s]
+	}
+	return fmt.Sprintf("severity(%d)", int(s))
+}
+
+// MarshalText writes the lower-case name.
+func (s Severity) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
+
+// LevelMin returns the mildest severity shown at message level w, as TRCUST's
+// /Wn switch defines it: 0 fatal and severe, 1 adds error, 2 adds warning.
+func LevelMin(w int) (Severity, error) {
+	switch w {
+	case 0:
+		return Severe, nil
+	case 1:
+		return Error, nil
+	case 2:
+		return Warning, nil
+	}
+	return 0, fmt.Errorf("message level %d: want 0, 1 or 2", w)
+}
+
+// Diagnostic is one message about an input.
+type Diagnostic struct {
+	Pos      ast.Pos
+	Severity Severity
+	Code     string // "TRC094": a prefix naming the producer and a number
+	Msg      string // the message text, in the wording of the reference
+	Detail   string // optional: what tracekit adds to the reference wording
+	// Legacy is the line number a legacy tool attributes the message to
+	// (TRCUST reports the line its parser stood on); 0 when unset.
+	Legacy int
+}
+
+// Text returns the message with its detail, if any.
+func (d Diagnostic) Text() string {
+	if d.Detail == "" {
+		return d.Msg
+	}
+	return d.Msg + " (" + d.Detail + ")"
+}
+
+// String formats d as "FILE:LINE:COL: SEVERITY: TEXT [CODE]".
+func (d Diagnostic) String() string {
+	return fmt.Sprintf("%s: %s: %s [%s]", d.Pos, d.Severity, d.Text(), d.Code)
+}
+
+// List is a list of diagnostics. The zero List is empty and ready to use.
+type List []Diagnostic
+
+// Add appends a diagnostic.
+func (l *List) Add(d Diagnostic) { *l = append(*l, d) }
+
+// Sort orders the list by file, then byte offset; diagnostics at the same
+// place keep the order they were added in.
+func (l List) Sort() {
+	sort.SliceStable(l, func(i, j int) bool {
+		a, b := l[i].Pos, l[j].Pos
+		if a.File != b.File {
+			return a.File < b.File
+		}
+		return a.Offset < b.Offset
+	})
+}
+
+// Worst returns the highest severity in the list, or 0 for an empty list.
+func (l List) Worst() Severity {
+	var w Severity
+	for _, d := range l {
+		if d.Severity > w {
+			w = d.Severity
+		}
+	}
+	return w
+}
+
+// Failed reports whether the list holds an error or worse.
+func (l List) Failed() bool { return l.Worst() >= Error }
+
+// Filter returns the diagnostics of severity min or worse.
+func (l List) Filter(min Severity) List {
+	var out List
+	for _, d := range l {
+		if d.Severity >= min {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// Err returns the list as an error, or nil when it holds no error or worse.
+func (l List) Err() error {
+	if !l.Failed() {
+		return nil
+	}
+	return l
+}
+
+// Error implements error: the first error-or-worse diagnostic, and a count
+// of the others.
+func (l List) Error() string {
+	n := 0
+	var first *Diagnostic
+	for i := range l {
+		if l[i].Severity >= Error {
+			if first == nil {
+				first = &l[i]
+			}
+			n++
+		}
+	}
+	switch {
+	case first == nil:
+		return "no errors"
+	case n == 1:
+		return first.String()
+	}
+	return fmt.Sprintf("%s (and %d more errors)", first, n-1)
+}
+
+// WriteText prints one diagnostic per line.
+func (l List) WriteText(w io.Writer) error {
+	for _, d := range l {
+		if _, err := fmt.Fprintln(w, d); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// jsonDiagnostic is the JSON form of a Diagnostic: one object per line.
+type jsonDiagnostic struct {
+	File     string   `json:"file"`
+	Line     int      `json:"line"`
+	Col      int      `json:"col"`
+	Severity Severity `json:"severity"`
+	Code     string   `json:"code"`
+	Message  string   `json:"message"`
+}
+
+// WriteJSON prints one JSON object per line with the fields file, line, col,
+// severity, code and message.
+func (l List) WriteJSON(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	for _, d := range l {
+		j := jsonDiagnostic{d.Pos.File, d.Pos.Line, d.Pos.Col, d.Severity, d.Code, d.Text()}
+		if err := enc.Encode(j); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,11 @@
+module github.com/tracekit/tracekit
+
+go 1.26
+
+require (
+	github.com/alecthomas/kong v1.17.0 // indirect
+	github.com/alecthomas/participle/v2 v2.1.4 // indirect
+	github.com/kr/pretty v0.3.1 // indirect
+	github.com/kr/text v0.2.0 // indirect
+	github.com/rogpeppe/go-internal v1.9.0 // indirect
+)
