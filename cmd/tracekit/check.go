@@ -1,0 +1,87 @@
+package main
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/kr/pretty"
+
+	"github.com/tracekit/tracekit/ast/diag"
+	"github.com/tracekit/tracekit/grammar/tsfparse"
+	"github.com/tracekit/tracekit/lower/tsfcheck"
+	"github.com/tracekit/tracekit/lower/tsfcompile"
+)
+
+// diagFlags choose how diagnostics are printed.
+type diagFlags struct {
+	Diagnostics string `name:"diagnostics" enum:"text,json" default:"text" help:"Diagnostic format: text (FILE:LINE:COL: SEVERITY: TEXT [CODE]) or json (one object a line)."`
+	Level       int    `short:"W" name:"level" enum:"0,1,2" default:"2" help:"Message level, as TRCUST /Wn: 0 fatal and severe, 1 adds errors, 2 adds warnings."`
+}
+
+// print writes the diagnostics at the chosen level and format.
+func (f diagFlags) print(e *env, l diag.List) error {
+	min, err := diag.LevelMin(f.Level)
+	if err != nil {
+		return err
+	}
+	l = l.Filter(min)
+	if f.Diagnostics == "json" {
+		return l.WriteJSON(e.stderr)
+	}
+	return l.WriteText(e.stderr)
+}
+
+// checkCmd is "tracekit check FILE.tsf...".
+type checkCmd struct {
+	diagFlags
+	AllowDuplicates bool     `name:"allow-duplicate-minors" help:"Keep tracepoints whose minor code was used before (TRCUST /D)."`
+	Files           []string `arg:"" name:"file" help:"Trace Source Files." type:"path"`
+}
+
+// Run checks each file; the status is 1 when any has an error or worse.
+func (c *checkCmd) Run(e *env) error {
+	failed := false
+	for _, name := range c.Files {
+		src, err := os.ReadFile(name)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "%s: fatal: %v\n", name, err)
+			failed = true
+			continue
+		}
+		_, diags := tsfcompile.Check(name, src, tsfcheck.Options{AllowDuplicateMinors: c.AllowDuplicates})
+		if err := c.print(e, diags); err != nil {
+			return err
+		}
+		failed = failed || diags.Failed()
+	}
+	if failed {
+		return exitCode(exitError)
+	}
+	return nil
+}
+
+// astCmd is "tracekit ast FILE".
+type astCmd struct {
+	Dialect string `name:"dialect" default:"tsf" help:"The language of the file: tsf."`
+	File    string `arg:"" name:"file" help:"The file to dump." type:"path"`
+}
+
+// Run dumps the tree; syntax diagnostics go to stderr.
+func (c *astCmd) Run(e *env) error {
+	if c.Dialect != "tsf" {
+		return fmt.Errorf("ast: unknown dialect %q", c.Dialect)
+	}
+	src, err := os.ReadFile(c.File)
+	if err != nil {
+		return err
+	}
+	f, diags := tsfparse.Parse(c.File, src)
+	fmt.Fprintf(e.stdout, "%# v\n", pretty.Formatter(f))
+	if err := diags.WriteText(e.stderr); err != nil {
+		return err
+	}
+	if diags.Failed() {
+		return exitCode(exitError)
+	}
+	return nil
+}

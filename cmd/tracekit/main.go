@@ -1,0 +1,78 @@
+// Command tracekit compiles OS/2 Trace Source Files, reads legacy trace
+// formats and formats trace buffers. Run "tracekit --help" for the
+// commands.
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/alecthomas/kong"
+)
+
+// Exit statuses.
+const (
+	exitOK    = 0 // nothing of severity error or worse
+	exitError = 1 // an error or worse was found, or a file could not be read
+	exitUsage = 2 // the command line is wrong
+)
+
+// cli is the command line.
+type cli struct {
+	Check checkCmd `cmd:"" help:"Check Trace Source Files and print their diagnostics; write nothing."`
+	AST   astCmd   `cmd:"" name:"ast" help:"Dump the syntax tree of a file (kr/pretty), positions included."`
+}
+
+// env is what a command runs with: its streams, so that tests can run the
+// command line in process.
+type env struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+}
+
+// exitCode carries a command's exit status out of kong.
+type exitCode int
+
+func (e exitCode) Error() string { return fmt.Sprintf("exit status %d", int(e)) }
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// run runs the command line args and returns the exit status.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (status int) {
+	var c cli
+	exited := false
+	parser, err := kong.New(&c,
+		kong.Name("tracekit"),
+		kong.Description("A toolchain for OS/2-era trace formats: a TRCUST-compatible TSF compiler, trace readers and a formatter."),
+		kong.Writers(stdout, stderr),
+		kong.Exit(func(code int) { exited, status = true, code }),
+		kong.UsageOnError(),
+		kong.ConfigureHelp(kong.HelpOptions{Compact: true}),
+	)
+	if err != nil {
+		fmt.Fprintln(stderr, "tracekit:", err)
+		return exitUsage
+	}
+	ctx, err := parser.Parse(args)
+	if exited {
+		return status
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "tracekit:", err)
+		return exitUsage
+	}
+	err = ctx.Run(&env{stdin: stdin, stdout: stdout, stderr: stderr})
+	var code exitCode
+	switch {
+	case err == nil:
+		return exitOK
+	case errors.As(err, &code):
+		return int(code)
+	}
+	fmt.Fprintln(stderr, "tracekit:", err)
+	return exitError
+}

@@ -1,0 +1,392 @@
+package tsfparse
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/alecthomas/participle/v2/lexer"
+
+	"github.com/tracekit/tracekit/ast/tsf"
+)
+
+// This file turns participle's parse structures into the typed tree of
+// ast/tsf. What is wrong with the shape of a construct (a malformed number,
+// a register term after a displacement, a '*' after DIRECT) is reported
+// here; what is wrong with its meaning (an unknown register, a length out
+// of range) is left to the checker.
+
+// parseNumber reads a TSF number: decimal, or hexadecimal after 0x. A
+// leading zero stays decimal (the reference's own samples write ID=08 for
+// 8). Values must fit in 32 bits.
+func parseNumber(text string) (uint64, string) {
+	digits, base := text, 10
+	if len(text) > 2 && (text[:2] == "0x" || text[:2] == "0X") {
+		digits, base = text[2:], 16
+	}
+	v, err := strconv.ParseUint(digits, base, 64)
+	switch {
+	case err != nil && errorsIsRange(err):
+		return 0, "does not fit in 32 bits"
+	case err != nil:
+		return 0, "not a number"
+	case v > 0xFFFFFFFF:
+		return 0, "does not fit in 32 bits"
+	}
+	return v, ""
+}
+
+func errorsIsRange(err error) bool {
+	ne, ok := err.(*strconv.NumError)
+	return ok && ne.Err == strconv.ErrRange
+}
+
+// number converts a number token, reporting "number expected" (65) when it
+// is malformed.
+func (p *parser) number(t *numTok) (*tsf.Number, bool) {
+	n := &tsf.Number{Pos: astPos(t.Pos), Text: t.Text}
+	n.Value, n.Err = parseNumber(t.Text)
+	if n.Err != "" {
+		d := tsf.ErrNumber.Diagnostic(n.Pos, 0, t.Text)
+		d.Detail = n.Err
+		p.add(d)
+		return n, false
+	}
+	return n, true
+}
+
+func (p *parser) signed(s *signedNum) (*tsf.Signed, bool) {
+	n, ok := p.number(s.Num)
+	return &tsf.Signed{Pos: astPos(s.Pos), Neg: s.Sign == "-", Num: n}, ok
+}
+
+// lastPos is the position of the last token a field took.
+func lastPos(toks []lexer.Token) tsf.Pos {
+	if len(toks) == 0 {
+		return tsf.Pos{}
+	}
+	return astPos(toks[len(toks)-1].Pos)
+}
+
+// field converts one TRACE field; it returns nil after reporting an error.
+func (p *parser) field(f *field) tsf.Field {
+	switch {
+	case f.Minor != nil:
+		m := &tsf.Minor{Pos: astPos(f.Minor.Pos), End: lastPos(f.Minor.Tokens)}
+		v := f.Minor.Value
+		switch {
+		case v.Number != "":
+			n, ok := p.number(&numTok{Pos: v.Pos, Text: v.Number})
+			if !ok {
+				return nil
+			}
+			m.Value = n
+		case v.Symbol != "":
+			m.Bad = &tsf.Word{Pos: astPos(v.Pos), Text: "." + v.Symbol}
+		default:
+			m.Bad = &tsf.Word{Pos: astPos(v.Pos), Text: v.Ident}
+		}
+		return m
+	case f.TP != nil:
+		return p.tp(f.TP)
+	case f.Opcode != nil:
+		n, ok := p.number(f.Opcode.Value)
+		if !ok {
+			return nil
+		}
+		return &tsf.Opcode{Pos: astPos(f.Opcode.Pos), Value: n, End: lastPos(f.Opcode.Tokens)}
+	case f.Type != nil:
+		t := &tsf.Type{Pos: astPos(f.Type.Pos), End: lastPos(f.Type.Tokens)}
+		for _, n := range f.Type.Names {
+			t.Names = append(t.Names, &tsf.Word{Pos: astPos(n.Pos), Text: n.Text})
+		}
+		return t
+	case f.Group != nil:
+		return &tsf.Group{Pos: astPos(f.Group.Pos), End: lastPos(f.Group.Tokens),
+			Name: &tsf.Word{Pos: astPos(f.Group.Name.Pos), Text: f.Group.Name.Text}}
+	case f.Text != nil:
+		s := &tsf.String{Pos: astPos(f.Text.Text.Pos), Raw: f.Text.Text.Raw, Value: unquote(f.Text.Text.Raw)}
+		pos, end := astPos(f.Text.Pos), lastPos(f.Text.Tokens)
+		if strings.EqualFold(f.Text.Key, "DESC") {
+			return &tsf.Desc{Pos: pos, Text: s, End: end}
+		}
+		return &tsf.Fmt{Pos: pos, Text: s, End: end}
+	case f.Len != nil:
+		addr := p.address(f.Len.Addr, true)
+		fl := p.flag(f.Len.Flag)
+		if addr == nil || fl == nil {
+			return nil
+		}
+		return &tsf.Len{Pos: astPos(f.Len.Pos), Addr: addr, Flag: fl, End: lastPos(f.Len.Tokens)}
+	case f.Regs != nil:
+		r := &tsf.Regs{Pos: astPos(f.Regs.Pos), End: lastPos(f.Regs.Tokens)}
+		for _, t := range f.Regs.Regs {
+			item := &tsf.RegItem{Pos: astPos(t.Pos), Name: t.Name}
+			if t.Variable != "" {
+				item.Name, item.Variable = t.Variable, true
+			}
+			r.Regs = append(r.Regs, item)
+		}
+		return r
+	case f.Mem != nil:
+		return p.mem(f.Mem)
+	case f.Orbit != nil:
+		o := &tsf.Orbit{Pos: astPos(f.Orbit.Pos), End: lastPos(f.Orbit.Tokens)}
+		var ok bool
+		if o.A, ok = p.number(f.Orbit.A); !ok {
+			return nil
+		}
+		if f.Orbit.B == nil {
+			// TRCUST 3.05A wants two numbers: ORBIT=(1) is "missing
+			// 'number' before ')'" (oracle d80).
+			p.add(tsf.ErrSyntax.Diagnostic(o.End, 0, "number", ")"))
+			return nil
+		}
+		if o.B, ok = p.number(f.Orbit.B); !ok {
+			return nil
+		}
+		return o
+	case f.OpFlag != nil:
+		return &tsf.OpFlag{Pos: astPos(f.OpFlag.Pos), Name: strings.ToUpper(f.OpFlag.Name)}
+	}
+	return nil
+}
+
+func (p *parser) tp(f *tpField) tsf.Field {
+	tp := &tsf.TP{Pos: astPos(f.Pos), End: lastPos(f.Tokens)}
+	switch {
+	case f.At != nil && strings.EqualFold(f.At.File.Text, "STATIC"):
+		if f.At.Line != nil {
+			// "@STATIC,n": a line number makes no sense here.
+			p.add(tsf.ErrUnexpected.Diagnostic(astPos(f.At.Line.Pos), 0, f.At.Line.Text))
+			return nil
+		}
+		tp.Target = &tsf.StaticTP{Pos: astPos(f.At.Pos)}
+	case f.At != nil:
+		lt := &tsf.LineTP{Pos: astPos(f.At.Pos), File: &tsf.Word{Pos: astPos(f.At.File.Pos), Text: f.At.File.Text}}
+		if f.At.Line == nil {
+			// The line number is required: "@file,linenum" (message 92).
+			p.add(tsf.ErrLineNumber.Diagnostic(lt.File.Pos, 0, f.At.File.Text))
+			return nil
+		}
+		var ok bool
+		if lt.Line, ok = p.number(f.At.Line); !ok {
+			return nil
+		}
+		tp.Target = lt
+	default:
+		s := f.Symbol
+		st := &tsf.SymbolTP{Pos: astPos(s.Pos), Name: &tsf.Word{Pos: astPos(s.Pos), Text: s.Name}}
+		if s.Offset != nil {
+			off, ok := p.signed(s.Offset)
+			if !ok {
+				return nil
+			}
+			st.Offset = off
+		}
+		if s.RetEP != nil {
+			st.RetEP = &tsf.Word{Pos: astPos(s.RetEP.Pos), Text: s.RetEP.Text}
+		}
+		tp.Target = st
+	}
+	return tp
+}
+
+func (p *parser) mem(f *memField) tsf.Field {
+	m := &tsf.Mem{Pos: astPos(f.Pos), End: lastPos(f.Tokens)}
+	switch strings.ToUpper(f.Kind) {
+	case "MEM32":
+		m.Kind = tsf.MEM32
+	case "MEM":
+		m.Kind = tsf.MEM
+	case "ASCIIZ32":
+		m.Kind = tsf.ASCIIZ32
+	default:
+		m.Kind = tsf.ASCIIZ
+	}
+	if m.Addr = p.address(f.Addr, false); m.Addr == nil {
+		return nil
+	}
+	if m.Flag = p.flag(f.Flag); m.Flag == nil {
+		return nil
+	}
+	l := f.Length
+	switch {
+	case l.Number != "":
+		n, ok := p.number(&numTok{Pos: l.Pos, Text: l.Number})
+		if !ok {
+			return nil
+		}
+		m.Length = n
+	case strings.EqualFold(l.Ident, "LEN"):
+		m.UseLen = &tsf.Word{Pos: astPos(l.Pos), Text: l.Ident}
+	default:
+		text := l.Ident
+		if l.Symbol != "" {
+			text = "." + l.Symbol
+		}
+		p.add(tsf.ErrNumber.Diagnostic(astPos(l.Pos), 0, text))
+		return nil
+	}
+	return m
+}
+
+// registerForm reports whether word names a register address form: F
+// followed by a flat base register, or R followed by a segment register.
+func registerForm(word string) bool {
+	if len(word) < 2 {
+		return false
+	}
+	rest := strings.ToUpper(word[1:])
+	switch word[0] {
+	case 'F', 'f':
+		return isOneOf(rest, "EAX", "EBX", "ECX", "EDX", "ESP", "EBP", "ESI", "EDI")
+	case 'R', 'r':
+		return isOneOf(rest, "CS", "DS", "SS", "ES", "FS", "GS")
+	}
+	return false
+}
+
+func isOneOf(s string, set ...string) bool {
+	for _, x := range set {
+		if s == x {
+			return true
+		}
+	}
+	return false
+}
+
+// address converts an address specification into one of the three forms
+// of section 1.3.5.15. A word beginning with F is the flat register form
+// and one beginning with R the segment register form, as TRCUST reads
+// them (oracle e06: FXYZ is "invalid flat register specified: XYZ"). In a
+// LEN length_spec the dot of a symbol may be left out (the reference's own
+// example LEN=(v_ptr,INDIRECT*+4)): there a word is a register form only
+// when it names a real register, and a symbol otherwise.
+func (p *parser) address(a *address, inLen bool) tsf.Address {
+	base := a.Base
+	pos := astPos(a.Pos)
+	var out tsf.Address
+	switch {
+	case base.Symbol != "":
+		out = &tsf.SymbolAddr{Pos: pos, Dot: true, Name: &tsf.Word{Pos: pos, Text: base.Symbol}}
+	case base.Number != "":
+		p.add(tsf.ErrAddressSpec.Diagnostic(pos, 0, base.Number))
+		return nil
+	case inLen && !registerForm(base.Ident):
+		out = &tsf.SymbolAddr{Pos: pos, Name: &tsf.Word{Pos: pos, Text: base.Ident}}
+	case base.Ident[0] == 'F' || base.Ident[0] == 'f':
+		out = &tsf.FlatAddr{Pos: pos, Base: &tsf.Word{Pos: tsf.Pos{File: pos.File, Offset: pos.Offset + 1, Line: pos.Line, Col: pos.Col + 1}, Text: base.Ident[1:]}}
+	case base.Ident[0] == 'R' || base.Ident[0] == 'r':
+		out = &tsf.SegAddr{Pos: pos, Seg: &tsf.Word{Pos: tsf.Pos{File: pos.File, Offset: pos.Offset + 1, Line: pos.Line, Col: pos.Col + 1}, Text: base.Ident[1:]}}
+	default:
+		// Outside LEN a symbol needs its dot; a bare word is no address.
+		d := tsf.ErrAddressSpec.Diagnostic(pos, 0, base.Ident)
+		d.Detail = "a symbol is written .name, a flat register address F<reg>, a segment register address R<sreg>"
+		p.add(d)
+		return nil
+	}
+	return p.terms(out, a.Terms)
+}
+
+// terms fills in an address's terms in the order the reference allows:
+// registers (register forms only), then displacements, then at most one
+// "(i)" displacement, last.
+func (p *parser) terms(out tsf.Address, terms []*term) tsf.Address {
+	var regs []*tsf.SignedReg
+	var disps []*tsf.Signed
+	var ind *tsf.Signed
+	_, isSym := out.(*tsf.SymbolAddr)
+	for _, t := range terms {
+		pos := astPos(t.Pos)
+		neg := t.Sign == "-"
+		switch {
+		case ind != nil:
+			// Nothing may follow the (i) displacement.
+			p.add(tsf.ErrSyntax.Diagnostic(pos, 0, ",", t.Sign))
+			return nil
+		case t.Reg != nil:
+			if isSym || len(disps) > 0 {
+				p.add(tsf.ErrSyntax.Diagnostic(astPos(t.Reg.Pos), 0, "number", t.Reg.Text))
+				return nil
+			}
+			regs = append(regs, &tsf.SignedReg{Pos: pos, Neg: neg, Reg: &tsf.Word{Pos: astPos(t.Reg.Pos), Text: t.Reg.Text}})
+		case t.Num != nil:
+			n, ok := p.number(t.Num)
+			if !ok {
+				return nil
+			}
+			disps = append(disps, &tsf.Signed{Pos: pos, Neg: neg, Num: n})
+		default:
+			n, ok := p.number(t.Paren)
+			if !ok {
+				return nil
+			}
+			ind = &tsf.Signed{Pos: pos, Neg: neg, Num: n}
+		}
+	}
+	switch a := out.(type) {
+	case *tsf.SymbolAddr:
+		a.Disps, a.Indirect = disps, ind
+	case *tsf.FlatAddr:
+		a.Index, a.Disps, a.Indirect = regs, disps, ind
+	case *tsf.SegAddr:
+		a.Regs, a.Disps, a.Indirect = regs, disps, ind
+	}
+	return out
+}
+
+// flag converts a flag; only INDIRECT takes a "*" chain.
+func (p *parser) flag(f *flag) *tsf.Flag {
+	out := &tsf.Flag{Pos: astPos(f.Pos), Spelling: f.Word}
+	switch strings.ToUpper(f.Word) {
+	case "D", "DIRECT":
+		out.Kind = tsf.Direct
+	case "I", "INDIRECT":
+		out.Kind = tsf.Indirect
+	case "IS":
+		out.Kind = tsf.IndirectSegmented
+	case "IF":
+		out.Kind = tsf.IndirectFlat
+	}
+	if out.Kind != tsf.Indirect && len(f.Chain) > 0 {
+		p.add(tsf.ErrSyntax.Diagnostic(astPos(f.Chain[0].Pos), 0, ",", "*"))
+		return nil
+	}
+	for _, l := range f.Chain {
+		lv := &tsf.Level{Pos: astPos(l.Pos)}
+		if l.Offset != nil {
+			off, ok := p.signed(l.Offset)
+			if !ok {
+				return nil
+			}
+			lv.Offset = off
+		}
+		out.Chain = append(out.Chain, lv)
+	}
+	return out
+}
+
+// unquote returns what TRCUST stores for a quoted string: \" becomes ", and
+// every other backslash sequence is kept as written (oracle s05: "\\", "\n"
+// and "\t" reach the TFF unchanged).
+func unquote(raw string) string {
+	if !strings.Contains(raw, `\"`) {
+		return raw
+	}
+	var b strings.Builder
+	for i := 0; i < len(raw); i++ {
+		c := raw[i]
+		if c == '\\' && i+1 < len(raw) {
+			if raw[i+1] == '"' {
+				b.WriteByte('"')
+			} else {
+				b.WriteByte(c)
+				b.WriteByte(raw[i+1])
+			}
+			i++
+			continue
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
+}

@@ -1,0 +1,345 @@
+// Package tsfparse parses OS/2 Trace Source Files (the input of IBM's
+// TRCUST) into the syntax tree of ast/tsf.
+//
+// The grammar (syntax.go) is written for participle; the scanner (scan.go)
+// is written by hand because TSF comments nest and a file name after
+// MODNAME or '@' is one token. Parsing goes one statement at a time, and a
+// TRACE statement one field at a time, so that a syntax error discards only
+// the statement it is in (the reference, section 1.6: "ERROR messages will
+// normally cause a tracepoint definition to be discarded and processing
+// continues with the next definition"), while a severe error stops the
+// parse as it stops TRCUST.
+package tsfparse
+
+import (
+	"errors"
+	"strings"
+
+	"github.com/alecthomas/participle/v2"
+	"github.com/alecthomas/participle/v2/lexer"
+
+	"github.com/tracekit/tracekit/ast"
+	"github.com/tracekit/tracekit/ast/diag"
+	"github.com/tracekit/tracekit/ast/tsf"
+)
+
+// Parse parses the Trace Source File src, named filename in positions. It
+// returns the tree and the syntax diagnostics sorted by position. The tree
+// is never nil.
+func Parse(filename string, src []byte) (*tsf.File, diag.List) {
+	res := scan(filename, src)
+	p := &parser{g: &theGrammar, toks: res.toks, eof: res.eof}
+	p.out = &tsf.File{Name: filename, EOF: res.eof}
+	stmts := split(p.toks)
+	if res.stopAt >= 0 {
+		// A severe lexical error stopped the scan inside the last statement:
+		// what was scanned of it is incomplete, and TRCUST stops there too.
+		p.out.Aborted = true
+		if len(stmts) > 0 {
+			stmts = stmts[:len(stmts)-1]
+		}
+	}
+	p.file(stmts)
+	p.diags = append(p.diags, res.diags...)
+	p.diags.Sort()
+	return p.out, p.diags
+}
+
+type parser struct {
+	g     *grammar
+	toks  []lexer.Token
+	eof   ast.Pos
+	out   *tsf.File
+	diags diag.List
+}
+
+// headerKeywords start a header statement, listKeywords a TYPELIST or
+// GROUPLIST, before the first TRACE; after it, only TRACE starts a statement
+// and the others are unexpected inside it.
+var (
+	headerKeywords = []string{"MODNAME", "MAJOR", "MAXDATALENGTH", "MAXDATALEN", "TDFID"}
+	listKeywords   = []string{"TYPELIST", "GROUPLIST"}
+	fieldKeywords  = []string{"MINOR", "TP", "OPCODE", "TYPE", "GROUP", "DESC", "FMT", "LEN",
+		"REGS", "MEM32", "MEM", "ASCIIZ32", "ASCIIZ", "ORBIT", "ABORTOP", "REMOVEOP"}
+)
+
+func isWord(t lexer.Token, words []string) bool {
+	if t.Type != tokIdent {
+		return false
+	}
+	for _, w := range words {
+		if strings.EqualFold(t.Value, w) {
+			return true
+		}
+	}
+	return false
+}
+
+func isTrace(t lexer.Token) bool { return t.Type == tokIdent && strings.EqualFold(t.Value, "TRACE") }
+
+// split cuts the token stream into statements: a statement keyword starts a
+// new one unless it stands inside parentheses or after '=' (GROUP=TRACE
+// names a group).
+func split(toks []lexer.Token) [][]lexer.Token {
+	var stmts [][]lexer.Token
+	start, depth := 0, 0
+	traced := false
+	for i, t := range toks {
+		switch t.Value {
+		case "(":
+			depth++
+		case ")":
+			if depth > 0 {
+				depth--
+			}
+		}
+		if i == start {
+			traced = traced || isTrace(t)
+			continue
+		}
+		starts := isTrace(t) || !traced && (isWord(t, headerKeywords) || isWord(t, listKeywords))
+		if starts && depth == 0 && toks[i-1].Value != "=" {
+			stmts = append(stmts, toks[start:i])
+			start, depth = i, 0
+			traced = traced || isTrace(t)
+		}
+	}
+	if start < len(toks) {
+		stmts = append(stmts, toks[start:])
+	}
+	return stmts
+}
+
+func (p *parser) file(stmts [][]lexer.Token) {
+	for i, st := range stmts {
+		end, last := p.eof, i == len(stmts)-1
+		if !last {
+			end = astPos(stmts[i+1][0].Pos)
+		}
+		head := st[0]
+		switch {
+		case isTrace(head):
+			p.out.Stmts = append(p.out.Stmts, p.trace(st, end, last))
+		case isWord(head, headerKeywords):
+			if s := p.header(st, end, last); s != nil {
+				p.out.Stmts = append(p.out.Stmts, s)
+			}
+		case isWord(head, listKeywords):
+			if s := p.list(st, end, last); s != nil {
+				p.out.Stmts = append(p.out.Stmts, s)
+			}
+		default:
+			p.add(tsf.ErrUnexpected.Diagnostic(astPos(head.Pos), 0, tokenText(head)))
+		}
+	}
+}
+
+func (p *parser) add(d diag.Diagnostic) { p.diags.Add(d) }
+
+// peeker returns a participle lexer over toks followed by an EOF at end.
+func peeker(toks []lexer.Token, end ast.Pos) *lexer.PeekingLexer {
+	pl, err := lexer.Upgrade(&sliceLexer{toks: toks, eof: lexPos(end)})
+	if err != nil { // a sliceLexer never fails
+		panic(err)
+	}
+	return pl
+}
+
+// consumed returns how many tokens a parse took from pl.
+func consumed(pl *lexer.PeekingLexer) int { return pl.MakeCheckpoint().Cursor() }
+
+// header parses a header statement.
+func (p *parser) header(toks []lexer.Token, end ast.Pos, last bool) tsf.Stmt {
+	pl := peeker(toks, end)
+	h, err := p.g.header.ParseFromLexer(pl, participle.AllowTrailing(true))
+	if err != nil {
+		p.syntaxError(err, end, last, true)
+		return nil
+	}
+	if n := consumed(pl); n < len(toks) {
+		p.add(tsf.ErrUnexpected.Diagnostic(astPos(toks[n].Pos), 0, tokenText(toks[n])))
+	}
+	if h.ModName != nil {
+		return &tsf.ModName{Pos: astPos(h.ModName.Pos), Path: &tsf.Word{Pos: astPos(h.ModName.Path.Pos), Text: h.ModName.Path.Text}}
+	}
+	a := h.Assign
+	num, ok := p.number(a.Value)
+	if !ok {
+		return nil
+	}
+	pos := astPos(a.Pos)
+	switch strings.ToUpper(a.Key) {
+	case "MAJOR":
+		return &tsf.Major{Pos: pos, Value: num}
+	case "TDFID":
+		return &tsf.TDFID{Pos: pos, Value: num}
+	}
+	return &tsf.MaxDataLength{Pos: pos, Spelling: a.Key, Value: num}
+}
+
+// list parses a TYPELIST or GROUPLIST.
+func (p *parser) list(toks []lexer.Token, end ast.Pos, last bool) tsf.Stmt {
+	pl := peeker(toks, end)
+	l, err := p.g.list.ParseFromLexer(pl, participle.AllowTrailing(true))
+	if err != nil {
+		p.syntaxError(err, end, last, true)
+		return nil
+	}
+	if n := consumed(pl); n < len(toks) {
+		p.add(tsf.ErrUnexpected.Diagnostic(astPos(toks[n].Pos), 0, tokenText(toks[n])))
+	}
+	if l.Trailing != nil && last {
+		d := tsf.SeverePrematureEOF.Diagnostic(astPos(l.Trailing.Pos), p.eof.Line)
+		d.Detail = "the list ends with a comma"
+		p.add(d)
+	}
+	var entries []*tsf.ListEntry
+	for _, e := range l.Entries {
+		id, ok := p.number(e.ID)
+		if !ok {
+			continue
+		}
+		entries = append(entries, &tsf.ListEntry{
+			Pos:  astPos(e.Pos),
+			Name: &tsf.Word{Pos: astPos(e.Name.Pos), Text: e.Name.Text},
+			ID:   id,
+		})
+	}
+	pos := astPos(l.Pos)
+	if strings.EqualFold(l.Kind, "TYPELIST") {
+		return &tsf.TypeList{Pos: pos, Entries: entries}
+	}
+	return &tsf.GroupList{Pos: pos, Entries: entries}
+}
+
+// trace parses a TRACE statement field by field. A syntax error marks it
+// Broken and skips the rest of it.
+func (p *parser) trace(toks []lexer.Token, end ast.Pos, last bool) *tsf.Trace {
+	t := &tsf.Trace{Pos: astPos(toks[0].Pos), End: end}
+	for i := 1; i < len(toks); {
+		if !isWord(toks[i], fieldKeywords) {
+			p.add(tsf.ErrUnexpected.Diagnostic(astPos(toks[i].Pos), 0, tokenText(toks[i])))
+			t.Broken = true
+			return t
+		}
+		pl := peeker(toks[i:], end)
+		f, err := p.g.field.ParseFromLexer(pl, participle.AllowTrailing(true))
+		if err != nil {
+			p.syntaxError(err, end, last, false)
+			t.Broken = true
+			return t
+		}
+		i += consumed(pl)
+		fld := p.field(f)
+		if fld == nil {
+			t.Broken = true
+			return t
+		}
+		t.Fields = append(t.Fields, fld)
+		if i == len(toks) {
+			break
+		}
+		switch next := toks[i]; {
+		case next.Value == ",":
+			i++
+			if i == len(toks) && last {
+				d := tsf.SeverePrematureEOF.Diagnostic(astPos(next.Pos), p.eof.Line)
+				d.Detail = "the TRACE statement ends with a comma"
+				p.add(d)
+			}
+		case isWord(next, fieldKeywords):
+			p.add(tsf.WarnExpected.Diagnostic(astPos(next.Pos), 0, ",", next.Value))
+		default:
+			p.add(tsf.ErrUnexpected.Diagnostic(astPos(next.Pos), 0, tokenText(next)))
+			t.Broken = true
+			return t
+		}
+	}
+	return t
+}
+
+// tokenText is how a token is named in a message.
+func tokenText(t lexer.Token) string {
+	switch t.Type {
+	case lexer.EOF:
+		return "end of file"
+	case tokSymbol:
+		return "." + t.Value
+	case tokString:
+		return `"` + t.Value + `"`
+	}
+	return t.Value
+}
+
+// syntaxError turns a participle error into a TRCUST diagnostic: "number
+// expected" (65) where a number was wanted, "syntax error: missing 'x'
+// before 'y'" otherwise (74, or its severe twin 35 in the header and the
+// type and group lists, where TRCUST aborts), "keyword expected" (38) for a
+// missing NAME or ID keyword, and "premature end of file" (34) when the file
+// ends inside a statement.
+func (p *parser) syntaxError(err error, end ast.Pos, last, severe bool) {
+	var ute *participle.UnexpectedTokenError
+	if !errors.As(err, &ute) {
+		var perr participle.Error
+		pos := end
+		if errors.As(err, &perr) {
+			pos = astPos(perr.Position())
+		}
+		d := tsf.ErrSyntax.Diagnostic(pos, 0, "?", "?")
+		d.Detail = err.Error()
+		p.add(d)
+		return
+	}
+	tok := ute.Unexpected
+	pos := astPos(tok.Pos)
+	before := tokenText(tok)
+	if tok.EOF() {
+		if last {
+			d := tsf.SeverePrematureEOF.Diagnostic(pos, 0)
+			d.Detail = "the file ends inside a statement"
+			p.add(d)
+			return
+		}
+		before = "TRACE"
+	}
+	want := expected(ute.Message())
+	switch {
+	case want == "number":
+		p.add(tsf.ErrNumber.Diagnostic(pos, 0, before))
+	case severe && (want == "NAME" || want == "ID"):
+		p.add(tsf.SevereKeyword.Diagnostic(pos, 0, want, before))
+	case severe:
+		p.add(tsf.SevereMissing.Diagnostic(pos, 0, want, before))
+	default:
+		p.add(tsf.ErrSyntax.Diagnostic(pos, 0, want, before))
+	}
+}
+
+// expected names what participle wanted, from the "(expected ...)" part of
+// its message: the first literal or token type it lists.
+func expected(msg string) string {
+	i := strings.LastIndex(msg, "(expected ")
+	if i < 0 {
+		return "?"
+	}
+	s := strings.TrimSuffix(msg[i+len("(expected "):], ")")
+	s = strings.TrimSpace(s)
+	if j := strings.IndexAny(s, " |"); j > 0 {
+		s = s[:j]
+	}
+	switch {
+	case strings.HasPrefix(s, `"`):
+		return strings.ToUpper(strings.Trim(s, `"`))
+	case strings.EqualFold(s, "<number>"):
+		return "number"
+	case strings.EqualFold(s, "<string>"):
+		return "string"
+	case strings.EqualFold(s, "<path>"):
+		return "file name"
+	case strings.EqualFold(s, "<symbol>"):
+		return ".name"
+	case strings.EqualFold(s, "<ident>"):
+		return "name"
+	}
+	return strings.Trim(s, "<>")
+}

@@ -1,0 +1,324 @@
+package tsfparse
+
+import (
+	"io"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/alecthomas/participle/v2/lexer"
+
+	"github.com/tracekit/tracekit/ast"
+	"github.com/tracekit/tracekit/ast/diag"
+	"github.com/tracekit/tracekit/ast/tsf"
+)
+
+// Token types of the TSF scanner, as participle sees them.
+const (
+	tokIdent  lexer.TokenType = -2 - iota // keyword, register or name: MINOR, FEBP, PRE
+	tokSymbol                             // .name: the value holds the name without the dot
+	tokNumber                             // 123, 0x1F, 08 (validated later)
+	tokString                             // "...": the value holds what stands between the quotes
+	tokPath                               // a module or source file name after "MODNAME =" or "@"
+	tokPunct                              // = , ( ) + - * @ and any other single character
+)
+
+// definition tells participle the token types; the scanning itself is done
+// by scan, before participle runs.
+type definition struct{}
+
+func (definition) Symbols() map[string]lexer.TokenType {
+	return map[string]lexer.TokenType{
+		"EOF":    lexer.EOF,
+		"Ident":  tokIdent,
+		"Symbol": tokSymbol,
+		"Number": tokNumber,
+		"String": tokString,
+		"Path":   tokPath,
+		"Punct":  tokPunct,
+	}
+}
+
+// Lex scans r whole and returns its tokens. The parser does not use it (it
+// scans first and hands participle one statement at a time) but it makes
+// the definition complete, for tools that want the TSF tokens.
+func (definition) Lex(filename string, r io.Reader) (lexer.Lexer, error) {
+	src, err := io.ReadAll(r)
+	if err != nil {
+		return nil, err
+	}
+	res := scan(filename, src)
+	if res.stopAt >= 0 {
+		return nil, res.diags
+	}
+	return &sliceLexer{toks: res.toks, eof: lexPos(res.eof)}, nil
+}
+
+// sliceLexer hands participle a slice of scanned tokens, then EOF.
+type sliceLexer struct {
+	toks []lexer.Token
+	eof  lexer.Position
+}
+
+func (l *sliceLexer) Next() (lexer.Token, error) {
+	if len(l.toks) == 0 {
+		return lexer.EOFToken(l.eof), nil
+	}
+	t := l.toks[0]
+	l.toks = l.toks[1:]
+	return t, nil
+}
+
+// scanResult is what scan returns: the tokens (without a closing EOF), the
+// diagnostics found while scanning, and, when a severe lexical error
+// stopped the scan, its index in the token stream (tokens from stopAt on
+// were never produced).
+type scanResult struct {
+	toks   []lexer.Token
+	diags  diag.List
+	stopAt int // -1 when the scan reached the end of the file
+	eof    ast.Pos
+}
+
+// scanner splits a TSF into tokens in the manner of go/scanner. Comments
+// (";" to the end of the line, and C comments that nest and may span lines)
+// and white space separate tokens and are dropped. A Ctrl-Z ends the file,
+// as it does for the DOS and OS/2 C runtime.
+type scanner struct {
+	file string
+	src  []byte
+	off  int
+	line int
+	col  int
+	res  scanResult
+}
+
+func scan(file string, src []byte) scanResult {
+	s := &scanner{file: file, src: src, line: 1, col: 1}
+	s.res.stopAt = -1
+	for s.next() {
+	}
+	s.res.eof = s.pos()
+	return s.res
+}
+
+func (s *scanner) pos() ast.Pos {
+	return ast.Pos{File: s.file, Offset: s.off, Line: s.line, Col: s.col}
+}
+
+func lexPos(p ast.Pos) lexer.Position {
+	return lexer.Position{Filename: p.File, Offset: p.Offset, Line: p.Line, Column: p.Col}
+}
+
+func astPos(p lexer.Position) ast.Pos {
+	return ast.Pos{File: p.Filename, Offset: p.Offset, Line: p.Line, Col: p.Column}
+}
+
+// advance moves past n bytes, keeping line and column.
+func (s *scanner) advance(n int) {
+	for i := 0; i < n && s.off < len(s.src); i++ {
+		if s.src[s.off] == '\n' {
+			s.line++
+			s.col = 1
+		} else {
+			s.col++
+		}
+		s.off++
+	}
+}
+
+func (s *scanner) peek(i int) byte {
+	if s.off+i < len(s.src) {
+		return s.src[s.off+i]
+	}
+	return 0
+}
+
+func (s *scanner) atEnd() bool { return s.off >= len(s.src) || s.src[s.off] == 0x1A }
+
+// stop records a severe lexical error and ends the scan.
+func (s *scanner) stop(d diag.Diagnostic) bool {
+	s.res.diags.Add(d)
+	s.res.stopAt = len(s.res.toks)
+	return false
+}
+
+func (s *scanner) emit(t lexer.TokenType, value string, at ast.Pos) {
+	s.res.toks = append(s.res.toks, lexer.Token{Type: t, Value: value, Pos: lexPos(at)})
+}
+
+// skipSpace skips white space and comments. With sameLine it stops at a
+// new line. It reports false when an unclosed comment stopped the scan.
+func (s *scanner) skipSpace(sameLine bool) bool {
+	for !s.atEnd() {
+		c := s.src[s.off]
+		switch {
+		case c == '\n' && sameLine:
+			return true
+		case c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v':
+			s.advance(1)
+		case c == ';':
+			for !s.atEnd() && s.src[s.off] != '\n' {
+				s.advance(1)
+			}
+		case c == '/' && s.peek(1) == '*':
+			if !s.comment() {
+				return false
+			}
+		default:
+			return true
+		}
+	}
+	return true
+}
+
+// comment skips a C comment, which may nest (reference section 1.3.1).
+func (s *scanner) comment() bool {
+	start := s.pos()
+	depth := 0
+	for !s.atEnd() {
+		switch {
+		case s.src[s.off] == '/' && s.peek(1) == '*':
+			depth++
+			s.advance(2)
+		case s.src[s.off] == '*' && s.peek(1) == '/':
+			depth--
+			s.advance(2)
+			if depth == 0 {
+				return true
+			}
+		default:
+			s.advance(1)
+		}
+	}
+	// TRCUST 3.05A silently takes the rest of the file as comment.
+	d := tsf.SevereUnclosedComment.Diagnostic(start, 0)
+	d.Detail = "the comment opened here runs to the end of the file"
+	return s.stop(d)
+}
+
+func isIdentStart(c byte) bool {
+	return c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c == '_' || c == '$' || c == '?'
+}
+
+func isIdentChar(c byte) bool {
+	return isIdentStart(c) || c >= '0' && c <= '9' || c == '@'
+}
+
+// inPathContext reports whether the next token is a file name: after
+// "MODNAME =" and after "@".
+func (s *scanner) inPathContext() bool {
+	n := len(s.res.toks)
+	if n >= 1 && s.res.toks[n-1].Type == tokPunct && s.res.toks[n-1].Value == "@" {
+		return true
+	}
+	return n >= 2 && s.res.toks[n-1].Value == "=" && s.res.toks[n-2].Type == tokIdent &&
+		strings.EqualFold(s.res.toks[n-2].Value, "MODNAME")
+}
+
+// next scans one token; it reports false at the end of the file or when a
+// severe error stopped the scan.
+func (s *scanner) next() bool {
+	if s.inPathContext() {
+		if !s.skipSpace(true) {
+			return false
+		}
+		if s.path() {
+			return true
+		}
+	}
+	if !s.skipSpace(false) {
+		return false
+	}
+	if s.atEnd() {
+		return false
+	}
+	start := s.pos()
+	c := s.src[s.off]
+	switch {
+	case isIdentStart(c):
+		n := 1
+		for isIdentChar(s.peek(n)) {
+			n++
+		}
+		s.emit(tokIdent, string(s.src[s.off:s.off+n]), start)
+		s.advance(n)
+	case c >= '0' && c <= '9':
+		n := 1
+		for isIdentChar(s.peek(n)) {
+			n++
+		}
+		s.emit(tokNumber, string(s.src[s.off:s.off+n]), start)
+		s.advance(n)
+	case c == '.' && isIdentChar(s.peek(1)):
+		n := 2
+		for isIdentChar(s.peek(n)) {
+			n++
+		}
+		s.emit(tokSymbol, string(s.src[s.off+1:s.off+n]), start)
+		s.advance(n)
+	case c == '"':
+		return s.str()
+	default:
+		// Punctuation, and any other character: the parser reports it as
+		// unexpected.
+		_, n := utf8.DecodeRune(s.src[s.off:])
+		s.emit(tokPunct, string(s.src[s.off:s.off+n]), start)
+		s.advance(n)
+	}
+	return true
+}
+
+// path scans a file name: everything up to white space, a comment, or (after
+// '@') a comma or parenthesis. It reports false when no name follows on the
+// same line.
+func (s *scanner) path() bool {
+	afterAt := s.res.toks[len(s.res.toks)-1].Value == "@"
+	start := s.pos()
+	n := 0
+	for s.off+n < len(s.src) {
+		c := s.src[s.off+n]
+		if c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == ';' || c == 0x1A ||
+			c == '/' && s.peek(n+1) == '*' || afterAt && (c == ',' || c == ')' || c == '(') {
+			break
+		}
+		n++
+	}
+	if n == 0 {
+		return false
+	}
+	s.emit(tokPath, string(s.src[s.off:s.off+n]), start)
+	s.advance(n)
+	return true
+}
+
+// str scans a quoted string. A backslash takes the next character with it,
+// so \" does not end the string. A raw new line is severe error 36 and a
+// NUL byte severe error 37; both stop the scan, as they stop TRCUST.
+func (s *scanner) str() bool {
+	start := s.pos()
+	s.advance(1)
+	begin := s.off
+	for {
+		if s.off >= len(s.src) {
+			d := tsf.SeverePrematureEOF.Diagnostic(start, 0)
+			d.Detail = "the string opened here is not closed"
+			return s.stop(d)
+		}
+		switch c := s.src[s.off]; {
+		case c == '"':
+			s.emit(tokString, string(s.src[begin:s.off]), start)
+			s.advance(1)
+			return true
+		case c == '\n' || c == '\r':
+			d := tsf.SevereNewLine.Diagnostic(start, 0)
+			d.Detail = "the string opened here is not closed before the end of the line"
+			return s.stop(d)
+		case c == 0:
+			return s.stop(tsf.SevereNUL.Diagnostic(s.pos(), 0))
+		case c == '\\' && s.off+1 < len(s.src) && s.src[s.off+1] != '\n' && s.src[s.off+1] != '\r' && s.src[s.off+1] != 0:
+			s.advance(2)
+		default:
+			s.advance(1)
+		}
+	}
+}

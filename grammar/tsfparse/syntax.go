@@ -1,0 +1,266 @@
+package tsfparse
+
+import (
+	"github.com/alecthomas/participle/v2"
+	"github.com/alecthomas/participle/v2/lexer"
+)
+
+// This file is the TSF grammar, as participle parse structures (the syntax
+// layer). Keywords match in any case (participle.CaseInsensitive on Ident
+// tokens); names keep their case. convert.go turns the parse structures into
+// the typed tree of ast/tsf.
+//
+// A file is parsed one statement at a time, and a TRACE statement one field
+// at a time (see parse.go), so that an error discards only the statement it
+// is in and the parser goes on with the next one.
+
+// header is one header statement (reference section 1.3.2).
+type header struct {
+	ModName *modNameStmt `parser:"@@"`
+	Assign  *assignStmt  `parser:"| @@"`
+}
+
+// modNameStmt is MODNAME = [d:][path]name.
+type modNameStmt struct {
+	Pos  lexer.Position
+	Path *pathTok `parser:"\"MODNAME\" \"=\" @@"`
+}
+
+// assignStmt is MAJOR, MAXDATALENGTH (MAXDATALEN), or TDFID = number.
+type assignStmt struct {
+	Pos   lexer.Position
+	Key   string `parser:"@(\"MAJOR\" | \"MAXDATALENGTH\" | \"MAXDATALEN\" | \"TDFID\")"`
+	Value *numTok `parser:"\"=\" @@"`
+}
+
+// listStmt is TYPELIST or GROUPLIST NAME=n,ID=v[,NAME=n,ID=v]... with an
+// optional trailing comma (sections 1.3.3 and 1.3.4).
+type listStmt struct {
+	Pos      lexer.Position
+	Kind     string       `parser:"@(\"TYPELIST\" | \"GROUPLIST\")"`
+	Entries  []*listEntry `parser:"@@ ( \",\" @@ )*"`
+	Trailing *punctTok    `parser:"@@?"`
+}
+
+type listEntry struct {
+	Pos    lexer.Position
+	Name   *identTok `parser:"\"NAME\" \"=\" @@"`
+	ID     *numTok   `parser:"\",\" \"ID\" \"=\" @@"`
+	Tokens []lexer.Token
+}
+
+// field is one keyword parameter of a TRACE statement (section 1.3.5).
+type field struct {
+	Minor  *minorField  `parser:"@@"`
+	TP     *tpField     `parser:"| @@"`
+	Opcode *opcodeField `parser:"| @@"`
+	Type   *typeField   `parser:"| @@"`
+	Group  *groupField  `parser:"| @@"`
+	Text   *textField   `parser:"| @@"`
+	Len    *lenField    `parser:"| @@"`
+	Regs   *regsField   `parser:"| @@"`
+	Mem    *memField    `parser:"| @@"`
+	Orbit  *orbitField  `parser:"| @@"`
+	OpFlag *opFlagField `parser:"| @@"`
+}
+
+// minorField is MINOR=nnnnn. A word in place of the number is kept so that
+// the checker can say "minor code not specified" as TRCUST does.
+type minorField struct {
+	Pos    lexer.Position
+	Value  *scalarTok `parser:"\"MINOR\" \"=\" @@"`
+	Tokens []lexer.Token
+}
+
+// tpField is TP=@STATIC, TP=@filename,linenum or TP=.name[{+|-}offs][,RETEP].
+type tpField struct {
+	Pos    lexer.Position
+	At     *atTarget  `parser:"\"TP\" \"=\" ( @@"`
+	Symbol *symTarget `parser:"| @@ )"`
+	Tokens []lexer.Token
+}
+
+type atTarget struct {
+	Pos  lexer.Position
+	File *pathTok `parser:"\"@\" @@"`
+	Line *numTok  `parser:"( \",\" @@ )?"`
+}
+
+type symTarget struct {
+	Pos    lexer.Position
+	Name   string     `parser:"@Symbol"`
+	Offset *signedNum `parser:"@@?"`
+	RetEP  *retEPTok  `parser:"( \",\" @@ )?"`
+}
+
+// opcodeField is OPCODE=0xnn.
+type opcodeField struct {
+	Pos    lexer.Position
+	Value  *numTok `parser:"\"OPCODE\" \"=\" @@"`
+	Tokens []lexer.Token
+}
+
+// typeField is TYPE=(name[,name]...).
+type typeField struct {
+	Pos    lexer.Position
+	Names  []*identTok `parser:"\"TYPE\" \"=\" \"(\" @@ ( \",\" @@ )* \")\""`
+	Tokens []lexer.Token
+}
+
+// groupField is GROUP=name.
+type groupField struct {
+	Pos    lexer.Position
+	Name   *identTok `parser:"\"GROUP\" \"=\" @@"`
+	Tokens []lexer.Token
+}
+
+// textField is DESC="..." or FMT="...".
+type textField struct {
+	Pos    lexer.Position
+	Key    string    `parser:"@(\"DESC\" | \"FMT\")"`
+	Text   *strToken `parser:"\"=\" @@"`
+	Tokens []lexer.Token
+}
+
+// lenField is LEN=(length_spec,flag).
+type lenField struct {
+	Pos    lexer.Position
+	Addr   *address `parser:"\"LEN\" \"=\" \"(\" @@"`
+	Flag   *flag    `parser:"\",\" @@ \")\""`
+	Tokens []lexer.Token
+}
+
+// regsField is REGS=(register[,register]...).
+type regsField struct {
+	Pos    lexer.Position
+	Regs   []*regTok `parser:"\"REGS\" \"=\" \"(\" @@ ( \",\" @@ )* \")\""`
+	Tokens []lexer.Token
+}
+
+type regTok struct {
+	Pos      lexer.Position
+	Variable string `parser:"@Symbol"`
+	Name     string `parser:"| @Ident"`
+}
+
+// memField is MEM32, MEM, ASCIIZ32 or ASCIIZ =(address_spec,flag,length).
+// The length may be the word LEN (only MEM32 and MEM allow it; the checker
+// says so).
+type memField struct {
+	Pos    lexer.Position
+	Kind   string     `parser:"@(\"MEM32\" | \"MEM\" | \"ASCIIZ32\" | \"ASCIIZ\")"`
+	Addr   *address   `parser:"\"=\" \"(\" @@"`
+	Flag   *flag      `parser:"\",\" @@"`
+	Length *scalarTok `parser:"\",\" @@ \")\""`
+	Tokens []lexer.Token
+}
+
+// orbitField is ORBIT=(a,b), a TRCUST 3.05A keyword.
+type orbitField struct {
+	Pos    lexer.Position
+	A      *numTok `parser:"\"ORBIT\" \"=\" \"(\" @@"`
+	B      *numTok `parser:"( \",\" @@ )? \")\""`
+	Tokens []lexer.Token
+}
+
+// opFlagField is ABORTOP or REMOVEOP, TRCUST 3.05A keywords without a value.
+type opFlagField struct {
+	Pos  lexer.Position
+	Name string `parser:"@(\"ABORTOP\" | \"REMOVEOP\")"`
+}
+
+// address is an address specification (section 1.3.5.15): a base (a .name
+// symbol, or a word such as FEBP, RDS or a dotless LEN symbol) followed by
+// signed terms. convert.go sorts out which of the three forms it is.
+type address struct {
+	Pos   lexer.Position
+	Base  *scalarTok `parser:"@@"`
+	Terms []*term    `parser:"@@*"`
+}
+
+// term is +reg, +n or +(n) (and the same with '-').
+type term struct {
+	Pos   lexer.Position
+	Sign  string    `parser:"@(\"+\" | \"-\")"`
+	Paren *numTok   `parser:"( \"(\" @@ \")\""`
+	Num   *numTok   `parser:"| @@"`
+	Reg   *identTok `parser:"| @@ )"`
+}
+
+// flag is D[IRECT], I[NDIRECT][*[{+|-}i]]..., IS or IF.
+type flag struct {
+	Pos   lexer.Position
+	Word  string   `parser:"@Ident"`
+	Chain []*level `parser:"@@*"`
+}
+
+type level struct {
+	Pos    lexer.Position
+	Star   string     `parser:"@\"*\""`
+	Offset *signedNum `parser:"@@?"`
+}
+
+type signedNum struct {
+	Pos  lexer.Position
+	Sign string  `parser:"@(\"+\" | \"-\")"`
+	Num  *numTok `parser:"@@"`
+}
+
+type scalarTok struct {
+	Pos    lexer.Position
+	Number string `parser:"@Number"`
+	Symbol string `parser:"| @Symbol"`
+	Ident  string `parser:"| @Ident"`
+}
+
+type numTok struct {
+	Pos  lexer.Position
+	Text string `parser:"@Number"`
+}
+
+type identTok struct {
+	Pos  lexer.Position
+	Text string `parser:"@Ident"`
+}
+
+type retEPTok struct {
+	Pos  lexer.Position
+	Text string `parser:"@\"RETEP\""`
+}
+
+type pathTok struct {
+	Pos  lexer.Position
+	Text string `parser:"@Path"`
+}
+
+type strToken struct {
+	Pos lexer.Position
+	Raw string `parser:"@String"`
+}
+
+type punctTok struct {
+	Pos  lexer.Position
+	Text string `parser:"@\",\""`
+}
+
+// grammar holds the participle parsers, built once; they are not changed
+// after they are built.
+type grammar struct {
+	header *participle.Parser[header]
+	list   *participle.Parser[listStmt]
+	field  *participle.Parser[field]
+}
+
+func options() []participle.Option {
+	return []participle.Option{
+		participle.Lexer(definition{}),
+		participle.CaseInsensitive("Ident"),
+		participle.UseLookahead(4),
+	}
+}
+
+var theGrammar = grammar{
+	header: participle.MustBuild[header](options()...),
+	list:   participle.MustBuild[listStmt](options()...),
+	field:  participle.MustBuild[field](options()...),
+}

@@ -1,0 +1,313 @@
+// Package tsfcheck checks a parsed Trace Source File against every rule of
+// the TRCUST reference (section 1.3, messages of section 1.6) that needs no
+// executable module or MAP file, and produces the checked Module that the
+// TFF and TDF writers take as their one input.
+//
+// Where TRCUST 3.05A (the oracle) and the V2.1 reference disagree, the
+// checker follows 3.05A, unless 3.05A's behaviour is a plain bug; every
+// such choice is listed in docs/diagnostics.md.
+package tsfcheck
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/tracekit/tracekit/ast"
+	"github.com/tracekit/tracekit/ast/diag"
+	"github.com/tracekit/tracekit/ast/tsf"
+)
+
+// Limits and defaults from the reference and from TRCUST 3.05A.
+const (
+	DefaultMajor         = 1    // section 1.3.2
+	DefaultMaxDataLength = 512  // section 1.3.2
+	MinMaxDataLength     = 20   // section 1.3.2
+	MaxMaxDataLength     = 4099 // TRCUST 3.05A (the reference says 512)
+	MaxTypes             = 16   // section 1.3.3
+	MaxGroups            = 48   // section 1.3.4
+	MaxNameLength        = 8    // sections 1.3.3 and 1.3.4
+	MaxTracepoints       = 65535
+	MaxFmtBytes          = 4096 // message 99
+	PrefixSize           = 3    // the status byte and length logged before memory data
+)
+
+// Options change what the checker accepts.
+type Options struct {
+	// AllowDuplicateMinors keeps tracepoints whose minor code was used
+	// before, as TRCUST's undocumented /D switch does.
+	AllowDuplicateMinors bool
+}
+
+// Module is a checked TSF: the header values with defaults applied, the
+// valid type and group list entries, and the valid tracepoints in source
+// order.
+type Module struct {
+	File *tsf.File
+	// ModName is the module name as written, with ".DLL" appended when it
+	// has no extension and is not OS2KRNL (section 1.3.2); "" when the TSF
+	// has no MODNAME.
+	ModName       string
+	ModNamePos    ast.Pos
+	Major         uint16
+	MaxDataLength uint16
+	TDFID         uint16
+	Types         []ListItem
+	Groups        []ListItem
+	Tracepoints   []*Tracepoint
+}
+
+// ListItem is a valid TYPELIST or GROUPLIST entry.
+type ListItem struct {
+	Pos  ast.Pos
+	Name string // at most MaxNameLength bytes, as written
+	ID   uint16
+}
+
+// Tracepoint is a valid TRACE statement.
+type Tracepoint struct {
+	Node  *tsf.Trace
+	Minor uint16
+	// Target is *tsf.SymbolTP or *tsf.LineTP for a dynamic tracepoint, nil
+	// for @STATIC.
+	Target    tsf.TPTarget
+	TPField   *tsf.TP
+	Opcode    *uint8 // the expected opcode, when OPCODE is given
+	TypeMask  uint16 // OR of the TYPE ids
+	Group     uint16
+	Desc      string // as TRCUST stores it (see tsf.String)
+	HasDesc   bool
+	Fmts      []string
+	Data      []Data // the statements that produce RPN code, in source order
+	DataBytes int    // the most data one hit can log, prefixes included
+}
+
+// Static reports whether the tracepoint is TP=@STATIC.
+func (t *Tracepoint) Static() bool { return t.Target == nil }
+
+// Data is one statement of a tracepoint that becomes RPN code: *tsf.Len,
+// *tsf.Regs, *tsf.Mem, *tsf.Orbit or *tsf.OpFlag.
+type Data struct {
+	Field tsf.Field
+	// Length is the number of bytes a *tsf.Mem with a numeric length logs:
+	// its low 16 bits, as TRCUST stores it.
+	Length uint16
+}
+
+// Check checks f and returns the module and the diagnostics in the order
+// found. Fatal and severe diagnostics stop the check, as they stop TRCUST.
+func Check(f *tsf.File, opt Options) (*Module, diag.List) {
+	c := &checker{opt: opt, m: &Module{File: f, Major: DefaultMajor, MaxDataLength: DefaultMaxDataLength},
+		names: map[string]bool{}, typeIDs: map[uint16]bool{}, groupIDs: map[uint16]bool{}, minors: map[uint16]*tsf.Trace{}}
+	for _, s := range f.Stmts {
+		if c.stopped() {
+			break
+		}
+		switch s := s.(type) {
+		case *tsf.ModName:
+			c.modName(s)
+		case *tsf.Major:
+			c.major(s)
+		case *tsf.MaxDataLength:
+			c.maxDataLength(s)
+		case *tsf.TDFID:
+			c.tdfid(s)
+		case *tsf.TypeList:
+			c.list(s.Pos, s.Entries, true)
+		case *tsf.GroupList:
+			c.list(s.Pos, s.Entries, false)
+		case *tsf.Trace:
+			c.trace(s)
+		}
+	}
+	if !c.stopped() && len(c.m.Tracepoints) > MaxTracepoints {
+		tp := c.m.Tracepoints[MaxTracepoints]
+		c.report(tsf.FatalTooManyTPs.Diagnostic(tp.Node.Pos, 0))
+	}
+	return c.m, c.diags
+}
+
+// Merge joins the parser's and the checker's diagnostics, sorted by
+// position, and drops everything after the first fatal or severe one:
+// TRCUST stops there, so what follows is not reliable.
+func Merge(lists ...diag.List) diag.List {
+	var all diag.List
+	for _, l := range lists {
+		all = append(all, l...)
+	}
+	all.Sort()
+	for i, d := range all {
+		if d.Severity >= diag.Severe {
+			j := i + 1
+			for j < len(all) && all[j].Pos.File == d.Pos.File && all[j].Pos.Offset == d.Pos.Offset {
+				j++
+			}
+			return all[:j]
+		}
+	}
+	return all
+}
+
+type checker struct {
+	opt   Options
+	m     *Module
+	diags diag.List
+
+	seenModName, seenMajor, seenMaxData, seenTDFID bool
+	seenTypes, seenGroups                          bool
+	names                                          map[string]bool // type and group names, upper case
+	typeIDs, groupIDs                              map[uint16]bool
+
+	traces      int  // TRACE statements seen, for automatic minor codes
+	minorMode   bool // the first TRACE gave a MINOR
+	firstTrace  *tsf.Trace
+	minors      map[uint16]*tsf.Trace
+	warnedNoMod bool
+}
+
+func (c *checker) report(d diag.Diagnostic) { c.diags.Add(d) }
+
+func (c *checker) stopped() bool { return c.diags.Worst() >= diag.Severe }
+
+// at reports code at n, attributed (for TRCUST's line numbers) to the line
+// of legacy.
+func (c *checker) at(code tsf.Code, n tsf.Node, legacy ast.Pos, args ...any) *diag.Diagnostic {
+	c.report(code.Diagnostic(n.Position(), legacy.Line, args...))
+	return &c.diags[len(c.diags)-1]
+}
+
+// modName records MODNAME and applies the default extension.
+func (c *checker) modName(s *tsf.ModName) {
+	if c.seenModName {
+		c.at(tsf.SevereModNameRedef, s, s.Path.Pos)
+		return
+	}
+	c.seenModName = true
+	name := s.Path.Text
+	base := name
+	if i := strings.LastIndexAny(base, `\/:`); i >= 0 {
+		base = base[i+1:]
+	}
+	if !strings.Contains(base, ".") && !strings.EqualFold(base, "OS2KRNL") {
+		name += ".DLL" // upper case, as TRCUST 3.05A writes it (oracle d45)
+	}
+	c.m.ModName, c.m.ModNamePos = name, s.Path.Pos
+}
+
+func (c *checker) major(s *tsf.Major) {
+	if c.seenMajor {
+		c.at(tsf.SevereMajorRedef, s, s.Value.Pos)
+		return
+	}
+	c.seenMajor = true
+	switch v := s.Value.Value; {
+	case v == 0:
+		c.at(tsf.WarnMajorRange, s.Value, s.Value.Pos)
+	case v > 0xFFFF:
+		// TRCUST 3.05A accepts majors above 255 (oracle e08b, e08c) but would
+		// keep only the low 16 bits of a larger one.
+		d := c.at(tsf.WarnMajorRange, s.Value, s.Value.Pos)
+		d.Detail = "a major code is at most 0xFFFF"
+	default:
+		c.m.Major = uint16(v)
+	}
+}
+
+func (c *checker) maxDataLength(s *tsf.MaxDataLength) {
+	if c.seenMaxData {
+		c.at(tsf.SevereMaxDataRedef, s, s.Value.Pos)
+		return
+	}
+	c.seenMaxData = true
+	if v := s.Value.Value; v < MinMaxDataLength || v > MaxMaxDataLength {
+		d := c.at(tsf.WarnMaxDataRange, s.Value, s.Value.Pos)
+		d.Detail = fmt.Sprintf("the range is %d to %d", MinMaxDataLength, MaxMaxDataLength)
+		return
+	}
+	c.m.MaxDataLength = uint16(s.Value.Value)
+}
+
+func (c *checker) tdfid(s *tsf.TDFID) {
+	if c.seenTDFID {
+		c.at(tsf.SevereTDFIDRedef, s, s.Value.Pos)
+		return
+	}
+	c.seenTDFID = true
+	if s.Value.Value > 0xFFFF {
+		c.at(tsf.WarnTDFIDRange, s.Value, s.Value.Pos)
+		return
+	}
+	c.m.TDFID = uint16(s.Value.Value)
+}
+
+// list checks a TYPELIST (types) or GROUPLIST.
+func (c *checker) list(pos ast.Pos, entries []*tsf.ListEntry, types bool) {
+	kw, seen, ids, max := "GROUPLIST", &c.seenGroups, c.groupIDs, MaxGroups
+	redef, idRedef, what := tsf.ErrGroupListRedef, tsf.ErrGroupIDRedef, "groups"
+	if types {
+		kw, seen, ids, max = "TYPELIST", &c.seenTypes, c.typeIDs, MaxTypes
+		redef, idRedef, what = tsf.ErrTypeListRedef, tsf.ErrTypeIDRedef, "types"
+	}
+	if *seen {
+		n := &tsf.Word{Pos: pos, Text: kw}
+		c.at(redef, n, pos)
+		return
+	}
+	*seen = true
+	var items []ListItem
+	for _, e := range entries {
+		name := e.Name.Text
+		if len(name) > MaxNameLength {
+			c.at(tsf.WarnNameTooLong, e.Name, e.Name.Pos, name)
+			name = name[:MaxNameLength]
+		}
+		key := strings.ToUpper(name)
+		if c.names[key] {
+			c.at(tsf.ErrNameRedef, e.Name, e.ID.Pos, name)
+			continue
+		}
+		id := e.ID.Value
+		valid := id >= 1 && id <= 0xFFFF
+		if types {
+			valid = id != 0 && id <= 0x8000 && id&(id-1) == 0
+		}
+		if !valid {
+			d := c.at(tsf.ErrID, e.ID, e.ID.Pos, e.ID.Text)
+			if types {
+				d.Detail = "a type ID is a power of two from 1 to 0x8000"
+			} else {
+				d.Detail = "a group ID is 1 to 65535"
+			}
+			continue
+		}
+		if ids[uint16(id)] {
+			c.at(idRedef, e.ID, e.ID.Pos, e.ID.Text)
+			continue
+		}
+		if len(items) == max {
+			c.at(tsf.WarnTooMany, e, e.ID.Pos, what)
+			break
+		}
+		c.names[key] = true
+		ids[uint16(id)] = true
+		items = append(items, ListItem{Pos: e.Pos, Name: name, ID: uint16(id)})
+	}
+	if types {
+		c.m.Types = items
+	} else {
+		c.m.Groups = items
+	}
+}
+
+// lookup finds a type or group name; names compare in any case, and a name
+// longer than 8 characters compares by its first 8, as the list keeps them.
+func lookup(items []ListItem, name string) (uint16, bool) {
+	if len(name) > MaxNameLength {
+		name = name[:MaxNameLength]
+	}
+	for _, it := range items {
+		if strings.EqualFold(it.Name, name) {
+			return it.ID, true
+		}
+	}
+	return 0, false
+}

@@ -1,0 +1,474 @@
+package tsfcheck
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/tracekit/tracekit/ast"
+	"github.com/tracekit/tracekit/ast/diag"
+	"github.com/tracekit/tracekit/ast/tsf"
+)
+
+// Register sets of sections 1.3.5.10 and 1.3.5.15.
+var (
+	regs16     = []string{"CS", "DS", "SS", "ES", "AX", "BX", "CX", "DX", "SP", "BP", "SI", "DI", "IP", "FLAGS", "FS", "GS"}
+	regs32     = []string{"EAX", "EBX", "ECX", "EDX", "ESP", "EBP", "ESI", "EDI", "EFLAGS", "EIP"}
+	flatBase   = []string{"EAX", "EBX", "ECX", "EDX", "ESP", "EBP", "ESI", "EDI"}
+	flatIndex  = []string{"EAX", "EBX", "ECX", "EDX", "EBP", "ESI", "EDI"}
+	segRegs    = []string{"CS", "DS", "SS", "ES", "FS", "GS"}
+	segIndex   = []string{"BP", "SP", "SI", "DI", "AX", "BX", "CX", "DX"}
+	fmtLetters = "BWDFQARSUXYP"
+)
+
+func in(name string, set []string) bool {
+	for _, s := range set {
+		if strings.EqualFold(name, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// RegisterBytes returns how many bytes REGS logs for a register name: 4
+// for the E registers, 2 for the others (section 1.3.5.10), 4 for a C
+// register variable.
+func RegisterBytes(item *tsf.RegItem) int {
+	if item.Variable || in(item.Name, regs32) {
+		return 4
+	}
+	return 2
+}
+
+// traceState is what the checker learns about one TRACE statement.
+type traceState struct {
+	t        *tsf.Trace
+	tp       *Tracepoint
+	errors   bool // an error discards the tracepoint
+	minor    *tsf.Minor
+	desc     *tsf.Desc
+	fmts     []*tsf.Fmt
+	seen     map[string]tsf.Field
+	abortOp  bool
+	removeOp bool
+	extra    []tsf.Field // fields a @STATIC tracepoint ignores
+	mems     int
+	warned   bool // 140 given
+}
+
+func (c *checker) trace(t *tsf.Trace) {
+	c.traces++
+	if c.firstTrace == nil {
+		c.firstTrace = t
+		for _, f := range t.Fields {
+			if _, ok := f.(*tsf.Minor); ok {
+				c.minorMode = true
+			}
+		}
+	}
+	if t.Broken {
+		return // the parser has said why
+	}
+	s := &traceState{t: t, tp: &Tracepoint{Node: t, Minor: uint16(c.traces)}, seen: map[string]tsf.Field{}}
+	for i, f := range t.Fields {
+		c.field(s, i, f)
+		if c.stopped() {
+			return
+		}
+	}
+	c.endOfTrace(s)
+}
+
+// err reports an error, which discards the tracepoint.
+func (c *checker) err(s *traceState, code tsf.Code, n tsf.Node, legacy ast.Pos, args ...any) *diag.Diagnostic {
+	s.errors = true
+	return c.at(code, n, legacy, args...)
+}
+
+// once reports a keyword given twice in one TRACE.
+func (c *checker) once(s *traceState, f tsf.Field) bool {
+	kw := f.Keyword()
+	if _, dup := s.seen[kw]; !dup {
+		s.seen[kw] = f
+		return true
+	}
+	switch kw {
+	case "MINOR":
+		c.err(s, tsf.ErrMinorRedef, f, f.Last())
+	case "TP":
+		c.err(s, tsf.ErrTPRedef, f, f.Last())
+	case "OPCODE":
+		c.err(s, tsf.ErrOpcodeRedef, f, f.Last())
+	case "ORBIT":
+		c.err(s, tsf.ErrOrbitRedef, f, f.Last())
+	default:
+		c.err(s, tsf.ErrFieldRedef, f, f.Last(), kw)
+	}
+	return false
+}
+
+func (c *checker) field(s *traceState, i int, f tsf.Field) {
+	if prev := c.prevLen(s, i); prev != nil {
+		if m, ok := f.(*tsf.Mem); !ok || m.UseLen == nil {
+			// The LEN before this field is not used by it (section 1.3.5:
+			// "A DATA_STMT must immediately follow the LEN statement").
+			d := c.err(s, tsf.ErrLenNotPreceding, prev, f.Last())
+			d.Detail = "LEN must come immediately before the MEM or MEM32 that uses it"
+		}
+	}
+	switch f := f.(type) {
+	case *tsf.Minor:
+		if c.once(s, f) {
+			c.minor(s, f)
+		}
+	case *tsf.TP:
+		if c.once(s, f) {
+			c.tpField(s, f)
+		}
+	case *tsf.Opcode:
+		if !c.once(s, f) {
+			return
+		}
+		switch {
+		case f.Value.Value > 0xFF:
+			c.err(s, tsf.ErrOpcodeRange, f.Value, f.End, f.Value.Text)
+		case s.abortOp:
+			c.err(s, tsf.ErrOpcodeAfterAbort, f, f.End)
+		case s.removeOp:
+			c.err(s, tsf.ErrOpcodeAfterRem, f, f.End)
+		default:
+			v := uint8(f.Value.Value)
+			s.tp.Opcode = &v
+		}
+		s.extra = append(s.extra, f)
+	case *tsf.Type:
+		if c.once(s, f) {
+			for _, n := range f.Names {
+				id, ok := lookup(c.m.Types, n.Text)
+				if !ok {
+					c.at(tsf.WarnTypeName, n, f.End, n.Text)
+					continue
+				}
+				s.tp.TypeMask |= id
+			}
+		}
+		s.extra = append(s.extra, f)
+	case *tsf.Group:
+		if c.once(s, f) {
+			id, ok := lookup(c.m.Groups, f.Name.Text)
+			if !ok {
+				c.at(tsf.WarnGroupName, f.Name, f.End, f.Name.Text)
+			}
+			s.tp.Group = id
+		}
+		s.extra = append(s.extra, f)
+	case *tsf.Desc:
+		if c.once(s, f) {
+			s.desc = f
+			s.tp.Desc, s.tp.HasDesc = f.Text.Value, true
+		}
+	case *tsf.Fmt:
+		s.fmts = append(s.fmts, f)
+		s.tp.Fmts = append(s.tp.Fmts, f.Text.Value)
+	case *tsf.Len:
+		c.lenField(s, f)
+		c.data(s, f, 0)
+	case *tsf.Regs:
+		for _, r := range f.Regs {
+			if !r.Variable && !in(r.Name, regs16) && !in(r.Name, regs32) {
+				c.err(s, tsf.ErrRegister, r, f.End, r.Name)
+			}
+		}
+		c.data(s, f, 0)
+	case *tsf.Mem:
+		c.mem(s, i, f)
+	case *tsf.Orbit:
+		if c.once(s, f) && f.B.Value > 0xFFFF {
+			c.err(s, tsf.ErrOrbitValue, f.B, f.End)
+		}
+		c.data(s, f, 0)
+	case *tsf.OpFlag:
+		if f.Name == "ABORTOP" {
+			s.abortOp = true
+		} else {
+			s.removeOp = true
+		}
+		c.data(s, f, 0)
+	}
+}
+
+// prevLen returns the field before field i when it is a LEN.
+func (c *checker) prevLen(s *traceState, i int) *tsf.Len {
+	if i == 0 {
+		return nil
+	}
+	l, _ := s.t.Fields[i-1].(*tsf.Len)
+	return l
+}
+
+func (c *checker) minor(s *traceState, f *tsf.Minor) {
+	s.minor = f
+	switch {
+	case f.Bad != nil:
+		d := c.err(s, tsf.ErrMinorMissing, f.Bad, f.End)
+		d.Detail = fmt.Sprintf("%q is not a number", f.Bad.Text)
+	case !c.minorMode:
+		d := c.err(s, tsf.ErrMinorMissing, f, f.End)
+		d.Detail = fmt.Sprintf("the first TRACE (line %d) has no MINOR: give MINOR in every TRACE or in none", c.firstTrace.Pos.Line)
+	case f.Value.Value < 1 || f.Value.Value > 0xFFFF:
+		c.err(s, tsf.ErrMinorRange, f.Value, f.End)
+	default:
+		s.tp.Minor = uint16(f.Value.Value)
+		// TRCUST registers a minor code as it reads it: a later duplicate
+		// is reported even when the first tracepoint is discarded for
+		// another error (the reference's own sample sg244640_32bit shows
+		// both at minor 0xD3).
+		if first, dup := c.minors[s.tp.Minor]; dup && !c.opt.AllowDuplicateMinors {
+			d := c.err(s, tsf.ErrDupMinor, f.Value, f.End, fmt.Sprintf("%04X", s.tp.Minor))
+			d.Detail = fmt.Sprintf("first defined at line %d", first.Pos.Line)
+			return
+		}
+		c.minors[s.tp.Minor] = s.t
+	}
+}
+
+func (c *checker) tpField(s *traceState, f *tsf.TP) {
+	s.tp.TPField = f
+	switch t := f.Target.(type) {
+	case *tsf.StaticTP:
+		s.tp.Target = nil
+	case *tsf.SymbolTP:
+		s.tp.Target = t
+	case *tsf.LineTP:
+		s.tp.Target = t
+	}
+	if _, static := f.Target.(*tsf.StaticTP); !static && c.m.ModName == "" && !c.warnedNoMod {
+		// Section 1.3.2: dynamic tracepoints need the module.
+		c.warnedNoMod = true
+		c.at(tsf.SevereNoModName, f, f.End)
+	}
+}
+
+func (c *checker) lenField(s *traceState, f *tsf.Len) {
+	switch f.Flag.Kind {
+	case tsf.Direct, tsf.Indirect:
+	case 0:
+		c.err(s, tsf.ErrParameter, f.Flag, f.End, f.Flag.Spelling)
+		return
+	default:
+		d := c.err(s, tsf.ErrAddressSpec, f.Flag, f.End, f.Flag.Spelling)
+		d.Detail = "LEN takes DIRECT or INDIRECT"
+		return
+	}
+	c.address(s, f.Addr, f.End)
+}
+
+// mem checks MEM32, MEM, ASCIIZ32 and ASCIIZ (sections 1.3.5.11-14).
+func (c *checker) mem(s *traceState, i int, f *tsf.Mem) {
+	s.mems++
+	flat := f.Kind.Flat()
+	switch a := f.Addr.(type) {
+	case *tsf.FlatAddr:
+		if !flat {
+			d := c.err(s, tsf.ErrAddressSpec, a, f.End, "F"+a.Base.Text)
+			d.Detail = f.Kind.String() + " takes a symbol or a segment register address (R<sreg>)"
+		}
+	case *tsf.SegAddr:
+		if flat {
+			d := c.err(s, tsf.ErrAddressSpec, a, f.End, "R"+a.Seg.Text)
+			d.Detail = f.Kind.String() + " takes a symbol or a flat register address (F<reg>)"
+		}
+	}
+	c.address(s, f.Addr, f.End)
+	switch k := f.Flag.Kind; {
+	case k == 0:
+		c.err(s, tsf.ErrParameter, f.Flag, f.End, f.Flag.Spelling)
+	case k == tsf.IndirectSegmented && !flat:
+		d := c.err(s, tsf.ErrAddressSpec, f.Flag, f.End, f.Flag.Spelling)
+		d.Detail = "IS (indirect segmented) is for MEM32 and ASCIIZ32; MEM and ASCIIZ take IF"
+	case k == tsf.IndirectFlat && flat:
+		d := c.err(s, tsf.ErrAddressSpec, f.Flag, f.End, f.Flag.Spelling)
+		d.Detail = "IF (indirect flat) is for MEM and ASCIIZ; MEM32 and ASCIIZ32 take IS"
+	}
+	if f.UseLen != nil {
+		switch {
+		case f.Kind.IsString():
+			d := c.err(s, tsf.ErrNumber, f.UseLen, f.End, f.UseLen.Text)
+			d.Detail = f.Kind.String() + " takes a maximum length, not LEN"
+		case c.prevLen(s, i) == nil:
+			c.err(s, tsf.ErrLenNotPreceding, f.UseLen, f.End)
+		}
+		c.data(s, f, 0)
+		return
+	}
+	v := f.Length.Value
+	if v > 0xFFFF {
+		// TRCUST 3.05A keeps the low 16 bits without a word (oracle e33).
+		d := c.at(tsf.WarnIndexTooLarge, f.Length, f.End)
+		d.Detail = fmt.Sprintf("the length %s is logged as %d", f.Length.Text, v&0xFFFF)
+		v &= 0xFFFF
+	}
+	if v == 0 {
+		c.err(s, tsf.ErrZeroLength, f.Length, f.End)
+	}
+	c.data(s, f, uint16(v))
+}
+
+// address checks the register names of an address.
+func (c *checker) address(s *traceState, a tsf.Address, legacy ast.Pos) {
+	switch a := a.(type) {
+	case *tsf.FlatAddr:
+		if !in(a.Base.Text, flatBase) {
+			c.err(s, tsf.ErrFlatRegister, a.Base, legacy, a.Base.Text)
+		}
+		for _, r := range a.Index {
+			if !in(r.Reg.Text, flatIndex) {
+				// TRCUST 3.05A takes what is not an index register for a
+				// missing displacement (oracle d66: FEBX+ESP).
+				c.err(s, tsf.ErrSyntax, r.Reg, legacy, "number", r.Reg.Text)
+			}
+		}
+	case *tsf.SegAddr:
+		if !in(a.Seg.Text, segRegs) {
+			c.err(s, tsf.ErrSegRegister, a.Seg, legacy, a.Seg.Text)
+		}
+		for _, r := range a.Regs {
+			if !in(r.Reg.Text, segIndex) {
+				c.err(s, tsf.ErrSyntax, r.Reg, legacy, "number", r.Reg.Text)
+			}
+		}
+		for _, d := range append(append([]*tsf.Signed{}, a.Disps...), a.Indirect) {
+			if d != nil && d.Num.Value > 0xFFFF {
+				c.at(tsf.WarnIndexTooLarge, d, legacy)
+			}
+		}
+	}
+}
+
+// data records a statement that becomes RPN code and adds up what it can
+// log (section 1.3.5.9: the combined data "cannot exceed MAXDATALENGTH"; a
+// warning when it might).
+func (c *checker) data(s *traceState, f tsf.Field, length uint16) {
+	s.tp.Data = append(s.tp.Data, Data{Field: f, Length: length})
+	s.extra = append(s.extra, f)
+	switch f := f.(type) {
+	case *tsf.Regs:
+		for _, r := range f.Regs {
+			s.tp.DataBytes += RegisterBytes(r)
+		}
+	case *tsf.Mem:
+		s.tp.DataBytes += PrefixSize + int(length)
+	default:
+		return
+	}
+	if !s.warned && s.tp.DataBytes > int(c.m.MaxDataLength) {
+		s.warned = true
+		d := c.at(tsf.WarnMaxDataExceeded, f, f.Last())
+		d.Detail = fmt.Sprintf("up to %d bytes, MAXDATALENGTH is %d", s.tp.DataBytes, c.m.MaxDataLength)
+	}
+}
+
+// endOfTrace makes the checks that need the whole statement, and keeps the
+// tracepoint when it has no error.
+func (c *checker) endOfTrace(s *traceState) {
+	t, tp := s.t, s.tp
+	end := t.End
+	if n := len(t.Fields); n > 0 {
+		if l, ok := t.Fields[n-1].(*tsf.Len); ok {
+			d := c.err(s, tsf.ErrLenNotPreceding, l, end)
+			d.Detail = "LEN must come immediately before the MEM or MEM32 that uses it"
+		}
+	}
+	if c.minorMode && s.minor == nil {
+		c.err(s, tsf.ErrIncomplete, t, end, "minor code")
+	}
+	if tp.TPField == nil {
+		c.err(s, tsf.ErrIncomplete, t, end, "trace point address")
+	}
+	if len(s.fmts) > 0 && s.desc == nil {
+		c.err(s, tsf.ErrIncomplete, s.fmts[0], end, "trace description")
+	}
+	c.fmtChecks(s)
+	if tp.TPField != nil && tp.Static() {
+		for _, f := range s.extra {
+			c.at(tsf.WarnStaticIgnored, f, f.Last(), f.Keyword())
+		}
+		tp.Data, tp.Opcode, tp.TypeMask, tp.Group, tp.DataBytes = nil, nil, 0, 0, 0
+	}
+	if s.errors {
+		return
+	}
+	c.m.Tracepoints = append(c.m.Tracepoints, tp)
+}
+
+// fmtChecks checks the FMT controls of section 1.3.5.7 and the total size
+// of a tracepoint's FMT text (message 99).
+func (c *checker) fmtChecks(s *traceState) {
+	total, prefixes := 0, 0
+	for _, f := range s.fmts {
+		total += len(f.Text.Value) + 2 // each FMT ends in CR LF in the TFF
+		prefixes += c.fmtControls(f.Text)
+	}
+	if total > MaxFmtBytes && len(s.fmts) > 0 {
+		d := c.err(s, tsf.ErrFmtTooLong, s.fmts[0], s.fmts[len(s.fmts)-1].End)
+		d.Detail = fmt.Sprintf("%d bytes", total)
+	}
+	switch {
+	case prefixes == 0:
+	case s.tp.TPField != nil && s.tp.Static():
+		c.at(tsf.WarnFmtStaticPrefix, s.fmts[0], s.fmts[0].End)
+	case prefixes > s.mems:
+		d := c.at(tsf.WarnFmtPrefix, s.fmts[0], s.fmts[0].End)
+		d.Detail = fmt.Sprintf("%d %%P, %d memory statements", prefixes, s.mems)
+	}
+}
+
+// fmtControls checks one FMT string and returns how many %P it holds. The
+// controls are read from the raw text, so that positions are exact; a \"
+// escape does not touch a control.
+func (c *checker) fmtControls(str *tsf.String) int {
+	raw := str.Raw
+	prefixes := 0
+	at := func(i int) *tsf.Word {
+		p := str.Pos
+		p.Offset += 1 + i
+		p.Col += 1 + i
+		return &tsf.Word{Pos: p}
+	}
+	for i := 0; i < len(raw); i++ {
+		if raw[i] != '%' {
+			continue
+		}
+		if i+1 == len(raw) {
+			c.at(tsf.WarnFmtControl, at(i), str.Pos, "%")
+			break
+		}
+		l := raw[i+1]
+		if l >= 'a' && l <= 'z' {
+			l -= 'a' - 'A'
+		}
+		switch {
+		case strings.IndexByte(fmtLetters, l) >= 0:
+			if l == 'P' {
+				prefixes++
+			}
+			i++
+		case l == 'I':
+			j := i + 2
+			for j < len(raw) && raw[j] >= '0' && raw[j] <= '9' {
+				j++
+			}
+			if j == i+2 || j >= len(raw) || raw[j] != ' ' {
+				d := c.at(tsf.WarnFmtSkip, at(i), str.Pos)
+				d.Detail = fmt.Sprintf("%q", raw[i:min(j+1, len(raw))])
+			}
+			i = j - 1
+		default:
+			d := c.at(tsf.WarnFmtControl, at(i), str.Pos, raw[i:i+2])
+			if l == 'C' {
+				d.Detail = "TRCUST 3.05A stores %C as text; only a later TRACEFMT prints it as a character"
+			}
+			i++
+		}
+	}
+	return prefixes
+}
