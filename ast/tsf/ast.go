@@ -491,10 +491,10 @@ type FlagKind int
 
 // The flags of sections 1.3.5.8 to 1.3.5.14.
 const (
-	Direct           FlagKind = iota + 1 // D[IRECT]
-	Indirect                             // I[NDIRECT][*[{+|-}i]]...
-	IndirectSegmented                    // IS
-	IndirectFlat                         // IF
+	Direct            FlagKind = iota + 1 // D[IRECT]
+	Indirect                              // I[NDIRECT][*[{+|-}i]]...
+	IndirectSegmented                     // IS
+	IndirectFlat                          // IF
 )
 
 var flagKindNames = [...]string{Direct: "DIRECT", Indirect: "INDIRECT", IndirectSegmented: "IS", IndirectFlat: "IF"}

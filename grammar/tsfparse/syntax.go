@@ -29,7 +29,7 @@ type modNameStmt struct {
 // assignStmt is MAJOR, MAXDATALENGTH (MAXDATALEN), or TDFID = number.
 type assignStmt struct {
 	Pos   lexer.Position
-	Key   string `parser:"@(\"MAJOR\" | \"MAXDATALENGTH\" | \"MAXDATALEN\" | \"TDFID\")"`
+	Key   string  `parser:"@(\"MAJOR\" | \"MAXDATALENGTH\" | \"MAXDATALEN\" | \"TDFID\")"`
 	Value *numTok `parser:"\"=\" @@"`
 }
 
