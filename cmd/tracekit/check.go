@@ -35,7 +35,7 @@ func (f diagFlags) print(e *env, l diag.List) error {
 type checkCmd struct {
 	diagFlags
 	AllowDuplicates bool     `name:"allow-duplicate-minors" help:"Keep tracepoints whose minor code was used before (TRCUST /D)."`
-	Files           []string `arg:"" name:"file" help:"Trace Source Files." type:"path"`
+	Files           []string `arg:"" name:"file" help:"Trace Source Files."`
 }
 
 // Run checks each file; the status is 1 when any has an error or worse.
@@ -63,7 +63,7 @@ func (c *checkCmd) Run(e *env) error {
 // astCmd is "tracekit ast FILE".
 type astCmd struct {
 	Dialect string `name:"dialect" default:"tsf" help:"The language of the file: tsf."`
-	File    string `arg:"" name:"file" help:"The file to dump." type:"path"`
+	File    string `arg:"" name:"file" help:"The file to dump."`
 }
 
 // Run dumps the tree; syntax diagnostics go to stderr.

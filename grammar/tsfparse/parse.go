@@ -315,6 +315,13 @@ func (p *parser) syntaxError(err error, end ast.Pos, last, severe bool) {
 	}
 }
 
+// syntaxNames names the parse structures of syntax.go in messages.
+var syntaxNames = map[string]string{
+	"PathTok": "file name", "NumTok": "number", "IdentTok": "name", "StrToken": "string",
+	"ListEntry": "NAME", "ScalarTok": "value", "SignedNum": "+", "Address": "address",
+	"Flag": "flag", "RegTok": "register", "AtTarget": "@", "SymTarget": ".name",
+}
+
 // expected names what participle wanted, from the "(expected ...)" part of
 // its message: the first literal or token type it lists.
 func expected(msg string) string {
@@ -326,6 +333,9 @@ func expected(msg string) string {
 	s = strings.TrimSpace(s)
 	if j := strings.IndexAny(s, " |"); j > 0 {
 		s = s[:j]
+	}
+	if name, ok := syntaxNames[s]; ok {
+		return name
 	}
 	switch {
 	case strings.HasPrefix(s, `"`):

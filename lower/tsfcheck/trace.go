@@ -338,7 +338,7 @@ func (c *checker) address(s *traceState, a tsf.Address, legacy ast.Pos) {
 		}
 		for _, d := range append(append([]*tsf.Signed{}, a.Disps...), a.Indirect) {
 			if d != nil && d.Num.Value > 0xFFFF {
-				c.at(tsf.WarnIndexTooLarge, d, legacy)
+				c.at(tsf.WarnIndexTooLarge, d.Num, legacy)
 			}
 		}
 	}

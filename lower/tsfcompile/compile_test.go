@@ -1,0 +1,99 @@
+package tsfcompile
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/tracekit/tracekit/ast/corpus"
+	"github.com/tracekit/tracekit/lower/tsfcheck"
+)
+
+// TestModule checks the values of the checked module: defaults, the
+// default extension, list entries and the minor codes, auto and given.
+func TestModule(t *testing.T) {
+	for _, tc := range []struct {
+		src                  string
+		mod                  string
+		major, maxData, tdf  uint16
+		minors               []uint16
+		types, groups        int
+		typeMask, groupOfTP0 uint16
+	}{
+		{"MODNAME = a\\b\\emitrep\nTRACE TP=.x\nTRACE TP=.y", `a\b\emitrep.DLL`, 1, 512, 0, []uint16{1, 2}, 0, 0, 0, 0},
+		{"MODNAME = os2krnl\nMAJOR=0x100\nMAXDATALEN=4099\nTDFID=5\nTRACE MINOR=9, TP=.x", "os2krnl", 0x100, 4099, 5, []uint16{9}, 0, 0, 0, 0},
+		{"MODNAME = x.sys\nTYPELIST NAME=PRE,ID=1,NAME=API,ID=0x80\nGROUPLIST NAME=DOS,ID=0x2B\nTRACE MINOR=1, TP=.x, TYPE=(pre,API), GROUP=dos",
+			"x.sys", 1, 512, 0, []uint16{1}, 2, 1, 0x81, 0x2B},
+		{"MAJOR=0x30\nTRACE TP=@STATIC\nTRACE FOO\nTRACE TP=@STATIC", "", 0x30, 512, 0, []uint16{1, 3}, 0, 0, 0, 0},
+	} {
+		m, diags := Check("t.tsf", []byte(tc.src), tsfcheck.Options{})
+		var minors []uint16
+		for _, tp := range m.Tracepoints {
+			minors = append(minors, tp.Minor)
+		}
+		if m.ModName != tc.mod || m.Major != tc.major || m.MaxDataLength != tc.maxData || m.TDFID != tc.tdf ||
+			!reflect.DeepEqual(minors, tc.minors) || len(m.Types) != tc.types || len(m.Groups) != tc.groups {
+			t.Errorf("%q: got mod %q major %#x maxdata %d tdfid %d minors %v types %d groups %d (diags %v)",
+				tc.src, m.ModName, m.Major, m.MaxDataLength, m.TDFID, minors, len(m.Types), len(m.Groups), diags)
+			continue
+		}
+		if len(m.Tracepoints) > 0 && (m.Tracepoints[0].TypeMask != tc.typeMask || m.Tracepoints[0].Group != tc.groupOfTP0) {
+			t.Errorf("%q: type mask %#x group %#x", tc.src, m.Tracepoints[0].TypeMask, m.Tracepoints[0].Group)
+		}
+	}
+}
+
+// TestTooManyTracepoints checks fatal message 7 at the 65536th tracepoint.
+func TestTooManyTracepoints(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a 65536-tracepoint file")
+	}
+	var b strings.Builder
+	b.WriteString("MAJOR = 0x30\n")
+	for i := 0; i <= tsfcheck.MaxTracepoints; i++ {
+		b.WriteString("TRACE TP=@STATIC\n")
+	}
+	_, diags := Check("many.tsf", []byte(b.String()), tsfcheck.Options{})
+	if len(diags) != 1 || diags[0].Code != "TRC007" || diags[0].Pos.Line != 2+tsfcheck.MaxTracepoints {
+		t.Fatalf("got %v", diags)
+	}
+}
+
+// TestCorpusGolden checks the diagnostics of every real TSF sample against
+// its golden file; the goldens show the mistakes of the reference's own
+// samples.
+func TestCorpusGolden(t *testing.T) {
+	dir := corpus.Path(t, "corpus", "os2", "tsf")
+	files, _ := filepath.Glob(filepath.Join(dir, "*.tsf"))
+	if len(files) == 0 {
+		t.Fatal("no samples")
+	}
+	for _, name := range files {
+		src, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		shown := "corpus/os2/tsf/" + filepath.Base(name)
+		_, diags := Check(shown, src, tsfcheck.Options{})
+		var b strings.Builder
+		diags.WriteText(&b)
+		golden(t, filepath.Join("testdata", strings.TrimSuffix(filepath.Base(name), ".tsf")+".golden"), []byte(b.String()))
+	}
+}
+
+// FuzzCheck runs the whole front end: no panic, no hang, every diagnostic
+// positioned inside the input.
+func FuzzCheck(f *testing.F) {
+	f.Add([]byte("MODNAME = a\nMAJOR = 0\nTYPELIST NAME=A,ID=3\nTRACE MINOR=1, TP=.x, LEN=(x,DIRECT), MEM32=(.x,I*+2,LEN), FMT=\"%I\"\n"))
+	f.Add([]byte("TRACE TP=@STATIC, DESC=\"d\", FMT=\"%P%Z\", REGS=(EAX)\nTRACE MINOR=1\n"))
+	f.Fuzz(func(t *testing.T, src []byte) {
+		_, diags := Check("fuzz.tsf", src, tsfcheck.Options{})
+		for _, d := range diags {
+			if d.Pos.Line < 1 || d.Pos.Col < 1 || d.Pos.Offset > len(src) || d.Legacy < 1 {
+				t.Fatalf("unpositioned diagnostic %+v", d)
+			}
+		}
+	})
+}
