@@ -109,6 +109,7 @@ const (
 	WarnFmtSkip           Code = 206
 	WarnFmtPrefix         Code = 207
 	WarnFmtStaticPrefix   Code = 208
+	WarnNoTracepoints     Code = 209
 )
 
 // Message is the catalogue entry of one Code.
@@ -220,6 +221,7 @@ var Messages = map[Code]Message{
 	206: {diag.Warning, "format control %%I needs a decimal byte count and a blank", true},
 	207: {diag.Warning, "more %%P controls than memory data statements", true},
 	208: {diag.Warning, "%%P in a @STATIC tracepoint: static data has no prefix", true},
+	209: {diag.Warning, "no valid tracepoint: nothing written", true},
 }
 
 // String returns the code as printed: "TRC094".

@@ -21,8 +21,9 @@ const (
 
 // cli is the command line.
 type cli struct {
-	Check checkCmd `cmd:"" help:"Check Trace Source Files and print their diagnostics; write nothing."`
-	AST   astCmd   `cmd:"" name:"ast" help:"Dump the syntax tree of a file (kr/pretty), positions included."`
+	Check   checkCmd   `cmd:"" help:"Check Trace Source Files and print their diagnostics; write nothing."`
+	Compile compileCmd `cmd:"" help:"Compile a Trace Source File into its TRC00xx.TFF (and, for dynamic tracepoints, its TDF)."`
+	AST     astCmd     `cmd:"" name:"ast" help:"Dump the syntax tree of a file (kr/pretty), positions included."`
 }
 
 // env is what a command runs with: its streams, so that tests can run the

@@ -1,0 +1,32 @@
+package tsfcompile
+
+import (
+	"fmt"
+
+	"github.com/tracekit/tracekit/binfmt/tff"
+	"github.com/tracekit/tracekit/lower/tsfcheck"
+)
+
+// TFFName returns the name TRCUST gives the TFF of a major code: "TRC", the
+// major as four upper-case hex digits, ".TFF" (TRC00C2.TFF; TRCUST 3.05A
+// writes TRC0100.TFF for major 256, oracle e08b).
+func TFFName(major uint16) string { return fmt.Sprintf("TRC%04X.TFF", major) }
+
+// BuildTFF makes the trace format file of a checked module: one record per
+// valid tracepoint, @STATIC and dynamic alike, holding its DESC and its FMT
+// lines encoded as TRCUST stores them. It returns nil when the module has no
+// tracepoint (TRCUST then writes no TFF, oracle e17).
+func BuildTFF(m *tsfcheck.Module) *tff.File {
+	if len(m.Tracepoints) == 0 {
+		return nil
+	}
+	f := &tff.File{Major: m.Major}
+	for _, tp := range m.Tracepoints {
+		r := tff.Record{Minor: tp.Minor, Desc: []byte(tp.Desc)}
+		for _, s := range tp.Fmts {
+			r.Fmts = append(r.Fmts, tff.EncodeFMT([]byte(s)))
+		}
+		f.Records = append(f.Records, r)
+	}
+	return f
+}
