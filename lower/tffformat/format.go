@@ -1,0 +1,502 @@
+// Package tffformat formats trace records with the DESC and FMT strings of a
+// trace format file (TFF), as the OS/2 trace formatter TRACEFMT does.
+//
+// A Format holds one tracepoint's DESC and FMT lines as the TFF stores
+// them: every format control is the byte 0x01 (Escape) followed by an
+// upper-case letter, "%I" is 0x01 'I' followed by the decimal count and the
+// rest of the text, and every other byte is literal text. The controls are
+// those of TRCUST's FMT keyword (reference trcust-tsf-reference.txt section
+// 1.3.5.7) plus %C from a later TRCUST edition; docs/formatter.md lists
+// what each one prints.
+//
+// Apply formats a record with a Format; FormatRecord looks the format up in
+// a set of Formats first and prints the record raw (in hex, with a note)
+// when there is none. WriteBlock and WriteText render the results as text
+// blocks, one per record. Problems with the data (too short for its FMT, a
+// string with no NUL, an unknown prefix status) are returned as
+// Diagnostics, never printed and never fatal.
+package tffformat
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/tracekit/tracekit/binfmt/stda"
+)
+
+// Escape is the byte that introduces a format control in a TFF FMT string.
+const Escape = 0x01
+
+// Prefix status bytes logged before MEM, MEM32, ASCIIZ and ASCIIZ32 data.
+const (
+	StatusValid              = 0x00 // the data follows
+	StatusString             = 0x01 // an ASCIIZ string follows (no NUL)
+	StatusInvalidSelector    = 0xFF // the pointer follows instead of the data
+	StatusSelectorNotPresent = 0xFE // the pointer follows instead of the data
+	StatusPageNotPresent     = 0xFD // the pointer follows instead of the data
+)
+
+// PrefixSize is the size of a dynamic data item's prefix: a status byte
+// and a 16-bit length.
+const PrefixSize = 3
+
+// pointerSize is what dynamic trace logs in place of data after a bad
+// status: a 16:16 or a 0:32 pointer, 4 bytes either way.
+const pointerSize = 4
+
+// Format is one tracepoint's formatting rule as stored in a TFF.
+type Format struct {
+	// Desc is the DESC string, printed as the first line. It holds no
+	// controls. Trailing NUL, CR and LF bytes are ignored.
+	Desc []byte
+	// Fmts holds the FMT strings in TFF encoding, one output line each.
+	// A trailing CR LF (or LF) is ignored; an element that holds several
+	// CR LF-separated lines gives several output lines.
+	Fmts [][]byte
+}
+
+// Formats finds the Format of a record.
+type Formats interface {
+	// Lookup returns the Format for (major, minor), or nil. haveMajor
+	// reports whether formats for major are known at all (its TFF was
+	// loaded), which tells "no TFF" from "minor not in the TFF".
+	Lookup(major uint8, minor uint16) (f *Format, haveMajor bool)
+}
+
+// Map is a Formats held in memory: Map[major][minor]. A major present with
+// a nil or empty inner map has a TFF with no records.
+type Map map[uint8]map[uint16]*Format
+
+// Lookup implements Formats.
+func (m Map) Lookup(major uint8, minor uint16) (*Format, bool) {
+	mm, ok := m[major]
+	if !ok {
+		return nil, false
+	}
+	return mm[minor], true
+}
+
+// Diagnostic is a problem met while formatting one record.
+type Diagnostic struct {
+	Offset  int64  // the record's offset in its STDA (stda.Record.Offset)
+	Line    int    // the FMT line (1 = first FMT line), 0 when none
+	DataOff int    // offset in the record's data
+	Msg     string // what went wrong
+}
+
+// Error formats the diagnostic as
+// "record @0xOOOO: FMT line N: data offset D: message".
+func (d Diagnostic) Error() string {
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "record @%#04x: ", d.Offset)
+	if d.Line > 0 {
+		fmt.Fprintf(&sb, "FMT line %d: ", d.Line)
+	}
+	fmt.Fprintf(&sb, "data offset %d: %s", d.DataOff, d.Msg)
+	return sb.String()
+}
+
+// Result is a formatted record.
+type Result struct {
+	// Lines holds the output: the DESC line then one line per FMT line
+	// reached; for a raw record, a note then a hex dump.
+	Lines []string
+	// Raw is set when no Format was applied.
+	Raw bool
+	// Stopped is set when formatting stopped before the end of the FMT
+	// lines: after a prefix with a bad status, or when the data ran out.
+	Stopped bool
+	// Diags lists the problems found, in the order met.
+	Diags []Diagnostic
+}
+
+// FormatRecord formats rec with its Format from fs (which may be nil). A
+// record without a Format is printed raw with a note saying why.
+func FormatRecord(rec *stda.Record, fs Formats) Result {
+	var f *Format
+	haveMajor := false
+	if fs != nil {
+		f, haveMajor = fs.Lookup(rec.Major, rec.Minor)
+	}
+	if f != nil {
+		return Apply(rec, f)
+	}
+	note := fmt.Sprintf("no format: no TFF for major %02X (TRC00%02X.TFF)", rec.Major, rec.Major)
+	if haveMajor {
+		note = fmt.Sprintf("no format: minor %04X is not in the TFF for major %02X", rec.Minor, rec.Major)
+	}
+	return raw(rec, note)
+}
+
+// raw prints rec's data as a hex dump, 16 bytes a line, after note.
+func raw(rec *stda.Record, note string) Result {
+	res := Result{Raw: true, Lines: []string{note}}
+	if len(rec.Data) == 0 {
+		res.Lines = append(res.Lines, "(no data)")
+	}
+	for off := 0; off < len(rec.Data); off += 16 {
+		end := min(off+16, len(rec.Data))
+		res.Lines = append(res.Lines, fmt.Sprintf("%04x: %s", off, hexBytes(rec.Data[off:end])))
+	}
+	return res
+}
+
+// Apply formats rec with f: the DESC line, then each FMT line with its
+// controls replaced by the data they describe. A nil f prints the record
+// raw.
+func Apply(rec *stda.Record, f *Format) Result {
+	if f == nil {
+		return raw(rec, "no format")
+	}
+	st := &state{rec: rec, data: rec.Data}
+	lines := []string{string(trimEnd(f.Desc))}
+	for _, ln := range splitLines(f.Fmts) {
+		st.line++
+		st.out = st.out[:0]
+		st.run(ln)
+		lines = append(lines, string(st.out))
+		if st.stopped {
+			break
+		}
+	}
+	return Result{Lines: lines, Stopped: st.stopped, Diags: st.diags}
+}
+
+// trimEnd drops trailing NUL, CR and LF bytes.
+func trimEnd(b []byte) []byte {
+	return bytes.TrimRight(b, "\x00\r\n")
+}
+
+// splitLines turns the FMT strings into output lines: each element is cut
+// at LF (dropping a CR before it); a final LF does not start a new line.
+func splitLines(fmts [][]byte) [][]byte {
+	var out [][]byte
+	for _, f := range fmts {
+		f = bytes.TrimRight(f, "\x00")
+		parts := bytes.Split(f, []byte("\n"))
+		if len(parts) > 1 && len(parts[len(parts)-1]) == 0 {
+			parts = parts[:len(parts)-1]
+		}
+		for _, p := range parts {
+			out = append(out, bytes.TrimSuffix(p, []byte("\r")))
+		}
+	}
+	return out
+}
+
+// state is the formatter's position in one record.
+type state struct {
+	rec     *stda.Record
+	data    []byte
+	pos     int    // next data byte
+	haveIt  bool   // a %P prefix opened an item
+	fresh   bool   // nothing has been read since that prefix
+	itemEnd int    // end of that item's data
+	line    int    // current FMT line, 1-based
+	out     []byte // current output line
+	stopped bool
+	diags   []Diagnostic
+}
+
+func (s *state) diag(off int, format string, args ...any) {
+	s.diags = append(s.diags, Diagnostic{Offset: s.rec.Offset, Line: s.line, DataOff: off, Msg: fmt.Sprintf(format, args...)})
+}
+
+// dataSize gives the bytes each value control reads.
+func dataSize(op byte) int {
+	switch op {
+	case 'B', 'C':
+		return 1
+	case 'W':
+		return 2
+	case 'D', 'F', 'A':
+		return 4
+	case 'Q':
+		return 8
+	}
+	return 0
+}
+
+// run formats one FMT line into s.out.
+func (s *state) run(ln []byte) {
+	for j := 0; j < len(ln) && !s.stopped; {
+		c := ln[j]
+		if c != Escape {
+			s.out = append(s.out, c)
+			j++
+			continue
+		}
+		if j+1 >= len(ln) {
+			s.diag(s.pos, "control byte 0x01 at the end of the line")
+			return
+		}
+		op := ln[j+1]
+		j += 2
+		switch op {
+		case 'B', 'W', 'D', 'F', 'Q', 'A', 'C':
+			if s.need(dataSize(op), op) {
+				s.value(op)
+			}
+		case 'P':
+			s.prefix()
+		case 'S':
+			s.str()
+		case 'U':
+			s.out = append(s.out, hexBytes(s.data[s.pos:])...)
+			s.pos = len(s.data)
+			s.fresh = false
+		case 'X':
+			s.out = fmt.Appendf(s.out, "%04X", s.rec.Major)
+		case 'Y':
+			s.out = fmt.Appendf(s.out, "%04X", s.rec.Minor)
+		case 'I':
+			j = s.ignore(ln, j)
+		case 'R':
+			if j+1 < len(ln) && ln[j] == Escape && dataSize(ln[j+1]) > 0 {
+				s.repeat(ln[j+1])
+				j += 2
+			} else {
+				s.diag(s.pos, "%%R is not followed by a value control (B W D F Q A C); ignored")
+			}
+		default:
+			s.diag(s.pos, "unknown control 0x01 %q; ignored", op)
+		}
+	}
+}
+
+// need reports whether n bytes are left for control op. If not, it prints
+// what is left, records a diagnostic and stops the record.
+func (s *state) need(n int, op byte) bool {
+	left := len(s.data) - s.pos
+	if left >= n {
+		return true
+	}
+	s.diag(s.pos, "data too short: %%%c needs %d bytes, %d left", op, n, left)
+	s.short()
+	return false
+}
+
+// short prints the marker for data that ran out and stops the record.
+func (s *state) short() {
+	s.out = append(s.out, "<data too short"...)
+	if s.pos < len(s.data) {
+		s.out = append(s.out, ": "...)
+		s.out = append(s.out, hexBytes(s.data[s.pos:])...)
+	}
+	s.out = append(s.out, '>')
+	s.pos = len(s.data)
+	s.stopped = true
+}
+
+// value prints one value of control op (whose bytes are known to be there).
+func (s *state) value(op byte) {
+	b := s.data[s.pos : s.pos+dataSize(op)]
+	s.pos += len(b)
+	s.fresh = false
+	le16 := binary.LittleEndian.Uint16
+	le32 := binary.LittleEndian.Uint32
+	switch op {
+	case 'B':
+		s.out = fmt.Appendf(s.out, "%02X", b[0])
+	case 'C':
+		if b[0] >= 0x20 && b[0] <= 0x7F {
+			s.out = append(s.out, b[0])
+		} else {
+			s.out = append(s.out, '.')
+		}
+	case 'W':
+		s.out = fmt.Appendf(s.out, "%04X", le16(b))
+	case 'D':
+		s.out = fmt.Appendf(s.out, "%04X %04X", le16(b[2:]), le16(b))
+	case 'F':
+		s.out = fmt.Appendf(s.out, "%08X", le32(b))
+	case 'Q':
+		s.out = fmt.Appendf(s.out, "%08X %08X", le32(b), le32(b[4:]))
+	case 'A':
+		s.out = fmt.Appendf(s.out, "%04X:%04X", le16(b[2:]), le16(b))
+	}
+}
+
+// statusName names the bad prefix statuses.
+func statusName(st byte) string {
+	switch st {
+	case StatusInvalidSelector:
+		return "invalid selector"
+	case StatusSelectorNotPresent:
+		return "selector not present"
+	case StatusPageNotPresent:
+		return "page not present"
+	}
+	return ""
+}
+
+// prefix reads a 3-byte prefix (%P). A valid one opens an item; a bad one
+// prints the pointer logged in place of the data and stops the record.
+func (s *state) prefix() {
+	if !s.need(PrefixSize, 'P') {
+		return
+	}
+	at := s.pos
+	st, n := s.data[at], int(binary.LittleEndian.Uint16(s.data[at+1:]))
+	s.pos += PrefixSize
+	switch st {
+	case StatusValid, StatusString:
+		if left := len(s.data) - s.pos; n > left {
+			s.diag(at, "prefix gives length %d, only %d bytes left", n, left)
+			n = left
+		}
+		s.haveIt, s.fresh, s.itemEnd = true, true, s.pos+n
+	case StatusInvalidSelector, StatusSelectorNotPresent, StatusPageNotPresent:
+		s.haveIt = false
+		p := s.data[s.pos:min(s.pos+pointerSize, len(s.data))]
+		s.pos += len(p)
+		var ptr string
+		switch {
+		case len(p) < pointerSize:
+			s.diag(at, "prefix status %02X: pointer needs %d bytes, %d left", st, pointerSize, len(p))
+			ptr = hexBytes(p)
+		case st == StatusPageNotPresent:
+			ptr = fmt.Sprintf("%08X", binary.LittleEndian.Uint32(p))
+		default:
+			ptr = fmt.Sprintf("%04X:%04X", binary.LittleEndian.Uint16(p[2:]), binary.LittleEndian.Uint16(p))
+		}
+		s.out = fmt.Appendf(s.out, "<status %02X %s, pointer %s>", st, statusName(st), ptr)
+		s.stopped = true
+	default:
+		s.diag(at, "unknown prefix status %02X", st)
+		s.out = fmt.Appendf(s.out, "<status %02X unknown", st)
+		if s.pos < len(s.data) {
+			s.out = append(s.out, ": "...)
+			s.out = append(s.out, hexBytes(s.data[s.pos:])...)
+		}
+		s.out = append(s.out, '>')
+		s.pos = len(s.data)
+		s.stopped = true
+	}
+}
+
+// inItem reports whether a prefixed item is current: opened by %P and
+// either not read from yet or not used up.
+func (s *state) inItem() bool {
+	return s.haveIt && (s.fresh || s.pos < s.itemEnd)
+}
+
+// str prints a string (%S): the current item's bytes for a dynamic record,
+// up to a NUL otherwise.
+func (s *state) str() {
+	dynamic := s.rec.Flags&stda.FlagDynamic != 0
+	if dynamic && s.inItem() {
+		b := s.data[s.pos:max(s.pos, s.itemEnd)]
+		if i := bytes.IndexByte(b, 0); i >= 0 {
+			b = b[:i]
+		}
+		s.out = append(s.out, b...)
+		s.pos = max(s.pos, s.itemEnd)
+		s.fresh = false
+		return
+	}
+	if dynamic {
+		s.diag(s.pos, "%%S in a dynamic record without a %%P prefix: reading up to a NUL")
+	}
+	if !s.need(1, 'S') {
+		return
+	}
+	b := s.data[s.pos:]
+	if i := bytes.IndexByte(b, 0); i >= 0 {
+		s.out = append(s.out, b[:i]...)
+		s.pos += i + 1
+	} else {
+		s.diag(s.pos, "string has no terminating NUL")
+		s.out = append(s.out, b...)
+		s.pos = len(s.data)
+	}
+	s.fresh = false
+}
+
+// maxSkip bounds the %I count so that parsing it cannot overflow.
+const maxSkip = 1 << 20
+
+// ignore handles %I: it reads the decimal count at ln[j:] and the blank
+// that ends it, skips that many data bytes and returns the new j.
+func (s *state) ignore(ln []byte, j int) int {
+	n, digits := 0, 0
+	for j < len(ln) && ln[j] >= '0' && ln[j] <= '9' {
+		if n < maxSkip {
+			n = n*10 + int(ln[j]-'0')
+		}
+		j++
+		digits++
+	}
+	if digits == 0 {
+		s.diag(s.pos, "%%I without a decimal count; ignored")
+		return j
+	}
+	if j < len(ln) && ln[j] == ' ' {
+		j++
+	}
+	if left := len(s.data) - s.pos; n > left {
+		s.diag(s.pos, "data too short: %%I%d skips %d bytes, %d left", n, n, left)
+		s.short()
+		return j
+	}
+	s.pos += n
+	s.fresh = false
+	return j
+}
+
+// repeat handles %R followed by value control op: op is printed again and
+// again, separated by blanks, over the rest of the current item. With no
+// current item a dynamic record's next prefix is read first (%R stands in
+// place of %P); a static record's item is the rest of the data.
+func (s *state) repeat(op byte) {
+	var end int
+	switch {
+	case s.inItem():
+		end = s.itemEnd
+	case s.rec.Flags&stda.FlagDynamic != 0:
+		s.prefix()
+		if s.stopped {
+			return
+		}
+		end = s.itemEnd
+	default:
+		end = len(s.data)
+	}
+	end = max(end, s.pos)
+	size := dataSize(op)
+	first := true
+	for end-s.pos >= size {
+		if !first {
+			s.out = append(s.out, ' ')
+		}
+		first = false
+		s.value(op)
+	}
+	if s.pos < end {
+		s.diag(s.pos, "%%R%%%c: %d bytes left over", op, end-s.pos)
+		if !first {
+			s.out = append(s.out, ' ')
+		}
+		s.out = append(s.out, hexBytes(s.data[s.pos:end])...)
+		s.pos = end
+	}
+	s.fresh = false
+}
+
+// hexBytes prints bytes as lower-case hex pairs separated by blanks, as %U
+// does.
+func hexBytes(b []byte) string {
+	var sb strings.Builder
+	sb.Grow(3 * len(b))
+	for i, c := range b {
+		if i > 0 {
+			sb.WriteByte(' ')
+		}
+		sb.WriteString(strconv.FormatUint(uint64(c)>>4, 16))
+		sb.WriteString(strconv.FormatUint(uint64(c)&15, 16))
+	}
+	return sb.String()
+}
