@@ -19,10 +19,12 @@ type Pos struct {
 // IsValid reports whether p is a real position.
 func (p Pos) IsValid() bool { return p.Line > 0 }
 
-// String returns "file:line:col", or "line:col" without a file name, or "-"
-// for the zero Pos.
+// String returns "file:line:col", "line:col" without a file name, the file
+// name alone without a line, or "-" for the zero Pos.
 func (p Pos) String() string {
 	switch {
+	case !p.IsValid() && p.File != "":
+		return p.File // a whole file, or a binary one
 	case !p.IsValid():
 		return "-"
 	case p.File == "":

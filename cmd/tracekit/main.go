@@ -23,6 +23,8 @@ const (
 type cli struct {
 	Check   checkCmd   `cmd:"" help:"Check Trace Source Files and print their diagnostics; write nothing."`
 	Compile compileCmd `cmd:"" help:"Compile a Trace Source File into its TRC00xx.TFF (and, for dynamic tracepoints, its TDF)."`
+	Combine combineCmd `cmd:"" help:"Combine TFF files of one major code into one (TRCUST /C=)."`
+	Dump    dumpCmd    `cmd:"" help:"Print a TFF readably, as JSON, or as a TSF listing."`
 	AST     astCmd     `cmd:"" name:"ast" help:"Dump the syntax tree of a file (kr/pretty), positions included."`
 }
 

@@ -463,11 +463,13 @@ func (c *checker) fmtControls(str *tsf.String) int {
 			}
 			i = j - 1
 		default:
+			// The % is copied as text and the scan goes on with the next
+			// byte, as the TFF writer does: in "%%W" the second % starts a
+			// %W control.
 			d := c.at(tsf.WarnFmtControl, at(i), str.Pos, raw[i:i+2])
 			if l == 'C' {
 				d.Detail = "TRCUST 3.05A stores %C as text; only a later TRACEFMT prints it as a character"
 			}
-			i++
 		}
 	}
 	return prefixes
