@@ -8,6 +8,7 @@ all: lint build test
 
 build:
 	$(GO) build -o bin/tracekit ./cmd/tracekit
+	$(GO) build -o bin/trcust ./cmd/trcust
 
 test:
 	$(GO) test -race ./...
