@@ -143,7 +143,7 @@ func TestCombineOracle(t *testing.T) {
 		for _, in := range tc.inputs {
 			args = append(args, filepath.Join(dir, tc.name, in))
 		}
-		status, _, stderr := runCLI(append(append([]string{"combine", "-o", out}, args...))...)
+		status, _, stderr := runCLI(append([]string{"combine", "-o", out}, args...)...)
 		if status != tc.status || !strings.Contains(stderr, tc.stderr) {
 			t.Errorf("%s: status %d stderr %q", tc.name, status, stderr)
 		}
