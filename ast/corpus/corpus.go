@@ -6,6 +6,7 @@
 package corpus
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
@@ -47,4 +48,35 @@ func Path(tb testing.TB, elem ...string) string {
 		tb.Skipf("shared corpus file %s is absent; skipping", p)
 	}
 	return p
+}
+
+// OracleCase is one case of the TRCUST oracle (corpus/os2/trcust-oracle):
+// the command line IBM's TRCUST 3.05A ran, its exit status, its input files
+// and the files it wrote.
+type OracleCase struct {
+	Case        string                     `json:"case"`
+	Args        []string                   `json:"args"`
+	Exit        int                        `json:"exit"`
+	Inputs      []string                   `json:"inputs"`
+	Outputs     map[string]json.RawMessage `json:"outputs"`
+	UsesEmitrep bool                       `json:"uses_emitrep"`
+}
+
+// Oracle returns the oracle folder and its cases, from cases.json. It skips
+// the test when the shared folder is absent.
+func Oracle(tb testing.TB) (dir string, cases []OracleCase) {
+	tb.Helper()
+	dir = Path(tb, "corpus", "os2", "trcust-oracle")
+	raw, err := os.ReadFile(filepath.Join(dir, "cases.json"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var idx struct{ Cases []OracleCase }
+	if err := json.Unmarshal(raw, &idx); err != nil {
+		tb.Fatalf("cases.json: %v", err)
+	}
+	if len(idx.Cases) == 0 {
+		tb.Fatal("cases.json lists no case")
+	}
+	return dir, idx.Cases
 }

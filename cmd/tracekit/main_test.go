@@ -3,15 +3,12 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
-	"os"
 	"strings"
 	"testing"
 
 	"github.com/tracekit/tracekit/ast/corpus"
+	"github.com/tracekit/tracekit/ast/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files")
 
 // runCLI runs the command line in process.
 func runCLI(args ...string) (status int, stdout, stderr string) {
@@ -92,22 +89,5 @@ func TestASTGolden(t *testing.T) {
 		}
 	}
 	// The file name is where the corpus lies on this machine.
-	golden(t, "testdata/tsfformat_sample.ast", []byte(strings.ReplaceAll(stdout, name, "sg244640_tsfformat_sample.tsf")))
-}
-
-func golden(t *testing.T, path string, got []byte) {
-	t.Helper()
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from the output:\n%s", path, got)
-	}
+	golden.Check(t, "testdata/tsfformat_sample.ast", []byte(strings.ReplaceAll(stdout, name, "sg244640_tsfformat_sample.tsf")))
 }

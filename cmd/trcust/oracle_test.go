@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"sort"
@@ -12,20 +11,10 @@ import (
 	"github.com/tracekit/tracekit/ast/corpus"
 )
 
-// oracleCase is one entry of the oracle's cases.json.
-type oracleCase struct {
-	Case        string                     `json:"case"`
-	Args        []string                   `json:"args"`
-	Exit        int                        `json:"exit"`
-	Inputs      []string                   `json:"inputs"`
-	Outputs     map[string]json.RawMessage `json:"outputs"`
-	UsesEmitrep bool                       `json:"uses_emitrep"`
-}
-
 // needsTDF says why a case cannot be run before the TDF back end exists:
 // it writes a TDF, or its messages come from reading the module, the MAP
 // file or the RPN program.
-func needsTDF(c oracleCase) string {
+func needsTDF(c corpus.OracleCase) string {
 	for name := range c.Outputs {
 		if strings.EqualFold(filepath.Ext(name), ".TDF") {
 			return "it writes a TDF"
@@ -68,17 +57,9 @@ func (w teeWriter) Write(p []byte) (int, error) {
 // path prefix of "Using ..." lines is the ".\" the README describes, and
 // trcust prints the same for files in the current directory.
 func TestOracle(t *testing.T) {
-	dir := corpus.Path(t, "corpus", "os2", "trcust-oracle")
-	raw, err := os.ReadFile(filepath.Join(dir, "cases.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var idx struct{ Cases []oracleCase }
-	if err := json.Unmarshal(raw, &idx); err != nil {
-		t.Fatal(err)
-	}
+	dir, cases := corpus.Oracle(t)
 	ran := 0
-	for _, c := range idx.Cases {
+	for _, c := range cases {
 		t.Run(c.Case, func(t *testing.T) {
 			if why := needsTDF(c); why != "" {
 				t.Skipf("needs the TDF back end: %s", why)

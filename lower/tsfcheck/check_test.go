@@ -2,7 +2,6 @@ package tsfcheck_test
 
 import (
 	"bytes"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -12,11 +11,10 @@ import (
 	"testing"
 
 	"github.com/tracekit/tracekit/ast/diag"
+	"github.com/tracekit/tracekit/ast/golden"
 	"github.com/tracekit/tracekit/lower/tsfcheck"
 	"github.com/tracekit/tracekit/lower/tsfcompile"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files")
 
 // A marker names a diagnostic expected on the token just before it, in the
 // manner of go/parser's ERROR comments: /* ERROR TRC094 */. A line comment
@@ -136,25 +134,7 @@ func TestMarkers(t *testing.T) {
 			if err := diags.WriteText(&buf); err != nil {
 				t.Fatal(err)
 			}
-			golden(t, strings.TrimSuffix(name, ".tsf")+".golden", buf.Bytes())
+			golden.Check(t, strings.TrimSuffix(name, ".tsf")+".golden", buf.Bytes())
 		})
-	}
-}
-
-// golden compares got with the golden file, or rewrites it with -update.
-func golden(t *testing.T, path string, got []byte) {
-	t.Helper()
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from the output:\n--- got\n%s\n--- want\n%s", path, got, want)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/tracekit/tracekit/ast/corpus"
+	"github.com/tracekit/tracekit/ast/golden"
 	"github.com/tracekit/tracekit/lower/tsfcheck"
 )
 
@@ -79,7 +80,7 @@ func TestCorpusGolden(t *testing.T) {
 		_, diags := Check(shown, src, tsfcheck.Options{})
 		var b strings.Builder
 		diags.WriteText(&b)
-		golden(t, filepath.Join("testdata", strings.TrimSuffix(filepath.Base(name), ".tsf")+".golden"), []byte(b.String()))
+		golden.Check(t, filepath.Join("testdata", strings.TrimSuffix(filepath.Base(name), ".tsf")+".golden"), []byte(b.String()))
 	}
 }
 

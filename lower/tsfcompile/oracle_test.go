@@ -1,7 +1,6 @@
 package tsfcompile
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -13,13 +12,6 @@ import (
 	"github.com/tracekit/tracekit/ast/tsf"
 	"github.com/tracekit/tracekit/lower/tsfcheck"
 )
-
-// oracleCase is one entry of the oracle's cases.json.
-type oracleCase struct {
-	Case   string   `json:"case"`
-	Args   []string `json:"args"`
-	Inputs []string `json:"inputs"`
-}
 
 // needsBackEnd lists the oracle cases whose messages come from reading the
 // module, the MAP file or building the RPN program, which the front end
@@ -59,17 +51,9 @@ func legacyLines(l diag.List, w int) []string {
 // TestOracleMessages checks the front end's messages, their wording and
 // the line TRCUST names, against every oracle case that compiles a TSF.
 func TestOracleMessages(t *testing.T) {
-	dir := corpus.Path(t, "corpus", "os2", "trcust-oracle")
-	raw, err := os.ReadFile(filepath.Join(dir, "cases.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var idx struct{ Cases []oracleCase }
-	if err := json.Unmarshal(raw, &idx); err != nil {
-		t.Fatal(err)
-	}
+	dir, cases := corpus.Oracle(t)
 	checked := 0
-	for _, c := range idx.Cases {
+	for _, c := range cases {
 		if len(c.Args) == 0 || !strings.HasSuffix(strings.ToLower(c.Args[0]), ".tsf") || len(c.Inputs) == 0 {
 			continue // combine mode, or no input file (e18)
 		}
