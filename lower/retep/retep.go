@@ -1,0 +1,115 @@
+// Package retep finds where a RETEP tracepoint goes: the return point of a
+// procedure, "just before the procedure epilogue is executed", where "the
+// procedure's automatic data is still addressable from register (E)BP and
+// the return code (if any) is set up in (E)AX" (TRCUST reference, section
+// 1.3.5.2).
+//
+// TRCUST 3.05A finds it without debug information by scanning the
+// procedure's code (oracle d54 puts the tracepoint for emit on the LEAVE at
+// emit+0x307, just before its RET). This package decodes the instructions
+// with a real x86 decoder (golang.org/x/arch/x86/x86asm), from the entry
+// point on in address order, and takes the first return instruction it
+// meets. The tracepoint goes on the first instruction of the epilogue
+// before it:
+//
+//   - LEAVE, when LEAVE stands right before the return;
+//   - MOV (E)SP,(E)BP when it stands right before a POP (E)BP that stands
+//     right before the return; POP (E)BP alone otherwise;
+//   - the return instruction itself when there is no such epilogue.
+//
+// The scan follows no jump: it reads straight on, as a linear sweep. The
+// opcode 0x82 (an alias of 0x80 that 16- and 32-bit code may hold and the
+// decoder rejects) is decoded as 0x80.
+package retep
+
+import (
+	"fmt"
+
+	"golang.org/x/arch/x86/x86asm"
+)
+
+// MaxScan is how far past the entry point the scan reads at most.
+const MaxScan = 64 << 10
+
+// ReturnPoint returns the offset in code of the return point of the
+// procedure that starts at entry. mode is 32 for a 32-bit object, 16 for a
+// 16-bit one.
+func ReturnPoint(code []byte, entry uint32, mode int) (uint32, error) {
+	if mode != 16 && mode != 32 {
+		return 0, fmt.Errorf("retep: mode %d: want 16 or 32", mode)
+	}
+	if int64(entry) >= int64(len(code)) {
+		return 0, fmt.Errorf("retep: entry point 0x%X is outside the code (0x%X bytes)", entry, len(code))
+	}
+	end := len(code)
+	if int(entry)+MaxScan < end {
+		end = int(entry) + MaxScan
+	}
+	var prev [2]struct {
+		off  int
+		inst x86asm.Inst
+		ok   bool
+	}
+	for off := int(entry); off < end; {
+		inst, err := decode(code[off:end], mode)
+		if err != nil {
+			return 0, fmt.Errorf("retep: cannot decode the instruction at 0x%X (% X): %v", off, window(code, off), err)
+		}
+		switch inst.Op {
+		case x86asm.RET, x86asm.LRET:
+			p1, p2 := prev[1], prev[0]
+			switch {
+			case p1.ok && p1.inst.Op == x86asm.LEAVE:
+				return uint32(p1.off), nil
+			case p1.ok && isPopBP(p1.inst) && p2.ok && isMovSPBP(p2.inst):
+				return uint32(p2.off), nil
+			case p1.ok && isPopBP(p1.inst):
+				return uint32(p1.off), nil
+			}
+			return uint32(off), nil
+		}
+		prev[0] = prev[1]
+		prev[1].off, prev[1].inst, prev[1].ok = off, inst, true
+		off += inst.Len
+	}
+	return 0, fmt.Errorf("retep: no return instruction within 0x%X bytes of the entry point 0x%X", end-int(entry), entry)
+}
+
+// decode decodes one instruction, reading opcode 0x82 as 0x80.
+func decode(b []byte, mode int) (x86asm.Inst, error) {
+	inst, err := x86asm.Decode(b, mode)
+	if err == nil || len(b) == 0 {
+		return inst, err
+	}
+	// Skip legacy prefixes to find the opcode byte.
+	i := 0
+	for i < len(b) && i < 4 && isPrefix(b[i]) {
+		i++
+	}
+	if i < len(b) && b[i] == 0x82 {
+		c := append([]byte(nil), b[:min(len(b), 16)]...)
+		c[i] = 0x80
+		return x86asm.Decode(c, mode)
+	}
+	return inst, err
+}
+
+func isPrefix(c byte) bool {
+	switch c {
+	case 0x26, 0x2E, 0x36, 0x3E, 0x64, 0x65, 0x66, 0x67, 0xF0, 0xF2, 0xF3:
+		return true
+	}
+	return false
+}
+
+func isPopBP(i x86asm.Inst) bool {
+	return i.Op == x86asm.POP && (i.Args[0] == x86asm.EBP || i.Args[0] == x86asm.BP)
+}
+
+func isMovSPBP(i x86asm.Inst) bool {
+	return i.Op == x86asm.MOV && (i.Args[0] == x86asm.ESP && i.Args[1] == x86asm.EBP || i.Args[0] == x86asm.SP && i.Args[1] == x86asm.BP)
+}
+
+func window(code []byte, off int) []byte {
+	return code[off:min(len(code), off+8)]
+}
