@@ -110,6 +110,7 @@ const (
 	WarnFmtPrefix         Code = 207
 	WarnFmtStaticPrefix   Code = 208
 	WarnNoTracepoints     Code = 209
+	WarnOrbitTMI          Code = 210
 )
 
 // Message is the catalogue entry of one Code.
@@ -222,6 +223,7 @@ var Messages = map[Code]Message{
 	207: {diag.Warning, "more %%P controls than memory data statements", true},
 	208: {diag.Warning, "%%P in a @STATIC tracepoint: static data has no prefix", true},
 	209: {diag.Warning, "no valid tracepoint: nothing written", true},
+	210: {diag.Warning, "ORBIT: no .TMI file is written", true},
 }
 
 // String returns the code as printed: "TRC094".

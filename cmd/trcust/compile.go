@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,6 +8,8 @@ import (
 	"github.com/tracekit/tracekit/ast/diag"
 	"github.com/tracekit/tracekit/ast/tsf"
 	"github.com/tracekit/tracekit/cmd/internal/outfile"
+	"github.com/tracekit/tracekit/grammar/mapfile"
+	"github.com/tracekit/tracekit/lower/tdfgen"
 	"github.com/tracekit/tracekit/lower/tsfcheck"
 	"github.com/tracekit/tracekit/lower/tsfcompile"
 )
@@ -51,69 +52,146 @@ func compile(c *console, o options) {
 	}
 	m, diags := tsfcompile.Check(path, src, tsfcheck.Options{AllowDuplicateMinors: o.dups})
 
-	// TRCUST opens the module when it reads the first dynamic tracepoint:
-	// its messages before that line come first.
-	moduleAt := 0
-	for _, s := range m.File.Stmts {
-		if t, ok := s.(*tsf.Trace); ok && moduleAt == 0 {
-			for _, f := range t.Fields {
-				if tp, ok := f.(*tsf.TP); ok {
-					if _, static := tp.Target.(*tsf.StaticTP); !static {
-						moduleAt = tp.Pos.Line
-					}
+	// TRCUST opens the module when it reads the first dynamic tracepoint,
+	// and resolves and assembles each tracepoint as it reads it: the back
+	// end's messages go among the front end's, by line.
+	moduleAt := firstDynamicTP(m.File)
+	var back *tsfcompile.Back
+	var moduleShown string
+	var moduleErr diag.List
+	if moduleAt > 0 && m.ModName != "" && diags.Worst() < diag.Severe {
+		src := tsfcompile.Sources{ModuleAt: m.ModNamePos, IgnoreCase: o.caseless, KeepPath: o.keepPath}
+		var ok bool
+		if src.ModulePath, moduleShown, ok = search(m.ModName); !ok {
+			moduleErr = diag.List{tsf.FatalNotFound.Diagnostic(m.ModNamePos, moduleAt, m.ModName)}
+		} else if mod, ds := tsfcompile.OpenModule(src); mod == nil {
+			moduleErr = ds
+		} else {
+			defer mod.Close()
+			src.ModuleName = moduleShown
+			var mp *mapfile.Map
+			if o.mapFile != "" {
+				src.MapPath, _, _ = search(o.mapFile)
+				if mp, ds = tsfcompile.OpenMap(src); mp == nil {
+					moduleErr = ds
 				}
+			}
+			if moduleErr == nil && tsfcompile.Dynamic(m) {
+				back = tsfcompile.Compile(m, mod, mp, src)
+				diags = append(diags, back.Compiled...)
 			}
 		}
 	}
-	moduleShown := false
+	moduleDone := moduleAt == 0
 	openModule := func() bool {
-		moduleShown = true
-		if m.ModName == "" {
-			return true // the checker has reported message 33
+		moduleDone = true
+		if moduleShown != "" {
+			c.line("Using module file: %s", moduleShown)
 		}
-		if _, shownMod, ok := search(m.ModName); ok {
-			c.line("Using module file: %s", shownMod)
-			return true
+		for _, d := range moduleErr {
+			c.msg(moduleAt, d.Severity, d.Msg)
 		}
-		c.code(moduleAt, tsf.FatalNotFound, m.ModName)
-		return false
+		return len(moduleErr) == 0
 	}
 	for _, d := range byLegacyLine(diags) {
-		if moduleAt > 0 && !moduleShown && d.Legacy >= moduleAt && !openModule() {
+		if !moduleDone && d.Legacy >= moduleAt && !openModule() {
 			return
 		}
 		if shown(d) {
 			c.msg(d.Legacy, d.Severity, d.Msg)
 		}
 	}
-	if c.worst >= diag.Severe {
+	if c.worst >= diag.Severe || !moduleDone && !openModule() {
 		return
 	}
-	if moduleAt > 0 && !moduleShown && !openModule() {
-		return
+	kept := m
+	if back != nil {
+		kept = back.Program.KeptModule()
 	}
-	for _, tp := range m.Tracepoints {
-		if !tp.Static() {
-			fmt.Fprintf(c.err, "trcust: %s: writing the TDF of dynamic tracepoints is not built yet\r\n", o.files[0])
-			c.worst = diag.Fatal
-			return
-		}
-	}
-	t := tsfcompile.BuildTFF(m)
+	t := tsfcompile.BuildTFF(kept)
 	if t == nil {
 		return // TRCUST writes no TFF without a tracepoint (oracle e17)
 	}
-	data, err := t.MarshalBinary()
-	if err != nil {
-		c.code(1, tsf.FatalWrite, tsfcompile.TFFName(m.Major))
-		return
-	}
 	tffName := tsfcompile.TFFName(m.Major)
-	var set outfile.Set
-	set.Add(tffName, data)
-	if err := set.Commit(); err != nil {
-		c.code(1, tsf.FatalWrite, tffName)
+	if !write(c, tffName, t.MarshalBinary) {
 		return
 	}
 	c.line("Creating TFF file: %s \t # records = %d", display(tffName), len(t.Records))
+	if back == nil || droppedLastDuplicate(m.File, diags) {
+		return
+	}
+	tdfFile, written := back.Program.TDF()
+	for _, d := range written {
+		c.msg(d.Legacy, d.Severity, d.Msg)
+	}
+	if len(tdfFile.Tracepoints) == 0 {
+		return
+	}
+	given := ""
+	if len(o.files) > 1 {
+		given = o.files[1]
+	}
+	tdfName := tdfgen.FileName(o.files[0], given)
+	if !write(c, tdfName, tdfFile.MarshalBinary) {
+		return
+	}
+	c.line("Creating TDF file: %s\t # records = %d", display(tdfName), len(tdfFile.Tracepoints))
+}
+
+// write writes one output file, or says it cannot (fatal 5).
+func write(c *console, name string, marshal func() ([]byte, error)) bool {
+	data, err := marshal()
+	var set outfile.Set
+	set.Add(name, data)
+	if err == nil {
+		err = set.Commit()
+	}
+	if err != nil {
+		c.code(1, tsf.FatalWrite, name)
+		return false
+	}
+	return true
+}
+
+// firstDynamicTP returns the line of the first TP field that names a code
+// address (TRCUST opens the module there), or 0.
+func firstDynamicTP(f *tsf.File) int {
+	for _, s := range f.Stmts {
+		t, ok := s.(*tsf.Trace)
+		if !ok {
+			continue
+		}
+		for _, fl := range t.Fields {
+			if tp, ok := fl.(*tsf.TP); ok {
+				if _, static := tp.Target.(*tsf.StaticTP); !static {
+					return tp.Pos.Line
+				}
+			}
+		}
+	}
+	return 0
+}
+
+// droppedLastDuplicate reports TRCUST 3.05A's lost TDF: when the last TRACE
+// statement of the file is rejected as a duplicate minor code, 3.05A writes
+// the TFF but no TDF at all, although valid dynamic tracepoints remain
+// (oracle e26w0-2; e35, where the duplicate is not last, writes its TDF).
+// trcust reproduces it; tracekit compile, which writes nothing after an
+// error, never meets it. docs/compatibility.md has the details.
+func droppedLastDuplicate(f *tsf.File, diags diag.List) bool {
+	var last *tsf.Trace
+	for _, s := range f.Stmts {
+		if t, ok := s.(*tsf.Trace); ok {
+			last = t
+		}
+	}
+	if last == nil {
+		return false
+	}
+	for _, d := range diags {
+		if d.Code == tsf.ErrDupMinor.String() && d.Pos.Offset >= last.Pos.Offset {
+			return true
+		}
+	}
+	return false
 }

@@ -145,19 +145,38 @@ func display(name string) string {
 // returns the name to open and the name to print.
 func search(name string) (path, shown string, ok bool) {
 	if strings.ContainsAny(name, `\/:`) {
-		_, err := os.Stat(name)
-		return name, name, err == nil
+		local := filepath.FromSlash(strings.ReplaceAll(name, `\`, "/"))
+		_, err := os.Stat(local)
+		return local, name, err == nil
 	}
-	if _, err := os.Stat(name); err == nil {
-		return name, display(name), true
+	if p, ok := lookIn(".", name); ok {
+		return p, display(name), true
 	}
 	for _, dir := range strings.FieldsFunc(os.Getenv("DPATH"), func(r rune) bool { return r == ';' }) {
-		p := filepath.Join(dir, name)
-		if _, err := os.Stat(p); err == nil {
-			return p, p, true
+		if p, ok := lookIn(dir, name); ok {
+			return p, filepath.Join(dir, name), true
 		}
 	}
 	return "", "", false
+}
+
+// lookIn finds name in dir in any case, as the file systems of OS/2 do
+// (MODNAME emitrep gives emitrep.DLL, which is emitrep.dll on disk).
+func lookIn(dir, name string) (string, bool) {
+	p := filepath.Join(dir, name)
+	if st, err := os.Stat(p); err == nil && !st.IsDir() {
+		return p, true
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return "", false
+	}
+	for _, e := range entries {
+		if !e.IsDir() && strings.EqualFold(e.Name(), name) {
+			return filepath.Join(dir, e.Name()), true
+		}
+	}
+	return "", false
 }
 
 // byLegacyLine orders diagnostics as TRCUST prints them: by the line its

@@ -11,37 +11,6 @@ import (
 	"github.com/tracekit/tracekit/ast/corpus"
 )
 
-// needsTDF says why a case cannot be run before the TDF back end exists:
-// it writes a TDF, or its messages come from reading the module, the MAP
-// file or the RPN program.
-func needsTDF(c corpus.OracleCase) string {
-	for name := range c.Outputs {
-		if strings.EqualFold(filepath.Ext(name), ".TDF") {
-			return "it writes a TDF"
-		}
-	}
-	switch c.Case {
-	case "e11_nosym", "d53_regsym", "d59b_casesens":
-		return "symbol lookup in the MAP file (79)"
-	case "d55_linenum":
-		return "debug information (91)"
-	case "d61_opcmismatch":
-		return "the opcode in the module (77)"
-	case "d63_regs17":
-		return "the RPN stack (97)"
-	case "e28b_rpn255":
-		return "the RPN length (83)"
-	case "d68_nomap":
-		return "symbol information (39)"
-	case "e26w0", "e26w1", "e26w2":
-		return "a valid dynamic tracepoint (TRCUST 3.05A writes no TDF here, see docs)"
-	}
-	if strings.HasPrefix(c.Case, "d") {
-		return "dynamic tracepoints"
-	}
-	return ""
-}
-
 // teeWriter writes to the console buffer and to its own.
 type teeWriter struct{ console, own *bytes.Buffer }
 
@@ -61,8 +30,11 @@ func TestOracle(t *testing.T) {
 	ran := 0
 	for _, c := range cases {
 		t.Run(c.Case, func(t *testing.T) {
-			if why := needsTDF(c); why != "" {
-				t.Skipf("needs the TDF back end: %s", why)
+			switch c.Case {
+			case "d83_orbit2p":
+				t.Skip("ORBIT=(a,b) makes TRCUST write a .TMI file as well, whose format is not known (docs/compatibility.md)")
+			case "e26d_dupallowed":
+				t.Skip("under /D TRCUST 3.05A writes a malformed TFF for the duplicate minor; trcust writes a valid one (docs/compatibility.md)")
 			}
 			tmp := t.TempDir()
 			copyFile := func(from, to string) {

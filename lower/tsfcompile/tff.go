@@ -16,12 +16,22 @@ func TFFName(major uint16) string { return fmt.Sprintf("TRC%04X.TFF", major) }
 // valid tracepoint, @STATIC and dynamic alike, holding its DESC and its FMT
 // lines encoded as TRCUST stores them. It returns nil when the module has no
 // tracepoint (TRCUST then writes no TFF, oracle e17).
+//
+// Tracepoints kept with the same minor code (TRCUST's /D) share one format
+// record, the first one's: a TFF holds one record per minor code, and the
+// malformed file TRCUST 3.05A writes in that case (oracle e26d) is not
+// reproduced (docs/compatibility.md).
 func BuildTFF(m *tsfcheck.Module) *tff.File {
 	if len(m.Tracepoints) == 0 {
 		return nil
 	}
 	f := &tff.File{Major: m.Major}
+	seen := map[uint16]bool{}
 	for _, tp := range m.Tracepoints {
+		if seen[tp.Minor] {
+			continue
+		}
+		seen[tp.Minor] = true
 		r := tff.Record{Minor: tp.Minor, Desc: []byte(tp.Desc)}
 		for _, s := range tp.Fmts {
 			r.Fmts = append(r.Fmts, tff.EncodeFMT([]byte(s)))

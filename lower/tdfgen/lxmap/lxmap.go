@@ -1,0 +1,109 @@
+// Package lxmap implements the interfaces of lower/tdfgen and the Namer of
+// binfmt/tdf over a real module: tdfgen.Symbols and tdf.Namer over a LINK386
+// MAP file (grammar/mapfile), tdfgen.Module over an LX module (binfmt/lx).
+package lxmap
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+
+	"github.com/tracekit/tracekit/binfmt/lx"
+	"github.com/tracekit/tracekit/grammar/mapfile"
+)
+
+// Symbols resolves names through a MAP file, as TRCUST does.
+type Symbols struct {
+	Map *mapfile.Map
+	// IgnoreCase makes lookups case-insensitive (TRCUST /I); an exact match
+	// still wins.
+	IgnoreCase bool
+
+	byAddr []mapfile.Public // sorted by address, for Symbol
+}
+
+// NewSymbols returns the symbols of m.
+func NewSymbols(m *mapfile.Map, ignoreCase bool) *Symbols {
+	s := &Symbols{Map: m, IgnoreCase: ignoreCase}
+	pubs := m.PublicsByName
+	if len(pubs) == 0 {
+		pubs = m.MemoryMap
+	}
+	for _, p := range pubs {
+		if !p.Imp && !p.Abs && p.Addr.Seg != 0 {
+			s.byAddr = append(s.byAddr, p)
+		}
+	}
+	// By address; at one address the name that sorts first, so that the
+	// choice does not depend on the map's order.
+	slices.SortStableFunc(s.byAddr, func(a, b mapfile.Public) int {
+		if c := cmp.Compare(a.Addr.Seg, b.Addr.Seg); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(a.Addr.Off, b.Addr.Off); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.Name, b.Name)
+	})
+	return s
+}
+
+// Lookup implements tdfgen.Symbols: public symbols and exports with an
+// address in the module; imported and absolute symbols are not found.
+func (s *Symbols) Lookup(name string) (obj, off uint32, ok bool) {
+	sym, ok := s.Map.Lookup(name, s.IgnoreCase)
+	if !ok || sym.Imported || sym.Abs || sym.Seg == 0 {
+		return 0, 0, false
+	}
+	return uint32(sym.Seg), sym.Off, true
+}
+
+// Symbol implements tdf.Namer: the public symbol at the highest address at
+// or below obj:off in the same object, and the distance to it. The name is
+// one that Lookup finds again: a name that a case-insensitive lookup would
+// resolve to another symbol is skipped.
+func (s *Symbols) Symbol(obj, off uint32) (string, uint32, bool) {
+	if obj > 0xFFFF || off == 0xFFFFFFFF {
+		return "", 0, false
+	}
+	i, _ := slices.BinarySearchFunc(s.byAddr, mapfile.Addr{Seg: uint16(obj), Off: off + 1}, func(p mapfile.Public, a mapfile.Addr) int {
+		if c := cmp.Compare(p.Addr.Seg, a.Seg); c != 0 {
+			return c
+		}
+		return cmp.Compare(p.Addr.Off, a.Off)
+	})
+	for i--; i >= 0 && uint32(s.byAddr[i].Addr.Seg) == obj; i-- {
+		p := s.byAddr[i]
+		if o, f, ok := s.Lookup(p.Name); ok && o == obj && f == p.Addr.Off {
+			return p.Name, off - p.Addr.Off, true
+		}
+	}
+	return "", 0, false
+}
+
+// Module reads bytes of an LX module.
+type Module struct {
+	File *lx.File
+}
+
+// ByteAt implements tdfgen.Module.
+func (m Module) ByteAt(obj, off uint32) (byte, error) {
+	if obj == 0 || int(obj) > len(m.File.Objects) {
+		return 0, fmt.Errorf("the module has no object %d", obj)
+	}
+	b, err := m.File.ReadObject(int(obj), off, 1)
+	if err != nil {
+		return 0, err
+	}
+	return b[0], nil
+}
+
+// Object implements tdfgen.Module.
+func (m Module) Object(obj uint32) ([]byte, bool, error) {
+	o := m.File.Object(int(obj))
+	if o == nil {
+		return nil, false, fmt.Errorf("the module has no object %d", obj)
+	}
+	data, err := m.File.ReadObject(int(obj), 0, int(o.VirtualSize))
+	return data, o.Is32Bit(), err
+}

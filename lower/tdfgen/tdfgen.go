@@ -1,0 +1,341 @@
+// Package tdfgen is the back end that turns a checked Trace Source File
+// (lower/tsfcheck.Module) into a trace definition file (binfmt/tdf): it
+// resolves each dynamic tracepoint's address through the module's symbols,
+// reads the original opcode byte there, assembles the RPN program of its
+// data statements, and writes the records sorted by address, as IBM's
+// TRCUST 3.05A does.
+//
+// The work is split where TRCUST splits it, so that a front end can print
+// the messages in TRCUST's order: Compile does what TRCUST does while it
+// reads the TSF (messages 39, 76, 77, 79, 80, 83, 91, 97; a tracepoint
+// with an error is left out of the TFF too), and Program.TDF what it does
+// after writing the TFF (message 105: two tracepoints at one address).
+//
+// docs/tdf.md describes the format and how each statement is assembled;
+// docs/compatibility.md lists where tracekit differs from TRCUST 3.05A.
+package tdfgen
+
+import (
+	"cmp"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/tracekit/tracekit/ast/diag"
+	"github.com/tracekit/tracekit/ast/tsf"
+	"github.com/tracekit/tracekit/binfmt/tdf"
+	"github.com/tracekit/tracekit/lower/retep"
+	"github.com/tracekit/tracekit/lower/tsfcheck"
+)
+
+// Symbols resolves public symbols of the traced module, as TRCUST does
+// through the module's MAP file: case-sensitive, unless the implementation
+// was made for TRCUST's /I. A symbol may be in any object.
+type Symbols interface {
+	// Lookup returns the LX object number and the offset of a symbol.
+	Lookup(name string) (obj, off uint32, ok bool)
+}
+
+// Module reads the traced module's bytes as loaded (before fixups).
+type Module interface {
+	// ByteAt returns the byte at offset off of LX object obj; an error when
+	// the address is outside the object.
+	ByteAt(obj, off uint32) (byte, error)
+	// Object returns the bytes of LX object obj as loaded, and whether it
+	// holds 32-bit code; RETEP decodes the procedure's instructions in it.
+	Object(obj uint32) (data []byte, is32 bool, err error)
+}
+
+// Options are the TRCUST switches that change the TDF.
+type Options struct {
+	// KeepPath keeps the path of MODNAME in the TDF header (TRCUST /P);
+	// without it only the file name is stored.
+	KeepPath bool
+	// ModulePath is the module file as the front end found it, named by
+	// message 39 (TRCUST prints the path DosSearchPath returned, oracle
+	// d68); the MODNAME when empty.
+	ModulePath string
+}
+
+// Untraceable reports whether TRCUST refuses a tracepoint on the opcode b
+// (message 76): 0x9C PUSHF, 0xCC INT3, 0xCD INT n, 0xCE INTO, 0x62 BOUND,
+// 0x69 and 0x6B IMUL with an immediate, and the 0xF6 and 0xF7 groups (TEST,
+// NOT, NEG, MUL, IMUL, DIV, IDIV).
+func Untraceable(b byte) bool {
+	switch b {
+	case 0x9C, 0xCC, 0xCD, 0xCE, 0x62, 0x69, 0x6B, 0xF6, 0xF7:
+		return true
+	}
+	return false
+}
+
+// Record is a compiled dynamic tracepoint.
+type Record struct {
+	TP     *tsfcheck.Tracepoint
+	Object uint32
+	Offset uint32
+	Opcode uint8 // the byte the module holds at Object:Offset
+	RPN    []byte
+}
+
+// Program is the result of Compile.
+type Program struct {
+	Module *tsfcheck.Module
+	// Records are the dynamic tracepoints that compiled, in source order.
+	Records []Record
+	// Kept are the tracepoints that TRCUST keeps after reading the TSF, in
+	// source order: the @STATIC ones and those of Records. The TFF holds
+	// these (KeptModule).
+	Kept []*tsfcheck.Tracepoint
+	opt  Options
+}
+
+// KeptModule returns a copy of the module whose Tracepoints are p.Kept: the
+// input of the TFF writer.
+func (p *Program) KeptModule() *tsfcheck.Module {
+	m := *p.Module
+	m.Tracepoints = p.Kept
+	return &m
+}
+
+// Compile compiles every dynamic tracepoint of m. syms may be nil when the
+// module has no symbol information: a symbolic tracepoint then gives the
+// severe message 39 and Compile stops, as TRCUST does (oracle d68).
+//
+// For each tracepoint, in source order, it reports: 91 for TP=@file,line
+// (tracekit reads no debug information; TRCUST says the same of a module
+// without any, oracle d55); 79 for a TP symbol that is not found, attributed
+// to the line of the token after the TP field as TRCUST does (oracle e11,
+// d59b); an error for RETEP when no return point is found (see the x86
+// decoder); the data statements' messages (Assemble); 80 for an address
+// outside its object; 77 when the OPCODE given differs from the module's
+// byte and 76 when that byte cannot be traced, both attributed to the end
+// of the statement (oracle d61). A tracepoint with an error is left out.
+func Compile(m *tsfcheck.Module, syms Symbols, mod Module, opt Options) (*Program, diag.List) {
+	p := &Program{Module: m, opt: opt}
+	var diags diag.List
+	modPath := opt.ModulePath
+	if modPath == "" {
+		modPath = m.ModName
+	}
+	for _, tp := range m.Tracepoints {
+		if tp.Static() {
+			p.Kept = append(p.Kept, tp)
+			continue
+		}
+		r, ds := compileTP(tp, syms, mod, modPath)
+		diags = append(diags, ds...)
+		if ds.Worst() >= diag.Severe {
+			return p, diags
+		}
+		if !ds.Failed() {
+			p.Records = append(p.Records, r)
+			p.Kept = append(p.Kept, tp)
+		}
+	}
+	return p, diags
+}
+
+// compileTP resolves, assembles and checks one dynamic tracepoint.
+func compileTP(tp *tsfcheck.Tracepoint, syms Symbols, mod Module, modPath string) (Record, diag.List) {
+	r := Record{TP: tp}
+	var diags diag.List
+	tpf := tp.TPField
+	end := tp.Node.End.Line
+	resolved := false
+	switch t := tp.Target.(type) {
+	case *tsf.LineTP:
+		diags.Add(tsf.ErrNoDebugInfo.Diagnostic(t.Pos, tpf.Last().Line, t.File.Text))
+	case *tsf.SymbolTP:
+		if syms == nil {
+			diags.Add(tsf.SevereNoSymbolInfo.Diagnostic(t.Pos, tpf.Last().Line, modPath))
+			return r, diags
+		}
+		obj, off, ok := syms.Lookup(t.Name.Text)
+		if !ok {
+			diags.Add(tsf.ErrSymbol.Diagnostic(t.Name.Pos, afterTP(tp), t.Name.Text))
+			break
+		}
+		addr := int64(off)
+		if t.Offset != nil {
+			addr += t.Offset.Int()
+		}
+		if addr < 0 || addr > 0xFFFFFFFF {
+			d := tsf.ErrAddress.Diagnostic(t.Pos, end)
+			d.Detail = fmt.Sprintf(".%s is at %08X:%08X; the offset takes the address out of the object", t.Name.Text, obj, off)
+			diags.Add(d)
+			break
+		}
+		if t.RetEP != nil {
+			ret, err := returnPoint(mod, obj, uint32(addr))
+			if err != nil {
+				d := tsf.ErrAddress.Diagnostic(t.RetEP.Pos, afterTP(tp))
+				d.Detail = fmt.Sprintf("no return point found for .%s: %v", t.Name.Text, err)
+				diags.Add(d)
+				break
+			}
+			addr = int64(ret)
+		}
+		r.Object, r.Offset, resolved = obj, uint32(addr), true
+	}
+	rpn, ds := assemble(tp, syms, modPath)
+	diags = append(diags, ds...)
+	if ds.Worst() >= diag.Severe {
+		return r, diags
+	}
+	r.RPN = rpn
+	if !resolved {
+		return r, diags
+	}
+	b, err := mod.ByteAt(r.Object, r.Offset)
+	if err != nil {
+		d := tsf.ErrAddress.Diagnostic(tpf.Pos, end)
+		d.Detail = err.Error()
+		diags.Add(d)
+		return r, diags
+	}
+	r.Opcode = b
+	var at tsf.Node = tpf
+	for _, f := range tp.Node.Fields {
+		if o, ok := f.(*tsf.Opcode); ok {
+			at = o
+		}
+	}
+	switch {
+	case tp.Opcode != nil && *tp.Opcode != b:
+		d := tsf.ErrOpcodeMismatch.Diagnostic(at.Position(), end)
+		d.Detail = fmt.Sprintf("OPCODE=0x%02X, the module has 0x%02X at %08X:%08X", *tp.Opcode, b, r.Object, r.Offset)
+		diags.Add(d)
+	case Untraceable(b):
+		d := tsf.ErrOpcodeUntraced.Diagnostic(at.Position(), end)
+		d.Detail = fmt.Sprintf("0x%02X at %08X:%08X", b, r.Object, r.Offset)
+		diags.Add(d)
+	}
+	return r, diags
+}
+
+// returnPoint finds the RETEP point of the procedure at obj:entry (package
+// lower/retep has the rule: the epilogue before the first return
+// instruction, as TRCUST 3.05A put it on the LEAVE at emit+0x307, oracle
+// d54).
+func returnPoint(mod Module, obj, entry uint32) (uint32, error) {
+	code, is32, err := mod.Object(obj)
+	if err != nil {
+		return 0, err
+	}
+	mode := 16
+	if is32 {
+		mode = 32
+	}
+	return retep.ReturnPoint(code, entry, mode)
+}
+
+// afterTP returns the line TRCUST names for a TP symbol: it looks the
+// symbol up once it has read the token after the TP field (to see whether
+// RETEP follows), so the line of the next field, or the end of the
+// statement.
+func afterTP(tp *tsfcheck.Tracepoint) int {
+	fields := tp.Node.Fields
+	for i, f := range fields {
+		if f == tsf.Field(tp.TPField) && i+1 < len(fields) {
+			return fields[i+1].Position().Line
+		}
+	}
+	return tp.Node.End.Line
+}
+
+// ModName returns the module name the TDF header stores: the path is
+// stripped unless keepPath (TRCUST /P, oracle d44 and d44p).
+func ModName(name string, keepPath bool) string {
+	if keepPath {
+		return name
+	}
+	if i := strings.LastIndexAny(name, `\/:`); i >= 0 {
+		return name[i+1:]
+	}
+	return name
+}
+
+// TDF links the compiled tracepoints into a trace definition file: the
+// header from the module (MAXDATALENGTH, MAJOR, MODNAME, TDFID), the
+// TYPELIST and GROUPLIST entries, and one record per tracepoint, sorted by
+// (object, offset). Of two tracepoints at one address the first in source
+// order is kept and the second gives message 105, attributed to its TRACE
+// line (oracle e15). It returns nil when no record remains: TRCUST writes no
+// TDF then.
+func (p *Program) TDF() (*tdf.File, diag.List) {
+	var diags diag.List
+	m := p.Module
+	f := &tdf.File{MaxDataLength: m.MaxDataLength, Major: m.Major, ModName: ModName(m.ModName, p.opt.KeepPath), TDFID: m.TDFID}
+	for _, it := range m.Types {
+		f.Types = append(f.Types, tdf.ListItem{Name: it.Name, ID: it.ID})
+	}
+	for _, it := range m.Groups {
+		f.Groups = append(f.Groups, tdf.ListItem{Name: it.Name, ID: it.ID})
+	}
+	type addr struct{ obj, off uint32 }
+	seen := map[addr]bool{}
+	for _, r := range p.Records {
+		a := addr{r.Object, r.Offset}
+		if seen[a] {
+			d := tsf.ErrDupTPAddress.Diagnostic(r.TP.TPField.Pos, r.TP.Node.Pos.Line, fmt.Sprintf("%08X:%08X", r.Object, r.Offset))
+			diags.Add(d)
+			continue
+		}
+		seen[a] = true
+		f.Tracepoints = append(f.Tracepoints, tdf.Tracepoint{
+			TypeMask: r.TP.TypeMask, Group: r.TP.Group, Object: r.Object, Offset: r.Offset,
+			Minor: r.TP.Minor, Major: m.Major, Opcode: r.Opcode, RPN: r.RPN,
+		})
+	}
+	if len(f.Tracepoints) == 0 {
+		return nil, diags
+	}
+	sortRecords(f.Tracepoints)
+	if len(f.ModName) >= tdf.ModNameSize {
+		d := tsf.FatalNameTooLong.Diagnostic(m.ModNamePos, 0, f.ModName)
+		d.Detail = fmt.Sprintf("the TDF header holds at most %d bytes", tdf.ModNameSize-1)
+		diags.Add(d)
+		return nil, diags
+	}
+	return f, diags
+}
+
+// Build runs Compile and Program.TDF and returns the TDF (nil when none is
+// written) and all diagnostics; it stops after Compile when that reports
+// an error of severity severe or worse.
+func Build(m *tsfcheck.Module, syms Symbols, mod Module, opt Options) (*tdf.File, *Program, diag.List) {
+	p, diags := Compile(m, syms, mod, opt)
+	if diags.Worst() >= diag.Severe {
+		return nil, p, diags
+	}
+	f, more := p.TDF()
+	return f, p, append(diags, more...)
+}
+
+// FileName returns the name of the TDF file TRCUST writes: given, the
+// name on the command line after the TSF, as it stands when it has an
+// extension (oracle d46: other.tdf) and with ".TDF" added when it has none
+// (d46b: other.TDF); without one, the TSF's name with its extension
+// replaced by ".TDF" (d01.tsf gives d01.TDF).
+func FileName(tsfName, given string) string {
+	if given != "" {
+		if filepath.Ext(given) == "" {
+			return given + ".TDF"
+		}
+		return given
+	}
+	return strings.TrimSuffix(tsfName, filepath.Ext(tsfName)) + ".TDF"
+}
+
+// sortRecords sorts records by (object, offset), keeping source order for
+// equal addresses.
+func sortRecords(tps []tdf.Tracepoint) {
+	slices.SortStableFunc(tps, func(a, b tdf.Tracepoint) int {
+		if c := cmp.Compare(a.Object, b.Object); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.Offset, b.Offset)
+	})
+}

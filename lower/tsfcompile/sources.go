@@ -1,0 +1,119 @@
+package tsfcompile
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/tracekit/tracekit/ast"
+	"github.com/tracekit/tracekit/ast/diag"
+	"github.com/tracekit/tracekit/ast/tsf"
+	"github.com/tracekit/tracekit/binfmt/lx"
+	"github.com/tracekit/tracekit/grammar/mapfile"
+	"github.com/tracekit/tracekit/lower/tdfgen"
+	"github.com/tracekit/tracekit/lower/tdfgen/lxmap"
+	"github.com/tracekit/tracekit/lower/tsfcheck"
+)
+
+// Sources are what a compile of dynamic tracepoints reads beside the TSF:
+// the executable module and, for its symbols, the linker's MAP file.
+type Sources struct {
+	ModulePath string  // the module file, as the front end found it
+	ModuleName string  // how messages name it (TRCUST: as DosSearchPath returned it); ModulePath when ""
+	ModuleAt   ast.Pos // where the TSF names it (its MODNAME), for messages
+	MapPath    string  // "" when there is no MAP file
+	// IgnoreCase looks symbols up in any case (TRCUST /I).
+	IgnoreCase bool
+	// KeepPath keeps MODNAME's path in the TDF header (TRCUST /P).
+	KeepPath bool
+}
+
+// Dynamic reports whether the module has a dynamic tracepoint, which needs
+// the module and its symbols.
+func Dynamic(m *tsfcheck.Module) bool {
+	for _, tp := range m.Tracepoints {
+		if !tp.Static() {
+			return true
+		}
+	}
+	return false
+}
+
+// OpenModule opens the LX module. A file that cannot be read is fatal 2 or
+// 8, one that is not an LX module (an NE module, a PE or DOS program, text)
+// fatal 10; each is one diagnostic at the MODNAME that names the module.
+func OpenModule(src Sources) (*lx.File, diag.List) {
+	f, err := lx.Open(src.ModulePath)
+	if err == nil {
+		return f, nil
+	}
+	var fe *lx.FormatError
+	var d diag.Diagnostic
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		d = tsf.FatalNotFound.Diagnostic(src.ModuleAt, 0, src.ModulePath)
+	case errors.As(err, &fe) && strings.Contains(fe.Msg, "truncated"):
+		d = tsf.FatalRead.Diagnostic(src.ModuleAt, 0, src.ModulePath, fmt.Sprintf("0x%X", fe.Off))
+		d.Detail = fe.Error()
+	case errors.As(err, &fe):
+		d = tsf.FatalExeHeader.Diagnostic(src.ModuleAt, 0, src.ModulePath)
+		d.Detail = fe.Error()
+	default:
+		d = tsf.FatalAccess.Diagnostic(src.ModuleAt, 0, src.ModulePath)
+		d.Detail = err.Error()
+	}
+	return nil, diag.List{d}
+}
+
+// OpenMap reads the MAP file: its own diagnostics, then severe 39 when it
+// lists no public symbol at all (there is nothing to resolve a tracepoint
+// against), fatal 2 when it cannot be read, fatal 10 when it is no MAP file.
+func OpenMap(src Sources) (*mapfile.Map, diag.List) {
+	at := ast.Pos{File: src.MapPath}
+	m, diags, err := mapfile.ParseFile(src.MapPath)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return nil, append(diags, tsf.FatalNotFound.Diagnostic(at, 1, src.MapPath))
+	case errors.Is(err, mapfile.ErrUnknownFormat):
+		d := tsf.FatalExeHeader.Diagnostic(at, 1, src.MapPath)
+		d.Detail = "not a LINK386, LINK or wlink MAP file"
+		return nil, append(diags, d)
+	case err != nil:
+		d := tsf.FatalAccess.Diagnostic(at, 1, src.MapPath)
+		d.Detail = err.Error()
+		return nil, append(diags, d)
+	}
+	if len(m.PublicsByName)+len(m.PublicsByValue)+len(m.MemoryMap) == 0 {
+		d := tsf.SevereNoSymbolInfo.Diagnostic(src.ModuleAt, 0, src.ModulePath)
+		d.Detail = src.MapPath + " lists no public symbols"
+		return nil, append(diags, d)
+	}
+	return m, diags
+}
+
+// Back is the back end's result: the tracepoints the module and the MAP
+// file accept, and the TDF.
+type Back struct {
+	Program *tdfgen.Program
+	// Compiled holds the messages of resolving and assembling the
+	// tracepoints (TRCUST prints them while it reads the TSF); Written
+	// those of laying out the TDF (105, printed after the TFF).
+	Compiled, Written diag.List
+}
+
+// Compile runs the TDF back end over the checked module m with the module
+// file and the MAP file (nil when there is none: a symbolic tracepoint is
+// then severe 39).
+func Compile(m *tsfcheck.Module, mod *lx.File, mp *mapfile.Map, src Sources) *Back {
+	var syms tdfgen.Symbols
+	if mp != nil {
+		syms = lxmap.NewSymbols(mp, src.IgnoreCase)
+	}
+	name := src.ModuleName
+	if name == "" {
+		name = src.ModulePath
+	}
+	p, diags := tdfgen.Compile(m, syms, lxmap.Module{File: mod}, tdfgen.Options{KeepPath: src.KeepPath, ModulePath: name})
+	return &Back{Program: p, Compiled: diags}
+}
