@@ -10,6 +10,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // update is the -update flag of every test binary that imports golden.
@@ -38,4 +40,39 @@ func Check(tb testing.TB, path string, got []byte) {
 	if !bytes.Equal(got, want) {
 		tb.Errorf("%s differs from the output (go test -update rewrites it):\n--- got\n%s\n--- want\n%s", path, got, want)
 	}
+}
+
+// Schema compiles the JSON Schema in the file at path, for tests that
+// validate JSON output against the schemas documented in docs/.
+func Schema(tb testing.TB, path string) *jsonschema.Schema {
+	tb.Helper()
+	fh, err := os.Open(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer fh.Close()
+	doc, err := jsonschema.UnmarshalJSON(fh)
+	if err != nil {
+		tb.Fatalf("%s: %v", path, err)
+	}
+	abs, _ := filepath.Abs(path)
+	url := "file://" + filepath.ToSlash(abs)
+	c := jsonschema.NewCompiler()
+	if err := c.AddResource(url, doc); err != nil {
+		tb.Fatal(err)
+	}
+	s, err := c.Compile(url)
+	if err != nil {
+		tb.Fatalf("compiling %s: %v", path, err)
+	}
+	return s
+}
+
+// Validate checks one JSON document against a schema.
+func Validate(s *jsonschema.Schema, data []byte) error {
+	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
+	if err != nil {
+		return err
+	}
+	return s.Validate(inst)
 }

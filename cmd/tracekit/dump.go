@@ -6,15 +6,19 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/tracekit/tracekit/binfmt/tdf"
 	"github.com/tracekit/tracekit/binfmt/tff"
+	"github.com/tracekit/tracekit/grammar/mapfile"
+	"github.com/tracekit/tracekit/lower/tdfgen/lxmap"
 )
 
 // dumpCmd is "tracekit dump FILE": a binary file, recognised by its
 // signature, printed readably.
 type dumpCmd struct {
-	JSON bool   `name:"json" xor:"view" help:"Print JSON."`
-	TSF  bool   `name:"tsf" xor:"view" help:"Print a TSF source listing that compiles back to the same bytes (as IBM's TFFLST)."`
-	File string `arg:"" name:"file" help:"A TFF file."`
+	JSON bool   `name:"json" xor:"view" help:"Print JSON (for a TDF: the schema is docs/tdf-dump.schema.json)."`
+	TSF  bool   `name:"tsf" xor:"view" help:"Print a TSF source listing: for a TFF one that compiles back to the same bytes (IBM's TFFLST); for a TDF what can be read back from the RPN programs (IBM's TDFLST)."`
+	Map  string `name:"map" placeholder:"FILE" help:"For --tsf of a TDF: the module's MAP file, to name symbols."`
+	File string `arg:"" name:"file" help:"A TFF or TDF file."`
 }
 
 // Run prints the file. A damaged TFF is printed as far as it can be read,
@@ -27,8 +31,38 @@ func (c *dumpCmd) Run(e *env) error {
 	switch {
 	case bytes.HasPrefix(data, []byte(tff.Magic)):
 		return c.tff(e, data)
+	case bytes.HasPrefix(data, []byte(tdf.Magic)):
+		return c.tdf(e, data)
 	}
-	return fmt.Errorf("%s: not a file tracekit can dump (no TFF signature)", c.File)
+	return fmt.Errorf("%s: not a file tracekit can dump (no TFF or TDF signature)", c.File)
+}
+
+func (c *dumpCmd) tdf(e *env, data []byte) error {
+	f, err := tdf.Parse(data)
+	if err != nil {
+		return fmt.Errorf("%s: %w", c.File, err)
+	}
+	switch {
+	case c.JSON:
+		out, err := json.Marshal(f)
+		if err != nil {
+			return err
+		}
+		_, err = e.stdout.Write(append(out, '\n'))
+		return err
+	case c.TSF:
+		var names tdf.Namer
+		if c.Map != "" {
+			m, diags, err := mapfile.ParseFile(c.Map)
+			if err != nil {
+				return err
+			}
+			diags.WriteText(e.stderr)
+			names = lxmap.NewSymbols(m, false)
+		}
+		return f.TSF(e.stdout, names)
+	}
+	return f.WriteText(e.stdout)
 }
 
 func (c *dumpCmd) tff(e *env, data []byte) error {

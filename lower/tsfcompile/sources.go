@@ -2,7 +2,6 @@ package tsfcompile
 
 import (
 	"errors"
-	"fmt"
 	"os"
 	"strings"
 
@@ -54,7 +53,7 @@ func OpenModule(src Sources) (*lx.File, diag.List) {
 	case errors.Is(err, os.ErrNotExist):
 		d = tsf.FatalNotFound.Diagnostic(src.ModuleAt, 0, src.ModulePath)
 	case errors.As(err, &fe) && strings.Contains(fe.Msg, "truncated"):
-		d = tsf.FatalRead.Diagnostic(src.ModuleAt, 0, src.ModulePath, fmt.Sprintf("0x%X", fe.Off))
+		d = tsf.FatalRead.Diagnostic(src.ModuleAt, 0, src.ModulePath, "EOF")
 		d.Detail = fe.Error()
 	case errors.As(err, &fe):
 		d = tsf.FatalExeHeader.Diagnostic(src.ModuleAt, 0, src.ModulePath)

@@ -1,0 +1,98 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/tracekit/tracekit/ast/corpus"
+	"github.com/tracekit/tracekit/ast/golden"
+)
+
+// TestDumpTDF: the dump of every oracle TDF shows each RPN program as named
+// operations, and its JSON validates against docs/tdf-dump.schema.json.
+func TestDumpTDF(t *testing.T) {
+	dir, _ := corpus.Oracle(t)
+	tdfs, _ := filepath.Glob(filepath.Join(dir, "*", "*.TDF"))
+	others, _ := filepath.Glob(filepath.Join(dir, "*", "*.tdf"))
+	tdfs = append(tdfs, others...)
+	if len(tdfs) != 78 {
+		t.Fatalf("%d TDFs in the oracle, want 78", len(tdfs))
+	}
+	schema := golden.Schema(t, "../../docs/tdf-dump.schema.json")
+	for _, name := range tdfs {
+		status, text, stderr := runCLI("dump", name)
+		if status != exitOK || !strings.Contains(text, "tracepoint minor") {
+			t.Errorf("%s: status %d %s\n%s", name, status, stderr, text)
+		}
+		if strings.Contains(text, "unknown") {
+			t.Errorf("%s: an RPN operation without a name:\n%s", name, text)
+		}
+		status, js, stderr := runCLI("dump", "--json", name)
+		if status != exitOK {
+			t.Fatalf("%s: status %d %s", name, status, stderr)
+		}
+		if err := golden.Validate(schema, []byte(js)); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+}
+
+// TestCompileTDF compiles an oracle TSF against the real module and MAP
+// file, byte for byte, and checks that each broken input gives one clear
+// diagnostic and no output.
+func TestCompileTDF(t *testing.T) {
+	dir, _ := corpus.Oracle(t)
+	lx := corpus.Path(t, "corpus", "os2", "lx")
+	maps := corpus.Path(t, "corpus", "os2", "maps")
+	read := func(path string) []byte {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return data
+	}
+	dll := read(filepath.Join(lx, "osfree_emitrep.dll"))
+	mapText := read(filepath.Join(lx, "osfree_emitrep.map"))
+	tsf := string(read(filepath.Join(dir, "d01_emit_regs", "d01.tsf")))
+	for _, tc := range []struct {
+		name      string
+		tsf       string
+		dll, mapf []byte
+		want      string // the one diagnostic; "" for success
+	}{
+		{"ok", tsf, dll, mapText, ""},
+		{"symbol the map lacks", strings.Replace(tsf, "TP=.emit", "TP=.nosuch", 1), dll, mapText, "error: symbol not found: nosuch [TRC079]"},
+		{"module not LX", tsf, read(filepath.Join(lx, "2ine_hello16.exe")), mapText, "fatal: unknown EXE header type for: "},
+		{"truncated LX", tsf, dll[:5000], mapText, "fatal: error reading file: "},
+		{"MAP without publics", tsf, dll, read(filepath.Join(maps, "devcon12_MOUSEDLL.MAP")), "severe: symbolic info not given for "},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			work := t.TempDir()
+			os.WriteFile(filepath.Join(work, "x.tsf"), []byte(tc.tsf), 0o644)
+			os.WriteFile(filepath.Join(work, "emitrep.dll"), tc.dll, 0o644)
+			os.WriteFile(filepath.Join(work, "emitrep.map"), tc.mapf, 0o644)
+			out := t.TempDir()
+			status, _, stderr := runCLI("compile", "--tff-dir", out, "-o", filepath.Join(out, "x.TDF"), filepath.Join(work, "x.tsf"))
+			if tc.want == "" {
+				if status != exitOK || stderr != "" {
+					t.Fatalf("status %d %s", status, stderr)
+				}
+				for name, ref := range map[string]string{"x.TDF": "d01_emit_regs/d01.TDF", "TRC0042.TFF": "d01_emit_regs/TRC0042.TFF"} {
+					if got, want := read(filepath.Join(out, name)), read(filepath.Join(dir, ref)); string(got) != string(want) {
+						t.Errorf("%s differs from TRCUST's %s", name, ref)
+					}
+				}
+				return
+			}
+			lines := strings.Split(strings.TrimSpace(stderr), "\n")
+			if status != exitError || len(lines) != 1 || !strings.Contains(lines[0], tc.want) {
+				t.Errorf("status %d, diagnostics:\n%s\nwant one with %q", status, stderr, tc.want)
+			}
+			if got := files(t, out); len(got) != 0 {
+				t.Errorf("wrote %v", got)
+			}
+		})
+	}
+}
