@@ -25,8 +25,7 @@ import (
 // knownDiffs are the oracle cases whose TDF tracekit does not reproduce,
 // with the reason; docs/compatibility.md lists the same. The test fails
 // when one of them starts to match, so that the list stays true.
-var knownDiffs = map[string]string{
-}
+var knownDiffs = map[string]string{}
 
 // noTDFAnyway are oracle cases that write no TDF and where tracekit writes
 // one (docs/compatibility.md).

@@ -1,0 +1,172 @@
+// Package os2strace is the participle grammar of the two text files written
+// by OS/2 SMP's STRACE POST: the ASCII dump of the trace hooks (STRACE.OUT)
+// and the module table (STRACE.MTE). It parses one line at a time and turns
+// the parse into the plain nodes of ast/os2strace.
+//
+// The grammar only checks the shape of a line and the base of each number;
+// what the hook data means (words, bytes, items, the start-up record) is the
+// lowering's business.
+package os2strace
+
+import (
+	"errors"
+	"strconv"
+	"strings"
+
+	"github.com/alecthomas/participle/v2"
+	"github.com/alecthomas/participle/v2/lexer"
+
+	"github.com/tracekit/tracekit/ast"
+	"github.com/tracekit/tracekit/ast/diag"
+	os2ast "github.com/tracekit/tracekit/ast/os2strace"
+)
+
+// The lexers split on white space. A hook line has one colon, between the
+// halves of the time stamp; module paths have colons of their own, so the
+// module-table lexer has no colon token.
+var (
+	hookLexer = lexer.MustSimple([]lexer.SimpleRule{
+		{Name: "Colon", Pattern: `:`},
+		{Name: "Word", Pattern: `[^ \t\n\v\f\r:]+`},
+		{Name: "Space", Pattern: `[ \t\n\v\f\r]+`},
+	})
+	moduleLexer = lexer.MustSimple([]lexer.SimpleRule{
+		{Name: "Word", Pattern: `[^ \t\n\v\f\r]+`},
+		{Name: "Space", Pattern: `[ \t\n\v\f\r]+`},
+	})
+	hookParser   = participle.MustBuild[hookLine](participle.Lexer(hookLexer), participle.Elide("Space"))
+	moduleParser = participle.MustBuild[moduleLine](participle.Lexer(moduleLexer), participle.Elide("Space"))
+)
+
+// word is one token with its position.
+type word struct {
+	Pos  lexer.Position
+	Text string `parser:"@Word"`
+}
+
+// hookLine is the parse of one STRACE.OUT line:
+// type major minor high ":" low cpu data...
+type hookLine struct {
+	Type  word   `parser:"@@"`
+	Major word   `parser:"@@"`
+	Minor word   `parser:"@@"`
+	High  word   `parser:"@@ Colon"`
+	Low   word   `parser:"@@"`
+	CPU   word   `parser:"@@"`
+	Data  []word `parser:"@@*"`
+}
+
+// moduleLine is the parse of one STRACE.MTE line: five hex fields, then the
+// module path (one or more words).
+type moduleLine struct {
+	Segment word   `parser:"@@"`
+	Linear  word   `parser:"@@"`
+	Size    word   `parser:"@@"`
+	PID     word   `parser:"@@"`
+	PTDA    word   `parser:"@@"`
+	Path    []word `parser:"@@*"`
+}
+
+// converter turns participle positions (relative to the line) into ast
+// positions and collects diagnostics.
+type converter struct {
+	base  ast.Pos
+	diags diag.List
+}
+
+func (c *converter) pos(p lexer.Position) ast.Pos {
+	return ast.Pos{File: c.base.File, Offset: c.base.Offset + p.Offset, Line: c.base.Line, Col: c.base.Col + p.Offset}
+}
+
+func (c *converter) errorf(p ast.Pos, code, msg string) {
+	c.diags.Add(diag.Diagnostic{Pos: p, Severity: diag.Error, Code: code, Msg: msg})
+}
+
+// parseError reports a participle error at its position.
+func (c *converter) parseError(err error, code, what string) {
+	var perr participle.Error
+	if errors.As(err, &perr) {
+		c.errorf(c.pos(perr.Position()), code, what+": "+perr.Message())
+		return
+	}
+	c.errorf(c.base, code, what+": "+err.Error())
+}
+
+// number converts a word in the given base; bits bounds its value.
+func (c *converter) number(w word, base, bits int, code, what string) os2ast.Number {
+	p := c.pos(w.Pos)
+	v, err := strconv.ParseUint(w.Text, base, bits)
+	if err != nil || strings.HasPrefix(w.Text, "+") {
+		kind := "hex"
+		if base == 10 {
+			kind = "decimal"
+		}
+		if errors.Is(err, strconv.ErrRange) {
+			c.errorf(p, code, what+" "+strconv.Quote(w.Text)+" is too large")
+		} else {
+			c.errorf(p, code, what+" "+strconv.Quote(w.Text)+" is not a "+kind+" number")
+		}
+	}
+	return os2ast.Number{Pos: p, Text: w.Text, Value: v}
+}
+
+// ParseHook parses one line of a STRACE POST ASCII dump. pos is where the
+// line starts; the line has no line break. It returns nil and at least one
+// error (os2strace.CodeSyntax, CodeNumber) when the line is malformed.
+func ParseHook(pos ast.Pos, line string) (*os2ast.Hook, diag.List) {
+	c := &converter{base: pos}
+	p, err := hookParser.ParseString("", line)
+	if err != nil {
+		c.parseError(err, os2ast.CodeSyntax, "not a hook line")
+		return nil, c.diags
+	}
+	h := &os2ast.Hook{
+		Pos:   pos,
+		Type:  c.number(p.Type, 16, 16, os2ast.CodeNumber, "hook type"),
+		Major: c.number(p.Major, 16, 8, os2ast.CodeNumber, "major code"),
+		Minor: c.number(p.Minor, 16, 16, os2ast.CodeNumber, "minor code"),
+		High:  c.number(p.High, 10, 32, os2ast.CodeNumber, "time stamp high half"),
+		Low:   c.number(p.Low, 10, 32, os2ast.CodeNumber, "time stamp low half"),
+		CPU:   c.number(p.CPU, 10, 8, os2ast.CodeNumber, "processor"),
+	}
+	if len(p.Data) > 0 {
+		h.Data = make([]os2ast.Word, len(p.Data))
+		for i, w := range p.Data {
+			h.Data[i] = os2ast.Word{Pos: c.pos(w.Pos), Text: w.Text}
+		}
+	}
+	if c.diags.Failed() {
+		return nil, c.diags
+	}
+	return h, c.diags
+}
+
+// ParseModule parses one line of STRACE.MTE. It returns nil and at least one
+// error (os2strace.CodeModSyntax, CodeModNumber, CodeModNoModule) when the
+// line is malformed. The module path is the rest of the line, as written.
+func ParseModule(pos ast.Pos, line string) (*os2ast.Module, diag.List) {
+	c := &converter{base: pos}
+	p, err := moduleParser.ParseString("", line)
+	if err != nil {
+		c.parseError(err, os2ast.CodeModSyntax, "not a module-table line")
+		return nil, c.diags
+	}
+	m := &os2ast.Module{
+		Pos:     pos,
+		Segment: c.number(p.Segment, 16, 16, os2ast.CodeModNumber, "segment"),
+		Linear:  c.number(p.Linear, 16, 32, os2ast.CodeModNumber, "linear address"),
+		Size:    c.number(p.Size, 16, 32, os2ast.CodeModNumber, "size"),
+		PID:     c.number(p.PID, 16, 32, os2ast.CodeModNumber, "process id"),
+		PTDA:    c.number(p.PTDA, 16, 32, os2ast.CodeModNumber, "PTDA address"),
+	}
+	if len(p.Path) == 0 {
+		c.errorf(c.pos(p.PTDA.Pos), os2ast.CodeModNoModule, "module-table line without a module name")
+	} else {
+		start := p.Path[0].Pos.Offset
+		m.Path = os2ast.Word{Pos: c.pos(p.Path[0].Pos), Text: strings.TrimRight(line[start:], " \t\n\v\f\r")}
+	}
+	if c.diags.Failed() {
+		return nil, c.diags
+	}
+	return m, c.diags
+}

@@ -1,0 +1,358 @@
+// Package winstrace is the participle grammar of the Windows strace output
+// format, one system call a line:
+//
+//	[> or <] id [*] pid tid Name[n](arg, arg, ...) [== ret]
+//
+// ParseLine parses a line and turns the parse into the plain nodes of
+// ast/winstrace: integers get their values, strings their escapes decoded.
+// Pairing the two halves of a call and checking [n] are the lowering's
+// business.
+package winstrace
+
+import (
+	"errors"
+	"strconv"
+	"strings"
+
+	"github.com/alecthomas/participle/v2"
+	"github.com/alecthomas/participle/v2/lexer"
+
+	"github.com/tracekit/tracekit/ast"
+	"github.com/tracekit/tracekit/ast/diag"
+	wsast "github.com/tracekit/tracekit/ast/winstrace"
+)
+
+// MaxDepth bounds how deeply structures and in-out values may nest; deeper
+// lines are refused (winstrace.CodeDepth) before parsing.
+const MaxDepth = 64
+
+// The lexer. "<" is a single token: the grammar tells the end marker at the
+// start of a line from an in-out value inside the arguments. "???" is one
+// token wherever it stands.
+var (
+	callLexer = lexer.MustSimple([]lexer.SimpleRule{
+		{Name: "String", Pattern: `"(?:[^"\\]|\\.)*"`},
+		{Name: "Unknown", Pattern: `\?\?\?`},
+		{Name: "Number", Pattern: `-?[0-9][0-9A-Za-z_]*`},
+		{Name: "Ident", Pattern: `[A-Za-z_][A-Za-z0-9_]*`},
+		{Name: "Punct", Pattern: `==|[<>|{}()\[\],=*]`},
+		{Name: "Space", Pattern: `\s+`},
+	})
+	callParser = participle.MustBuild[callLine](
+		participle.Lexer(callLexer),
+		participle.Elide("Space"),
+	)
+)
+
+// number is a Number token with its position.
+type number struct {
+	Pos  lexer.Position
+	Text string `parser:"@Number"`
+}
+
+type identifier struct {
+	Pos  lexer.Position
+	Name string `parser:"@Ident"`
+}
+
+type marker struct {
+	Pos  lexer.Position
+	Text string `parser:"@('>' | '<')"`
+}
+
+// callLine is the parse of one line.
+type callLine struct {
+	Marker *marker    `parser:"@@?"`
+	ID     number     `parser:"@@"`
+	Star   bool       `parser:"@'*'?"`
+	PID    number     `parser:"@@"`
+	TID    number     `parser:"@@"`
+	Name   identifier `parser:"@@"`
+	Count  number     `parser:"'[' @@ ']'"`
+	Args   []*value   `parser:"'(' ( @@ ( ',' @@ )* )? ')'"`
+	Ret    *value     `parser:"( '==' @@ )?"`
+}
+
+// value is one of the value forms (a) to (g) of the reference.
+type value struct {
+	Pos     lexer.Position
+	Unknown bool       `parser:"  @Unknown"`
+	Number  *string    `parser:"| @Number"`
+	String  *string    `parser:"| @String"`
+	Struct  *structure `parser:"| @@"`
+	InOut   *inOut     `parser:"| @@"`
+	Ident   *string    `parser:"| @Ident"`
+}
+
+type structure struct {
+	Pos    lexer.Position
+	Fields []*field `parser:"'{' ( @@ ( ',' @@ )* )? '}'"`
+}
+
+type field struct {
+	First *value `parser:"@@"`
+	Value *value `parser:"( '=' @@ )?"`
+}
+
+type inOut struct {
+	Pos lexer.Position
+	In  *value `parser:"'<' @@ '|'"`
+	Out *value `parser:"@@ '>'"`
+}
+
+// converter turns positions relative to the line into ast positions and
+// collects diagnostics.
+type converter struct {
+	base  ast.Pos
+	diags diag.List
+}
+
+func (c *converter) pos(p lexer.Position) ast.Pos { return c.at(p.Offset) }
+
+func (c *converter) at(off int) ast.Pos {
+	return ast.Pos{File: c.base.File, Offset: c.base.Offset + off, Line: c.base.Line, Col: c.base.Col + off}
+}
+
+func (c *converter) report(p ast.Pos, sev diag.Severity, code, msg string) {
+	c.diags.Add(diag.Diagnostic{Pos: p, Severity: sev, Code: code, Msg: msg})
+}
+
+// ParseLine parses one line of a Windows strace trace. pos is where the line
+// starts; the line has no line break. It returns nil and at least one error
+// when the line is malformed, and warnings (unknown string escapes) with a
+// call.
+func ParseLine(pos ast.Pos, line string) (*wsast.Call, diag.List) {
+	c := &converter{base: pos}
+	if off, ok := tooDeep(line); !ok {
+		c.report(c.at(off), diag.Error, wsast.CodeDepth, "values nested more than "+strconv.Itoa(MaxDepth)+" deep")
+		return nil, c.diags
+	}
+	p, err := callParser.ParseString("", line)
+	if err != nil {
+		var perr participle.Error
+		if errors.As(err, &perr) {
+			c.report(c.pos(perr.Position()), diag.Error, wsast.CodeSyntax, "not a call line: "+perr.Message())
+		} else {
+			c.report(pos, diag.Error, wsast.CodeSyntax, "not a call line: "+err.Error())
+		}
+		return nil, c.diags
+	}
+	call := &wsast.Call{
+		Pos:    pos,
+		ID:     c.count(p.ID, "call id"),
+		Kernel: p.Star,
+		PID:    c.count(p.PID, "process id"),
+		TID:    c.count(p.TID, "thread id"),
+		Name:   &wsast.Ident{Pos: c.pos(p.Name.Pos), Name: p.Name.Name},
+		Count:  c.count(p.Count, "argument count"),
+	}
+	if p.Marker != nil {
+		call.Marker = wsast.Start
+		if p.Marker.Text == "<" {
+			call.Marker = wsast.End
+		}
+	}
+	for _, a := range p.Args {
+		call.Args = append(call.Args, c.val(a))
+	}
+	if p.Ret != nil {
+		call.Ret = c.val(p.Ret)
+	}
+	if c.diags.Failed() {
+		return nil, c.diags
+	}
+	return call, c.diags
+}
+
+// count converts a field the reference gives as a base-10 integer.
+func (c *converter) count(t number, what string) *wsast.Int {
+	p := c.pos(t.Pos)
+	v, err := strconv.ParseUint(t.Text, 10, 64)
+	if err != nil {
+		msg := what + " " + strconv.Quote(t.Text) + " is not a base-10 integer"
+		if errors.Is(err, strconv.ErrRange) {
+			msg = what + " " + strconv.Quote(t.Text) + " is too large"
+		}
+		c.report(p, diag.Error, wsast.CodeNumber, msg)
+	}
+	return &wsast.Int{Pos: p, Text: t.Text, Mag: v}
+}
+
+func (c *converter) val(v *value) wsast.Value {
+	p := c.pos(v.Pos)
+	switch {
+	case v.Unknown:
+		return &wsast.Unknown{Pos: p}
+	case v.Number != nil:
+		return c.integer(p, *v.Number)
+	case v.String != nil:
+		return c.str(p, *v.String)
+	case v.Struct != nil:
+		s := &wsast.Struct{Pos: p}
+		for _, f := range v.Struct.Fields {
+			var fld wsast.Field
+			if f.Value == nil {
+				fld.Value = c.val(f.First)
+			} else {
+				// "label = value": the label must be a name.
+				if f.First.Ident == nil {
+					c.report(c.pos(f.First.Pos), diag.Error, wsast.CodeSyntax, "not a call line: a structure label must be a name")
+				}
+				name := ""
+				if f.First.Ident != nil {
+					name = *f.First.Ident
+				}
+				fld.Label = &wsast.Ident{Pos: c.pos(f.First.Pos), Name: name}
+				fld.Value = c.val(f.Value)
+			}
+			s.Fields = append(s.Fields, &fld)
+		}
+		return s
+	case v.InOut != nil:
+		return &wsast.InOut{Pos: p, In: c.val(v.InOut.In), Out: c.val(v.InOut.Out)}
+	case v.Ident != nil:
+		return &wsast.Ident{Pos: p, Name: *v.Ident}
+	}
+	// The grammar makes one branch match; keep going all the same.
+	return &wsast.Unknown{Pos: p}
+}
+
+// integer converts form (b): base 10, or base 16 with 0x or, without it, when
+// hex letters show the base; a leading minus sign makes it negative.
+func (c *converter) integer(p ast.Pos, text string) *wsast.Int {
+	n := &wsast.Int{Pos: p, Text: text}
+	digits := text
+	if strings.HasPrefix(digits, "-") {
+		n.Neg = true
+		digits = digits[1:]
+	}
+	base := 10
+	switch {
+	case strings.HasPrefix(digits, "0x") || strings.HasPrefix(digits, "0X"):
+		base, digits = 16, digits[2:]
+	case strings.ContainsAny(digits, "abcdefABCDEF"):
+		base = 16
+	}
+	v, err := strconv.ParseUint(digits, base, 64)
+	if err != nil || digits == "" || strings.ContainsAny(digits, "_+") {
+		msg := "integer " + strconv.Quote(text) + " is malformed"
+		if errors.Is(err, strconv.ErrRange) {
+			msg = "integer " + strconv.Quote(text) + " does not fit in 64 bits"
+		}
+		c.report(p, diag.Error, wsast.CodeNumber, msg)
+		return n
+	}
+	n.Mag = v
+	if v == 0 {
+		n.Neg = false
+	}
+	return n
+}
+
+// str decodes a C string literal (form (e)). An unknown escape keeps its
+// backslash and is reported as a warning: real tracers wrote NT paths with
+// bare backslashes.
+func (c *converter) str(p ast.Pos, text string) *wsast.String {
+	body := text[1 : len(text)-1]
+	var b strings.Builder
+	b.Grow(len(body))
+	for i := 0; i < len(body); {
+		ch := body[i]
+		if ch != '\\' || i+1 >= len(body) {
+			b.WriteByte(ch)
+			i++
+			continue
+		}
+		e := body[i+1]
+		switch e {
+		case '\\', '"', '\'', '?':
+			b.WriteByte(e)
+			i += 2
+		case 'a', 'b', 'f', 'n', 'r', 't', 'v':
+			b.WriteByte(simpleEscapes[e])
+			i += 2
+		case 'x':
+			j := i + 2
+			for j < len(body) && j < i+5 && isHex(body[j]) {
+				j++
+			}
+			if j == i+2 {
+				c.escape(p, i, body[i:i+2])
+				b.WriteString(body[i : i+2])
+				i += 2
+				continue
+			}
+			v, _ := strconv.ParseUint(body[i+2:j], 16, 32)
+			writeCode(&b, v)
+			i = j
+		case '0', '1', '2', '3', '4', '5', '6', '7':
+			j := i + 1
+			for j < len(body) && j < i+4 && body[j] >= '0' && body[j] <= '7' {
+				j++
+			}
+			v, _ := strconv.ParseUint(body[i+1:j], 8, 32)
+			writeCode(&b, v)
+			i = j
+		default:
+			c.escape(p, i, body[i:i+2])
+			b.WriteByte('\\')
+			i++
+		}
+	}
+	return &wsast.String{Pos: p, Text: text, Value: b.String()}
+}
+
+var simpleEscapes = [256]byte{'a': '\a', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t', 'v': '\v'}
+
+// writeCode appends a character code: a byte up to 0xFF, else the UTF-8 form.
+func writeCode(b *strings.Builder, v uint64) {
+	if v <= 0xFF {
+		b.WriteByte(byte(v))
+		return
+	}
+	b.WriteRune(rune(v))
+}
+
+func (c *converter) escape(p ast.Pos, i int, esc string) {
+	at := p
+	at.Offset += 1 + i
+	at.Col += 1 + i
+	c.report(at, diag.Warning, wsast.CodeEscape, "unknown escape "+strconv.Quote(esc)+" in a string; the backslash is kept")
+}
+
+func isHex(b byte) bool {
+	return b >= '0' && b <= '9' || b >= 'a' && b <= 'f' || b >= 'A' && b <= 'F'
+}
+
+// tooDeep scans the line for nesting of "{" and "<" outside strings, and
+// reports the offset where it passes MaxDepth.
+func tooDeep(line string) (int, bool) {
+	depth := 0
+	inString := false
+	for i := 0; i < len(line); i++ {
+		ch := line[i]
+		if inString {
+			switch ch {
+			case '\\':
+				i++
+			case '"':
+				inString = false
+			}
+			continue
+		}
+		switch ch {
+		case '"':
+			inString = true
+		case '{', '<':
+			depth++
+			if depth > MaxDepth {
+				return i, false
+			}
+		case '}', '>':
+			if depth > 0 {
+				depth--
+			}
+		}
+	}
+	return 0, true
+}

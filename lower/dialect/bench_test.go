@@ -1,0 +1,42 @@
+package dialect_test
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"testing"
+
+	"github.com/tracekit/tracekit/lower/dialect"
+	"github.com/tracekit/tracekit/lower/dialect/gen"
+	"github.com/tracekit/tracekit/lower/record"
+)
+
+// benchSize is the size of the generated input of each benchmark.
+const benchSize = 1 << 20
+
+// benchRecords lowers benchSize bytes of generated input in the named
+// dialect to JSONL (discarded), reporting MB/s and allocations.
+func benchRecords(b *testing.B, name string) {
+	var in bytes.Buffer
+	if err := gen.Generate(name, &in, benchSize); err != nil {
+		b.Fatal(err)
+	}
+	data := in.Bytes()
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		w := record.NewJSONL(io.Discard)
+		sum, err := dialect.Records(context.Background(), dialect.Options{Dialect: name},
+			[]dialect.Input{{Name: name, Reader: bytes.NewReader(data)}}, w, nil)
+		if err != nil || sum.Skipped != 0 {
+			b.Fatalf("%v, %d lines skipped", err, sum.Skipped)
+		}
+	}
+}
+
+func BenchmarkRecordsOS2Strace(b *testing.B) { benchRecords(b, "os2strace") }
+func BenchmarkRecordsOS2MTE(b *testing.B)    { benchRecords(b, "os2mte") }
+func BenchmarkRecordsWinStrace(b *testing.B) { benchRecords(b, "winstrace") }
+func BenchmarkRecordsPRF(b *testing.B)       { benchRecords(b, "prf") }
+func BenchmarkRecordsPRFCSV(b *testing.B)    { benchRecords(b, "prfcsv") }

@@ -1,0 +1,5 @@
+//go:build !race
+
+package dialect_test
+
+const raceEnabled = false

@@ -1,0 +1,441 @@
+// Package os2strace lowers the text files of OS/2 SMP's STRACE POST to
+// records: the ASCII dump of the trace hooks (dialect "os2strace") and the
+// module table STRACE.MTE (dialect "os2mte").
+//
+// A hook line becomes one instant record: event "0xMM/0xmm" (major/minor),
+// cpu, time as written ("HIGH:LOW"), the data by hook type (32-bit words as
+// integers, bytes, items) and attrs.hook. The time-stamp counter becomes
+// ts_ns, counted from the first hook of the input, once the CPU rate is
+// known: from Config.CPUHz, which wins, or from the start-up record (hook
+// type 0x2218), which is decoded into attrs.startup.
+package os2strace
+
+import (
+	"fmt"
+	"math"
+	"math/big"
+	"math/bits"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/tracekit/tracekit/ast"
+	"github.com/tracekit/tracekit/ast/diag"
+	os2ast "github.com/tracekit/tracekit/ast/os2strace"
+	grammar "github.com/tracekit/tracekit/grammar/os2strace"
+	"github.com/tracekit/tracekit/lower/dialect/lowering"
+	"github.com/tracekit/tracekit/lower/record"
+)
+
+// Names of the dialects.
+const (
+	StraceName = "os2strace"
+	MTEName    = "os2mte"
+)
+
+// Strace returns the registry entry of the STRACE POST ASCII dump.
+func Strace() lowering.Dialect {
+	return lowering.Dialect{
+		Name:        StraceName,
+		Description: "OS/2 SMP STRACE POST ASCII dump (STRACE.OUT): one hook a line",
+		Patterns:    []string{"*.out", "strace*"},
+		Sniff:       sniffStrace,
+		NewLowerer: func(cfg lowering.Config, out lowering.Output) lowering.Lowerer {
+			return NewHookLowerer(cfg, out, grammar.ParseHook)
+		},
+		NewParser: func(string) lowering.Parser { return hookParser{grammar.ParseHook} },
+	}
+}
+
+// MTE returns the registry entry of the STRACE.MTE module table.
+func MTE() lowering.Dialect {
+	return lowering.Dialect{
+		Name:        MTEName,
+		Description: "OS/2 SMP STRACE.MTE module table: segment, linear address, size, PID, PTDA, module",
+		Patterns:    []string{"*.mte"},
+		Sniff:       sniffMTE,
+		NewLowerer: func(cfg lowering.Config, out lowering.Output) lowering.Lowerer {
+			return NewModuleLowerer(cfg, out, grammar.ParseModule)
+		},
+		NewParser: func(string) lowering.Parser { return moduleParser{grammar.ParseModule} },
+	}
+}
+
+var (
+	hookRE   = regexp.MustCompile(`^\s*[0-9A-Fa-f]{1,4}\s+[0-9A-Fa-f]{1,2}\s+[0-9A-Fa-f]{1,4}\s+\d{1,10}:\d{1,10}\s+\d{1,3}(\s|$)`)
+	moduleRE = regexp.MustCompile(`^\s*[0-9A-Fa-f]{4}\s+[0-9A-Fa-f]{8}\s+[0-9A-Fa-f]{8}\s+[0-9A-Fa-f]{8}\s+[0-9A-Fa-f]{8}\s+\S`)
+)
+
+func sniffAll(head []byte, re *regexp.Regexp) bool {
+	lines := lowering.FirstLines(head, 4)
+	if len(lines) == 0 {
+		return false
+	}
+	for _, l := range lines {
+		if !re.Match(l) {
+			return false
+		}
+	}
+	return true
+}
+
+func sniffStrace(head []byte) bool { return sniffAll(head, hookRE) }
+func sniffMTE(head []byte) bool    { return sniffAll(head, moduleRE) }
+
+// The hook-type categories (the high byte of the hook type).
+const (
+	cat32Bit    = 0x01 // SFT_HOOK_32BIT: ULONG words
+	catData     = 0x02 // SFT_HOOK_DATA: a buffer of bytes
+	catVarData  = 0x04 // SFT_HOOK_VARDATA: items that had ULONG length prefixes
+	catVarData2 = 0x08 // SFT_HOOK_VARDATA2: items that had USHORT length prefixes
+	catTimeHi   = 0x11 // SFT_HOOK_TIMEHI: the high half of the time stamp changed
+	catStartup  = 0x22 // SFT_HOOK_STARTUP: STRACE started
+	catMTE      = 0x34 // SFT_HOOK_MTE: module-table marker
+)
+
+var categoryNames = map[uint64]string{
+	cat32Bit: "32bit", catData: "data", catVarData: "vardata", catVarData2: "vardata2",
+	catTimeHi: "timehi", catStartup: "startup", catMTE: "mte",
+}
+
+// HookLowerer lowers the lines of one STRACE POST ASCII dump.
+type HookLowerer struct {
+	cfg    lowering.Config
+	out    lowering.Output
+	parse  os2ast.HookParser
+	origin uint64 // time stamp of the first hook
+	seen   bool   // origin is set
+	rate   uint64 // CPU rate from the start-up record, 0 until known
+	hz     *big.Rat
+}
+
+// NewHookLowerer returns a lowering that parses lines with parse.
+func NewHookLowerer(cfg lowering.Config, out lowering.Output, parse os2ast.HookParser) *HookLowerer {
+	l := &HookLowerer{cfg: cfg, out: out, parse: parse}
+	if cfg.CPUHz > 0 && !math.IsInf(cfg.CPUHz, 0) && !math.IsNaN(cfg.CPUHz) {
+		l.hz = new(big.Rat).SetFloat64(cfg.CPUHz)
+	}
+	return l
+}
+
+// Line lowers one hook line.
+func (l *HookLowerer) Line(pos ast.Pos, text string) error {
+	h, diags := l.parse(pos, text)
+	lowering.Report(l.out, diags)
+	if h == nil {
+		return nil
+	}
+	rec, ok := l.lower(h)
+	if !ok {
+		return nil
+	}
+	return l.out.Record(rec)
+}
+
+// End does nothing: a hook line stands alone.
+func (l *HookLowerer) End(ast.Pos) error { return nil }
+
+func (l *HookLowerer) warn(p ast.Pos, code, msg string) {
+	l.out.Diag(diag.Diagnostic{Pos: p, Severity: diag.Warning, Code: code, Msg: msg}, 0)
+}
+
+func (l *HookLowerer) fail(p ast.Pos, code, msg string) {
+	l.out.Diag(diag.Diagnostic{Pos: p, Severity: diag.Error, Code: code, Msg: msg}, 1)
+}
+
+// lower turns a hook into a record; false when the data is malformed (the
+// line is reported and skipped).
+func (l *HookLowerer) lower(h *os2ast.Hook) (*record.Record, bool) {
+	typ := h.Type.Value
+	cat, count := typ>>8, int(typ&0xFF)
+	rec := &record.Record{
+		Dialect: l.cfg.Dialect,
+		Source:  l.cfg.Source,
+		Line:    h.Pos.Line,
+		Time:    h.High.Text + ":" + h.Low.Text,
+		CPU:     record.Uint(h.CPU.Value),
+		Event:   fmt.Sprintf("0x%x/0x%x", h.Major.Value, h.Minor.Value),
+		Major:   record.Uint(h.Major.Value),
+		Minor:   record.Uint(h.Minor.Value),
+		Phase:   record.Instant,
+	}
+	name, known := categoryNames[cat]
+	if !known {
+		name = "unknown"
+	}
+	rec.Attrs = record.Attrs{"hook": fmt.Sprintf("0x%04x", typ), "hook_type": name}
+	stamp := h.High.Value<<32 | h.Low.Value
+
+	switch cat {
+	case cat32Bit, catTimeHi:
+		for _, w := range h.Data {
+			v, ok := l.hexWord(w, 8)
+			if !ok {
+				return nil, false
+			}
+			rec.Args = append(rec.Args, record.UintArg(v, w.Text))
+			rec.Data = append(rec.Data, w.Text)
+		}
+		l.checkCount(h, len(h.Data), count, "32-bit words")
+		if cat == catTimeHi && len(rec.Args) == 1 {
+			rec.Attrs["time_high"] = rec.Args[0].Mag
+			if rec.Args[0].Mag != h.High.Value {
+				l.warn(h.Data[0].Pos, os2ast.CodeTimeHigh, "time-high record gives "+strconv.FormatUint(rec.Args[0].Mag, 10)+
+					" but its own time stamp's high half is "+h.High.Text)
+			}
+		}
+	case catData, catStartup:
+		var buf []byte
+		var text strings.Builder
+		for _, w := range h.Data {
+			b, ok := l.hexBytes(w)
+			if !ok {
+				return nil, false
+			}
+			buf = append(buf, b...)
+			text.WriteString(w.Text)
+		}
+		if len(h.Data) > 0 {
+			rec.Args = []record.Arg{record.BytesArg(buf)}
+			rec.Data = []string{text.String()}
+		}
+		l.checkCount(h, len(buf), count, "bytes")
+		if cat == catStartup {
+			l.startup(h, buf, rec)
+		}
+	case catVarData, catVarData2:
+		for _, w := range h.Data {
+			b, ok := l.hexBytes(w)
+			if !ok {
+				return nil, false
+			}
+			rec.Args = append(rec.Args, record.BytesArg(b))
+			rec.Data = append(rec.Data, w.Text)
+		}
+		l.checkCount(h, len(h.Data), count, "items")
+	case catMTE:
+		words := make([]string, len(h.Data))
+		for i, w := range h.Data {
+			words[i] = w.Text
+		}
+		marker := strings.Join(words, " ")
+		rec.Attrs["marker"] = marker
+		if !strings.Contains(strings.ToLower(marker), "strace.mte") {
+			at := h.Pos
+			if len(h.Data) > 0 {
+				at = h.Data[0].Pos
+			}
+			l.warn(at, os2ast.CodeMarker, "module-table marker "+strconv.Quote(marker)+" does not name strace.mte")
+		}
+	default:
+		for _, w := range h.Data {
+			if !isHex(w.Text) {
+				l.fail(w.Pos, os2ast.CodeDataWord, fmt.Sprintf("data word %q is not hex", w.Text))
+				return nil, false
+			}
+			rec.Data = append(rec.Data, w.Text)
+		}
+		l.warn(h.Type.Pos, os2ast.CodeCategory, fmt.Sprintf("hook type 0x%04x is of no category the reference names; data kept as written", typ))
+	}
+	if !l.seen {
+		l.origin, l.seen = stamp, true
+	}
+	if ns, ok := l.nanos(stamp); ok {
+		rec.TsNs = record.Int(ns)
+	}
+	return rec, true
+}
+
+func (l *HookLowerer) checkCount(h *os2ast.Hook, got, want int, what string) {
+	if got != want {
+		l.warn(h.Type.Pos, os2ast.CodeDataCount, fmt.Sprintf("hook type %s announces %d %s, the line has %d", h.Type.Text, want, what, got))
+	}
+}
+
+// hexWord reads a data word of at most digits hex digits.
+func (l *HookLowerer) hexWord(w os2ast.Word, digits int) (uint64, bool) {
+	v, err := strconv.ParseUint(w.Text, 16, 64)
+	if err != nil || len(w.Text) > digits || strings.HasPrefix(w.Text, "+") {
+		l.fail(w.Pos, os2ast.CodeDataWord, fmt.Sprintf("data word %q is not a 32-bit hex word", w.Text))
+		return 0, false
+	}
+	return v, true
+}
+
+func isHex(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// hexBytes reads a data word of hex digit pairs.
+func (l *HookLowerer) hexBytes(w os2ast.Word) ([]byte, bool) {
+	if len(w.Text)%2 != 0 {
+		l.fail(w.Pos, os2ast.CodeDataWord, fmt.Sprintf("data word %q is not whole hex bytes", w.Text))
+		return nil, false
+	}
+	out := make([]byte, len(w.Text)/2)
+	for i := range out {
+		v, err := strconv.ParseUint(w.Text[2*i:2*i+2], 16, 8)
+		if err != nil {
+			l.fail(w.Pos, os2ast.CodeDataWord, fmt.Sprintf("data word %q is not hex bytes", w.Text))
+			return nil, false
+		}
+		out[i] = byte(v)
+	}
+	return out, true
+}
+
+// startup decodes the SFTSTARTUP data of a start-up hook: VerMajor,
+// VerMinor, RevLettr, DayDate, MonDate, pad1[3], YrsDate (USHORT), HrsTime,
+// MinTime, SecTime, HunTime, pad2[2], ulNumCPUs (ULONG), ulCPURate[] (a
+// ULONG a processor), little-endian.
+func (l *HookLowerer) startup(h *os2ast.Hook, b []byte, rec *record.Record) {
+	const fixed = 20
+	if len(b) < fixed {
+		l.warn(h.Type.Pos, os2ast.CodeStartup, fmt.Sprintf("start-up record of %d bytes is too short to decode (want at least %d)", len(b), fixed))
+		return
+	}
+	le16 := func(i int) uint64 { return uint64(b[i]) | uint64(b[i+1])<<8 }
+	le32 := func(i int) uint64 { return le16(i) | le16(i+2)<<16 }
+	ncpu := le32(16)
+	var rates []uint64
+	for i := fixed; i+4 <= len(b) && uint64(len(rates)) < ncpu; i += 4 {
+		rates = append(rates, le32(i))
+	}
+	if uint64(len(rates)) < ncpu {
+		l.warn(h.Type.Pos, os2ast.CodeStartup, fmt.Sprintf("start-up record names %d processors but gives %d rates", ncpu, len(rates)))
+	}
+	rateArgs := make([]record.Arg, len(rates))
+	hz := make([]any, len(rates))
+	for i, r := range rates {
+		rateArgs[i] = record.UintArg(r, "")
+		hz[i] = r
+	}
+	u := func(name string, v uint64) record.Arg { return record.UintArg(v, "").Named(name) }
+	rec.Args = []record.Arg{
+		u("VerMajor", uint64(b[0])), u("VerMinor", uint64(b[1])), u("RevLettr", uint64(b[2])),
+		u("DayDate", uint64(b[3])), u("MonDate", uint64(b[4])), u("YrsDate", le16(8)),
+		u("HrsTime", uint64(b[10])), u("MinTime", uint64(b[11])), u("SecTime", uint64(b[12])), u("HunTime", uint64(b[13])),
+		u("ulNumCPUs", ncpu), record.StructArg(rateArgs...).Named("ulCPURate"),
+	}
+	version := fmt.Sprintf("%d.%d", b[0], b[1])
+	if b[2] >= 'A' && b[2] <= 'Z' || b[2] >= 'a' && b[2] <= 'z' {
+		version += string(rune(b[2]))
+	}
+	rec.Attrs["startup"] = map[string]any{
+		"version": version,
+		"date":    fmt.Sprintf("%04d-%02d-%02d", le16(8), b[4], b[3]),
+		"time":    fmt.Sprintf("%02d:%02d:%02d.%02d", b[10], b[11], b[12], b[13]),
+		"cpus":    ncpu,
+		"cpu_hz":  hz,
+	}
+	if len(rates) > 0 && rates[0] > 0 {
+		// Time stamps are normalized across processors; the first
+		// processor's rate converts them.
+		l.rate = rates[0]
+	}
+}
+
+// nanos converts a time stamp to nanoseconds from the first hook, when the
+// rate is known and the result fits.
+func (l *HookLowerer) nanos(stamp uint64) (int64, bool) {
+	neg := stamp < l.origin
+	delta := stamp - l.origin
+	if neg {
+		delta = l.origin - stamp
+	}
+	var ns uint64
+	switch {
+	case l.hz != nil:
+		q := new(big.Rat).SetInt(new(big.Int).SetUint64(delta))
+		q.Mul(q, big.NewRat(1e9, 1))
+		q.Quo(q, l.hz)
+		n := new(big.Int).Quo(q.Num(), q.Denom())
+		if !n.IsUint64() {
+			return 0, false
+		}
+		ns = n.Uint64()
+	case l.rate > 0:
+		hi, lo := bits.Mul64(delta, 1e9)
+		if hi >= l.rate {
+			return 0, false
+		}
+		ns, _ = bits.Div64(hi, lo, l.rate)
+	default:
+		return 0, false
+	}
+	if ns > math.MaxInt64 {
+		return 0, false
+	}
+	if neg {
+		return -int64(ns), true
+	}
+	return int64(ns), true
+}
+
+// ModuleLowerer lowers the lines of one STRACE.MTE.
+type ModuleLowerer struct {
+	cfg   lowering.Config
+	out   lowering.Output
+	parse os2ast.ModuleParser
+}
+
+// NewModuleLowerer returns a lowering that parses lines with parse.
+func NewModuleLowerer(cfg lowering.Config, out lowering.Output, parse os2ast.ModuleParser) *ModuleLowerer {
+	return &ModuleLowerer{cfg: cfg, out: out, parse: parse}
+}
+
+// Line lowers one module-table line: an instant record whose event is the
+// module path, with the pid and the segment, linear address, size and PTDA
+// as named arguments.
+func (l *ModuleLowerer) Line(pos ast.Pos, text string) error {
+	m, diags := l.parse(pos, text)
+	lowering.Report(l.out, diags)
+	if m == nil {
+		return nil
+	}
+	num := func(name string, n os2ast.Number) record.Arg { return record.UintArg(n.Value, n.Text).Named(name) }
+	return l.out.Record(&record.Record{
+		Dialect: l.cfg.Dialect,
+		Source:  l.cfg.Source,
+		Line:    m.Pos.Line,
+		PID:     record.Uint(m.PID.Value),
+		Event:   m.Path.Text,
+		Phase:   record.Instant,
+		Args: []record.Arg{
+			num("segment", m.Segment), num("linear", m.Linear), num("size", m.Size), num("ptda", m.PTDA),
+		},
+	})
+}
+
+// End does nothing: a module line stands alone.
+func (l *ModuleLowerer) End(ast.Pos) error { return nil }
+
+type hookParser struct{ parse os2ast.HookParser }
+
+func (p hookParser) Line(pos ast.Pos, text string) ([]any, diag.List) {
+	h, d := p.parse(pos, text)
+	if h == nil {
+		return nil, d
+	}
+	return []any{h}, d
+}
+
+func (hookParser) End(ast.Pos) ([]any, diag.List) { return nil, nil }
+
+type moduleParser struct{ parse os2ast.ModuleParser }
+
+func (p moduleParser) Line(pos ast.Pos, text string) ([]any, diag.List) {
+	m, d := p.parse(pos, text)
+	if m == nil {
+		return nil, d
+	}
+	return []any{m}, d
+}
+
+func (moduleParser) End(ast.Pos) ([]any, diag.List) { return nil, nil }

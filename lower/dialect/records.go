@@ -1,0 +1,364 @@
+package dialect
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/kr/pretty"
+
+	"github.com/tracekit/tracekit/ast"
+	"github.com/tracekit/tracekit/ast/diag"
+	"github.com/tracekit/tracekit/lower/dialect/lowering"
+	"github.com/tracekit/tracekit/lower/record"
+)
+
+// Diagnostic codes of the input layer (shared by all dialects).
+const (
+	CodeLongLine  = lowering.CodeLongLine // error: a line longer than Options.MaxLine; skipped
+	CodeNoDialect = "INP002"              // error: the dialect of an input cannot be told; the input is skipped (KeepGoing)
+	CodeRead      = "INP003"              // error: an input cannot be opened or read; the rest of it is skipped (KeepGoing)
+)
+
+// headSize is how much of an input the sniffers see.
+const headSize = 8 << 10
+
+// Options are the settings of a Records run.
+type Options struct {
+	// Dialect names the dialect of every input; "" tells each input's
+	// dialect from its content and name (Detect).
+	Dialect string
+	// NoPair keeps the start and end halves of calls as separate records
+	// (winstrace).
+	NoPair bool
+	// CPUHz is the processor clock rate in Hz for dialects that count
+	// cycles (os2strace); 0 leaves it to the trace's own start-up record.
+	// When given it wins over the start-up record.
+	CPUHz float64
+	// KeepGoing reports an input that cannot be opened, read or told
+	// (codes INP002, INP003) and goes on with the next one; without it
+	// such an input ends the run with an error.
+	KeepGoing bool
+	// Strict ends the run at the first error diagnostic (a skipped line),
+	// with a *StrictError.
+	Strict bool
+	// MaxLine is the longest line in bytes; longer lines are skipped
+	// (INP001). 0 means lowering.DefaultMaxLine (1 MiB).
+	MaxLine int
+}
+
+// Input is one trace to read.
+type Input struct {
+	// Name is the file name, or "-" for standard input. It is also the
+	// source named in records and diagnostics.
+	Name string
+	// Reader, when set, is read instead of opening Name.
+	Reader io.Reader
+}
+
+// InputSummary counts what one input gave.
+type InputSummary struct {
+	Name     string
+	Dialect  string // "" when the input was not read
+	Lines    int64  // lines read, blank ones included
+	Blank    int64  // blank lines (ignored)
+	Records  int64  // records written
+	Skipped  int64  // lines skipped, each with an error diagnostic
+	Warnings int64
+	Errors   int64 // error diagnostics (or worse)
+	Failed   bool  // the input could not be opened, read to its end or told (KeepGoing)
+}
+
+// Summary is what a Records run did.
+type Summary struct {
+	Inputs   []InputSummary
+	Lines    int64
+	Records  int64
+	Skipped  int64 // lines skipped over all inputs
+	Warnings int64
+	Errors   int64
+	Failed   int // inputs that failed (KeepGoing)
+}
+
+// Incomplete reports whether any line was skipped or any input failed:
+// the CLI exits 1 then, unless told to keep going.
+func (s Summary) Incomplete() bool { return s.Skipped > 0 || s.Failed > 0 }
+
+// String is the summary line for the end of a run, e.g.
+// "3 inputs, 120 lines, 117 records, 2 lines skipped, 1 warning, 1 input failed".
+func (s Summary) String() string {
+	plural := func(n int64, one string) string {
+		if n == 1 {
+			return "1 " + one
+		}
+		return strconv.FormatInt(n, 10) + " " + one + "s"
+	}
+	parts := []string{plural(int64(len(s.Inputs)), "input"), plural(s.Lines, "line"), plural(s.Records, "record"),
+		plural(s.Skipped, "line") + " skipped", plural(s.Warnings, "warning")}
+	if s.Failed > 0 {
+		parts = append(parts, plural(int64(s.Failed), "input")+" failed")
+	}
+	return strings.Join(parts, ", ")
+}
+
+// RecordWriter is where Records writes: record.NewWriter makes one for a
+// format name (jsonl, csv, text).
+type RecordWriter = record.Writer
+
+// StrictError ends a strict run: the first error diagnostic.
+type StrictError struct {
+	Diag diag.Diagnostic
+}
+
+// Error names the diagnostic the run stopped at.
+func (e *StrictError) Error() string {
+	return "stopped at the first error (strict): " + e.Diag.String()
+}
+
+// Records reads the inputs in order, lowers each in its dialect and writes
+// the records to out one at a time, calling diags for every diagnostic (it
+// may be nil). It flushes out before it returns. The error is nil when
+// every input was read (lines may have been skipped: see
+// Summary.Incomplete); otherwise it says why the run ended: an input could
+// not be opened, read or told without KeepGoing, the writer failed, Strict
+// met an error (*StrictError), or ctx was done.
+func Records(ctx context.Context, opts Options, inputs []Input, out RecordWriter, diags func(diag.Diagnostic)) (Summary, error) {
+	var sum Summary
+	if diags == nil {
+		diags = func(diag.Diagnostic) {}
+	}
+	var fixed *Dialect
+	if opts.Dialect != "" {
+		d, ok := Lookup(opts.Dialect)
+		if !ok {
+			return sum, fmt.Errorf("unknown dialect %q (want one of %v)", opts.Dialect, Names())
+		}
+		fixed = &d
+	}
+	var runErr error
+	for _, in := range inputs {
+		is, err := runInput(ctx, opts, fixed, in, out, diags)
+		sum.Inputs = append(sum.Inputs, is)
+		sum.Lines += is.Lines
+		sum.Records += is.Records
+		sum.Skipped += is.Skipped
+		sum.Warnings += is.Warnings
+		sum.Errors += is.Errors
+		if is.Failed {
+			sum.Failed++
+		}
+		if err != nil {
+			runErr = err
+			break
+		}
+	}
+	if err := out.Flush(); err != nil && runErr == nil {
+		runErr = err
+	}
+	return sum, runErr
+}
+
+// inputError is an input that could not be opened, read or told: it ends
+// the run unless KeepGoing.
+type inputError struct {
+	code string
+	err  error
+}
+
+func runInput(ctx context.Context, opts Options, fixed *Dialect, in Input, w record.Writer, diags func(diag.Diagnostic)) (InputSummary, error) {
+	is := InputSummary{Name: in.Name}
+	o := &output{w: w, diags: diags, strict: opts.Strict, sum: &is}
+	fail := func(ie inputError, pos ast.Pos) (InputSummary, error) {
+		is.Failed = true
+		if !pos.IsValid() {
+			pos = ast.Pos{File: in.Name, Line: 1, Col: 1}
+		}
+		d := diag.Diagnostic{Pos: pos, Severity: diag.Error, Code: ie.code, Msg: ie.err.Error()}
+		o.Diag(d, 0)
+		if opts.KeepGoing && o.stop == nil {
+			return is, nil
+		}
+		if o.stop != nil {
+			return is, o.stop
+		}
+		if strings.Contains(ie.err.Error(), in.Name) {
+			return is, ie.err
+		}
+		return is, fmt.Errorf("%s: %w", in.Name, ie.err)
+	}
+	r, closeFn, err := open(in)
+	if err != nil {
+		return fail(inputError{CodeRead, err}, ast.Pos{})
+	}
+	defer closeFn()
+	br := bufio.NewReaderSize(r, 64<<10)
+	head, err := br.Peek(headSize)
+	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, bufio.ErrBufferFull) {
+		if len(head) == 0 {
+			return fail(inputError{CodeRead, err}, ast.Pos{})
+		}
+		// Lower what was read, then report the error where it struck.
+		head = append([]byte(nil), head...)
+		br = bufio.NewReaderSize(io.MultiReader(bytes.NewReader(head), failingReader{err}), 64<<10)
+	}
+	var d Dialect
+	if fixed != nil {
+		d = *fixed
+	} else if d, err = Detect(in.Name, head); err != nil {
+		return fail(inputError{CodeNoDialect, err}, ast.Pos{})
+	}
+	is.Dialect = d.Name
+	cfg := lowering.Config{Dialect: d.Name, Source: in.Name, NoPair: opts.NoPair, CPUHz: opts.CPUHz}
+	low := d.NewLowerer(cfg, o)
+	st, end, err := lowering.Lines(ctx, br, in.Name, opts.MaxLine,
+		func(pos ast.Pos, text string) error {
+			if err := low.Line(pos, text); err != nil {
+				return err
+			}
+			return o.stopped()
+		},
+		func(pos ast.Pos, n int64) error {
+			o.Diag(lowering.LongLine(pos, n, opts.MaxLine), 1)
+			return o.stopped()
+		})
+	is.Lines, is.Blank = st.Lines, st.Blank
+	var readErr error
+	if err != nil && o.werr == nil && o.stop == nil && ctx.Err() == nil {
+		// The reader failed: lower what was read, then report it.
+		readErr, err = err, nil
+	}
+	if err == nil {
+		err = low.End(end)
+		if err == nil {
+			err = o.stopped()
+		}
+	}
+	if err != nil {
+		return is, err
+	}
+	if readErr != nil {
+		return fail(inputError{CodeRead, readErr}, end)
+	}
+	return is, nil
+}
+
+// failingReader returns its error on every read.
+type failingReader struct{ err error }
+
+func (f failingReader) Read([]byte) (int, error) { return 0, f.err }
+
+func open(in Input) (io.Reader, func(), error) {
+	switch {
+	case in.Reader != nil:
+		return in.Reader, func() {}, nil
+	case in.Name == "-":
+		return os.Stdin, func() {}, nil
+	}
+	f, err := os.Open(in.Name)
+	if err != nil {
+		return nil, nil, err
+	}
+	return f, func() { f.Close() }, nil
+}
+
+// output is the lowering.Output of one input: it numbers and writes
+// records, counts and passes on diagnostics, and stops a strict run.
+type output struct {
+	w      record.Writer
+	diags  func(diag.Diagnostic)
+	strict bool
+	sum    *InputSummary
+	werr   error        // the writer failed
+	stop   *StrictError // a strict run met an error
+}
+
+func (o *output) Record(r *record.Record) error {
+	if o.stop != nil {
+		return o.stop
+	}
+	o.sum.Records++
+	r.Seq = o.sum.Records
+	if err := o.w.Write(r); err != nil {
+		o.werr = err
+		return err
+	}
+	return nil
+}
+
+func (o *output) Diag(d diag.Diagnostic, skipped int) {
+	o.sum.Skipped += int64(skipped)
+	if d.Severity >= diag.Error {
+		o.sum.Errors++
+		if o.strict && o.stop == nil {
+			o.stop = &StrictError{Diag: d}
+		}
+	} else {
+		o.sum.Warnings++
+	}
+	o.diags(d)
+}
+
+func (o *output) stopped() error {
+	if o.stop != nil {
+		return o.stop
+	}
+	return nil
+}
+
+// DumpAST parses a trace in the named dialect ("" to tell it from the
+// content and name) and prints its syntax-tree nodes with kr/pretty, one
+// after the other, with each diagnostic as a "// " comment line where it
+// arises. It returns the diagnostics as an error when any line was
+// skipped, or the first read or write error.
+func DumpAST(dialect, name string, r io.Reader, w io.Writer) error {
+	br := bufio.NewReaderSize(r, 64<<10)
+	var d Dialect
+	if dialect != "" {
+		var ok bool
+		if d, ok = Lookup(dialect); !ok {
+			return fmt.Errorf("unknown dialect %q (want one of %v)", dialect, Names())
+		}
+	} else {
+		head, err := br.Peek(headSize)
+		if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, bufio.ErrBufferFull) {
+			return err
+		}
+		if d, err = Detect(name, head); err != nil {
+			return err
+		}
+	}
+	p := d.NewParser(name)
+	var all diag.List
+	print := func(nodes []any, list diag.List) error {
+		for _, dg := range list {
+			all.Add(dg)
+			if _, err := fmt.Fprintf(w, "// %s\n", dg); err != nil {
+				return err
+			}
+		}
+		for _, n := range nodes {
+			if _, err := pretty.Fprintf(w, "%# v\n", n); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	_, end, err := lowering.Lines(context.Background(), br, name, 0,
+		func(pos ast.Pos, text string) error { return print(p.Line(pos, text)) },
+		func(pos ast.Pos, n int64) error {
+			return print(nil, diag.List{lowering.LongLine(pos, n, 0)})
+		})
+	if err != nil {
+		return err
+	}
+	if err := print(p.End(end)); err != nil {
+		return err
+	}
+	return all.Err()
+}

@@ -1,0 +1,306 @@
+// Package winstrace lowers the Windows strace output format to records
+// (dialect "winstrace").
+//
+// A line without a marker is a whole call: a complete record. A ">" line
+// (start) and a "<" line (end) with the same unique id are paired into one
+// complete record, each argument taken from whichever side is not "???"
+// (a value known on both sides and different becomes an in-out pair), the
+// return value from the end. A half whose partner never comes stays an
+// enter or exit record marked unpaired. Only open calls are held: a
+// complete record is written when its end arrives, so records come out in
+// the order calls end. With Config.NoPair every line is a record of its own.
+package winstrace
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+
+	"github.com/tracekit/tracekit/ast"
+	"github.com/tracekit/tracekit/ast/diag"
+	wsast "github.com/tracekit/tracekit/ast/winstrace"
+	grammar "github.com/tracekit/tracekit/grammar/winstrace"
+	"github.com/tracekit/tracekit/lower/dialect/lowering"
+	"github.com/tracekit/tracekit/lower/record"
+)
+
+// Name is the dialect's registry name.
+const Name = "winstrace"
+
+// Dialect returns the registry entry.
+func Dialect() lowering.Dialect {
+	return lowering.Dialect{
+		Name:        Name,
+		Description: "Windows strace output: [>|<] id [*] pid tid Name[n](args) [== ret], start and end halves paired",
+		Patterns:    []string{"*.wst", "*.winstrace"},
+		Sniff:       sniff,
+		NewLowerer: func(cfg lowering.Config, out lowering.Output) lowering.Lowerer {
+			return New(cfg, out, grammar.ParseLine)
+		},
+		NewParser: func(string) lowering.Parser { return parser{grammar.ParseLine} },
+	}
+}
+
+var lineRE = regexp.MustCompile(`^\s*[<>]?\s*\d+\s+(\*\s*)?\d+\s+\d+\s+[A-Za-z_][A-Za-z0-9_]*\s*\[\s*\d+\s*\]\s*\(`)
+
+func sniff(head []byte) bool {
+	lines := lowering.FirstLines(head, 4)
+	if len(lines) == 0 {
+		return false
+	}
+	for _, l := range lines {
+		if !lineRE.Match(l) {
+			return false
+		}
+	}
+	return true
+}
+
+// Lowerer lowers the lines of one trace.
+type Lowerer struct {
+	cfg   lowering.Config
+	out   lowering.Output
+	parse wsast.CallParser
+	open  map[uint64]*wsast.Call // start halves waiting for their end, by call id
+}
+
+// New returns a lowering that parses lines with parse.
+func New(cfg lowering.Config, out lowering.Output, parse wsast.CallParser) *Lowerer {
+	return &Lowerer{cfg: cfg, out: out, parse: parse, open: make(map[uint64]*wsast.Call)}
+}
+
+// Open returns the number of calls started and not yet ended.
+func (l *Lowerer) Open() int { return len(l.open) }
+
+func (l *Lowerer) warn(p ast.Pos, code, msg string) {
+	l.out.Diag(diag.Diagnostic{Pos: p, Severity: diag.Warning, Code: code, Msg: msg}, 0)
+}
+
+// Line lowers one line.
+func (l *Lowerer) Line(pos ast.Pos, text string) error {
+	c, diags := l.parse(pos, text)
+	lowering.Report(l.out, diags)
+	if c == nil {
+		return nil
+	}
+	if c.Count.Mag != uint64(len(c.Args)) {
+		l.warn(c.Count.Pos, wsast.CodeCount, fmt.Sprintf("[%s] announces %s arguments, the line has %d", c.Count.Text, c.Count.Text, len(c.Args)))
+	}
+	if c.Marker == wsast.Start && c.Ret != nil {
+		l.warn(c.Ret.Position(), wsast.CodeRetOnEnter, "a return value on a start (>) line")
+	}
+	if l.cfg.NoPair || c.Marker == wsast.NoMarker {
+		return l.out.Record(l.single(c, false))
+	}
+	id := c.ID.Mag
+	switch c.Marker {
+	case wsast.Start:
+		if prev, ok := l.open[id]; ok {
+			l.warn(c.ID.Pos, wsast.CodeReopened, fmt.Sprintf("call id %d started again before it ended (first start at %s); the earlier start stays unpaired", id, prev.Pos))
+			if err := l.out.Record(l.single(prev, true)); err != nil {
+				return err
+			}
+		}
+		l.open[id] = c
+		return nil
+	default: // End
+		start, ok := l.open[id]
+		if !ok {
+			return l.out.Record(l.single(c, true))
+		}
+		delete(l.open, id)
+		if start.PID.Mag != c.PID.Mag || start.TID.Mag != c.TID.Mag || start.Name.Name != c.Name.Name {
+			l.warn(c.ID.Pos, wsast.CodeMismatch, fmt.Sprintf("the halves of call id %d disagree (start at %s: pid %d tid %d %s; end: pid %d tid %d %s); both stay unpaired",
+				id, start.Pos, start.PID.Mag, start.TID.Mag, start.Name.Name, c.PID.Mag, c.TID.Mag, c.Name.Name))
+			if err := l.out.Record(l.single(start, true)); err != nil {
+				return err
+			}
+			return l.out.Record(l.single(c, true))
+		}
+		return l.out.Record(l.pair(start, c))
+	}
+}
+
+// End writes the starts whose end never came, in line order, as unpaired
+// enter records.
+func (l *Lowerer) End(ast.Pos) error {
+	rest := make([]*wsast.Call, 0, len(l.open))
+	for _, c := range l.open {
+		rest = append(rest, c)
+	}
+	sort.Slice(rest, func(i, j int) bool { return rest[i].Pos.Offset < rest[j].Pos.Offset })
+	clear(l.open)
+	for _, c := range rest {
+		if err := l.out.Record(l.single(c, true)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// single is the record of one line.
+func (l *Lowerer) single(c *wsast.Call, unpaired bool) *record.Record {
+	r := l.base(c)
+	switch c.Marker {
+	case wsast.Start:
+		r.Phase = record.Enter
+	case wsast.End:
+		r.Phase = record.Exit
+	default:
+		r.Phase = record.Complete
+	}
+	r.Unpaired = unpaired
+	r.Args = args(c.Args)
+	if c.Ret != nil {
+		ret := arg(c.Ret)
+		r.Ret = &ret
+	}
+	return r
+}
+
+func (l *Lowerer) base(c *wsast.Call) *record.Record {
+	r := &record.Record{
+		Dialect: l.cfg.Dialect,
+		Source:  l.cfg.Source,
+		Line:    c.Pos.Line,
+		PID:     record.Uint(c.PID.Mag),
+		TID:     record.Uint(c.TID.Mag),
+		Event:   c.Name.Name,
+		Attrs:   record.Attrs{"id": c.ID.Mag},
+	}
+	if c.Kernel {
+		r.Attrs["kernel"] = true
+	}
+	return r
+}
+
+// pair is the complete record of a start and its end.
+func (l *Lowerer) pair(start, end *wsast.Call) *record.Record {
+	r := l.base(start)
+	r.Phase = record.Complete
+	r.Attrs["exit_line"] = end.Pos.Line
+	if end.Kernel {
+		r.Attrs["kernel"] = true
+	}
+	a, b := args(start.Args), args(end.Args)
+	if len(a) != len(b) {
+		l.warn(end.Count.Pos, wsast.CodeHalfArgs, fmt.Sprintf("the start of call id %d (%s) has %d arguments, its end %d", start.ID.Mag, start.Pos, len(a), len(b)))
+	}
+	n := max(len(a), len(b))
+	r.Args = make([]record.Arg, n)
+	for i := range n {
+		switch {
+		case i >= len(a):
+			r.Args[i] = b[i]
+		case i >= len(b):
+			r.Args[i] = a[i]
+		default:
+			r.Args[i] = merge(a[i], b[i])
+		}
+	}
+	switch {
+	case end.Ret != nil:
+		ret := arg(end.Ret)
+		r.Ret = &ret
+	case start.Ret != nil:
+		ret := arg(start.Ret)
+		r.Ret = &ret
+	}
+	return r
+}
+
+// merge combines the two sides of one argument: whichever is not unknown;
+// in-out pairs and structures of the same shape part by part; a value known
+// on both sides and different becomes the in-out pair <start|end>.
+func merge(a, b record.Arg) record.Arg {
+	switch {
+	case a.Kind == record.KindUnknown:
+		return b
+	case b.Kind == record.KindUnknown:
+		return a
+	case a.Kind == record.KindInOut && b.Kind == record.KindInOut:
+		return record.InOutArg(merge(side(a.In), side(b.In)), merge(side(a.Out), side(b.Out))).Named(a.Name)
+	case a.Kind == record.KindInOut:
+		return record.InOutArg(side(a.In), merge(side(a.Out), b)).Named(a.Name)
+	case b.Kind == record.KindInOut:
+		return record.InOutArg(merge(a, side(b.In)), side(b.Out)).Named(a.Name)
+	case a.Kind == record.KindStruct && b.Kind == record.KindStruct && sameShape(a, b):
+		fields := make([]record.Arg, len(a.Fields))
+		for i := range a.Fields {
+			fields[i] = merge(a.Fields[i], b.Fields[i]).Named(a.Fields[i].Name)
+		}
+		return record.StructArg(fields...).Named(a.Name)
+	case a.Equal(&b):
+		return a
+	}
+	in, out := a, b
+	in.Name, out.Name = "", ""
+	return record.InOutArg(in, out).Named(a.Name)
+}
+
+// side returns one side of an in-out pair, unknown when missing.
+func side(a *record.Arg) record.Arg {
+	if a == nil {
+		return record.UnknownArg()
+	}
+	return *a
+}
+
+func sameShape(a, b record.Arg) bool {
+	if len(a.Fields) != len(b.Fields) {
+		return false
+	}
+	for i := range a.Fields {
+		if a.Fields[i].Name != b.Fields[i].Name {
+			return false
+		}
+	}
+	return true
+}
+
+func args(vs []wsast.Value) []record.Arg {
+	if len(vs) == 0 {
+		return nil
+	}
+	out := make([]record.Arg, len(vs))
+	for i, v := range vs {
+		out[i] = arg(v)
+	}
+	return out
+}
+
+// arg converts a value of the syntax tree.
+func arg(v wsast.Value) record.Arg {
+	switch v := v.(type) {
+	case *wsast.Int:
+		return record.IntArg(v.Neg, v.Mag, v.Text)
+	case *wsast.String:
+		return record.StrArg(v.Value, v.Text)
+	case *wsast.Ident:
+		return record.SymArg(v.Name)
+	case *wsast.Struct:
+		fields := make([]record.Arg, len(v.Fields))
+		for i, f := range v.Fields {
+			fields[i] = arg(f.Value)
+			if f.Label != nil {
+				fields[i].Name = f.Label.Name
+			}
+		}
+		return record.StructArg(fields...)
+	case *wsast.InOut:
+		return record.InOutArg(arg(v.In), arg(v.Out))
+	}
+	return record.UnknownArg()
+}
+
+type parser struct{ parse wsast.CallParser }
+
+func (p parser) Line(pos ast.Pos, text string) ([]any, diag.List) {
+	c, d := p.parse(pos, text)
+	if c == nil {
+		return nil, d
+	}
+	return []any{c}, d
+}
+
+func (parser) End(ast.Pos) ([]any, diag.List) { return nil, nil }

@@ -1,0 +1,161 @@
+// Package record is tracekit's normalized trace record: what every dialect
+// lowering produces and every writer prints. docs/records.md describes the
+// fields and docs/record.schema.json is their JSON Schema; the JSON form a
+// Record marshals to is the one the schema describes.
+//
+// Writers (NewJSONL, NewCSV, NewText, or NewWriter by name) print one record
+// at a time, so a whole trace never has to be held.
+package record
+
+import (
+	"bytes"
+	"encoding/json"
+	"strconv"
+)
+
+// Phase says which part of an event a record stands for.
+type Phase string
+
+// The phases.
+const (
+	Enter    Phase = "enter"    // the start of a call whose end is a separate record, or was never seen
+	Exit     Phase = "exit"     // the end of a call whose start is a separate record, or was never seen
+	Complete Phase = "complete" // a whole call: start and end in one record
+	Instant  Phase = "instant"  // an event without duration (a hook, a table entry, a PRF event)
+)
+
+// Status is the outcome of the traced event, where the dialect records one.
+type Status string
+
+// The statuses.
+const (
+	StatusOK    Status = "ok"    // PRF "Rec": the record status is normal
+	StatusError Status = "error" // PRF "ErrRec": the record status is abnormal
+)
+
+// Attrs holds what belongs to one dialect only. Values are strings, bools,
+// integers, or slices and maps of these; keys are printed sorted.
+type Attrs map[string]any
+
+// Record is one normalized trace record. Optional fields are nil or empty
+// when the dialect does not give them.
+type Record struct {
+	Dialect  string // the dialect's registry name
+	Source   string // the input's name as given ("-" for standard input)
+	Line     int    // 1-based source line the record starts on
+	Seq      int64  // 1-based position of the record in its input's output
+	Time     string // the time stamp as written
+	TsNs     *int64 // nanoseconds from the start of the trace
+	CPU      *uint64
+	PID      *uint64
+	TID      *uint64
+	Process  string // process name
+	Event    string // what a person would search for: syscall name, "0xMM/0xmm", PRF event id
+	Major    *uint64
+	Minor    *uint64
+	Phase    Phase
+	Unpaired bool   // an enter or exit record whose other half was never seen
+	Args     []Arg  // arguments, in order; top-level ones may be named
+	Ret      *Arg   // the return value
+	Status   Status // the outcome, where the dialect gives one
+	Data     []string
+	Attrs    Attrs
+}
+
+// Uint returns a pointer to v, for the optional integer fields.
+func Uint(v uint64) *uint64 { return &v }
+
+// Int returns a pointer to v, for TsNs.
+func Int(v int64) *int64 { return &v }
+
+// MarshalJSON writes the record in the form docs/record.schema.json
+// describes: the fields in a fixed order, optional ones left out when empty.
+func (r *Record) MarshalJSON() ([]byte, error) {
+	return r.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON form of r to b.
+func (r *Record) AppendJSON(b []byte) ([]byte, error) {
+	b = append(b, `{"dialect":`...)
+	b = appendString(b, r.Dialect)
+	b = append(b, `,"source":`...)
+	b = appendString(b, r.Source)
+	b = append(b, `,"line":`...)
+	b = strconv.AppendInt(b, int64(r.Line), 10)
+	b = append(b, `,"seq":`...)
+	b = strconv.AppendInt(b, r.Seq, 10)
+	if r.Time != "" {
+		b = append(b, `,"time":`...)
+		b = appendString(b, r.Time)
+	}
+	if r.TsNs != nil {
+		b = append(b, `,"ts_ns":`...)
+		b = strconv.AppendInt(b, *r.TsNs, 10)
+	}
+	b = appendOptUint(b, `,"cpu":`, r.CPU)
+	b = appendOptUint(b, `,"pid":`, r.PID)
+	b = appendOptUint(b, `,"tid":`, r.TID)
+	if r.Process != "" {
+		b = append(b, `,"process":`...)
+		b = appendString(b, r.Process)
+	}
+	b = append(b, `,"event":`...)
+	b = appendString(b, r.Event)
+	b = appendOptUint(b, `,"major":`, r.Major)
+	b = appendOptUint(b, `,"minor":`, r.Minor)
+	b = append(b, `,"phase":`...)
+	b = appendString(b, string(r.Phase))
+	if r.Unpaired {
+		b = append(b, `,"unpaired":true`...)
+	}
+	if len(r.Args) > 0 {
+		b = append(b, `,"args":`...)
+		b = appendArgs(b, r.Args)
+	}
+	if r.Ret != nil {
+		b = append(b, `,"ret":`...)
+		b = r.Ret.appendJSON(b)
+	}
+	if r.Status != "" {
+		b = append(b, `,"status":`...)
+		b = appendString(b, string(r.Status))
+	}
+	if len(r.Data) > 0 {
+		b = append(b, `,"data":[`...)
+		for i, d := range r.Data {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendString(b, d)
+		}
+		b = append(b, ']')
+	}
+	if len(r.Attrs) > 0 {
+		b = append(b, `,"attrs":`...)
+		var err error
+		if b, err = appendAttrs(b, r.Attrs); err != nil {
+			return nil, err
+		}
+	}
+	return append(b, '}'), nil
+}
+
+func appendOptUint(b []byte, key string, v *uint64) []byte {
+	if v == nil {
+		return b
+	}
+	b = append(b, key...)
+	return strconv.AppendUint(b, *v, 10)
+}
+
+// appendAttrs writes attrs with encoding/json (sorted keys, no HTML
+// escaping).
+func appendAttrs(b []byte, a Attrs) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(map[string]any(a)); err != nil {
+		return nil, err
+	}
+	return append(b, bytes.TrimRight(buf.Bytes(), "\n")...), nil
+}
