@@ -2,12 +2,14 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"os"
 
 	"github.com/kr/pretty"
 
 	"github.com/tracekit/tracekit/ast/diag"
 	"github.com/tracekit/tracekit/grammar/tsfparse"
+	"github.com/tracekit/tracekit/lower/dialect"
 	"github.com/tracekit/tracekit/lower/tsfcheck"
 	"github.com/tracekit/tracekit/lower/tsfcompile"
 )
@@ -62,14 +64,23 @@ func (c *checkCmd) Run(e *env) error {
 
 // astCmd is "tracekit ast FILE".
 type astCmd struct {
-	Dialect string `name:"dialect" default:"tsf" help:"The language of the file: tsf."`
-	File    string `arg:"" name:"file" help:"The file to dump."`
+	Dialect string `name:"dialect" default:"tsf" help:"The language of the file: tsf, or a trace dialect (see 'tracekit dialects')."`
+	File    string `arg:"" name:"file" help:"The file to dump, or - for standard input (trace dialects)."`
 }
 
 // Run dumps the tree; syntax diagnostics go to stderr.
 func (c *astCmd) Run(e *env) error {
 	if c.Dialect != "tsf" {
-		return fmt.Errorf("ast: unknown dialect %q", c.Dialect)
+		var in io.Reader = e.stdin
+		if c.File != "-" {
+			f, err := os.Open(c.File)
+			if err != nil {
+				return err
+			}
+			defer f.Close()
+			in = f
+		}
+		return dialect.DumpAST(c.Dialect, c.File, in, e.stdout)
 	}
 	src, err := os.ReadFile(c.File)
 	if err != nil {

@@ -21,11 +21,14 @@ const (
 
 // cli is the command line.
 type cli struct {
-	Check   checkCmd   `cmd:"" help:"Check Trace Source Files and print their diagnostics; write nothing."`
-	Compile compileCmd `cmd:"" help:"Compile a Trace Source File into its TRC00xx.TFF (and, for dynamic tracepoints, its TDF)."`
-	Combine combineCmd `cmd:"" help:"Combine TFF files of one major code into one (TRCUST /C=)."`
-	Dump    dumpCmd    `cmd:"" help:"Print a TFF readably, as JSON, or as a TSF listing."`
-	AST     astCmd     `cmd:"" name:"ast" help:"Dump the syntax tree of a file (kr/pretty), positions included."`
+	Check    checkCmd    `cmd:"" help:"Check Trace Source Files and print their diagnostics; write nothing."`
+	Compile  compileCmd  `cmd:"" help:"Compile a Trace Source File into its TRC00xx.TFF (and, for dynamic tracepoints, its TDF)."`
+	Combine  combineCmd  `cmd:"" help:"Combine TFF files of one major code into one (TRCUST /C=)."`
+	Dump     dumpCmd     `cmd:"" help:"Print a TFF readably, as JSON, or as a TSF listing."`
+	Records  recordsCmd  `cmd:"" help:"Read traces (OS/2 STRACE, Windows strace, Hitachi PRF) as normalized records."`
+	Dialects dialectsCmd `cmd:"" help:"List the trace dialects tracekit reads."`
+	Generate generateCmd `cmd:"" help:"Write synthetic input of a trace dialect, for benchmarks."`
+	AST      astCmd      `cmd:"" name:"ast" help:"Dump the syntax tree of a file (kr/pretty), positions included."`
 }
 
 // env is what a command runs with: its streams, so that tests can run the

@@ -1,0 +1,72 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/tracekit/tracekit/ast/corpus"
+	"github.com/tracekit/tracekit/ast/golden"
+)
+
+// TestRecordsStrace is the issue's acceptance check: the STRACE sample gives
+// 26 records with hook, major, minor and cpu, each valid against the
+// schema; the hook examples give the start-up record decoded and ts_ns for
+// the lines after it.
+func TestRecordsStrace(t *testing.T) {
+	schema := golden.Schema(t, "../../docs/record.schema.json")
+	status, stdout, stderr := runCLI("records", corpus.Path(t, "corpus", "os2", "strace", "smpadd_strace_sample.out"))
+	if status != exitOK || !strings.Contains(stderr, "26 records, 0 lines skipped") {
+		t.Fatalf("status %d stderr %q", status, stderr)
+	}
+	lines := strings.Split(strings.TrimSpace(stdout), "\n")
+	if len(lines) != 26 {
+		t.Fatalf("%d records", len(lines))
+	}
+	for _, l := range lines {
+		var r struct {
+			Major, Minor *int
+			CPU          *int
+			Attrs        map[string]any
+		}
+		if err := json.Unmarshal([]byte(l), &r); err != nil || r.Major == nil || r.Minor == nil || r.CPU == nil || r.Attrs["hook"] == nil {
+			t.Errorf("record %s: %v", l, err)
+		}
+		if err := golden.Validate(schema, []byte(l)); err != nil {
+			t.Errorf("schema: %v", err)
+		}
+	}
+	status, stdout, _ = runCLI("records", corpus.Path(t, "corpus", "os2", "strace", "smpadd_hook_examples.out"))
+	if status != exitOK {
+		t.Fatalf("status %d", status)
+	}
+	var sawStart, sawTS bool
+	for _, l := range strings.Split(strings.TrimSpace(stdout), "\n") {
+		sawStart = sawStart || strings.Contains(l, `"cpus":1`) && strings.Contains(l, `"date":"1996-08-07"`) && strings.Contains(l, `"time":"21:57:07.03"`)
+		sawTS = sawTS || sawStart && strings.Contains(l, `"ts_ns":`)
+	}
+	if !sawStart || !sawTS {
+		t.Errorf("start-up record %v, ts_ns after it %v:\n%s", sawStart, sawTS, stdout)
+	}
+}
+
+// TestRecordsBadInput: a malformed line is reported with its position and
+// skipped, the count is reported, and the status is 1 unless --keep-going;
+// --strict stops at the first.
+func TestRecordsBadInput(t *testing.T) {
+	in := filepath.Join(t.TempDir(), "bad.out")
+	os.WriteFile(in, []byte("0102 13 29 9450:1545341324 0 fff37182 fff05c9c\nthis is not a hook\n0102 13 2b 9450:1545341598 0 fff37198 fff05c9c\n"), 0o644)
+	status, stdout, stderr := runCLI("records", "--dialect", "os2strace", in)
+	if status != exitError || strings.Count(stdout, "\n") != 2 || !regexp.MustCompile(regexp.QuoteMeta(in)+`:2:\d+: error: .*\[STR\d{3}\]`).MatchString(stderr) || !strings.Contains(stderr, "1 line skipped") {
+		t.Errorf("status %d\n%s\n%s", status, stdout, stderr)
+	}
+	if status, _, _ := runCLI("records", "--keep-going", "--dialect", "os2strace", in); status != exitOK {
+		t.Errorf("--keep-going: status %d", status)
+	}
+	if status, stdout, _ := runCLI("records", "--strict", "--dialect", "os2strace", in); status != exitError || strings.Count(stdout, "\n") > 1 {
+		t.Errorf("--strict: status %d, %q", status, stdout)
+	}
+}
