@@ -111,6 +111,7 @@ const (
 	WarnFmtStaticPrefix   Code = 208
 	WarnNoTracepoints     Code = 209
 	WarnOrbitTMI          Code = 210
+	WarnExportsOnly       Code = 211
 )
 
 // Message is the catalogue entry of one Code.
@@ -224,6 +225,7 @@ var Messages = map[Code]Message{
 	208: {diag.Warning, "%%P in a @STATIC tracepoint: static data has no prefix", true},
 	209: {diag.Warning, "no valid tracepoint: nothing written", true},
 	210: {diag.Warning, "ORBIT: no .TMI file is written", true},
+	211: {diag.Warning, "no MAP file: symbols resolved through the module's exports", true},
 }
 
 // String returns the code as printed: "TRC094".

@@ -88,7 +88,7 @@ func (c *compileCmd) outputs(m *tsfcheck.Module, diags diag.List, set *outfile.S
 	var tdfData []byte
 	kept := m
 	if tsfcompile.Dynamic(m) {
-		src := tsfcompile.Sources{ModuleAt: m.ModNamePos, IgnoreCase: c.IgnoreCase, KeepPath: c.KeepPath}
+		src := tsfcompile.Sources{ModuleAt: m.ModNamePos, IgnoreCase: c.IgnoreCase, KeepPath: c.KeepPath, UseExports: true}
 		modName := c.Module
 		if modName == "" {
 			modName = m.ModName

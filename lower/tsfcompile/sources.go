@@ -26,6 +26,10 @@ type Sources struct {
 	IgnoreCase bool
 	// KeepPath keeps MODNAME's path in the TDF header (TRCUST /P).
 	KeepPath bool
+	// UseExports resolves symbols through the module's exported names when
+	// there is no MAP file (tracekit compile does; TRCUST 3.05A does not,
+	// and says 39, oracle d68).
+	UseExports bool
 }
 
 // Dynamic reports whether the module has a dynamic tracepoint, which needs
@@ -103,16 +107,24 @@ type Back struct {
 
 // Compile runs the TDF back end over the checked module m with the module
 // file and the MAP file (nil when there is none: a symbolic tracepoint is
-// then severe 39).
+// then severe 39, unless src.UseExports, which looks symbols up among the
+// module's exported names instead, with warning 211).
 func Compile(m *tsfcheck.Module, mod *lx.File, mp *mapfile.Map, src Sources) *Back {
 	var syms tdfgen.Symbols
-	if mp != nil {
+	var notes diag.List
+	switch {
+	case mp != nil:
 		syms = lxmap.NewSymbols(mp, src.IgnoreCase)
+	case src.UseExports:
+		syms = lxmap.Exports{File: mod, IgnoreCase: src.IgnoreCase}
+		d := tsf.WarnExportsOnly.Diagnostic(src.ModuleAt, 0)
+		d.Detail = "looked up among the exported names of " + src.ModulePath
+		notes.Add(d)
 	}
 	name := src.ModuleName
 	if name == "" {
 		name = src.ModulePath
 	}
 	p, diags := tdfgen.Compile(m, syms, lxmap.Module{File: mod}, tdfgen.Options{KeepPath: src.KeepPath, ModulePath: name})
-	return &Back{Program: p, Compiled: diags}
+	return &Back{Program: p, Compiled: append(notes, diags...)}
 }

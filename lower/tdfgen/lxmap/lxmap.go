@@ -7,6 +7,7 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/tracekit/tracekit/binfmt/lx"
 	"github.com/tracekit/tracekit/grammar/mapfile"
@@ -106,4 +107,34 @@ func (m Module) Object(obj uint32) ([]byte, bool, error) {
 	}
 	data, err := m.File.ReadObject(int(obj), 0, int(o.VirtualSize))
 	return data, o.Is32Bit(), err
+}
+
+// Exports resolves symbols through the module's exported names: the
+// fallback when there is no MAP file (TRCUST 3.05A has none and says 39,
+// oracle d68; tracekit compile uses the exports, which name at least the
+// module's entry points).
+type Exports struct {
+	File       *lx.File
+	IgnoreCase bool
+}
+
+// Lookup implements tdfgen.Symbols.
+func (x Exports) Lookup(name string) (obj, off uint32, ok bool) {
+	var found *lx.Export
+	for _, e := range x.File.Exports() {
+		if !e.Found || e.Object == 0 {
+			continue
+		}
+		if e.Name == name {
+			return uint32(e.Object), e.Offset, true
+		}
+		if x.IgnoreCase && found == nil && strings.EqualFold(e.Name, name) {
+			e := e
+			found = &e
+		}
+	}
+	if found != nil {
+		return uint32(found.Object), found.Offset, true
+	}
+	return 0, 0, false
 }
