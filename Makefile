@@ -21,7 +21,7 @@ BENCHSIZE ?= 100000000
 bench: build
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 	@tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
-	for d in $$(./bin/tracekit dialects | cut -d' ' -f1); do \
+	for d in $$(./bin/tracekit dialects | grep -v binary | cut -d' ' -f1); do \
 	  ./bin/tracekit generate --dialect $$d --size $(BENCHSIZE) -o "$$tmp/in" || exit 1; \
 	  size=$$(wc -c < "$$tmp/in"); \
 	  s=$$(date +%s.%N); wc -l "$$tmp/in" > /dev/null; e=$$(date +%s.%N); \

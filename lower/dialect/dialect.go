@@ -12,6 +12,7 @@ import (
 	"path"
 	"strings"
 
+	"github.com/tracekit/tracekit/lower/dialect/buffer"
 	"github.com/tracekit/tracekit/lower/dialect/lowering"
 	"github.com/tracekit/tracekit/lower/dialect/os2strace"
 	"github.com/tracekit/tracekit/lower/dialect/prf"
@@ -31,6 +32,8 @@ func registry() []Dialect {
 		winstrace.Dialect(),
 		prf.Dump(),
 		prf.CSV(),
+		buffer.STDA(),
+		buffer.SaveFile(),
 	}
 }
 

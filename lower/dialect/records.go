@@ -215,6 +215,19 @@ func runInput(ctx context.Context, opts Options, fixed *Dialect, in Input, w rec
 	}
 	is.Dialect = d.Name
 	cfg := lowering.Config{Dialect: d.Name, Source: in.Name, NoPair: opts.NoPair, CPUHz: opts.CPUHz}
+	if d.Binary != nil {
+		data, err := io.ReadAll(io.LimitReader(br, lowering.MaxBinary+1))
+		if err != nil {
+			return fail(inputError{CodeRead, err}, ast.Pos{})
+		}
+		if len(data) > lowering.MaxBinary {
+			return fail(inputError{CodeRead, fmt.Errorf("larger than %d bytes, too large for a %s file", lowering.MaxBinary, d.Name)}, ast.Pos{})
+		}
+		if err := d.Binary(cfg, data, o); err != nil {
+			return is, err
+		}
+		return is, o.stopped()
+	}
 	low := d.NewLowerer(cfg, o)
 	st, end, err := lowering.Lines(ctx, br, in.Name, opts.MaxLine,
 		func(pos ast.Pos, text string) error {
@@ -332,6 +345,9 @@ func DumpAST(dialect, name string, r io.Reader, w io.Writer) error {
 		if d, err = Detect(name, head); err != nil {
 			return err
 		}
+	}
+	if d.Binary != nil {
+		return fmt.Errorf("%s is a binary dialect: it has no syntax tree (tracekit records shows its records)", d.Name)
 	}
 	p := d.NewParser(name)
 	var all diag.List

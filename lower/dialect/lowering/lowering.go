@@ -68,7 +68,14 @@ type Dialect struct {
 	NewLowerer func(cfg Config, out Output) Lowerer
 	// NewParser returns a parser for one input, for AST dumps.
 	NewParser func(source string) Parser
+	// Binary, set for a binary dialect in place of NewLowerer and
+	// NewParser, lowers a whole input at once. The registry reads at most
+	// MaxBinary bytes of it.
+	Binary func(cfg Config, data []byte, out Output) error
 }
+
+// MaxBinary is the most a binary dialect's input may hold.
+const MaxBinary = 1 << 20
 
 // Report passes a parser's diagnostics on: errors drop the line, so the
 // first error counts it as skipped and the others count nothing.

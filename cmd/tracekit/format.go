@@ -1,0 +1,165 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/tracekit/tracekit/ast"
+	"github.com/tracekit/tracekit/ast/diag"
+	"github.com/tracekit/tracekit/binfmt/tff"
+	"github.com/tracekit/tracekit/lower/dialect/buffer"
+	"github.com/tracekit/tracekit/lower/dialect/lowering"
+	"github.com/tracekit/tracekit/lower/record"
+	"github.com/tracekit/tracekit/lower/tffformat"
+)
+
+// formatCmd is "tracekit format FILE...", a modern TRACEFMT.
+type formatCmd struct {
+	diagFlags
+	TFFPath []string `name:"tff-path" sep:":" placeholder:"DIR:DIR" help:"Directories to find TRC00xx.TFF in, by the major code of each record, as TRACEFMT does."`
+	TFF     []string `name:"tff" placeholder:"FILE" help:"TFF files to use (before --tff-path)."`
+	Format  string   `name:"format" enum:"text,jsonl" default:"text" help:"text: one block per record; jsonl: normalized records with the formatted lines."`
+	Files   []string `arg:"" name:"file" help:"STDA or TRACEFMT save files, told apart by content."`
+}
+
+// formats finds a record's format in the TFFs given and along the TFF
+// path, loading each TFF once.
+type formats struct {
+	dirs   []string
+	majors map[uint8]map[uint16]*tffformat.Format // nil inner map: looked for, not found
+	diags  *diag.List
+}
+
+func (f *formats) add(name string, t *tff.File) {
+	if t.Major > 0xFF {
+		d := diag.Diagnostic{Pos: ast.Pos{File: name}, Severity: diag.Warning, Code: "FMT001",
+			Msg: fmt.Sprintf("major 0x%04X does not fit the trace buffer's one-byte major: TFF not used", t.Major)}
+		f.diags.Add(d)
+		return
+	}
+	m := map[uint16]*tffformat.Format{}
+	for _, r := range t.Records {
+		m[r.Minor] = &tffformat.Format{Desc: r.Desc, Fmts: r.Fmts}
+	}
+	f.majors[uint8(t.Major)] = m
+}
+
+// Lookup implements tffformat.Formats.
+func (f *formats) Lookup(major uint8, minor uint16) (*tffformat.Format, bool) {
+	m, seen := f.majors[major]
+	if !seen {
+		f.majors[major] = nil
+		name := fmt.Sprintf("TRC%04X.TFF", major)
+		for _, dir := range f.dirs {
+			p, ok := findFold(dir, name)
+			if !ok {
+				continue
+			}
+			t, err := tff.Open(p)
+			if err != nil {
+				f.diags.Add(diag.Diagnostic{Pos: ast.Pos{File: p}, Severity: diag.Warning, Code: "FMT002", Msg: err.Error()})
+				continue
+			}
+			f.add(p, t)
+			break
+		}
+		m = f.majors[major]
+	}
+	if m == nil {
+		return nil, false
+	}
+	return m[minor], true
+}
+
+// findFold finds name in dir in any case.
+func findFold(dir, name string) (string, bool) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return "", false
+	}
+	for _, e := range entries {
+		if !e.IsDir() && strings.EqualFold(e.Name(), name) {
+			return filepath.Join(dir, e.Name()), true
+		}
+	}
+	return "", false
+}
+
+// Run formats every record of every file. A record whose major has no TFF
+// or whose minor is not in it is printed raw with a note; a buffer whose
+// walk ends early keeps the records read, with a diagnostic; the status is
+// 1 when a file could not be read at all.
+func (c *formatCmd) Run(e *env) error {
+	var diags diag.List
+	fs := &formats{dirs: c.TFFPath, majors: map[uint8]map[uint16]*tffformat.Format{}, diags: &diags}
+	for _, name := range c.TFF {
+		t, err := tff.Open(name)
+		if err != nil {
+			return err
+		}
+		fs.add(name, t)
+	}
+	out := bufio.NewWriter(e.stdout)
+	failed := false
+	for _, name := range c.Files {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			return err
+		}
+		buf, base, ds := buffer.Read(name, data)
+		diags = append(diags, ds...)
+		if buf == nil {
+			failed = true
+			continue
+		}
+		dialectName := "stda"
+		if base != 0 {
+			dialectName = "tracefmt"
+		}
+		var w record.Writer
+		if c.Format == "jsonl" {
+			w = record.NewJSONL(out)
+		}
+		for i := range buf.Records {
+			rec := &buf.Records[i]
+			res := tffformat.FormatRecord(rec, fs)
+			for _, d := range res.Diags {
+				diags.Add(diag.Diagnostic{Pos: ast.Pos{File: name}, Severity: diag.Warning, Code: "FMT003",
+					Msg: fmt.Sprintf("offset 0x%X: record #%d (major %02X minor %04X): %s", base+rec.Offset, i, rec.Major, rec.Minor, d.Error())})
+			}
+			if w == nil {
+				if err := tffformat.WriteBlock(out, i, rec, &res); err != nil {
+					return err
+				}
+				continue
+			}
+			r := buffer.Record(lowering.Config{Dialect: dialectName, Source: name}, buf, base, i)
+			r.Seq = int64(i + 1)
+			r.Attrs["formatted"] = res.Lines
+			if res.Raw {
+				r.Attrs["raw"] = true
+			}
+			if err := w.Write(r); err != nil {
+				return err
+			}
+		}
+		if w != nil {
+			if err := w.Flush(); err != nil {
+				return err
+			}
+		}
+	}
+	if err := out.Flush(); err != nil {
+		return err
+	}
+	if err := c.print(e, diags); err != nil {
+		return err
+	}
+	if failed || diags.Failed() {
+		return exitCode(exitError)
+	}
+	return nil
+}
