@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"errors"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -14,10 +13,9 @@ import (
 	"testing"
 
 	"github.com/tracekit/tracekit/ast/corpus"
+	"github.com/tracekit/tracekit/ast/golden"
 	"github.com/tracekit/tracekit/grammar/mapfile"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
 // realModules are the LX modules of the shared corpus.
 var realModules = [][]string{
@@ -93,29 +91,11 @@ func dump(f *File) string {
 	return b.String()
 }
 
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s differs from the golden file; got:\n%s", path, got)
-	}
-}
-
 func TestCorpusGolden(t *testing.T) {
 	for _, elem := range realModules {
 		name := elem[len(elem)-1]
 		t.Run(name, func(t *testing.T) {
-			golden(t, name+".golden", dump(openCorpus(t, elem...)))
+			golden.Check(t, filepath.Join("testdata", name+".golden"), []byte(dump(openCorpus(t, elem...))))
 		})
 	}
 }

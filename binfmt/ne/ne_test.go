@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"errors"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -14,9 +13,8 @@ import (
 	"testing"
 
 	"github.com/tracekit/tracekit/ast/corpus"
+	"github.com/tracekit/tracekit/ast/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
 var realModules = [][]string{
 	{"corpus", "os2", "lx", "2ine_hello16.exe"},
@@ -71,29 +69,11 @@ func dump(f *File) string {
 	return b.String()
 }
 
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s differs from the golden file; got:\n%s", path, got)
-	}
-}
-
 func TestCorpusGolden(t *testing.T) {
 	for _, elem := range realModules {
 		name := elem[len(elem)-1]
 		t.Run(name, func(t *testing.T) {
-			golden(t, name+".golden", dump(openCorpus(t, elem...)))
+			golden.Check(t, filepath.Join("testdata", name+".golden"), []byte(dump(openCorpus(t, elem...))))
 		})
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -12,10 +11,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tracekit/tracekit/ast/golden"
 	"github.com/tracekit/tracekit/binfmt/stda"
 )
-
-var update = flag.Bool("update", false, "rewrite the testdata fixtures and golden files")
 
 var saveTime = DateTime{Hours: 14, Minutes: 5, Seconds: 30, Hundredths: 12, Day: 24, Month: 8, Year: 1995, TimeZone: -60, Weekday: 4}
 
@@ -291,31 +289,13 @@ func TestGolden(t *testing.T) {
 			bin := filepath.Join("testdata", "synthetic-"+fx.name+".sav")
 			gold := filepath.Join("testdata", "synthetic-"+fx.name+".golden")
 			built := fx.build()
-			if *update {
-				if err := os.WriteFile(bin, built, 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
+			golden.Check(t, bin, built)
 			data, err := os.ReadFile(bin)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !bytes.Equal(data, built) {
-				t.Errorf("%s differs from the bytes the test builds (run with -update after checking why)", bin)
-			}
 			got := "# synthetic fixture (built by savefile_test.go, no real save file is public)\n" + dump(Parse(data))
-			if *update {
-				if err := os.WriteFile(gold, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(gold)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got != string(want) {
-				t.Errorf("dump differs from %s:\n--- got\n%s--- want\n%s", gold, got, want)
-			}
+			golden.Check(t, gold, []byte(got))
 		})
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
-	"flag"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -12,9 +11,9 @@ import (
 	"reflect"
 	"strings"
 	"testing"
-)
 
-var update = flag.Bool("update", false, "rewrite the testdata fixtures and golden files")
+	"github.com/tracekit/tracekit/ast/golden"
+)
 
 // dump renders a parse result as text for the golden files.
 func dump(b *Buffer, err error) string {
@@ -312,32 +311,14 @@ func TestGolden(t *testing.T) {
 			bin := filepath.Join("testdata", "synthetic-"+fx.name+".stda")
 			gold := filepath.Join("testdata", "synthetic-"+fx.name+".golden")
 			built := fx.build(t)
-			if *update {
-				if err := os.WriteFile(bin, built, 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
+			golden.Check(t, bin, built)
 			data, err := os.ReadFile(bin)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !bytes.Equal(data, built) {
-				t.Errorf("%s differs from the bytes the test builds (run with -update after checking why)", bin)
-			}
 			b, err := Parse(data)
 			got := "# synthetic fixture (built by stda_test.go, no real STDA is public)\n" + dump(b, err)
-			if *update {
-				if err := os.WriteFile(gold, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(gold)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got != string(want) {
-				t.Errorf("dump differs from %s:\n--- got\n%s--- want\n%s", gold, got, want)
-			}
+			golden.Check(t, gold, []byte(got))
 		})
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -13,24 +12,17 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/tracekit/tracekit/ast/corpus"
+	"github.com/tracekit/tracekit/ast/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/golden")
 
 // The oracle: every TDF that IBM's TRCUST 3.05A wrote for the trcust-oracle
 // cases (see its README.md).
 
+// oracleOutput is what cases.json records of one output file.
 type oracleOutput struct {
 	Size   int    `json:"size"`
 	Sha256 string `json:"sha256"`
-}
-
-type oracleCase struct {
-	Case    string                  `json:"case"`
-	Args    []string                `json:"args"`
-	Outputs map[string]oracleOutput `json:"outputs"`
 }
 
 // oracleTDF is one TDF the oracle wrote.
@@ -45,20 +37,10 @@ func (o oracleTDF) String() string { return o.Case + "/" + o.Name }
 // against its sha256; every *.TDF in the case folders must be among them.
 func oracleTDFs(tb testing.TB) []oracleTDF {
 	tb.Helper()
-	dir := corpus.Path(tb, "corpus", "os2", "trcust-oracle")
-	raw, err := os.ReadFile(filepath.Join(dir, "cases.json"))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	var idx struct {
-		Cases []oracleCase `json:"cases"`
-	}
-	if err := json.Unmarshal(raw, &idx); err != nil {
-		tb.Fatal(err)
-	}
+	dir, cases := corpus.Oracle(tb)
 	var out []oracleTDF
 	seen := map[string]bool{}
-	for _, c := range idx.Cases {
+	for _, c := range cases {
 		var names []string
 		for n := range c.Outputs {
 			if strings.EqualFold(filepath.Ext(n), ".tdf") {
@@ -72,8 +54,12 @@ func oracleTDFs(tb testing.TB) []oracleTDF {
 			if err != nil {
 				tb.Fatal(err)
 			}
+			var o oracleOutput
+			if err := json.Unmarshal(c.Outputs[n], &o); err != nil {
+				tb.Fatalf("cases.json, %s/%s: %v", c.Case, n, err)
+			}
 			sum := sha256.Sum256(data)
-			if o := c.Outputs[n]; len(data) != o.Size || hex.EncodeToString(sum[:]) != o.Sha256 {
+			if len(data) != o.Size || hex.EncodeToString(sum[:]) != o.Sha256 {
 				tb.Fatalf("%s: size or sha256 differs from cases.json", p)
 			}
 			out = append(out, oracleTDF{Case: c.Case, Name: n, Data: data})
@@ -217,84 +203,46 @@ func TestOracleGolden(t *testing.T) {
 		}
 		tsf.WriteByte('\n')
 	}
-	golden(t, "oracle.txt", txt.Bytes())
-	golden(t, "oracle.jsonl", js.Bytes())
-	golden(t, "oracle.tsf", tsf.Bytes())
+	checkGolden(t, "oracle.txt", txt.Bytes())
+	checkGolden(t, "oracle.jsonl", js.Bytes())
+	checkGolden(t, "oracle.tsf", tsf.Bytes())
 }
 
-// golden compares got with testdata/golden/name, or rewrites it with -update.
-func golden(t *testing.T, name string, got []byte) {
+// checkGolden compares got with testdata/golden/name, or rewrites it with
+// -update. These files are long: on a difference it also logs the first
+// line that differs.
+func checkGolden(t *testing.T, name string, got []byte) {
 	t.Helper()
 	path := filepath.Join("testdata", "golden", name)
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
+	golden.Check(t, path, got)
+	if golden.Updating() {
 		return
 	}
 	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
+	if err != nil || bytes.Equal(got, want) {
+		return
 	}
-	if !bytes.Equal(got, want) {
-		gl, wl := strings.Split(string(got), "\n"), strings.Split(string(want), "\n")
-		for i := range max(len(gl), len(wl)) {
-			var g, w string
-			if i < len(gl) {
-				g = gl[i]
-			}
-			if i < len(wl) {
-				w = wl[i]
-			}
-			if g != w {
-				t.Errorf("%s differs from line %d:\n got %q\nwant %q", path, i+1, g, w)
-				return
-			}
+	gl, wl := strings.Split(string(got), "\n"), strings.Split(string(want), "\n")
+	for i := range max(len(gl), len(wl)) {
+		var g, w string
+		if i < len(gl) {
+			g = gl[i]
+		}
+		if i < len(wl) {
+			w = wl[i]
+		}
+		if g != w {
+			t.Logf("%s differs from line %d:\n got %q\nwant %q", path, i+1, g, w)
+			return
 		}
 	}
-}
-
-// schema compiles docs/tdf-dump.schema.json.
-func schema(tb testing.TB) *jsonschema.Schema {
-	tb.Helper()
-	path := filepath.Join("..", "..", "docs", "tdf-dump.schema.json")
-	fh, err := os.Open(path)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer fh.Close()
-	doc, err := jsonschema.UnmarshalJSON(fh)
-	if err != nil {
-		tb.Fatalf("%s: %v", path, err)
-	}
-	c := jsonschema.NewCompiler()
-	const url = "https://github.com/tracekit/tracekit/docs/tdf-dump.schema.json"
-	if err := c.AddResource(url, doc); err != nil {
-		tb.Fatal(err)
-	}
-	s, err := c.Compile(url)
-	if err != nil {
-		tb.Fatalf("compiling %s: %v", path, err)
-	}
-	return s
-}
-
-func validate(s *jsonschema.Schema, data []byte) error {
-	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
-	if err != nil {
-		return err
-	}
-	return s.Validate(inst)
 }
 
 // TestSchema validates the JSON view of every oracle TDF, and of a file
 // with every opcode and a bad RPN byte, against the schema, and checks
 // that the schema rejects documents that break it.
 func TestSchema(t *testing.T) {
-	s := schema(t)
+	s := golden.Schema(t, filepath.Join("..", "..", "docs", "tdf-dump.schema.json"))
 	for _, o := range oracleTDFs(t) {
 		f, err := Parse(o.Data)
 		if err != nil {
@@ -304,7 +252,7 @@ func TestSchema(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := validate(s, j); err != nil {
+		if err := golden.Validate(s, j); err != nil {
 			t.Errorf("%s: %v\n%s", o, err, j)
 		}
 	}
@@ -313,7 +261,7 @@ func TestSchema(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := validate(s, j); err != nil {
+	if err := golden.Validate(s, j); err != nil {
 		t.Errorf("synthetic file: %v\n%s", err, j)
 	}
 	for _, bad := range []string{
@@ -328,7 +276,7 @@ func TestSchema(t *testing.T) {
 		`{"kind":"tdf","module":"","major":1,"maxdatalength":512,"tdfid":0,"types":[],"groups":[],"tracepoints":[` +
 			`{"minor":1,"major":1,"type_mask":0,"group":0,"object":1,"offset":0,"opcode":85,"rpn_hex":"0G","rpn":[]}]}`,
 	} {
-		if err := validate(s, []byte(bad)); err == nil {
+		if err := golden.Validate(s, []byte(bad)); err == nil {
 			t.Errorf("the schema accepts %s", bad)
 		}
 	}

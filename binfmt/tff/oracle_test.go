@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
-	"flag"
 	"os"
 	"path/filepath"
 	"slices"
@@ -14,24 +13,16 @@ import (
 	"testing"
 
 	"github.com/tracekit/tracekit/ast/corpus"
+	"github.com/tracekit/tracekit/ast/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/golden")
 
 // The oracle: every file IBM's TRCUST 3.05A wrote for the trcust-oracle
 // cases (see its README.md).
 
+// oracleOutput is what cases.json records of one output file.
 type oracleOutput struct {
 	Size   int    `json:"size"`
 	Sha256 string `json:"sha256"`
-}
-
-type oracleCase struct {
-	Case    string                  `json:"case"`
-	Args    []string                `json:"args"`
-	Exit    int                     `json:"exit"`
-	Inputs  []string                `json:"inputs"`
-	Outputs map[string]oracleOutput `json:"outputs"`
 }
 
 func oracleDir(tb testing.TB) string {
@@ -39,22 +30,13 @@ func oracleDir(tb testing.TB) string {
 	return corpus.Path(tb, "corpus", "os2", "trcust-oracle")
 }
 
-func oracleCases(tb testing.TB) []oracleCase {
+func oracleCases(tb testing.TB) []corpus.OracleCase {
 	tb.Helper()
-	data, err := os.ReadFile(filepath.Join(oracleDir(tb), "cases.json"))
-	if err != nil {
-		tb.Fatal(err)
+	_, cases := corpus.Oracle(tb)
+	if len(cases) < 100 {
+		tb.Fatalf("cases.json lists %d cases, expected over 100", len(cases))
 	}
-	var idx struct {
-		Cases []oracleCase `json:"cases"`
-	}
-	if err := json.Unmarshal(data, &idx); err != nil {
-		tb.Fatal(err)
-	}
-	if len(idx.Cases) < 100 {
-		tb.Fatalf("cases.json lists %d cases, expected over 100", len(idx.Cases))
-	}
-	return idx.Cases
+	return cases
 }
 
 // oracleTFF is one TFF of the oracle.
@@ -86,8 +68,12 @@ func oracleTFFs(tb testing.TB) []oracleTFF {
 			if err != nil {
 				tb.Fatal(err)
 			}
-			o, isOut := c.Outputs[n]
+			raw, isOut := c.Outputs[n]
 			if isOut {
+				var o oracleOutput
+				if err := json.Unmarshal(raw, &o); err != nil {
+					tb.Fatalf("cases.json, %s/%s: %v", c.Case, n, err)
+				}
 				sum := sha256.Sum256(data)
 				if len(data) != o.Size || hex.EncodeToString(sum[:]) != o.Sha256 {
 					tb.Fatalf("%s: size or sha256 differs from cases.json", path)
@@ -405,36 +391,15 @@ func TestGolden(t *testing.T) {
 		if err := f.TSF(&tsf); err != nil {
 			t.Fatal(err)
 		}
-		checkGolden(t, base+".tsf", tsf.Bytes())
+		golden.Check(t, filepath.Join("testdata", "golden", base+".tsf"), tsf.Bytes())
 		if err := f.WriteText(&txt); err != nil {
 			t.Fatal(err)
 		}
-		checkGolden(t, base+".txt", txt.Bytes())
+		golden.Check(t, filepath.Join("testdata", "golden", base+".txt"), txt.Bytes())
 		js, err := json.MarshalIndent(f, "", "  ")
 		if err != nil {
 			t.Fatal(err)
 		}
-		checkGolden(t, base+".json", append(js, '\n'))
-	}
-}
-
-func checkGolden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", "golden", name)
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from the golden file\n--- got\n%s\n--- want\n%s", path, got, want)
+		golden.Check(t, filepath.Join("testdata", "golden", base+".json"), append(js, '\n'))
 	}
 }

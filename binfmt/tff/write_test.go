@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/tracekit/tracekit/ast/golden"
 )
 
 // synthExample is the synthetic file of the worked example in docs/tff.md.
@@ -55,7 +57,7 @@ func TestWorkedExample(t *testing.T) {
 		t.Fatal(err)
 	}
 	dump := hexDump(b)
-	checkGolden(t, "synthetic_example.hex", []byte(dump))
+	golden.Check(t, filepath.Join("testdata", "golden", "synthetic_example.hex"), []byte(dump))
 	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "tff.md"))
 	if err != nil {
 		t.Fatal(err)

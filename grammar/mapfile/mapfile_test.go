@@ -3,7 +3,6 @@ package mapfile
 import (
 	"bytes"
 	"errors"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -14,9 +13,8 @@ import (
 	"github.com/tracekit/tracekit/ast"
 	"github.com/tracekit/tracekit/ast/corpus"
 	"github.com/tracekit/tracekit/ast/diag"
+	"github.com/tracekit/tracekit/ast/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
 // realMaps are the LINK maps of the shared corpus, as corpus path elements.
 var realMaps = [][]string{
@@ -96,25 +94,6 @@ func dump(m *Map, ds diag.List) string {
 	return b.String()
 }
 
-// golden compares got with testdata/name, or rewrites it under -update.
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s differs from the golden file; got:\n%s", path, got)
-	}
-}
-
 func parseCorpus(t *testing.T, elem []string) (*Map, diag.List, []byte) {
 	t.Helper()
 	path := corpus.Path(t, elem...)
@@ -139,7 +118,7 @@ func TestRealMapsGolden(t *testing.T) {
 			if len(ds) != 0 {
 				t.Errorf("real map gave diagnostics:\n%v", ds)
 			}
-			golden(t, name+".golden", dump(m, ds))
+			golden.Check(t, filepath.Join("testdata", name+".golden"), []byte(dump(m, ds)))
 		})
 	}
 }
@@ -153,7 +132,7 @@ func TestSyntheticGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			golden(t, name+".golden", dump(m, ds))
+			golden.Check(t, filepath.Join("testdata", name+".golden"), []byte(dump(m, ds)))
 		})
 	}
 }

@@ -2,17 +2,15 @@ package tffformat
 
 import (
 	"bytes"
-	"flag"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/tracekit/tracekit/ast/golden"
 	"github.com/tracekit/tracekit/binfmt/stda"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files")
 
 // enc turns the TSF spelling of an FMT string into its TFF encoding the way
 // TRCUST 3.05A does (see the trcust-oracle notes): "%" and one of
@@ -381,18 +379,7 @@ func TestBlocksGolden(t *testing.T) {
 	}
 	got := "# synthetic records and formats (format_test.go); no real STDA or TFF is public\n" + out.String()
 	gold := filepath.Join("testdata", "synthetic-blocks.golden")
-	if *update {
-		if err := os.WriteFile(gold, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(gold)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got != string(want) {
-		t.Errorf("output differs from %s:\n--- got\n%s--- want\n%s", gold, got, want)
-	}
+	golden.Check(t, gold, []byte(got))
 }
 
 type failWriter struct{}

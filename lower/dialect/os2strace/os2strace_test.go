@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/tracekit/tracekit/ast/corpus"
@@ -179,12 +178,7 @@ func TestConsoleIsNotATrace(t *testing.T) {
 		t.Errorf("the console text was told as %s", d.Name)
 	}
 	res := dialecttest.Run(dialect.Options{Dialect: "os2strace"}, "console", data)
-	nonBlank := 0
-	for _, l := range strings.Split(string(data), "\n") {
-		if strings.TrimSpace(l) != "" {
-			nonBlank++
-		}
-	}
+	nonBlank := dialecttest.NonBlank(data)
 	if res.Summary.Records != 0 || res.Summary.Skipped != int64(nonBlank) {
 		t.Errorf("forced os2strace: %d records, %d skipped; want 0 and %d", res.Summary.Records, res.Summary.Skipped, nonBlank)
 	}

@@ -1,6 +1,7 @@
 // Package recordtest helps the tests of the records and the dialects: it
 // validates JSON records against docs/record.schema.json. It is meant for
-// _test.go files only; golden files are ast/golden's business.
+// _test.go files only; golden files are ast/golden's business, and so is
+// compiling the schema.
 package recordtest
 
 import (
@@ -11,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/tracekit/tracekit/ast/golden"
 )
 
 // ModuleRoot returns the directory holding go.mod, seen from the working
@@ -41,35 +43,12 @@ type Validator struct {
 // NewValidator compiles docs/record.schema.json.
 func NewValidator(tb testing.TB) *Validator {
 	tb.Helper()
-	path := filepath.Join(ModuleRoot(tb), "docs", "record.schema.json")
-	f, err := os.Open(path)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer f.Close()
-	doc, err := jsonschema.UnmarshalJSON(f)
-	if err != nil {
-		tb.Fatalf("%s: %v", path, err)
-	}
-	c := jsonschema.NewCompiler()
-	const url = "https://github.com/tracekit/tracekit/docs/record.schema.json"
-	if err := c.AddResource(url, doc); err != nil {
-		tb.Fatal(err)
-	}
-	s, err := c.Compile(url)
-	if err != nil {
-		tb.Fatalf("compiling %s: %v", path, err)
-	}
-	return &Validator{schema: s}
+	return &Validator{schema: golden.Schema(tb, filepath.Join(ModuleRoot(tb), "docs", "record.schema.json"))}
 }
 
 // Check validates one JSON record and returns the validation error.
 func (v *Validator) Check(line []byte) error {
-	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(line))
-	if err != nil {
-		return err
-	}
-	return v.schema.Validate(inst)
+	return golden.Validate(v.schema, line)
 }
 
 // JSONL validates every line of JSONL output; it fails the test for each
