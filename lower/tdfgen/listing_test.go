@@ -2,6 +2,7 @@ package tdfgen_test
 
 import (
 	"bytes"
+	"github.com/tracekit/tracekit/ast/corpus"
 	"os"
 	"path/filepath"
 	"strings"
@@ -18,7 +19,7 @@ import (
 // checks that it gives the same bytes: the listing reconstructs every
 // statement of every oracle program.
 func TestListingRoundTrip(t *testing.T) {
-	dir, cases := oracleCases(t)
+	dir, cases := corpus.Oracle(t)
 	e := loadEmitrep(t)
 	n := 0
 	for _, c := range cases {

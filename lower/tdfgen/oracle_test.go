@@ -2,7 +2,6 @@ package tdfgen_test
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -35,15 +34,6 @@ var noTDFAnyway = map[string]string{
 	"e26w2": "TRCUST 3.05A drops the TDF when the last TRACE is a duplicate minor",
 }
 
-type oracleCase struct {
-	Case        string                     `json:"case"`
-	Args        []string                   `json:"args"`
-	Exit        int                        `json:"exit"`
-	Inputs      []string                   `json:"inputs"`
-	Outputs     map[string]json.RawMessage `json:"outputs"`
-	UsesEmitrep bool                       `json:"uses_emitrep"`
-}
-
 // emitrep is the module the oracle's dynamic cases trace, read through
 // binfmt/lx and grammar/mapfile.
 type emitrep struct {
@@ -66,20 +56,6 @@ func loadEmitrep(tb testing.TB) *emitrep {
 		false: lxmap.NewSymbols(m, false), true: lxmap.NewSymbols(m, true)}}
 }
 
-func oracleCases(tb testing.TB) (string, []oracleCase) {
-	tb.Helper()
-	dir := corpus.Path(tb, "corpus", "os2", "trcust-oracle")
-	raw, err := os.ReadFile(filepath.Join(dir, "cases.json"))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	var idx struct{ Cases []oracleCase }
-	if err := json.Unmarshal(raw, &idx); err != nil {
-		tb.Fatal(err)
-	}
-	return dir, idx.Cases
-}
-
 // run is one oracle case compiled by tracekit the way TRCUST ran it.
 type run struct {
 	tdfName  string // the TDF the oracle wrote, "" when none
@@ -93,7 +69,7 @@ type run struct {
 }
 
 // compileCase compiles a case's TSF with the switches of its command line.
-func compileCase(t *testing.T, dir string, c oracleCase, e *emitrep) *run {
+func compileCase(t *testing.T, dir string, c corpus.OracleCase, e *emitrep) *run {
 	t.Helper()
 	src, err := os.ReadFile(filepath.Join(dir, c.Case, c.Args[0]))
 	if err != nil {
@@ -141,7 +117,7 @@ func compileCase(t *testing.T, dir string, c oracleCase, e *emitrep) *run {
 // TestOracleTDF compiles the TSF of every oracle case that ran against the
 // emitrep DLL and compares the TDF with the oracle's byte for byte.
 func TestOracleTDF(t *testing.T) {
-	dir, cases := oracleCases(t)
+	dir, cases := corpus.Oracle(t)
 	e := loadEmitrep(t)
 	matched, withTDF := 0, 0
 	for _, c := range cases {
@@ -212,7 +188,7 @@ func legacy(l diag.List, w int) []string {
 // console of every oracle case that ran against the emitrep DLL: the text
 // and the line TRCUST names.
 func TestOracleMessages(t *testing.T) {
-	dir, cases := oracleCases(t)
+	dir, cases := corpus.Oracle(t)
 	e := loadEmitrep(t)
 	for _, c := range cases {
 		if !c.UsesEmitrep && c.Case != "d68_nomap" || c.Case == "e19_badmapext" {
