@@ -1,0 +1,379 @@
+package simulate
+
+import (
+	"encoding/binary"
+	"fmt"
+
+	"github.com/tracekit/tracekit/binfmt/tdf"
+	"github.com/tracekit/tracekit/lower/tffformat"
+)
+
+// pointerSize is the size of the pointer logged in place of the data
+// after a bad status: a 16:16 pointer (offset word, then selector word)
+// or a 0:32 flat address.
+const pointerSize = 4
+
+// memory is the linear memory one hit sees: the state's regions with the
+// hit's on top. A byte no region holds reads as a page that is not present.
+type memory struct {
+	layers [][]Region      // searched from the last layer, last region first
+	absent map[uint32]bool // page numbers (address / PageSize) paged out
+}
+
+// byteAt returns the byte at linear address a; ok is false when the page
+// is not present, and described false when no region holds the byte.
+func (m *memory) byteAt(a uint32) (b byte, ok, described bool) {
+	if m.absent[a/PageSize] {
+		return 0, false, true
+	}
+	for i := len(m.layers) - 1; i >= 0; i-- {
+		l := m.layers[i]
+		for j := len(l) - 1; j >= 0; j-- {
+			r := &l[j]
+			if d := a - r.Addr; a >= r.Addr && uint64(d) < uint64(len(r.Data)) {
+				return r.Data[d], true, true
+			}
+		}
+	}
+	return 0, false, false
+}
+
+// access is an address a log or fetch instruction reads through: a flat
+// address, or a selector and a 16-bit offset.
+type access struct {
+	seg  bool
+	sel  uint16
+	off  uint16
+	flat uint32
+}
+
+// pointer is what the kernel logs in place of the data when the access
+// fails: the flat address, or the 16:16 pointer as a dword (selector in the
+// high word), which is stored offset first.
+func (a access) pointer() uint32 {
+	if a.seg {
+		return uint32(a.sel)<<16 | uint32(a.off)
+	}
+	return a.flat
+}
+
+// String returns "SSSS:OOOO" or "0xAAAAAAAA".
+func (a access) String() string {
+	if a.seg {
+		return fmt.Sprintf("%04X:%04X", a.sel, a.off)
+	}
+	return fmt.Sprintf("0x%08X", a.flat)
+}
+
+// machine runs one tracepoint's RPN program for one hit and builds the
+// record's data.
+type machine struct {
+	regs    Registers
+	mem     memory
+	sels    map[uint16]*Selector
+	objs    map[uint32]*Object
+	maxData int
+
+	stack [tdf.MaxRPNStack]uint32
+	sp    int
+
+	data       []byte
+	status     byte // the bad status logged, 0 when none
+	incomplete bool // MAXDATALENGTH cut the data
+	stopped    bool // nothing more is logged for this hit
+	notes      []string
+	noted      map[uint32]bool // pages already reported as undescribed
+}
+
+// rpnError is a program the machine cannot run: off is the offset in the
+// program of the instruction (or byte) at fault.
+type rpnError struct {
+	off int
+	msg string
+}
+
+func (e *rpnError) Error() string { return fmt.Sprintf("RPN offset %d: %s", e.off, e.msg) }
+
+func (m *machine) note(format string, args ...any) {
+	m.notes = append(m.notes, fmt.Sprintf(format, args...))
+}
+
+// run runs the program. It returns an *rpnError for a program that is not
+// well formed (a byte that is no opcode, an operand cut short), that takes
+// more items than the stack holds or holds more than tdf.MaxRPNStack, or
+// that leaves items on the stack; data problems are logged as statuses and
+// are not errors. It runs each instruction at most once.
+func (m *machine) run(rpn []byte) error {
+	ops, err := tdf.Disassemble(rpn)
+	if err != nil {
+		if fe, ok := err.(*tdf.FormatError); ok {
+			return &rpnError{int(fe.Off), fe.Msg}
+		}
+		return &rpnError{0, err.Error()}
+	}
+	for _, op := range ops {
+		if m.stopped {
+			return nil
+		}
+		pop, push := op.Code.Stack(op.Arg)
+		if pop > m.sp {
+			return &rpnError{op.Off, fmt.Sprintf("%s needs %d stack items, the stack holds %d", op.Code.Name(), pop, m.sp)}
+		}
+		if m.sp-pop+push > tdf.MaxRPNStack {
+			return &rpnError{op.Off, fmt.Sprintf("%s: the stack would hold %d items, more than %d", op.Code.Name(), m.sp-pop+push, tdf.MaxRPNStack)}
+		}
+		if err := m.step(op); err != nil {
+			return err
+		}
+	}
+	if !m.stopped && m.sp != 0 {
+		end := 0
+		if len(ops) > 0 {
+			end = ops[len(ops)-1].Off + ops[len(ops)-1].Len()
+		}
+		return &rpnError{end, fmt.Sprintf("%d stack items are left at the end of the program", m.sp)}
+	}
+	return nil
+}
+
+func (m *machine) push(v uint32) { m.stack[m.sp] = v; m.sp++ }
+func (m *machine) pop() uint32   { m.sp--; return m.stack[m.sp] }
+
+// step runs one instruction whose stack needs run has checked.
+func (m *machine) step(op tdf.Op) error {
+	switch c := op.Code; {
+	case c.IsRegister():
+		m.push(m.regs[c])
+	case c == tdf.OpPushImm16, c == tdf.OpPushImm32:
+		m.push(op.Arg)
+	case c == tdf.OpPushSelector:
+		o := m.objs[op.Arg]
+		if o == nil || !o.HasSelector {
+			return &rpnError{op.Off, fmt.Sprintf("push_selector: the state gives no selector for object %d", op.Arg)}
+		}
+		m.push(uint32(o.Selector))
+	case c == tdf.OpPushBase:
+		o := m.objs[op.Arg]
+		if o == nil {
+			return &rpnError{op.Off, fmt.Sprintf("push_object_base: the state gives no base address for object %d", op.Arg)}
+		}
+		m.push(o.Base)
+	case c == tdf.OpAdd:
+		b := m.pop()
+		m.push(m.pop() + b)
+	case c == tdf.OpFetchWord:
+		a := m.popSeg()
+		if v, ok := m.fetch(a, 2); ok {
+			m.push(v)
+		}
+	case c == tdf.OpFetchFar:
+		a := m.popSeg()
+		if v, ok := m.fetch(a, 4); ok {
+			m.push(v >> 16)
+			m.push(v & 0xFFFF)
+		}
+	case c == tdf.OpFetchDword:
+		a := access{flat: m.pop()}
+		if v, ok := m.fetch(a, 4); ok {
+			m.push(v)
+		}
+	case c == tdf.OpSplit:
+		d := m.pop()
+		m.push(d >> 16)
+		m.push(d & 0xFFFF)
+	case c == tdf.OpJoin:
+		off := m.pop() & 0xFFFF
+		m.push(m.pop()<<16 | off)
+	case c == tdf.OpLogRegs16, c == tdf.OpLogRegs32:
+		m.logRegs(int(op.Arg), c == tdf.OpLogRegs32)
+	case c == tdf.OpLogMem, c == tdf.OpLogASCIIZ:
+		// The length was pushed first (or left by LEN), the address
+		// after it.
+		a := m.popSeg()
+		m.logItem(a, int(m.pop()&0xFFFF), c == tdf.OpLogASCIIZ)
+	case c == tdf.OpLogMemFlat, c == tdf.OpLogASCIIZFlat:
+		a := access{flat: m.pop()}
+		m.logItem(a, int(m.pop()&0xFFFF), c == tdf.OpLogASCIIZFlat)
+	case c == tdf.OpAbortOp:
+		m.note("RPN offset %d: ABORTOP: no effect on the record (what the kernel does with it is not documented)", op.Off)
+	case c == tdf.OpRemoveOp:
+		m.note("RPN offset %d: REMOVEOP: no effect on the record, the tracepoint stays (what the kernel does with it is not documented)", op.Off)
+	case c == tdf.OpOrbit:
+		a := m.pop()
+		m.note("RPN offset %d: ORBIT=(%d,%d): no effect on the record (what the kernel does with it is not documented)", op.Off, a, op.Arg)
+	default:
+		// Disassemble returns only the opcodes above.
+		return &rpnError{op.Off, fmt.Sprintf("opcode 0x%02X is not simulated", uint8(c))}
+	}
+	return nil
+}
+
+// popSeg takes an offset and, below it, a selector off the stack.
+func (m *machine) popSeg() access {
+	off := uint16(m.pop())
+	return access{seg: true, sel: uint16(m.pop()), off: off}
+}
+
+// load reads byte i of access a. A status other than 0 says why it cannot
+// be read. quiet leaves out the note about memory the state does not
+// describe.
+func (m *machine) load(a access, i int, quiet bool) (byte, byte) {
+	lin := a.flat + uint32(i)
+	if a.seg {
+		s := m.sels[a.sel]
+		switch {
+		case s == nil, s.Invalid:
+			return 0, tffformat.StatusInvalidSelector
+		case s.NotPresent:
+			return 0, tffformat.StatusSelectorNotPresent
+		case uint64(a.off)+uint64(i) > uint64(s.Limit):
+			return 0, tffformat.StatusInvalidSelector
+		}
+		lin = s.Base + uint32(a.off) + uint32(i)
+	}
+	b, ok, described := m.mem.byteAt(lin)
+	if !ok {
+		if !described && !quiet && !m.noted[lin/PageSize] {
+			if m.noted == nil {
+				m.noted = map[uint32]bool{}
+			}
+			m.noted[lin/PageSize] = true
+			m.note("%s: no memory region holds linear address 0x%08X; it reads as a page not present (status FD)", a, lin)
+		}
+		return 0, tffformat.StatusPageNotPresent
+	}
+	return b, 0
+}
+
+// segCheck checks a segmented access of n bytes against its selector and
+// limit before any byte is read, as the processor checks a segment before
+// the pages behind it; it returns the bad status, or 0. A flat access
+// passes.
+func (m *machine) segCheck(a access, n int) byte {
+	if !a.seg || n == 0 {
+		return 0
+	}
+	_, st := m.load(a, n-1, true)
+	if st == tffformat.StatusPageNotPresent {
+		st = 0 // the segment is good; the pages are read byte by byte
+	}
+	return st
+}
+
+// fetch reads an n-byte little-endian value for an address computation.
+// When it cannot, the failure is logged as the data item of this
+// statement (the item that needs the value) and the hit logs nothing more.
+func (m *machine) fetch(a access, n int) (uint32, bool) {
+	if st := m.segCheck(a, n); st != 0 {
+		m.fault(st, a)
+		return 0, false
+	}
+	var v uint32
+	for i := range n {
+		b, st := m.load(a, i, false)
+		if st != 0 {
+			m.fault(st, a)
+			return 0, false
+		}
+		v |= uint32(b) << (8 * i)
+	}
+	return v, true
+}
+
+// room returns how many more data bytes MAXDATALENGTH allows.
+func (m *machine) room() int { return m.maxData - len(m.data) }
+
+// cut marks the record incomplete: MAXDATALENGTH left no room for the
+// rest, and nothing more is logged.
+func (m *machine) cut() {
+	m.incomplete = true
+	m.stopped = true
+}
+
+// fault logs a bad status: the prefix (status, length 4) and the pointer
+// that could not be read, and stops the hit. When the seven bytes do not
+// fit in MAXDATALENGTH, nothing is logged and the record is incomplete.
+func (m *machine) fault(st byte, a access) {
+	if m.room() < tffformat.PrefixSize+pointerSize {
+		m.cut()
+		return
+	}
+	m.data = append(m.data, st)
+	m.data = binary.LittleEndian.AppendUint16(m.data, pointerSize)
+	m.data = binary.LittleEndian.AppendUint32(m.data, a.pointer())
+	m.status = st
+	m.stopped = true
+}
+
+// logRegs logs n stack items as words or dwords, the top item first (the
+// REGS statement pushes its registers last first, so they are logged in
+// source order), and takes them off the stack. A value that does not fit
+// in MAXDATALENGTH ends the record.
+func (m *machine) logRegs(n int, wide bool) {
+	w := 2
+	if wide {
+		w = 4
+	}
+	for i := range n {
+		if m.room() < w {
+			m.cut()
+			return
+		}
+		v := m.stack[m.sp-1-i]
+		if wide {
+			m.data = binary.LittleEndian.AppendUint32(m.data, v)
+		} else {
+			m.data = binary.LittleEndian.AppendUint16(m.data, uint16(v))
+		}
+	}
+	m.sp -= n
+}
+
+// logItem logs a memory item: the prefix (status 0, or 1 for a string,
+// and the data length) and the data, n bytes, or for a string the bytes
+// before its NUL, at most n. Data that MAXDATALENGTH has no room for is
+// cut, the prefix giving the length actually logged, and the record is
+// incomplete; a byte that cannot be read makes the item a bad status.
+func (m *machine) logItem(a access, n int, asciiz bool) {
+	if m.room() < tffformat.PrefixSize {
+		m.cut()
+		return
+	}
+	k := min(n, m.room()-tffformat.PrefixSize)
+	if !asciiz {
+		if st := m.segCheck(a, k); st != 0 {
+			m.fault(st, a)
+			return
+		}
+	}
+	buf := make([]byte, 0, k)
+	short := k < n
+	for i := range k {
+		b, st := m.load(a, i, false)
+		if st != 0 {
+			m.fault(st, a)
+			return
+		}
+		if asciiz && b == 0 {
+			short = false
+			break
+		}
+		buf = append(buf, b)
+	}
+	if asciiz && short && len(buf) == k {
+		// The string fills the room; it is whole if its NUL comes next.
+		if b, st := m.load(a, k, true); st == 0 && b == 0 {
+			short = false
+		}
+	}
+	status := byte(tffformat.StatusValid)
+	if asciiz {
+		status = tffformat.StatusString
+	}
+	m.data = append(m.data, status)
+	m.data = binary.LittleEndian.AppendUint16(m.data, uint16(len(buf)))
+	m.data = append(m.data, buf...)
+	if short {
+		m.cut()
+	}
+}

@@ -1,0 +1,303 @@
+// Package simulate runs the dynamic tracepoints of a trace definition file
+// (TDF) against a described machine state, as the OS/2 kernel does when a
+// tracepoint is hit, and writes the records into a system trace buffer
+// (STDA) or a TRACEFMT save file. A Trace Source File can so be tested end
+// to end without an OS/2 machine: compile it, simulate hits, format the
+// buffer through the compiled TFF.
+//
+// A State (read from a JSON state file with ParseState or OpenState) gives
+// the registers, the selectors, the memory, where the module's LX objects
+// were loaded, and the hits: each names a tracepoint, by minor code or by
+// object:offset, with a process ID, a time stamp and registers or memory
+// that hold for that hit only. Run runs each hit's RPN program on the
+// machine (docs/simulate.md says what each opcode does) and lays the
+// records out with stda.Writer, wrapping round the circular area as the
+// kernel does.
+//
+// The record data is what the reference (trcust-tsf-reference.txt 1.4 and
+// the "Dynamic trace data" section of the reference README) says the
+// kernel logs: registers without a prefix, 2 bytes for a 16-bit register
+// and 4 for an E-register; a 3-byte prefix (status, length) before the data
+// of each memory or string item; the pointer in place of the data after a
+// bad status, and nothing more for that hit. docs/simulate.md gives the
+// state file and every choice the references leave open.
+package simulate
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+
+	"github.com/tracekit/tracekit/binfmt/savefile"
+	"github.com/tracekit/tracekit/binfmt/stda"
+	"github.com/tracekit/tracekit/binfmt/tdf"
+)
+
+// DefaultSize is the STDA size Run uses when Options.Size is 0: 16 KiB,
+// header included.
+const DefaultSize = 0x4000
+
+// RecordFlags are the flags of every record Run writes: kernel-generated
+// (0x01 clear), time stamp present (0x02 clear), protect mode, dynamic.
+// A hit with External set adds stda.FlagExternal; a record that
+// MAXDATALENGTH cut has stda.FlagIncomplete.
+const RecordFlags = stda.FlagProtect | stda.FlagDynamic
+
+// Output is the kind of file Run writes.
+type Output uint8
+
+// The outputs.
+const (
+	OutputSTDA Output = iota // a bare STDA, as DosGetSTDA returns it
+	OutputSave               // a TRACEFMT save file holding the STDA
+)
+
+// String returns "stda" or "save".
+func (o Output) String() string {
+	switch o {
+	case OutputSTDA:
+		return "stda"
+	case OutputSave:
+		return "save"
+	}
+	return "output(" + strconv.Itoa(int(o)) + ")"
+}
+
+// ParseOutput returns the Output named "stda" or "save".
+func ParseOutput(s string) (Output, error) {
+	switch s {
+	case "stda":
+		return OutputSTDA, nil
+	case "save":
+		return OutputSave, nil
+	}
+	return 0, fmt.Errorf("simulate: unknown output %q: want stda or save", s)
+}
+
+// Options choose the buffer Run writes.
+type Options struct {
+	// Format is the STDA format; the zero value means stda.FormatNew.
+	Format stda.Format
+	// Size is the whole STDA's size in bytes, header included (its
+	// LAST+1); 0 means DefaultSize. At most stda.MaxSize.
+	Size int
+	// Next is the STDA offset where the first record goes; 0 means FIRST.
+	// Records then wrap from LAST to FIRST, and the end marker lies just
+	// below the oldest record kept: set Next to put it in the middle of the
+	// circular area.
+	Next int
+	// Output says whether Result.Bytes is a bare STDA or a save file (whose
+	// save time is State.Saved).
+	Output Output
+}
+
+// HitResult is what one hit logged.
+type HitResult struct {
+	Hit        int // index in State.Hits
+	Minor      uint16
+	Object     uint32
+	Offset     uint32
+	Record     stda.Record // as written (Offset is not set)
+	Status     byte        // the bad status logged (0xFF, 0xFE, 0xFD), or 0
+	Incomplete bool        // MAXDATALENGTH cut the data (FlagIncomplete)
+	// Notes tell what the simulator could not do as the state file may have
+	// meant: memory that no region describes, the opcodes whose meaning is
+	// not known.
+	Notes []string
+}
+
+// Result is a simulation's output.
+type Result struct {
+	Hits []HitResult
+	// Dropped is the number of records given up when the buffer wrapped.
+	Dropped int
+	// Bytes is the STDA or the save file, as Options.Output says.
+	Bytes []byte
+}
+
+// RunError reports a hit that cannot be simulated: its tracepoint's program
+// is broken (RPNOffset is then the offset of the instruction at fault), the
+// state lacks what the program needs, or its record does not fit.
+type RunError struct {
+	Hit       int // index in State.Hits
+	Minor     uint16
+	Object    uint32
+	Offset    uint32
+	RPNOffset int // -1 when the problem is not in the program
+	Msg       string
+}
+
+// Error returns "hit N: tracepoint minor 0x0001 at 00000001:00000000: RPN
+// offset 5: message".
+func (e *RunError) Error() string {
+	s := fmt.Sprintf("hit %d: tracepoint minor 0x%04X at %08X:%08X: ", e.Hit, e.Minor, e.Object, e.Offset)
+	if e.RPNOffset >= 0 {
+		s += fmt.Sprintf("RPN offset %d: ", e.RPNOffset)
+	}
+	return s + e.Msg
+}
+
+// Run runs every hit of st, in order, against the tracepoints of t, and
+// writes the records into the buffer opt describes. It returns an error,
+// and no Result, when a hit names no tracepoint or an ambiguous one, when a
+// program is broken or needs what the state does not give (an object's
+// base or selector), when a major code does not fit the STDA's one byte,
+// when a record is too large for the buffer, or when the options are bad.
+// A hit whose memory cannot be read is not an error: its record logs the
+// status, as the kernel's would.
+func Run(t *tdf.File, st *State, opt Options) (*Result, error) {
+	if t == nil || st == nil {
+		return nil, errors.New("simulate: Run needs a TDF and a state")
+	}
+	if opt.Format == 0 {
+		opt.Format = stda.FormatNew
+	}
+	if opt.Size == 0 {
+		opt.Size = DefaultSize
+	}
+	if opt.Output != OutputSTDA && opt.Output != OutputSave {
+		return nil, fmt.Errorf("simulate: unknown output %v", opt.Output)
+	}
+	w, err := stda.NewWriter(opt.Format, opt.Size)
+	if err != nil {
+		return nil, err
+	}
+	if opt.Next != 0 {
+		if err := w.SetNext(opt.Next); err != nil {
+			return nil, err
+		}
+	}
+	w.SetTraceTimes(st.TraceOn, st.TraceOff)
+
+	base := newBase(st)
+	res := &Result{}
+	for i := range st.Hits {
+		h := &st.Hits[i]
+		tp, err := find(t, h, i)
+		if err != nil {
+			return nil, err
+		}
+		hr, err := base.hit(t, tp, h, i)
+		if err != nil {
+			return nil, err
+		}
+		if err := w.Write(hr.Record); err != nil {
+			e := &RunError{Hit: i, Minor: tp.Minor, Object: tp.Object, Offset: tp.Offset, RPNOffset: -1, Msg: err.Error()}
+			if errors.Is(err, stda.ErrTooLarge) {
+				e.Msg = fmt.Sprintf("a record of %d bytes does not fit a %d-byte STDA with its end marker; give a larger buffer",
+					stda.RecordSize(opt.Format, &hr.Record), opt.Size)
+			}
+			return nil, e
+		}
+		res.Hits = append(res.Hits, hr)
+	}
+	res.Dropped = w.Dropped()
+	res.Bytes = w.Bytes()
+	if opt.Output == OutputSave {
+		if res.Bytes, err = savefile.Marshal(st.Saved, res.Bytes); err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+// find returns the tracepoint hit h names.
+func find(t *tdf.File, h *Hit, i int) (*tdf.Tracepoint, error) {
+	var found *tdf.Tracepoint
+	for k := range t.Tracepoints {
+		tp := &t.Tracepoints[k]
+		if h.ByAddress && (tp.Object != h.Object || tp.Offset != h.Offset) || !h.ByAddress && tp.Minor != h.Minor {
+			continue
+		}
+		if found != nil {
+			return nil, &RunError{Hit: i, Minor: h.Minor, RPNOffset: -1,
+				Msg: fmt.Sprintf("two tracepoints have this minor code (at %08X:%08X and %08X:%08X); name the one to hit with \"tp\"",
+					found.Object, found.Offset, tp.Object, tp.Offset)}
+		}
+		found = tp
+	}
+	if found == nil {
+		if h.ByAddress {
+			return nil, &RunError{Hit: i, Object: h.Object, Offset: h.Offset, RPNOffset: -1,
+				Msg: fmt.Sprintf("the TDF has no tracepoint at %08X:%08X", h.Object, h.Offset)}
+		}
+		return nil, &RunError{Hit: i, Minor: h.Minor, RPNOffset: -1, Msg: fmt.Sprintf("the TDF has no tracepoint with minor code 0x%04X", h.Minor)}
+	}
+	return found, nil
+}
+
+// base is the part of the machine every hit shares.
+type base struct {
+	st     *State
+	sels   map[uint16]*Selector
+	objs   map[uint32]*Object
+	absent map[uint32]bool
+}
+
+func newBase(st *State) *base {
+	b := &base{st: st, sels: map[uint16]*Selector{}, objs: map[uint32]*Object{}, absent: map[uint32]bool{}}
+	for i := range st.Selectors {
+		s := &st.Selectors[i]
+		if b.sels[s.Value] == nil {
+			b.sels[s.Value] = s
+		}
+	}
+	for i := range st.Objects {
+		o := &st.Objects[i]
+		if b.objs[o.Number] == nil {
+			b.objs[o.Number] = o
+		}
+	}
+	for _, p := range st.PagesNotPresent {
+		b.absent[p/PageSize] = true
+	}
+	return b
+}
+
+// hit runs tracepoint tp for hit h (number i).
+func (b *base) hit(t *tdf.File, tp *tdf.Tracepoint, h *Hit, i int) (HitResult, error) {
+	hr := HitResult{Hit: i, Minor: tp.Minor, Object: tp.Object, Offset: tp.Offset}
+	fail := func(off int, format string, args ...any) (HitResult, error) {
+		return hr, &RunError{Hit: i, Minor: tp.Minor, Object: tp.Object, Offset: tp.Offset, RPNOffset: off, Msg: fmt.Sprintf(format, args...)}
+	}
+	if tp.Major > 0xFF {
+		return fail(-1, "major code 0x%X does not fit the one byte an STDA record has for it", tp.Major)
+	}
+	m := &machine{
+		regs:    b.st.Registers,
+		mem:     memory{layers: [][]Region{b.st.Memory, h.Memory}, absent: b.absent},
+		sels:    b.sels,
+		objs:    b.objs,
+		maxData: int(t.MaxDataLength),
+	}
+	for r, v := range h.Registers {
+		if r < NumRegs {
+			m.regs[r] = v
+		}
+	}
+	for r := RegES; r < NumRegs; r++ {
+		if r.Segment() {
+			m.regs[r] &= 0xFFFF
+		}
+	}
+	if err := m.run(tp.RPN); err != nil {
+		var re *rpnError
+		if errors.As(err, &re) {
+			return fail(re.off, "%s", re.msg)
+		}
+		return fail(-1, "%v", err)
+	}
+	flags := byte(RecordFlags)
+	if h.External {
+		flags |= stda.FlagExternal
+	}
+	if m.incomplete {
+		flags |= stda.FlagIncomplete
+	}
+	hr.Record = stda.Record{Flags: flags, PID: h.PID, Minor: tp.Minor, Major: uint8(tp.Major), Time: h.Time, Data: m.data}
+	if hr.Record.Data == nil {
+		hr.Record.Data = []byte{}
+	}
+	hr.Status, hr.Incomplete, hr.Notes = m.status, m.incomplete, m.notes
+	return hr, nil
+}
