@@ -26,6 +26,7 @@ type cli struct {
 	Combine  combineCmd  `cmd:"" help:"Combine TFF files of one major code into one (TRCUST /C=)."`
 	Dump     dumpCmd     `cmd:"" help:"Print a TFF readably, as JSON, or as a TSF listing."`
 	Format   formatCmd   `cmd:"" help:"Format STDA trace buffers and TRACEFMT save files through their TFFs (a modern TRACEFMT)."`
+	Simulate simulateCmd `cmd:"" help:"Run a TDF's trace programs against a described machine state into a trace buffer."`
 	Records  recordsCmd  `cmd:"" help:"Read traces (OS/2 STRACE, Windows strace, Hitachi PRF) as normalized records."`
 	Dialects dialectsCmd `cmd:"" help:"List the trace dialects tracekit reads."`
 	Generate generateCmd `cmd:"" help:"Write synthetic input of a trace dialect, for benchmarks."`

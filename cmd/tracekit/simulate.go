@@ -1,0 +1,56 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/tracekit/tracekit/binfmt/stda"
+	"github.com/tracekit/tracekit/binfmt/tdf"
+	"github.com/tracekit/tracekit/cmd/internal/outfile"
+	"github.com/tracekit/tracekit/lower/simulate"
+)
+
+// simulateCmd is "tracekit simulate --tdf X.TDF --state STATE.json -o OUT".
+type simulateCmd struct {
+	TDF       string `name:"tdf" required:"" placeholder:"FILE" help:"The TDF whose trace programs run."`
+	State     string `name:"state" required:"" placeholder:"FILE" help:"The machine state and the hits (docs/simulate.md)."`
+	Output    string `short:"o" name:"output" required:"" placeholder:"FILE" help:"The trace buffer to write."`
+	Format    string `name:"format" enum:"stda,save" default:"stda" help:"stda: a bare trace buffer; save: a TRACEFMT save file."`
+	OldFormat bool   `name:"old-format" help:"Write the old STDA format (2-byte time stamps) instead of the new one."`
+	Size      int    `name:"size" default:"0" help:"The trace buffer's size in bytes (0: the simulator's default)."`
+}
+
+// Run simulates the hits and writes the buffer; what the simulator could
+// not do as the state may have meant is printed as warnings.
+func (c *simulateCmd) Run(e *env) error {
+	t, err := tdf.Open(c.TDF)
+	if err != nil {
+		return err
+	}
+	st, err := simulate.OpenState(c.State)
+	if err != nil {
+		return err
+	}
+	out, err := simulate.ParseOutput(c.Format)
+	if err != nil {
+		return err
+	}
+	opt := simulate.Options{Size: c.Size, Output: out}
+	if c.OldFormat {
+		opt.Format = stda.FormatOld
+	}
+	res, err := simulate.Run(t, st, opt)
+	if err != nil {
+		return err
+	}
+	for _, h := range res.Hits {
+		for _, n := range h.Notes {
+			fmt.Fprintf(e.stderr, "%s: warning: hit %d (minor %04X at %08X:%08X): %s\n", c.State, h.Hit, h.Minor, h.Object, h.Offset, n)
+		}
+	}
+	if res.Dropped > 0 {
+		fmt.Fprintf(e.stderr, "%s: warning: %d older records overwritten: the buffer wrapped\n", c.State, res.Dropped)
+	}
+	var set outfile.Set
+	set.Add(c.Output, res.Bytes)
+	return set.Commit()
+}
