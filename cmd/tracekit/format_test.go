@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/tracekit/tracekit/ast/golden"
-	"github.com/tracekit/tracekit/binfmt/savefile"
+	"github.com/tracekit/tracekit/binfmt/tracefmt"
 	"github.com/tracekit/tracekit/binfmt/stda"
 )
 
@@ -40,7 +40,7 @@ func TestFormat(t *testing.T) {
 	}
 	buf := filepath.Join(dir, "trace.stda")
 	os.WriteFile(buf, w.Bytes(), 0o644)
-	save, _ := savefile.Marshal(savefile.DateTime{Hours: 11, Day: 21, Month: 11, Year: 2026}, w.Bytes())
+	save, _ := tracefmt.Marshal(tracefmt.DateTime{Hours: 11, Day: 21, Month: 11, Year: 2026}, w.Bytes())
 	sav := filepath.Join(dir, "trace.sav")
 	os.WriteFile(sav, save, 0o644)
 

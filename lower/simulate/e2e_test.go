@@ -10,7 +10,7 @@ import (
 
 	"github.com/tracekit/tracekit/ast/corpus"
 	"github.com/tracekit/tracekit/ast/golden"
-	"github.com/tracekit/tracekit/binfmt/savefile"
+	"github.com/tracekit/tracekit/binfmt/tracefmt"
 	"github.com/tracekit/tracekit/binfmt/stda"
 	"github.com/tracekit/tracekit/binfmt/tdf"
 	"github.com/tracekit/tracekit/binfmt/tff"
@@ -117,16 +117,16 @@ func readBack(t testing.TB, res *Result, opt Options) *stda.Buffer {
 	t.Helper()
 	switch opt.Output {
 	case OutputSave:
-		if k := savefile.Detect(res.Bytes); k != savefile.KindSaveFile {
+		if k := tracefmt.Detect(res.Bytes); k != tracefmt.KindSaveFile {
 			t.Fatalf("output detected as %v, want a save file", k)
 		}
-		f, err := savefile.Parse(res.Bytes)
+		f, err := tracefmt.Parse(res.Bytes)
 		if err != nil {
 			t.Fatalf("save file reads with an error: %v", err)
 		}
 		return f.STDA
 	default:
-		if k := savefile.Detect(res.Bytes); k != savefile.KindSTDA {
+		if k := tracefmt.Detect(res.Bytes); k != tracefmt.KindSTDA {
 			t.Fatalf("output detected as %v, want an STDA", k)
 		}
 		b, err := stda.Parse(res.Bytes)

@@ -28,7 +28,7 @@ import (
 	"fmt"
 	"strconv"
 
-	"github.com/tracekit/tracekit/binfmt/savefile"
+	"github.com/tracekit/tracekit/binfmt/tracefmt"
 	"github.com/tracekit/tracekit/binfmt/stda"
 	"github.com/tracekit/tracekit/binfmt/tdf"
 )
@@ -194,7 +194,7 @@ func Run(t *tdf.File, st *State, opt Options) (*Result, error) {
 	res.Dropped = w.Dropped()
 	res.Bytes = w.Bytes()
 	if opt.Output == OutputSave {
-		if res.Bytes, err = savefile.Marshal(st.Saved, res.Bytes); err != nil {
+		if res.Bytes, err = tracefmt.Marshal(st.Saved, res.Bytes); err != nil {
 			return nil, err
 		}
 	}

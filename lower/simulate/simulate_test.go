@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tracekit/tracekit/binfmt/savefile"
+	"github.com/tracekit/tracekit/binfmt/tracefmt"
 	"github.com/tracekit/tracekit/binfmt/stda"
 	"github.com/tracekit/tracekit/binfmt/tdf"
 )
@@ -150,7 +150,7 @@ func TestRecordFields(t *testing.T) {
 func TestSaveFile(t *testing.T) {
 	st := testState()
 	st.Hits = []Hit{hitAt(1)}
-	st.Saved = savefile.DateTime{Hours: 14, Minutes: 3, Day: 3, Month: 3, Year: 1995, TimeZone: -1, Weekday: 5}
+	st.Saved = tracefmt.DateTime{Hours: 14, Minutes: 3, Day: 3, Month: 3, Year: 1995, TimeZone: -1, Weekday: 5}
 	plain, err := Run(twoTracepoints(), st, Options{Size: 0x100})
 	if err != nil {
 		t.Fatal(err)
@@ -159,11 +159,11 @@ func TestSaveFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := savefile.Parse(save.Bytes)
+	f, err := tracefmt.Parse(save.Bytes)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if f.DateTime != st.Saved || !bytes.Equal(save.Bytes[savefile.STDAOffset:], plain.Bytes) || len(f.STDA.Records) != 1 {
+	if f.DateTime != st.Saved || !bytes.Equal(save.Bytes[tracefmt.STDAOffset:], plain.Bytes) || len(f.STDA.Records) != 1 {
 		t.Errorf("save file %+v", f.Header)
 	}
 }

@@ -4,7 +4,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/tracekit/tracekit/binfmt/savefile"
+	"github.com/tracekit/tracekit/binfmt/tracefmt"
 	"github.com/tracekit/tracekit/binfmt/stda"
 )
 
@@ -130,6 +130,6 @@ type State struct {
 	// TraceOn and TraceOff go into a new-format STDA header; Saved into a
 	// save file's header. All zero when the state file leaves them out.
 	TraceOn, TraceOff stda.TraceTime
-	Saved             savefile.DateTime
+	Saved             tracefmt.DateTime
 	Hits              []Hit
 }

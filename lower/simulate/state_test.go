@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tracekit/tracekit/binfmt/savefile"
+	"github.com/tracekit/tracekit/binfmt/tracefmt"
 	"github.com/tracekit/tracekit/binfmt/stda"
 )
 
@@ -60,7 +60,7 @@ func TestParseState(t *testing.T) {
 		PagesNotPresent: []uint32{0x51000, 0x1000},
 		TraceOn:         stda.TraceTime{Year: 1995, Month: 3, Day: 1, Hour: 14, Minute: 2},
 		TraceOff:        stda.TraceTime{Year: 1995, Month: 3, Day: 1, Hour: 14, Minute: 5, Hundredths: 50},
-		Saved:           savefile.DateTime{Hours: 9, Minutes: 0, Seconds: 1, Hundredths: 99, Day: 5, Month: 3, Year: 1995, TimeZone: -1, Weekday: 0},
+		Saved:           tracefmt.DateTime{Hours: 9, Minutes: 0, Seconds: 1, Hundredths: 99, Day: 5, Month: 3, Year: 1995, TimeZone: -1, Weekday: 0},
 		Hits: []Hit{
 			{Minor: 0x8001, PID: 33, Time: stda.Timestamp{Len: 4, Hours: 14, Minutes: 2, Seconds: 1, Hundredths: 7}, Memory: nil},
 			{ByAddress: true, Object: 1, Offset: 0xDC0, PID: 0x21, Time: stda.Timestamp{Len: 4, Hours: 23, Minutes: 59, Seconds: 59, Hundredths: 99},

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tracekit/tracekit/binfmt/savefile"
+	"github.com/tracekit/tracekit/binfmt/tracefmt"
 	"github.com/tracekit/tracekit/binfmt/stda"
 )
 
@@ -437,7 +437,7 @@ func (raw *rawState) state() (*State, error) {
 			if err != nil {
 				return nil, err
 			}
-			st.Saved = savefile.DateTime{Hours: uint8(tm.Hour()), Minutes: uint8(tm.Minute()), Seconds: uint8(tm.Second()),
+			st.Saved = tracefmt.DateTime{Hours: uint8(tm.Hour()), Minutes: uint8(tm.Minute()), Seconds: uint8(tm.Second()),
 				Hundredths: uint8(tm.Nanosecond() / 1e7), Day: uint8(tm.Day()), Month: uint8(tm.Month()), Year: uint16(tm.Year()),
 				TimeZone: -1, Weekday: uint8(tm.Weekday())}
 		}

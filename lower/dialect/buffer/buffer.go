@@ -16,7 +16,7 @@ import (
 
 	"github.com/tracekit/tracekit/ast"
 	"github.com/tracekit/tracekit/ast/diag"
-	"github.com/tracekit/tracekit/binfmt/savefile"
+	"github.com/tracekit/tracekit/binfmt/tracefmt"
 	"github.com/tracekit/tracekit/binfmt/stda"
 	"github.com/tracekit/tracekit/lower/dialect/lowering"
 	"github.com/tracekit/tracekit/lower/record"
@@ -24,7 +24,7 @@ import (
 
 // MaxInput is the largest input read: an STDA is at most 64 KiB, a save
 // file that and its 26-byte header.
-const MaxInput = stda.MaxSize + savefile.STDAOffset
+const MaxInput = stda.MaxSize + tracefmt.STDAOffset
 
 // Diagnostic codes.
 const (
@@ -40,7 +40,7 @@ func STDA() lowering.Dialect {
 		Name:        "stda",
 		Description: "OS/2 system trace buffer (STDA, from DosGetSTDA): binary, old and new formats",
 		Patterns:    []string{"*.stda", "*.trc"},
-		Sniff:       func(head []byte) bool { return savefile.Detect(head) == savefile.KindSTDA },
+		Sniff:       func(head []byte) bool { return tracefmt.Detect(head) == tracefmt.KindSTDA },
 		Binary:      func(cfg lowering.Config, data []byte, out lowering.Output) error { return Lower(cfg, data, out) },
 	}
 }
@@ -51,7 +51,7 @@ func SaveFile() lowering.Dialect {
 		Name:        "tracefmt",
 		Description: "OS/2 TRACEFMT save file: date, check key, then an STDA (binary)",
 		Patterns:    []string{"*.sav", "*.tfs"},
-		Sniff:       func(head []byte) bool { return savefile.Detect(head) == savefile.KindSaveFile },
+		Sniff:       func(head []byte) bool { return tracefmt.Detect(head) == tracefmt.KindSaveFile },
 		Binary:      func(cfg lowering.Config, data []byte, out lowering.Output) error { return Lower(cfg, data, out) },
 	}
 }
@@ -65,8 +65,8 @@ func Read(source string, data []byte) (*stda.Buffer, int64, diag.List) {
 			Msg: fmt.Sprintf("offset 0x%X: ", off) + fmt.Sprintf(format, args...)}
 	}
 	var diags diag.List
-	switch savefile.Detect(data) {
-	case savefile.KindSTDA:
+	switch tracefmt.Detect(data) {
+	case tracefmt.KindSTDA:
 		buf, err := stda.Parse(data)
 		var fe *stda.FormatError
 		if errors.As(err, &fe) {
@@ -77,11 +77,11 @@ func Read(source string, data []byte) (*stda.Buffer, int64, diag.List) {
 			diags.Add(at(fe.Off, sev, code, "%s", fe.Msg))
 		}
 		return buf, 0, diags
-	case savefile.KindSaveFile:
-		f, err := savefile.Parse(data)
+	case tracefmt.KindSaveFile:
+		f, err := tracefmt.Parse(data)
 		for _, e := range unjoin(err) {
-			var ck *savefile.CheckKeyError
-			var fe *savefile.FormatError
+			var ck *tracefmt.CheckKeyError
+			var fe *tracefmt.FormatError
 			switch {
 			case errors.As(e, &ck):
 				diags.Add(at(ck.Off, diag.Warning, CodeCheckKey, "%s", ck.Error()))
@@ -96,11 +96,11 @@ func Read(source string, data []byte) (*stda.Buffer, int64, diag.List) {
 			}
 		}
 		if f == nil {
-			return nil, savefile.STDAOffset, diags
+			return nil, tracefmt.STDAOffset, diags
 		}
-		return f.STDA, savefile.STDAOffset, diags
+		return f.STDA, tracefmt.STDAOffset, diags
 	}
-	diags.Add(at(0, diag.Error, CodeHeader, "neither an STDA (SYSTRACE at offset 0) nor a TRACEFMT save file (SYSTRACE at offset 0x%X)", savefile.STDAOffset))
+	diags.Add(at(0, diag.Error, CodeHeader, "neither an STDA (SYSTRACE at offset 0) nor a TRACEFMT save file (SYSTRACE at offset 0x%X)", tracefmt.STDAOffset))
 	return nil, 0, diags
 }
 

@@ -8,7 +8,7 @@ import (
 
 	"github.com/tracekit/tracekit/ast/diag"
 	"github.com/tracekit/tracekit/ast/golden"
-	"github.com/tracekit/tracekit/binfmt/savefile"
+	"github.com/tracekit/tracekit/binfmt/tracefmt"
 	"github.com/tracekit/tracekit/binfmt/stda"
 	"github.com/tracekit/tracekit/lower/dialect"
 	"github.com/tracekit/tracekit/lower/record"
@@ -32,7 +32,7 @@ func synthetic(t *testing.T) (buf, save []byte) {
 		}
 	}
 	buf = w.Bytes()
-	save, err = savefile.Marshal(savefile.DateTime{Hours: 22, Day: 7, Month: 8, Year: 1996}, buf)
+	save, err = tracefmt.Marshal(tracefmt.DateTime{Hours: 22, Day: 7, Month: 8, Year: 1996}, buf)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +63,7 @@ func TestRecords(t *testing.T) {
 
 	// A save file whose check key is wrong is read, with a warning.
 	bad := append([]byte(nil), save...)
-	bad[savefile.OffCheckKey] ^= 0xFF
+	bad[tracefmt.OffCheckKey] ^= 0xFF
 	// An STDA whose NEXT points outside it ends the walk at once.
 	broken := append([]byte(nil), buf...)
 	broken[12], broken[13] = 0xFF, 0x7F

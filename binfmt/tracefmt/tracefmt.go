@@ -1,4 +1,4 @@
-// Package savefile reads and writes the TRACEFMT save file: the unformatted
+// Package tracefmt reads and writes the TRACEFMT save file: the unformatted
 // system trace buffer (STDA) that the OS/2 trace formatter saves for
 // formatting later.
 //
@@ -13,7 +13,7 @@
 //
 // A wrong check key is reported as a *CheckKeyError beside a fully read
 // File, so a caller can print it as a diagnostic and go on.
-package savefile
+package tracefmt
 
 import (
 	"bytes"
@@ -108,9 +108,9 @@ type FormatError struct {
 	Err error
 }
 
-// Error returns "savefile: offset 0xOOOO: message".
+// Error returns "tracefmt: offset 0xOOOO: message".
 func (e *FormatError) Error() string {
-	return fmt.Sprintf("savefile: offset %#04x: %s", e.Off, e.Msg)
+	return fmt.Sprintf("tracefmt: offset %#04x: %s", e.Off, e.Msg)
 }
 
 // Unwrap returns the underlying STDA error, if any.
@@ -126,7 +126,7 @@ type CheckKeyError struct {
 
 // Error describes the mismatch.
 func (e *CheckKeyError) Error() string {
-	return fmt.Sprintf("savefile: offset %#04x: check key % x does not match the save time (want % x)", e.Off, e.Got[:], e.Want[:])
+	return fmt.Sprintf("tracefmt: offset %#04x: check key % x does not match the save time (want % x)", e.Off, e.Got[:], e.Want[:])
 }
 
 // Parse reads a save file.
@@ -196,7 +196,7 @@ func Marshal(dt DateTime, data []byte) ([]byte, error) {
 		return nil, err
 	}
 	if len(data) != int(b.Last)+1 {
-		return nil, fmt.Errorf("savefile: STDA is %d bytes, its LAST+1 is %d", len(data), int(b.Last)+1)
+		return nil, fmt.Errorf("tracefmt: STDA is %d bytes, its LAST+1 is %d", len(data), int(b.Last)+1)
 	}
 	out := make([]byte, STDAOffset, STDAOffset+len(data))
 	binary.LittleEndian.PutUint32(out[OffLength:], uint32(len(data)))

@@ -1,4 +1,4 @@
-package savefile
+package tracefmt
 
 import (
 	"bytes"
@@ -294,7 +294,7 @@ func TestGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got := "# synthetic fixture (built by savefile_test.go, no real save file is public)\n" + dump(Parse(data))
+			got := "# synthetic fixture (built by tracefmt_test.go, no real save file is public)\n" + dump(Parse(data))
 			golden.Check(t, gold, []byte(got))
 		})
 	}
