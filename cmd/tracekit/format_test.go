@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/tracekit/tracekit/ast/golden"
-	"github.com/tracekit/tracekit/binfmt/tracefmt"
 	"github.com/tracekit/tracekit/binfmt/stda"
+	"github.com/tracekit/tracekit/binfmt/tracefmt"
 )
 
 // TestFormat compiles a TSF of static tracepoints, writes a synthetic

@@ -28,9 +28,9 @@ import (
 	"fmt"
 	"strconv"
 
-	"github.com/tracekit/tracekit/binfmt/tracefmt"
 	"github.com/tracekit/tracekit/binfmt/stda"
 	"github.com/tracekit/tracekit/binfmt/tdf"
+	"github.com/tracekit/tracekit/binfmt/tracefmt"
 )
 
 // DefaultSize is the STDA size Run uses when Options.Size is 0: 16 KiB,

@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tracekit/tracekit/binfmt/tracefmt"
 	"github.com/tracekit/tracekit/binfmt/stda"
 	"github.com/tracekit/tracekit/binfmt/tdf"
+	"github.com/tracekit/tracekit/binfmt/tracefmt"
 )
 
 // twoTracepoints is a synthetic TDF: minor 1 at 1:0 logs EAX, minor 2 at

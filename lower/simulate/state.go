@@ -4,8 +4,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/tracekit/tracekit/binfmt/tracefmt"
 	"github.com/tracekit/tracekit/binfmt/stda"
+	"github.com/tracekit/tracekit/binfmt/tracefmt"
 )
 
 // PageSize is the size of the pages that State.PagesNotPresent marks.

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tracekit/tracekit/binfmt/tracefmt"
 	"github.com/tracekit/tracekit/binfmt/stda"
+	"github.com/tracekit/tracekit/binfmt/tracefmt"
 )
 
 // TestParseState reads a state that uses every member and checks the

@@ -12,8 +12,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tracekit/tracekit/binfmt/tracefmt"
 	"github.com/tracekit/tracekit/binfmt/stda"
+	"github.com/tracekit/tracekit/binfmt/tracefmt"
 )
 
 // StateVersion is the only "version" a state file may give.
