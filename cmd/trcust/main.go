@@ -78,7 +78,7 @@ type options struct {
 	dups      bool // /D
 	caseless  bool // /I
 	level     int  // /Wn
-	hasCombin bool
+	combineMode bool
 }
 
 func parseArgs(c *console, args []string) options {
@@ -94,7 +94,7 @@ func parseArgs(c *console, args []string) options {
 		case strings.HasPrefix(sw, "M="):
 			o.mapFile = a[3:]
 		case strings.HasPrefix(sw, "C="):
-			o.combine, o.hasCombin = a[3:], true
+			o.combine, o.combineMode = a[3:], true
 		case sw == "P":
 			o.keepPath = true
 		case sw == "D":
@@ -119,7 +119,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	c := &console{out: stdout, err: stderr, min: diag.Warning}
 	fmt.Fprintf(stdout, "\r\nTrcust Version %s\r\n", Version)
 	o := parseArgs(c, args)
-	if o.hasCombin {
+	if o.combineMode {
 		combine(c, o)
 	} else {
 		compile(c, o)
