@@ -71,13 +71,13 @@ func (c *console) aborted() bool {
 
 // options is the parsed command line.
 type options struct {
-	files     []string // the TSF and the TDF, or the combine list
-	mapFile   string
-	combine   string
-	keepPath  bool // /P
-	dups      bool // /D
-	caseless  bool // /I
-	level     int  // /Wn
+	files       []string // the TSF and the TDF, or the combine list
+	mapFile     string
+	combine     string
+	keepPath    bool // /P
+	dups        bool // /D
+	caseless    bool // /I
+	level       int  // /Wn
 	combineMode bool
 }
 
