@@ -265,6 +265,12 @@ func (c *checker) list(pos ast.Pos, entries []*tsf.ListEntry, types bool) {
 			c.at(tsf.ErrNameRedef, e.Name, e.ID.Pos, name)
 			continue
 		}
+		if len(items) == max {
+			// Counted before the ID is judged: a 17th type has no ID left
+			// that is both a power of two and unused.
+			c.at(tsf.WarnTooMany, e, e.ID.Pos, what)
+			break
+		}
 		id := e.ID.Value
 		valid := id >= 1 && id <= 0xFFFF
 		if types {
@@ -282,10 +288,6 @@ func (c *checker) list(pos ast.Pos, entries []*tsf.ListEntry, types bool) {
 		if ids[uint16(id)] {
 			c.at(idRedef, e.ID, e.ID.Pos, e.ID.Text)
 			continue
-		}
-		if len(items) == max {
-			c.at(tsf.WarnTooMany, e, e.ID.Pos, what)
-			break
 		}
 		c.names[key] = true
 		ids[uint16(id)] = true

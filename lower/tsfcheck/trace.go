@@ -406,13 +406,17 @@ func (c *checker) endOfTrace(s *traceState) {
 // of a tracepoint's FMT text (message 99).
 func (c *checker) fmtChecks(s *traceState) {
 	total, prefixes := 0, 0
+	var over *tsf.Fmt // the FMT that takes the total above the limit
 	for _, f := range s.fmts {
 		total += len(f.Text.Value) + 2 // each FMT ends in CR LF in the TFF
 		prefixes += c.fmtControls(f.Text)
+		if total > MaxFmtBytes && over == nil {
+			over = f
+		}
 	}
-	if total > MaxFmtBytes && len(s.fmts) > 0 {
-		d := c.err(s, tsf.ErrFmtTooLong, s.fmts[0], s.fmts[len(s.fmts)-1].End)
-		d.Detail = fmt.Sprintf("%d bytes", total)
+	if over != nil {
+		d := c.err(s, tsf.ErrFmtTooLong, over, s.fmts[len(s.fmts)-1].End)
+		d.Detail = fmt.Sprintf("%d bytes in all", total)
 	}
 	switch {
 	case prefixes == 0:
