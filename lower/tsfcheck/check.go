@@ -75,7 +75,6 @@ type Tracepoint struct {
 	TypeMask  uint16 // OR of the TYPE ids
 	Group     uint16
 	Desc      string // as TRCUST stores it (see tsf.String)
-	HasDesc   bool
 	Fmts      []string
 	Data      []Data // the statements that produce RPN code, in source order
 	DataBytes int    // the most data one hit can log, prefixes included

@@ -164,7 +164,7 @@ func (c *checker) field(s *traceState, i int, f tsf.Field) {
 	case *tsf.Desc:
 		if c.once(s, f) {
 			s.desc = f
-			s.tp.Desc, s.tp.HasDesc = f.Text.Value, true
+			s.tp.Desc = f.Text.Value
 		}
 	case *tsf.Fmt:
 		s.fmts = append(s.fmts, f)
