@@ -82,7 +82,7 @@ func (f Format) String() string {
 // FormatDOS and FormatUnknown). The error is a *FormatError saying
 // "truncated" when the file ends before the fields it needs.
 func Identify(r io.ReaderAt) (Format, int64, error) {
-	size, err := sizeOf(r)
+	size, err := Size(r)
 	if err != nil {
 		return FormatUnknown, 0, err
 	}
@@ -138,9 +138,10 @@ func identify(r io.ReaderAt, size int64) (Format, int64, error) {
 	return FormatDOS, 0, nil
 }
 
-// sizeOf finds the size of r: through Size() or Stat() when r has them,
-// otherwise by probing with one-byte reads (a few dozen ReadAt calls).
-func sizeOf(r io.ReaderAt) (int64, error) {
+// Size finds the size of r: through Size() or Stat() when r has them,
+// otherwise by probing with one-byte reads (a few dozen ReadAt calls). The
+// NE reader uses it too.
+func Size(r io.ReaderAt) (int64, error) {
 	switch v := r.(type) {
 	case interface{ Size() int64 }:
 		return v.Size(), nil
@@ -267,7 +268,7 @@ func (f *File) Close() error {
 // NewFile reads an LX module from r. r must stay readable while the File
 // is used (ReadObject reads page data on demand).
 func NewFile(r io.ReaderAt) (*File, error) {
-	size, err := sizeOf(r)
+	size, err := Size(r)
 	if err != nil {
 		return nil, err
 	}

@@ -17,7 +17,6 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"sort"
 
@@ -269,7 +268,7 @@ func (f *File) Close() error {
 // NewFile reads an NE module from r, which must stay readable while the
 // File is used.
 func NewFile(r io.ReaderAt) (*File, error) {
-	size, err := sizeOf(r)
+	size, err := lx.Size(r)
 	if err != nil {
 		return nil, err
 	}
@@ -306,42 +305,6 @@ func NewFile(r io.ReaderAt) (*File, error) {
 		}
 	}
 	return f, nil
-}
-
-// sizeOf finds the size of r: through Size() or Stat() when r has them,
-// otherwise by probing with one-byte reads.
-func sizeOf(r io.ReaderAt) (int64, error) {
-	switch v := r.(type) {
-	case interface{ Size() int64 }:
-		return v.Size(), nil
-	case interface{ Stat() (fs.FileInfo, error) }:
-		fi, err := v.Stat()
-		if err != nil {
-			return 0, err
-		}
-		return fi.Size(), nil
-	}
-	var b [1]byte
-	has := func(off int64) bool { n, _ := r.ReadAt(b[:], off); return n == 1 }
-	if !has(0) {
-		return 0, nil
-	}
-	lo, hi := int64(0), int64(1) // has(lo) && (hi is being tested)
-	for has(hi) {
-		if hi >= 1<<40 {
-			return 0, fmt.Errorf("ne: input larger than 1 TiB")
-		}
-		lo, hi = hi, hi*2
-	}
-	for hi-lo > 1 {
-		mid := lo + (hi-lo)/2
-		if has(mid) {
-			lo = mid
-		} else {
-			hi = mid
-		}
-	}
-	return hi, nil
 }
 
 func (f *File) read(off, n int64, what string) ([]byte, error) {
