@@ -9,6 +9,7 @@ import (
 	"github.com/tracekit/tracekit/ast"
 	"github.com/tracekit/tracekit/ast/diag"
 	"github.com/tracekit/tracekit/ast/tsf"
+	"github.com/tracekit/tracekit/cmd/internal/osfile"
 	"github.com/tracekit/tracekit/cmd/internal/outfile"
 	"github.com/tracekit/tracekit/grammar/mapfile"
 	"github.com/tracekit/tracekit/lower/tdfgen"
@@ -55,27 +56,19 @@ func (c *compileCmd) Run(e *env) error {
 }
 
 // find looks for name: as given when it has a directory, else beside the
-// TSF, in the current directory, then along --path. It also tries the name
-// in upper and lower case, as OS/2 file systems ignore case.
+// TSF, in the current directory, then along --path; in any case, as OS/2
+// file systems ignore case.
 func (c *compileCmd) find(name string) (string, bool) {
 	if name == "" {
 		return "", false
 	}
-	var dirs []string
-	if filepath.Base(name) != name || strings.ContainsAny(name, `\:`) {
-		dirs = []string{""}
-		name = strings.ReplaceAll(name, `\`, string(filepath.Separator))
-	} else {
-		dirs = append([]string{filepath.Dir(c.File), "."}, c.Path...)
+	name = strings.ReplaceAll(name, `\`, string(filepath.Separator))
+	if filepath.Base(name) != name || strings.Contains(name, ":") {
+		return osfile.Find(filepath.Dir(name), filepath.Base(name))
 	}
-	base := filepath.Base(name)
-	dir := filepath.Dir(name)
-	for _, d := range dirs {
-		for _, b := range []string{base, strings.ToUpper(base), strings.ToLower(base)} {
-			p := filepath.Join(d, dir, b)
-			if st, err := os.Stat(p); err == nil && !st.IsDir() {
-				return p, true
-			}
+	for _, d := range append([]string{filepath.Dir(c.File), "."}, c.Path...) {
+		if p, ok := osfile.Find(d, name); ok {
+			return p, true
 		}
 	}
 	return "", false

@@ -4,12 +4,11 @@ import (
 	"bufio"
 	"fmt"
 	"os"
-	"path/filepath"
-	"strings"
 
 	"github.com/tracekit/tracekit/ast"
 	"github.com/tracekit/tracekit/ast/diag"
 	"github.com/tracekit/tracekit/binfmt/tff"
+	"github.com/tracekit/tracekit/cmd/internal/osfile"
 	"github.com/tracekit/tracekit/lower/dialect/buffer"
 	"github.com/tracekit/tracekit/lower/dialect/lowering"
 	"github.com/tracekit/tracekit/lower/record"
@@ -54,7 +53,7 @@ func (f *formats) Lookup(major uint8, minor uint16) (*tffformat.Format, bool) {
 		f.majors[major] = nil
 		name := fmt.Sprintf("TRC%04X.TFF", major)
 		for _, dir := range f.dirs {
-			p, ok := findFold(dir, name)
+			p, ok := osfile.Find(dir, name)
 			if !ok {
 				continue
 			}
@@ -72,20 +71,6 @@ func (f *formats) Lookup(major uint8, minor uint16) (*tffformat.Format, bool) {
 		return nil, false
 	}
 	return m[minor], true
-}
-
-// findFold finds name in dir in any case.
-func findFold(dir, name string) (string, bool) {
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return "", false
-	}
-	for _, e := range entries {
-		if !e.IsDir() && strings.EqualFold(e.Name(), name) {
-			return filepath.Join(dir, e.Name()), true
-		}
-	}
-	return "", false
 }
 
 // Run formats every record of every file. A record whose major has no TFF

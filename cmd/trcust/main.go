@@ -23,6 +23,7 @@ import (
 
 	"github.com/tracekit/tracekit/ast/diag"
 	"github.com/tracekit/tracekit/ast/tsf"
+	"github.com/tracekit/tracekit/cmd/internal/osfile"
 )
 
 // Version is the TRCUST version whose behaviour trcust reproduces.
@@ -149,34 +150,15 @@ func search(name string) (path, shown string, ok bool) {
 		_, err := os.Stat(local)
 		return local, name, err == nil
 	}
-	if p, ok := lookIn(".", name); ok {
+	if p, ok := osfile.Find(".", name); ok {
 		return p, display(name), true
 	}
 	for _, dir := range strings.FieldsFunc(os.Getenv("DPATH"), func(r rune) bool { return r == ';' }) {
-		if p, ok := lookIn(dir, name); ok {
+		if p, ok := osfile.Find(dir, name); ok {
 			return p, filepath.Join(dir, name), true
 		}
 	}
 	return "", "", false
-}
-
-// lookIn finds name in dir in any case, as the file systems of OS/2 do
-// (MODNAME emitrep gives emitrep.DLL, which is emitrep.dll on disk).
-func lookIn(dir, name string) (string, bool) {
-	p := filepath.Join(dir, name)
-	if st, err := os.Stat(p); err == nil && !st.IsDir() {
-		return p, true
-	}
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return "", false
-	}
-	for _, e := range entries {
-		if !e.IsDir() && strings.EqualFold(e.Name(), name) {
-			return filepath.Join(dir, e.Name()), true
-		}
-	}
-	return "", false
 }
 
 // byLegacyLine orders diagnostics as TRCUST prints them: by the line its
