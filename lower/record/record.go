@@ -55,6 +55,8 @@ type Record struct {
 	Minor    *uint64
 	Phase    Phase
 	Unpaired bool   // an enter or exit record whose other half was never seen
+	DurNs    *int64 // the call's duration in nanoseconds, where the trace measured it (strace -T)
+	Errno    string // the error's symbol (ENOENT, STATUS_ACCESS_DENIED) when the call failed with one
 	Args     []Arg  // arguments, in order; top-level ones may be named
 	Ret      *Arg   // the return value
 	Status   Status // the outcome, where the dialect gives one
@@ -65,7 +67,7 @@ type Record struct {
 // Uint returns a pointer to v, for the optional integer fields.
 func Uint(v uint64) *uint64 { return &v }
 
-// Int returns a pointer to v, for TsNs.
+// Int returns a pointer to v, for TsNs and DurNs.
 func Int(v int64) *int64 { return &v }
 
 // MarshalJSON writes the record in the form docs/record.schema.json
@@ -107,6 +109,14 @@ func (r *Record) AppendJSON(b []byte) ([]byte, error) {
 	b = appendString(b, string(r.Phase))
 	if r.Unpaired {
 		b = append(b, `,"unpaired":true`...)
+	}
+	if r.DurNs != nil {
+		b = append(b, `,"dur_ns":`...)
+		b = strconv.AppendInt(b, *r.DurNs, 10)
+	}
+	if r.Errno != "" {
+		b = append(b, `,"errno":`...)
+		b = appendString(b, r.Errno)
 	}
 	if len(r.Args) > 0 {
 		b = append(b, `,"args":`...)

@@ -34,7 +34,7 @@ func samples() []*Record {
 			TID: Uint(18446744073709551615), Process: "cj start\tsv", Event: "0x8000", Phase: Instant, Status: StatusError,
 			Ret: &Arg{Kind: KindInt, Neg: true, Mag: 1, Text: "-1"}, Data: []string{"00ff"},
 			Attrs: Attrs{"int": "a.b*", "client_ap": map[string]any{"ip": "::1", "pid": uint64(2)}}},
-		{Dialect: "winstrace", Source: "-", Line: 1, Seq: 4, Event: "NtClose", Phase: Exit, Unpaired: true},
+		{Dialect: "winstrace", Source: "-", Line: 1, Seq: 4, Event: "NtClose", Phase: Exit, Unpaired: true, DurNs: Int(123000), Errno: "EBADF"},
 	}
 }
 

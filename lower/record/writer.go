@@ -69,7 +69,7 @@ func (j *jsonlWriter) Flush() error { return j.w.Flush() }
 // CSVColumns are the columns of the CSV form, in order.
 var csvColumns = []string{
 	"dialect", "source", "line", "seq", "time", "ts_ns", "cpu", "pid", "tid", "process",
-	"event", "major", "minor", "phase", "unpaired", "args", "ret", "status", "data", "attrs",
+	"event", "major", "minor", "phase", "unpaired", "dur_ns", "errno", "args", "ret", "status", "data", "attrs",
 }
 
 // CSVColumns returns the header of the CSV form.
@@ -118,7 +118,7 @@ func (c *csvWriter) Write(r *Record) error {
 		r.Dialect, r.Source, strconv.Itoa(r.Line), strconv.FormatInt(r.Seq, 10), r.Time,
 		optInt(r.TsNs), optUint(r.CPU), optUint(r.PID), optUint(r.TID), r.Process,
 		r.Event, optUint(r.Major), optUint(r.Minor), string(r.Phase), unpaired,
-		args, ret, string(r.Status), strings.Join(r.Data, " "), attrs)
+		optInt(r.DurNs), r.Errno, args, ret, string(r.Status), strings.Join(r.Data, " "), attrs)
 	return c.w.Write(c.row)
 }
 
@@ -155,7 +155,7 @@ type textWriter struct {
 
 // NewText returns a writer printing one line a record:
 //
-//	SOURCE:LINE #SEQ [TIME] [+TSns] [cpu=N] [pid=N] [tid=N] [process=NAME] PHASE EVENT(ARGS) [= RET] [status=S] [unpaired] [data=W,W] [ATTRS]
+//	SOURCE:LINE #SEQ [TIME] [+TSns] [cpu=N] [pid=N] [tid=N] [process=NAME] PHASE EVENT(ARGS) [= RET] [errno=E] [dur=Nns] [status=S] [unpaired] [data=W,W] [ATTRS]
 //
 // with arguments as Arg.String renders them and attrs as JSON.
 func NewText(w io.Writer) Writer { return &textWriter{w: bufio.NewWriterSize(w, 64<<10)} }
@@ -192,6 +192,12 @@ func (t *textWriter) Write(r *Record) error {
 	if r.Ret != nil {
 		sb.WriteString(" = ")
 		r.Ret.writeText(sb)
+	}
+	if r.Errno != "" {
+		sb.WriteString(" errno=" + r.Errno)
+	}
+	if r.DurNs != nil {
+		fmt.Fprintf(sb, " dur=%dns", *r.DurNs)
 	}
 	if r.Status != "" {
 		sb.WriteString(" status=" + string(r.Status))
