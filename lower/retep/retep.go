@@ -5,21 +5,31 @@
 // 1.3.5.2).
 //
 // TRCUST 3.05A finds it without debug information by scanning the
-// procedure's code (oracle d54 puts the tracepoint for emit on the LEAVE at
-// emit+0x307, just before its RET). This package decodes the instructions
-// with a real x86 decoder (golang.org/x/arch/x86/x86asm), from the entry
-// point on in address order, and takes the first return instruction it
-// meets. The tracepoint goes on the first instruction of the epilogue
-// before it:
+// procedure's code. The rule, which holds for every RETEP tracepoint of the
+// oracle (d54 emit; x_r01 malloc, free, getenv, fclose; x_r02 strspn,
+// wctomb, exit, fflush, wcstombs, five of them procedures with two to five
+// returns):
 //
-//   - LEAVE, when LEAVE stands right before the return;
-//   - MOV (E)SP,(E)BP when it stands right before a POP (E)BP that stands
-//     right before the return; POP (E)BP alone otherwise;
-//   - the return instruction itself when there is no such epilogue.
+//  1. The procedure runs from its entry point to the next public symbol of
+//     the same object above it (the MAP file's, or the module's exports when
+//     there is no MAP file), or to the end of the object when none follows.
+//  2. Its instructions are decoded in address order from the entry point, a
+//     linear sweep that follows no jump (golang.org/x/arch/x86/x86asm).
+//  3. The return point is the LAST return instruction (RET, RETF, with or
+//     without an immediate) of that range: compilers that duplicate the
+//     epilogue for early returns put the main one at the end, and that is
+//     the one TRCUST picks (malloc has five, TRCUST takes the one at
+//     malloc+0x2C0, the last before free).
+//  4. The tracepoint goes on the first instruction of the epilogue before
+//     that return: LEAVE when LEAVE stands right before it; MOV (E)SP,(E)BP
+//     when it stands right before a POP (E)BP that stands right before the
+//     return; POP (E)BP alone otherwise; the return instruction itself when
+//     there is no such epilogue.
 //
-// The scan follows no jump: it reads straight on, as a linear sweep. The
-// opcode 0x82 (an alias of 0x80 that 16- and 32-bit code may hold and the
-// decoder rejects) is decoded as 0x80.
+// Every oracle case has a LEAVE there; the other epilogue forms follow the
+// reference's words (the point before the frame is torn down) and are
+// tracekit's reading. The opcode 0x82 (an alias of 0x80 that 16- and 32-bit
+// code may hold and the decoder rejects) is decoded as 0x80.
 package retep
 
 import (
@@ -28,51 +38,66 @@ import (
 	"golang.org/x/arch/x86/x86asm"
 )
 
-// MaxScan is how far past the entry point the scan reads at most.
+// MaxScan is how far past the entry point the scan reads at most when the
+// procedure's end is not known.
 const MaxScan = 64 << 10
 
 // ReturnPoint returns the offset in code of the return point of the
-// procedure that starts at entry. mode is 32 for a 32-bit object, 16 for a
-// 16-bit one.
-func ReturnPoint(code []byte, entry uint32, mode int) (uint32, error) {
+// procedure that starts at entry and ends before end (the next symbol above
+// it; 0 or an end beyond the code means the end of the code, read at most
+// MaxScan bytes). mode is 32 for a 32-bit object, 16 for a 16-bit one.
+func ReturnPoint(code []byte, entry, end uint32, mode int) (uint32, error) {
 	if mode != 16 && mode != 32 {
 		return 0, fmt.Errorf("retep: mode %d: want 16 or 32", mode)
 	}
 	if int64(entry) >= int64(len(code)) {
 		return 0, fmt.Errorf("retep: entry point 0x%X is outside the code (0x%X bytes)", entry, len(code))
 	}
-	end := len(code)
-	if int(entry)+MaxScan < end {
-		end = int(entry) + MaxScan
+	stop := len(code)
+	switch {
+	case end > entry && int64(end) < int64(len(code)):
+		stop = int(end)
+	case end <= entry && int(entry)+MaxScan < stop:
+		stop = int(entry) + MaxScan
 	}
 	var prev [2]struct {
 		off  int
 		inst x86asm.Inst
 		ok   bool
 	}
-	for off := int(entry); off < end; {
-		inst, err := decode(code[off:end], mode)
+	found, point := false, 0
+	for off := int(entry); off < stop; {
+		inst, err := decode(code[off:stop], mode)
 		if err != nil {
+			if found {
+				// What follows the last return decoded is not code the
+				// procedure runs (padding, a literal pool): the return
+				// point stands.
+				break
+			}
 			return 0, fmt.Errorf("retep: cannot decode the instruction at 0x%X (% X): %v", off, window(code, off), err)
 		}
 		switch inst.Op {
 		case x86asm.RET, x86asm.LRET:
+			found, point = true, off
 			p1, p2 := prev[1], prev[0]
 			switch {
 			case p1.ok && p1.inst.Op == x86asm.LEAVE:
-				return uint32(p1.off), nil
+				point = p1.off
 			case p1.ok && isPopBP(p1.inst) && p2.ok && isMovSPBP(p2.inst):
-				return uint32(p2.off), nil
+				point = p2.off
 			case p1.ok && isPopBP(p1.inst):
-				return uint32(p1.off), nil
+				point = p1.off
 			}
-			return uint32(off), nil
 		}
 		prev[0] = prev[1]
 		prev[1].off, prev[1].inst, prev[1].ok = off, inst, true
 		off += inst.Len
 	}
-	return 0, fmt.Errorf("retep: no return instruction within 0x%X bytes of the entry point 0x%X", end-int(entry), entry)
+	if !found {
+		return 0, fmt.Errorf("retep: no return instruction in the 0x%X bytes from the entry point 0x%X to 0x%X", stop-int(entry), entry, stop)
+	}
+	return uint32(point), nil
 }
 
 // decode decodes one instruction, reading opcode 0x82 as 0x80.

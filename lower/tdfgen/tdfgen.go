@@ -35,6 +35,10 @@ import (
 type Symbols interface {
 	// Lookup returns the LX object number and the offset of a symbol.
 	Lookup(name string) (obj, off uint32, ok bool)
+	// Next returns the offset of the first symbol of object obj above off:
+	// where the procedure at off ends, for RETEP (package lower/retep);
+	// ok is false when no symbol follows in the object.
+	Next(obj, off uint32) (next uint32, ok bool)
 }
 
 // Module reads the traced module's bytes as loaded (before fixups).
@@ -168,7 +172,8 @@ func compileTP(tp *tsfcheck.Tracepoint, syms Symbols, mod Module, modPath string
 			break
 		}
 		if t.RetEP != nil {
-			ret, err := returnPoint(mod, obj, uint32(addr))
+			end, _ := syms.Next(obj, uint32(addr))
+			ret, err := returnPoint(mod, obj, uint32(addr), end)
 			if err != nil {
 				d := tsf.ErrAddress.Diagnostic(t.RetEP.Pos, afterTP(tp))
 				d.Detail = fmt.Sprintf("no return point found for .%s: %v", t.Name.Text, err)
@@ -215,11 +220,11 @@ func compileTP(tp *tsfcheck.Tracepoint, syms Symbols, mod Module, modPath string
 	return r, diags
 }
 
-// returnPoint finds the RETEP point of the procedure at obj:entry (package
-// lower/retep has the rule: the epilogue before the first return
-// instruction, as TRCUST 3.05A put it on the LEAVE at emit+0x307, oracle
-// d54).
-func returnPoint(mod Module, obj, entry uint32) (uint32, error) {
+// returnPoint finds the RETEP point of the procedure at obj:entry, which
+// ends before end (0: the end of the object). Package lower/retep has the
+// rule: the epilogue before the last return instruction of the procedure
+// (oracle d54, x_r01, x_r02).
+func returnPoint(mod Module, obj, entry, end uint32) (uint32, error) {
 	code, is32, err := mod.Object(obj)
 	if err != nil {
 		return 0, err
@@ -228,7 +233,7 @@ func returnPoint(mod Module, obj, entry uint32) (uint32, error) {
 	if is32 {
 		mode = 32
 	}
-	return retep.ReturnPoint(code, entry, mode)
+	return retep.ReturnPoint(code, entry, end, mode)
 }
 
 // afterTP returns the line TRCUST names for a TP symbol: it looks the

@@ -18,6 +18,17 @@ import (
 // object 2, and object 300 to test segmented limits.
 type fakeSyms map[string][2]uint32
 
+// Next returns the lowest symbol address of object obj above off.
+func (s fakeSyms) Next(obj, off uint32) (uint32, bool) {
+	next, ok := uint32(0), false
+	for _, v := range s {
+		if v[0] == obj && v[1] > off && (!ok || v[1] < next) {
+			next, ok = v[1], true
+		}
+	}
+	return next, ok
+}
+
 func (s fakeSyms) Lookup(name string) (uint32, uint32, bool) {
 	v, ok := s[name]
 	if !ok {

@@ -59,6 +59,26 @@ func (s *Symbols) Lookup(name string) (obj, off uint32, ok bool) {
 	return uint32(sym.Seg), sym.Off, true
 }
 
+// Next implements tdfgen.Symbols: the lowest address of a public symbol of
+// object obj above off.
+func (s *Symbols) Next(obj, off uint32) (uint32, bool) {
+	if obj > 0xFFFF {
+		return 0, false
+	}
+	i, _ := slices.BinarySearchFunc(s.byAddr, mapfile.Addr{Seg: uint16(obj), Off: off}, func(p mapfile.Public, a mapfile.Addr) int {
+		if c := cmp.Compare(p.Addr.Seg, a.Seg); c != 0 {
+			return c
+		}
+		return cmp.Compare(p.Addr.Off, a.Off)
+	})
+	for ; i < len(s.byAddr) && uint32(s.byAddr[i].Addr.Seg) == obj; i++ {
+		if s.byAddr[i].Addr.Off > off {
+			return s.byAddr[i].Addr.Off, true
+		}
+	}
+	return 0, false
+}
+
 // Symbol implements tdf.Namer: the public symbol at the highest address at
 // or below obj:off in the same object, and the distance to it. The name is
 // one that Lookup finds again: a name that a case-insensitive lookup would
@@ -137,4 +157,16 @@ func (x Exports) Lookup(name string) (obj, off uint32, ok bool) {
 		return uint32(found.Object), found.Offset, true
 	}
 	return 0, 0, false
+}
+
+// Next implements tdfgen.Symbols: the lowest address of an export in object
+// obj above off.
+func (x Exports) Next(obj, off uint32) (uint32, bool) {
+	next, ok := uint32(0), false
+	for _, e := range x.File.Exports() {
+		if e.Found && uint32(e.Object) == obj && e.Offset > off && (!ok || e.Offset < next) {
+			next, ok = e.Offset, true
+		}
+	}
+	return next, ok
 }
