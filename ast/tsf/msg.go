@@ -125,7 +125,7 @@ type Message struct {
 
 // Messages is the catalogue: IBM's texts as TRCUST 3.05A prints them (where
 // the oracle shows a text that differs from the V2.1 reference, the
-// oracle's text is used: 91 and 105), and tracekit's own for 200-299.
+// oracle's text is used: 75, 91 and 105), and tracekit's own for 200-299.
 var Messages = map[Code]Message{
 	1:   {diag.Fatal, "TSF file not specified", false},
 	2:   {diag.Fatal, "file not found or access denied : %s", false},
@@ -165,7 +165,7 @@ var Messages = map[Code]Message{
 	72:  {diag.Error, "MINOR redefinition, tracepoint ignored", false},
 	73:  {diag.Error, "OPCODE redefinition, tracepoint ignored", false},
 	74:  {diag.Error, "syntax error: missing '%s' before '%s'", false},
-	75:  {diag.Error, "opcode: %s out of range", false},
+	75:  {diag.Error, "opcode: out of range", false},
 	76:  {diag.Error, "opcode at TP address cannot be traced", false},
 	77:  {diag.Error, "opcode mismatch at address to apply TP", false},
 	78:  {diag.Error, "register expected, '%s' found", false},

@@ -63,7 +63,7 @@ func TestListingRoundTrip(t *testing.T) {
 			n++
 		}
 	}
-	if n != 78 {
-		t.Errorf("%d TDFs listed, want 78", n)
+	if n != oracleTDFs {
+		t.Errorf("%d TDFs listed, want %d", n, oracleTDFs)
 	}
 }

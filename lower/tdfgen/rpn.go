@@ -218,7 +218,9 @@ func (a *asm) opFlag(f *tsf.OpFlag) {
 //     first *, one more for each further *; each level's offset is added
 //     after its fetch.
 //   - the (n) term is added after the fetches.
-//   - IS: 0x1C 0x1F (flat to segmented); IF: 0x13 0x20 (segmented to flat).
+//   - IS: 0x1C 0x1F at a flat address, 0x13 at a segmented one (the
+//     pointer fetched is 16:16); IF: 0x13 0x20 at a segmented address,
+//     0x1C at a flat one (the pointer fetched is flat).
 func (a *asm) address(ad tsf.Address, fl *tsf.Flag, flat bool) (bool, bool) {
 	switch ad := ad.(type) {
 	case *tsf.SymbolAddr:
@@ -323,12 +325,27 @@ func (a *asm) indirection(fl *tsf.Flag, flat bool, disp *tsf.Signed) {
 			}
 		}
 	case tsf.IndirectSegmented:
-		a.emit(tdf.OpFetchDword, 0)
-		a.emit(tdf.OpSplit, 0)
+		// A 16:16 pointer is fetched: at a flat address as a dword split
+		// into selector and offset; at a segmented address the far fetch
+		// gives it as it is (oracle x_h21: MEM=(.errno,IS,2) is 11 02 10
+		// f80b 13 15).
+		if flat {
+			a.emit(tdf.OpFetchDword, 0)
+			a.emit(tdf.OpSplit, 0)
+		} else {
+			a.emit(tdf.OpFetchFar, 0)
+		}
 		flat = false
 	case tsf.IndirectFlat:
-		a.emit(tdf.OpFetchFar, 0)
-		a.emit(tdf.OpJoin, 0)
+		// A flat pointer is fetched: at a segmented address as a far
+		// pointer joined into one dword; at a flat address the dword
+		// fetch gives it (by symmetry with x_h21).
+		if flat {
+			a.emit(tdf.OpFetchDword, 0)
+		} else {
+			a.emit(tdf.OpFetchFar, 0)
+			a.emit(tdf.OpJoin, 0)
+		}
 		flat = true
 	}
 	if disp != nil {

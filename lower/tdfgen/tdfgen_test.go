@@ -102,11 +102,11 @@ func TestStatements(t *testing.T) {
 		{"MEM32=(FEBP-EDI+ESI-4,INDIRECT**-2,4)", "10 0400 05 07 16 06 16 1a fcffffff 16 1c 1c 1a feffffff 16 22"},
 		{"MEM32=(FEBP,INDIRECT*+0,4)", "10 0400 05 1c 22"}, // not in the oracle: an offset of 0 adds nothing
 		{"MEM32=(FEBP+(8),DIRECT,4)", "10 0400 05 1a 08000000 16 22"},
-		// One level of INDIRECT takes two offsets, its own and the (n) term,
-		// both added after its fetch; with more levels (n) follows the last.
-		{"MEM32=(.v+(4),INDIRECT*+6,4)", "10 0400 1b 02000000 1a 00010000 16 1c 1a 06000000 16 1a 04000000 16 22"},
-		{"MEM=(RDS+DI+(4),INDIRECT*+6*+8,4)", "10 0400 0b 07 13 10 0600 16 13 10 0800 16 10 0400 16 15"},
-		{"LEN=(FEBP+(4),INDIRECT*+6), MEM32=(FEBP,DIRECT,LEN)", "05 1c 1a 06000000 16 1a 04000000 16 1c 05 22"},
+		// The (n) term follows the last fetch; it may not stand beside an
+		// offset of the first level (x_b04, x_g01: TestTwoFirstLevelOffsets).
+		{"MEM32=(.v+(4),INDIRECT,4)", "10 0400 1b 02000000 1a 00010000 16 1c 1a 04000000 16 22"},
+		{"MEM=(RDS+DI+(4),INDIRECT**+8,4)", "10 0400 0b 07 13 13 10 0800 16 10 0400 16 15"},
+		{"LEN=(FEBP+(4),INDIRECT), MEM32=(FEBP,DIRECT,LEN)", "05 1c 1a 04000000 16 1c 05 22"},
 		{"MEM=(RSS+BP-SI-2,DIRECT,4)", "10 0400 0a 05 06 16 10 feff 16 15"},
 		{"MEM=(RDS+4,DIRECT,4)", "10 0400 0b 10 0400 15"}, // not in the oracle: without a dreg the displacement is the offset
 		{"MEM=(RDS,DIRECT,4)", "10 0400 0b 10 0000 15"},
@@ -114,6 +114,12 @@ func TestStatements(t *testing.T) {
 		{"MEM32=(.v,IS,2)", "10 0200 1b 02000000 1a 00010000 16 1c 1f 15"},
 		{"MEM32=(.v+(4),IS,2)", "10 0200 1b 02000000 1a 00010000 16 1c 1f 10 0400 16 15"}, // not in the oracle: (n) after the conversion
 		{"ASCIIZ=(RSS+SP,IF,6)", "10 0600 0a 04 13 20 23"},
+		// IS and IF name the pointer fetched: IS at a segmented address is
+		// the far fetch alone (x_h21), IF at a flat one the dword fetch alone.
+		{"MEM=(.v,IS,2)", "10 0200 11 02 10 0001 13 15"},
+		{"ASCIIZ=(RDS+SI,IS,8)", "10 0800 0b 06 13 19"},
+		{"MEM32=(FEBP+8,IF,4)", "10 0400 05 1a 08000000 16 1c 22"},
+		{"ASCIIZ32=(.v,IF,8)", "10 0800 1b 02000000 1a 00010000 16 1c 23"},
 		{"LEN=(v,DIRECT), MEM32=(.v,DIRECT,LEN)", "1b 02000000 1a 00010000 16 1c 1b 02000000 1a 00010000 16 22"},
 		{"LEN=(v,DIRECT), MEM=(.v,DIRECT,LEN)", "11 02 10 0001 12 11 02 10 0001 15"}, // not in the oracle: a symbolic LEN takes its MEM's kind
 		{"LEN=(FEBP+8,INDIRECT*-2), MEM32=(FEBP,DIRECT,LEN)", "05 1a 08000000 16 1c 1a feffffff 16 1c 05 22"},

@@ -241,10 +241,12 @@ func (c *checker) tdfid(s *tsf.TDFID) {
 // list checks a TYPELIST (types) or GROUPLIST.
 func (c *checker) list(pos ast.Pos, entries []*tsf.ListEntry, types bool) {
 	kw, seen, ids, max := "GROUPLIST", &c.seenGroups, c.groupIDs, MaxGroups
-	redef, idRedef, what := tsf.ErrGroupListRedef, tsf.ErrGroupIDRedef, "groups"
+	// what is the argument of message 134: 3.05A prints "too many
+	// typenames" (oracle x_h06); "groupnames" is its twin for GROUPLIST.
+	redef, idRedef, what := tsf.ErrGroupListRedef, tsf.ErrGroupIDRedef, "groupnames"
 	if types {
 		kw, seen, ids, max = "TYPELIST", &c.seenTypes, c.typeIDs, MaxTypes
-		redef, idRedef, what = tsf.ErrTypeListRedef, tsf.ErrTypeIDRedef, "types"
+		redef, idRedef, what = tsf.ErrTypeListRedef, tsf.ErrTypeIDRedef, "typenames"
 	}
 	if *seen {
 		n := &tsf.Word{Pos: pos, Text: kw}

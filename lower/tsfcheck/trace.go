@@ -130,7 +130,9 @@ func (c *checker) field(s *traceState, i int, f tsf.Field) {
 		}
 		switch {
 		case f.Value.Value > 0xFF:
-			c.err(s, tsf.ErrOpcodeRange, f.Value, f.End, f.Value.Text)
+			// 3.05A's text has no place for the value (oracle x_h14).
+			d := c.err(s, tsf.ErrOpcodeRange, f.Value, f.End)
+			d.Detail = f.Value.Text + " is above 0xFF"
 		case s.abortOp:
 			c.err(s, tsf.ErrOpcodeAfterAbort, f, f.End)
 		case s.removeOp:
@@ -262,6 +264,22 @@ func (c *checker) lenField(s *traceState, f *tsf.Len) {
 		return
 	}
 	c.address(s, f.Addr, f.End)
+	c.firstLevel(s, f.Addr, f.Flag, f.End)
+}
+
+// firstLevel reports an address whose first level of indirection has two
+// offsets: the (i) term and the offset of the INDIRECT chain's first *.
+// Both would be added after the first fetch; 3.05A refuses the pair with
+// "unexpected: two indirect offsets for first level, ignored" and drops
+// the tracepoint, however many levels follow (oracle x_b04, x_g01), at the
+// statement's last line.
+func (c *checker) firstLevel(s *traceState, a tsf.Address, fl *tsf.Flag, end ast.Pos) {
+	in := a.IndirectDisp()
+	if in == nil || fl.Kind != tsf.Indirect || len(fl.Chain) == 0 || fl.Chain[0].Offset == nil {
+		return
+	}
+	d := c.err(s, tsf.ErrUnexpected, fl.Chain[0].Offset.Num, end, "two indirect offsets for first level")
+	d.Detail = "the (i) term and the first level's *offset both apply after the first fetch: write their sum in one of them"
 }
 
 // mem checks MEM32, MEM, ASCIIZ32 and ASCIIZ (sections 1.3.5.11-14).
@@ -271,26 +289,26 @@ func (c *checker) mem(s *traceState, i int, f *tsf.Mem) {
 	switch a := f.Addr.(type) {
 	case *tsf.FlatAddr:
 		if !flat {
-			d := c.err(s, tsf.ErrAddressSpec, a, f.End, "F"+a.Base.Text)
-			d.Detail = f.Kind.String() + " takes a symbol or a segment register address (R<sreg>)"
+			// 3.05A's argument says what to write instead (oracle x_h19).
+			d := c.err(s, tsf.ErrAddressSpec, a, f.End, "use segmented Regs with MEM/ASCIIZ")
+			d.Detail = "F" + a.Base.Text + " is a flat register address; " + f.Kind.String() + " takes a symbol or a segment register address (R<sreg>)"
 		}
 	case *tsf.SegAddr:
 		if flat {
-			d := c.err(s, tsf.ErrAddressSpec, a, f.End, "R"+a.Seg.Text)
-			d.Detail = f.Kind.String() + " takes a symbol or a flat register address (F<reg>)"
+			// Oracle x_h20.
+			d := c.err(s, tsf.ErrAddressSpec, a, f.End, "use Flat reg with MEM32/ASCIIZ32")
+			d.Detail = "R" + a.Seg.Text + " is a segmented address; " + f.Kind.String() + " takes a symbol or a flat register address (F<reg>)"
 		}
 	}
 	c.address(s, f.Addr, f.End)
-	switch k := f.Flag.Kind; {
-	case k == 0:
+	if f.Flag.Kind == 0 {
 		c.err(s, tsf.ErrParameter, f.Flag, f.End, f.Flag.Spelling)
-	case k == tsf.IndirectSegmented && !flat:
-		d := c.err(s, tsf.ErrAddressSpec, f.Flag, f.End, f.Flag.Spelling)
-		d.Detail = "IS (indirect segmented) is for MEM32 and ASCIIZ32; MEM and ASCIIZ take IF"
-	case k == tsf.IndirectFlat && flat:
-		d := c.err(s, tsf.ErrAddressSpec, f.Flag, f.End, f.Flag.Spelling)
-		d.Detail = "IF (indirect flat) is for MEM and ASCIIZ; MEM32 and ASCIIZ32 take IS"
 	}
+	// IS and IF name the kind of the pointer fetched, not of the statement:
+	// 3.05A takes IS on MEM (oracle x_h21, a far pointer fetched at a
+	// segmented address, as INDIRECT would) and so, by the same reading,
+	// IF on MEM32 (a flat pointer at a flat address). docs/tdf.md.
+	c.firstLevel(s, f.Addr, f.Flag, f.End)
 	if f.UseLen != nil {
 		switch {
 		case f.Kind.IsString():
