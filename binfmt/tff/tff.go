@@ -78,11 +78,15 @@ const (
 	CtrlRest      byte = 'U' // %U: the rest of the record as bytes
 	CtrlMajor     byte = 'X' // %X: the major code
 	CtrlMinor     byte = 'Y' // %Y: the minor code
+	CtrlChar      byte = 'C' // %C: a byte as a character (a later TRACEFMT's control; 3.05A stores it)
 )
 
 // ControlLetters lists the letters that are a control after % whatever
 // follows them. CtrlIgnore is a control only when a decimal digit follows it.
-const ControlLetters = "BWDFQARSUXYP"
+//
+// 'C' (CtrlChar) is one: 3.05A stores %C and %c as Ctrl 'C' (oracle x_b01),
+// though the V2.1 reference does not list it.
+const ControlLetters = "BWDFQARSUXYPC"
 
 // Header is the on-disk header at offset 0.
 type Header struct {

@@ -17,7 +17,7 @@ var (
 	flatIndex  = []string{"EAX", "EBX", "ECX", "EDX", "EBP", "ESI", "EDI"}
 	segRegs    = []string{"CS", "DS", "SS", "ES", "FS", "GS"}
 	segIndex   = []string{"BP", "SP", "SI", "DI", "AX", "BX", "CX", "DX"}
-	fmtLetters = "BWDFQARSUXYP"
+	fmtLetters = "BWDFQARSUXYPC" // binfmt/tff.ControlLetters: 3.05A stores %C too (oracle x_b01)
 )
 
 func in(name string, set []string) bool {
@@ -410,7 +410,21 @@ func (c *checker) endOfTrace(s *traceState) {
 	c.fmtChecks(s)
 	if tp.TPField != nil && tp.Static() {
 		for _, f := range s.extra {
-			c.at(tsf.WarnStaticIgnored, f, f.Last(), f.Keyword())
+			if !isData(f) {
+				c.at(tsf.WarnStaticIgnored, f, f.Last(), f.Keyword())
+				continue
+			}
+			// A static tracepoint logs what its caller passes: a statement
+			// that would make RPN code is an error and the tracepoint is
+			// dropped (oracle x_h33, "unexpected: REGS with STATIC
+			// tracepoint, ignored", at the statement's line; TYPE and GROUP
+			// merely have no effect, s07). TRCUST can only tell once it has
+			// read both the statement and the TP: the later one's line.
+			legacy := f.Last()
+			if l := tp.TPField.Last(); l.Offset > legacy.Offset {
+				legacy = l
+			}
+			c.err(s, tsf.ErrUnexpected, f, legacy, f.Keyword()+" with STATIC tracepoint")
 		}
 		tp.Data, tp.Opcode, tp.TypeMask, tp.Group, tp.DataBytes = nil, nil, 0, 0, 0
 	}
@@ -418,6 +432,15 @@ func (c *checker) endOfTrace(s *traceState) {
 		return
 	}
 	c.m.Tracepoints = append(c.m.Tracepoints, tp)
+}
+
+// isData reports whether f is a statement that becomes RPN code.
+func isData(f tsf.Field) bool {
+	switch f.(type) {
+	case *tsf.Len, *tsf.Regs, *tsf.Mem, *tsf.Orbit, *tsf.OpFlag:
+		return true
+	}
+	return false
 }
 
 // fmtChecks checks the FMT controls of section 1.3.5.7 and the total size
@@ -490,10 +513,7 @@ func (c *checker) fmtControls(str *tsf.String) int {
 			// The % is copied as text and the scan goes on with the next
 			// byte, as the TFF writer does: in "%%W" the second % starts a
 			// %W control.
-			d := c.at(tsf.WarnFmtControl, at(i), str.Pos, raw[i:i+2])
-			if l == 'C' {
-				d.Detail = "TRCUST 3.05A stores %C as text; only a later TRACEFMT prints it as a character"
-			}
+			c.at(tsf.WarnFmtControl, at(i), str.Pos, raw[i:i+2])
 		}
 	}
 	return prefixes
