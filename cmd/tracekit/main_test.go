@@ -28,7 +28,7 @@ func TestCheckDoneWhen(t *testing.T) {
 	}
 	for _, want := range []string{
 		":92:21: error: duplicate minor code = 00D3, ignored (first defined at line 80) [TRC094]",
-		":85:20: error: invalid address specified: FEAX",
+		":85:20: error: invalid address specified: use segmented Regs with MEM/ASCIIZ (FEAX is a flat register address",
 	} {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("missing %q in:\n%s", want, stderr)

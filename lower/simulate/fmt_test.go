@@ -1,14 +1,12 @@
 package simulate
 
 import (
-	"bytes"
 	"path/filepath"
 	"slices"
 	"testing"
 
 	"github.com/tracekit/tracekit/ast/golden"
 	"github.com/tracekit/tracekit/binfmt/stda"
-	"github.com/tracekit/tracekit/binfmt/tff"
 	"github.com/tracekit/tracekit/lower/tffformat"
 )
 
@@ -47,9 +45,9 @@ func TestFMTControls(t *testing.T) {
 		{"%U", 0x0E, []string{"garbage = 00 00 00 03 c2 c1 c4 ff 04 00 09 c0 18"}},
 		{"%X", 0x0F, []string{"major code = 00C2"}},
 		{"%Y", 0x81, []string{"minor code = 0081"}},
-		// TRCUST 3.05A does not encode %C: the round trip prints it as
-		// text, as TRACEFMT would with that TFF.
-		{"%C as TRCUST 3.05A stores it", 0x10, []string{"characters = %C%C"}},
+		// TRCUST 3.05A stores %C as a control (oracle x_b01): 0x41 prints
+		// as "A" and 0x07, outside 0x20-0x7F, as ".".
+		{"%C", 0x10, []string{"characters = A."}},
 	} {
 		t.Run(tc.control, func(t *testing.T) {
 			rec := recordOf(t, buf, tc.minor)
@@ -62,24 +60,6 @@ func TestFMTControls(t *testing.T) {
 			}
 		})
 	}
-
-	// %C with the encoding of the later TRCUST edition that documents it
-	// (0x01 'C', like every other control): the TFF record is patched so,
-	// and the same simulated record prints the characters, 0x41 as "A"
-	// and 0x07, outside 0x20-0x7F, as ".".
-	t.Run("%C encoded", func(t *testing.T) {
-		patched := &tff.File{Major: c.tff.Major}
-		for _, r := range c.tff.Records {
-			if r.Minor == 0x10 {
-				r.Fmts = [][]byte{bytes.ReplaceAll(r.Fmts[0], []byte("%C"), []byte{tff.Ctrl, 'C'})}
-			}
-			patched.Records = append(patched.Records, r)
-		}
-		res := tffformat.FormatRecord(recordOf(t, buf, 0x10), formats(patched))
-		if want := []string{"characters = A."}; !slices.Equal(res.Lines[1:], want) || len(res.Diags) > 0 {
-			t.Errorf("got %q (diagnostics %v), want %q", res.Lines[1:], res.Diags, want)
-		}
-	})
 }
 
 // recordOf returns the one record of buf with the given minor code.
