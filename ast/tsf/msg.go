@@ -112,6 +112,7 @@ const (
 	WarnNoTracepoints     Code = 209
 	WarnOrbitTMI          Code = 210
 	WarnExportsOnly       Code = 211
+	WarnTrailingComma     Code = 212
 )
 
 // Message is the catalogue entry of one Code.
@@ -226,6 +227,8 @@ var Messages = map[Code]Message{
 	209: {diag.Warning, "no valid tracepoint: nothing written", true},
 	210: {diag.Warning, "ORBIT: no .TMI file is written", true},
 	211: {diag.Warning, "no MAP file: symbols resolved through the module's exports", true},
+	// TRCUST 3.05A ends the statement there without a word (oracle x_h35).
+	212: {diag.Warning, "the last statement ends with a comma at the end of the file", true},
 }
 
 // String returns the code as printed: "TRC094".

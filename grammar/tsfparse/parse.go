@@ -188,9 +188,9 @@ func (p *parser) list(toks []lexer.Token, end ast.Pos, last bool) tsf.Stmt {
 		p.add(tsf.ErrUnexpected.Diagnostic(astPos(toks[n].Pos), 0, tokenText(toks[n])))
 	}
 	if l.Trailing != nil && last {
-		d := tsf.SeverePrematureEOF.Diagnostic(astPos(l.Trailing.Pos), p.eof.Line)
-		d.Detail = "the list ends with a comma"
-		p.add(d)
+		// TRCUST 3.05A takes a comma before the end of the file as the end
+		// of the statement (oracle x_h35); tracekit says so.
+		p.add(tsf.WarnTrailingComma.Diagnostic(astPos(l.Trailing.Pos), p.eof.Line))
 	}
 	var entries []*tsf.ListEntry
 	for _, e := range l.Entries {
@@ -242,9 +242,8 @@ func (p *parser) trace(toks []lexer.Token, end ast.Pos, last bool) *tsf.Trace {
 		case next.Value == ",":
 			i++
 			if i == len(toks) && last {
-				d := tsf.SeverePrematureEOF.Diagnostic(astPos(next.Pos), p.eof.Line)
-				d.Detail = "the TRACE statement ends with a comma"
-				p.add(d)
+				// The comma ends the last TRACE, as for 3.05A (x_h35).
+				p.add(tsf.WarnTrailingComma.Diagnostic(astPos(next.Pos), p.eof.Line))
 			}
 		case isWord(next, fieldKeywords):
 			p.add(tsf.WarnExpected.Diagnostic(astPos(next.Pos), 0, ",", next.Value))
