@@ -7,6 +7,7 @@ import (
 	"github.com/tracekit/tracekit/ast"
 	"github.com/tracekit/tracekit/ast/diag"
 	"github.com/tracekit/tracekit/ast/tsf"
+	"github.com/tracekit/tracekit/binfmt/tff"
 )
 
 // Register sets of sections 1.3.5.10 and 1.3.5.15.
@@ -443,21 +444,33 @@ func isData(f tsf.Field) bool {
 	return false
 }
 
-// fmtChecks checks the FMT controls of section 1.3.5.7 and the total size
-// of a tracepoint's FMT text (message 99).
+// fmtChecks checks the FMT controls of section 1.3.5.7 and the size of a
+// tracepoint's format text (message 99). The size is that of the TFF
+// record's data as TRCUST builds it in source order: the DESC with its NUL,
+// then each FMT as stored (binfmt/tff.EncodeFMT) with its CR LF. The FMT
+// that takes it above 4096 bytes is the one reported, at its own line
+// (oracle x_h24: DESC="x" and 126-byte FMTs, 3.05A names the 32nd, where
+// 2 + 32 × 128 = 4098 bytes).
 func (c *checker) fmtChecks(s *traceState) {
 	total, prefixes := 0, 0
 	var over *tsf.Fmt // the FMT that takes the total above the limit
-	for _, f := range s.fmts {
-		total += len(f.Text.Value) + 2 // each FMT ends in CR LF in the TFF
-		prefixes += c.fmtControls(f.Text)
-		if total > MaxFmtBytes && over == nil {
-			over = f
+	for _, f := range s.t.Fields {
+		switch f := f.(type) {
+		case *tsf.Desc:
+			if f == s.desc {
+				total += len(f.Text.Value) + 1
+			}
+		case *tsf.Fmt:
+			total += len(tff.EncodeFMT([]byte(f.Text.Value))) + 2
+			prefixes += c.fmtControls(f.Text)
+			if total > MaxFmtBytes && over == nil {
+				over = f
+			}
 		}
 	}
 	if over != nil {
-		d := c.err(s, tsf.ErrFmtTooLong, over, s.fmts[len(s.fmts)-1].End)
-		d.Detail = fmt.Sprintf("%d bytes in all", total)
+		d := c.err(s, tsf.ErrFmtTooLong, over, over.Last())
+		d.Detail = fmt.Sprintf("%d bytes with the DESC", total)
 	}
 	switch {
 	case prefixes == 0:
