@@ -56,6 +56,23 @@ func TestEmitrep(t *testing.T) {
 			t.Errorf("Symbol(%d, %#x) = %q+%#x %v", tc.obj, tc.off, name, disp, ok)
 		}
 	}
+	// Next: where a procedure ends, for RETEP.
+	for _, tc := range []struct {
+		obj, off, next uint32
+		ok             bool
+	}{
+		{1, 0, 0x30C, true},      // emit ends at ReportEmitterNewClass
+		{1, 0xDC0, 0x1090, true}, // malloc at free
+		{1, 0xDC1, 0x1090, true}, // from inside malloc
+		{1, 0x4422, 0, false},    // DosGetMessage, the last symbol of object 1
+		{9, 0, 0, false},         // no such object
+		{0x10000, 0, 0, false},   // not an object number a MAP file holds
+	} {
+		next, ok := exact.Next(tc.obj, tc.off)
+		if next != tc.next || ok != tc.ok {
+			t.Errorf("Next(%d, %#x) = %#x, %v; want %#x, %v", tc.obj, tc.off, next, ok, tc.next, tc.ok)
+		}
+	}
 	mod := Module{File: f}
 	for _, tc := range []struct {
 		obj, off uint32
@@ -68,6 +85,40 @@ func TestEmitrep(t *testing.T) {
 		b, err := mod.ByteAt(tc.obj, tc.off)
 		if b != tc.b || (err == nil) != tc.ok {
 			t.Errorf("ByteAt(%d, %#x) = %#x, %v", tc.obj, tc.off, b, err)
+		}
+	}
+}
+
+// TestExportsNext checks Next over the module's exported names, the
+// fallback without a MAP file: every export's next is the lowest export
+// of its object above it, and Lookup finds every export.
+func TestExportsNext(t *testing.T) {
+	f, err := lx.Open(corpus.Path(t, "corpus", "os2", "lx", "osfree_emitrep.dll"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	x := Exports{File: f}
+	exps := f.Exports()
+	if len(exps) == 0 {
+		t.Fatal("emitrep.dll exports nothing")
+	}
+	for _, e := range exps {
+		if !e.Found || e.Object == 0 {
+			continue
+		}
+		obj, off, ok := x.Lookup(e.Name)
+		if !ok || obj != uint32(e.Object) {
+			t.Errorf("Lookup(%q) = %d, %#x, %v", e.Name, obj, off, ok)
+		}
+		want, wantOK := uint32(0), false
+		for _, o := range exps {
+			if o.Found && o.Object == e.Object && o.Offset > e.Offset && (!wantOK || o.Offset < want) {
+				want, wantOK = o.Offset, true
+			}
+		}
+		if next, ok := x.Next(uint32(e.Object), e.Offset); next != want || ok != wantOK {
+			t.Errorf("Next after %q = %#x, %v; want %#x, %v", e.Name, next, ok, want, wantOK)
 		}
 	}
 }
