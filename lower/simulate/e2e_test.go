@@ -10,6 +10,7 @@ import (
 
 	"github.com/tracekit/tracekit/ast/corpus"
 	"github.com/tracekit/tracekit/ast/golden"
+	"github.com/tracekit/tracekit/binfmt/dyndata"
 	"github.com/tracekit/tracekit/binfmt/stda"
 	"github.com/tracekit/tracekit/binfmt/tdf"
 	"github.com/tracekit/tracekit/binfmt/tff"
@@ -186,8 +187,8 @@ func (rt roundTrip) run(t testing.TB) (string, *stda.Buffer, *Result, compiled) 
 		fmt.Fprintf(&b, "hit %d: minor %04X at %08X:%08X  pid %04X  flags %02X %s\n", h.Hit, h.Minor, h.Object, h.Offset,
 			h.Record.PID, h.Record.Flags, stda.FlagString(h.Record.Flags))
 		fmt.Fprintf(&b, "  data (%d bytes): %s\n", len(h.Record.Data), hexDump(h.Record.Data))
-		if h.Status != 0 {
-			fmt.Fprintf(&b, "  status %02X\n", h.Status)
+		if h.Status != dyndata.StatusValid {
+			fmt.Fprintf(&b, "  status %02X\n", byte(h.Status))
 		}
 		for _, n := range h.Notes {
 			fmt.Fprintf(&b, "  note: %s\n", n)

@@ -6,9 +6,9 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/tracekit/tracekit/binfmt/dyndata"
 	"github.com/tracekit/tracekit/binfmt/stda"
 	"github.com/tracekit/tracekit/binfmt/tdf"
-	"github.com/tracekit/tracekit/lower/tffformat"
 )
 
 // fuzzState builds a machine state from fuzz bytes: the registers from
@@ -76,10 +76,10 @@ func FuzzRPN(f *testing.F) {
 		if (hr.Record.Flags&stda.FlagIncomplete != 0) != hr.Incomplete {
 			t.Fatalf("flags %02X, incomplete %v", hr.Record.Flags, hr.Incomplete)
 		}
-		if hr.Status != 0 {
+		if hr.Status != dyndata.StatusValid {
 			n := len(data)
-			if n < tffformat.PrefixSize+pointerSize || data[n-7] != hr.Status || binary.LittleEndian.Uint16(data[n-6:]) != pointerSize {
-				t.Fatalf("status %02X, but the data ends % x", hr.Status, data)
+			if n < dyndata.PrefixSize+dyndata.PointerSize || dyndata.Status(data[n-7]) != hr.Status || binary.LittleEndian.Uint16(data[n-6:]) != dyndata.PointerSize {
+				t.Fatalf("status %v, but the data ends % x", hr.Status, data)
 			}
 		}
 		b, err := stda.Parse(res.Bytes)

@@ -4,14 +4,9 @@ import (
 	"encoding/binary"
 	"fmt"
 
+	"github.com/tracekit/tracekit/binfmt/dyndata"
 	"github.com/tracekit/tracekit/binfmt/tdf"
-	"github.com/tracekit/tracekit/lower/tffformat"
 )
-
-// pointerSize is the size of the pointer logged in place of the data
-// after a bad status: a 16:16 pointer (offset word, then selector word)
-// or a 0:32 flat address.
-const pointerSize = 4
 
 // memory is the linear memory one hit sees: the state's regions with the
 // hit's on top. A byte no region holds reads as a page that is not present.
@@ -78,9 +73,9 @@ type machine struct {
 	sp    int
 
 	data       []byte
-	status     byte // the bad status logged, 0 when none
-	incomplete bool // MAXDATALENGTH cut the data
-	stopped    bool // nothing more is logged for this hit
+	status     dyndata.Status // the bad status logged, StatusValid when none
+	incomplete bool           // MAXDATALENGTH cut the data
+	stopped    bool           // nothing more is logged for this hit
 	notes      []string
 	noted      map[uint32]bool // pages already reported as undescribed
 }
@@ -214,20 +209,20 @@ func (m *machine) popSeg() access {
 	return access{seg: true, sel: uint16(m.pop()), off: off}
 }
 
-// load reads byte i of access a. A status other than 0 says why it cannot
+// load reads byte i of access a. A status other than StatusValid says why it cannot
 // be read. quiet leaves out the note about memory the state does not
 // describe.
-func (m *machine) load(a access, i int, quiet bool) (byte, byte) {
+func (m *machine) load(a access, i int, quiet bool) (byte, dyndata.Status) {
 	lin := a.flat + uint32(i)
 	if a.seg {
 		s := m.sels[a.sel]
 		switch {
 		case s == nil, s.Invalid:
-			return 0, tffformat.StatusInvalidSelector
+			return 0, dyndata.StatusInvalidSelector
 		case s.NotPresent:
-			return 0, tffformat.StatusSelectorNotPresent
+			return 0, dyndata.StatusSelectorNotPresent
 		case uint64(a.off)+uint64(i) > uint64(s.Limit):
-			return 0, tffformat.StatusInvalidSelector
+			return 0, dyndata.StatusInvalidSelector
 		}
 		lin = s.Base + uint32(a.off) + uint32(i)
 	}
@@ -240,22 +235,22 @@ func (m *machine) load(a access, i int, quiet bool) (byte, byte) {
 			m.noted[lin/PageSize] = true
 			m.note("%s: no memory region holds linear address 0x%08X; it reads as a page not present (status FD)", a, lin)
 		}
-		return 0, tffformat.StatusPageNotPresent
+		return 0, dyndata.StatusPageNotPresent
 	}
-	return b, 0
+	return b, dyndata.StatusValid
 }
 
 // segCheck checks a segmented access of n bytes against its selector and
 // limit before any byte is read, as the processor checks a segment before
-// the pages behind it; it returns the bad status, or 0. A flat access
+// the pages behind it; it returns the bad status, or StatusValid. A flat access
 // passes.
-func (m *machine) segCheck(a access, n int) byte {
+func (m *machine) segCheck(a access, n int) dyndata.Status {
 	if !a.seg || n == 0 {
-		return 0
+		return dyndata.StatusValid
 	}
 	_, st := m.load(a, n-1, true)
-	if st == tffformat.StatusPageNotPresent {
-		st = 0 // the segment is good; the pages are read byte by byte
+	if st == dyndata.StatusPageNotPresent {
+		st = dyndata.StatusValid // the segment is good; the pages are read byte by byte
 	}
 	return st
 }
@@ -271,7 +266,7 @@ func (m *machine) fetch(a access, n int) (uint32, bool) {
 	var v uint32
 	for i := range n {
 		b, st := m.load(a, i, false)
-		if st != 0 {
+		if st != dyndata.StatusValid {
 			m.fault(st, a)
 			return 0, false
 		}
@@ -293,13 +288,12 @@ func (m *machine) cut() {
 // fault logs a bad status: the prefix (status, length 4) and the pointer
 // that could not be read, and stops the hit. When the seven bytes do not
 // fit in MAXDATALENGTH, nothing is logged and the record is incomplete.
-func (m *machine) fault(st byte, a access) {
-	if m.room() < tffformat.PrefixSize+pointerSize {
+func (m *machine) fault(st dyndata.Status, a access) {
+	if m.room() < dyndata.PrefixSize+dyndata.PointerSize {
 		m.cut()
 		return
 	}
-	m.data = append(m.data, st)
-	m.data = binary.LittleEndian.AppendUint16(m.data, pointerSize)
+	m.data = dyndata.Prefix{Status: st, Length: dyndata.PointerSize}.Append(m.data)
 	m.data = binary.LittleEndian.AppendUint32(m.data, a.pointer())
 	m.status = st
 	m.stopped = true
@@ -335,13 +329,13 @@ func (m *machine) logRegs(n int, wide bool) {
 // cut, the prefix giving the length actually logged, and the record is
 // incomplete; a byte that cannot be read makes the item a bad status.
 func (m *machine) logItem(a access, n int, asciiz bool) {
-	if m.room() < tffformat.PrefixSize {
+	if m.room() < dyndata.PrefixSize {
 		m.cut()
 		return
 	}
-	k := min(n, m.room()-tffformat.PrefixSize)
+	k := min(n, m.room()-dyndata.PrefixSize)
 	if !asciiz {
-		if st := m.segCheck(a, k); st != 0 {
+		if st := m.segCheck(a, k); st != dyndata.StatusValid {
 			m.fault(st, a)
 			return
 		}
@@ -350,7 +344,7 @@ func (m *machine) logItem(a access, n int, asciiz bool) {
 	short := k < n
 	for i := range k {
 		b, st := m.load(a, i, false)
-		if st != 0 {
+		if st != dyndata.StatusValid {
 			m.fault(st, a)
 			return
 		}
@@ -362,16 +356,15 @@ func (m *machine) logItem(a access, n int, asciiz bool) {
 	}
 	if asciiz && short && len(buf) == k {
 		// The string fills the room; it is whole if its NUL comes next.
-		if b, st := m.load(a, k, true); st == 0 && b == 0 {
+		if b, st := m.load(a, k, true); st == dyndata.StatusValid && b == 0 {
 			short = false
 		}
 	}
-	status := byte(tffformat.StatusValid)
+	status := dyndata.StatusValid
 	if asciiz {
-		status = tffformat.StatusString
+		status = dyndata.StatusString
 	}
-	m.data = append(m.data, status)
-	m.data = binary.LittleEndian.AppendUint16(m.data, uint16(len(buf)))
+	m.data = dyndata.Prefix{Status: status, Length: uint16(len(buf))}.Append(m.data)
 	m.data = append(m.data, buf...)
 	if short {
 		m.cut()

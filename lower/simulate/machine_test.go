@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tracekit/tracekit/binfmt/dyndata"
 	"github.com/tracekit/tracekit/binfmt/stda"
 	"github.com/tracekit/tracekit/binfmt/tdf"
 )
@@ -78,7 +79,7 @@ func TestOpcodes(t *testing.T) {
 		program    string
 		maxData    int    // 0: 512; -1: 0
 		data       string // hex
-		status     byte
+		status     dyndata.Status
 		incomplete bool
 	}{
 		{"push EAX, log 32", "00 2101", 0, "2c4b0000", 0, false},
@@ -145,7 +146,7 @@ func TestOpcodes(t *testing.T) {
 				t.Errorf("data %s, want %s", got, tc.data)
 			}
 			if hr.Status != tc.status || hr.Incomplete != tc.incomplete {
-				t.Errorf("status %02X incomplete %v, want %02X %v", hr.Status, hr.Incomplete, tc.status, tc.incomplete)
+				t.Errorf("status %v incomplete %v, want %v %v", hr.Status, hr.Incomplete, tc.status, tc.incomplete)
 			}
 			wantFlags := byte(stda.FlagProtect | stda.FlagDynamic)
 			if tc.incomplete {
@@ -196,6 +197,6 @@ func TestFaultStopsTheHit(t *testing.T) {
 		t.Fatal(err)
 	}
 	if hr.Status != 0xFD {
-		t.Errorf("status %02X", hr.Status)
+		t.Errorf("status %v", hr.Status)
 	}
 }

@@ -28,6 +28,7 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/tracekit/tracekit/binfmt/dyndata"
 	"github.com/tracekit/tracekit/binfmt/stda"
 	"github.com/tracekit/tracekit/binfmt/tdf"
 	"github.com/tracekit/tracekit/binfmt/tracefmt"
@@ -97,9 +98,9 @@ type HitResult struct {
 	Minor      uint16
 	Object     uint32
 	Offset     uint32
-	Record     stda.Record // as written (Offset is not set)
-	Status     byte        // the bad status logged (0xFF, 0xFE, 0xFD), or 0
-	Incomplete bool        // MAXDATALENGTH cut the data (FlagIncomplete)
+	Record     stda.Record    // as written (Offset is not set)
+	Status     dyndata.Status // the bad status logged (0xFF, 0xFE, 0xFD), or StatusValid
+	Incomplete bool           // MAXDATALENGTH cut the data (FlagIncomplete)
 	// Notes tell what the simulator could not do as the state file may have
 	// meant: memory that no region describes, the opcodes whose meaning is
 	// not known.

@@ -2,7 +2,7 @@
 // trace format file (TFF), as the OS/2 trace formatter TRACEFMT does.
 //
 // A Format holds one tracepoint's DESC and FMT lines as the TFF stores
-// them: every format control is the byte 0x01 (Escape) followed by an
+// them: every format control is the byte 0x01 (tff.Ctrl) followed by an
 // upper-case letter, "%I" is 0x01 'I' followed by the decimal count and the
 // rest of the text, and every other byte is literal text. The controls are
 // those of TRCUST's FMT keyword (reference trcust-tsf-reference.txt section
@@ -24,28 +24,10 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/tracekit/tracekit/binfmt/dyndata"
 	"github.com/tracekit/tracekit/binfmt/stda"
+	"github.com/tracekit/tracekit/binfmt/tff"
 )
-
-// Escape is the byte that introduces a format control in a TFF FMT string.
-const Escape = 0x01
-
-// Prefix status bytes logged before MEM, MEM32, ASCIIZ and ASCIIZ32 data.
-const (
-	StatusValid              = 0x00 // the data follows
-	StatusString             = 0x01 // an ASCIIZ string follows (no NUL)
-	StatusInvalidSelector    = 0xFF // the pointer follows instead of the data
-	StatusSelectorNotPresent = 0xFE // the pointer follows instead of the data
-	StatusPageNotPresent     = 0xFD // the pointer follows instead of the data
-)
-
-// PrefixSize is the size of a dynamic data item's prefix: a status byte
-// and a 16-bit length.
-const PrefixSize = 3
-
-// pointerSize is what dynamic trace logs in place of data after a bad
-// status: a 16:16 or a 0:32 pointer, 4 bytes either way.
-const pointerSize = 4
 
 // Format is one tracepoint's formatting rule as stored in a TFF.
 type Format struct {
@@ -208,13 +190,13 @@ func (s *state) diag(off int, format string, args ...any) {
 // dataSize gives the bytes each value control reads.
 func dataSize(op byte) int {
 	switch op {
-	case 'B', 'C':
+	case tff.CtrlByte, tff.CtrlChar:
 		return 1
-	case 'W':
+	case tff.CtrlWord:
 		return 2
-	case 'D', 'F', 'A':
+	case tff.CtrlDword, tff.CtrlFlat, tff.CtrlSegmented:
 		return 4
-	case 'Q':
+	case tff.CtrlQuad:
 		return 8
 	}
 	return 0
@@ -224,7 +206,7 @@ func dataSize(op byte) int {
 func (s *state) run(ln []byte) {
 	for j := 0; j < len(ln) && !s.stopped; {
 		c := ln[j]
-		if c != Escape {
+		if c != tff.Ctrl {
 			s.out = append(s.out, c)
 			j++
 			continue
@@ -236,26 +218,26 @@ func (s *state) run(ln []byte) {
 		op := ln[j+1]
 		j += 2
 		switch op {
-		case 'B', 'W', 'D', 'F', 'Q', 'A', 'C':
+		case tff.CtrlByte, tff.CtrlWord, tff.CtrlDword, tff.CtrlFlat, tff.CtrlQuad, tff.CtrlSegmented, tff.CtrlChar:
 			if s.need(dataSize(op), op) {
 				s.value(op)
 			}
-		case 'P':
+		case tff.CtrlPrefix:
 			s.prefix()
-		case 'S':
+		case tff.CtrlString:
 			s.str()
-		case 'U':
+		case tff.CtrlRest:
 			s.out = append(s.out, hexBytes(s.data[s.pos:])...)
 			s.pos = len(s.data)
 			s.fresh = false
-		case 'X':
+		case tff.CtrlMajor:
 			s.out = fmt.Appendf(s.out, "%04X", s.rec.Major)
-		case 'Y':
+		case tff.CtrlMinor:
 			s.out = fmt.Appendf(s.out, "%04X", s.rec.Minor)
-		case 'I':
+		case tff.CtrlIgnore:
 			j = s.ignore(ln, j)
-		case 'R':
-			if j+1 < len(ln) && ln[j] == Escape && dataSize(ln[j+1]) > 0 {
+		case tff.CtrlRepeat:
+			if j+1 < len(ln) && ln[j] == tff.Ctrl && dataSize(ln[j+1]) > 0 {
 				s.repeat(ln[j+1])
 				j += 2
 			} else {
@@ -299,75 +281,63 @@ func (s *state) value(op byte) {
 	le16 := binary.LittleEndian.Uint16
 	le32 := binary.LittleEndian.Uint32
 	switch op {
-	case 'B':
+	case tff.CtrlByte:
 		s.out = fmt.Appendf(s.out, "%02X", b[0])
-	case 'C':
+	case tff.CtrlChar:
 		if b[0] >= 0x20 && b[0] <= 0x7F {
 			s.out = append(s.out, b[0])
 		} else {
 			s.out = append(s.out, '.')
 		}
-	case 'W':
+	case tff.CtrlWord:
 		s.out = fmt.Appendf(s.out, "%04X", le16(b))
-	case 'D':
+	case tff.CtrlDword:
 		s.out = fmt.Appendf(s.out, "%04X %04X", le16(b[2:]), le16(b))
-	case 'F':
+	case tff.CtrlFlat:
 		s.out = fmt.Appendf(s.out, "%08X", le32(b))
-	case 'Q':
+	case tff.CtrlQuad:
 		s.out = fmt.Appendf(s.out, "%08X %08X", le32(b), le32(b[4:]))
-	case 'A':
+	case tff.CtrlSegmented:
 		s.out = fmt.Appendf(s.out, "%04X:%04X", le16(b[2:]), le16(b))
 	}
-}
-
-// statusName names the bad prefix statuses.
-func statusName(st byte) string {
-	switch st {
-	case StatusInvalidSelector:
-		return "invalid selector"
-	case StatusSelectorNotPresent:
-		return "selector not present"
-	case StatusPageNotPresent:
-		return "page not present"
-	}
-	return ""
 }
 
 // prefix reads a 3-byte prefix (%P). A valid one opens an item; a bad one
 // prints the pointer logged in place of the data and stops the record.
 func (s *state) prefix() {
-	if !s.need(PrefixSize, 'P') {
+	if !s.need(dyndata.PrefixSize, tff.CtrlPrefix) {
 		return
 	}
 	at := s.pos
-	st, n := s.data[at], int(binary.LittleEndian.Uint16(s.data[at+1:]))
-	s.pos += PrefixSize
-	switch st {
-	case StatusValid, StatusString:
+	pr, _ := dyndata.ParsePrefix(s.data[at:])
+	st, n := pr.Status, int(pr.Length)
+	s.pos += dyndata.PrefixSize
+	switch {
+	case st == dyndata.StatusValid, st == dyndata.StatusString:
 		if left := len(s.data) - s.pos; n > left {
 			s.diag(at, "prefix gives length %d, only %d bytes left", n, left)
 			n = left
 		}
 		s.haveIt, s.fresh, s.itemEnd = true, true, s.pos+n
-	case StatusInvalidSelector, StatusSelectorNotPresent, StatusPageNotPresent:
+	case st.Bad():
 		s.haveIt = false
-		p := s.data[s.pos:min(s.pos+pointerSize, len(s.data))]
+		p := s.data[s.pos:min(s.pos+dyndata.PointerSize, len(s.data))]
 		s.pos += len(p)
 		var ptr string
 		switch {
-		case len(p) < pointerSize:
-			s.diag(at, "prefix status %02X: pointer needs %d bytes, %d left", st, pointerSize, len(p))
+		case len(p) < dyndata.PointerSize:
+			s.diag(at, "prefix status %02X: pointer needs %d bytes, %d left", byte(st), dyndata.PointerSize, len(p))
 			ptr = hexBytes(p)
-		case st == StatusPageNotPresent:
+		case st.Flat():
 			ptr = fmt.Sprintf("%08X", binary.LittleEndian.Uint32(p))
 		default:
 			ptr = fmt.Sprintf("%04X:%04X", binary.LittleEndian.Uint16(p[2:]), binary.LittleEndian.Uint16(p))
 		}
-		s.out = fmt.Appendf(s.out, "<status %02X %s, pointer %s>", st, statusName(st), ptr)
+		s.out = fmt.Appendf(s.out, "<status %02X %s, pointer %s>", byte(st), st, ptr)
 		s.stopped = true
 	default:
-		s.diag(at, "unknown prefix status %02X", st)
-		s.out = fmt.Appendf(s.out, "<status %02X unknown", st)
+		s.diag(at, "unknown prefix status %02X", byte(st))
+		s.out = fmt.Appendf(s.out, "<status %02X unknown", byte(st))
 		if s.pos < len(s.data) {
 			s.out = append(s.out, ": "...)
 			s.out = append(s.out, hexBytes(s.data[s.pos:])...)
@@ -401,7 +371,7 @@ func (s *state) str() {
 	if dynamic {
 		s.diag(s.pos, "%%S in a dynamic record without a %%P prefix: reading up to a NUL")
 	}
-	if !s.need(1, 'S') {
+	if !s.need(1, tff.CtrlString) {
 		return
 	}
 	b := s.data[s.pos:]

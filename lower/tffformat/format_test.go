@@ -10,6 +10,7 @@ import (
 
 	"github.com/tracekit/tracekit/ast/golden"
 	"github.com/tracekit/tracekit/binfmt/stda"
+	"github.com/tracekit/tracekit/binfmt/tff"
 )
 
 // enc turns the TSF spelling of an FMT string into its TFF encoding the way
@@ -23,12 +24,12 @@ func enc(s string) []byte {
 		if s[i] == '%' && i+1 < len(s) {
 			c := s[i+1] &^ 0x20 // upper case
 			if strings.IndexByte("BWDFQARSUXYPC", c) >= 0 {
-				out = append(out, Escape, c)
+				out = append(out, tff.Ctrl, c)
 				i++
 				continue
 			}
 			if c == 'I' && i+2 < len(s) && s[i+2] >= '0' && s[i+2] <= '9' {
-				out = append(out, Escape, 'I')
+				out = append(out, tff.Ctrl, tff.CtrlIgnore)
 				i++
 				continue
 			}

@@ -28,7 +28,6 @@ const (
 	MaxNameLength        = 8    // sections 1.3.3 and 1.3.4
 	MaxTracepoints       = 65535
 	MaxFmtBytes          = 4096 // message 99
-	PrefixSize           = 3    // the status byte and length logged before memory data
 )
 
 // Options change what the checker accepts.

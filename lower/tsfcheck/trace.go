@@ -7,6 +7,7 @@ import (
 	"github.com/tracekit/tracekit/ast"
 	"github.com/tracekit/tracekit/ast/diag"
 	"github.com/tracekit/tracekit/ast/tsf"
+	"github.com/tracekit/tracekit/binfmt/dyndata"
 	"github.com/tracekit/tracekit/binfmt/tff"
 )
 
@@ -377,7 +378,7 @@ func (c *checker) data(s *traceState, f tsf.Field, length uint16) {
 			s.tp.DataBytes += RegisterBytes(r)
 		}
 	case *tsf.Mem:
-		s.tp.DataBytes += PrefixSize + int(length)
+		s.tp.DataBytes += dyndata.PrefixSize + int(length)
 	default:
 		return
 	}
