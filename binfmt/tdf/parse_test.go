@@ -3,6 +3,7 @@ package tdf
 import (
 	"bytes"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -160,5 +161,24 @@ func TestMarshalErrors(t *testing.T) {
 	f.Tracepoints[0].RPN = make([]byte, MaxRecordRPN)
 	if _, err := f.MarshalBinary(); err != nil {
 		t.Errorf("RPN of MaxRecordRPN bytes: %v", err)
+	}
+}
+
+// TestSortByAddress checks the order of a TDF's records: by object, then
+// offset, equal addresses in the order given (oracle d70, d79).
+func TestSortByAddress(t *testing.T) {
+	f := &File{Tracepoints: []Tracepoint{
+		{Minor: 1, Object: 2, Offset: 0x10},
+		{Minor: 2, Object: 1, Offset: 0x300},
+		{Minor: 3, Object: 1, Offset: 0x20},
+		{Minor: 4, Object: 1, Offset: 0x300},
+	}}
+	f.SortByAddress()
+	var got []uint16
+	for _, tp := range f.Tracepoints {
+		got = append(got, tp.Minor)
+	}
+	if want := []uint16{3, 2, 4, 1}; !slices.Equal(got, want) {
+		t.Errorf("minors in order %v, want %v", got, want)
 	}
 }

@@ -366,6 +366,18 @@ func decodeRecordHeader(b []byte) RecordHeader {
 	}
 }
 
+// SortByAddress puts f.Tracepoints in the order a TDF holds them: by
+// (object, offset), keeping the given order for equal addresses. Write
+// writes them in that order whatever the order in f.
+func (f *File) SortByAddress() {
+	order := f.sortedOrder()
+	sorted := make([]Tracepoint, len(order))
+	for k, i := range order {
+		sorted[k] = f.Tracepoints[i]
+	}
+	copy(f.Tracepoints, sorted)
+}
+
 // sortedOrder returns the indexes of f.Tracepoints sorted by address, keeping
 // source order for equal addresses.
 func (f *File) sortedOrder() []int {

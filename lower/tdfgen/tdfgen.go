@@ -16,10 +16,8 @@
 package tdfgen
 
 import (
-	"cmp"
 	"fmt"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/tracekit/tracekit/ast/diag"
@@ -297,7 +295,7 @@ func (p *Program) TDF() (*tdf.File, diag.List) {
 	if len(f.Tracepoints) == 0 {
 		return nil, diags
 	}
-	sortRecords(f.Tracepoints)
+	f.SortByAddress()
 	if len(f.ModName) >= tdf.ModNameSize {
 		d := tsf.FatalNameTooLong.Diagnostic(m.ModNamePos, 0, f.ModName)
 		d.Detail = fmt.Sprintf("the TDF header holds at most %d bytes", tdf.ModNameSize-1)
@@ -334,13 +332,3 @@ func FileName(tsfName, given string) string {
 	return strings.TrimSuffix(tsfName, filepath.Ext(tsfName)) + ".TDF"
 }
 
-// sortRecords sorts records by (object, offset), keeping source order for
-// equal addresses.
-func sortRecords(tps []tdf.Tracepoint) {
-	slices.SortStableFunc(tps, func(a, b tdf.Tracepoint) int {
-		if c := cmp.Compare(a.Object, b.Object); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.Offset, b.Offset)
-	})
-}
