@@ -24,17 +24,23 @@ package lx
 
 import (
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
 )
 
+// ErrTruncated is the kind of a FormatError for a file that ends before the
+// bytes a structure needs: errors.Is(err, ErrTruncated).
+var ErrTruncated = errors.New("truncated")
+
 // FormatError reports a malformed or unsupported module. Off is the byte
 // offset in the file where the problem was found.
 type FormatError struct {
 	Off int64
 	Msg string
+	Err error // the kind, for errors.Is: ErrTruncated, or nil
 }
 
 // Error returns "lx: MSG at offset 0xOFF".
@@ -42,8 +48,16 @@ func (e *FormatError) Error() string {
 	return fmt.Sprintf("lx: %s at offset 0x%X", e.Msg, e.Off)
 }
 
+// Unwrap returns the kind of the error.
+func (e *FormatError) Unwrap() error { return e.Err }
+
 func errorf(off int64, format string, args ...any) error {
 	return &FormatError{Off: off, Msg: fmt.Sprintf(format, args...)}
+}
+
+// truncatedf reports a file that ends too early: "truncated: ...".
+func truncatedf(off int64, format string, args ...any) error {
+	return &FormatError{Off: off, Msg: "truncated: " + fmt.Sprintf(format, args...), Err: ErrTruncated}
 }
 
 // Format names the kind of executable found by Identify.
@@ -91,7 +105,7 @@ func Identify(r io.ReaderAt) (Format, int64, error) {
 
 func identify(r io.ReaderAt, size int64) (Format, int64, error) {
 	if size < 2 {
-		return FormatUnknown, 0, errorf(0, "truncated: file is %d bytes, too short for a signature", size)
+		return FormatUnknown, 0, truncatedf(0, "file is %d bytes, too short for a signature", size)
 	}
 	var sig [2]byte
 	if _, err := r.ReadAt(sig[:], 0); err != nil {
@@ -109,7 +123,7 @@ func identify(r io.ReaderAt, size int64) (Format, int64, error) {
 		return FormatUnknown, 0, nil
 	}
 	if size < 0x40 {
-		return FormatUnknown, 0, errorf(0x3C, "truncated: MZ stub is %d bytes, the new-header offset (e_lfanew) at 0x3C is missing", size)
+		return FormatUnknown, 0, truncatedf(0x3C, "MZ stub is %d bytes, the new-header offset (e_lfanew) at 0x3C is missing", size)
 	}
 	var b [4]byte
 	if _, err := r.ReadAt(b[:], 0x3C); err != nil {
@@ -120,7 +134,7 @@ func identify(r io.ReaderAt, size int64) (Format, int64, error) {
 		return FormatDOS, 0, nil
 	}
 	if off > size-2 {
-		return FormatUnknown, 0, errorf(off, "truncated: the new-format header (e_lfanew = 0x%X) lies beyond the end of the file (%d bytes)", off, size)
+		return FormatUnknown, 0, truncatedf(off, "the new-format header (e_lfanew = 0x%X) lies beyond the end of the file (%d bytes)", off, size)
 	}
 	if _, err := r.ReadAt(sig[:], off); err != nil {
 		return FormatUnknown, 0, errorf(off, "reading signature: %v", err)
@@ -315,7 +329,7 @@ func NewFile(r io.ReaderAt) (*File, error) {
 // naming what was being read.
 func (f *File) read(off int64, n int64, what string) ([]byte, error) {
 	if off < 0 || n < 0 || off > f.Size || n > f.Size-off {
-		return nil, errorf(off, "truncated: %s needs %d bytes at 0x%X, the file has %d", what, n, off, f.Size)
+		return nil, truncatedf(off, "%s needs %d bytes at 0x%X, the file has %d", what, n, off, f.Size)
 	}
 	b := make([]byte, n)
 	if _, err := f.r.ReadAt(b, off); err != nil && !(err == io.EOF && n == 0) {
@@ -427,7 +441,7 @@ func (f *File) checkPage(i int) error {
 		}
 		start := f.pageFileOffset(p)
 		if start > f.Size || int64(p.DataSize) > f.Size-start {
-			return errorf(start, "truncated: page %d (%s) needs %d bytes at 0x%X, the file has %d",
+			return truncatedf(start, "page %d (%s) needs %d bytes at 0x%X, the file has %d",
 				i+1, PageFlagString(p.Flags), p.DataSize, start, f.Size)
 		}
 	case PageInvalid, PageZeroFill, PageRange:

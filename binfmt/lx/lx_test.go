@@ -365,7 +365,7 @@ func TestTruncated(t *testing.T) {
 	for _, tt := range tests {
 		_, err := NewFile(bytes.NewReader(data[:tt.cut]))
 		var fe *FormatError
-		if !errors.As(err, &fe) || !strings.HasPrefix(fe.Msg, "truncated") || !strings.Contains(fe.Msg, tt.what) || fe.Off != tt.off {
+		if !errors.As(err, &fe) || !errors.Is(err, ErrTruncated) || !strings.Contains(fe.Msg, tt.what) || fe.Off != tt.off {
 			t.Errorf("cut at 0x%X: err = %v; want truncated %s at 0x%X", tt.cut, err, tt.what, tt.off)
 		}
 	}

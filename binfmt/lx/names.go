@@ -24,7 +24,7 @@ func (f *File) tableReader(off, end int64, what string) *byteReader {
 
 func (br *byteReader) bytes(n int64) ([]byte, error) {
 	if br.off > br.end || n > br.end-br.off {
-		return nil, errorf(br.off, "truncated: %s needs %d bytes at 0x%X, it ends at 0x%X", br.what, n, br.off, br.end)
+		return nil, truncatedf(br.off, "%s needs %d bytes at 0x%X, it ends at 0x%X", br.what, n, br.off, br.end)
 	}
 	b := make([]byte, n)
 	if _, err := br.f.r.ReadAt(b, br.off); err != nil && n > 0 {
@@ -99,7 +99,7 @@ func (f *File) readNames() error {
 		start := int64(f.NonResNameTable)
 		end := start + int64(f.NonResNamesLen)
 		if start > f.Size || end > f.Size {
-			return errorf(start, "truncated: non-resident name table needs %d bytes at 0x%X, the file has %d", f.NonResNamesLen, start, f.Size)
+			return truncatedf(start, "non-resident name table needs %d bytes at 0x%X, the file has %d", f.NonResNamesLen, start, f.Size)
 		}
 		names, err := f.readNameTable(f.tableReader(start, end, "non-resident name table"))
 		if err != nil {
@@ -249,7 +249,7 @@ func (f *File) readImportModules() error {
 	// Each name takes at least one byte, so the count is bounded by the
 	// file size before anything is allocated for it.
 	if int64(f.ImportModCount) > br.end-br.off {
-		return errorf(br.off, "truncated: import module name table declares %d names, the file has %d bytes left", f.ImportModCount, br.end-br.off)
+		return truncatedf(br.off, "import module name table declares %d names, the file has %d bytes left", f.ImportModCount, br.end-br.off)
 	}
 	for i := uint32(0); i < f.ImportModCount; i++ {
 		n, err := br.u8()

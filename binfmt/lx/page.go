@@ -98,7 +98,7 @@ func (f *File) pageData(o *Object, i int) ([]byte, error) {
 // data) into one with a file offset and context.
 func relocate(err error, base int64, context string) error {
 	if fe, ok := err.(*FormatError); ok {
-		return errorf(base+fe.Off, "%s: %s", context, fe.Msg)
+		return &FormatError{Off: base + fe.Off, Msg: context + ": " + fe.Msg, Err: fe.Err}
 	}
 	return fmt.Errorf("lx: %s: %w", context, err)
 }

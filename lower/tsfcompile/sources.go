@@ -3,7 +3,6 @@ package tsfcompile
 import (
 	"errors"
 	"os"
-	"strings"
 
 	"github.com/tracekit/tracekit/ast"
 	"github.com/tracekit/tracekit/ast/diag"
@@ -56,7 +55,7 @@ func OpenModule(src Sources) (*lx.File, diag.List) {
 	switch {
 	case errors.Is(err, os.ErrNotExist):
 		d = tsf.FatalNotFound.Diagnostic(src.ModuleAt, 0, src.ModulePath)
-	case errors.As(err, &fe) && strings.Contains(fe.Msg, "truncated"):
+	case errors.As(err, &fe) && errors.Is(err, lx.ErrTruncated):
 		d = tsf.FatalRead.Diagnostic(src.ModuleAt, 0, src.ModulePath, "EOF")
 		d.Detail = fe.Error()
 	case errors.As(err, &fe):
