@@ -313,13 +313,20 @@ func (d *decompiler) flag(a addr, inLen bool) (string, bool) {
 	}
 	d.lastFlat = a.flat
 	// An add after the fetches and the conversion, or a second one after a
-	// DIRECT address, is the (n) term. With one level of INDIRECT it
-	// follows the level's own offset: both are added after the one fetch.
+	// DIRECT address, is the (n) term. With one level of INDIRECT that has
+	// its own offset, both are added after the one fetch, and TRCUST
+	// refuses the two together ("two indirect offsets for first level",
+	// oracle x_b04): they are written as one offset, their sum, which
+	// assembles to one add: the program is read as far as that.
 	imm = OpPushImm16
 	if a.flat {
 		imm = OpPushImm32
 	}
 	if v, ok := add(); ok {
+		if len(levels) == 1 && levels[0] != nil {
+			d.why = "two adds after the first fetch (TRCUST refuses the (n) term beside the first level's offset)"
+			return "", false
+		}
 		d.disp = signedParen(v)
 	}
 	if inLen {

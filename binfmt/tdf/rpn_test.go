@@ -160,6 +160,10 @@ func TestDecompile(t *testing.T) {
 		{"10 0400 05 15", "", 0},                                 // a flat address logged as segmented
 		{"1a 01000000 32 0100 10 0400 05 ff", "ORBIT=(1,1)", 12}, // bad byte
 		{"10 0400 05 1c", "", 0},                                 // no log
+		// Two adds after the only fetch: TRCUST assembles no such pair
+		// (x_b04); with two levels the second add is the (n) term.
+		{"10 0400 05 1c 1a 06000000 16 1a 04000000 16 22", "", 0},
+		{"10 0400 05 1c 1c 1a 06000000 16 1a 04000000 16 22", "MEM32=(FEBP+(4),INDIRECT**+6,4)", -1},
 	} {
 		stmts, err := Decompile(unhex(t, tc.rpn), nil)
 		var texts []string
