@@ -202,6 +202,19 @@ type Op struct {
 // Len returns the size of the instruction in bytes.
 func (o Op) Len() int { return 1 + max(o.Code.OperandSize(), 0) }
 
+// RegisterName returns the name of the register c pushes, the E name when
+// wide (ES, CS, SS, DS, FS and GS have one name), or "" when c pushes no
+// register.
+func (c Opcode) RegisterName(wide bool) string {
+	if !c.IsRegister() {
+		return ""
+	}
+	if wide {
+		return regNames32[c]
+	}
+	return regNames16[c]
+}
+
 // Reg returns the register name of a push of a register, or "".
 func (o Op) Reg() string {
 	if !o.Code.IsRegister() {

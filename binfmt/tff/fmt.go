@@ -49,7 +49,7 @@ func EncodeFMT(s []byte) []byte {
 // Ctrl followed by any other byte (a lower-case letter, 'I' without a digit
 // after it) or at the end.
 // Stored bytes no TSF text gives, such as a literal "%W", decode to text that
-// encodes to something else; File.TSF detects this.
+// encodes to something else; lower/tsflist.TFF detects this.
 func DecodeFMT(stored []byte) string {
 	var b strings.Builder
 	b.Grow(len(stored) + len(stored)/4)

@@ -80,7 +80,6 @@ func FuzzParse(f *testing.F) {
 		if _, err := json.Marshal(lf); err != nil {
 			t.Fatal(err)
 		}
-		_ = lf.TSF(io.Discard)
 		if out, err := lf.MarshalBinary(); err == nil {
 			if _, err := Parse(out); err != nil {
 				t.Fatalf("MarshalBinary wrote a file Parse rejects: %v", err)
@@ -108,34 +107,3 @@ func FuzzFMT(f *testing.F) {
 	})
 }
 
-// FuzzTSF: a listing TSF writes compiles back (tsfmini_test.go) to the same
-// bytes; when TSF refuses, nothing was written.
-func FuzzTSF(f *testing.F) {
-	f.Add(uint16(0x30), uint16(1), []byte("desc"), []byte("a=%W"))
-	f.Add(uint16(1), uint16(0xFFFF), []byte(`a\\`), []byte(`q=\" %P %W`))
-	for _, tt := range encodeTests {
-		f.Add(uint16(0x42), uint16(7), []byte(tt.from), []byte(tt.in))
-	}
-	f.Fuzz(func(t *testing.T, major, minor uint16, desc, text []byte) {
-		file := &File{Major: major, Records: []Record{{Minor: minor, Desc: desc, Fmts: [][]byte{EncodeFMT(text)}}}}
-		var b bytes.Buffer
-		if err := file.TSF(&b); err != nil {
-			if b.Len() != 0 {
-				t.Fatalf("TSF wrote %q and failed", b.String())
-			}
-			return
-		}
-		want, err := file.MarshalBinary()
-		if err != nil {
-			t.Fatalf("TSF listed a file MarshalBinary rejects: %v", err)
-		}
-		g, err := miniCompile(b.String())
-		if err != nil {
-			t.Fatalf("listing does not compile: %v\n%s", err, b.String())
-		}
-		got, err := g.MarshalBinary()
-		if err != nil || !bytes.Equal(got, want) {
-			t.Fatalf("listing compiles to other bytes (%v)\n%s", err, b.String())
-		}
-	})
-}

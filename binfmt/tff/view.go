@@ -3,7 +3,6 @@ package tff
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -78,96 +77,3 @@ func (f *File) WriteText(w io.Writer) error {
 	return err
 }
 
-// TSF writes f as trace source, as IBM's TFFLST did: a comment line, the
-// MAJOR line and one TRACE statement per record with TP=@STATIC, the DESC and
-// the FMT lines decoded with DecodeFMT, in record order. No MODNAME line is
-// written; TRCUST needs none when every tracepoint is @STATIC. Lines end in
-// LF. Compiling the listing with TRCUST gives f's bytes back.
-//
-// TSF writes nothing and returns an error when the listing would not compile
-// back to the same bytes:
-//
-//   - major code 0, which TRCUST turns into 1, or minor code 0, which it
-//     rejects; a minor used twice;
-//   - a DESC or FMT holding a control byte (below 0x20 other than TAB, or
-//     0x7F): CR, LF and NUL end or break a TSF line, and raw controls, such
-//     as a 0x01 in a DESC, are not text;
-//   - an FMT line that DecodeFMT cannot turn into text that encodes back to
-//     it (a literal "%W"), or only into text with raw 0x01 bytes (Ctrl and a
-//     letter that is no control, blanks stored between Ctrl 'P' and another
-//     control);
-//   - a string with a backslash directly before a quote or at its end. The
-//     TSF lexer takes a backslash and the next byte as a pair and turns only
-//     \" into ", so no quoted string can give such a value: \" would lose the
-//     backslash, and a final backslash would escape the closing quote. Every
-//     other backslash is written as it stands.
-func (f *File) TSF(w io.Writer) error {
-	var b bytes.Buffer
-	if f.Major == 0 {
-		return errors.New("tff: major code 0 cannot be written as TSF: TRCUST reads MAJOR = 0 as 1")
-	}
-	fmt.Fprintf(&b, "; TSF listing of a trace format file: major 0x%04X, %d records\n", f.Major, len(f.Records))
-	fmt.Fprintf(&b, "MAJOR = 0x%04X\n", f.Major)
-	seen := make(map[uint16]bool, len(f.Records))
-	for _, r := range f.Records {
-		if r.Minor == 0 {
-			return errors.New("tff: minor code 0 cannot be written as TSF: TRCUST rejects MINOR=0")
-		}
-		if seen[r.Minor] {
-			return fmt.Errorf("tff: minor 0x%04X is used twice", r.Minor)
-		}
-		seen[r.Minor] = true
-		desc, err := quoteTSF(r.Desc)
-		if err != nil {
-			return fmt.Errorf("tff: minor 0x%04X: DESC %w", r.Minor, err)
-		}
-		fmt.Fprintf(&b, "\nTRACE MINOR=0x%04X,\n  TP=@STATIC,\n  DESC=%s", r.Minor, desc)
-		for i, l := range r.Fmts {
-			text := DecodeFMT(l)
-			if !bytes.Equal(EncodeFMT([]byte(text)), l) {
-				return fmt.Errorf("tff: minor 0x%04X: FMT %d %s has stored controls that no TSF text gives", r.Minor, i+1, strconv.Quote(latin1(l)))
-			}
-			q, err := quoteTSF([]byte(text))
-			if err != nil {
-				return fmt.Errorf("tff: minor 0x%04X: FMT %d %w", r.Minor, i+1, err)
-			}
-			fmt.Fprintf(&b, ",\n  FMT=%s", q)
-		}
-		b.WriteByte('\n')
-	}
-	_, err := w.Write(b.Bytes())
-	return err
-}
-
-// quoteTSF returns v as a quoted TSF string whose value is v, or an error
-// saying why there is none.
-func quoteTSF(v []byte) (string, error) {
-	for _, c := range v {
-		if (c < 0x20 && c != '\t') || c == 0x7F {
-			return "", fmt.Errorf("%s holds the control byte 0x%02X, which a TSF string cannot hold", strconv.Quote(latin1(v)), c)
-		}
-	}
-	var b strings.Builder
-	b.Grow(len(v) + 2)
-	b.WriteByte('"')
-	for i := 0; i < len(v); i++ {
-		switch c := v[i]; c {
-		case '"':
-			b.WriteString(`\"`)
-		case '\\':
-			switch {
-			case i+1 == len(v):
-				return "", fmt.Errorf("%s ends in a backslash, which would escape the closing quote in TSF", strconv.Quote(latin1(v)))
-			case v[i+1] == '"':
-				return "", fmt.Errorf(`%s has a backslash directly before a quote, which TSF cannot express (\" is a quote alone)`, strconv.Quote(latin1(v)))
-			}
-			b.WriteByte(c)
-			b.WriteByte(v[i+1])
-			i++
-		default:
-			b.WriteByte(c)
-		}
-	}
-	b.WriteByte('"')
-	return b.String(), nil
-}

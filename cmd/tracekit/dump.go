@@ -10,6 +10,7 @@ import (
 	"github.com/tracekit/tracekit/binfmt/tff"
 	"github.com/tracekit/tracekit/grammar/mapfile"
 	"github.com/tracekit/tracekit/lower/tdfgen/lxmap"
+	"github.com/tracekit/tracekit/lower/tsflist"
 )
 
 // dumpCmd is "tracekit dump FILE": a binary file, recognised by its
@@ -51,7 +52,7 @@ func (c *dumpCmd) tdf(e *env, data []byte) error {
 		_, err = e.stdout.Write(append(out, '\n'))
 		return err
 	case c.TSF:
-		var names tdf.Namer
+		var names tsflist.Namer
 		if c.Map != "" {
 			m, diags, err := mapfile.ParseFile(c.Map)
 			if err != nil {
@@ -60,7 +61,8 @@ func (c *dumpCmd) tdf(e *env, data []byte) error {
 			diags.WriteText(e.stderr)
 			names = lxmap.NewSymbols(m, false)
 		}
-		return f.TSF(e.stdout, names)
+		l, err := tsflist.TDF(f, names)
+		return tsflist.Write(e.stdout, l, err)
 	}
 	return f.WriteText(e.stdout)
 }
@@ -77,7 +79,8 @@ func (c *dumpCmd) tff(e *env, data []byte) error {
 		}
 	case c.TSF:
 		if len(problems) == 0 {
-			err = f.TSF(e.stdout)
+			l, lerr := tsflist.TFF(f)
+			err = tsflist.Write(e.stdout, l, lerr)
 		}
 	default:
 		err = f.WriteText(e.stdout)

@@ -104,7 +104,7 @@ func (p *parser) field(f *field) tsf.Field {
 		return &tsf.Group{Pos: astPos(f.Group.Pos), End: lastPos(f.Group.Tokens),
 			Name: &tsf.Word{Pos: astPos(f.Group.Name.Pos), Text: f.Group.Name.Text}}
 	case f.Text != nil:
-		s := &tsf.String{Pos: astPos(f.Text.Text.Pos), Raw: f.Text.Text.Raw, Value: unquote(f.Text.Text.Raw)}
+		s := &tsf.String{Pos: astPos(f.Text.Text.Pos), Raw: f.Text.Text.Raw, Value: tsf.Unquote(f.Text.Text.Raw)}
 		pos, end := astPos(f.Text.Pos), lastPos(f.Text.Tokens)
 		if strings.EqualFold(f.Text.Key, "DESC") {
 			return &tsf.Desc{Pos: pos, Text: s, End: end}
@@ -366,27 +366,3 @@ func (p *parser) flag(f *flag) *tsf.Flag {
 	return out
 }
 
-// unquote returns what TRCUST stores for a quoted string: \" becomes ", and
-// every other backslash sequence is kept as written (oracle s05: "\\", "\n"
-// and "\t" reach the TFF unchanged).
-func unquote(raw string) string {
-	if !strings.Contains(raw, `\"`) {
-		return raw
-	}
-	var b strings.Builder
-	for i := 0; i < len(raw); i++ {
-		c := raw[i]
-		if c == '\\' && i+1 < len(raw) {
-			if raw[i+1] == '"' {
-				b.WriteByte('"')
-			} else {
-				b.WriteByte(c)
-				b.WriteByte(raw[i+1])
-			}
-			i++
-			continue
-		}
-		b.WriteByte(c)
-	}
-	return b.String()
-}

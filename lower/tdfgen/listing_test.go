@@ -2,19 +2,20 @@ package tdfgen_test
 
 import (
 	"bytes"
-	"github.com/tracekit/tracekit/ast/corpus"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/tracekit/tracekit/ast/corpus"
 	"github.com/tracekit/tracekit/binfmt/tdf"
 	"github.com/tracekit/tracekit/lower/tdfgen"
 	"github.com/tracekit/tracekit/lower/tsfcheck"
 	"github.com/tracekit/tracekit/lower/tsfcompile"
+	"github.com/tracekit/tracekit/lower/tsflist"
 )
 
-// TestListingRoundTrip writes every oracle TDF as TSF (tdf.File.TSF, with
+// TestListingRoundTrip writes every oracle TDF as TSF (tsflist.TDF, with
 // the MAP file naming the addresses), compiles the listing again and
 // checks that it gives the same bytes: the listing reconstructs every
 // statement of every oracle program.
@@ -36,7 +37,8 @@ func TestListingRoundTrip(t *testing.T) {
 				t.Fatal(err)
 			}
 			var listing bytes.Buffer
-			if err := f.TSF(&listing, e.syms[false]); err != nil {
+			l, err := tsflist.TDF(f, e.syms[false])
+			if err := tsflist.Write(&listing, l, err); err != nil {
 				t.Fatal(err)
 			}
 			if strings.Contains(listing.String(), "not reconstructed") {

@@ -331,4 +331,3 @@ func FileName(tsfName, given string) string {
 	}
 	return strings.TrimSuffix(tsfName, filepath.Ext(tsfName)) + ".TDF"
 }
-

@@ -12,6 +12,7 @@ import (
 	"github.com/tracekit/tracekit/lower/tdfgen"
 	"github.com/tracekit/tracekit/lower/tsfcheck"
 	"github.com/tracekit/tracekit/lower/tsfcompile"
+	"github.com/tracekit/tracekit/lower/tsflist"
 )
 
 // fakeSyms and fakeMod are a small module: code in object 1, data in
@@ -32,9 +33,9 @@ func (s fakeSyms) Next(obj, off uint32) (uint32, bool) {
 func (s fakeSyms) Lookup(name string) (uint32, uint32, bool) {
 	v, ok := s[name]
 	if !ok {
-		// The placeholder names of tdf.Decompile stand for their address.
+		// The placeholder names of tsflist.Decompile stand for their address.
 		var obj, off uint32
-		if n, _ := fmt.Sscanf(name, "obj%d_%08X", &obj, &off); n == 2 && tdf.PlaceholderSymbol(obj, off) == name {
+		if n, _ := fmt.Sscanf(name, "obj%d_%08X", &obj, &off); n == 2 && tsflist.PlaceholderSymbol(obj, off) == name {
 			return obj, off, true
 		}
 	}
@@ -153,14 +154,14 @@ func TestStatements(t *testing.T) {
 		if err != nil {
 			t.Errorf("%s: %v", tc.stmts, err)
 		}
-		stmts, err := tdf.Decompile(got, nil)
+		stmts, err := tsflist.Decompile(got, nil)
 		if err != nil {
 			t.Errorf("%s: Decompile: %v", tc.stmts, err)
 			continue
 		}
 		var texts []string
 		for _, s := range stmts {
-			texts = append(texts, s.Text)
+			texts = append(texts, s.Text())
 		}
 		f2, _, diags := compile(t, "TRACE MINOR=1, TP=.f, "+strings.Join(texts, ", ")+"\r\n", tdfgen.Options{})
 		if renamed(t, f2, diags) != string(want) {
@@ -324,7 +325,7 @@ func TestNames(t *testing.T) {
 
 // FuzzAssemble compiles a TRACE statement with arbitrary data statements:
 // no panic; every program written keeps the stack within 16 items and the
-// length within 255 bytes, and reads back (tdf.Decompile) as statements
+// length within 255 bytes, and reads back (tsflist.Decompile) as statements
 // that compile to the same bytes.
 func FuzzAssemble(f *testing.F) {
 	for _, s := range []string{
@@ -357,13 +358,13 @@ func FuzzAssemble(f *testing.F) {
 		if err != nil || len(rpn) > tdf.MaxRPN {
 			t.Fatalf("%q: % x: %v", stmts, rpn, err)
 		}
-		back, err := tdf.Decompile(rpn, nil)
+		back, err := tsflist.Decompile(rpn, nil)
 		if err != nil {
 			t.Fatalf("%q: % x: %v", stmts, rpn, err)
 		}
 		var texts []string
 		for _, s := range back {
-			texts = append(texts, s.Text)
+			texts = append(texts, s.Text())
 		}
 		m2, diags := tsfcompile.Check("g.tsf", []byte("MODNAME = fake.dll\nTRACE MINOR=1, TP=.f, "+strings.Join(texts, ", ")+"\n"), tsfcheck.Options{})
 		f2, _, diags2 := tdfgen.Build(m2, syms, mod, tdfgen.Options{})

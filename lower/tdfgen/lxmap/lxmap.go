@@ -1,5 +1,5 @@
 // Package lxmap implements the interfaces of lower/tdfgen and the Namer of
-// binfmt/tdf over a real module: tdfgen.Symbols and tdf.Namer over a LINK386
+// lower/tsflist over a real module: tdfgen.Symbols and tsflist.Namer over a LINK386
 // MAP file (grammar/mapfile), tdfgen.Module over an LX module (binfmt/lx).
 package lxmap
 
@@ -79,7 +79,7 @@ func (s *Symbols) Next(obj, off uint32) (uint32, bool) {
 	return 0, false
 }
 
-// Symbol implements tdf.Namer: the public symbol at the highest address at
+// Symbol implements tsflist.Namer: the public symbol at the highest address at
 // or below obj:off in the same object, and the distance to it. The name is
 // one that Lookup finds again: a name that a case-insensitive lookup would
 // resolve to another symbol is skipped.
