@@ -133,4 +133,3 @@ func TestOpJSON(t *testing.T) {
 		t.Errorf("got  %s\nwant %s", b, want)
 	}
 }
-

@@ -152,4 +152,3 @@ func hexBytes(b []byte) string {
 	}
 	return strings.Join(s, " ")
 }
-

@@ -106,4 +106,3 @@ func FuzzFMT(f *testing.F) {
 		_ = DecodeFMT(s)
 	})
 }
-

@@ -76,4 +76,3 @@ func (f *File) WriteText(w io.Writer) error {
 	_, err := w.Write(b.Bytes())
 	return err
 }
-

@@ -365,4 +365,3 @@ func (p *parser) flag(f *flag) *tsf.Flag {
 	}
 	return out
 }
-
