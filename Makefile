@@ -40,10 +40,14 @@ fuzz:
 	  done; \
 	done
 
+# staticcheck is pinned here, not in go.mod: it is a tool, not a dependency.
+STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
+
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	  if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
+	$(GO) run $(STATICCHECK) ./...
 
 clean:
 	rm -rf bin

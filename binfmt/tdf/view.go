@@ -103,7 +103,7 @@ func (f *File) MarshalJSON() ([]byte, error) {
 func jsonItems(l []ListItem) []jsonItem {
 	out := make([]jsonItem, len(l))
 	for i, it := range l {
-		out[i] = jsonItem{Name: it.Name, ID: it.ID}
+		out[i] = jsonItem(it)
 	}
 	return out
 }

@@ -43,15 +43,6 @@ func TestWriteText(t *testing.T) {
 	}
 }
 
-// recT is rec with FMT lines given as TSF text.
-func recT(minor uint16, desc string, texts ...string) Record {
-	r := Record{Minor: minor, Desc: []byte(desc)}
-	for _, x := range texts {
-		r.Fmts = append(r.Fmts, EncodeFMT([]byte(x)))
-	}
-	return r
-}
-
 type failWriter struct{}
 
 func (failWriter) Write([]byte) (int, error) { return 0, errors.New("disk full") }
