@@ -40,8 +40,9 @@ func (s Severity) String() string {
 // MarshalText writes the lower-case name.
 func (s Severity) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
 
-// LevelMin returns the mildest severity shown at message level w, as TRCUST's
-// /Wn switch defines it: 0 fatal and severe, 1 adds error, 2 adds warning.
+// LevelMin returns the mildest severity shown at message level w, the -W
+// levels of every tracekit command: 0 shows fatal and severe, 1 adds
+// errors, 2 adds warnings.
 func LevelMin(w int) (Severity, error) {
 	switch w {
 	case 0:
@@ -61,9 +62,10 @@ type Diagnostic struct {
 	Code     string // "TRC094": a prefix naming the producer and a number
 	Msg      string // the message text, in the wording of the reference
 	Detail   string // optional: what tracekit adds to the reference wording
-	// Legacy is the line number a legacy tool attributes the message to
-	// (TRCUST reports the line its parser stood on); 0 when unset.
-	Legacy int
+	// Extra is what the producer keeps beside the message for its own
+	// consumers (as hcl's Diagnostic.Extra): ast/tsf keeps the line
+	// TRCUST names (tsf.Legacy). Nil when there is none.
+	Extra any
 }
 
 // Text returns the message with its detail, if any.

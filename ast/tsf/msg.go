@@ -231,6 +231,21 @@ var Messages = map[Code]Message{
 	212: {diag.Warning, "the last statement ends with a comma at the end of the file", true},
 }
 
+// Legacy is what TRCUST 3.05A would say of a diagnostic beyond the
+// tool-neutral fields of diag.Diagnostic: the TSF line its parser stood on
+// when it printed the message. ast/tsf keeps it in the diagnostic's Extra.
+type Legacy struct {
+	Line int
+}
+
+// LegacyLine returns the line TRCUST names for d, or 0 when d carries none.
+func LegacyLine(d diag.Diagnostic) int {
+	if l, ok := d.Extra.(Legacy); ok {
+		return l.Line
+	}
+	return 0
+}
+
 // String returns the code as printed: "TRC094".
 func (c Code) String() string { return fmt.Sprintf("TRC%03d", int(c)) }
 
@@ -246,5 +261,5 @@ func (c Code) Diagnostic(pos Pos, legacy int, args ...any) diag.Diagnostic {
 		legacy = pos.Line
 	}
 	text := fmt.Sprintf(m.Text, args...)
-	return diag.Diagnostic{Pos: pos, Severity: m.Severity, Code: c.String(), Msg: text, Legacy: legacy}
+	return diag.Diagnostic{Pos: pos, Severity: m.Severity, Code: c.String(), Msg: text, Extra: Legacy{Line: legacy}}
 }

@@ -44,8 +44,8 @@ func TestDiagnosticText(t *testing.T) {
 	if got := d.String(); got != "a.tsf:3:7: error: duplicate minor code = 00D3, ignored [TRC094]" {
 		t.Errorf("got %q", got)
 	}
-	if d.Legacy != 3 {
-		t.Errorf("legacy line %d", d.Legacy)
+	if LegacyLine(d) != 3 {
+		t.Errorf("legacy line %d", LegacyLine(d))
 	}
 	if got := WarnFmtSkip.Diagnostic(Pos{Line: 1, Col: 1}, 0).Msg; got != "format control %I needs a decimal byte count and a blank" {
 		t.Errorf("got %q", got)

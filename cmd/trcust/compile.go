@@ -94,11 +94,11 @@ func compile(c *console, o options) {
 		return len(moduleErr) == 0
 	}
 	for _, d := range byLegacyLine(diags) {
-		if !moduleDone && d.Legacy >= moduleAt && !openModule() {
+		if !moduleDone && tsf.LegacyLine(d) >= moduleAt && !openModule() {
 			return
 		}
 		if shown(d) {
-			c.msg(d.Legacy, d.Severity, d.Msg)
+			c.msg(tsf.LegacyLine(d), d.Severity, d.Msg)
 		}
 	}
 	if c.worst >= diag.Severe || !moduleDone && !openModule() {
@@ -122,7 +122,7 @@ func compile(c *console, o options) {
 	}
 	tdfFile, written := back.Program.TDF()
 	for _, d := range written {
-		c.msg(d.Legacy, d.Severity, d.Msg)
+		c.msg(tsf.LegacyLine(d), d.Severity, d.Msg)
 	}
 	if len(tdfFile.Tracepoints) == 0 {
 		return

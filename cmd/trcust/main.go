@@ -165,7 +165,7 @@ func search(name string) (path, shown string, ok bool) {
 // parser stood on, then by position.
 func byLegacyLine(l diag.List) diag.List {
 	out := append(diag.List(nil), l...)
-	sort.SliceStable(out, func(i, j int) bool { return out[i].Legacy < out[j].Legacy })
+	sort.SliceStable(out, func(i, j int) bool { return tsf.LegacyLine(out[i]) < tsf.LegacyLine(out[j]) })
 	return out
 }
 

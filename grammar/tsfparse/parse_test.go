@@ -14,7 +14,7 @@ import (
 func checkPositions(t *testing.T, src []byte, diags diag.List) {
 	t.Helper()
 	for _, d := range diags {
-		if d.Pos.Line < 1 || d.Pos.Col < 1 || d.Pos.Offset < 0 || d.Pos.Offset > len(src) || d.Legacy < 1 {
+		if d.Pos.Line < 1 || d.Pos.Col < 1 || d.Pos.Offset < 0 || d.Pos.Offset > len(src) || tsf.LegacyLine(d) < 1 {
 			t.Fatalf("diagnostic without a proper position: %+v", d)
 		}
 	}

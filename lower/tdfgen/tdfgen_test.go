@@ -4,6 +4,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"github.com/tracekit/tracekit/ast/tsf"
 	"strings"
 	"testing"
 
@@ -207,7 +208,7 @@ func TestDiagnostics(t *testing.T) {
 		f, p, diags := compile(t, tc.body, tdfgen.Options{})
 		var got []string
 		for _, d := range diags {
-			got = append(got, fmt.Sprintf("TRCUST(%d) %s: %s", d.Legacy, strings.ToUpper(d.Severity.String()), d.Msg))
+			got = append(got, fmt.Sprintf("TRCUST(%d) %s: %s", tsf.LegacyLine(d), strings.ToUpper(d.Severity.String()), d.Msg))
 		}
 		if len(got) != 1 || got[0] != tc.want {
 			t.Errorf("%q:\n got %q\nwant %q", tc.body, got, tc.want)
@@ -242,7 +243,7 @@ func TestNoSymbols(t *testing.T) {
 		t.Fatal(diags)
 	}
 	f, p, diags := tdfgen.Build(m, nil, mod, tdfgen.Options{ModulePath: `.\fake.dll`})
-	if f != nil || len(diags) != 1 || diags[0].Severity != diag.Severe || diags[0].Msg != `symbolic info not given for .\fake.dll` || diags[0].Legacy != 3 {
+	if f != nil || len(diags) != 1 || diags[0].Severity != diag.Severe || diags[0].Msg != `symbolic info not given for .\fake.dll` || tsf.LegacyLine(diags[0]) != 3 {
 		t.Errorf("got %v %v", f, diags)
 	}
 	if len(p.Kept) != 1 {
@@ -288,7 +289,7 @@ func TestFile(t *testing.T) {
 		if len(p.Kept) != 4 || len(p.Records) != 3 || len(p.KeptModule().Tracepoints) != 4 {
 			t.Errorf("kept %d records %d", len(p.Kept), len(p.Records))
 		}
-		if len(diags) != 1 || diags[0].Msg != "duplicate TP address 00000001:00000020, ignored" || diags[0].Legacy != 10 {
+		if len(diags) != 1 || diags[0].Msg != "duplicate TP address 00000001:00000020, ignored" || tsf.LegacyLine(diags[0]) != 10 {
 			t.Errorf("diagnostics %v", diags)
 		}
 	}
@@ -343,7 +344,7 @@ func FuzzAssemble(f *testing.F) {
 		}
 		file, _, diags := tdfgen.Build(m, syms, mod, tdfgen.Options{})
 		for _, d := range diags {
-			if d.Pos.Line < 1 || d.Legacy < 1 {
+			if d.Pos.Line < 1 || tsf.LegacyLine(d) < 1 {
 				t.Fatalf("unpositioned %+v", d)
 			}
 		}

@@ -1,6 +1,7 @@
 package tsfcompile
 
 import (
+	"github.com/tracekit/tracekit/ast/tsf"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -92,7 +93,7 @@ func FuzzCheck(f *testing.F) {
 	f.Fuzz(func(t *testing.T, src []byte) {
 		_, diags := Check("fuzz.tsf", src, tsfcheck.Options{})
 		for _, d := range diags {
-			if d.Pos.Line < 1 || d.Pos.Col < 1 || d.Pos.Offset > len(src) || d.Legacy < 1 {
+			if d.Pos.Line < 1 || d.Pos.Col < 1 || d.Pos.Offset > len(src) || tsf.LegacyLine(d) < 1 {
 				t.Fatalf("unpositioned diagnostic %+v", d)
 			}
 		}

@@ -44,7 +44,7 @@ func legacyLines(l diag.List, w int) []string {
 		if d.Severity < min {
 			continue
 		}
-		out = append(out, fmt.Sprintf("TRCUST(%d) %s: %s", d.Legacy, strings.ToUpper(d.Severity.String()), d.Msg))
+		out = append(out, fmt.Sprintf("TRCUST(%d) %s: %s", tsf.LegacyLine(d), strings.ToUpper(d.Severity.String()), d.Msg))
 	}
 	return out
 }
