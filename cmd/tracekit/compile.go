@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/tracekit/tracekit/ast"
@@ -11,7 +12,6 @@ import (
 	"github.com/tracekit/tracekit/ast/tsf"
 	"github.com/tracekit/tracekit/cmd/internal/osfile"
 	"github.com/tracekit/tracekit/cmd/internal/outfile"
-	"github.com/tracekit/tracekit/grammar/mapfile"
 	"github.com/tracekit/tracekit/lower/tdfgen"
 	"github.com/tracekit/tracekit/lower/tsfcheck"
 	"github.com/tracekit/tracekit/lower/tsfcompile"
@@ -40,11 +40,13 @@ func (c *compileCmd) Run(e *env) error {
 		fmt.Fprintf(e.stderr, "%s: fatal: %v\n", c.File, err)
 		return exitCode(exitError)
 	}
-	m, diags := tsfcompile.Check(c.File, src, tsfcheck.Options{AllowDuplicateMinors: c.AllowDuplicates})
+	res := tsfcompile.Run(tsfcompile.Request{
+		Name: c.File, Src: src,
+		Check:  tsfcheck.Options{AllowDuplicateMinors: c.AllowDuplicates},
+		Locate: c.locate,
+	})
 	var set outfile.Set
-	if !diags.Failed() {
-		diags = c.outputs(m, diags, &set)
-	}
+	diags := c.outputs(res, &set)
 	diags.Sort()
 	if err := c.print(e, diags); err != nil {
 		return err
@@ -74,61 +76,49 @@ func (c *compileCmd) find(name string) (string, bool) {
 	return "", false
 }
 
-// outputs schedules the files to write, or adds the diagnostics that say
-// why they cannot be.
-func (c *compileCmd) outputs(m *tsfcheck.Module, diags diag.List, set *outfile.Set) diag.List {
-	inputs := []string{c.File}
-	var tdfData []byte
-	kept := m
-	if tsfcompile.Dynamic(m) {
-		src := tsfcompile.Sources{ModuleAt: m.ModNamePos, IgnoreCase: c.IgnoreCase, KeepPath: c.KeepPath, UseExports: true}
-		modName := c.Module
-		if modName == "" {
-			modName = m.ModName
-		}
-		var ok bool
-		if src.ModulePath, ok = c.find(modName); !ok {
-			return append(diags, tsf.FatalNotFound.Diagnostic(m.ModNamePos, 0, modName))
-		}
-		mod, ds := tsfcompile.OpenModule(src)
-		if diags = append(diags, ds...); mod == nil {
-			return diags
-		}
-		defer mod.Close()
-		inputs = append(inputs, src.ModulePath)
-		mapName := c.Map
-		if mapName == "" {
-			mapName = strings.TrimSuffix(modName, filepath.Ext(modName)) + ".MAP"
-		}
-		var mp *mapfile.Map
-		if src.MapPath, ok = c.find(mapName); ok {
-			mp, ds = tsfcompile.OpenMap(src)
-			if diags = append(diags, ds...); mp == nil {
-				return diags
-			}
-			inputs = append(inputs, src.MapPath)
-		} else if c.Map != "" {
-			return append(diags, tsf.FatalNotFound.Diagnostic(ast.Pos{File: c.Map}, 1, c.Map))
-		}
-		back := tsfcompile.Compile(m, mod, mp, src)
-		if diags = append(diags, back.Compiled...); diags.Failed() {
-			return diags
-		}
-		t, ds := back.Program.TDF()
-		if diags = append(diags, ds...); diags.Failed() {
-			return diags
-		}
-		data, err := t.MarshalBinary()
-		if err != nil {
-			return append(diags, tsf.FatalWrite.Diagnostic(m.File.EOF, 0, c.tdfName()))
-		}
-		tdfData, kept = data, back.Program.KeptModule()
+// locate finds the module MODNAME names (or --module), beside the TSF, in
+// the current directory, then along --path, and its MAP file (--map, or
+// the module's name with .MAP looked for the same way; without one the
+// module's exported names stand in, warning 211).
+func (c *compileCmd) locate(m *tsfcheck.Module) (tsfcompile.Sources, diag.List) {
+	src := tsfcompile.Sources{ModuleAt: m.ModNamePos, IgnoreCase: c.IgnoreCase, KeepPath: c.KeepPath, UseExports: true}
+	modName := c.Module
+	if modName == "" {
+		modName = m.ModName
 	}
-	t := tsfcompile.BuildTFF(kept)
-	if t == nil {
+	var ok bool
+	if src.ModulePath, ok = c.find(modName); !ok {
+		return src, diag.List{tsf.FatalNotFound.Diagnostic(m.ModNamePos, 0, modName)}
+	}
+	mapName := c.Map
+	if mapName == "" {
+		mapName = strings.TrimSuffix(modName, filepath.Ext(modName)) + ".MAP"
+	}
+	if src.MapPath, ok = c.find(mapName); !ok && c.Map != "" {
+		return src, diag.List{tsf.FatalNotFound.Diagnostic(ast.Pos{File: c.Map}, 1, c.Map)}
+	}
+	return src, nil
+}
+
+// outputs schedules the files of a compile to write, or returns the
+// diagnostics that say why there are none: after an error or worse
+// nothing is written.
+func (c *compileCmd) outputs(res *tsfcompile.Result, set *outfile.Set) diag.List {
+	diags := slices.Concat(res.Front, res.Located)
+	if res.Back != nil {
+		diags = append(diags, res.Back.Compiled...)
+	}
+	if diags.Failed() {
+		return diags
+	}
+	if diags = append(diags, res.Written...); diags.Failed() {
+		return diags
+	}
+	m := res.Module
+	if res.TFF == nil {
 		return append(diags, tsf.WarnNoTracepoints.Diagnostic(m.File.EOF, 0))
 	}
-	data, err := t.MarshalBinary()
+	data, err := res.TFF.MarshalBinary()
 	if err != nil {
 		d := tsf.FatalWrite.Diagnostic(m.File.EOF, 0, tsfcompile.TFFName(m.Major))
 		d.Detail = err.Error()
@@ -136,12 +126,18 @@ func (c *compileCmd) outputs(m *tsfcheck.Module, diags diag.List, set *outfile.S
 	}
 	outputs := []string{filepath.Join(c.TFFDir, tsfcompile.TFFName(m.Major))}
 	set.Add(outputs[0], data)
-	if tdfData != nil {
+	if res.TDF != nil {
+		data, err := res.TDF.MarshalBinary()
+		if err != nil {
+			d := tsf.FatalWrite.Diagnostic(m.File.EOF, 0, c.tdfName())
+			d.Detail = err.Error()
+			return append(diags, d)
+		}
 		outputs = append(outputs, c.tdfName())
-		set.Add(c.tdfName(), tdfData)
+		set.Add(c.tdfName(), data)
 	}
 	if c.Depfile != "" {
-		set.Add(c.Depfile, depRule(outputs, inputs))
+		set.Add(c.Depfile, depRule(outputs, append([]string{c.File}, res.Inputs()...)))
 	}
 	return diags
 }

@@ -8,7 +8,6 @@ import (
 	"github.com/tracekit/tracekit/ast/diag"
 	"github.com/tracekit/tracekit/ast/tsf"
 	"github.com/tracekit/tracekit/cmd/internal/outfile"
-	"github.com/tracekit/tracekit/grammar/mapfile"
 	"github.com/tracekit/tracekit/lower/tdfgen"
 	"github.com/tracekit/tracekit/lower/tsfcheck"
 	"github.com/tracekit/tracekit/lower/tsfcompile"
@@ -50,39 +49,36 @@ func compile(c *console, o options) {
 		c.code(1, tsf.FatalAccess, o.files[0])
 		return
 	}
-	m, diags := tsfcompile.Check(path, src, tsfcheck.Options{AllowDuplicateMinors: o.dups})
-
 	// TRCUST opens the module when it reads the first dynamic tracepoint,
 	// and resolves and assembles each tracepoint as it reads it: the back
 	// end's messages go among the front end's, by line.
-	moduleAt := firstDynamicTP(m.File)
-	var back *tsfcompile.Back
-	var moduleShown string
-	var moduleErr diag.List
-	if moduleAt > 0 && m.ModName != "" && diags.Worst() < diag.Severe {
-		src := tsfcompile.Sources{ModuleAt: m.ModNamePos, IgnoreCase: o.caseless, KeepPath: o.keepPath}
-		var ok bool
-		if src.ModulePath, moduleShown, ok = search(m.ModName); !ok {
-			moduleErr = diag.List{tsf.FatalNotFound.Diagnostic(m.ModNamePos, moduleAt, m.ModName)}
-		} else if mod, ds := tsfcompile.OpenModule(src); mod == nil {
-			moduleErr = ds
-		} else {
-			defer mod.Close()
-			src.ModuleName = moduleShown
-			var mp *mapfile.Map
+	res := tsfcompile.Run(tsfcompile.Request{
+		Name: path, Src: src,
+		Check: tsfcheck.Options{AllowDuplicateMinors: o.dups},
+		Eager: true,
+		Locate: func(m *tsfcheck.Module) (tsfcompile.Sources, diag.List) {
+			src := tsfcompile.Sources{ModuleAt: m.ModNamePos, IgnoreCase: o.caseless, KeepPath: o.keepPath}
+			var ok bool
+			if src.ModulePath, src.ModuleName, ok = search(m.ModName); !ok {
+				return src, diag.List{tsf.FatalNotFound.Diagnostic(m.ModNamePos, 0, m.ModName)}
+			}
 			if o.mapFile != "" {
 				src.MapPath, _, _ = search(o.mapFile)
-				if mp, ds = tsfcompile.OpenMap(src); mp == nil {
-					moduleErr = ds
-				}
 			}
-			if moduleErr == nil && tsfcompile.Dynamic(m) {
-				back = tsfcompile.Compile(m, mod, mp, src)
-				diags = append(diags, back.Compiled...)
-			}
-		}
+			return src, nil
+		},
+	})
+	m, diags := res.Module, res.Front
+	if res.Back != nil {
+		diags = append(diags, res.Back.Compiled...)
 	}
-	moduleDone := moduleAt == 0
+	moduleAt := tsfcompile.FirstDynamicTP(m.File)
+	moduleShown := res.Sources.ModuleName
+	var moduleErr diag.List
+	if !res.Opened {
+		moduleErr = res.Located // a MAP file's own messages are not TRCUST's
+	}
+	moduleDone := moduleAt == 0 || m.ModName == "" || res.Front.Worst() >= diag.Severe
 	openModule := func() bool {
 		moduleDone = true
 		if moduleShown != "" {
@@ -104,11 +100,7 @@ func compile(c *console, o options) {
 	if c.worst >= diag.Severe || !moduleDone && !openModule() {
 		return
 	}
-	kept := m
-	if back != nil {
-		kept = back.Program.KeptModule()
-	}
-	t := tsfcompile.BuildTFF(kept)
+	t := res.TFF
 	if t == nil {
 		return // TRCUST writes no TFF without a tracepoint (oracle e17)
 	}
@@ -117,14 +109,14 @@ func compile(c *console, o options) {
 		return
 	}
 	c.line("Creating TFF file: %s \t # records = %d", display(tffName), len(t.Records))
-	if back == nil || droppedLastDuplicate(m.File, diags) {
+	if res.Back == nil || droppedLastDuplicate(m.File, diags) {
 		return
 	}
-	tdfFile, written := back.Program.TDF()
-	for _, d := range written {
+	for _, d := range res.Written {
 		c.msg(tsf.LegacyLine(d), d.Severity, d.Msg)
 	}
-	if len(tdfFile.Tracepoints) == 0 {
+	tdfFile := res.TDF
+	if tdfFile == nil {
 		return
 	}
 	given := ""
@@ -151,25 +143,6 @@ func write(c *console, name string, marshal func() ([]byte, error)) bool {
 		return false
 	}
 	return true
-}
-
-// firstDynamicTP returns the line of the first TP field that names a code
-// address (TRCUST opens the module there), or 0.
-func firstDynamicTP(f *tsf.File) int {
-	for _, s := range f.Stmts {
-		t, ok := s.(*tsf.Trace)
-		if !ok {
-			continue
-		}
-		for _, fl := range t.Fields {
-			if tp, ok := fl.(*tsf.TP); ok {
-				if _, static := tp.Target.(*tsf.StaticTP); !static {
-					return tp.Pos.Line
-				}
-			}
-		}
-	}
-	return 0
 }
 
 // droppedLastDuplicate reports TRCUST 3.05A's lost TDF: when the last TRACE

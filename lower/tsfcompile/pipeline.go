@@ -1,0 +1,164 @@
+package tsfcompile
+
+import (
+	"github.com/tracekit/tracekit/ast/diag"
+	"github.com/tracekit/tracekit/ast/tsf"
+	"github.com/tracekit/tracekit/binfmt/tdf"
+	"github.com/tracekit/tracekit/binfmt/tff"
+	"github.com/tracekit/tracekit/grammar/mapfile"
+	"github.com/tracekit/tracekit/lower/tsfcheck"
+)
+
+// Request is one compile of a TSF: its text and how to find what a dynamic
+// tracepoint needs beside it. Both command lines make one and call Run;
+// they differ in where they look for the module and in how they print.
+type Request struct {
+	Name  string // the TSF's name in diagnostics
+	Src   []byte
+	Check tsfcheck.Options
+	// Locate finds the module and its MAP file for the checked module m:
+	// Sources with ModulePath (and MapPath, "" for none) set, or the
+	// diagnostics that say why they cannot be found. Run calls it at most
+	// once, and only when the module is needed (see Eager).
+	Locate func(m *tsfcheck.Module) (Sources, diag.List)
+	// Eager opens the module whenever the TSF names a dynamic tracepoint
+	// and no check was fatal or severe, as TRCUST 3.05A does when it reads
+	// the first one (its messages then stand among the front end's). Without
+	// it the module is opened only when every check passed and a dynamic
+	// tracepoint is left: nothing is read that the outputs do not need.
+	Eager bool
+}
+
+// Result is what a compile found and made, stage by stage. A stage that
+// did not run leaves its fields zero.
+type Result struct {
+	Module *tsfcheck.Module
+	Front  diag.List // parse and checks, sorted, ending at the first fatal or severe one
+
+	Sources Sources   // the module and the MAP file found (Locate)
+	Located diag.List // why they could not be found or read; the module was not used then
+	Opened  bool      // the module was read
+
+	Back *Back // the TDF back end's work; nil when there was none
+
+	// TFF is the trace format file of the tracepoints kept (nil when none
+	// is left, TRCUST then writes no TFF); TDF the trace definition file
+	// (nil without a dynamic tracepoint left), Written the messages of
+	// laying it out (105).
+	TFF     *tff.File
+	TDF     *tdf.File
+	Written diag.List
+}
+
+// All returns every diagnostic of the compile, in the order of the stages.
+func (r *Result) All() diag.List {
+	var all diag.List
+	all = append(all, r.Front...)
+	all = append(all, r.Located...)
+	if r.Back != nil {
+		all = append(all, r.Back.Compiled...)
+	}
+	return append(all, r.Written...)
+}
+
+// Inputs returns the files the compile read: the module and the MAP file
+// when they were read (the TSF is the caller's).
+func (r *Result) Inputs() []string {
+	var in []string
+	if r.Opened {
+		in = append(in, r.Sources.ModulePath)
+		if r.Sources.MapPath != "" {
+			in = append(in, r.Sources.MapPath)
+		}
+	}
+	return in
+}
+
+// Run compiles req in TRCUST's order: parse and check the TSF (Check);
+// find and open the module and its MAP file (Locate, OpenModule,
+// OpenMap); resolve and assemble the dynamic tracepoints (Compile); build
+// the TFF of the tracepoints kept (BuildTFF) and lay out the TDF
+// (tdfgen.Program.TDF). It stops after a stage whose diagnostics are fatal
+// or severe, as TRCUST does; errors only drop their tracepoint.
+func Run(req Request) *Result {
+	r := &Result{}
+	r.Module, r.Front = Check(req.Name, req.Src, req.Check)
+	m := r.Module
+	need := !r.Front.Failed() && Dynamic(m)
+	if req.Eager {
+		need = dynamicTP(m.File) && m.ModName != "" && r.Front.Worst() < diag.Severe
+	}
+	kept := m
+	if need {
+		if !r.back(req) {
+			return r
+		}
+		if r.Back != nil {
+			kept = r.Back.Program.KeptModule()
+		}
+	}
+	if r.Front.Worst() >= diag.Severe {
+		return r
+	}
+	r.TFF = BuildTFF(kept)
+	if r.Back != nil {
+		t, written := r.Back.Program.TDF()
+		r.Written = written
+		if t != nil && len(t.Tracepoints) > 0 {
+			r.TDF = t
+		}
+	}
+	return r
+}
+
+// back finds, opens and compiles against the module; false when a fatal or
+// severe diagnostic stops the compile.
+func (r *Result) back(req Request) bool {
+	src, ds := req.Locate(r.Module)
+	r.Sources, r.Located = src, ds
+	if ds.Worst() >= diag.Error {
+		return false
+	}
+	mod, ds := OpenModule(src)
+	if r.Located = append(r.Located, ds...); mod == nil {
+		return false
+	}
+	defer mod.Close()
+	var mp *mapfile.Map
+	if src.MapPath != "" {
+		if mp, ds = OpenMap(src); mp == nil {
+			r.Located = append(r.Located, ds...)
+			return false
+		}
+		r.Located = append(r.Located, ds...)
+	}
+	r.Opened = true
+	if !Dynamic(r.Module) {
+		return true // TRCUST opens the module for a tracepoint it then drops
+	}
+	r.Back = Compile(r.Module, mod, mp, src)
+	return r.Back.Compiled.Worst() < diag.Severe
+}
+
+// dynamicTP reports whether the TSF names a code address in a TP field,
+// valid or not (TRCUST opens the module when it reads the first).
+func dynamicTP(f *tsf.File) bool { return FirstDynamicTP(f) > 0 }
+
+// FirstDynamicTP returns the line of the first TP field that names a code
+// address (TRCUST opens the module there), or 0.
+func FirstDynamicTP(f *tsf.File) int {
+	for _, s := range f.Stmts {
+		t, ok := s.(*tsf.Trace)
+		if !ok {
+			continue
+		}
+		for _, fl := range t.Fields {
+			if tp, ok := fl.(*tsf.TP); ok {
+				if _, static := tp.Target.(*tsf.StaticTP); !static {
+					return tp.Pos.Line
+				}
+			}
+		}
+	}
+	return 0
+}
