@@ -1,8 +1,10 @@
-// Package tsfcompile is the TSF compiler pipeline: it reads a Trace Source
-// File, parses it (grammar/tsfparse), checks it (lower/tsfcheck) and hands
-// the checked module to the back ends that write the TFF and the TDF. The
-// modern command line (cmd/tracekit) and the TRCUST-compatible one
-// (cmd/trcust) share it; they differ only in how they print.
+// Package tsfcompile is the TSF compiler pipeline: Run parses a Trace
+// Source File (grammar/tsfparse), checks it (lower/tsfcheck), finds and
+// reads the module and its MAP file, and hands the checked module to the
+// back ends that build the TFF and the TDF (lower/tdfgen). The modern
+// command line (cmd/tracekit) and the TRCUST-compatible one (cmd/trcust)
+// both call Run; they differ only in where they look for files and in how
+// they print.
 package tsfcompile
 
 import (
