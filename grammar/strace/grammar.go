@@ -460,6 +460,9 @@ func (c *converter) result(p *result) *sast.Result {
 	}
 	if p.Errno != nil {
 		r.Errno = &sast.Ident{Pos: c.pos(p.Errno.Pos), Name: p.Errno.Text}
+		if !isErrno(p.Errno.Text) {
+			c.report(r.Errno.Pos, diag.Error, sast.CodeSyntax, "not strace output: "+strconv.Quote(p.Errno.Text)+" after the return value is not an error symbol (E...)")
+		}
 	}
 	for _, n := range p.Notes {
 		r.Notes = append(r.Notes, sast.Note{Pos: c.pos(n.Pos), Text: c.text[n.Pos.Offset+1 : n.EndPos.Offset-1]})
@@ -522,6 +525,20 @@ func (c *converter) exit(p *exit) *sast.Exit {
 		return bad()
 	}
 	return e
+}
+
+// isErrno reports whether s looks like an error symbol: E and upper-case
+// letters or digits (ENOENT, ERESTARTSYS, E2BIG).
+func isErrno(s string) bool {
+	if len(s) < 2 || s[0] != 'E' {
+		return false
+	}
+	for i := 1; i < len(s); i++ {
+		if !(s[i] >= 'A' && s[i] <= 'Z' || s[i] >= '0' && s[i] <= '9' || s[i] == '_') {
+			return false
+		}
+	}
+	return true
 }
 
 func isName(s string) bool {
