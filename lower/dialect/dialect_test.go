@@ -34,7 +34,7 @@ func TestRegistry(t *testing.T) {
 			t.Errorf("Lookup(%q) = %v, %v", d.Name, got.Name, ok)
 		}
 	}
-	want := []string{"os2strace", "os2mte", "winstrace", "prf", "prfcsv", "stda", "tracefmt"}
+	want := []string{"os2strace", "os2mte", "winstrace", "prf", "prfcsv", "strace", "stda", "tracefmt"}
 	if got := strings.Join(dialect.Names(), " "); got != strings.Join(want, " ") {
 		t.Errorf("Names() = %s, want %s", got, strings.Join(want, " "))
 	}
@@ -43,7 +43,7 @@ func TestRegistry(t *testing.T) {
 	}
 	// Every line-oriented dialect has a generator for benchmarks (an STDA is
 	// at most 64 KiB: the buffer dialects are measured by their own tests).
-	for _, n := range want[:5] {
+	for _, n := range want[:6] {
 		var b bytes.Buffer
 		if err := gen.Generate(n, &b, 4096); err != nil || b.Len() == 0 || b.Len() > 4096 {
 			t.Errorf("gen.Generate(%s): %d bytes, %v", n, b.Len(), err)
@@ -64,6 +64,10 @@ func TestDetect(t *testing.T) {
 		{"a.txt", "PRF,Process,Thread(hashcode),Trace\n", "prfcsv"},
 		{"a.txt", "Rec,1,0x1,1,p,0x8000\n", "prfcsv"},
 		{"a.txt", "\xef\xbb\xbfPRF: Rec Process: 1 Thread: 0x1\n", "prf"},
+		{"t.2461545", "1389268407.589799 read(-1, 0x7fff95659f3f, 1) = -1 EBADF (Bad file descriptor)\n", "strace"},
+		{"-", "[pid 12] 10:00:00.000001 close(3) = 0 <0.000010>\n > /lib/libc.so.6(close+0x1) [0x1]\n7 <... read resumed>\"\", 1) = 0\n", "strace"},
+		{"strace.out", "strace: Process 1 attached\n--- SIGCHLD {si_signo=SIGCHLD} ---\n+++ exited with 0 +++\n", "strace"},
+		{"x.strace", "garbage\n", "strace"},
 		// Nothing sniffs; a pattern matched by one dialect decides.
 		{"trace.mte", "garbage\n", "os2mte"},
 		{"trace.csv", "", "prfcsv"},
