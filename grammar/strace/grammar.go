@@ -44,25 +44,30 @@ const MaxDepth = 64
 // "3</etc/passwd>" never reads as comparisons.
 var (
 	lineLexer = lexer.MustSimple([]lexer.SimpleRule{
-		{Name: "Comment", Pattern: `/\*.*?\*/`},
+		// The lexer tries the rules in order and takes the first that
+		// matches, so the frequent tokens come first wherever no earlier
+		// rule could take their text.
+		{Name: "Space", Pattern: `\s+`},
+		{Name: "Paren", Pattern: `[()]`},
+		{Name: "Sep", Pattern: `[,{}\]]`},
 		{Name: "String", Pattern: `"(?:[^"\\]|\\.)*"`},
-		{Name: "PidTag", Pattern: `\[pid\s+\d+\]`},
+		{Name: "Fd", Pattern: `(?:-?\d+|[A-Za-z_][A-Za-z0-9_]*)<(?:[^<>\[\]"]|\[[^\]]*\]|"(?:[^"\\]|\\.)*"|<[^<>]*>)*>`},
 		{Name: "Clock", Pattern: `\d\d:\d\d:\d\d(?:\.\d+)?`},
+		{Name: "Float", Pattern: `\d+\.\d+`},
+		{Name: "Number", Pattern: `-?(?:0[xX][0-9a-fA-F]+|\d+)[0-9A-Za-z_]*`},
+		{Name: "Ident", Pattern: `[A-Za-z_][A-Za-z0-9_]*`},
+		{Name: "PidTag", Pattern: `\[pid\s+\d+\]`},
+		{Name: "Comment", Pattern: `/\*.*?\*/`},
+		{Name: "Ellipsis", Pattern: `\.\.\.`},
 		{Name: "Unfinished", Pattern: `<unfinished \.\.\.>`},
 		{Name: "Detached", Pattern: `<detached \.\.\.>`},
 		{Name: "Unavailable", Pattern: `<unavailable>`},
 		{Name: "Resumed", Pattern: `<\.\.\. [A-Za-z0-9_]+ resumed>`},
 		{Name: "Resuming", Pattern: `<\.\.\. [^<>]*\.\.\.>`},
 		{Name: "Duration", Pattern: `<\d+\.\d+>`},
-		{Name: "Fd", Pattern: `(?:-?\d+|[A-Za-z_][A-Za-z0-9_]*)<(?:[^<>\[\]"]|\[[^\]]*\]|"(?:[^"\\]|\\.)*"|<[^<>]*>)*>`},
-		{Name: "Float", Pattern: `\d+\.\d+`},
-		{Name: "Number", Pattern: `-?(?:0[xX][0-9a-fA-F]+|\d+)[0-9A-Za-z_]*`},
-		{Name: "Ident", Pattern: `[A-Za-z_][A-Za-z0-9_]*`},
-		{Name: "Ellipsis", Pattern: `\.\.\.`},
-		{Name: "Paren", Pattern: `[()]`},
-		{Name: "Punct", Pattern: `=>|->|&&|\|\||==|!=|<<|>>|---|\+\+\+|[-+*/%&|^~!@=,{}\[\]:?<>.';$#` + "`" + `\\]`},
-		{Name: "Space", Pattern: `\s+`},
+		{Name: "Punct", Pattern: `=>|->|&&|\|\||==|!=|<<|>>|---|\+\+\+|[-+*/%&|^~!@=\[:?<>.';$#` + "`" + `\\]`},
 	})
+
 	lineParser = participle.MustBuild[line](
 		participle.Lexer(lineLexer),
 		participle.Elide("Space"),
@@ -162,7 +167,7 @@ type note struct {
 
 type noteItem struct {
 	Inner *note  `parser:"  @@"`
-	Tok   string `parser:"| @(Ident | Number | Float | String | Comment | Fd | Ellipsis | Punct | Clock | PidTag | Resuming | Duration | Unfinished | Unavailable | Detached | Resumed)"`
+	Tok   string `parser:"| @(Ident | Number | Float | String | Comment | Fd | Ellipsis | Sep | Punct | Clock | PidTag | Resuming | Duration | Unfinished | Unavailable | Detached | Resumed)"`
 }
 
 type signal struct {
