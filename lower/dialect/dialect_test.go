@@ -232,6 +232,7 @@ func TestDumpAST(t *testing.T) {
 		{"winstrace", "winstrace", "> 1 * 100 200 NtOpenFile[3](???, {Length=24, Name=\"\\\\??\\\\C:\\\\a\"}, <0|???>)\n< 1 100 200 NtOpenFile[3](0x7c, ???, <???|-1>) == STATUS_SUCCESS\n"},
 		{"prf", "prf", "PRF: Rec Process: 1 Thread: 0x1\nEvent: 0x8000 Time: 2000/02/12 13:43:44 363/200/000\nINT: a OPR: b\nOffset    +0 +1 +2 +3 +4 +5 +6 +7 +8 +9 +a +b +c +d +e +f  0123456789abcdef\n00000000  41 42                                            AB\n"},
 		{"prfcsv", "prfcsv", "PRF,Process,Event\nRec,1,0x8000\n"},
+		{"strace", "strace", "[pid 7] 10:00:00.000001 openat(AT_FDCWD</h>, \"/x\"..., O_RDONLY|O_CLOEXEC, [1 => 2]) = -1 ENOENT (No such file or directory) <0.000010>\n > /lib/libc.so.6(open+0x1) [0x1]\n--- SIGCHLD {si_signo=SIGCHLD, si_status=~[1 2]} ---\n"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
