@@ -144,21 +144,27 @@ type Duration struct {
 	Ns   int64
 }
 
-// Signal is "--- SIGNAME {siginfo} ---", or "--- stopped by SIGNAME ---".
+// Signal is "--- SIGNAME {siginfo} ---", "--- stopped by SIGNAME ---", or
+// the older "--- SIGNAME (Child exited) @ 0 (0) ---".
 type Signal struct {
 	Pos     ast.Pos
 	Name    *Ident
-	Stopped bool  // "stopped by"
-	Info    Value // the siginfo structure, or nil
+	Stopped bool    // "stopped by"
+	Info    *Struct // the siginfo structure, or nil
+	Text    string  // what follows the name or the structure, as written (older strace releases), or ""
 }
 
-// Exit is "+++ exited with N +++" or "+++ killed by SIGNAME [(core dumped)] +++".
+// Exit is "+++ exited with N +++", "+++ killed by SIGNAME [(core dumped)] +++"
+// or "+++ superseded by execve in pid N +++" (a thread replaced by another
+// thread's execve).
 type Exit struct {
-	Pos    ast.Pos
-	Killed bool
-	Status *Int   // exited: the status
-	Signal *Ident // killed: the signal
-	Core   bool   // killed: "(core dumped)"
+	Pos        ast.Pos
+	Killed     bool
+	Status     *Int   // exited: the status
+	Signal     *Ident // killed: the signal
+	Core       bool   // killed: "(core dumped)"
+	Superseded *Int   // superseded: the pid that made the call
+	By         string // superseded: the call (execve)
 }
 
 // Message is a line strace wrote about itself: "strace: Process N attached".

@@ -65,7 +65,8 @@ var (
 		{Name: "Resumed", Pattern: `<\.\.\. [A-Za-z0-9_]+ resumed>`},
 		{Name: "Resuming", Pattern: `<\.\.\. [^<>]*\.\.\.>`},
 		{Name: "Duration", Pattern: `<\d+\.\d+>`},
-		{Name: "Punct", Pattern: `=>|->|&&|\|\||==|!=|<<|>>|---|\+\+\+|[-+*/%&|^~!@=\[:?<>.';$#` + "`" + `\\]`},
+		{Name: "Marker", Pattern: `---|\+\+\+`},
+		{Name: "Punct", Pattern: `=>|->|&&|\|\||==|!=|<<|>>|[-+*/%&|^~!@=\[:?<>.';$#` + "`" + `\\]`},
 	})
 
 	lineParser = participle.MustBuild[line](
@@ -166,14 +167,26 @@ type note struct {
 }
 
 type noteItem struct {
+	Pos   lexer.Position
 	Inner *note  `parser:"  @@"`
 	Tok   string `parser:"| @(Ident | Number | Float | String | Comment | Fd | Ellipsis | Sep | Punct | Clock | PidTag | Resuming | Duration | Unfinished | Unavailable | Detached | Resumed)"`
 }
 
+// signal is "--- SIGNAME {siginfo} ---", "--- stopped by SIGNAME ---", or
+// the older "--- SIGNAME (text) @ 0 (0) ---" whose rest is kept as text.
 type signal struct {
-	Pos   lexer.Position
-	Words []*ident `parser:"'---' @@+"`
-	Info  *expr    `parser:"@@? '---'"`
+	Pos     lexer.Position
+	Words   []*ident    `parser:"'---' @@+"`
+	Info    bool        `parser:"( @'{'"`
+	Members []*elem     `parser:"  @@* '}' )?"`
+	Rest    []*noteItem `parser:"@@*"`
+	End     *dashes     `parser:"@@"`
+}
+
+// dashes is the "---" that closes a signal line.
+type dashes struct {
+	Pos  lexer.Position
+	Text string `parser:"@'---'"`
 }
 
 type exit struct {
@@ -496,8 +509,13 @@ func (c *converter) signal(p *signal) *sast.Signal {
 	if !strings.HasPrefix(last.Text, "SIG") || !isName(last.Text) {
 		c.report(c.pos(last.Pos), diag.Error, sast.CodeSyntax, "not strace output: "+strconv.Quote(last.Text)+" is not a signal name")
 	}
-	if p.Info != nil {
-		s.Info = c.expr(p.Info)
+	if p.Info {
+		from := last.Pos.Offset + len(last.Text)
+		s.Info = &sast.Struct{Pos: c.at(from + strings.IndexByte(c.text[from:], '{')), Members: c.list(p.Members, false)}
+	}
+	if len(p.Rest) > 0 {
+		from := p.Rest[0].Pos.Offset
+		s.Text = strings.TrimSpace(c.text[from:p.End.Pos.Offset])
 	}
 	return s
 }
@@ -506,7 +524,7 @@ func (c *converter) exit(p *exit) *sast.Exit {
 	e := &sast.Exit{Pos: c.pos(p.Pos)}
 	w := p.Words
 	bad := func() *sast.Exit {
-		c.report(c.pos(w[0].Pos), diag.Error, sast.CodeSyntax, "not strace output: an exit line is +++ exited with N +++ or +++ killed by SIGNAME [(core dumped)] +++")
+		c.report(c.pos(w[0].Pos), diag.Error, sast.CodeSyntax, "not strace output: an exit line is +++ exited with N +++, +++ killed by SIGNAME [(core dumped)] +++ or +++ superseded by CALL in pid N +++")
 		return e
 	}
 	switch {
@@ -516,6 +534,13 @@ func (c *converter) exit(p *exit) *sast.Exit {
 			c.report(c.pos(w[2].Pos), diag.Error, sast.CodeNumber, "exit status "+strconv.Quote(w[2].Text)+" is malformed or too large")
 		}
 		e.Status = &sast.Int{Pos: c.pos(w[2].Pos), Text: w[2].Text, Neg: v < 0, Mag: uint64(max(v, -v))}
+	case len(w) == 6 && w[0].Text == "superseded" && w[1].Text == "by" && w[3].Text == "in" && w[4].Text == "pid" && isDigits(w[5].Text):
+		v, err := strconv.ParseUint(w[5].Text, 10, 64)
+		if err != nil {
+			c.report(c.pos(w[5].Pos), diag.Error, sast.CodeNumber, "pid "+strconv.Quote(w[5].Text)+" is too large")
+		}
+		e.Superseded = &sast.Int{Pos: c.pos(w[5].Pos), Text: w[5].Text, Mag: v}
+		e.By = w[2].Text
 	case len(w) >= 3 && w[0].Text == "killed" && w[1].Text == "by" && isName(w[2].Text):
 		e.Killed = true
 		e.Signal = &sast.Ident{Pos: c.pos(w[2].Pos), Name: w[2].Text}

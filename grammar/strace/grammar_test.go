@@ -129,12 +129,17 @@ func showLine(l *sast.Line) string {
 		if b.Info != nil {
 			s += " " + show(b.Info)
 		}
+		if b.Text != "" {
+			s += " text=" + strconv.Quote(b.Text)
+		}
 	case *sast.Exit:
 		if b.Killed {
 			s += "killed " + b.Signal.Name
 			if b.Core {
 				s += " core"
 			}
+		} else if b.Superseded != nil {
+			s += "superseded " + b.By + " " + show(b.Superseded)[1:]
 		} else {
 			s += "exited " + show(b.Status)
 		}
@@ -183,6 +188,8 @@ func TestParseLine(t *testing.T) {
 		{`--- SIGCHLD {si_signo=SIGCHLD, si_status=0} ---`, `signal SIGCHLD {si_signo=ySIGCHLD,si_status=i0}`},
 		{`[pid 9] --- stopped by SIGSTOP ---`, `[9] signal SIGSTOP stopped`},
 		{`+++ exited with 3 +++`, `exited i3`},
+		{`--- SIGCHLD (Child exited) @ 0 (0) ---`, `signal SIGCHLD text="(Child exited) @ 0 (0)"`},
+		{`[pid 8] +++ superseded by execve in pid 7 +++`, `[8] superseded execve 7`},
 		{`42 +++ killed by SIGSEGV (core dumped) +++`, `42 killed SIGSEGV core`},
 		{`strace: Process 123 attached`, `message "Process 123 attached" attached 123`},
 		{`strace: Process 123 detached`, `message "Process 123 detached" detached 123`},

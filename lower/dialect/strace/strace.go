@@ -181,17 +181,25 @@ func (l *Lowerer) Line(pos ast.Pos, text string) error {
 		if b.Info != nil {
 			r.Args = []record.Arg{value(b.Info)}
 		}
+		if b.Text != "" {
+			r.Attrs["text"] = b.Text
+		}
 		return l.emit(r)
 	case *sast.Exit:
 		r := l.base(ln, "exited", record.Instant)
 		r.Attrs = record.Attrs{"type": "exit"}
-		if b.Killed {
+		switch {
+		case b.Killed:
 			r.Event = "killed"
 			r.Args = []record.Arg{record.SymArg(b.Signal.Name)}
 			if b.Core {
 				r.Attrs["core_dumped"] = true
 			}
-		} else {
+		case b.Superseded != nil:
+			r.Event = "superseded"
+			r.Args = []record.Arg{value(b.Superseded)}
+			r.Attrs["by"] = b.By
+		default:
 			r.Args = []record.Arg{value(b.Status)}
 		}
 		return l.emit(r)
