@@ -90,6 +90,7 @@ type Lowerer struct {
 	frames  *record.Record   // where the next -k frame goes: held, or an open call's record
 	clock   clockState
 	secs    secondsState
+	tsNs    int64 // ts_ns of the line being lowered
 }
 
 type clockState struct {
@@ -166,6 +167,12 @@ func (l *Lowerer) Line(pos ast.Pos, text string) error {
 	}
 	if err := l.flush(); err != nil {
 		return err
+	}
+	// Every stamp counts, a resumed half's too: -r stamps add up, and
+	// midnight is passed between any two lines.
+	l.tsNs = 0
+	if ln.Time != nil {
+		l.tsNs = l.ts(ln.Time)
 	}
 	switch b := ln.Body.(type) {
 	case *sast.Call:
@@ -347,7 +354,7 @@ func (l *Lowerer) base(ln *sast.Line, event string, phase record.Phase) *record.
 	}
 	if ln.Time != nil {
 		r.Time = ln.Time.Text
-		r.TsNs = record.Int(l.ts(ln.Time))
+		r.TsNs = record.Int(l.tsNs)
 	}
 	return r
 }
