@@ -66,7 +66,9 @@ var (
 		{Name: "Resuming", Pattern: `<\.\.\. [^<>]*\.\.\.>`},
 		{Name: "Duration", Pattern: `<\d+\.\d+>`},
 		{Name: "Marker", Pattern: `---|\+\+\+`},
-		{Name: "Punct", Pattern: `=>|->|&&|\|\||==|!=|<<|>>|[-+*/%&|^~!@=\[:?<>.';$#` + "`" + `\\]`},
+		{Name: "BinOp", Pattern: `=>|->|&&|\|\||==|!=|<<|>>|[-+*/%&|^]`},
+		{Name: "Unary", Pattern: `[~!@]`},
+		{Name: "Punct", Pattern: `[=\[:?<>.';$#` + "`" + `\\]`},
 	})
 
 	lineParser = participle.MustBuild[line](
@@ -135,10 +137,10 @@ type resumed struct {
 }
 
 type tail struct {
-	Unfinished bool    `parser:"  @Unfinished"`
-	Detached   bool    `parser:"| @Detached"`
-	Close      bool    `parser:"| ( @')'"`
+	Close      bool    `parser:"  ( @')'"`
 	Result     *result `parser:"    @@? )"`
+	Unfinished bool    `parser:"| @Unfinished"`
+	Detached   bool    `parser:"| @Detached"`
 }
 
 type result struct {
@@ -169,7 +171,7 @@ type note struct {
 type noteItem struct {
 	Pos   lexer.Position
 	Inner *note  `parser:"  @@"`
-	Tok   string `parser:"| @(Ident | Number | Float | String | Comment | Fd | Ellipsis | Sep | Punct | Clock | PidTag | Resuming | Duration | Unfinished | Unavailable | Detached | Resumed)"`
+	Tok   string `parser:"| @(Ident | Number | Float | String | Comment | Fd | Ellipsis | Sep | BinOp | Unary | Punct | Clock | PidTag | Resuming | Duration | Unfinished | Unavailable | Detached | Resumed)"`
 }
 
 // signal is "--- SIGNAME {siginfo} ---", "--- stopped by SIGNAME ---", or
@@ -204,9 +206,9 @@ type exitWord struct {
 type elem struct {
 	Pos     lexer.Position
 	Comma   bool    `parser:"  @','"`
-	Comment *string `parser:"| @Comment"`
 	Value   *expr   `parser:"| @@"`
 	Assign  *expr   `parser:"  ( '=' @@ )?"`
+	Comment *string `parser:"| @Comment"`
 }
 
 // expr is operands joined by binary operators, precedence left to the
@@ -217,30 +219,34 @@ type expr struct {
 	Right []*binop `parser:"@@*"`
 }
 
+// binop is a binary operator and its right operand; the BinOp token is
+// every binary operator, so that one token type stands for them all.
 type binop struct {
-	Op    string `parser:"@('=>' | '->' | '||' | '&&' | '|' | '==' | '!=' | '<<' | '>>' | '+' | '-' | '*' | '/' | '%' | '&' | '^')"`
+	Op    string `parser:"@BinOp"`
 	Right *unary `parser:"@@"`
 }
 
 type unary struct {
 	Pos  lexer.Position
-	Ops  []string `parser:"@('~' | '!' | '@' | '&')*"`
+	Ops  []string `parser:"@(Unary | '&')*"`
 	Prim *primary `parser:"@@"`
 }
 
+// primary is one value; the alternatives are in the order of how often
+// strace writes them, as each one tried costs.
 type primary struct {
 	Pos      lexer.Position
-	Fd       *string `parser:"  @Fd"`
-	Number   *string `parser:"| @Number"`
-	Float    *string `parser:"| @Float"`
-	String   *string `parser:"| @String"`
-	Trunc    bool    `parser:"  @'...'?"`
-	Ident    *string `parser:"| @Ident"`
+	Ident    *string `parser:"  @Ident"`
 	Call     bool    `parser:"  ( @'('"`
 	CallArgs []*elem `parser:"    @@* ')' )?"`
+	Number   *string `parser:"| @Number"`
+	String   *string `parser:"| @String"`
+	Trunc    bool    `parser:"  @'...'?"`
 	Open     *string `parser:"| @('{' | '[')"`
 	Items    []*elem `parser:"  @@*"`
 	Close    string  `parser:"  @('}' | ']')"`
+	Fd       *string `parser:"| @Fd"`
+	Float    *string `parser:"| @Float"`
 	Ellipsis bool    `parser:"| @'...'"`
 	Resuming *string `parser:"| @Resuming"`
 	Question bool    `parser:"| @'?'"`

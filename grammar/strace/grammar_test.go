@@ -320,3 +320,31 @@ func FuzzParseLine(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkParseLine parses lines of the forms strace writes most, one
+// after another.
+func BenchmarkParseLine(b *testing.B) {
+	lines := []string{
+		`[pid  4003] openat(AT_FDCWD, "/usr/lib/synth/lib138.so.2", O_RDONLY|O_CLOEXEC) = 8 <0.000373>`,
+		`[pid  4001] openat(AT_FDCWD, "/opt/synth/lib61.so", O_RDONLY|O_CLOEXEC) = -1 ENOENT (No such file or directory) <0.000479>`,
+		`[pid  4004] read(20, "\177ELF\2\1\1\0\0\0\0\0\0\0\0\0\3\0>\0\1\0\0\0"..., 832) = 832 <0.000568>`,
+		`[pid  4002] mmap(NULL, 98304, PROT_READ|PROT_WRITE, MAP_PRIVATE|MAP_ANONYMOUS, -1, 0) = 0x7f89794754f3 <0.000519>`,
+		`[pid  4002] fstat(22, {st_mode=S_IFREG|0644, st_size=776632, ...}) = 0 <0.000145>`,
+		`[pid  4004] close(19) = 0 <0.000784>`,
+		`[pid  4001] futex(0x7fc6a61d47, FUTEX_WAIT_PRIVATE, 0, NULL <unfinished ...>`,
+		`[pid  4001] <... futex resumed>) = 0 <0.000202>`,
+	}
+	n := 0
+	for _, l := range lines {
+		n += len(l) + 1
+	}
+	b.SetBytes(int64(n))
+	b.ReportAllocs()
+	for range b.N {
+		for i, l := range lines {
+			if c, _ := ParseLine(ast.Pos{Line: i + 1, Col: 1}, l); c == nil {
+				b.Fatal(l)
+			}
+		}
+	}
+}
