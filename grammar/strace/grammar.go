@@ -215,42 +215,37 @@ type elem struct {
 // conversion.
 type expr struct {
 	Pos   lexer.Position
-	Left  *unary   `parser:"@@"`
+	Left  *primary `parser:"@@"`
 	Right []*binop `parser:"@@*"`
 }
 
 // binop is a binary operator and its right operand; the BinOp token is
 // every binary operator, so that one token type stands for them all.
 type binop struct {
-	Op    string `parser:"@BinOp"`
-	Right *unary `parser:"@@"`
+	Op    string   `parser:"@BinOp"`
+	Right *primary `parser:"@@"`
 }
 
-type unary struct {
-	Pos  lexer.Position
-	Ops  []string `parser:"@(Unary | '&')*"`
-	Prim *primary `parser:"@@"`
-}
-
-// primary is one value; the alternatives are in the order of how often
-// strace writes them, as each one tried costs.
+// primary is one value, after its unary operators; the alternatives are in
+// the order of how often strace writes them, as each one tried costs.
 type primary struct {
 	Pos      lexer.Position
-	Ident    *string `parser:"  @Ident"`
-	Call     bool    `parser:"  ( @'('"`
-	CallArgs []*elem `parser:"    @@* ')' )?"`
-	Number   *string `parser:"| @Number"`
-	String   *string `parser:"| @String"`
-	Trunc    bool    `parser:"  @'...'?"`
-	Open     *string `parser:"| @('{' | '[')"`
-	Items    []*elem `parser:"  @@*"`
-	Close    string  `parser:"  @('}' | ']')"`
-	Fd       *string `parser:"| @Fd"`
-	Float    *string `parser:"| @Float"`
-	Ellipsis bool    `parser:"| @'...'"`
-	Resuming *string `parser:"| @Resuming"`
-	Question bool    `parser:"| @'?'"`
-	Paren    *expr   `parser:"| '(' @@ ')'"`
+	Ops      []string `parser:"@(Unary | '&')*"`
+	Ident    *string  `parser:"( @Ident"`
+	Call     bool     `parser:"  ( @'('"`
+	CallArgs []*elem  `parser:"    @@* ')' )?"`
+	Number   *string  `parser:"| @Number"`
+	String   *string  `parser:"| @String"`
+	Trunc    bool     `parser:"  @'...'?"`
+	Open     *string  `parser:"| @('{' | '[')"`
+	Items    []*elem  `parser:"  @@*"`
+	Close    string   `parser:"  @('}' | ']')"`
+	Fd       *string  `parser:"| @Fd"`
+	Float    *string  `parser:"| @Float"`
+	Ellipsis bool     `parser:"| @'...'"`
+	Resuming *string  `parser:"| @Resuming"`
+	Question bool     `parser:"| @'?'"`
+	Paren    *expr    `parser:"| '(' @@ ')' )"`
 }
 
 // converter turns positions relative to the line into ast positions and
@@ -637,8 +632,8 @@ func (c *converter) list(elems []*elem, topLevel bool) []*sast.Arg {
 // a size in parentheses as old strace releases wrote it (msg_iov(3)=[...]),
 // which is kept as written.
 func bareIdent(e *expr) (string, bool) {
-	p := e.Left.Prim
-	if len(e.Right) > 0 || len(e.Left.Ops) > 0 || p.Ident == nil {
+	p := e.Left
+	if len(e.Right) > 0 || len(p.Ops) > 0 || p.Ident == nil {
 		return "", false
 	}
 	if !p.Call {
@@ -648,10 +643,10 @@ func bareIdent(e *expr) (string, bool) {
 		return "", false
 	}
 	v := p.CallArgs[0].Value
-	if len(v.Right) > 0 || len(v.Left.Ops) > 0 || v.Left.Prim.Number == nil {
+	if len(v.Right) > 0 || len(v.Left.Ops) > 0 || v.Left.Number == nil {
 		return "", false
 	}
-	return *p.Ident + "(" + *v.Left.Prim.Number + ")", true
+	return *p.Ident + "(" + *v.Left.Number + ")", true
 }
 
 // precedence of the binary operators, C's order; "=>" and "->" (a value
@@ -670,6 +665,7 @@ func (c *converter) expr(e *expr) sast.Value {
 		ops = append(ops, b.Op)
 		operands = append(operands, c.unary(b.Right))
 	}
+
 	if len(ops) == 0 {
 		return operands[0]
 	}
@@ -696,8 +692,19 @@ func climb(operands []sast.Value, ops []string, i, minPrec int) (sast.Value, int
 	return left, i
 }
 
-func (c *converter) unary(u *unary) sast.Value {
-	v := c.primary(u.Prim)
+// skipSpace returns the offset of the first character at or after off that
+// is not white space.
+func (c *converter) skipSpace(off int) int {
+	for off < len(c.text) && (c.text[off] == ' ' || c.text[off] == '\t') {
+		off++
+	}
+	return off
+}
+
+// unary converts a primary value and applies its unary operators, the
+// innermost first.
+func (c *converter) unary(u *primary) sast.Value {
+	v := c.primary(u)
 	for i := len(u.Ops) - 1; i >= 0; i-- {
 		v = &sast.Op{Pos: c.pos(u.Pos), Op: u.Ops[i], Operands: []sast.Value{v}}
 	}
@@ -705,7 +712,12 @@ func (c *converter) unary(u *unary) sast.Value {
 }
 
 func (c *converter) primary(p *primary) sast.Value {
-	pos := c.pos(p.Pos)
+	// The value starts after its unary operators (one character each).
+	off := p.Pos.Offset
+	for range p.Ops {
+		off = c.skipSpace(off) + 1
+	}
+	pos := c.at(c.skipSpace(off))
 	switch {
 	case p.Fd != nil:
 		i := strings.IndexByte(*p.Fd, '<')
