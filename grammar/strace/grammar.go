@@ -38,7 +38,9 @@ import (
 // (strace.CodeDepth) before parsing.
 const MaxDepth = 64
 
-// The lexer of the main grammar. The angle-bracket forms strace writes
+// The lexer of the main grammar: the specification of its tokens (the
+// parser runs on scanner, the same rules without regular expressions). The
+// angle-bracket forms strace writes
 // (<unfinished ...>, <... name resumed>, <0.000123>, fd decorations) are
 // single tokens; a decoration is one token with its descriptor, so that
 // "3</etc/passwd>" never reads as comparisons.
@@ -72,7 +74,7 @@ var (
 	})
 
 	lineParser = participle.MustBuild[line](
-		participle.Lexer(lineLexer),
+		participle.Lexer(newScanner(lineLexer)),
 		participle.Elide("Space"),
 	)
 
