@@ -207,10 +207,11 @@ type exitWord struct {
 // value possibly labelled (the label is the value before "=").
 type elem struct {
 	Pos     lexer.Position
-	Comma   bool    `parser:"  @','"`
-	Value   *expr   `parser:"| @@"`
-	Assign  *expr   `parser:"  ( '=' @@ )?"`
-	Comment *string `parser:"| @Comment"`
+	Comma   bool     `parser:"  @','"`
+	Left    *primary `parser:"| @@"`
+	Right   []*binop `parser:"  @@*"`
+	Assign  *expr    `parser:"  ( '=' @@ )?"`
+	Comment *string  `parser:"| @Comment"`
 }
 
 // expr is operands joined by binary operators, precedence left to the
@@ -610,15 +611,16 @@ func (c *converter) list(elems []*elem, topLevel bool) []*sast.Arg {
 			out = append(out, &sast.Arg{Pos: p, Value: &sast.Elided{Pos: p}, Comment: text, Adjacent: !comma && len(out) > 0})
 		default:
 			a := &sast.Arg{Pos: c.pos(e.Pos), Adjacent: !comma && len(out) > 0}
+			value := &expr{Pos: e.Pos, Left: e.Left, Right: e.Right}
 			if e.Assign != nil {
-				if id, ok := bareIdent(e.Value); ok {
-					a.Label = &sast.Ident{Pos: c.pos(e.Value.Pos), Name: id}
+				if id, ok := bareIdent(value); ok {
+					a.Label = &sast.Ident{Pos: c.pos(e.Pos), Name: id}
 				} else {
-					c.report(c.pos(e.Value.Pos), diag.Error, sast.CodeSyntax, "not strace output: the label before = must be a name")
+					c.report(c.pos(e.Pos), diag.Error, sast.CodeSyntax, "not strace output: the label before = must be a name")
 				}
 				a.Value = c.expr(e.Assign)
 			} else {
-				a.Value = c.expr(e.Value)
+				a.Value = c.expr(value)
 			}
 			if a.Adjacent && topLevel {
 				c.report(a.Pos, diag.Warning, sast.CodeAdjacent, "an argument written right after the previous one without a comma; both kept")
@@ -641,10 +643,10 @@ func bareIdent(e *expr) (string, bool) {
 	if !p.Call {
 		return *p.Ident, true
 	}
-	if len(p.CallArgs) != 1 || p.CallArgs[0].Value == nil || p.CallArgs[0].Assign != nil {
+	if len(p.CallArgs) != 1 || p.CallArgs[0].Left == nil || p.CallArgs[0].Assign != nil {
 		return "", false
 	}
-	v := p.CallArgs[0].Value
+	v := p.CallArgs[0]
 	if len(v.Right) > 0 || len(v.Left.Ops) > 0 || v.Left.Number == nil {
 		return "", false
 	}
