@@ -14,12 +14,13 @@ func dialectOpts() dialect.Options { return dialect.Options{Dialect: "strace"} }
 // paired record holds its second half, a call its -k frames) or is skipped,
 // and every record is valid.
 func FuzzLower(f *testing.F) {
-	f.Add([]byte("[pid 1] 10:00:00.000001 read(3,  <unfinished ...>\n[pid 2] 10:00:00.000002 close(4) = 0 <0.000001>\n > /lib/libc.so.6(close+0x1) [0x1]\n[pid 1] 10:00:00.000003 <... read resumed>\"ab\"..., 2) = 2\n"))
-	f.Add([]byte("1 1700000000.1 open(\"/x\", O_RDONLY|O_CLOEXEC) = -1 ENOENT (No such file or directory)\n1 1700000000.2 --- SIGCHLD {si_signo=SIGCHLD} ---\n1 1700000000.3 +++ killed by SIGKILL +++\nstrace: Process 1 detached\n"))
-	f.Add([]byte("wait4(-1, [{WIFEXITED(s) && WEXITSTATUS(s) == 0}], 0, NULL) = 5\nfoo(~[RT_1], 3<TCP:[1:2->3:4]>, {a=b, ...}, [1 => 2]) = ? <unavailable>\n"))
+	f.Add([]byte("[pid 1] 10:00:00.000001 read(3,  <unfinished ...>\n[pid 2] 10:00:00.000002 close(4) = 0 <0.000001>\n > /lib/libc.so.6(close+0x1) [0x1]\n[pid 1] 10:00:00.000003 <... read resumed>\"ab\"..., 2) = 2\n"), false)
+	f.Add([]byte("[pid 1] 10:00:00.000001 read(3,  <unfinished ...>\n[pid 2] 10:00:00.000002 close(4) = 0 <0.000001>\n > /lib/libc.so.6(close+0x1) [0x1]\n[pid 1] 10:00:00.000003 <... read resumed>\"ab\"..., 2) = 2\n"), true)
+	f.Add([]byte("1 1700000000.1 open(\"/x\", O_RDONLY|O_CLOEXEC) = -1 ENOENT (No such file or directory)\n1 1700000000.2 --- SIGCHLD {si_signo=SIGCHLD} ---\n1 1700000000.3 +++ killed by SIGKILL +++\nstrace: Process 1 detached\n"), false)
+	f.Add([]byte("wait4(-1, [{WIFEXITED(s) && WEXITSTATUS(s) == 0}], 0, NULL) = 5\nfoo(~[RT_1], 3<TCP:[1:2->3:4]>, {a=b, ...}, [1 => 2]) = ? <unavailable>\n"), false)
 	v := recordtest.NewValidator(f)
-	f.Fuzz(func(t *testing.T, data []byte) {
-		res := dialecttest.CheckRun(t, v, "strace", dialect.Options{}, data)
+	f.Fuzz(func(t *testing.T, data []byte, noPair bool) {
+		res := dialecttest.CheckRun(t, v, "strace", dialect.Options{NoPair: noPair}, data)
 		lines := res.Summary.Skipped
 		for _, r := range res.Records {
 			lines++

@@ -9,7 +9,8 @@
 // record marked unpaired (open calls are written at the end of the input, in
 // line order). Signals, process exits and strace's own messages are instant
 // records. The stack frames of -k become attrs.stack of the call before
-// them, so each record is written one line late.
+// them, so each record is written one line late. With Config.NoPair the
+// halves stay records of their own (enter and exit, not marked unpaired).
 //
 // The pid is the line's "[pid N]" or bare pid column; on lines without one,
 // the ".PID" suffix of the input's name (strace -ff -o NAME writes NAME.PID).
@@ -243,6 +244,9 @@ func (l *Lowerer) call(ln *sast.Line, c *sast.Call) error {
 		r.Phase, r.Unpaired = record.Enter, true
 		r.Attrs = record.Attrs{"detached": true}
 		return l.emit(r)
+	case c.Unfinished && l.cfg.NoPair:
+		r.Phase = record.Enter
+		return l.emit(r)
 	case c.Unfinished:
 		k := l.key(ln)
 		if prev, ok := l.open[k]; ok {
@@ -260,6 +264,18 @@ func (l *Lowerer) call(ln *sast.Line, c *sast.Call) error {
 }
 
 func (l *Lowerer) resumed(ln *sast.Line, c *sast.Resumed) error {
+	if l.cfg.NoPair {
+		r := l.base(ln, c.Name.Name, record.Exit)
+		r.Args = args(c.Args)
+		if c.Unfinished {
+			setAttr(r, "unfinished", true)
+		}
+		if c.Detached {
+			setAttr(r, "detached", true)
+		}
+		setResult(r, c.Result)
+		return l.emit(r)
+	}
 	k := l.key(ln)
 	o, ok := l.open[k]
 	if ok && o.call.Name.Name != c.Name.Name {

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/tracekit/tracekit/ast/corpus"
+	"github.com/tracekit/tracekit/lower/dialect"
 	"github.com/tracekit/tracekit/lower/dialect/dialecttest"
 	"github.com/tracekit/tracekit/lower/record/recordtest"
 )
@@ -24,6 +25,10 @@ func TestSynthetic(t *testing.T) {
 			dialecttest.Golden(t, v, dialecttest.Case{Input: in})
 		})
 	}
+	t.Run("pairs.strace/nopair", func(t *testing.T) {
+		in := filepath.Join("testdata", "pairs.strace")
+		dialecttest.Golden(t, v, dialecttest.Case{Input: in, Golden: in + ".nopair", Opts: dialect.Options{NoPair: true}})
+	})
 }
 
 // corpusFiles lists the real traces of the shared corpus (skipping the test
