@@ -3,6 +3,7 @@ package strace
 import (
 	"fmt"
 	"io"
+	"math"
 	"strings"
 	"unicode/utf8"
 
@@ -41,14 +42,20 @@ var ruleNames = []string{
 	"Resumed", "Resuming", "Duration", "Marker", "BinOp", "Unary", "Punct",
 }
 
-// A matcher returns the length of the rule's match at the start of s, 0
-// when the rule does not match.
-var rules = []func(s string) int{
-	matchSpace, matchParen, matchSep, matchString, matchFd, matchClock, matchFloat,
-	matchNumber, matchIdent, matchPidTag, matchComment, matchEllipsis,
-	matchLiteral("<unfinished ...>"), matchLiteral("<detached ...>"), matchLiteral("<unavailable>"),
-	matchResumed, matchResuming, matchDuration, matchMarker, matchBinOp, matchUnary, matchPunct,
+// A matcher returns the length of the rule's match at the start of s (the
+// rest of l's text), 0 when the rule does not match.
+type matcher func(l *scan, s string) int
+
+// rules holds the matchers of ruleNames, in the same order.
+var rules = []matcher{
+	plain(matchSpace), plain(matchParen), plain(matchSep), matchString, matchFd, plain(matchClock), plain(matchFloat),
+	plain(matchNumber), plain(matchIdent), plain(matchPidTag), matchComment, plain(matchEllipsis),
+	plain(matchLiteral("<unfinished ...>")), plain(matchLiteral("<detached ...>")), plain(matchLiteral("<unavailable>")),
+	plain(matchResumed), plain(matchResuming), plain(matchDuration), plain(matchMarker), plain(matchBinOp), plain(matchUnary), plain(matchPunct),
 }
+
+// plain makes a matcher of a function of the text alone.
+func plain(m func(s string) int) matcher { return func(_ *scan, s string) int { return m(s) } }
 
 // Symbols returns the token types, those of lineLexer.
 func (s *scanner) Symbols() map[string]lexer.TokenType { return s.symbols }
@@ -64,14 +71,20 @@ func (s *scanner) Lex(filename string, r io.Reader) (lexer.Lexer, error) {
 
 // LexString scans input.
 func (s *scanner) LexString(filename string, input string) (lexer.Lexer, error) {
-	return &scan{def: s, data: input, pos: lexer.Position{Filename: filename, Line: 1, Column: 1}}, nil
+	return &scan{def: s, data: input, pos: lexer.Position{Filename: filename, Line: 1, Column: 1},
+		noCommentFrom: math.MaxInt, noQuoteFrom: math.MaxInt, noBracketFrom: math.MaxInt}, nil
 }
 
-// scan is one run of the scanner over a text.
+// scan is one run of the scanner over a text. The no*From offsets remember
+// where a search for a closing "*/", quote or "]" failed: it fails from any
+// later start too, so it is not repeated (repeating it made lines like
+// /*/*/*… quadratic).
 type scan struct {
 	def  *scanner
 	data string // what is left
 	pos  lexer.Position
+
+	noCommentFrom, noQuoteFrom, noBracketFrom int // offsets in the text; math.MaxInt when no search failed
 }
 
 // Next returns the next token: the first rule that matches, as
@@ -81,7 +94,7 @@ func (l *scan) Next() (lexer.Token, error) {
 		return lexer.Token{Type: lexer.EOF, Pos: l.pos}, nil
 	}
 	for i, m := range rules {
-		n := m(l.data)
+		n := m(l, l.data)
 		if n == 0 {
 			continue
 		}
@@ -129,9 +142,11 @@ func matchUnary(s string) int { return matchOne(s, "~!@") }
 func matchPunct(s string) int { return matchOne(s, "=[:?<>.';$#`\\") }
 
 // quoted returns the length of a C string literal at s[i:] ("(?:[^"\\]|\\.)*"),
-// 0 when there is none.
-func quoted(s string, i int) int {
-	if i >= len(s) || s[i] != '"' {
+// 0 when there is none. Once a search from an opening quote found no
+// closing one, none is looked for from a later quote: the search passed over
+// it, as a quote escaped or not, and read the text after it the same way.
+func quoted(l *scan, s string, i int) int {
+	if i >= len(s) || s[i] != '"' || l.pos.Offset+i >= l.noQuoteFrom {
 		return 0
 	}
 	for j := i + 1; j < len(s); j++ {
@@ -141,19 +156,21 @@ func quoted(s string, i int) int {
 		case '\\':
 			// \\. : any character but a line break.
 			if j+1 >= len(s) || s[j+1] == '\n' {
+				l.noQuoteFrom = min(l.noQuoteFrom, l.pos.Offset+i)
 				return 0
 			}
 			_, w := utf8.DecodeRuneInString(s[j+1:])
 			j += w
 		}
 	}
+	l.noQuoteFrom = min(l.noQuoteFrom, l.pos.Offset+i)
 	return 0
 }
 
-func matchString(s string) int { return quoted(s, 0) }
+func matchString(l *scan, s string) int { return quoted(l, s, 0) }
 
 // matchFd: (?:-?\d+|IDENT)<(?:[^<>\[\]"]|\[[^\]]*\]|"…"|<[^<>]*>)*>
-func matchFd(s string) int {
+func matchFd(l *scan, s string) int {
 	i := 0
 	switch {
 	case isDigit(s[0]) || s[0] == '-' && len(s) > 1 && isDigit(s[1]):
@@ -176,13 +193,17 @@ func matchFd(s string) int {
 		case ']':
 			return 0
 		case '[':
-			k := strings.IndexByte(s[i+1:], ']')
+			k := -1
+			if l.pos.Offset+i < l.noBracketFrom {
+				k = strings.IndexByte(s[i+1:], ']')
+			}
 			if k < 0 {
+				l.noBracketFrom = min(l.noBracketFrom, l.pos.Offset+i)
 				return 0
 			}
 			i += k + 2
 		case '"':
-			n := quoted(s, i)
+			n := quoted(l, s, i)
 			if n == 0 {
 				return 0
 			}
@@ -262,12 +283,16 @@ func matchPidTag(s string) int {
 
 // matchComment: /\*.*?\*/ — the first */ after /*, with no line break
 // before it.
-func matchComment(s string) int {
-	if !strings.HasPrefix(s, "/*") {
+func matchComment(l *scan, s string) int {
+	if !strings.HasPrefix(s, "/*") || l.pos.Offset >= l.noCommentFrom {
 		return 0
 	}
 	k := strings.Index(s[2:], "*/")
-	if k < 0 || strings.IndexByte(s[2:2+k], '\n') >= 0 {
+	if k < 0 {
+		l.noCommentFrom = l.pos.Offset
+		return 0
+	}
+	if strings.IndexByte(s[2:2+k], '\n') >= 0 {
 		return 0
 	}
 	return k + 4

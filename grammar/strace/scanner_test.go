@@ -54,6 +54,8 @@ var scannerSeeds = []string{
 	`5<TCP:[1.2.3.4:80->5.6.7.8:9]> 1</dev/pts/0<char 136:0>> AT_FDCWD</h> -1<"a>b"> 3<[> 3<a]> 3<"> 3<<x>`,
 	`0x1f 0xg -5 -x 12ab 00:00 12:34:56. 1. .5 <1.5> <1. - -> => && || == != << >> + * / % & | ^ ~ ! @ = [ : ? < > . ' ; $ # ` + "`" + ` \`,
 	"\"\\\xff\" é \"\\é\" \x00 \x7f \v \f\r\t",
+	// A failed search must not hide what a later start finds.
+	`a<[x"y]"z`, `a<[x"y]"z"`, `a<["x] "y"`, `a<[ a<x "x"] "y"`, `/*/ /* */`, `a<[ /* ] */`, `3<"\"> "a\"b"`,
 }
 
 func TestScanner(t *testing.T) {
