@@ -708,6 +708,10 @@ func (c *converter) skipSpace(off int) int {
 // unary converts a primary value and applies its unary operators, the
 // innermost first.
 func (c *converter) unary(u *primary) sast.Value {
+	if len(u.Ops) > MaxDepth {
+		c.report(c.pos(u.Pos), diag.Error, sast.CodeDepth, "more than "+strconv.Itoa(MaxDepth)+" unary operators in a row")
+		return c.primary(u)
+	}
 	v := c.primary(u)
 	for i := len(u.Ops) - 1; i >= 0; i-- {
 		v = &sast.Op{Pos: c.pos(u.Pos), Op: u.Ops[i], Operands: []sast.Value{v}}

@@ -227,6 +227,7 @@ func TestParseLineErrors(t *testing.T) {
 		{"f(x=1 = 2)", sast.CodeSyntax, 7, diag.Error},
 		{"f(g(x)=2) = 0", sast.CodeSyntax, 3, diag.Error},
 		{"f(" + strings.Repeat("[", 65) + strings.Repeat("]", 65) + ") = 0", sast.CodeDepth, 66, diag.Error},
+		{"f(x, " + strings.Repeat("~", 65) + "1) = 0", sast.CodeDepth, 6, diag.Error},
 		{"f(1 2) = 0", sast.CodeAdjacent, 5, diag.Warning},
 		{"f(0x1ffffffffffffffff) = 0", sast.CodeInteger, 3, diag.Warning},
 		{"f(09) = 0", sast.CodeInteger, 3, diag.Warning},
