@@ -25,7 +25,7 @@ import (
 const (
 	CodeSyntax    = "LST001" // error: the line has none of the shapes of strace output
 	CodeNumber    = "LST002" // error: a pid, time stamp, duration or exit status is malformed or too large
-	CodeDepth     = "LST003" // error: values nested too deeply
+	CodeDepth     = "LST003" // error: values nested too deeply (brackets, or unary operators in a row)
 	CodeBracket   = "LST004" // error: a bracket closed by the wrong kind ({ by ], [ by })
 	CodeAdjacent  = "LST005" // warning: arguments written side by side without a comma; both kept
 	CodeInteger   = "LST006" // warning: an integer does not fit in 64 bits or is malformed; kept as a symbol
