@@ -697,9 +697,9 @@ func climb(operands []sast.Value, ops []string, i, minPrec int) (sast.Value, int
 }
 
 // skipSpace returns the offset of the first character at or after off that
-// is not white space.
+// is not white space (as the lexer's Space rule has it).
 func (c *converter) skipSpace(off int) int {
-	for off < len(c.text) && (c.text[off] == ' ' || c.text[off] == '\t') {
+	for off < len(c.text) && isSpace(c.text[off]) {
 		off++
 	}
 	return off
