@@ -1,7 +1,7 @@
 // Package strace holds the syntax tree of Linux (GNU) strace output, one
 // line at a time:
 //
-//	[PREFIX] [TIME] name(args) = ret [ERRNO (text)] [<dur>]
+//	[PREFIX] [TIME] [[IP]] name(args) = ret [ERRNO (text)] [<dur>]
 //	[PREFIX] [TIME] name(args <unfinished ...>
 //	[PREFIX] [TIME] <... name resumed>args) = ret ...
 //	[PREFIX] [TIME] --- SIGCHLD {si_signo=SIGCHLD, ...} ---
@@ -91,6 +91,7 @@ type Line struct {
 	PIDForm PIDForm
 	PID     uint64 // when PIDForm is not NoPID
 	Time    *Time  // nil without a time stamp
+	IP      string // the instruction pointer of -i, hex digits as written ("?" when strace printed question marks), "" without one
 	Body    Body
 }
 

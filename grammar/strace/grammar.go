@@ -108,6 +108,14 @@ type prefixTok struct {
 	Text string `parser:"@(PidTag | Number | Clock | Float)"`
 }
 
+// ipTok is the instruction pointer of -i: [00007f0e3c3a0f3b], or
+// [????????????????] when strace could not read it.
+type ipTok struct {
+	Pos     lexer.Position
+	Hex     *string  `parser:"'[' ( @Number"`
+	Unknown []string `parser:"    | @'?'+ ) ']'"`
+}
+
 // ident is a name with its position.
 type ident struct {
 	Pos  lexer.Position
@@ -118,6 +126,7 @@ type ident struct {
 type line struct {
 	PidTag  *prefixTok `parser:"( @@"`
 	Time    *prefixTok `parser:"  @@? )?"`
+	IP      *ipTok     `parser:"@@?"`
 	Call    *call      `parser:"( @@"`
 	Resumed *resumed   `parser:"| @@"`
 	Signal  *signal    `parser:"| @@"`
@@ -299,6 +308,15 @@ func ParseLine(pos ast.Pos, text string) (*sast.Line, diag.List) {
 	l := &sast.Line{Pos: pos}
 	if p.PidTag != nil {
 		c.prefix(l, p.PidTag, p.Time)
+	}
+	if p.IP != nil {
+		l.IP = "?"
+		if p.IP.Hex != nil {
+			l.IP = *p.IP.Hex
+			if _, err := strconv.ParseUint(l.IP, 16, 64); err != nil {
+				c.report(c.pos(p.IP.Pos), diag.Error, sast.CodeNumber, "instruction pointer "+strconv.Quote(l.IP)+" is not hex or too large")
+			}
+		}
 	}
 	switch {
 	case p.Call != nil:

@@ -105,6 +105,9 @@ func showLine(l *sast.Line) string {
 	if l.Time != nil {
 		s += "t" + strconv.FormatInt(l.Time.Ns, 10) + " "
 	}
+	if l.IP != "" {
+		s += "ip" + l.IP + " "
+	}
 	switch b := l.Body.(type) {
 	case *sast.Call:
 		s += b.Name.Name + "(" + showArgs(b.Args) + ")"
@@ -161,6 +164,8 @@ func TestParseLine(t *testing.T) {
 		{`1389356960.187620 read(3</lib/libc.so.6>, "\177ELF\2"..., 832) = 832`, `t1389356960187620000 read(fd:i3</lib/libc.so.6>,s"\x7fELF\x02"...,i832) = i832`},
 		{`     0.000250 brk(NULL) = 0x5555`, `t250000 brk(yNULL) = i21845`},
 		{`12:00:00 getpid() = 7`, `t43200000000000 getpid() = i7`},
+		{`[pid 5] 12:00:00 [00007f0e3c3a0f3b] getpid() = 5`, `[5] t43200000000000 ip00007f0e3c3a0f3b getpid() = i5`},
+		{`[????????????????] +++ exited with 0 +++`, `ip? exited i0`},
 		{`<... futex resumed> ) = -1 EAGAIN (Resource temporarily unavailable) <0.000017>`, `resumed futex() = i-1 EAGAIN (Resource temporarily unavailable) dur=17000`},
 		{`<... read resumed>"ab", 2) = 2`, `resumed read(s"ab",i2) = i2`},
 		{`<... poll resumed> <unfinished ...>`, `resumed poll() unfinished`},
@@ -223,6 +228,7 @@ func TestParseLineErrors(t *testing.T) {
 		{"close(3) = 0 <1.2.3>", sast.CodeSyntax, 14, diag.Error},
 		{"[pid 99999999999999999999] close(3) = 0", sast.CodeNumber, 1, diag.Error},
 		{"25:00:00 close(3) = 0", sast.CodeNumber, 1, diag.Error},
+		{"[00007fzz] close(3) = 0", sast.CodeNumber, 1, diag.Error},
 		{"close(3) = 0 <0.0000000001>", sast.CodeNumber, 14, diag.Error},
 		{"f(x=1 = 2)", sast.CodeSyntax, 7, diag.Error},
 		{"f(g(x)=2) = 0", sast.CodeSyntax, 3, diag.Error},

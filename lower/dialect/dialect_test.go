@@ -68,6 +68,7 @@ func TestDetect(t *testing.T) {
 		{"-", "[pid 12] 10:00:00.000001 close(3) = 0 <0.000010>\n > /lib/libc.so.6(close+0x1) [0x1]\n7 <... read resumed>\"\", 1) = 0\n", "strace"},
 		{"strace.out", "strace: Process 1 attached\n--- SIGCHLD {si_signo=SIGCHLD} ---\n+++ exited with 0 +++\n", "strace"},
 		{"x.strace", "garbage\n", "strace"},
+		{"-", "10:00:00 [00007f3b0a9d3d87] close(3) = 0\n", "strace"},
 		// Nothing sniffs; a pattern matched by one dialect decides.
 		{"trace.mte", "garbage\n", "os2mte"},
 		{"trace.csv", "", "prfcsv"},

@@ -39,7 +39,7 @@ const Name = "strace"
 func Dialect() lowering.Dialect {
 	return lowering.Dialect{
 		Name:        Name,
-		Description: "Linux strace output (-f, -ff, -t/-tt/-ttt/-r, -T, -y, -k): calls, unfinished/resumed halves paired, signals, exits",
+		Description: "Linux strace output (-f, -ff, -t/-tt/-ttt/-r, -T, -i, -y, -k): calls, unfinished/resumed halves paired, signals, exits",
 		Patterns:    []string{"*.strace", "*.strace.*"},
 		Sniff:       sniff,
 		NewLowerer: func(cfg lowering.Config, out lowering.Output) lowering.Lowerer {
@@ -51,7 +51,7 @@ func Dialect() lowering.Dialect {
 
 // lineRE is the start of a line of strace output: the optional pid and time
 // stamp, then a call, a resumed half, a signal, an exit or a message.
-var lineRE = regexp.MustCompile(`^(\[pid\s+\d+\]\s+|\d+\s+)?(\d\d:\d\d:\d\d(\.\d+)?\s+|\s*\d+\.\d+\s+)?([a-z_][a-z0-9_]*\(|<\.\.\. [a-z0-9_]+ resumed>|--- |\+\+\+ )|^strace: `)
+var lineRE = regexp.MustCompile(`^(\[pid\s+\d+\]\s+|\d+\s+)?(\d\d:\d\d:\d\d(\.\d+)?\s+|\s*\d+\.\d+\s+)?(\[[0-9a-f?]+\]\s+)?([a-z_][a-z0-9_]*\(|<\.\.\. [a-z0-9_]+ resumed>|--- |\+\+\+ )|^strace: `)
 
 // frameRE is a -k stack frame line.
 var frameRE = regexp.MustCompile(`^\s+> \S`)
@@ -182,7 +182,7 @@ func (l *Lowerer) Line(pos ast.Pos, text string) error {
 		return l.resumed(ln, b)
 	case *sast.Signal:
 		r := l.base(ln, b.Name.Name, record.Instant)
-		r.Attrs = record.Attrs{"type": "signal"}
+		setAttr(r, "type", "signal")
 		if b.Stopped {
 			r.Attrs["stopped"] = true
 		}
@@ -195,7 +195,7 @@ func (l *Lowerer) Line(pos ast.Pos, text string) error {
 		return l.emit(r)
 	case *sast.Exit:
 		r := l.base(ln, "exited", record.Instant)
-		r.Attrs = record.Attrs{"type": "exit"}
+		setAttr(r, "type", "exit")
 		switch {
 		case b.Killed:
 			r.Event = "killed"
@@ -217,7 +217,8 @@ func (l *Lowerer) Line(pos ast.Pos, text string) error {
 			event = "message"
 		}
 		r := l.base(ln, event, record.Instant)
-		r.Attrs = record.Attrs{"type": "message", "text": b.Text}
+		setAttr(r, "type", "message")
+		setAttr(r, "text", b.Text)
 		if b.Verb != "" {
 			r.PID = record.Uint(b.Process)
 		}
@@ -242,7 +243,7 @@ func (l *Lowerer) call(ln *sast.Line, c *sast.Call) error {
 	switch {
 	case c.Detached:
 		r.Phase, r.Unpaired = record.Enter, true
-		r.Attrs = record.Attrs{"detached": true}
+		setAttr(r, "detached", true)
 		return l.emit(r)
 	case c.Unfinished && l.cfg.NoPair:
 		r.Phase = record.Enter
@@ -371,6 +372,9 @@ func (l *Lowerer) base(ln *sast.Line, event string, phase record.Phase) *record.
 	if ln.Time != nil {
 		r.Time = ln.Time.Text
 		r.TsNs = record.Int(l.tsNs)
+	}
+	if ln.IP != "" {
+		setAttr(r, "ip", ln.IP)
 	}
 	return r
 }
