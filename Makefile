@@ -2,7 +2,7 @@
 GO       ?= go
 FUZZTIME ?= 10s
 
-.PHONY: all build test bench fuzz lint clean
+.PHONY: all build test bench bench-b3 fuzz lint clean
 
 all: lint build test
 
@@ -30,6 +30,26 @@ bench: build
 	    '{ wc = size / 1e6 / (e - s); split($$0, f, ", "); rec = f[2] + 0; \
 	       printf "%-10s records %8.2f MB/s   wc -l %8.1f MB/s   ratio %.4f   %s\n", d, rec, wc, rec / wc, f[3] }'; \
 	done
+	@$(MAKE) --no-print-directory bench-b3
+
+B3SIZE ?= 20000000
+
+# tracekit records beside b3 (npm b3-strace-parser, installed into a
+# temporary folder for the run) on the same generated strace log of B3SIZE
+# bytes: input lines per second of each, their ratio, records written, and
+# peak memory (b3's with /usr/bin/time when there is one).
+bench-b3: build
+	@tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
+	./bin/tracekit generate --dialect strace --size $(B3SIZE) -o "$$tmp/in" || exit 1; \
+	npm install --silent --no-save --no-audit --no-fund --prefix "$$tmp/b3" b3-strace-parser > /dev/null 2>&1 || { echo "bench-b3: npm install b3-strace-parser failed"; exit 1; }; \
+	lines=$$(wc -l < "$$tmp/in"); \
+	s=$$(date +%s.%N); ./bin/tracekit records --stats --dialect strace "$$tmp/in" > "$$tmp/tk.out" 2> "$$tmp/err" || { cat "$$tmp/err"; exit 1; }; e=$$(date +%s.%N); \
+	tm=""; [ -x /usr/bin/time ] && tm="/usr/bin/time -f %M -o $$tmp/b3.mem"; \
+	s2=$$(date +%s.%N); $$tm node "$$tmp/b3/node_modules/b3-strace-parser/cli.js" < "$$tmp/in" > "$$tmp/b3.out"; e2=$$(date +%s.%N); \
+	b3mem=$$(cat "$$tmp/b3.mem" 2>/dev/null || echo "?"); \
+	tail -n 1 "$$tmp/err" | awk -v n=$$lines -v s=$$s -v e=$$e -v s2=$$s2 -v e2=$$e2 -v tr=$$(wc -l < "$$tmp/tk.out") -v br=$$(wc -l < "$$tmp/b3.out") -v bm="$$b3mem" \
+	  '{ tk = n / (e - s); b3 = n / (e2 - s2); split($$0, f, ", "); \
+	     printf "strace vs b3: %d lines; tracekit %.0f lines/s (%d records, %s); b3 %.0f lines/s (%d records, peak RSS %s KiB); ratio %.2f (goal 20)\n", n, tk, tr, f[3], b3, br, bm, tk / b3 }'
 
 # A short run of every fuzz target of every package.
 fuzz:

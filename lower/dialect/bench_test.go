@@ -40,3 +40,4 @@ func BenchmarkRecordsOS2MTE(b *testing.B)    { benchRecords(b, "os2mte") }
 func BenchmarkRecordsWinStrace(b *testing.B) { benchRecords(b, "winstrace") }
 func BenchmarkRecordsPRF(b *testing.B)       { benchRecords(b, "prf") }
 func BenchmarkRecordsPRFCSV(b *testing.B)    { benchRecords(b, "prfcsv") }
+func BenchmarkRecordsStrace(b *testing.B)    { benchRecords(b, "strace") }

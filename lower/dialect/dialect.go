@@ -16,6 +16,7 @@ import (
 	"github.com/tracekit/tracekit/lower/dialect/lowering"
 	"github.com/tracekit/tracekit/lower/dialect/os2strace"
 	"github.com/tracekit/tracekit/lower/dialect/prf"
+	"github.com/tracekit/tracekit/lower/dialect/strace"
 	"github.com/tracekit/tracekit/lower/dialect/winstrace"
 )
 
@@ -32,6 +33,7 @@ func registry() []Dialect {
 		winstrace.Dialect(),
 		prf.Dump(),
 		prf.CSV(),
+		strace.Dialect(),
 		buffer.STDA(),
 		buffer.SaveFile(),
 	}

@@ -34,7 +34,7 @@ func TestRegistry(t *testing.T) {
 			t.Errorf("Lookup(%q) = %v, %v", d.Name, got.Name, ok)
 		}
 	}
-	want := []string{"os2strace", "os2mte", "winstrace", "prf", "prfcsv", "stda", "tracefmt"}
+	want := []string{"os2strace", "os2mte", "winstrace", "prf", "prfcsv", "strace", "stda", "tracefmt"}
 	if got := strings.Join(dialect.Names(), " "); got != strings.Join(want, " ") {
 		t.Errorf("Names() = %s, want %s", got, strings.Join(want, " "))
 	}
@@ -43,7 +43,7 @@ func TestRegistry(t *testing.T) {
 	}
 	// Every line-oriented dialect has a generator for benchmarks (an STDA is
 	// at most 64 KiB: the buffer dialects are measured by their own tests).
-	for _, n := range want[:5] {
+	for _, n := range want[:6] {
 		var b bytes.Buffer
 		if err := gen.Generate(n, &b, 4096); err != nil || b.Len() == 0 || b.Len() > 4096 {
 			t.Errorf("gen.Generate(%s): %d bytes, %v", n, b.Len(), err)
@@ -64,6 +64,11 @@ func TestDetect(t *testing.T) {
 		{"a.txt", "PRF,Process,Thread(hashcode),Trace\n", "prfcsv"},
 		{"a.txt", "Rec,1,0x1,1,p,0x8000\n", "prfcsv"},
 		{"a.txt", "\xef\xbb\xbfPRF: Rec Process: 1 Thread: 0x1\n", "prf"},
+		{"t.2461545", "1389268407.589799 read(-1, 0x7fff95659f3f, 1) = -1 EBADF (Bad file descriptor)\n", "strace"},
+		{"-", "[pid 12] 10:00:00.000001 close(3) = 0 <0.000010>\n > /lib/libc.so.6(close+0x1) [0x1]\n7 <... read resumed>\"\", 1) = 0\n", "strace"},
+		{"strace.out", "strace: Process 1 attached\n--- SIGCHLD {si_signo=SIGCHLD} ---\n+++ exited with 0 +++\n", "strace"},
+		{"x.strace", "garbage\n", "strace"},
+		{"-", "10:00:00 [00007f3b0a9d3d87] close(3) = 0\n", "strace"},
 		// Nothing sniffs; a pattern matched by one dialect decides.
 		{"trace.mte", "garbage\n", "os2mte"},
 		{"trace.csv", "", "prfcsv"},
@@ -228,6 +233,7 @@ func TestDumpAST(t *testing.T) {
 		{"winstrace", "winstrace", "> 1 * 100 200 NtOpenFile[3](???, {Length=24, Name=\"\\\\??\\\\C:\\\\a\"}, <0|???>)\n< 1 100 200 NtOpenFile[3](0x7c, ???, <???|-1>) == STATUS_SUCCESS\n"},
 		{"prf", "prf", "PRF: Rec Process: 1 Thread: 0x1\nEvent: 0x8000 Time: 2000/02/12 13:43:44 363/200/000\nINT: a OPR: b\nOffset    +0 +1 +2 +3 +4 +5 +6 +7 +8 +9 +a +b +c +d +e +f  0123456789abcdef\n00000000  41 42                                            AB\n"},
 		{"prfcsv", "prfcsv", "PRF,Process,Event\nRec,1,0x8000\n"},
+		{"strace", "strace", "[pid 7] 10:00:00.000001 openat(AT_FDCWD</h>, \"/x\"..., O_RDONLY|O_CLOEXEC, [1 => 2]) = -1 ENOENT (No such file or directory) <0.000010>\n > /lib/libc.so.6(open+0x1) [0x1]\n--- SIGCHLD {si_signo=SIGCHLD, si_status=~[1 2]} ---\n"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -35,7 +35,7 @@ type Options struct {
 	// dialect from its content and name (Detect).
 	Dialect string
 	// NoPair keeps the start and end halves of calls as separate records
-	// (winstrace).
+	// (winstrace, strace).
 	NoPair bool
 	// CPUHz is the processor clock rate in Hz for dialects that count
 	// cycles (os2strace); 0 leaves it to the trace's own start-up record.

@@ -18,6 +18,11 @@ const (
 	KindBytes   Kind = "bytes"   // raw bytes: Bytes
 	KindStruct  Kind = "struct"  // a structure: Fields, each named (labelled) or not
 	KindInOut   Kind = "inout"   // an in-out pair: In and Out
+	KindArray   Kind = "array"   // an array or set of items: Fields, unlabelled (strace [a, b], [INT CHLD])
+	KindOp      Kind = "op"      // an operator applied to operands: Op and Fields (a flag set O_RDONLY|O_CLOEXEC is Op "|")
+	KindCall    Kind = "call"    // a macro or function as the trace writes it: Str the name, Fields the arguments (htons(80))
+	KindFD      Kind = "fd"      // a file descriptor with what it refers to: Neg, Mag and Text (or Str for a name like AT_FDCWD), Path
+	KindElided  Kind = "elided"  // values the trace left out ("..." or a lone comment such as /* 22 vars */)
 )
 
 // Arg is a structured argument or return value.
@@ -26,12 +31,19 @@ type Arg struct {
 	Kind   Kind
 	Neg    bool   // KindInt: the value is negative
 	Mag    uint64 // KindInt: the magnitude
-	Str    string // KindStr: the decoded string; KindSym: the identifier
-	Text   string // KindInt, KindStr: the value as written, when known
+	Str    string // KindStr: the decoded string; KindSym: the identifier; KindCall: the name; KindFD: a named descriptor
+	Text   string // KindInt, KindStr, KindFD: the value as written, when known
 	Bytes  []byte // KindBytes
-	Fields []Arg  // KindStruct
+	Fields []Arg  // KindStruct, KindArray: the members; KindOp, KindCall: the operands or arguments
 	In     *Arg   // KindInOut: the value given to the call
 	Out    *Arg   // KindInOut: the value the call left
+	Op     string // KindOp: the operator ("|", "&&", "==", "~")
+	Path   string // KindFD: what the descriptor refers to, as written (strace -y: /etc/passwd, TCP:[1.2.3.4:80->5.6.7.8:9])
+	// Truncated marks a KindStr the trace cut short (strace "..."...).
+	Truncated bool
+	// Comment is a comment the trace wrote after the value, without its
+	// delimiters (strace /* 30 vars */); any kind may carry one.
+	Comment string
 }
 
 // IntArg returns an integer argument.
@@ -59,6 +71,18 @@ func StructArg(fields ...Arg) Arg { return Arg{Kind: KindStruct, Fields: fields}
 
 // InOutArg returns an in-out pair.
 func InOutArg(in, out Arg) Arg { return Arg{Kind: KindInOut, In: &in, Out: &out} }
+
+// ArrayArg returns an array of items.
+func ArrayArg(items ...Arg) Arg { return Arg{Kind: KindArray, Fields: items} }
+
+// OpArg returns an operator applied to operands.
+func OpArg(op string, operands ...Arg) Arg { return Arg{Kind: KindOp, Op: op, Fields: operands} }
+
+// CallArg returns a macro or function with its arguments.
+func CallArg(name string, args ...Arg) Arg { return Arg{Kind: KindCall, Str: name, Fields: args} }
+
+// ElidedArg returns the mark of values left out.
+func ElidedArg() Arg { return Arg{Kind: KindElided} }
 
 // Named returns a with its name set.
 func (a Arg) Named(name string) Arg {
@@ -97,6 +121,39 @@ func (a *Arg) appendJSON(b []byte) []byte {
 			b = append(b, `,"text":`...)
 			b = appendString(b, a.Text)
 		}
+		if a.Truncated {
+			b = append(b, `,"truncated":true`...)
+		}
+	case KindArray:
+		b = append(b, `,"fields":`...)
+		b = appendArgs(b, a.Fields)
+	case KindOp:
+		b = append(b, `,"op":`...)
+		b = appendString(b, a.Op)
+		b = append(b, `,"fields":`...)
+		b = appendArgs(b, a.Fields)
+	case KindCall:
+		b = append(b, `,"sym":`...)
+		b = appendString(b, a.Str)
+		b = append(b, `,"fields":`...)
+		b = appendArgs(b, a.Fields)
+	case KindFD:
+		if a.Str != "" {
+			b = append(b, `,"sym":`...)
+			b = appendString(b, a.Str)
+		} else {
+			b = append(b, `,"int":`...)
+			if a.Neg {
+				b = append(b, '-')
+			}
+			b = strconv.AppendUint(b, a.Mag, 10)
+			if a.Text != "" {
+				b = append(b, `,"text":`...)
+				b = appendString(b, a.Text)
+			}
+		}
+		b = append(b, `,"path":`...)
+		b = appendString(b, a.Path)
 	case KindSym:
 		b = append(b, `,"sym":`...)
 		b = appendString(b, a.Str)
@@ -112,6 +169,10 @@ func (a *Arg) appendJSON(b []byte) []byte {
 		b = appendArgOrUnknown(b, a.In)
 		b = append(b, `,"out":`...)
 		b = appendArgOrUnknown(b, a.Out)
+	}
+	if a.Comment != "" {
+		b = append(b, `,"comment":`...)
+		b = appendString(b, a.Comment)
 	}
 	return append(b, '}')
 }
@@ -153,7 +214,7 @@ func (a *Arg) writeText(sb *strings.Builder) {
 	case KindInt:
 		if a.Text != "" {
 			sb.WriteString(a.Text)
-			return
+			break
 		}
 		if a.Neg {
 			sb.WriteByte('-')
@@ -162,9 +223,12 @@ func (a *Arg) writeText(sb *strings.Builder) {
 	case KindStr:
 		if a.Text != "" {
 			sb.WriteString(a.Text)
-			return
+		} else {
+			sb.WriteString(strconv.Quote(a.Str))
 		}
-		sb.WriteString(strconv.Quote(a.Str))
+		if a.Truncated {
+			sb.WriteString("...")
+		}
 	case KindSym:
 		sb.WriteString(a.Str)
 	case KindUnknown:
@@ -186,8 +250,59 @@ func (a *Arg) writeText(sb *strings.Builder) {
 		sb.WriteByte('|')
 		writeOrUnknown(sb, a.Out)
 		sb.WriteByte('>')
+	case KindArray:
+		sb.WriteByte('[')
+		writeList(sb, a.Fields)
+		sb.WriteByte(']')
+	case KindOp:
+		if len(a.Fields) == 1 {
+			sb.WriteString(a.Op)
+			a.Fields[0].writeText(sb)
+			break
+		}
+		for i := range a.Fields {
+			if i > 0 {
+				if a.Op == "|" {
+					sb.WriteString(a.Op)
+				} else {
+					sb.WriteString(" " + a.Op + " ")
+				}
+			}
+			a.Fields[i].writeText(sb)
+		}
+	case KindCall:
+		sb.WriteString(a.Str)
+		sb.WriteByte('(')
+		writeList(sb, a.Fields)
+		sb.WriteByte(')')
+	case KindFD:
+		if a.Str != "" {
+			sb.WriteString(a.Str)
+		} else if a.Text != "" {
+			sb.WriteString(a.Text)
+		} else {
+			if a.Neg {
+				sb.WriteByte('-')
+			}
+			sb.WriteString(strconv.FormatUint(a.Mag, 10))
+		}
+		sb.WriteString("<" + a.Path + ">")
+	case KindElided:
+		sb.WriteString("...")
 	default:
 		sb.WriteString("?" + string(a.Kind))
+	}
+	if a.Comment != "" {
+		sb.WriteString(" /* " + a.Comment + " */")
+	}
+}
+
+func writeList(sb *strings.Builder, args []Arg) {
+	for i := range args {
+		if i > 0 {
+			sb.WriteString(", ")
+		}
+		args[i].writeText(sb)
 	}
 }
 
@@ -206,7 +321,8 @@ func (a *Arg) Equal(b *Arg) bool {
 	}
 	if a.Name != b.Name || a.Kind != b.Kind || a.Neg != b.Neg || a.Mag != b.Mag ||
 		a.Str != b.Str || a.Text != b.Text || string(a.Bytes) != string(b.Bytes) ||
-		len(a.Fields) != len(b.Fields) {
+		len(a.Fields) != len(b.Fields) || a.Op != b.Op || a.Path != b.Path ||
+		a.Truncated != b.Truncated || a.Comment != b.Comment {
 		return false
 	}
 	for i := range a.Fields {

@@ -19,6 +19,7 @@ var generators = map[string]func(io.Writer, int64) error{
 	"winstrace": WinStrace,
 	"prf":       PRF,
 	"prfcsv":    PRFCSV,
+	"strace":    Strace,
 }
 
 // Dialects returns the dialects Generate knows, sorted.
@@ -320,6 +321,56 @@ func PRFCSV(w io.Writer, n int64) error {
 	}
 	for i := 1; ; i++ {
 		if !b.put(r.prfEvent(i).csv()) {
+			return b.done()
+		}
+	}
+}
+
+// Strace writes Linux strace output as "strace -f -T" prints it: eight
+// processes with "[pid N]" prefixes and -T durations, file and memory calls
+// with strings, flag sets, structures and signal sets, failing calls with
+// errno, futex waits left unfinished and resumed later by the same pid, and
+// signals. It has no time stamps, so that parsers without them (b3) can be
+// measured on the same input.
+func Strace(w io.Writer, n int64) error {
+	b := newBudget(w, n)
+	r := rng(4)
+	const procs = 8
+	var waiting [procs]bool
+	dur := func() string { return fmt.Sprintf(" <0.%06d>", 1+r.intn(900)) }
+	for i := 0; ; i++ {
+		p := r.intn(procs)
+		pid := 4000 + p
+		prefix := fmt.Sprintf("[pid %5d] ", pid)
+		var line string
+		switch k := r.intn(20); {
+		case waiting[p]:
+			waiting[p] = false
+			line = prefix + "<... futex resumed>) = 0" + dur()
+		case k < 3:
+			line = fmt.Sprintf(`%sopenat(AT_FDCWD, "/usr/lib/synth/lib%d.so.%d", O_RDONLY|O_CLOEXEC) = %d%s`, prefix, r.intn(500), r.intn(9), 3+r.intn(20), dur())
+		case k < 5:
+			line = fmt.Sprintf(`%sopenat(AT_FDCWD, "/opt/synth/glibc-hwcaps/x86-64-v%d/lib%d.so", O_RDONLY|O_CLOEXEC) = -1 ENOENT (No such file or directory)%s`, prefix, 2+r.intn(3), r.intn(500), dur())
+		case k < 8:
+			line = fmt.Sprintf(`%sread(%d, "\177ELF\2\1\1\0\0\0\0\0\0\0\0\0\3\0>\0\1\0\0\0"..., 832) = 832%s`, prefix, 3+r.intn(20), dur())
+		case k < 10:
+			line = fmt.Sprintf(`%smmap(NULL, %d, PROT_READ|PROT_WRITE, MAP_PRIVATE|MAP_ANONYMOUS, -1, 0) = 0x7f%010x%s`, prefix, 4096*(1+r.intn(64)), r.next()&0xffffffffff, dur())
+		case k < 12:
+			line = fmt.Sprintf(`%sfstat(%d, {st_mode=S_IFREG|0644, st_size=%d, ...}) = 0%s`, prefix, 3+r.intn(20), r.intn(1<<20), dur())
+		case k < 14:
+			line = fmt.Sprintf(`%sclose(%d) = 0%s`, prefix, 3+r.intn(20), dur())
+		case k < 16:
+			msg := fmt.Sprintf("synthetic output line %d\\n", i) // the \n is written as two characters and counts as one byte
+			line = fmt.Sprintf(`%swrite(1, "%s", %d) = %d%s`, prefix, msg, len(msg)-1, len(msg)-1, dur())
+		case k < 18:
+			line = fmt.Sprintf(`%srt_sigprocmask(SIG_BLOCK, ~[RTMIN RT_1], [INT CHLD], 8) = 0%s`, prefix, dur())
+		case k < 19:
+			waiting[p] = true
+			line = fmt.Sprintf(`%sfutex(0x7f%08x, FUTEX_WAIT_PRIVATE, 0, NULL <unfinished ...>`, prefix, r.next()&0xffffffff)
+		default:
+			line = fmt.Sprintf(`%s--- SIGCHLD {si_signo=SIGCHLD, si_code=CLD_EXITED, si_pid=%d, si_uid=1000, si_status=0, si_utime=0, si_stime=0} ---`, prefix, 5000+r.intn(1000))
+		}
+		if !b.put(line + "\n") {
 			return b.done()
 		}
 	}

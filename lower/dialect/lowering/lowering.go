@@ -25,7 +25,7 @@ import (
 type Config struct {
 	Dialect string  // the dialect's registry name, for Record.Dialect
 	Source  string  // the input's name, for Record.Source and positions
-	NoPair  bool    // keep the halves of calls as they are (winstrace)
+	NoPair  bool    // keep the halves of calls as they are (winstrace, strace)
 	CPUHz   float64 // processor clock rate, 0 when not given (os2strace)
 }
 

@@ -154,6 +154,7 @@ func (l *Lowerer) single(c *wsast.Call, unpaired bool) *record.Record {
 	if c.Ret != nil {
 		ret := arg(c.Ret)
 		r.Ret = &ret
+		r.Errno = ntError(ret)
 	}
 	return r
 }
@@ -206,7 +207,33 @@ func (l *Lowerer) pair(start, end *wsast.Call) *record.Record {
 		ret := arg(start.Ret)
 		r.Ret = &ret
 	}
+	if r.Ret != nil {
+		r.Errno = ntError(*r.Ret)
+	}
 	return r
+}
+
+// ntError returns the errno of a return value: a numeric NTSTATUS of error
+// severity (its top two bits set: 0xC0000000 to 0xFFFFFFFF, or the same
+// 32-bit value written negative) as 0x and eight upper-case hex digits; ""
+// for anything else. A symbolic status is not judged: its name does not say
+// its severity (STATUS_TIMEOUT and STATUS_PENDING are successes,
+// STATUS_BUFFER_OVERFLOW a warning), and tracekit carries no table of them.
+func ntError(ret record.Arg) string {
+	if ret.Kind != record.KindInt {
+		return ""
+	}
+	v := ret.Mag
+	if ret.Neg {
+		if v > 1<<31 {
+			return ""
+		}
+		v = 1<<32 - v
+	}
+	if v < 0xC0000000 || v > 0xFFFFFFFF {
+		return ""
+	}
+	return fmt.Sprintf("0x%08X", v)
 }
 
 // merge combines the two sides of one argument: whichever is not unknown;

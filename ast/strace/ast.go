@@ -1,0 +1,333 @@
+// Package strace holds the syntax tree of Linux (GNU) strace output, one
+// line at a time:
+//
+//	[PREFIX] [TIME] [[IP]] name(args) = ret [ERRNO (text)] [<dur>]
+//	[PREFIX] [TIME] name(args <unfinished ...>
+//	[PREFIX] [TIME] <... name resumed>args) = ret ...
+//	[PREFIX] [TIME] --- SIGCHLD {si_signo=SIGCHLD, ...} ---
+//	[PREFIX] [TIME] +++ exited with 0 +++
+//	strace: Process 123 attached
+//	 > /lib/libc.so.6(open+0x14) [0x7f...]      (a -k stack frame)
+//
+// PREFIX is "[pid N]" or the bare pid column of -f -o FILE. A Line is one
+// line; argument values form a small tree (Value). The participle grammar in
+// grammar/strace builds these nodes; any parser that builds the same nodes
+// can take its place (see LineParser). Pairing the halves of a call is the
+// lowering's business.
+package strace
+
+import (
+	"github.com/tracekit/tracekit/ast"
+	"github.com/tracekit/tracekit/ast/diag"
+)
+
+// Diagnostic codes of the strace dialect.
+const (
+	CodeSyntax    = "LST001" // error: the line has none of the shapes of strace output
+	CodeNumber    = "LST002" // error: a pid, time stamp, duration or exit status is malformed or too large
+	CodeDepth     = "LST003" // error: values nested too deeply (brackets, or unary operators in a row)
+	CodeBracket   = "LST004" // error: a bracket closed by the wrong kind ({ by ], [ by })
+	CodeAdjacent  = "LST005" // warning: arguments written side by side without a comma; both kept
+	CodeInteger   = "LST006" // warning: an integer does not fit in 64 bits or is malformed; kept as a symbol
+	CodeReopened  = "LST007" // warning: a call left unfinished while another of the same pid was open
+	CodeMismatch  = "LST008" // warning: a resumed call names another call than the open one; not paired
+	CodeLoneFrame = "LST009" // error: a -k stack frame line with no call before it
+)
+
+// PIDForm says how a line gave its pid.
+type PIDForm int
+
+// The pid forms.
+const (
+	NoPID      PIDForm = iota // no pid on the line
+	BracketPID                // "[pid N]"
+	ColumnPID                 // the bare pid column of -f -o FILE
+)
+
+// GoString keeps AST dumps readable.
+func (f PIDForm) GoString() string {
+	switch f {
+	case BracketPID:
+		return "BracketPID"
+	case ColumnPID:
+		return "ColumnPID"
+	}
+	return "NoPID"
+}
+
+// TimeForm says which time-stamp option wrote a time stamp.
+type TimeForm int
+
+// The time-stamp forms.
+const (
+	NoTime    TimeForm = iota
+	ClockTime          // -t or -tt: HH:MM:SS[.frac], the time of day
+	Seconds            // -ttt (seconds since the epoch) or -r (since the previous line): SECS.frac
+)
+
+// GoString keeps AST dumps readable.
+func (f TimeForm) GoString() string {
+	switch f {
+	case ClockTime:
+		return "ClockTime"
+	case Seconds:
+		return "Seconds"
+	}
+	return "NoTime"
+}
+
+// Time is a time stamp: its text and its value in nanoseconds (of the day
+// for ClockTime, of the epoch or since the previous line for Seconds).
+type Time struct {
+	Pos  ast.Pos
+	Form TimeForm
+	Text string
+	Ns   int64
+}
+
+// Line is one line of strace output.
+type Line struct {
+	Pos     ast.Pos
+	PIDForm PIDForm
+	PID     uint64 // when PIDForm is not NoPID
+	Time    *Time  // nil without a time stamp
+	IP      string // the instruction pointer of -i, hex digits as written ("?" when strace printed question marks), "" without one
+	Body    Body
+}
+
+// Body is what follows the prefix: *Call, *Resumed, *Signal, *Exit,
+// *Message or *Frame.
+type Body interface {
+	body()
+}
+
+// Call is a system call: whole (Result set), or its first half (Unfinished).
+type Call struct {
+	Pos        ast.Pos
+	Name       *Ident
+	Args       []*Arg
+	Unfinished bool    // ended by "<unfinished ...>"
+	Detached   bool    // ended by "<detached ...>": strace let the process go mid-call
+	Result     *Result // nil when unfinished or detached
+}
+
+// Resumed is the second half of a call: "<... name resumed>" and the rest.
+type Resumed struct {
+	Pos        ast.Pos
+	Name       *Ident
+	Args       []*Arg // the arguments after the resumption
+	Unfinished bool   // interrupted again
+	Detached   bool
+	Result     *Result
+}
+
+// Result is what follows ")": "= value [ERRNO] [(note)...] [<dur>]".
+type Result struct {
+	Pos         ast.Pos
+	Value       Value  // nil for "?"
+	Errno       *Ident // the error symbol (ENOENT, ERESTARTSYS), or nil
+	Notes       []Note // the parenthesised texts after the value, in order
+	Unavailable bool   // "<unavailable>"
+	Dur         *Duration
+}
+
+// Note is a parenthesised text after a return value: the errno's text
+// "(No such file or directory)", "(flags O_RDONLY)", "(Timeout)".
+type Note struct {
+	Pos  ast.Pos
+	Text string // between the parentheses, as written
+}
+
+// Duration is the -T suffix "<0.000123>".
+type Duration struct {
+	Pos  ast.Pos
+	Text string // the digits, without the angle brackets
+	Ns   int64
+}
+
+// Signal is "--- SIGNAME {siginfo} ---", "--- stopped by SIGNAME ---", or
+// the older "--- SIGNAME (Child exited) @ 0 (0) ---".
+type Signal struct {
+	Pos     ast.Pos
+	Name    *Ident
+	Stopped bool    // "stopped by"
+	Info    *Struct // the siginfo structure, or nil
+	Text    string  // what follows the name or the structure, as written (older strace releases), or ""
+}
+
+// Exit is "+++ exited with N +++", "+++ killed by SIGNAME [(core dumped)] +++"
+// or "+++ superseded by execve in pid N +++" (a thread replaced by another
+// thread's execve).
+type Exit struct {
+	Pos        ast.Pos
+	Killed     bool
+	Status     *Int   // exited: the status
+	Signal     *Ident // killed: the signal
+	Core       bool   // killed: "(core dumped)"
+	Superseded *Int   // superseded: the pid that made the call
+	By         string // superseded: the call (execve)
+}
+
+// Message is a line strace wrote about itself: "strace: Process N attached".
+type Message struct {
+	Pos     ast.Pos
+	Text    string // after "strace: "
+	Process uint64 // the N of "Process N attached" or "Process N detached"
+	Verb    string // "attached", "detached", or "" for another message
+}
+
+// Frame is one -k stack frame line " > text".
+type Frame struct {
+	Pos  ast.Pos
+	Text string // after "> ", as written
+}
+
+func (*Call) body()    {}
+func (*Resumed) body() {}
+func (*Signal) body()  {}
+func (*Exit) body()    {}
+func (*Message) body() {}
+func (*Frame) body()   {}
+
+// Arg is one argument or member: a value, possibly labelled ("flags=..."),
+// possibly followed by a comment ("/* 30 vars */").
+type Arg struct {
+	Pos      ast.Pos
+	Label    *Ident // nil when unlabelled
+	Value    Value
+	Comment  string // the text of a comment after the value, without /* */; "" when none
+	Adjacent bool   // written after the previous one without a comma
+}
+
+// Value is an argument or return value: *Int, *Float, *String, *Ident,
+// *Struct, *Array, *Op, *FuncCall, *FD, *Elided or *Resuming.
+type Value interface {
+	// Position returns where the value starts.
+	Position() ast.Pos
+	value()
+}
+
+// Int is an integer: decimal, hex (0x...) or octal (0...), possibly negative.
+type Int struct {
+	Pos  ast.Pos
+	Text string
+	Neg  bool
+	Mag  uint64
+}
+
+// Float is a number with a fraction (kept as written).
+type Float struct {
+	Pos  ast.Pos
+	Text string
+}
+
+// String is a C string literal; Truncated when strace cut it ("..."...).
+type String struct {
+	Pos       ast.Pos
+	Text      string // as written, quotes included, without the trailing ...
+	Value     string // escapes decoded
+	Truncated bool
+}
+
+// Ident is a symbol (NULL, O_RDONLY, SIGCHLD) or a name.
+type Ident struct {
+	Pos  ast.Pos
+	Name string
+}
+
+// Struct is "{...}": members, labelled or not.
+type Struct struct {
+	Pos     ast.Pos
+	Members []*Arg
+}
+
+// Array is "[...]": items separated by commas or blanks (signal and fd sets).
+type Array struct {
+	Pos   ast.Pos
+	Items []*Arg
+}
+
+// Op is an operator applied to operands: a flag set "A|B|C" (Op "|", three
+// operands), "WIFEXITED(s) && WEXITSTATUS(s) == 0", a bit set's complement
+// "~[...]" (one operand), "in => out".
+type Op struct {
+	Pos      ast.Pos
+	Op       string
+	Operands []Value
+}
+
+// FuncCall is a macro or function strace writes: htons(80), makedev(0x1, 0x3).
+type FuncCall struct {
+	Pos  ast.Pos
+	Name string
+	Args []*Arg
+}
+
+// FD is a file descriptor with its -y decoration: 3</etc/passwd>,
+// 5<TCP:[1.2.3.4:80->5.6.7.8:9]>, AT_FDCWD</home>.
+type FD struct {
+	Pos   ast.Pos
+	FD    Value  // *Int or *Ident
+	Decor string // between the angle brackets, as written
+}
+
+// Elided is "..." (strace left members out) or a lone comment ([/* 22 vars */]).
+type Elided struct {
+	Pos ast.Pos
+}
+
+// Resuming is restart_syscall's "<... resuming interrupted poll ...>".
+type Resuming struct {
+	Pos  ast.Pos
+	Text string // between "<... " and " ...>": "resuming interrupted poll"
+}
+
+// Position returns where the value starts.
+func (v *Int) Position() ast.Pos { return v.Pos }
+
+// Position returns where the value starts.
+func (v *Float) Position() ast.Pos { return v.Pos }
+
+// Position returns where the value starts.
+func (v *String) Position() ast.Pos { return v.Pos }
+
+// Position returns where the value starts.
+func (v *Ident) Position() ast.Pos { return v.Pos }
+
+// Position returns where the value starts.
+func (v *Struct) Position() ast.Pos { return v.Pos }
+
+// Position returns where the value starts.
+func (v *Array) Position() ast.Pos { return v.Pos }
+
+// Position returns where the value starts.
+func (v *Op) Position() ast.Pos { return v.Pos }
+
+// Position returns where the value starts.
+func (v *FuncCall) Position() ast.Pos { return v.Pos }
+
+// Position returns where the value starts.
+func (v *FD) Position() ast.Pos { return v.Pos }
+
+// Position returns where the value starts.
+func (v *Elided) Position() ast.Pos { return v.Pos }
+
+// Position returns where the value starts.
+func (v *Resuming) Position() ast.Pos { return v.Pos }
+
+func (*Int) value()      {}
+func (*Float) value()    {}
+func (*String) value()   {}
+func (*Ident) value()    {}
+func (*Struct) value()   {}
+func (*Array) value()    {}
+func (*Op) value()       {}
+func (*FuncCall) value() {}
+func (*FD) value()       {}
+func (*Elided) value()   {}
+func (*Resuming) value() {}
+
+// LineParser parses one line. It returns nil and at least one error
+// diagnostic when the line is not strace output; it may return warnings with
+// a line. grammar/strace.ParseLine is one.
+type LineParser func(pos ast.Pos, line string) (*Line, diag.List)

@@ -1,0 +1,893 @@
+// Package strace is the participle grammar of Linux (GNU) strace output, one
+// line at a time:
+//
+//	[pid N] or N   the pid prefix (-f), or none
+//	TIME           -t, -tt, -ttt or -r, or none
+//	name(args) = ret [ERRNO] [(text)] [<dur>]   a call
+//	name(args <unfinished ...>                  its first half
+//	<... name resumed>args) = ret ...           its second half
+//	--- SIGNAME {siginfo} ---                   a signal
+//	+++ exited with N +++                       the end of a process
+//
+// and two shapes with a grammar of their own: "strace: ..." messages (Process
+// N attached) and the " > ..." stack frames of -k.
+//
+// ParseLine parses a line and turns the parse into the plain nodes of
+// ast/strace: integers and time stamps get their values, strings their
+// escapes decoded, operators their precedence. Pairing halves is the
+// lowering's business.
+//
+// The grammar is plain participle struct tags, so that a parser generator
+// can be run on it.
+package strace
+
+import (
+	"errors"
+	"strconv"
+	"strings"
+
+	"github.com/alecthomas/participle/v2"
+	"github.com/alecthomas/participle/v2/lexer"
+
+	"github.com/tracekit/tracekit/ast"
+	"github.com/tracekit/tracekit/ast/diag"
+	sast "github.com/tracekit/tracekit/ast/strace"
+)
+
+// MaxDepth bounds how deeply brackets may nest; deeper lines are refused
+// (strace.CodeDepth) before parsing.
+const MaxDepth = 64
+
+// The lexer of the main grammar: the specification of its tokens (the
+// parser runs on scanner, the same rules without regular expressions). The
+// angle-bracket forms strace writes
+// (<unfinished ...>, <... name resumed>, <0.000123>, fd decorations) are
+// single tokens; a decoration is one token with its descriptor, so that
+// "3</etc/passwd>" never reads as comparisons.
+var (
+	lineLexer = lexer.MustSimple([]lexer.SimpleRule{
+		// The lexer tries the rules in order and takes the first that
+		// matches, so the frequent tokens come first wherever no earlier
+		// rule could take their text.
+		{Name: "Space", Pattern: `\s+`},
+		{Name: "Paren", Pattern: `[()]`},
+		{Name: "Sep", Pattern: `[,{}\]]`},
+		{Name: "String", Pattern: `"(?:[^"\\]|\\.)*"`},
+		{Name: "Fd", Pattern: `(?:-?\d+|[A-Za-z_][A-Za-z0-9_]*)<(?:[^<>\[\]"]|\[[^\]]*\]|"(?:[^"\\]|\\.)*"|<[^<>]*>)*>`},
+		{Name: "Clock", Pattern: `\d\d:\d\d:\d\d(?:\.\d+)?`},
+		{Name: "Float", Pattern: `\d+\.\d+`},
+		{Name: "Number", Pattern: `-?(?:0[xX][0-9a-fA-F]+|\d+)[0-9A-Za-z_]*`},
+		{Name: "Ident", Pattern: `[A-Za-z_][A-Za-z0-9_]*`},
+		{Name: "PidTag", Pattern: `\[pid\s+\d+\]`},
+		{Name: "Comment", Pattern: `/\*.*?\*/`},
+		{Name: "Ellipsis", Pattern: `\.\.\.`},
+		{Name: "Unfinished", Pattern: `<unfinished \.\.\.>`},
+		{Name: "Detached", Pattern: `<detached \.\.\.>`},
+		{Name: "Unavailable", Pattern: `<unavailable>`},
+		{Name: "Resumed", Pattern: `<\.\.\. [A-Za-z0-9_]+ resumed>`},
+		{Name: "Resuming", Pattern: `<\.\.\. [^<>]*\.\.\.>`},
+		{Name: "Duration", Pattern: `<\d+\.\d+>`},
+		{Name: "Marker", Pattern: `---|\+\+\+`},
+		{Name: "BinOp", Pattern: `=>|->|&&|\|\||==|!=|<<|>>|[-+*/%&|^]`},
+		{Name: "Unary", Pattern: `[~!@]`},
+		{Name: "Punct", Pattern: `[=\[:?<>.';$#` + "`" + `\\]`},
+	})
+
+	lineParser = participle.MustBuild[line](
+		participle.Lexer(newScanner(lineLexer)),
+		participle.Elide("Space"),
+	)
+
+	// "strace: TEXT" and " > TEXT": the text is taken as written.
+	restLexer = lexer.MustSimple([]lexer.SimpleRule{
+		{Name: "Lead", Pattern: `^(?:strace:|>)`},
+		{Name: "Rest", Pattern: `\S.*`},
+		{Name: "Space", Pattern: `\s+`},
+	})
+	restParser = participle.MustBuild[restLine](
+		participle.Lexer(restLexer),
+		participle.Elide("Space"),
+	)
+)
+
+// restLine is a message or a stack frame.
+type restLine struct {
+	Lead string `parser:"@Lead"`
+	Rest *token `parser:"@@?"`
+}
+
+// token is one token with its position.
+type token struct {
+	Pos  lexer.Position
+	Text string `parser:"@Rest"`
+}
+
+// prefixTok is a pid or a time stamp before the body.
+type prefixTok struct {
+	Pos  lexer.Position
+	Text string `parser:"@(PidTag | Number | Clock | Float)"`
+}
+
+// ipTok is the instruction pointer of -i: [00007f0e3c3a0f3b], or
+// [????????????????] when strace could not read it.
+type ipTok struct {
+	Pos     lexer.Position
+	Hex     *string  `parser:"'[' ( @Number"`
+	Unknown []string `parser:"    | @'?'+ ) ']'"`
+}
+
+// ident is a name with its position.
+type ident struct {
+	Pos  lexer.Position
+	Text string `parser:"@Ident"`
+}
+
+// line is the parse of one line of the main grammar.
+type line struct {
+	PidTag  *prefixTok `parser:"( @@"`
+	Time    *prefixTok `parser:"  @@? )?"`
+	IP      *ipTok     `parser:"@@?"`
+	Call    *call      `parser:"( @@"`
+	Resumed *resumed   `parser:"| @@"`
+	Signal  *signal    `parser:"| @@"`
+	Exit    *exit      `parser:"| @@ )"`
+}
+
+type call struct {
+	Pos  lexer.Position
+	Name string  `parser:"@Ident '('"`
+	Args []*elem `parser:"@@*"`
+	Tail tail    `parser:"@@"`
+}
+
+type resumed struct {
+	Pos  lexer.Position
+	Name string  `parser:"@Resumed"`
+	Args []*elem `parser:"@@*"`
+	Tail tail    `parser:"@@"`
+}
+
+type tail struct {
+	Close      bool    `parser:"  ( @')'"`
+	Result     *result `parser:"    @@? )"`
+	Unfinished bool    `parser:"| @Unfinished"`
+	Detached   bool    `parser:"| @Detached"`
+}
+
+type result struct {
+	Pos         lexer.Position
+	Unknown     bool    `parser:"'=' ( @'?'"`
+	Value       *expr   `parser:"    | @@ )"`
+	Comment     *string `parser:"@Comment?"`
+	Errno       *ident  `parser:"@@?"`
+	Notes       []*note `parser:"@@*"`
+	Unavailable bool    `parser:"@Unavailable?"`
+	Dur         *durTok `parser:"@@?"`
+}
+
+type durTok struct {
+	Pos  lexer.Position
+	Text string `parser:"@Duration"`
+}
+
+// note is a parenthesised text after a return value; its text is sliced
+// from the line between Pos and EndPos.
+type note struct {
+	Pos    lexer.Position
+	Open   string      `parser:"@'('"`
+	Body   []*noteItem `parser:"@@* ')'"`
+	EndPos lexer.Position
+}
+
+type noteItem struct {
+	Pos   lexer.Position
+	Inner *note  `parser:"  @@"`
+	Tok   string `parser:"| @(Ident | Number | Float | String | Comment | Fd | Ellipsis | Sep | BinOp | Unary | Punct | Clock | PidTag | Resuming | Duration | Unfinished | Unavailable | Detached | Resumed)"`
+}
+
+// signal is "--- SIGNAME {siginfo} ---", "--- stopped by SIGNAME ---", or
+// the older "--- SIGNAME (text) @ 0 (0) ---" whose rest is kept as text.
+type signal struct {
+	Pos     lexer.Position
+	Words   []*ident    `parser:"'---' @@+"`
+	Info    bool        `parser:"( @'{'"`
+	Members []*elem     `parser:"  @@* '}' )?"`
+	Rest    []*noteItem `parser:"@@*"`
+	End     *dashes     `parser:"@@"`
+}
+
+// dashes is the "---" that closes a signal line.
+type dashes struct {
+	Pos  lexer.Position
+	Text string `parser:"@'---'"`
+}
+
+type exit struct {
+	Pos   lexer.Position
+	Words []*exitWord `parser:"'+++' @@+ '+++'"`
+}
+
+type exitWord struct {
+	Pos  lexer.Position
+	Text string `parser:"@(Ident | Number | '(' | ')')"`
+}
+
+// elem is one element of an argument list: a separator, a comment, or a
+// value possibly labelled (the label is the value before "=").
+type elem struct {
+	Pos     lexer.Position
+	Comma   bool     `parser:"  @','"`
+	Left    *primary `parser:"| @@"`
+	Right   []*binop `parser:"  @@*"`
+	Assign  *expr    `parser:"  ( '=' @@ )?"`
+	Comment *string  `parser:"| @Comment"`
+}
+
+// expr is operands joined by binary operators, precedence left to the
+// conversion.
+type expr struct {
+	Pos   lexer.Position
+	Left  *primary `parser:"@@"`
+	Right []*binop `parser:"@@*"`
+}
+
+// binop is a binary operator and its right operand; the BinOp token is
+// every binary operator, so that one token type stands for them all.
+type binop struct {
+	Op    string   `parser:"@BinOp"`
+	Right *primary `parser:"@@"`
+}
+
+// primary is one value, after its unary operators; the alternatives are in
+// the order of how often strace writes them, as each one tried costs.
+type primary struct {
+	Pos      lexer.Position
+	Ops      []string `parser:"@(Unary | '&')*"`
+	Ident    *string  `parser:"( @Ident"`
+	Call     bool     `parser:"  ( @'('"`
+	CallArgs []*elem  `parser:"    @@* ')' )?"`
+	Number   *string  `parser:"| @Number"`
+	String   *string  `parser:"| @String"`
+	Trunc    bool     `parser:"  @'...'?"`
+	Open     *string  `parser:"| @('{' | '[')"`
+	Items    []*elem  `parser:"  @@*"`
+	Close    string   `parser:"  @('}' | ']')"`
+	Fd       *string  `parser:"| @Fd"`
+	Float    *string  `parser:"| @Float"`
+	Ellipsis bool     `parser:"| @'...'"`
+	Resuming *string  `parser:"| @Resuming"`
+	Question bool     `parser:"| @'?'"`
+	Paren    *expr    `parser:"| '(' @@ ')' )"`
+}
+
+// converter turns positions relative to the line into ast positions and
+// collects diagnostics.
+type converter struct {
+	base  ast.Pos
+	text  string
+	diags diag.List
+}
+
+func (c *converter) pos(p lexer.Position) ast.Pos { return c.at(p.Offset) }
+
+func (c *converter) at(off int) ast.Pos {
+	return ast.Pos{File: c.base.File, Offset: c.base.Offset + off, Line: c.base.Line, Col: c.base.Col + off}
+}
+
+func (c *converter) report(p ast.Pos, sev diag.Severity, code, msg string) {
+	c.diags.Add(diag.Diagnostic{Pos: p, Severity: sev, Code: code, Msg: msg})
+}
+
+func (c *converter) syntax(err error) {
+	var perr participle.Error
+	if errors.As(err, &perr) {
+		c.report(c.pos(perr.Position()), diag.Error, sast.CodeSyntax, "not strace output: "+perr.Message())
+		return
+	}
+	c.report(c.base, diag.Error, sast.CodeSyntax, "not strace output: "+err.Error())
+}
+
+// ParseLine parses one line of strace output. pos is where the line starts;
+// the line has no line break. It returns nil and at least one error when the
+// line is malformed, and warnings with a line.
+func ParseLine(pos ast.Pos, text string) (*sast.Line, diag.List) {
+	c := &converter{base: pos, text: text}
+	trimmed := strings.TrimLeft(text, " \t")
+	if strings.HasPrefix(text, "strace: ") || strings.HasPrefix(trimmed, "> ") || trimmed == ">" {
+		return c.rest(text)
+	}
+	if off, ok := tooDeep(text); !ok {
+		c.report(c.at(off), diag.Error, sast.CodeDepth, "values nested more than "+strconv.Itoa(MaxDepth)+" deep")
+		return nil, c.diags
+	}
+	p, err := lineParser.ParseString("", text)
+	if err != nil {
+		c.syntax(err)
+		return nil, c.diags
+	}
+	l := &sast.Line{Pos: pos}
+	if p.PidTag != nil {
+		c.prefix(l, p.PidTag, p.Time)
+	}
+	if p.IP != nil {
+		l.IP = "?"
+		if p.IP.Hex != nil {
+			l.IP = *p.IP.Hex
+			if _, err := strconv.ParseUint(l.IP, 16, 64); err != nil {
+				c.report(c.pos(p.IP.Pos), diag.Error, sast.CodeNumber, "instruction pointer "+strconv.Quote(l.IP)+" is not hex or too large")
+			}
+		}
+	}
+	switch {
+	case p.Call != nil:
+		l.Body = c.call(p.Call)
+	case p.Resumed != nil:
+		l.Body = c.resumed(p.Resumed)
+	case p.Signal != nil:
+		l.Body = c.signal(p.Signal)
+	case p.Exit != nil:
+		l.Body = c.exit(p.Exit)
+	}
+	if c.diags.Failed() {
+		return nil, c.diags
+	}
+	return l, c.diags
+}
+
+// rest parses a "strace: " message or a " > " stack frame.
+func (c *converter) rest(text string) (*sast.Line, diag.List) {
+	p, err := restParser.ParseString("", text)
+	if err != nil {
+		c.syntax(err)
+		return nil, c.diags
+	}
+	l := &sast.Line{Pos: c.base}
+	body := ""
+	bodyPos := c.base
+	if p.Rest != nil {
+		body, bodyPos = p.Rest.Text, c.pos(p.Rest.Pos)
+	}
+	if p.Lead == ">" {
+		l.Body = &sast.Frame{Pos: bodyPos, Text: body}
+		return l, nil
+	}
+	m := &sast.Message{Pos: bodyPos, Text: body}
+	if f := strings.Fields(body); len(f) >= 3 && f[0] == "Process" && (f[2] == "attached" || f[2] == "detached") {
+		if n, err := strconv.ParseUint(f[1], 10, 64); err == nil {
+			m.Process, m.Verb = n, f[2]
+		}
+	}
+	l.Body = m
+	return l, nil
+}
+
+// prefix reads the pid and time stamp. The grammar takes the first of them
+// in PidTag: a "[pid N]" tag, a bare pid (an integer) or a time stamp.
+func (c *converter) prefix(l *sast.Line, first, second *prefixTok) {
+	t := first
+	switch {
+	case strings.HasPrefix(first.Text, "[pid"):
+		l.PIDForm = sast.BracketPID
+		l.PID = c.pid(first, strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(first.Text, "[pid"), "]")))
+		t = second
+	case isDigits(first.Text):
+		l.PIDForm = sast.ColumnPID
+		l.PID = c.pid(first, first.Text)
+		t = second
+	default:
+		if second != nil {
+			c.report(c.pos(second.Pos), diag.Error, sast.CodeSyntax, "not strace output: "+strconv.Quote(second.Text)+" after the time stamp")
+		}
+	}
+	if t == nil {
+		return
+	}
+	p := c.pos(t.Pos)
+	switch {
+	case strings.Contains(t.Text, ":"):
+		ns, ok := clockNs(t.Text)
+		if !ok {
+			c.report(p, diag.Error, sast.CodeNumber, "time stamp "+strconv.Quote(t.Text)+" is not a time of day")
+		}
+		l.Time = &sast.Time{Pos: p, Form: sast.ClockTime, Text: t.Text, Ns: ns}
+	case strings.Contains(t.Text, "."):
+		ns, ok := secondsNs(t.Text)
+		if !ok {
+			c.report(p, diag.Error, sast.CodeNumber, "time stamp "+strconv.Quote(t.Text)+" is malformed or too large")
+		}
+		l.Time = &sast.Time{Pos: p, Form: sast.Seconds, Text: t.Text, Ns: ns}
+	default:
+		c.report(p, diag.Error, sast.CodeSyntax, "not strace output: "+strconv.Quote(t.Text)+" is neither a pid nor a time stamp")
+	}
+}
+
+func (c *converter) pid(t *prefixTok, digits string) uint64 {
+	v, err := strconv.ParseUint(digits, 10, 64)
+	if err != nil {
+		c.report(c.pos(t.Pos), diag.Error, sast.CodeNumber, "pid "+strconv.Quote(digits)+" is malformed or too large")
+	}
+	return v
+}
+
+func isDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// clockNs reads HH:MM:SS[.frac] as nanoseconds of the day.
+func clockNs(s string) (int64, bool) {
+	if len(s) < 8 {
+		return 0, false
+	}
+	h, err1 := strconv.Atoi(s[0:2])
+	m, err2 := strconv.Atoi(s[3:5])
+	sec, err3 := strconv.Atoi(s[6:8])
+	if err1 != nil || err2 != nil || err3 != nil || h > 23 || m > 59 || sec > 60 {
+		return 0, false
+	}
+	frac := int64(0)
+	if len(s) > 8 {
+		var ok bool
+		if frac, ok = fracNs(s[9:]); !ok {
+			return 0, false
+		}
+	}
+	return (int64(h)*3600+int64(m)*60+int64(sec))*1e9 + frac, true
+}
+
+// secondsNs reads SECS.frac as nanoseconds.
+func secondsNs(s string) (int64, bool) {
+	i := strings.IndexByte(s, '.')
+	if i < 0 {
+		return 0, false
+	}
+	sec, err := strconv.ParseInt(s[:i], 10, 64)
+	if err != nil || sec > 9e9 {
+		return 0, false
+	}
+	frac, ok := fracNs(s[i+1:])
+	if !ok {
+		return 0, false
+	}
+	return sec*1e9 + frac, true
+}
+
+// fracNs reads the digits after a decimal point as nanoseconds (up to nine
+// digits).
+func fracNs(d string) (int64, bool) {
+	if d == "" || len(d) > 9 || !isDigits(d) {
+		return 0, false
+	}
+	v, _ := strconv.ParseInt(d, 10, 64)
+	for range 9 - len(d) {
+		v *= 10
+	}
+	return v, true
+}
+
+func (c *converter) call(p *call) *sast.Call {
+	out := &sast.Call{Pos: c.pos(p.Pos), Name: &sast.Ident{Pos: c.pos(p.Pos), Name: p.Name}}
+	out.Args = c.list(p.Args, true)
+	out.Unfinished, out.Detached = p.Tail.Unfinished, p.Tail.Detached
+	if p.Tail.Result != nil {
+		out.Result = c.result(p.Tail.Result)
+	}
+	return out
+}
+
+func (c *converter) resumed(p *resumed) *sast.Resumed {
+	name := strings.TrimSuffix(strings.TrimPrefix(p.Name, "<... "), " resumed>")
+	out := &sast.Resumed{Pos: c.pos(p.Pos), Name: &sast.Ident{Pos: c.at(p.Pos.Offset + 5), Name: name}}
+	out.Args = c.list(p.Args, true)
+	out.Unfinished, out.Detached = p.Tail.Unfinished, p.Tail.Detached
+	if p.Tail.Result != nil {
+		out.Result = c.result(p.Tail.Result)
+	}
+	return out
+}
+
+func (c *converter) result(p *result) *sast.Result {
+	r := &sast.Result{Pos: c.pos(p.Pos), Unavailable: p.Unavailable}
+	if p.Value != nil {
+		r.Value = c.expr(p.Value)
+	}
+	if p.Errno != nil {
+		r.Errno = &sast.Ident{Pos: c.pos(p.Errno.Pos), Name: p.Errno.Text}
+		if !isErrno(p.Errno.Text) {
+			c.report(r.Errno.Pos, diag.Error, sast.CodeSyntax, "not strace output: "+strconv.Quote(p.Errno.Text)+" after the return value is not an error symbol (E...)")
+		}
+	}
+	for _, n := range p.Notes {
+		r.Notes = append(r.Notes, sast.Note{Pos: c.pos(n.Pos), Text: c.text[n.Pos.Offset+1 : n.EndPos.Offset-1]})
+	}
+	if p.Dur != nil {
+		d := strings.Trim(p.Dur.Text, "<>")
+		ns, ok := secondsNs(d)
+		if !ok {
+			c.report(c.pos(p.Dur.Pos), diag.Error, sast.CodeNumber, "duration "+strconv.Quote(d)+" is malformed or too large")
+		}
+		r.Dur = &sast.Duration{Pos: c.pos(p.Dur.Pos), Text: d, Ns: ns}
+	}
+	return r
+}
+
+func (c *converter) signal(p *signal) *sast.Signal {
+	s := &sast.Signal{Pos: c.pos(p.Pos)}
+	last := p.Words[len(p.Words)-1]
+	s.Name = &sast.Ident{Pos: c.pos(last.Pos), Name: last.Text}
+	switch {
+	case len(p.Words) == 3 && p.Words[0].Text == "stopped" && p.Words[1].Text == "by":
+		s.Stopped = true
+	case len(p.Words) != 1:
+		c.report(c.pos(p.Words[0].Pos), diag.Error, sast.CodeSyntax, "not strace output: a signal line is --- SIGNAME {...} --- or --- stopped by SIGNAME ---")
+	}
+	if !strings.HasPrefix(last.Text, "SIG") || !isName(last.Text) {
+		c.report(c.pos(last.Pos), diag.Error, sast.CodeSyntax, "not strace output: "+strconv.Quote(last.Text)+" is not a signal name")
+	}
+	if p.Info {
+		from := last.Pos.Offset + len(last.Text)
+		s.Info = &sast.Struct{Pos: c.at(from + strings.IndexByte(c.text[from:], '{')), Members: c.list(p.Members, false)}
+	}
+	if len(p.Rest) > 0 {
+		from := p.Rest[0].Pos.Offset
+		s.Text = strings.TrimSpace(c.text[from:p.End.Pos.Offset])
+	}
+	return s
+}
+
+func (c *converter) exit(p *exit) *sast.Exit {
+	e := &sast.Exit{Pos: c.pos(p.Pos)}
+	w := p.Words
+	bad := func() *sast.Exit {
+		c.report(c.pos(w[0].Pos), diag.Error, sast.CodeSyntax, "not strace output: an exit line is +++ exited with N +++, +++ killed by SIGNAME [(core dumped)] +++ or +++ superseded by CALL in pid N +++")
+		return e
+	}
+	switch {
+	case len(w) == 3 && w[0].Text == "exited" && w[1].Text == "with":
+		v, err := strconv.ParseInt(w[2].Text, 10, 64)
+		if err != nil {
+			c.report(c.pos(w[2].Pos), diag.Error, sast.CodeNumber, "exit status "+strconv.Quote(w[2].Text)+" is malformed or too large")
+		}
+		e.Status = &sast.Int{Pos: c.pos(w[2].Pos), Text: w[2].Text, Neg: v < 0, Mag: uint64(max(v, -v))}
+	case len(w) == 6 && w[0].Text == "superseded" && w[1].Text == "by" && w[3].Text == "in" && w[4].Text == "pid" && isDigits(w[5].Text):
+		v, err := strconv.ParseUint(w[5].Text, 10, 64)
+		if err != nil {
+			c.report(c.pos(w[5].Pos), diag.Error, sast.CodeNumber, "pid "+strconv.Quote(w[5].Text)+" is too large")
+		}
+		e.Superseded = &sast.Int{Pos: c.pos(w[5].Pos), Text: w[5].Text, Mag: v}
+		e.By = w[2].Text
+	case len(w) >= 3 && w[0].Text == "killed" && w[1].Text == "by" && isName(w[2].Text):
+		e.Killed = true
+		e.Signal = &sast.Ident{Pos: c.pos(w[2].Pos), Name: w[2].Text}
+		switch {
+		case len(w) == 3:
+		case len(w) == 7 && w[3].Text == "(" && w[4].Text == "core" && w[5].Text == "dumped" && w[6].Text == ")":
+			e.Core = true
+		default:
+			return bad()
+		}
+	default:
+		return bad()
+	}
+	return e
+}
+
+// isErrno reports whether s looks like an error symbol: E and upper-case
+// letters or digits (ENOENT, ERESTARTSYS, E2BIG).
+func isErrno(s string) bool {
+	if len(s) < 2 || s[0] != 'E' {
+		return false
+	}
+	for i := 1; i < len(s); i++ {
+		if !(s[i] >= 'A' && s[i] <= 'Z' || s[i] >= '0' && s[i] <= '9' || s[i] == '_') {
+			return false
+		}
+	}
+	return true
+}
+
+func isName(s string) bool {
+	if s == "" || s[0] >= '0' && s[0] <= '9' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		b := s[i]
+		if !(b == '_' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z') {
+			return false
+		}
+	}
+	return true
+}
+
+// list converts the elements of an argument list, a structure, an array or
+// a macro's arguments. A comment right after a value (no comma between)
+// belongs to it; a lone comment stands for values strace left out. At the top
+// level (topLevel), values written side by side without a comma are a
+// warning.
+func (c *converter) list(elems []*elem, topLevel bool) []*sast.Arg {
+	var out []*sast.Arg
+	comma := true
+	for _, e := range elems {
+		switch {
+		case e.Comma:
+			comma = true
+			continue
+		case e.Comment != nil:
+			text := strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(*e.Comment, "/*"), "*/"))
+			if !comma && len(out) > 0 && out[len(out)-1].Comment == "" {
+				out[len(out)-1].Comment = text
+				continue
+			}
+			p := c.pos(e.Pos)
+			out = append(out, &sast.Arg{Pos: p, Value: &sast.Elided{Pos: p}, Comment: text, Adjacent: !comma && len(out) > 0})
+		default:
+			a := &sast.Arg{Pos: c.pos(e.Pos), Adjacent: !comma && len(out) > 0}
+			value := &expr{Pos: e.Pos, Left: e.Left, Right: e.Right}
+			if e.Assign != nil {
+				if id, ok := bareIdent(value); ok {
+					a.Label = &sast.Ident{Pos: c.pos(e.Pos), Name: id}
+				} else {
+					c.report(c.pos(e.Pos), diag.Error, sast.CodeSyntax, "not strace output: the label before = must be a name")
+				}
+				a.Value = c.expr(e.Assign)
+			} else {
+				a.Value = c.expr(value)
+			}
+			if a.Adjacent && topLevel {
+				c.report(a.Pos, diag.Warning, sast.CodeAdjacent, "an argument written right after the previous one without a comma; both kept")
+			}
+			out = append(out, a)
+		}
+		comma = false
+	}
+	return out
+}
+
+// bareIdent returns the label of a labelled value: a name, or a name with
+// a size in parentheses as old strace releases wrote it (msg_iov(3)=[...]),
+// which is kept as written.
+func bareIdent(e *expr) (string, bool) {
+	p := e.Left
+	if len(e.Right) > 0 || len(p.Ops) > 0 || p.Ident == nil {
+		return "", false
+	}
+	if !p.Call {
+		return *p.Ident, true
+	}
+	if len(p.CallArgs) != 1 || p.CallArgs[0].Left == nil || p.CallArgs[0].Assign != nil {
+		return "", false
+	}
+	v := p.CallArgs[0]
+	if len(v.Right) > 0 || len(v.Left.Ops) > 0 || v.Left.Number == nil {
+		return "", false
+	}
+	return *p.Ident + "(" + *v.Left.Number + ")", true
+}
+
+// precedence of the binary operators, C's order; "=>" and "->" (a value
+// given and a value returned) bind loosest.
+var precedence = map[string]int{
+	"=>": 1, "->": 1, "||": 2, "&&": 3, "|": 4, "^": 5, "&": 6, "==": 7, "!=": 7,
+	"<<": 8, ">>": 8, "+": 9, "-": 9, "*": 10, "/": 10, "%": 10,
+}
+
+// expr converts operands and operators into a tree by precedence; a chain of
+// one operator at one level is one Op with all its operands (A|B|C).
+func (c *converter) expr(e *expr) sast.Value {
+	operands := []sast.Value{c.unary(e.Left)}
+	ops := make([]string, 0, len(e.Right))
+	for _, b := range e.Right {
+		ops = append(ops, b.Op)
+		operands = append(operands, c.unary(b.Right))
+	}
+
+	if len(ops) == 0 {
+		return operands[0]
+	}
+	v, _ := climb(operands, ops, 0, 0)
+	return v
+}
+
+// climb builds the tree of operands[i:] whose operators bind at least as
+// tightly as minPrec; it returns the value and the index of the next operand.
+func climb(operands []sast.Value, ops []string, i, minPrec int) (sast.Value, int) {
+	left := operands[i]
+	i++
+	for i-1 < len(ops) && precedence[ops[i-1]] >= minPrec {
+		op := ops[i-1]
+		prec := precedence[op]
+		var right sast.Value
+		right, i = climb(operands, ops, i, prec+1)
+		if o, ok := left.(*sast.Op); ok && o.Op == op && len(o.Operands) > 1 {
+			o.Operands = append(o.Operands, right)
+			continue
+		}
+		left = &sast.Op{Pos: left.Position(), Op: op, Operands: []sast.Value{left, right}}
+	}
+	return left, i
+}
+
+// skipSpace returns the offset of the first character at or after off that
+// is not white space (as the lexer's Space rule has it).
+func (c *converter) skipSpace(off int) int {
+	for off < len(c.text) && isSpace(c.text[off]) {
+		off++
+	}
+	return off
+}
+
+// unary converts a primary value and applies its unary operators, the
+// innermost first.
+func (c *converter) unary(u *primary) sast.Value {
+	if len(u.Ops) > MaxDepth {
+		c.report(c.pos(u.Pos), diag.Error, sast.CodeDepth, "more than "+strconv.Itoa(MaxDepth)+" unary operators in a row")
+		return c.primary(u)
+	}
+	v := c.primary(u)
+	for i := len(u.Ops) - 1; i >= 0; i-- {
+		v = &sast.Op{Pos: c.pos(u.Pos), Op: u.Ops[i], Operands: []sast.Value{v}}
+	}
+	return v
+}
+
+func (c *converter) primary(p *primary) sast.Value {
+	// The value starts after its unary operators (one character each).
+	off := p.Pos.Offset
+	for range p.Ops {
+		off = c.skipSpace(off) + 1
+	}
+	pos := c.at(c.skipSpace(off))
+	switch {
+	case p.Fd != nil:
+		i := strings.IndexByte(*p.Fd, '<')
+		fd := &sast.FD{Pos: pos, Decor: (*p.Fd)[i+1 : len(*p.Fd)-1]}
+		if name := (*p.Fd)[:i]; isName(name) {
+			fd.FD = &sast.Ident{Pos: pos, Name: name}
+		} else {
+			fd.FD = c.integer(pos, name)
+		}
+		return fd
+	case p.Number != nil:
+		return c.integer(pos, *p.Number)
+	case p.Float != nil:
+		return &sast.Float{Pos: pos, Text: *p.Float}
+	case p.String != nil:
+		return &sast.String{Pos: pos, Text: *p.String, Value: unescape((*p.String)[1 : len(*p.String)-1]), Truncated: p.Trunc}
+	case p.Ident != nil && p.Call:
+		return &sast.FuncCall{Pos: pos, Name: *p.Ident, Args: c.list(p.CallArgs, false)}
+	case p.Ident != nil:
+		return &sast.Ident{Pos: pos, Name: *p.Ident}
+	case p.Open != nil:
+		if want := map[string]string{"{": "}", "[": "]"}[*p.Open]; p.Close != want {
+			c.report(pos, diag.Error, sast.CodeBracket, "not strace output: "+strconv.Quote(*p.Open)+" closed by "+strconv.Quote(p.Close))
+		}
+		if *p.Open == "{" {
+			return &sast.Struct{Pos: pos, Members: c.list(p.Items, false)}
+		}
+		return &sast.Array{Pos: pos, Items: c.list(p.Items, false)}
+	case p.Ellipsis:
+		return &sast.Elided{Pos: pos}
+	case p.Resuming != nil:
+		return &sast.Resuming{Pos: pos, Text: strings.TrimSuffix(strings.TrimPrefix(*p.Resuming, "<... "), " ...>")}
+	case p.Question:
+		return &sast.Ident{Pos: pos, Name: "?"}
+	case p.Paren != nil:
+		return c.expr(p.Paren)
+	}
+	return &sast.Elided{Pos: pos}
+}
+
+// integer reads decimal, hex (0x) or octal (leading 0); a malformed or too
+// large one is a warning and stays a symbol.
+func (c *converter) integer(p ast.Pos, text string) sast.Value {
+	digits := text
+	neg := strings.HasPrefix(digits, "-")
+	if neg {
+		digits = digits[1:]
+	}
+	base := 10
+	switch {
+	case strings.HasPrefix(digits, "0x") || strings.HasPrefix(digits, "0X"):
+		base, digits = 16, digits[2:]
+	case len(digits) > 1 && digits[0] == '0':
+		base, digits = 8, digits[1:]
+	}
+	v, err := strconv.ParseUint(digits, base, 64)
+	if err != nil || digits == "" || strings.ContainsAny(digits, "_+") {
+		c.report(p, diag.Warning, sast.CodeInteger, "integer "+strconv.Quote(text)+" is malformed or does not fit in 64 bits; kept as a symbol")
+		return &sast.Ident{Pos: p, Name: text}
+	}
+	return &sast.Int{Pos: p, Text: text, Neg: neg && v != 0, Mag: v}
+}
+
+// unescape decodes the escapes strace writes in strings: \\ \" \n \t \r \v
+// \f \a \b, \xHH (-x, -xx) and octal \NNN. Anything else keeps its
+// backslash.
+func unescape(body string) string {
+	if strings.IndexByte(body, '\\') < 0 {
+		return body
+	}
+	var b strings.Builder
+	b.Grow(len(body))
+	for i := 0; i < len(body); {
+		ch := body[i]
+		if ch != '\\' || i+1 >= len(body) {
+			b.WriteByte(ch)
+			i++
+			continue
+		}
+		e := body[i+1]
+		switch e {
+		case '\\', '"', '\'', '?':
+			b.WriteByte(e)
+			i += 2
+		case 'a', 'b', 'f', 'n', 'r', 't', 'v':
+			b.WriteByte(simpleEscapes[e])
+			i += 2
+		case 'x':
+			j := i + 2
+			for j < len(body) && j < i+4 && isHex(body[j]) {
+				j++
+			}
+			if j == i+2 {
+				b.WriteByte('\\')
+				i++
+				continue
+			}
+			v, _ := strconv.ParseUint(body[i+2:j], 16, 8)
+			b.WriteByte(byte(v))
+			i = j
+		case '0', '1', '2', '3', '4', '5', '6', '7':
+			j := i + 1
+			for j < len(body) && j < i+4 && body[j] >= '0' && body[j] <= '7' {
+				j++
+			}
+			v, _ := strconv.ParseUint(body[i+1:j], 8, 16)
+			b.WriteByte(byte(v))
+			i = j
+		default:
+			b.WriteByte('\\')
+			i++
+		}
+	}
+	return b.String()
+}
+
+var simpleEscapes = [256]byte{'a': '\a', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t', 'v': '\v'}
+
+func isHex(b byte) bool {
+	return b >= '0' && b <= '9' || b >= 'a' && b <= 'f' || b >= 'A' && b <= 'F'
+}
+
+// tooDeep scans the line for nesting of brackets outside strings and
+// comments, and reports the offset where it passes MaxDepth.
+func tooDeep(line string) (int, bool) {
+	depth := 0
+	for i := 0; i < len(line); i++ {
+		switch line[i] {
+		case '"':
+			for i++; i < len(line) && line[i] != '"'; i++ {
+				if line[i] == '\\' {
+					i++
+				}
+			}
+		case '{', '[', '(':
+			depth++
+			if depth > MaxDepth {
+				return i, false
+			}
+		case '}', ']', ')':
+			if depth > 0 {
+				depth--
+			}
+		}
+	}
+	return 0, true
+}

@@ -1,0 +1,357 @@
+package strace
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/tracekit/tracekit/ast"
+	"github.com/tracekit/tracekit/ast/diag"
+	sast "github.com/tracekit/tracekit/ast/strace"
+)
+
+var base = ast.Pos{File: "t.strace", Offset: 500, Line: 3, Col: 1}
+
+// show renders a value compactly for the table tests.
+func show(v sast.Value) string {
+	switch v := v.(type) {
+	case *sast.Int:
+		s := strconv.FormatUint(v.Mag, 10)
+		if v.Neg {
+			s = "-" + s
+		}
+		return "i" + s
+	case *sast.Float:
+		return "f" + v.Text
+	case *sast.String:
+		s := "s" + strconv.Quote(v.Value)
+		if v.Truncated {
+			s += "..."
+		}
+		return s
+	case *sast.Ident:
+		return "y" + v.Name
+	case *sast.Struct:
+		return "{" + showArgs(v.Members) + "}"
+	case *sast.Array:
+		return "[" + showArgs(v.Items) + "]"
+	case *sast.Op:
+		var parts []string
+		for _, o := range v.Operands {
+			parts = append(parts, show(o))
+		}
+		return "(" + v.Op + " " + strings.Join(parts, " ") + ")"
+	case *sast.FuncCall:
+		return v.Name + "(" + showArgs(v.Args) + ")"
+	case *sast.FD:
+		return "fd:" + show(v.FD) + "<" + v.Decor + ">"
+	case *sast.Elided:
+		return "..."
+	case *sast.Resuming:
+		return "resuming:" + v.Text
+	}
+	return "!"
+}
+
+func showArgs(as []*sast.Arg) string {
+	var parts []string
+	for _, a := range as {
+		p := show(a.Value)
+		if a.Label != nil {
+			p = a.Label.Name + "=" + p
+		}
+		if a.Comment != "" {
+			p += "/*" + a.Comment + "*/"
+		}
+		if a.Adjacent {
+			p = "_" + p
+		}
+		parts = append(parts, p)
+	}
+	return strings.Join(parts, ",")
+}
+
+func showResult(r *sast.Result) string {
+	if r == nil {
+		return ""
+	}
+	s := " = ?"
+	if r.Value != nil {
+		s = " = " + show(r.Value)
+	}
+	if r.Errno != nil {
+		s += " " + r.Errno.Name
+	}
+	for _, n := range r.Notes {
+		s += " (" + n.Text + ")"
+	}
+	if r.Unavailable {
+		s += " unavailable"
+	}
+	if r.Dur != nil {
+		s += " dur=" + strconv.FormatInt(r.Dur.Ns, 10)
+	}
+	return s
+}
+
+func showLine(l *sast.Line) string {
+	s := ""
+	switch l.PIDForm {
+	case sast.BracketPID:
+		s += "[" + strconv.FormatUint(l.PID, 10) + "] "
+	case sast.ColumnPID:
+		s += strconv.FormatUint(l.PID, 10) + " "
+	}
+	if l.Time != nil {
+		s += "t" + strconv.FormatInt(l.Time.Ns, 10) + " "
+	}
+	if l.IP != "" {
+		s += "ip" + l.IP + " "
+	}
+	switch b := l.Body.(type) {
+	case *sast.Call:
+		s += b.Name.Name + "(" + showArgs(b.Args) + ")"
+		if b.Unfinished {
+			s += " unfinished"
+		}
+		if b.Detached {
+			s += " detached"
+		}
+		s += showResult(b.Result)
+	case *sast.Resumed:
+		s += "resumed " + b.Name.Name + "(" + showArgs(b.Args) + ")"
+		if b.Unfinished {
+			s += " unfinished"
+		}
+		s += showResult(b.Result)
+	case *sast.Signal:
+		s += "signal " + b.Name.Name
+		if b.Stopped {
+			s += " stopped"
+		}
+		if b.Info != nil {
+			s += " " + show(b.Info)
+		}
+		if b.Text != "" {
+			s += " text=" + strconv.Quote(b.Text)
+		}
+	case *sast.Exit:
+		if b.Killed {
+			s += "killed " + b.Signal.Name
+			if b.Core {
+				s += " core"
+			}
+		} else if b.Superseded != nil {
+			s += "superseded " + b.By + " " + show(b.Superseded)[1:]
+		} else {
+			s += "exited " + show(b.Status)
+		}
+	case *sast.Message:
+		s += "message " + strconv.Quote(b.Text) + " " + b.Verb + " " + strconv.FormatUint(b.Process, 10)
+	case *sast.Frame:
+		s += "frame " + strconv.Quote(b.Text)
+	}
+	return s
+}
+
+func TestParseLine(t *testing.T) {
+	tests := []struct {
+		line, want string
+	}{
+		{`open("/etc/passwd", O_RDONLY|O_CLOEXEC) = 3`, `open(s"/etc/passwd",(| yO_RDONLY yO_CLOEXEC)) = i3`},
+		{`[pid  42] 10:00:01.5 close(3) = 0 <0.000123>`, `[42] t36001500000000 close(i3) = i0 dur=123000`},
+		{`7387  00:09:47.789648 wait4(-1,  <unfinished ...>`, `7387 t587789648000 wait4(i-1) unfinished`},
+		{`1389356960.187620 read(3</lib/libc.so.6>, "\177ELF\2"..., 832) = 832`, `t1389356960187620000 read(fd:i3</lib/libc.so.6>,s"\x7fELF\x02"...,i832) = i832`},
+		{`     0.000250 brk(NULL) = 0x5555`, `t250000 brk(yNULL) = i21845`},
+		{`12:00:00 getpid() = 7`, `t43200000000000 getpid() = i7`},
+		{`[pid 5] 12:00:00 [00007f0e3c3a0f3b] getpid() = 5`, `[5] t43200000000000 ip00007f0e3c3a0f3b getpid() = i5`},
+		{`[????????????????] +++ exited with 0 +++`, `ip? exited i0`},
+		{`<... futex resumed> ) = -1 EAGAIN (Resource temporarily unavailable) <0.000017>`, `resumed futex() = i-1 EAGAIN (Resource temporarily unavailable) dur=17000`},
+		{`<... read resumed>"ab", 2) = 2`, `resumed read(s"ab",i2) = i2`},
+		{`<... poll resumed> <unfinished ...>`, `resumed poll() unfinished`},
+		{`restart_syscall(<... resuming interrupted poll ...> <unfinished ...>`, `restart_syscall(resuming:resuming interrupted poll) unfinished`},
+		{`read(0,  <detached ...>`, `read(i0) detached`},
+		{`exit_group(0) = ?`, `exit_group(i0) = ?`},
+		{`vfork() = ? ERESTARTNOINTR (To be restarted)`, `vfork() = ? ERESTARTNOINTR (To be restarted)`},
+		{`exit(0) = ? <unavailable>`, `exit(i0) = ? unavailable`},
+		{`fcntl(3, F_GETFD) = 0x1 (flags FD_CLOEXEC)`, `fcntl(i3,yF_GETFD) = i1 (flags FD_CLOEXEC)`},
+		{`execve("/bin/ls", ["ls"], 0x7ffd /* 30 vars */) = 0`, `execve(s"/bin/ls",[s"ls"],i32765/*30 vars*/) = i0`},
+		{`execve("/bin/sh", ["sh"], [/* 22 vars */]) = 0`, `execve(s"/bin/sh",[s"sh"],[.../*22 vars*/]) = i0`},
+		{`fstat(3, {st_mode=S_IFREG|0644, st_size=1, ...}) = 0`, `fstat(i3,{st_mode=(| yS_IFREG i420),st_size=i1,...}) = i0`},
+		{`rt_sigprocmask(SIG_BLOCK, ~[RTMIN RT_1], [INT CHLD], 8) = 0`, `rt_sigprocmask(ySIG_BLOCK,(~ [yRTMIN,_yRT_1]),[yINT,_yCHLD],i8) = i0`},
+		{`wait4(-1, [{WIFEXITED(s) && WEXITSTATUS(s) == 0}], 0, NULL) = 5`, `wait4(i-1,[{(&& WIFEXITED(ys) (== WEXITSTATUS(ys) i0))}],i0,yNULL) = i5`},
+		{`x(a|b&&c|d||e)`, `x((|| (&& (| ya yb) (| yc yd)) ye))`},
+		{`getsockname(5, {sin_port=htons(80)}, [128 => 16]) = 0`, `getsockname(i5,{sin_port=htons(i80)},[(=> i128 i16)]) = i0`},
+		{`connect(5<TCP:[1.2.3.4:80->5.6.7.8:9]>, 0x1, 16) = 0`, `connect(fd:i5<TCP:[1.2.3.4:80->5.6.7.8:9]>,i1,i16) = i0`},
+		{`openat(AT_FDCWD</home>, "x\x41\n", O_RDONLY) = 3</home/x>`, `openat(fd:yAT_FDCWD</home>,s"xA\n",yO_RDONLY) = fd:i3</home/x>`},
+		{`write(1</dev/pts/0<char 136:0>>, "", 0) = 0`, `write(fd:i1</dev/pts/0<char 136:0>>,s"",i0) = i0`},
+		{`bind(3, {sun_path=@"x"}, 1) = 0`, `bind(i3,{sun_path=(@ s"x")},i1) = i0`},
+		{`sendmsg(3, {msg_iov(1)=[{"a", 1}]}, 0) = 1`, `sendmsg(i3,{msg_iov(1)=[{s"a",i1}]},i0) = i1`},
+		{`prlimit64(0, RLIMIT_STACK, NULL, {rlim_cur=8192*1024}) = 0`, `prlimit64(i0,yRLIMIT_STACK,yNULL,{rlim_cur=(* i8192 i1024)}) = i0`},
+		{`ioctl(1, TCGETS, {B38400 opost isig ...}) = 0`, `ioctl(i1,yTCGETS,{yB38400,_yopost,_yisig,_...}) = i0`},
+		{`execve("/bin/bash", ["x"]c[/* 25 vars */]) = 0`, `execve(s"/bin/bash",[s"x"],_yc,_[.../*25 vars*/]) = i0`},
+		{`--- SIGCHLD {si_signo=SIGCHLD, si_status=0} ---`, `signal SIGCHLD {si_signo=ySIGCHLD,si_status=i0}`},
+		{`[pid 9] --- stopped by SIGSTOP ---`, `[9] signal SIGSTOP stopped`},
+		{`+++ exited with 3 +++`, `exited i3`},
+		{`--- SIGCHLD (Child exited) @ 0 (0) ---`, `signal SIGCHLD text="(Child exited) @ 0 (0)"`},
+		{`[pid 8] +++ superseded by execve in pid 7 +++`, `[8] superseded execve 7`},
+		{`42 +++ killed by SIGSEGV (core dumped) +++`, `42 killed SIGSEGV core`},
+		{`strace: Process 123 attached`, `message "Process 123 attached" attached 123`},
+		{`strace: Process 123 detached`, `message "Process 123 detached" detached 123`},
+		{`strace: whatever else`, `message "whatever else"  0`},
+		{` > /lib/libc.so.6(open+0x14) [0x1234]`, `frame "/lib/libc.so.6(open+0x14) [0x1234]"`},
+	}
+	for _, tt := range tests {
+		l, diags := ParseLine(base, tt.line)
+		if l == nil {
+			t.Errorf("%s: %v", tt.line, diags)
+			continue
+		}
+		if got := showLine(l); got != tt.want {
+			t.Errorf("%s:\n got %s\nwant %s", tt.line, got, tt.want)
+		}
+	}
+}
+
+func TestParseLineErrors(t *testing.T) {
+	tests := []struct {
+		line string
+		code string
+		col  int
+		sev  diag.Severity
+	}{
+		{"THIS IS not a line at all", sast.CodeSyntax, 6, diag.Error},
+		{"close(3) = 0 trailing", sast.CodeSyntax, 14, diag.Error},
+		{"read(3, {a=1]) = 0", sast.CodeBracket, 9, diag.Error},
+		{"--- notasignal ---", sast.CodeSyntax, 5, diag.Error},
+		{"+++ exited happily +++", sast.CodeSyntax, 5, diag.Error},
+		{"close(3) = 0 <1.2.3>", sast.CodeSyntax, 14, diag.Error},
+		{"[pid 99999999999999999999] close(3) = 0", sast.CodeNumber, 1, diag.Error},
+		{"25:00:00 close(3) = 0", sast.CodeNumber, 1, diag.Error},
+		{"[00007fzz] close(3) = 0", sast.CodeNumber, 1, diag.Error},
+		{"close(3) = 0 <0.0000000001>", sast.CodeNumber, 14, diag.Error},
+		{"f(x=1 = 2)", sast.CodeSyntax, 7, diag.Error},
+		{"f(g(x)=2) = 0", sast.CodeSyntax, 3, diag.Error},
+		{"f(" + strings.Repeat("[", 65) + strings.Repeat("]", 65) + ") = 0", sast.CodeDepth, 66, diag.Error},
+		{"f(x, " + strings.Repeat("~", 65) + "1) = 0", sast.CodeDepth, 6, diag.Error},
+		{"f(1 2) = 0", sast.CodeAdjacent, 5, diag.Warning},
+		{"f(0x1ffffffffffffffff) = 0", sast.CodeInteger, 3, diag.Warning},
+		{"f(09) = 0", sast.CodeInteger, 3, diag.Warning},
+	}
+	for _, tt := range tests {
+		l, diags := ParseLine(base, tt.line)
+		if (l == nil) != (tt.sev >= diag.Error) {
+			t.Errorf("%s: line %v with %v", tt.line, l != nil, diags)
+		}
+		if len(diags) == 0 {
+			t.Errorf("%s: no diagnostic", tt.line)
+			continue
+		}
+		d := diags[0]
+		if d.Code != tt.code || d.Pos.Col != tt.col || d.Severity != tt.sev || d.Pos.Line != base.Line || d.Pos.Offset != base.Offset+tt.col-1 {
+			t.Errorf("%s: %v, want %s %s at column %d", tt.line, d, tt.sev, tt.code, tt.col)
+		}
+	}
+}
+
+func FuzzParseLine(f *testing.F) {
+	for _, s := range []string{
+		`[pid  42] 10:00:01.5 open("/etc/passwd\x41\0", O_RDONLY|O_CLOEXEC) = 3</etc/passwd> <0.000123>`,
+		`7387  00:09:47.789648 <... wait4 resumed>[{WIFEXITED(s) && WEXITSTATUS(s) == 0}], 0, NULL) = -1 ECHILD (No child processes)`,
+		`1.5 --- SIGCHLD {si_signo=SIGCHLD, si_status=0} ---`, `+++ killed by SIGKILL +++`, `strace: Process 1 attached`,
+		` > /lib/x.so(f+0x1) [0x1]`, `f(~[1 2], {a=b, ...}, [1 => 2], x<y>, "a"..., /* c */) = ? <unavailable>`, `{{{[[[`, `f("\`,
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		if strings.ContainsAny(line, "\n") {
+			return
+		}
+		l, diags := ParseLine(base, line)
+		if (l == nil) != diags.Failed() {
+			t.Fatalf("%q: line %v with diagnostics %v", line, l != nil, diags)
+		}
+		for _, d := range diags {
+			if d.Pos.Line != base.Line || d.Pos.Col < 1 || d.Pos.Col > len(line)+1 || d.Pos.Offset != base.Offset+d.Pos.Col-1 {
+				t.Fatalf("%q: diagnostic at %v", line, d.Pos)
+			}
+		}
+		if l == nil {
+			return
+		}
+		var walk func(v sast.Value, depth int)
+		walk = func(v sast.Value, depth int) {
+			if depth > MaxDepth+2 {
+				t.Fatalf("%q: nested deeper than %d", line, MaxDepth)
+			}
+			p := v.Position().Col - 1
+			if p < 0 || p > len(line) {
+				t.Fatalf("%q: value at column %d", line, p+1)
+			}
+			switch v := v.(type) {
+			case *sast.Int:
+				if !strings.HasPrefix(line[p:], v.Text) {
+					t.Fatalf("%q: integer %q not at column %d", line, v.Text, p+1)
+				}
+			case *sast.String:
+				if !strings.HasPrefix(line[p:], v.Text) {
+					t.Fatalf("%q: string %q not at column %d", line, v.Text, p+1)
+				}
+			case *sast.Struct:
+				for _, a := range v.Members {
+					walk(a.Value, depth+1)
+				}
+			case *sast.Array:
+				for _, a := range v.Items {
+					walk(a.Value, depth+1)
+				}
+			case *sast.Op:
+				for _, o := range v.Operands {
+					walk(o, depth+1)
+				}
+			case *sast.FuncCall:
+				for _, a := range v.Args {
+					walk(a.Value, depth+1)
+				}
+			}
+		}
+		var args []*sast.Arg
+		switch b := l.Body.(type) {
+		case *sast.Call:
+			args = b.Args
+		case *sast.Resumed:
+			args = b.Args
+		}
+		for _, a := range args {
+			walk(a.Value, 0)
+		}
+	})
+}
+
+// BenchmarkParseLine parses lines of the forms strace writes most, one
+// after another.
+func BenchmarkParseLine(b *testing.B) {
+	lines := []string{
+		`[pid  4003] openat(AT_FDCWD, "/usr/lib/synth/lib138.so.2", O_RDONLY|O_CLOEXEC) = 8 <0.000373>`,
+		`[pid  4001] openat(AT_FDCWD, "/opt/synth/lib61.so", O_RDONLY|O_CLOEXEC) = -1 ENOENT (No such file or directory) <0.000479>`,
+		`[pid  4004] read(20, "\177ELF\2\1\1\0\0\0\0\0\0\0\0\0\3\0>\0\1\0\0\0"..., 832) = 832 <0.000568>`,
+		`[pid  4002] mmap(NULL, 98304, PROT_READ|PROT_WRITE, MAP_PRIVATE|MAP_ANONYMOUS, -1, 0) = 0x7f89794754f3 <0.000519>`,
+		`[pid  4002] fstat(22, {st_mode=S_IFREG|0644, st_size=776632, ...}) = 0 <0.000145>`,
+		`[pid  4004] close(19) = 0 <0.000784>`,
+		`[pid  4001] futex(0x7fc6a61d47, FUTEX_WAIT_PRIVATE, 0, NULL <unfinished ...>`,
+		`[pid  4001] <... futex resumed>) = 0 <0.000202>`,
+	}
+	n := 0
+	for _, l := range lines {
+		n += len(l) + 1
+	}
+	b.SetBytes(int64(n))
+	b.ReportAllocs()
+	for range b.N {
+		for i, l := range lines {
+			if c, _ := ParseLine(ast.Pos{Line: i + 1, Col: 1}, l); c == nil {
+				b.Fatal(l)
+			}
+		}
+	}
+}

@@ -1,0 +1,545 @@
+// Package strace lowers Linux (GNU) strace output to records (dialect
+// "strace").
+//
+// A whole call is a complete record. A call left "<unfinished ...>" and its
+// "<... name resumed>" of the same pid are paired into one complete record,
+// written when the second half arrives: arguments of both halves in order,
+// result, errno and -T duration from the second half, line and time stamp
+// from the first. A half whose partner never comes is an enter or exit
+// record marked unpaired (open calls are written at the end of the input, in
+// line order). Signals, process exits and strace's own messages are instant
+// records. The stack frames of -k become attrs.stack of the call before
+// them, so each record is written one line late. With Config.NoPair the
+// halves stay records of their own (enter and exit, not marked unpaired).
+//
+// The pid is the line's "[pid N]" or bare pid column; on lines without one,
+// the ".PID" suffix of the input's name (strace -ff -o NAME writes NAME.PID).
+package strace
+
+import (
+	"fmt"
+	"path"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/tracekit/tracekit/ast"
+	"github.com/tracekit/tracekit/ast/diag"
+	sast "github.com/tracekit/tracekit/ast/strace"
+	grammar "github.com/tracekit/tracekit/grammar/strace"
+	"github.com/tracekit/tracekit/lower/dialect/lowering"
+	"github.com/tracekit/tracekit/lower/record"
+)
+
+// Name is the dialect's registry name.
+const Name = "strace"
+
+// Dialect returns the registry entry.
+func Dialect() lowering.Dialect {
+	return lowering.Dialect{
+		Name:        Name,
+		Description: "Linux strace output (-f, -ff, -t/-tt/-ttt/-r, -T, -i, -y, -k): calls, unfinished/resumed halves paired, signals, exits",
+		Patterns:    []string{"*.strace", "*.strace.*"},
+		Sniff:       sniff,
+		NewLowerer: func(cfg lowering.Config, out lowering.Output) lowering.Lowerer {
+			return New(cfg, out, grammar.ParseLine)
+		},
+		NewParser: func(string) lowering.Parser { return parser{grammar.ParseLine} },
+	}
+}
+
+// lineRE is the start of a line of strace output: the optional pid and time
+// stamp, then a call, a resumed half, a signal, an exit or a message.
+var lineRE = regexp.MustCompile(`^(\[pid\s+\d+\]\s+|\d+\s+)?(\d\d:\d\d:\d\d(\.\d+)?\s+|\s*\d+\.\d+\s+)?(\[[0-9a-f?]+\]\s+)?([a-z_][a-z0-9_]*\(|<\.\.\. [a-z0-9_]+ resumed>|--- |\+\+\+ )|^strace: `)
+
+// frameRE is a -k stack frame line.
+var frameRE = regexp.MustCompile(`^\s+> \S`)
+
+func sniff(head []byte) bool {
+	lines := lowering.FirstLines(head, 4)
+	if len(lines) == 0 || !lineRE.Match(lines[0]) {
+		return false
+	}
+	for _, l := range lines[1:] {
+		if !lineRE.Match(l) && !frameRE.Match(l) {
+			return false
+		}
+	}
+	return true
+}
+
+// suffixRE is the ".PID" suffix strace -ff gives its output files.
+var suffixRE = regexp.MustCompile(`\.(\d+)$`)
+
+// open is a call left unfinished, waiting for its second half.
+type open struct {
+	call    *sast.Call
+	line    *sast.Line
+	rec     *record.Record
+	resumed []int // lines of second halves that were left unfinished again
+}
+
+// Lowerer lowers the lines of one trace.
+type Lowerer struct {
+	cfg     lowering.Config
+	out     lowering.Output
+	parse   sast.LineParser
+	filePID *uint64          // from the input's name, for lines without a pid
+	open    map[uint64]*open // unfinished calls by pid (0 without one)
+	held    *record.Record   // the last record, written at the next line so -k frames can join it
+	frames  *record.Record   // where the next -k frame goes: held, or an open call's record
+	clock   clockState
+	secs    secondsState
+	tsNs    int64 // ts_ns of the line being lowered
+}
+
+type clockState struct {
+	seen   bool
+	origin int64 // time of day of the first stamp, ns
+	day    int64 // days passed (midnight rollovers)
+	prev   int64 // the previous stamp, rollovers included
+}
+
+type secondsState struct {
+	seen     bool
+	relative bool  // -r: each stamp counts from the previous line
+	origin   int64 // -ttt: the first stamp, ns since the epoch
+	sum      int64 // -r: the stamps added up
+}
+
+// New returns a lowering that parses lines with parse.
+func New(cfg lowering.Config, out lowering.Output, parse sast.LineParser) *Lowerer {
+	l := &Lowerer{cfg: cfg, out: out, parse: parse, open: make(map[uint64]*open)}
+	base := path.Base(strings.ReplaceAll(cfg.Source, `\`, "/"))
+	if m := suffixRE.FindStringSubmatch(base); m != nil {
+		if v, err := strconv.ParseUint(m[1], 10, 64); err == nil {
+			l.filePID = &v
+		}
+	}
+	return l
+}
+
+// Open returns the number of calls left unfinished and not yet resumed.
+func (l *Lowerer) Open() int { return len(l.open) }
+
+func (l *Lowerer) warn(p ast.Pos, code, msg string) {
+	l.out.Diag(diag.Diagnostic{Pos: p, Severity: diag.Warning, Code: code, Msg: msg}, 0)
+}
+
+// flush writes the held record.
+func (l *Lowerer) flush() error {
+	r := l.held
+	l.held, l.frames = nil, nil
+	if r == nil {
+		return nil
+	}
+	return l.out.Record(r)
+}
+
+// emit holds r until the next line.
+func (l *Lowerer) emit(r *record.Record) error {
+	if err := l.flush(); err != nil {
+		return err
+	}
+	l.held, l.frames = r, r
+	return nil
+}
+
+// Line lowers one line.
+func (l *Lowerer) Line(pos ast.Pos, text string) error {
+	ln, diags := l.parse(pos, text)
+	lowering.Report(l.out, diags)
+	if ln == nil {
+		l.frames = nil // a frame after a skipped line has no call
+		return nil
+	}
+	if f, ok := ln.Body.(*sast.Frame); ok {
+		if l.frames == nil {
+			l.out.Diag(diag.Diagnostic{Pos: pos, Severity: diag.Error, Code: sast.CodeLoneFrame, Msg: "a -k stack frame with no call before it; skipped"}, 1)
+			return nil
+		}
+		if l.frames.Attrs == nil {
+			l.frames.Attrs = record.Attrs{}
+		}
+		stack, _ := l.frames.Attrs["stack"].([]string)
+		l.frames.Attrs["stack"] = append(stack, f.Text)
+		return nil
+	}
+	if err := l.flush(); err != nil {
+		return err
+	}
+	// Every stamp counts, a resumed half's too: -r stamps add up, and
+	// midnight is passed between any two lines.
+	l.tsNs = 0
+	if ln.Time != nil {
+		l.tsNs = l.ts(ln.Time)
+	}
+	switch b := ln.Body.(type) {
+	case *sast.Call:
+		return l.call(ln, b)
+	case *sast.Resumed:
+		return l.resumed(ln, b)
+	case *sast.Signal:
+		r := l.base(ln, b.Name.Name, record.Instant)
+		setAttr(r, "type", "signal")
+		if b.Stopped {
+			r.Attrs["stopped"] = true
+		}
+		if b.Info != nil {
+			r.Args = []record.Arg{value(b.Info)}
+		}
+		if b.Text != "" {
+			r.Attrs["text"] = b.Text
+		}
+		return l.emit(r)
+	case *sast.Exit:
+		r := l.base(ln, "exited", record.Instant)
+		setAttr(r, "type", "exit")
+		switch {
+		case b.Killed:
+			r.Event = "killed"
+			r.Args = []record.Arg{record.SymArg(b.Signal.Name)}
+			if b.Core {
+				r.Attrs["core_dumped"] = true
+			}
+		case b.Superseded != nil:
+			r.Event = "superseded"
+			r.Args = []record.Arg{value(b.Superseded)}
+			r.Attrs["by"] = b.By
+		default:
+			r.Args = []record.Arg{value(b.Status)}
+		}
+		return l.emit(r)
+	case *sast.Message:
+		event := b.Verb
+		if event == "" {
+			event = "message"
+		}
+		r := l.base(ln, event, record.Instant)
+		setAttr(r, "type", "message")
+		setAttr(r, "text", b.Text)
+		if b.Verb != "" {
+			r.PID = record.Uint(b.Process)
+		}
+		return l.emit(r)
+	}
+	return nil
+}
+
+func (l *Lowerer) key(ln *sast.Line) uint64 {
+	if ln.PIDForm != sast.NoPID {
+		return ln.PID
+	}
+	if l.filePID != nil {
+		return *l.filePID
+	}
+	return 0
+}
+
+func (l *Lowerer) call(ln *sast.Line, c *sast.Call) error {
+	r := l.base(ln, c.Name.Name, record.Complete)
+	r.Args = args(c.Args)
+	switch {
+	case c.Detached:
+		r.Phase, r.Unpaired = record.Enter, true
+		setAttr(r, "detached", true)
+		return l.emit(r)
+	case c.Unfinished && l.cfg.NoPair:
+		r.Phase = record.Enter
+		return l.emit(r)
+	case c.Unfinished:
+		k := l.key(ln)
+		if prev, ok := l.open[k]; ok {
+			l.warn(c.Pos, sast.CodeReopened, fmt.Sprintf("%s left unfinished while %s (line %d) of the same pid was open; that one stays unpaired", c.Name.Name, prev.call.Name.Name, prev.line.Pos.Line))
+			if err := l.out.Record(l.unpairedEnter(prev)); err != nil {
+				return err
+			}
+		}
+		l.open[k] = &open{call: c, line: ln, rec: r}
+		l.frames = r
+		return nil
+	}
+	setResult(r, c.Result)
+	return l.emit(r)
+}
+
+func (l *Lowerer) resumed(ln *sast.Line, c *sast.Resumed) error {
+	if l.cfg.NoPair {
+		r := l.base(ln, c.Name.Name, record.Exit)
+		r.Args = args(c.Args)
+		if c.Unfinished {
+			setAttr(r, "unfinished", true)
+		}
+		if c.Detached {
+			setAttr(r, "detached", true)
+		}
+		setResult(r, c.Result)
+		return l.emit(r)
+	}
+	k := l.key(ln)
+	o, ok := l.open[k]
+	if ok && o.call.Name.Name != c.Name.Name {
+		l.warn(c.Name.Pos, sast.CodeMismatch, fmt.Sprintf("%s resumed while %s (line %d) was open for the pid; neither is paired", c.Name.Name, o.call.Name.Name, o.line.Pos.Line))
+		delete(l.open, k)
+		if err := l.out.Record(l.unpairedEnter(o)); err != nil {
+			return err
+		}
+		ok = false
+	}
+	if !ok {
+		r := l.base(ln, c.Name.Name, record.Exit)
+		r.Unpaired = true
+		r.Args = args(c.Args)
+		if c.Detached {
+			setAttr(r, "detached", true)
+		}
+		if c.Unfinished {
+			setAttr(r, "unfinished", true)
+		}
+		setResult(r, c.Result)
+		return l.emit(r)
+	}
+	r := o.rec
+	r.Args = append(r.Args, args(c.Args)...)
+	if c.Unfinished {
+		o.resumed = append(o.resumed, ln.Pos.Line)
+		l.frames = r
+		return nil
+	}
+	delete(l.open, k)
+	if r.Attrs == nil {
+		r.Attrs = record.Attrs{}
+	}
+	r.Attrs["exit_line"] = ln.Pos.Line
+	if len(o.resumed) > 0 {
+		r.Attrs["resumed_lines"] = o.resumed
+	}
+	if c.Detached {
+		r.Attrs["detached"] = true
+	}
+	setResult(r, c.Result)
+	return l.emit(r)
+}
+
+// unpairedEnter is the record of a call whose second half never came.
+func (l *Lowerer) unpairedEnter(o *open) *record.Record {
+	r := o.rec
+	r.Phase, r.Unpaired = record.Enter, true
+	if len(o.resumed) > 0 {
+		if r.Attrs == nil {
+			r.Attrs = record.Attrs{}
+		}
+		r.Attrs["resumed_lines"] = o.resumed
+	}
+	return r
+}
+
+// End writes the held record, then the calls never resumed, in line order.
+func (l *Lowerer) End(ast.Pos) error {
+	if err := l.flush(); err != nil {
+		return err
+	}
+	rest := make([]*open, 0, len(l.open))
+	for _, o := range l.open {
+		rest = append(rest, o)
+	}
+	sort.Slice(rest, func(i, j int) bool { return rest[i].line.Pos.Offset < rest[j].line.Pos.Offset })
+	clear(l.open)
+	for _, o := range rest {
+		if err := l.out.Record(l.unpairedEnter(o)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// base is a record with what every line gives: place, pid and time.
+func (l *Lowerer) base(ln *sast.Line, event string, phase record.Phase) *record.Record {
+	r := &record.Record{
+		Dialect: l.cfg.Dialect,
+		Source:  l.cfg.Source,
+		Line:    ln.Pos.Line,
+		Event:   event,
+		Phase:   phase,
+	}
+	switch {
+	case ln.PIDForm != sast.NoPID:
+		r.PID = record.Uint(ln.PID)
+	case l.filePID != nil:
+		r.PID = record.Uint(*l.filePID)
+	}
+	if ln.Time != nil {
+		r.Time = ln.Time.Text
+		r.TsNs = record.Int(l.tsNs)
+	}
+	if ln.IP != "" {
+		setAttr(r, "ip", ln.IP)
+	}
+	return r
+}
+
+const (
+	day      = int64(86400e9)
+	halfDay  = day / 2
+	epochMin = int64(1e8) * 1e9 // -ttt stamps are after 1973; smaller ones are -r
+)
+
+// ts is the time stamp's distance from the first one, in nanoseconds.
+// Times of day (-t, -tt) that go back by more than 12 hours have passed
+// midnight. Seconds before 1973 are -r (since the previous line) and are
+// added up; others are -ttt (since the epoch).
+func (l *Lowerer) ts(t *sast.Time) int64 {
+	switch t.Form {
+	case sast.ClockTime:
+		c := &l.clock
+		if !c.seen {
+			c.seen, c.origin, c.prev = true, t.Ns, t.Ns
+			return 0
+		}
+		abs := c.day*day + t.Ns
+		if abs < c.prev-halfDay {
+			c.day++
+			abs += day
+		}
+		c.prev = abs
+		return abs - c.origin
+	default:
+		s := &l.secs
+		if !s.seen {
+			s.seen, s.relative = true, t.Ns < epochMin
+			if !s.relative {
+				s.origin = t.Ns
+			}
+			s.sum = 0
+			return 0
+		}
+		if s.relative {
+			s.sum += t.Ns
+			return s.sum
+		}
+		return t.Ns - s.origin
+	}
+}
+
+// setResult fills the return value, errno, duration and result attrs.
+func setResult(r *record.Record, res *sast.Result) {
+	if res == nil {
+		return
+	}
+	ret := record.UnknownArg()
+	if res.Value != nil {
+		ret = value(res.Value)
+	}
+	r.Ret = &ret
+	notes := res.Notes
+	if res.Errno != nil {
+		r.Errno = res.Errno.Name
+		if len(notes) > 0 {
+			setAttr(r, "errno_text", notes[0].Text)
+			notes = notes[1:]
+		}
+	}
+	if len(notes) > 0 {
+		texts := make([]string, len(notes))
+		for i, n := range notes {
+			texts[i] = n.Text
+		}
+		setAttr(r, "ret_note", strings.Join(texts, "; "))
+	}
+	if res.Unavailable {
+		setAttr(r, "unavailable", true)
+	}
+	if res.Dur != nil {
+		r.DurNs = record.Int(res.Dur.Ns)
+	}
+}
+
+func setAttr(r *record.Record, key string, v any) {
+	if r.Attrs == nil {
+		r.Attrs = record.Attrs{}
+	}
+	r.Attrs[key] = v
+}
+
+func args(as []*sast.Arg) []record.Arg {
+	if len(as) == 0 {
+		return nil
+	}
+	out := make([]record.Arg, len(as))
+	for i, a := range as {
+		out[i] = arg(a)
+	}
+	return out
+}
+
+func arg(a *sast.Arg) record.Arg {
+	v := value(a.Value)
+	if a.Label != nil {
+		v.Name = a.Label.Name
+	}
+	if a.Comment != "" {
+		v.Comment = a.Comment
+	}
+	return v
+}
+
+// value converts a value of the syntax tree.
+func value(v sast.Value) record.Arg {
+	switch v := v.(type) {
+	case *sast.Int:
+		return record.IntArg(v.Neg, v.Mag, v.Text)
+	case *sast.Float:
+		return record.SymArg(v.Text)
+	case *sast.String:
+		s := record.StrArg(v.Value, v.Text)
+		s.Truncated = v.Truncated
+		return s
+	case *sast.Ident:
+		if v.Name == "?" {
+			return record.UnknownArg()
+		}
+		return record.SymArg(v.Name)
+	case *sast.Struct:
+		return record.StructArg(args(v.Members)...)
+	case *sast.Array:
+		return record.ArrayArg(args(v.Items)...)
+	case *sast.Op:
+		ops := make([]record.Arg, len(v.Operands))
+		for i, o := range v.Operands {
+			ops[i] = value(o)
+		}
+		if (v.Op == "=>" || v.Op == "->") && len(ops) == 2 {
+			return record.InOutArg(ops[0], ops[1])
+		}
+		return record.OpArg(v.Op, ops...)
+	case *sast.FuncCall:
+		return record.CallArg(v.Name, args(v.Args)...)
+	case *sast.FD:
+		fd := record.Arg{Kind: record.KindFD, Path: v.Decor}
+		switch n := v.FD.(type) {
+		case *sast.Int:
+			fd.Neg, fd.Mag, fd.Text = n.Neg, n.Mag, n.Text
+		case *sast.Ident:
+			fd.Str = n.Name
+		}
+		return fd
+	case *sast.Resuming:
+		e := record.ElidedArg()
+		e.Comment = v.Text
+		return e
+	}
+	return record.ElidedArg()
+}
+
+type parser struct{ parse sast.LineParser }
+
+func (p parser) Line(pos ast.Pos, text string) ([]any, diag.List) {
+	l, d := p.parse(pos, text)
+	if l == nil {
+		return nil, d
+	}
+	return []any{l}, d
+}
+
+func (parser) End(ast.Pos) ([]any, diag.List) { return nil, nil }
