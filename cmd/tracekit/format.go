@@ -112,8 +112,9 @@ func (c *formatCmd) Run(e *env) error {
 			rec := &buf.Records[i]
 			res := tffformat.FormatRecord(rec, fs)
 			for _, d := range res.Diags {
-				diags.Add(diag.Diagnostic{Pos: ast.Pos{File: name}, Severity: diag.Warning, Code: "FMT003",
-					Msg: fmt.Sprintf("offset 0x%X: record #%d (major %02X minor %04X): %s", base+rec.Offset, i, rec.Major, rec.Minor, d.Error())})
+				d.Pos.File, d.Pos.Offset = name, d.Pos.Offset+int(base)
+				d.Msg = fmt.Sprintf("offset 0x%X: record #%d (major %02X minor %04X): %s", base+rec.Offset, i, rec.Major, rec.Minor, d.Msg)
+				diags.Add(d)
 			}
 			if w == nil {
 				if err := tffformat.WriteBlock(out, i, rec, &res); err != nil {

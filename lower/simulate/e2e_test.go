@@ -211,7 +211,7 @@ func (rt roundTrip) run(t testing.TB) (string, *stda.Buffer, *Result, compiled) 
 		b.WriteString("(none)\n")
 	}
 	for _, d := range diags {
-		fmt.Fprintf(&b, "%s\n", d.Error())
+		fmt.Fprintf(&b, "%s\n", d.Msg)
 	}
 	return b.String(), buf, res, c
 }

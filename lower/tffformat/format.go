@@ -14,7 +14,7 @@
 // when there is none. WriteBlock and WriteText render the results as text
 // blocks, one per record. Problems with the data (too short for its FMT, a
 // string with no NUL, an unknown prefix status) are returned as
-// Diagnostics, never printed and never fatal.
+// diagnostics (ast/diag), never printed and never fatal.
 package tffformat
 
 import (
@@ -24,6 +24,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/tracekit/tracekit/ast"
+	"github.com/tracekit/tracekit/ast/diag"
 	"github.com/tracekit/tracekit/binfmt/dyndata"
 	"github.com/tracekit/tracekit/binfmt/stda"
 	"github.com/tracekit/tracekit/binfmt/tff"
@@ -61,25 +63,10 @@ func (m Map) Lookup(major uint8, minor uint16) (*Format, bool) {
 	return mm[minor], true
 }
 
-// Diagnostic is a problem met while formatting one record.
-type Diagnostic struct {
-	Offset  int64  // the record's offset in its STDA (stda.Record.Offset)
-	Line    int    // the FMT line (1 = first FMT line), 0 when none
-	DataOff int    // offset in the record's data
-	Msg     string // what went wrong
-}
-
-// Error formats the diagnostic as
-// "record @0xOOOO: FMT line N: data offset D: message".
-func (d Diagnostic) Error() string {
-	var sb strings.Builder
-	fmt.Fprintf(&sb, "record @%#04x: ", d.Offset)
-	if d.Line > 0 {
-		fmt.Fprintf(&sb, "FMT line %d: ", d.Line)
-	}
-	fmt.Fprintf(&sb, "data offset %d: %s", d.DataOff, d.Msg)
-	return sb.String()
-}
+// Code is the code of the diagnostics FormatRecord returns: a problem with
+// a record's data (too short for its FMT, a string with no NUL, an unknown
+// prefix status).
+const Code = "FMT003"
 
 // Result is a formatted record.
 type Result struct {
@@ -91,8 +78,10 @@ type Result struct {
 	// Stopped is set when formatting stopped before the end of the FMT
 	// lines: after a prefix with a bad status, or when the data ran out.
 	Stopped bool
-	// Diags lists the problems found, in the order met.
-	Diags []Diagnostic
+	// Diags lists the problems found, in the order met: warnings with Code,
+	// at the record's offset in its buffer (Pos.Offset; no file, no line),
+	// the message "record @0xOOOO: FMT line N: data offset D: what".
+	Diags diag.List
 }
 
 // FormatRecord formats rec with its Format from fs (which may be nil). A
@@ -180,11 +169,18 @@ type state struct {
 	line    int    // current FMT line, 1-based
 	out     []byte // current output line
 	stopped bool
-	diags   []Diagnostic
+	diags   diag.List
 }
 
 func (s *state) diag(off int, format string, args ...any) {
-	s.diags = append(s.diags, Diagnostic{Offset: s.rec.Offset, Line: s.line, DataOff: off, Msg: fmt.Sprintf(format, args...)})
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "record @%#04x: ", s.rec.Offset)
+	if s.line > 0 {
+		fmt.Fprintf(&sb, "FMT line %d: ", s.line)
+	}
+	fmt.Fprintf(&sb, "data offset %d: ", off)
+	fmt.Fprintf(&sb, format, args...)
+	s.diags.Add(diag.Diagnostic{Pos: ast.Pos{Offset: int(s.rec.Offset)}, Severity: diag.Warning, Code: Code, Msg: sb.String()})
 }
 
 // dataSize gives the bytes each value control reads.

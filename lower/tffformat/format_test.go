@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tracekit/tracekit/ast"
+	"github.com/tracekit/tracekit/ast/diag"
 	"github.com/tracekit/tracekit/ast/golden"
 	"github.com/tracekit/tracekit/binfmt/stda"
 	"github.com/tracekit/tracekit/binfmt/tff"
@@ -83,7 +85,7 @@ func runCases(t *testing.T, cases []fmtCase) {
 				t.Fatalf("diagnostics %v, want %d matching %q", res.Diags, len(tc.diags), tc.diags)
 			}
 			for i, d := range res.Diags {
-				if !strings.Contains(d.Msg, tc.diags[i]) || d.Offset != 0x42 {
+				if !strings.Contains(d.Msg, tc.diags[i]) || d.Pos.Offset != 0x42 || d.Code != Code {
 					t.Errorf("diagnostic %d: %v, want %q", i, d, tc.diags[i])
 				}
 			}
@@ -280,14 +282,15 @@ func TestShortData(t *testing.T) {
 	})
 }
 
-func TestDiagnosticError(t *testing.T) {
-	d := Diagnostic{Offset: 0x24, Line: 2, DataOff: 5, Msg: "data too short"}
-	if got, want := d.Error(), "record @0x0024: FMT line 2: data offset 5: data too short"; got != want {
-		t.Errorf("got %q, want %q", got, want)
-	}
-	d.Line = 0
-	if got, want := d.Error(), "record @0x0024: data offset 5: data too short"; got != want {
-		t.Errorf("got %q, want %q", got, want)
+// TestDiagnostic checks the diagnostic of a record whose data runs out:
+// a warning at the record's offset, naming the FMT line and data offset.
+func TestDiagnostic(t *testing.T) {
+	rec := &stda.Record{Offset: 0x24, Major: 1, Minor: 1, Data: []byte{1, 2, 3, 4, 5}}
+	res := Apply(rec, &Format{Desc: []byte("d"), Fmts: [][]byte{[]byte("a"), {tff.Ctrl, 'D', ' ', tff.Ctrl, 'W'}}})
+	want := diag.Diagnostic{Pos: ast.Pos{Offset: 0x24}, Severity: diag.Warning, Code: Code,
+		Msg: "record @0x0024: FMT line 2: data offset 4: data too short: %W needs 2 bytes, 1 left"}
+	if len(res.Diags) != 1 || res.Diags[0] != want {
+		t.Errorf("got %#v, want %#v", res.Diags, want)
 	}
 }
 
@@ -376,7 +379,7 @@ func TestBlocksGolden(t *testing.T) {
 	}
 	out.WriteString("-- diagnostics\n")
 	for _, d := range diags {
-		out.WriteString(d.Error() + "\n")
+		out.WriteString(d.Msg + "\n")
 	}
 	got := "# synthetic records and formats (format_test.go); no real STDA or TFF is public\n" + out.String()
 	gold := filepath.Join("testdata", "synthetic-blocks.golden")

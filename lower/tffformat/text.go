@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/tracekit/tracekit/ast/diag"
 	"github.com/tracekit/tracekit/binfmt/stda"
 )
 
@@ -53,9 +54,9 @@ func WriteBlock(w io.Writer, index int, rec *stda.Record, res *Result) error {
 // WriteText formats every record with FormatRecord and writes its block,
 // oldest first. It returns the diagnostics of all records, in order, and
 // the first write error.
-func WriteText(w io.Writer, recs []stda.Record, fs Formats) ([]Diagnostic, error) {
+func WriteText(w io.Writer, recs []stda.Record, fs Formats) (diag.List, error) {
 	bw := bufio.NewWriter(w)
-	var diags []Diagnostic
+	var diags diag.List
 	for i := range recs {
 		res := FormatRecord(&recs[i], fs)
 		diags = append(diags, res.Diags...)
