@@ -11,8 +11,8 @@ import (
 	"github.com/tracekit/tracekit/cmd/internal/osfile"
 	"github.com/tracekit/tracekit/lower/dialect/buffer"
 	"github.com/tracekit/tracekit/lower/dialect/lowering"
+	"github.com/tracekit/tracekit/lower/formatter"
 	"github.com/tracekit/tracekit/lower/record"
-	"github.com/tracekit/tracekit/lower/tffformat"
 )
 
 // formatCmd is "tracekit format FILE...", a modern TRACEFMT.
@@ -28,7 +28,7 @@ type formatCmd struct {
 // path, loading each TFF once.
 type formats struct {
 	dirs   []string
-	majors map[uint8]map[uint16]*tffformat.Format // nil inner map: looked for, not found
+	majors map[uint8]map[uint16]*formatter.Format // nil inner map: looked for, not found
 	diags  *diag.List
 }
 
@@ -39,15 +39,15 @@ func (f *formats) add(name string, t *tff.File) {
 		f.diags.Add(d)
 		return
 	}
-	m := map[uint16]*tffformat.Format{}
+	m := map[uint16]*formatter.Format{}
 	for _, r := range t.Records {
-		m[r.Minor] = &tffformat.Format{Desc: r.Desc, Fmts: r.Fmts}
+		m[r.Minor] = &formatter.Format{Desc: r.Desc, Fmts: r.Fmts}
 	}
 	f.majors[uint8(t.Major)] = m
 }
 
-// Lookup implements tffformat.Formats.
-func (f *formats) Lookup(major uint8, minor uint16) (*tffformat.Format, bool) {
+// Lookup implements formatter.Formats.
+func (f *formats) Lookup(major uint8, minor uint16) (*formatter.Format, bool) {
 	m, seen := f.majors[major]
 	if !seen {
 		f.majors[major] = nil
@@ -79,7 +79,7 @@ func (f *formats) Lookup(major uint8, minor uint16) (*tffformat.Format, bool) {
 // 1 when a file could not be read at all.
 func (c *formatCmd) Run(e *env) error {
 	var diags diag.List
-	fs := &formats{dirs: c.TFFPath, majors: map[uint8]map[uint16]*tffformat.Format{}, diags: &diags}
+	fs := &formats{dirs: c.TFFPath, majors: map[uint8]map[uint16]*formatter.Format{}, diags: &diags}
 	for _, name := range c.TFF {
 		t, err := tff.Open(name)
 		if err != nil {
@@ -110,14 +110,14 @@ func (c *formatCmd) Run(e *env) error {
 		}
 		for i := range buf.Records {
 			rec := &buf.Records[i]
-			res := tffformat.FormatRecord(rec, fs)
+			res := formatter.FormatRecord(rec, fs)
 			for _, d := range res.Diags {
 				d.Pos.File, d.Pos.Offset = name, d.Pos.Offset+int(base)
 				d.Msg = fmt.Sprintf("offset 0x%X: record #%d (major %02X minor %04X): %s", base+rec.Offset, i, rec.Major, rec.Minor, d.Msg)
 				diags.Add(d)
 			}
 			if w == nil {
-				if err := tffformat.WriteBlock(out, i, rec, &res); err != nil {
+				if err := formatter.WriteBlock(out, i, rec, &res); err != nil {
 					return err
 				}
 				continue

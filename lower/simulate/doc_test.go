@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/tracekit/tracekit/binfmt/stda"
-	"github.com/tracekit/tracekit/lower/tffformat"
+	"github.com/tracekit/tracekit/lower/formatter"
 )
 
 // docBlocks returns the fenced blocks of the "Worked example" section of
@@ -77,7 +77,7 @@ func TestDocExample(t *testing.T) {
 		t.Fatal(err)
 	}
 	var out strings.Builder
-	if _, err := tffformat.WriteText(&out, buf.Records, formats(c.tff)); err != nil {
+	if _, err := formatter.WriteText(&out, buf.Records, formats(c.tff)); err != nil {
 		t.Fatal(err)
 	}
 	for _, h := range res.Hits {

@@ -15,7 +15,7 @@ import (
 	"github.com/tracekit/tracekit/binfmt/tdf"
 	"github.com/tracekit/tracekit/binfmt/tff"
 	"github.com/tracekit/tracekit/binfmt/tracefmt"
-	"github.com/tracekit/tracekit/lower/tffformat"
+	"github.com/tracekit/tracekit/lower/formatter"
 	"github.com/tracekit/tracekit/lower/tsfcheck"
 	"github.com/tracekit/tracekit/lower/tsfcompile"
 )
@@ -104,12 +104,12 @@ func compileSource(t testing.TB, path string, src []byte) compiled {
 }
 
 // formats turns a TFF into the formatter's lookup table.
-func formats(f *tff.File) tffformat.Map {
-	mm := map[uint16]*tffformat.Format{}
+func formats(f *tff.File) formatter.Map {
+	mm := map[uint16]*formatter.Format{}
 	for _, r := range f.Records {
-		mm[r.Minor] = &tffformat.Format{Desc: r.Desc, Fmts: r.Fmts}
+		mm[r.Minor] = &formatter.Format{Desc: r.Desc, Fmts: r.Fmts}
 	}
-	return tffformat.Map{uint8(f.Major): mm}
+	return formatter.Map{uint8(f.Major): mm}
 }
 
 // readBack parses what Run wrote, an STDA or a save file, as TRACEFMT
@@ -202,7 +202,7 @@ func (rt roundTrip) run(t testing.TB) (string, *stda.Buffer, *Result, compiled) 
 	}
 	fmt.Fprintf(&b, ", %d records read back, %d dropped\n", len(buf.Records), res.Dropped)
 	b.WriteString("\n## formatted\n")
-	diags, err := tffformat.WriteText(&b, buf.Records, formats(c.tff))
+	diags, err := formatter.WriteText(&b, buf.Records, formats(c.tff))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,7 +7,7 @@ import (
 
 	"github.com/tracekit/tracekit/ast/golden"
 	"github.com/tracekit/tracekit/binfmt/stda"
-	"github.com/tracekit/tracekit/lower/tffformat"
+	"github.com/tracekit/tracekit/lower/formatter"
 )
 
 // TestFMTControls is the done-when: a TSF → compile → simulate →
@@ -51,7 +51,7 @@ func TestFMTControls(t *testing.T) {
 	} {
 		t.Run(tc.control, func(t *testing.T) {
 			rec := recordOf(t, buf, tc.minor)
-			res := tffformat.FormatRecord(rec, formats(c.tff))
+			res := formatter.FormatRecord(rec, formats(c.tff))
 			if res.Raw || len(res.Diags) > 0 {
 				t.Fatalf("raw %v, diagnostics %v", res.Raw, res.Diags)
 			}

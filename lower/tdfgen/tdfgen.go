@@ -23,8 +23,8 @@ import (
 	"github.com/tracekit/tracekit/ast/diag"
 	"github.com/tracekit/tracekit/ast/tsf"
 	"github.com/tracekit/tracekit/binfmt/tdf"
-	"github.com/tracekit/tracekit/lower/retep"
 	"github.com/tracekit/tracekit/lower/tsfcheck"
+	"github.com/tracekit/tracekit/lower/x86ret"
 )
 
 // Symbols resolves public symbols of the traced module, as TRCUST does
@@ -34,7 +34,7 @@ type Symbols interface {
 	// Lookup returns the LX object number and the offset of a symbol.
 	Lookup(name string) (obj, off uint32, ok bool)
 	// Next returns the offset of the first symbol of object obj above off:
-	// where the procedure at off ends, for RETEP (package lower/retep);
+	// where the procedure at off ends, for RETEP (package lower/x86ret);
 	// ok is false when no symbol follows in the object.
 	Next(obj, off uint32) (next uint32, ok bool)
 }
@@ -219,7 +219,7 @@ func compileTP(tp *tsfcheck.Tracepoint, syms Symbols, mod Module, modPath string
 }
 
 // returnPoint finds the RETEP point of the procedure at obj:entry, which
-// ends before end (0: the end of the object). Package lower/retep has the
+// ends before end (0: the end of the object). Package lower/x86ret has the
 // rule: the epilogue before the last return instruction of the procedure
 // (oracle d54, x_r01, x_r02).
 func returnPoint(mod Module, obj, entry, end uint32) (uint32, error) {
@@ -231,7 +231,7 @@ func returnPoint(mod Module, obj, entry, end uint32) (uint32, error) {
 	if is32 {
 		mode = 32
 	}
-	return retep.ReturnPoint(code, entry, end, mode)
+	return x86ret.ReturnPoint(code, entry, end, mode)
 }
 
 // afterTP returns the line TRCUST names for a TP symbol: it looks the

@@ -1,4 +1,4 @@
-package tffformat
+package formatter
 
 import (
 	"bufio"

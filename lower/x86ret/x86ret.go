@@ -1,5 +1,6 @@
-// Package retep finds where a RETEP tracepoint goes: the return point of a
-// procedure, "just before the procedure epilogue is executed", where "the
+// Package x86ret finds where a RETEP tracepoint goes by decoding the x86
+// code of the procedure: its return point, "just before the procedure
+// epilogue is executed", where "the
 // procedure's automatic data is still addressable from register (E)BP and
 // the return code (if any) is set up in (E)AX" (TRCUST reference, section
 // 1.3.5.2).
@@ -30,7 +31,7 @@
 // reference's words (the point before the frame is torn down) and are
 // tracekit's reading. The opcode 0x82 (an alias of 0x80 that 16- and 32-bit
 // code may hold and the decoder rejects) is decoded as 0x80.
-package retep
+package x86ret
 
 import (
 	"fmt"
@@ -48,10 +49,10 @@ const MaxScan = 64 << 10
 // MaxScan bytes). mode is 32 for a 32-bit object, 16 for a 16-bit one.
 func ReturnPoint(code []byte, entry, end uint32, mode int) (uint32, error) {
 	if mode != 16 && mode != 32 {
-		return 0, fmt.Errorf("retep: mode %d: want 16 or 32", mode)
+		return 0, fmt.Errorf("x86ret: mode %d: want 16 or 32", mode)
 	}
 	if int64(entry) >= int64(len(code)) {
-		return 0, fmt.Errorf("retep: entry point 0x%X is outside the code (0x%X bytes)", entry, len(code))
+		return 0, fmt.Errorf("x86ret: entry point 0x%X is outside the code (0x%X bytes)", entry, len(code))
 	}
 	stop := len(code)
 	switch {
@@ -75,7 +76,7 @@ func ReturnPoint(code []byte, entry, end uint32, mode int) (uint32, error) {
 				// point stands.
 				break
 			}
-			return 0, fmt.Errorf("retep: cannot decode the instruction at 0x%X (% X): %v", off, window(code, off), err)
+			return 0, fmt.Errorf("x86ret: cannot decode the instruction at 0x%X (% X): %v", off, window(code, off), err)
 		}
 		switch inst.Op {
 		case x86asm.RET, x86asm.LRET:
@@ -95,7 +96,7 @@ func ReturnPoint(code []byte, entry, end uint32, mode int) (uint32, error) {
 		off += inst.Len
 	}
 	if !found {
-		return 0, fmt.Errorf("retep: no return instruction in the 0x%X bytes from the entry point 0x%X to 0x%X", stop-int(entry), entry, stop)
+		return 0, fmt.Errorf("x86ret: no return instruction in the 0x%X bytes from the entry point 0x%X to 0x%X", stop-int(entry), entry, stop)
 	}
 	return uint32(point), nil
 }

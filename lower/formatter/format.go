@@ -1,5 +1,6 @@
-// Package tffformat formats trace records with the DESC and FMT strings of a
-// trace format file (TFF), as the OS/2 trace formatter TRACEFMT does.
+// Package formatter is tracekit's TRACEFMT: it formats trace records with
+// the DESC and FMT strings of a trace format file (TFF), as the OS/2 trace
+// formatter TRACEFMT does.
 //
 // A Format holds one tracepoint's DESC and FMT lines as the TFF stores
 // them: every format control is the byte 0x01 (tff.Ctrl) followed by an
@@ -15,7 +16,7 @@
 // blocks, one per record. Problems with the data (too short for its FMT, a
 // string with no NUL, an unknown prefix status) are returned as
 // diagnostics (ast/diag), never printed and never fatal.
-package tffformat
+package formatter
 
 import (
 	"bytes"

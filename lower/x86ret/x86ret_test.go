@@ -1,4 +1,4 @@
-package retep
+package x86ret
 
 import (
 	"testing"
