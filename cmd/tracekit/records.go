@@ -12,7 +12,6 @@ import (
 	"github.com/tracekit/tracekit/ast/diag"
 	"github.com/tracekit/tracekit/cmd/internal/outfile"
 	"github.com/tracekit/tracekit/lower/dialect"
-	"github.com/tracekit/tracekit/lower/record"
 )
 
 // recordsCmd is "tracekit records [--dialect D] FILE...".
@@ -49,10 +48,11 @@ func (c *recordsCmd) Run(e *env) error {
 	if c.Output != "" {
 		dest = &buf
 	}
-	w, err := record.NewWriter(c.Format, dest)
+	w, file, err := c.newWriter(dest)
 	if err != nil {
 		return err
 	}
+	defer file.Abort()
 	report := func(d diag.Diagnostic) {
 		if d.Severity < min {
 			return
@@ -81,7 +81,11 @@ func (c *recordsCmd) Run(e *env) error {
 	case err != nil:
 		return err
 	}
-	if c.Output != "" {
+	if file != nil {
+		if err := file.Commit(); err != nil {
+			return err
+		}
+	} else if c.Output != "" {
 		var set outfile.Set
 		set.Add(c.Output, []byte(buf.String()))
 		if err := set.Commit(); err != nil {

@@ -1,0 +1,161 @@
+// Package parquetout writes normalized trace records (lower/record) as an
+// Apache Parquet file, for DuckDB, Spark and the other column stores. It is
+// the one package that depends on parquet-go.
+//
+// Every record field is a typed column (docs/records.md lists them); args,
+// ret and attrs are JSON text in string columns (parquet-go v0.32 loses the
+// values of optional columns of the JSON logical type), data is a list of
+// strings. Rows are written in row groups of RowGroupRows as they come, so
+// memory stays bounded however long the trace; pages are zstd-compressed.
+package parquetout
+
+import (
+	"errors"
+	"io"
+
+	"github.com/parquet-go/parquet-go"
+	"github.com/parquet-go/parquet-go/compress/zstd"
+
+	"github.com/tracekit/tracekit/lower/record"
+)
+
+// RowGroupRows is the number of rows in each row group but the last.
+const RowGroupRows = 64 << 10
+
+// batch is how many rows are handed to parquet-go at once.
+const batch = 1024
+
+// Row is one record as a Parquet row: the columns, in order, with their
+// Parquet names and types.
+type Row struct {
+	Dialect  string   `parquet:"dialect,dict"`
+	Source   string   `parquet:"source,dict"`
+	Line     int64    `parquet:"line"`
+	Seq      int64    `parquet:"seq"`
+	Time     *string  `parquet:"time,optional"`
+	TsNs     *int64   `parquet:"ts_ns,optional"`
+	Ts       *int64   `parquet:"ts,optional,timestamp(microsecond)"`
+	CPU      *uint64  `parquet:"cpu,optional"`
+	PID      *uint64  `parquet:"pid,optional"`
+	TID      *uint64  `parquet:"tid,optional"`
+	Process  *string  `parquet:"process,optional,dict"`
+	Event    string   `parquet:"event,dict"`
+	Major    *uint64  `parquet:"major,optional"`
+	Minor    *uint64  `parquet:"minor,optional"`
+	Phase    string   `parquet:"phase,dict"`
+	Unpaired bool     `parquet:"unpaired"`
+	DurNs    *int64   `parquet:"dur_ns,optional"`
+	Errno    *string  `parquet:"errno,optional,dict"`
+	Args     *string  `parquet:"args,optional"`
+	Ret      *string  `parquet:"ret,optional"`
+	Status   *string  `parquet:"status,optional,dict"`
+	Data     []string `parquet:"data,optional,list"`
+	Attrs    *string  `parquet:"attrs,optional"`
+}
+
+// Writer writes records as the rows of one Parquet file. It implements
+// record.Writer: Flush ends the file (the footer) the first time it is
+// called; nothing may be written after.
+type Writer struct {
+	pw     *parquet.GenericWriter[Row]
+	rows   []Row
+	closed bool
+}
+
+// New returns a writer of a Parquet file to w. The file is complete only
+// once Flush returned nil; a caller writing to a file should write to a
+// temporary one and rename it then.
+func New(w io.Writer) *Writer {
+	return &Writer{
+		pw: parquet.NewGenericWriter[Row](w,
+			parquet.Compression(&zstd.Codec{Level: zstd.SpeedFastest}),
+			parquet.MaxRowsPerRowGroup(RowGroupRows),
+			parquet.CreatedBy("tracekit", "", ""),
+			parquet.KeyValueMetadata("tracekit.columns", "docs/records.md, Parquet"),
+		),
+		rows: make([]Row, 0, batch),
+	}
+}
+
+// Write adds the record as a row.
+func (w *Writer) Write(r *record.Record) error {
+	if w.closed {
+		return errors.New("parquet: write after the file was ended")
+	}
+	row, err := FromRecord(r)
+	if err != nil {
+		return err
+	}
+	w.rows = append(w.rows, row)
+	if len(w.rows) == cap(w.rows) {
+		return w.writeRows()
+	}
+	return nil
+}
+
+func (w *Writer) writeRows() error {
+	_, err := w.pw.Write(w.rows)
+	clear(w.rows)
+	w.rows = w.rows[:0]
+	return err
+}
+
+// Flush writes the rows held and the file's footer, the first time it is
+// called; later calls do nothing.
+func (w *Writer) Flush() error {
+	if w.closed {
+		return nil
+	}
+	w.closed = true
+	if err := w.writeRows(); err != nil {
+		return err
+	}
+	return w.pw.Close()
+}
+
+// FromRecord returns the row of a record.
+func FromRecord(r *record.Record) (Row, error) {
+	row := Row{
+		Dialect: r.Dialect, Source: r.Source, Line: int64(r.Line), Seq: r.Seq,
+		Time: optString(r.Time), TsNs: r.TsNs, CPU: r.CPU, PID: r.PID, TID: r.TID,
+		Process: optString(r.Process), Event: r.Event, Major: r.Major, Minor: r.Minor,
+		Phase: string(r.Phase), Unpaired: r.Unpaired, DurNs: r.DurNs, Errno: optString(r.Errno),
+		Status: optString(string(r.Status)),
+	}
+	if len(r.Data) > 0 {
+		row.Data = r.Data
+	}
+	if r.TsNs != nil {
+		us := *r.TsNs / 1000
+		if *r.TsNs%1000 < 0 {
+			us-- // round down, as a time stamp is cut
+		}
+		row.Ts = &us
+	}
+	if len(r.Args) > 0 {
+		row.Args = optString(string(record.AppendArgsJSON(nil, r.Args)))
+	}
+	if r.Ret != nil {
+		b, err := r.Ret.MarshalJSON()
+		if err != nil {
+			return row, err
+		}
+		s := string(b)
+		row.Ret = &s
+	}
+	if len(r.Attrs) > 0 {
+		b, err := record.AppendAttrsJSON(nil, r.Attrs)
+		if err != nil {
+			return row, err
+		}
+		row.Attrs = optString(string(b))
+	}
+	return row, nil
+}
+
+func optString(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
