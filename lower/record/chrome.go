@@ -23,18 +23,29 @@ const (
 
 // chromeWriter prints the Trace Event Format (the JSON object form) that
 // chrome://tracing and Perfetto load. It holds per input, process and
-// thread only what names them; events are written as they come.
+// thread only what names them and the Bs not yet ended; events are written
+// as they come.
 type chromeWriter struct {
 	w       *bufio.Writer
 	buf     []byte
 	events  int64
 	closed  bool
 	sources map[string]*chromeSource
-	order   []string             // sources, in the order first seen
-	procs   map[uint32]string    // pid → the process name written ("" when none yet)
-	threads map[uint64]uint32    // (pid<<32|tid) seen, for thread_name events
-	big     map[[2]uint64]uint32 // (kind, id) over 32 bits → stand-in id
-	next    uint32               // next stand-in id, counting down from 2³²−1
+	order   []string                 // sources, in the order first seen
+	procs   map[uint32]string        // pid → the process name written ("" when none yet)
+	threads map[uint64]*chromeThread // by pid<<32|tid
+	torder  []uint64                 // threads, in the order first seen
+	big     map[[2]uint64]uint32     // (kind, id) over 32 bits → stand-in id
+	next    uint32                   // next stand-in id, counting down from 2³²−1
+}
+
+// chromeThread is what the writer knows of one thread: the B events not
+// yet ended, innermost last, and the latest time it has seen there.
+type chromeThread struct {
+	pid, tid uint32
+	named    bool
+	open     []string
+	last     int64
 }
 
 // chromeSource is what the writer knows of one input.
@@ -59,7 +70,7 @@ func NewChrome(w io.Writer) Writer {
 		w:       bufio.NewWriterSize(w, 64<<10),
 		sources: map[string]*chromeSource{},
 		procs:   map[uint32]string{},
-		threads: map[uint64]uint32{},
+		threads: map[uint64]*chromeThread{},
 		big:     map[[2]uint64]uint32{},
 		next:    math.MaxUint32,
 	}
@@ -80,17 +91,11 @@ func (c *chromeWriter) Write(r *Record) error {
 			b = c.meta(b, "process_name", pid, pid, pidName)
 		}
 	}
-	if key := uint64(pid)<<32 | uint64(tid); tidName != "" {
-		if _, seen := c.threads[key]; !seen {
-			c.threads[key] = tid
-			b = c.meta(b, "thread_name", pid, tid, tidName)
-		}
+	th := c.thread(pid, tid)
+	if tidName != "" && !th.named {
+		th.named = true
+		b = c.meta(b, "thread_name", pid, tid, tidName)
 	}
-	b = c.comma(b)
-	b = append(b, `{"name":`...)
-	b = appendString(b, r.Event)
-	b = append(b, `,"cat":`...)
-	b = appendString(b, r.Dialect)
 	ts, dur, hasDur := src.times(r)
 	ph := "i"
 	switch {
@@ -99,9 +104,32 @@ func (c *chromeWriter) Write(r *Record) error {
 		ph = "X"
 	case r.Phase == Enter:
 		ph = "B"
+		th.open = append(th.open, r.Event)
 	case r.Phase == Exit:
-		ph = "E"
+		// An E ends the innermost open B of its thread: one with no open
+		// B of its name is an instant; the Bs opened inside the one it
+		// ends are ended with it.
+		k := len(th.open) - 1
+		for k >= 0 && th.open[k] != r.Event {
+			k--
+		}
+		if k >= 0 {
+			ph = "E"
+			if src.clock == ChromeClockLine {
+				ts += 1000 // the end of the exit's line, where the call ends
+			}
+			for len(th.open) > k+1 {
+				b = c.end(b, th, ts)
+			}
+			th.open = th.open[:k]
+		}
 	}
+	th.last = max(th.last, ts, ts+dur)
+	b = c.comma(b)
+	b = append(b, `{"name":`...)
+	b = appendString(b, r.Event)
+	b = append(b, `,"cat":`...)
+	b = appendString(b, r.Dialect)
 	b = append(b, `,"ph":"`...)
 	b = append(b, ph...)
 	b = append(b, `","ts":`...)
@@ -135,6 +163,12 @@ func (c *chromeWriter) Flush() error {
 	if !c.closed {
 		c.closed = true
 		b := c.buf[:0]
+		for _, k := range c.torder {
+			th := c.threads[k]
+			for len(th.open) > 0 {
+				b = c.end(b, th, th.last)
+			}
+		}
 		if c.events == 0 {
 			b = append(b, chromeHead...)
 		}
@@ -167,6 +201,35 @@ func (c *chromeWriter) comma(b []byte) []byte {
 	}
 	c.events++
 	return b
+}
+
+// thread returns the state of a thread, making it when first seen.
+func (c *chromeWriter) thread(pid, tid uint32) *chromeThread {
+	k := uint64(pid)<<32 | uint64(tid)
+	th, ok := c.threads[k]
+	if !ok {
+		th = &chromeThread{pid: pid, tid: tid}
+		c.threads[k] = th
+		c.torder = append(c.torder, k)
+	}
+	return th
+}
+
+// end appends an E ending the thread's innermost open B, whose own E never
+// came, at ts: args.unended says so.
+func (c *chromeWriter) end(b []byte, th *chromeThread, ts int64) []byte {
+	name := th.open[len(th.open)-1]
+	th.open = th.open[:len(th.open)-1]
+	b = c.comma(b)
+	b = append(b, `{"name":`...)
+	b = appendString(b, name)
+	b = append(b, `,"ph":"E","ts":`...)
+	b = appendMicros(b, ts)
+	b = append(b, `,"pid":`...)
+	b = strconv.AppendUint(b, uint64(th.pid), 10)
+	b = append(b, `,"tid":`...)
+	b = strconv.AppendUint(b, uint64(th.tid), 10)
+	return append(b, `,"args":{"unended":true}}`...)
 }
 
 // meta appends an "M" event naming a process or a thread.
@@ -209,12 +272,8 @@ func (s *chromeSource) times(r *Record) (ts, dur int64, hasDur bool) {
 		if n, ok := attrInt(r.Attrs["exit_line"]); ok && n >= end {
 			end = n
 		}
-		switch {
-		case r.Phase == Complete:
+		if r.Phase == Complete {
 			return ts, (end - int64(r.Line) + 1) * 1000, true
-		case r.Phase == Exit && !r.Unpaired:
-			// The end of the exit's line, where the call ends.
-			return ts + 1000, 0, false
 		}
 		return ts, 0, false
 	}

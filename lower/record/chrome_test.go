@@ -167,3 +167,28 @@ func TestCheckChromeCatches(t *testing.T) {
 		t.Error("an unknown key and a bad unit are not caught")
 	}
 }
+
+// TestChromeHalves: an E ends the innermost open B of its name on its
+// thread and the Bs opened inside it; an exit half with no open B is an
+// instant; a B never ended is ended at the thread's last time.
+func TestChromeHalves(t *testing.T) {
+	rec := func(line int, tid uint64, event string, ph Phase) *Record {
+		return &Record{Dialect: "w", Source: "h", Line: line, Seq: int64(line), PID: Uint(1), TID: Uint(tid), Event: event, Phase: ph}
+	}
+	evs := chromeEvents(t,
+		rec(1, 2, "stray", Exit),
+		rec(2, 2, "outer", Enter),
+		rec(3, 2, "inner", Enter),
+		rec(4, 2, "outer", Exit),
+		rec(5, 3, "open", Enter),
+		rec(6, 3, "x", Complete),
+	)
+	var got []string
+	for _, e := range evs {
+		got = append(got, field(e, "ph")+" "+field(e, "name")+" "+field(e, "ts"))
+	}
+	want := "i stray 1.000, B outer 2.000, B inner 3.000, E inner 5.000, E outer 5.000, B open 5.000, X x 6.000, E open 7.000"
+	if strings.Join(got, ", ") != want {
+		t.Errorf("got  %s\nwant %s", strings.Join(got, ", "), want)
+	}
+}

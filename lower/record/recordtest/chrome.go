@@ -14,10 +14,12 @@ import (
 )
 
 // ChromeStats counts what a Chrome trace holds: events by phase ("X", "B",
-// "E", "i", "M") and the clock of each source named in otherData.
+// "E", "i", "M"), the Es that end a B whose own end never came (args
+// "unended"), and the clock of each source named in otherData.
 type ChromeStats struct {
-	Phases map[string]int
-	Clocks map[string]string
+	Phases  map[string]int
+	Unended int
+	Clocks  map[string]string
 }
 
 // micros is a ts or dur as tracekit writes it: microseconds with three
@@ -124,6 +126,9 @@ func CheckChrome(data []byte) (ChromeStats, error) {
 			continue
 		}
 		st.Phases[e.ph]++
+		if e.unended {
+			st.Unended++
+		}
 		if e.source != "" {
 			sources[e.source] = true
 		}
@@ -151,6 +156,7 @@ type chromeEvent struct {
 	pid, tid uint64
 	ts, dur  int64
 	source   string
+	unended  bool
 }
 
 // span is an event on one thread's timeline, in nanoseconds.
@@ -205,6 +211,7 @@ func checkEvent(raw json.RawMessage) (chromeEvent, error) {
 			return e, fmt.Errorf("args is not an object")
 		}
 		json.Unmarshal(a["source"], &e.source)
+		json.Unmarshal(a["unended"], &e.unended)
 	}
 	if e.ph == "M" {
 		var a struct{ Name string }
