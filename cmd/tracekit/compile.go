@@ -20,6 +20,7 @@ import (
 // compileCmd is "tracekit compile FILE.tsf".
 type compileCmd struct {
 	diagFlags
+	progressFlags
 	TFFDir          string   `name:"tff-dir" default:"." placeholder:"DIR" help:"Where to write TRC00xx.TFF."`
 	Output          string   `short:"o" name:"output" placeholder:"FILE" help:"The TDF to write (default: the TSF's name with .TDF, as TRCUST does)."`
 	Module          string   `name:"module" placeholder:"FILE" help:"The executable module (default: MODNAME, looked for beside the TSF, in the current directory, then along --path)."`
@@ -40,11 +41,16 @@ func (c *compileCmd) Run(e *env) error {
 		fmt.Fprintf(e.stderr, "%s: fatal: %v\n", c.File, err)
 		return exitCode(exitError)
 	}
+	bar := c.startProgress(e)
+	defer bar.Finish()
 	m, diags := tsfcompile.Check(c.File, src, tsfcheck.Options{AllowDuplicateMinors: c.AllowDuplicates})
+	bar.Add(1)
+	bar.Describe("compile: building the TFF and TDF")
 	var set outfile.Set
 	if !diags.Failed() {
 		diags = c.outputs(m, diags, &set)
 	}
+	bar.Finish()
 	diags.Sort()
 	if err := c.print(e, diags); err != nil {
 		return err

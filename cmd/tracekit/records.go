@@ -17,6 +17,7 @@ import (
 // recordsCmd is "tracekit records [--dialect D] FILE...".
 type recordsCmd struct {
 	diagFlags
+	progressFlags
 	Dialect   string   `name:"dialect" placeholder:"D" help:"The dialect of every input (see 'tracekit dialects'); default: told from each input's content and name."`
 	Format    string   `name:"format" enum:"jsonl,csv,text,chrome,parquet" default:"jsonl" help:"Output format: jsonl, csv, text, chrome (Trace Event Format for Perfetto and chrome://tracing) or parquet (needs -o)."`
 	Output    string   `short:"o" name:"output" placeholder:"FILE" help:"Write the records to FILE (whole, or not at all) instead of standard output."`
@@ -66,7 +67,9 @@ func (c *recordsCmd) Run(e *env) error {
 	}
 	opts := dialect.Options{Dialect: c.Dialect, NoPair: c.NoPair, CPUHz: c.CPUHz, KeepGoing: c.KeepGoing, Strict: c.Strict}
 	start := time.Now()
+	bar := c.startProgress(e, inputs)
 	sum, err := dialect.Records(context.Background(), opts, inputs, w, report)
+	bar.Finish()
 	if ferr := w.Flush(); err == nil {
 		err = ferr
 	}
