@@ -47,7 +47,7 @@ bench-formats: build
 	    ./bin/tracekit records --stats --keep-going --quiet --dialect $$d --format $$f $$o "$$tmp/in" > "$$tmp/out.$$f" 2> "$$tmp/err" || { cat "$$tmp/err"; exit 1; }; \
 	    tail -n 1 "$$tmp/err" | awk -v d=$$d -v f=$$f -v max=$(BENCHMAXRSS) \
 	      '{ split($$0, p, ", "); rss = p[3]; sub(/peak RSS /, "", rss); rss += 0; \
-	         printf "%-10s %-8s %12s   peak RSS %4d MiB%s\n", d, f, p[2], rss, rss > max ? "   over " max " MiB" : ""; exit rss > max }' || exit 1; \
+	         over = rss > max; printf "%-10s %-8s %12s   peak RSS %4d MiB%s\n", d, f, p[2], rss, (over ? "   over " max " MiB" : ""); exit over }' || exit 1; \
 	  done; \
 	done
 

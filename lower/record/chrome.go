@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 )
 
@@ -22,9 +23,11 @@ const (
 )
 
 // chromeWriter prints the Trace Event Format (the JSON object form) that
-// chrome://tracing and Perfetto load. It holds per input, process and
-// thread only what names them and the Bs not yet ended; events are written
-// as they come.
+// chrome://tracing and Perfetto load. Events are written as they come; it
+// holds the names it wrote last (at most chromeNames of each kind: past
+// that it forgets them and writes them again when needed, which only
+// repeats an M event), the threads with a B not yet ended, and the
+// stand-ins of ids over 32 bits.
 type chromeWriter struct {
 	w       *bufio.Writer
 	buf     []byte
@@ -32,18 +35,22 @@ type chromeWriter struct {
 	closed  bool
 	sources map[string]*chromeSource
 	order   []string                 // sources, in the order first seen
-	procs   map[uint32]string        // pid → the process name written ("" when none yet)
-	threads map[uint64]*chromeThread // by pid<<32|tid
-	torder  []uint64                 // threads, in the order first seen
+	procs   map[uint32]string        // pid → the process name last written
+	named   map[uint64]bool          // pid<<32|tid → thread name written
+	threads map[uint64]*chromeThread // pid<<32|tid → open Bs, for threads with any
 	big     map[[2]uint64]uint32     // (kind, id) over 32 bits → stand-in id
 	next    uint32                   // next stand-in id, counting down from 2³²−1
 }
 
-// chromeThread is what the writer knows of one thread: the B events not
-// yet ended, innermost last, and the latest time it has seen there.
+// chromeNames is how many process names, and how many thread names, the
+// writer remembers: traces name a few hundred processes, but a synthetic
+// one may name a new one every record.
+const chromeNames = 1 << 16
+
+// chromeThread is what the writer knows of a thread with Bs not yet ended:
+// their names, innermost last, and the latest time seen on the thread.
 type chromeThread struct {
 	pid, tid uint32
-	named    bool
 	open     []string
 	last     int64
 }
@@ -70,6 +77,7 @@ func NewChrome(w io.Writer) Writer {
 		w:       bufio.NewWriterSize(w, 64<<10),
 		sources: map[string]*chromeSource{},
 		procs:   map[uint32]string{},
+		named:   map[uint64]bool{},
 		threads: map[uint64]*chromeThread{},
 		big:     map[[2]uint64]uint32{},
 		next:    math.MaxUint32,
@@ -85,18 +93,23 @@ func (c *chromeWriter) Write(r *Record) error {
 	b := c.buf[:0]
 	src := c.source(r)
 	pid, tid, pidName, tidName := c.ids(src, r)
-	if name, seen := c.procs[pid]; !seen || name == "" && pidName != "" {
-		c.procs[pid] = pidName
-		if pidName != "" {
-			b = c.meta(b, "process_name", pid, pid, pidName)
+	if pidName != "" && c.procs[pid] != pidName {
+		if len(c.procs) >= chromeNames {
+			clear(c.procs)
 		}
+		c.procs[pid] = pidName
+		b = c.meta(b, "process_name", pid, pid, pidName)
 	}
-	th := c.thread(pid, tid)
-	if tidName != "" && !th.named {
-		th.named = true
+	key := uint64(pid)<<32 | uint64(tid)
+	if tidName != "" && !c.named[key] {
+		if len(c.named) >= chromeNames {
+			clear(c.named)
+		}
+		c.named[key] = true
 		b = c.meta(b, "thread_name", pid, tid, tidName)
 	}
 	ts, dur, hasDur := src.times(r)
+	th := c.threads[key]
 	ph := "i"
 	switch {
 	case r.Unpaired:
@@ -104,8 +117,12 @@ func (c *chromeWriter) Write(r *Record) error {
 		ph = "X"
 	case r.Phase == Enter:
 		ph = "B"
+		if th == nil {
+			th = &chromeThread{pid: pid, tid: tid}
+			c.threads[key] = th
+		}
 		th.open = append(th.open, r.Event)
-	case r.Phase == Exit:
+	case r.Phase == Exit && th != nil:
 		// An E ends the innermost open B of its thread: one with no open
 		// B of its name is an instant; the Bs opened inside the one it
 		// ends are ended with it.
@@ -122,9 +139,14 @@ func (c *chromeWriter) Write(r *Record) error {
 				b = c.end(b, th, ts)
 			}
 			th.open = th.open[:k]
+			if k == 0 {
+				delete(c.threads, key)
+			}
 		}
 	}
-	th.last = max(th.last, ts, ts+dur)
+	if th != nil {
+		th.last = max(th.last, ts, ts+dur)
+	}
 	b = c.comma(b)
 	b = append(b, `{"name":`...)
 	b = appendString(b, r.Event)
@@ -163,7 +185,12 @@ func (c *chromeWriter) Flush() error {
 	if !c.closed {
 		c.closed = true
 		b := c.buf[:0]
-		for _, k := range c.torder {
+		keys := make([]uint64, 0, len(c.threads))
+		for k := range c.threads {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
 			th := c.threads[k]
 			for len(th.open) > 0 {
 				b = c.end(b, th, th.last)
@@ -201,18 +228,6 @@ func (c *chromeWriter) comma(b []byte) []byte {
 	}
 	c.events++
 	return b
-}
-
-// thread returns the state of a thread, making it when first seen.
-func (c *chromeWriter) thread(pid, tid uint32) *chromeThread {
-	k := uint64(pid)<<32 | uint64(tid)
-	th, ok := c.threads[k]
-	if !ok {
-		th = &chromeThread{pid: pid, tid: tid}
-		c.threads[k] = th
-		c.torder = append(c.torder, k)
-	}
-	return th
 }
 
 // end appends an E ending the thread's innermost open B, whose own E never

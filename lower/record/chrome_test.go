@@ -192,3 +192,19 @@ func TestChromeHalves(t *testing.T) {
 		t.Errorf("got  %s\nwant %s", strings.Join(got, ", "), want)
 	}
 }
+
+// TestChromeProcessNames: a process is named when a record first gives its
+// name, and again when the name changes (a pid used again); a thread
+// without a name of its own gets no M event.
+func TestChromeProcessNames(t *testing.T) {
+	var out bytes.Buffer
+	w := NewChrome(&out)
+	for i, name := range []string{"", "a", "a", "b"} {
+		w.Write(&Record{Dialect: "d", Source: "s", Line: i + 1, Seq: int64(i + 1), PID: Uint(9), Process: name, Event: "e", Phase: Instant})
+	}
+	w.Flush()
+	s := out.String()
+	if strings.Count(s, `"process_name"`) != 2 || !strings.Contains(s, `"args":{"name":"a"}`) || !strings.Contains(s, `"args":{"name":"b"}`) || strings.Contains(s, `"thread_name"`) {
+		t.Errorf("names:\n%s", s)
+	}
+}
