@@ -66,12 +66,14 @@ type chromeSource struct {
 // NewChrome returns a writer printing the Trace Event Format in its JSON
 // object form, {"displayTimeUnit":"ns","traceEvents":[…],"otherData":{…}},
 // for chrome://tracing and Perfetto's UI. A complete call is an "X" event
-// with its duration, an enter and an exit record are "B" and "E", an
-// instant is an "i" (thread scope), and so is an unpaired half, as neither
-// tool accepts a "B" that never ends or an "E" that never began; process
-// and thread names are "M" events. ts and dur are microseconds written with
-// three fraction digits. The record's other fields are in args.
-// docs/records.md describes the mapping, the clocks and the ids.
+// with its duration, an enter a "B", an exit the "E" of the innermost open
+// B of its name on its thread, an instant an "i" (thread scope); an
+// unpaired half and an exit with no open B are instants, and a B left open
+// is ended by an outer E or at the end, as neither tool accepts a B that
+// never ends or an E that never began. Process and thread names are "M"
+// events. ts and dur are microseconds written with three fraction digits.
+// The record's other fields are in args. docs/records.md describes the
+// mapping, the clocks and the ids.
 func NewChrome(w io.Writer) Writer {
 	return &chromeWriter{
 		w:       bufio.NewWriterSize(w, 64<<10),
