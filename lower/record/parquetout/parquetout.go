@@ -21,12 +21,13 @@ import (
 )
 
 // RowGroupRows is the number of rows in each row group but the last: a row
-// group is held in memory until it is written, and 16 Ki rows keep a
-// writer under 40 MB of resident memory.
-const RowGroupRows = 16 << 10
+// group is held in memory until it is written. 8 Ki rows, with pages of
+// PageSize, keep a run under 64 MiB of resident memory on the largest
+// records (winstrace's, with their arguments).
+const RowGroupRows = 8 << 10
 
-// batch is how many rows are handed to parquet-go at once.
-const batch = 1024
+// PageSize is the size of the page buffers, one a column.
+const PageSize = 64 << 10
 
 // Row is one record as a Parquet row: the columns, in order, with their
 // Parquet names and types.
@@ -49,19 +50,22 @@ type Row struct {
 	Unpaired bool     `parquet:"unpaired"`
 	DurNs    *int64   `parquet:"dur_ns,optional"`
 	Errno    *string  `parquet:"errno,optional,dict"`
-	Args     *string  `parquet:"args,optional"`
-	Ret      *string  `parquet:"ret,optional"`
+	Args     []byte   `parquet:"args,optional,string"`
+	Ret      []byte   `parquet:"ret,optional,string"`
 	Status   *string  `parquet:"status,optional,dict"`
 	Data     []string `parquet:"data,optional,list"`
-	Attrs    *string  `parquet:"attrs,optional"`
+	Attrs    []byte   `parquet:"attrs,optional,string"`
 }
 
 // Writer writes records as the rows of one Parquet file. It implements
 // record.Writer: Flush ends the file (the footer) the first time it is
-// called; nothing may be written after.
+// called; nothing may be written after. Each record is handed to
+// parquet-go, which copies it into its column buffers, before Write
+// returns: nothing of a record is kept.
 type Writer struct {
 	pw     *parquet.GenericWriter[Row]
-	rows   []Row
+	row    [1]Row
+	json   []byte // the JSON columns of the row being written
 	closed bool
 }
 
@@ -73,10 +77,10 @@ func New(w io.Writer) *Writer {
 		pw: parquet.NewGenericWriter[Row](w,
 			parquet.Compression(&snappy.Codec{}),
 			parquet.MaxRowsPerRowGroup(RowGroupRows),
+			parquet.PageBufferSize(PageSize),
 			parquet.CreatedBy("tracekit", "", ""),
 			parquet.KeyValueMetadata("tracekit.columns", "docs/records.md, Parquet"),
 		),
-		rows: make([]Row, 0, batch),
 	}
 }
 
@@ -85,39 +89,30 @@ func (w *Writer) Write(r *record.Record) error {
 	if w.closed {
 		return errors.New("parquet: write after the file was ended")
 	}
-	row, err := FromRecord(r)
+	var err error
+	w.row[0], w.json, err = FromRecord(r, w.json[:0])
 	if err != nil {
 		return err
 	}
-	w.rows = append(w.rows, row)
-	if len(w.rows) == cap(w.rows) {
-		return w.writeRows()
-	}
-	return nil
-}
-
-func (w *Writer) writeRows() error {
-	_, err := w.pw.Write(w.rows)
-	clear(w.rows)
-	w.rows = w.rows[:0]
+	_, err = w.pw.Write(w.row[:])
+	w.row[0] = Row{}
 	return err
 }
 
-// Flush writes the rows held and the file's footer, the first time it is
-// called; later calls do nothing.
+// Flush writes the file's footer, the first time it is called; later
+// calls do nothing.
 func (w *Writer) Flush() error {
 	if w.closed {
 		return nil
 	}
 	w.closed = true
-	if err := w.writeRows(); err != nil {
-		return err
-	}
 	return w.pw.Close()
 }
 
-// FromRecord returns the row of a record.
-func FromRecord(r *record.Record) (Row, error) {
+// FromRecord returns the row of a record. The JSON columns (args, ret,
+// attrs) are appended to buf, which is returned, and point into it: the
+// row is valid while buf is not written again.
+func FromRecord(r *record.Record, buf []byte) (Row, []byte, error) {
 	row := Row{
 		Dialect: r.Dialect, Source: r.Source, Line: int64(r.Line), Seq: r.Seq,
 		Time: optString(r.Time), TsNs: r.TsNs, CPU: r.CPU, PID: r.PID, TID: r.TID,
@@ -135,25 +130,29 @@ func FromRecord(r *record.Record) (Row, error) {
 		}
 		row.Ts = &us
 	}
+	// Each column is appended whole before it is sliced: a later append
+	// that moves buf leaves the earlier slices on the old array, intact.
 	if len(r.Args) > 0 {
-		row.Args = optString(string(record.AppendArgsJSON(nil, r.Args)))
+		start := len(buf)
+		buf = record.AppendArgsJSON(buf, r.Args)
+		row.Args = buf[start:len(buf):len(buf)]
 	}
 	if r.Ret != nil {
 		b, err := r.Ret.MarshalJSON()
 		if err != nil {
-			return row, err
+			return row, buf, err
 		}
-		s := string(b)
-		row.Ret = &s
+		row.Ret = b
 	}
 	if len(r.Attrs) > 0 {
-		b, err := record.AppendAttrsJSON(nil, r.Attrs)
-		if err != nil {
-			return row, err
+		start := len(buf)
+		var err error
+		if buf, err = record.AppendAttrsJSON(buf, r.Attrs); err != nil {
+			return row, buf, err
 		}
-		row.Attrs = optString(string(b))
+		row.Attrs = buf[start:len(buf):len(buf)]
 	}
-	return row, nil
+	return row, buf, nil
 }
 
 func optString(s string) *string {
