@@ -254,3 +254,17 @@ func TestParquetNeedsFile(t *testing.T) {
 		t.Errorf("not a Parquet file: %v", err)
 	}
 }
+
+// TestChromeToFile: with -o the trace streams into the file, the same as
+// on standard output.
+func TestChromeToFile(t *testing.T) {
+	in := "../../lower/dialect/winstrace/testdata/threads.wst"
+	_, want, _ := runCLI("records", "--format", "chrome", in)
+	out := filepath.Join(t.TempDir(), "t.json")
+	if status, stdout, stderr := runCLI("records", "--format", "chrome", "-o", out, in); status != exitOK || stdout != "" {
+		t.Fatalf("status %d, %q, %q", status, stdout, stderr)
+	}
+	if got, err := os.ReadFile(out); err != nil || string(got) != want || want == "" {
+		t.Errorf("file differs from standard output (%v)", err)
+	}
+}
