@@ -2,7 +2,7 @@
 GO       ?= go
 FUZZTIME ?= 10s
 
-.PHONY: all build test bench bench-b3 fuzz lint clean
+.PHONY: all build test bench bench-b3 bench-formats fuzz lint clean
 
 all: lint build test
 
@@ -30,7 +30,27 @@ bench: build
 	    '{ wc = size / 1e6 / (e - s); split($$0, f, ", "); rec = f[2] + 0; \
 	       printf "%-10s records %8.2f MB/s   wc -l %8.1f MB/s   ratio %.4f   %s\n", d, rec, wc, rec / wc, f[3] }'; \
 	done
+	@$(MAKE) --no-print-directory bench-formats
 	@$(MAKE) --no-print-directory bench-b3
+
+BENCHMAXRSS ?= 64
+
+# For each trace dialect, "tracekit records" on a generated file of
+# BENCHSIZE bytes with --format chrome (to a file through standard output)
+# and --format parquet (-o): MB/s and peak memory, which must stay within
+# BENCHMAXRSS MiB (the run fails otherwise).
+bench-formats: build
+	@tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
+	for d in $$(./bin/tracekit dialects | grep -v binary | cut -d' ' -f1); do \
+	  ./bin/tracekit generate --dialect $$d --size $(BENCHSIZE) -o "$$tmp/in" || exit 1; \
+	  for f in chrome parquet; do \
+	    o=; if [ $$f = parquet ]; then o="-o $$tmp/out.parquet"; fi; \
+	    ./bin/tracekit records --stats --keep-going --quiet --dialect $$d --format $$f $$o "$$tmp/in" > "$$tmp/out.$$f" 2> "$$tmp/err" || { cat "$$tmp/err"; exit 1; }; \
+	    tail -n 1 "$$tmp/err" | awk -v d=$$d -v f=$$f -v max=$(BENCHMAXRSS) \
+	      '{ split($$0, p, ", "); rss = p[3]; sub(/peak RSS /, "", rss); rss += 0; \
+	         over = rss > max; printf "%-10s %-8s %12s   peak RSS %4d MiB%s\n", d, f, p[2], rss, (over ? "   over " max " MiB" : ""); exit over }' || exit 1; \
+	  done; \
+	done
 
 B3SIZE ?= 20000000
 

@@ -20,6 +20,7 @@ import (
 // compileCmd is "tracekit compile FILE.tsf".
 type compileCmd struct {
 	diagFlags
+	progressFlags
 	TFFDir          string   `name:"tff-dir" default:"." placeholder:"DIR" help:"Where to write TRC00xx.TFF."`
 	Output          string   `short:"o" name:"output" placeholder:"FILE" help:"The TDF to write (default: the TSF's name with .TDF, as TRCUST does)."`
 	Module          string   `name:"module" placeholder:"FILE" help:"The executable module (default: MODNAME, looked for beside the TSF, in the current directory, then along --path)."`
@@ -40,13 +41,17 @@ func (c *compileCmd) Run(e *env) error {
 		fmt.Fprintf(e.stderr, "%s: fatal: %v\n", c.File, err)
 		return exitCode(exitError)
 	}
+	bar := c.startProgress(e)
+	defer bar.Finish()
 	res := tsfcompile.Run(tsfcompile.Request{
 		Name: c.File, Src: src,
 		Check:  tsfcheck.Options{AllowDuplicateMinors: c.AllowDuplicates},
 		Locate: c.locate,
 	})
+	bar.Add(1)
 	var set outfile.Set
 	diags := c.outputs(res, &set)
+	bar.Finish()
 	diags.Sort()
 	if err := c.print(e, diags); err != nil {
 		return err

@@ -9,6 +9,7 @@ import (
 	"github.com/tracekit/tracekit/ast/diag"
 	"github.com/tracekit/tracekit/binfmt/tff"
 	"github.com/tracekit/tracekit/cmd/internal/osfile"
+	"github.com/tracekit/tracekit/cmd/internal/progress"
 	"github.com/tracekit/tracekit/lower/dialect/buffer"
 	"github.com/tracekit/tracekit/lower/dialect/lowering"
 	"github.com/tracekit/tracekit/lower/formatter"
@@ -18,6 +19,7 @@ import (
 // formatCmd is "tracekit format FILE...", a modern TRACEFMT.
 type formatCmd struct {
 	diagFlags
+	progressFlags
 	TFFPath []string `name:"tff-path" sep:":" placeholder:"DIR:DIR" help:"Directories to find TRC00xx.TFF in, by the major code of each record, as TRACEFMT does."`
 	TFF     []string `name:"tff" placeholder:"FILE" help:"TFF files to use (before --tff-path)."`
 	Format  string   `name:"format" enum:"text,jsonl" default:"text" help:"text: one block per record; jsonl: normalized records with the formatted lines."`
@@ -89,11 +91,14 @@ func (c *formatCmd) Run(e *env) error {
 	}
 	out := bufio.NewWriter(e.stdout)
 	failed := false
+	bar := progress.Start(e.stderr, inputSize(c.Files...), "format", c.Quiet)
+	defer bar.Finish()
 	for _, name := range c.Files {
 		data, err := os.ReadFile(name)
 		if err != nil {
 			return err
 		}
+		bar.Add(int64(len(data)))
 		buf, base, ds := buffer.Read(name, data)
 		diags = append(diags, ds...)
 		if buf == nil {
@@ -138,6 +143,7 @@ func (c *formatCmd) Run(e *env) error {
 			}
 		}
 	}
+	bar.Finish()
 	if err := out.Flush(); err != nil {
 		return err
 	}

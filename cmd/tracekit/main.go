@@ -10,6 +10,7 @@ import (
 	"os"
 
 	"github.com/alecthomas/kong"
+	kongcompletion "github.com/jotaen/kong-completion"
 )
 
 // Exit statuses.
@@ -31,6 +32,9 @@ type cli struct {
 	Dialects dialectsCmd `cmd:"" help:"List the trace dialects tracekit reads."`
 	Generate generateCmd `cmd:"" help:"Write synthetic input of a trace dialect, for benchmarks."`
 	AST      astCmd      `cmd:"" name:"ast" help:"Dump the syntax tree of a file (kr/pretty), positions included."`
+
+	Completion kongcompletion.Completion `cmd:"" help:"Print the shell code that turns on tab completion: tracekit completion -c bash|zsh|fish."`
+	Version    kong.VersionFlag          `name:"version" help:"Print the module version and the revision tracekit was built from, and exit."`
 }
 
 // env is what a command runs with: its streams, so that tests can run the
@@ -60,10 +64,16 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (status int) 
 		kong.Exit(func(code int) { exited, status = true, code }),
 		kong.UsageOnError(),
 		kong.ConfigureHelp(kong.HelpOptions{Compact: true}),
+		kong.Vars{"version": version()},
 	)
 	if err != nil {
 		fmt.Fprintln(stderr, "tracekit:", err)
 		return exitUsage
+	}
+	// A shell asking for completions (COMP_LINE set) is answered here.
+	kongcompletion.Register(parser)
+	if exited {
+		return status
 	}
 	ctx, err := parser.Parse(args)
 	if exited {

@@ -12,14 +12,14 @@ import (
 	"github.com/tracekit/tracekit/ast/diag"
 	"github.com/tracekit/tracekit/cmd/internal/outfile"
 	"github.com/tracekit/tracekit/lower/dialect"
-	"github.com/tracekit/tracekit/lower/record"
 )
 
 // recordsCmd is "tracekit records [--dialect D] FILE...".
 type recordsCmd struct {
 	diagFlags
+	progressFlags
 	Dialect   string   `name:"dialect" placeholder:"D" help:"The dialect of every input (see 'tracekit dialects'); default: told from each input's content and name."`
-	Format    string   `name:"format" enum:"jsonl,csv,text" default:"jsonl" help:"Output format: jsonl, csv or text."`
+	Format    string   `name:"format" enum:"jsonl,csv,text,chrome,parquet" default:"jsonl" help:"Output format: jsonl, csv, text, chrome (Trace Event Format for Perfetto and chrome://tracing) or parquet (needs -o)."`
 	Output    string   `short:"o" name:"output" placeholder:"FILE" help:"Write the records to FILE (whole, or not at all) instead of standard output."`
 	NoPair    bool     `name:"no-pair" help:"Keep the start and end halves of calls as separate records (winstrace)."`
 	CPUHz     float64  `name:"cpu-hz" placeholder:"HZ" help:"Processor clock rate, to turn time-stamp counts into nanoseconds (os2strace)."`
@@ -49,10 +49,11 @@ func (c *recordsCmd) Run(e *env) error {
 	if c.Output != "" {
 		dest = &buf
 	}
-	w, err := record.NewWriter(c.Format, dest)
+	w, file, err := c.newWriter(dest)
 	if err != nil {
 		return err
 	}
+	defer file.Abort()
 	report := func(d diag.Diagnostic) {
 		if d.Severity < min {
 			return
@@ -66,7 +67,9 @@ func (c *recordsCmd) Run(e *env) error {
 	}
 	opts := dialect.Options{Dialect: c.Dialect, NoPair: c.NoPair, CPUHz: c.CPUHz, KeepGoing: c.KeepGoing, Strict: c.Strict}
 	start := time.Now()
+	bar := c.startProgress(e, inputs)
 	sum, err := dialect.Records(context.Background(), opts, inputs, w, report)
+	bar.Finish()
 	if ferr := w.Flush(); err == nil {
 		err = ferr
 	}
@@ -81,7 +84,11 @@ func (c *recordsCmd) Run(e *env) error {
 	case err != nil:
 		return err
 	}
-	if c.Output != "" {
+	if file != nil {
+		if err := file.Commit(); err != nil {
+			return err
+		}
+	} else if c.Output != "" {
 		var set outfile.Set
 		set.Add(c.Output, []byte(buf.String()))
 		if err := set.Commit(); err != nil {

@@ -76,6 +76,14 @@ func TestWriters(t *testing.T) {
 				if n := strings.Count(out.String(), "\n"); n != len(samples()) {
 					t.Errorf("%d lines", n)
 				}
+			case "chrome":
+				st, err := recordtest.CheckChrome(out.Bytes())
+				if err != nil {
+					t.Error(err)
+				}
+				if st.Phases["X"] != 1 || st.Phases["i"] != 3 || st.Phases["M"] != 5 {
+					t.Errorf("phases %v", st.Phases)
+				}
 			}
 			golden.Check(t, filepath.Join("testdata", "samples."+format), out.Bytes())
 		})

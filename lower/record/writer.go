@@ -19,9 +19,10 @@ type Writer interface {
 
 // The output formats NewWriter knows.
 var formats = map[string]func(io.Writer) Writer{
-	"jsonl": NewJSONL,
-	"csv":   NewCSV,
-	"text":  NewText,
+	"jsonl":  NewJSONL,
+	"csv":    NewCSV,
+	"text":   NewText,
+	"chrome": NewChrome,
 }
 
 // Formats returns the names NewWriter accepts, sorted.
@@ -34,7 +35,8 @@ func Formats() []string {
 	return names
 }
 
-// NewWriter returns the writer for a format name: "jsonl", "csv" or "text".
+// NewWriter returns the writer for a format name: "jsonl", "csv", "text" or
+// "chrome".
 func NewWriter(format string, w io.Writer) (Writer, error) {
 	mk, ok := formats[format]
 	if !ok {
