@@ -21,7 +21,7 @@ type recordsCmd struct {
 	Dialect   string   `name:"dialect" placeholder:"D" help:"The dialect of every input (see 'tracekit dialects'); default: told from each input's content and name."`
 	Format    string   `name:"format" enum:"jsonl,csv,text,chrome,parquet" default:"jsonl" help:"Output format: jsonl, csv, text, chrome (Trace Event Format for Perfetto and chrome://tracing) or parquet (needs -o)."`
 	Output    string   `short:"o" name:"output" placeholder:"FILE" help:"Write the records to FILE (whole, or not at all) instead of standard output."`
-	NoPair    bool     `name:"no-pair" help:"Keep the start and end halves of calls as separate records (winstrace)."`
+	NoPair    bool     `name:"no-pair" help:"Keep the start and end halves of calls as separate records (winstrace, strace)."`
 	CPUHz     float64  `name:"cpu-hz" placeholder:"HZ" help:"Processor clock rate, to turn time-stamp counts into nanoseconds (os2strace)."`
 	KeepGoing bool     `name:"keep-going" help:"Exit 0 even when lines were skipped, and go on past inputs that cannot be read."`
 	Strict    bool     `name:"strict" help:"Stop at the first malformed line."`
