@@ -8,6 +8,8 @@
 // lowering's business.
 package os2strace
 
+//go:generate go run ../internal/pgen
+
 import (
 	"errors"
 	"strconv"

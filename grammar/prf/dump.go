@@ -10,6 +10,8 @@
 // line.
 package prf
 
+//go:generate go run ../internal/pgen
+
 import (
 	"errors"
 	"regexp"

@@ -9,6 +9,8 @@
 // business.
 package winstrace
 
+//go:generate go run ../internal/pgen
+
 import (
 	"errors"
 	"strconv"

@@ -1,0 +1,60 @@
+package prf
+
+import (
+	"testing"
+
+	"github.com/tracekit/tracekit/grammar/internal/difftest"
+)
+
+// The inputs of the differential tests: every line of the fixtures, each
+// given to every parser of the package.
+var genInputs = []string{"../../lower/dialect/prf/testdata/*.prf", "../../lower/dialect/prf/testdata/*.csv"}
+
+var genSeeds = []string{"", "PRF: Rec Process: 1 Thread: 2", "ClientAP: 1.2.3.4 5 - 6 RootAP:", "INT: a b OPR: c", "\"a\"\"b\",c,,\"", "Offset +0 +1", "Event: 1 Time: a b c d"}
+
+func engines[T any, G interface {
+	ParseString(string, string) (*T, error)
+	ParseInto(string, string, *T) error
+}](ref difftest.Engine[T], g, r G) (difftest.Engine[T], difftest.Engine[T], difftest.Engine[T]) {
+	var out T
+	return ref, func(s string) (*T, error) { return g.ParseString("", s) },
+		func(s string) (*T, error) { return &out, r.ParseInto("", s, &out) }
+}
+
+func TestGeneratedMatchesParticiple(t *testing.T) {
+	dref, dgen, dreuse := engines(difftest.Participle(dumpParser), &dumpParserGen{}, &dumpParserGen{})
+	href, hgen, hreuse := engines(difftest.Participle(hexParser), &hexParserGen{}, &hexParserGen{})
+	cref, cgen, creuse := engines(difftest.Participle(csvParser), &csvParserGen{}, &csvParserGen{})
+	for _, l := range append(difftest.Lines(t, genInputs...), genSeeds...) {
+		difftest.Check(t, dref, dgen, l)
+		difftest.Check(t, dref, dreuse, l)
+		difftest.Check(t, href, hgen, l)
+		difftest.Check(t, href, hreuse, l)
+		difftest.Check(t, cref, cgen, l)
+		difftest.Check(t, cref, creuse, l)
+	}
+}
+
+func FuzzGeneratedDump(f *testing.F) {
+	for _, s := range append(difftest.Lines(f, genInputs...), genSeeds...) {
+		f.Add(s)
+	}
+	ref, gen, _ := engines(difftest.Participle(dumpParser), &dumpParserGen{}, &dumpParserGen{})
+	f.Fuzz(func(t *testing.T, s string) { difftest.Check(t, ref, gen, s) })
+}
+
+func FuzzGeneratedHex(f *testing.F) {
+	for _, s := range append(difftest.Lines(f, genInputs...), genSeeds...) {
+		f.Add(s)
+	}
+	ref, gen, _ := engines(difftest.Participle(hexParser), &hexParserGen{}, &hexParserGen{})
+	f.Fuzz(func(t *testing.T, s string) { difftest.Check(t, ref, gen, s) })
+}
+
+func FuzzGeneratedCSV(f *testing.F) {
+	for _, s := range append(difftest.Lines(f, genInputs...), genSeeds...) {
+		f.Add(s)
+	}
+	ref, gen, _ := engines(difftest.Participle(csvParser), &csvParserGen{}, &csvParserGen{})
+	f.Fuzz(func(t *testing.T, s string) { difftest.Check(t, ref, gen, s) })
+}
