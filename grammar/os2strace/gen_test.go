@@ -1,6 +1,7 @@
 package os2strace
 
 import (
+	"reflect"
 	"testing"
 
 	"github.com/tracekit/tracekit/grammar/internal/difftest"
@@ -56,4 +57,62 @@ func FuzzGeneratedModule(f *testing.F) {
 	}
 	ref, gen, _ := moduleEngines()
 	f.Fuzz(func(t *testing.T, s string) { difftest.Check(t, ref, gen, s) })
+}
+
+// TestParseMatchesReference: the parse functions give the same nodes and
+// diagnostics with either engine.
+func TestParseMatchesReference(t *testing.T) {
+	var lp LineParser
+	for _, l := range append(difftest.Lines(t, genInputs...), genSeeds...) {
+		h, hd := lp.Hook(base, l)
+		rh, rhd := ParseHookReference(base, l)
+		if !reflect.DeepEqual(h, rh) || !reflect.DeepEqual(hd, rhd) {
+			t.Errorf("%q: hook %+v %v, reference %+v %v", l, h, hd, rh, rhd)
+		}
+		m, md := lp.Module(base, l)
+		rm, rmd := ParseModuleReference(base, l)
+		if !reflect.DeepEqual(m, rm) || !reflect.DeepEqual(md, rmd) {
+			t.Errorf("%q: module %+v %v, reference %+v %v", l, m, md, rm, rmd)
+		}
+	}
+}
+
+var benchHook = " 104   13   4b 9450:1545343593 3 00000001 fff37182 fff05c9c 00000000"
+
+// BenchmarkHook is the parse path of one hook line (generated parser and
+// conversion to ast nodes).
+func BenchmarkHook(b *testing.B) {
+	var lp LineParser
+	b.SetBytes(int64(len(benchHook)))
+	b.ReportAllocs()
+	for range b.N {
+		if h, _ := lp.Hook(base, benchHook); h == nil {
+			b.Fatal("rejected")
+		}
+	}
+}
+
+// BenchmarkHookReference is BenchmarkHook with participle's parser.
+func BenchmarkHookReference(b *testing.B) {
+	b.SetBytes(int64(len(benchHook)))
+	b.ReportAllocs()
+	for range b.N {
+		if h, _ := ParseHookReference(base, benchHook); h == nil {
+			b.Fatal("rejected")
+		}
+	}
+}
+
+var benchModule = "0002 00020000 00004000 0000000d fb1e0828 E:\\OS2\\EPWMP.EXE"
+
+// BenchmarkModule is the parse path of one module-table line.
+func BenchmarkModule(b *testing.B) {
+	var lp LineParser
+	b.SetBytes(int64(len(benchModule)))
+	b.ReportAllocs()
+	for range b.N {
+		if m, _ := lp.Module(base, benchModule); m == nil {
+			b.Fatal("rejected")
+		}
+	}
 }

@@ -112,12 +112,41 @@ func (c *converter) number(w word, base, bits int, code, what string) os2ast.Num
 	return os2ast.Number{Pos: p, Text: w.Text, Value: v}
 }
 
+// LineParser parses lines with the parsers generated from the grammar
+// (parsers_gen.go), keeping their buffers from line to line: a lowering
+// makes one per input. The zero LineParser is ready to use; it is not safe
+// for concurrent use.
+type LineParser struct {
+	hookGen   hookParserGen
+	hook      hookLine
+	moduleGen moduleParserGen
+	module    moduleLine
+}
+
 // ParseHook parses one line of a STRACE POST ASCII dump. pos is where the
 // line starts; the line has no line break. It returns nil and at least one
 // error (os2strace.CodeSyntax, CodeNumber) when the line is malformed.
 func ParseHook(pos ast.Pos, line string) (*os2ast.Hook, diag.List) {
-	c := &converter{base: pos}
+	var lp LineParser
+	return lp.Hook(pos, line)
+}
+
+// Hook parses one hook line, as ParseHook does.
+func (lp *LineParser) Hook(pos ast.Pos, line string) (*os2ast.Hook, diag.List) {
+	p := &lp.hook
+	err := lp.hookGen.ParseInto("", line, p)
+	return convertHook(pos, p, err)
+}
+
+// ParseHookReference is ParseHook with participle's reflective parser, the
+// reference the generated one is tested against.
+func ParseHookReference(pos ast.Pos, line string) (*os2ast.Hook, diag.List) {
 	p, err := hookParser.ParseString("", line)
+	return convertHook(pos, p, err)
+}
+
+func convertHook(pos ast.Pos, p *hookLine, err error) (*os2ast.Hook, diag.List) {
+	c := converter{base: pos}
 	if err != nil {
 		c.parseError(err, os2ast.CodeSyntax, "not a hook line")
 		return nil, c.diags
@@ -147,8 +176,25 @@ func ParseHook(pos ast.Pos, line string) (*os2ast.Hook, diag.List) {
 // error (os2strace.CodeModSyntax, CodeModNumber, CodeModNoModule) when the
 // line is malformed. The module path is the rest of the line, as written.
 func ParseModule(pos ast.Pos, line string) (*os2ast.Module, diag.List) {
-	c := &converter{base: pos}
+	var lp LineParser
+	return lp.Module(pos, line)
+}
+
+// Module parses one module-table line, as ParseModule does.
+func (lp *LineParser) Module(pos ast.Pos, line string) (*os2ast.Module, diag.List) {
+	p := &lp.module
+	err := lp.moduleGen.ParseInto("", line, p)
+	return convertModule(pos, line, p, err)
+}
+
+// ParseModuleReference is ParseModule with participle's reflective parser.
+func ParseModuleReference(pos ast.Pos, line string) (*os2ast.Module, diag.List) {
 	p, err := moduleParser.ParseString("", line)
+	return convertModule(pos, line, p, err)
+}
+
+func convertModule(pos ast.Pos, line string, p *moduleLine, err error) (*os2ast.Module, diag.List) {
+	c := converter{base: pos}
 	if err != nil {
 		c.parseError(err, os2ast.CodeModSyntax, "not a module-table line")
 		return nil, c.diags

@@ -94,6 +94,11 @@ var columnByName = map[string]column{
 type CSVParser struct {
 	names []string
 	cols  []column
+	gen   csvParserGen // the parser generated from the grammar (parsers_gen.go)
+	row   csvRow
+	// Reference parses with participle's reflective parser instead, the
+	// reference the generated one is tested against.
+	Reference bool
 }
 
 // Line parses one row (without its line break) starting at pos. It returns
@@ -101,7 +106,13 @@ type CSVParser struct {
 // row was skipped and both results are nil.
 func (p *CSVParser) Line(pos ast.Pos, line string) (*prfast.Header, *prfast.Record, diag.List) {
 	c := &converter{base: pos}
-	row, err := csvParser.ParseString("", line)
+	var row *csvRow
+	var err error
+	if p.Reference {
+		row, err = csvParser.ParseString("", line)
+	} else {
+		row, err = &p.row, p.gen.ParseInto("", line, &p.row)
+	}
 	if err != nil {
 		c.parseError(err, prfast.CodeSyntax, "not a row of the PRF CSV form")
 		return nil, nil, c.diags

@@ -151,9 +151,15 @@ var subSecondRE = regexp.MustCompile(`^\s*\d+/\d+/\d+\s*$`)
 // ready to use.
 type DumpParser struct {
 	cur        *prfast.Record
-	asciiCol   int  // column (0-based) of the ASCII part of dump lines; 0 until the Offset header
-	nextOffset int  // offset the next dump line should carry
-	wantSub    bool // the last line was an Event line without its sub-second part
+	asciiCol   int           // column (0-based) of the ASCII part of dump lines; 0 until the Offset header
+	nextOffset int           // offset the next dump line should carry
+	wantSub    bool          // the last line was an Event line without its sub-second part
+	dumpGen    dumpParserGen // the parsers generated from the grammar (parsers_gen.go)
+	hexGen     hexParserGen
+	hex        hexLine
+	// Reference parses with participle's reflective parsers instead, the
+	// reference the generated ones are tested against.
+	Reference bool
 }
 
 // Line parses one line (without its line break) starting at pos. It returns
@@ -186,7 +192,13 @@ func (p *DumpParser) Line(pos ast.Pos, line string) (*prfast.Record, diag.List) 
 		return done, c.diags
 	}
 	p.wantSub = false
-	dl, err := dumpParser.ParseString("", line)
+	var dl *dumpLine
+	var err error
+	if p.Reference {
+		dl, err = dumpParser.ParseString("", line)
+	} else {
+		dl, err = p.dumpGen.ParseString("", line)
+	}
 	if err != nil {
 		c.parseError(err, prfast.CodeSyntax, "not a line of the PRF dump form")
 		if r.Lines == 0 {
@@ -344,7 +356,13 @@ func (p *DumpParser) dumpData(c *converter, line string) {
 	if len(line) > p.asciiCol {
 		hexPart, asciiPart = line[:p.asciiCol], line[p.asciiCol:]
 	}
-	hl, err := hexParser.ParseString("", hexPart)
+	var hl *hexLine
+	var err error
+	if p.Reference {
+		hl, err = hexParser.ParseString("", hexPart)
+	} else {
+		hl, err = &p.hex, p.hexGen.ParseInto("", hexPart, &p.hex)
+	}
 	if err != nil {
 		c.parseError(err, prfast.CodeDump, "not a hex-dump line")
 		return

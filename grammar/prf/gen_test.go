@@ -1,7 +1,10 @@
 package prf
 
 import (
+	"reflect"
 	"testing"
+
+	"github.com/tracekit/tracekit/ast"
 
 	"github.com/tracekit/tracekit/grammar/internal/difftest"
 )
@@ -57,4 +60,32 @@ func FuzzGeneratedCSV(f *testing.F) {
 	}
 	ref, gen, _ := engines(difftest.Participle(csvParser), &csvParserGen{}, &csvParserGen{})
 	f.Fuzz(func(t *testing.T, s string) { difftest.Check(t, ref, gen, s) })
+}
+
+// TestParsersMatchReference: the dump and CSV parsers give the same nodes
+// and diagnostics with either engine, line by line through each file.
+func TestParsersMatchReference(t *testing.T) {
+	for _, pat := range genInputs {
+		lines := append(difftest.Lines(t, pat), genSeeds...)
+		var d, dr DumpParser
+		dr.Reference = true
+		var c, cr CSVParser
+		cr.Reference = true
+		for i, l := range lines {
+			pos := ast.Pos{File: "t", Line: i + 1, Col: 1, Offset: 100 * i}
+			r, diags := d.Line(pos, l)
+			rr, rdiags := dr.Line(pos, l)
+			if !reflect.DeepEqual(r, rr) || !reflect.DeepEqual(diags, rdiags) {
+				t.Errorf("%s: dump %q: %+v %v, reference %+v %v", pat, l, r, diags, rr, rdiags)
+			}
+			h, r, diags := c.Line(pos, l)
+			hr, rr, rdiags := cr.Line(pos, l)
+			if !reflect.DeepEqual(h, hr) || !reflect.DeepEqual(r, rr) || !reflect.DeepEqual(diags, rdiags) {
+				t.Errorf("%s: csv %q: %+v %+v %v, reference %+v %+v %v", pat, l, h, r, diags, hr, rr, rdiags)
+			}
+		}
+		if r, rr := d.End(), dr.End(); !reflect.DeepEqual(r, rr) {
+			t.Errorf("%s: end %+v, reference %+v", pat, r, rr)
+		}
+	}
 }

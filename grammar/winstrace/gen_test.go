@@ -1,7 +1,10 @@
 package winstrace
 
 import (
+	"reflect"
 	"testing"
+
+	"github.com/tracekit/tracekit/ast"
 
 	"github.com/tracekit/tracekit/grammar/internal/difftest"
 )
@@ -37,4 +40,34 @@ func FuzzGeneratedCall(f *testing.F) {
 		}
 		difftest.Check(t, ref, gen, s)
 	})
+}
+
+// TestLineMatchesReference: ParseLine gives the same nodes and diagnostics
+// with either engine.
+func TestLineMatchesReference(t *testing.T) {
+	var lp, ref LineParser
+	ref.Reference = true
+	base := ast.Pos{File: "t", Line: 3, Col: 1, Offset: 40}
+	for _, l := range append(difftest.Lines(t, genInputs...), genSeeds...) {
+		c, diags := lp.Line(base, l)
+		rc, rdiags := ref.Line(base, l)
+		if !reflect.DeepEqual(c, rc) || !reflect.DeepEqual(diags, rdiags) {
+			t.Errorf("%q: %+v %v, reference %+v %v", l, c, diags, rc, rdiags)
+		}
+	}
+}
+
+var benchCall = `> 12 * 340 56 NtCreateFile[4](0x1234, <???|0x10>, {Length = 24, RootDirectory = 0x0, ObjectName = "\\??\\C:\\x.txt"}, -3) == STATUS_SUCCESS`
+
+// BenchmarkLine is the parse path of one call line.
+func BenchmarkLine(b *testing.B) {
+	var lp LineParser
+	base := ast.Pos{File: "t", Line: 3, Col: 1}
+	b.SetBytes(int64(len(benchCall)))
+	b.ReportAllocs()
+	for range b.N {
+		if c, _ := lp.Line(base, benchCall); c == nil {
+			b.Fatal("rejected")
+		}
+	}
 }

@@ -124,12 +124,36 @@ func (c *converter) report(p ast.Pos, sev diag.Severity, code, msg string) {
 // when the line is malformed, and warnings (unknown string escapes) with a
 // call.
 func ParseLine(pos ast.Pos, line string) (*wsast.Call, diag.List) {
+	var lp LineParser
+	return lp.Line(pos, line)
+}
+
+// LineParser parses lines with the parser generated from the grammar
+// (parsers_gen.go), keeping its buffers from line to line: a lowering makes
+// one per input. The zero LineParser is ready to use; it is not safe for
+// concurrent use.
+type LineParser struct {
+	gen  callParserGen
+	call callLine
+	// Reference parses with participle's reflective parser instead, the
+	// reference the generated one is tested against.
+	Reference bool
+}
+
+// Line parses one line, as ParseLine does.
+func (lp *LineParser) Line(pos ast.Pos, line string) (*wsast.Call, diag.List) {
 	c := &converter{base: pos}
 	if off, ok := tooDeep(line); !ok {
 		c.report(c.at(off), diag.Error, wsast.CodeDepth, "values nested more than "+strconv.Itoa(MaxDepth)+" deep")
 		return nil, c.diags
 	}
-	p, err := callParser.ParseString("", line)
+	var p *callLine
+	var err error
+	if lp.Reference {
+		p, err = callParser.ParseString("", line)
+	} else {
+		p, err = &lp.call, lp.gen.ParseInto("", line, &lp.call)
+	}
 	if err != nil {
 		var perr participle.Error
 		if errors.As(err, &perr) {

@@ -41,7 +41,7 @@ func Strace() lowering.Dialect {
 		Patterns:    []string{"*.out", "strace*"},
 		Sniff:       sniffStrace,
 		NewLowerer: func(cfg lowering.Config, out lowering.Output) lowering.Lowerer {
-			return NewHookLowerer(cfg, out, grammar.ParseHook)
+			return NewHookLowerer(cfg, out, new(grammar.LineParser).Hook)
 		},
 		NewParser: func(string) lowering.Parser { return hookParser{grammar.ParseHook} },
 	}
@@ -55,7 +55,7 @@ func MTE() lowering.Dialect {
 		Patterns:    []string{"*.mte"},
 		Sniff:       sniffMTE,
 		NewLowerer: func(cfg lowering.Config, out lowering.Output) lowering.Lowerer {
-			return NewModuleLowerer(cfg, out, grammar.ParseModule)
+			return NewModuleLowerer(cfg, out, new(grammar.LineParser).Module)
 		},
 		NewParser: func(string) lowering.Parser { return moduleParser{grammar.ParseModule} },
 	}

@@ -35,7 +35,7 @@ func Dialect() lowering.Dialect {
 		Patterns:    []string{"*.wst", "*.winstrace"},
 		Sniff:       sniff,
 		NewLowerer: func(cfg lowering.Config, out lowering.Output) lowering.Lowerer {
-			return New(cfg, out, grammar.ParseLine)
+			return New(cfg, out, new(grammar.LineParser).Line)
 		},
 		NewParser: func(string) lowering.Parser { return parser{grammar.ParseLine} },
 	}
