@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 	"syscall"
@@ -44,10 +45,19 @@ func (c *recordsCmd) Run(e *env) error {
 		}
 		inputs = append(inputs, in)
 	}
-	var buf strings.Builder
+	if _, err := record.NewWriter(c.Format, io.Discard); err != nil {
+		return err
+	}
 	dest := e.stdout
+	var stream *outfile.Stream
 	if c.Output != "" {
-		dest = &buf
+		// Streamed to a temporary file beside the target and renamed into
+		// place at the end: memory stays flat, a failed run leaves nothing.
+		if stream, err = outfile.Create(c.Output); err != nil {
+			return err
+		}
+		defer stream.Abort()
+		dest = stream
 	}
 	w, err := record.NewWriter(c.Format, dest)
 	if err != nil {
@@ -81,10 +91,8 @@ func (c *recordsCmd) Run(e *env) error {
 	case err != nil:
 		return err
 	}
-	if c.Output != "" {
-		var set outfile.Set
-		set.Add(c.Output, []byte(buf.String()))
-		if err := set.Commit(); err != nil {
+	if stream != nil {
+		if err := stream.Commit(); err != nil {
 			return err
 		}
 	}

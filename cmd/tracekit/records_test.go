@@ -70,3 +70,31 @@ func TestRecordsBadInput(t *testing.T) {
 		t.Errorf("--strict: status %d, %q", status, stdout)
 	}
 }
+
+// TestRecordsOutputFile: -o writes what standard output gets, in every
+// format; a strict run that stops leaves neither the file nor a temporary
+// file behind.
+func TestRecordsOutputFile(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "in.out")
+	os.WriteFile(in, []byte("0102 13 29 9450:1545341324 0 fff37182 fff05c9c\nthis is not a hook\n0102 13 2b 9450:1545341598 0 fff37198 fff05c9c\n"), 0o644)
+	for _, format := range []string{"jsonl", "csv", "text"} {
+		out := filepath.Join(dir, "out."+format)
+		_, want, _ := runCLI("records", "--keep-going", "--format", format, "--dialect", "os2strace", in)
+		status, stdout, _ := runCLI("records", "--keep-going", "--format", format, "--dialect", "os2strace", "-o", out, in)
+		got, err := os.ReadFile(out)
+		if status != exitOK || stdout != "" || err != nil || string(got) != want || want == "" {
+			t.Errorf("%s: status %d, stdout %q, file %q (%v), want %q", format, status, stdout, got, err, want)
+		}
+	}
+	out := filepath.Join(dir, "strict.jsonl")
+	if status, _, _ := runCLI("records", "--strict", "--dialect", "os2strace", "-o", out, in); status != exitError {
+		t.Errorf("--strict -o: status %d", status)
+	}
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), "strict") || strings.HasPrefix(e.Name(), ".") {
+			t.Errorf("left behind: %s", e.Name())
+		}
+	}
+}

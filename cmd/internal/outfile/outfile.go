@@ -72,3 +72,56 @@ func (s *Set) Commit() (err error) {
 	temps = nil
 	return nil
 }
+
+// Stream is one output file written as it is produced: to a temporary file
+// beside the target, renamed into place by Commit, removed by Abort. Memory
+// does not grow with the output, and a run that fails leaves nothing behind.
+type Stream struct {
+	path string
+	tmp  *os.File
+	done bool
+}
+
+// Create starts a Stream to path.
+func Create(path string) (*Stream, error) {
+	t, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return nil, err
+	}
+	return &Stream{path: path, tmp: t}, nil
+}
+
+// Write writes to the temporary file.
+func (s *Stream) Write(p []byte) (int, error) { return s.tmp.Write(p) }
+
+// Commit closes the temporary file and renames it into place. After a
+// failed Commit nothing is left behind.
+func (s *Stream) Commit() error {
+	if s.done {
+		return errors.New("outfile: stream already finished")
+	}
+	s.done = true
+	name := s.tmp.Name()
+	err := s.tmp.Close()
+	if err == nil {
+		err = os.Chmod(name, 0o644)
+	}
+	if err == nil {
+		err = os.Rename(name, s.path)
+	}
+	if err != nil {
+		os.Remove(name)
+		return fmt.Errorf("writing %s: %w", s.path, err)
+	}
+	return nil
+}
+
+// Abort removes the temporary file; it does nothing after Commit or Abort.
+func (s *Stream) Abort() {
+	if s.done {
+		return
+	}
+	s.done = true
+	s.tmp.Close()
+	os.Remove(s.tmp.Name())
+}
