@@ -4,6 +4,8 @@ import (
 	"reflect"
 	"testing"
 
+	os2ast "github.com/tracekit/tracekit/ast/os2strace"
+
 	"github.com/tracekit/tracekit/grammar/internal/difftest"
 )
 
@@ -63,8 +65,16 @@ func FuzzGeneratedModule(f *testing.F) {
 // diagnostics with either engine.
 func TestParseMatchesReference(t *testing.T) {
 	var lp LineParser
+	reuse := LineParser{Reuse: true}
 	for _, l := range append(difftest.Lines(t, genInputs...), genSeeds...) {
 		h, hd := lp.Hook(base, l)
+		if rh, rhd := reuse.Hook(base, l); !sameHook(h, rh) || !reflect.DeepEqual(hd, rhd) {
+			t.Errorf("%q: hook %+v %v, with Reuse %+v %v", l, h, hd, rh, rhd)
+		}
+		m0, md0 := ParseModule(base, l)
+		if rm, rmd := reuse.Module(base, l); !reflect.DeepEqual(m0, rm) || !reflect.DeepEqual(md0, rmd) {
+			t.Errorf("%q: module %+v %v, with Reuse %+v %v", l, m0, md0, rm, rmd)
+		}
 		rh, rhd := ParseHookReference(base, l)
 		if !reflect.DeepEqual(h, rh) || !reflect.DeepEqual(hd, rhd) {
 			t.Errorf("%q: hook %+v %v, reference %+v %v", l, h, hd, rh, rhd)
@@ -82,7 +92,7 @@ var benchHook = " 104   13   4b 9450:1545343593 3 00000001 fff37182 fff05c9c 000
 // BenchmarkHook is the parse path of one hook line (generated parser and
 // conversion to ast nodes).
 func BenchmarkHook(b *testing.B) {
-	var lp LineParser
+	lp := LineParser{Reuse: true}
 	b.SetBytes(int64(len(benchHook)))
 	b.ReportAllocs()
 	for range b.N {
@@ -107,7 +117,7 @@ var benchModule = "0002 00020000 00004000 0000000d fb1e0828 E:\\OS2\\EPWMP.EXE"
 
 // BenchmarkModule is the parse path of one module-table line.
 func BenchmarkModule(b *testing.B) {
-	var lp LineParser
+	lp := LineParser{Reuse: true}
 	b.SetBytes(int64(len(benchModule)))
 	b.ReportAllocs()
 	for range b.N {
@@ -115,4 +125,17 @@ func BenchmarkModule(b *testing.B) {
 			b.Fatal("rejected")
 		}
 	}
+}
+
+// sameHook compares hooks, an empty Data equal to a nil one (Reuse keeps
+// the storage).
+func sameHook(a, b *os2ast.Hook) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	x, y := *a, *b
+	if len(x.Data) == 0 && len(y.Data) == 0 {
+		x.Data, y.Data = nil, nil
+	}
+	return reflect.DeepEqual(x, y)
 }

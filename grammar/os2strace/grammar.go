@@ -117,10 +117,17 @@ func (c *converter) number(w word, base, bits int, code, what string) os2ast.Num
 // makes one per input. The zero LineParser is ready to use; it is not safe
 // for concurrent use.
 type LineParser struct {
+	// Reuse makes Hook and Module return nodes that stay valid only until
+	// the next call (their storage is reused): for a lowering that does not
+	// keep them, so that a line costs no allocation of nodes.
+	Reuse bool
+
 	hookGen   hookParserGen
 	hook      hookLine
 	moduleGen moduleParserGen
 	module    moduleLine
+	node      os2ast.Hook
+	mod       os2ast.Module
 }
 
 // ParseHook parses one line of a STRACE POST ASCII dump. pos is where the
@@ -135,23 +142,35 @@ func ParseHook(pos ast.Pos, line string) (*os2ast.Hook, diag.List) {
 func (lp *LineParser) Hook(pos ast.Pos, line string) (*os2ast.Hook, diag.List) {
 	p := &lp.hook
 	err := lp.hookGen.ParseInto("", line, p)
-	return convertHook(pos, p, err)
+	if lp.Reuse {
+		return convertHook(pos, p, err, &lp.node)
+	}
+	return convertHook(pos, p, err, nil)
 }
 
 // ParseHookReference is ParseHook with participle's reflective parser, the
 // reference the generated one is tested against.
 func ParseHookReference(pos ast.Pos, line string) (*os2ast.Hook, diag.List) {
 	p, err := hookParser.ParseString("", line)
-	return convertHook(pos, p, err)
+	return convertHook(pos, p, err, nil)
 }
 
-func convertHook(pos ast.Pos, p *hookLine, err error) (*os2ast.Hook, diag.List) {
+// convertHook turns the parse into a Hook: into *dst, reusing its storage,
+// or a new one when dst is nil.
+func convertHook(pos ast.Pos, p *hookLine, err error, dst *os2ast.Hook) (*os2ast.Hook, diag.List) {
 	c := converter{base: pos}
 	if err != nil {
 		c.parseError(err, os2ast.CodeSyntax, "not a hook line")
 		return nil, c.diags
 	}
-	h := &os2ast.Hook{
+	var data []os2ast.Word
+	if dst == nil {
+		dst = new(os2ast.Hook)
+	} else {
+		data = dst.Data[:0]
+	}
+	h := dst
+	*h = os2ast.Hook{
 		Pos:   pos,
 		Type:  c.number(p.Type, 16, 16, os2ast.CodeNumber, "hook type"),
 		Major: c.number(p.Major, 16, 8, os2ast.CodeNumber, "major code"),
@@ -161,10 +180,15 @@ func convertHook(pos ast.Pos, p *hookLine, err error) (*os2ast.Hook, diag.List) 
 		CPU:   c.number(p.CPU, 10, 8, os2ast.CodeNumber, "processor"),
 	}
 	if len(p.Data) > 0 {
-		h.Data = make([]os2ast.Word, len(p.Data))
-		for i, w := range p.Data {
-			h.Data[i] = os2ast.Word{Pos: c.pos(w.Pos), Text: w.Text}
+		if cap(data) < len(p.Data) {
+			data = make([]os2ast.Word, 0, len(p.Data))
 		}
+		for _, w := range p.Data {
+			data = append(data, os2ast.Word{Pos: c.pos(w.Pos), Text: w.Text})
+		}
+		h.Data = data
+	} else if data != nil {
+		h.Data = data // empty, keeping its storage for the next line
 	}
 	if c.diags.Failed() {
 		return nil, c.diags
@@ -184,22 +208,29 @@ func ParseModule(pos ast.Pos, line string) (*os2ast.Module, diag.List) {
 func (lp *LineParser) Module(pos ast.Pos, line string) (*os2ast.Module, diag.List) {
 	p := &lp.module
 	err := lp.moduleGen.ParseInto("", line, p)
-	return convertModule(pos, line, p, err)
+	if lp.Reuse {
+		return convertModule(pos, line, p, err, &lp.mod)
+	}
+	return convertModule(pos, line, p, err, nil)
 }
 
 // ParseModuleReference is ParseModule with participle's reflective parser.
 func ParseModuleReference(pos ast.Pos, line string) (*os2ast.Module, diag.List) {
 	p, err := moduleParser.ParseString("", line)
-	return convertModule(pos, line, p, err)
+	return convertModule(pos, line, p, err, nil)
 }
 
-func convertModule(pos ast.Pos, line string, p *moduleLine, err error) (*os2ast.Module, diag.List) {
+func convertModule(pos ast.Pos, line string, p *moduleLine, err error, dst *os2ast.Module) (*os2ast.Module, diag.List) {
 	c := converter{base: pos}
 	if err != nil {
 		c.parseError(err, os2ast.CodeModSyntax, "not a module-table line")
 		return nil, c.diags
 	}
-	m := &os2ast.Module{
+	if dst == nil {
+		dst = new(os2ast.Module)
+	}
+	m := dst
+	*m = os2ast.Module{
 		Pos:     pos,
 		Segment: c.number(p.Segment, 16, 16, os2ast.CodeModNumber, "segment"),
 		Linear:  c.number(p.Linear, 16, 32, os2ast.CodeModNumber, "linear address"),

@@ -12,8 +12,9 @@ import (
 	"unicode/utf8"
 )
 
-// Writer prints records one at a time. Write may buffer; Flush writes out
-// what is buffered and must be called once at the end.
+// Writer prints records one at a time. Write may buffer bytes but must not
+// keep r or anything it points to after it returns (callers reuse records);
+// Flush writes out what is buffered and must be called once at the end.
 type Writer interface {
 	Write(r *Record) error
 	Flush() error

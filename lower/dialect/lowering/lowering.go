@@ -33,6 +33,8 @@ type Config struct {
 type Output interface {
 	// Record passes a record on. A non-nil error (the writer failed, the
 	// run was stopped) must end the lowering: return it from Line or End.
+	// Record does not keep r or anything it points to after it returns, so
+	// a lowering may reuse them for its next record.
 	Record(r *record.Record) error
 	// Diag reports a diagnostic. skipped is the number of source lines the
 	// diagnostic drops (0 for a warning); every dropped line must be

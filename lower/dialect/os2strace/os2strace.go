@@ -41,7 +41,7 @@ func Strace() lowering.Dialect {
 		Patterns:    []string{"*.out", "strace*"},
 		Sniff:       sniffStrace,
 		NewLowerer: func(cfg lowering.Config, out lowering.Output) lowering.Lowerer {
-			return NewHookLowerer(cfg, out, new(grammar.LineParser).Hook)
+			return NewHookLowerer(cfg, out, (&grammar.LineParser{Reuse: true}).Hook)
 		},
 		NewParser: func(string) lowering.Parser { return hookParser{grammar.ParseHook} },
 	}
@@ -55,7 +55,7 @@ func MTE() lowering.Dialect {
 		Patterns:    []string{"*.mte"},
 		Sniff:       sniffMTE,
 		NewLowerer: func(cfg lowering.Config, out lowering.Output) lowering.Lowerer {
-			return NewModuleLowerer(cfg, out, new(grammar.LineParser).Module)
+			return NewModuleLowerer(cfg, out, (&grammar.LineParser{Reuse: true}).Module)
 		},
 		NewParser: func(string) lowering.Parser { return moduleParser{grammar.ParseModule} },
 	}
@@ -107,7 +107,25 @@ type HookLowerer struct {
 	seen   bool   // origin is set
 	rate   uint64 // CPU rate from the start-up record, 0 until known
 	hz     *big.Rat
+
+	// The record and what it points to are reused from line to line
+	// (lowering.Output.Record does not keep them), and the strings and
+	// boxed attrs that repeat are remembered, so that the common hook costs
+	// no allocation of its own.
+	rec               record.Record
+	attrs             record.Attrs
+	cpu, major, minor uint64
+	ts                int64
+	buf               []byte
+	events            map[uint32]string
+	hooks             map[uint64]hookAttrs
 }
+
+// hookAttrs are the boxed attrs of one hook type.
+type hookAttrs struct{ hook, name any }
+
+// maxEvents bounds the remembered event names.
+const maxEvents = 4096
 
 // NewHookLowerer returns a lowering that parses lines with parse.
 func NewHookLowerer(cfg lowering.Config, out lowering.Output, parse os2ast.HookParser) *HookLowerer {
@@ -125,7 +143,7 @@ func (l *HookLowerer) Line(pos ast.Pos, text string) error {
 	if h == nil {
 		return nil
 	}
-	rec, ok := l.lower(h)
+	rec, ok := l.lower(h, text)
 	if !ok {
 		return nil
 	}
@@ -145,25 +163,31 @@ func (l *HookLowerer) fail(p ast.Pos, code, msg string) {
 
 // lower turns a hook into a record; false when the data is malformed (the
 // line is reported and skipped).
-func (l *HookLowerer) lower(h *os2ast.Hook) (*record.Record, bool) {
+func (l *HookLowerer) lower(h *os2ast.Hook, line string) (*record.Record, bool) {
 	typ := h.Type.Value
 	cat, count := typ>>8, int(typ&0xFF)
-	rec := &record.Record{
+	l.cpu, l.major, l.minor = h.CPU.Value, h.Major.Value, h.Minor.Value
+	if l.attrs == nil {
+		l.attrs = record.Attrs{}
+	}
+	clear(l.attrs)
+	rec := &l.rec
+	*rec = record.Record{
 		Dialect: l.cfg.Dialect,
 		Source:  l.cfg.Source,
 		Line:    h.Pos.Line,
-		Time:    h.High.Text + ":" + h.Low.Text,
-		CPU:     record.Uint(h.CPU.Value),
-		Event:   fmt.Sprintf("0x%x/0x%x", h.Major.Value, h.Minor.Value),
-		Major:   record.Uint(h.Major.Value),
-		Minor:   record.Uint(h.Minor.Value),
+		Time:    timeText(h, line),
+		CPU:     &l.cpu,
+		Event:   l.event(h.Major.Value, h.Minor.Value),
+		Major:   &l.major,
+		Minor:   &l.minor,
 		Phase:   record.Instant,
+		Args:    rec.Args[:0],
+		Data:    rec.Data[:0],
+		Attrs:   l.attrs,
 	}
-	name, known := categoryNames[cat]
-	if !known {
-		name = "unknown"
-	}
-	rec.Attrs = record.Attrs{"hook": fmt.Sprintf("0x%04x", typ), "hook_type": name}
+	ha := l.hookAttrs(typ)
+	rec.Attrs["hook"], rec.Attrs["hook_type"] = ha.hook, ha.name
 	stamp := h.High.Value<<32 | h.Low.Value
 
 	switch cat {
@@ -185,31 +209,43 @@ func (l *HookLowerer) lower(h *os2ast.Hook) (*record.Record, bool) {
 			}
 		}
 	case catData, catStartup:
-		var buf []byte
-		var text strings.Builder
+		buf := l.buf[:0]
 		for _, w := range h.Data {
-			b, ok := l.hexBytes(w)
-			if !ok {
+			var ok bool
+			if buf, ok = l.hexBytes(buf, w); !ok {
 				return nil, false
 			}
-			buf = append(buf, b...)
-			text.WriteString(w.Text)
 		}
+		l.buf = buf
 		if len(h.Data) > 0 {
-			rec.Args = []record.Arg{record.BytesArg(buf)}
-			rec.Data = []string{text.String()}
+			rec.Args = append(rec.Args, record.BytesArg(buf))
+			text := h.Data[0].Text
+			if len(h.Data) > 1 {
+				var sb strings.Builder
+				for _, w := range h.Data {
+					sb.WriteString(w.Text)
+				}
+				text = sb.String()
+			}
+			rec.Data = append(rec.Data, text)
 		}
 		l.checkCount(h, len(buf), count, "bytes")
 		if cat == catStartup {
 			l.startup(h, buf, rec)
 		}
 	case catVarData, catVarData2:
+		buf := l.buf[:0]
 		for _, w := range h.Data {
-			b, ok := l.hexBytes(w)
-			if !ok {
+			var ok bool
+			if buf, ok = l.hexBytes(buf, w); !ok {
 				return nil, false
 			}
-			rec.Args = append(rec.Args, record.BytesArg(b))
+		}
+		l.buf = buf
+		for _, w := range h.Data {
+			n := len(w.Text) / 2
+			rec.Args = append(rec.Args, record.BytesArg(buf[:n:n]))
+			buf = buf[n:]
 			rec.Data = append(rec.Data, w.Text)
 		}
 		l.checkCount(h, len(h.Data), count, "items")
@@ -241,9 +277,57 @@ func (l *HookLowerer) lower(h *os2ast.Hook) (*record.Record, bool) {
 		l.origin, l.seen = stamp, true
 	}
 	if ns, ok := l.nanos(stamp); ok {
-		rec.TsNs = record.Int(ns)
+		l.ts = ns
+		rec.TsNs = &l.ts
 	}
 	return rec, true
+}
+
+// timeText is the time stamp as written, "HIGH:LOW": a slice of the line
+// when the halves stand there with just the colon between them.
+func timeText(h *os2ast.Hook, line string) string {
+	start := h.High.Pos.Offset - h.Pos.Offset
+	end := h.Low.Pos.Offset - h.Pos.Offset + len(h.Low.Text)
+	if start >= 0 && end <= len(line) && end-start == len(h.High.Text)+1+len(h.Low.Text) &&
+		line[start:start+len(h.High.Text)] == h.High.Text && line[start+len(h.High.Text)] == ':' {
+		return line[start:end]
+	}
+	return h.High.Text + ":" + h.Low.Text
+}
+
+// event is "0xMM/0xmm", remembered for the first maxEvents pairs.
+func (l *HookLowerer) event(major, minor uint64) string {
+	key := uint32(major)<<16 | uint32(minor)
+	if e, ok := l.events[key]; ok {
+		return e
+	}
+	var b [24]byte
+	e := string(strconv.AppendUint(append(strconv.AppendUint(append(b[:0], "0x"...), major, 16), "/0x"...), minor, 16))
+	if l.events == nil {
+		l.events = map[uint32]string{}
+	}
+	if len(l.events) < maxEvents {
+		l.events[key] = e
+	}
+	return e
+}
+
+// hookAttrs returns the attrs "hook" (0xTTTT) and "hook_type" of a hook
+// type, boxed once.
+func (l *HookLowerer) hookAttrs(typ uint64) hookAttrs {
+	if ha, ok := l.hooks[typ]; ok {
+		return ha
+	}
+	name, known := categoryNames[typ>>8]
+	if !known {
+		name = "unknown"
+	}
+	ha := hookAttrs{hook: fmt.Sprintf("0x%04x", typ), name: name}
+	if l.hooks == nil {
+		l.hooks = map[uint64]hookAttrs{}
+	}
+	l.hooks[typ] = ha // at most 65536 hook types
+	return ha
 }
 
 func (l *HookLowerer) checkCount(h *os2ast.Hook, got, want int, what string) {
@@ -272,22 +356,34 @@ func isHex(s string) bool {
 	return s != ""
 }
 
-// hexBytes reads a data word of hex digit pairs.
-func (l *HookLowerer) hexBytes(w os2ast.Word) ([]byte, bool) {
+// hexBytes appends the bytes of a data word of hex digit pairs to dst.
+func (l *HookLowerer) hexBytes(dst []byte, w os2ast.Word) ([]byte, bool) {
 	if len(w.Text)%2 != 0 {
 		l.fail(w.Pos, os2ast.CodeDataWord, fmt.Sprintf("data word %q is not whole hex bytes", w.Text))
-		return nil, false
+		return dst, false
 	}
-	out := make([]byte, len(w.Text)/2)
-	for i := range out {
-		v, err := strconv.ParseUint(w.Text[2*i:2*i+2], 16, 8)
-		if err != nil {
+	for i := 0; i < len(w.Text); i += 2 {
+		hi, ok1 := hexDigit(w.Text[i])
+		lo, ok2 := hexDigit(w.Text[i+1])
+		if !ok1 || !ok2 {
 			l.fail(w.Pos, os2ast.CodeDataWord, fmt.Sprintf("data word %q is not hex bytes", w.Text))
-			return nil, false
+			return dst, false
 		}
-		out[i] = byte(v)
+		dst = append(dst, hi<<4|lo)
 	}
-	return out, true
+	return dst, true
+}
+
+func hexDigit(c byte) (byte, bool) {
+	switch {
+	case c >= '0' && c <= '9':
+		return c - '0', true
+	case c >= 'a' && c <= 'f':
+		return c - 'a' + 10, true
+	case c >= 'A' && c <= 'F':
+		return c - 'A' + 10, true
+	}
+	return 0, false
 }
 
 // startup decodes the SFTSTARTUP data of a start-up hook: VerMajor,
@@ -383,6 +479,8 @@ type ModuleLowerer struct {
 	cfg   lowering.Config
 	out   lowering.Output
 	parse os2ast.ModuleParser
+	rec   record.Record // reused: lowering.Output.Record does not keep it
+	pid   uint64
 }
 
 // NewModuleLowerer returns a lowering that parses lines with parse.
@@ -400,17 +498,18 @@ func (l *ModuleLowerer) Line(pos ast.Pos, text string) error {
 		return nil
 	}
 	num := func(name string, n os2ast.Number) record.Arg { return record.UintArg(n.Value, n.Text).Named(name) }
-	return l.out.Record(&record.Record{
+	l.pid = m.PID.Value
+	l.rec = record.Record{
 		Dialect: l.cfg.Dialect,
 		Source:  l.cfg.Source,
 		Line:    m.Pos.Line,
-		PID:     record.Uint(m.PID.Value),
+		PID:     &l.pid,
 		Event:   m.Path.Text,
 		Phase:   record.Instant,
-		Args: []record.Arg{
-			num("segment", m.Segment), num("linear", m.Linear), num("size", m.Size), num("ptda", m.PTDA),
-		},
-	})
+		Args: append(l.rec.Args[:0],
+			num("segment", m.Segment), num("linear", m.Linear), num("size", m.Size), num("ptda", m.PTDA)),
+	}
+	return l.out.Record(&l.rec)
 }
 
 // End does nothing: a module line stands alone.
