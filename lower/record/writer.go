@@ -20,6 +20,15 @@ type Writer interface {
 	Flush() error
 }
 
+// Parts is offered by the writers NewWriter returns, for writing records
+// encoded on several goroutines: Part returns a writer of the same format
+// that encodes into w (without the CSV header), and WriteEncoded writes, in
+// order, bytes that parts encoded, after the header when one is due.
+type Parts interface {
+	Part(w io.Writer) Writer
+	WriteEncoded(p []byte) error
+}
+
 // The output formats NewWriter knows.
 var formats = map[string]func(io.Writer) Writer{
 	"jsonl": NewJSONL,
@@ -68,6 +77,15 @@ func (j *jsonlWriter) Write(r *Record) error {
 }
 
 func (j *jsonlWriter) Flush() error { return j.w.Flush() }
+
+// Part returns a JSONL writer into w.
+func (j *jsonlWriter) Part(w io.Writer) Writer { return NewJSONL(w) }
+
+// WriteEncoded writes records a part encoded.
+func (j *jsonlWriter) WriteEncoded(p []byte) error {
+	_, err := j.w.Write(p)
+	return err
+}
 
 // CSVColumns are the columns of the CSV form, in order.
 var csvColumns = []string{
@@ -268,6 +286,22 @@ func csvNeedsQuotesBytes(s []byte) bool {
 	return unicode.IsSpace(r)
 }
 
+// Part returns a CSV writer into w that writes no header.
+func (c *csvWriter) Part(w io.Writer) Writer {
+	return &csvWriter{w: bufio.NewWriterSize(w, 64<<10), header: true}
+}
+
+// WriteEncoded writes rows a part encoded, after the header.
+func (c *csvWriter) WriteEncoded(p []byte) error {
+	if !c.header {
+		if err := c.writeHeader(); err != nil {
+			return err
+		}
+	}
+	_, err := c.w.Write(p)
+	return err
+}
+
 func (c *csvWriter) Flush() error {
 	if !c.header {
 		if err := c.writeHeader(); err != nil {
@@ -366,3 +400,12 @@ func (t *textWriter) Write(r *Record) error {
 }
 
 func (t *textWriter) Flush() error { return t.w.Flush() }
+
+// Part returns a text writer into w.
+func (t *textWriter) Part(w io.Writer) Writer { return NewText(w) }
+
+// WriteEncoded writes lines a part encoded.
+func (t *textWriter) WriteEncoded(p []byte) error {
+	_, err := t.w.Write(p)
+	return err
+}

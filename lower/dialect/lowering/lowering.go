@@ -70,6 +70,12 @@ type Dialect struct {
 	NewLowerer func(cfg Config, out Output) Lowerer
 	// NewParser returns a parser for one input, for AST dumps.
 	NewParser func(source string) Parser
+	// NewSettler, when set, lets the registry lower the dialect's lines on
+	// several goroutines: each worker's lowering (NewLowerer) gets a
+	// NotedOutput and lowers line-aligned chunks; the Settler it returns,
+	// one per input, then sees every record in input order and sets what
+	// depends on earlier lines. The output is the same as one lowering's.
+	NewSettler func(cfg Config) Settler
 	// Binary, set for a binary dialect in place of NewLowerer and
 	// NewParser, lowers a whole input at once. The registry reads at most
 	// MaxBinary bytes of it.

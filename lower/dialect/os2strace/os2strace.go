@@ -43,7 +43,8 @@ func Strace() lowering.Dialect {
 		NewLowerer: func(cfg lowering.Config, out lowering.Output) lowering.Lowerer {
 			return NewHookLowerer(cfg, out, (&grammar.LineParser{Reuse: true}).Hook)
 		},
-		NewParser: func(string) lowering.Parser { return hookParser{grammar.ParseHook} },
+		NewParser:  func(string) lowering.Parser { return hookParser{grammar.ParseHook} },
+		NewSettler: Settler,
 	}
 }
 
@@ -57,7 +58,8 @@ func MTE() lowering.Dialect {
 		NewLowerer: func(cfg lowering.Config, out lowering.Output) lowering.Lowerer {
 			return NewModuleLowerer(cfg, out, (&grammar.LineParser{Reuse: true}).Module)
 		},
-		NewParser: func(string) lowering.Parser { return moduleParser{grammar.ParseModule} },
+		NewParser:  func(string) lowering.Parser { return moduleParser{grammar.ParseModule} },
+		NewSettler: func(lowering.Config) lowering.Settler { return func(*record.Record, lowering.Note, *int64) {} },
 	}
 }
 
@@ -113,16 +115,14 @@ type HookLowerer struct {
 	// boxed attrs that repeat are remembered, so that the common hook costs
 	// no allocation of its own.
 	rec               record.Record
-	attrs             record.Attrs
+	ownAttrs          bool   // rec.Attrs is the record's own map, not a shared one
+	noteRate          uint64 // the rate the record's start-up data gives, 0 if none
 	cpu, major, minor uint64
 	ts                int64
 	buf               []byte
 	events            map[uint32]string
-	hooks             map[uint64]hookAttrs
+	hooks             map[uint64]record.Attrs
 }
-
-// hookAttrs are the boxed attrs of one hook type.
-type hookAttrs struct{ hook, name any }
 
 // maxEvents bounds the remembered event names.
 const maxEvents = 4096
@@ -143,11 +143,42 @@ func (l *HookLowerer) Line(pos ast.Pos, text string) error {
 	if h == nil {
 		return nil
 	}
-	rec, ok := l.lower(h, text)
+	rec, stamp, ok := l.lower(h, text)
 	if !ok {
 		return nil
 	}
+	if no, ok := l.out.(lowering.NotedOutput); ok {
+		// Lowered on several goroutines: the settler sets the time.
+		return no.RecordNote(rec, lowering.Note{A: stamp, B: l.noteRate})
+	}
+	l.settle(rec, stamp, &l.ts)
 	return l.out.Record(rec)
+}
+
+// Settler returns the settler of the dialect's parallel lowering: it sets
+// ts_ns from the time-stamp count (note A), counted from the first record,
+// once the CPU rate is known (Config.CPUHz, or the start-up record's rate
+// in note B).
+func Settler(cfg lowering.Config) lowering.Settler {
+	l := NewHookLowerer(cfg, nil, nil)
+	return func(r *record.Record, n lowering.Note, ts *int64) {
+		if n.B > 0 {
+			l.rate = n.B
+		}
+		l.settle(r, n.A, ts)
+	}
+}
+
+// settle sets what depends on the records before: the origin of the time
+// stamps and, when the rate is known, ts_ns (stored in *ts).
+func (l *HookLowerer) settle(rec *record.Record, stamp uint64, ts *int64) {
+	if !l.seen {
+		l.origin, l.seen = stamp, true
+	}
+	if ns, ok := l.nanos(stamp); ok {
+		*ts = ns
+		rec.TsNs = ts
+	}
 }
 
 // End does nothing: a hook line stands alone.
@@ -163,14 +194,11 @@ func (l *HookLowerer) fail(p ast.Pos, code, msg string) {
 
 // lower turns a hook into a record; false when the data is malformed (the
 // line is reported and skipped).
-func (l *HookLowerer) lower(h *os2ast.Hook, line string) (*record.Record, bool) {
+func (l *HookLowerer) lower(h *os2ast.Hook, line string) (*record.Record, uint64, bool) {
 	typ := h.Type.Value
 	cat, count := typ>>8, int(typ&0xFF)
 	l.cpu, l.major, l.minor = h.CPU.Value, h.Major.Value, h.Minor.Value
-	if l.attrs == nil {
-		l.attrs = record.Attrs{}
-	}
-	clear(l.attrs)
+	l.ownAttrs, l.noteRate = false, 0
 	rec := &l.rec
 	*rec = record.Record{
 		Dialect: l.cfg.Dialect,
@@ -184,10 +212,8 @@ func (l *HookLowerer) lower(h *os2ast.Hook, line string) (*record.Record, bool) 
 		Phase:   record.Instant,
 		Args:    rec.Args[:0],
 		Data:    rec.Data[:0],
-		Attrs:   l.attrs,
+		Attrs:   l.hookAttrs(typ),
 	}
-	ha := l.hookAttrs(typ)
-	rec.Attrs["hook"], rec.Attrs["hook_type"] = ha.hook, ha.name
 	stamp := h.High.Value<<32 | h.Low.Value
 
 	switch cat {
@@ -195,14 +221,14 @@ func (l *HookLowerer) lower(h *os2ast.Hook, line string) (*record.Record, bool) 
 		for _, w := range h.Data {
 			v, ok := l.hexWord(w, 8)
 			if !ok {
-				return nil, false
+				return nil, 0, false
 			}
 			rec.Args = append(rec.Args, record.UintArg(v, w.Text))
 			rec.Data = append(rec.Data, w.Text)
 		}
 		l.checkCount(h, len(h.Data), count, "32-bit words")
 		if cat == catTimeHi && len(rec.Args) == 1 {
-			rec.Attrs["time_high"] = rec.Args[0].Mag
+			l.setAttr(rec, "time_high", rec.Args[0].Mag)
 			if rec.Args[0].Mag != h.High.Value {
 				l.warn(h.Data[0].Pos, os2ast.CodeTimeHigh, "time-high record gives "+strconv.FormatUint(rec.Args[0].Mag, 10)+
 					" but its own time stamp's high half is "+h.High.Text)
@@ -213,7 +239,7 @@ func (l *HookLowerer) lower(h *os2ast.Hook, line string) (*record.Record, bool) 
 		for _, w := range h.Data {
 			var ok bool
 			if buf, ok = l.hexBytes(buf, w); !ok {
-				return nil, false
+				return nil, 0, false
 			}
 		}
 		l.buf = buf
@@ -238,7 +264,7 @@ func (l *HookLowerer) lower(h *os2ast.Hook, line string) (*record.Record, bool) 
 		for _, w := range h.Data {
 			var ok bool
 			if buf, ok = l.hexBytes(buf, w); !ok {
-				return nil, false
+				return nil, 0, false
 			}
 		}
 		l.buf = buf
@@ -255,7 +281,7 @@ func (l *HookLowerer) lower(h *os2ast.Hook, line string) (*record.Record, bool) 
 			words[i] = w.Text
 		}
 		marker := strings.Join(words, " ")
-		rec.Attrs["marker"] = marker
+		l.setAttr(rec, "marker", marker)
 		if !strings.Contains(strings.ToLower(marker), "strace.mte") {
 			at := h.Pos
 			if len(h.Data) > 0 {
@@ -267,20 +293,13 @@ func (l *HookLowerer) lower(h *os2ast.Hook, line string) (*record.Record, bool) 
 		for _, w := range h.Data {
 			if !isHex(w.Text) {
 				l.fail(w.Pos, os2ast.CodeDataWord, fmt.Sprintf("data word %q is not hex", w.Text))
-				return nil, false
+				return nil, 0, false
 			}
 			rec.Data = append(rec.Data, w.Text)
 		}
 		l.warn(h.Type.Pos, os2ast.CodeCategory, fmt.Sprintf("hook type 0x%04x is of no category the reference names; data kept as written", typ))
 	}
-	if !l.seen {
-		l.origin, l.seen = stamp, true
-	}
-	if ns, ok := l.nanos(stamp); ok {
-		l.ts = ns
-		rec.TsNs = &l.ts
-	}
-	return rec, true
+	return rec, stamp, true
 }
 
 // timeText is the time stamp as written, "HIGH:LOW": a slice of the line
@@ -313,21 +332,35 @@ func (l *HookLowerer) event(major, minor uint64) string {
 }
 
 // hookAttrs returns the attrs "hook" (0xTTTT) and "hook_type" of a hook
-// type, boxed once.
-func (l *HookLowerer) hookAttrs(typ uint64) hookAttrs {
-	if ha, ok := l.hooks[typ]; ok {
-		return ha
+// type: one map per type, shared by its records and never changed (setAttr
+// copies it first).
+func (l *HookLowerer) hookAttrs(typ uint64) record.Attrs {
+	if a, ok := l.hooks[typ]; ok {
+		return a
 	}
 	name, known := categoryNames[typ>>8]
 	if !known {
 		name = "unknown"
 	}
-	ha := hookAttrs{hook: fmt.Sprintf("0x%04x", typ), name: name}
+	a := record.Attrs{"hook": fmt.Sprintf("0x%04x", typ), "hook_type": name}
 	if l.hooks == nil {
-		l.hooks = map[uint64]hookAttrs{}
+		l.hooks = map[uint64]record.Attrs{}
 	}
-	l.hooks[typ] = ha // at most 65536 hook types
-	return ha
+	l.hooks[typ] = a // at most 65536 hook types
+	return a
+}
+
+// setAttr sets an attr of the record being lowered, on its own copy of the
+// shared map.
+func (l *HookLowerer) setAttr(rec *record.Record, key string, v any) {
+	if !l.ownAttrs {
+		m := make(record.Attrs, len(rec.Attrs)+1)
+		for k, x := range rec.Attrs {
+			m[k] = x
+		}
+		rec.Attrs, l.ownAttrs = m, true
+	}
+	rec.Attrs[key] = v
 }
 
 func (l *HookLowerer) checkCount(h *os2ast.Hook, got, want int, what string) {
@@ -423,17 +456,18 @@ func (l *HookLowerer) startup(h *os2ast.Hook, b []byte, rec *record.Record) {
 	if b[2] >= 'A' && b[2] <= 'Z' || b[2] >= 'a' && b[2] <= 'z' {
 		version += string(rune(b[2]))
 	}
-	rec.Attrs["startup"] = map[string]any{
+	l.setAttr(rec, "startup", map[string]any{
 		"version": version,
 		"date":    fmt.Sprintf("%04d-%02d-%02d", le16(8), b[4], b[3]),
 		"time":    fmt.Sprintf("%02d:%02d:%02d.%02d", b[10], b[11], b[12], b[13]),
 		"cpus":    ncpu,
 		"cpu_hz":  hz,
-	}
+	})
 	if len(rates) > 0 && rates[0] > 0 {
 		// Time stamps are normalized across processors; the first
 		// processor's rate converts them.
 		l.rate = rates[0]
+		l.noteRate = rates[0]
 	}
 }
 
