@@ -74,6 +74,29 @@ func (c *pgenState) deepest(err pgenErr) pgenErr {
 	return c.derr
 }
 
+// pgenSlab hands out values of T from chunks it keeps from parse to parse.
+type pgenSlab[T any] struct {
+	chunks [][]T
+	i, n   int
+}
+
+func (s *pgenSlab[T]) reset() { s.i, s.n = 0, 0 }
+
+func (s *pgenSlab[T]) alloc() *T {
+	if len(s.chunks) == 0 {
+		s.chunks = append(s.chunks, make([]T, 32))
+	}
+	if s.n == len(s.chunks[s.i]) {
+		s.i, s.n = s.i+1, 0
+		if s.i == len(s.chunks) {
+			s.chunks = append(s.chunks, make([]T, 32))
+		}
+	}
+	x := &s.chunks[s.i][s.n]
+	s.n++
+	return x
+}
+
 // pgenAdvance moves a line and column over text, as participle's lexer
 // positions do (columns count runes).
 func pgenAdvance(line, col int32, text string) (int32, int32) {
@@ -389,25 +412,34 @@ var pgenRuleNames_moduleLexer = [...]string{"Word", "Space"}
 
 // hookParserGen is the generated parser of hookParser's grammar (root hookLine): it builds the
 // same tree and reports the same errors. Its zero value is ready to use;
-// it keeps its token buffer between parses, so use one per goroutine.
+// it keeps its buffers between parses, so use one per goroutine.
 type hookParserGen struct {
 	filename string
 	src      string
 	toks     []pgenToken
+	reuse    bool // ParseInto: nodes come from the slabs
 }
 
-// ParseString parses s as hookParser.ParseString does.
+// ParseString parses s as hookParser.ParseString does, into a new tree.
 func (p *hookParserGen) ParseString(filename, s string) (*hookLine, error) {
 	out := new(hookLine)
-	if err := p.ParseInto(filename, s, out); err != nil {
+	if err := p.parse(filename, s, out, false); err != nil {
 		return nil, err
 	}
 	return out, nil
 }
 
-// ParseInto parses s into *out, which it first clears; slices of the root
-// keep their storage, so a caller that reuses out allocates less.
+// ParseInto parses s into *out, which it first clears. The slices of the
+// root keep their storage and the nodes below it come from storage the
+// parser keeps, so a caller that reuses out and the parser allocates next
+// to nothing; the tree is valid until the next ParseInto.
 func (p *hookParserGen) ParseInto(filename, s string, out *hookLine) error {
+	return p.parse(filename, s, out, true)
+}
+
+func (p *hookParserGen) parse(filename, s string, out *hookLine, reuse bool) error {
+	p.reuse = reuse
+
 	toks, err := pgenLex_hookLexer(filename, s, 4, p.toks[:0])
 	p.toks = toks
 	if err != nil {
@@ -675,25 +707,34 @@ var pgenExpect_hookParser = [...]string{"Word Word Word <colon> Word Word Word*"
 
 // moduleParserGen is the generated parser of moduleParser's grammar (root moduleLine): it builds the
 // same tree and reports the same errors. Its zero value is ready to use;
-// it keeps its token buffer between parses, so use one per goroutine.
+// it keeps its buffers between parses, so use one per goroutine.
 type moduleParserGen struct {
 	filename string
 	src      string
 	toks     []pgenToken
+	reuse    bool // ParseInto: nodes come from the slabs
 }
 
-// ParseString parses s as moduleParser.ParseString does.
+// ParseString parses s as moduleParser.ParseString does, into a new tree.
 func (p *moduleParserGen) ParseString(filename, s string) (*moduleLine, error) {
 	out := new(moduleLine)
-	if err := p.ParseInto(filename, s, out); err != nil {
+	if err := p.parse(filename, s, out, false); err != nil {
 		return nil, err
 	}
 	return out, nil
 }
 
-// ParseInto parses s into *out, which it first clears; slices of the root
-// keep their storage, so a caller that reuses out allocates less.
+// ParseInto parses s into *out, which it first clears. The slices of the
+// root keep their storage and the nodes below it come from storage the
+// parser keeps, so a caller that reuses out and the parser allocates next
+// to nothing; the tree is valid until the next ParseInto.
 func (p *moduleParserGen) ParseInto(filename, s string, out *moduleLine) error {
+	return p.parse(filename, s, out, true)
+}
+
+func (p *moduleParserGen) parse(filename, s string, out *moduleLine, reuse bool) error {
+	p.reuse = reuse
+
 	toks, err := pgenLex_moduleLexer(filename, s, 2, p.toks[:0])
 	p.toks = toks
 	if err != nil {

@@ -95,7 +95,10 @@ type CSVParser struct {
 	names []string
 	cols  []column
 	gen   csvParserGen // the parser generated from the grammar (parsers_gen.go)
-	row   csvRow
+	// scratch holds the fields of the row at hand; records copy what they
+	// keep.
+	scratch []prfast.Item
+	row     csvRow
 	// Reference parses with participle's reflective parser instead, the
 	// reference the generated one is tested against.
 	Reference bool
@@ -117,12 +120,13 @@ func (p *CSVParser) Line(pos ast.Pos, line string) (*prfast.Header, *prfast.Reco
 		c.parseError(err, prfast.CodeSyntax, "not a row of the PRF CSV form")
 		return nil, nil, c.diags
 	}
-	fields, ok := c.fields(row)
+	fields, ok := c.fields(row, p.scratch[:0])
+	p.scratch = fields
 	if !ok {
 		return nil, nil, c.diags
 	}
 	if strings.TrimSpace(fields[0].Text) == "PRF" {
-		return p.header(c, pos, fields), nil, c.diags
+		return p.header(c, pos, append([]prfast.Item(nil), fields...)), nil, c.diags
 	}
 	if p.cols == nil {
 		p.setColumns(defaultColumns)
@@ -143,8 +147,7 @@ func (p *CSVParser) Line(pos ast.Pos, line string) (*prfast.Header, *prfast.Reco
 
 // fields groups the tokens of a row into fields. A field is given when it
 // has text; quoted fields lose their quotes and doubled quotes.
-func (c *converter) fields(row *csvRow) ([]prfast.Item, bool) {
-	var out []prfast.Item
+func (c *converter) fields(row *csvRow, out []prfast.Item) ([]prfast.Item, bool) {
 	cur := prfast.Item{}
 	filled := false
 	for _, part := range row.Parts {
@@ -154,7 +157,7 @@ func (c *converter) fields(row *csvRow) ([]prfast.Item, bool) {
 			cur, filled = prfast.Item{}, false
 		case filled:
 			c.errorf(c.pos(part.Pos), prfast.CodeSyntax, "text after a quoted field, or a quote inside a bare one")
-			return nil, false
+			return out, false
 		case part.Quoted != nil:
 			q := *part.Quoted
 			cur = prfast.Item{Pos: c.pos(part.Pos), Text: strings.ReplaceAll(q[1:len(q)-1], `""`, `"`)}

@@ -156,6 +156,7 @@ type DumpParser struct {
 	wantSub    bool          // the last line was an Event line without its sub-second part
 	dumpGen    dumpParserGen // the parsers generated from the grammar (parsers_gen.go)
 	hexGen     hexParserGen
+	dump       dumpLine
 	hex        hexLine
 	// Reference parses with participle's reflective parsers instead, the
 	// reference the generated ones are tested against.
@@ -197,7 +198,7 @@ func (p *DumpParser) Line(pos ast.Pos, line string) (*prfast.Record, diag.List) 
 	if p.Reference {
 		dl, err = dumpParser.ParseString("", line)
 	} else {
-		dl, err = p.dumpGen.ParseString("", line)
+		dl, err = &p.dump, p.dumpGen.ParseInto("", line, &p.dump)
 	}
 	if err != nil {
 		c.parseError(err, prfast.CodeSyntax, "not a line of the PRF dump form")

@@ -89,3 +89,42 @@ func TestParsersMatchReference(t *testing.T) {
 		}
 	}
 }
+
+// benchLines returns the lines of a fixture, for the parse-path benchmarks.
+func benchLines(b *testing.B, pattern string) []string {
+	lines := difftest.Lines(b, pattern)
+	n := 0
+	for _, l := range lines {
+		n += len(l) + 1
+	}
+	b.SetBytes(int64(n))
+	b.ReportAllocs()
+	return lines
+}
+
+// BenchmarkDump is the parse path of the dump form, a whole fixture an
+// iteration (allocations are per fixture: divide by its lines).
+func BenchmarkDump(b *testing.B) {
+	lines := benchLines(b, "../../lower/dialect/prf/testdata/same.prf")
+	b.ReportMetric(float64(len(lines)), "lines/op")
+	var p DumpParser
+	for range b.N {
+		for i, l := range lines {
+			p.Line(ast.Pos{File: "t", Line: i + 1, Col: 1}, l)
+		}
+		p.End()
+	}
+}
+
+// BenchmarkCSV is the parse path of the CSV form, a whole fixture an
+// iteration.
+func BenchmarkCSV(b *testing.B) {
+	lines := benchLines(b, "../../lower/dialect/prf/testdata/same.csv")
+	b.ReportMetric(float64(len(lines)), "lines/op")
+	var p CSVParser
+	for range b.N {
+		for i, l := range lines {
+			p.Line(ast.Pos{File: "t", Line: i + 1, Col: 1}, l)
+		}
+	}
+}

@@ -74,6 +74,29 @@ func (c *pgenState) deepest(err pgenErr) pgenErr {
 	return c.derr
 }
 
+// pgenSlab hands out values of T from chunks it keeps from parse to parse.
+type pgenSlab[T any] struct {
+	chunks [][]T
+	i, n   int
+}
+
+func (s *pgenSlab[T]) reset() { s.i, s.n = 0, 0 }
+
+func (s *pgenSlab[T]) alloc() *T {
+	if len(s.chunks) == 0 {
+		s.chunks = append(s.chunks, make([]T, 32))
+	}
+	if s.n == len(s.chunks[s.i]) {
+		s.i, s.n = s.i+1, 0
+		if s.i == len(s.chunks) {
+			s.chunks = append(s.chunks, make([]T, 32))
+		}
+	}
+	x := &s.chunks[s.i][s.n]
+	s.n++
+	return x
+}
+
 // pgenAdvance moves a line and column over text, as participle's lexer
 // positions do (columns count runes).
 func pgenAdvance(line, col int32, text string) (int32, int32) {
@@ -882,25 +905,36 @@ var pgenRuleNames_hexLexer = [...]string{"Word", "Space"}
 
 // csvParserGen is the generated parser of csvParser's grammar (root csvRow): it builds the
 // same tree and reports the same errors. Its zero value is ready to use;
-// it keeps its token buffer between parses, so use one per goroutine.
+// it keeps its buffers between parses, so use one per goroutine.
 type csvParserGen struct {
-	filename string
-	src      string
-	toks     []pgenToken
+	filename    string
+	src         string
+	toks        []pgenToken
+	reuse       bool // ParseInto: nodes come from the slabs
+	slab_string pgenSlab[string]
 }
 
-// ParseString parses s as csvParser.ParseString does.
+// ParseString parses s as csvParser.ParseString does, into a new tree.
 func (p *csvParserGen) ParseString(filename, s string) (*csvRow, error) {
 	out := new(csvRow)
-	if err := p.ParseInto(filename, s, out); err != nil {
+	if err := p.parse(filename, s, out, false); err != nil {
 		return nil, err
 	}
 	return out, nil
 }
 
-// ParseInto parses s into *out, which it first clears; slices of the root
-// keep their storage, so a caller that reuses out allocates less.
+// ParseInto parses s into *out, which it first clears. The slices of the
+// root keep their storage and the nodes below it come from storage the
+// parser keeps, so a caller that reuses out and the parser allocates next
+// to nothing; the tree is valid until the next ParseInto.
 func (p *csvParserGen) ParseInto(filename, s string, out *csvRow) error {
+	return p.parse(filename, s, out, true)
+}
+
+func (p *csvParserGen) parse(filename, s string, out *csvRow, reuse bool) error {
+	p.reuse = reuse
+	p.slab_string.reset()
+
 	toks, err := pgenLex_csvLexer(filename, s, 0, p.toks[:0])
 	p.toks = toks
 	if err != nil {
@@ -1066,7 +1100,14 @@ func (p *csvParserGen) n2(c *pgenState, s *csvPart) (bool, pgenErr) {
 	for i := start; i < c.cur; i++ {
 		v += p.text(i)
 	}
-	s.Quoted = &v
+	var ns *string
+	if p.reuse {
+		ns = p.slab_string.alloc()
+	} else {
+		ns = new(string)
+	}
+	*ns = v
+	s.Quoted = ns
 	return true, pgenErr{}
 }
 
@@ -1087,7 +1128,14 @@ func (p *csvParserGen) n3(c *pgenState, s *csvPart) (bool, pgenErr) {
 	for i := start; i < c.cur; i++ {
 		v += p.text(i)
 	}
-	s.Bare = &v
+	var ns *string
+	if p.reuse {
+		ns = p.slab_string.alloc()
+	} else {
+		ns = new(string)
+	}
+	*ns = v
+	s.Bare = ns
 	return true, pgenErr{}
 }
 
@@ -1152,25 +1200,56 @@ var pgenExpect_csvParser = [...]string{}
 
 // dumpParserGen is the generated parser of dumpParser's grammar (root dumpLine): it builds the
 // same tree and reports the same errors. Its zero value is ready to use;
-// it keeps its token buffer between parses, so use one per goroutine.
+// it keeps its buffers between parses, so use one per goroutine.
 type dumpParserGen struct {
-	filename string
-	src      string
-	toks     []pgenToken
+	filename        string
+	src             string
+	toks            []pgenToken
+	reuse           bool // ParseInto: nodes come from the slabs
+	slab_apValue    pgenSlab[apValue]
+	slab_clientLine pgenSlab[clientLine]
+	slab_eventLine  pgenSlab[eventLine]
+	slab_headLine   pgenSlab[headLine]
+	slab_item       pgenSlab[item]
+	slab_key        pgenSlab[key]
+	slab_namesLine  pgenSlab[namesLine]
+	slab_offsetLine pgenSlab[offsetLine]
+	slab_scdLine    pgenSlab[scdLine]
+	slab_timeItem   pgenSlab[timeItem]
+	slab_words      pgenSlab[words]
 }
 
-// ParseString parses s as dumpParser.ParseString does.
+// ParseString parses s as dumpParser.ParseString does, into a new tree.
 func (p *dumpParserGen) ParseString(filename, s string) (*dumpLine, error) {
 	out := new(dumpLine)
-	if err := p.ParseInto(filename, s, out); err != nil {
+	if err := p.parse(filename, s, out, false); err != nil {
 		return nil, err
 	}
 	return out, nil
 }
 
-// ParseInto parses s into *out, which it first clears; slices of the root
-// keep their storage, so a caller that reuses out allocates less.
+// ParseInto parses s into *out, which it first clears. The slices of the
+// root keep their storage and the nodes below it come from storage the
+// parser keeps, so a caller that reuses out and the parser allocates next
+// to nothing; the tree is valid until the next ParseInto.
 func (p *dumpParserGen) ParseInto(filename, s string, out *dumpLine) error {
+	return p.parse(filename, s, out, true)
+}
+
+func (p *dumpParserGen) parse(filename, s string, out *dumpLine, reuse bool) error {
+	p.reuse = reuse
+	p.slab_apValue.reset()
+	p.slab_clientLine.reset()
+	p.slab_eventLine.reset()
+	p.slab_headLine.reset()
+	p.slab_item.reset()
+	p.slab_key.reset()
+	p.slab_namesLine.reset()
+	p.slab_offsetLine.reset()
+	p.slab_scdLine.reset()
+	p.slab_timeItem.reset()
+	p.slab_words.reset()
+
 	toks, err := pgenLex_dumpLexer(filename, s, 4, p.toks[:0])
 	p.toks = toks
 	if err != nil {
@@ -1973,16 +2052,20 @@ func (p *dumpParserGen) n25(c *pgenState, s *dumpLine) (bool, pgenErr) {
 
 // OffsetLine
 func (p *dumpParserGen) n26(c *pgenState, s *dumpLine) (bool, pgenErr) {
-	var v offsetLine
-	m, e := p.s_offsetLine(c, &v)
+	var nv *offsetLine
+	if p.reuse {
+		nv = p.slab_offsetLine.alloc()
+		*nv = offsetLine{Columns: nv.Columns[:0]}
+	} else {
+		nv = new(offsetLine)
+	}
+	m, e := p.s_offsetLine(c, nv)
 	if e.on {
 		return true, e
 	}
 	if !m {
 		return false, pgenErr{}
 	}
-	nv := new(offsetLine)
-	*nv = v
 	s.Offset = nv
 	return true, pgenErr{}
 }
@@ -2303,32 +2386,40 @@ func (p *dumpParserGen) n43(c *pgenState, s *words) (bool, pgenErr) {
 
 // Item
 func (p *dumpParserGen) n44(c *pgenState, s *apValue) (bool, pgenErr) {
-	var v item
-	m, e := p.s_item(c, &v)
+	var nv *item
+	if p.reuse {
+		nv = p.slab_item.alloc()
+		*nv = item{}
+	} else {
+		nv = new(item)
+	}
+	m, e := p.s_item(c, nv)
 	if e.on {
 		return true, e
 	}
 	if !m {
 		return false, pgenErr{}
 	}
-	nv := new(item)
-	*nv = v
 	s.IP = nv
 	return true, pgenErr{}
 }
 
 // Item
 func (p *dumpParserGen) n45(c *pgenState, s *apValue) (bool, pgenErr) {
-	var v item
-	m, e := p.s_item(c, &v)
+	var nv *item
+	if p.reuse {
+		nv = p.slab_item.alloc()
+		*nv = item{}
+	} else {
+		nv = new(item)
+	}
+	m, e := p.s_item(c, nv)
 	if e.on {
 		return true, e
 	}
 	if !m {
 		return false, pgenErr{}
 	}
-	nv := new(item)
-	*nv = v
 	s.PID = nv
 	return true, pgenErr{}
 }
@@ -2344,16 +2435,20 @@ func (p *dumpParserGen) n46(c *pgenState, s *apValue) (bool, pgenErr) {
 
 // Item
 func (p *dumpParserGen) n47(c *pgenState, s *apValue) (bool, pgenErr) {
-	var v item
-	m, e := p.s_item(c, &v)
+	var nv *item
+	if p.reuse {
+		nv = p.slab_item.alloc()
+		*nv = item{}
+	} else {
+		nv = new(item)
+	}
+	m, e := p.s_item(c, nv)
 	if e.on {
 		return true, e
 	}
 	if !m {
 		return false, pgenErr{}
 	}
-	nv := new(item)
-	*nv = v
 	s.CommNo = nv
 	return true, pgenErr{}
 }
@@ -2384,16 +2479,20 @@ func (p *dumpParserGen) n49(c *pgenState, s *dumpLine) (bool, pgenErr) {
 
 // HeadLine
 func (p *dumpParserGen) n50(c *pgenState, s *dumpLine) (bool, pgenErr) {
-	var v headLine
-	m, e := p.s_headLine(c, &v)
+	var nv *headLine
+	if p.reuse {
+		nv = p.slab_headLine.alloc()
+		*nv = headLine{}
+	} else {
+		nv = new(headLine)
+	}
+	m, e := p.s_headLine(c, nv)
 	if e.on {
 		return true, e
 	}
 	if !m {
 		return false, pgenErr{}
 	}
-	nv := new(headLine)
-	*nv = v
 	s.Head = nv
 	return true, pgenErr{}
 }
@@ -2409,16 +2508,20 @@ func (p *dumpParserGen) n51(c *pgenState, s *dumpLine) (bool, pgenErr) {
 
 // Item
 func (p *dumpParserGen) n52(c *pgenState, s *dumpLine) (bool, pgenErr) {
-	var v item
-	m, e := p.s_item(c, &v)
+	var nv *item
+	if p.reuse {
+		nv = p.slab_item.alloc()
+		*nv = item{}
+	} else {
+		nv = new(item)
+	}
+	m, e := p.s_item(c, nv)
 	if e.on {
 		return true, e
 	}
 	if !m {
 		return false, pgenErr{}
 	}
-	nv := new(item)
-	*nv = v
 	s.Trace = nv
 	return true, pgenErr{}
 }
@@ -2434,16 +2537,20 @@ func (p *dumpParserGen) n53(c *pgenState, s *dumpLine) (bool, pgenErr) {
 
 // Words
 func (p *dumpParserGen) n54(c *pgenState, s *dumpLine) (bool, pgenErr) {
-	var v words
-	m, e := p.s_words(c, &v)
+	var nv *words
+	if p.reuse {
+		nv = p.slab_words.alloc()
+		*nv = words{Words: nv.Words[:0]}
+	} else {
+		nv = new(words)
+	}
+	m, e := p.s_words(c, nv)
 	if e.on {
 		return true, e
 	}
 	if !m {
 		return false, pgenErr{}
 	}
-	nv := new(words)
-	*nv = v
 	s.ProcessName = nv
 	return true, pgenErr{}
 }
@@ -2459,16 +2566,20 @@ func (p *dumpParserGen) n55(c *pgenState, s *dumpLine) (bool, pgenErr) {
 
 // EventLine
 func (p *dumpParserGen) n56(c *pgenState, s *dumpLine) (bool, pgenErr) {
-	var v eventLine
-	m, e := p.s_eventLine(c, &v)
+	var nv *eventLine
+	if p.reuse {
+		nv = p.slab_eventLine.alloc()
+		*nv = eventLine{}
+	} else {
+		nv = new(eventLine)
+	}
+	m, e := p.s_eventLine(c, nv)
 	if e.on {
 		return true, e
 	}
 	if !m {
 		return false, pgenErr{}
 	}
-	nv := new(eventLine)
-	*nv = v
 	s.Event = nv
 	return true, pgenErr{}
 }
@@ -2484,16 +2595,20 @@ func (p *dumpParserGen) n57(c *pgenState, s *dumpLine) (bool, pgenErr) {
 
 // Item
 func (p *dumpParserGen) n58(c *pgenState, s *dumpLine) (bool, pgenErr) {
-	var v item
-	m, e := p.s_item(c, &v)
+	var nv *item
+	if p.reuse {
+		nv = p.slab_item.alloc()
+		*nv = item{}
+	} else {
+		nv = new(item)
+	}
+	m, e := p.s_item(c, nv)
 	if e.on {
 		return true, e
 	}
 	if !m {
 		return false, pgenErr{}
 	}
-	nv := new(item)
-	*nv = v
 	s.Rc = nv
 	return true, pgenErr{}
 }
@@ -2509,16 +2624,20 @@ func (p *dumpParserGen) n59(c *pgenState, s *dumpLine) (bool, pgenErr) {
 
 // ClientLine
 func (p *dumpParserGen) n60(c *pgenState, s *dumpLine) (bool, pgenErr) {
-	var v clientLine
-	m, e := p.s_clientLine(c, &v)
+	var nv *clientLine
+	if p.reuse {
+		nv = p.slab_clientLine.alloc()
+		*nv = clientLine{}
+	} else {
+		nv = new(clientLine)
+	}
+	m, e := p.s_clientLine(c, nv)
 	if e.on {
 		return true, e
 	}
 	if !m {
 		return false, pgenErr{}
 	}
-	nv := new(clientLine)
-	*nv = v
 	s.Client = nv
 	return true, pgenErr{}
 }
@@ -2534,16 +2653,20 @@ func (p *dumpParserGen) n61(c *pgenState, s *dumpLine) (bool, pgenErr) {
 
 // ApValue
 func (p *dumpParserGen) n62(c *pgenState, s *dumpLine) (bool, pgenErr) {
-	var v apValue
-	m, e := p.s_apValue(c, &v)
+	var nv *apValue
+	if p.reuse {
+		nv = p.slab_apValue.alloc()
+		*nv = apValue{}
+	} else {
+		nv = new(apValue)
+	}
+	m, e := p.s_apValue(c, nv)
 	if e.on {
 		return true, e
 	}
 	if !m {
 		return false, pgenErr{}
 	}
-	nv := new(apValue)
-	*nv = v
 	s.Root = nv
 	return true, pgenErr{}
 }
@@ -2559,16 +2682,20 @@ func (p *dumpParserGen) n63(c *pgenState, s *dumpLine) (bool, pgenErr) {
 
 // NamesLine
 func (p *dumpParserGen) n64(c *pgenState, s *dumpLine) (bool, pgenErr) {
-	var v namesLine
-	m, e := p.s_namesLine(c, &v)
+	var nv *namesLine
+	if p.reuse {
+		nv = p.slab_namesLine.alloc()
+		*nv = namesLine{}
+	} else {
+		nv = new(namesLine)
+	}
+	m, e := p.s_namesLine(c, nv)
 	if e.on {
 		return true, e
 	}
 	if !m {
 		return false, pgenErr{}
 	}
-	nv := new(namesLine)
-	*nv = v
 	s.Names = nv
 	return true, pgenErr{}
 }
@@ -2584,16 +2711,20 @@ func (p *dumpParserGen) n65(c *pgenState, s *dumpLine) (bool, pgenErr) {
 
 // ScdLine
 func (p *dumpParserGen) n66(c *pgenState, s *dumpLine) (bool, pgenErr) {
-	var v scdLine
-	m, e := p.s_scdLine(c, &v)
+	var nv *scdLine
+	if p.reuse {
+		nv = p.slab_scdLine.alloc()
+		*nv = scdLine{}
+	} else {
+		nv = new(scdLine)
+	}
+	m, e := p.s_scdLine(c, nv)
 	if e.on {
 		return true, e
 	}
 	if !m {
 		return false, pgenErr{}
 	}
-	nv := new(scdLine)
-	*nv = v
 	s.SCD = nv
 	return true, pgenErr{}
 }
@@ -2609,16 +2740,20 @@ func (p *dumpParserGen) n67(c *pgenState, s *dumpLine) (bool, pgenErr) {
 
 // Words
 func (p *dumpParserGen) n68(c *pgenState, s *dumpLine) (bool, pgenErr) {
-	var v words
-	m, e := p.s_words(c, &v)
+	var nv *words
+	if p.reuse {
+		nv = p.slab_words.alloc()
+		*nv = words{Words: nv.Words[:0]}
+	} else {
+		nv = new(words)
+	}
+	m, e := p.s_words(c, nv)
 	if e.on {
 		return true, e
 	}
 	if !m {
 		return false, pgenErr{}
 	}
-	nv := new(words)
-	*nv = v
 	s.Receive = nv
 	return true, pgenErr{}
 }
@@ -2634,16 +2769,20 @@ func (p *dumpParserGen) n69(c *pgenState, s *dumpLine) (bool, pgenErr) {
 
 // Words
 func (p *dumpParserGen) n70(c *pgenState, s *dumpLine) (bool, pgenErr) {
-	var v words
-	m, e := p.s_words(c, &v)
+	var nv *words
+	if p.reuse {
+		nv = p.slab_words.alloc()
+		*nv = words{Words: nv.Words[:0]}
+	} else {
+		nv = new(words)
+	}
+	m, e := p.s_words(c, nv)
 	if e.on {
 		return true, e
 	}
 	if !m {
 		return false, pgenErr{}
 	}
-	nv := new(words)
-	*nv = v
 	s.Lookup = nv
 	return true, pgenErr{}
 }
@@ -2739,16 +2878,20 @@ func (p *dumpParserGen) n76(c *pgenState, s *scdLine) (bool, pgenErr) {
 
 // Item
 func (p *dumpParserGen) n77(c *pgenState, s *timeItem) (bool, pgenErr) {
-	var v item
-	m, e := p.s_item(c, &v)
+	var nv *item
+	if p.reuse {
+		nv = p.slab_item.alloc()
+		*nv = item{}
+	} else {
+		nv = new(item)
+	}
+	m, e := p.s_item(c, nv)
 	if e.on {
 		return true, e
 	}
 	if !m {
 		return false, pgenErr{}
 	}
-	nv := new(item)
-	*nv = v
 	s.Sub = nv
 	return true, pgenErr{}
 }
@@ -2773,16 +2916,20 @@ func (p *dumpParserGen) n79(c *pgenState, s *clientLine) (bool, pgenErr) {
 
 // ApValue
 func (p *dumpParserGen) n80(c *pgenState, s *clientLine) (bool, pgenErr) {
-	var v apValue
-	m, e := p.s_apValue(c, &v)
+	var nv *apValue
+	if p.reuse {
+		nv = p.slab_apValue.alloc()
+		*nv = apValue{}
+	} else {
+		nv = new(apValue)
+	}
+	m, e := p.s_apValue(c, nv)
 	if e.on {
 		return true, e
 	}
 	if !m {
 		return false, pgenErr{}
 	}
-	nv := new(apValue)
-	*nv = v
 	s.Root = nv
 	return true, pgenErr{}
 }
@@ -2798,16 +2945,20 @@ func (p *dumpParserGen) n81(c *pgenState, s *eventLine) (bool, pgenErr) {
 
 // TimeItem
 func (p *dumpParserGen) n82(c *pgenState, s *eventLine) (bool, pgenErr) {
-	var v timeItem
-	m, e := p.s_timeItem(c, &v)
+	var nv *timeItem
+	if p.reuse {
+		nv = p.slab_timeItem.alloc()
+		*nv = timeItem{}
+	} else {
+		nv = new(timeItem)
+	}
+	m, e := p.s_timeItem(c, nv)
 	if e.on {
 		return true, e
 	}
 	if !m {
 		return false, pgenErr{}
 	}
-	nv := new(timeItem)
-	*nv = v
 	s.Time = nv
 	return true, pgenErr{}
 }
@@ -2823,16 +2974,20 @@ func (p *dumpParserGen) n83(c *pgenState, s *headLine) (bool, pgenErr) {
 
 // Item
 func (p *dumpParserGen) n84(c *pgenState, s *headLine) (bool, pgenErr) {
-	var v item
-	m, e := p.s_item(c, &v)
+	var nv *item
+	if p.reuse {
+		nv = p.slab_item.alloc()
+		*nv = item{}
+	} else {
+		nv = new(item)
+	}
+	m, e := p.s_item(c, nv)
 	if e.on {
 		return true, e
 	}
 	if !m {
 		return false, pgenErr{}
 	}
-	nv := new(item)
-	*nv = v
 	s.Process = nv
 	return true, pgenErr{}
 }
@@ -2848,32 +3003,40 @@ func (p *dumpParserGen) n85(c *pgenState, s *headLine) (bool, pgenErr) {
 
 // Item
 func (p *dumpParserGen) n86(c *pgenState, s *headLine) (bool, pgenErr) {
-	var v item
-	m, e := p.s_item(c, &v)
+	var nv *item
+	if p.reuse {
+		nv = p.slab_item.alloc()
+		*nv = item{}
+	} else {
+		nv = new(item)
+	}
+	m, e := p.s_item(c, nv)
 	if e.on {
 		return true, e
 	}
 	if !m {
 		return false, pgenErr{}
 	}
-	nv := new(item)
-	*nv = v
 	s.Thread = nv
 	return true, pgenErr{}
 }
 
 // Key
 func (p *dumpParserGen) n87(c *pgenState, s *namesLine) (bool, pgenErr) {
-	var v key
-	m, e := p.s_key(c, &v)
+	var nv *key
+	if p.reuse {
+		nv = p.slab_key.alloc()
+		*nv = key{}
+	} else {
+		nv = new(key)
+	}
+	m, e := p.s_key(c, nv)
 	if e.on {
 		return true, e
 	}
 	if !m {
 		return false, pgenErr{}
 	}
-	nv := new(key)
-	*nv = v
 	s.OPRKey = nv
 	return true, pgenErr{}
 }
@@ -2894,16 +3057,20 @@ func (p *dumpParserGen) n88(c *pgenState, s *namesLine) (bool, pgenErr) {
 
 // Key
 func (p *dumpParserGen) n89(c *pgenState, s *scdLine) (bool, pgenErr) {
-	var v key
-	m, e := p.s_key(c, &v)
+	var nv *key
+	if p.reuse {
+		nv = p.slab_key.alloc()
+		*nv = key{}
+	} else {
+		nv = new(key)
+	}
+	m, e := p.s_key(c, nv)
 	if e.on {
 		return true, e
 	}
 	if !m {
 		return false, pgenErr{}
 	}
-	nv := new(key)
-	*nv = v
 	s.ReceiveKey = nv
 	return true, pgenErr{}
 }
@@ -2926,25 +3093,34 @@ var pgenExpect_dumpParser = [...]string{"(\"RootAP:\" ApValue)?", "(\"Time:\" Ti
 
 // hexParserGen is the generated parser of hexParser's grammar (root hexLine): it builds the
 // same tree and reports the same errors. Its zero value is ready to use;
-// it keeps its token buffer between parses, so use one per goroutine.
+// it keeps its buffers between parses, so use one per goroutine.
 type hexParserGen struct {
 	filename string
 	src      string
 	toks     []pgenToken
+	reuse    bool // ParseInto: nodes come from the slabs
 }
 
-// ParseString parses s as hexParser.ParseString does.
+// ParseString parses s as hexParser.ParseString does, into a new tree.
 func (p *hexParserGen) ParseString(filename, s string) (*hexLine, error) {
 	out := new(hexLine)
-	if err := p.ParseInto(filename, s, out); err != nil {
+	if err := p.parse(filename, s, out, false); err != nil {
 		return nil, err
 	}
 	return out, nil
 }
 
-// ParseInto parses s into *out, which it first clears; slices of the root
-// keep their storage, so a caller that reuses out allocates less.
+// ParseInto parses s into *out, which it first clears. The slices of the
+// root keep their storage and the nodes below it come from storage the
+// parser keeps, so a caller that reuses out and the parser allocates next
+// to nothing; the tree is valid until the next ParseInto.
 func (p *hexParserGen) ParseInto(filename, s string, out *hexLine) error {
+	return p.parse(filename, s, out, true)
+}
+
+func (p *hexParserGen) parse(filename, s string, out *hexLine, reuse bool) error {
+	p.reuse = reuse
+
 	toks, err := pgenLex_hexLexer(filename, s, 2, p.toks[:0])
 	p.toks = toks
 	if err != nil {

@@ -74,6 +74,29 @@ func (c *pgenState) deepest(err pgenErr) pgenErr {
 	return c.derr
 }
 
+// pgenSlab hands out values of T from chunks it keeps from parse to parse.
+type pgenSlab[T any] struct {
+	chunks [][]T
+	i, n   int
+}
+
+func (s *pgenSlab[T]) reset() { s.i, s.n = 0, 0 }
+
+func (s *pgenSlab[T]) alloc() *T {
+	if len(s.chunks) == 0 {
+		s.chunks = append(s.chunks, make([]T, 32))
+	}
+	if s.n == len(s.chunks[s.i]) {
+		s.i, s.n = s.i+1, 0
+		if s.i == len(s.chunks) {
+			s.chunks = append(s.chunks, make([]T, 32))
+		}
+	}
+	x := &s.chunks[s.i][s.n]
+	s.n++
+	return x
+}
+
 // pgenAdvance moves a line and column over text, as participle's lexer
 // positions do (columns count runes).
 func pgenAdvance(line, col int32, text string) (int32, int32) {
@@ -436,25 +459,46 @@ var pgenRuleNames_callLexer = [...]string{"String", "Unknown", "Number", "Ident"
 
 // callParserGen is the generated parser of callParser's grammar (root callLine): it builds the
 // same tree and reports the same errors. Its zero value is ready to use;
-// it keeps its token buffer between parses, so use one per goroutine.
+// it keeps its buffers between parses, so use one per goroutine.
 type callParserGen struct {
-	filename string
-	src      string
-	toks     []pgenToken
+	filename       string
+	src            string
+	toks           []pgenToken
+	reuse          bool // ParseInto: nodes come from the slabs
+	slab_field     pgenSlab[field]
+	slab_inOut     pgenSlab[inOut]
+	slab_marker    pgenSlab[marker]
+	slab_string    pgenSlab[string]
+	slab_structure pgenSlab[structure]
+	slab_value     pgenSlab[value]
 }
 
-// ParseString parses s as callParser.ParseString does.
+// ParseString parses s as callParser.ParseString does, into a new tree.
 func (p *callParserGen) ParseString(filename, s string) (*callLine, error) {
 	out := new(callLine)
-	if err := p.ParseInto(filename, s, out); err != nil {
+	if err := p.parse(filename, s, out, false); err != nil {
 		return nil, err
 	}
 	return out, nil
 }
 
-// ParseInto parses s into *out, which it first clears; slices of the root
-// keep their storage, so a caller that reuses out allocates less.
+// ParseInto parses s into *out, which it first clears. The slices of the
+// root keep their storage and the nodes below it come from storage the
+// parser keeps, so a caller that reuses out and the parser allocates next
+// to nothing; the tree is valid until the next ParseInto.
 func (p *callParserGen) ParseInto(filename, s string, out *callLine) error {
+	return p.parse(filename, s, out, true)
+}
+
+func (p *callParserGen) parse(filename, s string, out *callLine, reuse bool) error {
+	p.reuse = reuse
+	p.slab_field.reset()
+	p.slab_inOut.reset()
+	p.slab_marker.reset()
+	p.slab_string.reset()
+	p.slab_structure.reset()
+	p.slab_value.reset()
+
 	toks, err := pgenLex_callLexer(filename, s, 32, p.toks[:0])
 	p.toks = toks
 	if err != nil {
@@ -1086,16 +1130,20 @@ func (p *callParserGen) n20(c *pgenState, s *callLine) (bool, pgenErr) {
 
 // Value
 func (p *callParserGen) n21(c *pgenState, s *field) (bool, pgenErr) {
-	var v value
-	m, e := p.s_value(c, &v)
+	var nv *value
+	if p.reuse {
+		nv = p.slab_value.alloc()
+		*nv = value{}
+	} else {
+		nv = new(value)
+	}
+	m, e := p.s_value(c, nv)
 	if e.on {
 		return true, e
 	}
 	if !m {
 		return false, pgenErr{}
 	}
-	nv := new(value)
-	*nv = v
 	s.First = nv
 	return true, pgenErr{}
 }
@@ -1147,16 +1195,20 @@ func (p *callParserGen) n24(c *pgenState, s *inOut) (bool, pgenErr) {
 
 // Value
 func (p *callParserGen) n25(c *pgenState, s *inOut) (bool, pgenErr) {
-	var v value
-	m, e := p.s_value(c, &v)
+	var nv *value
+	if p.reuse {
+		nv = p.slab_value.alloc()
+		*nv = value{}
+	} else {
+		nv = new(value)
+	}
+	m, e := p.s_value(c, nv)
 	if e.on {
 		return true, e
 	}
 	if !m {
 		return false, pgenErr{}
 	}
-	nv := new(value)
-	*nv = v
 	s.In = nv
 	return true, pgenErr{}
 }
@@ -1172,16 +1224,20 @@ func (p *callParserGen) n26(c *pgenState, s *inOut) (bool, pgenErr) {
 
 // Value
 func (p *callParserGen) n27(c *pgenState, s *inOut) (bool, pgenErr) {
-	var v value
-	m, e := p.s_value(c, &v)
+	var nv *value
+	if p.reuse {
+		nv = p.slab_value.alloc()
+		*nv = value{}
+	} else {
+		nv = new(value)
+	}
+	m, e := p.s_value(c, nv)
 	if e.on {
 		return true, e
 	}
 	if !m {
 		return false, pgenErr{}
 	}
-	nv := new(value)
-	*nv = v
 	s.Out = nv
 	return true, pgenErr{}
 }
@@ -1323,7 +1379,14 @@ func (p *callParserGen) n35(c *pgenState, s *value) (bool, pgenErr) {
 	for i := start; i < c.cur; i++ {
 		v += p.text(i)
 	}
-	s.Number = &v
+	var ns *string
+	if p.reuse {
+		ns = p.slab_string.alloc()
+	} else {
+		ns = new(string)
+	}
+	*ns = v
+	s.Number = ns
 	return true, pgenErr{}
 }
 
@@ -1344,38 +1407,53 @@ func (p *callParserGen) n36(c *pgenState, s *value) (bool, pgenErr) {
 	for i := start; i < c.cur; i++ {
 		v += p.text(i)
 	}
-	s.String = &v
+	var ns *string
+	if p.reuse {
+		ns = p.slab_string.alloc()
+	} else {
+		ns = new(string)
+	}
+	*ns = v
+	s.String = ns
 	return true, pgenErr{}
 }
 
 // Structure
 func (p *callParserGen) n37(c *pgenState, s *value) (bool, pgenErr) {
-	var v structure
-	m, e := p.s_structure(c, &v)
+	var nv *structure
+	if p.reuse {
+		nv = p.slab_structure.alloc()
+		*nv = structure{Fields: nv.Fields[:0]}
+	} else {
+		nv = new(structure)
+	}
+	m, e := p.s_structure(c, nv)
 	if e.on {
 		return true, e
 	}
 	if !m {
 		return false, pgenErr{}
 	}
-	nv := new(structure)
-	*nv = v
 	s.Struct = nv
 	return true, pgenErr{}
 }
 
 // InOut
 func (p *callParserGen) n38(c *pgenState, s *value) (bool, pgenErr) {
-	var v inOut
-	m, e := p.s_inOut(c, &v)
+	var nv *inOut
+	if p.reuse {
+		nv = p.slab_inOut.alloc()
+		*nv = inOut{}
+	} else {
+		nv = new(inOut)
+	}
+	m, e := p.s_inOut(c, nv)
 	if e.on {
 		return true, e
 	}
 	if !m {
 		return false, pgenErr{}
 	}
-	nv := new(inOut)
-	*nv = v
 	s.InOut = nv
 	return true, pgenErr{}
 }
@@ -1397,22 +1475,33 @@ func (p *callParserGen) n39(c *pgenState, s *value) (bool, pgenErr) {
 	for i := start; i < c.cur; i++ {
 		v += p.text(i)
 	}
-	s.Ident = &v
+	var ns *string
+	if p.reuse {
+		ns = p.slab_string.alloc()
+	} else {
+		ns = new(string)
+	}
+	*ns = v
+	s.Ident = ns
 	return true, pgenErr{}
 }
 
 // Marker
 func (p *callParserGen) n40(c *pgenState, s *callLine) (bool, pgenErr) {
-	var v marker
-	m, e := p.s_marker(c, &v)
+	var nv *marker
+	if p.reuse {
+		nv = p.slab_marker.alloc()
+		*nv = marker{}
+	} else {
+		nv = new(marker)
+	}
+	m, e := p.s_marker(c, nv)
 	if e.on {
 		return true, e
 	}
 	if !m {
 		return false, pgenErr{}
 	}
-	nv := new(marker)
-	*nv = v
 	s.Marker = nv
 	return true, pgenErr{}
 }
@@ -1558,16 +1647,20 @@ func (p *callParserGen) n52(c *pgenState, s *callLine) (bool, pgenErr) {
 
 // Value
 func (p *callParserGen) n53(c *pgenState, s *callLine) (bool, pgenErr) {
-	var v value
-	m, e := p.s_value(c, &v)
+	var nv *value
+	if p.reuse {
+		nv = p.slab_value.alloc()
+		*nv = value{}
+	} else {
+		nv = new(value)
+	}
+	m, e := p.s_value(c, nv)
 	if e.on {
 		return true, e
 	}
 	if !m {
 		return false, pgenErr{}
 	}
-	nv := new(value)
-	*nv = v
 	s.Args = append(s.Args, nv)
 	return true, pgenErr{}
 }
@@ -1609,16 +1702,20 @@ func (p *callParserGen) n55(c *pgenState, s *callLine) (bool, pgenErr) {
 
 // Value
 func (p *callParserGen) n56(c *pgenState, s *callLine) (bool, pgenErr) {
-	var v value
-	m, e := p.s_value(c, &v)
+	var nv *value
+	if p.reuse {
+		nv = p.slab_value.alloc()
+		*nv = value{}
+	} else {
+		nv = new(value)
+	}
+	m, e := p.s_value(c, nv)
 	if e.on {
 		return true, e
 	}
 	if !m {
 		return false, pgenErr{}
 	}
-	nv := new(value)
-	*nv = v
 	s.Ret = nv
 	return true, pgenErr{}
 }
@@ -1634,32 +1731,40 @@ func (p *callParserGen) n57(c *pgenState, s *field) (bool, pgenErr) {
 
 // Value
 func (p *callParserGen) n58(c *pgenState, s *field) (bool, pgenErr) {
-	var v value
-	m, e := p.s_value(c, &v)
+	var nv *value
+	if p.reuse {
+		nv = p.slab_value.alloc()
+		*nv = value{}
+	} else {
+		nv = new(value)
+	}
+	m, e := p.s_value(c, nv)
 	if e.on {
 		return true, e
 	}
 	if !m {
 		return false, pgenErr{}
 	}
-	nv := new(value)
-	*nv = v
 	s.Value = nv
 	return true, pgenErr{}
 }
 
 // Field
 func (p *callParserGen) n59(c *pgenState, s *structure) (bool, pgenErr) {
-	var v field
-	m, e := p.s_field(c, &v)
+	var nv *field
+	if p.reuse {
+		nv = p.slab_field.alloc()
+		*nv = field{}
+	} else {
+		nv = new(field)
+	}
+	m, e := p.s_field(c, nv)
 	if e.on {
 		return true, e
 	}
 	if !m {
 		return false, pgenErr{}
 	}
-	nv := new(field)
-	*nv = v
 	s.Fields = append(s.Fields, nv)
 	return true, pgenErr{}
 }
@@ -1731,16 +1836,20 @@ func (p *callParserGen) n63(c *pgenState, s *callLine) (bool, pgenErr) {
 
 // Value
 func (p *callParserGen) n64(c *pgenState, s *callLine) (bool, pgenErr) {
-	var v value
-	m, e := p.s_value(c, &v)
+	var nv *value
+	if p.reuse {
+		nv = p.slab_value.alloc()
+		*nv = value{}
+	} else {
+		nv = new(value)
+	}
+	m, e := p.s_value(c, nv)
 	if e.on {
 		return true, e
 	}
 	if !m {
 		return false, pgenErr{}
 	}
-	nv := new(value)
-	*nv = v
 	s.Args = append(s.Args, nv)
 	return true, pgenErr{}
 }
@@ -1756,16 +1865,20 @@ func (p *callParserGen) n65(c *pgenState, s *structure) (bool, pgenErr) {
 
 // Field
 func (p *callParserGen) n66(c *pgenState, s *structure) (bool, pgenErr) {
-	var v field
-	m, e := p.s_field(c, &v)
+	var nv *field
+	if p.reuse {
+		nv = p.slab_field.alloc()
+		*nv = field{}
+	} else {
+		nv = new(field)
+	}
+	m, e := p.s_field(c, nv)
 	if e.on {
 		return true, e
 	}
 	if !m {
 		return false, pgenErr{}
 	}
-	nv := new(field)
-	*nv = v
 	s.Fields = append(s.Fields, nv)
 	return true, pgenErr{}
 }

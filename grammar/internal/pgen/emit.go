@@ -117,6 +117,29 @@ func (c *pgenState) deepest(err pgenErr) pgenErr {
 	return c.derr
 }
 
+// pgenSlab hands out values of T from chunks it keeps from parse to parse.
+type pgenSlab[T any] struct {
+	chunks [][]T
+	i, n   int
+}
+
+func (s *pgenSlab[T]) reset() { s.i, s.n = 0, 0 }
+
+func (s *pgenSlab[T]) alloc() *T {
+	if len(s.chunks) == 0 {
+		s.chunks = append(s.chunks, make([]T, 32))
+	}
+	if s.n == len(s.chunks[s.i]) {
+		s.i, s.n = s.i+1, 0
+		if s.i == len(s.chunks) {
+			s.chunks = append(s.chunks, make([]T, 32))
+		}
+	}
+	x := &s.chunks[s.i][s.n]
+	s.n++
+	return x
+}
+
 // pgenAdvance moves a line and column over text, as participle's lexer
 // positions do (columns count runes).
 func pgenAdvance(line, col int32, text string) (int32, int32) {
@@ -301,6 +324,7 @@ type parserEmitter struct {
 	gen     string // the generated type
 	expects []string
 	nodeIDs map[node]int
+	slabs   []string // types handed out from slabs ("string" among them)
 	queue   []pending
 	structs []*structInfo
 	done    map[*structInfo]bool
@@ -335,27 +359,40 @@ func (e *emitter) parser(pd *parserDef) {
 		pe.check(g.structs[n])
 	}
 	e.p("")
+	pe.slabs = slabTypes(g)
 	e.p("// %s is the generated parser of %s's grammar (root %s): it builds the", pe.gen, pd.name, pd.root)
 	e.p("// same tree and reports the same errors. Its zero value is ready to use;")
-	e.p("// it keeps its token buffer between parses, so use one per goroutine.")
+	e.p("// it keeps its buffers between parses, so use one per goroutine.")
 	e.p("type %s struct {", pe.gen)
 	e.p("\tfilename string")
 	e.p("\tsrc      string")
 	e.p("\ttoks     []pgenToken")
+	e.p("\treuse    bool // ParseInto: nodes come from the slabs")
+	for _, t := range pe.slabs {
+		e.p("\tslab_%s pgenSlab[%s]", t, t)
+	}
 	e.p("}")
 	e.p(`
-// ParseString parses s as %[2]s.ParseString does.
+// ParseString parses s as %[2]s.ParseString does, into a new tree.
 func (p *%[1]s) ParseString(filename, s string) (*%[3]s, error) {
 	out := new(%[3]s)
-	if err := p.ParseInto(filename, s, out); err != nil {
+	if err := p.parse(filename, s, out, false); err != nil {
 		return nil, err
 	}
 	return out, nil
 }
 
-// ParseInto parses s into *out, which it first clears; slices of the root
-// keep their storage, so a caller that reuses out allocates less.
+// ParseInto parses s into *out, which it first clears. The slices of the
+// root keep their storage and the nodes below it come from storage the
+// parser keeps, so a caller that reuses out and the parser allocates next
+// to nothing; the tree is valid until the next ParseInto.
 func (p *%[1]s) ParseInto(filename, s string, out *%[3]s) error {
+	return p.parse(filename, s, out, true)
+}
+
+func (p *%[1]s) parse(filename, s string, out *%[3]s, reuse bool) error {
+	p.reuse = reuse
+	%[7]s
 	toks, err := pgenLex_%[4]s(filename, s, %[5]d, p.toks[:0])
 	p.toks = toks
 	if err != nil {
@@ -395,7 +432,7 @@ func (p *%[1]s) err(e pgenErr) error {
 		expect = pgenExpect_%[2]s[e.expect]
 	}
 	return &participle.UnexpectedTokenError{Unexpected: lexer.Token{Type: typ, Value: p.src[t.start:t.end], Pos: p.pos(int(e.tok))}, Expect: expect}
-}`, pe.gen, pd.name, pd.root, pd.lexer.name, mask, resetRoot(root))
+}`, pe.gen, pd.name, pd.root, pd.lexer.name, mask, resetRoot(root), resetSlabs(pe.slabs))
 	for _, n := range names {
 		pe.structFunc(g.structs[n])
 	}
@@ -410,6 +447,49 @@ func (p *%[1]s) err(e pgenErr) error {
 	}
 	e.p("")
 	e.p("var pgenExpect_%s = [...]string{%s}", pd.name, strings.Join(ex, ", "))
+}
+
+// slabTypes lists the struct types captured by pointer, and "string" when
+// a *string field is captured: the types ParseInto hands out from slabs.
+func slabTypes(g *grammarBuilder) []string {
+	set := map[string]bool{}
+	for _, s := range g.structs {
+		for _, f := range s.fields {
+			switch f.kind {
+			case kindStructPtr, kindStructPtrs:
+				set[f.elem] = true
+			case kindStringPtr:
+				set["string"] = true
+			}
+		}
+	}
+	var out []string
+	for t := range set {
+		out = append(out, t)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func resetSlabs(types []string) string {
+	var b strings.Builder
+	for _, t := range types {
+		fmt.Fprintf(&b, "p.slab_%s.reset()\n", t)
+	}
+	return b.String()
+}
+
+// resetKeep is the statement that clears *ptr, a value of s, keeping the
+// storage of its slices.
+func resetKeep(target, ptr string, s *structInfo) string {
+	var keep []string
+	for _, f := range s.fields {
+		switch f.kind {
+		case kindStrings, kindStructs, kindStructPtrs:
+			keep = append(keep, fmt.Sprintf("%s: %s.%s[:0]", f.name, ptr, f.name))
+		}
+	}
+	return fmt.Sprintf("%s = %s{%s}", target, s.name, strings.Join(keep, ", "))
 }
 
 // resetRoot clears the root struct but keeps the storage of its slices.
@@ -642,6 +722,30 @@ func (pe *parserEmitter) nodeFunc(n node, owner *structInfo) {
 		}
 	case *captureNode:
 		f := n.field
+		if sn, ok := n.n.(*structNode); ok && (f.kind == kindStructPtr || f.kind == kindStructPtrs) {
+			t := sn.info.name
+			pe.p("\tvar nv *%s", t)
+			pe.p("\tif p.reuse {")
+			pe.p("\t\tnv = p.slab_%s.alloc()", t)
+			pe.p("\t\t%s", resetKeep("*nv", "nv", sn.info))
+			pe.p("\t} else {")
+			pe.p("\t\tnv = new(%s)", t)
+			pe.p("\t}")
+			pe.p("\tm, e := p.s_%s(c, nv)", t)
+			pe.p("\tif e.on {")
+			pe.p("\t\treturn true, e")
+			pe.p("\t}")
+			pe.p("\tif !m {")
+			pe.p("\t\treturn false, pgenErr{}")
+			pe.p("\t}")
+			if f.kind == kindStructPtr {
+				pe.p("\ts.%s = nv", f.name)
+			} else {
+				pe.p("\ts.%s = append(s.%s, nv)", f.name, f.name)
+			}
+			pe.p("\treturn true, pgenErr{}")
+			break
+		}
 		if sn, ok := n.n.(*structNode); ok {
 			pe.p("\tvar v %s", sn.info.name)
 			pe.p("\tm, e := p.s_%s(c, &v)", sn.info.name)
@@ -689,7 +793,14 @@ func (pe *parserEmitter) nodeFunc(n node, owner *structInfo) {
 			pe.p("\tfor i := start; i < c.cur; i++ {")
 			pe.p("\t\tv += p.text(i)")
 			pe.p("\t}")
-			pe.p("\ts.%s = &v", f.name)
+			pe.p("\tvar ns *string")
+			pe.p("\tif p.reuse {")
+			pe.p("\t\tns = p.slab_string.alloc()")
+			pe.p("\t} else {")
+			pe.p("\t\tns = new(string)")
+			pe.p("\t}")
+			pe.p("\t*ns = v")
+			pe.p("\ts.%s = ns", f.name)
 		case kindBool:
 			pe.p("\tif c.cur > start {")
 			pe.p("\t\ts.%s = true", f.name)
