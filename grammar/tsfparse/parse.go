@@ -27,8 +27,14 @@ import (
 // returns the tree and the syntax diagnostics sorted by position. The tree
 // is never nil.
 func Parse(filename string, src []byte) (*tsf.File, diag.List) {
+	return parse(filename, src, false)
+}
+
+// parse parses with the generated parsers (parsers_gen.go), or with
+// participle's, the reference they are tested against.
+func parse(filename string, src []byte, reference bool) (*tsf.File, diag.List) {
 	res := scan(filename, src)
-	p := &parser{g: &theGrammar, toks: res.toks, eof: res.eof}
+	p := &parser{g: &theGrammar, toks: res.toks, eof: res.eof, reference: reference}
 	p.out = &tsf.File{Name: filename, EOF: res.eof}
 	stmts := split(p.toks)
 	if res.stopAt >= 0 {
@@ -46,8 +52,12 @@ func Parse(filename string, src []byte) (*tsf.File, diag.List) {
 }
 
 type parser struct {
-	g     *grammar
-	toks  []lexer.Token
+	g         *grammar
+	reference bool // parse with participle instead of the generated parsers
+	headerGen headerParserGen
+	listGen   listParserGen
+	fieldGen  fieldParserGen
+	toks      []lexer.Token
 	eof   ast.Pos
 	out   *tsf.File
 	diags diag.List
@@ -149,13 +159,21 @@ func consumed(pl *lexer.PeekingLexer) int { return pl.MakeCheckpoint().Cursor() 
 
 // header parses a header statement.
 func (p *parser) header(toks []lexer.Token, end ast.Pos, last bool) tsf.Stmt {
-	pl := peeker(toks, end)
-	h, err := p.g.header.ParseFromLexer(pl, participle.AllowTrailing(true))
+	var h *header
+	var n int
+	var err error
+	if p.reference {
+		pl := peeker(toks, end)
+		h, err = p.g.header.ParseFromLexer(pl, participle.AllowTrailing(true))
+		n = consumed(pl)
+	} else {
+		h, n, err = p.headerGen.ParseTokens(toks, lexPos(end), true)
+	}
 	if err != nil {
 		p.syntaxError(err, end, last, true)
 		return nil
 	}
-	if n := consumed(pl); n < len(toks) {
+	if n < len(toks) {
 		p.add(tsf.ErrUnexpected.Diagnostic(astPos(toks[n].Pos), 0, tokenText(toks[n])))
 	}
 	if h.ModName != nil {
@@ -178,13 +196,21 @@ func (p *parser) header(toks []lexer.Token, end ast.Pos, last bool) tsf.Stmt {
 
 // list parses a TYPELIST or GROUPLIST.
 func (p *parser) list(toks []lexer.Token, end ast.Pos, last bool) tsf.Stmt {
-	pl := peeker(toks, end)
-	l, err := p.g.list.ParseFromLexer(pl, participle.AllowTrailing(true))
+	var l *listStmt
+	var n int
+	var err error
+	if p.reference {
+		pl := peeker(toks, end)
+		l, err = p.g.list.ParseFromLexer(pl, participle.AllowTrailing(true))
+		n = consumed(pl)
+	} else {
+		l, n, err = p.listGen.ParseTokens(toks, lexPos(end), true)
+	}
 	if err != nil {
 		p.syntaxError(err, end, last, true)
 		return nil
 	}
-	if n := consumed(pl); n < len(toks) {
+	if n < len(toks) {
 		p.add(tsf.ErrUnexpected.Diagnostic(astPos(toks[n].Pos), 0, tokenText(toks[n])))
 	}
 	if l.Trailing != nil && last {
@@ -221,14 +247,22 @@ func (p *parser) trace(toks []lexer.Token, end ast.Pos, last bool) *tsf.Trace {
 			t.Broken = true
 			return t
 		}
-		pl := peeker(toks[i:], end)
-		f, err := p.g.field.ParseFromLexer(pl, participle.AllowTrailing(true))
+		var f *field
+		var n int
+		var err error
+		if p.reference {
+			pl := peeker(toks[i:], end)
+			f, err = p.g.field.ParseFromLexer(pl, participle.AllowTrailing(true))
+			n = consumed(pl)
+		} else {
+			f, n, err = p.fieldGen.ParseTokens(toks[i:], lexPos(end), true)
+		}
 		if err != nil {
 			p.syntaxError(err, end, last, false)
 			t.Broken = true
 			return t
 		}
-		i += consumed(pl)
+		i += n
 		fld := p.field(f)
 		if fld == nil {
 			t.Broken = true

@@ -28,6 +28,13 @@ type Engine[T any] func(input string) (*T, error)
 func Compare[T any](ref, gen Engine[T], input string) string {
 	rt, rerr := ref(input)
 	gt, gerr := gen(input)
+	return CompareResults(rt, rerr, gt, gerr)
+}
+
+// CompareResults compares what the two engines returned: the trees when
+// both succeed, the errors' positions and messages when both fail. It
+// returns a description of the first difference, or "".
+func CompareResults[T any](rt *T, rerr error, gt *T, gerr error) string {
 	switch {
 	case rerr != nil && gerr != nil:
 		rp, rm := describe(rerr)

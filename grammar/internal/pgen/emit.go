@@ -25,8 +25,15 @@ func emit(pkg *pkgInfo) ([]byte, error) {
 	e.p("")
 	e.p("package %s", pkg.name)
 	e.p("")
+	ci := false
+	for _, pd := range pkg.parsers {
+		ci = ci || len(pd.ci) > 0
+	}
 	e.p("import (")
 	e.p("\t\"strconv\"")
+	if ci {
+		e.p("\t\"strings\"")
+	}
 	e.p("\t\"unicode/utf8\"")
 	e.p("")
 	e.p("\t\"github.com/alecthomas/participle/v2\"")
@@ -35,7 +42,7 @@ func emit(pkg *pkgInfo) ([]byte, error) {
 	e.runtime()
 	lexers := map[string]bool{}
 	for _, pd := range pkg.parsers {
-		if !lexers[pd.lexer.name] {
+		if pd.lexer != nil && !lexers[pd.lexer.name] {
 			lexers[pd.lexer.name] = true
 			e.lexer(pd.lexer)
 		}
@@ -337,11 +344,15 @@ type pending struct {
 
 func (e *emitter) parser(pd *parserDef) {
 	g := &grammarBuilder{types: e.pkg.types, structs: map[string]*structInfo{}, elided: map[string]bool{}}
-	for _, r := range pd.lexer.rules {
-		g.rules = append(g.rules, r.name)
-	}
-	if len(g.rules) > 64 {
-		refusef("lexer %s: more than 64 rules", pd.lexer.name)
+	if pd.custom != nil {
+		g.symbols = pd.custom.exprs
+	} else {
+		for _, r := range pd.lexer.rules {
+			g.rules = append(g.rules, r.name)
+		}
+		if len(g.rules) > 64 {
+			refusef("lexer %s: more than 64 rules", pd.lexer.name)
+		}
 	}
 	var mask uint64
 	for _, name := range pd.elide {
@@ -364,6 +375,10 @@ func (e *emitter) parser(pd *parserDef) {
 	e.p("// same tree and reports the same errors. Its zero value is ready to use;")
 	e.p("// it keeps its buffers between parses, so use one per goroutine.")
 	e.p("type %s struct {", pe.gen)
+	if pd.custom != nil {
+		e.p("\tltoks []lexer.Token")
+		e.p("\teof   lexer.Token")
+	}
 	e.p("\tfilename string")
 	e.p("\tsrc      string")
 	e.p("\ttoks     []pgenToken")
@@ -372,6 +387,9 @@ func (e *emitter) parser(pd *parserDef) {
 		e.p("\tslab_%s pgenSlab[%s]", t, t)
 	}
 	e.p("}")
+	if pd.custom != nil {
+		pe.tokenAPI(root)
+	} else {
 	e.p(`
 // ParseString parses s as %[2]s.ParseString does, into a new tree.
 func (p *%[1]s) ParseString(filename, s string) (*%[3]s, error) {
@@ -433,6 +451,7 @@ func (p *%[1]s) err(e pgenErr) error {
 	}
 	return &participle.UnexpectedTokenError{Unexpected: lexer.Token{Type: typ, Value: p.src[t.start:t.end], Pos: p.pos(int(e.tok))}, Expect: expect}
 }`, pe.gen, pd.name, pd.root, pd.lexer.name, mask, resetRoot(root), resetSlabs(pe.slabs))
+	}
 	for _, n := range names {
 		pe.structFunc(g.structs[n])
 	}
@@ -568,13 +587,81 @@ func (pe *parserEmitter) structFunc(s *structInfo) {
 	if s.hasPos {
 		pe.p("\ts.Pos = p.pos(c.cur)")
 	}
+	if s.hasTokens {
+		pe.p("\tstart := c.cur")
+	}
 	pe.p("\tm, e := %s", pe.call(s.expr, s))
 	pe.p("\tif e.on {")
 	pe.p("\t\tc.maybeUpdate(e)")
 	pe.p("\t\treturn true, e")
 	pe.p("\t}")
+	if s.hasTokens {
+		pe.p("\tif m {")
+		pe.p("\t\ts.Tokens = p.ltoks[start:min(c.cur, len(p.ltoks))]")
+		pe.p("\t}")
+	}
 	pe.p("\treturn m, pgenErr{}")
 	pe.p("}")
+}
+
+// tokenAPI writes ParseTokens and the token accessors of a parser fed by a
+// custom lexer.
+func (pe *parserEmitter) tokenAPI(root *structInfo) {
+	var ci []string
+	for _, t := range pe.pd.ci {
+		ci = append(ci, "t == "+pe.pd.custom.exprs[t])
+	}
+	ciCond := "false"
+	if len(ci) > 0 {
+		ciCond = strings.Join(ci, " || ")
+	}
+	pe.p(`
+// ParseTokens parses the tokens a scanner made, followed by the end of the
+// input at eof, as %[2]s.ParseFromLexer does over them (with
+// participle.AllowTrailing(allowTrailing)): a new tree, and the number of
+// tokens it took.
+func (p *%[1]s) ParseTokens(toks []lexer.Token, eof lexer.Position, allowTrailing bool) (*%[3]s, int, error) {
+	p.ltoks, p.eof = toks, lexer.EOFToken(eof)
+	p.reuse = false
+	out := new(%[3]s)
+	var c pgenState
+	m, e := p.s_%[3]s(&c, out)
+	if e.on {
+		return nil, c.cur, p.err(e)
+	}
+	if !m || (!allowTrailing && p.tok(c.cur).Type != lexer.EOF) {
+		return nil, c.cur, p.err(c.deepest(pgenErr{on: true, tok: int32(c.cur), expect: -1}))
+	}
+	return out, c.cur, nil
+}
+
+func (p *%[1]s) tok(i int) *lexer.Token {
+	if i < len(p.ltoks) {
+		return &p.ltoks[i]
+	}
+	return &p.eof
+}
+
+func (p *%[1]s) pos(i int) lexer.Position { return p.tok(i).Pos }
+
+func (p *%[1]s) text(i int) string { return p.tok(i).Value }
+
+// lit reports whether token i is the literal s, in any case for the types
+// that are case-insensitive.
+func (p *%[1]s) lit(i int, s string) bool {
+	t := p.tok(i)
+	return t.Value == s || p.caseInsensitive(t.Type) && strings.EqualFold(t.Value, s)
+}
+
+func (p *%[1]s) caseInsensitive(t lexer.TokenType) bool { return %[4]s }
+
+func (p *%[1]s) err(e pgenErr) error {
+	expect := ""
+	if e.expect >= 0 {
+		expect = pgenExpect_%[2]s[e.expect]
+	}
+	return &participle.UnexpectedTokenError{Unexpected: *p.tok(int(e.tok)), Expect: expect}
+}`, pe.gen, pe.pd.name, root.name, ciCond)
 }
 
 // written lists the fields of owner that captures in n set directly.
@@ -625,13 +712,21 @@ func (pe *parserEmitter) nodeFunc(n node, owner *structInfo) {
 	pe.p("func (p *%s) n%d(c *pgenState, s *%s) (bool, pgenErr) {", pe.gen, id, owner.name)
 	switch n := n.(type) {
 	case *refNode:
-		pe.p("\tif p.toks[c.cur].typ != %d {", n.typ)
+		if pe.pd.custom != nil {
+			pe.p("\tif p.tok(c.cur).Type != %s {", n.typ)
+		} else {
+			pe.p("\tif p.toks[c.cur].typ != %s {", n.typ)
+		}
 		pe.p("\t\treturn false, pgenErr{}")
 		pe.p("\t}")
 		pe.p("\tc.cur++")
 		pe.p("\treturn true, pgenErr{}")
 	case *litNode:
-		pe.p("\tif p.text(c.cur) != %q {", n.s)
+		if pe.pd.custom != nil {
+			pe.p("\tif !p.lit(c.cur, %q) {", n.s)
+		} else {
+			pe.p("\tif p.text(c.cur) != %q {", n.s)
+		}
 		pe.p("\t\treturn false, pgenErr{}")
 		pe.p("\t}")
 		pe.p("\tc.cur++")

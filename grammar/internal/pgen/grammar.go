@@ -41,7 +41,7 @@ type (
 	// refNode is a token type by name.
 	refNode struct {
 		name string
-		typ  int // rule index
+		typ  string // the Go expression of its type: a rule index, or a token type of a custom lexer
 	}
 	// litNode is a literal token value, of any type.
 	litNode struct {
@@ -91,9 +91,10 @@ type fieldInfo struct {
 }
 
 type structInfo struct {
-	name   string
-	fields []*fieldInfo
-	hasPos bool
+	name      string
+	fields    []*fieldInfo
+	hasPos    bool
+	hasTokens bool
 	node   *structNode
 	expr   node
 	done   bool
@@ -108,7 +109,8 @@ func refusef(format string, args ...any) { panic(refuse{fmt.Sprintf(format, args
 type grammarBuilder struct {
 	types   map[string]*ast.StructType
 	structs map[string]*structInfo
-	rules   []string // token type names in rule order
+	rules   []string          // token type names in rule order
+	symbols map[string]string // a custom lexer's token types: name -> Go expression
 	elided  map[string]bool
 }
 
@@ -174,8 +176,14 @@ func (g *grammarBuilder) structType(name string) *structInfo {
 				}
 				s.hasPos = true
 			}
-			if id.Name == "EndPos" || id.Name == "Tokens" {
-				refusef("%s.%s: EndPos and Tokens fields are not supported", name, id.Name)
+			if id.Name == "EndPos" {
+				refusef("%s.%s: EndPos fields are not supported", name, id.Name)
+			}
+			if id.Name == "Tokens" && fi.typeText == "[]lexer.Token" {
+				if g.symbols == nil {
+					refusef("%s.Tokens: a Tokens field is supported with a custom lexer only", name)
+				}
+				s.hasTokens = true
 			}
 			s.fields = append(s.fields, fi)
 		}
@@ -416,6 +424,13 @@ func (g *grammarBuilder) parseTermNoModifiers(s *structInfo, lx *tagLexer, allow
 		return &groupNode{expr: d, mode: modeOnce}
 	case scanner.Ident:
 		lx.next()
+		if g.symbols != nil {
+			e, ok := g.symbols[t.text]
+			if !ok || t.text == "EOF" {
+				refusef("%s.%s: unknown token type %q", s.name, t.field.name, t.text)
+			}
+			return &refNode{name: t.text, typ: e}
+		}
 		i := g.ruleIndex(t.text)
 		if i < 0 {
 			refusef("%s.%s: unknown token type %q", s.name, t.field.name, t.text)
@@ -423,7 +438,7 @@ func (g *grammarBuilder) parseTermNoModifiers(s *structInfo, lx *tagLexer, allow
 		if g.elided[t.text] {
 			refusef("%s.%s: a reference to the elided token type %s is not supported", s.name, t.field.name, t.text)
 		}
-		return &refNode{name: t.text, typ: i}
+		return &refNode{name: t.text, typ: strconv.Itoa(i)}
 	case scanner.EOF:
 		return nil
 	}

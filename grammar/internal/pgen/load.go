@@ -22,17 +22,29 @@ type lexRule struct {
 	name, pattern string
 }
 
+// customLexer is a lexer.Definition type of the package whose Symbols
+// method returns a map literal: the generated parser then takes the tokens
+// it scanned (ParseTokens).
+type customLexer struct {
+	typeName string
+	names    []string          // token type names, sorted
+	exprs    map[string]string // name -> Go expression of its lexer.TokenType
+}
+
 // parserDef is one participle.MustBuild call.
 type parserDef struct {
 	name      string // the variable
 	root      string // the root struct type
 	lexer     *lexerDef
+	custom    *customLexer
 	elide     []string
+	ci        []string // case-insensitive token types
 	lookahead int
 }
 
 // pkgInfo is what pgen reads from a grammar package.
 type pkgInfo struct {
+	files   []*ast.File
 	name    string
 	types   map[string]*ast.StructType
 	lexers  map[string]*lexerDef
@@ -80,6 +92,7 @@ func loadPackage(dir string) (*pkgInfo, error) {
 		}
 		files = append(files, f)
 	}
+	pkg.files = files
 	if len(files) == 0 {
 		return nil, fmt.Errorf("no Go files")
 	}
@@ -106,11 +119,27 @@ func loadPackage(dir string) (*pkgInfo, error) {
 						if i >= len(sp.Names) {
 							break
 						}
+						name := sp.Names[i].Name
+						if cl, ok := v.(*ast.CompositeLit); ok {
+							// A struct of parsers: each keyed MustBuild is
+							// named for its key.
+							for _, e := range cl.Elts {
+								kv, ok := e.(*ast.KeyValueExpr)
+								if !ok {
+									continue
+								}
+								if call, ok := kv.Value.(*ast.CallExpr); ok {
+									if root, ok := mustBuild(call); ok {
+										builds = append(builds, pending{exprText(kv.Key) + "Parser", call, root})
+									}
+								}
+							}
+							continue
+						}
 						call, ok := v.(*ast.CallExpr)
 						if !ok {
 							continue
 						}
-						name := sp.Names[i].Name
 						if root, ok := mustBuild(call); ok {
 							builds = append(builds, pending{name, call, root})
 						} else if isSel(call.Fun, "lexer", "MustSimple") {
@@ -124,21 +153,30 @@ func loadPackage(dir string) (*pkgInfo, error) {
 	sort.Slice(builds, func(i, j int) bool { return builds[i].name < builds[j].name })
 	for _, b := range builds {
 		pd := &parserDef{name: b.name, root: b.root, lookahead: 1}
-		for _, a := range b.call.Args {
+		args := b.call.Args
+		if b.call.Ellipsis.IsValid() {
+			args = optionList(pkg, b.name, args)
+		}
+		for _, a := range args {
 			opt, ok := a.(*ast.CallExpr)
 			if !ok {
-				refusef("parser %s: option %s is not supported (want participle.Lexer, Elide or UseLookahead calls)", b.name, exprText(a))
-			}
-			if b.call.Ellipsis.IsValid() {
-				refusef("parser %s: options passed with ... are not supported", b.name)
+				refusef("parser %s: option %s is not supported (want participle.Lexer, Elide, UseLookahead or CaseInsensitive calls)", b.name, exprText(a))
 			}
 			switch {
 			case isSel(opt.Fun, "participle", "Lexer"):
+				if cl, ok := opt.Args[0].(*ast.CompositeLit); ok {
+					pd.custom = readCustomLexer(pkg, b.name, exprText(cl.Type))
+					break
+				}
 				id, ok := opt.Args[0].(*ast.Ident)
 				if !ok || pkg.lexers[id.Name] == nil {
-					refusef("parser %s: the lexer must be a package-level lexer.MustSimple variable", b.name)
+					refusef("parser %s: the lexer must be a package-level lexer.MustSimple variable or a T{} of a type whose Symbols method returns a map literal", b.name)
 				}
 				pd.lexer = pkg.lexers[id.Name]
+			case isSel(opt.Fun, "participle", "CaseInsensitive"):
+				for _, e := range opt.Args {
+					pd.ci = append(pd.ci, stringLit(b.name, e))
+				}
 			case isSel(opt.Fun, "participle", "Elide"):
 				for _, e := range opt.Args {
 					pd.elide = append(pd.elide, stringLit(b.name, e))
@@ -157,8 +195,14 @@ func loadPackage(dir string) (*pkgInfo, error) {
 				refusef("parser %s: option %s is not supported", b.name, exprText(opt.Fun))
 			}
 		}
-		if pd.lexer == nil {
+		if pd.lexer == nil && pd.custom == nil {
 			refusef("parser %s: participle's default lexer is not supported; give a lexer.MustSimple lexer", b.name)
+		}
+		if pd.custom != nil && len(pd.elide) > 0 {
+			refusef("parser %s: Elide with a custom lexer is not supported", b.name)
+		}
+		if pd.lexer != nil && len(pd.ci) > 0 {
+			refusef("parser %s: CaseInsensitive is supported with a custom lexer only", b.name)
 		}
 		for _, e := range pd.elide {
 			found := false
@@ -167,6 +211,11 @@ func loadPackage(dir string) (*pkgInfo, error) {
 			}
 			if !found {
 				refusef("parser %s: Elide(%q) names no rule of %s", b.name, e, pd.lexer.name)
+			}
+		}
+		for _, t := range pd.ci {
+			if pd.custom.exprs[t] == "" {
+				refusef("parser %s: CaseInsensitive(%q) names no token type", b.name, t)
 			}
 		}
 		pkg.parsers = append(pkg.parsers, pd)
@@ -244,4 +293,70 @@ func readLexer(name string, call *ast.CallExpr) *lexerDef {
 		ld.rules = append(ld.rules, rule)
 	}
 	return ld
+}
+
+// optionList resolves "f()..." in a MustBuild call: f must be a function of
+// the package that returns a []participle.Option literal.
+func optionList(pkg *pkgInfo, parser string, args []ast.Expr) []ast.Expr {
+	if len(args) != 1 {
+		refusef("parser %s: options passed with ... must be one call of a function of the package", parser)
+	}
+	call, ok := args[0].(*ast.CallExpr)
+	id, ok2 := call.Fun.(*ast.Ident)
+	if !ok || !ok2 || len(call.Args) != 0 {
+		refusef("parser %s: options passed with ... must be one call of a function of the package", parser)
+	}
+	for _, f := range pkg.files {
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || fd.Recv != nil || fd.Name.Name != id.Name || fd.Body == nil || len(fd.Body.List) != 1 {
+				continue
+			}
+			ret, ok := fd.Body.List[0].(*ast.ReturnStmt)
+			if !ok || len(ret.Results) != 1 {
+				continue
+			}
+			if cl, ok := ret.Results[0].(*ast.CompositeLit); ok {
+				return cl.Elts
+			}
+		}
+	}
+	refusef("parser %s: %s() must be a function of the package whose body is one return of a []participle.Option literal", parser, id.Name)
+	return nil
+}
+
+// readCustomLexer reads the Symbols method of a lexer definition type.
+func readCustomLexer(pkg *pkgInfo, parser, typeName string) *customLexer {
+	for _, f := range pkg.files {
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || fd.Recv == nil || fd.Name.Name != "Symbols" || len(fd.Recv.List) != 1 || exprText(fd.Recv.List[0].Type) != typeName || fd.Body == nil {
+				continue
+			}
+			for _, st := range fd.Body.List {
+				ret, ok := st.(*ast.ReturnStmt)
+				if !ok || len(ret.Results) != 1 {
+					continue
+				}
+				cl, ok := ret.Results[0].(*ast.CompositeLit)
+				if !ok {
+					continue
+				}
+				cx := &customLexer{typeName: typeName, exprs: map[string]string{}}
+				for _, e := range cl.Elts {
+					kv, ok := e.(*ast.KeyValueExpr)
+					if !ok {
+						refusef("parser %s: %s.Symbols: want \"Name\": type entries", parser, typeName)
+					}
+					name := stringLit(parser, kv.Key)
+					cx.exprs[name] = exprText(kv.Value)
+					cx.names = append(cx.names, name)
+				}
+				sort.Strings(cx.names)
+				return cx
+			}
+		}
+	}
+	refusef("parser %s: the lexer %s has no Symbols method returning a map literal", parser, typeName)
+	return nil
 }

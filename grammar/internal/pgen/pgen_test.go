@@ -46,7 +46,7 @@ func TestRefused(t *testing.T) {
 		{"var p = participle.MustBuild[line](participle.Lexer(lx))\ntype line struct {\n\tA []string `parser:\"(@Word*)*\"`\n}\n", "line: the repeated expression"},
 		{"var p = participle.MustBuild[line](participle.Lexer(lx))\ntype line struct {\n\tA string `parser:\"@Space\"`\n}\n", ""},
 		{"var p = participle.MustBuild[line](participle.Lexer(lx), participle.Elide(\"Space\"))\ntype line struct {\n\tA string `parser:\"@Space\"`\n}\n", "line.A: a reference to the elided token type Space"},
-		{"var p = participle.MustBuild[line](participle.Lexer(lx), participle.CaseInsensitive(\"Word\"))\ntype line struct {\n\tA string `parser:\"@Word\"`\n}\n", "option participle.CaseInsensitive"},
+		{"var p = participle.MustBuild[line](participle.Lexer(lx), participle.CaseInsensitive(\"Word\"))\ntype line struct {\n\tA string `parser:\"@Word\"`\n}\n", "CaseInsensitive is supported with a custom lexer only"},
 		{"var p = participle.MustBuild[line]()\ntype line struct {\n\tA string `parser:\"@Word\"`\n}\n", "default lexer"},
 		{"var p = participle.MustBuild[line](participle.Lexer(lx2))\nvar lx2 = lexer.MustSimple([]lexer.SimpleRule{{Name: \"W\", Pattern: `^a`}})\ntype line struct {\n\tA string `parser:\"@W\"`\n}\n", "anchors"},
 		{"var p = participle.MustBuild[line](participle.Lexer(lx2))\nvar lx2 = lexer.MustSimple([]lexer.SimpleRule{{Name: \"W\", Pattern: `[a-zé]`}})\ntype line struct {\n\tA string `parser:\"@W\"`\n}\n", "only some non-ASCII runes"},
