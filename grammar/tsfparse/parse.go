@@ -58,9 +58,9 @@ type parser struct {
 	listGen   listParserGen
 	fieldGen  fieldParserGen
 	toks      []lexer.Token
-	eof   ast.Pos
-	out   *tsf.File
-	diags diag.List
+	eof       ast.Pos
+	out       *tsf.File
+	diags     diag.List
 }
 
 // headerKeywords start a header statement, listKeywords a TYPELIST or

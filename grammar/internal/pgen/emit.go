@@ -390,7 +390,7 @@ func (e *emitter) parser(pd *parserDef) {
 	if pd.custom != nil {
 		pe.tokenAPI(root)
 	} else {
-	e.p(`
+		e.p(`
 // ParseString parses s as %[2]s.ParseString does, into a new tree.
 func (p *%[1]s) ParseString(filename, s string) (*%[3]s, error) {
 	out := new(%[3]s)

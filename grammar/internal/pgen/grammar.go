@@ -95,9 +95,9 @@ type structInfo struct {
 	fields    []*fieldInfo
 	hasPos    bool
 	hasTokens bool
-	node   *structNode
-	expr   node
-	done   bool
+	node      *structNode
+	expr      node
+	done      bool
 }
 
 // refuse is a construct the generator does not support.
