@@ -10,6 +10,8 @@ import (
 	"github.com/alecthomas/participle/v2/lexer"
 
 	"github.com/tracekit/tracekit/ast/corpus"
+	"github.com/tracekit/tracekit/ast/diag"
+	"github.com/tracekit/tracekit/ast/tsf"
 	"github.com/tracekit/tracekit/grammar/internal/difftest"
 )
 
@@ -107,4 +109,70 @@ func TestParseMatchesReference(t *testing.T) {
 			t.Errorf("%s: the generated parsers' tree or diagnostics differ from participle's", f)
 		}
 	}
+}
+
+// batchParse is Parse as it was before it streamed: scan the whole file,
+// split it into statements, parse them.
+func batchParse(filename string, src []byte) (*tsf.File, diag.List) {
+	res := scan(filename, src)
+	p := &parser{g: &theGrammar, eof: res.eof}
+	p.out = &tsf.File{Name: filename, EOF: res.eof}
+	stmts := split(res.toks)
+	if res.stopAt >= 0 {
+		p.out.Aborted = true
+		if len(stmts) > 0 {
+			stmts = stmts[:len(stmts)-1]
+		}
+	}
+	for i, st := range stmts {
+		end, last := p.eof, i == len(stmts)-1
+		if !last {
+			end = astPos(stmts[i+1][0].Pos)
+		}
+		p.statement(st, end, last)
+	}
+	p.diags = append(p.diags, res.diags...)
+	p.diags.Sort()
+	return p.out, p.diags
+}
+
+var streamSeeds = []string{
+	"", "MAJOR = 1", "MAJOR = 1\nTRACE MINOR=1, TP=@STATIC,", "TRACE MINOR=1 /* unclosed", "MAJOR=1 TYPELIST NAME=A,ID=1, TRACE MINOR=2, GROUP=TRACE",
+	"TYPELIST NAME=A,ID=1,\nTRACE MINOR=1, TP=@STATIC\nTRACE MINOR=2, TP=@STATIC, \"unclosed", "garbage = 3\nTRACE", "TRACE TRACE TRACE",
+}
+
+// TestStreamingParse: parsing as the file is scanned gives what scanning
+// the whole file first gives.
+func TestStreamingParse(t *testing.T) {
+	var inputs [][]byte
+	for _, f := range genFiles(t) {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		inputs = append(inputs, src)
+	}
+	for _, s := range streamSeeds {
+		inputs = append(inputs, []byte(s))
+	}
+	for _, src := range inputs {
+		got, gd := Parse("f.tsf", src)
+		want, wd := batchParse("f.tsf", src)
+		if !reflect.DeepEqual(got, want) || !reflect.DeepEqual(gd, wd) {
+			t.Errorf("%.60q: streaming parse differs from the whole-file parse:\n%v\n%v", src, gd, wd)
+		}
+	}
+}
+
+func FuzzStreamingParse(f *testing.F) {
+	for _, s := range streamSeeds {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		got, gd := Parse("f.tsf", src)
+		want, wd := batchParse("f.tsf", src)
+		if !reflect.DeepEqual(got, want) || !reflect.DeepEqual(gd, wd) {
+			t.Fatalf("%q: streaming parse differs from the whole-file parse:\n%v\n%v", src, gd, wd)
+		}
+	})
 }
