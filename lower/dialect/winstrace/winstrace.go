@@ -62,6 +62,14 @@ type Lowerer struct {
 	out   lowering.Output
 	parse wsast.CallParser
 	open  map[uint64]*wsast.Call // start halves waiting for their end, by call id
+
+	// The record, its attrs, integers and top-level arguments are reused
+	// from record to record: lowering.Output.Record keeps nothing.
+	rec      record.Record
+	attrs    record.Attrs
+	pid, tid uint64
+	ret      record.Arg
+	a, b     []record.Arg
 }
 
 // New returns a lowering that parses lines with parse.
@@ -150,24 +158,34 @@ func (l *Lowerer) single(c *wsast.Call, unpaired bool) *record.Record {
 		r.Phase = record.Complete
 	}
 	r.Unpaired = unpaired
-	r.Args = args(c.Args)
+	l.a = appendArgs(l.a[:0], c.Args)
+	if len(l.a) > 0 {
+		r.Args = l.a
+	}
 	if c.Ret != nil {
-		ret := arg(c.Ret)
-		r.Ret = &ret
+		l.ret = arg(c.Ret)
+		r.Ret = &l.ret
 	}
 	return r
 }
 
 func (l *Lowerer) base(c *wsast.Call) *record.Record {
-	r := &record.Record{
+	if l.attrs == nil {
+		l.attrs = record.Attrs{}
+	}
+	clear(l.attrs)
+	l.attrs["id"] = c.ID.Mag
+	l.pid, l.tid = c.PID.Mag, c.TID.Mag
+	l.rec = record.Record{
 		Dialect: l.cfg.Dialect,
 		Source:  l.cfg.Source,
 		Line:    c.Pos.Line,
-		PID:     record.Uint(c.PID.Mag),
-		TID:     record.Uint(c.TID.Mag),
+		PID:     &l.pid,
+		TID:     &l.tid,
 		Event:   c.Name.Name,
-		Attrs:   record.Attrs{"id": c.ID.Mag},
+		Attrs:   l.attrs,
 	}
+	r := &l.rec
 	if c.Kernel {
 		r.Attrs["kernel"] = true
 	}
@@ -182,7 +200,8 @@ func (l *Lowerer) pair(start, end *wsast.Call) *record.Record {
 	if end.Kernel {
 		r.Attrs["kernel"] = true
 	}
-	a, b := args(start.Args), args(end.Args)
+	l.a, l.b = appendArgs(l.a[:0], start.Args), appendArgs(l.b[:0], end.Args)
+	a, b := l.a, l.b
 	if len(a) != len(b) {
 		l.warn(end.Count.Pos, wsast.CodeHalfArgs, fmt.Sprintf("the start of call id %d (%s) has %d arguments, its end %d", start.ID.Mag, start.Pos, len(a), len(b)))
 	}
@@ -200,11 +219,11 @@ func (l *Lowerer) pair(start, end *wsast.Call) *record.Record {
 	}
 	switch {
 	case end.Ret != nil:
-		ret := arg(end.Ret)
-		r.Ret = &ret
+		l.ret = arg(end.Ret)
+		r.Ret = &l.ret
 	case start.Ret != nil:
-		ret := arg(start.Ret)
-		r.Ret = &ret
+		l.ret = arg(start.Ret)
+		r.Ret = &l.ret
 	}
 	return r
 }
@@ -258,13 +277,10 @@ func sameShape(a, b record.Arg) bool {
 	return true
 }
 
-func args(vs []wsast.Value) []record.Arg {
-	if len(vs) == 0 {
-		return nil
-	}
-	out := make([]record.Arg, len(vs))
-	for i, v := range vs {
-		out[i] = arg(v)
+// appendArgs appends the converted values to out.
+func appendArgs(out []record.Arg, vs []wsast.Value) []record.Arg {
+	for _, v := range vs {
+		out = append(out, arg(v))
 	}
 	return out
 }
