@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -95,6 +96,26 @@ func TestRecordsOutputFile(t *testing.T) {
 	for _, e := range entries {
 		if strings.HasPrefix(e.Name(), "strict") || strings.HasPrefix(e.Name(), ".") {
 			t.Errorf("left behind: %s", e.Name())
+		}
+	}
+}
+
+// TestRecordsWorkers: the number of workers does not change the output.
+func TestRecordsWorkers(t *testing.T) {
+	in := filepath.Join(t.TempDir(), "in.out")
+	var sb strings.Builder
+	for i := range 3000 {
+		fmt.Fprintf(&sb, "0102 13 %x 9450:%d %d fff37182 fff05c9c\n", i%0x90, 1545341324+i*7, i%4)
+		if i%500 == 0 {
+			sb.WriteString("not a hook\n")
+		}
+	}
+	os.WriteFile(in, []byte(sb.String()), 0o644)
+	for _, format := range []string{"jsonl", "csv", "text"} {
+		_, one, e1 := runCLI("records", "--workers", "1", "--keep-going", "--format", format, in)
+		_, many, e3 := runCLI("records", "--workers", "3", "--keep-going", "--format", format, in)
+		if one != many || e1 != e3 || one == "" {
+			t.Errorf("%s: --workers 3 output differs from --workers 1", format)
 		}
 	}
 }
