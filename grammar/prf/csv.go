@@ -98,6 +98,7 @@ type CSVParser struct {
 	// scratch holds the fields of the row at hand; records copy what they
 	// keep.
 	scratch []prfast.Item
+	nodes   nodes
 	row     csvRow
 	// Reference parses with participle's reflective parser instead, the
 	// reference the generated one is tested against.
@@ -108,7 +109,7 @@ type CSVParser struct {
 // the header or the record the row holds, and diagnostics; on an error the
 // row was skipped and both results are nil.
 func (p *CSVParser) Line(pos ast.Pos, line string) (*prfast.Header, *prfast.Record, diag.List) {
-	c := &converter{base: pos}
+	c := &converter{base: pos, n: &p.nodes}
 	var row *csvRow
 	var err error
 	if p.Reference {
@@ -135,7 +136,7 @@ func (p *CSVParser) Line(pos ast.Pos, line string) (*prfast.Header, *prfast.Reco
 		c.errorf(pos, prfast.CodeFields, strconv.Itoa(len(fields))+" fields where the header has "+strconv.Itoa(len(p.cols)))
 		return nil, nil, c.diags
 	}
-	r := &prfast.Record{Pos: pos, Form: prfast.CSV, Lines: 1}
+	r := c.record(prfast.Record{Pos: pos, Form: prfast.CSV, Lines: 1})
 	for i, f := range fields {
 		p.store(c, r, i, f)
 	}
@@ -214,7 +215,7 @@ func (p *CSVParser) store(c *converter, r *prfast.Record, i int, f prfast.Item) 
 	}
 	ap := func(a **prfast.AP) *prfast.AP {
 		if *a == nil {
-			*a = &prfast.AP{Pos: f.Pos}
+			*a = c.newAP(prfast.AP{Pos: f.Pos})
 		}
 		return *a
 	}
@@ -256,14 +257,14 @@ func (p *CSVParser) store(c *converter, r *prfast.Record, i int, f prfast.Item) 
 	case colOPR:
 		r.OPR = f
 	case colOPT:
-		data, ok := parseHex(f.Text)
+		data, ok := parseHex(c.byteSlice(len(f.Text)/2), f.Text)
 		if !ok {
 			c.errorf(f.Pos, prfast.CodeDump, "OPT "+strconv.Quote(f.Text)+" is not hex bytes")
 			return
 		}
-		r.OPT = &prfast.Bytes{Pos: f.Pos, Data: data}
+		r.OPT = c.newBytes(prfast.Bytes{Pos: f.Pos, Data: data})
 	case colASCII:
-		r.ASCII = &prfast.Bytes{Pos: f.Pos, Data: []byte(f.Text)}
+		r.ASCII = c.newBytes(prfast.Bytes{Pos: f.Pos, Data: append(c.byteSlice(len(f.Text)), f.Text...)})
 	case colSendSCD:
 		r.SendSCD = f
 	case colReceiveSCD:
@@ -277,9 +278,8 @@ func (p *CSVParser) store(c *converter, r *prfast.Record, i int, f prfast.Item) 
 
 // parseHex reads dump information written as hex digits, with an optional
 // 0x and optional blanks between bytes.
-func parseHex(s string) ([]byte, bool) {
+func parseHex(out []byte, s string) ([]byte, bool) {
 	s = strings.TrimPrefix(strings.TrimPrefix(s, "0x"), "0X")
-	out := make([]byte, 0, len(s)/2)
 	for i := 0; i < len(s); {
 		if s[i] == ' ' || s[i] == '\t' {
 			i++

@@ -116,12 +116,14 @@ func BenchmarkDump(b *testing.B) {
 	}
 }
 
-// BenchmarkCSV is the parse path of the CSV form, a whole fixture an
-// iteration.
+// BenchmarkCSV is the parse path of the CSV form, the rows of a fixture an
+// iteration (its header row read once before).
 func BenchmarkCSV(b *testing.B) {
 	lines := benchLines(b, "../../lower/dialect/prf/testdata/same.csv")
-	b.ReportMetric(float64(len(lines)), "lines/op")
 	var p CSVParser
+	p.Line(ast.Pos{File: "t", Line: 1, Col: 1}, lines[0]) // the header, once
+	lines = lines[1:]
+	b.ReportMetric(float64(len(lines)), "lines/op")
 	for range b.N {
 		for i, l := range lines {
 			p.Line(ast.Pos{File: "t", Line: i + 1, Col: 1}, l)

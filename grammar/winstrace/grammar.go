@@ -21,6 +21,7 @@ import (
 
 	"github.com/tracekit/tracekit/ast"
 	"github.com/tracekit/tracekit/ast/diag"
+	"github.com/tracekit/tracekit/grammar/internal/chunk"
 	wsast "github.com/tracekit/tracekit/ast/winstrace"
 )
 
@@ -110,57 +111,22 @@ type converter struct {
 	nodes *nodes // where nodes come from; nil: one allocation each
 }
 
-// nodes hands out syntax-tree nodes from chunks, so that a line costs a
-// fraction of an allocation a node. Chunks are never reused: a lowering may
-// keep the nodes (the open halves of calls).
+// nodes hands out syntax-tree nodes from chunks (grammar/internal/chunk),
+// so that a line costs a fraction of an allocation a node.
 type nodes struct {
-	calls   chunk[wsast.Call]
-	ints    chunk[wsast.Int]
-	idents  chunk[wsast.Ident]
-	strs    chunk[wsast.String]
-	structs chunk[wsast.Struct]
-	fields  chunk[wsast.Field]
-	inouts  chunk[wsast.InOut]
-	unknown chunk[wsast.Unknown]
-	values  slices[wsast.Value]
-	fptrs   slices[*wsast.Field]
+	calls   chunk.Of[wsast.Call]
+	ints    chunk.Of[wsast.Int]
+	idents  chunk.Of[wsast.Ident]
+	strs    chunk.Of[wsast.String]
+	structs chunk.Of[wsast.Struct]
+	fields  chunk.Of[wsast.Field]
+	inouts  chunk.Of[wsast.InOut]
+	unknown chunk.Of[wsast.Unknown]
+	values  chunk.Slices[wsast.Value]
+	fptrs   chunk.Slices[*wsast.Field]
 }
 
-// chunk hands out values of T, 64 an allocation.
-type chunk[T any] struct{ free []T }
-
-func (c *chunk[T]) new() *T {
-	if c == nil {
-		return new(T)
-	}
-	if len(c.free) == 0 {
-		c.free = make([]T, 64)
-	}
-	x := &c.free[0]
-	c.free = c.free[1:]
-	return x
-}
-
-// slices hands out slices of T of a given length (capacity the same).
-type slices[T any] struct{ free []T }
-
-func (s *slices[T]) take(n int) []T {
-	if s == nil || n > 64 {
-		return make([]T, 0, n)
-	}
-	if len(s.free) < n {
-		s.free = make([]T, 256)
-	}
-	x := s.free[:0:n]
-	s.free = s.free[n:]
-	return x
-}
-
-func newOf[T any](c *chunk[T], v T) *T {
-	x := c.new()
-	*x = v
-	return x
-}
+func newOf[T any](c *chunk.Of[T], v T) *T { return c.New(v) }
 
 func (c *converter) pos(p lexer.Position) ast.Pos { return c.at(p.Offset) }
 
@@ -172,56 +138,56 @@ func (c *converter) report(p ast.Pos, sev diag.Severity, code, msg string) {
 	c.diags.Add(diag.Diagnostic{Pos: p, Severity: sev, Code: code, Msg: msg})
 }
 
-func (c *converter) calls() *chunk[wsast.Call] {
+func (c *converter) calls() *chunk.Of[wsast.Call] {
 	if c.nodes == nil {
 		return nil
 	}
 	return &c.nodes.calls
 }
 
-func (c *converter) ints() *chunk[wsast.Int] {
+func (c *converter) ints() *chunk.Of[wsast.Int] {
 	if c.nodes == nil {
 		return nil
 	}
 	return &c.nodes.ints
 }
 
-func (c *converter) idents() *chunk[wsast.Ident] {
+func (c *converter) idents() *chunk.Of[wsast.Ident] {
 	if c.nodes == nil {
 		return nil
 	}
 	return &c.nodes.idents
 }
 
-func (c *converter) strs() *chunk[wsast.String] {
+func (c *converter) strs() *chunk.Of[wsast.String] {
 	if c.nodes == nil {
 		return nil
 	}
 	return &c.nodes.strs
 }
 
-func (c *converter) structs() *chunk[wsast.Struct] {
+func (c *converter) structs() *chunk.Of[wsast.Struct] {
 	if c.nodes == nil {
 		return nil
 	}
 	return &c.nodes.structs
 }
 
-func (c *converter) fields() *chunk[wsast.Field] {
+func (c *converter) fields() *chunk.Of[wsast.Field] {
 	if c.nodes == nil {
 		return nil
 	}
 	return &c.nodes.fields
 }
 
-func (c *converter) inouts() *chunk[wsast.InOut] {
+func (c *converter) inouts() *chunk.Of[wsast.InOut] {
 	if c.nodes == nil {
 		return nil
 	}
 	return &c.nodes.inouts
 }
 
-func (c *converter) unknowns() *chunk[wsast.Unknown] {
+func (c *converter) unknowns() *chunk.Of[wsast.Unknown] {
 	if c.nodes == nil {
 		return nil
 	}
@@ -232,14 +198,14 @@ func (c *converter) valueSlice(n int) []wsast.Value {
 	if c.nodes == nil {
 		return make([]wsast.Value, 0, n)
 	}
-	return c.nodes.values.take(n)
+	return c.nodes.values.Make(n)
 }
 
 func (c *converter) fieldSlice(n int) []*wsast.Field {
 	if c.nodes == nil {
 		return make([]*wsast.Field, 0, n)
 	}
-	return c.nodes.fptrs.take(n)
+	return c.nodes.fptrs.Make(n)
 }
 
 // ParseLine parses one line of a Windows strace trace. pos is where the line
@@ -351,8 +317,7 @@ func (c *converter) val(v *value) wsast.Value {
 			s.Fields = c.fieldSlice(len(v.Struct.Fields))
 		}
 		for _, f := range v.Struct.Fields {
-			fld := c.fields().new()
-			*fld = wsast.Field{}
+			fld := c.fields().New(wsast.Field{})
 			if f.Value == nil {
 				fld.Value = c.val(f.First)
 			} else {
