@@ -15,11 +15,12 @@ import (
 // batchBytes is about how much input one batch of lines holds.
 const batchBytes = 64 << 10
 
-// lineItem is one line of a batch, or a line too long to pass on (long > 0).
+// lineItem is one line of a batch, or a line too long to pass on (long > 0):
+// its text is raw[start:end] of the batch.
 type lineItem struct {
-	pos  ast.Pos
-	text string
-	long int64
+	pos        ast.Pos
+	start, end int
+	long       int64
 }
 
 // batch is a line-aligned chunk of one input on its way through the
@@ -28,7 +29,8 @@ type lineItem struct {
 type batch struct {
 	seq   int64 // its place in the input
 	items []lineItem
-	size  int
+	raw   []byte // the lines' bytes, one after the other
+	text  string // raw as one string (one allocation a batch), the lines' texts slices of it
 	chunk lowering.Chunk
 	buf   bytes.Buffer  // the encoded records, when the writer has Parts
 	done  chan struct{} // lowered, settled and encoded
@@ -88,7 +90,7 @@ func runParallel(ctx context.Context, opts Options, d Dialect, cfg lowering.Conf
 						out.Diag(lowering.LongLine(it.pos, it.long, opts.MaxLine), 1)
 						continue
 					}
-					low.Line(it.pos, it.text) // a Chunk takes every record
+					low.Line(it.pos, b.text[it.start:it.end]) // a Chunk takes every record
 				}
 				mu.Lock()
 				for next != b.seq {
@@ -134,8 +136,7 @@ func runParallel(ctx context.Context, opts Options, d Dialect, cfg lowering.Conf
 					cancel()
 				}
 			}
-			b.items = b.items[:0]
-			b.size = 0
+			b.items, b.raw, b.text = b.items[:0], b.raw[:0], ""
 			free <- b
 		}
 		werr <- err
@@ -152,6 +153,7 @@ func runParallel(ctx context.Context, opts Options, d Dialect, cfg lowering.Conf
 			return true
 		}
 		cur.seq = seq
+		cur.text = string(cur.raw)
 		seq++
 		order <- cur
 		work <- cur
@@ -169,14 +171,15 @@ func runParallel(ctx context.Context, opts Options, d Dialect, cfg lowering.Conf
 			return ctx.Err()
 		}
 	}
-	st, end, err := lowering.Lines(ctx, br, name, opts.MaxLine,
-		func(pos ast.Pos, text string) error {
+	st, end, err := lowering.LineBytes(ctx, br, name, opts.MaxLine,
+		func(pos ast.Pos, text []byte) error {
 			if err := take(); err != nil {
 				return err
 			}
-			cur.items = append(cur.items, lineItem{pos: pos, text: text})
-			cur.size += len(text)
-			if cur.size >= limit {
+			start := len(cur.raw)
+			cur.raw = append(cur.raw, text...)
+			cur.items = append(cur.items, lineItem{pos: pos, start: start, end: len(cur.raw)})
+			if len(cur.raw) >= limit {
 				send()
 			}
 			return nil

@@ -144,6 +144,12 @@ type LineStats struct {
 // bounded by maxLine. Lines stops at the first error from r, fn or ctx.
 // end is the position just past the input.
 func Lines(ctx context.Context, r io.Reader, source string, maxLine int, fn func(pos ast.Pos, text string) error, long func(pos ast.Pos, n int64) error) (st LineStats, end ast.Pos, err error) {
+	return LineBytes(ctx, r, source, maxLine, func(pos ast.Pos, text []byte) error { return fn(pos, string(text)) }, long)
+}
+
+// LineBytes is Lines with each line's text given as bytes that are valid
+// only during the call (no string is made of it).
+func LineBytes(ctx context.Context, r io.Reader, source string, maxLine int, fn func(pos ast.Pos, text []byte) error, long func(pos ast.Pos, n int64) error) (st LineStats, end ast.Pos, err error) {
 	if maxLine <= 0 {
 		maxLine = DefaultMaxLine
 	}
@@ -221,7 +227,7 @@ func Lines(ctx context.Context, r io.Reader, source string, maxLine int, fn func
 				}
 			} else if isBlank(text) {
 				st.Blank++
-			} else if err := fn(pos, string(text)); err != nil {
+			} else if err := fn(pos, text); err != nil {
 				return st, end, err
 			}
 		}
