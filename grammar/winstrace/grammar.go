@@ -21,8 +21,8 @@ import (
 
 	"github.com/tracekit/tracekit/ast"
 	"github.com/tracekit/tracekit/ast/diag"
-	"github.com/tracekit/tracekit/grammar/internal/chunk"
 	wsast "github.com/tracekit/tracekit/ast/winstrace"
+	"github.com/tracekit/tracekit/grammar/internal/chunk"
 )
 
 // MaxDepth bounds how deeply structures and in-out values may nest; deeper
