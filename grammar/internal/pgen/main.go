@@ -16,7 +16,11 @@
 //	var xParser = participle.MustBuild[T](participle.Lexer(xLexer), ...)
 //
 // whose lexer is a package-level lexer.MustSimple rule list, the output
-// holds the type xParserGen with ParseString and ParseInto methods.
+// holds the type xParserGen with ParseString and ParseInto methods. A
+// MustBuild keyed k in a package-level struct literal gives kParserGen; a
+// lexer given as T{}, a definition type whose Symbols method returns a map
+// literal, gives ParseTokens, which parses tokens the package scanned
+// itself (as grammar/tsfparse does).
 // Constructs it does not support are refused, naming the struct, the field
 // and the construct; docs/dialects.md lists the supported subset.
 package main
