@@ -70,6 +70,7 @@ type Lowerer struct {
 	pid, tid uint64
 	ret      record.Arg
 	a, b     []record.Arg
+	args     argStore
 }
 
 // New returns a lowering that parses lines with parse.
@@ -158,18 +159,19 @@ func (l *Lowerer) single(c *wsast.Call, unpaired bool) *record.Record {
 		r.Phase = record.Complete
 	}
 	r.Unpaired = unpaired
-	l.a = appendArgs(l.a[:0], c.Args)
+	l.a = l.appendArgs(l.a[:0], c.Args)
 	if len(l.a) > 0 {
 		r.Args = l.a
 	}
 	if c.Ret != nil {
-		l.ret = arg(c.Ret)
+		l.ret = l.arg(c.Ret)
 		r.Ret = &l.ret
 	}
 	return r
 }
 
 func (l *Lowerer) base(c *wsast.Call) *record.Record {
+	l.args.reset()
 	if l.attrs == nil {
 		l.attrs = record.Attrs{}
 	}
@@ -200,7 +202,7 @@ func (l *Lowerer) pair(start, end *wsast.Call) *record.Record {
 	if end.Kernel {
 		r.Attrs["kernel"] = true
 	}
-	l.a, l.b = appendArgs(l.a[:0], start.Args), appendArgs(l.b[:0], end.Args)
+	l.a, l.b = l.appendArgs(l.a[:0], start.Args), l.appendArgs(l.b[:0], end.Args)
 	a, b := l.a, l.b
 	if len(a) != len(b) {
 		l.warn(end.Count.Pos, wsast.CodeHalfArgs, fmt.Sprintf("the start of call id %d (%s) has %d arguments, its end %d", start.ID.Mag, start.Pos, len(a), len(b)))
@@ -214,15 +216,15 @@ func (l *Lowerer) pair(start, end *wsast.Call) *record.Record {
 		case i >= len(b):
 			r.Args[i] = a[i]
 		default:
-			r.Args[i] = merge(a[i], b[i])
+			r.Args[i] = l.merge(a[i], b[i])
 		}
 	}
 	switch {
 	case end.Ret != nil:
-		l.ret = arg(end.Ret)
+		l.ret = l.arg(end.Ret)
 		r.Ret = &l.ret
 	case start.Ret != nil:
-		l.ret = arg(start.Ret)
+		l.ret = l.arg(start.Ret)
 		r.Ret = &l.ret
 	}
 	return r
@@ -231,22 +233,22 @@ func (l *Lowerer) pair(start, end *wsast.Call) *record.Record {
 // merge combines the two sides of one argument: whichever is not unknown;
 // in-out pairs and structures of the same shape part by part; a value known
 // on both sides and different becomes the in-out pair <start|end>.
-func merge(a, b record.Arg) record.Arg {
+func (l *Lowerer) merge(a, b record.Arg) record.Arg {
 	switch {
 	case a.Kind == record.KindUnknown:
 		return b
 	case b.Kind == record.KindUnknown:
 		return a
 	case a.Kind == record.KindInOut && b.Kind == record.KindInOut:
-		return record.InOutArg(merge(side(a.In), side(b.In)), merge(side(a.Out), side(b.Out))).Named(a.Name)
+		return l.inOut(l.merge(side(a.In), side(b.In)), l.merge(side(a.Out), side(b.Out))).Named(a.Name)
 	case a.Kind == record.KindInOut:
-		return record.InOutArg(side(a.In), merge(side(a.Out), b)).Named(a.Name)
+		return l.inOut(side(a.In), l.merge(side(a.Out), b)).Named(a.Name)
 	case b.Kind == record.KindInOut:
-		return record.InOutArg(merge(a, side(b.In)), side(b.Out)).Named(a.Name)
+		return l.inOut(l.merge(a, side(b.In)), side(b.Out)).Named(a.Name)
 	case a.Kind == record.KindStruct && b.Kind == record.KindStruct && sameShape(a, b):
-		fields := make([]record.Arg, len(a.Fields))
+		fields := l.args.slice(len(a.Fields))
 		for i := range a.Fields {
-			fields[i] = merge(a.Fields[i], b.Fields[i]).Named(a.Fields[i].Name)
+			fields[i] = l.merge(a.Fields[i], b.Fields[i]).Named(a.Fields[i].Name)
 		}
 		return record.StructArg(fields...).Named(a.Name)
 	case a.Equal(&b):
@@ -254,7 +256,37 @@ func merge(a, b record.Arg) record.Arg {
 	}
 	in, out := a, b
 	in.Name, out.Name = "", ""
-	return record.InOutArg(in, out).Named(a.Name)
+	return l.inOut(in, out).Named(a.Name)
+}
+
+// inOut is record.InOutArg with the two sides in the lowering's storage.
+func (l *Lowerer) inOut(in, out record.Arg) record.Arg {
+	return record.Arg{Kind: record.KindInOut, In: l.args.ptr(in), Out: l.args.ptr(out)}
+}
+
+// argStore holds the nested arguments of the record being made; it is
+// emptied for each record (lowering.Output.Record keeps nothing), and
+// grows by new arrays, so that earlier pointers stay valid.
+type argStore struct{ buf []record.Arg }
+
+func (s *argStore) reset() { s.buf = s.buf[:0] }
+
+func (s *argStore) ptr(a record.Arg) *record.Arg {
+	x := s.slice(1)
+	x[0] = a
+	return &x[0]
+}
+
+// slice returns n zero arguments.
+func (s *argStore) slice(n int) []record.Arg {
+	if len(s.buf)+n > cap(s.buf) {
+		s.buf = make([]record.Arg, 0, max(64, 2*cap(s.buf), n))
+	}
+	start := len(s.buf)
+	s.buf = s.buf[:start+n]
+	x := s.buf[start : start+n : start+n]
+	clear(x)
+	return x
 }
 
 // side returns one side of an in-out pair, unknown when missing.
@@ -278,15 +310,15 @@ func sameShape(a, b record.Arg) bool {
 }
 
 // appendArgs appends the converted values to out.
-func appendArgs(out []record.Arg, vs []wsast.Value) []record.Arg {
+func (l *Lowerer) appendArgs(out []record.Arg, vs []wsast.Value) []record.Arg {
 	for _, v := range vs {
-		out = append(out, arg(v))
+		out = append(out, l.arg(v))
 	}
 	return out
 }
 
 // arg converts a value of the syntax tree.
-func arg(v wsast.Value) record.Arg {
+func (l *Lowerer) arg(v wsast.Value) record.Arg {
 	switch v := v.(type) {
 	case *wsast.Int:
 		return record.IntArg(v.Neg, v.Mag, v.Text)
@@ -295,16 +327,17 @@ func arg(v wsast.Value) record.Arg {
 	case *wsast.Ident:
 		return record.SymArg(v.Name)
 	case *wsast.Struct:
-		fields := make([]record.Arg, len(v.Fields))
+		fields := l.args.slice(len(v.Fields))
 		for i, f := range v.Fields {
-			fields[i] = arg(f.Value)
+			fields[i] = l.arg(f.Value)
 			if f.Label != nil {
 				fields[i].Name = f.Label.Name
 			}
 		}
 		return record.StructArg(fields...)
 	case *wsast.InOut:
-		return record.InOutArg(arg(v.In), arg(v.Out))
+		in := l.arg(v.In)
+		return l.inOut(in, l.arg(v.Out))
 	}
 	return record.UnknownArg()
 }
