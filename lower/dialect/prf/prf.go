@@ -328,23 +328,54 @@ func threadValue(s string) (uint64, bool) {
 	return v, err == nil
 }
 
-var (
-	dateRE  = regexp.MustCompile(`^(\d{4})[/:-](\d{1,2})[/:-](\d{1,2})$`)
-	clockRE = regexp.MustCompile(`^(\d{1,2}):(\d{1,2}):(\d{1,2})$`)
-	subRE   = regexp.MustCompile(`^(\d{1,3})/(\d{1,3})/(\d{1,3})$`)
-)
+// threeNumbers reads s as three runs of ASCII digits of lo[i] to hi[i]
+// digits each, separated by single bytes that sep accepts; nothing else.
+func threeNumbers(s string, lo, hi [3]int, sep func(byte) bool) ([3]int, bool) {
+	var out [3]int
+	i := 0
+	for k := range 3 {
+		if k > 0 {
+			if i >= len(s) || !sep(s[i]) {
+				return out, false
+			}
+			i++
+		}
+		start := i
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' && i-start < hi[k] {
+			out[k] = out[k]*10 + int(s[i]-'0')
+			i++
+		}
+		if i-start < lo[k] {
+			return out, false
+		}
+	}
+	return out, i == len(s)
+}
+
+func dateSep(b byte) bool { return b == '/' || b == ':' || b == '-' }
+func colon(b byte) bool   { return b == ':' }
+func slash(b byte) bool   { return b == '/' }
+func parseDate(s string) ([3]int, bool) {
+	return threeNumbers(s, [3]int{4, 1, 1}, [3]int{4, 2, 2}, dateSep)
+}
+func parseClock(s string) ([3]int, bool) {
+	return threeNumbers(s, [3]int{1, 1, 1}, [3]int{2, 2, 2}, colon)
+}
+func parseSub(s string) ([3]int, bool) {
+	return threeNumbers(s, [3]int{1, 1, 1}, [3]int{3, 3, 3}, slash)
+}
 
 // time reads year/month/day hour:minute:second ms/us/ns into time and
 // ts_ns (from the first record of the input that has a time).
 func (l *lowerer) time(pb *problems, r *prfast.Record, rec *record.Record) {
-	parts := []string{r.Date.Text, r.Clock.Text}
+	t := r.Date.Text + " " + r.Clock.Text
 	if r.SubSecond.Given() {
-		parts = append(parts, r.SubSecond.Text)
+		t += " " + r.SubSecond.Text
 	}
-	rec.Time = strings.TrimSpace(strings.Join(parts, " "))
-	d := dateRE.FindStringSubmatch(r.Date.Text)
-	c := clockRE.FindStringSubmatch(r.Clock.Text)
-	if d == nil || c == nil {
+	rec.Time = strings.TrimSpace(t)
+	d, dok := parseDate(r.Date.Text)
+	c, cok := parseClock(r.Clock.Text)
+	if !dok || !cok {
 		at := r.Date.Pos
 		if !at.IsValid() {
 			at = r.Clock.Pos
@@ -352,24 +383,23 @@ func (l *lowerer) time(pb *problems, r *prfast.Record, rec *record.Record) {
 		pb.fail(at, prfast.CodeValue, fmt.Sprintf("time %q is not year/month/day hour:minute:second", rec.Time))
 		return
 	}
-	n := func(s string) int { v, _ := strconv.Atoi(s); return v }
-	year, month, day := n(d[1]), n(d[2]), n(d[3])
-	hour, minute, sec := n(c[1]), n(c[2]), n(c[3])
+	year, month, day := d[0], d[1], d[2]
+	hour, minute, sec := c[0], c[1], c[2]
 	nsec := 0
 	if r.SubSecond.Given() {
-		s := subRE.FindStringSubmatch(r.SubSecond.Text)
-		if s == nil {
+		s, ok := parseSub(r.SubSecond.Text)
+		if !ok {
 			pb.fail(r.SubSecond.Pos, prfast.CodeValue, fmt.Sprintf("sub-second time %q is not millisecond/microsecond/nanosecond", r.SubSecond.Text))
 			return
 		}
-		nsec = n(s[1])*1e6 + n(s[2])*1e3 + n(s[3])
+		nsec = s[0]*1e6 + s[1]*1e3 + s[2]
 	}
-	t := time.Date(year, time.Month(month), day, hour, minute, sec, nsec, time.UTC)
-	if year < 1970 || year > 2199 || month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || sec > 60 || t.Day() != day {
+	tm := time.Date(year, time.Month(month), day, hour, minute, sec, nsec, time.UTC)
+	if year < 1970 || year > 2199 || month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || sec > 60 || tm.Day() != day {
 		pb.fail(r.Date.Pos, prfast.CodeValue, fmt.Sprintf("time %q is not a valid date and time", rec.Time))
 		return
 	}
-	ns := t.UnixNano()
+	ns := tm.UnixNano()
 	if !l.seen {
 		l.origin, l.seen = ns, true
 	}
