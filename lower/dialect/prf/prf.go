@@ -84,6 +84,36 @@ type lowerer struct {
 	out    lowering.Output
 	origin int64 // time of the first record with a time, in ns
 	seen   bool
+
+	// The record and what it points to are reused from record to record
+	// (lowering.Output.Record keeps nothing); event names are remembered.
+	rec      record.Record
+	attrs    record.Attrs
+	apMaps   [2]map[string]any
+	pid, tid uint64
+	ts       int64
+	ret      record.Arg
+	data     []string
+	events   map[uint64]string
+}
+
+// maxEvents bounds the remembered event names.
+const maxEvents = 4096
+
+// event is the event id written 0x%04x, remembered for the first maxEvents
+// ids.
+func (l *lowerer) event(ev uint64) string {
+	if e, ok := l.events[ev]; ok {
+		return e
+	}
+	e := fmt.Sprintf("0x%04x", ev)
+	if l.events == nil {
+		l.events = map[uint64]string{}
+	}
+	if len(l.events) < maxEvents {
+		l.events[ev] = e
+	}
+	return e
 }
 
 type dumpLowerer struct {
@@ -155,13 +185,18 @@ func (l *lowerer) emit(r *prfast.Record) error {
 
 func (l *lowerer) lower(r *prfast.Record) (*record.Record, bool) {
 	pb := &problems{out: l.out, lines: r.Lines}
-	rec := &record.Record{
+	if l.attrs == nil {
+		l.attrs = record.Attrs{}
+	}
+	clear(l.attrs)
+	l.rec = record.Record{
 		Dialect: l.cfg.Dialect,
 		Source:  l.cfg.Source,
 		Line:    r.Pos.Line,
 		Phase:   record.Instant,
-		Attrs:   record.Attrs{},
+		Attrs:   l.attrs,
 	}
+	rec := &l.rec
 	if !r.Event.Given() {
 		pb.fail(r.Pos, prfast.CodeNoEvent, "record without an Event item; its lines are skipped")
 		return nil, false
@@ -169,7 +204,7 @@ func (l *lowerer) lower(r *prfast.Record) (*record.Record, bool) {
 	if ev, err := hexValue(r.Event.Text, 32); err != nil {
 		pb.fail(r.Event.Pos, prfast.CodeValue, fmt.Sprintf("event id %q is not a hex number", r.Event.Text))
 	} else {
-		rec.Event = fmt.Sprintf("0x%04x", ev)
+		rec.Event = l.event(ev)
 	}
 	switch r.Status.Text {
 	case "Rec":
@@ -187,7 +222,8 @@ func (l *lowerer) lower(r *prfast.Record) (*record.Record, bool) {
 		if v, err := strconv.ParseUint(r.Process.Text, 10, 64); err != nil {
 			pb.fail(r.Process.Pos, prfast.CodeValue, fmt.Sprintf("process id %q is not a decimal number", r.Process.Text))
 		} else {
-			rec.PID = record.Uint(v)
+			l.pid = v
+			rec.PID = &l.pid
 		}
 	}
 	if r.Thread.Given() {
@@ -210,18 +246,22 @@ func (l *lowerer) lower(r *prfast.Record) (*record.Record, bool) {
 		if err != nil {
 			pb.fail(r.Rc.Pos, prfast.CodeValue, fmt.Sprintf("return code %q is not a decimal number", r.Rc.Text))
 		} else {
-			ret := record.IntArg(neg, v, r.Rc.Text)
-			rec.Ret = &ret
+			l.ret = record.IntArg(neg, v, r.Rc.Text)
+			rec.Ret = &l.ret
 		}
 	}
-	for _, ap := range []struct {
+	for i, ap := range [...]struct {
 		key string
 		ap  *prfast.AP
 	}{{"client_ap", r.ClientAP}, {"root_ap", r.RootAP}} {
 		if ap.ap == nil {
 			continue
 		}
-		m := map[string]any{}
+		if l.apMaps[i] == nil {
+			l.apMaps[i] = map[string]any{}
+		}
+		m := l.apMaps[i]
+		clear(m)
 		if ap.ap.IP.Given() {
 			m["ip"] = ap.ap.IP.Text
 		}
@@ -264,7 +304,8 @@ func (l *lowerer) lower(r *prfast.Record) (*record.Record, bool) {
 		}
 	}
 	if r.OPT != nil && len(r.OPT.Data) > 0 {
-		rec.Data = []string{hex.EncodeToString(r.OPT.Data)}
+		l.data = append(l.data[:0], hex.EncodeToString(r.OPT.Data))
+		rec.Data = l.data
 	}
 	if r.ASCII != nil && len(r.ASCII.Data) > 0 {
 		rec.Attrs["ascii"] = hex.EncodeToString(r.ASCII.Data)
@@ -302,7 +343,8 @@ func (l *lowerer) thread(pb *problems, it prfast.Item, rec *record.Record) {
 		pb.fail(it.Pos, prfast.CodeValue, fmt.Sprintf("thread %q is neither hex (0x...) nor decimal", it.Text))
 		return
 	}
-	rec.TID = record.Uint(v)
+	l.tid = v
+	rec.TID = &l.tid
 	if hash != "" {
 		h, ok := threadValue(hash)
 		if !ok {
@@ -403,7 +445,8 @@ func (l *lowerer) time(pb *problems, r *prfast.Record, rec *record.Record) {
 	if !l.seen {
 		l.origin, l.seen = ns, true
 	}
-	rec.TsNs = record.Int(ns - l.origin)
+	l.ts = ns - l.origin
+	rec.TsNs = &l.ts
 }
 
 type dumpParser struct{ p grammar.DumpParser }
