@@ -225,3 +225,94 @@ func settleBatch(b *batch, settle lowering.Settler, o *output) {
 		o.Diag(c.Diags[di].Diag, c.Diags[di].Skipped)
 	}
 }
+
+// stagedItem is one line parsed ahead of the lowering, or a line too long
+// to pass on (long > 0).
+type stagedItem struct {
+	parsed any
+	pos    ast.Pos
+	long   int64
+}
+
+// runStaged runs a staged lowering of one input on two goroutines: one
+// reads and parses the lines, batch by batch, the calling one lowers them
+// in order. It returns what lowering.Lines returns and the function that
+// ends the lowering (Finish with what ParseEnd gave). The output is the one
+// the lowering gives line by line.
+func runStaged(ctx context.Context, opts Options, low lowering.Staged, br *bufio.Reader, name string, o *output) (lowering.LineStats, ast.Pos, error, func(ast.Pos) error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	const batchLines = 512
+	batches := make(chan []stagedItem, 4)
+	free := make(chan []stagedItem, 6)
+	var (
+		st        lowering.LineStats
+		end       ast.Pos
+		readErr   error
+		parsedEnd any
+	)
+	go func() {
+		defer close(batches)
+		cur := make([]stagedItem, 0, batchLines)
+		send := func() error {
+			if len(cur) == 0 {
+				return nil
+			}
+			select {
+			case batches <- cur:
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+			select {
+			case cur = <-free:
+				cur = cur[:0]
+			default:
+				cur = make([]stagedItem, 0, batchLines)
+			}
+			return nil
+		}
+		st, end, readErr = lowering.Lines(ctx, br, name, opts.MaxLine,
+			func(pos ast.Pos, text string) error {
+				cur = append(cur, stagedItem{parsed: low.Parse(pos, text)})
+				if len(cur) == batchLines {
+					return send()
+				}
+				return nil
+			},
+			func(pos ast.Pos, n int64) error {
+				cur = append(cur, stagedItem{pos: pos, long: n})
+				if len(cur) == batchLines {
+					return send()
+				}
+				return nil
+			})
+		if readErr == nil || ctx.Err() == nil {
+			parsedEnd = low.ParseEnd(end)
+		}
+		send()
+	}()
+	var lowerErr error
+	for b := range batches {
+		for _, it := range b {
+			if lowerErr != nil {
+				break
+			}
+			if it.long > 0 {
+				o.Diag(lowering.LongLine(it.pos, it.long, opts.MaxLine), 1)
+				continue
+			}
+			if lowerErr = low.Lower(it.parsed); lowerErr != nil {
+				cancel()
+			}
+		}
+		select {
+		case free <- b:
+		default:
+		}
+	}
+	finish := func(pos ast.Pos) error { return low.Finish(parsedEnd, pos) }
+	if lowerErr != nil {
+		return st, end, lowerErr, finish
+	}
+	return st, end, readErr, finish
+}

@@ -29,10 +29,11 @@ func run(t *testing.T, opts Options, format string, data []byte) string {
 	return fmt.Sprintf("%s\n-- diagnostics\n%s-- summary\n%s %+v %v", out.String(), diags.String(), sum, sum.Inputs, err)
 }
 
-// TestParallelMatchesOneCore: for every dialect with a settler, the output,
+// TestParallelMatchesOneCore: for every line dialect, the output,
 // diagnostics and summary of the parallel path (several workers, small
-// batches) are byte-identical to one lowering's, in every format, on
-// generated input, fixtures, corpus files and damaged input.
+// batches; for a dialect without a settler, parsing on its own goroutine)
+// are byte-identical to one lowering's, in every format, on generated
+// input, fixtures, corpus files and damaged input.
 func TestParallelMatchesOneCore(t *testing.T) {
 	var inputs []struct {
 		name string
@@ -45,7 +46,7 @@ func TestParallelMatchesOneCore(t *testing.T) {
 		}{name, data})
 	}
 	for _, d := range List() {
-		if d.NewSettler == nil {
+		if d.Binary != nil {
 			continue
 		}
 		var buf bytes.Buffer
@@ -56,7 +57,11 @@ func TestParallelMatchesOneCore(t *testing.T) {
 		damaged := append([]byte("\xef\xbb\xbf"), bytes.ReplaceAll(buf.Bytes(), []byte("\n1"), []byte("\r\n1 x\n\n   \nzz"))...)
 		add(d.Name+":damaged", damaged)
 	}
-	files, _ := filepath.Glob("os2strace/testdata/*.*")
+	var files []string
+	for _, pat := range []string{"os2strace/testdata/*.*", "winstrace/testdata/*.wst", "prf/testdata/*.prf", "prf/testdata/*.csv"} {
+		more, _ := filepath.Glob(pat)
+		files = append(files, more...)
+	}
 	if root := corpus.Root(); root != "" {
 		more, _ := filepath.Glob(filepath.Join(root, "corpus", "os2", "strace", "*"))
 		files = append(files, more...)
@@ -69,13 +74,13 @@ func TestParallelMatchesOneCore(t *testing.T) {
 		add(f, data)
 	}
 	for _, d := range List() {
-		if d.NewSettler == nil {
+		if d.Binary != nil {
 			continue
 		}
 		for _, in := range inputs {
 			for _, format := range record.Formats() {
 				for _, maxLine := range []int{0, 60} {
-					one := Options{Dialect: d.Name, Workers: 1, KeepGoing: true, MaxLine: maxLine, CPUHz: 1e9}
+					one := Options{Dialect: d.Name, Workers: 1, KeepGoing: true, MaxLine: maxLine, CPUHz: 1e9, NoPair: maxLine > 0}
 					many := one
 					many.Workers, many.batchBytes = 3, 2048
 					if one.MaxLine == 0 {

@@ -250,17 +250,26 @@ func runInput(ctx context.Context, opts Options, fixed *Dialect, in Input, w rec
 		return is, err
 	}
 	low := d.NewLowerer(cfg, o)
-	st, end, err := lowering.Lines(ctx, br, in.Name, opts.MaxLine,
-		func(pos ast.Pos, text string) error {
-			if err := low.Line(pos, text); err != nil {
-				return err
-			}
-			return o.stopped()
-		},
-		func(pos ast.Pos, n int64) error {
-			o.Diag(lowering.LongLine(pos, n, opts.MaxLine), 1)
-			return o.stopped()
-		})
+	var (
+		st     lowering.LineStats
+		end    ast.Pos
+		finish = low.End
+	)
+	if staged, ok := low.(lowering.Staged); ok && !opts.Strict && workers > 1 {
+		st, end, err, finish = runStaged(ctx, opts, staged, br, in.Name, o)
+	} else {
+		st, end, err = lowering.Lines(ctx, br, in.Name, opts.MaxLine,
+			func(pos ast.Pos, text string) error {
+				if err := low.Line(pos, text); err != nil {
+					return err
+				}
+				return o.stopped()
+			},
+			func(pos ast.Pos, n int64) error {
+				o.Diag(lowering.LongLine(pos, n, opts.MaxLine), 1)
+				return o.stopped()
+			})
+	}
 	is.Lines, is.Blank = st.Lines, st.Blank
 	var readErr error
 	if err != nil && o.werr == nil && o.stop == nil && ctx.Err() == nil {
@@ -268,7 +277,7 @@ func runInput(ctx context.Context, opts Options, fixed *Dialect, in Input, w rec
 		readErr, err = err, nil
 	}
 	if err == nil {
-		err = low.End(end)
+		err = finish(end)
 		if err == nil {
 			err = o.stopped()
 		}

@@ -1,6 +1,7 @@
 package lowering
 
 import (
+	"github.com/tracekit/tracekit/ast"
 	"github.com/tracekit/tracekit/ast/diag"
 	"github.com/tracekit/tracekit/lower/record"
 )
@@ -122,4 +123,23 @@ func (c *Chunk) int(v *int64) *int64 {
 // Diag records a diagnostic in order with the records.
 func (c *Chunk) Diag(d diag.Diagnostic, skipped int) {
 	c.Diags = append(c.Diags, ChunkDiag{Diag: d, Skipped: skipped, Before: len(c.Records)})
+}
+
+// Staged is offered by a lowering whose parsing can run on a goroutine of
+// its own, ahead of the lowering: Parse and ParseEnd touch only the
+// parser's state, Lower and Finish only the lowering's, so the registry
+// may call the first two on one goroutine and the others, in the same
+// order, on another. Parse returns what Lower takes, diagnostics
+// included; nothing it returns may be changed by a later Parse.
+type Staged interface {
+	Lowerer
+	// Parse parses one line.
+	Parse(pos ast.Pos, text string) any
+	// ParseEnd parses the end of the input.
+	ParseEnd(pos ast.Pos) any
+	// Lower lowers what Parse returned for one line.
+	Lower(parsed any) error
+	// Finish lowers what ParseEnd returned and ends the lowering, as End
+	// does.
+	Finish(parsed any, pos ast.Pos) error
 }

@@ -122,21 +122,41 @@ type dumpLowerer struct {
 }
 
 func (l *dumpLowerer) Line(pos ast.Pos, text string) error {
+	return l.Lower(l.Parse(pos, text))
+}
+
+// parsedRecord is what Parse gives Lower: the record a line ends, if any,
+// and the line's diagnostics.
+type parsedRecord struct {
+	r     *prfast.Record
+	diags diag.List
+}
+
+// Parse parses one line (lowering.Staged); it touches only the parser.
+func (l *dumpLowerer) Parse(pos ast.Pos, text string) any {
 	done, diags := l.p.Line(pos, text)
+	return parsedRecord{done, diags}
+}
+
+// Lower lowers the record a line ended, then reports the line's
+// diagnostics.
+func (l *dumpLowerer) Lower(p any) error {
+	pr := p.(parsedRecord)
 	var err error
-	if done != nil {
-		err = l.emit(done)
+	if pr.r != nil {
+		err = l.emit(pr.r)
 	}
-	lowering.Report(l.out, diags)
+	lowering.Report(l.out, pr.diags)
 	return err
 }
 
-func (l *dumpLowerer) End(ast.Pos) error {
-	if r := l.p.End(); r != nil {
-		return l.emit(r)
-	}
-	return nil
-}
+// ParseEnd takes the record open at the end of the input.
+func (l *dumpLowerer) ParseEnd(ast.Pos) any { return parsedRecord{r: l.p.End()} }
+
+// Finish lowers the record open at the end of the input.
+func (l *dumpLowerer) Finish(p any, _ ast.Pos) error { return l.Lower(p) }
+
+func (l *dumpLowerer) End(pos ast.Pos) error { return l.Finish(l.ParseEnd(pos), pos) }
 
 type csvLowerer struct {
 	lowerer
@@ -144,13 +164,30 @@ type csvLowerer struct {
 }
 
 func (l *csvLowerer) Line(pos ast.Pos, text string) error {
+	return l.Lower(l.Parse(pos, text))
+}
+
+// Parse parses one row (lowering.Staged); it touches only the parser.
+func (l *csvLowerer) Parse(pos ast.Pos, text string) any {
 	_, r, diags := l.p.Line(pos, text)
-	lowering.Report(l.out, diags)
-	if r != nil {
-		return l.emit(r)
+	return parsedRecord{r, diags}
+}
+
+// Lower reports a row's diagnostics, then lowers its record.
+func (l *csvLowerer) Lower(p any) error {
+	pr := p.(parsedRecord)
+	lowering.Report(l.out, pr.diags)
+	if pr.r != nil {
+		return l.emit(pr.r)
 	}
 	return nil
 }
+
+// ParseEnd has nothing to parse at the end of the input.
+func (l *csvLowerer) ParseEnd(ast.Pos) any { return nil }
+
+// Finish ends the lowering.
+func (l *csvLowerer) Finish(any, ast.Pos) error { return nil }
 
 func (l *csvLowerer) End(ast.Pos) error { return nil }
 

@@ -87,8 +87,32 @@ func (l *Lowerer) warn(p ast.Pos, code, msg string) {
 
 // Line lowers one line.
 func (l *Lowerer) Line(pos ast.Pos, text string) error {
+	return l.Lower(l.Parse(pos, text))
+}
+
+// parsed is what Parse gives Lower: a call or nil, and the diagnostics.
+type parsed struct {
+	c     *wsast.Call
+	diags diag.List
+}
+
+// Parse parses one line (lowering.Staged); it touches only the parser.
+func (l *Lowerer) Parse(pos ast.Pos, text string) any {
 	c, diags := l.parse(pos, text)
-	lowering.Report(l.out, diags)
+	return parsed{c, diags}
+}
+
+// ParseEnd has nothing to parse at the end of the input.
+func (l *Lowerer) ParseEnd(ast.Pos) any { return nil }
+
+// Finish ends the lowering, as End does.
+func (l *Lowerer) Finish(_ any, pos ast.Pos) error { return l.End(pos) }
+
+// Lower lowers what Parse returned.
+func (l *Lowerer) Lower(p any) error {
+	pr := p.(parsed)
+	c := pr.c
+	lowering.Report(l.out, pr.diags)
 	if c == nil {
 		return nil
 	}
