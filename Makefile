@@ -2,7 +2,7 @@
 GO       ?= go
 FUZZTIME ?= 10s
 
-.PHONY: all build test bench bench-b3 bench-formats fuzz lint clean
+.PHONY: all build test bench bench-b3 bench-formats fuzz lint generate clean
 
 all: lint build test
 
@@ -15,21 +15,14 @@ test:
 
 BENCHSIZE ?= 100000000
 
-# Go benchmarks, then, for each trace dialect, "tracekit records" on a
-# generated file of BENCHSIZE bytes into /dev/null, beside "wc -l" on the
-# same file in the same run: MB/s of each, their ratio, and peak memory.
+# Go benchmarks (with allocations), then .ci/bench-records.sh on
+# BENCHSIZE bytes of generated input: "tracekit records" beside
+# ../shared/bench/awk-strace-csv.sh on the same STRACE file (wall times and
+# their ratio), MB/s of every line dialect against os2strace's, and the peak
+# RSS with and without -o, all in the same run.
 bench: build
 	$(GO) test -run '^$$' -bench . -benchmem ./...
-	@tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
-	for d in $$(./bin/tracekit dialects | grep -v binary | cut -d' ' -f1); do \
-	  ./bin/tracekit generate --dialect $$d --size $(BENCHSIZE) -o "$$tmp/in" || exit 1; \
-	  size=$$(wc -c < "$$tmp/in"); \
-	  s=$$(date +%s.%N); wc -l "$$tmp/in" > /dev/null; e=$$(date +%s.%N); \
-	  ./bin/tracekit records --stats --keep-going --dialect $$d "$$tmp/in" > /dev/null 2> "$$tmp/err" || { cat "$$tmp/err"; exit 1; }; \
-	  tail -n 1 "$$tmp/err" | awk -v d=$$d -v size=$$size -v s=$$s -v e=$$e \
-	    '{ wc = size / 1e6 / (e - s); split($$0, f, ", "); rec = f[2] + 0; \
-	       printf "%-10s records %8.2f MB/s   wc -l %8.1f MB/s   ratio %.4f   %s\n", d, rec, wc, rec / wc, f[3] }'; \
-	done
+	./.ci/bench-records.sh ./bin/tracekit $(BENCHSIZE)
 	@$(MAKE) --no-print-directory bench-formats
 	@$(MAKE) --no-print-directory bench-b3
 
@@ -79,6 +72,11 @@ fuzz:
 	    $(GO) test -run '^$$' -fuzz "^$$t$$" -fuzztime $(FUZZTIME) $$pkg; \
 	  done; \
 	done
+
+# Regenerate the parsers of the grammars (grammar/*/parsers_gen.go) from
+# their participle struct tags; TestGeneratedUpToDate fails on a stale one.
+generate:
+	$(GO) generate ./grammar/...
 
 # staticcheck is pinned here, not in go.mod: it is a tool, not a dependency.
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 	"syscall"
@@ -25,6 +26,7 @@ type recordsCmd struct {
 	CPUHz     float64  `name:"cpu-hz" placeholder:"HZ" help:"Processor clock rate, to turn time-stamp counts into nanoseconds (os2strace)."`
 	KeepGoing bool     `name:"keep-going" help:"Exit 0 even when lines were skipped, and go on past inputs that cannot be read."`
 	Strict    bool     `name:"strict" help:"Stop at the first malformed line."`
+	Workers   int      `name:"workers" placeholder:"N" help:"Goroutines that lower the lines of dialects that can be lowered in parallel (os2strace, os2mte); 0: one a core. The output is the same."`
 	Stats     bool     `name:"stats" help:"Also print the bytes read, the time, MB/s and the peak memory (resident set) on standard error."`
 	Inputs    []string `arg:"" name:"file" help:"Trace files, or - for standard input."`
 }
@@ -44,16 +46,30 @@ func (c *recordsCmd) Run(e *env) error {
 		}
 		inputs = append(inputs, in)
 	}
-	var buf strings.Builder
-	dest := e.stdout
-	if c.Output != "" {
-		dest = &buf
+	if c.Format != "parquet" {
+		// An unknown format is an error before any file is made.
+		if _, err := c.newWriter(io.Discard); err != nil {
+			return err
+		}
+	} else if c.Output == "" {
+		_, err := c.newWriter(io.Discard)
+		return err
 	}
-	w, file, err := c.newWriter(dest)
+	dest := e.stdout
+	var stream *outfile.Stream
+	if c.Output != "" {
+		// Streamed to a temporary file beside the target and renamed into
+		// place at the end: memory stays flat, a failed run leaves nothing.
+		if stream, err = outfile.Create(c.Output); err != nil {
+			return err
+		}
+		defer stream.Abort()
+		dest = stream
+	}
+	w, err := c.newWriter(dest)
 	if err != nil {
 		return err
 	}
-	defer file.Abort()
 	report := func(d diag.Diagnostic) {
 		if d.Severity < min {
 			return
@@ -65,7 +81,7 @@ func (c *recordsCmd) Run(e *env) error {
 			l.WriteText(e.stderr)
 		}
 	}
-	opts := dialect.Options{Dialect: c.Dialect, NoPair: c.NoPair, CPUHz: c.CPUHz, KeepGoing: c.KeepGoing, Strict: c.Strict}
+	opts := dialect.Options{Dialect: c.Dialect, NoPair: c.NoPair, CPUHz: c.CPUHz, KeepGoing: c.KeepGoing, Strict: c.Strict, Workers: c.Workers}
 	start := time.Now()
 	bar := c.startProgress(e, inputs)
 	sum, err := dialect.Records(context.Background(), opts, inputs, w, report)
@@ -84,14 +100,8 @@ func (c *recordsCmd) Run(e *env) error {
 	case err != nil:
 		return err
 	}
-	if file != nil {
-		if err := file.Commit(); err != nil {
-			return err
-		}
-	} else if c.Output != "" {
-		var set outfile.Set
-		set.Add(c.Output, []byte(buf.String()))
-		if err := set.Commit(); err != nil {
+	if stream != nil {
+		if err := stream.Commit(); err != nil {
 			return err
 		}
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -68,5 +69,53 @@ func TestRecordsBadInput(t *testing.T) {
 	}
 	if status, stdout, _ := runCLI("records", "--strict", "--dialect", "os2strace", in); status != exitError || strings.Count(stdout, "\n") > 1 {
 		t.Errorf("--strict: status %d, %q", status, stdout)
+	}
+}
+
+// TestRecordsOutputFile: -o writes what standard output gets, in every
+// format; a strict run that stops leaves neither the file nor a temporary
+// file behind.
+func TestRecordsOutputFile(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "in.out")
+	os.WriteFile(in, []byte("0102 13 29 9450:1545341324 0 fff37182 fff05c9c\nthis is not a hook\n0102 13 2b 9450:1545341598 0 fff37198 fff05c9c\n"), 0o644)
+	for _, format := range []string{"jsonl", "csv", "text"} {
+		out := filepath.Join(dir, "out."+format)
+		_, want, _ := runCLI("records", "--keep-going", "--format", format, "--dialect", "os2strace", in)
+		status, stdout, _ := runCLI("records", "--keep-going", "--format", format, "--dialect", "os2strace", "-o", out, in)
+		got, err := os.ReadFile(out)
+		if status != exitOK || stdout != "" || err != nil || string(got) != want || want == "" {
+			t.Errorf("%s: status %d, stdout %q, file %q (%v), want %q", format, status, stdout, got, err, want)
+		}
+	}
+	out := filepath.Join(dir, "strict.jsonl")
+	if status, _, _ := runCLI("records", "--strict", "--dialect", "os2strace", "-o", out, in); status != exitError {
+		t.Errorf("--strict -o: status %d", status)
+	}
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), "strict") || strings.HasPrefix(e.Name(), ".") {
+			t.Errorf("left behind: %s", e.Name())
+		}
+	}
+}
+
+// TestRecordsWorkers: the number of workers does not change the output.
+func TestRecordsWorkers(t *testing.T) {
+	in := filepath.Join(t.TempDir(), "in.out")
+	var sb strings.Builder
+	for i := range 3000 {
+		fmt.Fprintf(&sb, "0102 13 %x 9450:%d %d fff37182 fff05c9c\n", i%0x90, 1545341324+i*7, i%4)
+		if i%500 == 0 {
+			sb.WriteString("not a hook\n")
+		}
+	}
+	os.WriteFile(in, []byte(sb.String()), 0o644)
+	for _, format := range []string{"jsonl", "csv", "text"} {
+		_, one, e1 := runCLI("records", "--workers", "1", "--keep-going", "--format", format, in)
+		_, many, e3 := runCLI("records", "--workers", "3", "--keep-going", "--format", format, in)
+		if one != many || e1 != e3 || one == "" {
+			t.Errorf("%s: --workers 3 output differs from --workers 1", format)
+		}
 	}
 }

@@ -8,6 +8,8 @@
 // lowering's business.
 package os2strace
 
+//go:generate go run ../internal/pgen
+
 import (
 	"errors"
 	"strconv"
@@ -110,17 +112,65 @@ func (c *converter) number(w word, base, bits int, code, what string) os2ast.Num
 	return os2ast.Number{Pos: p, Text: w.Text, Value: v}
 }
 
+// LineParser parses lines with the parsers generated from the grammar
+// (parsers_gen.go), keeping their buffers from line to line: a lowering
+// makes one per input. The zero LineParser is ready to use; it is not safe
+// for concurrent use.
+type LineParser struct {
+	// Reuse makes Hook and Module return nodes that stay valid only until
+	// the next call (their storage is reused): for a lowering that does not
+	// keep them, so that a line costs no allocation of nodes.
+	Reuse bool
+
+	hookGen   hookParserGen
+	hook      hookLine
+	moduleGen moduleParserGen
+	module    moduleLine
+	node      os2ast.Hook
+	mod       os2ast.Module
+}
+
 // ParseHook parses one line of a STRACE POST ASCII dump. pos is where the
 // line starts; the line has no line break. It returns nil and at least one
 // error (os2strace.CodeSyntax, CodeNumber) when the line is malformed.
 func ParseHook(pos ast.Pos, line string) (*os2ast.Hook, diag.List) {
-	c := &converter{base: pos}
+	var lp LineParser
+	return lp.Hook(pos, line)
+}
+
+// Hook parses one hook line, as ParseHook does.
+func (lp *LineParser) Hook(pos ast.Pos, line string) (*os2ast.Hook, diag.List) {
+	p := &lp.hook
+	err := lp.hookGen.ParseInto("", line, p)
+	if lp.Reuse {
+		return convertHook(pos, p, err, &lp.node)
+	}
+	return convertHook(pos, p, err, nil)
+}
+
+// ParseHookReference is ParseHook with participle's reflective parser, the
+// reference the generated one is tested against.
+func ParseHookReference(pos ast.Pos, line string) (*os2ast.Hook, diag.List) {
 	p, err := hookParser.ParseString("", line)
+	return convertHook(pos, p, err, nil)
+}
+
+// convertHook turns the parse into a Hook: into *dst, reusing its storage,
+// or a new one when dst is nil.
+func convertHook(pos ast.Pos, p *hookLine, err error, dst *os2ast.Hook) (*os2ast.Hook, diag.List) {
+	c := converter{base: pos}
 	if err != nil {
 		c.parseError(err, os2ast.CodeSyntax, "not a hook line")
 		return nil, c.diags
 	}
-	h := &os2ast.Hook{
+	var data []os2ast.Word
+	if dst == nil {
+		dst = new(os2ast.Hook)
+	} else {
+		data = dst.Data[:0]
+	}
+	h := dst
+	*h = os2ast.Hook{
 		Pos:   pos,
 		Type:  c.number(p.Type, 16, 16, os2ast.CodeNumber, "hook type"),
 		Major: c.number(p.Major, 16, 8, os2ast.CodeNumber, "major code"),
@@ -130,10 +180,15 @@ func ParseHook(pos ast.Pos, line string) (*os2ast.Hook, diag.List) {
 		CPU:   c.number(p.CPU, 10, 8, os2ast.CodeNumber, "processor"),
 	}
 	if len(p.Data) > 0 {
-		h.Data = make([]os2ast.Word, len(p.Data))
-		for i, w := range p.Data {
-			h.Data[i] = os2ast.Word{Pos: c.pos(w.Pos), Text: w.Text}
+		if cap(data) < len(p.Data) {
+			data = make([]os2ast.Word, 0, len(p.Data))
 		}
+		for _, w := range p.Data {
+			data = append(data, os2ast.Word{Pos: c.pos(w.Pos), Text: w.Text})
+		}
+		h.Data = data
+	} else if data != nil {
+		h.Data = data // empty, keeping its storage for the next line
 	}
 	if c.diags.Failed() {
 		return nil, c.diags
@@ -145,13 +200,37 @@ func ParseHook(pos ast.Pos, line string) (*os2ast.Hook, diag.List) {
 // error (os2strace.CodeModSyntax, CodeModNumber, CodeModNoModule) when the
 // line is malformed. The module path is the rest of the line, as written.
 func ParseModule(pos ast.Pos, line string) (*os2ast.Module, diag.List) {
-	c := &converter{base: pos}
+	var lp LineParser
+	return lp.Module(pos, line)
+}
+
+// Module parses one module-table line, as ParseModule does.
+func (lp *LineParser) Module(pos ast.Pos, line string) (*os2ast.Module, diag.List) {
+	p := &lp.module
+	err := lp.moduleGen.ParseInto("", line, p)
+	if lp.Reuse {
+		return convertModule(pos, line, p, err, &lp.mod)
+	}
+	return convertModule(pos, line, p, err, nil)
+}
+
+// ParseModuleReference is ParseModule with participle's reflective parser.
+func ParseModuleReference(pos ast.Pos, line string) (*os2ast.Module, diag.List) {
 	p, err := moduleParser.ParseString("", line)
+	return convertModule(pos, line, p, err, nil)
+}
+
+func convertModule(pos ast.Pos, line string, p *moduleLine, err error, dst *os2ast.Module) (*os2ast.Module, diag.List) {
+	c := converter{base: pos}
 	if err != nil {
 		c.parseError(err, os2ast.CodeModSyntax, "not a module-table line")
 		return nil, c.diags
 	}
-	m := &os2ast.Module{
+	if dst == nil {
+		dst = new(os2ast.Module)
+	}
+	m := dst
+	*m = os2ast.Module{
 		Pos:     pos,
 		Segment: c.number(p.Segment, 16, 16, os2ast.CodeModNumber, "segment"),
 		Linear:  c.number(p.Linear, 16, 32, os2ast.CodeModNumber, "linear address"),

@@ -94,24 +94,40 @@ var columnByName = map[string]column{
 type CSVParser struct {
 	names []string
 	cols  []column
+	gen   csvParserGen // the parser generated from the grammar (parsers_gen.go)
+	// scratch holds the fields of the row at hand; records copy what they
+	// keep.
+	scratch []prfast.Item
+	nodes   nodes
+	row     csvRow
+	// Reference parses with participle's reflective parser instead, the
+	// reference the generated one is tested against.
+	Reference bool
 }
 
 // Line parses one row (without its line break) starting at pos. It returns
 // the header or the record the row holds, and diagnostics; on an error the
 // row was skipped and both results are nil.
 func (p *CSVParser) Line(pos ast.Pos, line string) (*prfast.Header, *prfast.Record, diag.List) {
-	c := &converter{base: pos}
-	row, err := csvParser.ParseString("", line)
+	c := &converter{base: pos, n: &p.nodes}
+	var row *csvRow
+	var err error
+	if p.Reference {
+		row, err = csvParser.ParseString("", line)
+	} else {
+		row, err = &p.row, p.gen.ParseInto("", line, &p.row)
+	}
 	if err != nil {
 		c.parseError(err, prfast.CodeSyntax, "not a row of the PRF CSV form")
 		return nil, nil, c.diags
 	}
-	fields, ok := c.fields(row)
+	fields, ok := c.fields(row, p.scratch[:0])
+	p.scratch = fields
 	if !ok {
 		return nil, nil, c.diags
 	}
 	if strings.TrimSpace(fields[0].Text) == "PRF" {
-		return p.header(c, pos, fields), nil, c.diags
+		return p.header(c, pos, append([]prfast.Item(nil), fields...)), nil, c.diags
 	}
 	if p.cols == nil {
 		p.setColumns(defaultColumns)
@@ -120,7 +136,7 @@ func (p *CSVParser) Line(pos ast.Pos, line string) (*prfast.Header, *prfast.Reco
 		c.errorf(pos, prfast.CodeFields, strconv.Itoa(len(fields))+" fields where the header has "+strconv.Itoa(len(p.cols)))
 		return nil, nil, c.diags
 	}
-	r := &prfast.Record{Pos: pos, Form: prfast.CSV, Lines: 1}
+	r := c.record(prfast.Record{Pos: pos, Form: prfast.CSV, Lines: 1})
 	for i, f := range fields {
 		p.store(c, r, i, f)
 	}
@@ -132,8 +148,7 @@ func (p *CSVParser) Line(pos ast.Pos, line string) (*prfast.Header, *prfast.Reco
 
 // fields groups the tokens of a row into fields. A field is given when it
 // has text; quoted fields lose their quotes and doubled quotes.
-func (c *converter) fields(row *csvRow) ([]prfast.Item, bool) {
-	var out []prfast.Item
+func (c *converter) fields(row *csvRow, out []prfast.Item) ([]prfast.Item, bool) {
 	cur := prfast.Item{}
 	filled := false
 	for _, part := range row.Parts {
@@ -143,7 +158,7 @@ func (c *converter) fields(row *csvRow) ([]prfast.Item, bool) {
 			cur, filled = prfast.Item{}, false
 		case filled:
 			c.errorf(c.pos(part.Pos), prfast.CodeSyntax, "text after a quoted field, or a quote inside a bare one")
-			return nil, false
+			return out, false
 		case part.Quoted != nil:
 			q := *part.Quoted
 			cur = prfast.Item{Pos: c.pos(part.Pos), Text: strings.ReplaceAll(q[1:len(q)-1], `""`, `"`)}
@@ -200,7 +215,7 @@ func (p *CSVParser) store(c *converter, r *prfast.Record, i int, f prfast.Item) 
 	}
 	ap := func(a **prfast.AP) *prfast.AP {
 		if *a == nil {
-			*a = &prfast.AP{Pos: f.Pos}
+			*a = c.newAP(prfast.AP{Pos: f.Pos})
 		}
 		return *a
 	}
@@ -242,14 +257,14 @@ func (p *CSVParser) store(c *converter, r *prfast.Record, i int, f prfast.Item) 
 	case colOPR:
 		r.OPR = f
 	case colOPT:
-		data, ok := parseHex(f.Text)
+		data, ok := parseHex(c.byteSlice(len(f.Text)/2), f.Text)
 		if !ok {
 			c.errorf(f.Pos, prfast.CodeDump, "OPT "+strconv.Quote(f.Text)+" is not hex bytes")
 			return
 		}
-		r.OPT = &prfast.Bytes{Pos: f.Pos, Data: data}
+		r.OPT = c.newBytes(prfast.Bytes{Pos: f.Pos, Data: data})
 	case colASCII:
-		r.ASCII = &prfast.Bytes{Pos: f.Pos, Data: []byte(f.Text)}
+		r.ASCII = c.newBytes(prfast.Bytes{Pos: f.Pos, Data: append(c.byteSlice(len(f.Text)), f.Text...)})
 	case colSendSCD:
 		r.SendSCD = f
 	case colReceiveSCD:
@@ -263,9 +278,8 @@ func (p *CSVParser) store(c *converter, r *prfast.Record, i int, f prfast.Item) 
 
 // parseHex reads dump information written as hex digits, with an optional
 // 0x and optional blanks between bytes.
-func parseHex(s string) ([]byte, bool) {
+func parseHex(out []byte, s string) ([]byte, bool) {
 	s = strings.TrimPrefix(strings.TrimPrefix(s, "0x"), "0X")
-	out := make([]byte, 0, len(s)/2)
 	for i := 0; i < len(s); {
 		if s[i] == ' ' || s[i] == '\t' {
 			i++

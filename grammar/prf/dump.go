@@ -10,6 +10,8 @@
 // line.
 package prf
 
+//go:generate go run ../internal/pgen
+
 import (
 	"errors"
 	"regexp"
@@ -22,6 +24,7 @@ import (
 	"github.com/tracekit/tracekit/ast"
 	"github.com/tracekit/tracekit/ast/diag"
 	prfast "github.com/tracekit/tracekit/ast/prf"
+	"github.com/tracekit/tracekit/grammar/internal/chunk"
 )
 
 // MaxDumpBytes bounds the hex dump of one record. The reference caps OPT at
@@ -149,9 +152,18 @@ var subSecondRE = regexp.MustCompile(`^\s*\d+/\d+/\d+\s*$`)
 // ready to use.
 type DumpParser struct {
 	cur        *prfast.Record
-	asciiCol   int  // column (0-based) of the ASCII part of dump lines; 0 until the Offset header
-	nextOffset int  // offset the next dump line should carry
-	wantSub    bool // the last line was an Event line without its sub-second part
+	asciiCol   int           // column (0-based) of the ASCII part of dump lines; 0 until the Offset header
+	nextOffset int           // offset the next dump line should carry
+	wantSub    bool          // the last line was an Event line without its sub-second part
+	dumpGen    dumpParserGen // the parsers generated from the grammar (parsers_gen.go)
+	hexGen     hexParserGen
+	dump       dumpLine
+	hex        hexLine
+	hexBuf     []byte // the bytes of the hex-dump line at hand
+	nodes      nodes
+	// Reference parses with participle's reflective parsers instead, the
+	// reference the generated ones are tested against.
+	Reference bool
 }
 
 // Line parses one line (without its line break) starting at pos. It returns
@@ -159,12 +171,12 @@ type DumpParser struct {
 // before it), and diagnostics. An error diagnostic means the line was
 // skipped; every skipped line gets exactly one.
 func (p *DumpParser) Line(pos ast.Pos, line string) (*prfast.Record, diag.List) {
-	c := &converter{base: pos}
+	c := &converter{base: pos, n: &p.nodes}
 	var done *prfast.Record
 	trimmed := strings.TrimLeft(line, " \t")
 	if strings.HasPrefix(trimmed, "PRF:") {
 		done = p.take()
-		p.cur = &prfast.Record{Pos: pos, Form: prfast.Dump}
+		p.cur = c.record(prfast.Record{Pos: pos, Form: prfast.Dump})
 	}
 	if p.cur == nil {
 		c.errorf(pos, prfast.CodeOutside, "line outside a record: a record starts with a \"PRF:\" line")
@@ -184,7 +196,13 @@ func (p *DumpParser) Line(pos ast.Pos, line string) (*prfast.Record, diag.List) 
 		return done, c.diags
 	}
 	p.wantSub = false
-	dl, err := dumpParser.ParseString("", line)
+	var dl *dumpLine
+	var err error
+	if p.Reference {
+		dl, err = dumpParser.ParseString("", line)
+	} else {
+		dl, err = &p.dump, p.dumpGen.ParseInto("", line, &p.dump)
+	}
 	if err != nil {
 		c.parseError(err, prfast.CodeSyntax, "not a line of the PRF dump form")
 		if r.Lines == 0 {
@@ -326,8 +344,8 @@ func (p *DumpParser) apply(c *converter, dl *dumpLine, line string) bool {
 		p.asciiCol = last.Pos.Offset
 		p.nextOffset = 0
 		at := c.pos(dl.Offset.Pos)
-		r.OPT = &prfast.Bytes{Pos: at}
-		r.ASCII = &prfast.Bytes{Pos: c.pos(last.Pos)}
+		r.OPT = c.newBytes(prfast.Bytes{Pos: at})
+		r.ASCII = c.newBytes(prfast.Bytes{Pos: c.pos(last.Pos)})
 		return true
 	}
 	c.errorf(c.base, prfast.CodeSyntax, "not a line of the PRF dump form")
@@ -342,7 +360,13 @@ func (p *DumpParser) dumpData(c *converter, line string) {
 	if len(line) > p.asciiCol {
 		hexPart, asciiPart = line[:p.asciiCol], line[p.asciiCol:]
 	}
-	hl, err := hexParser.ParseString("", hexPart)
+	var hl *hexLine
+	var err error
+	if p.Reference {
+		hl, err = hexParser.ParseString("", hexPart)
+	} else {
+		hl, err = &p.hex, p.hexGen.ParseInto("", hexPart, &p.hex)
+	}
 	if err != nil {
 		c.parseError(err, prfast.CodeDump, "not a hex-dump line")
 		return
@@ -357,7 +381,8 @@ func (p *DumpParser) dumpData(c *converter, line string) {
 		c.errorf(c.pos(hl.Bytes[16].Pos), prfast.CodeDump, "more than 16 bytes on a hex-dump line")
 		return
 	}
-	data := make([]byte, 0, len(hl.Bytes))
+	data := p.hexBuf[:0]
+	defer func() { p.hexBuf = data[:0] }()
 	for _, b := range hl.Bytes {
 		v, err := strconv.ParseUint(b.Text, 16, 8)
 		if err != nil || len(b.Text) != 2 {
@@ -384,6 +409,45 @@ func (p *DumpParser) dumpData(c *converter, line string) {
 type converter struct {
 	base  ast.Pos
 	diags diag.List
+	n     *nodes // where nodes come from; nil: one allocation each
+}
+
+// nodes hands out the records' nodes and bytes from chunks
+// (grammar/internal/chunk), so that a line costs a fraction of an
+// allocation a node.
+type nodes struct {
+	records chunk.Of[prfast.Record]
+	aps     chunk.Of[prfast.AP]
+	bytes   chunk.Of[prfast.Bytes]
+	data    chunk.Bytes
+}
+
+func (c *converter) record(r prfast.Record) *prfast.Record {
+	if c.n == nil {
+		return (*chunk.Of[prfast.Record])(nil).New(r)
+	}
+	return c.n.records.New(r)
+}
+
+func (c *converter) newAP(a prfast.AP) *prfast.AP {
+	if c.n == nil {
+		return (*chunk.Of[prfast.AP])(nil).New(a)
+	}
+	return c.n.aps.New(a)
+}
+
+func (c *converter) newBytes(b prfast.Bytes) *prfast.Bytes {
+	if c.n == nil {
+		return (*chunk.Of[prfast.Bytes])(nil).New(b)
+	}
+	return c.n.bytes.New(b)
+}
+
+func (c *converter) byteSlice(n int) []byte {
+	if c.n == nil {
+		return make([]byte, 0, n)
+	}
+	return c.n.data.Make(n)
 }
 
 func (c *converter) pos(p lexer.Position) ast.Pos { return c.at(p.Offset) }
@@ -423,7 +487,7 @@ func (c *converter) verbatim(w *words, end int, line string) prfast.Item {
 }
 
 func (c *converter) ap(v *apValue) *prfast.AP {
-	a := &prfast.AP{Pos: c.pos(v.Pos)}
+	a := c.newAP(prfast.AP{Pos: c.pos(v.Pos)})
 	if v.IP != nil {
 		a.IP = c.item(*v.IP)
 		a.PID = c.item(*v.PID)

@@ -27,30 +27,76 @@ import (
 // returns the tree and the syntax diagnostics sorted by position. The tree
 // is never nil.
 func Parse(filename string, src []byte) (*tsf.File, diag.List) {
-	res := scan(filename, src)
-	p := &parser{g: &theGrammar, toks: res.toks, eof: res.eof}
-	p.out = &tsf.File{Name: filename, EOF: res.eof}
-	stmts := split(p.toks)
-	if res.stopAt >= 0 {
-		// A severe lexical error stopped the scan inside the last statement:
-		// what was scanned of it is incomplete, and TRCUST stops there too.
-		p.out.Aborted = true
-		if len(stmts) > 0 {
-			stmts = stmts[:len(stmts)-1]
+	return parse(filename, src, false)
+}
+
+// parse parses with the generated parsers (parsers_gen.go), or with
+// participle's, the reference they are tested against. The file is scanned
+// and parsed as it goes: a statement is parsed once the one after it is
+// complete (so that the last statement is known as such, even when a
+// severe lexical error drops the statement it stopped in), and its tokens
+// are then dropped, so the tokens held stay few however long the file.
+func parse(filename string, src []byte, reference bool) (*tsf.File, diag.List) {
+	s := newScanner(filename, src)
+	s.res.toks = make([]lexer.Token, 0, 256)
+	p := &parser{g: &theGrammar, reference: reference}
+	p.out = &tsf.File{Name: filename}
+	var sp splitter
+	// The token buffer holds up to two statements: [0, mid) complete and
+	// waiting (when waiting is set), [mid, len) the one being scanned;
+	// done counts the tokens already given to the splitter.
+	mid, done, waiting := 0, 0, false
+	for s.next() {
+		toks := s.res.toks
+		for ; done < len(toks); done++ {
+			if !sp.starts(toks, mid, done) || done == mid {
+				continue
+			}
+			// [mid, done) is complete. The statement waiting before it
+			// is not the last one: parse it and drop its tokens.
+			if waiting {
+				p.statement(toks[:mid], astPos(toks[mid].Pos), false)
+				n := copy(toks, toks[mid:])
+				toks = toks[:n]
+				s.res.toks = toks
+				done -= mid
+			}
+			mid, waiting = done, true
 		}
 	}
-	p.file(stmts)
-	p.diags = append(p.diags, res.diags...)
+	s.res.eof = s.pos()
+	p.eof = s.res.eof
+	p.out.EOF = p.eof
+	toks := s.res.toks
+	switch {
+	case s.res.stopAt >= 0:
+		// A severe lexical error stopped the scan inside the statement
+		// being scanned: what was scanned of it is incomplete, and TRCUST
+		// stops there too.
+		p.out.Aborted = true
+		if waiting {
+			p.statement(toks[:mid], p.eof, true)
+		}
+	case waiting:
+		p.statement(toks[:mid], astPos(toks[mid].Pos), false)
+		p.statement(toks[mid:], p.eof, true)
+	case len(toks) > 0:
+		p.statement(toks, p.eof, true)
+	}
+	p.diags = append(p.diags, s.res.diags...)
 	p.diags.Sort()
 	return p.out, p.diags
 }
 
 type parser struct {
-	g     *grammar
-	toks  []lexer.Token
-	eof   ast.Pos
-	out   *tsf.File
-	diags diag.List
+	g         *grammar
+	reference bool // parse with participle instead of the generated parsers
+	headerGen headerParserGen
+	listGen   listParserGen
+	fieldGen  fieldParserGen
+	eof       ast.Pos
+	out       *tsf.File
+	diags     diag.List
 }
 
 // headerKeywords start a header statement, listKeywords a TYPELIST or
@@ -82,26 +128,12 @@ func isTrace(t lexer.Token) bool { return t.Type == tokIdent && strings.EqualFol
 // names a group).
 func split(toks []lexer.Token) [][]lexer.Token {
 	var stmts [][]lexer.Token
-	start, depth := 0, 0
-	traced := false
-	for i, t := range toks {
-		switch t.Value {
-		case "(":
-			depth++
-		case ")":
-			if depth > 0 {
-				depth--
-			}
-		}
-		if i == start {
-			traced = traced || isTrace(t)
-			continue
-		}
-		starts := isTrace(t) || !traced && (isWord(t, headerKeywords) || isWord(t, listKeywords))
-		if starts && depth == 0 && toks[i-1].Value != "=" {
+	var sp splitter
+	start := 0
+	for i := range toks {
+		if sp.starts(toks, start, i) && i > start {
 			stmts = append(stmts, toks[start:i])
-			start, depth = i, 0
-			traced = traced || isTrace(t)
+			start = i
 		}
 	}
 	if start < len(toks) {
@@ -110,27 +142,54 @@ func split(toks []lexer.Token) [][]lexer.Token {
 	return stmts
 }
 
-func (p *parser) file(stmts [][]lexer.Token) {
-	for i, st := range stmts {
-		end, last := p.eof, i == len(stmts)-1
-		if !last {
-			end = astPos(stmts[i+1][0].Pos)
+// splitter tells where statements start, token by token.
+type splitter struct {
+	depth  int
+	traced bool // a TRACE statement was seen: only TRACE starts one now
+}
+
+// starts takes token i of toks, whose current statement starts at start,
+// and reports whether it starts a new statement (or is the first token).
+func (sp *splitter) starts(toks []lexer.Token, start, i int) bool {
+	t := toks[i]
+	switch t.Value {
+	case "(":
+		sp.depth++
+	case ")":
+		if sp.depth > 0 {
+			sp.depth--
 		}
-		head := st[0]
-		switch {
-		case isTrace(head):
-			p.out.Stmts = append(p.out.Stmts, p.trace(st, end, last))
-		case isWord(head, headerKeywords):
-			if s := p.header(st, end, last); s != nil {
-				p.out.Stmts = append(p.out.Stmts, s)
-			}
-		case isWord(head, listKeywords):
-			if s := p.list(st, end, last); s != nil {
-				p.out.Stmts = append(p.out.Stmts, s)
-			}
-		default:
-			p.add(tsf.ErrUnexpected.Diagnostic(astPos(head.Pos), 0, tokenText(head)))
+	}
+	if i == start {
+		sp.traced = sp.traced || isTrace(t)
+		return true
+	}
+	starts := isTrace(t) || !sp.traced && (isWord(t, headerKeywords) || isWord(t, listKeywords))
+	if starts && sp.depth == 0 && toks[i-1].Value != "=" {
+		sp.depth = 0
+		sp.traced = sp.traced || isTrace(t)
+		return true
+	}
+	return false
+}
+
+// statement parses one statement, which ends at end; last tells whether
+// it is the last of the file.
+func (p *parser) statement(st []lexer.Token, end ast.Pos, last bool) {
+	head := st[0]
+	switch {
+	case isTrace(head):
+		p.out.Stmts = append(p.out.Stmts, p.trace(st, end, last))
+	case isWord(head, headerKeywords):
+		if s := p.header(st, end, last); s != nil {
+			p.out.Stmts = append(p.out.Stmts, s)
 		}
+	case isWord(head, listKeywords):
+		if s := p.list(st, end, last); s != nil {
+			p.out.Stmts = append(p.out.Stmts, s)
+		}
+	default:
+		p.add(tsf.ErrUnexpected.Diagnostic(astPos(head.Pos), 0, tokenText(head)))
 	}
 }
 
@@ -149,13 +208,21 @@ func consumed(pl *lexer.PeekingLexer) int { return pl.MakeCheckpoint().Cursor() 
 
 // header parses a header statement.
 func (p *parser) header(toks []lexer.Token, end ast.Pos, last bool) tsf.Stmt {
-	pl := peeker(toks, end)
-	h, err := p.g.header.ParseFromLexer(pl, participle.AllowTrailing(true))
+	var h *header
+	var n int
+	var err error
+	if p.reference {
+		pl := peeker(toks, end)
+		h, err = p.g.header.ParseFromLexer(pl, participle.AllowTrailing(true))
+		n = consumed(pl)
+	} else {
+		h, n, err = p.headerGen.ParseTokens(toks, lexPos(end), true)
+	}
 	if err != nil {
 		p.syntaxError(err, end, last, true)
 		return nil
 	}
-	if n := consumed(pl); n < len(toks) {
+	if n < len(toks) {
 		p.add(tsf.ErrUnexpected.Diagnostic(astPos(toks[n].Pos), 0, tokenText(toks[n])))
 	}
 	if h.ModName != nil {
@@ -178,13 +245,21 @@ func (p *parser) header(toks []lexer.Token, end ast.Pos, last bool) tsf.Stmt {
 
 // list parses a TYPELIST or GROUPLIST.
 func (p *parser) list(toks []lexer.Token, end ast.Pos, last bool) tsf.Stmt {
-	pl := peeker(toks, end)
-	l, err := p.g.list.ParseFromLexer(pl, participle.AllowTrailing(true))
+	var l *listStmt
+	var n int
+	var err error
+	if p.reference {
+		pl := peeker(toks, end)
+		l, err = p.g.list.ParseFromLexer(pl, participle.AllowTrailing(true))
+		n = consumed(pl)
+	} else {
+		l, n, err = p.listGen.ParseTokens(toks, lexPos(end), true)
+	}
 	if err != nil {
 		p.syntaxError(err, end, last, true)
 		return nil
 	}
-	if n := consumed(pl); n < len(toks) {
+	if n < len(toks) {
 		p.add(tsf.ErrUnexpected.Diagnostic(astPos(toks[n].Pos), 0, tokenText(toks[n])))
 	}
 	if l.Trailing != nil && last {
@@ -221,14 +296,22 @@ func (p *parser) trace(toks []lexer.Token, end ast.Pos, last bool) *tsf.Trace {
 			t.Broken = true
 			return t
 		}
-		pl := peeker(toks[i:], end)
-		f, err := p.g.field.ParseFromLexer(pl, participle.AllowTrailing(true))
+		var f *field
+		var n int
+		var err error
+		if p.reference {
+			pl := peeker(toks[i:], end)
+			f, err = p.g.field.ParseFromLexer(pl, participle.AllowTrailing(true))
+			n = consumed(pl)
+		} else {
+			f, n, err = p.fieldGen.ParseTokens(toks[i:], lexPos(end), true)
+		}
 		if err != nil {
 			p.syntaxError(err, end, last, false)
 			t.Broken = true
 			return t
 		}
-		i += consumed(pl)
+		i += n
 		fld := p.field(f)
 		if fld == nil {
 			t.Broken = true

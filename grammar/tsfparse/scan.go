@@ -93,12 +93,17 @@ type scanner struct {
 }
 
 func scan(file string, src []byte) scanResult {
-	s := &scanner{file: file, src: src, line: 1, col: 1}
-	s.res.stopAt = -1
+	s := newScanner(file, src)
 	for s.next() {
 	}
 	s.res.eof = s.pos()
 	return s.res
+}
+
+func newScanner(file string, src []byte) *scanner {
+	s := &scanner{file: file, src: src, line: 1, col: 1}
+	s.res.stopAt = -1
+	return s
 }
 
 func (s *scanner) pos() ast.Pos {

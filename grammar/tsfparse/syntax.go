@@ -1,5 +1,7 @@
 package tsfparse
 
+//go:generate go run ../internal/pgen
+
 import (
 	"github.com/alecthomas/participle/v2"
 	"github.com/alecthomas/participle/v2/lexer"

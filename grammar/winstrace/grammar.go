@@ -9,6 +9,8 @@
 // business.
 package winstrace
 
+//go:generate go run ../internal/pgen
+
 import (
 	"errors"
 	"strconv"
@@ -20,6 +22,7 @@ import (
 	"github.com/tracekit/tracekit/ast"
 	"github.com/tracekit/tracekit/ast/diag"
 	wsast "github.com/tracekit/tracekit/ast/winstrace"
+	"github.com/tracekit/tracekit/grammar/internal/chunk"
 )
 
 // MaxDepth bounds how deeply structures and in-out values may nest; deeper
@@ -105,7 +108,25 @@ type inOut struct {
 type converter struct {
 	base  ast.Pos
 	diags diag.List
+	nodes *nodes // where nodes come from; nil: one allocation each
 }
+
+// nodes hands out syntax-tree nodes from chunks (grammar/internal/chunk),
+// so that a line costs a fraction of an allocation a node.
+type nodes struct {
+	calls   chunk.Of[wsast.Call]
+	ints    chunk.Of[wsast.Int]
+	idents  chunk.Of[wsast.Ident]
+	strs    chunk.Of[wsast.String]
+	structs chunk.Of[wsast.Struct]
+	fields  chunk.Of[wsast.Field]
+	inouts  chunk.Of[wsast.InOut]
+	unknown chunk.Of[wsast.Unknown]
+	values  chunk.Slices[wsast.Value]
+	fptrs   chunk.Slices[*wsast.Field]
+}
+
+func newOf[T any](c *chunk.Of[T], v T) *T { return c.New(v) }
 
 func (c *converter) pos(p lexer.Position) ast.Pos { return c.at(p.Offset) }
 
@@ -117,17 +138,117 @@ func (c *converter) report(p ast.Pos, sev diag.Severity, code, msg string) {
 	c.diags.Add(diag.Diagnostic{Pos: p, Severity: sev, Code: code, Msg: msg})
 }
 
+func (c *converter) calls() *chunk.Of[wsast.Call] {
+	if c.nodes == nil {
+		return nil
+	}
+	return &c.nodes.calls
+}
+
+func (c *converter) ints() *chunk.Of[wsast.Int] {
+	if c.nodes == nil {
+		return nil
+	}
+	return &c.nodes.ints
+}
+
+func (c *converter) idents() *chunk.Of[wsast.Ident] {
+	if c.nodes == nil {
+		return nil
+	}
+	return &c.nodes.idents
+}
+
+func (c *converter) strs() *chunk.Of[wsast.String] {
+	if c.nodes == nil {
+		return nil
+	}
+	return &c.nodes.strs
+}
+
+func (c *converter) structs() *chunk.Of[wsast.Struct] {
+	if c.nodes == nil {
+		return nil
+	}
+	return &c.nodes.structs
+}
+
+func (c *converter) fields() *chunk.Of[wsast.Field] {
+	if c.nodes == nil {
+		return nil
+	}
+	return &c.nodes.fields
+}
+
+func (c *converter) inouts() *chunk.Of[wsast.InOut] {
+	if c.nodes == nil {
+		return nil
+	}
+	return &c.nodes.inouts
+}
+
+func (c *converter) unknowns() *chunk.Of[wsast.Unknown] {
+	if c.nodes == nil {
+		return nil
+	}
+	return &c.nodes.unknown
+}
+
+func (c *converter) valueSlice(n int) []wsast.Value {
+	if c.nodes == nil {
+		return make([]wsast.Value, 0, n)
+	}
+	return c.nodes.values.Make(n)
+}
+
+func (c *converter) fieldSlice(n int) []*wsast.Field {
+	if c.nodes == nil {
+		return make([]*wsast.Field, 0, n)
+	}
+	return c.nodes.fptrs.Make(n)
+}
+
 // ParseLine parses one line of a Windows strace trace. pos is where the line
 // starts; the line has no line break. It returns nil and at least one error
 // when the line is malformed, and warnings (unknown string escapes) with a
 // call.
 func ParseLine(pos ast.Pos, line string) (*wsast.Call, diag.List) {
-	c := &converter{base: pos}
+	var lp LineParser
+	return lp.line(pos, line, nil)
+}
+
+// LineParser parses lines with the parser generated from the grammar
+// (parsers_gen.go), keeping its buffers from line to line: a lowering makes
+// one per input. The zero LineParser is ready to use; it is not safe for
+// concurrent use.
+type LineParser struct {
+	gen  callParserGen
+	call callLine
+	// Reference parses with participle's reflective parser instead, the
+	// reference the generated one is tested against.
+	Reference bool
+	nodes     nodes
+}
+
+// Line parses one line, as ParseLine does. Its nodes come from chunks the
+// parser allocates 64 nodes at a time.
+func (lp *LineParser) Line(pos ast.Pos, line string) (*wsast.Call, diag.List) {
+	return lp.line(pos, line, &lp.nodes)
+}
+
+func (lp *LineParser) line(pos ast.Pos, line string, nodes *nodes) (*wsast.Call, diag.List) {
+	c := &converter{base: pos, nodes: nodes}
 	if off, ok := tooDeep(line); !ok {
 		c.report(c.at(off), diag.Error, wsast.CodeDepth, "values nested more than "+strconv.Itoa(MaxDepth)+" deep")
 		return nil, c.diags
 	}
-	p, err := callParser.ParseString("", line)
+	var p *callLine
+	var err error
+	if lp.Reference {
+		p, err = callParser.ParseString("", line)
+	} else {
+		p, err = &lp.call, lp.gen.ParseInto("", line, &lp.call)
+	}
 	if err != nil {
 		var perr participle.Error
 		if errors.As(err, &perr) {
@@ -137,23 +258,26 @@ func ParseLine(pos ast.Pos, line string) (*wsast.Call, diag.List) {
 		}
 		return nil, c.diags
 	}
-	call := &wsast.Call{
+	call := newOf(c.calls(), wsast.Call{
 		Pos:    pos,
 		ID:     c.count(p.ID, "call id"),
 		Kernel: p.Star,
 		PID:    c.count(p.PID, "process id"),
 		TID:    c.count(p.TID, "thread id"),
-		Name:   &wsast.Ident{Pos: c.pos(p.Name.Pos), Name: p.Name.Name},
+		Name:   newOf(c.idents(), wsast.Ident{Pos: c.pos(p.Name.Pos), Name: p.Name.Name}),
 		Count:  c.count(p.Count, "argument count"),
-	}
+	})
 	if p.Marker != nil {
 		call.Marker = wsast.Start
 		if p.Marker.Text == "<" {
 			call.Marker = wsast.End
 		}
 	}
-	for _, a := range p.Args {
-		call.Args = append(call.Args, c.val(a))
+	if len(p.Args) > 0 {
+		call.Args = c.valueSlice(len(p.Args))
+		for _, a := range p.Args {
+			call.Args = append(call.Args, c.val(a))
+		}
 	}
 	if p.Ret != nil {
 		call.Ret = c.val(p.Ret)
@@ -175,22 +299,25 @@ func (c *converter) count(t number, what string) *wsast.Int {
 		}
 		c.report(p, diag.Error, wsast.CodeNumber, msg)
 	}
-	return &wsast.Int{Pos: p, Text: t.Text, Mag: v}
+	return newOf(c.ints(), wsast.Int{Pos: p, Text: t.Text, Mag: v})
 }
 
 func (c *converter) val(v *value) wsast.Value {
 	p := c.pos(v.Pos)
 	switch {
 	case v.Unknown:
-		return &wsast.Unknown{Pos: p}
+		return newOf(c.unknowns(), wsast.Unknown{Pos: p})
 	case v.Number != nil:
 		return c.integer(p, *v.Number)
 	case v.String != nil:
 		return c.str(p, *v.String)
 	case v.Struct != nil:
-		s := &wsast.Struct{Pos: p}
+		s := newOf(c.structs(), wsast.Struct{Pos: p})
+		if len(v.Struct.Fields) > 0 {
+			s.Fields = c.fieldSlice(len(v.Struct.Fields))
+		}
 		for _, f := range v.Struct.Fields {
-			var fld wsast.Field
+			fld := c.fields().New(wsast.Field{})
 			if f.Value == nil {
 				fld.Value = c.val(f.First)
 			} else {
@@ -202,25 +329,26 @@ func (c *converter) val(v *value) wsast.Value {
 				if f.First.Ident != nil {
 					name = *f.First.Ident
 				}
-				fld.Label = &wsast.Ident{Pos: c.pos(f.First.Pos), Name: name}
+				fld.Label = newOf(c.idents(), wsast.Ident{Pos: c.pos(f.First.Pos), Name: name})
 				fld.Value = c.val(f.Value)
 			}
-			s.Fields = append(s.Fields, &fld)
+			s.Fields = append(s.Fields, fld)
 		}
 		return s
 	case v.InOut != nil:
-		return &wsast.InOut{Pos: p, In: c.val(v.InOut.In), Out: c.val(v.InOut.Out)}
+		in := c.val(v.InOut.In)
+		return newOf(c.inouts(), wsast.InOut{Pos: p, In: in, Out: c.val(v.InOut.Out)})
 	case v.Ident != nil:
-		return &wsast.Ident{Pos: p, Name: *v.Ident}
+		return newOf(c.idents(), wsast.Ident{Pos: p, Name: *v.Ident})
 	}
 	// The grammar makes one branch match; keep going all the same.
-	return &wsast.Unknown{Pos: p}
+	return newOf(c.unknowns(), wsast.Unknown{Pos: p})
 }
 
 // integer converts form (b): base 10, or base 16 with 0x or, without it, when
 // hex letters show the base; a leading minus sign makes it negative.
 func (c *converter) integer(p ast.Pos, text string) *wsast.Int {
-	n := &wsast.Int{Pos: p, Text: text}
+	n := newOf(c.ints(), wsast.Int{Pos: p, Text: text})
 	digits := text
 	if strings.HasPrefix(digits, "-") {
 		n.Neg = true
@@ -254,6 +382,9 @@ func (c *converter) integer(p ast.Pos, text string) *wsast.Int {
 // bare backslashes.
 func (c *converter) str(p ast.Pos, text string) *wsast.String {
 	body := text[1 : len(text)-1]
+	if strings.IndexByte(body, '\\') < 0 {
+		return newOf(c.strs(), wsast.String{Pos: p, Text: text, Value: body})
+	}
 	var b strings.Builder
 	b.Grow(len(body))
 	for i := 0; i < len(body); {
@@ -299,7 +430,7 @@ func (c *converter) str(p ast.Pos, text string) *wsast.String {
 			i++
 		}
 	}
-	return &wsast.String{Pos: p, Text: text, Value: b.String()}
+	return newOf(c.strs(), wsast.String{Pos: p, Text: text, Value: b.String()})
 }
 
 var simpleEscapes = [256]byte{'a': '\a', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t', 'v': '\v'}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"strconv"
 	"strings"
 
@@ -51,6 +52,13 @@ type Options struct {
 	// MaxLine is the longest line in bytes; longer lines are skipped
 	// (INP001). 0 means lowering.DefaultMaxLine (1 MiB).
 	MaxLine int
+	// Workers is how many goroutines lower the lines of a dialect that can
+	// be lowered in parallel (one with a Settler): 0 means GOMAXPROCS, 1
+	// one lowering on the calling goroutine. The output does not depend
+	// on it. Strict runs use one.
+	Workers int
+
+	batchBytes int // input bytes a parallel batch holds; 0: batchBytes (tests make it small)
 }
 
 // Input is one trace to read.
@@ -228,18 +236,40 @@ func runInput(ctx context.Context, opts Options, fixed *Dialect, in Input, w rec
 		}
 		return is, o.stopped()
 	}
+	workers := opts.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	if d.NewSettler != nil && !opts.Strict && workers > 1 {
+		st, end, err := runParallel(ctx, opts, d, cfg, br, in.Name, o, workers)
+		is.Lines, is.Blank = st.Lines, st.Blank
+		if err != nil && o.werr == nil && ctx.Err() == nil {
+			// The reader failed: what was read is lowered; report it.
+			return fail(inputError{CodeRead, err}, end)
+		}
+		return is, err
+	}
 	low := d.NewLowerer(cfg, o)
-	st, end, err := lowering.Lines(ctx, br, in.Name, opts.MaxLine,
-		func(pos ast.Pos, text string) error {
-			if err := low.Line(pos, text); err != nil {
-				return err
-			}
-			return o.stopped()
-		},
-		func(pos ast.Pos, n int64) error {
-			o.Diag(lowering.LongLine(pos, n, opts.MaxLine), 1)
-			return o.stopped()
-		})
+	var (
+		st     lowering.LineStats
+		end    ast.Pos
+		finish = low.End
+	)
+	if staged, ok := low.(lowering.Staged); ok && !opts.Strict && workers > 1 {
+		st, end, finish, err = runStaged(ctx, opts, staged, br, in.Name, o)
+	} else {
+		st, end, err = lowering.Lines(ctx, br, in.Name, opts.MaxLine,
+			func(pos ast.Pos, text string) error {
+				if err := low.Line(pos, text); err != nil {
+					return err
+				}
+				return o.stopped()
+			},
+			func(pos ast.Pos, n int64) error {
+				o.Diag(lowering.LongLine(pos, n, opts.MaxLine), 1)
+				return o.stopped()
+			})
+	}
 	is.Lines, is.Blank = st.Lines, st.Blank
 	var readErr error
 	if err != nil && o.werr == nil && o.stop == nil && ctx.Err() == nil {
@@ -247,7 +277,7 @@ func runInput(ctx context.Context, opts Options, fixed *Dialect, in Input, w rec
 		readErr, err = err, nil
 	}
 	if err == nil {
-		err = low.End(end)
+		err = finish(end)
 		if err == nil {
 			err = o.stopped()
 		}

@@ -158,13 +158,107 @@ func appendOptUint(b []byte, key string, v *uint64) []byte {
 	return strconv.AppendUint(b, *v, 10)
 }
 
-// appendAttrs writes attrs with encoding/json (sorted keys, no HTML
-// escaping).
+// appendAttrs writes attrs as encoding/json does (sorted keys, no HTML
+// escaping): strings, bools, integers and slices and maps of these are
+// appended directly, anything else through encoding/json.
 func appendAttrs(b []byte, a Attrs) ([]byte, error) {
+	return appendJSONMap(b, a)
+}
+
+// maxInlineKeys is how many keys appendJSONMap sorts on the stack.
+const maxInlineKeys = 16
+
+func appendJSONMap(b []byte, m map[string]any) ([]byte, error) {
+	var inline [maxInlineKeys]string
+	keys := inline[:0]
+	if len(m) > maxInlineKeys {
+		keys = make([]string, 0, len(m))
+	}
+	for k := range m {
+		keys = append(keys, k)
+	}
+	// Insertion sort: attrs hold a handful of keys.
+	for i := 1; i < len(keys); i++ {
+		for j := i; j > 0 && keys[j] < keys[j-1]; j-- {
+			keys[j], keys[j-1] = keys[j-1], keys[j]
+		}
+	}
+	b = append(b, '{')
+	for i, k := range keys {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendString(b, k)
+		b = append(b, ':')
+		var err error
+		if b, err = appendJSONValue(b, m[k]); err != nil {
+			return nil, err
+		}
+	}
+	return append(b, '}'), nil
+}
+
+func appendJSONValue(b []byte, v any) ([]byte, error) {
+	switch v := v.(type) {
+	case nil:
+		return append(b, "null"...), nil
+	case string:
+		return appendString(b, v), nil
+	case bool:
+		return strconv.AppendBool(b, v), nil
+	case int:
+		return strconv.AppendInt(b, int64(v), 10), nil
+	case int64:
+		return strconv.AppendInt(b, v, 10), nil
+	case int32:
+		return strconv.AppendInt(b, int64(v), 10), nil
+	case uint:
+		return strconv.AppendUint(b, uint64(v), 10), nil
+	case uint64:
+		return strconv.AppendUint(b, v, 10), nil
+	case uint32:
+		return strconv.AppendUint(b, uint64(v), 10), nil
+	case uint16:
+		return strconv.AppendUint(b, uint64(v), 10), nil
+	case uint8:
+		return strconv.AppendUint(b, uint64(v), 10), nil
+	case map[string]any:
+		if v == nil {
+			return append(b, "null"...), nil
+		}
+		return appendJSONMap(b, v)
+	case []string:
+		if v == nil {
+			return append(b, "null"...), nil
+		}
+		b = append(b, '[')
+		for i, s := range v {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendString(b, s)
+		}
+		return append(b, ']'), nil
+	case []any:
+		if v == nil {
+			return append(b, "null"...), nil
+		}
+		b = append(b, '[')
+		for i, x := range v {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			var err error
+			if b, err = appendJSONValue(b, x); err != nil {
+				return nil, err
+			}
+		}
+		return append(b, ']'), nil
+	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
-	if err := enc.Encode(map[string]any(a)); err != nil {
+	if err := enc.Encode(v); err != nil {
 		return nil, err
 	}
 	return append(b, bytes.TrimRight(buf.Bytes(), "\n")...), nil

@@ -2,19 +2,31 @@ package record
 
 import (
 	"bufio"
-	"encoding/csv"
+	"bytes"
 	"fmt"
 	"io"
 	"sort"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
-// Writer prints records one at a time. Write may buffer; Flush writes out
-// what is buffered and must be called once at the end.
+// Writer prints records one at a time. Write may buffer bytes but must not
+// keep r or anything it points to after it returns (callers reuse records);
+// Flush writes out what is buffered and must be called once at the end.
 type Writer interface {
 	Write(r *Record) error
 	Flush() error
+}
+
+// Parts is offered by the writers NewWriter returns, for writing records
+// encoded on several goroutines: Part returns a writer of the same format
+// that encodes into w (without the CSV header), and WriteEncoded writes, in
+// order, bytes that parts encoded, after the header when one is due.
+type Parts interface {
+	Part(w io.Writer) Writer
+	WriteEncoded(p []byte) error
 }
 
 // The output formats NewWriter knows.
@@ -68,6 +80,15 @@ func (j *jsonlWriter) Write(r *Record) error {
 
 func (j *jsonlWriter) Flush() error { return j.w.Flush() }
 
+// Part returns a JSONL writer into w.
+func (j *jsonlWriter) Part(w io.Writer) Writer { return NewJSONL(w) }
+
+// WriteEncoded writes records a part encoded.
+func (j *jsonlWriter) WriteEncoded(p []byte) error {
+	_, err := j.w.Write(p)
+	return err
+}
+
 // CSVColumns are the columns of the CSV form, in order.
 var csvColumns = []string{
 	"dialect", "source", "line", "seq", "time", "ts_ns", "cpu", "pid", "tid", "process",
@@ -77,76 +98,219 @@ var csvColumns = []string{
 // CSVColumns returns the header of the CSV form.
 func CSVColumns() []string { return append([]string(nil), csvColumns...) }
 
-// csvWriter prints a header row, then one row a record.
+// csvWriter prints a header row, then one row a record, as encoding/csv
+// would (comma separated, fields quoted when they hold a quote, a comma, a
+// line break or start with white space, LF line ends), appending each row
+// into a reused buffer.
 type csvWriter struct {
-	w      *csv.Writer
+	w      *bufio.Writer
 	header bool
-	row    []string
+	buf    []byte
+	json   []byte
 }
 
 // NewCSV returns a writer printing a header row (CSVColumns) and one row a
 // record. args, ret and attrs are cells of JSON; data is its words joined by
 // blanks.
-func NewCSV(w io.Writer) Writer { return &csvWriter{w: csv.NewWriter(w)} }
+func NewCSV(w io.Writer) Writer { return &csvWriter{w: bufio.NewWriterSize(w, 64<<10)} }
+
+func (c *csvWriter) writeHeader() error {
+	c.header = true
+	b := c.buf[:0]
+	for i, col := range csvColumns {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendCSVField(b, col)
+	}
+	b = append(b, '\n')
+	c.buf = b
+	_, err := c.w.Write(b)
+	return err
+}
 
 func (c *csvWriter) Write(r *Record) error {
 	if !c.header {
-		c.header = true
-		if err := c.w.Write(csvColumns); err != nil {
+		if err := c.writeHeader(); err != nil {
 			return err
 		}
 	}
-	attrs := ""
+	b := c.buf[:0]
+	b = appendCSVField(b, r.Dialect)
+	b = append(b, ',')
+	b = appendCSVField(b, r.Source)
+	b = append(b, ',')
+	b = strconv.AppendInt(b, int64(r.Line), 10)
+	b = append(b, ',')
+	b = strconv.AppendInt(b, r.Seq, 10)
+	b = append(b, ',')
+	b = appendCSVField(b, r.Time)
+	b = append(b, ',')
+	if r.TsNs != nil {
+		b = strconv.AppendInt(b, *r.TsNs, 10)
+	}
+	b = append(b, ',')
+	b = appendOptUintCSV(b, r.CPU)
+	b = appendOptUintCSV(b, r.PID)
+	b = appendOptUintCSV(b, r.TID)
+	b = appendCSVField(b, r.Process)
+	b = append(b, ',')
+	b = appendCSVField(b, r.Event)
+	b = append(b, ',')
+	b = appendOptUintCSV(b, r.Major)
+	b = appendOptUintCSV(b, r.Minor)
+	b = appendCSVField(b, string(r.Phase))
+	b = append(b, ',')
+	if r.Unpaired {
+		b = append(b, "true"...)
+	}
+	b = append(b, ',')
+	if r.DurNs != nil {
+		b = strconv.AppendInt(b, *r.DurNs, 10)
+	}
+	b = append(b, ',')
+	b = appendCSVField(b, r.Errno)
+	b = append(b, ',')
+	if len(r.Args) > 0 {
+		c.json = appendArgs(c.json[:0], r.Args)
+		b = appendCSVBytes(b, c.json)
+	}
+	b = append(b, ',')
+	if r.Ret != nil {
+		c.json = r.Ret.appendJSON(c.json[:0])
+		b = appendCSVBytes(b, c.json)
+	}
+	b = append(b, ',')
+	b = appendCSVField(b, string(r.Status))
+	b = append(b, ',')
+	if len(r.Data) > 0 {
+		j := c.json[:0]
+		for i, d := range r.Data {
+			if i > 0 {
+				j = append(j, ' ')
+			}
+			j = append(j, d...)
+		}
+		c.json = j
+		b = appendCSVBytes(b, j)
+	}
+	b = append(b, ',')
 	if len(r.Attrs) > 0 {
-		b, err := appendAttrs(nil, r.Attrs)
+		j, err := appendAttrs(c.json[:0], r.Attrs)
 		if err != nil {
 			return err
 		}
-		attrs = string(b)
+		c.json = j
+		b = appendCSVBytes(b, j)
 	}
-	args := ""
-	if len(r.Args) > 0 {
-		args = string(appendArgs(nil, r.Args))
+	b = append(b, '\n')
+	c.buf = b
+	_, err := c.w.Write(b)
+	return err
+}
+
+func appendOptUintCSV(b []byte, v *uint64) []byte {
+	if v != nil {
+		b = strconv.AppendUint(b, *v, 10)
 	}
-	ret := ""
-	if r.Ret != nil {
-		ret = string(r.Ret.appendJSON(nil))
+	return append(b, ',')
+}
+
+// appendCSVField appends a field as encoding/csv's Writer writes it.
+func appendCSVField(b []byte, s string) []byte {
+	if !csvNeedsQuotes(s) {
+		return append(b, s...)
 	}
-	unpaired := ""
-	if r.Unpaired {
-		unpaired = "true"
+	b = append(b, '"')
+	for {
+		i := strings.IndexByte(s, '"')
+		if i < 0 {
+			break
+		}
+		b = append(b, s[:i+1]...)
+		b = append(b, '"')
+		s = s[i+1:]
 	}
-	c.row = append(c.row[:0],
-		r.Dialect, r.Source, strconv.Itoa(r.Line), strconv.FormatInt(r.Seq, 10), r.Time,
-		optInt(r.TsNs), optUint(r.CPU), optUint(r.PID), optUint(r.TID), r.Process,
-		r.Event, optUint(r.Major), optUint(r.Minor), string(r.Phase), unpaired,
-		optInt(r.DurNs), r.Errno, args, ret, string(r.Status), strings.Join(r.Data, " "), attrs)
-	return c.w.Write(c.row)
+	b = append(b, s...)
+	return append(b, '"')
+}
+
+// appendCSVBytes is appendCSVField for a field held in bytes.
+func appendCSVBytes(b, s []byte) []byte {
+	if !csvNeedsQuotesBytes(s) {
+		return append(b, s...)
+	}
+	b = append(b, '"')
+	for {
+		i := bytes.IndexByte(s, '"')
+		if i < 0 {
+			break
+		}
+		b = append(b, s[:i+1]...)
+		b = append(b, '"')
+		s = s[i+1:]
+	}
+	b = append(b, s...)
+	return append(b, '"')
+}
+
+// csvNeedsQuotes is encoding/csv's rule: a field is quoted when it holds a
+// comma, a quote, CR or LF, when it is \. alone, or when it starts with a
+// white-space character.
+func csvNeedsQuotes(s string) bool {
+	if s == "" {
+		return false
+	}
+	if s == `\.` {
+		return true
+	}
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case ',', '"', '\r', '\n':
+			return true
+		}
+	}
+	r, _ := utf8.DecodeRuneInString(s)
+	return unicode.IsSpace(r)
+}
+
+func csvNeedsQuotesBytes(s []byte) bool {
+	if len(s) == 0 {
+		return false
+	}
+	if len(s) == 2 && s[0] == '\\' && s[1] == '.' {
+		return true
+	}
+	if bytes.ContainsAny(s, ",\"\r\n") {
+		return true
+	}
+	r, _ := utf8.DecodeRune(s)
+	return unicode.IsSpace(r)
+}
+
+// Part returns a CSV writer into w that writes no header.
+func (c *csvWriter) Part(w io.Writer) Writer {
+	return &csvWriter{w: bufio.NewWriterSize(w, 64<<10), header: true}
+}
+
+// WriteEncoded writes rows a part encoded, after the header.
+func (c *csvWriter) WriteEncoded(p []byte) error {
+	if !c.header {
+		if err := c.writeHeader(); err != nil {
+			return err
+		}
+	}
+	_, err := c.w.Write(p)
+	return err
 }
 
 func (c *csvWriter) Flush() error {
 	if !c.header {
-		c.header = true
-		if err := c.w.Write(csvColumns); err != nil {
+		if err := c.writeHeader(); err != nil {
 			return err
 		}
 	}
-	c.w.Flush()
-	return c.w.Error()
-}
-
-func optUint(v *uint64) string {
-	if v == nil {
-		return ""
-	}
-	return strconv.FormatUint(*v, 10)
-}
-
-func optInt(v *int64) string {
-	if v == nil {
-		return ""
-	}
-	return strconv.FormatInt(*v, 10)
+	return c.w.Flush()
 }
 
 // textWriter prints one line a record for people.
@@ -224,3 +388,12 @@ func (t *textWriter) Write(r *Record) error {
 }
 
 func (t *textWriter) Flush() error { return t.w.Flush() }
+
+// Part returns a text writer into w.
+func (t *textWriter) Part(w io.Writer) Writer { return NewText(w) }
+
+// WriteEncoded writes lines a part encoded.
+func (t *textWriter) WriteEncoded(p []byte) error {
+	_, err := t.w.Write(p)
+	return err
+}

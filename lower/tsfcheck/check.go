@@ -160,11 +160,24 @@ type checker struct {
 	firstTrace  *tsf.Trace
 	minors      map[uint16]*tsf.Trace
 	warnedNoMod bool
+
+	worst   diag.Severity // the worst severity of diags[:scanned]
+	scanned int
 }
 
 func (c *checker) report(d diag.Diagnostic) { c.diags.Add(d) }
 
-func (c *checker) stopped() bool { return c.diags.Worst() >= diag.Severe }
+// stopped reports whether a severe diagnostic or worse was reported. It
+// looks only at the diagnostics added since it last looked (and the last
+// one, which at may have handed out), so a file with a diagnostic a
+// tracepoint is checked in linear time.
+func (c *checker) stopped() bool {
+	for i := max(0, c.scanned-1); i < len(c.diags); i++ {
+		c.worst = max(c.worst, c.diags[i].Severity)
+	}
+	c.scanned = len(c.diags)
+	return c.worst >= diag.Severe
+}
 
 // at reports code at n, attributed (for TRCUST's line numbers) to the line
 // of legacy.

@@ -33,6 +33,8 @@ type Config struct {
 type Output interface {
 	// Record passes a record on. A non-nil error (the writer failed, the
 	// run was stopped) must end the lowering: return it from Line or End.
+	// Record does not keep r or anything it points to after it returns, so
+	// a lowering may reuse them for its next record.
 	Record(r *record.Record) error
 	// Diag reports a diagnostic. skipped is the number of source lines the
 	// diagnostic drops (0 for a warning); every dropped line must be
@@ -68,6 +70,12 @@ type Dialect struct {
 	NewLowerer func(cfg Config, out Output) Lowerer
 	// NewParser returns a parser for one input, for AST dumps.
 	NewParser func(source string) Parser
+	// NewSettler, when set, lets the registry lower the dialect's lines on
+	// several goroutines: each worker's lowering (NewLowerer) gets a
+	// NotedOutput and lowers line-aligned chunks; the Settler it returns,
+	// one per input, then sees every record in input order and sets what
+	// depends on earlier lines. The output is the same as one lowering's.
+	NewSettler func(cfg Config) Settler
 	// Binary, set for a binary dialect in place of NewLowerer and
 	// NewParser, lowers a whole input at once. The registry reads at most
 	// MaxBinary bytes of it.
@@ -136,6 +144,12 @@ type LineStats struct {
 // bounded by maxLine. Lines stops at the first error from r, fn or ctx.
 // end is the position just past the input.
 func Lines(ctx context.Context, r io.Reader, source string, maxLine int, fn func(pos ast.Pos, text string) error, long func(pos ast.Pos, n int64) error) (st LineStats, end ast.Pos, err error) {
+	return LineBytes(ctx, r, source, maxLine, func(pos ast.Pos, text []byte) error { return fn(pos, string(text)) }, long)
+}
+
+// LineBytes is Lines with each line's text given as bytes that are valid
+// only during the call (no string is made of it).
+func LineBytes(ctx context.Context, r io.Reader, source string, maxLine int, fn func(pos ast.Pos, text []byte) error, long func(pos ast.Pos, n int64) error) (st LineStats, end ast.Pos, err error) {
 	if maxLine <= 0 {
 		maxLine = DefaultMaxLine
 	}
@@ -213,7 +227,7 @@ func Lines(ctx context.Context, r io.Reader, source string, maxLine int, fn func
 				}
 			} else if isBlank(text) {
 				st.Blank++
-			} else if err := fn(pos, string(text)); err != nil {
+			} else if err := fn(pos, text); err != nil {
 				return st, end, err
 			}
 		}

@@ -41,9 +41,10 @@ func Strace() lowering.Dialect {
 		Patterns:    []string{"*.out", "strace*"},
 		Sniff:       sniffStrace,
 		NewLowerer: func(cfg lowering.Config, out lowering.Output) lowering.Lowerer {
-			return NewHookLowerer(cfg, out, grammar.ParseHook)
+			return NewHookLowerer(cfg, out, (&grammar.LineParser{Reuse: true}).Hook)
 		},
-		NewParser: func(string) lowering.Parser { return hookParser{grammar.ParseHook} },
+		NewParser:  func(string) lowering.Parser { return hookParser{grammar.ParseHook} },
+		NewSettler: Settler,
 	}
 }
 
@@ -55,9 +56,10 @@ func MTE() lowering.Dialect {
 		Patterns:    []string{"*.mte"},
 		Sniff:       sniffMTE,
 		NewLowerer: func(cfg lowering.Config, out lowering.Output) lowering.Lowerer {
-			return NewModuleLowerer(cfg, out, grammar.ParseModule)
+			return NewModuleLowerer(cfg, out, (&grammar.LineParser{Reuse: true}).Module)
 		},
-		NewParser: func(string) lowering.Parser { return moduleParser{grammar.ParseModule} },
+		NewParser:  func(string) lowering.Parser { return moduleParser{grammar.ParseModule} },
+		NewSettler: func(lowering.Config) lowering.Settler { return func(*record.Record, lowering.Note, *int64) {} },
 	}
 }
 
@@ -107,7 +109,23 @@ type HookLowerer struct {
 	seen   bool   // origin is set
 	rate   uint64 // CPU rate from the start-up record, 0 until known
 	hz     *big.Rat
+
+	// The record and what it points to are reused from line to line
+	// (lowering.Output.Record does not keep them), and the strings and
+	// boxed attrs that repeat are remembered, so that the common hook costs
+	// no allocation of its own.
+	rec               record.Record
+	ownAttrs          bool   // rec.Attrs is the record's own map, not a shared one
+	noteRate          uint64 // the rate the record's start-up data gives, 0 if none
+	cpu, major, minor uint64
+	ts                int64
+	buf               []byte
+	events            map[uint32]string
+	hooks             map[uint64]record.Attrs
 }
+
+// maxEvents bounds the remembered event names.
+const maxEvents = 4096
 
 // NewHookLowerer returns a lowering that parses lines with parse.
 func NewHookLowerer(cfg lowering.Config, out lowering.Output, parse os2ast.HookParser) *HookLowerer {
@@ -125,11 +143,42 @@ func (l *HookLowerer) Line(pos ast.Pos, text string) error {
 	if h == nil {
 		return nil
 	}
-	rec, ok := l.lower(h)
+	rec, stamp, ok := l.lower(h, text)
 	if !ok {
 		return nil
 	}
+	if no, ok := l.out.(lowering.NotedOutput); ok {
+		// Lowered on several goroutines: the settler sets the time.
+		return no.RecordNote(rec, lowering.Note{A: stamp, B: l.noteRate})
+	}
+	l.settle(rec, stamp, &l.ts)
 	return l.out.Record(rec)
+}
+
+// Settler returns the settler of the dialect's parallel lowering: it sets
+// ts_ns from the time-stamp count (note A), counted from the first record,
+// once the CPU rate is known (Config.CPUHz, or the start-up record's rate
+// in note B).
+func Settler(cfg lowering.Config) lowering.Settler {
+	l := NewHookLowerer(cfg, nil, nil)
+	return func(r *record.Record, n lowering.Note, ts *int64) {
+		if n.B > 0 {
+			l.rate = n.B
+		}
+		l.settle(r, n.A, ts)
+	}
+}
+
+// settle sets what depends on the records before: the origin of the time
+// stamps and, when the rate is known, ts_ns (stored in *ts).
+func (l *HookLowerer) settle(rec *record.Record, stamp uint64, ts *int64) {
+	if !l.seen {
+		l.origin, l.seen = stamp, true
+	}
+	if ns, ok := l.nanos(stamp); ok {
+		*ts = ns
+		rec.TsNs = ts
+	}
 }
 
 // End does nothing: a hook line stands alone.
@@ -145,25 +194,26 @@ func (l *HookLowerer) fail(p ast.Pos, code, msg string) {
 
 // lower turns a hook into a record; false when the data is malformed (the
 // line is reported and skipped).
-func (l *HookLowerer) lower(h *os2ast.Hook) (*record.Record, bool) {
+func (l *HookLowerer) lower(h *os2ast.Hook, line string) (*record.Record, uint64, bool) {
 	typ := h.Type.Value
 	cat, count := typ>>8, int(typ&0xFF)
-	rec := &record.Record{
+	l.cpu, l.major, l.minor = h.CPU.Value, h.Major.Value, h.Minor.Value
+	l.ownAttrs, l.noteRate = false, 0
+	rec := &l.rec
+	*rec = record.Record{
 		Dialect: l.cfg.Dialect,
 		Source:  l.cfg.Source,
 		Line:    h.Pos.Line,
-		Time:    h.High.Text + ":" + h.Low.Text,
-		CPU:     record.Uint(h.CPU.Value),
-		Event:   fmt.Sprintf("0x%x/0x%x", h.Major.Value, h.Minor.Value),
-		Major:   record.Uint(h.Major.Value),
-		Minor:   record.Uint(h.Minor.Value),
+		Time:    timeText(h, line),
+		CPU:     &l.cpu,
+		Event:   l.event(h.Major.Value, h.Minor.Value),
+		Major:   &l.major,
+		Minor:   &l.minor,
 		Phase:   record.Instant,
+		Args:    rec.Args[:0],
+		Data:    rec.Data[:0],
+		Attrs:   l.hookAttrs(typ),
 	}
-	name, known := categoryNames[cat]
-	if !known {
-		name = "unknown"
-	}
-	rec.Attrs = record.Attrs{"hook": fmt.Sprintf("0x%04x", typ), "hook_type": name}
 	stamp := h.High.Value<<32 | h.Low.Value
 
 	switch cat {
@@ -171,45 +221,57 @@ func (l *HookLowerer) lower(h *os2ast.Hook) (*record.Record, bool) {
 		for _, w := range h.Data {
 			v, ok := l.hexWord(w, 8)
 			if !ok {
-				return nil, false
+				return nil, 0, false
 			}
 			rec.Args = append(rec.Args, record.UintArg(v, w.Text))
 			rec.Data = append(rec.Data, w.Text)
 		}
 		l.checkCount(h, len(h.Data), count, "32-bit words")
 		if cat == catTimeHi && len(rec.Args) == 1 {
-			rec.Attrs["time_high"] = rec.Args[0].Mag
+			l.setAttr(rec, "time_high", rec.Args[0].Mag)
 			if rec.Args[0].Mag != h.High.Value {
 				l.warn(h.Data[0].Pos, os2ast.CodeTimeHigh, "time-high record gives "+strconv.FormatUint(rec.Args[0].Mag, 10)+
 					" but its own time stamp's high half is "+h.High.Text)
 			}
 		}
 	case catData, catStartup:
-		var buf []byte
-		var text strings.Builder
+		buf := l.buf[:0]
 		for _, w := range h.Data {
-			b, ok := l.hexBytes(w)
-			if !ok {
-				return nil, false
+			var ok bool
+			if buf, ok = l.hexBytes(buf, w); !ok {
+				return nil, 0, false
 			}
-			buf = append(buf, b...)
-			text.WriteString(w.Text)
 		}
+		l.buf = buf
 		if len(h.Data) > 0 {
-			rec.Args = []record.Arg{record.BytesArg(buf)}
-			rec.Data = []string{text.String()}
+			rec.Args = append(rec.Args, record.BytesArg(buf))
+			text := h.Data[0].Text
+			if len(h.Data) > 1 {
+				var sb strings.Builder
+				for _, w := range h.Data {
+					sb.WriteString(w.Text)
+				}
+				text = sb.String()
+			}
+			rec.Data = append(rec.Data, text)
 		}
 		l.checkCount(h, len(buf), count, "bytes")
 		if cat == catStartup {
 			l.startup(h, buf, rec)
 		}
 	case catVarData, catVarData2:
+		buf := l.buf[:0]
 		for _, w := range h.Data {
-			b, ok := l.hexBytes(w)
-			if !ok {
-				return nil, false
+			var ok bool
+			if buf, ok = l.hexBytes(buf, w); !ok {
+				return nil, 0, false
 			}
-			rec.Args = append(rec.Args, record.BytesArg(b))
+		}
+		l.buf = buf
+		for _, w := range h.Data {
+			n := len(w.Text) / 2
+			rec.Args = append(rec.Args, record.BytesArg(buf[:n:n]))
+			buf = buf[n:]
 			rec.Data = append(rec.Data, w.Text)
 		}
 		l.checkCount(h, len(h.Data), count, "items")
@@ -219,7 +281,7 @@ func (l *HookLowerer) lower(h *os2ast.Hook) (*record.Record, bool) {
 			words[i] = w.Text
 		}
 		marker := strings.Join(words, " ")
-		rec.Attrs["marker"] = marker
+		l.setAttr(rec, "marker", marker)
 		if !strings.Contains(strings.ToLower(marker), "strace.mte") {
 			at := h.Pos
 			if len(h.Data) > 0 {
@@ -231,19 +293,74 @@ func (l *HookLowerer) lower(h *os2ast.Hook) (*record.Record, bool) {
 		for _, w := range h.Data {
 			if !isHex(w.Text) {
 				l.fail(w.Pos, os2ast.CodeDataWord, fmt.Sprintf("data word %q is not hex", w.Text))
-				return nil, false
+				return nil, 0, false
 			}
 			rec.Data = append(rec.Data, w.Text)
 		}
 		l.warn(h.Type.Pos, os2ast.CodeCategory, fmt.Sprintf("hook type 0x%04x is of no category the reference names; data kept as written", typ))
 	}
-	if !l.seen {
-		l.origin, l.seen = stamp, true
+	return rec, stamp, true
+}
+
+// timeText is the time stamp as written, "HIGH:LOW": a slice of the line
+// when the halves stand there with just the colon between them.
+func timeText(h *os2ast.Hook, line string) string {
+	start := h.High.Pos.Offset - h.Pos.Offset
+	end := h.Low.Pos.Offset - h.Pos.Offset + len(h.Low.Text)
+	if start >= 0 && end <= len(line) && end-start == len(h.High.Text)+1+len(h.Low.Text) &&
+		line[start:start+len(h.High.Text)] == h.High.Text && line[start+len(h.High.Text)] == ':' {
+		return line[start:end]
 	}
-	if ns, ok := l.nanos(stamp); ok {
-		rec.TsNs = record.Int(ns)
+	return h.High.Text + ":" + h.Low.Text
+}
+
+// event is "0xMM/0xmm", remembered for the first maxEvents pairs.
+func (l *HookLowerer) event(major, minor uint64) string {
+	key := uint32(major)<<16 | uint32(minor)
+	if e, ok := l.events[key]; ok {
+		return e
 	}
-	return rec, true
+	var b [24]byte
+	e := string(strconv.AppendUint(append(strconv.AppendUint(append(b[:0], "0x"...), major, 16), "/0x"...), minor, 16))
+	if l.events == nil {
+		l.events = map[uint32]string{}
+	}
+	if len(l.events) < maxEvents {
+		l.events[key] = e
+	}
+	return e
+}
+
+// hookAttrs returns the attrs "hook" (0xTTTT) and "hook_type" of a hook
+// type: one map per type, shared by its records and never changed (setAttr
+// copies it first).
+func (l *HookLowerer) hookAttrs(typ uint64) record.Attrs {
+	if a, ok := l.hooks[typ]; ok {
+		return a
+	}
+	name, known := categoryNames[typ>>8]
+	if !known {
+		name = "unknown"
+	}
+	a := record.Attrs{"hook": fmt.Sprintf("0x%04x", typ), "hook_type": name}
+	if l.hooks == nil {
+		l.hooks = map[uint64]record.Attrs{}
+	}
+	l.hooks[typ] = a // at most 65536 hook types
+	return a
+}
+
+// setAttr sets an attr of the record being lowered, on its own copy of the
+// shared map.
+func (l *HookLowerer) setAttr(rec *record.Record, key string, v any) {
+	if !l.ownAttrs {
+		m := make(record.Attrs, len(rec.Attrs)+1)
+		for k, x := range rec.Attrs {
+			m[k] = x
+		}
+		rec.Attrs, l.ownAttrs = m, true
+	}
+	rec.Attrs[key] = v
 }
 
 func (l *HookLowerer) checkCount(h *os2ast.Hook, got, want int, what string) {
@@ -272,22 +389,34 @@ func isHex(s string) bool {
 	return s != ""
 }
 
-// hexBytes reads a data word of hex digit pairs.
-func (l *HookLowerer) hexBytes(w os2ast.Word) ([]byte, bool) {
+// hexBytes appends the bytes of a data word of hex digit pairs to dst.
+func (l *HookLowerer) hexBytes(dst []byte, w os2ast.Word) ([]byte, bool) {
 	if len(w.Text)%2 != 0 {
 		l.fail(w.Pos, os2ast.CodeDataWord, fmt.Sprintf("data word %q is not whole hex bytes", w.Text))
-		return nil, false
+		return dst, false
 	}
-	out := make([]byte, len(w.Text)/2)
-	for i := range out {
-		v, err := strconv.ParseUint(w.Text[2*i:2*i+2], 16, 8)
-		if err != nil {
+	for i := 0; i < len(w.Text); i += 2 {
+		hi, ok1 := hexDigit(w.Text[i])
+		lo, ok2 := hexDigit(w.Text[i+1])
+		if !ok1 || !ok2 {
 			l.fail(w.Pos, os2ast.CodeDataWord, fmt.Sprintf("data word %q is not hex bytes", w.Text))
-			return nil, false
+			return dst, false
 		}
-		out[i] = byte(v)
+		dst = append(dst, hi<<4|lo)
 	}
-	return out, true
+	return dst, true
+}
+
+func hexDigit(c byte) (byte, bool) {
+	switch {
+	case c >= '0' && c <= '9':
+		return c - '0', true
+	case c >= 'a' && c <= 'f':
+		return c - 'a' + 10, true
+	case c >= 'A' && c <= 'F':
+		return c - 'A' + 10, true
+	}
+	return 0, false
 }
 
 // startup decodes the SFTSTARTUP data of a start-up hook: VerMajor,
@@ -327,17 +456,18 @@ func (l *HookLowerer) startup(h *os2ast.Hook, b []byte, rec *record.Record) {
 	if b[2] >= 'A' && b[2] <= 'Z' || b[2] >= 'a' && b[2] <= 'z' {
 		version += string(rune(b[2]))
 	}
-	rec.Attrs["startup"] = map[string]any{
+	l.setAttr(rec, "startup", map[string]any{
 		"version": version,
 		"date":    fmt.Sprintf("%04d-%02d-%02d", le16(8), b[4], b[3]),
 		"time":    fmt.Sprintf("%02d:%02d:%02d.%02d", b[10], b[11], b[12], b[13]),
 		"cpus":    ncpu,
 		"cpu_hz":  hz,
-	}
+	})
 	if len(rates) > 0 && rates[0] > 0 {
 		// Time stamps are normalized across processors; the first
 		// processor's rate converts them.
 		l.rate = rates[0]
+		l.noteRate = rates[0]
 	}
 }
 
@@ -383,6 +513,8 @@ type ModuleLowerer struct {
 	cfg   lowering.Config
 	out   lowering.Output
 	parse os2ast.ModuleParser
+	rec   record.Record // reused: lowering.Output.Record does not keep it
+	pid   uint64
 }
 
 // NewModuleLowerer returns a lowering that parses lines with parse.
@@ -400,17 +532,18 @@ func (l *ModuleLowerer) Line(pos ast.Pos, text string) error {
 		return nil
 	}
 	num := func(name string, n os2ast.Number) record.Arg { return record.UintArg(n.Value, n.Text).Named(name) }
-	return l.out.Record(&record.Record{
+	l.pid = m.PID.Value
+	l.rec = record.Record{
 		Dialect: l.cfg.Dialect,
 		Source:  l.cfg.Source,
 		Line:    m.Pos.Line,
-		PID:     record.Uint(m.PID.Value),
+		PID:     &l.pid,
 		Event:   m.Path.Text,
 		Phase:   record.Instant,
-		Args: []record.Arg{
-			num("segment", m.Segment), num("linear", m.Linear), num("size", m.Size), num("ptda", m.PTDA),
-		},
-	})
+		Args: append(l.rec.Args[:0],
+			num("segment", m.Segment), num("linear", m.Linear), num("size", m.Size), num("ptda", m.PTDA)),
+	}
+	return l.out.Record(&l.rec)
 }
 
 // End does nothing: a module line stands alone.

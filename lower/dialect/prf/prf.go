@@ -84,6 +84,36 @@ type lowerer struct {
 	out    lowering.Output
 	origin int64 // time of the first record with a time, in ns
 	seen   bool
+
+	// The record and what it points to are reused from record to record
+	// (lowering.Output.Record keeps nothing); event names are remembered.
+	rec      record.Record
+	attrs    record.Attrs
+	apMaps   [2]map[string]any
+	pid, tid uint64
+	ts       int64
+	ret      record.Arg
+	data     []string
+	events   map[uint64]string
+}
+
+// maxEvents bounds the remembered event names.
+const maxEvents = 4096
+
+// event is the event id written 0x%04x, remembered for the first maxEvents
+// ids.
+func (l *lowerer) event(ev uint64) string {
+	if e, ok := l.events[ev]; ok {
+		return e
+	}
+	e := fmt.Sprintf("0x%04x", ev)
+	if l.events == nil {
+		l.events = map[uint64]string{}
+	}
+	if len(l.events) < maxEvents {
+		l.events[ev] = e
+	}
+	return e
 }
 
 type dumpLowerer struct {
@@ -92,21 +122,41 @@ type dumpLowerer struct {
 }
 
 func (l *dumpLowerer) Line(pos ast.Pos, text string) error {
+	return l.Lower(l.Parse(pos, text))
+}
+
+// parsedRecord is what Parse gives Lower: the record a line ends, if any,
+// and the line's diagnostics.
+type parsedRecord struct {
+	r     *prfast.Record
+	diags diag.List
+}
+
+// Parse parses one line (lowering.Staged); it touches only the parser.
+func (l *dumpLowerer) Parse(pos ast.Pos, text string) any {
 	done, diags := l.p.Line(pos, text)
+	return parsedRecord{done, diags}
+}
+
+// Lower lowers the record a line ended, then reports the line's
+// diagnostics.
+func (l *dumpLowerer) Lower(p any) error {
+	pr := p.(parsedRecord)
 	var err error
-	if done != nil {
-		err = l.emit(done)
+	if pr.r != nil {
+		err = l.emit(pr.r)
 	}
-	lowering.Report(l.out, diags)
+	lowering.Report(l.out, pr.diags)
 	return err
 }
 
-func (l *dumpLowerer) End(ast.Pos) error {
-	if r := l.p.End(); r != nil {
-		return l.emit(r)
-	}
-	return nil
-}
+// ParseEnd takes the record open at the end of the input.
+func (l *dumpLowerer) ParseEnd(ast.Pos) any { return parsedRecord{r: l.p.End()} }
+
+// Finish lowers the record open at the end of the input.
+func (l *dumpLowerer) Finish(p any, _ ast.Pos) error { return l.Lower(p) }
+
+func (l *dumpLowerer) End(pos ast.Pos) error { return l.Finish(l.ParseEnd(pos), pos) }
 
 type csvLowerer struct {
 	lowerer
@@ -114,13 +164,30 @@ type csvLowerer struct {
 }
 
 func (l *csvLowerer) Line(pos ast.Pos, text string) error {
+	return l.Lower(l.Parse(pos, text))
+}
+
+// Parse parses one row (lowering.Staged); it touches only the parser.
+func (l *csvLowerer) Parse(pos ast.Pos, text string) any {
 	_, r, diags := l.p.Line(pos, text)
-	lowering.Report(l.out, diags)
-	if r != nil {
-		return l.emit(r)
+	return parsedRecord{r, diags}
+}
+
+// Lower reports a row's diagnostics, then lowers its record.
+func (l *csvLowerer) Lower(p any) error {
+	pr := p.(parsedRecord)
+	lowering.Report(l.out, pr.diags)
+	if pr.r != nil {
+		return l.emit(pr.r)
 	}
 	return nil
 }
+
+// ParseEnd has nothing to parse at the end of the input.
+func (l *csvLowerer) ParseEnd(ast.Pos) any { return nil }
+
+// Finish ends the lowering.
+func (l *csvLowerer) Finish(any, ast.Pos) error { return nil }
 
 func (l *csvLowerer) End(ast.Pos) error { return nil }
 
@@ -155,13 +222,18 @@ func (l *lowerer) emit(r *prfast.Record) error {
 
 func (l *lowerer) lower(r *prfast.Record) (*record.Record, bool) {
 	pb := &problems{out: l.out, lines: r.Lines}
-	rec := &record.Record{
+	if l.attrs == nil {
+		l.attrs = record.Attrs{}
+	}
+	clear(l.attrs)
+	l.rec = record.Record{
 		Dialect: l.cfg.Dialect,
 		Source:  l.cfg.Source,
 		Line:    r.Pos.Line,
 		Phase:   record.Instant,
-		Attrs:   record.Attrs{},
+		Attrs:   l.attrs,
 	}
+	rec := &l.rec
 	if !r.Event.Given() {
 		pb.fail(r.Pos, prfast.CodeNoEvent, "record without an Event item; its lines are skipped")
 		return nil, false
@@ -169,7 +241,7 @@ func (l *lowerer) lower(r *prfast.Record) (*record.Record, bool) {
 	if ev, err := hexValue(r.Event.Text, 32); err != nil {
 		pb.fail(r.Event.Pos, prfast.CodeValue, fmt.Sprintf("event id %q is not a hex number", r.Event.Text))
 	} else {
-		rec.Event = fmt.Sprintf("0x%04x", ev)
+		rec.Event = l.event(ev)
 	}
 	switch r.Status.Text {
 	case "Rec":
@@ -187,7 +259,8 @@ func (l *lowerer) lower(r *prfast.Record) (*record.Record, bool) {
 		if v, err := strconv.ParseUint(r.Process.Text, 10, 64); err != nil {
 			pb.fail(r.Process.Pos, prfast.CodeValue, fmt.Sprintf("process id %q is not a decimal number", r.Process.Text))
 		} else {
-			rec.PID = record.Uint(v)
+			l.pid = v
+			rec.PID = &l.pid
 		}
 	}
 	if r.Thread.Given() {
@@ -210,18 +283,22 @@ func (l *lowerer) lower(r *prfast.Record) (*record.Record, bool) {
 		if err != nil {
 			pb.fail(r.Rc.Pos, prfast.CodeValue, fmt.Sprintf("return code %q is not a decimal number", r.Rc.Text))
 		} else {
-			ret := record.IntArg(neg, v, r.Rc.Text)
-			rec.Ret = &ret
+			l.ret = record.IntArg(neg, v, r.Rc.Text)
+			rec.Ret = &l.ret
 		}
 	}
-	for _, ap := range []struct {
+	for i, ap := range [...]struct {
 		key string
 		ap  *prfast.AP
 	}{{"client_ap", r.ClientAP}, {"root_ap", r.RootAP}} {
 		if ap.ap == nil {
 			continue
 		}
-		m := map[string]any{}
+		if l.apMaps[i] == nil {
+			l.apMaps[i] = map[string]any{}
+		}
+		m := l.apMaps[i]
+		clear(m)
 		if ap.ap.IP.Given() {
 			m["ip"] = ap.ap.IP.Text
 		}
@@ -264,7 +341,8 @@ func (l *lowerer) lower(r *prfast.Record) (*record.Record, bool) {
 		}
 	}
 	if r.OPT != nil && len(r.OPT.Data) > 0 {
-		rec.Data = []string{hex.EncodeToString(r.OPT.Data)}
+		l.data = append(l.data[:0], hex.EncodeToString(r.OPT.Data))
+		rec.Data = l.data
 	}
 	if r.ASCII != nil && len(r.ASCII.Data) > 0 {
 		rec.Attrs["ascii"] = hex.EncodeToString(r.ASCII.Data)
@@ -302,7 +380,8 @@ func (l *lowerer) thread(pb *problems, it prfast.Item, rec *record.Record) {
 		pb.fail(it.Pos, prfast.CodeValue, fmt.Sprintf("thread %q is neither hex (0x...) nor decimal", it.Text))
 		return
 	}
-	rec.TID = record.Uint(v)
+	l.tid = v
+	rec.TID = &l.tid
 	if hash != "" {
 		h, ok := threadValue(hash)
 		if !ok {
@@ -328,23 +407,54 @@ func threadValue(s string) (uint64, bool) {
 	return v, err == nil
 }
 
-var (
-	dateRE  = regexp.MustCompile(`^(\d{4})[/:-](\d{1,2})[/:-](\d{1,2})$`)
-	clockRE = regexp.MustCompile(`^(\d{1,2}):(\d{1,2}):(\d{1,2})$`)
-	subRE   = regexp.MustCompile(`^(\d{1,3})/(\d{1,3})/(\d{1,3})$`)
-)
+// threeNumbers reads s as three runs of ASCII digits of lo[i] to hi[i]
+// digits each, separated by single bytes that sep accepts; nothing else.
+func threeNumbers(s string, lo, hi [3]int, sep func(byte) bool) ([3]int, bool) {
+	var out [3]int
+	i := 0
+	for k := range 3 {
+		if k > 0 {
+			if i >= len(s) || !sep(s[i]) {
+				return out, false
+			}
+			i++
+		}
+		start := i
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' && i-start < hi[k] {
+			out[k] = out[k]*10 + int(s[i]-'0')
+			i++
+		}
+		if i-start < lo[k] {
+			return out, false
+		}
+	}
+	return out, i == len(s)
+}
+
+func dateSep(b byte) bool { return b == '/' || b == ':' || b == '-' }
+func colon(b byte) bool   { return b == ':' }
+func slash(b byte) bool   { return b == '/' }
+func parseDate(s string) ([3]int, bool) {
+	return threeNumbers(s, [3]int{4, 1, 1}, [3]int{4, 2, 2}, dateSep)
+}
+func parseClock(s string) ([3]int, bool) {
+	return threeNumbers(s, [3]int{1, 1, 1}, [3]int{2, 2, 2}, colon)
+}
+func parseSub(s string) ([3]int, bool) {
+	return threeNumbers(s, [3]int{1, 1, 1}, [3]int{3, 3, 3}, slash)
+}
 
 // time reads year/month/day hour:minute:second ms/us/ns into time and
 // ts_ns (from the first record of the input that has a time).
 func (l *lowerer) time(pb *problems, r *prfast.Record, rec *record.Record) {
-	parts := []string{r.Date.Text, r.Clock.Text}
+	t := r.Date.Text + " " + r.Clock.Text
 	if r.SubSecond.Given() {
-		parts = append(parts, r.SubSecond.Text)
+		t += " " + r.SubSecond.Text
 	}
-	rec.Time = strings.TrimSpace(strings.Join(parts, " "))
-	d := dateRE.FindStringSubmatch(r.Date.Text)
-	c := clockRE.FindStringSubmatch(r.Clock.Text)
-	if d == nil || c == nil {
+	rec.Time = strings.TrimSpace(t)
+	d, dok := parseDate(r.Date.Text)
+	c, cok := parseClock(r.Clock.Text)
+	if !dok || !cok {
 		at := r.Date.Pos
 		if !at.IsValid() {
 			at = r.Clock.Pos
@@ -352,28 +462,28 @@ func (l *lowerer) time(pb *problems, r *prfast.Record, rec *record.Record) {
 		pb.fail(at, prfast.CodeValue, fmt.Sprintf("time %q is not year/month/day hour:minute:second", rec.Time))
 		return
 	}
-	n := func(s string) int { v, _ := strconv.Atoi(s); return v }
-	year, month, day := n(d[1]), n(d[2]), n(d[3])
-	hour, minute, sec := n(c[1]), n(c[2]), n(c[3])
+	year, month, day := d[0], d[1], d[2]
+	hour, minute, sec := c[0], c[1], c[2]
 	nsec := 0
 	if r.SubSecond.Given() {
-		s := subRE.FindStringSubmatch(r.SubSecond.Text)
-		if s == nil {
+		s, ok := parseSub(r.SubSecond.Text)
+		if !ok {
 			pb.fail(r.SubSecond.Pos, prfast.CodeValue, fmt.Sprintf("sub-second time %q is not millisecond/microsecond/nanosecond", r.SubSecond.Text))
 			return
 		}
-		nsec = n(s[1])*1e6 + n(s[2])*1e3 + n(s[3])
+		nsec = s[0]*1e6 + s[1]*1e3 + s[2]
 	}
-	t := time.Date(year, time.Month(month), day, hour, minute, sec, nsec, time.UTC)
-	if year < 1970 || year > 2199 || month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || sec > 60 || t.Day() != day {
+	tm := time.Date(year, time.Month(month), day, hour, minute, sec, nsec, time.UTC)
+	if year < 1970 || year > 2199 || month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || sec > 60 || tm.Day() != day {
 		pb.fail(r.Date.Pos, prfast.CodeValue, fmt.Sprintf("time %q is not a valid date and time", rec.Time))
 		return
 	}
-	ns := t.UnixNano()
+	ns := tm.UnixNano()
 	if !l.seen {
 		l.origin, l.seen = ns, true
 	}
-	rec.TsNs = record.Int(ns - l.origin)
+	l.ts = ns - l.origin
+	rec.TsNs = &l.ts
 }
 
 type dumpParser struct{ p grammar.DumpParser }

@@ -35,7 +35,7 @@ func Dialect() lowering.Dialect {
 		Patterns:    []string{"*.wst", "*.winstrace"},
 		Sniff:       sniff,
 		NewLowerer: func(cfg lowering.Config, out lowering.Output) lowering.Lowerer {
-			return New(cfg, out, grammar.ParseLine)
+			return New(cfg, out, new(grammar.LineParser).Line)
 		},
 		NewParser: func(string) lowering.Parser { return parser{grammar.ParseLine} },
 	}
@@ -62,6 +62,15 @@ type Lowerer struct {
 	out   lowering.Output
 	parse wsast.CallParser
 	open  map[uint64]*wsast.Call // start halves waiting for their end, by call id
+
+	// The record, its attrs, integers and top-level arguments are reused
+	// from record to record: lowering.Output.Record keeps nothing.
+	rec      record.Record
+	attrs    record.Attrs
+	pid, tid uint64
+	ret      record.Arg
+	a, b     []record.Arg
+	args     argStore
 }
 
 // New returns a lowering that parses lines with parse.
@@ -78,8 +87,32 @@ func (l *Lowerer) warn(p ast.Pos, code, msg string) {
 
 // Line lowers one line.
 func (l *Lowerer) Line(pos ast.Pos, text string) error {
+	return l.Lower(l.Parse(pos, text))
+}
+
+// parsed is what Parse gives Lower: a call or nil, and the diagnostics.
+type parsed struct {
+	c     *wsast.Call
+	diags diag.List
+}
+
+// Parse parses one line (lowering.Staged); it touches only the parser.
+func (l *Lowerer) Parse(pos ast.Pos, text string) any {
 	c, diags := l.parse(pos, text)
-	lowering.Report(l.out, diags)
+	return parsed{c, diags}
+}
+
+// ParseEnd has nothing to parse at the end of the input.
+func (l *Lowerer) ParseEnd(ast.Pos) any { return nil }
+
+// Finish ends the lowering, as End does.
+func (l *Lowerer) Finish(_ any, pos ast.Pos) error { return l.End(pos) }
+
+// Lower lowers what Parse returned.
+func (l *Lowerer) Lower(p any) error {
+	pr := p.(parsed)
+	c := pr.c
+	lowering.Report(l.out, pr.diags)
 	if c == nil {
 		return nil
 	}
@@ -150,25 +183,36 @@ func (l *Lowerer) single(c *wsast.Call, unpaired bool) *record.Record {
 		r.Phase = record.Complete
 	}
 	r.Unpaired = unpaired
-	r.Args = args(c.Args)
+	l.a = l.appendArgs(l.a[:0], c.Args)
+	if len(l.a) > 0 {
+		r.Args = l.a
+	}
 	if c.Ret != nil {
-		ret := arg(c.Ret)
-		r.Ret = &ret
-		r.Errno = ntError(ret)
+		l.ret = l.arg(c.Ret)
+		r.Ret = &l.ret
+		r.Errno = ntError(l.ret)
 	}
 	return r
 }
 
 func (l *Lowerer) base(c *wsast.Call) *record.Record {
-	r := &record.Record{
+	l.args.reset()
+	if l.attrs == nil {
+		l.attrs = record.Attrs{}
+	}
+	clear(l.attrs)
+	l.attrs["id"] = c.ID.Mag
+	l.pid, l.tid = c.PID.Mag, c.TID.Mag
+	l.rec = record.Record{
 		Dialect: l.cfg.Dialect,
 		Source:  l.cfg.Source,
 		Line:    c.Pos.Line,
-		PID:     record.Uint(c.PID.Mag),
-		TID:     record.Uint(c.TID.Mag),
+		PID:     &l.pid,
+		TID:     &l.tid,
 		Event:   c.Name.Name,
-		Attrs:   record.Attrs{"id": c.ID.Mag},
+		Attrs:   l.attrs,
 	}
+	r := &l.rec
 	if c.Kernel {
 		r.Attrs["kernel"] = true
 	}
@@ -183,7 +227,8 @@ func (l *Lowerer) pair(start, end *wsast.Call) *record.Record {
 	if end.Kernel {
 		r.Attrs["kernel"] = true
 	}
-	a, b := args(start.Args), args(end.Args)
+	l.a, l.b = l.appendArgs(l.a[:0], start.Args), l.appendArgs(l.b[:0], end.Args)
+	a, b := l.a, l.b
 	if len(a) != len(b) {
 		l.warn(end.Count.Pos, wsast.CodeHalfArgs, fmt.Sprintf("the start of call id %d (%s) has %d arguments, its end %d", start.ID.Mag, start.Pos, len(a), len(b)))
 	}
@@ -196,16 +241,16 @@ func (l *Lowerer) pair(start, end *wsast.Call) *record.Record {
 		case i >= len(b):
 			r.Args[i] = a[i]
 		default:
-			r.Args[i] = merge(a[i], b[i])
+			r.Args[i] = l.merge(a[i], b[i])
 		}
 	}
 	switch {
 	case end.Ret != nil:
-		ret := arg(end.Ret)
-		r.Ret = &ret
+		l.ret = l.arg(end.Ret)
+		r.Ret = &l.ret
 	case start.Ret != nil:
-		ret := arg(start.Ret)
-		r.Ret = &ret
+		l.ret = l.arg(start.Ret)
+		r.Ret = &l.ret
 	}
 	if r.Ret != nil {
 		r.Errno = ntError(*r.Ret)
@@ -239,22 +284,22 @@ func ntError(ret record.Arg) string {
 // merge combines the two sides of one argument: whichever is not unknown;
 // in-out pairs and structures of the same shape part by part; a value known
 // on both sides and different becomes the in-out pair <start|end>.
-func merge(a, b record.Arg) record.Arg {
+func (l *Lowerer) merge(a, b record.Arg) record.Arg {
 	switch {
 	case a.Kind == record.KindUnknown:
 		return b
 	case b.Kind == record.KindUnknown:
 		return a
 	case a.Kind == record.KindInOut && b.Kind == record.KindInOut:
-		return record.InOutArg(merge(side(a.In), side(b.In)), merge(side(a.Out), side(b.Out))).Named(a.Name)
+		return l.inOut(l.merge(side(a.In), side(b.In)), l.merge(side(a.Out), side(b.Out))).Named(a.Name)
 	case a.Kind == record.KindInOut:
-		return record.InOutArg(side(a.In), merge(side(a.Out), b)).Named(a.Name)
+		return l.inOut(side(a.In), l.merge(side(a.Out), b)).Named(a.Name)
 	case b.Kind == record.KindInOut:
-		return record.InOutArg(merge(a, side(b.In)), side(b.Out)).Named(a.Name)
+		return l.inOut(l.merge(a, side(b.In)), side(b.Out)).Named(a.Name)
 	case a.Kind == record.KindStruct && b.Kind == record.KindStruct && sameShape(a, b):
-		fields := make([]record.Arg, len(a.Fields))
+		fields := l.args.slice(len(a.Fields))
 		for i := range a.Fields {
-			fields[i] = merge(a.Fields[i], b.Fields[i]).Named(a.Fields[i].Name)
+			fields[i] = l.merge(a.Fields[i], b.Fields[i]).Named(a.Fields[i].Name)
 		}
 		return record.StructArg(fields...).Named(a.Name)
 	case a.Equal(&b):
@@ -262,7 +307,37 @@ func merge(a, b record.Arg) record.Arg {
 	}
 	in, out := a, b
 	in.Name, out.Name = "", ""
-	return record.InOutArg(in, out).Named(a.Name)
+	return l.inOut(in, out).Named(a.Name)
+}
+
+// inOut is record.InOutArg with the two sides in the lowering's storage.
+func (l *Lowerer) inOut(in, out record.Arg) record.Arg {
+	return record.Arg{Kind: record.KindInOut, In: l.args.ptr(in), Out: l.args.ptr(out)}
+}
+
+// argStore holds the nested arguments of the record being made; it is
+// emptied for each record (lowering.Output.Record keeps nothing), and
+// grows by new arrays, so that earlier pointers stay valid.
+type argStore struct{ buf []record.Arg }
+
+func (s *argStore) reset() { s.buf = s.buf[:0] }
+
+func (s *argStore) ptr(a record.Arg) *record.Arg {
+	x := s.slice(1)
+	x[0] = a
+	return &x[0]
+}
+
+// slice returns n zero arguments.
+func (s *argStore) slice(n int) []record.Arg {
+	if len(s.buf)+n > cap(s.buf) {
+		s.buf = make([]record.Arg, 0, max(64, 2*cap(s.buf), n))
+	}
+	start := len(s.buf)
+	s.buf = s.buf[:start+n]
+	x := s.buf[start : start+n : start+n]
+	clear(x)
+	return x
 }
 
 // side returns one side of an in-out pair, unknown when missing.
@@ -285,19 +360,16 @@ func sameShape(a, b record.Arg) bool {
 	return true
 }
 
-func args(vs []wsast.Value) []record.Arg {
-	if len(vs) == 0 {
-		return nil
-	}
-	out := make([]record.Arg, len(vs))
-	for i, v := range vs {
-		out[i] = arg(v)
+// appendArgs appends the converted values to out.
+func (l *Lowerer) appendArgs(out []record.Arg, vs []wsast.Value) []record.Arg {
+	for _, v := range vs {
+		out = append(out, l.arg(v))
 	}
 	return out
 }
 
 // arg converts a value of the syntax tree.
-func arg(v wsast.Value) record.Arg {
+func (l *Lowerer) arg(v wsast.Value) record.Arg {
 	switch v := v.(type) {
 	case *wsast.Int:
 		return record.IntArg(v.Neg, v.Mag, v.Text)
@@ -306,16 +378,17 @@ func arg(v wsast.Value) record.Arg {
 	case *wsast.Ident:
 		return record.SymArg(v.Name)
 	case *wsast.Struct:
-		fields := make([]record.Arg, len(v.Fields))
+		fields := l.args.slice(len(v.Fields))
 		for i, f := range v.Fields {
-			fields[i] = arg(f.Value)
+			fields[i] = l.arg(f.Value)
 			if f.Label != nil {
 				fields[i].Name = f.Label.Name
 			}
 		}
 		return record.StructArg(fields...)
 	case *wsast.InOut:
-		return record.InOutArg(arg(v.In), arg(v.Out))
+		in := l.arg(v.In)
+		return l.inOut(in, l.arg(v.Out))
 	}
 	return record.UnknownArg()
 }

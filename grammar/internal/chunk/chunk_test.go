@@ -1,0 +1,39 @@
+package chunk
+
+import (
+	"testing"
+)
+
+func TestOf(t *testing.T) {
+	var c Of[[2]int]
+	var ptrs []*[2]int
+	for i := range 200 {
+		ptrs = append(ptrs, c.New([2]int{i, -i}))
+	}
+	for i, p := range ptrs {
+		if *p != [2]int{i, -i} {
+			t.Fatalf("value %d changed: %v", i, *p)
+		}
+	}
+	var none *Of[int]
+	if p := none.New(7); *p != 7 {
+		t.Fatal("nil Of")
+	}
+}
+
+func TestSlicesAndBytes(t *testing.T) {
+	var s Slices[int]
+	a := append(s.Make(3), 1, 2, 3)
+	b := append(s.Make(2), 4, 5)
+	a = append(a, 9) // beyond its capacity: moves, leaves b alone
+	if b[0] != 4 || b[1] != 5 || len(a) != 4 || a[3] != 9 {
+		t.Fatalf("%v %v", a, b)
+	}
+	var by Bytes
+	x := by.CopyString("abc")
+	y := by.Copy([]byte("de"))
+	x = append(x, 'z')
+	if string(y) != "de" || string(x) != "abcz" || cap(by.Make(2000)) != 2000 {
+		t.Fatalf("%q %q", x, y)
+	}
+}

@@ -1,0 +1,83 @@
+// Package sample is a grammar that uses every construct pgen supports, so
+// that the generator's output is tested beyond the dialects' grammars: its
+// tests run participle and the generated parser side by side.
+package sample
+
+//go:generate go run ..
+
+import (
+	"github.com/alecthomas/participle/v2"
+	"github.com/alecthomas/participle/v2/lexer"
+)
+
+var (
+	sampleLexer = lexer.MustSimple([]lexer.SimpleRule{
+		{Name: "Str", Pattern: `'(?:[^'\\]|\\.)*'|"(?:[^"]|"")*"`},
+		{Name: "Num", Pattern: `[-+]?(?:0x[0-9a-fA-F]+|[0-9]+(?:\.[0-9]*)?)`},
+		{Name: "Key", Pattern: `(?:let|if|else|end)`},
+		{Name: "Ident", Pattern: `[A-Za-z_][A-Za-z0-9_]*`},
+		{Name: "Op", Pattern: `==|!=|<=|>=|[-+*/<>=(){}\[\],;:.!?|&]`},
+		{Name: "Space", Pattern: `[ \t\r\n]+`},
+		{Name: "Other", Pattern: `[^ \t\r\n]`},
+	})
+	programParser = participle.MustBuild[program](participle.Lexer(sampleLexer), participle.Elide("Space"), participle.UseLookahead(2))
+)
+
+// program is a list of statements.
+type program struct {
+	Pos   lexer.Position
+	Stmts []*stmt `parser:"( @@ ';'? )*"`
+}
+
+type stmt struct {
+	Pos    lexer.Position
+	Let    *letStmt `parser:"  @@"`
+	If     *ifStmt  `parser:"| @@"`
+	Call   *call    `parser:"| @@"`
+	Empty  bool     `parser:"| @';'"`
+	Labels []string `parser:"[ ':' @Ident { ',' @Ident } ]"`
+}
+
+type letStmt struct {
+	Pos   lexer.Position
+	Const bool    `parser:"'let' @'!'?"`
+	Name  string  `parser:"@Ident"`
+	Type  *string `parser:"( ':' @Ident ( '.' @Ident )* )?"`
+	Value expr    `parser:"'=' @@"`
+}
+
+type ifStmt struct {
+	Cond expr    `parser:"'if' @@"`
+	Then []*stmt `parser:"'{' @@* '}'"`
+	Else []stmt  `parser:"( 'else' '{' @@* '}' )?"`
+}
+
+type call struct {
+	Pos  lexer.Position
+	Name string  `parser:"@Ident ( '.' @Ident )*"`
+	Args []*expr `parser:"'(' ( @@ ( ',' @@ )* ','? )? ')'"`
+}
+
+type expr struct {
+	Left  term    `parser:"@@"`
+	Ops   []opRHS `parser:"@@*"`
+	Check *expr   `parser:"( '?' @@ ':' @@ )?"`
+	Other *expr   `parser:""`
+}
+
+type opRHS struct {
+	Op    string `parser:"@('==' | '!=' | '<' | '>' | '<=' | '>=' | '+' | '-' | '*' | '/' | '&' '&' | '|' '|')"`
+	Right term   `parser:"@@"`
+}
+
+type term struct {
+	Pos   lexer.Position
+	Neg   bool     `parser:"@'-'?"`
+	Num   *string  `parser:"(  @Num"`
+	Str   *string  `parser:" | @Str"`
+	Call  *call    `parser:" | @@"`
+	Var   *string  `parser:" | @Ident"`
+	Sub   *expr    `parser:" | '(' @@ ')'"`
+	List  []string `parser:" | '[' ( @(Num | Str) ( ',' @(Num | Str) )* )? ']' )"`
+	Index []expr   `parser:"( '[' @@ ']' )*"`
+}

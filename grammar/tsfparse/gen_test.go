@@ -1,0 +1,178 @@
+package tsfparse
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/alecthomas/participle/v2"
+	"github.com/alecthomas/participle/v2/lexer"
+
+	"github.com/tracekit/tracekit/ast/corpus"
+	"github.com/tracekit/tracekit/ast/diag"
+	"github.com/tracekit/tracekit/ast/tsf"
+	"github.com/tracekit/tracekit/grammar/internal/difftest"
+)
+
+// genFiles are the TSF files of the differential tests: the example, the
+// shared corpus and every TSF of the TRCUST oracle's cases.
+func genFiles(tb testing.TB) []string {
+	files := []string{"../../testdata/example.tsf"}
+	if root := corpus.Root(); root != "" {
+		for _, pat := range []string{"corpus/os2/tsf/*.tsf", "corpus/os2/trcust-oracle/*/*.tsf", "corpus/os2/trcust-oracle/*/*.TSF"} {
+			more, _ := filepath.Glob(filepath.Join(root, pat))
+			files = append(files, more...)
+		}
+	} else {
+		tb.Log("shared corpus is absent; the example alone is read")
+	}
+	return files
+}
+
+// compareAt runs the three parsers of both engines on toks[i:] (ending at
+// end), with and without trailing tokens allowed.
+func compareAt(tb testing.TB, toks []lexer.Token, end lexer.Position) {
+	tb.Helper()
+	var hg headerParserGen
+	var lg listParserGen
+	var fg fieldParserGen
+	for _, trailing := range []bool{true, false} {
+		check(tb, theGrammar.header, toks, end, trailing, func() (*header, int, error) { return hg.ParseTokens(toks, end, trailing) })
+		check(tb, theGrammar.list, toks, end, trailing, func() (*listStmt, int, error) { return lg.ParseTokens(toks, end, trailing) })
+		check(tb, theGrammar.field, toks, end, trailing, func() (*field, int, error) { return fg.ParseTokens(toks, end, trailing) })
+	}
+}
+
+func check[T any](tb testing.TB, ref *participle.Parser[T], toks []lexer.Token, end lexer.Position, trailing bool, gen func() (*T, int, error)) {
+	tb.Helper()
+	pl, _ := lexer.Upgrade(&sliceLexer{toks: toks, eof: end})
+	rt, rerr := ref.ParseFromLexer(pl, participle.AllowTrailing(trailing))
+	gt, n, gerr := gen()
+	if d := difftest.CompareResults(rt, rerr, gt, gerr); d != "" {
+		tb.Errorf("%v (trailing %v): %s", toks, trailing, d)
+		return
+	}
+	if rerr == nil && n != pl.MakeCheckpoint().Cursor() {
+		tb.Errorf("%v: generated took %d tokens, participle %d", toks, n, pl.MakeCheckpoint().Cursor())
+	}
+}
+
+// TestGeneratedMatchesParticiple: on every statement of every file, from
+// every token on, the generated parsers build participle's trees and fail
+// where and as participle does.
+func TestGeneratedMatchesParticiple(t *testing.T) {
+	for _, f := range genFiles(t) {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res := scan(f, src)
+		for _, stmt := range split(res.toks) {
+			end := lexPos(res.eof)
+			for i := range stmt {
+				compareAt(t, stmt[i:], end)
+			}
+			compareAt(t, nil, end)
+		}
+	}
+}
+
+func FuzzGeneratedParsers(f *testing.F) {
+	for _, name := range genFiles(f) {
+		if src, err := os.ReadFile(name); err == nil {
+			f.Add(src)
+		}
+	}
+	f.Add([]byte("MAJOR = 0x00C2\nTRACE MINOR=1, TP=.x+4, TYPE=(PRE), LEN=(SS:ESP+(8), IND32), MEM=(FS:[EAX]*+2,DIRECT,4)"))
+	f.Fuzz(func(t *testing.T, src []byte) {
+		res := scan("f.tsf", src)
+		for _, stmt := range split(res.toks) {
+			for i := range stmt {
+				compareAt(t, stmt[i:], lexPos(res.eof))
+			}
+		}
+	})
+}
+
+// TestParseMatchesReference: whole files give the same tree and
+// diagnostics with either engine.
+func TestParseMatchesReference(t *testing.T) {
+	for _, f := range genFiles(t) {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, gd := Parse(f, src)
+		want, wd := parse(f, src, true)
+		if !reflect.DeepEqual(got, want) || !reflect.DeepEqual(gd, wd) {
+			t.Errorf("%s: the generated parsers' tree or diagnostics differ from participle's", f)
+		}
+	}
+}
+
+// batchParse is Parse as it was before it streamed: scan the whole file,
+// split it into statements, parse them.
+func batchParse(filename string, src []byte) (*tsf.File, diag.List) {
+	res := scan(filename, src)
+	p := &parser{g: &theGrammar, eof: res.eof}
+	p.out = &tsf.File{Name: filename, EOF: res.eof}
+	stmts := split(res.toks)
+	if res.stopAt >= 0 {
+		p.out.Aborted = true
+		if len(stmts) > 0 {
+			stmts = stmts[:len(stmts)-1]
+		}
+	}
+	for i, st := range stmts {
+		end, last := p.eof, i == len(stmts)-1
+		if !last {
+			end = astPos(stmts[i+1][0].Pos)
+		}
+		p.statement(st, end, last)
+	}
+	p.diags = append(p.diags, res.diags...)
+	p.diags.Sort()
+	return p.out, p.diags
+}
+
+var streamSeeds = []string{
+	"", "MAJOR = 1", "MAJOR = 1\nTRACE MINOR=1, TP=@STATIC,", "TRACE MINOR=1 /* unclosed", "MAJOR=1 TYPELIST NAME=A,ID=1, TRACE MINOR=2, GROUP=TRACE",
+	"TYPELIST NAME=A,ID=1,\nTRACE MINOR=1, TP=@STATIC\nTRACE MINOR=2, TP=@STATIC, \"unclosed", "garbage = 3\nTRACE", "TRACE TRACE TRACE",
+}
+
+// TestStreamingParse: parsing as the file is scanned gives what scanning
+// the whole file first gives.
+func TestStreamingParse(t *testing.T) {
+	var inputs [][]byte
+	for _, f := range genFiles(t) {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		inputs = append(inputs, src)
+	}
+	for _, s := range streamSeeds {
+		inputs = append(inputs, []byte(s))
+	}
+	for _, src := range inputs {
+		got, gd := Parse("f.tsf", src)
+		want, wd := batchParse("f.tsf", src)
+		if !reflect.DeepEqual(got, want) || !reflect.DeepEqual(gd, wd) {
+			t.Errorf("%.60q: streaming parse differs from the whole-file parse:\n%v\n%v", src, gd, wd)
+		}
+	}
+}
+
+func FuzzStreamingParse(f *testing.F) {
+	for _, s := range streamSeeds {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		got, gd := Parse("f.tsf", src)
+		want, wd := batchParse("f.tsf", src)
+		if !reflect.DeepEqual(got, want) || !reflect.DeepEqual(gd, wd) {
+			t.Fatalf("%q: streaming parse differs from the whole-file parse:\n%v\n%v", src, gd, wd)
+		}
+	})
+}

@@ -1,0 +1,145 @@
+package lowering
+
+import (
+	"github.com/tracekit/tracekit/ast"
+	"github.com/tracekit/tracekit/ast/diag"
+	"github.com/tracekit/tracekit/lower/record"
+)
+
+// Note is what a lowering run on several goroutines attaches to a record
+// for its Settler: two numbers whose meaning is the dialect's own (os2strace:
+// the time-stamp count and the CPU rate a start-up record gives).
+type Note struct{ A, B uint64 }
+
+// NotedOutput is the Output of a lowering run on several goroutines: it
+// takes each record with its note. A lowering whose Output is one sends
+// its records with RecordNote and leaves what depends on earlier lines
+// (Dialect.NewSettler) undone.
+type NotedOutput interface {
+	Output
+	RecordNote(r *record.Record, n Note) error
+}
+
+// Settler sees every record of one input in input order, with its note,
+// and sets what depends on earlier lines. ts is storage for the record's
+// TsNs, owned by the record.
+type Settler func(r *record.Record, n Note, ts *int64)
+
+// ChunkDiag is a diagnostic of a chunk, with the number of records the
+// chunk had before it and the lines it skips.
+type ChunkDiag struct {
+	Diag    diag.Diagnostic
+	Skipped int
+	Before  int
+}
+
+// Chunk collects what a lowering makes of a line-aligned chunk of input on
+// one goroutine: copies of its records (the lowering may reuse its own),
+// their notes and the diagnostics, in order. It is a NotedOutput. A record
+// is copied with its top-level slices, its integer fields and the bytes of
+// its top-level arguments; Attrs maps and nested arguments (Fields, In,
+// Out) are kept as they are, so a lowering must not change them once
+// passed on.
+type Chunk struct {
+	Records []record.Record
+	Notes   []Note
+	Diags   []ChunkDiag
+	TS      []int64 // storage for the records' TsNs, one a record
+
+	args  []record.Arg
+	data  []string
+	nums  []uint64
+	ints  []int64
+	bytes []byte
+}
+
+// Reset empties the chunk, keeping its storage. Records taken before are
+// no longer valid.
+func (c *Chunk) Reset() {
+	clear(c.Records) // drop references for the collector
+	c.Records, c.Notes, c.Diags, c.TS = c.Records[:0], c.Notes[:0], c.Diags[:0], c.TS[:0]
+	c.args, c.data, c.nums, c.ints, c.bytes = c.args[:0], c.data[:0], c.nums[:0], c.ints[:0], c.bytes[:0]
+}
+
+// Record copies r into the chunk with a zero note.
+func (c *Chunk) Record(r *record.Record) error { return c.RecordNote(r, Note{}) }
+
+// RecordNote copies r into the chunk with its note.
+func (c *Chunk) RecordNote(r *record.Record, n Note) error {
+	cp := *r
+	if len(r.Args) > 0 {
+		start := len(c.args)
+		c.args = append(c.args, r.Args...)
+		cp.Args = c.args[start:len(c.args):len(c.args)]
+		for i := range cp.Args {
+			if b := cp.Args[i].Bytes; b != nil {
+				s := len(c.bytes)
+				c.bytes = append(c.bytes, b...)
+				cp.Args[i].Bytes = c.bytes[s:len(c.bytes):len(c.bytes)]
+			}
+		}
+	}
+	if len(r.Data) > 0 {
+		start := len(c.data)
+		c.data = append(c.data, r.Data...)
+		cp.Data = c.data[start:len(c.data):len(c.data)]
+	}
+	cp.CPU, cp.PID, cp.TID, cp.Major, cp.Minor = c.num(r.CPU), c.num(r.PID), c.num(r.TID), c.num(r.Major), c.num(r.Minor)
+	cp.TsNs, cp.DurNs = c.int(r.TsNs), c.int(r.DurNs)
+	if r.Ret != nil {
+		ret := *r.Ret
+		cp.Ret = &ret
+	}
+	c.Records = append(c.Records, cp)
+	c.Notes = append(c.Notes, n)
+	c.TS = append(c.TS, 0)
+	return nil
+}
+
+// num copies an optional integer into the chunk's storage. Pointers into
+// storage that grows stay valid: the old array lives on while referenced.
+func (c *Chunk) num(v *uint64) *uint64 {
+	if v == nil {
+		return nil
+	}
+	if len(c.nums) == cap(c.nums) {
+		c.nums = make([]uint64, 0, max(256, 2*cap(c.nums)))
+	}
+	c.nums = append(c.nums, *v)
+	return &c.nums[len(c.nums)-1]
+}
+
+func (c *Chunk) int(v *int64) *int64 {
+	if v == nil {
+		return nil
+	}
+	if len(c.ints) == cap(c.ints) {
+		c.ints = make([]int64, 0, max(256, 2*cap(c.ints)))
+	}
+	c.ints = append(c.ints, *v)
+	return &c.ints[len(c.ints)-1]
+}
+
+// Diag records a diagnostic in order with the records.
+func (c *Chunk) Diag(d diag.Diagnostic, skipped int) {
+	c.Diags = append(c.Diags, ChunkDiag{Diag: d, Skipped: skipped, Before: len(c.Records)})
+}
+
+// Staged is offered by a lowering whose parsing can run on a goroutine of
+// its own, ahead of the lowering: Parse and ParseEnd touch only the
+// parser's state, Lower and Finish only the lowering's, so the registry
+// may call the first two on one goroutine and the others, in the same
+// order, on another. Parse returns what Lower takes, diagnostics
+// included; nothing it returns may be changed by a later Parse.
+type Staged interface {
+	Lowerer
+	// Parse parses one line.
+	Parse(pos ast.Pos, text string) any
+	// ParseEnd parses the end of the input.
+	ParseEnd(pos ast.Pos) any
+	// Lower lowers what Parse returned for one line.
+	Lower(parsed any) error
+	// Finish lowers what ParseEnd returned and ends the lowering, as End
+	// does.
+	Finish(parsed any, pos ast.Pos) error
+}

@@ -1,0 +1,318 @@
+package dialect
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"sync"
+
+	"github.com/tracekit/tracekit/ast"
+	"github.com/tracekit/tracekit/ast/diag"
+	"github.com/tracekit/tracekit/lower/dialect/lowering"
+	"github.com/tracekit/tracekit/lower/record"
+)
+
+// batchBytes is about how much input one batch of lines holds.
+const batchBytes = 64 << 10
+
+// lineItem is one line of a batch, or a line too long to pass on (long > 0):
+// its text is raw[start:end] of the batch.
+type lineItem struct {
+	pos        ast.Pos
+	start, end int
+	long       int64
+}
+
+// batch is a line-aligned chunk of one input on its way through the
+// parallel path: read, lowered by a worker, settled in order, encoded by
+// the worker, written in order.
+type batch struct {
+	seq   int64 // its place in the input
+	items []lineItem
+	raw   []byte // the lines' bytes, one after the other
+	text  string // raw as one string (one allocation a batch), the lines' texts slices of it
+	chunk lowering.Chunk
+	buf   bytes.Buffer  // the encoded records, when the writer has Parts
+	done  chan struct{} // lowered, settled and encoded
+}
+
+// notedChunk is the NotedOutput of a worker's lowering: the chunk of the
+// batch at hand.
+type notedChunk struct{ c *lowering.Chunk }
+
+func (n *notedChunk) Record(r *record.Record) error { return n.c.Record(r) }
+func (n *notedChunk) RecordNote(r *record.Record, note lowering.Note) error {
+	return n.c.RecordNote(r, note)
+}
+func (n *notedChunk) Diag(d diag.Diagnostic, skipped int) { n.c.Diag(d, skipped) }
+
+// runParallel lowers the lines of one input of a dialect with a Settler on
+// several goroutines. Workers lower line-aligned batches each; the batches
+// are then settled one after the other in input order (the Settler, the
+// record numbers and the diagnostics), encoded by their workers when the
+// writer offers Parts, and written in order. The output is the one a
+// single lowering gives.
+func runParallel(ctx context.Context, opts Options, d Dialect, cfg lowering.Config, br *bufio.Reader, name string, o *output, workers int) (lowering.LineStats, ast.Pos, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	settle := d.NewSettler(cfg)
+	parts, _ := o.w.(record.Parts)
+
+	free := make(chan *batch, 2*workers)
+	for range 2 * workers {
+		free <- &batch{done: make(chan struct{}, 1)}
+	}
+	work := make(chan *batch, 2*workers)
+	order := make(chan *batch, 2*workers)
+
+	// Settling goes in input order: a batch waits for its turn.
+	var mu sync.Mutex
+	turn := sync.NewCond(&mu)
+	var next int64
+
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			out := &notedChunk{}
+			low := d.NewLowerer(cfg, out)
+			var buf bytes.Buffer
+			var part record.Writer
+			if parts != nil {
+				part = parts.Part(&buf)
+			}
+			for b := range work {
+				b.chunk.Reset()
+				out.c = &b.chunk
+				for _, it := range b.items {
+					if it.long > 0 {
+						out.Diag(lowering.LongLine(it.pos, it.long, opts.MaxLine), 1)
+						continue
+					}
+					low.Line(it.pos, b.text[it.start:it.end]) // a Chunk takes every record
+				}
+				mu.Lock()
+				for next != b.seq {
+					turn.Wait()
+				}
+				settleBatch(b, settle, o)
+				next++
+				turn.Broadcast()
+				mu.Unlock()
+				if part != nil {
+					b.buf.Reset()
+					for i := range b.chunk.Records {
+						if err := part.Write(&b.chunk.Records[i]); err != nil {
+							break // the JSON of attrs failed; the writer reports it below
+						}
+					}
+					part.Flush()
+					b.buf.Write(buf.Bytes())
+					buf.Reset()
+				}
+				b.done <- struct{}{}
+			}
+		}()
+	}
+
+	// The writer: batches in input order.
+	werr := make(chan error, 1)
+	go func() {
+		var err error
+		for b := range order {
+			<-b.done
+			if err == nil {
+				if parts != nil {
+					err = parts.WriteEncoded(b.buf.Bytes())
+				} else {
+					for i := range b.chunk.Records {
+						if err = o.w.Write(&b.chunk.Records[i]); err != nil {
+							break
+						}
+					}
+				}
+				if err != nil {
+					cancel()
+				}
+			}
+			b.items, b.raw, b.text = b.items[:0], b.raw[:0], ""
+			free <- b
+		}
+		werr <- err
+	}()
+
+	limit := opts.batchBytes
+	if limit <= 0 {
+		limit = batchBytes
+	}
+	var cur *batch
+	var seq int64
+	send := func() bool {
+		if cur == nil || len(cur.items) == 0 {
+			return true
+		}
+		cur.seq = seq
+		cur.text = string(cur.raw)
+		seq++
+		order <- cur
+		work <- cur
+		cur = nil
+		return true
+	}
+	take := func() error {
+		if cur != nil {
+			return nil
+		}
+		select {
+		case cur = <-free:
+			return nil
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	st, end, err := lowering.LineBytes(ctx, br, name, opts.MaxLine,
+		func(pos ast.Pos, text []byte) error {
+			if err := take(); err != nil {
+				return err
+			}
+			start := len(cur.raw)
+			cur.raw = append(cur.raw, text...)
+			cur.items = append(cur.items, lineItem{pos: pos, start: start, end: len(cur.raw)})
+			if len(cur.raw) >= limit {
+				send()
+			}
+			return nil
+		},
+		func(pos ast.Pos, n int64) error {
+			if err := take(); err != nil {
+				return err
+			}
+			cur.items = append(cur.items, lineItem{pos: pos, long: n})
+			return nil
+		})
+	if cur != nil && len(cur.items) > 0 {
+		send()
+	} else if cur != nil {
+		free <- cur
+	}
+	close(work)
+	close(order)
+	wg.Wait()
+	if e := <-werr; e != nil {
+		o.werr = e
+		return st, end, e
+	}
+	return st, end, err
+}
+
+// settleBatch passes a lowered batch's diagnostics on and settles and
+// numbers its records, in input order.
+func settleBatch(b *batch, settle lowering.Settler, o *output) {
+	c := &b.chunk
+	di := 0
+	for i := range c.Records {
+		for di < len(c.Diags) && c.Diags[di].Before <= i {
+			o.Diag(c.Diags[di].Diag, c.Diags[di].Skipped)
+			di++
+		}
+		r := &c.Records[i]
+		settle(r, c.Notes[i], &c.TS[i])
+		o.sum.Records++
+		r.Seq = o.sum.Records
+	}
+	for ; di < len(c.Diags); di++ {
+		o.Diag(c.Diags[di].Diag, c.Diags[di].Skipped)
+	}
+}
+
+// stagedItem is one line parsed ahead of the lowering, or a line too long
+// to pass on (long > 0).
+type stagedItem struct {
+	parsed any
+	pos    ast.Pos
+	long   int64
+}
+
+// runStaged runs a staged lowering of one input on two goroutines: one
+// reads and parses the lines, batch by batch, the calling one lowers them
+// in order. It returns what lowering.Lines returns and the function that
+// ends the lowering (Finish with what ParseEnd gave). The output is the one
+// the lowering gives line by line.
+func runStaged(ctx context.Context, opts Options, low lowering.Staged, br *bufio.Reader, name string, o *output) (lowering.LineStats, ast.Pos, func(ast.Pos) error, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	const batchLines = 512
+	batches := make(chan []stagedItem, 4)
+	free := make(chan []stagedItem, 6)
+	var (
+		st        lowering.LineStats
+		end       ast.Pos
+		readErr   error
+		parsedEnd any
+	)
+	go func() {
+		defer close(batches)
+		cur := make([]stagedItem, 0, batchLines)
+		send := func() error {
+			if len(cur) == 0 {
+				return nil
+			}
+			select {
+			case batches <- cur:
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+			select {
+			case cur = <-free:
+				cur = cur[:0]
+			default:
+				cur = make([]stagedItem, 0, batchLines)
+			}
+			return nil
+		}
+		st, end, readErr = lowering.Lines(ctx, br, name, opts.MaxLine,
+			func(pos ast.Pos, text string) error {
+				cur = append(cur, stagedItem{parsed: low.Parse(pos, text)})
+				if len(cur) == batchLines {
+					return send()
+				}
+				return nil
+			},
+			func(pos ast.Pos, n int64) error {
+				cur = append(cur, stagedItem{pos: pos, long: n})
+				if len(cur) == batchLines {
+					return send()
+				}
+				return nil
+			})
+		if readErr == nil || ctx.Err() == nil {
+			parsedEnd = low.ParseEnd(end)
+		}
+		send()
+	}()
+	var lowerErr error
+	for b := range batches {
+		for _, it := range b {
+			if lowerErr != nil {
+				break
+			}
+			if it.long > 0 {
+				o.Diag(lowering.LongLine(it.pos, it.long, opts.MaxLine), 1)
+				continue
+			}
+			if lowerErr = low.Lower(it.parsed); lowerErr != nil {
+				cancel()
+			}
+		}
+		select {
+		case free <- b:
+		default:
+		}
+	}
+	finish := func(pos ast.Pos) error { return low.Finish(parsedEnd, pos) }
+	if lowerErr != nil {
+		return st, end, finish, lowerErr
+	}
+	return st, end, finish, readErr
+}

@@ -1,0 +1,97 @@
+package dialect
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/tracekit/tracekit/ast/corpus"
+	"github.com/tracekit/tracekit/ast/diag"
+	"github.com/tracekit/tracekit/lower/dialect/gen"
+	"github.com/tracekit/tracekit/lower/record"
+)
+
+// run lowers data in a dialect and returns the output, the diagnostics and
+// the summary as text.
+func run(t *testing.T, opts Options, format string, data []byte) string {
+	t.Helper()
+	var out bytes.Buffer
+	w, err := record.NewWriter(format, &out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var diags bytes.Buffer
+	sum, err := Records(context.Background(), opts, []Input{{Name: "in", Reader: bytes.NewReader(data)}}, w,
+		func(d diag.Diagnostic) { fmt.Fprintln(&diags, d.String()) })
+	return fmt.Sprintf("%s\n-- diagnostics\n%s-- summary\n%s %+v %v", out.String(), diags.String(), sum, sum.Inputs, err)
+}
+
+// TestParallelMatchesOneCore: for every line dialect, the output,
+// diagnostics and summary of the parallel path (several workers, small
+// batches; for a dialect without a settler, parsing on its own goroutine)
+// are byte-identical to one lowering's, in every format, on generated
+// input, fixtures, corpus files and damaged input.
+func TestParallelMatchesOneCore(t *testing.T) {
+	var inputs []struct {
+		name string
+		data []byte
+	}
+	add := func(name string, data []byte) {
+		inputs = append(inputs, struct {
+			name string
+			data []byte
+		}{name, data})
+	}
+	for _, d := range List() {
+		if d.Binary != nil {
+			continue
+		}
+		var buf bytes.Buffer
+		if err := gen.Generate(d.Name, &buf, 300<<10); err != nil {
+			t.Fatal(err)
+		}
+		add(d.Name+":generated", buf.Bytes())
+		damaged := append([]byte("\xef\xbb\xbf"), bytes.ReplaceAll(buf.Bytes(), []byte("\n1"), []byte("\r\n1 x\n\n   \nzz"))...)
+		add(d.Name+":damaged", damaged)
+	}
+	var files []string
+	for _, pat := range []string{"os2strace/testdata/*.*", "winstrace/testdata/*.wst", "prf/testdata/*.prf", "prf/testdata/*.csv"} {
+		more, _ := filepath.Glob(pat)
+		files = append(files, more...)
+	}
+	if root := corpus.Root(); root != "" {
+		more, _ := filepath.Glob(filepath.Join(root, "corpus", "os2", "strace", "*"))
+		files = append(files, more...)
+	}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		add(f, data)
+	}
+	for _, d := range List() {
+		if d.Binary != nil {
+			continue
+		}
+		for _, in := range inputs {
+			for _, format := range record.Formats() {
+				for _, maxLine := range []int{0, 60} {
+					one := Options{Dialect: d.Name, Workers: 1, KeepGoing: true, MaxLine: maxLine, CPUHz: 1e9, NoPair: maxLine > 0}
+					many := one
+					many.Workers, many.batchBytes = 3, 2048
+					if one.MaxLine == 0 {
+						one.CPUHz, many.CPUHz = 0, 0
+					}
+					want := run(t, one, format, in.data)
+					if got := run(t, many, format, in.data); got != want {
+						t.Errorf("%s on %s, %s, max line %d: parallel output differs from one core's", d.Name, in.name, format, maxLine)
+					}
+				}
+			}
+		}
+	}
+}

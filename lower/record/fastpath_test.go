@@ -1,0 +1,139 @@
+package record
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// tricky are strings that exercise CSV quoting and JSON escaping.
+var tricky = []string{"", "plain", " lead", "\tlead", "a,b", `q"uote`, "cr\rlf\n", `\.`, `\.x`, "\u00a0nbsp", "\u2028", "<&>", "\xff\xfe", "é", "\x01\x1f", "\u0085x"}
+
+// referenceCSVRow is a row as encoding/csv writes the fields.
+func referenceCSVRow(t *testing.T, r *Record) string {
+	t.Helper()
+	str := func(a *Arg) string { return string(a.appendJSON(nil)) }
+	opt := func(v *uint64) string {
+		if v == nil {
+			return ""
+		}
+		return strconv.FormatUint(*v, 10)
+	}
+	args, ret, attrs, unpaired, ts, dur := "", "", "", "", "", ""
+	if len(r.Args) > 0 {
+		args = string(appendArgs(nil, r.Args))
+	}
+	if r.Ret != nil {
+		ret = str(r.Ret)
+	}
+	if len(r.Attrs) > 0 {
+		var buf bytes.Buffer
+		enc := json.NewEncoder(&buf)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(map[string]any(r.Attrs)); err != nil {
+			t.Fatal(err)
+		}
+		attrs = strings.TrimRight(buf.String(), "\n")
+	}
+	if r.Unpaired {
+		unpaired = "true"
+	}
+	if r.TsNs != nil {
+		ts = strconv.FormatInt(*r.TsNs, 10)
+	}
+	if r.DurNs != nil {
+		dur = strconv.FormatInt(*r.DurNs, 10)
+	}
+	var out bytes.Buffer
+	w := csv.NewWriter(&out)
+	w.Write([]string{r.Dialect, r.Source, strconv.Itoa(r.Line), strconv.FormatInt(r.Seq, 10), r.Time, ts,
+		opt(r.CPU), opt(r.PID), opt(r.TID), r.Process, r.Event, opt(r.Major), opt(r.Minor), string(r.Phase), unpaired,
+		dur, r.Errno, args, ret, string(r.Status), strings.Join(r.Data, " "), attrs})
+	w.Flush()
+	return out.String()
+}
+
+func trickyRecord(i int) *Record {
+	s := func(k int) string { return tricky[(i+k)%len(tricky)] }
+	r := &Record{Dialect: s(0), Source: s(1), Line: i, Seq: int64(i), Time: s(2), Process: s(3), Event: s(4),
+		Phase: Phase(s(5)), Errno: s(6), Status: Status(s(7)), Unpaired: i%2 == 0}
+	if i%3 == 0 {
+		r.TsNs, r.DurNs, r.CPU, r.Major = Int(int64(-i)), Int(int64(i)), Uint(uint64(i)), Uint(7)
+	}
+	if i%4 != 0 {
+		r.Data = []string{s(8), s(9)}
+		r.Args = []Arg{StrArg(s(10), s(11)), IntArg(true, 5, "-5"), StructArg(SymArg(s(12)).Named(s(13)))}
+		r.Ret = &Arg{Kind: KindBytes, Bytes: []byte(s(14))}
+		r.Attrs = Attrs{s(0): s(1), "n": i, "u": uint64(i), "b": true, "l": []string{s(2), s(3)},
+			"m": map[string]any{s(4): int64(-1), "z": []any{s(5), 1.5, nil}}, "f": 0.1 * float64(i), "nil": nil}
+	}
+	return r
+}
+
+// TestCSVMatchesEncodingCSV: the append-based CSV writer writes what
+// encoding/csv writes for the same cells.
+func TestCSVMatchesEncodingCSV(t *testing.T) {
+	for i := range 3 * len(tricky) {
+		r := trickyRecord(i)
+		var got bytes.Buffer
+		w := NewCSV(&got)
+		if err := w.Write(r); err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Flush(); err != nil {
+			t.Fatal(err)
+		}
+		var head bytes.Buffer
+		hw := csv.NewWriter(&head)
+		hw.Write(csvColumns)
+		hw.Flush()
+		want := head.String() + referenceCSVRow(t, r)
+		if got.String() != want {
+			t.Errorf("record %d:\ngot  %q\nwant %q", i, got.String(), want)
+		}
+	}
+}
+
+// TestAttrsMatchEncodingJSON: attrs are written as encoding/json writes the
+// map.
+func TestAttrsMatchEncodingJSON(t *testing.T) {
+	for i := range 3 * len(tricky) {
+		r := trickyRecord(i)
+		if r.Attrs == nil {
+			continue
+		}
+		got, err := appendAttrs(nil, r.Attrs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var buf bytes.Buffer
+		enc := json.NewEncoder(&buf)
+		enc.SetEscapeHTML(false)
+		enc.Encode(map[string]any(r.Attrs))
+		if want := strings.TrimRight(buf.String(), "\n"); string(got) != want {
+			t.Errorf("record %d:\ngot  %s\nwant %s", i, got, want)
+		}
+	}
+}
+
+func FuzzCSVField(f *testing.F) {
+	for _, s := range tricky {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		var want bytes.Buffer
+		w := csv.NewWriter(&want)
+		w.Write([]string{s, "x"})
+		w.Flush()
+		got := string(appendCSVField(nil, s)) + ",x\n"
+		if got != want.String() {
+			t.Fatalf("%q: got %q, want %q", s, got, want.String())
+		}
+		if gb := string(appendCSVBytes(nil, []byte(s))) + ",x\n"; gb != got {
+			t.Fatalf("%q: bytes %q, string %q", s, gb, got)
+		}
+	})
+}
