@@ -12,6 +12,7 @@ package os2strace
 
 import (
 	"errors"
+	"github.com/tracekit/tracekit/grammar/internal/lineconv"
 	"strconv"
 	"strings"
 
@@ -72,31 +73,12 @@ type moduleLine struct {
 // converter turns participle positions (relative to the line) into ast
 // positions and collects diagnostics.
 type converter struct {
-	base  ast.Pos
-	diags diag.List
-}
-
-func (c *converter) pos(p lexer.Position) ast.Pos {
-	return ast.Pos{File: c.base.File, Offset: c.base.Offset + p.Offset, Line: c.base.Line, Col: c.base.Col + p.Offset}
-}
-
-func (c *converter) errorf(p ast.Pos, code, msg string) {
-	c.diags.Add(diag.Diagnostic{Pos: p, Severity: diag.Error, Code: code, Msg: msg})
-}
-
-// parseError reports a participle error at its position.
-func (c *converter) parseError(err error, code, what string) {
-	var perr participle.Error
-	if errors.As(err, &perr) {
-		c.errorf(c.pos(perr.Position()), code, what+": "+perr.Message())
-		return
-	}
-	c.errorf(c.base, code, what+": "+err.Error())
+	lineconv.Converter
 }
 
 // number converts a word in the given base; bits bounds its value.
 func (c *converter) number(w word, base, bits int, code, what string) os2ast.Number {
-	p := c.pos(w.Pos)
+	p := c.Pos(w.Pos)
 	v, err := strconv.ParseUint(w.Text, base, bits)
 	if err != nil || strings.HasPrefix(w.Text, "+") {
 		kind := "hex"
@@ -104,9 +86,9 @@ func (c *converter) number(w word, base, bits int, code, what string) os2ast.Num
 			kind = "decimal"
 		}
 		if errors.Is(err, strconv.ErrRange) {
-			c.errorf(p, code, what+" "+strconv.Quote(w.Text)+" is too large")
+			c.Errorf(p, code, what+" "+strconv.Quote(w.Text)+" is too large")
 		} else {
-			c.errorf(p, code, what+" "+strconv.Quote(w.Text)+" is not a "+kind+" number")
+			c.Errorf(p, code, what+" "+strconv.Quote(w.Text)+" is not a "+kind+" number")
 		}
 	}
 	return os2ast.Number{Pos: p, Text: w.Text, Value: v}
@@ -158,10 +140,10 @@ func ParseHookReference(pos ast.Pos, line string) (*os2ast.Hook, diag.List) {
 // convertHook turns the parse into a Hook: into *dst, reusing its storage,
 // or a new one when dst is nil.
 func convertHook(pos ast.Pos, p *hookLine, err error, dst *os2ast.Hook) (*os2ast.Hook, diag.List) {
-	c := converter{base: pos}
+	c := converter{Converter: lineconv.Converter{Base: pos}}
 	if err != nil {
-		c.parseError(err, os2ast.CodeSyntax, "not a hook line")
-		return nil, c.diags
+		c.ParseError(err, os2ast.CodeSyntax, "not a hook line")
+		return nil, c.Diags
 	}
 	var data []os2ast.Word
 	if dst == nil {
@@ -184,16 +166,16 @@ func convertHook(pos ast.Pos, p *hookLine, err error, dst *os2ast.Hook) (*os2ast
 			data = make([]os2ast.Word, 0, len(p.Data))
 		}
 		for _, w := range p.Data {
-			data = append(data, os2ast.Word{Pos: c.pos(w.Pos), Text: w.Text})
+			data = append(data, os2ast.Word{Pos: c.Pos(w.Pos), Text: w.Text})
 		}
 		h.Data = data
 	} else if data != nil {
 		h.Data = data // empty, keeping its storage for the next line
 	}
-	if c.diags.Failed() {
-		return nil, c.diags
+	if c.Diags.Failed() {
+		return nil, c.Diags
 	}
-	return h, c.diags
+	return h, c.Diags
 }
 
 // ParseModule parses one line of STRACE.MTE. It returns nil and at least one
@@ -221,10 +203,10 @@ func ParseModuleReference(pos ast.Pos, line string) (*os2ast.Module, diag.List) 
 }
 
 func convertModule(pos ast.Pos, line string, p *moduleLine, err error, dst *os2ast.Module) (*os2ast.Module, diag.List) {
-	c := converter{base: pos}
+	c := converter{Converter: lineconv.Converter{Base: pos}}
 	if err != nil {
-		c.parseError(err, os2ast.CodeModSyntax, "not a module-table line")
-		return nil, c.diags
+		c.ParseError(err, os2ast.CodeModSyntax, "not a module-table line")
+		return nil, c.Diags
 	}
 	if dst == nil {
 		dst = new(os2ast.Module)
@@ -239,13 +221,13 @@ func convertModule(pos ast.Pos, line string, p *moduleLine, err error, dst *os2a
 		PTDA:    c.number(p.PTDA, 16, 32, os2ast.CodeModNumber, "PTDA address"),
 	}
 	if len(p.Path) == 0 {
-		c.errorf(c.pos(p.PTDA.Pos), os2ast.CodeModNoModule, "module-table line without a module name")
+		c.Errorf(c.Pos(p.PTDA.Pos), os2ast.CodeModNoModule, "module-table line without a module name")
 	} else {
 		start := p.Path[0].Pos.Offset
-		m.Path = os2ast.Word{Pos: c.pos(p.Path[0].Pos), Text: strings.TrimRight(line[start:], " \t\n\v\f\r")}
+		m.Path = os2ast.Word{Pos: c.Pos(p.Path[0].Pos), Text: strings.TrimRight(line[start:], " \t\n\v\f\r")}
 	}
-	if c.diags.Failed() {
-		return nil, c.diags
+	if c.Diags.Failed() {
+		return nil, c.Diags
 	}
-	return m, c.diags
+	return m, c.Diags
 }

@@ -1,6 +1,7 @@
 package prf
 
 import (
+	"github.com/tracekit/tracekit/grammar/internal/lineconv"
 	"strconv"
 	"strings"
 
@@ -109,7 +110,7 @@ type CSVParser struct {
 // the header or the record the row holds, and diagnostics; on an error the
 // row was skipped and both results are nil.
 func (p *CSVParser) Line(pos ast.Pos, line string) (*prfast.Header, *prfast.Record, diag.List) {
-	c := &converter{base: pos, n: &p.nodes}
+	c := &converter{Converter: lineconv.Converter{Base: pos}, n: &p.nodes}
 	var row *csvRow
 	var err error
 	if p.Reference {
@@ -118,32 +119,32 @@ func (p *CSVParser) Line(pos ast.Pos, line string) (*prfast.Header, *prfast.Reco
 		row, err = &p.row, p.gen.ParseInto("", line, &p.row)
 	}
 	if err != nil {
-		c.parseError(err, prfast.CodeSyntax, "not a row of the PRF CSV form")
-		return nil, nil, c.diags
+		c.ParseError(err, prfast.CodeSyntax, "not a row of the PRF CSV form")
+		return nil, nil, c.Diags
 	}
 	fields, ok := c.fields(row, p.scratch[:0])
 	p.scratch = fields
 	if !ok {
-		return nil, nil, c.diags
+		return nil, nil, c.Diags
 	}
 	if strings.TrimSpace(fields[0].Text) == "PRF" {
-		return p.header(c, pos, append([]prfast.Item(nil), fields...)), nil, c.diags
+		return p.header(c, pos, append([]prfast.Item(nil), fields...)), nil, c.Diags
 	}
 	if p.cols == nil {
 		p.setColumns(defaultColumns)
 	}
 	if len(fields) != len(p.cols) {
-		c.errorf(pos, prfast.CodeFields, strconv.Itoa(len(fields))+" fields where the header has "+strconv.Itoa(len(p.cols)))
-		return nil, nil, c.diags
+		c.Errorf(pos, prfast.CodeFields, strconv.Itoa(len(fields))+" fields where the header has "+strconv.Itoa(len(p.cols)))
+		return nil, nil, c.Diags
 	}
 	r := c.record(prfast.Record{Pos: pos, Form: prfast.CSV, Lines: 1})
 	for i, f := range fields {
 		p.store(c, r, i, f)
 	}
-	if c.diags.Failed() {
-		return nil, nil, c.diags
+	if c.Diags.Failed() {
+		return nil, nil, c.Diags
 	}
-	return nil, r, c.diags
+	return nil, r, c.Diags
 }
 
 // fields groups the tokens of a row into fields. A field is given when it
@@ -157,14 +158,14 @@ func (c *converter) fields(row *csvRow, out []prfast.Item) ([]prfast.Item, bool)
 			out = append(out, cur)
 			cur, filled = prfast.Item{}, false
 		case filled:
-			c.errorf(c.pos(part.Pos), prfast.CodeSyntax, "text after a quoted field, or a quote inside a bare one")
+			c.Errorf(c.Pos(part.Pos), prfast.CodeSyntax, "text after a quoted field, or a quote inside a bare one")
 			return out, false
 		case part.Quoted != nil:
 			q := *part.Quoted
-			cur = prfast.Item{Pos: c.pos(part.Pos), Text: strings.ReplaceAll(q[1:len(q)-1], `""`, `"`)}
+			cur = prfast.Item{Pos: c.Pos(part.Pos), Text: strings.ReplaceAll(q[1:len(q)-1], `""`, `"`)}
 			filled = true
 		default:
-			cur = prfast.Item{Pos: c.pos(part.Pos), Text: *part.Bare}
+			cur = prfast.Item{Pos: c.Pos(part.Pos), Text: *part.Bare}
 			filled = true
 		}
 	}
@@ -182,7 +183,7 @@ func (p *CSVParser) header(c *converter, pos ast.Pos, fields []prfast.Item) *prf
 			if !at.IsValid() {
 				at = pos
 			}
-			c.warnf(at, prfast.CodeColumn, "column "+strconv.Quote(names[i])+" is not one the reference names; its values go to attrs")
+			c.Warnf(at, prfast.CodeColumn, "column "+strconv.Quote(names[i])+" is not one the reference names; its values go to attrs")
 		}
 	}
 	p.setColumns(names)
@@ -259,7 +260,7 @@ func (p *CSVParser) store(c *converter, r *prfast.Record, i int, f prfast.Item) 
 	case colOPT:
 		data, ok := parseHex(c.byteSlice(len(f.Text)/2), f.Text)
 		if !ok {
-			c.errorf(f.Pos, prfast.CodeDump, "OPT "+strconv.Quote(f.Text)+" is not hex bytes")
+			c.Errorf(f.Pos, prfast.CodeDump, "OPT "+strconv.Quote(f.Text)+" is not hex bytes")
 			return
 		}
 		r.OPT = c.newBytes(prfast.Bytes{Pos: f.Pos, Data: data})

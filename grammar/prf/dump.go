@@ -13,7 +13,7 @@ package prf
 //go:generate go run ../internal/pgen
 
 import (
-	"errors"
+	"github.com/tracekit/tracekit/grammar/internal/lineconv"
 	"regexp"
 	"strconv"
 	"strings"
@@ -171,7 +171,7 @@ type DumpParser struct {
 // before it), and diagnostics. An error diagnostic means the line was
 // skipped; every skipped line gets exactly one.
 func (p *DumpParser) Line(pos ast.Pos, line string) (*prfast.Record, diag.List) {
-	c := &converter{base: pos, n: &p.nodes}
+	c := &converter{Converter: lineconv.Converter{Base: pos}, n: &p.nodes}
 	var done *prfast.Record
 	trimmed := strings.TrimLeft(line, " \t")
 	if strings.HasPrefix(trimmed, "PRF:") {
@@ -179,21 +179,21 @@ func (p *DumpParser) Line(pos ast.Pos, line string) (*prfast.Record, diag.List) 
 		p.cur = c.record(prfast.Record{Pos: pos, Form: prfast.Dump})
 	}
 	if p.cur == nil {
-		c.errorf(pos, prfast.CodeOutside, "line outside a record: a record starts with a \"PRF:\" line")
-		return done, c.diags
+		c.Errorf(pos, prfast.CodeOutside, "line outside a record: a record starts with a \"PRF:\" line")
+		return done, c.Diags
 	}
 	r := p.cur
 	switch {
 	case p.wantSub && subSecondRE.MatchString(line):
 		p.wantSub = false
 		off := len(line) - len(trimmed)
-		r.SubSecond = prfast.Item{Pos: c.at(off), Text: strings.TrimSpace(line)}
+		r.SubSecond = prfast.Item{Pos: c.At(off), Text: strings.TrimSpace(line)}
 		r.Lines++
-		return done, c.diags
+		return done, c.Diags
 	case p.asciiCol > 0 && !startsWithKey(trimmed):
 		p.wantSub = false
 		p.dumpData(c, line)
-		return done, c.diags
+		return done, c.Diags
 	}
 	p.wantSub = false
 	var dl *dumpLine
@@ -204,19 +204,19 @@ func (p *DumpParser) Line(pos ast.Pos, line string) (*prfast.Record, diag.List) 
 		dl, err = &p.dump, p.dumpGen.ParseInto("", line, &p.dump)
 	}
 	if err != nil {
-		c.parseError(err, prfast.CodeSyntax, "not a line of the PRF dump form")
+		c.ParseError(err, prfast.CodeSyntax, "not a line of the PRF dump form")
 		if r.Lines == 0 {
 			// A malformed "PRF:" line opens nothing.
 			p.cur = nil
 		}
-		return done, c.diags
+		return done, c.Diags
 	}
 	if p.apply(c, dl, line) {
 		r.Lines++
 	} else if r.Lines == 0 {
 		p.cur = nil
 	}
-	return done, c.diags
+	return done, c.Diags
 }
 
 // End returns the record still open at the end of the input, if any.
@@ -249,7 +249,7 @@ func (p *DumpParser) apply(c *converter, dl *dumpLine, line string) bool {
 	r := p.cur
 	set := func(dst *prfast.Item, it prfast.Item, name string) bool {
 		if dst.Given() {
-			c.errorf(it.Pos, prfast.CodeRepeated, name+" given twice in one record (first at "+dst.Pos.String()+")")
+			c.Errorf(it.Pos, prfast.CodeRepeated, name+" given twice in one record (first at "+dst.Pos.String()+")")
 			return false
 		}
 		*dst = it
@@ -290,7 +290,7 @@ func (p *DumpParser) apply(c *converter, dl *dumpLine, line string) bool {
 		return set(&r.Rc, c.item(*dl.Rc), "Rc")
 	case dl.Client != nil:
 		if r.ClientAP != nil || dl.Client.Root != nil && r.RootAP != nil {
-			c.errorf(c.pos(dl.Client.Client.Pos), prfast.CodeRepeated, "ClientAP or RootAP given twice in one record")
+			c.Errorf(c.Pos(dl.Client.Client.Pos), prfast.CodeRepeated, "ClientAP or RootAP given twice in one record")
 			return false
 		}
 		r.ClientAP = c.ap(&dl.Client.Client)
@@ -300,14 +300,14 @@ func (p *DumpParser) apply(c *converter, dl *dumpLine, line string) bool {
 		return true
 	case dl.Root != nil:
 		if r.RootAP != nil {
-			c.errorf(c.pos(dl.Root.Pos), prfast.CodeRepeated, "RootAP given twice in one record")
+			c.Errorf(c.Pos(dl.Root.Pos), prfast.CodeRepeated, "RootAP given twice in one record")
 			return false
 		}
 		r.RootAP = c.ap(dl.Root)
 		return true
 	case dl.Names != nil:
 		if r.INT.Given() || r.OPR.Given() {
-			c.errorf(c.pos(dl.Names.INT.Pos), prfast.CodeRepeated, "INT given twice in one record")
+			c.Errorf(c.Pos(dl.Names.INT.Pos), prfast.CodeRepeated, "INT given twice in one record")
 			return false
 		}
 		end := len(line)
@@ -319,7 +319,7 @@ func (p *DumpParser) apply(c *converter, dl *dumpLine, line string) bool {
 		return true
 	case dl.SCD != nil:
 		if r.SendSCD.Given() {
-			c.errorf(c.pos(dl.SCD.Send.Pos), prfast.CodeRepeated, "SendSCD given twice in one record")
+			c.Errorf(c.Pos(dl.SCD.Send.Pos), prfast.CodeRepeated, "SendSCD given twice in one record")
 			return false
 		}
 		end := len(line)
@@ -337,18 +337,18 @@ func (p *DumpParser) apply(c *converter, dl *dumpLine, line string) bool {
 		return set(&r.LookupName, c.verbatim(dl.Lookup, len(line), line), "LookupName")
 	case dl.Offset != nil:
 		if r.OPT != nil {
-			c.errorf(c.pos(dl.Offset.Pos), prfast.CodeRepeated, "a second hex dump in one record")
+			c.Errorf(c.Pos(dl.Offset.Pos), prfast.CodeRepeated, "a second hex dump in one record")
 			return false
 		}
 		last := dl.Offset.Columns[len(dl.Offset.Columns)-1]
 		p.asciiCol = last.Pos.Offset
 		p.nextOffset = 0
-		at := c.pos(dl.Offset.Pos)
+		at := c.Pos(dl.Offset.Pos)
 		r.OPT = c.newBytes(prfast.Bytes{Pos: at})
-		r.ASCII = c.newBytes(prfast.Bytes{Pos: c.pos(last.Pos)})
+		r.ASCII = c.newBytes(prfast.Bytes{Pos: c.Pos(last.Pos)})
 		return true
 	}
-	c.errorf(c.base, prfast.CodeSyntax, "not a line of the PRF dump form")
+	c.Errorf(c.Base, prfast.CodeSyntax, "not a line of the PRF dump form")
 	return false
 }
 
@@ -368,17 +368,17 @@ func (p *DumpParser) dumpData(c *converter, line string) {
 		hl, err = &p.hex, p.hexGen.ParseInto("", hexPart, &p.hex)
 	}
 	if err != nil {
-		c.parseError(err, prfast.CodeDump, "not a hex-dump line")
+		c.ParseError(err, prfast.CodeDump, "not a hex-dump line")
 		return
 	}
-	offPos := c.pos(hl.Offset.Pos)
+	offPos := c.Pos(hl.Offset.Pos)
 	off, err := strconv.ParseUint(strings.TrimPrefix(hl.Offset.Text, "0x"), 16, 32)
 	if err != nil {
-		c.errorf(offPos, prfast.CodeDump, "hex-dump offset "+strconv.Quote(hl.Offset.Text)+" is not a hex number")
+		c.Errorf(offPos, prfast.CodeDump, "hex-dump offset "+strconv.Quote(hl.Offset.Text)+" is not a hex number")
 		return
 	}
 	if len(hl.Bytes) > 16 {
-		c.errorf(c.pos(hl.Bytes[16].Pos), prfast.CodeDump, "more than 16 bytes on a hex-dump line")
+		c.Errorf(c.Pos(hl.Bytes[16].Pos), prfast.CodeDump, "more than 16 bytes on a hex-dump line")
 		return
 	}
 	data := p.hexBuf[:0]
@@ -386,17 +386,17 @@ func (p *DumpParser) dumpData(c *converter, line string) {
 	for _, b := range hl.Bytes {
 		v, err := strconv.ParseUint(b.Text, 16, 8)
 		if err != nil || len(b.Text) != 2 {
-			c.errorf(c.pos(b.Pos), prfast.CodeDump, "hex-dump byte "+strconv.Quote(b.Text)+" is not two hex digits")
+			c.Errorf(c.Pos(b.Pos), prfast.CodeDump, "hex-dump byte "+strconv.Quote(b.Text)+" is not two hex digits")
 			return
 		}
 		data = append(data, byte(v))
 	}
 	if len(r.OPT.Data)+len(data) > MaxDumpBytes {
-		c.errorf(offPos, prfast.CodeTooLong, "the record's hex dump is longer than "+strconv.Itoa(MaxDumpBytes)+" bytes")
+		c.Errorf(offPos, prfast.CodeTooLong, "the record's hex dump is longer than "+strconv.Itoa(MaxDumpBytes)+" bytes")
 		return
 	}
 	if int(off) != p.nextOffset {
-		c.warnf(offPos, prfast.CodeOffset, "hex-dump offset "+hl.Offset.Text+" where "+strconv.FormatInt(int64(p.nextOffset), 16)+" was due")
+		c.Warnf(offPos, prfast.CodeOffset, "hex-dump offset "+hl.Offset.Text+" where "+strconv.FormatInt(int64(p.nextOffset), 16)+" was due")
 	}
 	p.nextOffset = int(off) + len(data)
 	r.OPT.Data = append(r.OPT.Data, data...)
@@ -407,9 +407,8 @@ func (p *DumpParser) dumpData(c *converter, line string) {
 // converter turns positions relative to the line into ast positions and
 // collects diagnostics.
 type converter struct {
-	base  ast.Pos
-	diags diag.List
-	n     *nodes // where nodes come from; nil: one allocation each
+	lineconv.Converter
+	n *nodes // where nodes come from; nil: one allocation each
 }
 
 // nodes hands out the records' nodes and bytes from chunks
@@ -450,31 +449,8 @@ func (c *converter) byteSlice(n int) []byte {
 	return c.n.data.Make(n)
 }
 
-func (c *converter) pos(p lexer.Position) ast.Pos { return c.at(p.Offset) }
-
-func (c *converter) at(off int) ast.Pos {
-	return ast.Pos{File: c.base.File, Offset: c.base.Offset + off, Line: c.base.Line, Col: c.base.Col + off}
-}
-
-func (c *converter) errorf(p ast.Pos, code, msg string) {
-	c.diags.Add(diag.Diagnostic{Pos: p, Severity: diag.Error, Code: code, Msg: msg})
-}
-
-func (c *converter) warnf(p ast.Pos, code, msg string) {
-	c.diags.Add(diag.Diagnostic{Pos: p, Severity: diag.Warning, Code: code, Msg: msg})
-}
-
-func (c *converter) parseError(err error, code, what string) {
-	var perr participle.Error
-	if errors.As(err, &perr) {
-		c.errorf(c.pos(perr.Position()), code, what+": "+perr.Message())
-		return
-	}
-	c.errorf(c.base, code, what+": "+err.Error())
-}
-
 func (c *converter) item(it item) prfast.Item {
-	return prfast.Item{Pos: c.pos(it.Pos), Text: it.Text}
+	return prfast.Item{Pos: c.Pos(it.Pos), Text: it.Text}
 }
 
 // verbatim returns the text of a run of words as written, from its first
@@ -483,11 +459,11 @@ func (c *converter) verbatim(w *words, end int, line string) prfast.Item {
 	if len(w.Words) == 0 || w.Pos.Offset >= end {
 		return prfast.Item{}
 	}
-	return prfast.Item{Pos: c.pos(w.Pos), Text: strings.TrimSpace(line[w.Pos.Offset:end])}
+	return prfast.Item{Pos: c.Pos(w.Pos), Text: strings.TrimSpace(line[w.Pos.Offset:end])}
 }
 
 func (c *converter) ap(v *apValue) *prfast.AP {
-	a := c.newAP(prfast.AP{Pos: c.pos(v.Pos)})
+	a := c.newAP(prfast.AP{Pos: c.Pos(v.Pos)})
 	if v.IP != nil {
 		a.IP = c.item(*v.IP)
 		a.PID = c.item(*v.PID)

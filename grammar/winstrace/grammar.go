@@ -13,6 +13,7 @@ package winstrace
 
 import (
 	"errors"
+	"github.com/tracekit/tracekit/grammar/internal/lineconv"
 	"strconv"
 	"strings"
 
@@ -106,8 +107,7 @@ type inOut struct {
 // converter turns positions relative to the line into ast positions and
 // collects diagnostics.
 type converter struct {
-	base  ast.Pos
-	diags diag.List
+	lineconv.Converter
 	nodes *nodes // where nodes come from; nil: one allocation each
 }
 
@@ -127,16 +127,6 @@ type nodes struct {
 }
 
 func newOf[T any](c *chunk.Of[T], v T) *T { return c.New(v) }
-
-func (c *converter) pos(p lexer.Position) ast.Pos { return c.at(p.Offset) }
-
-func (c *converter) at(off int) ast.Pos {
-	return ast.Pos{File: c.base.File, Offset: c.base.Offset + off, Line: c.base.Line, Col: c.base.Col + off}
-}
-
-func (c *converter) report(p ast.Pos, sev diag.Severity, code, msg string) {
-	c.diags.Add(diag.Diagnostic{Pos: p, Severity: sev, Code: code, Msg: msg})
-}
 
 func (c *converter) calls() *chunk.Of[wsast.Call] {
 	if c.nodes == nil {
@@ -237,10 +227,10 @@ func (lp *LineParser) Line(pos ast.Pos, line string) (*wsast.Call, diag.List) {
 }
 
 func (lp *LineParser) line(pos ast.Pos, line string, nodes *nodes) (*wsast.Call, diag.List) {
-	c := &converter{base: pos, nodes: nodes}
+	c := &converter{Converter: lineconv.Converter{Base: pos}, nodes: nodes}
 	if off, ok := tooDeep(line); !ok {
-		c.report(c.at(off), diag.Error, wsast.CodeDepth, "values nested more than "+strconv.Itoa(MaxDepth)+" deep")
-		return nil, c.diags
+		c.Report(c.At(off), diag.Error, wsast.CodeDepth, "values nested more than "+strconv.Itoa(MaxDepth)+" deep")
+		return nil, c.Diags
 	}
 	var p *callLine
 	var err error
@@ -252,11 +242,11 @@ func (lp *LineParser) line(pos ast.Pos, line string, nodes *nodes) (*wsast.Call,
 	if err != nil {
 		var perr participle.Error
 		if errors.As(err, &perr) {
-			c.report(c.pos(perr.Position()), diag.Error, wsast.CodeSyntax, "not a call line: "+perr.Message())
+			c.Report(c.Pos(perr.Position()), diag.Error, wsast.CodeSyntax, "not a call line: "+perr.Message())
 		} else {
-			c.report(pos, diag.Error, wsast.CodeSyntax, "not a call line: "+err.Error())
+			c.Report(pos, diag.Error, wsast.CodeSyntax, "not a call line: "+err.Error())
 		}
-		return nil, c.diags
+		return nil, c.Diags
 	}
 	call := newOf(c.calls(), wsast.Call{
 		Pos:    pos,
@@ -264,7 +254,7 @@ func (lp *LineParser) line(pos ast.Pos, line string, nodes *nodes) (*wsast.Call,
 		Kernel: p.Star,
 		PID:    c.count(p.PID, "process id"),
 		TID:    c.count(p.TID, "thread id"),
-		Name:   newOf(c.idents(), wsast.Ident{Pos: c.pos(p.Name.Pos), Name: p.Name.Name}),
+		Name:   newOf(c.idents(), wsast.Ident{Pos: c.Pos(p.Name.Pos), Name: p.Name.Name}),
 		Count:  c.count(p.Count, "argument count"),
 	})
 	if p.Marker != nil {
@@ -282,28 +272,28 @@ func (lp *LineParser) line(pos ast.Pos, line string, nodes *nodes) (*wsast.Call,
 	if p.Ret != nil {
 		call.Ret = c.val(p.Ret)
 	}
-	if c.diags.Failed() {
-		return nil, c.diags
+	if c.Diags.Failed() {
+		return nil, c.Diags
 	}
-	return call, c.diags
+	return call, c.Diags
 }
 
 // count converts a field the reference gives as a base-10 integer.
 func (c *converter) count(t number, what string) *wsast.Int {
-	p := c.pos(t.Pos)
+	p := c.Pos(t.Pos)
 	v, err := strconv.ParseUint(t.Text, 10, 64)
 	if err != nil {
 		msg := what + " " + strconv.Quote(t.Text) + " is not a base-10 integer"
 		if errors.Is(err, strconv.ErrRange) {
 			msg = what + " " + strconv.Quote(t.Text) + " is too large"
 		}
-		c.report(p, diag.Error, wsast.CodeNumber, msg)
+		c.Report(p, diag.Error, wsast.CodeNumber, msg)
 	}
 	return newOf(c.ints(), wsast.Int{Pos: p, Text: t.Text, Mag: v})
 }
 
 func (c *converter) val(v *value) wsast.Value {
-	p := c.pos(v.Pos)
+	p := c.Pos(v.Pos)
 	switch {
 	case v.Unknown:
 		return newOf(c.unknowns(), wsast.Unknown{Pos: p})
@@ -323,13 +313,13 @@ func (c *converter) val(v *value) wsast.Value {
 			} else {
 				// "label = value": the label must be a name.
 				if f.First.Ident == nil {
-					c.report(c.pos(f.First.Pos), diag.Error, wsast.CodeSyntax, "not a call line: a structure label must be a name")
+					c.Report(c.Pos(f.First.Pos), diag.Error, wsast.CodeSyntax, "not a call line: a structure label must be a name")
 				}
 				name := ""
 				if f.First.Ident != nil {
 					name = *f.First.Ident
 				}
-				fld.Label = newOf(c.idents(), wsast.Ident{Pos: c.pos(f.First.Pos), Name: name})
+				fld.Label = newOf(c.idents(), wsast.Ident{Pos: c.Pos(f.First.Pos), Name: name})
 				fld.Value = c.val(f.Value)
 			}
 			s.Fields = append(s.Fields, fld)
@@ -367,7 +357,7 @@ func (c *converter) integer(p ast.Pos, text string) *wsast.Int {
 		if errors.Is(err, strconv.ErrRange) {
 			msg = "integer " + strconv.Quote(text) + " does not fit in 64 bits"
 		}
-		c.report(p, diag.Error, wsast.CodeNumber, msg)
+		c.Report(p, diag.Error, wsast.CodeNumber, msg)
 		return n
 	}
 	n.Mag = v
@@ -448,7 +438,7 @@ func (c *converter) escape(p ast.Pos, i int, esc string) {
 	at := p
 	at.Offset += 1 + i
 	at.Col += 1 + i
-	c.report(at, diag.Warning, wsast.CodeEscape, "unknown escape "+strconv.Quote(esc)+" in a string; the backslash is kept")
+	c.Report(at, diag.Warning, wsast.CodeEscape, "unknown escape "+strconv.Quote(esc)+" in a string; the backslash is kept")
 }
 
 func isHex(b byte) bool {

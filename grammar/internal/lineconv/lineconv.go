@@ -1,0 +1,54 @@
+// Package lineconv is what every line grammar of tracekit shares between
+// its participle parse and its syntax tree: positions relative to the line
+// made file positions, and the diagnostics of the line, a participle error
+// among them.
+package lineconv
+
+import (
+	"errors"
+
+	"github.com/alecthomas/participle/v2"
+	"github.com/alecthomas/participle/v2/lexer"
+
+	"github.com/tracekit/tracekit/ast"
+	"github.com/tracekit/tracekit/ast/diag"
+)
+
+// Converter converts the parse of one line. Base is the position of the
+// line's first byte; a grammar embeds a Converter in its own converter and
+// resets it for each line.
+type Converter struct {
+	Base  ast.Pos
+	Diags diag.List
+}
+
+// At returns the position of byte off of the line.
+func (c *Converter) At(off int) ast.Pos {
+	return ast.Pos{File: c.Base.File, Offset: c.Base.Offset + off, Line: c.Base.Line, Col: c.Base.Col + off}
+}
+
+// Pos returns the position of a participle position in the line.
+func (c *Converter) Pos(p lexer.Position) ast.Pos { return c.At(p.Offset) }
+
+// Report adds a diagnostic.
+func (c *Converter) Report(p ast.Pos, sev diag.Severity, code, msg string) {
+	c.Diags.Add(diag.Diagnostic{Pos: p, Severity: sev, Code: code, Msg: msg})
+}
+
+// Errorf adds an error.
+func (c *Converter) Errorf(p ast.Pos, code, msg string) { c.Report(p, diag.Error, code, msg) }
+
+// Warnf adds a warning.
+func (c *Converter) Warnf(p ast.Pos, code, msg string) { c.Report(p, diag.Warning, code, msg) }
+
+// ParseError reports a parse error as an error with code: "what: message"
+// at the error's position when it is a participle.Error (as the generated
+// parsers return too), at the start of the line otherwise.
+func (c *Converter) ParseError(err error, code, what string) {
+	var perr participle.Error
+	if errors.As(err, &perr) {
+		c.Errorf(c.Pos(perr.Position()), code, what+": "+perr.Message())
+		return
+	}
+	c.Errorf(c.Base, code, what+": "+err.Error())
+}
