@@ -1,15 +1,13 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
 
-	"github.com/kr/pretty"
-
 	"github.com/tracekit/tracekit/ast/diag"
-	"github.com/tracekit/tracekit/grammar/tsfparse"
-	"github.com/tracekit/tracekit/lower/dialect"
+	"github.com/tracekit/tracekit/lower/astdump"
 	"github.com/tracekit/tracekit/lower/tsfcheck"
 	"github.com/tracekit/tracekit/lower/tsfcompile"
 )
@@ -68,31 +66,22 @@ type astCmd struct {
 	File    string `arg:"" name:"file" help:"The file to dump, or - for standard input (trace dialects)."`
 }
 
-// Run dumps the tree; syntax diagnostics go to stderr.
+// Run dumps the tree, with every diagnostic as a "// " comment line where
+// it arises; the status is 1 when one is an error or worse.
 func (c *astCmd) Run(e *env) error {
-	if c.Dialect != "tsf" {
-		var in io.Reader = e.stdin
-		if c.File != "-" {
-			f, err := os.Open(c.File)
-			if err != nil {
-				return err
-			}
-			defer f.Close()
-			in = f
+	var in io.Reader = e.stdin
+	if c.File != "-" {
+		f, err := os.Open(c.File)
+		if err != nil {
+			return err
 		}
-		return dialect.DumpAST(c.Dialect, c.File, in, e.stdout)
+		defer f.Close()
+		in = f
 	}
-	src, err := os.ReadFile(c.File)
-	if err != nil {
-		return err
-	}
-	f, diags := tsfparse.Parse(c.File, src)
-	fmt.Fprintf(e.stdout, "%# v\n", pretty.Formatter(f))
-	if err := diags.WriteText(e.stderr); err != nil {
-		return err
-	}
-	if diags.Failed() {
+	err := astdump.Dump(c.Dialect, c.File, in, e.stdout)
+	var list diag.List
+	if errors.As(err, &list) {
 		return exitCode(exitError)
 	}
-	return nil
+	return err
 }

@@ -1,6 +1,6 @@
 // Package dialect is tracekit's registry of trace dialects and its library
 // entry point: Records reads traces in any registered dialect and writes
-// normalized records (lower/record); DumpAST prints a dialect's syntax tree.
+// normalized records (lower/record); lower/astdump prints a dialect's syntax tree.
 //
 // A dialect is one participle grammar (grammar/<dialect>), its syntax tree
 // (ast/<dialect>) and one lowering (a sub-package of this one), registered

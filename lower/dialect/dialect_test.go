@@ -12,7 +12,6 @@ import (
 	"testing"
 
 	"github.com/tracekit/tracekit/ast/diag"
-	"github.com/tracekit/tracekit/ast/golden"
 	"github.com/tracekit/tracekit/lower/dialect"
 	"github.com/tracekit/tracekit/lower/dialect/gen"
 	"github.com/tracekit/tracekit/lower/record"
@@ -223,32 +222,6 @@ func TestRecordsOptions(t *testing.T) {
 type errReader struct{}
 
 func (errReader) Read([]byte) (int, error) { return 0, errors.New("device error") }
-
-// TestDumpAST compares the syntax-tree dumps of a few lines of each dialect
-// with golden files.
-func TestDumpAST(t *testing.T) {
-	cases := []struct{ dialect, name, input string }{
-		{"os2strace", "os2strace", " 104   13   4b 9450:1545343593 0 00000001 00000004 fff05d1c fff405a3\n 102 13 29 9450 1 0\n"},
-		{"", "os2mte", "0002 00020000 00004000 0000000d fb1e0828 E:\\OS2\\EPWMP.EXE\n"},
-		{"winstrace", "winstrace", "> 1 * 100 200 NtOpenFile[3](???, {Length=24, Name=\"\\\\??\\\\C:\\\\a\"}, <0|???>)\n< 1 100 200 NtOpenFile[3](0x7c, ???, <???|-1>) == STATUS_SUCCESS\n"},
-		{"prf", "prf", "PRF: Rec Process: 1 Thread: 0x1\nEvent: 0x8000 Time: 2000/02/12 13:43:44 363/200/000\nINT: a OPR: b\nOffset    +0 +1 +2 +3 +4 +5 +6 +7 +8 +9 +a +b +c +d +e +f  0123456789abcdef\n00000000  41 42                                            AB\n"},
-		{"prfcsv", "prfcsv", "PRF,Process,Event\nRec,1,0x8000\n"},
-		{"strace", "strace", "[pid 7] 10:00:00.000001 openat(AT_FDCWD</h>, \"/x\"..., O_RDONLY|O_CLOEXEC, [1 => 2]) = -1 ENOENT (No such file or directory) <0.000010>\n > /lib/libc.so.6(open+0x1) [0x1]\n--- SIGCHLD {si_signo=SIGCHLD, si_status=~[1 2]} ---\n"},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			var out bytes.Buffer
-			err := dialect.DumpAST(c.dialect, c.name+".txt", strings.NewReader(c.input), &out)
-			if (err != nil) != (c.name == "os2strace") {
-				t.Errorf("err = %v", err)
-			}
-			golden.Check(t, filepath.Join("testdata", "ast", c.name+".txt"), out.Bytes())
-		})
-	}
-	if err := dialect.DumpAST("nosuch", "x", strings.NewReader(""), io.Discard); err == nil {
-		t.Error("no error for an unknown dialect")
-	}
-}
 
 // stopWriter counts records and fails once it has seen enough.
 type stopWriter struct {

@@ -12,8 +12,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/kr/pretty"
-
 	"github.com/tracekit/tracekit/ast"
 	"github.com/tracekit/tracekit/ast/diag"
 	"github.com/tracekit/tracekit/lower/dialect/lowering"
@@ -27,8 +25,8 @@ const (
 	CodeRead      = "INP003"              // error: an input cannot be opened or read; the rest of it is skipped (KeepGoing)
 )
 
-// headSize is how much of an input the sniffers see.
-const headSize = 8 << 10
+// HeadSize is how much of an input the sniffers see (Detect).
+const HeadSize = 8 << 10
 
 // Options are the settings of a Records run.
 type Options struct {
@@ -206,7 +204,7 @@ func runInput(ctx context.Context, opts Options, fixed *Dialect, in Input, w rec
 	}
 	defer closeFn()
 	br := bufio.NewReaderSize(r, 64<<10)
-	head, err := br.Peek(headSize)
+	head, err := br.Peek(HeadSize)
 	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, bufio.ErrBufferFull) {
 		if len(head) == 0 {
 			return fail(inputError{CodeRead, err}, ast.Pos{})
@@ -352,59 +350,4 @@ func (o *output) stopped() error {
 		return o.stop
 	}
 	return nil
-}
-
-// DumpAST parses a trace in the named dialect ("" to tell it from the
-// content and name) and prints its syntax-tree nodes with kr/pretty, one
-// after the other, with each diagnostic as a "// " comment line where it
-// arises. It returns the diagnostics as an error when any line was
-// skipped, or the first read or write error.
-func DumpAST(dialect, name string, r io.Reader, w io.Writer) error {
-	br := bufio.NewReaderSize(r, 64<<10)
-	var d Dialect
-	if dialect != "" {
-		var ok bool
-		if d, ok = Lookup(dialect); !ok {
-			return fmt.Errorf("unknown dialect %q (want one of %v)", dialect, Names())
-		}
-	} else {
-		head, err := br.Peek(headSize)
-		if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, bufio.ErrBufferFull) {
-			return err
-		}
-		if d, err = Detect(name, head); err != nil {
-			return err
-		}
-	}
-	if d.Binary != nil {
-		return fmt.Errorf("%s is a binary dialect: it has no syntax tree (tracekit records shows its records)", d.Name)
-	}
-	p := d.NewParser(name)
-	var all diag.List
-	print := func(nodes []any, list diag.List) error {
-		for _, dg := range list {
-			all.Add(dg)
-			if _, err := fmt.Fprintf(w, "// %s\n", dg); err != nil {
-				return err
-			}
-		}
-		for _, n := range nodes {
-			if _, err := pretty.Fprintf(w, "%# v\n", n); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
-	_, end, err := lowering.Lines(context.Background(), br, name, 0,
-		func(pos ast.Pos, text string) error { return print(p.Line(pos, text)) },
-		func(pos ast.Pos, n int64) error {
-			return print(nil, diag.List{lowering.LongLine(pos, n, 0)})
-		})
-	if err != nil {
-		return err
-	}
-	if err := print(p.End(end)); err != nil {
-		return err
-	}
-	return all.Err()
 }
