@@ -34,7 +34,7 @@ func check(name string, src []byte, opt tsfcheck.Options, compact bool) (*tsfche
 	c := tsfcheck.NewChecker(opt)
 	f, parsed := tsfparse.ParseEach(name, src, func(s tsf.Stmt) {
 		if tp := c.Stmt(s); tp != nil && tp.Static() {
-			tp.Node.Fields = nil
+			tp.Node.Fields, tp.TPField = nil, nil
 		}
 	})
 	m, checked := c.Finish(f)

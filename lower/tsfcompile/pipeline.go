@@ -35,8 +35,8 @@ type Result struct {
 	// Module is the checked module. To keep the memory of a large TSF
 	// small, Run checks each statement as it is parsed and keeps no fields
 	// in the TRACE statement (Module.File, Tracepoint.Node) of a valid
-	// @STATIC tracepoint: the Tracepoint holds all its TFF record needs,
-	// and its TPField stays.
+	// @STATIC tracepoint, nor its TPField: the Tracepoint holds all its TFF
+	// record needs.
 	Module *tsfcheck.Module
 	Front  diag.List // parse and checks, sorted, ending at the first fatal or severe one
 
