@@ -334,6 +334,9 @@ func (p *parser) trace(toks []lexer.Token, end ast.Pos, last bool) *tsf.Trace {
 			t.Broken = true
 			return t
 		}
+		if t.Fields == nil {
+			t.Fields = make([]tsf.Field, 0, fieldCount(toks))
+		}
 		t.Fields = append(t.Fields, fld)
 		if i == len(toks) {
 			break
@@ -354,6 +357,28 @@ func (p *parser) trace(toks []lexer.Token, end ast.Pos, last bool) *tsf.Trace {
 		}
 	}
 	return t
+}
+
+// fieldCount is how many fields the TRACE statement toks has when it is
+// well formed: one more than its commas outside parentheses.
+func fieldCount(toks []lexer.Token) int {
+	n, depth := 1, 0
+	for _, t := range toks {
+		if t.Type != tokPunct {
+			continue
+		}
+		switch t.Value {
+		case "(":
+			depth++
+		case ")":
+			depth = max(depth-1, 0)
+		case ",":
+			if depth == 0 {
+				n++
+			}
+		}
+	}
+	return n
 }
 
 // tokenText is how a token is named in a message.
