@@ -22,7 +22,13 @@ import "strings"
 // is silent (%% directly before a control letter, a blank after %P that no
 // control follows, a TAB after %P) the rule above is the simplest reading.
 func EncodeFMT(s []byte) []byte {
-	out := make([]byte, 0, len(s))
+	return AppendFMT(make([]byte, 0, len(s)), s)
+}
+
+// AppendFMT appends the bytes EncodeFMT returns for s to dst and returns the
+// extended slice. They are never more than len(s) bytes.
+func AppendFMT(dst, s []byte) []byte {
+	out := dst
 	for i := 0; i < len(s); {
 		c := s[i]
 		if c != '%' || !isSourceCtrl(s, i) {

@@ -27,7 +27,16 @@ import (
 // returns the tree and the syntax diagnostics sorted by position. The tree
 // is never nil.
 func Parse(filename string, src []byte) (*tsf.File, diag.List) {
-	return parse(filename, src, false)
+	return parse(filename, src, false, nil)
+}
+
+// ParseEach parses as Parse does and calls each with every statement as
+// soon as it is parsed, in source order, before the statement joins the
+// tree: a caller can check a statement while the rest of the file is still
+// unread, and drop from it what it no longer needs (lower/tsfcompile does,
+// to keep the memory of a large TSF small).
+func ParseEach(filename string, src []byte, each func(tsf.Stmt)) (*tsf.File, diag.List) {
+	return parse(filename, src, false, each)
 }
 
 // parse parses with the generated parsers (parsers_gen.go), or with
@@ -36,10 +45,13 @@ func Parse(filename string, src []byte) (*tsf.File, diag.List) {
 // complete (so that the last statement is known as such, even when a
 // severe lexical error drops the statement it stopped in), and its tokens
 // are then dropped, so the tokens held stay few however long the file.
-func parse(filename string, src []byte, reference bool) (*tsf.File, diag.List) {
+//
+// each, when not nil, is called with every statement kept, as ParseEach
+// says.
+func parse(filename string, src []byte, reference bool, each func(tsf.Stmt)) (*tsf.File, diag.List) {
 	s := newScanner(filename, src)
 	s.res.toks = make([]lexer.Token, 0, 256)
-	p := &parser{g: &theGrammar, reference: reference}
+	p := &parser{g: &theGrammar, reference: reference, each: each}
 	p.out = &tsf.File{Name: filename}
 	var sp splitter
 	// The token buffer holds up to two statements: [0, mid) complete and
@@ -91,6 +103,7 @@ func parse(filename string, src []byte, reference bool) (*tsf.File, diag.List) {
 type parser struct {
 	g         *grammar
 	reference bool // parse with participle instead of the generated parsers
+	each      func(tsf.Stmt)
 	headerGen headerParserGen
 	listGen   listParserGen
 	fieldGen  fieldParserGen
@@ -177,20 +190,24 @@ func (sp *splitter) starts(toks []lexer.Token, start, i int) bool {
 // it is the last of the file.
 func (p *parser) statement(st []lexer.Token, end ast.Pos, last bool) {
 	head := st[0]
+	var s tsf.Stmt
 	switch {
 	case isTrace(head):
-		p.out.Stmts = append(p.out.Stmts, p.trace(st, end, last))
+		s = p.trace(st, end, last)
 	case isWord(head, headerKeywords):
-		if s := p.header(st, end, last); s != nil {
-			p.out.Stmts = append(p.out.Stmts, s)
-		}
+		s = p.header(st, end, last)
 	case isWord(head, listKeywords):
-		if s := p.list(st, end, last); s != nil {
-			p.out.Stmts = append(p.out.Stmts, s)
-		}
+		s = p.list(st, end, last)
 	default:
 		p.add(tsf.ErrUnexpected.Diagnostic(astPos(head.Pos), 0, tokenText(head)))
 	}
+	if s == nil {
+		return
+	}
+	if p.each != nil {
+		p.each(s)
+	}
+	p.out.Stmts = append(p.out.Stmts, s)
 }
 
 func (p *parser) add(d diag.Diagnostic) { p.diags.Add(d) }
@@ -317,6 +334,9 @@ func (p *parser) trace(toks []lexer.Token, end ast.Pos, last bool) *tsf.Trace {
 			t.Broken = true
 			return t
 		}
+		if t.Fields == nil {
+			t.Fields = make([]tsf.Field, 0, fieldCount(toks))
+		}
 		t.Fields = append(t.Fields, fld)
 		if i == len(toks) {
 			break
@@ -337,6 +357,28 @@ func (p *parser) trace(toks []lexer.Token, end ast.Pos, last bool) *tsf.Trace {
 		}
 	}
 	return t
+}
+
+// fieldCount is how many fields the TRACE statement toks has when it is
+// well formed: one more than its commas outside parentheses.
+func fieldCount(toks []lexer.Token) int {
+	n, depth := 1, 0
+	for _, t := range toks {
+		if t.Type != tokPunct {
+			continue
+		}
+		switch t.Value {
+		case "(":
+			depth++
+		case ")":
+			depth = max(depth-1, 0)
+		case ",":
+			if depth == 0 {
+				n++
+			}
+		}
+	}
+	return n
 }
 
 // tokenText is how a token is named in a message.

@@ -94,29 +94,62 @@ type Data struct {
 // Check checks f and returns the module and the diagnostics in the order
 // found. Fatal and severe diagnostics stop the check, as they stop TRCUST.
 func Check(f *tsf.File, opt Options) (*Module, diag.List) {
-	c := &checker{opt: opt, m: &Module{File: f, Major: DefaultMajor, MaxDataLength: DefaultMaxDataLength},
-		names: map[string]bool{}, typeIDs: map[uint16]bool{}, groupIDs: map[uint16]bool{}, minors: map[uint16]*tsf.Trace{}}
+	c := NewChecker(opt)
 	for _, s := range f.Stmts {
-		if c.stopped() {
-			break
-		}
-		switch s := s.(type) {
-		case *tsf.ModName:
-			c.modName(s)
-		case *tsf.Major:
-			c.major(s)
-		case *tsf.MaxDataLength:
-			c.maxDataLength(s)
-		case *tsf.TDFID:
-			c.tdfid(s)
-		case *tsf.TypeList:
-			c.list(s.Pos, s.Entries, true)
-		case *tsf.GroupList:
-			c.list(s.Pos, s.Entries, false)
-		case *tsf.Trace:
-			c.trace(s)
+		c.Stmt(s)
+	}
+	return c.Finish(f)
+}
+
+// A Checker checks a TSF one statement at a time, as the parser hands them
+// out (tsfparse.ParseEach): Check is NewChecker, Stmt for every statement
+// of the file in source order, then Finish.
+type Checker struct{ c *checker }
+
+// NewChecker returns a Checker with nothing seen yet.
+func NewChecker(opt Options) *Checker {
+	return &Checker{&checker{opt: opt, m: &Module{Major: DefaultMajor, MaxDataLength: DefaultMaxDataLength},
+		names: map[string]bool{}, typeIDs: map[uint16]bool{}, groupIDs: map[uint16]bool{}, minors: map[uint16]*tsf.Trace{}}}
+}
+
+// Stmt checks the next statement of the file. It returns the tracepoint
+// the statement makes, nil when it makes none (it is no TRACE, or not a
+// valid one). Once a fatal or severe diagnostic was reported, it checks
+// nothing more.
+func (k *Checker) Stmt(s tsf.Stmt) *Tracepoint {
+	c := k.c
+	if c.stopped() {
+		return nil
+	}
+	switch s := s.(type) {
+	case *tsf.ModName:
+		c.modName(s)
+	case *tsf.Major:
+		c.major(s)
+	case *tsf.MaxDataLength:
+		c.maxDataLength(s)
+	case *tsf.TDFID:
+		c.tdfid(s)
+	case *tsf.TypeList:
+		c.list(s.Pos, s.Entries, true)
+	case *tsf.GroupList:
+		c.list(s.Pos, s.Entries, false)
+	case *tsf.Trace:
+		n := len(c.m.Tracepoints)
+		c.trace(s)
+		if len(c.m.Tracepoints) > n {
+			return c.m.Tracepoints[n]
 		}
 	}
+	return nil
+}
+
+// Finish makes the checks that need the whole file f, whose statements
+// were given to Stmt, and returns the module and the diagnostics in the
+// order found.
+func (k *Checker) Finish(f *tsf.File) (*Module, diag.List) {
+	c := k.c
+	c.m.File = f
 	if !c.stopped() && len(c.m.Tracepoints) > MaxTracepoints {
 		tp := c.m.Tracepoints[MaxTracepoints]
 		c.report(tsf.FatalTooManyTPs.Diagnostic(tp.Node.Pos, 0))

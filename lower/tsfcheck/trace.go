@@ -2,6 +2,7 @@ package tsfcheck
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/tracekit/tracekit/ast"
@@ -49,7 +50,8 @@ type traceState struct {
 	minor    *tsf.Minor
 	desc     *tsf.Desc
 	fmts     []*tsf.Fmt
-	seen     map[string]tsf.Field
+	seen     []string // the keywords given, in seenBuf while they fit
+	seenBuf  [16]string
 	abortOp  bool
 	removeOp bool
 	extra    []tsf.Field // fields a @STATIC tracepoint ignores
@@ -70,7 +72,8 @@ func (c *checker) trace(t *tsf.Trace) {
 	if t.Broken {
 		return // the parser has said why
 	}
-	s := &traceState{t: t, tp: &Tracepoint{Node: t, Minor: uint16(c.traces)}, seen: map[string]tsf.Field{}}
+	s := &traceState{t: t, tp: &Tracepoint{Node: t, Minor: uint16(c.traces)}}
+	s.seen = s.seenBuf[:0]
 	for i, f := range t.Fields {
 		c.field(s, i, f)
 		if c.stopped() {
@@ -89,8 +92,8 @@ func (c *checker) err(s *traceState, code tsf.Code, n tsf.Node, legacy ast.Pos, 
 // once reports a keyword given twice in one TRACE.
 func (c *checker) once(s *traceState, f tsf.Field) bool {
 	kw := f.Keyword()
-	if _, dup := s.seen[kw]; !dup {
-		s.seen[kw] = f
+	if !slices.Contains(s.seen, kw) {
+		s.seen = append(s.seen, kw)
 		return true
 	}
 	switch kw {

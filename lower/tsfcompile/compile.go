@@ -9,6 +9,7 @@ package tsfcompile
 
 import (
 	"github.com/tracekit/tracekit/ast/diag"
+	"github.com/tracekit/tracekit/ast/tsf"
 	"github.com/tracekit/tracekit/grammar/tsfparse"
 	"github.com/tracekit/tracekit/lower/tsfcheck"
 )
@@ -17,7 +18,25 @@ import (
 // diagnostics are sorted by position and end at the first fatal or severe
 // one, as TRCUST stops there.
 func Check(name string, src []byte, opt tsfcheck.Options) (*tsfcheck.Module, diag.List) {
-	f, parsed := tsfparse.Parse(name, src)
-	m, checked := tsfcheck.Check(f, opt)
+	return check(name, src, opt, false)
+}
+
+// check is Check; with compact, it checks every statement as soon as it is
+// parsed and drops the fields of each valid @STATIC TRACE statement once
+// its tracepoint holds what the TFF needs (see Result.Module), so that the
+// syntax tree of a large TSF is not held whole.
+func check(name string, src []byte, opt tsfcheck.Options, compact bool) (*tsfcheck.Module, diag.List) {
+	if !compact {
+		f, parsed := tsfparse.Parse(name, src)
+		m, checked := tsfcheck.Check(f, opt)
+		return m, tsfcheck.Merge(parsed, checked)
+	}
+	c := tsfcheck.NewChecker(opt)
+	f, parsed := tsfparse.ParseEach(name, src, func(s tsf.Stmt) {
+		if tp := c.Stmt(s); tp != nil && tp.Static() {
+			tp.Node.Fields, tp.TPField = nil, nil
+		}
+	})
+	m, checked := c.Finish(f)
 	return m, tsfcheck.Merge(parsed, checked)
 }

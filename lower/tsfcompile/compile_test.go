@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -98,4 +99,66 @@ func FuzzCheck(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestCompactCheck checks that checking each statement as it is parsed,
+// and dropping the fields of valid @STATIC TRACE statements (what Run
+// does), finds what checking the whole tree finds: the same diagnostics,
+// module, tracepoints, TFF bytes and first dynamic TP line.
+func TestCompactCheck(t *testing.T) {
+	srcs := map[string][]byte{
+		"large.tsf": largeTSF(300),
+		"mixed.tsf": []byte("MODNAME = emitrep\nMAJOR = 0x42\nTYPELIST NAME=PRE,ID=1\n" +
+			"TRACE MINOR=1, TP=@STATIC, DESC=\"s\", FMT=\"%W\"\n" +
+			"TRACE MINOR=2, TP=.emit, DESC=\"d\", REGS=(EAX), FMT=\"%P %F\"\n" +
+			"TRACE MINOR=1, TP=@STATIC, DESC=\"dup\"\n" +
+			"TRACE MINOR=3, TP=@STATIC, REGS=(EAX)\n" +
+			"TRACE MINOR=4, TP=@STATIC, TP=.x\n" +
+			"TRACE MINOR=5 TP=@STATIC, DESC=\"no comma\"\n"),
+		"severe.tsf": []byte("MAJOR = 0x42\nTRACE MINOR=1, TP=@STATIC\nMAJOR = 0x43\nTRACE MINOR=2, TP=@STATIC\n"),
+	}
+	if root := corpus.Root(); root != "" { // the real samples too, when present
+		files, _ := filepath.Glob(filepath.Join(root, "corpus", "os2", "tsf", "*.tsf"))
+		for _, name := range files {
+			src, err := os.ReadFile(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			srcs[filepath.Base(name)] = src
+		}
+	}
+	for name, src := range srcs {
+		for _, opt := range []tsfcheck.Options{{}, {AllowDuplicateMinors: true}} {
+			want, wantDiags := check(name, src, opt, false)
+			wantLine := FirstDynamicTP(want.File)
+			got, gotDiags := check(name, src, opt, true)
+			if !reflect.DeepEqual(gotDiags, wantDiags) {
+				t.Errorf("%s %+v: diagnostics\n%v\nwant\n%v", name, opt, gotDiags, wantDiags)
+				continue
+			}
+			if got.ModName != want.ModName || got.ModNamePos != want.ModNamePos || got.Major != want.Major ||
+				got.MaxDataLength != want.MaxDataLength || got.TDFID != want.TDFID ||
+				!reflect.DeepEqual(got.Types, want.Types) || !reflect.DeepEqual(got.Groups, want.Groups) ||
+				len(got.Tracepoints) != len(want.Tracepoints) || len(got.File.Stmts) != len(want.File.Stmts) {
+				t.Errorf("%s %+v: the modules differ", name, opt)
+				continue
+			}
+			for i, tp := range got.Tracepoints {
+				w := want.Tracepoints[i]
+				if tp.Minor != w.Minor || tp.Desc != w.Desc || !slices.Equal(tp.Fmts, w.Fmts) || tp.Static() != w.Static() ||
+					tp.Node.Pos != w.Node.Pos || tp.Node.End != w.Node.End || tp.DataBytes != w.DataBytes {
+					t.Errorf("%s %+v: tracepoint %d differs", name, opt, i)
+				}
+				if tp.Static() && (tp.Node.Fields != nil || tp.TPField != nil) {
+					t.Errorf("%s %+v: static tracepoint %d keeps its fields", name, opt, i)
+				}
+			}
+			if line := FirstDynamicTP(got.File); line != wantLine {
+				t.Errorf("%s %+v: first dynamic TP at line %d, want %d", name, opt, line, wantLine)
+			}
+			if !reflect.DeepEqual(BuildTFF(got), BuildTFF(want)) {
+				t.Errorf("%s %+v: the TFFs differ", name, opt)
+			}
+		}
+	}
 }

@@ -32,6 +32,11 @@ type Request struct {
 // Result is what a compile found and made, stage by stage. A stage that
 // did not run leaves its fields zero.
 type Result struct {
+	// Module is the checked module. To keep the memory of a large TSF
+	// small, Run checks each statement as it is parsed and keeps no fields
+	// in the TRACE statement (Module.File, Tracepoint.Node) of a valid
+	// @STATIC tracepoint, nor its TPField: the Tracepoint holds all its TFF
+	// record needs.
 	Module *tsfcheck.Module
 	Front  diag.List // parse and checks, sorted, ending at the first fatal or severe one
 
@@ -82,7 +87,7 @@ func (r *Result) Inputs() []string {
 // or severe, as TRCUST does; errors only drop their tracepoint.
 func Run(req Request) *Result {
 	r := &Result{}
-	r.Module, r.Front = Check(req.Name, req.Src, req.Check)
+	r.Module, r.Front = check(req.Name, req.Src, req.Check, true)
 	m := r.Module
 	need := !r.Front.Failed() && Dynamic(m)
 	if req.Eager {

@@ -21,20 +21,42 @@ func TFFName(major uint16) string { return fmt.Sprintf("TRC%04X.TFF", major) }
 // record, the first one's: a TFF holds one record per minor code, and the
 // malformed file TRCUST 3.05A writes in that case (oracle e26d) is not
 // reproduced (docs/compatibility.md).
+//
+// The records' bytes share one buffer, and their FMT lines one slice, each
+// record's cut to its own capacity: a large module makes a few large
+// allocations, not three a tracepoint.
 func BuildTFF(m *tsfcheck.Module) *tff.File {
 	if len(m.Tracepoints) == 0 {
 		return nil
 	}
-	f := &tff.File{Major: m.Major}
-	seen := map[uint16]bool{}
+	size, lines := 0, 0
+	for _, tp := range m.Tracepoints {
+		size += len(tp.Desc)
+		for _, s := range tp.Fmts {
+			size += len(s) // AppendFMT adds at most len(s) bytes
+		}
+		lines += len(tp.Fmts)
+	}
+	buf := make([]byte, 0, size)
+	fmts := make([][]byte, 0, lines)
+	f := &tff.File{Major: m.Major, Records: make([]tff.Record, 0, len(m.Tracepoints))}
+	var seen [1 << 16]bool
 	for _, tp := range m.Tracepoints {
 		if seen[tp.Minor] {
 			continue
 		}
 		seen[tp.Minor] = true
-		r := tff.Record{Minor: tp.Minor, Desc: []byte(tp.Desc)}
+		start := len(buf)
+		buf = append(buf, tp.Desc...)
+		r := tff.Record{Minor: tp.Minor, Desc: buf[start:len(buf):len(buf)]}
+		first := len(fmts)
 		for _, s := range tp.Fmts {
-			r.Fmts = append(r.Fmts, tff.EncodeFMT([]byte(s)))
+			start := len(buf)
+			buf = tff.AppendFMT(buf, []byte(s))
+			fmts = append(fmts, buf[start:len(buf):len(buf)])
+		}
+		if len(fmts) > first {
+			r.Fmts = fmts[first:len(fmts):len(fmts)]
 		}
 		f.Records = append(f.Records, r)
 	}
