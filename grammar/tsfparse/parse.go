@@ -165,10 +165,10 @@ type splitter struct {
 // and reports whether it starts a new statement (or is the first token).
 func (sp *splitter) starts(toks []lexer.Token, start, i int) bool {
 	t := toks[i]
-	switch t.Value {
-	case "(":
+	switch {
+	case isPunct(t, "("):
 		sp.depth++
-	case ")":
+	case isPunct(t, ")"):
 		if sp.depth > 0 {
 			sp.depth--
 		}
@@ -178,13 +178,17 @@ func (sp *splitter) starts(toks []lexer.Token, start, i int) bool {
 		return true
 	}
 	starts := isTrace(t) || !sp.traced && (isWord(t, headerKeywords) || isWord(t, listKeywords))
-	if starts && sp.depth == 0 && toks[i-1].Value != "=" {
+	if starts && sp.depth == 0 && !isPunct(toks[i-1], "=") {
 		sp.depth = 0
 		sp.traced = sp.traced || isTrace(t)
 		return true
 	}
 	return false
 }
+
+// isPunct reports whether t is the punctuation p (a string holding "(" is
+// text, not a parenthesis).
+func isPunct(t lexer.Token, p string) bool { return t.Type == tokPunct && t.Value == p }
 
 // statement parses one statement, which ends at end; last tells whether
 // it is the last of the file.

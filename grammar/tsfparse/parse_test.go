@@ -153,3 +153,22 @@ func FuzzParse(f *testing.F) {
 		checkPositions(t, src, diags)
 	})
 }
+
+// TestStringsDoNotSplit: punctuation inside a string is text. A DESC of
+// "(" or "=" does not hide the TRACE keyword after it.
+func TestStringsDoNotSplit(t *testing.T) {
+	src := []byte("MODNAME = a.dll\nTRACE MINOR=1, TP=@STATIC, DESC=\"(\"\nTRACE MINOR=2, TP=@STATIC, DESC=\"=\"\nTRACE MINOR=3, TP=@STATIC, DESC=\")\"\n")
+	f, diags := Parse("s.tsf", src)
+	if len(diags) != 0 {
+		t.Fatalf("%v", diags)
+	}
+	n := 0
+	for _, s := range f.Stmts {
+		if _, ok := s.(*tsf.Trace); ok {
+			n++
+		}
+	}
+	if n != 3 {
+		t.Errorf("%d TRACE statements, want 3", n)
+	}
+}
