@@ -21,6 +21,8 @@
 // can be run on it.
 package strace
 
+//go:generate go run ../internal/pgen
+
 import (
 	"errors"
 	"strconv"
@@ -56,7 +58,7 @@ var (
 		{Name: "Fd", Pattern: `(?:-?\d+|[A-Za-z_][A-Za-z0-9_]*)<(?:[^<>\[\]"]|\[[^\]]*\]|"(?:[^"\\]|\\.)*"|<[^<>]*>)*>`},
 		{Name: "Clock", Pattern: `\d\d:\d\d:\d\d(?:\.\d+)?`},
 		{Name: "Float", Pattern: `\d+\.\d+`},
-		{Name: "Number", Pattern: `-?(?:0[xX][0-9a-fA-F]+|\d+)[0-9A-Za-z_]*`},
+		{Name: "Number", Pattern: `-?(?:0x[0-9a-fA-F]+|0X[0-9a-fA-F]+|\d+)[0-9A-Za-z_]*`},
 		{Name: "Ident", Pattern: `[A-Za-z_][A-Za-z0-9_]*`},
 		{Name: "PidTag", Pattern: `\[pid\s+\d+\]`},
 		{Name: "Comment", Pattern: `/\*.*?\*/`},
@@ -70,17 +72,17 @@ var (
 		{Name: "Marker", Pattern: `---|\+\+\+`},
 		{Name: "BinOp", Pattern: `=>|->|&&|\|\||==|!=|<<|>>|[-+*/%&|^]`},
 		{Name: "Unary", Pattern: `[~!@]`},
-		{Name: "Punct", Pattern: `[=\[:?<>.';$#` + "`" + `\\]`},
+		{Name: "Punct", Pattern: "[=\\[:?<>.';$#`\\\\]"},
 	})
 
 	lineParser = participle.MustBuild[line](
-		participle.Lexer(newScanner(lineLexer)),
+		participle.Lexer(lineLexer),
 		participle.Elide("Space"),
 	)
 
 	// "strace: TEXT" and " > TEXT": the text is taken as written.
 	restLexer = lexer.MustSimple([]lexer.SimpleRule{
-		{Name: "Lead", Pattern: `^(?:strace:|>)`},
+		{Name: "Lead", Pattern: `strace:|>`},
 		{Name: "Rest", Pattern: `\S.*`},
 		{Name: "Space", Pattern: `\s+`},
 	})
@@ -171,12 +173,11 @@ type durTok struct {
 }
 
 // note is a parenthesised text after a return value; its text is sliced
-// from the line between Pos and EndPos.
+// from the line between the parentheses (see closeParen).
 type note struct {
-	Pos    lexer.Position
-	Open   string      `parser:"@'('"`
-	Body   []*noteItem `parser:"@@* ')'"`
-	EndPos lexer.Position
+	Pos  lexer.Position
+	Open string      `parser:"@'('"`
+	Body []*noteItem `parser:"@@* ')'"`
 }
 
 type noteItem struct {
@@ -505,7 +506,7 @@ func (c *converter) result(p *result) *sast.Result {
 		}
 	}
 	for _, n := range p.Notes {
-		r.Notes = append(r.Notes, sast.Note{Pos: c.pos(n.Pos), Text: c.text[n.Pos.Offset+1 : n.EndPos.Offset-1]})
+		r.Notes = append(r.Notes, sast.Note{Pos: c.pos(n.Pos), Text: c.text[n.Pos.Offset+1 : c.closeParen(n)]})
 	}
 	if p.Dur != nil {
 		d := strings.Trim(p.Dur.Text, "<>")
@@ -516,6 +517,22 @@ func (c *converter) result(p *result) *sast.Result {
 		r.Dur = &sast.Duration{Pos: c.pos(p.Dur.Pos), Text: d, Ns: ns}
 	}
 	return r
+}
+
+// closeParen returns the offset of the ")" that closes n: the first
+// character that is not white space after its last item (only white space
+// is elided between tokens, and a token's text is as written).
+func (c *converter) closeParen(n *note) int {
+	end := n.Pos.Offset + len(n.Open)
+	if len(n.Body) > 0 {
+		last := n.Body[len(n.Body)-1]
+		if last.Inner != nil {
+			end = c.closeParen(last.Inner) + 1
+		} else {
+			end = last.Pos.Offset + len(last.Tok)
+		}
+	}
+	return c.skipSpace(end)
 }
 
 func (c *converter) signal(p *signal) *sast.Signal {
@@ -890,4 +907,10 @@ func tooDeep(line string) (int, bool) {
 		}
 	}
 	return 0, true
+}
+
+// isSpace reports whether b is white space as the lexer's Space rule (\s)
+// has it.
+func isSpace(b byte) bool {
+	return b == ' ' || b == '\t' || b == '\n' || b == '\f' || b == '\r'
 }
