@@ -268,63 +268,23 @@ type converter struct {
 	base  ast.Pos
 	text  string
 	diags diag.List
-	nodes *nodes // where nodes come from; nil: one allocation each
+	nodes *nodes     // where leaves come from; nil: one allocation each
+	once  *lineNodes // the line's own nodes
 }
 
-// nodes hands out the frequent syntax-tree nodes from chunks
-// (grammar/internal/chunk), so that a line costs a fraction of an
-// allocation a node. A nil *nodes allocates each node on its own.
+// nodes hands out the frequent leaves of the syntax tree (nodes without
+// pointers to other nodes) from chunks (grammar/internal/chunk), so that a
+// line costs a fraction of an allocation a leaf. A nil *nodes allocates each
+// leaf on its own. Nodes that point to others are never taken from chunks
+// shared between lines: a chunk stays alive while any of its nodes is, and
+// through their pointers would keep older chunks alive, without end. They
+// are allocated a line (lineNodes), a list or an operator at a time.
 type nodes struct {
-	lines   chunk.Of[sast.Line]
-	calls   chunk.Of[sast.Call]
-	resumes chunk.Of[sast.Resumed]
-	results chunk.Of[sast.Result]
-	durs    chunk.Of[sast.Duration]
-	times   chunk.Of[sast.Time]
-	idents  chunk.Of[sast.Ident]
-	args    chunk.Of[sast.Arg]
-	ints    chunk.Of[sast.Int]
-	strs    chunk.Of[sast.String]
-	ops     chunk.Of[sast.Op]
-	structs chunk.Of[sast.Struct]
-	arrays  chunk.Of[sast.Array]
-	argList chunk.Slices[*sast.Arg]
-	values  chunk.Slices[sast.Value]
-}
-
-func (n *nodes) line(v sast.Line) *sast.Line {
-	if n == nil {
-		return &v
-	}
-	return n.lines.New(v)
-}
-
-func (n *nodes) call(v sast.Call) *sast.Call {
-	if n == nil {
-		return &v
-	}
-	return n.calls.New(v)
-}
-
-func (n *nodes) resumed(v sast.Resumed) *sast.Resumed {
-	if n == nil {
-		return &v
-	}
-	return n.resumes.New(v)
-}
-
-func (n *nodes) result(v sast.Result) *sast.Result {
-	if n == nil {
-		return &v
-	}
-	return n.results.New(v)
-}
-
-func (n *nodes) dur(v sast.Duration) *sast.Duration {
-	if n == nil {
-		return &v
-	}
-	return n.durs.New(v)
+	times  chunk.Of[sast.Time]
+	durs   chunk.Of[sast.Duration]
+	idents chunk.Of[sast.Ident]
+	ints   chunk.Of[sast.Int]
+	strs   chunk.Of[sast.String]
 }
 
 func (n *nodes) time(v sast.Time) *sast.Time {
@@ -334,18 +294,18 @@ func (n *nodes) time(v sast.Time) *sast.Time {
 	return n.times.New(v)
 }
 
+func (n *nodes) dur(v sast.Duration) *sast.Duration {
+	if n == nil {
+		return &v
+	}
+	return n.durs.New(v)
+}
+
 func (n *nodes) ident(v sast.Ident) *sast.Ident {
 	if n == nil {
 		return &v
 	}
 	return n.idents.New(v)
-}
-
-func (n *nodes) arg(v sast.Arg) *sast.Arg {
-	if n == nil {
-		return &v
-	}
-	return n.args.New(v)
 }
 
 func (n *nodes) int(v sast.Int) *sast.Int {
@@ -362,41 +322,26 @@ func (n *nodes) str(v sast.String) *sast.String {
 	return n.strs.New(v)
 }
 
-func (n *nodes) op(v sast.Op) *sast.Op {
-	if n == nil {
-		return &v
-	}
-	return n.ops.New(v)
+// lineNodes are the nodes of a call line that it has once, in one
+// allocation.
+type lineNodes struct {
+	line   sast.Line
+	call   sast.Call
+	result sast.Result
 }
 
-func (n *nodes) strct(v sast.Struct) *sast.Struct {
-	if n == nil {
-		return &v
-	}
-	return n.structs.New(v)
+// opNodes is an operator node with room for two operands, in one
+// allocation.
+type opNodes struct {
+	op       sast.Op
+	operands [2]sast.Value
 }
 
-func (n *nodes) array(v sast.Array) *sast.Array {
-	if n == nil {
-		return &v
-	}
-	return n.arrays.New(v)
-}
-
-// argSlice is an empty slice with room for n arguments.
-func (n *nodes) argSlice(size int) []*sast.Arg {
-	if n == nil {
-		return make([]*sast.Arg, 0, size)
-	}
-	return n.argList.Make(size)
-}
-
-// valueSlice is an empty slice with room for n values.
-func (n *nodes) valueSlice(size int) []sast.Value {
-	if n == nil {
-		return make([]sast.Value, 0, size)
-	}
-	return n.values.Make(size)
+// newOp returns an operator node with the operands given.
+func newOp(pos ast.Pos, op string, operands ...sast.Value) *sast.Op {
+	o := &opNodes{op: sast.Op{Pos: pos, Op: op}}
+	o.op.Operands = append(o.operands[:0:2], operands...)
+	return &o.op
 }
 
 func (c *converter) pos(p lexer.Position) ast.Pos { return c.at(p.Offset) }
@@ -469,7 +414,8 @@ func (lp *LineParser) line(pos ast.Pos, text string, nodes *nodes) (*sast.Line, 
 		c.syntax(err)
 		return nil, c.diags
 	}
-	l := c.nodes.line(sast.Line{Pos: pos})
+	c.once = &lineNodes{line: sast.Line{Pos: pos}}
+	l := &c.once.line
 	if p.PidTag != nil {
 		c.prefix(l, p.PidTag, p.Time)
 	}
@@ -644,7 +590,8 @@ func fracNs(d string) (int64, bool) {
 }
 
 func (c *converter) call(p *call) *sast.Call {
-	out := c.nodes.call(sast.Call{Pos: c.pos(p.Pos), Name: c.nodes.ident(sast.Ident{Pos: c.pos(p.Pos), Name: p.Name})})
+	out := &c.once.call
+	*out = sast.Call{Pos: c.pos(p.Pos), Name: c.nodes.ident(sast.Ident{Pos: c.pos(p.Pos), Name: p.Name})}
 	out.Args = c.list(p.Args, true)
 	out.Unfinished, out.Detached = p.Tail.Unfinished, p.Tail.Detached
 	if p.Tail.Result != nil {
@@ -655,7 +602,7 @@ func (c *converter) call(p *call) *sast.Call {
 
 func (c *converter) resumed(p *resumed) *sast.Resumed {
 	name := strings.TrimSuffix(strings.TrimPrefix(p.Name, "<... "), " resumed>")
-	out := c.nodes.resumed(sast.Resumed{Pos: c.pos(p.Pos), Name: c.nodes.ident(sast.Ident{Pos: c.at(p.Pos.Offset + 5), Name: name})})
+	out := &sast.Resumed{Pos: c.pos(p.Pos), Name: c.nodes.ident(sast.Ident{Pos: c.at(p.Pos.Offset + 5), Name: name})}
 	out.Args = c.list(p.Args, true)
 	out.Unfinished, out.Detached = p.Tail.Unfinished, p.Tail.Detached
 	if p.Tail.Result != nil {
@@ -665,7 +612,8 @@ func (c *converter) resumed(p *resumed) *sast.Resumed {
 }
 
 func (c *converter) result(p *result) *sast.Result {
-	r := c.nodes.result(sast.Result{Pos: c.pos(p.Pos), Unavailable: p.Unavailable})
+	r := &c.once.result
+	*r = sast.Result{Pos: c.pos(p.Pos), Unavailable: p.Unavailable}
 	if p.Value != nil {
 		r.Value = c.expr(p.Value)
 	}
@@ -802,7 +750,18 @@ func (c *converter) list(elems []*elem, topLevel bool) []*sast.Arg {
 	if len(elems) == 0 {
 		return nil
 	}
-	out := c.nodes.argSlice(len(elems))
+	n := 0
+	for _, e := range elems {
+		if !e.Comma {
+			n++
+		}
+	}
+	block := make([]sast.Arg, 0, n) // the list's nodes, in one allocation
+	newArg := func(a sast.Arg) *sast.Arg {
+		block = append(block, a)
+		return &block[len(block)-1]
+	}
+	out := make([]*sast.Arg, 0, n)
 	comma := true
 	for _, e := range elems {
 		switch {
@@ -816,9 +775,9 @@ func (c *converter) list(elems []*elem, topLevel bool) []*sast.Arg {
 				continue
 			}
 			p := c.pos(e.Pos)
-			out = append(out, c.nodes.arg(sast.Arg{Pos: p, Value: &sast.Elided{Pos: p}, Comment: text, Adjacent: !comma && len(out) > 0}))
+			out = append(out, newArg(sast.Arg{Pos: p, Value: &sast.Elided{Pos: p}, Comment: text, Adjacent: !comma && len(out) > 0}))
 		default:
-			a := c.nodes.arg(sast.Arg{Pos: c.pos(e.Pos), Adjacent: !comma && len(out) > 0})
+			a := newArg(sast.Arg{Pos: c.pos(e.Pos), Adjacent: !comma && len(out) > 0})
 			value := expr{Pos: e.Pos, Left: e.Left, Right: e.Right}
 			if e.Assign != nil {
 				if id, ok := bareIdent(&value); ok {
@@ -897,7 +856,7 @@ func (c *converter) climb(operands []sast.Value, ops []*binop, i, minPrec int) (
 			o.Operands = append(o.Operands, right)
 			continue
 		}
-		left = c.nodes.op(sast.Op{Pos: left.Position(), Op: op, Operands: append(c.nodes.valueSlice(2), left, right)})
+		left = newOp(left.Position(), op, left, right)
 	}
 	return left, i
 }
@@ -920,7 +879,7 @@ func (c *converter) unary(u *primary) sast.Value {
 	}
 	v := c.primary(u)
 	for i := len(u.Ops) - 1; i >= 0; i-- {
-		v = c.nodes.op(sast.Op{Pos: c.pos(u.Pos), Op: u.Ops[i], Operands: append(c.nodes.valueSlice(1), v)})
+		v = newOp(c.pos(u.Pos), u.Ops[i], v)
 	}
 	return v
 }
@@ -957,9 +916,9 @@ func (c *converter) primary(p *primary) sast.Value {
 			c.report(pos, diag.Error, sast.CodeBracket, "not strace output: "+strconv.Quote(*p.Open)+" closed by "+strconv.Quote(p.Close))
 		}
 		if *p.Open == "{" {
-			return c.nodes.strct(sast.Struct{Pos: pos, Members: c.list(p.Items, false)})
+			return &sast.Struct{Pos: pos, Members: c.list(p.Items, false)}
 		}
-		return c.nodes.array(sast.Array{Pos: pos, Items: c.list(p.Items, false)})
+		return &sast.Array{Pos: pos, Items: c.list(p.Items, false)}
 	case p.Ellipsis:
 		return &sast.Elided{Pos: pos}
 	case p.Resuming != nil:
