@@ -275,7 +275,8 @@ type converter struct {
 // nodes hands out the frequent leaves of the syntax tree (nodes without
 // pointers to other nodes) from chunks (grammar/internal/chunk), so that a
 // line costs a fraction of an allocation a leaf. A nil *nodes allocates each
-// leaf on its own. Nodes that point to others are never taken from chunks
+// leaf on its own (through a nil *chunk.Of, so that v does not escape when
+// n is not nil). Nodes that point to others are never taken from chunks
 // shared between lines: a chunk stays alive while any of its nodes is, and
 // through their pointers would keep older chunks alive, without end. They
 // are allocated a line (lineNodes), a list or an operator at a time.
@@ -289,35 +290,35 @@ type nodes struct {
 
 func (n *nodes) time(v sast.Time) *sast.Time {
 	if n == nil {
-		return &v
+		return (*chunk.Of[sast.Time])(nil).New(v)
 	}
 	return n.times.New(v)
 }
 
 func (n *nodes) dur(v sast.Duration) *sast.Duration {
 	if n == nil {
-		return &v
+		return (*chunk.Of[sast.Duration])(nil).New(v)
 	}
 	return n.durs.New(v)
 }
 
 func (n *nodes) ident(v sast.Ident) *sast.Ident {
 	if n == nil {
-		return &v
+		return (*chunk.Of[sast.Ident])(nil).New(v)
 	}
 	return n.idents.New(v)
 }
 
 func (n *nodes) int(v sast.Int) *sast.Int {
 	if n == nil {
-		return &v
+		return (*chunk.Of[sast.Int])(nil).New(v)
 	}
 	return n.ints.New(v)
 }
 
 func (n *nodes) str(v sast.String) *sast.String {
 	if n == nil {
-		return &v
+		return (*chunk.Of[sast.String])(nil).New(v)
 	}
 	return n.strs.New(v)
 }
