@@ -368,19 +368,20 @@ func runStagedParallel(ctx context.Context, opts Options, low lowering.Staged, p
 			if len(cur.items) == 0 {
 				return nil
 			}
-			select {
-			case order <- cur:
-			case <-ctx.Done():
-				return ctx.Err()
-			}
-			select {
-			case jobs <- cur:
-			case <-ctx.Done():
-				cur.dropped = true
-				close(cur.ready)
-				return ctx.Err()
-			}
+			b := cur
 			cur = &stagedBatch{ready: make(chan struct{})}
+			select {
+			case order <- b:
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+			select {
+			case jobs <- b:
+			case <-ctx.Done():
+				b.dropped = true
+				close(b.ready)
+				return ctx.Err()
+			}
 			return nil
 		}
 		st, end, readErr = lowering.Lines(ctx, br, name, opts.MaxLine,
