@@ -340,6 +340,16 @@ func runStagedParallel(ctx context.Context, opts Options, low lowering.Staged, p
 	const batchLines = 512
 	jobs := make(chan *stagedBatch, workers)
 	order := make(chan *stagedBatch, 2*workers+2)
+	free := make(chan *stagedBatch, 2*workers+4)
+	newBatch := func() *stagedBatch {
+		select {
+		case b := <-free:
+			b.items, b.texts, b.ready, b.dropped = b.items[:0], b.texts[:0], make(chan struct{}), false
+			return b
+		default:
+			return &stagedBatch{items: make([]stagedItem, 0, batchLines), texts: make([]string, 0, batchLines), ready: make(chan struct{})}
+		}
+	}
 	var (
 		st        lowering.LineStats
 		end       ast.Pos
@@ -363,13 +373,13 @@ func runStagedParallel(ctx context.Context, opts Options, low lowering.Staged, p
 	go func() {
 		defer close(order)
 		defer close(jobs)
-		cur := &stagedBatch{ready: make(chan struct{})}
+		cur := newBatch()
 		send := func() error {
 			if len(cur.items) == 0 {
 				return nil
 			}
 			b := cur
-			cur = &stagedBatch{ready: make(chan struct{})}
+			cur = newBatch()
 			select {
 			case order <- b:
 			case <-ctx.Done():
@@ -420,6 +430,11 @@ func runStagedParallel(ctx context.Context, opts Options, low lowering.Staged, p
 			if lowerErr = low.Lower(it.parsed); lowerErr != nil {
 				cancel()
 			}
+		}
+		clear(b.items)
+		select {
+		case free <- b:
+		default:
 		}
 	}
 	finish := func(pos ast.Pos) error { return low.Finish(parsedEnd, pos) }

@@ -224,16 +224,24 @@ func (l *Lowerer) Line(pos ast.Pos, text string) error {
 	return l.Lower(l.Parse(pos, text))
 }
 
-// parsed is what Parse gives Lower: a line or nil, and the diagnostics.
+// parsed is what Parse gives Lower: a line or nil, and the diagnostics; a
+// line without diagnostics is given as its *sast.Line alone (no
+// allocation).
 type parsed struct {
 	ln    *sast.Line
 	diags diag.List
 }
 
+func newParsed(ln *sast.Line, diags diag.List) any {
+	if len(diags) == 0 && ln != nil {
+		return ln
+	}
+	return parsed{ln, diags}
+}
+
 // Parse parses one line (lowering.Staged); it touches only the parser.
 func (l *Lowerer) Parse(pos ast.Pos, text string) any {
-	ln, diags := l.parse(pos, text)
-	return parsed{ln, diags}
+	return newParsed(l.parse(pos, text))
 }
 
 // forkLowerer is a Lowerer whose lines may be parsed on several goroutines
@@ -246,10 +254,7 @@ type forkLowerer struct {
 // NewParse returns a parse function with a parser of its own.
 func (f forkLowerer) NewParse() func(pos ast.Pos, text string) any {
 	parse := f.fork()
-	return func(pos ast.Pos, text string) any {
-		ln, diags := parse(pos, text)
-		return parsed{ln, diags}
-	}
+	return func(pos ast.Pos, text string) any { return newParsed(parse(pos, text)) }
 }
 
 // ParseEnd has nothing to parse at the end of the input.
@@ -260,9 +265,12 @@ func (l *Lowerer) Finish(_ any, pos ast.Pos) error { return l.End(pos) }
 
 // Lower lowers what Parse returned.
 func (l *Lowerer) Lower(p any) error {
-	pr := p.(parsed)
-	ln := pr.ln
-	lowering.Report(l.out, pr.diags)
+	ln, ok := p.(*sast.Line)
+	if !ok {
+		pr := p.(parsed)
+		ln = pr.ln
+		lowering.Report(l.out, pr.diags)
+	}
 	if ln == nil {
 		l.frames = nil // a frame after a skipped line has no call
 		return nil
