@@ -21,6 +21,8 @@
 // can be run on it.
 package strace
 
+//go:generate go run ../internal/pgen
+
 import (
 	"errors"
 	"strconv"
@@ -32,6 +34,7 @@ import (
 	"github.com/tracekit/tracekit/ast"
 	"github.com/tracekit/tracekit/ast/diag"
 	sast "github.com/tracekit/tracekit/ast/strace"
+	"github.com/tracekit/tracekit/grammar/internal/chunk"
 )
 
 // MaxDepth bounds how deeply brackets may nest; deeper lines are refused
@@ -56,7 +59,7 @@ var (
 		{Name: "Fd", Pattern: `(?:-?\d+|[A-Za-z_][A-Za-z0-9_]*)<(?:[^<>\[\]"]|\[[^\]]*\]|"(?:[^"\\]|\\.)*"|<[^<>]*>)*>`},
 		{Name: "Clock", Pattern: `\d\d:\d\d:\d\d(?:\.\d+)?`},
 		{Name: "Float", Pattern: `\d+\.\d+`},
-		{Name: "Number", Pattern: `-?(?:0[xX][0-9a-fA-F]+|\d+)[0-9A-Za-z_]*`},
+		{Name: "Number", Pattern: `-?(?:0x[0-9a-fA-F]+|0X[0-9a-fA-F]+|\d+)[0-9A-Za-z_]*`},
 		{Name: "Ident", Pattern: `[A-Za-z_][A-Za-z0-9_]*`},
 		{Name: "PidTag", Pattern: `\[pid\s+\d+\]`},
 		{Name: "Comment", Pattern: `/\*.*?\*/`},
@@ -70,17 +73,17 @@ var (
 		{Name: "Marker", Pattern: `---|\+\+\+`},
 		{Name: "BinOp", Pattern: `=>|->|&&|\|\||==|!=|<<|>>|[-+*/%&|^]`},
 		{Name: "Unary", Pattern: `[~!@]`},
-		{Name: "Punct", Pattern: `[=\[:?<>.';$#` + "`" + `\\]`},
+		{Name: "Punct", Pattern: "[=\\[:?<>.';$#`\\\\]"},
 	})
 
 	lineParser = participle.MustBuild[line](
-		participle.Lexer(newScanner(lineLexer)),
+		participle.Lexer(lineLexer),
 		participle.Elide("Space"),
 	)
 
 	// "strace: TEXT" and " > TEXT": the text is taken as written.
 	restLexer = lexer.MustSimple([]lexer.SimpleRule{
-		{Name: "Lead", Pattern: `^(?:strace:|>)`},
+		{Name: "Lead", Pattern: `strace:|>`},
 		{Name: "Rest", Pattern: `\S.*`},
 		{Name: "Space", Pattern: `\s+`},
 	})
@@ -171,12 +174,11 @@ type durTok struct {
 }
 
 // note is a parenthesised text after a return value; its text is sliced
-// from the line between Pos and EndPos.
+// from the line between the parentheses (see closeParen).
 type note struct {
-	Pos    lexer.Position
-	Open   string      `parser:"@'('"`
-	Body   []*noteItem `parser:"@@* ')'"`
-	EndPos lexer.Position
+	Pos  lexer.Position
+	Open string      `parser:"@'('"`
+	Body []*noteItem `parser:"@@* ')'"`
 }
 
 type noteItem struct {
@@ -266,6 +268,81 @@ type converter struct {
 	base  ast.Pos
 	text  string
 	diags diag.List
+	nodes *nodes     // where leaves come from; nil: one allocation each
+	once  *lineNodes // the line's own nodes
+}
+
+// nodes hands out the frequent leaves of the syntax tree (nodes without
+// pointers to other nodes) from chunks (grammar/internal/chunk), so that a
+// line costs a fraction of an allocation a leaf. A nil *nodes allocates each
+// leaf on its own (through a nil *chunk.Of, so that v does not escape when
+// n is not nil). Nodes that point to others are never taken from chunks
+// shared between lines: a chunk stays alive while any of its nodes is, and
+// through their pointers would keep older chunks alive, without end. They
+// are allocated a line (lineNodes), a list or an operator at a time.
+type nodes struct {
+	times  chunk.Of[sast.Time]
+	durs   chunk.Of[sast.Duration]
+	idents chunk.Of[sast.Ident]
+	ints   chunk.Of[sast.Int]
+	strs   chunk.Of[sast.String]
+}
+
+func (n *nodes) time(v sast.Time) *sast.Time {
+	if n == nil {
+		return (*chunk.Of[sast.Time])(nil).New(v)
+	}
+	return n.times.New(v)
+}
+
+func (n *nodes) dur(v sast.Duration) *sast.Duration {
+	if n == nil {
+		return (*chunk.Of[sast.Duration])(nil).New(v)
+	}
+	return n.durs.New(v)
+}
+
+func (n *nodes) ident(v sast.Ident) *sast.Ident {
+	if n == nil {
+		return (*chunk.Of[sast.Ident])(nil).New(v)
+	}
+	return n.idents.New(v)
+}
+
+func (n *nodes) int(v sast.Int) *sast.Int {
+	if n == nil {
+		return (*chunk.Of[sast.Int])(nil).New(v)
+	}
+	return n.ints.New(v)
+}
+
+func (n *nodes) str(v sast.String) *sast.String {
+	if n == nil {
+		return (*chunk.Of[sast.String])(nil).New(v)
+	}
+	return n.strs.New(v)
+}
+
+// lineNodes are the nodes of a call line that it has once, in one
+// allocation.
+type lineNodes struct {
+	line   sast.Line
+	call   sast.Call
+	result sast.Result
+}
+
+// opNodes is an operator node with room for two operands, in one
+// allocation.
+type opNodes struct {
+	op       sast.Op
+	operands [2]sast.Value
+}
+
+// newOp returns an operator node with the operands given.
+func newOp(pos ast.Pos, op string, operands ...sast.Value) *sast.Op {
+	o := &opNodes{op: sast.Op{Pos: pos, Op: op}}
+	o.op.Operands = append(o.operands[:0:2], operands...)
+	return &o.op
 }
 
 func (c *converter) pos(p lexer.Position) ast.Pos { return c.at(p.Offset) }
@@ -291,21 +368,55 @@ func (c *converter) syntax(err error) {
 // the line has no line break. It returns nil and at least one error when the
 // line is malformed, and warnings with a line.
 func ParseLine(pos ast.Pos, text string) (*sast.Line, diag.List) {
-	c := &converter{base: pos, text: text}
+	var lp LineParser
+	return lp.line(pos, text, nil)
+}
+
+// LineParser parses lines with the parsers generated from the grammar
+// (parsers_gen.go), keeping their buffers from line to line: a lowering
+// makes one per input. The zero LineParser is ready to use; it is not safe
+// for concurrent use. The lines it returns stay valid: their nodes come from
+// chunks that are never reused.
+type LineParser struct {
+	gen     lineParserGen
+	restGen restParserGen
+	parsed  line
+	rest    restLine
+	// Reference parses with participle's reflective parsers instead, the
+	// reference the generated ones are tested against.
+	Reference bool
+	nodes     nodes
+}
+
+// Line parses one line, as ParseLine does. Its nodes come from chunks the
+// parser allocates 64 nodes at a time.
+func (lp *LineParser) Line(pos ast.Pos, text string) (*sast.Line, diag.List) {
+	return lp.line(pos, text, &lp.nodes)
+}
+
+func (lp *LineParser) line(pos ast.Pos, text string, nodes *nodes) (*sast.Line, diag.List) {
+	c := &converter{base: pos, text: text, nodes: nodes}
 	trimmed := strings.TrimLeft(text, " \t")
 	if strings.HasPrefix(text, "strace: ") || strings.HasPrefix(trimmed, "> ") || trimmed == ">" {
-		return c.rest(text)
+		return c.rest(lp.parseRest(text))
 	}
 	if off, ok := tooDeep(text); !ok {
 		c.report(c.at(off), diag.Error, sast.CodeDepth, "values nested more than "+strconv.Itoa(MaxDepth)+" deep")
 		return nil, c.diags
 	}
-	p, err := lineParser.ParseString("", text)
+	var p *line
+	var err error
+	if lp.Reference {
+		p, err = lineParser.ParseString("", text)
+	} else {
+		p, err = &lp.parsed, lp.gen.ParseInto("", text, &lp.parsed)
+	}
 	if err != nil {
 		c.syntax(err)
 		return nil, c.diags
 	}
-	l := &sast.Line{Pos: pos}
+	c.once = &lineNodes{line: sast.Line{Pos: pos}}
+	l := &c.once.line
 	if p.PidTag != nil {
 		c.prefix(l, p.PidTag, p.Time)
 	}
@@ -334,9 +445,16 @@ func ParseLine(pos ast.Pos, text string) (*sast.Line, diag.List) {
 	return l, c.diags
 }
 
-// rest parses a "strace: " message or a " > " stack frame.
-func (c *converter) rest(text string) (*sast.Line, diag.List) {
-	p, err := restParser.ParseString("", text)
+// parseRest parses a "strace: " message or a " > " stack frame.
+func (lp *LineParser) parseRest(text string) (*restLine, error) {
+	if lp.Reference {
+		return restParser.ParseString("", text)
+	}
+	return &lp.rest, lp.restGen.ParseInto("", text, &lp.rest)
+}
+
+// rest converts a "strace: " message or a " > " stack frame.
+func (c *converter) rest(p *restLine, err error) (*sast.Line, diag.List) {
 	if err != nil {
 		c.syntax(err)
 		return nil, c.diags
@@ -389,13 +507,13 @@ func (c *converter) prefix(l *sast.Line, first, second *prefixTok) {
 		if !ok {
 			c.report(p, diag.Error, sast.CodeNumber, "time stamp "+strconv.Quote(t.Text)+" is not a time of day")
 		}
-		l.Time = &sast.Time{Pos: p, Form: sast.ClockTime, Text: t.Text, Ns: ns}
+		l.Time = c.nodes.time(sast.Time{Pos: p, Form: sast.ClockTime, Text: t.Text, Ns: ns})
 	case strings.Contains(t.Text, "."):
 		ns, ok := secondsNs(t.Text)
 		if !ok {
 			c.report(p, diag.Error, sast.CodeNumber, "time stamp "+strconv.Quote(t.Text)+" is malformed or too large")
 		}
-		l.Time = &sast.Time{Pos: p, Form: sast.Seconds, Text: t.Text, Ns: ns}
+		l.Time = c.nodes.time(sast.Time{Pos: p, Form: sast.Seconds, Text: t.Text, Ns: ns})
 	default:
 		c.report(p, diag.Error, sast.CodeSyntax, "not strace output: "+strconv.Quote(t.Text)+" is neither a pid nor a time stamp")
 	}
@@ -473,7 +591,8 @@ func fracNs(d string) (int64, bool) {
 }
 
 func (c *converter) call(p *call) *sast.Call {
-	out := &sast.Call{Pos: c.pos(p.Pos), Name: &sast.Ident{Pos: c.pos(p.Pos), Name: p.Name}}
+	out := &c.once.call
+	*out = sast.Call{Pos: c.pos(p.Pos), Name: c.nodes.ident(sast.Ident{Pos: c.pos(p.Pos), Name: p.Name})}
 	out.Args = c.list(p.Args, true)
 	out.Unfinished, out.Detached = p.Tail.Unfinished, p.Tail.Detached
 	if p.Tail.Result != nil {
@@ -484,7 +603,7 @@ func (c *converter) call(p *call) *sast.Call {
 
 func (c *converter) resumed(p *resumed) *sast.Resumed {
 	name := strings.TrimSuffix(strings.TrimPrefix(p.Name, "<... "), " resumed>")
-	out := &sast.Resumed{Pos: c.pos(p.Pos), Name: &sast.Ident{Pos: c.at(p.Pos.Offset + 5), Name: name}}
+	out := &sast.Resumed{Pos: c.pos(p.Pos), Name: c.nodes.ident(sast.Ident{Pos: c.at(p.Pos.Offset + 5), Name: name})}
 	out.Args = c.list(p.Args, true)
 	out.Unfinished, out.Detached = p.Tail.Unfinished, p.Tail.Detached
 	if p.Tail.Result != nil {
@@ -494,18 +613,19 @@ func (c *converter) resumed(p *resumed) *sast.Resumed {
 }
 
 func (c *converter) result(p *result) *sast.Result {
-	r := &sast.Result{Pos: c.pos(p.Pos), Unavailable: p.Unavailable}
+	r := &c.once.result
+	*r = sast.Result{Pos: c.pos(p.Pos), Unavailable: p.Unavailable}
 	if p.Value != nil {
 		r.Value = c.expr(p.Value)
 	}
 	if p.Errno != nil {
-		r.Errno = &sast.Ident{Pos: c.pos(p.Errno.Pos), Name: p.Errno.Text}
+		r.Errno = c.nodes.ident(sast.Ident{Pos: c.pos(p.Errno.Pos), Name: p.Errno.Text})
 		if !isErrno(p.Errno.Text) {
 			c.report(r.Errno.Pos, diag.Error, sast.CodeSyntax, "not strace output: "+strconv.Quote(p.Errno.Text)+" after the return value is not an error symbol (E...)")
 		}
 	}
 	for _, n := range p.Notes {
-		r.Notes = append(r.Notes, sast.Note{Pos: c.pos(n.Pos), Text: c.text[n.Pos.Offset+1 : n.EndPos.Offset-1]})
+		r.Notes = append(r.Notes, sast.Note{Pos: c.pos(n.Pos), Text: c.text[n.Pos.Offset+1 : c.closeParen(n)]})
 	}
 	if p.Dur != nil {
 		d := strings.Trim(p.Dur.Text, "<>")
@@ -513,9 +633,25 @@ func (c *converter) result(p *result) *sast.Result {
 		if !ok {
 			c.report(c.pos(p.Dur.Pos), diag.Error, sast.CodeNumber, "duration "+strconv.Quote(d)+" is malformed or too large")
 		}
-		r.Dur = &sast.Duration{Pos: c.pos(p.Dur.Pos), Text: d, Ns: ns}
+		r.Dur = c.nodes.dur(sast.Duration{Pos: c.pos(p.Dur.Pos), Text: d, Ns: ns})
 	}
 	return r
+}
+
+// closeParen returns the offset of the ")" that closes n: the first
+// character that is not white space after its last item (only white space
+// is elided between tokens, and a token's text is as written).
+func (c *converter) closeParen(n *note) int {
+	end := n.Pos.Offset + len(n.Open)
+	if len(n.Body) > 0 {
+		last := n.Body[len(n.Body)-1]
+		if last.Inner != nil {
+			end = c.closeParen(last.Inner) + 1
+		} else {
+			end = last.Pos.Offset + len(last.Tok)
+		}
+	}
+	return c.skipSpace(end)
 }
 
 func (c *converter) signal(p *signal) *sast.Signal {
@@ -612,7 +748,21 @@ func isName(s string) bool {
 // level (topLevel), values written side by side without a comma are a
 // warning.
 func (c *converter) list(elems []*elem, topLevel bool) []*sast.Arg {
-	var out []*sast.Arg
+	if len(elems) == 0 {
+		return nil
+	}
+	n := 0
+	for _, e := range elems {
+		if !e.Comma {
+			n++
+		}
+	}
+	block := make([]sast.Arg, 0, n) // the list's nodes, in one allocation
+	newArg := func(a sast.Arg) *sast.Arg {
+		block = append(block, a)
+		return &block[len(block)-1]
+	}
+	out := make([]*sast.Arg, 0, n)
 	comma := true
 	for _, e := range elems {
 		switch {
@@ -626,19 +776,19 @@ func (c *converter) list(elems []*elem, topLevel bool) []*sast.Arg {
 				continue
 			}
 			p := c.pos(e.Pos)
-			out = append(out, &sast.Arg{Pos: p, Value: &sast.Elided{Pos: p}, Comment: text, Adjacent: !comma && len(out) > 0})
+			out = append(out, newArg(sast.Arg{Pos: p, Value: &sast.Elided{Pos: p}, Comment: text, Adjacent: !comma && len(out) > 0}))
 		default:
-			a := &sast.Arg{Pos: c.pos(e.Pos), Adjacent: !comma && len(out) > 0}
-			value := &expr{Pos: e.Pos, Left: e.Left, Right: e.Right}
+			a := newArg(sast.Arg{Pos: c.pos(e.Pos), Adjacent: !comma && len(out) > 0})
+			value := expr{Pos: e.Pos, Left: e.Left, Right: e.Right}
 			if e.Assign != nil {
-				if id, ok := bareIdent(value); ok {
-					a.Label = &sast.Ident{Pos: c.pos(e.Pos), Name: id}
+				if id, ok := bareIdent(&value); ok {
+					a.Label = c.nodes.ident(sast.Ident{Pos: c.pos(e.Pos), Name: id})
 				} else {
 					c.report(c.pos(e.Pos), diag.Error, sast.CodeSyntax, "not strace output: the label before = must be a name")
 				}
 				a.Value = c.expr(e.Assign)
 			} else {
-				a.Value = c.expr(value)
+				a.Value = c.expr(&value)
 			}
 			if a.Adjacent && topLevel {
 				c.report(a.Pos, diag.Warning, sast.CodeAdjacent, "an argument written right after the previous one without a comma; both kept")
@@ -681,35 +831,33 @@ var precedence = map[string]int{
 // expr converts operands and operators into a tree by precedence; a chain of
 // one operator at one level is one Op with all its operands (A|B|C).
 func (c *converter) expr(e *expr) sast.Value {
-	operands := []sast.Value{c.unary(e.Left)}
-	ops := make([]string, 0, len(e.Right))
+	if len(e.Right) == 0 {
+		return c.unary(e.Left)
+	}
+	operands := make([]sast.Value, 0, len(e.Right)+1)
+	operands = append(operands, c.unary(e.Left))
 	for _, b := range e.Right {
-		ops = append(ops, b.Op)
 		operands = append(operands, c.unary(b.Right))
 	}
-
-	if len(ops) == 0 {
-		return operands[0]
-	}
-	v, _ := climb(operands, ops, 0, 0)
+	v, _ := c.climb(operands, e.Right, 0, 0)
 	return v
 }
 
 // climb builds the tree of operands[i:] whose operators bind at least as
 // tightly as minPrec; it returns the value and the index of the next operand.
-func climb(operands []sast.Value, ops []string, i, minPrec int) (sast.Value, int) {
+func (c *converter) climb(operands []sast.Value, ops []*binop, i, minPrec int) (sast.Value, int) {
 	left := operands[i]
 	i++
-	for i-1 < len(ops) && precedence[ops[i-1]] >= minPrec {
-		op := ops[i-1]
+	for i-1 < len(ops) && precedence[ops[i-1].Op] >= minPrec {
+		op := ops[i-1].Op
 		prec := precedence[op]
 		var right sast.Value
-		right, i = climb(operands, ops, i, prec+1)
+		right, i = c.climb(operands, ops, i, prec+1)
 		if o, ok := left.(*sast.Op); ok && o.Op == op && len(o.Operands) > 1 {
 			o.Operands = append(o.Operands, right)
 			continue
 		}
-		left = &sast.Op{Pos: left.Position(), Op: op, Operands: []sast.Value{left, right}}
+		left = newOp(left.Position(), op, left, right)
 	}
 	return left, i
 }
@@ -732,7 +880,7 @@ func (c *converter) unary(u *primary) sast.Value {
 	}
 	v := c.primary(u)
 	for i := len(u.Ops) - 1; i >= 0; i-- {
-		v = &sast.Op{Pos: c.pos(u.Pos), Op: u.Ops[i], Operands: []sast.Value{v}}
+		v = newOp(c.pos(u.Pos), u.Ops[i], v)
 	}
 	return v
 }
@@ -759,11 +907,11 @@ func (c *converter) primary(p *primary) sast.Value {
 	case p.Float != nil:
 		return &sast.Float{Pos: pos, Text: *p.Float}
 	case p.String != nil:
-		return &sast.String{Pos: pos, Text: *p.String, Value: unescape((*p.String)[1 : len(*p.String)-1]), Truncated: p.Trunc}
+		return c.nodes.str(sast.String{Pos: pos, Text: *p.String, Value: unescape((*p.String)[1 : len(*p.String)-1]), Truncated: p.Trunc})
 	case p.Ident != nil && p.Call:
 		return &sast.FuncCall{Pos: pos, Name: *p.Ident, Args: c.list(p.CallArgs, false)}
 	case p.Ident != nil:
-		return &sast.Ident{Pos: pos, Name: *p.Ident}
+		return c.nodes.ident(sast.Ident{Pos: pos, Name: *p.Ident})
 	case p.Open != nil:
 		if want := map[string]string{"{": "}", "[": "]"}[*p.Open]; p.Close != want {
 			c.report(pos, diag.Error, sast.CodeBracket, "not strace output: "+strconv.Quote(*p.Open)+" closed by "+strconv.Quote(p.Close))
@@ -804,7 +952,7 @@ func (c *converter) integer(p ast.Pos, text string) sast.Value {
 		c.report(p, diag.Warning, sast.CodeInteger, "integer "+strconv.Quote(text)+" is malformed or does not fit in 64 bits; kept as a symbol")
 		return &sast.Ident{Pos: p, Name: text}
 	}
-	return &sast.Int{Pos: p, Text: text, Neg: neg && v != 0, Mag: v}
+	return c.nodes.int(sast.Int{Pos: p, Text: text, Neg: neg && v != 0, Mag: v})
 }
 
 // unescape decodes the escapes strace writes in strings: \\ \" \n \t \r \v
@@ -890,4 +1038,10 @@ func tooDeep(line string) (int, bool) {
 		}
 	}
 	return 0, true
+}
+
+// isSpace reports whether b is white space as the lexer's Space rule (\s)
+// has it.
+func isSpace(b byte) bool {
+	return b == ' ' || b == '\t' || b == '\n' || b == '\f' || b == '\r'
 }

@@ -329,8 +329,15 @@ func FuzzParseLine(f *testing.F) {
 }
 
 // BenchmarkParseLine parses lines of the forms strace writes most, one
-// after another.
-func BenchmarkParseLine(b *testing.B) {
+// after another, with a LineParser (the generated parser), as the lowering
+// does.
+func BenchmarkParseLine(b *testing.B) { benchParse(b, false) }
+
+// BenchmarkParseLineReference is the same with participle's reflective
+// parser.
+func BenchmarkParseLineReference(b *testing.B) { benchParse(b, true) }
+
+func benchParse(b *testing.B, reference bool) {
 	lines := []string{
 		`[pid  4003] openat(AT_FDCWD, "/usr/lib/synth/lib138.so.2", O_RDONLY|O_CLOEXEC) = 8 <0.000373>`,
 		`[pid  4001] openat(AT_FDCWD, "/opt/synth/lib61.so", O_RDONLY|O_CLOEXEC) = -1 ENOENT (No such file or directory) <0.000479>`,
@@ -345,11 +352,12 @@ func BenchmarkParseLine(b *testing.B) {
 	for _, l := range lines {
 		n += len(l) + 1
 	}
+	lp := LineParser{Reference: reference}
 	b.SetBytes(int64(n))
 	b.ReportAllocs()
 	for range b.N {
 		for i, l := range lines {
-			if c, _ := ParseLine(ast.Pos{Line: i + 1, Col: 1}, l); c == nil {
+			if c, _ := lp.Line(ast.Pos{Line: i + 1, Col: 1}, l); c == nil {
 				b.Fatal(l)
 			}
 		}

@@ -58,12 +58,14 @@ func TestParallelMatchesOneCore(t *testing.T) {
 		add(d.Name+":damaged", damaged)
 	}
 	var files []string
-	for _, pat := range []string{"os2strace/testdata/*.*", "winstrace/testdata/*.wst", "prf/testdata/*.prf", "prf/testdata/*.csv"} {
+	for _, pat := range []string{"os2strace/testdata/*.*", "winstrace/testdata/*.wst", "prf/testdata/*.prf", "prf/testdata/*.csv", "strace/testdata/*.strace", "strace/testdata/*.strace.4242"} {
 		more, _ := filepath.Glob(pat)
 		files = append(files, more...)
 	}
 	if root := corpus.Root(); root != "" {
 		more, _ := filepath.Glob(filepath.Join(root, "corpus", "os2", "strace", "*"))
+		files = append(files, more...)
+		more, _ = filepath.Glob(filepath.Join(root, "corpus", "linux-strace", "*"))
 		files = append(files, more...)
 	}
 	for _, f := range files {

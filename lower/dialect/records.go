@@ -254,7 +254,7 @@ func runInput(ctx context.Context, opts Options, fixed *Dialect, in Input, w rec
 		finish = low.End
 	)
 	if staged, ok := low.(lowering.Staged); ok && !opts.Strict && workers > 1 {
-		st, end, finish, err = runStaged(ctx, opts, staged, br, in.Name, o)
+		st, end, finish, err = runStaged(ctx, opts, staged, br, in.Name, o, workers)
 	} else {
 		st, end, err = lowering.Lines(ctx, br, in.Name, opts.MaxLine,
 			func(pos ast.Pos, text string) error {

@@ -43,9 +43,9 @@ func Dialect() lowering.Dialect {
 		Patterns:    []string{"*.strace", "*.strace.*"},
 		Sniff:       sniff,
 		NewLowerer: func(cfg lowering.Config, out lowering.Output) lowering.Lowerer {
-			return New(cfg, out, grammar.ParseLine)
+			return forkLowerer{New(cfg, out, new(grammar.LineParser).Line), func() sast.LineParser { return new(grammar.LineParser).Line }}
 		},
-		NewParser: func(string) lowering.Parser { return parser{grammar.ParseLine} },
+		NewParser: func(string) lowering.Parser { return parser{new(grammar.LineParser).Line} },
 	}
 }
 
@@ -72,12 +72,61 @@ func sniff(head []byte) bool {
 // suffixRE is the ".PID" suffix strace -ff gives its output files.
 var suffixRE = regexp.MustCompile(`\.(\d+)$`)
 
-// open is a call left unfinished, waiting for its second half.
+// open is a call left unfinished, waiting for its second half. It keeps
+// what it needs of the syntax tree, not the tree: the nodes come from
+// chunks, which a long-open call would keep alive with their neighbours.
 type open struct {
-	call    *sast.Call
-	line    *sast.Line
-	rec     *record.Record
+	name    string
+	line    ast.Pos // where the call's line starts
+	rec     *recBuf
 	resumed []int // lines of second halves that were left unfinished again
+}
+
+// recBuf is the storage of one record being made: the record, its attrs,
+// integers and arguments. It goes back to the lowering's free list once
+// the record is passed on (lowering.Output.Record keeps nothing), so that
+// records cost no allocations of their own.
+type recBuf struct {
+	rec   record.Record
+	attrs record.Attrs
+	pid   uint64
+	ts    int64
+	dur   int64
+	ret   record.Arg
+	args  []record.Arg
+	stack []string
+	store argStore
+}
+
+// setAttr sets an attr of the record, in the buffer's map.
+func (b *recBuf) setAttr(key string, v any) {
+	if b.rec.Attrs == nil {
+		if b.attrs == nil {
+			b.attrs = record.Attrs{}
+		}
+		b.rec.Attrs = b.attrs
+	}
+	b.rec.Attrs[key] = v
+}
+
+// argStore holds the nested arguments of a record; it grows by new arrays,
+// so that earlier slices stay valid, and is emptied when its record is
+// done.
+type argStore struct{ buf []record.Arg }
+
+func (s *argStore) reset() {
+	clear(s.buf)
+	s.buf = s.buf[:0]
+}
+
+// slice returns n zero arguments.
+func (s *argStore) slice(n int) []record.Arg {
+	if len(s.buf)+n > cap(s.buf) {
+		s.buf = make([]record.Arg, 0, max(32, 2*cap(s.buf), n))
+	}
+	start := len(s.buf)
+	s.buf = s.buf[:start+n]
+	return s.buf[start : start+n : start+n]
 }
 
 // Lowerer lowers the lines of one trace.
@@ -87,8 +136,9 @@ type Lowerer struct {
 	parse   sast.LineParser
 	filePID *uint64          // from the input's name, for lines without a pid
 	open    map[uint64]*open // unfinished calls by pid (0 without one)
-	held    *record.Record   // the last record, written at the next line so -k frames can join it
-	frames  *record.Record   // where the next -k frame goes: held, or an open call's record
+	held    *recBuf          // the last record, written at the next line so -k frames can join it
+	frames  *recBuf          // where the next -k frame goes: held, or an open call's record
+	free    []*recBuf        // record buffers done with, for reuse
 	clock   clockState
 	secs    secondsState
 	tsNs    int64 // ts_ns of the line being lowered
@@ -127,6 +177,29 @@ func (l *Lowerer) warn(p ast.Pos, code, msg string) {
 	l.out.Diag(diag.Diagnostic{Pos: p, Severity: diag.Warning, Code: code, Msg: msg}, 0)
 }
 
+// newRec returns an empty record buffer.
+func (l *Lowerer) newRec() *recBuf {
+	if n := len(l.free); n > 0 {
+		b := l.free[n-1]
+		l.free = l.free[:n-1]
+		return b
+	}
+	return new(recBuf)
+}
+
+// write passes b's record on and keeps b for reuse.
+func (l *Lowerer) write(b *recBuf) error {
+	err := l.out.Record(&b.rec)
+	b.rec = record.Record{}
+	clear(b.attrs)
+	clear(b.args)
+	clear(b.stack)
+	b.args, b.stack = b.args[:0], b.stack[:0]
+	b.store.reset()
+	l.free = append(l.free, b)
+	return err
+}
+
 // flush writes the held record.
 func (l *Lowerer) flush() error {
 	r := l.held
@@ -134,11 +207,11 @@ func (l *Lowerer) flush() error {
 	if r == nil {
 		return nil
 	}
-	return l.out.Record(r)
+	return l.write(r)
 }
 
 // emit holds r until the next line.
-func (l *Lowerer) emit(r *record.Record) error {
+func (l *Lowerer) emit(r *recBuf) error {
 	if err := l.flush(); err != nil {
 		return err
 	}
@@ -148,22 +221,68 @@ func (l *Lowerer) emit(r *record.Record) error {
 
 // Line lowers one line.
 func (l *Lowerer) Line(pos ast.Pos, text string) error {
-	ln, diags := l.parse(pos, text)
-	lowering.Report(l.out, diags)
+	return l.Lower(l.Parse(pos, text))
+}
+
+// parsed is what Parse gives Lower: a line or nil, and the diagnostics; a
+// line without diagnostics is given as its *sast.Line alone (no
+// allocation).
+type parsed struct {
+	ln    *sast.Line
+	diags diag.List
+}
+
+func newParsed(ln *sast.Line, diags diag.List) any {
+	if len(diags) == 0 && ln != nil {
+		return ln
+	}
+	return parsed{ln, diags}
+}
+
+// Parse parses one line (lowering.Staged); it touches only the parser.
+func (l *Lowerer) Parse(pos ast.Pos, text string) any {
+	return newParsed(l.parse(pos, text))
+}
+
+// forkLowerer is a Lowerer whose lines may be parsed on several goroutines
+// (lowering.ParserSource), each with a parser made by fork.
+type forkLowerer struct {
+	*Lowerer
+	fork func() sast.LineParser
+}
+
+// NewParse returns a parse function with a parser of its own.
+func (f forkLowerer) NewParse() func(pos ast.Pos, text string) any {
+	parse := f.fork()
+	return func(pos ast.Pos, text string) any { return newParsed(parse(pos, text)) }
+}
+
+// ParseEnd has nothing to parse at the end of the input.
+func (l *Lowerer) ParseEnd(ast.Pos) any { return nil }
+
+// Finish ends the lowering, as End does.
+func (l *Lowerer) Finish(_ any, pos ast.Pos) error { return l.End(pos) }
+
+// Lower lowers what Parse returned.
+func (l *Lowerer) Lower(p any) error {
+	ln, ok := p.(*sast.Line)
+	if !ok {
+		pr := p.(parsed)
+		ln = pr.ln
+		lowering.Report(l.out, pr.diags)
+	}
 	if ln == nil {
 		l.frames = nil // a frame after a skipped line has no call
 		return nil
 	}
 	if f, ok := ln.Body.(*sast.Frame); ok {
 		if l.frames == nil {
-			l.out.Diag(diag.Diagnostic{Pos: pos, Severity: diag.Error, Code: sast.CodeLoneFrame, Msg: "a -k stack frame with no call before it; skipped"}, 1)
+			l.out.Diag(diag.Diagnostic{Pos: ln.Pos, Severity: diag.Error, Code: sast.CodeLoneFrame, Msg: "a -k stack frame with no call before it; skipped"}, 1)
 			return nil
 		}
-		if l.frames.Attrs == nil {
-			l.frames.Attrs = record.Attrs{}
-		}
-		stack, _ := l.frames.Attrs["stack"].([]string)
-		l.frames.Attrs["stack"] = append(stack, f.Text)
+		b := l.frames
+		b.stack = append(b.stack, f.Text)
+		b.setAttr("stack", b.stack)
 		return nil
 	}
 	if err := l.flush(); err != nil {
@@ -182,33 +301,33 @@ func (l *Lowerer) Line(pos ast.Pos, text string) error {
 		return l.resumed(ln, b)
 	case *sast.Signal:
 		r := l.base(ln, b.Name.Name, record.Instant)
-		setAttr(r, "type", "signal")
+		r.setAttr("type", "signal")
 		if b.Stopped {
-			r.Attrs["stopped"] = true
+			r.setAttr("stopped", true)
 		}
 		if b.Info != nil {
-			r.Args = []record.Arg{value(b.Info)}
+			r.setArgs(r.store.value(b.Info))
 		}
 		if b.Text != "" {
-			r.Attrs["text"] = b.Text
+			r.setAttr("text", b.Text)
 		}
 		return l.emit(r)
 	case *sast.Exit:
 		r := l.base(ln, "exited", record.Instant)
-		setAttr(r, "type", "exit")
+		r.setAttr("type", "exit")
 		switch {
 		case b.Killed:
-			r.Event = "killed"
-			r.Args = []record.Arg{record.SymArg(b.Signal.Name)}
+			r.rec.Event = "killed"
+			r.setArgs(record.SymArg(b.Signal.Name))
 			if b.Core {
-				r.Attrs["core_dumped"] = true
+				r.setAttr("core_dumped", true)
 			}
 		case b.Superseded != nil:
-			r.Event = "superseded"
-			r.Args = []record.Arg{value(b.Superseded)}
-			r.Attrs["by"] = b.By
+			r.rec.Event = "superseded"
+			r.setArgs(r.store.value(b.Superseded))
+			r.setAttr("by", b.By)
 		default:
-			r.Args = []record.Arg{value(b.Status)}
+			r.setArgs(r.store.value(b.Status))
 		}
 		return l.emit(r)
 	case *sast.Message:
@@ -217,10 +336,11 @@ func (l *Lowerer) Line(pos ast.Pos, text string) error {
 			event = "message"
 		}
 		r := l.base(ln, event, record.Instant)
-		setAttr(r, "type", "message")
-		setAttr(r, "text", b.Text)
+		r.setAttr("type", "message")
+		r.setAttr("text", b.Text)
 		if b.Verb != "" {
-			r.PID = record.Uint(b.Process)
+			r.pid = b.Process
+			r.rec.PID = &r.pid
 		}
 		return l.emit(r)
 	}
@@ -239,98 +359,92 @@ func (l *Lowerer) key(ln *sast.Line) uint64 {
 
 func (l *Lowerer) call(ln *sast.Line, c *sast.Call) error {
 	r := l.base(ln, c.Name.Name, record.Complete)
-	r.Args = args(c.Args)
+	r.addArgs(c.Args)
 	switch {
 	case c.Detached:
-		r.Phase, r.Unpaired = record.Enter, true
-		setAttr(r, "detached", true)
+		r.rec.Phase, r.rec.Unpaired = record.Enter, true
+		r.setAttr("detached", true)
 		return l.emit(r)
 	case c.Unfinished && l.cfg.NoPair:
-		r.Phase = record.Enter
+		r.rec.Phase = record.Enter
 		return l.emit(r)
 	case c.Unfinished:
 		k := l.key(ln)
 		if prev, ok := l.open[k]; ok {
-			l.warn(c.Pos, sast.CodeReopened, fmt.Sprintf("%s left unfinished while %s (line %d) of the same pid was open; that one stays unpaired", c.Name.Name, prev.call.Name.Name, prev.line.Pos.Line))
-			if err := l.out.Record(l.unpairedEnter(prev)); err != nil {
+			l.warn(c.Pos, sast.CodeReopened, fmt.Sprintf("%s left unfinished while %s (line %d) of the same pid was open; that one stays unpaired", c.Name.Name, prev.name, prev.line.Line))
+			if err := l.write(l.unpairedEnter(prev)); err != nil {
 				return err
 			}
 		}
-		l.open[k] = &open{call: c, line: ln, rec: r}
+		l.open[k] = &open{name: c.Name.Name, line: ln.Pos, rec: r}
 		l.frames = r
 		return nil
 	}
-	setResult(r, c.Result)
+	r.setResult(c.Result)
 	return l.emit(r)
 }
 
 func (l *Lowerer) resumed(ln *sast.Line, c *sast.Resumed) error {
 	if l.cfg.NoPair {
 		r := l.base(ln, c.Name.Name, record.Exit)
-		r.Args = args(c.Args)
+		r.addArgs(c.Args)
 		if c.Unfinished {
-			setAttr(r, "unfinished", true)
+			r.setAttr("unfinished", true)
 		}
 		if c.Detached {
-			setAttr(r, "detached", true)
+			r.setAttr("detached", true)
 		}
-		setResult(r, c.Result)
+		r.setResult(c.Result)
 		return l.emit(r)
 	}
 	k := l.key(ln)
 	o, ok := l.open[k]
-	if ok && o.call.Name.Name != c.Name.Name {
-		l.warn(c.Name.Pos, sast.CodeMismatch, fmt.Sprintf("%s resumed while %s (line %d) was open for the pid; neither is paired", c.Name.Name, o.call.Name.Name, o.line.Pos.Line))
+	if ok && o.name != c.Name.Name {
+		l.warn(c.Name.Pos, sast.CodeMismatch, fmt.Sprintf("%s resumed while %s (line %d) was open for the pid; neither is paired", c.Name.Name, o.name, o.line.Line))
 		delete(l.open, k)
-		if err := l.out.Record(l.unpairedEnter(o)); err != nil {
+		if err := l.write(l.unpairedEnter(o)); err != nil {
 			return err
 		}
 		ok = false
 	}
 	if !ok {
 		r := l.base(ln, c.Name.Name, record.Exit)
-		r.Unpaired = true
-		r.Args = args(c.Args)
+		r.rec.Unpaired = true
+		r.addArgs(c.Args)
 		if c.Detached {
-			setAttr(r, "detached", true)
+			r.setAttr("detached", true)
 		}
 		if c.Unfinished {
-			setAttr(r, "unfinished", true)
+			r.setAttr("unfinished", true)
 		}
-		setResult(r, c.Result)
+		r.setResult(c.Result)
 		return l.emit(r)
 	}
 	r := o.rec
-	r.Args = append(r.Args, args(c.Args)...)
+	r.addArgs(c.Args)
 	if c.Unfinished {
 		o.resumed = append(o.resumed, ln.Pos.Line)
 		l.frames = r
 		return nil
 	}
 	delete(l.open, k)
-	if r.Attrs == nil {
-		r.Attrs = record.Attrs{}
-	}
-	r.Attrs["exit_line"] = ln.Pos.Line
+	r.setAttr("exit_line", ln.Pos.Line)
 	if len(o.resumed) > 0 {
-		r.Attrs["resumed_lines"] = o.resumed
+		r.setAttr("resumed_lines", o.resumed)
 	}
 	if c.Detached {
-		r.Attrs["detached"] = true
+		r.setAttr("detached", true)
 	}
-	setResult(r, c.Result)
+	r.setResult(c.Result)
 	return l.emit(r)
 }
 
 // unpairedEnter is the record of a call whose second half never came.
-func (l *Lowerer) unpairedEnter(o *open) *record.Record {
+func (l *Lowerer) unpairedEnter(o *open) *recBuf {
 	r := o.rec
-	r.Phase, r.Unpaired = record.Enter, true
+	r.rec.Phase, r.rec.Unpaired = record.Enter, true
 	if len(o.resumed) > 0 {
-		if r.Attrs == nil {
-			r.Attrs = record.Attrs{}
-		}
-		r.Attrs["resumed_lines"] = o.resumed
+		r.setAttr("resumed_lines", o.resumed)
 	}
 	return r
 }
@@ -344,10 +458,10 @@ func (l *Lowerer) End(ast.Pos) error {
 	for _, o := range l.open {
 		rest = append(rest, o)
 	}
-	sort.Slice(rest, func(i, j int) bool { return rest[i].line.Pos.Offset < rest[j].line.Pos.Offset })
+	sort.Slice(rest, func(i, j int) bool { return rest[i].line.Offset < rest[j].line.Offset })
 	clear(l.open)
 	for _, o := range rest {
-		if err := l.out.Record(l.unpairedEnter(o)); err != nil {
+		if err := l.write(l.unpairedEnter(o)); err != nil {
 			return err
 		}
 	}
@@ -355,28 +469,33 @@ func (l *Lowerer) End(ast.Pos) error {
 }
 
 // base is a record with what every line gives: place, pid and time.
-func (l *Lowerer) base(ln *sast.Line, event string, phase record.Phase) *record.Record {
-	r := &record.Record{
+func (l *Lowerer) base(ln *sast.Line, event string, phase record.Phase) *recBuf {
+	b := l.newRec()
+	b.rec = record.Record{
 		Dialect: l.cfg.Dialect,
 		Source:  l.cfg.Source,
 		Line:    ln.Pos.Line,
 		Event:   event,
 		Phase:   phase,
 	}
+	r := &b.rec
 	switch {
 	case ln.PIDForm != sast.NoPID:
-		r.PID = record.Uint(ln.PID)
+		b.pid = ln.PID
+		r.PID = &b.pid
 	case l.filePID != nil:
-		r.PID = record.Uint(*l.filePID)
+		b.pid = *l.filePID
+		r.PID = &b.pid
 	}
 	if ln.Time != nil {
 		r.Time = ln.Time.Text
-		r.TsNs = record.Int(l.tsNs)
+		b.ts = l.tsNs
+		r.TsNs = &b.ts
 	}
 	if ln.IP != "" {
-		setAttr(r, "ip", ln.IP)
+		b.setAttr("ip", ln.IP)
 	}
-	return r
+	return b
 }
 
 const (
@@ -423,20 +542,21 @@ func (l *Lowerer) ts(t *sast.Time) int64 {
 }
 
 // setResult fills the return value, errno, duration and result attrs.
-func setResult(r *record.Record, res *sast.Result) {
+func (b *recBuf) setResult(res *sast.Result) {
 	if res == nil {
 		return
 	}
-	ret := record.UnknownArg()
+	r := &b.rec
+	b.ret = record.UnknownArg()
 	if res.Value != nil {
-		ret = value(res.Value)
+		b.ret = b.store.value(res.Value)
 	}
-	r.Ret = &ret
+	r.Ret = &b.ret
 	notes := res.Notes
 	if res.Errno != nil {
 		r.Errno = res.Errno.Name
 		if len(notes) > 0 {
-			setAttr(r, "errno_text", notes[0].Text)
+			b.setAttr("errno_text", notes[0].Text)
 			notes = notes[1:]
 		}
 	}
@@ -445,36 +565,47 @@ func setResult(r *record.Record, res *sast.Result) {
 		for i, n := range notes {
 			texts[i] = n.Text
 		}
-		setAttr(r, "ret_note", strings.Join(texts, "; "))
+		b.setAttr("ret_note", strings.Join(texts, "; "))
 	}
 	if res.Unavailable {
-		setAttr(r, "unavailable", true)
+		b.setAttr("unavailable", true)
 	}
 	if res.Dur != nil {
-		r.DurNs = record.Int(res.Dur.Ns)
+		b.dur = res.Dur.Ns
+		r.DurNs = &b.dur
 	}
 }
 
-func setAttr(r *record.Record, key string, v any) {
-	if r.Attrs == nil {
-		r.Attrs = record.Attrs{}
-	}
-	r.Attrs[key] = v
+// setArgs makes a the record's only argument.
+func (b *recBuf) setArgs(a record.Arg) {
+	b.args = append(b.args[:0], a)
+	b.rec.Args = b.args
 }
 
-func args(as []*sast.Arg) []record.Arg {
+// addArgs appends the converted arguments as to the record's.
+func (b *recBuf) addArgs(as []*sast.Arg) {
+	for _, a := range as {
+		b.args = append(b.args, b.store.arg(a))
+	}
+	if len(b.args) > 0 {
+		b.rec.Args = b.args
+	}
+}
+
+// args converts a list of arguments into the store; nil when empty.
+func (s *argStore) args(as []*sast.Arg) []record.Arg {
 	if len(as) == 0 {
 		return nil
 	}
-	out := make([]record.Arg, len(as))
+	out := s.slice(len(as))
 	for i, a := range as {
-		out[i] = arg(a)
+		out[i] = s.arg(a)
 	}
 	return out
 }
 
-func arg(a *sast.Arg) record.Arg {
-	v := value(a.Value)
+func (s *argStore) arg(a *sast.Arg) record.Arg {
+	v := s.value(a.Value)
 	if a.Label != nil {
 		v.Name = a.Label.Name
 	}
@@ -484,37 +615,38 @@ func arg(a *sast.Arg) record.Arg {
 	return v
 }
 
-// value converts a value of the syntax tree.
-func value(v sast.Value) record.Arg {
+// value converts a value of the syntax tree; what it holds goes into the
+// store.
+func (s *argStore) value(v sast.Value) record.Arg {
 	switch v := v.(type) {
 	case *sast.Int:
 		return record.IntArg(v.Neg, v.Mag, v.Text)
 	case *sast.Float:
 		return record.SymArg(v.Text)
 	case *sast.String:
-		s := record.StrArg(v.Value, v.Text)
-		s.Truncated = v.Truncated
-		return s
+		a := record.StrArg(v.Value, v.Text)
+		a.Truncated = v.Truncated
+		return a
 	case *sast.Ident:
 		if v.Name == "?" {
 			return record.UnknownArg()
 		}
 		return record.SymArg(v.Name)
 	case *sast.Struct:
-		return record.StructArg(args(v.Members)...)
+		return record.StructArg(s.args(v.Members)...)
 	case *sast.Array:
-		return record.ArrayArg(args(v.Items)...)
+		return record.ArrayArg(s.args(v.Items)...)
 	case *sast.Op:
-		ops := make([]record.Arg, len(v.Operands))
+		ops := s.slice(len(v.Operands))
 		for i, o := range v.Operands {
-			ops[i] = value(o)
+			ops[i] = s.value(o)
 		}
 		if (v.Op == "=>" || v.Op == "->") && len(ops) == 2 {
-			return record.InOutArg(ops[0], ops[1])
+			return record.Arg{Kind: record.KindInOut, In: &ops[0], Out: &ops[1]}
 		}
 		return record.OpArg(v.Op, ops...)
 	case *sast.FuncCall:
-		return record.CallArg(v.Name, args(v.Args)...)
+		return record.CallArg(v.Name, s.args(v.Args)...)
 	case *sast.FD:
 		fd := record.Arg{Kind: record.KindFD, Path: v.Decor}
 		switch n := v.FD.(type) {
