@@ -24,7 +24,7 @@ package strace
 //go:generate go run ../internal/pgen
 
 import (
-	"errors"
+	"github.com/tracekit/tracekit/grammar/internal/lineconv"
 	"strconv"
 	"strings"
 
@@ -265,9 +265,8 @@ type primary struct {
 // converter turns positions relative to the line into ast positions and
 // collects diagnostics.
 type converter struct {
-	base  ast.Pos
+	lineconv.Converter
 	text  string
-	diags diag.List
 	nodes *nodes     // where leaves come from; nil: one allocation each
 	once  *lineNodes // the line's own nodes
 }
@@ -345,24 +344,7 @@ func newOp(pos ast.Pos, op string, operands ...sast.Value) *sast.Op {
 	return &o.op
 }
 
-func (c *converter) pos(p lexer.Position) ast.Pos { return c.at(p.Offset) }
-
-func (c *converter) at(off int) ast.Pos {
-	return ast.Pos{File: c.base.File, Offset: c.base.Offset + off, Line: c.base.Line, Col: c.base.Col + off}
-}
-
-func (c *converter) report(p ast.Pos, sev diag.Severity, code, msg string) {
-	c.diags.Add(diag.Diagnostic{Pos: p, Severity: sev, Code: code, Msg: msg})
-}
-
-func (c *converter) syntax(err error) {
-	var perr participle.Error
-	if errors.As(err, &perr) {
-		c.report(c.pos(perr.Position()), diag.Error, sast.CodeSyntax, "not strace output: "+perr.Message())
-		return
-	}
-	c.report(c.base, diag.Error, sast.CodeSyntax, "not strace output: "+err.Error())
-}
+func (c *converter) syntax(err error) { c.ParseError(err, sast.CodeSyntax, "not strace output") }
 
 // ParseLine parses one line of strace output. pos is where the line starts;
 // the line has no line break. It returns nil and at least one error when the
@@ -395,14 +377,14 @@ func (lp *LineParser) Line(pos ast.Pos, text string) (*sast.Line, diag.List) {
 }
 
 func (lp *LineParser) line(pos ast.Pos, text string, nodes *nodes) (*sast.Line, diag.List) {
-	c := &converter{base: pos, text: text, nodes: nodes}
+	c := &converter{Converter: lineconv.Converter{Base: pos}, text: text, nodes: nodes}
 	trimmed := strings.TrimLeft(text, " \t")
 	if strings.HasPrefix(text, "strace: ") || strings.HasPrefix(trimmed, "> ") || trimmed == ">" {
 		return c.rest(lp.parseRest(text))
 	}
 	if off, ok := tooDeep(text); !ok {
-		c.report(c.at(off), diag.Error, sast.CodeDepth, "values nested more than "+strconv.Itoa(MaxDepth)+" deep")
-		return nil, c.diags
+		c.Report(c.At(off), diag.Error, sast.CodeDepth, "values nested more than "+strconv.Itoa(MaxDepth)+" deep")
+		return nil, c.Diags
 	}
 	var p *line
 	var err error
@@ -413,7 +395,7 @@ func (lp *LineParser) line(pos ast.Pos, text string, nodes *nodes) (*sast.Line, 
 	}
 	if err != nil {
 		c.syntax(err)
-		return nil, c.diags
+		return nil, c.Diags
 	}
 	c.once = &lineNodes{line: sast.Line{Pos: pos}}
 	l := &c.once.line
@@ -425,7 +407,7 @@ func (lp *LineParser) line(pos ast.Pos, text string, nodes *nodes) (*sast.Line, 
 		if p.IP.Hex != nil {
 			l.IP = *p.IP.Hex
 			if _, err := strconv.ParseUint(l.IP, 16, 64); err != nil {
-				c.report(c.pos(p.IP.Pos), diag.Error, sast.CodeNumber, "instruction pointer "+strconv.Quote(l.IP)+" is not hex or too large")
+				c.Report(c.Pos(p.IP.Pos), diag.Error, sast.CodeNumber, "instruction pointer "+strconv.Quote(l.IP)+" is not hex or too large")
 			}
 		}
 	}
@@ -439,10 +421,10 @@ func (lp *LineParser) line(pos ast.Pos, text string, nodes *nodes) (*sast.Line, 
 	case p.Exit != nil:
 		l.Body = c.exit(p.Exit)
 	}
-	if c.diags.Failed() {
-		return nil, c.diags
+	if c.Diags.Failed() {
+		return nil, c.Diags
 	}
-	return l, c.diags
+	return l, c.Diags
 }
 
 // parseRest parses a "strace: " message or a " > " stack frame.
@@ -457,13 +439,13 @@ func (lp *LineParser) parseRest(text string) (*restLine, error) {
 func (c *converter) rest(p *restLine, err error) (*sast.Line, diag.List) {
 	if err != nil {
 		c.syntax(err)
-		return nil, c.diags
+		return nil, c.Diags
 	}
-	l := &sast.Line{Pos: c.base}
+	l := &sast.Line{Pos: c.Base}
 	body := ""
-	bodyPos := c.base
+	bodyPos := c.Base
 	if p.Rest != nil {
-		body, bodyPos = p.Rest.Text, c.pos(p.Rest.Pos)
+		body, bodyPos = p.Rest.Text, c.Pos(p.Rest.Pos)
 	}
 	if p.Lead == ">" {
 		l.Body = &sast.Frame{Pos: bodyPos, Text: body}
@@ -494,35 +476,35 @@ func (c *converter) prefix(l *sast.Line, first, second *prefixTok) {
 		t = second
 	default:
 		if second != nil {
-			c.report(c.pos(second.Pos), diag.Error, sast.CodeSyntax, "not strace output: "+strconv.Quote(second.Text)+" after the time stamp")
+			c.Report(c.Pos(second.Pos), diag.Error, sast.CodeSyntax, "not strace output: "+strconv.Quote(second.Text)+" after the time stamp")
 		}
 	}
 	if t == nil {
 		return
 	}
-	p := c.pos(t.Pos)
+	p := c.Pos(t.Pos)
 	switch {
 	case strings.Contains(t.Text, ":"):
 		ns, ok := clockNs(t.Text)
 		if !ok {
-			c.report(p, diag.Error, sast.CodeNumber, "time stamp "+strconv.Quote(t.Text)+" is not a time of day")
+			c.Report(p, diag.Error, sast.CodeNumber, "time stamp "+strconv.Quote(t.Text)+" is not a time of day")
 		}
 		l.Time = c.nodes.time(sast.Time{Pos: p, Form: sast.ClockTime, Text: t.Text, Ns: ns})
 	case strings.Contains(t.Text, "."):
 		ns, ok := secondsNs(t.Text)
 		if !ok {
-			c.report(p, diag.Error, sast.CodeNumber, "time stamp "+strconv.Quote(t.Text)+" is malformed or too large")
+			c.Report(p, diag.Error, sast.CodeNumber, "time stamp "+strconv.Quote(t.Text)+" is malformed or too large")
 		}
 		l.Time = c.nodes.time(sast.Time{Pos: p, Form: sast.Seconds, Text: t.Text, Ns: ns})
 	default:
-		c.report(p, diag.Error, sast.CodeSyntax, "not strace output: "+strconv.Quote(t.Text)+" is neither a pid nor a time stamp")
+		c.Report(p, diag.Error, sast.CodeSyntax, "not strace output: "+strconv.Quote(t.Text)+" is neither a pid nor a time stamp")
 	}
 }
 
 func (c *converter) pid(t *prefixTok, digits string) uint64 {
 	v, err := strconv.ParseUint(digits, 10, 64)
 	if err != nil {
-		c.report(c.pos(t.Pos), diag.Error, sast.CodeNumber, "pid "+strconv.Quote(digits)+" is malformed or too large")
+		c.Report(c.Pos(t.Pos), diag.Error, sast.CodeNumber, "pid "+strconv.Quote(digits)+" is malformed or too large")
 	}
 	return v
 }
@@ -592,7 +574,7 @@ func fracNs(d string) (int64, bool) {
 
 func (c *converter) call(p *call) *sast.Call {
 	out := &c.once.call
-	*out = sast.Call{Pos: c.pos(p.Pos), Name: c.nodes.ident(sast.Ident{Pos: c.pos(p.Pos), Name: p.Name})}
+	*out = sast.Call{Pos: c.Pos(p.Pos), Name: c.nodes.ident(sast.Ident{Pos: c.Pos(p.Pos), Name: p.Name})}
 	out.Args = c.list(p.Args, true)
 	out.Unfinished, out.Detached = p.Tail.Unfinished, p.Tail.Detached
 	if p.Tail.Result != nil {
@@ -603,7 +585,7 @@ func (c *converter) call(p *call) *sast.Call {
 
 func (c *converter) resumed(p *resumed) *sast.Resumed {
 	name := strings.TrimSuffix(strings.TrimPrefix(p.Name, "<... "), " resumed>")
-	out := &sast.Resumed{Pos: c.pos(p.Pos), Name: c.nodes.ident(sast.Ident{Pos: c.at(p.Pos.Offset + 5), Name: name})}
+	out := &sast.Resumed{Pos: c.Pos(p.Pos), Name: c.nodes.ident(sast.Ident{Pos: c.At(p.Pos.Offset + 5), Name: name})}
 	out.Args = c.list(p.Args, true)
 	out.Unfinished, out.Detached = p.Tail.Unfinished, p.Tail.Detached
 	if p.Tail.Result != nil {
@@ -614,26 +596,26 @@ func (c *converter) resumed(p *resumed) *sast.Resumed {
 
 func (c *converter) result(p *result) *sast.Result {
 	r := &c.once.result
-	*r = sast.Result{Pos: c.pos(p.Pos), Unavailable: p.Unavailable}
+	*r = sast.Result{Pos: c.Pos(p.Pos), Unavailable: p.Unavailable}
 	if p.Value != nil {
 		r.Value = c.expr(p.Value)
 	}
 	if p.Errno != nil {
-		r.Errno = c.nodes.ident(sast.Ident{Pos: c.pos(p.Errno.Pos), Name: p.Errno.Text})
+		r.Errno = c.nodes.ident(sast.Ident{Pos: c.Pos(p.Errno.Pos), Name: p.Errno.Text})
 		if !isErrno(p.Errno.Text) {
-			c.report(r.Errno.Pos, diag.Error, sast.CodeSyntax, "not strace output: "+strconv.Quote(p.Errno.Text)+" after the return value is not an error symbol (E...)")
+			c.Report(r.Errno.Pos, diag.Error, sast.CodeSyntax, "not strace output: "+strconv.Quote(p.Errno.Text)+" after the return value is not an error symbol (E...)")
 		}
 	}
 	for _, n := range p.Notes {
-		r.Notes = append(r.Notes, sast.Note{Pos: c.pos(n.Pos), Text: c.text[n.Pos.Offset+1 : c.closeParen(n)]})
+		r.Notes = append(r.Notes, sast.Note{Pos: c.Pos(n.Pos), Text: c.text[n.Pos.Offset+1 : c.closeParen(n)]})
 	}
 	if p.Dur != nil {
 		d := strings.Trim(p.Dur.Text, "<>")
 		ns, ok := secondsNs(d)
 		if !ok {
-			c.report(c.pos(p.Dur.Pos), diag.Error, sast.CodeNumber, "duration "+strconv.Quote(d)+" is malformed or too large")
+			c.Report(c.Pos(p.Dur.Pos), diag.Error, sast.CodeNumber, "duration "+strconv.Quote(d)+" is malformed or too large")
 		}
-		r.Dur = c.nodes.dur(sast.Duration{Pos: c.pos(p.Dur.Pos), Text: d, Ns: ns})
+		r.Dur = c.nodes.dur(sast.Duration{Pos: c.Pos(p.Dur.Pos), Text: d, Ns: ns})
 	}
 	return r
 }
@@ -655,21 +637,21 @@ func (c *converter) closeParen(n *note) int {
 }
 
 func (c *converter) signal(p *signal) *sast.Signal {
-	s := &sast.Signal{Pos: c.pos(p.Pos)}
+	s := &sast.Signal{Pos: c.Pos(p.Pos)}
 	last := p.Words[len(p.Words)-1]
-	s.Name = &sast.Ident{Pos: c.pos(last.Pos), Name: last.Text}
+	s.Name = &sast.Ident{Pos: c.Pos(last.Pos), Name: last.Text}
 	switch {
 	case len(p.Words) == 3 && p.Words[0].Text == "stopped" && p.Words[1].Text == "by":
 		s.Stopped = true
 	case len(p.Words) != 1:
-		c.report(c.pos(p.Words[0].Pos), diag.Error, sast.CodeSyntax, "not strace output: a signal line is --- SIGNAME {...} --- or --- stopped by SIGNAME ---")
+		c.Report(c.Pos(p.Words[0].Pos), diag.Error, sast.CodeSyntax, "not strace output: a signal line is --- SIGNAME {...} --- or --- stopped by SIGNAME ---")
 	}
 	if !strings.HasPrefix(last.Text, "SIG") || !isName(last.Text) {
-		c.report(c.pos(last.Pos), diag.Error, sast.CodeSyntax, "not strace output: "+strconv.Quote(last.Text)+" is not a signal name")
+		c.Report(c.Pos(last.Pos), diag.Error, sast.CodeSyntax, "not strace output: "+strconv.Quote(last.Text)+" is not a signal name")
 	}
 	if p.Info {
 		from := last.Pos.Offset + len(last.Text)
-		s.Info = &sast.Struct{Pos: c.at(from + strings.IndexByte(c.text[from:], '{')), Members: c.list(p.Members, false)}
+		s.Info = &sast.Struct{Pos: c.At(from + strings.IndexByte(c.text[from:], '{')), Members: c.list(p.Members, false)}
 	}
 	if len(p.Rest) > 0 {
 		from := p.Rest[0].Pos.Offset
@@ -679,29 +661,29 @@ func (c *converter) signal(p *signal) *sast.Signal {
 }
 
 func (c *converter) exit(p *exit) *sast.Exit {
-	e := &sast.Exit{Pos: c.pos(p.Pos)}
+	e := &sast.Exit{Pos: c.Pos(p.Pos)}
 	w := p.Words
 	bad := func() *sast.Exit {
-		c.report(c.pos(w[0].Pos), diag.Error, sast.CodeSyntax, "not strace output: an exit line is +++ exited with N +++, +++ killed by SIGNAME [(core dumped)] +++ or +++ superseded by CALL in pid N +++")
+		c.Report(c.Pos(w[0].Pos), diag.Error, sast.CodeSyntax, "not strace output: an exit line is +++ exited with N +++, +++ killed by SIGNAME [(core dumped)] +++ or +++ superseded by CALL in pid N +++")
 		return e
 	}
 	switch {
 	case len(w) == 3 && w[0].Text == "exited" && w[1].Text == "with":
 		v, err := strconv.ParseInt(w[2].Text, 10, 64)
 		if err != nil {
-			c.report(c.pos(w[2].Pos), diag.Error, sast.CodeNumber, "exit status "+strconv.Quote(w[2].Text)+" is malformed or too large")
+			c.Report(c.Pos(w[2].Pos), diag.Error, sast.CodeNumber, "exit status "+strconv.Quote(w[2].Text)+" is malformed or too large")
 		}
-		e.Status = &sast.Int{Pos: c.pos(w[2].Pos), Text: w[2].Text, Neg: v < 0, Mag: uint64(max(v, -v))}
+		e.Status = &sast.Int{Pos: c.Pos(w[2].Pos), Text: w[2].Text, Neg: v < 0, Mag: uint64(max(v, -v))}
 	case len(w) == 6 && w[0].Text == "superseded" && w[1].Text == "by" && w[3].Text == "in" && w[4].Text == "pid" && isDigits(w[5].Text):
 		v, err := strconv.ParseUint(w[5].Text, 10, 64)
 		if err != nil {
-			c.report(c.pos(w[5].Pos), diag.Error, sast.CodeNumber, "pid "+strconv.Quote(w[5].Text)+" is too large")
+			c.Report(c.Pos(w[5].Pos), diag.Error, sast.CodeNumber, "pid "+strconv.Quote(w[5].Text)+" is too large")
 		}
-		e.Superseded = &sast.Int{Pos: c.pos(w[5].Pos), Text: w[5].Text, Mag: v}
+		e.Superseded = &sast.Int{Pos: c.Pos(w[5].Pos), Text: w[5].Text, Mag: v}
 		e.By = w[2].Text
 	case len(w) >= 3 && w[0].Text == "killed" && w[1].Text == "by" && isName(w[2].Text):
 		e.Killed = true
-		e.Signal = &sast.Ident{Pos: c.pos(w[2].Pos), Name: w[2].Text}
+		e.Signal = &sast.Ident{Pos: c.Pos(w[2].Pos), Name: w[2].Text}
 		switch {
 		case len(w) == 3:
 		case len(w) == 7 && w[3].Text == "(" && w[4].Text == "core" && w[5].Text == "dumped" && w[6].Text == ")":
@@ -775,23 +757,23 @@ func (c *converter) list(elems []*elem, topLevel bool) []*sast.Arg {
 				out[len(out)-1].Comment = text
 				continue
 			}
-			p := c.pos(e.Pos)
+			p := c.Pos(e.Pos)
 			out = append(out, newArg(sast.Arg{Pos: p, Value: &sast.Elided{Pos: p}, Comment: text, Adjacent: !comma && len(out) > 0}))
 		default:
-			a := newArg(sast.Arg{Pos: c.pos(e.Pos), Adjacent: !comma && len(out) > 0})
+			a := newArg(sast.Arg{Pos: c.Pos(e.Pos), Adjacent: !comma && len(out) > 0})
 			value := expr{Pos: e.Pos, Left: e.Left, Right: e.Right}
 			if e.Assign != nil {
 				if id, ok := bareIdent(&value); ok {
-					a.Label = c.nodes.ident(sast.Ident{Pos: c.pos(e.Pos), Name: id})
+					a.Label = c.nodes.ident(sast.Ident{Pos: c.Pos(e.Pos), Name: id})
 				} else {
-					c.report(c.pos(e.Pos), diag.Error, sast.CodeSyntax, "not strace output: the label before = must be a name")
+					c.Report(c.Pos(e.Pos), diag.Error, sast.CodeSyntax, "not strace output: the label before = must be a name")
 				}
 				a.Value = c.expr(e.Assign)
 			} else {
 				a.Value = c.expr(&value)
 			}
 			if a.Adjacent && topLevel {
-				c.report(a.Pos, diag.Warning, sast.CodeAdjacent, "an argument written right after the previous one without a comma; both kept")
+				c.Report(a.Pos, diag.Warning, sast.CodeAdjacent, "an argument written right after the previous one without a comma; both kept")
 			}
 			out = append(out, a)
 		}
@@ -875,12 +857,12 @@ func (c *converter) skipSpace(off int) int {
 // innermost first.
 func (c *converter) unary(u *primary) sast.Value {
 	if len(u.Ops) > MaxDepth {
-		c.report(c.pos(u.Pos), diag.Error, sast.CodeDepth, "more than "+strconv.Itoa(MaxDepth)+" unary operators in a row")
+		c.Report(c.Pos(u.Pos), diag.Error, sast.CodeDepth, "more than "+strconv.Itoa(MaxDepth)+" unary operators in a row")
 		return c.primary(u)
 	}
 	v := c.primary(u)
 	for i := len(u.Ops) - 1; i >= 0; i-- {
-		v = newOp(c.pos(u.Pos), u.Ops[i], v)
+		v = newOp(c.Pos(u.Pos), u.Ops[i], v)
 	}
 	return v
 }
@@ -891,7 +873,7 @@ func (c *converter) primary(p *primary) sast.Value {
 	for range p.Ops {
 		off = c.skipSpace(off) + 1
 	}
-	pos := c.at(c.skipSpace(off))
+	pos := c.At(c.skipSpace(off))
 	switch {
 	case p.Fd != nil:
 		i := strings.IndexByte(*p.Fd, '<')
@@ -914,7 +896,7 @@ func (c *converter) primary(p *primary) sast.Value {
 		return c.nodes.ident(sast.Ident{Pos: pos, Name: *p.Ident})
 	case p.Open != nil:
 		if want := map[string]string{"{": "}", "[": "]"}[*p.Open]; p.Close != want {
-			c.report(pos, diag.Error, sast.CodeBracket, "not strace output: "+strconv.Quote(*p.Open)+" closed by "+strconv.Quote(p.Close))
+			c.Report(pos, diag.Error, sast.CodeBracket, "not strace output: "+strconv.Quote(*p.Open)+" closed by "+strconv.Quote(p.Close))
 		}
 		if *p.Open == "{" {
 			return &sast.Struct{Pos: pos, Members: c.list(p.Items, false)}
@@ -949,7 +931,7 @@ func (c *converter) integer(p ast.Pos, text string) sast.Value {
 	}
 	v, err := strconv.ParseUint(digits, base, 64)
 	if err != nil || digits == "" || strings.ContainsAny(digits, "_+") {
-		c.report(p, diag.Warning, sast.CodeInteger, "integer "+strconv.Quote(text)+" is malformed or does not fit in 64 bits; kept as a symbol")
+		c.Report(p, diag.Warning, sast.CodeInteger, "integer "+strconv.Quote(text)+" is malformed or does not fit in 64 bits; kept as a symbol")
 		return &sast.Ident{Pos: p, Name: text}
 	}
 	return c.nodes.int(sast.Int{Pos: p, Text: text, Neg: neg && v != 0, Mag: v})
