@@ -97,6 +97,9 @@ func (c *converter) parseError(err error, code, what string) {
 // number converts a word in the given base; bits bounds its value.
 func (c *converter) number(w word, base, bits int, code, what string) os2ast.Number {
 	p := c.pos(w.Pos)
+	if v, ok := quickUint(w.Text, base, bits); ok {
+		return os2ast.Number{Pos: p, Text: w.Text, Value: v}
+	}
 	v, err := strconv.ParseUint(w.Text, base, bits)
 	if err != nil || strings.HasPrefix(w.Text, "+") {
 		kind := "hex"
@@ -110,6 +113,35 @@ func (c *converter) number(w word, base, bits int, code, what string) os2ast.Num
 		}
 	}
 	return os2ast.Number{Pos: p, Text: w.Text, Value: v}
+}
+
+// quickUint reads the common number, up to 16 digits of base 10 or 16 that
+// fit in bits, without strconv; false sends the caller to strconv.ParseUint,
+// which decides (and words the error).
+func quickUint(s string, base, bits int) (uint64, bool) {
+	if len(s) == 0 || len(s) > 16 {
+		return 0, false
+	}
+	var v uint64
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		var d byte
+		switch {
+		case c >= '0' && c <= '9':
+			d = c - '0'
+		case base == 16 && c >= 'a' && c <= 'f':
+			d = c - 'a' + 10
+		case base == 16 && c >= 'A' && c <= 'F':
+			d = c - 'A' + 10
+		default:
+			return 0, false
+		}
+		v = v*uint64(base) + uint64(d)
+	}
+	if bits < 64 && v>>uint(bits) != 0 {
+		return 0, false
+	}
+	return v, true
 }
 
 // LineParser parses lines with the parsers generated from the grammar

@@ -2,7 +2,6 @@ package record
 
 import (
 	"bufio"
-	"bytes"
 	"fmt"
 	"io"
 	"sort"
@@ -217,75 +216,63 @@ func appendOptUintCSV(b []byte, v *uint64) []byte {
 }
 
 // appendCSVField appends a field as encoding/csv's Writer writes it.
-func appendCSVField(b []byte, s string) []byte {
+func appendCSVField(b []byte, s string) []byte { return appendCSV(b, s) }
+
+// appendCSVBytes is appendCSVField for a field held in bytes.
+func appendCSVBytes(b, s []byte) []byte { return appendCSV(b, s) }
+
+// appendCSV appends a field, quoted when csvNeedsQuotes says so, with its
+// quotes doubled in one pass (JSON cells hold many).
+func appendCSV[T string | []byte](b []byte, s T) []byte {
 	if !csvNeedsQuotes(s) {
 		return append(b, s...)
 	}
 	b = append(b, '"')
-	for {
-		i := strings.IndexByte(s, '"')
-		if i < 0 {
-			break
+	start := 0
+	for i := 0; i < len(s); i++ {
+		if s[i] == '"' {
+			b = append(b, s[start:i+1]...)
+			b = append(b, '"')
+			start = i + 1
 		}
-		b = append(b, s[:i+1]...)
-		b = append(b, '"')
-		s = s[i+1:]
 	}
-	b = append(b, s...)
+	b = append(b, s[start:]...)
 	return append(b, '"')
 }
 
-// appendCSVBytes is appendCSVField for a field held in bytes.
-func appendCSVBytes(b, s []byte) []byte {
-	if !csvNeedsQuotesBytes(s) {
-		return append(b, s...)
-	}
-	b = append(b, '"')
-	for {
-		i := bytes.IndexByte(s, '"')
-		if i < 0 {
-			break
-		}
-		b = append(b, s[:i+1]...)
-		b = append(b, '"')
-		s = s[i+1:]
-	}
-	b = append(b, s...)
-	return append(b, '"')
-}
+// csvSpecial marks the bytes that make encoding/csv quote a field.
+var csvSpecial = [256]bool{',': true, '"': true, '\r': true, '\n': true}
 
 // csvNeedsQuotes is encoding/csv's rule: a field is quoted when it holds a
 // comma, a quote, CR or LF, when it is \. alone, or when it starts with a
 // white-space character.
-func csvNeedsQuotes(s string) bool {
-	if s == "" {
-		return false
-	}
-	if s == `\.` {
-		return true
-	}
-	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case ',', '"', '\r', '\n':
-			return true
-		}
-	}
-	r, _ := utf8.DecodeRuneInString(s)
-	return unicode.IsSpace(r)
-}
-
-func csvNeedsQuotesBytes(s []byte) bool {
+func csvNeedsQuotes[T string | []byte](s T) bool {
 	if len(s) == 0 {
 		return false
 	}
-	if len(s) == 2 && s[0] == '\\' && s[1] == '.' {
+	switch c := s[0]; {
+	case c == ' ' || c >= '\t' && c <= '\r':
+		return true
+	case c >= utf8.RuneSelf:
+		var r rune
+		switch v := any(s).(type) {
+		case string:
+			r, _ = utf8.DecodeRuneInString(v)
+		case []byte:
+			r, _ = utf8.DecodeRune(v)
+		}
+		if unicode.IsSpace(r) {
+			return true
+		}
+	case c == '\\' && len(s) == 2 && s[1] == '.':
 		return true
 	}
-	if bytes.ContainsAny(s, ",\"\r\n") {
-		return true
+	for i := 0; i < len(s); i++ {
+		if csvSpecial[s[i]] {
+			return true
+		}
 	}
-	r, _ := utf8.DecodeRune(s)
-	return unicode.IsSpace(r)
+	return false
 }
 
 // Part returns a CSV writer into w that writes no header.
