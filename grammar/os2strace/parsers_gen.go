@@ -132,125 +132,26 @@ func pgenLexError(pos lexer.Position, rest string) error {
 	return &lexer.Error{Msg: "lexer: invalid input text " + strconv.Quote(string(sample)), Pos: pos}
 }
 
-// hookLexer rule Colon: ":"
-var pgen_hookLexer_0_trans = [...]int16{
-	-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-	-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 1, -1, -1, -1, -1, -1,
-	-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-	-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-	-1,
-	-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-	-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-	-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-	-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-	-1,
+// The rules of hookLexer merged into one automaton: the group of each byte (bytes
+// from 0x80 on stand for whole runes), the next state by state and group
+// (-1: no rule goes on) and the first rule that accepts in each state (-1: none).
+var pgenGroup_hookLexer = [256]uint8{
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 }
-var pgen_hookLexer_0_accept = [...]bool{false, true}
-
-func pgen_hookLexer_0(s string, pos int) int {
-	st := 0
-	last := -1
-	if pgen_hookLexer_0_accept[0] {
-		last = pos
-	}
-	for pos < len(s) {
-		b := s[pos]
-		c, size := int(b), 1
-		if b >= 0x80 {
-			_, size = utf8.DecodeRuneInString(s[pos:])
-			c = 128
-		}
-		st = int(pgen_hookLexer_0_trans[st*129+c])
-		if st < 0 {
-			break
-		}
-		pos += size
-		if pgen_hookLexer_0_accept[st] {
-			last = pos
-		}
-	}
-	return last
+var pgenTrans_hookLexer = [...]int16{
+	1, 2, 3,
+	1, -1, -1,
+	-1, 2, -1,
+	-1, -1, -1,
 }
-
-// hookLexer rule Word: "[^ \\t\\n\\v\\f\\r:]+"
-var pgen_hookLexer_1_trans = [...]int16{
-	1, 1, 1, 1, 1, 1, 1, 1, 1, -1, -1, -1, -1, -1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-	-1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, -1, 1, 1, 1, 1, 1,
-	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-	1,
-	1, 1, 1, 1, 1, 1, 1, 1, 1, -1, -1, -1, -1, -1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-	-1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, -1, 1, 1, 1, 1, 1,
-	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-	1,
-}
-var pgen_hookLexer_1_accept = [...]bool{false, true}
-
-func pgen_hookLexer_1(s string, pos int) int {
-	st := 0
-	last := -1
-	if pgen_hookLexer_1_accept[0] {
-		last = pos
-	}
-	for pos < len(s) {
-		b := s[pos]
-		c, size := int(b), 1
-		if b >= 0x80 {
-			_, size = utf8.DecodeRuneInString(s[pos:])
-			c = 128
-		}
-		st = int(pgen_hookLexer_1_trans[st*129+c])
-		if st < 0 {
-			break
-		}
-		pos += size
-		if pgen_hookLexer_1_accept[st] {
-			last = pos
-		}
-	}
-	return last
-}
-
-// hookLexer rule Space: "[ \\t\\n\\v\\f\\r]+"
-var pgen_hookLexer_2_trans = [...]int16{
-	-1, -1, -1, -1, -1, -1, -1, -1, -1, 1, 1, 1, 1, 1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-	1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-	-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-	-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-	-1,
-	-1, -1, -1, -1, -1, -1, -1, -1, -1, 1, 1, 1, 1, 1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-	1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-	-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-	-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-	-1,
-}
-var pgen_hookLexer_2_accept = [...]bool{false, true}
-
-func pgen_hookLexer_2(s string, pos int) int {
-	st := 0
-	last := -1
-	if pgen_hookLexer_2_accept[0] {
-		last = pos
-	}
-	for pos < len(s) {
-		b := s[pos]
-		c, size := int(b), 1
-		if b >= 0x80 {
-			_, size = utf8.DecodeRuneInString(s[pos:])
-			c = 128
-		}
-		st = int(pgen_hookLexer_2_trans[st*129+c])
-		if st < 0 {
-			break
-		}
-		pos += size
-		if pgen_hookLexer_2_accept[st] {
-			last = pos
-		}
-	}
-	return last
-}
+var pgenAccept_hookLexer = [...]int8{-1, 1, 2, 0}
 
 // pgenLex_hookLexer splits s into tokens as participle's lexer does with the rules of hookLexer, tried in order;
 // tokens of the rules in the elide mask are left out. The last token is the end of the input.
@@ -258,24 +159,24 @@ func pgenLex_hookLexer(filename, s string, elide uint64, toks []pgenToken) ([]pg
 	line, col := int32(1), int32(1)
 	pos := 0
 	for pos < len(s) {
-		c := int(s[pos])
-		if c >= 0x80 {
-			c = 128
-		}
-		rule, end := -1, -1
-		if c == 58 {
-			if n := pgen_hookLexer_0(s, pos); n >= 0 {
-				rule, end = 0, n
+		st, rule, end := 0, int(pgenAccept_hookLexer[0]), pos
+		plain := true // no line break and no multi-byte rune read
+		for p := pos; p < len(s); {
+			b := s[p]
+			size := 1
+			if b >= 0x80 {
+				_, size = utf8.DecodeRuneInString(s[p:])
+				plain = false
+			} else if b == '\n' {
+				plain = false
 			}
-		}
-		if rule < 0 && (c >= 0 && c <= 8 || c >= 14 && c <= 31 || c >= 33 && c <= 57 || c >= 59 && c <= 128) {
-			if n := pgen_hookLexer_1(s, pos); n >= 0 {
-				rule, end = 1, n
+			st = int(pgenTrans_hookLexer[st*3+int(pgenGroup_hookLexer[b])])
+			if st < 0 {
+				break
 			}
-		}
-		if rule < 0 && (c >= 9 && c <= 13 || c == 32) {
-			if n := pgen_hookLexer_2(s, pos); n >= 0 {
-				rule, end = 2, n
+			p += size
+			if a := pgenAccept_hookLexer[st]; a >= 0 {
+				rule, end = int(a), p
 			}
 		}
 		if rule < 0 {
@@ -287,7 +188,11 @@ func pgenLex_hookLexer(filename, s string, elide uint64, toks []pgenToken) ([]pg
 		if elide&(1<<uint(rule)) == 0 {
 			toks = append(toks, pgenToken{typ: int32(rule), start: int32(pos), end: int32(end), line: line, col: col})
 		}
-		line, col = pgenAdvance(line, col, s[pos:end])
+		if plain {
+			col += int32(end - pos)
+		} else {
+			line, col = pgenAdvance(line, col, s[pos:end])
+		}
 		pos = end
 	}
 	return append(toks, pgenToken{typ: -1, start: int32(pos), end: int32(pos), line: line, col: col}), nil
@@ -295,85 +200,25 @@ func pgenLex_hookLexer(filename, s string, elide uint64, toks []pgenToken) ([]pg
 
 var pgenRuleNames_hookLexer = [...]string{"Colon", "Word", "Space"}
 
-// moduleLexer rule Word: "[^ \\t\\n\\v\\f\\r]+"
-var pgen_moduleLexer_0_trans = [...]int16{
-	1, 1, 1, 1, 1, 1, 1, 1, 1, -1, -1, -1, -1, -1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-	-1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-	1,
-	1, 1, 1, 1, 1, 1, 1, 1, 1, -1, -1, -1, -1, -1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-	-1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-	1,
+// The rules of moduleLexer merged into one automaton: the group of each byte (bytes
+// from 0x80 on stand for whole runes), the next state by state and group
+// (-1: no rule goes on) and the first rule that accepts in each state (-1: none).
+var pgenGroup_moduleLexer = [256]uint8{
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 }
-var pgen_moduleLexer_0_accept = [...]bool{false, true}
-
-func pgen_moduleLexer_0(s string, pos int) int {
-	st := 0
-	last := -1
-	if pgen_moduleLexer_0_accept[0] {
-		last = pos
-	}
-	for pos < len(s) {
-		b := s[pos]
-		c, size := int(b), 1
-		if b >= 0x80 {
-			_, size = utf8.DecodeRuneInString(s[pos:])
-			c = 128
-		}
-		st = int(pgen_moduleLexer_0_trans[st*129+c])
-		if st < 0 {
-			break
-		}
-		pos += size
-		if pgen_moduleLexer_0_accept[st] {
-			last = pos
-		}
-	}
-	return last
+var pgenTrans_moduleLexer = [...]int16{
+	1, 2,
+	1, -1,
+	-1, 2,
 }
-
-// moduleLexer rule Space: "[ \\t\\n\\v\\f\\r]+"
-var pgen_moduleLexer_1_trans = [...]int16{
-	-1, -1, -1, -1, -1, -1, -1, -1, -1, 1, 1, 1, 1, 1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-	1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-	-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-	-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-	-1,
-	-1, -1, -1, -1, -1, -1, -1, -1, -1, 1, 1, 1, 1, 1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-	1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-	-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-	-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-	-1,
-}
-var pgen_moduleLexer_1_accept = [...]bool{false, true}
-
-func pgen_moduleLexer_1(s string, pos int) int {
-	st := 0
-	last := -1
-	if pgen_moduleLexer_1_accept[0] {
-		last = pos
-	}
-	for pos < len(s) {
-		b := s[pos]
-		c, size := int(b), 1
-		if b >= 0x80 {
-			_, size = utf8.DecodeRuneInString(s[pos:])
-			c = 128
-		}
-		st = int(pgen_moduleLexer_1_trans[st*129+c])
-		if st < 0 {
-			break
-		}
-		pos += size
-		if pgen_moduleLexer_1_accept[st] {
-			last = pos
-		}
-	}
-	return last
-}
+var pgenAccept_moduleLexer = [...]int8{-1, 0, 1}
 
 // pgenLex_moduleLexer splits s into tokens as participle's lexer does with the rules of moduleLexer, tried in order;
 // tokens of the rules in the elide mask are left out. The last token is the end of the input.
@@ -381,19 +226,24 @@ func pgenLex_moduleLexer(filename, s string, elide uint64, toks []pgenToken) ([]
 	line, col := int32(1), int32(1)
 	pos := 0
 	for pos < len(s) {
-		c := int(s[pos])
-		if c >= 0x80 {
-			c = 128
-		}
-		rule, end := -1, -1
-		if c >= 0 && c <= 8 || c >= 14 && c <= 31 || c >= 33 && c <= 128 {
-			if n := pgen_moduleLexer_0(s, pos); n >= 0 {
-				rule, end = 0, n
+		st, rule, end := 0, int(pgenAccept_moduleLexer[0]), pos
+		plain := true // no line break and no multi-byte rune read
+		for p := pos; p < len(s); {
+			b := s[p]
+			size := 1
+			if b >= 0x80 {
+				_, size = utf8.DecodeRuneInString(s[p:])
+				plain = false
+			} else if b == '\n' {
+				plain = false
 			}
-		}
-		if rule < 0 && (c >= 9 && c <= 13 || c == 32) {
-			if n := pgen_moduleLexer_1(s, pos); n >= 0 {
-				rule, end = 1, n
+			st = int(pgenTrans_moduleLexer[st*2+int(pgenGroup_moduleLexer[b])])
+			if st < 0 {
+				break
+			}
+			p += size
+			if a := pgenAccept_moduleLexer[st]; a >= 0 {
+				rule, end = int(a), p
 			}
 		}
 		if rule < 0 {
@@ -405,7 +255,11 @@ func pgenLex_moduleLexer(filename, s string, elide uint64, toks []pgenToken) ([]
 		if elide&(1<<uint(rule)) == 0 {
 			toks = append(toks, pgenToken{typ: int32(rule), start: int32(pos), end: int32(end), line: line, col: col})
 		}
-		line, col = pgenAdvance(line, col, s[pos:end])
+		if plain {
+			col += int32(end - pos)
+		} else {
+			line, col = pgenAdvance(line, col, s[pos:end])
+		}
 		pos = end
 	}
 	return append(toks, pgenToken{typ: -1, start: int32(pos), end: int32(pos), line: line, col: col}), nil
