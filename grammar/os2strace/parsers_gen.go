@@ -412,6 +412,10 @@ func (p *hookParserGen) n1(c *pgenState, s *word) (bool, pgenErr) {
 	if !m {
 		return false, pgenErr{}
 	}
+	if c.cur == start+1 && s.Text == "" {
+		s.Text = p.text(start) // one token: no concatenation
+		return true, pgenErr{}
+	}
 	for i := start; i < c.cur; i++ {
 		s.Text += p.text(i)
 	}
@@ -696,6 +700,10 @@ func (p *moduleParserGen) n1(c *pgenState, s *word) (bool, pgenErr) {
 	}
 	if !m {
 		return false, pgenErr{}
+	}
+	if c.cur == start+1 && s.Text == "" {
+		s.Text = p.text(start) // one token: no concatenation
+		return true, pgenErr{}
 	}
 	for i := start; i < c.cur; i++ {
 		s.Text += p.text(i)

@@ -1204,6 +1204,10 @@ func (p *dumpParserGen) n5(c *pgenState, s *item) (bool, pgenErr) {
 	if !m {
 		return false, pgenErr{}
 	}
+	if c.cur == start+1 && s.Text == "" {
+		s.Text = p.text(start) // one token: no concatenation
+		return true, pgenErr{}
+	}
 	for i := start; i < c.cur; i++ {
 		s.Text += p.text(i)
 	}
@@ -1219,6 +1223,10 @@ func (p *dumpParserGen) n6(c *pgenState, s *key) (bool, pgenErr) {
 	}
 	if !m {
 		return false, pgenErr{}
+	}
+	if c.cur == start+1 && s.Text == "" {
+		s.Text = p.text(start) // one token: no concatenation
+		return true, pgenErr{}
 	}
 	for i := start; i < c.cur; i++ {
 		s.Text += p.text(i)
@@ -2703,6 +2711,10 @@ func (p *hexParserGen) n1(c *pgenState, s *item) (bool, pgenErr) {
 	}
 	if !m {
 		return false, pgenErr{}
+	}
+	if c.cur == start+1 && s.Text == "" {
+		s.Text = p.text(start) // one token: no concatenation
+		return true, pgenErr{}
 	}
 	for i := start; i < c.cur; i++ {
 		s.Text += p.text(i)

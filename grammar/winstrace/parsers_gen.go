@@ -465,6 +465,10 @@ func (p *callParserGen) n2(c *pgenState, s *identifier) (bool, pgenErr) {
 	if !m {
 		return false, pgenErr{}
 	}
+	if c.cur == start+1 && s.Name == "" {
+		s.Name = p.text(start) // one token: no concatenation
+		return true, pgenErr{}
+	}
 	for i := start; i < c.cur; i++ {
 		s.Name += p.text(i)
 	}
@@ -511,6 +515,10 @@ func (p *callParserGen) n4(c *pgenState, s *marker) (bool, pgenErr) {
 	if !m {
 		return false, pgenErr{}
 	}
+	if c.cur == start+1 && s.Text == "" {
+		s.Text = p.text(start) // one token: no concatenation
+		return true, pgenErr{}
+	}
 	for i := start; i < c.cur; i++ {
 		s.Text += p.text(i)
 	}
@@ -526,6 +534,10 @@ func (p *callParserGen) n5(c *pgenState, s *number) (bool, pgenErr) {
 	}
 	if !m {
 		return false, pgenErr{}
+	}
+	if c.cur == start+1 && s.Text == "" {
+		s.Text = p.text(start) // one token: no concatenation
+		return true, pgenErr{}
 	}
 	for i := start; i < c.cur; i++ {
 		s.Text += p.text(i)

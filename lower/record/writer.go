@@ -106,6 +106,10 @@ type csvWriter struct {
 	header bool
 	buf    []byte
 	json   []byte
+
+	// The first two cells of the last row, encoded: they rarely change.
+	dialect, source string
+	head            []byte
 }
 
 // NewCSV returns a writer printing a header row (CSVColumns) and one row a
@@ -134,11 +138,14 @@ func (c *csvWriter) Write(r *Record) error {
 			return err
 		}
 	}
-	b := c.buf[:0]
-	b = appendCSVField(b, r.Dialect)
-	b = append(b, ',')
-	b = appendCSVField(b, r.Source)
-	b = append(b, ',')
+	if c.head == nil || r.Dialect != c.dialect || r.Source != c.source {
+		c.dialect, c.source = r.Dialect, r.Source
+		c.head = appendCSVField(c.head[:0], r.Dialect)
+		c.head = append(c.head, ',')
+		c.head = appendCSVField(c.head, r.Source)
+		c.head = append(c.head, ',')
+	}
+	b := append(c.buf[:0], c.head...)
 	b = strconv.AppendInt(b, int64(r.Line), 10)
 	b = append(b, ',')
 	b = strconv.AppendInt(b, r.Seq, 10)

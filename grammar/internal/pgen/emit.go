@@ -891,6 +891,10 @@ func (pe *parserEmitter) nodeFunc(n node, owner *structInfo) {
 		pe.p("\t}")
 		switch f.kind {
 		case kindString:
+			pe.p("\tif c.cur == start+1 && s.%s == \"\" {", f.name)
+			pe.p("\t\ts.%s = p.text(start) // one token: no concatenation", f.name)
+			pe.p("\t\treturn true, pgenErr{}")
+			pe.p("\t}")
 			pe.p("\tfor i := start; i < c.cur; i++ {")
 			pe.p("\t\ts.%s += p.text(i)", f.name)
 			pe.p("\t}")

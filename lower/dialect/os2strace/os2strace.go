@@ -371,10 +371,30 @@ func (l *HookLowerer) checkCount(h *os2ast.Hook, got, want int, what string) {
 
 // hexWord reads a data word of at most digits hex digits.
 func (l *HookLowerer) hexWord(w os2ast.Word, digits int) (uint64, bool) {
+	if v, ok := quickHex(w.Text, digits); ok {
+		return v, true
+	}
 	v, err := strconv.ParseUint(w.Text, 16, 64)
 	if err != nil || len(w.Text) > digits || strings.HasPrefix(w.Text, "+") {
 		l.fail(w.Pos, os2ast.CodeDataWord, fmt.Sprintf("data word %q is not a 32-bit hex word", w.Text))
 		return 0, false
+	}
+	return v, true
+}
+
+// quickHex reads 1 to digits (at most 16) hex digits without strconv;
+// false sends the caller to the general path.
+func quickHex(s string, digits int) (uint64, bool) {
+	if len(s) == 0 || len(s) > digits {
+		return 0, false
+	}
+	var v uint64
+	for i := 0; i < len(s); i++ {
+		d, ok := hexDigit(s[i])
+		if !ok {
+			return 0, false
+		}
+		v = v<<4 | uint64(d)
 	}
 	return v, true
 }

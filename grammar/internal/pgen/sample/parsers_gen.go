@@ -656,6 +656,10 @@ func (p *programParserGen) n8(c *pgenState, s *call) (bool, pgenErr) {
 	if !m {
 		return false, pgenErr{}
 	}
+	if c.cur == start+1 && s.Name == "" {
+		s.Name = p.text(start) // one token: no concatenation
+		return true, pgenErr{}
+	}
 	for i := start; i < c.cur; i++ {
 		s.Name += p.text(i)
 	}
@@ -940,6 +944,10 @@ func (p *programParserGen) n24(c *pgenState, s *letStmt) (bool, pgenErr) {
 	if !m {
 		return false, pgenErr{}
 	}
+	if c.cur == start+1 && s.Name == "" {
+		s.Name = p.text(start) // one token: no concatenation
+		return true, pgenErr{}
+	}
 	for i := start; i < c.cur; i++ {
 		s.Name += p.text(i)
 	}
@@ -1005,6 +1013,10 @@ func (p *programParserGen) n28(c *pgenState, s *opRHS) (bool, pgenErr) {
 	}
 	if !m {
 		return false, pgenErr{}
+	}
+	if c.cur == start+1 && s.Op == "" {
+		s.Op = p.text(start) // one token: no concatenation
+		return true, pgenErr{}
 	}
 	for i := start; i < c.cur; i++ {
 		s.Op += p.text(i)
@@ -1931,6 +1943,10 @@ func (p *programParserGen) n62(c *pgenState, s *call) (bool, pgenErr) {
 	}
 	if !m {
 		return false, pgenErr{}
+	}
+	if c.cur == start+1 && s.Name == "" {
+		s.Name = p.text(start) // one token: no concatenation
+		return true, pgenErr{}
 	}
 	for i := start; i < c.cur; i++ {
 		s.Name += p.text(i)
