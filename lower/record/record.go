@@ -169,29 +169,33 @@ func appendAttrs(b []byte, a Attrs) ([]byte, error) {
 const maxInlineKeys = 16
 
 func appendJSONMap(b []byte, m map[string]any) ([]byte, error) {
-	var inline [maxInlineKeys]string
-	keys := inline[:0]
-	if len(m) > maxInlineKeys {
-		keys = make([]string, 0, len(m))
+	type pair struct {
+		k string
+		v any
 	}
-	for k := range m {
-		keys = append(keys, k)
+	var inline [maxInlineKeys]pair
+	pairs := inline[:0]
+	if len(m) > maxInlineKeys {
+		pairs = make([]pair, 0, len(m))
+	}
+	for k, v := range m {
+		pairs = append(pairs, pair{k, v})
 	}
 	// Insertion sort: attrs hold a handful of keys.
-	for i := 1; i < len(keys); i++ {
-		for j := i; j > 0 && keys[j] < keys[j-1]; j-- {
-			keys[j], keys[j-1] = keys[j-1], keys[j]
+	for i := 1; i < len(pairs); i++ {
+		for j := i; j > 0 && pairs[j].k < pairs[j-1].k; j-- {
+			pairs[j], pairs[j-1] = pairs[j-1], pairs[j]
 		}
 	}
 	b = append(b, '{')
-	for i, k := range keys {
+	for i := range pairs {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendString(b, k)
+		b = appendString(b, pairs[i].k)
 		b = append(b, ':')
 		var err error
-		if b, err = appendJSONValue(b, m[k]); err != nil {
+		if b, err = appendJSONValue(b, pairs[i].v); err != nil {
 			return nil, err
 		}
 	}

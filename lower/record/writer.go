@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -234,17 +235,21 @@ func appendCSV[T string | []byte](b []byte, s T) []byte {
 	if !csvNeedsQuotes(s) {
 		return append(b, s...)
 	}
-	b = append(b, '"')
-	start := 0
+	n := len(b)
+	b = slices.Grow(b, 2*len(s)+2)[:n+2*len(s)+2] // room for every byte doubled
+	b[n] = '"'
+	j := n + 1
 	for i := 0; i < len(s); i++ {
-		if s[i] == '"' {
-			b = append(b, s[start:i+1]...)
-			b = append(b, '"')
-			start = i + 1
+		c := s[i]
+		b[j] = c
+		j++
+		if c == '"' {
+			b[j] = '"'
+			j++
 		}
 	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
+	b[j] = '"'
+	return b[:j+1]
 }
 
 // csvSpecial marks the bytes that make encoding/csv quote a field.
