@@ -122,6 +122,20 @@ type HookLowerer struct {
 	buf               []byte
 	events            map[uint32]string
 	hooks             map[uint64]record.Attrs
+	recentEvents      [256]recentEvent // before events: no hashing for the usual pairs
+	recentHooks       [256]recentHook  // before hooks
+}
+
+// recentEvent and recentHook are the slots of direct-mapped caches in
+// front of the maps; a zero slot is empty (key 0 is never stored).
+type recentEvent struct {
+	key   uint32 // major<<16 | minor, plus 1<<31
+	event string
+}
+
+type recentHook struct {
+	key   uint64 // the hook type, plus 1<<63
+	attrs record.Attrs
 }
 
 // maxEvents bounds the remembered event names.
@@ -317,7 +331,12 @@ func timeText(h *os2ast.Hook, line string) string {
 // event is "0xMM/0xmm", remembered for the first maxEvents pairs.
 func (l *HookLowerer) event(major, minor uint64) string {
 	key := uint32(major)<<16 | uint32(minor)
+	slot := &l.recentEvents[(major*37+minor)&0xFF]
+	if slot.key == key|1<<31 {
+		return slot.event
+	}
 	if e, ok := l.events[key]; ok {
+		*slot = recentEvent{key | 1<<31, e}
 		return e
 	}
 	var b [24]byte
@@ -327,6 +346,7 @@ func (l *HookLowerer) event(major, minor uint64) string {
 	}
 	if len(l.events) < maxEvents {
 		l.events[key] = e
+		*slot = recentEvent{key | 1<<31, e}
 	}
 	return e
 }
@@ -335,7 +355,12 @@ func (l *HookLowerer) event(major, minor uint64) string {
 // type: one map per type, shared by its records and never changed (setAttr
 // copies it first).
 func (l *HookLowerer) hookAttrs(typ uint64) record.Attrs {
+	slot := &l.recentHooks[(typ^typ>>8)&0xFF]
+	if slot.key == typ|1<<63 {
+		return slot.attrs
+	}
 	if a, ok := l.hooks[typ]; ok {
+		*slot = recentHook{typ | 1<<63, a}
 		return a
 	}
 	name, known := categoryNames[typ>>8]
@@ -347,6 +372,7 @@ func (l *HookLowerer) hookAttrs(typ uint64) record.Attrs {
 		l.hooks = map[uint64]record.Attrs{}
 	}
 	l.hooks[typ] = a // at most 65536 hook types
+	*slot = recentHook{typ | 1<<63, a}
 	return a
 }
 
