@@ -136,20 +136,20 @@ func pgenLexError(pos lexer.Position, rest string) error {
 // from 0x80 on stand for whole runes), the next state by state and group
 // (-1: no rule goes on) and the first rule that accepts in each state (-1: none).
 var pgenGroup_hookLexer = [256]uint8{
-	0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 3, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 	1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0,
 	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
+	4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
+	4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
+	4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
 }
 var pgenTrans_hookLexer = [...]int16{
-	1, 2, 3,
-	1, -1, -1,
-	-1, 2, -1,
-	-1, -1, -1,
+	1, 2, 3, 2, 1,
+	1, -1, -1, -1, 1,
+	-1, 2, -1, 2, -1,
+	-1, -1, -1, -1, -1,
 }
 var pgenAccept_hookLexer = [...]int8{-1, 1, 2, 0}
 
@@ -162,15 +162,15 @@ func pgenLex_hookLexer(filename, s string, elide uint64, toks []pgenToken) ([]pg
 		st, rule, end := 0, int(pgenAccept_hookLexer[0]), pos
 		plain := true // no line break and no multi-byte rune read
 		for p := pos; p < len(s); {
-			b := s[p]
+			g := int(pgenGroup_hookLexer[s[p]])
 			size := 1
-			if b >= 0x80 {
-				_, size = utf8.DecodeRuneInString(s[p:])
+			if g >= 3 { // a line feed or a non-ASCII byte
 				plain = false
-			} else if b == '\n' {
-				plain = false
+				if g > 3 {
+					_, size = utf8.DecodeRuneInString(s[p:])
+				}
 			}
-			st = int(pgenTrans_hookLexer[st*3+int(pgenGroup_hookLexer[b])])
+			st = int(pgenTrans_hookLexer[st*5+g])
 			if st < 0 {
 				break
 			}
@@ -204,19 +204,19 @@ var pgenRuleNames_hookLexer = [...]string{"Colon", "Word", "Space"}
 // from 0x80 on stand for whole runes), the next state by state and group
 // (-1: no rule goes on) and the first rule that accepts in each state (-1: none).
 var pgenGroup_moduleLexer = [256]uint8{
-	0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 	1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+	3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+	3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+	3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
 }
 var pgenTrans_moduleLexer = [...]int16{
-	1, 2,
-	1, -1,
-	-1, 2,
+	1, 2, 2, 1,
+	1, -1, -1, 1,
+	-1, 2, 2, -1,
 }
 var pgenAccept_moduleLexer = [...]int8{-1, 0, 1}
 
@@ -229,15 +229,15 @@ func pgenLex_moduleLexer(filename, s string, elide uint64, toks []pgenToken) ([]
 		st, rule, end := 0, int(pgenAccept_moduleLexer[0]), pos
 		plain := true // no line break and no multi-byte rune read
 		for p := pos; p < len(s); {
-			b := s[p]
+			g := int(pgenGroup_moduleLexer[s[p]])
 			size := 1
-			if b >= 0x80 {
-				_, size = utf8.DecodeRuneInString(s[p:])
+			if g >= 2 { // a line feed or a non-ASCII byte
 				plain = false
-			} else if b == '\n' {
-				plain = false
+				if g > 2 {
+					_, size = utf8.DecodeRuneInString(s[p:])
+				}
 			}
-			st = int(pgenTrans_moduleLexer[st*2+int(pgenGroup_moduleLexer[b])])
+			st = int(pgenTrans_moduleLexer[st*4+g])
 			if st < 0 {
 				break
 			}

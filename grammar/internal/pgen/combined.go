@@ -80,11 +80,17 @@ func combine(dfas []*dfa) (*combined, bool) {
 }
 
 // classes groups the input classes that every state treats alike: it
-// returns the group of each input class and the number of groups.
+// returns the group of each input class and the number of groups. The line
+// feed and the non-ASCII class get groups of their own, the last two, so
+// that the lexer tells them (which need a rune decoded or the line counted)
+// with one comparison.
 func (cb *combined) classes() ([numClasses]int, int) {
 	var group [numClasses]int
 	seen := map[string]int{}
 	for c := 0; c < numClasses; c++ {
+		if c == '\n' || c == hiClass {
+			continue
+		}
 		var b strings.Builder
 		for s := range cb.trans {
 			b.WriteString(strconv.Itoa(cb.trans[s][c]))
@@ -97,7 +103,9 @@ func (cb *combined) classes() ([numClasses]int, int) {
 		}
 		group[c] = g
 	}
-	return group, len(seen)
+	n := len(seen)
+	group['\n'], group[hiClass] = n, n+1
+	return group, n + 2
 }
 
 // combinedLexer writes the lexer of ld as one loop over the merged
@@ -147,15 +155,15 @@ func pgenLex_%[1]s(filename, s string, elide uint64, toks []pgenToken) ([]pgenTo
 		st, rule, end := 0, int(pgenAccept_%[1]s[0]), pos
 		plain := true // no line break and no multi-byte rune read
 		for p := pos; p < len(s); {
-			b := s[p]
+			g := int(pgenGroup_%[1]s[s[p]])
 			size := 1
-			if b >= 0x80 {
-				_, size = utf8.DecodeRuneInString(s[p:])
+			if g >= %[3]d { // a line feed or a non-ASCII byte
 				plain = false
-			} else if b == '\n' {
-				plain = false
+				if g > %[3]d {
+					_, size = utf8.DecodeRuneInString(s[p:])
+				}
 			}
-			st = int(pgenTrans_%[1]s[st*%[2]d+int(pgenGroup_%[1]s[b])])
+			st = int(pgenTrans_%[1]s[st*%[2]d+g])
 			if st < 0 {
 				break
 			}
@@ -181,5 +189,5 @@ func pgenLex_%[1]s(filename, s string, elide uint64, toks []pgenToken) ([]pgenTo
 		pos = end
 	}
 	return append(toks, pgenToken{typ: -1, start: int32(pos), end: int32(pos), line: line, col: col}), nil
-}`, ld.name, ngroups)
+}`, ld.name, ngroups, ngroups-2)
 }
