@@ -137,3 +137,44 @@ func FuzzCSVField(f *testing.F) {
 		}
 	})
 }
+
+// TestAttrsJSONUsed: a record that carries its attrs as JSON is written
+// with those bytes, in every format, and as the map would be when they are
+// the map's encoding.
+func TestAttrsJSONUsed(t *testing.T) {
+	for _, format := range []string{"jsonl", "csv", "text", "chrome"} {
+		for i := 1; i < 2*len(tricky); i++ {
+			r := trickyRecord(i)
+			if r.Attrs == nil {
+				continue
+			}
+			write := func(r *Record) string {
+				var out bytes.Buffer
+				w, err := NewWriter(format, &out)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := w.Write(r); err != nil {
+					t.Fatal(err)
+				}
+				if err := w.Flush(); err != nil {
+					t.Fatal(err)
+				}
+				return out.String()
+			}
+			want := write(r)
+			enc, err := AppendAttrsJSON(nil, r.Attrs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r.AttrsJSON = enc
+			if got := write(r); got != want {
+				t.Errorf("%s, record %d, attrs given as JSON:\ngot  %q\nwant %q", format, i, got, want)
+			}
+			r.AttrsJSON = []byte(`{"given":"as JSON"}`)
+			if got := write(r); !strings.Contains(got, "given") {
+				t.Errorf("%s, record %d: the attrs' JSON was not used: %q", format, i, got)
+			}
+		}
+	}
+}

@@ -62,6 +62,12 @@ type Record struct {
 	Status   Status // the outcome, where the dialect gives one
 	Data     []string
 	Attrs    Attrs
+	// AttrsJSON, when not nil, is Attrs as JSON, in the form the writers
+	// print (AppendAttrsJSON): a lowering whose records share a few Attrs
+	// maps encodes each once, and the writers copy it instead of encoding
+	// the map for every record. It is not a field of the output. Whoever
+	// changes Attrs must set it to nil; its bytes never change.
+	AttrsJSON []byte
 }
 
 // Uint returns a pointer to v, for the optional integer fields.
@@ -143,7 +149,7 @@ func (r *Record) AppendJSON(b []byte) ([]byte, error) {
 	if len(r.Attrs) > 0 {
 		b = append(b, `,"attrs":`...)
 		var err error
-		if b, err = appendAttrs(b, r.Attrs); err != nil {
+		if b, err = appendRecordAttrs(b, r); err != nil {
 			return nil, err
 		}
 	}
@@ -163,6 +169,15 @@ func appendOptUint(b []byte, key string, v *uint64) []byte {
 // appended directly, anything else through encoding/json.
 func appendAttrs(b []byte, a Attrs) ([]byte, error) {
 	return appendJSONMap(b, a)
+}
+
+// appendRecordAttrs appends the JSON of a record's non-empty attrs: the
+// encoding the record carries, or the map encoded.
+func appendRecordAttrs(b []byte, r *Record) ([]byte, error) {
+	if r.AttrsJSON != nil {
+		return append(b, r.AttrsJSON...), nil
+	}
+	return appendJSONMap(b, r.Attrs)
 }
 
 // maxInlineKeys is how many keys appendJSONMap sorts on the stack.

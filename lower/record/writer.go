@@ -203,7 +203,7 @@ func (c *csvWriter) Write(r *Record) error {
 	}
 	b = append(b, ',')
 	if len(r.Attrs) > 0 {
-		j, err := appendAttrs(c.json[:0], r.Attrs)
+		j, err := appendRecordAttrs(c.json[:0], r)
 		if err != nil {
 			return err
 		}
@@ -374,7 +374,7 @@ func (t *textWriter) Write(r *Record) error {
 		sb.WriteString(" data=" + strings.Join(r.Data, ","))
 	}
 	if len(r.Attrs) > 0 {
-		b, err := appendAttrs(nil, r.Attrs)
+		b, err := appendRecordAttrs(nil, r)
 		if err != nil {
 			return err
 		}

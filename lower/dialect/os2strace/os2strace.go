@@ -121,7 +121,7 @@ type HookLowerer struct {
 	ts                int64
 	buf               []byte
 	events            map[uint32]string
-	hooks             map[uint64]record.Attrs
+	hooks             map[uint64]hookAttrs
 	recentEvents      [256]recentEvent // before events: no hashing for the usual pairs
 	recentHooks       [256]recentHook  // before hooks
 }
@@ -134,8 +134,14 @@ type recentEvent struct {
 }
 
 type recentHook struct {
-	key   uint64 // the hook type, plus 1<<63
+	key uint64 // the hook type, plus 1<<63
+	hookAttrs
+}
+
+// hookAttrs is the attrs of one hook type and their JSON.
+type hookAttrs struct {
 	attrs record.Attrs
+	json  []byte
 }
 
 // maxEvents bounds the remembered event names.
@@ -226,8 +232,9 @@ func (l *HookLowerer) lower(h *os2ast.Hook, line string) (*record.Record, uint64
 		Phase:   record.Instant,
 		Args:    rec.Args[:0],
 		Data:    rec.Data[:0],
-		Attrs:   l.hookAttrs(typ),
 	}
+	ha := l.hookAttrs(typ)
+	rec.Attrs, rec.AttrsJSON = ha.attrs, ha.json
 	stamp := h.High.Value<<32 | h.Low.Value
 
 	switch cat {
@@ -352,12 +359,12 @@ func (l *HookLowerer) event(major, minor uint64) string {
 }
 
 // hookAttrs returns the attrs "hook" (0xTTTT) and "hook_type" of a hook
-// type: one map per type, shared by its records and never changed (setAttr
-// copies it first).
-func (l *HookLowerer) hookAttrs(typ uint64) record.Attrs {
+// type and their JSON: one map per type, shared by its records and never
+// changed (setAttr copies it first).
+func (l *HookLowerer) hookAttrs(typ uint64) hookAttrs {
 	slot := &l.recentHooks[(typ^typ>>8)&0xFF]
 	if slot.key == typ|1<<63 {
-		return slot.attrs
+		return slot.hookAttrs
 	}
 	if a, ok := l.hooks[typ]; ok {
 		*slot = recentHook{typ | 1<<63, a}
@@ -367,9 +374,10 @@ func (l *HookLowerer) hookAttrs(typ uint64) record.Attrs {
 	if !known {
 		name = "unknown"
 	}
-	a := record.Attrs{"hook": fmt.Sprintf("0x%04x", typ), "hook_type": name}
+	a := hookAttrs{attrs: record.Attrs{"hook": fmt.Sprintf("0x%04x", typ), "hook_type": name}}
+	a.json, _ = record.AppendAttrsJSON(nil, a.attrs) // strings only: no error
 	if l.hooks == nil {
-		l.hooks = map[uint64]record.Attrs{}
+		l.hooks = map[uint64]hookAttrs{}
 	}
 	l.hooks[typ] = a // at most 65536 hook types
 	*slot = recentHook{typ | 1<<63, a}
@@ -384,7 +392,7 @@ func (l *HookLowerer) setAttr(rec *record.Record, key string, v any) {
 		for k, x := range rec.Attrs {
 			m[k] = x
 		}
-		rec.Attrs, l.ownAttrs = m, true
+		rec.Attrs, rec.AttrsJSON, l.ownAttrs = m, nil, true
 	}
 	rec.Attrs[key] = v
 }
