@@ -178,3 +178,29 @@ func TestAttrsJSONUsed(t *testing.T) {
 		}
 	}
 }
+
+// TestCSVAttrsCell: one CSV writer given records whose attrs JSON changes
+// from record to record (same bytes, other bytes, a prefix of the same
+// storage) writes each record's own JSON as its attrs cell.
+func TestCSVAttrsCell(t *testing.T) {
+	a := []byte(`{"a":"1","b":"x,y"}`)
+	b := []byte(`{"c":"\"q\""}`)
+	jsons := [][]byte{a, a, b, a, a[:len(a)-1], b, b}
+	var got bytes.Buffer
+	w := NewCSV(&got)
+	for i, j := range jsons {
+		r := &Record{Event: "e", Phase: Instant, Line: i, Attrs: Attrs{"k": "v"}, AttrsJSON: j}
+		if err := w.Write(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	rows := strings.Split(got.String(), "\n")
+	for i, j := range jsons {
+		if want := "," + string(appendCSVBytes(nil, j)); !strings.HasSuffix(rows[i+1], want) {
+			t.Errorf("row %d: %q does not end in %q", i+1, rows[i+1], want)
+		}
+	}
+}

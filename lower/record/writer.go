@@ -111,6 +111,11 @@ type csvWriter struct {
 	// The first two cells of the last row, encoded: they rarely change.
 	dialect, source string
 	head            []byte
+
+	// The attrs cell of the last record that gave its attrs as JSON.
+	attrsOf   *byte // the JSON's first byte
+	attrsLen  int   // and its length
+	attrsCell []byte
 }
 
 // NewCSV returns a writer printing a header row (CSVColumns) and one row a
@@ -202,7 +207,17 @@ func (c *csvWriter) Write(r *Record) error {
 		b = appendCSVBytes(b, j)
 	}
 	b = append(b, ',')
-	if len(r.Attrs) > 0 {
+	switch {
+	case len(r.Attrs) == 0:
+	case len(r.AttrsJSON) > 0:
+		// Its bytes never change: the cell of the same bytes is the last one.
+		if &r.AttrsJSON[0] != c.attrsOf || len(r.AttrsJSON) != c.attrsLen {
+			c.attrsOf = &r.AttrsJSON[0]
+			c.attrsCell = appendCSVBytes(c.attrsCell[:0], r.AttrsJSON)
+			c.attrsLen = len(r.AttrsJSON)
+		}
+		b = append(b, c.attrsCell...)
+	default:
 		j, err := appendRecordAttrs(c.json[:0], r)
 		if err != nil {
 			return err
