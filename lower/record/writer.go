@@ -2,6 +2,7 @@ package record
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"io"
 	"slices"
@@ -184,8 +185,13 @@ func (c *csvWriter) Write(r *Record) error {
 	b = appendCSVField(b, r.Errno)
 	b = append(b, ',')
 	if len(r.Args) > 0 {
-		c.json = appendArgs(c.json[:0], r.Args)
-		b = appendCSVBytes(b, c.json)
+		// The JSON array holds "kind" keys, so the cell is always quoted:
+		// encoded in place, its quotes then doubled in place.
+		b = append(b, '"')
+		start := len(b)
+		b = appendArgs(b, r.Args)
+		b = doubleQuotes(b, start)
+		b = append(b, '"')
 	}
 	b = append(b, ',')
 	if r.Ret != nil {
@@ -265,6 +271,27 @@ func appendCSV[T string | []byte](b []byte, s T) []byte {
 	}
 	b[j] = '"'
 	return b[:j+1]
+}
+
+// doubleQuotes doubles the quotes of b[start:] in place.
+func doubleQuotes(b []byte, start int) []byte {
+	n := bytes.Count(b[start:], []byte{'"'})
+	if n == 0 {
+		return b
+	}
+	old := len(b)
+	b = slices.Grow(b, n)[:old+n]
+	j := len(b)
+	for i := old - 1; i >= start && j > i+1; i-- {
+		c := b[i]
+		j--
+		b[j] = c
+		if c == '"' {
+			j--
+			b[j] = '"'
+		}
+	}
+	return b
 }
 
 // csvSpecial marks the bytes that make encoding/csv quote a field.
