@@ -45,11 +45,11 @@ func benchRecordsFormat(b *testing.B, name, format string) {
 }
 
 func BenchmarkRecordsOS2Strace(b *testing.B) { benchRecords(b, "os2strace") }
-
-// BenchmarkRecordsOS2StraceCSV is the path of the CSV figure.
-func BenchmarkRecordsOS2StraceCSV(b *testing.B) { benchRecordsFormat(b, "os2strace", "csv") }
 func BenchmarkRecordsOS2MTE(b *testing.B)    { benchRecords(b, "os2mte") }
 func BenchmarkRecordsWinStrace(b *testing.B) { benchRecords(b, "winstrace") }
 func BenchmarkRecordsPRF(b *testing.B)       { benchRecords(b, "prf") }
 func BenchmarkRecordsPRFCSV(b *testing.B)    { benchRecords(b, "prfcsv") }
 func BenchmarkRecordsStrace(b *testing.B)    { benchRecords(b, "strace") }
+
+// BenchmarkRecordsOS2StraceCSV is the path of the CSV figure.
+func BenchmarkRecordsOS2StraceCSV(b *testing.B) { benchRecordsFormat(b, "os2strace", "csv") }
