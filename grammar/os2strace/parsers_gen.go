@@ -153,6 +153,10 @@ var pgenTrans_hookLexer = [...]int16{
 }
 var pgenAccept_hookLexer = [...]int8{-1, 1, 2, 0}
 
+// pgenLoops_hookLexer marks the accepting states that some ASCII bytes but the line feed
+// lead back to: the lexer reads runs of them in a loop of its own.
+var pgenLoops_hookLexer = [...]bool{false, true, true, false}
+
 // pgenLex_hookLexer splits s into tokens as participle's lexer does with the rules of hookLexer, tried in order;
 // tokens of the rules in the elide mask are left out. The last token is the end of the input.
 func pgenLex_hookLexer(filename, s string, elide uint64, toks []pgenToken) ([]pgenToken, error) {
@@ -176,6 +180,14 @@ func pgenLex_hookLexer(filename, s string, elide uint64, toks []pgenToken) ([]pg
 			}
 			p += size
 			if a := pgenAccept_hookLexer[st]; a >= 0 {
+				if pgenLoops_hookLexer[st] {
+					for row := st * 5; p < len(s); p++ {
+						g := int(pgenGroup_hookLexer[s[p]])
+						if g >= 3 || int(pgenTrans_hookLexer[row+g]) != st {
+							break
+						}
+					}
+				}
 				rule, end = int(a), p
 			}
 		}
@@ -220,6 +232,10 @@ var pgenTrans_moduleLexer = [...]int16{
 }
 var pgenAccept_moduleLexer = [...]int8{-1, 0, 1}
 
+// pgenLoops_moduleLexer marks the accepting states that some ASCII bytes but the line feed
+// lead back to: the lexer reads runs of them in a loop of its own.
+var pgenLoops_moduleLexer = [...]bool{false, true, true}
+
 // pgenLex_moduleLexer splits s into tokens as participle's lexer does with the rules of moduleLexer, tried in order;
 // tokens of the rules in the elide mask are left out. The last token is the end of the input.
 func pgenLex_moduleLexer(filename, s string, elide uint64, toks []pgenToken) ([]pgenToken, error) {
@@ -243,6 +259,14 @@ func pgenLex_moduleLexer(filename, s string, elide uint64, toks []pgenToken) ([]
 			}
 			p += size
 			if a := pgenAccept_moduleLexer[st]; a >= 0 {
+				if pgenLoops_moduleLexer[st] {
+					for row := st * 4; p < len(s); p++ {
+						g := int(pgenGroup_moduleLexer[s[p]])
+						if g >= 2 || int(pgenTrans_moduleLexer[row+g]) != st {
+							break
+						}
+					}
+				}
 				rule, end = int(a), p
 			}
 		}

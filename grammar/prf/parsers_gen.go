@@ -154,6 +154,10 @@ var pgenTrans_csvLexer = [...]int16{
 }
 var pgenAccept_csvLexer = [...]int8{-1, 2, -1, 1, 0}
 
+// pgenLoops_csvLexer marks the accepting states that some ASCII bytes but the line feed
+// lead back to: the lexer reads runs of them in a loop of its own.
+var pgenLoops_csvLexer = [...]bool{false, true, false, false, false}
+
 // pgenLex_csvLexer splits s into tokens as participle's lexer does with the rules of csvLexer, tried in order;
 // tokens of the rules in the elide mask are left out. The last token is the end of the input.
 func pgenLex_csvLexer(filename, s string, elide uint64, toks []pgenToken) ([]pgenToken, error) {
@@ -177,6 +181,14 @@ func pgenLex_csvLexer(filename, s string, elide uint64, toks []pgenToken) ([]pge
 			}
 			p += size
 			if a := pgenAccept_csvLexer[st]; a >= 0 {
+				if pgenLoops_csvLexer[st] {
+					for row := st * 5; p < len(s); p++ {
+						g := int(pgenGroup_csvLexer[s[p]])
+						if g >= 3 || int(pgenTrans_csvLexer[row+g]) != st {
+							break
+						}
+					}
+				}
 				rule, end = int(a), p
 			}
 		}
@@ -287,6 +299,10 @@ var pgenTrans_dumpLexer = [...]int16{
 }
 var pgenAccept_dumpLexer = [...]int8{-1, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1}
 
+// pgenLoops_dumpLexer marks the accepting states that some ASCII bytes but the line feed
+// lead back to: the lexer reads runs of them in a loop of its own.
+var pgenLoops_dumpLexer = [...]bool{false, true, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false}
+
 // pgenLex_dumpLexer splits s into tokens as participle's lexer does with the rules of dumpLexer, tried in order;
 // tokens of the rules in the elide mask are left out. The last token is the end of the input.
 func pgenLex_dumpLexer(filename, s string, elide uint64, toks []pgenToken) ([]pgenToken, error) {
@@ -310,6 +326,14 @@ func pgenLex_dumpLexer(filename, s string, elide uint64, toks []pgenToken) ([]pg
 			}
 			p += size
 			if a := pgenAccept_dumpLexer[st]; a >= 0 {
+				if pgenLoops_dumpLexer[st] {
+					for row := st * 35; p < len(s); p++ {
+						g := int(pgenGroup_dumpLexer[s[p]])
+						if g >= 33 || int(pgenTrans_dumpLexer[row+g]) != st {
+							break
+						}
+					}
+				}
 				rule, end = int(a), p
 			}
 		}
@@ -354,6 +378,10 @@ var pgenTrans_hexLexer = [...]int16{
 }
 var pgenAccept_hexLexer = [...]int8{-1, 0, 1}
 
+// pgenLoops_hexLexer marks the accepting states that some ASCII bytes but the line feed
+// lead back to: the lexer reads runs of them in a loop of its own.
+var pgenLoops_hexLexer = [...]bool{false, true, true}
+
 // pgenLex_hexLexer splits s into tokens as participle's lexer does with the rules of hexLexer, tried in order;
 // tokens of the rules in the elide mask are left out. The last token is the end of the input.
 func pgenLex_hexLexer(filename, s string, elide uint64, toks []pgenToken) ([]pgenToken, error) {
@@ -377,6 +405,14 @@ func pgenLex_hexLexer(filename, s string, elide uint64, toks []pgenToken) ([]pge
 			}
 			p += size
 			if a := pgenAccept_hexLexer[st]; a >= 0 {
+				if pgenLoops_hexLexer[st] {
+					for row := st * 4; p < len(s); p++ {
+						g := int(pgenGroup_hexLexer[s[p]])
+						if g >= 2 || int(pgenTrans_hexLexer[row+g]) != st {
+							break
+						}
+					}
+				}
 				rule, end = int(a), p
 			}
 		}

@@ -162,6 +162,10 @@ var pgenTrans_callLexer = [...]int16{
 }
 var pgenAccept_callLexer = [...]int8{-1, 5, -1, 4, -1, 2, 4, -1, 3, 0, -1, -1, 1}
 
+// pgenLoops_callLexer marks the accepting states that some ASCII bytes but the line feed
+// lead back to: the lexer reads runs of them in a loop of its own.
+var pgenLoops_callLexer = [...]bool{false, true, false, false, false, true, false, false, true, false, false, false, false}
+
 // pgenLex_callLexer splits s into tokens as participle's lexer does with the rules of callLexer, tried in order;
 // tokens of the rules in the elide mask are left out. The last token is the end of the input.
 func pgenLex_callLexer(filename, s string, elide uint64, toks []pgenToken) ([]pgenToken, error) {
@@ -185,6 +189,14 @@ func pgenLex_callLexer(filename, s string, elide uint64, toks []pgenToken) ([]pg
 			}
 			p += size
 			if a := pgenAccept_callLexer[st]; a >= 0 {
+				if pgenLoops_callLexer[st] {
+					for row := st * 12; p < len(s); p++ {
+						g := int(pgenGroup_callLexer[s[p]])
+						if g >= 10 || int(pgenTrans_callLexer[row+g]) != st {
+							break
+						}
+					}
+				}
 				rule, end = int(a), p
 			}
 		}

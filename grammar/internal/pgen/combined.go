@@ -134,9 +134,16 @@ func (e *emitter) combinedLexer(ld *lexerDef, cb *combined) {
 			tb.WriteString(",")
 		}
 	}
-	var ab strings.Builder
-	for _, a := range cb.accept {
+	var ab, lb strings.Builder
+	for st, a := range cb.accept {
 		ab.WriteString(strconv.Itoa(a) + ",")
+		loops := false
+		for c := 0; c < numClasses; c++ {
+			if c != '\n' && c != hiClass && cb.trans[st][c] == st {
+				loops = a >= 0
+			}
+		}
+		lb.WriteString(strconv.FormatBool(loops) + ",")
 	}
 	e.p("")
 	e.p("// The rules of %s merged into one automaton: the group of each byte (bytes", ld.name)
@@ -145,6 +152,10 @@ func (e *emitter) combinedLexer(ld *lexerDef, cb *combined) {
 	e.p("var pgenGroup_%s = [256]uint8{%s\n}", ld.name, gb.String())
 	e.p("var pgenTrans_%s = [...]int16{%s\n}", ld.name, tb.String())
 	e.p("var pgenAccept_%s = [...]int8{%s}", ld.name, ab.String())
+	e.p("")
+	e.p("// pgenLoops_%s marks the accepting states that some ASCII bytes but the line feed", ld.name)
+	e.p("// lead back to: the lexer reads runs of them in a loop of its own.")
+	e.p("var pgenLoops_%s = [...]bool{%s}", ld.name, lb.String())
 	e.p(`
 // pgenLex_%[1]s splits s into tokens as participle's lexer does with the rules of %[1]s, tried in order;
 // tokens of the rules in the elide mask are left out. The last token is the end of the input.
@@ -169,6 +180,14 @@ func pgenLex_%[1]s(filename, s string, elide uint64, toks []pgenToken) ([]pgenTo
 			}
 			p += size
 			if a := pgenAccept_%[1]s[st]; a >= 0 {
+				if pgenLoops_%[1]s[st] {
+					for row := st * %[2]d; p < len(s); p++ {
+						g := int(pgenGroup_%[1]s[s[p]])
+						if g >= %[3]d || int(pgenTrans_%[1]s[row+g]) != st {
+							break
+						}
+					}
+				}
 				rule, end = int(a), p
 			}
 		}

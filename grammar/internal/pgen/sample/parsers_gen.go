@@ -179,6 +179,10 @@ var pgenTrans_sampleLexer = [...]int16{
 }
 var pgenAccept_sampleLexer = [...]int8{-1, 6, 5, 4, 6, 4, 6, 4, 1, 1, 4, 4, 4, 3, 3, 3, 3, -1, 0, -1, 0, -1, 1, -1, 3, 3, 2, 3, 1, 3}
 
+// pgenLoops_sampleLexer marks the accepting states that some ASCII bytes but the line feed
+// lead back to: the lexer reads runs of them in a loop of its own.
+var pgenLoops_sampleLexer = [...]bool{false, false, true, false, false, false, false, false, false, true, false, false, false, true, false, false, false, false, false, false, false, false, true, false, false, false, false, false, true, false}
+
 // pgenLex_sampleLexer splits s into tokens as participle's lexer does with the rules of sampleLexer, tried in order;
 // tokens of the rules in the elide mask are left out. The last token is the end of the input.
 func pgenLex_sampleLexer(filename, s string, elide uint64, toks []pgenToken) ([]pgenToken, error) {
@@ -202,6 +206,14 @@ func pgenLex_sampleLexer(filename, s string, elide uint64, toks []pgenToken) ([]
 			}
 			p += size
 			if a := pgenAccept_sampleLexer[st]; a >= 0 {
+				if pgenLoops_sampleLexer[st] {
+					for row := st * 27; p < len(s); p++ {
+						g := int(pgenGroup_sampleLexer[s[p]])
+						if g >= 25 || int(pgenTrans_sampleLexer[row+g]) != st {
+							break
+						}
+					}
+				}
 				rule, end = int(a), p
 			}
 		}
