@@ -79,6 +79,9 @@ type converter struct {
 // number converts a word in the given base; bits bounds its value.
 func (c *converter) number(w word, base, bits int, code, what string) os2ast.Number {
 	p := c.Pos(w.Pos)
+	if v, ok := quickUint(w.Text, base, bits); ok {
+		return os2ast.Number{Pos: p, Text: w.Text, Value: v}
+	}
 	v, err := strconv.ParseUint(w.Text, base, bits)
 	if err != nil || strings.HasPrefix(w.Text, "+") {
 		kind := "hex"
@@ -92,6 +95,45 @@ func (c *converter) number(w word, base, bits int, code, what string) os2ast.Num
 		}
 	}
 	return os2ast.Number{Pos: p, Text: w.Text, Value: v}
+}
+
+// numberTo is number into *dst, the common number without a copy of the
+// whole node.
+func (c *converter) numberTo(dst *os2ast.Number, w word, base, bits int, code, what string) {
+	if v, ok := quickUint(w.Text, base, bits); ok {
+		dst.Pos, dst.Text, dst.Value = c.Pos(w.Pos), w.Text, v
+		return
+	}
+	*dst = c.number(w, base, bits, code, what)
+}
+
+// quickUint reads the common number, up to 16 digits of base 10 or 16 that
+// fit in bits, without strconv; false sends the caller to strconv.ParseUint,
+// which decides (and words the error).
+func quickUint(s string, base, bits int) (uint64, bool) {
+	if len(s) == 0 || len(s) > 16 {
+		return 0, false
+	}
+	var v uint64
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		var d byte
+		switch {
+		case c >= '0' && c <= '9':
+			d = c - '0'
+		case base == 16 && c >= 'a' && c <= 'f':
+			d = c - 'a' + 10
+		case base == 16 && c >= 'A' && c <= 'F':
+			d = c - 'A' + 10
+		default:
+			return 0, false
+		}
+		v = v*uint64(base) + uint64(d)
+	}
+	if bits < 64 && v>>uint(bits) != 0 {
+		return 0, false
+	}
+	return v, true
 }
 
 // LineParser parses lines with the parsers generated from the grammar
@@ -152,26 +194,23 @@ func convertHook(pos ast.Pos, p *hookLine, err error, dst *os2ast.Hook) (*os2ast
 		data = dst.Data[:0]
 	}
 	h := dst
-	*h = os2ast.Hook{
-		Pos:   pos,
-		Type:  c.number(p.Type, 16, 16, os2ast.CodeNumber, "hook type"),
-		Major: c.number(p.Major, 16, 8, os2ast.CodeNumber, "major code"),
-		Minor: c.number(p.Minor, 16, 16, os2ast.CodeNumber, "minor code"),
-		High:  c.number(p.High, 10, 32, os2ast.CodeNumber, "time stamp high half"),
-		Low:   c.number(p.Low, 10, 32, os2ast.CodeNumber, "time stamp low half"),
-		CPU:   c.number(p.CPU, 10, 8, os2ast.CodeNumber, "processor"),
-	}
+	h.Pos = pos
+	c.numberTo(&h.Type, p.Type, 16, 16, os2ast.CodeNumber, "hook type")
+	c.numberTo(&h.Major, p.Major, 16, 8, os2ast.CodeNumber, "major code")
+	c.numberTo(&h.Minor, p.Minor, 16, 16, os2ast.CodeNumber, "minor code")
+	c.numberTo(&h.High, p.High, 10, 32, os2ast.CodeNumber, "time stamp high half")
+	c.numberTo(&h.Low, p.Low, 10, 32, os2ast.CodeNumber, "time stamp low half")
+	c.numberTo(&h.CPU, p.CPU, 10, 8, os2ast.CodeNumber, "processor")
 	if len(p.Data) > 0 {
 		if cap(data) < len(p.Data) {
 			data = make([]os2ast.Word, 0, len(p.Data))
 		}
-		for _, w := range p.Data {
+		for i := range p.Data {
+			w := &p.Data[i]
 			data = append(data, os2ast.Word{Pos: c.Pos(w.Pos), Text: w.Text})
 		}
-		h.Data = data
-	} else if data != nil {
-		h.Data = data // empty, keeping its storage for the next line
 	}
+	h.Data = data // nil, or empty keeping its storage for the next line
 	if c.Diags.Failed() {
 		return nil, c.Diags
 	}

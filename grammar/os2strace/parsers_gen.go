@@ -132,125 +132,30 @@ func pgenLexError(pos lexer.Position, rest string) error {
 	return &lexer.Error{Msg: "lexer: invalid input text " + strconv.Quote(string(sample)), Pos: pos}
 }
 
-// hookLexer rule Colon: ":"
-var pgen_hookLexer_0_trans = [...]int16{
-	-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-	-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 1, -1, -1, -1, -1, -1,
-	-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-	-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-	-1,
-	-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-	-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-	-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-	-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-	-1,
+// The rules of hookLexer merged into one automaton: the group of each byte (bytes
+// from 0x80 on stand for whole runes), the next state by state and group
+// (-1: no rule goes on) and the first rule that accepts in each state (-1: none).
+var pgenGroup_hookLexer = [256]uint8{
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 3, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
+	4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
+	4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
+	4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
 }
-var pgen_hookLexer_0_accept = [...]bool{false, true}
+var pgenTrans_hookLexer = [...]int16{
+	1, 2, 3, 2, 1,
+	1, -1, -1, -1, 1,
+	-1, 2, -1, 2, -1,
+	-1, -1, -1, -1, -1,
+}
+var pgenAccept_hookLexer = [...]int8{-1, 1, 2, 0}
 
-func pgen_hookLexer_0(s string, pos int) int {
-	st := 0
-	last := -1
-	if pgen_hookLexer_0_accept[0] {
-		last = pos
-	}
-	for pos < len(s) {
-		b := s[pos]
-		c, size := int(b), 1
-		if b >= 0x80 {
-			_, size = utf8.DecodeRuneInString(s[pos:])
-			c = 128
-		}
-		st = int(pgen_hookLexer_0_trans[st*129+c])
-		if st < 0 {
-			break
-		}
-		pos += size
-		if pgen_hookLexer_0_accept[st] {
-			last = pos
-		}
-	}
-	return last
-}
-
-// hookLexer rule Word: "[^ \\t\\n\\v\\f\\r:]+"
-var pgen_hookLexer_1_trans = [...]int16{
-	1, 1, 1, 1, 1, 1, 1, 1, 1, -1, -1, -1, -1, -1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-	-1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, -1, 1, 1, 1, 1, 1,
-	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-	1,
-	1, 1, 1, 1, 1, 1, 1, 1, 1, -1, -1, -1, -1, -1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-	-1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, -1, 1, 1, 1, 1, 1,
-	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-	1,
-}
-var pgen_hookLexer_1_accept = [...]bool{false, true}
-
-func pgen_hookLexer_1(s string, pos int) int {
-	st := 0
-	last := -1
-	if pgen_hookLexer_1_accept[0] {
-		last = pos
-	}
-	for pos < len(s) {
-		b := s[pos]
-		c, size := int(b), 1
-		if b >= 0x80 {
-			_, size = utf8.DecodeRuneInString(s[pos:])
-			c = 128
-		}
-		st = int(pgen_hookLexer_1_trans[st*129+c])
-		if st < 0 {
-			break
-		}
-		pos += size
-		if pgen_hookLexer_1_accept[st] {
-			last = pos
-		}
-	}
-	return last
-}
-
-// hookLexer rule Space: "[ \\t\\n\\v\\f\\r]+"
-var pgen_hookLexer_2_trans = [...]int16{
-	-1, -1, -1, -1, -1, -1, -1, -1, -1, 1, 1, 1, 1, 1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-	1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-	-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-	-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-	-1,
-	-1, -1, -1, -1, -1, -1, -1, -1, -1, 1, 1, 1, 1, 1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-	1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-	-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-	-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-	-1,
-}
-var pgen_hookLexer_2_accept = [...]bool{false, true}
-
-func pgen_hookLexer_2(s string, pos int) int {
-	st := 0
-	last := -1
-	if pgen_hookLexer_2_accept[0] {
-		last = pos
-	}
-	for pos < len(s) {
-		b := s[pos]
-		c, size := int(b), 1
-		if b >= 0x80 {
-			_, size = utf8.DecodeRuneInString(s[pos:])
-			c = 128
-		}
-		st = int(pgen_hookLexer_2_trans[st*129+c])
-		if st < 0 {
-			break
-		}
-		pos += size
-		if pgen_hookLexer_2_accept[st] {
-			last = pos
-		}
-	}
-	return last
-}
+// pgenLoops_hookLexer marks the accepting states that some ASCII bytes but the line feed
+// lead back to: the lexer reads runs of them in a loop of its own.
+var pgenLoops_hookLexer = [...]bool{false, true, true, false}
 
 // pgenLex_hookLexer splits s into tokens as participle's lexer does with the rules of hookLexer, tried in order;
 // tokens of the rules in the elide mask are left out. The last token is the end of the input.
@@ -258,24 +163,32 @@ func pgenLex_hookLexer(filename, s string, elide uint64, toks []pgenToken) ([]pg
 	line, col := int32(1), int32(1)
 	pos := 0
 	for pos < len(s) {
-		c := int(s[pos])
-		if c >= 0x80 {
-			c = 128
-		}
-		rule, end := -1, -1
-		if c == 58 {
-			if n := pgen_hookLexer_0(s, pos); n >= 0 {
-				rule, end = 0, n
+		st, rule, end := 0, int(pgenAccept_hookLexer[0]), pos
+		plain := true // no line break and no multi-byte rune read
+		for p := pos; p < len(s); {
+			g := int(pgenGroup_hookLexer[s[p]])
+			size := 1
+			if g >= 3 { // a line feed or a non-ASCII byte
+				plain = false
+				if g > 3 {
+					_, size = utf8.DecodeRuneInString(s[p:])
+				}
 			}
-		}
-		if rule < 0 && (c >= 0 && c <= 8 || c >= 14 && c <= 31 || c >= 33 && c <= 57 || c >= 59 && c <= 128) {
-			if n := pgen_hookLexer_1(s, pos); n >= 0 {
-				rule, end = 1, n
+			st = int(pgenTrans_hookLexer[st*5+g])
+			if st < 0 {
+				break
 			}
-		}
-		if rule < 0 && (c >= 9 && c <= 13 || c == 32) {
-			if n := pgen_hookLexer_2(s, pos); n >= 0 {
-				rule, end = 2, n
+			p += size
+			if a := pgenAccept_hookLexer[st]; a >= 0 {
+				if pgenLoops_hookLexer[st] {
+					for row := st * 5; p < len(s); p++ {
+						g := int(pgenGroup_hookLexer[s[p]])
+						if g >= 3 || int(pgenTrans_hookLexer[row+g]) != st {
+							break
+						}
+					}
+				}
+				rule, end = int(a), p
 			}
 		}
 		if rule < 0 {
@@ -287,7 +200,11 @@ func pgenLex_hookLexer(filename, s string, elide uint64, toks []pgenToken) ([]pg
 		if elide&(1<<uint(rule)) == 0 {
 			toks = append(toks, pgenToken{typ: int32(rule), start: int32(pos), end: int32(end), line: line, col: col})
 		}
-		line, col = pgenAdvance(line, col, s[pos:end])
+		if plain {
+			col += int32(end - pos)
+		} else {
+			line, col = pgenAdvance(line, col, s[pos:end])
+		}
 		pos = end
 	}
 	return append(toks, pgenToken{typ: -1, start: int32(pos), end: int32(pos), line: line, col: col}), nil
@@ -295,85 +212,29 @@ func pgenLex_hookLexer(filename, s string, elide uint64, toks []pgenToken) ([]pg
 
 var pgenRuleNames_hookLexer = [...]string{"Colon", "Word", "Space"}
 
-// moduleLexer rule Word: "[^ \\t\\n\\v\\f\\r]+"
-var pgen_moduleLexer_0_trans = [...]int16{
-	1, 1, 1, 1, 1, 1, 1, 1, 1, -1, -1, -1, -1, -1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-	-1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-	1,
-	1, 1, 1, 1, 1, 1, 1, 1, 1, -1, -1, -1, -1, -1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-	-1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-	1,
+// The rules of moduleLexer merged into one automaton: the group of each byte (bytes
+// from 0x80 on stand for whole runes), the next state by state and group
+// (-1: no rule goes on) and the first rule that accepts in each state (-1: none).
+var pgenGroup_moduleLexer = [256]uint8{
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+	3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+	3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+	3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
 }
-var pgen_moduleLexer_0_accept = [...]bool{false, true}
+var pgenTrans_moduleLexer = [...]int16{
+	1, 2, 2, 1,
+	1, -1, -1, 1,
+	-1, 2, 2, -1,
+}
+var pgenAccept_moduleLexer = [...]int8{-1, 0, 1}
 
-func pgen_moduleLexer_0(s string, pos int) int {
-	st := 0
-	last := -1
-	if pgen_moduleLexer_0_accept[0] {
-		last = pos
-	}
-	for pos < len(s) {
-		b := s[pos]
-		c, size := int(b), 1
-		if b >= 0x80 {
-			_, size = utf8.DecodeRuneInString(s[pos:])
-			c = 128
-		}
-		st = int(pgen_moduleLexer_0_trans[st*129+c])
-		if st < 0 {
-			break
-		}
-		pos += size
-		if pgen_moduleLexer_0_accept[st] {
-			last = pos
-		}
-	}
-	return last
-}
-
-// moduleLexer rule Space: "[ \\t\\n\\v\\f\\r]+"
-var pgen_moduleLexer_1_trans = [...]int16{
-	-1, -1, -1, -1, -1, -1, -1, -1, -1, 1, 1, 1, 1, 1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-	1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-	-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-	-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-	-1,
-	-1, -1, -1, -1, -1, -1, -1, -1, -1, 1, 1, 1, 1, 1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-	1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-	-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-	-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-	-1,
-}
-var pgen_moduleLexer_1_accept = [...]bool{false, true}
-
-func pgen_moduleLexer_1(s string, pos int) int {
-	st := 0
-	last := -1
-	if pgen_moduleLexer_1_accept[0] {
-		last = pos
-	}
-	for pos < len(s) {
-		b := s[pos]
-		c, size := int(b), 1
-		if b >= 0x80 {
-			_, size = utf8.DecodeRuneInString(s[pos:])
-			c = 128
-		}
-		st = int(pgen_moduleLexer_1_trans[st*129+c])
-		if st < 0 {
-			break
-		}
-		pos += size
-		if pgen_moduleLexer_1_accept[st] {
-			last = pos
-		}
-	}
-	return last
-}
+// pgenLoops_moduleLexer marks the accepting states that some ASCII bytes but the line feed
+// lead back to: the lexer reads runs of them in a loop of its own.
+var pgenLoops_moduleLexer = [...]bool{false, true, true}
 
 // pgenLex_moduleLexer splits s into tokens as participle's lexer does with the rules of moduleLexer, tried in order;
 // tokens of the rules in the elide mask are left out. The last token is the end of the input.
@@ -381,19 +242,32 @@ func pgenLex_moduleLexer(filename, s string, elide uint64, toks []pgenToken) ([]
 	line, col := int32(1), int32(1)
 	pos := 0
 	for pos < len(s) {
-		c := int(s[pos])
-		if c >= 0x80 {
-			c = 128
-		}
-		rule, end := -1, -1
-		if c >= 0 && c <= 8 || c >= 14 && c <= 31 || c >= 33 && c <= 128 {
-			if n := pgen_moduleLexer_0(s, pos); n >= 0 {
-				rule, end = 0, n
+		st, rule, end := 0, int(pgenAccept_moduleLexer[0]), pos
+		plain := true // no line break and no multi-byte rune read
+		for p := pos; p < len(s); {
+			g := int(pgenGroup_moduleLexer[s[p]])
+			size := 1
+			if g >= 2 { // a line feed or a non-ASCII byte
+				plain = false
+				if g > 2 {
+					_, size = utf8.DecodeRuneInString(s[p:])
+				}
 			}
-		}
-		if rule < 0 && (c >= 9 && c <= 13 || c == 32) {
-			if n := pgen_moduleLexer_1(s, pos); n >= 0 {
-				rule, end = 1, n
+			st = int(pgenTrans_moduleLexer[st*4+g])
+			if st < 0 {
+				break
+			}
+			p += size
+			if a := pgenAccept_moduleLexer[st]; a >= 0 {
+				if pgenLoops_moduleLexer[st] {
+					for row := st * 4; p < len(s); p++ {
+						g := int(pgenGroup_moduleLexer[s[p]])
+						if g >= 2 || int(pgenTrans_moduleLexer[row+g]) != st {
+							break
+						}
+					}
+				}
+				rule, end = int(a), p
 			}
 		}
 		if rule < 0 {
@@ -405,7 +279,11 @@ func pgenLex_moduleLexer(filename, s string, elide uint64, toks []pgenToken) ([]
 		if elide&(1<<uint(rule)) == 0 {
 			toks = append(toks, pgenToken{typ: int32(rule), start: int32(pos), end: int32(end), line: line, col: col})
 		}
-		line, col = pgenAdvance(line, col, s[pos:end])
+		if plain {
+			col += int32(end - pos)
+		} else {
+			line, col = pgenAdvance(line, col, s[pos:end])
+		}
 		pos = end
 	}
 	return append(toks, pgenToken{typ: -1, start: int32(pos), end: int32(pos), line: line, col: col}), nil
@@ -557,6 +435,10 @@ func (p *hookParserGen) n1(c *pgenState, s *word) (bool, pgenErr) {
 	}
 	if !m {
 		return false, pgenErr{}
+	}
+	if c.cur == start+1 && s.Text == "" {
+		s.Text = p.text(start) // one token: no concatenation
+		return true, pgenErr{}
 	}
 	for i := start; i < c.cur; i++ {
 		s.Text += p.text(i)
@@ -842,6 +724,10 @@ func (p *moduleParserGen) n1(c *pgenState, s *word) (bool, pgenErr) {
 	}
 	if !m {
 		return false, pgenErr{}
+	}
+	if c.cur == start+1 && s.Text == "" {
+		s.Text = p.text(start) // one token: no concatenation
+		return true, pgenErr{}
 	}
 	for i := start; i < c.cur; i++ {
 		s.Text += p.text(i)

@@ -794,6 +794,10 @@ func (p *fieldParserGen) n5(c *pgenState, s *identTok) (bool, pgenErr) {
 	if !m {
 		return false, pgenErr{}
 	}
+	if c.cur == start+1 && s.Text == "" {
+		s.Text = p.text(start) // one token: no concatenation
+		return true, pgenErr{}
+	}
 	for i := start; i < c.cur; i++ {
 		s.Text += p.text(i)
 	}
@@ -935,6 +939,10 @@ func (p *fieldParserGen) n10(c *pgenState, s *numTok) (bool, pgenErr) {
 	if !m {
 		return false, pgenErr{}
 	}
+	if c.cur == start+1 && s.Text == "" {
+		s.Text = p.text(start) // one token: no concatenation
+		return true, pgenErr{}
+	}
 	for i := start; i < c.cur; i++ {
 		s.Text += p.text(i)
 	}
@@ -950,6 +958,10 @@ func (p *fieldParserGen) n11(c *pgenState, s *opFlagField) (bool, pgenErr) {
 	}
 	if !m {
 		return false, pgenErr{}
+	}
+	if c.cur == start+1 && s.Name == "" {
+		s.Name = p.text(start) // one token: no concatenation
+		return true, pgenErr{}
 	}
 	for i := start; i < c.cur; i++ {
 		s.Name += p.text(i)
@@ -1021,6 +1033,10 @@ func (p *fieldParserGen) n14(c *pgenState, s *pathTok) (bool, pgenErr) {
 	}
 	if !m {
 		return false, pgenErr{}
+	}
+	if c.cur == start+1 && s.Text == "" {
+		s.Text = p.text(start) // one token: no concatenation
+		return true, pgenErr{}
 	}
 	for i := start; i < c.cur; i++ {
 		s.Text += p.text(i)
@@ -1118,6 +1134,10 @@ func (p *fieldParserGen) n17(c *pgenState, s *retEPTok) (bool, pgenErr) {
 	if !m {
 		return false, pgenErr{}
 	}
+	if c.cur == start+1 && s.Text == "" {
+		s.Text = p.text(start) // one token: no concatenation
+		return true, pgenErr{}
+	}
 	for i := start; i < c.cur; i++ {
 		s.Text += p.text(i)
 	}
@@ -1210,6 +1230,10 @@ func (p *fieldParserGen) n20(c *pgenState, s *strToken) (bool, pgenErr) {
 	}
 	if !m {
 		return false, pgenErr{}
+	}
+	if c.cur == start+1 && s.Raw == "" {
+		s.Raw = p.text(start) // one token: no concatenation
+		return true, pgenErr{}
 	}
 	for i := start; i < c.cur; i++ {
 		s.Raw += p.text(i)
@@ -1659,6 +1683,10 @@ func (p *fieldParserGen) n42(c *pgenState, s *flag) (bool, pgenErr) {
 	if !m {
 		return false, pgenErr{}
 	}
+	if c.cur == start+1 && s.Word == "" {
+		s.Word = p.text(start) // one token: no concatenation
+		return true, pgenErr{}
+	}
 	for i := start; i < c.cur; i++ {
 		s.Word += p.text(i)
 	}
@@ -1833,6 +1861,10 @@ func (p *fieldParserGen) n55(c *pgenState, s *level) (bool, pgenErr) {
 	if !m {
 		return false, pgenErr{}
 	}
+	if c.cur == start+1 && s.Star == "" {
+		s.Star = p.text(start) // one token: no concatenation
+		return true, pgenErr{}
+	}
 	for i := start; i < c.cur; i++ {
 		s.Star += p.text(i)
 	}
@@ -1875,6 +1907,10 @@ func (p *fieldParserGen) n57(c *pgenState, s *memField) (bool, pgenErr) {
 	}
 	if !m {
 		return false, pgenErr{}
+	}
+	if c.cur == start+1 && s.Kind == "" {
+		s.Kind = p.text(start) // one token: no concatenation
+		return true, pgenErr{}
 	}
 	for i := start; i < c.cur; i++ {
 		s.Kind += p.text(i)
@@ -2215,6 +2251,10 @@ func (p *fieldParserGen) n81(c *pgenState, s *regTok) (bool, pgenErr) {
 	if !m {
 		return false, pgenErr{}
 	}
+	if c.cur == start+1 && s.Variable == "" {
+		s.Variable = p.text(start) // one token: no concatenation
+		return true, pgenErr{}
+	}
 	for i := start; i < c.cur; i++ {
 		s.Variable += p.text(i)
 	}
@@ -2230,6 +2270,10 @@ func (p *fieldParserGen) n82(c *pgenState, s *regTok) (bool, pgenErr) {
 	}
 	if !m {
 		return false, pgenErr{}
+	}
+	if c.cur == start+1 && s.Name == "" {
+		s.Name = p.text(start) // one token: no concatenation
+		return true, pgenErr{}
 	}
 	for i := start; i < c.cur; i++ {
 		s.Name += p.text(i)
@@ -2338,6 +2382,10 @@ func (p *fieldParserGen) n90(c *pgenState, s *scalarTok) (bool, pgenErr) {
 	if !m {
 		return false, pgenErr{}
 	}
+	if c.cur == start+1 && s.Number == "" {
+		s.Number = p.text(start) // one token: no concatenation
+		return true, pgenErr{}
+	}
 	for i := start; i < c.cur; i++ {
 		s.Number += p.text(i)
 	}
@@ -2353,6 +2401,10 @@ func (p *fieldParserGen) n91(c *pgenState, s *scalarTok) (bool, pgenErr) {
 	}
 	if !m {
 		return false, pgenErr{}
+	}
+	if c.cur == start+1 && s.Symbol == "" {
+		s.Symbol = p.text(start) // one token: no concatenation
+		return true, pgenErr{}
 	}
 	for i := start; i < c.cur; i++ {
 		s.Symbol += p.text(i)
@@ -2370,6 +2422,10 @@ func (p *fieldParserGen) n92(c *pgenState, s *scalarTok) (bool, pgenErr) {
 	if !m {
 		return false, pgenErr{}
 	}
+	if c.cur == start+1 && s.Ident == "" {
+		s.Ident = p.text(start) // one token: no concatenation
+		return true, pgenErr{}
+	}
 	for i := start; i < c.cur; i++ {
 		s.Ident += p.text(i)
 	}
@@ -2385,6 +2441,10 @@ func (p *fieldParserGen) n93(c *pgenState, s *signedNum) (bool, pgenErr) {
 	}
 	if !m {
 		return false, pgenErr{}
+	}
+	if c.cur == start+1 && s.Sign == "" {
+		s.Sign = p.text(start) // one token: no concatenation
+		return true, pgenErr{}
 	}
 	for i := start; i < c.cur; i++ {
 		s.Sign += p.text(i)
@@ -2430,6 +2490,10 @@ func (p *fieldParserGen) n96(c *pgenState, s *symTarget) (bool, pgenErr) {
 	}
 	if !m {
 		return false, pgenErr{}
+	}
+	if c.cur == start+1 && s.Name == "" {
+		s.Name = p.text(start) // one token: no concatenation
+		return true, pgenErr{}
 	}
 	for i := start; i < c.cur; i++ {
 		s.Name += p.text(i)
@@ -2500,6 +2564,10 @@ func (p *fieldParserGen) n99(c *pgenState, s *term) (bool, pgenErr) {
 	}
 	if !m {
 		return false, pgenErr{}
+	}
+	if c.cur == start+1 && s.Sign == "" {
+		s.Sign = p.text(start) // one token: no concatenation
+		return true, pgenErr{}
 	}
 	for i := start; i < c.cur; i++ {
 		s.Sign += p.text(i)
@@ -2578,6 +2646,10 @@ func (p *fieldParserGen) n101(c *pgenState, s *textField) (bool, pgenErr) {
 	}
 	if !m {
 		return false, pgenErr{}
+	}
+	if c.cur == start+1 && s.Key == "" {
+		s.Key = p.text(start) // one token: no concatenation
+		return true, pgenErr{}
 	}
 	for i := start; i < c.cur; i++ {
 		s.Key += p.text(i)
@@ -3780,6 +3852,10 @@ func (p *headerParserGen) n3(c *pgenState, s *numTok) (bool, pgenErr) {
 	if !m {
 		return false, pgenErr{}
 	}
+	if c.cur == start+1 && s.Text == "" {
+		s.Text = p.text(start) // one token: no concatenation
+		return true, pgenErr{}
+	}
 	for i := start; i < c.cur; i++ {
 		s.Text += p.text(i)
 	}
@@ -3796,6 +3872,10 @@ func (p *headerParserGen) n4(c *pgenState, s *pathTok) (bool, pgenErr) {
 	if !m {
 		return false, pgenErr{}
 	}
+	if c.cur == start+1 && s.Text == "" {
+		s.Text = p.text(start) // one token: no concatenation
+		return true, pgenErr{}
+	}
 	for i := start; i < c.cur; i++ {
 		s.Text += p.text(i)
 	}
@@ -3811,6 +3891,10 @@ func (p *headerParserGen) n5(c *pgenState, s *assignStmt) (bool, pgenErr) {
 	}
 	if !m {
 		return false, pgenErr{}
+	}
+	if c.cur == start+1 && s.Key == "" {
+		s.Key = p.text(start) // one token: no concatenation
+		return true, pgenErr{}
 	}
 	for i := start; i < c.cur; i++ {
 		s.Key += p.text(i)
@@ -4179,6 +4263,10 @@ func (p *listParserGen) n0(c *pgenState, s *identTok) (bool, pgenErr) {
 	if !m {
 		return false, pgenErr{}
 	}
+	if c.cur == start+1 && s.Text == "" {
+		s.Text = p.text(start) // one token: no concatenation
+		return true, pgenErr{}
+	}
 	for i := start; i < c.cur; i++ {
 		s.Text += p.text(i)
 	}
@@ -4260,6 +4348,10 @@ func (p *listParserGen) n3(c *pgenState, s *numTok) (bool, pgenErr) {
 	if !m {
 		return false, pgenErr{}
 	}
+	if c.cur == start+1 && s.Text == "" {
+		s.Text = p.text(start) // one token: no concatenation
+		return true, pgenErr{}
+	}
 	for i := start; i < c.cur; i++ {
 		s.Text += p.text(i)
 	}
@@ -4275,6 +4367,10 @@ func (p *listParserGen) n4(c *pgenState, s *punctTok) (bool, pgenErr) {
 	}
 	if !m {
 		return false, pgenErr{}
+	}
+	if c.cur == start+1 && s.Text == "" {
+		s.Text = p.text(start) // one token: no concatenation
+		return true, pgenErr{}
 	}
 	for i := start; i < c.cur; i++ {
 		s.Text += p.text(i)
@@ -4385,6 +4481,10 @@ func (p *listParserGen) n13(c *pgenState, s *listStmt) (bool, pgenErr) {
 	}
 	if !m {
 		return false, pgenErr{}
+	}
+	if c.cur == start+1 && s.Kind == "" {
+		s.Kind = p.text(start) // one token: no concatenation
+		return true, pgenErr{}
 	}
 	for i := start; i < c.cur; i++ {
 		s.Kind += p.text(i)

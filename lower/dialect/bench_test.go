@@ -16,7 +16,10 @@ const benchSize = 1 << 20
 
 // benchRecords lowers benchSize bytes of generated input in the named
 // dialect to JSONL (discarded), reporting MB/s and allocations.
-func benchRecords(b *testing.B, name string) {
+func benchRecords(b *testing.B, name string) { benchRecordsFormat(b, name, "jsonl") }
+
+// benchRecordsFormat is benchRecords with the output in the named format.
+func benchRecordsFormat(b *testing.B, name, format string) {
 	var in bytes.Buffer
 	if err := gen.Generate(name, &in, benchSize); err != nil {
 		b.Fatal(err)
@@ -26,11 +29,17 @@ func benchRecords(b *testing.B, name string) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for range b.N {
-		w := record.NewJSONL(io.Discard)
+		w, err := record.NewWriter(format, io.Discard)
+		if err != nil {
+			b.Fatal(err)
+		}
 		sum, err := dialect.Records(context.Background(), dialect.Options{Dialect: name},
 			[]dialect.Input{{Name: name, Reader: bytes.NewReader(data)}}, w, nil)
 		if err != nil || sum.Skipped != 0 {
 			b.Fatalf("%v, %d lines skipped", err, sum.Skipped)
+		}
+		if err := w.Flush(); err != nil {
+			b.Fatal(err)
 		}
 	}
 }
@@ -41,3 +50,6 @@ func BenchmarkRecordsWinStrace(b *testing.B) { benchRecords(b, "winstrace") }
 func BenchmarkRecordsPRF(b *testing.B)       { benchRecords(b, "prf") }
 func BenchmarkRecordsPRFCSV(b *testing.B)    { benchRecords(b, "prfcsv") }
 func BenchmarkRecordsStrace(b *testing.B)    { benchRecords(b, "strace") }
+
+// BenchmarkRecordsOS2StraceCSV is the path of the CSV figure.
+func BenchmarkRecordsOS2StraceCSV(b *testing.B) { benchRecordsFormat(b, "os2strace", "csv") }

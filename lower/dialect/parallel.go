@@ -46,6 +46,11 @@ func (n *notedChunk) RecordNote(r *record.Record, note lowering.Note) error {
 }
 func (n *notedChunk) Diag(d diag.Diagnostic, skipped int) { n.c.Diag(d, skipped) }
 
+// bufferSink writes into the buffer it points to.
+type bufferSink struct{ b *bytes.Buffer }
+
+func (s *bufferSink) Write(p []byte) (int, error) { return s.b.Write(p) }
+
 // runParallel lowers the lines of one input of a dialect with a Settler on
 // several goroutines. Workers lower line-aligned batches each; the batches
 // are then settled one after the other in input order (the Settler, the
@@ -77,10 +82,10 @@ func runParallel(ctx context.Context, opts Options, d Dialect, cfg lowering.Conf
 			defer wg.Done()
 			out := &notedChunk{}
 			low := d.NewLowerer(cfg, out)
-			var buf bytes.Buffer
+			var sink bufferSink // the part writes into the batch at hand
 			var part record.Writer
 			if parts != nil {
-				part = parts.Part(&buf)
+				part = parts.Part(&sink)
 			}
 			for b := range work {
 				b.chunk.Reset()
@@ -102,14 +107,14 @@ func runParallel(ctx context.Context, opts Options, d Dialect, cfg lowering.Conf
 				mu.Unlock()
 				if part != nil {
 					b.buf.Reset()
+					sink.b = &b.buf
 					for i := range b.chunk.Records {
 						if err := part.Write(&b.chunk.Records[i]); err != nil {
 							break // the JSON of attrs failed; the writer reports it below
 						}
 					}
 					part.Flush()
-					b.buf.Write(buf.Bytes())
-					buf.Reset()
+					sink.b = nil
 				}
 				b.done <- struct{}{}
 			}

@@ -433,7 +433,7 @@ func appendChromeArgs(b []byte, r *Record) ([]byte, error) {
 	if len(r.Attrs) > 0 {
 		b = append(b, `,"attrs":`...)
 		var err error
-		if b, err = appendAttrs(b, r.Attrs); err != nil {
+		if b, err = appendRecordAttrs(b, r); err != nil {
 			return nil, err
 		}
 	}

@@ -137,3 +137,70 @@ func FuzzCSVField(f *testing.F) {
 		}
 	})
 }
+
+// TestAttrsJSONUsed: a record that carries its attrs as JSON is written
+// with those bytes, in every format, and as the map would be when they are
+// the map's encoding.
+func TestAttrsJSONUsed(t *testing.T) {
+	for _, format := range []string{"jsonl", "csv", "text", "chrome"} {
+		for i := 1; i < 2*len(tricky); i++ {
+			r := trickyRecord(i)
+			if r.Attrs == nil {
+				continue
+			}
+			write := func(r *Record) string {
+				var out bytes.Buffer
+				w, err := NewWriter(format, &out)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := w.Write(r); err != nil {
+					t.Fatal(err)
+				}
+				if err := w.Flush(); err != nil {
+					t.Fatal(err)
+				}
+				return out.String()
+			}
+			want := write(r)
+			enc, err := AppendAttrsJSON(nil, r.Attrs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r.AttrsJSON = enc
+			if got := write(r); got != want {
+				t.Errorf("%s, record %d, attrs given as JSON:\ngot  %q\nwant %q", format, i, got, want)
+			}
+			r.AttrsJSON = []byte(`{"given":"as JSON"}`)
+			if got := write(r); !strings.Contains(got, "given") {
+				t.Errorf("%s, record %d: the attrs' JSON was not used: %q", format, i, got)
+			}
+		}
+	}
+}
+
+// TestCSVAttrsCell: one CSV writer given records whose attrs JSON changes
+// from record to record (same bytes, other bytes, a prefix of the same
+// storage) writes each record's own JSON as its attrs cell.
+func TestCSVAttrsCell(t *testing.T) {
+	a := []byte(`{"a":"1","b":"x,y"}`)
+	b := []byte(`{"c":"\"q\""}`)
+	jsons := [][]byte{a, a, b, a, a[:len(a)-1], b, b}
+	var got bytes.Buffer
+	w := NewCSV(&got)
+	for i, j := range jsons {
+		r := &Record{Event: "e", Phase: Instant, Line: i, Attrs: Attrs{"k": "v"}, AttrsJSON: j}
+		if err := w.Write(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	rows := strings.Split(got.String(), "\n")
+	for i, j := range jsons {
+		if want := "," + string(appendCSVBytes(nil, j)); !strings.HasSuffix(rows[i+1], want) {
+			t.Errorf("row %d: %q does not end in %q", i+1, rows[i+1], want)
+		}
+	}
+}

@@ -6,13 +6,30 @@ import (
 
 const hexDigits = "0123456789abcdef"
 
+// jsonPlain marks the bytes a JSON string holds as they are: ASCII but for
+// control characters, the quote and the backslash.
+var jsonPlain = func() (t [256]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
+
 // appendString appends s as a JSON string. Control characters are escaped,
 // invalid UTF-8 becomes U+FFFD (as encoding/json does), and <, > and & are
 // left alone.
 func appendString(b []byte, s string) []byte {
 	b = append(b, '"')
+	i := 0
+	for i < len(s) && jsonPlain[s[i]] {
+		i++
+	}
+	if i == len(s) {
+		b = append(b, s...)
+		return append(b, '"')
+	}
 	start := 0
-	for i := 0; i < len(s); {
+	for i < len(s) {
 		c := s[i]
 		if c < utf8.RuneSelf {
 			if c >= 0x20 && c != '"' && c != '\\' {

@@ -62,6 +62,12 @@ type Record struct {
 	Status   Status // the outcome, where the dialect gives one
 	Data     []string
 	Attrs    Attrs
+	// AttrsJSON, when not nil, is Attrs as JSON, in the form the writers
+	// print (AppendAttrsJSON): a lowering whose records share a few Attrs
+	// maps encodes each once, and the writers copy it instead of encoding
+	// the map for every record. It is not a field of the output. Whoever
+	// changes Attrs must set it to nil; its bytes never change.
+	AttrsJSON []byte
 }
 
 // Uint returns a pointer to v, for the optional integer fields.
@@ -143,7 +149,7 @@ func (r *Record) AppendJSON(b []byte) ([]byte, error) {
 	if len(r.Attrs) > 0 {
 		b = append(b, `,"attrs":`...)
 		var err error
-		if b, err = appendAttrs(b, r.Attrs); err != nil {
+		if b, err = appendRecordAttrs(b, r); err != nil {
 			return nil, err
 		}
 	}
@@ -165,33 +171,46 @@ func appendAttrs(b []byte, a Attrs) ([]byte, error) {
 	return appendJSONMap(b, a)
 }
 
+// appendRecordAttrs appends the JSON of a record's non-empty attrs: the
+// encoding the record carries, or the map encoded.
+func appendRecordAttrs(b []byte, r *Record) ([]byte, error) {
+	if r.AttrsJSON != nil {
+		return append(b, r.AttrsJSON...), nil
+	}
+	return appendJSONMap(b, r.Attrs)
+}
+
 // maxInlineKeys is how many keys appendJSONMap sorts on the stack.
 const maxInlineKeys = 16
 
 func appendJSONMap(b []byte, m map[string]any) ([]byte, error) {
-	var inline [maxInlineKeys]string
-	keys := inline[:0]
-	if len(m) > maxInlineKeys {
-		keys = make([]string, 0, len(m))
+	type pair struct {
+		k string
+		v any
 	}
-	for k := range m {
-		keys = append(keys, k)
+	var inline [maxInlineKeys]pair
+	pairs := inline[:0]
+	if len(m) > maxInlineKeys {
+		pairs = make([]pair, 0, len(m))
+	}
+	for k, v := range m {
+		pairs = append(pairs, pair{k, v})
 	}
 	// Insertion sort: attrs hold a handful of keys.
-	for i := 1; i < len(keys); i++ {
-		for j := i; j > 0 && keys[j] < keys[j-1]; j-- {
-			keys[j], keys[j-1] = keys[j-1], keys[j]
+	for i := 1; i < len(pairs); i++ {
+		for j := i; j > 0 && pairs[j].k < pairs[j-1].k; j-- {
+			pairs[j], pairs[j-1] = pairs[j-1], pairs[j]
 		}
 	}
 	b = append(b, '{')
-	for i, k := range keys {
+	for i := range pairs {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendString(b, k)
+		b = appendString(b, pairs[i].k)
 		b = append(b, ':')
 		var err error
-		if b, err = appendJSONValue(b, m[k]); err != nil {
+		if b, err = appendJSONValue(b, pairs[i].v); err != nil {
 			return nil, err
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -107,6 +108,15 @@ type csvWriter struct {
 	header bool
 	buf    []byte
 	json   []byte
+
+	// The first two cells of the last row, encoded: they rarely change.
+	dialect, source string
+	head            []byte
+
+	// The attrs cell of the last record that gave its attrs as JSON.
+	attrsOf   *byte // the JSON's first byte
+	attrsLen  int   // and its length
+	attrsCell []byte
 }
 
 // NewCSV returns a writer printing a header row (CSVColumns) and one row a
@@ -135,11 +145,14 @@ func (c *csvWriter) Write(r *Record) error {
 			return err
 		}
 	}
-	b := c.buf[:0]
-	b = appendCSVField(b, r.Dialect)
-	b = append(b, ',')
-	b = appendCSVField(b, r.Source)
-	b = append(b, ',')
+	if c.head == nil || r.Dialect != c.dialect || r.Source != c.source {
+		c.dialect, c.source = r.Dialect, r.Source
+		c.head = appendCSVField(c.head[:0], r.Dialect)
+		c.head = append(c.head, ',')
+		c.head = appendCSVField(c.head, r.Source)
+		c.head = append(c.head, ',')
+	}
+	b := append(c.buf[:0], c.head...)
 	b = strconv.AppendInt(b, int64(r.Line), 10)
 	b = append(b, ',')
 	b = strconv.AppendInt(b, r.Seq, 10)
@@ -172,8 +185,13 @@ func (c *csvWriter) Write(r *Record) error {
 	b = appendCSVField(b, r.Errno)
 	b = append(b, ',')
 	if len(r.Args) > 0 {
-		c.json = appendArgs(c.json[:0], r.Args)
-		b = appendCSVBytes(b, c.json)
+		// The JSON array holds "kind" keys, so the cell is always quoted:
+		// encoded in place, its quotes then doubled in place.
+		b = append(b, '"')
+		start := len(b)
+		b = appendArgs(b, r.Args)
+		b = doubleQuotes(b, start)
+		b = append(b, '"')
 	}
 	b = append(b, ',')
 	if r.Ret != nil {
@@ -195,8 +213,18 @@ func (c *csvWriter) Write(r *Record) error {
 		b = appendCSVBytes(b, j)
 	}
 	b = append(b, ',')
-	if len(r.Attrs) > 0 {
-		j, err := appendAttrs(c.json[:0], r.Attrs)
+	switch {
+	case len(r.Attrs) == 0:
+	case len(r.AttrsJSON) > 0:
+		// Its bytes never change: the cell of the same bytes is the last one.
+		if &r.AttrsJSON[0] != c.attrsOf || len(r.AttrsJSON) != c.attrsLen {
+			c.attrsOf = &r.AttrsJSON[0]
+			c.attrsCell = appendCSVBytes(c.attrsCell[:0], r.AttrsJSON)
+			c.attrsLen = len(r.AttrsJSON)
+		}
+		b = append(b, c.attrsCell...)
+	default:
+		j, err := appendRecordAttrs(c.json[:0], r)
 		if err != nil {
 			return err
 		}
@@ -217,75 +245,88 @@ func appendOptUintCSV(b []byte, v *uint64) []byte {
 }
 
 // appendCSVField appends a field as encoding/csv's Writer writes it.
-func appendCSVField(b []byte, s string) []byte {
+func appendCSVField(b []byte, s string) []byte { return appendCSV(b, s) }
+
+// appendCSVBytes is appendCSVField for a field held in bytes.
+func appendCSVBytes(b, s []byte) []byte { return appendCSV(b, s) }
+
+// appendCSV appends a field, quoted when csvNeedsQuotes says so, with its
+// quotes doubled in one pass (JSON cells hold many).
+func appendCSV[T string | []byte](b []byte, s T) []byte {
 	if !csvNeedsQuotes(s) {
 		return append(b, s...)
 	}
-	b = append(b, '"')
-	for {
-		i := strings.IndexByte(s, '"')
-		if i < 0 {
-			break
+	n := len(b)
+	b = slices.Grow(b, 2*len(s)+2)[:n+2*len(s)+2] // room for every byte doubled
+	b[n] = '"'
+	j := n + 1
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		b[j] = c
+		j++
+		if c == '"' {
+			b[j] = '"'
+			j++
 		}
-		b = append(b, s[:i+1]...)
-		b = append(b, '"')
-		s = s[i+1:]
 	}
-	b = append(b, s...)
-	return append(b, '"')
+	b[j] = '"'
+	return b[:j+1]
 }
 
-// appendCSVBytes is appendCSVField for a field held in bytes.
-func appendCSVBytes(b, s []byte) []byte {
-	if !csvNeedsQuotesBytes(s) {
-		return append(b, s...)
+// doubleQuotes doubles the quotes of b[start:] in place.
+func doubleQuotes(b []byte, start int) []byte {
+	n := bytes.Count(b[start:], []byte{'"'})
+	if n == 0 {
+		return b
 	}
-	b = append(b, '"')
-	for {
-		i := bytes.IndexByte(s, '"')
-		if i < 0 {
-			break
+	old := len(b)
+	b = slices.Grow(b, n)[:old+n]
+	j := len(b)
+	for i := old - 1; i >= start && j > i+1; i-- {
+		c := b[i]
+		j--
+		b[j] = c
+		if c == '"' {
+			j--
+			b[j] = '"'
 		}
-		b = append(b, s[:i+1]...)
-		b = append(b, '"')
-		s = s[i+1:]
 	}
-	b = append(b, s...)
-	return append(b, '"')
+	return b
 }
+
+// csvSpecial marks the bytes that make encoding/csv quote a field.
+var csvSpecial = [256]bool{',': true, '"': true, '\r': true, '\n': true}
 
 // csvNeedsQuotes is encoding/csv's rule: a field is quoted when it holds a
 // comma, a quote, CR or LF, when it is \. alone, or when it starts with a
 // white-space character.
-func csvNeedsQuotes(s string) bool {
-	if s == "" {
-		return false
-	}
-	if s == `\.` {
-		return true
-	}
-	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case ',', '"', '\r', '\n':
-			return true
-		}
-	}
-	r, _ := utf8.DecodeRuneInString(s)
-	return unicode.IsSpace(r)
-}
-
-func csvNeedsQuotesBytes(s []byte) bool {
+func csvNeedsQuotes[T string | []byte](s T) bool {
 	if len(s) == 0 {
 		return false
 	}
-	if len(s) == 2 && s[0] == '\\' && s[1] == '.' {
+	switch c := s[0]; {
+	case c == ' ' || c >= '\t' && c <= '\r':
+		return true
+	case c >= utf8.RuneSelf:
+		var r rune
+		switch v := any(s).(type) {
+		case string:
+			r, _ = utf8.DecodeRuneInString(v)
+		case []byte:
+			r, _ = utf8.DecodeRune(v)
+		}
+		if unicode.IsSpace(r) {
+			return true
+		}
+	case c == '\\' && len(s) == 2 && s[1] == '.':
 		return true
 	}
-	if bytes.ContainsAny(s, ",\"\r\n") {
-		return true
+	for i := 0; i < len(s); i++ {
+		if csvSpecial[s[i]] {
+			return true
+		}
 	}
-	r, _ := utf8.DecodeRune(s)
-	return unicode.IsSpace(r)
+	return false
 }
 
 // Part returns a CSV writer into w that writes no header.
@@ -375,7 +416,7 @@ func (t *textWriter) Write(r *Record) error {
 		sb.WriteString(" data=" + strings.Join(r.Data, ","))
 	}
 	if len(r.Attrs) > 0 {
-		b, err := appendAttrs(nil, r.Attrs)
+		b, err := appendRecordAttrs(nil, r)
 		if err != nil {
 			return err
 		}

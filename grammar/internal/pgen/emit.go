@@ -192,6 +192,11 @@ func (e *emitter) lexer(ld *lexerDef) {
 	for i, r := range ld.rules {
 		dfas[i] = compileDFA(r.name, r.pattern)
 	}
+	if cb, ok := combine(dfas); ok && len(dfas) <= 64 {
+		e.combinedLexer(ld, cb)
+		e.ruleNames(ld)
+		return
+	}
 	for i, d := range dfas {
 		var tb strings.Builder
 		for s := range d.trans {
@@ -285,6 +290,11 @@ func pgen_%[1]s_%[2]d(s string, pos int) int {
 	e.p("\t}")
 	e.p("\treturn append(toks, pgenToken{typ: -1, start: int32(pos), end: int32(pos), line: line, col: col}), nil")
 	e.p("}")
+	e.ruleNames(ld)
+}
+
+// ruleNames writes the names of the lexer's rules, for its errors.
+func (e *emitter) ruleNames(ld *lexerDef) {
 	var names []string
 	for _, r := range ld.rules {
 		names = append(names, strconv.Quote(r.name))
@@ -881,6 +891,10 @@ func (pe *parserEmitter) nodeFunc(n node, owner *structInfo) {
 		pe.p("\t}")
 		switch f.kind {
 		case kindString:
+			pe.p("\tif c.cur == start+1 && s.%s == \"\" {", f.name)
+			pe.p("\t\ts.%s = p.text(start) // one token: no concatenation", f.name)
+			pe.p("\t\treturn true, pgenErr{}")
+			pe.p("\t}")
 			pe.p("\tfor i := start; i < c.cur; i++ {")
 			pe.p("\t\ts.%s += p.text(i)", f.name)
 			pe.p("\t}")

@@ -121,7 +121,27 @@ type HookLowerer struct {
 	ts                int64
 	buf               []byte
 	events            map[uint32]string
-	hooks             map[uint64]record.Attrs
+	hooks             map[uint64]hookAttrs
+	recentEvents      [256]recentEvent // before events: no hashing for the usual pairs
+	recentHooks       [256]recentHook  // before hooks
+}
+
+// recentEvent and recentHook are the slots of direct-mapped caches in
+// front of the maps; a zero slot is empty (key 0 is never stored).
+type recentEvent struct {
+	key   uint32 // major<<16 | minor, plus 1<<31
+	event string
+}
+
+type recentHook struct {
+	key uint64 // the hook type, plus 1<<63
+	hookAttrs
+}
+
+// hookAttrs is the attrs of one hook type and their JSON.
+type hookAttrs struct {
+	attrs record.Attrs
+	json  []byte
 }
 
 // maxEvents bounds the remembered event names.
@@ -212,8 +232,9 @@ func (l *HookLowerer) lower(h *os2ast.Hook, line string) (*record.Record, uint64
 		Phase:   record.Instant,
 		Args:    rec.Args[:0],
 		Data:    rec.Data[:0],
-		Attrs:   l.hookAttrs(typ),
 	}
+	ha := l.hookAttrs(typ)
+	rec.Attrs, rec.AttrsJSON = ha.attrs, ha.json
 	stamp := h.High.Value<<32 | h.Low.Value
 
 	switch cat {
@@ -317,7 +338,12 @@ func timeText(h *os2ast.Hook, line string) string {
 // event is "0xMM/0xmm", remembered for the first maxEvents pairs.
 func (l *HookLowerer) event(major, minor uint64) string {
 	key := uint32(major)<<16 | uint32(minor)
+	slot := &l.recentEvents[(major*37+minor)&0xFF]
+	if slot.key == key|1<<31 {
+		return slot.event
+	}
 	if e, ok := l.events[key]; ok {
+		*slot = recentEvent{key | 1<<31, e}
 		return e
 	}
 	var b [24]byte
@@ -327,26 +353,34 @@ func (l *HookLowerer) event(major, minor uint64) string {
 	}
 	if len(l.events) < maxEvents {
 		l.events[key] = e
+		*slot = recentEvent{key | 1<<31, e}
 	}
 	return e
 }
 
 // hookAttrs returns the attrs "hook" (0xTTTT) and "hook_type" of a hook
-// type: one map per type, shared by its records and never changed (setAttr
-// copies it first).
-func (l *HookLowerer) hookAttrs(typ uint64) record.Attrs {
+// type and their JSON: one map per type, shared by its records and never
+// changed (setAttr copies it first).
+func (l *HookLowerer) hookAttrs(typ uint64) hookAttrs {
+	slot := &l.recentHooks[(typ^typ>>8)&0xFF]
+	if slot.key == typ|1<<63 {
+		return slot.hookAttrs
+	}
 	if a, ok := l.hooks[typ]; ok {
+		*slot = recentHook{typ | 1<<63, a}
 		return a
 	}
 	name, known := categoryNames[typ>>8]
 	if !known {
 		name = "unknown"
 	}
-	a := record.Attrs{"hook": fmt.Sprintf("0x%04x", typ), "hook_type": name}
+	a := hookAttrs{attrs: record.Attrs{"hook": fmt.Sprintf("0x%04x", typ), "hook_type": name}}
+	a.json, _ = record.AppendAttrsJSON(nil, a.attrs) // strings only: no error
 	if l.hooks == nil {
-		l.hooks = map[uint64]record.Attrs{}
+		l.hooks = map[uint64]hookAttrs{}
 	}
 	l.hooks[typ] = a // at most 65536 hook types
+	*slot = recentHook{typ | 1<<63, a}
 	return a
 }
 
@@ -358,7 +392,7 @@ func (l *HookLowerer) setAttr(rec *record.Record, key string, v any) {
 		for k, x := range rec.Attrs {
 			m[k] = x
 		}
-		rec.Attrs, l.ownAttrs = m, true
+		rec.Attrs, rec.AttrsJSON, l.ownAttrs = m, nil, true
 	}
 	rec.Attrs[key] = v
 }
@@ -371,10 +405,30 @@ func (l *HookLowerer) checkCount(h *os2ast.Hook, got, want int, what string) {
 
 // hexWord reads a data word of at most digits hex digits.
 func (l *HookLowerer) hexWord(w os2ast.Word, digits int) (uint64, bool) {
+	if v, ok := quickHex(w.Text, digits); ok {
+		return v, true
+	}
 	v, err := strconv.ParseUint(w.Text, 16, 64)
 	if err != nil || len(w.Text) > digits || strings.HasPrefix(w.Text, "+") {
 		l.fail(w.Pos, os2ast.CodeDataWord, fmt.Sprintf("data word %q is not a 32-bit hex word", w.Text))
 		return 0, false
+	}
+	return v, true
+}
+
+// quickHex reads 1 to digits (at most 16) hex digits without strconv;
+// false sends the caller to the general path.
+func quickHex(s string, digits int) (uint64, bool) {
+	if len(s) == 0 || len(s) > digits {
+		return 0, false
+	}
+	var v uint64
+	for i := 0; i < len(s); i++ {
+		d, ok := hexDigit(s[i])
+		if !ok {
+			return 0, false
+		}
+		v = v<<4 | uint64(d)
 	}
 	return v, true
 }

@@ -146,9 +146,13 @@ func FromRecord(r *record.Record, buf []byte) (Row, []byte, error) {
 	}
 	if len(r.Attrs) > 0 {
 		start := len(buf)
-		var err error
-		if buf, err = record.AppendAttrsJSON(buf, r.Attrs); err != nil {
-			return row, buf, err
+		if r.AttrsJSON != nil {
+			buf = append(buf, r.AttrsJSON...)
+		} else {
+			var err error
+			if buf, err = record.AppendAttrsJSON(buf, r.Attrs); err != nil {
+				return row, buf, err
+			}
 		}
 		row.Attrs = buf[start:len(buf):len(buf)]
 	}
