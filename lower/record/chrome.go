@@ -274,7 +274,7 @@ func (c *chromeWriter) source(r *Record) *chromeSource {
 		c.sources[r.Source] = s
 		c.order = append(c.order, r.Source)
 	}
-	if r.TsNs != nil {
+	if r.TSNs != nil {
 		s.clock = ChromeClockNs
 	}
 	return s
@@ -294,8 +294,8 @@ func (s *chromeSource) times(r *Record) (ts, dur int64, hasDur bool) {
 		}
 		return ts, 0, false
 	}
-	if r.TsNs != nil {
-		s.lastNs = *r.TsNs
+	if r.TSNs != nil {
+		s.lastNs = *r.TSNs
 	}
 	if r.DurNs != nil {
 		return s.lastNs, *r.DurNs, true
@@ -387,9 +387,9 @@ func appendChromeArgs(b []byte, r *Record) ([]byte, error) {
 		b = append(b, `,"time":`...)
 		b = appendString(b, r.Time)
 	}
-	if r.TsNs != nil {
+	if r.TSNs != nil {
 		b = append(b, `,"ts_ns":`...)
-		b = strconv.AppendInt(b, *r.TsNs, 10)
+		b = strconv.AppendInt(b, *r.TSNs, 10)
 	}
 	if r.DurNs != nil {
 		b = append(b, `,"dur_ns":`...)

@@ -56,10 +56,10 @@ func field(e map[string]any, k string) string {
 func TestChromeTimes(t *testing.T) {
 	evs := chromeEvents(t,
 		&Record{Dialect: "d", Source: "a", Line: 1, Seq: 1, Time: "t", Event: "early", Phase: Instant},
-		&Record{Dialect: "d", Source: "a", Line: 2, Seq: 2, TsNs: Int(1234567), Event: "e", Phase: Instant},
+		&Record{Dialect: "d", Source: "a", Line: 2, Seq: 2, TSNs: Int(1234567), Event: "e", Phase: Instant},
 		&Record{Dialect: "d", Source: "a", Line: 3, Seq: 3, Event: "late", Phase: Instant},
-		&Record{Dialect: "d", Source: "a", Line: 4, Seq: 4, TsNs: Int(-5), DurNs: Int(1001), Event: "call", Phase: Complete},
-		&Record{Dialect: "d", Source: "a", Line: 5, Seq: 5, TsNs: Int(7000), Event: "nodur", Phase: Complete},
+		&Record{Dialect: "d", Source: "a", Line: 4, Seq: 4, TSNs: Int(-5), DurNs: Int(1001), Event: "call", Phase: Complete},
+		&Record{Dialect: "d", Source: "a", Line: 5, Seq: 5, TSNs: Int(7000), Event: "nodur", Phase: Complete},
 	)
 	want := []string{"i 1.000 ", "i 1234.567 ", "i 1234.567 ", "X -0.005 1.001", "X 7.000 0.000"}
 	for i, e := range evs {

@@ -41,8 +41,8 @@ func referenceCSVRow(t *testing.T, r *Record) string {
 	if r.Unpaired {
 		unpaired = "true"
 	}
-	if r.TsNs != nil {
-		ts = strconv.FormatInt(*r.TsNs, 10)
+	if r.TSNs != nil {
+		ts = strconv.FormatInt(*r.TSNs, 10)
 	}
 	if r.DurNs != nil {
 		dur = strconv.FormatInt(*r.DurNs, 10)
@@ -61,7 +61,7 @@ func trickyRecord(i int) *Record {
 	r := &Record{Dialect: s(0), Source: s(1), Line: i, Seq: int64(i), Time: s(2), Process: s(3), Event: s(4),
 		Phase: Phase(s(5)), Errno: s(6), Status: Status(s(7)), Unpaired: i%2 == 0}
 	if i%3 == 0 {
-		r.TsNs, r.DurNs, r.CPU, r.Major = Int(int64(-i)), Int(int64(i)), Uint(uint64(i)), Uint(7)
+		r.TSNs, r.DurNs, r.CPU, r.Major = Int(int64(-i)), Int(int64(i)), Uint(uint64(i)), Uint(7)
 	}
 	if i%4 != 0 {
 		r.Data = []string{s(8), s(9)}

@@ -45,7 +45,7 @@ type Record struct {
 	Line     int    // 1-based source line the record starts on
 	Seq      int64  // 1-based position of the record in its input's output
 	Time     string // the time stamp as written
-	TsNs     *int64 // nanoseconds from the start of the trace
+	TSNs     *int64 // nanoseconds from the start of the trace
 	CPU      *uint64
 	PID      *uint64
 	TID      *uint64
@@ -73,7 +73,7 @@ type Record struct {
 // Uint returns a pointer to v, for the optional integer fields.
 func Uint(v uint64) *uint64 { return &v }
 
-// Int returns a pointer to v, for TsNs and DurNs.
+// Int returns a pointer to v, for TSNs and DurNs.
 func Int(v int64) *int64 { return &v }
 
 // MarshalJSON writes the record in the form docs/record.schema.json
@@ -96,9 +96,9 @@ func (r *Record) AppendJSON(b []byte) ([]byte, error) {
 		b = append(b, `,"time":`...)
 		b = appendString(b, r.Time)
 	}
-	if r.TsNs != nil {
+	if r.TSNs != nil {
 		b = append(b, `,"ts_ns":`...)
-		b = strconv.AppendInt(b, *r.TsNs, 10)
+		b = strconv.AppendInt(b, *r.TSNs, 10)
 	}
 	b = appendOptUint(b, `,"cpu":`, r.CPU)
 	b = appendOptUint(b, `,"pid":`, r.PID)

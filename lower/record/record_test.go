@@ -16,7 +16,7 @@ import (
 func samples() []*Record {
 	in := IntArg(true, 5, "-0x5")
 	return []*Record{
-		{Dialect: "os2strace", Source: "a.out", Line: 1, Seq: 1, Time: "9450:1545341324", TsNs: Int(0), CPU: Uint(0),
+		{Dialect: "os2strace", Source: "a.out", Line: 1, Seq: 1, Time: "9450:1545341324", TSNs: Int(0), CPU: Uint(0),
 			Event: "0x13/0x29", Major: Uint(0x13), Minor: Uint(0x29), Phase: Instant,
 			Args: []Arg{UintArg(0xfff37182, "fff37182"), BytesArg([]byte{0x26, 0})},
 			Data: []string{"fff37182", "2600"}, Attrs: Attrs{"hook": "0x0102", "hook_type": "32bit"}},
@@ -30,7 +30,7 @@ func samples() []*Record {
 				IntArg(true, 18446744073709551615, ""),
 			},
 			Ret: &Arg{Kind: KindSym, Str: "STATUS_SUCCESS"}, Attrs: Attrs{"id": uint64(7), "exit_line": 9}},
-		{Dialect: "prf", Source: "c,d.prf", Line: 3, Seq: 3, Time: "2000/02/12 13:43:44 363/200/000", TsNs: Int(-1), PID: Uint(1),
+		{Dialect: "prf", Source: "c,d.prf", Line: 3, Seq: 3, Time: "2000/02/12 13:43:44 363/200/000", TSNs: Int(-1), PID: Uint(1),
 			TID: Uint(18446744073709551615), Process: "cj start\tsv", Event: "0x8000", Phase: Instant, Status: StatusError,
 			Ret: &Arg{Kind: KindInt, Neg: true, Mag: 1, Text: "-1"}, Data: []string{"00ff"},
 			Attrs: Attrs{"int": "a.b*", "client_ap": map[string]any{"ip": "::1", "pid": uint64(2)}}},

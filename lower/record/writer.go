@@ -159,8 +159,8 @@ func (c *csvWriter) Write(r *Record) error {
 	b = append(b, ',')
 	b = appendCSVField(b, r.Time)
 	b = append(b, ',')
-	if r.TsNs != nil {
-		b = strconv.AppendInt(b, *r.TsNs, 10)
+	if r.TSNs != nil {
+		b = strconv.AppendInt(b, *r.TSNs, 10)
 	}
 	b = append(b, ',')
 	b = appendOptUintCSV(b, r.CPU)
@@ -374,8 +374,8 @@ func (t *textWriter) Write(r *Record) error {
 	if r.Time != "" {
 		sb.WriteString(" " + r.Time)
 	}
-	if r.TsNs != nil {
-		fmt.Fprintf(sb, " %+dns", *r.TsNs)
+	if r.TSNs != nil {
+		fmt.Fprintf(sb, " %+dns", *r.TSNs)
 	}
 	for _, f := range []struct {
 		name string

@@ -154,7 +154,7 @@ func Record(cfg lowering.Config, buf *stda.Buffer, base int64, i int) *record.Re
 	if r.HasTime() {
 		out.Time = r.Time.String()
 		if ns, ok := sinceTraceOn(buf, r.Time); ok {
-			out.TsNs = record.Int(ns)
+			out.TSNs = record.Int(ns)
 		}
 	}
 	if len(r.Data) > 0 {

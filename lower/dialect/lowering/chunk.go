@@ -22,7 +22,7 @@ type NotedOutput interface {
 
 // Settler sees every record of one input in input order, with its note,
 // and sets what depends on earlier lines. ts is storage for the record's
-// TsNs, owned by the record.
+// TSNs, owned by the record.
 type Settler func(r *record.Record, n Note, ts *int64)
 
 // ChunkDiag is a diagnostic of a chunk, with the number of records the
@@ -44,7 +44,7 @@ type Chunk struct {
 	Records []record.Record
 	Notes   []Note
 	Diags   []ChunkDiag
-	TS      []int64 // storage for the records' TsNs, one a record
+	TS      []int64 // storage for the records' TSNs, one a record
 
 	args  []record.Arg
 	data  []string
@@ -85,7 +85,7 @@ func (c *Chunk) RecordNote(r *record.Record, n Note) error {
 		cp.Data = c.data[start:len(c.data):len(c.data)]
 	}
 	cp.CPU, cp.PID, cp.TID, cp.Major, cp.Minor = c.num(r.CPU), c.num(r.PID), c.num(r.TID), c.num(r.Major), c.num(r.Minor)
-	cp.TsNs, cp.DurNs = c.int(r.TsNs), c.int(r.DurNs)
+	cp.TSNs, cp.DurNs = c.int(r.TSNs), c.int(r.DurNs)
 	if r.Ret != nil {
 		ret := *r.Ret
 		cp.Ret = &ret

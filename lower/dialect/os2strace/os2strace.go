@@ -197,7 +197,7 @@ func (l *HookLowerer) settle(rec *record.Record, stamp uint64, ts *int64) {
 	}
 	if ns, ok := l.nanos(stamp); ok {
 		*ts = ns
-		rec.TsNs = ts
+		rec.TSNs = ts
 	}
 }
 

@@ -58,7 +58,7 @@ type rec struct {
 	Major   *int           `json:"major"`
 	Minor   *int           `json:"minor"`
 	CPU     *int           `json:"cpu"`
-	TsNs    *int64         `json:"ts_ns"`
+	TSNs    *int64         `json:"ts_ns"`
 	Data    []string       `json:"data"`
 	Attrs   map[string]any `json:"attrs"`
 }
@@ -106,7 +106,7 @@ func TestSample(t *testing.T) {
 		if r.Line != i+1 {
 			t.Errorf("record %d has line %d", i+1, r.Line)
 		}
-		if r.TsNs != nil {
+		if r.TSNs != nil {
 			t.Errorf("record %d has ts_ns without a CPU rate", i+1)
 		}
 	}
@@ -140,16 +140,16 @@ func TestHookExamples(t *testing.T) {
 	if hz, _ := st["cpu_hz"].([]any); len(hz) != 1 || hz[0] != float64(60001625) {
 		t.Errorf("cpu_hz %v, want [60001625]", st["cpu_hz"])
 	}
-	if rs[0].TsNs != nil {
-		t.Errorf("the time-high record before the start-up record has ts_ns %d", *rs[0].TsNs)
+	if rs[0].TSNs != nil {
+		t.Errorf("the time-high record before the start-up record has ts_ns %d", *rs[0].TSNs)
 	}
 	// 254:3419280448 is 2016239 cycles after the first hook; at 60001625 Hz
 	// that is 33603073.3 ns.
 	want := []int64{0, 19960859, 33603073, 33525425, 33598956}
 	for i, w := range want {
 		r := rs[i+1]
-		if r.TsNs == nil || *r.TsNs != w {
-			t.Errorf("line %d: ts_ns %v, want %d", r.Line, r.TsNs, w)
+		if r.TSNs == nil || *r.TSNs != w {
+			t.Errorf("line %d: ts_ns %v, want %d", r.Line, r.TSNs, w)
 		}
 	}
 }
@@ -159,13 +159,13 @@ func TestHookExamples(t *testing.T) {
 func TestCPUHzWins(t *testing.T) {
 	res := readCorpus(t, "smpadd_hook_examples.out", dialect.Options{CPUHz: 1e9})
 	for _, r := range records(t, res.JSONL) {
-		if r.TsNs == nil {
+		if r.TSNs == nil {
 			t.Errorf("line %d has no ts_ns", r.Line)
 		}
 	}
 	rs := records(t, res.JSONL)
-	if *rs[3].TsNs != 2016239 {
-		t.Errorf("at 1 GHz a cycle is a nanosecond: got %d, want 2016239", *rs[3].TsNs)
+	if *rs[3].TSNs != 2016239 {
+		t.Errorf("at 1 GHz a cycle is a nanosecond: got %d, want 2016239", *rs[3].TSNs)
 	}
 }
 

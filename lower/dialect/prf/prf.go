@@ -483,7 +483,7 @@ func (l *lowerer) time(pb *problems, r *prfast.Record, rec *record.Record) {
 		l.origin, l.seen = ns, true
 	}
 	l.ts = ns - l.origin
-	rec.TsNs = &l.ts
+	rec.TSNs = &l.ts
 }
 
 type dumpParser struct{ p grammar.DumpParser }

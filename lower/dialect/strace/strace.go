@@ -490,7 +490,7 @@ func (l *Lowerer) base(ln *sast.Line, event string, phase record.Phase) *recBuf 
 	if ln.Time != nil {
 		r.Time = ln.Time.Text
 		b.ts = l.tsNs
-		r.TsNs = &b.ts
+		r.TSNs = &b.ts
 	}
 	if ln.IP != "" {
 		b.setAttr("ip", ln.IP)

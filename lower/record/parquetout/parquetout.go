@@ -37,8 +37,8 @@ type Row struct {
 	Line     int64    `parquet:"line"`
 	Seq      int64    `parquet:"seq"`
 	Time     *string  `parquet:"time,optional"`
-	TsNs     *int64   `parquet:"ts_ns,optional"`
-	Ts       *int64   `parquet:"ts,optional,timestamp(microsecond)"`
+	TSNs     *int64   `parquet:"ts_ns,optional"`
+	TS       *int64   `parquet:"ts,optional,timestamp(microsecond)"`
 	CPU      *uint64  `parquet:"cpu,optional"`
 	PID      *uint64  `parquet:"pid,optional"`
 	TID      *uint64  `parquet:"tid,optional"`
@@ -115,7 +115,7 @@ func (w *Writer) Flush() error {
 func FromRecord(r *record.Record, buf []byte) (Row, []byte, error) {
 	row := Row{
 		Dialect: r.Dialect, Source: r.Source, Line: int64(r.Line), Seq: r.Seq,
-		Time: optString(r.Time), TsNs: r.TsNs, CPU: r.CPU, PID: r.PID, TID: r.TID,
+		Time: optString(r.Time), TSNs: r.TSNs, CPU: r.CPU, PID: r.PID, TID: r.TID,
 		Process: optString(r.Process), Event: r.Event, Major: r.Major, Minor: r.Minor,
 		Phase: string(r.Phase), Unpaired: r.Unpaired, DurNs: r.DurNs, Errno: optString(r.Errno),
 		Status: optString(string(r.Status)),
@@ -123,12 +123,12 @@ func FromRecord(r *record.Record, buf []byte) (Row, []byte, error) {
 	if len(r.Data) > 0 {
 		row.Data = r.Data
 	}
-	if r.TsNs != nil {
-		us := *r.TsNs / 1000
-		if *r.TsNs%1000 < 0 {
+	if r.TSNs != nil {
+		us := *r.TSNs / 1000
+		if *r.TSNs%1000 < 0 {
 			us-- // round down, as a time stamp is cut
 		}
-		row.Ts = &us
+		row.TS = &us
 	}
 	// Each column is appended whole before it is sliced: a later append
 	// that moves buf leaves the earlier slices on the old array, intact.

@@ -11,9 +11,9 @@ import (
 // empty optional fields are null, and JSON columns hold the JSONL's text.
 func TestFromRecord(t *testing.T) {
 	for _, tc := range []struct{ ns, us int64 }{{0, 0}, {1999, 1}, {-1, -1}, {-1000, -1}, {-1001, -2}} {
-		row, _, err := FromRecord(&record.Record{TsNs: record.Int(tc.ns), Phase: record.Instant}, nil)
-		if err != nil || row.Ts == nil || *row.Ts != tc.us {
-			t.Errorf("ts_ns %d: ts %v, want %d (%v)", tc.ns, row.Ts, tc.us, err)
+		row, _, err := FromRecord(&record.Record{TSNs: record.Int(tc.ns), Phase: record.Instant}, nil)
+		if err != nil || row.TS == nil || *row.TS != tc.us {
+			t.Errorf("ts_ns %d: ts %v, want %d (%v)", tc.ns, row.TS, tc.us, err)
 		}
 	}
 	row, _, err := FromRecord(&record.Record{Event: "e", Phase: record.Exit, Data: []string{},
@@ -21,7 +21,7 @@ func TestFromRecord(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if row.Ts != nil || row.Time != nil || row.Data != nil || row.Ret != nil || row.Errno != nil {
+	if row.TS != nil || row.Time != nil || row.Data != nil || row.Ret != nil || row.Errno != nil {
 		t.Errorf("empty fields not null: %+v", row)
 	}
 	if string(row.Args) != `[{"kind":"int","int":1,"text":"1"}]` || string(row.Attrs) != `{"a":"x","b":1}` {
