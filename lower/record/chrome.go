@@ -416,28 +416,7 @@ func appendChromeArgs(b []byte, r *Record) ([]byte, error) {
 		b = append(b, `,"errno":`...)
 		b = appendString(b, r.Errno)
 	}
-	if r.Status != "" {
-		b = append(b, `,"status":`...)
-		b = appendString(b, string(r.Status))
-	}
-	if len(r.Data) > 0 {
-		b = append(b, `,"data":[`...)
-		for i, d := range r.Data {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = appendString(b, d)
-		}
-		b = append(b, ']')
-	}
-	if len(r.Attrs) > 0 {
-		b = append(b, `,"attrs":`...)
-		var err error
-		if b, err = appendRecordAttrs(b, r); err != nil {
-			return nil, err
-		}
-	}
-	return append(b, '}'), nil
+	return appendStatusDataAttrs(b, r)
 }
 
 // appendMicros appends ns as microseconds with three fraction digits.

@@ -132,6 +132,13 @@ func (r *Record) AppendJSON(b []byte) ([]byte, error) {
 		b = append(b, `,"ret":`...)
 		b = r.Ret.appendJSON(b)
 	}
+	return appendStatusDataAttrs(b, r)
+}
+
+// appendStatusDataAttrs appends the members every JSON form of a record
+// ends with: status, data and attrs, then the closing brace (the record
+// object of JSONL, the args object of the Chrome trace).
+func appendStatusDataAttrs(b []byte, r *Record) ([]byte, error) {
 	if r.Status != "" {
 		b = append(b, `,"status":`...)
 		b = appendString(b, string(r.Status))
