@@ -285,6 +285,12 @@ type nodes struct {
 	idents chunk.Of[sast.Ident]
 	ints   chunk.Of[sast.Int]
 	strs   chunk.Of[sast.String]
+	// The nodes with pointers: a line's own nodes, operators and the
+	// blocks of argument lists (the arguments and the pointers to them).
+	lines chunk.Of[lineNodes]
+	ops   chunk.Of[opNodes]
+	args  chunk.Slices[sast.Arg]
+	argps chunk.Slices[*sast.Arg]
 }
 
 func (n *nodes) time(v sast.Time) *sast.Time {
@@ -322,6 +328,22 @@ func (n *nodes) str(v sast.String) *sast.String {
 	return n.strs.New(v)
 }
 
+func (n *nodes) lineNodes(pos ast.Pos) *lineNodes {
+	if n == nil {
+		return &lineNodes{line: sast.Line{Pos: pos}}
+	}
+	return n.lines.New(lineNodes{line: sast.Line{Pos: pos}})
+}
+
+// argBlock returns empty slices of arguments and of pointers to arguments
+// with capacity n each.
+func (n *nodes) argBlock(size int) ([]sast.Arg, []*sast.Arg) {
+	if n == nil {
+		return make([]sast.Arg, 0, size), make([]*sast.Arg, 0, size)
+	}
+	return n.args.Make(size), n.argps.Make(size)
+}
+
 // lineNodes are the nodes of a call line that it has once, in one
 // allocation.
 type lineNodes struct {
@@ -338,8 +360,13 @@ type opNodes struct {
 }
 
 // newOp returns an operator node with the operands given.
-func newOp(pos ast.Pos, op string, operands ...sast.Value) *sast.Op {
-	o := &opNodes{op: sast.Op{Pos: pos, Op: op}}
+func (c *converter) newOp(pos ast.Pos, op string, operands ...sast.Value) *sast.Op {
+	var o *opNodes
+	if c.nodes == nil {
+		o = &opNodes{op: sast.Op{Pos: pos, Op: op}}
+	} else {
+		o = c.nodes.ops.New(opNodes{op: sast.Op{Pos: pos, Op: op}})
+	}
 	o.op.Operands = append(o.operands[:0:2], operands...)
 	return &o.op
 }
@@ -397,7 +424,7 @@ func (lp *LineParser) line(pos ast.Pos, text string, nodes *nodes) (*sast.Line, 
 		c.syntax(err)
 		return nil, c.Diags
 	}
-	c.once = &lineNodes{line: sast.Line{Pos: pos}}
+	c.once = nodes.lineNodes(pos)
 	l := &c.once.line
 	if p.PidTag != nil {
 		c.prefix(l, p.PidTag, p.Time)
@@ -739,12 +766,13 @@ func (c *converter) list(elems []*elem, topLevel bool) []*sast.Arg {
 			n++
 		}
 	}
-	block := make([]sast.Arg, 0, n) // the list's nodes, in one allocation
+	// The list's nodes, in one block of capacity n: appending never moves
+	// them, so the pointers to them stay valid.
+	block, out := c.nodes.argBlock(n)
 	newArg := func(a sast.Arg) *sast.Arg {
 		block = append(block, a)
 		return &block[len(block)-1]
 	}
-	out := make([]*sast.Arg, 0, n)
 	comma := true
 	for _, e := range elems {
 		switch {
@@ -839,7 +867,7 @@ func (c *converter) climb(operands []sast.Value, ops []*binop, i, minPrec int) (
 			o.Operands = append(o.Operands, right)
 			continue
 		}
-		left = newOp(left.Position(), op, left, right)
+		left = c.newOp(left.Position(), op, left, right)
 	}
 	return left, i
 }
@@ -862,7 +890,7 @@ func (c *converter) unary(u *primary) sast.Value {
 	}
 	v := c.primary(u)
 	for i := len(u.Ops) - 1; i >= 0; i-- {
-		v = newOp(c.Pos(u.Pos), u.Ops[i], v)
+		v = c.newOp(c.Pos(u.Pos), u.Ops[i], v)
 	}
 	return v
 }
