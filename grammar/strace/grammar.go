@@ -1027,6 +1027,11 @@ func isHex(b byte) bool {
 // tooDeep scans the line for nesting of brackets outside strings and
 // comments, and reports the offset where it passes MaxDepth.
 func tooDeep(line string) (int, bool) {
+	// The opening brackets of the whole line, strings included, bound the
+	// depth: when there are few (nearly always), no scan is needed.
+	if len(line) <= MaxDepth || strings.Count(line, "(")+strings.Count(line, "{")+strings.Count(line, "[") <= MaxDepth {
+		return 0, true
+	}
 	depth := 0
 	for i := 0; i < len(line); i++ {
 		switch line[i] {
