@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"strings"
 	"syscall"
@@ -46,13 +45,7 @@ func (c *recordsCmd) Run(e *env) error {
 		}
 		inputs = append(inputs, in)
 	}
-	if c.Format != "parquet" {
-		// An unknown format is an error before any file is made.
-		if _, err := c.newWriter(io.Discard); err != nil {
-			return err
-		}
-	} else if c.Output == "" {
-		_, err := c.newWriter(io.Discard)
+	if err := c.checkFormat(); err != nil {
 		return err
 	}
 	dest := e.stdout

@@ -91,7 +91,7 @@ func Run(req Request) *Result {
 	m := r.Module
 	need := !r.Front.Failed() && Dynamic(m)
 	if req.Eager {
-		need = dynamicTP(m.File) && m.ModName != "" && r.Front.Worst() < diag.Severe
+		need = FirstDynamicTP(m.File) > 0 && m.ModName != "" && r.Front.Worst() < diag.Severe
 	}
 	kept := m
 	if need {
@@ -144,10 +144,6 @@ func (r *Result) back(req Request) bool {
 	r.Back = Compile(r.Module, mod, mp, src)
 	return r.Back.Compiled.Worst() < diag.Severe
 }
-
-// dynamicTP reports whether the TSF names a code address in a TP field,
-// valid or not (TRCUST opens the module when it reads the first).
-func dynamicTP(f *tsf.File) bool { return FirstDynamicTP(f) > 0 }
 
 // FirstDynamicTP returns the line of the first TP field that names a code
 // address (TRCUST opens the module there), or 0.
