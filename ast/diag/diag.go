@@ -55,11 +55,17 @@ func LevelMin(w int) (Severity, error) {
 	return 0, fmt.Errorf("message level %d: want 0, 1 or 2", w)
 }
 
+// Code names a message: a prefix naming its producer and a number, as
+// "TRC094" (the TSF compiler, ast/tsf.Code) or "LST001" (the strace
+// dialect). Each producer declares its codes as constants of this type
+// beside its syntax tree.
+type Code string
+
 // Diagnostic is one message about an input.
 type Diagnostic struct {
 	Pos      ast.Pos
 	Severity Severity
-	Code     string // "TRC094": a prefix naming the producer and a number
+	Code     Code   // "TRC094": a prefix naming the producer and a number
 	Msg      string // the message text, in the wording of the reference
 	Detail   string // optional: what tracekit adds to the reference wording
 	// Extra is what the producer keeps beside the message for its own
@@ -170,7 +176,7 @@ type jsonDiagnostic struct {
 	Line     int      `json:"line"`
 	Col      int      `json:"col"`
 	Severity Severity `json:"severity"`
-	Code     string   `json:"code"`
+	Code     Code     `json:"code"`
 	Message  string   `json:"message"`
 }
 

@@ -16,17 +16,17 @@ import (
 
 // Diagnostic codes of the os2strace dialect (the STRACE POST ASCII dump).
 const (
-	CodeSyntax      = "STR001" // error: the line does not have the shape of a hook line
-	CodeNumber      = "STR002" // error: a hook type, major, minor, time or processor field is not a number of its base, or too large
-	CodeDataWord    = "STR003" // error: a data word is not hex, or too long for its kind
-	CodeDataCount   = "STR004" // warning: the data does not match the count in the hook type
-	CodeCategory    = "STR005" // warning: the hook type's category is not one the reference names
-	CodeStartup     = "STR006" // warning: the start-up record is too short to decode
-	CodeTimeHigh    = "STR007" // warning: a time-high record disagrees with the high half of its own time stamp
-	CodeMarker      = "STR008" // warning: a module-table marker with unexpected text
-	CodeModSyntax   = "MTE001" // error: the line does not have the shape of an STRACE.MTE line
-	CodeModNumber   = "MTE002" // error: a field of an STRACE.MTE line is not hex, or too large
-	CodeModNoModule = "MTE003" // error: an STRACE.MTE line without a module name
+	CodeSyntax      diag.Code = "STR001" // error: the line does not have the shape of a hook line
+	CodeNumber      diag.Code = "STR002" // error: a hook type, major, minor, time or processor field is not a number of its base, or too large
+	CodeDataWord    diag.Code = "STR003" // error: a data word is not hex, or too long for its kind
+	CodeDataCount   diag.Code = "STR004" // warning: the data does not match the count in the hook type
+	CodeCategory    diag.Code = "STR005" // warning: the hook type's category is not one the reference names
+	CodeStartup     diag.Code = "STR006" // warning: the start-up record is too short to decode
+	CodeTimeHigh    diag.Code = "STR007" // warning: a time-high record disagrees with the high half of its own time stamp
+	CodeMarker      diag.Code = "STR008" // warning: a module-table marker with unexpected text
+	CodeModSyntax   diag.Code = "MTE001" // error: the line does not have the shape of an STRACE.MTE line
+	CodeModNumber   diag.Code = "MTE002" // error: a field of an STRACE.MTE line is not hex, or too large
+	CodeModNoModule diag.Code = "MTE003" // error: an STRACE.MTE line without a module name
 )
 
 // Number is a numeral as written (hex or decimal, by the field it stands

@@ -9,21 +9,24 @@
 // grammar/prf builds these nodes.
 package prf
 
-import "github.com/tracekit/tracekit/ast"
+import (
+	"github.com/tracekit/tracekit/ast"
+	"github.com/tracekit/tracekit/ast/diag"
+)
 
 // Diagnostic codes of the prf and prfcsv dialects.
 const (
-	CodeSyntax     = "PRF001" // error: a line that has none of the shapes of the form
-	CodeOutside    = "PRF002" // error: a dump line before the first "PRF:" line
-	CodeRepeated   = "PRF003" // error: an item given twice in one record; the second is skipped
-	CodeNoEvent    = "PRF004" // error: a record without an Event item; the record's lines are skipped
-	CodeValue      = "PRF005" // error: a malformed value (status, number, event id, date or time)
-	CodeDump       = "PRF006" // error: a malformed hex-dump line, or one before the "Offset" header
-	CodeOffset     = "PRF007" // warning: a hex-dump line whose offset is not the count of bytes before it
-	CodeFields     = "PRF008" // error: a CSV row whose number of fields differs from the header's
-	CodeColumn     = "PRF009" // warning: a CSV column the reference does not name; kept in attrs
-	CodeTooLong    = "PRF010" // error: a record's hex dump longer than the limit
-	CodeNameLength = "PRF011" // warning: an INT or OPR name longer than 33 characters
+	CodeSyntax     diag.Code = "PRF001" // error: a line that has none of the shapes of the form
+	CodeOutside    diag.Code = "PRF002" // error: a dump line before the first "PRF:" line
+	CodeRepeated   diag.Code = "PRF003" // error: an item given twice in one record; the second is skipped
+	CodeNoEvent    diag.Code = "PRF004" // error: a record without an Event item; the record's lines are skipped
+	CodeValue      diag.Code = "PRF005" // error: a malformed value (status, number, event id, date or time)
+	CodeDump       diag.Code = "PRF006" // error: a malformed hex-dump line, or one before the "Offset" header
+	CodeOffset     diag.Code = "PRF007" // warning: a hex-dump line whose offset is not the count of bytes before it
+	CodeFields     diag.Code = "PRF008" // error: a CSV row whose number of fields differs from the header's
+	CodeColumn     diag.Code = "PRF009" // warning: a CSV column the reference does not name; kept in attrs
+	CodeTooLong    diag.Code = "PRF010" // error: a record's hex dump longer than the limit
+	CodeNameLength diag.Code = "PRF011" // warning: an INT or OPR name longer than 33 characters
 )
 
 // Form tells the two printed forms apart.

@@ -23,15 +23,15 @@ import (
 
 // Diagnostic codes of the strace dialect.
 const (
-	CodeSyntax    = "LST001" // error: the line has none of the shapes of strace output
-	CodeNumber    = "LST002" // error: a pid, time stamp, duration or exit status is malformed or too large
-	CodeDepth     = "LST003" // error: values nested too deeply (brackets, or unary operators in a row)
-	CodeBracket   = "LST004" // error: a bracket closed by the wrong kind ({ by ], [ by })
-	CodeAdjacent  = "LST005" // warning: arguments written side by side without a comma; both kept
-	CodeInteger   = "LST006" // warning: an integer does not fit in 64 bits or is malformed; kept as a symbol
-	CodeReopened  = "LST007" // warning: a call left unfinished while another of the same pid was open
-	CodeMismatch  = "LST008" // warning: a resumed call names another call than the open one; not paired
-	CodeLoneFrame = "LST009" // error: a -k stack frame line with no call before it
+	CodeSyntax    diag.Code = "LST001" // error: the line has none of the shapes of strace output
+	CodeNumber    diag.Code = "LST002" // error: a pid, time stamp, duration or exit status is malformed or too large
+	CodeDepth     diag.Code = "LST003" // error: values nested too deeply (brackets, or unary operators in a row)
+	CodeBracket   diag.Code = "LST004" // error: a bracket closed by the wrong kind ({ by ], [ by })
+	CodeAdjacent  diag.Code = "LST005" // warning: arguments written side by side without a comma; both kept
+	CodeInteger   diag.Code = "LST006" // warning: an integer does not fit in 64 bits or is malformed; kept as a symbol
+	CodeReopened  diag.Code = "LST007" // warning: a call left unfinished while another of the same pid was open
+	CodeMismatch  diag.Code = "LST008" // warning: a resumed call names another call than the open one; not paired
+	CodeLoneFrame diag.Code = "LST009" // error: a -k stack frame line with no call before it
 )
 
 // PIDForm says how a line gave its pid.

@@ -2,6 +2,8 @@ package tsf
 
 import (
 	"fmt"
+	"strconv"
+	"strings"
 
 	"github.com/tracekit/tracekit/ast/diag"
 )
@@ -249,6 +251,20 @@ func LegacyLine(d diag.Diagnostic) int {
 // String returns the code as printed: "TRC094".
 func (c Code) String() string { return fmt.Sprintf("TRC%03d", int(c)) }
 
+// CodeOf returns the TSF message number of d, and false when d's code is
+// not one of ast/tsf's ("TRC" and three or more digits).
+func CodeOf(d diag.Diagnostic) (Code, bool) {
+	s, ok := strings.CutPrefix(string(d.Code), "TRC")
+	if !ok || len(s) < 3 {
+		return 0, false
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 0 {
+		return 0, false
+	}
+	return Code(n), true
+}
+
 // Diagnostic builds the diagnostic for code c at pos with the message's
 // arguments. legacy is the line TRCUST 3.05A would name (0 for pos.Line).
 func (c Code) Diagnostic(pos Pos, legacy int, args ...any) diag.Diagnostic {
@@ -261,5 +277,5 @@ func (c Code) Diagnostic(pos Pos, legacy int, args ...any) diag.Diagnostic {
 		legacy = pos.Line
 	}
 	text := fmt.Sprintf(m.Text, args...)
-	return diag.Diagnostic{Pos: pos, Severity: m.Severity, Code: c.String(), Msg: text, Extra: Legacy{Line: legacy}}
+	return diag.Diagnostic{Pos: pos, Severity: m.Severity, Code: diag.Code(c.String()), Msg: text, Extra: Legacy{Line: legacy}}
 }

@@ -51,3 +51,27 @@ func TestDiagnosticText(t *testing.T) {
 		t.Errorf("got %q", got)
 	}
 }
+
+func TestCodeOf(t *testing.T) {
+	for _, tt := range []struct {
+		code diag.Code
+		want Code
+		ok   bool
+	}{
+		{"TRC094", ErrDupMinor, true},
+		{"TRC212", 212, true},
+		{"TRC001", FatalNoTSF, true},
+		{"TRC94", 0, false},
+		{"TRCabc", 0, false},
+		{"LST001", 0, false},
+		{"", 0, false},
+	} {
+		got, ok := CodeOf(diag.Diagnostic{Code: tt.code})
+		if got != tt.want || ok != tt.ok {
+			t.Errorf("CodeOf(%q) = %d, %v; want %d, %v", tt.code, got, ok, tt.want, tt.ok)
+		}
+	}
+	if c, ok := CodeOf(ErrDupMinor.Diagnostic(Pos{}, 0, 1, 1)); !ok || c != ErrDupMinor {
+		t.Errorf("CodeOf of a built diagnostic = %d, %v", c, ok)
+	}
+}

@@ -17,15 +17,15 @@ import (
 
 // Diagnostic codes of the winstrace dialect.
 const (
-	CodeSyntax     = "WST001" // error: the line does not have the shape of a call
-	CodeNumber     = "WST002" // error: an id, pid, tid, count or integer value is malformed or too large
-	CodeCount      = "WST003" // warning: the count in [n] differs from the arguments present
-	CodeEscape     = "WST004" // warning: an unknown escape in a string; the backslash is kept
-	CodeRetOnEnter = "WST005" // warning: a return value on a start (>) line
-	CodeReopened   = "WST006" // warning: a call id started again before it ended; the earlier start stays unpaired
-	CodeMismatch   = "WST007" // warning: the two halves of a call disagree on pid, tid or name; they stay unpaired
-	CodeHalfArgs   = "WST008" // warning: the two halves of a call have different numbers of arguments
-	CodeDepth      = "WST009" // error: values nested too deeply
+	CodeSyntax     diag.Code = "WST001" // error: the line does not have the shape of a call
+	CodeNumber     diag.Code = "WST002" // error: an id, pid, tid, count or integer value is malformed or too large
+	CodeCount      diag.Code = "WST003" // warning: the count in [n] differs from the arguments present
+	CodeEscape     diag.Code = "WST004" // warning: an unknown escape in a string; the backslash is kept
+	CodeRetOnEnter diag.Code = "WST005" // warning: a return value on a start (>) line
+	CodeReopened   diag.Code = "WST006" // warning: a call id started again before it ended; the earlier start stays unpaired
+	CodeMismatch   diag.Code = "WST007" // warning: the two halves of a call disagree on pid, tid or name; they stay unpaired
+	CodeHalfArgs   diag.Code = "WST008" // warning: the two halves of a call have different numbers of arguments
+	CodeDepth      diag.Code = "WST009" // error: values nested too deeply
 )
 
 // Marker is the optional first field of a line.

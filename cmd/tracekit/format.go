@@ -36,7 +36,7 @@ type formats struct {
 
 func (f *formats) add(name string, t *tff.File) {
 	if t.Major > 0xFF {
-		d := diag.Diagnostic{Pos: ast.Pos{File: name}, Severity: diag.Warning, Code: "FMT001",
+		d := diag.Diagnostic{Pos: ast.Pos{File: name}, Severity: diag.Warning, Code: formatter.CodeMajor,
 			Msg: fmt.Sprintf("major 0x%04X does not fit the trace buffer's one-byte major: TFF not used", t.Major)}
 		f.diags.Add(d)
 		return
@@ -61,7 +61,7 @@ func (f *formats) Lookup(major uint8, minor uint16) (*formatter.Format, bool) {
 			}
 			t, err := tff.Open(p)
 			if err != nil {
-				f.diags.Add(diag.Diagnostic{Pos: ast.Pos{File: p}, Severity: diag.Warning, Code: "FMT002", Msg: err.Error()})
+				f.diags.Add(diag.Diagnostic{Pos: ast.Pos{File: p}, Severity: diag.Warning, Code: formatter.CodeTFF, Msg: err.Error()})
 				continue
 			}
 			f.add(p, t)

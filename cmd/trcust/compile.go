@@ -162,7 +162,7 @@ func droppedLastDuplicate(f *tsf.File, diags diag.List) bool {
 		return false
 	}
 	for _, d := range diags {
-		if d.Code == tsf.ErrDupMinor.String() && d.Pos.Offset >= last.Pos.Offset {
+		if c, _ := tsf.CodeOf(d); c == tsf.ErrDupMinor && d.Pos.Offset >= last.Pos.Offset {
 			return true
 		}
 	}

@@ -172,7 +172,6 @@ func byLegacyLine(l diag.List) diag.List {
 // shown reports whether TRCUST 3.05A prints d at all: tracekit's own
 // warnings, and the warnings 3.05A does not give, are left out.
 func shown(d diag.Diagnostic) bool {
-	var code int
-	fmt.Sscanf(d.Code, "TRC%d", &code)
-	return d.Severity > diag.Warning || code < 200 && !tsf.Messages[tsf.Code(code)].Silent305A
+	code, _ := tsf.CodeOf(d)
+	return d.Severity > diag.Warning || code < 200 && !tsf.Messages[code].Silent305A
 }

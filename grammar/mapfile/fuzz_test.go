@@ -35,7 +35,7 @@ func FuzzParse(f *testing.F) {
 			return
 		}
 		for _, d := range ds {
-			if !strings.HasPrefix(d.Code, "MAP") || d.Pos.Line < 1 || d.Pos.Col < 1 || d.Pos.Offset > len(src) || d.Pos.File != "fuzz.map" {
+			if !strings.HasPrefix(string(d.Code), "MAP") || d.Pos.Line < 1 || d.Pos.Col < 1 || d.Pos.Offset > len(src) || d.Pos.File != "fuzz.map" {
 				t.Fatalf("bad diagnostic %v (offset %d)", d, d.Pos.Offset)
 			}
 		}

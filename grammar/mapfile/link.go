@@ -84,14 +84,14 @@ func (p *parser) parseLINK() {
 			}
 		case secLineNums:
 			if !isLineNumberLine(l) {
-				p.report(diag.Warning, l.at(l.fields[0].col), "MAP08", "unrecognised line in a line-number table ignored")
+				p.report(diag.Warning, l.at(l.fields[0].col), CodeUnrecognised, "unrecognised line in a line-number table ignored")
 			}
 		default:
-			p.report(diag.Warning, l.at(l.fields[0].col), "MAP08", "unrecognised line outside any table ignored")
+			p.report(diag.Warning, l.at(l.fields[0].col), CodeUnrecognised, "unrecognised line outside any table ignored")
 		}
 	}
 	if p.m.Module == "" && len(p.lines) > 0 {
-		p.report(diag.Warning, p.lines[0].pos, "MAP13", "no module name line before the first table")
+		p.report(diag.Warning, p.lines[0].pos, CodeNoModule, "no module name line before the first table")
 	}
 	p.collectImports()
 }
@@ -100,22 +100,22 @@ func (p *parser) parseLINK() {
 func (p *parser) linkSegment(l *line) {
 	fs := l.fields
 	if len(fs) < 4 || len(fs) > 5 {
-		p.report(diag.Error, l.at(fs[0].col), "MAP01", "segment line: want START LENGTH NAME CLASS [32-bit], got %d fields; line skipped", len(fs))
+		p.report(diag.Error, l.at(fs[0].col), CodeSegment, "segment line: want START LENGTH NAME CLASS [32-bit], got %d fields; line skipped", len(fs))
 		return
 	}
 	start, e := parseAddr(fs[0].text)
 	if e != nil {
-		p.numDiag(l, fs[0], "MAP01", "segment start", e)
+		p.numDiag(l, fs[0], CodeSegment, "segment start", e)
 		return
 	}
 	ln := fs[1].text
 	if !strings.HasSuffix(ln, "H") && !strings.HasSuffix(ln, "h") {
-		p.report(diag.Error, l.at(fs[1].col), "MAP01", "segment length %q: want hex digits followed by H; line skipped", ln)
+		p.report(diag.Error, l.at(fs[1].col), CodeSegment, "segment length %q: want hex digits followed by H; line skipped", ln)
 		return
 	}
 	length, e := parseHex(ln[:len(ln)-1], 32)
 	if e != nil {
-		p.numDiag(l, fs[1], "MAP01", "segment length", e)
+		p.numDiag(l, fs[1], CodeSegment, "segment length", e)
 		return
 	}
 	s := Segment{Pos: l.at(fs[0].col), Start: start, Length: uint32(length), Name: fs[2].text, Class: fs[3].text}
@@ -129,12 +129,12 @@ func (p *parser) linkSegment(l *line) {
 func (p *parser) linkGroup(l *line) {
 	fs := l.fields
 	if len(fs) != 2 {
-		p.report(diag.Error, l.at(fs[0].col), "MAP02", "group line: want ORIGIN NAME, got %d fields; line skipped", len(fs))
+		p.report(diag.Error, l.at(fs[0].col), CodeGroup, "group line: want ORIGIN NAME, got %d fields; line skipped", len(fs))
 		return
 	}
 	a, e := parseAddr(fs[0].text)
 	if e != nil {
-		p.numDiag(l, fs[0], "MAP02", "group origin", e)
+		p.numDiag(l, fs[0], CodeGroup, "group origin", e)
 		return
 	}
 	p.m.Groups = append(p.m.Groups, Group{Pos: l.at(fs[0].col), Origin: a, Name: fs[1].text})
@@ -144,12 +144,12 @@ func (p *parser) linkGroup(l *line) {
 func (p *parser) linkExport(l *line) {
 	fs := l.fields
 	if len(fs) < 2 || len(fs) > 3 {
-		p.report(diag.Error, l.at(fs[0].col), "MAP03", "export line: want ADDRESS NAME [ALIAS], got %d fields; line skipped", len(fs))
+		p.report(diag.Error, l.at(fs[0].col), CodeExport, "export line: want ADDRESS NAME [ALIAS], got %d fields; line skipped", len(fs))
 		return
 	}
 	a, e := parseAddr(fs[0].text)
 	if e != nil {
-		p.numDiag(l, fs[0], "MAP03", "export address", e)
+		p.numDiag(l, fs[0], CodeExport, "export address", e)
 		return
 	}
 	x := Export{Pos: l.at(fs[0].col), Addr: a, Name: fs[1].text}
@@ -166,7 +166,7 @@ func (p *parser) linkPublic(l *line) (Public, bool) {
 	fs := l.fields
 	a, e := parseAddr(fs[0].text)
 	if e != nil {
-		p.numDiag(l, fs[0], "MAP04", "public symbol address", e)
+		p.numDiag(l, fs[0], CodePublic, "public symbol address", e)
 		return Public{}, false
 	}
 	pub := Public{Pos: l.at(fs[0].col), Addr: a}
@@ -178,7 +178,7 @@ func (p *parser) linkPublic(l *line) (Public, bool) {
 	}
 	switch {
 	case len(rest) == 0:
-		p.report(diag.Error, l.at(fs[0].col+len(fs[0].text)), "MAP04", "public symbol line without a name; line skipped")
+		p.report(diag.Error, l.at(fs[0].col+len(fs[0].text)), CodePublic, "public symbol line without a name; line skipped")
 		return Public{}, false
 	case len(rest) == 1:
 		pub.Name = rest[0].text
@@ -190,10 +190,10 @@ func (p *parser) linkPublic(l *line) (Public, bool) {
 			imp.Name = pub.Name
 			pub.Import = &imp
 		} else {
-			p.report(diag.Warning, l.at(rest[1].col), "MAP05", "import detail %q: want (MODULE.ENTRY); symbol kept without it", detail)
+			p.report(diag.Warning, l.at(rest[1].col), CodeImport, "import detail %q: want (MODULE.ENTRY); symbol kept without it", detail)
 		}
 	default:
-		p.report(diag.Error, l.at(rest[1].col), "MAP04", "public symbol line: unexpected text %q after the name; line skipped", l.rest(len(fs)-len(rest)+1))
+		p.report(diag.Error, l.at(rest[1].col), CodePublic, "public symbol line: unexpected text %q after the name; line skipped", l.rest(len(fs)-len(rest)+1))
 		return Public{}, false
 	}
 	return pub, true
@@ -220,12 +220,12 @@ func parseImportDetail(s string) (Import, bool) {
 func (p *parser) linkEntry(l *line) {
 	fs := l.fields
 	if len(fs) != 5 {
-		p.report(diag.Error, l.at(fs[0].col), "MAP06", "entry point line: want \"Program entry point at SEG:OFF\"; line skipped")
+		p.report(diag.Error, l.at(fs[0].col), CodeEntry, "entry point line: want \"Program entry point at SEG:OFF\"; line skipped")
 		return
 	}
 	a, e := parseAddr(fs[4].text)
 	if e != nil {
-		p.numDiag(l, fs[4], "MAP06", "entry point address", e)
+		p.numDiag(l, fs[4], CodeEntry, "entry point address", e)
 		return
 	}
 	p.setEntry(l.at(fs[0].col), a)

@@ -25,24 +25,7 @@
 // Parse never stops at a bad line: it adds a diag.Diagnostic with the
 // file:line:col of the offending field and goes on with the next line. A
 // line that is skipped gives an Error, a line that is kept or that carries
-// nothing needed gives a Warning. The codes are:
-//
-//	MAP01 error    malformed segment line (LINK or wlink "Segments")
-//	MAP02 error    malformed group line (LINK "Origin Group" or wlink "Groups")
-//	MAP03 error    malformed export line
-//	MAP04 error    malformed public symbol line (LINK "Publics by Name/Value")
-//	MAP05 warning  malformed import detail "(MODULE.ENTRY)" on an Imp line; the
-//	               symbol is kept without its import
-//	MAP06 error    malformed "Program entry point at" or wlink
-//	               "Entry point address:" line
-//	MAP07 warning  a second program entry point; the first is kept
-//	MAP08 warning  unrecognised line outside any table, ignored
-//	MAP09 error    address or number out of range (segment above FFFF, offset or
-//	               length above FFFFFFFF)
-//	MAP10 error    malformed wlink "Memory Map" symbol line
-//	MAP11 error    malformed wlink "Imported Symbols" line
-//	MAP12 error    wlink "Module:" line without a module name
-//	MAP13 warning  LINK map without a module name line before the first table
+// nothing needed gives a Warning. The codes are the Code constants.
 //
 // An input that is not recognisably any of the three flavours is an error
 // (ErrUnknownFormat), not a diagnostic.
@@ -55,6 +38,23 @@ import (
 
 	"github.com/tracekit/tracekit/ast"
 	"github.com/tracekit/tracekit/ast/diag"
+)
+
+// Diagnostic codes of the MAP file readers.
+const (
+	CodeSegment      diag.Code = "MAP01" // error: malformed segment line (LINK or wlink "Segments")
+	CodeGroup        diag.Code = "MAP02" // error: malformed group line (LINK "Origin Group" or wlink "Groups")
+	CodeExport       diag.Code = "MAP03" // error: malformed export line
+	CodePublic       diag.Code = "MAP04" // error: malformed public symbol line (LINK "Publics by Name/Value")
+	CodeImport       diag.Code = "MAP05" // warning: malformed import detail "(MODULE.ENTRY)" on an Imp line; the symbol is kept without its import
+	CodeEntry        diag.Code = "MAP06" // error: malformed "Program entry point at" or wlink "Entry point address:" line
+	CodeSecondEntry  diag.Code = "MAP07" // warning: a second program entry point; the first is kept
+	CodeUnrecognised diag.Code = "MAP08" // warning: unrecognised line outside any table, ignored
+	CodeRange        diag.Code = "MAP09" // error: address or number out of range (segment above FFFF, offset or length above FFFFFFFF)
+	CodeMemoryMap    diag.Code = "MAP10" // error: malformed wlink "Memory Map" symbol line
+	CodeImported     diag.Code = "MAP11" // error: malformed wlink "Imported Symbols" line
+	CodeModule       diag.Code = "MAP12" // error: wlink "Module:" line without a module name
+	CodeNoModule     diag.Code = "MAP13" // warning: LINK map without a module name line before the first table
 )
 
 // Flavor is the kind of linker that wrote a map.

@@ -321,7 +321,7 @@ func TestDiagnostics(t *testing.T) {
 	const head = "\n mod\n\n Start         Length     Name                   Class\n 0001:00000000 000000100H CODE32                 CODE 32-bit\n"
 	tests := []struct {
 		name, text string
-		code       string
+		code       diag.Code
 		sev        diag.Severity
 		line, col  int
 	}{

@@ -187,15 +187,15 @@ type parser struct {
 	diags diag.List
 }
 
-func (p *parser) report(sev diag.Severity, pos ast.Pos, code, format string, args ...any) {
+func (p *parser) report(sev diag.Severity, pos ast.Pos, code diag.Code, format string, args ...any) {
 	p.diags.Add(diag.Diagnostic{Pos: pos, Severity: sev, Code: code, Msg: fmt.Sprintf(format, args...)})
 }
 
 // numDiag reports a bad number in field f of l: MAP09 when the digits were
 // fine but the value is out of range, the item's own code otherwise.
-func (p *parser) numDiag(l *line, f field, code, what string, e *numError) {
+func (p *parser) numDiag(l *line, f field, code diag.Code, what string, e *numError) {
 	if e.rangeErr {
-		p.report(diag.Error, l.at(f.col), "MAP09", "%s: %s; line skipped", what, e.msg)
+		p.report(diag.Error, l.at(f.col), CodeRange, "%s: %s; line skipped", what, e.msg)
 		return
 	}
 	p.report(diag.Error, l.at(f.col), code, "%s: %s; line skipped", what, e.msg)
@@ -204,7 +204,7 @@ func (p *parser) numDiag(l *line, f field, code, what string, e *numError) {
 // setEntry records the program entry point, keeping the first.
 func (p *parser) setEntry(pos ast.Pos, a Addr) {
 	if p.m.Entry != nil {
-		p.report(diag.Warning, pos, "MAP07", "second program entry point %s ignored; the first, at %s, is kept", a, p.m.Entry.Pos)
+		p.report(diag.Warning, pos, CodeSecondEntry, "second program entry point %s ignored; the first, at %s, is kept", a, p.m.Entry.Pos)
 		return
 	}
 	p.m.Entry = &EntryPoint{Pos: pos, Addr: a}

@@ -97,17 +97,17 @@ func (p *parser) watcomBanner(l *line) {
 func (p *parser) watcomGroup(l *line) {
 	fs := l.fields
 	if len(fs) != 3 {
-		p.report(diag.Error, l.at(fs[0].col), "MAP02", "group line: want NAME ADDRESS SIZE, got %d fields; line skipped", len(fs))
+		p.report(diag.Error, l.at(fs[0].col), CodeGroup, "group line: want NAME ADDRESS SIZE, got %d fields; line skipped", len(fs))
 		return
 	}
 	a, e := parseAddr(fs[1].text)
 	if e != nil {
-		p.numDiag(l, fs[1], "MAP02", "group address", e)
+		p.numDiag(l, fs[1], CodeGroup, "group address", e)
 		return
 	}
 	size, e := parseHex(fs[2].text, 32)
 	if e != nil {
-		p.numDiag(l, fs[2], "MAP02", "group size", e)
+		p.numDiag(l, fs[2], CodeGroup, "group size", e)
 		return
 	}
 	p.m.Groups = append(p.m.Groups, Group{Pos: l.at(fs[0].col), Origin: a, Name: fs[0].text, Size: uint32(size)})
@@ -117,17 +117,17 @@ func (p *parser) watcomGroup(l *line) {
 func (p *parser) watcomSegment(l *line) {
 	fs := l.fields
 	if len(fs) != 5 {
-		p.report(diag.Error, l.at(fs[0].col), "MAP01", "segment line: want NAME CLASS GROUP ADDRESS SIZE, got %d fields; line skipped", len(fs))
+		p.report(diag.Error, l.at(fs[0].col), CodeSegment, "segment line: want NAME CLASS GROUP ADDRESS SIZE, got %d fields; line skipped", len(fs))
 		return
 	}
 	a, e := parseAddr(fs[3].text)
 	if e != nil {
-		p.numDiag(l, fs[3], "MAP01", "segment address", e)
+		p.numDiag(l, fs[3], CodeSegment, "segment address", e)
 		return
 	}
 	size, e := parseHex(fs[4].text, 32)
 	if e != nil {
-		p.numDiag(l, fs[4], "MAP01", "segment size", e)
+		p.numDiag(l, fs[4], CodeSegment, "segment size", e)
 		return
 	}
 	p.m.Segments = append(p.m.Segments, Segment{Pos: l.at(fs[0].col), Start: a, Length: uint32(size),
@@ -141,7 +141,7 @@ func (p *parser) watcomSymbol(l *line, module string) string {
 	fs := l.fields
 	if fs[0].text == "Module:" {
 		if len(fs) < 2 {
-			p.report(diag.Error, l.at(fs[0].col), "MAP12", "\"Module:\" line without a module name")
+			p.report(diag.Error, l.at(fs[0].col), CodeModule, "\"Module:\" line without a module name")
 			return ""
 		}
 		return l.rest(1)
@@ -156,15 +156,15 @@ func (p *parser) watcomSymbol(l *line, module string) string {
 	}
 	a, e := parseAddr(addr)
 	if e != nil {
-		p.numDiag(l, fs[0], "MAP10", "memory map symbol address", e)
+		p.numDiag(l, fs[0], CodeMemoryMap, "memory map symbol address", e)
 		return module
 	}
 	if ref != 0 && ref != '*' && ref != '+' {
-		p.report(diag.Error, l.at(fs[0].col+len(addr)), "MAP10", "memory map symbol: unknown mark %q after the address; line skipped", ref)
+		p.report(diag.Error, l.at(fs[0].col+len(addr)), CodeMemoryMap, "memory map symbol: unknown mark %q after the address; line skipped", ref)
 		return module
 	}
 	if len(fs) < 2 {
-		p.report(diag.Error, l.at(fs[0].col+len(fs[0].text)), "MAP10", "memory map symbol line without a name; line skipped")
+		p.report(diag.Error, l.at(fs[0].col+len(fs[0].text)), CodeMemoryMap, "memory map symbol line without a name; line skipped")
 		return module
 	}
 	p.m.MemoryMap = append(p.m.MemoryMap, Public{Pos: l.at(fs[0].col), Addr: a, Name: l.rest(1), Module: module, Ref: ref})
@@ -176,7 +176,7 @@ func (p *parser) watcomSymbol(l *line, module string) string {
 func (p *parser) watcomImport(l *line) {
 	fs := l.fields
 	if len(fs) != 2 {
-		p.report(diag.Error, l.at(fs[0].col), "MAP11", "imported symbol line: want SYMBOL MODULE, got %d fields; line skipped", len(fs))
+		p.report(diag.Error, l.at(fs[0].col), CodeImported, "imported symbol line: want SYMBOL MODULE, got %d fields; line skipped", len(fs))
 		return
 	}
 	imp := Import{Pos: l.at(fs[0].col), Name: fs[0].text, Module: fs[1].text}
@@ -184,7 +184,7 @@ func (p *parser) watcomImport(l *line) {
 		if d, ok := parseImportDetail("(" + fs[1].text + ")"); ok {
 			imp.Module, imp.Entry, imp.Ordinal = d.Module, d.Entry, d.Ordinal
 		} else {
-			p.report(diag.Error, l.at(fs[1].col), "MAP11", "imported symbol module %q: want MODULE or MODULE.ENTRY; line skipped", fs[1].text)
+			p.report(diag.Error, l.at(fs[1].col), CodeImported, "imported symbol module %q: want MODULE or MODULE.ENTRY; line skipped", fs[1].text)
 			return
 		}
 	}
@@ -195,12 +195,12 @@ func (p *parser) watcomImport(l *line) {
 func (p *parser) watcomEntry(l *line) {
 	fs := l.fields
 	if len(fs) != 4 {
-		p.report(diag.Error, l.at(fs[0].col), "MAP06", "entry point line: want \"Entry point address: SEG:OFF\"; line skipped")
+		p.report(diag.Error, l.at(fs[0].col), CodeEntry, "entry point line: want \"Entry point address: SEG:OFF\"; line skipped")
 		return
 	}
 	a, e := parseAddr(fs[3].text)
 	if e != nil {
-		p.numDiag(l, fs[3], "MAP06", "entry point address", e)
+		p.numDiag(l, fs[3], CodeEntry, "entry point address", e)
 		return
 	}
 	p.setEntry(l.at(fs[0].col), a)

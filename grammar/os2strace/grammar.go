@@ -77,7 +77,7 @@ type converter struct {
 }
 
 // number converts a word in the given base; bits bounds its value.
-func (c *converter) number(w word, base, bits int, code, what string) os2ast.Number {
+func (c *converter) number(w word, base, bits int, code diag.Code, what string) os2ast.Number {
 	p := c.Pos(w.Pos)
 	if v, ok := quickUint(w.Text, base, bits); ok {
 		return os2ast.Number{Pos: p, Text: w.Text, Value: v}
@@ -99,7 +99,7 @@ func (c *converter) number(w word, base, bits int, code, what string) os2ast.Num
 
 // numberTo is number into *dst, the common number without a copy of the
 // whole node.
-func (c *converter) numberTo(dst *os2ast.Number, w word, base, bits int, code, what string) {
+func (c *converter) numberTo(dst *os2ast.Number, w word, base, bits int, code diag.Code, what string) {
 	if v, ok := quickUint(w.Text, base, bits); ok {
 		dst.Pos, dst.Text, dst.Value = c.Pos(w.Pos), w.Text, v
 		return

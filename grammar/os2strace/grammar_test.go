@@ -47,7 +47,7 @@ func TestParseHook(t *testing.T) {
 			}
 			got = strings.Join([]string{h.Type.Text, h.Major.Text, h.Minor.Text, h.High.Text, h.Low.Text, h.CPU.Text, strings.Join(words, ",")}, " ")
 		} else if len(diags) > 0 {
-			got = diags[0].Code + "@" + strconv.Itoa(diags[0].Pos.Col)
+			got = string(diags[0].Code) + "@" + strconv.Itoa(diags[0].Pos.Col)
 		}
 		if got != tt.want {
 			t.Errorf("ParseHook(%q) = %q, want %q (%v)", tt.line, got, tt.want, diags)
@@ -80,7 +80,7 @@ func TestParseModule(t *testing.T) {
 		if m != nil {
 			got = m.Path.Text
 		} else if len(diags) > 0 {
-			got = diags[0].Code + "@" + strconv.Itoa(diags[0].Pos.Col)
+			got = string(diags[0].Code) + "@" + strconv.Itoa(diags[0].Pos.Col)
 		}
 		if got != tt.want {
 			t.Errorf("ParseModule(%q) = %q, want %q (%v)", tt.line, got, tt.want, diags)

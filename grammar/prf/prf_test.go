@@ -103,7 +103,7 @@ func TestDumpParserErrors(t *testing.T) {
 		_, diags := feed(tt.lines)
 		var got []string
 		for _, d := range diags {
-			got = append(got, d.Code+"@"+strconv.Itoa(d.Pos.Line)+":"+strconv.Itoa(d.Pos.Col))
+			got = append(got, string(d.Code)+"@"+strconv.Itoa(d.Pos.Line)+":"+strconv.Itoa(d.Pos.Col))
 		}
 		if g := strings.Join(got, " "); g != tt.want {
 			t.Errorf("%q: %s, want %s (%v)", tt.lines, g, tt.want, diags)
@@ -132,7 +132,7 @@ func TestCSVParser(t *testing.T) {
 		{`Rec,1,2,x,0z,a,z`, "PRF006@11"},
 	} {
 		_, r, d := p.Line(pos(3), tt.line)
-		if r != nil || len(d) == 0 || d[0].Code+"@"+strconv.Itoa(d[0].Pos.Col) != tt.want {
+		if r != nil || len(d) == 0 || string(d[0].Code)+"@"+strconv.Itoa(d[0].Pos.Col) != tt.want {
 			t.Errorf("%q: %v", tt.line, d)
 		}
 	}

@@ -216,7 +216,7 @@ func TestParseLine(t *testing.T) {
 func TestParseLineErrors(t *testing.T) {
 	tests := []struct {
 		line string
-		code string
+		code diag.Code
 		col  int
 		sev  diag.Severity
 	}{

@@ -105,7 +105,7 @@ func TestParseLine(t *testing.T) {
 		if c != nil {
 			got = showCall(c)
 		} else if len(diags) > 0 {
-			got = diags[0].Code + "@" + strconv.Itoa(diags[0].Pos.Col)
+			got = string(diags[0].Code) + "@" + strconv.Itoa(diags[0].Pos.Col)
 		}
 		if got != tt.want {
 			t.Errorf("ParseLine(%q) = %s, want %s (%v)", tt.line, got, tt.want, diags)

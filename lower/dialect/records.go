@@ -20,9 +20,9 @@ import (
 
 // Diagnostic codes of the input layer (shared by all dialects).
 const (
-	CodeLongLine  = lowering.CodeLongLine // error: a line longer than Options.MaxLine; skipped
-	CodeNoDialect = "INP002"              // error: the dialect of an input cannot be told; the input is skipped (KeepGoing)
-	CodeRead      = "INP003"              // error: an input cannot be opened or read; the rest of it is skipped (KeepGoing)
+	CodeLongLine            = lowering.CodeLongLine // error: a line longer than Options.MaxLine; skipped
+	CodeNoDialect diag.Code = "INP002"              // error: the dialect of an input cannot be told; the input is skipped (KeepGoing)
+	CodeRead      diag.Code = "INP003"              // error: an input cannot be opened or read; the rest of it is skipped (KeepGoing)
 )
 
 // HeadSize is how much of an input the sniffers see (Detect).
@@ -173,7 +173,7 @@ func Records(ctx context.Context, opts Options, inputs []Input, out RecordWriter
 // inputError is an input that could not be opened, read or told: it ends
 // the run unless KeepGoing.
 type inputError struct {
-	code string
+	code diag.Code
 	err  error
 }
 

@@ -64,10 +64,18 @@ func (m Map) Lookup(major uint8, minor uint16) (*Format, bool) {
 	return mm[minor], true
 }
 
-// Code is the code of the diagnostics FormatRecord returns: a problem with
-// a record's data (too short for its FMT, a string with no NUL, an unknown
-// prefix status).
-const Code = "FMT003"
+// Diagnostic codes of the formatter.
+const (
+	// CodeMajor: a TFF whose major does not fit the trace buffer's one-byte
+	// major; the TFF is not used (warning).
+	CodeMajor diag.Code = "FMT001"
+	// CodeTFF: a TFF on the search path that cannot be read (warning).
+	CodeTFF diag.Code = "FMT002"
+	// CodeData is the code of the diagnostics FormatRecord returns: a
+	// problem with a record's data (too short for its FMT, a string with no
+	// NUL, an unknown prefix status).
+	CodeData diag.Code = "FMT003"
+)
 
 // Result is a formatted record.
 type Result struct {
@@ -79,7 +87,7 @@ type Result struct {
 	// Stopped is set when formatting stopped before the end of the FMT
 	// lines: after a prefix with a bad status, or when the data ran out.
 	Stopped bool
-	// Diags lists the problems found, in the order met: warnings with Code,
+	// Diags lists the problems found, in the order met: warnings with CodeData,
 	// at the record's offset in its buffer (Pos.Offset; no file, no line),
 	// the message "record @0xOOOO: FMT line N: data offset D: what".
 	Diags diag.List
@@ -181,7 +189,7 @@ func (s *state) diag(off int, format string, args ...any) {
 	}
 	fmt.Fprintf(&sb, "data offset %d: ", off)
 	fmt.Fprintf(&sb, format, args...)
-	s.diags.Add(diag.Diagnostic{Pos: ast.Pos{Offset: int(s.rec.Offset)}, Severity: diag.Warning, Code: Code, Msg: sb.String()})
+	s.diags.Add(diag.Diagnostic{Pos: ast.Pos{Offset: int(s.rec.Offset)}, Severity: diag.Warning, Code: CodeData, Msg: sb.String()})
 }
 
 // dataSize gives the bytes each value control reads.

@@ -85,7 +85,7 @@ func runCases(t *testing.T, cases []fmtCase) {
 				t.Fatalf("diagnostics %v, want %d matching %q", res.Diags, len(tc.diags), tc.diags)
 			}
 			for i, d := range res.Diags {
-				if !strings.Contains(d.Msg, tc.diags[i]) || d.Pos.Offset != 0x42 || d.Code != Code {
+				if !strings.Contains(d.Msg, tc.diags[i]) || d.Pos.Offset != 0x42 || d.Code != CodeData {
 					t.Errorf("diagnostic %d: %v, want %q", i, d, tc.diags[i])
 				}
 			}
@@ -287,7 +287,7 @@ func TestShortData(t *testing.T) {
 func TestDiagnostic(t *testing.T) {
 	rec := &stda.Record{Offset: 0x24, Major: 1, Minor: 1, Data: []byte{1, 2, 3, 4, 5}}
 	res := Apply(rec, &Format{Desc: []byte("d"), Fmts: [][]byte{[]byte("a"), {tff.Ctrl, 'D', ' ', tff.Ctrl, 'W'}}})
-	want := diag.Diagnostic{Pos: ast.Pos{Offset: 0x24}, Severity: diag.Warning, Code: Code,
+	want := diag.Diagnostic{Pos: ast.Pos{Offset: 0x24}, Severity: diag.Warning, Code: CodeData,
 		Msg: "record @0x0024: FMT line 2: data offset 4: data too short: %W needs 2 bytes, 1 left"}
 	if len(res.Diags) != 1 || res.Diags[0] != want {
 		t.Errorf("got %#v, want %#v", res.Diags, want)

@@ -175,9 +175,8 @@ func legacy(l diag.List, w int) []string {
 	min, _ := diag.LevelMin(w)
 	var out []string
 	for _, d := range l {
-		var code int
-		fmt.Sscanf(d.Code, "TRC%d", &code)
-		if d.Severity == diag.Warning && (tsf.Messages[tsf.Code(code)].Silent305A || code >= 200) {
+		code, _ := tsf.CodeOf(d)
+		if d.Severity == diag.Warning && (tsf.Messages[code].Silent305A || code >= 200) {
 			continue
 		}
 		if d.Severity < min {

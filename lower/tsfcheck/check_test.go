@@ -95,7 +95,7 @@ func expectations(src []byte) []expectation {
 
 func (e expectation) matches(d diag.Diagnostic) bool {
 	return d.Pos.Line == e.line && d.Pos.Col >= e.from && d.Pos.Col <= e.to &&
-		strings.EqualFold(d.Severity.String(), e.severity) && d.Code == e.code
+		strings.EqualFold(d.Severity.String(), e.severity) && string(d.Code) == e.code
 }
 
 // TestMarkers checks every testdata file: each diagnostic must be named by

@@ -36,9 +36,8 @@ func legacyLines(l diag.List, w int) []string {
 	min, _ := diag.LevelMin(w)
 	var out []string
 	for _, d := range l {
-		var code int
-		fmt.Sscanf(d.Code, "TRC%d", &code)
-		if tsf.Messages[tsf.Code(code)].Silent305A && d.Severity == diag.Warning || code >= 200 && d.Severity == diag.Warning {
+		code, _ := tsf.CodeOf(d)
+		if tsf.Messages[code].Silent305A && d.Severity == diag.Warning || code >= 200 && d.Severity == diag.Warning {
 			continue
 		}
 		if d.Severity < min {

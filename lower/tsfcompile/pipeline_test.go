@@ -46,7 +46,7 @@ func TestRunStages(t *testing.T) {
 			var codes []string
 			for _, d := range res.All() {
 				if d.Severity >= diag.Error {
-					codes = append(codes, d.Code)
+					codes = append(codes, string(d.Code))
 				}
 			}
 			if tc.failedAt == "" && len(codes) > 0 || tc.failedAt != "" && !slices.Contains(codes, tc.failedAt) {

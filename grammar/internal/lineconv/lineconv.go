@@ -31,20 +31,22 @@ func (c *Converter) At(off int) ast.Pos {
 func (c *Converter) Pos(p lexer.Position) ast.Pos { return c.At(p.Offset) }
 
 // Report adds a diagnostic.
-func (c *Converter) Report(p ast.Pos, sev diag.Severity, code, msg string) {
+func (c *Converter) Report(p ast.Pos, sev diag.Severity, code diag.Code, msg string) {
 	c.Diags.Add(diag.Diagnostic{Pos: p, Severity: sev, Code: code, Msg: msg})
 }
 
 // Errorf adds an error.
-func (c *Converter) Errorf(p ast.Pos, code, msg string) { c.Report(p, diag.Error, code, msg) }
+func (c *Converter) Errorf(p ast.Pos, code diag.Code, msg string) { c.Report(p, diag.Error, code, msg) }
 
 // Warnf adds a warning.
-func (c *Converter) Warnf(p ast.Pos, code, msg string) { c.Report(p, diag.Warning, code, msg) }
+func (c *Converter) Warnf(p ast.Pos, code diag.Code, msg string) {
+	c.Report(p, diag.Warning, code, msg)
+}
 
 // ParseError reports a parse error as an error with code: "what: message"
 // at the error's position when it is a participle.Error (as the generated
 // parsers return too), at the start of the line otherwise.
-func (c *Converter) ParseError(err error, code, what string) {
+func (c *Converter) ParseError(err error, code diag.Code, what string) {
 	var perr participle.Error
 	if errors.As(err, &perr) {
 		c.Errorf(c.Pos(perr.Position()), code, what+": "+perr.Message())

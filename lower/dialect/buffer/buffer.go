@@ -28,10 +28,10 @@ const MaxInput = stda.MaxSize + tracefmt.STDAOffset
 
 // Diagnostic codes.
 const (
-	CodeHeader   = "BUF001" // error: not an STDA or save file, or its header is broken; nothing is read
-	CodeWalk     = "BUF002" // warning: the walk ended before the end marker (corrupt or cut buffer); the records read are kept
-	CodeCheckKey = "BUF003" // warning: the save file's check key does not match its date and time
-	CodeSaveFile = "BUF004" // warning: another problem of the save-file header (length, trailing bytes)
+	CodeHeader   diag.Code = "BUF001" // error: not an STDA or save file, or its header is broken; nothing is read
+	CodeWalk     diag.Code = "BUF002" // warning: the walk ended before the end marker (corrupt or cut buffer); the records read are kept
+	CodeCheckKey diag.Code = "BUF003" // warning: the save file's check key does not match its date and time
+	CodeSaveFile diag.Code = "BUF004" // warning: another problem of the save-file header (length, trailing bytes)
 )
 
 // STDA is the dialect of a bare STDA.
@@ -60,7 +60,7 @@ func SaveFile() lowering.Dialect {
 // buffer (nil when the header is unreadable), the byte offset of the STDA
 // in data, and the problems found, as diagnostics.
 func Read(source string, data []byte) (*stda.Buffer, int64, diag.List) {
-	at := func(off int64, sev diag.Severity, code, format string, args ...any) diag.Diagnostic {
+	at := func(off int64, sev diag.Severity, code diag.Code, format string, args ...any) diag.Diagnostic {
 		return diag.Diagnostic{Pos: ast.Pos{File: source}, Severity: sev, Code: code,
 			Msg: fmt.Sprintf("offset 0x%X: ", off) + fmt.Sprintf(format, args...)}
 	}

@@ -72,7 +72,7 @@ func TestRecords(t *testing.T) {
 		dialect.Input{Name: "text.stda", Reader: strings.NewReader("SYST")})
 	var got []string
 	for _, d := range diags {
-		got = append(got, d.Code+" "+d.Severity.String())
+		got = append(got, string(d.Code)+" "+d.Severity.String())
 	}
 	if sum.Records != 3 || strings.Join(got, ",") != "BUF003 warning,BUF001 error,BUF001 error" {
 		t.Errorf("%d records, diagnostics %v", sum.Records, diags)

@@ -124,7 +124,7 @@ func FirstLines(head []byte, n int) [][]byte {
 }
 
 // CodeLongLine is the diagnostic code of a line longer than the limit.
-const CodeLongLine = "INP001"
+const CodeLongLine diag.Code = "INP001"
 
 // DefaultMaxLine is the longest line Lines passes on when no limit is given.
 const DefaultMaxLine = 1 << 20

@@ -204,11 +204,11 @@ func (l *HookLowerer) settle(rec *record.Record, stamp uint64, ts *int64) {
 // End does nothing: a hook line stands alone.
 func (l *HookLowerer) End(ast.Pos) error { return nil }
 
-func (l *HookLowerer) warn(p ast.Pos, code, msg string) {
+func (l *HookLowerer) warn(p ast.Pos, code diag.Code, msg string) {
 	l.out.Diag(diag.Diagnostic{Pos: p, Severity: diag.Warning, Code: code, Msg: msg}, 0)
 }
 
-func (l *HookLowerer) fail(p ast.Pos, code, msg string) {
+func (l *HookLowerer) fail(p ast.Pos, code diag.Code, msg string) {
 	l.out.Diag(diag.Diagnostic{Pos: p, Severity: diag.Error, Code: code, Msg: msg}, 1)
 }
 

@@ -199,7 +199,7 @@ type problems struct {
 	dropped bool
 }
 
-func (p *problems) fail(at ast.Pos, code, msg string) {
+func (p *problems) fail(at ast.Pos, code diag.Code, msg string) {
 	n := 0
 	if !p.dropped {
 		n, p.dropped = p.lines, true
@@ -207,7 +207,7 @@ func (p *problems) fail(at ast.Pos, code, msg string) {
 	p.out.Diag(diag.Diagnostic{Pos: at, Severity: diag.Error, Code: code, Msg: msg}, n)
 }
 
-func (p *problems) warn(at ast.Pos, code, msg string) {
+func (p *problems) warn(at ast.Pos, code diag.Code, msg string) {
 	p.out.Diag(diag.Diagnostic{Pos: at, Severity: diag.Warning, Code: code, Msg: msg}, 0)
 }
 

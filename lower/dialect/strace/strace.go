@@ -173,7 +173,7 @@ func New(cfg lowering.Config, out lowering.Output, parse sast.LineParser) *Lower
 // Open returns the number of calls left unfinished and not yet resumed.
 func (l *Lowerer) Open() int { return len(l.open) }
 
-func (l *Lowerer) warn(p ast.Pos, code, msg string) {
+func (l *Lowerer) warn(p ast.Pos, code diag.Code, msg string) {
 	l.out.Diag(diag.Diagnostic{Pos: p, Severity: diag.Warning, Code: code, Msg: msg}, 0)
 }
 

@@ -81,7 +81,7 @@ func New(cfg lowering.Config, out lowering.Output, parse wsast.CallParser) *Lowe
 // Open returns the number of calls started and not yet ended.
 func (l *Lowerer) Open() int { return len(l.open) }
 
-func (l *Lowerer) warn(p ast.Pos, code, msg string) {
+func (l *Lowerer) warn(p ast.Pos, code diag.Code, msg string) {
 	l.out.Diag(diag.Diagnostic{Pos: p, Severity: diag.Warning, Code: code, Msg: msg}, 0)
 }
 
