@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"runtime"
 	"strconv"
@@ -193,7 +194,8 @@ func runInput(ctx context.Context, opts Options, fixed *Dialect, in Input, w rec
 		if o.stop != nil {
 			return is, o.stop
 		}
-		if strings.Contains(ie.err.Error(), in.Name) {
+		// An error of the file system already names the input.
+		if pe := (*fs.PathError)(nil); errors.As(ie.err, &pe) && pe.Path == in.Name {
 			return is, ie.err
 		}
 		return is, fmt.Errorf("%s: %w", in.Name, ie.err)
