@@ -383,25 +383,13 @@ func appendChromeArgs(b []byte, r *Record) ([]byte, error) {
 	if r.Unpaired {
 		b = append(b, `,"unpaired":true`...)
 	}
-	if r.Time != "" {
-		b = append(b, `,"time":`...)
-		b = appendString(b, r.Time)
-	}
-	if r.TSNs != nil {
-		b = append(b, `,"ts_ns":`...)
-		b = strconv.AppendInt(b, *r.TSNs, 10)
-	}
-	if r.DurNs != nil {
-		b = append(b, `,"dur_ns":`...)
-		b = strconv.AppendInt(b, *r.DurNs, 10)
-	}
+	b = appendOptString(b, `,"time":`, r.Time)
+	b = appendOptInt(b, `,"ts_ns":`, r.TSNs)
+	b = appendOptInt(b, `,"dur_ns":`, r.DurNs)
 	b = appendOptUint(b, `,"cpu":`, r.CPU)
 	b = appendOptUint(b, `,"pid":`, r.PID)
 	b = appendOptUint(b, `,"tid":`, r.TID)
-	if r.Process != "" {
-		b = append(b, `,"process":`...)
-		b = appendString(b, r.Process)
-	}
+	b = appendOptString(b, `,"process":`, r.Process)
 	b = appendOptUint(b, `,"major":`, r.Major)
 	b = appendOptUint(b, `,"minor":`, r.Minor)
 	if len(r.Args) > 0 {
@@ -412,10 +400,7 @@ func appendChromeArgs(b []byte, r *Record) ([]byte, error) {
 		b = append(b, `,"ret":`...)
 		b = r.Ret.appendJSON(b)
 	}
-	if r.Errno != "" {
-		b = append(b, `,"errno":`...)
-		b = appendString(b, r.Errno)
-	}
+	b = appendOptString(b, `,"errno":`, r.Errno)
 	return appendStatusDataAttrs(b, r)
 }
 

@@ -92,21 +92,12 @@ func (r *Record) AppendJSON(b []byte) ([]byte, error) {
 	b = strconv.AppendInt(b, int64(r.Line), 10)
 	b = append(b, `,"seq":`...)
 	b = strconv.AppendInt(b, r.Seq, 10)
-	if r.Time != "" {
-		b = append(b, `,"time":`...)
-		b = appendString(b, r.Time)
-	}
-	if r.TSNs != nil {
-		b = append(b, `,"ts_ns":`...)
-		b = strconv.AppendInt(b, *r.TSNs, 10)
-	}
+	b = appendOptString(b, `,"time":`, r.Time)
+	b = appendOptInt(b, `,"ts_ns":`, r.TSNs)
 	b = appendOptUint(b, `,"cpu":`, r.CPU)
 	b = appendOptUint(b, `,"pid":`, r.PID)
 	b = appendOptUint(b, `,"tid":`, r.TID)
-	if r.Process != "" {
-		b = append(b, `,"process":`...)
-		b = appendString(b, r.Process)
-	}
+	b = appendOptString(b, `,"process":`, r.Process)
 	b = append(b, `,"event":`...)
 	b = appendString(b, r.Event)
 	b = appendOptUint(b, `,"major":`, r.Major)
@@ -116,14 +107,8 @@ func (r *Record) AppendJSON(b []byte) ([]byte, error) {
 	if r.Unpaired {
 		b = append(b, `,"unpaired":true`...)
 	}
-	if r.DurNs != nil {
-		b = append(b, `,"dur_ns":`...)
-		b = strconv.AppendInt(b, *r.DurNs, 10)
-	}
-	if r.Errno != "" {
-		b = append(b, `,"errno":`...)
-		b = appendString(b, r.Errno)
-	}
+	b = appendOptInt(b, `,"dur_ns":`, r.DurNs)
+	b = appendOptString(b, `,"errno":`, r.Errno)
 	if len(r.Args) > 0 {
 		b = append(b, `,"args":`...)
 		b = appendArgs(b, r.Args)
@@ -169,6 +154,24 @@ func appendOptUint(b []byte, key string, v *uint64) []byte {
 	}
 	b = append(b, key...)
 	return strconv.AppendUint(b, *v, 10)
+}
+
+// appendOptInt appends key and *v when v is set.
+func appendOptInt(b []byte, key string, v *int64) []byte {
+	if v == nil {
+		return b
+	}
+	b = append(b, key...)
+	return strconv.AppendInt(b, *v, 10)
+}
+
+// appendOptString appends key and s as a JSON string when s is not empty.
+func appendOptString(b []byte, key, s string) []byte {
+	if s == "" {
+		return b
+	}
+	b = append(b, key...)
+	return appendString(b, s)
 }
 
 // appendAttrs writes attrs as encoding/json does (sorted keys, no HTML
