@@ -58,6 +58,26 @@ type Parser interface {
 	End(pos ast.Pos) ([]any, diag.List)
 }
 
+// PerLine returns the Parser of a dialect whose every line parses on its
+// own into one node: parse is its grammar's line parser (a nil node means
+// the line was skipped).
+func PerLine[T any](parse func(pos ast.Pos, text string) (*T, diag.List)) Parser {
+	return perLine[T](parse)
+}
+
+// perLine is the Parser PerLine returns.
+type perLine[T any] func(pos ast.Pos, text string) (*T, diag.List)
+
+func (p perLine[T]) Line(pos ast.Pos, text string) ([]any, diag.List) {
+	n, d := p(pos, text)
+	if n == nil {
+		return nil, d
+	}
+	return []any{n}, d
+}
+
+func (perLine[T]) End(ast.Pos) ([]any, diag.List) { return nil, nil }
+
 // Dialect is one entry of the registry.
 type Dialect struct {
 	Name        string   // registry name, as --dialect takes it

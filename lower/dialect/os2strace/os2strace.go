@@ -43,7 +43,7 @@ func Strace() lowering.Dialect {
 		NewLowerer: func(cfg lowering.Config, out lowering.Output) lowering.Lowerer {
 			return NewHookLowerer(cfg, out, (&grammar.LineParser{Reuse: true}).Hook)
 		},
-		NewParser:  func(string) lowering.Parser { return hookParser{grammar.ParseHook} },
+		NewParser:  func(string) lowering.Parser { return lowering.PerLine(grammar.ParseHook) },
 		NewSettler: Settler,
 	}
 }
@@ -58,7 +58,7 @@ func MTE() lowering.Dialect {
 		NewLowerer: func(cfg lowering.Config, out lowering.Output) lowering.Lowerer {
 			return NewModuleLowerer(cfg, out, (&grammar.LineParser{Reuse: true}).Module)
 		},
-		NewParser:  func(string) lowering.Parser { return moduleParser{grammar.ParseModule} },
+		NewParser:  func(string) lowering.Parser { return lowering.PerLine(grammar.ParseModule) },
 		NewSettler: func(lowering.Config) lowering.Settler { return func(*record.Record, lowering.Note, *int64) {} },
 	}
 }
@@ -602,27 +602,3 @@ func (l *ModuleLowerer) Line(pos ast.Pos, text string) error {
 
 // End does nothing: a module line stands alone.
 func (l *ModuleLowerer) End(ast.Pos) error { return nil }
-
-type hookParser struct{ parse os2ast.HookParser }
-
-func (p hookParser) Line(pos ast.Pos, text string) ([]any, diag.List) {
-	h, d := p.parse(pos, text)
-	if h == nil {
-		return nil, d
-	}
-	return []any{h}, d
-}
-
-func (hookParser) End(ast.Pos) ([]any, diag.List) { return nil, nil }
-
-type moduleParser struct{ parse os2ast.ModuleParser }
-
-func (p moduleParser) Line(pos ast.Pos, text string) ([]any, diag.List) {
-	m, d := p.parse(pos, text)
-	if m == nil {
-		return nil, d
-	}
-	return []any{m}, d
-}
-
-func (moduleParser) End(ast.Pos) ([]any, diag.List) { return nil, nil }

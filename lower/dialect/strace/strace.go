@@ -45,7 +45,7 @@ func Dialect() lowering.Dialect {
 		NewLowerer: func(cfg lowering.Config, out lowering.Output) lowering.Lowerer {
 			return forkLowerer{New(cfg, out, new(grammar.LineParser).Line), func() sast.LineParser { return new(grammar.LineParser).Line }}
 		},
-		NewParser: func(string) lowering.Parser { return parser{new(grammar.LineParser).Line} },
+		NewParser: func(string) lowering.Parser { return lowering.PerLine(new(grammar.LineParser).Line) },
 	}
 }
 
@@ -663,15 +663,3 @@ func (s *argStore) value(v sast.Value) record.Arg {
 	}
 	return record.ElidedArg()
 }
-
-type parser struct{ parse sast.LineParser }
-
-func (p parser) Line(pos ast.Pos, text string) ([]any, diag.List) {
-	l, d := p.parse(pos, text)
-	if l == nil {
-		return nil, d
-	}
-	return []any{l}, d
-}
-
-func (parser) End(ast.Pos) ([]any, diag.List) { return nil, nil }

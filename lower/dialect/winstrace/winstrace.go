@@ -37,7 +37,7 @@ func Dialect() lowering.Dialect {
 		NewLowerer: func(cfg lowering.Config, out lowering.Output) lowering.Lowerer {
 			return New(cfg, out, new(grammar.LineParser).Line)
 		},
-		NewParser: func(string) lowering.Parser { return parser{grammar.ParseLine} },
+		NewParser: func(string) lowering.Parser { return lowering.PerLine(grammar.ParseLine) },
 	}
 }
 
@@ -392,15 +392,3 @@ func (l *Lowerer) arg(v wsast.Value) record.Arg {
 	}
 	return record.UnknownArg()
 }
-
-type parser struct{ parse wsast.CallParser }
-
-func (p parser) Line(pos ast.Pos, text string) ([]any, diag.List) {
-	c, d := p.parse(pos, text)
-	if c == nil {
-		return nil, d
-	}
-	return []any{c}, d
-}
-
-func (parser) End(ast.Pos) ([]any, diag.List) { return nil, nil }
