@@ -269,6 +269,12 @@ func (s *state) need(n int, op byte) bool {
 // short prints the marker for data that ran out and stops the record.
 func (s *state) short() {
 	s.out = append(s.out, "<data too short"...)
+	s.rest()
+}
+
+// rest prints what is left of the data as ": HEX>" (or just ">" when
+// nothing is) after a marker opened by the caller, and stops the record.
+func (s *state) rest() {
 	if s.pos < len(s.data) {
 		s.out = append(s.out, ": "...)
 		s.out = append(s.out, hexBytes(s.data[s.pos:])...)
@@ -343,13 +349,7 @@ func (s *state) prefix() {
 	default:
 		s.diag(at, "unknown prefix status %02X", byte(st))
 		s.out = fmt.Appendf(s.out, "<status %02X unknown", byte(st))
-		if s.pos < len(s.data) {
-			s.out = append(s.out, ": "...)
-			s.out = append(s.out, hexBytes(s.data[s.pos:])...)
-		}
-		s.out = append(s.out, '>')
-		s.pos = len(s.data)
-		s.stopped = true
+		s.rest()
 	}
 }
 
