@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"strings"
 )
 
 // jsonFile is the JSON view of a File.
@@ -135,7 +134,7 @@ func (f *File) WriteText(w io.Writer) error {
 		b.WriteByte('\n')
 		ops, err := Disassemble(tp.RPN)
 		for _, op := range ops {
-			fmt.Fprintf(&b, "  +%04X  %-15s %s\n", op.Off, hexBytes(tp.RPN[op.Off:op.Off+op.Len()]), op)
+			fmt.Fprintf(&b, "  +%04X  %-15s %s\n", op.Off, fmt.Sprintf("% X", tp.RPN[op.Off:op.Off+op.Len()]), op)
 		}
 		if err != nil {
 			fmt.Fprintf(&b, "  %v\n", err)
@@ -143,12 +142,4 @@ func (f *File) WriteText(w io.Writer) error {
 	}
 	_, err := w.Write(b.Bytes())
 	return err
-}
-
-func hexBytes(b []byte) string {
-	s := make([]string, len(b))
-	for i, c := range b {
-		s[i] = fmt.Sprintf("%02X", c)
-	}
-	return strings.Join(s, " ")
 }

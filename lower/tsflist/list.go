@@ -16,7 +16,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strconv"
 
 	"github.com/tracekit/tracekit/ast/tsf"
 	"github.com/tracekit/tracekit/binfmt/tdf"
@@ -63,7 +62,7 @@ func TFF(f *tff.File) (*tsf.File, error) {
 		for i, l := range r.Fmts {
 			text := tff.DecodeFMT(l)
 			if !bytes.Equal(tff.EncodeFMT([]byte(text)), l) {
-				return nil, fmt.Errorf("tff: minor 0x%04X: FMT %d %s has stored controls that no TSF text gives", r.Minor, i+1, strconv.Quote(latin1(l)))
+				return nil, fmt.Errorf("tff: minor 0x%04X: FMT %d %q has stored controls that no TSF text gives", r.Minor, i+1, l)
 			}
 			s, err := str([]byte(text))
 			if err != nil {
@@ -175,7 +174,7 @@ func TDF(f *tdf.File, n Namer) (*tsf.File, error) {
 			if e, ok := err.(*tdf.FormatError); ok {
 				off = int(e.Off)
 			}
-			notes = append(notes, fmt.Sprintf("RPN bytes from +%d not reconstructed (%v): %s", off, err, hexBytes(tp.RPN[min(off, len(tp.RPN)):])))
+			notes = append(notes, fmt.Sprintf("RPN bytes from +%d not reconstructed (%v): % X", off, err, tp.RPN[min(off, len(tp.RPN)):]))
 		}
 		for _, nt := range notes {
 			comment("%s", nt)
@@ -223,25 +222,4 @@ func str(v []byte) (*tsf.String, error) {
 		return nil, err
 	}
 	return &tsf.String{Raw: raw, Value: string(v)}, nil
-}
-
-// latin1 returns b with each byte read as the code point of its value.
-func latin1(b []byte) string {
-	r := make([]rune, len(b))
-	for i, c := range b {
-		r[i] = rune(c)
-	}
-	return string(r)
-}
-
-// hexBytes writes bytes as blank-separated hex pairs.
-func hexBytes(b []byte) string {
-	var s []byte
-	for i, c := range b {
-		if i > 0 {
-			s = append(s, ' ')
-		}
-		s = fmt.Appendf(s, "%02X", c)
-	}
-	return string(s)
 }
