@@ -105,76 +105,65 @@ func (a *Arg) appendJSON(b []byte) []byte {
 	b = appendString(b, string(a.Kind))
 	switch a.Kind {
 	case KindInt:
-		b = append(b, `,"int":`...)
-		if a.Neg {
-			b = append(b, '-')
-		}
-		b = strconv.AppendUint(b, a.Mag, 10)
-		if a.Text != "" {
-			b = append(b, `,"text":`...)
-			b = appendString(b, a.Text)
-		}
+		b = a.appendInt(b)
 	case KindStr:
-		b = append(b, `,"str":`...)
-		b = appendString(b, a.Str)
-		if a.Text != "" {
-			b = append(b, `,"text":`...)
-			b = appendString(b, a.Text)
-		}
+		b = appendMember(b, `,"str":`, a.Str)
+		b = appendOptString(b, `,"text":`, a.Text)
 		if a.Truncated {
 			b = append(b, `,"truncated":true`...)
 		}
-	case KindArray:
-		b = append(b, `,"fields":`...)
-		b = appendArgs(b, a.Fields)
+	case KindArray, KindStruct:
+		b = appendFields(b, a.Fields)
 	case KindOp:
-		b = append(b, `,"op":`...)
-		b = appendString(b, a.Op)
-		b = append(b, `,"fields":`...)
-		b = appendArgs(b, a.Fields)
+		b = appendMember(b, `,"op":`, a.Op)
+		b = appendFields(b, a.Fields)
 	case KindCall:
-		b = append(b, `,"sym":`...)
-		b = appendString(b, a.Str)
-		b = append(b, `,"fields":`...)
-		b = appendArgs(b, a.Fields)
+		b = appendMember(b, `,"sym":`, a.Str)
+		b = appendFields(b, a.Fields)
 	case KindFD:
 		if a.Str != "" {
-			b = append(b, `,"sym":`...)
-			b = appendString(b, a.Str)
+			b = appendMember(b, `,"sym":`, a.Str)
 		} else {
-			b = append(b, `,"int":`...)
-			if a.Neg {
-				b = append(b, '-')
-			}
-			b = strconv.AppendUint(b, a.Mag, 10)
-			if a.Text != "" {
-				b = append(b, `,"text":`...)
-				b = appendString(b, a.Text)
-			}
+			b = a.appendInt(b)
 		}
-		b = append(b, `,"path":`...)
-		b = appendString(b, a.Path)
+		b = appendMember(b, `,"path":`, a.Path)
 	case KindSym:
-		b = append(b, `,"sym":`...)
-		b = appendString(b, a.Str)
+		b = appendMember(b, `,"sym":`, a.Str)
 	case KindBytes:
 		b = append(b, `,"hex":"`...)
 		b = hex.AppendEncode(b, a.Bytes)
 		b = append(b, '"')
-	case KindStruct:
-		b = append(b, `,"fields":`...)
-		b = appendArgs(b, a.Fields)
 	case KindInOut:
 		b = append(b, `,"in":`...)
 		b = appendArgOrUnknown(b, a.In)
 		b = append(b, `,"out":`...)
 		b = appendArgOrUnknown(b, a.Out)
 	}
-	if a.Comment != "" {
-		b = append(b, `,"comment":`...)
-		b = appendString(b, a.Comment)
-	}
+	b = appendOptString(b, `,"comment":`, a.Comment)
 	return append(b, '}')
+}
+
+// appendInt appends the members of an integer: "int" and, when the value
+// was written otherwise, "text".
+func (a *Arg) appendInt(b []byte) []byte {
+	b = append(b, `,"int":`...)
+	if a.Neg {
+		b = append(b, '-')
+	}
+	b = strconv.AppendUint(b, a.Mag, 10)
+	return appendOptString(b, `,"text":`, a.Text)
+}
+
+// appendMember appends key and s as a JSON string.
+func appendMember(b []byte, key, s string) []byte {
+	b = append(b, key...)
+	return appendString(b, s)
+}
+
+// appendFields appends the "fields" member: the args as a JSON array.
+func appendFields(b []byte, fields []Arg) []byte {
+	b = append(b, `,"fields":`...)
+	return appendArgs(b, fields)
 }
 
 func appendArgOrUnknown(b []byte, a *Arg) []byte {

@@ -86,24 +86,18 @@ func (r *Record) MarshalJSON() ([]byte, error) {
 func (r *Record) AppendJSON(b []byte) ([]byte, error) {
 	b = append(b, `{"dialect":`...)
 	b = appendString(b, r.Dialect)
-	b = append(b, `,"source":`...)
-	b = appendString(b, r.Source)
+	b = appendMember(b, `,"source":`, r.Source)
 	b = append(b, `,"line":`...)
 	b = strconv.AppendInt(b, int64(r.Line), 10)
 	b = append(b, `,"seq":`...)
 	b = strconv.AppendInt(b, r.Seq, 10)
 	b = appendOptString(b, `,"time":`, r.Time)
 	b = appendOptInt(b, `,"ts_ns":`, r.TSNs)
-	b = appendOptUint(b, `,"cpu":`, r.CPU)
-	b = appendOptUint(b, `,"pid":`, r.PID)
-	b = appendOptUint(b, `,"tid":`, r.TID)
-	b = appendOptString(b, `,"process":`, r.Process)
-	b = append(b, `,"event":`...)
-	b = appendString(b, r.Event)
+	b = appendPlace(b, r)
+	b = appendMember(b, `,"event":`, r.Event)
 	b = appendOptUint(b, `,"major":`, r.Major)
 	b = appendOptUint(b, `,"minor":`, r.Minor)
-	b = append(b, `,"phase":`...)
-	b = appendString(b, string(r.Phase))
+	b = appendMember(b, `,"phase":`, string(r.Phase))
 	if r.Unpaired {
 		b = append(b, `,"unpaired":true`...)
 	}
@@ -154,6 +148,15 @@ func appendOptUint(b []byte, key string, v *uint64) []byte {
 	}
 	b = append(b, key...)
 	return strconv.AppendUint(b, *v, 10)
+}
+
+// appendPlace appends where the record happened: the "cpu", "pid", "tid"
+// and "process" members that are set.
+func appendPlace(b []byte, r *Record) []byte {
+	b = appendOptUint(b, `,"cpu":`, r.CPU)
+	b = appendOptUint(b, `,"pid":`, r.PID)
+	b = appendOptUint(b, `,"tid":`, r.TID)
+	return appendOptString(b, `,"process":`, r.Process)
 }
 
 // appendOptInt appends key and *v when v is set.
