@@ -256,14 +256,10 @@ func (l *HookLowerer) lower(h *os2ast.Hook, line string) (*record.Record, uint64
 			}
 		}
 	case catData, catStartup:
-		buf := l.buf[:0]
-		for _, w := range h.Data {
-			var ok bool
-			if buf, ok = l.hexBytes(buf, w); !ok {
-				return nil, 0, false
-			}
+		buf, ok := l.dataBytes(h)
+		if !ok {
+			return nil, 0, false
 		}
-		l.buf = buf
 		if len(h.Data) > 0 {
 			rec.Args = append(rec.Args, record.BytesArg(buf))
 			text := h.Data[0].Text
@@ -281,14 +277,10 @@ func (l *HookLowerer) lower(h *os2ast.Hook, line string) (*record.Record, uint64
 			l.startup(h, buf, rec)
 		}
 	case catVarData, catVarData2:
-		buf := l.buf[:0]
-		for _, w := range h.Data {
-			var ok bool
-			if buf, ok = l.hexBytes(buf, w); !ok {
-				return nil, 0, false
-			}
+		buf, ok := l.dataBytes(h)
+		if !ok {
+			return nil, 0, false
 		}
-		l.buf = buf
 		for _, w := range h.Data {
 			n := len(w.Text) / 2
 			rec.Args = append(rec.Args, record.BytesArg(buf[:n:n]))
@@ -444,6 +436,20 @@ func isHex(s string) bool {
 }
 
 // hexBytes appends the bytes of a data word of hex digit pairs to dst.
+// dataBytes decodes every data word of h as hex bytes, one after the
+// other, into the lowerer's reused buffer.
+func (l *HookLowerer) dataBytes(h *os2ast.Hook) ([]byte, bool) {
+	buf := l.buf[:0]
+	for _, w := range h.Data {
+		var ok bool
+		if buf, ok = l.hexBytes(buf, w); !ok {
+			return nil, false
+		}
+	}
+	l.buf = buf
+	return buf, true
+}
+
 func (l *HookLowerer) hexBytes(dst []byte, w os2ast.Word) ([]byte, bool) {
 	if len(w.Text)%2 != 0 {
 		l.fail(w.Pos, os2ast.CodeDataWord, fmt.Sprintf("data word %q is not whole hex bytes", w.Text))
