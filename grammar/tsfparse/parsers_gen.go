@@ -6,2812 +6,2772 @@
 package tsfparse
 
 import (
-	"strconv"
-	"strings"
-	"unicode/utf8"
-
-	"github.com/alecthomas/participle/v2"
 	"github.com/alecthomas/participle/v2/lexer"
+
+	"github.com/tracekit/tracekit/grammar/internal/pgen/pgenrt"
 )
-
-// pgenToken is a token of a generated lexer: its rule (-1 at the end of
-// the input), its bytes and the line and column it starts at.
-type pgenToken struct {
-	typ        int32
-	start, end int32
-	line, col  int32
-}
-
-// pgenErr is a parse error not yet turned into an error value: the token
-// it is at and the index of what was expected (-1: nothing named).
-type pgenErr struct {
-	on     bool
-	tok    int32
-	expect int32
-}
-
-// pgenState is the state of one parse branch: the token cursor and the
-// deepest error seen, as participle tracks them.
-type pgenState struct {
-	cur    int
-	derr   pgenErr
-	ddepth int
-}
-
-func (c *pgenState) maybeUpdate(err pgenErr) {
-	if c.cur >= c.ddepth {
-		c.derr = err
-		c.ddepth = c.cur
-	}
-}
-
-func (c *pgenState) accept(b *pgenState) {
-	c.cur = b.cur
-	if b.ddepth >= c.ddepth {
-		c.ddepth = b.ddepth
-		c.derr = b.derr
-	}
-}
-
-// stop records a failed branch's error and reports whether the branch went
-// further than the lookahead allows, accepting it then.
-func (c *pgenState) stop(err pgenErr, b *pgenState, lookahead int) bool {
-	if b.ddepth > c.ddepth {
-		c.derr = b.derr
-		c.ddepth = b.ddepth
-	} else if b.cur >= c.ddepth {
-		c.derr = err
-		c.ddepth = max(b.cur, b.ddepth)
-	}
-	if b.cur > c.cur+lookahead {
-		c.accept(b)
-		return true
-	}
-	return false
-}
-
-// deepest returns the deepest error when it lies beyond the cursor, else err.
-func (c *pgenState) deepest(err pgenErr) pgenErr {
-	if c.cur >= c.ddepth || !c.derr.on {
-		return err
-	}
-	return c.derr
-}
-
-// pgenSlab hands out values of T from chunks it keeps from parse to parse.
-type pgenSlab[T any] struct {
-	chunks [][]T
-	i, n   int
-}
-
-func (s *pgenSlab[T]) reset() { s.i, s.n = 0, 0 }
-
-func (s *pgenSlab[T]) alloc() *T {
-	if len(s.chunks) == 0 {
-		s.chunks = append(s.chunks, make([]T, 32))
-	}
-	if s.n == len(s.chunks[s.i]) {
-		s.i, s.n = s.i+1, 0
-		if s.i == len(s.chunks) {
-			s.chunks = append(s.chunks, make([]T, 32))
-		}
-	}
-	x := &s.chunks[s.i][s.n]
-	s.n++
-	return x
-}
-
-// pgenAdvance moves a line and column over text, as participle's lexer
-// positions do (columns count runes).
-func pgenAdvance(line, col int32, text string) (int32, int32) {
-	last := -1
-	ascii := true
-	for i := 0; i < len(text); i++ {
-		switch b := text[i]; {
-		case b == '\n':
-			line++
-			last = i
-		case b >= 0x80:
-			ascii = false
-		}
-	}
-	if last < 0 {
-		if ascii {
-			return line, col + int32(len(text))
-		}
-		return line, col + int32(utf8.RuneCountInString(text))
-	}
-	return line, int32(utf8.RuneCountInString(text[last:]))
-}
-
-// pgenLexError is participle's lexer error for text no rule matches.
-func pgenLexError(pos lexer.Position, rest string) error {
-	sample := []rune(rest)
-	if len(sample) > 16 {
-		sample = append(sample[:16], []rune("...")...)
-	}
-	return &lexer.Error{Msg: "lexer: invalid input text " + strconv.Quote(string(sample)), Pos: pos}
-}
 
 // fieldParserGen is the generated parser of fieldParser's grammar (root field): it builds the
 // same tree and reports the same errors. Its zero value is ready to use;
 // it keeps its buffers between parses, so use one per goroutine.
 type fieldParserGen struct {
-	ltoks            []lexer.Token
-	eof              lexer.Token
-	filename         string
-	src              string
-	toks             []pgenToken
+	pgenrt.Tokens
 	reuse            bool // ParseInto: nodes come from the slabs
-	slab_address     pgenSlab[address]
-	slab_atTarget    pgenSlab[atTarget]
-	slab_flag        pgenSlab[flag]
-	slab_groupField  pgenSlab[groupField]
-	slab_identTok    pgenSlab[identTok]
-	slab_lenField    pgenSlab[lenField]
-	slab_level       pgenSlab[level]
-	slab_memField    pgenSlab[memField]
-	slab_minorField  pgenSlab[minorField]
-	slab_numTok      pgenSlab[numTok]
-	slab_opFlagField pgenSlab[opFlagField]
-	slab_opcodeField pgenSlab[opcodeField]
-	slab_orbitField  pgenSlab[orbitField]
-	slab_pathTok     pgenSlab[pathTok]
-	slab_regTok      pgenSlab[regTok]
-	slab_regsField   pgenSlab[regsField]
-	slab_retEPTok    pgenSlab[retEPTok]
-	slab_scalarTok   pgenSlab[scalarTok]
-	slab_signedNum   pgenSlab[signedNum]
-	slab_strToken    pgenSlab[strToken]
-	slab_symTarget   pgenSlab[symTarget]
-	slab_term        pgenSlab[term]
-	slab_textField   pgenSlab[textField]
-	slab_tpField     pgenSlab[tpField]
-	slab_typeField   pgenSlab[typeField]
+	slab_address     pgenrt.Slab[address]
+	slab_atTarget    pgenrt.Slab[atTarget]
+	slab_flag        pgenrt.Slab[flag]
+	slab_groupField  pgenrt.Slab[groupField]
+	slab_identTok    pgenrt.Slab[identTok]
+	slab_lenField    pgenrt.Slab[lenField]
+	slab_level       pgenrt.Slab[level]
+	slab_memField    pgenrt.Slab[memField]
+	slab_minorField  pgenrt.Slab[minorField]
+	slab_numTok      pgenrt.Slab[numTok]
+	slab_opFlagField pgenrt.Slab[opFlagField]
+	slab_opcodeField pgenrt.Slab[opcodeField]
+	slab_orbitField  pgenrt.Slab[orbitField]
+	slab_pathTok     pgenrt.Slab[pathTok]
+	slab_regTok      pgenrt.Slab[regTok]
+	slab_regsField   pgenrt.Slab[regsField]
+	slab_retEPTok    pgenrt.Slab[retEPTok]
+	slab_scalarTok   pgenrt.Slab[scalarTok]
+	slab_signedNum   pgenrt.Slab[signedNum]
+	slab_strToken    pgenrt.Slab[strToken]
+	slab_symTarget   pgenrt.Slab[symTarget]
+	slab_term        pgenrt.Slab[term]
+	slab_textField   pgenrt.Slab[textField]
+	slab_tpField     pgenrt.Slab[tpField]
+	slab_typeField   pgenrt.Slab[typeField]
 }
+
+var pgenFold_fieldParser = [...]lexer.TokenType{tokIdent}
 
 // ParseTokens parses the tokens a scanner made, followed by the end of the
 // input at eof, as fieldParser.ParseFromLexer does over them (with
 // participle.AllowTrailing(allowTrailing)): a new tree, and the number of
 // tokens it took.
 func (p *fieldParserGen) ParseTokens(toks []lexer.Token, eof lexer.Position, allowTrailing bool) (*field, int, error) {
-	p.ltoks, p.eof = toks, lexer.EOFToken(eof)
+	p.Start(toks, eof, pgenFold_fieldParser[:])
 	p.reuse = false
 	out := new(field)
-	var c pgenState
+	var c pgenrt.State
 	m, e := p.s_field(&c, out)
-	if e.on {
-		return nil, c.cur, p.err(e)
+	if err := p.Finish(&c, m, e, allowTrailing, pgenExpect_fieldParser[:]); err != nil {
+		return nil, c.Cur, err
 	}
-	if !m || (!allowTrailing && p.tok(c.cur).Type != lexer.EOF) {
-		return nil, c.cur, p.err(c.deepest(pgenErr{on: true, tok: int32(c.cur), expect: -1}))
-	}
-	return out, c.cur, nil
+	return out, c.Cur, nil
 }
 
-func (p *fieldParserGen) tok(i int) *lexer.Token {
-	if i < len(p.ltoks) {
-		return &p.ltoks[i]
+// ScalarTok
+func (p *fieldParserGen) n0(c *pgenrt.State, s *address) (bool, pgenrt.Err) {
+	var nv *scalarTok
+	if p.reuse {
+		nv = p.slab_scalarTok.Alloc()
+		*nv = scalarTok{}
+	} else {
+		nv = new(scalarTok)
 	}
-	return &p.eof
-}
-
-func (p *fieldParserGen) pos(i int) lexer.Position { return p.tok(i).Pos }
-
-func (p *fieldParserGen) text(i int) string { return p.tok(i).Value }
-
-// lit reports whether token i is the literal s, in any case for the types
-// that are case-insensitive.
-func (p *fieldParserGen) lit(i int, s string) bool {
-	t := p.tok(i)
-	return t.Value == s || p.caseInsensitive(t.Type) && strings.EqualFold(t.Value, s)
-}
-
-func (p *fieldParserGen) caseInsensitive(t lexer.TokenType) bool { return t == tokIdent }
-
-func (p *fieldParserGen) err(e pgenErr) error {
-	expect := ""
-	if e.expect >= 0 {
-		expect = pgenExpect_fieldParser[e.expect]
-	}
-	return &participle.UnexpectedTokenError{Unexpected: *p.tok(int(e.tok)), Expect: expect}
-}
-
-func (p *fieldParserGen) s_address(c *pgenState, s *address) (bool, pgenErr) {
-	s.Pos = p.pos(c.cur)
-	m, e := p.n0(c, s)
-	if e.on {
-		c.maybeUpdate(e)
+	m, e := p.s_scalarTok(c, nv)
+	if e.On {
 		return true, e
 	}
-	return m, pgenErr{}
+	if !m {
+		return false, pgenrt.Err{}
+	}
+	s.Base = nv
+	return true, pgenrt.Err{}
 }
 
-func (p *fieldParserGen) s_atTarget(c *pgenState, s *atTarget) (bool, pgenErr) {
-	s.Pos = p.pos(c.cur)
-	m, e := p.n1(c, s)
-	if e.on {
-		c.maybeUpdate(e)
+// Term
+func (p *fieldParserGen) n1(c *pgenrt.State, s *address) (bool, pgenrt.Err) {
+	var nv *term
+	if p.reuse {
+		nv = p.slab_term.Alloc()
+		*nv = term{}
+	} else {
+		nv = new(term)
+	}
+	m, e := p.s_term(c, nv)
+	if e.On {
 		return true, e
 	}
-	return m, pgenErr{}
+	if !m {
+		return false, pgenrt.Err{}
+	}
+	s.Terms = append(s.Terms, nv)
+	return true, pgenrt.Err{}
 }
 
-func (p *fieldParserGen) s_field(c *pgenState, s *field) (bool, pgenErr) {
-	m, e := p.n2(c, s)
-	if e.on {
-		c.maybeUpdate(e)
-		return true, e
+// Term*
+func (p *fieldParserGen) n2(c *pgenrt.State, s *address) (bool, pgenrt.Err) {
+	matched := false
+	for {
+		b := *c
+		sv0 := s.Terms
+		m, e := p.n1(&b, s)
+		if e.On {
+			c.MaybeUpdate(e)
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			s.Terms = sv0
+			break
+		}
+		c.Accept(&b)
+		if !m {
+			s.Terms = sv0
+			break
+		}
+		matched = true
 	}
-	return m, pgenErr{}
-}
-
-func (p *fieldParserGen) s_flag(c *pgenState, s *flag) (bool, pgenErr) {
-	s.Pos = p.pos(c.cur)
-	m, e := p.n3(c, s)
-	if e.on {
-		c.maybeUpdate(e)
-		return true, e
-	}
-	return m, pgenErr{}
-}
-
-func (p *fieldParserGen) s_groupField(c *pgenState, s *groupField) (bool, pgenErr) {
-	s.Pos = p.pos(c.cur)
-	start := c.cur
-	m, e := p.n4(c, s)
-	if e.on {
-		c.maybeUpdate(e)
-		return true, e
-	}
-	if m {
-		s.Tokens = p.ltoks[start:min(c.cur, len(p.ltoks))]
-	}
-	return m, pgenErr{}
-}
-
-func (p *fieldParserGen) s_identTok(c *pgenState, s *identTok) (bool, pgenErr) {
-	s.Pos = p.pos(c.cur)
-	m, e := p.n5(c, s)
-	if e.on {
-		c.maybeUpdate(e)
-		return true, e
-	}
-	return m, pgenErr{}
-}
-
-func (p *fieldParserGen) s_lenField(c *pgenState, s *lenField) (bool, pgenErr) {
-	s.Pos = p.pos(c.cur)
-	start := c.cur
-	m, e := p.n6(c, s)
-	if e.on {
-		c.maybeUpdate(e)
-		return true, e
-	}
-	if m {
-		s.Tokens = p.ltoks[start:min(c.cur, len(p.ltoks))]
-	}
-	return m, pgenErr{}
-}
-
-func (p *fieldParserGen) s_level(c *pgenState, s *level) (bool, pgenErr) {
-	s.Pos = p.pos(c.cur)
-	m, e := p.n7(c, s)
-	if e.on {
-		c.maybeUpdate(e)
-		return true, e
-	}
-	return m, pgenErr{}
-}
-
-func (p *fieldParserGen) s_memField(c *pgenState, s *memField) (bool, pgenErr) {
-	s.Pos = p.pos(c.cur)
-	start := c.cur
-	m, e := p.n8(c, s)
-	if e.on {
-		c.maybeUpdate(e)
-		return true, e
-	}
-	if m {
-		s.Tokens = p.ltoks[start:min(c.cur, len(p.ltoks))]
-	}
-	return m, pgenErr{}
-}
-
-func (p *fieldParserGen) s_minorField(c *pgenState, s *minorField) (bool, pgenErr) {
-	s.Pos = p.pos(c.cur)
-	start := c.cur
-	m, e := p.n9(c, s)
-	if e.on {
-		c.maybeUpdate(e)
-		return true, e
-	}
-	if m {
-		s.Tokens = p.ltoks[start:min(c.cur, len(p.ltoks))]
-	}
-	return m, pgenErr{}
-}
-
-func (p *fieldParserGen) s_numTok(c *pgenState, s *numTok) (bool, pgenErr) {
-	s.Pos = p.pos(c.cur)
-	m, e := p.n10(c, s)
-	if e.on {
-		c.maybeUpdate(e)
-		return true, e
-	}
-	return m, pgenErr{}
-}
-
-func (p *fieldParserGen) s_opFlagField(c *pgenState, s *opFlagField) (bool, pgenErr) {
-	s.Pos = p.pos(c.cur)
-	m, e := p.n11(c, s)
-	if e.on {
-		c.maybeUpdate(e)
-		return true, e
-	}
-	return m, pgenErr{}
-}
-
-func (p *fieldParserGen) s_opcodeField(c *pgenState, s *opcodeField) (bool, pgenErr) {
-	s.Pos = p.pos(c.cur)
-	start := c.cur
-	m, e := p.n12(c, s)
-	if e.on {
-		c.maybeUpdate(e)
-		return true, e
-	}
-	if m {
-		s.Tokens = p.ltoks[start:min(c.cur, len(p.ltoks))]
-	}
-	return m, pgenErr{}
-}
-
-func (p *fieldParserGen) s_orbitField(c *pgenState, s *orbitField) (bool, pgenErr) {
-	s.Pos = p.pos(c.cur)
-	start := c.cur
-	m, e := p.n13(c, s)
-	if e.on {
-		c.maybeUpdate(e)
-		return true, e
-	}
-	if m {
-		s.Tokens = p.ltoks[start:min(c.cur, len(p.ltoks))]
-	}
-	return m, pgenErr{}
-}
-
-func (p *fieldParserGen) s_pathTok(c *pgenState, s *pathTok) (bool, pgenErr) {
-	s.Pos = p.pos(c.cur)
-	m, e := p.n14(c, s)
-	if e.on {
-		c.maybeUpdate(e)
-		return true, e
-	}
-	return m, pgenErr{}
-}
-
-func (p *fieldParserGen) s_regTok(c *pgenState, s *regTok) (bool, pgenErr) {
-	s.Pos = p.pos(c.cur)
-	m, e := p.n15(c, s)
-	if e.on {
-		c.maybeUpdate(e)
-		return true, e
-	}
-	return m, pgenErr{}
-}
-
-func (p *fieldParserGen) s_regsField(c *pgenState, s *regsField) (bool, pgenErr) {
-	s.Pos = p.pos(c.cur)
-	start := c.cur
-	m, e := p.n16(c, s)
-	if e.on {
-		c.maybeUpdate(e)
-		return true, e
-	}
-	if m {
-		s.Tokens = p.ltoks[start:min(c.cur, len(p.ltoks))]
-	}
-	return m, pgenErr{}
-}
-
-func (p *fieldParserGen) s_retEPTok(c *pgenState, s *retEPTok) (bool, pgenErr) {
-	s.Pos = p.pos(c.cur)
-	m, e := p.n17(c, s)
-	if e.on {
-		c.maybeUpdate(e)
-		return true, e
-	}
-	return m, pgenErr{}
-}
-
-func (p *fieldParserGen) s_scalarTok(c *pgenState, s *scalarTok) (bool, pgenErr) {
-	s.Pos = p.pos(c.cur)
-	m, e := p.n18(c, s)
-	if e.on {
-		c.maybeUpdate(e)
-		return true, e
-	}
-	return m, pgenErr{}
-}
-
-func (p *fieldParserGen) s_signedNum(c *pgenState, s *signedNum) (bool, pgenErr) {
-	s.Pos = p.pos(c.cur)
-	m, e := p.n19(c, s)
-	if e.on {
-		c.maybeUpdate(e)
-		return true, e
-	}
-	return m, pgenErr{}
-}
-
-func (p *fieldParserGen) s_strToken(c *pgenState, s *strToken) (bool, pgenErr) {
-	s.Pos = p.pos(c.cur)
-	m, e := p.n20(c, s)
-	if e.on {
-		c.maybeUpdate(e)
-		return true, e
-	}
-	return m, pgenErr{}
-}
-
-func (p *fieldParserGen) s_symTarget(c *pgenState, s *symTarget) (bool, pgenErr) {
-	s.Pos = p.pos(c.cur)
-	m, e := p.n21(c, s)
-	if e.on {
-		c.maybeUpdate(e)
-		return true, e
-	}
-	return m, pgenErr{}
-}
-
-func (p *fieldParserGen) s_term(c *pgenState, s *term) (bool, pgenErr) {
-	s.Pos = p.pos(c.cur)
-	m, e := p.n22(c, s)
-	if e.on {
-		c.maybeUpdate(e)
-		return true, e
-	}
-	return m, pgenErr{}
-}
-
-func (p *fieldParserGen) s_textField(c *pgenState, s *textField) (bool, pgenErr) {
-	s.Pos = p.pos(c.cur)
-	start := c.cur
-	m, e := p.n23(c, s)
-	if e.on {
-		c.maybeUpdate(e)
-		return true, e
-	}
-	if m {
-		s.Tokens = p.ltoks[start:min(c.cur, len(p.ltoks))]
-	}
-	return m, pgenErr{}
-}
-
-func (p *fieldParserGen) s_tpField(c *pgenState, s *tpField) (bool, pgenErr) {
-	s.Pos = p.pos(c.cur)
-	start := c.cur
-	m, e := p.n24(c, s)
-	if e.on {
-		c.maybeUpdate(e)
-		return true, e
-	}
-	if m {
-		s.Tokens = p.ltoks[start:min(c.cur, len(p.ltoks))]
-	}
-	return m, pgenErr{}
-}
-
-func (p *fieldParserGen) s_typeField(c *pgenState, s *typeField) (bool, pgenErr) {
-	s.Pos = p.pos(c.cur)
-	start := c.cur
-	m, e := p.n25(c, s)
-	if e.on {
-		c.maybeUpdate(e)
-		return true, e
-	}
-	if m {
-		s.Tokens = p.ltoks[start:min(c.cur, len(p.ltoks))]
-	}
-	return m, pgenErr{}
+	_ = matched
+	return true, pgenrt.Err{}
 }
 
 // ScalarTok Term*
-func (p *fieldParserGen) n0(c *pgenState, s *address) (bool, pgenErr) {
-	if m, e := p.n26(c, s); e.on {
+func (p *fieldParserGen) n3(c *pgenrt.State, s *address) (bool, pgenrt.Err) {
+	if m, e := p.n0(c, s); e.On {
 		return true, e
 	} else if !m {
-		return false, pgenErr{}
+		return false, pgenrt.Err{}
 	}
-	if m, e := p.n27(c, s); e.on {
+	if m, e := p.n2(c, s); e.On {
 		return true, e
 	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 0}
+		return true, c.Fail(0)
 	}
-	return true, pgenErr{}
+	return true, pgenrt.Err{}
+}
+
+func (p *fieldParserGen) s_address(c *pgenrt.State, s *address) (bool, pgenrt.Err) {
+	s.Pos = p.Pos(c.Cur)
+	m, e := p.n3(c, s)
+	if e.On {
+		c.MaybeUpdate(e)
+		return true, e
+	}
+	return m, pgenrt.Err{}
+}
+
+// PathTok
+func (p *fieldParserGen) n4(c *pgenrt.State, s *atTarget) (bool, pgenrt.Err) {
+	var nv *pathTok
+	if p.reuse {
+		nv = p.slab_pathTok.Alloc()
+		*nv = pathTok{}
+	} else {
+		nv = new(pathTok)
+	}
+	m, e := p.s_pathTok(c, nv)
+	if e.On {
+		return true, e
+	}
+	if !m {
+		return false, pgenrt.Err{}
+	}
+	s.File = nv
+	return true, pgenrt.Err{}
+}
+
+// NumTok
+func (p *fieldParserGen) n5(c *pgenrt.State, s *atTarget) (bool, pgenrt.Err) {
+	var nv *numTok
+	if p.reuse {
+		nv = p.slab_numTok.Alloc()
+		*nv = numTok{}
+	} else {
+		nv = new(numTok)
+	}
+	m, e := p.s_numTok(c, nv)
+	if e.On {
+		return true, e
+	}
+	if !m {
+		return false, pgenrt.Err{}
+	}
+	s.Line = nv
+	return true, pgenrt.Err{}
+}
+
+// "," NumTok
+func (p *fieldParserGen) n6(c *pgenrt.State, s *atTarget) (bool, pgenrt.Err) {
+	if m, e := p.Lit(c, ","); e.On {
+		return true, e
+	} else if !m {
+		return false, pgenrt.Err{}
+	}
+	if m, e := p.n5(c, s); e.On {
+		return true, e
+	} else if !m {
+		return true, c.Fail(2)
+	}
+	return true, pgenrt.Err{}
+}
+
+// ("," NumTok)?
+func (p *fieldParserGen) n7(c *pgenrt.State, s *atTarget) (bool, pgenrt.Err) {
+	matched := false
+	for {
+		b := *c
+		sv0 := s.Line
+		m, e := p.n6(&b, s)
+		if e.On {
+			c.MaybeUpdate(e)
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			s.Line = sv0
+			break
+		}
+		c.Accept(&b)
+		if !m {
+			s.Line = sv0
+			break
+		}
+		matched = true
+		break
+	}
+	_ = matched
+	return true, pgenrt.Err{}
 }
 
 // "@" PathTok ("," NumTok)?
-func (p *fieldParserGen) n1(c *pgenState, s *atTarget) (bool, pgenErr) {
-	if m, e := p.n28(c, s); e.on {
+func (p *fieldParserGen) n8(c *pgenrt.State, s *atTarget) (bool, pgenrt.Err) {
+	if m, e := p.Lit(c, "@"); e.On {
 		return true, e
 	} else if !m {
-		return false, pgenErr{}
+		return false, pgenrt.Err{}
 	}
-	if m, e := p.n29(c, s); e.on {
+	if m, e := p.n4(c, s); e.On {
 		return true, e
 	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 1}
+		return true, c.Fail(1)
 	}
-	if m, e := p.n30(c, s); e.on {
+	if m, e := p.n7(c, s); e.On {
 		return true, e
 	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 2}
+		return true, c.Fail(3)
 	}
-	return true, pgenErr{}
+	return true, pgenrt.Err{}
+}
+
+func (p *fieldParserGen) s_atTarget(c *pgenrt.State, s *atTarget) (bool, pgenrt.Err) {
+	s.Pos = p.Pos(c.Cur)
+	m, e := p.n8(c, s)
+	if e.On {
+		c.MaybeUpdate(e)
+		return true, e
+	}
+	return m, pgenrt.Err{}
+}
+
+// MinorField
+func (p *fieldParserGen) n9(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
+	var nv *minorField
+	if p.reuse {
+		nv = p.slab_minorField.Alloc()
+		*nv = minorField{}
+	} else {
+		nv = new(minorField)
+	}
+	m, e := p.s_minorField(c, nv)
+	if e.On {
+		return true, e
+	}
+	if !m {
+		return false, pgenrt.Err{}
+	}
+	s.Minor = nv
+	return true, pgenrt.Err{}
+}
+
+// TpField
+func (p *fieldParserGen) n10(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
+	var nv *tpField
+	if p.reuse {
+		nv = p.slab_tpField.Alloc()
+		*nv = tpField{}
+	} else {
+		nv = new(tpField)
+	}
+	m, e := p.s_tpField(c, nv)
+	if e.On {
+		return true, e
+	}
+	if !m {
+		return false, pgenrt.Err{}
+	}
+	s.TP = nv
+	return true, pgenrt.Err{}
+}
+
+// OpcodeField
+func (p *fieldParserGen) n11(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
+	var nv *opcodeField
+	if p.reuse {
+		nv = p.slab_opcodeField.Alloc()
+		*nv = opcodeField{}
+	} else {
+		nv = new(opcodeField)
+	}
+	m, e := p.s_opcodeField(c, nv)
+	if e.On {
+		return true, e
+	}
+	if !m {
+		return false, pgenrt.Err{}
+	}
+	s.Opcode = nv
+	return true, pgenrt.Err{}
+}
+
+// TypeField
+func (p *fieldParserGen) n12(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
+	var nv *typeField
+	if p.reuse {
+		nv = p.slab_typeField.Alloc()
+		*nv = typeField{Names: nv.Names[:0]}
+	} else {
+		nv = new(typeField)
+	}
+	m, e := p.s_typeField(c, nv)
+	if e.On {
+		return true, e
+	}
+	if !m {
+		return false, pgenrt.Err{}
+	}
+	s.Type = nv
+	return true, pgenrt.Err{}
+}
+
+// GroupField
+func (p *fieldParserGen) n13(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
+	var nv *groupField
+	if p.reuse {
+		nv = p.slab_groupField.Alloc()
+		*nv = groupField{}
+	} else {
+		nv = new(groupField)
+	}
+	m, e := p.s_groupField(c, nv)
+	if e.On {
+		return true, e
+	}
+	if !m {
+		return false, pgenrt.Err{}
+	}
+	s.Group = nv
+	return true, pgenrt.Err{}
+}
+
+// TextField
+func (p *fieldParserGen) n14(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
+	var nv *textField
+	if p.reuse {
+		nv = p.slab_textField.Alloc()
+		*nv = textField{}
+	} else {
+		nv = new(textField)
+	}
+	m, e := p.s_textField(c, nv)
+	if e.On {
+		return true, e
+	}
+	if !m {
+		return false, pgenrt.Err{}
+	}
+	s.Text = nv
+	return true, pgenrt.Err{}
+}
+
+// LenField
+func (p *fieldParserGen) n15(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
+	var nv *lenField
+	if p.reuse {
+		nv = p.slab_lenField.Alloc()
+		*nv = lenField{}
+	} else {
+		nv = new(lenField)
+	}
+	m, e := p.s_lenField(c, nv)
+	if e.On {
+		return true, e
+	}
+	if !m {
+		return false, pgenrt.Err{}
+	}
+	s.Len = nv
+	return true, pgenrt.Err{}
+}
+
+// RegsField
+func (p *fieldParserGen) n16(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
+	var nv *regsField
+	if p.reuse {
+		nv = p.slab_regsField.Alloc()
+		*nv = regsField{Regs: nv.Regs[:0]}
+	} else {
+		nv = new(regsField)
+	}
+	m, e := p.s_regsField(c, nv)
+	if e.On {
+		return true, e
+	}
+	if !m {
+		return false, pgenrt.Err{}
+	}
+	s.Regs = nv
+	return true, pgenrt.Err{}
+}
+
+// MemField
+func (p *fieldParserGen) n17(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
+	var nv *memField
+	if p.reuse {
+		nv = p.slab_memField.Alloc()
+		*nv = memField{}
+	} else {
+		nv = new(memField)
+	}
+	m, e := p.s_memField(c, nv)
+	if e.On {
+		return true, e
+	}
+	if !m {
+		return false, pgenrt.Err{}
+	}
+	s.Mem = nv
+	return true, pgenrt.Err{}
+}
+
+// OrbitField
+func (p *fieldParserGen) n18(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
+	var nv *orbitField
+	if p.reuse {
+		nv = p.slab_orbitField.Alloc()
+		*nv = orbitField{}
+	} else {
+		nv = new(orbitField)
+	}
+	m, e := p.s_orbitField(c, nv)
+	if e.On {
+		return true, e
+	}
+	if !m {
+		return false, pgenrt.Err{}
+	}
+	s.Orbit = nv
+	return true, pgenrt.Err{}
+}
+
+// OpFlagField
+func (p *fieldParserGen) n19(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
+	var nv *opFlagField
+	if p.reuse {
+		nv = p.slab_opFlagField.Alloc()
+		*nv = opFlagField{}
+	} else {
+		nv = new(opFlagField)
+	}
+	m, e := p.s_opFlagField(c, nv)
+	if e.On {
+		return true, e
+	}
+	if !m {
+		return false, pgenrt.Err{}
+	}
+	s.OpFlag = nv
+	return true, pgenrt.Err{}
 }
 
 // MinorField | TpField | OpcodeField | TypeField | GroupField | TextField | LenField | RegsField | MemField | OrbitField | OpFlagField
-func (p *fieldParserGen) n2(c *pgenState, s *field) (bool, pgenErr) {
+func (p *fieldParserGen) n20(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
 	deepest := 0
-	var first pgenErr
+	var first pgenrt.Err
 	{
 		b := *c
 		sv0 := s.Minor
-		m, e := p.n31(&b, s)
-		if e.on {
-			if c.stop(e, &b, 4) {
+		m, e := p.n9(&b, s)
+		if e.On {
+			if c.Stop(e, &b, 4) {
 				return true, e
 			}
-			if b.cur >= deepest {
-				first, deepest = e, b.cur
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
 			}
 		} else if m {
-			c.accept(&b)
-			return true, pgenErr{}
+			c.Accept(&b)
+			return true, pgenrt.Err{}
 		}
 		s.Minor = sv0
 	}
 	{
 		b := *c
 		sv0 := s.TP
-		m, e := p.n32(&b, s)
-		if e.on {
-			if c.stop(e, &b, 4) {
+		m, e := p.n10(&b, s)
+		if e.On {
+			if c.Stop(e, &b, 4) {
 				return true, e
 			}
-			if b.cur >= deepest {
-				first, deepest = e, b.cur
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
 			}
 		} else if m {
-			c.accept(&b)
-			return true, pgenErr{}
+			c.Accept(&b)
+			return true, pgenrt.Err{}
 		}
 		s.TP = sv0
 	}
 	{
 		b := *c
 		sv0 := s.Opcode
-		m, e := p.n33(&b, s)
-		if e.on {
-			if c.stop(e, &b, 4) {
+		m, e := p.n11(&b, s)
+		if e.On {
+			if c.Stop(e, &b, 4) {
 				return true, e
 			}
-			if b.cur >= deepest {
-				first, deepest = e, b.cur
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
 			}
 		} else if m {
-			c.accept(&b)
-			return true, pgenErr{}
+			c.Accept(&b)
+			return true, pgenrt.Err{}
 		}
 		s.Opcode = sv0
 	}
 	{
 		b := *c
 		sv0 := s.Type
-		m, e := p.n34(&b, s)
-		if e.on {
-			if c.stop(e, &b, 4) {
+		m, e := p.n12(&b, s)
+		if e.On {
+			if c.Stop(e, &b, 4) {
 				return true, e
 			}
-			if b.cur >= deepest {
-				first, deepest = e, b.cur
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
 			}
 		} else if m {
-			c.accept(&b)
-			return true, pgenErr{}
+			c.Accept(&b)
+			return true, pgenrt.Err{}
 		}
 		s.Type = sv0
 	}
 	{
 		b := *c
 		sv0 := s.Group
-		m, e := p.n35(&b, s)
-		if e.on {
-			if c.stop(e, &b, 4) {
+		m, e := p.n13(&b, s)
+		if e.On {
+			if c.Stop(e, &b, 4) {
 				return true, e
 			}
-			if b.cur >= deepest {
-				first, deepest = e, b.cur
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
 			}
 		} else if m {
-			c.accept(&b)
-			return true, pgenErr{}
+			c.Accept(&b)
+			return true, pgenrt.Err{}
 		}
 		s.Group = sv0
 	}
 	{
 		b := *c
 		sv0 := s.Text
-		m, e := p.n36(&b, s)
-		if e.on {
-			if c.stop(e, &b, 4) {
+		m, e := p.n14(&b, s)
+		if e.On {
+			if c.Stop(e, &b, 4) {
 				return true, e
 			}
-			if b.cur >= deepest {
-				first, deepest = e, b.cur
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
 			}
 		} else if m {
-			c.accept(&b)
-			return true, pgenErr{}
+			c.Accept(&b)
+			return true, pgenrt.Err{}
 		}
 		s.Text = sv0
 	}
 	{
 		b := *c
 		sv0 := s.Len
-		m, e := p.n37(&b, s)
-		if e.on {
-			if c.stop(e, &b, 4) {
+		m, e := p.n15(&b, s)
+		if e.On {
+			if c.Stop(e, &b, 4) {
 				return true, e
 			}
-			if b.cur >= deepest {
-				first, deepest = e, b.cur
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
 			}
 		} else if m {
-			c.accept(&b)
-			return true, pgenErr{}
+			c.Accept(&b)
+			return true, pgenrt.Err{}
 		}
 		s.Len = sv0
 	}
 	{
 		b := *c
 		sv0 := s.Regs
-		m, e := p.n38(&b, s)
-		if e.on {
-			if c.stop(e, &b, 4) {
+		m, e := p.n16(&b, s)
+		if e.On {
+			if c.Stop(e, &b, 4) {
 				return true, e
 			}
-			if b.cur >= deepest {
-				first, deepest = e, b.cur
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
 			}
 		} else if m {
-			c.accept(&b)
-			return true, pgenErr{}
+			c.Accept(&b)
+			return true, pgenrt.Err{}
 		}
 		s.Regs = sv0
 	}
 	{
 		b := *c
 		sv0 := s.Mem
-		m, e := p.n39(&b, s)
-		if e.on {
-			if c.stop(e, &b, 4) {
+		m, e := p.n17(&b, s)
+		if e.On {
+			if c.Stop(e, &b, 4) {
 				return true, e
 			}
-			if b.cur >= deepest {
-				first, deepest = e, b.cur
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
 			}
 		} else if m {
-			c.accept(&b)
-			return true, pgenErr{}
+			c.Accept(&b)
+			return true, pgenrt.Err{}
 		}
 		s.Mem = sv0
 	}
 	{
 		b := *c
 		sv0 := s.Orbit
-		m, e := p.n40(&b, s)
-		if e.on {
-			if c.stop(e, &b, 4) {
+		m, e := p.n18(&b, s)
+		if e.On {
+			if c.Stop(e, &b, 4) {
 				return true, e
 			}
-			if b.cur >= deepest {
-				first, deepest = e, b.cur
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
 			}
 		} else if m {
-			c.accept(&b)
-			return true, pgenErr{}
+			c.Accept(&b)
+			return true, pgenrt.Err{}
 		}
 		s.Orbit = sv0
 	}
 	{
 		b := *c
 		sv0 := s.OpFlag
-		m, e := p.n41(&b, s)
-		if e.on {
-			if c.stop(e, &b, 4) {
+		m, e := p.n19(&b, s)
+		if e.On {
+			if c.Stop(e, &b, 4) {
 				return true, e
 			}
-			if b.cur >= deepest {
-				first, deepest = e, b.cur
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
 			}
 		} else if m {
-			c.accept(&b)
-			return true, pgenErr{}
+			c.Accept(&b)
+			return true, pgenrt.Err{}
 		}
 		s.OpFlag = sv0
 	}
-	if first.on {
-		c.maybeUpdate(first)
+	if first.On {
+		c.MaybeUpdate(first)
 		return true, first
 	}
-	return false, pgenErr{}
+	return false, pgenrt.Err{}
 }
 
-// <ident> Level*
-func (p *fieldParserGen) n3(c *pgenState, s *flag) (bool, pgenErr) {
-	if m, e := p.n42(c, s); e.on {
+func (p *fieldParserGen) s_field(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
+	m, e := p.n20(c, s)
+	if e.On {
+		c.MaybeUpdate(e)
 		return true, e
-	} else if !m {
-		return false, pgenErr{}
 	}
-	if m, e := p.n43(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 3}
-	}
-	return true, pgenErr{}
-}
-
-// "GROUP" "=" IdentTok
-func (p *fieldParserGen) n4(c *pgenState, s *groupField) (bool, pgenErr) {
-	if m, e := p.n44(c, s); e.on {
-		return true, e
-	} else if !m {
-		return false, pgenErr{}
-	}
-	if m, e := p.n45(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 4}
-	}
-	if m, e := p.n46(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 5}
-	}
-	return true, pgenErr{}
+	return m, pgenrt.Err{}
 }
 
 // <ident>
-func (p *fieldParserGen) n5(c *pgenState, s *identTok) (bool, pgenErr) {
-	start := c.cur
-	m, e := p.n47(c, s)
-	if e.on {
+func (p *fieldParserGen) n21(c *pgenrt.State, s *flag) (bool, pgenrt.Err) {
+	start := c.Cur
+	m, e := p.Ref(c, tokIdent)
+	if e.On {
 		return true, e
 	}
 	if !m {
-		return false, pgenErr{}
+		return false, pgenrt.Err{}
 	}
-	if c.cur == start+1 && s.Text == "" {
-		s.Text = p.text(start) // one token: no concatenation
-		return true, pgenErr{}
+	if c.Cur == start+1 && s.Word == "" {
+		s.Word = p.Text(start) // one token: no concatenation
+		return true, pgenrt.Err{}
 	}
-	for i := start; i < c.cur; i++ {
-		s.Text += p.text(i)
+	for i := start; i < c.Cur; i++ {
+		s.Word += p.Text(i)
 	}
-	return true, pgenErr{}
+	return true, pgenrt.Err{}
+}
+
+// Level
+func (p *fieldParserGen) n22(c *pgenrt.State, s *flag) (bool, pgenrt.Err) {
+	var nv *level
+	if p.reuse {
+		nv = p.slab_level.Alloc()
+		*nv = level{}
+	} else {
+		nv = new(level)
+	}
+	m, e := p.s_level(c, nv)
+	if e.On {
+		return true, e
+	}
+	if !m {
+		return false, pgenrt.Err{}
+	}
+	s.Chain = append(s.Chain, nv)
+	return true, pgenrt.Err{}
+}
+
+// Level*
+func (p *fieldParserGen) n23(c *pgenrt.State, s *flag) (bool, pgenrt.Err) {
+	matched := false
+	for {
+		b := *c
+		sv0 := s.Chain
+		m, e := p.n22(&b, s)
+		if e.On {
+			c.MaybeUpdate(e)
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			s.Chain = sv0
+			break
+		}
+		c.Accept(&b)
+		if !m {
+			s.Chain = sv0
+			break
+		}
+		matched = true
+	}
+	_ = matched
+	return true, pgenrt.Err{}
+}
+
+// <ident> Level*
+func (p *fieldParserGen) n24(c *pgenrt.State, s *flag) (bool, pgenrt.Err) {
+	if m, e := p.n21(c, s); e.On {
+		return true, e
+	} else if !m {
+		return false, pgenrt.Err{}
+	}
+	if m, e := p.n23(c, s); e.On {
+		return true, e
+	} else if !m {
+		return true, c.Fail(4)
+	}
+	return true, pgenrt.Err{}
+}
+
+func (p *fieldParserGen) s_flag(c *pgenrt.State, s *flag) (bool, pgenrt.Err) {
+	s.Pos = p.Pos(c.Cur)
+	m, e := p.n24(c, s)
+	if e.On {
+		c.MaybeUpdate(e)
+		return true, e
+	}
+	return m, pgenrt.Err{}
+}
+
+// IdentTok
+func (p *fieldParserGen) n25(c *pgenrt.State, s *groupField) (bool, pgenrt.Err) {
+	var nv *identTok
+	if p.reuse {
+		nv = p.slab_identTok.Alloc()
+		*nv = identTok{}
+	} else {
+		nv = new(identTok)
+	}
+	m, e := p.s_identTok(c, nv)
+	if e.On {
+		return true, e
+	}
+	if !m {
+		return false, pgenrt.Err{}
+	}
+	s.Name = nv
+	return true, pgenrt.Err{}
+}
+
+// "GROUP" "=" IdentTok
+func (p *fieldParserGen) n26(c *pgenrt.State, s *groupField) (bool, pgenrt.Err) {
+	if m, e := p.Lit(c, "GROUP"); e.On {
+		return true, e
+	} else if !m {
+		return false, pgenrt.Err{}
+	}
+	if m, e := p.Lit(c, "="); e.On {
+		return true, e
+	} else if !m {
+		return true, c.Fail(5)
+	}
+	if m, e := p.n25(c, s); e.On {
+		return true, e
+	} else if !m {
+		return true, c.Fail(6)
+	}
+	return true, pgenrt.Err{}
+}
+
+func (p *fieldParserGen) s_groupField(c *pgenrt.State, s *groupField) (bool, pgenrt.Err) {
+	s.Pos = p.Pos(c.Cur)
+	start := c.Cur
+	m, e := p.n26(c, s)
+	if e.On {
+		c.MaybeUpdate(e)
+		return true, e
+	}
+	if m {
+		s.Tokens = p.Slice(start, c.Cur)
+	}
+	return m, pgenrt.Err{}
+}
+
+// <ident>
+func (p *fieldParserGen) n27(c *pgenrt.State, s *identTok) (bool, pgenrt.Err) {
+	start := c.Cur
+	m, e := p.Ref(c, tokIdent)
+	if e.On {
+		return true, e
+	}
+	if !m {
+		return false, pgenrt.Err{}
+	}
+	if c.Cur == start+1 && s.Text == "" {
+		s.Text = p.Text(start) // one token: no concatenation
+		return true, pgenrt.Err{}
+	}
+	for i := start; i < c.Cur; i++ {
+		s.Text += p.Text(i)
+	}
+	return true, pgenrt.Err{}
+}
+
+func (p *fieldParserGen) s_identTok(c *pgenrt.State, s *identTok) (bool, pgenrt.Err) {
+	s.Pos = p.Pos(c.Cur)
+	m, e := p.n27(c, s)
+	if e.On {
+		c.MaybeUpdate(e)
+		return true, e
+	}
+	return m, pgenrt.Err{}
+}
+
+// Address
+func (p *fieldParserGen) n28(c *pgenrt.State, s *lenField) (bool, pgenrt.Err) {
+	var nv *address
+	if p.reuse {
+		nv = p.slab_address.Alloc()
+		*nv = address{Terms: nv.Terms[:0]}
+	} else {
+		nv = new(address)
+	}
+	m, e := p.s_address(c, nv)
+	if e.On {
+		return true, e
+	}
+	if !m {
+		return false, pgenrt.Err{}
+	}
+	s.Addr = nv
+	return true, pgenrt.Err{}
+}
+
+// Flag
+func (p *fieldParserGen) n29(c *pgenrt.State, s *lenField) (bool, pgenrt.Err) {
+	var nv *flag
+	if p.reuse {
+		nv = p.slab_flag.Alloc()
+		*nv = flag{Chain: nv.Chain[:0]}
+	} else {
+		nv = new(flag)
+	}
+	m, e := p.s_flag(c, nv)
+	if e.On {
+		return true, e
+	}
+	if !m {
+		return false, pgenrt.Err{}
+	}
+	s.Flag = nv
+	return true, pgenrt.Err{}
 }
 
 // "LEN" "=" "(" Address "," Flag ")"
-func (p *fieldParserGen) n6(c *pgenState, s *lenField) (bool, pgenErr) {
-	if m, e := p.n48(c, s); e.on {
+func (p *fieldParserGen) n30(c *pgenrt.State, s *lenField) (bool, pgenrt.Err) {
+	if m, e := p.Lit(c, "LEN"); e.On {
 		return true, e
 	} else if !m {
-		return false, pgenErr{}
+		return false, pgenrt.Err{}
 	}
-	if m, e := p.n49(c, s); e.on {
+	if m, e := p.Lit(c, "="); e.On {
 		return true, e
 	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 6}
+		return true, c.Fail(7)
 	}
-	if m, e := p.n50(c, s); e.on {
+	if m, e := p.Lit(c, "("); e.On {
 		return true, e
 	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 7}
+		return true, c.Fail(8)
 	}
-	if m, e := p.n51(c, s); e.on {
+	if m, e := p.n28(c, s); e.On {
 		return true, e
 	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 8}
+		return true, c.Fail(9)
 	}
-	if m, e := p.n52(c, s); e.on {
+	if m, e := p.Lit(c, ","); e.On {
 		return true, e
 	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 9}
+		return true, c.Fail(10)
 	}
-	if m, e := p.n53(c, s); e.on {
+	if m, e := p.n29(c, s); e.On {
 		return true, e
 	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 10}
+		return true, c.Fail(11)
 	}
-	if m, e := p.n54(c, s); e.on {
+	if m, e := p.Lit(c, ")"); e.On {
 		return true, e
 	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 11}
+		return true, c.Fail(12)
 	}
-	return true, pgenErr{}
+	return true, pgenrt.Err{}
+}
+
+func (p *fieldParserGen) s_lenField(c *pgenrt.State, s *lenField) (bool, pgenrt.Err) {
+	s.Pos = p.Pos(c.Cur)
+	start := c.Cur
+	m, e := p.n30(c, s)
+	if e.On {
+		c.MaybeUpdate(e)
+		return true, e
+	}
+	if m {
+		s.Tokens = p.Slice(start, c.Cur)
+	}
+	return m, pgenrt.Err{}
+}
+
+// "*"
+func (p *fieldParserGen) n31(c *pgenrt.State, s *level) (bool, pgenrt.Err) {
+	start := c.Cur
+	m, e := p.Lit(c, "*")
+	if e.On {
+		return true, e
+	}
+	if !m {
+		return false, pgenrt.Err{}
+	}
+	if c.Cur == start+1 && s.Star == "" {
+		s.Star = p.Text(start) // one token: no concatenation
+		return true, pgenrt.Err{}
+	}
+	for i := start; i < c.Cur; i++ {
+		s.Star += p.Text(i)
+	}
+	return true, pgenrt.Err{}
+}
+
+// SignedNum
+func (p *fieldParserGen) n32(c *pgenrt.State, s *level) (bool, pgenrt.Err) {
+	var nv *signedNum
+	if p.reuse {
+		nv = p.slab_signedNum.Alloc()
+		*nv = signedNum{}
+	} else {
+		nv = new(signedNum)
+	}
+	m, e := p.s_signedNum(c, nv)
+	if e.On {
+		return true, e
+	}
+	if !m {
+		return false, pgenrt.Err{}
+	}
+	s.Offset = nv
+	return true, pgenrt.Err{}
+}
+
+// SignedNum?
+func (p *fieldParserGen) n33(c *pgenrt.State, s *level) (bool, pgenrt.Err) {
+	matched := false
+	for {
+		b := *c
+		sv0 := s.Offset
+		m, e := p.n32(&b, s)
+		if e.On {
+			c.MaybeUpdate(e)
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			s.Offset = sv0
+			break
+		}
+		c.Accept(&b)
+		if !m {
+			s.Offset = sv0
+			break
+		}
+		matched = true
+		break
+	}
+	_ = matched
+	return true, pgenrt.Err{}
 }
 
 // "*" SignedNum?
-func (p *fieldParserGen) n7(c *pgenState, s *level) (bool, pgenErr) {
-	if m, e := p.n55(c, s); e.on {
+func (p *fieldParserGen) n34(c *pgenrt.State, s *level) (bool, pgenrt.Err) {
+	if m, e := p.n31(c, s); e.On {
 		return true, e
 	} else if !m {
-		return false, pgenErr{}
+		return false, pgenrt.Err{}
 	}
-	if m, e := p.n56(c, s); e.on {
+	if m, e := p.n33(c, s); e.On {
 		return true, e
 	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 12}
+		return true, c.Fail(13)
 	}
-	return true, pgenErr{}
+	return true, pgenrt.Err{}
+}
+
+func (p *fieldParserGen) s_level(c *pgenrt.State, s *level) (bool, pgenrt.Err) {
+	s.Pos = p.Pos(c.Cur)
+	m, e := p.n34(c, s)
+	if e.On {
+		c.MaybeUpdate(e)
+		return true, e
+	}
+	return m, pgenrt.Err{}
+}
+
+// "MEM32" | "MEM" | "ASCIIZ32" | "ASCIIZ"
+func (p *fieldParserGen) n35(c *pgenrt.State) (bool, pgenrt.Err) {
+	deepest := 0
+	var first pgenrt.Err
+	{
+		b := *c
+		m, e := p.Lit(&b, "MEM32")
+		if e.On {
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+	}
+	{
+		b := *c
+		m, e := p.Lit(&b, "MEM")
+		if e.On {
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+	}
+	{
+		b := *c
+		m, e := p.Lit(&b, "ASCIIZ32")
+		if e.On {
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+	}
+	{
+		b := *c
+		m, e := p.Lit(&b, "ASCIIZ")
+		if e.On {
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+	}
+	if first.On {
+		c.MaybeUpdate(first)
+		return true, first
+	}
+	return false, pgenrt.Err{}
+}
+
+// ("MEM32" | "MEM" | "ASCIIZ32" | "ASCIIZ")
+func (p *fieldParserGen) n36(c *pgenrt.State, s *memField) (bool, pgenrt.Err) {
+	start := c.Cur
+	m, e := p.n35(c)
+	if e.On {
+		return true, e
+	}
+	if !m {
+		return false, pgenrt.Err{}
+	}
+	if c.Cur == start+1 && s.Kind == "" {
+		s.Kind = p.Text(start) // one token: no concatenation
+		return true, pgenrt.Err{}
+	}
+	for i := start; i < c.Cur; i++ {
+		s.Kind += p.Text(i)
+	}
+	return true, pgenrt.Err{}
+}
+
+// Address
+func (p *fieldParserGen) n37(c *pgenrt.State, s *memField) (bool, pgenrt.Err) {
+	var nv *address
+	if p.reuse {
+		nv = p.slab_address.Alloc()
+		*nv = address{Terms: nv.Terms[:0]}
+	} else {
+		nv = new(address)
+	}
+	m, e := p.s_address(c, nv)
+	if e.On {
+		return true, e
+	}
+	if !m {
+		return false, pgenrt.Err{}
+	}
+	s.Addr = nv
+	return true, pgenrt.Err{}
+}
+
+// Flag
+func (p *fieldParserGen) n38(c *pgenrt.State, s *memField) (bool, pgenrt.Err) {
+	var nv *flag
+	if p.reuse {
+		nv = p.slab_flag.Alloc()
+		*nv = flag{Chain: nv.Chain[:0]}
+	} else {
+		nv = new(flag)
+	}
+	m, e := p.s_flag(c, nv)
+	if e.On {
+		return true, e
+	}
+	if !m {
+		return false, pgenrt.Err{}
+	}
+	s.Flag = nv
+	return true, pgenrt.Err{}
+}
+
+// ScalarTok
+func (p *fieldParserGen) n39(c *pgenrt.State, s *memField) (bool, pgenrt.Err) {
+	var nv *scalarTok
+	if p.reuse {
+		nv = p.slab_scalarTok.Alloc()
+		*nv = scalarTok{}
+	} else {
+		nv = new(scalarTok)
+	}
+	m, e := p.s_scalarTok(c, nv)
+	if e.On {
+		return true, e
+	}
+	if !m {
+		return false, pgenrt.Err{}
+	}
+	s.Length = nv
+	return true, pgenrt.Err{}
 }
 
 // ("MEM32" | "MEM" | "ASCIIZ32" | "ASCIIZ") "=" "(" Address "," Flag "," ScalarTok ")"
-func (p *fieldParserGen) n8(c *pgenState, s *memField) (bool, pgenErr) {
-	if m, e := p.n57(c, s); e.on {
+func (p *fieldParserGen) n40(c *pgenrt.State, s *memField) (bool, pgenrt.Err) {
+	if m, e := p.n36(c, s); e.On {
 		return true, e
 	} else if !m {
-		return false, pgenErr{}
+		return false, pgenrt.Err{}
 	}
-	if m, e := p.n58(c, s); e.on {
+	if m, e := p.Lit(c, "="); e.On {
 		return true, e
 	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 13}
+		return true, c.Fail(14)
 	}
-	if m, e := p.n59(c, s); e.on {
+	if m, e := p.Lit(c, "("); e.On {
 		return true, e
 	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 14}
+		return true, c.Fail(15)
 	}
-	if m, e := p.n60(c, s); e.on {
+	if m, e := p.n37(c, s); e.On {
 		return true, e
 	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 15}
+		return true, c.Fail(16)
 	}
-	if m, e := p.n61(c, s); e.on {
+	if m, e := p.Lit(c, ","); e.On {
 		return true, e
 	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 16}
+		return true, c.Fail(17)
 	}
-	if m, e := p.n62(c, s); e.on {
+	if m, e := p.n38(c, s); e.On {
 		return true, e
 	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 17}
+		return true, c.Fail(18)
 	}
-	if m, e := p.n63(c, s); e.on {
+	if m, e := p.Lit(c, ","); e.On {
 		return true, e
 	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 18}
+		return true, c.Fail(19)
 	}
-	if m, e := p.n64(c, s); e.on {
+	if m, e := p.n39(c, s); e.On {
 		return true, e
 	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 19}
+		return true, c.Fail(20)
 	}
-	if m, e := p.n65(c, s); e.on {
+	if m, e := p.Lit(c, ")"); e.On {
 		return true, e
 	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 11}
+		return true, c.Fail(12)
 	}
-	return true, pgenErr{}
+	return true, pgenrt.Err{}
+}
+
+func (p *fieldParserGen) s_memField(c *pgenrt.State, s *memField) (bool, pgenrt.Err) {
+	s.Pos = p.Pos(c.Cur)
+	start := c.Cur
+	m, e := p.n40(c, s)
+	if e.On {
+		c.MaybeUpdate(e)
+		return true, e
+	}
+	if m {
+		s.Tokens = p.Slice(start, c.Cur)
+	}
+	return m, pgenrt.Err{}
+}
+
+// ScalarTok
+func (p *fieldParserGen) n41(c *pgenrt.State, s *minorField) (bool, pgenrt.Err) {
+	var nv *scalarTok
+	if p.reuse {
+		nv = p.slab_scalarTok.Alloc()
+		*nv = scalarTok{}
+	} else {
+		nv = new(scalarTok)
+	}
+	m, e := p.s_scalarTok(c, nv)
+	if e.On {
+		return true, e
+	}
+	if !m {
+		return false, pgenrt.Err{}
+	}
+	s.Value = nv
+	return true, pgenrt.Err{}
 }
 
 // "MINOR" "=" ScalarTok
-func (p *fieldParserGen) n9(c *pgenState, s *minorField) (bool, pgenErr) {
-	if m, e := p.n66(c, s); e.on {
+func (p *fieldParserGen) n42(c *pgenrt.State, s *minorField) (bool, pgenrt.Err) {
+	if m, e := p.Lit(c, "MINOR"); e.On {
 		return true, e
 	} else if !m {
-		return false, pgenErr{}
+		return false, pgenrt.Err{}
 	}
-	if m, e := p.n67(c, s); e.on {
+	if m, e := p.Lit(c, "="); e.On {
 		return true, e
 	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 20}
+		return true, c.Fail(21)
 	}
-	if m, e := p.n68(c, s); e.on {
+	if m, e := p.n41(c, s); e.On {
 		return true, e
 	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 21}
+		return true, c.Fail(22)
 	}
-	return true, pgenErr{}
+	return true, pgenrt.Err{}
+}
+
+func (p *fieldParserGen) s_minorField(c *pgenrt.State, s *minorField) (bool, pgenrt.Err) {
+	s.Pos = p.Pos(c.Cur)
+	start := c.Cur
+	m, e := p.n42(c, s)
+	if e.On {
+		c.MaybeUpdate(e)
+		return true, e
+	}
+	if m {
+		s.Tokens = p.Slice(start, c.Cur)
+	}
+	return m, pgenrt.Err{}
 }
 
 // <number>
-func (p *fieldParserGen) n10(c *pgenState, s *numTok) (bool, pgenErr) {
-	start := c.cur
-	m, e := p.n69(c, s)
-	if e.on {
+func (p *fieldParserGen) n43(c *pgenrt.State, s *numTok) (bool, pgenrt.Err) {
+	start := c.Cur
+	m, e := p.Ref(c, tokNumber)
+	if e.On {
 		return true, e
 	}
 	if !m {
-		return false, pgenErr{}
+		return false, pgenrt.Err{}
 	}
-	if c.cur == start+1 && s.Text == "" {
-		s.Text = p.text(start) // one token: no concatenation
-		return true, pgenErr{}
+	if c.Cur == start+1 && s.Text == "" {
+		s.Text = p.Text(start) // one token: no concatenation
+		return true, pgenrt.Err{}
 	}
-	for i := start; i < c.cur; i++ {
-		s.Text += p.text(i)
+	for i := start; i < c.Cur; i++ {
+		s.Text += p.Text(i)
 	}
-	return true, pgenErr{}
+	return true, pgenrt.Err{}
+}
+
+func (p *fieldParserGen) s_numTok(c *pgenrt.State, s *numTok) (bool, pgenrt.Err) {
+	s.Pos = p.Pos(c.Cur)
+	m, e := p.n43(c, s)
+	if e.On {
+		c.MaybeUpdate(e)
+		return true, e
+	}
+	return m, pgenrt.Err{}
+}
+
+// "ABORTOP" | "REMOVEOP"
+func (p *fieldParserGen) n44(c *pgenrt.State) (bool, pgenrt.Err) {
+	deepest := 0
+	var first pgenrt.Err
+	{
+		b := *c
+		m, e := p.Lit(&b, "ABORTOP")
+		if e.On {
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+	}
+	{
+		b := *c
+		m, e := p.Lit(&b, "REMOVEOP")
+		if e.On {
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+	}
+	if first.On {
+		c.MaybeUpdate(first)
+		return true, first
+	}
+	return false, pgenrt.Err{}
 }
 
 // ("ABORTOP" | "REMOVEOP")
-func (p *fieldParserGen) n11(c *pgenState, s *opFlagField) (bool, pgenErr) {
-	start := c.cur
-	m, e := p.n70(c, s)
-	if e.on {
+func (p *fieldParserGen) n45(c *pgenrt.State, s *opFlagField) (bool, pgenrt.Err) {
+	start := c.Cur
+	m, e := p.n44(c)
+	if e.On {
 		return true, e
 	}
 	if !m {
-		return false, pgenErr{}
+		return false, pgenrt.Err{}
 	}
-	if c.cur == start+1 && s.Name == "" {
-		s.Name = p.text(start) // one token: no concatenation
-		return true, pgenErr{}
+	if c.Cur == start+1 && s.Name == "" {
+		s.Name = p.Text(start) // one token: no concatenation
+		return true, pgenrt.Err{}
 	}
-	for i := start; i < c.cur; i++ {
-		s.Name += p.text(i)
+	for i := start; i < c.Cur; i++ {
+		s.Name += p.Text(i)
 	}
-	return true, pgenErr{}
+	return true, pgenrt.Err{}
+}
+
+func (p *fieldParserGen) s_opFlagField(c *pgenrt.State, s *opFlagField) (bool, pgenrt.Err) {
+	s.Pos = p.Pos(c.Cur)
+	m, e := p.n45(c, s)
+	if e.On {
+		c.MaybeUpdate(e)
+		return true, e
+	}
+	return m, pgenrt.Err{}
+}
+
+// NumTok
+func (p *fieldParserGen) n46(c *pgenrt.State, s *opcodeField) (bool, pgenrt.Err) {
+	var nv *numTok
+	if p.reuse {
+		nv = p.slab_numTok.Alloc()
+		*nv = numTok{}
+	} else {
+		nv = new(numTok)
+	}
+	m, e := p.s_numTok(c, nv)
+	if e.On {
+		return true, e
+	}
+	if !m {
+		return false, pgenrt.Err{}
+	}
+	s.Value = nv
+	return true, pgenrt.Err{}
 }
 
 // "OPCODE" "=" NumTok
-func (p *fieldParserGen) n12(c *pgenState, s *opcodeField) (bool, pgenErr) {
-	if m, e := p.n71(c, s); e.on {
+func (p *fieldParserGen) n47(c *pgenrt.State, s *opcodeField) (bool, pgenrt.Err) {
+	if m, e := p.Lit(c, "OPCODE"); e.On {
 		return true, e
 	} else if !m {
-		return false, pgenErr{}
+		return false, pgenrt.Err{}
 	}
-	if m, e := p.n72(c, s); e.on {
+	if m, e := p.Lit(c, "="); e.On {
 		return true, e
 	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 22}
+		return true, c.Fail(23)
 	}
-	if m, e := p.n73(c, s); e.on {
+	if m, e := p.n46(c, s); e.On {
 		return true, e
 	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 23}
+		return true, c.Fail(2)
 	}
-	return true, pgenErr{}
+	return true, pgenrt.Err{}
 }
 
-// "ORBIT" "=" "(" NumTok ("," NumTok)? ")"
-func (p *fieldParserGen) n13(c *pgenState, s *orbitField) (bool, pgenErr) {
-	if m, e := p.n74(c, s); e.on {
+func (p *fieldParserGen) s_opcodeField(c *pgenrt.State, s *opcodeField) (bool, pgenrt.Err) {
+	s.Pos = p.Pos(c.Cur)
+	start := c.Cur
+	m, e := p.n47(c, s)
+	if e.On {
+		c.MaybeUpdate(e)
 		return true, e
-	} else if !m {
-		return false, pgenErr{}
 	}
-	if m, e := p.n75(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 24}
+	if m {
+		s.Tokens = p.Slice(start, c.Cur)
 	}
-	if m, e := p.n76(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 25}
-	}
-	if m, e := p.n77(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 26}
-	}
-	if m, e := p.n78(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 27}
-	}
-	if m, e := p.n79(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 11}
-	}
-	return true, pgenErr{}
+	return m, pgenrt.Err{}
 }
 
-// <path>
-func (p *fieldParserGen) n14(c *pgenState, s *pathTok) (bool, pgenErr) {
-	start := c.cur
-	m, e := p.n80(c, s)
-	if e.on {
+// NumTok
+func (p *fieldParserGen) n48(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
+	var nv *numTok
+	if p.reuse {
+		nv = p.slab_numTok.Alloc()
+		*nv = numTok{}
+	} else {
+		nv = new(numTok)
+	}
+	m, e := p.s_numTok(c, nv)
+	if e.On {
 		return true, e
 	}
 	if !m {
-		return false, pgenErr{}
+		return false, pgenrt.Err{}
 	}
-	if c.cur == start+1 && s.Text == "" {
-		s.Text = p.text(start) // one token: no concatenation
-		return true, pgenErr{}
+	s.A = nv
+	return true, pgenrt.Err{}
+}
+
+// NumTok
+func (p *fieldParserGen) n49(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
+	var nv *numTok
+	if p.reuse {
+		nv = p.slab_numTok.Alloc()
+		*nv = numTok{}
+	} else {
+		nv = new(numTok)
 	}
-	for i := start; i < c.cur; i++ {
-		s.Text += p.text(i)
+	m, e := p.s_numTok(c, nv)
+	if e.On {
+		return true, e
 	}
-	return true, pgenErr{}
+	if !m {
+		return false, pgenrt.Err{}
+	}
+	s.B = nv
+	return true, pgenrt.Err{}
+}
+
+// "," NumTok
+func (p *fieldParserGen) n50(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
+	if m, e := p.Lit(c, ","); e.On {
+		return true, e
+	} else if !m {
+		return false, pgenrt.Err{}
+	}
+	if m, e := p.n49(c, s); e.On {
+		return true, e
+	} else if !m {
+		return true, c.Fail(2)
+	}
+	return true, pgenrt.Err{}
+}
+
+// ("," NumTok)?
+func (p *fieldParserGen) n51(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
+	matched := false
+	for {
+		b := *c
+		sv0 := s.B
+		m, e := p.n50(&b, s)
+		if e.On {
+			c.MaybeUpdate(e)
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			s.B = sv0
+			break
+		}
+		c.Accept(&b)
+		if !m {
+			s.B = sv0
+			break
+		}
+		matched = true
+		break
+	}
+	_ = matched
+	return true, pgenrt.Err{}
+}
+
+// "ORBIT" "=" "(" NumTok ("," NumTok)? ")"
+func (p *fieldParserGen) n52(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
+	if m, e := p.Lit(c, "ORBIT"); e.On {
+		return true, e
+	} else if !m {
+		return false, pgenrt.Err{}
+	}
+	if m, e := p.Lit(c, "="); e.On {
+		return true, e
+	} else if !m {
+		return true, c.Fail(24)
+	}
+	if m, e := p.Lit(c, "("); e.On {
+		return true, e
+	} else if !m {
+		return true, c.Fail(25)
+	}
+	if m, e := p.n48(c, s); e.On {
+		return true, e
+	} else if !m {
+		return true, c.Fail(26)
+	}
+	if m, e := p.n51(c, s); e.On {
+		return true, e
+	} else if !m {
+		return true, c.Fail(27)
+	}
+	if m, e := p.Lit(c, ")"); e.On {
+		return true, e
+	} else if !m {
+		return true, c.Fail(12)
+	}
+	return true, pgenrt.Err{}
+}
+
+func (p *fieldParserGen) s_orbitField(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
+	s.Pos = p.Pos(c.Cur)
+	start := c.Cur
+	m, e := p.n52(c, s)
+	if e.On {
+		c.MaybeUpdate(e)
+		return true, e
+	}
+	if m {
+		s.Tokens = p.Slice(start, c.Cur)
+	}
+	return m, pgenrt.Err{}
+}
+
+// <path>
+func (p *fieldParserGen) n53(c *pgenrt.State, s *pathTok) (bool, pgenrt.Err) {
+	start := c.Cur
+	m, e := p.Ref(c, tokPath)
+	if e.On {
+		return true, e
+	}
+	if !m {
+		return false, pgenrt.Err{}
+	}
+	if c.Cur == start+1 && s.Text == "" {
+		s.Text = p.Text(start) // one token: no concatenation
+		return true, pgenrt.Err{}
+	}
+	for i := start; i < c.Cur; i++ {
+		s.Text += p.Text(i)
+	}
+	return true, pgenrt.Err{}
+}
+
+func (p *fieldParserGen) s_pathTok(c *pgenrt.State, s *pathTok) (bool, pgenrt.Err) {
+	s.Pos = p.Pos(c.Cur)
+	m, e := p.n53(c, s)
+	if e.On {
+		c.MaybeUpdate(e)
+		return true, e
+	}
+	return m, pgenrt.Err{}
+}
+
+// <symbol>
+func (p *fieldParserGen) n54(c *pgenrt.State, s *regTok) (bool, pgenrt.Err) {
+	start := c.Cur
+	m, e := p.Ref(c, tokSymbol)
+	if e.On {
+		return true, e
+	}
+	if !m {
+		return false, pgenrt.Err{}
+	}
+	if c.Cur == start+1 && s.Variable == "" {
+		s.Variable = p.Text(start) // one token: no concatenation
+		return true, pgenrt.Err{}
+	}
+	for i := start; i < c.Cur; i++ {
+		s.Variable += p.Text(i)
+	}
+	return true, pgenrt.Err{}
+}
+
+// <ident>
+func (p *fieldParserGen) n55(c *pgenrt.State, s *regTok) (bool, pgenrt.Err) {
+	start := c.Cur
+	m, e := p.Ref(c, tokIdent)
+	if e.On {
+		return true, e
+	}
+	if !m {
+		return false, pgenrt.Err{}
+	}
+	if c.Cur == start+1 && s.Name == "" {
+		s.Name = p.Text(start) // one token: no concatenation
+		return true, pgenrt.Err{}
+	}
+	for i := start; i < c.Cur; i++ {
+		s.Name += p.Text(i)
+	}
+	return true, pgenrt.Err{}
 }
 
 // <symbol> | <ident>
-func (p *fieldParserGen) n15(c *pgenState, s *regTok) (bool, pgenErr) {
+func (p *fieldParserGen) n56(c *pgenrt.State, s *regTok) (bool, pgenrt.Err) {
 	deepest := 0
-	var first pgenErr
+	var first pgenrt.Err
 	{
 		b := *c
 		sv0 := s.Variable
-		m, e := p.n81(&b, s)
-		if e.on {
-			if c.stop(e, &b, 4) {
+		m, e := p.n54(&b, s)
+		if e.On {
+			if c.Stop(e, &b, 4) {
 				return true, e
 			}
-			if b.cur >= deepest {
-				first, deepest = e, b.cur
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
 			}
 		} else if m {
-			c.accept(&b)
-			return true, pgenErr{}
+			c.Accept(&b)
+			return true, pgenrt.Err{}
 		}
 		s.Variable = sv0
 	}
 	{
 		b := *c
 		sv0 := s.Name
-		m, e := p.n82(&b, s)
-		if e.on {
-			if c.stop(e, &b, 4) {
+		m, e := p.n55(&b, s)
+		if e.On {
+			if c.Stop(e, &b, 4) {
 				return true, e
 			}
-			if b.cur >= deepest {
-				first, deepest = e, b.cur
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
 			}
 		} else if m {
-			c.accept(&b)
-			return true, pgenErr{}
+			c.Accept(&b)
+			return true, pgenrt.Err{}
 		}
 		s.Name = sv0
 	}
-	if first.on {
-		c.maybeUpdate(first)
+	if first.On {
+		c.MaybeUpdate(first)
 		return true, first
 	}
-	return false, pgenErr{}
+	return false, pgenrt.Err{}
 }
 
-// "REGS" "=" "(" RegTok ("," RegTok)* ")"
-func (p *fieldParserGen) n16(c *pgenState, s *regsField) (bool, pgenErr) {
-	if m, e := p.n83(c, s); e.on {
+func (p *fieldParserGen) s_regTok(c *pgenrt.State, s *regTok) (bool, pgenrt.Err) {
+	s.Pos = p.Pos(c.Cur)
+	m, e := p.n56(c, s)
+	if e.On {
+		c.MaybeUpdate(e)
 		return true, e
-	} else if !m {
-		return false, pgenErr{}
 	}
-	if m, e := p.n84(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 28}
-	}
-	if m, e := p.n85(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 29}
-	}
-	if m, e := p.n86(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 30}
-	}
-	if m, e := p.n87(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 31}
-	}
-	if m, e := p.n88(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 11}
-	}
-	return true, pgenErr{}
+	return m, pgenrt.Err{}
 }
 
-// "RETEP"
-func (p *fieldParserGen) n17(c *pgenState, s *retEPTok) (bool, pgenErr) {
-	start := c.cur
-	m, e := p.n89(c, s)
-	if e.on {
+// RegTok
+func (p *fieldParserGen) n57(c *pgenrt.State, s *regsField) (bool, pgenrt.Err) {
+	var nv *regTok
+	if p.reuse {
+		nv = p.slab_regTok.Alloc()
+		*nv = regTok{}
+	} else {
+		nv = new(regTok)
+	}
+	m, e := p.s_regTok(c, nv)
+	if e.On {
 		return true, e
 	}
 	if !m {
-		return false, pgenErr{}
+		return false, pgenrt.Err{}
 	}
-	if c.cur == start+1 && s.Text == "" {
-		s.Text = p.text(start) // one token: no concatenation
-		return true, pgenErr{}
+	s.Regs = append(s.Regs, nv)
+	return true, pgenrt.Err{}
+}
+
+// "," RegTok
+func (p *fieldParserGen) n58(c *pgenrt.State, s *regsField) (bool, pgenrt.Err) {
+	if m, e := p.Lit(c, ","); e.On {
+		return true, e
+	} else if !m {
+		return false, pgenrt.Err{}
 	}
-	for i := start; i < c.cur; i++ {
-		s.Text += p.text(i)
+	if m, e := p.n57(c, s); e.On {
+		return true, e
+	} else if !m {
+		return true, c.Fail(31)
 	}
-	return true, pgenErr{}
+	return true, pgenrt.Err{}
+}
+
+// ("," RegTok)*
+func (p *fieldParserGen) n59(c *pgenrt.State, s *regsField) (bool, pgenrt.Err) {
+	matched := false
+	for {
+		b := *c
+		sv0 := s.Regs
+		m, e := p.n58(&b, s)
+		if e.On {
+			c.MaybeUpdate(e)
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			s.Regs = sv0
+			break
+		}
+		c.Accept(&b)
+		if !m {
+			s.Regs = sv0
+			break
+		}
+		matched = true
+	}
+	_ = matched
+	return true, pgenrt.Err{}
+}
+
+// "REGS" "=" "(" RegTok ("," RegTok)* ")"
+func (p *fieldParserGen) n60(c *pgenrt.State, s *regsField) (bool, pgenrt.Err) {
+	if m, e := p.Lit(c, "REGS"); e.On {
+		return true, e
+	} else if !m {
+		return false, pgenrt.Err{}
+	}
+	if m, e := p.Lit(c, "="); e.On {
+		return true, e
+	} else if !m {
+		return true, c.Fail(28)
+	}
+	if m, e := p.Lit(c, "("); e.On {
+		return true, e
+	} else if !m {
+		return true, c.Fail(29)
+	}
+	if m, e := p.n57(c, s); e.On {
+		return true, e
+	} else if !m {
+		return true, c.Fail(30)
+	}
+	if m, e := p.n59(c, s); e.On {
+		return true, e
+	} else if !m {
+		return true, c.Fail(32)
+	}
+	if m, e := p.Lit(c, ")"); e.On {
+		return true, e
+	} else if !m {
+		return true, c.Fail(12)
+	}
+	return true, pgenrt.Err{}
+}
+
+func (p *fieldParserGen) s_regsField(c *pgenrt.State, s *regsField) (bool, pgenrt.Err) {
+	s.Pos = p.Pos(c.Cur)
+	start := c.Cur
+	m, e := p.n60(c, s)
+	if e.On {
+		c.MaybeUpdate(e)
+		return true, e
+	}
+	if m {
+		s.Tokens = p.Slice(start, c.Cur)
+	}
+	return m, pgenrt.Err{}
+}
+
+// "RETEP"
+func (p *fieldParserGen) n61(c *pgenrt.State, s *retEPTok) (bool, pgenrt.Err) {
+	start := c.Cur
+	m, e := p.Lit(c, "RETEP")
+	if e.On {
+		return true, e
+	}
+	if !m {
+		return false, pgenrt.Err{}
+	}
+	if c.Cur == start+1 && s.Text == "" {
+		s.Text = p.Text(start) // one token: no concatenation
+		return true, pgenrt.Err{}
+	}
+	for i := start; i < c.Cur; i++ {
+		s.Text += p.Text(i)
+	}
+	return true, pgenrt.Err{}
+}
+
+func (p *fieldParserGen) s_retEPTok(c *pgenrt.State, s *retEPTok) (bool, pgenrt.Err) {
+	s.Pos = p.Pos(c.Cur)
+	m, e := p.n61(c, s)
+	if e.On {
+		c.MaybeUpdate(e)
+		return true, e
+	}
+	return m, pgenrt.Err{}
+}
+
+// <number>
+func (p *fieldParserGen) n62(c *pgenrt.State, s *scalarTok) (bool, pgenrt.Err) {
+	start := c.Cur
+	m, e := p.Ref(c, tokNumber)
+	if e.On {
+		return true, e
+	}
+	if !m {
+		return false, pgenrt.Err{}
+	}
+	if c.Cur == start+1 && s.Number == "" {
+		s.Number = p.Text(start) // one token: no concatenation
+		return true, pgenrt.Err{}
+	}
+	for i := start; i < c.Cur; i++ {
+		s.Number += p.Text(i)
+	}
+	return true, pgenrt.Err{}
+}
+
+// <symbol>
+func (p *fieldParserGen) n63(c *pgenrt.State, s *scalarTok) (bool, pgenrt.Err) {
+	start := c.Cur
+	m, e := p.Ref(c, tokSymbol)
+	if e.On {
+		return true, e
+	}
+	if !m {
+		return false, pgenrt.Err{}
+	}
+	if c.Cur == start+1 && s.Symbol == "" {
+		s.Symbol = p.Text(start) // one token: no concatenation
+		return true, pgenrt.Err{}
+	}
+	for i := start; i < c.Cur; i++ {
+		s.Symbol += p.Text(i)
+	}
+	return true, pgenrt.Err{}
+}
+
+// <ident>
+func (p *fieldParserGen) n64(c *pgenrt.State, s *scalarTok) (bool, pgenrt.Err) {
+	start := c.Cur
+	m, e := p.Ref(c, tokIdent)
+	if e.On {
+		return true, e
+	}
+	if !m {
+		return false, pgenrt.Err{}
+	}
+	if c.Cur == start+1 && s.Ident == "" {
+		s.Ident = p.Text(start) // one token: no concatenation
+		return true, pgenrt.Err{}
+	}
+	for i := start; i < c.Cur; i++ {
+		s.Ident += p.Text(i)
+	}
+	return true, pgenrt.Err{}
 }
 
 // <number> | <symbol> | <ident>
-func (p *fieldParserGen) n18(c *pgenState, s *scalarTok) (bool, pgenErr) {
+func (p *fieldParserGen) n65(c *pgenrt.State, s *scalarTok) (bool, pgenrt.Err) {
 	deepest := 0
-	var first pgenErr
+	var first pgenrt.Err
 	{
 		b := *c
 		sv0 := s.Number
-		m, e := p.n90(&b, s)
-		if e.on {
-			if c.stop(e, &b, 4) {
+		m, e := p.n62(&b, s)
+		if e.On {
+			if c.Stop(e, &b, 4) {
 				return true, e
 			}
-			if b.cur >= deepest {
-				first, deepest = e, b.cur
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
 			}
 		} else if m {
-			c.accept(&b)
-			return true, pgenErr{}
+			c.Accept(&b)
+			return true, pgenrt.Err{}
 		}
 		s.Number = sv0
 	}
 	{
 		b := *c
 		sv0 := s.Symbol
-		m, e := p.n91(&b, s)
-		if e.on {
-			if c.stop(e, &b, 4) {
+		m, e := p.n63(&b, s)
+		if e.On {
+			if c.Stop(e, &b, 4) {
 				return true, e
 			}
-			if b.cur >= deepest {
-				first, deepest = e, b.cur
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
 			}
 		} else if m {
-			c.accept(&b)
-			return true, pgenErr{}
+			c.Accept(&b)
+			return true, pgenrt.Err{}
 		}
 		s.Symbol = sv0
 	}
 	{
 		b := *c
 		sv0 := s.Ident
-		m, e := p.n92(&b, s)
-		if e.on {
-			if c.stop(e, &b, 4) {
+		m, e := p.n64(&b, s)
+		if e.On {
+			if c.Stop(e, &b, 4) {
 				return true, e
 			}
-			if b.cur >= deepest {
-				first, deepest = e, b.cur
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
 			}
 		} else if m {
-			c.accept(&b)
-			return true, pgenErr{}
+			c.Accept(&b)
+			return true, pgenrt.Err{}
 		}
 		s.Ident = sv0
 	}
-	if first.on {
-		c.maybeUpdate(first)
+	if first.On {
+		c.MaybeUpdate(first)
 		return true, first
 	}
-	return false, pgenErr{}
+	return false, pgenrt.Err{}
+}
+
+func (p *fieldParserGen) s_scalarTok(c *pgenrt.State, s *scalarTok) (bool, pgenrt.Err) {
+	s.Pos = p.Pos(c.Cur)
+	m, e := p.n65(c, s)
+	if e.On {
+		c.MaybeUpdate(e)
+		return true, e
+	}
+	return m, pgenrt.Err{}
+}
+
+// "+" | "-"
+func (p *fieldParserGen) n66(c *pgenrt.State) (bool, pgenrt.Err) {
+	deepest := 0
+	var first pgenrt.Err
+	{
+		b := *c
+		m, e := p.Lit(&b, "+")
+		if e.On {
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+	}
+	{
+		b := *c
+		m, e := p.Lit(&b, "-")
+		if e.On {
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+	}
+	if first.On {
+		c.MaybeUpdate(first)
+		return true, first
+	}
+	return false, pgenrt.Err{}
+}
+
+// ("+" | "-")
+func (p *fieldParserGen) n67(c *pgenrt.State, s *signedNum) (bool, pgenrt.Err) {
+	start := c.Cur
+	m, e := p.n66(c)
+	if e.On {
+		return true, e
+	}
+	if !m {
+		return false, pgenrt.Err{}
+	}
+	if c.Cur == start+1 && s.Sign == "" {
+		s.Sign = p.Text(start) // one token: no concatenation
+		return true, pgenrt.Err{}
+	}
+	for i := start; i < c.Cur; i++ {
+		s.Sign += p.Text(i)
+	}
+	return true, pgenrt.Err{}
+}
+
+// NumTok
+func (p *fieldParserGen) n68(c *pgenrt.State, s *signedNum) (bool, pgenrt.Err) {
+	var nv *numTok
+	if p.reuse {
+		nv = p.slab_numTok.Alloc()
+		*nv = numTok{}
+	} else {
+		nv = new(numTok)
+	}
+	m, e := p.s_numTok(c, nv)
+	if e.On {
+		return true, e
+	}
+	if !m {
+		return false, pgenrt.Err{}
+	}
+	s.Num = nv
+	return true, pgenrt.Err{}
 }
 
 // ("+" | "-") NumTok
-func (p *fieldParserGen) n19(c *pgenState, s *signedNum) (bool, pgenErr) {
-	if m, e := p.n93(c, s); e.on {
+func (p *fieldParserGen) n69(c *pgenrt.State, s *signedNum) (bool, pgenrt.Err) {
+	if m, e := p.n67(c, s); e.On {
 		return true, e
 	} else if !m {
-		return false, pgenErr{}
+		return false, pgenrt.Err{}
 	}
-	if m, e := p.n94(c, s); e.on {
+	if m, e := p.n68(c, s); e.On {
 		return true, e
 	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 23}
+		return true, c.Fail(2)
 	}
-	return true, pgenErr{}
+	return true, pgenrt.Err{}
+}
+
+func (p *fieldParserGen) s_signedNum(c *pgenrt.State, s *signedNum) (bool, pgenrt.Err) {
+	s.Pos = p.Pos(c.Cur)
+	m, e := p.n69(c, s)
+	if e.On {
+		c.MaybeUpdate(e)
+		return true, e
+	}
+	return m, pgenrt.Err{}
 }
 
 // <string>
-func (p *fieldParserGen) n20(c *pgenState, s *strToken) (bool, pgenErr) {
-	start := c.cur
-	m, e := p.n95(c, s)
-	if e.on {
+func (p *fieldParserGen) n70(c *pgenrt.State, s *strToken) (bool, pgenrt.Err) {
+	start := c.Cur
+	m, e := p.Ref(c, tokString)
+	if e.On {
 		return true, e
 	}
 	if !m {
-		return false, pgenErr{}
+		return false, pgenrt.Err{}
 	}
-	if c.cur == start+1 && s.Raw == "" {
-		s.Raw = p.text(start) // one token: no concatenation
-		return true, pgenErr{}
+	if c.Cur == start+1 && s.Raw == "" {
+		s.Raw = p.Text(start) // one token: no concatenation
+		return true, pgenrt.Err{}
 	}
-	for i := start; i < c.cur; i++ {
-		s.Raw += p.text(i)
+	for i := start; i < c.Cur; i++ {
+		s.Raw += p.Text(i)
 	}
-	return true, pgenErr{}
+	return true, pgenrt.Err{}
 }
 
-// <symbol> SignedNum? ("," RetEPTok)?
-func (p *fieldParserGen) n21(c *pgenState, s *symTarget) (bool, pgenErr) {
-	if m, e := p.n96(c, s); e.on {
+func (p *fieldParserGen) s_strToken(c *pgenrt.State, s *strToken) (bool, pgenrt.Err) {
+	s.Pos = p.Pos(c.Cur)
+	m, e := p.n70(c, s)
+	if e.On {
+		c.MaybeUpdate(e)
 		return true, e
-	} else if !m {
-		return false, pgenErr{}
 	}
-	if m, e := p.n97(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 32}
-	}
-	if m, e := p.n98(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 33}
-	}
-	return true, pgenErr{}
+	return m, pgenrt.Err{}
 }
 
-// ("+" | "-") (("(" NumTok ")") | NumTok | IdentTok)
-func (p *fieldParserGen) n22(c *pgenState, s *term) (bool, pgenErr) {
-	if m, e := p.n99(c, s); e.on {
+// <symbol>
+func (p *fieldParserGen) n71(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
+	start := c.Cur
+	m, e := p.Ref(c, tokSymbol)
+	if e.On {
 		return true, e
-	} else if !m {
-		return false, pgenErr{}
 	}
-	if m, e := p.n100(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 34}
+	if !m {
+		return false, pgenrt.Err{}
 	}
-	return true, pgenErr{}
+	if c.Cur == start+1 && s.Name == "" {
+		s.Name = p.Text(start) // one token: no concatenation
+		return true, pgenrt.Err{}
+	}
+	for i := start; i < c.Cur; i++ {
+		s.Name += p.Text(i)
+	}
+	return true, pgenrt.Err{}
 }
 
-// ("DESC" | "FMT") "=" StrToken
-func (p *fieldParserGen) n23(c *pgenState, s *textField) (bool, pgenErr) {
-	if m, e := p.n101(c, s); e.on {
-		return true, e
-	} else if !m {
-		return false, pgenErr{}
-	}
-	if m, e := p.n102(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 35}
-	}
-	if m, e := p.n103(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 36}
-	}
-	return true, pgenErr{}
-}
-
-// "TP" "=" (AtTarget | SymTarget)
-func (p *fieldParserGen) n24(c *pgenState, s *tpField) (bool, pgenErr) {
-	if m, e := p.n104(c, s); e.on {
-		return true, e
-	} else if !m {
-		return false, pgenErr{}
-	}
-	if m, e := p.n105(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 37}
-	}
-	if m, e := p.n106(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 38}
-	}
-	return true, pgenErr{}
-}
-
-// "TYPE" "=" "(" IdentTok ("," IdentTok)* ")"
-func (p *fieldParserGen) n25(c *pgenState, s *typeField) (bool, pgenErr) {
-	if m, e := p.n107(c, s); e.on {
-		return true, e
-	} else if !m {
-		return false, pgenErr{}
-	}
-	if m, e := p.n108(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 39}
-	}
-	if m, e := p.n109(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 40}
-	}
-	if m, e := p.n110(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 41}
-	}
-	if m, e := p.n111(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 42}
-	}
-	if m, e := p.n112(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 11}
-	}
-	return true, pgenErr{}
-}
-
-// ScalarTok
-func (p *fieldParserGen) n26(c *pgenState, s *address) (bool, pgenErr) {
-	var nv *scalarTok
+// SignedNum
+func (p *fieldParserGen) n72(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
+	var nv *signedNum
 	if p.reuse {
-		nv = p.slab_scalarTok.alloc()
-		*nv = scalarTok{}
+		nv = p.slab_signedNum.Alloc()
+		*nv = signedNum{}
 	} else {
-		nv = new(scalarTok)
+		nv = new(signedNum)
 	}
-	m, e := p.s_scalarTok(c, nv)
-	if e.on {
+	m, e := p.s_signedNum(c, nv)
+	if e.On {
 		return true, e
 	}
 	if !m {
-		return false, pgenErr{}
+		return false, pgenrt.Err{}
 	}
-	s.Base = nv
-	return true, pgenErr{}
+	s.Offset = nv
+	return true, pgenrt.Err{}
 }
 
-// Term*
-func (p *fieldParserGen) n27(c *pgenState, s *address) (bool, pgenErr) {
+// SignedNum?
+func (p *fieldParserGen) n73(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		b := *c
-		sv0 := s.Terms
-		m, e := p.n113(&b, s)
-		if e.on {
-			c.maybeUpdate(e)
-			if c.stop(e, &b, 4) {
+		sv0 := s.Offset
+		m, e := p.n72(&b, s)
+		if e.On {
+			c.MaybeUpdate(e)
+			if c.Stop(e, &b, 4) {
 				return true, e
 			}
-			s.Terms = sv0
+			s.Offset = sv0
 			break
 		}
-		c.accept(&b)
+		c.Accept(&b)
 		if !m {
-			s.Terms = sv0
-			break
-		}
-		matched = true
-	}
-	_ = matched
-	return true, pgenErr{}
-}
-
-// "@"
-func (p *fieldParserGen) n28(c *pgenState, s *atTarget) (bool, pgenErr) {
-	if !p.lit(c.cur, "@") {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// PathTok
-func (p *fieldParserGen) n29(c *pgenState, s *atTarget) (bool, pgenErr) {
-	var nv *pathTok
-	if p.reuse {
-		nv = p.slab_pathTok.alloc()
-		*nv = pathTok{}
-	} else {
-		nv = new(pathTok)
-	}
-	m, e := p.s_pathTok(c, nv)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.File = nv
-	return true, pgenErr{}
-}
-
-// ("," NumTok)?
-func (p *fieldParserGen) n30(c *pgenState, s *atTarget) (bool, pgenErr) {
-	matched := false
-	for {
-		b := *c
-		sv0 := s.Line
-		m, e := p.n114(&b, s)
-		if e.on {
-			c.maybeUpdate(e)
-			if c.stop(e, &b, 4) {
-				return true, e
-			}
-			s.Line = sv0
-			break
-		}
-		c.accept(&b)
-		if !m {
-			s.Line = sv0
+			s.Offset = sv0
 			break
 		}
 		matched = true
 		break
 	}
 	_ = matched
-	return true, pgenErr{}
+	return true, pgenrt.Err{}
 }
 
-// MinorField
-func (p *fieldParserGen) n31(c *pgenState, s *field) (bool, pgenErr) {
-	var nv *minorField
+// RetEPTok
+func (p *fieldParserGen) n74(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
+	var nv *retEPTok
 	if p.reuse {
-		nv = p.slab_minorField.alloc()
-		*nv = minorField{}
+		nv = p.slab_retEPTok.Alloc()
+		*nv = retEPTok{}
 	} else {
-		nv = new(minorField)
+		nv = new(retEPTok)
 	}
-	m, e := p.s_minorField(c, nv)
-	if e.on {
+	m, e := p.s_retEPTok(c, nv)
+	if e.On {
 		return true, e
 	}
 	if !m {
-		return false, pgenErr{}
+		return false, pgenrt.Err{}
 	}
-	s.Minor = nv
-	return true, pgenErr{}
+	s.RetEP = nv
+	return true, pgenrt.Err{}
 }
 
-// TpField
-func (p *fieldParserGen) n32(c *pgenState, s *field) (bool, pgenErr) {
-	var nv *tpField
-	if p.reuse {
-		nv = p.slab_tpField.alloc()
-		*nv = tpField{}
-	} else {
-		nv = new(tpField)
-	}
-	m, e := p.s_tpField(c, nv)
-	if e.on {
+// "," RetEPTok
+func (p *fieldParserGen) n75(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
+	if m, e := p.Lit(c, ","); e.On {
 		return true, e
+	} else if !m {
+		return false, pgenrt.Err{}
 	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.TP = nv
-	return true, pgenErr{}
-}
-
-// OpcodeField
-func (p *fieldParserGen) n33(c *pgenState, s *field) (bool, pgenErr) {
-	var nv *opcodeField
-	if p.reuse {
-		nv = p.slab_opcodeField.alloc()
-		*nv = opcodeField{}
-	} else {
-		nv = new(opcodeField)
-	}
-	m, e := p.s_opcodeField(c, nv)
-	if e.on {
+	if m, e := p.n74(c, s); e.On {
 		return true, e
+	} else if !m {
+		return true, c.Fail(34)
 	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.Opcode = nv
-	return true, pgenErr{}
+	return true, pgenrt.Err{}
 }
 
-// TypeField
-func (p *fieldParserGen) n34(c *pgenState, s *field) (bool, pgenErr) {
-	var nv *typeField
-	if p.reuse {
-		nv = p.slab_typeField.alloc()
-		*nv = typeField{Names: nv.Names[:0]}
-	} else {
-		nv = new(typeField)
-	}
-	m, e := p.s_typeField(c, nv)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.Type = nv
-	return true, pgenErr{}
-}
-
-// GroupField
-func (p *fieldParserGen) n35(c *pgenState, s *field) (bool, pgenErr) {
-	var nv *groupField
-	if p.reuse {
-		nv = p.slab_groupField.alloc()
-		*nv = groupField{}
-	} else {
-		nv = new(groupField)
-	}
-	m, e := p.s_groupField(c, nv)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.Group = nv
-	return true, pgenErr{}
-}
-
-// TextField
-func (p *fieldParserGen) n36(c *pgenState, s *field) (bool, pgenErr) {
-	var nv *textField
-	if p.reuse {
-		nv = p.slab_textField.alloc()
-		*nv = textField{}
-	} else {
-		nv = new(textField)
-	}
-	m, e := p.s_textField(c, nv)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.Text = nv
-	return true, pgenErr{}
-}
-
-// LenField
-func (p *fieldParserGen) n37(c *pgenState, s *field) (bool, pgenErr) {
-	var nv *lenField
-	if p.reuse {
-		nv = p.slab_lenField.alloc()
-		*nv = lenField{}
-	} else {
-		nv = new(lenField)
-	}
-	m, e := p.s_lenField(c, nv)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.Len = nv
-	return true, pgenErr{}
-}
-
-// RegsField
-func (p *fieldParserGen) n38(c *pgenState, s *field) (bool, pgenErr) {
-	var nv *regsField
-	if p.reuse {
-		nv = p.slab_regsField.alloc()
-		*nv = regsField{Regs: nv.Regs[:0]}
-	} else {
-		nv = new(regsField)
-	}
-	m, e := p.s_regsField(c, nv)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.Regs = nv
-	return true, pgenErr{}
-}
-
-// MemField
-func (p *fieldParserGen) n39(c *pgenState, s *field) (bool, pgenErr) {
-	var nv *memField
-	if p.reuse {
-		nv = p.slab_memField.alloc()
-		*nv = memField{}
-	} else {
-		nv = new(memField)
-	}
-	m, e := p.s_memField(c, nv)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.Mem = nv
-	return true, pgenErr{}
-}
-
-// OrbitField
-func (p *fieldParserGen) n40(c *pgenState, s *field) (bool, pgenErr) {
-	var nv *orbitField
-	if p.reuse {
-		nv = p.slab_orbitField.alloc()
-		*nv = orbitField{}
-	} else {
-		nv = new(orbitField)
-	}
-	m, e := p.s_orbitField(c, nv)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.Orbit = nv
-	return true, pgenErr{}
-}
-
-// OpFlagField
-func (p *fieldParserGen) n41(c *pgenState, s *field) (bool, pgenErr) {
-	var nv *opFlagField
-	if p.reuse {
-		nv = p.slab_opFlagField.alloc()
-		*nv = opFlagField{}
-	} else {
-		nv = new(opFlagField)
-	}
-	m, e := p.s_opFlagField(c, nv)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.OpFlag = nv
-	return true, pgenErr{}
-}
-
-// <ident>
-func (p *fieldParserGen) n42(c *pgenState, s *flag) (bool, pgenErr) {
-	start := c.cur
-	m, e := p.n115(c, s)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	if c.cur == start+1 && s.Word == "" {
-		s.Word = p.text(start) // one token: no concatenation
-		return true, pgenErr{}
-	}
-	for i := start; i < c.cur; i++ {
-		s.Word += p.text(i)
-	}
-	return true, pgenErr{}
-}
-
-// Level*
-func (p *fieldParserGen) n43(c *pgenState, s *flag) (bool, pgenErr) {
+// ("," RetEPTok)?
+func (p *fieldParserGen) n76(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		b := *c
-		sv0 := s.Chain
-		m, e := p.n116(&b, s)
-		if e.on {
-			c.maybeUpdate(e)
-			if c.stop(e, &b, 4) {
+		sv0 := s.RetEP
+		m, e := p.n75(&b, s)
+		if e.On {
+			c.MaybeUpdate(e)
+			if c.Stop(e, &b, 4) {
 				return true, e
 			}
-			s.Chain = sv0
+			s.RetEP = sv0
 			break
 		}
-		c.accept(&b)
+		c.Accept(&b)
 		if !m {
-			s.Chain = sv0
+			s.RetEP = sv0
 			break
 		}
 		matched = true
+		break
 	}
 	_ = matched
-	return true, pgenErr{}
+	return true, pgenrt.Err{}
 }
 
-// "GROUP"
-func (p *fieldParserGen) n44(c *pgenState, s *groupField) (bool, pgenErr) {
-	if !p.lit(c.cur, "GROUP") {
-		return false, pgenErr{}
+// <symbol> SignedNum? ("," RetEPTok)?
+func (p *fieldParserGen) n77(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
+	if m, e := p.n71(c, s); e.On {
+		return true, e
+	} else if !m {
+		return false, pgenrt.Err{}
 	}
-	c.cur++
-	return true, pgenErr{}
+	if m, e := p.n73(c, s); e.On {
+		return true, e
+	} else if !m {
+		return true, c.Fail(33)
+	}
+	if m, e := p.n76(c, s); e.On {
+		return true, e
+	} else if !m {
+		return true, c.Fail(35)
+	}
+	return true, pgenrt.Err{}
 }
 
-// "="
-func (p *fieldParserGen) n45(c *pgenState, s *groupField) (bool, pgenErr) {
-	if !p.lit(c.cur, "=") {
-		return false, pgenErr{}
+func (p *fieldParserGen) s_symTarget(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
+	s.Pos = p.Pos(c.Cur)
+	m, e := p.n77(c, s)
+	if e.On {
+		c.MaybeUpdate(e)
+		return true, e
 	}
-	c.cur++
-	return true, pgenErr{}
+	return m, pgenrt.Err{}
+}
+
+// ("+" | "-")
+func (p *fieldParserGen) n78(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
+	start := c.Cur
+	m, e := p.n66(c)
+	if e.On {
+		return true, e
+	}
+	if !m {
+		return false, pgenrt.Err{}
+	}
+	if c.Cur == start+1 && s.Sign == "" {
+		s.Sign = p.Text(start) // one token: no concatenation
+		return true, pgenrt.Err{}
+	}
+	for i := start; i < c.Cur; i++ {
+		s.Sign += p.Text(i)
+	}
+	return true, pgenrt.Err{}
+}
+
+// NumTok
+func (p *fieldParserGen) n79(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
+	var nv *numTok
+	if p.reuse {
+		nv = p.slab_numTok.Alloc()
+		*nv = numTok{}
+	} else {
+		nv = new(numTok)
+	}
+	m, e := p.s_numTok(c, nv)
+	if e.On {
+		return true, e
+	}
+	if !m {
+		return false, pgenrt.Err{}
+	}
+	s.Paren = nv
+	return true, pgenrt.Err{}
+}
+
+// "(" NumTok ")"
+func (p *fieldParserGen) n80(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
+	if m, e := p.Lit(c, "("); e.On {
+		return true, e
+	} else if !m {
+		return false, pgenrt.Err{}
+	}
+	if m, e := p.n79(c, s); e.On {
+		return true, e
+	} else if !m {
+		return true, c.Fail(36)
+	}
+	if m, e := p.Lit(c, ")"); e.On {
+		return true, e
+	} else if !m {
+		return true, c.Fail(12)
+	}
+	return true, pgenrt.Err{}
+}
+
+// NumTok
+func (p *fieldParserGen) n81(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
+	var nv *numTok
+	if p.reuse {
+		nv = p.slab_numTok.Alloc()
+		*nv = numTok{}
+	} else {
+		nv = new(numTok)
+	}
+	m, e := p.s_numTok(c, nv)
+	if e.On {
+		return true, e
+	}
+	if !m {
+		return false, pgenrt.Err{}
+	}
+	s.Num = nv
+	return true, pgenrt.Err{}
 }
 
 // IdentTok
-func (p *fieldParserGen) n46(c *pgenState, s *groupField) (bool, pgenErr) {
+func (p *fieldParserGen) n82(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 	var nv *identTok
 	if p.reuse {
-		nv = p.slab_identTok.alloc()
+		nv = p.slab_identTok.Alloc()
 		*nv = identTok{}
 	} else {
 		nv = new(identTok)
 	}
 	m, e := p.s_identTok(c, nv)
-	if e.on {
+	if e.On {
 		return true, e
 	}
 	if !m {
-		return false, pgenErr{}
+		return false, pgenrt.Err{}
 	}
-	s.Name = nv
-	return true, pgenErr{}
-}
-
-// <ident>
-func (p *fieldParserGen) n47(c *pgenState, s *identTok) (bool, pgenErr) {
-	if p.tok(c.cur).Type != tokIdent {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// "LEN"
-func (p *fieldParserGen) n48(c *pgenState, s *lenField) (bool, pgenErr) {
-	if !p.lit(c.cur, "LEN") {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// "="
-func (p *fieldParserGen) n49(c *pgenState, s *lenField) (bool, pgenErr) {
-	if !p.lit(c.cur, "=") {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// "("
-func (p *fieldParserGen) n50(c *pgenState, s *lenField) (bool, pgenErr) {
-	if !p.lit(c.cur, "(") {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// Address
-func (p *fieldParserGen) n51(c *pgenState, s *lenField) (bool, pgenErr) {
-	var nv *address
-	if p.reuse {
-		nv = p.slab_address.alloc()
-		*nv = address{Terms: nv.Terms[:0]}
-	} else {
-		nv = new(address)
-	}
-	m, e := p.s_address(c, nv)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.Addr = nv
-	return true, pgenErr{}
-}
-
-// ","
-func (p *fieldParserGen) n52(c *pgenState, s *lenField) (bool, pgenErr) {
-	if !p.lit(c.cur, ",") {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// Flag
-func (p *fieldParserGen) n53(c *pgenState, s *lenField) (bool, pgenErr) {
-	var nv *flag
-	if p.reuse {
-		nv = p.slab_flag.alloc()
-		*nv = flag{Chain: nv.Chain[:0]}
-	} else {
-		nv = new(flag)
-	}
-	m, e := p.s_flag(c, nv)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.Flag = nv
-	return true, pgenErr{}
-}
-
-// ")"
-func (p *fieldParserGen) n54(c *pgenState, s *lenField) (bool, pgenErr) {
-	if !p.lit(c.cur, ")") {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// "*"
-func (p *fieldParserGen) n55(c *pgenState, s *level) (bool, pgenErr) {
-	start := c.cur
-	m, e := p.n117(c, s)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	if c.cur == start+1 && s.Star == "" {
-		s.Star = p.text(start) // one token: no concatenation
-		return true, pgenErr{}
-	}
-	for i := start; i < c.cur; i++ {
-		s.Star += p.text(i)
-	}
-	return true, pgenErr{}
-}
-
-// SignedNum?
-func (p *fieldParserGen) n56(c *pgenState, s *level) (bool, pgenErr) {
-	matched := false
-	for {
-		b := *c
-		sv0 := s.Offset
-		m, e := p.n118(&b, s)
-		if e.on {
-			c.maybeUpdate(e)
-			if c.stop(e, &b, 4) {
-				return true, e
-			}
-			s.Offset = sv0
-			break
-		}
-		c.accept(&b)
-		if !m {
-			s.Offset = sv0
-			break
-		}
-		matched = true
-		break
-	}
-	_ = matched
-	return true, pgenErr{}
-}
-
-// ("MEM32" | "MEM" | "ASCIIZ32" | "ASCIIZ")
-func (p *fieldParserGen) n57(c *pgenState, s *memField) (bool, pgenErr) {
-	start := c.cur
-	m, e := p.n119(c, s)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	if c.cur == start+1 && s.Kind == "" {
-		s.Kind = p.text(start) // one token: no concatenation
-		return true, pgenErr{}
-	}
-	for i := start; i < c.cur; i++ {
-		s.Kind += p.text(i)
-	}
-	return true, pgenErr{}
-}
-
-// "="
-func (p *fieldParserGen) n58(c *pgenState, s *memField) (bool, pgenErr) {
-	if !p.lit(c.cur, "=") {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// "("
-func (p *fieldParserGen) n59(c *pgenState, s *memField) (bool, pgenErr) {
-	if !p.lit(c.cur, "(") {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// Address
-func (p *fieldParserGen) n60(c *pgenState, s *memField) (bool, pgenErr) {
-	var nv *address
-	if p.reuse {
-		nv = p.slab_address.alloc()
-		*nv = address{Terms: nv.Terms[:0]}
-	} else {
-		nv = new(address)
-	}
-	m, e := p.s_address(c, nv)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.Addr = nv
-	return true, pgenErr{}
-}
-
-// ","
-func (p *fieldParserGen) n61(c *pgenState, s *memField) (bool, pgenErr) {
-	if !p.lit(c.cur, ",") {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// Flag
-func (p *fieldParserGen) n62(c *pgenState, s *memField) (bool, pgenErr) {
-	var nv *flag
-	if p.reuse {
-		nv = p.slab_flag.alloc()
-		*nv = flag{Chain: nv.Chain[:0]}
-	} else {
-		nv = new(flag)
-	}
-	m, e := p.s_flag(c, nv)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.Flag = nv
-	return true, pgenErr{}
-}
-
-// ","
-func (p *fieldParserGen) n63(c *pgenState, s *memField) (bool, pgenErr) {
-	if !p.lit(c.cur, ",") {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// ScalarTok
-func (p *fieldParserGen) n64(c *pgenState, s *memField) (bool, pgenErr) {
-	var nv *scalarTok
-	if p.reuse {
-		nv = p.slab_scalarTok.alloc()
-		*nv = scalarTok{}
-	} else {
-		nv = new(scalarTok)
-	}
-	m, e := p.s_scalarTok(c, nv)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.Length = nv
-	return true, pgenErr{}
-}
-
-// ")"
-func (p *fieldParserGen) n65(c *pgenState, s *memField) (bool, pgenErr) {
-	if !p.lit(c.cur, ")") {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// "MINOR"
-func (p *fieldParserGen) n66(c *pgenState, s *minorField) (bool, pgenErr) {
-	if !p.lit(c.cur, "MINOR") {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// "="
-func (p *fieldParserGen) n67(c *pgenState, s *minorField) (bool, pgenErr) {
-	if !p.lit(c.cur, "=") {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// ScalarTok
-func (p *fieldParserGen) n68(c *pgenState, s *minorField) (bool, pgenErr) {
-	var nv *scalarTok
-	if p.reuse {
-		nv = p.slab_scalarTok.alloc()
-		*nv = scalarTok{}
-	} else {
-		nv = new(scalarTok)
-	}
-	m, e := p.s_scalarTok(c, nv)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.Value = nv
-	return true, pgenErr{}
-}
-
-// <number>
-func (p *fieldParserGen) n69(c *pgenState, s *numTok) (bool, pgenErr) {
-	if p.tok(c.cur).Type != tokNumber {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// "ABORTOP" | "REMOVEOP"
-func (p *fieldParserGen) n70(c *pgenState, s *opFlagField) (bool, pgenErr) {
-	deepest := 0
-	var first pgenErr
-	{
-		b := *c
-		m, e := p.n120(&b, s)
-		if e.on {
-			if c.stop(e, &b, 4) {
-				return true, e
-			}
-			if b.cur >= deepest {
-				first, deepest = e, b.cur
-			}
-		} else if m {
-			c.accept(&b)
-			return true, pgenErr{}
-		}
-	}
-	{
-		b := *c
-		m, e := p.n121(&b, s)
-		if e.on {
-			if c.stop(e, &b, 4) {
-				return true, e
-			}
-			if b.cur >= deepest {
-				first, deepest = e, b.cur
-			}
-		} else if m {
-			c.accept(&b)
-			return true, pgenErr{}
-		}
-	}
-	if first.on {
-		c.maybeUpdate(first)
-		return true, first
-	}
-	return false, pgenErr{}
-}
-
-// "OPCODE"
-func (p *fieldParserGen) n71(c *pgenState, s *opcodeField) (bool, pgenErr) {
-	if !p.lit(c.cur, "OPCODE") {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// "="
-func (p *fieldParserGen) n72(c *pgenState, s *opcodeField) (bool, pgenErr) {
-	if !p.lit(c.cur, "=") {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// NumTok
-func (p *fieldParserGen) n73(c *pgenState, s *opcodeField) (bool, pgenErr) {
-	var nv *numTok
-	if p.reuse {
-		nv = p.slab_numTok.alloc()
-		*nv = numTok{}
-	} else {
-		nv = new(numTok)
-	}
-	m, e := p.s_numTok(c, nv)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.Value = nv
-	return true, pgenErr{}
-}
-
-// "ORBIT"
-func (p *fieldParserGen) n74(c *pgenState, s *orbitField) (bool, pgenErr) {
-	if !p.lit(c.cur, "ORBIT") {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// "="
-func (p *fieldParserGen) n75(c *pgenState, s *orbitField) (bool, pgenErr) {
-	if !p.lit(c.cur, "=") {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// "("
-func (p *fieldParserGen) n76(c *pgenState, s *orbitField) (bool, pgenErr) {
-	if !p.lit(c.cur, "(") {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// NumTok
-func (p *fieldParserGen) n77(c *pgenState, s *orbitField) (bool, pgenErr) {
-	var nv *numTok
-	if p.reuse {
-		nv = p.slab_numTok.alloc()
-		*nv = numTok{}
-	} else {
-		nv = new(numTok)
-	}
-	m, e := p.s_numTok(c, nv)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.A = nv
-	return true, pgenErr{}
-}
-
-// ("," NumTok)?
-func (p *fieldParserGen) n78(c *pgenState, s *orbitField) (bool, pgenErr) {
-	matched := false
-	for {
-		b := *c
-		sv0 := s.B
-		m, e := p.n122(&b, s)
-		if e.on {
-			c.maybeUpdate(e)
-			if c.stop(e, &b, 4) {
-				return true, e
-			}
-			s.B = sv0
-			break
-		}
-		c.accept(&b)
-		if !m {
-			s.B = sv0
-			break
-		}
-		matched = true
-		break
-	}
-	_ = matched
-	return true, pgenErr{}
-}
-
-// ")"
-func (p *fieldParserGen) n79(c *pgenState, s *orbitField) (bool, pgenErr) {
-	if !p.lit(c.cur, ")") {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// <path>
-func (p *fieldParserGen) n80(c *pgenState, s *pathTok) (bool, pgenErr) {
-	if p.tok(c.cur).Type != tokPath {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// <symbol>
-func (p *fieldParserGen) n81(c *pgenState, s *regTok) (bool, pgenErr) {
-	start := c.cur
-	m, e := p.n123(c, s)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	if c.cur == start+1 && s.Variable == "" {
-		s.Variable = p.text(start) // one token: no concatenation
-		return true, pgenErr{}
-	}
-	for i := start; i < c.cur; i++ {
-		s.Variable += p.text(i)
-	}
-	return true, pgenErr{}
-}
-
-// <ident>
-func (p *fieldParserGen) n82(c *pgenState, s *regTok) (bool, pgenErr) {
-	start := c.cur
-	m, e := p.n124(c, s)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	if c.cur == start+1 && s.Name == "" {
-		s.Name = p.text(start) // one token: no concatenation
-		return true, pgenErr{}
-	}
-	for i := start; i < c.cur; i++ {
-		s.Name += p.text(i)
-	}
-	return true, pgenErr{}
-}
-
-// "REGS"
-func (p *fieldParserGen) n83(c *pgenState, s *regsField) (bool, pgenErr) {
-	if !p.lit(c.cur, "REGS") {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// "="
-func (p *fieldParserGen) n84(c *pgenState, s *regsField) (bool, pgenErr) {
-	if !p.lit(c.cur, "=") {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// "("
-func (p *fieldParserGen) n85(c *pgenState, s *regsField) (bool, pgenErr) {
-	if !p.lit(c.cur, "(") {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// RegTok
-func (p *fieldParserGen) n86(c *pgenState, s *regsField) (bool, pgenErr) {
-	var nv *regTok
-	if p.reuse {
-		nv = p.slab_regTok.alloc()
-		*nv = regTok{}
-	} else {
-		nv = new(regTok)
-	}
-	m, e := p.s_regTok(c, nv)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.Regs = append(s.Regs, nv)
-	return true, pgenErr{}
-}
-
-// ("," RegTok)*
-func (p *fieldParserGen) n87(c *pgenState, s *regsField) (bool, pgenErr) {
-	matched := false
-	for {
-		b := *c
-		sv0 := s.Regs
-		m, e := p.n125(&b, s)
-		if e.on {
-			c.maybeUpdate(e)
-			if c.stop(e, &b, 4) {
-				return true, e
-			}
-			s.Regs = sv0
-			break
-		}
-		c.accept(&b)
-		if !m {
-			s.Regs = sv0
-			break
-		}
-		matched = true
-	}
-	_ = matched
-	return true, pgenErr{}
-}
-
-// ")"
-func (p *fieldParserGen) n88(c *pgenState, s *regsField) (bool, pgenErr) {
-	if !p.lit(c.cur, ")") {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// "RETEP"
-func (p *fieldParserGen) n89(c *pgenState, s *retEPTok) (bool, pgenErr) {
-	if !p.lit(c.cur, "RETEP") {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// <number>
-func (p *fieldParserGen) n90(c *pgenState, s *scalarTok) (bool, pgenErr) {
-	start := c.cur
-	m, e := p.n126(c, s)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	if c.cur == start+1 && s.Number == "" {
-		s.Number = p.text(start) // one token: no concatenation
-		return true, pgenErr{}
-	}
-	for i := start; i < c.cur; i++ {
-		s.Number += p.text(i)
-	}
-	return true, pgenErr{}
-}
-
-// <symbol>
-func (p *fieldParserGen) n91(c *pgenState, s *scalarTok) (bool, pgenErr) {
-	start := c.cur
-	m, e := p.n127(c, s)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	if c.cur == start+1 && s.Symbol == "" {
-		s.Symbol = p.text(start) // one token: no concatenation
-		return true, pgenErr{}
-	}
-	for i := start; i < c.cur; i++ {
-		s.Symbol += p.text(i)
-	}
-	return true, pgenErr{}
-}
-
-// <ident>
-func (p *fieldParserGen) n92(c *pgenState, s *scalarTok) (bool, pgenErr) {
-	start := c.cur
-	m, e := p.n128(c, s)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	if c.cur == start+1 && s.Ident == "" {
-		s.Ident = p.text(start) // one token: no concatenation
-		return true, pgenErr{}
-	}
-	for i := start; i < c.cur; i++ {
-		s.Ident += p.text(i)
-	}
-	return true, pgenErr{}
-}
-
-// ("+" | "-")
-func (p *fieldParserGen) n93(c *pgenState, s *signedNum) (bool, pgenErr) {
-	start := c.cur
-	m, e := p.n129(c, s)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	if c.cur == start+1 && s.Sign == "" {
-		s.Sign = p.text(start) // one token: no concatenation
-		return true, pgenErr{}
-	}
-	for i := start; i < c.cur; i++ {
-		s.Sign += p.text(i)
-	}
-	return true, pgenErr{}
-}
-
-// NumTok
-func (p *fieldParserGen) n94(c *pgenState, s *signedNum) (bool, pgenErr) {
-	var nv *numTok
-	if p.reuse {
-		nv = p.slab_numTok.alloc()
-		*nv = numTok{}
-	} else {
-		nv = new(numTok)
-	}
-	m, e := p.s_numTok(c, nv)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.Num = nv
-	return true, pgenErr{}
-}
-
-// <string>
-func (p *fieldParserGen) n95(c *pgenState, s *strToken) (bool, pgenErr) {
-	if p.tok(c.cur).Type != tokString {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// <symbol>
-func (p *fieldParserGen) n96(c *pgenState, s *symTarget) (bool, pgenErr) {
-	start := c.cur
-	m, e := p.n130(c, s)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	if c.cur == start+1 && s.Name == "" {
-		s.Name = p.text(start) // one token: no concatenation
-		return true, pgenErr{}
-	}
-	for i := start; i < c.cur; i++ {
-		s.Name += p.text(i)
-	}
-	return true, pgenErr{}
-}
-
-// SignedNum?
-func (p *fieldParserGen) n97(c *pgenState, s *symTarget) (bool, pgenErr) {
-	matched := false
-	for {
-		b := *c
-		sv0 := s.Offset
-		m, e := p.n131(&b, s)
-		if e.on {
-			c.maybeUpdate(e)
-			if c.stop(e, &b, 4) {
-				return true, e
-			}
-			s.Offset = sv0
-			break
-		}
-		c.accept(&b)
-		if !m {
-			s.Offset = sv0
-			break
-		}
-		matched = true
-		break
-	}
-	_ = matched
-	return true, pgenErr{}
-}
-
-// ("," RetEPTok)?
-func (p *fieldParserGen) n98(c *pgenState, s *symTarget) (bool, pgenErr) {
-	matched := false
-	for {
-		b := *c
-		sv0 := s.RetEP
-		m, e := p.n132(&b, s)
-		if e.on {
-			c.maybeUpdate(e)
-			if c.stop(e, &b, 4) {
-				return true, e
-			}
-			s.RetEP = sv0
-			break
-		}
-		c.accept(&b)
-		if !m {
-			s.RetEP = sv0
-			break
-		}
-		matched = true
-		break
-	}
-	_ = matched
-	return true, pgenErr{}
-}
-
-// ("+" | "-")
-func (p *fieldParserGen) n99(c *pgenState, s *term) (bool, pgenErr) {
-	start := c.cur
-	m, e := p.n133(c, s)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	if c.cur == start+1 && s.Sign == "" {
-		s.Sign = p.text(start) // one token: no concatenation
-		return true, pgenErr{}
-	}
-	for i := start; i < c.cur; i++ {
-		s.Sign += p.text(i)
-	}
-	return true, pgenErr{}
+	s.Reg = nv
+	return true, pgenrt.Err{}
 }
 
 // ("(" NumTok ")") | NumTok | IdentTok
-func (p *fieldParserGen) n100(c *pgenState, s *term) (bool, pgenErr) {
+func (p *fieldParserGen) n83(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 	deepest := 0
-	var first pgenErr
+	var first pgenrt.Err
 	{
 		b := *c
 		sv0 := s.Paren
-		m, e := p.n134(&b, s)
-		if e.on {
-			if c.stop(e, &b, 4) {
+		m, e := p.n80(&b, s)
+		if e.On {
+			if c.Stop(e, &b, 4) {
 				return true, e
 			}
-			if b.cur >= deepest {
-				first, deepest = e, b.cur
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
 			}
 		} else if m {
-			c.accept(&b)
-			return true, pgenErr{}
+			c.Accept(&b)
+			return true, pgenrt.Err{}
 		}
 		s.Paren = sv0
 	}
 	{
 		b := *c
 		sv0 := s.Num
-		m, e := p.n135(&b, s)
-		if e.on {
-			if c.stop(e, &b, 4) {
+		m, e := p.n81(&b, s)
+		if e.On {
+			if c.Stop(e, &b, 4) {
 				return true, e
 			}
-			if b.cur >= deepest {
-				first, deepest = e, b.cur
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
 			}
 		} else if m {
-			c.accept(&b)
-			return true, pgenErr{}
+			c.Accept(&b)
+			return true, pgenrt.Err{}
 		}
 		s.Num = sv0
 	}
 	{
 		b := *c
 		sv0 := s.Reg
-		m, e := p.n136(&b, s)
-		if e.on {
-			if c.stop(e, &b, 4) {
+		m, e := p.n82(&b, s)
+		if e.On {
+			if c.Stop(e, &b, 4) {
 				return true, e
 			}
-			if b.cur >= deepest {
-				first, deepest = e, b.cur
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
 			}
 		} else if m {
-			c.accept(&b)
-			return true, pgenErr{}
+			c.Accept(&b)
+			return true, pgenrt.Err{}
 		}
 		s.Reg = sv0
 	}
-	if first.on {
-		c.maybeUpdate(first)
+	if first.On {
+		c.MaybeUpdate(first)
 		return true, first
 	}
-	return false, pgenErr{}
+	return false, pgenrt.Err{}
+}
+
+// ("+" | "-") (("(" NumTok ")") | NumTok | IdentTok)
+func (p *fieldParserGen) n84(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
+	if m, e := p.n78(c, s); e.On {
+		return true, e
+	} else if !m {
+		return false, pgenrt.Err{}
+	}
+	if m, e := p.n83(c, s); e.On {
+		return true, e
+	} else if !m {
+		return true, c.Fail(37)
+	}
+	return true, pgenrt.Err{}
+}
+
+func (p *fieldParserGen) s_term(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
+	s.Pos = p.Pos(c.Cur)
+	m, e := p.n84(c, s)
+	if e.On {
+		c.MaybeUpdate(e)
+		return true, e
+	}
+	return m, pgenrt.Err{}
+}
+
+// "DESC" | "FMT"
+func (p *fieldParserGen) n85(c *pgenrt.State) (bool, pgenrt.Err) {
+	deepest := 0
+	var first pgenrt.Err
+	{
+		b := *c
+		m, e := p.Lit(&b, "DESC")
+		if e.On {
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+	}
+	{
+		b := *c
+		m, e := p.Lit(&b, "FMT")
+		if e.On {
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+	}
+	if first.On {
+		c.MaybeUpdate(first)
+		return true, first
+	}
+	return false, pgenrt.Err{}
 }
 
 // ("DESC" | "FMT")
-func (p *fieldParserGen) n101(c *pgenState, s *textField) (bool, pgenErr) {
-	start := c.cur
-	m, e := p.n137(c, s)
-	if e.on {
+func (p *fieldParserGen) n86(c *pgenrt.State, s *textField) (bool, pgenrt.Err) {
+	start := c.Cur
+	m, e := p.n85(c)
+	if e.On {
 		return true, e
 	}
 	if !m {
-		return false, pgenErr{}
+		return false, pgenrt.Err{}
 	}
-	if c.cur == start+1 && s.Key == "" {
-		s.Key = p.text(start) // one token: no concatenation
-		return true, pgenErr{}
+	if c.Cur == start+1 && s.Key == "" {
+		s.Key = p.Text(start) // one token: no concatenation
+		return true, pgenrt.Err{}
 	}
-	for i := start; i < c.cur; i++ {
-		s.Key += p.text(i)
+	for i := start; i < c.Cur; i++ {
+		s.Key += p.Text(i)
 	}
-	return true, pgenErr{}
-}
-
-// "="
-func (p *fieldParserGen) n102(c *pgenState, s *textField) (bool, pgenErr) {
-	if !p.lit(c.cur, "=") {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
+	return true, pgenrt.Err{}
 }
 
 // StrToken
-func (p *fieldParserGen) n103(c *pgenState, s *textField) (bool, pgenErr) {
+func (p *fieldParserGen) n87(c *pgenrt.State, s *textField) (bool, pgenrt.Err) {
 	var nv *strToken
 	if p.reuse {
-		nv = p.slab_strToken.alloc()
+		nv = p.slab_strToken.Alloc()
 		*nv = strToken{}
 	} else {
 		nv = new(strToken)
 	}
 	m, e := p.s_strToken(c, nv)
-	if e.on {
+	if e.On {
 		return true, e
 	}
 	if !m {
-		return false, pgenErr{}
+		return false, pgenrt.Err{}
 	}
 	s.Text = nv
-	return true, pgenErr{}
+	return true, pgenrt.Err{}
 }
 
-// "TP"
-func (p *fieldParserGen) n104(c *pgenState, s *tpField) (bool, pgenErr) {
-	if !p.lit(c.cur, "TP") {
-		return false, pgenErr{}
+// ("DESC" | "FMT") "=" StrToken
+func (p *fieldParserGen) n88(c *pgenrt.State, s *textField) (bool, pgenrt.Err) {
+	if m, e := p.n86(c, s); e.On {
+		return true, e
+	} else if !m {
+		return false, pgenrt.Err{}
 	}
-	c.cur++
-	return true, pgenErr{}
+	if m, e := p.Lit(c, "="); e.On {
+		return true, e
+	} else if !m {
+		return true, c.Fail(38)
+	}
+	if m, e := p.n87(c, s); e.On {
+		return true, e
+	} else if !m {
+		return true, c.Fail(39)
+	}
+	return true, pgenrt.Err{}
 }
 
-// "="
-func (p *fieldParserGen) n105(c *pgenState, s *tpField) (bool, pgenErr) {
-	if !p.lit(c.cur, "=") {
-		return false, pgenErr{}
+func (p *fieldParserGen) s_textField(c *pgenrt.State, s *textField) (bool, pgenrt.Err) {
+	s.Pos = p.Pos(c.Cur)
+	start := c.Cur
+	m, e := p.n88(c, s)
+	if e.On {
+		c.MaybeUpdate(e)
+		return true, e
 	}
-	c.cur++
-	return true, pgenErr{}
+	if m {
+		s.Tokens = p.Slice(start, c.Cur)
+	}
+	return m, pgenrt.Err{}
+}
+
+// AtTarget
+func (p *fieldParserGen) n89(c *pgenrt.State, s *tpField) (bool, pgenrt.Err) {
+	var nv *atTarget
+	if p.reuse {
+		nv = p.slab_atTarget.Alloc()
+		*nv = atTarget{}
+	} else {
+		nv = new(atTarget)
+	}
+	m, e := p.s_atTarget(c, nv)
+	if e.On {
+		return true, e
+	}
+	if !m {
+		return false, pgenrt.Err{}
+	}
+	s.At = nv
+	return true, pgenrt.Err{}
+}
+
+// SymTarget
+func (p *fieldParserGen) n90(c *pgenrt.State, s *tpField) (bool, pgenrt.Err) {
+	var nv *symTarget
+	if p.reuse {
+		nv = p.slab_symTarget.Alloc()
+		*nv = symTarget{}
+	} else {
+		nv = new(symTarget)
+	}
+	m, e := p.s_symTarget(c, nv)
+	if e.On {
+		return true, e
+	}
+	if !m {
+		return false, pgenrt.Err{}
+	}
+	s.Symbol = nv
+	return true, pgenrt.Err{}
 }
 
 // AtTarget | SymTarget
-func (p *fieldParserGen) n106(c *pgenState, s *tpField) (bool, pgenErr) {
+func (p *fieldParserGen) n91(c *pgenrt.State, s *tpField) (bool, pgenrt.Err) {
 	deepest := 0
-	var first pgenErr
+	var first pgenrt.Err
 	{
 		b := *c
 		sv0 := s.At
-		m, e := p.n138(&b, s)
-		if e.on {
-			if c.stop(e, &b, 4) {
+		m, e := p.n89(&b, s)
+		if e.On {
+			if c.Stop(e, &b, 4) {
 				return true, e
 			}
-			if b.cur >= deepest {
-				first, deepest = e, b.cur
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
 			}
 		} else if m {
-			c.accept(&b)
-			return true, pgenErr{}
+			c.Accept(&b)
+			return true, pgenrt.Err{}
 		}
 		s.At = sv0
 	}
 	{
 		b := *c
 		sv0 := s.Symbol
-		m, e := p.n139(&b, s)
-		if e.on {
-			if c.stop(e, &b, 4) {
+		m, e := p.n90(&b, s)
+		if e.On {
+			if c.Stop(e, &b, 4) {
 				return true, e
 			}
-			if b.cur >= deepest {
-				first, deepest = e, b.cur
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
 			}
 		} else if m {
-			c.accept(&b)
-			return true, pgenErr{}
+			c.Accept(&b)
+			return true, pgenrt.Err{}
 		}
 		s.Symbol = sv0
 	}
-	if first.on {
-		c.maybeUpdate(first)
+	if first.On {
+		c.MaybeUpdate(first)
 		return true, first
 	}
-	return false, pgenErr{}
+	return false, pgenrt.Err{}
 }
 
-// "TYPE"
-func (p *fieldParserGen) n107(c *pgenState, s *typeField) (bool, pgenErr) {
-	if !p.lit(c.cur, "TYPE") {
-		return false, pgenErr{}
+// "TP" "=" (AtTarget | SymTarget)
+func (p *fieldParserGen) n92(c *pgenrt.State, s *tpField) (bool, pgenrt.Err) {
+	if m, e := p.Lit(c, "TP"); e.On {
+		return true, e
+	} else if !m {
+		return false, pgenrt.Err{}
 	}
-	c.cur++
-	return true, pgenErr{}
+	if m, e := p.Lit(c, "="); e.On {
+		return true, e
+	} else if !m {
+		return true, c.Fail(40)
+	}
+	if m, e := p.n91(c, s); e.On {
+		return true, e
+	} else if !m {
+		return true, c.Fail(41)
+	}
+	return true, pgenrt.Err{}
 }
 
-// "="
-func (p *fieldParserGen) n108(c *pgenState, s *typeField) (bool, pgenErr) {
-	if !p.lit(c.cur, "=") {
-		return false, pgenErr{}
+func (p *fieldParserGen) s_tpField(c *pgenrt.State, s *tpField) (bool, pgenrt.Err) {
+	s.Pos = p.Pos(c.Cur)
+	start := c.Cur
+	m, e := p.n92(c, s)
+	if e.On {
+		c.MaybeUpdate(e)
+		return true, e
 	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// "("
-func (p *fieldParserGen) n109(c *pgenState, s *typeField) (bool, pgenErr) {
-	if !p.lit(c.cur, "(") {
-		return false, pgenErr{}
+	if m {
+		s.Tokens = p.Slice(start, c.Cur)
 	}
-	c.cur++
-	return true, pgenErr{}
+	return m, pgenrt.Err{}
 }
 
 // IdentTok
-func (p *fieldParserGen) n110(c *pgenState, s *typeField) (bool, pgenErr) {
+func (p *fieldParserGen) n93(c *pgenrt.State, s *typeField) (bool, pgenrt.Err) {
 	var nv *identTok
 	if p.reuse {
-		nv = p.slab_identTok.alloc()
+		nv = p.slab_identTok.Alloc()
 		*nv = identTok{}
 	} else {
 		nv = new(identTok)
 	}
 	m, e := p.s_identTok(c, nv)
-	if e.on {
+	if e.On {
 		return true, e
 	}
 	if !m {
-		return false, pgenErr{}
+		return false, pgenrt.Err{}
 	}
 	s.Names = append(s.Names, nv)
-	return true, pgenErr{}
+	return true, pgenrt.Err{}
+}
+
+// "," IdentTok
+func (p *fieldParserGen) n94(c *pgenrt.State, s *typeField) (bool, pgenrt.Err) {
+	if m, e := p.Lit(c, ","); e.On {
+		return true, e
+	} else if !m {
+		return false, pgenrt.Err{}
+	}
+	if m, e := p.n93(c, s); e.On {
+		return true, e
+	} else if !m {
+		return true, c.Fail(6)
+	}
+	return true, pgenrt.Err{}
 }
 
 // ("," IdentTok)*
-func (p *fieldParserGen) n111(c *pgenState, s *typeField) (bool, pgenErr) {
+func (p *fieldParserGen) n95(c *pgenrt.State, s *typeField) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		b := *c
 		sv0 := s.Names
-		m, e := p.n140(&b, s)
-		if e.on {
-			c.maybeUpdate(e)
-			if c.stop(e, &b, 4) {
+		m, e := p.n94(&b, s)
+		if e.On {
+			c.MaybeUpdate(e)
+			if c.Stop(e, &b, 4) {
 				return true, e
 			}
 			s.Names = sv0
 			break
 		}
-		c.accept(&b)
+		c.Accept(&b)
 		if !m {
 			s.Names = sv0
 			break
@@ -2819,1319 +2779,433 @@ func (p *fieldParserGen) n111(c *pgenState, s *typeField) (bool, pgenErr) {
 		matched = true
 	}
 	_ = matched
-	return true, pgenErr{}
+	return true, pgenrt.Err{}
 }
 
-// ")"
-func (p *fieldParserGen) n112(c *pgenState, s *typeField) (bool, pgenErr) {
-	if !p.lit(c.cur, ")") {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// Term
-func (p *fieldParserGen) n113(c *pgenState, s *address) (bool, pgenErr) {
-	var nv *term
-	if p.reuse {
-		nv = p.slab_term.alloc()
-		*nv = term{}
-	} else {
-		nv = new(term)
-	}
-	m, e := p.s_term(c, nv)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.Terms = append(s.Terms, nv)
-	return true, pgenErr{}
-}
-
-// "," NumTok
-func (p *fieldParserGen) n114(c *pgenState, s *atTarget) (bool, pgenErr) {
-	if m, e := p.n141(c, s); e.on {
+// "TYPE" "=" "(" IdentTok ("," IdentTok)* ")"
+func (p *fieldParserGen) n96(c *pgenrt.State, s *typeField) (bool, pgenrt.Err) {
+	if m, e := p.Lit(c, "TYPE"); e.On {
 		return true, e
 	} else if !m {
-		return false, pgenErr{}
+		return false, pgenrt.Err{}
 	}
-	if m, e := p.n142(c, s); e.on {
+	if m, e := p.Lit(c, "="); e.On {
 		return true, e
 	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 23}
+		return true, c.Fail(42)
 	}
-	return true, pgenErr{}
-}
-
-// <ident>
-func (p *fieldParserGen) n115(c *pgenState, s *flag) (bool, pgenErr) {
-	if p.tok(c.cur).Type != tokIdent {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// Level
-func (p *fieldParserGen) n116(c *pgenState, s *flag) (bool, pgenErr) {
-	var nv *level
-	if p.reuse {
-		nv = p.slab_level.alloc()
-		*nv = level{}
-	} else {
-		nv = new(level)
-	}
-	m, e := p.s_level(c, nv)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.Chain = append(s.Chain, nv)
-	return true, pgenErr{}
-}
-
-// "*"
-func (p *fieldParserGen) n117(c *pgenState, s *level) (bool, pgenErr) {
-	if !p.lit(c.cur, "*") {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// SignedNum
-func (p *fieldParserGen) n118(c *pgenState, s *level) (bool, pgenErr) {
-	var nv *signedNum
-	if p.reuse {
-		nv = p.slab_signedNum.alloc()
-		*nv = signedNum{}
-	} else {
-		nv = new(signedNum)
-	}
-	m, e := p.s_signedNum(c, nv)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.Offset = nv
-	return true, pgenErr{}
-}
-
-// "MEM32" | "MEM" | "ASCIIZ32" | "ASCIIZ"
-func (p *fieldParserGen) n119(c *pgenState, s *memField) (bool, pgenErr) {
-	deepest := 0
-	var first pgenErr
-	{
-		b := *c
-		m, e := p.n143(&b, s)
-		if e.on {
-			if c.stop(e, &b, 4) {
-				return true, e
-			}
-			if b.cur >= deepest {
-				first, deepest = e, b.cur
-			}
-		} else if m {
-			c.accept(&b)
-			return true, pgenErr{}
-		}
-	}
-	{
-		b := *c
-		m, e := p.n144(&b, s)
-		if e.on {
-			if c.stop(e, &b, 4) {
-				return true, e
-			}
-			if b.cur >= deepest {
-				first, deepest = e, b.cur
-			}
-		} else if m {
-			c.accept(&b)
-			return true, pgenErr{}
-		}
-	}
-	{
-		b := *c
-		m, e := p.n145(&b, s)
-		if e.on {
-			if c.stop(e, &b, 4) {
-				return true, e
-			}
-			if b.cur >= deepest {
-				first, deepest = e, b.cur
-			}
-		} else if m {
-			c.accept(&b)
-			return true, pgenErr{}
-		}
-	}
-	{
-		b := *c
-		m, e := p.n146(&b, s)
-		if e.on {
-			if c.stop(e, &b, 4) {
-				return true, e
-			}
-			if b.cur >= deepest {
-				first, deepest = e, b.cur
-			}
-		} else if m {
-			c.accept(&b)
-			return true, pgenErr{}
-		}
-	}
-	if first.on {
-		c.maybeUpdate(first)
-		return true, first
-	}
-	return false, pgenErr{}
-}
-
-// "ABORTOP"
-func (p *fieldParserGen) n120(c *pgenState, s *opFlagField) (bool, pgenErr) {
-	if !p.lit(c.cur, "ABORTOP") {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// "REMOVEOP"
-func (p *fieldParserGen) n121(c *pgenState, s *opFlagField) (bool, pgenErr) {
-	if !p.lit(c.cur, "REMOVEOP") {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// "," NumTok
-func (p *fieldParserGen) n122(c *pgenState, s *orbitField) (bool, pgenErr) {
-	if m, e := p.n147(c, s); e.on {
+	if m, e := p.Lit(c, "("); e.On {
 		return true, e
 	} else if !m {
-		return false, pgenErr{}
+		return true, c.Fail(43)
 	}
-	if m, e := p.n148(c, s); e.on {
+	if m, e := p.n93(c, s); e.On {
 		return true, e
 	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 23}
+		return true, c.Fail(44)
 	}
-	return true, pgenErr{}
-}
-
-// <symbol>
-func (p *fieldParserGen) n123(c *pgenState, s *regTok) (bool, pgenErr) {
-	if p.tok(c.cur).Type != tokSymbol {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// <ident>
-func (p *fieldParserGen) n124(c *pgenState, s *regTok) (bool, pgenErr) {
-	if p.tok(c.cur).Type != tokIdent {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// "," RegTok
-func (p *fieldParserGen) n125(c *pgenState, s *regsField) (bool, pgenErr) {
-	if m, e := p.n149(c, s); e.on {
+	if m, e := p.n95(c, s); e.On {
 		return true, e
 	} else if !m {
-		return false, pgenErr{}
+		return true, c.Fail(45)
 	}
-	if m, e := p.n150(c, s); e.on {
+	if m, e := p.Lit(c, ")"); e.On {
 		return true, e
 	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 43}
+		return true, c.Fail(12)
 	}
-	return true, pgenErr{}
+	return true, pgenrt.Err{}
 }
 
-// <number>
-func (p *fieldParserGen) n126(c *pgenState, s *scalarTok) (bool, pgenErr) {
-	if p.tok(c.cur).Type != tokNumber {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// <symbol>
-func (p *fieldParserGen) n127(c *pgenState, s *scalarTok) (bool, pgenErr) {
-	if p.tok(c.cur).Type != tokSymbol {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// <ident>
-func (p *fieldParserGen) n128(c *pgenState, s *scalarTok) (bool, pgenErr) {
-	if p.tok(c.cur).Type != tokIdent {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// "+" | "-"
-func (p *fieldParserGen) n129(c *pgenState, s *signedNum) (bool, pgenErr) {
-	deepest := 0
-	var first pgenErr
-	{
-		b := *c
-		m, e := p.n151(&b, s)
-		if e.on {
-			if c.stop(e, &b, 4) {
-				return true, e
-			}
-			if b.cur >= deepest {
-				first, deepest = e, b.cur
-			}
-		} else if m {
-			c.accept(&b)
-			return true, pgenErr{}
-		}
-	}
-	{
-		b := *c
-		m, e := p.n152(&b, s)
-		if e.on {
-			if c.stop(e, &b, 4) {
-				return true, e
-			}
-			if b.cur >= deepest {
-				first, deepest = e, b.cur
-			}
-		} else if m {
-			c.accept(&b)
-			return true, pgenErr{}
-		}
-	}
-	if first.on {
-		c.maybeUpdate(first)
-		return true, first
-	}
-	return false, pgenErr{}
-}
-
-// <symbol>
-func (p *fieldParserGen) n130(c *pgenState, s *symTarget) (bool, pgenErr) {
-	if p.tok(c.cur).Type != tokSymbol {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// SignedNum
-func (p *fieldParserGen) n131(c *pgenState, s *symTarget) (bool, pgenErr) {
-	var nv *signedNum
-	if p.reuse {
-		nv = p.slab_signedNum.alloc()
-		*nv = signedNum{}
-	} else {
-		nv = new(signedNum)
-	}
-	m, e := p.s_signedNum(c, nv)
-	if e.on {
+func (p *fieldParserGen) s_typeField(c *pgenrt.State, s *typeField) (bool, pgenrt.Err) {
+	s.Pos = p.Pos(c.Cur)
+	start := c.Cur
+	m, e := p.n96(c, s)
+	if e.On {
+		c.MaybeUpdate(e)
 		return true, e
 	}
-	if !m {
-		return false, pgenErr{}
+	if m {
+		s.Tokens = p.Slice(start, c.Cur)
 	}
-	s.Offset = nv
-	return true, pgenErr{}
+	return m, pgenrt.Err{}
 }
 
-// "," RetEPTok
-func (p *fieldParserGen) n132(c *pgenState, s *symTarget) (bool, pgenErr) {
-	if m, e := p.n153(c, s); e.on {
-		return true, e
-	} else if !m {
-		return false, pgenErr{}
-	}
-	if m, e := p.n154(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 44}
-	}
-	return true, pgenErr{}
-}
-
-// "+" | "-"
-func (p *fieldParserGen) n133(c *pgenState, s *term) (bool, pgenErr) {
-	deepest := 0
-	var first pgenErr
-	{
-		b := *c
-		m, e := p.n155(&b, s)
-		if e.on {
-			if c.stop(e, &b, 4) {
-				return true, e
-			}
-			if b.cur >= deepest {
-				first, deepest = e, b.cur
-			}
-		} else if m {
-			c.accept(&b)
-			return true, pgenErr{}
-		}
-	}
-	{
-		b := *c
-		m, e := p.n156(&b, s)
-		if e.on {
-			if c.stop(e, &b, 4) {
-				return true, e
-			}
-			if b.cur >= deepest {
-				first, deepest = e, b.cur
-			}
-		} else if m {
-			c.accept(&b)
-			return true, pgenErr{}
-		}
-	}
-	if first.on {
-		c.maybeUpdate(first)
-		return true, first
-	}
-	return false, pgenErr{}
-}
-
-// "(" NumTok ")"
-func (p *fieldParserGen) n134(c *pgenState, s *term) (bool, pgenErr) {
-	if m, e := p.n157(c, s); e.on {
-		return true, e
-	} else if !m {
-		return false, pgenErr{}
-	}
-	if m, e := p.n158(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 45}
-	}
-	if m, e := p.n159(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 11}
-	}
-	return true, pgenErr{}
-}
-
-// NumTok
-func (p *fieldParserGen) n135(c *pgenState, s *term) (bool, pgenErr) {
-	var nv *numTok
-	if p.reuse {
-		nv = p.slab_numTok.alloc()
-		*nv = numTok{}
-	} else {
-		nv = new(numTok)
-	}
-	m, e := p.s_numTok(c, nv)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.Num = nv
-	return true, pgenErr{}
-}
-
-// IdentTok
-func (p *fieldParserGen) n136(c *pgenState, s *term) (bool, pgenErr) {
-	var nv *identTok
-	if p.reuse {
-		nv = p.slab_identTok.alloc()
-		*nv = identTok{}
-	} else {
-		nv = new(identTok)
-	}
-	m, e := p.s_identTok(c, nv)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.Reg = nv
-	return true, pgenErr{}
-}
-
-// "DESC" | "FMT"
-func (p *fieldParserGen) n137(c *pgenState, s *textField) (bool, pgenErr) {
-	deepest := 0
-	var first pgenErr
-	{
-		b := *c
-		m, e := p.n160(&b, s)
-		if e.on {
-			if c.stop(e, &b, 4) {
-				return true, e
-			}
-			if b.cur >= deepest {
-				first, deepest = e, b.cur
-			}
-		} else if m {
-			c.accept(&b)
-			return true, pgenErr{}
-		}
-	}
-	{
-		b := *c
-		m, e := p.n161(&b, s)
-		if e.on {
-			if c.stop(e, &b, 4) {
-				return true, e
-			}
-			if b.cur >= deepest {
-				first, deepest = e, b.cur
-			}
-		} else if m {
-			c.accept(&b)
-			return true, pgenErr{}
-		}
-	}
-	if first.on {
-		c.maybeUpdate(first)
-		return true, first
-	}
-	return false, pgenErr{}
-}
-
-// AtTarget
-func (p *fieldParserGen) n138(c *pgenState, s *tpField) (bool, pgenErr) {
-	var nv *atTarget
-	if p.reuse {
-		nv = p.slab_atTarget.alloc()
-		*nv = atTarget{}
-	} else {
-		nv = new(atTarget)
-	}
-	m, e := p.s_atTarget(c, nv)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.At = nv
-	return true, pgenErr{}
-}
-
-// SymTarget
-func (p *fieldParserGen) n139(c *pgenState, s *tpField) (bool, pgenErr) {
-	var nv *symTarget
-	if p.reuse {
-		nv = p.slab_symTarget.alloc()
-		*nv = symTarget{}
-	} else {
-		nv = new(symTarget)
-	}
-	m, e := p.s_symTarget(c, nv)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.Symbol = nv
-	return true, pgenErr{}
-}
-
-// "," IdentTok
-func (p *fieldParserGen) n140(c *pgenState, s *typeField) (bool, pgenErr) {
-	if m, e := p.n162(c, s); e.on {
-		return true, e
-	} else if !m {
-		return false, pgenErr{}
-	}
-	if m, e := p.n163(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 5}
-	}
-	return true, pgenErr{}
-}
-
-// ","
-func (p *fieldParserGen) n141(c *pgenState, s *atTarget) (bool, pgenErr) {
-	if !p.lit(c.cur, ",") {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// NumTok
-func (p *fieldParserGen) n142(c *pgenState, s *atTarget) (bool, pgenErr) {
-	var nv *numTok
-	if p.reuse {
-		nv = p.slab_numTok.alloc()
-		*nv = numTok{}
-	} else {
-		nv = new(numTok)
-	}
-	m, e := p.s_numTok(c, nv)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.Line = nv
-	return true, pgenErr{}
-}
-
-// "MEM32"
-func (p *fieldParserGen) n143(c *pgenState, s *memField) (bool, pgenErr) {
-	if !p.lit(c.cur, "MEM32") {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// "MEM"
-func (p *fieldParserGen) n144(c *pgenState, s *memField) (bool, pgenErr) {
-	if !p.lit(c.cur, "MEM") {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// "ASCIIZ32"
-func (p *fieldParserGen) n145(c *pgenState, s *memField) (bool, pgenErr) {
-	if !p.lit(c.cur, "ASCIIZ32") {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// "ASCIIZ"
-func (p *fieldParserGen) n146(c *pgenState, s *memField) (bool, pgenErr) {
-	if !p.lit(c.cur, "ASCIIZ") {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// ","
-func (p *fieldParserGen) n147(c *pgenState, s *orbitField) (bool, pgenErr) {
-	if !p.lit(c.cur, ",") {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// NumTok
-func (p *fieldParserGen) n148(c *pgenState, s *orbitField) (bool, pgenErr) {
-	var nv *numTok
-	if p.reuse {
-		nv = p.slab_numTok.alloc()
-		*nv = numTok{}
-	} else {
-		nv = new(numTok)
-	}
-	m, e := p.s_numTok(c, nv)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.B = nv
-	return true, pgenErr{}
-}
-
-// ","
-func (p *fieldParserGen) n149(c *pgenState, s *regsField) (bool, pgenErr) {
-	if !p.lit(c.cur, ",") {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// RegTok
-func (p *fieldParserGen) n150(c *pgenState, s *regsField) (bool, pgenErr) {
-	var nv *regTok
-	if p.reuse {
-		nv = p.slab_regTok.alloc()
-		*nv = regTok{}
-	} else {
-		nv = new(regTok)
-	}
-	m, e := p.s_regTok(c, nv)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.Regs = append(s.Regs, nv)
-	return true, pgenErr{}
-}
-
-// "+"
-func (p *fieldParserGen) n151(c *pgenState, s *signedNum) (bool, pgenErr) {
-	if !p.lit(c.cur, "+") {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// "-"
-func (p *fieldParserGen) n152(c *pgenState, s *signedNum) (bool, pgenErr) {
-	if !p.lit(c.cur, "-") {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// ","
-func (p *fieldParserGen) n153(c *pgenState, s *symTarget) (bool, pgenErr) {
-	if !p.lit(c.cur, ",") {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// RetEPTok
-func (p *fieldParserGen) n154(c *pgenState, s *symTarget) (bool, pgenErr) {
-	var nv *retEPTok
-	if p.reuse {
-		nv = p.slab_retEPTok.alloc()
-		*nv = retEPTok{}
-	} else {
-		nv = new(retEPTok)
-	}
-	m, e := p.s_retEPTok(c, nv)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.RetEP = nv
-	return true, pgenErr{}
-}
-
-// "+"
-func (p *fieldParserGen) n155(c *pgenState, s *term) (bool, pgenErr) {
-	if !p.lit(c.cur, "+") {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// "-"
-func (p *fieldParserGen) n156(c *pgenState, s *term) (bool, pgenErr) {
-	if !p.lit(c.cur, "-") {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// "("
-func (p *fieldParserGen) n157(c *pgenState, s *term) (bool, pgenErr) {
-	if !p.lit(c.cur, "(") {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// NumTok
-func (p *fieldParserGen) n158(c *pgenState, s *term) (bool, pgenErr) {
-	var nv *numTok
-	if p.reuse {
-		nv = p.slab_numTok.alloc()
-		*nv = numTok{}
-	} else {
-		nv = new(numTok)
-	}
-	m, e := p.s_numTok(c, nv)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.Paren = nv
-	return true, pgenErr{}
-}
-
-// ")"
-func (p *fieldParserGen) n159(c *pgenState, s *term) (bool, pgenErr) {
-	if !p.lit(c.cur, ")") {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// "DESC"
-func (p *fieldParserGen) n160(c *pgenState, s *textField) (bool, pgenErr) {
-	if !p.lit(c.cur, "DESC") {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// "FMT"
-func (p *fieldParserGen) n161(c *pgenState, s *textField) (bool, pgenErr) {
-	if !p.lit(c.cur, "FMT") {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// ","
-func (p *fieldParserGen) n162(c *pgenState, s *typeField) (bool, pgenErr) {
-	if !p.lit(c.cur, ",") {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// IdentTok
-func (p *fieldParserGen) n163(c *pgenState, s *typeField) (bool, pgenErr) {
-	var nv *identTok
-	if p.reuse {
-		nv = p.slab_identTok.alloc()
-		*nv = identTok{}
-	} else {
-		nv = new(identTok)
-	}
-	m, e := p.s_identTok(c, nv)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.Names = append(s.Names, nv)
-	return true, pgenErr{}
-}
-
-var pgenExpect_fieldParser = [...]string{"Term*", "PathTok (\",\" NumTok)?", "(\",\" NumTok)?", "Level*", "\"=\" IdentTok", "IdentTok", "\"=\" \"(\" Address \",\" Flag \")\"", "\"(\" Address \",\" Flag \")\"", "Address \",\" Flag \")\"", "\",\" Flag \")\"", "Flag \")\"", "\")\"", "SignedNum?", "\"=\" \"(\" Address \",\" Flag \",\" ScalarTok \")\"", "\"(\" Address \",\" Flag \",\" ScalarTok \")\"", "Address \",\" Flag \",\" ScalarTok \")\"", "\",\" Flag \",\" ScalarTok \")\"", "Flag \",\" ScalarTok \")\"", "\",\" ScalarTok \")\"", "ScalarTok \")\"", "\"=\" ScalarTok", "ScalarTok", "\"=\" NumTok", "NumTok", "\"=\" \"(\" NumTok (\",\" NumTok)? \")\"", "\"(\" NumTok (\",\" NumTok)? \")\"", "NumTok (\",\" NumTok)? \")\"", "(\",\" NumTok)? \")\"", "\"=\" \"(\" RegTok (\",\" RegTok)* \")\"", "\"(\" RegTok (\",\" RegTok)* \")\"", "RegTok (\",\" RegTok)* \")\"", "(\",\" RegTok)* \")\"", "SignedNum? (\",\" RetEPTok)?", "(\",\" RetEPTok)?", "((\"(\" NumTok \")\") | NumTok | IdentTok)", "\"=\" StrToken", "StrToken", "\"=\" (AtTarget | SymTarget)", "(AtTarget | SymTarget)", "\"=\" \"(\" IdentTok (\",\" IdentTok)* \")\"", "\"(\" IdentTok (\",\" IdentTok)* \")\"", "IdentTok (\",\" IdentTok)* \")\"", "(\",\" IdentTok)* \")\"", "RegTok", "RetEPTok", "NumTok \")\""}
+var pgenExpect_fieldParser = [...]string{"Term*", "PathTok (\",\" NumTok)?", "NumTok", "(\",\" NumTok)?", "Level*", "\"=\" IdentTok", "IdentTok", "\"=\" \"(\" Address \",\" Flag \")\"", "\"(\" Address \",\" Flag \")\"", "Address \",\" Flag \")\"", "\",\" Flag \")\"", "Flag \")\"", "\")\"", "SignedNum?", "\"=\" \"(\" Address \",\" Flag \",\" ScalarTok \")\"", "\"(\" Address \",\" Flag \",\" ScalarTok \")\"", "Address \",\" Flag \",\" ScalarTok \")\"", "\",\" Flag \",\" ScalarTok \")\"", "Flag \",\" ScalarTok \")\"", "\",\" ScalarTok \")\"", "ScalarTok \")\"", "\"=\" ScalarTok", "ScalarTok", "\"=\" NumTok", "\"=\" \"(\" NumTok (\",\" NumTok)? \")\"", "\"(\" NumTok (\",\" NumTok)? \")\"", "NumTok (\",\" NumTok)? \")\"", "(\",\" NumTok)? \")\"", "\"=\" \"(\" RegTok (\",\" RegTok)* \")\"", "\"(\" RegTok (\",\" RegTok)* \")\"", "RegTok (\",\" RegTok)* \")\"", "RegTok", "(\",\" RegTok)* \")\"", "SignedNum? (\",\" RetEPTok)?", "RetEPTok", "(\",\" RetEPTok)?", "NumTok \")\"", "((\"(\" NumTok \")\") | NumTok | IdentTok)", "\"=\" StrToken", "StrToken", "\"=\" (AtTarget | SymTarget)", "(AtTarget | SymTarget)", "\"=\" \"(\" IdentTok (\",\" IdentTok)* \")\"", "\"(\" IdentTok (\",\" IdentTok)* \")\"", "IdentTok (\",\" IdentTok)* \")\"", "(\",\" IdentTok)* \")\""}
 
 // headerParserGen is the generated parser of headerParser's grammar (root header): it builds the
 // same tree and reports the same errors. Its zero value is ready to use;
 // it keeps its buffers between parses, so use one per goroutine.
 type headerParserGen struct {
-	ltoks            []lexer.Token
-	eof              lexer.Token
-	filename         string
-	src              string
-	toks             []pgenToken
+	pgenrt.Tokens
 	reuse            bool // ParseInto: nodes come from the slabs
-	slab_assignStmt  pgenSlab[assignStmt]
-	slab_modNameStmt pgenSlab[modNameStmt]
-	slab_numTok      pgenSlab[numTok]
-	slab_pathTok     pgenSlab[pathTok]
+	slab_assignStmt  pgenrt.Slab[assignStmt]
+	slab_modNameStmt pgenrt.Slab[modNameStmt]
+	slab_numTok      pgenrt.Slab[numTok]
+	slab_pathTok     pgenrt.Slab[pathTok]
 }
+
+var pgenFold_headerParser = [...]lexer.TokenType{tokIdent}
 
 // ParseTokens parses the tokens a scanner made, followed by the end of the
 // input at eof, as headerParser.ParseFromLexer does over them (with
 // participle.AllowTrailing(allowTrailing)): a new tree, and the number of
 // tokens it took.
 func (p *headerParserGen) ParseTokens(toks []lexer.Token, eof lexer.Position, allowTrailing bool) (*header, int, error) {
-	p.ltoks, p.eof = toks, lexer.EOFToken(eof)
+	p.Start(toks, eof, pgenFold_headerParser[:])
 	p.reuse = false
 	out := new(header)
-	var c pgenState
+	var c pgenrt.State
 	m, e := p.s_header(&c, out)
-	if e.on {
-		return nil, c.cur, p.err(e)
+	if err := p.Finish(&c, m, e, allowTrailing, pgenExpect_headerParser[:]); err != nil {
+		return nil, c.Cur, err
 	}
-	if !m || (!allowTrailing && p.tok(c.cur).Type != lexer.EOF) {
-		return nil, c.cur, p.err(c.deepest(pgenErr{on: true, tok: int32(c.cur), expect: -1}))
-	}
-	return out, c.cur, nil
+	return out, c.Cur, nil
 }
 
-func (p *headerParserGen) tok(i int) *lexer.Token {
-	if i < len(p.ltoks) {
-		return &p.ltoks[i]
+// "MAJOR" | "MAXDATALENGTH" | "MAXDATALEN" | "TDFID"
+func (p *headerParserGen) n0(c *pgenrt.State) (bool, pgenrt.Err) {
+	deepest := 0
+	var first pgenrt.Err
+	{
+		b := *c
+		m, e := p.Lit(&b, "MAJOR")
+		if e.On {
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
 	}
-	return &p.eof
-}
-
-func (p *headerParserGen) pos(i int) lexer.Position { return p.tok(i).Pos }
-
-func (p *headerParserGen) text(i int) string { return p.tok(i).Value }
-
-// lit reports whether token i is the literal s, in any case for the types
-// that are case-insensitive.
-func (p *headerParserGen) lit(i int, s string) bool {
-	t := p.tok(i)
-	return t.Value == s || p.caseInsensitive(t.Type) && strings.EqualFold(t.Value, s)
-}
-
-func (p *headerParserGen) caseInsensitive(t lexer.TokenType) bool { return t == tokIdent }
-
-func (p *headerParserGen) err(e pgenErr) error {
-	expect := ""
-	if e.expect >= 0 {
-		expect = pgenExpect_headerParser[e.expect]
+	{
+		b := *c
+		m, e := p.Lit(&b, "MAXDATALENGTH")
+		if e.On {
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
 	}
-	return &participle.UnexpectedTokenError{Unexpected: *p.tok(int(e.tok)), Expect: expect}
+	{
+		b := *c
+		m, e := p.Lit(&b, "MAXDATALEN")
+		if e.On {
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+	}
+	{
+		b := *c
+		m, e := p.Lit(&b, "TDFID")
+		if e.On {
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+	}
+	if first.On {
+		c.MaybeUpdate(first)
+		return true, first
+	}
+	return false, pgenrt.Err{}
 }
 
-func (p *headerParserGen) s_assignStmt(c *pgenState, s *assignStmt) (bool, pgenErr) {
-	s.Pos = p.pos(c.cur)
-	m, e := p.n0(c, s)
-	if e.on {
-		c.maybeUpdate(e)
+// ("MAJOR" | "MAXDATALENGTH" | "MAXDATALEN" | "TDFID")
+func (p *headerParserGen) n1(c *pgenrt.State, s *assignStmt) (bool, pgenrt.Err) {
+	start := c.Cur
+	m, e := p.n0(c)
+	if e.On {
 		return true, e
 	}
-	return m, pgenErr{}
+	if !m {
+		return false, pgenrt.Err{}
+	}
+	if c.Cur == start+1 && s.Key == "" {
+		s.Key = p.Text(start) // one token: no concatenation
+		return true, pgenrt.Err{}
+	}
+	for i := start; i < c.Cur; i++ {
+		s.Key += p.Text(i)
+	}
+	return true, pgenrt.Err{}
 }
 
-func (p *headerParserGen) s_header(c *pgenState, s *header) (bool, pgenErr) {
-	m, e := p.n1(c, s)
-	if e.on {
-		c.maybeUpdate(e)
+// NumTok
+func (p *headerParserGen) n2(c *pgenrt.State, s *assignStmt) (bool, pgenrt.Err) {
+	var nv *numTok
+	if p.reuse {
+		nv = p.slab_numTok.Alloc()
+		*nv = numTok{}
+	} else {
+		nv = new(numTok)
+	}
+	m, e := p.s_numTok(c, nv)
+	if e.On {
 		return true, e
 	}
-	return m, pgenErr{}
-}
-
-func (p *headerParserGen) s_modNameStmt(c *pgenState, s *modNameStmt) (bool, pgenErr) {
-	s.Pos = p.pos(c.cur)
-	m, e := p.n2(c, s)
-	if e.on {
-		c.maybeUpdate(e)
-		return true, e
+	if !m {
+		return false, pgenrt.Err{}
 	}
-	return m, pgenErr{}
-}
-
-func (p *headerParserGen) s_numTok(c *pgenState, s *numTok) (bool, pgenErr) {
-	s.Pos = p.pos(c.cur)
-	m, e := p.n3(c, s)
-	if e.on {
-		c.maybeUpdate(e)
-		return true, e
-	}
-	return m, pgenErr{}
-}
-
-func (p *headerParserGen) s_pathTok(c *pgenState, s *pathTok) (bool, pgenErr) {
-	s.Pos = p.pos(c.cur)
-	m, e := p.n4(c, s)
-	if e.on {
-		c.maybeUpdate(e)
-		return true, e
-	}
-	return m, pgenErr{}
+	s.Value = nv
+	return true, pgenrt.Err{}
 }
 
 // ("MAJOR" | "MAXDATALENGTH" | "MAXDATALEN" | "TDFID") "=" NumTok
-func (p *headerParserGen) n0(c *pgenState, s *assignStmt) (bool, pgenErr) {
-	if m, e := p.n5(c, s); e.on {
+func (p *headerParserGen) n3(c *pgenrt.State, s *assignStmt) (bool, pgenrt.Err) {
+	if m, e := p.n1(c, s); e.On {
 		return true, e
 	} else if !m {
-		return false, pgenErr{}
+		return false, pgenrt.Err{}
 	}
-	if m, e := p.n6(c, s); e.on {
+	if m, e := p.Lit(c, "="); e.On {
 		return true, e
 	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 0}
+		return true, c.Fail(0)
 	}
-	if m, e := p.n7(c, s); e.on {
+	if m, e := p.n2(c, s); e.On {
 		return true, e
 	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 1}
+		return true, c.Fail(1)
 	}
-	return true, pgenErr{}
+	return true, pgenrt.Err{}
+}
+
+func (p *headerParserGen) s_assignStmt(c *pgenrt.State, s *assignStmt) (bool, pgenrt.Err) {
+	s.Pos = p.Pos(c.Cur)
+	m, e := p.n3(c, s)
+	if e.On {
+		c.MaybeUpdate(e)
+		return true, e
+	}
+	return m, pgenrt.Err{}
+}
+
+// ModNameStmt
+func (p *headerParserGen) n4(c *pgenrt.State, s *header) (bool, pgenrt.Err) {
+	var nv *modNameStmt
+	if p.reuse {
+		nv = p.slab_modNameStmt.Alloc()
+		*nv = modNameStmt{}
+	} else {
+		nv = new(modNameStmt)
+	}
+	m, e := p.s_modNameStmt(c, nv)
+	if e.On {
+		return true, e
+	}
+	if !m {
+		return false, pgenrt.Err{}
+	}
+	s.ModName = nv
+	return true, pgenrt.Err{}
+}
+
+// AssignStmt
+func (p *headerParserGen) n5(c *pgenrt.State, s *header) (bool, pgenrt.Err) {
+	var nv *assignStmt
+	if p.reuse {
+		nv = p.slab_assignStmt.Alloc()
+		*nv = assignStmt{}
+	} else {
+		nv = new(assignStmt)
+	}
+	m, e := p.s_assignStmt(c, nv)
+	if e.On {
+		return true, e
+	}
+	if !m {
+		return false, pgenrt.Err{}
+	}
+	s.Assign = nv
+	return true, pgenrt.Err{}
 }
 
 // ModNameStmt | AssignStmt
-func (p *headerParserGen) n1(c *pgenState, s *header) (bool, pgenErr) {
+func (p *headerParserGen) n6(c *pgenrt.State, s *header) (bool, pgenrt.Err) {
 	deepest := 0
-	var first pgenErr
+	var first pgenrt.Err
 	{
 		b := *c
 		sv0 := s.ModName
-		m, e := p.n8(&b, s)
-		if e.on {
-			if c.stop(e, &b, 4) {
+		m, e := p.n4(&b, s)
+		if e.On {
+			if c.Stop(e, &b, 4) {
 				return true, e
 			}
-			if b.cur >= deepest {
-				first, deepest = e, b.cur
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
 			}
 		} else if m {
-			c.accept(&b)
-			return true, pgenErr{}
+			c.Accept(&b)
+			return true, pgenrt.Err{}
 		}
 		s.ModName = sv0
 	}
 	{
 		b := *c
 		sv0 := s.Assign
-		m, e := p.n9(&b, s)
-		if e.on {
-			if c.stop(e, &b, 4) {
+		m, e := p.n5(&b, s)
+		if e.On {
+			if c.Stop(e, &b, 4) {
 				return true, e
 			}
-			if b.cur >= deepest {
-				first, deepest = e, b.cur
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
 			}
 		} else if m {
-			c.accept(&b)
-			return true, pgenErr{}
+			c.Accept(&b)
+			return true, pgenrt.Err{}
 		}
 		s.Assign = sv0
 	}
-	if first.on {
-		c.maybeUpdate(first)
+	if first.On {
+		c.MaybeUpdate(first)
 		return true, first
 	}
-	return false, pgenErr{}
+	return false, pgenrt.Err{}
 }
 
-// "MODNAME" "=" PathTok
-func (p *headerParserGen) n2(c *pgenState, s *modNameStmt) (bool, pgenErr) {
-	if m, e := p.n10(c, s); e.on {
-		return true, e
-	} else if !m {
-		return false, pgenErr{}
-	}
-	if m, e := p.n11(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 2}
-	}
-	if m, e := p.n12(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 3}
-	}
-	return true, pgenErr{}
-}
-
-// <number>
-func (p *headerParserGen) n3(c *pgenState, s *numTok) (bool, pgenErr) {
-	start := c.cur
-	m, e := p.n13(c, s)
-	if e.on {
+func (p *headerParserGen) s_header(c *pgenrt.State, s *header) (bool, pgenrt.Err) {
+	m, e := p.n6(c, s)
+	if e.On {
+		c.MaybeUpdate(e)
 		return true, e
 	}
-	if !m {
-		return false, pgenErr{}
-	}
-	if c.cur == start+1 && s.Text == "" {
-		s.Text = p.text(start) // one token: no concatenation
-		return true, pgenErr{}
-	}
-	for i := start; i < c.cur; i++ {
-		s.Text += p.text(i)
-	}
-	return true, pgenErr{}
-}
-
-// <path>
-func (p *headerParserGen) n4(c *pgenState, s *pathTok) (bool, pgenErr) {
-	start := c.cur
-	m, e := p.n14(c, s)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	if c.cur == start+1 && s.Text == "" {
-		s.Text = p.text(start) // one token: no concatenation
-		return true, pgenErr{}
-	}
-	for i := start; i < c.cur; i++ {
-		s.Text += p.text(i)
-	}
-	return true, pgenErr{}
-}
-
-// ("MAJOR" | "MAXDATALENGTH" | "MAXDATALEN" | "TDFID")
-func (p *headerParserGen) n5(c *pgenState, s *assignStmt) (bool, pgenErr) {
-	start := c.cur
-	m, e := p.n15(c, s)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	if c.cur == start+1 && s.Key == "" {
-		s.Key = p.text(start) // one token: no concatenation
-		return true, pgenErr{}
-	}
-	for i := start; i < c.cur; i++ {
-		s.Key += p.text(i)
-	}
-	return true, pgenErr{}
-}
-
-// "="
-func (p *headerParserGen) n6(c *pgenState, s *assignStmt) (bool, pgenErr) {
-	if !p.lit(c.cur, "=") {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// NumTok
-func (p *headerParserGen) n7(c *pgenState, s *assignStmt) (bool, pgenErr) {
-	var nv *numTok
-	if p.reuse {
-		nv = p.slab_numTok.alloc()
-		*nv = numTok{}
-	} else {
-		nv = new(numTok)
-	}
-	m, e := p.s_numTok(c, nv)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.Value = nv
-	return true, pgenErr{}
-}
-
-// ModNameStmt
-func (p *headerParserGen) n8(c *pgenState, s *header) (bool, pgenErr) {
-	var nv *modNameStmt
-	if p.reuse {
-		nv = p.slab_modNameStmt.alloc()
-		*nv = modNameStmt{}
-	} else {
-		nv = new(modNameStmt)
-	}
-	m, e := p.s_modNameStmt(c, nv)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.ModName = nv
-	return true, pgenErr{}
-}
-
-// AssignStmt
-func (p *headerParserGen) n9(c *pgenState, s *header) (bool, pgenErr) {
-	var nv *assignStmt
-	if p.reuse {
-		nv = p.slab_assignStmt.alloc()
-		*nv = assignStmt{}
-	} else {
-		nv = new(assignStmt)
-	}
-	m, e := p.s_assignStmt(c, nv)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.Assign = nv
-	return true, pgenErr{}
-}
-
-// "MODNAME"
-func (p *headerParserGen) n10(c *pgenState, s *modNameStmt) (bool, pgenErr) {
-	if !p.lit(c.cur, "MODNAME") {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// "="
-func (p *headerParserGen) n11(c *pgenState, s *modNameStmt) (bool, pgenErr) {
-	if !p.lit(c.cur, "=") {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
+	return m, pgenrt.Err{}
 }
 
 // PathTok
-func (p *headerParserGen) n12(c *pgenState, s *modNameStmt) (bool, pgenErr) {
+func (p *headerParserGen) n7(c *pgenrt.State, s *modNameStmt) (bool, pgenrt.Err) {
 	var nv *pathTok
 	if p.reuse {
-		nv = p.slab_pathTok.alloc()
+		nv = p.slab_pathTok.Alloc()
 		*nv = pathTok{}
 	} else {
 		nv = new(pathTok)
 	}
 	m, e := p.s_pathTok(c, nv)
-	if e.on {
+	if e.On {
 		return true, e
 	}
 	if !m {
-		return false, pgenErr{}
+		return false, pgenrt.Err{}
 	}
 	s.Path = nv
-	return true, pgenErr{}
+	return true, pgenrt.Err{}
+}
+
+// "MODNAME" "=" PathTok
+func (p *headerParserGen) n8(c *pgenrt.State, s *modNameStmt) (bool, pgenrt.Err) {
+	if m, e := p.Lit(c, "MODNAME"); e.On {
+		return true, e
+	} else if !m {
+		return false, pgenrt.Err{}
+	}
+	if m, e := p.Lit(c, "="); e.On {
+		return true, e
+	} else if !m {
+		return true, c.Fail(2)
+	}
+	if m, e := p.n7(c, s); e.On {
+		return true, e
+	} else if !m {
+		return true, c.Fail(3)
+	}
+	return true, pgenrt.Err{}
+}
+
+func (p *headerParserGen) s_modNameStmt(c *pgenrt.State, s *modNameStmt) (bool, pgenrt.Err) {
+	s.Pos = p.Pos(c.Cur)
+	m, e := p.n8(c, s)
+	if e.On {
+		c.MaybeUpdate(e)
+		return true, e
+	}
+	return m, pgenrt.Err{}
 }
 
 // <number>
-func (p *headerParserGen) n13(c *pgenState, s *numTok) (bool, pgenErr) {
-	if p.tok(c.cur).Type != tokNumber {
-		return false, pgenErr{}
+func (p *headerParserGen) n9(c *pgenrt.State, s *numTok) (bool, pgenrt.Err) {
+	start := c.Cur
+	m, e := p.Ref(c, tokNumber)
+	if e.On {
+		return true, e
 	}
-	c.cur++
-	return true, pgenErr{}
+	if !m {
+		return false, pgenrt.Err{}
+	}
+	if c.Cur == start+1 && s.Text == "" {
+		s.Text = p.Text(start) // one token: no concatenation
+		return true, pgenrt.Err{}
+	}
+	for i := start; i < c.Cur; i++ {
+		s.Text += p.Text(i)
+	}
+	return true, pgenrt.Err{}
+}
+
+func (p *headerParserGen) s_numTok(c *pgenrt.State, s *numTok) (bool, pgenrt.Err) {
+	s.Pos = p.Pos(c.Cur)
+	m, e := p.n9(c, s)
+	if e.On {
+		c.MaybeUpdate(e)
+		return true, e
+	}
+	return m, pgenrt.Err{}
 }
 
 // <path>
-func (p *headerParserGen) n14(c *pgenState, s *pathTok) (bool, pgenErr) {
-	if p.tok(c.cur).Type != tokPath {
-		return false, pgenErr{}
+func (p *headerParserGen) n10(c *pgenrt.State, s *pathTok) (bool, pgenrt.Err) {
+	start := c.Cur
+	m, e := p.Ref(c, tokPath)
+	if e.On {
+		return true, e
 	}
-	c.cur++
-	return true, pgenErr{}
+	if !m {
+		return false, pgenrt.Err{}
+	}
+	if c.Cur == start+1 && s.Text == "" {
+		s.Text = p.Text(start) // one token: no concatenation
+		return true, pgenrt.Err{}
+	}
+	for i := start; i < c.Cur; i++ {
+		s.Text += p.Text(i)
+	}
+	return true, pgenrt.Err{}
 }
 
-// "MAJOR" | "MAXDATALENGTH" | "MAXDATALEN" | "TDFID"
-func (p *headerParserGen) n15(c *pgenState, s *assignStmt) (bool, pgenErr) {
-	deepest := 0
-	var first pgenErr
-	{
-		b := *c
-		m, e := p.n16(&b, s)
-		if e.on {
-			if c.stop(e, &b, 4) {
-				return true, e
-			}
-			if b.cur >= deepest {
-				first, deepest = e, b.cur
-			}
-		} else if m {
-			c.accept(&b)
-			return true, pgenErr{}
-		}
+func (p *headerParserGen) s_pathTok(c *pgenrt.State, s *pathTok) (bool, pgenrt.Err) {
+	s.Pos = p.Pos(c.Cur)
+	m, e := p.n10(c, s)
+	if e.On {
+		c.MaybeUpdate(e)
+		return true, e
 	}
-	{
-		b := *c
-		m, e := p.n17(&b, s)
-		if e.on {
-			if c.stop(e, &b, 4) {
-				return true, e
-			}
-			if b.cur >= deepest {
-				first, deepest = e, b.cur
-			}
-		} else if m {
-			c.accept(&b)
-			return true, pgenErr{}
-		}
-	}
-	{
-		b := *c
-		m, e := p.n18(&b, s)
-		if e.on {
-			if c.stop(e, &b, 4) {
-				return true, e
-			}
-			if b.cur >= deepest {
-				first, deepest = e, b.cur
-			}
-		} else if m {
-			c.accept(&b)
-			return true, pgenErr{}
-		}
-	}
-	{
-		b := *c
-		m, e := p.n19(&b, s)
-		if e.on {
-			if c.stop(e, &b, 4) {
-				return true, e
-			}
-			if b.cur >= deepest {
-				first, deepest = e, b.cur
-			}
-		} else if m {
-			c.accept(&b)
-			return true, pgenErr{}
-		}
-	}
-	if first.on {
-		c.maybeUpdate(first)
-		return true, first
-	}
-	return false, pgenErr{}
-}
-
-// "MAJOR"
-func (p *headerParserGen) n16(c *pgenState, s *assignStmt) (bool, pgenErr) {
-	if !p.lit(c.cur, "MAJOR") {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// "MAXDATALENGTH"
-func (p *headerParserGen) n17(c *pgenState, s *assignStmt) (bool, pgenErr) {
-	if !p.lit(c.cur, "MAXDATALENGTH") {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// "MAXDATALEN"
-func (p *headerParserGen) n18(c *pgenState, s *assignStmt) (bool, pgenErr) {
-	if !p.lit(c.cur, "MAXDATALEN") {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// "TDFID"
-func (p *headerParserGen) n19(c *pgenState, s *assignStmt) (bool, pgenErr) {
-	if !p.lit(c.cur, "TDFID") {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
+	return m, pgenrt.Err{}
 }
 
 var pgenExpect_headerParser = [...]string{"\"=\" NumTok", "NumTok", "\"=\" PathTok", "PathTok"}
@@ -4140,394 +3214,268 @@ var pgenExpect_headerParser = [...]string{"\"=\" NumTok", "NumTok", "\"=\" PathT
 // same tree and reports the same errors. Its zero value is ready to use;
 // it keeps its buffers between parses, so use one per goroutine.
 type listParserGen struct {
-	ltoks          []lexer.Token
-	eof            lexer.Token
-	filename       string
-	src            string
-	toks           []pgenToken
+	pgenrt.Tokens
 	reuse          bool // ParseInto: nodes come from the slabs
-	slab_identTok  pgenSlab[identTok]
-	slab_listEntry pgenSlab[listEntry]
-	slab_numTok    pgenSlab[numTok]
-	slab_punctTok  pgenSlab[punctTok]
+	slab_identTok  pgenrt.Slab[identTok]
+	slab_listEntry pgenrt.Slab[listEntry]
+	slab_numTok    pgenrt.Slab[numTok]
+	slab_punctTok  pgenrt.Slab[punctTok]
 }
+
+var pgenFold_listParser = [...]lexer.TokenType{tokIdent}
 
 // ParseTokens parses the tokens a scanner made, followed by the end of the
 // input at eof, as listParser.ParseFromLexer does over them (with
 // participle.AllowTrailing(allowTrailing)): a new tree, and the number of
 // tokens it took.
 func (p *listParserGen) ParseTokens(toks []lexer.Token, eof lexer.Position, allowTrailing bool) (*listStmt, int, error) {
-	p.ltoks, p.eof = toks, lexer.EOFToken(eof)
+	p.Start(toks, eof, pgenFold_listParser[:])
 	p.reuse = false
 	out := new(listStmt)
-	var c pgenState
+	var c pgenrt.State
 	m, e := p.s_listStmt(&c, out)
-	if e.on {
-		return nil, c.cur, p.err(e)
+	if err := p.Finish(&c, m, e, allowTrailing, pgenExpect_listParser[:]); err != nil {
+		return nil, c.Cur, err
 	}
-	if !m || (!allowTrailing && p.tok(c.cur).Type != lexer.EOF) {
-		return nil, c.cur, p.err(c.deepest(pgenErr{on: true, tok: int32(c.cur), expect: -1}))
-	}
-	return out, c.cur, nil
+	return out, c.Cur, nil
 }
 
-func (p *listParserGen) tok(i int) *lexer.Token {
-	if i < len(p.ltoks) {
-		return &p.ltoks[i]
+// <ident>
+func (p *listParserGen) n0(c *pgenrt.State, s *identTok) (bool, pgenrt.Err) {
+	start := c.Cur
+	m, e := p.Ref(c, tokIdent)
+	if e.On {
+		return true, e
 	}
-	return &p.eof
-}
-
-func (p *listParserGen) pos(i int) lexer.Position { return p.tok(i).Pos }
-
-func (p *listParserGen) text(i int) string { return p.tok(i).Value }
-
-// lit reports whether token i is the literal s, in any case for the types
-// that are case-insensitive.
-func (p *listParserGen) lit(i int, s string) bool {
-	t := p.tok(i)
-	return t.Value == s || p.caseInsensitive(t.Type) && strings.EqualFold(t.Value, s)
-}
-
-func (p *listParserGen) caseInsensitive(t lexer.TokenType) bool { return t == tokIdent }
-
-func (p *listParserGen) err(e pgenErr) error {
-	expect := ""
-	if e.expect >= 0 {
-		expect = pgenExpect_listParser[e.expect]
+	if !m {
+		return false, pgenrt.Err{}
 	}
-	return &participle.UnexpectedTokenError{Unexpected: *p.tok(int(e.tok)), Expect: expect}
+	if c.Cur == start+1 && s.Text == "" {
+		s.Text = p.Text(start) // one token: no concatenation
+		return true, pgenrt.Err{}
+	}
+	for i := start; i < c.Cur; i++ {
+		s.Text += p.Text(i)
+	}
+	return true, pgenrt.Err{}
 }
 
-func (p *listParserGen) s_identTok(c *pgenState, s *identTok) (bool, pgenErr) {
-	s.Pos = p.pos(c.cur)
+func (p *listParserGen) s_identTok(c *pgenrt.State, s *identTok) (bool, pgenrt.Err) {
+	s.Pos = p.Pos(c.Cur)
 	m, e := p.n0(c, s)
-	if e.on {
-		c.maybeUpdate(e)
+	if e.On {
+		c.MaybeUpdate(e)
 		return true, e
 	}
-	return m, pgenErr{}
-}
-
-func (p *listParserGen) s_listEntry(c *pgenState, s *listEntry) (bool, pgenErr) {
-	s.Pos = p.pos(c.cur)
-	start := c.cur
-	m, e := p.n1(c, s)
-	if e.on {
-		c.maybeUpdate(e)
-		return true, e
-	}
-	if m {
-		s.Tokens = p.ltoks[start:min(c.cur, len(p.ltoks))]
-	}
-	return m, pgenErr{}
-}
-
-func (p *listParserGen) s_listStmt(c *pgenState, s *listStmt) (bool, pgenErr) {
-	s.Pos = p.pos(c.cur)
-	m, e := p.n2(c, s)
-	if e.on {
-		c.maybeUpdate(e)
-		return true, e
-	}
-	return m, pgenErr{}
-}
-
-func (p *listParserGen) s_numTok(c *pgenState, s *numTok) (bool, pgenErr) {
-	s.Pos = p.pos(c.cur)
-	m, e := p.n3(c, s)
-	if e.on {
-		c.maybeUpdate(e)
-		return true, e
-	}
-	return m, pgenErr{}
-}
-
-func (p *listParserGen) s_punctTok(c *pgenState, s *punctTok) (bool, pgenErr) {
-	s.Pos = p.pos(c.cur)
-	m, e := p.n4(c, s)
-	if e.on {
-		c.maybeUpdate(e)
-		return true, e
-	}
-	return m, pgenErr{}
-}
-
-// <ident>
-func (p *listParserGen) n0(c *pgenState, s *identTok) (bool, pgenErr) {
-	start := c.cur
-	m, e := p.n5(c, s)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	if c.cur == start+1 && s.Text == "" {
-		s.Text = p.text(start) // one token: no concatenation
-		return true, pgenErr{}
-	}
-	for i := start; i < c.cur; i++ {
-		s.Text += p.text(i)
-	}
-	return true, pgenErr{}
-}
-
-// "NAME" "=" IdentTok "," "ID" "=" NumTok
-func (p *listParserGen) n1(c *pgenState, s *listEntry) (bool, pgenErr) {
-	if m, e := p.n6(c, s); e.on {
-		return true, e
-	} else if !m {
-		return false, pgenErr{}
-	}
-	if m, e := p.n7(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 0}
-	}
-	if m, e := p.n8(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 1}
-	}
-	if m, e := p.n9(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 2}
-	}
-	if m, e := p.n10(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 3}
-	}
-	if m, e := p.n11(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 4}
-	}
-	if m, e := p.n12(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 5}
-	}
-	return true, pgenErr{}
-}
-
-// ("TYPELIST" | "GROUPLIST") ListEntry ("," ListEntry)* PunctTok?
-func (p *listParserGen) n2(c *pgenState, s *listStmt) (bool, pgenErr) {
-	if m, e := p.n13(c, s); e.on {
-		return true, e
-	} else if !m {
-		return false, pgenErr{}
-	}
-	if m, e := p.n14(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 6}
-	}
-	if m, e := p.n15(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 7}
-	}
-	if m, e := p.n16(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 8}
-	}
-	return true, pgenErr{}
-}
-
-// <number>
-func (p *listParserGen) n3(c *pgenState, s *numTok) (bool, pgenErr) {
-	start := c.cur
-	m, e := p.n17(c, s)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	if c.cur == start+1 && s.Text == "" {
-		s.Text = p.text(start) // one token: no concatenation
-		return true, pgenErr{}
-	}
-	for i := start; i < c.cur; i++ {
-		s.Text += p.text(i)
-	}
-	return true, pgenErr{}
-}
-
-// ","
-func (p *listParserGen) n4(c *pgenState, s *punctTok) (bool, pgenErr) {
-	start := c.cur
-	m, e := p.n18(c, s)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	if c.cur == start+1 && s.Text == "" {
-		s.Text = p.text(start) // one token: no concatenation
-		return true, pgenErr{}
-	}
-	for i := start; i < c.cur; i++ {
-		s.Text += p.text(i)
-	}
-	return true, pgenErr{}
-}
-
-// <ident>
-func (p *listParserGen) n5(c *pgenState, s *identTok) (bool, pgenErr) {
-	if p.tok(c.cur).Type != tokIdent {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// "NAME"
-func (p *listParserGen) n6(c *pgenState, s *listEntry) (bool, pgenErr) {
-	if !p.lit(c.cur, "NAME") {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// "="
-func (p *listParserGen) n7(c *pgenState, s *listEntry) (bool, pgenErr) {
-	if !p.lit(c.cur, "=") {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
+	return m, pgenrt.Err{}
 }
 
 // IdentTok
-func (p *listParserGen) n8(c *pgenState, s *listEntry) (bool, pgenErr) {
+func (p *listParserGen) n1(c *pgenrt.State, s *listEntry) (bool, pgenrt.Err) {
 	var nv *identTok
 	if p.reuse {
-		nv = p.slab_identTok.alloc()
+		nv = p.slab_identTok.Alloc()
 		*nv = identTok{}
 	} else {
 		nv = new(identTok)
 	}
 	m, e := p.s_identTok(c, nv)
-	if e.on {
+	if e.On {
 		return true, e
 	}
 	if !m {
-		return false, pgenErr{}
+		return false, pgenrt.Err{}
 	}
 	s.Name = nv
-	return true, pgenErr{}
-}
-
-// ","
-func (p *listParserGen) n9(c *pgenState, s *listEntry) (bool, pgenErr) {
-	if !p.lit(c.cur, ",") {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// "ID"
-func (p *listParserGen) n10(c *pgenState, s *listEntry) (bool, pgenErr) {
-	if !p.lit(c.cur, "ID") {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// "="
-func (p *listParserGen) n11(c *pgenState, s *listEntry) (bool, pgenErr) {
-	if !p.lit(c.cur, "=") {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
+	return true, pgenrt.Err{}
 }
 
 // NumTok
-func (p *listParserGen) n12(c *pgenState, s *listEntry) (bool, pgenErr) {
+func (p *listParserGen) n2(c *pgenrt.State, s *listEntry) (bool, pgenrt.Err) {
 	var nv *numTok
 	if p.reuse {
-		nv = p.slab_numTok.alloc()
+		nv = p.slab_numTok.Alloc()
 		*nv = numTok{}
 	} else {
 		nv = new(numTok)
 	}
 	m, e := p.s_numTok(c, nv)
-	if e.on {
+	if e.On {
 		return true, e
 	}
 	if !m {
-		return false, pgenErr{}
+		return false, pgenrt.Err{}
 	}
 	s.ID = nv
-	return true, pgenErr{}
+	return true, pgenrt.Err{}
+}
+
+// "NAME" "=" IdentTok "," "ID" "=" NumTok
+func (p *listParserGen) n3(c *pgenrt.State, s *listEntry) (bool, pgenrt.Err) {
+	if m, e := p.Lit(c, "NAME"); e.On {
+		return true, e
+	} else if !m {
+		return false, pgenrt.Err{}
+	}
+	if m, e := p.Lit(c, "="); e.On {
+		return true, e
+	} else if !m {
+		return true, c.Fail(0)
+	}
+	if m, e := p.n1(c, s); e.On {
+		return true, e
+	} else if !m {
+		return true, c.Fail(1)
+	}
+	if m, e := p.Lit(c, ","); e.On {
+		return true, e
+	} else if !m {
+		return true, c.Fail(2)
+	}
+	if m, e := p.Lit(c, "ID"); e.On {
+		return true, e
+	} else if !m {
+		return true, c.Fail(3)
+	}
+	if m, e := p.Lit(c, "="); e.On {
+		return true, e
+	} else if !m {
+		return true, c.Fail(4)
+	}
+	if m, e := p.n2(c, s); e.On {
+		return true, e
+	} else if !m {
+		return true, c.Fail(5)
+	}
+	return true, pgenrt.Err{}
+}
+
+func (p *listParserGen) s_listEntry(c *pgenrt.State, s *listEntry) (bool, pgenrt.Err) {
+	s.Pos = p.Pos(c.Cur)
+	start := c.Cur
+	m, e := p.n3(c, s)
+	if e.On {
+		c.MaybeUpdate(e)
+		return true, e
+	}
+	if m {
+		s.Tokens = p.Slice(start, c.Cur)
+	}
+	return m, pgenrt.Err{}
+}
+
+// "TYPELIST" | "GROUPLIST"
+func (p *listParserGen) n4(c *pgenrt.State) (bool, pgenrt.Err) {
+	deepest := 0
+	var first pgenrt.Err
+	{
+		b := *c
+		m, e := p.Lit(&b, "TYPELIST")
+		if e.On {
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+	}
+	{
+		b := *c
+		m, e := p.Lit(&b, "GROUPLIST")
+		if e.On {
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+	}
+	if first.On {
+		c.MaybeUpdate(first)
+		return true, first
+	}
+	return false, pgenrt.Err{}
 }
 
 // ("TYPELIST" | "GROUPLIST")
-func (p *listParserGen) n13(c *pgenState, s *listStmt) (bool, pgenErr) {
-	start := c.cur
-	m, e := p.n19(c, s)
-	if e.on {
+func (p *listParserGen) n5(c *pgenrt.State, s *listStmt) (bool, pgenrt.Err) {
+	start := c.Cur
+	m, e := p.n4(c)
+	if e.On {
 		return true, e
 	}
 	if !m {
-		return false, pgenErr{}
+		return false, pgenrt.Err{}
 	}
-	if c.cur == start+1 && s.Kind == "" {
-		s.Kind = p.text(start) // one token: no concatenation
-		return true, pgenErr{}
+	if c.Cur == start+1 && s.Kind == "" {
+		s.Kind = p.Text(start) // one token: no concatenation
+		return true, pgenrt.Err{}
 	}
-	for i := start; i < c.cur; i++ {
-		s.Kind += p.text(i)
+	for i := start; i < c.Cur; i++ {
+		s.Kind += p.Text(i)
 	}
-	return true, pgenErr{}
+	return true, pgenrt.Err{}
 }
 
 // ListEntry
-func (p *listParserGen) n14(c *pgenState, s *listStmt) (bool, pgenErr) {
+func (p *listParserGen) n6(c *pgenrt.State, s *listStmt) (bool, pgenrt.Err) {
 	var nv *listEntry
 	if p.reuse {
-		nv = p.slab_listEntry.alloc()
+		nv = p.slab_listEntry.Alloc()
 		*nv = listEntry{}
 	} else {
 		nv = new(listEntry)
 	}
 	m, e := p.s_listEntry(c, nv)
-	if e.on {
+	if e.On {
 		return true, e
 	}
 	if !m {
-		return false, pgenErr{}
+		return false, pgenrt.Err{}
 	}
 	s.Entries = append(s.Entries, nv)
-	return true, pgenErr{}
+	return true, pgenrt.Err{}
+}
+
+// "," ListEntry
+func (p *listParserGen) n7(c *pgenrt.State, s *listStmt) (bool, pgenrt.Err) {
+	if m, e := p.Lit(c, ","); e.On {
+		return true, e
+	} else if !m {
+		return false, pgenrt.Err{}
+	}
+	if m, e := p.n6(c, s); e.On {
+		return true, e
+	} else if !m {
+		return true, c.Fail(7)
+	}
+	return true, pgenrt.Err{}
 }
 
 // ("," ListEntry)*
-func (p *listParserGen) n15(c *pgenState, s *listStmt) (bool, pgenErr) {
+func (p *listParserGen) n8(c *pgenrt.State, s *listStmt) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		b := *c
 		sv0 := s.Entries
-		m, e := p.n20(&b, s)
-		if e.on {
-			c.maybeUpdate(e)
-			if c.stop(e, &b, 4) {
+		m, e := p.n7(&b, s)
+		if e.On {
+			c.MaybeUpdate(e)
+			if c.Stop(e, &b, 4) {
 				return true, e
 			}
 			s.Entries = sv0
 			break
 		}
-		c.accept(&b)
+		c.Accept(&b)
 		if !m {
 			s.Entries = sv0
 			break
@@ -4535,25 +3483,45 @@ func (p *listParserGen) n15(c *pgenState, s *listStmt) (bool, pgenErr) {
 		matched = true
 	}
 	_ = matched
-	return true, pgenErr{}
+	return true, pgenrt.Err{}
+}
+
+// PunctTok
+func (p *listParserGen) n9(c *pgenrt.State, s *listStmt) (bool, pgenrt.Err) {
+	var nv *punctTok
+	if p.reuse {
+		nv = p.slab_punctTok.Alloc()
+		*nv = punctTok{}
+	} else {
+		nv = new(punctTok)
+	}
+	m, e := p.s_punctTok(c, nv)
+	if e.On {
+		return true, e
+	}
+	if !m {
+		return false, pgenrt.Err{}
+	}
+	s.Trailing = nv
+	return true, pgenrt.Err{}
 }
 
 // PunctTok?
-func (p *listParserGen) n16(c *pgenState, s *listStmt) (bool, pgenErr) {
+func (p *listParserGen) n10(c *pgenrt.State, s *listStmt) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		b := *c
 		sv0 := s.Trailing
-		m, e := p.n21(&b, s)
-		if e.on {
-			c.maybeUpdate(e)
-			if c.stop(e, &b, 4) {
+		m, e := p.n9(&b, s)
+		if e.On {
+			c.MaybeUpdate(e)
+			if c.Stop(e, &b, 4) {
 				return true, e
 			}
 			s.Trailing = sv0
 			break
 		}
-		c.accept(&b)
+		c.Accept(&b)
 		if !m {
 			s.Trailing = sv0
 			break
@@ -4562,148 +3530,102 @@ func (p *listParserGen) n16(c *pgenState, s *listStmt) (bool, pgenErr) {
 		break
 	}
 	_ = matched
-	return true, pgenErr{}
+	return true, pgenrt.Err{}
+}
+
+// ("TYPELIST" | "GROUPLIST") ListEntry ("," ListEntry)* PunctTok?
+func (p *listParserGen) n11(c *pgenrt.State, s *listStmt) (bool, pgenrt.Err) {
+	if m, e := p.n5(c, s); e.On {
+		return true, e
+	} else if !m {
+		return false, pgenrt.Err{}
+	}
+	if m, e := p.n6(c, s); e.On {
+		return true, e
+	} else if !m {
+		return true, c.Fail(6)
+	}
+	if m, e := p.n8(c, s); e.On {
+		return true, e
+	} else if !m {
+		return true, c.Fail(8)
+	}
+	if m, e := p.n10(c, s); e.On {
+		return true, e
+	} else if !m {
+		return true, c.Fail(9)
+	}
+	return true, pgenrt.Err{}
+}
+
+func (p *listParserGen) s_listStmt(c *pgenrt.State, s *listStmt) (bool, pgenrt.Err) {
+	s.Pos = p.Pos(c.Cur)
+	m, e := p.n11(c, s)
+	if e.On {
+		c.MaybeUpdate(e)
+		return true, e
+	}
+	return m, pgenrt.Err{}
 }
 
 // <number>
-func (p *listParserGen) n17(c *pgenState, s *numTok) (bool, pgenErr) {
-	if p.tok(c.cur).Type != tokNumber {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// ","
-func (p *listParserGen) n18(c *pgenState, s *punctTok) (bool, pgenErr) {
-	if !p.lit(c.cur, ",") {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// "TYPELIST" | "GROUPLIST"
-func (p *listParserGen) n19(c *pgenState, s *listStmt) (bool, pgenErr) {
-	deepest := 0
-	var first pgenErr
-	{
-		b := *c
-		m, e := p.n22(&b, s)
-		if e.on {
-			if c.stop(e, &b, 4) {
-				return true, e
-			}
-			if b.cur >= deepest {
-				first, deepest = e, b.cur
-			}
-		} else if m {
-			c.accept(&b)
-			return true, pgenErr{}
-		}
-	}
-	{
-		b := *c
-		m, e := p.n23(&b, s)
-		if e.on {
-			if c.stop(e, &b, 4) {
-				return true, e
-			}
-			if b.cur >= deepest {
-				first, deepest = e, b.cur
-			}
-		} else if m {
-			c.accept(&b)
-			return true, pgenErr{}
-		}
-	}
-	if first.on {
-		c.maybeUpdate(first)
-		return true, first
-	}
-	return false, pgenErr{}
-}
-
-// "," ListEntry
-func (p *listParserGen) n20(c *pgenState, s *listStmt) (bool, pgenErr) {
-	if m, e := p.n24(c, s); e.on {
-		return true, e
-	} else if !m {
-		return false, pgenErr{}
-	}
-	if m, e := p.n25(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 9}
-	}
-	return true, pgenErr{}
-}
-
-// PunctTok
-func (p *listParserGen) n21(c *pgenState, s *listStmt) (bool, pgenErr) {
-	var nv *punctTok
-	if p.reuse {
-		nv = p.slab_punctTok.alloc()
-		*nv = punctTok{}
-	} else {
-		nv = new(punctTok)
-	}
-	m, e := p.s_punctTok(c, nv)
-	if e.on {
+func (p *listParserGen) n12(c *pgenrt.State, s *numTok) (bool, pgenrt.Err) {
+	start := c.Cur
+	m, e := p.Ref(c, tokNumber)
+	if e.On {
 		return true, e
 	}
 	if !m {
-		return false, pgenErr{}
+		return false, pgenrt.Err{}
 	}
-	s.Trailing = nv
-	return true, pgenErr{}
+	if c.Cur == start+1 && s.Text == "" {
+		s.Text = p.Text(start) // one token: no concatenation
+		return true, pgenrt.Err{}
+	}
+	for i := start; i < c.Cur; i++ {
+		s.Text += p.Text(i)
+	}
+	return true, pgenrt.Err{}
 }
 
-// "TYPELIST"
-func (p *listParserGen) n22(c *pgenState, s *listStmt) (bool, pgenErr) {
-	if !p.lit(c.cur, "TYPELIST") {
-		return false, pgenErr{}
+func (p *listParserGen) s_numTok(c *pgenrt.State, s *numTok) (bool, pgenrt.Err) {
+	s.Pos = p.Pos(c.Cur)
+	m, e := p.n12(c, s)
+	if e.On {
+		c.MaybeUpdate(e)
+		return true, e
 	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// "GROUPLIST"
-func (p *listParserGen) n23(c *pgenState, s *listStmt) (bool, pgenErr) {
-	if !p.lit(c.cur, "GROUPLIST") {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
+	return m, pgenrt.Err{}
 }
 
 // ","
-func (p *listParserGen) n24(c *pgenState, s *listStmt) (bool, pgenErr) {
-	if !p.lit(c.cur, ",") {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// ListEntry
-func (p *listParserGen) n25(c *pgenState, s *listStmt) (bool, pgenErr) {
-	var nv *listEntry
-	if p.reuse {
-		nv = p.slab_listEntry.alloc()
-		*nv = listEntry{}
-	} else {
-		nv = new(listEntry)
-	}
-	m, e := p.s_listEntry(c, nv)
-	if e.on {
+func (p *listParserGen) n13(c *pgenrt.State, s *punctTok) (bool, pgenrt.Err) {
+	start := c.Cur
+	m, e := p.Lit(c, ",")
+	if e.On {
 		return true, e
 	}
 	if !m {
-		return false, pgenErr{}
+		return false, pgenrt.Err{}
 	}
-	s.Entries = append(s.Entries, nv)
-	return true, pgenErr{}
+	if c.Cur == start+1 && s.Text == "" {
+		s.Text = p.Text(start) // one token: no concatenation
+		return true, pgenrt.Err{}
+	}
+	for i := start; i < c.Cur; i++ {
+		s.Text += p.Text(i)
+	}
+	return true, pgenrt.Err{}
 }
 
-var pgenExpect_listParser = [...]string{"\"=\" IdentTok \",\" \"ID\" \"=\" NumTok", "IdentTok \",\" \"ID\" \"=\" NumTok", "\",\" \"ID\" \"=\" NumTok", "\"ID\" \"=\" NumTok", "\"=\" NumTok", "NumTok", "ListEntry (\",\" ListEntry)* PunctTok?", "(\",\" ListEntry)* PunctTok?", "PunctTok?", "ListEntry"}
+func (p *listParserGen) s_punctTok(c *pgenrt.State, s *punctTok) (bool, pgenrt.Err) {
+	s.Pos = p.Pos(c.Cur)
+	m, e := p.n13(c, s)
+	if e.On {
+		c.MaybeUpdate(e)
+		return true, e
+	}
+	return m, pgenrt.Err{}
+}
+
+var pgenExpect_listParser = [...]string{"\"=\" IdentTok \",\" \"ID\" \"=\" NumTok", "IdentTok \",\" \"ID\" \"=\" NumTok", "\",\" \"ID\" \"=\" NumTok", "\"ID\" \"=\" NumTok", "\"=\" NumTok", "NumTok", "ListEntry (\",\" ListEntry)* PunctTok?", "ListEntry", "(\",\" ListEntry)* PunctTok?", "PunctTok?"}

@@ -108,10 +108,10 @@ func (cb *combined) classes() ([numClasses]int, int) {
 	return group, n + 2
 }
 
-// combinedLexer writes the lexer of ld as one loop over the merged
-// automaton: a table of the byte groups, the transitions by group and the
-// accepting rule of each state.
-func (e *emitter) combinedLexer(ld *lexerDef, cb *combined) {
+// combinedLexer writes the lexer of ld as the tables of the merged
+// automaton: the group of each byte, the transitions by group, the
+// accepting rule of each state and the states that loop.
+func (e *emitter) combinedLexer(ld *lexerDef, cb *combined, names string) {
 	group, ngroups := cb.classes()
 	var gb strings.Builder
 	for b := 0; b < 256; b++ {
@@ -146,67 +146,13 @@ func (e *emitter) combinedLexer(ld *lexerDef, cb *combined) {
 		lb.WriteString(strconv.FormatBool(loops) + ",")
 	}
 	e.p("")
-	e.p("// The rules of %s merged into one automaton: the group of each byte (bytes", ld.name)
-	e.p("// from 0x80 on stand for whole runes), the next state by state and group")
-	e.p("// (-1: no rule goes on) and the first rule that accepts in each state (-1: none).")
-	e.p("var pgenGroup_%s = [256]uint8{%s\n}", ld.name, gb.String())
-	e.p("var pgenTrans_%s = [...]int16{%s\n}", ld.name, tb.String())
-	e.p("var pgenAccept_%s = [...]int8{%s}", ld.name, ab.String())
-	e.p("")
-	e.p("// pgenLoops_%s marks the accepting states that some ASCII bytes but the line feed", ld.name)
-	e.p("// lead back to: the lexer reads runs of them in a loop of its own.")
-	e.p("var pgenLoops_%s = [...]bool{%s}", ld.name, lb.String())
-	e.p(`
-// pgenLex_%[1]s splits s into tokens as participle's lexer does with the rules of %[1]s, tried in order;
-// tokens of the rules in the elide mask are left out. The last token is the end of the input.
-func pgenLex_%[1]s(filename, s string, elide uint64, toks []pgenToken) ([]pgenToken, error) {
-	line, col := int32(1), int32(1)
-	pos := 0
-	for pos < len(s) {
-		st, rule, end := 0, int(pgenAccept_%[1]s[0]), pos
-		plain := true // no line break and no multi-byte rune read
-		for p := pos; p < len(s); {
-			g := int(pgenGroup_%[1]s[s[p]])
-			size := 1
-			if g >= %[3]d { // a line feed or a non-ASCII byte
-				plain = false
-				if g > %[3]d {
-					_, size = utf8.DecodeRuneInString(s[p:])
-				}
-			}
-			st = int(pgenTrans_%[1]s[st*%[2]d+g])
-			if st < 0 {
-				break
-			}
-			p += size
-			if a := pgenAccept_%[1]s[st]; a >= 0 {
-				if pgenLoops_%[1]s[st] {
-					for row := st * %[2]d; p < len(s); p++ {
-						g := int(pgenGroup_%[1]s[s[p]])
-						if g >= %[3]d || int(pgenTrans_%[1]s[row+g]) != st {
-							break
-						}
-					}
-				}
-				rule, end = int(a), p
-			}
-		}
-		if rule < 0 {
-			return toks, pgenLexError(lexer.Position{Filename: filename, Offset: pos, Line: int(line), Column: int(col)}, s[pos:])
-		}
-		if end == pos {
-			return toks, &lexer.Error{Msg: "lexer: rule " + strconv.Quote(pgenRuleNames_%[1]s[rule]) + " did not match any input", Pos: lexer.Position{Filename: filename, Offset: pos, Line: int(line), Column: int(col)}}
-		}
-		if elide&(1<<uint(rule)) == 0 {
-			toks = append(toks, pgenToken{typ: int32(rule), start: int32(pos), end: int32(end), line: line, col: col})
-		}
-		if plain {
-			col += int32(end - pos)
-		} else {
-			line, col = pgenAdvance(line, col, s[pos:end])
-		}
-		pos = end
-	}
-	return append(toks, pgenToken{typ: -1, start: int32(pos), end: int32(pos), line: line, col: col}), nil
-}`, ld.name, ngroups, ngroups-2)
+	e.p("// pgenLexer_%s is the rules of %s merged into one automaton.", ld.name, ld.name)
+	e.p("var pgenLexer_%s = pgenrt.Lexer{", ld.name)
+	e.p("\tNames:  []string{%s},", names)
+	e.p("\tGroups: %d,", ngroups)
+	e.p("\tGroup: &[256]uint8{%s\n},", gb.String())
+	e.p("\tTrans: []int16{%s\n},", tb.String())
+	e.p("\tAccept: []int8{%s},", ab.String())
+	e.p("\tLoops:  []bool{%s},", lb.String())
+	e.p("}")
 }

@@ -5,15 +5,18 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+
+	"github.com/tracekit/tracekit/grammar/internal/pgen/pgenrt"
 )
 
 // numClasses is the size of the lexer's input alphabet: the 128 ASCII bytes
 // and one class for every rune from U+0080 on (and every byte of invalid
 // UTF-8, which Go's regexp reads as U+FFFD). A pattern whose classes treat
 // the non-ASCII runes unevenly is refused.
-const numClasses = 129
+const numClasses = pgenrt.Classes
 
-const hiClass = 128
+// hiClass is the class of the runes from U+0080 on.
+const hiClass = pgenrt.HiClass
 
 // dfa is a rule's pattern compiled for leftmost-first matching anchored at
 // the start, as regexp's FindStringIndex of "^(?:pattern)" matches: states
