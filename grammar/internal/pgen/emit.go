@@ -106,7 +106,7 @@ type parserEmitter struct {
 	g       *grammarBuilder
 	gen     string // the generated type
 	expects []string
-	calls   map[node]string // the function of each node written
+	calls   map[node]string   // the function of each node written
 	bodies  map[string]string // a function's signature and body -> its name
 	slabs   []string          // types handed out from slabs ("string" among them)
 }
