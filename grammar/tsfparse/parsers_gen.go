@@ -11,66 +11,56 @@ import (
 	"github.com/tracekit/tracekit/grammar/internal/pgen/pgenrt"
 )
 
+// pgenParser_definition holds the functions of the grammars of fieldParser, headerParser, listParser, which share
+// their lexer and options; each one's generated parser embeds one.
+type pgenParser_definition struct {
+	pgenrt.Tokens
+}
+
+var pgenFold_definition = [...]lexer.TokenType{tokIdent}
+
 // fieldParserGen is the generated parser of fieldParser's grammar (root field): it builds the
 // same tree and reports the same errors. Its zero value is ready to use;
 // it keeps its buffers between parses, so use one per goroutine.
-type fieldParserGen struct {
-	pgenrt.Tokens
-	reuse            bool // ParseInto: nodes come from the slabs
-	slab_address     pgenrt.Slab[address]
-	slab_atTarget    pgenrt.Slab[atTarget]
-	slab_flag        pgenrt.Slab[flag]
-	slab_groupField  pgenrt.Slab[groupField]
-	slab_identTok    pgenrt.Slab[identTok]
-	slab_lenField    pgenrt.Slab[lenField]
-	slab_level       pgenrt.Slab[level]
-	slab_memField    pgenrt.Slab[memField]
-	slab_minorField  pgenrt.Slab[minorField]
-	slab_numTok      pgenrt.Slab[numTok]
-	slab_opFlagField pgenrt.Slab[opFlagField]
-	slab_opcodeField pgenrt.Slab[opcodeField]
-	slab_orbitField  pgenrt.Slab[orbitField]
-	slab_pathTok     pgenrt.Slab[pathTok]
-	slab_regTok      pgenrt.Slab[regTok]
-	slab_regsField   pgenrt.Slab[regsField]
-	slab_retEPTok    pgenrt.Slab[retEPTok]
-	slab_scalarTok   pgenrt.Slab[scalarTok]
-	slab_signedNum   pgenrt.Slab[signedNum]
-	slab_strToken    pgenrt.Slab[strToken]
-	slab_symTarget   pgenrt.Slab[symTarget]
-	slab_term        pgenrt.Slab[term]
-	slab_textField   pgenrt.Slab[textField]
-	slab_tpField     pgenrt.Slab[tpField]
-	slab_typeField   pgenrt.Slab[typeField]
-}
-
-var pgenFold_fieldParser = [...]lexer.TokenType{tokIdent}
+type fieldParserGen struct{ pgenParser_definition }
 
 // ParseTokens parses the tokens a scanner made, followed by the end of the
 // input at eof, as fieldParser.ParseFromLexer does over them (with
 // participle.AllowTrailing(allowTrailing)): a new tree, and the number of
 // tokens it took.
 func (p *fieldParserGen) ParseTokens(toks []lexer.Token, eof lexer.Position, allowTrailing bool) (*field, int, error) {
-	p.Start(toks, eof, pgenFold_fieldParser[:])
-	p.reuse = false
-	out := new(field)
-	var c pgenrt.State
-	m, e := p.s_field(&c, out)
-	if err := p.Finish(&c, m, e, allowTrailing, pgenExpect_fieldParser[:]); err != nil {
-		return nil, c.Cur, err
-	}
-	return out, c.Cur, nil
+	return pgenrt.ParseTokens(&p.pgenParser_definition, &p.Tokens, (*pgenParser_definition).s_field, toks, eof, allowTrailing, pgenFold_definition[:], pgenExpect_definition[:])
+}
+
+// headerParserGen is the generated parser of headerParser's grammar (root header): it builds the
+// same tree and reports the same errors. Its zero value is ready to use;
+// it keeps its buffers between parses, so use one per goroutine.
+type headerParserGen struct{ pgenParser_definition }
+
+// ParseTokens parses the tokens a scanner made, followed by the end of the
+// input at eof, as headerParser.ParseFromLexer does over them (with
+// participle.AllowTrailing(allowTrailing)): a new tree, and the number of
+// tokens it took.
+func (p *headerParserGen) ParseTokens(toks []lexer.Token, eof lexer.Position, allowTrailing bool) (*header, int, error) {
+	return pgenrt.ParseTokens(&p.pgenParser_definition, &p.Tokens, (*pgenParser_definition).s_header, toks, eof, allowTrailing, pgenFold_definition[:], pgenExpect_definition[:])
+}
+
+// listParserGen is the generated parser of listParser's grammar (root listStmt): it builds the
+// same tree and reports the same errors. Its zero value is ready to use;
+// it keeps its buffers between parses, so use one per goroutine.
+type listParserGen struct{ pgenParser_definition }
+
+// ParseTokens parses the tokens a scanner made, followed by the end of the
+// input at eof, as listParser.ParseFromLexer does over them (with
+// participle.AllowTrailing(allowTrailing)): a new tree, and the number of
+// tokens it took.
+func (p *listParserGen) ParseTokens(toks []lexer.Token, eof lexer.Position, allowTrailing bool) (*listStmt, int, error) {
+	return pgenrt.ParseTokens(&p.pgenParser_definition, &p.Tokens, (*pgenParser_definition).s_listStmt, toks, eof, allowTrailing, pgenFold_definition[:], pgenExpect_definition[:])
 }
 
 // ScalarTok
-func (p *fieldParserGen) n0(c *pgenrt.State, s *address) (bool, pgenrt.Err) {
-	var nv *scalarTok
-	if p.reuse {
-		nv = p.slab_scalarTok.Alloc()
-		*nv = scalarTok{}
-	} else {
-		nv = new(scalarTok)
-	}
+func (p *pgenParser_definition) n0(c *pgenrt.State, s *address) (bool, pgenrt.Err) {
+	nv := new(scalarTok)
 	m, e := p.s_scalarTok(c, nv)
 	if e.On {
 		return true, e
@@ -83,14 +73,8 @@ func (p *fieldParserGen) n0(c *pgenrt.State, s *address) (bool, pgenrt.Err) {
 }
 
 // Term
-func (p *fieldParserGen) n1(c *pgenrt.State, s *address) (bool, pgenrt.Err) {
-	var nv *term
-	if p.reuse {
-		nv = p.slab_term.Alloc()
-		*nv = term{}
-	} else {
-		nv = new(term)
-	}
+func (p *pgenParser_definition) n1(c *pgenrt.State, s *address) (bool, pgenrt.Err) {
+	nv := new(term)
 	m, e := p.s_term(c, nv)
 	if e.On {
 		return true, e
@@ -103,7 +87,7 @@ func (p *fieldParserGen) n1(c *pgenrt.State, s *address) (bool, pgenrt.Err) {
 }
 
 // Term*
-func (p *fieldParserGen) n2(c *pgenrt.State, s *address) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n2(c *pgenrt.State, s *address) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		b := *c
@@ -129,7 +113,7 @@ func (p *fieldParserGen) n2(c *pgenrt.State, s *address) (bool, pgenrt.Err) {
 }
 
 // ScalarTok Term*
-func (p *fieldParserGen) n3(c *pgenrt.State, s *address) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n3(c *pgenrt.State, s *address) (bool, pgenrt.Err) {
 	if m, e := p.n0(c, s); e.On {
 		return true, e
 	} else if !m {
@@ -143,7 +127,7 @@ func (p *fieldParserGen) n3(c *pgenrt.State, s *address) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
-func (p *fieldParserGen) s_address(c *pgenrt.State, s *address) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) s_address(c *pgenrt.State, s *address) (bool, pgenrt.Err) {
 	s.Pos = p.Pos(c.Cur)
 	m, e := p.n3(c, s)
 	if e.On {
@@ -153,2718 +137,8 @@ func (p *fieldParserGen) s_address(c *pgenrt.State, s *address) (bool, pgenrt.Er
 	return m, pgenrt.Err{}
 }
 
-// PathTok
-func (p *fieldParserGen) n4(c *pgenrt.State, s *atTarget) (bool, pgenrt.Err) {
-	var nv *pathTok
-	if p.reuse {
-		nv = p.slab_pathTok.Alloc()
-		*nv = pathTok{}
-	} else {
-		nv = new(pathTok)
-	}
-	m, e := p.s_pathTok(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
-	}
-	s.File = nv
-	return true, pgenrt.Err{}
-}
-
-// NumTok
-func (p *fieldParserGen) n5(c *pgenrt.State, s *atTarget) (bool, pgenrt.Err) {
-	var nv *numTok
-	if p.reuse {
-		nv = p.slab_numTok.Alloc()
-		*nv = numTok{}
-	} else {
-		nv = new(numTok)
-	}
-	m, e := p.s_numTok(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
-	}
-	s.Line = nv
-	return true, pgenrt.Err{}
-}
-
-// "," NumTok
-func (p *fieldParserGen) n6(c *pgenrt.State, s *atTarget) (bool, pgenrt.Err) {
-	if m, e := p.Lit(c, ","); e.On {
-		return true, e
-	} else if !m {
-		return false, pgenrt.Err{}
-	}
-	if m, e := p.n5(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(2)
-	}
-	return true, pgenrt.Err{}
-}
-
-// ("," NumTok)?
-func (p *fieldParserGen) n7(c *pgenrt.State, s *atTarget) (bool, pgenrt.Err) {
-	matched := false
-	for {
-		b := *c
-		sv0 := s.Line
-		m, e := p.n6(&b, s)
-		if e.On {
-			c.MaybeUpdate(e)
-			if c.Stop(e, &b, 4) {
-				return true, e
-			}
-			s.Line = sv0
-			break
-		}
-		c.Accept(&b)
-		if !m {
-			s.Line = sv0
-			break
-		}
-		matched = true
-		break
-	}
-	_ = matched
-	return true, pgenrt.Err{}
-}
-
-// "@" PathTok ("," NumTok)?
-func (p *fieldParserGen) n8(c *pgenrt.State, s *atTarget) (bool, pgenrt.Err) {
-	if m, e := p.Lit(c, "@"); e.On {
-		return true, e
-	} else if !m {
-		return false, pgenrt.Err{}
-	}
-	if m, e := p.n4(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(1)
-	}
-	if m, e := p.n7(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(3)
-	}
-	return true, pgenrt.Err{}
-}
-
-func (p *fieldParserGen) s_atTarget(c *pgenrt.State, s *atTarget) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
-	m, e := p.n8(c, s)
-	if e.On {
-		c.MaybeUpdate(e)
-		return true, e
-	}
-	return m, pgenrt.Err{}
-}
-
-// MinorField
-func (p *fieldParserGen) n9(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
-	var nv *minorField
-	if p.reuse {
-		nv = p.slab_minorField.Alloc()
-		*nv = minorField{}
-	} else {
-		nv = new(minorField)
-	}
-	m, e := p.s_minorField(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
-	}
-	s.Minor = nv
-	return true, pgenrt.Err{}
-}
-
-// TpField
-func (p *fieldParserGen) n10(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
-	var nv *tpField
-	if p.reuse {
-		nv = p.slab_tpField.Alloc()
-		*nv = tpField{}
-	} else {
-		nv = new(tpField)
-	}
-	m, e := p.s_tpField(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
-	}
-	s.TP = nv
-	return true, pgenrt.Err{}
-}
-
-// OpcodeField
-func (p *fieldParserGen) n11(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
-	var nv *opcodeField
-	if p.reuse {
-		nv = p.slab_opcodeField.Alloc()
-		*nv = opcodeField{}
-	} else {
-		nv = new(opcodeField)
-	}
-	m, e := p.s_opcodeField(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
-	}
-	s.Opcode = nv
-	return true, pgenrt.Err{}
-}
-
-// TypeField
-func (p *fieldParserGen) n12(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
-	var nv *typeField
-	if p.reuse {
-		nv = p.slab_typeField.Alloc()
-		*nv = typeField{Names: nv.Names[:0]}
-	} else {
-		nv = new(typeField)
-	}
-	m, e := p.s_typeField(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
-	}
-	s.Type = nv
-	return true, pgenrt.Err{}
-}
-
-// GroupField
-func (p *fieldParserGen) n13(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
-	var nv *groupField
-	if p.reuse {
-		nv = p.slab_groupField.Alloc()
-		*nv = groupField{}
-	} else {
-		nv = new(groupField)
-	}
-	m, e := p.s_groupField(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
-	}
-	s.Group = nv
-	return true, pgenrt.Err{}
-}
-
-// TextField
-func (p *fieldParserGen) n14(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
-	var nv *textField
-	if p.reuse {
-		nv = p.slab_textField.Alloc()
-		*nv = textField{}
-	} else {
-		nv = new(textField)
-	}
-	m, e := p.s_textField(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
-	}
-	s.Text = nv
-	return true, pgenrt.Err{}
-}
-
-// LenField
-func (p *fieldParserGen) n15(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
-	var nv *lenField
-	if p.reuse {
-		nv = p.slab_lenField.Alloc()
-		*nv = lenField{}
-	} else {
-		nv = new(lenField)
-	}
-	m, e := p.s_lenField(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
-	}
-	s.Len = nv
-	return true, pgenrt.Err{}
-}
-
-// RegsField
-func (p *fieldParserGen) n16(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
-	var nv *regsField
-	if p.reuse {
-		nv = p.slab_regsField.Alloc()
-		*nv = regsField{Regs: nv.Regs[:0]}
-	} else {
-		nv = new(regsField)
-	}
-	m, e := p.s_regsField(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
-	}
-	s.Regs = nv
-	return true, pgenrt.Err{}
-}
-
-// MemField
-func (p *fieldParserGen) n17(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
-	var nv *memField
-	if p.reuse {
-		nv = p.slab_memField.Alloc()
-		*nv = memField{}
-	} else {
-		nv = new(memField)
-	}
-	m, e := p.s_memField(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
-	}
-	s.Mem = nv
-	return true, pgenrt.Err{}
-}
-
-// OrbitField
-func (p *fieldParserGen) n18(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
-	var nv *orbitField
-	if p.reuse {
-		nv = p.slab_orbitField.Alloc()
-		*nv = orbitField{}
-	} else {
-		nv = new(orbitField)
-	}
-	m, e := p.s_orbitField(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
-	}
-	s.Orbit = nv
-	return true, pgenrt.Err{}
-}
-
-// OpFlagField
-func (p *fieldParserGen) n19(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
-	var nv *opFlagField
-	if p.reuse {
-		nv = p.slab_opFlagField.Alloc()
-		*nv = opFlagField{}
-	} else {
-		nv = new(opFlagField)
-	}
-	m, e := p.s_opFlagField(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
-	}
-	s.OpFlag = nv
-	return true, pgenrt.Err{}
-}
-
-// MinorField | TpField | OpcodeField | TypeField | GroupField | TextField | LenField | RegsField | MemField | OrbitField | OpFlagField
-func (p *fieldParserGen) n20(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
-	deepest := 0
-	var first pgenrt.Err
-	{
-		b := *c
-		sv0 := s.Minor
-		m, e := p.n9(&b, s)
-		if e.On {
-			if c.Stop(e, &b, 4) {
-				return true, e
-			}
-			if b.Cur >= deepest {
-				first, deepest = e, b.Cur
-			}
-		} else if m {
-			c.Accept(&b)
-			return true, pgenrt.Err{}
-		}
-		s.Minor = sv0
-	}
-	{
-		b := *c
-		sv0 := s.TP
-		m, e := p.n10(&b, s)
-		if e.On {
-			if c.Stop(e, &b, 4) {
-				return true, e
-			}
-			if b.Cur >= deepest {
-				first, deepest = e, b.Cur
-			}
-		} else if m {
-			c.Accept(&b)
-			return true, pgenrt.Err{}
-		}
-		s.TP = sv0
-	}
-	{
-		b := *c
-		sv0 := s.Opcode
-		m, e := p.n11(&b, s)
-		if e.On {
-			if c.Stop(e, &b, 4) {
-				return true, e
-			}
-			if b.Cur >= deepest {
-				first, deepest = e, b.Cur
-			}
-		} else if m {
-			c.Accept(&b)
-			return true, pgenrt.Err{}
-		}
-		s.Opcode = sv0
-	}
-	{
-		b := *c
-		sv0 := s.Type
-		m, e := p.n12(&b, s)
-		if e.On {
-			if c.Stop(e, &b, 4) {
-				return true, e
-			}
-			if b.Cur >= deepest {
-				first, deepest = e, b.Cur
-			}
-		} else if m {
-			c.Accept(&b)
-			return true, pgenrt.Err{}
-		}
-		s.Type = sv0
-	}
-	{
-		b := *c
-		sv0 := s.Group
-		m, e := p.n13(&b, s)
-		if e.On {
-			if c.Stop(e, &b, 4) {
-				return true, e
-			}
-			if b.Cur >= deepest {
-				first, deepest = e, b.Cur
-			}
-		} else if m {
-			c.Accept(&b)
-			return true, pgenrt.Err{}
-		}
-		s.Group = sv0
-	}
-	{
-		b := *c
-		sv0 := s.Text
-		m, e := p.n14(&b, s)
-		if e.On {
-			if c.Stop(e, &b, 4) {
-				return true, e
-			}
-			if b.Cur >= deepest {
-				first, deepest = e, b.Cur
-			}
-		} else if m {
-			c.Accept(&b)
-			return true, pgenrt.Err{}
-		}
-		s.Text = sv0
-	}
-	{
-		b := *c
-		sv0 := s.Len
-		m, e := p.n15(&b, s)
-		if e.On {
-			if c.Stop(e, &b, 4) {
-				return true, e
-			}
-			if b.Cur >= deepest {
-				first, deepest = e, b.Cur
-			}
-		} else if m {
-			c.Accept(&b)
-			return true, pgenrt.Err{}
-		}
-		s.Len = sv0
-	}
-	{
-		b := *c
-		sv0 := s.Regs
-		m, e := p.n16(&b, s)
-		if e.On {
-			if c.Stop(e, &b, 4) {
-				return true, e
-			}
-			if b.Cur >= deepest {
-				first, deepest = e, b.Cur
-			}
-		} else if m {
-			c.Accept(&b)
-			return true, pgenrt.Err{}
-		}
-		s.Regs = sv0
-	}
-	{
-		b := *c
-		sv0 := s.Mem
-		m, e := p.n17(&b, s)
-		if e.On {
-			if c.Stop(e, &b, 4) {
-				return true, e
-			}
-			if b.Cur >= deepest {
-				first, deepest = e, b.Cur
-			}
-		} else if m {
-			c.Accept(&b)
-			return true, pgenrt.Err{}
-		}
-		s.Mem = sv0
-	}
-	{
-		b := *c
-		sv0 := s.Orbit
-		m, e := p.n18(&b, s)
-		if e.On {
-			if c.Stop(e, &b, 4) {
-				return true, e
-			}
-			if b.Cur >= deepest {
-				first, deepest = e, b.Cur
-			}
-		} else if m {
-			c.Accept(&b)
-			return true, pgenrt.Err{}
-		}
-		s.Orbit = sv0
-	}
-	{
-		b := *c
-		sv0 := s.OpFlag
-		m, e := p.n19(&b, s)
-		if e.On {
-			if c.Stop(e, &b, 4) {
-				return true, e
-			}
-			if b.Cur >= deepest {
-				first, deepest = e, b.Cur
-			}
-		} else if m {
-			c.Accept(&b)
-			return true, pgenrt.Err{}
-		}
-		s.OpFlag = sv0
-	}
-	if first.On {
-		c.MaybeUpdate(first)
-		return true, first
-	}
-	return false, pgenrt.Err{}
-}
-
-func (p *fieldParserGen) s_field(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
-	m, e := p.n20(c, s)
-	if e.On {
-		c.MaybeUpdate(e)
-		return true, e
-	}
-	return m, pgenrt.Err{}
-}
-
-// <ident>
-func (p *fieldParserGen) n21(c *pgenrt.State, s *flag) (bool, pgenrt.Err) {
-	start := c.Cur
-	m, e := p.Ref(c, tokIdent)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
-	}
-	if c.Cur == start+1 && s.Word == "" {
-		s.Word = p.Text(start) // one token: no concatenation
-		return true, pgenrt.Err{}
-	}
-	for i := start; i < c.Cur; i++ {
-		s.Word += p.Text(i)
-	}
-	return true, pgenrt.Err{}
-}
-
-// Level
-func (p *fieldParserGen) n22(c *pgenrt.State, s *flag) (bool, pgenrt.Err) {
-	var nv *level
-	if p.reuse {
-		nv = p.slab_level.Alloc()
-		*nv = level{}
-	} else {
-		nv = new(level)
-	}
-	m, e := p.s_level(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
-	}
-	s.Chain = append(s.Chain, nv)
-	return true, pgenrt.Err{}
-}
-
-// Level*
-func (p *fieldParserGen) n23(c *pgenrt.State, s *flag) (bool, pgenrt.Err) {
-	matched := false
-	for {
-		b := *c
-		sv0 := s.Chain
-		m, e := p.n22(&b, s)
-		if e.On {
-			c.MaybeUpdate(e)
-			if c.Stop(e, &b, 4) {
-				return true, e
-			}
-			s.Chain = sv0
-			break
-		}
-		c.Accept(&b)
-		if !m {
-			s.Chain = sv0
-			break
-		}
-		matched = true
-	}
-	_ = matched
-	return true, pgenrt.Err{}
-}
-
-// <ident> Level*
-func (p *fieldParserGen) n24(c *pgenrt.State, s *flag) (bool, pgenrt.Err) {
-	if m, e := p.n21(c, s); e.On {
-		return true, e
-	} else if !m {
-		return false, pgenrt.Err{}
-	}
-	if m, e := p.n23(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(4)
-	}
-	return true, pgenrt.Err{}
-}
-
-func (p *fieldParserGen) s_flag(c *pgenrt.State, s *flag) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
-	m, e := p.n24(c, s)
-	if e.On {
-		c.MaybeUpdate(e)
-		return true, e
-	}
-	return m, pgenrt.Err{}
-}
-
-// IdentTok
-func (p *fieldParserGen) n25(c *pgenrt.State, s *groupField) (bool, pgenrt.Err) {
-	var nv *identTok
-	if p.reuse {
-		nv = p.slab_identTok.Alloc()
-		*nv = identTok{}
-	} else {
-		nv = new(identTok)
-	}
-	m, e := p.s_identTok(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
-	}
-	s.Name = nv
-	return true, pgenrt.Err{}
-}
-
-// "GROUP" "=" IdentTok
-func (p *fieldParserGen) n26(c *pgenrt.State, s *groupField) (bool, pgenrt.Err) {
-	if m, e := p.Lit(c, "GROUP"); e.On {
-		return true, e
-	} else if !m {
-		return false, pgenrt.Err{}
-	}
-	if m, e := p.Lit(c, "="); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(5)
-	}
-	if m, e := p.n25(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(6)
-	}
-	return true, pgenrt.Err{}
-}
-
-func (p *fieldParserGen) s_groupField(c *pgenrt.State, s *groupField) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
-	start := c.Cur
-	m, e := p.n26(c, s)
-	if e.On {
-		c.MaybeUpdate(e)
-		return true, e
-	}
-	if m {
-		s.Tokens = p.Slice(start, c.Cur)
-	}
-	return m, pgenrt.Err{}
-}
-
-// <ident>
-func (p *fieldParserGen) n27(c *pgenrt.State, s *identTok) (bool, pgenrt.Err) {
-	start := c.Cur
-	m, e := p.Ref(c, tokIdent)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
-	}
-	if c.Cur == start+1 && s.Text == "" {
-		s.Text = p.Text(start) // one token: no concatenation
-		return true, pgenrt.Err{}
-	}
-	for i := start; i < c.Cur; i++ {
-		s.Text += p.Text(i)
-	}
-	return true, pgenrt.Err{}
-}
-
-func (p *fieldParserGen) s_identTok(c *pgenrt.State, s *identTok) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
-	m, e := p.n27(c, s)
-	if e.On {
-		c.MaybeUpdate(e)
-		return true, e
-	}
-	return m, pgenrt.Err{}
-}
-
-// Address
-func (p *fieldParserGen) n28(c *pgenrt.State, s *lenField) (bool, pgenrt.Err) {
-	var nv *address
-	if p.reuse {
-		nv = p.slab_address.Alloc()
-		*nv = address{Terms: nv.Terms[:0]}
-	} else {
-		nv = new(address)
-	}
-	m, e := p.s_address(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
-	}
-	s.Addr = nv
-	return true, pgenrt.Err{}
-}
-
-// Flag
-func (p *fieldParserGen) n29(c *pgenrt.State, s *lenField) (bool, pgenrt.Err) {
-	var nv *flag
-	if p.reuse {
-		nv = p.slab_flag.Alloc()
-		*nv = flag{Chain: nv.Chain[:0]}
-	} else {
-		nv = new(flag)
-	}
-	m, e := p.s_flag(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
-	}
-	s.Flag = nv
-	return true, pgenrt.Err{}
-}
-
-// "LEN" "=" "(" Address "," Flag ")"
-func (p *fieldParserGen) n30(c *pgenrt.State, s *lenField) (bool, pgenrt.Err) {
-	if m, e := p.Lit(c, "LEN"); e.On {
-		return true, e
-	} else if !m {
-		return false, pgenrt.Err{}
-	}
-	if m, e := p.Lit(c, "="); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(7)
-	}
-	if m, e := p.Lit(c, "("); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(8)
-	}
-	if m, e := p.n28(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(9)
-	}
-	if m, e := p.Lit(c, ","); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(10)
-	}
-	if m, e := p.n29(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(11)
-	}
-	if m, e := p.Lit(c, ")"); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(12)
-	}
-	return true, pgenrt.Err{}
-}
-
-func (p *fieldParserGen) s_lenField(c *pgenrt.State, s *lenField) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
-	start := c.Cur
-	m, e := p.n30(c, s)
-	if e.On {
-		c.MaybeUpdate(e)
-		return true, e
-	}
-	if m {
-		s.Tokens = p.Slice(start, c.Cur)
-	}
-	return m, pgenrt.Err{}
-}
-
-// "*"
-func (p *fieldParserGen) n31(c *pgenrt.State, s *level) (bool, pgenrt.Err) {
-	start := c.Cur
-	m, e := p.Lit(c, "*")
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
-	}
-	if c.Cur == start+1 && s.Star == "" {
-		s.Star = p.Text(start) // one token: no concatenation
-		return true, pgenrt.Err{}
-	}
-	for i := start; i < c.Cur; i++ {
-		s.Star += p.Text(i)
-	}
-	return true, pgenrt.Err{}
-}
-
-// SignedNum
-func (p *fieldParserGen) n32(c *pgenrt.State, s *level) (bool, pgenrt.Err) {
-	var nv *signedNum
-	if p.reuse {
-		nv = p.slab_signedNum.Alloc()
-		*nv = signedNum{}
-	} else {
-		nv = new(signedNum)
-	}
-	m, e := p.s_signedNum(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
-	}
-	s.Offset = nv
-	return true, pgenrt.Err{}
-}
-
-// SignedNum?
-func (p *fieldParserGen) n33(c *pgenrt.State, s *level) (bool, pgenrt.Err) {
-	matched := false
-	for {
-		b := *c
-		sv0 := s.Offset
-		m, e := p.n32(&b, s)
-		if e.On {
-			c.MaybeUpdate(e)
-			if c.Stop(e, &b, 4) {
-				return true, e
-			}
-			s.Offset = sv0
-			break
-		}
-		c.Accept(&b)
-		if !m {
-			s.Offset = sv0
-			break
-		}
-		matched = true
-		break
-	}
-	_ = matched
-	return true, pgenrt.Err{}
-}
-
-// "*" SignedNum?
-func (p *fieldParserGen) n34(c *pgenrt.State, s *level) (bool, pgenrt.Err) {
-	if m, e := p.n31(c, s); e.On {
-		return true, e
-	} else if !m {
-		return false, pgenrt.Err{}
-	}
-	if m, e := p.n33(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(13)
-	}
-	return true, pgenrt.Err{}
-}
-
-func (p *fieldParserGen) s_level(c *pgenrt.State, s *level) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
-	m, e := p.n34(c, s)
-	if e.On {
-		c.MaybeUpdate(e)
-		return true, e
-	}
-	return m, pgenrt.Err{}
-}
-
-// "MEM32" | "MEM" | "ASCIIZ32" | "ASCIIZ"
-func (p *fieldParserGen) n35(c *pgenrt.State) (bool, pgenrt.Err) {
-	deepest := 0
-	var first pgenrt.Err
-	{
-		b := *c
-		m, e := p.Lit(&b, "MEM32")
-		if e.On {
-			if c.Stop(e, &b, 4) {
-				return true, e
-			}
-			if b.Cur >= deepest {
-				first, deepest = e, b.Cur
-			}
-		} else if m {
-			c.Accept(&b)
-			return true, pgenrt.Err{}
-		}
-	}
-	{
-		b := *c
-		m, e := p.Lit(&b, "MEM")
-		if e.On {
-			if c.Stop(e, &b, 4) {
-				return true, e
-			}
-			if b.Cur >= deepest {
-				first, deepest = e, b.Cur
-			}
-		} else if m {
-			c.Accept(&b)
-			return true, pgenrt.Err{}
-		}
-	}
-	{
-		b := *c
-		m, e := p.Lit(&b, "ASCIIZ32")
-		if e.On {
-			if c.Stop(e, &b, 4) {
-				return true, e
-			}
-			if b.Cur >= deepest {
-				first, deepest = e, b.Cur
-			}
-		} else if m {
-			c.Accept(&b)
-			return true, pgenrt.Err{}
-		}
-	}
-	{
-		b := *c
-		m, e := p.Lit(&b, "ASCIIZ")
-		if e.On {
-			if c.Stop(e, &b, 4) {
-				return true, e
-			}
-			if b.Cur >= deepest {
-				first, deepest = e, b.Cur
-			}
-		} else if m {
-			c.Accept(&b)
-			return true, pgenrt.Err{}
-		}
-	}
-	if first.On {
-		c.MaybeUpdate(first)
-		return true, first
-	}
-	return false, pgenrt.Err{}
-}
-
-// ("MEM32" | "MEM" | "ASCIIZ32" | "ASCIIZ")
-func (p *fieldParserGen) n36(c *pgenrt.State, s *memField) (bool, pgenrt.Err) {
-	start := c.Cur
-	m, e := p.n35(c)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
-	}
-	if c.Cur == start+1 && s.Kind == "" {
-		s.Kind = p.Text(start) // one token: no concatenation
-		return true, pgenrt.Err{}
-	}
-	for i := start; i < c.Cur; i++ {
-		s.Kind += p.Text(i)
-	}
-	return true, pgenrt.Err{}
-}
-
-// Address
-func (p *fieldParserGen) n37(c *pgenrt.State, s *memField) (bool, pgenrt.Err) {
-	var nv *address
-	if p.reuse {
-		nv = p.slab_address.Alloc()
-		*nv = address{Terms: nv.Terms[:0]}
-	} else {
-		nv = new(address)
-	}
-	m, e := p.s_address(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
-	}
-	s.Addr = nv
-	return true, pgenrt.Err{}
-}
-
-// Flag
-func (p *fieldParserGen) n38(c *pgenrt.State, s *memField) (bool, pgenrt.Err) {
-	var nv *flag
-	if p.reuse {
-		nv = p.slab_flag.Alloc()
-		*nv = flag{Chain: nv.Chain[:0]}
-	} else {
-		nv = new(flag)
-	}
-	m, e := p.s_flag(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
-	}
-	s.Flag = nv
-	return true, pgenrt.Err{}
-}
-
-// ScalarTok
-func (p *fieldParserGen) n39(c *pgenrt.State, s *memField) (bool, pgenrt.Err) {
-	var nv *scalarTok
-	if p.reuse {
-		nv = p.slab_scalarTok.Alloc()
-		*nv = scalarTok{}
-	} else {
-		nv = new(scalarTok)
-	}
-	m, e := p.s_scalarTok(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
-	}
-	s.Length = nv
-	return true, pgenrt.Err{}
-}
-
-// ("MEM32" | "MEM" | "ASCIIZ32" | "ASCIIZ") "=" "(" Address "," Flag "," ScalarTok ")"
-func (p *fieldParserGen) n40(c *pgenrt.State, s *memField) (bool, pgenrt.Err) {
-	if m, e := p.n36(c, s); e.On {
-		return true, e
-	} else if !m {
-		return false, pgenrt.Err{}
-	}
-	if m, e := p.Lit(c, "="); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(14)
-	}
-	if m, e := p.Lit(c, "("); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(15)
-	}
-	if m, e := p.n37(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(16)
-	}
-	if m, e := p.Lit(c, ","); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(17)
-	}
-	if m, e := p.n38(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(18)
-	}
-	if m, e := p.Lit(c, ","); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(19)
-	}
-	if m, e := p.n39(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(20)
-	}
-	if m, e := p.Lit(c, ")"); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(12)
-	}
-	return true, pgenrt.Err{}
-}
-
-func (p *fieldParserGen) s_memField(c *pgenrt.State, s *memField) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
-	start := c.Cur
-	m, e := p.n40(c, s)
-	if e.On {
-		c.MaybeUpdate(e)
-		return true, e
-	}
-	if m {
-		s.Tokens = p.Slice(start, c.Cur)
-	}
-	return m, pgenrt.Err{}
-}
-
-// ScalarTok
-func (p *fieldParserGen) n41(c *pgenrt.State, s *minorField) (bool, pgenrt.Err) {
-	var nv *scalarTok
-	if p.reuse {
-		nv = p.slab_scalarTok.Alloc()
-		*nv = scalarTok{}
-	} else {
-		nv = new(scalarTok)
-	}
-	m, e := p.s_scalarTok(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
-	}
-	s.Value = nv
-	return true, pgenrt.Err{}
-}
-
-// "MINOR" "=" ScalarTok
-func (p *fieldParserGen) n42(c *pgenrt.State, s *minorField) (bool, pgenrt.Err) {
-	if m, e := p.Lit(c, "MINOR"); e.On {
-		return true, e
-	} else if !m {
-		return false, pgenrt.Err{}
-	}
-	if m, e := p.Lit(c, "="); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(21)
-	}
-	if m, e := p.n41(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(22)
-	}
-	return true, pgenrt.Err{}
-}
-
-func (p *fieldParserGen) s_minorField(c *pgenrt.State, s *minorField) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
-	start := c.Cur
-	m, e := p.n42(c, s)
-	if e.On {
-		c.MaybeUpdate(e)
-		return true, e
-	}
-	if m {
-		s.Tokens = p.Slice(start, c.Cur)
-	}
-	return m, pgenrt.Err{}
-}
-
-// <number>
-func (p *fieldParserGen) n43(c *pgenrt.State, s *numTok) (bool, pgenrt.Err) {
-	start := c.Cur
-	m, e := p.Ref(c, tokNumber)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
-	}
-	if c.Cur == start+1 && s.Text == "" {
-		s.Text = p.Text(start) // one token: no concatenation
-		return true, pgenrt.Err{}
-	}
-	for i := start; i < c.Cur; i++ {
-		s.Text += p.Text(i)
-	}
-	return true, pgenrt.Err{}
-}
-
-func (p *fieldParserGen) s_numTok(c *pgenrt.State, s *numTok) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
-	m, e := p.n43(c, s)
-	if e.On {
-		c.MaybeUpdate(e)
-		return true, e
-	}
-	return m, pgenrt.Err{}
-}
-
-// "ABORTOP" | "REMOVEOP"
-func (p *fieldParserGen) n44(c *pgenrt.State) (bool, pgenrt.Err) {
-	deepest := 0
-	var first pgenrt.Err
-	{
-		b := *c
-		m, e := p.Lit(&b, "ABORTOP")
-		if e.On {
-			if c.Stop(e, &b, 4) {
-				return true, e
-			}
-			if b.Cur >= deepest {
-				first, deepest = e, b.Cur
-			}
-		} else if m {
-			c.Accept(&b)
-			return true, pgenrt.Err{}
-		}
-	}
-	{
-		b := *c
-		m, e := p.Lit(&b, "REMOVEOP")
-		if e.On {
-			if c.Stop(e, &b, 4) {
-				return true, e
-			}
-			if b.Cur >= deepest {
-				first, deepest = e, b.Cur
-			}
-		} else if m {
-			c.Accept(&b)
-			return true, pgenrt.Err{}
-		}
-	}
-	if first.On {
-		c.MaybeUpdate(first)
-		return true, first
-	}
-	return false, pgenrt.Err{}
-}
-
-// ("ABORTOP" | "REMOVEOP")
-func (p *fieldParserGen) n45(c *pgenrt.State, s *opFlagField) (bool, pgenrt.Err) {
-	start := c.Cur
-	m, e := p.n44(c)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
-	}
-	if c.Cur == start+1 && s.Name == "" {
-		s.Name = p.Text(start) // one token: no concatenation
-		return true, pgenrt.Err{}
-	}
-	for i := start; i < c.Cur; i++ {
-		s.Name += p.Text(i)
-	}
-	return true, pgenrt.Err{}
-}
-
-func (p *fieldParserGen) s_opFlagField(c *pgenrt.State, s *opFlagField) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
-	m, e := p.n45(c, s)
-	if e.On {
-		c.MaybeUpdate(e)
-		return true, e
-	}
-	return m, pgenrt.Err{}
-}
-
-// NumTok
-func (p *fieldParserGen) n46(c *pgenrt.State, s *opcodeField) (bool, pgenrt.Err) {
-	var nv *numTok
-	if p.reuse {
-		nv = p.slab_numTok.Alloc()
-		*nv = numTok{}
-	} else {
-		nv = new(numTok)
-	}
-	m, e := p.s_numTok(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
-	}
-	s.Value = nv
-	return true, pgenrt.Err{}
-}
-
-// "OPCODE" "=" NumTok
-func (p *fieldParserGen) n47(c *pgenrt.State, s *opcodeField) (bool, pgenrt.Err) {
-	if m, e := p.Lit(c, "OPCODE"); e.On {
-		return true, e
-	} else if !m {
-		return false, pgenrt.Err{}
-	}
-	if m, e := p.Lit(c, "="); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(23)
-	}
-	if m, e := p.n46(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(2)
-	}
-	return true, pgenrt.Err{}
-}
-
-func (p *fieldParserGen) s_opcodeField(c *pgenrt.State, s *opcodeField) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
-	start := c.Cur
-	m, e := p.n47(c, s)
-	if e.On {
-		c.MaybeUpdate(e)
-		return true, e
-	}
-	if m {
-		s.Tokens = p.Slice(start, c.Cur)
-	}
-	return m, pgenrt.Err{}
-}
-
-// NumTok
-func (p *fieldParserGen) n48(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
-	var nv *numTok
-	if p.reuse {
-		nv = p.slab_numTok.Alloc()
-		*nv = numTok{}
-	} else {
-		nv = new(numTok)
-	}
-	m, e := p.s_numTok(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
-	}
-	s.A = nv
-	return true, pgenrt.Err{}
-}
-
-// NumTok
-func (p *fieldParserGen) n49(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
-	var nv *numTok
-	if p.reuse {
-		nv = p.slab_numTok.Alloc()
-		*nv = numTok{}
-	} else {
-		nv = new(numTok)
-	}
-	m, e := p.s_numTok(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
-	}
-	s.B = nv
-	return true, pgenrt.Err{}
-}
-
-// "," NumTok
-func (p *fieldParserGen) n50(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
-	if m, e := p.Lit(c, ","); e.On {
-		return true, e
-	} else if !m {
-		return false, pgenrt.Err{}
-	}
-	if m, e := p.n49(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(2)
-	}
-	return true, pgenrt.Err{}
-}
-
-// ("," NumTok)?
-func (p *fieldParserGen) n51(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
-	matched := false
-	for {
-		b := *c
-		sv0 := s.B
-		m, e := p.n50(&b, s)
-		if e.On {
-			c.MaybeUpdate(e)
-			if c.Stop(e, &b, 4) {
-				return true, e
-			}
-			s.B = sv0
-			break
-		}
-		c.Accept(&b)
-		if !m {
-			s.B = sv0
-			break
-		}
-		matched = true
-		break
-	}
-	_ = matched
-	return true, pgenrt.Err{}
-}
-
-// "ORBIT" "=" "(" NumTok ("," NumTok)? ")"
-func (p *fieldParserGen) n52(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
-	if m, e := p.Lit(c, "ORBIT"); e.On {
-		return true, e
-	} else if !m {
-		return false, pgenrt.Err{}
-	}
-	if m, e := p.Lit(c, "="); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(24)
-	}
-	if m, e := p.Lit(c, "("); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(25)
-	}
-	if m, e := p.n48(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(26)
-	}
-	if m, e := p.n51(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(27)
-	}
-	if m, e := p.Lit(c, ")"); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(12)
-	}
-	return true, pgenrt.Err{}
-}
-
-func (p *fieldParserGen) s_orbitField(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
-	start := c.Cur
-	m, e := p.n52(c, s)
-	if e.On {
-		c.MaybeUpdate(e)
-		return true, e
-	}
-	if m {
-		s.Tokens = p.Slice(start, c.Cur)
-	}
-	return m, pgenrt.Err{}
-}
-
-// <path>
-func (p *fieldParserGen) n53(c *pgenrt.State, s *pathTok) (bool, pgenrt.Err) {
-	start := c.Cur
-	m, e := p.Ref(c, tokPath)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
-	}
-	if c.Cur == start+1 && s.Text == "" {
-		s.Text = p.Text(start) // one token: no concatenation
-		return true, pgenrt.Err{}
-	}
-	for i := start; i < c.Cur; i++ {
-		s.Text += p.Text(i)
-	}
-	return true, pgenrt.Err{}
-}
-
-func (p *fieldParserGen) s_pathTok(c *pgenrt.State, s *pathTok) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
-	m, e := p.n53(c, s)
-	if e.On {
-		c.MaybeUpdate(e)
-		return true, e
-	}
-	return m, pgenrt.Err{}
-}
-
-// <symbol>
-func (p *fieldParserGen) n54(c *pgenrt.State, s *regTok) (bool, pgenrt.Err) {
-	start := c.Cur
-	m, e := p.Ref(c, tokSymbol)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
-	}
-	if c.Cur == start+1 && s.Variable == "" {
-		s.Variable = p.Text(start) // one token: no concatenation
-		return true, pgenrt.Err{}
-	}
-	for i := start; i < c.Cur; i++ {
-		s.Variable += p.Text(i)
-	}
-	return true, pgenrt.Err{}
-}
-
-// <ident>
-func (p *fieldParserGen) n55(c *pgenrt.State, s *regTok) (bool, pgenrt.Err) {
-	start := c.Cur
-	m, e := p.Ref(c, tokIdent)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
-	}
-	if c.Cur == start+1 && s.Name == "" {
-		s.Name = p.Text(start) // one token: no concatenation
-		return true, pgenrt.Err{}
-	}
-	for i := start; i < c.Cur; i++ {
-		s.Name += p.Text(i)
-	}
-	return true, pgenrt.Err{}
-}
-
-// <symbol> | <ident>
-func (p *fieldParserGen) n56(c *pgenrt.State, s *regTok) (bool, pgenrt.Err) {
-	deepest := 0
-	var first pgenrt.Err
-	{
-		b := *c
-		sv0 := s.Variable
-		m, e := p.n54(&b, s)
-		if e.On {
-			if c.Stop(e, &b, 4) {
-				return true, e
-			}
-			if b.Cur >= deepest {
-				first, deepest = e, b.Cur
-			}
-		} else if m {
-			c.Accept(&b)
-			return true, pgenrt.Err{}
-		}
-		s.Variable = sv0
-	}
-	{
-		b := *c
-		sv0 := s.Name
-		m, e := p.n55(&b, s)
-		if e.On {
-			if c.Stop(e, &b, 4) {
-				return true, e
-			}
-			if b.Cur >= deepest {
-				first, deepest = e, b.Cur
-			}
-		} else if m {
-			c.Accept(&b)
-			return true, pgenrt.Err{}
-		}
-		s.Name = sv0
-	}
-	if first.On {
-		c.MaybeUpdate(first)
-		return true, first
-	}
-	return false, pgenrt.Err{}
-}
-
-func (p *fieldParserGen) s_regTok(c *pgenrt.State, s *regTok) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
-	m, e := p.n56(c, s)
-	if e.On {
-		c.MaybeUpdate(e)
-		return true, e
-	}
-	return m, pgenrt.Err{}
-}
-
-// RegTok
-func (p *fieldParserGen) n57(c *pgenrt.State, s *regsField) (bool, pgenrt.Err) {
-	var nv *regTok
-	if p.reuse {
-		nv = p.slab_regTok.Alloc()
-		*nv = regTok{}
-	} else {
-		nv = new(regTok)
-	}
-	m, e := p.s_regTok(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
-	}
-	s.Regs = append(s.Regs, nv)
-	return true, pgenrt.Err{}
-}
-
-// "," RegTok
-func (p *fieldParserGen) n58(c *pgenrt.State, s *regsField) (bool, pgenrt.Err) {
-	if m, e := p.Lit(c, ","); e.On {
-		return true, e
-	} else if !m {
-		return false, pgenrt.Err{}
-	}
-	if m, e := p.n57(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(31)
-	}
-	return true, pgenrt.Err{}
-}
-
-// ("," RegTok)*
-func (p *fieldParserGen) n59(c *pgenrt.State, s *regsField) (bool, pgenrt.Err) {
-	matched := false
-	for {
-		b := *c
-		sv0 := s.Regs
-		m, e := p.n58(&b, s)
-		if e.On {
-			c.MaybeUpdate(e)
-			if c.Stop(e, &b, 4) {
-				return true, e
-			}
-			s.Regs = sv0
-			break
-		}
-		c.Accept(&b)
-		if !m {
-			s.Regs = sv0
-			break
-		}
-		matched = true
-	}
-	_ = matched
-	return true, pgenrt.Err{}
-}
-
-// "REGS" "=" "(" RegTok ("," RegTok)* ")"
-func (p *fieldParserGen) n60(c *pgenrt.State, s *regsField) (bool, pgenrt.Err) {
-	if m, e := p.Lit(c, "REGS"); e.On {
-		return true, e
-	} else if !m {
-		return false, pgenrt.Err{}
-	}
-	if m, e := p.Lit(c, "="); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(28)
-	}
-	if m, e := p.Lit(c, "("); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(29)
-	}
-	if m, e := p.n57(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(30)
-	}
-	if m, e := p.n59(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(32)
-	}
-	if m, e := p.Lit(c, ")"); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(12)
-	}
-	return true, pgenrt.Err{}
-}
-
-func (p *fieldParserGen) s_regsField(c *pgenrt.State, s *regsField) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
-	start := c.Cur
-	m, e := p.n60(c, s)
-	if e.On {
-		c.MaybeUpdate(e)
-		return true, e
-	}
-	if m {
-		s.Tokens = p.Slice(start, c.Cur)
-	}
-	return m, pgenrt.Err{}
-}
-
-// "RETEP"
-func (p *fieldParserGen) n61(c *pgenrt.State, s *retEPTok) (bool, pgenrt.Err) {
-	start := c.Cur
-	m, e := p.Lit(c, "RETEP")
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
-	}
-	if c.Cur == start+1 && s.Text == "" {
-		s.Text = p.Text(start) // one token: no concatenation
-		return true, pgenrt.Err{}
-	}
-	for i := start; i < c.Cur; i++ {
-		s.Text += p.Text(i)
-	}
-	return true, pgenrt.Err{}
-}
-
-func (p *fieldParserGen) s_retEPTok(c *pgenrt.State, s *retEPTok) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
-	m, e := p.n61(c, s)
-	if e.On {
-		c.MaybeUpdate(e)
-		return true, e
-	}
-	return m, pgenrt.Err{}
-}
-
-// <number>
-func (p *fieldParserGen) n62(c *pgenrt.State, s *scalarTok) (bool, pgenrt.Err) {
-	start := c.Cur
-	m, e := p.Ref(c, tokNumber)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
-	}
-	if c.Cur == start+1 && s.Number == "" {
-		s.Number = p.Text(start) // one token: no concatenation
-		return true, pgenrt.Err{}
-	}
-	for i := start; i < c.Cur; i++ {
-		s.Number += p.Text(i)
-	}
-	return true, pgenrt.Err{}
-}
-
-// <symbol>
-func (p *fieldParserGen) n63(c *pgenrt.State, s *scalarTok) (bool, pgenrt.Err) {
-	start := c.Cur
-	m, e := p.Ref(c, tokSymbol)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
-	}
-	if c.Cur == start+1 && s.Symbol == "" {
-		s.Symbol = p.Text(start) // one token: no concatenation
-		return true, pgenrt.Err{}
-	}
-	for i := start; i < c.Cur; i++ {
-		s.Symbol += p.Text(i)
-	}
-	return true, pgenrt.Err{}
-}
-
-// <ident>
-func (p *fieldParserGen) n64(c *pgenrt.State, s *scalarTok) (bool, pgenrt.Err) {
-	start := c.Cur
-	m, e := p.Ref(c, tokIdent)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
-	}
-	if c.Cur == start+1 && s.Ident == "" {
-		s.Ident = p.Text(start) // one token: no concatenation
-		return true, pgenrt.Err{}
-	}
-	for i := start; i < c.Cur; i++ {
-		s.Ident += p.Text(i)
-	}
-	return true, pgenrt.Err{}
-}
-
-// <number> | <symbol> | <ident>
-func (p *fieldParserGen) n65(c *pgenrt.State, s *scalarTok) (bool, pgenrt.Err) {
-	deepest := 0
-	var first pgenrt.Err
-	{
-		b := *c
-		sv0 := s.Number
-		m, e := p.n62(&b, s)
-		if e.On {
-			if c.Stop(e, &b, 4) {
-				return true, e
-			}
-			if b.Cur >= deepest {
-				first, deepest = e, b.Cur
-			}
-		} else if m {
-			c.Accept(&b)
-			return true, pgenrt.Err{}
-		}
-		s.Number = sv0
-	}
-	{
-		b := *c
-		sv0 := s.Symbol
-		m, e := p.n63(&b, s)
-		if e.On {
-			if c.Stop(e, &b, 4) {
-				return true, e
-			}
-			if b.Cur >= deepest {
-				first, deepest = e, b.Cur
-			}
-		} else if m {
-			c.Accept(&b)
-			return true, pgenrt.Err{}
-		}
-		s.Symbol = sv0
-	}
-	{
-		b := *c
-		sv0 := s.Ident
-		m, e := p.n64(&b, s)
-		if e.On {
-			if c.Stop(e, &b, 4) {
-				return true, e
-			}
-			if b.Cur >= deepest {
-				first, deepest = e, b.Cur
-			}
-		} else if m {
-			c.Accept(&b)
-			return true, pgenrt.Err{}
-		}
-		s.Ident = sv0
-	}
-	if first.On {
-		c.MaybeUpdate(first)
-		return true, first
-	}
-	return false, pgenrt.Err{}
-}
-
-func (p *fieldParserGen) s_scalarTok(c *pgenrt.State, s *scalarTok) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
-	m, e := p.n65(c, s)
-	if e.On {
-		c.MaybeUpdate(e)
-		return true, e
-	}
-	return m, pgenrt.Err{}
-}
-
-// "+" | "-"
-func (p *fieldParserGen) n66(c *pgenrt.State) (bool, pgenrt.Err) {
-	deepest := 0
-	var first pgenrt.Err
-	{
-		b := *c
-		m, e := p.Lit(&b, "+")
-		if e.On {
-			if c.Stop(e, &b, 4) {
-				return true, e
-			}
-			if b.Cur >= deepest {
-				first, deepest = e, b.Cur
-			}
-		} else if m {
-			c.Accept(&b)
-			return true, pgenrt.Err{}
-		}
-	}
-	{
-		b := *c
-		m, e := p.Lit(&b, "-")
-		if e.On {
-			if c.Stop(e, &b, 4) {
-				return true, e
-			}
-			if b.Cur >= deepest {
-				first, deepest = e, b.Cur
-			}
-		} else if m {
-			c.Accept(&b)
-			return true, pgenrt.Err{}
-		}
-	}
-	if first.On {
-		c.MaybeUpdate(first)
-		return true, first
-	}
-	return false, pgenrt.Err{}
-}
-
-// ("+" | "-")
-func (p *fieldParserGen) n67(c *pgenrt.State, s *signedNum) (bool, pgenrt.Err) {
-	start := c.Cur
-	m, e := p.n66(c)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
-	}
-	if c.Cur == start+1 && s.Sign == "" {
-		s.Sign = p.Text(start) // one token: no concatenation
-		return true, pgenrt.Err{}
-	}
-	for i := start; i < c.Cur; i++ {
-		s.Sign += p.Text(i)
-	}
-	return true, pgenrt.Err{}
-}
-
-// NumTok
-func (p *fieldParserGen) n68(c *pgenrt.State, s *signedNum) (bool, pgenrt.Err) {
-	var nv *numTok
-	if p.reuse {
-		nv = p.slab_numTok.Alloc()
-		*nv = numTok{}
-	} else {
-		nv = new(numTok)
-	}
-	m, e := p.s_numTok(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
-	}
-	s.Num = nv
-	return true, pgenrt.Err{}
-}
-
-// ("+" | "-") NumTok
-func (p *fieldParserGen) n69(c *pgenrt.State, s *signedNum) (bool, pgenrt.Err) {
-	if m, e := p.n67(c, s); e.On {
-		return true, e
-	} else if !m {
-		return false, pgenrt.Err{}
-	}
-	if m, e := p.n68(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(2)
-	}
-	return true, pgenrt.Err{}
-}
-
-func (p *fieldParserGen) s_signedNum(c *pgenrt.State, s *signedNum) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
-	m, e := p.n69(c, s)
-	if e.On {
-		c.MaybeUpdate(e)
-		return true, e
-	}
-	return m, pgenrt.Err{}
-}
-
-// <string>
-func (p *fieldParserGen) n70(c *pgenrt.State, s *strToken) (bool, pgenrt.Err) {
-	start := c.Cur
-	m, e := p.Ref(c, tokString)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
-	}
-	if c.Cur == start+1 && s.Raw == "" {
-		s.Raw = p.Text(start) // one token: no concatenation
-		return true, pgenrt.Err{}
-	}
-	for i := start; i < c.Cur; i++ {
-		s.Raw += p.Text(i)
-	}
-	return true, pgenrt.Err{}
-}
-
-func (p *fieldParserGen) s_strToken(c *pgenrt.State, s *strToken) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
-	m, e := p.n70(c, s)
-	if e.On {
-		c.MaybeUpdate(e)
-		return true, e
-	}
-	return m, pgenrt.Err{}
-}
-
-// <symbol>
-func (p *fieldParserGen) n71(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
-	start := c.Cur
-	m, e := p.Ref(c, tokSymbol)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
-	}
-	if c.Cur == start+1 && s.Name == "" {
-		s.Name = p.Text(start) // one token: no concatenation
-		return true, pgenrt.Err{}
-	}
-	for i := start; i < c.Cur; i++ {
-		s.Name += p.Text(i)
-	}
-	return true, pgenrt.Err{}
-}
-
-// SignedNum
-func (p *fieldParserGen) n72(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
-	var nv *signedNum
-	if p.reuse {
-		nv = p.slab_signedNum.Alloc()
-		*nv = signedNum{}
-	} else {
-		nv = new(signedNum)
-	}
-	m, e := p.s_signedNum(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
-	}
-	s.Offset = nv
-	return true, pgenrt.Err{}
-}
-
-// SignedNum?
-func (p *fieldParserGen) n73(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
-	matched := false
-	for {
-		b := *c
-		sv0 := s.Offset
-		m, e := p.n72(&b, s)
-		if e.On {
-			c.MaybeUpdate(e)
-			if c.Stop(e, &b, 4) {
-				return true, e
-			}
-			s.Offset = sv0
-			break
-		}
-		c.Accept(&b)
-		if !m {
-			s.Offset = sv0
-			break
-		}
-		matched = true
-		break
-	}
-	_ = matched
-	return true, pgenrt.Err{}
-}
-
-// RetEPTok
-func (p *fieldParserGen) n74(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
-	var nv *retEPTok
-	if p.reuse {
-		nv = p.slab_retEPTok.Alloc()
-		*nv = retEPTok{}
-	} else {
-		nv = new(retEPTok)
-	}
-	m, e := p.s_retEPTok(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
-	}
-	s.RetEP = nv
-	return true, pgenrt.Err{}
-}
-
-// "," RetEPTok
-func (p *fieldParserGen) n75(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
-	if m, e := p.Lit(c, ","); e.On {
-		return true, e
-	} else if !m {
-		return false, pgenrt.Err{}
-	}
-	if m, e := p.n74(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(34)
-	}
-	return true, pgenrt.Err{}
-}
-
-// ("," RetEPTok)?
-func (p *fieldParserGen) n76(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
-	matched := false
-	for {
-		b := *c
-		sv0 := s.RetEP
-		m, e := p.n75(&b, s)
-		if e.On {
-			c.MaybeUpdate(e)
-			if c.Stop(e, &b, 4) {
-				return true, e
-			}
-			s.RetEP = sv0
-			break
-		}
-		c.Accept(&b)
-		if !m {
-			s.RetEP = sv0
-			break
-		}
-		matched = true
-		break
-	}
-	_ = matched
-	return true, pgenrt.Err{}
-}
-
-// <symbol> SignedNum? ("," RetEPTok)?
-func (p *fieldParserGen) n77(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
-	if m, e := p.n71(c, s); e.On {
-		return true, e
-	} else if !m {
-		return false, pgenrt.Err{}
-	}
-	if m, e := p.n73(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(33)
-	}
-	if m, e := p.n76(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(35)
-	}
-	return true, pgenrt.Err{}
-}
-
-func (p *fieldParserGen) s_symTarget(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
-	m, e := p.n77(c, s)
-	if e.On {
-		c.MaybeUpdate(e)
-		return true, e
-	}
-	return m, pgenrt.Err{}
-}
-
-// ("+" | "-")
-func (p *fieldParserGen) n78(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
-	start := c.Cur
-	m, e := p.n66(c)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
-	}
-	if c.Cur == start+1 && s.Sign == "" {
-		s.Sign = p.Text(start) // one token: no concatenation
-		return true, pgenrt.Err{}
-	}
-	for i := start; i < c.Cur; i++ {
-		s.Sign += p.Text(i)
-	}
-	return true, pgenrt.Err{}
-}
-
-// NumTok
-func (p *fieldParserGen) n79(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
-	var nv *numTok
-	if p.reuse {
-		nv = p.slab_numTok.Alloc()
-		*nv = numTok{}
-	} else {
-		nv = new(numTok)
-	}
-	m, e := p.s_numTok(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
-	}
-	s.Paren = nv
-	return true, pgenrt.Err{}
-}
-
-// "(" NumTok ")"
-func (p *fieldParserGen) n80(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
-	if m, e := p.Lit(c, "("); e.On {
-		return true, e
-	} else if !m {
-		return false, pgenrt.Err{}
-	}
-	if m, e := p.n79(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(36)
-	}
-	if m, e := p.Lit(c, ")"); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(12)
-	}
-	return true, pgenrt.Err{}
-}
-
-// NumTok
-func (p *fieldParserGen) n81(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
-	var nv *numTok
-	if p.reuse {
-		nv = p.slab_numTok.Alloc()
-		*nv = numTok{}
-	} else {
-		nv = new(numTok)
-	}
-	m, e := p.s_numTok(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
-	}
-	s.Num = nv
-	return true, pgenrt.Err{}
-}
-
-// IdentTok
-func (p *fieldParserGen) n82(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
-	var nv *identTok
-	if p.reuse {
-		nv = p.slab_identTok.Alloc()
-		*nv = identTok{}
-	} else {
-		nv = new(identTok)
-	}
-	m, e := p.s_identTok(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
-	}
-	s.Reg = nv
-	return true, pgenrt.Err{}
-}
-
-// ("(" NumTok ")") | NumTok | IdentTok
-func (p *fieldParserGen) n83(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
-	deepest := 0
-	var first pgenrt.Err
-	{
-		b := *c
-		sv0 := s.Paren
-		m, e := p.n80(&b, s)
-		if e.On {
-			if c.Stop(e, &b, 4) {
-				return true, e
-			}
-			if b.Cur >= deepest {
-				first, deepest = e, b.Cur
-			}
-		} else if m {
-			c.Accept(&b)
-			return true, pgenrt.Err{}
-		}
-		s.Paren = sv0
-	}
-	{
-		b := *c
-		sv0 := s.Num
-		m, e := p.n81(&b, s)
-		if e.On {
-			if c.Stop(e, &b, 4) {
-				return true, e
-			}
-			if b.Cur >= deepest {
-				first, deepest = e, b.Cur
-			}
-		} else if m {
-			c.Accept(&b)
-			return true, pgenrt.Err{}
-		}
-		s.Num = sv0
-	}
-	{
-		b := *c
-		sv0 := s.Reg
-		m, e := p.n82(&b, s)
-		if e.On {
-			if c.Stop(e, &b, 4) {
-				return true, e
-			}
-			if b.Cur >= deepest {
-				first, deepest = e, b.Cur
-			}
-		} else if m {
-			c.Accept(&b)
-			return true, pgenrt.Err{}
-		}
-		s.Reg = sv0
-	}
-	if first.On {
-		c.MaybeUpdate(first)
-		return true, first
-	}
-	return false, pgenrt.Err{}
-}
-
-// ("+" | "-") (("(" NumTok ")") | NumTok | IdentTok)
-func (p *fieldParserGen) n84(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
-	if m, e := p.n78(c, s); e.On {
-		return true, e
-	} else if !m {
-		return false, pgenrt.Err{}
-	}
-	if m, e := p.n83(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(37)
-	}
-	return true, pgenrt.Err{}
-}
-
-func (p *fieldParserGen) s_term(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
-	m, e := p.n84(c, s)
-	if e.On {
-		c.MaybeUpdate(e)
-		return true, e
-	}
-	return m, pgenrt.Err{}
-}
-
-// "DESC" | "FMT"
-func (p *fieldParserGen) n85(c *pgenrt.State) (bool, pgenrt.Err) {
-	deepest := 0
-	var first pgenrt.Err
-	{
-		b := *c
-		m, e := p.Lit(&b, "DESC")
-		if e.On {
-			if c.Stop(e, &b, 4) {
-				return true, e
-			}
-			if b.Cur >= deepest {
-				first, deepest = e, b.Cur
-			}
-		} else if m {
-			c.Accept(&b)
-			return true, pgenrt.Err{}
-		}
-	}
-	{
-		b := *c
-		m, e := p.Lit(&b, "FMT")
-		if e.On {
-			if c.Stop(e, &b, 4) {
-				return true, e
-			}
-			if b.Cur >= deepest {
-				first, deepest = e, b.Cur
-			}
-		} else if m {
-			c.Accept(&b)
-			return true, pgenrt.Err{}
-		}
-	}
-	if first.On {
-		c.MaybeUpdate(first)
-		return true, first
-	}
-	return false, pgenrt.Err{}
-}
-
-// ("DESC" | "FMT")
-func (p *fieldParserGen) n86(c *pgenrt.State, s *textField) (bool, pgenrt.Err) {
-	start := c.Cur
-	m, e := p.n85(c)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
-	}
-	if c.Cur == start+1 && s.Key == "" {
-		s.Key = p.Text(start) // one token: no concatenation
-		return true, pgenrt.Err{}
-	}
-	for i := start; i < c.Cur; i++ {
-		s.Key += p.Text(i)
-	}
-	return true, pgenrt.Err{}
-}
-
-// StrToken
-func (p *fieldParserGen) n87(c *pgenrt.State, s *textField) (bool, pgenrt.Err) {
-	var nv *strToken
-	if p.reuse {
-		nv = p.slab_strToken.Alloc()
-		*nv = strToken{}
-	} else {
-		nv = new(strToken)
-	}
-	m, e := p.s_strToken(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
-	}
-	s.Text = nv
-	return true, pgenrt.Err{}
-}
-
-// ("DESC" | "FMT") "=" StrToken
-func (p *fieldParserGen) n88(c *pgenrt.State, s *textField) (bool, pgenrt.Err) {
-	if m, e := p.n86(c, s); e.On {
-		return true, e
-	} else if !m {
-		return false, pgenrt.Err{}
-	}
-	if m, e := p.Lit(c, "="); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(38)
-	}
-	if m, e := p.n87(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(39)
-	}
-	return true, pgenrt.Err{}
-}
-
-func (p *fieldParserGen) s_textField(c *pgenrt.State, s *textField) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
-	start := c.Cur
-	m, e := p.n88(c, s)
-	if e.On {
-		c.MaybeUpdate(e)
-		return true, e
-	}
-	if m {
-		s.Tokens = p.Slice(start, c.Cur)
-	}
-	return m, pgenrt.Err{}
-}
-
-// AtTarget
-func (p *fieldParserGen) n89(c *pgenrt.State, s *tpField) (bool, pgenrt.Err) {
-	var nv *atTarget
-	if p.reuse {
-		nv = p.slab_atTarget.Alloc()
-		*nv = atTarget{}
-	} else {
-		nv = new(atTarget)
-	}
-	m, e := p.s_atTarget(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
-	}
-	s.At = nv
-	return true, pgenrt.Err{}
-}
-
-// SymTarget
-func (p *fieldParserGen) n90(c *pgenrt.State, s *tpField) (bool, pgenrt.Err) {
-	var nv *symTarget
-	if p.reuse {
-		nv = p.slab_symTarget.Alloc()
-		*nv = symTarget{}
-	} else {
-		nv = new(symTarget)
-	}
-	m, e := p.s_symTarget(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
-	}
-	s.Symbol = nv
-	return true, pgenrt.Err{}
-}
-
-// AtTarget | SymTarget
-func (p *fieldParserGen) n91(c *pgenrt.State, s *tpField) (bool, pgenrt.Err) {
-	deepest := 0
-	var first pgenrt.Err
-	{
-		b := *c
-		sv0 := s.At
-		m, e := p.n89(&b, s)
-		if e.On {
-			if c.Stop(e, &b, 4) {
-				return true, e
-			}
-			if b.Cur >= deepest {
-				first, deepest = e, b.Cur
-			}
-		} else if m {
-			c.Accept(&b)
-			return true, pgenrt.Err{}
-		}
-		s.At = sv0
-	}
-	{
-		b := *c
-		sv0 := s.Symbol
-		m, e := p.n90(&b, s)
-		if e.On {
-			if c.Stop(e, &b, 4) {
-				return true, e
-			}
-			if b.Cur >= deepest {
-				first, deepest = e, b.Cur
-			}
-		} else if m {
-			c.Accept(&b)
-			return true, pgenrt.Err{}
-		}
-		s.Symbol = sv0
-	}
-	if first.On {
-		c.MaybeUpdate(first)
-		return true, first
-	}
-	return false, pgenrt.Err{}
-}
-
-// "TP" "=" (AtTarget | SymTarget)
-func (p *fieldParserGen) n92(c *pgenrt.State, s *tpField) (bool, pgenrt.Err) {
-	if m, e := p.Lit(c, "TP"); e.On {
-		return true, e
-	} else if !m {
-		return false, pgenrt.Err{}
-	}
-	if m, e := p.Lit(c, "="); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(40)
-	}
-	if m, e := p.n91(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(41)
-	}
-	return true, pgenrt.Err{}
-}
-
-func (p *fieldParserGen) s_tpField(c *pgenrt.State, s *tpField) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
-	start := c.Cur
-	m, e := p.n92(c, s)
-	if e.On {
-		c.MaybeUpdate(e)
-		return true, e
-	}
-	if m {
-		s.Tokens = p.Slice(start, c.Cur)
-	}
-	return m, pgenrt.Err{}
-}
-
-// IdentTok
-func (p *fieldParserGen) n93(c *pgenrt.State, s *typeField) (bool, pgenrt.Err) {
-	var nv *identTok
-	if p.reuse {
-		nv = p.slab_identTok.Alloc()
-		*nv = identTok{}
-	} else {
-		nv = new(identTok)
-	}
-	m, e := p.s_identTok(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
-	}
-	s.Names = append(s.Names, nv)
-	return true, pgenrt.Err{}
-}
-
-// "," IdentTok
-func (p *fieldParserGen) n94(c *pgenrt.State, s *typeField) (bool, pgenrt.Err) {
-	if m, e := p.Lit(c, ","); e.On {
-		return true, e
-	} else if !m {
-		return false, pgenrt.Err{}
-	}
-	if m, e := p.n93(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(6)
-	}
-	return true, pgenrt.Err{}
-}
-
-// ("," IdentTok)*
-func (p *fieldParserGen) n95(c *pgenrt.State, s *typeField) (bool, pgenrt.Err) {
-	matched := false
-	for {
-		b := *c
-		sv0 := s.Names
-		m, e := p.n94(&b, s)
-		if e.On {
-			c.MaybeUpdate(e)
-			if c.Stop(e, &b, 4) {
-				return true, e
-			}
-			s.Names = sv0
-			break
-		}
-		c.Accept(&b)
-		if !m {
-			s.Names = sv0
-			break
-		}
-		matched = true
-	}
-	_ = matched
-	return true, pgenrt.Err{}
-}
-
-// "TYPE" "=" "(" IdentTok ("," IdentTok)* ")"
-func (p *fieldParserGen) n96(c *pgenrt.State, s *typeField) (bool, pgenrt.Err) {
-	if m, e := p.Lit(c, "TYPE"); e.On {
-		return true, e
-	} else if !m {
-		return false, pgenrt.Err{}
-	}
-	if m, e := p.Lit(c, "="); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(42)
-	}
-	if m, e := p.Lit(c, "("); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(43)
-	}
-	if m, e := p.n93(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(44)
-	}
-	if m, e := p.n95(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(45)
-	}
-	if m, e := p.Lit(c, ")"); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(12)
-	}
-	return true, pgenrt.Err{}
-}
-
-func (p *fieldParserGen) s_typeField(c *pgenrt.State, s *typeField) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
-	start := c.Cur
-	m, e := p.n96(c, s)
-	if e.On {
-		c.MaybeUpdate(e)
-		return true, e
-	}
-	if m {
-		s.Tokens = p.Slice(start, c.Cur)
-	}
-	return m, pgenrt.Err{}
-}
-
-var pgenExpect_fieldParser = [...]string{"Term*", "PathTok (\",\" NumTok)?", "NumTok", "(\",\" NumTok)?", "Level*", "\"=\" IdentTok", "IdentTok", "\"=\" \"(\" Address \",\" Flag \")\"", "\"(\" Address \",\" Flag \")\"", "Address \",\" Flag \")\"", "\",\" Flag \")\"", "Flag \")\"", "\")\"", "SignedNum?", "\"=\" \"(\" Address \",\" Flag \",\" ScalarTok \")\"", "\"(\" Address \",\" Flag \",\" ScalarTok \")\"", "Address \",\" Flag \",\" ScalarTok \")\"", "\",\" Flag \",\" ScalarTok \")\"", "Flag \",\" ScalarTok \")\"", "\",\" ScalarTok \")\"", "ScalarTok \")\"", "\"=\" ScalarTok", "ScalarTok", "\"=\" NumTok", "\"=\" \"(\" NumTok (\",\" NumTok)? \")\"", "\"(\" NumTok (\",\" NumTok)? \")\"", "NumTok (\",\" NumTok)? \")\"", "(\",\" NumTok)? \")\"", "\"=\" \"(\" RegTok (\",\" RegTok)* \")\"", "\"(\" RegTok (\",\" RegTok)* \")\"", "RegTok (\",\" RegTok)* \")\"", "RegTok", "(\",\" RegTok)* \")\"", "SignedNum? (\",\" RetEPTok)?", "RetEPTok", "(\",\" RetEPTok)?", "NumTok \")\"", "((\"(\" NumTok \")\") | NumTok | IdentTok)", "\"=\" StrToken", "StrToken", "\"=\" (AtTarget | SymTarget)", "(AtTarget | SymTarget)", "\"=\" \"(\" IdentTok (\",\" IdentTok)* \")\"", "\"(\" IdentTok (\",\" IdentTok)* \")\"", "IdentTok (\",\" IdentTok)* \")\"", "(\",\" IdentTok)* \")\""}
-
-// headerParserGen is the generated parser of headerParser's grammar (root header): it builds the
-// same tree and reports the same errors. Its zero value is ready to use;
-// it keeps its buffers between parses, so use one per goroutine.
-type headerParserGen struct {
-	pgenrt.Tokens
-	reuse            bool // ParseInto: nodes come from the slabs
-	slab_assignStmt  pgenrt.Slab[assignStmt]
-	slab_modNameStmt pgenrt.Slab[modNameStmt]
-	slab_numTok      pgenrt.Slab[numTok]
-	slab_pathTok     pgenrt.Slab[pathTok]
-}
-
-var pgenFold_headerParser = [...]lexer.TokenType{tokIdent}
-
-// ParseTokens parses the tokens a scanner made, followed by the end of the
-// input at eof, as headerParser.ParseFromLexer does over them (with
-// participle.AllowTrailing(allowTrailing)): a new tree, and the number of
-// tokens it took.
-func (p *headerParserGen) ParseTokens(toks []lexer.Token, eof lexer.Position, allowTrailing bool) (*header, int, error) {
-	p.Start(toks, eof, pgenFold_headerParser[:])
-	p.reuse = false
-	out := new(header)
-	var c pgenrt.State
-	m, e := p.s_header(&c, out)
-	if err := p.Finish(&c, m, e, allowTrailing, pgenExpect_headerParser[:]); err != nil {
-		return nil, c.Cur, err
-	}
-	return out, c.Cur, nil
-}
-
 // "MAJOR" | "MAXDATALENGTH" | "MAXDATALEN" | "TDFID"
-func (p *headerParserGen) n0(c *pgenrt.State) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n4(c *pgenrt.State) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
 	{
@@ -2935,9 +209,9 @@ func (p *headerParserGen) n0(c *pgenrt.State) (bool, pgenrt.Err) {
 }
 
 // ("MAJOR" | "MAXDATALENGTH" | "MAXDATALEN" | "TDFID")
-func (p *headerParserGen) n1(c *pgenrt.State, s *assignStmt) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n5(c *pgenrt.State, s *assignStmt) (bool, pgenrt.Err) {
 	start := c.Cur
-	m, e := p.n0(c)
+	m, e := p.n4(c)
 	if e.On {
 		return true, e
 	}
@@ -2955,14 +229,8 @@ func (p *headerParserGen) n1(c *pgenrt.State, s *assignStmt) (bool, pgenrt.Err) 
 }
 
 // NumTok
-func (p *headerParserGen) n2(c *pgenrt.State, s *assignStmt) (bool, pgenrt.Err) {
-	var nv *numTok
-	if p.reuse {
-		nv = p.slab_numTok.Alloc()
-		*nv = numTok{}
-	} else {
-		nv = new(numTok)
-	}
+func (p *pgenParser_definition) n6(c *pgenrt.State, s *assignStmt) (bool, pgenrt.Err) {
+	nv := new(numTok)
 	m, e := p.s_numTok(c, nv)
 	if e.On {
 		return true, e
@@ -2975,8 +243,8 @@ func (p *headerParserGen) n2(c *pgenrt.State, s *assignStmt) (bool, pgenrt.Err) 
 }
 
 // ("MAJOR" | "MAXDATALENGTH" | "MAXDATALEN" | "TDFID") "=" NumTok
-func (p *headerParserGen) n3(c *pgenrt.State, s *assignStmt) (bool, pgenrt.Err) {
-	if m, e := p.n1(c, s); e.On {
+func (p *pgenParser_definition) n7(c *pgenrt.State, s *assignStmt) (bool, pgenrt.Err) {
+	if m, e := p.n5(c, s); e.On {
 		return true, e
 	} else if !m {
 		return false, pgenrt.Err{}
@@ -2984,19 +252,19 @@ func (p *headerParserGen) n3(c *pgenrt.State, s *assignStmt) (bool, pgenrt.Err) 
 	if m, e := p.Lit(c, "="); e.On {
 		return true, e
 	} else if !m {
-		return true, c.Fail(0)
+		return true, c.Fail(1)
 	}
-	if m, e := p.n2(c, s); e.On {
+	if m, e := p.n6(c, s); e.On {
 		return true, e
 	} else if !m {
-		return true, c.Fail(1)
+		return true, c.Fail(2)
 	}
 	return true, pgenrt.Err{}
 }
 
-func (p *headerParserGen) s_assignStmt(c *pgenrt.State, s *assignStmt) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) s_assignStmt(c *pgenrt.State, s *assignStmt) (bool, pgenrt.Err) {
 	s.Pos = p.Pos(c.Cur)
-	m, e := p.n3(c, s)
+	m, e := p.n7(c, s)
 	if e.On {
 		c.MaybeUpdate(e)
 		return true, e
@@ -3004,15 +272,603 @@ func (p *headerParserGen) s_assignStmt(c *pgenrt.State, s *assignStmt) (bool, pg
 	return m, pgenrt.Err{}
 }
 
-// ModNameStmt
-func (p *headerParserGen) n4(c *pgenrt.State, s *header) (bool, pgenrt.Err) {
-	var nv *modNameStmt
-	if p.reuse {
-		nv = p.slab_modNameStmt.Alloc()
-		*nv = modNameStmt{}
-	} else {
-		nv = new(modNameStmt)
+// PathTok
+func (p *pgenParser_definition) n8(c *pgenrt.State, s *atTarget) (bool, pgenrt.Err) {
+	nv := new(pathTok)
+	m, e := p.s_pathTok(c, nv)
+	if e.On {
+		return true, e
 	}
+	if !m {
+		return false, pgenrt.Err{}
+	}
+	s.File = nv
+	return true, pgenrt.Err{}
+}
+
+// NumTok
+func (p *pgenParser_definition) n9(c *pgenrt.State, s *atTarget) (bool, pgenrt.Err) {
+	nv := new(numTok)
+	m, e := p.s_numTok(c, nv)
+	if e.On {
+		return true, e
+	}
+	if !m {
+		return false, pgenrt.Err{}
+	}
+	s.Line = nv
+	return true, pgenrt.Err{}
+}
+
+// "," NumTok
+func (p *pgenParser_definition) n10(c *pgenrt.State, s *atTarget) (bool, pgenrt.Err) {
+	if m, e := p.Lit(c, ","); e.On {
+		return true, e
+	} else if !m {
+		return false, pgenrt.Err{}
+	}
+	if m, e := p.n9(c, s); e.On {
+		return true, e
+	} else if !m {
+		return true, c.Fail(2)
+	}
+	return true, pgenrt.Err{}
+}
+
+// ("," NumTok)?
+func (p *pgenParser_definition) n11(c *pgenrt.State, s *atTarget) (bool, pgenrt.Err) {
+	matched := false
+	for {
+		b := *c
+		sv0 := s.Line
+		m, e := p.n10(&b, s)
+		if e.On {
+			c.MaybeUpdate(e)
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			s.Line = sv0
+			break
+		}
+		c.Accept(&b)
+		if !m {
+			s.Line = sv0
+			break
+		}
+		matched = true
+		break
+	}
+	_ = matched
+	return true, pgenrt.Err{}
+}
+
+// "@" PathTok ("," NumTok)?
+func (p *pgenParser_definition) n12(c *pgenrt.State, s *atTarget) (bool, pgenrt.Err) {
+	if m, e := p.Lit(c, "@"); e.On {
+		return true, e
+	} else if !m {
+		return false, pgenrt.Err{}
+	}
+	if m, e := p.n8(c, s); e.On {
+		return true, e
+	} else if !m {
+		return true, c.Fail(3)
+	}
+	if m, e := p.n11(c, s); e.On {
+		return true, e
+	} else if !m {
+		return true, c.Fail(4)
+	}
+	return true, pgenrt.Err{}
+}
+
+func (p *pgenParser_definition) s_atTarget(c *pgenrt.State, s *atTarget) (bool, pgenrt.Err) {
+	s.Pos = p.Pos(c.Cur)
+	m, e := p.n12(c, s)
+	if e.On {
+		c.MaybeUpdate(e)
+		return true, e
+	}
+	return m, pgenrt.Err{}
+}
+
+// MinorField
+func (p *pgenParser_definition) n13(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
+	nv := new(minorField)
+	m, e := p.s_minorField(c, nv)
+	if e.On {
+		return true, e
+	}
+	if !m {
+		return false, pgenrt.Err{}
+	}
+	s.Minor = nv
+	return true, pgenrt.Err{}
+}
+
+// TpField
+func (p *pgenParser_definition) n14(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
+	nv := new(tpField)
+	m, e := p.s_tpField(c, nv)
+	if e.On {
+		return true, e
+	}
+	if !m {
+		return false, pgenrt.Err{}
+	}
+	s.TP = nv
+	return true, pgenrt.Err{}
+}
+
+// OpcodeField
+func (p *pgenParser_definition) n15(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
+	nv := new(opcodeField)
+	m, e := p.s_opcodeField(c, nv)
+	if e.On {
+		return true, e
+	}
+	if !m {
+		return false, pgenrt.Err{}
+	}
+	s.Opcode = nv
+	return true, pgenrt.Err{}
+}
+
+// TypeField
+func (p *pgenParser_definition) n16(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
+	nv := new(typeField)
+	m, e := p.s_typeField(c, nv)
+	if e.On {
+		return true, e
+	}
+	if !m {
+		return false, pgenrt.Err{}
+	}
+	s.Type = nv
+	return true, pgenrt.Err{}
+}
+
+// GroupField
+func (p *pgenParser_definition) n17(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
+	nv := new(groupField)
+	m, e := p.s_groupField(c, nv)
+	if e.On {
+		return true, e
+	}
+	if !m {
+		return false, pgenrt.Err{}
+	}
+	s.Group = nv
+	return true, pgenrt.Err{}
+}
+
+// TextField
+func (p *pgenParser_definition) n18(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
+	nv := new(textField)
+	m, e := p.s_textField(c, nv)
+	if e.On {
+		return true, e
+	}
+	if !m {
+		return false, pgenrt.Err{}
+	}
+	s.Text = nv
+	return true, pgenrt.Err{}
+}
+
+// LenField
+func (p *pgenParser_definition) n19(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
+	nv := new(lenField)
+	m, e := p.s_lenField(c, nv)
+	if e.On {
+		return true, e
+	}
+	if !m {
+		return false, pgenrt.Err{}
+	}
+	s.Len = nv
+	return true, pgenrt.Err{}
+}
+
+// RegsField
+func (p *pgenParser_definition) n20(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
+	nv := new(regsField)
+	m, e := p.s_regsField(c, nv)
+	if e.On {
+		return true, e
+	}
+	if !m {
+		return false, pgenrt.Err{}
+	}
+	s.Regs = nv
+	return true, pgenrt.Err{}
+}
+
+// MemField
+func (p *pgenParser_definition) n21(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
+	nv := new(memField)
+	m, e := p.s_memField(c, nv)
+	if e.On {
+		return true, e
+	}
+	if !m {
+		return false, pgenrt.Err{}
+	}
+	s.Mem = nv
+	return true, pgenrt.Err{}
+}
+
+// OrbitField
+func (p *pgenParser_definition) n22(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
+	nv := new(orbitField)
+	m, e := p.s_orbitField(c, nv)
+	if e.On {
+		return true, e
+	}
+	if !m {
+		return false, pgenrt.Err{}
+	}
+	s.Orbit = nv
+	return true, pgenrt.Err{}
+}
+
+// OpFlagField
+func (p *pgenParser_definition) n23(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
+	nv := new(opFlagField)
+	m, e := p.s_opFlagField(c, nv)
+	if e.On {
+		return true, e
+	}
+	if !m {
+		return false, pgenrt.Err{}
+	}
+	s.OpFlag = nv
+	return true, pgenrt.Err{}
+}
+
+// MinorField | TpField | OpcodeField | TypeField | GroupField | TextField | LenField | RegsField | MemField | OrbitField | OpFlagField
+func (p *pgenParser_definition) n24(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
+	deepest := 0
+	var first pgenrt.Err
+	{
+		b := *c
+		sv0 := s.Minor
+		m, e := p.n13(&b, s)
+		if e.On {
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+		s.Minor = sv0
+	}
+	{
+		b := *c
+		sv0 := s.TP
+		m, e := p.n14(&b, s)
+		if e.On {
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+		s.TP = sv0
+	}
+	{
+		b := *c
+		sv0 := s.Opcode
+		m, e := p.n15(&b, s)
+		if e.On {
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+		s.Opcode = sv0
+	}
+	{
+		b := *c
+		sv0 := s.Type
+		m, e := p.n16(&b, s)
+		if e.On {
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+		s.Type = sv0
+	}
+	{
+		b := *c
+		sv0 := s.Group
+		m, e := p.n17(&b, s)
+		if e.On {
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+		s.Group = sv0
+	}
+	{
+		b := *c
+		sv0 := s.Text
+		m, e := p.n18(&b, s)
+		if e.On {
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+		s.Text = sv0
+	}
+	{
+		b := *c
+		sv0 := s.Len
+		m, e := p.n19(&b, s)
+		if e.On {
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+		s.Len = sv0
+	}
+	{
+		b := *c
+		sv0 := s.Regs
+		m, e := p.n20(&b, s)
+		if e.On {
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+		s.Regs = sv0
+	}
+	{
+		b := *c
+		sv0 := s.Mem
+		m, e := p.n21(&b, s)
+		if e.On {
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+		s.Mem = sv0
+	}
+	{
+		b := *c
+		sv0 := s.Orbit
+		m, e := p.n22(&b, s)
+		if e.On {
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+		s.Orbit = sv0
+	}
+	{
+		b := *c
+		sv0 := s.OpFlag
+		m, e := p.n23(&b, s)
+		if e.On {
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+		s.OpFlag = sv0
+	}
+	if first.On {
+		c.MaybeUpdate(first)
+		return true, first
+	}
+	return false, pgenrt.Err{}
+}
+
+func (p *pgenParser_definition) s_field(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
+	m, e := p.n24(c, s)
+	if e.On {
+		c.MaybeUpdate(e)
+		return true, e
+	}
+	return m, pgenrt.Err{}
+}
+
+// <ident>
+func (p *pgenParser_definition) n25(c *pgenrt.State, s *flag) (bool, pgenrt.Err) {
+	start := c.Cur
+	m, e := p.Ref(c, tokIdent)
+	if e.On {
+		return true, e
+	}
+	if !m {
+		return false, pgenrt.Err{}
+	}
+	if c.Cur == start+1 && s.Word == "" {
+		s.Word = p.Text(start) // one token: no concatenation
+		return true, pgenrt.Err{}
+	}
+	for i := start; i < c.Cur; i++ {
+		s.Word += p.Text(i)
+	}
+	return true, pgenrt.Err{}
+}
+
+// Level
+func (p *pgenParser_definition) n26(c *pgenrt.State, s *flag) (bool, pgenrt.Err) {
+	nv := new(level)
+	m, e := p.s_level(c, nv)
+	if e.On {
+		return true, e
+	}
+	if !m {
+		return false, pgenrt.Err{}
+	}
+	s.Chain = append(s.Chain, nv)
+	return true, pgenrt.Err{}
+}
+
+// Level*
+func (p *pgenParser_definition) n27(c *pgenrt.State, s *flag) (bool, pgenrt.Err) {
+	matched := false
+	for {
+		b := *c
+		sv0 := s.Chain
+		m, e := p.n26(&b, s)
+		if e.On {
+			c.MaybeUpdate(e)
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			s.Chain = sv0
+			break
+		}
+		c.Accept(&b)
+		if !m {
+			s.Chain = sv0
+			break
+		}
+		matched = true
+	}
+	_ = matched
+	return true, pgenrt.Err{}
+}
+
+// <ident> Level*
+func (p *pgenParser_definition) n28(c *pgenrt.State, s *flag) (bool, pgenrt.Err) {
+	if m, e := p.n25(c, s); e.On {
+		return true, e
+	} else if !m {
+		return false, pgenrt.Err{}
+	}
+	if m, e := p.n27(c, s); e.On {
+		return true, e
+	} else if !m {
+		return true, c.Fail(5)
+	}
+	return true, pgenrt.Err{}
+}
+
+func (p *pgenParser_definition) s_flag(c *pgenrt.State, s *flag) (bool, pgenrt.Err) {
+	s.Pos = p.Pos(c.Cur)
+	m, e := p.n28(c, s)
+	if e.On {
+		c.MaybeUpdate(e)
+		return true, e
+	}
+	return m, pgenrt.Err{}
+}
+
+// IdentTok
+func (p *pgenParser_definition) n29(c *pgenrt.State, s *groupField) (bool, pgenrt.Err) {
+	nv := new(identTok)
+	m, e := p.s_identTok(c, nv)
+	if e.On {
+		return true, e
+	}
+	if !m {
+		return false, pgenrt.Err{}
+	}
+	s.Name = nv
+	return true, pgenrt.Err{}
+}
+
+// "GROUP" "=" IdentTok
+func (p *pgenParser_definition) n30(c *pgenrt.State, s *groupField) (bool, pgenrt.Err) {
+	if m, e := p.Lit(c, "GROUP"); e.On {
+		return true, e
+	} else if !m {
+		return false, pgenrt.Err{}
+	}
+	if m, e := p.Lit(c, "="); e.On {
+		return true, e
+	} else if !m {
+		return true, c.Fail(6)
+	}
+	if m, e := p.n29(c, s); e.On {
+		return true, e
+	} else if !m {
+		return true, c.Fail(7)
+	}
+	return true, pgenrt.Err{}
+}
+
+func (p *pgenParser_definition) s_groupField(c *pgenrt.State, s *groupField) (bool, pgenrt.Err) {
+	s.Pos = p.Pos(c.Cur)
+	start := c.Cur
+	m, e := p.n30(c, s)
+	if e.On {
+		c.MaybeUpdate(e)
+		return true, e
+	}
+	if m {
+		s.Tokens = p.Slice(start, c.Cur)
+	}
+	return m, pgenrt.Err{}
+}
+
+// ModNameStmt
+func (p *pgenParser_definition) n31(c *pgenrt.State, s *header) (bool, pgenrt.Err) {
+	nv := new(modNameStmt)
 	m, e := p.s_modNameStmt(c, nv)
 	if e.On {
 		return true, e
@@ -3025,14 +881,8 @@ func (p *headerParserGen) n4(c *pgenrt.State, s *header) (bool, pgenrt.Err) {
 }
 
 // AssignStmt
-func (p *headerParserGen) n5(c *pgenrt.State, s *header) (bool, pgenrt.Err) {
-	var nv *assignStmt
-	if p.reuse {
-		nv = p.slab_assignStmt.Alloc()
-		*nv = assignStmt{}
-	} else {
-		nv = new(assignStmt)
-	}
+func (p *pgenParser_definition) n32(c *pgenrt.State, s *header) (bool, pgenrt.Err) {
+	nv := new(assignStmt)
 	m, e := p.s_assignStmt(c, nv)
 	if e.On {
 		return true, e
@@ -3045,13 +895,13 @@ func (p *headerParserGen) n5(c *pgenrt.State, s *header) (bool, pgenrt.Err) {
 }
 
 // ModNameStmt | AssignStmt
-func (p *headerParserGen) n6(c *pgenrt.State, s *header) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n33(c *pgenrt.State, s *header) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
 	{
 		b := *c
 		sv0 := s.ModName
-		m, e := p.n4(&b, s)
+		m, e := p.n31(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 4) {
 				return true, e
@@ -3068,7 +918,7 @@ func (p *headerParserGen) n6(c *pgenrt.State, s *header) (bool, pgenrt.Err) {
 	{
 		b := *c
 		sv0 := s.Assign
-		m, e := p.n5(&b, s)
+		m, e := p.n32(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 4) {
 				return true, e
@@ -3089,159 +939,17 @@ func (p *headerParserGen) n6(c *pgenrt.State, s *header) (bool, pgenrt.Err) {
 	return false, pgenrt.Err{}
 }
 
-func (p *headerParserGen) s_header(c *pgenrt.State, s *header) (bool, pgenrt.Err) {
-	m, e := p.n6(c, s)
+func (p *pgenParser_definition) s_header(c *pgenrt.State, s *header) (bool, pgenrt.Err) {
+	m, e := p.n33(c, s)
 	if e.On {
 		c.MaybeUpdate(e)
 		return true, e
 	}
 	return m, pgenrt.Err{}
-}
-
-// PathTok
-func (p *headerParserGen) n7(c *pgenrt.State, s *modNameStmt) (bool, pgenrt.Err) {
-	var nv *pathTok
-	if p.reuse {
-		nv = p.slab_pathTok.Alloc()
-		*nv = pathTok{}
-	} else {
-		nv = new(pathTok)
-	}
-	m, e := p.s_pathTok(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
-	}
-	s.Path = nv
-	return true, pgenrt.Err{}
-}
-
-// "MODNAME" "=" PathTok
-func (p *headerParserGen) n8(c *pgenrt.State, s *modNameStmt) (bool, pgenrt.Err) {
-	if m, e := p.Lit(c, "MODNAME"); e.On {
-		return true, e
-	} else if !m {
-		return false, pgenrt.Err{}
-	}
-	if m, e := p.Lit(c, "="); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(2)
-	}
-	if m, e := p.n7(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(3)
-	}
-	return true, pgenrt.Err{}
-}
-
-func (p *headerParserGen) s_modNameStmt(c *pgenrt.State, s *modNameStmt) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
-	m, e := p.n8(c, s)
-	if e.On {
-		c.MaybeUpdate(e)
-		return true, e
-	}
-	return m, pgenrt.Err{}
-}
-
-// <number>
-func (p *headerParserGen) n9(c *pgenrt.State, s *numTok) (bool, pgenrt.Err) {
-	start := c.Cur
-	m, e := p.Ref(c, tokNumber)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
-	}
-	if c.Cur == start+1 && s.Text == "" {
-		s.Text = p.Text(start) // one token: no concatenation
-		return true, pgenrt.Err{}
-	}
-	for i := start; i < c.Cur; i++ {
-		s.Text += p.Text(i)
-	}
-	return true, pgenrt.Err{}
-}
-
-func (p *headerParserGen) s_numTok(c *pgenrt.State, s *numTok) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
-	m, e := p.n9(c, s)
-	if e.On {
-		c.MaybeUpdate(e)
-		return true, e
-	}
-	return m, pgenrt.Err{}
-}
-
-// <path>
-func (p *headerParserGen) n10(c *pgenrt.State, s *pathTok) (bool, pgenrt.Err) {
-	start := c.Cur
-	m, e := p.Ref(c, tokPath)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
-	}
-	if c.Cur == start+1 && s.Text == "" {
-		s.Text = p.Text(start) // one token: no concatenation
-		return true, pgenrt.Err{}
-	}
-	for i := start; i < c.Cur; i++ {
-		s.Text += p.Text(i)
-	}
-	return true, pgenrt.Err{}
-}
-
-func (p *headerParserGen) s_pathTok(c *pgenrt.State, s *pathTok) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
-	m, e := p.n10(c, s)
-	if e.On {
-		c.MaybeUpdate(e)
-		return true, e
-	}
-	return m, pgenrt.Err{}
-}
-
-var pgenExpect_headerParser = [...]string{"\"=\" NumTok", "NumTok", "\"=\" PathTok", "PathTok"}
-
-// listParserGen is the generated parser of listParser's grammar (root listStmt): it builds the
-// same tree and reports the same errors. Its zero value is ready to use;
-// it keeps its buffers between parses, so use one per goroutine.
-type listParserGen struct {
-	pgenrt.Tokens
-	reuse          bool // ParseInto: nodes come from the slabs
-	slab_identTok  pgenrt.Slab[identTok]
-	slab_listEntry pgenrt.Slab[listEntry]
-	slab_numTok    pgenrt.Slab[numTok]
-	slab_punctTok  pgenrt.Slab[punctTok]
-}
-
-var pgenFold_listParser = [...]lexer.TokenType{tokIdent}
-
-// ParseTokens parses the tokens a scanner made, followed by the end of the
-// input at eof, as listParser.ParseFromLexer does over them (with
-// participle.AllowTrailing(allowTrailing)): a new tree, and the number of
-// tokens it took.
-func (p *listParserGen) ParseTokens(toks []lexer.Token, eof lexer.Position, allowTrailing bool) (*listStmt, int, error) {
-	p.Start(toks, eof, pgenFold_listParser[:])
-	p.reuse = false
-	out := new(listStmt)
-	var c pgenrt.State
-	m, e := p.s_listStmt(&c, out)
-	if err := p.Finish(&c, m, e, allowTrailing, pgenExpect_listParser[:]); err != nil {
-		return nil, c.Cur, err
-	}
-	return out, c.Cur, nil
 }
 
 // <ident>
-func (p *listParserGen) n0(c *pgenrt.State, s *identTok) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n34(c *pgenrt.State, s *identTok) (bool, pgenrt.Err) {
 	start := c.Cur
 	m, e := p.Ref(c, tokIdent)
 	if e.On {
@@ -3260,9 +968,177 @@ func (p *listParserGen) n0(c *pgenrt.State, s *identTok) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
-func (p *listParserGen) s_identTok(c *pgenrt.State, s *identTok) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) s_identTok(c *pgenrt.State, s *identTok) (bool, pgenrt.Err) {
 	s.Pos = p.Pos(c.Cur)
-	m, e := p.n0(c, s)
+	m, e := p.n34(c, s)
+	if e.On {
+		c.MaybeUpdate(e)
+		return true, e
+	}
+	return m, pgenrt.Err{}
+}
+
+// Address
+func (p *pgenParser_definition) n35(c *pgenrt.State, s *lenField) (bool, pgenrt.Err) {
+	nv := new(address)
+	m, e := p.s_address(c, nv)
+	if e.On {
+		return true, e
+	}
+	if !m {
+		return false, pgenrt.Err{}
+	}
+	s.Addr = nv
+	return true, pgenrt.Err{}
+}
+
+// Flag
+func (p *pgenParser_definition) n36(c *pgenrt.State, s *lenField) (bool, pgenrt.Err) {
+	nv := new(flag)
+	m, e := p.s_flag(c, nv)
+	if e.On {
+		return true, e
+	}
+	if !m {
+		return false, pgenrt.Err{}
+	}
+	s.Flag = nv
+	return true, pgenrt.Err{}
+}
+
+// "LEN" "=" "(" Address "," Flag ")"
+func (p *pgenParser_definition) n37(c *pgenrt.State, s *lenField) (bool, pgenrt.Err) {
+	if m, e := p.Lit(c, "LEN"); e.On {
+		return true, e
+	} else if !m {
+		return false, pgenrt.Err{}
+	}
+	if m, e := p.Lit(c, "="); e.On {
+		return true, e
+	} else if !m {
+		return true, c.Fail(8)
+	}
+	if m, e := p.Lit(c, "("); e.On {
+		return true, e
+	} else if !m {
+		return true, c.Fail(9)
+	}
+	if m, e := p.n35(c, s); e.On {
+		return true, e
+	} else if !m {
+		return true, c.Fail(10)
+	}
+	if m, e := p.Lit(c, ","); e.On {
+		return true, e
+	} else if !m {
+		return true, c.Fail(11)
+	}
+	if m, e := p.n36(c, s); e.On {
+		return true, e
+	} else if !m {
+		return true, c.Fail(12)
+	}
+	if m, e := p.Lit(c, ")"); e.On {
+		return true, e
+	} else if !m {
+		return true, c.Fail(13)
+	}
+	return true, pgenrt.Err{}
+}
+
+func (p *pgenParser_definition) s_lenField(c *pgenrt.State, s *lenField) (bool, pgenrt.Err) {
+	s.Pos = p.Pos(c.Cur)
+	start := c.Cur
+	m, e := p.n37(c, s)
+	if e.On {
+		c.MaybeUpdate(e)
+		return true, e
+	}
+	if m {
+		s.Tokens = p.Slice(start, c.Cur)
+	}
+	return m, pgenrt.Err{}
+}
+
+// "*"
+func (p *pgenParser_definition) n38(c *pgenrt.State, s *level) (bool, pgenrt.Err) {
+	start := c.Cur
+	m, e := p.Lit(c, "*")
+	if e.On {
+		return true, e
+	}
+	if !m {
+		return false, pgenrt.Err{}
+	}
+	if c.Cur == start+1 && s.Star == "" {
+		s.Star = p.Text(start) // one token: no concatenation
+		return true, pgenrt.Err{}
+	}
+	for i := start; i < c.Cur; i++ {
+		s.Star += p.Text(i)
+	}
+	return true, pgenrt.Err{}
+}
+
+// SignedNum
+func (p *pgenParser_definition) n39(c *pgenrt.State, s *level) (bool, pgenrt.Err) {
+	nv := new(signedNum)
+	m, e := p.s_signedNum(c, nv)
+	if e.On {
+		return true, e
+	}
+	if !m {
+		return false, pgenrt.Err{}
+	}
+	s.Offset = nv
+	return true, pgenrt.Err{}
+}
+
+// SignedNum?
+func (p *pgenParser_definition) n40(c *pgenrt.State, s *level) (bool, pgenrt.Err) {
+	matched := false
+	for {
+		b := *c
+		sv0 := s.Offset
+		m, e := p.n39(&b, s)
+		if e.On {
+			c.MaybeUpdate(e)
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			s.Offset = sv0
+			break
+		}
+		c.Accept(&b)
+		if !m {
+			s.Offset = sv0
+			break
+		}
+		matched = true
+		break
+	}
+	_ = matched
+	return true, pgenrt.Err{}
+}
+
+// "*" SignedNum?
+func (p *pgenParser_definition) n41(c *pgenrt.State, s *level) (bool, pgenrt.Err) {
+	if m, e := p.n38(c, s); e.On {
+		return true, e
+	} else if !m {
+		return false, pgenrt.Err{}
+	}
+	if m, e := p.n40(c, s); e.On {
+		return true, e
+	} else if !m {
+		return true, c.Fail(14)
+	}
+	return true, pgenrt.Err{}
+}
+
+func (p *pgenParser_definition) s_level(c *pgenrt.State, s *level) (bool, pgenrt.Err) {
+	s.Pos = p.Pos(c.Cur)
+	m, e := p.n41(c, s)
 	if e.On {
 		c.MaybeUpdate(e)
 		return true, e
@@ -3271,14 +1147,8 @@ func (p *listParserGen) s_identTok(c *pgenrt.State, s *identTok) (bool, pgenrt.E
 }
 
 // IdentTok
-func (p *listParserGen) n1(c *pgenrt.State, s *listEntry) (bool, pgenrt.Err) {
-	var nv *identTok
-	if p.reuse {
-		nv = p.slab_identTok.Alloc()
-		*nv = identTok{}
-	} else {
-		nv = new(identTok)
-	}
+func (p *pgenParser_definition) n42(c *pgenrt.State, s *listEntry) (bool, pgenrt.Err) {
+	nv := new(identTok)
 	m, e := p.s_identTok(c, nv)
 	if e.On {
 		return true, e
@@ -3291,14 +1161,8 @@ func (p *listParserGen) n1(c *pgenrt.State, s *listEntry) (bool, pgenrt.Err) {
 }
 
 // NumTok
-func (p *listParserGen) n2(c *pgenrt.State, s *listEntry) (bool, pgenrt.Err) {
-	var nv *numTok
-	if p.reuse {
-		nv = p.slab_numTok.Alloc()
-		*nv = numTok{}
-	} else {
-		nv = new(numTok)
-	}
+func (p *pgenParser_definition) n43(c *pgenrt.State, s *listEntry) (bool, pgenrt.Err) {
+	nv := new(numTok)
 	m, e := p.s_numTok(c, nv)
 	if e.On {
 		return true, e
@@ -3311,7 +1175,7 @@ func (p *listParserGen) n2(c *pgenrt.State, s *listEntry) (bool, pgenrt.Err) {
 }
 
 // "NAME" "=" IdentTok "," "ID" "=" NumTok
-func (p *listParserGen) n3(c *pgenrt.State, s *listEntry) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n44(c *pgenrt.State, s *listEntry) (bool, pgenrt.Err) {
 	if m, e := p.Lit(c, "NAME"); e.On {
 		return true, e
 	} else if !m {
@@ -3320,40 +1184,40 @@ func (p *listParserGen) n3(c *pgenrt.State, s *listEntry) (bool, pgenrt.Err) {
 	if m, e := p.Lit(c, "="); e.On {
 		return true, e
 	} else if !m {
-		return true, c.Fail(0)
+		return true, c.Fail(15)
 	}
-	if m, e := p.n1(c, s); e.On {
+	if m, e := p.n42(c, s); e.On {
 		return true, e
 	} else if !m {
-		return true, c.Fail(1)
+		return true, c.Fail(16)
 	}
 	if m, e := p.Lit(c, ","); e.On {
 		return true, e
 	} else if !m {
-		return true, c.Fail(2)
+		return true, c.Fail(17)
 	}
 	if m, e := p.Lit(c, "ID"); e.On {
 		return true, e
 	} else if !m {
-		return true, c.Fail(3)
+		return true, c.Fail(18)
 	}
 	if m, e := p.Lit(c, "="); e.On {
 		return true, e
 	} else if !m {
-		return true, c.Fail(4)
+		return true, c.Fail(1)
 	}
-	if m, e := p.n2(c, s); e.On {
+	if m, e := p.n43(c, s); e.On {
 		return true, e
 	} else if !m {
-		return true, c.Fail(5)
+		return true, c.Fail(2)
 	}
 	return true, pgenrt.Err{}
 }
 
-func (p *listParserGen) s_listEntry(c *pgenrt.State, s *listEntry) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) s_listEntry(c *pgenrt.State, s *listEntry) (bool, pgenrt.Err) {
 	s.Pos = p.Pos(c.Cur)
 	start := c.Cur
-	m, e := p.n3(c, s)
+	m, e := p.n44(c, s)
 	if e.On {
 		c.MaybeUpdate(e)
 		return true, e
@@ -3365,7 +1229,7 @@ func (p *listParserGen) s_listEntry(c *pgenrt.State, s *listEntry) (bool, pgenrt
 }
 
 // "TYPELIST" | "GROUPLIST"
-func (p *listParserGen) n4(c *pgenrt.State) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n45(c *pgenrt.State) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
 	{
@@ -3406,9 +1270,9 @@ func (p *listParserGen) n4(c *pgenrt.State) (bool, pgenrt.Err) {
 }
 
 // ("TYPELIST" | "GROUPLIST")
-func (p *listParserGen) n5(c *pgenrt.State, s *listStmt) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n46(c *pgenrt.State, s *listStmt) (bool, pgenrt.Err) {
 	start := c.Cur
-	m, e := p.n4(c)
+	m, e := p.n45(c)
 	if e.On {
 		return true, e
 	}
@@ -3426,14 +1290,8 @@ func (p *listParserGen) n5(c *pgenrt.State, s *listStmt) (bool, pgenrt.Err) {
 }
 
 // ListEntry
-func (p *listParserGen) n6(c *pgenrt.State, s *listStmt) (bool, pgenrt.Err) {
-	var nv *listEntry
-	if p.reuse {
-		nv = p.slab_listEntry.Alloc()
-		*nv = listEntry{}
-	} else {
-		nv = new(listEntry)
-	}
+func (p *pgenParser_definition) n47(c *pgenrt.State, s *listStmt) (bool, pgenrt.Err) {
+	nv := new(listEntry)
 	m, e := p.s_listEntry(c, nv)
 	if e.On {
 		return true, e
@@ -3446,27 +1304,27 @@ func (p *listParserGen) n6(c *pgenrt.State, s *listStmt) (bool, pgenrt.Err) {
 }
 
 // "," ListEntry
-func (p *listParserGen) n7(c *pgenrt.State, s *listStmt) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n48(c *pgenrt.State, s *listStmt) (bool, pgenrt.Err) {
 	if m, e := p.Lit(c, ","); e.On {
 		return true, e
 	} else if !m {
 		return false, pgenrt.Err{}
 	}
-	if m, e := p.n6(c, s); e.On {
+	if m, e := p.n47(c, s); e.On {
 		return true, e
 	} else if !m {
-		return true, c.Fail(7)
+		return true, c.Fail(20)
 	}
 	return true, pgenrt.Err{}
 }
 
 // ("," ListEntry)*
-func (p *listParserGen) n8(c *pgenrt.State, s *listStmt) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n49(c *pgenrt.State, s *listStmt) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		b := *c
 		sv0 := s.Entries
-		m, e := p.n7(&b, s)
+		m, e := p.n48(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 4) {
@@ -3487,14 +1345,8 @@ func (p *listParserGen) n8(c *pgenrt.State, s *listStmt) (bool, pgenrt.Err) {
 }
 
 // PunctTok
-func (p *listParserGen) n9(c *pgenrt.State, s *listStmt) (bool, pgenrt.Err) {
-	var nv *punctTok
-	if p.reuse {
-		nv = p.slab_punctTok.Alloc()
-		*nv = punctTok{}
-	} else {
-		nv = new(punctTok)
-	}
+func (p *pgenParser_definition) n50(c *pgenrt.State, s *listStmt) (bool, pgenrt.Err) {
+	nv := new(punctTok)
 	m, e := p.s_punctTok(c, nv)
 	if e.On {
 		return true, e
@@ -3507,12 +1359,12 @@ func (p *listParserGen) n9(c *pgenrt.State, s *listStmt) (bool, pgenrt.Err) {
 }
 
 // PunctTok?
-func (p *listParserGen) n10(c *pgenrt.State, s *listStmt) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n51(c *pgenrt.State, s *listStmt) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		b := *c
 		sv0 := s.Trailing
-		m, e := p.n9(&b, s)
+		m, e := p.n50(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 4) {
@@ -3534,33 +1386,322 @@ func (p *listParserGen) n10(c *pgenrt.State, s *listStmt) (bool, pgenrt.Err) {
 }
 
 // ("TYPELIST" | "GROUPLIST") ListEntry ("," ListEntry)* PunctTok?
-func (p *listParserGen) n11(c *pgenrt.State, s *listStmt) (bool, pgenrt.Err) {
-	if m, e := p.n5(c, s); e.On {
+func (p *pgenParser_definition) n52(c *pgenrt.State, s *listStmt) (bool, pgenrt.Err) {
+	if m, e := p.n46(c, s); e.On {
 		return true, e
 	} else if !m {
 		return false, pgenrt.Err{}
 	}
-	if m, e := p.n6(c, s); e.On {
+	if m, e := p.n47(c, s); e.On {
 		return true, e
 	} else if !m {
-		return true, c.Fail(6)
+		return true, c.Fail(19)
 	}
-	if m, e := p.n8(c, s); e.On {
+	if m, e := p.n49(c, s); e.On {
 		return true, e
 	} else if !m {
-		return true, c.Fail(8)
+		return true, c.Fail(21)
 	}
-	if m, e := p.n10(c, s); e.On {
+	if m, e := p.n51(c, s); e.On {
 		return true, e
 	} else if !m {
-		return true, c.Fail(9)
+		return true, c.Fail(22)
 	}
 	return true, pgenrt.Err{}
 }
 
-func (p *listParserGen) s_listStmt(c *pgenrt.State, s *listStmt) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) s_listStmt(c *pgenrt.State, s *listStmt) (bool, pgenrt.Err) {
 	s.Pos = p.Pos(c.Cur)
-	m, e := p.n11(c, s)
+	m, e := p.n52(c, s)
+	if e.On {
+		c.MaybeUpdate(e)
+		return true, e
+	}
+	return m, pgenrt.Err{}
+}
+
+// "MEM32" | "MEM" | "ASCIIZ32" | "ASCIIZ"
+func (p *pgenParser_definition) n53(c *pgenrt.State) (bool, pgenrt.Err) {
+	deepest := 0
+	var first pgenrt.Err
+	{
+		b := *c
+		m, e := p.Lit(&b, "MEM32")
+		if e.On {
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+	}
+	{
+		b := *c
+		m, e := p.Lit(&b, "MEM")
+		if e.On {
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+	}
+	{
+		b := *c
+		m, e := p.Lit(&b, "ASCIIZ32")
+		if e.On {
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+	}
+	{
+		b := *c
+		m, e := p.Lit(&b, "ASCIIZ")
+		if e.On {
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+	}
+	if first.On {
+		c.MaybeUpdate(first)
+		return true, first
+	}
+	return false, pgenrt.Err{}
+}
+
+// ("MEM32" | "MEM" | "ASCIIZ32" | "ASCIIZ")
+func (p *pgenParser_definition) n54(c *pgenrt.State, s *memField) (bool, pgenrt.Err) {
+	start := c.Cur
+	m, e := p.n53(c)
+	if e.On {
+		return true, e
+	}
+	if !m {
+		return false, pgenrt.Err{}
+	}
+	if c.Cur == start+1 && s.Kind == "" {
+		s.Kind = p.Text(start) // one token: no concatenation
+		return true, pgenrt.Err{}
+	}
+	for i := start; i < c.Cur; i++ {
+		s.Kind += p.Text(i)
+	}
+	return true, pgenrt.Err{}
+}
+
+// Address
+func (p *pgenParser_definition) n55(c *pgenrt.State, s *memField) (bool, pgenrt.Err) {
+	nv := new(address)
+	m, e := p.s_address(c, nv)
+	if e.On {
+		return true, e
+	}
+	if !m {
+		return false, pgenrt.Err{}
+	}
+	s.Addr = nv
+	return true, pgenrt.Err{}
+}
+
+// Flag
+func (p *pgenParser_definition) n56(c *pgenrt.State, s *memField) (bool, pgenrt.Err) {
+	nv := new(flag)
+	m, e := p.s_flag(c, nv)
+	if e.On {
+		return true, e
+	}
+	if !m {
+		return false, pgenrt.Err{}
+	}
+	s.Flag = nv
+	return true, pgenrt.Err{}
+}
+
+// ScalarTok
+func (p *pgenParser_definition) n57(c *pgenrt.State, s *memField) (bool, pgenrt.Err) {
+	nv := new(scalarTok)
+	m, e := p.s_scalarTok(c, nv)
+	if e.On {
+		return true, e
+	}
+	if !m {
+		return false, pgenrt.Err{}
+	}
+	s.Length = nv
+	return true, pgenrt.Err{}
+}
+
+// ("MEM32" | "MEM" | "ASCIIZ32" | "ASCIIZ") "=" "(" Address "," Flag "," ScalarTok ")"
+func (p *pgenParser_definition) n58(c *pgenrt.State, s *memField) (bool, pgenrt.Err) {
+	if m, e := p.n54(c, s); e.On {
+		return true, e
+	} else if !m {
+		return false, pgenrt.Err{}
+	}
+	if m, e := p.Lit(c, "="); e.On {
+		return true, e
+	} else if !m {
+		return true, c.Fail(23)
+	}
+	if m, e := p.Lit(c, "("); e.On {
+		return true, e
+	} else if !m {
+		return true, c.Fail(24)
+	}
+	if m, e := p.n55(c, s); e.On {
+		return true, e
+	} else if !m {
+		return true, c.Fail(25)
+	}
+	if m, e := p.Lit(c, ","); e.On {
+		return true, e
+	} else if !m {
+		return true, c.Fail(26)
+	}
+	if m, e := p.n56(c, s); e.On {
+		return true, e
+	} else if !m {
+		return true, c.Fail(27)
+	}
+	if m, e := p.Lit(c, ","); e.On {
+		return true, e
+	} else if !m {
+		return true, c.Fail(28)
+	}
+	if m, e := p.n57(c, s); e.On {
+		return true, e
+	} else if !m {
+		return true, c.Fail(29)
+	}
+	if m, e := p.Lit(c, ")"); e.On {
+		return true, e
+	} else if !m {
+		return true, c.Fail(13)
+	}
+	return true, pgenrt.Err{}
+}
+
+func (p *pgenParser_definition) s_memField(c *pgenrt.State, s *memField) (bool, pgenrt.Err) {
+	s.Pos = p.Pos(c.Cur)
+	start := c.Cur
+	m, e := p.n58(c, s)
+	if e.On {
+		c.MaybeUpdate(e)
+		return true, e
+	}
+	if m {
+		s.Tokens = p.Slice(start, c.Cur)
+	}
+	return m, pgenrt.Err{}
+}
+
+// ScalarTok
+func (p *pgenParser_definition) n59(c *pgenrt.State, s *minorField) (bool, pgenrt.Err) {
+	nv := new(scalarTok)
+	m, e := p.s_scalarTok(c, nv)
+	if e.On {
+		return true, e
+	}
+	if !m {
+		return false, pgenrt.Err{}
+	}
+	s.Value = nv
+	return true, pgenrt.Err{}
+}
+
+// "MINOR" "=" ScalarTok
+func (p *pgenParser_definition) n60(c *pgenrt.State, s *minorField) (bool, pgenrt.Err) {
+	if m, e := p.Lit(c, "MINOR"); e.On {
+		return true, e
+	} else if !m {
+		return false, pgenrt.Err{}
+	}
+	if m, e := p.Lit(c, "="); e.On {
+		return true, e
+	} else if !m {
+		return true, c.Fail(30)
+	}
+	if m, e := p.n59(c, s); e.On {
+		return true, e
+	} else if !m {
+		return true, c.Fail(31)
+	}
+	return true, pgenrt.Err{}
+}
+
+func (p *pgenParser_definition) s_minorField(c *pgenrt.State, s *minorField) (bool, pgenrt.Err) {
+	s.Pos = p.Pos(c.Cur)
+	start := c.Cur
+	m, e := p.n60(c, s)
+	if e.On {
+		c.MaybeUpdate(e)
+		return true, e
+	}
+	if m {
+		s.Tokens = p.Slice(start, c.Cur)
+	}
+	return m, pgenrt.Err{}
+}
+
+// PathTok
+func (p *pgenParser_definition) n61(c *pgenrt.State, s *modNameStmt) (bool, pgenrt.Err) {
+	nv := new(pathTok)
+	m, e := p.s_pathTok(c, nv)
+	if e.On {
+		return true, e
+	}
+	if !m {
+		return false, pgenrt.Err{}
+	}
+	s.Path = nv
+	return true, pgenrt.Err{}
+}
+
+// "MODNAME" "=" PathTok
+func (p *pgenParser_definition) n62(c *pgenrt.State, s *modNameStmt) (bool, pgenrt.Err) {
+	if m, e := p.Lit(c, "MODNAME"); e.On {
+		return true, e
+	} else if !m {
+		return false, pgenrt.Err{}
+	}
+	if m, e := p.Lit(c, "="); e.On {
+		return true, e
+	} else if !m {
+		return true, c.Fail(32)
+	}
+	if m, e := p.n61(c, s); e.On {
+		return true, e
+	} else if !m {
+		return true, c.Fail(33)
+	}
+	return true, pgenrt.Err{}
+}
+
+func (p *pgenParser_definition) s_modNameStmt(c *pgenrt.State, s *modNameStmt) (bool, pgenrt.Err) {
+	s.Pos = p.Pos(c.Cur)
+	m, e := p.n62(c, s)
 	if e.On {
 		c.MaybeUpdate(e)
 		return true, e
@@ -3569,7 +1710,7 @@ func (p *listParserGen) s_listStmt(c *pgenrt.State, s *listStmt) (bool, pgenrt.E
 }
 
 // <number>
-func (p *listParserGen) n12(c *pgenrt.State, s *numTok) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n63(c *pgenrt.State, s *numTok) (bool, pgenrt.Err) {
 	start := c.Cur
 	m, e := p.Ref(c, tokNumber)
 	if e.On {
@@ -3588,9 +1729,277 @@ func (p *listParserGen) n12(c *pgenrt.State, s *numTok) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
-func (p *listParserGen) s_numTok(c *pgenrt.State, s *numTok) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) s_numTok(c *pgenrt.State, s *numTok) (bool, pgenrt.Err) {
 	s.Pos = p.Pos(c.Cur)
-	m, e := p.n12(c, s)
+	m, e := p.n63(c, s)
+	if e.On {
+		c.MaybeUpdate(e)
+		return true, e
+	}
+	return m, pgenrt.Err{}
+}
+
+// "ABORTOP" | "REMOVEOP"
+func (p *pgenParser_definition) n64(c *pgenrt.State) (bool, pgenrt.Err) {
+	deepest := 0
+	var first pgenrt.Err
+	{
+		b := *c
+		m, e := p.Lit(&b, "ABORTOP")
+		if e.On {
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+	}
+	{
+		b := *c
+		m, e := p.Lit(&b, "REMOVEOP")
+		if e.On {
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+	}
+	if first.On {
+		c.MaybeUpdate(first)
+		return true, first
+	}
+	return false, pgenrt.Err{}
+}
+
+// ("ABORTOP" | "REMOVEOP")
+func (p *pgenParser_definition) n65(c *pgenrt.State, s *opFlagField) (bool, pgenrt.Err) {
+	start := c.Cur
+	m, e := p.n64(c)
+	if e.On {
+		return true, e
+	}
+	if !m {
+		return false, pgenrt.Err{}
+	}
+	if c.Cur == start+1 && s.Name == "" {
+		s.Name = p.Text(start) // one token: no concatenation
+		return true, pgenrt.Err{}
+	}
+	for i := start; i < c.Cur; i++ {
+		s.Name += p.Text(i)
+	}
+	return true, pgenrt.Err{}
+}
+
+func (p *pgenParser_definition) s_opFlagField(c *pgenrt.State, s *opFlagField) (bool, pgenrt.Err) {
+	s.Pos = p.Pos(c.Cur)
+	m, e := p.n65(c, s)
+	if e.On {
+		c.MaybeUpdate(e)
+		return true, e
+	}
+	return m, pgenrt.Err{}
+}
+
+// NumTok
+func (p *pgenParser_definition) n66(c *pgenrt.State, s *opcodeField) (bool, pgenrt.Err) {
+	nv := new(numTok)
+	m, e := p.s_numTok(c, nv)
+	if e.On {
+		return true, e
+	}
+	if !m {
+		return false, pgenrt.Err{}
+	}
+	s.Value = nv
+	return true, pgenrt.Err{}
+}
+
+// "OPCODE" "=" NumTok
+func (p *pgenParser_definition) n67(c *pgenrt.State, s *opcodeField) (bool, pgenrt.Err) {
+	if m, e := p.Lit(c, "OPCODE"); e.On {
+		return true, e
+	} else if !m {
+		return false, pgenrt.Err{}
+	}
+	if m, e := p.Lit(c, "="); e.On {
+		return true, e
+	} else if !m {
+		return true, c.Fail(1)
+	}
+	if m, e := p.n66(c, s); e.On {
+		return true, e
+	} else if !m {
+		return true, c.Fail(2)
+	}
+	return true, pgenrt.Err{}
+}
+
+func (p *pgenParser_definition) s_opcodeField(c *pgenrt.State, s *opcodeField) (bool, pgenrt.Err) {
+	s.Pos = p.Pos(c.Cur)
+	start := c.Cur
+	m, e := p.n67(c, s)
+	if e.On {
+		c.MaybeUpdate(e)
+		return true, e
+	}
+	if m {
+		s.Tokens = p.Slice(start, c.Cur)
+	}
+	return m, pgenrt.Err{}
+}
+
+// NumTok
+func (p *pgenParser_definition) n68(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
+	nv := new(numTok)
+	m, e := p.s_numTok(c, nv)
+	if e.On {
+		return true, e
+	}
+	if !m {
+		return false, pgenrt.Err{}
+	}
+	s.A = nv
+	return true, pgenrt.Err{}
+}
+
+// NumTok
+func (p *pgenParser_definition) n69(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
+	nv := new(numTok)
+	m, e := p.s_numTok(c, nv)
+	if e.On {
+		return true, e
+	}
+	if !m {
+		return false, pgenrt.Err{}
+	}
+	s.B = nv
+	return true, pgenrt.Err{}
+}
+
+// "," NumTok
+func (p *pgenParser_definition) n70(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
+	if m, e := p.Lit(c, ","); e.On {
+		return true, e
+	} else if !m {
+		return false, pgenrt.Err{}
+	}
+	if m, e := p.n69(c, s); e.On {
+		return true, e
+	} else if !m {
+		return true, c.Fail(2)
+	}
+	return true, pgenrt.Err{}
+}
+
+// ("," NumTok)?
+func (p *pgenParser_definition) n71(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
+	matched := false
+	for {
+		b := *c
+		sv0 := s.B
+		m, e := p.n70(&b, s)
+		if e.On {
+			c.MaybeUpdate(e)
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			s.B = sv0
+			break
+		}
+		c.Accept(&b)
+		if !m {
+			s.B = sv0
+			break
+		}
+		matched = true
+		break
+	}
+	_ = matched
+	return true, pgenrt.Err{}
+}
+
+// "ORBIT" "=" "(" NumTok ("," NumTok)? ")"
+func (p *pgenParser_definition) n72(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
+	if m, e := p.Lit(c, "ORBIT"); e.On {
+		return true, e
+	} else if !m {
+		return false, pgenrt.Err{}
+	}
+	if m, e := p.Lit(c, "="); e.On {
+		return true, e
+	} else if !m {
+		return true, c.Fail(34)
+	}
+	if m, e := p.Lit(c, "("); e.On {
+		return true, e
+	} else if !m {
+		return true, c.Fail(35)
+	}
+	if m, e := p.n68(c, s); e.On {
+		return true, e
+	} else if !m {
+		return true, c.Fail(36)
+	}
+	if m, e := p.n71(c, s); e.On {
+		return true, e
+	} else if !m {
+		return true, c.Fail(37)
+	}
+	if m, e := p.Lit(c, ")"); e.On {
+		return true, e
+	} else if !m {
+		return true, c.Fail(13)
+	}
+	return true, pgenrt.Err{}
+}
+
+func (p *pgenParser_definition) s_orbitField(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
+	s.Pos = p.Pos(c.Cur)
+	start := c.Cur
+	m, e := p.n72(c, s)
+	if e.On {
+		c.MaybeUpdate(e)
+		return true, e
+	}
+	if m {
+		s.Tokens = p.Slice(start, c.Cur)
+	}
+	return m, pgenrt.Err{}
+}
+
+// <path>
+func (p *pgenParser_definition) n73(c *pgenrt.State, s *pathTok) (bool, pgenrt.Err) {
+	start := c.Cur
+	m, e := p.Ref(c, tokPath)
+	if e.On {
+		return true, e
+	}
+	if !m {
+		return false, pgenrt.Err{}
+	}
+	if c.Cur == start+1 && s.Text == "" {
+		s.Text = p.Text(start) // one token: no concatenation
+		return true, pgenrt.Err{}
+	}
+	for i := start; i < c.Cur; i++ {
+		s.Text += p.Text(i)
+	}
+	return true, pgenrt.Err{}
+}
+
+func (p *pgenParser_definition) s_pathTok(c *pgenrt.State, s *pathTok) (bool, pgenrt.Err) {
+	s.Pos = p.Pos(c.Cur)
+	m, e := p.n73(c, s)
 	if e.On {
 		c.MaybeUpdate(e)
 		return true, e
@@ -3599,7 +2008,7 @@ func (p *listParserGen) s_numTok(c *pgenrt.State, s *numTok) (bool, pgenrt.Err) 
 }
 
 // ","
-func (p *listParserGen) n13(c *pgenrt.State, s *punctTok) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n74(c *pgenrt.State, s *punctTok) (bool, pgenrt.Err) {
 	start := c.Cur
 	m, e := p.Lit(c, ",")
 	if e.On {
@@ -3618,9 +2027,9 @@ func (p *listParserGen) n13(c *pgenrt.State, s *punctTok) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
-func (p *listParserGen) s_punctTok(c *pgenrt.State, s *punctTok) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) s_punctTok(c *pgenrt.State, s *punctTok) (bool, pgenrt.Err) {
 	s.Pos = p.Pos(c.Cur)
-	m, e := p.n13(c, s)
+	m, e := p.n74(c, s)
 	if e.On {
 		c.MaybeUpdate(e)
 		return true, e
@@ -3628,4 +2037,1131 @@ func (p *listParserGen) s_punctTok(c *pgenrt.State, s *punctTok) (bool, pgenrt.E
 	return m, pgenrt.Err{}
 }
 
-var pgenExpect_listParser = [...]string{"\"=\" IdentTok \",\" \"ID\" \"=\" NumTok", "IdentTok \",\" \"ID\" \"=\" NumTok", "\",\" \"ID\" \"=\" NumTok", "\"ID\" \"=\" NumTok", "\"=\" NumTok", "NumTok", "ListEntry (\",\" ListEntry)* PunctTok?", "ListEntry", "(\",\" ListEntry)* PunctTok?", "PunctTok?"}
+// <symbol>
+func (p *pgenParser_definition) n75(c *pgenrt.State, s *regTok) (bool, pgenrt.Err) {
+	start := c.Cur
+	m, e := p.Ref(c, tokSymbol)
+	if e.On {
+		return true, e
+	}
+	if !m {
+		return false, pgenrt.Err{}
+	}
+	if c.Cur == start+1 && s.Variable == "" {
+		s.Variable = p.Text(start) // one token: no concatenation
+		return true, pgenrt.Err{}
+	}
+	for i := start; i < c.Cur; i++ {
+		s.Variable += p.Text(i)
+	}
+	return true, pgenrt.Err{}
+}
+
+// <ident>
+func (p *pgenParser_definition) n76(c *pgenrt.State, s *regTok) (bool, pgenrt.Err) {
+	start := c.Cur
+	m, e := p.Ref(c, tokIdent)
+	if e.On {
+		return true, e
+	}
+	if !m {
+		return false, pgenrt.Err{}
+	}
+	if c.Cur == start+1 && s.Name == "" {
+		s.Name = p.Text(start) // one token: no concatenation
+		return true, pgenrt.Err{}
+	}
+	for i := start; i < c.Cur; i++ {
+		s.Name += p.Text(i)
+	}
+	return true, pgenrt.Err{}
+}
+
+// <symbol> | <ident>
+func (p *pgenParser_definition) n77(c *pgenrt.State, s *regTok) (bool, pgenrt.Err) {
+	deepest := 0
+	var first pgenrt.Err
+	{
+		b := *c
+		sv0 := s.Variable
+		m, e := p.n75(&b, s)
+		if e.On {
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+		s.Variable = sv0
+	}
+	{
+		b := *c
+		sv0 := s.Name
+		m, e := p.n76(&b, s)
+		if e.On {
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+		s.Name = sv0
+	}
+	if first.On {
+		c.MaybeUpdate(first)
+		return true, first
+	}
+	return false, pgenrt.Err{}
+}
+
+func (p *pgenParser_definition) s_regTok(c *pgenrt.State, s *regTok) (bool, pgenrt.Err) {
+	s.Pos = p.Pos(c.Cur)
+	m, e := p.n77(c, s)
+	if e.On {
+		c.MaybeUpdate(e)
+		return true, e
+	}
+	return m, pgenrt.Err{}
+}
+
+// RegTok
+func (p *pgenParser_definition) n78(c *pgenrt.State, s *regsField) (bool, pgenrt.Err) {
+	nv := new(regTok)
+	m, e := p.s_regTok(c, nv)
+	if e.On {
+		return true, e
+	}
+	if !m {
+		return false, pgenrt.Err{}
+	}
+	s.Regs = append(s.Regs, nv)
+	return true, pgenrt.Err{}
+}
+
+// "," RegTok
+func (p *pgenParser_definition) n79(c *pgenrt.State, s *regsField) (bool, pgenrt.Err) {
+	if m, e := p.Lit(c, ","); e.On {
+		return true, e
+	} else if !m {
+		return false, pgenrt.Err{}
+	}
+	if m, e := p.n78(c, s); e.On {
+		return true, e
+	} else if !m {
+		return true, c.Fail(41)
+	}
+	return true, pgenrt.Err{}
+}
+
+// ("," RegTok)*
+func (p *pgenParser_definition) n80(c *pgenrt.State, s *regsField) (bool, pgenrt.Err) {
+	matched := false
+	for {
+		b := *c
+		sv0 := s.Regs
+		m, e := p.n79(&b, s)
+		if e.On {
+			c.MaybeUpdate(e)
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			s.Regs = sv0
+			break
+		}
+		c.Accept(&b)
+		if !m {
+			s.Regs = sv0
+			break
+		}
+		matched = true
+	}
+	_ = matched
+	return true, pgenrt.Err{}
+}
+
+// "REGS" "=" "(" RegTok ("," RegTok)* ")"
+func (p *pgenParser_definition) n81(c *pgenrt.State, s *regsField) (bool, pgenrt.Err) {
+	if m, e := p.Lit(c, "REGS"); e.On {
+		return true, e
+	} else if !m {
+		return false, pgenrt.Err{}
+	}
+	if m, e := p.Lit(c, "="); e.On {
+		return true, e
+	} else if !m {
+		return true, c.Fail(38)
+	}
+	if m, e := p.Lit(c, "("); e.On {
+		return true, e
+	} else if !m {
+		return true, c.Fail(39)
+	}
+	if m, e := p.n78(c, s); e.On {
+		return true, e
+	} else if !m {
+		return true, c.Fail(40)
+	}
+	if m, e := p.n80(c, s); e.On {
+		return true, e
+	} else if !m {
+		return true, c.Fail(42)
+	}
+	if m, e := p.Lit(c, ")"); e.On {
+		return true, e
+	} else if !m {
+		return true, c.Fail(13)
+	}
+	return true, pgenrt.Err{}
+}
+
+func (p *pgenParser_definition) s_regsField(c *pgenrt.State, s *regsField) (bool, pgenrt.Err) {
+	s.Pos = p.Pos(c.Cur)
+	start := c.Cur
+	m, e := p.n81(c, s)
+	if e.On {
+		c.MaybeUpdate(e)
+		return true, e
+	}
+	if m {
+		s.Tokens = p.Slice(start, c.Cur)
+	}
+	return m, pgenrt.Err{}
+}
+
+// "RETEP"
+func (p *pgenParser_definition) n82(c *pgenrt.State, s *retEPTok) (bool, pgenrt.Err) {
+	start := c.Cur
+	m, e := p.Lit(c, "RETEP")
+	if e.On {
+		return true, e
+	}
+	if !m {
+		return false, pgenrt.Err{}
+	}
+	if c.Cur == start+1 && s.Text == "" {
+		s.Text = p.Text(start) // one token: no concatenation
+		return true, pgenrt.Err{}
+	}
+	for i := start; i < c.Cur; i++ {
+		s.Text += p.Text(i)
+	}
+	return true, pgenrt.Err{}
+}
+
+func (p *pgenParser_definition) s_retEPTok(c *pgenrt.State, s *retEPTok) (bool, pgenrt.Err) {
+	s.Pos = p.Pos(c.Cur)
+	m, e := p.n82(c, s)
+	if e.On {
+		c.MaybeUpdate(e)
+		return true, e
+	}
+	return m, pgenrt.Err{}
+}
+
+// <number>
+func (p *pgenParser_definition) n83(c *pgenrt.State, s *scalarTok) (bool, pgenrt.Err) {
+	start := c.Cur
+	m, e := p.Ref(c, tokNumber)
+	if e.On {
+		return true, e
+	}
+	if !m {
+		return false, pgenrt.Err{}
+	}
+	if c.Cur == start+1 && s.Number == "" {
+		s.Number = p.Text(start) // one token: no concatenation
+		return true, pgenrt.Err{}
+	}
+	for i := start; i < c.Cur; i++ {
+		s.Number += p.Text(i)
+	}
+	return true, pgenrt.Err{}
+}
+
+// <symbol>
+func (p *pgenParser_definition) n84(c *pgenrt.State, s *scalarTok) (bool, pgenrt.Err) {
+	start := c.Cur
+	m, e := p.Ref(c, tokSymbol)
+	if e.On {
+		return true, e
+	}
+	if !m {
+		return false, pgenrt.Err{}
+	}
+	if c.Cur == start+1 && s.Symbol == "" {
+		s.Symbol = p.Text(start) // one token: no concatenation
+		return true, pgenrt.Err{}
+	}
+	for i := start; i < c.Cur; i++ {
+		s.Symbol += p.Text(i)
+	}
+	return true, pgenrt.Err{}
+}
+
+// <ident>
+func (p *pgenParser_definition) n85(c *pgenrt.State, s *scalarTok) (bool, pgenrt.Err) {
+	start := c.Cur
+	m, e := p.Ref(c, tokIdent)
+	if e.On {
+		return true, e
+	}
+	if !m {
+		return false, pgenrt.Err{}
+	}
+	if c.Cur == start+1 && s.Ident == "" {
+		s.Ident = p.Text(start) // one token: no concatenation
+		return true, pgenrt.Err{}
+	}
+	for i := start; i < c.Cur; i++ {
+		s.Ident += p.Text(i)
+	}
+	return true, pgenrt.Err{}
+}
+
+// <number> | <symbol> | <ident>
+func (p *pgenParser_definition) n86(c *pgenrt.State, s *scalarTok) (bool, pgenrt.Err) {
+	deepest := 0
+	var first pgenrt.Err
+	{
+		b := *c
+		sv0 := s.Number
+		m, e := p.n83(&b, s)
+		if e.On {
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+		s.Number = sv0
+	}
+	{
+		b := *c
+		sv0 := s.Symbol
+		m, e := p.n84(&b, s)
+		if e.On {
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+		s.Symbol = sv0
+	}
+	{
+		b := *c
+		sv0 := s.Ident
+		m, e := p.n85(&b, s)
+		if e.On {
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+		s.Ident = sv0
+	}
+	if first.On {
+		c.MaybeUpdate(first)
+		return true, first
+	}
+	return false, pgenrt.Err{}
+}
+
+func (p *pgenParser_definition) s_scalarTok(c *pgenrt.State, s *scalarTok) (bool, pgenrt.Err) {
+	s.Pos = p.Pos(c.Cur)
+	m, e := p.n86(c, s)
+	if e.On {
+		c.MaybeUpdate(e)
+		return true, e
+	}
+	return m, pgenrt.Err{}
+}
+
+// "+" | "-"
+func (p *pgenParser_definition) n87(c *pgenrt.State) (bool, pgenrt.Err) {
+	deepest := 0
+	var first pgenrt.Err
+	{
+		b := *c
+		m, e := p.Lit(&b, "+")
+		if e.On {
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+	}
+	{
+		b := *c
+		m, e := p.Lit(&b, "-")
+		if e.On {
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+	}
+	if first.On {
+		c.MaybeUpdate(first)
+		return true, first
+	}
+	return false, pgenrt.Err{}
+}
+
+// ("+" | "-")
+func (p *pgenParser_definition) n88(c *pgenrt.State, s *signedNum) (bool, pgenrt.Err) {
+	start := c.Cur
+	m, e := p.n87(c)
+	if e.On {
+		return true, e
+	}
+	if !m {
+		return false, pgenrt.Err{}
+	}
+	if c.Cur == start+1 && s.Sign == "" {
+		s.Sign = p.Text(start) // one token: no concatenation
+		return true, pgenrt.Err{}
+	}
+	for i := start; i < c.Cur; i++ {
+		s.Sign += p.Text(i)
+	}
+	return true, pgenrt.Err{}
+}
+
+// NumTok
+func (p *pgenParser_definition) n89(c *pgenrt.State, s *signedNum) (bool, pgenrt.Err) {
+	nv := new(numTok)
+	m, e := p.s_numTok(c, nv)
+	if e.On {
+		return true, e
+	}
+	if !m {
+		return false, pgenrt.Err{}
+	}
+	s.Num = nv
+	return true, pgenrt.Err{}
+}
+
+// ("+" | "-") NumTok
+func (p *pgenParser_definition) n90(c *pgenrt.State, s *signedNum) (bool, pgenrt.Err) {
+	if m, e := p.n88(c, s); e.On {
+		return true, e
+	} else if !m {
+		return false, pgenrt.Err{}
+	}
+	if m, e := p.n89(c, s); e.On {
+		return true, e
+	} else if !m {
+		return true, c.Fail(2)
+	}
+	return true, pgenrt.Err{}
+}
+
+func (p *pgenParser_definition) s_signedNum(c *pgenrt.State, s *signedNum) (bool, pgenrt.Err) {
+	s.Pos = p.Pos(c.Cur)
+	m, e := p.n90(c, s)
+	if e.On {
+		c.MaybeUpdate(e)
+		return true, e
+	}
+	return m, pgenrt.Err{}
+}
+
+// <string>
+func (p *pgenParser_definition) n91(c *pgenrt.State, s *strToken) (bool, pgenrt.Err) {
+	start := c.Cur
+	m, e := p.Ref(c, tokString)
+	if e.On {
+		return true, e
+	}
+	if !m {
+		return false, pgenrt.Err{}
+	}
+	if c.Cur == start+1 && s.Raw == "" {
+		s.Raw = p.Text(start) // one token: no concatenation
+		return true, pgenrt.Err{}
+	}
+	for i := start; i < c.Cur; i++ {
+		s.Raw += p.Text(i)
+	}
+	return true, pgenrt.Err{}
+}
+
+func (p *pgenParser_definition) s_strToken(c *pgenrt.State, s *strToken) (bool, pgenrt.Err) {
+	s.Pos = p.Pos(c.Cur)
+	m, e := p.n91(c, s)
+	if e.On {
+		c.MaybeUpdate(e)
+		return true, e
+	}
+	return m, pgenrt.Err{}
+}
+
+// <symbol>
+func (p *pgenParser_definition) n92(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
+	start := c.Cur
+	m, e := p.Ref(c, tokSymbol)
+	if e.On {
+		return true, e
+	}
+	if !m {
+		return false, pgenrt.Err{}
+	}
+	if c.Cur == start+1 && s.Name == "" {
+		s.Name = p.Text(start) // one token: no concatenation
+		return true, pgenrt.Err{}
+	}
+	for i := start; i < c.Cur; i++ {
+		s.Name += p.Text(i)
+	}
+	return true, pgenrt.Err{}
+}
+
+// SignedNum
+func (p *pgenParser_definition) n93(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
+	nv := new(signedNum)
+	m, e := p.s_signedNum(c, nv)
+	if e.On {
+		return true, e
+	}
+	if !m {
+		return false, pgenrt.Err{}
+	}
+	s.Offset = nv
+	return true, pgenrt.Err{}
+}
+
+// SignedNum?
+func (p *pgenParser_definition) n94(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
+	matched := false
+	for {
+		b := *c
+		sv0 := s.Offset
+		m, e := p.n93(&b, s)
+		if e.On {
+			c.MaybeUpdate(e)
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			s.Offset = sv0
+			break
+		}
+		c.Accept(&b)
+		if !m {
+			s.Offset = sv0
+			break
+		}
+		matched = true
+		break
+	}
+	_ = matched
+	return true, pgenrt.Err{}
+}
+
+// RetEPTok
+func (p *pgenParser_definition) n95(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
+	nv := new(retEPTok)
+	m, e := p.s_retEPTok(c, nv)
+	if e.On {
+		return true, e
+	}
+	if !m {
+		return false, pgenrt.Err{}
+	}
+	s.RetEP = nv
+	return true, pgenrt.Err{}
+}
+
+// "," RetEPTok
+func (p *pgenParser_definition) n96(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
+	if m, e := p.Lit(c, ","); e.On {
+		return true, e
+	} else if !m {
+		return false, pgenrt.Err{}
+	}
+	if m, e := p.n95(c, s); e.On {
+		return true, e
+	} else if !m {
+		return true, c.Fail(44)
+	}
+	return true, pgenrt.Err{}
+}
+
+// ("," RetEPTok)?
+func (p *pgenParser_definition) n97(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
+	matched := false
+	for {
+		b := *c
+		sv0 := s.RetEP
+		m, e := p.n96(&b, s)
+		if e.On {
+			c.MaybeUpdate(e)
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			s.RetEP = sv0
+			break
+		}
+		c.Accept(&b)
+		if !m {
+			s.RetEP = sv0
+			break
+		}
+		matched = true
+		break
+	}
+	_ = matched
+	return true, pgenrt.Err{}
+}
+
+// <symbol> SignedNum? ("," RetEPTok)?
+func (p *pgenParser_definition) n98(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
+	if m, e := p.n92(c, s); e.On {
+		return true, e
+	} else if !m {
+		return false, pgenrt.Err{}
+	}
+	if m, e := p.n94(c, s); e.On {
+		return true, e
+	} else if !m {
+		return true, c.Fail(43)
+	}
+	if m, e := p.n97(c, s); e.On {
+		return true, e
+	} else if !m {
+		return true, c.Fail(45)
+	}
+	return true, pgenrt.Err{}
+}
+
+func (p *pgenParser_definition) s_symTarget(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
+	s.Pos = p.Pos(c.Cur)
+	m, e := p.n98(c, s)
+	if e.On {
+		c.MaybeUpdate(e)
+		return true, e
+	}
+	return m, pgenrt.Err{}
+}
+
+// ("+" | "-")
+func (p *pgenParser_definition) n99(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
+	start := c.Cur
+	m, e := p.n87(c)
+	if e.On {
+		return true, e
+	}
+	if !m {
+		return false, pgenrt.Err{}
+	}
+	if c.Cur == start+1 && s.Sign == "" {
+		s.Sign = p.Text(start) // one token: no concatenation
+		return true, pgenrt.Err{}
+	}
+	for i := start; i < c.Cur; i++ {
+		s.Sign += p.Text(i)
+	}
+	return true, pgenrt.Err{}
+}
+
+// NumTok
+func (p *pgenParser_definition) n100(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
+	nv := new(numTok)
+	m, e := p.s_numTok(c, nv)
+	if e.On {
+		return true, e
+	}
+	if !m {
+		return false, pgenrt.Err{}
+	}
+	s.Paren = nv
+	return true, pgenrt.Err{}
+}
+
+// "(" NumTok ")"
+func (p *pgenParser_definition) n101(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
+	if m, e := p.Lit(c, "("); e.On {
+		return true, e
+	} else if !m {
+		return false, pgenrt.Err{}
+	}
+	if m, e := p.n100(c, s); e.On {
+		return true, e
+	} else if !m {
+		return true, c.Fail(46)
+	}
+	if m, e := p.Lit(c, ")"); e.On {
+		return true, e
+	} else if !m {
+		return true, c.Fail(13)
+	}
+	return true, pgenrt.Err{}
+}
+
+// NumTok
+func (p *pgenParser_definition) n102(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
+	nv := new(numTok)
+	m, e := p.s_numTok(c, nv)
+	if e.On {
+		return true, e
+	}
+	if !m {
+		return false, pgenrt.Err{}
+	}
+	s.Num = nv
+	return true, pgenrt.Err{}
+}
+
+// IdentTok
+func (p *pgenParser_definition) n103(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
+	nv := new(identTok)
+	m, e := p.s_identTok(c, nv)
+	if e.On {
+		return true, e
+	}
+	if !m {
+		return false, pgenrt.Err{}
+	}
+	s.Reg = nv
+	return true, pgenrt.Err{}
+}
+
+// ("(" NumTok ")") | NumTok | IdentTok
+func (p *pgenParser_definition) n104(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
+	deepest := 0
+	var first pgenrt.Err
+	{
+		b := *c
+		sv0 := s.Paren
+		m, e := p.n101(&b, s)
+		if e.On {
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+		s.Paren = sv0
+	}
+	{
+		b := *c
+		sv0 := s.Num
+		m, e := p.n102(&b, s)
+		if e.On {
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+		s.Num = sv0
+	}
+	{
+		b := *c
+		sv0 := s.Reg
+		m, e := p.n103(&b, s)
+		if e.On {
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+		s.Reg = sv0
+	}
+	if first.On {
+		c.MaybeUpdate(first)
+		return true, first
+	}
+	return false, pgenrt.Err{}
+}
+
+// ("+" | "-") (("(" NumTok ")") | NumTok | IdentTok)
+func (p *pgenParser_definition) n105(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
+	if m, e := p.n99(c, s); e.On {
+		return true, e
+	} else if !m {
+		return false, pgenrt.Err{}
+	}
+	if m, e := p.n104(c, s); e.On {
+		return true, e
+	} else if !m {
+		return true, c.Fail(47)
+	}
+	return true, pgenrt.Err{}
+}
+
+func (p *pgenParser_definition) s_term(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
+	s.Pos = p.Pos(c.Cur)
+	m, e := p.n105(c, s)
+	if e.On {
+		c.MaybeUpdate(e)
+		return true, e
+	}
+	return m, pgenrt.Err{}
+}
+
+// "DESC" | "FMT"
+func (p *pgenParser_definition) n106(c *pgenrt.State) (bool, pgenrt.Err) {
+	deepest := 0
+	var first pgenrt.Err
+	{
+		b := *c
+		m, e := p.Lit(&b, "DESC")
+		if e.On {
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+	}
+	{
+		b := *c
+		m, e := p.Lit(&b, "FMT")
+		if e.On {
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+	}
+	if first.On {
+		c.MaybeUpdate(first)
+		return true, first
+	}
+	return false, pgenrt.Err{}
+}
+
+// ("DESC" | "FMT")
+func (p *pgenParser_definition) n107(c *pgenrt.State, s *textField) (bool, pgenrt.Err) {
+	start := c.Cur
+	m, e := p.n106(c)
+	if e.On {
+		return true, e
+	}
+	if !m {
+		return false, pgenrt.Err{}
+	}
+	if c.Cur == start+1 && s.Key == "" {
+		s.Key = p.Text(start) // one token: no concatenation
+		return true, pgenrt.Err{}
+	}
+	for i := start; i < c.Cur; i++ {
+		s.Key += p.Text(i)
+	}
+	return true, pgenrt.Err{}
+}
+
+// StrToken
+func (p *pgenParser_definition) n108(c *pgenrt.State, s *textField) (bool, pgenrt.Err) {
+	nv := new(strToken)
+	m, e := p.s_strToken(c, nv)
+	if e.On {
+		return true, e
+	}
+	if !m {
+		return false, pgenrt.Err{}
+	}
+	s.Text = nv
+	return true, pgenrt.Err{}
+}
+
+// ("DESC" | "FMT") "=" StrToken
+func (p *pgenParser_definition) n109(c *pgenrt.State, s *textField) (bool, pgenrt.Err) {
+	if m, e := p.n107(c, s); e.On {
+		return true, e
+	} else if !m {
+		return false, pgenrt.Err{}
+	}
+	if m, e := p.Lit(c, "="); e.On {
+		return true, e
+	} else if !m {
+		return true, c.Fail(48)
+	}
+	if m, e := p.n108(c, s); e.On {
+		return true, e
+	} else if !m {
+		return true, c.Fail(49)
+	}
+	return true, pgenrt.Err{}
+}
+
+func (p *pgenParser_definition) s_textField(c *pgenrt.State, s *textField) (bool, pgenrt.Err) {
+	s.Pos = p.Pos(c.Cur)
+	start := c.Cur
+	m, e := p.n109(c, s)
+	if e.On {
+		c.MaybeUpdate(e)
+		return true, e
+	}
+	if m {
+		s.Tokens = p.Slice(start, c.Cur)
+	}
+	return m, pgenrt.Err{}
+}
+
+// AtTarget
+func (p *pgenParser_definition) n110(c *pgenrt.State, s *tpField) (bool, pgenrt.Err) {
+	nv := new(atTarget)
+	m, e := p.s_atTarget(c, nv)
+	if e.On {
+		return true, e
+	}
+	if !m {
+		return false, pgenrt.Err{}
+	}
+	s.At = nv
+	return true, pgenrt.Err{}
+}
+
+// SymTarget
+func (p *pgenParser_definition) n111(c *pgenrt.State, s *tpField) (bool, pgenrt.Err) {
+	nv := new(symTarget)
+	m, e := p.s_symTarget(c, nv)
+	if e.On {
+		return true, e
+	}
+	if !m {
+		return false, pgenrt.Err{}
+	}
+	s.Symbol = nv
+	return true, pgenrt.Err{}
+}
+
+// AtTarget | SymTarget
+func (p *pgenParser_definition) n112(c *pgenrt.State, s *tpField) (bool, pgenrt.Err) {
+	deepest := 0
+	var first pgenrt.Err
+	{
+		b := *c
+		sv0 := s.At
+		m, e := p.n110(&b, s)
+		if e.On {
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+		s.At = sv0
+	}
+	{
+		b := *c
+		sv0 := s.Symbol
+		m, e := p.n111(&b, s)
+		if e.On {
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+		s.Symbol = sv0
+	}
+	if first.On {
+		c.MaybeUpdate(first)
+		return true, first
+	}
+	return false, pgenrt.Err{}
+}
+
+// "TP" "=" (AtTarget | SymTarget)
+func (p *pgenParser_definition) n113(c *pgenrt.State, s *tpField) (bool, pgenrt.Err) {
+	if m, e := p.Lit(c, "TP"); e.On {
+		return true, e
+	} else if !m {
+		return false, pgenrt.Err{}
+	}
+	if m, e := p.Lit(c, "="); e.On {
+		return true, e
+	} else if !m {
+		return true, c.Fail(50)
+	}
+	if m, e := p.n112(c, s); e.On {
+		return true, e
+	} else if !m {
+		return true, c.Fail(51)
+	}
+	return true, pgenrt.Err{}
+}
+
+func (p *pgenParser_definition) s_tpField(c *pgenrt.State, s *tpField) (bool, pgenrt.Err) {
+	s.Pos = p.Pos(c.Cur)
+	start := c.Cur
+	m, e := p.n113(c, s)
+	if e.On {
+		c.MaybeUpdate(e)
+		return true, e
+	}
+	if m {
+		s.Tokens = p.Slice(start, c.Cur)
+	}
+	return m, pgenrt.Err{}
+}
+
+// IdentTok
+func (p *pgenParser_definition) n114(c *pgenrt.State, s *typeField) (bool, pgenrt.Err) {
+	nv := new(identTok)
+	m, e := p.s_identTok(c, nv)
+	if e.On {
+		return true, e
+	}
+	if !m {
+		return false, pgenrt.Err{}
+	}
+	s.Names = append(s.Names, nv)
+	return true, pgenrt.Err{}
+}
+
+// "," IdentTok
+func (p *pgenParser_definition) n115(c *pgenrt.State, s *typeField) (bool, pgenrt.Err) {
+	if m, e := p.Lit(c, ","); e.On {
+		return true, e
+	} else if !m {
+		return false, pgenrt.Err{}
+	}
+	if m, e := p.n114(c, s); e.On {
+		return true, e
+	} else if !m {
+		return true, c.Fail(7)
+	}
+	return true, pgenrt.Err{}
+}
+
+// ("," IdentTok)*
+func (p *pgenParser_definition) n116(c *pgenrt.State, s *typeField) (bool, pgenrt.Err) {
+	matched := false
+	for {
+		b := *c
+		sv0 := s.Names
+		m, e := p.n115(&b, s)
+		if e.On {
+			c.MaybeUpdate(e)
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			s.Names = sv0
+			break
+		}
+		c.Accept(&b)
+		if !m {
+			s.Names = sv0
+			break
+		}
+		matched = true
+	}
+	_ = matched
+	return true, pgenrt.Err{}
+}
+
+// "TYPE" "=" "(" IdentTok ("," IdentTok)* ")"
+func (p *pgenParser_definition) n117(c *pgenrt.State, s *typeField) (bool, pgenrt.Err) {
+	if m, e := p.Lit(c, "TYPE"); e.On {
+		return true, e
+	} else if !m {
+		return false, pgenrt.Err{}
+	}
+	if m, e := p.Lit(c, "="); e.On {
+		return true, e
+	} else if !m {
+		return true, c.Fail(52)
+	}
+	if m, e := p.Lit(c, "("); e.On {
+		return true, e
+	} else if !m {
+		return true, c.Fail(53)
+	}
+	if m, e := p.n114(c, s); e.On {
+		return true, e
+	} else if !m {
+		return true, c.Fail(54)
+	}
+	if m, e := p.n116(c, s); e.On {
+		return true, e
+	} else if !m {
+		return true, c.Fail(55)
+	}
+	if m, e := p.Lit(c, ")"); e.On {
+		return true, e
+	} else if !m {
+		return true, c.Fail(13)
+	}
+	return true, pgenrt.Err{}
+}
+
+func (p *pgenParser_definition) s_typeField(c *pgenrt.State, s *typeField) (bool, pgenrt.Err) {
+	s.Pos = p.Pos(c.Cur)
+	start := c.Cur
+	m, e := p.n117(c, s)
+	if e.On {
+		c.MaybeUpdate(e)
+		return true, e
+	}
+	if m {
+		s.Tokens = p.Slice(start, c.Cur)
+	}
+	return m, pgenrt.Err{}
+}
+
+var pgenExpect_definition = [...]string{"Term*", "\"=\" NumTok", "NumTok", "PathTok (\",\" NumTok)?", "(\",\" NumTok)?", "Level*", "\"=\" IdentTok", "IdentTok", "\"=\" \"(\" Address \",\" Flag \")\"", "\"(\" Address \",\" Flag \")\"", "Address \",\" Flag \")\"", "\",\" Flag \")\"", "Flag \")\"", "\")\"", "SignedNum?", "\"=\" IdentTok \",\" \"ID\" \"=\" NumTok", "IdentTok \",\" \"ID\" \"=\" NumTok", "\",\" \"ID\" \"=\" NumTok", "\"ID\" \"=\" NumTok", "ListEntry (\",\" ListEntry)* PunctTok?", "ListEntry", "(\",\" ListEntry)* PunctTok?", "PunctTok?", "\"=\" \"(\" Address \",\" Flag \",\" ScalarTok \")\"", "\"(\" Address \",\" Flag \",\" ScalarTok \")\"", "Address \",\" Flag \",\" ScalarTok \")\"", "\",\" Flag \",\" ScalarTok \")\"", "Flag \",\" ScalarTok \")\"", "\",\" ScalarTok \")\"", "ScalarTok \")\"", "\"=\" ScalarTok", "ScalarTok", "\"=\" PathTok", "PathTok", "\"=\" \"(\" NumTok (\",\" NumTok)? \")\"", "\"(\" NumTok (\",\" NumTok)? \")\"", "NumTok (\",\" NumTok)? \")\"", "(\",\" NumTok)? \")\"", "\"=\" \"(\" RegTok (\",\" RegTok)* \")\"", "\"(\" RegTok (\",\" RegTok)* \")\"", "RegTok (\",\" RegTok)* \")\"", "RegTok", "(\",\" RegTok)* \")\"", "SignedNum? (\",\" RetEPTok)?", "RetEPTok", "(\",\" RetEPTok)?", "NumTok \")\"", "((\"(\" NumTok \")\") | NumTok | IdentTok)", "\"=\" StrToken", "StrToken", "\"=\" (AtTarget | SymTarget)", "(AtTarget | SymTarget)", "\"=\" \"(\" IdentTok (\",\" IdentTok)* \")\"", "\"(\" IdentTok (\",\" IdentTok)* \")\"", "IdentTok (\",\" IdentTok)* \")\"", "(\",\" IdentTok)* \")\""}

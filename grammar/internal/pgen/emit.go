@@ -48,8 +48,8 @@ func emit(pkg *pkgInfo) ([]byte, error) {
 			e.lexer(pd.lexer)
 		}
 	}
-	for _, pd := range pkg.parsers {
-		e.parser(pd)
+	for _, group := range parserGroups(pkg.parsers) {
+		e.parsers(group)
 	}
 	src, err := format.Source([]byte(e.b.String()))
 	if err != nil {
@@ -99,19 +99,50 @@ func (e *emitter) lexer(ld *lexerDef) {
 	e.p("}")
 }
 
-// parserEmitter writes the functions of one parser.
+// parserGroups groups the parsers that share their lexer and options, in
+// the order of their first parser: the parsers of one group share their
+// functions, as their grammars share struct types.
+func parserGroups(pds []*parserDef) [][]*parserDef {
+	var groups [][]*parserDef
+	index := map[string]int{}
+	for _, pd := range pds {
+		lex := ""
+		if pd.custom != nil {
+			lex = "custom " + pd.custom.typeName
+		} else {
+			lex = pd.lexer.name
+		}
+		key := fmt.Sprintf("%s|%d|%s|%s", lex, pd.lookahead, strings.Join(pd.ci, ","), strings.Join(pd.elide, ","))
+		i, ok := index[key]
+		if !ok {
+			i = len(groups)
+			index[key] = i
+			groups = append(groups, nil)
+		}
+		groups[i] = append(groups[i], pd)
+	}
+	return groups
+}
+
+// parserEmitter writes the functions of a group of parsers.
 type parserEmitter struct {
 	*emitter
-	pd      *parserDef
+	pd      *parserDef // the first parser of the group: its lexer and options
 	g       *grammarBuilder
-	gen     string // the generated type
+	gen     string // the type of the functions
+	name    string // the suffix of the group's tables
+	slabbed bool   // ParseInto: nodes come from slabs
 	expects []string
 	calls   map[node]string   // the function of each node written
 	bodies  map[string]string // a function's signature and body -> its name
 	slabs   []string          // types handed out from slabs ("string" among them)
 }
 
-func (e *emitter) parser(pd *parserDef) {
+// parsers writes the parsers of a group: one type holding the functions
+// of every struct their grammars reach (the generated parser's own type
+// when the group has one parser), and each parser's entry points.
+func (e *emitter) parsers(group []*parserDef) {
+	pd := group[0]
 	g := &grammarBuilder{types: e.pkg.types, structs: map[string]*structInfo{}, elided: map[string]bool{}}
 	if pd.custom != nil {
 		g.symbols = pd.custom.exprs
@@ -128,8 +159,20 @@ func (e *emitter) parser(pd *parserDef) {
 		g.elided[name] = true
 		mask |= 1 << uint(g.ruleIndex(name))
 	}
-	root := g.structType(pd.root)
-	pe := &parserEmitter{emitter: e, pd: pd, g: g, gen: pd.name + "Gen", calls: map[node]string{}, bodies: map[string]string{}}
+	roots := make([]*structInfo, len(group))
+	for i, pd := range group {
+		roots[i] = g.structType(pd.root)
+	}
+	pe := &parserEmitter{emitter: e, pd: pd, g: g, gen: pd.name + "Gen", name: pd.name, slabbed: pd.custom == nil,
+		calls: map[node]string{}, bodies: map[string]string{}}
+	if len(group) > 1 {
+		if pd.custom != nil {
+			pe.name = pd.custom.typeName
+		} else {
+			pe.name = pd.lexer.name
+		}
+		pe.gen = "pgenParser_" + pe.name
+	}
 	names := make([]string, 0, len(g.structs))
 	for n := range g.structs {
 		names = append(names, n)
@@ -138,26 +181,71 @@ func (e *emitter) parser(pd *parserDef) {
 	for _, n := range names {
 		pe.check(g.structs[n])
 	}
-	e.p("")
-	pe.slabs = slabTypes(g)
 	input := "pgenrt.Input"
 	if pd.custom != nil {
 		input = "pgenrt.Tokens"
 	}
-	e.p("// %s is the generated parser of %s's grammar (root %s): it builds the", pe.gen, pd.name, pd.root)
-	e.p("// same tree and reports the same errors. Its zero value is ready to use;")
-	e.p("// it keeps its buffers between parses, so use one per goroutine.")
+	e.p("")
+	if len(group) == 1 {
+		e.p("// %s is the generated parser of %s's grammar (root %s): it builds the", pe.gen, pd.name, pd.root)
+		e.p("// same tree and reports the same errors. Its zero value is ready to use;")
+		e.p("// it keeps its buffers between parses, so use one per goroutine.")
+	} else {
+		var ps []string
+		for _, pd := range group {
+			ps = append(ps, pd.name)
+		}
+		e.p("// %s holds the functions of the grammars of %s, which share", pe.gen, strings.Join(ps, ", "))
+		e.p("// their lexer and options; each one's generated parser embeds one.")
+	}
 	e.p("type %s struct {", pe.gen)
 	e.p("\t%s", input)
-	e.p("\treuse bool // ParseInto: nodes come from the slabs")
-	for _, t := range pe.slabs {
-		e.p("\tslab_%s pgenrt.Slab[%s]", t, t)
+	if pe.slabbed {
+		pe.slabs = slabTypes(g)
+		e.p("\treuse bool // ParseInto: nodes come from the slabs")
+		for _, t := range pe.slabs {
+			e.p("\tslab_%s pgenrt.Slab[%s]", t, t)
+		}
 	}
 	e.p("}")
 	if pd.custom != nil {
-		pe.tokenAPI(root)
-	} else {
-		e.p(`
+		var fold []string
+		for _, t := range pd.ci {
+			fold = append(fold, pd.custom.exprs[t])
+		}
+		e.p("")
+		e.p("var pgenFold_%s = [...]lexer.TokenType{%s}", pe.name, strings.Join(fold, ", "))
+	}
+	for i, pd := range group {
+		gen := pd.name + "Gen"
+		if len(group) > 1 {
+			e.p("")
+			e.p("// %s is the generated parser of %s's grammar (root %s): it builds the", gen, pd.name, pd.root)
+			e.p("// same tree and reports the same errors. Its zero value is ready to use;")
+			e.p("// it keeps its buffers between parses, so use one per goroutine.")
+			e.p("type %s struct{ %s }", gen, pe.gen)
+		}
+		if pd.custom != nil {
+			pe.tokenAPI(gen, pd)
+		} else {
+			pe.stringAPI(gen, pd, roots[i], mask)
+		}
+	}
+	for _, n := range names {
+		pe.structFunc(g.structs[n])
+	}
+	var ex []string
+	for _, s := range pe.expects {
+		ex = append(ex, strconv.Quote(s))
+	}
+	e.p("")
+	e.p("var pgenExpect_%s = [...]string{%s}", pe.name, strings.Join(ex, ", "))
+}
+
+// stringAPI writes ParseString and ParseInto of gen, the generated parser
+// of pd, fed by a generated lexer.
+func (pe *parserEmitter) stringAPI(gen string, pd *parserDef, root *structInfo, mask uint64) {
+	pe.p(`
 // ParseString parses s as %[2]s.ParseString does, into a new tree.
 func (p *%[1]s) ParseString(filename, s string) (*%[3]s, error) {
 	out := new(%[3]s)
@@ -181,18 +269,8 @@ func (p *%[1]s) parse(filename, s string, out *%[3]s, reuse bool) error {
 	%[6]s
 	var c pgenrt.State
 	m, e := p.s_%[3]s(&c, out)
-	return p.Finish(&c, m, e, pgenExpect_%[2]s[:])
-}`, pe.gen, pd.name, pd.root, pd.lexer.name, mask, resetRoot(root), resetSlabs(pe.slabs))
-	}
-	for _, n := range names {
-		pe.structFunc(g.structs[n])
-	}
-	var ex []string
-	for _, s := range pe.expects {
-		ex = append(ex, strconv.Quote(s))
-	}
-	e.p("")
-	e.p("var pgenExpect_%s = [...]string{%s}", pd.name, strings.Join(ex, ", "))
+	return p.Finish(&c, m, e, pgenExpect_%[8]s[:])
+}`, gen, pd.name, pd.root, pd.lexer.name, mask, resetRoot(root), resetSlabs(pe.slabs), pe.name)
 }
 
 // slabTypes lists the struct types captured by pointer, and "string" when
@@ -338,30 +416,21 @@ func (pe *parserEmitter) structFunc(s *structInfo) {
 	pe.p("}")
 }
 
-// tokenAPI writes ParseTokens of a parser fed by a custom lexer.
-func (pe *parserEmitter) tokenAPI(root *structInfo) {
-	var fold []string
-	for _, t := range pe.pd.ci {
-		fold = append(fold, pe.pd.custom.exprs[t])
+// tokenAPI writes ParseTokens of gen, the generated parser of pd, fed by
+// a custom lexer.
+func (pe *parserEmitter) tokenAPI(gen string, pd *parserDef) {
+	engine := "p"
+	if gen != pe.gen {
+		engine = "&p." + pe.gen
 	}
-	pe.p("")
-	pe.p("var pgenFold_%s = [...]lexer.TokenType{%s}", pe.pd.name, strings.Join(fold, ", "))
 	pe.p(`
 // ParseTokens parses the tokens a scanner made, followed by the end of the
 // input at eof, as %[2]s.ParseFromLexer does over them (with
 // participle.AllowTrailing(allowTrailing)): a new tree, and the number of
 // tokens it took.
 func (p *%[1]s) ParseTokens(toks []lexer.Token, eof lexer.Position, allowTrailing bool) (*%[3]s, int, error) {
-	p.Start(toks, eof, pgenFold_%[2]s[:])
-	p.reuse = false
-	out := new(%[3]s)
-	var c pgenrt.State
-	m, e := p.s_%[3]s(&c, out)
-	if err := p.Finish(&c, m, e, allowTrailing, pgenExpect_%[2]s[:]); err != nil {
-		return nil, c.Cur, err
-	}
-	return out, c.Cur, nil
-}`, pe.gen, pe.pd.name, root.name)
+	return pgenrt.ParseTokens(%[5]s, &p.Tokens, (*%[6]s).s_%[3]s, toks, eof, allowTrailing, pgenFold_%[4]s[:], pgenExpect_%[4]s[:])
+}`, gen, pd.name, pd.root, pe.name, engine, pe.gen)
 }
 
 // written lists the fields of owner that captures in n set directly.
@@ -507,13 +576,17 @@ func (pe *parserEmitter) nodeFunc(n node, owner *structInfo) string {
 		f := n.field
 		if sn, ok := n.n.(*structNode); ok && (f.kind == kindStructPtr || f.kind == kindStructPtrs) {
 			t := sn.info.name
-			w("\tvar nv *%s", t)
-			w("\tif p.reuse {")
-			w("\t\tnv = p.slab_%s.Alloc()", t)
-			w("\t\t%s", resetKeep("*nv", "nv", sn.info))
-			w("\t} else {")
-			w("\t\tnv = new(%s)", t)
-			w("\t}")
+			if pe.slabbed {
+				w("\tvar nv *%s", t)
+				w("\tif p.reuse {")
+				w("\t\tnv = p.slab_%s.Alloc()", t)
+				w("\t\t%s", resetKeep("*nv", "nv", sn.info))
+				w("\t} else {")
+				w("\t\tnv = new(%s)", t)
+				w("\t}")
+			} else {
+				w("\tnv := new(%s)", t)
+			}
 			w("\tm, e := p.s_%s(c, nv)", t)
 			w("\tif e.On {")
 			w("\t\treturn true, e")
@@ -572,12 +645,16 @@ func (pe *parserEmitter) nodeFunc(n node, owner *structInfo) string {
 			w("\tfor i := start; i < c.Cur; i++ {")
 			w("\t\tv += p.Text(i)")
 			w("\t}")
-			w("\tvar ns *string")
-			w("\tif p.reuse {")
-			w("\t\tns = p.slab_string.Alloc()")
-			w("\t} else {")
-			w("\t\tns = new(string)")
-			w("\t}")
+			if pe.slabbed {
+				w("\tvar ns *string")
+				w("\tif p.reuse {")
+				w("\t\tns = p.slab_string.Alloc()")
+				w("\t} else {")
+				w("\t\tns = new(string)")
+				w("\t}")
+			} else {
+				w("\tns := new(string)")
+			}
 			w("\t*ns = v")
 			w("\ts.%s = ns", f.name)
 		case kindBool:

@@ -161,3 +161,20 @@ func (t *Tokens) Finish(c *State, m bool, e Err, allowTrailing bool, expect []st
 func (t *Tokens) err(e Err, expect []string) error {
 	return &participle.UnexpectedTokenError{Unexpected: *t.Tok(int(e.Tok)), Expect: expected(e, expect)}
 }
+
+// ParseTokens parses toks, followed by the end of the input at eof, with
+// root, the function of the generated parser p for its root struct, as
+// participle's ParseFromLexer does with AllowTrailing(allowTrailing): a
+// new tree and the number of tokens it took. The literals of the token
+// types in fold match in any case; expect is the parser's table of
+// "expected" texts.
+func ParseTokens[P, T any](p P, t *Tokens, root func(P, *State, *T) (bool, Err), toks []lexer.Token, eof lexer.Position, allowTrailing bool, fold []lexer.TokenType, expect []string) (*T, int, error) {
+	t.Start(toks, eof, fold)
+	out := new(T)
+	var c State
+	m, e := root(p, &c, out)
+	if err := t.Finish(&c, m, e, allowTrailing, expect); err != nil {
+		return nil, c.Cur, err
+	}
+	return out, c.Cur, nil
+}

@@ -231,3 +231,24 @@ func TestTree(t *testing.T) {
 		t.Error("Tree with an error")
 	}
 }
+
+func TestParseTokens(t *testing.T) {
+	toks := []lexer.Token{{Type: 1, Value: "a"}, {Type: 1, Value: "b"}}
+	// one takes one token into the tree.
+	one := func(p *int, c *State, out *string) (bool, Err) {
+		*p++
+		*out = toks[c.Cur].Value
+		c.Cur++
+		return true, Err{}
+	}
+	var calls int
+	var in Tokens
+	out, n, err := ParseTokens(&calls, &in, one, toks, lexer.Position{}, true, nil, nil)
+	if err != nil || *out != "a" || n != 1 || calls != 1 {
+		t.Errorf("ParseTokens with trailing tokens allowed = %v, %d, %v", out, n, err)
+	}
+	out, n, err = ParseTokens(&calls, &in, one, toks, lexer.Position{}, false, nil, nil)
+	if err == nil || out != nil || n != 1 {
+		t.Errorf("ParseTokens with a trailing token = %v, %d, %v", out, n, err)
+	}
+}
