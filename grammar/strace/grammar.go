@@ -407,19 +407,13 @@ func (lp *LineParser) line(pos ast.Pos, text string, nodes *nodes) (*sast.Line, 
 	c := &converter{Converter: lineconv.Converter{Base: pos}, text: text, nodes: nodes}
 	trimmed := strings.TrimLeft(text, " \t")
 	if strings.HasPrefix(text, "strace: ") || strings.HasPrefix(trimmed, "> ") || trimmed == ">" {
-		return c.rest(lp.parseRest(text))
+		return c.rest(lineconv.Parse(lp.Reference, restParser, &lp.restGen, text, &lp.rest))
 	}
 	if off, ok := tooDeep(text); !ok {
 		c.Report(c.At(off), diag.Error, sast.CodeDepth, "values nested more than "+strconv.Itoa(MaxDepth)+" deep")
 		return nil, c.Diags
 	}
-	var p *line
-	var err error
-	if lp.Reference {
-		p, err = lineParser.ParseString("", text)
-	} else {
-		p, err = &lp.parsed, lp.gen.ParseInto("", text, &lp.parsed)
-	}
+	p, err := lineconv.Parse(lp.Reference, lineParser, &lp.gen, text, &lp.parsed)
 	if err != nil {
 		c.syntax(err)
 		return nil, c.Diags
@@ -452,14 +446,6 @@ func (lp *LineParser) line(pos ast.Pos, text string, nodes *nodes) (*sast.Line, 
 		return nil, c.Diags
 	}
 	return l, c.Diags
-}
-
-// parseRest parses a "strace: " message or a " > " stack frame.
-func (lp *LineParser) parseRest(text string) (*restLine, error) {
-	if lp.Reference {
-		return restParser.ParseString("", text)
-	}
-	return &lp.rest, lp.restGen.ParseInto("", text, &lp.rest)
 }
 
 // rest converts a "strace: " message or a " > " stack frame.

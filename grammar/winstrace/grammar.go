@@ -232,20 +232,9 @@ func (lp *LineParser) line(pos ast.Pos, line string, nodes *nodes) (*wsast.Call,
 		c.Report(c.At(off), diag.Error, wsast.CodeDepth, "values nested more than "+strconv.Itoa(MaxDepth)+" deep")
 		return nil, c.Diags
 	}
-	var p *callLine
-	var err error
-	if lp.Reference {
-		p, err = callParser.ParseString("", line)
-	} else {
-		p, err = &lp.call, lp.gen.ParseInto("", line, &lp.call)
-	}
+	p, err := lineconv.Parse(lp.Reference, callParser, &lp.gen, line, &lp.call)
 	if err != nil {
-		var perr participle.Error
-		if errors.As(err, &perr) {
-			c.Report(c.Pos(perr.Position()), diag.Error, wsast.CodeSyntax, "not a call line: "+perr.Message())
-		} else {
-			c.Report(pos, diag.Error, wsast.CodeSyntax, "not a call line: "+err.Error())
-		}
+		c.ParseError(err, wsast.CodeSyntax, "not a call line")
 		return nil, c.Diags
 	}
 	call := newOf(c.calls(), wsast.Call{

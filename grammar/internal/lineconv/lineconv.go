@@ -52,3 +52,19 @@ func (c *Converter) ParseError(err error, code, what string) {
 	}
 	c.Errorf(c.Base, code, what+": "+err.Error())
 }
+
+// Generated is a parser grammar/internal/pgen generated for the root T.
+type Generated[T any] interface {
+	ParseInto(filename, s string, out *T) error
+}
+
+// Parse parses line with gen into *out, or, when reference is set, with
+// ref, participle's reflective parser that gen is tested against, into a
+// new tree: the choice every LineParser offers. It returns the tree parsed
+// and the error.
+func Parse[T any, G Generated[T]](reference bool, ref *participle.Parser[T], gen G, line string, out *T) (*T, error) {
+	if reference {
+		return ref.ParseString("", line)
+	}
+	return out, gen.ParseInto("", line, out)
+}

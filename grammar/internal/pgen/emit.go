@@ -317,16 +317,7 @@ func resetKeep(target, ptr string, s *structInfo) string {
 }
 
 // resetRoot clears the root struct but keeps the storage of its slices.
-func resetRoot(s *structInfo) string {
-	var keep []string
-	for _, f := range s.fields {
-		switch f.kind {
-		case kindStrings, kindStructs, kindStructPtrs:
-			keep = append(keep, fmt.Sprintf("%s: out.%s[:0]", f.name, f.name))
-		}
-	}
-	return fmt.Sprintf("*out = %s{%s}", s.name, strings.Join(keep, ", "))
-}
+func resetRoot(s *structInfo) string { return resetKeep("*out", "out", s) }
 
 // check refuses what the emitted code could not do as participle does.
 func (pe *parserEmitter) check(s *structInfo) {

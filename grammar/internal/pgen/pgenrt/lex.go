@@ -98,11 +98,8 @@ func (lx *Lexer) Lex(filename, s string, elide uint64, toks []Token) ([]Token, e
 				rule, end = int(a), p
 			}
 		}
-		if rule < 0 {
-			return toks, lexError(filename, s, pos, line, col)
-		}
-		if end == pos {
-			return toks, lx.emptyError(rule, filename, pos, line, col)
+		if rule < 0 || end == pos {
+			return toks, lx.err(rule, filename, s, pos, line, col)
 		}
 		if elide&(1<<uint(rule)) == 0 {
 			toks = append(toks, Token{Type: int32(rule), Start: int32(pos), End: int32(end), Line: line, Col: col})
@@ -129,11 +126,8 @@ func (lx *Lexer) lexRules(filename, s string, elide uint64, toks []Token) ([]Tok
 				break
 			}
 		}
-		if rule < 0 {
-			return toks, lexError(filename, s, pos, line, col)
-		}
-		if end == pos {
-			return toks, lx.emptyError(rule, filename, pos, line, col)
+		if rule < 0 || end == pos {
+			return toks, lx.err(rule, filename, s, pos, line, col)
 		}
 		if elide&(1<<uint(rule)) == 0 {
 			toks = append(toks, Token{Type: int32(rule), Start: int32(pos), End: int32(end), Line: line, Col: col})
@@ -193,20 +187,18 @@ func advance(line, col int32, text string) (int32, int32) {
 	return line, int32(utf8.RuneCountInString(text[last:]))
 }
 
-// lexError is participle's lexer error for text no rule matches.
-func lexError(filename, s string, pos int, line, col int32) error {
-	sample := []rune(s[pos:])
-	if len(sample) > 16 {
-		sample = append(sample[:16], []rune("...")...)
+// err returns participle's lexer error at pos, line and col: text no rule
+// matches (rule -1), or rule matched nothing.
+func (lx *Lexer) err(rule int, filename, s string, pos int, line, col int32) error {
+	msg := ""
+	if rule < 0 {
+		sample := []rune(s[pos:])
+		if len(sample) > 16 {
+			sample = append(sample[:16], []rune("...")...)
+		}
+		msg = "lexer: invalid input text " + strconv.Quote(string(sample))
+	} else {
+		msg = "lexer: rule " + strconv.Quote(lx.Names[rule]) + " did not match any input"
 	}
-	return &lexer.Error{Msg: "lexer: invalid input text " + strconv.Quote(string(sample)), Pos: position(filename, pos, line, col)}
-}
-
-// emptyError is participle's lexer error for a rule that matched nothing.
-func (lx *Lexer) emptyError(rule int, filename string, pos int, line, col int32) error {
-	return &lexer.Error{Msg: "lexer: rule " + strconv.Quote(lx.Names[rule]) + " did not match any input", Pos: position(filename, pos, line, col)}
-}
-
-func position(filename string, pos int, line, col int32) lexer.Position {
-	return lexer.Position{Filename: filename, Offset: pos, Line: int(line), Column: int(col)}
+	return &lexer.Error{Msg: msg, Pos: lexer.Position{Filename: filename, Offset: pos, Line: int(line), Column: int(col)}}
 }
