@@ -25,8 +25,7 @@ type combined struct {
 // maxCombinedStates states.
 func combine(dfas []*dfa) (*combined, bool) {
 	cb := &combined{}
-	index := map[string]int{}
-	var tuples [][]int
+	var set stateSet
 	// prune drops the rules after the first accepting one and returns the
 	// tuple's state (-1 when every rule is dead) and whether it is new.
 	add := func(t []int) (int, bool) {
@@ -47,24 +46,20 @@ func combine(dfas []*dfa) (*combined, bool) {
 		if !live {
 			return -1, false
 		}
-		key := listKey(t)
-		if i, ok := index[key]; ok {
-			return i, false
+		i, isNew := set.add(t)
+		if isNew {
+			cb.trans = append(cb.trans, [numClasses]int{})
+			cb.accept = append(cb.accept, acc)
 		}
-		i := len(tuples)
-		index[key] = i
-		tuples = append(tuples, t)
-		cb.trans = append(cb.trans, [numClasses]int{})
-		cb.accept = append(cb.accept, acc)
-		return i, true
+		return i, isNew
 	}
 	if _, ok := add(make([]int, len(dfas))); !ok {
 		return nil, false // no rule at all
 	}
-	for s := 0; s < len(tuples); s++ {
+	for s := 0; s < len(set.lists); s++ {
 		for c := 0; c < numClasses; c++ {
 			next := make([]int, len(dfas))
-			for i, st := range tuples[s] {
+			for i, st := range set.lists[s] {
 				next[i] = -1
 				if st >= 0 {
 					next[i] = dfas[i].trans[st][c]
@@ -72,7 +67,7 @@ func combine(dfas []*dfa) (*combined, bool) {
 			}
 			cb.trans[s][c], _ = add(next)
 		}
-		if len(tuples) > maxCombinedStates {
+		if len(set.lists) > maxCombinedStates {
 			return nil, false
 		}
 	}

@@ -319,32 +319,42 @@ func resetKeep(target, ptr string, s *structInfo) string {
 // resetRoot clears the root struct but keeps the storage of its slices.
 func resetRoot(s *structInfo) string { return resetKeep("*out", "out", s) }
 
+// eachNode calls f on n and on every node below it in its struct's
+// expression, parents first.
+func eachNode(n node, f func(node)) {
+	f(n)
+	switch n := n.(type) {
+	case *seqNode:
+		for _, m := range n.items {
+			eachNode(m, f)
+		}
+	case *disjNode:
+		for _, m := range n.alts {
+			eachNode(m, f)
+		}
+	case *groupNode:
+		eachNode(n.expr, f)
+	case *captureNode:
+		eachNode(n.n, f)
+	}
+}
+
 // check refuses what the emitted code could not do as participle does.
 func (pe *parserEmitter) check(s *structInfo) {
-	var walk func(n node)
-	walk = func(n node) {
+	eachNode(s.expr, func(n node) {
 		switch n := n.(type) {
-		case *seqNode:
-			for _, m := range n.items {
-				walk(m)
-			}
 		case *disjNode:
 			for i, m := range n.alts {
 				if nullable(m, map[*structInfo]bool{}) {
 					refusef("%s: alternative %d of %s can match nothing, which participle refuses at run time", s.name, i+1, ebnf(n))
 				}
-				walk(m)
 			}
 		case *groupNode:
 			if (n.mode == modeZeroOrMore || n.mode == modeOneOrMore) && nullable(n.expr, map[*structInfo]bool{}) {
 				refusef("%s: the repeated expression %s can match nothing", s.name, ebnf(n))
 			}
-			walk(n.expr)
-		case *captureNode:
-			walk(n.n)
 		}
-	}
-	walk(s.expr)
+	})
 }
 
 func (pe *parserEmitter) expect(s string) int {
@@ -428,27 +438,12 @@ func (p *%[1]s) ParseTokens(toks []lexer.Token, eof lexer.Position, allowTrailin
 func written(n node) []*fieldInfo {
 	var out []*fieldInfo
 	seen := map[*fieldInfo]bool{}
-	var walk func(n node)
-	walk = func(n node) {
-		switch n := n.(type) {
-		case *seqNode:
-			for _, m := range n.items {
-				walk(m)
-			}
-		case *disjNode:
-			for _, m := range n.alts {
-				walk(m)
-			}
-		case *groupNode:
-			walk(n.expr)
-		case *captureNode:
-			if !seen[n.field] {
-				seen[n.field] = true
-				out = append(out, n.field)
-			}
+	eachNode(n, func(n node) {
+		if c, ok := n.(*captureNode); ok && !seen[c.field] {
+			seen[c.field] = true
+			out = append(out, c.field)
 		}
-	}
-	walk(n)
+	})
 	return out
 }
 
