@@ -39,7 +39,7 @@ import (
 
 // MaxDepth bounds how deeply brackets may nest; deeper lines are refused
 // (strace.CodeDepth) before parsing.
-const MaxDepth = 64
+const MaxDepth = lineconv.MaxDepth
 
 // The lexer of the main grammar: the specification of its tokens (the
 // parser runs on scanner, the same rules without regular expressions). The
@@ -410,7 +410,7 @@ func (lp *LineParser) line(pos ast.Pos, text string, nodes *nodes) (*sast.Line, 
 		return c.rest(lineconv.Parse(lp.Reference, restParser, &lp.restGen, text, &lp.rest))
 	}
 	if off, ok := tooDeep(text); !ok {
-		c.Report(c.At(off), diag.Error, sast.CodeDepth, "values nested more than "+strconv.Itoa(MaxDepth)+" deep")
+		c.TooDeep(off, sast.CodeDepth)
 		return nil, c.Diags
 	}
 	p, err := lineconv.Parse(lp.Reference, lineParser, &lp.gen, text, &lp.parsed)
@@ -1010,36 +1010,8 @@ func isHex(b byte) bool {
 	return b >= '0' && b <= '9' || b >= 'a' && b <= 'f' || b >= 'A' && b <= 'F'
 }
 
-// tooDeep scans the line for nesting of brackets outside strings and
-// comments, and reports the offset where it passes MaxDepth.
-func tooDeep(line string) (int, bool) {
-	// The opening brackets of the whole line, strings included, bound the
-	// depth: when there are few (nearly always), no scan is needed.
-	if len(line) <= MaxDepth || strings.Count(line, "(")+strings.Count(line, "{")+strings.Count(line, "[") <= MaxDepth {
-		return 0, true
-	}
-	depth := 0
-	for i := 0; i < len(line); i++ {
-		switch line[i] {
-		case '"':
-			for i++; i < len(line) && line[i] != '"'; i++ {
-				if line[i] == '\\' {
-					i++
-				}
-			}
-		case '{', '[', '(':
-			depth++
-			if depth > MaxDepth {
-				return i, false
-			}
-		case '}', ']', ')':
-			if depth > 0 {
-				depth--
-			}
-		}
-	}
-	return 0, true
-}
+// tooDeep scans the line for brackets nested more than MaxDepth deep.
+func tooDeep(line string) (int, bool) { return lineconv.Depth(line, "{[(", "}])") }
 
 // isSpace reports whether b is white space as the lexer's Space rule (\s)
 // has it.

@@ -28,7 +28,7 @@ import (
 
 // MaxDepth bounds how deeply structures and in-out values may nest; deeper
 // lines are refused (winstrace.CodeDepth) before parsing.
-const MaxDepth = 64
+const MaxDepth = lineconv.MaxDepth
 
 // The lexer. "<" is a single token: the grammar tells the end marker at the
 // start of a line from an in-out value inside the arguments. "???" is one
@@ -229,7 +229,7 @@ func (lp *LineParser) Line(pos ast.Pos, line string) (*wsast.Call, diag.List) {
 func (lp *LineParser) line(pos ast.Pos, line string, nodes *nodes) (*wsast.Call, diag.List) {
 	c := &converter{Converter: lineconv.Converter{Base: pos}, nodes: nodes}
 	if off, ok := tooDeep(line); !ok {
-		c.Report(c.At(off), diag.Error, wsast.CodeDepth, "values nested more than "+strconv.Itoa(MaxDepth)+" deep")
+		c.TooDeep(off, wsast.CodeDepth)
 		return nil, c.Diags
 	}
 	p, err := lineconv.Parse(lp.Reference, callParser, &lp.gen, line, &lp.call)
@@ -434,35 +434,6 @@ func isHex(b byte) bool {
 	return b >= '0' && b <= '9' || b >= 'a' && b <= 'f' || b >= 'A' && b <= 'F'
 }
 
-// tooDeep scans the line for nesting of "{" and "<" outside strings, and
-// reports the offset where it passes MaxDepth.
-func tooDeep(line string) (int, bool) {
-	depth := 0
-	inString := false
-	for i := 0; i < len(line); i++ {
-		ch := line[i]
-		if inString {
-			switch ch {
-			case '\\':
-				i++
-			case '"':
-				inString = false
-			}
-			continue
-		}
-		switch ch {
-		case '"':
-			inString = true
-		case '{', '<':
-			depth++
-			if depth > MaxDepth {
-				return i, false
-			}
-		case '}', '>':
-			if depth > 0 {
-				depth--
-			}
-		}
-	}
-	return 0, true
-}
+// tooDeep scans the line for structures and in-out values nested more
+// than MaxDepth deep.
+func tooDeep(line string) (int, bool) { return lineconv.Depth(line, "{<", "}>") }
