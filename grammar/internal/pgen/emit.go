@@ -560,7 +560,20 @@ func (pe *parserEmitter) nodeFunc(n node, owner *structInfo) string {
 		}
 	case *captureNode:
 		f := n.field
-		if sn, ok := n.n.(*structNode); ok && (f.kind == kindStructPtr || f.kind == kindStructPtrs) {
+		// parse writes the parse of what is captured, returning when it
+		// fails or does not match.
+		parse := func(call string) {
+			w("\tm, e := %s", call)
+			w("\tif e.On {")
+			w("\t\treturn true, e")
+			w("\t}")
+			w("\tif !m {")
+			w("\t\treturn false, pgenrt.Err{}")
+			w("\t}")
+		}
+		sn, isStruct := n.n.(*structNode)
+		switch {
+		case isStruct && (f.kind == kindStructPtr || f.kind == kindStructPtrs):
 			t := sn.info.name
 			if pe.slabbed {
 				w("\tvar nv *%s", t)
@@ -573,84 +586,61 @@ func (pe *parserEmitter) nodeFunc(n node, owner *structInfo) string {
 			} else {
 				w("\tnv := new(%s)", t)
 			}
-			w("\tm, e := p.s_%s(c, nv)", t)
-			w("\tif e.On {")
-			w("\t\treturn true, e")
-			w("\t}")
-			w("\tif !m {")
-			w("\t\treturn false, pgenrt.Err{}")
-			w("\t}")
+			parse(fmt.Sprintf("p.s_%s(c, nv)", t))
 			if f.kind == kindStructPtr {
 				w("\ts.%s = nv", f.name)
 			} else {
 				w("\ts.%s = append(s.%s, nv)", f.name, f.name)
 			}
-			w("\treturn true, pgenrt.Err{}")
-			break
-		}
-		if sn, ok := n.n.(*structNode); ok {
+		case isStruct:
 			w("\tvar v %s", sn.info.name)
-			w("\tm, e := p.s_%s(c, &v)", sn.info.name)
-			w("\tif e.On {")
-			w("\t\treturn true, e")
-			w("\t}")
-			w("\tif !m {")
-			w("\t\treturn false, pgenrt.Err{}")
-			w("\t}")
-			switch f.kind {
-			case kindStruct:
+			parse(fmt.Sprintf("p.s_%s(c, &v)", sn.info.name))
+			if f.kind == kindStruct {
 				w("\ts.%s = v", f.name)
-			case kindStructs:
+			} else {
 				w("\ts.%s = append(s.%s, v)", f.name, f.name)
 			}
-			w("\treturn true, pgenrt.Err{}")
-			break
-		}
-		w("\tstart := c.Cur")
-		w("\tm, e := %s", call(n.n, "c"))
-		w("\tif e.On {")
-		w("\t\treturn true, e")
-		w("\t}")
-		w("\tif !m {")
-		w("\t\treturn false, pgenrt.Err{}")
-		w("\t}")
-		switch f.kind {
-		case kindString:
-			w("\tif c.Cur == start+1 && s.%s == \"\" {", f.name)
-			w("\t\ts.%s = p.Text(start) // one token: no concatenation", f.name)
-			w("\t\treturn true, pgenrt.Err{}")
-			w("\t}")
-			w("\tfor i := start; i < c.Cur; i++ {")
-			w("\t\ts.%s += p.Text(i)", f.name)
-			w("\t}")
-		case kindStringPtr:
-			w("\tvar v string")
-			w("\tif s.%s != nil {", f.name)
-			w("\t\tv = *s.%s", f.name)
-			w("\t}")
-			w("\tfor i := start; i < c.Cur; i++ {")
-			w("\t\tv += p.Text(i)")
-			w("\t}")
-			if pe.slabbed {
-				w("\tvar ns *string")
-				w("\tif p.reuse {")
-				w("\t\tns = p.slab_string.Alloc()")
-				w("\t} else {")
-				w("\t\tns = new(string)")
+		default:
+			w("\tstart := c.Cur")
+			parse(call(n.n, "c"))
+			switch f.kind {
+			case kindString:
+				w("\tif c.Cur == start+1 && s.%s == \"\" {", f.name)
+				w("\t\ts.%s = p.Text(start) // one token: no concatenation", f.name)
+				w("\t\treturn true, pgenrt.Err{}")
 				w("\t}")
-			} else {
-				w("\tns := new(string)")
+				w("\tfor i := start; i < c.Cur; i++ {")
+				w("\t\ts.%s += p.Text(i)", f.name)
+				w("\t}")
+			case kindStringPtr:
+				w("\tvar v string")
+				w("\tif s.%s != nil {", f.name)
+				w("\t\tv = *s.%s", f.name)
+				w("\t}")
+				w("\tfor i := start; i < c.Cur; i++ {")
+				w("\t\tv += p.Text(i)")
+				w("\t}")
+				if pe.slabbed {
+					w("\tvar ns *string")
+					w("\tif p.reuse {")
+					w("\t\tns = p.slab_string.Alloc()")
+					w("\t} else {")
+					w("\t\tns = new(string)")
+					w("\t}")
+				} else {
+					w("\tns := new(string)")
+				}
+				w("\t*ns = v")
+				w("\ts.%s = ns", f.name)
+			case kindBool:
+				w("\tif c.Cur > start {")
+				w("\t\ts.%s = true", f.name)
+				w("\t}")
+			case kindStrings:
+				w("\tfor i := start; i < c.Cur; i++ {")
+				w("\t\ts.%s = append(s.%s, p.Text(i))", f.name, f.name)
+				w("\t}")
 			}
-			w("\t*ns = v")
-			w("\ts.%s = ns", f.name)
-		case kindBool:
-			w("\tif c.Cur > start {")
-			w("\t\ts.%s = true", f.name)
-			w("\t}")
-		case kindStrings:
-			w("\tfor i := start; i < c.Cur; i++ {")
-			w("\t\ts.%s = append(s.%s, p.Text(i))", f.name, f.name)
-			w("\t}")
 		}
 		w("\treturn true, pgenrt.Err{}")
 	default:
