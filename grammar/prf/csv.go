@@ -1,7 +1,6 @@
 package prf
 
 import (
-	"github.com/tracekit/tracekit/grammar/internal/lineconv"
 	"strconv"
 	"strings"
 
@@ -11,6 +10,7 @@ import (
 	"github.com/tracekit/tracekit/ast"
 	"github.com/tracekit/tracekit/ast/diag"
 	prfast "github.com/tracekit/tracekit/ast/prf"
+	"github.com/tracekit/tracekit/grammar/internal/lineconv"
 )
 
 // The CSV lexer keeps white space: it belongs to the fields. A quoted field

@@ -13,7 +13,6 @@ package prf
 //go:generate go run ../internal/pgen
 
 import (
-	"github.com/tracekit/tracekit/grammar/internal/lineconv"
 	"regexp"
 	"strconv"
 	"strings"
@@ -25,6 +24,7 @@ import (
 	"github.com/tracekit/tracekit/ast/diag"
 	prfast "github.com/tracekit/tracekit/ast/prf"
 	"github.com/tracekit/tracekit/grammar/internal/chunk"
+	"github.com/tracekit/tracekit/grammar/internal/lineconv"
 )
 
 // MaxDumpBytes bounds the hex dump of one record. The reference caps OPT at

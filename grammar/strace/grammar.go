@@ -24,7 +24,6 @@ package strace
 //go:generate go run ../internal/pgen
 
 import (
-	"github.com/tracekit/tracekit/grammar/internal/lineconv"
 	"strconv"
 	"strings"
 
@@ -35,6 +34,7 @@ import (
 	"github.com/tracekit/tracekit/ast/diag"
 	sast "github.com/tracekit/tracekit/ast/strace"
 	"github.com/tracekit/tracekit/grammar/internal/chunk"
+	"github.com/tracekit/tracekit/grammar/internal/lineconv"
 )
 
 // MaxDepth bounds how deeply brackets may nest; deeper lines are refused

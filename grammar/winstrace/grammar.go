@@ -13,7 +13,6 @@ package winstrace
 
 import (
 	"errors"
-	"github.com/tracekit/tracekit/grammar/internal/lineconv"
 	"strconv"
 	"strings"
 
@@ -24,6 +23,7 @@ import (
 	"github.com/tracekit/tracekit/ast/diag"
 	wsast "github.com/tracekit/tracekit/ast/winstrace"
 	"github.com/tracekit/tracekit/grammar/internal/chunk"
+	"github.com/tracekit/tracekit/grammar/internal/lineconv"
 )
 
 // MaxDepth bounds how deeply structures and in-out values may nest; deeper
