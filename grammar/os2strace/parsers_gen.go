@@ -24,13 +24,11 @@ var pgenLexer_hookLexer = pgenrt.Lexer{
 		4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
 	},
 	Trans: []int16{
-		1, 2, 3, 2, 1,
-		1, -1, -1, -1, 1,
-		-1, 2, -1, 2, -1,
-		-1, -1, -1, -1, -1,
+		7, 14, 21, 14, 7, -1, 0,
+		7, -1, -1, -1, 7, 1, 1,
+		-1, 14, -1, 14, -1, 2, 1,
+		-1, -1, -1, -1, -1, 0, 0,
 	},
-	Accept: []int8{-1, 1, 2, 0},
-	Loops:  []bool{false, true, true, false},
 }
 
 // pgenLexer_moduleLexer is the rules of moduleLexer merged into one automaton.
@@ -48,12 +46,10 @@ var pgenLexer_moduleLexer = pgenrt.Lexer{
 		3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
 	},
 	Trans: []int16{
-		1, 2, 2, 1,
-		1, -1, -1, 1,
-		-1, 2, 2, -1,
+		6, 12, 12, 6, -1, 0,
+		6, -1, -1, 6, 0, 1,
+		-1, 12, 12, -1, 1, 1,
 	},
-	Accept: []int8{-1, 0, 1},
-	Loops:  []bool{false, true, true},
 }
 
 // hookParserGen is the generated parser of hookParser's grammar (root hookLine): it builds the

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"math"
 	"strconv"
 	"strings"
 )
@@ -103,6 +104,13 @@ func (cb *combined) classes() ([numClasses]int, int) {
 	return group, n + 2
 }
 
+// fits reports whether the offsets of the automaton's rows, as
+// combinedLexer writes them, fit the int16 entries of pgenrt.Lexer.Trans.
+func (cb *combined) fits() bool {
+	_, ngroups := cb.classes()
+	return len(cb.trans)*(ngroups+2) <= math.MaxInt16
+}
+
 // combinedLexer writes the lexer of ld as the tables of the merged
 // automaton: the group of each byte, the transitions by group, the
 // accepting rule of each state and the states that loop.
@@ -117,6 +125,8 @@ func (e *emitter) combinedLexer(ld *lexerDef, cb *combined, names string) {
 		gb.WriteString(strconv.Itoa(group[c]))
 		gb.WriteString(",")
 	}
+	// A state's row: the next rows by group, its rule, whether it loops.
+	stride := ngroups + 2
 	var tb strings.Builder
 	for s := range cb.trans {
 		tb.WriteString("\n")
@@ -125,20 +135,20 @@ func (e *emitter) combinedLexer(ld *lexerDef, cb *combined, names string) {
 			for group[c] != g {
 				c++
 			}
-			tb.WriteString(strconv.Itoa(cb.trans[s][c]))
-			tb.WriteString(",")
+			next := cb.trans[s][c]
+			if next >= 0 {
+				next *= stride
+			}
+			tb.WriteString(strconv.Itoa(next) + ", ")
 		}
-	}
-	var ab, lb strings.Builder
-	for st, a := range cb.accept {
-		ab.WriteString(strconv.Itoa(a) + ",")
-		loops := false
+		a := cb.accept[s]
+		loops := 0
 		for c := 0; c < numClasses; c++ {
-			if c != '\n' && c != hiClass && cb.trans[st][c] == st {
-				loops = a >= 0
+			if c != '\n' && c != hiClass && cb.trans[s][c] == s && a >= 0 {
+				loops = 1
 			}
 		}
-		lb.WriteString(strconv.FormatBool(loops) + ",")
+		tb.WriteString(strconv.Itoa(a) + ", " + strconv.Itoa(loops) + ",")
 	}
 	e.p("")
 	e.p("// pgenLexer_%s is the rules of %s merged into one automaton.", ld.name, ld.name)
@@ -147,7 +157,5 @@ func (e *emitter) combinedLexer(ld *lexerDef, cb *combined, names string) {
 	e.p("\tGroups: %d,", ngroups)
 	e.p("\tGroup: &[256]uint8{%s\n},", gb.String())
 	e.p("\tTrans: []int16{%s\n},", tb.String())
-	e.p("\tAccept: []int8{%s},", ab.String())
-	e.p("\tLoops:  []bool{%s},", lb.String())
 	e.p("}")
 }

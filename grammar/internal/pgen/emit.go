@@ -69,7 +69,7 @@ func (e *emitter) lexer(ld *lexerDef) {
 	for _, r := range ld.rules {
 		names = append(names, strconv.Quote(r.name))
 	}
-	if cb, ok := combine(dfas); ok && len(dfas) <= 64 {
+	if cb, ok := combine(dfas); ok && len(dfas) <= 64 && cb.fits() {
 		e.combinedLexer(ld, cb, strings.Join(names, ", "))
 		return
 	}

@@ -25,8 +25,8 @@ const HiClass = 128
 // Lexer is the rules of a lexer.MustSimple definition as tables, with
 // participle's priority: the rules are tried in order and the first that
 // matches wins, with its own leftmost-first match. Either the rules are
-// merged into one automaton (Group, Trans, Accept, Loops, Groups), or,
-// when that would be too large, Automata holds one automaton a rule.
+// merged into one automaton (Group, Groups, Trans), or, when that would be
+// too large, Automata holds one automaton a rule.
 type Lexer struct {
 	// Names are the rules' names, for the errors.
 	Names []string
@@ -34,16 +34,15 @@ type Lexer struct {
 	// Group is the group of each byte: the bytes every state treats alike
 	// share one. Bytes from 0x80 on stand for whole runes. The last two of
 	// the Groups groups are the line feed's and the non-ASCII bytes'.
-	Group *[256]uint8
-	// Trans is the next state by state and group (Groups columns a state;
-	// -1: no rule goes on).
-	Trans []int16
-	// Accept is the first rule that accepts in each state (-1: none).
-	Accept []int8
-	// Loops marks the accepting states that some ASCII bytes but the line
-	// feed lead back to: runs of those bytes are read in a loop of their own.
-	Loops  []bool
+	Group  *[256]uint8
 	Groups int
+	// Trans holds a row of Groups+2 entries a state, the start state's
+	// first: the offset in Trans of the next state's row by group (-1: no
+	// rule goes on), then the first rule the state accepts (-1: none), then
+	// 1 when some ASCII bytes but the line feed lead back to the state (the
+	// lexer reads runs of them in a loop of their own), else 0. Rows are
+	// named by their offsets so that no step of the automaton multiplies.
+	Trans []int16
 
 	// Automata is one automaton a rule, tried in order, when the rules are
 	// not merged.
@@ -64,13 +63,13 @@ func (lx *Lexer) Lex(filename, s string, elide uint64, toks []Token) ([]Token, e
 	if lx.Automata != nil {
 		return lx.lexRules(filename, s, elide, toks)
 	}
-	group, trans, accept, loops := lx.Group, lx.Trans, lx.Accept, lx.Loops
+	group, trans := lx.Group, lx.Trans
 	ng := lx.Groups
 	lf := ng - 2 // the line feed's group; the next is the non-ASCII bytes'
 	line, col := int32(1), int32(1)
 	pos := 0
 	for pos < len(s) {
-		st, rule, end := 0, int(accept[0]), pos
+		row, rule, end := 0, int(trans[ng]), pos
 		plain := true // no line break and no multi-byte rune read
 		for p := pos; p < len(s); {
 			g := int(group[s[p]])
@@ -81,16 +80,16 @@ func (lx *Lexer) Lex(filename, s string, elide uint64, toks []Token) ([]Token, e
 					_, size = utf8.DecodeRuneInString(s[p:])
 				}
 			}
-			st = int(trans[st*ng+g])
-			if st < 0 {
+			row = int(trans[row+g])
+			if row < 0 {
 				break
 			}
 			p += size
-			if a := accept[st]; a >= 0 {
-				if loops[st] {
-					for row := st * ng; p < len(s); p++ {
+			if a := trans[row+ng]; a >= 0 {
+				if trans[row+ng+1] != 0 {
+					for ; p < len(s); p++ {
 						g := int(group[s[p]])
-						if g >= lf || int(trans[row+g]) != st {
+						if g >= lf || int(trans[row+g]) != row {
 							break
 						}
 					}
