@@ -89,12 +89,8 @@ func (p *hookParserGen) parse(filename, s string, out *hookLine, reuse bool) err
 // Word
 func (p *hookParserGen) n0(c *pgenrt.State, s *hookLine) (bool, pgenrt.Err) {
 	var v word
-	m, e := p.s_word(c, &v)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_word(c, &v); !m || e.On {
+		return e.On, e
 	}
 	s.Type = v
 	return true, pgenrt.Err{}
@@ -103,12 +99,8 @@ func (p *hookParserGen) n0(c *pgenrt.State, s *hookLine) (bool, pgenrt.Err) {
 // Word
 func (p *hookParserGen) n1(c *pgenrt.State, s *hookLine) (bool, pgenrt.Err) {
 	var v word
-	m, e := p.s_word(c, &v)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_word(c, &v); !m || e.On {
+		return e.On, e
 	}
 	s.Major = v
 	return true, pgenrt.Err{}
@@ -117,12 +109,8 @@ func (p *hookParserGen) n1(c *pgenrt.State, s *hookLine) (bool, pgenrt.Err) {
 // Word
 func (p *hookParserGen) n2(c *pgenrt.State, s *hookLine) (bool, pgenrt.Err) {
 	var v word
-	m, e := p.s_word(c, &v)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_word(c, &v); !m || e.On {
+		return e.On, e
 	}
 	s.Minor = v
 	return true, pgenrt.Err{}
@@ -131,12 +119,8 @@ func (p *hookParserGen) n2(c *pgenrt.State, s *hookLine) (bool, pgenrt.Err) {
 // Word
 func (p *hookParserGen) n3(c *pgenrt.State, s *hookLine) (bool, pgenrt.Err) {
 	var v word
-	m, e := p.s_word(c, &v)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_word(c, &v); !m || e.On {
+		return e.On, e
 	}
 	s.High = v
 	return true, pgenrt.Err{}
@@ -145,12 +129,8 @@ func (p *hookParserGen) n3(c *pgenrt.State, s *hookLine) (bool, pgenrt.Err) {
 // Word
 func (p *hookParserGen) n4(c *pgenrt.State, s *hookLine) (bool, pgenrt.Err) {
 	var v word
-	m, e := p.s_word(c, &v)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_word(c, &v); !m || e.On {
+		return e.On, e
 	}
 	s.Low = v
 	return true, pgenrt.Err{}
@@ -159,12 +139,8 @@ func (p *hookParserGen) n4(c *pgenrt.State, s *hookLine) (bool, pgenrt.Err) {
 // Word
 func (p *hookParserGen) n5(c *pgenrt.State, s *hookLine) (bool, pgenrt.Err) {
 	var v word
-	m, e := p.s_word(c, &v)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_word(c, &v); !m || e.On {
+		return e.On, e
 	}
 	s.CPU = v
 	return true, pgenrt.Err{}
@@ -173,12 +149,8 @@ func (p *hookParserGen) n5(c *pgenrt.State, s *hookLine) (bool, pgenrt.Err) {
 // Word
 func (p *hookParserGen) n6(c *pgenrt.State, s *hookLine) (bool, pgenrt.Err) {
 	var v word
-	m, e := p.s_word(c, &v)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_word(c, &v); !m || e.On {
+		return e.On, e
 	}
 	s.Data = append(s.Data, v)
 	return true, pgenrt.Err{}
@@ -212,67 +184,42 @@ func (p *hookParserGen) n7(c *pgenrt.State, s *hookLine) (bool, pgenrt.Err) {
 
 // Word Word Word Word <colon> Word Word Word*
 func (p *hookParserGen) n8(c *pgenrt.State, s *hookLine) (bool, pgenrt.Err) {
-	if m, e := p.n0(c, s); e.On {
-		return true, e
-	} else if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.n0(c, s); !m || e.On {
+		return e.On, e
 	}
-	if m, e := p.n1(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(0)
+	if m, e := p.n1(c, s); !m || e.On {
+		return true, c.Miss(e, 0)
 	}
-	if m, e := p.n2(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(1)
+	if m, e := p.n2(c, s); !m || e.On {
+		return true, c.Miss(e, 1)
 	}
-	if m, e := p.n3(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(2)
+	if m, e := p.n3(c, s); !m || e.On {
+		return true, c.Miss(e, 2)
 	}
-	if m, e := p.Ref(c, 0); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(3)
+	if m, e := p.Ref(c, 0); !m || e.On {
+		return true, c.Miss(e, 3)
 	}
-	if m, e := p.n4(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(4)
+	if m, e := p.n4(c, s); !m || e.On {
+		return true, c.Miss(e, 4)
 	}
-	if m, e := p.n5(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(5)
+	if m, e := p.n5(c, s); !m || e.On {
+		return true, c.Miss(e, 5)
 	}
-	if m, e := p.n7(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(6)
+	if m, e := p.n7(c, s); !m || e.On {
+		return true, c.Miss(e, 6)
 	}
 	return true, pgenrt.Err{}
 }
 
 func (p *hookParserGen) s_hookLine(c *pgenrt.State, s *hookLine) (bool, pgenrt.Err) {
-	m, e := p.n8(c, s)
-	if e.On {
-		c.MaybeUpdate(e)
-		return true, e
-	}
-	return m, pgenrt.Err{}
+	return c.Close(p.n8(c, s))
 }
 
 // <word>
 func (p *hookParserGen) n9(c *pgenrt.State, s *word) (bool, pgenrt.Err) {
 	start := c.Cur
-	m, e := p.Ref(c, 1)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.Ref(c, 1); !m || e.On {
+		return e.On, e
 	}
 	if c.Cur == start+1 && s.Text == "" {
 		s.Text = p.Text(start) // one token: no concatenation
@@ -286,12 +233,7 @@ func (p *hookParserGen) n9(c *pgenrt.State, s *word) (bool, pgenrt.Err) {
 
 func (p *hookParserGen) s_word(c *pgenrt.State, s *word) (bool, pgenrt.Err) {
 	s.Pos = p.Pos(c.Cur)
-	m, e := p.n9(c, s)
-	if e.On {
-		c.MaybeUpdate(e)
-		return true, e
-	}
-	return m, pgenrt.Err{}
+	return c.Close(p.n9(c, s))
 }
 
 var pgenExpect_hookParser = [...]string{"Word Word Word <colon> Word Word Word*", "Word Word <colon> Word Word Word*", "Word <colon> Word Word Word*", "<colon> Word Word Word*", "Word Word Word*", "Word Word*", "Word*"}
@@ -333,12 +275,8 @@ func (p *moduleParserGen) parse(filename, s string, out *moduleLine, reuse bool)
 // Word
 func (p *moduleParserGen) n0(c *pgenrt.State, s *moduleLine) (bool, pgenrt.Err) {
 	var v word
-	m, e := p.s_word(c, &v)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_word(c, &v); !m || e.On {
+		return e.On, e
 	}
 	s.Segment = v
 	return true, pgenrt.Err{}
@@ -347,12 +285,8 @@ func (p *moduleParserGen) n0(c *pgenrt.State, s *moduleLine) (bool, pgenrt.Err) 
 // Word
 func (p *moduleParserGen) n1(c *pgenrt.State, s *moduleLine) (bool, pgenrt.Err) {
 	var v word
-	m, e := p.s_word(c, &v)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_word(c, &v); !m || e.On {
+		return e.On, e
 	}
 	s.Linear = v
 	return true, pgenrt.Err{}
@@ -361,12 +295,8 @@ func (p *moduleParserGen) n1(c *pgenrt.State, s *moduleLine) (bool, pgenrt.Err) 
 // Word
 func (p *moduleParserGen) n2(c *pgenrt.State, s *moduleLine) (bool, pgenrt.Err) {
 	var v word
-	m, e := p.s_word(c, &v)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_word(c, &v); !m || e.On {
+		return e.On, e
 	}
 	s.Size = v
 	return true, pgenrt.Err{}
@@ -375,12 +305,8 @@ func (p *moduleParserGen) n2(c *pgenrt.State, s *moduleLine) (bool, pgenrt.Err) 
 // Word
 func (p *moduleParserGen) n3(c *pgenrt.State, s *moduleLine) (bool, pgenrt.Err) {
 	var v word
-	m, e := p.s_word(c, &v)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_word(c, &v); !m || e.On {
+		return e.On, e
 	}
 	s.PID = v
 	return true, pgenrt.Err{}
@@ -389,12 +315,8 @@ func (p *moduleParserGen) n3(c *pgenrt.State, s *moduleLine) (bool, pgenrt.Err) 
 // Word
 func (p *moduleParserGen) n4(c *pgenrt.State, s *moduleLine) (bool, pgenrt.Err) {
 	var v word
-	m, e := p.s_word(c, &v)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_word(c, &v); !m || e.On {
+		return e.On, e
 	}
 	s.PTDA = v
 	return true, pgenrt.Err{}
@@ -403,12 +325,8 @@ func (p *moduleParserGen) n4(c *pgenrt.State, s *moduleLine) (bool, pgenrt.Err) 
 // Word
 func (p *moduleParserGen) n5(c *pgenrt.State, s *moduleLine) (bool, pgenrt.Err) {
 	var v word
-	m, e := p.s_word(c, &v)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_word(c, &v); !m || e.On {
+		return e.On, e
 	}
 	s.Path = append(s.Path, v)
 	return true, pgenrt.Err{}
@@ -442,57 +360,36 @@ func (p *moduleParserGen) n6(c *pgenrt.State, s *moduleLine) (bool, pgenrt.Err) 
 
 // Word Word Word Word Word Word*
 func (p *moduleParserGen) n7(c *pgenrt.State, s *moduleLine) (bool, pgenrt.Err) {
-	if m, e := p.n0(c, s); e.On {
-		return true, e
-	} else if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.n0(c, s); !m || e.On {
+		return e.On, e
 	}
-	if m, e := p.n1(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(0)
+	if m, e := p.n1(c, s); !m || e.On {
+		return true, c.Miss(e, 0)
 	}
-	if m, e := p.n2(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(1)
+	if m, e := p.n2(c, s); !m || e.On {
+		return true, c.Miss(e, 1)
 	}
-	if m, e := p.n3(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(2)
+	if m, e := p.n3(c, s); !m || e.On {
+		return true, c.Miss(e, 2)
 	}
-	if m, e := p.n4(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(3)
+	if m, e := p.n4(c, s); !m || e.On {
+		return true, c.Miss(e, 3)
 	}
-	if m, e := p.n6(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(4)
+	if m, e := p.n6(c, s); !m || e.On {
+		return true, c.Miss(e, 4)
 	}
 	return true, pgenrt.Err{}
 }
 
 func (p *moduleParserGen) s_moduleLine(c *pgenrt.State, s *moduleLine) (bool, pgenrt.Err) {
-	m, e := p.n7(c, s)
-	if e.On {
-		c.MaybeUpdate(e)
-		return true, e
-	}
-	return m, pgenrt.Err{}
+	return c.Close(p.n7(c, s))
 }
 
 // <word>
 func (p *moduleParserGen) n8(c *pgenrt.State, s *word) (bool, pgenrt.Err) {
 	start := c.Cur
-	m, e := p.Ref(c, 0)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.Ref(c, 0); !m || e.On {
+		return e.On, e
 	}
 	if c.Cur == start+1 && s.Text == "" {
 		s.Text = p.Text(start) // one token: no concatenation
@@ -506,12 +403,7 @@ func (p *moduleParserGen) n8(c *pgenrt.State, s *word) (bool, pgenrt.Err) {
 
 func (p *moduleParserGen) s_word(c *pgenrt.State, s *word) (bool, pgenrt.Err) {
 	s.Pos = p.Pos(c.Cur)
-	m, e := p.n8(c, s)
-	if e.On {
-		c.MaybeUpdate(e)
-		return true, e
-	}
-	return m, pgenrt.Err{}
+	return c.Close(p.n8(c, s))
 }
 
 var pgenExpect_moduleParser = [...]string{"Word Word Word Word Word*", "Word Word Word Word*", "Word Word Word*", "Word Word*", "Word*"}

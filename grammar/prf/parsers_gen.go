@@ -179,12 +179,8 @@ func (p *csvParserGen) parse(filename, s string, out *csvRow, reuse bool) error 
 // <quoted>
 func (p *csvParserGen) n0(c *pgenrt.State, s *csvPart) (bool, pgenrt.Err) {
 	start := c.Cur
-	m, e := p.Ref(c, 0)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.Ref(c, 0); !m || e.On {
+		return e.On, e
 	}
 	var v string
 	if s.Quoted != nil {
@@ -207,12 +203,8 @@ func (p *csvParserGen) n0(c *pgenrt.State, s *csvPart) (bool, pgenrt.Err) {
 // <bare>
 func (p *csvParserGen) n1(c *pgenrt.State, s *csvPart) (bool, pgenrt.Err) {
 	start := c.Cur
-	m, e := p.Ref(c, 2)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.Ref(c, 2); !m || e.On {
+		return e.On, e
 	}
 	var v string
 	if s.Bare != nil {
@@ -235,12 +227,8 @@ func (p *csvParserGen) n1(c *pgenrt.State, s *csvPart) (bool, pgenrt.Err) {
 // <comma>
 func (p *csvParserGen) n2(c *pgenrt.State, s *csvPart) (bool, pgenrt.Err) {
 	start := c.Cur
-	m, e := p.Ref(c, 1)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.Ref(c, 1); !m || e.On {
+		return e.On, e
 	}
 	if c.Cur > start {
 		s.Comma = true
@@ -312,23 +300,14 @@ func (p *csvParserGen) n3(c *pgenrt.State, s *csvPart) (bool, pgenrt.Err) {
 
 func (p *csvParserGen) s_csvPart(c *pgenrt.State, s *csvPart) (bool, pgenrt.Err) {
 	s.Pos = p.Pos(c.Cur)
-	m, e := p.n3(c, s)
-	if e.On {
-		c.MaybeUpdate(e)
-		return true, e
-	}
-	return m, pgenrt.Err{}
+	return c.Close(p.n3(c, s))
 }
 
 // CsvPart
 func (p *csvParserGen) n4(c *pgenrt.State, s *csvRow) (bool, pgenrt.Err) {
 	var v csvPart
-	m, e := p.s_csvPart(c, &v)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_csvPart(c, &v); !m || e.On {
+		return e.On, e
 	}
 	s.Parts = append(s.Parts, v)
 	return true, pgenrt.Err{}
@@ -361,12 +340,7 @@ func (p *csvParserGen) n5(c *pgenrt.State, s *csvRow) (bool, pgenrt.Err) {
 }
 
 func (p *csvParserGen) s_csvRow(c *pgenrt.State, s *csvRow) (bool, pgenrt.Err) {
-	m, e := p.n5(c, s)
-	if e.On {
-		c.MaybeUpdate(e)
-		return true, e
-	}
-	return m, pgenrt.Err{}
+	return c.Close(p.n5(c, s))
 }
 
 var pgenExpect_csvParser = [...]string{}
@@ -436,12 +410,8 @@ func (p *dumpParserGen) n0(c *pgenrt.State, s *apValue) (bool, pgenrt.Err) {
 	} else {
 		nv = new(item)
 	}
-	m, e := p.s_item(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_item(c, nv); !m || e.On {
+		return e.On, e
 	}
 	s.IP = nv
 	return true, pgenrt.Err{}
@@ -456,12 +426,8 @@ func (p *dumpParserGen) n1(c *pgenrt.State, s *apValue) (bool, pgenrt.Err) {
 	} else {
 		nv = new(item)
 	}
-	m, e := p.s_item(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_item(c, nv); !m || e.On {
+		return e.On, e
 	}
 	s.PID = nv
 	return true, pgenrt.Err{}
@@ -476,12 +442,8 @@ func (p *dumpParserGen) n2(c *pgenrt.State, s *apValue) (bool, pgenrt.Err) {
 	} else {
 		nv = new(item)
 	}
-	m, e := p.s_item(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_item(c, nv); !m || e.On {
+		return e.On, e
 	}
 	s.CommNo = nv
 	return true, pgenrt.Err{}
@@ -489,25 +451,17 @@ func (p *dumpParserGen) n2(c *pgenrt.State, s *apValue) (bool, pgenrt.Err) {
 
 // Item Item "-" Item
 func (p *dumpParserGen) n3(c *pgenrt.State, s *apValue) (bool, pgenrt.Err) {
-	if m, e := p.n0(c, s); e.On {
-		return true, e
-	} else if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.n0(c, s); !m || e.On {
+		return e.On, e
 	}
-	if m, e := p.n1(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(0)
+	if m, e := p.n1(c, s); !m || e.On {
+		return true, c.Miss(e, 0)
 	}
-	if m, e := p.Lit(c, "-"); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(1)
+	if m, e := p.Lit(c, "-"); !m || e.On {
+		return true, c.Miss(e, 1)
 	}
-	if m, e := p.n2(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(2)
+	if m, e := p.n2(c, s); !m || e.On {
+		return true, c.Miss(e, 2)
 	}
 	return true, pgenrt.Err{}
 }
@@ -541,23 +495,14 @@ func (p *dumpParserGen) n4(c *pgenrt.State, s *apValue) (bool, pgenrt.Err) {
 
 func (p *dumpParserGen) s_apValue(c *pgenrt.State, s *apValue) (bool, pgenrt.Err) {
 	s.Pos = p.Pos(c.Cur)
-	m, e := p.n4(c, s)
-	if e.On {
-		c.MaybeUpdate(e)
-		return true, e
-	}
-	return m, pgenrt.Err{}
+	return c.Close(p.n4(c, s))
 }
 
 // ApValue
 func (p *dumpParserGen) n5(c *pgenrt.State, s *clientLine) (bool, pgenrt.Err) {
 	var v apValue
-	m, e := p.s_apValue(c, &v)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_apValue(c, &v); !m || e.On {
+		return e.On, e
 	}
 	s.Client = v
 	return true, pgenrt.Err{}
@@ -572,12 +517,8 @@ func (p *dumpParserGen) n6(c *pgenrt.State, s *clientLine) (bool, pgenrt.Err) {
 	} else {
 		nv = new(apValue)
 	}
-	m, e := p.s_apValue(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_apValue(c, nv); !m || e.On {
+		return e.On, e
 	}
 	s.Root = nv
 	return true, pgenrt.Err{}
@@ -585,15 +526,11 @@ func (p *dumpParserGen) n6(c *pgenrt.State, s *clientLine) (bool, pgenrt.Err) {
 
 // "RootAP:" ApValue
 func (p *dumpParserGen) n7(c *pgenrt.State, s *clientLine) (bool, pgenrt.Err) {
-	if m, e := p.Lit(c, "RootAP:"); e.On {
-		return true, e
-	} else if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.Lit(c, "RootAP:"); !m || e.On {
+		return e.On, e
 	}
-	if m, e := p.n6(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(3)
+	if m, e := p.n6(c, s); !m || e.On {
+		return true, c.Miss(e, 3)
 	}
 	return true, pgenrt.Err{}
 }
@@ -627,26 +564,17 @@ func (p *dumpParserGen) n8(c *pgenrt.State, s *clientLine) (bool, pgenrt.Err) {
 
 // ApValue ("RootAP:" ApValue)?
 func (p *dumpParserGen) n9(c *pgenrt.State, s *clientLine) (bool, pgenrt.Err) {
-	if m, e := p.n5(c, s); e.On {
-		return true, e
-	} else if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.n5(c, s); !m || e.On {
+		return e.On, e
 	}
-	if m, e := p.n8(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(4)
+	if m, e := p.n8(c, s); !m || e.On {
+		return true, c.Miss(e, 4)
 	}
 	return true, pgenrt.Err{}
 }
 
 func (p *dumpParserGen) s_clientLine(c *pgenrt.State, s *clientLine) (bool, pgenrt.Err) {
-	m, e := p.n9(c, s)
-	if e.On {
-		c.MaybeUpdate(e)
-		return true, e
-	}
-	return m, pgenrt.Err{}
+	return c.Close(p.n9(c, s))
 }
 
 // HeadLine
@@ -658,12 +586,8 @@ func (p *dumpParserGen) n10(c *pgenrt.State, s *dumpLine) (bool, pgenrt.Err) {
 	} else {
 		nv = new(headLine)
 	}
-	m, e := p.s_headLine(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_headLine(c, nv); !m || e.On {
+		return e.On, e
 	}
 	s.Head = nv
 	return true, pgenrt.Err{}
@@ -671,15 +595,11 @@ func (p *dumpParserGen) n10(c *pgenrt.State, s *dumpLine) (bool, pgenrt.Err) {
 
 // "PRF:" HeadLine
 func (p *dumpParserGen) n11(c *pgenrt.State, s *dumpLine) (bool, pgenrt.Err) {
-	if m, e := p.Lit(c, "PRF:"); e.On {
-		return true, e
-	} else if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.Lit(c, "PRF:"); !m || e.On {
+		return e.On, e
 	}
-	if m, e := p.n10(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(5)
+	if m, e := p.n10(c, s); !m || e.On {
+		return true, c.Miss(e, 5)
 	}
 	return true, pgenrt.Err{}
 }
@@ -693,12 +613,8 @@ func (p *dumpParserGen) n12(c *pgenrt.State, s *dumpLine) (bool, pgenrt.Err) {
 	} else {
 		nv = new(item)
 	}
-	m, e := p.s_item(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_item(c, nv); !m || e.On {
+		return e.On, e
 	}
 	s.Trace = nv
 	return true, pgenrt.Err{}
@@ -706,15 +622,11 @@ func (p *dumpParserGen) n12(c *pgenrt.State, s *dumpLine) (bool, pgenrt.Err) {
 
 // "Trace:" Item
 func (p *dumpParserGen) n13(c *pgenrt.State, s *dumpLine) (bool, pgenrt.Err) {
-	if m, e := p.Lit(c, "Trace:"); e.On {
-		return true, e
-	} else if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.Lit(c, "Trace:"); !m || e.On {
+		return e.On, e
 	}
-	if m, e := p.n12(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(2)
+	if m, e := p.n12(c, s); !m || e.On {
+		return true, c.Miss(e, 2)
 	}
 	return true, pgenrt.Err{}
 }
@@ -728,12 +640,8 @@ func (p *dumpParserGen) n14(c *pgenrt.State, s *dumpLine) (bool, pgenrt.Err) {
 	} else {
 		nv = new(words)
 	}
-	m, e := p.s_words(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_words(c, nv); !m || e.On {
+		return e.On, e
 	}
 	s.ProcessName = nv
 	return true, pgenrt.Err{}
@@ -741,15 +649,11 @@ func (p *dumpParserGen) n14(c *pgenrt.State, s *dumpLine) (bool, pgenrt.Err) {
 
 // "ProcessName:" Words
 func (p *dumpParserGen) n15(c *pgenrt.State, s *dumpLine) (bool, pgenrt.Err) {
-	if m, e := p.Lit(c, "ProcessName:"); e.On {
-		return true, e
-	} else if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.Lit(c, "ProcessName:"); !m || e.On {
+		return e.On, e
 	}
-	if m, e := p.n14(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(6)
+	if m, e := p.n14(c, s); !m || e.On {
+		return true, c.Miss(e, 6)
 	}
 	return true, pgenrt.Err{}
 }
@@ -763,12 +667,8 @@ func (p *dumpParserGen) n16(c *pgenrt.State, s *dumpLine) (bool, pgenrt.Err) {
 	} else {
 		nv = new(eventLine)
 	}
-	m, e := p.s_eventLine(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_eventLine(c, nv); !m || e.On {
+		return e.On, e
 	}
 	s.Event = nv
 	return true, pgenrt.Err{}
@@ -776,15 +676,11 @@ func (p *dumpParserGen) n16(c *pgenrt.State, s *dumpLine) (bool, pgenrt.Err) {
 
 // "Event:" EventLine
 func (p *dumpParserGen) n17(c *pgenrt.State, s *dumpLine) (bool, pgenrt.Err) {
-	if m, e := p.Lit(c, "Event:"); e.On {
-		return true, e
-	} else if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.Lit(c, "Event:"); !m || e.On {
+		return e.On, e
 	}
-	if m, e := p.n16(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(7)
+	if m, e := p.n16(c, s); !m || e.On {
+		return true, c.Miss(e, 7)
 	}
 	return true, pgenrt.Err{}
 }
@@ -798,12 +694,8 @@ func (p *dumpParserGen) n18(c *pgenrt.State, s *dumpLine) (bool, pgenrt.Err) {
 	} else {
 		nv = new(item)
 	}
-	m, e := p.s_item(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_item(c, nv); !m || e.On {
+		return e.On, e
 	}
 	s.Rc = nv
 	return true, pgenrt.Err{}
@@ -811,15 +703,11 @@ func (p *dumpParserGen) n18(c *pgenrt.State, s *dumpLine) (bool, pgenrt.Err) {
 
 // "Rc:" Item
 func (p *dumpParserGen) n19(c *pgenrt.State, s *dumpLine) (bool, pgenrt.Err) {
-	if m, e := p.Lit(c, "Rc:"); e.On {
-		return true, e
-	} else if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.Lit(c, "Rc:"); !m || e.On {
+		return e.On, e
 	}
-	if m, e := p.n18(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(2)
+	if m, e := p.n18(c, s); !m || e.On {
+		return true, c.Miss(e, 2)
 	}
 	return true, pgenrt.Err{}
 }
@@ -833,12 +721,8 @@ func (p *dumpParserGen) n20(c *pgenrt.State, s *dumpLine) (bool, pgenrt.Err) {
 	} else {
 		nv = new(clientLine)
 	}
-	m, e := p.s_clientLine(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_clientLine(c, nv); !m || e.On {
+		return e.On, e
 	}
 	s.Client = nv
 	return true, pgenrt.Err{}
@@ -846,15 +730,11 @@ func (p *dumpParserGen) n20(c *pgenrt.State, s *dumpLine) (bool, pgenrt.Err) {
 
 // "ClientAP:" ClientLine
 func (p *dumpParserGen) n21(c *pgenrt.State, s *dumpLine) (bool, pgenrt.Err) {
-	if m, e := p.Lit(c, "ClientAP:"); e.On {
-		return true, e
-	} else if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.Lit(c, "ClientAP:"); !m || e.On {
+		return e.On, e
 	}
-	if m, e := p.n20(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(8)
+	if m, e := p.n20(c, s); !m || e.On {
+		return true, c.Miss(e, 8)
 	}
 	return true, pgenrt.Err{}
 }
@@ -868,12 +748,8 @@ func (p *dumpParserGen) n22(c *pgenrt.State, s *dumpLine) (bool, pgenrt.Err) {
 	} else {
 		nv = new(apValue)
 	}
-	m, e := p.s_apValue(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_apValue(c, nv); !m || e.On {
+		return e.On, e
 	}
 	s.Root = nv
 	return true, pgenrt.Err{}
@@ -881,15 +757,11 @@ func (p *dumpParserGen) n22(c *pgenrt.State, s *dumpLine) (bool, pgenrt.Err) {
 
 // "RootAP:" ApValue
 func (p *dumpParserGen) n23(c *pgenrt.State, s *dumpLine) (bool, pgenrt.Err) {
-	if m, e := p.Lit(c, "RootAP:"); e.On {
-		return true, e
-	} else if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.Lit(c, "RootAP:"); !m || e.On {
+		return e.On, e
 	}
-	if m, e := p.n22(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(3)
+	if m, e := p.n22(c, s); !m || e.On {
+		return true, c.Miss(e, 3)
 	}
 	return true, pgenrt.Err{}
 }
@@ -903,12 +775,8 @@ func (p *dumpParserGen) n24(c *pgenrt.State, s *dumpLine) (bool, pgenrt.Err) {
 	} else {
 		nv = new(namesLine)
 	}
-	m, e := p.s_namesLine(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_namesLine(c, nv); !m || e.On {
+		return e.On, e
 	}
 	s.Names = nv
 	return true, pgenrt.Err{}
@@ -916,15 +784,11 @@ func (p *dumpParserGen) n24(c *pgenrt.State, s *dumpLine) (bool, pgenrt.Err) {
 
 // "INT:" NamesLine
 func (p *dumpParserGen) n25(c *pgenrt.State, s *dumpLine) (bool, pgenrt.Err) {
-	if m, e := p.Lit(c, "INT:"); e.On {
-		return true, e
-	} else if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.Lit(c, "INT:"); !m || e.On {
+		return e.On, e
 	}
-	if m, e := p.n24(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(9)
+	if m, e := p.n24(c, s); !m || e.On {
+		return true, c.Miss(e, 9)
 	}
 	return true, pgenrt.Err{}
 }
@@ -938,12 +802,8 @@ func (p *dumpParserGen) n26(c *pgenrt.State, s *dumpLine) (bool, pgenrt.Err) {
 	} else {
 		nv = new(scdLine)
 	}
-	m, e := p.s_scdLine(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_scdLine(c, nv); !m || e.On {
+		return e.On, e
 	}
 	s.SCD = nv
 	return true, pgenrt.Err{}
@@ -951,15 +811,11 @@ func (p *dumpParserGen) n26(c *pgenrt.State, s *dumpLine) (bool, pgenrt.Err) {
 
 // "SendSCD:" ScdLine
 func (p *dumpParserGen) n27(c *pgenrt.State, s *dumpLine) (bool, pgenrt.Err) {
-	if m, e := p.Lit(c, "SendSCD:"); e.On {
-		return true, e
-	} else if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.Lit(c, "SendSCD:"); !m || e.On {
+		return e.On, e
 	}
-	if m, e := p.n26(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(10)
+	if m, e := p.n26(c, s); !m || e.On {
+		return true, c.Miss(e, 10)
 	}
 	return true, pgenrt.Err{}
 }
@@ -973,12 +829,8 @@ func (p *dumpParserGen) n28(c *pgenrt.State, s *dumpLine) (bool, pgenrt.Err) {
 	} else {
 		nv = new(words)
 	}
-	m, e := p.s_words(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_words(c, nv); !m || e.On {
+		return e.On, e
 	}
 	s.Receive = nv
 	return true, pgenrt.Err{}
@@ -986,15 +838,11 @@ func (p *dumpParserGen) n28(c *pgenrt.State, s *dumpLine) (bool, pgenrt.Err) {
 
 // "ReceiveSCD:" Words
 func (p *dumpParserGen) n29(c *pgenrt.State, s *dumpLine) (bool, pgenrt.Err) {
-	if m, e := p.Lit(c, "ReceiveSCD:"); e.On {
-		return true, e
-	} else if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.Lit(c, "ReceiveSCD:"); !m || e.On {
+		return e.On, e
 	}
-	if m, e := p.n28(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(6)
+	if m, e := p.n28(c, s); !m || e.On {
+		return true, c.Miss(e, 6)
 	}
 	return true, pgenrt.Err{}
 }
@@ -1008,12 +856,8 @@ func (p *dumpParserGen) n30(c *pgenrt.State, s *dumpLine) (bool, pgenrt.Err) {
 	} else {
 		nv = new(words)
 	}
-	m, e := p.s_words(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_words(c, nv); !m || e.On {
+		return e.On, e
 	}
 	s.Lookup = nv
 	return true, pgenrt.Err{}
@@ -1021,15 +865,11 @@ func (p *dumpParserGen) n30(c *pgenrt.State, s *dumpLine) (bool, pgenrt.Err) {
 
 // "LookupName:" Words
 func (p *dumpParserGen) n31(c *pgenrt.State, s *dumpLine) (bool, pgenrt.Err) {
-	if m, e := p.Lit(c, "LookupName:"); e.On {
-		return true, e
-	} else if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.Lit(c, "LookupName:"); !m || e.On {
+		return e.On, e
 	}
-	if m, e := p.n30(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(6)
+	if m, e := p.n30(c, s); !m || e.On {
+		return true, c.Miss(e, 6)
 	}
 	return true, pgenrt.Err{}
 }
@@ -1043,12 +883,8 @@ func (p *dumpParserGen) n32(c *pgenrt.State, s *dumpLine) (bool, pgenrt.Err) {
 	} else {
 		nv = new(offsetLine)
 	}
-	m, e := p.s_offsetLine(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_offsetLine(c, nv); !m || e.On {
+		return e.On, e
 	}
 	s.Offset = nv
 	return true, pgenrt.Err{}
@@ -1270,23 +1106,14 @@ func (p *dumpParserGen) n33(c *pgenrt.State, s *dumpLine) (bool, pgenrt.Err) {
 }
 
 func (p *dumpParserGen) s_dumpLine(c *pgenrt.State, s *dumpLine) (bool, pgenrt.Err) {
-	m, e := p.n33(c, s)
-	if e.On {
-		c.MaybeUpdate(e)
-		return true, e
-	}
-	return m, pgenrt.Err{}
+	return c.Close(p.n33(c, s))
 }
 
 // Item
 func (p *dumpParserGen) n34(c *pgenrt.State, s *eventLine) (bool, pgenrt.Err) {
 	var v item
-	m, e := p.s_item(c, &v)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_item(c, &v); !m || e.On {
+		return e.On, e
 	}
 	s.Event = v
 	return true, pgenrt.Err{}
@@ -1301,12 +1128,8 @@ func (p *dumpParserGen) n35(c *pgenrt.State, s *eventLine) (bool, pgenrt.Err) {
 	} else {
 		nv = new(timeItem)
 	}
-	m, e := p.s_timeItem(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_timeItem(c, nv); !m || e.On {
+		return e.On, e
 	}
 	s.Time = nv
 	return true, pgenrt.Err{}
@@ -1314,15 +1137,11 @@ func (p *dumpParserGen) n35(c *pgenrt.State, s *eventLine) (bool, pgenrt.Err) {
 
 // "Time:" TimeItem
 func (p *dumpParserGen) n36(c *pgenrt.State, s *eventLine) (bool, pgenrt.Err) {
-	if m, e := p.Lit(c, "Time:"); e.On {
-		return true, e
-	} else if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.Lit(c, "Time:"); !m || e.On {
+		return e.On, e
 	}
-	if m, e := p.n35(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(11)
+	if m, e := p.n35(c, s); !m || e.On {
+		return true, c.Miss(e, 11)
 	}
 	return true, pgenrt.Err{}
 }
@@ -1356,37 +1175,24 @@ func (p *dumpParserGen) n37(c *pgenrt.State, s *eventLine) (bool, pgenrt.Err) {
 
 // Item ("Time:" TimeItem)?
 func (p *dumpParserGen) n38(c *pgenrt.State, s *eventLine) (bool, pgenrt.Err) {
-	if m, e := p.n34(c, s); e.On {
-		return true, e
-	} else if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.n34(c, s); !m || e.On {
+		return e.On, e
 	}
-	if m, e := p.n37(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(12)
+	if m, e := p.n37(c, s); !m || e.On {
+		return true, c.Miss(e, 12)
 	}
 	return true, pgenrt.Err{}
 }
 
 func (p *dumpParserGen) s_eventLine(c *pgenrt.State, s *eventLine) (bool, pgenrt.Err) {
-	m, e := p.n38(c, s)
-	if e.On {
-		c.MaybeUpdate(e)
-		return true, e
-	}
-	return m, pgenrt.Err{}
+	return c.Close(p.n38(c, s))
 }
 
 // Item
 func (p *dumpParserGen) n39(c *pgenrt.State, s *headLine) (bool, pgenrt.Err) {
 	var v item
-	m, e := p.s_item(c, &v)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_item(c, &v); !m || e.On {
+		return e.On, e
 	}
 	s.Status = v
 	return true, pgenrt.Err{}
@@ -1401,12 +1207,8 @@ func (p *dumpParserGen) n40(c *pgenrt.State, s *headLine) (bool, pgenrt.Err) {
 	} else {
 		nv = new(item)
 	}
-	m, e := p.s_item(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_item(c, nv); !m || e.On {
+		return e.On, e
 	}
 	s.Process = nv
 	return true, pgenrt.Err{}
@@ -1414,15 +1216,11 @@ func (p *dumpParserGen) n40(c *pgenrt.State, s *headLine) (bool, pgenrt.Err) {
 
 // "Process:" Item
 func (p *dumpParserGen) n41(c *pgenrt.State, s *headLine) (bool, pgenrt.Err) {
-	if m, e := p.Lit(c, "Process:"); e.On {
-		return true, e
-	} else if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.Lit(c, "Process:"); !m || e.On {
+		return e.On, e
 	}
-	if m, e := p.n40(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(2)
+	if m, e := p.n40(c, s); !m || e.On {
+		return true, c.Miss(e, 2)
 	}
 	return true, pgenrt.Err{}
 }
@@ -1463,12 +1261,8 @@ func (p *dumpParserGen) n43(c *pgenrt.State, s *headLine) (bool, pgenrt.Err) {
 	} else {
 		nv = new(item)
 	}
-	m, e := p.s_item(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_item(c, nv); !m || e.On {
+		return e.On, e
 	}
 	s.Thread = nv
 	return true, pgenrt.Err{}
@@ -1476,15 +1270,11 @@ func (p *dumpParserGen) n43(c *pgenrt.State, s *headLine) (bool, pgenrt.Err) {
 
 // "Thread:" Item
 func (p *dumpParserGen) n44(c *pgenrt.State, s *headLine) (bool, pgenrt.Err) {
-	if m, e := p.Lit(c, "Thread:"); e.On {
-		return true, e
-	} else if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.Lit(c, "Thread:"); !m || e.On {
+		return e.On, e
 	}
-	if m, e := p.n43(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(2)
+	if m, e := p.n43(c, s); !m || e.On {
+		return true, c.Miss(e, 2)
 	}
 	return true, pgenrt.Err{}
 }
@@ -1518,42 +1308,27 @@ func (p *dumpParserGen) n45(c *pgenrt.State, s *headLine) (bool, pgenrt.Err) {
 
 // Item ("Process:" Item)? ("Thread:" Item)?
 func (p *dumpParserGen) n46(c *pgenrt.State, s *headLine) (bool, pgenrt.Err) {
-	if m, e := p.n39(c, s); e.On {
-		return true, e
-	} else if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.n39(c, s); !m || e.On {
+		return e.On, e
 	}
-	if m, e := p.n42(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(13)
+	if m, e := p.n42(c, s); !m || e.On {
+		return true, c.Miss(e, 13)
 	}
-	if m, e := p.n45(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(14)
+	if m, e := p.n45(c, s); !m || e.On {
+		return true, c.Miss(e, 14)
 	}
 	return true, pgenrt.Err{}
 }
 
 func (p *dumpParserGen) s_headLine(c *pgenrt.State, s *headLine) (bool, pgenrt.Err) {
-	m, e := p.n46(c, s)
-	if e.On {
-		c.MaybeUpdate(e)
-		return true, e
-	}
-	return m, pgenrt.Err{}
+	return c.Close(p.n46(c, s))
 }
 
 // <word>
 func (p *dumpParserGen) n47(c *pgenrt.State, s *item) (bool, pgenrt.Err) {
 	start := c.Cur
-	m, e := p.Ref(c, 1)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.Ref(c, 1); !m || e.On {
+		return e.On, e
 	}
 	if c.Cur == start+1 && s.Text == "" {
 		s.Text = p.Text(start) // one token: no concatenation
@@ -1567,23 +1342,14 @@ func (p *dumpParserGen) n47(c *pgenrt.State, s *item) (bool, pgenrt.Err) {
 
 func (p *dumpParserGen) s_item(c *pgenrt.State, s *item) (bool, pgenrt.Err) {
 	s.Pos = p.Pos(c.Cur)
-	m, e := p.n47(c, s)
-	if e.On {
-		c.MaybeUpdate(e)
-		return true, e
-	}
-	return m, pgenrt.Err{}
+	return c.Close(p.n47(c, s))
 }
 
 // <key>
 func (p *dumpParserGen) n48(c *pgenrt.State, s *key) (bool, pgenrt.Err) {
 	start := c.Cur
-	m, e := p.Ref(c, 0)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.Ref(c, 0); !m || e.On {
+		return e.On, e
 	}
 	if c.Cur == start+1 && s.Text == "" {
 		s.Text = p.Text(start) // one token: no concatenation
@@ -1597,23 +1363,14 @@ func (p *dumpParserGen) n48(c *pgenrt.State, s *key) (bool, pgenrt.Err) {
 
 func (p *dumpParserGen) s_key(c *pgenrt.State, s *key) (bool, pgenrt.Err) {
 	s.Pos = p.Pos(c.Cur)
-	m, e := p.n48(c, s)
-	if e.On {
-		c.MaybeUpdate(e)
-		return true, e
-	}
-	return m, pgenrt.Err{}
+	return c.Close(p.n48(c, s))
 }
 
 // Words
 func (p *dumpParserGen) n49(c *pgenrt.State, s *namesLine) (bool, pgenrt.Err) {
 	var v words
-	m, e := p.s_words(c, &v)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_words(c, &v); !m || e.On {
+		return e.On, e
 	}
 	s.INT = v
 	return true, pgenrt.Err{}
@@ -1628,12 +1385,8 @@ func (p *dumpParserGen) n50(c *pgenrt.State, s *namesLine) (bool, pgenrt.Err) {
 	} else {
 		nv = new(key)
 	}
-	m, e := p.s_key(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_key(c, nv); !m || e.On {
+		return e.On, e
 	}
 	s.OPRKey = nv
 	return true, pgenrt.Err{}
@@ -1642,12 +1395,8 @@ func (p *dumpParserGen) n50(c *pgenrt.State, s *namesLine) (bool, pgenrt.Err) {
 // Words
 func (p *dumpParserGen) n51(c *pgenrt.State, s *namesLine) (bool, pgenrt.Err) {
 	var v words
-	m, e := p.s_words(c, &v)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_words(c, &v); !m || e.On {
+		return e.On, e
 	}
 	s.OPR = v
 	return true, pgenrt.Err{}
@@ -1655,15 +1404,11 @@ func (p *dumpParserGen) n51(c *pgenrt.State, s *namesLine) (bool, pgenrt.Err) {
 
 // Key Words
 func (p *dumpParserGen) n52(c *pgenrt.State, s *namesLine) (bool, pgenrt.Err) {
-	if m, e := p.n50(c, s); e.On {
-		return true, e
-	} else if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.n50(c, s); !m || e.On {
+		return e.On, e
 	}
-	if m, e := p.n51(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(6)
+	if m, e := p.n51(c, s); !m || e.On {
+		return true, c.Miss(e, 6)
 	}
 	return true, pgenrt.Err{}
 }
@@ -1697,37 +1442,24 @@ func (p *dumpParserGen) n53(c *pgenrt.State, s *namesLine) (bool, pgenrt.Err) {
 
 // Words (Key Words)?
 func (p *dumpParserGen) n54(c *pgenrt.State, s *namesLine) (bool, pgenrt.Err) {
-	if m, e := p.n49(c, s); e.On {
-		return true, e
-	} else if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.n49(c, s); !m || e.On {
+		return e.On, e
 	}
-	if m, e := p.n53(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(15)
+	if m, e := p.n53(c, s); !m || e.On {
+		return true, c.Miss(e, 15)
 	}
 	return true, pgenrt.Err{}
 }
 
 func (p *dumpParserGen) s_namesLine(c *pgenrt.State, s *namesLine) (bool, pgenrt.Err) {
-	m, e := p.n54(c, s)
-	if e.On {
-		c.MaybeUpdate(e)
-		return true, e
-	}
-	return m, pgenrt.Err{}
+	return c.Close(p.n54(c, s))
 }
 
 // Item
 func (p *dumpParserGen) n55(c *pgenrt.State, s *offsetLine) (bool, pgenrt.Err) {
 	var v item
-	m, e := p.s_item(c, &v)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_item(c, &v); !m || e.On {
+		return e.On, e
 	}
 	s.Columns = append(s.Columns, v)
 	return true, pgenrt.Err{}
@@ -1760,38 +1492,25 @@ func (p *dumpParserGen) n56(c *pgenrt.State, s *offsetLine) (bool, pgenrt.Err) {
 
 // "Offset" Item+
 func (p *dumpParserGen) n57(c *pgenrt.State, s *offsetLine) (bool, pgenrt.Err) {
-	if m, e := p.Lit(c, "Offset"); e.On {
-		return true, e
-	} else if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.Lit(c, "Offset"); !m || e.On {
+		return e.On, e
 	}
-	if m, e := p.n56(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(16)
+	if m, e := p.n56(c, s); !m || e.On {
+		return true, c.Miss(e, 16)
 	}
 	return true, pgenrt.Err{}
 }
 
 func (p *dumpParserGen) s_offsetLine(c *pgenrt.State, s *offsetLine) (bool, pgenrt.Err) {
 	s.Pos = p.Pos(c.Cur)
-	m, e := p.n57(c, s)
-	if e.On {
-		c.MaybeUpdate(e)
-		return true, e
-	}
-	return m, pgenrt.Err{}
+	return c.Close(p.n57(c, s))
 }
 
 // Words
 func (p *dumpParserGen) n58(c *pgenrt.State, s *scdLine) (bool, pgenrt.Err) {
 	var v words
-	m, e := p.s_words(c, &v)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_words(c, &v); !m || e.On {
+		return e.On, e
 	}
 	s.Send = v
 	return true, pgenrt.Err{}
@@ -1806,12 +1525,8 @@ func (p *dumpParserGen) n59(c *pgenrt.State, s *scdLine) (bool, pgenrt.Err) {
 	} else {
 		nv = new(key)
 	}
-	m, e := p.s_key(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_key(c, nv); !m || e.On {
+		return e.On, e
 	}
 	s.ReceiveKey = nv
 	return true, pgenrt.Err{}
@@ -1820,12 +1535,8 @@ func (p *dumpParserGen) n59(c *pgenrt.State, s *scdLine) (bool, pgenrt.Err) {
 // Words
 func (p *dumpParserGen) n60(c *pgenrt.State, s *scdLine) (bool, pgenrt.Err) {
 	var v words
-	m, e := p.s_words(c, &v)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_words(c, &v); !m || e.On {
+		return e.On, e
 	}
 	s.Receive = v
 	return true, pgenrt.Err{}
@@ -1833,15 +1544,11 @@ func (p *dumpParserGen) n60(c *pgenrt.State, s *scdLine) (bool, pgenrt.Err) {
 
 // Key Words
 func (p *dumpParserGen) n61(c *pgenrt.State, s *scdLine) (bool, pgenrt.Err) {
-	if m, e := p.n59(c, s); e.On {
-		return true, e
-	} else if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.n59(c, s); !m || e.On {
+		return e.On, e
 	}
-	if m, e := p.n60(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(6)
+	if m, e := p.n60(c, s); !m || e.On {
+		return true, c.Miss(e, 6)
 	}
 	return true, pgenrt.Err{}
 }
@@ -1875,37 +1582,24 @@ func (p *dumpParserGen) n62(c *pgenrt.State, s *scdLine) (bool, pgenrt.Err) {
 
 // Words (Key Words)?
 func (p *dumpParserGen) n63(c *pgenrt.State, s *scdLine) (bool, pgenrt.Err) {
-	if m, e := p.n58(c, s); e.On {
-		return true, e
-	} else if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.n58(c, s); !m || e.On {
+		return e.On, e
 	}
-	if m, e := p.n62(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(15)
+	if m, e := p.n62(c, s); !m || e.On {
+		return true, c.Miss(e, 15)
 	}
 	return true, pgenrt.Err{}
 }
 
 func (p *dumpParserGen) s_scdLine(c *pgenrt.State, s *scdLine) (bool, pgenrt.Err) {
-	m, e := p.n63(c, s)
-	if e.On {
-		c.MaybeUpdate(e)
-		return true, e
-	}
-	return m, pgenrt.Err{}
+	return c.Close(p.n63(c, s))
 }
 
 // Item
 func (p *dumpParserGen) n64(c *pgenrt.State, s *timeItem) (bool, pgenrt.Err) {
 	var v item
-	m, e := p.s_item(c, &v)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_item(c, &v); !m || e.On {
+		return e.On, e
 	}
 	s.Date = v
 	return true, pgenrt.Err{}
@@ -1914,12 +1608,8 @@ func (p *dumpParserGen) n64(c *pgenrt.State, s *timeItem) (bool, pgenrt.Err) {
 // Item
 func (p *dumpParserGen) n65(c *pgenrt.State, s *timeItem) (bool, pgenrt.Err) {
 	var v item
-	m, e := p.s_item(c, &v)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_item(c, &v); !m || e.On {
+		return e.On, e
 	}
 	s.Clock = v
 	return true, pgenrt.Err{}
@@ -1934,12 +1624,8 @@ func (p *dumpParserGen) n66(c *pgenrt.State, s *timeItem) (bool, pgenrt.Err) {
 	} else {
 		nv = new(item)
 	}
-	m, e := p.s_item(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_item(c, nv); !m || e.On {
+		return e.On, e
 	}
 	s.Sub = nv
 	return true, pgenrt.Err{}
@@ -1974,42 +1660,27 @@ func (p *dumpParserGen) n67(c *pgenrt.State, s *timeItem) (bool, pgenrt.Err) {
 
 // Item Item Item?
 func (p *dumpParserGen) n68(c *pgenrt.State, s *timeItem) (bool, pgenrt.Err) {
-	if m, e := p.n64(c, s); e.On {
-		return true, e
-	} else if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.n64(c, s); !m || e.On {
+		return e.On, e
 	}
-	if m, e := p.n65(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(17)
+	if m, e := p.n65(c, s); !m || e.On {
+		return true, c.Miss(e, 17)
 	}
-	if m, e := p.n67(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(18)
+	if m, e := p.n67(c, s); !m || e.On {
+		return true, c.Miss(e, 18)
 	}
 	return true, pgenrt.Err{}
 }
 
 func (p *dumpParserGen) s_timeItem(c *pgenrt.State, s *timeItem) (bool, pgenrt.Err) {
-	m, e := p.n68(c, s)
-	if e.On {
-		c.MaybeUpdate(e)
-		return true, e
-	}
-	return m, pgenrt.Err{}
+	return c.Close(p.n68(c, s))
 }
 
 // <word>
 func (p *dumpParserGen) n69(c *pgenrt.State, s *words) (bool, pgenrt.Err) {
 	start := c.Cur
-	m, e := p.Ref(c, 1)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.Ref(c, 1); !m || e.On {
+		return e.On, e
 	}
 	for i := start; i < c.Cur; i++ {
 		s.Words = append(s.Words, p.Text(i))
@@ -2045,12 +1716,7 @@ func (p *dumpParserGen) n70(c *pgenrt.State, s *words) (bool, pgenrt.Err) {
 
 func (p *dumpParserGen) s_words(c *pgenrt.State, s *words) (bool, pgenrt.Err) {
 	s.Pos = p.Pos(c.Cur)
-	m, e := p.n70(c, s)
-	if e.On {
-		c.MaybeUpdate(e)
-		return true, e
-	}
-	return m, pgenrt.Err{}
+	return c.Close(p.n70(c, s))
 }
 
 var pgenExpect_dumpParser = [...]string{"Item \"-\" Item", "\"-\" Item", "Item", "ApValue", "(\"RootAP:\" ApValue)?", "HeadLine", "Words", "EventLine", "ClientLine", "NamesLine", "ScdLine", "TimeItem", "(\"Time:\" TimeItem)?", "(\"Process:\" Item)? (\"Thread:\" Item)?", "(\"Thread:\" Item)?", "(Key Words)?", "Item+", "Item Item?", "Item?"}
@@ -2092,12 +1758,8 @@ func (p *hexParserGen) parse(filename, s string, out *hexLine, reuse bool) error
 // Item
 func (p *hexParserGen) n0(c *pgenrt.State, s *hexLine) (bool, pgenrt.Err) {
 	var v item
-	m, e := p.s_item(c, &v)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_item(c, &v); !m || e.On {
+		return e.On, e
 	}
 	s.Offset = v
 	return true, pgenrt.Err{}
@@ -2106,12 +1768,8 @@ func (p *hexParserGen) n0(c *pgenrt.State, s *hexLine) (bool, pgenrt.Err) {
 // Item
 func (p *hexParserGen) n1(c *pgenrt.State, s *hexLine) (bool, pgenrt.Err) {
 	var v item
-	m, e := p.s_item(c, &v)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_item(c, &v); !m || e.On {
+		return e.On, e
 	}
 	s.Bytes = append(s.Bytes, v)
 	return true, pgenrt.Err{}
@@ -2145,37 +1803,24 @@ func (p *hexParserGen) n2(c *pgenrt.State, s *hexLine) (bool, pgenrt.Err) {
 
 // Item Item*
 func (p *hexParserGen) n3(c *pgenrt.State, s *hexLine) (bool, pgenrt.Err) {
-	if m, e := p.n0(c, s); e.On {
-		return true, e
-	} else if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.n0(c, s); !m || e.On {
+		return e.On, e
 	}
-	if m, e := p.n2(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(0)
+	if m, e := p.n2(c, s); !m || e.On {
+		return true, c.Miss(e, 0)
 	}
 	return true, pgenrt.Err{}
 }
 
 func (p *hexParserGen) s_hexLine(c *pgenrt.State, s *hexLine) (bool, pgenrt.Err) {
-	m, e := p.n3(c, s)
-	if e.On {
-		c.MaybeUpdate(e)
-		return true, e
-	}
-	return m, pgenrt.Err{}
+	return c.Close(p.n3(c, s))
 }
 
 // <word>
 func (p *hexParserGen) n4(c *pgenrt.State, s *item) (bool, pgenrt.Err) {
 	start := c.Cur
-	m, e := p.Ref(c, 0)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.Ref(c, 0); !m || e.On {
+		return e.On, e
 	}
 	if c.Cur == start+1 && s.Text == "" {
 		s.Text = p.Text(start) // one token: no concatenation
@@ -2189,12 +1834,7 @@ func (p *hexParserGen) n4(c *pgenrt.State, s *item) (bool, pgenrt.Err) {
 
 func (p *hexParserGen) s_item(c *pgenrt.State, s *item) (bool, pgenrt.Err) {
 	s.Pos = p.Pos(c.Cur)
-	m, e := p.n4(c, s)
-	if e.On {
-		c.MaybeUpdate(e)
-		return true, e
-	}
-	return m, pgenrt.Err{}
+	return c.Close(p.n4(c, s))
 }
 
 var pgenExpect_hexParser = [...]string{"Item*"}

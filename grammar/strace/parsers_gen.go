@@ -250,12 +250,8 @@ func (p *lineParserGen) parse(filename, s string, out *line, reuse bool) error {
 // <binop>
 func (p *lineParserGen) n0(c *pgenrt.State, s *binop) (bool, pgenrt.Err) {
 	start := c.Cur
-	m, e := p.Ref(c, 19)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.Ref(c, 19); !m || e.On {
+		return e.On, e
 	}
 	if c.Cur == start+1 && s.Op == "" {
 		s.Op = p.Text(start) // one token: no concatenation
@@ -276,12 +272,8 @@ func (p *lineParserGen) n1(c *pgenrt.State, s *binop) (bool, pgenrt.Err) {
 	} else {
 		nv = new(primary)
 	}
-	m, e := p.s_primary(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_primary(c, nv); !m || e.On {
+		return e.On, e
 	}
 	s.Right = nv
 	return true, pgenrt.Err{}
@@ -289,37 +281,24 @@ func (p *lineParserGen) n1(c *pgenrt.State, s *binop) (bool, pgenrt.Err) {
 
 // <binop> Primary
 func (p *lineParserGen) n2(c *pgenrt.State, s *binop) (bool, pgenrt.Err) {
-	if m, e := p.n0(c, s); e.On {
-		return true, e
-	} else if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.n0(c, s); !m || e.On {
+		return e.On, e
 	}
-	if m, e := p.n1(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(0)
+	if m, e := p.n1(c, s); !m || e.On {
+		return true, c.Miss(e, 0)
 	}
 	return true, pgenrt.Err{}
 }
 
 func (p *lineParserGen) s_binop(c *pgenrt.State, s *binop) (bool, pgenrt.Err) {
-	m, e := p.n2(c, s)
-	if e.On {
-		c.MaybeUpdate(e)
-		return true, e
-	}
-	return m, pgenrt.Err{}
+	return c.Close(p.n2(c, s))
 }
 
 // <ident>
 func (p *lineParserGen) n3(c *pgenrt.State, s *call) (bool, pgenrt.Err) {
 	start := c.Cur
-	m, e := p.Ref(c, 8)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.Ref(c, 8); !m || e.On {
+		return e.On, e
 	}
 	if c.Cur == start+1 && s.Name == "" {
 		s.Name = p.Text(start) // one token: no concatenation
@@ -340,12 +319,8 @@ func (p *lineParserGen) n4(c *pgenrt.State, s *call) (bool, pgenrt.Err) {
 	} else {
 		nv = new(elem)
 	}
-	m, e := p.s_elem(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_elem(c, nv); !m || e.On {
+		return e.On, e
 	}
 	s.Args = append(s.Args, nv)
 	return true, pgenrt.Err{}
@@ -380,12 +355,8 @@ func (p *lineParserGen) n5(c *pgenrt.State, s *call) (bool, pgenrt.Err) {
 // Tail
 func (p *lineParserGen) n6(c *pgenrt.State, s *call) (bool, pgenrt.Err) {
 	var v tail
-	m, e := p.s_tail(c, &v)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_tail(c, &v); !m || e.On {
+		return e.On, e
 	}
 	s.Tail = v
 	return true, pgenrt.Err{}
@@ -393,48 +364,31 @@ func (p *lineParserGen) n6(c *pgenrt.State, s *call) (bool, pgenrt.Err) {
 
 // <ident> "(" Elem* Tail
 func (p *lineParserGen) n7(c *pgenrt.State, s *call) (bool, pgenrt.Err) {
-	if m, e := p.n3(c, s); e.On {
-		return true, e
-	} else if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.n3(c, s); !m || e.On {
+		return e.On, e
 	}
-	if m, e := p.Lit(c, "("); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(1)
+	if m, e := p.Lit(c, "("); !m || e.On {
+		return true, c.Miss(e, 1)
 	}
-	if m, e := p.n5(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(2)
+	if m, e := p.n5(c, s); !m || e.On {
+		return true, c.Miss(e, 2)
 	}
-	if m, e := p.n6(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(3)
+	if m, e := p.n6(c, s); !m || e.On {
+		return true, c.Miss(e, 3)
 	}
 	return true, pgenrt.Err{}
 }
 
 func (p *lineParserGen) s_call(c *pgenrt.State, s *call) (bool, pgenrt.Err) {
 	s.Pos = p.Pos(c.Cur)
-	m, e := p.n7(c, s)
-	if e.On {
-		c.MaybeUpdate(e)
-		return true, e
-	}
-	return m, pgenrt.Err{}
+	return c.Close(p.n7(c, s))
 }
 
 // "---"
 func (p *lineParserGen) n8(c *pgenrt.State, s *dashes) (bool, pgenrt.Err) {
 	start := c.Cur
-	m, e := p.Lit(c, "---")
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.Lit(c, "---"); !m || e.On {
+		return e.On, e
 	}
 	if c.Cur == start+1 && s.Text == "" {
 		s.Text = p.Text(start) // one token: no concatenation
@@ -448,23 +402,14 @@ func (p *lineParserGen) n8(c *pgenrt.State, s *dashes) (bool, pgenrt.Err) {
 
 func (p *lineParserGen) s_dashes(c *pgenrt.State, s *dashes) (bool, pgenrt.Err) {
 	s.Pos = p.Pos(c.Cur)
-	m, e := p.n8(c, s)
-	if e.On {
-		c.MaybeUpdate(e)
-		return true, e
-	}
-	return m, pgenrt.Err{}
+	return c.Close(p.n8(c, s))
 }
 
 // <duration>
 func (p *lineParserGen) n9(c *pgenrt.State, s *durTok) (bool, pgenrt.Err) {
 	start := c.Cur
-	m, e := p.Ref(c, 17)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.Ref(c, 17); !m || e.On {
+		return e.On, e
 	}
 	if c.Cur == start+1 && s.Text == "" {
 		s.Text = p.Text(start) // one token: no concatenation
@@ -478,23 +423,14 @@ func (p *lineParserGen) n9(c *pgenrt.State, s *durTok) (bool, pgenrt.Err) {
 
 func (p *lineParserGen) s_durTok(c *pgenrt.State, s *durTok) (bool, pgenrt.Err) {
 	s.Pos = p.Pos(c.Cur)
-	m, e := p.n9(c, s)
-	if e.On {
-		c.MaybeUpdate(e)
-		return true, e
-	}
-	return m, pgenrt.Err{}
+	return c.Close(p.n9(c, s))
 }
 
 // ","
 func (p *lineParserGen) n10(c *pgenrt.State, s *elem) (bool, pgenrt.Err) {
 	start := c.Cur
-	m, e := p.Lit(c, ",")
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.Lit(c, ","); !m || e.On {
+		return e.On, e
 	}
 	if c.Cur > start {
 		s.Comma = true
@@ -511,12 +447,8 @@ func (p *lineParserGen) n11(c *pgenrt.State, s *elem) (bool, pgenrt.Err) {
 	} else {
 		nv = new(primary)
 	}
-	m, e := p.s_primary(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_primary(c, nv); !m || e.On {
+		return e.On, e
 	}
 	s.Left = nv
 	return true, pgenrt.Err{}
@@ -531,12 +463,8 @@ func (p *lineParserGen) n12(c *pgenrt.State, s *elem) (bool, pgenrt.Err) {
 	} else {
 		nv = new(binop)
 	}
-	m, e := p.s_binop(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_binop(c, nv); !m || e.On {
+		return e.On, e
 	}
 	s.Right = append(s.Right, nv)
 	return true, pgenrt.Err{}
@@ -577,12 +505,8 @@ func (p *lineParserGen) n14(c *pgenrt.State, s *elem) (bool, pgenrt.Err) {
 	} else {
 		nv = new(expr)
 	}
-	m, e := p.s_expr(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_expr(c, nv); !m || e.On {
+		return e.On, e
 	}
 	s.Assign = nv
 	return true, pgenrt.Err{}
@@ -590,15 +514,11 @@ func (p *lineParserGen) n14(c *pgenrt.State, s *elem) (bool, pgenrt.Err) {
 
 // "=" Expr
 func (p *lineParserGen) n15(c *pgenrt.State, s *elem) (bool, pgenrt.Err) {
-	if m, e := p.Lit(c, "="); e.On {
-		return true, e
-	} else if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.Lit(c, "="); !m || e.On {
+		return e.On, e
 	}
-	if m, e := p.n14(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(5)
+	if m, e := p.n14(c, s); !m || e.On {
+		return true, c.Miss(e, 5)
 	}
 	return true, pgenrt.Err{}
 }
@@ -632,20 +552,14 @@ func (p *lineParserGen) n16(c *pgenrt.State, s *elem) (bool, pgenrt.Err) {
 
 // Primary Binop* ("=" Expr)?
 func (p *lineParserGen) n17(c *pgenrt.State, s *elem) (bool, pgenrt.Err) {
-	if m, e := p.n11(c, s); e.On {
-		return true, e
-	} else if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.n11(c, s); !m || e.On {
+		return e.On, e
 	}
-	if m, e := p.n13(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(4)
+	if m, e := p.n13(c, s); !m || e.On {
+		return true, c.Miss(e, 4)
 	}
-	if m, e := p.n16(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(6)
+	if m, e := p.n16(c, s); !m || e.On {
+		return true, c.Miss(e, 6)
 	}
 	return true, pgenrt.Err{}
 }
@@ -653,12 +567,8 @@ func (p *lineParserGen) n17(c *pgenrt.State, s *elem) (bool, pgenrt.Err) {
 // <comment>
 func (p *lineParserGen) n18(c *pgenrt.State, s *elem) (bool, pgenrt.Err) {
 	start := c.Cur
-	m, e := p.Ref(c, 10)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.Ref(c, 10); !m || e.On {
+		return e.On, e
 	}
 	var v string
 	if s.Comment != nil {
@@ -742,12 +652,7 @@ func (p *lineParserGen) n19(c *pgenrt.State, s *elem) (bool, pgenrt.Err) {
 
 func (p *lineParserGen) s_elem(c *pgenrt.State, s *elem) (bool, pgenrt.Err) {
 	s.Pos = p.Pos(c.Cur)
-	m, e := p.n19(c, s)
-	if e.On {
-		c.MaybeUpdate(e)
-		return true, e
-	}
-	return m, pgenrt.Err{}
+	return c.Close(p.n19(c, s))
 }
 
 // ExitWord
@@ -759,12 +664,8 @@ func (p *lineParserGen) n20(c *pgenrt.State, s *exit) (bool, pgenrt.Err) {
 	} else {
 		nv = new(exitWord)
 	}
-	m, e := p.s_exitWord(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_exitWord(c, nv); !m || e.On {
+		return e.On, e
 	}
 	s.Words = append(s.Words, nv)
 	return true, pgenrt.Err{}
@@ -797,32 +698,21 @@ func (p *lineParserGen) n21(c *pgenrt.State, s *exit) (bool, pgenrt.Err) {
 
 // "+++" ExitWord+ "+++"
 func (p *lineParserGen) n22(c *pgenrt.State, s *exit) (bool, pgenrt.Err) {
-	if m, e := p.Lit(c, "+++"); e.On {
-		return true, e
-	} else if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.Lit(c, "+++"); !m || e.On {
+		return e.On, e
 	}
-	if m, e := p.n21(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(7)
+	if m, e := p.n21(c, s); !m || e.On {
+		return true, c.Miss(e, 7)
 	}
-	if m, e := p.Lit(c, "+++"); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(8)
+	if m, e := p.Lit(c, "+++"); !m || e.On {
+		return true, c.Miss(e, 8)
 	}
 	return true, pgenrt.Err{}
 }
 
 func (p *lineParserGen) s_exit(c *pgenrt.State, s *exit) (bool, pgenrt.Err) {
 	s.Pos = p.Pos(c.Cur)
-	m, e := p.n22(c, s)
-	if e.On {
-		c.MaybeUpdate(e)
-		return true, e
-	}
-	return m, pgenrt.Err{}
+	return c.Close(p.n22(c, s))
 }
 
 // <ident> | <number> | "(" | ")"
@@ -899,12 +789,8 @@ func (p *lineParserGen) n23(c *pgenrt.State) (bool, pgenrt.Err) {
 // (<ident> | <number> | "(" | ")")
 func (p *lineParserGen) n24(c *pgenrt.State, s *exitWord) (bool, pgenrt.Err) {
 	start := c.Cur
-	m, e := p.n23(c)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.n23(c); !m || e.On {
+		return e.On, e
 	}
 	if c.Cur == start+1 && s.Text == "" {
 		s.Text = p.Text(start) // one token: no concatenation
@@ -918,12 +804,7 @@ func (p *lineParserGen) n24(c *pgenrt.State, s *exitWord) (bool, pgenrt.Err) {
 
 func (p *lineParserGen) s_exitWord(c *pgenrt.State, s *exitWord) (bool, pgenrt.Err) {
 	s.Pos = p.Pos(c.Cur)
-	m, e := p.n24(c, s)
-	if e.On {
-		c.MaybeUpdate(e)
-		return true, e
-	}
-	return m, pgenrt.Err{}
+	return c.Close(p.n24(c, s))
 }
 
 // Primary
@@ -935,12 +816,8 @@ func (p *lineParserGen) n25(c *pgenrt.State, s *expr) (bool, pgenrt.Err) {
 	} else {
 		nv = new(primary)
 	}
-	m, e := p.s_primary(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_primary(c, nv); !m || e.On {
+		return e.On, e
 	}
 	s.Left = nv
 	return true, pgenrt.Err{}
@@ -955,12 +832,8 @@ func (p *lineParserGen) n26(c *pgenrt.State, s *expr) (bool, pgenrt.Err) {
 	} else {
 		nv = new(binop)
 	}
-	m, e := p.s_binop(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_binop(c, nv); !m || e.On {
+		return e.On, e
 	}
 	s.Right = append(s.Right, nv)
 	return true, pgenrt.Err{}
@@ -994,38 +867,25 @@ func (p *lineParserGen) n27(c *pgenrt.State, s *expr) (bool, pgenrt.Err) {
 
 // Primary Binop*
 func (p *lineParserGen) n28(c *pgenrt.State, s *expr) (bool, pgenrt.Err) {
-	if m, e := p.n25(c, s); e.On {
-		return true, e
-	} else if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.n25(c, s); !m || e.On {
+		return e.On, e
 	}
-	if m, e := p.n27(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(9)
+	if m, e := p.n27(c, s); !m || e.On {
+		return true, c.Miss(e, 9)
 	}
 	return true, pgenrt.Err{}
 }
 
 func (p *lineParserGen) s_expr(c *pgenrt.State, s *expr) (bool, pgenrt.Err) {
 	s.Pos = p.Pos(c.Cur)
-	m, e := p.n28(c, s)
-	if e.On {
-		c.MaybeUpdate(e)
-		return true, e
-	}
-	return m, pgenrt.Err{}
+	return c.Close(p.n28(c, s))
 }
 
 // <ident>
 func (p *lineParserGen) n29(c *pgenrt.State, s *ident) (bool, pgenrt.Err) {
 	start := c.Cur
-	m, e := p.Ref(c, 8)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.Ref(c, 8); !m || e.On {
+		return e.On, e
 	}
 	if c.Cur == start+1 && s.Text == "" {
 		s.Text = p.Text(start) // one token: no concatenation
@@ -1039,23 +899,14 @@ func (p *lineParserGen) n29(c *pgenrt.State, s *ident) (bool, pgenrt.Err) {
 
 func (p *lineParserGen) s_ident(c *pgenrt.State, s *ident) (bool, pgenrt.Err) {
 	s.Pos = p.Pos(c.Cur)
-	m, e := p.n29(c, s)
-	if e.On {
-		c.MaybeUpdate(e)
-		return true, e
-	}
-	return m, pgenrt.Err{}
+	return c.Close(p.n29(c, s))
 }
 
 // <number>
 func (p *lineParserGen) n30(c *pgenrt.State, s *ipTok) (bool, pgenrt.Err) {
 	start := c.Cur
-	m, e := p.Ref(c, 7)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.Ref(c, 7); !m || e.On {
+		return e.On, e
 	}
 	var v string
 	if s.Hex != nil {
@@ -1078,12 +929,8 @@ func (p *lineParserGen) n30(c *pgenrt.State, s *ipTok) (bool, pgenrt.Err) {
 // "?"
 func (p *lineParserGen) n31(c *pgenrt.State, s *ipTok) (bool, pgenrt.Err) {
 	start := c.Cur
-	m, e := p.Lit(c, "?")
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.Lit(c, "?"); !m || e.On {
+		return e.On, e
 	}
 	for i := start; i < c.Cur; i++ {
 		s.Unknown = append(s.Unknown, p.Text(i))
@@ -1163,32 +1010,21 @@ func (p *lineParserGen) n33(c *pgenrt.State, s *ipTok) (bool, pgenrt.Err) {
 
 // "[" (<number> | "?"+) "]"
 func (p *lineParserGen) n34(c *pgenrt.State, s *ipTok) (bool, pgenrt.Err) {
-	if m, e := p.Lit(c, "["); e.On {
-		return true, e
-	} else if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.Lit(c, "["); !m || e.On {
+		return e.On, e
 	}
-	if m, e := p.n33(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(10)
+	if m, e := p.n33(c, s); !m || e.On {
+		return true, c.Miss(e, 10)
 	}
-	if m, e := p.Lit(c, "]"); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(11)
+	if m, e := p.Lit(c, "]"); !m || e.On {
+		return true, c.Miss(e, 11)
 	}
 	return true, pgenrt.Err{}
 }
 
 func (p *lineParserGen) s_ipTok(c *pgenrt.State, s *ipTok) (bool, pgenrt.Err) {
 	s.Pos = p.Pos(c.Cur)
-	m, e := p.n34(c, s)
-	if e.On {
-		c.MaybeUpdate(e)
-		return true, e
-	}
-	return m, pgenrt.Err{}
+	return c.Close(p.n34(c, s))
 }
 
 // PrefixTok
@@ -1200,12 +1036,8 @@ func (p *lineParserGen) n35(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 	} else {
 		nv = new(prefixTok)
 	}
-	m, e := p.s_prefixTok(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_prefixTok(c, nv); !m || e.On {
+		return e.On, e
 	}
 	s.PidTag = nv
 	return true, pgenrt.Err{}
@@ -1220,12 +1052,8 @@ func (p *lineParserGen) n36(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 	} else {
 		nv = new(prefixTok)
 	}
-	m, e := p.s_prefixTok(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_prefixTok(c, nv); !m || e.On {
+		return e.On, e
 	}
 	s.Time = nv
 	return true, pgenrt.Err{}
@@ -1260,15 +1088,11 @@ func (p *lineParserGen) n37(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 
 // PrefixTok PrefixTok?
 func (p *lineParserGen) n38(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
-	if m, e := p.n35(c, s); e.On {
-		return true, e
-	} else if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.n35(c, s); !m || e.On {
+		return e.On, e
 	}
-	if m, e := p.n37(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(12)
+	if m, e := p.n37(c, s); !m || e.On {
+		return true, c.Miss(e, 12)
 	}
 	return true, pgenrt.Err{}
 }
@@ -1309,12 +1133,8 @@ func (p *lineParserGen) n40(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 	} else {
 		nv = new(ipTok)
 	}
-	m, e := p.s_ipTok(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_ipTok(c, nv); !m || e.On {
+		return e.On, e
 	}
 	s.IP = nv
 	return true, pgenrt.Err{}
@@ -1356,12 +1176,8 @@ func (p *lineParserGen) n42(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 	} else {
 		nv = new(call)
 	}
-	m, e := p.s_call(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_call(c, nv); !m || e.On {
+		return e.On, e
 	}
 	s.Call = nv
 	return true, pgenrt.Err{}
@@ -1376,12 +1192,8 @@ func (p *lineParserGen) n43(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 	} else {
 		nv = new(resumed)
 	}
-	m, e := p.s_resumed(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_resumed(c, nv); !m || e.On {
+		return e.On, e
 	}
 	s.Resumed = nv
 	return true, pgenrt.Err{}
@@ -1396,12 +1208,8 @@ func (p *lineParserGen) n44(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 	} else {
 		nv = new(signal)
 	}
-	m, e := p.s_signal(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_signal(c, nv); !m || e.On {
+		return e.On, e
 	}
 	s.Signal = nv
 	return true, pgenrt.Err{}
@@ -1416,12 +1224,8 @@ func (p *lineParserGen) n45(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 	} else {
 		nv = new(exit)
 	}
-	m, e := p.s_exit(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_exit(c, nv); !m || e.On {
+		return e.On, e
 	}
 	s.Exit = nv
 	return true, pgenrt.Err{}
@@ -1508,42 +1312,27 @@ func (p *lineParserGen) n46(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 
 // (PrefixTok PrefixTok?)? IpTok? (Call | Resumed | Signal | Exit)
 func (p *lineParserGen) n47(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
-	if m, e := p.n39(c, s); e.On {
-		return true, e
-	} else if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.n39(c, s); !m || e.On {
+		return e.On, e
 	}
-	if m, e := p.n41(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(13)
+	if m, e := p.n41(c, s); !m || e.On {
+		return true, c.Miss(e, 13)
 	}
-	if m, e := p.n46(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(14)
+	if m, e := p.n46(c, s); !m || e.On {
+		return true, c.Miss(e, 14)
 	}
 	return true, pgenrt.Err{}
 }
 
 func (p *lineParserGen) s_line(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
-	m, e := p.n47(c, s)
-	if e.On {
-		c.MaybeUpdate(e)
-		return true, e
-	}
-	return m, pgenrt.Err{}
+	return c.Close(p.n47(c, s))
 }
 
 // "("
 func (p *lineParserGen) n48(c *pgenrt.State, s *note) (bool, pgenrt.Err) {
 	start := c.Cur
-	m, e := p.Lit(c, "(")
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.Lit(c, "("); !m || e.On {
+		return e.On, e
 	}
 	if c.Cur == start+1 && s.Open == "" {
 		s.Open = p.Text(start) // one token: no concatenation
@@ -1564,12 +1353,8 @@ func (p *lineParserGen) n49(c *pgenrt.State, s *note) (bool, pgenrt.Err) {
 	} else {
 		nv = new(noteItem)
 	}
-	m, e := p.s_noteItem(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_noteItem(c, nv); !m || e.On {
+		return e.On, e
 	}
 	s.Body = append(s.Body, nv)
 	return true, pgenrt.Err{}
@@ -1603,32 +1388,21 @@ func (p *lineParserGen) n50(c *pgenrt.State, s *note) (bool, pgenrt.Err) {
 
 // "(" NoteItem* ")"
 func (p *lineParserGen) n51(c *pgenrt.State, s *note) (bool, pgenrt.Err) {
-	if m, e := p.n48(c, s); e.On {
-		return true, e
-	} else if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.n48(c, s); !m || e.On {
+		return e.On, e
 	}
-	if m, e := p.n50(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(15)
+	if m, e := p.n50(c, s); !m || e.On {
+		return true, c.Miss(e, 15)
 	}
-	if m, e := p.Lit(c, ")"); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(16)
+	if m, e := p.Lit(c, ")"); !m || e.On {
+		return true, c.Miss(e, 16)
 	}
 	return true, pgenrt.Err{}
 }
 
 func (p *lineParserGen) s_note(c *pgenrt.State, s *note) (bool, pgenrt.Err) {
 	s.Pos = p.Pos(c.Cur)
-	m, e := p.n51(c, s)
-	if e.On {
-		c.MaybeUpdate(e)
-		return true, e
-	}
-	return m, pgenrt.Err{}
+	return c.Close(p.n51(c, s))
 }
 
 // Note
@@ -1640,12 +1414,8 @@ func (p *lineParserGen) n52(c *pgenrt.State, s *noteItem) (bool, pgenrt.Err) {
 	} else {
 		nv = new(note)
 	}
-	m, e := p.s_note(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_note(c, nv); !m || e.On {
+		return e.On, e
 	}
 	s.Inner = nv
 	return true, pgenrt.Err{}
@@ -1950,12 +1720,8 @@ func (p *lineParserGen) n53(c *pgenrt.State) (bool, pgenrt.Err) {
 // (<ident> | <number> | <float> | <string> | <comment> | <fd> | <ellipsis> | <sep> | <binop> | <unary> | <punct> | <clock> | <pidtag> | <resuming> | <duration> | <unfinished> | <unavailable> | <detached> | <resumed>)
 func (p *lineParserGen) n54(c *pgenrt.State, s *noteItem) (bool, pgenrt.Err) {
 	start := c.Cur
-	m, e := p.n53(c)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.n53(c); !m || e.On {
+		return e.On, e
 	}
 	if c.Cur == start+1 && s.Tok == "" {
 		s.Tok = p.Text(start) // one token: no concatenation
@@ -2014,12 +1780,7 @@ func (p *lineParserGen) n55(c *pgenrt.State, s *noteItem) (bool, pgenrt.Err) {
 
 func (p *lineParserGen) s_noteItem(c *pgenrt.State, s *noteItem) (bool, pgenrt.Err) {
 	s.Pos = p.Pos(c.Cur)
-	m, e := p.n55(c, s)
-	if e.On {
-		c.MaybeUpdate(e)
-		return true, e
-	}
-	return m, pgenrt.Err{}
+	return c.Close(p.n55(c, s))
 }
 
 // <pidtag> | <number> | <clock> | <float>
@@ -2096,12 +1857,8 @@ func (p *lineParserGen) n56(c *pgenrt.State) (bool, pgenrt.Err) {
 // (<pidtag> | <number> | <clock> | <float>)
 func (p *lineParserGen) n57(c *pgenrt.State, s *prefixTok) (bool, pgenrt.Err) {
 	start := c.Cur
-	m, e := p.n56(c)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.n56(c); !m || e.On {
+		return e.On, e
 	}
 	if c.Cur == start+1 && s.Text == "" {
 		s.Text = p.Text(start) // one token: no concatenation
@@ -2115,12 +1872,7 @@ func (p *lineParserGen) n57(c *pgenrt.State, s *prefixTok) (bool, pgenrt.Err) {
 
 func (p *lineParserGen) s_prefixTok(c *pgenrt.State, s *prefixTok) (bool, pgenrt.Err) {
 	s.Pos = p.Pos(c.Cur)
-	m, e := p.n57(c, s)
-	if e.On {
-		c.MaybeUpdate(e)
-		return true, e
-	}
-	return m, pgenrt.Err{}
+	return c.Close(p.n57(c, s))
 }
 
 // <unary> | "&"
@@ -2167,12 +1919,8 @@ func (p *lineParserGen) n58(c *pgenrt.State) (bool, pgenrt.Err) {
 // (<unary> | "&")
 func (p *lineParserGen) n59(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	start := c.Cur
-	m, e := p.n58(c)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.n58(c); !m || e.On {
+		return e.On, e
 	}
 	for i := start; i < c.Cur; i++ {
 		s.Ops = append(s.Ops, p.Text(i))
@@ -2209,12 +1957,8 @@ func (p *lineParserGen) n60(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 // <ident>
 func (p *lineParserGen) n61(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	start := c.Cur
-	m, e := p.Ref(c, 8)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.Ref(c, 8); !m || e.On {
+		return e.On, e
 	}
 	var v string
 	if s.Ident != nil {
@@ -2237,12 +1981,8 @@ func (p *lineParserGen) n61(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 // "("
 func (p *lineParserGen) n62(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	start := c.Cur
-	m, e := p.Lit(c, "(")
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.Lit(c, "("); !m || e.On {
+		return e.On, e
 	}
 	if c.Cur > start {
 		s.Call = true
@@ -2259,12 +1999,8 @@ func (p *lineParserGen) n63(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	} else {
 		nv = new(elem)
 	}
-	m, e := p.s_elem(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_elem(c, nv); !m || e.On {
+		return e.On, e
 	}
 	s.CallArgs = append(s.CallArgs, nv)
 	return true, pgenrt.Err{}
@@ -2298,20 +2034,14 @@ func (p *lineParserGen) n64(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 
 // "(" Elem* ")"
 func (p *lineParserGen) n65(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
-	if m, e := p.n62(c, s); e.On {
-		return true, e
-	} else if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.n62(c, s); !m || e.On {
+		return e.On, e
 	}
-	if m, e := p.n64(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(17)
+	if m, e := p.n64(c, s); !m || e.On {
+		return true, c.Miss(e, 17)
 	}
-	if m, e := p.Lit(c, ")"); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(16)
+	if m, e := p.Lit(c, ")"); !m || e.On {
+		return true, c.Miss(e, 16)
 	}
 	return true, pgenrt.Err{}
 }
@@ -2345,15 +2075,11 @@ func (p *lineParserGen) n66(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 
 // <ident> ("(" Elem* ")")?
 func (p *lineParserGen) n67(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
-	if m, e := p.n61(c, s); e.On {
-		return true, e
-	} else if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.n61(c, s); !m || e.On {
+		return e.On, e
 	}
-	if m, e := p.n66(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(18)
+	if m, e := p.n66(c, s); !m || e.On {
+		return true, c.Miss(e, 18)
 	}
 	return true, pgenrt.Err{}
 }
@@ -2361,12 +2087,8 @@ func (p *lineParserGen) n67(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 // <number>
 func (p *lineParserGen) n68(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	start := c.Cur
-	m, e := p.Ref(c, 7)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.Ref(c, 7); !m || e.On {
+		return e.On, e
 	}
 	var v string
 	if s.Number != nil {
@@ -2389,12 +2111,8 @@ func (p *lineParserGen) n68(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 // <string>
 func (p *lineParserGen) n69(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	start := c.Cur
-	m, e := p.Ref(c, 3)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.Ref(c, 3); !m || e.On {
+		return e.On, e
 	}
 	var v string
 	if s.String != nil {
@@ -2417,12 +2135,8 @@ func (p *lineParserGen) n69(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 // "..."
 func (p *lineParserGen) n70(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	start := c.Cur
-	m, e := p.Lit(c, "...")
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.Lit(c, "..."); !m || e.On {
+		return e.On, e
 	}
 	if c.Cur > start {
 		s.Trunc = true
@@ -2459,15 +2173,11 @@ func (p *lineParserGen) n71(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 
 // <string> "..."?
 func (p *lineParserGen) n72(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
-	if m, e := p.n69(c, s); e.On {
-		return true, e
-	} else if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.n69(c, s); !m || e.On {
+		return e.On, e
 	}
-	if m, e := p.n71(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(19)
+	if m, e := p.n71(c, s); !m || e.On {
+		return true, c.Miss(e, 19)
 	}
 	return true, pgenrt.Err{}
 }
@@ -2516,12 +2226,8 @@ func (p *lineParserGen) n73(c *pgenrt.State) (bool, pgenrt.Err) {
 // ("{" | "[")
 func (p *lineParserGen) n74(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	start := c.Cur
-	m, e := p.n73(c)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.n73(c); !m || e.On {
+		return e.On, e
 	}
 	var v string
 	if s.Open != nil {
@@ -2550,12 +2256,8 @@ func (p *lineParserGen) n75(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	} else {
 		nv = new(elem)
 	}
-	m, e := p.s_elem(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_elem(c, nv); !m || e.On {
+		return e.On, e
 	}
 	s.Items = append(s.Items, nv)
 	return true, pgenrt.Err{}
@@ -2631,12 +2333,8 @@ func (p *lineParserGen) n77(c *pgenrt.State) (bool, pgenrt.Err) {
 // ("}" | "]")
 func (p *lineParserGen) n78(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	start := c.Cur
-	m, e := p.n77(c)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.n77(c); !m || e.On {
+		return e.On, e
 	}
 	if c.Cur == start+1 && s.Close == "" {
 		s.Close = p.Text(start) // one token: no concatenation
@@ -2650,20 +2348,14 @@ func (p *lineParserGen) n78(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 
 // ("{" | "[") Elem* ("}" | "]")
 func (p *lineParserGen) n79(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
-	if m, e := p.n74(c, s); e.On {
-		return true, e
-	} else if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.n74(c, s); !m || e.On {
+		return e.On, e
 	}
-	if m, e := p.n76(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(20)
+	if m, e := p.n76(c, s); !m || e.On {
+		return true, c.Miss(e, 20)
 	}
-	if m, e := p.n78(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(21)
+	if m, e := p.n78(c, s); !m || e.On {
+		return true, c.Miss(e, 21)
 	}
 	return true, pgenrt.Err{}
 }
@@ -2671,12 +2363,8 @@ func (p *lineParserGen) n79(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 // <fd>
 func (p *lineParserGen) n80(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	start := c.Cur
-	m, e := p.Ref(c, 4)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.Ref(c, 4); !m || e.On {
+		return e.On, e
 	}
 	var v string
 	if s.Fd != nil {
@@ -2699,12 +2387,8 @@ func (p *lineParserGen) n80(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 // <float>
 func (p *lineParserGen) n81(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	start := c.Cur
-	m, e := p.Ref(c, 6)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.Ref(c, 6); !m || e.On {
+		return e.On, e
 	}
 	var v string
 	if s.Float != nil {
@@ -2727,12 +2411,8 @@ func (p *lineParserGen) n81(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 // "..."
 func (p *lineParserGen) n82(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	start := c.Cur
-	m, e := p.Lit(c, "...")
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.Lit(c, "..."); !m || e.On {
+		return e.On, e
 	}
 	if c.Cur > start {
 		s.Ellipsis = true
@@ -2743,12 +2423,8 @@ func (p *lineParserGen) n82(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 // <resuming>
 func (p *lineParserGen) n83(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	start := c.Cur
-	m, e := p.Ref(c, 16)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.Ref(c, 16); !m || e.On {
+		return e.On, e
 	}
 	var v string
 	if s.Resuming != nil {
@@ -2771,12 +2447,8 @@ func (p *lineParserGen) n83(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 // "?"
 func (p *lineParserGen) n84(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	start := c.Cur
-	m, e := p.Lit(c, "?")
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.Lit(c, "?"); !m || e.On {
+		return e.On, e
 	}
 	if c.Cur > start {
 		s.Question = true
@@ -2793,12 +2465,8 @@ func (p *lineParserGen) n85(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	} else {
 		nv = new(expr)
 	}
-	m, e := p.s_expr(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_expr(c, nv); !m || e.On {
+		return e.On, e
 	}
 	s.Paren = nv
 	return true, pgenrt.Err{}
@@ -2806,20 +2474,14 @@ func (p *lineParserGen) n85(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 
 // "(" Expr ")"
 func (p *lineParserGen) n86(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
-	if m, e := p.Lit(c, "("); e.On {
-		return true, e
-	} else if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.Lit(c, "("); !m || e.On {
+		return e.On, e
 	}
-	if m, e := p.n85(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(22)
+	if m, e := p.n85(c, s); !m || e.On {
+		return true, c.Miss(e, 22)
 	}
-	if m, e := p.Lit(c, ")"); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(16)
+	if m, e := p.Lit(c, ")"); !m || e.On {
+		return true, c.Miss(e, 16)
 	}
 	return true, pgenrt.Err{}
 }
@@ -3007,38 +2669,25 @@ func (p *lineParserGen) n87(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 
 // (<unary> | "&")* ((<ident> ("(" Elem* ")")?) | <number> | (<string> "..."?) | (("{" | "[") Elem* ("}" | "]")) | <fd> | <float> | "..." | <resuming> | "?" | ("(" Expr ")"))
 func (p *lineParserGen) n88(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
-	if m, e := p.n60(c, s); e.On {
-		return true, e
-	} else if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.n60(c, s); !m || e.On {
+		return e.On, e
 	}
-	if m, e := p.n87(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(23)
+	if m, e := p.n87(c, s); !m || e.On {
+		return true, c.Miss(e, 23)
 	}
 	return true, pgenrt.Err{}
 }
 
 func (p *lineParserGen) s_primary(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	s.Pos = p.Pos(c.Cur)
-	m, e := p.n88(c, s)
-	if e.On {
-		c.MaybeUpdate(e)
-		return true, e
-	}
-	return m, pgenrt.Err{}
+	return c.Close(p.n88(c, s))
 }
 
 // "?"
 func (p *lineParserGen) n89(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 	start := c.Cur
-	m, e := p.Lit(c, "?")
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.Lit(c, "?"); !m || e.On {
+		return e.On, e
 	}
 	if c.Cur > start {
 		s.Unknown = true
@@ -3055,12 +2704,8 @@ func (p *lineParserGen) n90(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 	} else {
 		nv = new(expr)
 	}
-	m, e := p.s_expr(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_expr(c, nv); !m || e.On {
+		return e.On, e
 	}
 	s.Value = nv
 	return true, pgenrt.Err{}
@@ -3114,12 +2759,8 @@ func (p *lineParserGen) n91(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 // <comment>
 func (p *lineParserGen) n92(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 	start := c.Cur
-	m, e := p.Ref(c, 10)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.Ref(c, 10); !m || e.On {
+		return e.On, e
 	}
 	var v string
 	if s.Comment != nil {
@@ -3175,12 +2816,8 @@ func (p *lineParserGen) n94(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 	} else {
 		nv = new(ident)
 	}
-	m, e := p.s_ident(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_ident(c, nv); !m || e.On {
+		return e.On, e
 	}
 	s.Errno = nv
 	return true, pgenrt.Err{}
@@ -3222,12 +2859,8 @@ func (p *lineParserGen) n96(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 	} else {
 		nv = new(note)
 	}
-	m, e := p.s_note(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_note(c, nv); !m || e.On {
+		return e.On, e
 	}
 	s.Notes = append(s.Notes, nv)
 	return true, pgenrt.Err{}
@@ -3262,12 +2895,8 @@ func (p *lineParserGen) n97(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 // <unavailable>
 func (p *lineParserGen) n98(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 	start := c.Cur
-	m, e := p.Ref(c, 14)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.Ref(c, 14); !m || e.On {
+		return e.On, e
 	}
 	if c.Cur > start {
 		s.Unavailable = true
@@ -3311,12 +2940,8 @@ func (p *lineParserGen) n100(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 	} else {
 		nv = new(durTok)
 	}
-	m, e := p.s_durTok(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_durTok(c, nv); !m || e.On {
+		return e.On, e
 	}
 	s.Dur = nv
 	return true, pgenrt.Err{}
@@ -3351,63 +2976,40 @@ func (p *lineParserGen) n101(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 
 // "=" ("?" | Expr) <comment>? Ident? Note* <unavailable>? DurTok?
 func (p *lineParserGen) n102(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
-	if m, e := p.Lit(c, "="); e.On {
-		return true, e
-	} else if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.Lit(c, "="); !m || e.On {
+		return e.On, e
 	}
-	if m, e := p.n91(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(24)
+	if m, e := p.n91(c, s); !m || e.On {
+		return true, c.Miss(e, 24)
 	}
-	if m, e := p.n93(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(25)
+	if m, e := p.n93(c, s); !m || e.On {
+		return true, c.Miss(e, 25)
 	}
-	if m, e := p.n95(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(26)
+	if m, e := p.n95(c, s); !m || e.On {
+		return true, c.Miss(e, 26)
 	}
-	if m, e := p.n97(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(27)
+	if m, e := p.n97(c, s); !m || e.On {
+		return true, c.Miss(e, 27)
 	}
-	if m, e := p.n99(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(28)
+	if m, e := p.n99(c, s); !m || e.On {
+		return true, c.Miss(e, 28)
 	}
-	if m, e := p.n101(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(29)
+	if m, e := p.n101(c, s); !m || e.On {
+		return true, c.Miss(e, 29)
 	}
 	return true, pgenrt.Err{}
 }
 
 func (p *lineParserGen) s_result(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 	s.Pos = p.Pos(c.Cur)
-	m, e := p.n102(c, s)
-	if e.On {
-		c.MaybeUpdate(e)
-		return true, e
-	}
-	return m, pgenrt.Err{}
+	return c.Close(p.n102(c, s))
 }
 
 // <resumed>
 func (p *lineParserGen) n103(c *pgenrt.State, s *resumed) (bool, pgenrt.Err) {
 	start := c.Cur
-	m, e := p.Ref(c, 15)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.Ref(c, 15); !m || e.On {
+		return e.On, e
 	}
 	if c.Cur == start+1 && s.Name == "" {
 		s.Name = p.Text(start) // one token: no concatenation
@@ -3428,12 +3030,8 @@ func (p *lineParserGen) n104(c *pgenrt.State, s *resumed) (bool, pgenrt.Err) {
 	} else {
 		nv = new(elem)
 	}
-	m, e := p.s_elem(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_elem(c, nv); !m || e.On {
+		return e.On, e
 	}
 	s.Args = append(s.Args, nv)
 	return true, pgenrt.Err{}
@@ -3468,12 +3066,8 @@ func (p *lineParserGen) n105(c *pgenrt.State, s *resumed) (bool, pgenrt.Err) {
 // Tail
 func (p *lineParserGen) n106(c *pgenrt.State, s *resumed) (bool, pgenrt.Err) {
 	var v tail
-	m, e := p.s_tail(c, &v)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_tail(c, &v); !m || e.On {
+		return e.On, e
 	}
 	s.Tail = v
 	return true, pgenrt.Err{}
@@ -3481,32 +3075,21 @@ func (p *lineParserGen) n106(c *pgenrt.State, s *resumed) (bool, pgenrt.Err) {
 
 // <resumed> Elem* Tail
 func (p *lineParserGen) n107(c *pgenrt.State, s *resumed) (bool, pgenrt.Err) {
-	if m, e := p.n103(c, s); e.On {
-		return true, e
-	} else if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.n103(c, s); !m || e.On {
+		return e.On, e
 	}
-	if m, e := p.n105(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(2)
+	if m, e := p.n105(c, s); !m || e.On {
+		return true, c.Miss(e, 2)
 	}
-	if m, e := p.n106(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(3)
+	if m, e := p.n106(c, s); !m || e.On {
+		return true, c.Miss(e, 3)
 	}
 	return true, pgenrt.Err{}
 }
 
 func (p *lineParserGen) s_resumed(c *pgenrt.State, s *resumed) (bool, pgenrt.Err) {
 	s.Pos = p.Pos(c.Cur)
-	m, e := p.n107(c, s)
-	if e.On {
-		c.MaybeUpdate(e)
-		return true, e
-	}
-	return m, pgenrt.Err{}
+	return c.Close(p.n107(c, s))
 }
 
 // Ident
@@ -3518,12 +3101,8 @@ func (p *lineParserGen) n108(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 	} else {
 		nv = new(ident)
 	}
-	m, e := p.s_ident(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_ident(c, nv); !m || e.On {
+		return e.On, e
 	}
 	s.Words = append(s.Words, nv)
 	return true, pgenrt.Err{}
@@ -3557,12 +3136,8 @@ func (p *lineParserGen) n109(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 // "{"
 func (p *lineParserGen) n110(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 	start := c.Cur
-	m, e := p.Lit(c, "{")
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.Lit(c, "{"); !m || e.On {
+		return e.On, e
 	}
 	if c.Cur > start {
 		s.Info = true
@@ -3579,12 +3154,8 @@ func (p *lineParserGen) n111(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 	} else {
 		nv = new(elem)
 	}
-	m, e := p.s_elem(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_elem(c, nv); !m || e.On {
+		return e.On, e
 	}
 	s.Members = append(s.Members, nv)
 	return true, pgenrt.Err{}
@@ -3618,20 +3189,14 @@ func (p *lineParserGen) n112(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 
 // "{" Elem* "}"
 func (p *lineParserGen) n113(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
-	if m, e := p.n110(c, s); e.On {
-		return true, e
-	} else if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.n110(c, s); !m || e.On {
+		return e.On, e
 	}
-	if m, e := p.n112(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(31)
+	if m, e := p.n112(c, s); !m || e.On {
+		return true, c.Miss(e, 31)
 	}
-	if m, e := p.Lit(c, "}"); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(32)
+	if m, e := p.Lit(c, "}"); !m || e.On {
+		return true, c.Miss(e, 32)
 	}
 	return true, pgenrt.Err{}
 }
@@ -3672,12 +3237,8 @@ func (p *lineParserGen) n115(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 	} else {
 		nv = new(noteItem)
 	}
-	m, e := p.s_noteItem(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_noteItem(c, nv); !m || e.On {
+		return e.On, e
 	}
 	s.Rest = append(s.Rest, nv)
 	return true, pgenrt.Err{}
@@ -3718,12 +3279,8 @@ func (p *lineParserGen) n117(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 	} else {
 		nv = new(dashes)
 	}
-	m, e := p.s_dashes(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_dashes(c, nv); !m || e.On {
+		return e.On, e
 	}
 	s.End = nv
 	return true, pgenrt.Err{}
@@ -3731,53 +3288,34 @@ func (p *lineParserGen) n117(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 
 // "---" Ident+ ("{" Elem* "}")? NoteItem* Dashes
 func (p *lineParserGen) n118(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
-	if m, e := p.Lit(c, "---"); e.On {
-		return true, e
-	} else if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.Lit(c, "---"); !m || e.On {
+		return e.On, e
 	}
-	if m, e := p.n109(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(30)
+	if m, e := p.n109(c, s); !m || e.On {
+		return true, c.Miss(e, 30)
 	}
-	if m, e := p.n114(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(33)
+	if m, e := p.n114(c, s); !m || e.On {
+		return true, c.Miss(e, 33)
 	}
-	if m, e := p.n116(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(34)
+	if m, e := p.n116(c, s); !m || e.On {
+		return true, c.Miss(e, 34)
 	}
-	if m, e := p.n117(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(35)
+	if m, e := p.n117(c, s); !m || e.On {
+		return true, c.Miss(e, 35)
 	}
 	return true, pgenrt.Err{}
 }
 
 func (p *lineParserGen) s_signal(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 	s.Pos = p.Pos(c.Cur)
-	m, e := p.n118(c, s)
-	if e.On {
-		c.MaybeUpdate(e)
-		return true, e
-	}
-	return m, pgenrt.Err{}
+	return c.Close(p.n118(c, s))
 }
 
 // ")"
 func (p *lineParserGen) n119(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
 	start := c.Cur
-	m, e := p.Lit(c, ")")
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.Lit(c, ")"); !m || e.On {
+		return e.On, e
 	}
 	if c.Cur > start {
 		s.Close = true
@@ -3794,12 +3332,8 @@ func (p *lineParserGen) n120(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
 	} else {
 		nv = new(result)
 	}
-	m, e := p.s_result(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_result(c, nv); !m || e.On {
+		return e.On, e
 	}
 	s.Result = nv
 	return true, pgenrt.Err{}
@@ -3834,15 +3368,11 @@ func (p *lineParserGen) n121(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
 
 // ")" Result?
 func (p *lineParserGen) n122(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
-	if m, e := p.n119(c, s); e.On {
-		return true, e
-	} else if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.n119(c, s); !m || e.On {
+		return e.On, e
 	}
-	if m, e := p.n121(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(36)
+	if m, e := p.n121(c, s); !m || e.On {
+		return true, c.Miss(e, 36)
 	}
 	return true, pgenrt.Err{}
 }
@@ -3850,12 +3380,8 @@ func (p *lineParserGen) n122(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
 // <unfinished>
 func (p *lineParserGen) n123(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
 	start := c.Cur
-	m, e := p.Ref(c, 12)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.Ref(c, 12); !m || e.On {
+		return e.On, e
 	}
 	if c.Cur > start {
 		s.Unfinished = true
@@ -3866,12 +3392,8 @@ func (p *lineParserGen) n123(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
 // <detached>
 func (p *lineParserGen) n124(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
 	start := c.Cur
-	m, e := p.Ref(c, 13)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.Ref(c, 13); !m || e.On {
+		return e.On, e
 	}
 	if c.Cur > start {
 		s.Detached = true
@@ -3942,12 +3464,7 @@ func (p *lineParserGen) n125(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
 }
 
 func (p *lineParserGen) s_tail(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
-	m, e := p.n125(c, s)
-	if e.On {
-		c.MaybeUpdate(e)
-		return true, e
-	}
-	return m, pgenrt.Err{}
+	return c.Close(p.n125(c, s))
 }
 
 var pgenExpect_lineParser = [...]string{"Primary", "\"(\" Elem* Tail", "Elem* Tail", "Tail", "Binop* (\"=\" Expr)?", "Expr", "(\"=\" Expr)?", "ExitWord+ \"+++\"", "\"+++\"", "Binop*", "(<number> | \"?\"+) \"]\"", "\"]\"", "PrefixTok?", "IpTok? (Call | Resumed | Signal | Exit)", "(Call | Resumed | Signal | Exit)", "NoteItem* \")\"", "\")\"", "Elem* \")\"", "(\"(\" Elem* \")\")?", "\"...\"?", "Elem* (\"}\" | \"]\")", "(\"}\" | \"]\")", "Expr \")\"", "((<ident> (\"(\" Elem* \")\")?) | <number> | (<string> \"...\"?) | ((\"{\" | \"[\") Elem* (\"}\" | \"]\")) | <fd> | <float> | \"...\" | <resuming> | \"?\" | (\"(\" Expr \")\"))", "(\"?\" | Expr) <comment>? Ident? Note* <unavailable>? DurTok?", "<comment>? Ident? Note* <unavailable>? DurTok?", "Ident? Note* <unavailable>? DurTok?", "Note* <unavailable>? DurTok?", "<unavailable>? DurTok?", "DurTok?", "Ident+ (\"{\" Elem* \"}\")? NoteItem* Dashes", "Elem* \"}\"", "\"}\"", "(\"{\" Elem* \"}\")? NoteItem* Dashes", "NoteItem* Dashes", "Dashes", "Result?"}
@@ -3991,12 +3508,8 @@ func (p *restParserGen) parse(filename, s string, out *restLine, reuse bool) err
 // <lead>
 func (p *restParserGen) n0(c *pgenrt.State, s *restLine) (bool, pgenrt.Err) {
 	start := c.Cur
-	m, e := p.Ref(c, 0)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.Ref(c, 0); !m || e.On {
+		return e.On, e
 	}
 	if c.Cur == start+1 && s.Lead == "" {
 		s.Lead = p.Text(start) // one token: no concatenation
@@ -4017,12 +3530,8 @@ func (p *restParserGen) n1(c *pgenrt.State, s *restLine) (bool, pgenrt.Err) {
 	} else {
 		nv = new(token)
 	}
-	m, e := p.s_token(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_token(c, nv); !m || e.On {
+		return e.On, e
 	}
 	s.Rest = nv
 	return true, pgenrt.Err{}
@@ -4057,37 +3566,24 @@ func (p *restParserGen) n2(c *pgenrt.State, s *restLine) (bool, pgenrt.Err) {
 
 // <lead> Token?
 func (p *restParserGen) n3(c *pgenrt.State, s *restLine) (bool, pgenrt.Err) {
-	if m, e := p.n0(c, s); e.On {
-		return true, e
-	} else if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.n0(c, s); !m || e.On {
+		return e.On, e
 	}
-	if m, e := p.n2(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(0)
+	if m, e := p.n2(c, s); !m || e.On {
+		return true, c.Miss(e, 0)
 	}
 	return true, pgenrt.Err{}
 }
 
 func (p *restParserGen) s_restLine(c *pgenrt.State, s *restLine) (bool, pgenrt.Err) {
-	m, e := p.n3(c, s)
-	if e.On {
-		c.MaybeUpdate(e)
-		return true, e
-	}
-	return m, pgenrt.Err{}
+	return c.Close(p.n3(c, s))
 }
 
 // <rest>
 func (p *restParserGen) n4(c *pgenrt.State, s *token) (bool, pgenrt.Err) {
 	start := c.Cur
-	m, e := p.Ref(c, 1)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.Ref(c, 1); !m || e.On {
+		return e.On, e
 	}
 	if c.Cur == start+1 && s.Text == "" {
 		s.Text = p.Text(start) // one token: no concatenation
@@ -4101,12 +3597,7 @@ func (p *restParserGen) n4(c *pgenrt.State, s *token) (bool, pgenrt.Err) {
 
 func (p *restParserGen) s_token(c *pgenrt.State, s *token) (bool, pgenrt.Err) {
 	s.Pos = p.Pos(c.Cur)
-	m, e := p.n4(c, s)
-	if e.On {
-		c.MaybeUpdate(e)
-		return true, e
-	}
-	return m, pgenrt.Err{}
+	return c.Close(p.n4(c, s))
 }
 
 var pgenExpect_restParser = [...]string{"Token?"}

@@ -61,12 +61,8 @@ func (p *listParserGen) ParseTokens(toks []lexer.Token, eof lexer.Position, allo
 // ScalarTok
 func (p *pgenParser_definition) n0(c *pgenrt.State, s *address) (bool, pgenrt.Err) {
 	nv := new(scalarTok)
-	m, e := p.s_scalarTok(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_scalarTok(c, nv); !m || e.On {
+		return e.On, e
 	}
 	s.Base = nv
 	return true, pgenrt.Err{}
@@ -75,12 +71,8 @@ func (p *pgenParser_definition) n0(c *pgenrt.State, s *address) (bool, pgenrt.Er
 // Term
 func (p *pgenParser_definition) n1(c *pgenrt.State, s *address) (bool, pgenrt.Err) {
 	nv := new(term)
-	m, e := p.s_term(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_term(c, nv); !m || e.On {
+		return e.On, e
 	}
 	s.Terms = append(s.Terms, nv)
 	return true, pgenrt.Err{}
@@ -114,27 +106,18 @@ func (p *pgenParser_definition) n2(c *pgenrt.State, s *address) (bool, pgenrt.Er
 
 // ScalarTok Term*
 func (p *pgenParser_definition) n3(c *pgenrt.State, s *address) (bool, pgenrt.Err) {
-	if m, e := p.n0(c, s); e.On {
-		return true, e
-	} else if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.n0(c, s); !m || e.On {
+		return e.On, e
 	}
-	if m, e := p.n2(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(0)
+	if m, e := p.n2(c, s); !m || e.On {
+		return true, c.Miss(e, 0)
 	}
 	return true, pgenrt.Err{}
 }
 
 func (p *pgenParser_definition) s_address(c *pgenrt.State, s *address) (bool, pgenrt.Err) {
 	s.Pos = p.Pos(c.Cur)
-	m, e := p.n3(c, s)
-	if e.On {
-		c.MaybeUpdate(e)
-		return true, e
-	}
-	return m, pgenrt.Err{}
+	return c.Close(p.n3(c, s))
 }
 
 // "MAJOR" | "MAXDATALENGTH" | "MAXDATALEN" | "TDFID"
@@ -211,12 +194,8 @@ func (p *pgenParser_definition) n4(c *pgenrt.State) (bool, pgenrt.Err) {
 // ("MAJOR" | "MAXDATALENGTH" | "MAXDATALEN" | "TDFID")
 func (p *pgenParser_definition) n5(c *pgenrt.State, s *assignStmt) (bool, pgenrt.Err) {
 	start := c.Cur
-	m, e := p.n4(c)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.n4(c); !m || e.On {
+		return e.On, e
 	}
 	if c.Cur == start+1 && s.Key == "" {
 		s.Key = p.Text(start) // one token: no concatenation
@@ -231,12 +210,8 @@ func (p *pgenParser_definition) n5(c *pgenrt.State, s *assignStmt) (bool, pgenrt
 // NumTok
 func (p *pgenParser_definition) n6(c *pgenrt.State, s *assignStmt) (bool, pgenrt.Err) {
 	nv := new(numTok)
-	m, e := p.s_numTok(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_numTok(c, nv); !m || e.On {
+		return e.On, e
 	}
 	s.Value = nv
 	return true, pgenrt.Err{}
@@ -244,43 +219,28 @@ func (p *pgenParser_definition) n6(c *pgenrt.State, s *assignStmt) (bool, pgenrt
 
 // ("MAJOR" | "MAXDATALENGTH" | "MAXDATALEN" | "TDFID") "=" NumTok
 func (p *pgenParser_definition) n7(c *pgenrt.State, s *assignStmt) (bool, pgenrt.Err) {
-	if m, e := p.n5(c, s); e.On {
-		return true, e
-	} else if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.n5(c, s); !m || e.On {
+		return e.On, e
 	}
-	if m, e := p.Lit(c, "="); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(1)
+	if m, e := p.Lit(c, "="); !m || e.On {
+		return true, c.Miss(e, 1)
 	}
-	if m, e := p.n6(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(2)
+	if m, e := p.n6(c, s); !m || e.On {
+		return true, c.Miss(e, 2)
 	}
 	return true, pgenrt.Err{}
 }
 
 func (p *pgenParser_definition) s_assignStmt(c *pgenrt.State, s *assignStmt) (bool, pgenrt.Err) {
 	s.Pos = p.Pos(c.Cur)
-	m, e := p.n7(c, s)
-	if e.On {
-		c.MaybeUpdate(e)
-		return true, e
-	}
-	return m, pgenrt.Err{}
+	return c.Close(p.n7(c, s))
 }
 
 // PathTok
 func (p *pgenParser_definition) n8(c *pgenrt.State, s *atTarget) (bool, pgenrt.Err) {
 	nv := new(pathTok)
-	m, e := p.s_pathTok(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_pathTok(c, nv); !m || e.On {
+		return e.On, e
 	}
 	s.File = nv
 	return true, pgenrt.Err{}
@@ -289,12 +249,8 @@ func (p *pgenParser_definition) n8(c *pgenrt.State, s *atTarget) (bool, pgenrt.E
 // NumTok
 func (p *pgenParser_definition) n9(c *pgenrt.State, s *atTarget) (bool, pgenrt.Err) {
 	nv := new(numTok)
-	m, e := p.s_numTok(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_numTok(c, nv); !m || e.On {
+		return e.On, e
 	}
 	s.Line = nv
 	return true, pgenrt.Err{}
@@ -302,15 +258,11 @@ func (p *pgenParser_definition) n9(c *pgenrt.State, s *atTarget) (bool, pgenrt.E
 
 // "," NumTok
 func (p *pgenParser_definition) n10(c *pgenrt.State, s *atTarget) (bool, pgenrt.Err) {
-	if m, e := p.Lit(c, ","); e.On {
-		return true, e
-	} else if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.Lit(c, ","); !m || e.On {
+		return e.On, e
 	}
-	if m, e := p.n9(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(2)
+	if m, e := p.n9(c, s); !m || e.On {
+		return true, c.Miss(e, 2)
 	}
 	return true, pgenrt.Err{}
 }
@@ -344,43 +296,28 @@ func (p *pgenParser_definition) n11(c *pgenrt.State, s *atTarget) (bool, pgenrt.
 
 // "@" PathTok ("," NumTok)?
 func (p *pgenParser_definition) n12(c *pgenrt.State, s *atTarget) (bool, pgenrt.Err) {
-	if m, e := p.Lit(c, "@"); e.On {
-		return true, e
-	} else if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.Lit(c, "@"); !m || e.On {
+		return e.On, e
 	}
-	if m, e := p.n8(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(3)
+	if m, e := p.n8(c, s); !m || e.On {
+		return true, c.Miss(e, 3)
 	}
-	if m, e := p.n11(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(4)
+	if m, e := p.n11(c, s); !m || e.On {
+		return true, c.Miss(e, 4)
 	}
 	return true, pgenrt.Err{}
 }
 
 func (p *pgenParser_definition) s_atTarget(c *pgenrt.State, s *atTarget) (bool, pgenrt.Err) {
 	s.Pos = p.Pos(c.Cur)
-	m, e := p.n12(c, s)
-	if e.On {
-		c.MaybeUpdate(e)
-		return true, e
-	}
-	return m, pgenrt.Err{}
+	return c.Close(p.n12(c, s))
 }
 
 // MinorField
 func (p *pgenParser_definition) n13(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
 	nv := new(minorField)
-	m, e := p.s_minorField(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_minorField(c, nv); !m || e.On {
+		return e.On, e
 	}
 	s.Minor = nv
 	return true, pgenrt.Err{}
@@ -389,12 +326,8 @@ func (p *pgenParser_definition) n13(c *pgenrt.State, s *field) (bool, pgenrt.Err
 // TpField
 func (p *pgenParser_definition) n14(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
 	nv := new(tpField)
-	m, e := p.s_tpField(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_tpField(c, nv); !m || e.On {
+		return e.On, e
 	}
 	s.TP = nv
 	return true, pgenrt.Err{}
@@ -403,12 +336,8 @@ func (p *pgenParser_definition) n14(c *pgenrt.State, s *field) (bool, pgenrt.Err
 // OpcodeField
 func (p *pgenParser_definition) n15(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
 	nv := new(opcodeField)
-	m, e := p.s_opcodeField(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_opcodeField(c, nv); !m || e.On {
+		return e.On, e
 	}
 	s.Opcode = nv
 	return true, pgenrt.Err{}
@@ -417,12 +346,8 @@ func (p *pgenParser_definition) n15(c *pgenrt.State, s *field) (bool, pgenrt.Err
 // TypeField
 func (p *pgenParser_definition) n16(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
 	nv := new(typeField)
-	m, e := p.s_typeField(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_typeField(c, nv); !m || e.On {
+		return e.On, e
 	}
 	s.Type = nv
 	return true, pgenrt.Err{}
@@ -431,12 +356,8 @@ func (p *pgenParser_definition) n16(c *pgenrt.State, s *field) (bool, pgenrt.Err
 // GroupField
 func (p *pgenParser_definition) n17(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
 	nv := new(groupField)
-	m, e := p.s_groupField(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_groupField(c, nv); !m || e.On {
+		return e.On, e
 	}
 	s.Group = nv
 	return true, pgenrt.Err{}
@@ -445,12 +366,8 @@ func (p *pgenParser_definition) n17(c *pgenrt.State, s *field) (bool, pgenrt.Err
 // TextField
 func (p *pgenParser_definition) n18(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
 	nv := new(textField)
-	m, e := p.s_textField(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_textField(c, nv); !m || e.On {
+		return e.On, e
 	}
 	s.Text = nv
 	return true, pgenrt.Err{}
@@ -459,12 +376,8 @@ func (p *pgenParser_definition) n18(c *pgenrt.State, s *field) (bool, pgenrt.Err
 // LenField
 func (p *pgenParser_definition) n19(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
 	nv := new(lenField)
-	m, e := p.s_lenField(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_lenField(c, nv); !m || e.On {
+		return e.On, e
 	}
 	s.Len = nv
 	return true, pgenrt.Err{}
@@ -473,12 +386,8 @@ func (p *pgenParser_definition) n19(c *pgenrt.State, s *field) (bool, pgenrt.Err
 // RegsField
 func (p *pgenParser_definition) n20(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
 	nv := new(regsField)
-	m, e := p.s_regsField(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_regsField(c, nv); !m || e.On {
+		return e.On, e
 	}
 	s.Regs = nv
 	return true, pgenrt.Err{}
@@ -487,12 +396,8 @@ func (p *pgenParser_definition) n20(c *pgenrt.State, s *field) (bool, pgenrt.Err
 // MemField
 func (p *pgenParser_definition) n21(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
 	nv := new(memField)
-	m, e := p.s_memField(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_memField(c, nv); !m || e.On {
+		return e.On, e
 	}
 	s.Mem = nv
 	return true, pgenrt.Err{}
@@ -501,12 +406,8 @@ func (p *pgenParser_definition) n21(c *pgenrt.State, s *field) (bool, pgenrt.Err
 // OrbitField
 func (p *pgenParser_definition) n22(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
 	nv := new(orbitField)
-	m, e := p.s_orbitField(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_orbitField(c, nv); !m || e.On {
+		return e.On, e
 	}
 	s.Orbit = nv
 	return true, pgenrt.Err{}
@@ -515,12 +416,8 @@ func (p *pgenParser_definition) n22(c *pgenrt.State, s *field) (bool, pgenrt.Err
 // OpFlagField
 func (p *pgenParser_definition) n23(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
 	nv := new(opFlagField)
-	m, e := p.s_opFlagField(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_opFlagField(c, nv); !m || e.On {
+		return e.On, e
 	}
 	s.OpFlag = nv
 	return true, pgenrt.Err{}
@@ -725,23 +622,14 @@ func (p *pgenParser_definition) n24(c *pgenrt.State, s *field) (bool, pgenrt.Err
 }
 
 func (p *pgenParser_definition) s_field(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
-	m, e := p.n24(c, s)
-	if e.On {
-		c.MaybeUpdate(e)
-		return true, e
-	}
-	return m, pgenrt.Err{}
+	return c.Close(p.n24(c, s))
 }
 
 // <ident>
 func (p *pgenParser_definition) n25(c *pgenrt.State, s *flag) (bool, pgenrt.Err) {
 	start := c.Cur
-	m, e := p.Ref(c, tokIdent)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.Ref(c, tokIdent); !m || e.On {
+		return e.On, e
 	}
 	if c.Cur == start+1 && s.Word == "" {
 		s.Word = p.Text(start) // one token: no concatenation
@@ -756,12 +644,8 @@ func (p *pgenParser_definition) n25(c *pgenrt.State, s *flag) (bool, pgenrt.Err)
 // Level
 func (p *pgenParser_definition) n26(c *pgenrt.State, s *flag) (bool, pgenrt.Err) {
 	nv := new(level)
-	m, e := p.s_level(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_level(c, nv); !m || e.On {
+		return e.On, e
 	}
 	s.Chain = append(s.Chain, nv)
 	return true, pgenrt.Err{}
@@ -795,38 +679,25 @@ func (p *pgenParser_definition) n27(c *pgenrt.State, s *flag) (bool, pgenrt.Err)
 
 // <ident> Level*
 func (p *pgenParser_definition) n28(c *pgenrt.State, s *flag) (bool, pgenrt.Err) {
-	if m, e := p.n25(c, s); e.On {
-		return true, e
-	} else if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.n25(c, s); !m || e.On {
+		return e.On, e
 	}
-	if m, e := p.n27(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(5)
+	if m, e := p.n27(c, s); !m || e.On {
+		return true, c.Miss(e, 5)
 	}
 	return true, pgenrt.Err{}
 }
 
 func (p *pgenParser_definition) s_flag(c *pgenrt.State, s *flag) (bool, pgenrt.Err) {
 	s.Pos = p.Pos(c.Cur)
-	m, e := p.n28(c, s)
-	if e.On {
-		c.MaybeUpdate(e)
-		return true, e
-	}
-	return m, pgenrt.Err{}
+	return c.Close(p.n28(c, s))
 }
 
 // IdentTok
 func (p *pgenParser_definition) n29(c *pgenrt.State, s *groupField) (bool, pgenrt.Err) {
 	nv := new(identTok)
-	m, e := p.s_identTok(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_identTok(c, nv); !m || e.On {
+		return e.On, e
 	}
 	s.Name = nv
 	return true, pgenrt.Err{}
@@ -834,20 +705,14 @@ func (p *pgenParser_definition) n29(c *pgenrt.State, s *groupField) (bool, pgenr
 
 // "GROUP" "=" IdentTok
 func (p *pgenParser_definition) n30(c *pgenrt.State, s *groupField) (bool, pgenrt.Err) {
-	if m, e := p.Lit(c, "GROUP"); e.On {
-		return true, e
-	} else if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.Lit(c, "GROUP"); !m || e.On {
+		return e.On, e
 	}
-	if m, e := p.Lit(c, "="); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(6)
+	if m, e := p.Lit(c, "="); !m || e.On {
+		return true, c.Miss(e, 6)
 	}
-	if m, e := p.n29(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(7)
+	if m, e := p.n29(c, s); !m || e.On {
+		return true, c.Miss(e, 7)
 	}
 	return true, pgenrt.Err{}
 }
@@ -855,26 +720,18 @@ func (p *pgenParser_definition) n30(c *pgenrt.State, s *groupField) (bool, pgenr
 func (p *pgenParser_definition) s_groupField(c *pgenrt.State, s *groupField) (bool, pgenrt.Err) {
 	s.Pos = p.Pos(c.Cur)
 	start := c.Cur
-	m, e := p.n30(c, s)
-	if e.On {
-		c.MaybeUpdate(e)
-		return true, e
-	}
-	if m {
+	m, e := c.Close(p.n30(c, s))
+	if m && !e.On {
 		s.Tokens = p.Slice(start, c.Cur)
 	}
-	return m, pgenrt.Err{}
+	return m, e
 }
 
 // ModNameStmt
 func (p *pgenParser_definition) n31(c *pgenrt.State, s *header) (bool, pgenrt.Err) {
 	nv := new(modNameStmt)
-	m, e := p.s_modNameStmt(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_modNameStmt(c, nv); !m || e.On {
+		return e.On, e
 	}
 	s.ModName = nv
 	return true, pgenrt.Err{}
@@ -883,12 +740,8 @@ func (p *pgenParser_definition) n31(c *pgenrt.State, s *header) (bool, pgenrt.Er
 // AssignStmt
 func (p *pgenParser_definition) n32(c *pgenrt.State, s *header) (bool, pgenrt.Err) {
 	nv := new(assignStmt)
-	m, e := p.s_assignStmt(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_assignStmt(c, nv); !m || e.On {
+		return e.On, e
 	}
 	s.Assign = nv
 	return true, pgenrt.Err{}
@@ -940,23 +793,14 @@ func (p *pgenParser_definition) n33(c *pgenrt.State, s *header) (bool, pgenrt.Er
 }
 
 func (p *pgenParser_definition) s_header(c *pgenrt.State, s *header) (bool, pgenrt.Err) {
-	m, e := p.n33(c, s)
-	if e.On {
-		c.MaybeUpdate(e)
-		return true, e
-	}
-	return m, pgenrt.Err{}
+	return c.Close(p.n33(c, s))
 }
 
 // <ident>
 func (p *pgenParser_definition) n34(c *pgenrt.State, s *identTok) (bool, pgenrt.Err) {
 	start := c.Cur
-	m, e := p.Ref(c, tokIdent)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.Ref(c, tokIdent); !m || e.On {
+		return e.On, e
 	}
 	if c.Cur == start+1 && s.Text == "" {
 		s.Text = p.Text(start) // one token: no concatenation
@@ -970,23 +814,14 @@ func (p *pgenParser_definition) n34(c *pgenrt.State, s *identTok) (bool, pgenrt.
 
 func (p *pgenParser_definition) s_identTok(c *pgenrt.State, s *identTok) (bool, pgenrt.Err) {
 	s.Pos = p.Pos(c.Cur)
-	m, e := p.n34(c, s)
-	if e.On {
-		c.MaybeUpdate(e)
-		return true, e
-	}
-	return m, pgenrt.Err{}
+	return c.Close(p.n34(c, s))
 }
 
 // Address
 func (p *pgenParser_definition) n35(c *pgenrt.State, s *lenField) (bool, pgenrt.Err) {
 	nv := new(address)
-	m, e := p.s_address(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_address(c, nv); !m || e.On {
+		return e.On, e
 	}
 	s.Addr = nv
 	return true, pgenrt.Err{}
@@ -995,12 +830,8 @@ func (p *pgenParser_definition) n35(c *pgenrt.State, s *lenField) (bool, pgenrt.
 // Flag
 func (p *pgenParser_definition) n36(c *pgenrt.State, s *lenField) (bool, pgenrt.Err) {
 	nv := new(flag)
-	m, e := p.s_flag(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_flag(c, nv); !m || e.On {
+		return e.On, e
 	}
 	s.Flag = nv
 	return true, pgenrt.Err{}
@@ -1008,40 +839,26 @@ func (p *pgenParser_definition) n36(c *pgenrt.State, s *lenField) (bool, pgenrt.
 
 // "LEN" "=" "(" Address "," Flag ")"
 func (p *pgenParser_definition) n37(c *pgenrt.State, s *lenField) (bool, pgenrt.Err) {
-	if m, e := p.Lit(c, "LEN"); e.On {
-		return true, e
-	} else if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.Lit(c, "LEN"); !m || e.On {
+		return e.On, e
 	}
-	if m, e := p.Lit(c, "="); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(8)
+	if m, e := p.Lit(c, "="); !m || e.On {
+		return true, c.Miss(e, 8)
 	}
-	if m, e := p.Lit(c, "("); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(9)
+	if m, e := p.Lit(c, "("); !m || e.On {
+		return true, c.Miss(e, 9)
 	}
-	if m, e := p.n35(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(10)
+	if m, e := p.n35(c, s); !m || e.On {
+		return true, c.Miss(e, 10)
 	}
-	if m, e := p.Lit(c, ","); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(11)
+	if m, e := p.Lit(c, ","); !m || e.On {
+		return true, c.Miss(e, 11)
 	}
-	if m, e := p.n36(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(12)
+	if m, e := p.n36(c, s); !m || e.On {
+		return true, c.Miss(e, 12)
 	}
-	if m, e := p.Lit(c, ")"); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(13)
+	if m, e := p.Lit(c, ")"); !m || e.On {
+		return true, c.Miss(e, 13)
 	}
 	return true, pgenrt.Err{}
 }
@@ -1049,26 +866,18 @@ func (p *pgenParser_definition) n37(c *pgenrt.State, s *lenField) (bool, pgenrt.
 func (p *pgenParser_definition) s_lenField(c *pgenrt.State, s *lenField) (bool, pgenrt.Err) {
 	s.Pos = p.Pos(c.Cur)
 	start := c.Cur
-	m, e := p.n37(c, s)
-	if e.On {
-		c.MaybeUpdate(e)
-		return true, e
-	}
-	if m {
+	m, e := c.Close(p.n37(c, s))
+	if m && !e.On {
 		s.Tokens = p.Slice(start, c.Cur)
 	}
-	return m, pgenrt.Err{}
+	return m, e
 }
 
 // "*"
 func (p *pgenParser_definition) n38(c *pgenrt.State, s *level) (bool, pgenrt.Err) {
 	start := c.Cur
-	m, e := p.Lit(c, "*")
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.Lit(c, "*"); !m || e.On {
+		return e.On, e
 	}
 	if c.Cur == start+1 && s.Star == "" {
 		s.Star = p.Text(start) // one token: no concatenation
@@ -1083,12 +892,8 @@ func (p *pgenParser_definition) n38(c *pgenrt.State, s *level) (bool, pgenrt.Err
 // SignedNum
 func (p *pgenParser_definition) n39(c *pgenrt.State, s *level) (bool, pgenrt.Err) {
 	nv := new(signedNum)
-	m, e := p.s_signedNum(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_signedNum(c, nv); !m || e.On {
+		return e.On, e
 	}
 	s.Offset = nv
 	return true, pgenrt.Err{}
@@ -1123,38 +928,25 @@ func (p *pgenParser_definition) n40(c *pgenrt.State, s *level) (bool, pgenrt.Err
 
 // "*" SignedNum?
 func (p *pgenParser_definition) n41(c *pgenrt.State, s *level) (bool, pgenrt.Err) {
-	if m, e := p.n38(c, s); e.On {
-		return true, e
-	} else if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.n38(c, s); !m || e.On {
+		return e.On, e
 	}
-	if m, e := p.n40(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(14)
+	if m, e := p.n40(c, s); !m || e.On {
+		return true, c.Miss(e, 14)
 	}
 	return true, pgenrt.Err{}
 }
 
 func (p *pgenParser_definition) s_level(c *pgenrt.State, s *level) (bool, pgenrt.Err) {
 	s.Pos = p.Pos(c.Cur)
-	m, e := p.n41(c, s)
-	if e.On {
-		c.MaybeUpdate(e)
-		return true, e
-	}
-	return m, pgenrt.Err{}
+	return c.Close(p.n41(c, s))
 }
 
 // IdentTok
 func (p *pgenParser_definition) n42(c *pgenrt.State, s *listEntry) (bool, pgenrt.Err) {
 	nv := new(identTok)
-	m, e := p.s_identTok(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_identTok(c, nv); !m || e.On {
+		return e.On, e
 	}
 	s.Name = nv
 	return true, pgenrt.Err{}
@@ -1163,12 +955,8 @@ func (p *pgenParser_definition) n42(c *pgenrt.State, s *listEntry) (bool, pgenrt
 // NumTok
 func (p *pgenParser_definition) n43(c *pgenrt.State, s *listEntry) (bool, pgenrt.Err) {
 	nv := new(numTok)
-	m, e := p.s_numTok(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_numTok(c, nv); !m || e.On {
+		return e.On, e
 	}
 	s.ID = nv
 	return true, pgenrt.Err{}
@@ -1176,40 +964,26 @@ func (p *pgenParser_definition) n43(c *pgenrt.State, s *listEntry) (bool, pgenrt
 
 // "NAME" "=" IdentTok "," "ID" "=" NumTok
 func (p *pgenParser_definition) n44(c *pgenrt.State, s *listEntry) (bool, pgenrt.Err) {
-	if m, e := p.Lit(c, "NAME"); e.On {
-		return true, e
-	} else if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.Lit(c, "NAME"); !m || e.On {
+		return e.On, e
 	}
-	if m, e := p.Lit(c, "="); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(15)
+	if m, e := p.Lit(c, "="); !m || e.On {
+		return true, c.Miss(e, 15)
 	}
-	if m, e := p.n42(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(16)
+	if m, e := p.n42(c, s); !m || e.On {
+		return true, c.Miss(e, 16)
 	}
-	if m, e := p.Lit(c, ","); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(17)
+	if m, e := p.Lit(c, ","); !m || e.On {
+		return true, c.Miss(e, 17)
 	}
-	if m, e := p.Lit(c, "ID"); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(18)
+	if m, e := p.Lit(c, "ID"); !m || e.On {
+		return true, c.Miss(e, 18)
 	}
-	if m, e := p.Lit(c, "="); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(1)
+	if m, e := p.Lit(c, "="); !m || e.On {
+		return true, c.Miss(e, 1)
 	}
-	if m, e := p.n43(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(2)
+	if m, e := p.n43(c, s); !m || e.On {
+		return true, c.Miss(e, 2)
 	}
 	return true, pgenrt.Err{}
 }
@@ -1217,15 +991,11 @@ func (p *pgenParser_definition) n44(c *pgenrt.State, s *listEntry) (bool, pgenrt
 func (p *pgenParser_definition) s_listEntry(c *pgenrt.State, s *listEntry) (bool, pgenrt.Err) {
 	s.Pos = p.Pos(c.Cur)
 	start := c.Cur
-	m, e := p.n44(c, s)
-	if e.On {
-		c.MaybeUpdate(e)
-		return true, e
-	}
-	if m {
+	m, e := c.Close(p.n44(c, s))
+	if m && !e.On {
 		s.Tokens = p.Slice(start, c.Cur)
 	}
-	return m, pgenrt.Err{}
+	return m, e
 }
 
 // "TYPELIST" | "GROUPLIST"
@@ -1272,12 +1042,8 @@ func (p *pgenParser_definition) n45(c *pgenrt.State) (bool, pgenrt.Err) {
 // ("TYPELIST" | "GROUPLIST")
 func (p *pgenParser_definition) n46(c *pgenrt.State, s *listStmt) (bool, pgenrt.Err) {
 	start := c.Cur
-	m, e := p.n45(c)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.n45(c); !m || e.On {
+		return e.On, e
 	}
 	if c.Cur == start+1 && s.Kind == "" {
 		s.Kind = p.Text(start) // one token: no concatenation
@@ -1292,12 +1058,8 @@ func (p *pgenParser_definition) n46(c *pgenrt.State, s *listStmt) (bool, pgenrt.
 // ListEntry
 func (p *pgenParser_definition) n47(c *pgenrt.State, s *listStmt) (bool, pgenrt.Err) {
 	nv := new(listEntry)
-	m, e := p.s_listEntry(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_listEntry(c, nv); !m || e.On {
+		return e.On, e
 	}
 	s.Entries = append(s.Entries, nv)
 	return true, pgenrt.Err{}
@@ -1305,15 +1067,11 @@ func (p *pgenParser_definition) n47(c *pgenrt.State, s *listStmt) (bool, pgenrt.
 
 // "," ListEntry
 func (p *pgenParser_definition) n48(c *pgenrt.State, s *listStmt) (bool, pgenrt.Err) {
-	if m, e := p.Lit(c, ","); e.On {
-		return true, e
-	} else if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.Lit(c, ","); !m || e.On {
+		return e.On, e
 	}
-	if m, e := p.n47(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(20)
+	if m, e := p.n47(c, s); !m || e.On {
+		return true, c.Miss(e, 20)
 	}
 	return true, pgenrt.Err{}
 }
@@ -1347,12 +1105,8 @@ func (p *pgenParser_definition) n49(c *pgenrt.State, s *listStmt) (bool, pgenrt.
 // PunctTok
 func (p *pgenParser_definition) n50(c *pgenrt.State, s *listStmt) (bool, pgenrt.Err) {
 	nv := new(punctTok)
-	m, e := p.s_punctTok(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_punctTok(c, nv); !m || e.On {
+		return e.On, e
 	}
 	s.Trailing = nv
 	return true, pgenrt.Err{}
@@ -1387,37 +1141,24 @@ func (p *pgenParser_definition) n51(c *pgenrt.State, s *listStmt) (bool, pgenrt.
 
 // ("TYPELIST" | "GROUPLIST") ListEntry ("," ListEntry)* PunctTok?
 func (p *pgenParser_definition) n52(c *pgenrt.State, s *listStmt) (bool, pgenrt.Err) {
-	if m, e := p.n46(c, s); e.On {
-		return true, e
-	} else if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.n46(c, s); !m || e.On {
+		return e.On, e
 	}
-	if m, e := p.n47(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(19)
+	if m, e := p.n47(c, s); !m || e.On {
+		return true, c.Miss(e, 19)
 	}
-	if m, e := p.n49(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(21)
+	if m, e := p.n49(c, s); !m || e.On {
+		return true, c.Miss(e, 21)
 	}
-	if m, e := p.n51(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(22)
+	if m, e := p.n51(c, s); !m || e.On {
+		return true, c.Miss(e, 22)
 	}
 	return true, pgenrt.Err{}
 }
 
 func (p *pgenParser_definition) s_listStmt(c *pgenrt.State, s *listStmt) (bool, pgenrt.Err) {
 	s.Pos = p.Pos(c.Cur)
-	m, e := p.n52(c, s)
-	if e.On {
-		c.MaybeUpdate(e)
-		return true, e
-	}
-	return m, pgenrt.Err{}
+	return c.Close(p.n52(c, s))
 }
 
 // "MEM32" | "MEM" | "ASCIIZ32" | "ASCIIZ"
@@ -1494,12 +1235,8 @@ func (p *pgenParser_definition) n53(c *pgenrt.State) (bool, pgenrt.Err) {
 // ("MEM32" | "MEM" | "ASCIIZ32" | "ASCIIZ")
 func (p *pgenParser_definition) n54(c *pgenrt.State, s *memField) (bool, pgenrt.Err) {
 	start := c.Cur
-	m, e := p.n53(c)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.n53(c); !m || e.On {
+		return e.On, e
 	}
 	if c.Cur == start+1 && s.Kind == "" {
 		s.Kind = p.Text(start) // one token: no concatenation
@@ -1514,12 +1251,8 @@ func (p *pgenParser_definition) n54(c *pgenrt.State, s *memField) (bool, pgenrt.
 // Address
 func (p *pgenParser_definition) n55(c *pgenrt.State, s *memField) (bool, pgenrt.Err) {
 	nv := new(address)
-	m, e := p.s_address(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_address(c, nv); !m || e.On {
+		return e.On, e
 	}
 	s.Addr = nv
 	return true, pgenrt.Err{}
@@ -1528,12 +1261,8 @@ func (p *pgenParser_definition) n55(c *pgenrt.State, s *memField) (bool, pgenrt.
 // Flag
 func (p *pgenParser_definition) n56(c *pgenrt.State, s *memField) (bool, pgenrt.Err) {
 	nv := new(flag)
-	m, e := p.s_flag(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_flag(c, nv); !m || e.On {
+		return e.On, e
 	}
 	s.Flag = nv
 	return true, pgenrt.Err{}
@@ -1542,12 +1271,8 @@ func (p *pgenParser_definition) n56(c *pgenrt.State, s *memField) (bool, pgenrt.
 // ScalarTok
 func (p *pgenParser_definition) n57(c *pgenrt.State, s *memField) (bool, pgenrt.Err) {
 	nv := new(scalarTok)
-	m, e := p.s_scalarTok(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_scalarTok(c, nv); !m || e.On {
+		return e.On, e
 	}
 	s.Length = nv
 	return true, pgenrt.Err{}
@@ -1555,50 +1280,32 @@ func (p *pgenParser_definition) n57(c *pgenrt.State, s *memField) (bool, pgenrt.
 
 // ("MEM32" | "MEM" | "ASCIIZ32" | "ASCIIZ") "=" "(" Address "," Flag "," ScalarTok ")"
 func (p *pgenParser_definition) n58(c *pgenrt.State, s *memField) (bool, pgenrt.Err) {
-	if m, e := p.n54(c, s); e.On {
-		return true, e
-	} else if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.n54(c, s); !m || e.On {
+		return e.On, e
 	}
-	if m, e := p.Lit(c, "="); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(23)
+	if m, e := p.Lit(c, "="); !m || e.On {
+		return true, c.Miss(e, 23)
 	}
-	if m, e := p.Lit(c, "("); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(24)
+	if m, e := p.Lit(c, "("); !m || e.On {
+		return true, c.Miss(e, 24)
 	}
-	if m, e := p.n55(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(25)
+	if m, e := p.n55(c, s); !m || e.On {
+		return true, c.Miss(e, 25)
 	}
-	if m, e := p.Lit(c, ","); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(26)
+	if m, e := p.Lit(c, ","); !m || e.On {
+		return true, c.Miss(e, 26)
 	}
-	if m, e := p.n56(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(27)
+	if m, e := p.n56(c, s); !m || e.On {
+		return true, c.Miss(e, 27)
 	}
-	if m, e := p.Lit(c, ","); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(28)
+	if m, e := p.Lit(c, ","); !m || e.On {
+		return true, c.Miss(e, 28)
 	}
-	if m, e := p.n57(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(29)
+	if m, e := p.n57(c, s); !m || e.On {
+		return true, c.Miss(e, 29)
 	}
-	if m, e := p.Lit(c, ")"); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(13)
+	if m, e := p.Lit(c, ")"); !m || e.On {
+		return true, c.Miss(e, 13)
 	}
 	return true, pgenrt.Err{}
 }
@@ -1606,26 +1313,18 @@ func (p *pgenParser_definition) n58(c *pgenrt.State, s *memField) (bool, pgenrt.
 func (p *pgenParser_definition) s_memField(c *pgenrt.State, s *memField) (bool, pgenrt.Err) {
 	s.Pos = p.Pos(c.Cur)
 	start := c.Cur
-	m, e := p.n58(c, s)
-	if e.On {
-		c.MaybeUpdate(e)
-		return true, e
-	}
-	if m {
+	m, e := c.Close(p.n58(c, s))
+	if m && !e.On {
 		s.Tokens = p.Slice(start, c.Cur)
 	}
-	return m, pgenrt.Err{}
+	return m, e
 }
 
 // ScalarTok
 func (p *pgenParser_definition) n59(c *pgenrt.State, s *minorField) (bool, pgenrt.Err) {
 	nv := new(scalarTok)
-	m, e := p.s_scalarTok(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_scalarTok(c, nv); !m || e.On {
+		return e.On, e
 	}
 	s.Value = nv
 	return true, pgenrt.Err{}
@@ -1633,20 +1332,14 @@ func (p *pgenParser_definition) n59(c *pgenrt.State, s *minorField) (bool, pgenr
 
 // "MINOR" "=" ScalarTok
 func (p *pgenParser_definition) n60(c *pgenrt.State, s *minorField) (bool, pgenrt.Err) {
-	if m, e := p.Lit(c, "MINOR"); e.On {
-		return true, e
-	} else if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.Lit(c, "MINOR"); !m || e.On {
+		return e.On, e
 	}
-	if m, e := p.Lit(c, "="); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(30)
+	if m, e := p.Lit(c, "="); !m || e.On {
+		return true, c.Miss(e, 30)
 	}
-	if m, e := p.n59(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(31)
+	if m, e := p.n59(c, s); !m || e.On {
+		return true, c.Miss(e, 31)
 	}
 	return true, pgenrt.Err{}
 }
@@ -1654,26 +1347,18 @@ func (p *pgenParser_definition) n60(c *pgenrt.State, s *minorField) (bool, pgenr
 func (p *pgenParser_definition) s_minorField(c *pgenrt.State, s *minorField) (bool, pgenrt.Err) {
 	s.Pos = p.Pos(c.Cur)
 	start := c.Cur
-	m, e := p.n60(c, s)
-	if e.On {
-		c.MaybeUpdate(e)
-		return true, e
-	}
-	if m {
+	m, e := c.Close(p.n60(c, s))
+	if m && !e.On {
 		s.Tokens = p.Slice(start, c.Cur)
 	}
-	return m, pgenrt.Err{}
+	return m, e
 }
 
 // PathTok
 func (p *pgenParser_definition) n61(c *pgenrt.State, s *modNameStmt) (bool, pgenrt.Err) {
 	nv := new(pathTok)
-	m, e := p.s_pathTok(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_pathTok(c, nv); !m || e.On {
+		return e.On, e
 	}
 	s.Path = nv
 	return true, pgenrt.Err{}
@@ -1681,43 +1366,28 @@ func (p *pgenParser_definition) n61(c *pgenrt.State, s *modNameStmt) (bool, pgen
 
 // "MODNAME" "=" PathTok
 func (p *pgenParser_definition) n62(c *pgenrt.State, s *modNameStmt) (bool, pgenrt.Err) {
-	if m, e := p.Lit(c, "MODNAME"); e.On {
-		return true, e
-	} else if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.Lit(c, "MODNAME"); !m || e.On {
+		return e.On, e
 	}
-	if m, e := p.Lit(c, "="); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(32)
+	if m, e := p.Lit(c, "="); !m || e.On {
+		return true, c.Miss(e, 32)
 	}
-	if m, e := p.n61(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(33)
+	if m, e := p.n61(c, s); !m || e.On {
+		return true, c.Miss(e, 33)
 	}
 	return true, pgenrt.Err{}
 }
 
 func (p *pgenParser_definition) s_modNameStmt(c *pgenrt.State, s *modNameStmt) (bool, pgenrt.Err) {
 	s.Pos = p.Pos(c.Cur)
-	m, e := p.n62(c, s)
-	if e.On {
-		c.MaybeUpdate(e)
-		return true, e
-	}
-	return m, pgenrt.Err{}
+	return c.Close(p.n62(c, s))
 }
 
 // <number>
 func (p *pgenParser_definition) n63(c *pgenrt.State, s *numTok) (bool, pgenrt.Err) {
 	start := c.Cur
-	m, e := p.Ref(c, tokNumber)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.Ref(c, tokNumber); !m || e.On {
+		return e.On, e
 	}
 	if c.Cur == start+1 && s.Text == "" {
 		s.Text = p.Text(start) // one token: no concatenation
@@ -1731,12 +1401,7 @@ func (p *pgenParser_definition) n63(c *pgenrt.State, s *numTok) (bool, pgenrt.Er
 
 func (p *pgenParser_definition) s_numTok(c *pgenrt.State, s *numTok) (bool, pgenrt.Err) {
 	s.Pos = p.Pos(c.Cur)
-	m, e := p.n63(c, s)
-	if e.On {
-		c.MaybeUpdate(e)
-		return true, e
-	}
-	return m, pgenrt.Err{}
+	return c.Close(p.n63(c, s))
 }
 
 // "ABORTOP" | "REMOVEOP"
@@ -1783,12 +1448,8 @@ func (p *pgenParser_definition) n64(c *pgenrt.State) (bool, pgenrt.Err) {
 // ("ABORTOP" | "REMOVEOP")
 func (p *pgenParser_definition) n65(c *pgenrt.State, s *opFlagField) (bool, pgenrt.Err) {
 	start := c.Cur
-	m, e := p.n64(c)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.n64(c); !m || e.On {
+		return e.On, e
 	}
 	if c.Cur == start+1 && s.Name == "" {
 		s.Name = p.Text(start) // one token: no concatenation
@@ -1802,23 +1463,14 @@ func (p *pgenParser_definition) n65(c *pgenrt.State, s *opFlagField) (bool, pgen
 
 func (p *pgenParser_definition) s_opFlagField(c *pgenrt.State, s *opFlagField) (bool, pgenrt.Err) {
 	s.Pos = p.Pos(c.Cur)
-	m, e := p.n65(c, s)
-	if e.On {
-		c.MaybeUpdate(e)
-		return true, e
-	}
-	return m, pgenrt.Err{}
+	return c.Close(p.n65(c, s))
 }
 
 // NumTok
 func (p *pgenParser_definition) n66(c *pgenrt.State, s *opcodeField) (bool, pgenrt.Err) {
 	nv := new(numTok)
-	m, e := p.s_numTok(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_numTok(c, nv); !m || e.On {
+		return e.On, e
 	}
 	s.Value = nv
 	return true, pgenrt.Err{}
@@ -1826,20 +1478,14 @@ func (p *pgenParser_definition) n66(c *pgenrt.State, s *opcodeField) (bool, pgen
 
 // "OPCODE" "=" NumTok
 func (p *pgenParser_definition) n67(c *pgenrt.State, s *opcodeField) (bool, pgenrt.Err) {
-	if m, e := p.Lit(c, "OPCODE"); e.On {
-		return true, e
-	} else if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.Lit(c, "OPCODE"); !m || e.On {
+		return e.On, e
 	}
-	if m, e := p.Lit(c, "="); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(1)
+	if m, e := p.Lit(c, "="); !m || e.On {
+		return true, c.Miss(e, 1)
 	}
-	if m, e := p.n66(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(2)
+	if m, e := p.n66(c, s); !m || e.On {
+		return true, c.Miss(e, 2)
 	}
 	return true, pgenrt.Err{}
 }
@@ -1847,26 +1493,18 @@ func (p *pgenParser_definition) n67(c *pgenrt.State, s *opcodeField) (bool, pgen
 func (p *pgenParser_definition) s_opcodeField(c *pgenrt.State, s *opcodeField) (bool, pgenrt.Err) {
 	s.Pos = p.Pos(c.Cur)
 	start := c.Cur
-	m, e := p.n67(c, s)
-	if e.On {
-		c.MaybeUpdate(e)
-		return true, e
-	}
-	if m {
+	m, e := c.Close(p.n67(c, s))
+	if m && !e.On {
 		s.Tokens = p.Slice(start, c.Cur)
 	}
-	return m, pgenrt.Err{}
+	return m, e
 }
 
 // NumTok
 func (p *pgenParser_definition) n68(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
 	nv := new(numTok)
-	m, e := p.s_numTok(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_numTok(c, nv); !m || e.On {
+		return e.On, e
 	}
 	s.A = nv
 	return true, pgenrt.Err{}
@@ -1875,12 +1513,8 @@ func (p *pgenParser_definition) n68(c *pgenrt.State, s *orbitField) (bool, pgenr
 // NumTok
 func (p *pgenParser_definition) n69(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
 	nv := new(numTok)
-	m, e := p.s_numTok(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_numTok(c, nv); !m || e.On {
+		return e.On, e
 	}
 	s.B = nv
 	return true, pgenrt.Err{}
@@ -1888,15 +1522,11 @@ func (p *pgenParser_definition) n69(c *pgenrt.State, s *orbitField) (bool, pgenr
 
 // "," NumTok
 func (p *pgenParser_definition) n70(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
-	if m, e := p.Lit(c, ","); e.On {
-		return true, e
-	} else if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.Lit(c, ","); !m || e.On {
+		return e.On, e
 	}
-	if m, e := p.n69(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(2)
+	if m, e := p.n69(c, s); !m || e.On {
+		return true, c.Miss(e, 2)
 	}
 	return true, pgenrt.Err{}
 }
@@ -1930,35 +1560,23 @@ func (p *pgenParser_definition) n71(c *pgenrt.State, s *orbitField) (bool, pgenr
 
 // "ORBIT" "=" "(" NumTok ("," NumTok)? ")"
 func (p *pgenParser_definition) n72(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
-	if m, e := p.Lit(c, "ORBIT"); e.On {
-		return true, e
-	} else if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.Lit(c, "ORBIT"); !m || e.On {
+		return e.On, e
 	}
-	if m, e := p.Lit(c, "="); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(34)
+	if m, e := p.Lit(c, "="); !m || e.On {
+		return true, c.Miss(e, 34)
 	}
-	if m, e := p.Lit(c, "("); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(35)
+	if m, e := p.Lit(c, "("); !m || e.On {
+		return true, c.Miss(e, 35)
 	}
-	if m, e := p.n68(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(36)
+	if m, e := p.n68(c, s); !m || e.On {
+		return true, c.Miss(e, 36)
 	}
-	if m, e := p.n71(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(37)
+	if m, e := p.n71(c, s); !m || e.On {
+		return true, c.Miss(e, 37)
 	}
-	if m, e := p.Lit(c, ")"); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(13)
+	if m, e := p.Lit(c, ")"); !m || e.On {
+		return true, c.Miss(e, 13)
 	}
 	return true, pgenrt.Err{}
 }
@@ -1966,26 +1584,18 @@ func (p *pgenParser_definition) n72(c *pgenrt.State, s *orbitField) (bool, pgenr
 func (p *pgenParser_definition) s_orbitField(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
 	s.Pos = p.Pos(c.Cur)
 	start := c.Cur
-	m, e := p.n72(c, s)
-	if e.On {
-		c.MaybeUpdate(e)
-		return true, e
-	}
-	if m {
+	m, e := c.Close(p.n72(c, s))
+	if m && !e.On {
 		s.Tokens = p.Slice(start, c.Cur)
 	}
-	return m, pgenrt.Err{}
+	return m, e
 }
 
 // <path>
 func (p *pgenParser_definition) n73(c *pgenrt.State, s *pathTok) (bool, pgenrt.Err) {
 	start := c.Cur
-	m, e := p.Ref(c, tokPath)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.Ref(c, tokPath); !m || e.On {
+		return e.On, e
 	}
 	if c.Cur == start+1 && s.Text == "" {
 		s.Text = p.Text(start) // one token: no concatenation
@@ -1999,23 +1609,14 @@ func (p *pgenParser_definition) n73(c *pgenrt.State, s *pathTok) (bool, pgenrt.E
 
 func (p *pgenParser_definition) s_pathTok(c *pgenrt.State, s *pathTok) (bool, pgenrt.Err) {
 	s.Pos = p.Pos(c.Cur)
-	m, e := p.n73(c, s)
-	if e.On {
-		c.MaybeUpdate(e)
-		return true, e
-	}
-	return m, pgenrt.Err{}
+	return c.Close(p.n73(c, s))
 }
 
 // ","
 func (p *pgenParser_definition) n74(c *pgenrt.State, s *punctTok) (bool, pgenrt.Err) {
 	start := c.Cur
-	m, e := p.Lit(c, ",")
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.Lit(c, ","); !m || e.On {
+		return e.On, e
 	}
 	if c.Cur == start+1 && s.Text == "" {
 		s.Text = p.Text(start) // one token: no concatenation
@@ -2029,23 +1630,14 @@ func (p *pgenParser_definition) n74(c *pgenrt.State, s *punctTok) (bool, pgenrt.
 
 func (p *pgenParser_definition) s_punctTok(c *pgenrt.State, s *punctTok) (bool, pgenrt.Err) {
 	s.Pos = p.Pos(c.Cur)
-	m, e := p.n74(c, s)
-	if e.On {
-		c.MaybeUpdate(e)
-		return true, e
-	}
-	return m, pgenrt.Err{}
+	return c.Close(p.n74(c, s))
 }
 
 // <symbol>
 func (p *pgenParser_definition) n75(c *pgenrt.State, s *regTok) (bool, pgenrt.Err) {
 	start := c.Cur
-	m, e := p.Ref(c, tokSymbol)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.Ref(c, tokSymbol); !m || e.On {
+		return e.On, e
 	}
 	if c.Cur == start+1 && s.Variable == "" {
 		s.Variable = p.Text(start) // one token: no concatenation
@@ -2060,12 +1652,8 @@ func (p *pgenParser_definition) n75(c *pgenrt.State, s *regTok) (bool, pgenrt.Er
 // <ident>
 func (p *pgenParser_definition) n76(c *pgenrt.State, s *regTok) (bool, pgenrt.Err) {
 	start := c.Cur
-	m, e := p.Ref(c, tokIdent)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.Ref(c, tokIdent); !m || e.On {
+		return e.On, e
 	}
 	if c.Cur == start+1 && s.Name == "" {
 		s.Name = p.Text(start) // one token: no concatenation
@@ -2124,23 +1712,14 @@ func (p *pgenParser_definition) n77(c *pgenrt.State, s *regTok) (bool, pgenrt.Er
 
 func (p *pgenParser_definition) s_regTok(c *pgenrt.State, s *regTok) (bool, pgenrt.Err) {
 	s.Pos = p.Pos(c.Cur)
-	m, e := p.n77(c, s)
-	if e.On {
-		c.MaybeUpdate(e)
-		return true, e
-	}
-	return m, pgenrt.Err{}
+	return c.Close(p.n77(c, s))
 }
 
 // RegTok
 func (p *pgenParser_definition) n78(c *pgenrt.State, s *regsField) (bool, pgenrt.Err) {
 	nv := new(regTok)
-	m, e := p.s_regTok(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_regTok(c, nv); !m || e.On {
+		return e.On, e
 	}
 	s.Regs = append(s.Regs, nv)
 	return true, pgenrt.Err{}
@@ -2148,15 +1727,11 @@ func (p *pgenParser_definition) n78(c *pgenrt.State, s *regsField) (bool, pgenrt
 
 // "," RegTok
 func (p *pgenParser_definition) n79(c *pgenrt.State, s *regsField) (bool, pgenrt.Err) {
-	if m, e := p.Lit(c, ","); e.On {
-		return true, e
-	} else if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.Lit(c, ","); !m || e.On {
+		return e.On, e
 	}
-	if m, e := p.n78(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(41)
+	if m, e := p.n78(c, s); !m || e.On {
+		return true, c.Miss(e, 41)
 	}
 	return true, pgenrt.Err{}
 }
@@ -2189,35 +1764,23 @@ func (p *pgenParser_definition) n80(c *pgenrt.State, s *regsField) (bool, pgenrt
 
 // "REGS" "=" "(" RegTok ("," RegTok)* ")"
 func (p *pgenParser_definition) n81(c *pgenrt.State, s *regsField) (bool, pgenrt.Err) {
-	if m, e := p.Lit(c, "REGS"); e.On {
-		return true, e
-	} else if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.Lit(c, "REGS"); !m || e.On {
+		return e.On, e
 	}
-	if m, e := p.Lit(c, "="); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(38)
+	if m, e := p.Lit(c, "="); !m || e.On {
+		return true, c.Miss(e, 38)
 	}
-	if m, e := p.Lit(c, "("); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(39)
+	if m, e := p.Lit(c, "("); !m || e.On {
+		return true, c.Miss(e, 39)
 	}
-	if m, e := p.n78(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(40)
+	if m, e := p.n78(c, s); !m || e.On {
+		return true, c.Miss(e, 40)
 	}
-	if m, e := p.n80(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(42)
+	if m, e := p.n80(c, s); !m || e.On {
+		return true, c.Miss(e, 42)
 	}
-	if m, e := p.Lit(c, ")"); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(13)
+	if m, e := p.Lit(c, ")"); !m || e.On {
+		return true, c.Miss(e, 13)
 	}
 	return true, pgenrt.Err{}
 }
@@ -2225,26 +1788,18 @@ func (p *pgenParser_definition) n81(c *pgenrt.State, s *regsField) (bool, pgenrt
 func (p *pgenParser_definition) s_regsField(c *pgenrt.State, s *regsField) (bool, pgenrt.Err) {
 	s.Pos = p.Pos(c.Cur)
 	start := c.Cur
-	m, e := p.n81(c, s)
-	if e.On {
-		c.MaybeUpdate(e)
-		return true, e
-	}
-	if m {
+	m, e := c.Close(p.n81(c, s))
+	if m && !e.On {
 		s.Tokens = p.Slice(start, c.Cur)
 	}
-	return m, pgenrt.Err{}
+	return m, e
 }
 
 // "RETEP"
 func (p *pgenParser_definition) n82(c *pgenrt.State, s *retEPTok) (bool, pgenrt.Err) {
 	start := c.Cur
-	m, e := p.Lit(c, "RETEP")
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.Lit(c, "RETEP"); !m || e.On {
+		return e.On, e
 	}
 	if c.Cur == start+1 && s.Text == "" {
 		s.Text = p.Text(start) // one token: no concatenation
@@ -2258,23 +1813,14 @@ func (p *pgenParser_definition) n82(c *pgenrt.State, s *retEPTok) (bool, pgenrt.
 
 func (p *pgenParser_definition) s_retEPTok(c *pgenrt.State, s *retEPTok) (bool, pgenrt.Err) {
 	s.Pos = p.Pos(c.Cur)
-	m, e := p.n82(c, s)
-	if e.On {
-		c.MaybeUpdate(e)
-		return true, e
-	}
-	return m, pgenrt.Err{}
+	return c.Close(p.n82(c, s))
 }
 
 // <number>
 func (p *pgenParser_definition) n83(c *pgenrt.State, s *scalarTok) (bool, pgenrt.Err) {
 	start := c.Cur
-	m, e := p.Ref(c, tokNumber)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.Ref(c, tokNumber); !m || e.On {
+		return e.On, e
 	}
 	if c.Cur == start+1 && s.Number == "" {
 		s.Number = p.Text(start) // one token: no concatenation
@@ -2289,12 +1835,8 @@ func (p *pgenParser_definition) n83(c *pgenrt.State, s *scalarTok) (bool, pgenrt
 // <symbol>
 func (p *pgenParser_definition) n84(c *pgenrt.State, s *scalarTok) (bool, pgenrt.Err) {
 	start := c.Cur
-	m, e := p.Ref(c, tokSymbol)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.Ref(c, tokSymbol); !m || e.On {
+		return e.On, e
 	}
 	if c.Cur == start+1 && s.Symbol == "" {
 		s.Symbol = p.Text(start) // one token: no concatenation
@@ -2309,12 +1851,8 @@ func (p *pgenParser_definition) n84(c *pgenrt.State, s *scalarTok) (bool, pgenrt
 // <ident>
 func (p *pgenParser_definition) n85(c *pgenrt.State, s *scalarTok) (bool, pgenrt.Err) {
 	start := c.Cur
-	m, e := p.Ref(c, tokIdent)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.Ref(c, tokIdent); !m || e.On {
+		return e.On, e
 	}
 	if c.Cur == start+1 && s.Ident == "" {
 		s.Ident = p.Text(start) // one token: no concatenation
@@ -2390,12 +1928,7 @@ func (p *pgenParser_definition) n86(c *pgenrt.State, s *scalarTok) (bool, pgenrt
 
 func (p *pgenParser_definition) s_scalarTok(c *pgenrt.State, s *scalarTok) (bool, pgenrt.Err) {
 	s.Pos = p.Pos(c.Cur)
-	m, e := p.n86(c, s)
-	if e.On {
-		c.MaybeUpdate(e)
-		return true, e
-	}
-	return m, pgenrt.Err{}
+	return c.Close(p.n86(c, s))
 }
 
 // "+" | "-"
@@ -2442,12 +1975,8 @@ func (p *pgenParser_definition) n87(c *pgenrt.State) (bool, pgenrt.Err) {
 // ("+" | "-")
 func (p *pgenParser_definition) n88(c *pgenrt.State, s *signedNum) (bool, pgenrt.Err) {
 	start := c.Cur
-	m, e := p.n87(c)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.n87(c); !m || e.On {
+		return e.On, e
 	}
 	if c.Cur == start+1 && s.Sign == "" {
 		s.Sign = p.Text(start) // one token: no concatenation
@@ -2462,12 +1991,8 @@ func (p *pgenParser_definition) n88(c *pgenrt.State, s *signedNum) (bool, pgenrt
 // NumTok
 func (p *pgenParser_definition) n89(c *pgenrt.State, s *signedNum) (bool, pgenrt.Err) {
 	nv := new(numTok)
-	m, e := p.s_numTok(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_numTok(c, nv); !m || e.On {
+		return e.On, e
 	}
 	s.Num = nv
 	return true, pgenrt.Err{}
@@ -2475,38 +2000,25 @@ func (p *pgenParser_definition) n89(c *pgenrt.State, s *signedNum) (bool, pgenrt
 
 // ("+" | "-") NumTok
 func (p *pgenParser_definition) n90(c *pgenrt.State, s *signedNum) (bool, pgenrt.Err) {
-	if m, e := p.n88(c, s); e.On {
-		return true, e
-	} else if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.n88(c, s); !m || e.On {
+		return e.On, e
 	}
-	if m, e := p.n89(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(2)
+	if m, e := p.n89(c, s); !m || e.On {
+		return true, c.Miss(e, 2)
 	}
 	return true, pgenrt.Err{}
 }
 
 func (p *pgenParser_definition) s_signedNum(c *pgenrt.State, s *signedNum) (bool, pgenrt.Err) {
 	s.Pos = p.Pos(c.Cur)
-	m, e := p.n90(c, s)
-	if e.On {
-		c.MaybeUpdate(e)
-		return true, e
-	}
-	return m, pgenrt.Err{}
+	return c.Close(p.n90(c, s))
 }
 
 // <string>
 func (p *pgenParser_definition) n91(c *pgenrt.State, s *strToken) (bool, pgenrt.Err) {
 	start := c.Cur
-	m, e := p.Ref(c, tokString)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.Ref(c, tokString); !m || e.On {
+		return e.On, e
 	}
 	if c.Cur == start+1 && s.Raw == "" {
 		s.Raw = p.Text(start) // one token: no concatenation
@@ -2520,23 +2032,14 @@ func (p *pgenParser_definition) n91(c *pgenrt.State, s *strToken) (bool, pgenrt.
 
 func (p *pgenParser_definition) s_strToken(c *pgenrt.State, s *strToken) (bool, pgenrt.Err) {
 	s.Pos = p.Pos(c.Cur)
-	m, e := p.n91(c, s)
-	if e.On {
-		c.MaybeUpdate(e)
-		return true, e
-	}
-	return m, pgenrt.Err{}
+	return c.Close(p.n91(c, s))
 }
 
 // <symbol>
 func (p *pgenParser_definition) n92(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
 	start := c.Cur
-	m, e := p.Ref(c, tokSymbol)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.Ref(c, tokSymbol); !m || e.On {
+		return e.On, e
 	}
 	if c.Cur == start+1 && s.Name == "" {
 		s.Name = p.Text(start) // one token: no concatenation
@@ -2551,12 +2054,8 @@ func (p *pgenParser_definition) n92(c *pgenrt.State, s *symTarget) (bool, pgenrt
 // SignedNum
 func (p *pgenParser_definition) n93(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
 	nv := new(signedNum)
-	m, e := p.s_signedNum(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_signedNum(c, nv); !m || e.On {
+		return e.On, e
 	}
 	s.Offset = nv
 	return true, pgenrt.Err{}
@@ -2592,12 +2091,8 @@ func (p *pgenParser_definition) n94(c *pgenrt.State, s *symTarget) (bool, pgenrt
 // RetEPTok
 func (p *pgenParser_definition) n95(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
 	nv := new(retEPTok)
-	m, e := p.s_retEPTok(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_retEPTok(c, nv); !m || e.On {
+		return e.On, e
 	}
 	s.RetEP = nv
 	return true, pgenrt.Err{}
@@ -2605,15 +2100,11 @@ func (p *pgenParser_definition) n95(c *pgenrt.State, s *symTarget) (bool, pgenrt
 
 // "," RetEPTok
 func (p *pgenParser_definition) n96(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
-	if m, e := p.Lit(c, ","); e.On {
-		return true, e
-	} else if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.Lit(c, ","); !m || e.On {
+		return e.On, e
 	}
-	if m, e := p.n95(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(44)
+	if m, e := p.n95(c, s); !m || e.On {
+		return true, c.Miss(e, 44)
 	}
 	return true, pgenrt.Err{}
 }
@@ -2647,43 +2138,28 @@ func (p *pgenParser_definition) n97(c *pgenrt.State, s *symTarget) (bool, pgenrt
 
 // <symbol> SignedNum? ("," RetEPTok)?
 func (p *pgenParser_definition) n98(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
-	if m, e := p.n92(c, s); e.On {
-		return true, e
-	} else if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.n92(c, s); !m || e.On {
+		return e.On, e
 	}
-	if m, e := p.n94(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(43)
+	if m, e := p.n94(c, s); !m || e.On {
+		return true, c.Miss(e, 43)
 	}
-	if m, e := p.n97(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(45)
+	if m, e := p.n97(c, s); !m || e.On {
+		return true, c.Miss(e, 45)
 	}
 	return true, pgenrt.Err{}
 }
 
 func (p *pgenParser_definition) s_symTarget(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
 	s.Pos = p.Pos(c.Cur)
-	m, e := p.n98(c, s)
-	if e.On {
-		c.MaybeUpdate(e)
-		return true, e
-	}
-	return m, pgenrt.Err{}
+	return c.Close(p.n98(c, s))
 }
 
 // ("+" | "-")
 func (p *pgenParser_definition) n99(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 	start := c.Cur
-	m, e := p.n87(c)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.n87(c); !m || e.On {
+		return e.On, e
 	}
 	if c.Cur == start+1 && s.Sign == "" {
 		s.Sign = p.Text(start) // one token: no concatenation
@@ -2698,12 +2174,8 @@ func (p *pgenParser_definition) n99(c *pgenrt.State, s *term) (bool, pgenrt.Err)
 // NumTok
 func (p *pgenParser_definition) n100(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 	nv := new(numTok)
-	m, e := p.s_numTok(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_numTok(c, nv); !m || e.On {
+		return e.On, e
 	}
 	s.Paren = nv
 	return true, pgenrt.Err{}
@@ -2711,20 +2183,14 @@ func (p *pgenParser_definition) n100(c *pgenrt.State, s *term) (bool, pgenrt.Err
 
 // "(" NumTok ")"
 func (p *pgenParser_definition) n101(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
-	if m, e := p.Lit(c, "("); e.On {
-		return true, e
-	} else if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.Lit(c, "("); !m || e.On {
+		return e.On, e
 	}
-	if m, e := p.n100(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(46)
+	if m, e := p.n100(c, s); !m || e.On {
+		return true, c.Miss(e, 46)
 	}
-	if m, e := p.Lit(c, ")"); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(13)
+	if m, e := p.Lit(c, ")"); !m || e.On {
+		return true, c.Miss(e, 13)
 	}
 	return true, pgenrt.Err{}
 }
@@ -2732,12 +2198,8 @@ func (p *pgenParser_definition) n101(c *pgenrt.State, s *term) (bool, pgenrt.Err
 // NumTok
 func (p *pgenParser_definition) n102(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 	nv := new(numTok)
-	m, e := p.s_numTok(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_numTok(c, nv); !m || e.On {
+		return e.On, e
 	}
 	s.Num = nv
 	return true, pgenrt.Err{}
@@ -2746,12 +2208,8 @@ func (p *pgenParser_definition) n102(c *pgenrt.State, s *term) (bool, pgenrt.Err
 // IdentTok
 func (p *pgenParser_definition) n103(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 	nv := new(identTok)
-	m, e := p.s_identTok(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_identTok(c, nv); !m || e.On {
+		return e.On, e
 	}
 	s.Reg = nv
 	return true, pgenrt.Err{}
@@ -2821,27 +2279,18 @@ func (p *pgenParser_definition) n104(c *pgenrt.State, s *term) (bool, pgenrt.Err
 
 // ("+" | "-") (("(" NumTok ")") | NumTok | IdentTok)
 func (p *pgenParser_definition) n105(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
-	if m, e := p.n99(c, s); e.On {
-		return true, e
-	} else if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.n99(c, s); !m || e.On {
+		return e.On, e
 	}
-	if m, e := p.n104(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(47)
+	if m, e := p.n104(c, s); !m || e.On {
+		return true, c.Miss(e, 47)
 	}
 	return true, pgenrt.Err{}
 }
 
 func (p *pgenParser_definition) s_term(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 	s.Pos = p.Pos(c.Cur)
-	m, e := p.n105(c, s)
-	if e.On {
-		c.MaybeUpdate(e)
-		return true, e
-	}
-	return m, pgenrt.Err{}
+	return c.Close(p.n105(c, s))
 }
 
 // "DESC" | "FMT"
@@ -2888,12 +2337,8 @@ func (p *pgenParser_definition) n106(c *pgenrt.State) (bool, pgenrt.Err) {
 // ("DESC" | "FMT")
 func (p *pgenParser_definition) n107(c *pgenrt.State, s *textField) (bool, pgenrt.Err) {
 	start := c.Cur
-	m, e := p.n106(c)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.n106(c); !m || e.On {
+		return e.On, e
 	}
 	if c.Cur == start+1 && s.Key == "" {
 		s.Key = p.Text(start) // one token: no concatenation
@@ -2908,12 +2353,8 @@ func (p *pgenParser_definition) n107(c *pgenrt.State, s *textField) (bool, pgenr
 // StrToken
 func (p *pgenParser_definition) n108(c *pgenrt.State, s *textField) (bool, pgenrt.Err) {
 	nv := new(strToken)
-	m, e := p.s_strToken(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_strToken(c, nv); !m || e.On {
+		return e.On, e
 	}
 	s.Text = nv
 	return true, pgenrt.Err{}
@@ -2921,20 +2362,14 @@ func (p *pgenParser_definition) n108(c *pgenrt.State, s *textField) (bool, pgenr
 
 // ("DESC" | "FMT") "=" StrToken
 func (p *pgenParser_definition) n109(c *pgenrt.State, s *textField) (bool, pgenrt.Err) {
-	if m, e := p.n107(c, s); e.On {
-		return true, e
-	} else if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.n107(c, s); !m || e.On {
+		return e.On, e
 	}
-	if m, e := p.Lit(c, "="); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(48)
+	if m, e := p.Lit(c, "="); !m || e.On {
+		return true, c.Miss(e, 48)
 	}
-	if m, e := p.n108(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(49)
+	if m, e := p.n108(c, s); !m || e.On {
+		return true, c.Miss(e, 49)
 	}
 	return true, pgenrt.Err{}
 }
@@ -2942,26 +2377,18 @@ func (p *pgenParser_definition) n109(c *pgenrt.State, s *textField) (bool, pgenr
 func (p *pgenParser_definition) s_textField(c *pgenrt.State, s *textField) (bool, pgenrt.Err) {
 	s.Pos = p.Pos(c.Cur)
 	start := c.Cur
-	m, e := p.n109(c, s)
-	if e.On {
-		c.MaybeUpdate(e)
-		return true, e
-	}
-	if m {
+	m, e := c.Close(p.n109(c, s))
+	if m && !e.On {
 		s.Tokens = p.Slice(start, c.Cur)
 	}
-	return m, pgenrt.Err{}
+	return m, e
 }
 
 // AtTarget
 func (p *pgenParser_definition) n110(c *pgenrt.State, s *tpField) (bool, pgenrt.Err) {
 	nv := new(atTarget)
-	m, e := p.s_atTarget(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_atTarget(c, nv); !m || e.On {
+		return e.On, e
 	}
 	s.At = nv
 	return true, pgenrt.Err{}
@@ -2970,12 +2397,8 @@ func (p *pgenParser_definition) n110(c *pgenrt.State, s *tpField) (bool, pgenrt.
 // SymTarget
 func (p *pgenParser_definition) n111(c *pgenrt.State, s *tpField) (bool, pgenrt.Err) {
 	nv := new(symTarget)
-	m, e := p.s_symTarget(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_symTarget(c, nv); !m || e.On {
+		return e.On, e
 	}
 	s.Symbol = nv
 	return true, pgenrt.Err{}
@@ -3028,20 +2451,14 @@ func (p *pgenParser_definition) n112(c *pgenrt.State, s *tpField) (bool, pgenrt.
 
 // "TP" "=" (AtTarget | SymTarget)
 func (p *pgenParser_definition) n113(c *pgenrt.State, s *tpField) (bool, pgenrt.Err) {
-	if m, e := p.Lit(c, "TP"); e.On {
-		return true, e
-	} else if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.Lit(c, "TP"); !m || e.On {
+		return e.On, e
 	}
-	if m, e := p.Lit(c, "="); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(50)
+	if m, e := p.Lit(c, "="); !m || e.On {
+		return true, c.Miss(e, 50)
 	}
-	if m, e := p.n112(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(51)
+	if m, e := p.n112(c, s); !m || e.On {
+		return true, c.Miss(e, 51)
 	}
 	return true, pgenrt.Err{}
 }
@@ -3049,26 +2466,18 @@ func (p *pgenParser_definition) n113(c *pgenrt.State, s *tpField) (bool, pgenrt.
 func (p *pgenParser_definition) s_tpField(c *pgenrt.State, s *tpField) (bool, pgenrt.Err) {
 	s.Pos = p.Pos(c.Cur)
 	start := c.Cur
-	m, e := p.n113(c, s)
-	if e.On {
-		c.MaybeUpdate(e)
-		return true, e
-	}
-	if m {
+	m, e := c.Close(p.n113(c, s))
+	if m && !e.On {
 		s.Tokens = p.Slice(start, c.Cur)
 	}
-	return m, pgenrt.Err{}
+	return m, e
 }
 
 // IdentTok
 func (p *pgenParser_definition) n114(c *pgenrt.State, s *typeField) (bool, pgenrt.Err) {
 	nv := new(identTok)
-	m, e := p.s_identTok(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_identTok(c, nv); !m || e.On {
+		return e.On, e
 	}
 	s.Names = append(s.Names, nv)
 	return true, pgenrt.Err{}
@@ -3076,15 +2485,11 @@ func (p *pgenParser_definition) n114(c *pgenrt.State, s *typeField) (bool, pgenr
 
 // "," IdentTok
 func (p *pgenParser_definition) n115(c *pgenrt.State, s *typeField) (bool, pgenrt.Err) {
-	if m, e := p.Lit(c, ","); e.On {
-		return true, e
-	} else if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.Lit(c, ","); !m || e.On {
+		return e.On, e
 	}
-	if m, e := p.n114(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(7)
+	if m, e := p.n114(c, s); !m || e.On {
+		return true, c.Miss(e, 7)
 	}
 	return true, pgenrt.Err{}
 }
@@ -3117,35 +2522,23 @@ func (p *pgenParser_definition) n116(c *pgenrt.State, s *typeField) (bool, pgenr
 
 // "TYPE" "=" "(" IdentTok ("," IdentTok)* ")"
 func (p *pgenParser_definition) n117(c *pgenrt.State, s *typeField) (bool, pgenrt.Err) {
-	if m, e := p.Lit(c, "TYPE"); e.On {
-		return true, e
-	} else if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.Lit(c, "TYPE"); !m || e.On {
+		return e.On, e
 	}
-	if m, e := p.Lit(c, "="); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(52)
+	if m, e := p.Lit(c, "="); !m || e.On {
+		return true, c.Miss(e, 52)
 	}
-	if m, e := p.Lit(c, "("); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(53)
+	if m, e := p.Lit(c, "("); !m || e.On {
+		return true, c.Miss(e, 53)
 	}
-	if m, e := p.n114(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(54)
+	if m, e := p.n114(c, s); !m || e.On {
+		return true, c.Miss(e, 54)
 	}
-	if m, e := p.n116(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(55)
+	if m, e := p.n116(c, s); !m || e.On {
+		return true, c.Miss(e, 55)
 	}
-	if m, e := p.Lit(c, ")"); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(13)
+	if m, e := p.Lit(c, ")"); !m || e.On {
+		return true, c.Miss(e, 13)
 	}
 	return true, pgenrt.Err{}
 }
@@ -3153,15 +2546,11 @@ func (p *pgenParser_definition) n117(c *pgenrt.State, s *typeField) (bool, pgenr
 func (p *pgenParser_definition) s_typeField(c *pgenrt.State, s *typeField) (bool, pgenrt.Err) {
 	s.Pos = p.Pos(c.Cur)
 	start := c.Cur
-	m, e := p.n117(c, s)
-	if e.On {
-		c.MaybeUpdate(e)
-		return true, e
-	}
-	if m {
+	m, e := c.Close(p.n117(c, s))
+	if m && !e.On {
 		s.Tokens = p.Slice(start, c.Cur)
 	}
-	return m, pgenrt.Err{}
+	return m, e
 }
 
 var pgenExpect_definition = [...]string{"Term*", "\"=\" NumTok", "NumTok", "PathTok (\",\" NumTok)?", "(\",\" NumTok)?", "Level*", "\"=\" IdentTok", "IdentTok", "\"=\" \"(\" Address \",\" Flag \")\"", "\"(\" Address \",\" Flag \")\"", "Address \",\" Flag \")\"", "\",\" Flag \")\"", "Flag \")\"", "\")\"", "SignedNum?", "\"=\" IdentTok \",\" \"ID\" \"=\" NumTok", "IdentTok \",\" \"ID\" \"=\" NumTok", "\",\" \"ID\" \"=\" NumTok", "\"ID\" \"=\" NumTok", "ListEntry (\",\" ListEntry)* PunctTok?", "ListEntry", "(\",\" ListEntry)* PunctTok?", "PunctTok?", "\"=\" \"(\" Address \",\" Flag \",\" ScalarTok \")\"", "\"(\" Address \",\" Flag \",\" ScalarTok \")\"", "Address \",\" Flag \",\" ScalarTok \")\"", "\",\" Flag \",\" ScalarTok \")\"", "Flag \",\" ScalarTok \")\"", "\",\" ScalarTok \")\"", "ScalarTok \")\"", "\"=\" ScalarTok", "ScalarTok", "\"=\" PathTok", "PathTok", "\"=\" \"(\" NumTok (\",\" NumTok)? \")\"", "\"(\" NumTok (\",\" NumTok)? \")\"", "NumTok (\",\" NumTok)? \")\"", "(\",\" NumTok)? \")\"", "\"=\" \"(\" RegTok (\",\" RegTok)* \")\"", "\"(\" RegTok (\",\" RegTok)* \")\"", "RegTok (\",\" RegTok)* \")\"", "RegTok", "(\",\" RegTok)* \")\"", "SignedNum? (\",\" RetEPTok)?", "RetEPTok", "(\",\" RetEPTok)?", "NumTok \")\"", "((\"(\" NumTok \")\") | NumTok | IdentTok)", "\"=\" StrToken", "StrToken", "\"=\" (AtTarget | SymTarget)", "(AtTarget | SymTarget)", "\"=\" \"(\" IdentTok (\",\" IdentTok)* \")\"", "\"(\" IdentTok (\",\" IdentTok)* \")\"", "IdentTok (\",\" IdentTok)* \")\"", "(\",\" IdentTok)* \")\""}

@@ -95,12 +95,8 @@ func (p *callParserGen) n0(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
 	} else {
 		nv = new(marker)
 	}
-	m, e := p.s_marker(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_marker(c, nv); !m || e.On {
+		return e.On, e
 	}
 	s.Marker = nv
 	return true, pgenrt.Err{}
@@ -136,12 +132,8 @@ func (p *callParserGen) n1(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
 // Number
 func (p *callParserGen) n2(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
 	var v number
-	m, e := p.s_number(c, &v)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_number(c, &v); !m || e.On {
+		return e.On, e
 	}
 	s.ID = v
 	return true, pgenrt.Err{}
@@ -150,12 +142,8 @@ func (p *callParserGen) n2(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
 // "*"
 func (p *callParserGen) n3(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
 	start := c.Cur
-	m, e := p.Lit(c, "*")
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.Lit(c, "*"); !m || e.On {
+		return e.On, e
 	}
 	if c.Cur > start {
 		s.Star = true
@@ -193,12 +181,8 @@ func (p *callParserGen) n4(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
 // Number
 func (p *callParserGen) n5(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
 	var v number
-	m, e := p.s_number(c, &v)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_number(c, &v); !m || e.On {
+		return e.On, e
 	}
 	s.PID = v
 	return true, pgenrt.Err{}
@@ -207,12 +191,8 @@ func (p *callParserGen) n5(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
 // Number
 func (p *callParserGen) n6(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
 	var v number
-	m, e := p.s_number(c, &v)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_number(c, &v); !m || e.On {
+		return e.On, e
 	}
 	s.TID = v
 	return true, pgenrt.Err{}
@@ -221,12 +201,8 @@ func (p *callParserGen) n6(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
 // Identifier
 func (p *callParserGen) n7(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
 	var v identifier
-	m, e := p.s_identifier(c, &v)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_identifier(c, &v); !m || e.On {
+		return e.On, e
 	}
 	s.Name = v
 	return true, pgenrt.Err{}
@@ -235,12 +211,8 @@ func (p *callParserGen) n7(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
 // Number
 func (p *callParserGen) n8(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
 	var v number
-	m, e := p.s_number(c, &v)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_number(c, &v); !m || e.On {
+		return e.On, e
 	}
 	s.Count = v
 	return true, pgenrt.Err{}
@@ -255,12 +227,8 @@ func (p *callParserGen) n9(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
 	} else {
 		nv = new(value)
 	}
-	m, e := p.s_value(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_value(c, nv); !m || e.On {
+		return e.On, e
 	}
 	s.Args = append(s.Args, nv)
 	return true, pgenrt.Err{}
@@ -268,15 +236,11 @@ func (p *callParserGen) n9(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
 
 // "," Value
 func (p *callParserGen) n10(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
-	if m, e := p.Lit(c, ","); e.On {
-		return true, e
-	} else if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.Lit(c, ","); !m || e.On {
+		return e.On, e
 	}
-	if m, e := p.n9(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(9)
+	if m, e := p.n9(c, s); !m || e.On {
+		return true, c.Miss(e, 9)
 	}
 	return true, pgenrt.Err{}
 }
@@ -309,15 +273,11 @@ func (p *callParserGen) n11(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
 
 // Value ("," Value)*
 func (p *callParserGen) n12(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
-	if m, e := p.n9(c, s); e.On {
-		return true, e
-	} else if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.n9(c, s); !m || e.On {
+		return e.On, e
 	}
-	if m, e := p.n11(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(10)
+	if m, e := p.n11(c, s); !m || e.On {
+		return true, c.Miss(e, 10)
 	}
 	return true, pgenrt.Err{}
 }
@@ -358,12 +318,8 @@ func (p *callParserGen) n14(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
 	} else {
 		nv = new(value)
 	}
-	m, e := p.s_value(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_value(c, nv); !m || e.On {
+		return e.On, e
 	}
 	s.Ret = nv
 	return true, pgenrt.Err{}
@@ -371,15 +327,11 @@ func (p *callParserGen) n14(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
 
 // "==" Value
 func (p *callParserGen) n15(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
-	if m, e := p.Lit(c, "=="); e.On {
-		return true, e
-	} else if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.Lit(c, "=="); !m || e.On {
+		return e.On, e
 	}
-	if m, e := p.n14(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(9)
+	if m, e := p.n14(c, s); !m || e.On {
+		return true, c.Miss(e, 9)
 	}
 	return true, pgenrt.Err{}
 }
@@ -413,81 +365,50 @@ func (p *callParserGen) n16(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
 
 // Marker? Number "*"? Number Number Identifier "[" Number "]" "(" (Value ("," Value)*)? ")" ("==" Value)?
 func (p *callParserGen) n17(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
-	if m, e := p.n1(c, s); e.On {
-		return true, e
-	} else if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.n1(c, s); !m || e.On {
+		return e.On, e
 	}
-	if m, e := p.n2(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(0)
+	if m, e := p.n2(c, s); !m || e.On {
+		return true, c.Miss(e, 0)
 	}
-	if m, e := p.n4(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(1)
+	if m, e := p.n4(c, s); !m || e.On {
+		return true, c.Miss(e, 1)
 	}
-	if m, e := p.n5(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(2)
+	if m, e := p.n5(c, s); !m || e.On {
+		return true, c.Miss(e, 2)
 	}
-	if m, e := p.n6(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(3)
+	if m, e := p.n6(c, s); !m || e.On {
+		return true, c.Miss(e, 3)
 	}
-	if m, e := p.n7(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(4)
+	if m, e := p.n7(c, s); !m || e.On {
+		return true, c.Miss(e, 4)
 	}
-	if m, e := p.Lit(c, "["); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(5)
+	if m, e := p.Lit(c, "["); !m || e.On {
+		return true, c.Miss(e, 5)
 	}
-	if m, e := p.n8(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(6)
+	if m, e := p.n8(c, s); !m || e.On {
+		return true, c.Miss(e, 6)
 	}
-	if m, e := p.Lit(c, "]"); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(7)
+	if m, e := p.Lit(c, "]"); !m || e.On {
+		return true, c.Miss(e, 7)
 	}
-	if m, e := p.Lit(c, "("); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(8)
+	if m, e := p.Lit(c, "("); !m || e.On {
+		return true, c.Miss(e, 8)
 	}
-	if m, e := p.n13(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(11)
+	if m, e := p.n13(c, s); !m || e.On {
+		return true, c.Miss(e, 11)
 	}
-	if m, e := p.Lit(c, ")"); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(12)
+	if m, e := p.Lit(c, ")"); !m || e.On {
+		return true, c.Miss(e, 12)
 	}
-	if m, e := p.n16(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(13)
+	if m, e := p.n16(c, s); !m || e.On {
+		return true, c.Miss(e, 13)
 	}
 	return true, pgenrt.Err{}
 }
 
 func (p *callParserGen) s_callLine(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
-	m, e := p.n17(c, s)
-	if e.On {
-		c.MaybeUpdate(e)
-		return true, e
-	}
-	return m, pgenrt.Err{}
+	return c.Close(p.n17(c, s))
 }
 
 // Value
@@ -499,12 +420,8 @@ func (p *callParserGen) n18(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
 	} else {
 		nv = new(value)
 	}
-	m, e := p.s_value(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_value(c, nv); !m || e.On {
+		return e.On, e
 	}
 	s.First = nv
 	return true, pgenrt.Err{}
@@ -519,12 +436,8 @@ func (p *callParserGen) n19(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
 	} else {
 		nv = new(value)
 	}
-	m, e := p.s_value(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_value(c, nv); !m || e.On {
+		return e.On, e
 	}
 	s.Value = nv
 	return true, pgenrt.Err{}
@@ -532,15 +445,11 @@ func (p *callParserGen) n19(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
 
 // "=" Value
 func (p *callParserGen) n20(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
-	if m, e := p.Lit(c, "="); e.On {
-		return true, e
-	} else if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.Lit(c, "="); !m || e.On {
+		return e.On, e
 	}
-	if m, e := p.n19(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(9)
+	if m, e := p.n19(c, s); !m || e.On {
+		return true, c.Miss(e, 9)
 	}
 	return true, pgenrt.Err{}
 }
@@ -574,37 +483,24 @@ func (p *callParserGen) n21(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
 
 // Value ("=" Value)?
 func (p *callParserGen) n22(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
-	if m, e := p.n18(c, s); e.On {
-		return true, e
-	} else if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.n18(c, s); !m || e.On {
+		return e.On, e
 	}
-	if m, e := p.n21(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(14)
+	if m, e := p.n21(c, s); !m || e.On {
+		return true, c.Miss(e, 14)
 	}
 	return true, pgenrt.Err{}
 }
 
 func (p *callParserGen) s_field(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
-	m, e := p.n22(c, s)
-	if e.On {
-		c.MaybeUpdate(e)
-		return true, e
-	}
-	return m, pgenrt.Err{}
+	return c.Close(p.n22(c, s))
 }
 
 // <ident>
 func (p *callParserGen) n23(c *pgenrt.State, s *identifier) (bool, pgenrt.Err) {
 	start := c.Cur
-	m, e := p.Ref(c, 3)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.Ref(c, 3); !m || e.On {
+		return e.On, e
 	}
 	if c.Cur == start+1 && s.Name == "" {
 		s.Name = p.Text(start) // one token: no concatenation
@@ -618,12 +514,7 @@ func (p *callParserGen) n23(c *pgenrt.State, s *identifier) (bool, pgenrt.Err) {
 
 func (p *callParserGen) s_identifier(c *pgenrt.State, s *identifier) (bool, pgenrt.Err) {
 	s.Pos = p.Pos(c.Cur)
-	m, e := p.n23(c, s)
-	if e.On {
-		c.MaybeUpdate(e)
-		return true, e
-	}
-	return m, pgenrt.Err{}
+	return c.Close(p.n23(c, s))
 }
 
 // Value
@@ -635,12 +526,8 @@ func (p *callParserGen) n24(c *pgenrt.State, s *inOut) (bool, pgenrt.Err) {
 	} else {
 		nv = new(value)
 	}
-	m, e := p.s_value(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_value(c, nv); !m || e.On {
+		return e.On, e
 	}
 	s.In = nv
 	return true, pgenrt.Err{}
@@ -655,12 +542,8 @@ func (p *callParserGen) n25(c *pgenrt.State, s *inOut) (bool, pgenrt.Err) {
 	} else {
 		nv = new(value)
 	}
-	m, e := p.s_value(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_value(c, nv); !m || e.On {
+		return e.On, e
 	}
 	s.Out = nv
 	return true, pgenrt.Err{}
@@ -668,42 +551,27 @@ func (p *callParserGen) n25(c *pgenrt.State, s *inOut) (bool, pgenrt.Err) {
 
 // "<" Value "|" Value ">"
 func (p *callParserGen) n26(c *pgenrt.State, s *inOut) (bool, pgenrt.Err) {
-	if m, e := p.Lit(c, "<"); e.On {
-		return true, e
-	} else if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.Lit(c, "<"); !m || e.On {
+		return e.On, e
 	}
-	if m, e := p.n24(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(15)
+	if m, e := p.n24(c, s); !m || e.On {
+		return true, c.Miss(e, 15)
 	}
-	if m, e := p.Lit(c, "|"); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(16)
+	if m, e := p.Lit(c, "|"); !m || e.On {
+		return true, c.Miss(e, 16)
 	}
-	if m, e := p.n25(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(17)
+	if m, e := p.n25(c, s); !m || e.On {
+		return true, c.Miss(e, 17)
 	}
-	if m, e := p.Lit(c, ">"); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(18)
+	if m, e := p.Lit(c, ">"); !m || e.On {
+		return true, c.Miss(e, 18)
 	}
 	return true, pgenrt.Err{}
 }
 
 func (p *callParserGen) s_inOut(c *pgenrt.State, s *inOut) (bool, pgenrt.Err) {
 	s.Pos = p.Pos(c.Cur)
-	m, e := p.n26(c, s)
-	if e.On {
-		c.MaybeUpdate(e)
-		return true, e
-	}
-	return m, pgenrt.Err{}
+	return c.Close(p.n26(c, s))
 }
 
 // ">" | "<"
@@ -750,12 +618,8 @@ func (p *callParserGen) n27(c *pgenrt.State) (bool, pgenrt.Err) {
 // (">" | "<")
 func (p *callParserGen) n28(c *pgenrt.State, s *marker) (bool, pgenrt.Err) {
 	start := c.Cur
-	m, e := p.n27(c)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.n27(c); !m || e.On {
+		return e.On, e
 	}
 	if c.Cur == start+1 && s.Text == "" {
 		s.Text = p.Text(start) // one token: no concatenation
@@ -769,23 +633,14 @@ func (p *callParserGen) n28(c *pgenrt.State, s *marker) (bool, pgenrt.Err) {
 
 func (p *callParserGen) s_marker(c *pgenrt.State, s *marker) (bool, pgenrt.Err) {
 	s.Pos = p.Pos(c.Cur)
-	m, e := p.n28(c, s)
-	if e.On {
-		c.MaybeUpdate(e)
-		return true, e
-	}
-	return m, pgenrt.Err{}
+	return c.Close(p.n28(c, s))
 }
 
 // <number>
 func (p *callParserGen) n29(c *pgenrt.State, s *number) (bool, pgenrt.Err) {
 	start := c.Cur
-	m, e := p.Ref(c, 2)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.Ref(c, 2); !m || e.On {
+		return e.On, e
 	}
 	if c.Cur == start+1 && s.Text == "" {
 		s.Text = p.Text(start) // one token: no concatenation
@@ -799,12 +654,7 @@ func (p *callParserGen) n29(c *pgenrt.State, s *number) (bool, pgenrt.Err) {
 
 func (p *callParserGen) s_number(c *pgenrt.State, s *number) (bool, pgenrt.Err) {
 	s.Pos = p.Pos(c.Cur)
-	m, e := p.n29(c, s)
-	if e.On {
-		c.MaybeUpdate(e)
-		return true, e
-	}
-	return m, pgenrt.Err{}
+	return c.Close(p.n29(c, s))
 }
 
 // Field
@@ -816,12 +666,8 @@ func (p *callParserGen) n30(c *pgenrt.State, s *structure) (bool, pgenrt.Err) {
 	} else {
 		nv = new(field)
 	}
-	m, e := p.s_field(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_field(c, nv); !m || e.On {
+		return e.On, e
 	}
 	s.Fields = append(s.Fields, nv)
 	return true, pgenrt.Err{}
@@ -829,15 +675,11 @@ func (p *callParserGen) n30(c *pgenrt.State, s *structure) (bool, pgenrt.Err) {
 
 // "," Field
 func (p *callParserGen) n31(c *pgenrt.State, s *structure) (bool, pgenrt.Err) {
-	if m, e := p.Lit(c, ","); e.On {
-		return true, e
-	} else if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.Lit(c, ","); !m || e.On {
+		return e.On, e
 	}
-	if m, e := p.n30(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(19)
+	if m, e := p.n30(c, s); !m || e.On {
+		return true, c.Miss(e, 19)
 	}
 	return true, pgenrt.Err{}
 }
@@ -870,15 +712,11 @@ func (p *callParserGen) n32(c *pgenrt.State, s *structure) (bool, pgenrt.Err) {
 
 // Field ("," Field)*
 func (p *callParserGen) n33(c *pgenrt.State, s *structure) (bool, pgenrt.Err) {
-	if m, e := p.n30(c, s); e.On {
-		return true, e
-	} else if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.n30(c, s); !m || e.On {
+		return e.On, e
 	}
-	if m, e := p.n32(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(20)
+	if m, e := p.n32(c, s); !m || e.On {
+		return true, c.Miss(e, 20)
 	}
 	return true, pgenrt.Err{}
 }
@@ -912,43 +750,28 @@ func (p *callParserGen) n34(c *pgenrt.State, s *structure) (bool, pgenrt.Err) {
 
 // "{" (Field ("," Field)*)? "}"
 func (p *callParserGen) n35(c *pgenrt.State, s *structure) (bool, pgenrt.Err) {
-	if m, e := p.Lit(c, "{"); e.On {
-		return true, e
-	} else if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.Lit(c, "{"); !m || e.On {
+		return e.On, e
 	}
-	if m, e := p.n34(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(21)
+	if m, e := p.n34(c, s); !m || e.On {
+		return true, c.Miss(e, 21)
 	}
-	if m, e := p.Lit(c, "}"); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(22)
+	if m, e := p.Lit(c, "}"); !m || e.On {
+		return true, c.Miss(e, 22)
 	}
 	return true, pgenrt.Err{}
 }
 
 func (p *callParserGen) s_structure(c *pgenrt.State, s *structure) (bool, pgenrt.Err) {
 	s.Pos = p.Pos(c.Cur)
-	m, e := p.n35(c, s)
-	if e.On {
-		c.MaybeUpdate(e)
-		return true, e
-	}
-	return m, pgenrt.Err{}
+	return c.Close(p.n35(c, s))
 }
 
 // <unknown>
 func (p *callParserGen) n36(c *pgenrt.State, s *value) (bool, pgenrt.Err) {
 	start := c.Cur
-	m, e := p.Ref(c, 1)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.Ref(c, 1); !m || e.On {
+		return e.On, e
 	}
 	if c.Cur > start {
 		s.Unknown = true
@@ -959,12 +782,8 @@ func (p *callParserGen) n36(c *pgenrt.State, s *value) (bool, pgenrt.Err) {
 // <number>
 func (p *callParserGen) n37(c *pgenrt.State, s *value) (bool, pgenrt.Err) {
 	start := c.Cur
-	m, e := p.Ref(c, 2)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.Ref(c, 2); !m || e.On {
+		return e.On, e
 	}
 	var v string
 	if s.Number != nil {
@@ -987,12 +806,8 @@ func (p *callParserGen) n37(c *pgenrt.State, s *value) (bool, pgenrt.Err) {
 // <string>
 func (p *callParserGen) n38(c *pgenrt.State, s *value) (bool, pgenrt.Err) {
 	start := c.Cur
-	m, e := p.Ref(c, 0)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.Ref(c, 0); !m || e.On {
+		return e.On, e
 	}
 	var v string
 	if s.String != nil {
@@ -1021,12 +836,8 @@ func (p *callParserGen) n39(c *pgenrt.State, s *value) (bool, pgenrt.Err) {
 	} else {
 		nv = new(structure)
 	}
-	m, e := p.s_structure(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_structure(c, nv); !m || e.On {
+		return e.On, e
 	}
 	s.Struct = nv
 	return true, pgenrt.Err{}
@@ -1041,12 +852,8 @@ func (p *callParserGen) n40(c *pgenrt.State, s *value) (bool, pgenrt.Err) {
 	} else {
 		nv = new(inOut)
 	}
-	m, e := p.s_inOut(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_inOut(c, nv); !m || e.On {
+		return e.On, e
 	}
 	s.InOut = nv
 	return true, pgenrt.Err{}
@@ -1055,12 +862,8 @@ func (p *callParserGen) n40(c *pgenrt.State, s *value) (bool, pgenrt.Err) {
 // <ident>
 func (p *callParserGen) n41(c *pgenrt.State, s *value) (bool, pgenrt.Err) {
 	start := c.Cur
-	m, e := p.Ref(c, 3)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.Ref(c, 3); !m || e.On {
+		return e.On, e
 	}
 	var v string
 	if s.Ident != nil {
@@ -1195,12 +998,7 @@ func (p *callParserGen) n42(c *pgenrt.State, s *value) (bool, pgenrt.Err) {
 
 func (p *callParserGen) s_value(c *pgenrt.State, s *value) (bool, pgenrt.Err) {
 	s.Pos = p.Pos(c.Cur)
-	m, e := p.n42(c, s)
-	if e.On {
-		c.MaybeUpdate(e)
-		return true, e
-	}
-	return m, pgenrt.Err{}
+	return c.Close(p.n42(c, s))
 }
 
 var pgenExpect_callParser = [...]string{"Number \"*\"? Number Number Identifier \"[\" Number \"]\" \"(\" (Value (\",\" Value)*)? \")\" (\"==\" Value)?", "\"*\"? Number Number Identifier \"[\" Number \"]\" \"(\" (Value (\",\" Value)*)? \")\" (\"==\" Value)?", "Number Number Identifier \"[\" Number \"]\" \"(\" (Value (\",\" Value)*)? \")\" (\"==\" Value)?", "Number Identifier \"[\" Number \"]\" \"(\" (Value (\",\" Value)*)? \")\" (\"==\" Value)?", "Identifier \"[\" Number \"]\" \"(\" (Value (\",\" Value)*)? \")\" (\"==\" Value)?", "\"[\" Number \"]\" \"(\" (Value (\",\" Value)*)? \")\" (\"==\" Value)?", "Number \"]\" \"(\" (Value (\",\" Value)*)? \")\" (\"==\" Value)?", "\"]\" \"(\" (Value (\",\" Value)*)? \")\" (\"==\" Value)?", "\"(\" (Value (\",\" Value)*)? \")\" (\"==\" Value)?", "Value", "(\",\" Value)*", "(Value (\",\" Value)*)? \")\" (\"==\" Value)?", "\")\" (\"==\" Value)?", "(\"==\" Value)?", "(\"=\" Value)?", "Value \"|\" Value \">\"", "\"|\" Value \">\"", "Value \">\"", "\">\"", "Field", "(\",\" Field)*", "(Field (\",\" Field)*)? \"}\"", "\"}\""}

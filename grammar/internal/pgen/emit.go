@@ -403,17 +403,16 @@ func (pe *parserEmitter) structFunc(s *structInfo) {
 	if s.hasTokens {
 		pe.p("\tstart := c.Cur")
 	}
-	pe.p("\tm, e := %s", call)
-	pe.p("\tif e.On {")
-	pe.p("\t\tc.MaybeUpdate(e)")
-	pe.p("\t\treturn true, e")
-	pe.p("\t}")
-	if s.hasTokens {
-		pe.p("\tif m {")
-		pe.p("\t\ts.Tokens = p.Slice(start, c.Cur)")
-		pe.p("\t}")
+	if !s.hasTokens {
+		pe.p("\treturn c.Close(%s)", call)
+		pe.p("}")
+		return
 	}
-	pe.p("\treturn m, pgenrt.Err{}")
+	pe.p("\tm, e := c.Close(%s)", call)
+	pe.p("\tif m && !e.On {")
+	pe.p("\t\ts.Tokens = p.Slice(start, c.Cur)")
+	pe.p("\t}")
+	pe.p("\treturn m, e")
 	pe.p("}")
 }
 
@@ -476,15 +475,13 @@ func (pe *parserEmitter) nodeFunc(n node, owner *structInfo) string {
 	switch n := n.(type) {
 	case *seqNode:
 		for i, it := range n.items {
-			w("\tif m, e := %s; e.On {", call(it, "c"))
-			w("\t\treturn true, e")
-			w("\t} else if !m {")
+			w("\tif m, e := %s; !m || e.On {", call(it, "c"))
 			if i == 0 {
-				w("\t\treturn false, pgenrt.Err{}")
+				w("\t\treturn e.On, e")
 			} else {
 				var sb strings.Builder
 				writeSeqEBNF(&sb, true, n.items[i:])
-				w("\t\treturn true, c.Fail(%d)", pe.expect(sb.String()))
+				w("\t\treturn true, c.Miss(e, %d)", pe.expect(sb.String()))
 			}
 			w("\t}")
 		}
@@ -563,12 +560,8 @@ func (pe *parserEmitter) nodeFunc(n node, owner *structInfo) string {
 		// parse writes the parse of what is captured, returning when it
 		// fails or does not match.
 		parse := func(call string) {
-			w("\tm, e := %s", call)
-			w("\tif e.On {")
-			w("\t\treturn true, e")
-			w("\t}")
-			w("\tif !m {")
-			w("\t\treturn false, pgenrt.Err{}")
+			w("\tif m, e := %s; !m || e.On {", call)
+			w("\t\treturn e.On, e")
 			w("\t}")
 		}
 		sn, isStruct := n.n.(*structNode)

@@ -11,7 +11,9 @@ package pgenrt
 
 // Err is a parse error not yet made an error value: the token it is at
 // and the index of what was expected in the parser's table of "expected"
-// texts (-1: nothing named). On is false for no error.
+// texts (-1: nothing named). On is false for no error, and the Err is
+// then zero: a parse function returns its Err on when it failed, and
+// the zero Err, with whether it matched, when it did not.
 type Err struct {
 	On     bool
 	Tok    int32
@@ -30,6 +32,25 @@ type State struct {
 // Fail returns the error at the cursor, expect naming what was expected.
 func (c *State) Fail(expect int32) Err {
 	return Err{On: true, Tok: int32(c.Cur), Expect: expect}
+}
+
+// Miss returns the error of a sequence whose item at the cursor failed
+// with e, or, when e is off, did not match: expect names what was expected.
+func (c *State) Miss(e Err, expect int32) Err {
+	if e.On {
+		return e
+	}
+	return c.Fail(expect)
+}
+
+// Close returns the result of the parse of a struct's expression, m and
+// e, recording e as the deepest error when it is one.
+func (c *State) Close(m bool, e Err) (bool, Err) {
+	if e.On {
+		c.MaybeUpdate(e)
+		return true, e
+	}
+	return m, Err{}
 }
 
 // MaybeUpdate records err as the deepest error when the cursor is at

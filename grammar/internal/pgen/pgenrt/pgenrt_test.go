@@ -250,3 +250,25 @@ func TestParseTokens(t *testing.T) {
 		t.Errorf("ParseTokens with a trailing token = %v, %d, %v", out, n, err)
 	}
 }
+
+func TestMissAndClose(t *testing.T) {
+	var c State
+	c.Cur = 3
+	failed := Err{On: true, Tok: 5, Expect: 1}
+	if got := c.Miss(failed, 2); got != failed {
+		t.Errorf("Miss of a failed item = %+v", got)
+	}
+	if got := c.Miss(Err{}, 2); got != (Err{On: true, Tok: 3, Expect: 2}) {
+		t.Errorf("Miss of an item that did not match = %+v", got)
+	}
+	if m, e := c.Close(false, Err{}); m || e.On {
+		t.Errorf("Close of no match = %v, %+v", m, e)
+	}
+	if m, e := c.Close(true, failed); !m || e != failed {
+		t.Errorf("Close of a failure = %v, %+v", m, e)
+	}
+	c.Cur = 0 // the error recorded lies beyond the cursor now
+	if got := c.Deepest(Err{}); got != failed {
+		t.Errorf("Close did not record the failure: deepest %+v", got)
+	}
+}

@@ -106,12 +106,8 @@ func (p *programParserGen) parse(filename, s string, out *program, reuse bool) e
 // <ident>
 func (p *programParserGen) n0(c *pgenrt.State, s *call) (bool, pgenrt.Err) {
 	start := c.Cur
-	m, e := p.Ref(c, 3)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.Ref(c, 3); !m || e.On {
+		return e.On, e
 	}
 	if c.Cur == start+1 && s.Name == "" {
 		s.Name = p.Text(start) // one token: no concatenation
@@ -125,15 +121,11 @@ func (p *programParserGen) n0(c *pgenrt.State, s *call) (bool, pgenrt.Err) {
 
 // "." <ident>
 func (p *programParserGen) n1(c *pgenrt.State, s *call) (bool, pgenrt.Err) {
-	if m, e := p.Lit(c, "."); e.On {
-		return true, e
-	} else if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.Lit(c, "."); !m || e.On {
+		return e.On, e
 	}
-	if m, e := p.n0(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(0)
+	if m, e := p.n0(c, s); !m || e.On {
+		return true, c.Miss(e, 0)
 	}
 	return true, pgenrt.Err{}
 }
@@ -173,12 +165,8 @@ func (p *programParserGen) n3(c *pgenrt.State, s *call) (bool, pgenrt.Err) {
 	} else {
 		nv = new(expr)
 	}
-	m, e := p.s_expr(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_expr(c, nv); !m || e.On {
+		return e.On, e
 	}
 	s.Args = append(s.Args, nv)
 	return true, pgenrt.Err{}
@@ -186,15 +174,11 @@ func (p *programParserGen) n3(c *pgenrt.State, s *call) (bool, pgenrt.Err) {
 
 // "," Expr
 func (p *programParserGen) n4(c *pgenrt.State, s *call) (bool, pgenrt.Err) {
-	if m, e := p.Lit(c, ","); e.On {
-		return true, e
-	} else if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.Lit(c, ","); !m || e.On {
+		return e.On, e
 	}
-	if m, e := p.n3(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(3)
+	if m, e := p.n3(c, s); !m || e.On {
+		return true, c.Miss(e, 3)
 	}
 	return true, pgenrt.Err{}
 }
@@ -251,20 +235,14 @@ func (p *programParserGen) n6(c *pgenrt.State) (bool, pgenrt.Err) {
 
 // Expr ("," Expr)* ","?
 func (p *programParserGen) n7(c *pgenrt.State, s *call) (bool, pgenrt.Err) {
-	if m, e := p.n3(c, s); e.On {
-		return true, e
-	} else if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.n3(c, s); !m || e.On {
+		return e.On, e
 	}
-	if m, e := p.n5(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(4)
+	if m, e := p.n5(c, s); !m || e.On {
+		return true, c.Miss(e, 4)
 	}
-	if m, e := p.n6(c); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(5)
+	if m, e := p.n6(c); !m || e.On {
+		return true, c.Miss(e, 5)
 	}
 	return true, pgenrt.Err{}
 }
@@ -298,53 +276,34 @@ func (p *programParserGen) n8(c *pgenrt.State, s *call) (bool, pgenrt.Err) {
 
 // <ident> ("." <ident>)* "(" (Expr ("," Expr)* ","?)? ")"
 func (p *programParserGen) n9(c *pgenrt.State, s *call) (bool, pgenrt.Err) {
-	if m, e := p.n0(c, s); e.On {
-		return true, e
-	} else if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.n0(c, s); !m || e.On {
+		return e.On, e
 	}
-	if m, e := p.n2(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(1)
+	if m, e := p.n2(c, s); !m || e.On {
+		return true, c.Miss(e, 1)
 	}
-	if m, e := p.Lit(c, "("); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(2)
+	if m, e := p.Lit(c, "("); !m || e.On {
+		return true, c.Miss(e, 2)
 	}
-	if m, e := p.n8(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(6)
+	if m, e := p.n8(c, s); !m || e.On {
+		return true, c.Miss(e, 6)
 	}
-	if m, e := p.Lit(c, ")"); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(7)
+	if m, e := p.Lit(c, ")"); !m || e.On {
+		return true, c.Miss(e, 7)
 	}
 	return true, pgenrt.Err{}
 }
 
 func (p *programParserGen) s_call(c *pgenrt.State, s *call) (bool, pgenrt.Err) {
 	s.Pos = p.Pos(c.Cur)
-	m, e := p.n9(c, s)
-	if e.On {
-		c.MaybeUpdate(e)
-		return true, e
-	}
-	return m, pgenrt.Err{}
+	return c.Close(p.n9(c, s))
 }
 
 // Term
 func (p *programParserGen) n10(c *pgenrt.State, s *expr) (bool, pgenrt.Err) {
 	var v term
-	m, e := p.s_term(c, &v)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_term(c, &v); !m || e.On {
+		return e.On, e
 	}
 	s.Left = v
 	return true, pgenrt.Err{}
@@ -353,12 +312,8 @@ func (p *programParserGen) n10(c *pgenrt.State, s *expr) (bool, pgenrt.Err) {
 // OpRHS
 func (p *programParserGen) n11(c *pgenrt.State, s *expr) (bool, pgenrt.Err) {
 	var v opRHS
-	m, e := p.s_opRHS(c, &v)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_opRHS(c, &v); !m || e.On {
+		return e.On, e
 	}
 	s.Ops = append(s.Ops, v)
 	return true, pgenrt.Err{}
@@ -399,12 +354,8 @@ func (p *programParserGen) n13(c *pgenrt.State, s *expr) (bool, pgenrt.Err) {
 	} else {
 		nv = new(expr)
 	}
-	m, e := p.s_expr(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_expr(c, nv); !m || e.On {
+		return e.On, e
 	}
 	s.Check = nv
 	return true, pgenrt.Err{}
@@ -412,25 +363,17 @@ func (p *programParserGen) n13(c *pgenrt.State, s *expr) (bool, pgenrt.Err) {
 
 // "?" Expr ":" Expr
 func (p *programParserGen) n14(c *pgenrt.State, s *expr) (bool, pgenrt.Err) {
-	if m, e := p.Lit(c, "?"); e.On {
-		return true, e
-	} else if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.Lit(c, "?"); !m || e.On {
+		return e.On, e
 	}
-	if m, e := p.n13(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(9)
+	if m, e := p.n13(c, s); !m || e.On {
+		return true, c.Miss(e, 9)
 	}
-	if m, e := p.Lit(c, ":"); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(10)
+	if m, e := p.Lit(c, ":"); !m || e.On {
+		return true, c.Miss(e, 10)
 	}
-	if m, e := p.n13(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(3)
+	if m, e := p.n13(c, s); !m || e.On {
+		return true, c.Miss(e, 3)
 	}
 	return true, pgenrt.Err{}
 }
@@ -464,42 +407,27 @@ func (p *programParserGen) n15(c *pgenrt.State, s *expr) (bool, pgenrt.Err) {
 
 // Term OpRHS* ("?" Expr ":" Expr)?
 func (p *programParserGen) n16(c *pgenrt.State, s *expr) (bool, pgenrt.Err) {
-	if m, e := p.n10(c, s); e.On {
-		return true, e
-	} else if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.n10(c, s); !m || e.On {
+		return e.On, e
 	}
-	if m, e := p.n12(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(8)
+	if m, e := p.n12(c, s); !m || e.On {
+		return true, c.Miss(e, 8)
 	}
-	if m, e := p.n15(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(11)
+	if m, e := p.n15(c, s); !m || e.On {
+		return true, c.Miss(e, 11)
 	}
 	return true, pgenrt.Err{}
 }
 
 func (p *programParserGen) s_expr(c *pgenrt.State, s *expr) (bool, pgenrt.Err) {
-	m, e := p.n16(c, s)
-	if e.On {
-		c.MaybeUpdate(e)
-		return true, e
-	}
-	return m, pgenrt.Err{}
+	return c.Close(p.n16(c, s))
 }
 
 // Expr
 func (p *programParserGen) n17(c *pgenrt.State, s *ifStmt) (bool, pgenrt.Err) {
 	var v expr
-	m, e := p.s_expr(c, &v)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_expr(c, &v); !m || e.On {
+		return e.On, e
 	}
 	s.Cond = v
 	return true, pgenrt.Err{}
@@ -514,12 +442,8 @@ func (p *programParserGen) n18(c *pgenrt.State, s *ifStmt) (bool, pgenrt.Err) {
 	} else {
 		nv = new(stmt)
 	}
-	m, e := p.s_stmt(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_stmt(c, nv); !m || e.On {
+		return e.On, e
 	}
 	s.Then = append(s.Then, nv)
 	return true, pgenrt.Err{}
@@ -554,12 +478,8 @@ func (p *programParserGen) n19(c *pgenrt.State, s *ifStmt) (bool, pgenrt.Err) {
 // Stmt
 func (p *programParserGen) n20(c *pgenrt.State, s *ifStmt) (bool, pgenrt.Err) {
 	var v stmt
-	m, e := p.s_stmt(c, &v)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_stmt(c, &v); !m || e.On {
+		return e.On, e
 	}
 	s.Else = append(s.Else, v)
 	return true, pgenrt.Err{}
@@ -593,25 +513,17 @@ func (p *programParserGen) n21(c *pgenrt.State, s *ifStmt) (bool, pgenrt.Err) {
 
 // "else" "{" Stmt* "}"
 func (p *programParserGen) n22(c *pgenrt.State, s *ifStmt) (bool, pgenrt.Err) {
-	if m, e := p.Lit(c, "else"); e.On {
-		return true, e
-	} else if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.Lit(c, "else"); !m || e.On {
+		return e.On, e
 	}
-	if m, e := p.Lit(c, "{"); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(16)
+	if m, e := p.Lit(c, "{"); !m || e.On {
+		return true, c.Miss(e, 16)
 	}
-	if m, e := p.n21(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(17)
+	if m, e := p.n21(c, s); !m || e.On {
+		return true, c.Miss(e, 17)
 	}
-	if m, e := p.Lit(c, "}"); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(18)
+	if m, e := p.Lit(c, "}"); !m || e.On {
+		return true, c.Miss(e, 18)
 	}
 	return true, pgenrt.Err{}
 }
@@ -645,57 +557,36 @@ func (p *programParserGen) n23(c *pgenrt.State, s *ifStmt) (bool, pgenrt.Err) {
 
 // "if" Expr "{" Stmt* "}" ("else" "{" Stmt* "}")?
 func (p *programParserGen) n24(c *pgenrt.State, s *ifStmt) (bool, pgenrt.Err) {
-	if m, e := p.Lit(c, "if"); e.On {
-		return true, e
-	} else if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.Lit(c, "if"); !m || e.On {
+		return e.On, e
 	}
-	if m, e := p.n17(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(12)
+	if m, e := p.n17(c, s); !m || e.On {
+		return true, c.Miss(e, 12)
 	}
-	if m, e := p.Lit(c, "{"); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(13)
+	if m, e := p.Lit(c, "{"); !m || e.On {
+		return true, c.Miss(e, 13)
 	}
-	if m, e := p.n19(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(14)
+	if m, e := p.n19(c, s); !m || e.On {
+		return true, c.Miss(e, 14)
 	}
-	if m, e := p.Lit(c, "}"); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(15)
+	if m, e := p.Lit(c, "}"); !m || e.On {
+		return true, c.Miss(e, 15)
 	}
-	if m, e := p.n23(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(19)
+	if m, e := p.n23(c, s); !m || e.On {
+		return true, c.Miss(e, 19)
 	}
 	return true, pgenrt.Err{}
 }
 
 func (p *programParserGen) s_ifStmt(c *pgenrt.State, s *ifStmt) (bool, pgenrt.Err) {
-	m, e := p.n24(c, s)
-	if e.On {
-		c.MaybeUpdate(e)
-		return true, e
-	}
-	return m, pgenrt.Err{}
+	return c.Close(p.n24(c, s))
 }
 
 // "!"
 func (p *programParserGen) n25(c *pgenrt.State, s *letStmt) (bool, pgenrt.Err) {
 	start := c.Cur
-	m, e := p.Lit(c, "!")
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.Lit(c, "!"); !m || e.On {
+		return e.On, e
 	}
 	if c.Cur > start {
 		s.Const = true
@@ -733,12 +624,8 @@ func (p *programParserGen) n26(c *pgenrt.State, s *letStmt) (bool, pgenrt.Err) {
 // <ident>
 func (p *programParserGen) n27(c *pgenrt.State, s *letStmt) (bool, pgenrt.Err) {
 	start := c.Cur
-	m, e := p.Ref(c, 3)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.Ref(c, 3); !m || e.On {
+		return e.On, e
 	}
 	if c.Cur == start+1 && s.Name == "" {
 		s.Name = p.Text(start) // one token: no concatenation
@@ -753,12 +640,8 @@ func (p *programParserGen) n27(c *pgenrt.State, s *letStmt) (bool, pgenrt.Err) {
 // <ident>
 func (p *programParserGen) n28(c *pgenrt.State, s *letStmt) (bool, pgenrt.Err) {
 	start := c.Cur
-	m, e := p.Ref(c, 3)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.Ref(c, 3); !m || e.On {
+		return e.On, e
 	}
 	var v string
 	if s.Type != nil {
@@ -780,15 +663,11 @@ func (p *programParserGen) n28(c *pgenrt.State, s *letStmt) (bool, pgenrt.Err) {
 
 // "." <ident>
 func (p *programParserGen) n29(c *pgenrt.State, s *letStmt) (bool, pgenrt.Err) {
-	if m, e := p.Lit(c, "."); e.On {
-		return true, e
-	} else if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.Lit(c, "."); !m || e.On {
+		return e.On, e
 	}
-	if m, e := p.n28(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(0)
+	if m, e := p.n28(c, s); !m || e.On {
+		return true, c.Miss(e, 0)
 	}
 	return true, pgenrt.Err{}
 }
@@ -821,20 +700,14 @@ func (p *programParserGen) n30(c *pgenrt.State, s *letStmt) (bool, pgenrt.Err) {
 
 // ":" <ident> ("." <ident>)*
 func (p *programParserGen) n31(c *pgenrt.State, s *letStmt) (bool, pgenrt.Err) {
-	if m, e := p.Lit(c, ":"); e.On {
-		return true, e
-	} else if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.Lit(c, ":"); !m || e.On {
+		return e.On, e
 	}
-	if m, e := p.n28(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(22)
+	if m, e := p.n28(c, s); !m || e.On {
+		return true, c.Miss(e, 22)
 	}
-	if m, e := p.n30(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(23)
+	if m, e := p.n30(c, s); !m || e.On {
+		return true, c.Miss(e, 23)
 	}
 	return true, pgenrt.Err{}
 }
@@ -869,12 +742,8 @@ func (p *programParserGen) n32(c *pgenrt.State, s *letStmt) (bool, pgenrt.Err) {
 // Expr
 func (p *programParserGen) n33(c *pgenrt.State, s *letStmt) (bool, pgenrt.Err) {
 	var v expr
-	m, e := p.s_expr(c, &v)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_expr(c, &v); !m || e.On {
+		return e.On, e
 	}
 	s.Value = v
 	return true, pgenrt.Err{}
@@ -882,75 +751,50 @@ func (p *programParserGen) n33(c *pgenrt.State, s *letStmt) (bool, pgenrt.Err) {
 
 // "let" "!"? <ident> (":" <ident> ("." <ident>)*)? "=" Expr
 func (p *programParserGen) n34(c *pgenrt.State, s *letStmt) (bool, pgenrt.Err) {
-	if m, e := p.Lit(c, "let"); e.On {
-		return true, e
-	} else if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.Lit(c, "let"); !m || e.On {
+		return e.On, e
 	}
-	if m, e := p.n26(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(20)
+	if m, e := p.n26(c, s); !m || e.On {
+		return true, c.Miss(e, 20)
 	}
-	if m, e := p.n27(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(21)
+	if m, e := p.n27(c, s); !m || e.On {
+		return true, c.Miss(e, 21)
 	}
-	if m, e := p.n32(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(24)
+	if m, e := p.n32(c, s); !m || e.On {
+		return true, c.Miss(e, 24)
 	}
-	if m, e := p.Lit(c, "="); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(25)
+	if m, e := p.Lit(c, "="); !m || e.On {
+		return true, c.Miss(e, 25)
 	}
-	if m, e := p.n33(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(3)
+	if m, e := p.n33(c, s); !m || e.On {
+		return true, c.Miss(e, 3)
 	}
 	return true, pgenrt.Err{}
 }
 
 func (p *programParserGen) s_letStmt(c *pgenrt.State, s *letStmt) (bool, pgenrt.Err) {
 	s.Pos = p.Pos(c.Cur)
-	m, e := p.n34(c, s)
-	if e.On {
-		c.MaybeUpdate(e)
-		return true, e
-	}
-	return m, pgenrt.Err{}
+	return c.Close(p.n34(c, s))
 }
 
 // "&" "&"
 func (p *programParserGen) n35(c *pgenrt.State) (bool, pgenrt.Err) {
-	if m, e := p.Lit(c, "&"); e.On {
-		return true, e
-	} else if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.Lit(c, "&"); !m || e.On {
+		return e.On, e
 	}
-	if m, e := p.Lit(c, "&"); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(26)
+	if m, e := p.Lit(c, "&"); !m || e.On {
+		return true, c.Miss(e, 26)
 	}
 	return true, pgenrt.Err{}
 }
 
 // "|" "|"
 func (p *programParserGen) n36(c *pgenrt.State) (bool, pgenrt.Err) {
-	if m, e := p.Lit(c, "|"); e.On {
-		return true, e
-	} else if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.Lit(c, "|"); !m || e.On {
+		return e.On, e
 	}
-	if m, e := p.Lit(c, "|"); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(27)
+	if m, e := p.Lit(c, "|"); !m || e.On {
+		return true, c.Miss(e, 27)
 	}
 	return true, pgenrt.Err{}
 }
@@ -1149,12 +993,8 @@ func (p *programParserGen) n37(c *pgenrt.State) (bool, pgenrt.Err) {
 // ("==" | "!=" | "<" | ">" | "<=" | ">=" | "+" | "-" | "*" | "/" | ("&" "&") | ("|" "|"))
 func (p *programParserGen) n38(c *pgenrt.State, s *opRHS) (bool, pgenrt.Err) {
 	start := c.Cur
-	m, e := p.n37(c)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.n37(c); !m || e.On {
+		return e.On, e
 	}
 	if c.Cur == start+1 && s.Op == "" {
 		s.Op = p.Text(start) // one token: no concatenation
@@ -1169,12 +1009,8 @@ func (p *programParserGen) n38(c *pgenrt.State, s *opRHS) (bool, pgenrt.Err) {
 // Term
 func (p *programParserGen) n39(c *pgenrt.State, s *opRHS) (bool, pgenrt.Err) {
 	var v term
-	m, e := p.s_term(c, &v)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_term(c, &v); !m || e.On {
+		return e.On, e
 	}
 	s.Right = v
 	return true, pgenrt.Err{}
@@ -1182,26 +1018,17 @@ func (p *programParserGen) n39(c *pgenrt.State, s *opRHS) (bool, pgenrt.Err) {
 
 // ("==" | "!=" | "<" | ">" | "<=" | ">=" | "+" | "-" | "*" | "/" | ("&" "&") | ("|" "|")) Term
 func (p *programParserGen) n40(c *pgenrt.State, s *opRHS) (bool, pgenrt.Err) {
-	if m, e := p.n38(c, s); e.On {
-		return true, e
-	} else if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.n38(c, s); !m || e.On {
+		return e.On, e
 	}
-	if m, e := p.n39(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(28)
+	if m, e := p.n39(c, s); !m || e.On {
+		return true, c.Miss(e, 28)
 	}
 	return true, pgenrt.Err{}
 }
 
 func (p *programParserGen) s_opRHS(c *pgenrt.State, s *opRHS) (bool, pgenrt.Err) {
-	m, e := p.n40(c, s)
-	if e.On {
-		c.MaybeUpdate(e)
-		return true, e
-	}
-	return m, pgenrt.Err{}
+	return c.Close(p.n40(c, s))
 }
 
 // Stmt
@@ -1213,12 +1040,8 @@ func (p *programParserGen) n41(c *pgenrt.State, s *program) (bool, pgenrt.Err) {
 	} else {
 		nv = new(stmt)
 	}
-	m, e := p.s_stmt(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_stmt(c, nv); !m || e.On {
+		return e.On, e
 	}
 	s.Stmts = append(s.Stmts, nv)
 	return true, pgenrt.Err{}
@@ -1250,15 +1073,11 @@ func (p *programParserGen) n42(c *pgenrt.State) (bool, pgenrt.Err) {
 
 // Stmt ";"?
 func (p *programParserGen) n43(c *pgenrt.State, s *program) (bool, pgenrt.Err) {
-	if m, e := p.n41(c, s); e.On {
-		return true, e
-	} else if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.n41(c, s); !m || e.On {
+		return e.On, e
 	}
-	if m, e := p.n42(c); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(29)
+	if m, e := p.n42(c); !m || e.On {
+		return true, c.Miss(e, 29)
 	}
 	return true, pgenrt.Err{}
 }
@@ -1291,12 +1110,7 @@ func (p *programParserGen) n44(c *pgenrt.State, s *program) (bool, pgenrt.Err) {
 
 func (p *programParserGen) s_program(c *pgenrt.State, s *program) (bool, pgenrt.Err) {
 	s.Pos = p.Pos(c.Cur)
-	m, e := p.n44(c, s)
-	if e.On {
-		c.MaybeUpdate(e)
-		return true, e
-	}
-	return m, pgenrt.Err{}
+	return c.Close(p.n44(c, s))
 }
 
 // LetStmt
@@ -1308,12 +1122,8 @@ func (p *programParserGen) n45(c *pgenrt.State, s *stmt) (bool, pgenrt.Err) {
 	} else {
 		nv = new(letStmt)
 	}
-	m, e := p.s_letStmt(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_letStmt(c, nv); !m || e.On {
+		return e.On, e
 	}
 	s.Let = nv
 	return true, pgenrt.Err{}
@@ -1328,12 +1138,8 @@ func (p *programParserGen) n46(c *pgenrt.State, s *stmt) (bool, pgenrt.Err) {
 	} else {
 		nv = new(ifStmt)
 	}
-	m, e := p.s_ifStmt(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_ifStmt(c, nv); !m || e.On {
+		return e.On, e
 	}
 	s.If = nv
 	return true, pgenrt.Err{}
@@ -1348,12 +1154,8 @@ func (p *programParserGen) n47(c *pgenrt.State, s *stmt) (bool, pgenrt.Err) {
 	} else {
 		nv = new(call)
 	}
-	m, e := p.s_call(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_call(c, nv); !m || e.On {
+		return e.On, e
 	}
 	s.Call = nv
 	return true, pgenrt.Err{}
@@ -1362,12 +1164,8 @@ func (p *programParserGen) n47(c *pgenrt.State, s *stmt) (bool, pgenrt.Err) {
 // ";"
 func (p *programParserGen) n48(c *pgenrt.State, s *stmt) (bool, pgenrt.Err) {
 	start := c.Cur
-	m, e := p.Lit(c, ";")
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.Lit(c, ";"); !m || e.On {
+		return e.On, e
 	}
 	if c.Cur > start {
 		s.Empty = true
@@ -1378,12 +1176,8 @@ func (p *programParserGen) n48(c *pgenrt.State, s *stmt) (bool, pgenrt.Err) {
 // <ident>
 func (p *programParserGen) n49(c *pgenrt.State, s *stmt) (bool, pgenrt.Err) {
 	start := c.Cur
-	m, e := p.Ref(c, 3)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.Ref(c, 3); !m || e.On {
+		return e.On, e
 	}
 	for i := start; i < c.Cur; i++ {
 		s.Labels = append(s.Labels, p.Text(i))
@@ -1393,15 +1187,11 @@ func (p *programParserGen) n49(c *pgenrt.State, s *stmt) (bool, pgenrt.Err) {
 
 // "," <ident>
 func (p *programParserGen) n50(c *pgenrt.State, s *stmt) (bool, pgenrt.Err) {
-	if m, e := p.Lit(c, ","); e.On {
-		return true, e
-	} else if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.Lit(c, ","); !m || e.On {
+		return e.On, e
 	}
-	if m, e := p.n49(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(0)
+	if m, e := p.n49(c, s); !m || e.On {
+		return true, c.Miss(e, 0)
 	}
 	return true, pgenrt.Err{}
 }
@@ -1434,20 +1224,14 @@ func (p *programParserGen) n51(c *pgenrt.State, s *stmt) (bool, pgenrt.Err) {
 
 // ":" <ident> ("," <ident>)*
 func (p *programParserGen) n52(c *pgenrt.State, s *stmt) (bool, pgenrt.Err) {
-	if m, e := p.Lit(c, ":"); e.On {
-		return true, e
-	} else if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.Lit(c, ":"); !m || e.On {
+		return e.On, e
 	}
-	if m, e := p.n49(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(30)
+	if m, e := p.n49(c, s); !m || e.On {
+		return true, c.Miss(e, 30)
 	}
-	if m, e := p.n51(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(31)
+	if m, e := p.n51(c, s); !m || e.On {
+		return true, c.Miss(e, 31)
 	}
 	return true, pgenrt.Err{}
 }
@@ -1481,15 +1265,11 @@ func (p *programParserGen) n53(c *pgenrt.State, s *stmt) (bool, pgenrt.Err) {
 
 // ";" (":" <ident> ("," <ident>)*)?
 func (p *programParserGen) n54(c *pgenrt.State, s *stmt) (bool, pgenrt.Err) {
-	if m, e := p.n48(c, s); e.On {
-		return true, e
-	} else if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.n48(c, s); !m || e.On {
+		return e.On, e
 	}
-	if m, e := p.n53(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(32)
+	if m, e := p.n53(c, s); !m || e.On {
+		return true, c.Miss(e, 32)
 	}
 	return true, pgenrt.Err{}
 }
@@ -1575,23 +1355,14 @@ func (p *programParserGen) n55(c *pgenrt.State, s *stmt) (bool, pgenrt.Err) {
 
 func (p *programParserGen) s_stmt(c *pgenrt.State, s *stmt) (bool, pgenrt.Err) {
 	s.Pos = p.Pos(c.Cur)
-	m, e := p.n55(c, s)
-	if e.On {
-		c.MaybeUpdate(e)
-		return true, e
-	}
-	return m, pgenrt.Err{}
+	return c.Close(p.n55(c, s))
 }
 
 // "-"
 func (p *programParserGen) n56(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 	start := c.Cur
-	m, e := p.Lit(c, "-")
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.Lit(c, "-"); !m || e.On {
+		return e.On, e
 	}
 	if c.Cur > start {
 		s.Neg = true
@@ -1629,12 +1400,8 @@ func (p *programParserGen) n57(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 // <num>
 func (p *programParserGen) n58(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 	start := c.Cur
-	m, e := p.Ref(c, 1)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.Ref(c, 1); !m || e.On {
+		return e.On, e
 	}
 	var v string
 	if s.Num != nil {
@@ -1657,12 +1424,8 @@ func (p *programParserGen) n58(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 // <str>
 func (p *programParserGen) n59(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 	start := c.Cur
-	m, e := p.Ref(c, 0)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.Ref(c, 0); !m || e.On {
+		return e.On, e
 	}
 	var v string
 	if s.Str != nil {
@@ -1691,12 +1454,8 @@ func (p *programParserGen) n60(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 	} else {
 		nv = new(call)
 	}
-	m, e := p.s_call(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_call(c, nv); !m || e.On {
+		return e.On, e
 	}
 	s.Call = nv
 	return true, pgenrt.Err{}
@@ -1705,12 +1464,8 @@ func (p *programParserGen) n60(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 // <ident>
 func (p *programParserGen) n61(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 	start := c.Cur
-	m, e := p.Ref(c, 3)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.Ref(c, 3); !m || e.On {
+		return e.On, e
 	}
 	var v string
 	if s.Var != nil {
@@ -1739,12 +1494,8 @@ func (p *programParserGen) n62(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 	} else {
 		nv = new(expr)
 	}
-	m, e := p.s_expr(c, nv)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_expr(c, nv); !m || e.On {
+		return e.On, e
 	}
 	s.Sub = nv
 	return true, pgenrt.Err{}
@@ -1752,20 +1503,14 @@ func (p *programParserGen) n62(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 
 // "(" Expr ")"
 func (p *programParserGen) n63(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
-	if m, e := p.Lit(c, "("); e.On {
-		return true, e
-	} else if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.Lit(c, "("); !m || e.On {
+		return e.On, e
 	}
-	if m, e := p.n62(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(33)
+	if m, e := p.n62(c, s); !m || e.On {
+		return true, c.Miss(e, 33)
 	}
-	if m, e := p.Lit(c, ")"); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(7)
+	if m, e := p.Lit(c, ")"); !m || e.On {
+		return true, c.Miss(e, 7)
 	}
 	return true, pgenrt.Err{}
 }
@@ -1814,12 +1559,8 @@ func (p *programParserGen) n64(c *pgenrt.State) (bool, pgenrt.Err) {
 // (<num> | <str>)
 func (p *programParserGen) n65(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 	start := c.Cur
-	m, e := p.n64(c)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.n64(c); !m || e.On {
+		return e.On, e
 	}
 	for i := start; i < c.Cur; i++ {
 		s.List = append(s.List, p.Text(i))
@@ -1829,15 +1570,11 @@ func (p *programParserGen) n65(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 
 // "," (<num> | <str>)
 func (p *programParserGen) n66(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
-	if m, e := p.Lit(c, ","); e.On {
-		return true, e
-	} else if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.Lit(c, ","); !m || e.On {
+		return e.On, e
 	}
-	if m, e := p.n65(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(34)
+	if m, e := p.n65(c, s); !m || e.On {
+		return true, c.Miss(e, 34)
 	}
 	return true, pgenrt.Err{}
 }
@@ -1870,15 +1607,11 @@ func (p *programParserGen) n67(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 
 // (<num> | <str>) ("," (<num> | <str>))*
 func (p *programParserGen) n68(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
-	if m, e := p.n65(c, s); e.On {
-		return true, e
-	} else if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.n65(c, s); !m || e.On {
+		return e.On, e
 	}
-	if m, e := p.n67(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(35)
+	if m, e := p.n67(c, s); !m || e.On {
+		return true, c.Miss(e, 35)
 	}
 	return true, pgenrt.Err{}
 }
@@ -1912,20 +1645,14 @@ func (p *programParserGen) n69(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 
 // "[" ((<num> | <str>) ("," (<num> | <str>))*)? "]"
 func (p *programParserGen) n70(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
-	if m, e := p.Lit(c, "["); e.On {
-		return true, e
-	} else if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.Lit(c, "["); !m || e.On {
+		return e.On, e
 	}
-	if m, e := p.n69(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(36)
+	if m, e := p.n69(c, s); !m || e.On {
+		return true, c.Miss(e, 36)
 	}
-	if m, e := p.Lit(c, "]"); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(37)
+	if m, e := p.Lit(c, "]"); !m || e.On {
+		return true, c.Miss(e, 37)
 	}
 	return true, pgenrt.Err{}
 }
@@ -2046,12 +1773,8 @@ func (p *programParserGen) n71(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 // Expr
 func (p *programParserGen) n72(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 	var v expr
-	m, e := p.s_expr(c, &v)
-	if e.On {
-		return true, e
-	}
-	if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.s_expr(c, &v); !m || e.On {
+		return e.On, e
 	}
 	s.Index = append(s.Index, v)
 	return true, pgenrt.Err{}
@@ -2059,20 +1782,14 @@ func (p *programParserGen) n72(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 
 // "[" Expr "]"
 func (p *programParserGen) n73(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
-	if m, e := p.Lit(c, "["); e.On {
-		return true, e
-	} else if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.Lit(c, "["); !m || e.On {
+		return e.On, e
 	}
-	if m, e := p.n72(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(39)
+	if m, e := p.n72(c, s); !m || e.On {
+		return true, c.Miss(e, 39)
 	}
-	if m, e := p.Lit(c, "]"); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(37)
+	if m, e := p.Lit(c, "]"); !m || e.On {
+		return true, c.Miss(e, 37)
 	}
 	return true, pgenrt.Err{}
 }
@@ -2105,32 +1822,21 @@ func (p *programParserGen) n74(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 
 // "-"? (<num> | <str> | Call | <ident> | ("(" Expr ")") | ("[" ((<num> | <str>) ("," (<num> | <str>))*)? "]")) ("[" Expr "]")*
 func (p *programParserGen) n75(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
-	if m, e := p.n57(c, s); e.On {
-		return true, e
-	} else if !m {
-		return false, pgenrt.Err{}
+	if m, e := p.n57(c, s); !m || e.On {
+		return e.On, e
 	}
-	if m, e := p.n71(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(38)
+	if m, e := p.n71(c, s); !m || e.On {
+		return true, c.Miss(e, 38)
 	}
-	if m, e := p.n74(c, s); e.On {
-		return true, e
-	} else if !m {
-		return true, c.Fail(40)
+	if m, e := p.n74(c, s); !m || e.On {
+		return true, c.Miss(e, 40)
 	}
 	return true, pgenrt.Err{}
 }
 
 func (p *programParserGen) s_term(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 	s.Pos = p.Pos(c.Cur)
-	m, e := p.n75(c, s)
-	if e.On {
-		c.MaybeUpdate(e)
-		return true, e
-	}
-	return m, pgenrt.Err{}
+	return c.Close(p.n75(c, s))
 }
 
 var pgenExpect_programParser = [...]string{"<ident>", "(\".\" <ident>)* \"(\" (Expr (\",\" Expr)* \",\"?)? \")\"", "\"(\" (Expr (\",\" Expr)* \",\"?)? \")\"", "Expr", "(\",\" Expr)* \",\"?", "\",\"?", "(Expr (\",\" Expr)* \",\"?)? \")\"", "\")\"", "OpRHS* (\"?\" Expr \":\" Expr)?", "Expr \":\" Expr", "\":\" Expr", "(\"?\" Expr \":\" Expr)?", "Expr \"{\" Stmt* \"}\" (\"else\" \"{\" Stmt* \"}\")?", "\"{\" Stmt* \"}\" (\"else\" \"{\" Stmt* \"}\")?", "Stmt* \"}\" (\"else\" \"{\" Stmt* \"}\")?", "\"}\" (\"else\" \"{\" Stmt* \"}\")?", "\"{\" Stmt* \"}\"", "Stmt* \"}\"", "\"}\"", "(\"else\" \"{\" Stmt* \"}\")?", "\"!\"? <ident> (\":\" <ident> (\".\" <ident>)*)? \"=\" Expr", "<ident> (\":\" <ident> (\".\" <ident>)*)? \"=\" Expr", "<ident> (\".\" <ident>)*", "(\".\" <ident>)*", "(\":\" <ident> (\".\" <ident>)*)? \"=\" Expr", "\"=\" Expr", "\"&\"", "\"|\"", "Term", "\";\"?", "<ident> (\",\" <ident>)*", "(\",\" <ident>)*", "(\":\" <ident> (\",\" <ident>)*)?", "Expr \")\"", "(<num> | <str>)", "(\",\" (<num> | <str>))*", "((<num> | <str>) (\",\" (<num> | <str>))*)? \"]\"", "\"]\"", "(<num> | <str> | Call | <ident> | (\"(\" Expr \")\") | (\"[\" ((<num> | <str>) (\",\" (<num> | <str>))*)? \"]\")) (\"[\" Expr \"]\")*", "Expr \"]\"", "(\"[\" Expr \"]\")*"}
