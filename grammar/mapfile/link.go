@@ -54,7 +54,7 @@ func (p *parser) parseLINK() {
 		if t := linkTitle(l); t != secNone {
 			seenTitle = true
 			if t == secEntry {
-				p.linkEntry(l)
+				p.entry(l, "Program entry point at SEG:OFF")
 				sec = secNone
 				continue
 			}
@@ -214,21 +214,6 @@ func parseImportDetail(s string) (Import, bool) {
 		imp.Ordinal = int(n)
 	}
 	return imp, true
-}
-
-// linkEntry reads "Program entry point at 0001:00000648".
-func (p *parser) linkEntry(l *line) {
-	fs := l.fields
-	if len(fs) != 5 {
-		p.report(diag.Error, l.at(fs[0].col), CodeEntry, "entry point line: want \"Program entry point at SEG:OFF\"; line skipped")
-		return
-	}
-	a, e := parseAddr(fs[4].text)
-	if e != nil {
-		p.numDiag(l, fs[4], CodeEntry, "entry point address", e)
-		return
-	}
-	p.setEntry(l.at(fs[0].col), a)
 }
 
 // isLineNumberLine reports whether l is a row of a LINK line-number table:

@@ -201,6 +201,23 @@ func (p *parser) numDiag(l *line, f field, code diag.Code, what string, e *numEr
 	p.report(diag.Error, l.at(f.col), code, "%s: %s; line skipped", what, e.msg)
 }
 
+// entry reads a line that names the program entry point: the words of form,
+// the last of them the address.
+func (p *parser) entry(l *line, form string) {
+	fs := l.fields
+	n := strings.Count(form, " ") + 1
+	if len(fs) != n {
+		p.report(diag.Error, l.at(fs[0].col), CodeEntry, "entry point line: want %q; line skipped", form)
+		return
+	}
+	a, e := parseAddr(fs[n-1].text)
+	if e != nil {
+		p.numDiag(l, fs[n-1], CodeEntry, "entry point address", e)
+		return
+	}
+	p.setEntry(l.at(fs[0].col), a)
+}
+
 // setEntry records the program entry point, keeping the first.
 func (p *parser) setEntry(pos ast.Pos, a Addr) {
 	if p.m.Entry != nil {

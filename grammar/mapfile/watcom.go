@@ -68,7 +68,7 @@ func (p *parser) parseWatcom() {
 			p.m.Libraries = append(p.m.Libraries, l.rest(0))
 		case "Linker Statistics":
 			if l.hasPrefixWords("Entry", "point", "address:") {
-				p.watcomEntry(l)
+				p.entry(l, "Entry point address: SEG:OFF")
 			}
 		default:
 			// Sections tracekit does not use are skipped.
@@ -189,21 +189,6 @@ func (p *parser) watcomImport(l *line) {
 		}
 	}
 	p.m.Imports = append(p.m.Imports, imp)
-}
-
-// watcomEntry reads "Entry point address: 0001:00000100".
-func (p *parser) watcomEntry(l *line) {
-	fs := l.fields
-	if len(fs) != 4 {
-		p.report(diag.Error, l.at(fs[0].col), CodeEntry, "entry point line: want \"Entry point address: SEG:OFF\"; line skipped")
-		return
-	}
-	a, e := parseAddr(fs[3].text)
-	if e != nil {
-		p.numDiag(l, fs[3], CodeEntry, "entry point address", e)
-		return
-	}
-	p.setEntry(l.at(fs[0].col), a)
 }
 
 // isMark reports whether c may be a reference mark after a memory map

@@ -12,7 +12,6 @@ package os2strace
 
 import (
 	"errors"
-	"github.com/tracekit/tracekit/grammar/internal/lineconv"
 	"strconv"
 	"strings"
 
@@ -22,6 +21,7 @@ import (
 	"github.com/tracekit/tracekit/ast"
 	"github.com/tracekit/tracekit/ast/diag"
 	os2ast "github.com/tracekit/tracekit/ast/os2strace"
+	"github.com/tracekit/tracekit/grammar/internal/lineconv"
 )
 
 // The lexers split on white space. A hook line has one colon, between the

@@ -6,308 +6,64 @@
 package os2strace
 
 import (
-	"strconv"
-	"unicode/utf8"
-
-	"github.com/alecthomas/participle/v2"
-	"github.com/alecthomas/participle/v2/lexer"
+	"github.com/tracekit/tracekit/grammar/internal/pgen/pgenrt"
 )
 
-// pgenToken is a token of a generated lexer: its rule (-1 at the end of
-// the input), its bytes and the line and column it starts at.
-type pgenToken struct {
-	typ        int32
-	start, end int32
-	line, col  int32
+// pgenLexer_hookLexer is the rules of hookLexer merged into one automaton.
+var pgenLexer_hookLexer = pgenrt.Lexer{
+	Names:  []string{"Colon", "Word", "Space"},
+	Groups: 5,
+	Group: &[256]uint8{
+		0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 3, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+		1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0,
+		0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+		0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+		4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
+		4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
+		4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
+		4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
+	},
+	Trans: []int16{
+		7, 14, 21, 14, 7, -1, 0,
+		7, -1, -1, -1, 7, 1, 1,
+		-1, 14, -1, 14, -1, 2, 1,
+		-1, -1, -1, -1, -1, 0, 0,
+	},
 }
 
-// pgenErr is a parse error not yet turned into an error value: the token
-// it is at and the index of what was expected (-1: nothing named).
-type pgenErr struct {
-	on     bool
-	tok    int32
-	expect int32
+// pgenLexer_moduleLexer is the rules of moduleLexer merged into one automaton.
+var pgenLexer_moduleLexer = pgenrt.Lexer{
+	Names:  []string{"Word", "Space"},
+	Groups: 4,
+	Group: &[256]uint8{
+		0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+		1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+		0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+		0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+		3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+		3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+		3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+		3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+	},
+	Trans: []int16{
+		6, 12, 12, 6, -1, 0,
+		6, -1, -1, 6, 0, 1,
+		-1, 12, 12, -1, 1, 1,
+	},
 }
-
-// pgenState is the state of one parse branch: the token cursor and the
-// deepest error seen, as participle tracks them.
-type pgenState struct {
-	cur    int
-	derr   pgenErr
-	ddepth int
-}
-
-func (c *pgenState) maybeUpdate(err pgenErr) {
-	if c.cur >= c.ddepth {
-		c.derr = err
-		c.ddepth = c.cur
-	}
-}
-
-func (c *pgenState) accept(b *pgenState) {
-	c.cur = b.cur
-	if b.ddepth >= c.ddepth {
-		c.ddepth = b.ddepth
-		c.derr = b.derr
-	}
-}
-
-// stop records a failed branch's error and reports whether the branch went
-// further than the lookahead allows, accepting it then.
-func (c *pgenState) stop(err pgenErr, b *pgenState, lookahead int) bool {
-	if b.ddepth > c.ddepth {
-		c.derr = b.derr
-		c.ddepth = b.ddepth
-	} else if b.cur >= c.ddepth {
-		c.derr = err
-		c.ddepth = max(b.cur, b.ddepth)
-	}
-	if b.cur > c.cur+lookahead {
-		c.accept(b)
-		return true
-	}
-	return false
-}
-
-// deepest returns the deepest error when it lies beyond the cursor, else err.
-func (c *pgenState) deepest(err pgenErr) pgenErr {
-	if c.cur >= c.ddepth || !c.derr.on {
-		return err
-	}
-	return c.derr
-}
-
-// pgenSlab hands out values of T from chunks it keeps from parse to parse.
-type pgenSlab[T any] struct {
-	chunks [][]T
-	i, n   int
-}
-
-func (s *pgenSlab[T]) reset() { s.i, s.n = 0, 0 }
-
-func (s *pgenSlab[T]) alloc() *T {
-	if len(s.chunks) == 0 {
-		s.chunks = append(s.chunks, make([]T, 32))
-	}
-	if s.n == len(s.chunks[s.i]) {
-		s.i, s.n = s.i+1, 0
-		if s.i == len(s.chunks) {
-			s.chunks = append(s.chunks, make([]T, 32))
-		}
-	}
-	x := &s.chunks[s.i][s.n]
-	s.n++
-	return x
-}
-
-// pgenAdvance moves a line and column over text, as participle's lexer
-// positions do (columns count runes).
-func pgenAdvance(line, col int32, text string) (int32, int32) {
-	last := -1
-	ascii := true
-	for i := 0; i < len(text); i++ {
-		switch b := text[i]; {
-		case b == '\n':
-			line++
-			last = i
-		case b >= 0x80:
-			ascii = false
-		}
-	}
-	if last < 0 {
-		if ascii {
-			return line, col + int32(len(text))
-		}
-		return line, col + int32(utf8.RuneCountInString(text))
-	}
-	return line, int32(utf8.RuneCountInString(text[last:]))
-}
-
-// pgenLexError is participle's lexer error for text no rule matches.
-func pgenLexError(pos lexer.Position, rest string) error {
-	sample := []rune(rest)
-	if len(sample) > 16 {
-		sample = append(sample[:16], []rune("...")...)
-	}
-	return &lexer.Error{Msg: "lexer: invalid input text " + strconv.Quote(string(sample)), Pos: pos}
-}
-
-// The rules of hookLexer merged into one automaton: the group of each byte (bytes
-// from 0x80 on stand for whole runes), the next state by state and group
-// (-1: no rule goes on) and the first rule that accepts in each state (-1: none).
-var pgenGroup_hookLexer = [256]uint8{
-	0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 3, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-	1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0,
-	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-	4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
-	4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
-	4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
-	4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
-}
-var pgenTrans_hookLexer = [...]int16{
-	1, 2, 3, 2, 1,
-	1, -1, -1, -1, 1,
-	-1, 2, -1, 2, -1,
-	-1, -1, -1, -1, -1,
-}
-var pgenAccept_hookLexer = [...]int8{-1, 1, 2, 0}
-
-// pgenLoops_hookLexer marks the accepting states that some ASCII bytes but the line feed
-// lead back to: the lexer reads runs of them in a loop of its own.
-var pgenLoops_hookLexer = [...]bool{false, true, true, false}
-
-// pgenLex_hookLexer splits s into tokens as participle's lexer does with the rules of hookLexer, tried in order;
-// tokens of the rules in the elide mask are left out. The last token is the end of the input.
-func pgenLex_hookLexer(filename, s string, elide uint64, toks []pgenToken) ([]pgenToken, error) {
-	line, col := int32(1), int32(1)
-	pos := 0
-	for pos < len(s) {
-		st, rule, end := 0, int(pgenAccept_hookLexer[0]), pos
-		plain := true // no line break and no multi-byte rune read
-		for p := pos; p < len(s); {
-			g := int(pgenGroup_hookLexer[s[p]])
-			size := 1
-			if g >= 3 { // a line feed or a non-ASCII byte
-				plain = false
-				if g > 3 {
-					_, size = utf8.DecodeRuneInString(s[p:])
-				}
-			}
-			st = int(pgenTrans_hookLexer[st*5+g])
-			if st < 0 {
-				break
-			}
-			p += size
-			if a := pgenAccept_hookLexer[st]; a >= 0 {
-				if pgenLoops_hookLexer[st] {
-					for row := st * 5; p < len(s); p++ {
-						g := int(pgenGroup_hookLexer[s[p]])
-						if g >= 3 || int(pgenTrans_hookLexer[row+g]) != st {
-							break
-						}
-					}
-				}
-				rule, end = int(a), p
-			}
-		}
-		if rule < 0 {
-			return toks, pgenLexError(lexer.Position{Filename: filename, Offset: pos, Line: int(line), Column: int(col)}, s[pos:])
-		}
-		if end == pos {
-			return toks, &lexer.Error{Msg: "lexer: rule " + strconv.Quote(pgenRuleNames_hookLexer[rule]) + " did not match any input", Pos: lexer.Position{Filename: filename, Offset: pos, Line: int(line), Column: int(col)}}
-		}
-		if elide&(1<<uint(rule)) == 0 {
-			toks = append(toks, pgenToken{typ: int32(rule), start: int32(pos), end: int32(end), line: line, col: col})
-		}
-		if plain {
-			col += int32(end - pos)
-		} else {
-			line, col = pgenAdvance(line, col, s[pos:end])
-		}
-		pos = end
-	}
-	return append(toks, pgenToken{typ: -1, start: int32(pos), end: int32(pos), line: line, col: col}), nil
-}
-
-var pgenRuleNames_hookLexer = [...]string{"Colon", "Word", "Space"}
-
-// The rules of moduleLexer merged into one automaton: the group of each byte (bytes
-// from 0x80 on stand for whole runes), the next state by state and group
-// (-1: no rule goes on) and the first rule that accepts in each state (-1: none).
-var pgenGroup_moduleLexer = [256]uint8{
-	0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-	1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-	3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
-	3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
-	3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
-	3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
-}
-var pgenTrans_moduleLexer = [...]int16{
-	1, 2, 2, 1,
-	1, -1, -1, 1,
-	-1, 2, 2, -1,
-}
-var pgenAccept_moduleLexer = [...]int8{-1, 0, 1}
-
-// pgenLoops_moduleLexer marks the accepting states that some ASCII bytes but the line feed
-// lead back to: the lexer reads runs of them in a loop of its own.
-var pgenLoops_moduleLexer = [...]bool{false, true, true}
-
-// pgenLex_moduleLexer splits s into tokens as participle's lexer does with the rules of moduleLexer, tried in order;
-// tokens of the rules in the elide mask are left out. The last token is the end of the input.
-func pgenLex_moduleLexer(filename, s string, elide uint64, toks []pgenToken) ([]pgenToken, error) {
-	line, col := int32(1), int32(1)
-	pos := 0
-	for pos < len(s) {
-		st, rule, end := 0, int(pgenAccept_moduleLexer[0]), pos
-		plain := true // no line break and no multi-byte rune read
-		for p := pos; p < len(s); {
-			g := int(pgenGroup_moduleLexer[s[p]])
-			size := 1
-			if g >= 2 { // a line feed or a non-ASCII byte
-				plain = false
-				if g > 2 {
-					_, size = utf8.DecodeRuneInString(s[p:])
-				}
-			}
-			st = int(pgenTrans_moduleLexer[st*4+g])
-			if st < 0 {
-				break
-			}
-			p += size
-			if a := pgenAccept_moduleLexer[st]; a >= 0 {
-				if pgenLoops_moduleLexer[st] {
-					for row := st * 4; p < len(s); p++ {
-						g := int(pgenGroup_moduleLexer[s[p]])
-						if g >= 2 || int(pgenTrans_moduleLexer[row+g]) != st {
-							break
-						}
-					}
-				}
-				rule, end = int(a), p
-			}
-		}
-		if rule < 0 {
-			return toks, pgenLexError(lexer.Position{Filename: filename, Offset: pos, Line: int(line), Column: int(col)}, s[pos:])
-		}
-		if end == pos {
-			return toks, &lexer.Error{Msg: "lexer: rule " + strconv.Quote(pgenRuleNames_moduleLexer[rule]) + " did not match any input", Pos: lexer.Position{Filename: filename, Offset: pos, Line: int(line), Column: int(col)}}
-		}
-		if elide&(1<<uint(rule)) == 0 {
-			toks = append(toks, pgenToken{typ: int32(rule), start: int32(pos), end: int32(end), line: line, col: col})
-		}
-		if plain {
-			col += int32(end - pos)
-		} else {
-			line, col = pgenAdvance(line, col, s[pos:end])
-		}
-		pos = end
-	}
-	return append(toks, pgenToken{typ: -1, start: int32(pos), end: int32(pos), line: line, col: col}), nil
-}
-
-var pgenRuleNames_moduleLexer = [...]string{"Word", "Space"}
 
 // hookParserGen is the generated parser of hookParser's grammar (root hookLine): it builds the
 // same tree and reports the same errors. Its zero value is ready to use;
 // it keeps its buffers between parses, so use one per goroutine.
 type hookParserGen struct {
-	filename string
-	src      string
-	toks     []pgenToken
-	reuse    bool // ParseInto: nodes come from the slabs
+	pgenrt.Input
+	reuse bool // ParseInto: nodes come from the slabs
 }
 
 // ParseString parses s as hookParser.ParseString does, into a new tree.
 func (p *hookParserGen) ParseString(filename, s string) (*hookLine, error) {
 	out := new(hookLine)
-	if err := p.parse(filename, s, out, false); err != nil {
-		return nil, err
-	}
-	return out, nil
+	return pgenrt.Tree(out, p.parse(filename, s, out, false))
 }
 
 // ParseInto parses s into *out, which it first clears. The slices of the
@@ -321,240 +77,101 @@ func (p *hookParserGen) ParseInto(filename, s string, out *hookLine) error {
 func (p *hookParserGen) parse(filename, s string, out *hookLine, reuse bool) error {
 	p.reuse = reuse
 
-	toks, err := pgenLex_hookLexer(filename, s, 4, p.toks[:0])
-	p.toks = toks
-	if err != nil {
+	if err := p.Lex(&pgenLexer_hookLexer, filename, s, 4); err != nil {
 		return err
 	}
-	p.filename, p.src = filename, s
 	*out = hookLine{Data: out.Data[:0]}
-	var c pgenState
+	var c pgenrt.State
 	m, e := p.s_hookLine(&c, out)
-	if e.on {
-		return p.err(e)
-	}
-	if !m || p.toks[c.cur].typ >= 0 {
-		return p.err(c.deepest(pgenErr{on: true, tok: int32(c.cur), expect: -1}))
-	}
-	return nil
-}
-
-func (p *hookParserGen) pos(i int) lexer.Position {
-	t := &p.toks[i]
-	return lexer.Position{Filename: p.filename, Offset: int(t.start), Line: int(t.line), Column: int(t.col)}
-}
-
-func (p *hookParserGen) text(i int) string {
-	t := &p.toks[i]
-	return p.src[t.start:t.end]
-}
-
-func (p *hookParserGen) err(e pgenErr) error {
-	t := &p.toks[e.tok]
-	typ := lexer.EOF
-	if t.typ >= 0 {
-		typ = lexer.EOF - 1 - lexer.TokenType(t.typ)
-	}
-	expect := ""
-	if e.expect >= 0 {
-		expect = pgenExpect_hookParser[e.expect]
-	}
-	return &participle.UnexpectedTokenError{Unexpected: lexer.Token{Type: typ, Value: p.src[t.start:t.end], Pos: p.pos(int(e.tok))}, Expect: expect}
-}
-
-func (p *hookParserGen) s_hookLine(c *pgenState, s *hookLine) (bool, pgenErr) {
-	m, e := p.n0(c, s)
-	if e.on {
-		c.maybeUpdate(e)
-		return true, e
-	}
-	return m, pgenErr{}
-}
-
-func (p *hookParserGen) s_word(c *pgenState, s *word) (bool, pgenErr) {
-	s.Pos = p.pos(c.cur)
-	m, e := p.n1(c, s)
-	if e.on {
-		c.maybeUpdate(e)
-		return true, e
-	}
-	return m, pgenErr{}
-}
-
-// Word Word Word Word <colon> Word Word Word*
-func (p *hookParserGen) n0(c *pgenState, s *hookLine) (bool, pgenErr) {
-	if m, e := p.n2(c, s); e.on {
-		return true, e
-	} else if !m {
-		return false, pgenErr{}
-	}
-	if m, e := p.n3(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 0}
-	}
-	if m, e := p.n4(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 1}
-	}
-	if m, e := p.n5(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 2}
-	}
-	if m, e := p.n6(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 3}
-	}
-	if m, e := p.n7(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 4}
-	}
-	if m, e := p.n8(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 5}
-	}
-	if m, e := p.n9(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 6}
-	}
-	return true, pgenErr{}
-}
-
-// <word>
-func (p *hookParserGen) n1(c *pgenState, s *word) (bool, pgenErr) {
-	start := c.cur
-	m, e := p.n10(c, s)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	if c.cur == start+1 && s.Text == "" {
-		s.Text = p.text(start) // one token: no concatenation
-		return true, pgenErr{}
-	}
-	for i := start; i < c.cur; i++ {
-		s.Text += p.text(i)
-	}
-	return true, pgenErr{}
+	return p.Finish(&c, m, e, pgenExpect_hookParser[:])
 }
 
 // Word
-func (p *hookParserGen) n2(c *pgenState, s *hookLine) (bool, pgenErr) {
+func (p *hookParserGen) n0(c *pgenrt.State, s *hookLine) (bool, pgenrt.Err) {
 	var v word
-	m, e := p.s_word(c, &v)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
+	if m, e := p.s_word(c, &v); !m || e.On {
+		return e.On, e
 	}
 	s.Type = v
-	return true, pgenErr{}
+	return true, pgenrt.Err{}
 }
 
 // Word
-func (p *hookParserGen) n3(c *pgenState, s *hookLine) (bool, pgenErr) {
+func (p *hookParserGen) n1(c *pgenrt.State, s *hookLine) (bool, pgenrt.Err) {
 	var v word
-	m, e := p.s_word(c, &v)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
+	if m, e := p.s_word(c, &v); !m || e.On {
+		return e.On, e
 	}
 	s.Major = v
-	return true, pgenErr{}
+	return true, pgenrt.Err{}
 }
 
 // Word
-func (p *hookParserGen) n4(c *pgenState, s *hookLine) (bool, pgenErr) {
+func (p *hookParserGen) n2(c *pgenrt.State, s *hookLine) (bool, pgenrt.Err) {
 	var v word
-	m, e := p.s_word(c, &v)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
+	if m, e := p.s_word(c, &v); !m || e.On {
+		return e.On, e
 	}
 	s.Minor = v
-	return true, pgenErr{}
+	return true, pgenrt.Err{}
 }
 
 // Word
-func (p *hookParserGen) n5(c *pgenState, s *hookLine) (bool, pgenErr) {
+func (p *hookParserGen) n3(c *pgenrt.State, s *hookLine) (bool, pgenrt.Err) {
 	var v word
-	m, e := p.s_word(c, &v)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
+	if m, e := p.s_word(c, &v); !m || e.On {
+		return e.On, e
 	}
 	s.High = v
-	return true, pgenErr{}
-}
-
-// <colon>
-func (p *hookParserGen) n6(c *pgenState, s *hookLine) (bool, pgenErr) {
-	if p.toks[c.cur].typ != 0 {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
+	return true, pgenrt.Err{}
 }
 
 // Word
-func (p *hookParserGen) n7(c *pgenState, s *hookLine) (bool, pgenErr) {
+func (p *hookParserGen) n4(c *pgenrt.State, s *hookLine) (bool, pgenrt.Err) {
 	var v word
-	m, e := p.s_word(c, &v)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
+	if m, e := p.s_word(c, &v); !m || e.On {
+		return e.On, e
 	}
 	s.Low = v
-	return true, pgenErr{}
+	return true, pgenrt.Err{}
 }
 
 // Word
-func (p *hookParserGen) n8(c *pgenState, s *hookLine) (bool, pgenErr) {
+func (p *hookParserGen) n5(c *pgenrt.State, s *hookLine) (bool, pgenrt.Err) {
 	var v word
-	m, e := p.s_word(c, &v)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
+	if m, e := p.s_word(c, &v); !m || e.On {
+		return e.On, e
 	}
 	s.CPU = v
-	return true, pgenErr{}
+	return true, pgenrt.Err{}
+}
+
+// Word
+func (p *hookParserGen) n6(c *pgenrt.State, s *hookLine) (bool, pgenrt.Err) {
+	var v word
+	if m, e := p.s_word(c, &v); !m || e.On {
+		return e.On, e
+	}
+	s.Data = append(s.Data, v)
+	return true, pgenrt.Err{}
 }
 
 // Word*
-func (p *hookParserGen) n9(c *pgenState, s *hookLine) (bool, pgenErr) {
+func (p *hookParserGen) n7(c *pgenrt.State, s *hookLine) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		b := *c
 		sv0 := s.Data
-		m, e := p.n11(&b, s)
-		if e.on {
-			c.maybeUpdate(e)
-			if c.stop(e, &b, 1) {
+		m, e := p.n6(&b, s)
+		if e.On {
+			c.MaybeUpdate(e)
+			if c.Stop(e, &b, 1) {
 				return true, e
 			}
 			s.Data = sv0
 			break
 		}
-		c.accept(&b)
+		c.Accept(&b)
 		if !m {
 			s.Data = sv0
 			break
@@ -562,30 +179,61 @@ func (p *hookParserGen) n9(c *pgenState, s *hookLine) (bool, pgenErr) {
 		matched = true
 	}
 	_ = matched
-	return true, pgenErr{}
+	return true, pgenrt.Err{}
+}
+
+// Word Word Word Word <colon> Word Word Word*
+func (p *hookParserGen) n8(c *pgenrt.State, s *hookLine) (bool, pgenrt.Err) {
+	if m, e := p.n0(c, s); !m || e.On {
+		return e.On, e
+	}
+	if m, e := p.n1(c, s); !m || e.On {
+		return true, c.Miss(e, 0)
+	}
+	if m, e := p.n2(c, s); !m || e.On {
+		return true, c.Miss(e, 1)
+	}
+	if m, e := p.n3(c, s); !m || e.On {
+		return true, c.Miss(e, 2)
+	}
+	if m, e := p.Ref(c, 0); !m || e.On {
+		return true, c.Miss(e, 3)
+	}
+	if m, e := p.n4(c, s); !m || e.On {
+		return true, c.Miss(e, 4)
+	}
+	if m, e := p.n5(c, s); !m || e.On {
+		return true, c.Miss(e, 5)
+	}
+	if m, e := p.n7(c, s); !m || e.On {
+		return true, c.Miss(e, 6)
+	}
+	return true, pgenrt.Err{}
+}
+
+func (p *hookParserGen) s_hookLine(c *pgenrt.State, s *hookLine) (bool, pgenrt.Err) {
+	return c.Close(p.n8(c, s))
 }
 
 // <word>
-func (p *hookParserGen) n10(c *pgenState, s *word) (bool, pgenErr) {
-	if p.toks[c.cur].typ != 1 {
-		return false, pgenErr{}
+func (p *hookParserGen) n9(c *pgenrt.State, s *word) (bool, pgenrt.Err) {
+	start := c.Cur
+	if m, e := p.Ref(c, 1); !m || e.On {
+		return e.On, e
 	}
-	c.cur++
-	return true, pgenErr{}
+	if c.Cur == start+1 && s.Text == "" {
+		s.Text = p.Text(start) // one token: no concatenation
+		return true, pgenrt.Err{}
+	}
+	for i := start; i < c.Cur; i++ {
+		s.Text += p.Text(i)
+	}
+	return true, pgenrt.Err{}
 }
 
-// Word
-func (p *hookParserGen) n11(c *pgenState, s *hookLine) (bool, pgenErr) {
-	var v word
-	m, e := p.s_word(c, &v)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.Data = append(s.Data, v)
-	return true, pgenErr{}
+func (p *hookParserGen) s_word(c *pgenrt.State, s *word) (bool, pgenrt.Err) {
+	s.Pos = p.Pos(c.Cur)
+	return c.Close(p.n9(c, s))
 }
 
 var pgenExpect_hookParser = [...]string{"Word Word Word <colon> Word Word Word*", "Word Word <colon> Word Word Word*", "Word <colon> Word Word Word*", "<colon> Word Word Word*", "Word Word Word*", "Word Word*", "Word*"}
@@ -594,19 +242,14 @@ var pgenExpect_hookParser = [...]string{"Word Word Word <colon> Word Word Word*"
 // same tree and reports the same errors. Its zero value is ready to use;
 // it keeps its buffers between parses, so use one per goroutine.
 type moduleParserGen struct {
-	filename string
-	src      string
-	toks     []pgenToken
-	reuse    bool // ParseInto: nodes come from the slabs
+	pgenrt.Input
+	reuse bool // ParseInto: nodes come from the slabs
 }
 
 // ParseString parses s as moduleParser.ParseString does, into a new tree.
 func (p *moduleParserGen) ParseString(filename, s string) (*moduleLine, error) {
 	out := new(moduleLine)
-	if err := p.parse(filename, s, out, false); err != nil {
-		return nil, err
-	}
-	return out, nil
+	return pgenrt.Tree(out, p.parse(filename, s, out, false))
 }
 
 // ParseInto parses s into *out, which it first clears. The slices of the
@@ -620,207 +263,91 @@ func (p *moduleParserGen) ParseInto(filename, s string, out *moduleLine) error {
 func (p *moduleParserGen) parse(filename, s string, out *moduleLine, reuse bool) error {
 	p.reuse = reuse
 
-	toks, err := pgenLex_moduleLexer(filename, s, 2, p.toks[:0])
-	p.toks = toks
-	if err != nil {
+	if err := p.Lex(&pgenLexer_moduleLexer, filename, s, 2); err != nil {
 		return err
 	}
-	p.filename, p.src = filename, s
 	*out = moduleLine{Path: out.Path[:0]}
-	var c pgenState
+	var c pgenrt.State
 	m, e := p.s_moduleLine(&c, out)
-	if e.on {
-		return p.err(e)
-	}
-	if !m || p.toks[c.cur].typ >= 0 {
-		return p.err(c.deepest(pgenErr{on: true, tok: int32(c.cur), expect: -1}))
-	}
-	return nil
-}
-
-func (p *moduleParserGen) pos(i int) lexer.Position {
-	t := &p.toks[i]
-	return lexer.Position{Filename: p.filename, Offset: int(t.start), Line: int(t.line), Column: int(t.col)}
-}
-
-func (p *moduleParserGen) text(i int) string {
-	t := &p.toks[i]
-	return p.src[t.start:t.end]
-}
-
-func (p *moduleParserGen) err(e pgenErr) error {
-	t := &p.toks[e.tok]
-	typ := lexer.EOF
-	if t.typ >= 0 {
-		typ = lexer.EOF - 1 - lexer.TokenType(t.typ)
-	}
-	expect := ""
-	if e.expect >= 0 {
-		expect = pgenExpect_moduleParser[e.expect]
-	}
-	return &participle.UnexpectedTokenError{Unexpected: lexer.Token{Type: typ, Value: p.src[t.start:t.end], Pos: p.pos(int(e.tok))}, Expect: expect}
-}
-
-func (p *moduleParserGen) s_moduleLine(c *pgenState, s *moduleLine) (bool, pgenErr) {
-	m, e := p.n0(c, s)
-	if e.on {
-		c.maybeUpdate(e)
-		return true, e
-	}
-	return m, pgenErr{}
-}
-
-func (p *moduleParserGen) s_word(c *pgenState, s *word) (bool, pgenErr) {
-	s.Pos = p.pos(c.cur)
-	m, e := p.n1(c, s)
-	if e.on {
-		c.maybeUpdate(e)
-		return true, e
-	}
-	return m, pgenErr{}
-}
-
-// Word Word Word Word Word Word*
-func (p *moduleParserGen) n0(c *pgenState, s *moduleLine) (bool, pgenErr) {
-	if m, e := p.n2(c, s); e.on {
-		return true, e
-	} else if !m {
-		return false, pgenErr{}
-	}
-	if m, e := p.n3(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 0}
-	}
-	if m, e := p.n4(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 1}
-	}
-	if m, e := p.n5(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 2}
-	}
-	if m, e := p.n6(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 3}
-	}
-	if m, e := p.n7(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 4}
-	}
-	return true, pgenErr{}
-}
-
-// <word>
-func (p *moduleParserGen) n1(c *pgenState, s *word) (bool, pgenErr) {
-	start := c.cur
-	m, e := p.n8(c, s)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	if c.cur == start+1 && s.Text == "" {
-		s.Text = p.text(start) // one token: no concatenation
-		return true, pgenErr{}
-	}
-	for i := start; i < c.cur; i++ {
-		s.Text += p.text(i)
-	}
-	return true, pgenErr{}
+	return p.Finish(&c, m, e, pgenExpect_moduleParser[:])
 }
 
 // Word
-func (p *moduleParserGen) n2(c *pgenState, s *moduleLine) (bool, pgenErr) {
+func (p *moduleParserGen) n0(c *pgenrt.State, s *moduleLine) (bool, pgenrt.Err) {
 	var v word
-	m, e := p.s_word(c, &v)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
+	if m, e := p.s_word(c, &v); !m || e.On {
+		return e.On, e
 	}
 	s.Segment = v
-	return true, pgenErr{}
+	return true, pgenrt.Err{}
 }
 
 // Word
-func (p *moduleParserGen) n3(c *pgenState, s *moduleLine) (bool, pgenErr) {
+func (p *moduleParserGen) n1(c *pgenrt.State, s *moduleLine) (bool, pgenrt.Err) {
 	var v word
-	m, e := p.s_word(c, &v)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
+	if m, e := p.s_word(c, &v); !m || e.On {
+		return e.On, e
 	}
 	s.Linear = v
-	return true, pgenErr{}
+	return true, pgenrt.Err{}
 }
 
 // Word
-func (p *moduleParserGen) n4(c *pgenState, s *moduleLine) (bool, pgenErr) {
+func (p *moduleParserGen) n2(c *pgenrt.State, s *moduleLine) (bool, pgenrt.Err) {
 	var v word
-	m, e := p.s_word(c, &v)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
+	if m, e := p.s_word(c, &v); !m || e.On {
+		return e.On, e
 	}
 	s.Size = v
-	return true, pgenErr{}
+	return true, pgenrt.Err{}
 }
 
 // Word
-func (p *moduleParserGen) n5(c *pgenState, s *moduleLine) (bool, pgenErr) {
+func (p *moduleParserGen) n3(c *pgenrt.State, s *moduleLine) (bool, pgenrt.Err) {
 	var v word
-	m, e := p.s_word(c, &v)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
+	if m, e := p.s_word(c, &v); !m || e.On {
+		return e.On, e
 	}
 	s.PID = v
-	return true, pgenErr{}
+	return true, pgenrt.Err{}
 }
 
 // Word
-func (p *moduleParserGen) n6(c *pgenState, s *moduleLine) (bool, pgenErr) {
+func (p *moduleParserGen) n4(c *pgenrt.State, s *moduleLine) (bool, pgenrt.Err) {
 	var v word
-	m, e := p.s_word(c, &v)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
+	if m, e := p.s_word(c, &v); !m || e.On {
+		return e.On, e
 	}
 	s.PTDA = v
-	return true, pgenErr{}
+	return true, pgenrt.Err{}
+}
+
+// Word
+func (p *moduleParserGen) n5(c *pgenrt.State, s *moduleLine) (bool, pgenrt.Err) {
+	var v word
+	if m, e := p.s_word(c, &v); !m || e.On {
+		return e.On, e
+	}
+	s.Path = append(s.Path, v)
+	return true, pgenrt.Err{}
 }
 
 // Word*
-func (p *moduleParserGen) n7(c *pgenState, s *moduleLine) (bool, pgenErr) {
+func (p *moduleParserGen) n6(c *pgenrt.State, s *moduleLine) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		b := *c
 		sv0 := s.Path
-		m, e := p.n9(&b, s)
-		if e.on {
-			c.maybeUpdate(e)
-			if c.stop(e, &b, 1) {
+		m, e := p.n5(&b, s)
+		if e.On {
+			c.MaybeUpdate(e)
+			if c.Stop(e, &b, 1) {
 				return true, e
 			}
 			s.Path = sv0
 			break
 		}
-		c.accept(&b)
+		c.Accept(&b)
 		if !m {
 			s.Path = sv0
 			break
@@ -828,30 +355,55 @@ func (p *moduleParserGen) n7(c *pgenState, s *moduleLine) (bool, pgenErr) {
 		matched = true
 	}
 	_ = matched
-	return true, pgenErr{}
+	return true, pgenrt.Err{}
+}
+
+// Word Word Word Word Word Word*
+func (p *moduleParserGen) n7(c *pgenrt.State, s *moduleLine) (bool, pgenrt.Err) {
+	if m, e := p.n0(c, s); !m || e.On {
+		return e.On, e
+	}
+	if m, e := p.n1(c, s); !m || e.On {
+		return true, c.Miss(e, 0)
+	}
+	if m, e := p.n2(c, s); !m || e.On {
+		return true, c.Miss(e, 1)
+	}
+	if m, e := p.n3(c, s); !m || e.On {
+		return true, c.Miss(e, 2)
+	}
+	if m, e := p.n4(c, s); !m || e.On {
+		return true, c.Miss(e, 3)
+	}
+	if m, e := p.n6(c, s); !m || e.On {
+		return true, c.Miss(e, 4)
+	}
+	return true, pgenrt.Err{}
+}
+
+func (p *moduleParserGen) s_moduleLine(c *pgenrt.State, s *moduleLine) (bool, pgenrt.Err) {
+	return c.Close(p.n7(c, s))
 }
 
 // <word>
-func (p *moduleParserGen) n8(c *pgenState, s *word) (bool, pgenErr) {
-	if p.toks[c.cur].typ != 0 {
-		return false, pgenErr{}
+func (p *moduleParserGen) n8(c *pgenrt.State, s *word) (bool, pgenrt.Err) {
+	start := c.Cur
+	if m, e := p.Ref(c, 0); !m || e.On {
+		return e.On, e
 	}
-	c.cur++
-	return true, pgenErr{}
+	if c.Cur == start+1 && s.Text == "" {
+		s.Text = p.Text(start) // one token: no concatenation
+		return true, pgenrt.Err{}
+	}
+	for i := start; i < c.Cur; i++ {
+		s.Text += p.Text(i)
+	}
+	return true, pgenrt.Err{}
 }
 
-// Word
-func (p *moduleParserGen) n9(c *pgenState, s *moduleLine) (bool, pgenErr) {
-	var v word
-	m, e := p.s_word(c, &v)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.Path = append(s.Path, v)
-	return true, pgenErr{}
+func (p *moduleParserGen) s_word(c *pgenrt.State, s *word) (bool, pgenrt.Err) {
+	s.Pos = p.Pos(c.Cur)
+	return c.Close(p.n8(c, s))
 }
 
 var pgenExpect_moduleParser = [...]string{"Word Word Word Word Word*", "Word Word Word Word*", "Word Word Word*", "Word Word*", "Word*"}

@@ -1,7 +1,6 @@
 package prf
 
 import (
-	"github.com/tracekit/tracekit/grammar/internal/lineconv"
 	"strconv"
 	"strings"
 
@@ -11,6 +10,7 @@ import (
 	"github.com/tracekit/tracekit/ast"
 	"github.com/tracekit/tracekit/ast/diag"
 	prfast "github.com/tracekit/tracekit/ast/prf"
+	"github.com/tracekit/tracekit/grammar/internal/lineconv"
 )
 
 // The CSV lexer keeps white space: it belongs to the fields. A quoted field
@@ -111,13 +111,7 @@ type CSVParser struct {
 // row was skipped and both results are nil.
 func (p *CSVParser) Line(pos ast.Pos, line string) (*prfast.Header, *prfast.Record, diag.List) {
 	c := &converter{Converter: lineconv.Converter{Base: pos}, n: &p.nodes}
-	var row *csvRow
-	var err error
-	if p.Reference {
-		row, err = csvParser.ParseString("", line)
-	} else {
-		row, err = &p.row, p.gen.ParseInto("", line, &p.row)
-	}
+	row, err := lineconv.Parse(p.Reference, csvParser, &p.gen, line, &p.row)
 	if err != nil {
 		c.ParseError(err, prfast.CodeSyntax, "not a row of the PRF CSV form")
 		return nil, nil, c.Diags

@@ -13,7 +13,6 @@ package prf
 //go:generate go run ../internal/pgen
 
 import (
-	"github.com/tracekit/tracekit/grammar/internal/lineconv"
 	"regexp"
 	"strconv"
 	"strings"
@@ -25,6 +24,7 @@ import (
 	"github.com/tracekit/tracekit/ast/diag"
 	prfast "github.com/tracekit/tracekit/ast/prf"
 	"github.com/tracekit/tracekit/grammar/internal/chunk"
+	"github.com/tracekit/tracekit/grammar/internal/lineconv"
 )
 
 // MaxDumpBytes bounds the hex dump of one record. The reference caps OPT at
@@ -196,13 +196,7 @@ func (p *DumpParser) Line(pos ast.Pos, line string) (*prfast.Record, diag.List) 
 		return done, c.Diags
 	}
 	p.wantSub = false
-	var dl *dumpLine
-	var err error
-	if p.Reference {
-		dl, err = dumpParser.ParseString("", line)
-	} else {
-		dl, err = &p.dump, p.dumpGen.ParseInto("", line, &p.dump)
-	}
+	dl, err := lineconv.Parse(p.Reference, dumpParser, &p.dumpGen, line, &p.dump)
 	if err != nil {
 		c.ParseError(err, prfast.CodeSyntax, "not a line of the PRF dump form")
 		if r.Lines == 0 {
@@ -360,13 +354,7 @@ func (p *DumpParser) dumpData(c *converter, line string) {
 	if len(line) > p.asciiCol {
 		hexPart, asciiPart = line[:p.asciiCol], line[p.asciiCol:]
 	}
-	var hl *hexLine
-	var err error
-	if p.Reference {
-		hl, err = hexParser.ParseString("", hexPart)
-	} else {
-		hl, err = &p.hex, p.hexGen.ParseInto("", hexPart, &p.hex)
-	}
+	hl, err := lineconv.Parse(p.Reference, hexParser, &p.hexGen, hexPart, &p.hex)
 	if err != nil {
 		c.ParseError(err, prfast.CodeDump, "not a hex-dump line")
 		return

@@ -6,455 +6,153 @@
 package prf
 
 import (
-	"strconv"
-	"unicode/utf8"
-
-	"github.com/alecthomas/participle/v2"
-	"github.com/alecthomas/participle/v2/lexer"
+	"github.com/tracekit/tracekit/grammar/internal/pgen/pgenrt"
 )
 
-// pgenToken is a token of a generated lexer: its rule (-1 at the end of
-// the input), its bytes and the line and column it starts at.
-type pgenToken struct {
-	typ        int32
-	start, end int32
-	line, col  int32
+// pgenLexer_csvLexer is the rules of csvLexer merged into one automaton.
+var pgenLexer_csvLexer = pgenrt.Lexer{
+	Names:  []string{"Quoted", "Comma", "Bare"},
+	Groups: 5,
+	Group: &[256]uint8{
+		0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+		0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+		0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+		0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+		4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
+		4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
+		4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
+		4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
+	},
+	Trans: []int16{
+		7, 14, 21, 7, 7, -1, 0,
+		7, -1, -1, 7, 7, 2, 1,
+		14, 28, 14, 14, 14, -1, 0,
+		-1, -1, -1, -1, -1, 1, 0,
+		-1, 14, -1, -1, -1, 0, 0,
+	},
 }
 
-// pgenErr is a parse error not yet turned into an error value: the token
-// it is at and the index of what was expected (-1: nothing named).
-type pgenErr struct {
-	on     bool
-	tok    int32
-	expect int32
+// pgenLexer_dumpLexer is the rules of dumpLexer merged into one automaton.
+var pgenLexer_dumpLexer = pgenrt.Lexer{
+	Names:  []string{"Key", "Word", "Space"},
+	Groups: 35,
+	Group: &[256]uint8{
+		0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 33, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+		1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0,
+		0, 3, 0, 4, 5, 6, 7, 0, 0, 8, 0, 0, 9, 0, 10, 11, 12, 0, 13, 14, 15, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+		0, 16, 0, 17, 18, 19, 0, 0, 20, 21, 0, 22, 23, 24, 25, 26, 27, 0, 28, 29, 30, 31, 32, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+		34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34,
+		34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34,
+		34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34,
+		34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34,
+	},
+	Trans: []int16{
+		37, 74, 37, 37, 111, 37, 148, 37, 185, 222, 37, 259, 296, 333, 370, 407, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 74, 37, -1, 0,
+		37, -1, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, -1, 37, 1, 1,
+		-1, 74, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 74, -1, 2, 1,
+		37, -1, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 444, 37, 37, 37, 37, 37, 37, 37, 37, 37, -1, 37, 1, 0,
+		37, -1, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 481, -1, 37, 1, 0,
+		37, -1, 37, 37, 37, 37, 37, 37, 37, 37, 518, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, -1, 37, 1, 0,
+		37, -1, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 555, 37, 37, 37, 37, 37, 37, -1, 37, 1, 0,
+		37, -1, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 592, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, -1, 37, 1, 0,
+		37, -1, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 629, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 666, 37, 37, 37, 37, -1, 37, 1, 0,
+		37, -1, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 703, 37, 740, 37, 37, 37, 37, 37, 37, 777, 37, 37, 37, 37, 37, 37, -1, 37, 1, 0,
+		37, -1, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 814, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, -1, 37, 1, 0,
+		37, -1, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 851, 888, 37, 37, 37, 37, 37, 37, 925, 37, 37, 37, 37, -1, 37, 1, 0,
+		37, -1, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 962, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, -1, 37, 1, 0,
+		37, -1, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 999, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, -1, 37, 1, 0,
+		37, -1, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 703, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, -1, 37, 1, 0,
+		37, -1, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 1036, 37, 37, 37, 37, 37, 37, -1, 37, 1, 0,
+		37, -1, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 703, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, -1, 37, 1, 0,
+		37, -1, 37, 37, 37, 37, 37, 703, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, -1, 37, 1, 0,
+		37, -1, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 1073, 37, 37, 37, 37, 37, 37, -1, 37, 1, 0,
+		37, -1, 1110, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, -1, 37, 1, 0,
+		37, -1, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 1147, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, -1, 37, 1, 0,
+		37, -1, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 1184, 37, 37, 37, 37, 37, 37, -1, 37, 1, 0,
+		37, -1, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 1221, 37, 37, 37, 37, 37, 37, 37, -1, 37, 1, 0,
+		37, -1, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 1258, 37, 37, 37, 37, -1, 37, 1, 0,
+		37, -1, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 1295, 37, 37, 37, 37, 37, 37, 37, 37, -1, 37, 1, 0,
+		37, -1, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 1332, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, -1, 37, 1, 0,
+		37, -1, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 1369, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, -1, 37, 1, 0,
+		37, -1, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 1406, 37, 37, 37, 37, 37, 37, 37, -1, 37, 1, 0,
+		37, -1, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 1443, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, -1, 37, 1, 0,
+		37, -1, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 1480, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, -1, 37, 1, 0,
+		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0, 0,
+		37, -1, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 1517, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, -1, 37, 1, 0,
+		37, -1, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 1554, 37, 37, -1, 37, 1, 0,
+		37, -1, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 1591, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, -1, 37, 1, 0,
+		37, -1, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 1628, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, -1, 37, 1, 0,
+		37, -1, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 703, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, -1, 37, 1, 0,
+		37, -1, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 1665, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, -1, 37, 1, 0,
+		37, -1, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 1702, 37, 37, 37, 37, 37, 37, 37, -1, 37, 1, 0,
+		37, -1, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 703, 37, 37, -1, 37, 1, 0,
+		37, -1, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 1739, 37, -1, 37, 1, 0,
+		37, -1, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 1776, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, -1, 37, 1, 0,
+		37, -1, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 1813, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, -1, 37, 1, 0,
+		37, -1, 37, 1850, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, -1, 37, 1, 0,
+		37, -1, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 1887, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, -1, 37, 1, 0,
+		37, -1, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 1924, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, -1, 37, 1, 0,
+		37, -1, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 703, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, -1, 37, 1, 0,
+		37, -1, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 1961, 37, 37, -1, 37, 1, 0,
+		37, -1, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 1998, 37, 37, 37, 37, 37, -1, 37, 1, 0,
+		37, -1, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 2035, 37, 37, 37, -1, 37, 1, 0,
+		37, -1, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 2072, -1, 37, 1, 0,
+		37, -1, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 703, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, -1, 37, 1, 0,
+		37, -1, 37, 37, 2109, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, -1, 37, 1, 0,
+		37, -1, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 703, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, -1, 37, 1, 0,
+		37, -1, 37, 2146, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, -1, 37, 1, 0,
+		37, -1, 37, 37, 37, 37, 37, 37, 37, 37, 2183, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, -1, 37, 1, 0,
+		37, -1, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 2220, 37, 37, 37, -1, 37, 1, 0,
+		37, -1, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 2257, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, -1, 37, 1, 0,
+		37, -1, 37, 37, 37, 703, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, -1, 37, 1, 0,
+		37, -1, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 703, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, -1, 37, 1, 0,
+		37, -1, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 2294, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, -1, 37, 1, 0,
+		37, -1, 1110, 37, 37, 37, 37, 37, 37, 37, 2331, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, -1, 37, 1, 0,
+		37, -1, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 2368, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, -1, 37, 1, 0,
+		37, -1, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 2405, 37, 37, 37, 37, 37, 37, 37, 37, -1, 37, 1, 0,
+		37, -1, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 2442, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, -1, 37, 1, 0,
+		37, -1, 37, 37, 2479, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, -1, 37, 1, 0,
+		37, -1, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 703, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, -1, 37, 1, 0,
+		37, -1, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 2516, 37, 37, 37, 37, 37, 37, 37, 37, -1, 37, 1, 0,
+		37, -1, 37, 37, 37, 703, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, -1, 37, 1, 0,
+		37, -1, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 703, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, -1, 37, 1, 0,
+	},
 }
 
-// pgenState is the state of one parse branch: the token cursor and the
-// deepest error seen, as participle tracks them.
-type pgenState struct {
-	cur    int
-	derr   pgenErr
-	ddepth int
+// pgenLexer_hexLexer is the rules of hexLexer merged into one automaton.
+var pgenLexer_hexLexer = pgenrt.Lexer{
+	Names:  []string{"Word", "Space"},
+	Groups: 4,
+	Group: &[256]uint8{
+		0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+		1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+		0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+		0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+		3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+		3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+		3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+		3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+	},
+	Trans: []int16{
+		6, 12, 12, 6, -1, 0,
+		6, -1, -1, 6, 0, 1,
+		-1, 12, 12, -1, 1, 1,
+	},
 }
-
-func (c *pgenState) maybeUpdate(err pgenErr) {
-	if c.cur >= c.ddepth {
-		c.derr = err
-		c.ddepth = c.cur
-	}
-}
-
-func (c *pgenState) accept(b *pgenState) {
-	c.cur = b.cur
-	if b.ddepth >= c.ddepth {
-		c.ddepth = b.ddepth
-		c.derr = b.derr
-	}
-}
-
-// stop records a failed branch's error and reports whether the branch went
-// further than the lookahead allows, accepting it then.
-func (c *pgenState) stop(err pgenErr, b *pgenState, lookahead int) bool {
-	if b.ddepth > c.ddepth {
-		c.derr = b.derr
-		c.ddepth = b.ddepth
-	} else if b.cur >= c.ddepth {
-		c.derr = err
-		c.ddepth = max(b.cur, b.ddepth)
-	}
-	if b.cur > c.cur+lookahead {
-		c.accept(b)
-		return true
-	}
-	return false
-}
-
-// deepest returns the deepest error when it lies beyond the cursor, else err.
-func (c *pgenState) deepest(err pgenErr) pgenErr {
-	if c.cur >= c.ddepth || !c.derr.on {
-		return err
-	}
-	return c.derr
-}
-
-// pgenSlab hands out values of T from chunks it keeps from parse to parse.
-type pgenSlab[T any] struct {
-	chunks [][]T
-	i, n   int
-}
-
-func (s *pgenSlab[T]) reset() { s.i, s.n = 0, 0 }
-
-func (s *pgenSlab[T]) alloc() *T {
-	if len(s.chunks) == 0 {
-		s.chunks = append(s.chunks, make([]T, 32))
-	}
-	if s.n == len(s.chunks[s.i]) {
-		s.i, s.n = s.i+1, 0
-		if s.i == len(s.chunks) {
-			s.chunks = append(s.chunks, make([]T, 32))
-		}
-	}
-	x := &s.chunks[s.i][s.n]
-	s.n++
-	return x
-}
-
-// pgenAdvance moves a line and column over text, as participle's lexer
-// positions do (columns count runes).
-func pgenAdvance(line, col int32, text string) (int32, int32) {
-	last := -1
-	ascii := true
-	for i := 0; i < len(text); i++ {
-		switch b := text[i]; {
-		case b == '\n':
-			line++
-			last = i
-		case b >= 0x80:
-			ascii = false
-		}
-	}
-	if last < 0 {
-		if ascii {
-			return line, col + int32(len(text))
-		}
-		return line, col + int32(utf8.RuneCountInString(text))
-	}
-	return line, int32(utf8.RuneCountInString(text[last:]))
-}
-
-// pgenLexError is participle's lexer error for text no rule matches.
-func pgenLexError(pos lexer.Position, rest string) error {
-	sample := []rune(rest)
-	if len(sample) > 16 {
-		sample = append(sample[:16], []rune("...")...)
-	}
-	return &lexer.Error{Msg: "lexer: invalid input text " + strconv.Quote(string(sample)), Pos: pos}
-}
-
-// The rules of csvLexer merged into one automaton: the group of each byte (bytes
-// from 0x80 on stand for whole runes), the next state by state and group
-// (-1: no rule goes on) and the first rule that accepts in each state (-1: none).
-var pgenGroup_csvLexer = [256]uint8{
-	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-	0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-	4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
-	4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
-	4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
-	4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
-}
-var pgenTrans_csvLexer = [...]int16{
-	1, 2, 3, 1, 1,
-	1, -1, -1, 1, 1,
-	2, 4, 2, 2, 2,
-	-1, -1, -1, -1, -1,
-	-1, 2, -1, -1, -1,
-}
-var pgenAccept_csvLexer = [...]int8{-1, 2, -1, 1, 0}
-
-// pgenLoops_csvLexer marks the accepting states that some ASCII bytes but the line feed
-// lead back to: the lexer reads runs of them in a loop of its own.
-var pgenLoops_csvLexer = [...]bool{false, true, false, false, false}
-
-// pgenLex_csvLexer splits s into tokens as participle's lexer does with the rules of csvLexer, tried in order;
-// tokens of the rules in the elide mask are left out. The last token is the end of the input.
-func pgenLex_csvLexer(filename, s string, elide uint64, toks []pgenToken) ([]pgenToken, error) {
-	line, col := int32(1), int32(1)
-	pos := 0
-	for pos < len(s) {
-		st, rule, end := 0, int(pgenAccept_csvLexer[0]), pos
-		plain := true // no line break and no multi-byte rune read
-		for p := pos; p < len(s); {
-			g := int(pgenGroup_csvLexer[s[p]])
-			size := 1
-			if g >= 3 { // a line feed or a non-ASCII byte
-				plain = false
-				if g > 3 {
-					_, size = utf8.DecodeRuneInString(s[p:])
-				}
-			}
-			st = int(pgenTrans_csvLexer[st*5+g])
-			if st < 0 {
-				break
-			}
-			p += size
-			if a := pgenAccept_csvLexer[st]; a >= 0 {
-				if pgenLoops_csvLexer[st] {
-					for row := st * 5; p < len(s); p++ {
-						g := int(pgenGroup_csvLexer[s[p]])
-						if g >= 3 || int(pgenTrans_csvLexer[row+g]) != st {
-							break
-						}
-					}
-				}
-				rule, end = int(a), p
-			}
-		}
-		if rule < 0 {
-			return toks, pgenLexError(lexer.Position{Filename: filename, Offset: pos, Line: int(line), Column: int(col)}, s[pos:])
-		}
-		if end == pos {
-			return toks, &lexer.Error{Msg: "lexer: rule " + strconv.Quote(pgenRuleNames_csvLexer[rule]) + " did not match any input", Pos: lexer.Position{Filename: filename, Offset: pos, Line: int(line), Column: int(col)}}
-		}
-		if elide&(1<<uint(rule)) == 0 {
-			toks = append(toks, pgenToken{typ: int32(rule), start: int32(pos), end: int32(end), line: line, col: col})
-		}
-		if plain {
-			col += int32(end - pos)
-		} else {
-			line, col = pgenAdvance(line, col, s[pos:end])
-		}
-		pos = end
-	}
-	return append(toks, pgenToken{typ: -1, start: int32(pos), end: int32(pos), line: line, col: col}), nil
-}
-
-var pgenRuleNames_csvLexer = [...]string{"Quoted", "Comma", "Bare"}
-
-// The rules of dumpLexer merged into one automaton: the group of each byte (bytes
-// from 0x80 on stand for whole runes), the next state by state and group
-// (-1: no rule goes on) and the first rule that accepts in each state (-1: none).
-var pgenGroup_dumpLexer = [256]uint8{
-	0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 33, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-	1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0,
-	0, 3, 0, 4, 5, 6, 7, 0, 0, 8, 0, 0, 9, 0, 10, 11, 12, 0, 13, 14, 15, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-	0, 16, 0, 17, 18, 19, 0, 0, 20, 21, 0, 22, 23, 24, 25, 26, 27, 0, 28, 29, 30, 31, 32, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-	34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34,
-	34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34,
-	34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34,
-	34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34,
-}
-var pgenTrans_dumpLexer = [...]int16{
-	1, 2, 1, 1, 3, 1, 4, 1, 5, 6, 1, 7, 8, 9, 10, 11, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 1,
-	1, -1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, -1, 1,
-	-1, 2, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 2, -1,
-	1, -1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 12, 1, 1, 1, 1, 1, 1, 1, 1, 1, -1, 1,
-	1, -1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 13, -1, 1,
-	1, -1, 1, 1, 1, 1, 1, 1, 1, 1, 14, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, -1, 1,
-	1, -1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 15, 1, 1, 1, 1, 1, 1, -1, 1,
-	1, -1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 16, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, -1, 1,
-	1, -1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 17, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 18, 1, 1, 1, 1, -1, 1,
-	1, -1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 19, 1, 20, 1, 1, 1, 1, 1, 1, 21, 1, 1, 1, 1, 1, 1, -1, 1,
-	1, -1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 22, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, -1, 1,
-	1, -1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 23, 24, 1, 1, 1, 1, 1, 1, 25, 1, 1, 1, 1, -1, 1,
-	1, -1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 26, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, -1, 1,
-	1, -1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 27, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, -1, 1,
-	1, -1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 19, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, -1, 1,
-	1, -1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 28, 1, 1, 1, 1, 1, 1, -1, 1,
-	1, -1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 19, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, -1, 1,
-	1, -1, 1, 1, 1, 1, 1, 19, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, -1, 1,
-	1, -1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 29, 1, 1, 1, 1, 1, 1, -1, 1,
-	1, -1, 30, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, -1, 1,
-	1, -1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 31, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, -1, 1,
-	1, -1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 32, 1, 1, 1, 1, 1, 1, -1, 1,
-	1, -1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 33, 1, 1, 1, 1, 1, 1, 1, -1, 1,
-	1, -1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 34, 1, 1, 1, 1, -1, 1,
-	1, -1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 35, 1, 1, 1, 1, 1, 1, 1, 1, -1, 1,
-	1, -1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 36, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, -1, 1,
-	1, -1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 37, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, -1, 1,
-	1, -1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 38, 1, 1, 1, 1, 1, 1, 1, -1, 1,
-	1, -1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 39, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, -1, 1,
-	1, -1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 40, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, -1, 1,
-	-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-	1, -1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 41, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, -1, 1,
-	1, -1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 42, 1, 1, -1, 1,
-	1, -1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 43, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, -1, 1,
-	1, -1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 44, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, -1, 1,
-	1, -1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 19, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, -1, 1,
-	1, -1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 45, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, -1, 1,
-	1, -1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 46, 1, 1, 1, 1, 1, 1, 1, -1, 1,
-	1, -1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 19, 1, 1, -1, 1,
-	1, -1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 47, 1, -1, 1,
-	1, -1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 48, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, -1, 1,
-	1, -1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 49, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, -1, 1,
-	1, -1, 1, 50, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, -1, 1,
-	1, -1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 51, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, -1, 1,
-	1, -1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 52, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, -1, 1,
-	1, -1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 19, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, -1, 1,
-	1, -1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 53, 1, 1, -1, 1,
-	1, -1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 54, 1, 1, 1, 1, 1, -1, 1,
-	1, -1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 55, 1, 1, 1, -1, 1,
-	1, -1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 56, -1, 1,
-	1, -1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 19, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, -1, 1,
-	1, -1, 1, 1, 57, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, -1, 1,
-	1, -1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 19, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, -1, 1,
-	1, -1, 1, 58, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, -1, 1,
-	1, -1, 1, 1, 1, 1, 1, 1, 1, 1, 59, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, -1, 1,
-	1, -1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 60, 1, 1, 1, -1, 1,
-	1, -1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 61, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, -1, 1,
-	1, -1, 1, 1, 1, 19, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, -1, 1,
-	1, -1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 19, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, -1, 1,
-	1, -1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 62, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, -1, 1,
-	1, -1, 30, 1, 1, 1, 1, 1, 1, 1, 63, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, -1, 1,
-	1, -1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 64, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, -1, 1,
-	1, -1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 65, 1, 1, 1, 1, 1, 1, 1, 1, -1, 1,
-	1, -1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 66, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, -1, 1,
-	1, -1, 1, 1, 67, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, -1, 1,
-	1, -1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 19, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, -1, 1,
-	1, -1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 68, 1, 1, 1, 1, 1, 1, 1, 1, -1, 1,
-	1, -1, 1, 1, 1, 19, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, -1, 1,
-	1, -1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 19, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, -1, 1,
-}
-var pgenAccept_dumpLexer = [...]int8{-1, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1}
-
-// pgenLoops_dumpLexer marks the accepting states that some ASCII bytes but the line feed
-// lead back to: the lexer reads runs of them in a loop of its own.
-var pgenLoops_dumpLexer = [...]bool{false, true, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false}
-
-// pgenLex_dumpLexer splits s into tokens as participle's lexer does with the rules of dumpLexer, tried in order;
-// tokens of the rules in the elide mask are left out. The last token is the end of the input.
-func pgenLex_dumpLexer(filename, s string, elide uint64, toks []pgenToken) ([]pgenToken, error) {
-	line, col := int32(1), int32(1)
-	pos := 0
-	for pos < len(s) {
-		st, rule, end := 0, int(pgenAccept_dumpLexer[0]), pos
-		plain := true // no line break and no multi-byte rune read
-		for p := pos; p < len(s); {
-			g := int(pgenGroup_dumpLexer[s[p]])
-			size := 1
-			if g >= 33 { // a line feed or a non-ASCII byte
-				plain = false
-				if g > 33 {
-					_, size = utf8.DecodeRuneInString(s[p:])
-				}
-			}
-			st = int(pgenTrans_dumpLexer[st*35+g])
-			if st < 0 {
-				break
-			}
-			p += size
-			if a := pgenAccept_dumpLexer[st]; a >= 0 {
-				if pgenLoops_dumpLexer[st] {
-					for row := st * 35; p < len(s); p++ {
-						g := int(pgenGroup_dumpLexer[s[p]])
-						if g >= 33 || int(pgenTrans_dumpLexer[row+g]) != st {
-							break
-						}
-					}
-				}
-				rule, end = int(a), p
-			}
-		}
-		if rule < 0 {
-			return toks, pgenLexError(lexer.Position{Filename: filename, Offset: pos, Line: int(line), Column: int(col)}, s[pos:])
-		}
-		if end == pos {
-			return toks, &lexer.Error{Msg: "lexer: rule " + strconv.Quote(pgenRuleNames_dumpLexer[rule]) + " did not match any input", Pos: lexer.Position{Filename: filename, Offset: pos, Line: int(line), Column: int(col)}}
-		}
-		if elide&(1<<uint(rule)) == 0 {
-			toks = append(toks, pgenToken{typ: int32(rule), start: int32(pos), end: int32(end), line: line, col: col})
-		}
-		if plain {
-			col += int32(end - pos)
-		} else {
-			line, col = pgenAdvance(line, col, s[pos:end])
-		}
-		pos = end
-	}
-	return append(toks, pgenToken{typ: -1, start: int32(pos), end: int32(pos), line: line, col: col}), nil
-}
-
-var pgenRuleNames_dumpLexer = [...]string{"Key", "Word", "Space"}
-
-// The rules of hexLexer merged into one automaton: the group of each byte (bytes
-// from 0x80 on stand for whole runes), the next state by state and group
-// (-1: no rule goes on) and the first rule that accepts in each state (-1: none).
-var pgenGroup_hexLexer = [256]uint8{
-	0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-	1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-	3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
-	3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
-	3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
-	3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
-}
-var pgenTrans_hexLexer = [...]int16{
-	1, 2, 2, 1,
-	1, -1, -1, 1,
-	-1, 2, 2, -1,
-}
-var pgenAccept_hexLexer = [...]int8{-1, 0, 1}
-
-// pgenLoops_hexLexer marks the accepting states that some ASCII bytes but the line feed
-// lead back to: the lexer reads runs of them in a loop of its own.
-var pgenLoops_hexLexer = [...]bool{false, true, true}
-
-// pgenLex_hexLexer splits s into tokens as participle's lexer does with the rules of hexLexer, tried in order;
-// tokens of the rules in the elide mask are left out. The last token is the end of the input.
-func pgenLex_hexLexer(filename, s string, elide uint64, toks []pgenToken) ([]pgenToken, error) {
-	line, col := int32(1), int32(1)
-	pos := 0
-	for pos < len(s) {
-		st, rule, end := 0, int(pgenAccept_hexLexer[0]), pos
-		plain := true // no line break and no multi-byte rune read
-		for p := pos; p < len(s); {
-			g := int(pgenGroup_hexLexer[s[p]])
-			size := 1
-			if g >= 2 { // a line feed or a non-ASCII byte
-				plain = false
-				if g > 2 {
-					_, size = utf8.DecodeRuneInString(s[p:])
-				}
-			}
-			st = int(pgenTrans_hexLexer[st*4+g])
-			if st < 0 {
-				break
-			}
-			p += size
-			if a := pgenAccept_hexLexer[st]; a >= 0 {
-				if pgenLoops_hexLexer[st] {
-					for row := st * 4; p < len(s); p++ {
-						g := int(pgenGroup_hexLexer[s[p]])
-						if g >= 2 || int(pgenTrans_hexLexer[row+g]) != st {
-							break
-						}
-					}
-				}
-				rule, end = int(a), p
-			}
-		}
-		if rule < 0 {
-			return toks, pgenLexError(lexer.Position{Filename: filename, Offset: pos, Line: int(line), Column: int(col)}, s[pos:])
-		}
-		if end == pos {
-			return toks, &lexer.Error{Msg: "lexer: rule " + strconv.Quote(pgenRuleNames_hexLexer[rule]) + " did not match any input", Pos: lexer.Position{Filename: filename, Offset: pos, Line: int(line), Column: int(col)}}
-		}
-		if elide&(1<<uint(rule)) == 0 {
-			toks = append(toks, pgenToken{typ: int32(rule), start: int32(pos), end: int32(end), line: line, col: col})
-		}
-		if plain {
-			col += int32(end - pos)
-		} else {
-			line, col = pgenAdvance(line, col, s[pos:end])
-		}
-		pos = end
-	}
-	return append(toks, pgenToken{typ: -1, start: int32(pos), end: int32(pos), line: line, col: col}), nil
-}
-
-var pgenRuleNames_hexLexer = [...]string{"Word", "Space"}
 
 // csvParserGen is the generated parser of csvParser's grammar (root csvRow): it builds the
 // same tree and reports the same errors. Its zero value is ready to use;
 // it keeps its buffers between parses, so use one per goroutine.
 type csvParserGen struct {
-	filename    string
-	src         string
-	toks        []pgenToken
+	pgenrt.Input
 	reuse       bool // ParseInto: nodes come from the slabs
-	slab_string pgenSlab[string]
+	slab_string pgenrt.Slab[string]
 }
 
 // ParseString parses s as csvParser.ParseString does, into a new tree.
 func (p *csvParserGen) ParseString(filename, s string) (*csvRow, error) {
 	out := new(csvRow)
-	if err := p.parse(filename, s, out, false); err != nil {
-		return nil, err
-	}
-	return out, nil
+	return pgenrt.Tree(out, p.parse(filename, s, out, false))
 }
 
 // ParseInto parses s into *out, which it first clears. The slices of the
@@ -467,146 +165,170 @@ func (p *csvParserGen) ParseInto(filename, s string, out *csvRow) error {
 
 func (p *csvParserGen) parse(filename, s string, out *csvRow, reuse bool) error {
 	p.reuse = reuse
-	p.slab_string.reset()
+	p.slab_string.Reset()
 
-	toks, err := pgenLex_csvLexer(filename, s, 0, p.toks[:0])
-	p.toks = toks
-	if err != nil {
+	if err := p.Lex(&pgenLexer_csvLexer, filename, s, 0); err != nil {
 		return err
 	}
-	p.filename, p.src = filename, s
 	*out = csvRow{Parts: out.Parts[:0]}
-	var c pgenState
+	var c pgenrt.State
 	m, e := p.s_csvRow(&c, out)
-	if e.on {
-		return p.err(e)
-	}
-	if !m || p.toks[c.cur].typ >= 0 {
-		return p.err(c.deepest(pgenErr{on: true, tok: int32(c.cur), expect: -1}))
-	}
-	return nil
+	return p.Finish(&c, m, e, pgenExpect_csvParser[:])
 }
 
-func (p *csvParserGen) pos(i int) lexer.Position {
-	t := &p.toks[i]
-	return lexer.Position{Filename: p.filename, Offset: int(t.start), Line: int(t.line), Column: int(t.col)}
+// <quoted>
+func (p *csvParserGen) n0(c *pgenrt.State, s *csvPart) (bool, pgenrt.Err) {
+	start := c.Cur
+	if m, e := p.Ref(c, 0); !m || e.On {
+		return e.On, e
+	}
+	var v string
+	if s.Quoted != nil {
+		v = *s.Quoted
+	}
+	for i := start; i < c.Cur; i++ {
+		v += p.Text(i)
+	}
+	var ns *string
+	if p.reuse {
+		ns = p.slab_string.Alloc()
+	} else {
+		ns = new(string)
+	}
+	*ns = v
+	s.Quoted = ns
+	return true, pgenrt.Err{}
 }
 
-func (p *csvParserGen) text(i int) string {
-	t := &p.toks[i]
-	return p.src[t.start:t.end]
+// <bare>
+func (p *csvParserGen) n1(c *pgenrt.State, s *csvPart) (bool, pgenrt.Err) {
+	start := c.Cur
+	if m, e := p.Ref(c, 2); !m || e.On {
+		return e.On, e
+	}
+	var v string
+	if s.Bare != nil {
+		v = *s.Bare
+	}
+	for i := start; i < c.Cur; i++ {
+		v += p.Text(i)
+	}
+	var ns *string
+	if p.reuse {
+		ns = p.slab_string.Alloc()
+	} else {
+		ns = new(string)
+	}
+	*ns = v
+	s.Bare = ns
+	return true, pgenrt.Err{}
 }
 
-func (p *csvParserGen) err(e pgenErr) error {
-	t := &p.toks[e.tok]
-	typ := lexer.EOF
-	if t.typ >= 0 {
-		typ = lexer.EOF - 1 - lexer.TokenType(t.typ)
+// <comma>
+func (p *csvParserGen) n2(c *pgenrt.State, s *csvPart) (bool, pgenrt.Err) {
+	start := c.Cur
+	if m, e := p.Ref(c, 1); !m || e.On {
+		return e.On, e
 	}
-	expect := ""
-	if e.expect >= 0 {
-		expect = pgenExpect_csvParser[e.expect]
+	if c.Cur > start {
+		s.Comma = true
 	}
-	return &participle.UnexpectedTokenError{Unexpected: lexer.Token{Type: typ, Value: p.src[t.start:t.end], Pos: p.pos(int(e.tok))}, Expect: expect}
-}
-
-func (p *csvParserGen) s_csvPart(c *pgenState, s *csvPart) (bool, pgenErr) {
-	s.Pos = p.pos(c.cur)
-	m, e := p.n0(c, s)
-	if e.on {
-		c.maybeUpdate(e)
-		return true, e
-	}
-	return m, pgenErr{}
-}
-
-func (p *csvParserGen) s_csvRow(c *pgenState, s *csvRow) (bool, pgenErr) {
-	m, e := p.n1(c, s)
-	if e.on {
-		c.maybeUpdate(e)
-		return true, e
-	}
-	return m, pgenErr{}
+	return true, pgenrt.Err{}
 }
 
 // <quoted> | <bare> | <comma>
-func (p *csvParserGen) n0(c *pgenState, s *csvPart) (bool, pgenErr) {
+func (p *csvParserGen) n3(c *pgenrt.State, s *csvPart) (bool, pgenrt.Err) {
 	deepest := 0
-	var first pgenErr
+	var first pgenrt.Err
 	{
 		b := *c
 		sv0 := s.Quoted
-		m, e := p.n2(&b, s)
-		if e.on {
-			if c.stop(e, &b, 1) {
+		m, e := p.n0(&b, s)
+		if e.On {
+			if c.Stop(e, &b, 1) {
 				return true, e
 			}
-			if b.cur >= deepest {
-				first, deepest = e, b.cur
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
 			}
 		} else if m {
-			c.accept(&b)
-			return true, pgenErr{}
+			c.Accept(&b)
+			return true, pgenrt.Err{}
 		}
 		s.Quoted = sv0
 	}
 	{
 		b := *c
 		sv0 := s.Bare
-		m, e := p.n3(&b, s)
-		if e.on {
-			if c.stop(e, &b, 1) {
+		m, e := p.n1(&b, s)
+		if e.On {
+			if c.Stop(e, &b, 1) {
 				return true, e
 			}
-			if b.cur >= deepest {
-				first, deepest = e, b.cur
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
 			}
 		} else if m {
-			c.accept(&b)
-			return true, pgenErr{}
+			c.Accept(&b)
+			return true, pgenrt.Err{}
 		}
 		s.Bare = sv0
 	}
 	{
 		b := *c
 		sv0 := s.Comma
-		m, e := p.n4(&b, s)
-		if e.on {
-			if c.stop(e, &b, 1) {
+		m, e := p.n2(&b, s)
+		if e.On {
+			if c.Stop(e, &b, 1) {
 				return true, e
 			}
-			if b.cur >= deepest {
-				first, deepest = e, b.cur
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
 			}
 		} else if m {
-			c.accept(&b)
-			return true, pgenErr{}
+			c.Accept(&b)
+			return true, pgenrt.Err{}
 		}
 		s.Comma = sv0
 	}
-	if first.on {
-		c.maybeUpdate(first)
+	if first.On {
+		c.MaybeUpdate(first)
 		return true, first
 	}
-	return false, pgenErr{}
+	return false, pgenrt.Err{}
+}
+
+func (p *csvParserGen) s_csvPart(c *pgenrt.State, s *csvPart) (bool, pgenrt.Err) {
+	s.Pos = p.Pos(c.Cur)
+	return c.Close(p.n3(c, s))
+}
+
+// CsvPart
+func (p *csvParserGen) n4(c *pgenrt.State, s *csvRow) (bool, pgenrt.Err) {
+	var v csvPart
+	if m, e := p.s_csvPart(c, &v); !m || e.On {
+		return e.On, e
+	}
+	s.Parts = append(s.Parts, v)
+	return true, pgenrt.Err{}
 }
 
 // CsvPart*
-func (p *csvParserGen) n1(c *pgenState, s *csvRow) (bool, pgenErr) {
+func (p *csvParserGen) n5(c *pgenrt.State, s *csvRow) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		b := *c
 		sv0 := s.Parts
-		m, e := p.n5(&b, s)
-		if e.on {
-			c.maybeUpdate(e)
-			if c.stop(e, &b, 1) {
+		m, e := p.n4(&b, s)
+		if e.On {
+			c.MaybeUpdate(e)
+			if c.Stop(e, &b, 1) {
 				return true, e
 			}
 			s.Parts = sv0
 			break
 		}
-		c.accept(&b)
+		c.Accept(&b)
 		if !m {
 			s.Parts = sv0
 			break
@@ -614,120 +336,11 @@ func (p *csvParserGen) n1(c *pgenState, s *csvRow) (bool, pgenErr) {
 		matched = true
 	}
 	_ = matched
-	return true, pgenErr{}
+	return true, pgenrt.Err{}
 }
 
-// <quoted>
-func (p *csvParserGen) n2(c *pgenState, s *csvPart) (bool, pgenErr) {
-	start := c.cur
-	m, e := p.n6(c, s)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	var v string
-	if s.Quoted != nil {
-		v = *s.Quoted
-	}
-	for i := start; i < c.cur; i++ {
-		v += p.text(i)
-	}
-	var ns *string
-	if p.reuse {
-		ns = p.slab_string.alloc()
-	} else {
-		ns = new(string)
-	}
-	*ns = v
-	s.Quoted = ns
-	return true, pgenErr{}
-}
-
-// <bare>
-func (p *csvParserGen) n3(c *pgenState, s *csvPart) (bool, pgenErr) {
-	start := c.cur
-	m, e := p.n7(c, s)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	var v string
-	if s.Bare != nil {
-		v = *s.Bare
-	}
-	for i := start; i < c.cur; i++ {
-		v += p.text(i)
-	}
-	var ns *string
-	if p.reuse {
-		ns = p.slab_string.alloc()
-	} else {
-		ns = new(string)
-	}
-	*ns = v
-	s.Bare = ns
-	return true, pgenErr{}
-}
-
-// <comma>
-func (p *csvParserGen) n4(c *pgenState, s *csvPart) (bool, pgenErr) {
-	start := c.cur
-	m, e := p.n8(c, s)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	if c.cur > start {
-		s.Comma = true
-	}
-	return true, pgenErr{}
-}
-
-// CsvPart
-func (p *csvParserGen) n5(c *pgenState, s *csvRow) (bool, pgenErr) {
-	var v csvPart
-	m, e := p.s_csvPart(c, &v)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.Parts = append(s.Parts, v)
-	return true, pgenErr{}
-}
-
-// <quoted>
-func (p *csvParserGen) n6(c *pgenState, s *csvPart) (bool, pgenErr) {
-	if p.toks[c.cur].typ != 0 {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// <bare>
-func (p *csvParserGen) n7(c *pgenState, s *csvPart) (bool, pgenErr) {
-	if p.toks[c.cur].typ != 2 {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// <comma>
-func (p *csvParserGen) n8(c *pgenState, s *csvPart) (bool, pgenErr) {
-	if p.toks[c.cur].typ != 1 {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
+func (p *csvParserGen) s_csvRow(c *pgenrt.State, s *csvRow) (bool, pgenrt.Err) {
+	return c.Close(p.n5(c, s))
 }
 
 var pgenExpect_csvParser = [...]string{}
@@ -736,30 +349,25 @@ var pgenExpect_csvParser = [...]string{}
 // same tree and reports the same errors. Its zero value is ready to use;
 // it keeps its buffers between parses, so use one per goroutine.
 type dumpParserGen struct {
-	filename        string
-	src             string
-	toks            []pgenToken
+	pgenrt.Input
 	reuse           bool // ParseInto: nodes come from the slabs
-	slab_apValue    pgenSlab[apValue]
-	slab_clientLine pgenSlab[clientLine]
-	slab_eventLine  pgenSlab[eventLine]
-	slab_headLine   pgenSlab[headLine]
-	slab_item       pgenSlab[item]
-	slab_key        pgenSlab[key]
-	slab_namesLine  pgenSlab[namesLine]
-	slab_offsetLine pgenSlab[offsetLine]
-	slab_scdLine    pgenSlab[scdLine]
-	slab_timeItem   pgenSlab[timeItem]
-	slab_words      pgenSlab[words]
+	slab_apValue    pgenrt.Slab[apValue]
+	slab_clientLine pgenrt.Slab[clientLine]
+	slab_eventLine  pgenrt.Slab[eventLine]
+	slab_headLine   pgenrt.Slab[headLine]
+	slab_item       pgenrt.Slab[item]
+	slab_key        pgenrt.Slab[key]
+	slab_namesLine  pgenrt.Slab[namesLine]
+	slab_offsetLine pgenrt.Slab[offsetLine]
+	slab_scdLine    pgenrt.Slab[scdLine]
+	slab_timeItem   pgenrt.Slab[timeItem]
+	slab_words      pgenrt.Slab[words]
 }
 
 // ParseString parses s as dumpParser.ParseString does, into a new tree.
 func (p *dumpParserGen) ParseString(filename, s string) (*dumpLine, error) {
 	out := new(dumpLine)
-	if err := p.parse(filename, s, out, false); err != nil {
-		return nil, err
-	}
-	return out, nil
+	return pgenrt.Tree(out, p.parse(filename, s, out, false))
 }
 
 // ParseInto parses s into *out, which it first clears. The slices of the
@@ -772,188 +380,108 @@ func (p *dumpParserGen) ParseInto(filename, s string, out *dumpLine) error {
 
 func (p *dumpParserGen) parse(filename, s string, out *dumpLine, reuse bool) error {
 	p.reuse = reuse
-	p.slab_apValue.reset()
-	p.slab_clientLine.reset()
-	p.slab_eventLine.reset()
-	p.slab_headLine.reset()
-	p.slab_item.reset()
-	p.slab_key.reset()
-	p.slab_namesLine.reset()
-	p.slab_offsetLine.reset()
-	p.slab_scdLine.reset()
-	p.slab_timeItem.reset()
-	p.slab_words.reset()
+	p.slab_apValue.Reset()
+	p.slab_clientLine.Reset()
+	p.slab_eventLine.Reset()
+	p.slab_headLine.Reset()
+	p.slab_item.Reset()
+	p.slab_key.Reset()
+	p.slab_namesLine.Reset()
+	p.slab_offsetLine.Reset()
+	p.slab_scdLine.Reset()
+	p.slab_timeItem.Reset()
+	p.slab_words.Reset()
 
-	toks, err := pgenLex_dumpLexer(filename, s, 4, p.toks[:0])
-	p.toks = toks
-	if err != nil {
+	if err := p.Lex(&pgenLexer_dumpLexer, filename, s, 4); err != nil {
 		return err
 	}
-	p.filename, p.src = filename, s
 	*out = dumpLine{}
-	var c pgenState
+	var c pgenrt.State
 	m, e := p.s_dumpLine(&c, out)
-	if e.on {
-		return p.err(e)
-	}
-	if !m || p.toks[c.cur].typ >= 0 {
-		return p.err(c.deepest(pgenErr{on: true, tok: int32(c.cur), expect: -1}))
-	}
-	return nil
+	return p.Finish(&c, m, e, pgenExpect_dumpParser[:])
 }
 
-func (p *dumpParserGen) pos(i int) lexer.Position {
-	t := &p.toks[i]
-	return lexer.Position{Filename: p.filename, Offset: int(t.start), Line: int(t.line), Column: int(t.col)}
+// Item
+func (p *dumpParserGen) n0(c *pgenrt.State, s *apValue) (bool, pgenrt.Err) {
+	var nv *item
+	if p.reuse {
+		nv = p.slab_item.Alloc()
+		*nv = item{}
+	} else {
+		nv = new(item)
+	}
+	if m, e := p.s_item(c, nv); !m || e.On {
+		return e.On, e
+	}
+	s.IP = nv
+	return true, pgenrt.Err{}
 }
 
-func (p *dumpParserGen) text(i int) string {
-	t := &p.toks[i]
-	return p.src[t.start:t.end]
+// Item
+func (p *dumpParserGen) n1(c *pgenrt.State, s *apValue) (bool, pgenrt.Err) {
+	var nv *item
+	if p.reuse {
+		nv = p.slab_item.Alloc()
+		*nv = item{}
+	} else {
+		nv = new(item)
+	}
+	if m, e := p.s_item(c, nv); !m || e.On {
+		return e.On, e
+	}
+	s.PID = nv
+	return true, pgenrt.Err{}
 }
 
-func (p *dumpParserGen) err(e pgenErr) error {
-	t := &p.toks[e.tok]
-	typ := lexer.EOF
-	if t.typ >= 0 {
-		typ = lexer.EOF - 1 - lexer.TokenType(t.typ)
+// Item
+func (p *dumpParserGen) n2(c *pgenrt.State, s *apValue) (bool, pgenrt.Err) {
+	var nv *item
+	if p.reuse {
+		nv = p.slab_item.Alloc()
+		*nv = item{}
+	} else {
+		nv = new(item)
 	}
-	expect := ""
-	if e.expect >= 0 {
-		expect = pgenExpect_dumpParser[e.expect]
+	if m, e := p.s_item(c, nv); !m || e.On {
+		return e.On, e
 	}
-	return &participle.UnexpectedTokenError{Unexpected: lexer.Token{Type: typ, Value: p.src[t.start:t.end], Pos: p.pos(int(e.tok))}, Expect: expect}
+	s.CommNo = nv
+	return true, pgenrt.Err{}
 }
 
-func (p *dumpParserGen) s_apValue(c *pgenState, s *apValue) (bool, pgenErr) {
-	s.Pos = p.pos(c.cur)
-	m, e := p.n0(c, s)
-	if e.on {
-		c.maybeUpdate(e)
-		return true, e
+// Item Item "-" Item
+func (p *dumpParserGen) n3(c *pgenrt.State, s *apValue) (bool, pgenrt.Err) {
+	if m, e := p.n0(c, s); !m || e.On {
+		return e.On, e
 	}
-	return m, pgenErr{}
-}
-
-func (p *dumpParserGen) s_clientLine(c *pgenState, s *clientLine) (bool, pgenErr) {
-	m, e := p.n1(c, s)
-	if e.on {
-		c.maybeUpdate(e)
-		return true, e
+	if m, e := p.n1(c, s); !m || e.On {
+		return true, c.Miss(e, 0)
 	}
-	return m, pgenErr{}
-}
-
-func (p *dumpParserGen) s_dumpLine(c *pgenState, s *dumpLine) (bool, pgenErr) {
-	m, e := p.n2(c, s)
-	if e.on {
-		c.maybeUpdate(e)
-		return true, e
+	if m, e := p.Lit(c, "-"); !m || e.On {
+		return true, c.Miss(e, 1)
 	}
-	return m, pgenErr{}
-}
-
-func (p *dumpParserGen) s_eventLine(c *pgenState, s *eventLine) (bool, pgenErr) {
-	m, e := p.n3(c, s)
-	if e.on {
-		c.maybeUpdate(e)
-		return true, e
+	if m, e := p.n2(c, s); !m || e.On {
+		return true, c.Miss(e, 2)
 	}
-	return m, pgenErr{}
-}
-
-func (p *dumpParserGen) s_headLine(c *pgenState, s *headLine) (bool, pgenErr) {
-	m, e := p.n4(c, s)
-	if e.on {
-		c.maybeUpdate(e)
-		return true, e
-	}
-	return m, pgenErr{}
-}
-
-func (p *dumpParserGen) s_item(c *pgenState, s *item) (bool, pgenErr) {
-	s.Pos = p.pos(c.cur)
-	m, e := p.n5(c, s)
-	if e.on {
-		c.maybeUpdate(e)
-		return true, e
-	}
-	return m, pgenErr{}
-}
-
-func (p *dumpParserGen) s_key(c *pgenState, s *key) (bool, pgenErr) {
-	s.Pos = p.pos(c.cur)
-	m, e := p.n6(c, s)
-	if e.on {
-		c.maybeUpdate(e)
-		return true, e
-	}
-	return m, pgenErr{}
-}
-
-func (p *dumpParserGen) s_namesLine(c *pgenState, s *namesLine) (bool, pgenErr) {
-	m, e := p.n7(c, s)
-	if e.on {
-		c.maybeUpdate(e)
-		return true, e
-	}
-	return m, pgenErr{}
-}
-
-func (p *dumpParserGen) s_offsetLine(c *pgenState, s *offsetLine) (bool, pgenErr) {
-	s.Pos = p.pos(c.cur)
-	m, e := p.n8(c, s)
-	if e.on {
-		c.maybeUpdate(e)
-		return true, e
-	}
-	return m, pgenErr{}
-}
-
-func (p *dumpParserGen) s_scdLine(c *pgenState, s *scdLine) (bool, pgenErr) {
-	m, e := p.n9(c, s)
-	if e.on {
-		c.maybeUpdate(e)
-		return true, e
-	}
-	return m, pgenErr{}
-}
-
-func (p *dumpParserGen) s_timeItem(c *pgenState, s *timeItem) (bool, pgenErr) {
-	m, e := p.n10(c, s)
-	if e.on {
-		c.maybeUpdate(e)
-		return true, e
-	}
-	return m, pgenErr{}
-}
-
-func (p *dumpParserGen) s_words(c *pgenState, s *words) (bool, pgenErr) {
-	s.Pos = p.pos(c.cur)
-	m, e := p.n11(c, s)
-	if e.on {
-		c.maybeUpdate(e)
-		return true, e
-	}
-	return m, pgenErr{}
+	return true, pgenrt.Err{}
 }
 
 // (Item Item "-" Item)?
-func (p *dumpParserGen) n0(c *pgenState, s *apValue) (bool, pgenErr) {
+func (p *dumpParserGen) n4(c *pgenrt.State, s *apValue) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		b := *c
 		sv0, sv1, sv2 := s.IP, s.PID, s.CommNo
-		m, e := p.n12(&b, s)
-		if e.on {
-			c.maybeUpdate(e)
-			if c.stop(e, &b, 2) {
+		m, e := p.n3(&b, s)
+		if e.On {
+			c.MaybeUpdate(e)
+			if c.Stop(e, &b, 2) {
 				return true, e
 			}
 			s.IP, s.PID, s.CommNo = sv0, sv1, sv2
 			break
 		}
-		c.accept(&b)
+		c.Accept(&b)
 		if !m {
 			s.IP, s.PID, s.CommNo = sv0, sv1, sv2
 			break
@@ -962,93 +490,475 @@ func (p *dumpParserGen) n0(c *pgenState, s *apValue) (bool, pgenErr) {
 		break
 	}
 	_ = matched
-	return true, pgenErr{}
+	return true, pgenrt.Err{}
+}
+
+func (p *dumpParserGen) s_apValue(c *pgenrt.State, s *apValue) (bool, pgenrt.Err) {
+	s.Pos = p.Pos(c.Cur)
+	return c.Close(p.n4(c, s))
+}
+
+// ApValue
+func (p *dumpParserGen) n5(c *pgenrt.State, s *clientLine) (bool, pgenrt.Err) {
+	var v apValue
+	if m, e := p.s_apValue(c, &v); !m || e.On {
+		return e.On, e
+	}
+	s.Client = v
+	return true, pgenrt.Err{}
+}
+
+// ApValue
+func (p *dumpParserGen) n6(c *pgenrt.State, s *clientLine) (bool, pgenrt.Err) {
+	var nv *apValue
+	if p.reuse {
+		nv = p.slab_apValue.Alloc()
+		*nv = apValue{}
+	} else {
+		nv = new(apValue)
+	}
+	if m, e := p.s_apValue(c, nv); !m || e.On {
+		return e.On, e
+	}
+	s.Root = nv
+	return true, pgenrt.Err{}
+}
+
+// "RootAP:" ApValue
+func (p *dumpParserGen) n7(c *pgenrt.State, s *clientLine) (bool, pgenrt.Err) {
+	if m, e := p.Lit(c, "RootAP:"); !m || e.On {
+		return e.On, e
+	}
+	if m, e := p.n6(c, s); !m || e.On {
+		return true, c.Miss(e, 3)
+	}
+	return true, pgenrt.Err{}
+}
+
+// ("RootAP:" ApValue)?
+func (p *dumpParserGen) n8(c *pgenrt.State, s *clientLine) (bool, pgenrt.Err) {
+	matched := false
+	for {
+		b := *c
+		sv0 := s.Root
+		m, e := p.n7(&b, s)
+		if e.On {
+			c.MaybeUpdate(e)
+			if c.Stop(e, &b, 2) {
+				return true, e
+			}
+			s.Root = sv0
+			break
+		}
+		c.Accept(&b)
+		if !m {
+			s.Root = sv0
+			break
+		}
+		matched = true
+		break
+	}
+	_ = matched
+	return true, pgenrt.Err{}
 }
 
 // ApValue ("RootAP:" ApValue)?
-func (p *dumpParserGen) n1(c *pgenState, s *clientLine) (bool, pgenErr) {
-	if m, e := p.n13(c, s); e.on {
-		return true, e
-	} else if !m {
-		return false, pgenErr{}
+func (p *dumpParserGen) n9(c *pgenrt.State, s *clientLine) (bool, pgenrt.Err) {
+	if m, e := p.n5(c, s); !m || e.On {
+		return e.On, e
 	}
-	if m, e := p.n14(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 0}
+	if m, e := p.n8(c, s); !m || e.On {
+		return true, c.Miss(e, 4)
 	}
-	return true, pgenErr{}
+	return true, pgenrt.Err{}
+}
+
+func (p *dumpParserGen) s_clientLine(c *pgenrt.State, s *clientLine) (bool, pgenrt.Err) {
+	return c.Close(p.n9(c, s))
+}
+
+// HeadLine
+func (p *dumpParserGen) n10(c *pgenrt.State, s *dumpLine) (bool, pgenrt.Err) {
+	var nv *headLine
+	if p.reuse {
+		nv = p.slab_headLine.Alloc()
+		*nv = headLine{}
+	} else {
+		nv = new(headLine)
+	}
+	if m, e := p.s_headLine(c, nv); !m || e.On {
+		return e.On, e
+	}
+	s.Head = nv
+	return true, pgenrt.Err{}
+}
+
+// "PRF:" HeadLine
+func (p *dumpParserGen) n11(c *pgenrt.State, s *dumpLine) (bool, pgenrt.Err) {
+	if m, e := p.Lit(c, "PRF:"); !m || e.On {
+		return e.On, e
+	}
+	if m, e := p.n10(c, s); !m || e.On {
+		return true, c.Miss(e, 5)
+	}
+	return true, pgenrt.Err{}
+}
+
+// Item
+func (p *dumpParserGen) n12(c *pgenrt.State, s *dumpLine) (bool, pgenrt.Err) {
+	var nv *item
+	if p.reuse {
+		nv = p.slab_item.Alloc()
+		*nv = item{}
+	} else {
+		nv = new(item)
+	}
+	if m, e := p.s_item(c, nv); !m || e.On {
+		return e.On, e
+	}
+	s.Trace = nv
+	return true, pgenrt.Err{}
+}
+
+// "Trace:" Item
+func (p *dumpParserGen) n13(c *pgenrt.State, s *dumpLine) (bool, pgenrt.Err) {
+	if m, e := p.Lit(c, "Trace:"); !m || e.On {
+		return e.On, e
+	}
+	if m, e := p.n12(c, s); !m || e.On {
+		return true, c.Miss(e, 2)
+	}
+	return true, pgenrt.Err{}
+}
+
+// Words
+func (p *dumpParserGen) n14(c *pgenrt.State, s *dumpLine) (bool, pgenrt.Err) {
+	var nv *words
+	if p.reuse {
+		nv = p.slab_words.Alloc()
+		*nv = words{Words: nv.Words[:0]}
+	} else {
+		nv = new(words)
+	}
+	if m, e := p.s_words(c, nv); !m || e.On {
+		return e.On, e
+	}
+	s.ProcessName = nv
+	return true, pgenrt.Err{}
+}
+
+// "ProcessName:" Words
+func (p *dumpParserGen) n15(c *pgenrt.State, s *dumpLine) (bool, pgenrt.Err) {
+	if m, e := p.Lit(c, "ProcessName:"); !m || e.On {
+		return e.On, e
+	}
+	if m, e := p.n14(c, s); !m || e.On {
+		return true, c.Miss(e, 6)
+	}
+	return true, pgenrt.Err{}
+}
+
+// EventLine
+func (p *dumpParserGen) n16(c *pgenrt.State, s *dumpLine) (bool, pgenrt.Err) {
+	var nv *eventLine
+	if p.reuse {
+		nv = p.slab_eventLine.Alloc()
+		*nv = eventLine{}
+	} else {
+		nv = new(eventLine)
+	}
+	if m, e := p.s_eventLine(c, nv); !m || e.On {
+		return e.On, e
+	}
+	s.Event = nv
+	return true, pgenrt.Err{}
+}
+
+// "Event:" EventLine
+func (p *dumpParserGen) n17(c *pgenrt.State, s *dumpLine) (bool, pgenrt.Err) {
+	if m, e := p.Lit(c, "Event:"); !m || e.On {
+		return e.On, e
+	}
+	if m, e := p.n16(c, s); !m || e.On {
+		return true, c.Miss(e, 7)
+	}
+	return true, pgenrt.Err{}
+}
+
+// Item
+func (p *dumpParserGen) n18(c *pgenrt.State, s *dumpLine) (bool, pgenrt.Err) {
+	var nv *item
+	if p.reuse {
+		nv = p.slab_item.Alloc()
+		*nv = item{}
+	} else {
+		nv = new(item)
+	}
+	if m, e := p.s_item(c, nv); !m || e.On {
+		return e.On, e
+	}
+	s.Rc = nv
+	return true, pgenrt.Err{}
+}
+
+// "Rc:" Item
+func (p *dumpParserGen) n19(c *pgenrt.State, s *dumpLine) (bool, pgenrt.Err) {
+	if m, e := p.Lit(c, "Rc:"); !m || e.On {
+		return e.On, e
+	}
+	if m, e := p.n18(c, s); !m || e.On {
+		return true, c.Miss(e, 2)
+	}
+	return true, pgenrt.Err{}
+}
+
+// ClientLine
+func (p *dumpParserGen) n20(c *pgenrt.State, s *dumpLine) (bool, pgenrt.Err) {
+	var nv *clientLine
+	if p.reuse {
+		nv = p.slab_clientLine.Alloc()
+		*nv = clientLine{}
+	} else {
+		nv = new(clientLine)
+	}
+	if m, e := p.s_clientLine(c, nv); !m || e.On {
+		return e.On, e
+	}
+	s.Client = nv
+	return true, pgenrt.Err{}
+}
+
+// "ClientAP:" ClientLine
+func (p *dumpParserGen) n21(c *pgenrt.State, s *dumpLine) (bool, pgenrt.Err) {
+	if m, e := p.Lit(c, "ClientAP:"); !m || e.On {
+		return e.On, e
+	}
+	if m, e := p.n20(c, s); !m || e.On {
+		return true, c.Miss(e, 8)
+	}
+	return true, pgenrt.Err{}
+}
+
+// ApValue
+func (p *dumpParserGen) n22(c *pgenrt.State, s *dumpLine) (bool, pgenrt.Err) {
+	var nv *apValue
+	if p.reuse {
+		nv = p.slab_apValue.Alloc()
+		*nv = apValue{}
+	} else {
+		nv = new(apValue)
+	}
+	if m, e := p.s_apValue(c, nv); !m || e.On {
+		return e.On, e
+	}
+	s.Root = nv
+	return true, pgenrt.Err{}
+}
+
+// "RootAP:" ApValue
+func (p *dumpParserGen) n23(c *pgenrt.State, s *dumpLine) (bool, pgenrt.Err) {
+	if m, e := p.Lit(c, "RootAP:"); !m || e.On {
+		return e.On, e
+	}
+	if m, e := p.n22(c, s); !m || e.On {
+		return true, c.Miss(e, 3)
+	}
+	return true, pgenrt.Err{}
+}
+
+// NamesLine
+func (p *dumpParserGen) n24(c *pgenrt.State, s *dumpLine) (bool, pgenrt.Err) {
+	var nv *namesLine
+	if p.reuse {
+		nv = p.slab_namesLine.Alloc()
+		*nv = namesLine{}
+	} else {
+		nv = new(namesLine)
+	}
+	if m, e := p.s_namesLine(c, nv); !m || e.On {
+		return e.On, e
+	}
+	s.Names = nv
+	return true, pgenrt.Err{}
+}
+
+// "INT:" NamesLine
+func (p *dumpParserGen) n25(c *pgenrt.State, s *dumpLine) (bool, pgenrt.Err) {
+	if m, e := p.Lit(c, "INT:"); !m || e.On {
+		return e.On, e
+	}
+	if m, e := p.n24(c, s); !m || e.On {
+		return true, c.Miss(e, 9)
+	}
+	return true, pgenrt.Err{}
+}
+
+// ScdLine
+func (p *dumpParserGen) n26(c *pgenrt.State, s *dumpLine) (bool, pgenrt.Err) {
+	var nv *scdLine
+	if p.reuse {
+		nv = p.slab_scdLine.Alloc()
+		*nv = scdLine{}
+	} else {
+		nv = new(scdLine)
+	}
+	if m, e := p.s_scdLine(c, nv); !m || e.On {
+		return e.On, e
+	}
+	s.SCD = nv
+	return true, pgenrt.Err{}
+}
+
+// "SendSCD:" ScdLine
+func (p *dumpParserGen) n27(c *pgenrt.State, s *dumpLine) (bool, pgenrt.Err) {
+	if m, e := p.Lit(c, "SendSCD:"); !m || e.On {
+		return e.On, e
+	}
+	if m, e := p.n26(c, s); !m || e.On {
+		return true, c.Miss(e, 10)
+	}
+	return true, pgenrt.Err{}
+}
+
+// Words
+func (p *dumpParserGen) n28(c *pgenrt.State, s *dumpLine) (bool, pgenrt.Err) {
+	var nv *words
+	if p.reuse {
+		nv = p.slab_words.Alloc()
+		*nv = words{Words: nv.Words[:0]}
+	} else {
+		nv = new(words)
+	}
+	if m, e := p.s_words(c, nv); !m || e.On {
+		return e.On, e
+	}
+	s.Receive = nv
+	return true, pgenrt.Err{}
+}
+
+// "ReceiveSCD:" Words
+func (p *dumpParserGen) n29(c *pgenrt.State, s *dumpLine) (bool, pgenrt.Err) {
+	if m, e := p.Lit(c, "ReceiveSCD:"); !m || e.On {
+		return e.On, e
+	}
+	if m, e := p.n28(c, s); !m || e.On {
+		return true, c.Miss(e, 6)
+	}
+	return true, pgenrt.Err{}
+}
+
+// Words
+func (p *dumpParserGen) n30(c *pgenrt.State, s *dumpLine) (bool, pgenrt.Err) {
+	var nv *words
+	if p.reuse {
+		nv = p.slab_words.Alloc()
+		*nv = words{Words: nv.Words[:0]}
+	} else {
+		nv = new(words)
+	}
+	if m, e := p.s_words(c, nv); !m || e.On {
+		return e.On, e
+	}
+	s.Lookup = nv
+	return true, pgenrt.Err{}
+}
+
+// "LookupName:" Words
+func (p *dumpParserGen) n31(c *pgenrt.State, s *dumpLine) (bool, pgenrt.Err) {
+	if m, e := p.Lit(c, "LookupName:"); !m || e.On {
+		return e.On, e
+	}
+	if m, e := p.n30(c, s); !m || e.On {
+		return true, c.Miss(e, 6)
+	}
+	return true, pgenrt.Err{}
+}
+
+// OffsetLine
+func (p *dumpParserGen) n32(c *pgenrt.State, s *dumpLine) (bool, pgenrt.Err) {
+	var nv *offsetLine
+	if p.reuse {
+		nv = p.slab_offsetLine.Alloc()
+		*nv = offsetLine{Columns: nv.Columns[:0]}
+	} else {
+		nv = new(offsetLine)
+	}
+	if m, e := p.s_offsetLine(c, nv); !m || e.On {
+		return e.On, e
+	}
+	s.Offset = nv
+	return true, pgenrt.Err{}
 }
 
 // ("PRF:" HeadLine) | ("Trace:" Item) | ("ProcessName:" Words) | ("Event:" EventLine) | ("Rc:" Item) | ("ClientAP:" ClientLine) | ("RootAP:" ApValue) | ("INT:" NamesLine) | ("SendSCD:" ScdLine) | ("ReceiveSCD:" Words) | ("LookupName:" Words) | OffsetLine
-func (p *dumpParserGen) n2(c *pgenState, s *dumpLine) (bool, pgenErr) {
+func (p *dumpParserGen) n33(c *pgenrt.State, s *dumpLine) (bool, pgenrt.Err) {
 	deepest := 0
-	var first pgenErr
+	var first pgenrt.Err
 	{
 		b := *c
 		sv0 := s.Head
-		m, e := p.n15(&b, s)
-		if e.on {
-			if c.stop(e, &b, 2) {
+		m, e := p.n11(&b, s)
+		if e.On {
+			if c.Stop(e, &b, 2) {
 				return true, e
 			}
-			if b.cur >= deepest {
-				first, deepest = e, b.cur
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
 			}
 		} else if m {
-			c.accept(&b)
-			return true, pgenErr{}
+			c.Accept(&b)
+			return true, pgenrt.Err{}
 		}
 		s.Head = sv0
 	}
 	{
 		b := *c
 		sv0 := s.Trace
-		m, e := p.n16(&b, s)
-		if e.on {
-			if c.stop(e, &b, 2) {
+		m, e := p.n13(&b, s)
+		if e.On {
+			if c.Stop(e, &b, 2) {
 				return true, e
 			}
-			if b.cur >= deepest {
-				first, deepest = e, b.cur
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
 			}
 		} else if m {
-			c.accept(&b)
-			return true, pgenErr{}
+			c.Accept(&b)
+			return true, pgenrt.Err{}
 		}
 		s.Trace = sv0
 	}
 	{
 		b := *c
 		sv0 := s.ProcessName
-		m, e := p.n17(&b, s)
-		if e.on {
-			if c.stop(e, &b, 2) {
+		m, e := p.n15(&b, s)
+		if e.On {
+			if c.Stop(e, &b, 2) {
 				return true, e
 			}
-			if b.cur >= deepest {
-				first, deepest = e, b.cur
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
 			}
 		} else if m {
-			c.accept(&b)
-			return true, pgenErr{}
+			c.Accept(&b)
+			return true, pgenrt.Err{}
 		}
 		s.ProcessName = sv0
 	}
 	{
 		b := *c
 		sv0 := s.Event
-		m, e := p.n18(&b, s)
-		if e.on {
-			if c.stop(e, &b, 2) {
+		m, e := p.n17(&b, s)
+		if e.On {
+			if c.Stop(e, &b, 2) {
 				return true, e
 			}
-			if b.cur >= deepest {
-				first, deepest = e, b.cur
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
 			}
 		} else if m {
-			c.accept(&b)
-			return true, pgenErr{}
+			c.Accept(&b)
+			return true, pgenrt.Err{}
 		}
 		s.Event = sv0
 	}
@@ -1056,1600 +966,773 @@ func (p *dumpParserGen) n2(c *pgenState, s *dumpLine) (bool, pgenErr) {
 		b := *c
 		sv0 := s.Rc
 		m, e := p.n19(&b, s)
-		if e.on {
-			if c.stop(e, &b, 2) {
+		if e.On {
+			if c.Stop(e, &b, 2) {
 				return true, e
 			}
-			if b.cur >= deepest {
-				first, deepest = e, b.cur
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
 			}
 		} else if m {
-			c.accept(&b)
-			return true, pgenErr{}
+			c.Accept(&b)
+			return true, pgenrt.Err{}
 		}
 		s.Rc = sv0
 	}
 	{
 		b := *c
 		sv0 := s.Client
-		m, e := p.n20(&b, s)
-		if e.on {
-			if c.stop(e, &b, 2) {
+		m, e := p.n21(&b, s)
+		if e.On {
+			if c.Stop(e, &b, 2) {
 				return true, e
 			}
-			if b.cur >= deepest {
-				first, deepest = e, b.cur
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
 			}
 		} else if m {
-			c.accept(&b)
-			return true, pgenErr{}
+			c.Accept(&b)
+			return true, pgenrt.Err{}
 		}
 		s.Client = sv0
 	}
 	{
 		b := *c
 		sv0 := s.Root
-		m, e := p.n21(&b, s)
-		if e.on {
-			if c.stop(e, &b, 2) {
+		m, e := p.n23(&b, s)
+		if e.On {
+			if c.Stop(e, &b, 2) {
 				return true, e
 			}
-			if b.cur >= deepest {
-				first, deepest = e, b.cur
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
 			}
 		} else if m {
-			c.accept(&b)
-			return true, pgenErr{}
+			c.Accept(&b)
+			return true, pgenrt.Err{}
 		}
 		s.Root = sv0
 	}
 	{
 		b := *c
 		sv0 := s.Names
-		m, e := p.n22(&b, s)
-		if e.on {
-			if c.stop(e, &b, 2) {
+		m, e := p.n25(&b, s)
+		if e.On {
+			if c.Stop(e, &b, 2) {
 				return true, e
 			}
-			if b.cur >= deepest {
-				first, deepest = e, b.cur
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
 			}
 		} else if m {
-			c.accept(&b)
-			return true, pgenErr{}
+			c.Accept(&b)
+			return true, pgenrt.Err{}
 		}
 		s.Names = sv0
 	}
 	{
 		b := *c
 		sv0 := s.SCD
-		m, e := p.n23(&b, s)
-		if e.on {
-			if c.stop(e, &b, 2) {
+		m, e := p.n27(&b, s)
+		if e.On {
+			if c.Stop(e, &b, 2) {
 				return true, e
 			}
-			if b.cur >= deepest {
-				first, deepest = e, b.cur
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
 			}
 		} else if m {
-			c.accept(&b)
-			return true, pgenErr{}
+			c.Accept(&b)
+			return true, pgenrt.Err{}
 		}
 		s.SCD = sv0
 	}
 	{
 		b := *c
 		sv0 := s.Receive
-		m, e := p.n24(&b, s)
-		if e.on {
-			if c.stop(e, &b, 2) {
+		m, e := p.n29(&b, s)
+		if e.On {
+			if c.Stop(e, &b, 2) {
 				return true, e
 			}
-			if b.cur >= deepest {
-				first, deepest = e, b.cur
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
 			}
 		} else if m {
-			c.accept(&b)
-			return true, pgenErr{}
+			c.Accept(&b)
+			return true, pgenrt.Err{}
 		}
 		s.Receive = sv0
 	}
 	{
 		b := *c
 		sv0 := s.Lookup
-		m, e := p.n25(&b, s)
-		if e.on {
-			if c.stop(e, &b, 2) {
+		m, e := p.n31(&b, s)
+		if e.On {
+			if c.Stop(e, &b, 2) {
 				return true, e
 			}
-			if b.cur >= deepest {
-				first, deepest = e, b.cur
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
 			}
 		} else if m {
-			c.accept(&b)
-			return true, pgenErr{}
+			c.Accept(&b)
+			return true, pgenrt.Err{}
 		}
 		s.Lookup = sv0
 	}
 	{
 		b := *c
 		sv0 := s.Offset
-		m, e := p.n26(&b, s)
-		if e.on {
-			if c.stop(e, &b, 2) {
+		m, e := p.n32(&b, s)
+		if e.On {
+			if c.Stop(e, &b, 2) {
 				return true, e
 			}
-			if b.cur >= deepest {
-				first, deepest = e, b.cur
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
 			}
 		} else if m {
-			c.accept(&b)
-			return true, pgenErr{}
+			c.Accept(&b)
+			return true, pgenrt.Err{}
 		}
 		s.Offset = sv0
 	}
-	if first.on {
-		c.maybeUpdate(first)
+	if first.On {
+		c.MaybeUpdate(first)
 		return true, first
 	}
-	return false, pgenErr{}
+	return false, pgenrt.Err{}
 }
 
-// Item ("Time:" TimeItem)?
-func (p *dumpParserGen) n3(c *pgenState, s *eventLine) (bool, pgenErr) {
-	if m, e := p.n27(c, s); e.on {
-		return true, e
-	} else if !m {
-		return false, pgenErr{}
-	}
-	if m, e := p.n28(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 1}
-	}
-	return true, pgenErr{}
-}
-
-// Item ("Process:" Item)? ("Thread:" Item)?
-func (p *dumpParserGen) n4(c *pgenState, s *headLine) (bool, pgenErr) {
-	if m, e := p.n29(c, s); e.on {
-		return true, e
-	} else if !m {
-		return false, pgenErr{}
-	}
-	if m, e := p.n30(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 2}
-	}
-	if m, e := p.n31(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 3}
-	}
-	return true, pgenErr{}
-}
-
-// <word>
-func (p *dumpParserGen) n5(c *pgenState, s *item) (bool, pgenErr) {
-	start := c.cur
-	m, e := p.n32(c, s)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	if c.cur == start+1 && s.Text == "" {
-		s.Text = p.text(start) // one token: no concatenation
-		return true, pgenErr{}
-	}
-	for i := start; i < c.cur; i++ {
-		s.Text += p.text(i)
-	}
-	return true, pgenErr{}
-}
-
-// <key>
-func (p *dumpParserGen) n6(c *pgenState, s *key) (bool, pgenErr) {
-	start := c.cur
-	m, e := p.n33(c, s)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	if c.cur == start+1 && s.Text == "" {
-		s.Text = p.text(start) // one token: no concatenation
-		return true, pgenErr{}
-	}
-	for i := start; i < c.cur; i++ {
-		s.Text += p.text(i)
-	}
-	return true, pgenErr{}
-}
-
-// Words (Key Words)?
-func (p *dumpParserGen) n7(c *pgenState, s *namesLine) (bool, pgenErr) {
-	if m, e := p.n34(c, s); e.on {
-		return true, e
-	} else if !m {
-		return false, pgenErr{}
-	}
-	if m, e := p.n35(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 4}
-	}
-	return true, pgenErr{}
-}
-
-// "Offset" Item+
-func (p *dumpParserGen) n8(c *pgenState, s *offsetLine) (bool, pgenErr) {
-	if m, e := p.n36(c, s); e.on {
-		return true, e
-	} else if !m {
-		return false, pgenErr{}
-	}
-	if m, e := p.n37(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 5}
-	}
-	return true, pgenErr{}
-}
-
-// Words (Key Words)?
-func (p *dumpParserGen) n9(c *pgenState, s *scdLine) (bool, pgenErr) {
-	if m, e := p.n38(c, s); e.on {
-		return true, e
-	} else if !m {
-		return false, pgenErr{}
-	}
-	if m, e := p.n39(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 4}
-	}
-	return true, pgenErr{}
-}
-
-// Item Item Item?
-func (p *dumpParserGen) n10(c *pgenState, s *timeItem) (bool, pgenErr) {
-	if m, e := p.n40(c, s); e.on {
-		return true, e
-	} else if !m {
-		return false, pgenErr{}
-	}
-	if m, e := p.n41(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 6}
-	}
-	if m, e := p.n42(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 7}
-	}
-	return true, pgenErr{}
-}
-
-// <word>*
-func (p *dumpParserGen) n11(c *pgenState, s *words) (bool, pgenErr) {
-	matched := false
-	for {
-		b := *c
-		sv0 := s.Words
-		m, e := p.n43(&b, s)
-		if e.on {
-			c.maybeUpdate(e)
-			if c.stop(e, &b, 2) {
-				return true, e
-			}
-			s.Words = sv0
-			break
-		}
-		c.accept(&b)
-		if !m {
-			s.Words = sv0
-			break
-		}
-		matched = true
-	}
-	_ = matched
-	return true, pgenErr{}
-}
-
-// Item Item "-" Item
-func (p *dumpParserGen) n12(c *pgenState, s *apValue) (bool, pgenErr) {
-	if m, e := p.n44(c, s); e.on {
-		return true, e
-	} else if !m {
-		return false, pgenErr{}
-	}
-	if m, e := p.n45(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 8}
-	}
-	if m, e := p.n46(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 9}
-	}
-	if m, e := p.n47(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 10}
-	}
-	return true, pgenErr{}
-}
-
-// ApValue
-func (p *dumpParserGen) n13(c *pgenState, s *clientLine) (bool, pgenErr) {
-	var v apValue
-	m, e := p.s_apValue(c, &v)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.Client = v
-	return true, pgenErr{}
-}
-
-// ("RootAP:" ApValue)?
-func (p *dumpParserGen) n14(c *pgenState, s *clientLine) (bool, pgenErr) {
-	matched := false
-	for {
-		b := *c
-		sv0 := s.Root
-		m, e := p.n48(&b, s)
-		if e.on {
-			c.maybeUpdate(e)
-			if c.stop(e, &b, 2) {
-				return true, e
-			}
-			s.Root = sv0
-			break
-		}
-		c.accept(&b)
-		if !m {
-			s.Root = sv0
-			break
-		}
-		matched = true
-		break
-	}
-	_ = matched
-	return true, pgenErr{}
-}
-
-// "PRF:" HeadLine
-func (p *dumpParserGen) n15(c *pgenState, s *dumpLine) (bool, pgenErr) {
-	if m, e := p.n49(c, s); e.on {
-		return true, e
-	} else if !m {
-		return false, pgenErr{}
-	}
-	if m, e := p.n50(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 11}
-	}
-	return true, pgenErr{}
-}
-
-// "Trace:" Item
-func (p *dumpParserGen) n16(c *pgenState, s *dumpLine) (bool, pgenErr) {
-	if m, e := p.n51(c, s); e.on {
-		return true, e
-	} else if !m {
-		return false, pgenErr{}
-	}
-	if m, e := p.n52(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 10}
-	}
-	return true, pgenErr{}
-}
-
-// "ProcessName:" Words
-func (p *dumpParserGen) n17(c *pgenState, s *dumpLine) (bool, pgenErr) {
-	if m, e := p.n53(c, s); e.on {
-		return true, e
-	} else if !m {
-		return false, pgenErr{}
-	}
-	if m, e := p.n54(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 12}
-	}
-	return true, pgenErr{}
-}
-
-// "Event:" EventLine
-func (p *dumpParserGen) n18(c *pgenState, s *dumpLine) (bool, pgenErr) {
-	if m, e := p.n55(c, s); e.on {
-		return true, e
-	} else if !m {
-		return false, pgenErr{}
-	}
-	if m, e := p.n56(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 13}
-	}
-	return true, pgenErr{}
-}
-
-// "Rc:" Item
-func (p *dumpParserGen) n19(c *pgenState, s *dumpLine) (bool, pgenErr) {
-	if m, e := p.n57(c, s); e.on {
-		return true, e
-	} else if !m {
-		return false, pgenErr{}
-	}
-	if m, e := p.n58(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 10}
-	}
-	return true, pgenErr{}
-}
-
-// "ClientAP:" ClientLine
-func (p *dumpParserGen) n20(c *pgenState, s *dumpLine) (bool, pgenErr) {
-	if m, e := p.n59(c, s); e.on {
-		return true, e
-	} else if !m {
-		return false, pgenErr{}
-	}
-	if m, e := p.n60(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 14}
-	}
-	return true, pgenErr{}
-}
-
-// "RootAP:" ApValue
-func (p *dumpParserGen) n21(c *pgenState, s *dumpLine) (bool, pgenErr) {
-	if m, e := p.n61(c, s); e.on {
-		return true, e
-	} else if !m {
-		return false, pgenErr{}
-	}
-	if m, e := p.n62(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 15}
-	}
-	return true, pgenErr{}
-}
-
-// "INT:" NamesLine
-func (p *dumpParserGen) n22(c *pgenState, s *dumpLine) (bool, pgenErr) {
-	if m, e := p.n63(c, s); e.on {
-		return true, e
-	} else if !m {
-		return false, pgenErr{}
-	}
-	if m, e := p.n64(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 16}
-	}
-	return true, pgenErr{}
-}
-
-// "SendSCD:" ScdLine
-func (p *dumpParserGen) n23(c *pgenState, s *dumpLine) (bool, pgenErr) {
-	if m, e := p.n65(c, s); e.on {
-		return true, e
-	} else if !m {
-		return false, pgenErr{}
-	}
-	if m, e := p.n66(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 17}
-	}
-	return true, pgenErr{}
-}
-
-// "ReceiveSCD:" Words
-func (p *dumpParserGen) n24(c *pgenState, s *dumpLine) (bool, pgenErr) {
-	if m, e := p.n67(c, s); e.on {
-		return true, e
-	} else if !m {
-		return false, pgenErr{}
-	}
-	if m, e := p.n68(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 12}
-	}
-	return true, pgenErr{}
-}
-
-// "LookupName:" Words
-func (p *dumpParserGen) n25(c *pgenState, s *dumpLine) (bool, pgenErr) {
-	if m, e := p.n69(c, s); e.on {
-		return true, e
-	} else if !m {
-		return false, pgenErr{}
-	}
-	if m, e := p.n70(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 12}
-	}
-	return true, pgenErr{}
-}
-
-// OffsetLine
-func (p *dumpParserGen) n26(c *pgenState, s *dumpLine) (bool, pgenErr) {
-	var nv *offsetLine
-	if p.reuse {
-		nv = p.slab_offsetLine.alloc()
-		*nv = offsetLine{Columns: nv.Columns[:0]}
-	} else {
-		nv = new(offsetLine)
-	}
-	m, e := p.s_offsetLine(c, nv)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.Offset = nv
-	return true, pgenErr{}
+func (p *dumpParserGen) s_dumpLine(c *pgenrt.State, s *dumpLine) (bool, pgenrt.Err) {
+	return c.Close(p.n33(c, s))
 }
 
 // Item
-func (p *dumpParserGen) n27(c *pgenState, s *eventLine) (bool, pgenErr) {
+func (p *dumpParserGen) n34(c *pgenrt.State, s *eventLine) (bool, pgenrt.Err) {
 	var v item
-	m, e := p.s_item(c, &v)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
+	if m, e := p.s_item(c, &v); !m || e.On {
+		return e.On, e
 	}
 	s.Event = v
-	return true, pgenErr{}
-}
-
-// ("Time:" TimeItem)?
-func (p *dumpParserGen) n28(c *pgenState, s *eventLine) (bool, pgenErr) {
-	matched := false
-	for {
-		b := *c
-		sv0 := s.Time
-		m, e := p.n71(&b, s)
-		if e.on {
-			c.maybeUpdate(e)
-			if c.stop(e, &b, 2) {
-				return true, e
-			}
-			s.Time = sv0
-			break
-		}
-		c.accept(&b)
-		if !m {
-			s.Time = sv0
-			break
-		}
-		matched = true
-		break
-	}
-	_ = matched
-	return true, pgenErr{}
-}
-
-// Item
-func (p *dumpParserGen) n29(c *pgenState, s *headLine) (bool, pgenErr) {
-	var v item
-	m, e := p.s_item(c, &v)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.Status = v
-	return true, pgenErr{}
-}
-
-// ("Process:" Item)?
-func (p *dumpParserGen) n30(c *pgenState, s *headLine) (bool, pgenErr) {
-	matched := false
-	for {
-		b := *c
-		sv0 := s.Process
-		m, e := p.n72(&b, s)
-		if e.on {
-			c.maybeUpdate(e)
-			if c.stop(e, &b, 2) {
-				return true, e
-			}
-			s.Process = sv0
-			break
-		}
-		c.accept(&b)
-		if !m {
-			s.Process = sv0
-			break
-		}
-		matched = true
-		break
-	}
-	_ = matched
-	return true, pgenErr{}
-}
-
-// ("Thread:" Item)?
-func (p *dumpParserGen) n31(c *pgenState, s *headLine) (bool, pgenErr) {
-	matched := false
-	for {
-		b := *c
-		sv0 := s.Thread
-		m, e := p.n73(&b, s)
-		if e.on {
-			c.maybeUpdate(e)
-			if c.stop(e, &b, 2) {
-				return true, e
-			}
-			s.Thread = sv0
-			break
-		}
-		c.accept(&b)
-		if !m {
-			s.Thread = sv0
-			break
-		}
-		matched = true
-		break
-	}
-	_ = matched
-	return true, pgenErr{}
-}
-
-// <word>
-func (p *dumpParserGen) n32(c *pgenState, s *item) (bool, pgenErr) {
-	if p.toks[c.cur].typ != 1 {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// <key>
-func (p *dumpParserGen) n33(c *pgenState, s *key) (bool, pgenErr) {
-	if p.toks[c.cur].typ != 0 {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// Words
-func (p *dumpParserGen) n34(c *pgenState, s *namesLine) (bool, pgenErr) {
-	var v words
-	m, e := p.s_words(c, &v)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.INT = v
-	return true, pgenErr{}
-}
-
-// (Key Words)?
-func (p *dumpParserGen) n35(c *pgenState, s *namesLine) (bool, pgenErr) {
-	matched := false
-	for {
-		b := *c
-		sv0, sv1 := s.OPRKey, s.OPR
-		m, e := p.n74(&b, s)
-		if e.on {
-			c.maybeUpdate(e)
-			if c.stop(e, &b, 2) {
-				return true, e
-			}
-			s.OPRKey, s.OPR = sv0, sv1
-			break
-		}
-		c.accept(&b)
-		if !m {
-			s.OPRKey, s.OPR = sv0, sv1
-			break
-		}
-		matched = true
-		break
-	}
-	_ = matched
-	return true, pgenErr{}
-}
-
-// "Offset"
-func (p *dumpParserGen) n36(c *pgenState, s *offsetLine) (bool, pgenErr) {
-	if p.text(c.cur) != "Offset" {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// Item+
-func (p *dumpParserGen) n37(c *pgenState, s *offsetLine) (bool, pgenErr) {
-	matched := false
-	for {
-		b := *c
-		sv0 := s.Columns
-		m, e := p.n75(&b, s)
-		if e.on {
-			c.maybeUpdate(e)
-			if c.stop(e, &b, 2) {
-				return true, e
-			}
-			s.Columns = sv0
-			break
-		}
-		c.accept(&b)
-		if !m {
-			s.Columns = sv0
-			break
-		}
-		matched = true
-	}
-	return matched, pgenErr{}
-}
-
-// Words
-func (p *dumpParserGen) n38(c *pgenState, s *scdLine) (bool, pgenErr) {
-	var v words
-	m, e := p.s_words(c, &v)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.Send = v
-	return true, pgenErr{}
-}
-
-// (Key Words)?
-func (p *dumpParserGen) n39(c *pgenState, s *scdLine) (bool, pgenErr) {
-	matched := false
-	for {
-		b := *c
-		sv0, sv1 := s.ReceiveKey, s.Receive
-		m, e := p.n76(&b, s)
-		if e.on {
-			c.maybeUpdate(e)
-			if c.stop(e, &b, 2) {
-				return true, e
-			}
-			s.ReceiveKey, s.Receive = sv0, sv1
-			break
-		}
-		c.accept(&b)
-		if !m {
-			s.ReceiveKey, s.Receive = sv0, sv1
-			break
-		}
-		matched = true
-		break
-	}
-	_ = matched
-	return true, pgenErr{}
-}
-
-// Item
-func (p *dumpParserGen) n40(c *pgenState, s *timeItem) (bool, pgenErr) {
-	var v item
-	m, e := p.s_item(c, &v)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.Date = v
-	return true, pgenErr{}
-}
-
-// Item
-func (p *dumpParserGen) n41(c *pgenState, s *timeItem) (bool, pgenErr) {
-	var v item
-	m, e := p.s_item(c, &v)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.Clock = v
-	return true, pgenErr{}
-}
-
-// Item?
-func (p *dumpParserGen) n42(c *pgenState, s *timeItem) (bool, pgenErr) {
-	matched := false
-	for {
-		b := *c
-		sv0 := s.Sub
-		m, e := p.n77(&b, s)
-		if e.on {
-			c.maybeUpdate(e)
-			if c.stop(e, &b, 2) {
-				return true, e
-			}
-			s.Sub = sv0
-			break
-		}
-		c.accept(&b)
-		if !m {
-			s.Sub = sv0
-			break
-		}
-		matched = true
-		break
-	}
-	_ = matched
-	return true, pgenErr{}
-}
-
-// <word>
-func (p *dumpParserGen) n43(c *pgenState, s *words) (bool, pgenErr) {
-	start := c.cur
-	m, e := p.n78(c, s)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	for i := start; i < c.cur; i++ {
-		s.Words = append(s.Words, p.text(i))
-	}
-	return true, pgenErr{}
-}
-
-// Item
-func (p *dumpParserGen) n44(c *pgenState, s *apValue) (bool, pgenErr) {
-	var nv *item
-	if p.reuse {
-		nv = p.slab_item.alloc()
-		*nv = item{}
-	} else {
-		nv = new(item)
-	}
-	m, e := p.s_item(c, nv)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.IP = nv
-	return true, pgenErr{}
-}
-
-// Item
-func (p *dumpParserGen) n45(c *pgenState, s *apValue) (bool, pgenErr) {
-	var nv *item
-	if p.reuse {
-		nv = p.slab_item.alloc()
-		*nv = item{}
-	} else {
-		nv = new(item)
-	}
-	m, e := p.s_item(c, nv)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.PID = nv
-	return true, pgenErr{}
-}
-
-// "-"
-func (p *dumpParserGen) n46(c *pgenState, s *apValue) (bool, pgenErr) {
-	if p.text(c.cur) != "-" {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// Item
-func (p *dumpParserGen) n47(c *pgenState, s *apValue) (bool, pgenErr) {
-	var nv *item
-	if p.reuse {
-		nv = p.slab_item.alloc()
-		*nv = item{}
-	} else {
-		nv = new(item)
-	}
-	m, e := p.s_item(c, nv)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.CommNo = nv
-	return true, pgenErr{}
-}
-
-// "RootAP:" ApValue
-func (p *dumpParserGen) n48(c *pgenState, s *clientLine) (bool, pgenErr) {
-	if m, e := p.n79(c, s); e.on {
-		return true, e
-	} else if !m {
-		return false, pgenErr{}
-	}
-	if m, e := p.n80(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 15}
-	}
-	return true, pgenErr{}
-}
-
-// "PRF:"
-func (p *dumpParserGen) n49(c *pgenState, s *dumpLine) (bool, pgenErr) {
-	if p.text(c.cur) != "PRF:" {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// HeadLine
-func (p *dumpParserGen) n50(c *pgenState, s *dumpLine) (bool, pgenErr) {
-	var nv *headLine
-	if p.reuse {
-		nv = p.slab_headLine.alloc()
-		*nv = headLine{}
-	} else {
-		nv = new(headLine)
-	}
-	m, e := p.s_headLine(c, nv)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.Head = nv
-	return true, pgenErr{}
-}
-
-// "Trace:"
-func (p *dumpParserGen) n51(c *pgenState, s *dumpLine) (bool, pgenErr) {
-	if p.text(c.cur) != "Trace:" {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// Item
-func (p *dumpParserGen) n52(c *pgenState, s *dumpLine) (bool, pgenErr) {
-	var nv *item
-	if p.reuse {
-		nv = p.slab_item.alloc()
-		*nv = item{}
-	} else {
-		nv = new(item)
-	}
-	m, e := p.s_item(c, nv)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.Trace = nv
-	return true, pgenErr{}
-}
-
-// "ProcessName:"
-func (p *dumpParserGen) n53(c *pgenState, s *dumpLine) (bool, pgenErr) {
-	if p.text(c.cur) != "ProcessName:" {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// Words
-func (p *dumpParserGen) n54(c *pgenState, s *dumpLine) (bool, pgenErr) {
-	var nv *words
-	if p.reuse {
-		nv = p.slab_words.alloc()
-		*nv = words{Words: nv.Words[:0]}
-	} else {
-		nv = new(words)
-	}
-	m, e := p.s_words(c, nv)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.ProcessName = nv
-	return true, pgenErr{}
-}
-
-// "Event:"
-func (p *dumpParserGen) n55(c *pgenState, s *dumpLine) (bool, pgenErr) {
-	if p.text(c.cur) != "Event:" {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// EventLine
-func (p *dumpParserGen) n56(c *pgenState, s *dumpLine) (bool, pgenErr) {
-	var nv *eventLine
-	if p.reuse {
-		nv = p.slab_eventLine.alloc()
-		*nv = eventLine{}
-	} else {
-		nv = new(eventLine)
-	}
-	m, e := p.s_eventLine(c, nv)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.Event = nv
-	return true, pgenErr{}
-}
-
-// "Rc:"
-func (p *dumpParserGen) n57(c *pgenState, s *dumpLine) (bool, pgenErr) {
-	if p.text(c.cur) != "Rc:" {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// Item
-func (p *dumpParserGen) n58(c *pgenState, s *dumpLine) (bool, pgenErr) {
-	var nv *item
-	if p.reuse {
-		nv = p.slab_item.alloc()
-		*nv = item{}
-	} else {
-		nv = new(item)
-	}
-	m, e := p.s_item(c, nv)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.Rc = nv
-	return true, pgenErr{}
-}
-
-// "ClientAP:"
-func (p *dumpParserGen) n59(c *pgenState, s *dumpLine) (bool, pgenErr) {
-	if p.text(c.cur) != "ClientAP:" {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// ClientLine
-func (p *dumpParserGen) n60(c *pgenState, s *dumpLine) (bool, pgenErr) {
-	var nv *clientLine
-	if p.reuse {
-		nv = p.slab_clientLine.alloc()
-		*nv = clientLine{}
-	} else {
-		nv = new(clientLine)
-	}
-	m, e := p.s_clientLine(c, nv)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.Client = nv
-	return true, pgenErr{}
-}
-
-// "RootAP:"
-func (p *dumpParserGen) n61(c *pgenState, s *dumpLine) (bool, pgenErr) {
-	if p.text(c.cur) != "RootAP:" {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// ApValue
-func (p *dumpParserGen) n62(c *pgenState, s *dumpLine) (bool, pgenErr) {
-	var nv *apValue
-	if p.reuse {
-		nv = p.slab_apValue.alloc()
-		*nv = apValue{}
-	} else {
-		nv = new(apValue)
-	}
-	m, e := p.s_apValue(c, nv)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.Root = nv
-	return true, pgenErr{}
-}
-
-// "INT:"
-func (p *dumpParserGen) n63(c *pgenState, s *dumpLine) (bool, pgenErr) {
-	if p.text(c.cur) != "INT:" {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// NamesLine
-func (p *dumpParserGen) n64(c *pgenState, s *dumpLine) (bool, pgenErr) {
-	var nv *namesLine
-	if p.reuse {
-		nv = p.slab_namesLine.alloc()
-		*nv = namesLine{}
-	} else {
-		nv = new(namesLine)
-	}
-	m, e := p.s_namesLine(c, nv)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.Names = nv
-	return true, pgenErr{}
-}
-
-// "SendSCD:"
-func (p *dumpParserGen) n65(c *pgenState, s *dumpLine) (bool, pgenErr) {
-	if p.text(c.cur) != "SendSCD:" {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// ScdLine
-func (p *dumpParserGen) n66(c *pgenState, s *dumpLine) (bool, pgenErr) {
-	var nv *scdLine
-	if p.reuse {
-		nv = p.slab_scdLine.alloc()
-		*nv = scdLine{}
-	} else {
-		nv = new(scdLine)
-	}
-	m, e := p.s_scdLine(c, nv)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.SCD = nv
-	return true, pgenErr{}
-}
-
-// "ReceiveSCD:"
-func (p *dumpParserGen) n67(c *pgenState, s *dumpLine) (bool, pgenErr) {
-	if p.text(c.cur) != "ReceiveSCD:" {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// Words
-func (p *dumpParserGen) n68(c *pgenState, s *dumpLine) (bool, pgenErr) {
-	var nv *words
-	if p.reuse {
-		nv = p.slab_words.alloc()
-		*nv = words{Words: nv.Words[:0]}
-	} else {
-		nv = new(words)
-	}
-	m, e := p.s_words(c, nv)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.Receive = nv
-	return true, pgenErr{}
-}
-
-// "LookupName:"
-func (p *dumpParserGen) n69(c *pgenState, s *dumpLine) (bool, pgenErr) {
-	if p.text(c.cur) != "LookupName:" {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// Words
-func (p *dumpParserGen) n70(c *pgenState, s *dumpLine) (bool, pgenErr) {
-	var nv *words
-	if p.reuse {
-		nv = p.slab_words.alloc()
-		*nv = words{Words: nv.Words[:0]}
-	} else {
-		nv = new(words)
-	}
-	m, e := p.s_words(c, nv)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.Lookup = nv
-	return true, pgenErr{}
-}
-
-// "Time:" TimeItem
-func (p *dumpParserGen) n71(c *pgenState, s *eventLine) (bool, pgenErr) {
-	if m, e := p.n81(c, s); e.on {
-		return true, e
-	} else if !m {
-		return false, pgenErr{}
-	}
-	if m, e := p.n82(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 18}
-	}
-	return true, pgenErr{}
-}
-
-// "Process:" Item
-func (p *dumpParserGen) n72(c *pgenState, s *headLine) (bool, pgenErr) {
-	if m, e := p.n83(c, s); e.on {
-		return true, e
-	} else if !m {
-		return false, pgenErr{}
-	}
-	if m, e := p.n84(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 10}
-	}
-	return true, pgenErr{}
-}
-
-// "Thread:" Item
-func (p *dumpParserGen) n73(c *pgenState, s *headLine) (bool, pgenErr) {
-	if m, e := p.n85(c, s); e.on {
-		return true, e
-	} else if !m {
-		return false, pgenErr{}
-	}
-	if m, e := p.n86(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 10}
-	}
-	return true, pgenErr{}
-}
-
-// Key Words
-func (p *dumpParserGen) n74(c *pgenState, s *namesLine) (bool, pgenErr) {
-	if m, e := p.n87(c, s); e.on {
-		return true, e
-	} else if !m {
-		return false, pgenErr{}
-	}
-	if m, e := p.n88(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 12}
-	}
-	return true, pgenErr{}
-}
-
-// Item
-func (p *dumpParserGen) n75(c *pgenState, s *offsetLine) (bool, pgenErr) {
-	var v item
-	m, e := p.s_item(c, &v)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.Columns = append(s.Columns, v)
-	return true, pgenErr{}
-}
-
-// Key Words
-func (p *dumpParserGen) n76(c *pgenState, s *scdLine) (bool, pgenErr) {
-	if m, e := p.n89(c, s); e.on {
-		return true, e
-	} else if !m {
-		return false, pgenErr{}
-	}
-	if m, e := p.n90(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 12}
-	}
-	return true, pgenErr{}
-}
-
-// Item
-func (p *dumpParserGen) n77(c *pgenState, s *timeItem) (bool, pgenErr) {
-	var nv *item
-	if p.reuse {
-		nv = p.slab_item.alloc()
-		*nv = item{}
-	} else {
-		nv = new(item)
-	}
-	m, e := p.s_item(c, nv)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.Sub = nv
-	return true, pgenErr{}
-}
-
-// <word>
-func (p *dumpParserGen) n78(c *pgenState, s *words) (bool, pgenErr) {
-	if p.toks[c.cur].typ != 1 {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// "RootAP:"
-func (p *dumpParserGen) n79(c *pgenState, s *clientLine) (bool, pgenErr) {
-	if p.text(c.cur) != "RootAP:" {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// ApValue
-func (p *dumpParserGen) n80(c *pgenState, s *clientLine) (bool, pgenErr) {
-	var nv *apValue
-	if p.reuse {
-		nv = p.slab_apValue.alloc()
-		*nv = apValue{}
-	} else {
-		nv = new(apValue)
-	}
-	m, e := p.s_apValue(c, nv)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.Root = nv
-	return true, pgenErr{}
-}
-
-// "Time:"
-func (p *dumpParserGen) n81(c *pgenState, s *eventLine) (bool, pgenErr) {
-	if p.text(c.cur) != "Time:" {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
+	return true, pgenrt.Err{}
 }
 
 // TimeItem
-func (p *dumpParserGen) n82(c *pgenState, s *eventLine) (bool, pgenErr) {
+func (p *dumpParserGen) n35(c *pgenrt.State, s *eventLine) (bool, pgenrt.Err) {
 	var nv *timeItem
 	if p.reuse {
-		nv = p.slab_timeItem.alloc()
+		nv = p.slab_timeItem.Alloc()
 		*nv = timeItem{}
 	} else {
 		nv = new(timeItem)
 	}
-	m, e := p.s_timeItem(c, nv)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
+	if m, e := p.s_timeItem(c, nv); !m || e.On {
+		return e.On, e
 	}
 	s.Time = nv
-	return true, pgenErr{}
+	return true, pgenrt.Err{}
 }
 
-// "Process:"
-func (p *dumpParserGen) n83(c *pgenState, s *headLine) (bool, pgenErr) {
-	if p.text(c.cur) != "Process:" {
-		return false, pgenErr{}
+// "Time:" TimeItem
+func (p *dumpParserGen) n36(c *pgenrt.State, s *eventLine) (bool, pgenrt.Err) {
+	if m, e := p.Lit(c, "Time:"); !m || e.On {
+		return e.On, e
 	}
-	c.cur++
-	return true, pgenErr{}
+	if m, e := p.n35(c, s); !m || e.On {
+		return true, c.Miss(e, 11)
+	}
+	return true, pgenrt.Err{}
+}
+
+// ("Time:" TimeItem)?
+func (p *dumpParserGen) n37(c *pgenrt.State, s *eventLine) (bool, pgenrt.Err) {
+	matched := false
+	for {
+		b := *c
+		sv0 := s.Time
+		m, e := p.n36(&b, s)
+		if e.On {
+			c.MaybeUpdate(e)
+			if c.Stop(e, &b, 2) {
+				return true, e
+			}
+			s.Time = sv0
+			break
+		}
+		c.Accept(&b)
+		if !m {
+			s.Time = sv0
+			break
+		}
+		matched = true
+		break
+	}
+	_ = matched
+	return true, pgenrt.Err{}
+}
+
+// Item ("Time:" TimeItem)?
+func (p *dumpParserGen) n38(c *pgenrt.State, s *eventLine) (bool, pgenrt.Err) {
+	if m, e := p.n34(c, s); !m || e.On {
+		return e.On, e
+	}
+	if m, e := p.n37(c, s); !m || e.On {
+		return true, c.Miss(e, 12)
+	}
+	return true, pgenrt.Err{}
+}
+
+func (p *dumpParserGen) s_eventLine(c *pgenrt.State, s *eventLine) (bool, pgenrt.Err) {
+	return c.Close(p.n38(c, s))
 }
 
 // Item
-func (p *dumpParserGen) n84(c *pgenState, s *headLine) (bool, pgenErr) {
+func (p *dumpParserGen) n39(c *pgenrt.State, s *headLine) (bool, pgenrt.Err) {
+	var v item
+	if m, e := p.s_item(c, &v); !m || e.On {
+		return e.On, e
+	}
+	s.Status = v
+	return true, pgenrt.Err{}
+}
+
+// Item
+func (p *dumpParserGen) n40(c *pgenrt.State, s *headLine) (bool, pgenrt.Err) {
 	var nv *item
 	if p.reuse {
-		nv = p.slab_item.alloc()
+		nv = p.slab_item.Alloc()
 		*nv = item{}
 	} else {
 		nv = new(item)
 	}
-	m, e := p.s_item(c, nv)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
+	if m, e := p.s_item(c, nv); !m || e.On {
+		return e.On, e
 	}
 	s.Process = nv
-	return true, pgenErr{}
+	return true, pgenrt.Err{}
 }
 
-// "Thread:"
-func (p *dumpParserGen) n85(c *pgenState, s *headLine) (bool, pgenErr) {
-	if p.text(c.cur) != "Thread:" {
-		return false, pgenErr{}
+// "Process:" Item
+func (p *dumpParserGen) n41(c *pgenrt.State, s *headLine) (bool, pgenrt.Err) {
+	if m, e := p.Lit(c, "Process:"); !m || e.On {
+		return e.On, e
 	}
-	c.cur++
-	return true, pgenErr{}
+	if m, e := p.n40(c, s); !m || e.On {
+		return true, c.Miss(e, 2)
+	}
+	return true, pgenrt.Err{}
+}
+
+// ("Process:" Item)?
+func (p *dumpParserGen) n42(c *pgenrt.State, s *headLine) (bool, pgenrt.Err) {
+	matched := false
+	for {
+		b := *c
+		sv0 := s.Process
+		m, e := p.n41(&b, s)
+		if e.On {
+			c.MaybeUpdate(e)
+			if c.Stop(e, &b, 2) {
+				return true, e
+			}
+			s.Process = sv0
+			break
+		}
+		c.Accept(&b)
+		if !m {
+			s.Process = sv0
+			break
+		}
+		matched = true
+		break
+	}
+	_ = matched
+	return true, pgenrt.Err{}
 }
 
 // Item
-func (p *dumpParserGen) n86(c *pgenState, s *headLine) (bool, pgenErr) {
+func (p *dumpParserGen) n43(c *pgenrt.State, s *headLine) (bool, pgenrt.Err) {
 	var nv *item
 	if p.reuse {
-		nv = p.slab_item.alloc()
+		nv = p.slab_item.Alloc()
 		*nv = item{}
 	} else {
 		nv = new(item)
 	}
-	m, e := p.s_item(c, nv)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
+	if m, e := p.s_item(c, nv); !m || e.On {
+		return e.On, e
 	}
 	s.Thread = nv
-	return true, pgenErr{}
+	return true, pgenrt.Err{}
+}
+
+// "Thread:" Item
+func (p *dumpParserGen) n44(c *pgenrt.State, s *headLine) (bool, pgenrt.Err) {
+	if m, e := p.Lit(c, "Thread:"); !m || e.On {
+		return e.On, e
+	}
+	if m, e := p.n43(c, s); !m || e.On {
+		return true, c.Miss(e, 2)
+	}
+	return true, pgenrt.Err{}
+}
+
+// ("Thread:" Item)?
+func (p *dumpParserGen) n45(c *pgenrt.State, s *headLine) (bool, pgenrt.Err) {
+	matched := false
+	for {
+		b := *c
+		sv0 := s.Thread
+		m, e := p.n44(&b, s)
+		if e.On {
+			c.MaybeUpdate(e)
+			if c.Stop(e, &b, 2) {
+				return true, e
+			}
+			s.Thread = sv0
+			break
+		}
+		c.Accept(&b)
+		if !m {
+			s.Thread = sv0
+			break
+		}
+		matched = true
+		break
+	}
+	_ = matched
+	return true, pgenrt.Err{}
+}
+
+// Item ("Process:" Item)? ("Thread:" Item)?
+func (p *dumpParserGen) n46(c *pgenrt.State, s *headLine) (bool, pgenrt.Err) {
+	if m, e := p.n39(c, s); !m || e.On {
+		return e.On, e
+	}
+	if m, e := p.n42(c, s); !m || e.On {
+		return true, c.Miss(e, 13)
+	}
+	if m, e := p.n45(c, s); !m || e.On {
+		return true, c.Miss(e, 14)
+	}
+	return true, pgenrt.Err{}
+}
+
+func (p *dumpParserGen) s_headLine(c *pgenrt.State, s *headLine) (bool, pgenrt.Err) {
+	return c.Close(p.n46(c, s))
+}
+
+// <word>
+func (p *dumpParserGen) n47(c *pgenrt.State, s *item) (bool, pgenrt.Err) {
+	start := c.Cur
+	if m, e := p.Ref(c, 1); !m || e.On {
+		return e.On, e
+	}
+	if c.Cur == start+1 && s.Text == "" {
+		s.Text = p.Text(start) // one token: no concatenation
+		return true, pgenrt.Err{}
+	}
+	for i := start; i < c.Cur; i++ {
+		s.Text += p.Text(i)
+	}
+	return true, pgenrt.Err{}
+}
+
+func (p *dumpParserGen) s_item(c *pgenrt.State, s *item) (bool, pgenrt.Err) {
+	s.Pos = p.Pos(c.Cur)
+	return c.Close(p.n47(c, s))
+}
+
+// <key>
+func (p *dumpParserGen) n48(c *pgenrt.State, s *key) (bool, pgenrt.Err) {
+	start := c.Cur
+	if m, e := p.Ref(c, 0); !m || e.On {
+		return e.On, e
+	}
+	if c.Cur == start+1 && s.Text == "" {
+		s.Text = p.Text(start) // one token: no concatenation
+		return true, pgenrt.Err{}
+	}
+	for i := start; i < c.Cur; i++ {
+		s.Text += p.Text(i)
+	}
+	return true, pgenrt.Err{}
+}
+
+func (p *dumpParserGen) s_key(c *pgenrt.State, s *key) (bool, pgenrt.Err) {
+	s.Pos = p.Pos(c.Cur)
+	return c.Close(p.n48(c, s))
+}
+
+// Words
+func (p *dumpParserGen) n49(c *pgenrt.State, s *namesLine) (bool, pgenrt.Err) {
+	var v words
+	if m, e := p.s_words(c, &v); !m || e.On {
+		return e.On, e
+	}
+	s.INT = v
+	return true, pgenrt.Err{}
 }
 
 // Key
-func (p *dumpParserGen) n87(c *pgenState, s *namesLine) (bool, pgenErr) {
+func (p *dumpParserGen) n50(c *pgenrt.State, s *namesLine) (bool, pgenrt.Err) {
 	var nv *key
 	if p.reuse {
-		nv = p.slab_key.alloc()
+		nv = p.slab_key.Alloc()
 		*nv = key{}
 	} else {
 		nv = new(key)
 	}
-	m, e := p.s_key(c, nv)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
+	if m, e := p.s_key(c, nv); !m || e.On {
+		return e.On, e
 	}
 	s.OPRKey = nv
-	return true, pgenErr{}
+	return true, pgenrt.Err{}
 }
 
 // Words
-func (p *dumpParserGen) n88(c *pgenState, s *namesLine) (bool, pgenErr) {
+func (p *dumpParserGen) n51(c *pgenrt.State, s *namesLine) (bool, pgenrt.Err) {
 	var v words
-	m, e := p.s_words(c, &v)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
+	if m, e := p.s_words(c, &v); !m || e.On {
+		return e.On, e
 	}
 	s.OPR = v
-	return true, pgenErr{}
+	return true, pgenrt.Err{}
+}
+
+// Key Words
+func (p *dumpParserGen) n52(c *pgenrt.State, s *namesLine) (bool, pgenrt.Err) {
+	if m, e := p.n50(c, s); !m || e.On {
+		return e.On, e
+	}
+	if m, e := p.n51(c, s); !m || e.On {
+		return true, c.Miss(e, 6)
+	}
+	return true, pgenrt.Err{}
+}
+
+// (Key Words)?
+func (p *dumpParserGen) n53(c *pgenrt.State, s *namesLine) (bool, pgenrt.Err) {
+	matched := false
+	for {
+		b := *c
+		sv0, sv1 := s.OPRKey, s.OPR
+		m, e := p.n52(&b, s)
+		if e.On {
+			c.MaybeUpdate(e)
+			if c.Stop(e, &b, 2) {
+				return true, e
+			}
+			s.OPRKey, s.OPR = sv0, sv1
+			break
+		}
+		c.Accept(&b)
+		if !m {
+			s.OPRKey, s.OPR = sv0, sv1
+			break
+		}
+		matched = true
+		break
+	}
+	_ = matched
+	return true, pgenrt.Err{}
+}
+
+// Words (Key Words)?
+func (p *dumpParserGen) n54(c *pgenrt.State, s *namesLine) (bool, pgenrt.Err) {
+	if m, e := p.n49(c, s); !m || e.On {
+		return e.On, e
+	}
+	if m, e := p.n53(c, s); !m || e.On {
+		return true, c.Miss(e, 15)
+	}
+	return true, pgenrt.Err{}
+}
+
+func (p *dumpParserGen) s_namesLine(c *pgenrt.State, s *namesLine) (bool, pgenrt.Err) {
+	return c.Close(p.n54(c, s))
+}
+
+// Item
+func (p *dumpParserGen) n55(c *pgenrt.State, s *offsetLine) (bool, pgenrt.Err) {
+	var v item
+	if m, e := p.s_item(c, &v); !m || e.On {
+		return e.On, e
+	}
+	s.Columns = append(s.Columns, v)
+	return true, pgenrt.Err{}
+}
+
+// Item+
+func (p *dumpParserGen) n56(c *pgenrt.State, s *offsetLine) (bool, pgenrt.Err) {
+	matched := false
+	for {
+		b := *c
+		sv0 := s.Columns
+		m, e := p.n55(&b, s)
+		if e.On {
+			c.MaybeUpdate(e)
+			if c.Stop(e, &b, 2) {
+				return true, e
+			}
+			s.Columns = sv0
+			break
+		}
+		c.Accept(&b)
+		if !m {
+			s.Columns = sv0
+			break
+		}
+		matched = true
+	}
+	return matched, pgenrt.Err{}
+}
+
+// "Offset" Item+
+func (p *dumpParserGen) n57(c *pgenrt.State, s *offsetLine) (bool, pgenrt.Err) {
+	if m, e := p.Lit(c, "Offset"); !m || e.On {
+		return e.On, e
+	}
+	if m, e := p.n56(c, s); !m || e.On {
+		return true, c.Miss(e, 16)
+	}
+	return true, pgenrt.Err{}
+}
+
+func (p *dumpParserGen) s_offsetLine(c *pgenrt.State, s *offsetLine) (bool, pgenrt.Err) {
+	s.Pos = p.Pos(c.Cur)
+	return c.Close(p.n57(c, s))
+}
+
+// Words
+func (p *dumpParserGen) n58(c *pgenrt.State, s *scdLine) (bool, pgenrt.Err) {
+	var v words
+	if m, e := p.s_words(c, &v); !m || e.On {
+		return e.On, e
+	}
+	s.Send = v
+	return true, pgenrt.Err{}
 }
 
 // Key
-func (p *dumpParserGen) n89(c *pgenState, s *scdLine) (bool, pgenErr) {
+func (p *dumpParserGen) n59(c *pgenrt.State, s *scdLine) (bool, pgenrt.Err) {
 	var nv *key
 	if p.reuse {
-		nv = p.slab_key.alloc()
+		nv = p.slab_key.Alloc()
 		*nv = key{}
 	} else {
 		nv = new(key)
 	}
-	m, e := p.s_key(c, nv)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
+	if m, e := p.s_key(c, nv); !m || e.On {
+		return e.On, e
 	}
 	s.ReceiveKey = nv
-	return true, pgenErr{}
+	return true, pgenrt.Err{}
 }
 
 // Words
-func (p *dumpParserGen) n90(c *pgenState, s *scdLine) (bool, pgenErr) {
+func (p *dumpParserGen) n60(c *pgenrt.State, s *scdLine) (bool, pgenrt.Err) {
 	var v words
-	m, e := p.s_words(c, &v)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
+	if m, e := p.s_words(c, &v); !m || e.On {
+		return e.On, e
 	}
 	s.Receive = v
-	return true, pgenErr{}
+	return true, pgenrt.Err{}
 }
 
-var pgenExpect_dumpParser = [...]string{"(\"RootAP:\" ApValue)?", "(\"Time:\" TimeItem)?", "(\"Process:\" Item)? (\"Thread:\" Item)?", "(\"Thread:\" Item)?", "(Key Words)?", "Item+", "Item Item?", "Item?", "Item \"-\" Item", "\"-\" Item", "Item", "HeadLine", "Words", "EventLine", "ClientLine", "ApValue", "NamesLine", "ScdLine", "TimeItem"}
+// Key Words
+func (p *dumpParserGen) n61(c *pgenrt.State, s *scdLine) (bool, pgenrt.Err) {
+	if m, e := p.n59(c, s); !m || e.On {
+		return e.On, e
+	}
+	if m, e := p.n60(c, s); !m || e.On {
+		return true, c.Miss(e, 6)
+	}
+	return true, pgenrt.Err{}
+}
+
+// (Key Words)?
+func (p *dumpParserGen) n62(c *pgenrt.State, s *scdLine) (bool, pgenrt.Err) {
+	matched := false
+	for {
+		b := *c
+		sv0, sv1 := s.ReceiveKey, s.Receive
+		m, e := p.n61(&b, s)
+		if e.On {
+			c.MaybeUpdate(e)
+			if c.Stop(e, &b, 2) {
+				return true, e
+			}
+			s.ReceiveKey, s.Receive = sv0, sv1
+			break
+		}
+		c.Accept(&b)
+		if !m {
+			s.ReceiveKey, s.Receive = sv0, sv1
+			break
+		}
+		matched = true
+		break
+	}
+	_ = matched
+	return true, pgenrt.Err{}
+}
+
+// Words (Key Words)?
+func (p *dumpParserGen) n63(c *pgenrt.State, s *scdLine) (bool, pgenrt.Err) {
+	if m, e := p.n58(c, s); !m || e.On {
+		return e.On, e
+	}
+	if m, e := p.n62(c, s); !m || e.On {
+		return true, c.Miss(e, 15)
+	}
+	return true, pgenrt.Err{}
+}
+
+func (p *dumpParserGen) s_scdLine(c *pgenrt.State, s *scdLine) (bool, pgenrt.Err) {
+	return c.Close(p.n63(c, s))
+}
+
+// Item
+func (p *dumpParserGen) n64(c *pgenrt.State, s *timeItem) (bool, pgenrt.Err) {
+	var v item
+	if m, e := p.s_item(c, &v); !m || e.On {
+		return e.On, e
+	}
+	s.Date = v
+	return true, pgenrt.Err{}
+}
+
+// Item
+func (p *dumpParserGen) n65(c *pgenrt.State, s *timeItem) (bool, pgenrt.Err) {
+	var v item
+	if m, e := p.s_item(c, &v); !m || e.On {
+		return e.On, e
+	}
+	s.Clock = v
+	return true, pgenrt.Err{}
+}
+
+// Item
+func (p *dumpParserGen) n66(c *pgenrt.State, s *timeItem) (bool, pgenrt.Err) {
+	var nv *item
+	if p.reuse {
+		nv = p.slab_item.Alloc()
+		*nv = item{}
+	} else {
+		nv = new(item)
+	}
+	if m, e := p.s_item(c, nv); !m || e.On {
+		return e.On, e
+	}
+	s.Sub = nv
+	return true, pgenrt.Err{}
+}
+
+// Item?
+func (p *dumpParserGen) n67(c *pgenrt.State, s *timeItem) (bool, pgenrt.Err) {
+	matched := false
+	for {
+		b := *c
+		sv0 := s.Sub
+		m, e := p.n66(&b, s)
+		if e.On {
+			c.MaybeUpdate(e)
+			if c.Stop(e, &b, 2) {
+				return true, e
+			}
+			s.Sub = sv0
+			break
+		}
+		c.Accept(&b)
+		if !m {
+			s.Sub = sv0
+			break
+		}
+		matched = true
+		break
+	}
+	_ = matched
+	return true, pgenrt.Err{}
+}
+
+// Item Item Item?
+func (p *dumpParserGen) n68(c *pgenrt.State, s *timeItem) (bool, pgenrt.Err) {
+	if m, e := p.n64(c, s); !m || e.On {
+		return e.On, e
+	}
+	if m, e := p.n65(c, s); !m || e.On {
+		return true, c.Miss(e, 17)
+	}
+	if m, e := p.n67(c, s); !m || e.On {
+		return true, c.Miss(e, 18)
+	}
+	return true, pgenrt.Err{}
+}
+
+func (p *dumpParserGen) s_timeItem(c *pgenrt.State, s *timeItem) (bool, pgenrt.Err) {
+	return c.Close(p.n68(c, s))
+}
+
+// <word>
+func (p *dumpParserGen) n69(c *pgenrt.State, s *words) (bool, pgenrt.Err) {
+	start := c.Cur
+	if m, e := p.Ref(c, 1); !m || e.On {
+		return e.On, e
+	}
+	for i := start; i < c.Cur; i++ {
+		s.Words = append(s.Words, p.Text(i))
+	}
+	return true, pgenrt.Err{}
+}
+
+// <word>*
+func (p *dumpParserGen) n70(c *pgenrt.State, s *words) (bool, pgenrt.Err) {
+	matched := false
+	for {
+		b := *c
+		sv0 := s.Words
+		m, e := p.n69(&b, s)
+		if e.On {
+			c.MaybeUpdate(e)
+			if c.Stop(e, &b, 2) {
+				return true, e
+			}
+			s.Words = sv0
+			break
+		}
+		c.Accept(&b)
+		if !m {
+			s.Words = sv0
+			break
+		}
+		matched = true
+	}
+	_ = matched
+	return true, pgenrt.Err{}
+}
+
+func (p *dumpParserGen) s_words(c *pgenrt.State, s *words) (bool, pgenrt.Err) {
+	s.Pos = p.Pos(c.Cur)
+	return c.Close(p.n70(c, s))
+}
+
+var pgenExpect_dumpParser = [...]string{"Item \"-\" Item", "\"-\" Item", "Item", "ApValue", "(\"RootAP:\" ApValue)?", "HeadLine", "Words", "EventLine", "ClientLine", "NamesLine", "ScdLine", "TimeItem", "(\"Time:\" TimeItem)?", "(\"Process:\" Item)? (\"Thread:\" Item)?", "(\"Thread:\" Item)?", "(Key Words)?", "Item+", "Item Item?", "Item?"}
 
 // hexParserGen is the generated parser of hexParser's grammar (root hexLine): it builds the
 // same tree and reports the same errors. Its zero value is ready to use;
 // it keeps its buffers between parses, so use one per goroutine.
 type hexParserGen struct {
-	filename string
-	src      string
-	toks     []pgenToken
-	reuse    bool // ParseInto: nodes come from the slabs
+	pgenrt.Input
+	reuse bool // ParseInto: nodes come from the slabs
 }
 
 // ParseString parses s as hexParser.ParseString does, into a new tree.
 func (p *hexParserGen) ParseString(filename, s string) (*hexLine, error) {
 	out := new(hexLine)
-	if err := p.parse(filename, s, out, false); err != nil {
-		return nil, err
-	}
-	return out, nil
+	return pgenrt.Tree(out, p.parse(filename, s, out, false))
 }
 
 // ParseInto parses s into *out, which it first clears. The slices of the
@@ -2663,131 +1746,51 @@ func (p *hexParserGen) ParseInto(filename, s string, out *hexLine) error {
 func (p *hexParserGen) parse(filename, s string, out *hexLine, reuse bool) error {
 	p.reuse = reuse
 
-	toks, err := pgenLex_hexLexer(filename, s, 2, p.toks[:0])
-	p.toks = toks
-	if err != nil {
+	if err := p.Lex(&pgenLexer_hexLexer, filename, s, 2); err != nil {
 		return err
 	}
-	p.filename, p.src = filename, s
 	*out = hexLine{Bytes: out.Bytes[:0]}
-	var c pgenState
+	var c pgenrt.State
 	m, e := p.s_hexLine(&c, out)
-	if e.on {
-		return p.err(e)
-	}
-	if !m || p.toks[c.cur].typ >= 0 {
-		return p.err(c.deepest(pgenErr{on: true, tok: int32(c.cur), expect: -1}))
-	}
-	return nil
-}
-
-func (p *hexParserGen) pos(i int) lexer.Position {
-	t := &p.toks[i]
-	return lexer.Position{Filename: p.filename, Offset: int(t.start), Line: int(t.line), Column: int(t.col)}
-}
-
-func (p *hexParserGen) text(i int) string {
-	t := &p.toks[i]
-	return p.src[t.start:t.end]
-}
-
-func (p *hexParserGen) err(e pgenErr) error {
-	t := &p.toks[e.tok]
-	typ := lexer.EOF
-	if t.typ >= 0 {
-		typ = lexer.EOF - 1 - lexer.TokenType(t.typ)
-	}
-	expect := ""
-	if e.expect >= 0 {
-		expect = pgenExpect_hexParser[e.expect]
-	}
-	return &participle.UnexpectedTokenError{Unexpected: lexer.Token{Type: typ, Value: p.src[t.start:t.end], Pos: p.pos(int(e.tok))}, Expect: expect}
-}
-
-func (p *hexParserGen) s_hexLine(c *pgenState, s *hexLine) (bool, pgenErr) {
-	m, e := p.n0(c, s)
-	if e.on {
-		c.maybeUpdate(e)
-		return true, e
-	}
-	return m, pgenErr{}
-}
-
-func (p *hexParserGen) s_item(c *pgenState, s *item) (bool, pgenErr) {
-	s.Pos = p.pos(c.cur)
-	m, e := p.n1(c, s)
-	if e.on {
-		c.maybeUpdate(e)
-		return true, e
-	}
-	return m, pgenErr{}
-}
-
-// Item Item*
-func (p *hexParserGen) n0(c *pgenState, s *hexLine) (bool, pgenErr) {
-	if m, e := p.n2(c, s); e.on {
-		return true, e
-	} else if !m {
-		return false, pgenErr{}
-	}
-	if m, e := p.n3(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 0}
-	}
-	return true, pgenErr{}
-}
-
-// <word>
-func (p *hexParserGen) n1(c *pgenState, s *item) (bool, pgenErr) {
-	start := c.cur
-	m, e := p.n4(c, s)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	if c.cur == start+1 && s.Text == "" {
-		s.Text = p.text(start) // one token: no concatenation
-		return true, pgenErr{}
-	}
-	for i := start; i < c.cur; i++ {
-		s.Text += p.text(i)
-	}
-	return true, pgenErr{}
+	return p.Finish(&c, m, e, pgenExpect_hexParser[:])
 }
 
 // Item
-func (p *hexParserGen) n2(c *pgenState, s *hexLine) (bool, pgenErr) {
+func (p *hexParserGen) n0(c *pgenrt.State, s *hexLine) (bool, pgenrt.Err) {
 	var v item
-	m, e := p.s_item(c, &v)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
+	if m, e := p.s_item(c, &v); !m || e.On {
+		return e.On, e
 	}
 	s.Offset = v
-	return true, pgenErr{}
+	return true, pgenrt.Err{}
+}
+
+// Item
+func (p *hexParserGen) n1(c *pgenrt.State, s *hexLine) (bool, pgenrt.Err) {
+	var v item
+	if m, e := p.s_item(c, &v); !m || e.On {
+		return e.On, e
+	}
+	s.Bytes = append(s.Bytes, v)
+	return true, pgenrt.Err{}
 }
 
 // Item*
-func (p *hexParserGen) n3(c *pgenState, s *hexLine) (bool, pgenErr) {
+func (p *hexParserGen) n2(c *pgenrt.State, s *hexLine) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		b := *c
 		sv0 := s.Bytes
-		m, e := p.n5(&b, s)
-		if e.on {
-			c.maybeUpdate(e)
-			if c.stop(e, &b, 1) {
+		m, e := p.n1(&b, s)
+		if e.On {
+			c.MaybeUpdate(e)
+			if c.Stop(e, &b, 1) {
 				return true, e
 			}
 			s.Bytes = sv0
 			break
 		}
-		c.accept(&b)
+		c.Accept(&b)
 		if !m {
 			s.Bytes = sv0
 			break
@@ -2795,30 +1798,43 @@ func (p *hexParserGen) n3(c *pgenState, s *hexLine) (bool, pgenErr) {
 		matched = true
 	}
 	_ = matched
-	return true, pgenErr{}
+	return true, pgenrt.Err{}
+}
+
+// Item Item*
+func (p *hexParserGen) n3(c *pgenrt.State, s *hexLine) (bool, pgenrt.Err) {
+	if m, e := p.n0(c, s); !m || e.On {
+		return e.On, e
+	}
+	if m, e := p.n2(c, s); !m || e.On {
+		return true, c.Miss(e, 0)
+	}
+	return true, pgenrt.Err{}
+}
+
+func (p *hexParserGen) s_hexLine(c *pgenrt.State, s *hexLine) (bool, pgenrt.Err) {
+	return c.Close(p.n3(c, s))
 }
 
 // <word>
-func (p *hexParserGen) n4(c *pgenState, s *item) (bool, pgenErr) {
-	if p.toks[c.cur].typ != 0 {
-		return false, pgenErr{}
+func (p *hexParserGen) n4(c *pgenrt.State, s *item) (bool, pgenrt.Err) {
+	start := c.Cur
+	if m, e := p.Ref(c, 0); !m || e.On {
+		return e.On, e
 	}
-	c.cur++
-	return true, pgenErr{}
+	if c.Cur == start+1 && s.Text == "" {
+		s.Text = p.Text(start) // one token: no concatenation
+		return true, pgenrt.Err{}
+	}
+	for i := start; i < c.Cur; i++ {
+		s.Text += p.Text(i)
+	}
+	return true, pgenrt.Err{}
 }
 
-// Item
-func (p *hexParserGen) n5(c *pgenState, s *hexLine) (bool, pgenErr) {
-	var v item
-	m, e := p.s_item(c, &v)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.Bytes = append(s.Bytes, v)
-	return true, pgenErr{}
+func (p *hexParserGen) s_item(c *pgenrt.State, s *item) (bool, pgenrt.Err) {
+	s.Pos = p.Pos(c.Cur)
+	return c.Close(p.n4(c, s))
 }
 
 var pgenExpect_hexParser = [...]string{"Item*"}

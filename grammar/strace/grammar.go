@@ -24,7 +24,6 @@ package strace
 //go:generate go run ../internal/pgen
 
 import (
-	"github.com/tracekit/tracekit/grammar/internal/lineconv"
 	"strconv"
 	"strings"
 
@@ -35,11 +34,12 @@ import (
 	"github.com/tracekit/tracekit/ast/diag"
 	sast "github.com/tracekit/tracekit/ast/strace"
 	"github.com/tracekit/tracekit/grammar/internal/chunk"
+	"github.com/tracekit/tracekit/grammar/internal/lineconv"
 )
 
 // MaxDepth bounds how deeply brackets may nest; deeper lines are refused
 // (strace.CodeDepth) before parsing.
-const MaxDepth = 64
+const MaxDepth = lineconv.MaxDepth
 
 // The lexer of the main grammar: the specification of its tokens (the
 // parser runs on scanner, the same rules without regular expressions). The
@@ -407,19 +407,13 @@ func (lp *LineParser) line(pos ast.Pos, text string, nodes *nodes) (*sast.Line, 
 	c := &converter{Converter: lineconv.Converter{Base: pos}, text: text, nodes: nodes}
 	trimmed := strings.TrimLeft(text, " \t")
 	if strings.HasPrefix(text, "strace: ") || strings.HasPrefix(trimmed, "> ") || trimmed == ">" {
-		return c.rest(lp.parseRest(text))
+		return c.rest(lineconv.Parse(lp.Reference, restParser, &lp.restGen, text, &lp.rest))
 	}
 	if off, ok := tooDeep(text); !ok {
-		c.Report(c.At(off), diag.Error, sast.CodeDepth, "values nested more than "+strconv.Itoa(MaxDepth)+" deep")
+		c.TooDeep(off, sast.CodeDepth)
 		return nil, c.Diags
 	}
-	var p *line
-	var err error
-	if lp.Reference {
-		p, err = lineParser.ParseString("", text)
-	} else {
-		p, err = &lp.parsed, lp.gen.ParseInto("", text, &lp.parsed)
-	}
+	p, err := lineconv.Parse(lp.Reference, lineParser, &lp.gen, text, &lp.parsed)
 	if err != nil {
 		c.syntax(err)
 		return nil, c.Diags
@@ -452,14 +446,6 @@ func (lp *LineParser) line(pos ast.Pos, text string, nodes *nodes) (*sast.Line, 
 		return nil, c.Diags
 	}
 	return l, c.Diags
-}
-
-// parseRest parses a "strace: " message or a " > " stack frame.
-func (lp *LineParser) parseRest(text string) (*restLine, error) {
-	if lp.Reference {
-		return restParser.ParseString("", text)
-	}
-	return &lp.rest, lp.restGen.ParseInto("", text, &lp.rest)
 }
 
 // rest converts a "strace: " message or a " > " stack frame.
@@ -1024,36 +1010,8 @@ func isHex(b byte) bool {
 	return b >= '0' && b <= '9' || b >= 'a' && b <= 'f' || b >= 'A' && b <= 'F'
 }
 
-// tooDeep scans the line for nesting of brackets outside strings and
-// comments, and reports the offset where it passes MaxDepth.
-func tooDeep(line string) (int, bool) {
-	// The opening brackets of the whole line, strings included, bound the
-	// depth: when there are few (nearly always), no scan is needed.
-	if len(line) <= MaxDepth || strings.Count(line, "(")+strings.Count(line, "{")+strings.Count(line, "[") <= MaxDepth {
-		return 0, true
-	}
-	depth := 0
-	for i := 0; i < len(line); i++ {
-		switch line[i] {
-		case '"':
-			for i++; i < len(line) && line[i] != '"'; i++ {
-				if line[i] == '\\' {
-					i++
-				}
-			}
-		case '{', '[', '(':
-			depth++
-			if depth > MaxDepth {
-				return i, false
-			}
-		case '}', ']', ')':
-			if depth > 0 {
-				depth--
-			}
-		}
-	}
-	return 0, true
-}
+// tooDeep scans the line for brackets nested more than MaxDepth deep.
+func tooDeep(line string) (int, bool) { return lineconv.Depth(line, "{[(", "}])") }
 
 // isSpace reports whether b is white space as the lexer's Space rule (\s)
 // has it.

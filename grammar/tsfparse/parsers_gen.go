@@ -6,4528 +6,1092 @@
 package tsfparse
 
 import (
-	"strconv"
-	"strings"
-	"unicode/utf8"
-
-	"github.com/alecthomas/participle/v2"
 	"github.com/alecthomas/participle/v2/lexer"
+
+	"github.com/tracekit/tracekit/grammar/internal/pgen/pgenrt"
 )
 
-// pgenToken is a token of a generated lexer: its rule (-1 at the end of
-// the input), its bytes and the line and column it starts at.
-type pgenToken struct {
-	typ        int32
-	start, end int32
-	line, col  int32
+// pgenParser_definition holds the functions of the grammars of fieldParser, headerParser, listParser, which share
+// their lexer and options; each one's generated parser embeds one.
+type pgenParser_definition struct {
+	pgenrt.Tokens
 }
 
-// pgenErr is a parse error not yet turned into an error value: the token
-// it is at and the index of what was expected (-1: nothing named).
-type pgenErr struct {
-	on     bool
-	tok    int32
-	expect int32
-}
-
-// pgenState is the state of one parse branch: the token cursor and the
-// deepest error seen, as participle tracks them.
-type pgenState struct {
-	cur    int
-	derr   pgenErr
-	ddepth int
-}
-
-func (c *pgenState) maybeUpdate(err pgenErr) {
-	if c.cur >= c.ddepth {
-		c.derr = err
-		c.ddepth = c.cur
-	}
-}
-
-func (c *pgenState) accept(b *pgenState) {
-	c.cur = b.cur
-	if b.ddepth >= c.ddepth {
-		c.ddepth = b.ddepth
-		c.derr = b.derr
-	}
-}
-
-// stop records a failed branch's error and reports whether the branch went
-// further than the lookahead allows, accepting it then.
-func (c *pgenState) stop(err pgenErr, b *pgenState, lookahead int) bool {
-	if b.ddepth > c.ddepth {
-		c.derr = b.derr
-		c.ddepth = b.ddepth
-	} else if b.cur >= c.ddepth {
-		c.derr = err
-		c.ddepth = max(b.cur, b.ddepth)
-	}
-	if b.cur > c.cur+lookahead {
-		c.accept(b)
-		return true
-	}
-	return false
-}
-
-// deepest returns the deepest error when it lies beyond the cursor, else err.
-func (c *pgenState) deepest(err pgenErr) pgenErr {
-	if c.cur >= c.ddepth || !c.derr.on {
-		return err
-	}
-	return c.derr
-}
-
-// pgenSlab hands out values of T from chunks it keeps from parse to parse.
-type pgenSlab[T any] struct {
-	chunks [][]T
-	i, n   int
-}
-
-func (s *pgenSlab[T]) reset() { s.i, s.n = 0, 0 }
-
-func (s *pgenSlab[T]) alloc() *T {
-	if len(s.chunks) == 0 {
-		s.chunks = append(s.chunks, make([]T, 32))
-	}
-	if s.n == len(s.chunks[s.i]) {
-		s.i, s.n = s.i+1, 0
-		if s.i == len(s.chunks) {
-			s.chunks = append(s.chunks, make([]T, 32))
-		}
-	}
-	x := &s.chunks[s.i][s.n]
-	s.n++
-	return x
-}
-
-// pgenAdvance moves a line and column over text, as participle's lexer
-// positions do (columns count runes).
-func pgenAdvance(line, col int32, text string) (int32, int32) {
-	last := -1
-	ascii := true
-	for i := 0; i < len(text); i++ {
-		switch b := text[i]; {
-		case b == '\n':
-			line++
-			last = i
-		case b >= 0x80:
-			ascii = false
-		}
-	}
-	if last < 0 {
-		if ascii {
-			return line, col + int32(len(text))
-		}
-		return line, col + int32(utf8.RuneCountInString(text))
-	}
-	return line, int32(utf8.RuneCountInString(text[last:]))
-}
-
-// pgenLexError is participle's lexer error for text no rule matches.
-func pgenLexError(pos lexer.Position, rest string) error {
-	sample := []rune(rest)
-	if len(sample) > 16 {
-		sample = append(sample[:16], []rune("...")...)
-	}
-	return &lexer.Error{Msg: "lexer: invalid input text " + strconv.Quote(string(sample)), Pos: pos}
-}
+var pgenFold_definition = [...]lexer.TokenType{tokIdent}
 
 // fieldParserGen is the generated parser of fieldParser's grammar (root field): it builds the
 // same tree and reports the same errors. Its zero value is ready to use;
 // it keeps its buffers between parses, so use one per goroutine.
-type fieldParserGen struct {
-	ltoks            []lexer.Token
-	eof              lexer.Token
-	filename         string
-	src              string
-	toks             []pgenToken
-	reuse            bool // ParseInto: nodes come from the slabs
-	slab_address     pgenSlab[address]
-	slab_atTarget    pgenSlab[atTarget]
-	slab_flag        pgenSlab[flag]
-	slab_groupField  pgenSlab[groupField]
-	slab_identTok    pgenSlab[identTok]
-	slab_lenField    pgenSlab[lenField]
-	slab_level       pgenSlab[level]
-	slab_memField    pgenSlab[memField]
-	slab_minorField  pgenSlab[minorField]
-	slab_numTok      pgenSlab[numTok]
-	slab_opFlagField pgenSlab[opFlagField]
-	slab_opcodeField pgenSlab[opcodeField]
-	slab_orbitField  pgenSlab[orbitField]
-	slab_pathTok     pgenSlab[pathTok]
-	slab_regTok      pgenSlab[regTok]
-	slab_regsField   pgenSlab[regsField]
-	slab_retEPTok    pgenSlab[retEPTok]
-	slab_scalarTok   pgenSlab[scalarTok]
-	slab_signedNum   pgenSlab[signedNum]
-	slab_strToken    pgenSlab[strToken]
-	slab_symTarget   pgenSlab[symTarget]
-	slab_term        pgenSlab[term]
-	slab_textField   pgenSlab[textField]
-	slab_tpField     pgenSlab[tpField]
-	slab_typeField   pgenSlab[typeField]
-}
+type fieldParserGen struct{ pgenParser_definition }
 
 // ParseTokens parses the tokens a scanner made, followed by the end of the
 // input at eof, as fieldParser.ParseFromLexer does over them (with
 // participle.AllowTrailing(allowTrailing)): a new tree, and the number of
 // tokens it took.
 func (p *fieldParserGen) ParseTokens(toks []lexer.Token, eof lexer.Position, allowTrailing bool) (*field, int, error) {
-	p.ltoks, p.eof = toks, lexer.EOFToken(eof)
-	p.reuse = false
-	out := new(field)
-	var c pgenState
-	m, e := p.s_field(&c, out)
-	if e.on {
-		return nil, c.cur, p.err(e)
-	}
-	if !m || (!allowTrailing && p.tok(c.cur).Type != lexer.EOF) {
-		return nil, c.cur, p.err(c.deepest(pgenErr{on: true, tok: int32(c.cur), expect: -1}))
-	}
-	return out, c.cur, nil
+	return pgenrt.ParseTokens(&p.pgenParser_definition, &p.Tokens, (*pgenParser_definition).s_field, toks, eof, allowTrailing, pgenFold_definition[:], pgenExpect_definition[:])
 }
-
-func (p *fieldParserGen) tok(i int) *lexer.Token {
-	if i < len(p.ltoks) {
-		return &p.ltoks[i]
-	}
-	return &p.eof
-}
-
-func (p *fieldParserGen) pos(i int) lexer.Position { return p.tok(i).Pos }
-
-func (p *fieldParserGen) text(i int) string { return p.tok(i).Value }
-
-// lit reports whether token i is the literal s, in any case for the types
-// that are case-insensitive.
-func (p *fieldParserGen) lit(i int, s string) bool {
-	t := p.tok(i)
-	return t.Value == s || p.caseInsensitive(t.Type) && strings.EqualFold(t.Value, s)
-}
-
-func (p *fieldParserGen) caseInsensitive(t lexer.TokenType) bool { return t == tokIdent }
-
-func (p *fieldParserGen) err(e pgenErr) error {
-	expect := ""
-	if e.expect >= 0 {
-		expect = pgenExpect_fieldParser[e.expect]
-	}
-	return &participle.UnexpectedTokenError{Unexpected: *p.tok(int(e.tok)), Expect: expect}
-}
-
-func (p *fieldParserGen) s_address(c *pgenState, s *address) (bool, pgenErr) {
-	s.Pos = p.pos(c.cur)
-	m, e := p.n0(c, s)
-	if e.on {
-		c.maybeUpdate(e)
-		return true, e
-	}
-	return m, pgenErr{}
-}
-
-func (p *fieldParserGen) s_atTarget(c *pgenState, s *atTarget) (bool, pgenErr) {
-	s.Pos = p.pos(c.cur)
-	m, e := p.n1(c, s)
-	if e.on {
-		c.maybeUpdate(e)
-		return true, e
-	}
-	return m, pgenErr{}
-}
-
-func (p *fieldParserGen) s_field(c *pgenState, s *field) (bool, pgenErr) {
-	m, e := p.n2(c, s)
-	if e.on {
-		c.maybeUpdate(e)
-		return true, e
-	}
-	return m, pgenErr{}
-}
-
-func (p *fieldParserGen) s_flag(c *pgenState, s *flag) (bool, pgenErr) {
-	s.Pos = p.pos(c.cur)
-	m, e := p.n3(c, s)
-	if e.on {
-		c.maybeUpdate(e)
-		return true, e
-	}
-	return m, pgenErr{}
-}
-
-func (p *fieldParserGen) s_groupField(c *pgenState, s *groupField) (bool, pgenErr) {
-	s.Pos = p.pos(c.cur)
-	start := c.cur
-	m, e := p.n4(c, s)
-	if e.on {
-		c.maybeUpdate(e)
-		return true, e
-	}
-	if m {
-		s.Tokens = p.ltoks[start:min(c.cur, len(p.ltoks))]
-	}
-	return m, pgenErr{}
-}
-
-func (p *fieldParserGen) s_identTok(c *pgenState, s *identTok) (bool, pgenErr) {
-	s.Pos = p.pos(c.cur)
-	m, e := p.n5(c, s)
-	if e.on {
-		c.maybeUpdate(e)
-		return true, e
-	}
-	return m, pgenErr{}
-}
-
-func (p *fieldParserGen) s_lenField(c *pgenState, s *lenField) (bool, pgenErr) {
-	s.Pos = p.pos(c.cur)
-	start := c.cur
-	m, e := p.n6(c, s)
-	if e.on {
-		c.maybeUpdate(e)
-		return true, e
-	}
-	if m {
-		s.Tokens = p.ltoks[start:min(c.cur, len(p.ltoks))]
-	}
-	return m, pgenErr{}
-}
-
-func (p *fieldParserGen) s_level(c *pgenState, s *level) (bool, pgenErr) {
-	s.Pos = p.pos(c.cur)
-	m, e := p.n7(c, s)
-	if e.on {
-		c.maybeUpdate(e)
-		return true, e
-	}
-	return m, pgenErr{}
-}
-
-func (p *fieldParserGen) s_memField(c *pgenState, s *memField) (bool, pgenErr) {
-	s.Pos = p.pos(c.cur)
-	start := c.cur
-	m, e := p.n8(c, s)
-	if e.on {
-		c.maybeUpdate(e)
-		return true, e
-	}
-	if m {
-		s.Tokens = p.ltoks[start:min(c.cur, len(p.ltoks))]
-	}
-	return m, pgenErr{}
-}
-
-func (p *fieldParserGen) s_minorField(c *pgenState, s *minorField) (bool, pgenErr) {
-	s.Pos = p.pos(c.cur)
-	start := c.cur
-	m, e := p.n9(c, s)
-	if e.on {
-		c.maybeUpdate(e)
-		return true, e
-	}
-	if m {
-		s.Tokens = p.ltoks[start:min(c.cur, len(p.ltoks))]
-	}
-	return m, pgenErr{}
-}
-
-func (p *fieldParserGen) s_numTok(c *pgenState, s *numTok) (bool, pgenErr) {
-	s.Pos = p.pos(c.cur)
-	m, e := p.n10(c, s)
-	if e.on {
-		c.maybeUpdate(e)
-		return true, e
-	}
-	return m, pgenErr{}
-}
-
-func (p *fieldParserGen) s_opFlagField(c *pgenState, s *opFlagField) (bool, pgenErr) {
-	s.Pos = p.pos(c.cur)
-	m, e := p.n11(c, s)
-	if e.on {
-		c.maybeUpdate(e)
-		return true, e
-	}
-	return m, pgenErr{}
-}
-
-func (p *fieldParserGen) s_opcodeField(c *pgenState, s *opcodeField) (bool, pgenErr) {
-	s.Pos = p.pos(c.cur)
-	start := c.cur
-	m, e := p.n12(c, s)
-	if e.on {
-		c.maybeUpdate(e)
-		return true, e
-	}
-	if m {
-		s.Tokens = p.ltoks[start:min(c.cur, len(p.ltoks))]
-	}
-	return m, pgenErr{}
-}
-
-func (p *fieldParserGen) s_orbitField(c *pgenState, s *orbitField) (bool, pgenErr) {
-	s.Pos = p.pos(c.cur)
-	start := c.cur
-	m, e := p.n13(c, s)
-	if e.on {
-		c.maybeUpdate(e)
-		return true, e
-	}
-	if m {
-		s.Tokens = p.ltoks[start:min(c.cur, len(p.ltoks))]
-	}
-	return m, pgenErr{}
-}
-
-func (p *fieldParserGen) s_pathTok(c *pgenState, s *pathTok) (bool, pgenErr) {
-	s.Pos = p.pos(c.cur)
-	m, e := p.n14(c, s)
-	if e.on {
-		c.maybeUpdate(e)
-		return true, e
-	}
-	return m, pgenErr{}
-}
-
-func (p *fieldParserGen) s_regTok(c *pgenState, s *regTok) (bool, pgenErr) {
-	s.Pos = p.pos(c.cur)
-	m, e := p.n15(c, s)
-	if e.on {
-		c.maybeUpdate(e)
-		return true, e
-	}
-	return m, pgenErr{}
-}
-
-func (p *fieldParserGen) s_regsField(c *pgenState, s *regsField) (bool, pgenErr) {
-	s.Pos = p.pos(c.cur)
-	start := c.cur
-	m, e := p.n16(c, s)
-	if e.on {
-		c.maybeUpdate(e)
-		return true, e
-	}
-	if m {
-		s.Tokens = p.ltoks[start:min(c.cur, len(p.ltoks))]
-	}
-	return m, pgenErr{}
-}
-
-func (p *fieldParserGen) s_retEPTok(c *pgenState, s *retEPTok) (bool, pgenErr) {
-	s.Pos = p.pos(c.cur)
-	m, e := p.n17(c, s)
-	if e.on {
-		c.maybeUpdate(e)
-		return true, e
-	}
-	return m, pgenErr{}
-}
-
-func (p *fieldParserGen) s_scalarTok(c *pgenState, s *scalarTok) (bool, pgenErr) {
-	s.Pos = p.pos(c.cur)
-	m, e := p.n18(c, s)
-	if e.on {
-		c.maybeUpdate(e)
-		return true, e
-	}
-	return m, pgenErr{}
-}
-
-func (p *fieldParserGen) s_signedNum(c *pgenState, s *signedNum) (bool, pgenErr) {
-	s.Pos = p.pos(c.cur)
-	m, e := p.n19(c, s)
-	if e.on {
-		c.maybeUpdate(e)
-		return true, e
-	}
-	return m, pgenErr{}
-}
-
-func (p *fieldParserGen) s_strToken(c *pgenState, s *strToken) (bool, pgenErr) {
-	s.Pos = p.pos(c.cur)
-	m, e := p.n20(c, s)
-	if e.on {
-		c.maybeUpdate(e)
-		return true, e
-	}
-	return m, pgenErr{}
-}
-
-func (p *fieldParserGen) s_symTarget(c *pgenState, s *symTarget) (bool, pgenErr) {
-	s.Pos = p.pos(c.cur)
-	m, e := p.n21(c, s)
-	if e.on {
-		c.maybeUpdate(e)
-		return true, e
-	}
-	return m, pgenErr{}
-}
-
-func (p *fieldParserGen) s_term(c *pgenState, s *term) (bool, pgenErr) {
-	s.Pos = p.pos(c.cur)
-	m, e := p.n22(c, s)
-	if e.on {
-		c.maybeUpdate(e)
-		return true, e
-	}
-	return m, pgenErr{}
-}
-
-func (p *fieldParserGen) s_textField(c *pgenState, s *textField) (bool, pgenErr) {
-	s.Pos = p.pos(c.cur)
-	start := c.cur
-	m, e := p.n23(c, s)
-	if e.on {
-		c.maybeUpdate(e)
-		return true, e
-	}
-	if m {
-		s.Tokens = p.ltoks[start:min(c.cur, len(p.ltoks))]
-	}
-	return m, pgenErr{}
-}
-
-func (p *fieldParserGen) s_tpField(c *pgenState, s *tpField) (bool, pgenErr) {
-	s.Pos = p.pos(c.cur)
-	start := c.cur
-	m, e := p.n24(c, s)
-	if e.on {
-		c.maybeUpdate(e)
-		return true, e
-	}
-	if m {
-		s.Tokens = p.ltoks[start:min(c.cur, len(p.ltoks))]
-	}
-	return m, pgenErr{}
-}
-
-func (p *fieldParserGen) s_typeField(c *pgenState, s *typeField) (bool, pgenErr) {
-	s.Pos = p.pos(c.cur)
-	start := c.cur
-	m, e := p.n25(c, s)
-	if e.on {
-		c.maybeUpdate(e)
-		return true, e
-	}
-	if m {
-		s.Tokens = p.ltoks[start:min(c.cur, len(p.ltoks))]
-	}
-	return m, pgenErr{}
-}
-
-// ScalarTok Term*
-func (p *fieldParserGen) n0(c *pgenState, s *address) (bool, pgenErr) {
-	if m, e := p.n26(c, s); e.on {
-		return true, e
-	} else if !m {
-		return false, pgenErr{}
-	}
-	if m, e := p.n27(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 0}
-	}
-	return true, pgenErr{}
-}
-
-// "@" PathTok ("," NumTok)?
-func (p *fieldParserGen) n1(c *pgenState, s *atTarget) (bool, pgenErr) {
-	if m, e := p.n28(c, s); e.on {
-		return true, e
-	} else if !m {
-		return false, pgenErr{}
-	}
-	if m, e := p.n29(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 1}
-	}
-	if m, e := p.n30(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 2}
-	}
-	return true, pgenErr{}
-}
-
-// MinorField | TpField | OpcodeField | TypeField | GroupField | TextField | LenField | RegsField | MemField | OrbitField | OpFlagField
-func (p *fieldParserGen) n2(c *pgenState, s *field) (bool, pgenErr) {
-	deepest := 0
-	var first pgenErr
-	{
-		b := *c
-		sv0 := s.Minor
-		m, e := p.n31(&b, s)
-		if e.on {
-			if c.stop(e, &b, 4) {
-				return true, e
-			}
-			if b.cur >= deepest {
-				first, deepest = e, b.cur
-			}
-		} else if m {
-			c.accept(&b)
-			return true, pgenErr{}
-		}
-		s.Minor = sv0
-	}
-	{
-		b := *c
-		sv0 := s.TP
-		m, e := p.n32(&b, s)
-		if e.on {
-			if c.stop(e, &b, 4) {
-				return true, e
-			}
-			if b.cur >= deepest {
-				first, deepest = e, b.cur
-			}
-		} else if m {
-			c.accept(&b)
-			return true, pgenErr{}
-		}
-		s.TP = sv0
-	}
-	{
-		b := *c
-		sv0 := s.Opcode
-		m, e := p.n33(&b, s)
-		if e.on {
-			if c.stop(e, &b, 4) {
-				return true, e
-			}
-			if b.cur >= deepest {
-				first, deepest = e, b.cur
-			}
-		} else if m {
-			c.accept(&b)
-			return true, pgenErr{}
-		}
-		s.Opcode = sv0
-	}
-	{
-		b := *c
-		sv0 := s.Type
-		m, e := p.n34(&b, s)
-		if e.on {
-			if c.stop(e, &b, 4) {
-				return true, e
-			}
-			if b.cur >= deepest {
-				first, deepest = e, b.cur
-			}
-		} else if m {
-			c.accept(&b)
-			return true, pgenErr{}
-		}
-		s.Type = sv0
-	}
-	{
-		b := *c
-		sv0 := s.Group
-		m, e := p.n35(&b, s)
-		if e.on {
-			if c.stop(e, &b, 4) {
-				return true, e
-			}
-			if b.cur >= deepest {
-				first, deepest = e, b.cur
-			}
-		} else if m {
-			c.accept(&b)
-			return true, pgenErr{}
-		}
-		s.Group = sv0
-	}
-	{
-		b := *c
-		sv0 := s.Text
-		m, e := p.n36(&b, s)
-		if e.on {
-			if c.stop(e, &b, 4) {
-				return true, e
-			}
-			if b.cur >= deepest {
-				first, deepest = e, b.cur
-			}
-		} else if m {
-			c.accept(&b)
-			return true, pgenErr{}
-		}
-		s.Text = sv0
-	}
-	{
-		b := *c
-		sv0 := s.Len
-		m, e := p.n37(&b, s)
-		if e.on {
-			if c.stop(e, &b, 4) {
-				return true, e
-			}
-			if b.cur >= deepest {
-				first, deepest = e, b.cur
-			}
-		} else if m {
-			c.accept(&b)
-			return true, pgenErr{}
-		}
-		s.Len = sv0
-	}
-	{
-		b := *c
-		sv0 := s.Regs
-		m, e := p.n38(&b, s)
-		if e.on {
-			if c.stop(e, &b, 4) {
-				return true, e
-			}
-			if b.cur >= deepest {
-				first, deepest = e, b.cur
-			}
-		} else if m {
-			c.accept(&b)
-			return true, pgenErr{}
-		}
-		s.Regs = sv0
-	}
-	{
-		b := *c
-		sv0 := s.Mem
-		m, e := p.n39(&b, s)
-		if e.on {
-			if c.stop(e, &b, 4) {
-				return true, e
-			}
-			if b.cur >= deepest {
-				first, deepest = e, b.cur
-			}
-		} else if m {
-			c.accept(&b)
-			return true, pgenErr{}
-		}
-		s.Mem = sv0
-	}
-	{
-		b := *c
-		sv0 := s.Orbit
-		m, e := p.n40(&b, s)
-		if e.on {
-			if c.stop(e, &b, 4) {
-				return true, e
-			}
-			if b.cur >= deepest {
-				first, deepest = e, b.cur
-			}
-		} else if m {
-			c.accept(&b)
-			return true, pgenErr{}
-		}
-		s.Orbit = sv0
-	}
-	{
-		b := *c
-		sv0 := s.OpFlag
-		m, e := p.n41(&b, s)
-		if e.on {
-			if c.stop(e, &b, 4) {
-				return true, e
-			}
-			if b.cur >= deepest {
-				first, deepest = e, b.cur
-			}
-		} else if m {
-			c.accept(&b)
-			return true, pgenErr{}
-		}
-		s.OpFlag = sv0
-	}
-	if first.on {
-		c.maybeUpdate(first)
-		return true, first
-	}
-	return false, pgenErr{}
-}
-
-// <ident> Level*
-func (p *fieldParserGen) n3(c *pgenState, s *flag) (bool, pgenErr) {
-	if m, e := p.n42(c, s); e.on {
-		return true, e
-	} else if !m {
-		return false, pgenErr{}
-	}
-	if m, e := p.n43(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 3}
-	}
-	return true, pgenErr{}
-}
-
-// "GROUP" "=" IdentTok
-func (p *fieldParserGen) n4(c *pgenState, s *groupField) (bool, pgenErr) {
-	if m, e := p.n44(c, s); e.on {
-		return true, e
-	} else if !m {
-		return false, pgenErr{}
-	}
-	if m, e := p.n45(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 4}
-	}
-	if m, e := p.n46(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 5}
-	}
-	return true, pgenErr{}
-}
-
-// <ident>
-func (p *fieldParserGen) n5(c *pgenState, s *identTok) (bool, pgenErr) {
-	start := c.cur
-	m, e := p.n47(c, s)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	if c.cur == start+1 && s.Text == "" {
-		s.Text = p.text(start) // one token: no concatenation
-		return true, pgenErr{}
-	}
-	for i := start; i < c.cur; i++ {
-		s.Text += p.text(i)
-	}
-	return true, pgenErr{}
-}
-
-// "LEN" "=" "(" Address "," Flag ")"
-func (p *fieldParserGen) n6(c *pgenState, s *lenField) (bool, pgenErr) {
-	if m, e := p.n48(c, s); e.on {
-		return true, e
-	} else if !m {
-		return false, pgenErr{}
-	}
-	if m, e := p.n49(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 6}
-	}
-	if m, e := p.n50(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 7}
-	}
-	if m, e := p.n51(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 8}
-	}
-	if m, e := p.n52(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 9}
-	}
-	if m, e := p.n53(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 10}
-	}
-	if m, e := p.n54(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 11}
-	}
-	return true, pgenErr{}
-}
-
-// "*" SignedNum?
-func (p *fieldParserGen) n7(c *pgenState, s *level) (bool, pgenErr) {
-	if m, e := p.n55(c, s); e.on {
-		return true, e
-	} else if !m {
-		return false, pgenErr{}
-	}
-	if m, e := p.n56(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 12}
-	}
-	return true, pgenErr{}
-}
-
-// ("MEM32" | "MEM" | "ASCIIZ32" | "ASCIIZ") "=" "(" Address "," Flag "," ScalarTok ")"
-func (p *fieldParserGen) n8(c *pgenState, s *memField) (bool, pgenErr) {
-	if m, e := p.n57(c, s); e.on {
-		return true, e
-	} else if !m {
-		return false, pgenErr{}
-	}
-	if m, e := p.n58(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 13}
-	}
-	if m, e := p.n59(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 14}
-	}
-	if m, e := p.n60(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 15}
-	}
-	if m, e := p.n61(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 16}
-	}
-	if m, e := p.n62(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 17}
-	}
-	if m, e := p.n63(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 18}
-	}
-	if m, e := p.n64(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 19}
-	}
-	if m, e := p.n65(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 11}
-	}
-	return true, pgenErr{}
-}
-
-// "MINOR" "=" ScalarTok
-func (p *fieldParserGen) n9(c *pgenState, s *minorField) (bool, pgenErr) {
-	if m, e := p.n66(c, s); e.on {
-		return true, e
-	} else if !m {
-		return false, pgenErr{}
-	}
-	if m, e := p.n67(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 20}
-	}
-	if m, e := p.n68(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 21}
-	}
-	return true, pgenErr{}
-}
-
-// <number>
-func (p *fieldParserGen) n10(c *pgenState, s *numTok) (bool, pgenErr) {
-	start := c.cur
-	m, e := p.n69(c, s)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	if c.cur == start+1 && s.Text == "" {
-		s.Text = p.text(start) // one token: no concatenation
-		return true, pgenErr{}
-	}
-	for i := start; i < c.cur; i++ {
-		s.Text += p.text(i)
-	}
-	return true, pgenErr{}
-}
-
-// ("ABORTOP" | "REMOVEOP")
-func (p *fieldParserGen) n11(c *pgenState, s *opFlagField) (bool, pgenErr) {
-	start := c.cur
-	m, e := p.n70(c, s)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	if c.cur == start+1 && s.Name == "" {
-		s.Name = p.text(start) // one token: no concatenation
-		return true, pgenErr{}
-	}
-	for i := start; i < c.cur; i++ {
-		s.Name += p.text(i)
-	}
-	return true, pgenErr{}
-}
-
-// "OPCODE" "=" NumTok
-func (p *fieldParserGen) n12(c *pgenState, s *opcodeField) (bool, pgenErr) {
-	if m, e := p.n71(c, s); e.on {
-		return true, e
-	} else if !m {
-		return false, pgenErr{}
-	}
-	if m, e := p.n72(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 22}
-	}
-	if m, e := p.n73(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 23}
-	}
-	return true, pgenErr{}
-}
-
-// "ORBIT" "=" "(" NumTok ("," NumTok)? ")"
-func (p *fieldParserGen) n13(c *pgenState, s *orbitField) (bool, pgenErr) {
-	if m, e := p.n74(c, s); e.on {
-		return true, e
-	} else if !m {
-		return false, pgenErr{}
-	}
-	if m, e := p.n75(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 24}
-	}
-	if m, e := p.n76(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 25}
-	}
-	if m, e := p.n77(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 26}
-	}
-	if m, e := p.n78(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 27}
-	}
-	if m, e := p.n79(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 11}
-	}
-	return true, pgenErr{}
-}
-
-// <path>
-func (p *fieldParserGen) n14(c *pgenState, s *pathTok) (bool, pgenErr) {
-	start := c.cur
-	m, e := p.n80(c, s)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	if c.cur == start+1 && s.Text == "" {
-		s.Text = p.text(start) // one token: no concatenation
-		return true, pgenErr{}
-	}
-	for i := start; i < c.cur; i++ {
-		s.Text += p.text(i)
-	}
-	return true, pgenErr{}
-}
-
-// <symbol> | <ident>
-func (p *fieldParserGen) n15(c *pgenState, s *regTok) (bool, pgenErr) {
-	deepest := 0
-	var first pgenErr
-	{
-		b := *c
-		sv0 := s.Variable
-		m, e := p.n81(&b, s)
-		if e.on {
-			if c.stop(e, &b, 4) {
-				return true, e
-			}
-			if b.cur >= deepest {
-				first, deepest = e, b.cur
-			}
-		} else if m {
-			c.accept(&b)
-			return true, pgenErr{}
-		}
-		s.Variable = sv0
-	}
-	{
-		b := *c
-		sv0 := s.Name
-		m, e := p.n82(&b, s)
-		if e.on {
-			if c.stop(e, &b, 4) {
-				return true, e
-			}
-			if b.cur >= deepest {
-				first, deepest = e, b.cur
-			}
-		} else if m {
-			c.accept(&b)
-			return true, pgenErr{}
-		}
-		s.Name = sv0
-	}
-	if first.on {
-		c.maybeUpdate(first)
-		return true, first
-	}
-	return false, pgenErr{}
-}
-
-// "REGS" "=" "(" RegTok ("," RegTok)* ")"
-func (p *fieldParserGen) n16(c *pgenState, s *regsField) (bool, pgenErr) {
-	if m, e := p.n83(c, s); e.on {
-		return true, e
-	} else if !m {
-		return false, pgenErr{}
-	}
-	if m, e := p.n84(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 28}
-	}
-	if m, e := p.n85(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 29}
-	}
-	if m, e := p.n86(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 30}
-	}
-	if m, e := p.n87(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 31}
-	}
-	if m, e := p.n88(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 11}
-	}
-	return true, pgenErr{}
-}
-
-// "RETEP"
-func (p *fieldParserGen) n17(c *pgenState, s *retEPTok) (bool, pgenErr) {
-	start := c.cur
-	m, e := p.n89(c, s)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	if c.cur == start+1 && s.Text == "" {
-		s.Text = p.text(start) // one token: no concatenation
-		return true, pgenErr{}
-	}
-	for i := start; i < c.cur; i++ {
-		s.Text += p.text(i)
-	}
-	return true, pgenErr{}
-}
-
-// <number> | <symbol> | <ident>
-func (p *fieldParserGen) n18(c *pgenState, s *scalarTok) (bool, pgenErr) {
-	deepest := 0
-	var first pgenErr
-	{
-		b := *c
-		sv0 := s.Number
-		m, e := p.n90(&b, s)
-		if e.on {
-			if c.stop(e, &b, 4) {
-				return true, e
-			}
-			if b.cur >= deepest {
-				first, deepest = e, b.cur
-			}
-		} else if m {
-			c.accept(&b)
-			return true, pgenErr{}
-		}
-		s.Number = sv0
-	}
-	{
-		b := *c
-		sv0 := s.Symbol
-		m, e := p.n91(&b, s)
-		if e.on {
-			if c.stop(e, &b, 4) {
-				return true, e
-			}
-			if b.cur >= deepest {
-				first, deepest = e, b.cur
-			}
-		} else if m {
-			c.accept(&b)
-			return true, pgenErr{}
-		}
-		s.Symbol = sv0
-	}
-	{
-		b := *c
-		sv0 := s.Ident
-		m, e := p.n92(&b, s)
-		if e.on {
-			if c.stop(e, &b, 4) {
-				return true, e
-			}
-			if b.cur >= deepest {
-				first, deepest = e, b.cur
-			}
-		} else if m {
-			c.accept(&b)
-			return true, pgenErr{}
-		}
-		s.Ident = sv0
-	}
-	if first.on {
-		c.maybeUpdate(first)
-		return true, first
-	}
-	return false, pgenErr{}
-}
-
-// ("+" | "-") NumTok
-func (p *fieldParserGen) n19(c *pgenState, s *signedNum) (bool, pgenErr) {
-	if m, e := p.n93(c, s); e.on {
-		return true, e
-	} else if !m {
-		return false, pgenErr{}
-	}
-	if m, e := p.n94(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 23}
-	}
-	return true, pgenErr{}
-}
-
-// <string>
-func (p *fieldParserGen) n20(c *pgenState, s *strToken) (bool, pgenErr) {
-	start := c.cur
-	m, e := p.n95(c, s)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	if c.cur == start+1 && s.Raw == "" {
-		s.Raw = p.text(start) // one token: no concatenation
-		return true, pgenErr{}
-	}
-	for i := start; i < c.cur; i++ {
-		s.Raw += p.text(i)
-	}
-	return true, pgenErr{}
-}
-
-// <symbol> SignedNum? ("," RetEPTok)?
-func (p *fieldParserGen) n21(c *pgenState, s *symTarget) (bool, pgenErr) {
-	if m, e := p.n96(c, s); e.on {
-		return true, e
-	} else if !m {
-		return false, pgenErr{}
-	}
-	if m, e := p.n97(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 32}
-	}
-	if m, e := p.n98(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 33}
-	}
-	return true, pgenErr{}
-}
-
-// ("+" | "-") (("(" NumTok ")") | NumTok | IdentTok)
-func (p *fieldParserGen) n22(c *pgenState, s *term) (bool, pgenErr) {
-	if m, e := p.n99(c, s); e.on {
-		return true, e
-	} else if !m {
-		return false, pgenErr{}
-	}
-	if m, e := p.n100(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 34}
-	}
-	return true, pgenErr{}
-}
-
-// ("DESC" | "FMT") "=" StrToken
-func (p *fieldParserGen) n23(c *pgenState, s *textField) (bool, pgenErr) {
-	if m, e := p.n101(c, s); e.on {
-		return true, e
-	} else if !m {
-		return false, pgenErr{}
-	}
-	if m, e := p.n102(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 35}
-	}
-	if m, e := p.n103(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 36}
-	}
-	return true, pgenErr{}
-}
-
-// "TP" "=" (AtTarget | SymTarget)
-func (p *fieldParserGen) n24(c *pgenState, s *tpField) (bool, pgenErr) {
-	if m, e := p.n104(c, s); e.on {
-		return true, e
-	} else if !m {
-		return false, pgenErr{}
-	}
-	if m, e := p.n105(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 37}
-	}
-	if m, e := p.n106(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 38}
-	}
-	return true, pgenErr{}
-}
-
-// "TYPE" "=" "(" IdentTok ("," IdentTok)* ")"
-func (p *fieldParserGen) n25(c *pgenState, s *typeField) (bool, pgenErr) {
-	if m, e := p.n107(c, s); e.on {
-		return true, e
-	} else if !m {
-		return false, pgenErr{}
-	}
-	if m, e := p.n108(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 39}
-	}
-	if m, e := p.n109(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 40}
-	}
-	if m, e := p.n110(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 41}
-	}
-	if m, e := p.n111(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 42}
-	}
-	if m, e := p.n112(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 11}
-	}
-	return true, pgenErr{}
-}
-
-// ScalarTok
-func (p *fieldParserGen) n26(c *pgenState, s *address) (bool, pgenErr) {
-	var nv *scalarTok
-	if p.reuse {
-		nv = p.slab_scalarTok.alloc()
-		*nv = scalarTok{}
-	} else {
-		nv = new(scalarTok)
-	}
-	m, e := p.s_scalarTok(c, nv)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.Base = nv
-	return true, pgenErr{}
-}
-
-// Term*
-func (p *fieldParserGen) n27(c *pgenState, s *address) (bool, pgenErr) {
-	matched := false
-	for {
-		b := *c
-		sv0 := s.Terms
-		m, e := p.n113(&b, s)
-		if e.on {
-			c.maybeUpdate(e)
-			if c.stop(e, &b, 4) {
-				return true, e
-			}
-			s.Terms = sv0
-			break
-		}
-		c.accept(&b)
-		if !m {
-			s.Terms = sv0
-			break
-		}
-		matched = true
-	}
-	_ = matched
-	return true, pgenErr{}
-}
-
-// "@"
-func (p *fieldParserGen) n28(c *pgenState, s *atTarget) (bool, pgenErr) {
-	if !p.lit(c.cur, "@") {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// PathTok
-func (p *fieldParserGen) n29(c *pgenState, s *atTarget) (bool, pgenErr) {
-	var nv *pathTok
-	if p.reuse {
-		nv = p.slab_pathTok.alloc()
-		*nv = pathTok{}
-	} else {
-		nv = new(pathTok)
-	}
-	m, e := p.s_pathTok(c, nv)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.File = nv
-	return true, pgenErr{}
-}
-
-// ("," NumTok)?
-func (p *fieldParserGen) n30(c *pgenState, s *atTarget) (bool, pgenErr) {
-	matched := false
-	for {
-		b := *c
-		sv0 := s.Line
-		m, e := p.n114(&b, s)
-		if e.on {
-			c.maybeUpdate(e)
-			if c.stop(e, &b, 4) {
-				return true, e
-			}
-			s.Line = sv0
-			break
-		}
-		c.accept(&b)
-		if !m {
-			s.Line = sv0
-			break
-		}
-		matched = true
-		break
-	}
-	_ = matched
-	return true, pgenErr{}
-}
-
-// MinorField
-func (p *fieldParserGen) n31(c *pgenState, s *field) (bool, pgenErr) {
-	var nv *minorField
-	if p.reuse {
-		nv = p.slab_minorField.alloc()
-		*nv = minorField{}
-	} else {
-		nv = new(minorField)
-	}
-	m, e := p.s_minorField(c, nv)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.Minor = nv
-	return true, pgenErr{}
-}
-
-// TpField
-func (p *fieldParserGen) n32(c *pgenState, s *field) (bool, pgenErr) {
-	var nv *tpField
-	if p.reuse {
-		nv = p.slab_tpField.alloc()
-		*nv = tpField{}
-	} else {
-		nv = new(tpField)
-	}
-	m, e := p.s_tpField(c, nv)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.TP = nv
-	return true, pgenErr{}
-}
-
-// OpcodeField
-func (p *fieldParserGen) n33(c *pgenState, s *field) (bool, pgenErr) {
-	var nv *opcodeField
-	if p.reuse {
-		nv = p.slab_opcodeField.alloc()
-		*nv = opcodeField{}
-	} else {
-		nv = new(opcodeField)
-	}
-	m, e := p.s_opcodeField(c, nv)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.Opcode = nv
-	return true, pgenErr{}
-}
-
-// TypeField
-func (p *fieldParserGen) n34(c *pgenState, s *field) (bool, pgenErr) {
-	var nv *typeField
-	if p.reuse {
-		nv = p.slab_typeField.alloc()
-		*nv = typeField{Names: nv.Names[:0]}
-	} else {
-		nv = new(typeField)
-	}
-	m, e := p.s_typeField(c, nv)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.Type = nv
-	return true, pgenErr{}
-}
-
-// GroupField
-func (p *fieldParserGen) n35(c *pgenState, s *field) (bool, pgenErr) {
-	var nv *groupField
-	if p.reuse {
-		nv = p.slab_groupField.alloc()
-		*nv = groupField{}
-	} else {
-		nv = new(groupField)
-	}
-	m, e := p.s_groupField(c, nv)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.Group = nv
-	return true, pgenErr{}
-}
-
-// TextField
-func (p *fieldParserGen) n36(c *pgenState, s *field) (bool, pgenErr) {
-	var nv *textField
-	if p.reuse {
-		nv = p.slab_textField.alloc()
-		*nv = textField{}
-	} else {
-		nv = new(textField)
-	}
-	m, e := p.s_textField(c, nv)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.Text = nv
-	return true, pgenErr{}
-}
-
-// LenField
-func (p *fieldParserGen) n37(c *pgenState, s *field) (bool, pgenErr) {
-	var nv *lenField
-	if p.reuse {
-		nv = p.slab_lenField.alloc()
-		*nv = lenField{}
-	} else {
-		nv = new(lenField)
-	}
-	m, e := p.s_lenField(c, nv)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.Len = nv
-	return true, pgenErr{}
-}
-
-// RegsField
-func (p *fieldParserGen) n38(c *pgenState, s *field) (bool, pgenErr) {
-	var nv *regsField
-	if p.reuse {
-		nv = p.slab_regsField.alloc()
-		*nv = regsField{Regs: nv.Regs[:0]}
-	} else {
-		nv = new(regsField)
-	}
-	m, e := p.s_regsField(c, nv)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.Regs = nv
-	return true, pgenErr{}
-}
-
-// MemField
-func (p *fieldParserGen) n39(c *pgenState, s *field) (bool, pgenErr) {
-	var nv *memField
-	if p.reuse {
-		nv = p.slab_memField.alloc()
-		*nv = memField{}
-	} else {
-		nv = new(memField)
-	}
-	m, e := p.s_memField(c, nv)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.Mem = nv
-	return true, pgenErr{}
-}
-
-// OrbitField
-func (p *fieldParserGen) n40(c *pgenState, s *field) (bool, pgenErr) {
-	var nv *orbitField
-	if p.reuse {
-		nv = p.slab_orbitField.alloc()
-		*nv = orbitField{}
-	} else {
-		nv = new(orbitField)
-	}
-	m, e := p.s_orbitField(c, nv)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.Orbit = nv
-	return true, pgenErr{}
-}
-
-// OpFlagField
-func (p *fieldParserGen) n41(c *pgenState, s *field) (bool, pgenErr) {
-	var nv *opFlagField
-	if p.reuse {
-		nv = p.slab_opFlagField.alloc()
-		*nv = opFlagField{}
-	} else {
-		nv = new(opFlagField)
-	}
-	m, e := p.s_opFlagField(c, nv)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.OpFlag = nv
-	return true, pgenErr{}
-}
-
-// <ident>
-func (p *fieldParserGen) n42(c *pgenState, s *flag) (bool, pgenErr) {
-	start := c.cur
-	m, e := p.n115(c, s)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	if c.cur == start+1 && s.Word == "" {
-		s.Word = p.text(start) // one token: no concatenation
-		return true, pgenErr{}
-	}
-	for i := start; i < c.cur; i++ {
-		s.Word += p.text(i)
-	}
-	return true, pgenErr{}
-}
-
-// Level*
-func (p *fieldParserGen) n43(c *pgenState, s *flag) (bool, pgenErr) {
-	matched := false
-	for {
-		b := *c
-		sv0 := s.Chain
-		m, e := p.n116(&b, s)
-		if e.on {
-			c.maybeUpdate(e)
-			if c.stop(e, &b, 4) {
-				return true, e
-			}
-			s.Chain = sv0
-			break
-		}
-		c.accept(&b)
-		if !m {
-			s.Chain = sv0
-			break
-		}
-		matched = true
-	}
-	_ = matched
-	return true, pgenErr{}
-}
-
-// "GROUP"
-func (p *fieldParserGen) n44(c *pgenState, s *groupField) (bool, pgenErr) {
-	if !p.lit(c.cur, "GROUP") {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// "="
-func (p *fieldParserGen) n45(c *pgenState, s *groupField) (bool, pgenErr) {
-	if !p.lit(c.cur, "=") {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// IdentTok
-func (p *fieldParserGen) n46(c *pgenState, s *groupField) (bool, pgenErr) {
-	var nv *identTok
-	if p.reuse {
-		nv = p.slab_identTok.alloc()
-		*nv = identTok{}
-	} else {
-		nv = new(identTok)
-	}
-	m, e := p.s_identTok(c, nv)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.Name = nv
-	return true, pgenErr{}
-}
-
-// <ident>
-func (p *fieldParserGen) n47(c *pgenState, s *identTok) (bool, pgenErr) {
-	if p.tok(c.cur).Type != tokIdent {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// "LEN"
-func (p *fieldParserGen) n48(c *pgenState, s *lenField) (bool, pgenErr) {
-	if !p.lit(c.cur, "LEN") {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// "="
-func (p *fieldParserGen) n49(c *pgenState, s *lenField) (bool, pgenErr) {
-	if !p.lit(c.cur, "=") {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// "("
-func (p *fieldParserGen) n50(c *pgenState, s *lenField) (bool, pgenErr) {
-	if !p.lit(c.cur, "(") {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// Address
-func (p *fieldParserGen) n51(c *pgenState, s *lenField) (bool, pgenErr) {
-	var nv *address
-	if p.reuse {
-		nv = p.slab_address.alloc()
-		*nv = address{Terms: nv.Terms[:0]}
-	} else {
-		nv = new(address)
-	}
-	m, e := p.s_address(c, nv)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.Addr = nv
-	return true, pgenErr{}
-}
-
-// ","
-func (p *fieldParserGen) n52(c *pgenState, s *lenField) (bool, pgenErr) {
-	if !p.lit(c.cur, ",") {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// Flag
-func (p *fieldParserGen) n53(c *pgenState, s *lenField) (bool, pgenErr) {
-	var nv *flag
-	if p.reuse {
-		nv = p.slab_flag.alloc()
-		*nv = flag{Chain: nv.Chain[:0]}
-	} else {
-		nv = new(flag)
-	}
-	m, e := p.s_flag(c, nv)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.Flag = nv
-	return true, pgenErr{}
-}
-
-// ")"
-func (p *fieldParserGen) n54(c *pgenState, s *lenField) (bool, pgenErr) {
-	if !p.lit(c.cur, ")") {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// "*"
-func (p *fieldParserGen) n55(c *pgenState, s *level) (bool, pgenErr) {
-	start := c.cur
-	m, e := p.n117(c, s)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	if c.cur == start+1 && s.Star == "" {
-		s.Star = p.text(start) // one token: no concatenation
-		return true, pgenErr{}
-	}
-	for i := start; i < c.cur; i++ {
-		s.Star += p.text(i)
-	}
-	return true, pgenErr{}
-}
-
-// SignedNum?
-func (p *fieldParserGen) n56(c *pgenState, s *level) (bool, pgenErr) {
-	matched := false
-	for {
-		b := *c
-		sv0 := s.Offset
-		m, e := p.n118(&b, s)
-		if e.on {
-			c.maybeUpdate(e)
-			if c.stop(e, &b, 4) {
-				return true, e
-			}
-			s.Offset = sv0
-			break
-		}
-		c.accept(&b)
-		if !m {
-			s.Offset = sv0
-			break
-		}
-		matched = true
-		break
-	}
-	_ = matched
-	return true, pgenErr{}
-}
-
-// ("MEM32" | "MEM" | "ASCIIZ32" | "ASCIIZ")
-func (p *fieldParserGen) n57(c *pgenState, s *memField) (bool, pgenErr) {
-	start := c.cur
-	m, e := p.n119(c, s)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	if c.cur == start+1 && s.Kind == "" {
-		s.Kind = p.text(start) // one token: no concatenation
-		return true, pgenErr{}
-	}
-	for i := start; i < c.cur; i++ {
-		s.Kind += p.text(i)
-	}
-	return true, pgenErr{}
-}
-
-// "="
-func (p *fieldParserGen) n58(c *pgenState, s *memField) (bool, pgenErr) {
-	if !p.lit(c.cur, "=") {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// "("
-func (p *fieldParserGen) n59(c *pgenState, s *memField) (bool, pgenErr) {
-	if !p.lit(c.cur, "(") {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// Address
-func (p *fieldParserGen) n60(c *pgenState, s *memField) (bool, pgenErr) {
-	var nv *address
-	if p.reuse {
-		nv = p.slab_address.alloc()
-		*nv = address{Terms: nv.Terms[:0]}
-	} else {
-		nv = new(address)
-	}
-	m, e := p.s_address(c, nv)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.Addr = nv
-	return true, pgenErr{}
-}
-
-// ","
-func (p *fieldParserGen) n61(c *pgenState, s *memField) (bool, pgenErr) {
-	if !p.lit(c.cur, ",") {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// Flag
-func (p *fieldParserGen) n62(c *pgenState, s *memField) (bool, pgenErr) {
-	var nv *flag
-	if p.reuse {
-		nv = p.slab_flag.alloc()
-		*nv = flag{Chain: nv.Chain[:0]}
-	} else {
-		nv = new(flag)
-	}
-	m, e := p.s_flag(c, nv)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.Flag = nv
-	return true, pgenErr{}
-}
-
-// ","
-func (p *fieldParserGen) n63(c *pgenState, s *memField) (bool, pgenErr) {
-	if !p.lit(c.cur, ",") {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// ScalarTok
-func (p *fieldParserGen) n64(c *pgenState, s *memField) (bool, pgenErr) {
-	var nv *scalarTok
-	if p.reuse {
-		nv = p.slab_scalarTok.alloc()
-		*nv = scalarTok{}
-	} else {
-		nv = new(scalarTok)
-	}
-	m, e := p.s_scalarTok(c, nv)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.Length = nv
-	return true, pgenErr{}
-}
-
-// ")"
-func (p *fieldParserGen) n65(c *pgenState, s *memField) (bool, pgenErr) {
-	if !p.lit(c.cur, ")") {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// "MINOR"
-func (p *fieldParserGen) n66(c *pgenState, s *minorField) (bool, pgenErr) {
-	if !p.lit(c.cur, "MINOR") {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// "="
-func (p *fieldParserGen) n67(c *pgenState, s *minorField) (bool, pgenErr) {
-	if !p.lit(c.cur, "=") {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// ScalarTok
-func (p *fieldParserGen) n68(c *pgenState, s *minorField) (bool, pgenErr) {
-	var nv *scalarTok
-	if p.reuse {
-		nv = p.slab_scalarTok.alloc()
-		*nv = scalarTok{}
-	} else {
-		nv = new(scalarTok)
-	}
-	m, e := p.s_scalarTok(c, nv)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.Value = nv
-	return true, pgenErr{}
-}
-
-// <number>
-func (p *fieldParserGen) n69(c *pgenState, s *numTok) (bool, pgenErr) {
-	if p.tok(c.cur).Type != tokNumber {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// "ABORTOP" | "REMOVEOP"
-func (p *fieldParserGen) n70(c *pgenState, s *opFlagField) (bool, pgenErr) {
-	deepest := 0
-	var first pgenErr
-	{
-		b := *c
-		m, e := p.n120(&b, s)
-		if e.on {
-			if c.stop(e, &b, 4) {
-				return true, e
-			}
-			if b.cur >= deepest {
-				first, deepest = e, b.cur
-			}
-		} else if m {
-			c.accept(&b)
-			return true, pgenErr{}
-		}
-	}
-	{
-		b := *c
-		m, e := p.n121(&b, s)
-		if e.on {
-			if c.stop(e, &b, 4) {
-				return true, e
-			}
-			if b.cur >= deepest {
-				first, deepest = e, b.cur
-			}
-		} else if m {
-			c.accept(&b)
-			return true, pgenErr{}
-		}
-	}
-	if first.on {
-		c.maybeUpdate(first)
-		return true, first
-	}
-	return false, pgenErr{}
-}
-
-// "OPCODE"
-func (p *fieldParserGen) n71(c *pgenState, s *opcodeField) (bool, pgenErr) {
-	if !p.lit(c.cur, "OPCODE") {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// "="
-func (p *fieldParserGen) n72(c *pgenState, s *opcodeField) (bool, pgenErr) {
-	if !p.lit(c.cur, "=") {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// NumTok
-func (p *fieldParserGen) n73(c *pgenState, s *opcodeField) (bool, pgenErr) {
-	var nv *numTok
-	if p.reuse {
-		nv = p.slab_numTok.alloc()
-		*nv = numTok{}
-	} else {
-		nv = new(numTok)
-	}
-	m, e := p.s_numTok(c, nv)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.Value = nv
-	return true, pgenErr{}
-}
-
-// "ORBIT"
-func (p *fieldParserGen) n74(c *pgenState, s *orbitField) (bool, pgenErr) {
-	if !p.lit(c.cur, "ORBIT") {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// "="
-func (p *fieldParserGen) n75(c *pgenState, s *orbitField) (bool, pgenErr) {
-	if !p.lit(c.cur, "=") {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// "("
-func (p *fieldParserGen) n76(c *pgenState, s *orbitField) (bool, pgenErr) {
-	if !p.lit(c.cur, "(") {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// NumTok
-func (p *fieldParserGen) n77(c *pgenState, s *orbitField) (bool, pgenErr) {
-	var nv *numTok
-	if p.reuse {
-		nv = p.slab_numTok.alloc()
-		*nv = numTok{}
-	} else {
-		nv = new(numTok)
-	}
-	m, e := p.s_numTok(c, nv)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.A = nv
-	return true, pgenErr{}
-}
-
-// ("," NumTok)?
-func (p *fieldParserGen) n78(c *pgenState, s *orbitField) (bool, pgenErr) {
-	matched := false
-	for {
-		b := *c
-		sv0 := s.B
-		m, e := p.n122(&b, s)
-		if e.on {
-			c.maybeUpdate(e)
-			if c.stop(e, &b, 4) {
-				return true, e
-			}
-			s.B = sv0
-			break
-		}
-		c.accept(&b)
-		if !m {
-			s.B = sv0
-			break
-		}
-		matched = true
-		break
-	}
-	_ = matched
-	return true, pgenErr{}
-}
-
-// ")"
-func (p *fieldParserGen) n79(c *pgenState, s *orbitField) (bool, pgenErr) {
-	if !p.lit(c.cur, ")") {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// <path>
-func (p *fieldParserGen) n80(c *pgenState, s *pathTok) (bool, pgenErr) {
-	if p.tok(c.cur).Type != tokPath {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// <symbol>
-func (p *fieldParserGen) n81(c *pgenState, s *regTok) (bool, pgenErr) {
-	start := c.cur
-	m, e := p.n123(c, s)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	if c.cur == start+1 && s.Variable == "" {
-		s.Variable = p.text(start) // one token: no concatenation
-		return true, pgenErr{}
-	}
-	for i := start; i < c.cur; i++ {
-		s.Variable += p.text(i)
-	}
-	return true, pgenErr{}
-}
-
-// <ident>
-func (p *fieldParserGen) n82(c *pgenState, s *regTok) (bool, pgenErr) {
-	start := c.cur
-	m, e := p.n124(c, s)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	if c.cur == start+1 && s.Name == "" {
-		s.Name = p.text(start) // one token: no concatenation
-		return true, pgenErr{}
-	}
-	for i := start; i < c.cur; i++ {
-		s.Name += p.text(i)
-	}
-	return true, pgenErr{}
-}
-
-// "REGS"
-func (p *fieldParserGen) n83(c *pgenState, s *regsField) (bool, pgenErr) {
-	if !p.lit(c.cur, "REGS") {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// "="
-func (p *fieldParserGen) n84(c *pgenState, s *regsField) (bool, pgenErr) {
-	if !p.lit(c.cur, "=") {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// "("
-func (p *fieldParserGen) n85(c *pgenState, s *regsField) (bool, pgenErr) {
-	if !p.lit(c.cur, "(") {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// RegTok
-func (p *fieldParserGen) n86(c *pgenState, s *regsField) (bool, pgenErr) {
-	var nv *regTok
-	if p.reuse {
-		nv = p.slab_regTok.alloc()
-		*nv = regTok{}
-	} else {
-		nv = new(regTok)
-	}
-	m, e := p.s_regTok(c, nv)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.Regs = append(s.Regs, nv)
-	return true, pgenErr{}
-}
-
-// ("," RegTok)*
-func (p *fieldParserGen) n87(c *pgenState, s *regsField) (bool, pgenErr) {
-	matched := false
-	for {
-		b := *c
-		sv0 := s.Regs
-		m, e := p.n125(&b, s)
-		if e.on {
-			c.maybeUpdate(e)
-			if c.stop(e, &b, 4) {
-				return true, e
-			}
-			s.Regs = sv0
-			break
-		}
-		c.accept(&b)
-		if !m {
-			s.Regs = sv0
-			break
-		}
-		matched = true
-	}
-	_ = matched
-	return true, pgenErr{}
-}
-
-// ")"
-func (p *fieldParserGen) n88(c *pgenState, s *regsField) (bool, pgenErr) {
-	if !p.lit(c.cur, ")") {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// "RETEP"
-func (p *fieldParserGen) n89(c *pgenState, s *retEPTok) (bool, pgenErr) {
-	if !p.lit(c.cur, "RETEP") {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// <number>
-func (p *fieldParserGen) n90(c *pgenState, s *scalarTok) (bool, pgenErr) {
-	start := c.cur
-	m, e := p.n126(c, s)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	if c.cur == start+1 && s.Number == "" {
-		s.Number = p.text(start) // one token: no concatenation
-		return true, pgenErr{}
-	}
-	for i := start; i < c.cur; i++ {
-		s.Number += p.text(i)
-	}
-	return true, pgenErr{}
-}
-
-// <symbol>
-func (p *fieldParserGen) n91(c *pgenState, s *scalarTok) (bool, pgenErr) {
-	start := c.cur
-	m, e := p.n127(c, s)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	if c.cur == start+1 && s.Symbol == "" {
-		s.Symbol = p.text(start) // one token: no concatenation
-		return true, pgenErr{}
-	}
-	for i := start; i < c.cur; i++ {
-		s.Symbol += p.text(i)
-	}
-	return true, pgenErr{}
-}
-
-// <ident>
-func (p *fieldParserGen) n92(c *pgenState, s *scalarTok) (bool, pgenErr) {
-	start := c.cur
-	m, e := p.n128(c, s)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	if c.cur == start+1 && s.Ident == "" {
-		s.Ident = p.text(start) // one token: no concatenation
-		return true, pgenErr{}
-	}
-	for i := start; i < c.cur; i++ {
-		s.Ident += p.text(i)
-	}
-	return true, pgenErr{}
-}
-
-// ("+" | "-")
-func (p *fieldParserGen) n93(c *pgenState, s *signedNum) (bool, pgenErr) {
-	start := c.cur
-	m, e := p.n129(c, s)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	if c.cur == start+1 && s.Sign == "" {
-		s.Sign = p.text(start) // one token: no concatenation
-		return true, pgenErr{}
-	}
-	for i := start; i < c.cur; i++ {
-		s.Sign += p.text(i)
-	}
-	return true, pgenErr{}
-}
-
-// NumTok
-func (p *fieldParserGen) n94(c *pgenState, s *signedNum) (bool, pgenErr) {
-	var nv *numTok
-	if p.reuse {
-		nv = p.slab_numTok.alloc()
-		*nv = numTok{}
-	} else {
-		nv = new(numTok)
-	}
-	m, e := p.s_numTok(c, nv)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.Num = nv
-	return true, pgenErr{}
-}
-
-// <string>
-func (p *fieldParserGen) n95(c *pgenState, s *strToken) (bool, pgenErr) {
-	if p.tok(c.cur).Type != tokString {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// <symbol>
-func (p *fieldParserGen) n96(c *pgenState, s *symTarget) (bool, pgenErr) {
-	start := c.cur
-	m, e := p.n130(c, s)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	if c.cur == start+1 && s.Name == "" {
-		s.Name = p.text(start) // one token: no concatenation
-		return true, pgenErr{}
-	}
-	for i := start; i < c.cur; i++ {
-		s.Name += p.text(i)
-	}
-	return true, pgenErr{}
-}
-
-// SignedNum?
-func (p *fieldParserGen) n97(c *pgenState, s *symTarget) (bool, pgenErr) {
-	matched := false
-	for {
-		b := *c
-		sv0 := s.Offset
-		m, e := p.n131(&b, s)
-		if e.on {
-			c.maybeUpdate(e)
-			if c.stop(e, &b, 4) {
-				return true, e
-			}
-			s.Offset = sv0
-			break
-		}
-		c.accept(&b)
-		if !m {
-			s.Offset = sv0
-			break
-		}
-		matched = true
-		break
-	}
-	_ = matched
-	return true, pgenErr{}
-}
-
-// ("," RetEPTok)?
-func (p *fieldParserGen) n98(c *pgenState, s *symTarget) (bool, pgenErr) {
-	matched := false
-	for {
-		b := *c
-		sv0 := s.RetEP
-		m, e := p.n132(&b, s)
-		if e.on {
-			c.maybeUpdate(e)
-			if c.stop(e, &b, 4) {
-				return true, e
-			}
-			s.RetEP = sv0
-			break
-		}
-		c.accept(&b)
-		if !m {
-			s.RetEP = sv0
-			break
-		}
-		matched = true
-		break
-	}
-	_ = matched
-	return true, pgenErr{}
-}
-
-// ("+" | "-")
-func (p *fieldParserGen) n99(c *pgenState, s *term) (bool, pgenErr) {
-	start := c.cur
-	m, e := p.n133(c, s)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	if c.cur == start+1 && s.Sign == "" {
-		s.Sign = p.text(start) // one token: no concatenation
-		return true, pgenErr{}
-	}
-	for i := start; i < c.cur; i++ {
-		s.Sign += p.text(i)
-	}
-	return true, pgenErr{}
-}
-
-// ("(" NumTok ")") | NumTok | IdentTok
-func (p *fieldParserGen) n100(c *pgenState, s *term) (bool, pgenErr) {
-	deepest := 0
-	var first pgenErr
-	{
-		b := *c
-		sv0 := s.Paren
-		m, e := p.n134(&b, s)
-		if e.on {
-			if c.stop(e, &b, 4) {
-				return true, e
-			}
-			if b.cur >= deepest {
-				first, deepest = e, b.cur
-			}
-		} else if m {
-			c.accept(&b)
-			return true, pgenErr{}
-		}
-		s.Paren = sv0
-	}
-	{
-		b := *c
-		sv0 := s.Num
-		m, e := p.n135(&b, s)
-		if e.on {
-			if c.stop(e, &b, 4) {
-				return true, e
-			}
-			if b.cur >= deepest {
-				first, deepest = e, b.cur
-			}
-		} else if m {
-			c.accept(&b)
-			return true, pgenErr{}
-		}
-		s.Num = sv0
-	}
-	{
-		b := *c
-		sv0 := s.Reg
-		m, e := p.n136(&b, s)
-		if e.on {
-			if c.stop(e, &b, 4) {
-				return true, e
-			}
-			if b.cur >= deepest {
-				first, deepest = e, b.cur
-			}
-		} else if m {
-			c.accept(&b)
-			return true, pgenErr{}
-		}
-		s.Reg = sv0
-	}
-	if first.on {
-		c.maybeUpdate(first)
-		return true, first
-	}
-	return false, pgenErr{}
-}
-
-// ("DESC" | "FMT")
-func (p *fieldParserGen) n101(c *pgenState, s *textField) (bool, pgenErr) {
-	start := c.cur
-	m, e := p.n137(c, s)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	if c.cur == start+1 && s.Key == "" {
-		s.Key = p.text(start) // one token: no concatenation
-		return true, pgenErr{}
-	}
-	for i := start; i < c.cur; i++ {
-		s.Key += p.text(i)
-	}
-	return true, pgenErr{}
-}
-
-// "="
-func (p *fieldParserGen) n102(c *pgenState, s *textField) (bool, pgenErr) {
-	if !p.lit(c.cur, "=") {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// StrToken
-func (p *fieldParserGen) n103(c *pgenState, s *textField) (bool, pgenErr) {
-	var nv *strToken
-	if p.reuse {
-		nv = p.slab_strToken.alloc()
-		*nv = strToken{}
-	} else {
-		nv = new(strToken)
-	}
-	m, e := p.s_strToken(c, nv)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.Text = nv
-	return true, pgenErr{}
-}
-
-// "TP"
-func (p *fieldParserGen) n104(c *pgenState, s *tpField) (bool, pgenErr) {
-	if !p.lit(c.cur, "TP") {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// "="
-func (p *fieldParserGen) n105(c *pgenState, s *tpField) (bool, pgenErr) {
-	if !p.lit(c.cur, "=") {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// AtTarget | SymTarget
-func (p *fieldParserGen) n106(c *pgenState, s *tpField) (bool, pgenErr) {
-	deepest := 0
-	var first pgenErr
-	{
-		b := *c
-		sv0 := s.At
-		m, e := p.n138(&b, s)
-		if e.on {
-			if c.stop(e, &b, 4) {
-				return true, e
-			}
-			if b.cur >= deepest {
-				first, deepest = e, b.cur
-			}
-		} else if m {
-			c.accept(&b)
-			return true, pgenErr{}
-		}
-		s.At = sv0
-	}
-	{
-		b := *c
-		sv0 := s.Symbol
-		m, e := p.n139(&b, s)
-		if e.on {
-			if c.stop(e, &b, 4) {
-				return true, e
-			}
-			if b.cur >= deepest {
-				first, deepest = e, b.cur
-			}
-		} else if m {
-			c.accept(&b)
-			return true, pgenErr{}
-		}
-		s.Symbol = sv0
-	}
-	if first.on {
-		c.maybeUpdate(first)
-		return true, first
-	}
-	return false, pgenErr{}
-}
-
-// "TYPE"
-func (p *fieldParserGen) n107(c *pgenState, s *typeField) (bool, pgenErr) {
-	if !p.lit(c.cur, "TYPE") {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// "="
-func (p *fieldParserGen) n108(c *pgenState, s *typeField) (bool, pgenErr) {
-	if !p.lit(c.cur, "=") {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// "("
-func (p *fieldParserGen) n109(c *pgenState, s *typeField) (bool, pgenErr) {
-	if !p.lit(c.cur, "(") {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// IdentTok
-func (p *fieldParserGen) n110(c *pgenState, s *typeField) (bool, pgenErr) {
-	var nv *identTok
-	if p.reuse {
-		nv = p.slab_identTok.alloc()
-		*nv = identTok{}
-	} else {
-		nv = new(identTok)
-	}
-	m, e := p.s_identTok(c, nv)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.Names = append(s.Names, nv)
-	return true, pgenErr{}
-}
-
-// ("," IdentTok)*
-func (p *fieldParserGen) n111(c *pgenState, s *typeField) (bool, pgenErr) {
-	matched := false
-	for {
-		b := *c
-		sv0 := s.Names
-		m, e := p.n140(&b, s)
-		if e.on {
-			c.maybeUpdate(e)
-			if c.stop(e, &b, 4) {
-				return true, e
-			}
-			s.Names = sv0
-			break
-		}
-		c.accept(&b)
-		if !m {
-			s.Names = sv0
-			break
-		}
-		matched = true
-	}
-	_ = matched
-	return true, pgenErr{}
-}
-
-// ")"
-func (p *fieldParserGen) n112(c *pgenState, s *typeField) (bool, pgenErr) {
-	if !p.lit(c.cur, ")") {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// Term
-func (p *fieldParserGen) n113(c *pgenState, s *address) (bool, pgenErr) {
-	var nv *term
-	if p.reuse {
-		nv = p.slab_term.alloc()
-		*nv = term{}
-	} else {
-		nv = new(term)
-	}
-	m, e := p.s_term(c, nv)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.Terms = append(s.Terms, nv)
-	return true, pgenErr{}
-}
-
-// "," NumTok
-func (p *fieldParserGen) n114(c *pgenState, s *atTarget) (bool, pgenErr) {
-	if m, e := p.n141(c, s); e.on {
-		return true, e
-	} else if !m {
-		return false, pgenErr{}
-	}
-	if m, e := p.n142(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 23}
-	}
-	return true, pgenErr{}
-}
-
-// <ident>
-func (p *fieldParserGen) n115(c *pgenState, s *flag) (bool, pgenErr) {
-	if p.tok(c.cur).Type != tokIdent {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// Level
-func (p *fieldParserGen) n116(c *pgenState, s *flag) (bool, pgenErr) {
-	var nv *level
-	if p.reuse {
-		nv = p.slab_level.alloc()
-		*nv = level{}
-	} else {
-		nv = new(level)
-	}
-	m, e := p.s_level(c, nv)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.Chain = append(s.Chain, nv)
-	return true, pgenErr{}
-}
-
-// "*"
-func (p *fieldParserGen) n117(c *pgenState, s *level) (bool, pgenErr) {
-	if !p.lit(c.cur, "*") {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// SignedNum
-func (p *fieldParserGen) n118(c *pgenState, s *level) (bool, pgenErr) {
-	var nv *signedNum
-	if p.reuse {
-		nv = p.slab_signedNum.alloc()
-		*nv = signedNum{}
-	} else {
-		nv = new(signedNum)
-	}
-	m, e := p.s_signedNum(c, nv)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.Offset = nv
-	return true, pgenErr{}
-}
-
-// "MEM32" | "MEM" | "ASCIIZ32" | "ASCIIZ"
-func (p *fieldParserGen) n119(c *pgenState, s *memField) (bool, pgenErr) {
-	deepest := 0
-	var first pgenErr
-	{
-		b := *c
-		m, e := p.n143(&b, s)
-		if e.on {
-			if c.stop(e, &b, 4) {
-				return true, e
-			}
-			if b.cur >= deepest {
-				first, deepest = e, b.cur
-			}
-		} else if m {
-			c.accept(&b)
-			return true, pgenErr{}
-		}
-	}
-	{
-		b := *c
-		m, e := p.n144(&b, s)
-		if e.on {
-			if c.stop(e, &b, 4) {
-				return true, e
-			}
-			if b.cur >= deepest {
-				first, deepest = e, b.cur
-			}
-		} else if m {
-			c.accept(&b)
-			return true, pgenErr{}
-		}
-	}
-	{
-		b := *c
-		m, e := p.n145(&b, s)
-		if e.on {
-			if c.stop(e, &b, 4) {
-				return true, e
-			}
-			if b.cur >= deepest {
-				first, deepest = e, b.cur
-			}
-		} else if m {
-			c.accept(&b)
-			return true, pgenErr{}
-		}
-	}
-	{
-		b := *c
-		m, e := p.n146(&b, s)
-		if e.on {
-			if c.stop(e, &b, 4) {
-				return true, e
-			}
-			if b.cur >= deepest {
-				first, deepest = e, b.cur
-			}
-		} else if m {
-			c.accept(&b)
-			return true, pgenErr{}
-		}
-	}
-	if first.on {
-		c.maybeUpdate(first)
-		return true, first
-	}
-	return false, pgenErr{}
-}
-
-// "ABORTOP"
-func (p *fieldParserGen) n120(c *pgenState, s *opFlagField) (bool, pgenErr) {
-	if !p.lit(c.cur, "ABORTOP") {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// "REMOVEOP"
-func (p *fieldParserGen) n121(c *pgenState, s *opFlagField) (bool, pgenErr) {
-	if !p.lit(c.cur, "REMOVEOP") {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// "," NumTok
-func (p *fieldParserGen) n122(c *pgenState, s *orbitField) (bool, pgenErr) {
-	if m, e := p.n147(c, s); e.on {
-		return true, e
-	} else if !m {
-		return false, pgenErr{}
-	}
-	if m, e := p.n148(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 23}
-	}
-	return true, pgenErr{}
-}
-
-// <symbol>
-func (p *fieldParserGen) n123(c *pgenState, s *regTok) (bool, pgenErr) {
-	if p.tok(c.cur).Type != tokSymbol {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// <ident>
-func (p *fieldParserGen) n124(c *pgenState, s *regTok) (bool, pgenErr) {
-	if p.tok(c.cur).Type != tokIdent {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// "," RegTok
-func (p *fieldParserGen) n125(c *pgenState, s *regsField) (bool, pgenErr) {
-	if m, e := p.n149(c, s); e.on {
-		return true, e
-	} else if !m {
-		return false, pgenErr{}
-	}
-	if m, e := p.n150(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 43}
-	}
-	return true, pgenErr{}
-}
-
-// <number>
-func (p *fieldParserGen) n126(c *pgenState, s *scalarTok) (bool, pgenErr) {
-	if p.tok(c.cur).Type != tokNumber {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// <symbol>
-func (p *fieldParserGen) n127(c *pgenState, s *scalarTok) (bool, pgenErr) {
-	if p.tok(c.cur).Type != tokSymbol {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// <ident>
-func (p *fieldParserGen) n128(c *pgenState, s *scalarTok) (bool, pgenErr) {
-	if p.tok(c.cur).Type != tokIdent {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// "+" | "-"
-func (p *fieldParserGen) n129(c *pgenState, s *signedNum) (bool, pgenErr) {
-	deepest := 0
-	var first pgenErr
-	{
-		b := *c
-		m, e := p.n151(&b, s)
-		if e.on {
-			if c.stop(e, &b, 4) {
-				return true, e
-			}
-			if b.cur >= deepest {
-				first, deepest = e, b.cur
-			}
-		} else if m {
-			c.accept(&b)
-			return true, pgenErr{}
-		}
-	}
-	{
-		b := *c
-		m, e := p.n152(&b, s)
-		if e.on {
-			if c.stop(e, &b, 4) {
-				return true, e
-			}
-			if b.cur >= deepest {
-				first, deepest = e, b.cur
-			}
-		} else if m {
-			c.accept(&b)
-			return true, pgenErr{}
-		}
-	}
-	if first.on {
-		c.maybeUpdate(first)
-		return true, first
-	}
-	return false, pgenErr{}
-}
-
-// <symbol>
-func (p *fieldParserGen) n130(c *pgenState, s *symTarget) (bool, pgenErr) {
-	if p.tok(c.cur).Type != tokSymbol {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// SignedNum
-func (p *fieldParserGen) n131(c *pgenState, s *symTarget) (bool, pgenErr) {
-	var nv *signedNum
-	if p.reuse {
-		nv = p.slab_signedNum.alloc()
-		*nv = signedNum{}
-	} else {
-		nv = new(signedNum)
-	}
-	m, e := p.s_signedNum(c, nv)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.Offset = nv
-	return true, pgenErr{}
-}
-
-// "," RetEPTok
-func (p *fieldParserGen) n132(c *pgenState, s *symTarget) (bool, pgenErr) {
-	if m, e := p.n153(c, s); e.on {
-		return true, e
-	} else if !m {
-		return false, pgenErr{}
-	}
-	if m, e := p.n154(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 44}
-	}
-	return true, pgenErr{}
-}
-
-// "+" | "-"
-func (p *fieldParserGen) n133(c *pgenState, s *term) (bool, pgenErr) {
-	deepest := 0
-	var first pgenErr
-	{
-		b := *c
-		m, e := p.n155(&b, s)
-		if e.on {
-			if c.stop(e, &b, 4) {
-				return true, e
-			}
-			if b.cur >= deepest {
-				first, deepest = e, b.cur
-			}
-		} else if m {
-			c.accept(&b)
-			return true, pgenErr{}
-		}
-	}
-	{
-		b := *c
-		m, e := p.n156(&b, s)
-		if e.on {
-			if c.stop(e, &b, 4) {
-				return true, e
-			}
-			if b.cur >= deepest {
-				first, deepest = e, b.cur
-			}
-		} else if m {
-			c.accept(&b)
-			return true, pgenErr{}
-		}
-	}
-	if first.on {
-		c.maybeUpdate(first)
-		return true, first
-	}
-	return false, pgenErr{}
-}
-
-// "(" NumTok ")"
-func (p *fieldParserGen) n134(c *pgenState, s *term) (bool, pgenErr) {
-	if m, e := p.n157(c, s); e.on {
-		return true, e
-	} else if !m {
-		return false, pgenErr{}
-	}
-	if m, e := p.n158(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 45}
-	}
-	if m, e := p.n159(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 11}
-	}
-	return true, pgenErr{}
-}
-
-// NumTok
-func (p *fieldParserGen) n135(c *pgenState, s *term) (bool, pgenErr) {
-	var nv *numTok
-	if p.reuse {
-		nv = p.slab_numTok.alloc()
-		*nv = numTok{}
-	} else {
-		nv = new(numTok)
-	}
-	m, e := p.s_numTok(c, nv)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.Num = nv
-	return true, pgenErr{}
-}
-
-// IdentTok
-func (p *fieldParserGen) n136(c *pgenState, s *term) (bool, pgenErr) {
-	var nv *identTok
-	if p.reuse {
-		nv = p.slab_identTok.alloc()
-		*nv = identTok{}
-	} else {
-		nv = new(identTok)
-	}
-	m, e := p.s_identTok(c, nv)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.Reg = nv
-	return true, pgenErr{}
-}
-
-// "DESC" | "FMT"
-func (p *fieldParserGen) n137(c *pgenState, s *textField) (bool, pgenErr) {
-	deepest := 0
-	var first pgenErr
-	{
-		b := *c
-		m, e := p.n160(&b, s)
-		if e.on {
-			if c.stop(e, &b, 4) {
-				return true, e
-			}
-			if b.cur >= deepest {
-				first, deepest = e, b.cur
-			}
-		} else if m {
-			c.accept(&b)
-			return true, pgenErr{}
-		}
-	}
-	{
-		b := *c
-		m, e := p.n161(&b, s)
-		if e.on {
-			if c.stop(e, &b, 4) {
-				return true, e
-			}
-			if b.cur >= deepest {
-				first, deepest = e, b.cur
-			}
-		} else if m {
-			c.accept(&b)
-			return true, pgenErr{}
-		}
-	}
-	if first.on {
-		c.maybeUpdate(first)
-		return true, first
-	}
-	return false, pgenErr{}
-}
-
-// AtTarget
-func (p *fieldParserGen) n138(c *pgenState, s *tpField) (bool, pgenErr) {
-	var nv *atTarget
-	if p.reuse {
-		nv = p.slab_atTarget.alloc()
-		*nv = atTarget{}
-	} else {
-		nv = new(atTarget)
-	}
-	m, e := p.s_atTarget(c, nv)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.At = nv
-	return true, pgenErr{}
-}
-
-// SymTarget
-func (p *fieldParserGen) n139(c *pgenState, s *tpField) (bool, pgenErr) {
-	var nv *symTarget
-	if p.reuse {
-		nv = p.slab_symTarget.alloc()
-		*nv = symTarget{}
-	} else {
-		nv = new(symTarget)
-	}
-	m, e := p.s_symTarget(c, nv)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.Symbol = nv
-	return true, pgenErr{}
-}
-
-// "," IdentTok
-func (p *fieldParserGen) n140(c *pgenState, s *typeField) (bool, pgenErr) {
-	if m, e := p.n162(c, s); e.on {
-		return true, e
-	} else if !m {
-		return false, pgenErr{}
-	}
-	if m, e := p.n163(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 5}
-	}
-	return true, pgenErr{}
-}
-
-// ","
-func (p *fieldParserGen) n141(c *pgenState, s *atTarget) (bool, pgenErr) {
-	if !p.lit(c.cur, ",") {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// NumTok
-func (p *fieldParserGen) n142(c *pgenState, s *atTarget) (bool, pgenErr) {
-	var nv *numTok
-	if p.reuse {
-		nv = p.slab_numTok.alloc()
-		*nv = numTok{}
-	} else {
-		nv = new(numTok)
-	}
-	m, e := p.s_numTok(c, nv)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.Line = nv
-	return true, pgenErr{}
-}
-
-// "MEM32"
-func (p *fieldParserGen) n143(c *pgenState, s *memField) (bool, pgenErr) {
-	if !p.lit(c.cur, "MEM32") {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// "MEM"
-func (p *fieldParserGen) n144(c *pgenState, s *memField) (bool, pgenErr) {
-	if !p.lit(c.cur, "MEM") {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// "ASCIIZ32"
-func (p *fieldParserGen) n145(c *pgenState, s *memField) (bool, pgenErr) {
-	if !p.lit(c.cur, "ASCIIZ32") {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// "ASCIIZ"
-func (p *fieldParserGen) n146(c *pgenState, s *memField) (bool, pgenErr) {
-	if !p.lit(c.cur, "ASCIIZ") {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// ","
-func (p *fieldParserGen) n147(c *pgenState, s *orbitField) (bool, pgenErr) {
-	if !p.lit(c.cur, ",") {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// NumTok
-func (p *fieldParserGen) n148(c *pgenState, s *orbitField) (bool, pgenErr) {
-	var nv *numTok
-	if p.reuse {
-		nv = p.slab_numTok.alloc()
-		*nv = numTok{}
-	} else {
-		nv = new(numTok)
-	}
-	m, e := p.s_numTok(c, nv)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.B = nv
-	return true, pgenErr{}
-}
-
-// ","
-func (p *fieldParserGen) n149(c *pgenState, s *regsField) (bool, pgenErr) {
-	if !p.lit(c.cur, ",") {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// RegTok
-func (p *fieldParserGen) n150(c *pgenState, s *regsField) (bool, pgenErr) {
-	var nv *regTok
-	if p.reuse {
-		nv = p.slab_regTok.alloc()
-		*nv = regTok{}
-	} else {
-		nv = new(regTok)
-	}
-	m, e := p.s_regTok(c, nv)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.Regs = append(s.Regs, nv)
-	return true, pgenErr{}
-}
-
-// "+"
-func (p *fieldParserGen) n151(c *pgenState, s *signedNum) (bool, pgenErr) {
-	if !p.lit(c.cur, "+") {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// "-"
-func (p *fieldParserGen) n152(c *pgenState, s *signedNum) (bool, pgenErr) {
-	if !p.lit(c.cur, "-") {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// ","
-func (p *fieldParserGen) n153(c *pgenState, s *symTarget) (bool, pgenErr) {
-	if !p.lit(c.cur, ",") {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// RetEPTok
-func (p *fieldParserGen) n154(c *pgenState, s *symTarget) (bool, pgenErr) {
-	var nv *retEPTok
-	if p.reuse {
-		nv = p.slab_retEPTok.alloc()
-		*nv = retEPTok{}
-	} else {
-		nv = new(retEPTok)
-	}
-	m, e := p.s_retEPTok(c, nv)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.RetEP = nv
-	return true, pgenErr{}
-}
-
-// "+"
-func (p *fieldParserGen) n155(c *pgenState, s *term) (bool, pgenErr) {
-	if !p.lit(c.cur, "+") {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// "-"
-func (p *fieldParserGen) n156(c *pgenState, s *term) (bool, pgenErr) {
-	if !p.lit(c.cur, "-") {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// "("
-func (p *fieldParserGen) n157(c *pgenState, s *term) (bool, pgenErr) {
-	if !p.lit(c.cur, "(") {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// NumTok
-func (p *fieldParserGen) n158(c *pgenState, s *term) (bool, pgenErr) {
-	var nv *numTok
-	if p.reuse {
-		nv = p.slab_numTok.alloc()
-		*nv = numTok{}
-	} else {
-		nv = new(numTok)
-	}
-	m, e := p.s_numTok(c, nv)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.Paren = nv
-	return true, pgenErr{}
-}
-
-// ")"
-func (p *fieldParserGen) n159(c *pgenState, s *term) (bool, pgenErr) {
-	if !p.lit(c.cur, ")") {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// "DESC"
-func (p *fieldParserGen) n160(c *pgenState, s *textField) (bool, pgenErr) {
-	if !p.lit(c.cur, "DESC") {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// "FMT"
-func (p *fieldParserGen) n161(c *pgenState, s *textField) (bool, pgenErr) {
-	if !p.lit(c.cur, "FMT") {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// ","
-func (p *fieldParserGen) n162(c *pgenState, s *typeField) (bool, pgenErr) {
-	if !p.lit(c.cur, ",") {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// IdentTok
-func (p *fieldParserGen) n163(c *pgenState, s *typeField) (bool, pgenErr) {
-	var nv *identTok
-	if p.reuse {
-		nv = p.slab_identTok.alloc()
-		*nv = identTok{}
-	} else {
-		nv = new(identTok)
-	}
-	m, e := p.s_identTok(c, nv)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.Names = append(s.Names, nv)
-	return true, pgenErr{}
-}
-
-var pgenExpect_fieldParser = [...]string{"Term*", "PathTok (\",\" NumTok)?", "(\",\" NumTok)?", "Level*", "\"=\" IdentTok", "IdentTok", "\"=\" \"(\" Address \",\" Flag \")\"", "\"(\" Address \",\" Flag \")\"", "Address \",\" Flag \")\"", "\",\" Flag \")\"", "Flag \")\"", "\")\"", "SignedNum?", "\"=\" \"(\" Address \",\" Flag \",\" ScalarTok \")\"", "\"(\" Address \",\" Flag \",\" ScalarTok \")\"", "Address \",\" Flag \",\" ScalarTok \")\"", "\",\" Flag \",\" ScalarTok \")\"", "Flag \",\" ScalarTok \")\"", "\",\" ScalarTok \")\"", "ScalarTok \")\"", "\"=\" ScalarTok", "ScalarTok", "\"=\" NumTok", "NumTok", "\"=\" \"(\" NumTok (\",\" NumTok)? \")\"", "\"(\" NumTok (\",\" NumTok)? \")\"", "NumTok (\",\" NumTok)? \")\"", "(\",\" NumTok)? \")\"", "\"=\" \"(\" RegTok (\",\" RegTok)* \")\"", "\"(\" RegTok (\",\" RegTok)* \")\"", "RegTok (\",\" RegTok)* \")\"", "(\",\" RegTok)* \")\"", "SignedNum? (\",\" RetEPTok)?", "(\",\" RetEPTok)?", "((\"(\" NumTok \")\") | NumTok | IdentTok)", "\"=\" StrToken", "StrToken", "\"=\" (AtTarget | SymTarget)", "(AtTarget | SymTarget)", "\"=\" \"(\" IdentTok (\",\" IdentTok)* \")\"", "\"(\" IdentTok (\",\" IdentTok)* \")\"", "IdentTok (\",\" IdentTok)* \")\"", "(\",\" IdentTok)* \")\"", "RegTok", "RetEPTok", "NumTok \")\""}
 
 // headerParserGen is the generated parser of headerParser's grammar (root header): it builds the
 // same tree and reports the same errors. Its zero value is ready to use;
 // it keeps its buffers between parses, so use one per goroutine.
-type headerParserGen struct {
-	ltoks            []lexer.Token
-	eof              lexer.Token
-	filename         string
-	src              string
-	toks             []pgenToken
-	reuse            bool // ParseInto: nodes come from the slabs
-	slab_assignStmt  pgenSlab[assignStmt]
-	slab_modNameStmt pgenSlab[modNameStmt]
-	slab_numTok      pgenSlab[numTok]
-	slab_pathTok     pgenSlab[pathTok]
-}
+type headerParserGen struct{ pgenParser_definition }
 
 // ParseTokens parses the tokens a scanner made, followed by the end of the
 // input at eof, as headerParser.ParseFromLexer does over them (with
 // participle.AllowTrailing(allowTrailing)): a new tree, and the number of
 // tokens it took.
 func (p *headerParserGen) ParseTokens(toks []lexer.Token, eof lexer.Position, allowTrailing bool) (*header, int, error) {
-	p.ltoks, p.eof = toks, lexer.EOFToken(eof)
-	p.reuse = false
-	out := new(header)
-	var c pgenState
-	m, e := p.s_header(&c, out)
-	if e.on {
-		return nil, c.cur, p.err(e)
-	}
-	if !m || (!allowTrailing && p.tok(c.cur).Type != lexer.EOF) {
-		return nil, c.cur, p.err(c.deepest(pgenErr{on: true, tok: int32(c.cur), expect: -1}))
-	}
-	return out, c.cur, nil
+	return pgenrt.ParseTokens(&p.pgenParser_definition, &p.Tokens, (*pgenParser_definition).s_header, toks, eof, allowTrailing, pgenFold_definition[:], pgenExpect_definition[:])
 }
-
-func (p *headerParserGen) tok(i int) *lexer.Token {
-	if i < len(p.ltoks) {
-		return &p.ltoks[i]
-	}
-	return &p.eof
-}
-
-func (p *headerParserGen) pos(i int) lexer.Position { return p.tok(i).Pos }
-
-func (p *headerParserGen) text(i int) string { return p.tok(i).Value }
-
-// lit reports whether token i is the literal s, in any case for the types
-// that are case-insensitive.
-func (p *headerParserGen) lit(i int, s string) bool {
-	t := p.tok(i)
-	return t.Value == s || p.caseInsensitive(t.Type) && strings.EqualFold(t.Value, s)
-}
-
-func (p *headerParserGen) caseInsensitive(t lexer.TokenType) bool { return t == tokIdent }
-
-func (p *headerParserGen) err(e pgenErr) error {
-	expect := ""
-	if e.expect >= 0 {
-		expect = pgenExpect_headerParser[e.expect]
-	}
-	return &participle.UnexpectedTokenError{Unexpected: *p.tok(int(e.tok)), Expect: expect}
-}
-
-func (p *headerParserGen) s_assignStmt(c *pgenState, s *assignStmt) (bool, pgenErr) {
-	s.Pos = p.pos(c.cur)
-	m, e := p.n0(c, s)
-	if e.on {
-		c.maybeUpdate(e)
-		return true, e
-	}
-	return m, pgenErr{}
-}
-
-func (p *headerParserGen) s_header(c *pgenState, s *header) (bool, pgenErr) {
-	m, e := p.n1(c, s)
-	if e.on {
-		c.maybeUpdate(e)
-		return true, e
-	}
-	return m, pgenErr{}
-}
-
-func (p *headerParserGen) s_modNameStmt(c *pgenState, s *modNameStmt) (bool, pgenErr) {
-	s.Pos = p.pos(c.cur)
-	m, e := p.n2(c, s)
-	if e.on {
-		c.maybeUpdate(e)
-		return true, e
-	}
-	return m, pgenErr{}
-}
-
-func (p *headerParserGen) s_numTok(c *pgenState, s *numTok) (bool, pgenErr) {
-	s.Pos = p.pos(c.cur)
-	m, e := p.n3(c, s)
-	if e.on {
-		c.maybeUpdate(e)
-		return true, e
-	}
-	return m, pgenErr{}
-}
-
-func (p *headerParserGen) s_pathTok(c *pgenState, s *pathTok) (bool, pgenErr) {
-	s.Pos = p.pos(c.cur)
-	m, e := p.n4(c, s)
-	if e.on {
-		c.maybeUpdate(e)
-		return true, e
-	}
-	return m, pgenErr{}
-}
-
-// ("MAJOR" | "MAXDATALENGTH" | "MAXDATALEN" | "TDFID") "=" NumTok
-func (p *headerParserGen) n0(c *pgenState, s *assignStmt) (bool, pgenErr) {
-	if m, e := p.n5(c, s); e.on {
-		return true, e
-	} else if !m {
-		return false, pgenErr{}
-	}
-	if m, e := p.n6(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 0}
-	}
-	if m, e := p.n7(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 1}
-	}
-	return true, pgenErr{}
-}
-
-// ModNameStmt | AssignStmt
-func (p *headerParserGen) n1(c *pgenState, s *header) (bool, pgenErr) {
-	deepest := 0
-	var first pgenErr
-	{
-		b := *c
-		sv0 := s.ModName
-		m, e := p.n8(&b, s)
-		if e.on {
-			if c.stop(e, &b, 4) {
-				return true, e
-			}
-			if b.cur >= deepest {
-				first, deepest = e, b.cur
-			}
-		} else if m {
-			c.accept(&b)
-			return true, pgenErr{}
-		}
-		s.ModName = sv0
-	}
-	{
-		b := *c
-		sv0 := s.Assign
-		m, e := p.n9(&b, s)
-		if e.on {
-			if c.stop(e, &b, 4) {
-				return true, e
-			}
-			if b.cur >= deepest {
-				first, deepest = e, b.cur
-			}
-		} else if m {
-			c.accept(&b)
-			return true, pgenErr{}
-		}
-		s.Assign = sv0
-	}
-	if first.on {
-		c.maybeUpdate(first)
-		return true, first
-	}
-	return false, pgenErr{}
-}
-
-// "MODNAME" "=" PathTok
-func (p *headerParserGen) n2(c *pgenState, s *modNameStmt) (bool, pgenErr) {
-	if m, e := p.n10(c, s); e.on {
-		return true, e
-	} else if !m {
-		return false, pgenErr{}
-	}
-	if m, e := p.n11(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 2}
-	}
-	if m, e := p.n12(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 3}
-	}
-	return true, pgenErr{}
-}
-
-// <number>
-func (p *headerParserGen) n3(c *pgenState, s *numTok) (bool, pgenErr) {
-	start := c.cur
-	m, e := p.n13(c, s)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	if c.cur == start+1 && s.Text == "" {
-		s.Text = p.text(start) // one token: no concatenation
-		return true, pgenErr{}
-	}
-	for i := start; i < c.cur; i++ {
-		s.Text += p.text(i)
-	}
-	return true, pgenErr{}
-}
-
-// <path>
-func (p *headerParserGen) n4(c *pgenState, s *pathTok) (bool, pgenErr) {
-	start := c.cur
-	m, e := p.n14(c, s)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	if c.cur == start+1 && s.Text == "" {
-		s.Text = p.text(start) // one token: no concatenation
-		return true, pgenErr{}
-	}
-	for i := start; i < c.cur; i++ {
-		s.Text += p.text(i)
-	}
-	return true, pgenErr{}
-}
-
-// ("MAJOR" | "MAXDATALENGTH" | "MAXDATALEN" | "TDFID")
-func (p *headerParserGen) n5(c *pgenState, s *assignStmt) (bool, pgenErr) {
-	start := c.cur
-	m, e := p.n15(c, s)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	if c.cur == start+1 && s.Key == "" {
-		s.Key = p.text(start) // one token: no concatenation
-		return true, pgenErr{}
-	}
-	for i := start; i < c.cur; i++ {
-		s.Key += p.text(i)
-	}
-	return true, pgenErr{}
-}
-
-// "="
-func (p *headerParserGen) n6(c *pgenState, s *assignStmt) (bool, pgenErr) {
-	if !p.lit(c.cur, "=") {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// NumTok
-func (p *headerParserGen) n7(c *pgenState, s *assignStmt) (bool, pgenErr) {
-	var nv *numTok
-	if p.reuse {
-		nv = p.slab_numTok.alloc()
-		*nv = numTok{}
-	} else {
-		nv = new(numTok)
-	}
-	m, e := p.s_numTok(c, nv)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.Value = nv
-	return true, pgenErr{}
-}
-
-// ModNameStmt
-func (p *headerParserGen) n8(c *pgenState, s *header) (bool, pgenErr) {
-	var nv *modNameStmt
-	if p.reuse {
-		nv = p.slab_modNameStmt.alloc()
-		*nv = modNameStmt{}
-	} else {
-		nv = new(modNameStmt)
-	}
-	m, e := p.s_modNameStmt(c, nv)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.ModName = nv
-	return true, pgenErr{}
-}
-
-// AssignStmt
-func (p *headerParserGen) n9(c *pgenState, s *header) (bool, pgenErr) {
-	var nv *assignStmt
-	if p.reuse {
-		nv = p.slab_assignStmt.alloc()
-		*nv = assignStmt{}
-	} else {
-		nv = new(assignStmt)
-	}
-	m, e := p.s_assignStmt(c, nv)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.Assign = nv
-	return true, pgenErr{}
-}
-
-// "MODNAME"
-func (p *headerParserGen) n10(c *pgenState, s *modNameStmt) (bool, pgenErr) {
-	if !p.lit(c.cur, "MODNAME") {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// "="
-func (p *headerParserGen) n11(c *pgenState, s *modNameStmt) (bool, pgenErr) {
-	if !p.lit(c.cur, "=") {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// PathTok
-func (p *headerParserGen) n12(c *pgenState, s *modNameStmt) (bool, pgenErr) {
-	var nv *pathTok
-	if p.reuse {
-		nv = p.slab_pathTok.alloc()
-		*nv = pathTok{}
-	} else {
-		nv = new(pathTok)
-	}
-	m, e := p.s_pathTok(c, nv)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.Path = nv
-	return true, pgenErr{}
-}
-
-// <number>
-func (p *headerParserGen) n13(c *pgenState, s *numTok) (bool, pgenErr) {
-	if p.tok(c.cur).Type != tokNumber {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// <path>
-func (p *headerParserGen) n14(c *pgenState, s *pathTok) (bool, pgenErr) {
-	if p.tok(c.cur).Type != tokPath {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// "MAJOR" | "MAXDATALENGTH" | "MAXDATALEN" | "TDFID"
-func (p *headerParserGen) n15(c *pgenState, s *assignStmt) (bool, pgenErr) {
-	deepest := 0
-	var first pgenErr
-	{
-		b := *c
-		m, e := p.n16(&b, s)
-		if e.on {
-			if c.stop(e, &b, 4) {
-				return true, e
-			}
-			if b.cur >= deepest {
-				first, deepest = e, b.cur
-			}
-		} else if m {
-			c.accept(&b)
-			return true, pgenErr{}
-		}
-	}
-	{
-		b := *c
-		m, e := p.n17(&b, s)
-		if e.on {
-			if c.stop(e, &b, 4) {
-				return true, e
-			}
-			if b.cur >= deepest {
-				first, deepest = e, b.cur
-			}
-		} else if m {
-			c.accept(&b)
-			return true, pgenErr{}
-		}
-	}
-	{
-		b := *c
-		m, e := p.n18(&b, s)
-		if e.on {
-			if c.stop(e, &b, 4) {
-				return true, e
-			}
-			if b.cur >= deepest {
-				first, deepest = e, b.cur
-			}
-		} else if m {
-			c.accept(&b)
-			return true, pgenErr{}
-		}
-	}
-	{
-		b := *c
-		m, e := p.n19(&b, s)
-		if e.on {
-			if c.stop(e, &b, 4) {
-				return true, e
-			}
-			if b.cur >= deepest {
-				first, deepest = e, b.cur
-			}
-		} else if m {
-			c.accept(&b)
-			return true, pgenErr{}
-		}
-	}
-	if first.on {
-		c.maybeUpdate(first)
-		return true, first
-	}
-	return false, pgenErr{}
-}
-
-// "MAJOR"
-func (p *headerParserGen) n16(c *pgenState, s *assignStmt) (bool, pgenErr) {
-	if !p.lit(c.cur, "MAJOR") {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// "MAXDATALENGTH"
-func (p *headerParserGen) n17(c *pgenState, s *assignStmt) (bool, pgenErr) {
-	if !p.lit(c.cur, "MAXDATALENGTH") {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// "MAXDATALEN"
-func (p *headerParserGen) n18(c *pgenState, s *assignStmt) (bool, pgenErr) {
-	if !p.lit(c.cur, "MAXDATALEN") {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// "TDFID"
-func (p *headerParserGen) n19(c *pgenState, s *assignStmt) (bool, pgenErr) {
-	if !p.lit(c.cur, "TDFID") {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-var pgenExpect_headerParser = [...]string{"\"=\" NumTok", "NumTok", "\"=\" PathTok", "PathTok"}
 
 // listParserGen is the generated parser of listParser's grammar (root listStmt): it builds the
 // same tree and reports the same errors. Its zero value is ready to use;
 // it keeps its buffers between parses, so use one per goroutine.
-type listParserGen struct {
-	ltoks          []lexer.Token
-	eof            lexer.Token
-	filename       string
-	src            string
-	toks           []pgenToken
-	reuse          bool // ParseInto: nodes come from the slabs
-	slab_identTok  pgenSlab[identTok]
-	slab_listEntry pgenSlab[listEntry]
-	slab_numTok    pgenSlab[numTok]
-	slab_punctTok  pgenSlab[punctTok]
-}
+type listParserGen struct{ pgenParser_definition }
 
 // ParseTokens parses the tokens a scanner made, followed by the end of the
 // input at eof, as listParser.ParseFromLexer does over them (with
 // participle.AllowTrailing(allowTrailing)): a new tree, and the number of
 // tokens it took.
 func (p *listParserGen) ParseTokens(toks []lexer.Token, eof lexer.Position, allowTrailing bool) (*listStmt, int, error) {
-	p.ltoks, p.eof = toks, lexer.EOFToken(eof)
-	p.reuse = false
-	out := new(listStmt)
-	var c pgenState
-	m, e := p.s_listStmt(&c, out)
-	if e.on {
-		return nil, c.cur, p.err(e)
-	}
-	if !m || (!allowTrailing && p.tok(c.cur).Type != lexer.EOF) {
-		return nil, c.cur, p.err(c.deepest(pgenErr{on: true, tok: int32(c.cur), expect: -1}))
-	}
-	return out, c.cur, nil
+	return pgenrt.ParseTokens(&p.pgenParser_definition, &p.Tokens, (*pgenParser_definition).s_listStmt, toks, eof, allowTrailing, pgenFold_definition[:], pgenExpect_definition[:])
 }
 
-func (p *listParserGen) tok(i int) *lexer.Token {
-	if i < len(p.ltoks) {
-		return &p.ltoks[i]
+// ScalarTok
+func (p *pgenParser_definition) n0(c *pgenrt.State, s *address) (bool, pgenrt.Err) {
+	nv := new(scalarTok)
+	if m, e := p.s_scalarTok(c, nv); !m || e.On {
+		return e.On, e
 	}
-	return &p.eof
+	s.Base = nv
+	return true, pgenrt.Err{}
 }
 
-func (p *listParserGen) pos(i int) lexer.Position { return p.tok(i).Pos }
-
-func (p *listParserGen) text(i int) string { return p.tok(i).Value }
-
-// lit reports whether token i is the literal s, in any case for the types
-// that are case-insensitive.
-func (p *listParserGen) lit(i int, s string) bool {
-	t := p.tok(i)
-	return t.Value == s || p.caseInsensitive(t.Type) && strings.EqualFold(t.Value, s)
+// Term
+func (p *pgenParser_definition) n1(c *pgenrt.State, s *address) (bool, pgenrt.Err) {
+	nv := new(term)
+	if m, e := p.s_term(c, nv); !m || e.On {
+		return e.On, e
+	}
+	s.Terms = append(s.Terms, nv)
+	return true, pgenrt.Err{}
 }
 
-func (p *listParserGen) caseInsensitive(t lexer.TokenType) bool { return t == tokIdent }
-
-func (p *listParserGen) err(e pgenErr) error {
-	expect := ""
-	if e.expect >= 0 {
-		expect = pgenExpect_listParser[e.expect]
+// Term*
+func (p *pgenParser_definition) n2(c *pgenrt.State, s *address) (bool, pgenrt.Err) {
+	matched := false
+	for {
+		b := *c
+		sv0 := s.Terms
+		m, e := p.n1(&b, s)
+		if e.On {
+			c.MaybeUpdate(e)
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			s.Terms = sv0
+			break
+		}
+		c.Accept(&b)
+		if !m {
+			s.Terms = sv0
+			break
+		}
+		matched = true
 	}
-	return &participle.UnexpectedTokenError{Unexpected: *p.tok(int(e.tok)), Expect: expect}
+	_ = matched
+	return true, pgenrt.Err{}
 }
 
-func (p *listParserGen) s_identTok(c *pgenState, s *identTok) (bool, pgenErr) {
-	s.Pos = p.pos(c.cur)
-	m, e := p.n0(c, s)
-	if e.on {
-		c.maybeUpdate(e)
-		return true, e
+// ScalarTok Term*
+func (p *pgenParser_definition) n3(c *pgenrt.State, s *address) (bool, pgenrt.Err) {
+	if m, e := p.n0(c, s); !m || e.On {
+		return e.On, e
 	}
-	return m, pgenErr{}
+	if m, e := p.n2(c, s); !m || e.On {
+		return true, c.Miss(e, 0)
+	}
+	return true, pgenrt.Err{}
 }
 
-func (p *listParserGen) s_listEntry(c *pgenState, s *listEntry) (bool, pgenErr) {
-	s.Pos = p.pos(c.cur)
-	start := c.cur
-	m, e := p.n1(c, s)
-	if e.on {
-		c.maybeUpdate(e)
-		return true, e
-	}
-	if m {
-		s.Tokens = p.ltoks[start:min(c.cur, len(p.ltoks))]
-	}
-	return m, pgenErr{}
+func (p *pgenParser_definition) s_address(c *pgenrt.State, s *address) (bool, pgenrt.Err) {
+	s.Pos = p.Pos(c.Cur)
+	return c.Close(p.n3(c, s))
 }
 
-func (p *listParserGen) s_listStmt(c *pgenState, s *listStmt) (bool, pgenErr) {
-	s.Pos = p.pos(c.cur)
-	m, e := p.n2(c, s)
-	if e.on {
-		c.maybeUpdate(e)
-		return true, e
+// "MAJOR" | "MAXDATALENGTH" | "MAXDATALEN" | "TDFID"
+func (p *pgenParser_definition) n4(c *pgenrt.State) (bool, pgenrt.Err) {
+	deepest := 0
+	var first pgenrt.Err
+	{
+		b := *c
+		m, e := p.Lit(&b, "MAJOR")
+		if e.On {
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
 	}
-	return m, pgenErr{}
+	{
+		b := *c
+		m, e := p.Lit(&b, "MAXDATALENGTH")
+		if e.On {
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+	}
+	{
+		b := *c
+		m, e := p.Lit(&b, "MAXDATALEN")
+		if e.On {
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+	}
+	{
+		b := *c
+		m, e := p.Lit(&b, "TDFID")
+		if e.On {
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+	}
+	if first.On {
+		c.MaybeUpdate(first)
+		return true, first
+	}
+	return false, pgenrt.Err{}
 }
 
-func (p *listParserGen) s_numTok(c *pgenState, s *numTok) (bool, pgenErr) {
-	s.Pos = p.pos(c.cur)
-	m, e := p.n3(c, s)
-	if e.on {
-		c.maybeUpdate(e)
-		return true, e
+// ("MAJOR" | "MAXDATALENGTH" | "MAXDATALEN" | "TDFID")
+func (p *pgenParser_definition) n5(c *pgenrt.State, s *assignStmt) (bool, pgenrt.Err) {
+	start := c.Cur
+	if m, e := p.n4(c); !m || e.On {
+		return e.On, e
 	}
-	return m, pgenErr{}
-}
-
-func (p *listParserGen) s_punctTok(c *pgenState, s *punctTok) (bool, pgenErr) {
-	s.Pos = p.pos(c.cur)
-	m, e := p.n4(c, s)
-	if e.on {
-		c.maybeUpdate(e)
-		return true, e
+	if c.Cur == start+1 && s.Key == "" {
+		s.Key = p.Text(start) // one token: no concatenation
+		return true, pgenrt.Err{}
 	}
-	return m, pgenErr{}
-}
-
-// <ident>
-func (p *listParserGen) n0(c *pgenState, s *identTok) (bool, pgenErr) {
-	start := c.cur
-	m, e := p.n5(c, s)
-	if e.on {
-		return true, e
+	for i := start; i < c.Cur; i++ {
+		s.Key += p.Text(i)
 	}
-	if !m {
-		return false, pgenErr{}
-	}
-	if c.cur == start+1 && s.Text == "" {
-		s.Text = p.text(start) // one token: no concatenation
-		return true, pgenErr{}
-	}
-	for i := start; i < c.cur; i++ {
-		s.Text += p.text(i)
-	}
-	return true, pgenErr{}
-}
-
-// "NAME" "=" IdentTok "," "ID" "=" NumTok
-func (p *listParserGen) n1(c *pgenState, s *listEntry) (bool, pgenErr) {
-	if m, e := p.n6(c, s); e.on {
-		return true, e
-	} else if !m {
-		return false, pgenErr{}
-	}
-	if m, e := p.n7(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 0}
-	}
-	if m, e := p.n8(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 1}
-	}
-	if m, e := p.n9(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 2}
-	}
-	if m, e := p.n10(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 3}
-	}
-	if m, e := p.n11(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 4}
-	}
-	if m, e := p.n12(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 5}
-	}
-	return true, pgenErr{}
-}
-
-// ("TYPELIST" | "GROUPLIST") ListEntry ("," ListEntry)* PunctTok?
-func (p *listParserGen) n2(c *pgenState, s *listStmt) (bool, pgenErr) {
-	if m, e := p.n13(c, s); e.on {
-		return true, e
-	} else if !m {
-		return false, pgenErr{}
-	}
-	if m, e := p.n14(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 6}
-	}
-	if m, e := p.n15(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 7}
-	}
-	if m, e := p.n16(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 8}
-	}
-	return true, pgenErr{}
-}
-
-// <number>
-func (p *listParserGen) n3(c *pgenState, s *numTok) (bool, pgenErr) {
-	start := c.cur
-	m, e := p.n17(c, s)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	if c.cur == start+1 && s.Text == "" {
-		s.Text = p.text(start) // one token: no concatenation
-		return true, pgenErr{}
-	}
-	for i := start; i < c.cur; i++ {
-		s.Text += p.text(i)
-	}
-	return true, pgenErr{}
-}
-
-// ","
-func (p *listParserGen) n4(c *pgenState, s *punctTok) (bool, pgenErr) {
-	start := c.cur
-	m, e := p.n18(c, s)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	if c.cur == start+1 && s.Text == "" {
-		s.Text = p.text(start) // one token: no concatenation
-		return true, pgenErr{}
-	}
-	for i := start; i < c.cur; i++ {
-		s.Text += p.text(i)
-	}
-	return true, pgenErr{}
-}
-
-// <ident>
-func (p *listParserGen) n5(c *pgenState, s *identTok) (bool, pgenErr) {
-	if p.tok(c.cur).Type != tokIdent {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// "NAME"
-func (p *listParserGen) n6(c *pgenState, s *listEntry) (bool, pgenErr) {
-	if !p.lit(c.cur, "NAME") {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// "="
-func (p *listParserGen) n7(c *pgenState, s *listEntry) (bool, pgenErr) {
-	if !p.lit(c.cur, "=") {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// IdentTok
-func (p *listParserGen) n8(c *pgenState, s *listEntry) (bool, pgenErr) {
-	var nv *identTok
-	if p.reuse {
-		nv = p.slab_identTok.alloc()
-		*nv = identTok{}
-	} else {
-		nv = new(identTok)
-	}
-	m, e := p.s_identTok(c, nv)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.Name = nv
-	return true, pgenErr{}
-}
-
-// ","
-func (p *listParserGen) n9(c *pgenState, s *listEntry) (bool, pgenErr) {
-	if !p.lit(c.cur, ",") {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// "ID"
-func (p *listParserGen) n10(c *pgenState, s *listEntry) (bool, pgenErr) {
-	if !p.lit(c.cur, "ID") {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// "="
-func (p *listParserGen) n11(c *pgenState, s *listEntry) (bool, pgenErr) {
-	if !p.lit(c.cur, "=") {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
+	return true, pgenrt.Err{}
 }
 
 // NumTok
-func (p *listParserGen) n12(c *pgenState, s *listEntry) (bool, pgenErr) {
-	var nv *numTok
-	if p.reuse {
-		nv = p.slab_numTok.alloc()
-		*nv = numTok{}
-	} else {
-		nv = new(numTok)
+func (p *pgenParser_definition) n6(c *pgenrt.State, s *assignStmt) (bool, pgenrt.Err) {
+	nv := new(numTok)
+	if m, e := p.s_numTok(c, nv); !m || e.On {
+		return e.On, e
 	}
-	m, e := p.s_numTok(c, nv)
-	if e.on {
-		return true, e
+	s.Value = nv
+	return true, pgenrt.Err{}
+}
+
+// ("MAJOR" | "MAXDATALENGTH" | "MAXDATALEN" | "TDFID") "=" NumTok
+func (p *pgenParser_definition) n7(c *pgenrt.State, s *assignStmt) (bool, pgenrt.Err) {
+	if m, e := p.n5(c, s); !m || e.On {
+		return e.On, e
 	}
-	if !m {
-		return false, pgenErr{}
+	if m, e := p.Lit(c, "="); !m || e.On {
+		return true, c.Miss(e, 1)
+	}
+	if m, e := p.n6(c, s); !m || e.On {
+		return true, c.Miss(e, 2)
+	}
+	return true, pgenrt.Err{}
+}
+
+func (p *pgenParser_definition) s_assignStmt(c *pgenrt.State, s *assignStmt) (bool, pgenrt.Err) {
+	s.Pos = p.Pos(c.Cur)
+	return c.Close(p.n7(c, s))
+}
+
+// PathTok
+func (p *pgenParser_definition) n8(c *pgenrt.State, s *atTarget) (bool, pgenrt.Err) {
+	nv := new(pathTok)
+	if m, e := p.s_pathTok(c, nv); !m || e.On {
+		return e.On, e
+	}
+	s.File = nv
+	return true, pgenrt.Err{}
+}
+
+// NumTok
+func (p *pgenParser_definition) n9(c *pgenrt.State, s *atTarget) (bool, pgenrt.Err) {
+	nv := new(numTok)
+	if m, e := p.s_numTok(c, nv); !m || e.On {
+		return e.On, e
+	}
+	s.Line = nv
+	return true, pgenrt.Err{}
+}
+
+// "," NumTok
+func (p *pgenParser_definition) n10(c *pgenrt.State, s *atTarget) (bool, pgenrt.Err) {
+	if m, e := p.Lit(c, ","); !m || e.On {
+		return e.On, e
+	}
+	if m, e := p.n9(c, s); !m || e.On {
+		return true, c.Miss(e, 2)
+	}
+	return true, pgenrt.Err{}
+}
+
+// ("," NumTok)?
+func (p *pgenParser_definition) n11(c *pgenrt.State, s *atTarget) (bool, pgenrt.Err) {
+	matched := false
+	for {
+		b := *c
+		sv0 := s.Line
+		m, e := p.n10(&b, s)
+		if e.On {
+			c.MaybeUpdate(e)
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			s.Line = sv0
+			break
+		}
+		c.Accept(&b)
+		if !m {
+			s.Line = sv0
+			break
+		}
+		matched = true
+		break
+	}
+	_ = matched
+	return true, pgenrt.Err{}
+}
+
+// "@" PathTok ("," NumTok)?
+func (p *pgenParser_definition) n12(c *pgenrt.State, s *atTarget) (bool, pgenrt.Err) {
+	if m, e := p.Lit(c, "@"); !m || e.On {
+		return e.On, e
+	}
+	if m, e := p.n8(c, s); !m || e.On {
+		return true, c.Miss(e, 3)
+	}
+	if m, e := p.n11(c, s); !m || e.On {
+		return true, c.Miss(e, 4)
+	}
+	return true, pgenrt.Err{}
+}
+
+func (p *pgenParser_definition) s_atTarget(c *pgenrt.State, s *atTarget) (bool, pgenrt.Err) {
+	s.Pos = p.Pos(c.Cur)
+	return c.Close(p.n12(c, s))
+}
+
+// MinorField
+func (p *pgenParser_definition) n13(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
+	nv := new(minorField)
+	if m, e := p.s_minorField(c, nv); !m || e.On {
+		return e.On, e
+	}
+	s.Minor = nv
+	return true, pgenrt.Err{}
+}
+
+// TpField
+func (p *pgenParser_definition) n14(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
+	nv := new(tpField)
+	if m, e := p.s_tpField(c, nv); !m || e.On {
+		return e.On, e
+	}
+	s.TP = nv
+	return true, pgenrt.Err{}
+}
+
+// OpcodeField
+func (p *pgenParser_definition) n15(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
+	nv := new(opcodeField)
+	if m, e := p.s_opcodeField(c, nv); !m || e.On {
+		return e.On, e
+	}
+	s.Opcode = nv
+	return true, pgenrt.Err{}
+}
+
+// TypeField
+func (p *pgenParser_definition) n16(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
+	nv := new(typeField)
+	if m, e := p.s_typeField(c, nv); !m || e.On {
+		return e.On, e
+	}
+	s.Type = nv
+	return true, pgenrt.Err{}
+}
+
+// GroupField
+func (p *pgenParser_definition) n17(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
+	nv := new(groupField)
+	if m, e := p.s_groupField(c, nv); !m || e.On {
+		return e.On, e
+	}
+	s.Group = nv
+	return true, pgenrt.Err{}
+}
+
+// TextField
+func (p *pgenParser_definition) n18(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
+	nv := new(textField)
+	if m, e := p.s_textField(c, nv); !m || e.On {
+		return e.On, e
+	}
+	s.Text = nv
+	return true, pgenrt.Err{}
+}
+
+// LenField
+func (p *pgenParser_definition) n19(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
+	nv := new(lenField)
+	if m, e := p.s_lenField(c, nv); !m || e.On {
+		return e.On, e
+	}
+	s.Len = nv
+	return true, pgenrt.Err{}
+}
+
+// RegsField
+func (p *pgenParser_definition) n20(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
+	nv := new(regsField)
+	if m, e := p.s_regsField(c, nv); !m || e.On {
+		return e.On, e
+	}
+	s.Regs = nv
+	return true, pgenrt.Err{}
+}
+
+// MemField
+func (p *pgenParser_definition) n21(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
+	nv := new(memField)
+	if m, e := p.s_memField(c, nv); !m || e.On {
+		return e.On, e
+	}
+	s.Mem = nv
+	return true, pgenrt.Err{}
+}
+
+// OrbitField
+func (p *pgenParser_definition) n22(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
+	nv := new(orbitField)
+	if m, e := p.s_orbitField(c, nv); !m || e.On {
+		return e.On, e
+	}
+	s.Orbit = nv
+	return true, pgenrt.Err{}
+}
+
+// OpFlagField
+func (p *pgenParser_definition) n23(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
+	nv := new(opFlagField)
+	if m, e := p.s_opFlagField(c, nv); !m || e.On {
+		return e.On, e
+	}
+	s.OpFlag = nv
+	return true, pgenrt.Err{}
+}
+
+// MinorField | TpField | OpcodeField | TypeField | GroupField | TextField | LenField | RegsField | MemField | OrbitField | OpFlagField
+func (p *pgenParser_definition) n24(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
+	deepest := 0
+	var first pgenrt.Err
+	{
+		b := *c
+		sv0 := s.Minor
+		m, e := p.n13(&b, s)
+		if e.On {
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+		s.Minor = sv0
+	}
+	{
+		b := *c
+		sv0 := s.TP
+		m, e := p.n14(&b, s)
+		if e.On {
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+		s.TP = sv0
+	}
+	{
+		b := *c
+		sv0 := s.Opcode
+		m, e := p.n15(&b, s)
+		if e.On {
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+		s.Opcode = sv0
+	}
+	{
+		b := *c
+		sv0 := s.Type
+		m, e := p.n16(&b, s)
+		if e.On {
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+		s.Type = sv0
+	}
+	{
+		b := *c
+		sv0 := s.Group
+		m, e := p.n17(&b, s)
+		if e.On {
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+		s.Group = sv0
+	}
+	{
+		b := *c
+		sv0 := s.Text
+		m, e := p.n18(&b, s)
+		if e.On {
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+		s.Text = sv0
+	}
+	{
+		b := *c
+		sv0 := s.Len
+		m, e := p.n19(&b, s)
+		if e.On {
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+		s.Len = sv0
+	}
+	{
+		b := *c
+		sv0 := s.Regs
+		m, e := p.n20(&b, s)
+		if e.On {
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+		s.Regs = sv0
+	}
+	{
+		b := *c
+		sv0 := s.Mem
+		m, e := p.n21(&b, s)
+		if e.On {
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+		s.Mem = sv0
+	}
+	{
+		b := *c
+		sv0 := s.Orbit
+		m, e := p.n22(&b, s)
+		if e.On {
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+		s.Orbit = sv0
+	}
+	{
+		b := *c
+		sv0 := s.OpFlag
+		m, e := p.n23(&b, s)
+		if e.On {
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+		s.OpFlag = sv0
+	}
+	if first.On {
+		c.MaybeUpdate(first)
+		return true, first
+	}
+	return false, pgenrt.Err{}
+}
+
+func (p *pgenParser_definition) s_field(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
+	return c.Close(p.n24(c, s))
+}
+
+// <ident>
+func (p *pgenParser_definition) n25(c *pgenrt.State, s *flag) (bool, pgenrt.Err) {
+	start := c.Cur
+	if m, e := p.Ref(c, tokIdent); !m || e.On {
+		return e.On, e
+	}
+	if c.Cur == start+1 && s.Word == "" {
+		s.Word = p.Text(start) // one token: no concatenation
+		return true, pgenrt.Err{}
+	}
+	for i := start; i < c.Cur; i++ {
+		s.Word += p.Text(i)
+	}
+	return true, pgenrt.Err{}
+}
+
+// Level
+func (p *pgenParser_definition) n26(c *pgenrt.State, s *flag) (bool, pgenrt.Err) {
+	nv := new(level)
+	if m, e := p.s_level(c, nv); !m || e.On {
+		return e.On, e
+	}
+	s.Chain = append(s.Chain, nv)
+	return true, pgenrt.Err{}
+}
+
+// Level*
+func (p *pgenParser_definition) n27(c *pgenrt.State, s *flag) (bool, pgenrt.Err) {
+	matched := false
+	for {
+		b := *c
+		sv0 := s.Chain
+		m, e := p.n26(&b, s)
+		if e.On {
+			c.MaybeUpdate(e)
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			s.Chain = sv0
+			break
+		}
+		c.Accept(&b)
+		if !m {
+			s.Chain = sv0
+			break
+		}
+		matched = true
+	}
+	_ = matched
+	return true, pgenrt.Err{}
+}
+
+// <ident> Level*
+func (p *pgenParser_definition) n28(c *pgenrt.State, s *flag) (bool, pgenrt.Err) {
+	if m, e := p.n25(c, s); !m || e.On {
+		return e.On, e
+	}
+	if m, e := p.n27(c, s); !m || e.On {
+		return true, c.Miss(e, 5)
+	}
+	return true, pgenrt.Err{}
+}
+
+func (p *pgenParser_definition) s_flag(c *pgenrt.State, s *flag) (bool, pgenrt.Err) {
+	s.Pos = p.Pos(c.Cur)
+	return c.Close(p.n28(c, s))
+}
+
+// IdentTok
+func (p *pgenParser_definition) n29(c *pgenrt.State, s *groupField) (bool, pgenrt.Err) {
+	nv := new(identTok)
+	if m, e := p.s_identTok(c, nv); !m || e.On {
+		return e.On, e
+	}
+	s.Name = nv
+	return true, pgenrt.Err{}
+}
+
+// "GROUP" "=" IdentTok
+func (p *pgenParser_definition) n30(c *pgenrt.State, s *groupField) (bool, pgenrt.Err) {
+	if m, e := p.Lit(c, "GROUP"); !m || e.On {
+		return e.On, e
+	}
+	if m, e := p.Lit(c, "="); !m || e.On {
+		return true, c.Miss(e, 6)
+	}
+	if m, e := p.n29(c, s); !m || e.On {
+		return true, c.Miss(e, 7)
+	}
+	return true, pgenrt.Err{}
+}
+
+func (p *pgenParser_definition) s_groupField(c *pgenrt.State, s *groupField) (bool, pgenrt.Err) {
+	s.Pos = p.Pos(c.Cur)
+	start := c.Cur
+	m, e := c.Close(p.n30(c, s))
+	if m && !e.On {
+		s.Tokens = p.Slice(start, c.Cur)
+	}
+	return m, e
+}
+
+// ModNameStmt
+func (p *pgenParser_definition) n31(c *pgenrt.State, s *header) (bool, pgenrt.Err) {
+	nv := new(modNameStmt)
+	if m, e := p.s_modNameStmt(c, nv); !m || e.On {
+		return e.On, e
+	}
+	s.ModName = nv
+	return true, pgenrt.Err{}
+}
+
+// AssignStmt
+func (p *pgenParser_definition) n32(c *pgenrt.State, s *header) (bool, pgenrt.Err) {
+	nv := new(assignStmt)
+	if m, e := p.s_assignStmt(c, nv); !m || e.On {
+		return e.On, e
+	}
+	s.Assign = nv
+	return true, pgenrt.Err{}
+}
+
+// ModNameStmt | AssignStmt
+func (p *pgenParser_definition) n33(c *pgenrt.State, s *header) (bool, pgenrt.Err) {
+	deepest := 0
+	var first pgenrt.Err
+	{
+		b := *c
+		sv0 := s.ModName
+		m, e := p.n31(&b, s)
+		if e.On {
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+		s.ModName = sv0
+	}
+	{
+		b := *c
+		sv0 := s.Assign
+		m, e := p.n32(&b, s)
+		if e.On {
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+		s.Assign = sv0
+	}
+	if first.On {
+		c.MaybeUpdate(first)
+		return true, first
+	}
+	return false, pgenrt.Err{}
+}
+
+func (p *pgenParser_definition) s_header(c *pgenrt.State, s *header) (bool, pgenrt.Err) {
+	return c.Close(p.n33(c, s))
+}
+
+// <ident>
+func (p *pgenParser_definition) n34(c *pgenrt.State, s *identTok) (bool, pgenrt.Err) {
+	start := c.Cur
+	if m, e := p.Ref(c, tokIdent); !m || e.On {
+		return e.On, e
+	}
+	if c.Cur == start+1 && s.Text == "" {
+		s.Text = p.Text(start) // one token: no concatenation
+		return true, pgenrt.Err{}
+	}
+	for i := start; i < c.Cur; i++ {
+		s.Text += p.Text(i)
+	}
+	return true, pgenrt.Err{}
+}
+
+func (p *pgenParser_definition) s_identTok(c *pgenrt.State, s *identTok) (bool, pgenrt.Err) {
+	s.Pos = p.Pos(c.Cur)
+	return c.Close(p.n34(c, s))
+}
+
+// Address
+func (p *pgenParser_definition) n35(c *pgenrt.State, s *lenField) (bool, pgenrt.Err) {
+	nv := new(address)
+	if m, e := p.s_address(c, nv); !m || e.On {
+		return e.On, e
+	}
+	s.Addr = nv
+	return true, pgenrt.Err{}
+}
+
+// Flag
+func (p *pgenParser_definition) n36(c *pgenrt.State, s *lenField) (bool, pgenrt.Err) {
+	nv := new(flag)
+	if m, e := p.s_flag(c, nv); !m || e.On {
+		return e.On, e
+	}
+	s.Flag = nv
+	return true, pgenrt.Err{}
+}
+
+// "LEN" "=" "(" Address "," Flag ")"
+func (p *pgenParser_definition) n37(c *pgenrt.State, s *lenField) (bool, pgenrt.Err) {
+	if m, e := p.Lit(c, "LEN"); !m || e.On {
+		return e.On, e
+	}
+	if m, e := p.Lit(c, "="); !m || e.On {
+		return true, c.Miss(e, 8)
+	}
+	if m, e := p.Lit(c, "("); !m || e.On {
+		return true, c.Miss(e, 9)
+	}
+	if m, e := p.n35(c, s); !m || e.On {
+		return true, c.Miss(e, 10)
+	}
+	if m, e := p.Lit(c, ","); !m || e.On {
+		return true, c.Miss(e, 11)
+	}
+	if m, e := p.n36(c, s); !m || e.On {
+		return true, c.Miss(e, 12)
+	}
+	if m, e := p.Lit(c, ")"); !m || e.On {
+		return true, c.Miss(e, 13)
+	}
+	return true, pgenrt.Err{}
+}
+
+func (p *pgenParser_definition) s_lenField(c *pgenrt.State, s *lenField) (bool, pgenrt.Err) {
+	s.Pos = p.Pos(c.Cur)
+	start := c.Cur
+	m, e := c.Close(p.n37(c, s))
+	if m && !e.On {
+		s.Tokens = p.Slice(start, c.Cur)
+	}
+	return m, e
+}
+
+// "*"
+func (p *pgenParser_definition) n38(c *pgenrt.State, s *level) (bool, pgenrt.Err) {
+	start := c.Cur
+	if m, e := p.Lit(c, "*"); !m || e.On {
+		return e.On, e
+	}
+	if c.Cur == start+1 && s.Star == "" {
+		s.Star = p.Text(start) // one token: no concatenation
+		return true, pgenrt.Err{}
+	}
+	for i := start; i < c.Cur; i++ {
+		s.Star += p.Text(i)
+	}
+	return true, pgenrt.Err{}
+}
+
+// SignedNum
+func (p *pgenParser_definition) n39(c *pgenrt.State, s *level) (bool, pgenrt.Err) {
+	nv := new(signedNum)
+	if m, e := p.s_signedNum(c, nv); !m || e.On {
+		return e.On, e
+	}
+	s.Offset = nv
+	return true, pgenrt.Err{}
+}
+
+// SignedNum?
+func (p *pgenParser_definition) n40(c *pgenrt.State, s *level) (bool, pgenrt.Err) {
+	matched := false
+	for {
+		b := *c
+		sv0 := s.Offset
+		m, e := p.n39(&b, s)
+		if e.On {
+			c.MaybeUpdate(e)
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			s.Offset = sv0
+			break
+		}
+		c.Accept(&b)
+		if !m {
+			s.Offset = sv0
+			break
+		}
+		matched = true
+		break
+	}
+	_ = matched
+	return true, pgenrt.Err{}
+}
+
+// "*" SignedNum?
+func (p *pgenParser_definition) n41(c *pgenrt.State, s *level) (bool, pgenrt.Err) {
+	if m, e := p.n38(c, s); !m || e.On {
+		return e.On, e
+	}
+	if m, e := p.n40(c, s); !m || e.On {
+		return true, c.Miss(e, 14)
+	}
+	return true, pgenrt.Err{}
+}
+
+func (p *pgenParser_definition) s_level(c *pgenrt.State, s *level) (bool, pgenrt.Err) {
+	s.Pos = p.Pos(c.Cur)
+	return c.Close(p.n41(c, s))
+}
+
+// IdentTok
+func (p *pgenParser_definition) n42(c *pgenrt.State, s *listEntry) (bool, pgenrt.Err) {
+	nv := new(identTok)
+	if m, e := p.s_identTok(c, nv); !m || e.On {
+		return e.On, e
+	}
+	s.Name = nv
+	return true, pgenrt.Err{}
+}
+
+// NumTok
+func (p *pgenParser_definition) n43(c *pgenrt.State, s *listEntry) (bool, pgenrt.Err) {
+	nv := new(numTok)
+	if m, e := p.s_numTok(c, nv); !m || e.On {
+		return e.On, e
 	}
 	s.ID = nv
-	return true, pgenErr{}
+	return true, pgenrt.Err{}
+}
+
+// "NAME" "=" IdentTok "," "ID" "=" NumTok
+func (p *pgenParser_definition) n44(c *pgenrt.State, s *listEntry) (bool, pgenrt.Err) {
+	if m, e := p.Lit(c, "NAME"); !m || e.On {
+		return e.On, e
+	}
+	if m, e := p.Lit(c, "="); !m || e.On {
+		return true, c.Miss(e, 15)
+	}
+	if m, e := p.n42(c, s); !m || e.On {
+		return true, c.Miss(e, 16)
+	}
+	if m, e := p.Lit(c, ","); !m || e.On {
+		return true, c.Miss(e, 17)
+	}
+	if m, e := p.Lit(c, "ID"); !m || e.On {
+		return true, c.Miss(e, 18)
+	}
+	if m, e := p.Lit(c, "="); !m || e.On {
+		return true, c.Miss(e, 1)
+	}
+	if m, e := p.n43(c, s); !m || e.On {
+		return true, c.Miss(e, 2)
+	}
+	return true, pgenrt.Err{}
+}
+
+func (p *pgenParser_definition) s_listEntry(c *pgenrt.State, s *listEntry) (bool, pgenrt.Err) {
+	s.Pos = p.Pos(c.Cur)
+	start := c.Cur
+	m, e := c.Close(p.n44(c, s))
+	if m && !e.On {
+		s.Tokens = p.Slice(start, c.Cur)
+	}
+	return m, e
+}
+
+// "TYPELIST" | "GROUPLIST"
+func (p *pgenParser_definition) n45(c *pgenrt.State) (bool, pgenrt.Err) {
+	deepest := 0
+	var first pgenrt.Err
+	{
+		b := *c
+		m, e := p.Lit(&b, "TYPELIST")
+		if e.On {
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+	}
+	{
+		b := *c
+		m, e := p.Lit(&b, "GROUPLIST")
+		if e.On {
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+	}
+	if first.On {
+		c.MaybeUpdate(first)
+		return true, first
+	}
+	return false, pgenrt.Err{}
 }
 
 // ("TYPELIST" | "GROUPLIST")
-func (p *listParserGen) n13(c *pgenState, s *listStmt) (bool, pgenErr) {
-	start := c.cur
-	m, e := p.n19(c, s)
-	if e.on {
-		return true, e
+func (p *pgenParser_definition) n46(c *pgenrt.State, s *listStmt) (bool, pgenrt.Err) {
+	start := c.Cur
+	if m, e := p.n45(c); !m || e.On {
+		return e.On, e
 	}
-	if !m {
-		return false, pgenErr{}
+	if c.Cur == start+1 && s.Kind == "" {
+		s.Kind = p.Text(start) // one token: no concatenation
+		return true, pgenrt.Err{}
 	}
-	if c.cur == start+1 && s.Kind == "" {
-		s.Kind = p.text(start) // one token: no concatenation
-		return true, pgenErr{}
+	for i := start; i < c.Cur; i++ {
+		s.Kind += p.Text(i)
 	}
-	for i := start; i < c.cur; i++ {
-		s.Kind += p.text(i)
-	}
-	return true, pgenErr{}
+	return true, pgenrt.Err{}
 }
 
 // ListEntry
-func (p *listParserGen) n14(c *pgenState, s *listStmt) (bool, pgenErr) {
-	var nv *listEntry
-	if p.reuse {
-		nv = p.slab_listEntry.alloc()
-		*nv = listEntry{}
-	} else {
-		nv = new(listEntry)
-	}
-	m, e := p.s_listEntry(c, nv)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
+func (p *pgenParser_definition) n47(c *pgenrt.State, s *listStmt) (bool, pgenrt.Err) {
+	nv := new(listEntry)
+	if m, e := p.s_listEntry(c, nv); !m || e.On {
+		return e.On, e
 	}
 	s.Entries = append(s.Entries, nv)
-	return true, pgenErr{}
+	return true, pgenrt.Err{}
+}
+
+// "," ListEntry
+func (p *pgenParser_definition) n48(c *pgenrt.State, s *listStmt) (bool, pgenrt.Err) {
+	if m, e := p.Lit(c, ","); !m || e.On {
+		return e.On, e
+	}
+	if m, e := p.n47(c, s); !m || e.On {
+		return true, c.Miss(e, 20)
+	}
+	return true, pgenrt.Err{}
 }
 
 // ("," ListEntry)*
-func (p *listParserGen) n15(c *pgenState, s *listStmt) (bool, pgenErr) {
+func (p *pgenParser_definition) n49(c *pgenrt.State, s *listStmt) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		b := *c
 		sv0 := s.Entries
-		m, e := p.n20(&b, s)
-		if e.on {
-			c.maybeUpdate(e)
-			if c.stop(e, &b, 4) {
+		m, e := p.n48(&b, s)
+		if e.On {
+			c.MaybeUpdate(e)
+			if c.Stop(e, &b, 4) {
 				return true, e
 			}
 			s.Entries = sv0
 			break
 		}
-		c.accept(&b)
+		c.Accept(&b)
 		if !m {
 			s.Entries = sv0
 			break
@@ -4535,25 +1099,35 @@ func (p *listParserGen) n15(c *pgenState, s *listStmt) (bool, pgenErr) {
 		matched = true
 	}
 	_ = matched
-	return true, pgenErr{}
+	return true, pgenrt.Err{}
+}
+
+// PunctTok
+func (p *pgenParser_definition) n50(c *pgenrt.State, s *listStmt) (bool, pgenrt.Err) {
+	nv := new(punctTok)
+	if m, e := p.s_punctTok(c, nv); !m || e.On {
+		return e.On, e
+	}
+	s.Trailing = nv
+	return true, pgenrt.Err{}
 }
 
 // PunctTok?
-func (p *listParserGen) n16(c *pgenState, s *listStmt) (bool, pgenErr) {
+func (p *pgenParser_definition) n51(c *pgenrt.State, s *listStmt) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		b := *c
 		sv0 := s.Trailing
-		m, e := p.n21(&b, s)
-		if e.on {
-			c.maybeUpdate(e)
-			if c.stop(e, &b, 4) {
+		m, e := p.n50(&b, s)
+		if e.On {
+			c.MaybeUpdate(e)
+			if c.Stop(e, &b, 4) {
 				return true, e
 			}
 			s.Trailing = sv0
 			break
 		}
-		c.accept(&b)
+		c.Accept(&b)
 		if !m {
 			s.Trailing = sv0
 			break
@@ -4562,148 +1136,1421 @@ func (p *listParserGen) n16(c *pgenState, s *listStmt) (bool, pgenErr) {
 		break
 	}
 	_ = matched
-	return true, pgenErr{}
+	return true, pgenrt.Err{}
+}
+
+// ("TYPELIST" | "GROUPLIST") ListEntry ("," ListEntry)* PunctTok?
+func (p *pgenParser_definition) n52(c *pgenrt.State, s *listStmt) (bool, pgenrt.Err) {
+	if m, e := p.n46(c, s); !m || e.On {
+		return e.On, e
+	}
+	if m, e := p.n47(c, s); !m || e.On {
+		return true, c.Miss(e, 19)
+	}
+	if m, e := p.n49(c, s); !m || e.On {
+		return true, c.Miss(e, 21)
+	}
+	if m, e := p.n51(c, s); !m || e.On {
+		return true, c.Miss(e, 22)
+	}
+	return true, pgenrt.Err{}
+}
+
+func (p *pgenParser_definition) s_listStmt(c *pgenrt.State, s *listStmt) (bool, pgenrt.Err) {
+	s.Pos = p.Pos(c.Cur)
+	return c.Close(p.n52(c, s))
+}
+
+// "MEM32" | "MEM" | "ASCIIZ32" | "ASCIIZ"
+func (p *pgenParser_definition) n53(c *pgenrt.State) (bool, pgenrt.Err) {
+	deepest := 0
+	var first pgenrt.Err
+	{
+		b := *c
+		m, e := p.Lit(&b, "MEM32")
+		if e.On {
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+	}
+	{
+		b := *c
+		m, e := p.Lit(&b, "MEM")
+		if e.On {
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+	}
+	{
+		b := *c
+		m, e := p.Lit(&b, "ASCIIZ32")
+		if e.On {
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+	}
+	{
+		b := *c
+		m, e := p.Lit(&b, "ASCIIZ")
+		if e.On {
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+	}
+	if first.On {
+		c.MaybeUpdate(first)
+		return true, first
+	}
+	return false, pgenrt.Err{}
+}
+
+// ("MEM32" | "MEM" | "ASCIIZ32" | "ASCIIZ")
+func (p *pgenParser_definition) n54(c *pgenrt.State, s *memField) (bool, pgenrt.Err) {
+	start := c.Cur
+	if m, e := p.n53(c); !m || e.On {
+		return e.On, e
+	}
+	if c.Cur == start+1 && s.Kind == "" {
+		s.Kind = p.Text(start) // one token: no concatenation
+		return true, pgenrt.Err{}
+	}
+	for i := start; i < c.Cur; i++ {
+		s.Kind += p.Text(i)
+	}
+	return true, pgenrt.Err{}
+}
+
+// Address
+func (p *pgenParser_definition) n55(c *pgenrt.State, s *memField) (bool, pgenrt.Err) {
+	nv := new(address)
+	if m, e := p.s_address(c, nv); !m || e.On {
+		return e.On, e
+	}
+	s.Addr = nv
+	return true, pgenrt.Err{}
+}
+
+// Flag
+func (p *pgenParser_definition) n56(c *pgenrt.State, s *memField) (bool, pgenrt.Err) {
+	nv := new(flag)
+	if m, e := p.s_flag(c, nv); !m || e.On {
+		return e.On, e
+	}
+	s.Flag = nv
+	return true, pgenrt.Err{}
+}
+
+// ScalarTok
+func (p *pgenParser_definition) n57(c *pgenrt.State, s *memField) (bool, pgenrt.Err) {
+	nv := new(scalarTok)
+	if m, e := p.s_scalarTok(c, nv); !m || e.On {
+		return e.On, e
+	}
+	s.Length = nv
+	return true, pgenrt.Err{}
+}
+
+// ("MEM32" | "MEM" | "ASCIIZ32" | "ASCIIZ") "=" "(" Address "," Flag "," ScalarTok ")"
+func (p *pgenParser_definition) n58(c *pgenrt.State, s *memField) (bool, pgenrt.Err) {
+	if m, e := p.n54(c, s); !m || e.On {
+		return e.On, e
+	}
+	if m, e := p.Lit(c, "="); !m || e.On {
+		return true, c.Miss(e, 23)
+	}
+	if m, e := p.Lit(c, "("); !m || e.On {
+		return true, c.Miss(e, 24)
+	}
+	if m, e := p.n55(c, s); !m || e.On {
+		return true, c.Miss(e, 25)
+	}
+	if m, e := p.Lit(c, ","); !m || e.On {
+		return true, c.Miss(e, 26)
+	}
+	if m, e := p.n56(c, s); !m || e.On {
+		return true, c.Miss(e, 27)
+	}
+	if m, e := p.Lit(c, ","); !m || e.On {
+		return true, c.Miss(e, 28)
+	}
+	if m, e := p.n57(c, s); !m || e.On {
+		return true, c.Miss(e, 29)
+	}
+	if m, e := p.Lit(c, ")"); !m || e.On {
+		return true, c.Miss(e, 13)
+	}
+	return true, pgenrt.Err{}
+}
+
+func (p *pgenParser_definition) s_memField(c *pgenrt.State, s *memField) (bool, pgenrt.Err) {
+	s.Pos = p.Pos(c.Cur)
+	start := c.Cur
+	m, e := c.Close(p.n58(c, s))
+	if m && !e.On {
+		s.Tokens = p.Slice(start, c.Cur)
+	}
+	return m, e
+}
+
+// ScalarTok
+func (p *pgenParser_definition) n59(c *pgenrt.State, s *minorField) (bool, pgenrt.Err) {
+	nv := new(scalarTok)
+	if m, e := p.s_scalarTok(c, nv); !m || e.On {
+		return e.On, e
+	}
+	s.Value = nv
+	return true, pgenrt.Err{}
+}
+
+// "MINOR" "=" ScalarTok
+func (p *pgenParser_definition) n60(c *pgenrt.State, s *minorField) (bool, pgenrt.Err) {
+	if m, e := p.Lit(c, "MINOR"); !m || e.On {
+		return e.On, e
+	}
+	if m, e := p.Lit(c, "="); !m || e.On {
+		return true, c.Miss(e, 30)
+	}
+	if m, e := p.n59(c, s); !m || e.On {
+		return true, c.Miss(e, 31)
+	}
+	return true, pgenrt.Err{}
+}
+
+func (p *pgenParser_definition) s_minorField(c *pgenrt.State, s *minorField) (bool, pgenrt.Err) {
+	s.Pos = p.Pos(c.Cur)
+	start := c.Cur
+	m, e := c.Close(p.n60(c, s))
+	if m && !e.On {
+		s.Tokens = p.Slice(start, c.Cur)
+	}
+	return m, e
+}
+
+// PathTok
+func (p *pgenParser_definition) n61(c *pgenrt.State, s *modNameStmt) (bool, pgenrt.Err) {
+	nv := new(pathTok)
+	if m, e := p.s_pathTok(c, nv); !m || e.On {
+		return e.On, e
+	}
+	s.Path = nv
+	return true, pgenrt.Err{}
+}
+
+// "MODNAME" "=" PathTok
+func (p *pgenParser_definition) n62(c *pgenrt.State, s *modNameStmt) (bool, pgenrt.Err) {
+	if m, e := p.Lit(c, "MODNAME"); !m || e.On {
+		return e.On, e
+	}
+	if m, e := p.Lit(c, "="); !m || e.On {
+		return true, c.Miss(e, 32)
+	}
+	if m, e := p.n61(c, s); !m || e.On {
+		return true, c.Miss(e, 33)
+	}
+	return true, pgenrt.Err{}
+}
+
+func (p *pgenParser_definition) s_modNameStmt(c *pgenrt.State, s *modNameStmt) (bool, pgenrt.Err) {
+	s.Pos = p.Pos(c.Cur)
+	return c.Close(p.n62(c, s))
 }
 
 // <number>
-func (p *listParserGen) n17(c *pgenState, s *numTok) (bool, pgenErr) {
-	if p.tok(c.cur).Type != tokNumber {
-		return false, pgenErr{}
+func (p *pgenParser_definition) n63(c *pgenrt.State, s *numTok) (bool, pgenrt.Err) {
+	start := c.Cur
+	if m, e := p.Ref(c, tokNumber); !m || e.On {
+		return e.On, e
 	}
-	c.cur++
-	return true, pgenErr{}
+	if c.Cur == start+1 && s.Text == "" {
+		s.Text = p.Text(start) // one token: no concatenation
+		return true, pgenrt.Err{}
+	}
+	for i := start; i < c.Cur; i++ {
+		s.Text += p.Text(i)
+	}
+	return true, pgenrt.Err{}
 }
 
-// ","
-func (p *listParserGen) n18(c *pgenState, s *punctTok) (bool, pgenErr) {
-	if !p.lit(c.cur, ",") {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
+func (p *pgenParser_definition) s_numTok(c *pgenrt.State, s *numTok) (bool, pgenrt.Err) {
+	s.Pos = p.Pos(c.Cur)
+	return c.Close(p.n63(c, s))
 }
 
-// "TYPELIST" | "GROUPLIST"
-func (p *listParserGen) n19(c *pgenState, s *listStmt) (bool, pgenErr) {
+// "ABORTOP" | "REMOVEOP"
+func (p *pgenParser_definition) n64(c *pgenrt.State) (bool, pgenrt.Err) {
 	deepest := 0
-	var first pgenErr
+	var first pgenrt.Err
 	{
 		b := *c
-		m, e := p.n22(&b, s)
-		if e.on {
-			if c.stop(e, &b, 4) {
+		m, e := p.Lit(&b, "ABORTOP")
+		if e.On {
+			if c.Stop(e, &b, 4) {
 				return true, e
 			}
-			if b.cur >= deepest {
-				first, deepest = e, b.cur
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
 			}
 		} else if m {
-			c.accept(&b)
-			return true, pgenErr{}
+			c.Accept(&b)
+			return true, pgenrt.Err{}
 		}
 	}
 	{
 		b := *c
-		m, e := p.n23(&b, s)
-		if e.on {
-			if c.stop(e, &b, 4) {
+		m, e := p.Lit(&b, "REMOVEOP")
+		if e.On {
+			if c.Stop(e, &b, 4) {
 				return true, e
 			}
-			if b.cur >= deepest {
-				first, deepest = e, b.cur
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
 			}
 		} else if m {
-			c.accept(&b)
-			return true, pgenErr{}
+			c.Accept(&b)
+			return true, pgenrt.Err{}
 		}
 	}
-	if first.on {
-		c.maybeUpdate(first)
+	if first.On {
+		c.MaybeUpdate(first)
 		return true, first
 	}
-	return false, pgenErr{}
+	return false, pgenrt.Err{}
 }
 
-// "," ListEntry
-func (p *listParserGen) n20(c *pgenState, s *listStmt) (bool, pgenErr) {
-	if m, e := p.n24(c, s); e.on {
-		return true, e
-	} else if !m {
-		return false, pgenErr{}
+// ("ABORTOP" | "REMOVEOP")
+func (p *pgenParser_definition) n65(c *pgenrt.State, s *opFlagField) (bool, pgenrt.Err) {
+	start := c.Cur
+	if m, e := p.n64(c); !m || e.On {
+		return e.On, e
 	}
-	if m, e := p.n25(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 9}
+	if c.Cur == start+1 && s.Name == "" {
+		s.Name = p.Text(start) // one token: no concatenation
+		return true, pgenrt.Err{}
 	}
-	return true, pgenErr{}
+	for i := start; i < c.Cur; i++ {
+		s.Name += p.Text(i)
+	}
+	return true, pgenrt.Err{}
 }
 
-// PunctTok
-func (p *listParserGen) n21(c *pgenState, s *listStmt) (bool, pgenErr) {
-	var nv *punctTok
-	if p.reuse {
-		nv = p.slab_punctTok.alloc()
-		*nv = punctTok{}
-	} else {
-		nv = new(punctTok)
-	}
-	m, e := p.s_punctTok(c, nv)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.Trailing = nv
-	return true, pgenErr{}
+func (p *pgenParser_definition) s_opFlagField(c *pgenrt.State, s *opFlagField) (bool, pgenrt.Err) {
+	s.Pos = p.Pos(c.Cur)
+	return c.Close(p.n65(c, s))
 }
 
-// "TYPELIST"
-func (p *listParserGen) n22(c *pgenState, s *listStmt) (bool, pgenErr) {
-	if !p.lit(c.cur, "TYPELIST") {
-		return false, pgenErr{}
+// NumTok
+func (p *pgenParser_definition) n66(c *pgenrt.State, s *opcodeField) (bool, pgenrt.Err) {
+	nv := new(numTok)
+	if m, e := p.s_numTok(c, nv); !m || e.On {
+		return e.On, e
 	}
-	c.cur++
-	return true, pgenErr{}
+	s.Value = nv
+	return true, pgenrt.Err{}
 }
 
-// "GROUPLIST"
-func (p *listParserGen) n23(c *pgenState, s *listStmt) (bool, pgenErr) {
-	if !p.lit(c.cur, "GROUPLIST") {
-		return false, pgenErr{}
+// "OPCODE" "=" NumTok
+func (p *pgenParser_definition) n67(c *pgenrt.State, s *opcodeField) (bool, pgenrt.Err) {
+	if m, e := p.Lit(c, "OPCODE"); !m || e.On {
+		return e.On, e
 	}
-	c.cur++
-	return true, pgenErr{}
+	if m, e := p.Lit(c, "="); !m || e.On {
+		return true, c.Miss(e, 1)
+	}
+	if m, e := p.n66(c, s); !m || e.On {
+		return true, c.Miss(e, 2)
+	}
+	return true, pgenrt.Err{}
+}
+
+func (p *pgenParser_definition) s_opcodeField(c *pgenrt.State, s *opcodeField) (bool, pgenrt.Err) {
+	s.Pos = p.Pos(c.Cur)
+	start := c.Cur
+	m, e := c.Close(p.n67(c, s))
+	if m && !e.On {
+		s.Tokens = p.Slice(start, c.Cur)
+	}
+	return m, e
+}
+
+// NumTok
+func (p *pgenParser_definition) n68(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
+	nv := new(numTok)
+	if m, e := p.s_numTok(c, nv); !m || e.On {
+		return e.On, e
+	}
+	s.A = nv
+	return true, pgenrt.Err{}
+}
+
+// NumTok
+func (p *pgenParser_definition) n69(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
+	nv := new(numTok)
+	if m, e := p.s_numTok(c, nv); !m || e.On {
+		return e.On, e
+	}
+	s.B = nv
+	return true, pgenrt.Err{}
+}
+
+// "," NumTok
+func (p *pgenParser_definition) n70(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
+	if m, e := p.Lit(c, ","); !m || e.On {
+		return e.On, e
+	}
+	if m, e := p.n69(c, s); !m || e.On {
+		return true, c.Miss(e, 2)
+	}
+	return true, pgenrt.Err{}
+}
+
+// ("," NumTok)?
+func (p *pgenParser_definition) n71(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
+	matched := false
+	for {
+		b := *c
+		sv0 := s.B
+		m, e := p.n70(&b, s)
+		if e.On {
+			c.MaybeUpdate(e)
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			s.B = sv0
+			break
+		}
+		c.Accept(&b)
+		if !m {
+			s.B = sv0
+			break
+		}
+		matched = true
+		break
+	}
+	_ = matched
+	return true, pgenrt.Err{}
+}
+
+// "ORBIT" "=" "(" NumTok ("," NumTok)? ")"
+func (p *pgenParser_definition) n72(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
+	if m, e := p.Lit(c, "ORBIT"); !m || e.On {
+		return e.On, e
+	}
+	if m, e := p.Lit(c, "="); !m || e.On {
+		return true, c.Miss(e, 34)
+	}
+	if m, e := p.Lit(c, "("); !m || e.On {
+		return true, c.Miss(e, 35)
+	}
+	if m, e := p.n68(c, s); !m || e.On {
+		return true, c.Miss(e, 36)
+	}
+	if m, e := p.n71(c, s); !m || e.On {
+		return true, c.Miss(e, 37)
+	}
+	if m, e := p.Lit(c, ")"); !m || e.On {
+		return true, c.Miss(e, 13)
+	}
+	return true, pgenrt.Err{}
+}
+
+func (p *pgenParser_definition) s_orbitField(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
+	s.Pos = p.Pos(c.Cur)
+	start := c.Cur
+	m, e := c.Close(p.n72(c, s))
+	if m && !e.On {
+		s.Tokens = p.Slice(start, c.Cur)
+	}
+	return m, e
+}
+
+// <path>
+func (p *pgenParser_definition) n73(c *pgenrt.State, s *pathTok) (bool, pgenrt.Err) {
+	start := c.Cur
+	if m, e := p.Ref(c, tokPath); !m || e.On {
+		return e.On, e
+	}
+	if c.Cur == start+1 && s.Text == "" {
+		s.Text = p.Text(start) // one token: no concatenation
+		return true, pgenrt.Err{}
+	}
+	for i := start; i < c.Cur; i++ {
+		s.Text += p.Text(i)
+	}
+	return true, pgenrt.Err{}
+}
+
+func (p *pgenParser_definition) s_pathTok(c *pgenrt.State, s *pathTok) (bool, pgenrt.Err) {
+	s.Pos = p.Pos(c.Cur)
+	return c.Close(p.n73(c, s))
 }
 
 // ","
-func (p *listParserGen) n24(c *pgenState, s *listStmt) (bool, pgenErr) {
-	if !p.lit(c.cur, ",") {
-		return false, pgenErr{}
+func (p *pgenParser_definition) n74(c *pgenrt.State, s *punctTok) (bool, pgenrt.Err) {
+	start := c.Cur
+	if m, e := p.Lit(c, ","); !m || e.On {
+		return e.On, e
 	}
-	c.cur++
-	return true, pgenErr{}
+	if c.Cur == start+1 && s.Text == "" {
+		s.Text = p.Text(start) // one token: no concatenation
+		return true, pgenrt.Err{}
+	}
+	for i := start; i < c.Cur; i++ {
+		s.Text += p.Text(i)
+	}
+	return true, pgenrt.Err{}
 }
 
-// ListEntry
-func (p *listParserGen) n25(c *pgenState, s *listStmt) (bool, pgenErr) {
-	var nv *listEntry
-	if p.reuse {
-		nv = p.slab_listEntry.alloc()
-		*nv = listEntry{}
-	} else {
-		nv = new(listEntry)
-	}
-	m, e := p.s_listEntry(c, nv)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.Entries = append(s.Entries, nv)
-	return true, pgenErr{}
+func (p *pgenParser_definition) s_punctTok(c *pgenrt.State, s *punctTok) (bool, pgenrt.Err) {
+	s.Pos = p.Pos(c.Cur)
+	return c.Close(p.n74(c, s))
 }
 
-var pgenExpect_listParser = [...]string{"\"=\" IdentTok \",\" \"ID\" \"=\" NumTok", "IdentTok \",\" \"ID\" \"=\" NumTok", "\",\" \"ID\" \"=\" NumTok", "\"ID\" \"=\" NumTok", "\"=\" NumTok", "NumTok", "ListEntry (\",\" ListEntry)* PunctTok?", "(\",\" ListEntry)* PunctTok?", "PunctTok?", "ListEntry"}
+// <symbol>
+func (p *pgenParser_definition) n75(c *pgenrt.State, s *regTok) (bool, pgenrt.Err) {
+	start := c.Cur
+	if m, e := p.Ref(c, tokSymbol); !m || e.On {
+		return e.On, e
+	}
+	if c.Cur == start+1 && s.Variable == "" {
+		s.Variable = p.Text(start) // one token: no concatenation
+		return true, pgenrt.Err{}
+	}
+	for i := start; i < c.Cur; i++ {
+		s.Variable += p.Text(i)
+	}
+	return true, pgenrt.Err{}
+}
+
+// <ident>
+func (p *pgenParser_definition) n76(c *pgenrt.State, s *regTok) (bool, pgenrt.Err) {
+	start := c.Cur
+	if m, e := p.Ref(c, tokIdent); !m || e.On {
+		return e.On, e
+	}
+	if c.Cur == start+1 && s.Name == "" {
+		s.Name = p.Text(start) // one token: no concatenation
+		return true, pgenrt.Err{}
+	}
+	for i := start; i < c.Cur; i++ {
+		s.Name += p.Text(i)
+	}
+	return true, pgenrt.Err{}
+}
+
+// <symbol> | <ident>
+func (p *pgenParser_definition) n77(c *pgenrt.State, s *regTok) (bool, pgenrt.Err) {
+	deepest := 0
+	var first pgenrt.Err
+	{
+		b := *c
+		sv0 := s.Variable
+		m, e := p.n75(&b, s)
+		if e.On {
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+		s.Variable = sv0
+	}
+	{
+		b := *c
+		sv0 := s.Name
+		m, e := p.n76(&b, s)
+		if e.On {
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+		s.Name = sv0
+	}
+	if first.On {
+		c.MaybeUpdate(first)
+		return true, first
+	}
+	return false, pgenrt.Err{}
+}
+
+func (p *pgenParser_definition) s_regTok(c *pgenrt.State, s *regTok) (bool, pgenrt.Err) {
+	s.Pos = p.Pos(c.Cur)
+	return c.Close(p.n77(c, s))
+}
+
+// RegTok
+func (p *pgenParser_definition) n78(c *pgenrt.State, s *regsField) (bool, pgenrt.Err) {
+	nv := new(regTok)
+	if m, e := p.s_regTok(c, nv); !m || e.On {
+		return e.On, e
+	}
+	s.Regs = append(s.Regs, nv)
+	return true, pgenrt.Err{}
+}
+
+// "," RegTok
+func (p *pgenParser_definition) n79(c *pgenrt.State, s *regsField) (bool, pgenrt.Err) {
+	if m, e := p.Lit(c, ","); !m || e.On {
+		return e.On, e
+	}
+	if m, e := p.n78(c, s); !m || e.On {
+		return true, c.Miss(e, 41)
+	}
+	return true, pgenrt.Err{}
+}
+
+// ("," RegTok)*
+func (p *pgenParser_definition) n80(c *pgenrt.State, s *regsField) (bool, pgenrt.Err) {
+	matched := false
+	for {
+		b := *c
+		sv0 := s.Regs
+		m, e := p.n79(&b, s)
+		if e.On {
+			c.MaybeUpdate(e)
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			s.Regs = sv0
+			break
+		}
+		c.Accept(&b)
+		if !m {
+			s.Regs = sv0
+			break
+		}
+		matched = true
+	}
+	_ = matched
+	return true, pgenrt.Err{}
+}
+
+// "REGS" "=" "(" RegTok ("," RegTok)* ")"
+func (p *pgenParser_definition) n81(c *pgenrt.State, s *regsField) (bool, pgenrt.Err) {
+	if m, e := p.Lit(c, "REGS"); !m || e.On {
+		return e.On, e
+	}
+	if m, e := p.Lit(c, "="); !m || e.On {
+		return true, c.Miss(e, 38)
+	}
+	if m, e := p.Lit(c, "("); !m || e.On {
+		return true, c.Miss(e, 39)
+	}
+	if m, e := p.n78(c, s); !m || e.On {
+		return true, c.Miss(e, 40)
+	}
+	if m, e := p.n80(c, s); !m || e.On {
+		return true, c.Miss(e, 42)
+	}
+	if m, e := p.Lit(c, ")"); !m || e.On {
+		return true, c.Miss(e, 13)
+	}
+	return true, pgenrt.Err{}
+}
+
+func (p *pgenParser_definition) s_regsField(c *pgenrt.State, s *regsField) (bool, pgenrt.Err) {
+	s.Pos = p.Pos(c.Cur)
+	start := c.Cur
+	m, e := c.Close(p.n81(c, s))
+	if m && !e.On {
+		s.Tokens = p.Slice(start, c.Cur)
+	}
+	return m, e
+}
+
+// "RETEP"
+func (p *pgenParser_definition) n82(c *pgenrt.State, s *retEPTok) (bool, pgenrt.Err) {
+	start := c.Cur
+	if m, e := p.Lit(c, "RETEP"); !m || e.On {
+		return e.On, e
+	}
+	if c.Cur == start+1 && s.Text == "" {
+		s.Text = p.Text(start) // one token: no concatenation
+		return true, pgenrt.Err{}
+	}
+	for i := start; i < c.Cur; i++ {
+		s.Text += p.Text(i)
+	}
+	return true, pgenrt.Err{}
+}
+
+func (p *pgenParser_definition) s_retEPTok(c *pgenrt.State, s *retEPTok) (bool, pgenrt.Err) {
+	s.Pos = p.Pos(c.Cur)
+	return c.Close(p.n82(c, s))
+}
+
+// <number>
+func (p *pgenParser_definition) n83(c *pgenrt.State, s *scalarTok) (bool, pgenrt.Err) {
+	start := c.Cur
+	if m, e := p.Ref(c, tokNumber); !m || e.On {
+		return e.On, e
+	}
+	if c.Cur == start+1 && s.Number == "" {
+		s.Number = p.Text(start) // one token: no concatenation
+		return true, pgenrt.Err{}
+	}
+	for i := start; i < c.Cur; i++ {
+		s.Number += p.Text(i)
+	}
+	return true, pgenrt.Err{}
+}
+
+// <symbol>
+func (p *pgenParser_definition) n84(c *pgenrt.State, s *scalarTok) (bool, pgenrt.Err) {
+	start := c.Cur
+	if m, e := p.Ref(c, tokSymbol); !m || e.On {
+		return e.On, e
+	}
+	if c.Cur == start+1 && s.Symbol == "" {
+		s.Symbol = p.Text(start) // one token: no concatenation
+		return true, pgenrt.Err{}
+	}
+	for i := start; i < c.Cur; i++ {
+		s.Symbol += p.Text(i)
+	}
+	return true, pgenrt.Err{}
+}
+
+// <ident>
+func (p *pgenParser_definition) n85(c *pgenrt.State, s *scalarTok) (bool, pgenrt.Err) {
+	start := c.Cur
+	if m, e := p.Ref(c, tokIdent); !m || e.On {
+		return e.On, e
+	}
+	if c.Cur == start+1 && s.Ident == "" {
+		s.Ident = p.Text(start) // one token: no concatenation
+		return true, pgenrt.Err{}
+	}
+	for i := start; i < c.Cur; i++ {
+		s.Ident += p.Text(i)
+	}
+	return true, pgenrt.Err{}
+}
+
+// <number> | <symbol> | <ident>
+func (p *pgenParser_definition) n86(c *pgenrt.State, s *scalarTok) (bool, pgenrt.Err) {
+	deepest := 0
+	var first pgenrt.Err
+	{
+		b := *c
+		sv0 := s.Number
+		m, e := p.n83(&b, s)
+		if e.On {
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+		s.Number = sv0
+	}
+	{
+		b := *c
+		sv0 := s.Symbol
+		m, e := p.n84(&b, s)
+		if e.On {
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+		s.Symbol = sv0
+	}
+	{
+		b := *c
+		sv0 := s.Ident
+		m, e := p.n85(&b, s)
+		if e.On {
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+		s.Ident = sv0
+	}
+	if first.On {
+		c.MaybeUpdate(first)
+		return true, first
+	}
+	return false, pgenrt.Err{}
+}
+
+func (p *pgenParser_definition) s_scalarTok(c *pgenrt.State, s *scalarTok) (bool, pgenrt.Err) {
+	s.Pos = p.Pos(c.Cur)
+	return c.Close(p.n86(c, s))
+}
+
+// "+" | "-"
+func (p *pgenParser_definition) n87(c *pgenrt.State) (bool, pgenrt.Err) {
+	deepest := 0
+	var first pgenrt.Err
+	{
+		b := *c
+		m, e := p.Lit(&b, "+")
+		if e.On {
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+	}
+	{
+		b := *c
+		m, e := p.Lit(&b, "-")
+		if e.On {
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+	}
+	if first.On {
+		c.MaybeUpdate(first)
+		return true, first
+	}
+	return false, pgenrt.Err{}
+}
+
+// ("+" | "-")
+func (p *pgenParser_definition) n88(c *pgenrt.State, s *signedNum) (bool, pgenrt.Err) {
+	start := c.Cur
+	if m, e := p.n87(c); !m || e.On {
+		return e.On, e
+	}
+	if c.Cur == start+1 && s.Sign == "" {
+		s.Sign = p.Text(start) // one token: no concatenation
+		return true, pgenrt.Err{}
+	}
+	for i := start; i < c.Cur; i++ {
+		s.Sign += p.Text(i)
+	}
+	return true, pgenrt.Err{}
+}
+
+// NumTok
+func (p *pgenParser_definition) n89(c *pgenrt.State, s *signedNum) (bool, pgenrt.Err) {
+	nv := new(numTok)
+	if m, e := p.s_numTok(c, nv); !m || e.On {
+		return e.On, e
+	}
+	s.Num = nv
+	return true, pgenrt.Err{}
+}
+
+// ("+" | "-") NumTok
+func (p *pgenParser_definition) n90(c *pgenrt.State, s *signedNum) (bool, pgenrt.Err) {
+	if m, e := p.n88(c, s); !m || e.On {
+		return e.On, e
+	}
+	if m, e := p.n89(c, s); !m || e.On {
+		return true, c.Miss(e, 2)
+	}
+	return true, pgenrt.Err{}
+}
+
+func (p *pgenParser_definition) s_signedNum(c *pgenrt.State, s *signedNum) (bool, pgenrt.Err) {
+	s.Pos = p.Pos(c.Cur)
+	return c.Close(p.n90(c, s))
+}
+
+// <string>
+func (p *pgenParser_definition) n91(c *pgenrt.State, s *strToken) (bool, pgenrt.Err) {
+	start := c.Cur
+	if m, e := p.Ref(c, tokString); !m || e.On {
+		return e.On, e
+	}
+	if c.Cur == start+1 && s.Raw == "" {
+		s.Raw = p.Text(start) // one token: no concatenation
+		return true, pgenrt.Err{}
+	}
+	for i := start; i < c.Cur; i++ {
+		s.Raw += p.Text(i)
+	}
+	return true, pgenrt.Err{}
+}
+
+func (p *pgenParser_definition) s_strToken(c *pgenrt.State, s *strToken) (bool, pgenrt.Err) {
+	s.Pos = p.Pos(c.Cur)
+	return c.Close(p.n91(c, s))
+}
+
+// <symbol>
+func (p *pgenParser_definition) n92(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
+	start := c.Cur
+	if m, e := p.Ref(c, tokSymbol); !m || e.On {
+		return e.On, e
+	}
+	if c.Cur == start+1 && s.Name == "" {
+		s.Name = p.Text(start) // one token: no concatenation
+		return true, pgenrt.Err{}
+	}
+	for i := start; i < c.Cur; i++ {
+		s.Name += p.Text(i)
+	}
+	return true, pgenrt.Err{}
+}
+
+// SignedNum
+func (p *pgenParser_definition) n93(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
+	nv := new(signedNum)
+	if m, e := p.s_signedNum(c, nv); !m || e.On {
+		return e.On, e
+	}
+	s.Offset = nv
+	return true, pgenrt.Err{}
+}
+
+// SignedNum?
+func (p *pgenParser_definition) n94(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
+	matched := false
+	for {
+		b := *c
+		sv0 := s.Offset
+		m, e := p.n93(&b, s)
+		if e.On {
+			c.MaybeUpdate(e)
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			s.Offset = sv0
+			break
+		}
+		c.Accept(&b)
+		if !m {
+			s.Offset = sv0
+			break
+		}
+		matched = true
+		break
+	}
+	_ = matched
+	return true, pgenrt.Err{}
+}
+
+// RetEPTok
+func (p *pgenParser_definition) n95(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
+	nv := new(retEPTok)
+	if m, e := p.s_retEPTok(c, nv); !m || e.On {
+		return e.On, e
+	}
+	s.RetEP = nv
+	return true, pgenrt.Err{}
+}
+
+// "," RetEPTok
+func (p *pgenParser_definition) n96(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
+	if m, e := p.Lit(c, ","); !m || e.On {
+		return e.On, e
+	}
+	if m, e := p.n95(c, s); !m || e.On {
+		return true, c.Miss(e, 44)
+	}
+	return true, pgenrt.Err{}
+}
+
+// ("," RetEPTok)?
+func (p *pgenParser_definition) n97(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
+	matched := false
+	for {
+		b := *c
+		sv0 := s.RetEP
+		m, e := p.n96(&b, s)
+		if e.On {
+			c.MaybeUpdate(e)
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			s.RetEP = sv0
+			break
+		}
+		c.Accept(&b)
+		if !m {
+			s.RetEP = sv0
+			break
+		}
+		matched = true
+		break
+	}
+	_ = matched
+	return true, pgenrt.Err{}
+}
+
+// <symbol> SignedNum? ("," RetEPTok)?
+func (p *pgenParser_definition) n98(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
+	if m, e := p.n92(c, s); !m || e.On {
+		return e.On, e
+	}
+	if m, e := p.n94(c, s); !m || e.On {
+		return true, c.Miss(e, 43)
+	}
+	if m, e := p.n97(c, s); !m || e.On {
+		return true, c.Miss(e, 45)
+	}
+	return true, pgenrt.Err{}
+}
+
+func (p *pgenParser_definition) s_symTarget(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
+	s.Pos = p.Pos(c.Cur)
+	return c.Close(p.n98(c, s))
+}
+
+// ("+" | "-")
+func (p *pgenParser_definition) n99(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
+	start := c.Cur
+	if m, e := p.n87(c); !m || e.On {
+		return e.On, e
+	}
+	if c.Cur == start+1 && s.Sign == "" {
+		s.Sign = p.Text(start) // one token: no concatenation
+		return true, pgenrt.Err{}
+	}
+	for i := start; i < c.Cur; i++ {
+		s.Sign += p.Text(i)
+	}
+	return true, pgenrt.Err{}
+}
+
+// NumTok
+func (p *pgenParser_definition) n100(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
+	nv := new(numTok)
+	if m, e := p.s_numTok(c, nv); !m || e.On {
+		return e.On, e
+	}
+	s.Paren = nv
+	return true, pgenrt.Err{}
+}
+
+// "(" NumTok ")"
+func (p *pgenParser_definition) n101(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
+	if m, e := p.Lit(c, "("); !m || e.On {
+		return e.On, e
+	}
+	if m, e := p.n100(c, s); !m || e.On {
+		return true, c.Miss(e, 46)
+	}
+	if m, e := p.Lit(c, ")"); !m || e.On {
+		return true, c.Miss(e, 13)
+	}
+	return true, pgenrt.Err{}
+}
+
+// NumTok
+func (p *pgenParser_definition) n102(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
+	nv := new(numTok)
+	if m, e := p.s_numTok(c, nv); !m || e.On {
+		return e.On, e
+	}
+	s.Num = nv
+	return true, pgenrt.Err{}
+}
+
+// IdentTok
+func (p *pgenParser_definition) n103(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
+	nv := new(identTok)
+	if m, e := p.s_identTok(c, nv); !m || e.On {
+		return e.On, e
+	}
+	s.Reg = nv
+	return true, pgenrt.Err{}
+}
+
+// ("(" NumTok ")") | NumTok | IdentTok
+func (p *pgenParser_definition) n104(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
+	deepest := 0
+	var first pgenrt.Err
+	{
+		b := *c
+		sv0 := s.Paren
+		m, e := p.n101(&b, s)
+		if e.On {
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+		s.Paren = sv0
+	}
+	{
+		b := *c
+		sv0 := s.Num
+		m, e := p.n102(&b, s)
+		if e.On {
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+		s.Num = sv0
+	}
+	{
+		b := *c
+		sv0 := s.Reg
+		m, e := p.n103(&b, s)
+		if e.On {
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+		s.Reg = sv0
+	}
+	if first.On {
+		c.MaybeUpdate(first)
+		return true, first
+	}
+	return false, pgenrt.Err{}
+}
+
+// ("+" | "-") (("(" NumTok ")") | NumTok | IdentTok)
+func (p *pgenParser_definition) n105(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
+	if m, e := p.n99(c, s); !m || e.On {
+		return e.On, e
+	}
+	if m, e := p.n104(c, s); !m || e.On {
+		return true, c.Miss(e, 47)
+	}
+	return true, pgenrt.Err{}
+}
+
+func (p *pgenParser_definition) s_term(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
+	s.Pos = p.Pos(c.Cur)
+	return c.Close(p.n105(c, s))
+}
+
+// "DESC" | "FMT"
+func (p *pgenParser_definition) n106(c *pgenrt.State) (bool, pgenrt.Err) {
+	deepest := 0
+	var first pgenrt.Err
+	{
+		b := *c
+		m, e := p.Lit(&b, "DESC")
+		if e.On {
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+	}
+	{
+		b := *c
+		m, e := p.Lit(&b, "FMT")
+		if e.On {
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+	}
+	if first.On {
+		c.MaybeUpdate(first)
+		return true, first
+	}
+	return false, pgenrt.Err{}
+}
+
+// ("DESC" | "FMT")
+func (p *pgenParser_definition) n107(c *pgenrt.State, s *textField) (bool, pgenrt.Err) {
+	start := c.Cur
+	if m, e := p.n106(c); !m || e.On {
+		return e.On, e
+	}
+	if c.Cur == start+1 && s.Key == "" {
+		s.Key = p.Text(start) // one token: no concatenation
+		return true, pgenrt.Err{}
+	}
+	for i := start; i < c.Cur; i++ {
+		s.Key += p.Text(i)
+	}
+	return true, pgenrt.Err{}
+}
+
+// StrToken
+func (p *pgenParser_definition) n108(c *pgenrt.State, s *textField) (bool, pgenrt.Err) {
+	nv := new(strToken)
+	if m, e := p.s_strToken(c, nv); !m || e.On {
+		return e.On, e
+	}
+	s.Text = nv
+	return true, pgenrt.Err{}
+}
+
+// ("DESC" | "FMT") "=" StrToken
+func (p *pgenParser_definition) n109(c *pgenrt.State, s *textField) (bool, pgenrt.Err) {
+	if m, e := p.n107(c, s); !m || e.On {
+		return e.On, e
+	}
+	if m, e := p.Lit(c, "="); !m || e.On {
+		return true, c.Miss(e, 48)
+	}
+	if m, e := p.n108(c, s); !m || e.On {
+		return true, c.Miss(e, 49)
+	}
+	return true, pgenrt.Err{}
+}
+
+func (p *pgenParser_definition) s_textField(c *pgenrt.State, s *textField) (bool, pgenrt.Err) {
+	s.Pos = p.Pos(c.Cur)
+	start := c.Cur
+	m, e := c.Close(p.n109(c, s))
+	if m && !e.On {
+		s.Tokens = p.Slice(start, c.Cur)
+	}
+	return m, e
+}
+
+// AtTarget
+func (p *pgenParser_definition) n110(c *pgenrt.State, s *tpField) (bool, pgenrt.Err) {
+	nv := new(atTarget)
+	if m, e := p.s_atTarget(c, nv); !m || e.On {
+		return e.On, e
+	}
+	s.At = nv
+	return true, pgenrt.Err{}
+}
+
+// SymTarget
+func (p *pgenParser_definition) n111(c *pgenrt.State, s *tpField) (bool, pgenrt.Err) {
+	nv := new(symTarget)
+	if m, e := p.s_symTarget(c, nv); !m || e.On {
+		return e.On, e
+	}
+	s.Symbol = nv
+	return true, pgenrt.Err{}
+}
+
+// AtTarget | SymTarget
+func (p *pgenParser_definition) n112(c *pgenrt.State, s *tpField) (bool, pgenrt.Err) {
+	deepest := 0
+	var first pgenrt.Err
+	{
+		b := *c
+		sv0 := s.At
+		m, e := p.n110(&b, s)
+		if e.On {
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+		s.At = sv0
+	}
+	{
+		b := *c
+		sv0 := s.Symbol
+		m, e := p.n111(&b, s)
+		if e.On {
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+		s.Symbol = sv0
+	}
+	if first.On {
+		c.MaybeUpdate(first)
+		return true, first
+	}
+	return false, pgenrt.Err{}
+}
+
+// "TP" "=" (AtTarget | SymTarget)
+func (p *pgenParser_definition) n113(c *pgenrt.State, s *tpField) (bool, pgenrt.Err) {
+	if m, e := p.Lit(c, "TP"); !m || e.On {
+		return e.On, e
+	}
+	if m, e := p.Lit(c, "="); !m || e.On {
+		return true, c.Miss(e, 50)
+	}
+	if m, e := p.n112(c, s); !m || e.On {
+		return true, c.Miss(e, 51)
+	}
+	return true, pgenrt.Err{}
+}
+
+func (p *pgenParser_definition) s_tpField(c *pgenrt.State, s *tpField) (bool, pgenrt.Err) {
+	s.Pos = p.Pos(c.Cur)
+	start := c.Cur
+	m, e := c.Close(p.n113(c, s))
+	if m && !e.On {
+		s.Tokens = p.Slice(start, c.Cur)
+	}
+	return m, e
+}
+
+// IdentTok
+func (p *pgenParser_definition) n114(c *pgenrt.State, s *typeField) (bool, pgenrt.Err) {
+	nv := new(identTok)
+	if m, e := p.s_identTok(c, nv); !m || e.On {
+		return e.On, e
+	}
+	s.Names = append(s.Names, nv)
+	return true, pgenrt.Err{}
+}
+
+// "," IdentTok
+func (p *pgenParser_definition) n115(c *pgenrt.State, s *typeField) (bool, pgenrt.Err) {
+	if m, e := p.Lit(c, ","); !m || e.On {
+		return e.On, e
+	}
+	if m, e := p.n114(c, s); !m || e.On {
+		return true, c.Miss(e, 7)
+	}
+	return true, pgenrt.Err{}
+}
+
+// ("," IdentTok)*
+func (p *pgenParser_definition) n116(c *pgenrt.State, s *typeField) (bool, pgenrt.Err) {
+	matched := false
+	for {
+		b := *c
+		sv0 := s.Names
+		m, e := p.n115(&b, s)
+		if e.On {
+			c.MaybeUpdate(e)
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			s.Names = sv0
+			break
+		}
+		c.Accept(&b)
+		if !m {
+			s.Names = sv0
+			break
+		}
+		matched = true
+	}
+	_ = matched
+	return true, pgenrt.Err{}
+}
+
+// "TYPE" "=" "(" IdentTok ("," IdentTok)* ")"
+func (p *pgenParser_definition) n117(c *pgenrt.State, s *typeField) (bool, pgenrt.Err) {
+	if m, e := p.Lit(c, "TYPE"); !m || e.On {
+		return e.On, e
+	}
+	if m, e := p.Lit(c, "="); !m || e.On {
+		return true, c.Miss(e, 52)
+	}
+	if m, e := p.Lit(c, "("); !m || e.On {
+		return true, c.Miss(e, 53)
+	}
+	if m, e := p.n114(c, s); !m || e.On {
+		return true, c.Miss(e, 54)
+	}
+	if m, e := p.n116(c, s); !m || e.On {
+		return true, c.Miss(e, 55)
+	}
+	if m, e := p.Lit(c, ")"); !m || e.On {
+		return true, c.Miss(e, 13)
+	}
+	return true, pgenrt.Err{}
+}
+
+func (p *pgenParser_definition) s_typeField(c *pgenrt.State, s *typeField) (bool, pgenrt.Err) {
+	s.Pos = p.Pos(c.Cur)
+	start := c.Cur
+	m, e := c.Close(p.n117(c, s))
+	if m && !e.On {
+		s.Tokens = p.Slice(start, c.Cur)
+	}
+	return m, e
+}
+
+var pgenExpect_definition = [...]string{"Term*", "\"=\" NumTok", "NumTok", "PathTok (\",\" NumTok)?", "(\",\" NumTok)?", "Level*", "\"=\" IdentTok", "IdentTok", "\"=\" \"(\" Address \",\" Flag \")\"", "\"(\" Address \",\" Flag \")\"", "Address \",\" Flag \")\"", "\",\" Flag \")\"", "Flag \")\"", "\")\"", "SignedNum?", "\"=\" IdentTok \",\" \"ID\" \"=\" NumTok", "IdentTok \",\" \"ID\" \"=\" NumTok", "\",\" \"ID\" \"=\" NumTok", "\"ID\" \"=\" NumTok", "ListEntry (\",\" ListEntry)* PunctTok?", "ListEntry", "(\",\" ListEntry)* PunctTok?", "PunctTok?", "\"=\" \"(\" Address \",\" Flag \",\" ScalarTok \")\"", "\"(\" Address \",\" Flag \",\" ScalarTok \")\"", "Address \",\" Flag \",\" ScalarTok \")\"", "\",\" Flag \",\" ScalarTok \")\"", "Flag \",\" ScalarTok \")\"", "\",\" ScalarTok \")\"", "ScalarTok \")\"", "\"=\" ScalarTok", "ScalarTok", "\"=\" PathTok", "PathTok", "\"=\" \"(\" NumTok (\",\" NumTok)? \")\"", "\"(\" NumTok (\",\" NumTok)? \")\"", "NumTok (\",\" NumTok)? \")\"", "(\",\" NumTok)? \")\"", "\"=\" \"(\" RegTok (\",\" RegTok)* \")\"", "\"(\" RegTok (\",\" RegTok)* \")\"", "RegTok (\",\" RegTok)* \")\"", "RegTok", "(\",\" RegTok)* \")\"", "SignedNum? (\",\" RetEPTok)?", "RetEPTok", "(\",\" RetEPTok)?", "NumTok \")\"", "((\"(\" NumTok \")\") | NumTok | IdentTok)", "\"=\" StrToken", "StrToken", "\"=\" (AtTarget | SymTarget)", "(AtTarget | SymTarget)", "\"=\" \"(\" IdentTok (\",\" IdentTok)* \")\"", "\"(\" IdentTok (\",\" IdentTok)* \")\"", "IdentTok (\",\" IdentTok)* \")\"", "(\",\" IdentTok)* \")\""}

@@ -13,7 +13,6 @@ package winstrace
 
 import (
 	"errors"
-	"github.com/tracekit/tracekit/grammar/internal/lineconv"
 	"strconv"
 	"strings"
 
@@ -24,11 +23,12 @@ import (
 	"github.com/tracekit/tracekit/ast/diag"
 	wsast "github.com/tracekit/tracekit/ast/winstrace"
 	"github.com/tracekit/tracekit/grammar/internal/chunk"
+	"github.com/tracekit/tracekit/grammar/internal/lineconv"
 )
 
 // MaxDepth bounds how deeply structures and in-out values may nest; deeper
 // lines are refused (winstrace.CodeDepth) before parsing.
-const MaxDepth = 64
+const MaxDepth = lineconv.MaxDepth
 
 // The lexer. "<" is a single token: the grammar tells the end marker at the
 // start of a line from an in-out value inside the arguments. "???" is one
@@ -229,23 +229,12 @@ func (lp *LineParser) Line(pos ast.Pos, line string) (*wsast.Call, diag.List) {
 func (lp *LineParser) line(pos ast.Pos, line string, nodes *nodes) (*wsast.Call, diag.List) {
 	c := &converter{Converter: lineconv.Converter{Base: pos}, nodes: nodes}
 	if off, ok := tooDeep(line); !ok {
-		c.Report(c.At(off), diag.Error, wsast.CodeDepth, "values nested more than "+strconv.Itoa(MaxDepth)+" deep")
+		c.TooDeep(off, wsast.CodeDepth)
 		return nil, c.Diags
 	}
-	var p *callLine
-	var err error
-	if lp.Reference {
-		p, err = callParser.ParseString("", line)
-	} else {
-		p, err = &lp.call, lp.gen.ParseInto("", line, &lp.call)
-	}
+	p, err := lineconv.Parse(lp.Reference, callParser, &lp.gen, line, &lp.call)
 	if err != nil {
-		var perr participle.Error
-		if errors.As(err, &perr) {
-			c.Report(c.Pos(perr.Position()), diag.Error, wsast.CodeSyntax, "not a call line: "+perr.Message())
-		} else {
-			c.Report(pos, diag.Error, wsast.CodeSyntax, "not a call line: "+err.Error())
-		}
+		c.ParseError(err, wsast.CodeSyntax, "not a call line")
 		return nil, c.Diags
 	}
 	call := newOf(c.calls(), wsast.Call{
@@ -445,35 +434,6 @@ func isHex(b byte) bool {
 	return b >= '0' && b <= '9' || b >= 'a' && b <= 'f' || b >= 'A' && b <= 'F'
 }
 
-// tooDeep scans the line for nesting of "{" and "<" outside strings, and
-// reports the offset where it passes MaxDepth.
-func tooDeep(line string) (int, bool) {
-	depth := 0
-	inString := false
-	for i := 0; i < len(line); i++ {
-		ch := line[i]
-		if inString {
-			switch ch {
-			case '\\':
-				i++
-			case '"':
-				inString = false
-			}
-			continue
-		}
-		switch ch {
-		case '"':
-			inString = true
-		case '{', '<':
-			depth++
-			if depth > MaxDepth {
-				return i, false
-			}
-		case '}', '>':
-			if depth > 0 {
-				depth--
-			}
-		}
-	}
-	return 0, true
-}
+// tooDeep scans the line for structures and in-out values nested more
+// than MaxDepth deep.
+func tooDeep(line string) (int, bool) { return lineconv.Depth(line, "{<", "}>") }

@@ -6,244 +6,58 @@
 package winstrace
 
 import (
-	"strconv"
-	"unicode/utf8"
-
-	"github.com/alecthomas/participle/v2"
-	"github.com/alecthomas/participle/v2/lexer"
+	"github.com/tracekit/tracekit/grammar/internal/pgen/pgenrt"
 )
 
-// pgenToken is a token of a generated lexer: its rule (-1 at the end of
-// the input), its bytes and the line and column it starts at.
-type pgenToken struct {
-	typ        int32
-	start, end int32
-	line, col  int32
+// pgenLexer_callLexer is the rules of callLexer merged into one automaton.
+var pgenLexer_callLexer = pgenrt.Lexer{
+	Names:  []string{"String", "Unknown", "Number", "Ident", "Punct", "Space"},
+	Groups: 12,
+	Group: &[256]uint8{
+		0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 10, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+		1, 0, 2, 0, 0, 0, 0, 0, 3, 3, 3, 0, 3, 4, 0, 0, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 0, 0, 3, 6, 3, 7,
+		0, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 3, 9, 3, 0, 8,
+		0, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 3, 3, 3, 0, 0,
+		11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11,
+		11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11,
+		11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11,
+		11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11,
+	},
+	Trans: []int16{
+		-1, 14, 28, 42, 56, 70, 84, 98, 112, -1, 14, -1, -1, 0,
+		-1, 14, -1, -1, -1, -1, -1, -1, -1, -1, 14, -1, 5, 1,
+		28, 28, 126, 28, 28, 28, 28, 28, 28, 140, 28, 28, -1, 0,
+		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 4, 0,
+		-1, -1, -1, -1, -1, 70, -1, -1, -1, -1, -1, -1, -1, 0,
+		-1, -1, -1, -1, -1, 70, -1, -1, 70, -1, -1, -1, 2, 1,
+		-1, -1, -1, -1, -1, -1, 42, -1, -1, -1, -1, -1, 4, 0,
+		-1, -1, -1, -1, -1, -1, -1, 154, -1, -1, -1, -1, -1, 0,
+		-1, -1, -1, -1, -1, 112, -1, -1, 112, -1, -1, -1, 3, 1,
+		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0, 0,
+		28, 28, 28, 28, 28, 28, 28, 28, 28, 28, -1, 28, -1, 0,
+		-1, -1, -1, -1, -1, -1, -1, 168, -1, -1, -1, -1, -1, 0,
+		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 1, 0,
+	},
 }
-
-// pgenErr is a parse error not yet turned into an error value: the token
-// it is at and the index of what was expected (-1: nothing named).
-type pgenErr struct {
-	on     bool
-	tok    int32
-	expect int32
-}
-
-// pgenState is the state of one parse branch: the token cursor and the
-// deepest error seen, as participle tracks them.
-type pgenState struct {
-	cur    int
-	derr   pgenErr
-	ddepth int
-}
-
-func (c *pgenState) maybeUpdate(err pgenErr) {
-	if c.cur >= c.ddepth {
-		c.derr = err
-		c.ddepth = c.cur
-	}
-}
-
-func (c *pgenState) accept(b *pgenState) {
-	c.cur = b.cur
-	if b.ddepth >= c.ddepth {
-		c.ddepth = b.ddepth
-		c.derr = b.derr
-	}
-}
-
-// stop records a failed branch's error and reports whether the branch went
-// further than the lookahead allows, accepting it then.
-func (c *pgenState) stop(err pgenErr, b *pgenState, lookahead int) bool {
-	if b.ddepth > c.ddepth {
-		c.derr = b.derr
-		c.ddepth = b.ddepth
-	} else if b.cur >= c.ddepth {
-		c.derr = err
-		c.ddepth = max(b.cur, b.ddepth)
-	}
-	if b.cur > c.cur+lookahead {
-		c.accept(b)
-		return true
-	}
-	return false
-}
-
-// deepest returns the deepest error when it lies beyond the cursor, else err.
-func (c *pgenState) deepest(err pgenErr) pgenErr {
-	if c.cur >= c.ddepth || !c.derr.on {
-		return err
-	}
-	return c.derr
-}
-
-// pgenSlab hands out values of T from chunks it keeps from parse to parse.
-type pgenSlab[T any] struct {
-	chunks [][]T
-	i, n   int
-}
-
-func (s *pgenSlab[T]) reset() { s.i, s.n = 0, 0 }
-
-func (s *pgenSlab[T]) alloc() *T {
-	if len(s.chunks) == 0 {
-		s.chunks = append(s.chunks, make([]T, 32))
-	}
-	if s.n == len(s.chunks[s.i]) {
-		s.i, s.n = s.i+1, 0
-		if s.i == len(s.chunks) {
-			s.chunks = append(s.chunks, make([]T, 32))
-		}
-	}
-	x := &s.chunks[s.i][s.n]
-	s.n++
-	return x
-}
-
-// pgenAdvance moves a line and column over text, as participle's lexer
-// positions do (columns count runes).
-func pgenAdvance(line, col int32, text string) (int32, int32) {
-	last := -1
-	ascii := true
-	for i := 0; i < len(text); i++ {
-		switch b := text[i]; {
-		case b == '\n':
-			line++
-			last = i
-		case b >= 0x80:
-			ascii = false
-		}
-	}
-	if last < 0 {
-		if ascii {
-			return line, col + int32(len(text))
-		}
-		return line, col + int32(utf8.RuneCountInString(text))
-	}
-	return line, int32(utf8.RuneCountInString(text[last:]))
-}
-
-// pgenLexError is participle's lexer error for text no rule matches.
-func pgenLexError(pos lexer.Position, rest string) error {
-	sample := []rune(rest)
-	if len(sample) > 16 {
-		sample = append(sample[:16], []rune("...")...)
-	}
-	return &lexer.Error{Msg: "lexer: invalid input text " + strconv.Quote(string(sample)), Pos: pos}
-}
-
-// The rules of callLexer merged into one automaton: the group of each byte (bytes
-// from 0x80 on stand for whole runes), the next state by state and group
-// (-1: no rule goes on) and the first rule that accepts in each state (-1: none).
-var pgenGroup_callLexer = [256]uint8{
-	0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 10, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-	1, 0, 2, 0, 0, 0, 0, 0, 3, 3, 3, 0, 3, 4, 0, 0, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 0, 0, 3, 6, 3, 7,
-	0, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 3, 9, 3, 0, 8,
-	0, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 3, 3, 3, 0, 0,
-	11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11,
-	11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11,
-	11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11,
-	11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11,
-}
-var pgenTrans_callLexer = [...]int16{
-	-1, 1, 2, 3, 4, 5, 6, 7, 8, -1, 1, -1,
-	-1, 1, -1, -1, -1, -1, -1, -1, -1, -1, 1, -1,
-	2, 2, 9, 2, 2, 2, 2, 2, 2, 10, 2, 2,
-	-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-	-1, -1, -1, -1, -1, 5, -1, -1, -1, -1, -1, -1,
-	-1, -1, -1, -1, -1, 5, -1, -1, 5, -1, -1, -1,
-	-1, -1, -1, -1, -1, -1, 3, -1, -1, -1, -1, -1,
-	-1, -1, -1, -1, -1, -1, -1, 11, -1, -1, -1, -1,
-	-1, -1, -1, -1, -1, 8, -1, -1, 8, -1, -1, -1,
-	-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-	2, 2, 2, 2, 2, 2, 2, 2, 2, 2, -1, 2,
-	-1, -1, -1, -1, -1, -1, -1, 12, -1, -1, -1, -1,
-	-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-}
-var pgenAccept_callLexer = [...]int8{-1, 5, -1, 4, -1, 2, 4, -1, 3, 0, -1, -1, 1}
-
-// pgenLoops_callLexer marks the accepting states that some ASCII bytes but the line feed
-// lead back to: the lexer reads runs of them in a loop of its own.
-var pgenLoops_callLexer = [...]bool{false, true, false, false, false, true, false, false, true, false, false, false, false}
-
-// pgenLex_callLexer splits s into tokens as participle's lexer does with the rules of callLexer, tried in order;
-// tokens of the rules in the elide mask are left out. The last token is the end of the input.
-func pgenLex_callLexer(filename, s string, elide uint64, toks []pgenToken) ([]pgenToken, error) {
-	line, col := int32(1), int32(1)
-	pos := 0
-	for pos < len(s) {
-		st, rule, end := 0, int(pgenAccept_callLexer[0]), pos
-		plain := true // no line break and no multi-byte rune read
-		for p := pos; p < len(s); {
-			g := int(pgenGroup_callLexer[s[p]])
-			size := 1
-			if g >= 10 { // a line feed or a non-ASCII byte
-				plain = false
-				if g > 10 {
-					_, size = utf8.DecodeRuneInString(s[p:])
-				}
-			}
-			st = int(pgenTrans_callLexer[st*12+g])
-			if st < 0 {
-				break
-			}
-			p += size
-			if a := pgenAccept_callLexer[st]; a >= 0 {
-				if pgenLoops_callLexer[st] {
-					for row := st * 12; p < len(s); p++ {
-						g := int(pgenGroup_callLexer[s[p]])
-						if g >= 10 || int(pgenTrans_callLexer[row+g]) != st {
-							break
-						}
-					}
-				}
-				rule, end = int(a), p
-			}
-		}
-		if rule < 0 {
-			return toks, pgenLexError(lexer.Position{Filename: filename, Offset: pos, Line: int(line), Column: int(col)}, s[pos:])
-		}
-		if end == pos {
-			return toks, &lexer.Error{Msg: "lexer: rule " + strconv.Quote(pgenRuleNames_callLexer[rule]) + " did not match any input", Pos: lexer.Position{Filename: filename, Offset: pos, Line: int(line), Column: int(col)}}
-		}
-		if elide&(1<<uint(rule)) == 0 {
-			toks = append(toks, pgenToken{typ: int32(rule), start: int32(pos), end: int32(end), line: line, col: col})
-		}
-		if plain {
-			col += int32(end - pos)
-		} else {
-			line, col = pgenAdvance(line, col, s[pos:end])
-		}
-		pos = end
-	}
-	return append(toks, pgenToken{typ: -1, start: int32(pos), end: int32(pos), line: line, col: col}), nil
-}
-
-var pgenRuleNames_callLexer = [...]string{"String", "Unknown", "Number", "Ident", "Punct", "Space"}
 
 // callParserGen is the generated parser of callParser's grammar (root callLine): it builds the
 // same tree and reports the same errors. Its zero value is ready to use;
 // it keeps its buffers between parses, so use one per goroutine.
 type callParserGen struct {
-	filename       string
-	src            string
-	toks           []pgenToken
+	pgenrt.Input
 	reuse          bool // ParseInto: nodes come from the slabs
-	slab_field     pgenSlab[field]
-	slab_inOut     pgenSlab[inOut]
-	slab_marker    pgenSlab[marker]
-	slab_string    pgenSlab[string]
-	slab_structure pgenSlab[structure]
-	slab_value     pgenSlab[value]
+	slab_field     pgenrt.Slab[field]
+	slab_inOut     pgenrt.Slab[inOut]
+	slab_marker    pgenrt.Slab[marker]
+	slab_string    pgenrt.Slab[string]
+	slab_structure pgenrt.Slab[structure]
+	slab_value     pgenrt.Slab[value]
 }
 
 // ParseString parses s as callParser.ParseString does, into a new tree.
 func (p *callParserGen) ParseString(filename, s string) (*callLine, error) {
 	out := new(callLine)
-	if err := p.parse(filename, s, out, false); err != nil {
-		return nil, err
-	}
-	return out, nil
+	return pgenrt.Tree(out, p.parse(filename, s, out, false))
 }
 
 // ParseInto parses s into *out, which it first clears. The slices of the
@@ -256,1407 +70,935 @@ func (p *callParserGen) ParseInto(filename, s string, out *callLine) error {
 
 func (p *callParserGen) parse(filename, s string, out *callLine, reuse bool) error {
 	p.reuse = reuse
-	p.slab_field.reset()
-	p.slab_inOut.reset()
-	p.slab_marker.reset()
-	p.slab_string.reset()
-	p.slab_structure.reset()
-	p.slab_value.reset()
+	p.slab_field.Reset()
+	p.slab_inOut.Reset()
+	p.slab_marker.Reset()
+	p.slab_string.Reset()
+	p.slab_structure.Reset()
+	p.slab_value.Reset()
 
-	toks, err := pgenLex_callLexer(filename, s, 32, p.toks[:0])
-	p.toks = toks
-	if err != nil {
+	if err := p.Lex(&pgenLexer_callLexer, filename, s, 32); err != nil {
 		return err
 	}
-	p.filename, p.src = filename, s
 	*out = callLine{Args: out.Args[:0]}
-	var c pgenState
+	var c pgenrt.State
 	m, e := p.s_callLine(&c, out)
-	if e.on {
-		return p.err(e)
-	}
-	if !m || p.toks[c.cur].typ >= 0 {
-		return p.err(c.deepest(pgenErr{on: true, tok: int32(c.cur), expect: -1}))
-	}
-	return nil
+	return p.Finish(&c, m, e, pgenExpect_callParser[:])
 }
 
-func (p *callParserGen) pos(i int) lexer.Position {
-	t := &p.toks[i]
-	return lexer.Position{Filename: p.filename, Offset: int(t.start), Line: int(t.line), Column: int(t.col)}
+// Marker
+func (p *callParserGen) n0(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
+	var nv *marker
+	if p.reuse {
+		nv = p.slab_marker.Alloc()
+		*nv = marker{}
+	} else {
+		nv = new(marker)
+	}
+	if m, e := p.s_marker(c, nv); !m || e.On {
+		return e.On, e
+	}
+	s.Marker = nv
+	return true, pgenrt.Err{}
 }
 
-func (p *callParserGen) text(i int) string {
-	t := &p.toks[i]
-	return p.src[t.start:t.end]
+// Marker?
+func (p *callParserGen) n1(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
+	matched := false
+	for {
+		b := *c
+		sv0 := s.Marker
+		m, e := p.n0(&b, s)
+		if e.On {
+			c.MaybeUpdate(e)
+			if c.Stop(e, &b, 1) {
+				return true, e
+			}
+			s.Marker = sv0
+			break
+		}
+		c.Accept(&b)
+		if !m {
+			s.Marker = sv0
+			break
+		}
+		matched = true
+		break
+	}
+	_ = matched
+	return true, pgenrt.Err{}
 }
 
-func (p *callParserGen) err(e pgenErr) error {
-	t := &p.toks[e.tok]
-	typ := lexer.EOF
-	if t.typ >= 0 {
-		typ = lexer.EOF - 1 - lexer.TokenType(t.typ)
+// Number
+func (p *callParserGen) n2(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
+	var v number
+	if m, e := p.s_number(c, &v); !m || e.On {
+		return e.On, e
 	}
-	expect := ""
-	if e.expect >= 0 {
-		expect = pgenExpect_callParser[e.expect]
-	}
-	return &participle.UnexpectedTokenError{Unexpected: lexer.Token{Type: typ, Value: p.src[t.start:t.end], Pos: p.pos(int(e.tok))}, Expect: expect}
+	s.ID = v
+	return true, pgenrt.Err{}
 }
 
-func (p *callParserGen) s_callLine(c *pgenState, s *callLine) (bool, pgenErr) {
-	m, e := p.n0(c, s)
-	if e.on {
-		c.maybeUpdate(e)
-		return true, e
+// "*"
+func (p *callParserGen) n3(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
+	start := c.Cur
+	if m, e := p.Lit(c, "*"); !m || e.On {
+		return e.On, e
 	}
-	return m, pgenErr{}
+	if c.Cur > start {
+		s.Star = true
+	}
+	return true, pgenrt.Err{}
 }
 
-func (p *callParserGen) s_field(c *pgenState, s *field) (bool, pgenErr) {
-	m, e := p.n1(c, s)
-	if e.on {
-		c.maybeUpdate(e)
-		return true, e
+// "*"?
+func (p *callParserGen) n4(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
+	matched := false
+	for {
+		b := *c
+		sv0 := s.Star
+		m, e := p.n3(&b, s)
+		if e.On {
+			c.MaybeUpdate(e)
+			if c.Stop(e, &b, 1) {
+				return true, e
+			}
+			s.Star = sv0
+			break
+		}
+		c.Accept(&b)
+		if !m {
+			s.Star = sv0
+			break
+		}
+		matched = true
+		break
 	}
-	return m, pgenErr{}
+	_ = matched
+	return true, pgenrt.Err{}
 }
 
-func (p *callParserGen) s_identifier(c *pgenState, s *identifier) (bool, pgenErr) {
-	s.Pos = p.pos(c.cur)
-	m, e := p.n2(c, s)
-	if e.on {
-		c.maybeUpdate(e)
-		return true, e
+// Number
+func (p *callParserGen) n5(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
+	var v number
+	if m, e := p.s_number(c, &v); !m || e.On {
+		return e.On, e
 	}
-	return m, pgenErr{}
+	s.PID = v
+	return true, pgenrt.Err{}
 }
 
-func (p *callParserGen) s_inOut(c *pgenState, s *inOut) (bool, pgenErr) {
-	s.Pos = p.pos(c.cur)
-	m, e := p.n3(c, s)
-	if e.on {
-		c.maybeUpdate(e)
-		return true, e
+// Number
+func (p *callParserGen) n6(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
+	var v number
+	if m, e := p.s_number(c, &v); !m || e.On {
+		return e.On, e
 	}
-	return m, pgenErr{}
+	s.TID = v
+	return true, pgenrt.Err{}
 }
 
-func (p *callParserGen) s_marker(c *pgenState, s *marker) (bool, pgenErr) {
-	s.Pos = p.pos(c.cur)
-	m, e := p.n4(c, s)
-	if e.on {
-		c.maybeUpdate(e)
-		return true, e
+// Identifier
+func (p *callParserGen) n7(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
+	var v identifier
+	if m, e := p.s_identifier(c, &v); !m || e.On {
+		return e.On, e
 	}
-	return m, pgenErr{}
+	s.Name = v
+	return true, pgenrt.Err{}
 }
 
-func (p *callParserGen) s_number(c *pgenState, s *number) (bool, pgenErr) {
-	s.Pos = p.pos(c.cur)
-	m, e := p.n5(c, s)
-	if e.on {
-		c.maybeUpdate(e)
-		return true, e
+// Number
+func (p *callParserGen) n8(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
+	var v number
+	if m, e := p.s_number(c, &v); !m || e.On {
+		return e.On, e
 	}
-	return m, pgenErr{}
+	s.Count = v
+	return true, pgenrt.Err{}
 }
 
-func (p *callParserGen) s_structure(c *pgenState, s *structure) (bool, pgenErr) {
-	s.Pos = p.pos(c.cur)
-	m, e := p.n6(c, s)
-	if e.on {
-		c.maybeUpdate(e)
-		return true, e
+// Value
+func (p *callParserGen) n9(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
+	var nv *value
+	if p.reuse {
+		nv = p.slab_value.Alloc()
+		*nv = value{}
+	} else {
+		nv = new(value)
 	}
-	return m, pgenErr{}
+	if m, e := p.s_value(c, nv); !m || e.On {
+		return e.On, e
+	}
+	s.Args = append(s.Args, nv)
+	return true, pgenrt.Err{}
 }
 
-func (p *callParserGen) s_value(c *pgenState, s *value) (bool, pgenErr) {
-	s.Pos = p.pos(c.cur)
-	m, e := p.n7(c, s)
-	if e.on {
-		c.maybeUpdate(e)
-		return true, e
+// "," Value
+func (p *callParserGen) n10(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
+	if m, e := p.Lit(c, ","); !m || e.On {
+		return e.On, e
 	}
-	return m, pgenErr{}
+	if m, e := p.n9(c, s); !m || e.On {
+		return true, c.Miss(e, 9)
+	}
+	return true, pgenrt.Err{}
+}
+
+// ("," Value)*
+func (p *callParserGen) n11(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
+	matched := false
+	for {
+		b := *c
+		sv0 := s.Args
+		m, e := p.n10(&b, s)
+		if e.On {
+			c.MaybeUpdate(e)
+			if c.Stop(e, &b, 1) {
+				return true, e
+			}
+			s.Args = sv0
+			break
+		}
+		c.Accept(&b)
+		if !m {
+			s.Args = sv0
+			break
+		}
+		matched = true
+	}
+	_ = matched
+	return true, pgenrt.Err{}
+}
+
+// Value ("," Value)*
+func (p *callParserGen) n12(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
+	if m, e := p.n9(c, s); !m || e.On {
+		return e.On, e
+	}
+	if m, e := p.n11(c, s); !m || e.On {
+		return true, c.Miss(e, 10)
+	}
+	return true, pgenrt.Err{}
+}
+
+// (Value ("," Value)*)?
+func (p *callParserGen) n13(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
+	matched := false
+	for {
+		b := *c
+		sv0 := s.Args
+		m, e := p.n12(&b, s)
+		if e.On {
+			c.MaybeUpdate(e)
+			if c.Stop(e, &b, 1) {
+				return true, e
+			}
+			s.Args = sv0
+			break
+		}
+		c.Accept(&b)
+		if !m {
+			s.Args = sv0
+			break
+		}
+		matched = true
+		break
+	}
+	_ = matched
+	return true, pgenrt.Err{}
+}
+
+// Value
+func (p *callParserGen) n14(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
+	var nv *value
+	if p.reuse {
+		nv = p.slab_value.Alloc()
+		*nv = value{}
+	} else {
+		nv = new(value)
+	}
+	if m, e := p.s_value(c, nv); !m || e.On {
+		return e.On, e
+	}
+	s.Ret = nv
+	return true, pgenrt.Err{}
+}
+
+// "==" Value
+func (p *callParserGen) n15(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
+	if m, e := p.Lit(c, "=="); !m || e.On {
+		return e.On, e
+	}
+	if m, e := p.n14(c, s); !m || e.On {
+		return true, c.Miss(e, 9)
+	}
+	return true, pgenrt.Err{}
+}
+
+// ("==" Value)?
+func (p *callParserGen) n16(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
+	matched := false
+	for {
+		b := *c
+		sv0 := s.Ret
+		m, e := p.n15(&b, s)
+		if e.On {
+			c.MaybeUpdate(e)
+			if c.Stop(e, &b, 1) {
+				return true, e
+			}
+			s.Ret = sv0
+			break
+		}
+		c.Accept(&b)
+		if !m {
+			s.Ret = sv0
+			break
+		}
+		matched = true
+		break
+	}
+	_ = matched
+	return true, pgenrt.Err{}
 }
 
 // Marker? Number "*"? Number Number Identifier "[" Number "]" "(" (Value ("," Value)*)? ")" ("==" Value)?
-func (p *callParserGen) n0(c *pgenState, s *callLine) (bool, pgenErr) {
-	if m, e := p.n8(c, s); e.on {
-		return true, e
-	} else if !m {
-		return false, pgenErr{}
+func (p *callParserGen) n17(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
+	if m, e := p.n1(c, s); !m || e.On {
+		return e.On, e
 	}
-	if m, e := p.n9(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 0}
+	if m, e := p.n2(c, s); !m || e.On {
+		return true, c.Miss(e, 0)
 	}
-	if m, e := p.n10(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 1}
+	if m, e := p.n4(c, s); !m || e.On {
+		return true, c.Miss(e, 1)
 	}
-	if m, e := p.n11(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 2}
+	if m, e := p.n5(c, s); !m || e.On {
+		return true, c.Miss(e, 2)
 	}
-	if m, e := p.n12(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 3}
+	if m, e := p.n6(c, s); !m || e.On {
+		return true, c.Miss(e, 3)
 	}
-	if m, e := p.n13(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 4}
+	if m, e := p.n7(c, s); !m || e.On {
+		return true, c.Miss(e, 4)
 	}
-	if m, e := p.n14(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 5}
+	if m, e := p.Lit(c, "["); !m || e.On {
+		return true, c.Miss(e, 5)
 	}
-	if m, e := p.n15(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 6}
+	if m, e := p.n8(c, s); !m || e.On {
+		return true, c.Miss(e, 6)
 	}
-	if m, e := p.n16(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 7}
+	if m, e := p.Lit(c, "]"); !m || e.On {
+		return true, c.Miss(e, 7)
 	}
-	if m, e := p.n17(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 8}
+	if m, e := p.Lit(c, "("); !m || e.On {
+		return true, c.Miss(e, 8)
 	}
-	if m, e := p.n18(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 9}
+	if m, e := p.n13(c, s); !m || e.On {
+		return true, c.Miss(e, 11)
 	}
-	if m, e := p.n19(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 10}
+	if m, e := p.Lit(c, ")"); !m || e.On {
+		return true, c.Miss(e, 12)
 	}
-	if m, e := p.n20(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 11}
+	if m, e := p.n16(c, s); !m || e.On {
+		return true, c.Miss(e, 13)
 	}
-	return true, pgenErr{}
+	return true, pgenrt.Err{}
+}
+
+func (p *callParserGen) s_callLine(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
+	return c.Close(p.n17(c, s))
+}
+
+// Value
+func (p *callParserGen) n18(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
+	var nv *value
+	if p.reuse {
+		nv = p.slab_value.Alloc()
+		*nv = value{}
+	} else {
+		nv = new(value)
+	}
+	if m, e := p.s_value(c, nv); !m || e.On {
+		return e.On, e
+	}
+	s.First = nv
+	return true, pgenrt.Err{}
+}
+
+// Value
+func (p *callParserGen) n19(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
+	var nv *value
+	if p.reuse {
+		nv = p.slab_value.Alloc()
+		*nv = value{}
+	} else {
+		nv = new(value)
+	}
+	if m, e := p.s_value(c, nv); !m || e.On {
+		return e.On, e
+	}
+	s.Value = nv
+	return true, pgenrt.Err{}
+}
+
+// "=" Value
+func (p *callParserGen) n20(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
+	if m, e := p.Lit(c, "="); !m || e.On {
+		return e.On, e
+	}
+	if m, e := p.n19(c, s); !m || e.On {
+		return true, c.Miss(e, 9)
+	}
+	return true, pgenrt.Err{}
+}
+
+// ("=" Value)?
+func (p *callParserGen) n21(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
+	matched := false
+	for {
+		b := *c
+		sv0 := s.Value
+		m, e := p.n20(&b, s)
+		if e.On {
+			c.MaybeUpdate(e)
+			if c.Stop(e, &b, 1) {
+				return true, e
+			}
+			s.Value = sv0
+			break
+		}
+		c.Accept(&b)
+		if !m {
+			s.Value = sv0
+			break
+		}
+		matched = true
+		break
+	}
+	_ = matched
+	return true, pgenrt.Err{}
 }
 
 // Value ("=" Value)?
-func (p *callParserGen) n1(c *pgenState, s *field) (bool, pgenErr) {
-	if m, e := p.n21(c, s); e.on {
-		return true, e
-	} else if !m {
-		return false, pgenErr{}
+func (p *callParserGen) n22(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
+	if m, e := p.n18(c, s); !m || e.On {
+		return e.On, e
 	}
-	if m, e := p.n22(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 12}
+	if m, e := p.n21(c, s); !m || e.On {
+		return true, c.Miss(e, 14)
 	}
-	return true, pgenErr{}
+	return true, pgenrt.Err{}
+}
+
+func (p *callParserGen) s_field(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
+	return c.Close(p.n22(c, s))
 }
 
 // <ident>
-func (p *callParserGen) n2(c *pgenState, s *identifier) (bool, pgenErr) {
-	start := c.cur
-	m, e := p.n23(c, s)
-	if e.on {
-		return true, e
+func (p *callParserGen) n23(c *pgenrt.State, s *identifier) (bool, pgenrt.Err) {
+	start := c.Cur
+	if m, e := p.Ref(c, 3); !m || e.On {
+		return e.On, e
 	}
-	if !m {
-		return false, pgenErr{}
+	if c.Cur == start+1 && s.Name == "" {
+		s.Name = p.Text(start) // one token: no concatenation
+		return true, pgenrt.Err{}
 	}
-	if c.cur == start+1 && s.Name == "" {
-		s.Name = p.text(start) // one token: no concatenation
-		return true, pgenErr{}
+	for i := start; i < c.Cur; i++ {
+		s.Name += p.Text(i)
 	}
-	for i := start; i < c.cur; i++ {
-		s.Name += p.text(i)
+	return true, pgenrt.Err{}
+}
+
+func (p *callParserGen) s_identifier(c *pgenrt.State, s *identifier) (bool, pgenrt.Err) {
+	s.Pos = p.Pos(c.Cur)
+	return c.Close(p.n23(c, s))
+}
+
+// Value
+func (p *callParserGen) n24(c *pgenrt.State, s *inOut) (bool, pgenrt.Err) {
+	var nv *value
+	if p.reuse {
+		nv = p.slab_value.Alloc()
+		*nv = value{}
+	} else {
+		nv = new(value)
 	}
-	return true, pgenErr{}
+	if m, e := p.s_value(c, nv); !m || e.On {
+		return e.On, e
+	}
+	s.In = nv
+	return true, pgenrt.Err{}
+}
+
+// Value
+func (p *callParserGen) n25(c *pgenrt.State, s *inOut) (bool, pgenrt.Err) {
+	var nv *value
+	if p.reuse {
+		nv = p.slab_value.Alloc()
+		*nv = value{}
+	} else {
+		nv = new(value)
+	}
+	if m, e := p.s_value(c, nv); !m || e.On {
+		return e.On, e
+	}
+	s.Out = nv
+	return true, pgenrt.Err{}
 }
 
 // "<" Value "|" Value ">"
-func (p *callParserGen) n3(c *pgenState, s *inOut) (bool, pgenErr) {
-	if m, e := p.n24(c, s); e.on {
-		return true, e
-	} else if !m {
-		return false, pgenErr{}
+func (p *callParserGen) n26(c *pgenrt.State, s *inOut) (bool, pgenrt.Err) {
+	if m, e := p.Lit(c, "<"); !m || e.On {
+		return e.On, e
 	}
-	if m, e := p.n25(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 13}
+	if m, e := p.n24(c, s); !m || e.On {
+		return true, c.Miss(e, 15)
 	}
-	if m, e := p.n26(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 14}
+	if m, e := p.Lit(c, "|"); !m || e.On {
+		return true, c.Miss(e, 16)
 	}
-	if m, e := p.n27(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 15}
+	if m, e := p.n25(c, s); !m || e.On {
+		return true, c.Miss(e, 17)
 	}
-	if m, e := p.n28(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 16}
+	if m, e := p.Lit(c, ">"); !m || e.On {
+		return true, c.Miss(e, 18)
 	}
-	return true, pgenErr{}
+	return true, pgenrt.Err{}
+}
+
+func (p *callParserGen) s_inOut(c *pgenrt.State, s *inOut) (bool, pgenrt.Err) {
+	s.Pos = p.Pos(c.Cur)
+	return c.Close(p.n26(c, s))
+}
+
+// ">" | "<"
+func (p *callParserGen) n27(c *pgenrt.State) (bool, pgenrt.Err) {
+	deepest := 0
+	var first pgenrt.Err
+	{
+		b := *c
+		m, e := p.Lit(&b, ">")
+		if e.On {
+			if c.Stop(e, &b, 1) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+	}
+	{
+		b := *c
+		m, e := p.Lit(&b, "<")
+		if e.On {
+			if c.Stop(e, &b, 1) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+	}
+	if first.On {
+		c.MaybeUpdate(first)
+		return true, first
+	}
+	return false, pgenrt.Err{}
 }
 
 // (">" | "<")
-func (p *callParserGen) n4(c *pgenState, s *marker) (bool, pgenErr) {
-	start := c.cur
-	m, e := p.n29(c, s)
-	if e.on {
-		return true, e
+func (p *callParserGen) n28(c *pgenrt.State, s *marker) (bool, pgenrt.Err) {
+	start := c.Cur
+	if m, e := p.n27(c); !m || e.On {
+		return e.On, e
 	}
-	if !m {
-		return false, pgenErr{}
+	if c.Cur == start+1 && s.Text == "" {
+		s.Text = p.Text(start) // one token: no concatenation
+		return true, pgenrt.Err{}
 	}
-	if c.cur == start+1 && s.Text == "" {
-		s.Text = p.text(start) // one token: no concatenation
-		return true, pgenErr{}
+	for i := start; i < c.Cur; i++ {
+		s.Text += p.Text(i)
 	}
-	for i := start; i < c.cur; i++ {
-		s.Text += p.text(i)
-	}
-	return true, pgenErr{}
+	return true, pgenrt.Err{}
+}
+
+func (p *callParserGen) s_marker(c *pgenrt.State, s *marker) (bool, pgenrt.Err) {
+	s.Pos = p.Pos(c.Cur)
+	return c.Close(p.n28(c, s))
 }
 
 // <number>
-func (p *callParserGen) n5(c *pgenState, s *number) (bool, pgenErr) {
-	start := c.cur
-	m, e := p.n30(c, s)
-	if e.on {
-		return true, e
+func (p *callParserGen) n29(c *pgenrt.State, s *number) (bool, pgenrt.Err) {
+	start := c.Cur
+	if m, e := p.Ref(c, 2); !m || e.On {
+		return e.On, e
 	}
-	if !m {
-		return false, pgenErr{}
+	if c.Cur == start+1 && s.Text == "" {
+		s.Text = p.Text(start) // one token: no concatenation
+		return true, pgenrt.Err{}
 	}
-	if c.cur == start+1 && s.Text == "" {
-		s.Text = p.text(start) // one token: no concatenation
-		return true, pgenErr{}
+	for i := start; i < c.Cur; i++ {
+		s.Text += p.Text(i)
 	}
-	for i := start; i < c.cur; i++ {
-		s.Text += p.text(i)
+	return true, pgenrt.Err{}
+}
+
+func (p *callParserGen) s_number(c *pgenrt.State, s *number) (bool, pgenrt.Err) {
+	s.Pos = p.Pos(c.Cur)
+	return c.Close(p.n29(c, s))
+}
+
+// Field
+func (p *callParserGen) n30(c *pgenrt.State, s *structure) (bool, pgenrt.Err) {
+	var nv *field
+	if p.reuse {
+		nv = p.slab_field.Alloc()
+		*nv = field{}
+	} else {
+		nv = new(field)
 	}
-	return true, pgenErr{}
+	if m, e := p.s_field(c, nv); !m || e.On {
+		return e.On, e
+	}
+	s.Fields = append(s.Fields, nv)
+	return true, pgenrt.Err{}
+}
+
+// "," Field
+func (p *callParserGen) n31(c *pgenrt.State, s *structure) (bool, pgenrt.Err) {
+	if m, e := p.Lit(c, ","); !m || e.On {
+		return e.On, e
+	}
+	if m, e := p.n30(c, s); !m || e.On {
+		return true, c.Miss(e, 19)
+	}
+	return true, pgenrt.Err{}
+}
+
+// ("," Field)*
+func (p *callParserGen) n32(c *pgenrt.State, s *structure) (bool, pgenrt.Err) {
+	matched := false
+	for {
+		b := *c
+		sv0 := s.Fields
+		m, e := p.n31(&b, s)
+		if e.On {
+			c.MaybeUpdate(e)
+			if c.Stop(e, &b, 1) {
+				return true, e
+			}
+			s.Fields = sv0
+			break
+		}
+		c.Accept(&b)
+		if !m {
+			s.Fields = sv0
+			break
+		}
+		matched = true
+	}
+	_ = matched
+	return true, pgenrt.Err{}
+}
+
+// Field ("," Field)*
+func (p *callParserGen) n33(c *pgenrt.State, s *structure) (bool, pgenrt.Err) {
+	if m, e := p.n30(c, s); !m || e.On {
+		return e.On, e
+	}
+	if m, e := p.n32(c, s); !m || e.On {
+		return true, c.Miss(e, 20)
+	}
+	return true, pgenrt.Err{}
+}
+
+// (Field ("," Field)*)?
+func (p *callParserGen) n34(c *pgenrt.State, s *structure) (bool, pgenrt.Err) {
+	matched := false
+	for {
+		b := *c
+		sv0 := s.Fields
+		m, e := p.n33(&b, s)
+		if e.On {
+			c.MaybeUpdate(e)
+			if c.Stop(e, &b, 1) {
+				return true, e
+			}
+			s.Fields = sv0
+			break
+		}
+		c.Accept(&b)
+		if !m {
+			s.Fields = sv0
+			break
+		}
+		matched = true
+		break
+	}
+	_ = matched
+	return true, pgenrt.Err{}
 }
 
 // "{" (Field ("," Field)*)? "}"
-func (p *callParserGen) n6(c *pgenState, s *structure) (bool, pgenErr) {
-	if m, e := p.n31(c, s); e.on {
-		return true, e
-	} else if !m {
-		return false, pgenErr{}
+func (p *callParserGen) n35(c *pgenrt.State, s *structure) (bool, pgenrt.Err) {
+	if m, e := p.Lit(c, "{"); !m || e.On {
+		return e.On, e
 	}
-	if m, e := p.n32(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 17}
+	if m, e := p.n34(c, s); !m || e.On {
+		return true, c.Miss(e, 21)
 	}
-	if m, e := p.n33(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 18}
+	if m, e := p.Lit(c, "}"); !m || e.On {
+		return true, c.Miss(e, 22)
 	}
-	return true, pgenErr{}
+	return true, pgenrt.Err{}
+}
+
+func (p *callParserGen) s_structure(c *pgenrt.State, s *structure) (bool, pgenrt.Err) {
+	s.Pos = p.Pos(c.Cur)
+	return c.Close(p.n35(c, s))
+}
+
+// <unknown>
+func (p *callParserGen) n36(c *pgenrt.State, s *value) (bool, pgenrt.Err) {
+	start := c.Cur
+	if m, e := p.Ref(c, 1); !m || e.On {
+		return e.On, e
+	}
+	if c.Cur > start {
+		s.Unknown = true
+	}
+	return true, pgenrt.Err{}
+}
+
+// <number>
+func (p *callParserGen) n37(c *pgenrt.State, s *value) (bool, pgenrt.Err) {
+	start := c.Cur
+	if m, e := p.Ref(c, 2); !m || e.On {
+		return e.On, e
+	}
+	var v string
+	if s.Number != nil {
+		v = *s.Number
+	}
+	for i := start; i < c.Cur; i++ {
+		v += p.Text(i)
+	}
+	var ns *string
+	if p.reuse {
+		ns = p.slab_string.Alloc()
+	} else {
+		ns = new(string)
+	}
+	*ns = v
+	s.Number = ns
+	return true, pgenrt.Err{}
+}
+
+// <string>
+func (p *callParserGen) n38(c *pgenrt.State, s *value) (bool, pgenrt.Err) {
+	start := c.Cur
+	if m, e := p.Ref(c, 0); !m || e.On {
+		return e.On, e
+	}
+	var v string
+	if s.String != nil {
+		v = *s.String
+	}
+	for i := start; i < c.Cur; i++ {
+		v += p.Text(i)
+	}
+	var ns *string
+	if p.reuse {
+		ns = p.slab_string.Alloc()
+	} else {
+		ns = new(string)
+	}
+	*ns = v
+	s.String = ns
+	return true, pgenrt.Err{}
+}
+
+// Structure
+func (p *callParserGen) n39(c *pgenrt.State, s *value) (bool, pgenrt.Err) {
+	var nv *structure
+	if p.reuse {
+		nv = p.slab_structure.Alloc()
+		*nv = structure{Fields: nv.Fields[:0]}
+	} else {
+		nv = new(structure)
+	}
+	if m, e := p.s_structure(c, nv); !m || e.On {
+		return e.On, e
+	}
+	s.Struct = nv
+	return true, pgenrt.Err{}
+}
+
+// InOut
+func (p *callParserGen) n40(c *pgenrt.State, s *value) (bool, pgenrt.Err) {
+	var nv *inOut
+	if p.reuse {
+		nv = p.slab_inOut.Alloc()
+		*nv = inOut{}
+	} else {
+		nv = new(inOut)
+	}
+	if m, e := p.s_inOut(c, nv); !m || e.On {
+		return e.On, e
+	}
+	s.InOut = nv
+	return true, pgenrt.Err{}
+}
+
+// <ident>
+func (p *callParserGen) n41(c *pgenrt.State, s *value) (bool, pgenrt.Err) {
+	start := c.Cur
+	if m, e := p.Ref(c, 3); !m || e.On {
+		return e.On, e
+	}
+	var v string
+	if s.Ident != nil {
+		v = *s.Ident
+	}
+	for i := start; i < c.Cur; i++ {
+		v += p.Text(i)
+	}
+	var ns *string
+	if p.reuse {
+		ns = p.slab_string.Alloc()
+	} else {
+		ns = new(string)
+	}
+	*ns = v
+	s.Ident = ns
+	return true, pgenrt.Err{}
 }
 
 // <unknown> | <number> | <string> | Structure | InOut | <ident>
-func (p *callParserGen) n7(c *pgenState, s *value) (bool, pgenErr) {
+func (p *callParserGen) n42(c *pgenrt.State, s *value) (bool, pgenrt.Err) {
 	deepest := 0
-	var first pgenErr
+	var first pgenrt.Err
 	{
 		b := *c
 		sv0 := s.Unknown
-		m, e := p.n34(&b, s)
-		if e.on {
-			if c.stop(e, &b, 1) {
+		m, e := p.n36(&b, s)
+		if e.On {
+			if c.Stop(e, &b, 1) {
 				return true, e
 			}
-			if b.cur >= deepest {
-				first, deepest = e, b.cur
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
 			}
 		} else if m {
-			c.accept(&b)
-			return true, pgenErr{}
+			c.Accept(&b)
+			return true, pgenrt.Err{}
 		}
 		s.Unknown = sv0
 	}
 	{
 		b := *c
 		sv0 := s.Number
-		m, e := p.n35(&b, s)
-		if e.on {
-			if c.stop(e, &b, 1) {
+		m, e := p.n37(&b, s)
+		if e.On {
+			if c.Stop(e, &b, 1) {
 				return true, e
 			}
-			if b.cur >= deepest {
-				first, deepest = e, b.cur
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
 			}
 		} else if m {
-			c.accept(&b)
-			return true, pgenErr{}
+			c.Accept(&b)
+			return true, pgenrt.Err{}
 		}
 		s.Number = sv0
 	}
 	{
 		b := *c
 		sv0 := s.String
-		m, e := p.n36(&b, s)
-		if e.on {
-			if c.stop(e, &b, 1) {
+		m, e := p.n38(&b, s)
+		if e.On {
+			if c.Stop(e, &b, 1) {
 				return true, e
 			}
-			if b.cur >= deepest {
-				first, deepest = e, b.cur
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
 			}
 		} else if m {
-			c.accept(&b)
-			return true, pgenErr{}
+			c.Accept(&b)
+			return true, pgenrt.Err{}
 		}
 		s.String = sv0
 	}
 	{
 		b := *c
 		sv0 := s.Struct
-		m, e := p.n37(&b, s)
-		if e.on {
-			if c.stop(e, &b, 1) {
+		m, e := p.n39(&b, s)
+		if e.On {
+			if c.Stop(e, &b, 1) {
 				return true, e
 			}
-			if b.cur >= deepest {
-				first, deepest = e, b.cur
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
 			}
 		} else if m {
-			c.accept(&b)
-			return true, pgenErr{}
+			c.Accept(&b)
+			return true, pgenrt.Err{}
 		}
 		s.Struct = sv0
 	}
 	{
 		b := *c
 		sv0 := s.InOut
-		m, e := p.n38(&b, s)
-		if e.on {
-			if c.stop(e, &b, 1) {
+		m, e := p.n40(&b, s)
+		if e.On {
+			if c.Stop(e, &b, 1) {
 				return true, e
 			}
-			if b.cur >= deepest {
-				first, deepest = e, b.cur
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
 			}
 		} else if m {
-			c.accept(&b)
-			return true, pgenErr{}
+			c.Accept(&b)
+			return true, pgenrt.Err{}
 		}
 		s.InOut = sv0
 	}
 	{
 		b := *c
 		sv0 := s.Ident
-		m, e := p.n39(&b, s)
-		if e.on {
-			if c.stop(e, &b, 1) {
+		m, e := p.n41(&b, s)
+		if e.On {
+			if c.Stop(e, &b, 1) {
 				return true, e
 			}
-			if b.cur >= deepest {
-				first, deepest = e, b.cur
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
 			}
 		} else if m {
-			c.accept(&b)
-			return true, pgenErr{}
+			c.Accept(&b)
+			return true, pgenrt.Err{}
 		}
 		s.Ident = sv0
 	}
-	if first.on {
-		c.maybeUpdate(first)
+	if first.On {
+		c.MaybeUpdate(first)
 		return true, first
 	}
-	return false, pgenErr{}
+	return false, pgenrt.Err{}
 }
 
-// Marker?
-func (p *callParserGen) n8(c *pgenState, s *callLine) (bool, pgenErr) {
-	matched := false
-	for {
-		b := *c
-		sv0 := s.Marker
-		m, e := p.n40(&b, s)
-		if e.on {
-			c.maybeUpdate(e)
-			if c.stop(e, &b, 1) {
-				return true, e
-			}
-			s.Marker = sv0
-			break
-		}
-		c.accept(&b)
-		if !m {
-			s.Marker = sv0
-			break
-		}
-		matched = true
-		break
-	}
-	_ = matched
-	return true, pgenErr{}
+func (p *callParserGen) s_value(c *pgenrt.State, s *value) (bool, pgenrt.Err) {
+	s.Pos = p.Pos(c.Cur)
+	return c.Close(p.n42(c, s))
 }
 
-// Number
-func (p *callParserGen) n9(c *pgenState, s *callLine) (bool, pgenErr) {
-	var v number
-	m, e := p.s_number(c, &v)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.ID = v
-	return true, pgenErr{}
-}
-
-// "*"?
-func (p *callParserGen) n10(c *pgenState, s *callLine) (bool, pgenErr) {
-	matched := false
-	for {
-		b := *c
-		sv0 := s.Star
-		m, e := p.n41(&b, s)
-		if e.on {
-			c.maybeUpdate(e)
-			if c.stop(e, &b, 1) {
-				return true, e
-			}
-			s.Star = sv0
-			break
-		}
-		c.accept(&b)
-		if !m {
-			s.Star = sv0
-			break
-		}
-		matched = true
-		break
-	}
-	_ = matched
-	return true, pgenErr{}
-}
-
-// Number
-func (p *callParserGen) n11(c *pgenState, s *callLine) (bool, pgenErr) {
-	var v number
-	m, e := p.s_number(c, &v)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.PID = v
-	return true, pgenErr{}
-}
-
-// Number
-func (p *callParserGen) n12(c *pgenState, s *callLine) (bool, pgenErr) {
-	var v number
-	m, e := p.s_number(c, &v)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.TID = v
-	return true, pgenErr{}
-}
-
-// Identifier
-func (p *callParserGen) n13(c *pgenState, s *callLine) (bool, pgenErr) {
-	var v identifier
-	m, e := p.s_identifier(c, &v)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.Name = v
-	return true, pgenErr{}
-}
-
-// "["
-func (p *callParserGen) n14(c *pgenState, s *callLine) (bool, pgenErr) {
-	if p.text(c.cur) != "[" {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// Number
-func (p *callParserGen) n15(c *pgenState, s *callLine) (bool, pgenErr) {
-	var v number
-	m, e := p.s_number(c, &v)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.Count = v
-	return true, pgenErr{}
-}
-
-// "]"
-func (p *callParserGen) n16(c *pgenState, s *callLine) (bool, pgenErr) {
-	if p.text(c.cur) != "]" {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// "("
-func (p *callParserGen) n17(c *pgenState, s *callLine) (bool, pgenErr) {
-	if p.text(c.cur) != "(" {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// (Value ("," Value)*)?
-func (p *callParserGen) n18(c *pgenState, s *callLine) (bool, pgenErr) {
-	matched := false
-	for {
-		b := *c
-		sv0 := s.Args
-		m, e := p.n42(&b, s)
-		if e.on {
-			c.maybeUpdate(e)
-			if c.stop(e, &b, 1) {
-				return true, e
-			}
-			s.Args = sv0
-			break
-		}
-		c.accept(&b)
-		if !m {
-			s.Args = sv0
-			break
-		}
-		matched = true
-		break
-	}
-	_ = matched
-	return true, pgenErr{}
-}
-
-// ")"
-func (p *callParserGen) n19(c *pgenState, s *callLine) (bool, pgenErr) {
-	if p.text(c.cur) != ")" {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// ("==" Value)?
-func (p *callParserGen) n20(c *pgenState, s *callLine) (bool, pgenErr) {
-	matched := false
-	for {
-		b := *c
-		sv0 := s.Ret
-		m, e := p.n43(&b, s)
-		if e.on {
-			c.maybeUpdate(e)
-			if c.stop(e, &b, 1) {
-				return true, e
-			}
-			s.Ret = sv0
-			break
-		}
-		c.accept(&b)
-		if !m {
-			s.Ret = sv0
-			break
-		}
-		matched = true
-		break
-	}
-	_ = matched
-	return true, pgenErr{}
-}
-
-// Value
-func (p *callParserGen) n21(c *pgenState, s *field) (bool, pgenErr) {
-	var nv *value
-	if p.reuse {
-		nv = p.slab_value.alloc()
-		*nv = value{}
-	} else {
-		nv = new(value)
-	}
-	m, e := p.s_value(c, nv)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.First = nv
-	return true, pgenErr{}
-}
-
-// ("=" Value)?
-func (p *callParserGen) n22(c *pgenState, s *field) (bool, pgenErr) {
-	matched := false
-	for {
-		b := *c
-		sv0 := s.Value
-		m, e := p.n44(&b, s)
-		if e.on {
-			c.maybeUpdate(e)
-			if c.stop(e, &b, 1) {
-				return true, e
-			}
-			s.Value = sv0
-			break
-		}
-		c.accept(&b)
-		if !m {
-			s.Value = sv0
-			break
-		}
-		matched = true
-		break
-	}
-	_ = matched
-	return true, pgenErr{}
-}
-
-// <ident>
-func (p *callParserGen) n23(c *pgenState, s *identifier) (bool, pgenErr) {
-	if p.toks[c.cur].typ != 3 {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// "<"
-func (p *callParserGen) n24(c *pgenState, s *inOut) (bool, pgenErr) {
-	if p.text(c.cur) != "<" {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// Value
-func (p *callParserGen) n25(c *pgenState, s *inOut) (bool, pgenErr) {
-	var nv *value
-	if p.reuse {
-		nv = p.slab_value.alloc()
-		*nv = value{}
-	} else {
-		nv = new(value)
-	}
-	m, e := p.s_value(c, nv)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.In = nv
-	return true, pgenErr{}
-}
-
-// "|"
-func (p *callParserGen) n26(c *pgenState, s *inOut) (bool, pgenErr) {
-	if p.text(c.cur) != "|" {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// Value
-func (p *callParserGen) n27(c *pgenState, s *inOut) (bool, pgenErr) {
-	var nv *value
-	if p.reuse {
-		nv = p.slab_value.alloc()
-		*nv = value{}
-	} else {
-		nv = new(value)
-	}
-	m, e := p.s_value(c, nv)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.Out = nv
-	return true, pgenErr{}
-}
-
-// ">"
-func (p *callParserGen) n28(c *pgenState, s *inOut) (bool, pgenErr) {
-	if p.text(c.cur) != ">" {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// ">" | "<"
-func (p *callParserGen) n29(c *pgenState, s *marker) (bool, pgenErr) {
-	deepest := 0
-	var first pgenErr
-	{
-		b := *c
-		m, e := p.n45(&b, s)
-		if e.on {
-			if c.stop(e, &b, 1) {
-				return true, e
-			}
-			if b.cur >= deepest {
-				first, deepest = e, b.cur
-			}
-		} else if m {
-			c.accept(&b)
-			return true, pgenErr{}
-		}
-	}
-	{
-		b := *c
-		m, e := p.n46(&b, s)
-		if e.on {
-			if c.stop(e, &b, 1) {
-				return true, e
-			}
-			if b.cur >= deepest {
-				first, deepest = e, b.cur
-			}
-		} else if m {
-			c.accept(&b)
-			return true, pgenErr{}
-		}
-	}
-	if first.on {
-		c.maybeUpdate(first)
-		return true, first
-	}
-	return false, pgenErr{}
-}
-
-// <number>
-func (p *callParserGen) n30(c *pgenState, s *number) (bool, pgenErr) {
-	if p.toks[c.cur].typ != 2 {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// "{"
-func (p *callParserGen) n31(c *pgenState, s *structure) (bool, pgenErr) {
-	if p.text(c.cur) != "{" {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// (Field ("," Field)*)?
-func (p *callParserGen) n32(c *pgenState, s *structure) (bool, pgenErr) {
-	matched := false
-	for {
-		b := *c
-		sv0 := s.Fields
-		m, e := p.n47(&b, s)
-		if e.on {
-			c.maybeUpdate(e)
-			if c.stop(e, &b, 1) {
-				return true, e
-			}
-			s.Fields = sv0
-			break
-		}
-		c.accept(&b)
-		if !m {
-			s.Fields = sv0
-			break
-		}
-		matched = true
-		break
-	}
-	_ = matched
-	return true, pgenErr{}
-}
-
-// "}"
-func (p *callParserGen) n33(c *pgenState, s *structure) (bool, pgenErr) {
-	if p.text(c.cur) != "}" {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// <unknown>
-func (p *callParserGen) n34(c *pgenState, s *value) (bool, pgenErr) {
-	start := c.cur
-	m, e := p.n48(c, s)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	if c.cur > start {
-		s.Unknown = true
-	}
-	return true, pgenErr{}
-}
-
-// <number>
-func (p *callParserGen) n35(c *pgenState, s *value) (bool, pgenErr) {
-	start := c.cur
-	m, e := p.n49(c, s)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	var v string
-	if s.Number != nil {
-		v = *s.Number
-	}
-	for i := start; i < c.cur; i++ {
-		v += p.text(i)
-	}
-	var ns *string
-	if p.reuse {
-		ns = p.slab_string.alloc()
-	} else {
-		ns = new(string)
-	}
-	*ns = v
-	s.Number = ns
-	return true, pgenErr{}
-}
-
-// <string>
-func (p *callParserGen) n36(c *pgenState, s *value) (bool, pgenErr) {
-	start := c.cur
-	m, e := p.n50(c, s)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	var v string
-	if s.String != nil {
-		v = *s.String
-	}
-	for i := start; i < c.cur; i++ {
-		v += p.text(i)
-	}
-	var ns *string
-	if p.reuse {
-		ns = p.slab_string.alloc()
-	} else {
-		ns = new(string)
-	}
-	*ns = v
-	s.String = ns
-	return true, pgenErr{}
-}
-
-// Structure
-func (p *callParserGen) n37(c *pgenState, s *value) (bool, pgenErr) {
-	var nv *structure
-	if p.reuse {
-		nv = p.slab_structure.alloc()
-		*nv = structure{Fields: nv.Fields[:0]}
-	} else {
-		nv = new(structure)
-	}
-	m, e := p.s_structure(c, nv)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.Struct = nv
-	return true, pgenErr{}
-}
-
-// InOut
-func (p *callParserGen) n38(c *pgenState, s *value) (bool, pgenErr) {
-	var nv *inOut
-	if p.reuse {
-		nv = p.slab_inOut.alloc()
-		*nv = inOut{}
-	} else {
-		nv = new(inOut)
-	}
-	m, e := p.s_inOut(c, nv)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.InOut = nv
-	return true, pgenErr{}
-}
-
-// <ident>
-func (p *callParserGen) n39(c *pgenState, s *value) (bool, pgenErr) {
-	start := c.cur
-	m, e := p.n51(c, s)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	var v string
-	if s.Ident != nil {
-		v = *s.Ident
-	}
-	for i := start; i < c.cur; i++ {
-		v += p.text(i)
-	}
-	var ns *string
-	if p.reuse {
-		ns = p.slab_string.alloc()
-	} else {
-		ns = new(string)
-	}
-	*ns = v
-	s.Ident = ns
-	return true, pgenErr{}
-}
-
-// Marker
-func (p *callParserGen) n40(c *pgenState, s *callLine) (bool, pgenErr) {
-	var nv *marker
-	if p.reuse {
-		nv = p.slab_marker.alloc()
-		*nv = marker{}
-	} else {
-		nv = new(marker)
-	}
-	m, e := p.s_marker(c, nv)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.Marker = nv
-	return true, pgenErr{}
-}
-
-// "*"
-func (p *callParserGen) n41(c *pgenState, s *callLine) (bool, pgenErr) {
-	start := c.cur
-	m, e := p.n52(c, s)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	if c.cur > start {
-		s.Star = true
-	}
-	return true, pgenErr{}
-}
-
-// Value ("," Value)*
-func (p *callParserGen) n42(c *pgenState, s *callLine) (bool, pgenErr) {
-	if m, e := p.n53(c, s); e.on {
-		return true, e
-	} else if !m {
-		return false, pgenErr{}
-	}
-	if m, e := p.n54(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 19}
-	}
-	return true, pgenErr{}
-}
-
-// "==" Value
-func (p *callParserGen) n43(c *pgenState, s *callLine) (bool, pgenErr) {
-	if m, e := p.n55(c, s); e.on {
-		return true, e
-	} else if !m {
-		return false, pgenErr{}
-	}
-	if m, e := p.n56(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 20}
-	}
-	return true, pgenErr{}
-}
-
-// "=" Value
-func (p *callParserGen) n44(c *pgenState, s *field) (bool, pgenErr) {
-	if m, e := p.n57(c, s); e.on {
-		return true, e
-	} else if !m {
-		return false, pgenErr{}
-	}
-	if m, e := p.n58(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 20}
-	}
-	return true, pgenErr{}
-}
-
-// ">"
-func (p *callParserGen) n45(c *pgenState, s *marker) (bool, pgenErr) {
-	if p.text(c.cur) != ">" {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// "<"
-func (p *callParserGen) n46(c *pgenState, s *marker) (bool, pgenErr) {
-	if p.text(c.cur) != "<" {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// Field ("," Field)*
-func (p *callParserGen) n47(c *pgenState, s *structure) (bool, pgenErr) {
-	if m, e := p.n59(c, s); e.on {
-		return true, e
-	} else if !m {
-		return false, pgenErr{}
-	}
-	if m, e := p.n60(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 21}
-	}
-	return true, pgenErr{}
-}
-
-// <unknown>
-func (p *callParserGen) n48(c *pgenState, s *value) (bool, pgenErr) {
-	if p.toks[c.cur].typ != 1 {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// <number>
-func (p *callParserGen) n49(c *pgenState, s *value) (bool, pgenErr) {
-	if p.toks[c.cur].typ != 2 {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// <string>
-func (p *callParserGen) n50(c *pgenState, s *value) (bool, pgenErr) {
-	if p.toks[c.cur].typ != 0 {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// <ident>
-func (p *callParserGen) n51(c *pgenState, s *value) (bool, pgenErr) {
-	if p.toks[c.cur].typ != 3 {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// "*"
-func (p *callParserGen) n52(c *pgenState, s *callLine) (bool, pgenErr) {
-	if p.text(c.cur) != "*" {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// Value
-func (p *callParserGen) n53(c *pgenState, s *callLine) (bool, pgenErr) {
-	var nv *value
-	if p.reuse {
-		nv = p.slab_value.alloc()
-		*nv = value{}
-	} else {
-		nv = new(value)
-	}
-	m, e := p.s_value(c, nv)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.Args = append(s.Args, nv)
-	return true, pgenErr{}
-}
-
-// ("," Value)*
-func (p *callParserGen) n54(c *pgenState, s *callLine) (bool, pgenErr) {
-	matched := false
-	for {
-		b := *c
-		sv0 := s.Args
-		m, e := p.n61(&b, s)
-		if e.on {
-			c.maybeUpdate(e)
-			if c.stop(e, &b, 1) {
-				return true, e
-			}
-			s.Args = sv0
-			break
-		}
-		c.accept(&b)
-		if !m {
-			s.Args = sv0
-			break
-		}
-		matched = true
-	}
-	_ = matched
-	return true, pgenErr{}
-}
-
-// "=="
-func (p *callParserGen) n55(c *pgenState, s *callLine) (bool, pgenErr) {
-	if p.text(c.cur) != "==" {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// Value
-func (p *callParserGen) n56(c *pgenState, s *callLine) (bool, pgenErr) {
-	var nv *value
-	if p.reuse {
-		nv = p.slab_value.alloc()
-		*nv = value{}
-	} else {
-		nv = new(value)
-	}
-	m, e := p.s_value(c, nv)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.Ret = nv
-	return true, pgenErr{}
-}
-
-// "="
-func (p *callParserGen) n57(c *pgenState, s *field) (bool, pgenErr) {
-	if p.text(c.cur) != "=" {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// Value
-func (p *callParserGen) n58(c *pgenState, s *field) (bool, pgenErr) {
-	var nv *value
-	if p.reuse {
-		nv = p.slab_value.alloc()
-		*nv = value{}
-	} else {
-		nv = new(value)
-	}
-	m, e := p.s_value(c, nv)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.Value = nv
-	return true, pgenErr{}
-}
-
-// Field
-func (p *callParserGen) n59(c *pgenState, s *structure) (bool, pgenErr) {
-	var nv *field
-	if p.reuse {
-		nv = p.slab_field.alloc()
-		*nv = field{}
-	} else {
-		nv = new(field)
-	}
-	m, e := p.s_field(c, nv)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.Fields = append(s.Fields, nv)
-	return true, pgenErr{}
-}
-
-// ("," Field)*
-func (p *callParserGen) n60(c *pgenState, s *structure) (bool, pgenErr) {
-	matched := false
-	for {
-		b := *c
-		sv0 := s.Fields
-		m, e := p.n62(&b, s)
-		if e.on {
-			c.maybeUpdate(e)
-			if c.stop(e, &b, 1) {
-				return true, e
-			}
-			s.Fields = sv0
-			break
-		}
-		c.accept(&b)
-		if !m {
-			s.Fields = sv0
-			break
-		}
-		matched = true
-	}
-	_ = matched
-	return true, pgenErr{}
-}
-
-// "," Value
-func (p *callParserGen) n61(c *pgenState, s *callLine) (bool, pgenErr) {
-	if m, e := p.n63(c, s); e.on {
-		return true, e
-	} else if !m {
-		return false, pgenErr{}
-	}
-	if m, e := p.n64(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 20}
-	}
-	return true, pgenErr{}
-}
-
-// "," Field
-func (p *callParserGen) n62(c *pgenState, s *structure) (bool, pgenErr) {
-	if m, e := p.n65(c, s); e.on {
-		return true, e
-	} else if !m {
-		return false, pgenErr{}
-	}
-	if m, e := p.n66(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 22}
-	}
-	return true, pgenErr{}
-}
-
-// ","
-func (p *callParserGen) n63(c *pgenState, s *callLine) (bool, pgenErr) {
-	if p.text(c.cur) != "," {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// Value
-func (p *callParserGen) n64(c *pgenState, s *callLine) (bool, pgenErr) {
-	var nv *value
-	if p.reuse {
-		nv = p.slab_value.alloc()
-		*nv = value{}
-	} else {
-		nv = new(value)
-	}
-	m, e := p.s_value(c, nv)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.Args = append(s.Args, nv)
-	return true, pgenErr{}
-}
-
-// ","
-func (p *callParserGen) n65(c *pgenState, s *structure) (bool, pgenErr) {
-	if p.text(c.cur) != "," {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// Field
-func (p *callParserGen) n66(c *pgenState, s *structure) (bool, pgenErr) {
-	var nv *field
-	if p.reuse {
-		nv = p.slab_field.alloc()
-		*nv = field{}
-	} else {
-		nv = new(field)
-	}
-	m, e := p.s_field(c, nv)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.Fields = append(s.Fields, nv)
-	return true, pgenErr{}
-}
-
-var pgenExpect_callParser = [...]string{"Number \"*\"? Number Number Identifier \"[\" Number \"]\" \"(\" (Value (\",\" Value)*)? \")\" (\"==\" Value)?", "\"*\"? Number Number Identifier \"[\" Number \"]\" \"(\" (Value (\",\" Value)*)? \")\" (\"==\" Value)?", "Number Number Identifier \"[\" Number \"]\" \"(\" (Value (\",\" Value)*)? \")\" (\"==\" Value)?", "Number Identifier \"[\" Number \"]\" \"(\" (Value (\",\" Value)*)? \")\" (\"==\" Value)?", "Identifier \"[\" Number \"]\" \"(\" (Value (\",\" Value)*)? \")\" (\"==\" Value)?", "\"[\" Number \"]\" \"(\" (Value (\",\" Value)*)? \")\" (\"==\" Value)?", "Number \"]\" \"(\" (Value (\",\" Value)*)? \")\" (\"==\" Value)?", "\"]\" \"(\" (Value (\",\" Value)*)? \")\" (\"==\" Value)?", "\"(\" (Value (\",\" Value)*)? \")\" (\"==\" Value)?", "(Value (\",\" Value)*)? \")\" (\"==\" Value)?", "\")\" (\"==\" Value)?", "(\"==\" Value)?", "(\"=\" Value)?", "Value \"|\" Value \">\"", "\"|\" Value \">\"", "Value \">\"", "\">\"", "(Field (\",\" Field)*)? \"}\"", "\"}\"", "(\",\" Value)*", "Value", "(\",\" Field)*", "Field"}
+var pgenExpect_callParser = [...]string{"Number \"*\"? Number Number Identifier \"[\" Number \"]\" \"(\" (Value (\",\" Value)*)? \")\" (\"==\" Value)?", "\"*\"? Number Number Identifier \"[\" Number \"]\" \"(\" (Value (\",\" Value)*)? \")\" (\"==\" Value)?", "Number Number Identifier \"[\" Number \"]\" \"(\" (Value (\",\" Value)*)? \")\" (\"==\" Value)?", "Number Identifier \"[\" Number \"]\" \"(\" (Value (\",\" Value)*)? \")\" (\"==\" Value)?", "Identifier \"[\" Number \"]\" \"(\" (Value (\",\" Value)*)? \")\" (\"==\" Value)?", "\"[\" Number \"]\" \"(\" (Value (\",\" Value)*)? \")\" (\"==\" Value)?", "Number \"]\" \"(\" (Value (\",\" Value)*)? \")\" (\"==\" Value)?", "\"]\" \"(\" (Value (\",\" Value)*)? \")\" (\"==\" Value)?", "\"(\" (Value (\",\" Value)*)? \")\" (\"==\" Value)?", "Value", "(\",\" Value)*", "(Value (\",\" Value)*)? \")\" (\"==\" Value)?", "\")\" (\"==\" Value)?", "(\"==\" Value)?", "(\"=\" Value)?", "Value \"|\" Value \">\"", "\"|\" Value \">\"", "Value \">\"", "\">\"", "Field", "(\",\" Field)*", "(Field (\",\" Field)*)? \"}\"", "\"}\""}

@@ -30,15 +30,10 @@ type Slices[T any] struct{ free []T }
 
 // Make returns an empty slice with capacity n.
 func (s *Slices[T]) Make(n int) []T {
-	if s == nil || n > 64 {
+	if s == nil {
 		return make([]T, 0, n)
 	}
-	if len(s.free) < n {
-		s.free = make([]T, 256)
-	}
-	x := s.free[:0:n]
-	s.free = s.free[n:]
-	return x
+	return cut(&s.free, n, 64, 256)
 }
 
 // Bytes hands out byte slices from 4 KiB allocations. A nil *Bytes makes
@@ -59,13 +54,23 @@ func (a *Bytes) CopyString(s string) []byte {
 
 // Make returns an empty slice with capacity n.
 func (a *Bytes) Make(n int) []byte {
-	if a == nil || n > 1024 {
+	if a == nil {
 		return make([]byte, 0, n)
 	}
-	if len(a.free) < n {
-		a.free = make([]byte, 4096)
+	return cut(&a.free, n, 1024, 4096)
+}
+
+// cut returns an empty slice with capacity n from the front of *free,
+// which it first makes size long when it is too short; a slice of more than
+// most elements is made on its own.
+func cut[T any](free *[]T, n, most, size int) []T {
+	if n > most {
+		return make([]T, 0, n)
 	}
-	x := a.free[:0:n]
-	a.free = a.free[n:]
+	if len(*free) < n {
+		*free = make([]T, size)
+	}
+	x := (*free)[:0:n]
+	*free = (*free)[n:]
 	return x
 }

@@ -6,6 +6,8 @@ package lineconv
 
 import (
 	"errors"
+	"strconv"
+	"strings"
 
 	"github.com/alecthomas/participle/v2"
 	"github.com/alecthomas/participle/v2/lexer"
@@ -53,4 +55,67 @@ func (c *Converter) ParseError(err error, code diag.Code, what string) {
 		return
 	}
 	c.Errorf(c.Base, code, what+": "+err.Error())
+}
+
+// Generated is a parser grammar/internal/pgen generated for the root T.
+type Generated[T any] interface {
+	ParseInto(filename, s string, out *T) error
+}
+
+// Parse parses line with gen into *out, or, when reference is set, with
+// ref, participle's reflective parser that gen is tested against, into a
+// new tree: the choice every LineParser offers. It returns the tree parsed
+// and the error.
+func Parse[T any, G Generated[T]](reference bool, ref *participle.Parser[T], gen G, line string, out *T) (*T, error) {
+	if reference {
+		return ref.ParseString("", line)
+	}
+	return out, gen.ParseInto("", line, out)
+}
+
+// MaxDepth bounds how deeply the brackets of a line may nest: the parsers
+// recurse once a level, and a deeper line is refused before parsing.
+const MaxDepth = 64
+
+// Depth scans line for brackets nested more than MaxDepth deep, opens and
+// closes being the dialect's opening and closing brackets; brackets inside
+// double-quoted strings (with backslash escapes) do not count. It returns
+// the offset of the bracket that passes MaxDepth and false, or 0 and true.
+func Depth(line, opens, closes string) (int, bool) {
+	// The opening brackets of the whole line, strings included, bound the
+	// depth: when there are few (nearly always), no scan is needed.
+	n := 0
+	for i := 0; i < len(opens) && len(line) > MaxDepth; i++ {
+		n += strings.Count(line, opens[i:i+1])
+	}
+	if n <= MaxDepth {
+		return 0, true
+	}
+	depth := 0
+	for i := 0; i < len(line); i++ {
+		switch b := line[i]; {
+		case b == '"':
+			for i++; i < len(line) && line[i] != '"'; i++ {
+				if line[i] == '\\' {
+					i++
+				}
+			}
+		case strings.IndexByte(opens, b) >= 0:
+			depth++
+			if depth > MaxDepth {
+				return i, false
+			}
+		case strings.IndexByte(closes, b) >= 0:
+			if depth > 0 {
+				depth--
+			}
+		}
+	}
+	return 0, true
+}
+
+// TooDeep reports code at byte off of the line, where values nest more
+// than MaxDepth deep (as Depth found).
+func (c *Converter) TooDeep(off int, code diag.Code) {
+	c.Errorf(c.At(off), code, "values nested more than "+strconv.Itoa(MaxDepth)+" deep")
 }

@@ -2,6 +2,7 @@ package lineconv
 
 import (
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/alecthomas/participle/v2"
@@ -41,5 +42,44 @@ func TestConverter(t *testing.T) {
 	}
 	if c.Diags.Worst() != diag.Error {
 		t.Error("no error")
+	}
+}
+
+// generated stands for a generated parser: it takes every line as one word.
+type generated struct{}
+
+func (generated) ParseInto(_, s string, out *line) error {
+	*out = line{Words: []string{s}}
+	return nil
+}
+
+func TestParse(t *testing.T) {
+	ref := participle.MustBuild[line]()
+	var out line
+	p, err := Parse(false, ref, generated{}, "a b", &out)
+	if err != nil || p != &out || len(out.Words) != 1 {
+		t.Errorf("generated: %v, %v", p, err)
+	}
+	p, err = Parse(true, ref, generated{}, "a b", &out)
+	if err != nil || p == &out || len(p.Words) != 2 {
+		t.Errorf("reference: %v, %v", p, err)
+	}
+}
+
+func TestDepth(t *testing.T) {
+	deep := strings.Repeat("(", MaxDepth) + `"((("` + "(x" + strings.Repeat(")", MaxDepth+1)
+	if off, ok := Depth(deep, "([", ")]"); ok || off != MaxDepth+5 {
+		t.Errorf("Depth of a line one too deep = %d, %v", off, ok)
+	}
+	if _, ok := Depth(strings.Repeat("()", 2*MaxDepth), "(", ")"); !ok {
+		t.Error("Depth refused brackets side by side")
+	}
+	if _, ok := Depth(deep, "{", "}"); !ok {
+		t.Error("Depth counted brackets that are not the dialect's")
+	}
+	c := Converter{Base: ast.Pos{File: "f", Line: 1, Col: 1}}
+	c.TooDeep(3, "X009")
+	if len(c.Diags) != 1 || c.Diags[0].String() != "f:1:4: error: values nested more than 64 deep [X009]" {
+		t.Errorf("TooDeep: %v", c.Diags)
 	}
 }

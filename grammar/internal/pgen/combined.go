@@ -1,6 +1,7 @@
 package main
 
 import (
+	"math"
 	"strconv"
 	"strings"
 )
@@ -25,8 +26,7 @@ type combined struct {
 // maxCombinedStates states.
 func combine(dfas []*dfa) (*combined, bool) {
 	cb := &combined{}
-	index := map[string]int{}
-	var tuples [][]int
+	var set stateSet
 	// prune drops the rules after the first accepting one and returns the
 	// tuple's state (-1 when every rule is dead) and whether it is new.
 	add := func(t []int) (int, bool) {
@@ -47,24 +47,20 @@ func combine(dfas []*dfa) (*combined, bool) {
 		if !live {
 			return -1, false
 		}
-		key := listKey(t)
-		if i, ok := index[key]; ok {
-			return i, false
+		i, isNew := set.add(t)
+		if isNew {
+			cb.trans = append(cb.trans, [numClasses]int{})
+			cb.accept = append(cb.accept, acc)
 		}
-		i := len(tuples)
-		index[key] = i
-		tuples = append(tuples, t)
-		cb.trans = append(cb.trans, [numClasses]int{})
-		cb.accept = append(cb.accept, acc)
-		return i, true
+		return i, isNew
 	}
 	if _, ok := add(make([]int, len(dfas))); !ok {
 		return nil, false // no rule at all
 	}
-	for s := 0; s < len(tuples); s++ {
+	for s := 0; s < len(set.lists); s++ {
 		for c := 0; c < numClasses; c++ {
 			next := make([]int, len(dfas))
-			for i, st := range tuples[s] {
+			for i, st := range set.lists[s] {
 				next[i] = -1
 				if st >= 0 {
 					next[i] = dfas[i].trans[st][c]
@@ -72,7 +68,7 @@ func combine(dfas []*dfa) (*combined, bool) {
 			}
 			cb.trans[s][c], _ = add(next)
 		}
-		if len(tuples) > maxCombinedStates {
+		if len(set.lists) > maxCombinedStates {
 			return nil, false
 		}
 	}
@@ -108,10 +104,17 @@ func (cb *combined) classes() ([numClasses]int, int) {
 	return group, n + 2
 }
 
-// combinedLexer writes the lexer of ld as one loop over the merged
-// automaton: a table of the byte groups, the transitions by group and the
-// accepting rule of each state.
-func (e *emitter) combinedLexer(ld *lexerDef, cb *combined) {
+// fits reports whether the offsets of the automaton's rows, as
+// combinedLexer writes them, fit the int16 entries of pgenrt.Lexer.Trans.
+func (cb *combined) fits() bool {
+	_, ngroups := cb.classes()
+	return len(cb.trans)*(ngroups+2) <= math.MaxInt16
+}
+
+// combinedLexer writes the lexer of ld as the tables of the merged
+// automaton: the group of each byte, the transitions by group, the
+// accepting rule of each state and the states that loop.
+func (e *emitter) combinedLexer(ld *lexerDef, cb *combined, names string) {
 	group, ngroups := cb.classes()
 	var gb strings.Builder
 	for b := 0; b < 256; b++ {
@@ -122,6 +125,8 @@ func (e *emitter) combinedLexer(ld *lexerDef, cb *combined) {
 		gb.WriteString(strconv.Itoa(group[c]))
 		gb.WriteString(",")
 	}
+	// A state's row: the next rows by group, its rule, whether it loops.
+	stride := ngroups + 2
 	var tb strings.Builder
 	for s := range cb.trans {
 		tb.WriteString("\n")
@@ -130,83 +135,27 @@ func (e *emitter) combinedLexer(ld *lexerDef, cb *combined) {
 			for group[c] != g {
 				c++
 			}
-			tb.WriteString(strconv.Itoa(cb.trans[s][c]))
-			tb.WriteString(",")
+			next := cb.trans[s][c]
+			if next >= 0 {
+				next *= stride
+			}
+			tb.WriteString(strconv.Itoa(next) + ", ")
 		}
-	}
-	var ab, lb strings.Builder
-	for st, a := range cb.accept {
-		ab.WriteString(strconv.Itoa(a) + ",")
-		loops := false
+		a := cb.accept[s]
+		loops := 0
 		for c := 0; c < numClasses; c++ {
-			if c != '\n' && c != hiClass && cb.trans[st][c] == st {
-				loops = a >= 0
+			if c != '\n' && c != hiClass && cb.trans[s][c] == s && a >= 0 {
+				loops = 1
 			}
 		}
-		lb.WriteString(strconv.FormatBool(loops) + ",")
+		tb.WriteString(strconv.Itoa(a) + ", " + strconv.Itoa(loops) + ",")
 	}
 	e.p("")
-	e.p("// The rules of %s merged into one automaton: the group of each byte (bytes", ld.name)
-	e.p("// from 0x80 on stand for whole runes), the next state by state and group")
-	e.p("// (-1: no rule goes on) and the first rule that accepts in each state (-1: none).")
-	e.p("var pgenGroup_%s = [256]uint8{%s\n}", ld.name, gb.String())
-	e.p("var pgenTrans_%s = [...]int16{%s\n}", ld.name, tb.String())
-	e.p("var pgenAccept_%s = [...]int8{%s}", ld.name, ab.String())
-	e.p("")
-	e.p("// pgenLoops_%s marks the accepting states that some ASCII bytes but the line feed", ld.name)
-	e.p("// lead back to: the lexer reads runs of them in a loop of its own.")
-	e.p("var pgenLoops_%s = [...]bool{%s}", ld.name, lb.String())
-	e.p(`
-// pgenLex_%[1]s splits s into tokens as participle's lexer does with the rules of %[1]s, tried in order;
-// tokens of the rules in the elide mask are left out. The last token is the end of the input.
-func pgenLex_%[1]s(filename, s string, elide uint64, toks []pgenToken) ([]pgenToken, error) {
-	line, col := int32(1), int32(1)
-	pos := 0
-	for pos < len(s) {
-		st, rule, end := 0, int(pgenAccept_%[1]s[0]), pos
-		plain := true // no line break and no multi-byte rune read
-		for p := pos; p < len(s); {
-			g := int(pgenGroup_%[1]s[s[p]])
-			size := 1
-			if g >= %[3]d { // a line feed or a non-ASCII byte
-				plain = false
-				if g > %[3]d {
-					_, size = utf8.DecodeRuneInString(s[p:])
-				}
-			}
-			st = int(pgenTrans_%[1]s[st*%[2]d+g])
-			if st < 0 {
-				break
-			}
-			p += size
-			if a := pgenAccept_%[1]s[st]; a >= 0 {
-				if pgenLoops_%[1]s[st] {
-					for row := st * %[2]d; p < len(s); p++ {
-						g := int(pgenGroup_%[1]s[s[p]])
-						if g >= %[3]d || int(pgenTrans_%[1]s[row+g]) != st {
-							break
-						}
-					}
-				}
-				rule, end = int(a), p
-			}
-		}
-		if rule < 0 {
-			return toks, pgenLexError(lexer.Position{Filename: filename, Offset: pos, Line: int(line), Column: int(col)}, s[pos:])
-		}
-		if end == pos {
-			return toks, &lexer.Error{Msg: "lexer: rule " + strconv.Quote(pgenRuleNames_%[1]s[rule]) + " did not match any input", Pos: lexer.Position{Filename: filename, Offset: pos, Line: int(line), Column: int(col)}}
-		}
-		if elide&(1<<uint(rule)) == 0 {
-			toks = append(toks, pgenToken{typ: int32(rule), start: int32(pos), end: int32(end), line: line, col: col})
-		}
-		if plain {
-			col += int32(end - pos)
-		} else {
-			line, col = pgenAdvance(line, col, s[pos:end])
-		}
-		pos = end
-	}
-	return append(toks, pgenToken{typ: -1, start: int32(pos), end: int32(pos), line: line, col: col}), nil
-}`, ld.name, ngroups, ngroups-2)
+	e.p("// pgenLexer_%s is the rules of %s merged into one automaton.", ld.name, ld.name)
+	e.p("var pgenLexer_%s = pgenrt.Lexer{", ld.name)
+	e.p("\tNames:  []string{%s},", names)
+	e.p("\tGroups: %d,", ngroups)
+	e.p("\tGroup: &[256]uint8{%s\n},", gb.String())
+	e.p("\tTrans: []int16{%s\n},", tb.String())
+	e.p("}")
 }

@@ -5,15 +5,18 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+
+	"github.com/tracekit/tracekit/grammar/internal/pgen/pgenrt"
 )
 
 // numClasses is the size of the lexer's input alphabet: the 128 ASCII bytes
 // and one class for every rune from U+0080 on (and every byte of invalid
 // UTF-8, which Go's regexp reads as U+FFFD). A pattern whose classes treat
 // the non-ASCII runes unevenly is refused.
-const numClasses = 129
+const numClasses = pgenrt.Classes
 
-const hiClass = 128
+// hiClass is the class of the runes from U+0080 on.
+const hiClass = pgenrt.HiClass
 
 // dfa is a rule's pattern compiled for leftmost-first matching anchored at
 // the start, as regexp's FindStringIndex of "^(?:pattern)" matches: states
@@ -48,31 +51,26 @@ func compileDFA(rule, pattern string) *dfa {
 		}
 	}
 	d := &dfa{}
-	index := map[string]int{}
-	var lists [][]int
+	var set stateSet
 	add := func(threads []int) (int, bool) {
-		key := listKey(threads)
-		if i, ok := index[key]; ok {
-			return i, false
+		i, isNew := set.add(threads)
+		if isNew {
+			d.trans = append(d.trans, [numClasses]int{})
+			acc := len(threads) > 0 && prog.Inst[threads[len(threads)-1]].Op == syntax.InstMatch
+			d.accept = append(d.accept, acc)
 		}
-		i := len(lists)
-		index[key] = i
-		lists = append(lists, threads)
-		d.trans = append(d.trans, [numClasses]int{})
-		acc := len(threads) > 0 && prog.Inst[threads[len(threads)-1]].Op == syntax.InstMatch
-		d.accept = append(d.accept, acc)
-		return i, true
+		return i, isNew
 	}
 	start := closure(prog, []int{prog.Start})
 	add(start)
-	for s := 0; s < len(lists); s++ {
+	for s := 0; s < len(set.lists); s++ {
 		for c := 0; c < numClasses; c++ {
 			r := rune(c)
 			if c == hiClass {
 				r = 0xFFFD
 			}
 			var next []int
-			for _, pc := range lists[s] {
+			for _, pc := range set.lists[s] {
 				in := &prog.Inst[pc]
 				if in.Op == syntax.InstMatch {
 					break
@@ -89,11 +87,34 @@ func compileDFA(rule, pattern string) *dfa {
 			i, _ := add(next)
 			d.trans[s][c] = i
 		}
-		if len(lists) > 4096 {
+		if len(set.lists) > 4096 {
 			refusef("lexer rule %s: pattern %q needs too many states", rule, pattern)
 		}
 	}
 	return d
+}
+
+// stateSet numbers the states of an automaton being built, each a list of
+// ints (the threads of a rule's automaton, the rules' states of a merged
+// one), by their contents.
+type stateSet struct {
+	index map[string]int
+	lists [][]int
+}
+
+// add returns the number of the state l, and whether it is new.
+func (s *stateSet) add(l []int) (int, bool) {
+	key := listKey(l)
+	if i, ok := s.index[key]; ok {
+		return i, false
+	}
+	if s.index == nil {
+		s.index = map[string]int{}
+	}
+	i := len(s.lists)
+	s.index[key] = i
+	s.lists = append(s.lists, l)
+	return i, true
 }
 
 func listKey(l []int) string {

@@ -30,21 +30,17 @@ func emit(pkg *pkgInfo) ([]byte, error) {
 	e.p("")
 	e.p("package %s", pkg.name)
 	e.p("")
-	ci := false
+	custom := false
 	for _, pd := range pkg.parsers {
-		ci = ci || len(pd.ci) > 0
+		custom = custom || pd.custom != nil
 	}
 	e.p("import (")
-	e.p("\t\"strconv\"")
-	if ci {
-		e.p("\t\"strings\"")
+	if custom {
+		e.p("\t\"github.com/alecthomas/participle/v2/lexer\"")
+		e.p("")
 	}
-	e.p("\t\"unicode/utf8\"")
-	e.p("")
-	e.p("\t\"github.com/alecthomas/participle/v2\"")
-	e.p("\t\"github.com/alecthomas/participle/v2/lexer\"")
+	e.p("\t\"github.com/tracekit/tracekit/grammar/internal/pgen/pgenrt\"")
 	e.p(")")
-	e.runtime()
 	lexers := map[string]bool{}
 	for _, pd := range pkg.parsers {
 		if pd.lexer != nil && !lexers[pd.lexer.name] {
@@ -52,8 +48,8 @@ func emit(pkg *pkgInfo) ([]byte, error) {
 			e.lexer(pd.lexer)
 		}
 	}
-	for _, pd := range pkg.parsers {
-		e.parser(pd)
+	for _, group := range parserGroups(pkg.parsers) {
+		e.parsers(group)
 	}
 	src, err := format.Source([]byte(e.b.String()))
 	if err != nil {
@@ -62,143 +58,28 @@ func emit(pkg *pkgInfo) ([]byte, error) {
 	return src, nil
 }
 
-// runtime writes what every generated parser of the package shares.
-func (e *emitter) runtime() {
-	e.p(`
-// pgenToken is a token of a generated lexer: its rule (-1 at the end of
-// the input), its bytes and the line and column it starts at.
-type pgenToken struct {
-	typ        int32
-	start, end int32
-	line, col  int32
-}
-
-// pgenErr is a parse error not yet turned into an error value: the token
-// it is at and the index of what was expected (-1: nothing named).
-type pgenErr struct {
-	on     bool
-	tok    int32
-	expect int32
-}
-
-// pgenState is the state of one parse branch: the token cursor and the
-// deepest error seen, as participle tracks them.
-type pgenState struct {
-	cur    int
-	derr   pgenErr
-	ddepth int
-}
-
-func (c *pgenState) maybeUpdate(err pgenErr) {
-	if c.cur >= c.ddepth {
-		c.derr = err
-		c.ddepth = c.cur
-	}
-}
-
-func (c *pgenState) accept(b *pgenState) {
-	c.cur = b.cur
-	if b.ddepth >= c.ddepth {
-		c.ddepth = b.ddepth
-		c.derr = b.derr
-	}
-}
-
-// stop records a failed branch's error and reports whether the branch went
-// further than the lookahead allows, accepting it then.
-func (c *pgenState) stop(err pgenErr, b *pgenState, lookahead int) bool {
-	if b.ddepth > c.ddepth {
-		c.derr = b.derr
-		c.ddepth = b.ddepth
-	} else if b.cur >= c.ddepth {
-		c.derr = err
-		c.ddepth = max(b.cur, b.ddepth)
-	}
-	if b.cur > c.cur+lookahead {
-		c.accept(b)
-		return true
-	}
-	return false
-}
-
-// deepest returns the deepest error when it lies beyond the cursor, else err.
-func (c *pgenState) deepest(err pgenErr) pgenErr {
-	if c.cur >= c.ddepth || !c.derr.on {
-		return err
-	}
-	return c.derr
-}
-
-// pgenSlab hands out values of T from chunks it keeps from parse to parse.
-type pgenSlab[T any] struct {
-	chunks [][]T
-	i, n   int
-}
-
-func (s *pgenSlab[T]) reset() { s.i, s.n = 0, 0 }
-
-func (s *pgenSlab[T]) alloc() *T {
-	if len(s.chunks) == 0 {
-		s.chunks = append(s.chunks, make([]T, 32))
-	}
-	if s.n == len(s.chunks[s.i]) {
-		s.i, s.n = s.i+1, 0
-		if s.i == len(s.chunks) {
-			s.chunks = append(s.chunks, make([]T, 32))
-		}
-	}
-	x := &s.chunks[s.i][s.n]
-	s.n++
-	return x
-}
-
-// pgenAdvance moves a line and column over text, as participle's lexer
-// positions do (columns count runes).
-func pgenAdvance(line, col int32, text string) (int32, int32) {
-	last := -1
-	ascii := true
-	for i := 0; i < len(text); i++ {
-		switch b := text[i]; {
-		case b == '\n':
-			line++
-			last = i
-		case b >= 0x80:
-			ascii = false
-		}
-	}
-	if last < 0 {
-		if ascii {
-			return line, col + int32(len(text))
-		}
-		return line, col + int32(utf8.RuneCountInString(text))
-	}
-	return line, int32(utf8.RuneCountInString(text[last:]))
-}
-
-// pgenLexError is participle's lexer error for text no rule matches.
-func pgenLexError(pos lexer.Position, rest string) error {
-	sample := []rune(rest)
-	if len(sample) > 16 {
-		sample = append(sample[:16], []rune("...")...)
-	}
-	return &lexer.Error{Msg: "lexer: invalid input text " + strconv.Quote(string(sample)), Pos: pos}
-}
-`)
-}
-
+// lexer writes the tables of ld, a pgenrt.Lexer: its rules merged into one
+// automaton, or one automaton a rule when the merge is too large.
 func (e *emitter) lexer(ld *lexerDef) {
-	n := len(ld.rules)
-	dfas := make([]*dfa, n)
+	dfas := make([]*dfa, len(ld.rules))
 	for i, r := range ld.rules {
 		dfas[i] = compileDFA(r.name, r.pattern)
 	}
-	if cb, ok := combine(dfas); ok && len(dfas) <= 64 {
-		e.combinedLexer(ld, cb)
-		e.ruleNames(ld)
+	var names []string
+	for _, r := range ld.rules {
+		names = append(names, strconv.Quote(r.name))
+	}
+	if cb, ok := combine(dfas); ok && len(dfas) <= 64 && cb.fits() {
+		e.combinedLexer(ld, cb, strings.Join(names, ", "))
 		return
 	}
+	e.p("")
+	e.p("// pgenLexer_%s is the rules of %s, one automaton a rule, tried in order.", ld.name, ld.name)
+	e.p("var pgenLexer_%s = pgenrt.Lexer{", ld.name)
+	e.p("\tNames: []string{%s},", strings.Join(names, ", "))
+	e.p("\tAutomata: []pgenrt.Automaton{")
 	for i, d := range dfas {
-		var tb strings.Builder
+		var tb, ab strings.Builder
 		for s := range d.trans {
 			for c := 0; c < numClasses; c++ {
 				if c%32 == 0 {
@@ -208,155 +89,60 @@ func (e *emitter) lexer(ld *lexerDef) {
 				tb.WriteString(",")
 			}
 		}
-		var ab strings.Builder
 		for _, a := range d.accept {
 			ab.WriteString(strconv.FormatBool(a) + ",")
 		}
-		e.p("")
-		e.p("// %s rule %s: %q", ld.name, ld.rules[i].name, ld.rules[i].pattern)
-		e.p("var pgen_%s_%d_trans = [...]int16{%s\n}", ld.name, i, tb.String())
-		e.p("var pgen_%s_%d_accept = [...]bool{%s}", ld.name, i, ab.String())
-		e.p(`
-func pgen_%[1]s_%[2]d(s string, pos int) int {
-	st := 0
-	last := -1
-	if pgen_%[1]s_%[2]d_accept[0] {
-		last = pos
+		e.p("\t\t// %s: %q", ld.rules[i].name, ld.rules[i].pattern)
+		e.p("\t\t{Trans: []int16{%s\n}, Accept: []bool{%s}},", tb.String(), ab.String())
 	}
-	for pos < len(s) {
-		b := s[pos]
-		c, size := int(b), 1
-		if b >= 0x80 {
-			_, size = utf8.DecodeRuneInString(s[pos:])
-			c = %[3]d
-		}
-		st = int(pgen_%[1]s_%[2]d_trans[st*%[4]d+c])
-		if st < 0 {
-			break
-		}
-		pos += size
-		if pgen_%[1]s_%[2]d_accept[st] {
-			last = pos
-		}
-	}
-	return last
-}`, ld.name, i, hiClass, numClasses)
-	}
-	// Which rules can match at all, by the class of the first character.
-	e.p("")
-	e.p("// pgenLex_%s splits s into tokens as participle's lexer does with the rules of %s, tried in order;", ld.name, ld.name)
-	e.p("// tokens of the rules in the elide mask are left out. The last token is the end of the input.")
-	e.p("func pgenLex_%s(filename, s string, elide uint64, toks []pgenToken) ([]pgenToken, error) {", ld.name)
-	e.p("\tline, col := int32(1), int32(1)")
-	e.p("\tpos := 0")
-	e.p("\tfor pos < len(s) {")
-	e.p("\t\tc := int(s[pos])")
-	e.p("\t\tif c >= 0x80 {")
-	e.p("\t\t\tc = %d", hiClass)
-	e.p("\t\t}")
-	e.p("\t\trule, end := -1, -1")
-	for i, d := range dfas {
-		var can []bool
-		all := d.accept[0]
-		for c := 0; c < numClasses; c++ {
-			ok := all || d.trans[0][c] >= 0
-			can = append(can, ok)
-		}
-		cond := classCond(can)
-		if cond == "false" {
-			continue
-		}
-		first := ""
-		if i > 0 {
-			first = "rule < 0 && "
-		}
-		e.p("\t\tif %s(%s) {", first, cond)
-		e.p("\t\t\tif n := pgen_%s_%d(s, pos); n >= 0 {", ld.name, i)
-		e.p("\t\t\t\trule, end = %d, n", i)
-		e.p("\t\t\t}")
-		e.p("\t\t}")
-	}
-	e.p("\t\tif rule < 0 {")
-	e.p("\t\t\treturn toks, pgenLexError(lexer.Position{Filename: filename, Offset: pos, Line: int(line), Column: int(col)}, s[pos:])")
-	e.p("\t\t}")
-	e.p("\t\tif end == pos {")
-	e.p("\t\t\treturn toks, &lexer.Error{Msg: \"lexer: rule \" + strconv.Quote(pgenRuleNames_%s[rule]) + \" did not match any input\", Pos: lexer.Position{Filename: filename, Offset: pos, Line: int(line), Column: int(col)}}", ld.name)
-	e.p("\t\t}")
-	e.p("\t\tif elide&(1<<uint(rule)) == 0 {")
-	e.p("\t\t\ttoks = append(toks, pgenToken{typ: int32(rule), start: int32(pos), end: int32(end), line: line, col: col})")
-	e.p("\t\t}")
-	e.p("\t\tline, col = pgenAdvance(line, col, s[pos:end])")
-	e.p("\t\tpos = end")
-	e.p("\t}")
-	e.p("\treturn append(toks, pgenToken{typ: -1, start: int32(pos), end: int32(pos), line: line, col: col}), nil")
+	e.p("\t},")
 	e.p("}")
-	e.ruleNames(ld)
 }
 
-// ruleNames writes the names of the lexer's rules, for its errors.
-func (e *emitter) ruleNames(ld *lexerDef) {
-	var names []string
-	for _, r := range ld.rules {
-		names = append(names, strconv.Quote(r.name))
-	}
-	e.p("")
-	e.p("var pgenRuleNames_%s = [...]string{%s}", ld.name, strings.Join(names, ", "))
-}
-
-// classCond is a Go condition on c (a character class) true for the
-// classes marked.
-func classCond(can []bool) string {
-	n := 0
-	for _, ok := range can {
-		if ok {
-			n++
-		}
-	}
-	switch n {
-	case 0:
-		return "false"
-	case len(can):
-		return "true"
-	}
-	var parts []string
-	for lo := 0; lo < len(can); {
-		if !can[lo] {
-			lo++
-			continue
-		}
-		hi := lo
-		for hi+1 < len(can) && can[hi+1] {
-			hi++
-		}
-		if lo == hi {
-			parts = append(parts, fmt.Sprintf("c == %d", lo))
+// parserGroups groups the parsers that share their lexer and options, in
+// the order of their first parser: the parsers of one group share their
+// functions, as their grammars share struct types.
+func parserGroups(pds []*parserDef) [][]*parserDef {
+	var groups [][]*parserDef
+	index := map[string]int{}
+	for _, pd := range pds {
+		lex := ""
+		if pd.custom != nil {
+			lex = "custom " + pd.custom.typeName
 		} else {
-			parts = append(parts, fmt.Sprintf("c >= %d && c <= %d", lo, hi))
+			lex = pd.lexer.name
 		}
-		lo = hi + 1
+		key := fmt.Sprintf("%s|%d|%s|%s", lex, pd.lookahead, strings.Join(pd.ci, ","), strings.Join(pd.elide, ","))
+		i, ok := index[key]
+		if !ok {
+			i = len(groups)
+			index[key] = i
+			groups = append(groups, nil)
+		}
+		groups[i] = append(groups[i], pd)
 	}
-	return strings.Join(parts, " || ")
+	return groups
 }
 
-// parserEmitter writes the functions of one parser.
+// parserEmitter writes the functions of a group of parsers.
 type parserEmitter struct {
 	*emitter
-	pd      *parserDef
+	pd      *parserDef // the first parser of the group: its lexer and options
 	g       *grammarBuilder
-	gen     string // the generated type
+	gen     string // the type of the functions
+	name    string // the suffix of the group's tables
+	slabbed bool   // ParseInto: nodes come from slabs
 	expects []string
-	nodeIDs map[node]int
-	slabs   []string // types handed out from slabs ("string" among them)
-	queue   []pending
-	done    map[*structInfo]bool
+	calls   map[node]string   // the function of each node written
+	bodies  map[string]string // a function's signature and body -> its name
+	slabs   []string          // types handed out from slabs ("string" among them)
 }
 
-type pending struct {
-	n     node
-	owner *structInfo
-}
-
-func (e *emitter) parser(pd *parserDef) {
+// parsers writes the parsers of a group: one type holding the functions
+// of every struct their grammars reach (the generated parser's own type
+// when the group has one parser), and each parser's entry points.
+func (e *emitter) parsers(group []*parserDef) {
+	pd := group[0]
 	g := &grammarBuilder{types: e.pkg.types, structs: map[string]*structInfo{}, elided: map[string]bool{}}
 	if pd.custom != nil {
 		g.symbols = pd.custom.exprs
@@ -373,8 +159,20 @@ func (e *emitter) parser(pd *parserDef) {
 		g.elided[name] = true
 		mask |= 1 << uint(g.ruleIndex(name))
 	}
-	root := g.structType(pd.root)
-	pe := &parserEmitter{emitter: e, pd: pd, g: g, gen: pd.name + "Gen", nodeIDs: map[node]int{}, done: map[*structInfo]bool{}}
+	roots := make([]*structInfo, len(group))
+	for i, pd := range group {
+		roots[i] = g.structType(pd.root)
+	}
+	pe := &parserEmitter{emitter: e, pd: pd, g: g, gen: pd.name + "Gen", name: pd.name, slabbed: pd.custom == nil,
+		calls: map[node]string{}, bodies: map[string]string{}}
+	if len(group) > 1 {
+		if pd.custom != nil {
+			pe.name = pd.custom.typeName
+		} else {
+			pe.name = pd.lexer.name
+		}
+		pe.gen = "pgenParser_" + pe.name
+	}
 	names := make([]string, 0, len(g.structs))
 	for n := range g.structs {
 		names = append(names, n)
@@ -383,35 +181,75 @@ func (e *emitter) parser(pd *parserDef) {
 	for _, n := range names {
 		pe.check(g.structs[n])
 	}
-	e.p("")
-	pe.slabs = slabTypes(g)
-	e.p("// %s is the generated parser of %s's grammar (root %s): it builds the", pe.gen, pd.name, pd.root)
-	e.p("// same tree and reports the same errors. Its zero value is ready to use;")
-	e.p("// it keeps its buffers between parses, so use one per goroutine.")
-	e.p("type %s struct {", pe.gen)
+	input := "pgenrt.Input"
 	if pd.custom != nil {
-		e.p("\tltoks []lexer.Token")
-		e.p("\teof   lexer.Token")
+		input = "pgenrt.Tokens"
 	}
-	e.p("\tfilename string")
-	e.p("\tsrc      string")
-	e.p("\ttoks     []pgenToken")
-	e.p("\treuse    bool // ParseInto: nodes come from the slabs")
-	for _, t := range pe.slabs {
-		e.p("\tslab_%s pgenSlab[%s]", t, t)
+	e.p("")
+	if len(group) == 1 {
+		e.p("// %s is the generated parser of %s's grammar (root %s): it builds the", pe.gen, pd.name, pd.root)
+		e.p("// same tree and reports the same errors. Its zero value is ready to use;")
+		e.p("// it keeps its buffers between parses, so use one per goroutine.")
+	} else {
+		var ps []string
+		for _, pd := range group {
+			ps = append(ps, pd.name)
+		}
+		e.p("// %s holds the functions of the grammars of %s, which share", pe.gen, strings.Join(ps, ", "))
+		e.p("// their lexer and options; each one's generated parser embeds one.")
+	}
+	e.p("type %s struct {", pe.gen)
+	e.p("\t%s", input)
+	if pe.slabbed {
+		pe.slabs = slabTypes(g)
+		e.p("\treuse bool // ParseInto: nodes come from the slabs")
+		for _, t := range pe.slabs {
+			e.p("\tslab_%s pgenrt.Slab[%s]", t, t)
+		}
 	}
 	e.p("}")
 	if pd.custom != nil {
-		pe.tokenAPI(root)
-	} else {
-		e.p(`
+		var fold []string
+		for _, t := range pd.ci {
+			fold = append(fold, pd.custom.exprs[t])
+		}
+		e.p("")
+		e.p("var pgenFold_%s = [...]lexer.TokenType{%s}", pe.name, strings.Join(fold, ", "))
+	}
+	for i, pd := range group {
+		gen := pd.name + "Gen"
+		if len(group) > 1 {
+			e.p("")
+			e.p("// %s is the generated parser of %s's grammar (root %s): it builds the", gen, pd.name, pd.root)
+			e.p("// same tree and reports the same errors. Its zero value is ready to use;")
+			e.p("// it keeps its buffers between parses, so use one per goroutine.")
+			e.p("type %s struct{ %s }", gen, pe.gen)
+		}
+		if pd.custom != nil {
+			pe.tokenAPI(gen, pd)
+		} else {
+			pe.stringAPI(gen, pd, roots[i], mask)
+		}
+	}
+	for _, n := range names {
+		pe.structFunc(g.structs[n])
+	}
+	var ex []string
+	for _, s := range pe.expects {
+		ex = append(ex, strconv.Quote(s))
+	}
+	e.p("")
+	e.p("var pgenExpect_%s = [...]string{%s}", pe.name, strings.Join(ex, ", "))
+}
+
+// stringAPI writes ParseString and ParseInto of gen, the generated parser
+// of pd, fed by a generated lexer.
+func (pe *parserEmitter) stringAPI(gen string, pd *parserDef, root *structInfo, mask uint64) {
+	pe.p(`
 // ParseString parses s as %[2]s.ParseString does, into a new tree.
 func (p *%[1]s) ParseString(filename, s string) (*%[3]s, error) {
 	out := new(%[3]s)
-	if err := p.parse(filename, s, out, false); err != nil {
-		return nil, err
-	}
-	return out, nil
+	return pgenrt.Tree(out, p.parse(filename, s, out, false))
 }
 
 // ParseInto parses s into *out, which it first clears. The slices of the
@@ -425,61 +263,14 @@ func (p *%[1]s) ParseInto(filename, s string, out *%[3]s) error {
 func (p *%[1]s) parse(filename, s string, out *%[3]s, reuse bool) error {
 	p.reuse = reuse
 	%[7]s
-	toks, err := pgenLex_%[4]s(filename, s, %[5]d, p.toks[:0])
-	p.toks = toks
-	if err != nil {
+	if err := p.Lex(&pgenLexer_%[4]s, filename, s, %[5]d); err != nil {
 		return err
 	}
-	p.filename, p.src = filename, s
 	%[6]s
-	var c pgenState
+	var c pgenrt.State
 	m, e := p.s_%[3]s(&c, out)
-	if e.on {
-		return p.err(e)
-	}
-	if !m || p.toks[c.cur].typ >= 0 {
-		return p.err(c.deepest(pgenErr{on: true, tok: int32(c.cur), expect: -1}))
-	}
-	return nil
-}
-
-func (p *%[1]s) pos(i int) lexer.Position {
-	t := &p.toks[i]
-	return lexer.Position{Filename: p.filename, Offset: int(t.start), Line: int(t.line), Column: int(t.col)}
-}
-
-func (p *%[1]s) text(i int) string {
-	t := &p.toks[i]
-	return p.src[t.start:t.end]
-}
-
-func (p *%[1]s) err(e pgenErr) error {
-	t := &p.toks[e.tok]
-	typ := lexer.EOF
-	if t.typ >= 0 {
-		typ = lexer.EOF - 1 - lexer.TokenType(t.typ)
-	}
-	expect := ""
-	if e.expect >= 0 {
-		expect = pgenExpect_%[2]s[e.expect]
-	}
-	return &participle.UnexpectedTokenError{Unexpected: lexer.Token{Type: typ, Value: p.src[t.start:t.end], Pos: p.pos(int(e.tok))}, Expect: expect}
-}`, pe.gen, pd.name, pd.root, pd.lexer.name, mask, resetRoot(root), resetSlabs(pe.slabs))
-	}
-	for _, n := range names {
-		pe.structFunc(g.structs[n])
-	}
-	for len(pe.queue) > 0 {
-		q := pe.queue[0]
-		pe.queue = pe.queue[1:]
-		pe.nodeFunc(q.n, q.owner)
-	}
-	var ex []string
-	for _, s := range pe.expects {
-		ex = append(ex, strconv.Quote(s))
-	}
-	e.p("")
-	e.p("var pgenExpect_%s = [...]string{%s}", pd.name, strings.Join(ex, ", "))
+	return p.Finish(&c, m, e, pgenExpect_%[8]s[:])
+}`, gen, pd.name, pd.root, pd.lexer.name, mask, resetRoot(root), resetSlabs(pe.slabs), pe.name)
 }
 
 // slabTypes lists the struct types captured by pointer, and "string" when
@@ -507,7 +298,7 @@ func slabTypes(g *grammarBuilder) []string {
 func resetSlabs(types []string) string {
 	var b strings.Builder
 	for _, t := range types {
-		fmt.Fprintf(&b, "p.slab_%s.reset()\n", t)
+		fmt.Fprintf(&b, "p.slab_%s.Reset()\n", t)
 	}
 	return b.String()
 }
@@ -526,43 +317,44 @@ func resetKeep(target, ptr string, s *structInfo) string {
 }
 
 // resetRoot clears the root struct but keeps the storage of its slices.
-func resetRoot(s *structInfo) string {
-	var keep []string
-	for _, f := range s.fields {
-		switch f.kind {
-		case kindStrings, kindStructs, kindStructPtrs:
-			keep = append(keep, fmt.Sprintf("%s: out.%s[:0]", f.name, f.name))
+func resetRoot(s *structInfo) string { return resetKeep("*out", "out", s) }
+
+// eachNode calls f on n and on every node below it in its struct's
+// expression, parents first.
+func eachNode(n node, f func(node)) {
+	f(n)
+	switch n := n.(type) {
+	case *seqNode:
+		for _, m := range n.items {
+			eachNode(m, f)
 		}
+	case *disjNode:
+		for _, m := range n.alts {
+			eachNode(m, f)
+		}
+	case *groupNode:
+		eachNode(n.expr, f)
+	case *captureNode:
+		eachNode(n.n, f)
 	}
-	return fmt.Sprintf("*out = %s{%s}", s.name, strings.Join(keep, ", "))
 }
 
 // check refuses what the emitted code could not do as participle does.
 func (pe *parserEmitter) check(s *structInfo) {
-	var walk func(n node)
-	walk = func(n node) {
+	eachNode(s.expr, func(n node) {
 		switch n := n.(type) {
-		case *seqNode:
-			for _, m := range n.items {
-				walk(m)
-			}
 		case *disjNode:
 			for i, m := range n.alts {
 				if nullable(m, map[*structInfo]bool{}) {
 					refusef("%s: alternative %d of %s can match nothing, which participle refuses at run time", s.name, i+1, ebnf(n))
 				}
-				walk(m)
 			}
 		case *groupNode:
 			if (n.mode == modeZeroOrMore || n.mode == modeOneOrMore) && nullable(n.expr, map[*structInfo]bool{}) {
 				refusef("%s: the repeated expression %s can match nothing", s.name, ebnf(n))
 			}
-			walk(n.expr)
-		case *captureNode:
-			walk(n.n)
 		}
-	}
-	walk(s.expr)
+	})
 }
 
 func (pe *parserEmitter) expect(s string) int {
@@ -575,59 +367,61 @@ func (pe *parserEmitter) expect(s string) int {
 	return len(pe.expects) - 1
 }
 
-// call returns the Go expression that parses n for owner, queueing its
-// function.
-func (pe *parserEmitter) call(n node, owner *structInfo) string {
+// call returns the Go expression that parses n for owner on the state
+// c, writing the function it calls first when there is one.
+func (pe *parserEmitter) call(n node, owner *structInfo, c string) string {
 	switch n := n.(type) {
 	case *groupNode:
 		if n.mode == modeOnce {
-			return pe.call(n.expr, owner)
+			return pe.call(n.expr, owner, c)
 		}
 	case *structNode:
 		refusef("%s: a struct used without a capture", owner.name)
+	case *refNode:
+		return fmt.Sprintf("p.Ref(%s, %s)", c, n.typ)
+	case *litNode:
+		return fmt.Sprintf("p.Lit(%s, %q)", c, n.s)
 	}
-	id, ok := pe.nodeIDs[n]
+	fn, ok := pe.calls[n]
 	if !ok {
-		id = len(pe.nodeIDs)
-		pe.nodeIDs[n] = id
-		pe.queue = append(pe.queue, pending{n, owner})
+		fn = pe.nodeFunc(n, owner)
+		pe.calls[n] = fn
 	}
-	return fmt.Sprintf("p.n%d(c, s)", id)
+	if len(written(n)) == 0 {
+		return fmt.Sprintf("p.%s(%s)", fn, c)
+	}
+	return fmt.Sprintf("p.%s(%s, s)", fn, c)
 }
 
 func (pe *parserEmitter) structFunc(s *structInfo) {
+	call := pe.call(s.expr, s, "c")
 	pe.p("")
-	pe.p("func (p *%s) s_%s(c *pgenState, s *%s) (bool, pgenErr) {", pe.gen, s.name, s.name)
+	pe.p("func (p *%s) s_%s(c *pgenrt.State, s *%s) (bool, pgenrt.Err) {", pe.gen, s.name, s.name)
 	if s.hasPos {
-		pe.p("\ts.Pos = p.pos(c.cur)")
+		pe.p("\ts.Pos = p.Pos(c.Cur)")
 	}
 	if s.hasTokens {
-		pe.p("\tstart := c.cur")
+		pe.p("\tstart := c.Cur")
 	}
-	pe.p("\tm, e := %s", pe.call(s.expr, s))
-	pe.p("\tif e.on {")
-	pe.p("\t\tc.maybeUpdate(e)")
-	pe.p("\t\treturn true, e")
+	if !s.hasTokens {
+		pe.p("\treturn c.Close(%s)", call)
+		pe.p("}")
+		return
+	}
+	pe.p("\tm, e := c.Close(%s)", call)
+	pe.p("\tif m && !e.On {")
+	pe.p("\t\ts.Tokens = p.Slice(start, c.Cur)")
 	pe.p("\t}")
-	if s.hasTokens {
-		pe.p("\tif m {")
-		pe.p("\t\ts.Tokens = p.ltoks[start:min(c.cur, len(p.ltoks))]")
-		pe.p("\t}")
-	}
-	pe.p("\treturn m, pgenErr{}")
+	pe.p("\treturn m, e")
 	pe.p("}")
 }
 
-// tokenAPI writes ParseTokens and the token accessors of a parser fed by a
-// custom lexer.
-func (pe *parserEmitter) tokenAPI(root *structInfo) {
-	var ci []string
-	for _, t := range pe.pd.ci {
-		ci = append(ci, "t == "+pe.pd.custom.exprs[t])
-	}
-	ciCond := "false"
-	if len(ci) > 0 {
-		ciCond = strings.Join(ci, " || ")
+// tokenAPI writes ParseTokens of gen, the generated parser of pd, fed by
+// a custom lexer.
+func (pe *parserEmitter) tokenAPI(gen string, pd *parserDef) {
+	engine := "p"
+	if gen != pe.gen {
+		engine = "&p." + pe.gen
 	}
 	pe.p(`
 // ParseTokens parses the tokens a scanner made, followed by the end of the
@@ -635,74 +429,20 @@ func (pe *parserEmitter) tokenAPI(root *structInfo) {
 // participle.AllowTrailing(allowTrailing)): a new tree, and the number of
 // tokens it took.
 func (p *%[1]s) ParseTokens(toks []lexer.Token, eof lexer.Position, allowTrailing bool) (*%[3]s, int, error) {
-	p.ltoks, p.eof = toks, lexer.EOFToken(eof)
-	p.reuse = false
-	out := new(%[3]s)
-	var c pgenState
-	m, e := p.s_%[3]s(&c, out)
-	if e.on {
-		return nil, c.cur, p.err(e)
-	}
-	if !m || (!allowTrailing && p.tok(c.cur).Type != lexer.EOF) {
-		return nil, c.cur, p.err(c.deepest(pgenErr{on: true, tok: int32(c.cur), expect: -1}))
-	}
-	return out, c.cur, nil
-}
-
-func (p *%[1]s) tok(i int) *lexer.Token {
-	if i < len(p.ltoks) {
-		return &p.ltoks[i]
-	}
-	return &p.eof
-}
-
-func (p *%[1]s) pos(i int) lexer.Position { return p.tok(i).Pos }
-
-func (p *%[1]s) text(i int) string { return p.tok(i).Value }
-
-// lit reports whether token i is the literal s, in any case for the types
-// that are case-insensitive.
-func (p *%[1]s) lit(i int, s string) bool {
-	t := p.tok(i)
-	return t.Value == s || p.caseInsensitive(t.Type) && strings.EqualFold(t.Value, s)
-}
-
-func (p *%[1]s) caseInsensitive(t lexer.TokenType) bool { return %[4]s }
-
-func (p *%[1]s) err(e pgenErr) error {
-	expect := ""
-	if e.expect >= 0 {
-		expect = pgenExpect_%[2]s[e.expect]
-	}
-	return &participle.UnexpectedTokenError{Unexpected: *p.tok(int(e.tok)), Expect: expect}
-}`, pe.gen, pe.pd.name, root.name, ciCond)
+	return pgenrt.ParseTokens(%[5]s, &p.Tokens, (*%[6]s).s_%[3]s, toks, eof, allowTrailing, pgenFold_%[4]s[:], pgenExpect_%[4]s[:])
+}`, gen, pd.name, pd.root, pe.name, engine, pe.gen)
 }
 
 // written lists the fields of owner that captures in n set directly.
 func written(n node) []*fieldInfo {
 	var out []*fieldInfo
 	seen := map[*fieldInfo]bool{}
-	var walk func(n node)
-	walk = func(n node) {
-		switch n := n.(type) {
-		case *seqNode:
-			for _, m := range n.items {
-				walk(m)
-			}
-		case *disjNode:
-			for _, m := range n.alts {
-				walk(m)
-			}
-		case *groupNode:
-			walk(n.expr)
-		case *captureNode:
-			if !seen[n.field] {
-				seen[n.field] = true
-				out = append(out, n.field)
-			}
+	eachNode(n, func(n node) {
+		if c, ok := n.(*captureNode); ok && !seen[c.field] {
+			seen[c.field] = true
+			out = append(out, c.field)
 		}
-	}
-	walk(n)
+	})
 	return out
 }
 
@@ -719,213 +459,200 @@ func saveRestore(fields []*fieldInfo) (save, restore string) {
 		strings.Join(vals, ", ") + " = " + strings.Join(vars, ", ")
 }
 
-func (pe *parserEmitter) nodeFunc(n node, owner *structInfo) {
-	id := pe.nodeIDs[n]
-	pe.p("")
-	pe.p("// %s", strings.ReplaceAll(ebnf(n), "\n", " "))
-	pe.p("func (p *%s) n%d(c *pgenState, s *%s) (bool, pgenErr) {", pe.gen, id, owner.name)
+// nodeFunc writes the function that parses n for owner, unless a function
+// of the same signature and body was written before, and returns its name.
+// The functions n calls are written first, so that two nodes that parse
+// alike (the same literals, the same fields of the same struct) share one.
+func (pe *parserEmitter) nodeFunc(n node, owner *structInfo) string {
+	var b strings.Builder
+	w := func(format string, args ...any) {
+		fmt.Fprintf(&b, format, args...)
+		b.WriteByte('\n')
+	}
+	// call is the call of m on the state c, as nested calls write their
+	// functions first.
+	call := func(m node, c string) string { return pe.call(m, owner, c) }
 	switch n := n.(type) {
-	case *refNode:
-		if pe.pd.custom != nil {
-			pe.p("\tif p.tok(c.cur).Type != %s {", n.typ)
-		} else {
-			pe.p("\tif p.toks[c.cur].typ != %s {", n.typ)
-		}
-		pe.p("\t\treturn false, pgenErr{}")
-		pe.p("\t}")
-		pe.p("\tc.cur++")
-		pe.p("\treturn true, pgenErr{}")
-	case *litNode:
-		if pe.pd.custom != nil {
-			pe.p("\tif !p.lit(c.cur, %q) {", n.s)
-		} else {
-			pe.p("\tif p.text(c.cur) != %q {", n.s)
-		}
-		pe.p("\t\treturn false, pgenErr{}")
-		pe.p("\t}")
-		pe.p("\tc.cur++")
-		pe.p("\treturn true, pgenErr{}")
 	case *seqNode:
 		for i, it := range n.items {
-			pe.p("\tif m, e := %s; e.on {", pe.call(it, owner))
-			pe.p("\t\treturn true, e")
-			pe.p("\t} else if !m {")
+			w("\tif m, e := %s; !m || e.On {", call(it, "c"))
 			if i == 0 {
-				pe.p("\t\treturn false, pgenErr{}")
+				w("\t\treturn e.On, e")
 			} else {
-				var b strings.Builder
-				writeSeqEBNF(&b, true, n.items[i:])
-				pe.p("\t\treturn true, pgenErr{on: true, tok: int32(c.cur), expect: %d}", pe.expect(b.String()))
+				var sb strings.Builder
+				writeSeqEBNF(&sb, true, n.items[i:])
+				w("\t\treturn true, c.Miss(e, %d)", pe.expect(sb.String()))
 			}
-			pe.p("\t}")
+			w("\t}")
 		}
-		pe.p("\treturn true, pgenErr{}")
+		w("\treturn true, pgenrt.Err{}")
 	case *disjNode:
-		pe.p("\tdeepest := 0")
-		pe.p("\tvar first pgenErr")
+		w("\tdeepest := 0")
+		w("\tvar first pgenrt.Err")
 		for _, a := range n.alts {
 			save, restore := saveRestore(written(a))
-			pe.p("\t{")
-			pe.p("\t\tb := *c")
+			w("\t{")
+			w("\t\tb := *c")
 			if save != "" {
-				pe.p("\t\t%s", save)
+				w("\t\t%s", save)
 			}
-			pe.p("\t\tm, e := %s", strings.Replace(pe.call(a, owner), "(c,", "(&b,", 1))
-			pe.p("\t\tif e.on {")
-			pe.p("\t\t\tif c.stop(e, &b, %d) {", pe.pd.lookahead)
-			pe.p("\t\t\t\treturn true, e")
-			pe.p("\t\t\t}")
-			pe.p("\t\t\tif b.cur >= deepest {")
-			pe.p("\t\t\t\tfirst, deepest = e, b.cur")
-			pe.p("\t\t\t}")
-			pe.p("\t\t} else if m {")
-			pe.p("\t\t\tc.accept(&b)")
-			pe.p("\t\t\treturn true, pgenErr{}")
-			pe.p("\t\t}")
+			w("\t\tm, e := %s", call(a, "&b"))
+			w("\t\tif e.On {")
+			w("\t\t\tif c.Stop(e, &b, %d) {", pe.pd.lookahead)
+			w("\t\t\t\treturn true, e")
+			w("\t\t\t}")
+			w("\t\t\tif b.Cur >= deepest {")
+			w("\t\t\t\tfirst, deepest = e, b.Cur")
+			w("\t\t\t}")
+			w("\t\t} else if m {")
+			w("\t\t\tc.Accept(&b)")
+			w("\t\t\treturn true, pgenrt.Err{}")
+			w("\t\t}")
 			if restore != "" {
-				pe.p("\t\t%s", restore)
+				w("\t\t%s", restore)
 			}
-			pe.p("\t}")
+			w("\t}")
 		}
-		pe.p("\tif first.on {")
-		pe.p("\t\tc.maybeUpdate(first)")
-		pe.p("\t\treturn true, first")
-		pe.p("\t}")
-		pe.p("\treturn false, pgenErr{}")
+		w("\tif first.On {")
+		w("\t\tc.MaybeUpdate(first)")
+		w("\t\treturn true, first")
+		w("\t}")
+		w("\treturn false, pgenrt.Err{}")
 	case *groupNode:
 		save, restore := saveRestore(written(n.expr))
-		pe.p("\tmatched := false")
-		pe.p("\tfor {")
-		pe.p("\t\tb := *c")
+		w("\tmatched := false")
+		w("\tfor {")
+		w("\t\tb := *c")
 		if save != "" {
-			pe.p("\t\t%s", save)
+			w("\t\t%s", save)
 		}
-		pe.p("\t\tm, e := %s", strings.Replace(pe.call(n.expr, owner), "(c,", "(&b,", 1))
-		pe.p("\t\tif e.on {")
-		pe.p("\t\t\tc.maybeUpdate(e)")
-		pe.p("\t\t\tif c.stop(e, &b, %d) {", pe.pd.lookahead)
-		pe.p("\t\t\t\treturn true, e")
-		pe.p("\t\t\t}")
+		w("\t\tm, e := %s", call(n.expr, "&b"))
+		w("\t\tif e.On {")
+		w("\t\t\tc.MaybeUpdate(e)")
+		w("\t\t\tif c.Stop(e, &b, %d) {", pe.pd.lookahead)
+		w("\t\t\t\treturn true, e")
+		w("\t\t\t}")
 		if restore != "" {
-			pe.p("\t\t\t%s", restore)
+			w("\t\t\t%s", restore)
 		}
-		pe.p("\t\t\tbreak")
-		pe.p("\t\t}")
-		pe.p("\t\tc.accept(&b)")
-		pe.p("\t\tif !m {")
+		w("\t\t\tbreak")
+		w("\t\t}")
+		w("\t\tc.Accept(&b)")
+		w("\t\tif !m {")
 		if restore != "" {
-			pe.p("\t\t\t%s", restore)
+			w("\t\t\t%s", restore)
 		}
-		pe.p("\t\t\tbreak")
-		pe.p("\t\t}")
-		pe.p("\t\tmatched = true")
+		w("\t\t\tbreak")
+		w("\t\t}")
+		w("\t\tmatched = true")
 		if n.mode == modeZeroOrOne {
-			pe.p("\t\tbreak")
+			w("\t\tbreak")
 		}
-		pe.p("\t}")
+		w("\t}")
 		if n.mode == modeOneOrMore {
-			pe.p("\treturn matched, pgenErr{}")
+			w("\treturn matched, pgenrt.Err{}")
 		} else {
-			pe.p("\t_ = matched")
-			pe.p("\treturn true, pgenErr{}")
+			w("\t_ = matched")
+			w("\treturn true, pgenrt.Err{}")
 		}
 	case *captureNode:
 		f := n.field
-		if sn, ok := n.n.(*structNode); ok && (f.kind == kindStructPtr || f.kind == kindStructPtrs) {
+		// parse writes the parse of what is captured, returning when it
+		// fails or does not match.
+		parse := func(call string) {
+			w("\tif m, e := %s; !m || e.On {", call)
+			w("\t\treturn e.On, e")
+			w("\t}")
+		}
+		sn, isStruct := n.n.(*structNode)
+		switch {
+		case isStruct && (f.kind == kindStructPtr || f.kind == kindStructPtrs):
 			t := sn.info.name
-			pe.p("\tvar nv *%s", t)
-			pe.p("\tif p.reuse {")
-			pe.p("\t\tnv = p.slab_%s.alloc()", t)
-			pe.p("\t\t%s", resetKeep("*nv", "nv", sn.info))
-			pe.p("\t} else {")
-			pe.p("\t\tnv = new(%s)", t)
-			pe.p("\t}")
-			pe.p("\tm, e := p.s_%s(c, nv)", t)
-			pe.p("\tif e.on {")
-			pe.p("\t\treturn true, e")
-			pe.p("\t}")
-			pe.p("\tif !m {")
-			pe.p("\t\treturn false, pgenErr{}")
-			pe.p("\t}")
-			if f.kind == kindStructPtr {
-				pe.p("\ts.%s = nv", f.name)
+			if pe.slabbed {
+				w("\tvar nv *%s", t)
+				w("\tif p.reuse {")
+				w("\t\tnv = p.slab_%s.Alloc()", t)
+				w("\t\t%s", resetKeep("*nv", "nv", sn.info))
+				w("\t} else {")
+				w("\t\tnv = new(%s)", t)
+				w("\t}")
 			} else {
-				pe.p("\ts.%s = append(s.%s, nv)", f.name, f.name)
+				w("\tnv := new(%s)", t)
 			}
-			pe.p("\treturn true, pgenErr{}")
-			break
-		}
-		if sn, ok := n.n.(*structNode); ok {
-			pe.p("\tvar v %s", sn.info.name)
-			pe.p("\tm, e := p.s_%s(c, &v)", sn.info.name)
-			pe.p("\tif e.on {")
-			pe.p("\t\treturn true, e")
-			pe.p("\t}")
-			pe.p("\tif !m {")
-			pe.p("\t\treturn false, pgenErr{}")
-			pe.p("\t}")
+			parse(fmt.Sprintf("p.s_%s(c, nv)", t))
+			if f.kind == kindStructPtr {
+				w("\ts.%s = nv", f.name)
+			} else {
+				w("\ts.%s = append(s.%s, nv)", f.name, f.name)
+			}
+		case isStruct:
+			w("\tvar v %s", sn.info.name)
+			parse(fmt.Sprintf("p.s_%s(c, &v)", sn.info.name))
+			if f.kind == kindStruct {
+				w("\ts.%s = v", f.name)
+			} else {
+				w("\ts.%s = append(s.%s, v)", f.name, f.name)
+			}
+		default:
+			w("\tstart := c.Cur")
+			parse(call(n.n, "c"))
 			switch f.kind {
-			case kindStruct:
-				pe.p("\ts.%s = v", f.name)
-			case kindStructPtr:
-				pe.p("\tnv := new(%s)", sn.info.name)
-				pe.p("\t*nv = v")
-				pe.p("\ts.%s = nv", f.name)
-			case kindStructs:
-				pe.p("\ts.%s = append(s.%s, v)", f.name, f.name)
-			case kindStructPtrs:
-				pe.p("\tnv := new(%s)", sn.info.name)
-				pe.p("\t*nv = v")
-				pe.p("\ts.%s = append(s.%s, nv)", f.name, f.name)
+			case kindString:
+				w("\tif c.Cur == start+1 && s.%s == \"\" {", f.name)
+				w("\t\ts.%s = p.Text(start) // one token: no concatenation", f.name)
+				w("\t\treturn true, pgenrt.Err{}")
+				w("\t}")
+				w("\tfor i := start; i < c.Cur; i++ {")
+				w("\t\ts.%s += p.Text(i)", f.name)
+				w("\t}")
+			case kindStringPtr:
+				w("\tvar v string")
+				w("\tif s.%s != nil {", f.name)
+				w("\t\tv = *s.%s", f.name)
+				w("\t}")
+				w("\tfor i := start; i < c.Cur; i++ {")
+				w("\t\tv += p.Text(i)")
+				w("\t}")
+				if pe.slabbed {
+					w("\tvar ns *string")
+					w("\tif p.reuse {")
+					w("\t\tns = p.slab_string.Alloc()")
+					w("\t} else {")
+					w("\t\tns = new(string)")
+					w("\t}")
+				} else {
+					w("\tns := new(string)")
+				}
+				w("\t*ns = v")
+				w("\ts.%s = ns", f.name)
+			case kindBool:
+				w("\tif c.Cur > start {")
+				w("\t\ts.%s = true", f.name)
+				w("\t}")
+			case kindStrings:
+				w("\tfor i := start; i < c.Cur; i++ {")
+				w("\t\ts.%s = append(s.%s, p.Text(i))", f.name, f.name)
+				w("\t}")
 			}
-			pe.p("\treturn true, pgenErr{}")
-			break
 		}
-		pe.p("\tstart := c.cur")
-		pe.p("\tm, e := %s", pe.call(n.n, owner))
-		pe.p("\tif e.on {")
-		pe.p("\t\treturn true, e")
-		pe.p("\t}")
-		pe.p("\tif !m {")
-		pe.p("\t\treturn false, pgenErr{}")
-		pe.p("\t}")
-		switch f.kind {
-		case kindString:
-			pe.p("\tif c.cur == start+1 && s.%s == \"\" {", f.name)
-			pe.p("\t\ts.%s = p.text(start) // one token: no concatenation", f.name)
-			pe.p("\t\treturn true, pgenErr{}")
-			pe.p("\t}")
-			pe.p("\tfor i := start; i < c.cur; i++ {")
-			pe.p("\t\ts.%s += p.text(i)", f.name)
-			pe.p("\t}")
-		case kindStringPtr:
-			pe.p("\tvar v string")
-			pe.p("\tif s.%s != nil {", f.name)
-			pe.p("\t\tv = *s.%s", f.name)
-			pe.p("\t}")
-			pe.p("\tfor i := start; i < c.cur; i++ {")
-			pe.p("\t\tv += p.text(i)")
-			pe.p("\t}")
-			pe.p("\tvar ns *string")
-			pe.p("\tif p.reuse {")
-			pe.p("\t\tns = p.slab_string.alloc()")
-			pe.p("\t} else {")
-			pe.p("\t\tns = new(string)")
-			pe.p("\t}")
-			pe.p("\t*ns = v")
-			pe.p("\ts.%s = ns", f.name)
-		case kindBool:
-			pe.p("\tif c.cur > start {")
-			pe.p("\t\ts.%s = true", f.name)
-			pe.p("\t}")
-		case kindStrings:
-			pe.p("\tfor i := start; i < c.cur; i++ {")
-			pe.p("\t\ts.%s = append(s.%s, p.text(i))", f.name, f.name)
-			pe.p("\t}")
-		}
-		pe.p("\treturn true, pgenErr{}")
+		w("\treturn true, pgenrt.Err{}")
 	default:
 		refusef("%s: node %T cannot be emitted", owner.name, n)
 	}
+	params := "c *pgenrt.State"
+	if len(written(n)) > 0 {
+		params += ", s *" + owner.name
+	}
+	key := params + "\n" + b.String()
+	if fn, ok := pe.bodies[key]; ok {
+		return fn
+	}
+	fn := fmt.Sprintf("n%d", len(pe.bodies))
+	pe.bodies[key] = fn
+	pe.p("")
+	pe.p("// %s", strings.ReplaceAll(ebnf(n), "\n", " "))
+	pe.p("func (p *%s) %s(%s) (bool, pgenrt.Err) {", pe.gen, fn, params)
+	pe.b.WriteString(b.String())
 	pe.p("}")
+	return fn
 }

@@ -6,261 +6,75 @@
 package sample
 
 import (
-	"strconv"
-	"unicode/utf8"
-
-	"github.com/alecthomas/participle/v2"
-	"github.com/alecthomas/participle/v2/lexer"
+	"github.com/tracekit/tracekit/grammar/internal/pgen/pgenrt"
 )
 
-// pgenToken is a token of a generated lexer: its rule (-1 at the end of
-// the input), its bytes and the line and column it starts at.
-type pgenToken struct {
-	typ        int32
-	start, end int32
-	line, col  int32
+// pgenLexer_sampleLexer is the rules of sampleLexer merged into one automaton.
+var pgenLexer_sampleLexer = pgenrt.Lexer{
+	Names:  []string{"Str", "Num", "Key", "Ident", "Op", "Space", "Other"},
+	Groups: 27,
+	Group: &[256]uint8{
+		0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 25, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+		1, 2, 3, 0, 0, 0, 4, 5, 4, 4, 4, 6, 4, 6, 7, 4, 8, 9, 9, 9, 9, 9, 9, 9, 9, 9, 4, 4, 10, 11, 12, 4,
+		0, 13, 13, 13, 13, 13, 13, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 4, 15, 4, 0, 14,
+		0, 13, 13, 13, 16, 17, 18, 14, 14, 19, 14, 14, 20, 14, 21, 14, 14, 14, 14, 22, 23, 14, 14, 14, 24, 14, 14, 4, 4, 4, 0, 0,
+		26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26,
+		26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26,
+		26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26,
+		26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26,
+	},
+	Trans: []int16{
+		29, 58, 87, 116, 145, 174, 203, 145, 232, 261, 290, 319, 348, 377, 377, 29, 377, 406, 377, 435, 464, 377, 377, 377, 377, 58, 29, -1, 0,
+		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 6, 0,
+		-1, 58, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 58, -1, 5, 1,
+		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 145, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 4, 0,
+		493, 493, 493, 522, 493, 493, 493, 493, 493, 493, 493, 493, 493, 493, 493, 493, 493, 493, 493, 493, 493, 493, 493, 493, 493, 493, 493, 6, 0,
+		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 4, 0,
+		551, 551, 551, 551, 551, 580, 551, 551, 551, 551, 551, 551, 551, 551, 551, 609, 551, 551, 551, 551, 551, 551, 551, 551, 551, 551, 551, 6, 0,
+		-1, -1, -1, -1, -1, -1, -1, -1, 232, 261, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 4, 0,
+		-1, -1, -1, -1, -1, -1, -1, 638, 261, 261, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 667, -1, -1, 1, 0,
+		-1, -1, -1, -1, -1, -1, -1, 638, 261, 261, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 1, 1,
+		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 145, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 4, 0,
+		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 145, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 4, 0,
+		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 145, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 4, 0,
+		-1, -1, -1, -1, -1, -1, -1, -1, 377, 377, -1, -1, -1, 377, 377, -1, 377, 377, 377, 377, 377, 377, 377, 377, 377, -1, -1, 3, 1,
+		-1, -1, -1, -1, -1, -1, -1, -1, 377, 377, -1, -1, -1, 377, 377, -1, 377, 377, 377, 377, 696, 725, 377, 377, 377, -1, -1, 3, 0,
+		-1, -1, -1, -1, -1, -1, -1, -1, 377, 377, -1, -1, -1, 377, 377, -1, 377, 377, 754, 377, 377, 377, 377, 377, 377, -1, -1, 3, 0,
+		-1, -1, -1, -1, -1, -1, -1, -1, 377, 377, -1, -1, -1, 377, 377, -1, 377, 783, 377, 377, 377, 377, 377, 377, 377, -1, -1, 3, 0,
+		493, 493, 493, 522, 493, 493, 493, 493, 493, 493, 493, 493, 493, 493, 493, 493, 493, 493, 493, 493, 493, 493, 493, 493, 493, 493, 493, -1, 0,
+		-1, -1, -1, 493, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0, 0,
+		551, 551, 551, 551, 551, 580, 551, 551, 551, 551, 551, 551, 551, 551, 551, 609, 551, 551, 551, 551, 551, 551, 551, 551, 551, 551, 551, -1, 0,
+		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0, 0,
+		551, 551, 551, 551, 551, 551, 551, 551, 551, 551, 551, 551, 551, 551, 551, 551, 551, 551, 551, 551, 551, 551, 551, 551, 551, -1, 551, -1, 0,
+		-1, -1, -1, -1, -1, -1, -1, -1, 638, 638, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 1, 1,
+		-1, -1, -1, -1, -1, -1, -1, -1, 812, 812, -1, -1, -1, 812, -1, -1, 812, 812, 812, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0,
+		-1, -1, -1, -1, -1, -1, -1, -1, 377, 377, -1, -1, -1, 377, 377, -1, 377, 377, 377, 377, 377, 377, 841, 377, 377, -1, -1, 3, 0,
+		-1, -1, -1, -1, -1, -1, -1, -1, 377, 377, -1, -1, -1, 377, 377, -1, 754, 377, 377, 377, 377, 377, 377, 377, 377, -1, -1, 3, 0,
+		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 2, 0,
+		-1, -1, -1, -1, -1, -1, -1, -1, 377, 377, -1, -1, -1, 377, 377, -1, 377, 377, 377, 377, 377, 377, 377, 754, 377, -1, -1, 3, 0,
+		-1, -1, -1, -1, -1, -1, -1, -1, 812, 812, -1, -1, -1, 812, -1, -1, 812, 812, 812, -1, -1, -1, -1, -1, -1, -1, -1, 1, 1,
+		-1, -1, -1, -1, -1, -1, -1, -1, 377, 377, -1, -1, -1, 377, 377, -1, 377, 754, 377, 377, 377, 377, 377, 377, 377, -1, -1, 3, 0,
+	},
 }
-
-// pgenErr is a parse error not yet turned into an error value: the token
-// it is at and the index of what was expected (-1: nothing named).
-type pgenErr struct {
-	on     bool
-	tok    int32
-	expect int32
-}
-
-// pgenState is the state of one parse branch: the token cursor and the
-// deepest error seen, as participle tracks them.
-type pgenState struct {
-	cur    int
-	derr   pgenErr
-	ddepth int
-}
-
-func (c *pgenState) maybeUpdate(err pgenErr) {
-	if c.cur >= c.ddepth {
-		c.derr = err
-		c.ddepth = c.cur
-	}
-}
-
-func (c *pgenState) accept(b *pgenState) {
-	c.cur = b.cur
-	if b.ddepth >= c.ddepth {
-		c.ddepth = b.ddepth
-		c.derr = b.derr
-	}
-}
-
-// stop records a failed branch's error and reports whether the branch went
-// further than the lookahead allows, accepting it then.
-func (c *pgenState) stop(err pgenErr, b *pgenState, lookahead int) bool {
-	if b.ddepth > c.ddepth {
-		c.derr = b.derr
-		c.ddepth = b.ddepth
-	} else if b.cur >= c.ddepth {
-		c.derr = err
-		c.ddepth = max(b.cur, b.ddepth)
-	}
-	if b.cur > c.cur+lookahead {
-		c.accept(b)
-		return true
-	}
-	return false
-}
-
-// deepest returns the deepest error when it lies beyond the cursor, else err.
-func (c *pgenState) deepest(err pgenErr) pgenErr {
-	if c.cur >= c.ddepth || !c.derr.on {
-		return err
-	}
-	return c.derr
-}
-
-// pgenSlab hands out values of T from chunks it keeps from parse to parse.
-type pgenSlab[T any] struct {
-	chunks [][]T
-	i, n   int
-}
-
-func (s *pgenSlab[T]) reset() { s.i, s.n = 0, 0 }
-
-func (s *pgenSlab[T]) alloc() *T {
-	if len(s.chunks) == 0 {
-		s.chunks = append(s.chunks, make([]T, 32))
-	}
-	if s.n == len(s.chunks[s.i]) {
-		s.i, s.n = s.i+1, 0
-		if s.i == len(s.chunks) {
-			s.chunks = append(s.chunks, make([]T, 32))
-		}
-	}
-	x := &s.chunks[s.i][s.n]
-	s.n++
-	return x
-}
-
-// pgenAdvance moves a line and column over text, as participle's lexer
-// positions do (columns count runes).
-func pgenAdvance(line, col int32, text string) (int32, int32) {
-	last := -1
-	ascii := true
-	for i := 0; i < len(text); i++ {
-		switch b := text[i]; {
-		case b == '\n':
-			line++
-			last = i
-		case b >= 0x80:
-			ascii = false
-		}
-	}
-	if last < 0 {
-		if ascii {
-			return line, col + int32(len(text))
-		}
-		return line, col + int32(utf8.RuneCountInString(text))
-	}
-	return line, int32(utf8.RuneCountInString(text[last:]))
-}
-
-// pgenLexError is participle's lexer error for text no rule matches.
-func pgenLexError(pos lexer.Position, rest string) error {
-	sample := []rune(rest)
-	if len(sample) > 16 {
-		sample = append(sample[:16], []rune("...")...)
-	}
-	return &lexer.Error{Msg: "lexer: invalid input text " + strconv.Quote(string(sample)), Pos: pos}
-}
-
-// The rules of sampleLexer merged into one automaton: the group of each byte (bytes
-// from 0x80 on stand for whole runes), the next state by state and group
-// (-1: no rule goes on) and the first rule that accepts in each state (-1: none).
-var pgenGroup_sampleLexer = [256]uint8{
-	0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 25, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-	1, 2, 3, 0, 0, 0, 4, 5, 4, 4, 4, 6, 4, 6, 7, 4, 8, 9, 9, 9, 9, 9, 9, 9, 9, 9, 4, 4, 10, 11, 12, 4,
-	0, 13, 13, 13, 13, 13, 13, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 4, 15, 4, 0, 14,
-	0, 13, 13, 13, 16, 17, 18, 14, 14, 19, 14, 14, 20, 14, 21, 14, 14, 14, 14, 22, 23, 14, 14, 14, 24, 14, 14, 4, 4, 4, 0, 0,
-	26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26,
-	26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26,
-	26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26,
-	26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26,
-}
-var pgenTrans_sampleLexer = [...]int16{
-	1, 2, 3, 4, 5, 6, 7, 5, 8, 9, 10, 11, 12, 13, 13, 1, 13, 14, 13, 15, 16, 13, 13, 13, 13, 2, 1,
-	-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-	-1, 2, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 2, -1,
-	-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 5, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-	17, 17, 17, 18, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17,
-	-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-	19, 19, 19, 19, 19, 20, 19, 19, 19, 19, 19, 19, 19, 19, 19, 21, 19, 19, 19, 19, 19, 19, 19, 19, 19, 19, 19,
-	-1, -1, -1, -1, -1, -1, -1, -1, 8, 9, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-	-1, -1, -1, -1, -1, -1, -1, 22, 9, 9, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 23, -1, -1,
-	-1, -1, -1, -1, -1, -1, -1, 22, 9, 9, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-	-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 5, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-	-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 5, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-	-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 5, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-	-1, -1, -1, -1, -1, -1, -1, -1, 13, 13, -1, -1, -1, 13, 13, -1, 13, 13, 13, 13, 13, 13, 13, 13, 13, -1, -1,
-	-1, -1, -1, -1, -1, -1, -1, -1, 13, 13, -1, -1, -1, 13, 13, -1, 13, 13, 13, 13, 24, 25, 13, 13, 13, -1, -1,
-	-1, -1, -1, -1, -1, -1, -1, -1, 13, 13, -1, -1, -1, 13, 13, -1, 13, 13, 26, 13, 13, 13, 13, 13, 13, -1, -1,
-	-1, -1, -1, -1, -1, -1, -1, -1, 13, 13, -1, -1, -1, 13, 13, -1, 13, 27, 13, 13, 13, 13, 13, 13, 13, -1, -1,
-	17, 17, 17, 18, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17,
-	-1, -1, -1, 17, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-	19, 19, 19, 19, 19, 20, 19, 19, 19, 19, 19, 19, 19, 19, 19, 21, 19, 19, 19, 19, 19, 19, 19, 19, 19, 19, 19,
-	-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-	19, 19, 19, 19, 19, 19, 19, 19, 19, 19, 19, 19, 19, 19, 19, 19, 19, 19, 19, 19, 19, 19, 19, 19, 19, -1, 19,
-	-1, -1, -1, -1, -1, -1, -1, -1, 22, 22, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-	-1, -1, -1, -1, -1, -1, -1, -1, 28, 28, -1, -1, -1, 28, -1, -1, 28, 28, 28, -1, -1, -1, -1, -1, -1, -1, -1,
-	-1, -1, -1, -1, -1, -1, -1, -1, 13, 13, -1, -1, -1, 13, 13, -1, 13, 13, 13, 13, 13, 13, 29, 13, 13, -1, -1,
-	-1, -1, -1, -1, -1, -1, -1, -1, 13, 13, -1, -1, -1, 13, 13, -1, 26, 13, 13, 13, 13, 13, 13, 13, 13, -1, -1,
-	-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-	-1, -1, -1, -1, -1, -1, -1, -1, 13, 13, -1, -1, -1, 13, 13, -1, 13, 13, 13, 13, 13, 13, 13, 26, 13, -1, -1,
-	-1, -1, -1, -1, -1, -1, -1, -1, 28, 28, -1, -1, -1, 28, -1, -1, 28, 28, 28, -1, -1, -1, -1, -1, -1, -1, -1,
-	-1, -1, -1, -1, -1, -1, -1, -1, 13, 13, -1, -1, -1, 13, 13, -1, 13, 26, 13, 13, 13, 13, 13, 13, 13, -1, -1,
-}
-var pgenAccept_sampleLexer = [...]int8{-1, 6, 5, 4, 6, 4, 6, 4, 1, 1, 4, 4, 4, 3, 3, 3, 3, -1, 0, -1, 0, -1, 1, -1, 3, 3, 2, 3, 1, 3}
-
-// pgenLoops_sampleLexer marks the accepting states that some ASCII bytes but the line feed
-// lead back to: the lexer reads runs of them in a loop of its own.
-var pgenLoops_sampleLexer = [...]bool{false, false, true, false, false, false, false, false, false, true, false, false, false, true, false, false, false, false, false, false, false, false, true, false, false, false, false, false, true, false}
-
-// pgenLex_sampleLexer splits s into tokens as participle's lexer does with the rules of sampleLexer, tried in order;
-// tokens of the rules in the elide mask are left out. The last token is the end of the input.
-func pgenLex_sampleLexer(filename, s string, elide uint64, toks []pgenToken) ([]pgenToken, error) {
-	line, col := int32(1), int32(1)
-	pos := 0
-	for pos < len(s) {
-		st, rule, end := 0, int(pgenAccept_sampleLexer[0]), pos
-		plain := true // no line break and no multi-byte rune read
-		for p := pos; p < len(s); {
-			g := int(pgenGroup_sampleLexer[s[p]])
-			size := 1
-			if g >= 25 { // a line feed or a non-ASCII byte
-				plain = false
-				if g > 25 {
-					_, size = utf8.DecodeRuneInString(s[p:])
-				}
-			}
-			st = int(pgenTrans_sampleLexer[st*27+g])
-			if st < 0 {
-				break
-			}
-			p += size
-			if a := pgenAccept_sampleLexer[st]; a >= 0 {
-				if pgenLoops_sampleLexer[st] {
-					for row := st * 27; p < len(s); p++ {
-						g := int(pgenGroup_sampleLexer[s[p]])
-						if g >= 25 || int(pgenTrans_sampleLexer[row+g]) != st {
-							break
-						}
-					}
-				}
-				rule, end = int(a), p
-			}
-		}
-		if rule < 0 {
-			return toks, pgenLexError(lexer.Position{Filename: filename, Offset: pos, Line: int(line), Column: int(col)}, s[pos:])
-		}
-		if end == pos {
-			return toks, &lexer.Error{Msg: "lexer: rule " + strconv.Quote(pgenRuleNames_sampleLexer[rule]) + " did not match any input", Pos: lexer.Position{Filename: filename, Offset: pos, Line: int(line), Column: int(col)}}
-		}
-		if elide&(1<<uint(rule)) == 0 {
-			toks = append(toks, pgenToken{typ: int32(rule), start: int32(pos), end: int32(end), line: line, col: col})
-		}
-		if plain {
-			col += int32(end - pos)
-		} else {
-			line, col = pgenAdvance(line, col, s[pos:end])
-		}
-		pos = end
-	}
-	return append(toks, pgenToken{typ: -1, start: int32(pos), end: int32(pos), line: line, col: col}), nil
-}
-
-var pgenRuleNames_sampleLexer = [...]string{"Str", "Num", "Key", "Ident", "Op", "Space", "Other"}
 
 // programParserGen is the generated parser of programParser's grammar (root program): it builds the
 // same tree and reports the same errors. Its zero value is ready to use;
 // it keeps its buffers between parses, so use one per goroutine.
 type programParserGen struct {
-	filename     string
-	src          string
-	toks         []pgenToken
+	pgenrt.Input
 	reuse        bool // ParseInto: nodes come from the slabs
-	slab_call    pgenSlab[call]
-	slab_expr    pgenSlab[expr]
-	slab_ifStmt  pgenSlab[ifStmt]
-	slab_letStmt pgenSlab[letStmt]
-	slab_stmt    pgenSlab[stmt]
-	slab_string  pgenSlab[string]
+	slab_call    pgenrt.Slab[call]
+	slab_expr    pgenrt.Slab[expr]
+	slab_ifStmt  pgenrt.Slab[ifStmt]
+	slab_letStmt pgenrt.Slab[letStmt]
+	slab_stmt    pgenrt.Slab[stmt]
+	slab_string  pgenrt.Slab[string]
 }
 
 // ParseString parses s as programParser.ParseString does, into a new tree.
 func (p *programParserGen) ParseString(filename, s string) (*program, error) {
 	out := new(program)
-	if err := p.parse(filename, s, out, false); err != nil {
-		return nil, err
-	}
-	return out, nil
+	return pgenrt.Tree(out, p.parse(filename, s, out, false))
 }
 
 // ParseInto parses s into *out, which it first clears. The slices of the
@@ -273,282 +87,1017 @@ func (p *programParserGen) ParseInto(filename, s string, out *program) error {
 
 func (p *programParserGen) parse(filename, s string, out *program, reuse bool) error {
 	p.reuse = reuse
-	p.slab_call.reset()
-	p.slab_expr.reset()
-	p.slab_ifStmt.reset()
-	p.slab_letStmt.reset()
-	p.slab_stmt.reset()
-	p.slab_string.reset()
+	p.slab_call.Reset()
+	p.slab_expr.Reset()
+	p.slab_ifStmt.Reset()
+	p.slab_letStmt.Reset()
+	p.slab_stmt.Reset()
+	p.slab_string.Reset()
 
-	toks, err := pgenLex_sampleLexer(filename, s, 32, p.toks[:0])
-	p.toks = toks
-	if err != nil {
+	if err := p.Lex(&pgenLexer_sampleLexer, filename, s, 32); err != nil {
 		return err
 	}
-	p.filename, p.src = filename, s
 	*out = program{Stmts: out.Stmts[:0]}
-	var c pgenState
+	var c pgenrt.State
 	m, e := p.s_program(&c, out)
-	if e.on {
-		return p.err(e)
-	}
-	if !m || p.toks[c.cur].typ >= 0 {
-		return p.err(c.deepest(pgenErr{on: true, tok: int32(c.cur), expect: -1}))
-	}
-	return nil
+	return p.Finish(&c, m, e, pgenExpect_programParser[:])
 }
 
-func (p *programParserGen) pos(i int) lexer.Position {
-	t := &p.toks[i]
-	return lexer.Position{Filename: p.filename, Offset: int(t.start), Line: int(t.line), Column: int(t.col)}
+// <ident>
+func (p *programParserGen) n0(c *pgenrt.State, s *call) (bool, pgenrt.Err) {
+	start := c.Cur
+	if m, e := p.Ref(c, 3); !m || e.On {
+		return e.On, e
+	}
+	if c.Cur == start+1 && s.Name == "" {
+		s.Name = p.Text(start) // one token: no concatenation
+		return true, pgenrt.Err{}
+	}
+	for i := start; i < c.Cur; i++ {
+		s.Name += p.Text(i)
+	}
+	return true, pgenrt.Err{}
 }
 
-func (p *programParserGen) text(i int) string {
-	t := &p.toks[i]
-	return p.src[t.start:t.end]
+// "." <ident>
+func (p *programParserGen) n1(c *pgenrt.State, s *call) (bool, pgenrt.Err) {
+	if m, e := p.Lit(c, "."); !m || e.On {
+		return e.On, e
+	}
+	if m, e := p.n0(c, s); !m || e.On {
+		return true, c.Miss(e, 0)
+	}
+	return true, pgenrt.Err{}
 }
 
-func (p *programParserGen) err(e pgenErr) error {
-	t := &p.toks[e.tok]
-	typ := lexer.EOF
-	if t.typ >= 0 {
-		typ = lexer.EOF - 1 - lexer.TokenType(t.typ)
+// ("." <ident>)*
+func (p *programParserGen) n2(c *pgenrt.State, s *call) (bool, pgenrt.Err) {
+	matched := false
+	for {
+		b := *c
+		sv0 := s.Name
+		m, e := p.n1(&b, s)
+		if e.On {
+			c.MaybeUpdate(e)
+			if c.Stop(e, &b, 2) {
+				return true, e
+			}
+			s.Name = sv0
+			break
+		}
+		c.Accept(&b)
+		if !m {
+			s.Name = sv0
+			break
+		}
+		matched = true
 	}
-	expect := ""
-	if e.expect >= 0 {
-		expect = pgenExpect_programParser[e.expect]
-	}
-	return &participle.UnexpectedTokenError{Unexpected: lexer.Token{Type: typ, Value: p.src[t.start:t.end], Pos: p.pos(int(e.tok))}, Expect: expect}
+	_ = matched
+	return true, pgenrt.Err{}
 }
 
-func (p *programParserGen) s_call(c *pgenState, s *call) (bool, pgenErr) {
-	s.Pos = p.pos(c.cur)
-	m, e := p.n0(c, s)
-	if e.on {
-		c.maybeUpdate(e)
-		return true, e
+// Expr
+func (p *programParserGen) n3(c *pgenrt.State, s *call) (bool, pgenrt.Err) {
+	var nv *expr
+	if p.reuse {
+		nv = p.slab_expr.Alloc()
+		*nv = expr{Ops: nv.Ops[:0]}
+	} else {
+		nv = new(expr)
 	}
-	return m, pgenErr{}
+	if m, e := p.s_expr(c, nv); !m || e.On {
+		return e.On, e
+	}
+	s.Args = append(s.Args, nv)
+	return true, pgenrt.Err{}
 }
 
-func (p *programParserGen) s_expr(c *pgenState, s *expr) (bool, pgenErr) {
-	m, e := p.n1(c, s)
-	if e.on {
-		c.maybeUpdate(e)
-		return true, e
+// "," Expr
+func (p *programParserGen) n4(c *pgenrt.State, s *call) (bool, pgenrt.Err) {
+	if m, e := p.Lit(c, ","); !m || e.On {
+		return e.On, e
 	}
-	return m, pgenErr{}
+	if m, e := p.n3(c, s); !m || e.On {
+		return true, c.Miss(e, 3)
+	}
+	return true, pgenrt.Err{}
 }
 
-func (p *programParserGen) s_ifStmt(c *pgenState, s *ifStmt) (bool, pgenErr) {
-	m, e := p.n2(c, s)
-	if e.on {
-		c.maybeUpdate(e)
-		return true, e
+// ("," Expr)*
+func (p *programParserGen) n5(c *pgenrt.State, s *call) (bool, pgenrt.Err) {
+	matched := false
+	for {
+		b := *c
+		sv0 := s.Args
+		m, e := p.n4(&b, s)
+		if e.On {
+			c.MaybeUpdate(e)
+			if c.Stop(e, &b, 2) {
+				return true, e
+			}
+			s.Args = sv0
+			break
+		}
+		c.Accept(&b)
+		if !m {
+			s.Args = sv0
+			break
+		}
+		matched = true
 	}
-	return m, pgenErr{}
+	_ = matched
+	return true, pgenrt.Err{}
 }
 
-func (p *programParserGen) s_letStmt(c *pgenState, s *letStmt) (bool, pgenErr) {
-	s.Pos = p.pos(c.cur)
-	m, e := p.n3(c, s)
-	if e.on {
-		c.maybeUpdate(e)
-		return true, e
+// ","?
+func (p *programParserGen) n6(c *pgenrt.State) (bool, pgenrt.Err) {
+	matched := false
+	for {
+		b := *c
+		m, e := p.Lit(&b, ",")
+		if e.On {
+			c.MaybeUpdate(e)
+			if c.Stop(e, &b, 2) {
+				return true, e
+			}
+			break
+		}
+		c.Accept(&b)
+		if !m {
+			break
+		}
+		matched = true
+		break
 	}
-	return m, pgenErr{}
+	_ = matched
+	return true, pgenrt.Err{}
 }
 
-func (p *programParserGen) s_opRHS(c *pgenState, s *opRHS) (bool, pgenErr) {
-	m, e := p.n4(c, s)
-	if e.on {
-		c.maybeUpdate(e)
-		return true, e
+// Expr ("," Expr)* ","?
+func (p *programParserGen) n7(c *pgenrt.State, s *call) (bool, pgenrt.Err) {
+	if m, e := p.n3(c, s); !m || e.On {
+		return e.On, e
 	}
-	return m, pgenErr{}
+	if m, e := p.n5(c, s); !m || e.On {
+		return true, c.Miss(e, 4)
+	}
+	if m, e := p.n6(c); !m || e.On {
+		return true, c.Miss(e, 5)
+	}
+	return true, pgenrt.Err{}
 }
 
-func (p *programParserGen) s_program(c *pgenState, s *program) (bool, pgenErr) {
-	s.Pos = p.pos(c.cur)
-	m, e := p.n5(c, s)
-	if e.on {
-		c.maybeUpdate(e)
-		return true, e
+// (Expr ("," Expr)* ","?)?
+func (p *programParserGen) n8(c *pgenrt.State, s *call) (bool, pgenrt.Err) {
+	matched := false
+	for {
+		b := *c
+		sv0 := s.Args
+		m, e := p.n7(&b, s)
+		if e.On {
+			c.MaybeUpdate(e)
+			if c.Stop(e, &b, 2) {
+				return true, e
+			}
+			s.Args = sv0
+			break
+		}
+		c.Accept(&b)
+		if !m {
+			s.Args = sv0
+			break
+		}
+		matched = true
+		break
 	}
-	return m, pgenErr{}
-}
-
-func (p *programParserGen) s_stmt(c *pgenState, s *stmt) (bool, pgenErr) {
-	s.Pos = p.pos(c.cur)
-	m, e := p.n6(c, s)
-	if e.on {
-		c.maybeUpdate(e)
-		return true, e
-	}
-	return m, pgenErr{}
-}
-
-func (p *programParserGen) s_term(c *pgenState, s *term) (bool, pgenErr) {
-	s.Pos = p.pos(c.cur)
-	m, e := p.n7(c, s)
-	if e.on {
-		c.maybeUpdate(e)
-		return true, e
-	}
-	return m, pgenErr{}
+	_ = matched
+	return true, pgenrt.Err{}
 }
 
 // <ident> ("." <ident>)* "(" (Expr ("," Expr)* ","?)? ")"
-func (p *programParserGen) n0(c *pgenState, s *call) (bool, pgenErr) {
-	if m, e := p.n8(c, s); e.on {
-		return true, e
-	} else if !m {
-		return false, pgenErr{}
+func (p *programParserGen) n9(c *pgenrt.State, s *call) (bool, pgenrt.Err) {
+	if m, e := p.n0(c, s); !m || e.On {
+		return e.On, e
 	}
-	if m, e := p.n9(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 0}
+	if m, e := p.n2(c, s); !m || e.On {
+		return true, c.Miss(e, 1)
 	}
-	if m, e := p.n10(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 1}
+	if m, e := p.Lit(c, "("); !m || e.On {
+		return true, c.Miss(e, 2)
 	}
-	if m, e := p.n11(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 2}
+	if m, e := p.n8(c, s); !m || e.On {
+		return true, c.Miss(e, 6)
 	}
-	if m, e := p.n12(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 3}
+	if m, e := p.Lit(c, ")"); !m || e.On {
+		return true, c.Miss(e, 7)
 	}
-	return true, pgenErr{}
+	return true, pgenrt.Err{}
+}
+
+func (p *programParserGen) s_call(c *pgenrt.State, s *call) (bool, pgenrt.Err) {
+	s.Pos = p.Pos(c.Cur)
+	return c.Close(p.n9(c, s))
+}
+
+// Term
+func (p *programParserGen) n10(c *pgenrt.State, s *expr) (bool, pgenrt.Err) {
+	var v term
+	if m, e := p.s_term(c, &v); !m || e.On {
+		return e.On, e
+	}
+	s.Left = v
+	return true, pgenrt.Err{}
+}
+
+// OpRHS
+func (p *programParserGen) n11(c *pgenrt.State, s *expr) (bool, pgenrt.Err) {
+	var v opRHS
+	if m, e := p.s_opRHS(c, &v); !m || e.On {
+		return e.On, e
+	}
+	s.Ops = append(s.Ops, v)
+	return true, pgenrt.Err{}
+}
+
+// OpRHS*
+func (p *programParserGen) n12(c *pgenrt.State, s *expr) (bool, pgenrt.Err) {
+	matched := false
+	for {
+		b := *c
+		sv0 := s.Ops
+		m, e := p.n11(&b, s)
+		if e.On {
+			c.MaybeUpdate(e)
+			if c.Stop(e, &b, 2) {
+				return true, e
+			}
+			s.Ops = sv0
+			break
+		}
+		c.Accept(&b)
+		if !m {
+			s.Ops = sv0
+			break
+		}
+		matched = true
+	}
+	_ = matched
+	return true, pgenrt.Err{}
+}
+
+// Expr
+func (p *programParserGen) n13(c *pgenrt.State, s *expr) (bool, pgenrt.Err) {
+	var nv *expr
+	if p.reuse {
+		nv = p.slab_expr.Alloc()
+		*nv = expr{Ops: nv.Ops[:0]}
+	} else {
+		nv = new(expr)
+	}
+	if m, e := p.s_expr(c, nv); !m || e.On {
+		return e.On, e
+	}
+	s.Check = nv
+	return true, pgenrt.Err{}
+}
+
+// "?" Expr ":" Expr
+func (p *programParserGen) n14(c *pgenrt.State, s *expr) (bool, pgenrt.Err) {
+	if m, e := p.Lit(c, "?"); !m || e.On {
+		return e.On, e
+	}
+	if m, e := p.n13(c, s); !m || e.On {
+		return true, c.Miss(e, 9)
+	}
+	if m, e := p.Lit(c, ":"); !m || e.On {
+		return true, c.Miss(e, 10)
+	}
+	if m, e := p.n13(c, s); !m || e.On {
+		return true, c.Miss(e, 3)
+	}
+	return true, pgenrt.Err{}
+}
+
+// ("?" Expr ":" Expr)?
+func (p *programParserGen) n15(c *pgenrt.State, s *expr) (bool, pgenrt.Err) {
+	matched := false
+	for {
+		b := *c
+		sv0 := s.Check
+		m, e := p.n14(&b, s)
+		if e.On {
+			c.MaybeUpdate(e)
+			if c.Stop(e, &b, 2) {
+				return true, e
+			}
+			s.Check = sv0
+			break
+		}
+		c.Accept(&b)
+		if !m {
+			s.Check = sv0
+			break
+		}
+		matched = true
+		break
+	}
+	_ = matched
+	return true, pgenrt.Err{}
 }
 
 // Term OpRHS* ("?" Expr ":" Expr)?
-func (p *programParserGen) n1(c *pgenState, s *expr) (bool, pgenErr) {
-	if m, e := p.n13(c, s); e.on {
-		return true, e
-	} else if !m {
-		return false, pgenErr{}
+func (p *programParserGen) n16(c *pgenrt.State, s *expr) (bool, pgenrt.Err) {
+	if m, e := p.n10(c, s); !m || e.On {
+		return e.On, e
 	}
-	if m, e := p.n14(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 4}
+	if m, e := p.n12(c, s); !m || e.On {
+		return true, c.Miss(e, 8)
 	}
-	if m, e := p.n15(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 5}
+	if m, e := p.n15(c, s); !m || e.On {
+		return true, c.Miss(e, 11)
 	}
-	return true, pgenErr{}
+	return true, pgenrt.Err{}
+}
+
+func (p *programParserGen) s_expr(c *pgenrt.State, s *expr) (bool, pgenrt.Err) {
+	return c.Close(p.n16(c, s))
+}
+
+// Expr
+func (p *programParserGen) n17(c *pgenrt.State, s *ifStmt) (bool, pgenrt.Err) {
+	var v expr
+	if m, e := p.s_expr(c, &v); !m || e.On {
+		return e.On, e
+	}
+	s.Cond = v
+	return true, pgenrt.Err{}
+}
+
+// Stmt
+func (p *programParserGen) n18(c *pgenrt.State, s *ifStmt) (bool, pgenrt.Err) {
+	var nv *stmt
+	if p.reuse {
+		nv = p.slab_stmt.Alloc()
+		*nv = stmt{Labels: nv.Labels[:0]}
+	} else {
+		nv = new(stmt)
+	}
+	if m, e := p.s_stmt(c, nv); !m || e.On {
+		return e.On, e
+	}
+	s.Then = append(s.Then, nv)
+	return true, pgenrt.Err{}
+}
+
+// Stmt*
+func (p *programParserGen) n19(c *pgenrt.State, s *ifStmt) (bool, pgenrt.Err) {
+	matched := false
+	for {
+		b := *c
+		sv0 := s.Then
+		m, e := p.n18(&b, s)
+		if e.On {
+			c.MaybeUpdate(e)
+			if c.Stop(e, &b, 2) {
+				return true, e
+			}
+			s.Then = sv0
+			break
+		}
+		c.Accept(&b)
+		if !m {
+			s.Then = sv0
+			break
+		}
+		matched = true
+	}
+	_ = matched
+	return true, pgenrt.Err{}
+}
+
+// Stmt
+func (p *programParserGen) n20(c *pgenrt.State, s *ifStmt) (bool, pgenrt.Err) {
+	var v stmt
+	if m, e := p.s_stmt(c, &v); !m || e.On {
+		return e.On, e
+	}
+	s.Else = append(s.Else, v)
+	return true, pgenrt.Err{}
+}
+
+// Stmt*
+func (p *programParserGen) n21(c *pgenrt.State, s *ifStmt) (bool, pgenrt.Err) {
+	matched := false
+	for {
+		b := *c
+		sv0 := s.Else
+		m, e := p.n20(&b, s)
+		if e.On {
+			c.MaybeUpdate(e)
+			if c.Stop(e, &b, 2) {
+				return true, e
+			}
+			s.Else = sv0
+			break
+		}
+		c.Accept(&b)
+		if !m {
+			s.Else = sv0
+			break
+		}
+		matched = true
+	}
+	_ = matched
+	return true, pgenrt.Err{}
+}
+
+// "else" "{" Stmt* "}"
+func (p *programParserGen) n22(c *pgenrt.State, s *ifStmt) (bool, pgenrt.Err) {
+	if m, e := p.Lit(c, "else"); !m || e.On {
+		return e.On, e
+	}
+	if m, e := p.Lit(c, "{"); !m || e.On {
+		return true, c.Miss(e, 16)
+	}
+	if m, e := p.n21(c, s); !m || e.On {
+		return true, c.Miss(e, 17)
+	}
+	if m, e := p.Lit(c, "}"); !m || e.On {
+		return true, c.Miss(e, 18)
+	}
+	return true, pgenrt.Err{}
+}
+
+// ("else" "{" Stmt* "}")?
+func (p *programParserGen) n23(c *pgenrt.State, s *ifStmt) (bool, pgenrt.Err) {
+	matched := false
+	for {
+		b := *c
+		sv0 := s.Else
+		m, e := p.n22(&b, s)
+		if e.On {
+			c.MaybeUpdate(e)
+			if c.Stop(e, &b, 2) {
+				return true, e
+			}
+			s.Else = sv0
+			break
+		}
+		c.Accept(&b)
+		if !m {
+			s.Else = sv0
+			break
+		}
+		matched = true
+		break
+	}
+	_ = matched
+	return true, pgenrt.Err{}
 }
 
 // "if" Expr "{" Stmt* "}" ("else" "{" Stmt* "}")?
-func (p *programParserGen) n2(c *pgenState, s *ifStmt) (bool, pgenErr) {
-	if m, e := p.n16(c, s); e.on {
-		return true, e
-	} else if !m {
-		return false, pgenErr{}
+func (p *programParserGen) n24(c *pgenrt.State, s *ifStmt) (bool, pgenrt.Err) {
+	if m, e := p.Lit(c, "if"); !m || e.On {
+		return e.On, e
 	}
-	if m, e := p.n17(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 6}
+	if m, e := p.n17(c, s); !m || e.On {
+		return true, c.Miss(e, 12)
 	}
-	if m, e := p.n18(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 7}
+	if m, e := p.Lit(c, "{"); !m || e.On {
+		return true, c.Miss(e, 13)
 	}
-	if m, e := p.n19(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 8}
+	if m, e := p.n19(c, s); !m || e.On {
+		return true, c.Miss(e, 14)
 	}
-	if m, e := p.n20(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 9}
+	if m, e := p.Lit(c, "}"); !m || e.On {
+		return true, c.Miss(e, 15)
 	}
-	if m, e := p.n21(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 10}
+	if m, e := p.n23(c, s); !m || e.On {
+		return true, c.Miss(e, 19)
 	}
-	return true, pgenErr{}
+	return true, pgenrt.Err{}
+}
+
+func (p *programParserGen) s_ifStmt(c *pgenrt.State, s *ifStmt) (bool, pgenrt.Err) {
+	return c.Close(p.n24(c, s))
+}
+
+// "!"
+func (p *programParserGen) n25(c *pgenrt.State, s *letStmt) (bool, pgenrt.Err) {
+	start := c.Cur
+	if m, e := p.Lit(c, "!"); !m || e.On {
+		return e.On, e
+	}
+	if c.Cur > start {
+		s.Const = true
+	}
+	return true, pgenrt.Err{}
+}
+
+// "!"?
+func (p *programParserGen) n26(c *pgenrt.State, s *letStmt) (bool, pgenrt.Err) {
+	matched := false
+	for {
+		b := *c
+		sv0 := s.Const
+		m, e := p.n25(&b, s)
+		if e.On {
+			c.MaybeUpdate(e)
+			if c.Stop(e, &b, 2) {
+				return true, e
+			}
+			s.Const = sv0
+			break
+		}
+		c.Accept(&b)
+		if !m {
+			s.Const = sv0
+			break
+		}
+		matched = true
+		break
+	}
+	_ = matched
+	return true, pgenrt.Err{}
+}
+
+// <ident>
+func (p *programParserGen) n27(c *pgenrt.State, s *letStmt) (bool, pgenrt.Err) {
+	start := c.Cur
+	if m, e := p.Ref(c, 3); !m || e.On {
+		return e.On, e
+	}
+	if c.Cur == start+1 && s.Name == "" {
+		s.Name = p.Text(start) // one token: no concatenation
+		return true, pgenrt.Err{}
+	}
+	for i := start; i < c.Cur; i++ {
+		s.Name += p.Text(i)
+	}
+	return true, pgenrt.Err{}
+}
+
+// <ident>
+func (p *programParserGen) n28(c *pgenrt.State, s *letStmt) (bool, pgenrt.Err) {
+	start := c.Cur
+	if m, e := p.Ref(c, 3); !m || e.On {
+		return e.On, e
+	}
+	var v string
+	if s.Type != nil {
+		v = *s.Type
+	}
+	for i := start; i < c.Cur; i++ {
+		v += p.Text(i)
+	}
+	var ns *string
+	if p.reuse {
+		ns = p.slab_string.Alloc()
+	} else {
+		ns = new(string)
+	}
+	*ns = v
+	s.Type = ns
+	return true, pgenrt.Err{}
+}
+
+// "." <ident>
+func (p *programParserGen) n29(c *pgenrt.State, s *letStmt) (bool, pgenrt.Err) {
+	if m, e := p.Lit(c, "."); !m || e.On {
+		return e.On, e
+	}
+	if m, e := p.n28(c, s); !m || e.On {
+		return true, c.Miss(e, 0)
+	}
+	return true, pgenrt.Err{}
+}
+
+// ("." <ident>)*
+func (p *programParserGen) n30(c *pgenrt.State, s *letStmt) (bool, pgenrt.Err) {
+	matched := false
+	for {
+		b := *c
+		sv0 := s.Type
+		m, e := p.n29(&b, s)
+		if e.On {
+			c.MaybeUpdate(e)
+			if c.Stop(e, &b, 2) {
+				return true, e
+			}
+			s.Type = sv0
+			break
+		}
+		c.Accept(&b)
+		if !m {
+			s.Type = sv0
+			break
+		}
+		matched = true
+	}
+	_ = matched
+	return true, pgenrt.Err{}
+}
+
+// ":" <ident> ("." <ident>)*
+func (p *programParserGen) n31(c *pgenrt.State, s *letStmt) (bool, pgenrt.Err) {
+	if m, e := p.Lit(c, ":"); !m || e.On {
+		return e.On, e
+	}
+	if m, e := p.n28(c, s); !m || e.On {
+		return true, c.Miss(e, 22)
+	}
+	if m, e := p.n30(c, s); !m || e.On {
+		return true, c.Miss(e, 23)
+	}
+	return true, pgenrt.Err{}
+}
+
+// (":" <ident> ("." <ident>)*)?
+func (p *programParserGen) n32(c *pgenrt.State, s *letStmt) (bool, pgenrt.Err) {
+	matched := false
+	for {
+		b := *c
+		sv0 := s.Type
+		m, e := p.n31(&b, s)
+		if e.On {
+			c.MaybeUpdate(e)
+			if c.Stop(e, &b, 2) {
+				return true, e
+			}
+			s.Type = sv0
+			break
+		}
+		c.Accept(&b)
+		if !m {
+			s.Type = sv0
+			break
+		}
+		matched = true
+		break
+	}
+	_ = matched
+	return true, pgenrt.Err{}
+}
+
+// Expr
+func (p *programParserGen) n33(c *pgenrt.State, s *letStmt) (bool, pgenrt.Err) {
+	var v expr
+	if m, e := p.s_expr(c, &v); !m || e.On {
+		return e.On, e
+	}
+	s.Value = v
+	return true, pgenrt.Err{}
 }
 
 // "let" "!"? <ident> (":" <ident> ("." <ident>)*)? "=" Expr
-func (p *programParserGen) n3(c *pgenState, s *letStmt) (bool, pgenErr) {
-	if m, e := p.n22(c, s); e.on {
-		return true, e
-	} else if !m {
-		return false, pgenErr{}
+func (p *programParserGen) n34(c *pgenrt.State, s *letStmt) (bool, pgenrt.Err) {
+	if m, e := p.Lit(c, "let"); !m || e.On {
+		return e.On, e
 	}
-	if m, e := p.n23(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 11}
+	if m, e := p.n26(c, s); !m || e.On {
+		return true, c.Miss(e, 20)
 	}
-	if m, e := p.n24(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 12}
+	if m, e := p.n27(c, s); !m || e.On {
+		return true, c.Miss(e, 21)
 	}
-	if m, e := p.n25(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 13}
+	if m, e := p.n32(c, s); !m || e.On {
+		return true, c.Miss(e, 24)
 	}
-	if m, e := p.n26(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 14}
+	if m, e := p.Lit(c, "="); !m || e.On {
+		return true, c.Miss(e, 25)
 	}
-	if m, e := p.n27(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 15}
+	if m, e := p.n33(c, s); !m || e.On {
+		return true, c.Miss(e, 3)
 	}
-	return true, pgenErr{}
+	return true, pgenrt.Err{}
+}
+
+func (p *programParserGen) s_letStmt(c *pgenrt.State, s *letStmt) (bool, pgenrt.Err) {
+	s.Pos = p.Pos(c.Cur)
+	return c.Close(p.n34(c, s))
+}
+
+// "&" "&"
+func (p *programParserGen) n35(c *pgenrt.State) (bool, pgenrt.Err) {
+	if m, e := p.Lit(c, "&"); !m || e.On {
+		return e.On, e
+	}
+	if m, e := p.Lit(c, "&"); !m || e.On {
+		return true, c.Miss(e, 26)
+	}
+	return true, pgenrt.Err{}
+}
+
+// "|" "|"
+func (p *programParserGen) n36(c *pgenrt.State) (bool, pgenrt.Err) {
+	if m, e := p.Lit(c, "|"); !m || e.On {
+		return e.On, e
+	}
+	if m, e := p.Lit(c, "|"); !m || e.On {
+		return true, c.Miss(e, 27)
+	}
+	return true, pgenrt.Err{}
+}
+
+// "==" | "!=" | "<" | ">" | "<=" | ">=" | "+" | "-" | "*" | "/" | ("&" "&") | ("|" "|")
+func (p *programParserGen) n37(c *pgenrt.State) (bool, pgenrt.Err) {
+	deepest := 0
+	var first pgenrt.Err
+	{
+		b := *c
+		m, e := p.Lit(&b, "==")
+		if e.On {
+			if c.Stop(e, &b, 2) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+	}
+	{
+		b := *c
+		m, e := p.Lit(&b, "!=")
+		if e.On {
+			if c.Stop(e, &b, 2) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+	}
+	{
+		b := *c
+		m, e := p.Lit(&b, "<")
+		if e.On {
+			if c.Stop(e, &b, 2) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+	}
+	{
+		b := *c
+		m, e := p.Lit(&b, ">")
+		if e.On {
+			if c.Stop(e, &b, 2) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+	}
+	{
+		b := *c
+		m, e := p.Lit(&b, "<=")
+		if e.On {
+			if c.Stop(e, &b, 2) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+	}
+	{
+		b := *c
+		m, e := p.Lit(&b, ">=")
+		if e.On {
+			if c.Stop(e, &b, 2) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+	}
+	{
+		b := *c
+		m, e := p.Lit(&b, "+")
+		if e.On {
+			if c.Stop(e, &b, 2) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+	}
+	{
+		b := *c
+		m, e := p.Lit(&b, "-")
+		if e.On {
+			if c.Stop(e, &b, 2) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+	}
+	{
+		b := *c
+		m, e := p.Lit(&b, "*")
+		if e.On {
+			if c.Stop(e, &b, 2) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+	}
+	{
+		b := *c
+		m, e := p.Lit(&b, "/")
+		if e.On {
+			if c.Stop(e, &b, 2) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+	}
+	{
+		b := *c
+		m, e := p.n35(&b)
+		if e.On {
+			if c.Stop(e, &b, 2) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+	}
+	{
+		b := *c
+		m, e := p.n36(&b)
+		if e.On {
+			if c.Stop(e, &b, 2) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+	}
+	if first.On {
+		c.MaybeUpdate(first)
+		return true, first
+	}
+	return false, pgenrt.Err{}
+}
+
+// ("==" | "!=" | "<" | ">" | "<=" | ">=" | "+" | "-" | "*" | "/" | ("&" "&") | ("|" "|"))
+func (p *programParserGen) n38(c *pgenrt.State, s *opRHS) (bool, pgenrt.Err) {
+	start := c.Cur
+	if m, e := p.n37(c); !m || e.On {
+		return e.On, e
+	}
+	if c.Cur == start+1 && s.Op == "" {
+		s.Op = p.Text(start) // one token: no concatenation
+		return true, pgenrt.Err{}
+	}
+	for i := start; i < c.Cur; i++ {
+		s.Op += p.Text(i)
+	}
+	return true, pgenrt.Err{}
+}
+
+// Term
+func (p *programParserGen) n39(c *pgenrt.State, s *opRHS) (bool, pgenrt.Err) {
+	var v term
+	if m, e := p.s_term(c, &v); !m || e.On {
+		return e.On, e
+	}
+	s.Right = v
+	return true, pgenrt.Err{}
 }
 
 // ("==" | "!=" | "<" | ">" | "<=" | ">=" | "+" | "-" | "*" | "/" | ("&" "&") | ("|" "|")) Term
-func (p *programParserGen) n4(c *pgenState, s *opRHS) (bool, pgenErr) {
-	if m, e := p.n28(c, s); e.on {
-		return true, e
-	} else if !m {
-		return false, pgenErr{}
+func (p *programParserGen) n40(c *pgenrt.State, s *opRHS) (bool, pgenrt.Err) {
+	if m, e := p.n38(c, s); !m || e.On {
+		return e.On, e
 	}
-	if m, e := p.n29(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 16}
+	if m, e := p.n39(c, s); !m || e.On {
+		return true, c.Miss(e, 28)
 	}
-	return true, pgenErr{}
+	return true, pgenrt.Err{}
+}
+
+func (p *programParserGen) s_opRHS(c *pgenrt.State, s *opRHS) (bool, pgenrt.Err) {
+	return c.Close(p.n40(c, s))
+}
+
+// Stmt
+func (p *programParserGen) n41(c *pgenrt.State, s *program) (bool, pgenrt.Err) {
+	var nv *stmt
+	if p.reuse {
+		nv = p.slab_stmt.Alloc()
+		*nv = stmt{Labels: nv.Labels[:0]}
+	} else {
+		nv = new(stmt)
+	}
+	if m, e := p.s_stmt(c, nv); !m || e.On {
+		return e.On, e
+	}
+	s.Stmts = append(s.Stmts, nv)
+	return true, pgenrt.Err{}
+}
+
+// ";"?
+func (p *programParserGen) n42(c *pgenrt.State) (bool, pgenrt.Err) {
+	matched := false
+	for {
+		b := *c
+		m, e := p.Lit(&b, ";")
+		if e.On {
+			c.MaybeUpdate(e)
+			if c.Stop(e, &b, 2) {
+				return true, e
+			}
+			break
+		}
+		c.Accept(&b)
+		if !m {
+			break
+		}
+		matched = true
+		break
+	}
+	_ = matched
+	return true, pgenrt.Err{}
+}
+
+// Stmt ";"?
+func (p *programParserGen) n43(c *pgenrt.State, s *program) (bool, pgenrt.Err) {
+	if m, e := p.n41(c, s); !m || e.On {
+		return e.On, e
+	}
+	if m, e := p.n42(c); !m || e.On {
+		return true, c.Miss(e, 29)
+	}
+	return true, pgenrt.Err{}
 }
 
 // (Stmt ";"?)*
-func (p *programParserGen) n5(c *pgenState, s *program) (bool, pgenErr) {
+func (p *programParserGen) n44(c *pgenrt.State, s *program) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		b := *c
 		sv0 := s.Stmts
-		m, e := p.n30(&b, s)
-		if e.on {
-			c.maybeUpdate(e)
-			if c.stop(e, &b, 2) {
+		m, e := p.n43(&b, s)
+		if e.On {
+			c.MaybeUpdate(e)
+			if c.Stop(e, &b, 2) {
 				return true, e
 			}
 			s.Stmts = sv0
 			break
 		}
-		c.accept(&b)
+		c.Accept(&b)
 		if !m {
 			s.Stmts = sv0
 			break
@@ -556,606 +1105,287 @@ func (p *programParserGen) n5(c *pgenState, s *program) (bool, pgenErr) {
 		matched = true
 	}
 	_ = matched
-	return true, pgenErr{}
+	return true, pgenrt.Err{}
+}
+
+func (p *programParserGen) s_program(c *pgenrt.State, s *program) (bool, pgenrt.Err) {
+	s.Pos = p.Pos(c.Cur)
+	return c.Close(p.n44(c, s))
+}
+
+// LetStmt
+func (p *programParserGen) n45(c *pgenrt.State, s *stmt) (bool, pgenrt.Err) {
+	var nv *letStmt
+	if p.reuse {
+		nv = p.slab_letStmt.Alloc()
+		*nv = letStmt{}
+	} else {
+		nv = new(letStmt)
+	}
+	if m, e := p.s_letStmt(c, nv); !m || e.On {
+		return e.On, e
+	}
+	s.Let = nv
+	return true, pgenrt.Err{}
+}
+
+// IfStmt
+func (p *programParserGen) n46(c *pgenrt.State, s *stmt) (bool, pgenrt.Err) {
+	var nv *ifStmt
+	if p.reuse {
+		nv = p.slab_ifStmt.Alloc()
+		*nv = ifStmt{Then: nv.Then[:0], Else: nv.Else[:0]}
+	} else {
+		nv = new(ifStmt)
+	}
+	if m, e := p.s_ifStmt(c, nv); !m || e.On {
+		return e.On, e
+	}
+	s.If = nv
+	return true, pgenrt.Err{}
+}
+
+// Call
+func (p *programParserGen) n47(c *pgenrt.State, s *stmt) (bool, pgenrt.Err) {
+	var nv *call
+	if p.reuse {
+		nv = p.slab_call.Alloc()
+		*nv = call{Args: nv.Args[:0]}
+	} else {
+		nv = new(call)
+	}
+	if m, e := p.s_call(c, nv); !m || e.On {
+		return e.On, e
+	}
+	s.Call = nv
+	return true, pgenrt.Err{}
+}
+
+// ";"
+func (p *programParserGen) n48(c *pgenrt.State, s *stmt) (bool, pgenrt.Err) {
+	start := c.Cur
+	if m, e := p.Lit(c, ";"); !m || e.On {
+		return e.On, e
+	}
+	if c.Cur > start {
+		s.Empty = true
+	}
+	return true, pgenrt.Err{}
+}
+
+// <ident>
+func (p *programParserGen) n49(c *pgenrt.State, s *stmt) (bool, pgenrt.Err) {
+	start := c.Cur
+	if m, e := p.Ref(c, 3); !m || e.On {
+		return e.On, e
+	}
+	for i := start; i < c.Cur; i++ {
+		s.Labels = append(s.Labels, p.Text(i))
+	}
+	return true, pgenrt.Err{}
+}
+
+// "," <ident>
+func (p *programParserGen) n50(c *pgenrt.State, s *stmt) (bool, pgenrt.Err) {
+	if m, e := p.Lit(c, ","); !m || e.On {
+		return e.On, e
+	}
+	if m, e := p.n49(c, s); !m || e.On {
+		return true, c.Miss(e, 0)
+	}
+	return true, pgenrt.Err{}
+}
+
+// ("," <ident>)*
+func (p *programParserGen) n51(c *pgenrt.State, s *stmt) (bool, pgenrt.Err) {
+	matched := false
+	for {
+		b := *c
+		sv0 := s.Labels
+		m, e := p.n50(&b, s)
+		if e.On {
+			c.MaybeUpdate(e)
+			if c.Stop(e, &b, 2) {
+				return true, e
+			}
+			s.Labels = sv0
+			break
+		}
+		c.Accept(&b)
+		if !m {
+			s.Labels = sv0
+			break
+		}
+		matched = true
+	}
+	_ = matched
+	return true, pgenrt.Err{}
+}
+
+// ":" <ident> ("," <ident>)*
+func (p *programParserGen) n52(c *pgenrt.State, s *stmt) (bool, pgenrt.Err) {
+	if m, e := p.Lit(c, ":"); !m || e.On {
+		return e.On, e
+	}
+	if m, e := p.n49(c, s); !m || e.On {
+		return true, c.Miss(e, 30)
+	}
+	if m, e := p.n51(c, s); !m || e.On {
+		return true, c.Miss(e, 31)
+	}
+	return true, pgenrt.Err{}
+}
+
+// (":" <ident> ("," <ident>)*)?
+func (p *programParserGen) n53(c *pgenrt.State, s *stmt) (bool, pgenrt.Err) {
+	matched := false
+	for {
+		b := *c
+		sv0 := s.Labels
+		m, e := p.n52(&b, s)
+		if e.On {
+			c.MaybeUpdate(e)
+			if c.Stop(e, &b, 2) {
+				return true, e
+			}
+			s.Labels = sv0
+			break
+		}
+		c.Accept(&b)
+		if !m {
+			s.Labels = sv0
+			break
+		}
+		matched = true
+		break
+	}
+	_ = matched
+	return true, pgenrt.Err{}
+}
+
+// ";" (":" <ident> ("," <ident>)*)?
+func (p *programParserGen) n54(c *pgenrt.State, s *stmt) (bool, pgenrt.Err) {
+	if m, e := p.n48(c, s); !m || e.On {
+		return e.On, e
+	}
+	if m, e := p.n53(c, s); !m || e.On {
+		return true, c.Miss(e, 32)
+	}
+	return true, pgenrt.Err{}
 }
 
 // LetStmt | IfStmt | Call | (";" (":" <ident> ("," <ident>)*)?)
-func (p *programParserGen) n6(c *pgenState, s *stmt) (bool, pgenErr) {
+func (p *programParserGen) n55(c *pgenrt.State, s *stmt) (bool, pgenrt.Err) {
 	deepest := 0
-	var first pgenErr
+	var first pgenrt.Err
 	{
 		b := *c
 		sv0 := s.Let
-		m, e := p.n31(&b, s)
-		if e.on {
-			if c.stop(e, &b, 2) {
+		m, e := p.n45(&b, s)
+		if e.On {
+			if c.Stop(e, &b, 2) {
 				return true, e
 			}
-			if b.cur >= deepest {
-				first, deepest = e, b.cur
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
 			}
 		} else if m {
-			c.accept(&b)
-			return true, pgenErr{}
+			c.Accept(&b)
+			return true, pgenrt.Err{}
 		}
 		s.Let = sv0
 	}
 	{
 		b := *c
 		sv0 := s.If
-		m, e := p.n32(&b, s)
-		if e.on {
-			if c.stop(e, &b, 2) {
+		m, e := p.n46(&b, s)
+		if e.On {
+			if c.Stop(e, &b, 2) {
 				return true, e
 			}
-			if b.cur >= deepest {
-				first, deepest = e, b.cur
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
 			}
 		} else if m {
-			c.accept(&b)
-			return true, pgenErr{}
+			c.Accept(&b)
+			return true, pgenrt.Err{}
 		}
 		s.If = sv0
 	}
 	{
 		b := *c
 		sv0 := s.Call
-		m, e := p.n33(&b, s)
-		if e.on {
-			if c.stop(e, &b, 2) {
+		m, e := p.n47(&b, s)
+		if e.On {
+			if c.Stop(e, &b, 2) {
 				return true, e
 			}
-			if b.cur >= deepest {
-				first, deepest = e, b.cur
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
 			}
 		} else if m {
-			c.accept(&b)
-			return true, pgenErr{}
+			c.Accept(&b)
+			return true, pgenrt.Err{}
 		}
 		s.Call = sv0
 	}
 	{
 		b := *c
 		sv0, sv1 := s.Empty, s.Labels
-		m, e := p.n34(&b, s)
-		if e.on {
-			if c.stop(e, &b, 2) {
+		m, e := p.n54(&b, s)
+		if e.On {
+			if c.Stop(e, &b, 2) {
 				return true, e
 			}
-			if b.cur >= deepest {
-				first, deepest = e, b.cur
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
 			}
 		} else if m {
-			c.accept(&b)
-			return true, pgenErr{}
+			c.Accept(&b)
+			return true, pgenrt.Err{}
 		}
 		s.Empty, s.Labels = sv0, sv1
 	}
-	if first.on {
-		c.maybeUpdate(first)
+	if first.On {
+		c.MaybeUpdate(first)
 		return true, first
 	}
-	return false, pgenErr{}
+	return false, pgenrt.Err{}
 }
 
-// "-"? (<num> | <str> | Call | <ident> | ("(" Expr ")") | ("[" ((<num> | <str>) ("," (<num> | <str>))*)? "]")) ("[" Expr "]")*
-func (p *programParserGen) n7(c *pgenState, s *term) (bool, pgenErr) {
-	if m, e := p.n35(c, s); e.on {
-		return true, e
-	} else if !m {
-		return false, pgenErr{}
-	}
-	if m, e := p.n36(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 17}
-	}
-	if m, e := p.n37(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 18}
-	}
-	return true, pgenErr{}
+func (p *programParserGen) s_stmt(c *pgenrt.State, s *stmt) (bool, pgenrt.Err) {
+	s.Pos = p.Pos(c.Cur)
+	return c.Close(p.n55(c, s))
 }
 
-// <ident>
-func (p *programParserGen) n8(c *pgenState, s *call) (bool, pgenErr) {
-	start := c.cur
-	m, e := p.n38(c, s)
-	if e.on {
-		return true, e
+// "-"
+func (p *programParserGen) n56(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
+	start := c.Cur
+	if m, e := p.Lit(c, "-"); !m || e.On {
+		return e.On, e
 	}
-	if !m {
-		return false, pgenErr{}
+	if c.Cur > start {
+		s.Neg = true
 	}
-	if c.cur == start+1 && s.Name == "" {
-		s.Name = p.text(start) // one token: no concatenation
-		return true, pgenErr{}
-	}
-	for i := start; i < c.cur; i++ {
-		s.Name += p.text(i)
-	}
-	return true, pgenErr{}
-}
-
-// ("." <ident>)*
-func (p *programParserGen) n9(c *pgenState, s *call) (bool, pgenErr) {
-	matched := false
-	for {
-		b := *c
-		sv0 := s.Name
-		m, e := p.n39(&b, s)
-		if e.on {
-			c.maybeUpdate(e)
-			if c.stop(e, &b, 2) {
-				return true, e
-			}
-			s.Name = sv0
-			break
-		}
-		c.accept(&b)
-		if !m {
-			s.Name = sv0
-			break
-		}
-		matched = true
-	}
-	_ = matched
-	return true, pgenErr{}
-}
-
-// "("
-func (p *programParserGen) n10(c *pgenState, s *call) (bool, pgenErr) {
-	if p.text(c.cur) != "(" {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// (Expr ("," Expr)* ","?)?
-func (p *programParserGen) n11(c *pgenState, s *call) (bool, pgenErr) {
-	matched := false
-	for {
-		b := *c
-		sv0 := s.Args
-		m, e := p.n40(&b, s)
-		if e.on {
-			c.maybeUpdate(e)
-			if c.stop(e, &b, 2) {
-				return true, e
-			}
-			s.Args = sv0
-			break
-		}
-		c.accept(&b)
-		if !m {
-			s.Args = sv0
-			break
-		}
-		matched = true
-		break
-	}
-	_ = matched
-	return true, pgenErr{}
-}
-
-// ")"
-func (p *programParserGen) n12(c *pgenState, s *call) (bool, pgenErr) {
-	if p.text(c.cur) != ")" {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// Term
-func (p *programParserGen) n13(c *pgenState, s *expr) (bool, pgenErr) {
-	var v term
-	m, e := p.s_term(c, &v)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.Left = v
-	return true, pgenErr{}
-}
-
-// OpRHS*
-func (p *programParserGen) n14(c *pgenState, s *expr) (bool, pgenErr) {
-	matched := false
-	for {
-		b := *c
-		sv0 := s.Ops
-		m, e := p.n41(&b, s)
-		if e.on {
-			c.maybeUpdate(e)
-			if c.stop(e, &b, 2) {
-				return true, e
-			}
-			s.Ops = sv0
-			break
-		}
-		c.accept(&b)
-		if !m {
-			s.Ops = sv0
-			break
-		}
-		matched = true
-	}
-	_ = matched
-	return true, pgenErr{}
-}
-
-// ("?" Expr ":" Expr)?
-func (p *programParserGen) n15(c *pgenState, s *expr) (bool, pgenErr) {
-	matched := false
-	for {
-		b := *c
-		sv0 := s.Check
-		m, e := p.n42(&b, s)
-		if e.on {
-			c.maybeUpdate(e)
-			if c.stop(e, &b, 2) {
-				return true, e
-			}
-			s.Check = sv0
-			break
-		}
-		c.accept(&b)
-		if !m {
-			s.Check = sv0
-			break
-		}
-		matched = true
-		break
-	}
-	_ = matched
-	return true, pgenErr{}
-}
-
-// "if"
-func (p *programParserGen) n16(c *pgenState, s *ifStmt) (bool, pgenErr) {
-	if p.text(c.cur) != "if" {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// Expr
-func (p *programParserGen) n17(c *pgenState, s *ifStmt) (bool, pgenErr) {
-	var v expr
-	m, e := p.s_expr(c, &v)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.Cond = v
-	return true, pgenErr{}
-}
-
-// "{"
-func (p *programParserGen) n18(c *pgenState, s *ifStmt) (bool, pgenErr) {
-	if p.text(c.cur) != "{" {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// Stmt*
-func (p *programParserGen) n19(c *pgenState, s *ifStmt) (bool, pgenErr) {
-	matched := false
-	for {
-		b := *c
-		sv0 := s.Then
-		m, e := p.n43(&b, s)
-		if e.on {
-			c.maybeUpdate(e)
-			if c.stop(e, &b, 2) {
-				return true, e
-			}
-			s.Then = sv0
-			break
-		}
-		c.accept(&b)
-		if !m {
-			s.Then = sv0
-			break
-		}
-		matched = true
-	}
-	_ = matched
-	return true, pgenErr{}
-}
-
-// "}"
-func (p *programParserGen) n20(c *pgenState, s *ifStmt) (bool, pgenErr) {
-	if p.text(c.cur) != "}" {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// ("else" "{" Stmt* "}")?
-func (p *programParserGen) n21(c *pgenState, s *ifStmt) (bool, pgenErr) {
-	matched := false
-	for {
-		b := *c
-		sv0 := s.Else
-		m, e := p.n44(&b, s)
-		if e.on {
-			c.maybeUpdate(e)
-			if c.stop(e, &b, 2) {
-				return true, e
-			}
-			s.Else = sv0
-			break
-		}
-		c.accept(&b)
-		if !m {
-			s.Else = sv0
-			break
-		}
-		matched = true
-		break
-	}
-	_ = matched
-	return true, pgenErr{}
-}
-
-// "let"
-func (p *programParserGen) n22(c *pgenState, s *letStmt) (bool, pgenErr) {
-	if p.text(c.cur) != "let" {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// "!"?
-func (p *programParserGen) n23(c *pgenState, s *letStmt) (bool, pgenErr) {
-	matched := false
-	for {
-		b := *c
-		sv0 := s.Const
-		m, e := p.n45(&b, s)
-		if e.on {
-			c.maybeUpdate(e)
-			if c.stop(e, &b, 2) {
-				return true, e
-			}
-			s.Const = sv0
-			break
-		}
-		c.accept(&b)
-		if !m {
-			s.Const = sv0
-			break
-		}
-		matched = true
-		break
-	}
-	_ = matched
-	return true, pgenErr{}
-}
-
-// <ident>
-func (p *programParserGen) n24(c *pgenState, s *letStmt) (bool, pgenErr) {
-	start := c.cur
-	m, e := p.n46(c, s)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	if c.cur == start+1 && s.Name == "" {
-		s.Name = p.text(start) // one token: no concatenation
-		return true, pgenErr{}
-	}
-	for i := start; i < c.cur; i++ {
-		s.Name += p.text(i)
-	}
-	return true, pgenErr{}
-}
-
-// (":" <ident> ("." <ident>)*)?
-func (p *programParserGen) n25(c *pgenState, s *letStmt) (bool, pgenErr) {
-	matched := false
-	for {
-		b := *c
-		sv0 := s.Type
-		m, e := p.n47(&b, s)
-		if e.on {
-			c.maybeUpdate(e)
-			if c.stop(e, &b, 2) {
-				return true, e
-			}
-			s.Type = sv0
-			break
-		}
-		c.accept(&b)
-		if !m {
-			s.Type = sv0
-			break
-		}
-		matched = true
-		break
-	}
-	_ = matched
-	return true, pgenErr{}
-}
-
-// "="
-func (p *programParserGen) n26(c *pgenState, s *letStmt) (bool, pgenErr) {
-	if p.text(c.cur) != "=" {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// Expr
-func (p *programParserGen) n27(c *pgenState, s *letStmt) (bool, pgenErr) {
-	var v expr
-	m, e := p.s_expr(c, &v)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.Value = v
-	return true, pgenErr{}
-}
-
-// ("==" | "!=" | "<" | ">" | "<=" | ">=" | "+" | "-" | "*" | "/" | ("&" "&") | ("|" "|"))
-func (p *programParserGen) n28(c *pgenState, s *opRHS) (bool, pgenErr) {
-	start := c.cur
-	m, e := p.n48(c, s)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	if c.cur == start+1 && s.Op == "" {
-		s.Op = p.text(start) // one token: no concatenation
-		return true, pgenErr{}
-	}
-	for i := start; i < c.cur; i++ {
-		s.Op += p.text(i)
-	}
-	return true, pgenErr{}
-}
-
-// Term
-func (p *programParserGen) n29(c *pgenState, s *opRHS) (bool, pgenErr) {
-	var v term
-	m, e := p.s_term(c, &v)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.Right = v
-	return true, pgenErr{}
-}
-
-// Stmt ";"?
-func (p *programParserGen) n30(c *pgenState, s *program) (bool, pgenErr) {
-	if m, e := p.n49(c, s); e.on {
-		return true, e
-	} else if !m {
-		return false, pgenErr{}
-	}
-	if m, e := p.n50(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 19}
-	}
-	return true, pgenErr{}
-}
-
-// LetStmt
-func (p *programParserGen) n31(c *pgenState, s *stmt) (bool, pgenErr) {
-	var nv *letStmt
-	if p.reuse {
-		nv = p.slab_letStmt.alloc()
-		*nv = letStmt{}
-	} else {
-		nv = new(letStmt)
-	}
-	m, e := p.s_letStmt(c, nv)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.Let = nv
-	return true, pgenErr{}
-}
-
-// IfStmt
-func (p *programParserGen) n32(c *pgenState, s *stmt) (bool, pgenErr) {
-	var nv *ifStmt
-	if p.reuse {
-		nv = p.slab_ifStmt.alloc()
-		*nv = ifStmt{Then: nv.Then[:0], Else: nv.Else[:0]}
-	} else {
-		nv = new(ifStmt)
-	}
-	m, e := p.s_ifStmt(c, nv)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.If = nv
-	return true, pgenErr{}
-}
-
-// Call
-func (p *programParserGen) n33(c *pgenState, s *stmt) (bool, pgenErr) {
-	var nv *call
-	if p.reuse {
-		nv = p.slab_call.alloc()
-		*nv = call{Args: nv.Args[:0]}
-	} else {
-		nv = new(call)
-	}
-	m, e := p.s_call(c, nv)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.Call = nv
-	return true, pgenErr{}
-}
-
-// ";" (":" <ident> ("," <ident>)*)?
-func (p *programParserGen) n34(c *pgenState, s *stmt) (bool, pgenErr) {
-	if m, e := p.n51(c, s); e.on {
-		return true, e
-	} else if !m {
-		return false, pgenErr{}
-	}
-	if m, e := p.n52(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 20}
-	}
-	return true, pgenErr{}
+	return true, pgenrt.Err{}
 }
 
 // "-"?
-func (p *programParserGen) n35(c *pgenState, s *term) (bool, pgenErr) {
+func (p *programParserGen) n57(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		b := *c
 		sv0 := s.Neg
-		m, e := p.n53(&b, s)
-		if e.on {
-			c.maybeUpdate(e)
-			if c.stop(e, &b, 2) {
+		m, e := p.n56(&b, s)
+		if e.On {
+			c.MaybeUpdate(e)
+			if c.Stop(e, &b, 2) {
 				return true, e
 			}
 			s.Neg = sv0
 			break
 		}
-		c.accept(&b)
+		c.Accept(&b)
 		if !m {
 			s.Neg = sv0
 			break
@@ -1164,138 +1394,422 @@ func (p *programParserGen) n35(c *pgenState, s *term) (bool, pgenErr) {
 		break
 	}
 	_ = matched
-	return true, pgenErr{}
+	return true, pgenrt.Err{}
+}
+
+// <num>
+func (p *programParserGen) n58(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
+	start := c.Cur
+	if m, e := p.Ref(c, 1); !m || e.On {
+		return e.On, e
+	}
+	var v string
+	if s.Num != nil {
+		v = *s.Num
+	}
+	for i := start; i < c.Cur; i++ {
+		v += p.Text(i)
+	}
+	var ns *string
+	if p.reuse {
+		ns = p.slab_string.Alloc()
+	} else {
+		ns = new(string)
+	}
+	*ns = v
+	s.Num = ns
+	return true, pgenrt.Err{}
+}
+
+// <str>
+func (p *programParserGen) n59(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
+	start := c.Cur
+	if m, e := p.Ref(c, 0); !m || e.On {
+		return e.On, e
+	}
+	var v string
+	if s.Str != nil {
+		v = *s.Str
+	}
+	for i := start; i < c.Cur; i++ {
+		v += p.Text(i)
+	}
+	var ns *string
+	if p.reuse {
+		ns = p.slab_string.Alloc()
+	} else {
+		ns = new(string)
+	}
+	*ns = v
+	s.Str = ns
+	return true, pgenrt.Err{}
+}
+
+// Call
+func (p *programParserGen) n60(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
+	var nv *call
+	if p.reuse {
+		nv = p.slab_call.Alloc()
+		*nv = call{Args: nv.Args[:0]}
+	} else {
+		nv = new(call)
+	}
+	if m, e := p.s_call(c, nv); !m || e.On {
+		return e.On, e
+	}
+	s.Call = nv
+	return true, pgenrt.Err{}
+}
+
+// <ident>
+func (p *programParserGen) n61(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
+	start := c.Cur
+	if m, e := p.Ref(c, 3); !m || e.On {
+		return e.On, e
+	}
+	var v string
+	if s.Var != nil {
+		v = *s.Var
+	}
+	for i := start; i < c.Cur; i++ {
+		v += p.Text(i)
+	}
+	var ns *string
+	if p.reuse {
+		ns = p.slab_string.Alloc()
+	} else {
+		ns = new(string)
+	}
+	*ns = v
+	s.Var = ns
+	return true, pgenrt.Err{}
+}
+
+// Expr
+func (p *programParserGen) n62(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
+	var nv *expr
+	if p.reuse {
+		nv = p.slab_expr.Alloc()
+		*nv = expr{Ops: nv.Ops[:0]}
+	} else {
+		nv = new(expr)
+	}
+	if m, e := p.s_expr(c, nv); !m || e.On {
+		return e.On, e
+	}
+	s.Sub = nv
+	return true, pgenrt.Err{}
+}
+
+// "(" Expr ")"
+func (p *programParserGen) n63(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
+	if m, e := p.Lit(c, "("); !m || e.On {
+		return e.On, e
+	}
+	if m, e := p.n62(c, s); !m || e.On {
+		return true, c.Miss(e, 33)
+	}
+	if m, e := p.Lit(c, ")"); !m || e.On {
+		return true, c.Miss(e, 7)
+	}
+	return true, pgenrt.Err{}
+}
+
+// <num> | <str>
+func (p *programParserGen) n64(c *pgenrt.State) (bool, pgenrt.Err) {
+	deepest := 0
+	var first pgenrt.Err
+	{
+		b := *c
+		m, e := p.Ref(&b, 1)
+		if e.On {
+			if c.Stop(e, &b, 2) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+	}
+	{
+		b := *c
+		m, e := p.Ref(&b, 0)
+		if e.On {
+			if c.Stop(e, &b, 2) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+	}
+	if first.On {
+		c.MaybeUpdate(first)
+		return true, first
+	}
+	return false, pgenrt.Err{}
+}
+
+// (<num> | <str>)
+func (p *programParserGen) n65(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
+	start := c.Cur
+	if m, e := p.n64(c); !m || e.On {
+		return e.On, e
+	}
+	for i := start; i < c.Cur; i++ {
+		s.List = append(s.List, p.Text(i))
+	}
+	return true, pgenrt.Err{}
+}
+
+// "," (<num> | <str>)
+func (p *programParserGen) n66(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
+	if m, e := p.Lit(c, ","); !m || e.On {
+		return e.On, e
+	}
+	if m, e := p.n65(c, s); !m || e.On {
+		return true, c.Miss(e, 34)
+	}
+	return true, pgenrt.Err{}
+}
+
+// ("," (<num> | <str>))*
+func (p *programParserGen) n67(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
+	matched := false
+	for {
+		b := *c
+		sv0 := s.List
+		m, e := p.n66(&b, s)
+		if e.On {
+			c.MaybeUpdate(e)
+			if c.Stop(e, &b, 2) {
+				return true, e
+			}
+			s.List = sv0
+			break
+		}
+		c.Accept(&b)
+		if !m {
+			s.List = sv0
+			break
+		}
+		matched = true
+	}
+	_ = matched
+	return true, pgenrt.Err{}
+}
+
+// (<num> | <str>) ("," (<num> | <str>))*
+func (p *programParserGen) n68(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
+	if m, e := p.n65(c, s); !m || e.On {
+		return e.On, e
+	}
+	if m, e := p.n67(c, s); !m || e.On {
+		return true, c.Miss(e, 35)
+	}
+	return true, pgenrt.Err{}
+}
+
+// ((<num> | <str>) ("," (<num> | <str>))*)?
+func (p *programParserGen) n69(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
+	matched := false
+	for {
+		b := *c
+		sv0 := s.List
+		m, e := p.n68(&b, s)
+		if e.On {
+			c.MaybeUpdate(e)
+			if c.Stop(e, &b, 2) {
+				return true, e
+			}
+			s.List = sv0
+			break
+		}
+		c.Accept(&b)
+		if !m {
+			s.List = sv0
+			break
+		}
+		matched = true
+		break
+	}
+	_ = matched
+	return true, pgenrt.Err{}
+}
+
+// "[" ((<num> | <str>) ("," (<num> | <str>))*)? "]"
+func (p *programParserGen) n70(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
+	if m, e := p.Lit(c, "["); !m || e.On {
+		return e.On, e
+	}
+	if m, e := p.n69(c, s); !m || e.On {
+		return true, c.Miss(e, 36)
+	}
+	if m, e := p.Lit(c, "]"); !m || e.On {
+		return true, c.Miss(e, 37)
+	}
+	return true, pgenrt.Err{}
 }
 
 // <num> | <str> | Call | <ident> | ("(" Expr ")") | ("[" ((<num> | <str>) ("," (<num> | <str>))*)? "]")
-func (p *programParserGen) n36(c *pgenState, s *term) (bool, pgenErr) {
+func (p *programParserGen) n71(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 	deepest := 0
-	var first pgenErr
+	var first pgenrt.Err
 	{
 		b := *c
 		sv0 := s.Num
-		m, e := p.n54(&b, s)
-		if e.on {
-			if c.stop(e, &b, 2) {
+		m, e := p.n58(&b, s)
+		if e.On {
+			if c.Stop(e, &b, 2) {
 				return true, e
 			}
-			if b.cur >= deepest {
-				first, deepest = e, b.cur
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
 			}
 		} else if m {
-			c.accept(&b)
-			return true, pgenErr{}
+			c.Accept(&b)
+			return true, pgenrt.Err{}
 		}
 		s.Num = sv0
 	}
 	{
 		b := *c
 		sv0 := s.Str
-		m, e := p.n55(&b, s)
-		if e.on {
-			if c.stop(e, &b, 2) {
+		m, e := p.n59(&b, s)
+		if e.On {
+			if c.Stop(e, &b, 2) {
 				return true, e
 			}
-			if b.cur >= deepest {
-				first, deepest = e, b.cur
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
 			}
 		} else if m {
-			c.accept(&b)
-			return true, pgenErr{}
+			c.Accept(&b)
+			return true, pgenrt.Err{}
 		}
 		s.Str = sv0
 	}
 	{
 		b := *c
 		sv0 := s.Call
-		m, e := p.n56(&b, s)
-		if e.on {
-			if c.stop(e, &b, 2) {
+		m, e := p.n60(&b, s)
+		if e.On {
+			if c.Stop(e, &b, 2) {
 				return true, e
 			}
-			if b.cur >= deepest {
-				first, deepest = e, b.cur
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
 			}
 		} else if m {
-			c.accept(&b)
-			return true, pgenErr{}
+			c.Accept(&b)
+			return true, pgenrt.Err{}
 		}
 		s.Call = sv0
 	}
 	{
 		b := *c
 		sv0 := s.Var
-		m, e := p.n57(&b, s)
-		if e.on {
-			if c.stop(e, &b, 2) {
+		m, e := p.n61(&b, s)
+		if e.On {
+			if c.Stop(e, &b, 2) {
 				return true, e
 			}
-			if b.cur >= deepest {
-				first, deepest = e, b.cur
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
 			}
 		} else if m {
-			c.accept(&b)
-			return true, pgenErr{}
+			c.Accept(&b)
+			return true, pgenrt.Err{}
 		}
 		s.Var = sv0
 	}
 	{
 		b := *c
 		sv0 := s.Sub
-		m, e := p.n58(&b, s)
-		if e.on {
-			if c.stop(e, &b, 2) {
+		m, e := p.n63(&b, s)
+		if e.On {
+			if c.Stop(e, &b, 2) {
 				return true, e
 			}
-			if b.cur >= deepest {
-				first, deepest = e, b.cur
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
 			}
 		} else if m {
-			c.accept(&b)
-			return true, pgenErr{}
+			c.Accept(&b)
+			return true, pgenrt.Err{}
 		}
 		s.Sub = sv0
 	}
 	{
 		b := *c
 		sv0 := s.List
-		m, e := p.n59(&b, s)
-		if e.on {
-			if c.stop(e, &b, 2) {
+		m, e := p.n70(&b, s)
+		if e.On {
+			if c.Stop(e, &b, 2) {
 				return true, e
 			}
-			if b.cur >= deepest {
-				first, deepest = e, b.cur
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
 			}
 		} else if m {
-			c.accept(&b)
-			return true, pgenErr{}
+			c.Accept(&b)
+			return true, pgenrt.Err{}
 		}
 		s.List = sv0
 	}
-	if first.on {
-		c.maybeUpdate(first)
+	if first.On {
+		c.MaybeUpdate(first)
 		return true, first
 	}
-	return false, pgenErr{}
+	return false, pgenrt.Err{}
+}
+
+// Expr
+func (p *programParserGen) n72(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
+	var v expr
+	if m, e := p.s_expr(c, &v); !m || e.On {
+		return e.On, e
+	}
+	s.Index = append(s.Index, v)
+	return true, pgenrt.Err{}
+}
+
+// "[" Expr "]"
+func (p *programParserGen) n73(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
+	if m, e := p.Lit(c, "["); !m || e.On {
+		return e.On, e
+	}
+	if m, e := p.n72(c, s); !m || e.On {
+		return true, c.Miss(e, 39)
+	}
+	if m, e := p.Lit(c, "]"); !m || e.On {
+		return true, c.Miss(e, 37)
+	}
+	return true, pgenrt.Err{}
 }
 
 // ("[" Expr "]")*
-func (p *programParserGen) n37(c *pgenState, s *term) (bool, pgenErr) {
+func (p *programParserGen) n74(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		b := *c
 		sv0 := s.Index
-		m, e := p.n60(&b, s)
-		if e.on {
-			c.maybeUpdate(e)
-			if c.stop(e, &b, 2) {
+		m, e := p.n73(&b, s)
+		if e.On {
+			c.MaybeUpdate(e)
+			if c.Stop(e, &b, 2) {
 				return true, e
 			}
 			s.Index = sv0
 			break
 		}
-		c.accept(&b)
+		c.Accept(&b)
 		if !m {
 			s.Index = sv0
 			break
@@ -1303,1735 +1817,26 @@ func (p *programParserGen) n37(c *pgenState, s *term) (bool, pgenErr) {
 		matched = true
 	}
 	_ = matched
-	return true, pgenErr{}
+	return true, pgenrt.Err{}
 }
 
-// <ident>
-func (p *programParserGen) n38(c *pgenState, s *call) (bool, pgenErr) {
-	if p.toks[c.cur].typ != 3 {
-		return false, pgenErr{}
+// "-"? (<num> | <str> | Call | <ident> | ("(" Expr ")") | ("[" ((<num> | <str>) ("," (<num> | <str>))*)? "]")) ("[" Expr "]")*
+func (p *programParserGen) n75(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
+	if m, e := p.n57(c, s); !m || e.On {
+		return e.On, e
 	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// "." <ident>
-func (p *programParserGen) n39(c *pgenState, s *call) (bool, pgenErr) {
-	if m, e := p.n61(c, s); e.on {
-		return true, e
-	} else if !m {
-		return false, pgenErr{}
-	}
-	if m, e := p.n62(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 21}
-	}
-	return true, pgenErr{}
-}
-
-// Expr ("," Expr)* ","?
-func (p *programParserGen) n40(c *pgenState, s *call) (bool, pgenErr) {
-	if m, e := p.n63(c, s); e.on {
-		return true, e
-	} else if !m {
-		return false, pgenErr{}
-	}
-	if m, e := p.n64(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 22}
-	}
-	if m, e := p.n65(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 23}
-	}
-	return true, pgenErr{}
-}
-
-// OpRHS
-func (p *programParserGen) n41(c *pgenState, s *expr) (bool, pgenErr) {
-	var v opRHS
-	m, e := p.s_opRHS(c, &v)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.Ops = append(s.Ops, v)
-	return true, pgenErr{}
-}
-
-// "?" Expr ":" Expr
-func (p *programParserGen) n42(c *pgenState, s *expr) (bool, pgenErr) {
-	if m, e := p.n66(c, s); e.on {
-		return true, e
-	} else if !m {
-		return false, pgenErr{}
-	}
-	if m, e := p.n67(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 24}
-	}
-	if m, e := p.n68(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 25}
-	}
-	if m, e := p.n69(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 15}
-	}
-	return true, pgenErr{}
-}
-
-// Stmt
-func (p *programParserGen) n43(c *pgenState, s *ifStmt) (bool, pgenErr) {
-	var nv *stmt
-	if p.reuse {
-		nv = p.slab_stmt.alloc()
-		*nv = stmt{Labels: nv.Labels[:0]}
-	} else {
-		nv = new(stmt)
-	}
-	m, e := p.s_stmt(c, nv)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.Then = append(s.Then, nv)
-	return true, pgenErr{}
-}
-
-// "else" "{" Stmt* "}"
-func (p *programParserGen) n44(c *pgenState, s *ifStmt) (bool, pgenErr) {
-	if m, e := p.n70(c, s); e.on {
-		return true, e
-	} else if !m {
-		return false, pgenErr{}
-	}
-	if m, e := p.n71(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 26}
-	}
-	if m, e := p.n72(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 27}
-	}
-	if m, e := p.n73(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 28}
-	}
-	return true, pgenErr{}
-}
-
-// "!"
-func (p *programParserGen) n45(c *pgenState, s *letStmt) (bool, pgenErr) {
-	start := c.cur
-	m, e := p.n74(c, s)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	if c.cur > start {
-		s.Const = true
-	}
-	return true, pgenErr{}
-}
-
-// <ident>
-func (p *programParserGen) n46(c *pgenState, s *letStmt) (bool, pgenErr) {
-	if p.toks[c.cur].typ != 3 {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// ":" <ident> ("." <ident>)*
-func (p *programParserGen) n47(c *pgenState, s *letStmt) (bool, pgenErr) {
-	if m, e := p.n75(c, s); e.on {
-		return true, e
-	} else if !m {
-		return false, pgenErr{}
-	}
-	if m, e := p.n76(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 29}
-	}
-	if m, e := p.n77(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 30}
-	}
-	return true, pgenErr{}
-}
-
-// "==" | "!=" | "<" | ">" | "<=" | ">=" | "+" | "-" | "*" | "/" | ("&" "&") | ("|" "|")
-func (p *programParserGen) n48(c *pgenState, s *opRHS) (bool, pgenErr) {
-	deepest := 0
-	var first pgenErr
-	{
-		b := *c
-		m, e := p.n78(&b, s)
-		if e.on {
-			if c.stop(e, &b, 2) {
-				return true, e
-			}
-			if b.cur >= deepest {
-				first, deepest = e, b.cur
-			}
-		} else if m {
-			c.accept(&b)
-			return true, pgenErr{}
-		}
-	}
-	{
-		b := *c
-		m, e := p.n79(&b, s)
-		if e.on {
-			if c.stop(e, &b, 2) {
-				return true, e
-			}
-			if b.cur >= deepest {
-				first, deepest = e, b.cur
-			}
-		} else if m {
-			c.accept(&b)
-			return true, pgenErr{}
-		}
-	}
-	{
-		b := *c
-		m, e := p.n80(&b, s)
-		if e.on {
-			if c.stop(e, &b, 2) {
-				return true, e
-			}
-			if b.cur >= deepest {
-				first, deepest = e, b.cur
-			}
-		} else if m {
-			c.accept(&b)
-			return true, pgenErr{}
-		}
-	}
-	{
-		b := *c
-		m, e := p.n81(&b, s)
-		if e.on {
-			if c.stop(e, &b, 2) {
-				return true, e
-			}
-			if b.cur >= deepest {
-				first, deepest = e, b.cur
-			}
-		} else if m {
-			c.accept(&b)
-			return true, pgenErr{}
-		}
-	}
-	{
-		b := *c
-		m, e := p.n82(&b, s)
-		if e.on {
-			if c.stop(e, &b, 2) {
-				return true, e
-			}
-			if b.cur >= deepest {
-				first, deepest = e, b.cur
-			}
-		} else if m {
-			c.accept(&b)
-			return true, pgenErr{}
-		}
-	}
-	{
-		b := *c
-		m, e := p.n83(&b, s)
-		if e.on {
-			if c.stop(e, &b, 2) {
-				return true, e
-			}
-			if b.cur >= deepest {
-				first, deepest = e, b.cur
-			}
-		} else if m {
-			c.accept(&b)
-			return true, pgenErr{}
-		}
-	}
-	{
-		b := *c
-		m, e := p.n84(&b, s)
-		if e.on {
-			if c.stop(e, &b, 2) {
-				return true, e
-			}
-			if b.cur >= deepest {
-				first, deepest = e, b.cur
-			}
-		} else if m {
-			c.accept(&b)
-			return true, pgenErr{}
-		}
-	}
-	{
-		b := *c
-		m, e := p.n85(&b, s)
-		if e.on {
-			if c.stop(e, &b, 2) {
-				return true, e
-			}
-			if b.cur >= deepest {
-				first, deepest = e, b.cur
-			}
-		} else if m {
-			c.accept(&b)
-			return true, pgenErr{}
-		}
-	}
-	{
-		b := *c
-		m, e := p.n86(&b, s)
-		if e.on {
-			if c.stop(e, &b, 2) {
-				return true, e
-			}
-			if b.cur >= deepest {
-				first, deepest = e, b.cur
-			}
-		} else if m {
-			c.accept(&b)
-			return true, pgenErr{}
-		}
-	}
-	{
-		b := *c
-		m, e := p.n87(&b, s)
-		if e.on {
-			if c.stop(e, &b, 2) {
-				return true, e
-			}
-			if b.cur >= deepest {
-				first, deepest = e, b.cur
-			}
-		} else if m {
-			c.accept(&b)
-			return true, pgenErr{}
-		}
-	}
-	{
-		b := *c
-		m, e := p.n88(&b, s)
-		if e.on {
-			if c.stop(e, &b, 2) {
-				return true, e
-			}
-			if b.cur >= deepest {
-				first, deepest = e, b.cur
-			}
-		} else if m {
-			c.accept(&b)
-			return true, pgenErr{}
-		}
-	}
-	{
-		b := *c
-		m, e := p.n89(&b, s)
-		if e.on {
-			if c.stop(e, &b, 2) {
-				return true, e
-			}
-			if b.cur >= deepest {
-				first, deepest = e, b.cur
-			}
-		} else if m {
-			c.accept(&b)
-			return true, pgenErr{}
-		}
-	}
-	if first.on {
-		c.maybeUpdate(first)
-		return true, first
-	}
-	return false, pgenErr{}
-}
-
-// Stmt
-func (p *programParserGen) n49(c *pgenState, s *program) (bool, pgenErr) {
-	var nv *stmt
-	if p.reuse {
-		nv = p.slab_stmt.alloc()
-		*nv = stmt{Labels: nv.Labels[:0]}
-	} else {
-		nv = new(stmt)
-	}
-	m, e := p.s_stmt(c, nv)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.Stmts = append(s.Stmts, nv)
-	return true, pgenErr{}
-}
-
-// ";"?
-func (p *programParserGen) n50(c *pgenState, s *program) (bool, pgenErr) {
-	matched := false
-	for {
-		b := *c
-		m, e := p.n90(&b, s)
-		if e.on {
-			c.maybeUpdate(e)
-			if c.stop(e, &b, 2) {
-				return true, e
-			}
-			break
-		}
-		c.accept(&b)
-		if !m {
-			break
-		}
-		matched = true
-		break
-	}
-	_ = matched
-	return true, pgenErr{}
-}
-
-// ";"
-func (p *programParserGen) n51(c *pgenState, s *stmt) (bool, pgenErr) {
-	start := c.cur
-	m, e := p.n91(c, s)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	if c.cur > start {
-		s.Empty = true
-	}
-	return true, pgenErr{}
-}
-
-// (":" <ident> ("," <ident>)*)?
-func (p *programParserGen) n52(c *pgenState, s *stmt) (bool, pgenErr) {
-	matched := false
-	for {
-		b := *c
-		sv0 := s.Labels
-		m, e := p.n92(&b, s)
-		if e.on {
-			c.maybeUpdate(e)
-			if c.stop(e, &b, 2) {
-				return true, e
-			}
-			s.Labels = sv0
-			break
-		}
-		c.accept(&b)
-		if !m {
-			s.Labels = sv0
-			break
-		}
-		matched = true
-		break
-	}
-	_ = matched
-	return true, pgenErr{}
-}
-
-// "-"
-func (p *programParserGen) n53(c *pgenState, s *term) (bool, pgenErr) {
-	start := c.cur
-	m, e := p.n93(c, s)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	if c.cur > start {
-		s.Neg = true
-	}
-	return true, pgenErr{}
-}
-
-// <num>
-func (p *programParserGen) n54(c *pgenState, s *term) (bool, pgenErr) {
-	start := c.cur
-	m, e := p.n94(c, s)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	var v string
-	if s.Num != nil {
-		v = *s.Num
-	}
-	for i := start; i < c.cur; i++ {
-		v += p.text(i)
-	}
-	var ns *string
-	if p.reuse {
-		ns = p.slab_string.alloc()
-	} else {
-		ns = new(string)
-	}
-	*ns = v
-	s.Num = ns
-	return true, pgenErr{}
-}
-
-// <str>
-func (p *programParserGen) n55(c *pgenState, s *term) (bool, pgenErr) {
-	start := c.cur
-	m, e := p.n95(c, s)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	var v string
-	if s.Str != nil {
-		v = *s.Str
-	}
-	for i := start; i < c.cur; i++ {
-		v += p.text(i)
-	}
-	var ns *string
-	if p.reuse {
-		ns = p.slab_string.alloc()
-	} else {
-		ns = new(string)
-	}
-	*ns = v
-	s.Str = ns
-	return true, pgenErr{}
-}
-
-// Call
-func (p *programParserGen) n56(c *pgenState, s *term) (bool, pgenErr) {
-	var nv *call
-	if p.reuse {
-		nv = p.slab_call.alloc()
-		*nv = call{Args: nv.Args[:0]}
-	} else {
-		nv = new(call)
-	}
-	m, e := p.s_call(c, nv)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.Call = nv
-	return true, pgenErr{}
-}
-
-// <ident>
-func (p *programParserGen) n57(c *pgenState, s *term) (bool, pgenErr) {
-	start := c.cur
-	m, e := p.n96(c, s)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	var v string
-	if s.Var != nil {
-		v = *s.Var
-	}
-	for i := start; i < c.cur; i++ {
-		v += p.text(i)
-	}
-	var ns *string
-	if p.reuse {
-		ns = p.slab_string.alloc()
-	} else {
-		ns = new(string)
-	}
-	*ns = v
-	s.Var = ns
-	return true, pgenErr{}
-}
-
-// "(" Expr ")"
-func (p *programParserGen) n58(c *pgenState, s *term) (bool, pgenErr) {
-	if m, e := p.n97(c, s); e.on {
-		return true, e
-	} else if !m {
-		return false, pgenErr{}
-	}
-	if m, e := p.n98(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 31}
-	}
-	if m, e := p.n99(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 3}
-	}
-	return true, pgenErr{}
-}
-
-// "[" ((<num> | <str>) ("," (<num> | <str>))*)? "]"
-func (p *programParserGen) n59(c *pgenState, s *term) (bool, pgenErr) {
-	if m, e := p.n100(c, s); e.on {
-		return true, e
-	} else if !m {
-		return false, pgenErr{}
-	}
-	if m, e := p.n101(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 32}
-	}
-	if m, e := p.n102(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 33}
-	}
-	return true, pgenErr{}
-}
-
-// "[" Expr "]"
-func (p *programParserGen) n60(c *pgenState, s *term) (bool, pgenErr) {
-	if m, e := p.n103(c, s); e.on {
-		return true, e
-	} else if !m {
-		return false, pgenErr{}
-	}
-	if m, e := p.n104(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 34}
-	}
-	if m, e := p.n105(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 33}
-	}
-	return true, pgenErr{}
-}
-
-// "."
-func (p *programParserGen) n61(c *pgenState, s *call) (bool, pgenErr) {
-	if p.text(c.cur) != "." {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// <ident>
-func (p *programParserGen) n62(c *pgenState, s *call) (bool, pgenErr) {
-	start := c.cur
-	m, e := p.n106(c, s)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	if c.cur == start+1 && s.Name == "" {
-		s.Name = p.text(start) // one token: no concatenation
-		return true, pgenErr{}
-	}
-	for i := start; i < c.cur; i++ {
-		s.Name += p.text(i)
-	}
-	return true, pgenErr{}
-}
-
-// Expr
-func (p *programParserGen) n63(c *pgenState, s *call) (bool, pgenErr) {
-	var nv *expr
-	if p.reuse {
-		nv = p.slab_expr.alloc()
-		*nv = expr{Ops: nv.Ops[:0]}
-	} else {
-		nv = new(expr)
-	}
-	m, e := p.s_expr(c, nv)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.Args = append(s.Args, nv)
-	return true, pgenErr{}
-}
-
-// ("," Expr)*
-func (p *programParserGen) n64(c *pgenState, s *call) (bool, pgenErr) {
-	matched := false
-	for {
-		b := *c
-		sv0 := s.Args
-		m, e := p.n107(&b, s)
-		if e.on {
-			c.maybeUpdate(e)
-			if c.stop(e, &b, 2) {
-				return true, e
-			}
-			s.Args = sv0
-			break
-		}
-		c.accept(&b)
-		if !m {
-			s.Args = sv0
-			break
-		}
-		matched = true
-	}
-	_ = matched
-	return true, pgenErr{}
-}
-
-// ","?
-func (p *programParserGen) n65(c *pgenState, s *call) (bool, pgenErr) {
-	matched := false
-	for {
-		b := *c
-		m, e := p.n108(&b, s)
-		if e.on {
-			c.maybeUpdate(e)
-			if c.stop(e, &b, 2) {
-				return true, e
-			}
-			break
-		}
-		c.accept(&b)
-		if !m {
-			break
-		}
-		matched = true
-		break
-	}
-	_ = matched
-	return true, pgenErr{}
-}
-
-// "?"
-func (p *programParserGen) n66(c *pgenState, s *expr) (bool, pgenErr) {
-	if p.text(c.cur) != "?" {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// Expr
-func (p *programParserGen) n67(c *pgenState, s *expr) (bool, pgenErr) {
-	var nv *expr
-	if p.reuse {
-		nv = p.slab_expr.alloc()
-		*nv = expr{Ops: nv.Ops[:0]}
-	} else {
-		nv = new(expr)
-	}
-	m, e := p.s_expr(c, nv)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.Check = nv
-	return true, pgenErr{}
-}
-
-// ":"
-func (p *programParserGen) n68(c *pgenState, s *expr) (bool, pgenErr) {
-	if p.text(c.cur) != ":" {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// Expr
-func (p *programParserGen) n69(c *pgenState, s *expr) (bool, pgenErr) {
-	var nv *expr
-	if p.reuse {
-		nv = p.slab_expr.alloc()
-		*nv = expr{Ops: nv.Ops[:0]}
-	} else {
-		nv = new(expr)
-	}
-	m, e := p.s_expr(c, nv)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.Check = nv
-	return true, pgenErr{}
-}
-
-// "else"
-func (p *programParserGen) n70(c *pgenState, s *ifStmt) (bool, pgenErr) {
-	if p.text(c.cur) != "else" {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// "{"
-func (p *programParserGen) n71(c *pgenState, s *ifStmt) (bool, pgenErr) {
-	if p.text(c.cur) != "{" {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// Stmt*
-func (p *programParserGen) n72(c *pgenState, s *ifStmt) (bool, pgenErr) {
-	matched := false
-	for {
-		b := *c
-		sv0 := s.Else
-		m, e := p.n109(&b, s)
-		if e.on {
-			c.maybeUpdate(e)
-			if c.stop(e, &b, 2) {
-				return true, e
-			}
-			s.Else = sv0
-			break
-		}
-		c.accept(&b)
-		if !m {
-			s.Else = sv0
-			break
-		}
-		matched = true
-	}
-	_ = matched
-	return true, pgenErr{}
-}
-
-// "}"
-func (p *programParserGen) n73(c *pgenState, s *ifStmt) (bool, pgenErr) {
-	if p.text(c.cur) != "}" {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// "!"
-func (p *programParserGen) n74(c *pgenState, s *letStmt) (bool, pgenErr) {
-	if p.text(c.cur) != "!" {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// ":"
-func (p *programParserGen) n75(c *pgenState, s *letStmt) (bool, pgenErr) {
-	if p.text(c.cur) != ":" {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// <ident>
-func (p *programParserGen) n76(c *pgenState, s *letStmt) (bool, pgenErr) {
-	start := c.cur
-	m, e := p.n110(c, s)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	var v string
-	if s.Type != nil {
-		v = *s.Type
-	}
-	for i := start; i < c.cur; i++ {
-		v += p.text(i)
-	}
-	var ns *string
-	if p.reuse {
-		ns = p.slab_string.alloc()
-	} else {
-		ns = new(string)
-	}
-	*ns = v
-	s.Type = ns
-	return true, pgenErr{}
-}
-
-// ("." <ident>)*
-func (p *programParserGen) n77(c *pgenState, s *letStmt) (bool, pgenErr) {
-	matched := false
-	for {
-		b := *c
-		sv0 := s.Type
-		m, e := p.n111(&b, s)
-		if e.on {
-			c.maybeUpdate(e)
-			if c.stop(e, &b, 2) {
-				return true, e
-			}
-			s.Type = sv0
-			break
-		}
-		c.accept(&b)
-		if !m {
-			s.Type = sv0
-			break
-		}
-		matched = true
-	}
-	_ = matched
-	return true, pgenErr{}
-}
-
-// "=="
-func (p *programParserGen) n78(c *pgenState, s *opRHS) (bool, pgenErr) {
-	if p.text(c.cur) != "==" {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// "!="
-func (p *programParserGen) n79(c *pgenState, s *opRHS) (bool, pgenErr) {
-	if p.text(c.cur) != "!=" {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// "<"
-func (p *programParserGen) n80(c *pgenState, s *opRHS) (bool, pgenErr) {
-	if p.text(c.cur) != "<" {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// ">"
-func (p *programParserGen) n81(c *pgenState, s *opRHS) (bool, pgenErr) {
-	if p.text(c.cur) != ">" {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// "<="
-func (p *programParserGen) n82(c *pgenState, s *opRHS) (bool, pgenErr) {
-	if p.text(c.cur) != "<=" {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// ">="
-func (p *programParserGen) n83(c *pgenState, s *opRHS) (bool, pgenErr) {
-	if p.text(c.cur) != ">=" {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// "+"
-func (p *programParserGen) n84(c *pgenState, s *opRHS) (bool, pgenErr) {
-	if p.text(c.cur) != "+" {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// "-"
-func (p *programParserGen) n85(c *pgenState, s *opRHS) (bool, pgenErr) {
-	if p.text(c.cur) != "-" {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// "*"
-func (p *programParserGen) n86(c *pgenState, s *opRHS) (bool, pgenErr) {
-	if p.text(c.cur) != "*" {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// "/"
-func (p *programParserGen) n87(c *pgenState, s *opRHS) (bool, pgenErr) {
-	if p.text(c.cur) != "/" {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// "&" "&"
-func (p *programParserGen) n88(c *pgenState, s *opRHS) (bool, pgenErr) {
-	if m, e := p.n112(c, s); e.on {
-		return true, e
-	} else if !m {
-		return false, pgenErr{}
-	}
-	if m, e := p.n113(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 35}
-	}
-	return true, pgenErr{}
-}
-
-// "|" "|"
-func (p *programParserGen) n89(c *pgenState, s *opRHS) (bool, pgenErr) {
-	if m, e := p.n114(c, s); e.on {
-		return true, e
-	} else if !m {
-		return false, pgenErr{}
-	}
-	if m, e := p.n115(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 36}
-	}
-	return true, pgenErr{}
-}
-
-// ";"
-func (p *programParserGen) n90(c *pgenState, s *program) (bool, pgenErr) {
-	if p.text(c.cur) != ";" {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// ";"
-func (p *programParserGen) n91(c *pgenState, s *stmt) (bool, pgenErr) {
-	if p.text(c.cur) != ";" {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// ":" <ident> ("," <ident>)*
-func (p *programParserGen) n92(c *pgenState, s *stmt) (bool, pgenErr) {
-	if m, e := p.n116(c, s); e.on {
-		return true, e
-	} else if !m {
-		return false, pgenErr{}
-	}
-	if m, e := p.n117(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 37}
-	}
-	if m, e := p.n118(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 38}
-	}
-	return true, pgenErr{}
-}
-
-// "-"
-func (p *programParserGen) n93(c *pgenState, s *term) (bool, pgenErr) {
-	if p.text(c.cur) != "-" {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// <num>
-func (p *programParserGen) n94(c *pgenState, s *term) (bool, pgenErr) {
-	if p.toks[c.cur].typ != 1 {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// <str>
-func (p *programParserGen) n95(c *pgenState, s *term) (bool, pgenErr) {
-	if p.toks[c.cur].typ != 0 {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// <ident>
-func (p *programParserGen) n96(c *pgenState, s *term) (bool, pgenErr) {
-	if p.toks[c.cur].typ != 3 {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// "("
-func (p *programParserGen) n97(c *pgenState, s *term) (bool, pgenErr) {
-	if p.text(c.cur) != "(" {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// Expr
-func (p *programParserGen) n98(c *pgenState, s *term) (bool, pgenErr) {
-	var nv *expr
-	if p.reuse {
-		nv = p.slab_expr.alloc()
-		*nv = expr{Ops: nv.Ops[:0]}
-	} else {
-		nv = new(expr)
-	}
-	m, e := p.s_expr(c, nv)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.Sub = nv
-	return true, pgenErr{}
-}
-
-// ")"
-func (p *programParserGen) n99(c *pgenState, s *term) (bool, pgenErr) {
-	if p.text(c.cur) != ")" {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// "["
-func (p *programParserGen) n100(c *pgenState, s *term) (bool, pgenErr) {
-	if p.text(c.cur) != "[" {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// ((<num> | <str>) ("," (<num> | <str>))*)?
-func (p *programParserGen) n101(c *pgenState, s *term) (bool, pgenErr) {
-	matched := false
-	for {
-		b := *c
-		sv0 := s.List
-		m, e := p.n119(&b, s)
-		if e.on {
-			c.maybeUpdate(e)
-			if c.stop(e, &b, 2) {
-				return true, e
-			}
-			s.List = sv0
-			break
-		}
-		c.accept(&b)
-		if !m {
-			s.List = sv0
-			break
-		}
-		matched = true
-		break
-	}
-	_ = matched
-	return true, pgenErr{}
-}
-
-// "]"
-func (p *programParserGen) n102(c *pgenState, s *term) (bool, pgenErr) {
-	if p.text(c.cur) != "]" {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// "["
-func (p *programParserGen) n103(c *pgenState, s *term) (bool, pgenErr) {
-	if p.text(c.cur) != "[" {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// Expr
-func (p *programParserGen) n104(c *pgenState, s *term) (bool, pgenErr) {
-	var v expr
-	m, e := p.s_expr(c, &v)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.Index = append(s.Index, v)
-	return true, pgenErr{}
-}
-
-// "]"
-func (p *programParserGen) n105(c *pgenState, s *term) (bool, pgenErr) {
-	if p.text(c.cur) != "]" {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// <ident>
-func (p *programParserGen) n106(c *pgenState, s *call) (bool, pgenErr) {
-	if p.toks[c.cur].typ != 3 {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// "," Expr
-func (p *programParserGen) n107(c *pgenState, s *call) (bool, pgenErr) {
-	if m, e := p.n120(c, s); e.on {
-		return true, e
-	} else if !m {
-		return false, pgenErr{}
-	}
-	if m, e := p.n121(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 15}
-	}
-	return true, pgenErr{}
-}
-
-// ","
-func (p *programParserGen) n108(c *pgenState, s *call) (bool, pgenErr) {
-	if p.text(c.cur) != "," {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// Stmt
-func (p *programParserGen) n109(c *pgenState, s *ifStmt) (bool, pgenErr) {
-	var v stmt
-	m, e := p.s_stmt(c, &v)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.Else = append(s.Else, v)
-	return true, pgenErr{}
-}
-
-// <ident>
-func (p *programParserGen) n110(c *pgenState, s *letStmt) (bool, pgenErr) {
-	if p.toks[c.cur].typ != 3 {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// "." <ident>
-func (p *programParserGen) n111(c *pgenState, s *letStmt) (bool, pgenErr) {
-	if m, e := p.n122(c, s); e.on {
-		return true, e
-	} else if !m {
-		return false, pgenErr{}
-	}
-	if m, e := p.n123(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 21}
-	}
-	return true, pgenErr{}
-}
-
-// "&"
-func (p *programParserGen) n112(c *pgenState, s *opRHS) (bool, pgenErr) {
-	if p.text(c.cur) != "&" {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// "&"
-func (p *programParserGen) n113(c *pgenState, s *opRHS) (bool, pgenErr) {
-	if p.text(c.cur) != "&" {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// "|"
-func (p *programParserGen) n114(c *pgenState, s *opRHS) (bool, pgenErr) {
-	if p.text(c.cur) != "|" {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// "|"
-func (p *programParserGen) n115(c *pgenState, s *opRHS) (bool, pgenErr) {
-	if p.text(c.cur) != "|" {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// ":"
-func (p *programParserGen) n116(c *pgenState, s *stmt) (bool, pgenErr) {
-	if p.text(c.cur) != ":" {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// <ident>
-func (p *programParserGen) n117(c *pgenState, s *stmt) (bool, pgenErr) {
-	start := c.cur
-	m, e := p.n124(c, s)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	for i := start; i < c.cur; i++ {
-		s.Labels = append(s.Labels, p.text(i))
-	}
-	return true, pgenErr{}
-}
-
-// ("," <ident>)*
-func (p *programParserGen) n118(c *pgenState, s *stmt) (bool, pgenErr) {
-	matched := false
-	for {
-		b := *c
-		sv0 := s.Labels
-		m, e := p.n125(&b, s)
-		if e.on {
-			c.maybeUpdate(e)
-			if c.stop(e, &b, 2) {
-				return true, e
-			}
-			s.Labels = sv0
-			break
-		}
-		c.accept(&b)
-		if !m {
-			s.Labels = sv0
-			break
-		}
-		matched = true
-	}
-	_ = matched
-	return true, pgenErr{}
-}
-
-// (<num> | <str>) ("," (<num> | <str>))*
-func (p *programParserGen) n119(c *pgenState, s *term) (bool, pgenErr) {
-	if m, e := p.n126(c, s); e.on {
-		return true, e
-	} else if !m {
-		return false, pgenErr{}
-	}
-	if m, e := p.n127(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 39}
-	}
-	return true, pgenErr{}
-}
-
-// ","
-func (p *programParserGen) n120(c *pgenState, s *call) (bool, pgenErr) {
-	if p.text(c.cur) != "," {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// Expr
-func (p *programParserGen) n121(c *pgenState, s *call) (bool, pgenErr) {
-	var nv *expr
-	if p.reuse {
-		nv = p.slab_expr.alloc()
-		*nv = expr{Ops: nv.Ops[:0]}
-	} else {
-		nv = new(expr)
-	}
-	m, e := p.s_expr(c, nv)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	s.Args = append(s.Args, nv)
-	return true, pgenErr{}
-}
-
-// "."
-func (p *programParserGen) n122(c *pgenState, s *letStmt) (bool, pgenErr) {
-	if p.text(c.cur) != "." {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// <ident>
-func (p *programParserGen) n123(c *pgenState, s *letStmt) (bool, pgenErr) {
-	start := c.cur
-	m, e := p.n128(c, s)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	var v string
-	if s.Type != nil {
-		v = *s.Type
-	}
-	for i := start; i < c.cur; i++ {
-		v += p.text(i)
-	}
-	var ns *string
-	if p.reuse {
-		ns = p.slab_string.alloc()
-	} else {
-		ns = new(string)
-	}
-	*ns = v
-	s.Type = ns
-	return true, pgenErr{}
-}
-
-// <ident>
-func (p *programParserGen) n124(c *pgenState, s *stmt) (bool, pgenErr) {
-	if p.toks[c.cur].typ != 3 {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// "," <ident>
-func (p *programParserGen) n125(c *pgenState, s *stmt) (bool, pgenErr) {
-	if m, e := p.n129(c, s); e.on {
-		return true, e
-	} else if !m {
-		return false, pgenErr{}
-	}
-	if m, e := p.n130(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 21}
-	}
-	return true, pgenErr{}
-}
-
-// (<num> | <str>)
-func (p *programParserGen) n126(c *pgenState, s *term) (bool, pgenErr) {
-	start := c.cur
-	m, e := p.n131(c, s)
-	if e.on {
-		return true, e
+	if m, e := p.n71(c, s); !m || e.On {
+		return true, c.Miss(e, 38)
 	}
-	if !m {
-		return false, pgenErr{}
+	if m, e := p.n74(c, s); !m || e.On {
+		return true, c.Miss(e, 40)
 	}
-	for i := start; i < c.cur; i++ {
-		s.List = append(s.List, p.text(i))
-	}
-	return true, pgenErr{}
-}
-
-// ("," (<num> | <str>))*
-func (p *programParserGen) n127(c *pgenState, s *term) (bool, pgenErr) {
-	matched := false
-	for {
-		b := *c
-		sv0 := s.List
-		m, e := p.n132(&b, s)
-		if e.on {
-			c.maybeUpdate(e)
-			if c.stop(e, &b, 2) {
-				return true, e
-			}
-			s.List = sv0
-			break
-		}
-		c.accept(&b)
-		if !m {
-			s.List = sv0
-			break
-		}
-		matched = true
-	}
-	_ = matched
-	return true, pgenErr{}
-}
-
-// <ident>
-func (p *programParserGen) n128(c *pgenState, s *letStmt) (bool, pgenErr) {
-	if p.toks[c.cur].typ != 3 {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// ","
-func (p *programParserGen) n129(c *pgenState, s *stmt) (bool, pgenErr) {
-	if p.text(c.cur) != "," {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// <ident>
-func (p *programParserGen) n130(c *pgenState, s *stmt) (bool, pgenErr) {
-	start := c.cur
-	m, e := p.n133(c, s)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	for i := start; i < c.cur; i++ {
-		s.Labels = append(s.Labels, p.text(i))
-	}
-	return true, pgenErr{}
-}
-
-// <num> | <str>
-func (p *programParserGen) n131(c *pgenState, s *term) (bool, pgenErr) {
-	deepest := 0
-	var first pgenErr
-	{
-		b := *c
-		m, e := p.n134(&b, s)
-		if e.on {
-			if c.stop(e, &b, 2) {
-				return true, e
-			}
-			if b.cur >= deepest {
-				first, deepest = e, b.cur
-			}
-		} else if m {
-			c.accept(&b)
-			return true, pgenErr{}
-		}
-	}
-	{
-		b := *c
-		m, e := p.n135(&b, s)
-		if e.on {
-			if c.stop(e, &b, 2) {
-				return true, e
-			}
-			if b.cur >= deepest {
-				first, deepest = e, b.cur
-			}
-		} else if m {
-			c.accept(&b)
-			return true, pgenErr{}
-		}
-	}
-	if first.on {
-		c.maybeUpdate(first)
-		return true, first
-	}
-	return false, pgenErr{}
-}
-
-// "," (<num> | <str>)
-func (p *programParserGen) n132(c *pgenState, s *term) (bool, pgenErr) {
-	if m, e := p.n136(c, s); e.on {
-		return true, e
-	} else if !m {
-		return false, pgenErr{}
-	}
-	if m, e := p.n137(c, s); e.on {
-		return true, e
-	} else if !m {
-		return true, pgenErr{on: true, tok: int32(c.cur), expect: 40}
-	}
-	return true, pgenErr{}
-}
-
-// <ident>
-func (p *programParserGen) n133(c *pgenState, s *stmt) (bool, pgenErr) {
-	if p.toks[c.cur].typ != 3 {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// <num>
-func (p *programParserGen) n134(c *pgenState, s *term) (bool, pgenErr) {
-	if p.toks[c.cur].typ != 1 {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// <str>
-func (p *programParserGen) n135(c *pgenState, s *term) (bool, pgenErr) {
-	if p.toks[c.cur].typ != 0 {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// ","
-func (p *programParserGen) n136(c *pgenState, s *term) (bool, pgenErr) {
-	if p.text(c.cur) != "," {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// (<num> | <str>)
-func (p *programParserGen) n137(c *pgenState, s *term) (bool, pgenErr) {
-	start := c.cur
-	m, e := p.n138(c, s)
-	if e.on {
-		return true, e
-	}
-	if !m {
-		return false, pgenErr{}
-	}
-	for i := start; i < c.cur; i++ {
-		s.List = append(s.List, p.text(i))
-	}
-	return true, pgenErr{}
-}
-
-// <num> | <str>
-func (p *programParserGen) n138(c *pgenState, s *term) (bool, pgenErr) {
-	deepest := 0
-	var first pgenErr
-	{
-		b := *c
-		m, e := p.n139(&b, s)
-		if e.on {
-			if c.stop(e, &b, 2) {
-				return true, e
-			}
-			if b.cur >= deepest {
-				first, deepest = e, b.cur
-			}
-		} else if m {
-			c.accept(&b)
-			return true, pgenErr{}
-		}
-	}
-	{
-		b := *c
-		m, e := p.n140(&b, s)
-		if e.on {
-			if c.stop(e, &b, 2) {
-				return true, e
-			}
-			if b.cur >= deepest {
-				first, deepest = e, b.cur
-			}
-		} else if m {
-			c.accept(&b)
-			return true, pgenErr{}
-		}
-	}
-	if first.on {
-		c.maybeUpdate(first)
-		return true, first
-	}
-	return false, pgenErr{}
+	return true, pgenrt.Err{}
 }
 
-// <num>
-func (p *programParserGen) n139(c *pgenState, s *term) (bool, pgenErr) {
-	if p.toks[c.cur].typ != 1 {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
-}
-
-// <str>
-func (p *programParserGen) n140(c *pgenState, s *term) (bool, pgenErr) {
-	if p.toks[c.cur].typ != 0 {
-		return false, pgenErr{}
-	}
-	c.cur++
-	return true, pgenErr{}
+func (p *programParserGen) s_term(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
+	s.Pos = p.Pos(c.Cur)
+	return c.Close(p.n75(c, s))
 }
 
-var pgenExpect_programParser = [...]string{"(\".\" <ident>)* \"(\" (Expr (\",\" Expr)* \",\"?)? \")\"", "\"(\" (Expr (\",\" Expr)* \",\"?)? \")\"", "(Expr (\",\" Expr)* \",\"?)? \")\"", "\")\"", "OpRHS* (\"?\" Expr \":\" Expr)?", "(\"?\" Expr \":\" Expr)?", "Expr \"{\" Stmt* \"}\" (\"else\" \"{\" Stmt* \"}\")?", "\"{\" Stmt* \"}\" (\"else\" \"{\" Stmt* \"}\")?", "Stmt* \"}\" (\"else\" \"{\" Stmt* \"}\")?", "\"}\" (\"else\" \"{\" Stmt* \"}\")?", "(\"else\" \"{\" Stmt* \"}\")?", "\"!\"? <ident> (\":\" <ident> (\".\" <ident>)*)? \"=\" Expr", "<ident> (\":\" <ident> (\".\" <ident>)*)? \"=\" Expr", "(\":\" <ident> (\".\" <ident>)*)? \"=\" Expr", "\"=\" Expr", "Expr", "Term", "(<num> | <str> | Call | <ident> | (\"(\" Expr \")\") | (\"[\" ((<num> | <str>) (\",\" (<num> | <str>))*)? \"]\")) (\"[\" Expr \"]\")*", "(\"[\" Expr \"]\")*", "\";\"?", "(\":\" <ident> (\",\" <ident>)*)?", "<ident>", "(\",\" Expr)* \",\"?", "\",\"?", "Expr \":\" Expr", "\":\" Expr", "\"{\" Stmt* \"}\"", "Stmt* \"}\"", "\"}\"", "<ident> (\".\" <ident>)*", "(\".\" <ident>)*", "Expr \")\"", "((<num> | <str>) (\",\" (<num> | <str>))*)? \"]\"", "\"]\"", "Expr \"]\"", "\"&\"", "\"|\"", "<ident> (\",\" <ident>)*", "(\",\" <ident>)*", "(\",\" (<num> | <str>))*", "(<num> | <str>)"}
+var pgenExpect_programParser = [...]string{"<ident>", "(\".\" <ident>)* \"(\" (Expr (\",\" Expr)* \",\"?)? \")\"", "\"(\" (Expr (\",\" Expr)* \",\"?)? \")\"", "Expr", "(\",\" Expr)* \",\"?", "\",\"?", "(Expr (\",\" Expr)* \",\"?)? \")\"", "\")\"", "OpRHS* (\"?\" Expr \":\" Expr)?", "Expr \":\" Expr", "\":\" Expr", "(\"?\" Expr \":\" Expr)?", "Expr \"{\" Stmt* \"}\" (\"else\" \"{\" Stmt* \"}\")?", "\"{\" Stmt* \"}\" (\"else\" \"{\" Stmt* \"}\")?", "Stmt* \"}\" (\"else\" \"{\" Stmt* \"}\")?", "\"}\" (\"else\" \"{\" Stmt* \"}\")?", "\"{\" Stmt* \"}\"", "Stmt* \"}\"", "\"}\"", "(\"else\" \"{\" Stmt* \"}\")?", "\"!\"? <ident> (\":\" <ident> (\".\" <ident>)*)? \"=\" Expr", "<ident> (\":\" <ident> (\".\" <ident>)*)? \"=\" Expr", "<ident> (\".\" <ident>)*", "(\".\" <ident>)*", "(\":\" <ident> (\".\" <ident>)*)? \"=\" Expr", "\"=\" Expr", "\"&\"", "\"|\"", "Term", "\";\"?", "<ident> (\",\" <ident>)*", "(\",\" <ident>)*", "(\":\" <ident> (\",\" <ident>)*)?", "Expr \")\"", "(<num> | <str>)", "(\",\" (<num> | <str>))*", "((<num> | <str>) (\",\" (<num> | <str>))*)? \"]\"", "\"]\"", "(<num> | <str> | Call | <ident> | (\"(\" Expr \")\") | (\"[\" ((<num> | <str>) (\",\" (<num> | <str>))*)? \"]\")) (\"[\" Expr \"]\")*", "Expr \"]\"", "(\"[\" Expr \"]\")*"}

@@ -1,0 +1,180 @@
+package pgenrt
+
+import (
+	"strings"
+
+	"github.com/alecthomas/participle/v2"
+	"github.com/alecthomas/participle/v2/lexer"
+)
+
+// Input is what a parser fed by a generated lexer parses: the text and its
+// tokens. A generated parser embeds one and keeps its token storage from
+// parse to parse.
+type Input struct {
+	filename, src string
+	toks          []Token
+}
+
+// Lex splits src into tokens with lx, leaving out those of the rules in
+// the elide mask.
+func (in *Input) Lex(lx *Lexer, filename, src string, elide uint64) error {
+	toks, err := lx.Lex(filename, src, elide, in.toks[:0])
+	in.toks = toks
+	if err != nil {
+		return err
+	}
+	in.filename, in.src = filename, src
+	return nil
+}
+
+// Pos returns the position of token i.
+func (in *Input) Pos(i int) lexer.Position {
+	t := &in.toks[i]
+	return lexer.Position{Filename: in.filename, Offset: int(t.Start), Line: int(t.Line), Column: int(t.Col)}
+}
+
+// Text returns the text of token i.
+func (in *Input) Text(i int) string {
+	t := &in.toks[i]
+	return in.src[t.Start:t.End]
+}
+
+// Lit matches the literal s at the cursor.
+func (in *Input) Lit(c *State, s string) (bool, Err) {
+	if in.Text(c.Cur) != s {
+		return false, Err{}
+	}
+	c.Cur++
+	return true, Err{}
+}
+
+// Ref matches a token of rule typ at the cursor.
+func (in *Input) Ref(c *State, typ int32) (bool, Err) {
+	if in.toks[c.Cur].Type != typ {
+		return false, Err{}
+	}
+	c.Cur++
+	return true, Err{}
+}
+
+// Finish returns the error of a parse of the root that returned m and e
+// with the cursor c, expect being the parser's "expected" texts: e, or
+// the deepest error when the root did not match or did not reach the end.
+func (in *Input) Finish(c *State, m bool, e Err, expect []string) error {
+	if e.On {
+		return in.err(e, expect)
+	}
+	if !m || in.toks[c.Cur].Type >= 0 {
+		return in.err(c.Deepest(c.Fail(-1)), expect)
+	}
+	return nil
+}
+
+// err is participle's error for e.
+func (in *Input) err(e Err, expect []string) error {
+	t := &in.toks[e.Tok]
+	typ := lexer.EOF
+	if t.Type >= 0 {
+		typ = lexer.EOF - 1 - lexer.TokenType(t.Type)
+	}
+	return &participle.UnexpectedTokenError{Unexpected: lexer.Token{Type: typ, Value: in.src[t.Start:t.End], Pos: in.Pos(int(e.Tok))}, Expect: expected(e, expect)}
+}
+
+// Tokens is what a parser fed by a package's own scanner parses: the
+// tokens the scanner made and the end of the input after them. A
+// generated parser embeds one.
+type Tokens struct {
+	toks []lexer.Token
+	eof  lexer.Token
+	fold []lexer.TokenType
+}
+
+// Start sets the tokens to parse, the position of the end of the input
+// and the token types whose literals match in any case.
+func (t *Tokens) Start(toks []lexer.Token, eof lexer.Position, fold []lexer.TokenType) {
+	t.toks, t.eof, t.fold = toks, lexer.EOFToken(eof), fold
+}
+
+// Tok returns token i, or the end of the input after the last.
+func (t *Tokens) Tok(i int) *lexer.Token {
+	if i < len(t.toks) {
+		return &t.toks[i]
+	}
+	return &t.eof
+}
+
+// Pos returns the position of token i.
+func (t *Tokens) Pos(i int) lexer.Position { return t.Tok(i).Pos }
+
+// Text returns the text of token i.
+func (t *Tokens) Text(i int) string { return t.Tok(i).Value }
+
+// Slice returns the tokens from start to end, as far as there are tokens.
+func (t *Tokens) Slice(start, end int) []lexer.Token {
+	return t.toks[start:min(end, len(t.toks))]
+}
+
+// Lit matches the literal s at the cursor, in any case for the token
+// types that fold case.
+func (t *Tokens) Lit(c *State, s string) (bool, Err) {
+	if tok := t.Tok(c.Cur); tok.Value != s && !t.equalFold(tok, s) {
+		return false, Err{}
+	}
+	c.Cur++
+	return true, Err{}
+}
+
+// equalFold reports whether tok is of a type that folds case and is s in
+// some case.
+func (t *Tokens) equalFold(tok *lexer.Token, s string) bool {
+	for _, f := range t.fold {
+		if f == tok.Type {
+			return strings.EqualFold(tok.Value, s)
+		}
+	}
+	return false
+}
+
+// Ref matches a token of type typ at the cursor.
+func (t *Tokens) Ref(c *State, typ lexer.TokenType) (bool, Err) {
+	if t.Tok(c.Cur).Type != typ {
+		return false, Err{}
+	}
+	c.Cur++
+	return true, Err{}
+}
+
+// Finish returns the error of a parse of the root that returned m and e
+// with the cursor c, expect being the parser's "expected" texts: e, or
+// the deepest error when the root did not match or, unless allowTrailing,
+// left tokens.
+func (t *Tokens) Finish(c *State, m bool, e Err, allowTrailing bool, expect []string) error {
+	if e.On {
+		return t.err(e, expect)
+	}
+	if !m || (!allowTrailing && t.Tok(c.Cur).Type != lexer.EOF) {
+		return t.err(c.Deepest(c.Fail(-1)), expect)
+	}
+	return nil
+}
+
+func (t *Tokens) err(e Err, expect []string) error {
+	return &participle.UnexpectedTokenError{Unexpected: *t.Tok(int(e.Tok)), Expect: expected(e, expect)}
+}
+
+// ParseTokens parses toks, followed by the end of the input at eof, with
+// root, the function of the generated parser p for its root struct, as
+// participle's ParseFromLexer does with AllowTrailing(allowTrailing): a
+// new tree and the number of tokens it took. The literals of the token
+// types in fold match in any case; expect is the parser's table of
+// "expected" texts.
+func ParseTokens[P, T any](p P, t *Tokens, root func(P, *State, *T) (bool, Err), toks []lexer.Token, eof lexer.Position, allowTrailing bool, fold []lexer.TokenType, expect []string) (*T, int, error) {
+	t.Start(toks, eof, fold)
+	out := new(T)
+	var c State
+	m, e := root(p, &c, out)
+	if err := t.Finish(&c, m, e, allowTrailing, expect); err != nil {
+		return nil, c.Cur, err
+	}
+	return out, c.Cur, nil
+}

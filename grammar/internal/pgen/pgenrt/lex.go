@@ -1,0 +1,203 @@
+package pgenrt
+
+import (
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/alecthomas/participle/v2/lexer"
+)
+
+// Token is a token of a generated lexer: its rule (-1 at the end of the
+// input), its bytes and the line and column it starts at.
+type Token struct {
+	Type       int32
+	Start, End int32
+	Line, Col  int32
+}
+
+// Classes is the size of the alphabet of an Automaton: the 128 ASCII
+// bytes, then HiClass for every rune from U+0080 on.
+const Classes = 129
+
+// HiClass is the class of the runes from U+0080 on.
+const HiClass = 128
+
+// Lexer is the rules of a lexer.MustSimple definition as tables, with
+// participle's priority: the rules are tried in order and the first that
+// matches wins, with its own leftmost-first match. Either the rules are
+// merged into one automaton (Group, Groups, Trans), or, when that would be
+// too large, Automata holds one automaton a rule.
+type Lexer struct {
+	// Names are the rules' names, for the errors.
+	Names []string
+
+	// Group is the group of each byte: the bytes every state treats alike
+	// share one. Bytes from 0x80 on stand for whole runes. The last two of
+	// the Groups groups are the line feed's and the non-ASCII bytes'.
+	Group  *[256]uint8
+	Groups int
+	// Trans holds a row of Groups+2 entries a state, the start state's
+	// first: the offset in Trans of the next state's row by group (-1: no
+	// rule goes on), then the first rule the state accepts (-1: none), then
+	// 1 when some ASCII bytes but the line feed lead back to the state (the
+	// lexer reads runs of them in a loop of their own), else 0. Rows are
+	// named by their offsets so that no step of the automaton multiplies.
+	Trans []int16
+
+	// Automata is one automaton a rule, tried in order, when the rules are
+	// not merged.
+	Automata []Automaton
+}
+
+// Automaton is the automaton of one rule: Trans has Classes columns a
+// state (-1: dead), Accept marks the accepting states; the start is 0.
+type Automaton struct {
+	Trans  []int16
+	Accept []bool
+}
+
+// Lex splits s into tokens as participle's lexer does, appending them to
+// toks; tokens of the rules in the elide mask are left out. The last token
+// is the end of the input.
+func (lx *Lexer) Lex(filename, s string, elide uint64, toks []Token) ([]Token, error) {
+	if lx.Automata != nil {
+		return lx.lexRules(filename, s, elide, toks)
+	}
+	group, trans := lx.Group, lx.Trans
+	ng := lx.Groups
+	lf := ng - 2 // the line feed's group; the next is the non-ASCII bytes'
+	line, col := int32(1), int32(1)
+	pos := 0
+	for pos < len(s) {
+		row, rule, end := 0, int(trans[ng]), pos
+		plain := true // no line break and no multi-byte rune read
+		for p := pos; p < len(s); {
+			g := int(group[s[p]])
+			size := 1
+			if g >= lf { // a line feed or a non-ASCII byte
+				plain = false
+				if g > lf {
+					_, size = utf8.DecodeRuneInString(s[p:])
+				}
+			}
+			row = int(trans[row+g])
+			if row < 0 {
+				break
+			}
+			p += size
+			if a := trans[row+ng]; a >= 0 {
+				if trans[row+ng+1] != 0 {
+					for ; p < len(s); p++ {
+						g := int(group[s[p]])
+						if g >= lf || int(trans[row+g]) != row {
+							break
+						}
+					}
+				}
+				rule, end = int(a), p
+			}
+		}
+		if rule < 0 || end == pos {
+			return toks, lx.err(rule, filename, s, pos, line, col)
+		}
+		if elide&(1<<uint(rule)) == 0 {
+			toks = append(toks, Token{Type: int32(rule), Start: int32(pos), End: int32(end), Line: line, Col: col})
+		}
+		if plain {
+			col += int32(end - pos)
+		} else {
+			line, col = advance(line, col, s[pos:end])
+		}
+		pos = end
+	}
+	return append(toks, Token{Type: -1, Start: int32(pos), End: int32(pos), Line: line, Col: col}), nil
+}
+
+// lexRules is Lex with one automaton a rule.
+func (lx *Lexer) lexRules(filename, s string, elide uint64, toks []Token) ([]Token, error) {
+	line, col := int32(1), int32(1)
+	pos := 0
+	for pos < len(s) {
+		rule, end := -1, -1
+		for i := range lx.Automata {
+			if n := lx.Automata[i].match(s, pos); n >= 0 {
+				rule, end = i, n
+				break
+			}
+		}
+		if rule < 0 || end == pos {
+			return toks, lx.err(rule, filename, s, pos, line, col)
+		}
+		if elide&(1<<uint(rule)) == 0 {
+			toks = append(toks, Token{Type: int32(rule), Start: int32(pos), End: int32(end), Line: line, Col: col})
+		}
+		line, col = advance(line, col, s[pos:end])
+		pos = end
+	}
+	return append(toks, Token{Type: -1, Start: int32(pos), End: int32(pos), Line: line, Col: col}), nil
+}
+
+// match returns the end of the rule's longest match at pos, -1 for none.
+func (a *Automaton) match(s string, pos int) int {
+	st := 0
+	last := -1
+	if a.Accept[0] {
+		last = pos
+	}
+	for pos < len(s) {
+		b := s[pos]
+		c, size := int(b), 1
+		if b >= 0x80 {
+			_, size = utf8.DecodeRuneInString(s[pos:])
+			c = HiClass
+		}
+		st = int(a.Trans[st*Classes+c])
+		if st < 0 {
+			break
+		}
+		pos += size
+		if a.Accept[st] {
+			last = pos
+		}
+	}
+	return last
+}
+
+// advance moves a line and column over text, as participle's lexer
+// positions do (columns count runes).
+func advance(line, col int32, text string) (int32, int32) {
+	last := -1
+	ascii := true
+	for i := 0; i < len(text); i++ {
+		switch b := text[i]; {
+		case b == '\n':
+			line++
+			last = i
+		case b >= 0x80:
+			ascii = false
+		}
+	}
+	if last < 0 {
+		if ascii {
+			return line, col + int32(len(text))
+		}
+		return line, col + int32(utf8.RuneCountInString(text))
+	}
+	return line, int32(utf8.RuneCountInString(text[last:]))
+}
+
+// err returns participle's lexer error at pos, line and col: text no rule
+// matches (rule -1), or rule matched nothing.
+func (lx *Lexer) err(rule int, filename, s string, pos int, line, col int32) error {
+	msg := ""
+	if rule < 0 {
+		sample := []rune(s[pos:])
+		if len(sample) > 16 {
+			sample = append(sample[:16], []rune("...")...)
+		}
+		msg = "lexer: invalid input text " + strconv.Quote(string(sample))
+	} else {
+		msg = "lexer: rule " + strconv.Quote(lx.Names[rule]) + " did not match any input"
+	}
+	return &lexer.Error{Msg: msg, Pos: lexer.Position{Filename: filename, Offset: pos, Line: int(line), Column: int(col)}}
+}
