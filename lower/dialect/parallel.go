@@ -32,8 +32,9 @@ type batch struct {
 	raw   []byte // the lines' bytes, one after the other
 	text  string // raw as one string (one allocation a batch), the lines' texts slices of it
 	chunk lowering.Chunk
-	buf   bytes.Buffer  // the encoded records, when the writer has Parts
-	done  chan struct{} // lowered, settled and encoded
+	out   []record.Record // the records a Joiner passed on, to write
+	buf   bytes.Buffer    // the encoded records, when the writer has Parts
+	done  chan struct{}   // lowered, settled and encoded
 }
 
 // notedChunk is the NotedOutput of a worker's lowering: the chunk of the
@@ -45,22 +46,62 @@ func (n *notedChunk) RecordNote(r *record.Record, note lowering.Note) error {
 	return n.c.RecordNote(r, note)
 }
 func (n *notedChunk) Diag(d diag.Diagnostic, skipped int) { n.c.Diag(d, skipped) }
+func (n *notedChunk) RecordMark(r *record.Record, m lowering.Mark) error {
+	return n.c.RecordMark(r, m)
+}
+func (n *notedChunk) Mark(m lowering.Mark)        { n.c.Mark(m) }
+func (n *notedChunk) Attrs() record.Attrs         { return n.c.Attrs() }
+func (n *notedChunk) Args(count int) []record.Arg { return n.c.Args(count) }
+
+// records returns the records of a settled batch, to write.
+func (b *batch) records(joined bool) []record.Record {
+	if joined {
+		return b.out
+	}
+	return b.chunk.Records
+}
+
+// joinOutput takes what a Joiner passes on for a batch: it numbers the
+// records and keeps them in the batch, and passes diagnostics on.
+type joinOutput struct {
+	b *batch
+	o *output
+}
+
+func (j *joinOutput) Record(r *record.Record) error {
+	j.o.sum.Records++
+	r.Seq = j.o.sum.Records
+	j.b.out = append(j.b.out, *r)
+	return nil
+}
+
+func (j *joinOutput) Diag(d diag.Diagnostic, skipped int) { j.o.Diag(d, skipped) }
 
 // bufferSink writes into the buffer it points to.
 type bufferSink struct{ b *bytes.Buffer }
 
 func (s *bufferSink) Write(p []byte) (int, error) { return s.b.Write(p) }
 
-// runParallel lowers the lines of one input of a dialect with a Settler on
-// several goroutines. Workers lower line-aligned batches each; the batches
-// are then settled one after the other in input order (the Settler, the
-// record numbers and the diagnostics), encoded by their workers when the
-// writer offers Parts, and written in order. The output is the one a
+// runParallel lowers the lines of one input of a dialect with a Settler or
+// a Joiner on several goroutines. Workers lower line-aligned batches each;
+// the batches are then settled one after the other in input order (the
+// Settler or the Joiner, the record numbers and the diagnostics), encoded
+// by their workers when the writer offers Parts, and written in order; what
+// the Joiner still holds is written at the end. The output is the one a
 // single lowering gives.
-func runParallel(ctx context.Context, opts Options, d Dialect, cfg lowering.Config, br *bufio.Reader, name string, o *output, workers int) (lowering.LineStats, ast.Pos, error) {
-	ctx, cancel := context.WithCancel(ctx)
+func runParallel(parent context.Context, opts Options, d Dialect, cfg lowering.Config, br *bufio.Reader, name string, o *output, workers int) (lowering.LineStats, ast.Pos, error) {
+	ctx, cancel := context.WithCancel(parent)
 	defer cancel()
-	settle := d.NewSettler(cfg)
+	var (
+		settle lowering.Settler
+		join   lowering.Joiner
+	)
+	if d.NewJoiner != nil {
+		join = d.NewJoiner(cfg)
+	} else {
+		settle = d.NewSettler(cfg)
+	}
+	joined := join != nil
 	parts, _ := o.w.(record.Parts)
 
 	free := make(chan *batch, 2*workers)
@@ -101,15 +142,23 @@ func runParallel(ctx context.Context, opts Options, d Dialect, cfg lowering.Conf
 				for next != b.seq {
 					turn.Wait()
 				}
-				settleBatch(b, settle, o)
+				if joined {
+					b.out = b.out[:0]
+					if err := join.Join(&b.chunk, &joinOutput{b, o}); err != nil {
+						cancel()
+					}
+				} else {
+					settleBatch(b, settle, o)
+				}
 				next++
 				turn.Broadcast()
 				mu.Unlock()
 				if part != nil {
 					b.buf.Reset()
 					sink.b = &b.buf
-					for i := range b.chunk.Records {
-						if err := part.Write(&b.chunk.Records[i]); err != nil {
+					recs := b.records(joined)
+					for i := range recs {
+						if err := part.Write(&recs[i]); err != nil {
 							break // the JSON of attrs failed; the writer reports it below
 						}
 					}
@@ -131,8 +180,9 @@ func runParallel(ctx context.Context, opts Options, d Dialect, cfg lowering.Conf
 				if parts != nil {
 					err = parts.WriteEncoded(b.buf.Bytes())
 				} else {
-					for i := range b.chunk.Records {
-						if err = o.w.Write(&b.chunk.Records[i]); err != nil {
+					recs := b.records(joined)
+					for i := range recs {
+						if err = o.w.Write(&recs[i]); err != nil {
 							break
 						}
 					}
@@ -141,7 +191,8 @@ func runParallel(ctx context.Context, opts Options, d Dialect, cfg lowering.Conf
 					cancel()
 				}
 			}
-			b.items, b.raw, b.text = b.items[:0], b.raw[:0], ""
+			clear(b.out)
+			b.items, b.raw, b.text, b.out = b.items[:0], b.raw[:0], "", b.out[:0]
 			free <- b
 		}
 		werr <- err
@@ -207,6 +258,12 @@ func runParallel(ctx context.Context, opts Options, d Dialect, cfg lowering.Conf
 	if e := <-werr; e != nil {
 		o.werr = e
 		return st, end, e
+	}
+	if joined && parent.Err() == nil {
+		// What the Joiner holds is written, also when the reader failed.
+		if e := join.End(o); e != nil {
+			return st, end, e
+		}
 	}
 	return st, end, err
 }

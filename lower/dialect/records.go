@@ -238,7 +238,7 @@ func runInput(ctx context.Context, opts Options, fixed *Dialect, in Input, w rec
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	if d.NewSettler != nil && !opts.Strict && workers > 1 {
+	if (d.NewSettler != nil || d.NewJoiner != nil) && !opts.Strict && workers > 1 {
 		st, end, err := runParallel(ctx, opts, d, cfg, br, in.Name, o, workers)
 		is.Lines, is.Blank = st.Lines, st.Blank
 		if err != nil && o.werr == nil && ctx.Err() == nil {

@@ -76,6 +76,13 @@ type Dialect struct {
 	// one per input, then sees every record in input order and sets what
 	// depends on earlier lines. The output is the same as one lowering's.
 	NewSettler func(cfg Config) Settler
+	// NewJoiner, when set, lets the registry lower the dialect's lines on
+	// several goroutines too: each worker's lowering gets a MarkedOutput
+	// and lowers line-aligned chunks; the Joiner it returns, one per
+	// input, then sees the chunks in input order and does what spans
+	// lines (pairing the halves of calls). The output is the same as one
+	// lowering's.
+	NewJoiner func(cfg Config) Joiner
 	// Binary, set for a binary dialect in place of NewLowerer and
 	// NewParser, lowers a whole input at once. The registry reads at most
 	// MaxBinary bytes of it.
