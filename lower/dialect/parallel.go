@@ -15,6 +15,10 @@ import (
 // batchBytes is about how much input one batch of lines holds.
 const batchBytes = 64 << 10
 
+// joinBatchBytes is batchBytes for a dialect with a Joiner, whose records
+// hold more (arguments, attrs) for each byte of input.
+const joinBatchBytes = 32 << 10
+
 // lineItem is one line of a batch, or a line too long to pass on (long > 0):
 // its text is raw[start:end] of the batch.
 type lineItem struct {
@@ -199,7 +203,11 @@ func runParallel(parent context.Context, opts Options, d Dialect, cfg lowering.C
 	}()
 
 	limit := opts.batchBytes
-	if limit <= 0 {
+	switch {
+	case limit > 0:
+	case joined:
+		limit = joinBatchBytes
+	default:
 		limit = batchBytes
 	}
 	var cur *batch

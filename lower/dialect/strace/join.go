@@ -114,6 +114,7 @@ type joiner struct {
 // unfinished, the lines of second halves left unfinished again.
 type pending struct {
 	rec     record.Record
+	key     uint64 // the pid of an open call
 	line    ast.Pos
 	stack   []string
 	resumed []int
@@ -153,7 +154,7 @@ func (j *joiner) Join(c *lowering.Chunk, out lowering.Output) error {
 		j.held.rec, j.held.own = lowering.Clone(&j.held.rec), true
 	}
 	for _, p := range j.fresh {
-		if !p.own {
+		if !p.own && j.open[p.key] == p { // still open
 			p.rec, p.own = lowering.Clone(&p.rec), true
 		}
 	}
@@ -198,7 +199,7 @@ func (j *joiner) mark(c *lowering.Chunk, m *lowering.Mark, out lowering.Output) 
 				return err
 			}
 		}
-		p := &pending{rec: *r, line: m.Pos}
+		p := &pending{rec: *r, key: m.Key, line: m.Pos}
 		j.open[m.Key] = p
 		j.fresh = append(j.fresh, p)
 		j.frames = p

@@ -35,6 +35,7 @@ type joiner struct {
 // pending is a start half waiting for its end.
 type pending struct {
 	rec record.Record
+	key uint64  // the call id
 	pos ast.Pos // the call's
 	own bool    // rec is a lowering.Clone, not in a chunk
 }
@@ -54,7 +55,7 @@ func (j *joiner) Join(c *lowering.Chunk, out lowering.Output) error {
 		out.Diag(c.Diags[di].Diag, c.Diags[di].Skipped)
 	}
 	for _, p := range j.fresh {
-		if !p.own {
+		if !p.own && j.open[p.key] == p { // still open
 			p.rec, p.own = lowering.Clone(&p.rec), true
 		}
 	}
@@ -75,7 +76,7 @@ func (j *joiner) mark(c *lowering.Chunk, m *lowering.Mark, out lowering.Output) 
 				return err
 			}
 		}
-		p := &pending{rec: *r, pos: m.Pos}
+		p := &pending{rec: *r, key: id, pos: m.Pos}
 		j.open[id] = p
 		j.fresh = append(j.fresh, p)
 		return nil
