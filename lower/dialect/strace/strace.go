@@ -148,10 +148,10 @@ type Lowerer struct {
 	parse   sast.LineParser
 	marked  lowering.MarkedOutput // out, when a Joiner pairs the halves
 	filePID *uint64               // from the input's name, for lines without a pid
-	open    map[uint64]*open // unfinished calls by pid (0 without one)
-	held    *recBuf          // the last record, written at the next line so -k frames can join it
-	frames  *recBuf          // where the next -k frame goes: held, or an open call's record
-	free    []*recBuf        // record buffers done with, for reuse
+	open    map[uint64]*open      // unfinished calls by pid (0 without one)
+	held    *recBuf               // the last record, written at the next line so -k frames can join it
+	frames  *recBuf               // where the next -k frame goes: held, or an open call's record
+	free    []*recBuf             // record buffers done with, for reuse
 	stamps  stamps
 	tsNs    int64 // ts_ns of the line being lowered
 }

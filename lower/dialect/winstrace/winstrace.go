@@ -59,8 +59,8 @@ func sniff(head []byte) bool {
 
 // Lowerer lowers the lines of one trace.
 type Lowerer struct {
-	cfg   lowering.Config
-	out   lowering.Output
+	cfg    lowering.Config
+	out    lowering.Output
 	parse  wsast.CallParser
 	marked lowering.MarkedOutput  // out, when a Joiner pairs the halves
 	open   map[uint64]*wsast.Call // start halves waiting for their end, by call id
