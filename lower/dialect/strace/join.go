@@ -272,6 +272,7 @@ func (j *joiner) resumed(c *lowering.Chunk, m *lowering.Mark, out lowering.Outpu
 	}
 	o.rec.Ret, o.rec.Errno, o.rec.DurNs = r.Ret, r.Errno, r.DurNs
 	j.held = *o
+	j.held.own = false // the result is in the chunk
 	j.hasHeld = true
 	j.frames = &j.held
 	return nil
