@@ -36,9 +36,9 @@ type batch struct {
 	raw   []byte // the lines' bytes, one after the other
 	text  string // raw as one string (one allocation a batch), the lines' texts slices of it
 	chunk lowering.Chunk
-	out   []record.Record // the records a Joiner passed on, to write
-	buf   bytes.Buffer    // the encoded records, when the writer has Parts
-	done  chan struct{}   // lowered, settled and encoded
+	out   []*record.Record // the records a Joiner passed on, to write
+	buf   bytes.Buffer     // the encoded records, when the writer has Parts
+	done  chan struct{}    // lowered, settled and encoded
 }
 
 // notedChunk is the NotedOutput of a worker's lowering: the chunk of the
@@ -57,16 +57,28 @@ func (n *notedChunk) Mark(m lowering.Mark)        { n.c.Mark(m) }
 func (n *notedChunk) Attrs() record.Attrs         { return n.c.Attrs() }
 func (n *notedChunk) Args(count int) []record.Arg { return n.c.Args(count) }
 
-// records returns the records of a settled batch, to write.
-func (b *batch) records(joined bool) []record.Record {
+// write passes the records of a settled batch to w, in order, until it
+// fails.
+func (b *batch) write(joined bool, w record.Writer) error {
 	if joined {
-		return b.out
+		for _, r := range b.out {
+			if err := w.Write(r); err != nil {
+				return err
+			}
+		}
+		return nil
 	}
-	return b.chunk.Records
+	for i := range b.chunk.Records {
+		if err := w.Write(&b.chunk.Records[i]); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // joinOutput takes what a Joiner passes on for a batch: it numbers the
-// records and keeps them in the batch, and passes diagnostics on.
+// records and keeps them (not copies: the Joiner keeps them unchanged until
+// the batch's chunk is reset) in the batch, and passes diagnostics on.
 type joinOutput struct {
 	b *batch
 	o *output
@@ -75,7 +87,7 @@ type joinOutput struct {
 func (j *joinOutput) Record(r *record.Record) error {
 	j.o.sum.Records++
 	r.Seq = j.o.sum.Records
-	j.b.out = append(j.b.out, *r)
+	j.b.out = append(j.b.out, r)
 	return nil
 }
 
@@ -160,12 +172,9 @@ func runParallel(parent context.Context, opts Options, d Dialect, cfg lowering.C
 				if part != nil {
 					b.buf.Reset()
 					sink.b = &b.buf
-					recs := b.records(joined)
-					for i := range recs {
-						if err := part.Write(&recs[i]); err != nil {
-							break // the JSON of attrs failed; the writer reports it below
-						}
-					}
+					// An error is the JSON of attrs failing; the writer
+					// reports it below.
+					_ = b.write(joined, part)
 					part.Flush()
 					sink.b = nil
 				}
@@ -184,12 +193,7 @@ func runParallel(parent context.Context, opts Options, d Dialect, cfg lowering.C
 				if parts != nil {
 					err = parts.WriteEncoded(b.buf.Bytes())
 				} else {
-					recs := b.records(joined)
-					for i := range recs {
-						if err = o.w.Write(&recs[i]); err != nil {
-							break
-						}
-					}
+					err = b.write(joined, o.w)
 				}
 				if err != nil {
 					cancel()

@@ -54,8 +54,9 @@ type Joiner interface {
 	// (in order with its marks: Before counts marks) and the records on to
 	// out, in output order. It may hold records back for later chunks and
 	// pass on records held from earlier ones. out keeps the records it is
-	// given, and what they point to, until c is reset; so before it
-	// returns, Join copies what it holds out of c (Clone).
+	// given (the pointers), and what they point to, until c is reset: the
+	// Joiner must not change or reuse them before. So before it returns,
+	// Join copies what it holds out of c (Clone).
 	Join(c *Chunk, out Output) error
 	// End passes on what is still held at the end of the input; out keeps
 	// nothing.

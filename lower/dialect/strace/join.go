@@ -113,12 +113,18 @@ type joiner struct {
 // pending is a record held back: its stack frames, and for a call left
 // unfinished, the lines of second halves left unfinished again.
 type pending struct {
-	rec     record.Record
+	rec     *record.Record
 	key     uint64 // the pid of an open call
 	line    ast.Pos
 	stack   []string
 	resumed []int
 	own     bool // rec is a lowering.Clone, not in a chunk
+}
+
+// clone makes the record the pending one's own.
+func (p *pending) clone() {
+	cl := lowering.Clone(p.rec)
+	p.rec, p.own = &cl, true
 }
 
 // setAttr sets an attr of the pending record; a map it needs comes from c
@@ -151,11 +157,11 @@ func (j *joiner) Join(c *lowering.Chunk, out lowering.Output) error {
 	}
 	// What is held must outlive the chunk.
 	if j.hasHeld && !j.held.own {
-		j.held.rec, j.held.own = lowering.Clone(&j.held.rec), true
+		j.held.clone()
 	}
 	for _, p := range j.fresh {
 		if !p.own && j.open[p.key] == p { // still open
-			p.rec, p.own = lowering.Clone(&p.rec), true
+			p.clone()
 		}
 	}
 	clear(j.fresh)
@@ -190,7 +196,7 @@ func (j *joiner) mark(c *lowering.Chunk, m *lowering.Mark, out lowering.Output) 
 	}
 	switch m.Kind & kindMask {
 	case markEmit:
-		j.hold(c.Records[m.Rec], m.Pos)
+		j.hold(&c.Records[m.Rec], m.Pos)
 	case markOpen:
 		r := &c.Records[m.Rec]
 		if prev, ok := j.open[m.Key]; ok {
@@ -199,7 +205,7 @@ func (j *joiner) mark(c *lowering.Chunk, m *lowering.Mark, out lowering.Output) 
 				return err
 			}
 		}
-		p := &pending{rec: *r, key: m.Key, line: m.Pos}
+		p := &pending{rec: r, key: m.Key, line: m.Pos}
 		j.open[m.Key] = p
 		j.fresh = append(j.fresh, p)
 		j.frames = p
@@ -210,7 +216,7 @@ func (j *joiner) mark(c *lowering.Chunk, m *lowering.Mark, out lowering.Output) 
 }
 
 // hold holds r until the next line.
-func (j *joiner) hold(r record.Record, line ast.Pos) {
+func (j *joiner) hold(r *record.Record, line ast.Pos) {
 	j.held = pending{rec: r, line: line}
 	j.hasHeld = true
 	j.frames = &j.held
@@ -223,7 +229,7 @@ func (j *joiner) flush(out lowering.Output) error {
 		return nil
 	}
 	j.hasHeld = false
-	err := out.Record(&j.held.rec)
+	err := out.Record(j.held.rec)
 	j.held = pending{}
 	return err
 }
@@ -240,7 +246,7 @@ func (j *joiner) resumed(c *lowering.Chunk, m *lowering.Mark, out lowering.Outpu
 		ok = false
 	}
 	if !ok {
-		j.hold(*r, m.Pos)
+		j.hold(r, m.Pos)
 		return nil
 	}
 	if len(r.Args) > 0 {
@@ -284,7 +290,7 @@ func (p *pending) unpairedEnter(c *lowering.Chunk) *record.Record {
 	if len(p.resumed) > 0 {
 		p.setAttr(c, "resumed_lines", p.resumed)
 	}
-	return &p.rec
+	return p.rec
 }
 
 // End passes on the held record, then the calls never resumed, in line

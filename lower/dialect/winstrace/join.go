@@ -30,11 +30,30 @@ func NewJoiner(cfg lowering.Config) lowering.Joiner {
 type joiner struct {
 	open  map[uint64]*pending // start halves waiting for their end, by call id
 	fresh []*pending          // starts whose records are in the chunk at hand
+	free  []*pending          // pendings done with, for reuse
+}
+
+// newPending returns a pending start, reusing one done with.
+func (j *joiner) newPending(r *record.Record, id uint64, pos ast.Pos) *pending {
+	var p *pending
+	if n := len(j.free); n > 0 {
+		p, j.free = j.free[n-1], j.free[:n-1]
+	} else {
+		p = new(pending)
+	}
+	*p = pending{rec: r, key: id, pos: pos}
+	return p
+}
+
+// done keeps p for reuse; its record is passed on.
+func (j *joiner) done(p *pending) {
+	*p = pending{}
+	j.free = append(j.free, p)
 }
 
 // pending is a start half waiting for its end.
 type pending struct {
-	rec record.Record
+	rec *record.Record
 	key uint64  // the call id
 	pos ast.Pos // the call's
 	own bool    // rec is a lowering.Clone, not in a chunk
@@ -56,7 +75,8 @@ func (j *joiner) Join(c *lowering.Chunk, out lowering.Output) error {
 	}
 	for _, p := range j.fresh {
 		if !p.own && j.open[p.key] == p { // still open
-			p.rec, p.own = lowering.Clone(&p.rec), true
+			cl := lowering.Clone(p.rec)
+			p.rec, p.own = &cl, true
 		}
 	}
 	clear(j.fresh)
@@ -72,11 +92,13 @@ func (j *joiner) mark(c *lowering.Chunk, m *lowering.Mark, out lowering.Output) 
 		if prev, ok := j.open[id]; ok {
 			warn(out, m.At(0), wsast.CodeReopened, fmt.Sprintf("call id %d started again before it ended (first start at %s); the earlier start stays unpaired", id, prev.pos))
 			prev.rec.Unpaired = true
-			if err := out.Record(&prev.rec); err != nil {
+			err := out.Record(prev.rec)
+			j.done(prev)
+			if err != nil {
 				return err
 			}
 		}
-		p := &pending{rec: *r, key: id, pos: m.Pos}
+		p := j.newPending(r, id, m.Pos)
 		j.open[id] = p
 		j.fresh = append(j.fresh, p)
 		return nil
@@ -87,7 +109,7 @@ func (j *joiner) mark(c *lowering.Chunk, m *lowering.Mark, out lowering.Output) 
 			return out.Record(r)
 		}
 		delete(j.open, id)
-		s := &start.rec
+		s := start.rec
 		if *s.PID != *r.PID || *s.TID != *r.TID || s.Event != r.Event {
 			warn(out, m.At(0), wsast.CodeMismatch, fmt.Sprintf("the halves of call id %d disagree (start at %s: pid %d tid %d %s; end: pid %d tid %d %s); both stay unpaired",
 				id, start.pos, *s.PID, *s.TID, s.Event, *r.PID, *r.TID, r.Event))
@@ -98,7 +120,9 @@ func (j *joiner) mark(c *lowering.Chunk, m *lowering.Mark, out lowering.Output) 
 			r.Unpaired = true
 			return out.Record(r)
 		}
-		return out.Record(pair(c, start, r, m, out))
+		err := out.Record(pair(c, start, r, m, out))
+		j.done(start)
+		return err
 	}
 	return out.Record(r)
 }
@@ -106,7 +130,7 @@ func (j *joiner) mark(c *lowering.Chunk, m *lowering.Mark, out lowering.Output) 
 // pair is the complete record of a start and its end (r, marked m); its
 // arguments are in c.
 func pair(c *lowering.Chunk, start *pending, r *record.Record, m *lowering.Mark, out lowering.Output) *record.Record {
-	p := &start.rec
+	p := start.rec
 	p.Phase = record.Complete
 	if p.Attrs == nil {
 		p.Attrs = c.Attrs()
@@ -143,7 +167,7 @@ func (j *joiner) End(out lowering.Output) error {
 	clear(j.open)
 	for _, p := range rest {
 		p.rec.Unpaired = true
-		if err := out.Record(&p.rec); err != nil {
+		if err := out.Record(p.rec); err != nil {
 			return err
 		}
 	}
