@@ -313,10 +313,7 @@ type stagedItem struct {
 // in order. It returns what lowering.Lines returns and the function that
 // ends the lowering (Finish with what ParseEnd gave). The output is the one
 // the lowering gives line by line.
-func runStaged(ctx context.Context, opts Options, low lowering.Staged, br *bufio.Reader, name string, o *output, workers int) (lowering.LineStats, ast.Pos, func(ast.Pos) error, error) {
-	if ps, ok := low.(lowering.ParserSource); ok {
-		return runStagedParallel(ctx, opts, low, ps, br, name, o, workers)
-	}
+func runStaged(ctx context.Context, opts Options, low lowering.Staged, br *bufio.Reader, name string, o *output) (lowering.LineStats, ast.Pos, func(ast.Pos) error, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	const batchLines = 512
@@ -382,130 +379,6 @@ func runStaged(ctx context.Context, opts Options, low lowering.Staged, br *bufio
 				cancel()
 			}
 		}
-		select {
-		case free <- b:
-		default:
-		}
-	}
-	finish := func(pos ast.Pos) error { return low.Finish(parsedEnd, pos) }
-	if lowerErr != nil {
-		return st, end, finish, lowerErr
-	}
-	return st, end, finish, readErr
-}
-
-// stagedBatch is a batch of lines read, parsed by one of the workers of
-// runStagedParallel; ready is closed when its items are parsed, or when
-// the run stopped before (dropped).
-type stagedBatch struct {
-	items   []stagedItem
-	texts   []string
-	ready   chan struct{}
-	dropped bool
-}
-
-// runStagedParallel is runStaged for a lowering whose lines parse on
-// several goroutines (lowering.ParserSource): one reads the lines, batch by
-// batch, workers parse the batches, each with a parser of its own, and the
-// calling goroutine lowers them in input order.
-func runStagedParallel(ctx context.Context, opts Options, low lowering.Staged, ps lowering.ParserSource, br *bufio.Reader, name string, o *output, workers int) (lowering.LineStats, ast.Pos, func(ast.Pos) error, error) {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	const batchLines = 512
-	jobs := make(chan *stagedBatch, workers)
-	order := make(chan *stagedBatch, 2*workers+2)
-	free := make(chan *stagedBatch, 2*workers+4)
-	newBatch := func() *stagedBatch {
-		select {
-		case b := <-free:
-			b.items, b.texts, b.ready, b.dropped = b.items[:0], b.texts[:0], make(chan struct{}), false
-			return b
-		default:
-			return &stagedBatch{items: make([]stagedItem, 0, batchLines), texts: make([]string, 0, batchLines), ready: make(chan struct{})}
-		}
-	}
-	var (
-		st        lowering.LineStats
-		end       ast.Pos
-		readErr   error
-		parsedEnd any
-	)
-	for range workers {
-		parse := ps.NewParse()
-		go func() {
-			for b := range jobs {
-				for i := range b.items {
-					if b.items[i].long == 0 {
-						b.items[i].parsed = parse(b.items[i].pos, b.texts[i])
-					}
-				}
-				clear(b.texts)
-				close(b.ready)
-			}
-		}()
-	}
-	go func() {
-		defer close(order)
-		defer close(jobs)
-		cur := newBatch()
-		send := func() error {
-			if len(cur.items) == 0 {
-				return nil
-			}
-			b := cur
-			cur = newBatch()
-			select {
-			case order <- b:
-			case <-ctx.Done():
-				return ctx.Err()
-			}
-			select {
-			case jobs <- b:
-			case <-ctx.Done():
-				b.dropped = true
-				close(b.ready)
-				return ctx.Err()
-			}
-			return nil
-		}
-		st, end, readErr = lowering.Lines(ctx, br, name, opts.MaxLine,
-			func(pos ast.Pos, text string) error {
-				cur.items = append(cur.items, stagedItem{pos: pos})
-				cur.texts = append(cur.texts, text)
-				if len(cur.items) == batchLines {
-					return send()
-				}
-				return nil
-			},
-			func(pos ast.Pos, n int64) error {
-				cur.items = append(cur.items, stagedItem{pos: pos, long: n})
-				cur.texts = append(cur.texts, "")
-				if len(cur.items) == batchLines {
-					return send()
-				}
-				return nil
-			})
-		if readErr == nil || ctx.Err() == nil {
-			parsedEnd = low.ParseEnd(end)
-		}
-		send()
-	}()
-	var lowerErr error
-	for b := range order {
-		<-b.ready
-		for _, it := range b.items {
-			if lowerErr != nil || b.dropped {
-				break
-			}
-			if it.long > 0 {
-				o.Diag(lowering.LongLine(it.pos, it.long, opts.MaxLine), 1)
-				continue
-			}
-			if lowerErr = low.Lower(it.parsed); lowerErr != nil {
-				cancel()
-			}
-		}
-		clear(b.items)
 		select {
 		case free <- b:
 		default:

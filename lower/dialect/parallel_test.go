@@ -31,7 +31,8 @@ func run(t *testing.T, opts Options, format string, data []byte) string {
 
 // TestParallelMatchesOneCore: for every line dialect, the output,
 // diagnostics and summary of the parallel path (several workers, small
-// batches; for a dialect without a settler, parsing on its own goroutine)
+// batches, halves paired across them; for a dialect without a settler or
+// a joiner, parsing on its own goroutine)
 // are byte-identical to one lowering's, in every format, on generated
 // input, fixtures, corpus files and damaged input.
 func TestParallelMatchesOneCore(t *testing.T) {

@@ -145,14 +145,6 @@ func (c *Chunk) Diag(d diag.Diagnostic, skipped int) {
 	c.Diags = append(c.Diags, ChunkDiag{Diag: d, Skipped: skipped, Before: len(c.Records), Marks: len(c.Marks)})
 }
 
-// ParserSource is offered by a Staged lowering whose lines can be parsed on
-// several goroutines at once, no line's parse depending on another's:
-// NewParse returns a function that does what Parse does, with a parser of
-// its own, to be called on one goroutine at a time.
-type ParserSource interface {
-	NewParse() func(pos ast.Pos, text string) any
-}
-
 // Staged is offered by a lowering whose parsing can run on a goroutine of
 // its own, ahead of the lowering: Parse and ParseEnd touch only the
 // parser's state, Lower and Finish only the lowering's, so the registry

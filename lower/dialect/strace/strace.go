@@ -43,7 +43,7 @@ func Dialect() lowering.Dialect {
 		Patterns:    []string{"*.strace", "*.strace.*"},
 		Sniff:       sniff,
 		NewLowerer: func(cfg lowering.Config, out lowering.Output) lowering.Lowerer {
-			return forkLowerer{New(cfg, out, new(grammar.LineParser).Line), func() sast.LineParser { return new(grammar.LineParser).Line }}
+			return New(cfg, out, new(grammar.LineParser).Line)
 		},
 		NewParser: func(string) lowering.Parser { return parser{new(grammar.LineParser).Line} },
 		NewJoiner: NewJoiner,
@@ -274,19 +274,6 @@ func newParsed(ln *sast.Line, diags diag.List) any {
 // Parse parses one line (lowering.Staged); it touches only the parser.
 func (l *Lowerer) Parse(pos ast.Pos, text string) any {
 	return newParsed(l.parse(pos, text))
-}
-
-// forkLowerer is a Lowerer whose lines may be parsed on several goroutines
-// (lowering.ParserSource), each with a parser made by fork.
-type forkLowerer struct {
-	*Lowerer
-	fork func() sast.LineParser
-}
-
-// NewParse returns a parse function with a parser of its own.
-func (f forkLowerer) NewParse() func(pos ast.Pos, text string) any {
-	parse := f.fork()
-	return func(pos ast.Pos, text string) any { return newParsed(parse(pos, text)) }
 }
 
 // ParseEnd has nothing to parse at the end of the input.
