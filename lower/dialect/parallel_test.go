@@ -98,3 +98,39 @@ func TestParallelMatchesOneCore(t *testing.T) {
 		}
 	}
 }
+
+// TestJoinAcrossBatches: for the dialects with a Joiner, every line its
+// own batch (halves, -k frames and held records all cross batches) gives
+// the output of one lowering, paired or not.
+func TestJoinAcrossBatches(t *testing.T) {
+	for _, d := range List() {
+		if d.NewJoiner == nil {
+			continue
+		}
+		files, _ := filepath.Glob(filepath.Join(d.Name, "testdata", "*"))
+		var buf bytes.Buffer
+		if err := gen.Generate(d.Name, &buf, 64<<10); err != nil {
+			t.Fatal(err)
+		}
+		inputs := map[string][]byte{"generated": buf.Bytes()}
+		for _, f := range files {
+			switch filepath.Ext(f) {
+			case ".diag", ".jsonl", ".md":
+				continue // expected outputs, notes
+			}
+			if data, err := os.ReadFile(f); err == nil { // not a folder
+				inputs[f] = data
+			}
+		}
+		for name, data := range inputs {
+			for _, noPair := range []bool{false, true} {
+				one := Options{Dialect: d.Name, Workers: 1, KeepGoing: true, NoPair: noPair}
+				many := one
+				many.Workers, many.batchBytes = 3, 1
+				if got, want := run(t, many, "jsonl", data), run(t, one, "jsonl", data); got != want {
+					t.Errorf("%s on %s, no pair %v: a line a batch differs from one core", d.Name, name, noPair)
+				}
+			}
+		}
+	}
+}
