@@ -293,6 +293,19 @@ type nodes struct {
 	argps chunk.Slices[*sast.Arg]
 }
 
+// reset hands out the nodes of the last chunks again (LineParser.Reuse).
+func (n *nodes) reset() {
+	n.times.Reset()
+	n.durs.Reset()
+	n.idents.Reset()
+	n.ints.Reset()
+	n.strs.Reset()
+	n.lines.Reset()
+	n.ops.Reset()
+	n.args.Reset()
+	n.argps.Reset()
+}
+
 func (n *nodes) time(v sast.Time) *sast.Time {
 	if n == nil {
 		return (*chunk.Of[sast.Time])(nil).New(v)
@@ -394,12 +407,19 @@ type LineParser struct {
 	// Reference parses with participle's reflective parsers instead, the
 	// reference the generated ones are tested against.
 	Reference bool
-	nodes     nodes
+	// Reuse makes Line return lines that stay valid only until the next
+	// call (their nodes' storage is reused): for a lowering that keeps no
+	// node, so that a line costs no allocation of nodes.
+	Reuse bool
+	nodes nodes
 }
 
 // Line parses one line, as ParseLine does. Its nodes come from chunks the
 // parser allocates 64 nodes at a time.
 func (lp *LineParser) Line(pos ast.Pos, text string) (*sast.Line, diag.List) {
+	if lp.Reuse {
+		lp.nodes.reset()
+	}
 	return lp.line(pos, text, &lp.nodes)
 }
 

@@ -43,7 +43,10 @@ func Dialect() lowering.Dialect {
 		Patterns:    []string{"*.strace", "*.strace.*"},
 		Sniff:       sniff,
 		NewLowerer: func(cfg lowering.Config, out lowering.Output) lowering.Lowerer {
-			return New(cfg, out, new(grammar.LineParser).Line)
+			// For the Joiner, a line's nodes are done with once it is
+			// lowered: the parser may reuse them.
+			_, marked := out.(lowering.MarkedOutput)
+			return New(cfg, out, (&grammar.LineParser{Reuse: marked}).Line)
 		},
 		NewParser: func(string) lowering.Parser { return parser{new(grammar.LineParser).Line} },
 		NewJoiner: NewJoiner,

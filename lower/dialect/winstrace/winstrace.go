@@ -35,7 +35,10 @@ func Dialect() lowering.Dialect {
 		Patterns:    []string{"*.wst", "*.winstrace"},
 		Sniff:       sniff,
 		NewLowerer: func(cfg lowering.Config, out lowering.Output) lowering.Lowerer {
-			return New(cfg, out, new(grammar.LineParser).Line)
+			// For the Joiner, a line's nodes are done with once it is
+			// lowered: the parser may reuse them.
+			_, marked := out.(lowering.MarkedOutput)
+			return New(cfg, out, (&grammar.LineParser{Reuse: marked}).Line)
 		},
 		NewParser: func(string) lowering.Parser { return parser{grammar.ParseLine} },
 		NewJoiner: NewJoiner,
