@@ -398,7 +398,7 @@ func ParseLine(pos ast.Pos, text string) (*sast.Line, diag.List) {
 // (parsers_gen.go), keeping their buffers from line to line: a lowering
 // makes one per input. The zero LineParser is ready to use; it is not safe
 // for concurrent use. The lines it returns stay valid: their nodes come from
-// chunks that are never reused.
+// chunks that are not reused, unless Reuse says so.
 type LineParser struct {
 	gen     lineParserGen
 	restGen restParserGen
