@@ -25,7 +25,7 @@ type recordsCmd struct {
 	CPUHz     float64  `name:"cpu-hz" placeholder:"HZ" help:"Processor clock rate, to turn time-stamp counts into nanoseconds (os2strace)."`
 	KeepGoing bool     `name:"keep-going" help:"Exit 0 even when lines were skipped, and go on past inputs that cannot be read."`
 	Strict    bool     `name:"strict" help:"Stop at the first malformed line."`
-	Workers   int      `name:"workers" placeholder:"N" help:"Goroutines that lower the lines of dialects that can be lowered in parallel (os2strace, os2mte), or parse those of strace; 0: one a core. The output is the same."`
+	Workers   int      `name:"workers" placeholder:"N" help:"Goroutines that lower the lines of dialects that can be lowered in parallel (os2strace, os2mte, winstrace, strace); 0: one a core. The output is the same."`
 	Stats     bool     `name:"stats" help:"Also print the bytes read, the time, MB/s and the peak memory (resident set) on standard error."`
 	Inputs    []string `arg:"" name:"file" help:"Trace files, or - for standard input."`
 }

@@ -293,6 +293,19 @@ type nodes struct {
 	argps chunk.Slices[*sast.Arg]
 }
 
+// reset hands out the nodes of the last chunks again (LineParser.Reuse).
+func (n *nodes) reset() {
+	n.times.Reset()
+	n.durs.Reset()
+	n.idents.Reset()
+	n.ints.Reset()
+	n.strs.Reset()
+	n.lines.Reset()
+	n.ops.Reset()
+	n.args.Reset()
+	n.argps.Reset()
+}
+
 func (n *nodes) time(v sast.Time) *sast.Time {
 	if n == nil {
 		return (*chunk.Of[sast.Time])(nil).New(v)
@@ -385,7 +398,7 @@ func ParseLine(pos ast.Pos, text string) (*sast.Line, diag.List) {
 // (parsers_gen.go), keeping their buffers from line to line: a lowering
 // makes one per input. The zero LineParser is ready to use; it is not safe
 // for concurrent use. The lines it returns stay valid: their nodes come from
-// chunks that are never reused.
+// chunks that are not reused, unless Reuse says so.
 type LineParser struct {
 	gen     lineParserGen
 	restGen restParserGen
@@ -394,12 +407,19 @@ type LineParser struct {
 	// Reference parses with participle's reflective parsers instead, the
 	// reference the generated ones are tested against.
 	Reference bool
-	nodes     nodes
+	// Reuse makes Line return lines that stay valid only until the next
+	// call (their nodes' storage is reused): for a lowering that keeps no
+	// node, so that a line costs no allocation of nodes.
+	Reuse bool
+	nodes nodes
 }
 
 // Line parses one line, as ParseLine does. Its nodes come from chunks the
 // parser allocates 64 nodes at a time.
 func (lp *LineParser) Line(pos ast.Pos, text string) (*sast.Line, diag.List) {
+	if lp.Reuse {
+		lp.nodes.reset()
+	}
 	return lp.line(pos, text, &lp.nodes)
 }
 

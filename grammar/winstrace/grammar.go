@@ -128,6 +128,20 @@ type nodes struct {
 
 func newOf[T any](c *chunk.Of[T], v T) *T { return c.New(v) }
 
+// reset hands out the nodes of the last chunks again (LineParser.Reuse).
+func (n *nodes) reset() {
+	n.calls.Reset()
+	n.ints.Reset()
+	n.idents.Reset()
+	n.strs.Reset()
+	n.structs.Reset()
+	n.fields.Reset()
+	n.inouts.Reset()
+	n.unknown.Reset()
+	n.values.Reset()
+	n.fptrs.Reset()
+}
+
 func (c *converter) calls() *chunk.Of[wsast.Call] {
 	if c.nodes == nil {
 		return nil
@@ -217,12 +231,19 @@ type LineParser struct {
 	// Reference parses with participle's reflective parser instead, the
 	// reference the generated one is tested against.
 	Reference bool
-	nodes     nodes
+	// Reuse makes Line return calls that stay valid only until the next
+	// call (their nodes' storage is reused): for a lowering that keeps no
+	// node, so that a line costs no allocation of nodes.
+	Reuse bool
+	nodes nodes
 }
 
 // Line parses one line, as ParseLine does. Its nodes come from chunks the
 // parser allocates 64 nodes at a time.
 func (lp *LineParser) Line(pos ast.Pos, line string) (*wsast.Call, diag.List) {
+	if lp.Reuse {
+		lp.nodes.reset()
+	}
 	return lp.line(pos, line, &lp.nodes)
 }
 

@@ -53,3 +53,8 @@ func BenchmarkRecordsStrace(b *testing.B)    { benchRecords(b, "strace") }
 
 // BenchmarkRecordsOS2StraceCSV is the path of the CSV figure.
 func BenchmarkRecordsOS2StraceCSV(b *testing.B) { benchRecordsFormat(b, "os2strace", "csv") }
+
+// BenchmarkRecordsStraceCSV and BenchmarkRecordsWinStraceCSV are the
+// paths of the figures that compare the dialects with os2strace (CSV).
+func BenchmarkRecordsStraceCSV(b *testing.B)    { benchRecordsFormat(b, "strace", "csv") }
+func BenchmarkRecordsWinStraceCSV(b *testing.B) { benchRecordsFormat(b, "winstrace", "csv") }

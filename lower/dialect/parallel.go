@@ -15,6 +15,10 @@ import (
 // batchBytes is about how much input one batch of lines holds.
 const batchBytes = 64 << 10
 
+// joinBatchBytes is batchBytes for a dialect with a Joiner, whose records
+// hold more (arguments, attrs) for each byte of input.
+const joinBatchBytes = 32 << 10
+
 // lineItem is one line of a batch, or a line too long to pass on (long > 0):
 // its text is raw[start:end] of the batch.
 type lineItem struct {
@@ -32,8 +36,9 @@ type batch struct {
 	raw   []byte // the lines' bytes, one after the other
 	text  string // raw as one string (one allocation a batch), the lines' texts slices of it
 	chunk lowering.Chunk
-	buf   bytes.Buffer  // the encoded records, when the writer has Parts
-	done  chan struct{} // lowered, settled and encoded
+	out   []*record.Record // the records a Joiner passed on, to write
+	buf   bytes.Buffer     // the encoded records, when the writer has Parts
+	done  chan struct{}    // lowered, settled and encoded
 }
 
 // notedChunk is the NotedOutput of a worker's lowering: the chunk of the
@@ -45,22 +50,74 @@ func (n *notedChunk) RecordNote(r *record.Record, note lowering.Note) error {
 	return n.c.RecordNote(r, note)
 }
 func (n *notedChunk) Diag(d diag.Diagnostic, skipped int) { n.c.Diag(d, skipped) }
+func (n *notedChunk) RecordMark(r *record.Record, m lowering.Mark) error {
+	return n.c.RecordMark(r, m)
+}
+func (n *notedChunk) Mark(m lowering.Mark)        { n.c.Mark(m) }
+func (n *notedChunk) Attrs() record.Attrs         { return n.c.Attrs() }
+func (n *notedChunk) Args(count int) []record.Arg { return n.c.Args(count) }
+
+// write passes the records of a settled batch to w, in order, until it
+// fails.
+func (b *batch) write(joined bool, w record.Writer) error {
+	if joined {
+		for _, r := range b.out {
+			if err := w.Write(r); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	for i := range b.chunk.Records {
+		if err := w.Write(&b.chunk.Records[i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// joinOutput takes what a Joiner passes on for a batch: it numbers the
+// records and keeps them (not copies: the Joiner keeps them unchanged until
+// the batch's chunk is reset) in the batch, and passes diagnostics on.
+type joinOutput struct {
+	b *batch
+	o *output
+}
+
+func (j *joinOutput) Record(r *record.Record) error {
+	j.o.sum.Records++
+	r.Seq = j.o.sum.Records
+	j.b.out = append(j.b.out, r)
+	return nil
+}
+
+func (j *joinOutput) Diag(d diag.Diagnostic, skipped int) { j.o.Diag(d, skipped) }
 
 // bufferSink writes into the buffer it points to.
 type bufferSink struct{ b *bytes.Buffer }
 
 func (s *bufferSink) Write(p []byte) (int, error) { return s.b.Write(p) }
 
-// runParallel lowers the lines of one input of a dialect with a Settler on
-// several goroutines. Workers lower line-aligned batches each; the batches
-// are then settled one after the other in input order (the Settler, the
-// record numbers and the diagnostics), encoded by their workers when the
-// writer offers Parts, and written in order. The output is the one a
+// runParallel lowers the lines of one input of a dialect with a Settler or
+// a Joiner on several goroutines. Workers lower line-aligned batches each;
+// the batches are then settled one after the other in input order (the
+// Settler or the Joiner, the record numbers and the diagnostics), encoded
+// by their workers when the writer offers Parts, and written in order; what
+// the Joiner still holds is written at the end. The output is the one a
 // single lowering gives.
-func runParallel(ctx context.Context, opts Options, d Dialect, cfg lowering.Config, br *bufio.Reader, name string, o *output, workers int) (lowering.LineStats, ast.Pos, error) {
-	ctx, cancel := context.WithCancel(ctx)
+func runParallel(parent context.Context, opts Options, d Dialect, cfg lowering.Config, br *bufio.Reader, name string, o *output, workers int) (lowering.LineStats, ast.Pos, error) {
+	ctx, cancel := context.WithCancel(parent)
 	defer cancel()
-	settle := d.NewSettler(cfg)
+	var (
+		settle lowering.Settler
+		join   lowering.Joiner
+	)
+	if d.NewJoiner != nil {
+		join = d.NewJoiner(cfg)
+	} else {
+		settle = d.NewSettler(cfg)
+	}
+	joined := join != nil
 	parts, _ := o.w.(record.Parts)
 
 	free := make(chan *batch, 2*workers)
@@ -101,18 +158,23 @@ func runParallel(ctx context.Context, opts Options, d Dialect, cfg lowering.Conf
 				for next != b.seq {
 					turn.Wait()
 				}
-				settleBatch(b, settle, o)
+				if joined {
+					b.out = b.out[:0]
+					if err := join.Join(&b.chunk, &joinOutput{b, o}); err != nil {
+						cancel()
+					}
+				} else {
+					settleBatch(b, settle, o)
+				}
 				next++
 				turn.Broadcast()
 				mu.Unlock()
 				if part != nil {
 					b.buf.Reset()
 					sink.b = &b.buf
-					for i := range b.chunk.Records {
-						if err := part.Write(&b.chunk.Records[i]); err != nil {
-							break // the JSON of attrs failed; the writer reports it below
-						}
-					}
+					// An error is the JSON of attrs failing; the writer
+					// reports it below.
+					_ = b.write(joined, part)
 					part.Flush()
 					sink.b = nil
 				}
@@ -131,24 +193,25 @@ func runParallel(ctx context.Context, opts Options, d Dialect, cfg lowering.Conf
 				if parts != nil {
 					err = parts.WriteEncoded(b.buf.Bytes())
 				} else {
-					for i := range b.chunk.Records {
-						if err = o.w.Write(&b.chunk.Records[i]); err != nil {
-							break
-						}
-					}
+					err = b.write(joined, o.w)
 				}
 				if err != nil {
 					cancel()
 				}
 			}
-			b.items, b.raw, b.text = b.items[:0], b.raw[:0], ""
+			clear(b.out)
+			b.items, b.raw, b.text, b.out = b.items[:0], b.raw[:0], "", b.out[:0]
 			free <- b
 		}
 		werr <- err
 	}()
 
 	limit := opts.batchBytes
-	if limit <= 0 {
+	switch {
+	case limit > 0:
+	case joined:
+		limit = joinBatchBytes
+	default:
 		limit = batchBytes
 	}
 	var cur *batch
@@ -208,6 +271,12 @@ func runParallel(ctx context.Context, opts Options, d Dialect, cfg lowering.Conf
 		o.werr = e
 		return st, end, e
 	}
+	if joined && parent.Err() == nil {
+		// What the Joiner holds is written, also when the reader failed.
+		if e := join.End(o); e != nil {
+			return st, end, e
+		}
+	}
 	return st, end, err
 }
 
@@ -244,10 +313,7 @@ type stagedItem struct {
 // in order. It returns what lowering.Lines returns and the function that
 // ends the lowering (Finish with what ParseEnd gave). The output is the one
 // the lowering gives line by line.
-func runStaged(ctx context.Context, opts Options, low lowering.Staged, br *bufio.Reader, name string, o *output, workers int) (lowering.LineStats, ast.Pos, func(ast.Pos) error, error) {
-	if ps, ok := low.(lowering.ParserSource); ok {
-		return runStagedParallel(ctx, opts, low, ps, br, name, o, workers)
-	}
+func runStaged(ctx context.Context, opts Options, low lowering.Staged, br *bufio.Reader, name string, o *output) (lowering.LineStats, ast.Pos, func(ast.Pos) error, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	const batchLines = 512
@@ -313,130 +379,6 @@ func runStaged(ctx context.Context, opts Options, low lowering.Staged, br *bufio
 				cancel()
 			}
 		}
-		select {
-		case free <- b:
-		default:
-		}
-	}
-	finish := func(pos ast.Pos) error { return low.Finish(parsedEnd, pos) }
-	if lowerErr != nil {
-		return st, end, finish, lowerErr
-	}
-	return st, end, finish, readErr
-}
-
-// stagedBatch is a batch of lines read, parsed by one of the workers of
-// runStagedParallel; ready is closed when its items are parsed, or when
-// the run stopped before (dropped).
-type stagedBatch struct {
-	items   []stagedItem
-	texts   []string
-	ready   chan struct{}
-	dropped bool
-}
-
-// runStagedParallel is runStaged for a lowering whose lines parse on
-// several goroutines (lowering.ParserSource): one reads the lines, batch by
-// batch, workers parse the batches, each with a parser of its own, and the
-// calling goroutine lowers them in input order.
-func runStagedParallel(ctx context.Context, opts Options, low lowering.Staged, ps lowering.ParserSource, br *bufio.Reader, name string, o *output, workers int) (lowering.LineStats, ast.Pos, func(ast.Pos) error, error) {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	const batchLines = 512
-	jobs := make(chan *stagedBatch, workers)
-	order := make(chan *stagedBatch, 2*workers+2)
-	free := make(chan *stagedBatch, 2*workers+4)
-	newBatch := func() *stagedBatch {
-		select {
-		case b := <-free:
-			b.items, b.texts, b.ready, b.dropped = b.items[:0], b.texts[:0], make(chan struct{}), false
-			return b
-		default:
-			return &stagedBatch{items: make([]stagedItem, 0, batchLines), texts: make([]string, 0, batchLines), ready: make(chan struct{})}
-		}
-	}
-	var (
-		st        lowering.LineStats
-		end       ast.Pos
-		readErr   error
-		parsedEnd any
-	)
-	for range workers {
-		parse := ps.NewParse()
-		go func() {
-			for b := range jobs {
-				for i := range b.items {
-					if b.items[i].long == 0 {
-						b.items[i].parsed = parse(b.items[i].pos, b.texts[i])
-					}
-				}
-				clear(b.texts)
-				close(b.ready)
-			}
-		}()
-	}
-	go func() {
-		defer close(order)
-		defer close(jobs)
-		cur := newBatch()
-		send := func() error {
-			if len(cur.items) == 0 {
-				return nil
-			}
-			b := cur
-			cur = newBatch()
-			select {
-			case order <- b:
-			case <-ctx.Done():
-				return ctx.Err()
-			}
-			select {
-			case jobs <- b:
-			case <-ctx.Done():
-				b.dropped = true
-				close(b.ready)
-				return ctx.Err()
-			}
-			return nil
-		}
-		st, end, readErr = lowering.Lines(ctx, br, name, opts.MaxLine,
-			func(pos ast.Pos, text string) error {
-				cur.items = append(cur.items, stagedItem{pos: pos})
-				cur.texts = append(cur.texts, text)
-				if len(cur.items) == batchLines {
-					return send()
-				}
-				return nil
-			},
-			func(pos ast.Pos, n int64) error {
-				cur.items = append(cur.items, stagedItem{pos: pos, long: n})
-				cur.texts = append(cur.texts, "")
-				if len(cur.items) == batchLines {
-					return send()
-				}
-				return nil
-			})
-		if readErr == nil || ctx.Err() == nil {
-			parsedEnd = low.ParseEnd(end)
-		}
-		send()
-	}()
-	var lowerErr error
-	for b := range order {
-		<-b.ready
-		for _, it := range b.items {
-			if lowerErr != nil || b.dropped {
-				break
-			}
-			if it.long > 0 {
-				o.Diag(lowering.LongLine(it.pos, it.long, opts.MaxLine), 1)
-				continue
-			}
-			if lowerErr = low.Lower(it.parsed); lowerErr != nil {
-				cancel()
-			}
-		}
-		clear(b.items)
 		select {
 		case free <- b:
 		default:

@@ -31,7 +31,8 @@ func run(t *testing.T, opts Options, format string, data []byte) string {
 
 // TestParallelMatchesOneCore: for every line dialect, the output,
 // diagnostics and summary of the parallel path (several workers, small
-// batches; for a dialect without a settler, parsing on its own goroutine)
+// batches, halves paired across them; for a dialect without a settler or
+// a joiner, parsing on its own goroutine)
 // are byte-identical to one lowering's, in every format, on generated
 // input, fixtures, corpus files and damaged input.
 func TestParallelMatchesOneCore(t *testing.T) {
@@ -92,6 +93,42 @@ func TestParallelMatchesOneCore(t *testing.T) {
 					if got := run(t, many, format, in.data); got != want {
 						t.Errorf("%s on %s, %s, max line %d: parallel output differs from one core's", d.Name, in.name, format, maxLine)
 					}
+				}
+			}
+		}
+	}
+}
+
+// TestJoinAcrossBatches: for the dialects with a Joiner, every line its
+// own batch (halves, -k frames and held records all cross batches) gives
+// the output of one lowering, paired or not.
+func TestJoinAcrossBatches(t *testing.T) {
+	for _, d := range List() {
+		if d.NewJoiner == nil {
+			continue
+		}
+		files, _ := filepath.Glob(filepath.Join(d.Name, "testdata", "*"))
+		var buf bytes.Buffer
+		if err := gen.Generate(d.Name, &buf, 64<<10); err != nil {
+			t.Fatal(err)
+		}
+		inputs := map[string][]byte{"generated": buf.Bytes()}
+		for _, f := range files {
+			switch filepath.Ext(f) {
+			case ".diag", ".jsonl", ".md":
+				continue // expected outputs, notes
+			}
+			if data, err := os.ReadFile(f); err == nil { // not a folder
+				inputs[f] = data
+			}
+		}
+		for name, data := range inputs {
+			for _, noPair := range []bool{false, true} {
+				one := Options{Dialect: d.Name, Workers: 1, KeepGoing: true, NoPair: noPair}
+				many := one
+				many.Workers, many.batchBytes = 3, 1
+				if got, want := run(t, many, "jsonl", data), run(t, one, "jsonl", data); got != want {
+					t.Errorf("%s on %s, no pair %v: a line a batch differs from one core", d.Name, name, noPair)
 				}
 			}
 		}

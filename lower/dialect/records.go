@@ -52,7 +52,7 @@ type Options struct {
 	// (INP001). 0 means lowering.DefaultMaxLine (1 MiB).
 	MaxLine int
 	// Workers is how many goroutines lower the lines of a dialect that can
-	// be lowered in parallel (one with a Settler): 0 means GOMAXPROCS, 1
+	// be lowered in parallel (one with a Settler or a Joiner): 0 means GOMAXPROCS, 1
 	// one lowering on the calling goroutine. The output does not depend
 	// on it. Strict runs use one.
 	Workers int
@@ -240,7 +240,7 @@ func runInput(ctx context.Context, opts Options, fixed *Dialect, in Input, w rec
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	if d.NewSettler != nil && !opts.Strict && workers > 1 {
+	if (d.NewSettler != nil || d.NewJoiner != nil) && !opts.Strict && workers > 1 {
 		st, end, err := runParallel(ctx, opts, d, cfg, br, in.Name, o, workers)
 		is.Lines, is.Blank = st.Lines, st.Blank
 		if err != nil && o.werr == nil && ctx.Err() == nil {
@@ -256,7 +256,7 @@ func runInput(ctx context.Context, opts Options, fixed *Dialect, in Input, w rec
 		finish = low.End
 	)
 	if staged, ok := low.(lowering.Staged); ok && !opts.Strict && workers > 1 {
-		st, end, finish, err = runStaged(ctx, opts, staged, br, in.Name, o, workers)
+		st, end, finish, err = runStaged(ctx, opts, staged, br, in.Name, o)
 	} else {
 		st, end, err = lowering.Lines(ctx, br, in.Name, opts.MaxLine,
 			func(pos ast.Pos, text string) error {

@@ -1,12 +1,13 @@
 // Package chunk hands out syntax-tree nodes and byte slices from larger
 // allocations, so that a parser that makes many small nodes a line costs a
-// fraction of an allocation a node. Chunks are never reused: the nodes stay
-// valid as long as anything points at them, so a lowering may keep them.
+// fraction of an allocation a node. Chunks are not reused unless told
+// (Reset): the nodes stay valid as long as anything points at them, so a
+// lowering may keep them.
 package chunk
 
 // Of hands out values of T, 64 to an allocation. A nil *Of allocates each
 // value on its own.
-type Of[T any] struct{ free []T }
+type Of[T any] struct{ free, last []T }
 
 // New returns a pointer to v's copy.
 func (c *Of[T]) New(v T) *T {
@@ -16,7 +17,8 @@ func (c *Of[T]) New(v T) *T {
 		return x
 	}
 	if len(c.free) == 0 {
-		c.free = make([]T, 64)
+		c.last = make([]T, 64)
+		c.free = c.last
 	}
 	x := &c.free[0]
 	c.free = c.free[1:]
@@ -24,17 +26,26 @@ func (c *Of[T]) New(v T) *T {
 	return x
 }
 
+// Reset hands out the values of the last allocation again: for a parser
+// whose nodes are not used once it parses its next line, so that lines
+// cost no allocations. Values New returned before must no longer be used.
+func (c *Of[T]) Reset() { c.free = c.last }
+
 // Slices hands out empty slices of T with room for n elements (their
 // capacity is n: appending more moves them). A nil *Slices makes each.
-type Slices[T any] struct{ free []T }
+type Slices[T any] struct{ free, last []T }
 
 // Make returns an empty slice with capacity n.
 func (s *Slices[T]) Make(n int) []T {
 	if s == nil {
 		return make([]T, 0, n)
 	}
-	return cut(&s.free, n, 64, 256)
+	return cut(&s.free, &s.last, n, 64, 256)
 }
+
+// Reset hands out the room of the last allocation again, as Of.Reset
+// does.
+func (s *Slices[T]) Reset() { s.free = s.last }
 
 // Bytes hands out byte slices from 4 KiB allocations. A nil *Bytes makes
 // each.
@@ -57,18 +68,22 @@ func (a *Bytes) Make(n int) []byte {
 	if a == nil {
 		return make([]byte, 0, n)
 	}
-	return cut(&a.free, n, 1024, 4096)
+	return cut(&a.free, nil, n, 1024, 4096)
 }
 
 // cut returns an empty slice with capacity n from the front of *free,
-// which it first makes size long when it is too short; a slice of more than
-// most elements is made on its own.
-func cut[T any](free *[]T, n, most, size int) []T {
+// which it first makes size long when it is too short (keeping the new
+// allocation in *last, when last is not nil, for Reset); a slice of more
+// than most elements is made on its own.
+func cut[T any](free, last *[]T, n, most, size int) []T {
 	if n > most {
 		return make([]T, 0, n)
 	}
 	if len(*free) < n {
 		*free = make([]T, size)
+		if last != nil {
+			*last = *free
+		}
 	}
 	x := (*free)[:0:n]
 	*free = (*free)[n:]

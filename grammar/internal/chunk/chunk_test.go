@@ -37,3 +37,19 @@ func TestSlicesAndBytes(t *testing.T) {
 		t.Fatalf("%q %q", x, y)
 	}
 }
+
+func TestReset(t *testing.T) {
+	var c Of[int]
+	var s Slices[int]
+	first, firstSlice := c.New(1), append(s.Make(2), 1, 2)
+	for range 10 {
+		c.Reset()
+		s.Reset()
+		if p := c.New(2); p != first {
+			t.Fatal("Of.Reset: a new allocation")
+		}
+		if x := append(s.Make(2), 3, 4); &x[0] != &firstSlice[0] {
+			t.Fatal("Slices.Reset: a new allocation")
+		}
+	}
+}

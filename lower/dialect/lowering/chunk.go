@@ -31,6 +31,7 @@ type ChunkDiag struct {
 	Diag    diag.Diagnostic
 	Skipped int
 	Before  int
+	Marks   int // the marks before it (MarkedOutput)
 }
 
 // Chunk collects what a lowering makes of a line-aligned chunk of input on
@@ -39,18 +40,25 @@ type ChunkDiag struct {
 // is copied with its top-level slices, its integer fields and the bytes of
 // its top-level arguments; Attrs maps and nested arguments (Fields, In,
 // Out) are kept as they are, so a lowering must not change them once
-// passed on.
+// passed on. It is a MarkedOutput too, for a lowering whose records a
+// Joiner settles; its Attrs and Args then live until Reset.
 type Chunk struct {
 	Records []record.Record
 	Notes   []Note
 	Diags   []ChunkDiag
 	TS      []int64 // storage for the records' TSNs, one a record
+	Marks   []Mark  // the marks of a lowering for a Joiner, in order
 
 	args  []record.Arg
 	data  []string
 	nums  []uint64
 	ints  []int64
 	bytes []byte
+
+	attrs  []record.Attrs // maps for attrs (Attrs), the first nattrs in use
+	nattrs int
+	nested []record.Arg // nested arguments (Args)
+	rets   []record.Arg // return values
 }
 
 // Reset empties the chunk, keeping its storage. Records taken before are
@@ -59,6 +67,15 @@ func (c *Chunk) Reset() {
 	clear(c.Records) // drop references for the collector
 	c.Records, c.Notes, c.Diags, c.TS = c.Records[:0], c.Notes[:0], c.Diags[:0], c.TS[:0]
 	c.args, c.data, c.nums, c.ints, c.bytes = c.args[:0], c.data[:0], c.nums[:0], c.ints[:0], c.bytes[:0]
+	clear(c.Marks)
+	c.Marks = c.Marks[:0]
+	for _, m := range c.attrs[:c.nattrs] {
+		clear(m)
+	}
+	c.nattrs = 0
+	clear(c.nested)
+	clear(c.rets)
+	c.nested, c.rets = c.nested[:0], c.rets[:0]
 }
 
 // Record copies r into the chunk with a zero note.
@@ -87,8 +104,11 @@ func (c *Chunk) RecordNote(r *record.Record, n Note) error {
 	cp.CPU, cp.PID, cp.TID, cp.Major, cp.Minor = c.num(r.CPU), c.num(r.PID), c.num(r.TID), c.num(r.Major), c.num(r.Minor)
 	cp.TSNs, cp.DurNs = c.int(r.TSNs), c.int(r.DurNs)
 	if r.Ret != nil {
-		ret := *r.Ret
-		cp.Ret = &ret
+		if len(c.rets) == cap(c.rets) {
+			c.rets = make([]record.Arg, 0, max(256, 2*cap(c.rets)))
+		}
+		c.rets = append(c.rets, *r.Ret)
+		cp.Ret = &c.rets[len(c.rets)-1]
 	}
 	c.Records = append(c.Records, cp)
 	c.Notes = append(c.Notes, n)
@@ -122,15 +142,7 @@ func (c *Chunk) int(v *int64) *int64 {
 
 // Diag records a diagnostic in order with the records.
 func (c *Chunk) Diag(d diag.Diagnostic, skipped int) {
-	c.Diags = append(c.Diags, ChunkDiag{Diag: d, Skipped: skipped, Before: len(c.Records)})
-}
-
-// ParserSource is offered by a Staged lowering whose lines can be parsed on
-// several goroutines at once, no line's parse depending on another's:
-// NewParse returns a function that does what Parse does, with a parser of
-// its own, to be called on one goroutine at a time.
-type ParserSource interface {
-	NewParse() func(pos ast.Pos, text string) any
+	c.Diags = append(c.Diags, ChunkDiag{Diag: d, Skipped: skipped, Before: len(c.Records), Marks: len(c.Marks)})
 }
 
 // Staged is offered by a lowering whose parsing can run on a goroutine of

@@ -58,6 +58,17 @@ type Parser interface {
 	End(pos ast.Pos) ([]any, diag.List)
 }
 
+// Warn reports a warning with code at p through out: the line is kept.
+func Warn(out Output, p ast.Pos, code diag.Code, msg string) {
+	out.Diag(diag.Diagnostic{Pos: p, Severity: diag.Warning, Code: code, Msg: msg}, 0)
+}
+
+// Fail reports an error with code at p through out, counting the skipped
+// lines it drops.
+func Fail(out Output, p ast.Pos, code diag.Code, msg string, skipped int) {
+	out.Diag(diag.Diagnostic{Pos: p, Severity: diag.Error, Code: code, Msg: msg}, skipped)
+}
+
 // PerLine returns the Parser of a dialect whose every line parses on its
 // own into one node: parse is its grammar's line parser (a nil node means
 // the line was skipped).
@@ -96,6 +107,13 @@ type Dialect struct {
 	// one per input, then sees every record in input order and sets what
 	// depends on earlier lines. The output is the same as one lowering's.
 	NewSettler func(cfg Config) Settler
+	// NewJoiner, when set, lets the registry lower the dialect's lines on
+	// several goroutines too: each worker's lowering gets a MarkedOutput
+	// and lowers line-aligned chunks; the Joiner it returns, one per
+	// input, then sees the chunks in input order and does what spans
+	// lines (pairing the halves of calls). The output is the same as one
+	// lowering's.
+	NewJoiner func(cfg Config) Joiner
 	// Binary, set for a binary dialect in place of NewLowerer and
 	// NewParser, lowers a whole input at once. The registry reads at most
 	// MaxBinary bytes of it.

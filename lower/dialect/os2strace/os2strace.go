@@ -205,11 +205,11 @@ func (l *HookLowerer) settle(rec *record.Record, stamp uint64, ts *int64) {
 func (l *HookLowerer) End(ast.Pos) error { return nil }
 
 func (l *HookLowerer) warn(p ast.Pos, code diag.Code, msg string) {
-	l.out.Diag(diag.Diagnostic{Pos: p, Severity: diag.Warning, Code: code, Msg: msg}, 0)
+	lowering.Warn(l.out, p, code, msg)
 }
 
 func (l *HookLowerer) fail(p ast.Pos, code diag.Code, msg string) {
-	l.out.Diag(diag.Diagnostic{Pos: p, Severity: diag.Error, Code: code, Msg: msg}, 1)
+	lowering.Fail(l.out, p, code, msg, 1)
 }
 
 // lower turns a hook into a record; false when the data is malformed (the

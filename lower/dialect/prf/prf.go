@@ -204,11 +204,11 @@ func (p *problems) fail(at ast.Pos, code diag.Code, msg string) {
 	if !p.dropped {
 		n, p.dropped = p.lines, true
 	}
-	p.out.Diag(diag.Diagnostic{Pos: at, Severity: diag.Error, Code: code, Msg: msg}, n)
+	lowering.Fail(p.out, at, code, msg, n)
 }
 
 func (p *problems) warn(at ast.Pos, code diag.Code, msg string) {
-	p.out.Diag(diag.Diagnostic{Pos: at, Severity: diag.Warning, Code: code, Msg: msg}, 0)
+	lowering.Warn(p.out, at, code, msg)
 }
 
 // emit lowers one record and writes it, unless its values are malformed.

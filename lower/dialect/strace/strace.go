@@ -43,9 +43,13 @@ func Dialect() lowering.Dialect {
 		Patterns:    []string{"*.strace", "*.strace.*"},
 		Sniff:       sniff,
 		NewLowerer: func(cfg lowering.Config, out lowering.Output) lowering.Lowerer {
-			return forkLowerer{New(cfg, out, new(grammar.LineParser).Line), func() sast.LineParser { return new(grammar.LineParser).Line }}
+			// For the Joiner, a line's nodes are done with once it is
+			// lowered: the parser may reuse them.
+			_, marked := out.(lowering.MarkedOutput)
+			return New(cfg, out, (&grammar.LineParser{Reuse: marked}).Line)
 		},
 		NewParser: func(string) lowering.Parser { return lowering.PerLine(new(grammar.LineParser).Line) },
+		NewJoiner: NewJoiner,
 	}
 }
 
@@ -85,8 +89,10 @@ type open struct {
 // recBuf is the storage of one record being made: the record, its attrs,
 // integers and arguments. It goes back to the lowering's free list once
 // the record is passed on (lowering.Output.Record keeps nothing), so that
-// records cost no allocations of their own.
+// records cost no allocations of their own. With a MarkedOutput (ext),
+// attrs maps and nested arguments come from it instead: it keeps them.
 type recBuf struct {
+	ext   lowering.MarkedOutput
 	rec   record.Record
 	attrs record.Attrs
 	pid   uint64
@@ -100,6 +106,9 @@ type recBuf struct {
 
 // setAttr sets an attr of the record, in the buffer's map.
 func (b *recBuf) setAttr(key string, v any) {
+	if b.rec.Attrs == nil && b.ext != nil {
+		b.rec.Attrs = b.ext.Attrs()
+	}
 	if b.rec.Attrs == nil {
 		if b.attrs == nil {
 			b.attrs = record.Attrs{}
@@ -111,8 +120,11 @@ func (b *recBuf) setAttr(key string, v any) {
 
 // argStore holds the nested arguments of a record; it grows by new arrays,
 // so that earlier slices stay valid, and is emptied when its record is
-// done.
-type argStore struct{ buf []record.Arg }
+// done. With ext set, they come from ext instead.
+type argStore struct {
+	buf []record.Arg
+	ext lowering.MarkedOutput
+}
 
 func (s *argStore) reset() {
 	clear(s.buf)
@@ -121,6 +133,9 @@ func (s *argStore) reset() {
 
 // slice returns n zero arguments.
 func (s *argStore) slice(n int) []record.Arg {
+	if s.ext != nil {
+		return s.ext.Args(n)
+	}
 	if len(s.buf)+n > cap(s.buf) {
 		s.buf = make([]record.Arg, 0, max(32, 2*cap(s.buf), n))
 	}
@@ -134,14 +149,20 @@ type Lowerer struct {
 	cfg     lowering.Config
 	out     lowering.Output
 	parse   sast.LineParser
-	filePID *uint64          // from the input's name, for lines without a pid
-	open    map[uint64]*open // unfinished calls by pid (0 without one)
-	held    *recBuf          // the last record, written at the next line so -k frames can join it
-	frames  *recBuf          // where the next -k frame goes: held, or an open call's record
-	free    []*recBuf        // record buffers done with, for reuse
-	clock   clockState
-	secs    secondsState
+	marked  lowering.MarkedOutput // out, when a Joiner pairs the halves
+	filePID *uint64               // from the input's name, for lines without a pid
+	open    map[uint64]*open      // unfinished calls by pid (0 without one)
+	held    *recBuf               // the last record, written at the next line so -k frames can join it
+	frames  *recBuf               // where the next -k frame goes: held, or an open call's record
+	free    []*recBuf             // record buffers done with, for reuse
+	stamps  stamps
 	tsNs    int64 // ts_ns of the line being lowered
+}
+
+// stamps turns the time stamps of lines, in order, into ts_ns.
+type stamps struct {
+	clock clockState
+	secs  secondsState
 }
 
 type clockState struct {
@@ -158,23 +179,32 @@ type secondsState struct {
 	sum      int64 // -r: the stamps added up
 }
 
-// New returns a lowering that parses lines with parse.
+// New returns a lowering that parses lines with parse. When out is a
+// lowering.MarkedOutput, the lowering makes a record of each line on its
+// own and leaves the pairing, the time stamps and the -k frames to the
+// Joiner (NewJoiner).
 func New(cfg lowering.Config, out lowering.Output, parse sast.LineParser) *Lowerer {
-	l := &Lowerer{cfg: cfg, out: out, parse: parse, open: make(map[uint64]*open)}
-	base := path.Base(strings.ReplaceAll(cfg.Source, `\`, "/"))
+	l := &Lowerer{cfg: cfg, out: out, parse: parse, open: make(map[uint64]*open), filePID: filePID(cfg.Source)}
+	l.marked, _ = out.(lowering.MarkedOutput)
+	return l
+}
+
+// filePID is the pid the ".PID" suffix of an input's name gives, or nil.
+func filePID(source string) *uint64 {
+	base := path.Base(strings.ReplaceAll(source, `\`, "/"))
 	if m := suffixRE.FindStringSubmatch(base); m != nil {
 		if v, err := strconv.ParseUint(m[1], 10, 64); err == nil {
-			l.filePID = &v
+			return &v
 		}
 	}
-	return l
+	return nil
 }
 
 // Open returns the number of calls left unfinished and not yet resumed.
 func (l *Lowerer) Open() int { return len(l.open) }
 
 func (l *Lowerer) warn(p ast.Pos, code diag.Code, msg string) {
-	l.out.Diag(diag.Diagnostic{Pos: p, Severity: diag.Warning, Code: code, Msg: msg}, 0)
+	lowering.Warn(l.out, p, code, msg)
 }
 
 // newRec returns an empty record buffer.
@@ -184,12 +214,18 @@ func (l *Lowerer) newRec() *recBuf {
 		l.free = l.free[:n-1]
 		return b
 	}
-	return new(recBuf)
+	return &recBuf{ext: l.marked, store: argStore{ext: l.marked}}
 }
 
 // write passes b's record on and keeps b for reuse.
 func (l *Lowerer) write(b *recBuf) error {
 	err := l.out.Record(&b.rec)
+	l.recycle(b)
+	return err
+}
+
+// recycle keeps b for reuse.
+func (l *Lowerer) recycle(b *recBuf) {
 	b.rec = record.Record{}
 	clear(b.attrs)
 	clear(b.args)
@@ -197,7 +233,6 @@ func (l *Lowerer) write(b *recBuf) error {
 	b.args, b.stack = b.args[:0], b.stack[:0]
 	b.store.reset()
 	l.free = append(l.free, b)
-	return err
 }
 
 // flush writes the held record.
@@ -244,19 +279,6 @@ func (l *Lowerer) Parse(pos ast.Pos, text string) any {
 	return newParsed(l.parse(pos, text))
 }
 
-// forkLowerer is a Lowerer whose lines may be parsed on several goroutines
-// (lowering.ParserSource), each with a parser made by fork.
-type forkLowerer struct {
-	*Lowerer
-	fork func() sast.LineParser
-}
-
-// NewParse returns a parse function with a parser of its own.
-func (f forkLowerer) NewParse() func(pos ast.Pos, text string) any {
-	parse := f.fork()
-	return func(pos ast.Pos, text string) any { return newParsed(parse(pos, text)) }
-}
-
 // ParseEnd has nothing to parse at the end of the input.
 func (l *Lowerer) ParseEnd(ast.Pos) any { return nil }
 
@@ -270,6 +292,9 @@ func (l *Lowerer) Lower(p any) error {
 		pr := p.(parsed)
 		ln = pr.ln
 		lowering.Report(l.out, pr.diags)
+	}
+	if l.marked != nil {
+		return l.lowerMarked(ln)
 	}
 	if ln == nil {
 		l.frames = nil // a frame after a skipped line has no call
@@ -292,13 +317,24 @@ func (l *Lowerer) Lower(p any) error {
 	// midnight is passed between any two lines.
 	l.tsNs = 0
 	if ln.Time != nil {
-		l.tsNs = l.ts(ln.Time)
+		l.tsNs = l.stamps.ns(ln.Time.Form, ln.Time.Ns)
 	}
 	switch b := ln.Body.(type) {
 	case *sast.Call:
 		return l.call(ln, b)
 	case *sast.Resumed:
 		return l.resumed(ln, b)
+	}
+	if r := l.instant(ln); r != nil {
+		return l.emit(r)
+	}
+	return nil
+}
+
+// instant is the record of a signal, exit or message line; nil for other
+// lines.
+func (l *Lowerer) instant(ln *sast.Line) *recBuf {
+	switch b := ln.Body.(type) {
 	case *sast.Signal:
 		r := l.base(ln, b.Name.Name, record.Instant)
 		r.setAttr("type", "signal")
@@ -311,7 +347,7 @@ func (l *Lowerer) Lower(p any) error {
 		if b.Text != "" {
 			r.setAttr("text", b.Text)
 		}
-		return l.emit(r)
+		return r
 	case *sast.Exit:
 		r := l.base(ln, "exited", record.Instant)
 		r.setAttr("type", "exit")
@@ -329,7 +365,7 @@ func (l *Lowerer) Lower(p any) error {
 		default:
 			r.setArgs(r.store.value(b.Status))
 		}
-		return l.emit(r)
+		return r
 	case *sast.Message:
 		event := b.Verb
 		if event == "" {
@@ -342,7 +378,7 @@ func (l *Lowerer) Lower(p any) error {
 			r.pid = b.Process
 			r.rec.PID = &r.pid
 		}
-		return l.emit(r)
+		return r
 	}
 	return nil
 }
@@ -489,8 +525,10 @@ func (l *Lowerer) base(ln *sast.Line, event string, phase record.Phase) *recBuf 
 	}
 	if ln.Time != nil {
 		r.Time = ln.Time.Text
-		b.ts = l.tsNs
-		r.TSNs = &b.ts
+		if l.marked == nil { // else the Joiner sets it
+			b.ts = l.tsNs
+			r.TSNs = &b.ts
+		}
 	}
 	if ln.IP != "" {
 		b.setAttr("ip", ln.IP)
@@ -504,19 +542,19 @@ const (
 	epochMin = int64(1e8) * 1e9 // -ttt stamps are after 1973; smaller ones are -r
 )
 
-// ts is the time stamp's distance from the first one, in nanoseconds.
-// Times of day (-t, -tt) that go back by more than 12 hours have passed
-// midnight. Seconds before 1973 are -r (since the previous line) and are
-// added up; others are -ttt (since the epoch).
-func (l *Lowerer) ts(t *sast.Time) int64 {
-	switch t.Form {
+// ns is the distance of a time stamp (its form and its Ns) from the first
+// one, in nanoseconds. Times of day (-t, -tt) that go back by more than 12
+// hours have passed midnight. Seconds before 1973 are -r (since the
+// previous line) and are added up; others are -ttt (since the epoch).
+func (st *stamps) ns(form sast.TimeForm, tns int64) int64 {
+	switch form {
 	case sast.ClockTime:
-		c := &l.clock
+		c := &st.clock
 		if !c.seen {
-			c.seen, c.origin, c.prev = true, t.Ns, t.Ns
+			c.seen, c.origin, c.prev = true, tns, tns
 			return 0
 		}
-		abs := c.day*day + t.Ns
+		abs := c.day*day + tns
 		if abs < c.prev-halfDay {
 			c.day++
 			abs += day
@@ -524,20 +562,20 @@ func (l *Lowerer) ts(t *sast.Time) int64 {
 		c.prev = abs
 		return abs - c.origin
 	default:
-		s := &l.secs
+		s := &st.secs
 		if !s.seen {
-			s.seen, s.relative = true, t.Ns < epochMin
+			s.seen, s.relative = true, tns < epochMin
 			if !s.relative {
-				s.origin = t.Ns
+				s.origin = tns
 			}
 			s.sum = 0
 			return 0
 		}
 		if s.relative {
-			s.sum += t.Ns
+			s.sum += tns
 			return s.sum
 		}
-		return t.Ns - s.origin
+		return tns - s.origin
 	}
 }
 

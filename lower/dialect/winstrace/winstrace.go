@@ -35,9 +35,13 @@ func Dialect() lowering.Dialect {
 		Patterns:    []string{"*.wst", "*.winstrace"},
 		Sniff:       sniff,
 		NewLowerer: func(cfg lowering.Config, out lowering.Output) lowering.Lowerer {
-			return New(cfg, out, new(grammar.LineParser).Line)
+			// For the Joiner, a line's nodes are done with once it is
+			// lowered: the parser may reuse them.
+			_, marked := out.(lowering.MarkedOutput)
+			return New(cfg, out, (&grammar.LineParser{Reuse: marked}).Line)
 		},
 		NewParser: func(string) lowering.Parser { return lowering.PerLine(grammar.ParseLine) },
+		NewJoiner: NewJoiner,
 	}
 }
 
@@ -58,10 +62,11 @@ func sniff(head []byte) bool {
 
 // Lowerer lowers the lines of one trace.
 type Lowerer struct {
-	cfg   lowering.Config
-	out   lowering.Output
-	parse wsast.CallParser
-	open  map[uint64]*wsast.Call // start halves waiting for their end, by call id
+	cfg    lowering.Config
+	out    lowering.Output
+	parse  wsast.CallParser
+	marked lowering.MarkedOutput  // out, when a Joiner pairs the halves
+	open   map[uint64]*wsast.Call // start halves waiting for their end, by call id
 
 	// The record, its attrs, integers and top-level arguments are reused
 	// from record to record: lowering.Output.Record keeps nothing.
@@ -73,16 +78,21 @@ type Lowerer struct {
 	args     argStore
 }
 
-// New returns a lowering that parses lines with parse.
+// New returns a lowering that parses lines with parse. When out is a
+// lowering.MarkedOutput, the lowering makes a record of each line on its
+// own and leaves the pairing to the Joiner (NewJoiner).
 func New(cfg lowering.Config, out lowering.Output, parse wsast.CallParser) *Lowerer {
-	return &Lowerer{cfg: cfg, out: out, parse: parse, open: make(map[uint64]*wsast.Call)}
+	l := &Lowerer{cfg: cfg, out: out, parse: parse, open: make(map[uint64]*wsast.Call)}
+	l.marked, _ = out.(lowering.MarkedOutput)
+	l.args.ext = l.marked
+	return l
 }
 
 // Open returns the number of calls started and not yet ended.
 func (l *Lowerer) Open() int { return len(l.open) }
 
 func (l *Lowerer) warn(p ast.Pos, code diag.Code, msg string) {
-	l.out.Diag(diag.Diagnostic{Pos: p, Severity: diag.Warning, Code: code, Msg: msg}, 0)
+	lowering.Warn(l.out, p, code, msg)
 }
 
 // Line lowers one line.
@@ -123,7 +133,18 @@ func (l *Lowerer) Lower(p any) error {
 		l.warn(c.Ret.Position(), wsast.CodeRetOnEnter, "a return value on a start (>) line")
 	}
 	if l.cfg.NoPair || c.Marker == wsast.NoMarker {
+		if l.marked != nil {
+			return l.marked.RecordMark(l.single(c, false), lowering.Mark{Kind: markEmit})
+		}
 		return l.out.Record(l.single(c, false))
+	}
+	if l.marked != nil {
+		m := lowering.Mark{Kind: markStart, Key: c.ID.Mag, Pos: c.Pos}
+		if c.Marker == wsast.End {
+			m.Kind = markEnd
+		}
+		m.Cols = [2]int{c.ID.Pos.Offset - c.Pos.Offset, c.Count.Pos.Offset - c.Pos.Offset}
+		return l.marked.RecordMark(l.single(c, false), m)
 	}
 	id := c.ID.Mag
 	switch c.Marker {
@@ -197,11 +218,17 @@ func (l *Lowerer) single(c *wsast.Call, unpaired bool) *record.Record {
 
 func (l *Lowerer) base(c *wsast.Call) *record.Record {
 	l.args.reset()
-	if l.attrs == nil {
+	attrs := l.attrs
+	switch {
+	case l.marked != nil:
+		attrs = l.marked.Attrs()
+	case attrs == nil:
 		l.attrs = record.Attrs{}
+		attrs = l.attrs
+	default:
+		clear(attrs)
 	}
-	clear(l.attrs)
-	l.attrs["id"] = c.ID.Mag
+	attrs["id"] = c.ID.Mag
 	l.pid, l.tid = c.PID.Mag, c.TID.Mag
 	l.rec = record.Record{
 		Dialect: l.cfg.Dialect,
@@ -210,7 +237,7 @@ func (l *Lowerer) base(c *wsast.Call) *record.Record {
 		PID:     &l.pid,
 		TID:     &l.tid,
 		Event:   c.Name.Name,
-		Attrs:   l.attrs,
+		Attrs:   attrs,
 	}
 	r := &l.rec
 	if c.Kernel {
@@ -232,18 +259,7 @@ func (l *Lowerer) pair(start, end *wsast.Call) *record.Record {
 	if len(a) != len(b) {
 		l.warn(end.Count.Pos, wsast.CodeHalfArgs, fmt.Sprintf("the start of call id %d (%s) has %d arguments, its end %d", start.ID.Mag, start.Pos, len(a), len(b)))
 	}
-	n := max(len(a), len(b))
-	r.Args = make([]record.Arg, n)
-	for i := range n {
-		switch {
-		case i >= len(a):
-			r.Args[i] = b[i]
-		case i >= len(b):
-			r.Args[i] = a[i]
-		default:
-			r.Args[i] = l.merge(a[i], b[i])
-		}
-	}
+	r.Args = l.args.mergeArgs(a, b)
 	switch {
 	case end.Ret != nil:
 		l.ret = l.arg(end.Ret)
@@ -281,25 +297,43 @@ func ntError(ret record.Arg) string {
 	return fmt.Sprintf("0x%08X", v)
 }
 
+// mergeArgs merges the arguments of a start, a, and of its end, b, one by
+// one (merge), into the store.
+func (s *argStore) mergeArgs(a, b []record.Arg) []record.Arg {
+	n := max(len(a), len(b))
+	args := s.slice(n)
+	for i := range n {
+		switch {
+		case i >= len(a):
+			args[i] = b[i]
+		case i >= len(b):
+			args[i] = a[i]
+		default:
+			args[i] = s.merge(a[i], b[i])
+		}
+	}
+	return args
+}
+
 // merge combines the two sides of one argument: whichever is not unknown;
 // in-out pairs and structures of the same shape part by part; a value known
 // on both sides and different becomes the in-out pair <start|end>.
-func (l *Lowerer) merge(a, b record.Arg) record.Arg {
+func (s *argStore) merge(a, b record.Arg) record.Arg {
 	switch {
 	case a.Kind == record.KindUnknown:
 		return b
 	case b.Kind == record.KindUnknown:
 		return a
 	case a.Kind == record.KindInOut && b.Kind == record.KindInOut:
-		return l.inOut(l.merge(side(a.In), side(b.In)), l.merge(side(a.Out), side(b.Out))).Named(a.Name)
+		return s.inOut(s.merge(side(a.In), side(b.In)), s.merge(side(a.Out), side(b.Out))).Named(a.Name)
 	case a.Kind == record.KindInOut:
-		return l.inOut(side(a.In), l.merge(side(a.Out), b)).Named(a.Name)
+		return s.inOut(side(a.In), s.merge(side(a.Out), b)).Named(a.Name)
 	case b.Kind == record.KindInOut:
-		return l.inOut(l.merge(a, side(b.In)), side(b.Out)).Named(a.Name)
+		return s.inOut(s.merge(a, side(b.In)), side(b.Out)).Named(a.Name)
 	case a.Kind == record.KindStruct && b.Kind == record.KindStruct && sameShape(a, b):
-		fields := l.args.slice(len(a.Fields))
+		fields := s.slice(len(a.Fields))
 		for i := range a.Fields {
-			fields[i] = l.merge(a.Fields[i], b.Fields[i]).Named(a.Fields[i].Name)
+			fields[i] = s.merge(a.Fields[i], b.Fields[i]).Named(a.Fields[i].Name)
 		}
 		return record.StructArg(fields...).Named(a.Name)
 	case a.Equal(&b):
@@ -307,18 +341,22 @@ func (l *Lowerer) merge(a, b record.Arg) record.Arg {
 	}
 	in, out := a, b
 	in.Name, out.Name = "", ""
-	return l.inOut(in, out).Named(a.Name)
+	return s.inOut(in, out).Named(a.Name)
 }
 
-// inOut is record.InOutArg with the two sides in the lowering's storage.
-func (l *Lowerer) inOut(in, out record.Arg) record.Arg {
-	return record.Arg{Kind: record.KindInOut, In: l.args.ptr(in), Out: l.args.ptr(out)}
+// inOut is record.InOutArg with the two sides in the store.
+func (s *argStore) inOut(in, out record.Arg) record.Arg {
+	return record.Arg{Kind: record.KindInOut, In: s.ptr(in), Out: s.ptr(out)}
 }
 
 // argStore holds the nested arguments of the record being made; it is
 // emptied for each record (lowering.Output.Record keeps nothing), and
-// grows by new arrays, so that earlier pointers stay valid.
-type argStore struct{ buf []record.Arg }
+// grows by new arrays, so that earlier pointers stay valid. With ext set,
+// they come from ext instead (which keeps them).
+type argStore struct {
+	buf []record.Arg
+	ext interface{ Args(n int) []record.Arg }
+}
 
 func (s *argStore) reset() { s.buf = s.buf[:0] }
 
@@ -330,6 +368,9 @@ func (s *argStore) ptr(a record.Arg) *record.Arg {
 
 // slice returns n zero arguments.
 func (s *argStore) slice(n int) []record.Arg {
+	if s.ext != nil {
+		return s.ext.Args(n)
+	}
 	if len(s.buf)+n > cap(s.buf) {
 		s.buf = make([]record.Arg, 0, max(64, 2*cap(s.buf), n))
 	}
@@ -388,7 +429,7 @@ func (l *Lowerer) arg(v wsast.Value) record.Arg {
 		return record.StructArg(fields...)
 	case *wsast.InOut:
 		in := l.arg(v.In)
-		return l.inOut(in, l.arg(v.Out))
+		return l.args.inOut(in, l.arg(v.Out))
 	}
 	return record.UnknownArg()
 }
