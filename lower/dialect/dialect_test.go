@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -279,6 +280,41 @@ func TestStreaming(t *testing.T) {
 			}
 			if len(w.heap) == 2 && w.heap[1] > w.heap[0]+8<<20 {
 				t.Errorf("heap grew from %d to %d bytes between record %d and %d", w.heap[0], w.heap[1], stop/2, stop-1)
+			}
+		})
+	}
+}
+
+// TestStrictJoined checks a strict run of the dialects whose work across
+// lines is a Joiner's (lowered on one goroutine through lowering.Joined):
+// every record of the lines before the first skipped line is written —
+// the last one too, which the Joiner holds for -k frames — and none after;
+// the same for a line too long, which the registry skips itself.
+func TestStrictJoined(t *testing.T) {
+	var good strings.Builder
+	const n = 300 // more than Joined lowers before it joins
+	for i := range n {
+		fmt.Fprintf(&good, "[pid %d] close(%d) = 0\n", 100+i%3, i)
+	}
+	for _, tc := range []struct{ name, bad, code string }{
+		{"malformed line", "[pid 7] THIS IS NOT strace\n", "LST001"},
+		{"line too long", "[pid 7] write(1, \"" + strings.Repeat("x", 300) + "\", 300) = 300\n", "INP001"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			in := good.String() + tc.bad + "[pid 9] close(1) = 0\n"
+			var w collect
+			var ds diag.List
+			_, err := dialect.Records(context.Background(), dialect.Options{Dialect: "strace", Strict: true, MaxLine: 200},
+				[]dialect.Input{{Name: "s", Reader: strings.NewReader(in)}}, &w, ds.Add)
+			var se *dialect.StrictError
+			if !errors.As(err, &se) || se.Diag.Code != diag.Code(tc.code) || se.Diag.Pos.Line != n+1 {
+				t.Fatalf("err = %v, want a strict stop with %s at line %d", err, tc.code, n+1)
+			}
+			if len(w.recs) != n || w.recs[n-1].Line != n {
+				t.Errorf("%d records written, the last of line %d; want %d, the last of line %d", len(w.recs), w.recs[len(w.recs)-1].Line, n, n)
+			}
+			if len(ds) != 1 {
+				t.Errorf("diagnostics %v, want the one that stopped the run", ds)
 			}
 		})
 	}

@@ -266,6 +266,12 @@ func runInput(ctx context.Context, opts Options, fixed *Dialect, in Input, w rec
 				return o.stopped()
 			},
 			func(pos ast.Pos, n int64) error {
+				if sk, ok := low.(lowering.LineSkipper); ok {
+					if err := sk.SkipLine(lowering.LongLine(pos, n, opts.MaxLine), 1); err != nil {
+						return err
+					}
+					return o.stopped()
+				}
 				o.Diag(lowering.LongLine(pos, n, opts.MaxLine), 1)
 				return o.stopped()
 			})

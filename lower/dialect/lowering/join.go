@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/tracekit/tracekit/ast"
+	"github.com/tracekit/tracekit/ast/diag"
 	"github.com/tracekit/tracekit/lower/record"
 )
 
@@ -169,4 +170,78 @@ func cloneArg(a record.Arg) record.Arg {
 		a.Out = &out
 	}
 	return a
+}
+
+// Joined returns the lowering of one input on one goroutine for a dialect
+// lowered for a Joiner (Dialect.NewJoiner), so that the work that spans
+// lines has one home, the Joiner, whatever the number of goroutines:
+// newLow makes the line lowering, which passes its records and marks to a
+// chunk, and j joins the chunk into out every joinedLines lines, at once
+// after a line with an error (so that a strict run stops where it must),
+// after a line the registry skips (SkipLine) and at the end.
+func Joined(out Output, j Joiner, newLow func(MarkedOutput) Lowerer) Lowerer {
+	x := &joined{out: out, j: j}
+	x.low = newLow(&x.c)
+	return x
+}
+
+// joinedLines is how many lines Joined lowers into its chunk before it
+// joins them: the Joiner copies what it holds out of each chunk, so joining
+// every line would copy every record it holds until the next line.
+const joinedLines = 256
+
+// LineSkipper is offered by a lowering that holds lowered lines back
+// (Joined): SkipLine reports a line the registry skipped itself (too long)
+// in order with the lines before it, and passes them on.
+type LineSkipper interface {
+	SkipLine(d diag.Diagnostic, skipped int) error
+}
+
+// joined is the Lowerer Joined returns.
+type joined struct {
+	c     Chunk
+	low   Lowerer
+	j     Joiner
+	out   Output
+	lines int // lines in c
+}
+
+func (x *joined) Line(pos ast.Pos, text string) error {
+	before := len(x.c.Diags)
+	if err := x.low.Line(pos, text); err != nil {
+		return err
+	}
+	x.lines++
+	failed := false
+	for _, d := range x.c.Diags[before:] {
+		failed = failed || d.Diag.Severity >= diag.Error
+	}
+	if x.lines >= joinedLines || failed {
+		return x.flush()
+	}
+	return nil
+}
+
+func (x *joined) End(pos ast.Pos) error {
+	if err := x.low.End(pos); err != nil {
+		return err
+	}
+	if err := x.flush(); err != nil {
+		return err
+	}
+	return x.j.End(x.out)
+}
+
+// SkipLine implements LineSkipper.
+func (x *joined) SkipLine(d diag.Diagnostic, skipped int) error {
+	x.c.Diag(d, skipped)
+	return x.flush()
+}
+
+// flush joins the lines lowered so far into out and empties the chunk.
+func (x *joined) flush() error {
+	err := x.j.Join(&x.c, x.out)
+	x.c.Reset()
+	x.lines = 0
+	return err
 }

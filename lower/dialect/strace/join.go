@@ -26,10 +26,10 @@ const (
 	formShift      = 8
 )
 
-// lowerMarked lowers a line for the Joiner: a record of the line on its
-// own, with a mark that says what the Joiner is to do with it.
-func (l *Lowerer) lowerMarked(ln *sast.Line) error {
-	out := l.marked
+// lower lowers a line for the Joiner: a record of the line on its own,
+// with a mark that says what the Joiner is to do with it.
+func (l *Lowerer) lower(ln *sast.Line) error {
+	out := l.out
 	if ln == nil {
 		out.Mark(lowering.Mark{Kind: markSkipped})
 		return nil
@@ -146,14 +146,18 @@ func (j *joiner) Join(c *lowering.Chunk, out lowering.Output) error {
 	di := 0
 	for i := range c.Marks {
 		for ; di < len(c.Diags) && c.Diags[di].Marks <= i; di++ {
-			out.Diag(c.Diags[di].Diag, c.Diags[di].Skipped)
+			if err := j.diag(&c.Diags[di], out); err != nil {
+				return err
+			}
 		}
 		if err := j.mark(c, &c.Marks[i], out); err != nil {
 			return err
 		}
 	}
 	for ; di < len(c.Diags); di++ {
-		out.Diag(c.Diags[di].Diag, c.Diags[di].Skipped)
+		if err := j.diag(&c.Diags[di], out); err != nil {
+			return err
+		}
 	}
 	// What is held must outlive the chunk.
 	if j.hasHeld && !j.held.own {
@@ -166,6 +170,19 @@ func (j *joiner) Join(c *lowering.Chunk, out lowering.Output) error {
 	}
 	clear(j.fresh)
 	j.fresh = j.fresh[:0]
+	return nil
+}
+
+// diag passes a diagnostic of the chunk on. One that skips a line first
+// passes the held record on: no -k frame can join it past a skipped line,
+// and a strict run, which that diagnostic ends, writes it.
+func (j *joiner) diag(d *lowering.ChunkDiag, out lowering.Output) error {
+	if d.Skipped > 0 {
+		if err := j.flush(out); err != nil {
+			return err
+		}
+	}
+	out.Diag(d.Diag, d.Skipped)
 	return nil
 }
 

@@ -17,15 +17,12 @@
 package strace
 
 import (
-	"fmt"
 	"path"
 	"regexp"
-	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/tracekit/tracekit/ast"
-	"github.com/tracekit/tracekit/ast/diag"
 	sast "github.com/tracekit/tracekit/ast/strace"
 	grammar "github.com/tracekit/tracekit/grammar/strace"
 	"github.com/tracekit/tracekit/lower/dialect/lowering"
@@ -43,10 +40,15 @@ func Dialect() lowering.Dialect {
 		Patterns:    []string{"*.strace", "*.strace.*"},
 		Sniff:       sniff,
 		NewLowerer: func(cfg lowering.Config, out lowering.Output) lowering.Lowerer {
-			// For the Joiner, a line's nodes are done with once it is
-			// lowered: the parser may reuse them.
-			_, marked := out.(lowering.MarkedOutput)
-			return New(cfg, out, (&grammar.LineParser{Reuse: marked}).Line)
+			// A line's nodes are done with once it is lowered: the parser
+			// may reuse them.
+			newLow := func(m lowering.MarkedOutput) lowering.Lowerer {
+				return New(cfg, m, (&grammar.LineParser{Reuse: true}).Line)
+			}
+			if m, ok := out.(lowering.MarkedOutput); ok {
+				return newLow(m)
+			}
+			return lowering.Joined(out, NewJoiner(cfg), newLow)
 		},
 		NewParser: func(string) lowering.Parser { return lowering.PerLine(new(grammar.LineParser).Line) },
 		NewJoiner: NewJoiner,
@@ -76,87 +78,44 @@ func sniff(head []byte) bool {
 // suffixRE is the ".PID" suffix strace -ff gives its output files.
 var suffixRE = regexp.MustCompile(`\.(\d+)$`)
 
-// open is a call left unfinished, waiting for its second half. It keeps
-// what it needs of the syntax tree, not the tree: the nodes come from
-// chunks, which a long-open call would keep alive with their neighbours.
-type open struct {
-	name    string
-	line    ast.Pos // where the call's line starts
-	rec     *recBuf
-	resumed []int // lines of second halves that were left unfinished again
-}
-
-// recBuf is the storage of one record being made: the record, its attrs,
-// integers and arguments. It goes back to the lowering's free list once
-// the record is passed on (lowering.Output.Record keeps nothing), so that
-// records cost no allocations of their own. With a MarkedOutput (ext),
-// attrs maps and nested arguments come from it instead: it keeps them.
+// recBuf is the storage of one record being made: the record, its
+// integers and arguments. It goes back to the lowering's free list once the
+// record is passed on; attrs maps and nested arguments come from the
+// MarkedOutput, which keeps them.
 type recBuf struct {
-	ext   lowering.MarkedOutput
+	out   lowering.MarkedOutput
 	rec   record.Record
-	attrs record.Attrs
 	pid   uint64
-	ts    int64
 	dur   int64
 	ret   record.Arg
 	args  []record.Arg
-	stack []string
 	store argStore
 }
 
-// setAttr sets an attr of the record, in the buffer's map.
+// setAttr sets an attr of the record, in a map of the output's.
 func (b *recBuf) setAttr(key string, v any) {
-	if b.rec.Attrs == nil && b.ext != nil {
-		b.rec.Attrs = b.ext.Attrs()
-	}
 	if b.rec.Attrs == nil {
-		if b.attrs == nil {
-			b.attrs = record.Attrs{}
-		}
-		b.rec.Attrs = b.attrs
+		b.rec.Attrs = b.out.Attrs()
 	}
 	b.rec.Attrs[key] = v
 }
 
-// argStore holds the nested arguments of a record; it grows by new arrays,
-// so that earlier slices stay valid, and is emptied when its record is
-// done. With ext set, they come from ext instead.
-type argStore struct {
-	buf []record.Arg
-	ext lowering.MarkedOutput
-}
-
-func (s *argStore) reset() {
-	clear(s.buf)
-	s.buf = s.buf[:0]
-}
+// argStore hands out the nested arguments of a record from the output.
+type argStore struct{ out lowering.MarkedOutput }
 
 // slice returns n zero arguments.
-func (s *argStore) slice(n int) []record.Arg {
-	if s.ext != nil {
-		return s.ext.Args(n)
-	}
-	if len(s.buf)+n > cap(s.buf) {
-		s.buf = make([]record.Arg, 0, max(32, 2*cap(s.buf), n))
-	}
-	start := len(s.buf)
-	s.buf = s.buf[:start+n]
-	return s.buf[start : start+n : start+n]
-}
+func (s *argStore) slice(n int) []record.Arg { return s.out.Args(n) }
 
-// Lowerer lowers the lines of one trace.
+// Lowerer lowers each line of one trace to a record of its own, with a
+// lowering.Mark that tells the Joiner (NewJoiner) what the line is: the
+// Joiner pairs the halves of calls, sets ts_ns and joins -k frames, in
+// input order.
 type Lowerer struct {
 	cfg     lowering.Config
-	out     lowering.Output
+	out     lowering.MarkedOutput
 	parse   sast.LineParser
-	marked  lowering.MarkedOutput // out, when a Joiner pairs the halves
-	filePID *uint64               // from the input's name, for lines without a pid
-	open    map[uint64]*open      // unfinished calls by pid (0 without one)
-	held    *recBuf               // the last record, written at the next line so -k frames can join it
-	frames  *recBuf               // where the next -k frame goes: held, or an open call's record
-	free    []*recBuf             // record buffers done with, for reuse
-	stamps  stamps
-	tsNs    int64 // ts_ns of the line being lowered
+	filePID *uint64   // from the input's name, for lines without a pid
+	free    []*recBuf // record buffers done with, for reuse
 }
 
 // stamps turns the time stamps of lines, in order, into ts_ns.
@@ -179,14 +138,10 @@ type secondsState struct {
 	sum      int64 // -r: the stamps added up
 }
 
-// New returns a lowering that parses lines with parse. When out is a
-// lowering.MarkedOutput, the lowering makes a record of each line on its
-// own and leaves the pairing, the time stamps and the -k frames to the
-// Joiner (NewJoiner).
-func New(cfg lowering.Config, out lowering.Output, parse sast.LineParser) *Lowerer {
-	l := &Lowerer{cfg: cfg, out: out, parse: parse, open: make(map[uint64]*open), filePID: filePID(cfg.Source)}
-	l.marked, _ = out.(lowering.MarkedOutput)
-	return l
+// New returns a lowering that parses lines with parse and passes each
+// line's record and mark to out.
+func New(cfg lowering.Config, out lowering.MarkedOutput, parse sast.LineParser) *Lowerer {
+	return &Lowerer{cfg: cfg, out: out, parse: parse, filePID: filePID(cfg.Source)}
 }
 
 // filePID is the pid the ".PID" suffix of an input's name gives, or nil.
@@ -200,13 +155,6 @@ func filePID(source string) *uint64 {
 	return nil
 }
 
-// Open returns the number of calls left unfinished and not yet resumed.
-func (l *Lowerer) Open() int { return len(l.open) }
-
-func (l *Lowerer) warn(p ast.Pos, code diag.Code, msg string) {
-	lowering.Warn(l.out, p, code, msg)
-}
-
 // newRec returns an empty record buffer.
 func (l *Lowerer) newRec() *recBuf {
 	if n := len(l.free); n > 0 {
@@ -214,122 +162,26 @@ func (l *Lowerer) newRec() *recBuf {
 		l.free = l.free[:n-1]
 		return b
 	}
-	return &recBuf{ext: l.marked, store: argStore{ext: l.marked}}
-}
-
-// write passes b's record on and keeps b for reuse.
-func (l *Lowerer) write(b *recBuf) error {
-	err := l.out.Record(&b.rec)
-	l.recycle(b)
-	return err
+	return &recBuf{out: l.out, store: argStore{out: l.out}}
 }
 
 // recycle keeps b for reuse.
 func (l *Lowerer) recycle(b *recBuf) {
 	b.rec = record.Record{}
-	clear(b.attrs)
 	clear(b.args)
-	clear(b.stack)
-	b.args, b.stack = b.args[:0], b.stack[:0]
-	b.store.reset()
+	b.args = b.args[:0]
 	l.free = append(l.free, b)
-}
-
-// flush writes the held record.
-func (l *Lowerer) flush() error {
-	r := l.held
-	l.held, l.frames = nil, nil
-	if r == nil {
-		return nil
-	}
-	return l.write(r)
-}
-
-// emit holds r until the next line.
-func (l *Lowerer) emit(r *recBuf) error {
-	if err := l.flush(); err != nil {
-		return err
-	}
-	l.held, l.frames = r, r
-	return nil
 }
 
 // Line lowers one line.
 func (l *Lowerer) Line(pos ast.Pos, text string) error {
-	return l.Lower(l.Parse(pos, text))
+	ln, diags := l.parse(pos, text)
+	lowering.Report(l.out, diags)
+	return l.lower(ln)
 }
 
-// parsed is what Parse gives Lower: a line or nil, and the diagnostics; a
-// line without diagnostics is given as its *sast.Line alone (no
-// allocation).
-type parsed struct {
-	ln    *sast.Line
-	diags diag.List
-}
-
-func newParsed(ln *sast.Line, diags diag.List) any {
-	if len(diags) == 0 && ln != nil {
-		return ln
-	}
-	return parsed{ln, diags}
-}
-
-// Parse parses one line (lowering.Staged); it touches only the parser.
-func (l *Lowerer) Parse(pos ast.Pos, text string) any {
-	return newParsed(l.parse(pos, text))
-}
-
-// ParseEnd has nothing to parse at the end of the input.
-func (l *Lowerer) ParseEnd(ast.Pos) any { return nil }
-
-// Finish ends the lowering, as End does.
-func (l *Lowerer) Finish(_ any, pos ast.Pos) error { return l.End(pos) }
-
-// Lower lowers what Parse returned.
-func (l *Lowerer) Lower(p any) error {
-	ln, ok := p.(*sast.Line)
-	if !ok {
-		pr := p.(parsed)
-		ln = pr.ln
-		lowering.Report(l.out, pr.diags)
-	}
-	if l.marked != nil {
-		return l.lowerMarked(ln)
-	}
-	if ln == nil {
-		l.frames = nil // a frame after a skipped line has no call
-		return nil
-	}
-	if f, ok := ln.Body.(*sast.Frame); ok {
-		if l.frames == nil {
-			l.out.Diag(diag.Diagnostic{Pos: ln.Pos, Severity: diag.Error, Code: sast.CodeLoneFrame, Msg: "a -k stack frame with no call before it; skipped"}, 1)
-			return nil
-		}
-		b := l.frames
-		b.stack = append(b.stack, f.Text)
-		b.setAttr("stack", b.stack)
-		return nil
-	}
-	if err := l.flush(); err != nil {
-		return err
-	}
-	// Every stamp counts, a resumed half's too: -r stamps add up, and
-	// midnight is passed between any two lines.
-	l.tsNs = 0
-	if ln.Time != nil {
-		l.tsNs = l.stamps.ns(ln.Time.Form, ln.Time.Ns)
-	}
-	switch b := ln.Body.(type) {
-	case *sast.Call:
-		return l.call(ln, b)
-	case *sast.Resumed:
-		return l.resumed(ln, b)
-	}
-	if r := l.instant(ln); r != nil {
-		return l.emit(r)
-	}
-	return nil
-}
+// End does nothing: what spans lines is the Joiner's.
+func (l *Lowerer) End(ast.Pos) error { return nil }
 
 // instant is the record of a signal, exit or message line; nil for other
 // lines.
@@ -393,117 +245,6 @@ func (l *Lowerer) key(ln *sast.Line) uint64 {
 	return 0
 }
 
-func (l *Lowerer) call(ln *sast.Line, c *sast.Call) error {
-	r := l.base(ln, c.Name.Name, record.Complete)
-	r.addArgs(c.Args)
-	switch {
-	case c.Detached:
-		r.rec.Phase, r.rec.Unpaired = record.Enter, true
-		r.setAttr("detached", true)
-		return l.emit(r)
-	case c.Unfinished && l.cfg.NoPair:
-		r.rec.Phase = record.Enter
-		return l.emit(r)
-	case c.Unfinished:
-		k := l.key(ln)
-		if prev, ok := l.open[k]; ok {
-			l.warn(c.Pos, sast.CodeReopened, fmt.Sprintf("%s left unfinished while %s (line %d) of the same pid was open; that one stays unpaired", c.Name.Name, prev.name, prev.line.Line))
-			if err := l.write(l.unpairedEnter(prev)); err != nil {
-				return err
-			}
-		}
-		l.open[k] = &open{name: c.Name.Name, line: ln.Pos, rec: r}
-		l.frames = r
-		return nil
-	}
-	r.setResult(c.Result)
-	return l.emit(r)
-}
-
-func (l *Lowerer) resumed(ln *sast.Line, c *sast.Resumed) error {
-	if l.cfg.NoPair {
-		r := l.base(ln, c.Name.Name, record.Exit)
-		r.addArgs(c.Args)
-		if c.Unfinished {
-			r.setAttr("unfinished", true)
-		}
-		if c.Detached {
-			r.setAttr("detached", true)
-		}
-		r.setResult(c.Result)
-		return l.emit(r)
-	}
-	k := l.key(ln)
-	o, ok := l.open[k]
-	if ok && o.name != c.Name.Name {
-		l.warn(c.Name.Pos, sast.CodeMismatch, fmt.Sprintf("%s resumed while %s (line %d) was open for the pid; neither is paired", c.Name.Name, o.name, o.line.Line))
-		delete(l.open, k)
-		if err := l.write(l.unpairedEnter(o)); err != nil {
-			return err
-		}
-		ok = false
-	}
-	if !ok {
-		r := l.base(ln, c.Name.Name, record.Exit)
-		r.rec.Unpaired = true
-		r.addArgs(c.Args)
-		if c.Detached {
-			r.setAttr("detached", true)
-		}
-		if c.Unfinished {
-			r.setAttr("unfinished", true)
-		}
-		r.setResult(c.Result)
-		return l.emit(r)
-	}
-	r := o.rec
-	r.addArgs(c.Args)
-	if c.Unfinished {
-		o.resumed = append(o.resumed, ln.Pos.Line)
-		l.frames = r
-		return nil
-	}
-	delete(l.open, k)
-	r.setAttr("exit_line", ln.Pos.Line)
-	if len(o.resumed) > 0 {
-		r.setAttr("resumed_lines", o.resumed)
-	}
-	if c.Detached {
-		r.setAttr("detached", true)
-	}
-	r.setResult(c.Result)
-	return l.emit(r)
-}
-
-// unpairedEnter is the record of a call whose second half never came.
-func (l *Lowerer) unpairedEnter(o *open) *recBuf {
-	r := o.rec
-	r.rec.Phase, r.rec.Unpaired = record.Enter, true
-	if len(o.resumed) > 0 {
-		r.setAttr("resumed_lines", o.resumed)
-	}
-	return r
-}
-
-// End writes the held record, then the calls never resumed, in line order.
-func (l *Lowerer) End(ast.Pos) error {
-	if err := l.flush(); err != nil {
-		return err
-	}
-	rest := make([]*open, 0, len(l.open))
-	for _, o := range l.open {
-		rest = append(rest, o)
-	}
-	sort.Slice(rest, func(i, j int) bool { return rest[i].line.Offset < rest[j].line.Offset })
-	clear(l.open)
-	for _, o := range rest {
-		if err := l.write(l.unpairedEnter(o)); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 // base is a record with what every line gives: place, pid and time.
 func (l *Lowerer) base(ln *sast.Line, event string, phase record.Phase) *recBuf {
 	b := l.newRec()
@@ -524,11 +265,7 @@ func (l *Lowerer) base(ln *sast.Line, event string, phase record.Phase) *recBuf 
 		r.PID = &b.pid
 	}
 	if ln.Time != nil {
-		r.Time = ln.Time.Text
-		if l.marked == nil { // else the Joiner sets it
-			b.ts = l.tsNs
-			r.TSNs = &b.ts
-		}
+		r.Time = ln.Time.Text // the Joiner sets TSNs
 	}
 	if ln.IP != "" {
 		b.setAttr("ip", ln.IP)
