@@ -32,6 +32,9 @@ type joiner struct {
 	free  []*pending          // pendings done with, for reuse
 }
 
+// Open returns the number of calls started and not yet ended.
+func (j *joiner) Open() int { return len(j.open) }
+
 // newPending returns a pending start, reusing one done with.
 func (j *joiner) newPending(r *record.Record, id uint64, pos ast.Pos) *pending {
 	var p *pending

@@ -14,7 +14,6 @@ package winstrace
 import (
 	"fmt"
 	"regexp"
-	"sort"
 
 	"github.com/tracekit/tracekit/ast"
 	"github.com/tracekit/tracekit/ast/diag"
@@ -35,10 +34,15 @@ func Dialect() lowering.Dialect {
 		Patterns:    []string{"*.wst", "*.winstrace"},
 		Sniff:       sniff,
 		NewLowerer: func(cfg lowering.Config, out lowering.Output) lowering.Lowerer {
-			// For the Joiner, a line's nodes are done with once it is
-			// lowered: the parser may reuse them.
-			_, marked := out.(lowering.MarkedOutput)
-			return New(cfg, out, (&grammar.LineParser{Reuse: marked}).Line)
+			// A line's nodes are done with once it is lowered: the parser
+			// may reuse them.
+			newLow := func(m lowering.MarkedOutput) lowering.Lowerer {
+				return New(cfg, m, (&grammar.LineParser{Reuse: true}).Line)
+			}
+			if m, ok := out.(lowering.MarkedOutput); ok {
+				return newLow(m)
+			}
+			return lowering.Joined(out, NewJoiner(cfg), newLow)
 		},
 		NewParser: func(string) lowering.Parser { return lowering.PerLine(grammar.ParseLine) },
 		NewJoiner: NewJoiner,
@@ -60,36 +64,28 @@ func sniff(head []byte) bool {
 	return true
 }
 
-// Lowerer lowers the lines of one trace.
+// Lowerer lowers each line of one trace to a record of its own, with a
+// lowering.Mark that tells the Joiner (NewJoiner) whether it is a half to
+// pair and its call id.
 type Lowerer struct {
-	cfg    lowering.Config
-	out    lowering.Output
-	parse  wsast.CallParser
-	marked lowering.MarkedOutput  // out, when a Joiner pairs the halves
-	open   map[uint64]*wsast.Call // start halves waiting for their end, by call id
+	cfg   lowering.Config
+	out   lowering.MarkedOutput
+	parse wsast.CallParser
 
-	// The record, its attrs, integers and top-level arguments are reused
-	// from record to record: lowering.Output.Record keeps nothing.
+	// The record, its integers and top-level arguments are reused from
+	// record to record: the output copies them.
 	rec      record.Record
-	attrs    record.Attrs
 	pid, tid uint64
 	ret      record.Arg
-	a, b     []record.Arg
+	a        []record.Arg
 	args     argStore
 }
 
-// New returns a lowering that parses lines with parse. When out is a
-// lowering.MarkedOutput, the lowering makes a record of each line on its
-// own and leaves the pairing to the Joiner (NewJoiner).
-func New(cfg lowering.Config, out lowering.Output, parse wsast.CallParser) *Lowerer {
-	l := &Lowerer{cfg: cfg, out: out, parse: parse, open: make(map[uint64]*wsast.Call)}
-	l.marked, _ = out.(lowering.MarkedOutput)
-	l.args.ext = l.marked
-	return l
+// New returns a lowering that parses lines with parse and passes each
+// line's record and mark to out.
+func New(cfg lowering.Config, out lowering.MarkedOutput, parse wsast.CallParser) *Lowerer {
+	return &Lowerer{cfg: cfg, out: out, parse: parse, args: argStore{ext: out}}
 }
-
-// Open returns the number of calls started and not yet ended.
-func (l *Lowerer) Open() int { return len(l.open) }
 
 func (l *Lowerer) warn(p ast.Pos, code diag.Code, msg string) {
 	lowering.Warn(l.out, p, code, msg)
@@ -97,32 +93,8 @@ func (l *Lowerer) warn(p ast.Pos, code diag.Code, msg string) {
 
 // Line lowers one line.
 func (l *Lowerer) Line(pos ast.Pos, text string) error {
-	return l.Lower(l.Parse(pos, text))
-}
-
-// parsed is what Parse gives Lower: a call or nil, and the diagnostics.
-type parsed struct {
-	c     *wsast.Call
-	diags diag.List
-}
-
-// Parse parses one line (lowering.Staged); it touches only the parser.
-func (l *Lowerer) Parse(pos ast.Pos, text string) any {
 	c, diags := l.parse(pos, text)
-	return parsed{c, diags}
-}
-
-// ParseEnd has nothing to parse at the end of the input.
-func (l *Lowerer) ParseEnd(ast.Pos) any { return nil }
-
-// Finish ends the lowering, as End does.
-func (l *Lowerer) Finish(_ any, pos ast.Pos) error { return l.End(pos) }
-
-// Lower lowers what Parse returned.
-func (l *Lowerer) Lower(p any) error {
-	pr := p.(parsed)
-	c := pr.c
-	lowering.Report(l.out, pr.diags)
+	lowering.Report(l.out, diags)
 	if c == nil {
 		return nil
 	}
@@ -132,68 +104,22 @@ func (l *Lowerer) Lower(p any) error {
 	if c.Marker == wsast.Start && c.Ret != nil {
 		l.warn(c.Ret.Position(), wsast.CodeRetOnEnter, "a return value on a start (>) line")
 	}
-	if l.cfg.NoPair || c.Marker == wsast.NoMarker {
-		if l.marked != nil {
-			return l.marked.RecordMark(l.single(c, false), lowering.Mark{Kind: markEmit})
-		}
-		return l.out.Record(l.single(c, false))
-	}
-	if l.marked != nil {
-		m := lowering.Mark{Kind: markStart, Key: c.ID.Mag, Pos: c.Pos}
+	m := lowering.Mark{Kind: markEmit}
+	if !l.cfg.NoPair && c.Marker != wsast.NoMarker {
+		m = lowering.Mark{Kind: markStart, Key: c.ID.Mag, Pos: c.Pos}
 		if c.Marker == wsast.End {
 			m.Kind = markEnd
 		}
 		m.Cols = [2]int{c.ID.Pos.Offset - c.Pos.Offset, c.Count.Pos.Offset - c.Pos.Offset}
-		return l.marked.RecordMark(l.single(c, false), m)
 	}
-	id := c.ID.Mag
-	switch c.Marker {
-	case wsast.Start:
-		if prev, ok := l.open[id]; ok {
-			l.warn(c.ID.Pos, wsast.CodeReopened, fmt.Sprintf("call id %d started again before it ended (first start at %s); the earlier start stays unpaired", id, prev.Pos))
-			if err := l.out.Record(l.single(prev, true)); err != nil {
-				return err
-			}
-		}
-		l.open[id] = c
-		return nil
-	default: // End
-		start, ok := l.open[id]
-		if !ok {
-			return l.out.Record(l.single(c, true))
-		}
-		delete(l.open, id)
-		if start.PID.Mag != c.PID.Mag || start.TID.Mag != c.TID.Mag || start.Name.Name != c.Name.Name {
-			l.warn(c.ID.Pos, wsast.CodeMismatch, fmt.Sprintf("the halves of call id %d disagree (start at %s: pid %d tid %d %s; end: pid %d tid %d %s); both stay unpaired",
-				id, start.Pos, start.PID.Mag, start.TID.Mag, start.Name.Name, c.PID.Mag, c.TID.Mag, c.Name.Name))
-			if err := l.out.Record(l.single(start, true)); err != nil {
-				return err
-			}
-			return l.out.Record(l.single(c, true))
-		}
-		return l.out.Record(l.pair(start, c))
-	}
+	return l.out.RecordMark(l.single(c), m)
 }
 
-// End writes the starts whose end never came, in line order, as unpaired
-// enter records.
-func (l *Lowerer) End(ast.Pos) error {
-	rest := make([]*wsast.Call, 0, len(l.open))
-	for _, c := range l.open {
-		rest = append(rest, c)
-	}
-	sort.Slice(rest, func(i, j int) bool { return rest[i].Pos.Offset < rest[j].Pos.Offset })
-	clear(l.open)
-	for _, c := range rest {
-		if err := l.out.Record(l.single(c, true)); err != nil {
-			return err
-		}
-	}
-	return nil
-}
+// End does nothing: what spans lines is the Joiner's.
+func (l *Lowerer) End(ast.Pos) error { return nil }
 
 // single is the record of one line.
-func (l *Lowerer) single(c *wsast.Call, unpaired bool) *record.Record {
+func (l *Lowerer) single(c *wsast.Call) *record.Record {
 	r := l.base(c)
 	switch c.Marker {
 	case wsast.Start:
@@ -203,7 +129,6 @@ func (l *Lowerer) single(c *wsast.Call, unpaired bool) *record.Record {
 	default:
 		r.Phase = record.Complete
 	}
-	r.Unpaired = unpaired
 	l.a = l.appendArgs(l.a[:0], c.Args)
 	if len(l.a) > 0 {
 		r.Args = l.a
@@ -217,17 +142,7 @@ func (l *Lowerer) single(c *wsast.Call, unpaired bool) *record.Record {
 }
 
 func (l *Lowerer) base(c *wsast.Call) *record.Record {
-	l.args.reset()
-	attrs := l.attrs
-	switch {
-	case l.marked != nil:
-		attrs = l.marked.Attrs()
-	case attrs == nil:
-		l.attrs = record.Attrs{}
-		attrs = l.attrs
-	default:
-		clear(attrs)
-	}
+	attrs := l.out.Attrs()
 	attrs["id"] = c.ID.Mag
 	l.pid, l.tid = c.PID.Mag, c.TID.Mag
 	l.rec = record.Record{
@@ -242,34 +157,6 @@ func (l *Lowerer) base(c *wsast.Call) *record.Record {
 	r := &l.rec
 	if c.Kernel {
 		r.Attrs["kernel"] = true
-	}
-	return r
-}
-
-// pair is the complete record of a start and its end.
-func (l *Lowerer) pair(start, end *wsast.Call) *record.Record {
-	r := l.base(start)
-	r.Phase = record.Complete
-	r.Attrs["exit_line"] = end.Pos.Line
-	if end.Kernel {
-		r.Attrs["kernel"] = true
-	}
-	l.a, l.b = l.appendArgs(l.a[:0], start.Args), l.appendArgs(l.b[:0], end.Args)
-	a, b := l.a, l.b
-	if len(a) != len(b) {
-		l.warn(end.Count.Pos, wsast.CodeHalfArgs, fmt.Sprintf("the start of call id %d (%s) has %d arguments, its end %d", start.ID.Mag, start.Pos, len(a), len(b)))
-	}
-	r.Args = l.args.mergeArgs(a, b)
-	switch {
-	case end.Ret != nil:
-		l.ret = l.arg(end.Ret)
-		r.Ret = &l.ret
-	case start.Ret != nil:
-		l.ret = l.arg(start.Ret)
-		r.Ret = &l.ret
-	}
-	if r.Ret != nil {
-		r.Errno = ntError(*r.Ret)
 	}
 	return r
 }
@@ -349,16 +236,11 @@ func (s *argStore) inOut(in, out record.Arg) record.Arg {
 	return record.Arg{Kind: record.KindInOut, In: s.ptr(in), Out: s.ptr(out)}
 }
 
-// argStore holds the nested arguments of the record being made; it is
-// emptied for each record (lowering.Output.Record keeps nothing), and
-// grows by new arrays, so that earlier pointers stay valid. With ext set,
-// they come from ext instead (which keeps them).
+// argStore hands out the nested arguments of a record from ext, which
+// keeps them (a chunk).
 type argStore struct {
-	buf []record.Arg
 	ext interface{ Args(n int) []record.Arg }
 }
-
-func (s *argStore) reset() { s.buf = s.buf[:0] }
 
 func (s *argStore) ptr(a record.Arg) *record.Arg {
 	x := s.slice(1)
@@ -367,19 +249,7 @@ func (s *argStore) ptr(a record.Arg) *record.Arg {
 }
 
 // slice returns n zero arguments.
-func (s *argStore) slice(n int) []record.Arg {
-	if s.ext != nil {
-		return s.ext.Args(n)
-	}
-	if len(s.buf)+n > cap(s.buf) {
-		s.buf = make([]record.Arg, 0, max(64, 2*cap(s.buf), n))
-	}
-	start := len(s.buf)
-	s.buf = s.buf[:start+n]
-	x := s.buf[start : start+n : start+n]
-	clear(x)
-	return x
-}
+func (s *argStore) slice(n int) []record.Arg { return s.ext.Args(n) }
 
 // side returns one side of an in-out pair, unknown when missing.
 func side(a *record.Arg) record.Arg {

@@ -178,11 +178,14 @@ func TestNoPair(t *testing.T) {
 	}
 }
 
-// TestOpenCallsOnly: the lowering holds the calls that are open and no
-// more, however long the trace.
+// TestOpenCallsOnly: the Joiner holds the calls that are open and no
+// more, however long the trace (counted after each joined chunk).
 func TestOpenCallsOnly(t *testing.T) {
 	out := &sink{}
-	l := winstrace.New(lowering.Config{Dialect: "winstrace", Source: "gen"}, out, grammar.ParseLine)
+	cfg := lowering.Config{Dialect: "winstrace", Source: "gen"}
+	j := winstrace.NewJoiner(cfg)
+	l := lowering.Joined(out, j, func(m lowering.MarkedOutput) lowering.Lowerer { return winstrace.New(cfg, m, grammar.ParseLine) })
+	open := j.(interface{ Open() int })
 	var in bytes.Buffer
 	if err := gen.WinStrace(&in, 200_000); err != nil {
 		t.Fatal(err)
@@ -190,7 +193,7 @@ func TestOpenCallsOnly(t *testing.T) {
 	most := 0
 	_, end, err := lowering.Lines(context.Background(), &in, "gen", 0, func(pos ast.Pos, text string) error {
 		err := l.Line(pos, text)
-		most = max(most, l.Open())
+		most = max(most, open.Open())
 		return err
 	}, nil)
 	if err != nil {
@@ -199,8 +202,8 @@ func TestOpenCallsOnly(t *testing.T) {
 	if most > 8 {
 		t.Errorf("%d calls held at once; the generator keeps at most 8 open", most)
 	}
-	if err := l.End(end); err != nil || l.Open() != 0 || out.skipped != 0 || out.records < 1000 {
-		t.Errorf("end: %v, %d open, %d records, %d skipped", err, l.Open(), out.records, out.skipped)
+	if err := l.End(end); err != nil || open.Open() != 0 || out.skipped != 0 || out.records < 1000 {
+		t.Errorf("end: %v, %d open, %d records, %d skipped", err, open.Open(), out.records, out.skipped)
 	}
 }
 
