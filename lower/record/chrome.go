@@ -387,14 +387,7 @@ func appendChromeArgs(b []byte, r *Record) ([]byte, error) {
 	b = appendPlace(b, r)
 	b = appendOptUint(b, `,"major":`, r.Major)
 	b = appendOptUint(b, `,"minor":`, r.Minor)
-	if len(r.Args) > 0 {
-		b = append(b, `,"args":`...)
-		b = appendArgs(b, r.Args)
-	}
-	if r.Ret != nil {
-		b = append(b, `,"ret":`...)
-		b = r.Ret.appendJSON(b)
-	}
+	b = appendCall(b, r)
 	b = appendOptString(b, `,"errno":`, r.Errno)
 	return appendStatusDataAttrs(b, r)
 }

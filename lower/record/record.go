@@ -103,14 +103,7 @@ func (r *Record) AppendJSON(b []byte) ([]byte, error) {
 	}
 	b = appendOptInt(b, `,"dur_ns":`, r.DurNs)
 	b = appendOptString(b, `,"errno":`, r.Errno)
-	if len(r.Args) > 0 {
-		b = append(b, `,"args":`...)
-		b = appendArgs(b, r.Args)
-	}
-	if r.Ret != nil {
-		b = append(b, `,"ret":`...)
-		b = r.Ret.appendJSON(b)
-	}
+	b = appendCall(b, r)
 	return appendStatusDataAttrs(b, r)
 }
 
@@ -148,6 +141,19 @@ func appendOptUint(b []byte, key string, v *uint64) []byte {
 	}
 	b = append(b, key...)
 	return strconv.AppendUint(b, *v, 10)
+}
+
+// appendCall appends the "args" and "ret" members that are set.
+func appendCall(b []byte, r *Record) []byte {
+	if len(r.Args) > 0 {
+		b = append(b, `,"args":`...)
+		b = appendArgs(b, r.Args)
+	}
+	if r.Ret != nil {
+		b = append(b, `,"ret":`...)
+		b = r.Ret.appendJSON(b)
+	}
+	return b
 }
 
 // appendPlace appends where the record happened: the "cpu", "pid", "tid"

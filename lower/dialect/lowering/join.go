@@ -185,6 +185,19 @@ func Joined(out Output, j Joiner, newLow func(MarkedOutput) Lowerer) Lowerer {
 	return x
 }
 
+// JoinedLowerer returns the NewLowerer of a dialect lowered for a Joiner:
+// given a MarkedOutput (a worker of the registry's), the line lowering
+// newLow makes; given another Output, that lowering Joined with a Joiner
+// of newJoiner's.
+func JoinedLowerer(newJoiner func(Config) Joiner, newLow func(Config, MarkedOutput) Lowerer) func(Config, Output) Lowerer {
+	return func(cfg Config, out Output) Lowerer {
+		if m, ok := out.(MarkedOutput); ok {
+			return newLow(cfg, m)
+		}
+		return Joined(out, newJoiner(cfg), func(m MarkedOutput) Lowerer { return newLow(cfg, m) })
+	}
+}
+
 // joinedLines is how many lines Joined lowers into its chunk before it
 // joins them: the Joiner copies what it holds out of each chunk, so joining
 // every line would copy every record it holds until the next line.

@@ -39,17 +39,11 @@ func Dialect() lowering.Dialect {
 		Description: "Linux strace output (-f, -ff, -t/-tt/-ttt/-r, -T, -i, -y, -k): calls, unfinished/resumed halves paired, signals, exits",
 		Patterns:    []string{"*.strace", "*.strace.*"},
 		Sniff:       sniff,
-		NewLowerer: func(cfg lowering.Config, out lowering.Output) lowering.Lowerer {
-			// A line's nodes are done with once it is lowered: the parser
-			// may reuse them.
-			newLow := func(m lowering.MarkedOutput) lowering.Lowerer {
-				return New(cfg, m, (&grammar.LineParser{Reuse: true}).Line)
-			}
-			if m, ok := out.(lowering.MarkedOutput); ok {
-				return newLow(m)
-			}
-			return lowering.Joined(out, NewJoiner(cfg), newLow)
-		},
+		// A line's nodes are done with once it is lowered: the parser may
+		// reuse them.
+		NewLowerer: lowering.JoinedLowerer(NewJoiner, func(cfg lowering.Config, m lowering.MarkedOutput) lowering.Lowerer {
+			return New(cfg, m, (&grammar.LineParser{Reuse: true}).Line)
+		}),
 		NewParser: func(string) lowering.Parser { return lowering.PerLine(new(grammar.LineParser).Line) },
 		NewJoiner: NewJoiner,
 	}
