@@ -86,8 +86,17 @@ func (p *hookParserGen) parse(filename, s string, out *hookLine, reuse bool) err
 	return p.Finish(&c, m, e, pgenExpect_hookParser[:])
 }
 
+// f0 reports whether the token at the cursor may start Word.
+func (p *hookParserGen) f0(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return 0x2>>uint32(t)&1 != 0
+}
+
 // Word
 func (p *hookParserGen) n0(c *pgenrt.State, s *hookLine) (bool, pgenrt.Err) {
+	if !p.f0(c) {
+		return false, pgenrt.Err{}
+	}
 	var v word
 	if m, e := p.s_word(c, &v); !m || e.On {
 		return e.On, e
@@ -98,6 +107,9 @@ func (p *hookParserGen) n0(c *pgenrt.State, s *hookLine) (bool, pgenrt.Err) {
 
 // Word
 func (p *hookParserGen) n1(c *pgenrt.State, s *hookLine) (bool, pgenrt.Err) {
+	if !p.f0(c) {
+		return false, pgenrt.Err{}
+	}
 	var v word
 	if m, e := p.s_word(c, &v); !m || e.On {
 		return e.On, e
@@ -108,6 +120,9 @@ func (p *hookParserGen) n1(c *pgenrt.State, s *hookLine) (bool, pgenrt.Err) {
 
 // Word
 func (p *hookParserGen) n2(c *pgenrt.State, s *hookLine) (bool, pgenrt.Err) {
+	if !p.f0(c) {
+		return false, pgenrt.Err{}
+	}
 	var v word
 	if m, e := p.s_word(c, &v); !m || e.On {
 		return e.On, e
@@ -118,6 +133,9 @@ func (p *hookParserGen) n2(c *pgenrt.State, s *hookLine) (bool, pgenrt.Err) {
 
 // Word
 func (p *hookParserGen) n3(c *pgenrt.State, s *hookLine) (bool, pgenrt.Err) {
+	if !p.f0(c) {
+		return false, pgenrt.Err{}
+	}
 	var v word
 	if m, e := p.s_word(c, &v); !m || e.On {
 		return e.On, e
@@ -128,6 +146,9 @@ func (p *hookParserGen) n3(c *pgenrt.State, s *hookLine) (bool, pgenrt.Err) {
 
 // Word
 func (p *hookParserGen) n4(c *pgenrt.State, s *hookLine) (bool, pgenrt.Err) {
+	if !p.f0(c) {
+		return false, pgenrt.Err{}
+	}
 	var v word
 	if m, e := p.s_word(c, &v); !m || e.On {
 		return e.On, e
@@ -138,6 +159,9 @@ func (p *hookParserGen) n4(c *pgenrt.State, s *hookLine) (bool, pgenrt.Err) {
 
 // Word
 func (p *hookParserGen) n5(c *pgenrt.State, s *hookLine) (bool, pgenrt.Err) {
+	if !p.f0(c) {
+		return false, pgenrt.Err{}
+	}
 	var v word
 	if m, e := p.s_word(c, &v); !m || e.On {
 		return e.On, e
@@ -148,6 +172,9 @@ func (p *hookParserGen) n5(c *pgenrt.State, s *hookLine) (bool, pgenrt.Err) {
 
 // Word
 func (p *hookParserGen) n6(c *pgenrt.State, s *hookLine) (bool, pgenrt.Err) {
+	if !p.f0(c) {
+		return false, pgenrt.Err{}
+	}
 	var v word
 	if m, e := p.s_word(c, &v); !m || e.On {
 		return e.On, e
@@ -160,6 +187,9 @@ func (p *hookParserGen) n6(c *pgenrt.State, s *hookLine) (bool, pgenrt.Err) {
 func (p *hookParserGen) n7(c *pgenrt.State, s *hookLine) (bool, pgenrt.Err) {
 	matched := false
 	for {
+		if !p.f0(c) {
+			break
+		}
 		b := *c
 		sv0 := s.Data
 		m, e := p.n6(&b, s)
@@ -272,8 +302,17 @@ func (p *moduleParserGen) parse(filename, s string, out *moduleLine, reuse bool)
 	return p.Finish(&c, m, e, pgenExpect_moduleParser[:])
 }
 
+// f0 reports whether the token at the cursor may start Word.
+func (p *moduleParserGen) f0(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return 0x1>>uint32(t)&1 != 0
+}
+
 // Word
 func (p *moduleParserGen) n0(c *pgenrt.State, s *moduleLine) (bool, pgenrt.Err) {
+	if !p.f0(c) {
+		return false, pgenrt.Err{}
+	}
 	var v word
 	if m, e := p.s_word(c, &v); !m || e.On {
 		return e.On, e
@@ -284,6 +323,9 @@ func (p *moduleParserGen) n0(c *pgenrt.State, s *moduleLine) (bool, pgenrt.Err) 
 
 // Word
 func (p *moduleParserGen) n1(c *pgenrt.State, s *moduleLine) (bool, pgenrt.Err) {
+	if !p.f0(c) {
+		return false, pgenrt.Err{}
+	}
 	var v word
 	if m, e := p.s_word(c, &v); !m || e.On {
 		return e.On, e
@@ -294,6 +336,9 @@ func (p *moduleParserGen) n1(c *pgenrt.State, s *moduleLine) (bool, pgenrt.Err) 
 
 // Word
 func (p *moduleParserGen) n2(c *pgenrt.State, s *moduleLine) (bool, pgenrt.Err) {
+	if !p.f0(c) {
+		return false, pgenrt.Err{}
+	}
 	var v word
 	if m, e := p.s_word(c, &v); !m || e.On {
 		return e.On, e
@@ -304,6 +349,9 @@ func (p *moduleParserGen) n2(c *pgenrt.State, s *moduleLine) (bool, pgenrt.Err) 
 
 // Word
 func (p *moduleParserGen) n3(c *pgenrt.State, s *moduleLine) (bool, pgenrt.Err) {
+	if !p.f0(c) {
+		return false, pgenrt.Err{}
+	}
 	var v word
 	if m, e := p.s_word(c, &v); !m || e.On {
 		return e.On, e
@@ -314,6 +362,9 @@ func (p *moduleParserGen) n3(c *pgenrt.State, s *moduleLine) (bool, pgenrt.Err) 
 
 // Word
 func (p *moduleParserGen) n4(c *pgenrt.State, s *moduleLine) (bool, pgenrt.Err) {
+	if !p.f0(c) {
+		return false, pgenrt.Err{}
+	}
 	var v word
 	if m, e := p.s_word(c, &v); !m || e.On {
 		return e.On, e
@@ -324,6 +375,9 @@ func (p *moduleParserGen) n4(c *pgenrt.State, s *moduleLine) (bool, pgenrt.Err) 
 
 // Word
 func (p *moduleParserGen) n5(c *pgenrt.State, s *moduleLine) (bool, pgenrt.Err) {
+	if !p.f0(c) {
+		return false, pgenrt.Err{}
+	}
 	var v word
 	if m, e := p.s_word(c, &v); !m || e.On {
 		return e.On, e
@@ -336,6 +390,9 @@ func (p *moduleParserGen) n5(c *pgenrt.State, s *moduleLine) (bool, pgenrt.Err) 
 func (p *moduleParserGen) n6(c *pgenrt.State, s *moduleLine) (bool, pgenrt.Err) {
 	matched := false
 	for {
+		if !p.f0(c) {
+			break
+		}
 		b := *c
 		sv0 := s.Path
 		m, e := p.n5(&b, s)

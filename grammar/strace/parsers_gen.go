@@ -247,6 +247,12 @@ func (p *lineParserGen) parse(filename, s string, out *line, reuse bool) error {
 	return p.Finish(&c, m, e, pgenExpect_lineParser[:])
 }
 
+// f0 reports whether the token at the cursor may start <binop>.
+func (p *lineParserGen) f0(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return 0x80000>>uint32(t)&1 != 0
+}
+
 // <binop>
 func (p *lineParserGen) n0(c *pgenrt.State, s *binop) (bool, pgenrt.Err) {
 	start := c.Cur
@@ -292,6 +298,12 @@ func (p *lineParserGen) n2(c *pgenrt.State, s *binop) (bool, pgenrt.Err) {
 
 func (p *lineParserGen) s_binop(c *pgenrt.State, s *binop) (bool, pgenrt.Err) {
 	return c.Close(p.n2(c, s))
+}
+
+// f1 reports whether the token at the cursor may start <ident>.
+func (p *lineParserGen) f1(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return 0x100>>uint32(t)&1 != 0
 }
 
 // <ident>
@@ -352,8 +364,17 @@ func (p *lineParserGen) n5(c *pgenrt.State, s *call) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
+// f2 reports whether the token at the cursor may start Tail.
+func (p *lineParserGen) f2(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return 0x3000>>uint32(t)&1 != 0 || t == 1 && (p.Text(c.Cur) == ")")
+}
+
 // Tail
 func (p *lineParserGen) n6(c *pgenrt.State, s *call) (bool, pgenrt.Err) {
+	if !p.f2(c) {
+		return false, pgenrt.Err{}
+	}
 	var v tail
 	if m, e := p.s_tail(c, &v); !m || e.On {
 		return e.On, e
@@ -384,6 +405,12 @@ func (p *lineParserGen) s_call(c *pgenrt.State, s *call) (bool, pgenrt.Err) {
 	return c.Close(p.n7(c, s))
 }
 
+// f3 reports whether the token at the cursor may start "---".
+func (p *lineParserGen) f3(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return t == 18 && (p.Text(c.Cur) == "---")
+}
+
 // "---"
 func (p *lineParserGen) n8(c *pgenrt.State, s *dashes) (bool, pgenrt.Err) {
 	start := c.Cur
@@ -405,6 +432,12 @@ func (p *lineParserGen) s_dashes(c *pgenrt.State, s *dashes) (bool, pgenrt.Err) 
 	return c.Close(p.n8(c, s))
 }
 
+// f4 reports whether the token at the cursor may start <duration>.
+func (p *lineParserGen) f4(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return 0x20000>>uint32(t)&1 != 0
+}
+
 // <duration>
 func (p *lineParserGen) n9(c *pgenrt.State, s *durTok) (bool, pgenrt.Err) {
 	start := c.Cur
@@ -424,6 +457,12 @@ func (p *lineParserGen) n9(c *pgenrt.State, s *durTok) (bool, pgenrt.Err) {
 func (p *lineParserGen) s_durTok(c *pgenrt.State, s *durTok) (bool, pgenrt.Err) {
 	s.Pos = p.Pos(c.Cur)
 	return c.Close(p.n9(c, s))
+}
+
+// f5 reports whether the token at the cursor may start ",".
+func (p *lineParserGen) f5(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return t == 2 && (p.Text(c.Cur) == ",")
 }
 
 // ","
@@ -456,6 +495,9 @@ func (p *lineParserGen) n11(c *pgenrt.State, s *elem) (bool, pgenrt.Err) {
 
 // Binop
 func (p *lineParserGen) n12(c *pgenrt.State, s *elem) (bool, pgenrt.Err) {
+	if !p.f0(c) {
+		return false, pgenrt.Err{}
+	}
 	var nv *binop
 	if p.reuse {
 		nv = p.slab_binop.Alloc()
@@ -474,6 +516,9 @@ func (p *lineParserGen) n12(c *pgenrt.State, s *elem) (bool, pgenrt.Err) {
 func (p *lineParserGen) n13(c *pgenrt.State, s *elem) (bool, pgenrt.Err) {
 	matched := false
 	for {
+		if !p.f0(c) {
+			break
+		}
 		b := *c
 		sv0 := s.Right
 		m, e := p.n12(&b, s)
@@ -494,6 +539,12 @@ func (p *lineParserGen) n13(c *pgenrt.State, s *elem) (bool, pgenrt.Err) {
 	}
 	_ = matched
 	return true, pgenrt.Err{}
+}
+
+// f6 reports whether the token at the cursor may start ("=" Expr).
+func (p *lineParserGen) f6(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return t == 21 && (p.Text(c.Cur) == "=")
 }
 
 // Expr
@@ -527,6 +578,9 @@ func (p *lineParserGen) n15(c *pgenrt.State, s *elem) (bool, pgenrt.Err) {
 func (p *lineParserGen) n16(c *pgenrt.State, s *elem) (bool, pgenrt.Err) {
 	matched := false
 	for {
+		if !p.f6(c) {
+			break
+		}
 		b := *c
 		sv0 := s.Assign
 		m, e := p.n15(&b, s)
@@ -564,6 +618,12 @@ func (p *lineParserGen) n17(c *pgenrt.State, s *elem) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
+// f7 reports whether the token at the cursor may start <comment>.
+func (p *lineParserGen) f7(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return 0x400>>uint32(t)&1 != 0
+}
+
 // <comment>
 func (p *lineParserGen) n18(c *pgenrt.State, s *elem) (bool, pgenrt.Err) {
 	start := c.Cur
@@ -592,7 +652,7 @@ func (p *lineParserGen) n18(c *pgenrt.State, s *elem) (bool, pgenrt.Err) {
 func (p *lineParserGen) n19(c *pgenrt.State, s *elem) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
-	{
+	if p.f5(c) {
 		b := *c
 		sv0 := s.Comma
 		m, e := p.n10(&b, s)
@@ -626,7 +686,7 @@ func (p *lineParserGen) n19(c *pgenrt.State, s *elem) (bool, pgenrt.Err) {
 		}
 		s.Left, s.Right, s.Assign = sv0, sv1, sv2
 	}
-	{
+	if p.f7(c) {
 		b := *c
 		sv0 := s.Comment
 		m, e := p.n18(&b, s)
@@ -655,8 +715,17 @@ func (p *lineParserGen) s_elem(c *pgenrt.State, s *elem) (bool, pgenrt.Err) {
 	return c.Close(p.n19(c, s))
 }
 
+// f8 reports whether the token at the cursor may start ExitWord.
+func (p *lineParserGen) f8(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return 0x180>>uint32(t)&1 != 0 || t == 1 && (p.Text(c.Cur) == "(" || p.Text(c.Cur) == ")")
+}
+
 // ExitWord
 func (p *lineParserGen) n20(c *pgenrt.State, s *exit) (bool, pgenrt.Err) {
+	if !p.f8(c) {
+		return false, pgenrt.Err{}
+	}
 	var nv *exitWord
 	if p.reuse {
 		nv = p.slab_exitWord.Alloc()
@@ -675,6 +744,9 @@ func (p *lineParserGen) n20(c *pgenrt.State, s *exit) (bool, pgenrt.Err) {
 func (p *lineParserGen) n21(c *pgenrt.State, s *exit) (bool, pgenrt.Err) {
 	matched := false
 	for {
+		if !p.f8(c) {
+			break
+		}
 		b := *c
 		sv0 := s.Words
 		m, e := p.n20(&b, s)
@@ -715,11 +787,29 @@ func (p *lineParserGen) s_exit(c *pgenrt.State, s *exit) (bool, pgenrt.Err) {
 	return c.Close(p.n22(c, s))
 }
 
+// f9 reports whether the token at the cursor may start <number>.
+func (p *lineParserGen) f9(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return 0x80>>uint32(t)&1 != 0
+}
+
+// f10 reports whether the token at the cursor may start "(".
+func (p *lineParserGen) f10(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return t == 1 && (p.Text(c.Cur) == "(")
+}
+
+// f11 reports whether the token at the cursor may start ")".
+func (p *lineParserGen) f11(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return t == 1 && (p.Text(c.Cur) == ")")
+}
+
 // <ident> | <number> | "(" | ")"
 func (p *lineParserGen) n23(c *pgenrt.State) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
-	{
+	if p.f1(c) {
 		b := *c
 		m, e := p.Ref(&b, 8)
 		if e.On {
@@ -734,7 +824,7 @@ func (p *lineParserGen) n23(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	{
+	if p.f9(c) {
 		b := *c
 		m, e := p.Ref(&b, 7)
 		if e.On {
@@ -749,7 +839,7 @@ func (p *lineParserGen) n23(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	{
+	if p.f10(c) {
 		b := *c
 		m, e := p.Lit(&b, "(")
 		if e.On {
@@ -764,7 +854,7 @@ func (p *lineParserGen) n23(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	{
+	if p.f11(c) {
 		b := *c
 		m, e := p.Lit(&b, ")")
 		if e.On {
@@ -825,6 +915,9 @@ func (p *lineParserGen) n25(c *pgenrt.State, s *expr) (bool, pgenrt.Err) {
 
 // Binop
 func (p *lineParserGen) n26(c *pgenrt.State, s *expr) (bool, pgenrt.Err) {
+	if !p.f0(c) {
+		return false, pgenrt.Err{}
+	}
 	var nv *binop
 	if p.reuse {
 		nv = p.slab_binop.Alloc()
@@ -843,6 +936,9 @@ func (p *lineParserGen) n26(c *pgenrt.State, s *expr) (bool, pgenrt.Err) {
 func (p *lineParserGen) n27(c *pgenrt.State, s *expr) (bool, pgenrt.Err) {
 	matched := false
 	for {
+		if !p.f0(c) {
+			break
+		}
 		b := *c
 		sv0 := s.Right
 		m, e := p.n26(&b, s)
@@ -926,6 +1022,12 @@ func (p *lineParserGen) n30(c *pgenrt.State, s *ipTok) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
+// f12 reports whether the token at the cursor may start "?"+.
+func (p *lineParserGen) f12(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return t == 21 && (p.Text(c.Cur) == "?")
+}
+
 // "?"
 func (p *lineParserGen) n31(c *pgenrt.State, s *ipTok) (bool, pgenrt.Err) {
 	start := c.Cur
@@ -942,6 +1044,9 @@ func (p *lineParserGen) n31(c *pgenrt.State, s *ipTok) (bool, pgenrt.Err) {
 func (p *lineParserGen) n32(c *pgenrt.State, s *ipTok) (bool, pgenrt.Err) {
 	matched := false
 	for {
+		if !p.f12(c) {
+			break
+		}
 		b := *c
 		sv0 := s.Unknown
 		m, e := p.n31(&b, s)
@@ -967,7 +1072,7 @@ func (p *lineParserGen) n32(c *pgenrt.State, s *ipTok) (bool, pgenrt.Err) {
 func (p *lineParserGen) n33(c *pgenrt.State, s *ipTok) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
-	{
+	if p.f9(c) {
 		b := *c
 		sv0 := s.Hex
 		m, e := p.n30(&b, s)
@@ -984,7 +1089,7 @@ func (p *lineParserGen) n33(c *pgenrt.State, s *ipTok) (bool, pgenrt.Err) {
 		}
 		s.Hex = sv0
 	}
-	{
+	if p.f12(c) {
 		b := *c
 		sv0 := s.Unknown
 		m, e := p.n32(&b, s)
@@ -1027,8 +1132,17 @@ func (p *lineParserGen) s_ipTok(c *pgenrt.State, s *ipTok) (bool, pgenrt.Err) {
 	return c.Close(p.n34(c, s))
 }
 
+// f13 reports whether the token at the cursor may start (PrefixTok PrefixTok?).
+func (p *lineParserGen) f13(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return 0x2e0>>uint32(t)&1 != 0
+}
+
 // PrefixTok
 func (p *lineParserGen) n35(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
+	if !p.f13(c) {
+		return false, pgenrt.Err{}
+	}
 	var nv *prefixTok
 	if p.reuse {
 		nv = p.slab_prefixTok.Alloc()
@@ -1045,6 +1159,9 @@ func (p *lineParserGen) n35(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 
 // PrefixTok
 func (p *lineParserGen) n36(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
+	if !p.f13(c) {
+		return false, pgenrt.Err{}
+	}
 	var nv *prefixTok
 	if p.reuse {
 		nv = p.slab_prefixTok.Alloc()
@@ -1063,6 +1180,9 @@ func (p *lineParserGen) n36(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 func (p *lineParserGen) n37(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 	matched := false
 	for {
+		if !p.f13(c) {
+			break
+		}
 		b := *c
 		sv0 := s.Time
 		m, e := p.n36(&b, s)
@@ -1101,6 +1221,9 @@ func (p *lineParserGen) n38(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 func (p *lineParserGen) n39(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 	matched := false
 	for {
+		if !p.f13(c) {
+			break
+		}
 		b := *c
 		sv0, sv1 := s.PidTag, s.Time
 		m, e := p.n38(&b, s)
@@ -1124,8 +1247,17 @@ func (p *lineParserGen) n39(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
+// f14 reports whether the token at the cursor may start IpTok.
+func (p *lineParserGen) f14(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return t == 21 && (p.Text(c.Cur) == "[")
+}
+
 // IpTok
 func (p *lineParserGen) n40(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
+	if !p.f14(c) {
+		return false, pgenrt.Err{}
+	}
 	var nv *ipTok
 	if p.reuse {
 		nv = p.slab_ipTok.Alloc()
@@ -1144,6 +1276,9 @@ func (p *lineParserGen) n40(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 func (p *lineParserGen) n41(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 	matched := false
 	for {
+		if !p.f14(c) {
+			break
+		}
 		b := *c
 		sv0 := s.IP
 		m, e := p.n40(&b, s)
@@ -1169,6 +1304,9 @@ func (p *lineParserGen) n41(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 
 // Call
 func (p *lineParserGen) n42(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
+	if !p.f1(c) {
+		return false, pgenrt.Err{}
+	}
 	var nv *call
 	if p.reuse {
 		nv = p.slab_call.Alloc()
@@ -1183,8 +1321,17 @@ func (p *lineParserGen) n42(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
+// f15 reports whether the token at the cursor may start Resumed.
+func (p *lineParserGen) f15(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return 0x8000>>uint32(t)&1 != 0
+}
+
 // Resumed
 func (p *lineParserGen) n43(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
+	if !p.f15(c) {
+		return false, pgenrt.Err{}
+	}
 	var nv *resumed
 	if p.reuse {
 		nv = p.slab_resumed.Alloc()
@@ -1201,6 +1348,9 @@ func (p *lineParserGen) n43(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 
 // Signal
 func (p *lineParserGen) n44(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
+	if !p.f3(c) {
+		return false, pgenrt.Err{}
+	}
 	var nv *signal
 	if p.reuse {
 		nv = p.slab_signal.Alloc()
@@ -1215,8 +1365,17 @@ func (p *lineParserGen) n44(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
+// f16 reports whether the token at the cursor may start Exit.
+func (p *lineParserGen) f16(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return t == 18 && (p.Text(c.Cur) == "+++")
+}
+
 // Exit
 func (p *lineParserGen) n45(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
+	if !p.f16(c) {
+		return false, pgenrt.Err{}
+	}
 	var nv *exit
 	if p.reuse {
 		nv = p.slab_exit.Alloc()
@@ -1235,7 +1394,7 @@ func (p *lineParserGen) n45(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 func (p *lineParserGen) n46(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
-	{
+	if p.f1(c) {
 		b := *c
 		sv0 := s.Call
 		m, e := p.n42(&b, s)
@@ -1252,7 +1411,7 @@ func (p *lineParserGen) n46(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 		}
 		s.Call = sv0
 	}
-	{
+	if p.f15(c) {
 		b := *c
 		sv0 := s.Resumed
 		m, e := p.n43(&b, s)
@@ -1269,7 +1428,7 @@ func (p *lineParserGen) n46(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 		}
 		s.Resumed = sv0
 	}
-	{
+	if p.f3(c) {
 		b := *c
 		sv0 := s.Signal
 		m, e := p.n44(&b, s)
@@ -1286,7 +1445,7 @@ func (p *lineParserGen) n46(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 		}
 		s.Signal = sv0
 	}
-	{
+	if p.f16(c) {
 		b := *c
 		sv0 := s.Exit
 		m, e := p.n45(&b, s)
@@ -1344,8 +1503,17 @@ func (p *lineParserGen) n48(c *pgenrt.State, s *note) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
+// f17 reports whether the token at the cursor may start NoteItem.
+func (p *lineParserGen) f17(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return 0x3bfffc>>uint32(t)&1 != 0 || t == 1 && (p.Text(c.Cur) == "(")
+}
+
 // NoteItem
 func (p *lineParserGen) n49(c *pgenrt.State, s *note) (bool, pgenrt.Err) {
+	if !p.f17(c) {
+		return false, pgenrt.Err{}
+	}
 	var nv *noteItem
 	if p.reuse {
 		nv = p.slab_noteItem.Alloc()
@@ -1364,6 +1532,9 @@ func (p *lineParserGen) n49(c *pgenrt.State, s *note) (bool, pgenrt.Err) {
 func (p *lineParserGen) n50(c *pgenrt.State, s *note) (bool, pgenrt.Err) {
 	matched := false
 	for {
+		if !p.f17(c) {
+			break
+		}
 		b := *c
 		sv0 := s.Body
 		m, e := p.n49(&b, s)
@@ -1407,6 +1578,9 @@ func (p *lineParserGen) s_note(c *pgenrt.State, s *note) (bool, pgenrt.Err) {
 
 // Note
 func (p *lineParserGen) n52(c *pgenrt.State, s *noteItem) (bool, pgenrt.Err) {
+	if !p.f10(c) {
+		return false, pgenrt.Err{}
+	}
 	var nv *note
 	if p.reuse {
 		nv = p.slab_note.Alloc()
@@ -1421,11 +1595,95 @@ func (p *lineParserGen) n52(c *pgenrt.State, s *noteItem) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
+// f18 reports whether the token at the cursor may start (<ident> | <number> | <float> | <string> | <comment> | <fd> | <ellipsis> | <sep> | <binop> | <unary> | <punct> | <clock> | <pidtag> | <resuming> | <duration> | <unfinished> | <unavailable> | <detached> | <resumed>).
+func (p *lineParserGen) f18(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return 0x3bfffc>>uint32(t)&1 != 0
+}
+
+// f19 reports whether the token at the cursor may start <float>.
+func (p *lineParserGen) f19(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return 0x40>>uint32(t)&1 != 0
+}
+
+// f20 reports whether the token at the cursor may start <string>.
+func (p *lineParserGen) f20(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return 0x8>>uint32(t)&1 != 0
+}
+
+// f21 reports whether the token at the cursor may start <fd>.
+func (p *lineParserGen) f21(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return 0x10>>uint32(t)&1 != 0
+}
+
+// f22 reports whether the token at the cursor may start <ellipsis>.
+func (p *lineParserGen) f22(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return 0x800>>uint32(t)&1 != 0
+}
+
+// f23 reports whether the token at the cursor may start <sep>.
+func (p *lineParserGen) f23(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return 0x4>>uint32(t)&1 != 0
+}
+
+// f24 reports whether the token at the cursor may start <unary>.
+func (p *lineParserGen) f24(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return 0x100000>>uint32(t)&1 != 0
+}
+
+// f25 reports whether the token at the cursor may start <punct>.
+func (p *lineParserGen) f25(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return 0x200000>>uint32(t)&1 != 0
+}
+
+// f26 reports whether the token at the cursor may start <clock>.
+func (p *lineParserGen) f26(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return 0x20>>uint32(t)&1 != 0
+}
+
+// f27 reports whether the token at the cursor may start <pidtag>.
+func (p *lineParserGen) f27(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return 0x200>>uint32(t)&1 != 0
+}
+
+// f28 reports whether the token at the cursor may start <resuming>.
+func (p *lineParserGen) f28(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return 0x10000>>uint32(t)&1 != 0
+}
+
+// f29 reports whether the token at the cursor may start <unfinished>.
+func (p *lineParserGen) f29(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return 0x1000>>uint32(t)&1 != 0
+}
+
+// f30 reports whether the token at the cursor may start <unavailable>.
+func (p *lineParserGen) f30(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return 0x4000>>uint32(t)&1 != 0
+}
+
+// f31 reports whether the token at the cursor may start <detached>.
+func (p *lineParserGen) f31(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return 0x2000>>uint32(t)&1 != 0
+}
+
 // <ident> | <number> | <float> | <string> | <comment> | <fd> | <ellipsis> | <sep> | <binop> | <unary> | <punct> | <clock> | <pidtag> | <resuming> | <duration> | <unfinished> | <unavailable> | <detached> | <resumed>
 func (p *lineParserGen) n53(c *pgenrt.State) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
-	{
+	if p.f1(c) {
 		b := *c
 		m, e := p.Ref(&b, 8)
 		if e.On {
@@ -1440,7 +1698,7 @@ func (p *lineParserGen) n53(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	{
+	if p.f9(c) {
 		b := *c
 		m, e := p.Ref(&b, 7)
 		if e.On {
@@ -1455,7 +1713,7 @@ func (p *lineParserGen) n53(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	{
+	if p.f19(c) {
 		b := *c
 		m, e := p.Ref(&b, 6)
 		if e.On {
@@ -1470,7 +1728,7 @@ func (p *lineParserGen) n53(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	{
+	if p.f20(c) {
 		b := *c
 		m, e := p.Ref(&b, 3)
 		if e.On {
@@ -1485,7 +1743,7 @@ func (p *lineParserGen) n53(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	{
+	if p.f7(c) {
 		b := *c
 		m, e := p.Ref(&b, 10)
 		if e.On {
@@ -1500,7 +1758,7 @@ func (p *lineParserGen) n53(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	{
+	if p.f21(c) {
 		b := *c
 		m, e := p.Ref(&b, 4)
 		if e.On {
@@ -1515,7 +1773,7 @@ func (p *lineParserGen) n53(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	{
+	if p.f22(c) {
 		b := *c
 		m, e := p.Ref(&b, 11)
 		if e.On {
@@ -1530,7 +1788,7 @@ func (p *lineParserGen) n53(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	{
+	if p.f23(c) {
 		b := *c
 		m, e := p.Ref(&b, 2)
 		if e.On {
@@ -1545,7 +1803,7 @@ func (p *lineParserGen) n53(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	{
+	if p.f0(c) {
 		b := *c
 		m, e := p.Ref(&b, 19)
 		if e.On {
@@ -1560,7 +1818,7 @@ func (p *lineParserGen) n53(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	{
+	if p.f24(c) {
 		b := *c
 		m, e := p.Ref(&b, 20)
 		if e.On {
@@ -1575,7 +1833,7 @@ func (p *lineParserGen) n53(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	{
+	if p.f25(c) {
 		b := *c
 		m, e := p.Ref(&b, 21)
 		if e.On {
@@ -1590,7 +1848,7 @@ func (p *lineParserGen) n53(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	{
+	if p.f26(c) {
 		b := *c
 		m, e := p.Ref(&b, 5)
 		if e.On {
@@ -1605,7 +1863,7 @@ func (p *lineParserGen) n53(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	{
+	if p.f27(c) {
 		b := *c
 		m, e := p.Ref(&b, 9)
 		if e.On {
@@ -1620,7 +1878,7 @@ func (p *lineParserGen) n53(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	{
+	if p.f28(c) {
 		b := *c
 		m, e := p.Ref(&b, 16)
 		if e.On {
@@ -1635,7 +1893,7 @@ func (p *lineParserGen) n53(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	{
+	if p.f4(c) {
 		b := *c
 		m, e := p.Ref(&b, 17)
 		if e.On {
@@ -1650,7 +1908,7 @@ func (p *lineParserGen) n53(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	{
+	if p.f29(c) {
 		b := *c
 		m, e := p.Ref(&b, 12)
 		if e.On {
@@ -1665,7 +1923,7 @@ func (p *lineParserGen) n53(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	{
+	if p.f30(c) {
 		b := *c
 		m, e := p.Ref(&b, 14)
 		if e.On {
@@ -1680,7 +1938,7 @@ func (p *lineParserGen) n53(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	{
+	if p.f31(c) {
 		b := *c
 		m, e := p.Ref(&b, 13)
 		if e.On {
@@ -1695,7 +1953,7 @@ func (p *lineParserGen) n53(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	{
+	if p.f15(c) {
 		b := *c
 		m, e := p.Ref(&b, 15)
 		if e.On {
@@ -1737,7 +1995,7 @@ func (p *lineParserGen) n54(c *pgenrt.State, s *noteItem) (bool, pgenrt.Err) {
 func (p *lineParserGen) n55(c *pgenrt.State, s *noteItem) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
-	{
+	if p.f10(c) {
 		b := *c
 		sv0 := s.Inner
 		m, e := p.n52(&b, s)
@@ -1754,7 +2012,7 @@ func (p *lineParserGen) n55(c *pgenrt.State, s *noteItem) (bool, pgenrt.Err) {
 		}
 		s.Inner = sv0
 	}
-	{
+	if p.f18(c) {
 		b := *c
 		sv0 := s.Tok
 		m, e := p.n54(&b, s)
@@ -1787,7 +2045,7 @@ func (p *lineParserGen) s_noteItem(c *pgenrt.State, s *noteItem) (bool, pgenrt.E
 func (p *lineParserGen) n56(c *pgenrt.State) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
-	{
+	if p.f27(c) {
 		b := *c
 		m, e := p.Ref(&b, 9)
 		if e.On {
@@ -1802,7 +2060,7 @@ func (p *lineParserGen) n56(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	{
+	if p.f9(c) {
 		b := *c
 		m, e := p.Ref(&b, 7)
 		if e.On {
@@ -1817,7 +2075,7 @@ func (p *lineParserGen) n56(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	{
+	if p.f26(c) {
 		b := *c
 		m, e := p.Ref(&b, 5)
 		if e.On {
@@ -1832,7 +2090,7 @@ func (p *lineParserGen) n56(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	{
+	if p.f19(c) {
 		b := *c
 		m, e := p.Ref(&b, 6)
 		if e.On {
@@ -1875,11 +2133,23 @@ func (p *lineParserGen) s_prefixTok(c *pgenrt.State, s *prefixTok) (bool, pgenrt
 	return c.Close(p.n57(c, s))
 }
 
+// f32 reports whether the token at the cursor may start (<unary> | "&").
+func (p *lineParserGen) f32(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return 0x100000>>uint32(t)&1 != 0 || t == 19 && (p.Text(c.Cur) == "&")
+}
+
+// f33 reports whether the token at the cursor may start "&".
+func (p *lineParserGen) f33(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return t == 19 && (p.Text(c.Cur) == "&")
+}
+
 // <unary> | "&"
 func (p *lineParserGen) n58(c *pgenrt.State) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
-	{
+	if p.f24(c) {
 		b := *c
 		m, e := p.Ref(&b, 20)
 		if e.On {
@@ -1894,7 +2164,7 @@ func (p *lineParserGen) n58(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	{
+	if p.f33(c) {
 		b := *c
 		m, e := p.Lit(&b, "&")
 		if e.On {
@@ -1932,6 +2202,9 @@ func (p *lineParserGen) n59(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 func (p *lineParserGen) n60(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	matched := false
 	for {
+		if !p.f32(c) {
+			break
+		}
 		b := *c
 		sv0 := s.Ops
 		m, e := p.n59(&b, s)
@@ -2050,6 +2323,9 @@ func (p *lineParserGen) n65(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 func (p *lineParserGen) n66(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	matched := false
 	for {
+		if !p.f10(c) {
+			break
+		}
 		b := *c
 		sv0, sv1 := s.Call, s.CallArgs
 		m, e := p.n65(&b, s)
@@ -2132,6 +2408,12 @@ func (p *lineParserGen) n69(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
+// f34 reports whether the token at the cursor may start "...".
+func (p *lineParserGen) f34(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return t == 11 && (p.Text(c.Cur) == "...")
+}
+
 // "..."
 func (p *lineParserGen) n70(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	start := c.Cur
@@ -2148,6 +2430,9 @@ func (p *lineParserGen) n70(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 func (p *lineParserGen) n71(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	matched := false
 	for {
+		if !p.f34(c) {
+			break
+		}
 		b := *c
 		sv0 := s.Trunc
 		m, e := p.n70(&b, s)
@@ -2182,11 +2467,23 @@ func (p *lineParserGen) n72(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
+// f35 reports whether the token at the cursor may start ("{" | "[") Elem* ("}" | "]").
+func (p *lineParserGen) f35(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return t == 2 && (p.Text(c.Cur) == "{") || t == 21 && (p.Text(c.Cur) == "[")
+}
+
+// f36 reports whether the token at the cursor may start "{".
+func (p *lineParserGen) f36(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return t == 2 && (p.Text(c.Cur) == "{")
+}
+
 // "{" | "["
 func (p *lineParserGen) n73(c *pgenrt.State) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
-	{
+	if p.f36(c) {
 		b := *c
 		m, e := p.Lit(&b, "{")
 		if e.On {
@@ -2201,7 +2498,7 @@ func (p *lineParserGen) n73(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	{
+	if p.f14(c) {
 		b := *c
 		m, e := p.Lit(&b, "[")
 		if e.On {
@@ -2289,11 +2586,29 @@ func (p *lineParserGen) n76(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
+// f37 reports whether the token at the cursor may start ("}" | "]").
+func (p *lineParserGen) f37(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return t == 2 && (p.Text(c.Cur) == "]" || p.Text(c.Cur) == "}")
+}
+
+// f38 reports whether the token at the cursor may start "}".
+func (p *lineParserGen) f38(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return t == 2 && (p.Text(c.Cur) == "}")
+}
+
+// f39 reports whether the token at the cursor may start "]".
+func (p *lineParserGen) f39(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return t == 2 && (p.Text(c.Cur) == "]")
+}
+
 // "}" | "]"
 func (p *lineParserGen) n77(c *pgenrt.State) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
-	{
+	if p.f38(c) {
 		b := *c
 		m, e := p.Lit(&b, "}")
 		if e.On {
@@ -2308,7 +2623,7 @@ func (p *lineParserGen) n77(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	{
+	if p.f39(c) {
 		b := *c
 		m, e := p.Lit(&b, "]")
 		if e.On {
@@ -2490,7 +2805,7 @@ func (p *lineParserGen) n86(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 func (p *lineParserGen) n87(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
-	{
+	if p.f1(c) {
 		b := *c
 		sv0, sv1, sv2 := s.Ident, s.Call, s.CallArgs
 		m, e := p.n67(&b, s)
@@ -2507,7 +2822,7 @@ func (p *lineParserGen) n87(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 		}
 		s.Ident, s.Call, s.CallArgs = sv0, sv1, sv2
 	}
-	{
+	if p.f9(c) {
 		b := *c
 		sv0 := s.Number
 		m, e := p.n68(&b, s)
@@ -2524,7 +2839,7 @@ func (p *lineParserGen) n87(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 		}
 		s.Number = sv0
 	}
-	{
+	if p.f20(c) {
 		b := *c
 		sv0, sv1 := s.String, s.Trunc
 		m, e := p.n72(&b, s)
@@ -2541,7 +2856,7 @@ func (p *lineParserGen) n87(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 		}
 		s.String, s.Trunc = sv0, sv1
 	}
-	{
+	if p.f35(c) {
 		b := *c
 		sv0, sv1, sv2 := s.Open, s.Items, s.Close
 		m, e := p.n79(&b, s)
@@ -2558,7 +2873,7 @@ func (p *lineParserGen) n87(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 		}
 		s.Open, s.Items, s.Close = sv0, sv1, sv2
 	}
-	{
+	if p.f21(c) {
 		b := *c
 		sv0 := s.Fd
 		m, e := p.n80(&b, s)
@@ -2575,7 +2890,7 @@ func (p *lineParserGen) n87(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 		}
 		s.Fd = sv0
 	}
-	{
+	if p.f19(c) {
 		b := *c
 		sv0 := s.Float
 		m, e := p.n81(&b, s)
@@ -2592,7 +2907,7 @@ func (p *lineParserGen) n87(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 		}
 		s.Float = sv0
 	}
-	{
+	if p.f34(c) {
 		b := *c
 		sv0 := s.Ellipsis
 		m, e := p.n82(&b, s)
@@ -2609,7 +2924,7 @@ func (p *lineParserGen) n87(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 		}
 		s.Ellipsis = sv0
 	}
-	{
+	if p.f28(c) {
 		b := *c
 		sv0 := s.Resuming
 		m, e := p.n83(&b, s)
@@ -2626,7 +2941,7 @@ func (p *lineParserGen) n87(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 		}
 		s.Resuming = sv0
 	}
-	{
+	if p.f12(c) {
 		b := *c
 		sv0 := s.Question
 		m, e := p.n84(&b, s)
@@ -2643,7 +2958,7 @@ func (p *lineParserGen) n87(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 		}
 		s.Question = sv0
 	}
-	{
+	if p.f10(c) {
 		b := *c
 		sv0 := s.Paren
 		m, e := p.n86(&b, s)
@@ -2715,7 +3030,7 @@ func (p *lineParserGen) n90(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 func (p *lineParserGen) n91(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
-	{
+	if p.f12(c) {
 		b := *c
 		sv0 := s.Unknown
 		m, e := p.n89(&b, s)
@@ -2784,6 +3099,9 @@ func (p *lineParserGen) n92(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 func (p *lineParserGen) n93(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 	matched := false
 	for {
+		if !p.f7(c) {
+			break
+		}
 		b := *c
 		sv0 := s.Comment
 		m, e := p.n92(&b, s)
@@ -2809,6 +3127,9 @@ func (p *lineParserGen) n93(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 
 // Ident
 func (p *lineParserGen) n94(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
+	if !p.f1(c) {
+		return false, pgenrt.Err{}
+	}
 	var nv *ident
 	if p.reuse {
 		nv = p.slab_ident.Alloc()
@@ -2827,6 +3148,9 @@ func (p *lineParserGen) n94(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 func (p *lineParserGen) n95(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 	matched := false
 	for {
+		if !p.f1(c) {
+			break
+		}
 		b := *c
 		sv0 := s.Errno
 		m, e := p.n94(&b, s)
@@ -2852,6 +3176,9 @@ func (p *lineParserGen) n95(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 
 // Note
 func (p *lineParserGen) n96(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
+	if !p.f10(c) {
+		return false, pgenrt.Err{}
+	}
 	var nv *note
 	if p.reuse {
 		nv = p.slab_note.Alloc()
@@ -2870,6 +3197,9 @@ func (p *lineParserGen) n96(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 func (p *lineParserGen) n97(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 	matched := false
 	for {
+		if !p.f10(c) {
+			break
+		}
 		b := *c
 		sv0 := s.Notes
 		m, e := p.n96(&b, s)
@@ -2908,6 +3238,9 @@ func (p *lineParserGen) n98(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 func (p *lineParserGen) n99(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 	matched := false
 	for {
+		if !p.f30(c) {
+			break
+		}
 		b := *c
 		sv0 := s.Unavailable
 		m, e := p.n98(&b, s)
@@ -2933,6 +3266,9 @@ func (p *lineParserGen) n99(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 
 // DurTok
 func (p *lineParserGen) n100(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
+	if !p.f4(c) {
+		return false, pgenrt.Err{}
+	}
 	var nv *durTok
 	if p.reuse {
 		nv = p.slab_durTok.Alloc()
@@ -2951,6 +3287,9 @@ func (p *lineParserGen) n100(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 func (p *lineParserGen) n101(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 	matched := false
 	for {
+		if !p.f4(c) {
+			break
+		}
 		b := *c
 		sv0 := s.Dur
 		m, e := p.n100(&b, s)
@@ -3065,6 +3404,9 @@ func (p *lineParserGen) n105(c *pgenrt.State, s *resumed) (bool, pgenrt.Err) {
 
 // Tail
 func (p *lineParserGen) n106(c *pgenrt.State, s *resumed) (bool, pgenrt.Err) {
+	if !p.f2(c) {
+		return false, pgenrt.Err{}
+	}
 	var v tail
 	if m, e := p.s_tail(c, &v); !m || e.On {
 		return e.On, e
@@ -3094,6 +3436,9 @@ func (p *lineParserGen) s_resumed(c *pgenrt.State, s *resumed) (bool, pgenrt.Err
 
 // Ident
 func (p *lineParserGen) n108(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
+	if !p.f1(c) {
+		return false, pgenrt.Err{}
+	}
 	var nv *ident
 	if p.reuse {
 		nv = p.slab_ident.Alloc()
@@ -3112,6 +3457,9 @@ func (p *lineParserGen) n108(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 func (p *lineParserGen) n109(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 	matched := false
 	for {
+		if !p.f1(c) {
+			break
+		}
 		b := *c
 		sv0 := s.Words
 		m, e := p.n108(&b, s)
@@ -3205,6 +3553,9 @@ func (p *lineParserGen) n113(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 func (p *lineParserGen) n114(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 	matched := false
 	for {
+		if !p.f36(c) {
+			break
+		}
 		b := *c
 		sv0, sv1 := s.Info, s.Members
 		m, e := p.n113(&b, s)
@@ -3230,6 +3581,9 @@ func (p *lineParserGen) n114(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 
 // NoteItem
 func (p *lineParserGen) n115(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
+	if !p.f17(c) {
+		return false, pgenrt.Err{}
+	}
 	var nv *noteItem
 	if p.reuse {
 		nv = p.slab_noteItem.Alloc()
@@ -3248,6 +3602,9 @@ func (p *lineParserGen) n115(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 func (p *lineParserGen) n116(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 	matched := false
 	for {
+		if !p.f17(c) {
+			break
+		}
 		b := *c
 		sv0 := s.Rest
 		m, e := p.n115(&b, s)
@@ -3272,6 +3629,9 @@ func (p *lineParserGen) n116(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 
 // Dashes
 func (p *lineParserGen) n117(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
+	if !p.f3(c) {
+		return false, pgenrt.Err{}
+	}
 	var nv *dashes
 	if p.reuse {
 		nv = p.slab_dashes.Alloc()
@@ -3325,6 +3685,9 @@ func (p *lineParserGen) n119(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
 
 // Result
 func (p *lineParserGen) n120(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
+	if !p.f6(c) {
+		return false, pgenrt.Err{}
+	}
 	var nv *result
 	if p.reuse {
 		nv = p.slab_result.Alloc()
@@ -3343,6 +3706,9 @@ func (p *lineParserGen) n120(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
 func (p *lineParserGen) n121(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
 	matched := false
 	for {
+		if !p.f6(c) {
+			break
+		}
 		b := *c
 		sv0 := s.Result
 		m, e := p.n120(&b, s)
@@ -3405,7 +3771,7 @@ func (p *lineParserGen) n124(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
 func (p *lineParserGen) n125(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
-	{
+	if p.f11(c) {
 		b := *c
 		sv0, sv1 := s.Close, s.Result
 		m, e := p.n122(&b, s)
@@ -3422,7 +3788,7 @@ func (p *lineParserGen) n125(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
 		}
 		s.Close, s.Result = sv0, sv1
 	}
-	{
+	if p.f29(c) {
 		b := *c
 		sv0 := s.Unfinished
 		m, e := p.n123(&b, s)
@@ -3439,7 +3805,7 @@ func (p *lineParserGen) n125(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
 		}
 		s.Unfinished = sv0
 	}
-	{
+	if p.f31(c) {
 		b := *c
 		sv0 := s.Detached
 		m, e := p.n124(&b, s)
@@ -3505,6 +3871,12 @@ func (p *restParserGen) parse(filename, s string, out *restLine, reuse bool) err
 	return p.Finish(&c, m, e, pgenExpect_restParser[:])
 }
 
+// f0 reports whether the token at the cursor may start <lead>.
+func (p *restParserGen) f0(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return 0x1>>uint32(t)&1 != 0
+}
+
 // <lead>
 func (p *restParserGen) n0(c *pgenrt.State, s *restLine) (bool, pgenrt.Err) {
 	start := c.Cur
@@ -3521,8 +3893,17 @@ func (p *restParserGen) n0(c *pgenrt.State, s *restLine) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
+// f1 reports whether the token at the cursor may start Token.
+func (p *restParserGen) f1(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return 0x2>>uint32(t)&1 != 0
+}
+
 // Token
 func (p *restParserGen) n1(c *pgenrt.State, s *restLine) (bool, pgenrt.Err) {
+	if !p.f1(c) {
+		return false, pgenrt.Err{}
+	}
 	var nv *token
 	if p.reuse {
 		nv = p.slab_token.Alloc()
@@ -3541,6 +3922,9 @@ func (p *restParserGen) n1(c *pgenrt.State, s *restLine) (bool, pgenrt.Err) {
 func (p *restParserGen) n2(c *pgenrt.State, s *restLine) (bool, pgenrt.Err) {
 	matched := false
 	for {
+		if !p.f1(c) {
+			break
+		}
 		b := *c
 		sv0 := s.Rest
 		m, e := p.n1(&b, s)

@@ -58,8 +58,17 @@ func (p *listParserGen) ParseTokens(toks []lexer.Token, eof lexer.Position, allo
 	return pgenrt.ParseTokens(&p.pgenParser_definition, &p.Tokens, (*pgenParser_definition).s_listStmt, toks, eof, allowTrailing, pgenFold_definition[:], pgenExpect_definition[:])
 }
 
+// f0 reports whether the token at the cursor may start ScalarTok.
+func (p *pgenParser_definition) f0(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return t == tokIdent || t == tokNumber || t == tokSymbol
+}
+
 // ScalarTok
 func (p *pgenParser_definition) n0(c *pgenrt.State, s *address) (bool, pgenrt.Err) {
+	if !p.f0(c) {
+		return false, pgenrt.Err{}
+	}
 	nv := new(scalarTok)
 	if m, e := p.s_scalarTok(c, nv); !m || e.On {
 		return e.On, e
@@ -207,8 +216,17 @@ func (p *pgenParser_definition) n5(c *pgenrt.State, s *assignStmt) (bool, pgenrt
 	return true, pgenrt.Err{}
 }
 
+// f1 reports whether the token at the cursor may start NumTok.
+func (p *pgenParser_definition) f1(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return t == tokNumber
+}
+
 // NumTok
 func (p *pgenParser_definition) n6(c *pgenrt.State, s *assignStmt) (bool, pgenrt.Err) {
+	if !p.f1(c) {
+		return false, pgenrt.Err{}
+	}
 	nv := new(numTok)
 	if m, e := p.s_numTok(c, nv); !m || e.On {
 		return e.On, e
@@ -236,8 +254,17 @@ func (p *pgenParser_definition) s_assignStmt(c *pgenrt.State, s *assignStmt) (bo
 	return c.Close(p.n7(c, s))
 }
 
+// f2 reports whether the token at the cursor may start PathTok.
+func (p *pgenParser_definition) f2(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return t == tokPath
+}
+
 // PathTok
 func (p *pgenParser_definition) n8(c *pgenrt.State, s *atTarget) (bool, pgenrt.Err) {
+	if !p.f2(c) {
+		return false, pgenrt.Err{}
+	}
 	nv := new(pathTok)
 	if m, e := p.s_pathTok(c, nv); !m || e.On {
 		return e.On, e
@@ -248,6 +275,9 @@ func (p *pgenParser_definition) n8(c *pgenrt.State, s *atTarget) (bool, pgenrt.E
 
 // NumTok
 func (p *pgenParser_definition) n9(c *pgenrt.State, s *atTarget) (bool, pgenrt.Err) {
+	if !p.f1(c) {
+		return false, pgenrt.Err{}
+	}
 	nv := new(numTok)
 	if m, e := p.s_numTok(c, nv); !m || e.On {
 		return e.On, e
@@ -625,6 +655,12 @@ func (p *pgenParser_definition) s_field(c *pgenrt.State, s *field) (bool, pgenrt
 	return c.Close(p.n24(c, s))
 }
 
+// f3 reports whether the token at the cursor may start <ident>.
+func (p *pgenParser_definition) f3(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return t == tokIdent
+}
+
 // <ident>
 func (p *pgenParser_definition) n25(c *pgenrt.State, s *flag) (bool, pgenrt.Err) {
 	start := c.Cur
@@ -695,6 +731,9 @@ func (p *pgenParser_definition) s_flag(c *pgenrt.State, s *flag) (bool, pgenrt.E
 
 // IdentTok
 func (p *pgenParser_definition) n29(c *pgenrt.State, s *groupField) (bool, pgenrt.Err) {
+	if !p.f3(c) {
+		return false, pgenrt.Err{}
+	}
 	nv := new(identTok)
 	if m, e := p.s_identTok(c, nv); !m || e.On {
 		return e.On, e
@@ -819,6 +858,9 @@ func (p *pgenParser_definition) s_identTok(c *pgenrt.State, s *identTok) (bool, 
 
 // Address
 func (p *pgenParser_definition) n35(c *pgenrt.State, s *lenField) (bool, pgenrt.Err) {
+	if !p.f0(c) {
+		return false, pgenrt.Err{}
+	}
 	nv := new(address)
 	if m, e := p.s_address(c, nv); !m || e.On {
 		return e.On, e
@@ -829,6 +871,9 @@ func (p *pgenParser_definition) n35(c *pgenrt.State, s *lenField) (bool, pgenrt.
 
 // Flag
 func (p *pgenParser_definition) n36(c *pgenrt.State, s *lenField) (bool, pgenrt.Err) {
+	if !p.f3(c) {
+		return false, pgenrt.Err{}
+	}
 	nv := new(flag)
 	if m, e := p.s_flag(c, nv); !m || e.On {
 		return e.On, e
@@ -944,6 +989,9 @@ func (p *pgenParser_definition) s_level(c *pgenrt.State, s *level) (bool, pgenrt
 
 // IdentTok
 func (p *pgenParser_definition) n42(c *pgenrt.State, s *listEntry) (bool, pgenrt.Err) {
+	if !p.f3(c) {
+		return false, pgenrt.Err{}
+	}
 	nv := new(identTok)
 	if m, e := p.s_identTok(c, nv); !m || e.On {
 		return e.On, e
@@ -954,6 +1002,9 @@ func (p *pgenParser_definition) n42(c *pgenrt.State, s *listEntry) (bool, pgenrt
 
 // NumTok
 func (p *pgenParser_definition) n43(c *pgenrt.State, s *listEntry) (bool, pgenrt.Err) {
+	if !p.f1(c) {
+		return false, pgenrt.Err{}
+	}
 	nv := new(numTok)
 	if m, e := p.s_numTok(c, nv); !m || e.On {
 		return e.On, e
@@ -1250,6 +1301,9 @@ func (p *pgenParser_definition) n54(c *pgenrt.State, s *memField) (bool, pgenrt.
 
 // Address
 func (p *pgenParser_definition) n55(c *pgenrt.State, s *memField) (bool, pgenrt.Err) {
+	if !p.f0(c) {
+		return false, pgenrt.Err{}
+	}
 	nv := new(address)
 	if m, e := p.s_address(c, nv); !m || e.On {
 		return e.On, e
@@ -1260,6 +1314,9 @@ func (p *pgenParser_definition) n55(c *pgenrt.State, s *memField) (bool, pgenrt.
 
 // Flag
 func (p *pgenParser_definition) n56(c *pgenrt.State, s *memField) (bool, pgenrt.Err) {
+	if !p.f3(c) {
+		return false, pgenrt.Err{}
+	}
 	nv := new(flag)
 	if m, e := p.s_flag(c, nv); !m || e.On {
 		return e.On, e
@@ -1270,6 +1327,9 @@ func (p *pgenParser_definition) n56(c *pgenrt.State, s *memField) (bool, pgenrt.
 
 // ScalarTok
 func (p *pgenParser_definition) n57(c *pgenrt.State, s *memField) (bool, pgenrt.Err) {
+	if !p.f0(c) {
+		return false, pgenrt.Err{}
+	}
 	nv := new(scalarTok)
 	if m, e := p.s_scalarTok(c, nv); !m || e.On {
 		return e.On, e
@@ -1322,6 +1382,9 @@ func (p *pgenParser_definition) s_memField(c *pgenrt.State, s *memField) (bool, 
 
 // ScalarTok
 func (p *pgenParser_definition) n59(c *pgenrt.State, s *minorField) (bool, pgenrt.Err) {
+	if !p.f0(c) {
+		return false, pgenrt.Err{}
+	}
 	nv := new(scalarTok)
 	if m, e := p.s_scalarTok(c, nv); !m || e.On {
 		return e.On, e
@@ -1356,6 +1419,9 @@ func (p *pgenParser_definition) s_minorField(c *pgenrt.State, s *minorField) (bo
 
 // PathTok
 func (p *pgenParser_definition) n61(c *pgenrt.State, s *modNameStmt) (bool, pgenrt.Err) {
+	if !p.f2(c) {
+		return false, pgenrt.Err{}
+	}
 	nv := new(pathTok)
 	if m, e := p.s_pathTok(c, nv); !m || e.On {
 		return e.On, e
@@ -1468,6 +1534,9 @@ func (p *pgenParser_definition) s_opFlagField(c *pgenrt.State, s *opFlagField) (
 
 // NumTok
 func (p *pgenParser_definition) n66(c *pgenrt.State, s *opcodeField) (bool, pgenrt.Err) {
+	if !p.f1(c) {
+		return false, pgenrt.Err{}
+	}
 	nv := new(numTok)
 	if m, e := p.s_numTok(c, nv); !m || e.On {
 		return e.On, e
@@ -1502,6 +1571,9 @@ func (p *pgenParser_definition) s_opcodeField(c *pgenrt.State, s *opcodeField) (
 
 // NumTok
 func (p *pgenParser_definition) n68(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
+	if !p.f1(c) {
+		return false, pgenrt.Err{}
+	}
 	nv := new(numTok)
 	if m, e := p.s_numTok(c, nv); !m || e.On {
 		return e.On, e
@@ -1512,6 +1584,9 @@ func (p *pgenParser_definition) n68(c *pgenrt.State, s *orbitField) (bool, pgenr
 
 // NumTok
 func (p *pgenParser_definition) n69(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
+	if !p.f1(c) {
+		return false, pgenrt.Err{}
+	}
 	nv := new(numTok)
 	if m, e := p.s_numTok(c, nv); !m || e.On {
 		return e.On, e
@@ -1633,6 +1708,12 @@ func (p *pgenParser_definition) s_punctTok(c *pgenrt.State, s *punctTok) (bool, 
 	return c.Close(p.n74(c, s))
 }
 
+// f4 reports whether the token at the cursor may start <symbol>.
+func (p *pgenParser_definition) f4(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return t == tokSymbol
+}
+
 // <symbol>
 func (p *pgenParser_definition) n75(c *pgenrt.State, s *regTok) (bool, pgenrt.Err) {
 	start := c.Cur
@@ -1669,7 +1750,7 @@ func (p *pgenParser_definition) n76(c *pgenrt.State, s *regTok) (bool, pgenrt.Er
 func (p *pgenParser_definition) n77(c *pgenrt.State, s *regTok) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
-	{
+	if p.f4(c) {
 		b := *c
 		sv0 := s.Variable
 		m, e := p.n75(&b, s)
@@ -1686,7 +1767,7 @@ func (p *pgenParser_definition) n77(c *pgenrt.State, s *regTok) (bool, pgenrt.Er
 		}
 		s.Variable = sv0
 	}
-	{
+	if p.f3(c) {
 		b := *c
 		sv0 := s.Name
 		m, e := p.n76(&b, s)
@@ -1715,8 +1796,17 @@ func (p *pgenParser_definition) s_regTok(c *pgenrt.State, s *regTok) (bool, pgen
 	return c.Close(p.n77(c, s))
 }
 
+// f5 reports whether the token at the cursor may start RegTok.
+func (p *pgenParser_definition) f5(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return t == tokIdent || t == tokSymbol
+}
+
 // RegTok
 func (p *pgenParser_definition) n78(c *pgenrt.State, s *regsField) (bool, pgenrt.Err) {
+	if !p.f5(c) {
+		return false, pgenrt.Err{}
+	}
 	nv := new(regTok)
 	if m, e := p.s_regTok(c, nv); !m || e.On {
 		return e.On, e
@@ -1868,7 +1958,7 @@ func (p *pgenParser_definition) n85(c *pgenrt.State, s *scalarTok) (bool, pgenrt
 func (p *pgenParser_definition) n86(c *pgenrt.State, s *scalarTok) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
-	{
+	if p.f1(c) {
 		b := *c
 		sv0 := s.Number
 		m, e := p.n83(&b, s)
@@ -1885,7 +1975,7 @@ func (p *pgenParser_definition) n86(c *pgenrt.State, s *scalarTok) (bool, pgenrt
 		}
 		s.Number = sv0
 	}
-	{
+	if p.f4(c) {
 		b := *c
 		sv0 := s.Symbol
 		m, e := p.n84(&b, s)
@@ -1902,7 +1992,7 @@ func (p *pgenParser_definition) n86(c *pgenrt.State, s *scalarTok) (bool, pgenrt
 		}
 		s.Symbol = sv0
 	}
-	{
+	if p.f3(c) {
 		b := *c
 		sv0 := s.Ident
 		m, e := p.n85(&b, s)
@@ -1990,6 +2080,9 @@ func (p *pgenParser_definition) n88(c *pgenrt.State, s *signedNum) (bool, pgenrt
 
 // NumTok
 func (p *pgenParser_definition) n89(c *pgenrt.State, s *signedNum) (bool, pgenrt.Err) {
+	if !p.f1(c) {
+		return false, pgenrt.Err{}
+	}
 	nv := new(numTok)
 	if m, e := p.s_numTok(c, nv); !m || e.On {
 		return e.On, e
@@ -2012,6 +2105,12 @@ func (p *pgenParser_definition) n90(c *pgenrt.State, s *signedNum) (bool, pgenrt
 func (p *pgenParser_definition) s_signedNum(c *pgenrt.State, s *signedNum) (bool, pgenrt.Err) {
 	s.Pos = p.Pos(c.Cur)
 	return c.Close(p.n90(c, s))
+}
+
+// f6 reports whether the token at the cursor may start <string>.
+func (p *pgenParser_definition) f6(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return t == tokString
 }
 
 // <string>
@@ -2173,6 +2272,9 @@ func (p *pgenParser_definition) n99(c *pgenrt.State, s *term) (bool, pgenrt.Err)
 
 // NumTok
 func (p *pgenParser_definition) n100(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
+	if !p.f1(c) {
+		return false, pgenrt.Err{}
+	}
 	nv := new(numTok)
 	if m, e := p.s_numTok(c, nv); !m || e.On {
 		return e.On, e
@@ -2197,6 +2299,9 @@ func (p *pgenParser_definition) n101(c *pgenrt.State, s *term) (bool, pgenrt.Err
 
 // NumTok
 func (p *pgenParser_definition) n102(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
+	if !p.f1(c) {
+		return false, pgenrt.Err{}
+	}
 	nv := new(numTok)
 	if m, e := p.s_numTok(c, nv); !m || e.On {
 		return e.On, e
@@ -2207,6 +2312,9 @@ func (p *pgenParser_definition) n102(c *pgenrt.State, s *term) (bool, pgenrt.Err
 
 // IdentTok
 func (p *pgenParser_definition) n103(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
+	if !p.f3(c) {
+		return false, pgenrt.Err{}
+	}
 	nv := new(identTok)
 	if m, e := p.s_identTok(c, nv); !m || e.On {
 		return e.On, e
@@ -2236,7 +2344,7 @@ func (p *pgenParser_definition) n104(c *pgenrt.State, s *term) (bool, pgenrt.Err
 		}
 		s.Paren = sv0
 	}
-	{
+	if p.f1(c) {
 		b := *c
 		sv0 := s.Num
 		m, e := p.n102(&b, s)
@@ -2253,7 +2361,7 @@ func (p *pgenParser_definition) n104(c *pgenrt.State, s *term) (bool, pgenrt.Err
 		}
 		s.Num = sv0
 	}
-	{
+	if p.f3(c) {
 		b := *c
 		sv0 := s.Reg
 		m, e := p.n103(&b, s)
@@ -2352,6 +2460,9 @@ func (p *pgenParser_definition) n107(c *pgenrt.State, s *textField) (bool, pgenr
 
 // StrToken
 func (p *pgenParser_definition) n108(c *pgenrt.State, s *textField) (bool, pgenrt.Err) {
+	if !p.f6(c) {
+		return false, pgenrt.Err{}
+	}
 	nv := new(strToken)
 	if m, e := p.s_strToken(c, nv); !m || e.On {
 		return e.On, e
@@ -2396,6 +2507,9 @@ func (p *pgenParser_definition) n110(c *pgenrt.State, s *tpField) (bool, pgenrt.
 
 // SymTarget
 func (p *pgenParser_definition) n111(c *pgenrt.State, s *tpField) (bool, pgenrt.Err) {
+	if !p.f4(c) {
+		return false, pgenrt.Err{}
+	}
 	nv := new(symTarget)
 	if m, e := p.s_symTarget(c, nv); !m || e.On {
 		return e.On, e
@@ -2425,7 +2539,7 @@ func (p *pgenParser_definition) n112(c *pgenrt.State, s *tpField) (bool, pgenrt.
 		}
 		s.At = sv0
 	}
-	{
+	if p.f4(c) {
 		b := *c
 		sv0 := s.Symbol
 		m, e := p.n111(&b, s)
@@ -2475,6 +2589,9 @@ func (p *pgenParser_definition) s_tpField(c *pgenrt.State, s *tpField) (bool, pg
 
 // IdentTok
 func (p *pgenParser_definition) n114(c *pgenrt.State, s *typeField) (bool, pgenrt.Err) {
+	if !p.f3(c) {
+		return false, pgenrt.Err{}
+	}
 	nv := new(identTok)
 	if m, e := p.s_identTok(c, nv); !m || e.On {
 		return e.On, e

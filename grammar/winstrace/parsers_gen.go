@@ -86,8 +86,17 @@ func (p *callParserGen) parse(filename, s string, out *callLine, reuse bool) err
 	return p.Finish(&c, m, e, pgenExpect_callParser[:])
 }
 
+// f0 reports whether the token at the cursor may start Marker.
+func (p *callParserGen) f0(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return t == 4 && (p.Text(c.Cur) == "<" || p.Text(c.Cur) == ">")
+}
+
 // Marker
 func (p *callParserGen) n0(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
+	if !p.f0(c) {
+		return false, pgenrt.Err{}
+	}
 	var nv *marker
 	if p.reuse {
 		nv = p.slab_marker.Alloc()
@@ -106,6 +115,9 @@ func (p *callParserGen) n0(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
 func (p *callParserGen) n1(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
 	matched := false
 	for {
+		if !p.f0(c) {
+			break
+		}
 		b := *c
 		sv0 := s.Marker
 		m, e := p.n0(&b, s)
@@ -129,14 +141,29 @@ func (p *callParserGen) n1(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
+// f1 reports whether the token at the cursor may start Number.
+func (p *callParserGen) f1(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return 0x4>>uint32(t)&1 != 0
+}
+
 // Number
 func (p *callParserGen) n2(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
+	if !p.f1(c) {
+		return false, pgenrt.Err{}
+	}
 	var v number
 	if m, e := p.s_number(c, &v); !m || e.On {
 		return e.On, e
 	}
 	s.ID = v
 	return true, pgenrt.Err{}
+}
+
+// f2 reports whether the token at the cursor may start "*".
+func (p *callParserGen) f2(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return t == 4 && (p.Text(c.Cur) == "*")
 }
 
 // "*"
@@ -155,6 +182,9 @@ func (p *callParserGen) n3(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
 func (p *callParserGen) n4(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
 	matched := false
 	for {
+		if !p.f2(c) {
+			break
+		}
 		b := *c
 		sv0 := s.Star
 		m, e := p.n3(&b, s)
@@ -180,6 +210,9 @@ func (p *callParserGen) n4(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
 
 // Number
 func (p *callParserGen) n5(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
+	if !p.f1(c) {
+		return false, pgenrt.Err{}
+	}
 	var v number
 	if m, e := p.s_number(c, &v); !m || e.On {
 		return e.On, e
@@ -190,6 +223,9 @@ func (p *callParserGen) n5(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
 
 // Number
 func (p *callParserGen) n6(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
+	if !p.f1(c) {
+		return false, pgenrt.Err{}
+	}
 	var v number
 	if m, e := p.s_number(c, &v); !m || e.On {
 		return e.On, e
@@ -198,8 +234,17 @@ func (p *callParserGen) n6(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
+// f3 reports whether the token at the cursor may start Identifier.
+func (p *callParserGen) f3(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return 0x8>>uint32(t)&1 != 0
+}
+
 // Identifier
 func (p *callParserGen) n7(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
+	if !p.f3(c) {
+		return false, pgenrt.Err{}
+	}
 	var v identifier
 	if m, e := p.s_identifier(c, &v); !m || e.On {
 		return e.On, e
@@ -210,6 +255,9 @@ func (p *callParserGen) n7(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
 
 // Number
 func (p *callParserGen) n8(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
+	if !p.f1(c) {
+		return false, pgenrt.Err{}
+	}
 	var v number
 	if m, e := p.s_number(c, &v); !m || e.On {
 		return e.On, e
@@ -218,8 +266,17 @@ func (p *callParserGen) n8(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
+// f4 reports whether the token at the cursor may start (Value ("," Value)*).
+func (p *callParserGen) f4(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return 0xf>>uint32(t)&1 != 0 || t == 4 && (p.Text(c.Cur) == "<" || p.Text(c.Cur) == "{")
+}
+
 // Value
 func (p *callParserGen) n9(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
+	if !p.f4(c) {
+		return false, pgenrt.Err{}
+	}
 	var nv *value
 	if p.reuse {
 		nv = p.slab_value.Alloc()
@@ -232,6 +289,12 @@ func (p *callParserGen) n9(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
 	}
 	s.Args = append(s.Args, nv)
 	return true, pgenrt.Err{}
+}
+
+// f5 reports whether the token at the cursor may start ("," Value).
+func (p *callParserGen) f5(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return t == 4 && (p.Text(c.Cur) == ",")
 }
 
 // "," Value
@@ -249,6 +312,9 @@ func (p *callParserGen) n10(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
 func (p *callParserGen) n11(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
 	matched := false
 	for {
+		if !p.f5(c) {
+			break
+		}
 		b := *c
 		sv0 := s.Args
 		m, e := p.n10(&b, s)
@@ -286,6 +352,9 @@ func (p *callParserGen) n12(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
 func (p *callParserGen) n13(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
 	matched := false
 	for {
+		if !p.f4(c) {
+			break
+		}
 		b := *c
 		sv0 := s.Args
 		m, e := p.n12(&b, s)
@@ -309,8 +378,17 @@ func (p *callParserGen) n13(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
+// f6 reports whether the token at the cursor may start ("==" Value).
+func (p *callParserGen) f6(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return t == 4 && (p.Text(c.Cur) == "==")
+}
+
 // Value
 func (p *callParserGen) n14(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
+	if !p.f4(c) {
+		return false, pgenrt.Err{}
+	}
 	var nv *value
 	if p.reuse {
 		nv = p.slab_value.Alloc()
@@ -340,6 +418,9 @@ func (p *callParserGen) n15(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
 func (p *callParserGen) n16(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
 	matched := false
 	for {
+		if !p.f6(c) {
+			break
+		}
 		b := *c
 		sv0 := s.Ret
 		m, e := p.n15(&b, s)
@@ -413,6 +494,9 @@ func (p *callParserGen) s_callLine(c *pgenrt.State, s *callLine) (bool, pgenrt.E
 
 // Value
 func (p *callParserGen) n18(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
+	if !p.f4(c) {
+		return false, pgenrt.Err{}
+	}
 	var nv *value
 	if p.reuse {
 		nv = p.slab_value.Alloc()
@@ -427,8 +511,17 @@ func (p *callParserGen) n18(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
+// f7 reports whether the token at the cursor may start ("=" Value).
+func (p *callParserGen) f7(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return t == 4 && (p.Text(c.Cur) == "=")
+}
+
 // Value
 func (p *callParserGen) n19(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
+	if !p.f4(c) {
+		return false, pgenrt.Err{}
+	}
 	var nv *value
 	if p.reuse {
 		nv = p.slab_value.Alloc()
@@ -458,6 +551,9 @@ func (p *callParserGen) n20(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
 func (p *callParserGen) n21(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
 	matched := false
 	for {
+		if !p.f7(c) {
+			break
+		}
 		b := *c
 		sv0 := s.Value
 		m, e := p.n20(&b, s)
@@ -519,6 +615,9 @@ func (p *callParserGen) s_identifier(c *pgenrt.State, s *identifier) (bool, pgen
 
 // Value
 func (p *callParserGen) n24(c *pgenrt.State, s *inOut) (bool, pgenrt.Err) {
+	if !p.f4(c) {
+		return false, pgenrt.Err{}
+	}
 	var nv *value
 	if p.reuse {
 		nv = p.slab_value.Alloc()
@@ -535,6 +634,9 @@ func (p *callParserGen) n24(c *pgenrt.State, s *inOut) (bool, pgenrt.Err) {
 
 // Value
 func (p *callParserGen) n25(c *pgenrt.State, s *inOut) (bool, pgenrt.Err) {
+	if !p.f4(c) {
+		return false, pgenrt.Err{}
+	}
 	var nv *value
 	if p.reuse {
 		nv = p.slab_value.Alloc()
@@ -574,11 +676,23 @@ func (p *callParserGen) s_inOut(c *pgenrt.State, s *inOut) (bool, pgenrt.Err) {
 	return c.Close(p.n26(c, s))
 }
 
+// f8 reports whether the token at the cursor may start ">".
+func (p *callParserGen) f8(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return t == 4 && (p.Text(c.Cur) == ">")
+}
+
+// f9 reports whether the token at the cursor may start "<".
+func (p *callParserGen) f9(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return t == 4 && (p.Text(c.Cur) == "<")
+}
+
 // ">" | "<"
 func (p *callParserGen) n27(c *pgenrt.State) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
-	{
+	if p.f8(c) {
 		b := *c
 		m, e := p.Lit(&b, ">")
 		if e.On {
@@ -593,7 +707,7 @@ func (p *callParserGen) n27(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	{
+	if p.f9(c) {
 		b := *c
 		m, e := p.Lit(&b, "<")
 		if e.On {
@@ -659,6 +773,9 @@ func (p *callParserGen) s_number(c *pgenrt.State, s *number) (bool, pgenrt.Err) 
 
 // Field
 func (p *callParserGen) n30(c *pgenrt.State, s *structure) (bool, pgenrt.Err) {
+	if !p.f4(c) {
+		return false, pgenrt.Err{}
+	}
 	var nv *field
 	if p.reuse {
 		nv = p.slab_field.Alloc()
@@ -688,6 +805,9 @@ func (p *callParserGen) n31(c *pgenrt.State, s *structure) (bool, pgenrt.Err) {
 func (p *callParserGen) n32(c *pgenrt.State, s *structure) (bool, pgenrt.Err) {
 	matched := false
 	for {
+		if !p.f5(c) {
+			break
+		}
 		b := *c
 		sv0 := s.Fields
 		m, e := p.n31(&b, s)
@@ -725,6 +845,9 @@ func (p *callParserGen) n33(c *pgenrt.State, s *structure) (bool, pgenrt.Err) {
 func (p *callParserGen) n34(c *pgenrt.State, s *structure) (bool, pgenrt.Err) {
 	matched := false
 	for {
+		if !p.f4(c) {
+			break
+		}
 		b := *c
 		sv0 := s.Fields
 		m, e := p.n33(&b, s)
@@ -767,6 +890,12 @@ func (p *callParserGen) s_structure(c *pgenrt.State, s *structure) (bool, pgenrt
 	return c.Close(p.n35(c, s))
 }
 
+// f10 reports whether the token at the cursor may start <unknown>.
+func (p *callParserGen) f10(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return 0x2>>uint32(t)&1 != 0
+}
+
 // <unknown>
 func (p *callParserGen) n36(c *pgenrt.State, s *value) (bool, pgenrt.Err) {
 	start := c.Cur
@@ -803,6 +932,12 @@ func (p *callParserGen) n37(c *pgenrt.State, s *value) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
+// f11 reports whether the token at the cursor may start <string>.
+func (p *callParserGen) f11(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return 0x1>>uint32(t)&1 != 0
+}
+
 // <string>
 func (p *callParserGen) n38(c *pgenrt.State, s *value) (bool, pgenrt.Err) {
 	start := c.Cur
@@ -827,8 +962,17 @@ func (p *callParserGen) n38(c *pgenrt.State, s *value) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
+// f12 reports whether the token at the cursor may start Structure.
+func (p *callParserGen) f12(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return t == 4 && (p.Text(c.Cur) == "{")
+}
+
 // Structure
 func (p *callParserGen) n39(c *pgenrt.State, s *value) (bool, pgenrt.Err) {
+	if !p.f12(c) {
+		return false, pgenrt.Err{}
+	}
 	var nv *structure
 	if p.reuse {
 		nv = p.slab_structure.Alloc()
@@ -845,6 +989,9 @@ func (p *callParserGen) n39(c *pgenrt.State, s *value) (bool, pgenrt.Err) {
 
 // InOut
 func (p *callParserGen) n40(c *pgenrt.State, s *value) (bool, pgenrt.Err) {
+	if !p.f9(c) {
+		return false, pgenrt.Err{}
+	}
 	var nv *inOut
 	if p.reuse {
 		nv = p.slab_inOut.Alloc()
@@ -887,7 +1034,7 @@ func (p *callParserGen) n41(c *pgenrt.State, s *value) (bool, pgenrt.Err) {
 func (p *callParserGen) n42(c *pgenrt.State, s *value) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
-	{
+	if p.f10(c) {
 		b := *c
 		sv0 := s.Unknown
 		m, e := p.n36(&b, s)
@@ -904,7 +1051,7 @@ func (p *callParserGen) n42(c *pgenrt.State, s *value) (bool, pgenrt.Err) {
 		}
 		s.Unknown = sv0
 	}
-	{
+	if p.f1(c) {
 		b := *c
 		sv0 := s.Number
 		m, e := p.n37(&b, s)
@@ -921,7 +1068,7 @@ func (p *callParserGen) n42(c *pgenrt.State, s *value) (bool, pgenrt.Err) {
 		}
 		s.Number = sv0
 	}
-	{
+	if p.f11(c) {
 		b := *c
 		sv0 := s.String
 		m, e := p.n38(&b, s)
@@ -938,7 +1085,7 @@ func (p *callParserGen) n42(c *pgenrt.State, s *value) (bool, pgenrt.Err) {
 		}
 		s.String = sv0
 	}
-	{
+	if p.f12(c) {
 		b := *c
 		sv0 := s.Struct
 		m, e := p.n39(&b, s)
@@ -955,7 +1102,7 @@ func (p *callParserGen) n42(c *pgenrt.State, s *value) (bool, pgenrt.Err) {
 		}
 		s.Struct = sv0
 	}
-	{
+	if p.f9(c) {
 		b := *c
 		sv0 := s.InOut
 		m, e := p.n40(&b, s)
@@ -972,7 +1119,7 @@ func (p *callParserGen) n42(c *pgenrt.State, s *value) (bool, pgenrt.Err) {
 		}
 		s.InOut = sv0
 	}
-	{
+	if p.f3(c) {
 		b := *c
 		sv0 := s.Ident
 		m, e := p.n41(&b, s)

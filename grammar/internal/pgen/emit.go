@@ -136,6 +136,8 @@ type parserEmitter struct {
 	calls   map[node]string   // the function of each node written
 	bodies  map[string]string // a function's signature and body -> its name
 	slabs   []string          // types handed out from slabs ("string" among them)
+	first   *firstSets
+	preds   map[string]string // a first set's condition -> the function testing it
 }
 
 // parsers writes the parsers of a group: one type holding the functions
@@ -164,7 +166,7 @@ func (e *emitter) parsers(group []*parserDef) {
 		roots[i] = g.structType(pd.root)
 	}
 	pe := &parserEmitter{emitter: e, pd: pd, g: g, gen: pd.name + "Gen", name: pd.name, slabbed: pd.custom == nil,
-		calls: map[node]string{}, bodies: map[string]string{}}
+		calls: map[node]string{}, bodies: map[string]string{}, first: newFirstSets(g, pd), preds: map[string]string{}}
 	if len(group) > 1 {
 		if pd.custom != nil {
 			pe.name = pd.custom.typeName
@@ -433,6 +435,30 @@ func (p *%[1]s) ParseTokens(toks []lexer.Token, eof lexer.Position, allowTrailin
 }`, gen, pd.name, pd.root, pe.name, engine, pe.gen)
 }
 
+// may returns the call that reports whether n may do anything but miss
+// quietly at the cursor of the state c (see firstSet), writing its
+// function first; ok is false when n may on any token.
+func (pe *parserEmitter) may(n node, c string) (call string, ok bool) {
+	f := pe.first.of(n)
+	if f.all {
+		return "", false
+	}
+	custom := pe.pd.custom != nil
+	cond := f.cond(custom)
+	fn, ok := pe.preds[cond]
+	if !ok {
+		fn = fmt.Sprintf("f%d", len(pe.preds))
+		pe.preds[cond] = fn
+		pe.p("")
+		pe.p("// %s reports whether the token at the cursor may start %s.", fn, strings.ReplaceAll(ebnf(n), "\n", " "))
+		pe.p("func (p *%s) %s(c *pgenrt.State) bool {", pe.gen, fn)
+		pe.p("\tt := p.Type(c.Cur)")
+		pe.p("\treturn %s", cond)
+		pe.p("}")
+	}
+	return fmt.Sprintf("p.%s(%s)", fn, c), true
+}
+
 // written lists the fields of owner that captures in n set directly.
 func written(n node) []*fieldInfo {
 	var out []*fieldInfo
@@ -491,7 +517,11 @@ func (pe *parserEmitter) nodeFunc(n node, owner *structInfo) string {
 		w("\tvar first pgenrt.Err")
 		for _, a := range n.alts {
 			save, restore := saveRestore(written(a))
-			w("\t{")
+			if may, ok := pe.may(a, "c"); ok {
+				w("\tif %s {", may)
+			} else {
+				w("\t{")
+			}
 			w("\t\tb := *c")
 			if save != "" {
 				w("\t\t%s", save)
@@ -522,6 +552,11 @@ func (pe *parserEmitter) nodeFunc(n node, owner *structInfo) string {
 		save, restore := saveRestore(written(n.expr))
 		w("\tmatched := false")
 		w("\tfor {")
+		if may, ok := pe.may(n.expr, "c"); ok {
+			w("\t\tif !%s {", may)
+			w("\t\t\tbreak")
+			w("\t\t}")
+		}
 		w("\t\tb := *c")
 		if save != "" {
 			w("\t\t%s", save)
@@ -565,6 +600,11 @@ func (pe *parserEmitter) nodeFunc(n node, owner *structInfo) string {
 			w("\t}")
 		}
 		sn, isStruct := n.n.(*structNode)
+		if may, ok := pe.may(n.n, "c"); ok && isStruct {
+			w("\tif !%s {", may)
+			w("\t\treturn false, pgenrt.Err{}")
+			w("\t}")
+		}
 		switch {
 		case isStruct && (f.kind == kindStructPtr || f.kind == kindStructPtrs):
 			t := sn.info.name

@@ -103,6 +103,12 @@ func (p *programParserGen) parse(filename, s string, out *program, reuse bool) e
 	return p.Finish(&c, m, e, pgenExpect_programParser[:])
 }
 
+// f0 reports whether the token at the cursor may start <ident>.
+func (p *programParserGen) f0(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return 0x8>>uint32(t)&1 != 0
+}
+
 // <ident>
 func (p *programParserGen) n0(c *pgenrt.State, s *call) (bool, pgenrt.Err) {
 	start := c.Cur
@@ -117,6 +123,12 @@ func (p *programParserGen) n0(c *pgenrt.State, s *call) (bool, pgenrt.Err) {
 		s.Name += p.Text(i)
 	}
 	return true, pgenrt.Err{}
+}
+
+// f1 reports whether the token at the cursor may start ("." <ident>).
+func (p *programParserGen) f1(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return t == 4 && (p.Text(c.Cur) == ".") || t == 6 && (p.Text(c.Cur) == ".")
 }
 
 // "." <ident>
@@ -134,6 +146,9 @@ func (p *programParserGen) n1(c *pgenrt.State, s *call) (bool, pgenrt.Err) {
 func (p *programParserGen) n2(c *pgenrt.State, s *call) (bool, pgenrt.Err) {
 	matched := false
 	for {
+		if !p.f1(c) {
+			break
+		}
 		b := *c
 		sv0 := s.Name
 		m, e := p.n1(&b, s)
@@ -172,6 +187,12 @@ func (p *programParserGen) n3(c *pgenrt.State, s *call) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
+// f2 reports whether the token at the cursor may start ("," Expr).
+func (p *programParserGen) f2(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return t == 4 && (p.Text(c.Cur) == ",") || t == 6 && (p.Text(c.Cur) == ",")
+}
+
 // "," Expr
 func (p *programParserGen) n4(c *pgenrt.State, s *call) (bool, pgenrt.Err) {
 	if m, e := p.Lit(c, ","); !m || e.On {
@@ -187,6 +208,9 @@ func (p *programParserGen) n4(c *pgenrt.State, s *call) (bool, pgenrt.Err) {
 func (p *programParserGen) n5(c *pgenrt.State, s *call) (bool, pgenrt.Err) {
 	matched := false
 	for {
+		if !p.f2(c) {
+			break
+		}
 		b := *c
 		sv0 := s.Args
 		m, e := p.n4(&b, s)
@@ -213,6 +237,9 @@ func (p *programParserGen) n5(c *pgenrt.State, s *call) (bool, pgenrt.Err) {
 func (p *programParserGen) n6(c *pgenrt.State) (bool, pgenrt.Err) {
 	matched := false
 	for {
+		if !p.f2(c) {
+			break
+		}
 		b := *c
 		m, e := p.Lit(&b, ",")
 		if e.On {
@@ -309,8 +336,17 @@ func (p *programParserGen) n10(c *pgenrt.State, s *expr) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
+// f3 reports whether the token at the cursor may start OpRHS.
+func (p *programParserGen) f3(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return t == 4 && (p.Text(c.Cur) == "!=" || p.Text(c.Cur) == "&" || p.Text(c.Cur) == "*" || p.Text(c.Cur) == "+" || p.Text(c.Cur) == "-" || p.Text(c.Cur) == "/" || p.Text(c.Cur) == "<" || p.Text(c.Cur) == "<=" || p.Text(c.Cur) == "==" || p.Text(c.Cur) == ">" || p.Text(c.Cur) == ">=" || p.Text(c.Cur) == "|") || t == 6 && (p.Text(c.Cur) == "&" || p.Text(c.Cur) == "*" || p.Text(c.Cur) == "+" || p.Text(c.Cur) == "-" || p.Text(c.Cur) == "/" || p.Text(c.Cur) == "<" || p.Text(c.Cur) == ">" || p.Text(c.Cur) == "|")
+}
+
 // OpRHS
 func (p *programParserGen) n11(c *pgenrt.State, s *expr) (bool, pgenrt.Err) {
+	if !p.f3(c) {
+		return false, pgenrt.Err{}
+	}
 	var v opRHS
 	if m, e := p.s_opRHS(c, &v); !m || e.On {
 		return e.On, e
@@ -323,6 +359,9 @@ func (p *programParserGen) n11(c *pgenrt.State, s *expr) (bool, pgenrt.Err) {
 func (p *programParserGen) n12(c *pgenrt.State, s *expr) (bool, pgenrt.Err) {
 	matched := false
 	for {
+		if !p.f3(c) {
+			break
+		}
 		b := *c
 		sv0 := s.Ops
 		m, e := p.n11(&b, s)
@@ -343,6 +382,12 @@ func (p *programParserGen) n12(c *pgenrt.State, s *expr) (bool, pgenrt.Err) {
 	}
 	_ = matched
 	return true, pgenrt.Err{}
+}
+
+// f4 reports whether the token at the cursor may start ("?" Expr ":" Expr).
+func (p *programParserGen) f4(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return t == 4 && (p.Text(c.Cur) == "?") || t == 6 && (p.Text(c.Cur) == "?")
 }
 
 // Expr
@@ -382,6 +427,9 @@ func (p *programParserGen) n14(c *pgenrt.State, s *expr) (bool, pgenrt.Err) {
 func (p *programParserGen) n15(c *pgenrt.State, s *expr) (bool, pgenrt.Err) {
 	matched := false
 	for {
+		if !p.f4(c) {
+			break
+		}
 		b := *c
 		sv0 := s.Check
 		m, e := p.n14(&b, s)
@@ -433,8 +481,17 @@ func (p *programParserGen) n17(c *pgenrt.State, s *ifStmt) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
+// f5 reports whether the token at the cursor may start Stmt.
+func (p *programParserGen) f5(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return 0x8>>uint32(t)&1 != 0 || t == 2 && (p.Text(c.Cur) == "if" || p.Text(c.Cur) == "let") || t == 4 && (p.Text(c.Cur) == ";") || t == 6 && (p.Text(c.Cur) == ";")
+}
+
 // Stmt
 func (p *programParserGen) n18(c *pgenrt.State, s *ifStmt) (bool, pgenrt.Err) {
+	if !p.f5(c) {
+		return false, pgenrt.Err{}
+	}
 	var nv *stmt
 	if p.reuse {
 		nv = p.slab_stmt.Alloc()
@@ -453,6 +510,9 @@ func (p *programParserGen) n18(c *pgenrt.State, s *ifStmt) (bool, pgenrt.Err) {
 func (p *programParserGen) n19(c *pgenrt.State, s *ifStmt) (bool, pgenrt.Err) {
 	matched := false
 	for {
+		if !p.f5(c) {
+			break
+		}
 		b := *c
 		sv0 := s.Then
 		m, e := p.n18(&b, s)
@@ -475,8 +535,17 @@ func (p *programParserGen) n19(c *pgenrt.State, s *ifStmt) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
+// f6 reports whether the token at the cursor may start ("else" "{" Stmt* "}").
+func (p *programParserGen) f6(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return t == 2 && (p.Text(c.Cur) == "else") || t == 3 && (p.Text(c.Cur) == "else")
+}
+
 // Stmt
 func (p *programParserGen) n20(c *pgenrt.State, s *ifStmt) (bool, pgenrt.Err) {
+	if !p.f5(c) {
+		return false, pgenrt.Err{}
+	}
 	var v stmt
 	if m, e := p.s_stmt(c, &v); !m || e.On {
 		return e.On, e
@@ -489,6 +558,9 @@ func (p *programParserGen) n20(c *pgenrt.State, s *ifStmt) (bool, pgenrt.Err) {
 func (p *programParserGen) n21(c *pgenrt.State, s *ifStmt) (bool, pgenrt.Err) {
 	matched := false
 	for {
+		if !p.f5(c) {
+			break
+		}
 		b := *c
 		sv0 := s.Else
 		m, e := p.n20(&b, s)
@@ -532,6 +604,9 @@ func (p *programParserGen) n22(c *pgenrt.State, s *ifStmt) (bool, pgenrt.Err) {
 func (p *programParserGen) n23(c *pgenrt.State, s *ifStmt) (bool, pgenrt.Err) {
 	matched := false
 	for {
+		if !p.f6(c) {
+			break
+		}
 		b := *c
 		sv0 := s.Else
 		m, e := p.n22(&b, s)
@@ -582,6 +657,12 @@ func (p *programParserGen) s_ifStmt(c *pgenrt.State, s *ifStmt) (bool, pgenrt.Er
 	return c.Close(p.n24(c, s))
 }
 
+// f7 reports whether the token at the cursor may start "!".
+func (p *programParserGen) f7(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return t == 4 && (p.Text(c.Cur) == "!") || t == 6 && (p.Text(c.Cur) == "!")
+}
+
 // "!"
 func (p *programParserGen) n25(c *pgenrt.State, s *letStmt) (bool, pgenrt.Err) {
 	start := c.Cur
@@ -598,6 +679,9 @@ func (p *programParserGen) n25(c *pgenrt.State, s *letStmt) (bool, pgenrt.Err) {
 func (p *programParserGen) n26(c *pgenrt.State, s *letStmt) (bool, pgenrt.Err) {
 	matched := false
 	for {
+		if !p.f7(c) {
+			break
+		}
 		b := *c
 		sv0 := s.Const
 		m, e := p.n25(&b, s)
@@ -635,6 +719,12 @@ func (p *programParserGen) n27(c *pgenrt.State, s *letStmt) (bool, pgenrt.Err) {
 		s.Name += p.Text(i)
 	}
 	return true, pgenrt.Err{}
+}
+
+// f8 reports whether the token at the cursor may start (":" <ident> ("." <ident>)*).
+func (p *programParserGen) f8(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return t == 4 && (p.Text(c.Cur) == ":") || t == 6 && (p.Text(c.Cur) == ":")
 }
 
 // <ident>
@@ -676,6 +766,9 @@ func (p *programParserGen) n29(c *pgenrt.State, s *letStmt) (bool, pgenrt.Err) {
 func (p *programParserGen) n30(c *pgenrt.State, s *letStmt) (bool, pgenrt.Err) {
 	matched := false
 	for {
+		if !p.f1(c) {
+			break
+		}
 		b := *c
 		sv0 := s.Type
 		m, e := p.n29(&b, s)
@@ -716,6 +809,9 @@ func (p *programParserGen) n31(c *pgenrt.State, s *letStmt) (bool, pgenrt.Err) {
 func (p *programParserGen) n32(c *pgenrt.State, s *letStmt) (bool, pgenrt.Err) {
 	matched := false
 	for {
+		if !p.f8(c) {
+			break
+		}
 		b := *c
 		sv0 := s.Type
 		m, e := p.n31(&b, s)
@@ -777,6 +873,72 @@ func (p *programParserGen) s_letStmt(c *pgenrt.State, s *letStmt) (bool, pgenrt.
 	return c.Close(p.n34(c, s))
 }
 
+// f9 reports whether the token at the cursor may start "==".
+func (p *programParserGen) f9(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return t == 4 && (p.Text(c.Cur) == "==")
+}
+
+// f10 reports whether the token at the cursor may start "!=".
+func (p *programParserGen) f10(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return t == 4 && (p.Text(c.Cur) == "!=")
+}
+
+// f11 reports whether the token at the cursor may start "<".
+func (p *programParserGen) f11(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return t == 4 && (p.Text(c.Cur) == "<") || t == 6 && (p.Text(c.Cur) == "<")
+}
+
+// f12 reports whether the token at the cursor may start ">".
+func (p *programParserGen) f12(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return t == 4 && (p.Text(c.Cur) == ">") || t == 6 && (p.Text(c.Cur) == ">")
+}
+
+// f13 reports whether the token at the cursor may start "<=".
+func (p *programParserGen) f13(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return t == 4 && (p.Text(c.Cur) == "<=")
+}
+
+// f14 reports whether the token at the cursor may start ">=".
+func (p *programParserGen) f14(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return t == 4 && (p.Text(c.Cur) == ">=")
+}
+
+// f15 reports whether the token at the cursor may start "+".
+func (p *programParserGen) f15(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return t == 4 && (p.Text(c.Cur) == "+") || t == 6 && (p.Text(c.Cur) == "+")
+}
+
+// f16 reports whether the token at the cursor may start "-".
+func (p *programParserGen) f16(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return t == 4 && (p.Text(c.Cur) == "-") || t == 6 && (p.Text(c.Cur) == "-")
+}
+
+// f17 reports whether the token at the cursor may start "*".
+func (p *programParserGen) f17(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return t == 4 && (p.Text(c.Cur) == "*") || t == 6 && (p.Text(c.Cur) == "*")
+}
+
+// f18 reports whether the token at the cursor may start "/".
+func (p *programParserGen) f18(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return t == 4 && (p.Text(c.Cur) == "/") || t == 6 && (p.Text(c.Cur) == "/")
+}
+
+// f19 reports whether the token at the cursor may start "&" "&".
+func (p *programParserGen) f19(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return t == 4 && (p.Text(c.Cur) == "&") || t == 6 && (p.Text(c.Cur) == "&")
+}
+
 // "&" "&"
 func (p *programParserGen) n35(c *pgenrt.State) (bool, pgenrt.Err) {
 	if m, e := p.Lit(c, "&"); !m || e.On {
@@ -786,6 +948,12 @@ func (p *programParserGen) n35(c *pgenrt.State) (bool, pgenrt.Err) {
 		return true, c.Miss(e, 26)
 	}
 	return true, pgenrt.Err{}
+}
+
+// f20 reports whether the token at the cursor may start "|" "|".
+func (p *programParserGen) f20(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return t == 4 && (p.Text(c.Cur) == "|") || t == 6 && (p.Text(c.Cur) == "|")
 }
 
 // "|" "|"
@@ -803,7 +971,7 @@ func (p *programParserGen) n36(c *pgenrt.State) (bool, pgenrt.Err) {
 func (p *programParserGen) n37(c *pgenrt.State) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
-	{
+	if p.f9(c) {
 		b := *c
 		m, e := p.Lit(&b, "==")
 		if e.On {
@@ -818,7 +986,7 @@ func (p *programParserGen) n37(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	{
+	if p.f10(c) {
 		b := *c
 		m, e := p.Lit(&b, "!=")
 		if e.On {
@@ -833,7 +1001,7 @@ func (p *programParserGen) n37(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	{
+	if p.f11(c) {
 		b := *c
 		m, e := p.Lit(&b, "<")
 		if e.On {
@@ -848,7 +1016,7 @@ func (p *programParserGen) n37(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	{
+	if p.f12(c) {
 		b := *c
 		m, e := p.Lit(&b, ">")
 		if e.On {
@@ -863,7 +1031,7 @@ func (p *programParserGen) n37(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	{
+	if p.f13(c) {
 		b := *c
 		m, e := p.Lit(&b, "<=")
 		if e.On {
@@ -878,7 +1046,7 @@ func (p *programParserGen) n37(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	{
+	if p.f14(c) {
 		b := *c
 		m, e := p.Lit(&b, ">=")
 		if e.On {
@@ -893,7 +1061,7 @@ func (p *programParserGen) n37(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	{
+	if p.f15(c) {
 		b := *c
 		m, e := p.Lit(&b, "+")
 		if e.On {
@@ -908,7 +1076,7 @@ func (p *programParserGen) n37(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	{
+	if p.f16(c) {
 		b := *c
 		m, e := p.Lit(&b, "-")
 		if e.On {
@@ -923,7 +1091,7 @@ func (p *programParserGen) n37(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	{
+	if p.f17(c) {
 		b := *c
 		m, e := p.Lit(&b, "*")
 		if e.On {
@@ -938,7 +1106,7 @@ func (p *programParserGen) n37(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	{
+	if p.f18(c) {
 		b := *c
 		m, e := p.Lit(&b, "/")
 		if e.On {
@@ -953,7 +1121,7 @@ func (p *programParserGen) n37(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	{
+	if p.f19(c) {
 		b := *c
 		m, e := p.n35(&b)
 		if e.On {
@@ -968,7 +1136,7 @@ func (p *programParserGen) n37(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	{
+	if p.f20(c) {
 		b := *c
 		m, e := p.n36(&b)
 		if e.On {
@@ -1033,6 +1201,9 @@ func (p *programParserGen) s_opRHS(c *pgenrt.State, s *opRHS) (bool, pgenrt.Err)
 
 // Stmt
 func (p *programParserGen) n41(c *pgenrt.State, s *program) (bool, pgenrt.Err) {
+	if !p.f5(c) {
+		return false, pgenrt.Err{}
+	}
 	var nv *stmt
 	if p.reuse {
 		nv = p.slab_stmt.Alloc()
@@ -1047,10 +1218,19 @@ func (p *programParserGen) n41(c *pgenrt.State, s *program) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
+// f21 reports whether the token at the cursor may start ";".
+func (p *programParserGen) f21(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return t == 4 && (p.Text(c.Cur) == ";") || t == 6 && (p.Text(c.Cur) == ";")
+}
+
 // ";"?
 func (p *programParserGen) n42(c *pgenrt.State) (bool, pgenrt.Err) {
 	matched := false
 	for {
+		if !p.f21(c) {
+			break
+		}
 		b := *c
 		m, e := p.Lit(&b, ";")
 		if e.On {
@@ -1086,6 +1266,9 @@ func (p *programParserGen) n43(c *pgenrt.State, s *program) (bool, pgenrt.Err) {
 func (p *programParserGen) n44(c *pgenrt.State, s *program) (bool, pgenrt.Err) {
 	matched := false
 	for {
+		if !p.f5(c) {
+			break
+		}
 		b := *c
 		sv0 := s.Stmts
 		m, e := p.n43(&b, s)
@@ -1113,8 +1296,17 @@ func (p *programParserGen) s_program(c *pgenrt.State, s *program) (bool, pgenrt.
 	return c.Close(p.n44(c, s))
 }
 
+// f22 reports whether the token at the cursor may start LetStmt.
+func (p *programParserGen) f22(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return t == 2 && (p.Text(c.Cur) == "let") || t == 3 && (p.Text(c.Cur) == "let")
+}
+
 // LetStmt
 func (p *programParserGen) n45(c *pgenrt.State, s *stmt) (bool, pgenrt.Err) {
+	if !p.f22(c) {
+		return false, pgenrt.Err{}
+	}
 	var nv *letStmt
 	if p.reuse {
 		nv = p.slab_letStmt.Alloc()
@@ -1129,8 +1321,17 @@ func (p *programParserGen) n45(c *pgenrt.State, s *stmt) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
+// f23 reports whether the token at the cursor may start IfStmt.
+func (p *programParserGen) f23(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return t == 2 && (p.Text(c.Cur) == "if") || t == 3 && (p.Text(c.Cur) == "if")
+}
+
 // IfStmt
 func (p *programParserGen) n46(c *pgenrt.State, s *stmt) (bool, pgenrt.Err) {
+	if !p.f23(c) {
+		return false, pgenrt.Err{}
+	}
 	var nv *ifStmt
 	if p.reuse {
 		nv = p.slab_ifStmt.Alloc()
@@ -1147,6 +1348,9 @@ func (p *programParserGen) n46(c *pgenrt.State, s *stmt) (bool, pgenrt.Err) {
 
 // Call
 func (p *programParserGen) n47(c *pgenrt.State, s *stmt) (bool, pgenrt.Err) {
+	if !p.f0(c) {
+		return false, pgenrt.Err{}
+	}
 	var nv *call
 	if p.reuse {
 		nv = p.slab_call.Alloc()
@@ -1200,6 +1404,9 @@ func (p *programParserGen) n50(c *pgenrt.State, s *stmt) (bool, pgenrt.Err) {
 func (p *programParserGen) n51(c *pgenrt.State, s *stmt) (bool, pgenrt.Err) {
 	matched := false
 	for {
+		if !p.f2(c) {
+			break
+		}
 		b := *c
 		sv0 := s.Labels
 		m, e := p.n50(&b, s)
@@ -1240,6 +1447,9 @@ func (p *programParserGen) n52(c *pgenrt.State, s *stmt) (bool, pgenrt.Err) {
 func (p *programParserGen) n53(c *pgenrt.State, s *stmt) (bool, pgenrt.Err) {
 	matched := false
 	for {
+		if !p.f8(c) {
+			break
+		}
 		b := *c
 		sv0 := s.Labels
 		m, e := p.n52(&b, s)
@@ -1278,7 +1488,7 @@ func (p *programParserGen) n54(c *pgenrt.State, s *stmt) (bool, pgenrt.Err) {
 func (p *programParserGen) n55(c *pgenrt.State, s *stmt) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
-	{
+	if p.f22(c) {
 		b := *c
 		sv0 := s.Let
 		m, e := p.n45(&b, s)
@@ -1295,7 +1505,7 @@ func (p *programParserGen) n55(c *pgenrt.State, s *stmt) (bool, pgenrt.Err) {
 		}
 		s.Let = sv0
 	}
-	{
+	if p.f23(c) {
 		b := *c
 		sv0 := s.If
 		m, e := p.n46(&b, s)
@@ -1312,7 +1522,7 @@ func (p *programParserGen) n55(c *pgenrt.State, s *stmt) (bool, pgenrt.Err) {
 		}
 		s.If = sv0
 	}
-	{
+	if p.f0(c) {
 		b := *c
 		sv0 := s.Call
 		m, e := p.n47(&b, s)
@@ -1329,7 +1539,7 @@ func (p *programParserGen) n55(c *pgenrt.State, s *stmt) (bool, pgenrt.Err) {
 		}
 		s.Call = sv0
 	}
-	{
+	if p.f21(c) {
 		b := *c
 		sv0, sv1 := s.Empty, s.Labels
 		m, e := p.n54(&b, s)
@@ -1374,6 +1584,9 @@ func (p *programParserGen) n56(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 func (p *programParserGen) n57(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 	matched := false
 	for {
+		if !p.f16(c) {
+			break
+		}
 		b := *c
 		sv0 := s.Neg
 		m, e := p.n56(&b, s)
@@ -1395,6 +1608,12 @@ func (p *programParserGen) n57(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 	}
 	_ = matched
 	return true, pgenrt.Err{}
+}
+
+// f24 reports whether the token at the cursor may start <num>.
+func (p *programParserGen) f24(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return 0x2>>uint32(t)&1 != 0
 }
 
 // <num>
@@ -1419,6 +1638,12 @@ func (p *programParserGen) n58(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 	*ns = v
 	s.Num = ns
 	return true, pgenrt.Err{}
+}
+
+// f25 reports whether the token at the cursor may start <str>.
+func (p *programParserGen) f25(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return 0x1>>uint32(t)&1 != 0
 }
 
 // <str>
@@ -1447,6 +1672,9 @@ func (p *programParserGen) n59(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 
 // Call
 func (p *programParserGen) n60(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
+	if !p.f0(c) {
+		return false, pgenrt.Err{}
+	}
 	var nv *call
 	if p.reuse {
 		nv = p.slab_call.Alloc()
@@ -1485,6 +1713,12 @@ func (p *programParserGen) n61(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
+// f26 reports whether the token at the cursor may start "(" Expr ")".
+func (p *programParserGen) f26(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return t == 4 && (p.Text(c.Cur) == "(") || t == 6 && (p.Text(c.Cur) == "(")
+}
+
 // Expr
 func (p *programParserGen) n62(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 	var nv *expr
@@ -1515,11 +1749,23 @@ func (p *programParserGen) n63(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
+// f27 reports whether the token at the cursor may start "[" ((<num> | <str>) ("," (<num> | <str>))*)? "]".
+func (p *programParserGen) f27(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return t == 4 && (p.Text(c.Cur) == "[") || t == 6 && (p.Text(c.Cur) == "[")
+}
+
+// f28 reports whether the token at the cursor may start ((<num> | <str>) ("," (<num> | <str>))*).
+func (p *programParserGen) f28(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return 0x3>>uint32(t)&1 != 0
+}
+
 // <num> | <str>
 func (p *programParserGen) n64(c *pgenrt.State) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
-	{
+	if p.f24(c) {
 		b := *c
 		m, e := p.Ref(&b, 1)
 		if e.On {
@@ -1534,7 +1780,7 @@ func (p *programParserGen) n64(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	{
+	if p.f25(c) {
 		b := *c
 		m, e := p.Ref(&b, 0)
 		if e.On {
@@ -1583,6 +1829,9 @@ func (p *programParserGen) n66(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 func (p *programParserGen) n67(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 	matched := false
 	for {
+		if !p.f2(c) {
+			break
+		}
 		b := *c
 		sv0 := s.List
 		m, e := p.n66(&b, s)
@@ -1620,6 +1869,9 @@ func (p *programParserGen) n68(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 func (p *programParserGen) n69(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 	matched := false
 	for {
+		if !p.f28(c) {
+			break
+		}
 		b := *c
 		sv0 := s.List
 		m, e := p.n68(&b, s)
@@ -1661,7 +1913,7 @@ func (p *programParserGen) n70(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 func (p *programParserGen) n71(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
-	{
+	if p.f24(c) {
 		b := *c
 		sv0 := s.Num
 		m, e := p.n58(&b, s)
@@ -1678,7 +1930,7 @@ func (p *programParserGen) n71(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 		}
 		s.Num = sv0
 	}
-	{
+	if p.f25(c) {
 		b := *c
 		sv0 := s.Str
 		m, e := p.n59(&b, s)
@@ -1695,7 +1947,7 @@ func (p *programParserGen) n71(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 		}
 		s.Str = sv0
 	}
-	{
+	if p.f0(c) {
 		b := *c
 		sv0 := s.Call
 		m, e := p.n60(&b, s)
@@ -1712,7 +1964,7 @@ func (p *programParserGen) n71(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 		}
 		s.Call = sv0
 	}
-	{
+	if p.f0(c) {
 		b := *c
 		sv0 := s.Var
 		m, e := p.n61(&b, s)
@@ -1729,7 +1981,7 @@ func (p *programParserGen) n71(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 		}
 		s.Var = sv0
 	}
-	{
+	if p.f26(c) {
 		b := *c
 		sv0 := s.Sub
 		m, e := p.n63(&b, s)
@@ -1746,7 +1998,7 @@ func (p *programParserGen) n71(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 		}
 		s.Sub = sv0
 	}
-	{
+	if p.f27(c) {
 		b := *c
 		sv0 := s.List
 		m, e := p.n70(&b, s)
@@ -1798,6 +2050,9 @@ func (p *programParserGen) n73(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 func (p *programParserGen) n74(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 	matched := false
 	for {
+		if !p.f27(c) {
+			break
+		}
 		b := *c
 		sv0 := s.Index
 		m, e := p.n73(&b, s)
