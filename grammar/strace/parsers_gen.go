@@ -269,8 +269,19 @@ func (p *lineParserGen) n0(c *pgenrt.State, s *binop) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
+// f1 reports whether the token at the cursor may start Primary.
+func (p *lineParserGen) f1(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return 0x1101d8>>uint32(t)&1 != 0 || t == 1 && (p.Text(c.Cur) == "(") || t == 2 && (p.Text(c.Cur) == "{") || t == 11 && (p.Text(c.Cur) == "...") || t == 19 && (p.Text(c.Cur) == "&") || t == 21 && (p.Text(c.Cur) == "?" || p.Text(c.Cur) == "[")
+}
+
 // Primary
 func (p *lineParserGen) n1(c *pgenrt.State, s *binop) (bool, pgenrt.Err) {
+	if !p.f1(c) {
+		e := c.Fail(0)
+		c.MaybeUpdate(e)
+		return true, e
+	}
 	var nv *primary
 	if p.reuse {
 		nv = p.slab_primary.Alloc()
@@ -291,7 +302,7 @@ func (p *lineParserGen) n2(c *pgenrt.State, s *binop) (bool, pgenrt.Err) {
 		return e.On, e
 	}
 	if m, e := p.n1(c, s); !m || e.On {
-		return true, c.Miss(e, 0)
+		return true, c.Miss(e, 1)
 	}
 	return true, pgenrt.Err{}
 }
@@ -300,8 +311,8 @@ func (p *lineParserGen) s_binop(c *pgenrt.State, s *binop) (bool, pgenrt.Err) {
 	return c.Close(p.n2(c, s))
 }
 
-// f1 reports whether the token at the cursor may start <ident>.
-func (p *lineParserGen) f1(c *pgenrt.State) bool {
+// f2 reports whether the token at the cursor may start <ident>.
+func (p *lineParserGen) f2(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return 0x100>>uint32(t)&1 != 0
 }
@@ -364,15 +375,15 @@ func (p *lineParserGen) n5(c *pgenrt.State, s *call) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
-// f2 reports whether the token at the cursor may start Tail.
-func (p *lineParserGen) f2(c *pgenrt.State) bool {
+// f3 reports whether the token at the cursor may start Tail.
+func (p *lineParserGen) f3(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return 0x3000>>uint32(t)&1 != 0 || t == 1 && (p.Text(c.Cur) == ")")
 }
 
 // Tail
 func (p *lineParserGen) n6(c *pgenrt.State, s *call) (bool, pgenrt.Err) {
-	if !p.f2(c) {
+	if !p.f3(c) {
 		return false, pgenrt.Err{}
 	}
 	var v tail
@@ -389,13 +400,13 @@ func (p *lineParserGen) n7(c *pgenrt.State, s *call) (bool, pgenrt.Err) {
 		return e.On, e
 	}
 	if m, e := p.Lit(c, "("); !m || e.On {
-		return true, c.Miss(e, 1)
-	}
-	if m, e := p.n5(c, s); !m || e.On {
 		return true, c.Miss(e, 2)
 	}
-	if m, e := p.n6(c, s); !m || e.On {
+	if m, e := p.n5(c, s); !m || e.On {
 		return true, c.Miss(e, 3)
+	}
+	if m, e := p.n6(c, s); !m || e.On {
+		return true, c.Miss(e, 4)
 	}
 	return true, pgenrt.Err{}
 }
@@ -405,8 +416,8 @@ func (p *lineParserGen) s_call(c *pgenrt.State, s *call) (bool, pgenrt.Err) {
 	return c.Close(p.n7(c, s))
 }
 
-// f3 reports whether the token at the cursor may start "---".
-func (p *lineParserGen) f3(c *pgenrt.State) bool {
+// f4 reports whether the token at the cursor may start "---".
+func (p *lineParserGen) f4(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == 18 && (p.Text(c.Cur) == "---")
 }
@@ -432,8 +443,8 @@ func (p *lineParserGen) s_dashes(c *pgenrt.State, s *dashes) (bool, pgenrt.Err) 
 	return c.Close(p.n8(c, s))
 }
 
-// f4 reports whether the token at the cursor may start <duration>.
-func (p *lineParserGen) f4(c *pgenrt.State) bool {
+// f5 reports whether the token at the cursor may start <duration>.
+func (p *lineParserGen) f5(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return 0x20000>>uint32(t)&1 != 0
 }
@@ -459,8 +470,8 @@ func (p *lineParserGen) s_durTok(c *pgenrt.State, s *durTok) (bool, pgenrt.Err) 
 	return c.Close(p.n9(c, s))
 }
 
-// f5 reports whether the token at the cursor may start ",".
-func (p *lineParserGen) f5(c *pgenrt.State) bool {
+// f6 reports whether the token at the cursor may start ",".
+func (p *lineParserGen) f6(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == 2 && (p.Text(c.Cur) == ",")
 }
@@ -479,6 +490,11 @@ func (p *lineParserGen) n10(c *pgenrt.State, s *elem) (bool, pgenrt.Err) {
 
 // Primary
 func (p *lineParserGen) n11(c *pgenrt.State, s *elem) (bool, pgenrt.Err) {
+	if !p.f1(c) {
+		e := c.Fail(0)
+		c.MaybeUpdate(e)
+		return true, e
+	}
 	var nv *primary
 	if p.reuse {
 		nv = p.slab_primary.Alloc()
@@ -541,8 +557,8 @@ func (p *lineParserGen) n13(c *pgenrt.State, s *elem) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
-// f6 reports whether the token at the cursor may start ("=" Expr).
-func (p *lineParserGen) f6(c *pgenrt.State) bool {
+// f7 reports whether the token at the cursor may start ("=" Expr).
+func (p *lineParserGen) f7(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == 21 && (p.Text(c.Cur) == "=")
 }
@@ -569,7 +585,7 @@ func (p *lineParserGen) n15(c *pgenrt.State, s *elem) (bool, pgenrt.Err) {
 		return e.On, e
 	}
 	if m, e := p.n14(c, s); !m || e.On {
-		return true, c.Miss(e, 5)
+		return true, c.Miss(e, 6)
 	}
 	return true, pgenrt.Err{}
 }
@@ -578,7 +594,7 @@ func (p *lineParserGen) n15(c *pgenrt.State, s *elem) (bool, pgenrt.Err) {
 func (p *lineParserGen) n16(c *pgenrt.State, s *elem) (bool, pgenrt.Err) {
 	matched := false
 	for {
-		if !p.f6(c) {
+		if !p.f7(c) {
 			break
 		}
 		b := *c
@@ -610,16 +626,16 @@ func (p *lineParserGen) n17(c *pgenrt.State, s *elem) (bool, pgenrt.Err) {
 		return e.On, e
 	}
 	if m, e := p.n13(c, s); !m || e.On {
-		return true, c.Miss(e, 4)
+		return true, c.Miss(e, 5)
 	}
 	if m, e := p.n16(c, s); !m || e.On {
-		return true, c.Miss(e, 6)
+		return true, c.Miss(e, 7)
 	}
 	return true, pgenrt.Err{}
 }
 
-// f7 reports whether the token at the cursor may start <comment>.
-func (p *lineParserGen) f7(c *pgenrt.State) bool {
+// f8 reports whether the token at the cursor may start <comment>.
+func (p *lineParserGen) f8(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return 0x400>>uint32(t)&1 != 0
 }
@@ -652,7 +668,7 @@ func (p *lineParserGen) n18(c *pgenrt.State, s *elem) (bool, pgenrt.Err) {
 func (p *lineParserGen) n19(c *pgenrt.State, s *elem) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
-	if p.f5(c) {
+	if p.f6(c) {
 		b := *c
 		sv0 := s.Comma
 		m, e := p.n10(&b, s)
@@ -686,7 +702,7 @@ func (p *lineParserGen) n19(c *pgenrt.State, s *elem) (bool, pgenrt.Err) {
 		}
 		s.Left, s.Right, s.Assign = sv0, sv1, sv2
 	}
-	if p.f7(c) {
+	if p.f8(c) {
 		b := *c
 		sv0 := s.Comment
 		m, e := p.n18(&b, s)
@@ -715,15 +731,15 @@ func (p *lineParserGen) s_elem(c *pgenrt.State, s *elem) (bool, pgenrt.Err) {
 	return c.Close(p.n19(c, s))
 }
 
-// f8 reports whether the token at the cursor may start ExitWord.
-func (p *lineParserGen) f8(c *pgenrt.State) bool {
+// f9 reports whether the token at the cursor may start ExitWord.
+func (p *lineParserGen) f9(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return 0x180>>uint32(t)&1 != 0 || t == 1 && (p.Text(c.Cur) == "(" || p.Text(c.Cur) == ")")
 }
 
 // ExitWord
 func (p *lineParserGen) n20(c *pgenrt.State, s *exit) (bool, pgenrt.Err) {
-	if !p.f8(c) {
+	if !p.f9(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *exitWord
@@ -744,7 +760,7 @@ func (p *lineParserGen) n20(c *pgenrt.State, s *exit) (bool, pgenrt.Err) {
 func (p *lineParserGen) n21(c *pgenrt.State, s *exit) (bool, pgenrt.Err) {
 	matched := false
 	for {
-		if !p.f8(c) {
+		if !p.f9(c) {
 			break
 		}
 		b := *c
@@ -774,10 +790,10 @@ func (p *lineParserGen) n22(c *pgenrt.State, s *exit) (bool, pgenrt.Err) {
 		return e.On, e
 	}
 	if m, e := p.n21(c, s); !m || e.On {
-		return true, c.Miss(e, 7)
+		return true, c.Miss(e, 8)
 	}
 	if m, e := p.Lit(c, "+++"); !m || e.On {
-		return true, c.Miss(e, 8)
+		return true, c.Miss(e, 9)
 	}
 	return true, pgenrt.Err{}
 }
@@ -787,20 +803,20 @@ func (p *lineParserGen) s_exit(c *pgenrt.State, s *exit) (bool, pgenrt.Err) {
 	return c.Close(p.n22(c, s))
 }
 
-// f9 reports whether the token at the cursor may start <number>.
-func (p *lineParserGen) f9(c *pgenrt.State) bool {
+// f10 reports whether the token at the cursor may start <number>.
+func (p *lineParserGen) f10(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return 0x80>>uint32(t)&1 != 0
 }
 
-// f10 reports whether the token at the cursor may start "(".
-func (p *lineParserGen) f10(c *pgenrt.State) bool {
+// f11 reports whether the token at the cursor may start "(".
+func (p *lineParserGen) f11(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == 1 && (p.Text(c.Cur) == "(")
 }
 
-// f11 reports whether the token at the cursor may start ")".
-func (p *lineParserGen) f11(c *pgenrt.State) bool {
+// f12 reports whether the token at the cursor may start ")".
+func (p *lineParserGen) f12(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == 1 && (p.Text(c.Cur) == ")")
 }
@@ -809,7 +825,7 @@ func (p *lineParserGen) f11(c *pgenrt.State) bool {
 func (p *lineParserGen) n23(c *pgenrt.State) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
-	if p.f1(c) {
+	if p.f2(c) {
 		b := *c
 		m, e := p.Ref(&b, 8)
 		if e.On {
@@ -824,7 +840,7 @@ func (p *lineParserGen) n23(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	if p.f9(c) {
+	if p.f10(c) {
 		b := *c
 		m, e := p.Ref(&b, 7)
 		if e.On {
@@ -839,7 +855,7 @@ func (p *lineParserGen) n23(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	if p.f10(c) {
+	if p.f11(c) {
 		b := *c
 		m, e := p.Lit(&b, "(")
 		if e.On {
@@ -854,7 +870,7 @@ func (p *lineParserGen) n23(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	if p.f11(c) {
+	if p.f12(c) {
 		b := *c
 		m, e := p.Lit(&b, ")")
 		if e.On {
@@ -899,6 +915,11 @@ func (p *lineParserGen) s_exitWord(c *pgenrt.State, s *exitWord) (bool, pgenrt.E
 
 // Primary
 func (p *lineParserGen) n25(c *pgenrt.State, s *expr) (bool, pgenrt.Err) {
+	if !p.f1(c) {
+		e := c.Fail(0)
+		c.MaybeUpdate(e)
+		return true, e
+	}
 	var nv *primary
 	if p.reuse {
 		nv = p.slab_primary.Alloc()
@@ -967,7 +988,7 @@ func (p *lineParserGen) n28(c *pgenrt.State, s *expr) (bool, pgenrt.Err) {
 		return e.On, e
 	}
 	if m, e := p.n27(c, s); !m || e.On {
-		return true, c.Miss(e, 9)
+		return true, c.Miss(e, 10)
 	}
 	return true, pgenrt.Err{}
 }
@@ -1022,8 +1043,8 @@ func (p *lineParserGen) n30(c *pgenrt.State, s *ipTok) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
-// f12 reports whether the token at the cursor may start "?"+.
-func (p *lineParserGen) f12(c *pgenrt.State) bool {
+// f13 reports whether the token at the cursor may start "?"+.
+func (p *lineParserGen) f13(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == 21 && (p.Text(c.Cur) == "?")
 }
@@ -1044,7 +1065,7 @@ func (p *lineParserGen) n31(c *pgenrt.State, s *ipTok) (bool, pgenrt.Err) {
 func (p *lineParserGen) n32(c *pgenrt.State, s *ipTok) (bool, pgenrt.Err) {
 	matched := false
 	for {
-		if !p.f12(c) {
+		if !p.f13(c) {
 			break
 		}
 		b := *c
@@ -1072,7 +1093,7 @@ func (p *lineParserGen) n32(c *pgenrt.State, s *ipTok) (bool, pgenrt.Err) {
 func (p *lineParserGen) n33(c *pgenrt.State, s *ipTok) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
-	if p.f9(c) {
+	if p.f10(c) {
 		b := *c
 		sv0 := s.Hex
 		m, e := p.n30(&b, s)
@@ -1089,7 +1110,7 @@ func (p *lineParserGen) n33(c *pgenrt.State, s *ipTok) (bool, pgenrt.Err) {
 		}
 		s.Hex = sv0
 	}
-	if p.f12(c) {
+	if p.f13(c) {
 		b := *c
 		sv0 := s.Unknown
 		m, e := p.n32(&b, s)
@@ -1119,10 +1140,10 @@ func (p *lineParserGen) n34(c *pgenrt.State, s *ipTok) (bool, pgenrt.Err) {
 		return e.On, e
 	}
 	if m, e := p.n33(c, s); !m || e.On {
-		return true, c.Miss(e, 10)
+		return true, c.Miss(e, 11)
 	}
 	if m, e := p.Lit(c, "]"); !m || e.On {
-		return true, c.Miss(e, 11)
+		return true, c.Miss(e, 12)
 	}
 	return true, pgenrt.Err{}
 }
@@ -1132,15 +1153,15 @@ func (p *lineParserGen) s_ipTok(c *pgenrt.State, s *ipTok) (bool, pgenrt.Err) {
 	return c.Close(p.n34(c, s))
 }
 
-// f13 reports whether the token at the cursor may start (PrefixTok PrefixTok?).
-func (p *lineParserGen) f13(c *pgenrt.State) bool {
+// f14 reports whether the token at the cursor may start (PrefixTok PrefixTok?).
+func (p *lineParserGen) f14(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return 0x2e0>>uint32(t)&1 != 0
 }
 
 // PrefixTok
 func (p *lineParserGen) n35(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
-	if !p.f13(c) {
+	if !p.f14(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *prefixTok
@@ -1159,7 +1180,7 @@ func (p *lineParserGen) n35(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 
 // PrefixTok
 func (p *lineParserGen) n36(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
-	if !p.f13(c) {
+	if !p.f14(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *prefixTok
@@ -1180,7 +1201,7 @@ func (p *lineParserGen) n36(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 func (p *lineParserGen) n37(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 	matched := false
 	for {
-		if !p.f13(c) {
+		if !p.f14(c) {
 			break
 		}
 		b := *c
@@ -1212,7 +1233,7 @@ func (p *lineParserGen) n38(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 		return e.On, e
 	}
 	if m, e := p.n37(c, s); !m || e.On {
-		return true, c.Miss(e, 12)
+		return true, c.Miss(e, 13)
 	}
 	return true, pgenrt.Err{}
 }
@@ -1221,7 +1242,7 @@ func (p *lineParserGen) n38(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 func (p *lineParserGen) n39(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 	matched := false
 	for {
-		if !p.f13(c) {
+		if !p.f14(c) {
 			break
 		}
 		b := *c
@@ -1247,15 +1268,15 @@ func (p *lineParserGen) n39(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
-// f14 reports whether the token at the cursor may start IpTok.
-func (p *lineParserGen) f14(c *pgenrt.State) bool {
+// f15 reports whether the token at the cursor may start IpTok.
+func (p *lineParserGen) f15(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == 21 && (p.Text(c.Cur) == "[")
 }
 
 // IpTok
 func (p *lineParserGen) n40(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
-	if !p.f14(c) {
+	if !p.f15(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *ipTok
@@ -1276,7 +1297,7 @@ func (p *lineParserGen) n40(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 func (p *lineParserGen) n41(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 	matched := false
 	for {
-		if !p.f14(c) {
+		if !p.f15(c) {
 			break
 		}
 		b := *c
@@ -1304,7 +1325,7 @@ func (p *lineParserGen) n41(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 
 // Call
 func (p *lineParserGen) n42(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
-	if !p.f1(c) {
+	if !p.f2(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *call
@@ -1321,15 +1342,15 @@ func (p *lineParserGen) n42(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
-// f15 reports whether the token at the cursor may start Resumed.
-func (p *lineParserGen) f15(c *pgenrt.State) bool {
+// f16 reports whether the token at the cursor may start Resumed.
+func (p *lineParserGen) f16(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return 0x8000>>uint32(t)&1 != 0
 }
 
 // Resumed
 func (p *lineParserGen) n43(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
-	if !p.f15(c) {
+	if !p.f16(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *resumed
@@ -1348,7 +1369,7 @@ func (p *lineParserGen) n43(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 
 // Signal
 func (p *lineParserGen) n44(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
-	if !p.f3(c) {
+	if !p.f4(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *signal
@@ -1365,15 +1386,15 @@ func (p *lineParserGen) n44(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
-// f16 reports whether the token at the cursor may start Exit.
-func (p *lineParserGen) f16(c *pgenrt.State) bool {
+// f17 reports whether the token at the cursor may start Exit.
+func (p *lineParserGen) f17(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == 18 && (p.Text(c.Cur) == "+++")
 }
 
 // Exit
 func (p *lineParserGen) n45(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
-	if !p.f16(c) {
+	if !p.f17(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *exit
@@ -1394,7 +1415,7 @@ func (p *lineParserGen) n45(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 func (p *lineParserGen) n46(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
-	if p.f1(c) {
+	if p.f2(c) {
 		b := *c
 		sv0 := s.Call
 		m, e := p.n42(&b, s)
@@ -1411,7 +1432,7 @@ func (p *lineParserGen) n46(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 		}
 		s.Call = sv0
 	}
-	if p.f15(c) {
+	if p.f16(c) {
 		b := *c
 		sv0 := s.Resumed
 		m, e := p.n43(&b, s)
@@ -1428,7 +1449,7 @@ func (p *lineParserGen) n46(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 		}
 		s.Resumed = sv0
 	}
-	if p.f3(c) {
+	if p.f4(c) {
 		b := *c
 		sv0 := s.Signal
 		m, e := p.n44(&b, s)
@@ -1445,7 +1466,7 @@ func (p *lineParserGen) n46(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 		}
 		s.Signal = sv0
 	}
-	if p.f16(c) {
+	if p.f17(c) {
 		b := *c
 		sv0 := s.Exit
 		m, e := p.n45(&b, s)
@@ -1475,10 +1496,10 @@ func (p *lineParserGen) n47(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 		return e.On, e
 	}
 	if m, e := p.n41(c, s); !m || e.On {
-		return true, c.Miss(e, 13)
+		return true, c.Miss(e, 14)
 	}
 	if m, e := p.n46(c, s); !m || e.On {
-		return true, c.Miss(e, 14)
+		return true, c.Miss(e, 15)
 	}
 	return true, pgenrt.Err{}
 }
@@ -1503,15 +1524,15 @@ func (p *lineParserGen) n48(c *pgenrt.State, s *note) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
-// f17 reports whether the token at the cursor may start NoteItem.
-func (p *lineParserGen) f17(c *pgenrt.State) bool {
+// f18 reports whether the token at the cursor may start NoteItem.
+func (p *lineParserGen) f18(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return 0x3bfffc>>uint32(t)&1 != 0 || t == 1 && (p.Text(c.Cur) == "(")
 }
 
 // NoteItem
 func (p *lineParserGen) n49(c *pgenrt.State, s *note) (bool, pgenrt.Err) {
-	if !p.f17(c) {
+	if !p.f18(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *noteItem
@@ -1532,7 +1553,7 @@ func (p *lineParserGen) n49(c *pgenrt.State, s *note) (bool, pgenrt.Err) {
 func (p *lineParserGen) n50(c *pgenrt.State, s *note) (bool, pgenrt.Err) {
 	matched := false
 	for {
-		if !p.f17(c) {
+		if !p.f18(c) {
 			break
 		}
 		b := *c
@@ -1563,10 +1584,10 @@ func (p *lineParserGen) n51(c *pgenrt.State, s *note) (bool, pgenrt.Err) {
 		return e.On, e
 	}
 	if m, e := p.n50(c, s); !m || e.On {
-		return true, c.Miss(e, 15)
+		return true, c.Miss(e, 16)
 	}
 	if m, e := p.Lit(c, ")"); !m || e.On {
-		return true, c.Miss(e, 16)
+		return true, c.Miss(e, 17)
 	}
 	return true, pgenrt.Err{}
 }
@@ -1578,7 +1599,7 @@ func (p *lineParserGen) s_note(c *pgenrt.State, s *note) (bool, pgenrt.Err) {
 
 // Note
 func (p *lineParserGen) n52(c *pgenrt.State, s *noteItem) (bool, pgenrt.Err) {
-	if !p.f10(c) {
+	if !p.f11(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *note
@@ -1595,86 +1616,86 @@ func (p *lineParserGen) n52(c *pgenrt.State, s *noteItem) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
-// f18 reports whether the token at the cursor may start (<ident> | <number> | <float> | <string> | <comment> | <fd> | <ellipsis> | <sep> | <binop> | <unary> | <punct> | <clock> | <pidtag> | <resuming> | <duration> | <unfinished> | <unavailable> | <detached> | <resumed>).
-func (p *lineParserGen) f18(c *pgenrt.State) bool {
+// f19 reports whether the token at the cursor may start (<ident> | <number> | <float> | <string> | <comment> | <fd> | <ellipsis> | <sep> | <binop> | <unary> | <punct> | <clock> | <pidtag> | <resuming> | <duration> | <unfinished> | <unavailable> | <detached> | <resumed>).
+func (p *lineParserGen) f19(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return 0x3bfffc>>uint32(t)&1 != 0
 }
 
-// f19 reports whether the token at the cursor may start <float>.
-func (p *lineParserGen) f19(c *pgenrt.State) bool {
+// f20 reports whether the token at the cursor may start <float>.
+func (p *lineParserGen) f20(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return 0x40>>uint32(t)&1 != 0
 }
 
-// f20 reports whether the token at the cursor may start <string>.
-func (p *lineParserGen) f20(c *pgenrt.State) bool {
+// f21 reports whether the token at the cursor may start <string>.
+func (p *lineParserGen) f21(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return 0x8>>uint32(t)&1 != 0
 }
 
-// f21 reports whether the token at the cursor may start <fd>.
-func (p *lineParserGen) f21(c *pgenrt.State) bool {
+// f22 reports whether the token at the cursor may start <fd>.
+func (p *lineParserGen) f22(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return 0x10>>uint32(t)&1 != 0
 }
 
-// f22 reports whether the token at the cursor may start <ellipsis>.
-func (p *lineParserGen) f22(c *pgenrt.State) bool {
+// f23 reports whether the token at the cursor may start <ellipsis>.
+func (p *lineParserGen) f23(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return 0x800>>uint32(t)&1 != 0
 }
 
-// f23 reports whether the token at the cursor may start <sep>.
-func (p *lineParserGen) f23(c *pgenrt.State) bool {
+// f24 reports whether the token at the cursor may start <sep>.
+func (p *lineParserGen) f24(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return 0x4>>uint32(t)&1 != 0
 }
 
-// f24 reports whether the token at the cursor may start <unary>.
-func (p *lineParserGen) f24(c *pgenrt.State) bool {
+// f25 reports whether the token at the cursor may start <unary>.
+func (p *lineParserGen) f25(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return 0x100000>>uint32(t)&1 != 0
 }
 
-// f25 reports whether the token at the cursor may start <punct>.
-func (p *lineParserGen) f25(c *pgenrt.State) bool {
+// f26 reports whether the token at the cursor may start <punct>.
+func (p *lineParserGen) f26(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return 0x200000>>uint32(t)&1 != 0
 }
 
-// f26 reports whether the token at the cursor may start <clock>.
-func (p *lineParserGen) f26(c *pgenrt.State) bool {
+// f27 reports whether the token at the cursor may start <clock>.
+func (p *lineParserGen) f27(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return 0x20>>uint32(t)&1 != 0
 }
 
-// f27 reports whether the token at the cursor may start <pidtag>.
-func (p *lineParserGen) f27(c *pgenrt.State) bool {
+// f28 reports whether the token at the cursor may start <pidtag>.
+func (p *lineParserGen) f28(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return 0x200>>uint32(t)&1 != 0
 }
 
-// f28 reports whether the token at the cursor may start <resuming>.
-func (p *lineParserGen) f28(c *pgenrt.State) bool {
+// f29 reports whether the token at the cursor may start <resuming>.
+func (p *lineParserGen) f29(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return 0x10000>>uint32(t)&1 != 0
 }
 
-// f29 reports whether the token at the cursor may start <unfinished>.
-func (p *lineParserGen) f29(c *pgenrt.State) bool {
+// f30 reports whether the token at the cursor may start <unfinished>.
+func (p *lineParserGen) f30(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return 0x1000>>uint32(t)&1 != 0
 }
 
-// f30 reports whether the token at the cursor may start <unavailable>.
-func (p *lineParserGen) f30(c *pgenrt.State) bool {
+// f31 reports whether the token at the cursor may start <unavailable>.
+func (p *lineParserGen) f31(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return 0x4000>>uint32(t)&1 != 0
 }
 
-// f31 reports whether the token at the cursor may start <detached>.
-func (p *lineParserGen) f31(c *pgenrt.State) bool {
+// f32 reports whether the token at the cursor may start <detached>.
+func (p *lineParserGen) f32(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return 0x2000>>uint32(t)&1 != 0
 }
@@ -1683,7 +1704,7 @@ func (p *lineParserGen) f31(c *pgenrt.State) bool {
 func (p *lineParserGen) n53(c *pgenrt.State) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
-	if p.f1(c) {
+	if p.f2(c) {
 		b := *c
 		m, e := p.Ref(&b, 8)
 		if e.On {
@@ -1698,7 +1719,7 @@ func (p *lineParserGen) n53(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	if p.f9(c) {
+	if p.f10(c) {
 		b := *c
 		m, e := p.Ref(&b, 7)
 		if e.On {
@@ -1713,7 +1734,7 @@ func (p *lineParserGen) n53(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	if p.f19(c) {
+	if p.f20(c) {
 		b := *c
 		m, e := p.Ref(&b, 6)
 		if e.On {
@@ -1728,7 +1749,7 @@ func (p *lineParserGen) n53(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	if p.f20(c) {
+	if p.f21(c) {
 		b := *c
 		m, e := p.Ref(&b, 3)
 		if e.On {
@@ -1743,7 +1764,7 @@ func (p *lineParserGen) n53(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	if p.f7(c) {
+	if p.f8(c) {
 		b := *c
 		m, e := p.Ref(&b, 10)
 		if e.On {
@@ -1758,7 +1779,7 @@ func (p *lineParserGen) n53(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	if p.f21(c) {
+	if p.f22(c) {
 		b := *c
 		m, e := p.Ref(&b, 4)
 		if e.On {
@@ -1773,7 +1794,7 @@ func (p *lineParserGen) n53(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	if p.f22(c) {
+	if p.f23(c) {
 		b := *c
 		m, e := p.Ref(&b, 11)
 		if e.On {
@@ -1788,7 +1809,7 @@ func (p *lineParserGen) n53(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	if p.f23(c) {
+	if p.f24(c) {
 		b := *c
 		m, e := p.Ref(&b, 2)
 		if e.On {
@@ -1818,7 +1839,7 @@ func (p *lineParserGen) n53(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	if p.f24(c) {
+	if p.f25(c) {
 		b := *c
 		m, e := p.Ref(&b, 20)
 		if e.On {
@@ -1833,7 +1854,7 @@ func (p *lineParserGen) n53(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	if p.f25(c) {
+	if p.f26(c) {
 		b := *c
 		m, e := p.Ref(&b, 21)
 		if e.On {
@@ -1848,7 +1869,7 @@ func (p *lineParserGen) n53(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	if p.f26(c) {
+	if p.f27(c) {
 		b := *c
 		m, e := p.Ref(&b, 5)
 		if e.On {
@@ -1863,7 +1884,7 @@ func (p *lineParserGen) n53(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	if p.f27(c) {
+	if p.f28(c) {
 		b := *c
 		m, e := p.Ref(&b, 9)
 		if e.On {
@@ -1878,7 +1899,7 @@ func (p *lineParserGen) n53(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	if p.f28(c) {
+	if p.f29(c) {
 		b := *c
 		m, e := p.Ref(&b, 16)
 		if e.On {
@@ -1893,7 +1914,7 @@ func (p *lineParserGen) n53(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	if p.f4(c) {
+	if p.f5(c) {
 		b := *c
 		m, e := p.Ref(&b, 17)
 		if e.On {
@@ -1908,7 +1929,7 @@ func (p *lineParserGen) n53(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	if p.f29(c) {
+	if p.f30(c) {
 		b := *c
 		m, e := p.Ref(&b, 12)
 		if e.On {
@@ -1923,7 +1944,7 @@ func (p *lineParserGen) n53(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	if p.f30(c) {
+	if p.f31(c) {
 		b := *c
 		m, e := p.Ref(&b, 14)
 		if e.On {
@@ -1938,7 +1959,7 @@ func (p *lineParserGen) n53(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	if p.f31(c) {
+	if p.f32(c) {
 		b := *c
 		m, e := p.Ref(&b, 13)
 		if e.On {
@@ -1953,7 +1974,7 @@ func (p *lineParserGen) n53(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	if p.f15(c) {
+	if p.f16(c) {
 		b := *c
 		m, e := p.Ref(&b, 15)
 		if e.On {
@@ -1995,7 +2016,7 @@ func (p *lineParserGen) n54(c *pgenrt.State, s *noteItem) (bool, pgenrt.Err) {
 func (p *lineParserGen) n55(c *pgenrt.State, s *noteItem) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
-	if p.f10(c) {
+	if p.f11(c) {
 		b := *c
 		sv0 := s.Inner
 		m, e := p.n52(&b, s)
@@ -2012,7 +2033,7 @@ func (p *lineParserGen) n55(c *pgenrt.State, s *noteItem) (bool, pgenrt.Err) {
 		}
 		s.Inner = sv0
 	}
-	if p.f18(c) {
+	if p.f19(c) {
 		b := *c
 		sv0 := s.Tok
 		m, e := p.n54(&b, s)
@@ -2045,7 +2066,7 @@ func (p *lineParserGen) s_noteItem(c *pgenrt.State, s *noteItem) (bool, pgenrt.E
 func (p *lineParserGen) n56(c *pgenrt.State) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
-	if p.f27(c) {
+	if p.f28(c) {
 		b := *c
 		m, e := p.Ref(&b, 9)
 		if e.On {
@@ -2060,7 +2081,7 @@ func (p *lineParserGen) n56(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	if p.f9(c) {
+	if p.f10(c) {
 		b := *c
 		m, e := p.Ref(&b, 7)
 		if e.On {
@@ -2075,7 +2096,7 @@ func (p *lineParserGen) n56(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	if p.f26(c) {
+	if p.f27(c) {
 		b := *c
 		m, e := p.Ref(&b, 5)
 		if e.On {
@@ -2090,7 +2111,7 @@ func (p *lineParserGen) n56(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	if p.f19(c) {
+	if p.f20(c) {
 		b := *c
 		m, e := p.Ref(&b, 6)
 		if e.On {
@@ -2133,14 +2154,14 @@ func (p *lineParserGen) s_prefixTok(c *pgenrt.State, s *prefixTok) (bool, pgenrt
 	return c.Close(p.n57(c, s))
 }
 
-// f32 reports whether the token at the cursor may start (<unary> | "&").
-func (p *lineParserGen) f32(c *pgenrt.State) bool {
+// f33 reports whether the token at the cursor may start (<unary> | "&").
+func (p *lineParserGen) f33(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return 0x100000>>uint32(t)&1 != 0 || t == 19 && (p.Text(c.Cur) == "&")
 }
 
-// f33 reports whether the token at the cursor may start "&".
-func (p *lineParserGen) f33(c *pgenrt.State) bool {
+// f34 reports whether the token at the cursor may start "&".
+func (p *lineParserGen) f34(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == 19 && (p.Text(c.Cur) == "&")
 }
@@ -2149,7 +2170,7 @@ func (p *lineParserGen) f33(c *pgenrt.State) bool {
 func (p *lineParserGen) n58(c *pgenrt.State) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
-	if p.f24(c) {
+	if p.f25(c) {
 		b := *c
 		m, e := p.Ref(&b, 20)
 		if e.On {
@@ -2164,7 +2185,7 @@ func (p *lineParserGen) n58(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	if p.f33(c) {
+	if p.f34(c) {
 		b := *c
 		m, e := p.Lit(&b, "&")
 		if e.On {
@@ -2202,7 +2223,7 @@ func (p *lineParserGen) n59(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 func (p *lineParserGen) n60(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	matched := false
 	for {
-		if !p.f32(c) {
+		if !p.f33(c) {
 			break
 		}
 		b := *c
@@ -2311,10 +2332,10 @@ func (p *lineParserGen) n65(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 		return e.On, e
 	}
 	if m, e := p.n64(c, s); !m || e.On {
-		return true, c.Miss(e, 17)
+		return true, c.Miss(e, 18)
 	}
 	if m, e := p.Lit(c, ")"); !m || e.On {
-		return true, c.Miss(e, 16)
+		return true, c.Miss(e, 17)
 	}
 	return true, pgenrt.Err{}
 }
@@ -2323,7 +2344,7 @@ func (p *lineParserGen) n65(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 func (p *lineParserGen) n66(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	matched := false
 	for {
-		if !p.f10(c) {
+		if !p.f11(c) {
 			break
 		}
 		b := *c
@@ -2355,7 +2376,7 @@ func (p *lineParserGen) n67(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 		return e.On, e
 	}
 	if m, e := p.n66(c, s); !m || e.On {
-		return true, c.Miss(e, 18)
+		return true, c.Miss(e, 19)
 	}
 	return true, pgenrt.Err{}
 }
@@ -2408,8 +2429,8 @@ func (p *lineParserGen) n69(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
-// f34 reports whether the token at the cursor may start "...".
-func (p *lineParserGen) f34(c *pgenrt.State) bool {
+// f35 reports whether the token at the cursor may start "...".
+func (p *lineParserGen) f35(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == 11 && (p.Text(c.Cur) == "...")
 }
@@ -2430,7 +2451,7 @@ func (p *lineParserGen) n70(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 func (p *lineParserGen) n71(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	matched := false
 	for {
-		if !p.f34(c) {
+		if !p.f35(c) {
 			break
 		}
 		b := *c
@@ -2462,19 +2483,19 @@ func (p *lineParserGen) n72(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 		return e.On, e
 	}
 	if m, e := p.n71(c, s); !m || e.On {
-		return true, c.Miss(e, 19)
+		return true, c.Miss(e, 20)
 	}
 	return true, pgenrt.Err{}
 }
 
-// f35 reports whether the token at the cursor may start ("{" | "[") Elem* ("}" | "]").
-func (p *lineParserGen) f35(c *pgenrt.State) bool {
+// f36 reports whether the token at the cursor may start ("{" | "[") Elem* ("}" | "]").
+func (p *lineParserGen) f36(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == 2 && (p.Text(c.Cur) == "{") || t == 21 && (p.Text(c.Cur) == "[")
 }
 
-// f36 reports whether the token at the cursor may start "{".
-func (p *lineParserGen) f36(c *pgenrt.State) bool {
+// f37 reports whether the token at the cursor may start "{".
+func (p *lineParserGen) f37(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == 2 && (p.Text(c.Cur) == "{")
 }
@@ -2483,7 +2504,7 @@ func (p *lineParserGen) f36(c *pgenrt.State) bool {
 func (p *lineParserGen) n73(c *pgenrt.State) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
-	if p.f36(c) {
+	if p.f37(c) {
 		b := *c
 		m, e := p.Lit(&b, "{")
 		if e.On {
@@ -2498,7 +2519,7 @@ func (p *lineParserGen) n73(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	if p.f14(c) {
+	if p.f15(c) {
 		b := *c
 		m, e := p.Lit(&b, "[")
 		if e.On {
@@ -2586,20 +2607,20 @@ func (p *lineParserGen) n76(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
-// f37 reports whether the token at the cursor may start ("}" | "]").
-func (p *lineParserGen) f37(c *pgenrt.State) bool {
+// f38 reports whether the token at the cursor may start ("}" | "]").
+func (p *lineParserGen) f38(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == 2 && (p.Text(c.Cur) == "]" || p.Text(c.Cur) == "}")
 }
 
-// f38 reports whether the token at the cursor may start "}".
-func (p *lineParserGen) f38(c *pgenrt.State) bool {
+// f39 reports whether the token at the cursor may start "}".
+func (p *lineParserGen) f39(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == 2 && (p.Text(c.Cur) == "}")
 }
 
-// f39 reports whether the token at the cursor may start "]".
-func (p *lineParserGen) f39(c *pgenrt.State) bool {
+// f40 reports whether the token at the cursor may start "]".
+func (p *lineParserGen) f40(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == 2 && (p.Text(c.Cur) == "]")
 }
@@ -2608,7 +2629,7 @@ func (p *lineParserGen) f39(c *pgenrt.State) bool {
 func (p *lineParserGen) n77(c *pgenrt.State) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
-	if p.f38(c) {
+	if p.f39(c) {
 		b := *c
 		m, e := p.Lit(&b, "}")
 		if e.On {
@@ -2623,7 +2644,7 @@ func (p *lineParserGen) n77(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	if p.f39(c) {
+	if p.f40(c) {
 		b := *c
 		m, e := p.Lit(&b, "]")
 		if e.On {
@@ -2667,10 +2688,10 @@ func (p *lineParserGen) n79(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 		return e.On, e
 	}
 	if m, e := p.n76(c, s); !m || e.On {
-		return true, c.Miss(e, 20)
+		return true, c.Miss(e, 21)
 	}
 	if m, e := p.n78(c, s); !m || e.On {
-		return true, c.Miss(e, 21)
+		return true, c.Miss(e, 22)
 	}
 	return true, pgenrt.Err{}
 }
@@ -2793,10 +2814,10 @@ func (p *lineParserGen) n86(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 		return e.On, e
 	}
 	if m, e := p.n85(c, s); !m || e.On {
-		return true, c.Miss(e, 22)
+		return true, c.Miss(e, 23)
 	}
 	if m, e := p.Lit(c, ")"); !m || e.On {
-		return true, c.Miss(e, 16)
+		return true, c.Miss(e, 17)
 	}
 	return true, pgenrt.Err{}
 }
@@ -2805,7 +2826,7 @@ func (p *lineParserGen) n86(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 func (p *lineParserGen) n87(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
-	if p.f1(c) {
+	if p.f2(c) {
 		b := *c
 		sv0, sv1, sv2 := s.Ident, s.Call, s.CallArgs
 		m, e := p.n67(&b, s)
@@ -2822,7 +2843,7 @@ func (p *lineParserGen) n87(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 		}
 		s.Ident, s.Call, s.CallArgs = sv0, sv1, sv2
 	}
-	if p.f9(c) {
+	if p.f10(c) {
 		b := *c
 		sv0 := s.Number
 		m, e := p.n68(&b, s)
@@ -2839,7 +2860,7 @@ func (p *lineParserGen) n87(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 		}
 		s.Number = sv0
 	}
-	if p.f20(c) {
+	if p.f21(c) {
 		b := *c
 		sv0, sv1 := s.String, s.Trunc
 		m, e := p.n72(&b, s)
@@ -2856,7 +2877,7 @@ func (p *lineParserGen) n87(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 		}
 		s.String, s.Trunc = sv0, sv1
 	}
-	if p.f35(c) {
+	if p.f36(c) {
 		b := *c
 		sv0, sv1, sv2 := s.Open, s.Items, s.Close
 		m, e := p.n79(&b, s)
@@ -2873,7 +2894,7 @@ func (p *lineParserGen) n87(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 		}
 		s.Open, s.Items, s.Close = sv0, sv1, sv2
 	}
-	if p.f21(c) {
+	if p.f22(c) {
 		b := *c
 		sv0 := s.Fd
 		m, e := p.n80(&b, s)
@@ -2890,7 +2911,7 @@ func (p *lineParserGen) n87(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 		}
 		s.Fd = sv0
 	}
-	if p.f19(c) {
+	if p.f20(c) {
 		b := *c
 		sv0 := s.Float
 		m, e := p.n81(&b, s)
@@ -2907,7 +2928,7 @@ func (p *lineParserGen) n87(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 		}
 		s.Float = sv0
 	}
-	if p.f34(c) {
+	if p.f35(c) {
 		b := *c
 		sv0 := s.Ellipsis
 		m, e := p.n82(&b, s)
@@ -2924,7 +2945,7 @@ func (p *lineParserGen) n87(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 		}
 		s.Ellipsis = sv0
 	}
-	if p.f28(c) {
+	if p.f29(c) {
 		b := *c
 		sv0 := s.Resuming
 		m, e := p.n83(&b, s)
@@ -2941,7 +2962,7 @@ func (p *lineParserGen) n87(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 		}
 		s.Resuming = sv0
 	}
-	if p.f12(c) {
+	if p.f13(c) {
 		b := *c
 		sv0 := s.Question
 		m, e := p.n84(&b, s)
@@ -2958,7 +2979,7 @@ func (p *lineParserGen) n87(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 		}
 		s.Question = sv0
 	}
-	if p.f10(c) {
+	if p.f11(c) {
 		b := *c
 		sv0 := s.Paren
 		m, e := p.n86(&b, s)
@@ -2988,7 +3009,7 @@ func (p *lineParserGen) n88(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 		return e.On, e
 	}
 	if m, e := p.n87(c, s); !m || e.On {
-		return true, c.Miss(e, 23)
+		return true, c.Miss(e, 0)
 	}
 	return true, pgenrt.Err{}
 }
@@ -3030,7 +3051,7 @@ func (p *lineParserGen) n90(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 func (p *lineParserGen) n91(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
-	if p.f12(c) {
+	if p.f13(c) {
 		b := *c
 		sv0 := s.Unknown
 		m, e := p.n89(&b, s)
@@ -3099,7 +3120,7 @@ func (p *lineParserGen) n92(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 func (p *lineParserGen) n93(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 	matched := false
 	for {
-		if !p.f7(c) {
+		if !p.f8(c) {
 			break
 		}
 		b := *c
@@ -3127,7 +3148,7 @@ func (p *lineParserGen) n93(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 
 // Ident
 func (p *lineParserGen) n94(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
-	if !p.f1(c) {
+	if !p.f2(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *ident
@@ -3148,7 +3169,7 @@ func (p *lineParserGen) n94(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 func (p *lineParserGen) n95(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 	matched := false
 	for {
-		if !p.f1(c) {
+		if !p.f2(c) {
 			break
 		}
 		b := *c
@@ -3176,7 +3197,7 @@ func (p *lineParserGen) n95(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 
 // Note
 func (p *lineParserGen) n96(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
-	if !p.f10(c) {
+	if !p.f11(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *note
@@ -3197,7 +3218,7 @@ func (p *lineParserGen) n96(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 func (p *lineParserGen) n97(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 	matched := false
 	for {
-		if !p.f10(c) {
+		if !p.f11(c) {
 			break
 		}
 		b := *c
@@ -3238,7 +3259,7 @@ func (p *lineParserGen) n98(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 func (p *lineParserGen) n99(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 	matched := false
 	for {
-		if !p.f30(c) {
+		if !p.f31(c) {
 			break
 		}
 		b := *c
@@ -3266,7 +3287,7 @@ func (p *lineParserGen) n99(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 
 // DurTok
 func (p *lineParserGen) n100(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
-	if !p.f4(c) {
+	if !p.f5(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *durTok
@@ -3287,7 +3308,7 @@ func (p *lineParserGen) n100(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 func (p *lineParserGen) n101(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 	matched := false
 	for {
-		if !p.f4(c) {
+		if !p.f5(c) {
 			break
 		}
 		b := *c
@@ -3404,7 +3425,7 @@ func (p *lineParserGen) n105(c *pgenrt.State, s *resumed) (bool, pgenrt.Err) {
 
 // Tail
 func (p *lineParserGen) n106(c *pgenrt.State, s *resumed) (bool, pgenrt.Err) {
-	if !p.f2(c) {
+	if !p.f3(c) {
 		return false, pgenrt.Err{}
 	}
 	var v tail
@@ -3421,10 +3442,10 @@ func (p *lineParserGen) n107(c *pgenrt.State, s *resumed) (bool, pgenrt.Err) {
 		return e.On, e
 	}
 	if m, e := p.n105(c, s); !m || e.On {
-		return true, c.Miss(e, 2)
+		return true, c.Miss(e, 3)
 	}
 	if m, e := p.n106(c, s); !m || e.On {
-		return true, c.Miss(e, 3)
+		return true, c.Miss(e, 4)
 	}
 	return true, pgenrt.Err{}
 }
@@ -3436,7 +3457,7 @@ func (p *lineParserGen) s_resumed(c *pgenrt.State, s *resumed) (bool, pgenrt.Err
 
 // Ident
 func (p *lineParserGen) n108(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
-	if !p.f1(c) {
+	if !p.f2(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *ident
@@ -3457,7 +3478,7 @@ func (p *lineParserGen) n108(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 func (p *lineParserGen) n109(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 	matched := false
 	for {
-		if !p.f1(c) {
+		if !p.f2(c) {
 			break
 		}
 		b := *c
@@ -3553,7 +3574,7 @@ func (p *lineParserGen) n113(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 func (p *lineParserGen) n114(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 	matched := false
 	for {
-		if !p.f36(c) {
+		if !p.f37(c) {
 			break
 		}
 		b := *c
@@ -3581,7 +3602,7 @@ func (p *lineParserGen) n114(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 
 // NoteItem
 func (p *lineParserGen) n115(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
-	if !p.f17(c) {
+	if !p.f18(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *noteItem
@@ -3602,7 +3623,7 @@ func (p *lineParserGen) n115(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 func (p *lineParserGen) n116(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 	matched := false
 	for {
-		if !p.f17(c) {
+		if !p.f18(c) {
 			break
 		}
 		b := *c
@@ -3629,7 +3650,7 @@ func (p *lineParserGen) n116(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 
 // Dashes
 func (p *lineParserGen) n117(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
-	if !p.f3(c) {
+	if !p.f4(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *dashes
@@ -3685,7 +3706,7 @@ func (p *lineParserGen) n119(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
 
 // Result
 func (p *lineParserGen) n120(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
-	if !p.f6(c) {
+	if !p.f7(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *result
@@ -3706,7 +3727,7 @@ func (p *lineParserGen) n120(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
 func (p *lineParserGen) n121(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
 	matched := false
 	for {
-		if !p.f6(c) {
+		if !p.f7(c) {
 			break
 		}
 		b := *c
@@ -3771,7 +3792,7 @@ func (p *lineParserGen) n124(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
 func (p *lineParserGen) n125(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
-	if p.f11(c) {
+	if p.f12(c) {
 		b := *c
 		sv0, sv1 := s.Close, s.Result
 		m, e := p.n122(&b, s)
@@ -3788,7 +3809,7 @@ func (p *lineParserGen) n125(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
 		}
 		s.Close, s.Result = sv0, sv1
 	}
-	if p.f29(c) {
+	if p.f30(c) {
 		b := *c
 		sv0 := s.Unfinished
 		m, e := p.n123(&b, s)
@@ -3805,7 +3826,7 @@ func (p *lineParserGen) n125(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
 		}
 		s.Unfinished = sv0
 	}
-	if p.f31(c) {
+	if p.f32(c) {
 		b := *c
 		sv0 := s.Detached
 		m, e := p.n124(&b, s)
@@ -3833,7 +3854,7 @@ func (p *lineParserGen) s_tail(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
 	return c.Close(p.n125(c, s))
 }
 
-var pgenExpect_lineParser = [...]string{"Primary", "\"(\" Elem* Tail", "Elem* Tail", "Tail", "Binop* (\"=\" Expr)?", "Expr", "(\"=\" Expr)?", "ExitWord+ \"+++\"", "\"+++\"", "Binop*", "(<number> | \"?\"+) \"]\"", "\"]\"", "PrefixTok?", "IpTok? (Call | Resumed | Signal | Exit)", "(Call | Resumed | Signal | Exit)", "NoteItem* \")\"", "\")\"", "Elem* \")\"", "(\"(\" Elem* \")\")?", "\"...\"?", "Elem* (\"}\" | \"]\")", "(\"}\" | \"]\")", "Expr \")\"", "((<ident> (\"(\" Elem* \")\")?) | <number> | (<string> \"...\"?) | ((\"{\" | \"[\") Elem* (\"}\" | \"]\")) | <fd> | <float> | \"...\" | <resuming> | \"?\" | (\"(\" Expr \")\"))", "(\"?\" | Expr) <comment>? Ident? Note* <unavailable>? DurTok?", "<comment>? Ident? Note* <unavailable>? DurTok?", "Ident? Note* <unavailable>? DurTok?", "Note* <unavailable>? DurTok?", "<unavailable>? DurTok?", "DurTok?", "Ident+ (\"{\" Elem* \"}\")? NoteItem* Dashes", "Elem* \"}\"", "\"}\"", "(\"{\" Elem* \"}\")? NoteItem* Dashes", "NoteItem* Dashes", "Dashes", "Result?"}
+var pgenExpect_lineParser = [...]string{"((<ident> (\"(\" Elem* \")\")?) | <number> | (<string> \"...\"?) | ((\"{\" | \"[\") Elem* (\"}\" | \"]\")) | <fd> | <float> | \"...\" | <resuming> | \"?\" | (\"(\" Expr \")\"))", "Primary", "\"(\" Elem* Tail", "Elem* Tail", "Tail", "Binop* (\"=\" Expr)?", "Expr", "(\"=\" Expr)?", "ExitWord+ \"+++\"", "\"+++\"", "Binop*", "(<number> | \"?\"+) \"]\"", "\"]\"", "PrefixTok?", "IpTok? (Call | Resumed | Signal | Exit)", "(Call | Resumed | Signal | Exit)", "NoteItem* \")\"", "\")\"", "Elem* \")\"", "(\"(\" Elem* \")\")?", "\"...\"?", "Elem* (\"}\" | \"]\")", "(\"}\" | \"]\")", "Expr \")\"", "(\"?\" | Expr) <comment>? Ident? Note* <unavailable>? DurTok?", "<comment>? Ident? Note* <unavailable>? DurTok?", "Ident? Note* <unavailable>? DurTok?", "Note* <unavailable>? DurTok?", "<unavailable>? DurTok?", "DurTok?", "Ident+ (\"{\" Elem* \"}\")? NoteItem* Dashes", "Elem* \"}\"", "\"}\"", "(\"{\" Elem* \"}\")? NoteItem* Dashes", "NoteItem* Dashes", "Dashes", "Result?"}
 
 // restParserGen is the generated parser of restParser's grammar (root restLine): it builds the
 // same tree and reports the same errors. Its zero value is ready to use;

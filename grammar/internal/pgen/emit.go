@@ -443,6 +443,13 @@ func (pe *parserEmitter) may(n node, c string) (call string, ok bool) {
 	if f.all {
 		return "", false
 	}
+	return pe.test(f, strings.ReplaceAll(ebnf(n), "\n", " "), c), true
+}
+
+// test returns the call that reports whether the token at the cursor of
+// the state c is in f, writing its function first; what names what f
+// is the first set of.
+func (pe *parserEmitter) test(f firstSet, what, c string) string {
 	custom := pe.pd.custom != nil
 	cond := f.cond(custom)
 	fn, ok := pe.preds[cond]
@@ -450,13 +457,13 @@ func (pe *parserEmitter) may(n node, c string) (call string, ok bool) {
 		fn = fmt.Sprintf("f%d", len(pe.preds))
 		pe.preds[cond] = fn
 		pe.p("")
-		pe.p("// %s reports whether the token at the cursor may start %s.", fn, strings.ReplaceAll(ebnf(n), "\n", " "))
+		pe.p("// %s reports whether the token at the cursor may start %s.", fn, what)
 		pe.p("func (p *%s) %s(c *pgenrt.State) bool {", pe.gen, fn)
 		pe.p("\tt := p.Type(c.Cur)")
 		pe.p("\treturn %s", cond)
 		pe.p("}")
 	}
-	return fmt.Sprintf("p.%s(%s)", fn, c), true
+	return fmt.Sprintf("p.%s(%s)", fn, c)
 }
 
 // written lists the fields of owner that captures in n set directly.
@@ -604,6 +611,18 @@ func (pe *parserEmitter) nodeFunc(n node, owner *structInfo) string {
 			w("\tif !%s {", may)
 			w("\t\treturn false, pgenrt.Err{}")
 			w("\t}")
+		} else if isStruct {
+			if f, rest, ok := pe.first.structFail(sn.info); ok {
+				// The struct fails at the cursor: its sequence's error,
+				// which its function records as the deepest.
+				var sb strings.Builder
+				writeSeqEBNF(&sb, true, rest)
+				w("\tif !%s {", pe.test(f, ebnf(sn), "c"))
+				w("\t\te := c.Fail(%d)", pe.expect(sb.String()))
+				w("\t\tc.MaybeUpdate(e)")
+				w("\t\treturn true, e")
+				w("\t}")
+			}
 		}
 		switch {
 		case isStruct && (f.kind == kindStructPtr || f.kind == kindStructPtrs):

@@ -177,3 +177,57 @@ func (f firstSet) cond(custom bool) string {
 	}
 	return strings.Join(parts, " || ")
 }
+
+// empty returns a superset of the tokens on which the parse of n, a node
+// that can match nothing, may do anything but match nothing quietly:
+// return a match and no error with the state as it was. Fields of the
+// struct being parsed may change: empty serves the items before the first
+// that cannot match nothing in a struct's sequence, where the struct is
+// dropped when that item then misses.
+func (fs *firstSets) empty(n node) firstSet {
+	switch n := n.(type) {
+	case *groupNode:
+		switch {
+		case n.mode == modeOnce:
+			return fs.empty(n.expr)
+		case !nullable(n.expr, map[*structInfo]bool{}):
+			// A first iteration that misses quietly ends the repetition.
+			return fs.of(n.expr)
+		}
+	case *captureNode:
+		if _, ok := n.n.(*structNode); !ok {
+			return fs.empty(n.n)
+		}
+	case *seqNode:
+		var f firstSet
+		for _, m := range n.items {
+			f.union(fs.empty(m))
+		}
+		return f
+	}
+	return firstSet{all: true}
+}
+
+// structFail tells how the parse of s fails on the tokens outside the
+// returned set, when its expression is a sequence whose items before the
+// first that cannot match nothing match nothing quietly there and that
+// item misses quietly: with the sequence's error at the cursor, whose
+// "expected" text is the sequence's rest from that item. ok is false when
+// the expression is not such a sequence.
+func (fs *firstSets) structFail(s *structInfo) (f firstSet, rest []node, ok bool) {
+	seq, isSeq := s.expr.(*seqNode)
+	if !isSeq {
+		return firstSet{}, nil, false
+	}
+	for j, it := range seq.items {
+		if !nullable(it, map[*structInfo]bool{}) {
+			if j == 0 {
+				return firstSet{}, nil, false
+			}
+			f.union(fs.of(it))
+			return f, seq.items[j:], !f.all
+		}
+		f.union(fs.empty(it))
+	}
+	return firstSet{}, nil, false
+}

@@ -326,8 +326,19 @@ func (p *programParserGen) s_call(c *pgenrt.State, s *call) (bool, pgenrt.Err) {
 	return c.Close(p.n9(c, s))
 }
 
+// f3 reports whether the token at the cursor may start Term.
+func (p *programParserGen) f3(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return 0xb>>uint32(t)&1 != 0 || t == 4 && (p.Text(c.Cur) == "(" || p.Text(c.Cur) == "-" || p.Text(c.Cur) == "[") || t == 6 && (p.Text(c.Cur) == "(" || p.Text(c.Cur) == "-" || p.Text(c.Cur) == "[")
+}
+
 // Term
 func (p *programParserGen) n10(c *pgenrt.State, s *expr) (bool, pgenrt.Err) {
+	if !p.f3(c) {
+		e := c.Fail(8)
+		c.MaybeUpdate(e)
+		return true, e
+	}
 	var v term
 	if m, e := p.s_term(c, &v); !m || e.On {
 		return e.On, e
@@ -336,15 +347,15 @@ func (p *programParserGen) n10(c *pgenrt.State, s *expr) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
-// f3 reports whether the token at the cursor may start OpRHS.
-func (p *programParserGen) f3(c *pgenrt.State) bool {
+// f4 reports whether the token at the cursor may start OpRHS.
+func (p *programParserGen) f4(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == 4 && (p.Text(c.Cur) == "!=" || p.Text(c.Cur) == "&" || p.Text(c.Cur) == "*" || p.Text(c.Cur) == "+" || p.Text(c.Cur) == "-" || p.Text(c.Cur) == "/" || p.Text(c.Cur) == "<" || p.Text(c.Cur) == "<=" || p.Text(c.Cur) == "==" || p.Text(c.Cur) == ">" || p.Text(c.Cur) == ">=" || p.Text(c.Cur) == "|") || t == 6 && (p.Text(c.Cur) == "&" || p.Text(c.Cur) == "*" || p.Text(c.Cur) == "+" || p.Text(c.Cur) == "-" || p.Text(c.Cur) == "/" || p.Text(c.Cur) == "<" || p.Text(c.Cur) == ">" || p.Text(c.Cur) == "|")
 }
 
 // OpRHS
 func (p *programParserGen) n11(c *pgenrt.State, s *expr) (bool, pgenrt.Err) {
-	if !p.f3(c) {
+	if !p.f4(c) {
 		return false, pgenrt.Err{}
 	}
 	var v opRHS
@@ -359,7 +370,7 @@ func (p *programParserGen) n11(c *pgenrt.State, s *expr) (bool, pgenrt.Err) {
 func (p *programParserGen) n12(c *pgenrt.State, s *expr) (bool, pgenrt.Err) {
 	matched := false
 	for {
-		if !p.f3(c) {
+		if !p.f4(c) {
 			break
 		}
 		b := *c
@@ -384,8 +395,8 @@ func (p *programParserGen) n12(c *pgenrt.State, s *expr) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
-// f4 reports whether the token at the cursor may start ("?" Expr ":" Expr).
-func (p *programParserGen) f4(c *pgenrt.State) bool {
+// f5 reports whether the token at the cursor may start ("?" Expr ":" Expr).
+func (p *programParserGen) f5(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == 4 && (p.Text(c.Cur) == "?") || t == 6 && (p.Text(c.Cur) == "?")
 }
@@ -412,10 +423,10 @@ func (p *programParserGen) n14(c *pgenrt.State, s *expr) (bool, pgenrt.Err) {
 		return e.On, e
 	}
 	if m, e := p.n13(c, s); !m || e.On {
-		return true, c.Miss(e, 9)
+		return true, c.Miss(e, 10)
 	}
 	if m, e := p.Lit(c, ":"); !m || e.On {
-		return true, c.Miss(e, 10)
+		return true, c.Miss(e, 11)
 	}
 	if m, e := p.n13(c, s); !m || e.On {
 		return true, c.Miss(e, 3)
@@ -427,7 +438,7 @@ func (p *programParserGen) n14(c *pgenrt.State, s *expr) (bool, pgenrt.Err) {
 func (p *programParserGen) n15(c *pgenrt.State, s *expr) (bool, pgenrt.Err) {
 	matched := false
 	for {
-		if !p.f4(c) {
+		if !p.f5(c) {
 			break
 		}
 		b := *c
@@ -459,10 +470,10 @@ func (p *programParserGen) n16(c *pgenrt.State, s *expr) (bool, pgenrt.Err) {
 		return e.On, e
 	}
 	if m, e := p.n12(c, s); !m || e.On {
-		return true, c.Miss(e, 8)
+		return true, c.Miss(e, 9)
 	}
 	if m, e := p.n15(c, s); !m || e.On {
-		return true, c.Miss(e, 11)
+		return true, c.Miss(e, 12)
 	}
 	return true, pgenrt.Err{}
 }
@@ -481,15 +492,15 @@ func (p *programParserGen) n17(c *pgenrt.State, s *ifStmt) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
-// f5 reports whether the token at the cursor may start Stmt.
-func (p *programParserGen) f5(c *pgenrt.State) bool {
+// f6 reports whether the token at the cursor may start Stmt.
+func (p *programParserGen) f6(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return 0x8>>uint32(t)&1 != 0 || t == 2 && (p.Text(c.Cur) == "if" || p.Text(c.Cur) == "let") || t == 4 && (p.Text(c.Cur) == ";") || t == 6 && (p.Text(c.Cur) == ";")
 }
 
 // Stmt
 func (p *programParserGen) n18(c *pgenrt.State, s *ifStmt) (bool, pgenrt.Err) {
-	if !p.f5(c) {
+	if !p.f6(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *stmt
@@ -510,7 +521,7 @@ func (p *programParserGen) n18(c *pgenrt.State, s *ifStmt) (bool, pgenrt.Err) {
 func (p *programParserGen) n19(c *pgenrt.State, s *ifStmt) (bool, pgenrt.Err) {
 	matched := false
 	for {
-		if !p.f5(c) {
+		if !p.f6(c) {
 			break
 		}
 		b := *c
@@ -535,15 +546,15 @@ func (p *programParserGen) n19(c *pgenrt.State, s *ifStmt) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
-// f6 reports whether the token at the cursor may start ("else" "{" Stmt* "}").
-func (p *programParserGen) f6(c *pgenrt.State) bool {
+// f7 reports whether the token at the cursor may start ("else" "{" Stmt* "}").
+func (p *programParserGen) f7(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == 2 && (p.Text(c.Cur) == "else") || t == 3 && (p.Text(c.Cur) == "else")
 }
 
 // Stmt
 func (p *programParserGen) n20(c *pgenrt.State, s *ifStmt) (bool, pgenrt.Err) {
-	if !p.f5(c) {
+	if !p.f6(c) {
 		return false, pgenrt.Err{}
 	}
 	var v stmt
@@ -558,7 +569,7 @@ func (p *programParserGen) n20(c *pgenrt.State, s *ifStmt) (bool, pgenrt.Err) {
 func (p *programParserGen) n21(c *pgenrt.State, s *ifStmt) (bool, pgenrt.Err) {
 	matched := false
 	for {
-		if !p.f5(c) {
+		if !p.f6(c) {
 			break
 		}
 		b := *c
@@ -589,13 +600,13 @@ func (p *programParserGen) n22(c *pgenrt.State, s *ifStmt) (bool, pgenrt.Err) {
 		return e.On, e
 	}
 	if m, e := p.Lit(c, "{"); !m || e.On {
-		return true, c.Miss(e, 16)
-	}
-	if m, e := p.n21(c, s); !m || e.On {
 		return true, c.Miss(e, 17)
 	}
-	if m, e := p.Lit(c, "}"); !m || e.On {
+	if m, e := p.n21(c, s); !m || e.On {
 		return true, c.Miss(e, 18)
+	}
+	if m, e := p.Lit(c, "}"); !m || e.On {
+		return true, c.Miss(e, 19)
 	}
 	return true, pgenrt.Err{}
 }
@@ -604,7 +615,7 @@ func (p *programParserGen) n22(c *pgenrt.State, s *ifStmt) (bool, pgenrt.Err) {
 func (p *programParserGen) n23(c *pgenrt.State, s *ifStmt) (bool, pgenrt.Err) {
 	matched := false
 	for {
-		if !p.f6(c) {
+		if !p.f7(c) {
 			break
 		}
 		b := *c
@@ -636,19 +647,19 @@ func (p *programParserGen) n24(c *pgenrt.State, s *ifStmt) (bool, pgenrt.Err) {
 		return e.On, e
 	}
 	if m, e := p.n17(c, s); !m || e.On {
-		return true, c.Miss(e, 12)
-	}
-	if m, e := p.Lit(c, "{"); !m || e.On {
 		return true, c.Miss(e, 13)
 	}
-	if m, e := p.n19(c, s); !m || e.On {
+	if m, e := p.Lit(c, "{"); !m || e.On {
 		return true, c.Miss(e, 14)
 	}
-	if m, e := p.Lit(c, "}"); !m || e.On {
+	if m, e := p.n19(c, s); !m || e.On {
 		return true, c.Miss(e, 15)
 	}
+	if m, e := p.Lit(c, "}"); !m || e.On {
+		return true, c.Miss(e, 16)
+	}
 	if m, e := p.n23(c, s); !m || e.On {
-		return true, c.Miss(e, 19)
+		return true, c.Miss(e, 20)
 	}
 	return true, pgenrt.Err{}
 }
@@ -657,8 +668,8 @@ func (p *programParserGen) s_ifStmt(c *pgenrt.State, s *ifStmt) (bool, pgenrt.Er
 	return c.Close(p.n24(c, s))
 }
 
-// f7 reports whether the token at the cursor may start "!".
-func (p *programParserGen) f7(c *pgenrt.State) bool {
+// f8 reports whether the token at the cursor may start "!".
+func (p *programParserGen) f8(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == 4 && (p.Text(c.Cur) == "!") || t == 6 && (p.Text(c.Cur) == "!")
 }
@@ -679,7 +690,7 @@ func (p *programParserGen) n25(c *pgenrt.State, s *letStmt) (bool, pgenrt.Err) {
 func (p *programParserGen) n26(c *pgenrt.State, s *letStmt) (bool, pgenrt.Err) {
 	matched := false
 	for {
-		if !p.f7(c) {
+		if !p.f8(c) {
 			break
 		}
 		b := *c
@@ -721,8 +732,8 @@ func (p *programParserGen) n27(c *pgenrt.State, s *letStmt) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
-// f8 reports whether the token at the cursor may start (":" <ident> ("." <ident>)*).
-func (p *programParserGen) f8(c *pgenrt.State) bool {
+// f9 reports whether the token at the cursor may start (":" <ident> ("." <ident>)*).
+func (p *programParserGen) f9(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == 4 && (p.Text(c.Cur) == ":") || t == 6 && (p.Text(c.Cur) == ":")
 }
@@ -797,10 +808,10 @@ func (p *programParserGen) n31(c *pgenrt.State, s *letStmt) (bool, pgenrt.Err) {
 		return e.On, e
 	}
 	if m, e := p.n28(c, s); !m || e.On {
-		return true, c.Miss(e, 22)
+		return true, c.Miss(e, 23)
 	}
 	if m, e := p.n30(c, s); !m || e.On {
-		return true, c.Miss(e, 23)
+		return true, c.Miss(e, 24)
 	}
 	return true, pgenrt.Err{}
 }
@@ -809,7 +820,7 @@ func (p *programParserGen) n31(c *pgenrt.State, s *letStmt) (bool, pgenrt.Err) {
 func (p *programParserGen) n32(c *pgenrt.State, s *letStmt) (bool, pgenrt.Err) {
 	matched := false
 	for {
-		if !p.f8(c) {
+		if !p.f9(c) {
 			break
 		}
 		b := *c
@@ -851,16 +862,16 @@ func (p *programParserGen) n34(c *pgenrt.State, s *letStmt) (bool, pgenrt.Err) {
 		return e.On, e
 	}
 	if m, e := p.n26(c, s); !m || e.On {
-		return true, c.Miss(e, 20)
-	}
-	if m, e := p.n27(c, s); !m || e.On {
 		return true, c.Miss(e, 21)
 	}
+	if m, e := p.n27(c, s); !m || e.On {
+		return true, c.Miss(e, 22)
+	}
 	if m, e := p.n32(c, s); !m || e.On {
-		return true, c.Miss(e, 24)
+		return true, c.Miss(e, 25)
 	}
 	if m, e := p.Lit(c, "="); !m || e.On {
-		return true, c.Miss(e, 25)
+		return true, c.Miss(e, 26)
 	}
 	if m, e := p.n33(c, s); !m || e.On {
 		return true, c.Miss(e, 3)
@@ -873,68 +884,68 @@ func (p *programParserGen) s_letStmt(c *pgenrt.State, s *letStmt) (bool, pgenrt.
 	return c.Close(p.n34(c, s))
 }
 
-// f9 reports whether the token at the cursor may start "==".
-func (p *programParserGen) f9(c *pgenrt.State) bool {
+// f10 reports whether the token at the cursor may start "==".
+func (p *programParserGen) f10(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == 4 && (p.Text(c.Cur) == "==")
 }
 
-// f10 reports whether the token at the cursor may start "!=".
-func (p *programParserGen) f10(c *pgenrt.State) bool {
+// f11 reports whether the token at the cursor may start "!=".
+func (p *programParserGen) f11(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == 4 && (p.Text(c.Cur) == "!=")
 }
 
-// f11 reports whether the token at the cursor may start "<".
-func (p *programParserGen) f11(c *pgenrt.State) bool {
+// f12 reports whether the token at the cursor may start "<".
+func (p *programParserGen) f12(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == 4 && (p.Text(c.Cur) == "<") || t == 6 && (p.Text(c.Cur) == "<")
 }
 
-// f12 reports whether the token at the cursor may start ">".
-func (p *programParserGen) f12(c *pgenrt.State) bool {
+// f13 reports whether the token at the cursor may start ">".
+func (p *programParserGen) f13(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == 4 && (p.Text(c.Cur) == ">") || t == 6 && (p.Text(c.Cur) == ">")
 }
 
-// f13 reports whether the token at the cursor may start "<=".
-func (p *programParserGen) f13(c *pgenrt.State) bool {
+// f14 reports whether the token at the cursor may start "<=".
+func (p *programParserGen) f14(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == 4 && (p.Text(c.Cur) == "<=")
 }
 
-// f14 reports whether the token at the cursor may start ">=".
-func (p *programParserGen) f14(c *pgenrt.State) bool {
+// f15 reports whether the token at the cursor may start ">=".
+func (p *programParserGen) f15(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == 4 && (p.Text(c.Cur) == ">=")
 }
 
-// f15 reports whether the token at the cursor may start "+".
-func (p *programParserGen) f15(c *pgenrt.State) bool {
+// f16 reports whether the token at the cursor may start "+".
+func (p *programParserGen) f16(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == 4 && (p.Text(c.Cur) == "+") || t == 6 && (p.Text(c.Cur) == "+")
 }
 
-// f16 reports whether the token at the cursor may start "-".
-func (p *programParserGen) f16(c *pgenrt.State) bool {
+// f17 reports whether the token at the cursor may start "-".
+func (p *programParserGen) f17(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == 4 && (p.Text(c.Cur) == "-") || t == 6 && (p.Text(c.Cur) == "-")
 }
 
-// f17 reports whether the token at the cursor may start "*".
-func (p *programParserGen) f17(c *pgenrt.State) bool {
+// f18 reports whether the token at the cursor may start "*".
+func (p *programParserGen) f18(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == 4 && (p.Text(c.Cur) == "*") || t == 6 && (p.Text(c.Cur) == "*")
 }
 
-// f18 reports whether the token at the cursor may start "/".
-func (p *programParserGen) f18(c *pgenrt.State) bool {
+// f19 reports whether the token at the cursor may start "/".
+func (p *programParserGen) f19(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == 4 && (p.Text(c.Cur) == "/") || t == 6 && (p.Text(c.Cur) == "/")
 }
 
-// f19 reports whether the token at the cursor may start "&" "&".
-func (p *programParserGen) f19(c *pgenrt.State) bool {
+// f20 reports whether the token at the cursor may start "&" "&".
+func (p *programParserGen) f20(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == 4 && (p.Text(c.Cur) == "&") || t == 6 && (p.Text(c.Cur) == "&")
 }
@@ -945,13 +956,13 @@ func (p *programParserGen) n35(c *pgenrt.State) (bool, pgenrt.Err) {
 		return e.On, e
 	}
 	if m, e := p.Lit(c, "&"); !m || e.On {
-		return true, c.Miss(e, 26)
+		return true, c.Miss(e, 27)
 	}
 	return true, pgenrt.Err{}
 }
 
-// f20 reports whether the token at the cursor may start "|" "|".
-func (p *programParserGen) f20(c *pgenrt.State) bool {
+// f21 reports whether the token at the cursor may start "|" "|".
+func (p *programParserGen) f21(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == 4 && (p.Text(c.Cur) == "|") || t == 6 && (p.Text(c.Cur) == "|")
 }
@@ -962,7 +973,7 @@ func (p *programParserGen) n36(c *pgenrt.State) (bool, pgenrt.Err) {
 		return e.On, e
 	}
 	if m, e := p.Lit(c, "|"); !m || e.On {
-		return true, c.Miss(e, 27)
+		return true, c.Miss(e, 28)
 	}
 	return true, pgenrt.Err{}
 }
@@ -971,7 +982,7 @@ func (p *programParserGen) n36(c *pgenrt.State) (bool, pgenrt.Err) {
 func (p *programParserGen) n37(c *pgenrt.State) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
-	if p.f9(c) {
+	if p.f10(c) {
 		b := *c
 		m, e := p.Lit(&b, "==")
 		if e.On {
@@ -986,7 +997,7 @@ func (p *programParserGen) n37(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	if p.f10(c) {
+	if p.f11(c) {
 		b := *c
 		m, e := p.Lit(&b, "!=")
 		if e.On {
@@ -1001,7 +1012,7 @@ func (p *programParserGen) n37(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	if p.f11(c) {
+	if p.f12(c) {
 		b := *c
 		m, e := p.Lit(&b, "<")
 		if e.On {
@@ -1016,7 +1027,7 @@ func (p *programParserGen) n37(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	if p.f12(c) {
+	if p.f13(c) {
 		b := *c
 		m, e := p.Lit(&b, ">")
 		if e.On {
@@ -1031,7 +1042,7 @@ func (p *programParserGen) n37(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	if p.f13(c) {
+	if p.f14(c) {
 		b := *c
 		m, e := p.Lit(&b, "<=")
 		if e.On {
@@ -1046,7 +1057,7 @@ func (p *programParserGen) n37(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	if p.f14(c) {
+	if p.f15(c) {
 		b := *c
 		m, e := p.Lit(&b, ">=")
 		if e.On {
@@ -1061,7 +1072,7 @@ func (p *programParserGen) n37(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	if p.f15(c) {
+	if p.f16(c) {
 		b := *c
 		m, e := p.Lit(&b, "+")
 		if e.On {
@@ -1076,7 +1087,7 @@ func (p *programParserGen) n37(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	if p.f16(c) {
+	if p.f17(c) {
 		b := *c
 		m, e := p.Lit(&b, "-")
 		if e.On {
@@ -1091,7 +1102,7 @@ func (p *programParserGen) n37(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	if p.f17(c) {
+	if p.f18(c) {
 		b := *c
 		m, e := p.Lit(&b, "*")
 		if e.On {
@@ -1106,7 +1117,7 @@ func (p *programParserGen) n37(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	if p.f18(c) {
+	if p.f19(c) {
 		b := *c
 		m, e := p.Lit(&b, "/")
 		if e.On {
@@ -1121,7 +1132,7 @@ func (p *programParserGen) n37(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	if p.f19(c) {
+	if p.f20(c) {
 		b := *c
 		m, e := p.n35(&b)
 		if e.On {
@@ -1136,7 +1147,7 @@ func (p *programParserGen) n37(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	if p.f20(c) {
+	if p.f21(c) {
 		b := *c
 		m, e := p.n36(&b)
 		if e.On {
@@ -1176,6 +1187,11 @@ func (p *programParserGen) n38(c *pgenrt.State, s *opRHS) (bool, pgenrt.Err) {
 
 // Term
 func (p *programParserGen) n39(c *pgenrt.State, s *opRHS) (bool, pgenrt.Err) {
+	if !p.f3(c) {
+		e := c.Fail(8)
+		c.MaybeUpdate(e)
+		return true, e
+	}
 	var v term
 	if m, e := p.s_term(c, &v); !m || e.On {
 		return e.On, e
@@ -1190,7 +1206,7 @@ func (p *programParserGen) n40(c *pgenrt.State, s *opRHS) (bool, pgenrt.Err) {
 		return e.On, e
 	}
 	if m, e := p.n39(c, s); !m || e.On {
-		return true, c.Miss(e, 28)
+		return true, c.Miss(e, 29)
 	}
 	return true, pgenrt.Err{}
 }
@@ -1201,7 +1217,7 @@ func (p *programParserGen) s_opRHS(c *pgenrt.State, s *opRHS) (bool, pgenrt.Err)
 
 // Stmt
 func (p *programParserGen) n41(c *pgenrt.State, s *program) (bool, pgenrt.Err) {
-	if !p.f5(c) {
+	if !p.f6(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *stmt
@@ -1218,8 +1234,8 @@ func (p *programParserGen) n41(c *pgenrt.State, s *program) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
-// f21 reports whether the token at the cursor may start ";".
-func (p *programParserGen) f21(c *pgenrt.State) bool {
+// f22 reports whether the token at the cursor may start ";".
+func (p *programParserGen) f22(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == 4 && (p.Text(c.Cur) == ";") || t == 6 && (p.Text(c.Cur) == ";")
 }
@@ -1228,7 +1244,7 @@ func (p *programParserGen) f21(c *pgenrt.State) bool {
 func (p *programParserGen) n42(c *pgenrt.State) (bool, pgenrt.Err) {
 	matched := false
 	for {
-		if !p.f21(c) {
+		if !p.f22(c) {
 			break
 		}
 		b := *c
@@ -1257,7 +1273,7 @@ func (p *programParserGen) n43(c *pgenrt.State, s *program) (bool, pgenrt.Err) {
 		return e.On, e
 	}
 	if m, e := p.n42(c); !m || e.On {
-		return true, c.Miss(e, 29)
+		return true, c.Miss(e, 30)
 	}
 	return true, pgenrt.Err{}
 }
@@ -1266,7 +1282,7 @@ func (p *programParserGen) n43(c *pgenrt.State, s *program) (bool, pgenrt.Err) {
 func (p *programParserGen) n44(c *pgenrt.State, s *program) (bool, pgenrt.Err) {
 	matched := false
 	for {
-		if !p.f5(c) {
+		if !p.f6(c) {
 			break
 		}
 		b := *c
@@ -1296,15 +1312,15 @@ func (p *programParserGen) s_program(c *pgenrt.State, s *program) (bool, pgenrt.
 	return c.Close(p.n44(c, s))
 }
 
-// f22 reports whether the token at the cursor may start LetStmt.
-func (p *programParserGen) f22(c *pgenrt.State) bool {
+// f23 reports whether the token at the cursor may start LetStmt.
+func (p *programParserGen) f23(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == 2 && (p.Text(c.Cur) == "let") || t == 3 && (p.Text(c.Cur) == "let")
 }
 
 // LetStmt
 func (p *programParserGen) n45(c *pgenrt.State, s *stmt) (bool, pgenrt.Err) {
-	if !p.f22(c) {
+	if !p.f23(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *letStmt
@@ -1321,15 +1337,15 @@ func (p *programParserGen) n45(c *pgenrt.State, s *stmt) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
-// f23 reports whether the token at the cursor may start IfStmt.
-func (p *programParserGen) f23(c *pgenrt.State) bool {
+// f24 reports whether the token at the cursor may start IfStmt.
+func (p *programParserGen) f24(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == 2 && (p.Text(c.Cur) == "if") || t == 3 && (p.Text(c.Cur) == "if")
 }
 
 // IfStmt
 func (p *programParserGen) n46(c *pgenrt.State, s *stmt) (bool, pgenrt.Err) {
-	if !p.f23(c) {
+	if !p.f24(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *ifStmt
@@ -1435,10 +1451,10 @@ func (p *programParserGen) n52(c *pgenrt.State, s *stmt) (bool, pgenrt.Err) {
 		return e.On, e
 	}
 	if m, e := p.n49(c, s); !m || e.On {
-		return true, c.Miss(e, 30)
+		return true, c.Miss(e, 31)
 	}
 	if m, e := p.n51(c, s); !m || e.On {
-		return true, c.Miss(e, 31)
+		return true, c.Miss(e, 32)
 	}
 	return true, pgenrt.Err{}
 }
@@ -1447,7 +1463,7 @@ func (p *programParserGen) n52(c *pgenrt.State, s *stmt) (bool, pgenrt.Err) {
 func (p *programParserGen) n53(c *pgenrt.State, s *stmt) (bool, pgenrt.Err) {
 	matched := false
 	for {
-		if !p.f8(c) {
+		if !p.f9(c) {
 			break
 		}
 		b := *c
@@ -1479,7 +1495,7 @@ func (p *programParserGen) n54(c *pgenrt.State, s *stmt) (bool, pgenrt.Err) {
 		return e.On, e
 	}
 	if m, e := p.n53(c, s); !m || e.On {
-		return true, c.Miss(e, 32)
+		return true, c.Miss(e, 33)
 	}
 	return true, pgenrt.Err{}
 }
@@ -1488,7 +1504,7 @@ func (p *programParserGen) n54(c *pgenrt.State, s *stmt) (bool, pgenrt.Err) {
 func (p *programParserGen) n55(c *pgenrt.State, s *stmt) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
-	if p.f22(c) {
+	if p.f23(c) {
 		b := *c
 		sv0 := s.Let
 		m, e := p.n45(&b, s)
@@ -1505,7 +1521,7 @@ func (p *programParserGen) n55(c *pgenrt.State, s *stmt) (bool, pgenrt.Err) {
 		}
 		s.Let = sv0
 	}
-	if p.f23(c) {
+	if p.f24(c) {
 		b := *c
 		sv0 := s.If
 		m, e := p.n46(&b, s)
@@ -1539,7 +1555,7 @@ func (p *programParserGen) n55(c *pgenrt.State, s *stmt) (bool, pgenrt.Err) {
 		}
 		s.Call = sv0
 	}
-	if p.f21(c) {
+	if p.f22(c) {
 		b := *c
 		sv0, sv1 := s.Empty, s.Labels
 		m, e := p.n54(&b, s)
@@ -1584,7 +1600,7 @@ func (p *programParserGen) n56(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 func (p *programParserGen) n57(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 	matched := false
 	for {
-		if !p.f16(c) {
+		if !p.f17(c) {
 			break
 		}
 		b := *c
@@ -1610,8 +1626,8 @@ func (p *programParserGen) n57(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
-// f24 reports whether the token at the cursor may start <num>.
-func (p *programParserGen) f24(c *pgenrt.State) bool {
+// f25 reports whether the token at the cursor may start <num>.
+func (p *programParserGen) f25(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return 0x2>>uint32(t)&1 != 0
 }
@@ -1640,8 +1656,8 @@ func (p *programParserGen) n58(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
-// f25 reports whether the token at the cursor may start <str>.
-func (p *programParserGen) f25(c *pgenrt.State) bool {
+// f26 reports whether the token at the cursor may start <str>.
+func (p *programParserGen) f26(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return 0x1>>uint32(t)&1 != 0
 }
@@ -1713,8 +1729,8 @@ func (p *programParserGen) n61(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
-// f26 reports whether the token at the cursor may start "(" Expr ")".
-func (p *programParserGen) f26(c *pgenrt.State) bool {
+// f27 reports whether the token at the cursor may start "(" Expr ")".
+func (p *programParserGen) f27(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == 4 && (p.Text(c.Cur) == "(") || t == 6 && (p.Text(c.Cur) == "(")
 }
@@ -1741,7 +1757,7 @@ func (p *programParserGen) n63(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 		return e.On, e
 	}
 	if m, e := p.n62(c, s); !m || e.On {
-		return true, c.Miss(e, 33)
+		return true, c.Miss(e, 34)
 	}
 	if m, e := p.Lit(c, ")"); !m || e.On {
 		return true, c.Miss(e, 7)
@@ -1749,14 +1765,14 @@ func (p *programParserGen) n63(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
-// f27 reports whether the token at the cursor may start "[" ((<num> | <str>) ("," (<num> | <str>))*)? "]".
-func (p *programParserGen) f27(c *pgenrt.State) bool {
+// f28 reports whether the token at the cursor may start "[" ((<num> | <str>) ("," (<num> | <str>))*)? "]".
+func (p *programParserGen) f28(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == 4 && (p.Text(c.Cur) == "[") || t == 6 && (p.Text(c.Cur) == "[")
 }
 
-// f28 reports whether the token at the cursor may start ((<num> | <str>) ("," (<num> | <str>))*).
-func (p *programParserGen) f28(c *pgenrt.State) bool {
+// f29 reports whether the token at the cursor may start ((<num> | <str>) ("," (<num> | <str>))*).
+func (p *programParserGen) f29(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return 0x3>>uint32(t)&1 != 0
 }
@@ -1765,7 +1781,7 @@ func (p *programParserGen) f28(c *pgenrt.State) bool {
 func (p *programParserGen) n64(c *pgenrt.State) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
-	if p.f24(c) {
+	if p.f25(c) {
 		b := *c
 		m, e := p.Ref(&b, 1)
 		if e.On {
@@ -1780,7 +1796,7 @@ func (p *programParserGen) n64(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	if p.f25(c) {
+	if p.f26(c) {
 		b := *c
 		m, e := p.Ref(&b, 0)
 		if e.On {
@@ -1820,7 +1836,7 @@ func (p *programParserGen) n66(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 		return e.On, e
 	}
 	if m, e := p.n65(c, s); !m || e.On {
-		return true, c.Miss(e, 34)
+		return true, c.Miss(e, 35)
 	}
 	return true, pgenrt.Err{}
 }
@@ -1860,7 +1876,7 @@ func (p *programParserGen) n68(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 		return e.On, e
 	}
 	if m, e := p.n67(c, s); !m || e.On {
-		return true, c.Miss(e, 35)
+		return true, c.Miss(e, 36)
 	}
 	return true, pgenrt.Err{}
 }
@@ -1869,7 +1885,7 @@ func (p *programParserGen) n68(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 func (p *programParserGen) n69(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 	matched := false
 	for {
-		if !p.f28(c) {
+		if !p.f29(c) {
 			break
 		}
 		b := *c
@@ -1901,10 +1917,10 @@ func (p *programParserGen) n70(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 		return e.On, e
 	}
 	if m, e := p.n69(c, s); !m || e.On {
-		return true, c.Miss(e, 36)
+		return true, c.Miss(e, 37)
 	}
 	if m, e := p.Lit(c, "]"); !m || e.On {
-		return true, c.Miss(e, 37)
+		return true, c.Miss(e, 38)
 	}
 	return true, pgenrt.Err{}
 }
@@ -1913,7 +1929,7 @@ func (p *programParserGen) n70(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 func (p *programParserGen) n71(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
-	if p.f24(c) {
+	if p.f25(c) {
 		b := *c
 		sv0 := s.Num
 		m, e := p.n58(&b, s)
@@ -1930,7 +1946,7 @@ func (p *programParserGen) n71(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 		}
 		s.Num = sv0
 	}
-	if p.f25(c) {
+	if p.f26(c) {
 		b := *c
 		sv0 := s.Str
 		m, e := p.n59(&b, s)
@@ -1981,7 +1997,7 @@ func (p *programParserGen) n71(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 		}
 		s.Var = sv0
 	}
-	if p.f26(c) {
+	if p.f27(c) {
 		b := *c
 		sv0 := s.Sub
 		m, e := p.n63(&b, s)
@@ -1998,7 +2014,7 @@ func (p *programParserGen) n71(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 		}
 		s.Sub = sv0
 	}
-	if p.f27(c) {
+	if p.f28(c) {
 		b := *c
 		sv0 := s.List
 		m, e := p.n70(&b, s)
@@ -2041,7 +2057,7 @@ func (p *programParserGen) n73(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 		return true, c.Miss(e, 39)
 	}
 	if m, e := p.Lit(c, "]"); !m || e.On {
-		return true, c.Miss(e, 37)
+		return true, c.Miss(e, 38)
 	}
 	return true, pgenrt.Err{}
 }
@@ -2050,7 +2066,7 @@ func (p *programParserGen) n73(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 func (p *programParserGen) n74(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 	matched := false
 	for {
-		if !p.f27(c) {
+		if !p.f28(c) {
 			break
 		}
 		b := *c
@@ -2081,7 +2097,7 @@ func (p *programParserGen) n75(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 		return e.On, e
 	}
 	if m, e := p.n71(c, s); !m || e.On {
-		return true, c.Miss(e, 38)
+		return true, c.Miss(e, 8)
 	}
 	if m, e := p.n74(c, s); !m || e.On {
 		return true, c.Miss(e, 40)
@@ -2094,4 +2110,4 @@ func (p *programParserGen) s_term(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 	return c.Close(p.n75(c, s))
 }
 
-var pgenExpect_programParser = [...]string{"<ident>", "(\".\" <ident>)* \"(\" (Expr (\",\" Expr)* \",\"?)? \")\"", "\"(\" (Expr (\",\" Expr)* \",\"?)? \")\"", "Expr", "(\",\" Expr)* \",\"?", "\",\"?", "(Expr (\",\" Expr)* \",\"?)? \")\"", "\")\"", "OpRHS* (\"?\" Expr \":\" Expr)?", "Expr \":\" Expr", "\":\" Expr", "(\"?\" Expr \":\" Expr)?", "Expr \"{\" Stmt* \"}\" (\"else\" \"{\" Stmt* \"}\")?", "\"{\" Stmt* \"}\" (\"else\" \"{\" Stmt* \"}\")?", "Stmt* \"}\" (\"else\" \"{\" Stmt* \"}\")?", "\"}\" (\"else\" \"{\" Stmt* \"}\")?", "\"{\" Stmt* \"}\"", "Stmt* \"}\"", "\"}\"", "(\"else\" \"{\" Stmt* \"}\")?", "\"!\"? <ident> (\":\" <ident> (\".\" <ident>)*)? \"=\" Expr", "<ident> (\":\" <ident> (\".\" <ident>)*)? \"=\" Expr", "<ident> (\".\" <ident>)*", "(\".\" <ident>)*", "(\":\" <ident> (\".\" <ident>)*)? \"=\" Expr", "\"=\" Expr", "\"&\"", "\"|\"", "Term", "\";\"?", "<ident> (\",\" <ident>)*", "(\",\" <ident>)*", "(\":\" <ident> (\",\" <ident>)*)?", "Expr \")\"", "(<num> | <str>)", "(\",\" (<num> | <str>))*", "((<num> | <str>) (\",\" (<num> | <str>))*)? \"]\"", "\"]\"", "(<num> | <str> | Call | <ident> | (\"(\" Expr \")\") | (\"[\" ((<num> | <str>) (\",\" (<num> | <str>))*)? \"]\")) (\"[\" Expr \"]\")*", "Expr \"]\"", "(\"[\" Expr \"]\")*"}
+var pgenExpect_programParser = [...]string{"<ident>", "(\".\" <ident>)* \"(\" (Expr (\",\" Expr)* \",\"?)? \")\"", "\"(\" (Expr (\",\" Expr)* \",\"?)? \")\"", "Expr", "(\",\" Expr)* \",\"?", "\",\"?", "(Expr (\",\" Expr)* \",\"?)? \")\"", "\")\"", "(<num> | <str> | Call | <ident> | (\"(\" Expr \")\") | (\"[\" ((<num> | <str>) (\",\" (<num> | <str>))*)? \"]\")) (\"[\" Expr \"]\")*", "OpRHS* (\"?\" Expr \":\" Expr)?", "Expr \":\" Expr", "\":\" Expr", "(\"?\" Expr \":\" Expr)?", "Expr \"{\" Stmt* \"}\" (\"else\" \"{\" Stmt* \"}\")?", "\"{\" Stmt* \"}\" (\"else\" \"{\" Stmt* \"}\")?", "Stmt* \"}\" (\"else\" \"{\" Stmt* \"}\")?", "\"}\" (\"else\" \"{\" Stmt* \"}\")?", "\"{\" Stmt* \"}\"", "Stmt* \"}\"", "\"}\"", "(\"else\" \"{\" Stmt* \"}\")?", "\"!\"? <ident> (\":\" <ident> (\".\" <ident>)*)? \"=\" Expr", "<ident> (\":\" <ident> (\".\" <ident>)*)? \"=\" Expr", "<ident> (\".\" <ident>)*", "(\".\" <ident>)*", "(\":\" <ident> (\".\" <ident>)*)? \"=\" Expr", "\"=\" Expr", "\"&\"", "\"|\"", "Term", "\";\"?", "<ident> (\",\" <ident>)*", "(\",\" <ident>)*", "(\":\" <ident> (\",\" <ident>)*)?", "Expr \")\"", "(<num> | <str>)", "(\",\" (<num> | <str>))*", "((<num> | <str>) (\",\" (<num> | <str>))*)? \"]\"", "\"]\"", "Expr \"]\"", "(\"[\" Expr \"]\")*"}
