@@ -262,7 +262,7 @@ func (p *hookParserGen) n9(c *pgenrt.State, s *word) (bool, pgenrt.Err) {
 }
 
 func (p *hookParserGen) s_word(c *pgenrt.State, s *word) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
+	p.SetPos(&s.Pos, c.Cur)
 	return c.Close(p.n9(c, s))
 }
 
@@ -459,7 +459,7 @@ func (p *moduleParserGen) n8(c *pgenrt.State, s *word) (bool, pgenrt.Err) {
 }
 
 func (p *moduleParserGen) s_word(c *pgenrt.State, s *word) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
+	p.SetPos(&s.Pos, c.Cur)
 	return c.Close(p.n8(c, s))
 }
 

@@ -317,7 +317,7 @@ func (p *csvParserGen) n3(c *pgenrt.State, s *csvPart) (bool, pgenrt.Err) {
 }
 
 func (p *csvParserGen) s_csvPart(c *pgenrt.State, s *csvPart) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
+	p.SetPos(&s.Pos, c.Cur)
 	return c.Close(p.n3(c, s))
 }
 
@@ -445,7 +445,8 @@ func (p *dumpParserGen) n0(c *pgenrt.State, s *apValue) (bool, pgenrt.Err) {
 	var nv *item
 	if p.reuse {
 		nv = p.slab_item.Alloc()
-		*nv = item{}
+		nv.Text = ""
+
 	} else {
 		nv = new(item)
 	}
@@ -464,7 +465,8 @@ func (p *dumpParserGen) n1(c *pgenrt.State, s *apValue) (bool, pgenrt.Err) {
 	var nv *item
 	if p.reuse {
 		nv = p.slab_item.Alloc()
-		*nv = item{}
+		nv.Text = ""
+
 	} else {
 		nv = new(item)
 	}
@@ -483,7 +485,8 @@ func (p *dumpParserGen) n2(c *pgenrt.State, s *apValue) (bool, pgenrt.Err) {
 	var nv *item
 	if p.reuse {
 		nv = p.slab_item.Alloc()
-		*nv = item{}
+		nv.Text = ""
+
 	} else {
 		nv = new(item)
 	}
@@ -542,7 +545,7 @@ func (p *dumpParserGen) n4(c *pgenrt.State, s *apValue) (bool, pgenrt.Err) {
 }
 
 func (p *dumpParserGen) s_apValue(c *pgenrt.State, s *apValue) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
+	p.SetPos(&s.Pos, c.Cur)
 	return c.Close(p.n4(c, s))
 }
 
@@ -567,7 +570,10 @@ func (p *dumpParserGen) n6(c *pgenrt.State, s *clientLine) (bool, pgenrt.Err) {
 	var nv *apValue
 	if p.reuse {
 		nv = p.slab_apValue.Alloc()
-		*nv = apValue{}
+		nv.IP = nil
+		nv.PID = nil
+		nv.CommNo = nil
+
 	} else {
 		nv = new(apValue)
 	}
@@ -648,7 +654,10 @@ func (p *dumpParserGen) n10(c *pgenrt.State, s *dumpLine) (bool, pgenrt.Err) {
 	var nv *headLine
 	if p.reuse {
 		nv = p.slab_headLine.Alloc()
-		*nv = headLine{}
+		nv.Status = item{}
+		nv.Process = nil
+		nv.Thread = nil
+
 	} else {
 		nv = new(headLine)
 	}
@@ -684,7 +693,8 @@ func (p *dumpParserGen) n12(c *pgenrt.State, s *dumpLine) (bool, pgenrt.Err) {
 	var nv *item
 	if p.reuse {
 		nv = p.slab_item.Alloc()
-		*nv = item{}
+		nv.Text = ""
+
 	} else {
 		nv = new(item)
 	}
@@ -717,7 +727,8 @@ func (p *dumpParserGen) n14(c *pgenrt.State, s *dumpLine) (bool, pgenrt.Err) {
 	var nv *words
 	if p.reuse {
 		nv = p.slab_words.Alloc()
-		*nv = words{Words: nv.Words[:0]}
+		nv.Words = nv.Words[:0]
+
 	} else {
 		nv = new(words)
 	}
@@ -753,7 +764,9 @@ func (p *dumpParserGen) n16(c *pgenrt.State, s *dumpLine) (bool, pgenrt.Err) {
 	var nv *eventLine
 	if p.reuse {
 		nv = p.slab_eventLine.Alloc()
-		*nv = eventLine{}
+		nv.Event = item{}
+		nv.Time = nil
+
 	} else {
 		nv = new(eventLine)
 	}
@@ -789,7 +802,8 @@ func (p *dumpParserGen) n18(c *pgenrt.State, s *dumpLine) (bool, pgenrt.Err) {
 	var nv *item
 	if p.reuse {
 		nv = p.slab_item.Alloc()
-		*nv = item{}
+		nv.Text = ""
+
 	} else {
 		nv = new(item)
 	}
@@ -822,7 +836,9 @@ func (p *dumpParserGen) n20(c *pgenrt.State, s *dumpLine) (bool, pgenrt.Err) {
 	var nv *clientLine
 	if p.reuse {
 		nv = p.slab_clientLine.Alloc()
-		*nv = clientLine{}
+		nv.Client = apValue{}
+		nv.Root = nil
+
 	} else {
 		nv = new(clientLine)
 	}
@@ -849,7 +865,10 @@ func (p *dumpParserGen) n22(c *pgenrt.State, s *dumpLine) (bool, pgenrt.Err) {
 	var nv *apValue
 	if p.reuse {
 		nv = p.slab_apValue.Alloc()
-		*nv = apValue{}
+		nv.IP = nil
+		nv.PID = nil
+		nv.CommNo = nil
+
 	} else {
 		nv = new(apValue)
 	}
@@ -882,7 +901,10 @@ func (p *dumpParserGen) n24(c *pgenrt.State, s *dumpLine) (bool, pgenrt.Err) {
 	var nv *namesLine
 	if p.reuse {
 		nv = p.slab_namesLine.Alloc()
-		*nv = namesLine{}
+		nv.INT = words{}
+		nv.OPRKey = nil
+		nv.OPR = words{}
+
 	} else {
 		nv = new(namesLine)
 	}
@@ -915,7 +937,10 @@ func (p *dumpParserGen) n26(c *pgenrt.State, s *dumpLine) (bool, pgenrt.Err) {
 	var nv *scdLine
 	if p.reuse {
 		nv = p.slab_scdLine.Alloc()
-		*nv = scdLine{}
+		nv.Send = words{}
+		nv.ReceiveKey = nil
+		nv.Receive = words{}
+
 	} else {
 		nv = new(scdLine)
 	}
@@ -948,7 +973,8 @@ func (p *dumpParserGen) n28(c *pgenrt.State, s *dumpLine) (bool, pgenrt.Err) {
 	var nv *words
 	if p.reuse {
 		nv = p.slab_words.Alloc()
-		*nv = words{Words: nv.Words[:0]}
+		nv.Words = nv.Words[:0]
+
 	} else {
 		nv = new(words)
 	}
@@ -981,7 +1007,8 @@ func (p *dumpParserGen) n30(c *pgenrt.State, s *dumpLine) (bool, pgenrt.Err) {
 	var nv *words
 	if p.reuse {
 		nv = p.slab_words.Alloc()
-		*nv = words{Words: nv.Words[:0]}
+		nv.Words = nv.Words[:0]
+
 	} else {
 		nv = new(words)
 	}
@@ -1017,7 +1044,8 @@ func (p *dumpParserGen) n32(c *pgenrt.State, s *dumpLine) (bool, pgenrt.Err) {
 	var nv *offsetLine
 	if p.reuse {
 		nv = p.slab_offsetLine.Alloc()
-		*nv = offsetLine{Columns: nv.Columns[:0]}
+		nv.Columns = nv.Columns[:0]
+
 	} else {
 		nv = new(offsetLine)
 	}
@@ -1274,7 +1302,10 @@ func (p *dumpParserGen) n35(c *pgenrt.State, s *eventLine) (bool, pgenrt.Err) {
 	var nv *timeItem
 	if p.reuse {
 		nv = p.slab_timeItem.Alloc()
-		*nv = timeItem{}
+		nv.Date = item{}
+		nv.Clock = item{}
+		nv.Sub = nil
+
 	} else {
 		nv = new(timeItem)
 	}
@@ -1368,7 +1399,8 @@ func (p *dumpParserGen) n40(c *pgenrt.State, s *headLine) (bool, pgenrt.Err) {
 	var nv *item
 	if p.reuse {
 		nv = p.slab_item.Alloc()
-		*nv = item{}
+		nv.Text = ""
+
 	} else {
 		nv = new(item)
 	}
@@ -1434,7 +1466,8 @@ func (p *dumpParserGen) n43(c *pgenrt.State, s *headLine) (bool, pgenrt.Err) {
 	var nv *item
 	if p.reuse {
 		nv = p.slab_item.Alloc()
-		*nv = item{}
+		nv.Text = ""
+
 	} else {
 		nv = new(item)
 	}
@@ -1521,7 +1554,7 @@ func (p *dumpParserGen) n47(c *pgenrt.State, s *item) (bool, pgenrt.Err) {
 }
 
 func (p *dumpParserGen) s_item(c *pgenrt.State, s *item) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
+	p.SetPos(&s.Pos, c.Cur)
 	return c.Close(p.n47(c, s))
 }
 
@@ -1548,7 +1581,7 @@ func (p *dumpParserGen) n48(c *pgenrt.State, s *key) (bool, pgenrt.Err) {
 }
 
 func (p *dumpParserGen) s_key(c *pgenrt.State, s *key) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
+	p.SetPos(&s.Pos, c.Cur)
 	return c.Close(p.n48(c, s))
 }
 
@@ -1570,7 +1603,8 @@ func (p *dumpParserGen) n50(c *pgenrt.State, s *namesLine) (bool, pgenrt.Err) {
 	var nv *key
 	if p.reuse {
 		nv = p.slab_key.Alloc()
-		*nv = key{}
+		nv.Text = ""
+
 	} else {
 		nv = new(key)
 	}
@@ -1700,7 +1734,7 @@ func (p *dumpParserGen) n57(c *pgenrt.State, s *offsetLine) (bool, pgenrt.Err) {
 }
 
 func (p *dumpParserGen) s_offsetLine(c *pgenrt.State, s *offsetLine) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
+	p.SetPos(&s.Pos, c.Cur)
 	return c.Close(p.n57(c, s))
 }
 
@@ -1722,7 +1756,8 @@ func (p *dumpParserGen) n59(c *pgenrt.State, s *scdLine) (bool, pgenrt.Err) {
 	var nv *key
 	if p.reuse {
 		nv = p.slab_key.Alloc()
-		*nv = key{}
+		nv.Text = ""
+
 	} else {
 		nv = new(key)
 	}
@@ -1833,7 +1868,8 @@ func (p *dumpParserGen) n66(c *pgenrt.State, s *timeItem) (bool, pgenrt.Err) {
 	var nv *item
 	if p.reuse {
 		nv = p.slab_item.Alloc()
-		*nv = item{}
+		nv.Text = ""
+
 	} else {
 		nv = new(item)
 	}
@@ -1934,7 +1970,7 @@ func (p *dumpParserGen) n70(c *pgenrt.State, s *words) (bool, pgenrt.Err) {
 }
 
 func (p *dumpParserGen) s_words(c *pgenrt.State, s *words) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
+	p.SetPos(&s.Pos, c.Cur)
 	return c.Close(p.n70(c, s))
 }
 
@@ -2067,7 +2103,7 @@ func (p *hexParserGen) n4(c *pgenrt.State, s *item) (bool, pgenrt.Err) {
 }
 
 func (p *hexParserGen) s_item(c *pgenrt.State, s *item) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
+	p.SetPos(&s.Pos, c.Cur)
 	return c.Close(p.n4(c, s))
 }
 

@@ -285,7 +285,23 @@ func (p *lineParserGen) n1(c *pgenrt.State, s *binop) (bool, pgenrt.Err) {
 	var nv *primary
 	if p.reuse {
 		nv = p.slab_primary.Alloc()
-		*nv = primary{Ops: nv.Ops[:0], CallArgs: nv.CallArgs[:0], Items: nv.Items[:0]}
+		nv.Ops = nv.Ops[:0]
+		nv.Ident = nil
+		nv.Call = false
+		nv.CallArgs = nv.CallArgs[:0]
+		nv.Number = nil
+		nv.String = nil
+		nv.Trunc = false
+		nv.Open = nil
+		nv.Items = nv.Items[:0]
+		nv.Close = ""
+		nv.Fd = nil
+		nv.Float = nil
+		nv.Ellipsis = false
+		nv.Resuming = nil
+		nv.Question = false
+		nv.Paren = nil
+
 	} else {
 		nv = new(primary)
 	}
@@ -338,7 +354,12 @@ func (p *lineParserGen) n4(c *pgenrt.State, s *call) (bool, pgenrt.Err) {
 	var nv *elem
 	if p.reuse {
 		nv = p.slab_elem.Alloc()
-		*nv = elem{Right: nv.Right[:0]}
+		nv.Comma = false
+		nv.Left = nil
+		nv.Right = nv.Right[:0]
+		nv.Assign = nil
+		nv.Comment = nil
+
 	} else {
 		nv = new(elem)
 	}
@@ -412,7 +433,7 @@ func (p *lineParserGen) n7(c *pgenrt.State, s *call) (bool, pgenrt.Err) {
 }
 
 func (p *lineParserGen) s_call(c *pgenrt.State, s *call) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
+	p.SetPos(&s.Pos, c.Cur)
 	return c.Close(p.n7(c, s))
 }
 
@@ -439,7 +460,7 @@ func (p *lineParserGen) n8(c *pgenrt.State, s *dashes) (bool, pgenrt.Err) {
 }
 
 func (p *lineParserGen) s_dashes(c *pgenrt.State, s *dashes) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
+	p.SetPos(&s.Pos, c.Cur)
 	return c.Close(p.n8(c, s))
 }
 
@@ -466,7 +487,7 @@ func (p *lineParserGen) n9(c *pgenrt.State, s *durTok) (bool, pgenrt.Err) {
 }
 
 func (p *lineParserGen) s_durTok(c *pgenrt.State, s *durTok) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
+	p.SetPos(&s.Pos, c.Cur)
 	return c.Close(p.n9(c, s))
 }
 
@@ -498,7 +519,23 @@ func (p *lineParserGen) n11(c *pgenrt.State, s *elem) (bool, pgenrt.Err) {
 	var nv *primary
 	if p.reuse {
 		nv = p.slab_primary.Alloc()
-		*nv = primary{Ops: nv.Ops[:0], CallArgs: nv.CallArgs[:0], Items: nv.Items[:0]}
+		nv.Ops = nv.Ops[:0]
+		nv.Ident = nil
+		nv.Call = false
+		nv.CallArgs = nv.CallArgs[:0]
+		nv.Number = nil
+		nv.String = nil
+		nv.Trunc = false
+		nv.Open = nil
+		nv.Items = nv.Items[:0]
+		nv.Close = ""
+		nv.Fd = nil
+		nv.Float = nil
+		nv.Ellipsis = false
+		nv.Resuming = nil
+		nv.Question = false
+		nv.Paren = nil
+
 	} else {
 		nv = new(primary)
 	}
@@ -517,7 +554,9 @@ func (p *lineParserGen) n12(c *pgenrt.State, s *elem) (bool, pgenrt.Err) {
 	var nv *binop
 	if p.reuse {
 		nv = p.slab_binop.Alloc()
-		*nv = binop{}
+		nv.Op = ""
+		nv.Right = nil
+
 	} else {
 		nv = new(binop)
 	}
@@ -568,7 +607,9 @@ func (p *lineParserGen) n14(c *pgenrt.State, s *elem) (bool, pgenrt.Err) {
 	var nv *expr
 	if p.reuse {
 		nv = p.slab_expr.Alloc()
-		*nv = expr{Right: nv.Right[:0]}
+		nv.Left = nil
+		nv.Right = nv.Right[:0]
+
 	} else {
 		nv = new(expr)
 	}
@@ -727,7 +768,7 @@ func (p *lineParserGen) n19(c *pgenrt.State, s *elem) (bool, pgenrt.Err) {
 }
 
 func (p *lineParserGen) s_elem(c *pgenrt.State, s *elem) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
+	p.SetPos(&s.Pos, c.Cur)
 	return c.Close(p.n19(c, s))
 }
 
@@ -745,7 +786,8 @@ func (p *lineParserGen) n20(c *pgenrt.State, s *exit) (bool, pgenrt.Err) {
 	var nv *exitWord
 	if p.reuse {
 		nv = p.slab_exitWord.Alloc()
-		*nv = exitWord{}
+		nv.Text = ""
+
 	} else {
 		nv = new(exitWord)
 	}
@@ -799,7 +841,7 @@ func (p *lineParserGen) n22(c *pgenrt.State, s *exit) (bool, pgenrt.Err) {
 }
 
 func (p *lineParserGen) s_exit(c *pgenrt.State, s *exit) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
+	p.SetPos(&s.Pos, c.Cur)
 	return c.Close(p.n22(c, s))
 }
 
@@ -909,7 +951,7 @@ func (p *lineParserGen) n24(c *pgenrt.State, s *exitWord) (bool, pgenrt.Err) {
 }
 
 func (p *lineParserGen) s_exitWord(c *pgenrt.State, s *exitWord) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
+	p.SetPos(&s.Pos, c.Cur)
 	return c.Close(p.n24(c, s))
 }
 
@@ -923,7 +965,23 @@ func (p *lineParserGen) n25(c *pgenrt.State, s *expr) (bool, pgenrt.Err) {
 	var nv *primary
 	if p.reuse {
 		nv = p.slab_primary.Alloc()
-		*nv = primary{Ops: nv.Ops[:0], CallArgs: nv.CallArgs[:0], Items: nv.Items[:0]}
+		nv.Ops = nv.Ops[:0]
+		nv.Ident = nil
+		nv.Call = false
+		nv.CallArgs = nv.CallArgs[:0]
+		nv.Number = nil
+		nv.String = nil
+		nv.Trunc = false
+		nv.Open = nil
+		nv.Items = nv.Items[:0]
+		nv.Close = ""
+		nv.Fd = nil
+		nv.Float = nil
+		nv.Ellipsis = false
+		nv.Resuming = nil
+		nv.Question = false
+		nv.Paren = nil
+
 	} else {
 		nv = new(primary)
 	}
@@ -942,7 +1000,9 @@ func (p *lineParserGen) n26(c *pgenrt.State, s *expr) (bool, pgenrt.Err) {
 	var nv *binop
 	if p.reuse {
 		nv = p.slab_binop.Alloc()
-		*nv = binop{}
+		nv.Op = ""
+		nv.Right = nil
+
 	} else {
 		nv = new(binop)
 	}
@@ -994,7 +1054,7 @@ func (p *lineParserGen) n28(c *pgenrt.State, s *expr) (bool, pgenrt.Err) {
 }
 
 func (p *lineParserGen) s_expr(c *pgenrt.State, s *expr) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
+	p.SetPos(&s.Pos, c.Cur)
 	return c.Close(p.n28(c, s))
 }
 
@@ -1015,7 +1075,7 @@ func (p *lineParserGen) n29(c *pgenrt.State, s *ident) (bool, pgenrt.Err) {
 }
 
 func (p *lineParserGen) s_ident(c *pgenrt.State, s *ident) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
+	p.SetPos(&s.Pos, c.Cur)
 	return c.Close(p.n29(c, s))
 }
 
@@ -1149,7 +1209,7 @@ func (p *lineParserGen) n34(c *pgenrt.State, s *ipTok) (bool, pgenrt.Err) {
 }
 
 func (p *lineParserGen) s_ipTok(c *pgenrt.State, s *ipTok) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
+	p.SetPos(&s.Pos, c.Cur)
 	return c.Close(p.n34(c, s))
 }
 
@@ -1167,7 +1227,8 @@ func (p *lineParserGen) n35(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 	var nv *prefixTok
 	if p.reuse {
 		nv = p.slab_prefixTok.Alloc()
-		*nv = prefixTok{}
+		nv.Text = ""
+
 	} else {
 		nv = new(prefixTok)
 	}
@@ -1186,7 +1247,8 @@ func (p *lineParserGen) n36(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 	var nv *prefixTok
 	if p.reuse {
 		nv = p.slab_prefixTok.Alloc()
-		*nv = prefixTok{}
+		nv.Text = ""
+
 	} else {
 		nv = new(prefixTok)
 	}
@@ -1282,7 +1344,9 @@ func (p *lineParserGen) n40(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 	var nv *ipTok
 	if p.reuse {
 		nv = p.slab_ipTok.Alloc()
-		*nv = ipTok{Unknown: nv.Unknown[:0]}
+		nv.Hex = nil
+		nv.Unknown = nv.Unknown[:0]
+
 	} else {
 		nv = new(ipTok)
 	}
@@ -1331,7 +1395,10 @@ func (p *lineParserGen) n42(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 	var nv *call
 	if p.reuse {
 		nv = p.slab_call.Alloc()
-		*nv = call{Args: nv.Args[:0]}
+		nv.Name = ""
+		nv.Args = nv.Args[:0]
+		nv.Tail = tail{}
+
 	} else {
 		nv = new(call)
 	}
@@ -1356,7 +1423,10 @@ func (p *lineParserGen) n43(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 	var nv *resumed
 	if p.reuse {
 		nv = p.slab_resumed.Alloc()
-		*nv = resumed{Args: nv.Args[:0]}
+		nv.Name = ""
+		nv.Args = nv.Args[:0]
+		nv.Tail = tail{}
+
 	} else {
 		nv = new(resumed)
 	}
@@ -1375,7 +1445,12 @@ func (p *lineParserGen) n44(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 	var nv *signal
 	if p.reuse {
 		nv = p.slab_signal.Alloc()
-		*nv = signal{Words: nv.Words[:0], Members: nv.Members[:0], Rest: nv.Rest[:0]}
+		nv.Words = nv.Words[:0]
+		nv.Info = false
+		nv.Members = nv.Members[:0]
+		nv.Rest = nv.Rest[:0]
+		nv.End = nil
+
 	} else {
 		nv = new(signal)
 	}
@@ -1400,7 +1475,8 @@ func (p *lineParserGen) n45(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 	var nv *exit
 	if p.reuse {
 		nv = p.slab_exit.Alloc()
-		*nv = exit{Words: nv.Words[:0]}
+		nv.Words = nv.Words[:0]
+
 	} else {
 		nv = new(exit)
 	}
@@ -1538,7 +1614,9 @@ func (p *lineParserGen) n49(c *pgenrt.State, s *note) (bool, pgenrt.Err) {
 	var nv *noteItem
 	if p.reuse {
 		nv = p.slab_noteItem.Alloc()
-		*nv = noteItem{}
+		nv.Inner = nil
+		nv.Tok = ""
+
 	} else {
 		nv = new(noteItem)
 	}
@@ -1593,7 +1671,7 @@ func (p *lineParserGen) n51(c *pgenrt.State, s *note) (bool, pgenrt.Err) {
 }
 
 func (p *lineParserGen) s_note(c *pgenrt.State, s *note) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
+	p.SetPos(&s.Pos, c.Cur)
 	return c.Close(p.n51(c, s))
 }
 
@@ -1605,7 +1683,9 @@ func (p *lineParserGen) n52(c *pgenrt.State, s *noteItem) (bool, pgenrt.Err) {
 	var nv *note
 	if p.reuse {
 		nv = p.slab_note.Alloc()
-		*nv = note{Body: nv.Body[:0]}
+		nv.Open = ""
+		nv.Body = nv.Body[:0]
+
 	} else {
 		nv = new(note)
 	}
@@ -2058,7 +2138,7 @@ func (p *lineParserGen) n55(c *pgenrt.State, s *noteItem) (bool, pgenrt.Err) {
 }
 
 func (p *lineParserGen) s_noteItem(c *pgenrt.State, s *noteItem) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
+	p.SetPos(&s.Pos, c.Cur)
 	return c.Close(p.n55(c, s))
 }
 
@@ -2150,7 +2230,7 @@ func (p *lineParserGen) n57(c *pgenrt.State, s *prefixTok) (bool, pgenrt.Err) {
 }
 
 func (p *lineParserGen) s_prefixTok(c *pgenrt.State, s *prefixTok) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
+	p.SetPos(&s.Pos, c.Cur)
 	return c.Close(p.n57(c, s))
 }
 
@@ -2289,7 +2369,12 @@ func (p *lineParserGen) n63(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	var nv *elem
 	if p.reuse {
 		nv = p.slab_elem.Alloc()
-		*nv = elem{Right: nv.Right[:0]}
+		nv.Comma = false
+		nv.Left = nil
+		nv.Right = nv.Right[:0]
+		nv.Assign = nil
+		nv.Comment = nil
+
 	} else {
 		nv = new(elem)
 	}
@@ -2570,7 +2655,12 @@ func (p *lineParserGen) n75(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	var nv *elem
 	if p.reuse {
 		nv = p.slab_elem.Alloc()
-		*nv = elem{Right: nv.Right[:0]}
+		nv.Comma = false
+		nv.Left = nil
+		nv.Right = nv.Right[:0]
+		nv.Assign = nil
+		nv.Comment = nil
+
 	} else {
 		nv = new(elem)
 	}
@@ -2797,7 +2887,9 @@ func (p *lineParserGen) n85(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	var nv *expr
 	if p.reuse {
 		nv = p.slab_expr.Alloc()
-		*nv = expr{Right: nv.Right[:0]}
+		nv.Left = nil
+		nv.Right = nv.Right[:0]
+
 	} else {
 		nv = new(expr)
 	}
@@ -3015,7 +3107,7 @@ func (p *lineParserGen) n88(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 }
 
 func (p *lineParserGen) s_primary(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
+	p.SetPos(&s.Pos, c.Cur)
 	return c.Close(p.n88(c, s))
 }
 
@@ -3036,7 +3128,9 @@ func (p *lineParserGen) n90(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 	var nv *expr
 	if p.reuse {
 		nv = p.slab_expr.Alloc()
-		*nv = expr{Right: nv.Right[:0]}
+		nv.Left = nil
+		nv.Right = nv.Right[:0]
+
 	} else {
 		nv = new(expr)
 	}
@@ -3154,7 +3248,8 @@ func (p *lineParserGen) n94(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 	var nv *ident
 	if p.reuse {
 		nv = p.slab_ident.Alloc()
-		*nv = ident{}
+		nv.Text = ""
+
 	} else {
 		nv = new(ident)
 	}
@@ -3203,7 +3298,9 @@ func (p *lineParserGen) n96(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 	var nv *note
 	if p.reuse {
 		nv = p.slab_note.Alloc()
-		*nv = note{Body: nv.Body[:0]}
+		nv.Open = ""
+		nv.Body = nv.Body[:0]
+
 	} else {
 		nv = new(note)
 	}
@@ -3293,7 +3390,8 @@ func (p *lineParserGen) n100(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 	var nv *durTok
 	if p.reuse {
 		nv = p.slab_durTok.Alloc()
-		*nv = durTok{}
+		nv.Text = ""
+
 	} else {
 		nv = new(durTok)
 	}
@@ -3361,7 +3459,7 @@ func (p *lineParserGen) n102(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 }
 
 func (p *lineParserGen) s_result(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
+	p.SetPos(&s.Pos, c.Cur)
 	return c.Close(p.n102(c, s))
 }
 
@@ -3386,7 +3484,12 @@ func (p *lineParserGen) n104(c *pgenrt.State, s *resumed) (bool, pgenrt.Err) {
 	var nv *elem
 	if p.reuse {
 		nv = p.slab_elem.Alloc()
-		*nv = elem{Right: nv.Right[:0]}
+		nv.Comma = false
+		nv.Left = nil
+		nv.Right = nv.Right[:0]
+		nv.Assign = nil
+		nv.Comment = nil
+
 	} else {
 		nv = new(elem)
 	}
@@ -3451,7 +3554,7 @@ func (p *lineParserGen) n107(c *pgenrt.State, s *resumed) (bool, pgenrt.Err) {
 }
 
 func (p *lineParserGen) s_resumed(c *pgenrt.State, s *resumed) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
+	p.SetPos(&s.Pos, c.Cur)
 	return c.Close(p.n107(c, s))
 }
 
@@ -3463,7 +3566,8 @@ func (p *lineParserGen) n108(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 	var nv *ident
 	if p.reuse {
 		nv = p.slab_ident.Alloc()
-		*nv = ident{}
+		nv.Text = ""
+
 	} else {
 		nv = new(ident)
 	}
@@ -3519,7 +3623,12 @@ func (p *lineParserGen) n111(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 	var nv *elem
 	if p.reuse {
 		nv = p.slab_elem.Alloc()
-		*nv = elem{Right: nv.Right[:0]}
+		nv.Comma = false
+		nv.Left = nil
+		nv.Right = nv.Right[:0]
+		nv.Assign = nil
+		nv.Comment = nil
+
 	} else {
 		nv = new(elem)
 	}
@@ -3608,7 +3717,9 @@ func (p *lineParserGen) n115(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 	var nv *noteItem
 	if p.reuse {
 		nv = p.slab_noteItem.Alloc()
-		*nv = noteItem{}
+		nv.Inner = nil
+		nv.Tok = ""
+
 	} else {
 		nv = new(noteItem)
 	}
@@ -3656,7 +3767,8 @@ func (p *lineParserGen) n117(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 	var nv *dashes
 	if p.reuse {
 		nv = p.slab_dashes.Alloc()
-		*nv = dashes{}
+		nv.Text = ""
+
 	} else {
 		nv = new(dashes)
 	}
@@ -3688,7 +3800,7 @@ func (p *lineParserGen) n118(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 }
 
 func (p *lineParserGen) s_signal(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
+	p.SetPos(&s.Pos, c.Cur)
 	return c.Close(p.n118(c, s))
 }
 
@@ -3712,7 +3824,14 @@ func (p *lineParserGen) n120(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
 	var nv *result
 	if p.reuse {
 		nv = p.slab_result.Alloc()
-		*nv = result{Notes: nv.Notes[:0]}
+		nv.Unknown = false
+		nv.Value = nil
+		nv.Comment = nil
+		nv.Errno = nil
+		nv.Notes = nv.Notes[:0]
+		nv.Unavailable = false
+		nv.Dur = nil
+
 	} else {
 		nv = new(result)
 	}
@@ -3928,7 +4047,8 @@ func (p *restParserGen) n1(c *pgenrt.State, s *restLine) (bool, pgenrt.Err) {
 	var nv *token
 	if p.reuse {
 		nv = p.slab_token.Alloc()
-		*nv = token{}
+		nv.Text = ""
+
 	} else {
 		nv = new(token)
 	}
@@ -4001,7 +4121,7 @@ func (p *restParserGen) n4(c *pgenrt.State, s *token) (bool, pgenrt.Err) {
 }
 
 func (p *restParserGen) s_token(c *pgenrt.State, s *token) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
+	p.SetPos(&s.Pos, c.Cur)
 	return c.Close(p.n4(c, s))
 }
 

@@ -125,7 +125,7 @@ func (p *pgenParser_definition) n3(c *pgenrt.State, s *address) (bool, pgenrt.Er
 }
 
 func (p *pgenParser_definition) s_address(c *pgenrt.State, s *address) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
+	p.SetPos(&s.Pos, c.Cur)
 	return c.Close(p.n3(c, s))
 }
 
@@ -250,7 +250,7 @@ func (p *pgenParser_definition) n7(c *pgenrt.State, s *assignStmt) (bool, pgenrt
 }
 
 func (p *pgenParser_definition) s_assignStmt(c *pgenrt.State, s *assignStmt) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
+	p.SetPos(&s.Pos, c.Cur)
 	return c.Close(p.n7(c, s))
 }
 
@@ -339,7 +339,7 @@ func (p *pgenParser_definition) n12(c *pgenrt.State, s *atTarget) (bool, pgenrt.
 }
 
 func (p *pgenParser_definition) s_atTarget(c *pgenrt.State, s *atTarget) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
+	p.SetPos(&s.Pos, c.Cur)
 	return c.Close(p.n12(c, s))
 }
 
@@ -725,7 +725,7 @@ func (p *pgenParser_definition) n28(c *pgenrt.State, s *flag) (bool, pgenrt.Err)
 }
 
 func (p *pgenParser_definition) s_flag(c *pgenrt.State, s *flag) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
+	p.SetPos(&s.Pos, c.Cur)
 	return c.Close(p.n28(c, s))
 }
 
@@ -757,7 +757,7 @@ func (p *pgenParser_definition) n30(c *pgenrt.State, s *groupField) (bool, pgenr
 }
 
 func (p *pgenParser_definition) s_groupField(c *pgenrt.State, s *groupField) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
+	p.SetPos(&s.Pos, c.Cur)
 	start := c.Cur
 	m, e := c.Close(p.n30(c, s))
 	if m && !e.On {
@@ -852,7 +852,7 @@ func (p *pgenParser_definition) n34(c *pgenrt.State, s *identTok) (bool, pgenrt.
 }
 
 func (p *pgenParser_definition) s_identTok(c *pgenrt.State, s *identTok) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
+	p.SetPos(&s.Pos, c.Cur)
 	return c.Close(p.n34(c, s))
 }
 
@@ -909,7 +909,7 @@ func (p *pgenParser_definition) n37(c *pgenrt.State, s *lenField) (bool, pgenrt.
 }
 
 func (p *pgenParser_definition) s_lenField(c *pgenrt.State, s *lenField) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
+	p.SetPos(&s.Pos, c.Cur)
 	start := c.Cur
 	m, e := c.Close(p.n37(c, s))
 	if m && !e.On {
@@ -983,7 +983,7 @@ func (p *pgenParser_definition) n41(c *pgenrt.State, s *level) (bool, pgenrt.Err
 }
 
 func (p *pgenParser_definition) s_level(c *pgenrt.State, s *level) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
+	p.SetPos(&s.Pos, c.Cur)
 	return c.Close(p.n41(c, s))
 }
 
@@ -1040,7 +1040,7 @@ func (p *pgenParser_definition) n44(c *pgenrt.State, s *listEntry) (bool, pgenrt
 }
 
 func (p *pgenParser_definition) s_listEntry(c *pgenrt.State, s *listEntry) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
+	p.SetPos(&s.Pos, c.Cur)
 	start := c.Cur
 	m, e := c.Close(p.n44(c, s))
 	if m && !e.On {
@@ -1208,7 +1208,7 @@ func (p *pgenParser_definition) n52(c *pgenrt.State, s *listStmt) (bool, pgenrt.
 }
 
 func (p *pgenParser_definition) s_listStmt(c *pgenrt.State, s *listStmt) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
+	p.SetPos(&s.Pos, c.Cur)
 	return c.Close(p.n52(c, s))
 }
 
@@ -1371,7 +1371,7 @@ func (p *pgenParser_definition) n58(c *pgenrt.State, s *memField) (bool, pgenrt.
 }
 
 func (p *pgenParser_definition) s_memField(c *pgenrt.State, s *memField) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
+	p.SetPos(&s.Pos, c.Cur)
 	start := c.Cur
 	m, e := c.Close(p.n58(c, s))
 	if m && !e.On {
@@ -1408,7 +1408,7 @@ func (p *pgenParser_definition) n60(c *pgenrt.State, s *minorField) (bool, pgenr
 }
 
 func (p *pgenParser_definition) s_minorField(c *pgenrt.State, s *minorField) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
+	p.SetPos(&s.Pos, c.Cur)
 	start := c.Cur
 	m, e := c.Close(p.n60(c, s))
 	if m && !e.On {
@@ -1445,7 +1445,7 @@ func (p *pgenParser_definition) n62(c *pgenrt.State, s *modNameStmt) (bool, pgen
 }
 
 func (p *pgenParser_definition) s_modNameStmt(c *pgenrt.State, s *modNameStmt) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
+	p.SetPos(&s.Pos, c.Cur)
 	return c.Close(p.n62(c, s))
 }
 
@@ -1466,7 +1466,7 @@ func (p *pgenParser_definition) n63(c *pgenrt.State, s *numTok) (bool, pgenrt.Er
 }
 
 func (p *pgenParser_definition) s_numTok(c *pgenrt.State, s *numTok) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
+	p.SetPos(&s.Pos, c.Cur)
 	return c.Close(p.n63(c, s))
 }
 
@@ -1528,7 +1528,7 @@ func (p *pgenParser_definition) n65(c *pgenrt.State, s *opFlagField) (bool, pgen
 }
 
 func (p *pgenParser_definition) s_opFlagField(c *pgenrt.State, s *opFlagField) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
+	p.SetPos(&s.Pos, c.Cur)
 	return c.Close(p.n65(c, s))
 }
 
@@ -1560,7 +1560,7 @@ func (p *pgenParser_definition) n67(c *pgenrt.State, s *opcodeField) (bool, pgen
 }
 
 func (p *pgenParser_definition) s_opcodeField(c *pgenrt.State, s *opcodeField) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
+	p.SetPos(&s.Pos, c.Cur)
 	start := c.Cur
 	m, e := c.Close(p.n67(c, s))
 	if m && !e.On {
@@ -1657,7 +1657,7 @@ func (p *pgenParser_definition) n72(c *pgenrt.State, s *orbitField) (bool, pgenr
 }
 
 func (p *pgenParser_definition) s_orbitField(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
+	p.SetPos(&s.Pos, c.Cur)
 	start := c.Cur
 	m, e := c.Close(p.n72(c, s))
 	if m && !e.On {
@@ -1683,7 +1683,7 @@ func (p *pgenParser_definition) n73(c *pgenrt.State, s *pathTok) (bool, pgenrt.E
 }
 
 func (p *pgenParser_definition) s_pathTok(c *pgenrt.State, s *pathTok) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
+	p.SetPos(&s.Pos, c.Cur)
 	return c.Close(p.n73(c, s))
 }
 
@@ -1704,7 +1704,7 @@ func (p *pgenParser_definition) n74(c *pgenrt.State, s *punctTok) (bool, pgenrt.
 }
 
 func (p *pgenParser_definition) s_punctTok(c *pgenrt.State, s *punctTok) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
+	p.SetPos(&s.Pos, c.Cur)
 	return c.Close(p.n74(c, s))
 }
 
@@ -1792,7 +1792,7 @@ func (p *pgenParser_definition) n77(c *pgenrt.State, s *regTok) (bool, pgenrt.Er
 }
 
 func (p *pgenParser_definition) s_regTok(c *pgenrt.State, s *regTok) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
+	p.SetPos(&s.Pos, c.Cur)
 	return c.Close(p.n77(c, s))
 }
 
@@ -1876,7 +1876,7 @@ func (p *pgenParser_definition) n81(c *pgenrt.State, s *regsField) (bool, pgenrt
 }
 
 func (p *pgenParser_definition) s_regsField(c *pgenrt.State, s *regsField) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
+	p.SetPos(&s.Pos, c.Cur)
 	start := c.Cur
 	m, e := c.Close(p.n81(c, s))
 	if m && !e.On {
@@ -1902,7 +1902,7 @@ func (p *pgenParser_definition) n82(c *pgenrt.State, s *retEPTok) (bool, pgenrt.
 }
 
 func (p *pgenParser_definition) s_retEPTok(c *pgenrt.State, s *retEPTok) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
+	p.SetPos(&s.Pos, c.Cur)
 	return c.Close(p.n82(c, s))
 }
 
@@ -2017,7 +2017,7 @@ func (p *pgenParser_definition) n86(c *pgenrt.State, s *scalarTok) (bool, pgenrt
 }
 
 func (p *pgenParser_definition) s_scalarTok(c *pgenrt.State, s *scalarTok) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
+	p.SetPos(&s.Pos, c.Cur)
 	return c.Close(p.n86(c, s))
 }
 
@@ -2103,7 +2103,7 @@ func (p *pgenParser_definition) n90(c *pgenrt.State, s *signedNum) (bool, pgenrt
 }
 
 func (p *pgenParser_definition) s_signedNum(c *pgenrt.State, s *signedNum) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
+	p.SetPos(&s.Pos, c.Cur)
 	return c.Close(p.n90(c, s))
 }
 
@@ -2130,7 +2130,7 @@ func (p *pgenParser_definition) n91(c *pgenrt.State, s *strToken) (bool, pgenrt.
 }
 
 func (p *pgenParser_definition) s_strToken(c *pgenrt.State, s *strToken) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
+	p.SetPos(&s.Pos, c.Cur)
 	return c.Close(p.n91(c, s))
 }
 
@@ -2250,7 +2250,7 @@ func (p *pgenParser_definition) n98(c *pgenrt.State, s *symTarget) (bool, pgenrt
 }
 
 func (p *pgenParser_definition) s_symTarget(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
+	p.SetPos(&s.Pos, c.Cur)
 	return c.Close(p.n98(c, s))
 }
 
@@ -2397,7 +2397,7 @@ func (p *pgenParser_definition) n105(c *pgenrt.State, s *term) (bool, pgenrt.Err
 }
 
 func (p *pgenParser_definition) s_term(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
+	p.SetPos(&s.Pos, c.Cur)
 	return c.Close(p.n105(c, s))
 }
 
@@ -2486,7 +2486,7 @@ func (p *pgenParser_definition) n109(c *pgenrt.State, s *textField) (bool, pgenr
 }
 
 func (p *pgenParser_definition) s_textField(c *pgenrt.State, s *textField) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
+	p.SetPos(&s.Pos, c.Cur)
 	start := c.Cur
 	m, e := c.Close(p.n109(c, s))
 	if m && !e.On {
@@ -2578,7 +2578,7 @@ func (p *pgenParser_definition) n113(c *pgenrt.State, s *tpField) (bool, pgenrt.
 }
 
 func (p *pgenParser_definition) s_tpField(c *pgenrt.State, s *tpField) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
+	p.SetPos(&s.Pos, c.Cur)
 	start := c.Cur
 	m, e := c.Close(p.n113(c, s))
 	if m && !e.On {
@@ -2661,7 +2661,7 @@ func (p *pgenParser_definition) n117(c *pgenrt.State, s *typeField) (bool, pgenr
 }
 
 func (p *pgenParser_definition) s_typeField(c *pgenrt.State, s *typeField) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
+	p.SetPos(&s.Pos, c.Cur)
 	start := c.Cur
 	m, e := c.Close(p.n117(c, s))
 	if m && !e.On {

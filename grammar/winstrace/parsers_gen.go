@@ -100,7 +100,8 @@ func (p *callParserGen) n0(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
 	var nv *marker
 	if p.reuse {
 		nv = p.slab_marker.Alloc()
-		*nv = marker{}
+		nv.Text = ""
+
 	} else {
 		nv = new(marker)
 	}
@@ -280,7 +281,13 @@ func (p *callParserGen) n9(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
 	var nv *value
 	if p.reuse {
 		nv = p.slab_value.Alloc()
-		*nv = value{}
+		nv.Unknown = false
+		nv.Number = nil
+		nv.String = nil
+		nv.Struct = nil
+		nv.InOut = nil
+		nv.Ident = nil
+
 	} else {
 		nv = new(value)
 	}
@@ -392,7 +399,13 @@ func (p *callParserGen) n14(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
 	var nv *value
 	if p.reuse {
 		nv = p.slab_value.Alloc()
-		*nv = value{}
+		nv.Unknown = false
+		nv.Number = nil
+		nv.String = nil
+		nv.Struct = nil
+		nv.InOut = nil
+		nv.Ident = nil
+
 	} else {
 		nv = new(value)
 	}
@@ -500,7 +513,13 @@ func (p *callParserGen) n18(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
 	var nv *value
 	if p.reuse {
 		nv = p.slab_value.Alloc()
-		*nv = value{}
+		nv.Unknown = false
+		nv.Number = nil
+		nv.String = nil
+		nv.Struct = nil
+		nv.InOut = nil
+		nv.Ident = nil
+
 	} else {
 		nv = new(value)
 	}
@@ -525,7 +544,13 @@ func (p *callParserGen) n19(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
 	var nv *value
 	if p.reuse {
 		nv = p.slab_value.Alloc()
-		*nv = value{}
+		nv.Unknown = false
+		nv.Number = nil
+		nv.String = nil
+		nv.Struct = nil
+		nv.InOut = nil
+		nv.Ident = nil
+
 	} else {
 		nv = new(value)
 	}
@@ -609,7 +634,7 @@ func (p *callParserGen) n23(c *pgenrt.State, s *identifier) (bool, pgenrt.Err) {
 }
 
 func (p *callParserGen) s_identifier(c *pgenrt.State, s *identifier) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
+	p.SetPos(&s.Pos, c.Cur)
 	return c.Close(p.n23(c, s))
 }
 
@@ -621,7 +646,13 @@ func (p *callParserGen) n24(c *pgenrt.State, s *inOut) (bool, pgenrt.Err) {
 	var nv *value
 	if p.reuse {
 		nv = p.slab_value.Alloc()
-		*nv = value{}
+		nv.Unknown = false
+		nv.Number = nil
+		nv.String = nil
+		nv.Struct = nil
+		nv.InOut = nil
+		nv.Ident = nil
+
 	} else {
 		nv = new(value)
 	}
@@ -640,7 +671,13 @@ func (p *callParserGen) n25(c *pgenrt.State, s *inOut) (bool, pgenrt.Err) {
 	var nv *value
 	if p.reuse {
 		nv = p.slab_value.Alloc()
-		*nv = value{}
+		nv.Unknown = false
+		nv.Number = nil
+		nv.String = nil
+		nv.Struct = nil
+		nv.InOut = nil
+		nv.Ident = nil
+
 	} else {
 		nv = new(value)
 	}
@@ -672,7 +709,7 @@ func (p *callParserGen) n26(c *pgenrt.State, s *inOut) (bool, pgenrt.Err) {
 }
 
 func (p *callParserGen) s_inOut(c *pgenrt.State, s *inOut) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
+	p.SetPos(&s.Pos, c.Cur)
 	return c.Close(p.n26(c, s))
 }
 
@@ -746,7 +783,7 @@ func (p *callParserGen) n28(c *pgenrt.State, s *marker) (bool, pgenrt.Err) {
 }
 
 func (p *callParserGen) s_marker(c *pgenrt.State, s *marker) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
+	p.SetPos(&s.Pos, c.Cur)
 	return c.Close(p.n28(c, s))
 }
 
@@ -767,7 +804,7 @@ func (p *callParserGen) n29(c *pgenrt.State, s *number) (bool, pgenrt.Err) {
 }
 
 func (p *callParserGen) s_number(c *pgenrt.State, s *number) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
+	p.SetPos(&s.Pos, c.Cur)
 	return c.Close(p.n29(c, s))
 }
 
@@ -779,7 +816,9 @@ func (p *callParserGen) n30(c *pgenrt.State, s *structure) (bool, pgenrt.Err) {
 	var nv *field
 	if p.reuse {
 		nv = p.slab_field.Alloc()
-		*nv = field{}
+		nv.First = nil
+		nv.Value = nil
+
 	} else {
 		nv = new(field)
 	}
@@ -886,7 +925,7 @@ func (p *callParserGen) n35(c *pgenrt.State, s *structure) (bool, pgenrt.Err) {
 }
 
 func (p *callParserGen) s_structure(c *pgenrt.State, s *structure) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
+	p.SetPos(&s.Pos, c.Cur)
 	return c.Close(p.n35(c, s))
 }
 
@@ -976,7 +1015,8 @@ func (p *callParserGen) n39(c *pgenrt.State, s *value) (bool, pgenrt.Err) {
 	var nv *structure
 	if p.reuse {
 		nv = p.slab_structure.Alloc()
-		*nv = structure{Fields: nv.Fields[:0]}
+		nv.Fields = nv.Fields[:0]
+
 	} else {
 		nv = new(structure)
 	}
@@ -995,7 +1035,9 @@ func (p *callParserGen) n40(c *pgenrt.State, s *value) (bool, pgenrt.Err) {
 	var nv *inOut
 	if p.reuse {
 		nv = p.slab_inOut.Alloc()
-		*nv = inOut{}
+		nv.In = nil
+		nv.Out = nil
+
 	} else {
 		nv = new(inOut)
 	}
@@ -1144,7 +1186,7 @@ func (p *callParserGen) n42(c *pgenrt.State, s *value) (bool, pgenrt.Err) {
 }
 
 func (p *callParserGen) s_value(c *pgenrt.State, s *value) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
+	p.SetPos(&s.Pos, c.Cur)
 	return c.Close(p.n42(c, s))
 }
 

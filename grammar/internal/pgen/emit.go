@@ -318,6 +318,32 @@ func resetKeep(target, ptr string, s *structInfo) string {
 	return fmt.Sprintf("%s = %s{%s}", target, s.name, strings.Join(keep, ", "))
 }
 
+// resetSlabbed is the statements that clear *ptr, a value of s from a
+// slab, before its function parses into it, keeping the storage of its
+// slices: field by field, but for the Pos that the function sets first, as
+// the copy of a whole struct with pointers goes through the run time.
+func resetSlabbed(ptr string, s *structInfo) string {
+	var b strings.Builder
+	for _, f := range s.fields {
+		switch {
+		case f.name == "Pos" && s.hasPos:
+		case f.kind == kindString:
+			fmt.Fprintf(&b, "%s.%s = \"\"\n", ptr, f.name)
+		case f.kind == kindStringPtr || f.kind == kindStructPtr:
+			fmt.Fprintf(&b, "%s.%s = nil\n", ptr, f.name)
+		case f.kind == kindBool:
+			fmt.Fprintf(&b, "%s.%s = false\n", ptr, f.name)
+		case f.kind == kindStrings || f.kind == kindStructs || f.kind == kindStructPtrs:
+			fmt.Fprintf(&b, "%s.%s = %s.%s[:0]\n", ptr, f.name, ptr, f.name)
+		case f.kind == kindStruct:
+			fmt.Fprintf(&b, "%s.%s = %s{}\n", ptr, f.name, f.elem)
+		default:
+			return resetKeep("*"+ptr, ptr, s)
+		}
+	}
+	return b.String()
+}
+
 // resetRoot clears the root struct but keeps the storage of its slices.
 func resetRoot(s *structInfo) string { return resetKeep("*out", "out", s) }
 
@@ -400,7 +426,7 @@ func (pe *parserEmitter) structFunc(s *structInfo) {
 	pe.p("")
 	pe.p("func (p *%s) s_%s(c *pgenrt.State, s *%s) (bool, pgenrt.Err) {", pe.gen, s.name, s.name)
 	if s.hasPos {
-		pe.p("\ts.Pos = p.Pos(c.Cur)")
+		pe.p("\tp.SetPos(&s.Pos, c.Cur)")
 	}
 	if s.hasTokens {
 		pe.p("\tstart := c.Cur")
@@ -631,7 +657,7 @@ func (pe *parserEmitter) nodeFunc(n node, owner *structInfo) string {
 				w("\tvar nv *%s", t)
 				w("\tif p.reuse {")
 				w("\t\tnv = p.slab_%s.Alloc()", t)
-				w("\t\t%s", resetKeep("*nv", "nv", sn.info))
+				w("\t\t%s", resetSlabbed("nv", sn.info))
 				w("\t} else {")
 				w("\t\tnv = new(%s)", t)
 				w("\t}")

@@ -322,7 +322,7 @@ func (p *programParserGen) n9(c *pgenrt.State, s *call) (bool, pgenrt.Err) {
 }
 
 func (p *programParserGen) s_call(c *pgenrt.State, s *call) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
+	p.SetPos(&s.Pos, c.Cur)
 	return c.Close(p.n9(c, s))
 }
 
@@ -506,7 +506,12 @@ func (p *programParserGen) n18(c *pgenrt.State, s *ifStmt) (bool, pgenrt.Err) {
 	var nv *stmt
 	if p.reuse {
 		nv = p.slab_stmt.Alloc()
-		*nv = stmt{Labels: nv.Labels[:0]}
+		nv.Let = nil
+		nv.If = nil
+		nv.Call = nil
+		nv.Empty = false
+		nv.Labels = nv.Labels[:0]
+
 	} else {
 		nv = new(stmt)
 	}
@@ -880,7 +885,7 @@ func (p *programParserGen) n34(c *pgenrt.State, s *letStmt) (bool, pgenrt.Err) {
 }
 
 func (p *programParserGen) s_letStmt(c *pgenrt.State, s *letStmt) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
+	p.SetPos(&s.Pos, c.Cur)
 	return c.Close(p.n34(c, s))
 }
 
@@ -1223,7 +1228,12 @@ func (p *programParserGen) n41(c *pgenrt.State, s *program) (bool, pgenrt.Err) {
 	var nv *stmt
 	if p.reuse {
 		nv = p.slab_stmt.Alloc()
-		*nv = stmt{Labels: nv.Labels[:0]}
+		nv.Let = nil
+		nv.If = nil
+		nv.Call = nil
+		nv.Empty = false
+		nv.Labels = nv.Labels[:0]
+
 	} else {
 		nv = new(stmt)
 	}
@@ -1308,7 +1318,7 @@ func (p *programParserGen) n44(c *pgenrt.State, s *program) (bool, pgenrt.Err) {
 }
 
 func (p *programParserGen) s_program(c *pgenrt.State, s *program) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
+	p.SetPos(&s.Pos, c.Cur)
 	return c.Close(p.n44(c, s))
 }
 
@@ -1326,7 +1336,11 @@ func (p *programParserGen) n45(c *pgenrt.State, s *stmt) (bool, pgenrt.Err) {
 	var nv *letStmt
 	if p.reuse {
 		nv = p.slab_letStmt.Alloc()
-		*nv = letStmt{}
+		nv.Const = false
+		nv.Name = ""
+		nv.Type = nil
+		nv.Value = expr{}
+
 	} else {
 		nv = new(letStmt)
 	}
@@ -1351,7 +1365,10 @@ func (p *programParserGen) n46(c *pgenrt.State, s *stmt) (bool, pgenrt.Err) {
 	var nv *ifStmt
 	if p.reuse {
 		nv = p.slab_ifStmt.Alloc()
-		*nv = ifStmt{Then: nv.Then[:0], Else: nv.Else[:0]}
+		nv.Cond = expr{}
+		nv.Then = nv.Then[:0]
+		nv.Else = nv.Else[:0]
+
 	} else {
 		nv = new(ifStmt)
 	}
@@ -1370,7 +1387,9 @@ func (p *programParserGen) n47(c *pgenrt.State, s *stmt) (bool, pgenrt.Err) {
 	var nv *call
 	if p.reuse {
 		nv = p.slab_call.Alloc()
-		*nv = call{Args: nv.Args[:0]}
+		nv.Name = ""
+		nv.Args = nv.Args[:0]
+
 	} else {
 		nv = new(call)
 	}
@@ -1580,7 +1599,7 @@ func (p *programParserGen) n55(c *pgenrt.State, s *stmt) (bool, pgenrt.Err) {
 }
 
 func (p *programParserGen) s_stmt(c *pgenrt.State, s *stmt) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
+	p.SetPos(&s.Pos, c.Cur)
 	return c.Close(p.n55(c, s))
 }
 
@@ -1694,7 +1713,9 @@ func (p *programParserGen) n60(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 	var nv *call
 	if p.reuse {
 		nv = p.slab_call.Alloc()
-		*nv = call{Args: nv.Args[:0]}
+		nv.Name = ""
+		nv.Args = nv.Args[:0]
+
 	} else {
 		nv = new(call)
 	}
@@ -2106,7 +2127,7 @@ func (p *programParserGen) n75(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 }
 
 func (p *programParserGen) s_term(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
+	p.SetPos(&s.Pos, c.Cur)
 	return c.Close(p.n75(c, s))
 }
 
