@@ -86,7 +86,8 @@ func (p *hookParserGen) parse(filename, s string, out *hookLine, reuse bool) err
 	return p.Finish(&c, m, e, pgenExpect_hookParser[:])
 }
 
-// f0 reports whether the token at the cursor may start Word.
+// f0 reports whether the token at the cursor may start Word
+// (or another node of the same first set).
 func (p *hookParserGen) f0(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return 0x2>>uint32(t)&1 != 0
@@ -302,7 +303,8 @@ func (p *moduleParserGen) parse(filename, s string, out *moduleLine, reuse bool)
 	return p.Finish(&c, m, e, pgenExpect_moduleParser[:])
 }
 
-// f0 reports whether the token at the cursor may start Word.
+// f0 reports whether the token at the cursor may start Word
+// (or another node of the same first set).
 func (p *moduleParserGen) f0(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return 0x1>>uint32(t)&1 != 0

@@ -176,7 +176,8 @@ func (p *csvParserGen) parse(filename, s string, out *csvRow, reuse bool) error 
 	return p.Finish(&c, m, e, pgenExpect_csvParser[:])
 }
 
-// f0 reports whether the token at the cursor may start <quoted>.
+// f0 reports whether the token at the cursor may start <quoted>
+// (or another node of the same first set).
 func (p *csvParserGen) f0(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return 0x1>>uint32(t)&1 != 0
@@ -206,7 +207,8 @@ func (p *csvParserGen) n0(c *pgenrt.State, s *csvPart) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
-// f1 reports whether the token at the cursor may start <bare>.
+// f1 reports whether the token at the cursor may start <bare>
+// (or another node of the same first set).
 func (p *csvParserGen) f1(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return 0x4>>uint32(t)&1 != 0
@@ -236,7 +238,8 @@ func (p *csvParserGen) n1(c *pgenrt.State, s *csvPart) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
-// f2 reports whether the token at the cursor may start <comma>.
+// f2 reports whether the token at the cursor may start <comma>
+// (or another node of the same first set).
 func (p *csvParserGen) f2(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return 0x2>>uint32(t)&1 != 0
@@ -321,7 +324,8 @@ func (p *csvParserGen) s_csvPart(c *pgenrt.State, s *csvPart) (bool, pgenrt.Err)
 	return c.Close(p.n3(c, s))
 }
 
-// f3 reports whether the token at the cursor may start CsvPart.
+// f3 reports whether the token at the cursor may start CsvPart
+// (or another node of the same first set).
 func (p *csvParserGen) f3(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return 0x7>>uint32(t)&1 != 0
@@ -431,7 +435,8 @@ func (p *dumpParserGen) parse(filename, s string, out *dumpLine, reuse bool) err
 	return p.Finish(&c, m, e, pgenExpect_dumpParser[:])
 }
 
-// f0 reports whether the token at the cursor may start (Item Item "-" Item).
+// f0 reports whether the token at the cursor may start (Item Item "-" Item)
+// (or another node of the same first set).
 func (p *dumpParserGen) f0(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return 0x2>>uint32(t)&1 != 0
@@ -559,7 +564,8 @@ func (p *dumpParserGen) n5(c *pgenrt.State, s *clientLine) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
-// f1 reports whether the token at the cursor may start ("RootAP:" ApValue).
+// f1 reports whether the token at the cursor may start ("RootAP:" ApValue)
+// (or another node of the same first set).
 func (p *dumpParserGen) f1(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == 0 && (p.Text(c.Cur) == "RootAP:") || t == 1 && (p.Text(c.Cur) == "RootAP:")
@@ -640,7 +646,8 @@ func (p *dumpParserGen) s_clientLine(c *pgenrt.State, s *clientLine) (bool, pgen
 	return c.Close(p.n9(c, s))
 }
 
-// f2 reports whether the token at the cursor may start "PRF:" HeadLine.
+// f2 reports whether the token at the cursor may start "PRF:" HeadLine
+// (or another node of the same first set).
 func (p *dumpParserGen) f2(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == 0 && (p.Text(c.Cur) == "PRF:") || t == 1 && (p.Text(c.Cur) == "PRF:")
@@ -679,7 +686,8 @@ func (p *dumpParserGen) n11(c *pgenrt.State, s *dumpLine) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
-// f3 reports whether the token at the cursor may start "Trace:" Item.
+// f3 reports whether the token at the cursor may start "Trace:" Item
+// (or another node of the same first set).
 func (p *dumpParserGen) f3(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == 0 && (p.Text(c.Cur) == "Trace:") || t == 1 && (p.Text(c.Cur) == "Trace:")
@@ -716,7 +724,8 @@ func (p *dumpParserGen) n13(c *pgenrt.State, s *dumpLine) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
-// f4 reports whether the token at the cursor may start "ProcessName:" Words.
+// f4 reports whether the token at the cursor may start "ProcessName:" Words
+// (or another node of the same first set).
 func (p *dumpParserGen) f4(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == 0 && (p.Text(c.Cur) == "ProcessName:") || t == 1 && (p.Text(c.Cur) == "ProcessName:")
@@ -750,7 +759,8 @@ func (p *dumpParserGen) n15(c *pgenrt.State, s *dumpLine) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
-// f5 reports whether the token at the cursor may start "Event:" EventLine.
+// f5 reports whether the token at the cursor may start "Event:" EventLine
+// (or another node of the same first set).
 func (p *dumpParserGen) f5(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == 0 && (p.Text(c.Cur) == "Event:") || t == 1 && (p.Text(c.Cur) == "Event:")
@@ -788,7 +798,8 @@ func (p *dumpParserGen) n17(c *pgenrt.State, s *dumpLine) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
-// f6 reports whether the token at the cursor may start "Rc:" Item.
+// f6 reports whether the token at the cursor may start "Rc:" Item
+// (or another node of the same first set).
 func (p *dumpParserGen) f6(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == 0 && (p.Text(c.Cur) == "Rc:") || t == 1 && (p.Text(c.Cur) == "Rc:")
@@ -825,7 +836,8 @@ func (p *dumpParserGen) n19(c *pgenrt.State, s *dumpLine) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
-// f7 reports whether the token at the cursor may start "ClientAP:" ClientLine.
+// f7 reports whether the token at the cursor may start "ClientAP:" ClientLine
+// (or another node of the same first set).
 func (p *dumpParserGen) f7(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == 0 && (p.Text(c.Cur) == "ClientAP:") || t == 1 && (p.Text(c.Cur) == "ClientAP:")
@@ -890,7 +902,8 @@ func (p *dumpParserGen) n23(c *pgenrt.State, s *dumpLine) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
-// f8 reports whether the token at the cursor may start "INT:" NamesLine.
+// f8 reports whether the token at the cursor may start "INT:" NamesLine
+// (or another node of the same first set).
 func (p *dumpParserGen) f8(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == 0 && (p.Text(c.Cur) == "INT:") || t == 1 && (p.Text(c.Cur) == "INT:")
@@ -926,7 +939,8 @@ func (p *dumpParserGen) n25(c *pgenrt.State, s *dumpLine) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
-// f9 reports whether the token at the cursor may start "SendSCD:" ScdLine.
+// f9 reports whether the token at the cursor may start "SendSCD:" ScdLine
+// (or another node of the same first set).
 func (p *dumpParserGen) f9(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == 0 && (p.Text(c.Cur) == "SendSCD:") || t == 1 && (p.Text(c.Cur) == "SendSCD:")
@@ -962,7 +976,8 @@ func (p *dumpParserGen) n27(c *pgenrt.State, s *dumpLine) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
-// f10 reports whether the token at the cursor may start "ReceiveSCD:" Words.
+// f10 reports whether the token at the cursor may start "ReceiveSCD:" Words
+// (or another node of the same first set).
 func (p *dumpParserGen) f10(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == 0 && (p.Text(c.Cur) == "ReceiveSCD:") || t == 1 && (p.Text(c.Cur) == "ReceiveSCD:")
@@ -996,7 +1011,8 @@ func (p *dumpParserGen) n29(c *pgenrt.State, s *dumpLine) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
-// f11 reports whether the token at the cursor may start "LookupName:" Words.
+// f11 reports whether the token at the cursor may start "LookupName:" Words
+// (or another node of the same first set).
 func (p *dumpParserGen) f11(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == 0 && (p.Text(c.Cur) == "LookupName:") || t == 1 && (p.Text(c.Cur) == "LookupName:")
@@ -1030,7 +1046,8 @@ func (p *dumpParserGen) n31(c *pgenrt.State, s *dumpLine) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
-// f12 reports whether the token at the cursor may start OffsetLine.
+// f12 reports whether the token at the cursor may start OffsetLine
+// (or another node of the same first set).
 func (p *dumpParserGen) f12(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == 1 && (p.Text(c.Cur) == "Offset")
@@ -1288,7 +1305,8 @@ func (p *dumpParserGen) n34(c *pgenrt.State, s *eventLine) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
-// f13 reports whether the token at the cursor may start ("Time:" TimeItem).
+// f13 reports whether the token at the cursor may start ("Time:" TimeItem)
+// (or another node of the same first set).
 func (p *dumpParserGen) f13(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == 0 && (p.Text(c.Cur) == "Time:") || t == 1 && (p.Text(c.Cur) == "Time:")
@@ -1385,7 +1403,8 @@ func (p *dumpParserGen) n39(c *pgenrt.State, s *headLine) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
-// f14 reports whether the token at the cursor may start ("Process:" Item).
+// f14 reports whether the token at the cursor may start ("Process:" Item)
+// (or another node of the same first set).
 func (p *dumpParserGen) f14(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == 0 && (p.Text(c.Cur) == "Process:") || t == 1 && (p.Text(c.Cur) == "Process:")
@@ -1452,7 +1471,8 @@ func (p *dumpParserGen) n42(c *pgenrt.State, s *headLine) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
-// f15 reports whether the token at the cursor may start ("Thread:" Item).
+// f15 reports whether the token at the cursor may start ("Thread:" Item)
+// (or another node of the same first set).
 func (p *dumpParserGen) f15(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == 0 && (p.Text(c.Cur) == "Thread:") || t == 1 && (p.Text(c.Cur) == "Thread:")
@@ -1558,7 +1578,8 @@ func (p *dumpParserGen) s_item(c *pgenrt.State, s *item) (bool, pgenrt.Err) {
 	return c.Close(p.n47(c, s))
 }
 
-// f16 reports whether the token at the cursor may start <key>.
+// f16 reports whether the token at the cursor may start <key>
+// (or another node of the same first set).
 func (p *dumpParserGen) f16(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return 0x1>>uint32(t)&1 != 0
@@ -2010,7 +2031,8 @@ func (p *hexParserGen) parse(filename, s string, out *hexLine, reuse bool) error
 	return p.Finish(&c, m, e, pgenExpect_hexParser[:])
 }
 
-// f0 reports whether the token at the cursor may start Item.
+// f0 reports whether the token at the cursor may start Item
+// (or another node of the same first set).
 func (p *hexParserGen) f0(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return 0x1>>uint32(t)&1 != 0

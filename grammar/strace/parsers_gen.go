@@ -247,7 +247,8 @@ func (p *lineParserGen) parse(filename, s string, out *line, reuse bool) error {
 	return p.Finish(&c, m, e, pgenExpect_lineParser[:])
 }
 
-// f0 reports whether the token at the cursor may start <binop>.
+// f0 reports whether the token at the cursor may start <binop>
+// (or another node of the same first set).
 func (p *lineParserGen) f0(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return 0x80000>>uint32(t)&1 != 0
@@ -269,10 +270,11 @@ func (p *lineParserGen) n0(c *pgenrt.State, s *binop) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
-// f1 reports whether the token at the cursor may start Primary.
+// f1 reports whether the token at the cursor may start Primary
+// (or another node of the same first set).
 func (p *lineParserGen) f1(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
-	return 0x1101d8>>uint32(t)&1 != 0 || t == 1 && (p.Text(c.Cur) == "(") || t == 2 && (p.Text(c.Cur) == "{") || t == 11 && (p.Text(c.Cur) == "...") || t == 19 && (p.Text(c.Cur) == "&") || t == 21 && (p.Text(c.Cur) == "?" || p.Text(c.Cur) == "[")
+	return 0x1109d8>>uint32(t)&1 != 0 || t == 1 && (p.Text(c.Cur) == "(") || t == 2 && (p.Text(c.Cur) == "{") || t == 19 && (p.Text(c.Cur) == "&") || t == 21 && (p.Text(c.Cur) == "?" || p.Text(c.Cur) == "[")
 }
 
 // Primary
@@ -327,7 +329,8 @@ func (p *lineParserGen) s_binop(c *pgenrt.State, s *binop) (bool, pgenrt.Err) {
 	return c.Close(p.n2(c, s))
 }
 
-// f2 reports whether the token at the cursor may start <ident>.
+// f2 reports whether the token at the cursor may start <ident>
+// (or another node of the same first set).
 func (p *lineParserGen) f2(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return 0x100>>uint32(t)&1 != 0
@@ -396,7 +399,8 @@ func (p *lineParserGen) n5(c *pgenrt.State, s *call) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
-// f3 reports whether the token at the cursor may start Tail.
+// f3 reports whether the token at the cursor may start Tail
+// (or another node of the same first set).
 func (p *lineParserGen) f3(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return 0x3000>>uint32(t)&1 != 0 || t == 1 && (p.Text(c.Cur) == ")")
@@ -437,7 +441,8 @@ func (p *lineParserGen) s_call(c *pgenrt.State, s *call) (bool, pgenrt.Err) {
 	return c.Close(p.n7(c, s))
 }
 
-// f4 reports whether the token at the cursor may start "---".
+// f4 reports whether the token at the cursor may start "---"
+// (or another node of the same first set).
 func (p *lineParserGen) f4(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == 18 && (p.Text(c.Cur) == "---")
@@ -464,7 +469,8 @@ func (p *lineParserGen) s_dashes(c *pgenrt.State, s *dashes) (bool, pgenrt.Err) 
 	return c.Close(p.n8(c, s))
 }
 
-// f5 reports whether the token at the cursor may start <duration>.
+// f5 reports whether the token at the cursor may start <duration>
+// (or another node of the same first set).
 func (p *lineParserGen) f5(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return 0x20000>>uint32(t)&1 != 0
@@ -491,7 +497,8 @@ func (p *lineParserGen) s_durTok(c *pgenrt.State, s *durTok) (bool, pgenrt.Err) 
 	return c.Close(p.n9(c, s))
 }
 
-// f6 reports whether the token at the cursor may start ",".
+// f6 reports whether the token at the cursor may start ","
+// (or another node of the same first set).
 func (p *lineParserGen) f6(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == 2 && (p.Text(c.Cur) == ",")
@@ -596,7 +603,8 @@ func (p *lineParserGen) n13(c *pgenrt.State, s *elem) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
-// f7 reports whether the token at the cursor may start ("=" Expr).
+// f7 reports whether the token at the cursor may start ("=" Expr)
+// (or another node of the same first set).
 func (p *lineParserGen) f7(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == 21 && (p.Text(c.Cur) == "=")
@@ -675,7 +683,8 @@ func (p *lineParserGen) n17(c *pgenrt.State, s *elem) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
-// f8 reports whether the token at the cursor may start <comment>.
+// f8 reports whether the token at the cursor may start <comment>
+// (or another node of the same first set).
 func (p *lineParserGen) f8(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return 0x400>>uint32(t)&1 != 0
@@ -772,7 +781,8 @@ func (p *lineParserGen) s_elem(c *pgenrt.State, s *elem) (bool, pgenrt.Err) {
 	return c.Close(p.n19(c, s))
 }
 
-// f9 reports whether the token at the cursor may start ExitWord.
+// f9 reports whether the token at the cursor may start ExitWord
+// (or another node of the same first set).
 func (p *lineParserGen) f9(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return 0x180>>uint32(t)&1 != 0 || t == 1 && (p.Text(c.Cur) == "(" || p.Text(c.Cur) == ")")
@@ -845,19 +855,22 @@ func (p *lineParserGen) s_exit(c *pgenrt.State, s *exit) (bool, pgenrt.Err) {
 	return c.Close(p.n22(c, s))
 }
 
-// f10 reports whether the token at the cursor may start <number>.
+// f10 reports whether the token at the cursor may start <number>
+// (or another node of the same first set).
 func (p *lineParserGen) f10(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return 0x80>>uint32(t)&1 != 0
 }
 
-// f11 reports whether the token at the cursor may start "(".
+// f11 reports whether the token at the cursor may start "("
+// (or another node of the same first set).
 func (p *lineParserGen) f11(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == 1 && (p.Text(c.Cur) == "(")
 }
 
-// f12 reports whether the token at the cursor may start ")".
+// f12 reports whether the token at the cursor may start ")"
+// (or another node of the same first set).
 func (p *lineParserGen) f12(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == 1 && (p.Text(c.Cur) == ")")
@@ -1103,7 +1116,8 @@ func (p *lineParserGen) n30(c *pgenrt.State, s *ipTok) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
-// f13 reports whether the token at the cursor may start "?"+.
+// f13 reports whether the token at the cursor may start "?"+
+// (or another node of the same first set).
 func (p *lineParserGen) f13(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == 21 && (p.Text(c.Cur) == "?")
@@ -1213,7 +1227,8 @@ func (p *lineParserGen) s_ipTok(c *pgenrt.State, s *ipTok) (bool, pgenrt.Err) {
 	return c.Close(p.n34(c, s))
 }
 
-// f14 reports whether the token at the cursor may start (PrefixTok PrefixTok?).
+// f14 reports whether the token at the cursor may start (PrefixTok PrefixTok?)
+// (or another node of the same first set).
 func (p *lineParserGen) f14(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return 0x2e0>>uint32(t)&1 != 0
@@ -1330,7 +1345,8 @@ func (p *lineParserGen) n39(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
-// f15 reports whether the token at the cursor may start IpTok.
+// f15 reports whether the token at the cursor may start IpTok
+// (or another node of the same first set).
 func (p *lineParserGen) f15(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == 21 && (p.Text(c.Cur) == "[")
@@ -1409,7 +1425,8 @@ func (p *lineParserGen) n42(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
-// f16 reports whether the token at the cursor may start Resumed.
+// f16 reports whether the token at the cursor may start Resumed
+// (or another node of the same first set).
 func (p *lineParserGen) f16(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return 0x8000>>uint32(t)&1 != 0
@@ -1461,7 +1478,8 @@ func (p *lineParserGen) n44(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
-// f17 reports whether the token at the cursor may start Exit.
+// f17 reports whether the token at the cursor may start Exit
+// (or another node of the same first set).
 func (p *lineParserGen) f17(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == 18 && (p.Text(c.Cur) == "+++")
@@ -1600,7 +1618,8 @@ func (p *lineParserGen) n48(c *pgenrt.State, s *note) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
-// f18 reports whether the token at the cursor may start NoteItem.
+// f18 reports whether the token at the cursor may start NoteItem
+// (or another node of the same first set).
 func (p *lineParserGen) f18(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return 0x3bfffc>>uint32(t)&1 != 0 || t == 1 && (p.Text(c.Cur) == "(")
@@ -1696,85 +1715,99 @@ func (p *lineParserGen) n52(c *pgenrt.State, s *noteItem) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
-// f19 reports whether the token at the cursor may start (<ident> | <number> | <float> | <string> | <comment> | <fd> | <ellipsis> | <sep> | <binop> | <unary> | <punct> | <clock> | <pidtag> | <resuming> | <duration> | <unfinished> | <unavailable> | <detached> | <resumed>).
+// f19 reports whether the token at the cursor may start (<ident> | <number> | <float> | <string> | <comment> | <fd> | <ellipsis> | <sep> | <binop> | <unary> | <punct> | <clock> | <pidtag> | <resuming> | <duration> | <unfinished> | <unavailable> | <detached> | <resumed>)
+// (or another node of the same first set).
 func (p *lineParserGen) f19(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return 0x3bfffc>>uint32(t)&1 != 0
 }
 
-// f20 reports whether the token at the cursor may start <float>.
+// f20 reports whether the token at the cursor may start <float>
+// (or another node of the same first set).
 func (p *lineParserGen) f20(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return 0x40>>uint32(t)&1 != 0
 }
 
-// f21 reports whether the token at the cursor may start <string>.
+// f21 reports whether the token at the cursor may start <string>
+// (or another node of the same first set).
 func (p *lineParserGen) f21(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return 0x8>>uint32(t)&1 != 0
 }
 
-// f22 reports whether the token at the cursor may start <fd>.
+// f22 reports whether the token at the cursor may start <fd>
+// (or another node of the same first set).
 func (p *lineParserGen) f22(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return 0x10>>uint32(t)&1 != 0
 }
 
-// f23 reports whether the token at the cursor may start <ellipsis>.
+// f23 reports whether the token at the cursor may start <ellipsis>
+// (or another node of the same first set).
 func (p *lineParserGen) f23(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return 0x800>>uint32(t)&1 != 0
 }
 
-// f24 reports whether the token at the cursor may start <sep>.
+// f24 reports whether the token at the cursor may start <sep>
+// (or another node of the same first set).
 func (p *lineParserGen) f24(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return 0x4>>uint32(t)&1 != 0
 }
 
-// f25 reports whether the token at the cursor may start <unary>.
+// f25 reports whether the token at the cursor may start <unary>
+// (or another node of the same first set).
 func (p *lineParserGen) f25(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return 0x100000>>uint32(t)&1 != 0
 }
 
-// f26 reports whether the token at the cursor may start <punct>.
+// f26 reports whether the token at the cursor may start <punct>
+// (or another node of the same first set).
 func (p *lineParserGen) f26(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return 0x200000>>uint32(t)&1 != 0
 }
 
-// f27 reports whether the token at the cursor may start <clock>.
+// f27 reports whether the token at the cursor may start <clock>
+// (or another node of the same first set).
 func (p *lineParserGen) f27(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return 0x20>>uint32(t)&1 != 0
 }
 
-// f28 reports whether the token at the cursor may start <pidtag>.
+// f28 reports whether the token at the cursor may start <pidtag>
+// (or another node of the same first set).
 func (p *lineParserGen) f28(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return 0x200>>uint32(t)&1 != 0
 }
 
-// f29 reports whether the token at the cursor may start <resuming>.
+// f29 reports whether the token at the cursor may start <resuming>
+// (or another node of the same first set).
 func (p *lineParserGen) f29(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return 0x10000>>uint32(t)&1 != 0
 }
 
-// f30 reports whether the token at the cursor may start <unfinished>.
+// f30 reports whether the token at the cursor may start <unfinished>
+// (or another node of the same first set).
 func (p *lineParserGen) f30(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return 0x1000>>uint32(t)&1 != 0
 }
 
-// f31 reports whether the token at the cursor may start <unavailable>.
+// f31 reports whether the token at the cursor may start <unavailable>
+// (or another node of the same first set).
 func (p *lineParserGen) f31(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return 0x4000>>uint32(t)&1 != 0
 }
 
-// f32 reports whether the token at the cursor may start <detached>.
+// f32 reports whether the token at the cursor may start <detached>
+// (or another node of the same first set).
 func (p *lineParserGen) f32(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return 0x2000>>uint32(t)&1 != 0
@@ -2234,13 +2267,15 @@ func (p *lineParserGen) s_prefixTok(c *pgenrt.State, s *prefixTok) (bool, pgenrt
 	return c.Close(p.n57(c, s))
 }
 
-// f33 reports whether the token at the cursor may start (<unary> | "&").
+// f33 reports whether the token at the cursor may start (<unary> | "&")
+// (or another node of the same first set).
 func (p *lineParserGen) f33(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return 0x100000>>uint32(t)&1 != 0 || t == 19 && (p.Text(c.Cur) == "&")
 }
 
-// f34 reports whether the token at the cursor may start "&".
+// f34 reports whether the token at the cursor may start "&"
+// (or another node of the same first set).
 func (p *lineParserGen) f34(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == 19 && (p.Text(c.Cur) == "&")
@@ -2514,12 +2549,6 @@ func (p *lineParserGen) n69(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
-// f35 reports whether the token at the cursor may start "...".
-func (p *lineParserGen) f35(c *pgenrt.State) bool {
-	t := p.Type(c.Cur)
-	return t == 11 && (p.Text(c.Cur) == "...")
-}
-
 // "..."
 func (p *lineParserGen) n70(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	start := c.Cur
@@ -2536,7 +2565,7 @@ func (p *lineParserGen) n70(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 func (p *lineParserGen) n71(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	matched := false
 	for {
-		if !p.f35(c) {
+		if !p.f23(c) {
 			break
 		}
 		b := *c
@@ -2573,14 +2602,16 @@ func (p *lineParserGen) n72(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
-// f36 reports whether the token at the cursor may start ("{" | "[") Elem* ("}" | "]").
-func (p *lineParserGen) f36(c *pgenrt.State) bool {
+// f35 reports whether the token at the cursor may start ("{" | "[") Elem* ("}" | "]")
+// (or another node of the same first set).
+func (p *lineParserGen) f35(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == 2 && (p.Text(c.Cur) == "{") || t == 21 && (p.Text(c.Cur) == "[")
 }
 
-// f37 reports whether the token at the cursor may start "{".
-func (p *lineParserGen) f37(c *pgenrt.State) bool {
+// f36 reports whether the token at the cursor may start "{"
+// (or another node of the same first set).
+func (p *lineParserGen) f36(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == 2 && (p.Text(c.Cur) == "{")
 }
@@ -2589,7 +2620,7 @@ func (p *lineParserGen) f37(c *pgenrt.State) bool {
 func (p *lineParserGen) n73(c *pgenrt.State) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
-	if p.f37(c) {
+	if p.f36(c) {
 		b := *c
 		m, e := p.Lit(&b, "{")
 		if e.On {
@@ -2697,20 +2728,23 @@ func (p *lineParserGen) n76(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
-// f38 reports whether the token at the cursor may start ("}" | "]").
-func (p *lineParserGen) f38(c *pgenrt.State) bool {
+// f37 reports whether the token at the cursor may start ("}" | "]")
+// (or another node of the same first set).
+func (p *lineParserGen) f37(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == 2 && (p.Text(c.Cur) == "]" || p.Text(c.Cur) == "}")
 }
 
-// f39 reports whether the token at the cursor may start "}".
-func (p *lineParserGen) f39(c *pgenrt.State) bool {
+// f38 reports whether the token at the cursor may start "}"
+// (or another node of the same first set).
+func (p *lineParserGen) f38(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == 2 && (p.Text(c.Cur) == "}")
 }
 
-// f40 reports whether the token at the cursor may start "]".
-func (p *lineParserGen) f40(c *pgenrt.State) bool {
+// f39 reports whether the token at the cursor may start "]"
+// (or another node of the same first set).
+func (p *lineParserGen) f39(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == 2 && (p.Text(c.Cur) == "]")
 }
@@ -2719,7 +2753,7 @@ func (p *lineParserGen) f40(c *pgenrt.State) bool {
 func (p *lineParserGen) n77(c *pgenrt.State) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
-	if p.f39(c) {
+	if p.f38(c) {
 		b := *c
 		m, e := p.Lit(&b, "}")
 		if e.On {
@@ -2734,7 +2768,7 @@ func (p *lineParserGen) n77(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	if p.f40(c) {
+	if p.f39(c) {
 		b := *c
 		m, e := p.Lit(&b, "]")
 		if e.On {
@@ -2969,7 +3003,7 @@ func (p *lineParserGen) n87(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 		}
 		s.String, s.Trunc = sv0, sv1
 	}
-	if p.f36(c) {
+	if p.f35(c) {
 		b := *c
 		sv0, sv1, sv2 := s.Open, s.Items, s.Close
 		m, e := p.n79(&b, s)
@@ -3020,7 +3054,7 @@ func (p *lineParserGen) n87(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 		}
 		s.Float = sv0
 	}
-	if p.f35(c) {
+	if p.f23(c) {
 		b := *c
 		sv0 := s.Ellipsis
 		m, e := p.n82(&b, s)
@@ -3683,7 +3717,7 @@ func (p *lineParserGen) n113(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 func (p *lineParserGen) n114(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 	matched := false
 	for {
-		if !p.f37(c) {
+		if !p.f36(c) {
 			break
 		}
 		b := *c
@@ -4011,7 +4045,8 @@ func (p *restParserGen) parse(filename, s string, out *restLine, reuse bool) err
 	return p.Finish(&c, m, e, pgenExpect_restParser[:])
 }
 
-// f0 reports whether the token at the cursor may start <lead>.
+// f0 reports whether the token at the cursor may start <lead>
+// (or another node of the same first set).
 func (p *restParserGen) f0(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return 0x1>>uint32(t)&1 != 0
@@ -4033,7 +4068,8 @@ func (p *restParserGen) n0(c *pgenrt.State, s *restLine) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
-// f1 reports whether the token at the cursor may start Token.
+// f1 reports whether the token at the cursor may start Token
+// (or another node of the same first set).
 func (p *restParserGen) f1(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return 0x2>>uint32(t)&1 != 0

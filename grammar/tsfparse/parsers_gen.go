@@ -58,7 +58,8 @@ func (p *listParserGen) ParseTokens(toks []lexer.Token, eof lexer.Position, allo
 	return pgenrt.ParseTokens(&p.pgenParser_definition, &p.Tokens, (*pgenParser_definition).s_listStmt, toks, eof, allowTrailing, pgenFold_definition[:], pgenExpect_definition[:])
 }
 
-// f0 reports whether the token at the cursor may start ScalarTok.
+// f0 reports whether the token at the cursor may start ScalarTok
+// (or another node of the same first set).
 func (p *pgenParser_definition) f0(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == tokIdent || t == tokNumber || t == tokSymbol
@@ -216,7 +217,8 @@ func (p *pgenParser_definition) n5(c *pgenrt.State, s *assignStmt) (bool, pgenrt
 	return true, pgenrt.Err{}
 }
 
-// f1 reports whether the token at the cursor may start NumTok.
+// f1 reports whether the token at the cursor may start NumTok
+// (or another node of the same first set).
 func (p *pgenParser_definition) f1(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == tokNumber
@@ -254,7 +256,8 @@ func (p *pgenParser_definition) s_assignStmt(c *pgenrt.State, s *assignStmt) (bo
 	return c.Close(p.n7(c, s))
 }
 
-// f2 reports whether the token at the cursor may start PathTok.
+// f2 reports whether the token at the cursor may start PathTok
+// (or another node of the same first set).
 func (p *pgenParser_definition) f2(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == tokPath
@@ -655,7 +658,8 @@ func (p *pgenParser_definition) s_field(c *pgenrt.State, s *field) (bool, pgenrt
 	return c.Close(p.n24(c, s))
 }
 
-// f3 reports whether the token at the cursor may start <ident>.
+// f3 reports whether the token at the cursor may start <ident>
+// (or another node of the same first set).
 func (p *pgenParser_definition) f3(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == tokIdent
@@ -1708,7 +1712,8 @@ func (p *pgenParser_definition) s_punctTok(c *pgenrt.State, s *punctTok) (bool, 
 	return c.Close(p.n74(c, s))
 }
 
-// f4 reports whether the token at the cursor may start <symbol>.
+// f4 reports whether the token at the cursor may start <symbol>
+// (or another node of the same first set).
 func (p *pgenParser_definition) f4(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == tokSymbol
@@ -1796,7 +1801,8 @@ func (p *pgenParser_definition) s_regTok(c *pgenrt.State, s *regTok) (bool, pgen
 	return c.Close(p.n77(c, s))
 }
 
-// f5 reports whether the token at the cursor may start RegTok.
+// f5 reports whether the token at the cursor may start RegTok
+// (or another node of the same first set).
 func (p *pgenParser_definition) f5(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == tokIdent || t == tokSymbol
@@ -2107,7 +2113,8 @@ func (p *pgenParser_definition) s_signedNum(c *pgenrt.State, s *signedNum) (bool
 	return c.Close(p.n90(c, s))
 }
 
-// f6 reports whether the token at the cursor may start <string>.
+// f6 reports whether the token at the cursor may start <string>
+// (or another node of the same first set).
 func (p *pgenParser_definition) f6(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == tokString

@@ -86,7 +86,8 @@ func (p *callParserGen) parse(filename, s string, out *callLine, reuse bool) err
 	return p.Finish(&c, m, e, pgenExpect_callParser[:])
 }
 
-// f0 reports whether the token at the cursor may start Marker.
+// f0 reports whether the token at the cursor may start Marker
+// (or another node of the same first set).
 func (p *callParserGen) f0(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == 4 && (p.Text(c.Cur) == "<" || p.Text(c.Cur) == ">")
@@ -142,7 +143,8 @@ func (p *callParserGen) n1(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
-// f1 reports whether the token at the cursor may start Number.
+// f1 reports whether the token at the cursor may start Number
+// (or another node of the same first set).
 func (p *callParserGen) f1(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return 0x4>>uint32(t)&1 != 0
@@ -161,7 +163,8 @@ func (p *callParserGen) n2(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
-// f2 reports whether the token at the cursor may start "*".
+// f2 reports whether the token at the cursor may start "*"
+// (or another node of the same first set).
 func (p *callParserGen) f2(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == 4 && (p.Text(c.Cur) == "*")
@@ -235,7 +238,8 @@ func (p *callParserGen) n6(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
-// f3 reports whether the token at the cursor may start Identifier.
+// f3 reports whether the token at the cursor may start Identifier
+// (or another node of the same first set).
 func (p *callParserGen) f3(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return 0x8>>uint32(t)&1 != 0
@@ -267,7 +271,8 @@ func (p *callParserGen) n8(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
-// f4 reports whether the token at the cursor may start (Value ("," Value)*).
+// f4 reports whether the token at the cursor may start (Value ("," Value)*)
+// (or another node of the same first set).
 func (p *callParserGen) f4(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return 0xf>>uint32(t)&1 != 0 || t == 4 && (p.Text(c.Cur) == "<" || p.Text(c.Cur) == "{")
@@ -298,7 +303,8 @@ func (p *callParserGen) n9(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
-// f5 reports whether the token at the cursor may start ("," Value).
+// f5 reports whether the token at the cursor may start ("," Value)
+// (or another node of the same first set).
 func (p *callParserGen) f5(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == 4 && (p.Text(c.Cur) == ",")
@@ -385,7 +391,8 @@ func (p *callParserGen) n13(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
-// f6 reports whether the token at the cursor may start ("==" Value).
+// f6 reports whether the token at the cursor may start ("==" Value)
+// (or another node of the same first set).
 func (p *callParserGen) f6(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == 4 && (p.Text(c.Cur) == "==")
@@ -530,7 +537,8 @@ func (p *callParserGen) n18(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
-// f7 reports whether the token at the cursor may start ("=" Value).
+// f7 reports whether the token at the cursor may start ("=" Value)
+// (or another node of the same first set).
 func (p *callParserGen) f7(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == 4 && (p.Text(c.Cur) == "=")
@@ -713,13 +721,15 @@ func (p *callParserGen) s_inOut(c *pgenrt.State, s *inOut) (bool, pgenrt.Err) {
 	return c.Close(p.n26(c, s))
 }
 
-// f8 reports whether the token at the cursor may start ">".
+// f8 reports whether the token at the cursor may start ">"
+// (or another node of the same first set).
 func (p *callParserGen) f8(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == 4 && (p.Text(c.Cur) == ">")
 }
 
-// f9 reports whether the token at the cursor may start "<".
+// f9 reports whether the token at the cursor may start "<"
+// (or another node of the same first set).
 func (p *callParserGen) f9(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == 4 && (p.Text(c.Cur) == "<")
@@ -929,7 +939,8 @@ func (p *callParserGen) s_structure(c *pgenrt.State, s *structure) (bool, pgenrt
 	return c.Close(p.n35(c, s))
 }
 
-// f10 reports whether the token at the cursor may start <unknown>.
+// f10 reports whether the token at the cursor may start <unknown>
+// (or another node of the same first set).
 func (p *callParserGen) f10(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return 0x2>>uint32(t)&1 != 0
@@ -971,7 +982,8 @@ func (p *callParserGen) n37(c *pgenrt.State, s *value) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
-// f11 reports whether the token at the cursor may start <string>.
+// f11 reports whether the token at the cursor may start <string>
+// (or another node of the same first set).
 func (p *callParserGen) f11(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return 0x1>>uint32(t)&1 != 0
@@ -1001,7 +1013,8 @@ func (p *callParserGen) n38(c *pgenrt.State, s *value) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
-// f12 reports whether the token at the cursor may start Structure.
+// f12 reports whether the token at the cursor may start Structure
+// (or another node of the same first set).
 func (p *callParserGen) f12(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == 4 && (p.Text(c.Cur) == "{")

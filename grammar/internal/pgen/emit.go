@@ -483,7 +483,8 @@ func (pe *parserEmitter) test(f firstSet, what, c string) string {
 		fn = fmt.Sprintf("f%d", len(pe.preds))
 		pe.preds[cond] = fn
 		pe.p("")
-		pe.p("// %s reports whether the token at the cursor may start %s.", fn, what)
+		pe.p("// %s reports whether the token at the cursor may start %s", fn, what)
+		pe.p("// (or another node of the same first set).")
 		pe.p("func (p *%s) %s(c *pgenrt.State) bool {", pe.gen, fn)
 		pe.p("\tt := p.Type(c.Cur)")
 		pe.p("\treturn %s", cond)

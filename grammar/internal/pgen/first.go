@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"regexp"
+	"regexp/syntax"
 	"sort"
 	"strconv"
 	"strings"
@@ -60,6 +61,7 @@ type firstSets struct {
 	g       *grammarBuilder
 	custom  bool
 	rules   []*regexp.Regexp // the generated lexer's rules, anchored at both ends
+	only    []string         // the one text a rule matches, "" when it matches several
 	memo    map[node]firstSet
 	visited map[*structInfo]bool
 }
@@ -69,6 +71,13 @@ func newFirstSets(g *grammarBuilder, pd *parserDef) *firstSets {
 	if pd.lexer != nil {
 		for _, r := range pd.lexer.rules {
 			fs.rules = append(fs.rules, regexp.MustCompile(`^(?:`+r.pattern+`)$`))
+			only := ""
+			if re, err := syntax.Parse(r.pattern, syntax.Perl); err == nil {
+				if re = re.Simplify(); re.Op == syntax.OpLiteral && re.Flags&syntax.FoldCase == 0 {
+					only = string(re.Rune)
+				}
+			}
+			fs.only = append(fs.only, only)
 		}
 	}
 	return fs
@@ -116,7 +125,11 @@ func (fs *firstSets) of(n node) firstSet {
 			break
 		}
 		for i, re := range fs.rules {
-			if !fs.g.elided[fs.g.rules[i]] && re.MatchString(n.s) {
+			switch {
+			case fs.g.elided[fs.g.rules[i]] || !re.MatchString(n.s):
+			case fs.only[i] == n.s:
+				f.addType(strconv.Itoa(i)) // every token of the rule
+			default:
 				f.addLit(strconv.Itoa(i), n.s)
 			}
 		}

@@ -103,7 +103,8 @@ func (p *programParserGen) parse(filename, s string, out *program, reuse bool) e
 	return p.Finish(&c, m, e, pgenExpect_programParser[:])
 }
 
-// f0 reports whether the token at the cursor may start <ident>.
+// f0 reports whether the token at the cursor may start <ident>
+// (or another node of the same first set).
 func (p *programParserGen) f0(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return 0x8>>uint32(t)&1 != 0
@@ -125,7 +126,8 @@ func (p *programParserGen) n0(c *pgenrt.State, s *call) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
-// f1 reports whether the token at the cursor may start ("." <ident>).
+// f1 reports whether the token at the cursor may start ("." <ident>)
+// (or another node of the same first set).
 func (p *programParserGen) f1(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == 4 && (p.Text(c.Cur) == ".") || t == 6 && (p.Text(c.Cur) == ".")
@@ -187,7 +189,8 @@ func (p *programParserGen) n3(c *pgenrt.State, s *call) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
-// f2 reports whether the token at the cursor may start ("," Expr).
+// f2 reports whether the token at the cursor may start ("," Expr)
+// (or another node of the same first set).
 func (p *programParserGen) f2(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == 4 && (p.Text(c.Cur) == ",") || t == 6 && (p.Text(c.Cur) == ",")
@@ -326,7 +329,8 @@ func (p *programParserGen) s_call(c *pgenrt.State, s *call) (bool, pgenrt.Err) {
 	return c.Close(p.n9(c, s))
 }
 
-// f3 reports whether the token at the cursor may start Term.
+// f3 reports whether the token at the cursor may start Term
+// (or another node of the same first set).
 func (p *programParserGen) f3(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return 0xb>>uint32(t)&1 != 0 || t == 4 && (p.Text(c.Cur) == "(" || p.Text(c.Cur) == "-" || p.Text(c.Cur) == "[") || t == 6 && (p.Text(c.Cur) == "(" || p.Text(c.Cur) == "-" || p.Text(c.Cur) == "[")
@@ -347,7 +351,8 @@ func (p *programParserGen) n10(c *pgenrt.State, s *expr) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
-// f4 reports whether the token at the cursor may start OpRHS.
+// f4 reports whether the token at the cursor may start OpRHS
+// (or another node of the same first set).
 func (p *programParserGen) f4(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == 4 && (p.Text(c.Cur) == "!=" || p.Text(c.Cur) == "&" || p.Text(c.Cur) == "*" || p.Text(c.Cur) == "+" || p.Text(c.Cur) == "-" || p.Text(c.Cur) == "/" || p.Text(c.Cur) == "<" || p.Text(c.Cur) == "<=" || p.Text(c.Cur) == "==" || p.Text(c.Cur) == ">" || p.Text(c.Cur) == ">=" || p.Text(c.Cur) == "|") || t == 6 && (p.Text(c.Cur) == "&" || p.Text(c.Cur) == "*" || p.Text(c.Cur) == "+" || p.Text(c.Cur) == "-" || p.Text(c.Cur) == "/" || p.Text(c.Cur) == "<" || p.Text(c.Cur) == ">" || p.Text(c.Cur) == "|")
@@ -395,7 +400,8 @@ func (p *programParserGen) n12(c *pgenrt.State, s *expr) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
-// f5 reports whether the token at the cursor may start ("?" Expr ":" Expr).
+// f5 reports whether the token at the cursor may start ("?" Expr ":" Expr)
+// (or another node of the same first set).
 func (p *programParserGen) f5(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == 4 && (p.Text(c.Cur) == "?") || t == 6 && (p.Text(c.Cur) == "?")
@@ -492,7 +498,8 @@ func (p *programParserGen) n17(c *pgenrt.State, s *ifStmt) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
-// f6 reports whether the token at the cursor may start Stmt.
+// f6 reports whether the token at the cursor may start Stmt
+// (or another node of the same first set).
 func (p *programParserGen) f6(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return 0x8>>uint32(t)&1 != 0 || t == 2 && (p.Text(c.Cur) == "if" || p.Text(c.Cur) == "let") || t == 4 && (p.Text(c.Cur) == ";") || t == 6 && (p.Text(c.Cur) == ";")
@@ -551,7 +558,8 @@ func (p *programParserGen) n19(c *pgenrt.State, s *ifStmt) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
-// f7 reports whether the token at the cursor may start ("else" "{" Stmt* "}").
+// f7 reports whether the token at the cursor may start ("else" "{" Stmt* "}")
+// (or another node of the same first set).
 func (p *programParserGen) f7(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == 2 && (p.Text(c.Cur) == "else") || t == 3 && (p.Text(c.Cur) == "else")
@@ -673,7 +681,8 @@ func (p *programParserGen) s_ifStmt(c *pgenrt.State, s *ifStmt) (bool, pgenrt.Er
 	return c.Close(p.n24(c, s))
 }
 
-// f8 reports whether the token at the cursor may start "!".
+// f8 reports whether the token at the cursor may start "!"
+// (or another node of the same first set).
 func (p *programParserGen) f8(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == 4 && (p.Text(c.Cur) == "!") || t == 6 && (p.Text(c.Cur) == "!")
@@ -737,7 +746,8 @@ func (p *programParserGen) n27(c *pgenrt.State, s *letStmt) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
-// f9 reports whether the token at the cursor may start (":" <ident> ("." <ident>)*).
+// f9 reports whether the token at the cursor may start (":" <ident> ("." <ident>)*)
+// (or another node of the same first set).
 func (p *programParserGen) f9(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == 4 && (p.Text(c.Cur) == ":") || t == 6 && (p.Text(c.Cur) == ":")
@@ -889,67 +899,78 @@ func (p *programParserGen) s_letStmt(c *pgenrt.State, s *letStmt) (bool, pgenrt.
 	return c.Close(p.n34(c, s))
 }
 
-// f10 reports whether the token at the cursor may start "==".
+// f10 reports whether the token at the cursor may start "=="
+// (or another node of the same first set).
 func (p *programParserGen) f10(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == 4 && (p.Text(c.Cur) == "==")
 }
 
-// f11 reports whether the token at the cursor may start "!=".
+// f11 reports whether the token at the cursor may start "!="
+// (or another node of the same first set).
 func (p *programParserGen) f11(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == 4 && (p.Text(c.Cur) == "!=")
 }
 
-// f12 reports whether the token at the cursor may start "<".
+// f12 reports whether the token at the cursor may start "<"
+// (or another node of the same first set).
 func (p *programParserGen) f12(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == 4 && (p.Text(c.Cur) == "<") || t == 6 && (p.Text(c.Cur) == "<")
 }
 
-// f13 reports whether the token at the cursor may start ">".
+// f13 reports whether the token at the cursor may start ">"
+// (or another node of the same first set).
 func (p *programParserGen) f13(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == 4 && (p.Text(c.Cur) == ">") || t == 6 && (p.Text(c.Cur) == ">")
 }
 
-// f14 reports whether the token at the cursor may start "<=".
+// f14 reports whether the token at the cursor may start "<="
+// (or another node of the same first set).
 func (p *programParserGen) f14(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == 4 && (p.Text(c.Cur) == "<=")
 }
 
-// f15 reports whether the token at the cursor may start ">=".
+// f15 reports whether the token at the cursor may start ">="
+// (or another node of the same first set).
 func (p *programParserGen) f15(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == 4 && (p.Text(c.Cur) == ">=")
 }
 
-// f16 reports whether the token at the cursor may start "+".
+// f16 reports whether the token at the cursor may start "+"
+// (or another node of the same first set).
 func (p *programParserGen) f16(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == 4 && (p.Text(c.Cur) == "+") || t == 6 && (p.Text(c.Cur) == "+")
 }
 
-// f17 reports whether the token at the cursor may start "-".
+// f17 reports whether the token at the cursor may start "-"
+// (or another node of the same first set).
 func (p *programParserGen) f17(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == 4 && (p.Text(c.Cur) == "-") || t == 6 && (p.Text(c.Cur) == "-")
 }
 
-// f18 reports whether the token at the cursor may start "*".
+// f18 reports whether the token at the cursor may start "*"
+// (or another node of the same first set).
 func (p *programParserGen) f18(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == 4 && (p.Text(c.Cur) == "*") || t == 6 && (p.Text(c.Cur) == "*")
 }
 
-// f19 reports whether the token at the cursor may start "/".
+// f19 reports whether the token at the cursor may start "/"
+// (or another node of the same first set).
 func (p *programParserGen) f19(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == 4 && (p.Text(c.Cur) == "/") || t == 6 && (p.Text(c.Cur) == "/")
 }
 
-// f20 reports whether the token at the cursor may start "&" "&".
+// f20 reports whether the token at the cursor may start "&" "&"
+// (or another node of the same first set).
 func (p *programParserGen) f20(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == 4 && (p.Text(c.Cur) == "&") || t == 6 && (p.Text(c.Cur) == "&")
@@ -966,7 +987,8 @@ func (p *programParserGen) n35(c *pgenrt.State) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
-// f21 reports whether the token at the cursor may start "|" "|".
+// f21 reports whether the token at the cursor may start "|" "|"
+// (or another node of the same first set).
 func (p *programParserGen) f21(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == 4 && (p.Text(c.Cur) == "|") || t == 6 && (p.Text(c.Cur) == "|")
@@ -1244,7 +1266,8 @@ func (p *programParserGen) n41(c *pgenrt.State, s *program) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
-// f22 reports whether the token at the cursor may start ";".
+// f22 reports whether the token at the cursor may start ";"
+// (or another node of the same first set).
 func (p *programParserGen) f22(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == 4 && (p.Text(c.Cur) == ";") || t == 6 && (p.Text(c.Cur) == ";")
@@ -1322,7 +1345,8 @@ func (p *programParserGen) s_program(c *pgenrt.State, s *program) (bool, pgenrt.
 	return c.Close(p.n44(c, s))
 }
 
-// f23 reports whether the token at the cursor may start LetStmt.
+// f23 reports whether the token at the cursor may start LetStmt
+// (or another node of the same first set).
 func (p *programParserGen) f23(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == 2 && (p.Text(c.Cur) == "let") || t == 3 && (p.Text(c.Cur) == "let")
@@ -1351,7 +1375,8 @@ func (p *programParserGen) n45(c *pgenrt.State, s *stmt) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
-// f24 reports whether the token at the cursor may start IfStmt.
+// f24 reports whether the token at the cursor may start IfStmt
+// (or another node of the same first set).
 func (p *programParserGen) f24(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == 2 && (p.Text(c.Cur) == "if") || t == 3 && (p.Text(c.Cur) == "if")
@@ -1645,7 +1670,8 @@ func (p *programParserGen) n57(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
-// f25 reports whether the token at the cursor may start <num>.
+// f25 reports whether the token at the cursor may start <num>
+// (or another node of the same first set).
 func (p *programParserGen) f25(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return 0x2>>uint32(t)&1 != 0
@@ -1675,7 +1701,8 @@ func (p *programParserGen) n58(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
-// f26 reports whether the token at the cursor may start <str>.
+// f26 reports whether the token at the cursor may start <str>
+// (or another node of the same first set).
 func (p *programParserGen) f26(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return 0x1>>uint32(t)&1 != 0
@@ -1750,7 +1777,8 @@ func (p *programParserGen) n61(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
-// f27 reports whether the token at the cursor may start "(" Expr ")".
+// f27 reports whether the token at the cursor may start "(" Expr ")"
+// (or another node of the same first set).
 func (p *programParserGen) f27(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == 4 && (p.Text(c.Cur) == "(") || t == 6 && (p.Text(c.Cur) == "(")
@@ -1786,13 +1814,15 @@ func (p *programParserGen) n63(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
-// f28 reports whether the token at the cursor may start "[" ((<num> | <str>) ("," (<num> | <str>))*)? "]".
+// f28 reports whether the token at the cursor may start "[" ((<num> | <str>) ("," (<num> | <str>))*)? "]"
+// (or another node of the same first set).
 func (p *programParserGen) f28(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == 4 && (p.Text(c.Cur) == "[") || t == 6 && (p.Text(c.Cur) == "[")
 }
 
-// f29 reports whether the token at the cursor may start ((<num> | <str>) ("," (<num> | <str>))*).
+// f29 reports whether the token at the cursor may start ((<num> | <str>) ("," (<num> | <str>))*)
+// (or another node of the same first set).
 func (p *programParserGen) f29(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return 0x3>>uint32(t)&1 != 0
