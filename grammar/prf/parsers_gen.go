@@ -190,11 +190,15 @@ func (p *csvParserGen) n0(c *pgenrt.State, s *csvPart) (bool, pgenrt.Err) {
 		return e.On, e
 	}
 	var v string
-	if s.Quoted != nil {
-		v = *s.Quoted
-	}
-	for i := start; i < c.Cur; i++ {
-		v += p.Text(i)
+	if c.Cur == start+1 && s.Quoted == nil {
+		v = p.Text(start) // one token: no concatenation
+	} else {
+		if s.Quoted != nil {
+			v = *s.Quoted
+		}
+		for i := start; i < c.Cur; i++ {
+			v += p.Text(i)
+		}
 	}
 	var ns *string
 	if p.reuse {
@@ -221,11 +225,15 @@ func (p *csvParserGen) n1(c *pgenrt.State, s *csvPart) (bool, pgenrt.Err) {
 		return e.On, e
 	}
 	var v string
-	if s.Bare != nil {
-		v = *s.Bare
-	}
-	for i := start; i < c.Cur; i++ {
-		v += p.Text(i)
+	if c.Cur == start+1 && s.Bare == nil {
+		v = p.Text(start) // one token: no concatenation
+	} else {
+		if s.Bare != nil {
+			v = *s.Bare
+		}
+		for i := start; i < c.Cur; i++ {
+			v += p.Text(i)
+		}
 	}
 	var ns *string
 	if p.reuse {

@@ -697,11 +697,15 @@ func (p *lineParserGen) n18(c *pgenrt.State, s *elem) (bool, pgenrt.Err) {
 		return e.On, e
 	}
 	var v string
-	if s.Comment != nil {
-		v = *s.Comment
-	}
-	for i := start; i < c.Cur; i++ {
-		v += p.Text(i)
+	if c.Cur == start+1 && s.Comment == nil {
+		v = p.Text(start) // one token: no concatenation
+	} else {
+		if s.Comment != nil {
+			v = *s.Comment
+		}
+		for i := start; i < c.Cur; i++ {
+			v += p.Text(i)
+		}
 	}
 	var ns *string
 	if p.reuse {
@@ -1099,11 +1103,15 @@ func (p *lineParserGen) n30(c *pgenrt.State, s *ipTok) (bool, pgenrt.Err) {
 		return e.On, e
 	}
 	var v string
-	if s.Hex != nil {
-		v = *s.Hex
-	}
-	for i := start; i < c.Cur; i++ {
-		v += p.Text(i)
+	if c.Cur == start+1 && s.Hex == nil {
+		v = p.Text(start) // one token: no concatenation
+	} else {
+		if s.Hex != nil {
+			v = *s.Hex
+		}
+		for i := start; i < c.Cur; i++ {
+			v += p.Text(i)
+		}
 	}
 	var ns *string
 	if p.reuse {
@@ -2370,11 +2378,15 @@ func (p *lineParserGen) n61(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 		return e.On, e
 	}
 	var v string
-	if s.Ident != nil {
-		v = *s.Ident
-	}
-	for i := start; i < c.Cur; i++ {
-		v += p.Text(i)
+	if c.Cur == start+1 && s.Ident == nil {
+		v = p.Text(start) // one token: no concatenation
+	} else {
+		if s.Ident != nil {
+			v = *s.Ident
+		}
+		for i := start; i < c.Cur; i++ {
+			v += p.Text(i)
+		}
 	}
 	var ns *string
 	if p.reuse {
@@ -2508,11 +2520,15 @@ func (p *lineParserGen) n68(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 		return e.On, e
 	}
 	var v string
-	if s.Number != nil {
-		v = *s.Number
-	}
-	for i := start; i < c.Cur; i++ {
-		v += p.Text(i)
+	if c.Cur == start+1 && s.Number == nil {
+		v = p.Text(start) // one token: no concatenation
+	} else {
+		if s.Number != nil {
+			v = *s.Number
+		}
+		for i := start; i < c.Cur; i++ {
+			v += p.Text(i)
+		}
 	}
 	var ns *string
 	if p.reuse {
@@ -2532,11 +2548,15 @@ func (p *lineParserGen) n69(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 		return e.On, e
 	}
 	var v string
-	if s.String != nil {
-		v = *s.String
-	}
-	for i := start; i < c.Cur; i++ {
-		v += p.Text(i)
+	if c.Cur == start+1 && s.String == nil {
+		v = p.Text(start) // one token: no concatenation
+	} else {
+		if s.String != nil {
+			v = *s.String
+		}
+		for i := start; i < c.Cur; i++ {
+			v += p.Text(i)
+		}
 	}
 	var ns *string
 	if p.reuse {
@@ -2664,11 +2684,15 @@ func (p *lineParserGen) n74(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 		return e.On, e
 	}
 	var v string
-	if s.Open != nil {
-		v = *s.Open
-	}
-	for i := start; i < c.Cur; i++ {
-		v += p.Text(i)
+	if c.Cur == start+1 && s.Open == nil {
+		v = p.Text(start) // one token: no concatenation
+	} else {
+		if s.Open != nil {
+			v = *s.Open
+		}
+		for i := start; i < c.Cur; i++ {
+			v += p.Text(i)
+		}
 	}
 	var ns *string
 	if p.reuse {
@@ -2827,11 +2851,15 @@ func (p *lineParserGen) n80(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 		return e.On, e
 	}
 	var v string
-	if s.Fd != nil {
-		v = *s.Fd
-	}
-	for i := start; i < c.Cur; i++ {
-		v += p.Text(i)
+	if c.Cur == start+1 && s.Fd == nil {
+		v = p.Text(start) // one token: no concatenation
+	} else {
+		if s.Fd != nil {
+			v = *s.Fd
+		}
+		for i := start; i < c.Cur; i++ {
+			v += p.Text(i)
+		}
 	}
 	var ns *string
 	if p.reuse {
@@ -2851,11 +2879,15 @@ func (p *lineParserGen) n81(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 		return e.On, e
 	}
 	var v string
-	if s.Float != nil {
-		v = *s.Float
-	}
-	for i := start; i < c.Cur; i++ {
-		v += p.Text(i)
+	if c.Cur == start+1 && s.Float == nil {
+		v = p.Text(start) // one token: no concatenation
+	} else {
+		if s.Float != nil {
+			v = *s.Float
+		}
+		for i := start; i < c.Cur; i++ {
+			v += p.Text(i)
+		}
 	}
 	var ns *string
 	if p.reuse {
@@ -2887,11 +2919,15 @@ func (p *lineParserGen) n83(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 		return e.On, e
 	}
 	var v string
-	if s.Resuming != nil {
-		v = *s.Resuming
-	}
-	for i := start; i < c.Cur; i++ {
-		v += p.Text(i)
+	if c.Cur == start+1 && s.Resuming == nil {
+		v = p.Text(start) // one token: no concatenation
+	} else {
+		if s.Resuming != nil {
+			v = *s.Resuming
+		}
+		for i := start; i < c.Cur; i++ {
+			v += p.Text(i)
+		}
 	}
 	var ns *string
 	if p.reuse {
@@ -3227,11 +3263,15 @@ func (p *lineParserGen) n92(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 		return e.On, e
 	}
 	var v string
-	if s.Comment != nil {
-		v = *s.Comment
-	}
-	for i := start; i < c.Cur; i++ {
-		v += p.Text(i)
+	if c.Cur == start+1 && s.Comment == nil {
+		v = p.Text(start) // one token: no concatenation
+	} else {
+		if s.Comment != nil {
+			v = *s.Comment
+		}
+		for i := start; i < c.Cur; i++ {
+			v += p.Text(i)
+		}
 	}
 	var ns *string
 	if p.reuse {

@@ -965,11 +965,15 @@ func (p *callParserGen) n37(c *pgenrt.State, s *value) (bool, pgenrt.Err) {
 		return e.On, e
 	}
 	var v string
-	if s.Number != nil {
-		v = *s.Number
-	}
-	for i := start; i < c.Cur; i++ {
-		v += p.Text(i)
+	if c.Cur == start+1 && s.Number == nil {
+		v = p.Text(start) // one token: no concatenation
+	} else {
+		if s.Number != nil {
+			v = *s.Number
+		}
+		for i := start; i < c.Cur; i++ {
+			v += p.Text(i)
+		}
 	}
 	var ns *string
 	if p.reuse {
@@ -996,11 +1000,15 @@ func (p *callParserGen) n38(c *pgenrt.State, s *value) (bool, pgenrt.Err) {
 		return e.On, e
 	}
 	var v string
-	if s.String != nil {
-		v = *s.String
-	}
-	for i := start; i < c.Cur; i++ {
-		v += p.Text(i)
+	if c.Cur == start+1 && s.String == nil {
+		v = p.Text(start) // one token: no concatenation
+	} else {
+		if s.String != nil {
+			v = *s.String
+		}
+		for i := start; i < c.Cur; i++ {
+			v += p.Text(i)
+		}
 	}
 	var ns *string
 	if p.reuse {
@@ -1068,11 +1076,15 @@ func (p *callParserGen) n41(c *pgenrt.State, s *value) (bool, pgenrt.Err) {
 		return e.On, e
 	}
 	var v string
-	if s.Ident != nil {
-		v = *s.Ident
-	}
-	for i := start; i < c.Cur; i++ {
-		v += p.Text(i)
+	if c.Cur == start+1 && s.Ident == nil {
+		v = p.Text(start) // one token: no concatenation
+	} else {
+		if s.Ident != nil {
+			v = *s.Ident
+		}
+		for i := start; i < c.Cur; i++ {
+			v += p.Text(i)
+		}
 	}
 	var ns *string
 	if p.reuse {

@@ -760,11 +760,15 @@ func (p *programParserGen) n28(c *pgenrt.State, s *letStmt) (bool, pgenrt.Err) {
 		return e.On, e
 	}
 	var v string
-	if s.Type != nil {
-		v = *s.Type
-	}
-	for i := start; i < c.Cur; i++ {
-		v += p.Text(i)
+	if c.Cur == start+1 && s.Type == nil {
+		v = p.Text(start) // one token: no concatenation
+	} else {
+		if s.Type != nil {
+			v = *s.Type
+		}
+		for i := start; i < c.Cur; i++ {
+			v += p.Text(i)
+		}
 	}
 	var ns *string
 	if p.reuse {
@@ -1684,11 +1688,15 @@ func (p *programParserGen) n58(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 		return e.On, e
 	}
 	var v string
-	if s.Num != nil {
-		v = *s.Num
-	}
-	for i := start; i < c.Cur; i++ {
-		v += p.Text(i)
+	if c.Cur == start+1 && s.Num == nil {
+		v = p.Text(start) // one token: no concatenation
+	} else {
+		if s.Num != nil {
+			v = *s.Num
+		}
+		for i := start; i < c.Cur; i++ {
+			v += p.Text(i)
+		}
 	}
 	var ns *string
 	if p.reuse {
@@ -1715,11 +1723,15 @@ func (p *programParserGen) n59(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 		return e.On, e
 	}
 	var v string
-	if s.Str != nil {
-		v = *s.Str
-	}
-	for i := start; i < c.Cur; i++ {
-		v += p.Text(i)
+	if c.Cur == start+1 && s.Str == nil {
+		v = p.Text(start) // one token: no concatenation
+	} else {
+		if s.Str != nil {
+			v = *s.Str
+		}
+		for i := start; i < c.Cur; i++ {
+			v += p.Text(i)
+		}
 	}
 	var ns *string
 	if p.reuse {
@@ -1760,11 +1772,15 @@ func (p *programParserGen) n61(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 		return e.On, e
 	}
 	var v string
-	if s.Var != nil {
-		v = *s.Var
-	}
-	for i := start; i < c.Cur; i++ {
-		v += p.Text(i)
+	if c.Cur == start+1 && s.Var == nil {
+		v = p.Text(start) // one token: no concatenation
+	} else {
+		if s.Var != nil {
+			v = *s.Var
+		}
+		for i := start; i < c.Cur; i++ {
+			v += p.Text(i)
+		}
 	}
 	var ns *string
 	if p.reuse {
