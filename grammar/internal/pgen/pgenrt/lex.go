@@ -40,7 +40,8 @@ type Lexer struct {
 	// first: the offset in Trans of the next state's row by group (-1: no
 	// rule goes on), then the first rule the state accepts (-1: none), then
 	// 1 when some ASCII bytes but the line feed lead back to the state (the
-	// lexer reads runs of them in a loop of their own), else 0. Rows are
+	// lexer reads runs of them in a loop of their own), 2 when the state
+	// accepts and no byte leads on (the token ends there), else 0. Rows are
 	// named by their offsets so that no step of the automaton multiplies.
 	Trans []int16
 
@@ -86,7 +87,10 @@ func (lx *Lexer) Lex(filename, s string, elide uint64, toks []Token) ([]Token, e
 			}
 			p += size
 			if a := trans[row+ng]; a >= 0 {
-				if trans[row+ng+1] != 0 {
+				if f := trans[row+ng+1]; f == 2 {
+					rule, end = int(a), p
+					break
+				} else if f != 0 {
 					for ; p < len(s); p++ {
 						g := int(group[s[p]])
 						if g >= lf || int(trans[row+g]) != row {
