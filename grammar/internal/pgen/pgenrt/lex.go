@@ -105,7 +105,7 @@ func (lx *Lexer) Lex(filename, s string, elide uint64, toks []Token) ([]Token, e
 			return toks, lx.err(rule, filename, s, pos, line, col)
 		}
 		if elide&(1<<uint(rule)) == 0 {
-			toks = append(toks, Token{Type: int32(rule), Start: int32(pos), End: int32(end), Line: line, Col: col})
+			toks = push(toks, int32(rule), int32(pos), int32(end), line, col)
 		}
 		if plain {
 			col += int32(end - pos)
@@ -115,6 +115,20 @@ func (lx *Lexer) Lex(filename, s string, elide uint64, toks []Token) ([]Token, e
 		pos = end
 	}
 	return append(toks, Token{Type: -1, Start: int32(pos), End: int32(pos), Line: line, Col: col}), nil
+}
+
+// push appends a token to toks, writing its fields in place: a Token
+// built whole and then copied is written in 4-byte parts and read back in
+// larger ones, which the processor cannot forward and waits for.
+func push(toks []Token, typ, start, end, line, col int32) []Token {
+	n := len(toks)
+	if n == cap(toks) {
+		toks = append(toks, Token{})
+	}
+	toks = toks[:n+1]
+	t := &toks[n]
+	t.Type, t.Start, t.End, t.Line, t.Col = typ, start, end, line, col
+	return toks
 }
 
 // lexRules is Lex with one automaton a rule.
