@@ -64,43 +64,10 @@ func (lx *Lexer) Lex(filename, s string, elide uint64, toks []Token) ([]Token, e
 	if lx.Automata != nil {
 		return lx.lexRules(filename, s, elide, toks)
 	}
-	group, trans := lx.Group, lx.Trans
-	ng := lx.Groups
-	lf := ng - 2 // the line feed's group; the next is the non-ASCII bytes'
 	line, col := int32(1), int32(1)
 	pos := 0
 	for pos < len(s) {
-		row, rule, end := 0, int(trans[ng]), pos
-		plain := true // no line break and no multi-byte rune read
-		for p := pos; p < len(s); {
-			g := int(group[s[p]])
-			size := 1
-			if g >= lf { // a line feed or a non-ASCII byte
-				plain = false
-				if g > lf {
-					_, size = utf8.DecodeRuneInString(s[p:])
-				}
-			}
-			row = int(trans[row+g])
-			if row < 0 {
-				break
-			}
-			p += size
-			if a := trans[row+ng]; a >= 0 {
-				if f := trans[row+ng+1]; f == 2 {
-					rule, end = int(a), p
-					break
-				} else if f != 0 {
-					for ; p < len(s); p++ {
-						g := int(group[s[p]])
-						if g >= lf || int(trans[row+g]) != row {
-							break
-						}
-					}
-				}
-				rule, end = int(a), p
-			}
-		}
+		rule, end, plain := lx.next(s, pos)
 		if rule < 0 || end == pos {
 			return toks, lx.err(rule, filename, s, pos, line, col)
 		}
@@ -115,6 +82,47 @@ func (lx *Lexer) Lex(filename, s string, elide uint64, toks []Token) ([]Token, e
 		pos = end
 	}
 	return append(toks, Token{Type: -1, Start: int32(pos), End: int32(pos), Line: line, Col: col}), nil
+}
+
+// next reads the token at pos with the merged automaton: its rule (-1:
+// none), its end, and whether it holds neither a line feed nor a
+// multi-byte rune. It is a function of its own so that the variables of
+// Lex do not crowd its loop out of the registers.
+func (lx *Lexer) next(s string, pos int) (rule, end int, plain bool) {
+	group, trans := lx.Group, lx.Trans
+	ng := lx.Groups
+	lf := ng - 2 // the line feed's group; the next is the non-ASCII bytes'
+	row := 0
+	rule, end, plain = int(trans[ng]), pos, true
+	for p := pos; p < len(s); {
+		g := int(group[s[p]])
+		size := 1
+		if g >= lf { // a line feed or a non-ASCII byte
+			plain = false
+			if g > lf {
+				_, size = utf8.DecodeRuneInString(s[p:])
+			}
+		}
+		row = int(trans[row+g])
+		if row < 0 {
+			break
+		}
+		p += size
+		if a := trans[row+ng]; a >= 0 {
+			if f := trans[row+ng+1]; f == 2 {
+				return int(a), p, plain
+			} else if f != 0 {
+				for ; p < len(s); p++ {
+					g := int(group[s[p]])
+					if g >= lf || int(trans[row+g]) != row {
+						break
+					}
+				}
+			}
+			rule, end = int(a), p
+		}
+	}
+	return rule, end, plain
 }
 
 // push appends a token to toks, writing its fields in place: a Token
