@@ -27,7 +27,7 @@ var pgenLexer_hookLexer = pgenrt.Lexer{
 		7, 14, 21, 14, 7, -1, 0,
 		7, -1, -1, -1, 7, 1, 1,
 		-1, 14, -1, 14, -1, 2, 1,
-		-1, -1, -1, -1, -1, 0, 0,
+		-1, -1, -1, -1, -1, 0, 2,
 	},
 }
 
@@ -86,8 +86,18 @@ func (p *hookParserGen) parse(filename, s string, out *hookLine, reuse bool) err
 	return p.Finish(&c, m, e, pgenExpect_hookParser[:])
 }
 
+// f0 reports whether the token at the cursor may start Word
+// (or another node of the same first set).
+func (p *hookParserGen) f0(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return 0x2>>uint32(t)&1 != 0
+}
+
 // Word
 func (p *hookParserGen) n0(c *pgenrt.State, s *hookLine) (bool, pgenrt.Err) {
+	if !p.f0(c) {
+		return false, pgenrt.Err{}
+	}
 	var v word
 	if m, e := p.s_word(c, &v); !m || e.On {
 		return e.On, e
@@ -98,6 +108,9 @@ func (p *hookParserGen) n0(c *pgenrt.State, s *hookLine) (bool, pgenrt.Err) {
 
 // Word
 func (p *hookParserGen) n1(c *pgenrt.State, s *hookLine) (bool, pgenrt.Err) {
+	if !p.f0(c) {
+		return false, pgenrt.Err{}
+	}
 	var v word
 	if m, e := p.s_word(c, &v); !m || e.On {
 		return e.On, e
@@ -108,6 +121,9 @@ func (p *hookParserGen) n1(c *pgenrt.State, s *hookLine) (bool, pgenrt.Err) {
 
 // Word
 func (p *hookParserGen) n2(c *pgenrt.State, s *hookLine) (bool, pgenrt.Err) {
+	if !p.f0(c) {
+		return false, pgenrt.Err{}
+	}
 	var v word
 	if m, e := p.s_word(c, &v); !m || e.On {
 		return e.On, e
@@ -118,6 +134,9 @@ func (p *hookParserGen) n2(c *pgenrt.State, s *hookLine) (bool, pgenrt.Err) {
 
 // Word
 func (p *hookParserGen) n3(c *pgenrt.State, s *hookLine) (bool, pgenrt.Err) {
+	if !p.f0(c) {
+		return false, pgenrt.Err{}
+	}
 	var v word
 	if m, e := p.s_word(c, &v); !m || e.On {
 		return e.On, e
@@ -128,6 +147,9 @@ func (p *hookParserGen) n3(c *pgenrt.State, s *hookLine) (bool, pgenrt.Err) {
 
 // Word
 func (p *hookParserGen) n4(c *pgenrt.State, s *hookLine) (bool, pgenrt.Err) {
+	if !p.f0(c) {
+		return false, pgenrt.Err{}
+	}
 	var v word
 	if m, e := p.s_word(c, &v); !m || e.On {
 		return e.On, e
@@ -138,6 +160,9 @@ func (p *hookParserGen) n4(c *pgenrt.State, s *hookLine) (bool, pgenrt.Err) {
 
 // Word
 func (p *hookParserGen) n5(c *pgenrt.State, s *hookLine) (bool, pgenrt.Err) {
+	if !p.f0(c) {
+		return false, pgenrt.Err{}
+	}
 	var v word
 	if m, e := p.s_word(c, &v); !m || e.On {
 		return e.On, e
@@ -148,6 +173,9 @@ func (p *hookParserGen) n5(c *pgenrt.State, s *hookLine) (bool, pgenrt.Err) {
 
 // Word
 func (p *hookParserGen) n6(c *pgenrt.State, s *hookLine) (bool, pgenrt.Err) {
+	if !p.f0(c) {
+		return false, pgenrt.Err{}
+	}
 	var v word
 	if m, e := p.s_word(c, &v); !m || e.On {
 		return e.On, e
@@ -160,6 +188,9 @@ func (p *hookParserGen) n6(c *pgenrt.State, s *hookLine) (bool, pgenrt.Err) {
 func (p *hookParserGen) n7(c *pgenrt.State, s *hookLine) (bool, pgenrt.Err) {
 	matched := false
 	for {
+		if !p.f0(c) {
+			break
+		}
 		b := *c
 		sv0 := s.Data
 		m, e := p.n6(&b, s)
@@ -232,7 +263,7 @@ func (p *hookParserGen) n9(c *pgenrt.State, s *word) (bool, pgenrt.Err) {
 }
 
 func (p *hookParserGen) s_word(c *pgenrt.State, s *word) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
+	p.SetPos(&s.Pos, c.Cur)
 	return c.Close(p.n9(c, s))
 }
 
@@ -272,8 +303,18 @@ func (p *moduleParserGen) parse(filename, s string, out *moduleLine, reuse bool)
 	return p.Finish(&c, m, e, pgenExpect_moduleParser[:])
 }
 
+// f0 reports whether the token at the cursor may start Word
+// (or another node of the same first set).
+func (p *moduleParserGen) f0(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return 0x1>>uint32(t)&1 != 0
+}
+
 // Word
 func (p *moduleParserGen) n0(c *pgenrt.State, s *moduleLine) (bool, pgenrt.Err) {
+	if !p.f0(c) {
+		return false, pgenrt.Err{}
+	}
 	var v word
 	if m, e := p.s_word(c, &v); !m || e.On {
 		return e.On, e
@@ -284,6 +325,9 @@ func (p *moduleParserGen) n0(c *pgenrt.State, s *moduleLine) (bool, pgenrt.Err) 
 
 // Word
 func (p *moduleParserGen) n1(c *pgenrt.State, s *moduleLine) (bool, pgenrt.Err) {
+	if !p.f0(c) {
+		return false, pgenrt.Err{}
+	}
 	var v word
 	if m, e := p.s_word(c, &v); !m || e.On {
 		return e.On, e
@@ -294,6 +338,9 @@ func (p *moduleParserGen) n1(c *pgenrt.State, s *moduleLine) (bool, pgenrt.Err) 
 
 // Word
 func (p *moduleParserGen) n2(c *pgenrt.State, s *moduleLine) (bool, pgenrt.Err) {
+	if !p.f0(c) {
+		return false, pgenrt.Err{}
+	}
 	var v word
 	if m, e := p.s_word(c, &v); !m || e.On {
 		return e.On, e
@@ -304,6 +351,9 @@ func (p *moduleParserGen) n2(c *pgenrt.State, s *moduleLine) (bool, pgenrt.Err) 
 
 // Word
 func (p *moduleParserGen) n3(c *pgenrt.State, s *moduleLine) (bool, pgenrt.Err) {
+	if !p.f0(c) {
+		return false, pgenrt.Err{}
+	}
 	var v word
 	if m, e := p.s_word(c, &v); !m || e.On {
 		return e.On, e
@@ -314,6 +364,9 @@ func (p *moduleParserGen) n3(c *pgenrt.State, s *moduleLine) (bool, pgenrt.Err) 
 
 // Word
 func (p *moduleParserGen) n4(c *pgenrt.State, s *moduleLine) (bool, pgenrt.Err) {
+	if !p.f0(c) {
+		return false, pgenrt.Err{}
+	}
 	var v word
 	if m, e := p.s_word(c, &v); !m || e.On {
 		return e.On, e
@@ -324,6 +377,9 @@ func (p *moduleParserGen) n4(c *pgenrt.State, s *moduleLine) (bool, pgenrt.Err) 
 
 // Word
 func (p *moduleParserGen) n5(c *pgenrt.State, s *moduleLine) (bool, pgenrt.Err) {
+	if !p.f0(c) {
+		return false, pgenrt.Err{}
+	}
 	var v word
 	if m, e := p.s_word(c, &v); !m || e.On {
 		return e.On, e
@@ -336,6 +392,9 @@ func (p *moduleParserGen) n5(c *pgenrt.State, s *moduleLine) (bool, pgenrt.Err) 
 func (p *moduleParserGen) n6(c *pgenrt.State, s *moduleLine) (bool, pgenrt.Err) {
 	matched := false
 	for {
+		if !p.f0(c) {
+			break
+		}
 		b := *c
 		sv0 := s.Path
 		m, e := p.n5(&b, s)
@@ -402,7 +461,7 @@ func (p *moduleParserGen) n8(c *pgenrt.State, s *word) (bool, pgenrt.Err) {
 }
 
 func (p *moduleParserGen) s_word(c *pgenrt.State, s *word) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
+	p.SetPos(&s.Pos, c.Cur)
 	return c.Close(p.n8(c, s))
 }
 

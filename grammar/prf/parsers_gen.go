@@ -27,7 +27,7 @@ var pgenLexer_csvLexer = pgenrt.Lexer{
 		7, 14, 21, 7, 7, -1, 0,
 		7, -1, -1, 7, 7, 2, 1,
 		14, 28, 14, 14, 14, -1, 0,
-		-1, -1, -1, -1, -1, 1, 0,
+		-1, -1, -1, -1, -1, 1, 2,
 		-1, 14, -1, -1, -1, 0, 0,
 	},
 }
@@ -77,7 +77,7 @@ var pgenLexer_dumpLexer = pgenrt.Lexer{
 		37, -1, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 1406, 37, 37, 37, 37, 37, 37, 37, -1, 37, 1, 0,
 		37, -1, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 1443, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, -1, 37, 1, 0,
 		37, -1, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 1480, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, -1, 37, 1, 0,
-		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0, 0,
+		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0, 2,
 		37, -1, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 1517, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, -1, 37, 1, 0,
 		37, -1, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 1554, 37, 37, -1, 37, 1, 0,
 		37, -1, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 1591, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, -1, 37, 1, 0,
@@ -176,6 +176,13 @@ func (p *csvParserGen) parse(filename, s string, out *csvRow, reuse bool) error 
 	return p.Finish(&c, m, e, pgenExpect_csvParser[:])
 }
 
+// f0 reports whether the token at the cursor may start <quoted>
+// (or another node of the same first set).
+func (p *csvParserGen) f0(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return 0x1>>uint32(t)&1 != 0
+}
+
 // <quoted>
 func (p *csvParserGen) n0(c *pgenrt.State, s *csvPart) (bool, pgenrt.Err) {
 	start := c.Cur
@@ -183,11 +190,15 @@ func (p *csvParserGen) n0(c *pgenrt.State, s *csvPart) (bool, pgenrt.Err) {
 		return e.On, e
 	}
 	var v string
-	if s.Quoted != nil {
-		v = *s.Quoted
-	}
-	for i := start; i < c.Cur; i++ {
-		v += p.Text(i)
+	if c.Cur == start+1 && s.Quoted == nil {
+		v = p.Text(start) // one token: no concatenation
+	} else {
+		if s.Quoted != nil {
+			v = *s.Quoted
+		}
+		for i := start; i < c.Cur; i++ {
+			v += p.Text(i)
+		}
 	}
 	var ns *string
 	if p.reuse {
@@ -200,6 +211,13 @@ func (p *csvParserGen) n0(c *pgenrt.State, s *csvPart) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
+// f1 reports whether the token at the cursor may start <bare>
+// (or another node of the same first set).
+func (p *csvParserGen) f1(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return 0x4>>uint32(t)&1 != 0
+}
+
 // <bare>
 func (p *csvParserGen) n1(c *pgenrt.State, s *csvPart) (bool, pgenrt.Err) {
 	start := c.Cur
@@ -207,11 +225,15 @@ func (p *csvParserGen) n1(c *pgenrt.State, s *csvPart) (bool, pgenrt.Err) {
 		return e.On, e
 	}
 	var v string
-	if s.Bare != nil {
-		v = *s.Bare
-	}
-	for i := start; i < c.Cur; i++ {
-		v += p.Text(i)
+	if c.Cur == start+1 && s.Bare == nil {
+		v = p.Text(start) // one token: no concatenation
+	} else {
+		if s.Bare != nil {
+			v = *s.Bare
+		}
+		for i := start; i < c.Cur; i++ {
+			v += p.Text(i)
+		}
 	}
 	var ns *string
 	if p.reuse {
@@ -222,6 +244,13 @@ func (p *csvParserGen) n1(c *pgenrt.State, s *csvPart) (bool, pgenrt.Err) {
 	*ns = v
 	s.Bare = ns
 	return true, pgenrt.Err{}
+}
+
+// f2 reports whether the token at the cursor may start <comma>
+// (or another node of the same first set).
+func (p *csvParserGen) f2(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return 0x2>>uint32(t)&1 != 0
 }
 
 // <comma>
@@ -240,7 +269,7 @@ func (p *csvParserGen) n2(c *pgenrt.State, s *csvPart) (bool, pgenrt.Err) {
 func (p *csvParserGen) n3(c *pgenrt.State, s *csvPart) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
-	{
+	if p.f0(c) {
 		b := *c
 		sv0 := s.Quoted
 		m, e := p.n0(&b, s)
@@ -257,7 +286,7 @@ func (p *csvParserGen) n3(c *pgenrt.State, s *csvPart) (bool, pgenrt.Err) {
 		}
 		s.Quoted = sv0
 	}
-	{
+	if p.f1(c) {
 		b := *c
 		sv0 := s.Bare
 		m, e := p.n1(&b, s)
@@ -274,7 +303,7 @@ func (p *csvParserGen) n3(c *pgenrt.State, s *csvPart) (bool, pgenrt.Err) {
 		}
 		s.Bare = sv0
 	}
-	{
+	if p.f2(c) {
 		b := *c
 		sv0 := s.Comma
 		m, e := p.n2(&b, s)
@@ -299,12 +328,22 @@ func (p *csvParserGen) n3(c *pgenrt.State, s *csvPart) (bool, pgenrt.Err) {
 }
 
 func (p *csvParserGen) s_csvPart(c *pgenrt.State, s *csvPart) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
+	p.SetPos(&s.Pos, c.Cur)
 	return c.Close(p.n3(c, s))
+}
+
+// f3 reports whether the token at the cursor may start CsvPart
+// (or another node of the same first set).
+func (p *csvParserGen) f3(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return 0x7>>uint32(t)&1 != 0
 }
 
 // CsvPart
 func (p *csvParserGen) n4(c *pgenrt.State, s *csvRow) (bool, pgenrt.Err) {
+	if !p.f3(c) {
+		return false, pgenrt.Err{}
+	}
 	var v csvPart
 	if m, e := p.s_csvPart(c, &v); !m || e.On {
 		return e.On, e
@@ -317,6 +356,9 @@ func (p *csvParserGen) n4(c *pgenrt.State, s *csvRow) (bool, pgenrt.Err) {
 func (p *csvParserGen) n5(c *pgenrt.State, s *csvRow) (bool, pgenrt.Err) {
 	matched := false
 	for {
+		if !p.f3(c) {
+			break
+		}
 		b := *c
 		sv0 := s.Parts
 		m, e := p.n4(&b, s)
@@ -401,12 +443,23 @@ func (p *dumpParserGen) parse(filename, s string, out *dumpLine, reuse bool) err
 	return p.Finish(&c, m, e, pgenExpect_dumpParser[:])
 }
 
+// f0 reports whether the token at the cursor may start (Item Item "-" Item)
+// (or another node of the same first set).
+func (p *dumpParserGen) f0(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return 0x2>>uint32(t)&1 != 0
+}
+
 // Item
 func (p *dumpParserGen) n0(c *pgenrt.State, s *apValue) (bool, pgenrt.Err) {
+	if !p.f0(c) {
+		return false, pgenrt.Err{}
+	}
 	var nv *item
 	if p.reuse {
 		nv = p.slab_item.Alloc()
-		*nv = item{}
+		nv.Text = ""
+
 	} else {
 		nv = new(item)
 	}
@@ -419,10 +472,14 @@ func (p *dumpParserGen) n0(c *pgenrt.State, s *apValue) (bool, pgenrt.Err) {
 
 // Item
 func (p *dumpParserGen) n1(c *pgenrt.State, s *apValue) (bool, pgenrt.Err) {
+	if !p.f0(c) {
+		return false, pgenrt.Err{}
+	}
 	var nv *item
 	if p.reuse {
 		nv = p.slab_item.Alloc()
-		*nv = item{}
+		nv.Text = ""
+
 	} else {
 		nv = new(item)
 	}
@@ -435,10 +492,14 @@ func (p *dumpParserGen) n1(c *pgenrt.State, s *apValue) (bool, pgenrt.Err) {
 
 // Item
 func (p *dumpParserGen) n2(c *pgenrt.State, s *apValue) (bool, pgenrt.Err) {
+	if !p.f0(c) {
+		return false, pgenrt.Err{}
+	}
 	var nv *item
 	if p.reuse {
 		nv = p.slab_item.Alloc()
-		*nv = item{}
+		nv.Text = ""
+
 	} else {
 		nv = new(item)
 	}
@@ -470,6 +531,9 @@ func (p *dumpParserGen) n3(c *pgenrt.State, s *apValue) (bool, pgenrt.Err) {
 func (p *dumpParserGen) n4(c *pgenrt.State, s *apValue) (bool, pgenrt.Err) {
 	matched := false
 	for {
+		if !p.f0(c) {
+			break
+		}
 		b := *c
 		sv0, sv1, sv2 := s.IP, s.PID, s.CommNo
 		m, e := p.n3(&b, s)
@@ -494,7 +558,7 @@ func (p *dumpParserGen) n4(c *pgenrt.State, s *apValue) (bool, pgenrt.Err) {
 }
 
 func (p *dumpParserGen) s_apValue(c *pgenrt.State, s *apValue) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
+	p.SetPos(&s.Pos, c.Cur)
 	return c.Close(p.n4(c, s))
 }
 
@@ -508,12 +572,22 @@ func (p *dumpParserGen) n5(c *pgenrt.State, s *clientLine) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
+// f1 reports whether the token at the cursor may start ("RootAP:" ApValue)
+// (or another node of the same first set).
+func (p *dumpParserGen) f1(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return t == 0 && (p.Text(c.Cur) == "RootAP:") || t == 1 && (p.Text(c.Cur) == "RootAP:")
+}
+
 // ApValue
 func (p *dumpParserGen) n6(c *pgenrt.State, s *clientLine) (bool, pgenrt.Err) {
 	var nv *apValue
 	if p.reuse {
 		nv = p.slab_apValue.Alloc()
-		*nv = apValue{}
+		nv.IP = nil
+		nv.PID = nil
+		nv.CommNo = nil
+
 	} else {
 		nv = new(apValue)
 	}
@@ -539,6 +613,9 @@ func (p *dumpParserGen) n7(c *pgenrt.State, s *clientLine) (bool, pgenrt.Err) {
 func (p *dumpParserGen) n8(c *pgenrt.State, s *clientLine) (bool, pgenrt.Err) {
 	matched := false
 	for {
+		if !p.f1(c) {
+			break
+		}
 		b := *c
 		sv0 := s.Root
 		m, e := p.n7(&b, s)
@@ -577,12 +654,25 @@ func (p *dumpParserGen) s_clientLine(c *pgenrt.State, s *clientLine) (bool, pgen
 	return c.Close(p.n9(c, s))
 }
 
+// f2 reports whether the token at the cursor may start "PRF:" HeadLine
+// (or another node of the same first set).
+func (p *dumpParserGen) f2(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return t == 0 && (p.Text(c.Cur) == "PRF:") || t == 1 && (p.Text(c.Cur) == "PRF:")
+}
+
 // HeadLine
 func (p *dumpParserGen) n10(c *pgenrt.State, s *dumpLine) (bool, pgenrt.Err) {
+	if !p.f0(c) {
+		return false, pgenrt.Err{}
+	}
 	var nv *headLine
 	if p.reuse {
 		nv = p.slab_headLine.Alloc()
-		*nv = headLine{}
+		nv.Status = item{}
+		nv.Process = nil
+		nv.Thread = nil
+
 	} else {
 		nv = new(headLine)
 	}
@@ -604,12 +694,23 @@ func (p *dumpParserGen) n11(c *pgenrt.State, s *dumpLine) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
+// f3 reports whether the token at the cursor may start "Trace:" Item
+// (or another node of the same first set).
+func (p *dumpParserGen) f3(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return t == 0 && (p.Text(c.Cur) == "Trace:") || t == 1 && (p.Text(c.Cur) == "Trace:")
+}
+
 // Item
 func (p *dumpParserGen) n12(c *pgenrt.State, s *dumpLine) (bool, pgenrt.Err) {
+	if !p.f0(c) {
+		return false, pgenrt.Err{}
+	}
 	var nv *item
 	if p.reuse {
 		nv = p.slab_item.Alloc()
-		*nv = item{}
+		nv.Text = ""
+
 	} else {
 		nv = new(item)
 	}
@@ -631,12 +732,20 @@ func (p *dumpParserGen) n13(c *pgenrt.State, s *dumpLine) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
+// f4 reports whether the token at the cursor may start "ProcessName:" Words
+// (or another node of the same first set).
+func (p *dumpParserGen) f4(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return t == 0 && (p.Text(c.Cur) == "ProcessName:") || t == 1 && (p.Text(c.Cur) == "ProcessName:")
+}
+
 // Words
 func (p *dumpParserGen) n14(c *pgenrt.State, s *dumpLine) (bool, pgenrt.Err) {
 	var nv *words
 	if p.reuse {
 		nv = p.slab_words.Alloc()
-		*nv = words{Words: nv.Words[:0]}
+		nv.Words = nv.Words[:0]
+
 	} else {
 		nv = new(words)
 	}
@@ -658,12 +767,24 @@ func (p *dumpParserGen) n15(c *pgenrt.State, s *dumpLine) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
+// f5 reports whether the token at the cursor may start "Event:" EventLine
+// (or another node of the same first set).
+func (p *dumpParserGen) f5(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return t == 0 && (p.Text(c.Cur) == "Event:") || t == 1 && (p.Text(c.Cur) == "Event:")
+}
+
 // EventLine
 func (p *dumpParserGen) n16(c *pgenrt.State, s *dumpLine) (bool, pgenrt.Err) {
+	if !p.f0(c) {
+		return false, pgenrt.Err{}
+	}
 	var nv *eventLine
 	if p.reuse {
 		nv = p.slab_eventLine.Alloc()
-		*nv = eventLine{}
+		nv.Event = item{}
+		nv.Time = nil
+
 	} else {
 		nv = new(eventLine)
 	}
@@ -685,12 +806,23 @@ func (p *dumpParserGen) n17(c *pgenrt.State, s *dumpLine) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
+// f6 reports whether the token at the cursor may start "Rc:" Item
+// (or another node of the same first set).
+func (p *dumpParserGen) f6(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return t == 0 && (p.Text(c.Cur) == "Rc:") || t == 1 && (p.Text(c.Cur) == "Rc:")
+}
+
 // Item
 func (p *dumpParserGen) n18(c *pgenrt.State, s *dumpLine) (bool, pgenrt.Err) {
+	if !p.f0(c) {
+		return false, pgenrt.Err{}
+	}
 	var nv *item
 	if p.reuse {
 		nv = p.slab_item.Alloc()
-		*nv = item{}
+		nv.Text = ""
+
 	} else {
 		nv = new(item)
 	}
@@ -712,12 +844,21 @@ func (p *dumpParserGen) n19(c *pgenrt.State, s *dumpLine) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
+// f7 reports whether the token at the cursor may start "ClientAP:" ClientLine
+// (or another node of the same first set).
+func (p *dumpParserGen) f7(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return t == 0 && (p.Text(c.Cur) == "ClientAP:") || t == 1 && (p.Text(c.Cur) == "ClientAP:")
+}
+
 // ClientLine
 func (p *dumpParserGen) n20(c *pgenrt.State, s *dumpLine) (bool, pgenrt.Err) {
 	var nv *clientLine
 	if p.reuse {
 		nv = p.slab_clientLine.Alloc()
-		*nv = clientLine{}
+		nv.Client = apValue{}
+		nv.Root = nil
+
 	} else {
 		nv = new(clientLine)
 	}
@@ -744,7 +885,10 @@ func (p *dumpParserGen) n22(c *pgenrt.State, s *dumpLine) (bool, pgenrt.Err) {
 	var nv *apValue
 	if p.reuse {
 		nv = p.slab_apValue.Alloc()
-		*nv = apValue{}
+		nv.IP = nil
+		nv.PID = nil
+		nv.CommNo = nil
+
 	} else {
 		nv = new(apValue)
 	}
@@ -766,12 +910,22 @@ func (p *dumpParserGen) n23(c *pgenrt.State, s *dumpLine) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
+// f8 reports whether the token at the cursor may start "INT:" NamesLine
+// (or another node of the same first set).
+func (p *dumpParserGen) f8(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return t == 0 && (p.Text(c.Cur) == "INT:") || t == 1 && (p.Text(c.Cur) == "INT:")
+}
+
 // NamesLine
 func (p *dumpParserGen) n24(c *pgenrt.State, s *dumpLine) (bool, pgenrt.Err) {
 	var nv *namesLine
 	if p.reuse {
 		nv = p.slab_namesLine.Alloc()
-		*nv = namesLine{}
+		nv.INT = words{}
+		nv.OPRKey = nil
+		nv.OPR = words{}
+
 	} else {
 		nv = new(namesLine)
 	}
@@ -793,12 +947,22 @@ func (p *dumpParserGen) n25(c *pgenrt.State, s *dumpLine) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
+// f9 reports whether the token at the cursor may start "SendSCD:" ScdLine
+// (or another node of the same first set).
+func (p *dumpParserGen) f9(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return t == 0 && (p.Text(c.Cur) == "SendSCD:") || t == 1 && (p.Text(c.Cur) == "SendSCD:")
+}
+
 // ScdLine
 func (p *dumpParserGen) n26(c *pgenrt.State, s *dumpLine) (bool, pgenrt.Err) {
 	var nv *scdLine
 	if p.reuse {
 		nv = p.slab_scdLine.Alloc()
-		*nv = scdLine{}
+		nv.Send = words{}
+		nv.ReceiveKey = nil
+		nv.Receive = words{}
+
 	} else {
 		nv = new(scdLine)
 	}
@@ -820,12 +984,20 @@ func (p *dumpParserGen) n27(c *pgenrt.State, s *dumpLine) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
+// f10 reports whether the token at the cursor may start "ReceiveSCD:" Words
+// (or another node of the same first set).
+func (p *dumpParserGen) f10(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return t == 0 && (p.Text(c.Cur) == "ReceiveSCD:") || t == 1 && (p.Text(c.Cur) == "ReceiveSCD:")
+}
+
 // Words
 func (p *dumpParserGen) n28(c *pgenrt.State, s *dumpLine) (bool, pgenrt.Err) {
 	var nv *words
 	if p.reuse {
 		nv = p.slab_words.Alloc()
-		*nv = words{Words: nv.Words[:0]}
+		nv.Words = nv.Words[:0]
+
 	} else {
 		nv = new(words)
 	}
@@ -847,12 +1019,20 @@ func (p *dumpParserGen) n29(c *pgenrt.State, s *dumpLine) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
+// f11 reports whether the token at the cursor may start "LookupName:" Words
+// (or another node of the same first set).
+func (p *dumpParserGen) f11(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return t == 0 && (p.Text(c.Cur) == "LookupName:") || t == 1 && (p.Text(c.Cur) == "LookupName:")
+}
+
 // Words
 func (p *dumpParserGen) n30(c *pgenrt.State, s *dumpLine) (bool, pgenrt.Err) {
 	var nv *words
 	if p.reuse {
 		nv = p.slab_words.Alloc()
-		*nv = words{Words: nv.Words[:0]}
+		nv.Words = nv.Words[:0]
+
 	} else {
 		nv = new(words)
 	}
@@ -874,12 +1054,23 @@ func (p *dumpParserGen) n31(c *pgenrt.State, s *dumpLine) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
+// f12 reports whether the token at the cursor may start OffsetLine
+// (or another node of the same first set).
+func (p *dumpParserGen) f12(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return t == 1 && (p.Text(c.Cur) == "Offset")
+}
+
 // OffsetLine
 func (p *dumpParserGen) n32(c *pgenrt.State, s *dumpLine) (bool, pgenrt.Err) {
+	if !p.f12(c) {
+		return false, pgenrt.Err{}
+	}
 	var nv *offsetLine
 	if p.reuse {
 		nv = p.slab_offsetLine.Alloc()
-		*nv = offsetLine{Columns: nv.Columns[:0]}
+		nv.Columns = nv.Columns[:0]
+
 	} else {
 		nv = new(offsetLine)
 	}
@@ -894,7 +1085,7 @@ func (p *dumpParserGen) n32(c *pgenrt.State, s *dumpLine) (bool, pgenrt.Err) {
 func (p *dumpParserGen) n33(c *pgenrt.State, s *dumpLine) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
-	{
+	if p.f2(c) {
 		b := *c
 		sv0 := s.Head
 		m, e := p.n11(&b, s)
@@ -911,7 +1102,7 @@ func (p *dumpParserGen) n33(c *pgenrt.State, s *dumpLine) (bool, pgenrt.Err) {
 		}
 		s.Head = sv0
 	}
-	{
+	if p.f3(c) {
 		b := *c
 		sv0 := s.Trace
 		m, e := p.n13(&b, s)
@@ -928,7 +1119,7 @@ func (p *dumpParserGen) n33(c *pgenrt.State, s *dumpLine) (bool, pgenrt.Err) {
 		}
 		s.Trace = sv0
 	}
-	{
+	if p.f4(c) {
 		b := *c
 		sv0 := s.ProcessName
 		m, e := p.n15(&b, s)
@@ -945,7 +1136,7 @@ func (p *dumpParserGen) n33(c *pgenrt.State, s *dumpLine) (bool, pgenrt.Err) {
 		}
 		s.ProcessName = sv0
 	}
-	{
+	if p.f5(c) {
 		b := *c
 		sv0 := s.Event
 		m, e := p.n17(&b, s)
@@ -962,7 +1153,7 @@ func (p *dumpParserGen) n33(c *pgenrt.State, s *dumpLine) (bool, pgenrt.Err) {
 		}
 		s.Event = sv0
 	}
-	{
+	if p.f6(c) {
 		b := *c
 		sv0 := s.Rc
 		m, e := p.n19(&b, s)
@@ -979,7 +1170,7 @@ func (p *dumpParserGen) n33(c *pgenrt.State, s *dumpLine) (bool, pgenrt.Err) {
 		}
 		s.Rc = sv0
 	}
-	{
+	if p.f7(c) {
 		b := *c
 		sv0 := s.Client
 		m, e := p.n21(&b, s)
@@ -996,7 +1187,7 @@ func (p *dumpParserGen) n33(c *pgenrt.State, s *dumpLine) (bool, pgenrt.Err) {
 		}
 		s.Client = sv0
 	}
-	{
+	if p.f1(c) {
 		b := *c
 		sv0 := s.Root
 		m, e := p.n23(&b, s)
@@ -1013,7 +1204,7 @@ func (p *dumpParserGen) n33(c *pgenrt.State, s *dumpLine) (bool, pgenrt.Err) {
 		}
 		s.Root = sv0
 	}
-	{
+	if p.f8(c) {
 		b := *c
 		sv0 := s.Names
 		m, e := p.n25(&b, s)
@@ -1030,7 +1221,7 @@ func (p *dumpParserGen) n33(c *pgenrt.State, s *dumpLine) (bool, pgenrt.Err) {
 		}
 		s.Names = sv0
 	}
-	{
+	if p.f9(c) {
 		b := *c
 		sv0 := s.SCD
 		m, e := p.n27(&b, s)
@@ -1047,7 +1238,7 @@ func (p *dumpParserGen) n33(c *pgenrt.State, s *dumpLine) (bool, pgenrt.Err) {
 		}
 		s.SCD = sv0
 	}
-	{
+	if p.f10(c) {
 		b := *c
 		sv0 := s.Receive
 		m, e := p.n29(&b, s)
@@ -1064,7 +1255,7 @@ func (p *dumpParserGen) n33(c *pgenrt.State, s *dumpLine) (bool, pgenrt.Err) {
 		}
 		s.Receive = sv0
 	}
-	{
+	if p.f11(c) {
 		b := *c
 		sv0 := s.Lookup
 		m, e := p.n31(&b, s)
@@ -1081,7 +1272,7 @@ func (p *dumpParserGen) n33(c *pgenrt.State, s *dumpLine) (bool, pgenrt.Err) {
 		}
 		s.Lookup = sv0
 	}
-	{
+	if p.f12(c) {
 		b := *c
 		sv0 := s.Offset
 		m, e := p.n32(&b, s)
@@ -1111,6 +1302,9 @@ func (p *dumpParserGen) s_dumpLine(c *pgenrt.State, s *dumpLine) (bool, pgenrt.E
 
 // Item
 func (p *dumpParserGen) n34(c *pgenrt.State, s *eventLine) (bool, pgenrt.Err) {
+	if !p.f0(c) {
+		return false, pgenrt.Err{}
+	}
 	var v item
 	if m, e := p.s_item(c, &v); !m || e.On {
 		return e.On, e
@@ -1119,12 +1313,25 @@ func (p *dumpParserGen) n34(c *pgenrt.State, s *eventLine) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
+// f13 reports whether the token at the cursor may start ("Time:" TimeItem)
+// (or another node of the same first set).
+func (p *dumpParserGen) f13(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return t == 0 && (p.Text(c.Cur) == "Time:") || t == 1 && (p.Text(c.Cur) == "Time:")
+}
+
 // TimeItem
 func (p *dumpParserGen) n35(c *pgenrt.State, s *eventLine) (bool, pgenrt.Err) {
+	if !p.f0(c) {
+		return false, pgenrt.Err{}
+	}
 	var nv *timeItem
 	if p.reuse {
 		nv = p.slab_timeItem.Alloc()
-		*nv = timeItem{}
+		nv.Date = item{}
+		nv.Clock = item{}
+		nv.Sub = nil
+
 	} else {
 		nv = new(timeItem)
 	}
@@ -1150,6 +1357,9 @@ func (p *dumpParserGen) n36(c *pgenrt.State, s *eventLine) (bool, pgenrt.Err) {
 func (p *dumpParserGen) n37(c *pgenrt.State, s *eventLine) (bool, pgenrt.Err) {
 	matched := false
 	for {
+		if !p.f13(c) {
+			break
+		}
 		b := *c
 		sv0 := s.Time
 		m, e := p.n36(&b, s)
@@ -1190,6 +1400,9 @@ func (p *dumpParserGen) s_eventLine(c *pgenrt.State, s *eventLine) (bool, pgenrt
 
 // Item
 func (p *dumpParserGen) n39(c *pgenrt.State, s *headLine) (bool, pgenrt.Err) {
+	if !p.f0(c) {
+		return false, pgenrt.Err{}
+	}
 	var v item
 	if m, e := p.s_item(c, &v); !m || e.On {
 		return e.On, e
@@ -1198,12 +1411,23 @@ func (p *dumpParserGen) n39(c *pgenrt.State, s *headLine) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
+// f14 reports whether the token at the cursor may start ("Process:" Item)
+// (or another node of the same first set).
+func (p *dumpParserGen) f14(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return t == 0 && (p.Text(c.Cur) == "Process:") || t == 1 && (p.Text(c.Cur) == "Process:")
+}
+
 // Item
 func (p *dumpParserGen) n40(c *pgenrt.State, s *headLine) (bool, pgenrt.Err) {
+	if !p.f0(c) {
+		return false, pgenrt.Err{}
+	}
 	var nv *item
 	if p.reuse {
 		nv = p.slab_item.Alloc()
-		*nv = item{}
+		nv.Text = ""
+
 	} else {
 		nv = new(item)
 	}
@@ -1229,6 +1453,9 @@ func (p *dumpParserGen) n41(c *pgenrt.State, s *headLine) (bool, pgenrt.Err) {
 func (p *dumpParserGen) n42(c *pgenrt.State, s *headLine) (bool, pgenrt.Err) {
 	matched := false
 	for {
+		if !p.f14(c) {
+			break
+		}
 		b := *c
 		sv0 := s.Process
 		m, e := p.n41(&b, s)
@@ -1252,12 +1479,23 @@ func (p *dumpParserGen) n42(c *pgenrt.State, s *headLine) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
+// f15 reports whether the token at the cursor may start ("Thread:" Item)
+// (or another node of the same first set).
+func (p *dumpParserGen) f15(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return t == 0 && (p.Text(c.Cur) == "Thread:") || t == 1 && (p.Text(c.Cur) == "Thread:")
+}
+
 // Item
 func (p *dumpParserGen) n43(c *pgenrt.State, s *headLine) (bool, pgenrt.Err) {
+	if !p.f0(c) {
+		return false, pgenrt.Err{}
+	}
 	var nv *item
 	if p.reuse {
 		nv = p.slab_item.Alloc()
-		*nv = item{}
+		nv.Text = ""
+
 	} else {
 		nv = new(item)
 	}
@@ -1283,6 +1521,9 @@ func (p *dumpParserGen) n44(c *pgenrt.State, s *headLine) (bool, pgenrt.Err) {
 func (p *dumpParserGen) n45(c *pgenrt.State, s *headLine) (bool, pgenrt.Err) {
 	matched := false
 	for {
+		if !p.f15(c) {
+			break
+		}
 		b := *c
 		sv0 := s.Thread
 		m, e := p.n44(&b, s)
@@ -1341,8 +1582,15 @@ func (p *dumpParserGen) n47(c *pgenrt.State, s *item) (bool, pgenrt.Err) {
 }
 
 func (p *dumpParserGen) s_item(c *pgenrt.State, s *item) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
+	p.SetPos(&s.Pos, c.Cur)
 	return c.Close(p.n47(c, s))
+}
+
+// f16 reports whether the token at the cursor may start <key>
+// (or another node of the same first set).
+func (p *dumpParserGen) f16(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return 0x1>>uint32(t)&1 != 0
 }
 
 // <key>
@@ -1362,7 +1610,7 @@ func (p *dumpParserGen) n48(c *pgenrt.State, s *key) (bool, pgenrt.Err) {
 }
 
 func (p *dumpParserGen) s_key(c *pgenrt.State, s *key) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
+	p.SetPos(&s.Pos, c.Cur)
 	return c.Close(p.n48(c, s))
 }
 
@@ -1378,10 +1626,14 @@ func (p *dumpParserGen) n49(c *pgenrt.State, s *namesLine) (bool, pgenrt.Err) {
 
 // Key
 func (p *dumpParserGen) n50(c *pgenrt.State, s *namesLine) (bool, pgenrt.Err) {
+	if !p.f16(c) {
+		return false, pgenrt.Err{}
+	}
 	var nv *key
 	if p.reuse {
 		nv = p.slab_key.Alloc()
-		*nv = key{}
+		nv.Text = ""
+
 	} else {
 		nv = new(key)
 	}
@@ -1417,6 +1669,9 @@ func (p *dumpParserGen) n52(c *pgenrt.State, s *namesLine) (bool, pgenrt.Err) {
 func (p *dumpParserGen) n53(c *pgenrt.State, s *namesLine) (bool, pgenrt.Err) {
 	matched := false
 	for {
+		if !p.f16(c) {
+			break
+		}
 		b := *c
 		sv0, sv1 := s.OPRKey, s.OPR
 		m, e := p.n52(&b, s)
@@ -1457,6 +1712,9 @@ func (p *dumpParserGen) s_namesLine(c *pgenrt.State, s *namesLine) (bool, pgenrt
 
 // Item
 func (p *dumpParserGen) n55(c *pgenrt.State, s *offsetLine) (bool, pgenrt.Err) {
+	if !p.f0(c) {
+		return false, pgenrt.Err{}
+	}
 	var v item
 	if m, e := p.s_item(c, &v); !m || e.On {
 		return e.On, e
@@ -1469,6 +1727,9 @@ func (p *dumpParserGen) n55(c *pgenrt.State, s *offsetLine) (bool, pgenrt.Err) {
 func (p *dumpParserGen) n56(c *pgenrt.State, s *offsetLine) (bool, pgenrt.Err) {
 	matched := false
 	for {
+		if !p.f0(c) {
+			break
+		}
 		b := *c
 		sv0 := s.Columns
 		m, e := p.n55(&b, s)
@@ -1502,7 +1763,7 @@ func (p *dumpParserGen) n57(c *pgenrt.State, s *offsetLine) (bool, pgenrt.Err) {
 }
 
 func (p *dumpParserGen) s_offsetLine(c *pgenrt.State, s *offsetLine) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
+	p.SetPos(&s.Pos, c.Cur)
 	return c.Close(p.n57(c, s))
 }
 
@@ -1518,10 +1779,14 @@ func (p *dumpParserGen) n58(c *pgenrt.State, s *scdLine) (bool, pgenrt.Err) {
 
 // Key
 func (p *dumpParserGen) n59(c *pgenrt.State, s *scdLine) (bool, pgenrt.Err) {
+	if !p.f16(c) {
+		return false, pgenrt.Err{}
+	}
 	var nv *key
 	if p.reuse {
 		nv = p.slab_key.Alloc()
-		*nv = key{}
+		nv.Text = ""
+
 	} else {
 		nv = new(key)
 	}
@@ -1557,6 +1822,9 @@ func (p *dumpParserGen) n61(c *pgenrt.State, s *scdLine) (bool, pgenrt.Err) {
 func (p *dumpParserGen) n62(c *pgenrt.State, s *scdLine) (bool, pgenrt.Err) {
 	matched := false
 	for {
+		if !p.f16(c) {
+			break
+		}
 		b := *c
 		sv0, sv1 := s.ReceiveKey, s.Receive
 		m, e := p.n61(&b, s)
@@ -1597,6 +1865,9 @@ func (p *dumpParserGen) s_scdLine(c *pgenrt.State, s *scdLine) (bool, pgenrt.Err
 
 // Item
 func (p *dumpParserGen) n64(c *pgenrt.State, s *timeItem) (bool, pgenrt.Err) {
+	if !p.f0(c) {
+		return false, pgenrt.Err{}
+	}
 	var v item
 	if m, e := p.s_item(c, &v); !m || e.On {
 		return e.On, e
@@ -1607,6 +1878,9 @@ func (p *dumpParserGen) n64(c *pgenrt.State, s *timeItem) (bool, pgenrt.Err) {
 
 // Item
 func (p *dumpParserGen) n65(c *pgenrt.State, s *timeItem) (bool, pgenrt.Err) {
+	if !p.f0(c) {
+		return false, pgenrt.Err{}
+	}
 	var v item
 	if m, e := p.s_item(c, &v); !m || e.On {
 		return e.On, e
@@ -1617,10 +1891,14 @@ func (p *dumpParserGen) n65(c *pgenrt.State, s *timeItem) (bool, pgenrt.Err) {
 
 // Item
 func (p *dumpParserGen) n66(c *pgenrt.State, s *timeItem) (bool, pgenrt.Err) {
+	if !p.f0(c) {
+		return false, pgenrt.Err{}
+	}
 	var nv *item
 	if p.reuse {
 		nv = p.slab_item.Alloc()
-		*nv = item{}
+		nv.Text = ""
+
 	} else {
 		nv = new(item)
 	}
@@ -1635,6 +1913,9 @@ func (p *dumpParserGen) n66(c *pgenrt.State, s *timeItem) (bool, pgenrt.Err) {
 func (p *dumpParserGen) n67(c *pgenrt.State, s *timeItem) (bool, pgenrt.Err) {
 	matched := false
 	for {
+		if !p.f0(c) {
+			break
+		}
 		b := *c
 		sv0 := s.Sub
 		m, e := p.n66(&b, s)
@@ -1692,6 +1973,9 @@ func (p *dumpParserGen) n69(c *pgenrt.State, s *words) (bool, pgenrt.Err) {
 func (p *dumpParserGen) n70(c *pgenrt.State, s *words) (bool, pgenrt.Err) {
 	matched := false
 	for {
+		if !p.f0(c) {
+			break
+		}
 		b := *c
 		sv0 := s.Words
 		m, e := p.n69(&b, s)
@@ -1715,7 +1999,7 @@ func (p *dumpParserGen) n70(c *pgenrt.State, s *words) (bool, pgenrt.Err) {
 }
 
 func (p *dumpParserGen) s_words(c *pgenrt.State, s *words) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
+	p.SetPos(&s.Pos, c.Cur)
 	return c.Close(p.n70(c, s))
 }
 
@@ -1755,8 +2039,18 @@ func (p *hexParserGen) parse(filename, s string, out *hexLine, reuse bool) error
 	return p.Finish(&c, m, e, pgenExpect_hexParser[:])
 }
 
+// f0 reports whether the token at the cursor may start Item
+// (or another node of the same first set).
+func (p *hexParserGen) f0(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return 0x1>>uint32(t)&1 != 0
+}
+
 // Item
 func (p *hexParserGen) n0(c *pgenrt.State, s *hexLine) (bool, pgenrt.Err) {
+	if !p.f0(c) {
+		return false, pgenrt.Err{}
+	}
 	var v item
 	if m, e := p.s_item(c, &v); !m || e.On {
 		return e.On, e
@@ -1767,6 +2061,9 @@ func (p *hexParserGen) n0(c *pgenrt.State, s *hexLine) (bool, pgenrt.Err) {
 
 // Item
 func (p *hexParserGen) n1(c *pgenrt.State, s *hexLine) (bool, pgenrt.Err) {
+	if !p.f0(c) {
+		return false, pgenrt.Err{}
+	}
 	var v item
 	if m, e := p.s_item(c, &v); !m || e.On {
 		return e.On, e
@@ -1779,6 +2076,9 @@ func (p *hexParserGen) n1(c *pgenrt.State, s *hexLine) (bool, pgenrt.Err) {
 func (p *hexParserGen) n2(c *pgenrt.State, s *hexLine) (bool, pgenrt.Err) {
 	matched := false
 	for {
+		if !p.f0(c) {
+			break
+		}
 		b := *c
 		sv0 := s.Bytes
 		m, e := p.n1(&b, s)
@@ -1833,7 +2133,7 @@ func (p *hexParserGen) n4(c *pgenrt.State, s *item) (bool, pgenrt.Err) {
 }
 
 func (p *hexParserGen) s_item(c *pgenrt.State, s *item) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
+	p.SetPos(&s.Pos, c.Cur)
 	return c.Close(p.n4(c, s))
 }
 

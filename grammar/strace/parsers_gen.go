@@ -28,12 +28,12 @@ var pgenLexer_lineLexer = pgenrt.Lexer{
 		-1, 51, 51, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 51, -1, 0, 1,
 		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 255, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 20, 0,
 		153, 153, 153, 153, 1122, 153, 153, 153, 153, 153, 153, 153, 153, 153, 153, 153, 153, 153, 153, 153, 153, 153, 153, 153, 153, 153, 1173, 153, 153, 153, 153, 153, 153, 153, 153, 153, 153, 153, 153, 153, 153, 153, 153, 153, 153, 153, 153, 153, 153, -1, 0,
-		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 21, 0,
-		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 19, 0,
+		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 21, 2,
+		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 19, 2,
 		-1, -1, -1, -1, -1, -1, -1, 255, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 19, 0,
-		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 1, 0,
+		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 1, 2,
 		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 1224, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 19, 0,
-		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 2, 0,
+		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 2, 2,
 		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 1275, -1, -1, 1326, 1377, -1, -1, -1, 255, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 19, 0,
 		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 1428, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 21, 0,
 		-1, -1, -1, -1, -1, -1, -1, -1, -1, 1479, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 19, 0,
@@ -42,11 +42,11 @@ var pgenLexer_lineLexer = pgenrt.Lexer{
 		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 1836, -1, 1887, 1887, -1, 255, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 1938, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 1989, -1, -1, -1, -1, -1, 21, 0,
 		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 255, 255, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 21, 0,
 		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 255, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 21, 0,
-		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 20, 0,
+		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 20, 2,
 		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 969, 969, -1, 1632, -1, -1, -1, 969, 969, 969, -1, -1, -1, 969, 969, 969, 969, 969, 969, 969, 969, 969, 969, 969, 969, 969, 969, 969, 969, 969, 969, -1, -1, -1, 8, 1,
 		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 2040, -1, -1, -1, -1, -1, -1, -1, -1, -1, 21, 0,
 		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 255, -1, -1, 19, 0,
-		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 3, 0,
+		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 3, 2,
 		153, 153, 153, 153, 153, 153, 153, 153, 153, 153, 153, 153, 153, 153, 153, 153, 153, 153, 153, 153, 153, 153, 153, 153, 153, 153, 153, 153, 153, 153, 153, 153, 153, 153, 153, 153, 153, 153, 153, 153, 153, 153, 153, 153, 153, 153, 153, -1, 153, -1, 0,
 		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 2091, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0,
 		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 2091, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0,
@@ -65,22 +65,22 @@ var pgenLexer_lineLexer = pgenrt.Lexer{
 		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 2703, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0,
 		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 2754, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0,
 		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 2805, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0,
-		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 18, 0,
-		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 11, 0,
+		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 18, 2,
+		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 11, 2,
 		1479, 1479, 1479, 1479, 1479, 1479, 1479, 1479, 1479, 2193, 1479, 1479, 1479, 1479, 2856, 1479, 1479, 1479, 1479, 1479, 1479, 1479, 1479, 1479, 1479, 1479, 1479, 1479, 1479, 1479, 1479, 1479, 1479, 1479, 1479, 1479, 1479, 1479, 1479, 1479, 1479, 1479, 1479, 1479, 1479, 1479, 1479, -1, 1479, -1, 0,
 		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 2244, 2244, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 6, 1,
 		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 1530, -1, 2295, 2295, -1, 1632, -1, -1, -1, 1683, 1683, 1683, -1, -1, -1, 1683, 1683, 1683, 1683, 1683, 1683, 1683, 1683, 1683, 1683, 1683, 1683, 1683, 1683, 1683, 1683, 1683, 1683, -1, -1, -1, 7, 1,
 		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 2907, 2907, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0,
 		2397, 2397, 2397, 2397, 1632, 2397, 2397, 2397, 2397, 2397, 2397, 2397, 2397, 2397, 2397, 2397, 2397, 2397, 2397, 2397, 2397, 2397, 2397, 2397, 2397, 2397, 2958, 2397, 2397, 2397, 2397, 2397, 2397, 2397, 2397, 2397, 2397, 2397, 2397, 2397, 2397, 2397, 2397, 2397, 2397, 2397, 2397, 2397, 2397, -1, 0,
 		2448, 2448, 2448, 2448, 2448, 2448, 2448, 2448, 2448, 2448, 2448, 2448, 2448, 2448, 2448, 2448, 2448, 2448, -1, 2448, 1632, 2448, 2448, 2448, 2448, 2448, 2448, 2448, 2448, 2448, 2448, 2448, 2448, 2448, 2448, 2448, 2448, 2448, 2448, 2448, 2448, 2448, 2448, 2448, 2448, 2448, 2448, 2448, 2448, -1, 0,
-		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 4, 0,
+		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 4, 2,
 		2550, 2550, 2550, 2550, 2550, 2550, 2550, 2550, 2550, 2550, 2550, 2550, 2550, 2550, 2550, 2550, 2550, 2550, 2550, 2550, 2550, 2550, 2550, 2550, 2550, 2550, 2550, 1632, 2550, 2550, 2550, 2550, 2550, 2550, 2550, 2550, 2550, 2550, 2550, 2550, 2550, 2550, 2550, 2550, 2550, 2550, 2550, 2550, 2550, -1, 0,
 		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 3009, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0,
 		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 3060, 3060, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0,
 		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 3111, -1, -1, -1, -1, -1, -1, -1, 0,
 		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 3162, -1, -1, -1, -1, 3213, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0,
 		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 3264, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0,
-		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 10, 0,
+		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 10, 2,
 		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 3315, 3315, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0,
 		2397, 2397, 2397, 2397, 2397, 2397, 2397, 2397, 2397, 2397, 2397, 2397, 2397, 2397, 2397, 2397, 2397, 2397, 2397, 2397, 2397, 2397, 2397, 2397, 2397, 2397, 2397, 2397, 2397, 2397, 2397, 2397, 2397, 2397, 2397, 2397, 2397, 2397, 2397, 2397, 2397, 2397, 2397, 2397, 2397, 2397, 2397, -1, 2397, -1, 0,
 		-1, -1, 3366, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0,
@@ -91,7 +91,7 @@ var pgenLexer_lineLexer = pgenrt.Lexer{
 		-1, 3621, 3621, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 3621, -1, -1, 0,
 		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 3672, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0,
 		3723, 3723, 3723, 3723, 3723, 3723, 3723, 3723, 3723, 3723, 3723, 3723, 3723, 3774, 3723, 3825, 3825, 3723, -1, 3723, -1, 3723, 3825, 3825, 3825, 3723, 3723, 3723, 3825, 3825, 3825, 3825, 3825, 3825, 3825, 3825, 3825, 3825, 3825, 3825, 3825, 3825, 3825, 3825, 3825, 3825, 3723, 3723, 3723, -1, 0,
-		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 17, 0,
+		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 17, 2,
 		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 3876, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0,
 		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 3927, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0,
 		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 3978, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0,
@@ -110,7 +110,7 @@ var pgenLexer_lineLexer = pgenrt.Lexer{
 		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 4590, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0,
 		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 4641, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0,
 		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 4692, -1, -1, -1, -1, -1, -1, -1, -1, 0,
-		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 9, 0,
+		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 9, 2,
 		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 4743, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 5, 0,
 		3723, 3723, 3723, 3723, 3723, 3723, 3723, 3723, 3723, 3723, 3723, 3723, 3723, 4488, 3723, 3723, 3723, 3723, -1, 3723, 4794, 3723, 3723, 3723, 3723, 3723, 3723, 3723, 3723, 3723, 3723, 3723, 3723, 3723, 3723, 3723, 3723, 3723, 3723, 3723, 3723, 3723, 3723, 3723, 3723, 3723, 3723, 3723, 3723, -1, 0,
 		3723, 3723, 3723, 3723, 3723, 3723, 3723, 3723, 3723, 3723, 3723, 3723, 3723, 3774, 3723, 3723, 3723, 3723, -1, 3723, -1, 3723, 3723, 3723, 3723, 3723, 3723, 3723, 3723, 3723, 3723, 3723, 4845, 3723, 3723, 3723, 3723, 3723, 3723, 3723, 3723, 3723, 3723, 3723, 3723, 3723, 3723, 3723, 3723, -1, 0,
@@ -118,7 +118,7 @@ var pgenLexer_lineLexer = pgenrt.Lexer{
 		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 4947, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0,
 		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 4998, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0,
 		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 5049, 5049, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0,
-		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 16, 0,
+		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 16, 2,
 		3723, 3723, 3723, 3723, 3723, 3723, 3723, 3723, 3723, 3723, 3723, 3723, 3723, 3774, 3723, 3723, 3723, 3723, -1, 3723, -1, 3723, 3723, 3723, 3723, 3723, 3723, 3723, 3723, 3723, 3723, 3723, 3723, 3723, 3723, 3723, 3723, 3723, 3723, 3723, 3723, 5100, 3723, 3723, 3723, 3723, 3723, 3723, 3723, -1, 0,
 		-1, -1, 5151, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0,
 		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 5202, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0,
@@ -138,14 +138,14 @@ var pgenLexer_lineLexer = pgenrt.Lexer{
 		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 5865, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0,
 		3723, 3723, 3723, 3723, 3723, 3723, 3723, 3723, 3723, 3723, 3723, 3723, 3723, 3774, 3723, 3723, 3723, 3723, -1, 3723, -1, 3723, 3723, 3723, 3723, 3723, 3723, 3723, 3723, 3723, 3723, 5916, 3723, 3723, 3723, 3723, 3723, 3723, 3723, 3723, 3723, 3723, 3723, 3723, 3723, 3723, 3723, 3723, 3723, -1, 0,
 		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 5967, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0,
-		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 14, 0,
+		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 14, 2,
 		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 6018, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0,
 		3723, 3723, 3723, 3723, 3723, 3723, 3723, 3723, 3723, 3723, 3723, 3723, 3723, 3774, 3723, 3723, 3723, 3723, -1, 3723, 6069, 3723, 3723, 3723, 3723, 3723, 3723, 3723, 3723, 3723, 3723, 3723, 3723, 3723, 3723, 3723, 3723, 3723, 3723, 3723, 3723, 3723, 3723, 3723, 3723, 3723, 3723, 3723, 3723, -1, 0,
-		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 13, 0,
+		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 13, 2,
 		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 6120, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0,
-		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 15, 0,
+		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 15, 2,
 		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 6171, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0,
-		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 12, 0,
+		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 12, 2,
 	},
 }
 
@@ -167,7 +167,7 @@ var pgenLexer_restLexer = pgenrt.Lexer{
 		14, 28, 14, 42, 14, 14, 14, 14, 56, 14, 28, 14, -1, 0,
 		14, 14, 14, 14, 14, 14, 14, 14, 14, 14, -1, 14, 1, 1,
 		-1, 28, -1, -1, -1, -1, -1, -1, -1, -1, 28, -1, 2, 1,
-		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0, 0,
+		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0, 2,
 		14, 14, 14, 14, 14, 14, 14, 14, 14, 70, -1, 14, 1, 0,
 		14, 14, 14, 14, 14, 14, 14, 84, 14, 14, -1, 14, 1, 0,
 		14, 14, 14, 14, 98, 14, 14, 14, 14, 14, -1, 14, 1, 0,
@@ -247,6 +247,13 @@ func (p *lineParserGen) parse(filename, s string, out *line, reuse bool) error {
 	return p.Finish(&c, m, e, pgenExpect_lineParser[:])
 }
 
+// f0 reports whether the token at the cursor may start <binop>
+// (or another node of the same first set).
+func (p *lineParserGen) f0(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return 0x80000>>uint32(t)&1 != 0
+}
+
 // <binop>
 func (p *lineParserGen) n0(c *pgenrt.State, s *binop) (bool, pgenrt.Err) {
 	start := c.Cur
@@ -263,12 +270,40 @@ func (p *lineParserGen) n0(c *pgenrt.State, s *binop) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
+// f1 reports whether the token at the cursor may start Primary
+// (or another node of the same first set).
+func (p *lineParserGen) f1(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return 0x1109d8>>uint32(t)&1 != 0 || t == 1 && (p.Text(c.Cur) == "(") || t == 2 && (p.Text(c.Cur) == "{") || t == 19 && (p.Text(c.Cur) == "&") || t == 21 && (p.Text(c.Cur) == "?" || p.Text(c.Cur) == "[")
+}
+
 // Primary
 func (p *lineParserGen) n1(c *pgenrt.State, s *binop) (bool, pgenrt.Err) {
+	if !p.f1(c) {
+		e := c.Fail(0)
+		c.MaybeUpdate(e)
+		return true, e
+	}
 	var nv *primary
 	if p.reuse {
 		nv = p.slab_primary.Alloc()
-		*nv = primary{Ops: nv.Ops[:0], CallArgs: nv.CallArgs[:0], Items: nv.Items[:0]}
+		nv.Ops = nv.Ops[:0]
+		nv.Ident = nil
+		nv.Call = false
+		nv.CallArgs = nv.CallArgs[:0]
+		nv.Number = nil
+		nv.String = nil
+		nv.Trunc = false
+		nv.Open = nil
+		nv.Items = nv.Items[:0]
+		nv.Close = ""
+		nv.Fd = nil
+		nv.Float = nil
+		nv.Ellipsis = false
+		nv.Resuming = nil
+		nv.Question = false
+		nv.Paren = nil
+
 	} else {
 		nv = new(primary)
 	}
@@ -285,13 +320,20 @@ func (p *lineParserGen) n2(c *pgenrt.State, s *binop) (bool, pgenrt.Err) {
 		return e.On, e
 	}
 	if m, e := p.n1(c, s); !m || e.On {
-		return true, c.Miss(e, 0)
+		return true, c.Miss(e, 1)
 	}
 	return true, pgenrt.Err{}
 }
 
 func (p *lineParserGen) s_binop(c *pgenrt.State, s *binop) (bool, pgenrt.Err) {
 	return c.Close(p.n2(c, s))
+}
+
+// f2 reports whether the token at the cursor may start <ident>
+// (or another node of the same first set).
+func (p *lineParserGen) f2(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return 0x100>>uint32(t)&1 != 0
 }
 
 // <ident>
@@ -315,7 +357,12 @@ func (p *lineParserGen) n4(c *pgenrt.State, s *call) (bool, pgenrt.Err) {
 	var nv *elem
 	if p.reuse {
 		nv = p.slab_elem.Alloc()
-		*nv = elem{Right: nv.Right[:0]}
+		nv.Comma = false
+		nv.Left = nil
+		nv.Right = nv.Right[:0]
+		nv.Assign = nil
+		nv.Comment = nil
+
 	} else {
 		nv = new(elem)
 	}
@@ -352,8 +399,18 @@ func (p *lineParserGen) n5(c *pgenrt.State, s *call) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
+// f3 reports whether the token at the cursor may start Tail
+// (or another node of the same first set).
+func (p *lineParserGen) f3(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return 0x3000>>uint32(t)&1 != 0 || t == 1 && (p.Text(c.Cur) == ")")
+}
+
 // Tail
 func (p *lineParserGen) n6(c *pgenrt.State, s *call) (bool, pgenrt.Err) {
+	if !p.f3(c) {
+		return false, pgenrt.Err{}
+	}
 	var v tail
 	if m, e := p.s_tail(c, &v); !m || e.On {
 		return e.On, e
@@ -368,20 +425,27 @@ func (p *lineParserGen) n7(c *pgenrt.State, s *call) (bool, pgenrt.Err) {
 		return e.On, e
 	}
 	if m, e := p.Lit(c, "("); !m || e.On {
-		return true, c.Miss(e, 1)
-	}
-	if m, e := p.n5(c, s); !m || e.On {
 		return true, c.Miss(e, 2)
 	}
-	if m, e := p.n6(c, s); !m || e.On {
+	if m, e := p.n5(c, s); !m || e.On {
 		return true, c.Miss(e, 3)
+	}
+	if m, e := p.n6(c, s); !m || e.On {
+		return true, c.Miss(e, 4)
 	}
 	return true, pgenrt.Err{}
 }
 
 func (p *lineParserGen) s_call(c *pgenrt.State, s *call) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
+	p.SetPos(&s.Pos, c.Cur)
 	return c.Close(p.n7(c, s))
+}
+
+// f4 reports whether the token at the cursor may start "---"
+// (or another node of the same first set).
+func (p *lineParserGen) f4(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return t == 18 && (p.Text(c.Cur) == "---")
 }
 
 // "---"
@@ -401,8 +465,15 @@ func (p *lineParserGen) n8(c *pgenrt.State, s *dashes) (bool, pgenrt.Err) {
 }
 
 func (p *lineParserGen) s_dashes(c *pgenrt.State, s *dashes) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
+	p.SetPos(&s.Pos, c.Cur)
 	return c.Close(p.n8(c, s))
+}
+
+// f5 reports whether the token at the cursor may start <duration>
+// (or another node of the same first set).
+func (p *lineParserGen) f5(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return 0x20000>>uint32(t)&1 != 0
 }
 
 // <duration>
@@ -422,8 +493,15 @@ func (p *lineParserGen) n9(c *pgenrt.State, s *durTok) (bool, pgenrt.Err) {
 }
 
 func (p *lineParserGen) s_durTok(c *pgenrt.State, s *durTok) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
+	p.SetPos(&s.Pos, c.Cur)
 	return c.Close(p.n9(c, s))
+}
+
+// f6 reports whether the token at the cursor may start ","
+// (or another node of the same first set).
+func (p *lineParserGen) f6(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return t == 2 && (p.Text(c.Cur) == ",")
 }
 
 // ","
@@ -440,10 +518,31 @@ func (p *lineParserGen) n10(c *pgenrt.State, s *elem) (bool, pgenrt.Err) {
 
 // Primary
 func (p *lineParserGen) n11(c *pgenrt.State, s *elem) (bool, pgenrt.Err) {
+	if !p.f1(c) {
+		e := c.Fail(0)
+		c.MaybeUpdate(e)
+		return true, e
+	}
 	var nv *primary
 	if p.reuse {
 		nv = p.slab_primary.Alloc()
-		*nv = primary{Ops: nv.Ops[:0], CallArgs: nv.CallArgs[:0], Items: nv.Items[:0]}
+		nv.Ops = nv.Ops[:0]
+		nv.Ident = nil
+		nv.Call = false
+		nv.CallArgs = nv.CallArgs[:0]
+		nv.Number = nil
+		nv.String = nil
+		nv.Trunc = false
+		nv.Open = nil
+		nv.Items = nv.Items[:0]
+		nv.Close = ""
+		nv.Fd = nil
+		nv.Float = nil
+		nv.Ellipsis = false
+		nv.Resuming = nil
+		nv.Question = false
+		nv.Paren = nil
+
 	} else {
 		nv = new(primary)
 	}
@@ -456,10 +555,15 @@ func (p *lineParserGen) n11(c *pgenrt.State, s *elem) (bool, pgenrt.Err) {
 
 // Binop
 func (p *lineParserGen) n12(c *pgenrt.State, s *elem) (bool, pgenrt.Err) {
+	if !p.f0(c) {
+		return false, pgenrt.Err{}
+	}
 	var nv *binop
 	if p.reuse {
 		nv = p.slab_binop.Alloc()
-		*nv = binop{}
+		nv.Op = ""
+		nv.Right = nil
+
 	} else {
 		nv = new(binop)
 	}
@@ -474,6 +578,9 @@ func (p *lineParserGen) n12(c *pgenrt.State, s *elem) (bool, pgenrt.Err) {
 func (p *lineParserGen) n13(c *pgenrt.State, s *elem) (bool, pgenrt.Err) {
 	matched := false
 	for {
+		if !p.f0(c) {
+			break
+		}
 		b := *c
 		sv0 := s.Right
 		m, e := p.n12(&b, s)
@@ -496,12 +603,21 @@ func (p *lineParserGen) n13(c *pgenrt.State, s *elem) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
+// f7 reports whether the token at the cursor may start ("=" Expr)
+// (or another node of the same first set).
+func (p *lineParserGen) f7(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return t == 21 && (p.Text(c.Cur) == "=")
+}
+
 // Expr
 func (p *lineParserGen) n14(c *pgenrt.State, s *elem) (bool, pgenrt.Err) {
 	var nv *expr
 	if p.reuse {
 		nv = p.slab_expr.Alloc()
-		*nv = expr{Right: nv.Right[:0]}
+		nv.Left = nil
+		nv.Right = nv.Right[:0]
+
 	} else {
 		nv = new(expr)
 	}
@@ -518,7 +634,7 @@ func (p *lineParserGen) n15(c *pgenrt.State, s *elem) (bool, pgenrt.Err) {
 		return e.On, e
 	}
 	if m, e := p.n14(c, s); !m || e.On {
-		return true, c.Miss(e, 5)
+		return true, c.Miss(e, 6)
 	}
 	return true, pgenrt.Err{}
 }
@@ -527,6 +643,9 @@ func (p *lineParserGen) n15(c *pgenrt.State, s *elem) (bool, pgenrt.Err) {
 func (p *lineParserGen) n16(c *pgenrt.State, s *elem) (bool, pgenrt.Err) {
 	matched := false
 	for {
+		if !p.f7(c) {
+			break
+		}
 		b := *c
 		sv0 := s.Assign
 		m, e := p.n15(&b, s)
@@ -556,12 +675,19 @@ func (p *lineParserGen) n17(c *pgenrt.State, s *elem) (bool, pgenrt.Err) {
 		return e.On, e
 	}
 	if m, e := p.n13(c, s); !m || e.On {
-		return true, c.Miss(e, 4)
+		return true, c.Miss(e, 5)
 	}
 	if m, e := p.n16(c, s); !m || e.On {
-		return true, c.Miss(e, 6)
+		return true, c.Miss(e, 7)
 	}
 	return true, pgenrt.Err{}
+}
+
+// f8 reports whether the token at the cursor may start <comment>
+// (or another node of the same first set).
+func (p *lineParserGen) f8(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return 0x400>>uint32(t)&1 != 0
 }
 
 // <comment>
@@ -571,11 +697,15 @@ func (p *lineParserGen) n18(c *pgenrt.State, s *elem) (bool, pgenrt.Err) {
 		return e.On, e
 	}
 	var v string
-	if s.Comment != nil {
-		v = *s.Comment
-	}
-	for i := start; i < c.Cur; i++ {
-		v += p.Text(i)
+	if c.Cur == start+1 && s.Comment == nil {
+		v = p.Text(start) // one token: no concatenation
+	} else {
+		if s.Comment != nil {
+			v = *s.Comment
+		}
+		for i := start; i < c.Cur; i++ {
+			v += p.Text(i)
+		}
 	}
 	var ns *string
 	if p.reuse {
@@ -592,7 +722,7 @@ func (p *lineParserGen) n18(c *pgenrt.State, s *elem) (bool, pgenrt.Err) {
 func (p *lineParserGen) n19(c *pgenrt.State, s *elem) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
-	{
+	if p.f6(c) {
 		b := *c
 		sv0 := s.Comma
 		m, e := p.n10(&b, s)
@@ -626,7 +756,7 @@ func (p *lineParserGen) n19(c *pgenrt.State, s *elem) (bool, pgenrt.Err) {
 		}
 		s.Left, s.Right, s.Assign = sv0, sv1, sv2
 	}
-	{
+	if p.f8(c) {
 		b := *c
 		sv0 := s.Comment
 		m, e := p.n18(&b, s)
@@ -651,16 +781,27 @@ func (p *lineParserGen) n19(c *pgenrt.State, s *elem) (bool, pgenrt.Err) {
 }
 
 func (p *lineParserGen) s_elem(c *pgenrt.State, s *elem) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
+	p.SetPos(&s.Pos, c.Cur)
 	return c.Close(p.n19(c, s))
+}
+
+// f9 reports whether the token at the cursor may start ExitWord
+// (or another node of the same first set).
+func (p *lineParserGen) f9(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return 0x180>>uint32(t)&1 != 0 || t == 1 && (p.Text(c.Cur) == "(" || p.Text(c.Cur) == ")")
 }
 
 // ExitWord
 func (p *lineParserGen) n20(c *pgenrt.State, s *exit) (bool, pgenrt.Err) {
+	if !p.f9(c) {
+		return false, pgenrt.Err{}
+	}
 	var nv *exitWord
 	if p.reuse {
 		nv = p.slab_exitWord.Alloc()
-		*nv = exitWord{}
+		nv.Text = ""
+
 	} else {
 		nv = new(exitWord)
 	}
@@ -675,6 +816,9 @@ func (p *lineParserGen) n20(c *pgenrt.State, s *exit) (bool, pgenrt.Err) {
 func (p *lineParserGen) n21(c *pgenrt.State, s *exit) (bool, pgenrt.Err) {
 	matched := false
 	for {
+		if !p.f9(c) {
+			break
+		}
 		b := *c
 		sv0 := s.Words
 		m, e := p.n20(&b, s)
@@ -702,24 +846,45 @@ func (p *lineParserGen) n22(c *pgenrt.State, s *exit) (bool, pgenrt.Err) {
 		return e.On, e
 	}
 	if m, e := p.n21(c, s); !m || e.On {
-		return true, c.Miss(e, 7)
+		return true, c.Miss(e, 8)
 	}
 	if m, e := p.Lit(c, "+++"); !m || e.On {
-		return true, c.Miss(e, 8)
+		return true, c.Miss(e, 9)
 	}
 	return true, pgenrt.Err{}
 }
 
 func (p *lineParserGen) s_exit(c *pgenrt.State, s *exit) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
+	p.SetPos(&s.Pos, c.Cur)
 	return c.Close(p.n22(c, s))
+}
+
+// f10 reports whether the token at the cursor may start <number>
+// (or another node of the same first set).
+func (p *lineParserGen) f10(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return 0x80>>uint32(t)&1 != 0
+}
+
+// f11 reports whether the token at the cursor may start "("
+// (or another node of the same first set).
+func (p *lineParserGen) f11(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return t == 1 && (p.Text(c.Cur) == "(")
+}
+
+// f12 reports whether the token at the cursor may start ")"
+// (or another node of the same first set).
+func (p *lineParserGen) f12(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return t == 1 && (p.Text(c.Cur) == ")")
 }
 
 // <ident> | <number> | "(" | ")"
 func (p *lineParserGen) n23(c *pgenrt.State) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
-	{
+	if p.f2(c) {
 		b := *c
 		m, e := p.Ref(&b, 8)
 		if e.On {
@@ -734,7 +899,7 @@ func (p *lineParserGen) n23(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	{
+	if p.f10(c) {
 		b := *c
 		m, e := p.Ref(&b, 7)
 		if e.On {
@@ -749,7 +914,7 @@ func (p *lineParserGen) n23(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	{
+	if p.f11(c) {
 		b := *c
 		m, e := p.Lit(&b, "(")
 		if e.On {
@@ -764,7 +929,7 @@ func (p *lineParserGen) n23(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	{
+	if p.f12(c) {
 		b := *c
 		m, e := p.Lit(&b, ")")
 		if e.On {
@@ -803,16 +968,37 @@ func (p *lineParserGen) n24(c *pgenrt.State, s *exitWord) (bool, pgenrt.Err) {
 }
 
 func (p *lineParserGen) s_exitWord(c *pgenrt.State, s *exitWord) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
+	p.SetPos(&s.Pos, c.Cur)
 	return c.Close(p.n24(c, s))
 }
 
 // Primary
 func (p *lineParserGen) n25(c *pgenrt.State, s *expr) (bool, pgenrt.Err) {
+	if !p.f1(c) {
+		e := c.Fail(0)
+		c.MaybeUpdate(e)
+		return true, e
+	}
 	var nv *primary
 	if p.reuse {
 		nv = p.slab_primary.Alloc()
-		*nv = primary{Ops: nv.Ops[:0], CallArgs: nv.CallArgs[:0], Items: nv.Items[:0]}
+		nv.Ops = nv.Ops[:0]
+		nv.Ident = nil
+		nv.Call = false
+		nv.CallArgs = nv.CallArgs[:0]
+		nv.Number = nil
+		nv.String = nil
+		nv.Trunc = false
+		nv.Open = nil
+		nv.Items = nv.Items[:0]
+		nv.Close = ""
+		nv.Fd = nil
+		nv.Float = nil
+		nv.Ellipsis = false
+		nv.Resuming = nil
+		nv.Question = false
+		nv.Paren = nil
+
 	} else {
 		nv = new(primary)
 	}
@@ -825,10 +1011,15 @@ func (p *lineParserGen) n25(c *pgenrt.State, s *expr) (bool, pgenrt.Err) {
 
 // Binop
 func (p *lineParserGen) n26(c *pgenrt.State, s *expr) (bool, pgenrt.Err) {
+	if !p.f0(c) {
+		return false, pgenrt.Err{}
+	}
 	var nv *binop
 	if p.reuse {
 		nv = p.slab_binop.Alloc()
-		*nv = binop{}
+		nv.Op = ""
+		nv.Right = nil
+
 	} else {
 		nv = new(binop)
 	}
@@ -843,6 +1034,9 @@ func (p *lineParserGen) n26(c *pgenrt.State, s *expr) (bool, pgenrt.Err) {
 func (p *lineParserGen) n27(c *pgenrt.State, s *expr) (bool, pgenrt.Err) {
 	matched := false
 	for {
+		if !p.f0(c) {
+			break
+		}
 		b := *c
 		sv0 := s.Right
 		m, e := p.n26(&b, s)
@@ -871,13 +1065,13 @@ func (p *lineParserGen) n28(c *pgenrt.State, s *expr) (bool, pgenrt.Err) {
 		return e.On, e
 	}
 	if m, e := p.n27(c, s); !m || e.On {
-		return true, c.Miss(e, 9)
+		return true, c.Miss(e, 10)
 	}
 	return true, pgenrt.Err{}
 }
 
 func (p *lineParserGen) s_expr(c *pgenrt.State, s *expr) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
+	p.SetPos(&s.Pos, c.Cur)
 	return c.Close(p.n28(c, s))
 }
 
@@ -898,7 +1092,7 @@ func (p *lineParserGen) n29(c *pgenrt.State, s *ident) (bool, pgenrt.Err) {
 }
 
 func (p *lineParserGen) s_ident(c *pgenrt.State, s *ident) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
+	p.SetPos(&s.Pos, c.Cur)
 	return c.Close(p.n29(c, s))
 }
 
@@ -909,11 +1103,15 @@ func (p *lineParserGen) n30(c *pgenrt.State, s *ipTok) (bool, pgenrt.Err) {
 		return e.On, e
 	}
 	var v string
-	if s.Hex != nil {
-		v = *s.Hex
-	}
-	for i := start; i < c.Cur; i++ {
-		v += p.Text(i)
+	if c.Cur == start+1 && s.Hex == nil {
+		v = p.Text(start) // one token: no concatenation
+	} else {
+		if s.Hex != nil {
+			v = *s.Hex
+		}
+		for i := start; i < c.Cur; i++ {
+			v += p.Text(i)
+		}
 	}
 	var ns *string
 	if p.reuse {
@@ -924,6 +1122,13 @@ func (p *lineParserGen) n30(c *pgenrt.State, s *ipTok) (bool, pgenrt.Err) {
 	*ns = v
 	s.Hex = ns
 	return true, pgenrt.Err{}
+}
+
+// f13 reports whether the token at the cursor may start "?"+
+// (or another node of the same first set).
+func (p *lineParserGen) f13(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return t == 21 && (p.Text(c.Cur) == "?")
 }
 
 // "?"
@@ -942,6 +1147,9 @@ func (p *lineParserGen) n31(c *pgenrt.State, s *ipTok) (bool, pgenrt.Err) {
 func (p *lineParserGen) n32(c *pgenrt.State, s *ipTok) (bool, pgenrt.Err) {
 	matched := false
 	for {
+		if !p.f13(c) {
+			break
+		}
 		b := *c
 		sv0 := s.Unknown
 		m, e := p.n31(&b, s)
@@ -967,7 +1175,7 @@ func (p *lineParserGen) n32(c *pgenrt.State, s *ipTok) (bool, pgenrt.Err) {
 func (p *lineParserGen) n33(c *pgenrt.State, s *ipTok) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
-	{
+	if p.f10(c) {
 		b := *c
 		sv0 := s.Hex
 		m, e := p.n30(&b, s)
@@ -984,7 +1192,7 @@ func (p *lineParserGen) n33(c *pgenrt.State, s *ipTok) (bool, pgenrt.Err) {
 		}
 		s.Hex = sv0
 	}
-	{
+	if p.f13(c) {
 		b := *c
 		sv0 := s.Unknown
 		m, e := p.n32(&b, s)
@@ -1014,25 +1222,36 @@ func (p *lineParserGen) n34(c *pgenrt.State, s *ipTok) (bool, pgenrt.Err) {
 		return e.On, e
 	}
 	if m, e := p.n33(c, s); !m || e.On {
-		return true, c.Miss(e, 10)
+		return true, c.Miss(e, 11)
 	}
 	if m, e := p.Lit(c, "]"); !m || e.On {
-		return true, c.Miss(e, 11)
+		return true, c.Miss(e, 12)
 	}
 	return true, pgenrt.Err{}
 }
 
 func (p *lineParserGen) s_ipTok(c *pgenrt.State, s *ipTok) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
+	p.SetPos(&s.Pos, c.Cur)
 	return c.Close(p.n34(c, s))
+}
+
+// f14 reports whether the token at the cursor may start (PrefixTok PrefixTok?)
+// (or another node of the same first set).
+func (p *lineParserGen) f14(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return 0x2e0>>uint32(t)&1 != 0
 }
 
 // PrefixTok
 func (p *lineParserGen) n35(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
+	if !p.f14(c) {
+		return false, pgenrt.Err{}
+	}
 	var nv *prefixTok
 	if p.reuse {
 		nv = p.slab_prefixTok.Alloc()
-		*nv = prefixTok{}
+		nv.Text = ""
+
 	} else {
 		nv = new(prefixTok)
 	}
@@ -1045,10 +1264,14 @@ func (p *lineParserGen) n35(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 
 // PrefixTok
 func (p *lineParserGen) n36(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
+	if !p.f14(c) {
+		return false, pgenrt.Err{}
+	}
 	var nv *prefixTok
 	if p.reuse {
 		nv = p.slab_prefixTok.Alloc()
-		*nv = prefixTok{}
+		nv.Text = ""
+
 	} else {
 		nv = new(prefixTok)
 	}
@@ -1063,6 +1286,9 @@ func (p *lineParserGen) n36(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 func (p *lineParserGen) n37(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 	matched := false
 	for {
+		if !p.f14(c) {
+			break
+		}
 		b := *c
 		sv0 := s.Time
 		m, e := p.n36(&b, s)
@@ -1092,7 +1318,7 @@ func (p *lineParserGen) n38(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 		return e.On, e
 	}
 	if m, e := p.n37(c, s); !m || e.On {
-		return true, c.Miss(e, 12)
+		return true, c.Miss(e, 13)
 	}
 	return true, pgenrt.Err{}
 }
@@ -1101,6 +1327,9 @@ func (p *lineParserGen) n38(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 func (p *lineParserGen) n39(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 	matched := false
 	for {
+		if !p.f14(c) {
+			break
+		}
 		b := *c
 		sv0, sv1 := s.PidTag, s.Time
 		m, e := p.n38(&b, s)
@@ -1124,12 +1353,24 @@ func (p *lineParserGen) n39(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
+// f15 reports whether the token at the cursor may start IpTok
+// (or another node of the same first set).
+func (p *lineParserGen) f15(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return t == 21 && (p.Text(c.Cur) == "[")
+}
+
 // IpTok
 func (p *lineParserGen) n40(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
+	if !p.f15(c) {
+		return false, pgenrt.Err{}
+	}
 	var nv *ipTok
 	if p.reuse {
 		nv = p.slab_ipTok.Alloc()
-		*nv = ipTok{Unknown: nv.Unknown[:0]}
+		nv.Hex = nil
+		nv.Unknown = nv.Unknown[:0]
+
 	} else {
 		nv = new(ipTok)
 	}
@@ -1144,6 +1385,9 @@ func (p *lineParserGen) n40(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 func (p *lineParserGen) n41(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 	matched := false
 	for {
+		if !p.f15(c) {
+			break
+		}
 		b := *c
 		sv0 := s.IP
 		m, e := p.n40(&b, s)
@@ -1169,10 +1413,16 @@ func (p *lineParserGen) n41(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 
 // Call
 func (p *lineParserGen) n42(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
+	if !p.f2(c) {
+		return false, pgenrt.Err{}
+	}
 	var nv *call
 	if p.reuse {
 		nv = p.slab_call.Alloc()
-		*nv = call{Args: nv.Args[:0]}
+		nv.Name = ""
+		nv.Args = nv.Args[:0]
+		nv.Tail = tail{}
+
 	} else {
 		nv = new(call)
 	}
@@ -1183,12 +1433,25 @@ func (p *lineParserGen) n42(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
+// f16 reports whether the token at the cursor may start Resumed
+// (or another node of the same first set).
+func (p *lineParserGen) f16(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return 0x8000>>uint32(t)&1 != 0
+}
+
 // Resumed
 func (p *lineParserGen) n43(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
+	if !p.f16(c) {
+		return false, pgenrt.Err{}
+	}
 	var nv *resumed
 	if p.reuse {
 		nv = p.slab_resumed.Alloc()
-		*nv = resumed{Args: nv.Args[:0]}
+		nv.Name = ""
+		nv.Args = nv.Args[:0]
+		nv.Tail = tail{}
+
 	} else {
 		nv = new(resumed)
 	}
@@ -1201,10 +1464,18 @@ func (p *lineParserGen) n43(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 
 // Signal
 func (p *lineParserGen) n44(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
+	if !p.f4(c) {
+		return false, pgenrt.Err{}
+	}
 	var nv *signal
 	if p.reuse {
 		nv = p.slab_signal.Alloc()
-		*nv = signal{Words: nv.Words[:0], Members: nv.Members[:0], Rest: nv.Rest[:0]}
+		nv.Words = nv.Words[:0]
+		nv.Info = false
+		nv.Members = nv.Members[:0]
+		nv.Rest = nv.Rest[:0]
+		nv.End = nil
+
 	} else {
 		nv = new(signal)
 	}
@@ -1215,12 +1486,23 @@ func (p *lineParserGen) n44(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
+// f17 reports whether the token at the cursor may start Exit
+// (or another node of the same first set).
+func (p *lineParserGen) f17(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return t == 18 && (p.Text(c.Cur) == "+++")
+}
+
 // Exit
 func (p *lineParserGen) n45(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
+	if !p.f17(c) {
+		return false, pgenrt.Err{}
+	}
 	var nv *exit
 	if p.reuse {
 		nv = p.slab_exit.Alloc()
-		*nv = exit{Words: nv.Words[:0]}
+		nv.Words = nv.Words[:0]
+
 	} else {
 		nv = new(exit)
 	}
@@ -1235,7 +1517,7 @@ func (p *lineParserGen) n45(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 func (p *lineParserGen) n46(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
-	{
+	if p.f2(c) {
 		b := *c
 		sv0 := s.Call
 		m, e := p.n42(&b, s)
@@ -1252,7 +1534,7 @@ func (p *lineParserGen) n46(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 		}
 		s.Call = sv0
 	}
-	{
+	if p.f16(c) {
 		b := *c
 		sv0 := s.Resumed
 		m, e := p.n43(&b, s)
@@ -1269,7 +1551,7 @@ func (p *lineParserGen) n46(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 		}
 		s.Resumed = sv0
 	}
-	{
+	if p.f4(c) {
 		b := *c
 		sv0 := s.Signal
 		m, e := p.n44(&b, s)
@@ -1286,7 +1568,7 @@ func (p *lineParserGen) n46(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 		}
 		s.Signal = sv0
 	}
-	{
+	if p.f17(c) {
 		b := *c
 		sv0 := s.Exit
 		m, e := p.n45(&b, s)
@@ -1316,10 +1598,10 @@ func (p *lineParserGen) n47(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 		return e.On, e
 	}
 	if m, e := p.n41(c, s); !m || e.On {
-		return true, c.Miss(e, 13)
+		return true, c.Miss(e, 14)
 	}
 	if m, e := p.n46(c, s); !m || e.On {
-		return true, c.Miss(e, 14)
+		return true, c.Miss(e, 15)
 	}
 	return true, pgenrt.Err{}
 }
@@ -1344,12 +1626,24 @@ func (p *lineParserGen) n48(c *pgenrt.State, s *note) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
+// f18 reports whether the token at the cursor may start NoteItem
+// (or another node of the same first set).
+func (p *lineParserGen) f18(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return 0x3bfffc>>uint32(t)&1 != 0 || t == 1 && (p.Text(c.Cur) == "(")
+}
+
 // NoteItem
 func (p *lineParserGen) n49(c *pgenrt.State, s *note) (bool, pgenrt.Err) {
+	if !p.f18(c) {
+		return false, pgenrt.Err{}
+	}
 	var nv *noteItem
 	if p.reuse {
 		nv = p.slab_noteItem.Alloc()
-		*nv = noteItem{}
+		nv.Inner = nil
+		nv.Tok = ""
+
 	} else {
 		nv = new(noteItem)
 	}
@@ -1364,6 +1658,9 @@ func (p *lineParserGen) n49(c *pgenrt.State, s *note) (bool, pgenrt.Err) {
 func (p *lineParserGen) n50(c *pgenrt.State, s *note) (bool, pgenrt.Err) {
 	matched := false
 	for {
+		if !p.f18(c) {
+			break
+		}
 		b := *c
 		sv0 := s.Body
 		m, e := p.n49(&b, s)
@@ -1392,25 +1689,30 @@ func (p *lineParserGen) n51(c *pgenrt.State, s *note) (bool, pgenrt.Err) {
 		return e.On, e
 	}
 	if m, e := p.n50(c, s); !m || e.On {
-		return true, c.Miss(e, 15)
+		return true, c.Miss(e, 16)
 	}
 	if m, e := p.Lit(c, ")"); !m || e.On {
-		return true, c.Miss(e, 16)
+		return true, c.Miss(e, 17)
 	}
 	return true, pgenrt.Err{}
 }
 
 func (p *lineParserGen) s_note(c *pgenrt.State, s *note) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
+	p.SetPos(&s.Pos, c.Cur)
 	return c.Close(p.n51(c, s))
 }
 
 // Note
 func (p *lineParserGen) n52(c *pgenrt.State, s *noteItem) (bool, pgenrt.Err) {
+	if !p.f11(c) {
+		return false, pgenrt.Err{}
+	}
 	var nv *note
 	if p.reuse {
 		nv = p.slab_note.Alloc()
-		*nv = note{Body: nv.Body[:0]}
+		nv.Open = ""
+		nv.Body = nv.Body[:0]
+
 	} else {
 		nv = new(note)
 	}
@@ -1421,11 +1723,109 @@ func (p *lineParserGen) n52(c *pgenrt.State, s *noteItem) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
+// f19 reports whether the token at the cursor may start (<ident> | <number> | <float> | <string> | <comment> | <fd> | <ellipsis> | <sep> | <binop> | <unary> | <punct> | <clock> | <pidtag> | <resuming> | <duration> | <unfinished> | <unavailable> | <detached> | <resumed>)
+// (or another node of the same first set).
+func (p *lineParserGen) f19(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return 0x3bfffc>>uint32(t)&1 != 0
+}
+
+// f20 reports whether the token at the cursor may start <float>
+// (or another node of the same first set).
+func (p *lineParserGen) f20(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return 0x40>>uint32(t)&1 != 0
+}
+
+// f21 reports whether the token at the cursor may start <string>
+// (or another node of the same first set).
+func (p *lineParserGen) f21(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return 0x8>>uint32(t)&1 != 0
+}
+
+// f22 reports whether the token at the cursor may start <fd>
+// (or another node of the same first set).
+func (p *lineParserGen) f22(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return 0x10>>uint32(t)&1 != 0
+}
+
+// f23 reports whether the token at the cursor may start <ellipsis>
+// (or another node of the same first set).
+func (p *lineParserGen) f23(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return 0x800>>uint32(t)&1 != 0
+}
+
+// f24 reports whether the token at the cursor may start <sep>
+// (or another node of the same first set).
+func (p *lineParserGen) f24(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return 0x4>>uint32(t)&1 != 0
+}
+
+// f25 reports whether the token at the cursor may start <unary>
+// (or another node of the same first set).
+func (p *lineParserGen) f25(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return 0x100000>>uint32(t)&1 != 0
+}
+
+// f26 reports whether the token at the cursor may start <punct>
+// (or another node of the same first set).
+func (p *lineParserGen) f26(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return 0x200000>>uint32(t)&1 != 0
+}
+
+// f27 reports whether the token at the cursor may start <clock>
+// (or another node of the same first set).
+func (p *lineParserGen) f27(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return 0x20>>uint32(t)&1 != 0
+}
+
+// f28 reports whether the token at the cursor may start <pidtag>
+// (or another node of the same first set).
+func (p *lineParserGen) f28(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return 0x200>>uint32(t)&1 != 0
+}
+
+// f29 reports whether the token at the cursor may start <resuming>
+// (or another node of the same first set).
+func (p *lineParserGen) f29(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return 0x10000>>uint32(t)&1 != 0
+}
+
+// f30 reports whether the token at the cursor may start <unfinished>
+// (or another node of the same first set).
+func (p *lineParserGen) f30(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return 0x1000>>uint32(t)&1 != 0
+}
+
+// f31 reports whether the token at the cursor may start <unavailable>
+// (or another node of the same first set).
+func (p *lineParserGen) f31(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return 0x4000>>uint32(t)&1 != 0
+}
+
+// f32 reports whether the token at the cursor may start <detached>
+// (or another node of the same first set).
+func (p *lineParserGen) f32(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return 0x2000>>uint32(t)&1 != 0
+}
+
 // <ident> | <number> | <float> | <string> | <comment> | <fd> | <ellipsis> | <sep> | <binop> | <unary> | <punct> | <clock> | <pidtag> | <resuming> | <duration> | <unfinished> | <unavailable> | <detached> | <resumed>
 func (p *lineParserGen) n53(c *pgenrt.State) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
-	{
+	if p.f2(c) {
 		b := *c
 		m, e := p.Ref(&b, 8)
 		if e.On {
@@ -1440,7 +1840,7 @@ func (p *lineParserGen) n53(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	{
+	if p.f10(c) {
 		b := *c
 		m, e := p.Ref(&b, 7)
 		if e.On {
@@ -1455,7 +1855,7 @@ func (p *lineParserGen) n53(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	{
+	if p.f20(c) {
 		b := *c
 		m, e := p.Ref(&b, 6)
 		if e.On {
@@ -1470,7 +1870,7 @@ func (p *lineParserGen) n53(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	{
+	if p.f21(c) {
 		b := *c
 		m, e := p.Ref(&b, 3)
 		if e.On {
@@ -1485,7 +1885,7 @@ func (p *lineParserGen) n53(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	{
+	if p.f8(c) {
 		b := *c
 		m, e := p.Ref(&b, 10)
 		if e.On {
@@ -1500,7 +1900,7 @@ func (p *lineParserGen) n53(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	{
+	if p.f22(c) {
 		b := *c
 		m, e := p.Ref(&b, 4)
 		if e.On {
@@ -1515,7 +1915,7 @@ func (p *lineParserGen) n53(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	{
+	if p.f23(c) {
 		b := *c
 		m, e := p.Ref(&b, 11)
 		if e.On {
@@ -1530,7 +1930,7 @@ func (p *lineParserGen) n53(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	{
+	if p.f24(c) {
 		b := *c
 		m, e := p.Ref(&b, 2)
 		if e.On {
@@ -1545,7 +1945,7 @@ func (p *lineParserGen) n53(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	{
+	if p.f0(c) {
 		b := *c
 		m, e := p.Ref(&b, 19)
 		if e.On {
@@ -1560,7 +1960,7 @@ func (p *lineParserGen) n53(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	{
+	if p.f25(c) {
 		b := *c
 		m, e := p.Ref(&b, 20)
 		if e.On {
@@ -1575,7 +1975,7 @@ func (p *lineParserGen) n53(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	{
+	if p.f26(c) {
 		b := *c
 		m, e := p.Ref(&b, 21)
 		if e.On {
@@ -1590,7 +1990,7 @@ func (p *lineParserGen) n53(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	{
+	if p.f27(c) {
 		b := *c
 		m, e := p.Ref(&b, 5)
 		if e.On {
@@ -1605,7 +2005,7 @@ func (p *lineParserGen) n53(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	{
+	if p.f28(c) {
 		b := *c
 		m, e := p.Ref(&b, 9)
 		if e.On {
@@ -1620,7 +2020,7 @@ func (p *lineParserGen) n53(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	{
+	if p.f29(c) {
 		b := *c
 		m, e := p.Ref(&b, 16)
 		if e.On {
@@ -1635,7 +2035,7 @@ func (p *lineParserGen) n53(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	{
+	if p.f5(c) {
 		b := *c
 		m, e := p.Ref(&b, 17)
 		if e.On {
@@ -1650,7 +2050,7 @@ func (p *lineParserGen) n53(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	{
+	if p.f30(c) {
 		b := *c
 		m, e := p.Ref(&b, 12)
 		if e.On {
@@ -1665,7 +2065,7 @@ func (p *lineParserGen) n53(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	{
+	if p.f31(c) {
 		b := *c
 		m, e := p.Ref(&b, 14)
 		if e.On {
@@ -1680,7 +2080,7 @@ func (p *lineParserGen) n53(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	{
+	if p.f32(c) {
 		b := *c
 		m, e := p.Ref(&b, 13)
 		if e.On {
@@ -1695,7 +2095,7 @@ func (p *lineParserGen) n53(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	{
+	if p.f16(c) {
 		b := *c
 		m, e := p.Ref(&b, 15)
 		if e.On {
@@ -1737,7 +2137,7 @@ func (p *lineParserGen) n54(c *pgenrt.State, s *noteItem) (bool, pgenrt.Err) {
 func (p *lineParserGen) n55(c *pgenrt.State, s *noteItem) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
-	{
+	if p.f11(c) {
 		b := *c
 		sv0 := s.Inner
 		m, e := p.n52(&b, s)
@@ -1754,7 +2154,7 @@ func (p *lineParserGen) n55(c *pgenrt.State, s *noteItem) (bool, pgenrt.Err) {
 		}
 		s.Inner = sv0
 	}
-	{
+	if p.f19(c) {
 		b := *c
 		sv0 := s.Tok
 		m, e := p.n54(&b, s)
@@ -1779,7 +2179,7 @@ func (p *lineParserGen) n55(c *pgenrt.State, s *noteItem) (bool, pgenrt.Err) {
 }
 
 func (p *lineParserGen) s_noteItem(c *pgenrt.State, s *noteItem) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
+	p.SetPos(&s.Pos, c.Cur)
 	return c.Close(p.n55(c, s))
 }
 
@@ -1787,7 +2187,7 @@ func (p *lineParserGen) s_noteItem(c *pgenrt.State, s *noteItem) (bool, pgenrt.E
 func (p *lineParserGen) n56(c *pgenrt.State) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
-	{
+	if p.f28(c) {
 		b := *c
 		m, e := p.Ref(&b, 9)
 		if e.On {
@@ -1802,7 +2202,7 @@ func (p *lineParserGen) n56(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	{
+	if p.f10(c) {
 		b := *c
 		m, e := p.Ref(&b, 7)
 		if e.On {
@@ -1817,7 +2217,7 @@ func (p *lineParserGen) n56(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	{
+	if p.f27(c) {
 		b := *c
 		m, e := p.Ref(&b, 5)
 		if e.On {
@@ -1832,7 +2232,7 @@ func (p *lineParserGen) n56(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	{
+	if p.f20(c) {
 		b := *c
 		m, e := p.Ref(&b, 6)
 		if e.On {
@@ -1871,15 +2271,29 @@ func (p *lineParserGen) n57(c *pgenrt.State, s *prefixTok) (bool, pgenrt.Err) {
 }
 
 func (p *lineParserGen) s_prefixTok(c *pgenrt.State, s *prefixTok) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
+	p.SetPos(&s.Pos, c.Cur)
 	return c.Close(p.n57(c, s))
+}
+
+// f33 reports whether the token at the cursor may start (<unary> | "&")
+// (or another node of the same first set).
+func (p *lineParserGen) f33(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return 0x100000>>uint32(t)&1 != 0 || t == 19 && (p.Text(c.Cur) == "&")
+}
+
+// f34 reports whether the token at the cursor may start "&"
+// (or another node of the same first set).
+func (p *lineParserGen) f34(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return t == 19 && (p.Text(c.Cur) == "&")
 }
 
 // <unary> | "&"
 func (p *lineParserGen) n58(c *pgenrt.State) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
-	{
+	if p.f25(c) {
 		b := *c
 		m, e := p.Ref(&b, 20)
 		if e.On {
@@ -1894,7 +2308,7 @@ func (p *lineParserGen) n58(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	{
+	if p.f34(c) {
 		b := *c
 		m, e := p.Lit(&b, "&")
 		if e.On {
@@ -1932,6 +2346,9 @@ func (p *lineParserGen) n59(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 func (p *lineParserGen) n60(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	matched := false
 	for {
+		if !p.f33(c) {
+			break
+		}
 		b := *c
 		sv0 := s.Ops
 		m, e := p.n59(&b, s)
@@ -1961,11 +2378,15 @@ func (p *lineParserGen) n61(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 		return e.On, e
 	}
 	var v string
-	if s.Ident != nil {
-		v = *s.Ident
-	}
-	for i := start; i < c.Cur; i++ {
-		v += p.Text(i)
+	if c.Cur == start+1 && s.Ident == nil {
+		v = p.Text(start) // one token: no concatenation
+	} else {
+		if s.Ident != nil {
+			v = *s.Ident
+		}
+		for i := start; i < c.Cur; i++ {
+			v += p.Text(i)
+		}
 	}
 	var ns *string
 	if p.reuse {
@@ -1995,7 +2416,12 @@ func (p *lineParserGen) n63(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	var nv *elem
 	if p.reuse {
 		nv = p.slab_elem.Alloc()
-		*nv = elem{Right: nv.Right[:0]}
+		nv.Comma = false
+		nv.Left = nil
+		nv.Right = nv.Right[:0]
+		nv.Assign = nil
+		nv.Comment = nil
+
 	} else {
 		nv = new(elem)
 	}
@@ -2038,10 +2464,10 @@ func (p *lineParserGen) n65(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 		return e.On, e
 	}
 	if m, e := p.n64(c, s); !m || e.On {
-		return true, c.Miss(e, 17)
+		return true, c.Miss(e, 18)
 	}
 	if m, e := p.Lit(c, ")"); !m || e.On {
-		return true, c.Miss(e, 16)
+		return true, c.Miss(e, 17)
 	}
 	return true, pgenrt.Err{}
 }
@@ -2050,6 +2476,9 @@ func (p *lineParserGen) n65(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 func (p *lineParserGen) n66(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	matched := false
 	for {
+		if !p.f11(c) {
+			break
+		}
 		b := *c
 		sv0, sv1 := s.Call, s.CallArgs
 		m, e := p.n65(&b, s)
@@ -2079,7 +2508,7 @@ func (p *lineParserGen) n67(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 		return e.On, e
 	}
 	if m, e := p.n66(c, s); !m || e.On {
-		return true, c.Miss(e, 18)
+		return true, c.Miss(e, 19)
 	}
 	return true, pgenrt.Err{}
 }
@@ -2091,11 +2520,15 @@ func (p *lineParserGen) n68(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 		return e.On, e
 	}
 	var v string
-	if s.Number != nil {
-		v = *s.Number
-	}
-	for i := start; i < c.Cur; i++ {
-		v += p.Text(i)
+	if c.Cur == start+1 && s.Number == nil {
+		v = p.Text(start) // one token: no concatenation
+	} else {
+		if s.Number != nil {
+			v = *s.Number
+		}
+		for i := start; i < c.Cur; i++ {
+			v += p.Text(i)
+		}
 	}
 	var ns *string
 	if p.reuse {
@@ -2115,11 +2548,15 @@ func (p *lineParserGen) n69(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 		return e.On, e
 	}
 	var v string
-	if s.String != nil {
-		v = *s.String
-	}
-	for i := start; i < c.Cur; i++ {
-		v += p.Text(i)
+	if c.Cur == start+1 && s.String == nil {
+		v = p.Text(start) // one token: no concatenation
+	} else {
+		if s.String != nil {
+			v = *s.String
+		}
+		for i := start; i < c.Cur; i++ {
+			v += p.Text(i)
+		}
 	}
 	var ns *string
 	if p.reuse {
@@ -2148,6 +2585,9 @@ func (p *lineParserGen) n70(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 func (p *lineParserGen) n71(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	matched := false
 	for {
+		if !p.f23(c) {
+			break
+		}
 		b := *c
 		sv0 := s.Trunc
 		m, e := p.n70(&b, s)
@@ -2177,16 +2617,30 @@ func (p *lineParserGen) n72(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 		return e.On, e
 	}
 	if m, e := p.n71(c, s); !m || e.On {
-		return true, c.Miss(e, 19)
+		return true, c.Miss(e, 20)
 	}
 	return true, pgenrt.Err{}
+}
+
+// f35 reports whether the token at the cursor may start ("{" | "[") Elem* ("}" | "]")
+// (or another node of the same first set).
+func (p *lineParserGen) f35(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return t == 2 && (p.Text(c.Cur) == "{") || t == 21 && (p.Text(c.Cur) == "[")
+}
+
+// f36 reports whether the token at the cursor may start "{"
+// (or another node of the same first set).
+func (p *lineParserGen) f36(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return t == 2 && (p.Text(c.Cur) == "{")
 }
 
 // "{" | "["
 func (p *lineParserGen) n73(c *pgenrt.State) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
-	{
+	if p.f36(c) {
 		b := *c
 		m, e := p.Lit(&b, "{")
 		if e.On {
@@ -2201,7 +2655,7 @@ func (p *lineParserGen) n73(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	{
+	if p.f15(c) {
 		b := *c
 		m, e := p.Lit(&b, "[")
 		if e.On {
@@ -2230,11 +2684,15 @@ func (p *lineParserGen) n74(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 		return e.On, e
 	}
 	var v string
-	if s.Open != nil {
-		v = *s.Open
-	}
-	for i := start; i < c.Cur; i++ {
-		v += p.Text(i)
+	if c.Cur == start+1 && s.Open == nil {
+		v = p.Text(start) // one token: no concatenation
+	} else {
+		if s.Open != nil {
+			v = *s.Open
+		}
+		for i := start; i < c.Cur; i++ {
+			v += p.Text(i)
+		}
 	}
 	var ns *string
 	if p.reuse {
@@ -2252,7 +2710,12 @@ func (p *lineParserGen) n75(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	var nv *elem
 	if p.reuse {
 		nv = p.slab_elem.Alloc()
-		*nv = elem{Right: nv.Right[:0]}
+		nv.Comma = false
+		nv.Left = nil
+		nv.Right = nv.Right[:0]
+		nv.Assign = nil
+		nv.Comment = nil
+
 	} else {
 		nv = new(elem)
 	}
@@ -2289,11 +2752,32 @@ func (p *lineParserGen) n76(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
+// f37 reports whether the token at the cursor may start ("}" | "]")
+// (or another node of the same first set).
+func (p *lineParserGen) f37(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return t == 2 && (p.Text(c.Cur) == "]" || p.Text(c.Cur) == "}")
+}
+
+// f38 reports whether the token at the cursor may start "}"
+// (or another node of the same first set).
+func (p *lineParserGen) f38(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return t == 2 && (p.Text(c.Cur) == "}")
+}
+
+// f39 reports whether the token at the cursor may start "]"
+// (or another node of the same first set).
+func (p *lineParserGen) f39(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return t == 2 && (p.Text(c.Cur) == "]")
+}
+
 // "}" | "]"
 func (p *lineParserGen) n77(c *pgenrt.State) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
-	{
+	if p.f38(c) {
 		b := *c
 		m, e := p.Lit(&b, "}")
 		if e.On {
@@ -2308,7 +2792,7 @@ func (p *lineParserGen) n77(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	{
+	if p.f39(c) {
 		b := *c
 		m, e := p.Lit(&b, "]")
 		if e.On {
@@ -2352,10 +2836,10 @@ func (p *lineParserGen) n79(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 		return e.On, e
 	}
 	if m, e := p.n76(c, s); !m || e.On {
-		return true, c.Miss(e, 20)
+		return true, c.Miss(e, 21)
 	}
 	if m, e := p.n78(c, s); !m || e.On {
-		return true, c.Miss(e, 21)
+		return true, c.Miss(e, 22)
 	}
 	return true, pgenrt.Err{}
 }
@@ -2367,11 +2851,15 @@ func (p *lineParserGen) n80(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 		return e.On, e
 	}
 	var v string
-	if s.Fd != nil {
-		v = *s.Fd
-	}
-	for i := start; i < c.Cur; i++ {
-		v += p.Text(i)
+	if c.Cur == start+1 && s.Fd == nil {
+		v = p.Text(start) // one token: no concatenation
+	} else {
+		if s.Fd != nil {
+			v = *s.Fd
+		}
+		for i := start; i < c.Cur; i++ {
+			v += p.Text(i)
+		}
 	}
 	var ns *string
 	if p.reuse {
@@ -2391,11 +2879,15 @@ func (p *lineParserGen) n81(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 		return e.On, e
 	}
 	var v string
-	if s.Float != nil {
-		v = *s.Float
-	}
-	for i := start; i < c.Cur; i++ {
-		v += p.Text(i)
+	if c.Cur == start+1 && s.Float == nil {
+		v = p.Text(start) // one token: no concatenation
+	} else {
+		if s.Float != nil {
+			v = *s.Float
+		}
+		for i := start; i < c.Cur; i++ {
+			v += p.Text(i)
+		}
 	}
 	var ns *string
 	if p.reuse {
@@ -2427,11 +2919,15 @@ func (p *lineParserGen) n83(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 		return e.On, e
 	}
 	var v string
-	if s.Resuming != nil {
-		v = *s.Resuming
-	}
-	for i := start; i < c.Cur; i++ {
-		v += p.Text(i)
+	if c.Cur == start+1 && s.Resuming == nil {
+		v = p.Text(start) // one token: no concatenation
+	} else {
+		if s.Resuming != nil {
+			v = *s.Resuming
+		}
+		for i := start; i < c.Cur; i++ {
+			v += p.Text(i)
+		}
 	}
 	var ns *string
 	if p.reuse {
@@ -2461,7 +2957,9 @@ func (p *lineParserGen) n85(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	var nv *expr
 	if p.reuse {
 		nv = p.slab_expr.Alloc()
-		*nv = expr{Right: nv.Right[:0]}
+		nv.Left = nil
+		nv.Right = nv.Right[:0]
+
 	} else {
 		nv = new(expr)
 	}
@@ -2478,10 +2976,10 @@ func (p *lineParserGen) n86(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 		return e.On, e
 	}
 	if m, e := p.n85(c, s); !m || e.On {
-		return true, c.Miss(e, 22)
+		return true, c.Miss(e, 23)
 	}
 	if m, e := p.Lit(c, ")"); !m || e.On {
-		return true, c.Miss(e, 16)
+		return true, c.Miss(e, 17)
 	}
 	return true, pgenrt.Err{}
 }
@@ -2490,7 +2988,7 @@ func (p *lineParserGen) n86(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 func (p *lineParserGen) n87(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
-	{
+	if p.f2(c) {
 		b := *c
 		sv0, sv1, sv2 := s.Ident, s.Call, s.CallArgs
 		m, e := p.n67(&b, s)
@@ -2507,7 +3005,7 @@ func (p *lineParserGen) n87(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 		}
 		s.Ident, s.Call, s.CallArgs = sv0, sv1, sv2
 	}
-	{
+	if p.f10(c) {
 		b := *c
 		sv0 := s.Number
 		m, e := p.n68(&b, s)
@@ -2524,7 +3022,7 @@ func (p *lineParserGen) n87(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 		}
 		s.Number = sv0
 	}
-	{
+	if p.f21(c) {
 		b := *c
 		sv0, sv1 := s.String, s.Trunc
 		m, e := p.n72(&b, s)
@@ -2541,7 +3039,7 @@ func (p *lineParserGen) n87(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 		}
 		s.String, s.Trunc = sv0, sv1
 	}
-	{
+	if p.f35(c) {
 		b := *c
 		sv0, sv1, sv2 := s.Open, s.Items, s.Close
 		m, e := p.n79(&b, s)
@@ -2558,7 +3056,7 @@ func (p *lineParserGen) n87(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 		}
 		s.Open, s.Items, s.Close = sv0, sv1, sv2
 	}
-	{
+	if p.f22(c) {
 		b := *c
 		sv0 := s.Fd
 		m, e := p.n80(&b, s)
@@ -2575,7 +3073,7 @@ func (p *lineParserGen) n87(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 		}
 		s.Fd = sv0
 	}
-	{
+	if p.f20(c) {
 		b := *c
 		sv0 := s.Float
 		m, e := p.n81(&b, s)
@@ -2592,7 +3090,7 @@ func (p *lineParserGen) n87(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 		}
 		s.Float = sv0
 	}
-	{
+	if p.f23(c) {
 		b := *c
 		sv0 := s.Ellipsis
 		m, e := p.n82(&b, s)
@@ -2609,7 +3107,7 @@ func (p *lineParserGen) n87(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 		}
 		s.Ellipsis = sv0
 	}
-	{
+	if p.f29(c) {
 		b := *c
 		sv0 := s.Resuming
 		m, e := p.n83(&b, s)
@@ -2626,7 +3124,7 @@ func (p *lineParserGen) n87(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 		}
 		s.Resuming = sv0
 	}
-	{
+	if p.f13(c) {
 		b := *c
 		sv0 := s.Question
 		m, e := p.n84(&b, s)
@@ -2643,7 +3141,7 @@ func (p *lineParserGen) n87(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 		}
 		s.Question = sv0
 	}
-	{
+	if p.f11(c) {
 		b := *c
 		sv0 := s.Paren
 		m, e := p.n86(&b, s)
@@ -2673,13 +3171,13 @@ func (p *lineParserGen) n88(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 		return e.On, e
 	}
 	if m, e := p.n87(c, s); !m || e.On {
-		return true, c.Miss(e, 23)
+		return true, c.Miss(e, 0)
 	}
 	return true, pgenrt.Err{}
 }
 
 func (p *lineParserGen) s_primary(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
+	p.SetPos(&s.Pos, c.Cur)
 	return c.Close(p.n88(c, s))
 }
 
@@ -2700,7 +3198,9 @@ func (p *lineParserGen) n90(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 	var nv *expr
 	if p.reuse {
 		nv = p.slab_expr.Alloc()
-		*nv = expr{Right: nv.Right[:0]}
+		nv.Left = nil
+		nv.Right = nv.Right[:0]
+
 	} else {
 		nv = new(expr)
 	}
@@ -2715,7 +3215,7 @@ func (p *lineParserGen) n90(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 func (p *lineParserGen) n91(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
-	{
+	if p.f13(c) {
 		b := *c
 		sv0 := s.Unknown
 		m, e := p.n89(&b, s)
@@ -2763,11 +3263,15 @@ func (p *lineParserGen) n92(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 		return e.On, e
 	}
 	var v string
-	if s.Comment != nil {
-		v = *s.Comment
-	}
-	for i := start; i < c.Cur; i++ {
-		v += p.Text(i)
+	if c.Cur == start+1 && s.Comment == nil {
+		v = p.Text(start) // one token: no concatenation
+	} else {
+		if s.Comment != nil {
+			v = *s.Comment
+		}
+		for i := start; i < c.Cur; i++ {
+			v += p.Text(i)
+		}
 	}
 	var ns *string
 	if p.reuse {
@@ -2784,6 +3288,9 @@ func (p *lineParserGen) n92(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 func (p *lineParserGen) n93(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 	matched := false
 	for {
+		if !p.f8(c) {
+			break
+		}
 		b := *c
 		sv0 := s.Comment
 		m, e := p.n92(&b, s)
@@ -2809,10 +3316,14 @@ func (p *lineParserGen) n93(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 
 // Ident
 func (p *lineParserGen) n94(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
+	if !p.f2(c) {
+		return false, pgenrt.Err{}
+	}
 	var nv *ident
 	if p.reuse {
 		nv = p.slab_ident.Alloc()
-		*nv = ident{}
+		nv.Text = ""
+
 	} else {
 		nv = new(ident)
 	}
@@ -2827,6 +3338,9 @@ func (p *lineParserGen) n94(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 func (p *lineParserGen) n95(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 	matched := false
 	for {
+		if !p.f2(c) {
+			break
+		}
 		b := *c
 		sv0 := s.Errno
 		m, e := p.n94(&b, s)
@@ -2852,10 +3366,15 @@ func (p *lineParserGen) n95(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 
 // Note
 func (p *lineParserGen) n96(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
+	if !p.f11(c) {
+		return false, pgenrt.Err{}
+	}
 	var nv *note
 	if p.reuse {
 		nv = p.slab_note.Alloc()
-		*nv = note{Body: nv.Body[:0]}
+		nv.Open = ""
+		nv.Body = nv.Body[:0]
+
 	} else {
 		nv = new(note)
 	}
@@ -2870,6 +3389,9 @@ func (p *lineParserGen) n96(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 func (p *lineParserGen) n97(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 	matched := false
 	for {
+		if !p.f11(c) {
+			break
+		}
 		b := *c
 		sv0 := s.Notes
 		m, e := p.n96(&b, s)
@@ -2908,6 +3430,9 @@ func (p *lineParserGen) n98(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 func (p *lineParserGen) n99(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 	matched := false
 	for {
+		if !p.f31(c) {
+			break
+		}
 		b := *c
 		sv0 := s.Unavailable
 		m, e := p.n98(&b, s)
@@ -2933,10 +3458,14 @@ func (p *lineParserGen) n99(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 
 // DurTok
 func (p *lineParserGen) n100(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
+	if !p.f5(c) {
+		return false, pgenrt.Err{}
+	}
 	var nv *durTok
 	if p.reuse {
 		nv = p.slab_durTok.Alloc()
-		*nv = durTok{}
+		nv.Text = ""
+
 	} else {
 		nv = new(durTok)
 	}
@@ -2951,6 +3480,9 @@ func (p *lineParserGen) n100(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 func (p *lineParserGen) n101(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 	matched := false
 	for {
+		if !p.f5(c) {
+			break
+		}
 		b := *c
 		sv0 := s.Dur
 		m, e := p.n100(&b, s)
@@ -3001,7 +3533,7 @@ func (p *lineParserGen) n102(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 }
 
 func (p *lineParserGen) s_result(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
+	p.SetPos(&s.Pos, c.Cur)
 	return c.Close(p.n102(c, s))
 }
 
@@ -3026,7 +3558,12 @@ func (p *lineParserGen) n104(c *pgenrt.State, s *resumed) (bool, pgenrt.Err) {
 	var nv *elem
 	if p.reuse {
 		nv = p.slab_elem.Alloc()
-		*nv = elem{Right: nv.Right[:0]}
+		nv.Comma = false
+		nv.Left = nil
+		nv.Right = nv.Right[:0]
+		nv.Assign = nil
+		nv.Comment = nil
+
 	} else {
 		nv = new(elem)
 	}
@@ -3065,6 +3602,9 @@ func (p *lineParserGen) n105(c *pgenrt.State, s *resumed) (bool, pgenrt.Err) {
 
 // Tail
 func (p *lineParserGen) n106(c *pgenrt.State, s *resumed) (bool, pgenrt.Err) {
+	if !p.f3(c) {
+		return false, pgenrt.Err{}
+	}
 	var v tail
 	if m, e := p.s_tail(c, &v); !m || e.On {
 		return e.On, e
@@ -3079,25 +3619,29 @@ func (p *lineParserGen) n107(c *pgenrt.State, s *resumed) (bool, pgenrt.Err) {
 		return e.On, e
 	}
 	if m, e := p.n105(c, s); !m || e.On {
-		return true, c.Miss(e, 2)
+		return true, c.Miss(e, 3)
 	}
 	if m, e := p.n106(c, s); !m || e.On {
-		return true, c.Miss(e, 3)
+		return true, c.Miss(e, 4)
 	}
 	return true, pgenrt.Err{}
 }
 
 func (p *lineParserGen) s_resumed(c *pgenrt.State, s *resumed) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
+	p.SetPos(&s.Pos, c.Cur)
 	return c.Close(p.n107(c, s))
 }
 
 // Ident
 func (p *lineParserGen) n108(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
+	if !p.f2(c) {
+		return false, pgenrt.Err{}
+	}
 	var nv *ident
 	if p.reuse {
 		nv = p.slab_ident.Alloc()
-		*nv = ident{}
+		nv.Text = ""
+
 	} else {
 		nv = new(ident)
 	}
@@ -3112,6 +3656,9 @@ func (p *lineParserGen) n108(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 func (p *lineParserGen) n109(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 	matched := false
 	for {
+		if !p.f2(c) {
+			break
+		}
 		b := *c
 		sv0 := s.Words
 		m, e := p.n108(&b, s)
@@ -3150,7 +3697,12 @@ func (p *lineParserGen) n111(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 	var nv *elem
 	if p.reuse {
 		nv = p.slab_elem.Alloc()
-		*nv = elem{Right: nv.Right[:0]}
+		nv.Comma = false
+		nv.Left = nil
+		nv.Right = nv.Right[:0]
+		nv.Assign = nil
+		nv.Comment = nil
+
 	} else {
 		nv = new(elem)
 	}
@@ -3205,6 +3757,9 @@ func (p *lineParserGen) n113(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 func (p *lineParserGen) n114(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 	matched := false
 	for {
+		if !p.f36(c) {
+			break
+		}
 		b := *c
 		sv0, sv1 := s.Info, s.Members
 		m, e := p.n113(&b, s)
@@ -3230,10 +3785,15 @@ func (p *lineParserGen) n114(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 
 // NoteItem
 func (p *lineParserGen) n115(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
+	if !p.f18(c) {
+		return false, pgenrt.Err{}
+	}
 	var nv *noteItem
 	if p.reuse {
 		nv = p.slab_noteItem.Alloc()
-		*nv = noteItem{}
+		nv.Inner = nil
+		nv.Tok = ""
+
 	} else {
 		nv = new(noteItem)
 	}
@@ -3248,6 +3808,9 @@ func (p *lineParserGen) n115(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 func (p *lineParserGen) n116(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 	matched := false
 	for {
+		if !p.f18(c) {
+			break
+		}
 		b := *c
 		sv0 := s.Rest
 		m, e := p.n115(&b, s)
@@ -3272,10 +3835,14 @@ func (p *lineParserGen) n116(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 
 // Dashes
 func (p *lineParserGen) n117(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
+	if !p.f4(c) {
+		return false, pgenrt.Err{}
+	}
 	var nv *dashes
 	if p.reuse {
 		nv = p.slab_dashes.Alloc()
-		*nv = dashes{}
+		nv.Text = ""
+
 	} else {
 		nv = new(dashes)
 	}
@@ -3307,7 +3874,7 @@ func (p *lineParserGen) n118(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 }
 
 func (p *lineParserGen) s_signal(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
+	p.SetPos(&s.Pos, c.Cur)
 	return c.Close(p.n118(c, s))
 }
 
@@ -3325,10 +3892,20 @@ func (p *lineParserGen) n119(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
 
 // Result
 func (p *lineParserGen) n120(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
+	if !p.f7(c) {
+		return false, pgenrt.Err{}
+	}
 	var nv *result
 	if p.reuse {
 		nv = p.slab_result.Alloc()
-		*nv = result{Notes: nv.Notes[:0]}
+		nv.Unknown = false
+		nv.Value = nil
+		nv.Comment = nil
+		nv.Errno = nil
+		nv.Notes = nv.Notes[:0]
+		nv.Unavailable = false
+		nv.Dur = nil
+
 	} else {
 		nv = new(result)
 	}
@@ -3343,6 +3920,9 @@ func (p *lineParserGen) n120(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
 func (p *lineParserGen) n121(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
 	matched := false
 	for {
+		if !p.f7(c) {
+			break
+		}
 		b := *c
 		sv0 := s.Result
 		m, e := p.n120(&b, s)
@@ -3405,7 +3985,7 @@ func (p *lineParserGen) n124(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
 func (p *lineParserGen) n125(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
-	{
+	if p.f12(c) {
 		b := *c
 		sv0, sv1 := s.Close, s.Result
 		m, e := p.n122(&b, s)
@@ -3422,7 +4002,7 @@ func (p *lineParserGen) n125(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
 		}
 		s.Close, s.Result = sv0, sv1
 	}
-	{
+	if p.f30(c) {
 		b := *c
 		sv0 := s.Unfinished
 		m, e := p.n123(&b, s)
@@ -3439,7 +4019,7 @@ func (p *lineParserGen) n125(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
 		}
 		s.Unfinished = sv0
 	}
-	{
+	if p.f32(c) {
 		b := *c
 		sv0 := s.Detached
 		m, e := p.n124(&b, s)
@@ -3467,7 +4047,7 @@ func (p *lineParserGen) s_tail(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
 	return c.Close(p.n125(c, s))
 }
 
-var pgenExpect_lineParser = [...]string{"Primary", "\"(\" Elem* Tail", "Elem* Tail", "Tail", "Binop* (\"=\" Expr)?", "Expr", "(\"=\" Expr)?", "ExitWord+ \"+++\"", "\"+++\"", "Binop*", "(<number> | \"?\"+) \"]\"", "\"]\"", "PrefixTok?", "IpTok? (Call | Resumed | Signal | Exit)", "(Call | Resumed | Signal | Exit)", "NoteItem* \")\"", "\")\"", "Elem* \")\"", "(\"(\" Elem* \")\")?", "\"...\"?", "Elem* (\"}\" | \"]\")", "(\"}\" | \"]\")", "Expr \")\"", "((<ident> (\"(\" Elem* \")\")?) | <number> | (<string> \"...\"?) | ((\"{\" | \"[\") Elem* (\"}\" | \"]\")) | <fd> | <float> | \"...\" | <resuming> | \"?\" | (\"(\" Expr \")\"))", "(\"?\" | Expr) <comment>? Ident? Note* <unavailable>? DurTok?", "<comment>? Ident? Note* <unavailable>? DurTok?", "Ident? Note* <unavailable>? DurTok?", "Note* <unavailable>? DurTok?", "<unavailable>? DurTok?", "DurTok?", "Ident+ (\"{\" Elem* \"}\")? NoteItem* Dashes", "Elem* \"}\"", "\"}\"", "(\"{\" Elem* \"}\")? NoteItem* Dashes", "NoteItem* Dashes", "Dashes", "Result?"}
+var pgenExpect_lineParser = [...]string{"((<ident> (\"(\" Elem* \")\")?) | <number> | (<string> \"...\"?) | ((\"{\" | \"[\") Elem* (\"}\" | \"]\")) | <fd> | <float> | \"...\" | <resuming> | \"?\" | (\"(\" Expr \")\"))", "Primary", "\"(\" Elem* Tail", "Elem* Tail", "Tail", "Binop* (\"=\" Expr)?", "Expr", "(\"=\" Expr)?", "ExitWord+ \"+++\"", "\"+++\"", "Binop*", "(<number> | \"?\"+) \"]\"", "\"]\"", "PrefixTok?", "IpTok? (Call | Resumed | Signal | Exit)", "(Call | Resumed | Signal | Exit)", "NoteItem* \")\"", "\")\"", "Elem* \")\"", "(\"(\" Elem* \")\")?", "\"...\"?", "Elem* (\"}\" | \"]\")", "(\"}\" | \"]\")", "Expr \")\"", "(\"?\" | Expr) <comment>? Ident? Note* <unavailable>? DurTok?", "<comment>? Ident? Note* <unavailable>? DurTok?", "Ident? Note* <unavailable>? DurTok?", "Note* <unavailable>? DurTok?", "<unavailable>? DurTok?", "DurTok?", "Ident+ (\"{\" Elem* \"}\")? NoteItem* Dashes", "Elem* \"}\"", "\"}\"", "(\"{\" Elem* \"}\")? NoteItem* Dashes", "NoteItem* Dashes", "Dashes", "Result?"}
 
 // restParserGen is the generated parser of restParser's grammar (root restLine): it builds the
 // same tree and reports the same errors. Its zero value is ready to use;
@@ -3505,6 +4085,13 @@ func (p *restParserGen) parse(filename, s string, out *restLine, reuse bool) err
 	return p.Finish(&c, m, e, pgenExpect_restParser[:])
 }
 
+// f0 reports whether the token at the cursor may start <lead>
+// (or another node of the same first set).
+func (p *restParserGen) f0(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return 0x1>>uint32(t)&1 != 0
+}
+
 // <lead>
 func (p *restParserGen) n0(c *pgenrt.State, s *restLine) (bool, pgenrt.Err) {
 	start := c.Cur
@@ -3521,12 +4108,23 @@ func (p *restParserGen) n0(c *pgenrt.State, s *restLine) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
+// f1 reports whether the token at the cursor may start Token
+// (or another node of the same first set).
+func (p *restParserGen) f1(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return 0x2>>uint32(t)&1 != 0
+}
+
 // Token
 func (p *restParserGen) n1(c *pgenrt.State, s *restLine) (bool, pgenrt.Err) {
+	if !p.f1(c) {
+		return false, pgenrt.Err{}
+	}
 	var nv *token
 	if p.reuse {
 		nv = p.slab_token.Alloc()
-		*nv = token{}
+		nv.Text = ""
+
 	} else {
 		nv = new(token)
 	}
@@ -3541,6 +4139,9 @@ func (p *restParserGen) n1(c *pgenrt.State, s *restLine) (bool, pgenrt.Err) {
 func (p *restParserGen) n2(c *pgenrt.State, s *restLine) (bool, pgenrt.Err) {
 	matched := false
 	for {
+		if !p.f1(c) {
+			break
+		}
 		b := *c
 		sv0 := s.Rest
 		m, e := p.n1(&b, s)
@@ -3596,7 +4197,7 @@ func (p *restParserGen) n4(c *pgenrt.State, s *token) (bool, pgenrt.Err) {
 }
 
 func (p *restParserGen) s_token(c *pgenrt.State, s *token) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
+	p.SetPos(&s.Pos, c.Cur)
 	return c.Close(p.n4(c, s))
 }
 

@@ -58,8 +58,18 @@ func (p *listParserGen) ParseTokens(toks []lexer.Token, eof lexer.Position, allo
 	return pgenrt.ParseTokens(&p.pgenParser_definition, &p.Tokens, (*pgenParser_definition).s_listStmt, toks, eof, allowTrailing, pgenFold_definition[:], pgenExpect_definition[:])
 }
 
+// f0 reports whether the token at the cursor may start ScalarTok
+// (or another node of the same first set).
+func (p *pgenParser_definition) f0(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return t == tokIdent || t == tokNumber || t == tokSymbol
+}
+
 // ScalarTok
 func (p *pgenParser_definition) n0(c *pgenrt.State, s *address) (bool, pgenrt.Err) {
+	if !p.f0(c) {
+		return false, pgenrt.Err{}
+	}
 	nv := new(scalarTok)
 	if m, e := p.s_scalarTok(c, nv); !m || e.On {
 		return e.On, e
@@ -116,7 +126,7 @@ func (p *pgenParser_definition) n3(c *pgenrt.State, s *address) (bool, pgenrt.Er
 }
 
 func (p *pgenParser_definition) s_address(c *pgenrt.State, s *address) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
+	p.SetPos(&s.Pos, c.Cur)
 	return c.Close(p.n3(c, s))
 }
 
@@ -207,8 +217,18 @@ func (p *pgenParser_definition) n5(c *pgenrt.State, s *assignStmt) (bool, pgenrt
 	return true, pgenrt.Err{}
 }
 
+// f1 reports whether the token at the cursor may start NumTok
+// (or another node of the same first set).
+func (p *pgenParser_definition) f1(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return t == tokNumber
+}
+
 // NumTok
 func (p *pgenParser_definition) n6(c *pgenrt.State, s *assignStmt) (bool, pgenrt.Err) {
+	if !p.f1(c) {
+		return false, pgenrt.Err{}
+	}
 	nv := new(numTok)
 	if m, e := p.s_numTok(c, nv); !m || e.On {
 		return e.On, e
@@ -232,12 +252,22 @@ func (p *pgenParser_definition) n7(c *pgenrt.State, s *assignStmt) (bool, pgenrt
 }
 
 func (p *pgenParser_definition) s_assignStmt(c *pgenrt.State, s *assignStmt) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
+	p.SetPos(&s.Pos, c.Cur)
 	return c.Close(p.n7(c, s))
+}
+
+// f2 reports whether the token at the cursor may start PathTok
+// (or another node of the same first set).
+func (p *pgenParser_definition) f2(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return t == tokPath
 }
 
 // PathTok
 func (p *pgenParser_definition) n8(c *pgenrt.State, s *atTarget) (bool, pgenrt.Err) {
+	if !p.f2(c) {
+		return false, pgenrt.Err{}
+	}
 	nv := new(pathTok)
 	if m, e := p.s_pathTok(c, nv); !m || e.On {
 		return e.On, e
@@ -248,6 +278,9 @@ func (p *pgenParser_definition) n8(c *pgenrt.State, s *atTarget) (bool, pgenrt.E
 
 // NumTok
 func (p *pgenParser_definition) n9(c *pgenrt.State, s *atTarget) (bool, pgenrt.Err) {
+	if !p.f1(c) {
+		return false, pgenrt.Err{}
+	}
 	nv := new(numTok)
 	if m, e := p.s_numTok(c, nv); !m || e.On {
 		return e.On, e
@@ -309,7 +342,7 @@ func (p *pgenParser_definition) n12(c *pgenrt.State, s *atTarget) (bool, pgenrt.
 }
 
 func (p *pgenParser_definition) s_atTarget(c *pgenrt.State, s *atTarget) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
+	p.SetPos(&s.Pos, c.Cur)
 	return c.Close(p.n12(c, s))
 }
 
@@ -625,6 +658,13 @@ func (p *pgenParser_definition) s_field(c *pgenrt.State, s *field) (bool, pgenrt
 	return c.Close(p.n24(c, s))
 }
 
+// f3 reports whether the token at the cursor may start <ident>
+// (or another node of the same first set).
+func (p *pgenParser_definition) f3(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return t == tokIdent
+}
+
 // <ident>
 func (p *pgenParser_definition) n25(c *pgenrt.State, s *flag) (bool, pgenrt.Err) {
 	start := c.Cur
@@ -689,12 +729,15 @@ func (p *pgenParser_definition) n28(c *pgenrt.State, s *flag) (bool, pgenrt.Err)
 }
 
 func (p *pgenParser_definition) s_flag(c *pgenrt.State, s *flag) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
+	p.SetPos(&s.Pos, c.Cur)
 	return c.Close(p.n28(c, s))
 }
 
 // IdentTok
 func (p *pgenParser_definition) n29(c *pgenrt.State, s *groupField) (bool, pgenrt.Err) {
+	if !p.f3(c) {
+		return false, pgenrt.Err{}
+	}
 	nv := new(identTok)
 	if m, e := p.s_identTok(c, nv); !m || e.On {
 		return e.On, e
@@ -718,7 +761,7 @@ func (p *pgenParser_definition) n30(c *pgenrt.State, s *groupField) (bool, pgenr
 }
 
 func (p *pgenParser_definition) s_groupField(c *pgenrt.State, s *groupField) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
+	p.SetPos(&s.Pos, c.Cur)
 	start := c.Cur
 	m, e := c.Close(p.n30(c, s))
 	if m && !e.On {
@@ -813,12 +856,15 @@ func (p *pgenParser_definition) n34(c *pgenrt.State, s *identTok) (bool, pgenrt.
 }
 
 func (p *pgenParser_definition) s_identTok(c *pgenrt.State, s *identTok) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
+	p.SetPos(&s.Pos, c.Cur)
 	return c.Close(p.n34(c, s))
 }
 
 // Address
 func (p *pgenParser_definition) n35(c *pgenrt.State, s *lenField) (bool, pgenrt.Err) {
+	if !p.f0(c) {
+		return false, pgenrt.Err{}
+	}
 	nv := new(address)
 	if m, e := p.s_address(c, nv); !m || e.On {
 		return e.On, e
@@ -829,6 +875,9 @@ func (p *pgenParser_definition) n35(c *pgenrt.State, s *lenField) (bool, pgenrt.
 
 // Flag
 func (p *pgenParser_definition) n36(c *pgenrt.State, s *lenField) (bool, pgenrt.Err) {
+	if !p.f3(c) {
+		return false, pgenrt.Err{}
+	}
 	nv := new(flag)
 	if m, e := p.s_flag(c, nv); !m || e.On {
 		return e.On, e
@@ -864,7 +913,7 @@ func (p *pgenParser_definition) n37(c *pgenrt.State, s *lenField) (bool, pgenrt.
 }
 
 func (p *pgenParser_definition) s_lenField(c *pgenrt.State, s *lenField) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
+	p.SetPos(&s.Pos, c.Cur)
 	start := c.Cur
 	m, e := c.Close(p.n37(c, s))
 	if m && !e.On {
@@ -938,12 +987,15 @@ func (p *pgenParser_definition) n41(c *pgenrt.State, s *level) (bool, pgenrt.Err
 }
 
 func (p *pgenParser_definition) s_level(c *pgenrt.State, s *level) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
+	p.SetPos(&s.Pos, c.Cur)
 	return c.Close(p.n41(c, s))
 }
 
 // IdentTok
 func (p *pgenParser_definition) n42(c *pgenrt.State, s *listEntry) (bool, pgenrt.Err) {
+	if !p.f3(c) {
+		return false, pgenrt.Err{}
+	}
 	nv := new(identTok)
 	if m, e := p.s_identTok(c, nv); !m || e.On {
 		return e.On, e
@@ -954,6 +1006,9 @@ func (p *pgenParser_definition) n42(c *pgenrt.State, s *listEntry) (bool, pgenrt
 
 // NumTok
 func (p *pgenParser_definition) n43(c *pgenrt.State, s *listEntry) (bool, pgenrt.Err) {
+	if !p.f1(c) {
+		return false, pgenrt.Err{}
+	}
 	nv := new(numTok)
 	if m, e := p.s_numTok(c, nv); !m || e.On {
 		return e.On, e
@@ -989,7 +1044,7 @@ func (p *pgenParser_definition) n44(c *pgenrt.State, s *listEntry) (bool, pgenrt
 }
 
 func (p *pgenParser_definition) s_listEntry(c *pgenrt.State, s *listEntry) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
+	p.SetPos(&s.Pos, c.Cur)
 	start := c.Cur
 	m, e := c.Close(p.n44(c, s))
 	if m && !e.On {
@@ -1157,7 +1212,7 @@ func (p *pgenParser_definition) n52(c *pgenrt.State, s *listStmt) (bool, pgenrt.
 }
 
 func (p *pgenParser_definition) s_listStmt(c *pgenrt.State, s *listStmt) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
+	p.SetPos(&s.Pos, c.Cur)
 	return c.Close(p.n52(c, s))
 }
 
@@ -1250,6 +1305,9 @@ func (p *pgenParser_definition) n54(c *pgenrt.State, s *memField) (bool, pgenrt.
 
 // Address
 func (p *pgenParser_definition) n55(c *pgenrt.State, s *memField) (bool, pgenrt.Err) {
+	if !p.f0(c) {
+		return false, pgenrt.Err{}
+	}
 	nv := new(address)
 	if m, e := p.s_address(c, nv); !m || e.On {
 		return e.On, e
@@ -1260,6 +1318,9 @@ func (p *pgenParser_definition) n55(c *pgenrt.State, s *memField) (bool, pgenrt.
 
 // Flag
 func (p *pgenParser_definition) n56(c *pgenrt.State, s *memField) (bool, pgenrt.Err) {
+	if !p.f3(c) {
+		return false, pgenrt.Err{}
+	}
 	nv := new(flag)
 	if m, e := p.s_flag(c, nv); !m || e.On {
 		return e.On, e
@@ -1270,6 +1331,9 @@ func (p *pgenParser_definition) n56(c *pgenrt.State, s *memField) (bool, pgenrt.
 
 // ScalarTok
 func (p *pgenParser_definition) n57(c *pgenrt.State, s *memField) (bool, pgenrt.Err) {
+	if !p.f0(c) {
+		return false, pgenrt.Err{}
+	}
 	nv := new(scalarTok)
 	if m, e := p.s_scalarTok(c, nv); !m || e.On {
 		return e.On, e
@@ -1311,7 +1375,7 @@ func (p *pgenParser_definition) n58(c *pgenrt.State, s *memField) (bool, pgenrt.
 }
 
 func (p *pgenParser_definition) s_memField(c *pgenrt.State, s *memField) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
+	p.SetPos(&s.Pos, c.Cur)
 	start := c.Cur
 	m, e := c.Close(p.n58(c, s))
 	if m && !e.On {
@@ -1322,6 +1386,9 @@ func (p *pgenParser_definition) s_memField(c *pgenrt.State, s *memField) (bool, 
 
 // ScalarTok
 func (p *pgenParser_definition) n59(c *pgenrt.State, s *minorField) (bool, pgenrt.Err) {
+	if !p.f0(c) {
+		return false, pgenrt.Err{}
+	}
 	nv := new(scalarTok)
 	if m, e := p.s_scalarTok(c, nv); !m || e.On {
 		return e.On, e
@@ -1345,7 +1412,7 @@ func (p *pgenParser_definition) n60(c *pgenrt.State, s *minorField) (bool, pgenr
 }
 
 func (p *pgenParser_definition) s_minorField(c *pgenrt.State, s *minorField) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
+	p.SetPos(&s.Pos, c.Cur)
 	start := c.Cur
 	m, e := c.Close(p.n60(c, s))
 	if m && !e.On {
@@ -1356,6 +1423,9 @@ func (p *pgenParser_definition) s_minorField(c *pgenrt.State, s *minorField) (bo
 
 // PathTok
 func (p *pgenParser_definition) n61(c *pgenrt.State, s *modNameStmt) (bool, pgenrt.Err) {
+	if !p.f2(c) {
+		return false, pgenrt.Err{}
+	}
 	nv := new(pathTok)
 	if m, e := p.s_pathTok(c, nv); !m || e.On {
 		return e.On, e
@@ -1379,7 +1449,7 @@ func (p *pgenParser_definition) n62(c *pgenrt.State, s *modNameStmt) (bool, pgen
 }
 
 func (p *pgenParser_definition) s_modNameStmt(c *pgenrt.State, s *modNameStmt) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
+	p.SetPos(&s.Pos, c.Cur)
 	return c.Close(p.n62(c, s))
 }
 
@@ -1400,7 +1470,7 @@ func (p *pgenParser_definition) n63(c *pgenrt.State, s *numTok) (bool, pgenrt.Er
 }
 
 func (p *pgenParser_definition) s_numTok(c *pgenrt.State, s *numTok) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
+	p.SetPos(&s.Pos, c.Cur)
 	return c.Close(p.n63(c, s))
 }
 
@@ -1462,12 +1532,15 @@ func (p *pgenParser_definition) n65(c *pgenrt.State, s *opFlagField) (bool, pgen
 }
 
 func (p *pgenParser_definition) s_opFlagField(c *pgenrt.State, s *opFlagField) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
+	p.SetPos(&s.Pos, c.Cur)
 	return c.Close(p.n65(c, s))
 }
 
 // NumTok
 func (p *pgenParser_definition) n66(c *pgenrt.State, s *opcodeField) (bool, pgenrt.Err) {
+	if !p.f1(c) {
+		return false, pgenrt.Err{}
+	}
 	nv := new(numTok)
 	if m, e := p.s_numTok(c, nv); !m || e.On {
 		return e.On, e
@@ -1491,7 +1564,7 @@ func (p *pgenParser_definition) n67(c *pgenrt.State, s *opcodeField) (bool, pgen
 }
 
 func (p *pgenParser_definition) s_opcodeField(c *pgenrt.State, s *opcodeField) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
+	p.SetPos(&s.Pos, c.Cur)
 	start := c.Cur
 	m, e := c.Close(p.n67(c, s))
 	if m && !e.On {
@@ -1502,6 +1575,9 @@ func (p *pgenParser_definition) s_opcodeField(c *pgenrt.State, s *opcodeField) (
 
 // NumTok
 func (p *pgenParser_definition) n68(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
+	if !p.f1(c) {
+		return false, pgenrt.Err{}
+	}
 	nv := new(numTok)
 	if m, e := p.s_numTok(c, nv); !m || e.On {
 		return e.On, e
@@ -1512,6 +1588,9 @@ func (p *pgenParser_definition) n68(c *pgenrt.State, s *orbitField) (bool, pgenr
 
 // NumTok
 func (p *pgenParser_definition) n69(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
+	if !p.f1(c) {
+		return false, pgenrt.Err{}
+	}
 	nv := new(numTok)
 	if m, e := p.s_numTok(c, nv); !m || e.On {
 		return e.On, e
@@ -1582,7 +1661,7 @@ func (p *pgenParser_definition) n72(c *pgenrt.State, s *orbitField) (bool, pgenr
 }
 
 func (p *pgenParser_definition) s_orbitField(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
+	p.SetPos(&s.Pos, c.Cur)
 	start := c.Cur
 	m, e := c.Close(p.n72(c, s))
 	if m && !e.On {
@@ -1608,7 +1687,7 @@ func (p *pgenParser_definition) n73(c *pgenrt.State, s *pathTok) (bool, pgenrt.E
 }
 
 func (p *pgenParser_definition) s_pathTok(c *pgenrt.State, s *pathTok) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
+	p.SetPos(&s.Pos, c.Cur)
 	return c.Close(p.n73(c, s))
 }
 
@@ -1629,8 +1708,15 @@ func (p *pgenParser_definition) n74(c *pgenrt.State, s *punctTok) (bool, pgenrt.
 }
 
 func (p *pgenParser_definition) s_punctTok(c *pgenrt.State, s *punctTok) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
+	p.SetPos(&s.Pos, c.Cur)
 	return c.Close(p.n74(c, s))
+}
+
+// f4 reports whether the token at the cursor may start <symbol>
+// (or another node of the same first set).
+func (p *pgenParser_definition) f4(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return t == tokSymbol
 }
 
 // <symbol>
@@ -1669,7 +1755,7 @@ func (p *pgenParser_definition) n76(c *pgenrt.State, s *regTok) (bool, pgenrt.Er
 func (p *pgenParser_definition) n77(c *pgenrt.State, s *regTok) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
-	{
+	if p.f4(c) {
 		b := *c
 		sv0 := s.Variable
 		m, e := p.n75(&b, s)
@@ -1686,7 +1772,7 @@ func (p *pgenParser_definition) n77(c *pgenrt.State, s *regTok) (bool, pgenrt.Er
 		}
 		s.Variable = sv0
 	}
-	{
+	if p.f3(c) {
 		b := *c
 		sv0 := s.Name
 		m, e := p.n76(&b, s)
@@ -1711,12 +1797,22 @@ func (p *pgenParser_definition) n77(c *pgenrt.State, s *regTok) (bool, pgenrt.Er
 }
 
 func (p *pgenParser_definition) s_regTok(c *pgenrt.State, s *regTok) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
+	p.SetPos(&s.Pos, c.Cur)
 	return c.Close(p.n77(c, s))
+}
+
+// f5 reports whether the token at the cursor may start RegTok
+// (or another node of the same first set).
+func (p *pgenParser_definition) f5(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return t == tokIdent || t == tokSymbol
 }
 
 // RegTok
 func (p *pgenParser_definition) n78(c *pgenrt.State, s *regsField) (bool, pgenrt.Err) {
+	if !p.f5(c) {
+		return false, pgenrt.Err{}
+	}
 	nv := new(regTok)
 	if m, e := p.s_regTok(c, nv); !m || e.On {
 		return e.On, e
@@ -1786,7 +1882,7 @@ func (p *pgenParser_definition) n81(c *pgenrt.State, s *regsField) (bool, pgenrt
 }
 
 func (p *pgenParser_definition) s_regsField(c *pgenrt.State, s *regsField) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
+	p.SetPos(&s.Pos, c.Cur)
 	start := c.Cur
 	m, e := c.Close(p.n81(c, s))
 	if m && !e.On {
@@ -1812,7 +1908,7 @@ func (p *pgenParser_definition) n82(c *pgenrt.State, s *retEPTok) (bool, pgenrt.
 }
 
 func (p *pgenParser_definition) s_retEPTok(c *pgenrt.State, s *retEPTok) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
+	p.SetPos(&s.Pos, c.Cur)
 	return c.Close(p.n82(c, s))
 }
 
@@ -1868,7 +1964,7 @@ func (p *pgenParser_definition) n85(c *pgenrt.State, s *scalarTok) (bool, pgenrt
 func (p *pgenParser_definition) n86(c *pgenrt.State, s *scalarTok) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
-	{
+	if p.f1(c) {
 		b := *c
 		sv0 := s.Number
 		m, e := p.n83(&b, s)
@@ -1885,7 +1981,7 @@ func (p *pgenParser_definition) n86(c *pgenrt.State, s *scalarTok) (bool, pgenrt
 		}
 		s.Number = sv0
 	}
-	{
+	if p.f4(c) {
 		b := *c
 		sv0 := s.Symbol
 		m, e := p.n84(&b, s)
@@ -1902,7 +1998,7 @@ func (p *pgenParser_definition) n86(c *pgenrt.State, s *scalarTok) (bool, pgenrt
 		}
 		s.Symbol = sv0
 	}
-	{
+	if p.f3(c) {
 		b := *c
 		sv0 := s.Ident
 		m, e := p.n85(&b, s)
@@ -1927,7 +2023,7 @@ func (p *pgenParser_definition) n86(c *pgenrt.State, s *scalarTok) (bool, pgenrt
 }
 
 func (p *pgenParser_definition) s_scalarTok(c *pgenrt.State, s *scalarTok) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
+	p.SetPos(&s.Pos, c.Cur)
 	return c.Close(p.n86(c, s))
 }
 
@@ -1990,6 +2086,9 @@ func (p *pgenParser_definition) n88(c *pgenrt.State, s *signedNum) (bool, pgenrt
 
 // NumTok
 func (p *pgenParser_definition) n89(c *pgenrt.State, s *signedNum) (bool, pgenrt.Err) {
+	if !p.f1(c) {
+		return false, pgenrt.Err{}
+	}
 	nv := new(numTok)
 	if m, e := p.s_numTok(c, nv); !m || e.On {
 		return e.On, e
@@ -2010,8 +2109,15 @@ func (p *pgenParser_definition) n90(c *pgenrt.State, s *signedNum) (bool, pgenrt
 }
 
 func (p *pgenParser_definition) s_signedNum(c *pgenrt.State, s *signedNum) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
+	p.SetPos(&s.Pos, c.Cur)
 	return c.Close(p.n90(c, s))
+}
+
+// f6 reports whether the token at the cursor may start <string>
+// (or another node of the same first set).
+func (p *pgenParser_definition) f6(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return t == tokString
 }
 
 // <string>
@@ -2031,7 +2137,7 @@ func (p *pgenParser_definition) n91(c *pgenrt.State, s *strToken) (bool, pgenrt.
 }
 
 func (p *pgenParser_definition) s_strToken(c *pgenrt.State, s *strToken) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
+	p.SetPos(&s.Pos, c.Cur)
 	return c.Close(p.n91(c, s))
 }
 
@@ -2151,7 +2257,7 @@ func (p *pgenParser_definition) n98(c *pgenrt.State, s *symTarget) (bool, pgenrt
 }
 
 func (p *pgenParser_definition) s_symTarget(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
+	p.SetPos(&s.Pos, c.Cur)
 	return c.Close(p.n98(c, s))
 }
 
@@ -2173,6 +2279,9 @@ func (p *pgenParser_definition) n99(c *pgenrt.State, s *term) (bool, pgenrt.Err)
 
 // NumTok
 func (p *pgenParser_definition) n100(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
+	if !p.f1(c) {
+		return false, pgenrt.Err{}
+	}
 	nv := new(numTok)
 	if m, e := p.s_numTok(c, nv); !m || e.On {
 		return e.On, e
@@ -2197,6 +2306,9 @@ func (p *pgenParser_definition) n101(c *pgenrt.State, s *term) (bool, pgenrt.Err
 
 // NumTok
 func (p *pgenParser_definition) n102(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
+	if !p.f1(c) {
+		return false, pgenrt.Err{}
+	}
 	nv := new(numTok)
 	if m, e := p.s_numTok(c, nv); !m || e.On {
 		return e.On, e
@@ -2207,6 +2319,9 @@ func (p *pgenParser_definition) n102(c *pgenrt.State, s *term) (bool, pgenrt.Err
 
 // IdentTok
 func (p *pgenParser_definition) n103(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
+	if !p.f3(c) {
+		return false, pgenrt.Err{}
+	}
 	nv := new(identTok)
 	if m, e := p.s_identTok(c, nv); !m || e.On {
 		return e.On, e
@@ -2236,7 +2351,7 @@ func (p *pgenParser_definition) n104(c *pgenrt.State, s *term) (bool, pgenrt.Err
 		}
 		s.Paren = sv0
 	}
-	{
+	if p.f1(c) {
 		b := *c
 		sv0 := s.Num
 		m, e := p.n102(&b, s)
@@ -2253,7 +2368,7 @@ func (p *pgenParser_definition) n104(c *pgenrt.State, s *term) (bool, pgenrt.Err
 		}
 		s.Num = sv0
 	}
-	{
+	if p.f3(c) {
 		b := *c
 		sv0 := s.Reg
 		m, e := p.n103(&b, s)
@@ -2289,7 +2404,7 @@ func (p *pgenParser_definition) n105(c *pgenrt.State, s *term) (bool, pgenrt.Err
 }
 
 func (p *pgenParser_definition) s_term(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
+	p.SetPos(&s.Pos, c.Cur)
 	return c.Close(p.n105(c, s))
 }
 
@@ -2352,6 +2467,9 @@ func (p *pgenParser_definition) n107(c *pgenrt.State, s *textField) (bool, pgenr
 
 // StrToken
 func (p *pgenParser_definition) n108(c *pgenrt.State, s *textField) (bool, pgenrt.Err) {
+	if !p.f6(c) {
+		return false, pgenrt.Err{}
+	}
 	nv := new(strToken)
 	if m, e := p.s_strToken(c, nv); !m || e.On {
 		return e.On, e
@@ -2375,7 +2493,7 @@ func (p *pgenParser_definition) n109(c *pgenrt.State, s *textField) (bool, pgenr
 }
 
 func (p *pgenParser_definition) s_textField(c *pgenrt.State, s *textField) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
+	p.SetPos(&s.Pos, c.Cur)
 	start := c.Cur
 	m, e := c.Close(p.n109(c, s))
 	if m && !e.On {
@@ -2396,6 +2514,9 @@ func (p *pgenParser_definition) n110(c *pgenrt.State, s *tpField) (bool, pgenrt.
 
 // SymTarget
 func (p *pgenParser_definition) n111(c *pgenrt.State, s *tpField) (bool, pgenrt.Err) {
+	if !p.f4(c) {
+		return false, pgenrt.Err{}
+	}
 	nv := new(symTarget)
 	if m, e := p.s_symTarget(c, nv); !m || e.On {
 		return e.On, e
@@ -2425,7 +2546,7 @@ func (p *pgenParser_definition) n112(c *pgenrt.State, s *tpField) (bool, pgenrt.
 		}
 		s.At = sv0
 	}
-	{
+	if p.f4(c) {
 		b := *c
 		sv0 := s.Symbol
 		m, e := p.n111(&b, s)
@@ -2464,7 +2585,7 @@ func (p *pgenParser_definition) n113(c *pgenrt.State, s *tpField) (bool, pgenrt.
 }
 
 func (p *pgenParser_definition) s_tpField(c *pgenrt.State, s *tpField) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
+	p.SetPos(&s.Pos, c.Cur)
 	start := c.Cur
 	m, e := c.Close(p.n113(c, s))
 	if m && !e.On {
@@ -2475,6 +2596,9 @@ func (p *pgenParser_definition) s_tpField(c *pgenrt.State, s *tpField) (bool, pg
 
 // IdentTok
 func (p *pgenParser_definition) n114(c *pgenrt.State, s *typeField) (bool, pgenrt.Err) {
+	if !p.f3(c) {
+		return false, pgenrt.Err{}
+	}
 	nv := new(identTok)
 	if m, e := p.s_identTok(c, nv); !m || e.On {
 		return e.On, e
@@ -2544,7 +2668,7 @@ func (p *pgenParser_definition) n117(c *pgenrt.State, s *typeField) (bool, pgenr
 }
 
 func (p *pgenParser_definition) s_typeField(c *pgenrt.State, s *typeField) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
+	p.SetPos(&s.Pos, c.Cur)
 	start := c.Cur
 	m, e := c.Close(p.n117(c, s))
 	if m && !e.On {

@@ -27,16 +27,16 @@ var pgenLexer_callLexer = pgenrt.Lexer{
 		-1, 14, 28, 42, 56, 70, 84, 98, 112, -1, 14, -1, -1, 0,
 		-1, 14, -1, -1, -1, -1, -1, -1, -1, -1, 14, -1, 5, 1,
 		28, 28, 126, 28, 28, 28, 28, 28, 28, 140, 28, 28, -1, 0,
-		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 4, 0,
+		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 4, 2,
 		-1, -1, -1, -1, -1, 70, -1, -1, -1, -1, -1, -1, -1, 0,
 		-1, -1, -1, -1, -1, 70, -1, -1, 70, -1, -1, -1, 2, 1,
 		-1, -1, -1, -1, -1, -1, 42, -1, -1, -1, -1, -1, 4, 0,
 		-1, -1, -1, -1, -1, -1, -1, 154, -1, -1, -1, -1, -1, 0,
 		-1, -1, -1, -1, -1, 112, -1, -1, 112, -1, -1, -1, 3, 1,
-		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0, 0,
+		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0, 2,
 		28, 28, 28, 28, 28, 28, 28, 28, 28, 28, -1, 28, -1, 0,
 		-1, -1, -1, -1, -1, -1, -1, 168, -1, -1, -1, -1, -1, 0,
-		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 1, 0,
+		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 1, 2,
 	},
 }
 
@@ -86,12 +86,23 @@ func (p *callParserGen) parse(filename, s string, out *callLine, reuse bool) err
 	return p.Finish(&c, m, e, pgenExpect_callParser[:])
 }
 
+// f0 reports whether the token at the cursor may start Marker
+// (or another node of the same first set).
+func (p *callParserGen) f0(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return t == 4 && (p.Text(c.Cur) == "<" || p.Text(c.Cur) == ">")
+}
+
 // Marker
 func (p *callParserGen) n0(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
+	if !p.f0(c) {
+		return false, pgenrt.Err{}
+	}
 	var nv *marker
 	if p.reuse {
 		nv = p.slab_marker.Alloc()
-		*nv = marker{}
+		nv.Text = ""
+
 	} else {
 		nv = new(marker)
 	}
@@ -106,6 +117,9 @@ func (p *callParserGen) n0(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
 func (p *callParserGen) n1(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
 	matched := false
 	for {
+		if !p.f0(c) {
+			break
+		}
 		b := *c
 		sv0 := s.Marker
 		m, e := p.n0(&b, s)
@@ -129,14 +143,31 @@ func (p *callParserGen) n1(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
+// f1 reports whether the token at the cursor may start Number
+// (or another node of the same first set).
+func (p *callParserGen) f1(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return 0x4>>uint32(t)&1 != 0
+}
+
 // Number
 func (p *callParserGen) n2(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
+	if !p.f1(c) {
+		return false, pgenrt.Err{}
+	}
 	var v number
 	if m, e := p.s_number(c, &v); !m || e.On {
 		return e.On, e
 	}
 	s.ID = v
 	return true, pgenrt.Err{}
+}
+
+// f2 reports whether the token at the cursor may start "*"
+// (or another node of the same first set).
+func (p *callParserGen) f2(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return t == 4 && (p.Text(c.Cur) == "*")
 }
 
 // "*"
@@ -155,6 +186,9 @@ func (p *callParserGen) n3(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
 func (p *callParserGen) n4(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
 	matched := false
 	for {
+		if !p.f2(c) {
+			break
+		}
 		b := *c
 		sv0 := s.Star
 		m, e := p.n3(&b, s)
@@ -180,6 +214,9 @@ func (p *callParserGen) n4(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
 
 // Number
 func (p *callParserGen) n5(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
+	if !p.f1(c) {
+		return false, pgenrt.Err{}
+	}
 	var v number
 	if m, e := p.s_number(c, &v); !m || e.On {
 		return e.On, e
@@ -190,6 +227,9 @@ func (p *callParserGen) n5(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
 
 // Number
 func (p *callParserGen) n6(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
+	if !p.f1(c) {
+		return false, pgenrt.Err{}
+	}
 	var v number
 	if m, e := p.s_number(c, &v); !m || e.On {
 		return e.On, e
@@ -198,8 +238,18 @@ func (p *callParserGen) n6(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
+// f3 reports whether the token at the cursor may start Identifier
+// (or another node of the same first set).
+func (p *callParserGen) f3(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return 0x8>>uint32(t)&1 != 0
+}
+
 // Identifier
 func (p *callParserGen) n7(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
+	if !p.f3(c) {
+		return false, pgenrt.Err{}
+	}
 	var v identifier
 	if m, e := p.s_identifier(c, &v); !m || e.On {
 		return e.On, e
@@ -210,6 +260,9 @@ func (p *callParserGen) n7(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
 
 // Number
 func (p *callParserGen) n8(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
+	if !p.f1(c) {
+		return false, pgenrt.Err{}
+	}
 	var v number
 	if m, e := p.s_number(c, &v); !m || e.On {
 		return e.On, e
@@ -218,12 +271,28 @@ func (p *callParserGen) n8(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
+// f4 reports whether the token at the cursor may start (Value ("," Value)*)
+// (or another node of the same first set).
+func (p *callParserGen) f4(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return 0xf>>uint32(t)&1 != 0 || t == 4 && (p.Text(c.Cur) == "<" || p.Text(c.Cur) == "{")
+}
+
 // Value
 func (p *callParserGen) n9(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
+	if !p.f4(c) {
+		return false, pgenrt.Err{}
+	}
 	var nv *value
 	if p.reuse {
 		nv = p.slab_value.Alloc()
-		*nv = value{}
+		nv.Unknown = false
+		nv.Number = nil
+		nv.String = nil
+		nv.Struct = nil
+		nv.InOut = nil
+		nv.Ident = nil
+
 	} else {
 		nv = new(value)
 	}
@@ -232,6 +301,13 @@ func (p *callParserGen) n9(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
 	}
 	s.Args = append(s.Args, nv)
 	return true, pgenrt.Err{}
+}
+
+// f5 reports whether the token at the cursor may start ("," Value)
+// (or another node of the same first set).
+func (p *callParserGen) f5(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return t == 4 && (p.Text(c.Cur) == ",")
 }
 
 // "," Value
@@ -249,6 +325,9 @@ func (p *callParserGen) n10(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
 func (p *callParserGen) n11(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
 	matched := false
 	for {
+		if !p.f5(c) {
+			break
+		}
 		b := *c
 		sv0 := s.Args
 		m, e := p.n10(&b, s)
@@ -286,6 +365,9 @@ func (p *callParserGen) n12(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
 func (p *callParserGen) n13(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
 	matched := false
 	for {
+		if !p.f4(c) {
+			break
+		}
 		b := *c
 		sv0 := s.Args
 		m, e := p.n12(&b, s)
@@ -309,12 +391,28 @@ func (p *callParserGen) n13(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
+// f6 reports whether the token at the cursor may start ("==" Value)
+// (or another node of the same first set).
+func (p *callParserGen) f6(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return t == 4 && (p.Text(c.Cur) == "==")
+}
+
 // Value
 func (p *callParserGen) n14(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
+	if !p.f4(c) {
+		return false, pgenrt.Err{}
+	}
 	var nv *value
 	if p.reuse {
 		nv = p.slab_value.Alloc()
-		*nv = value{}
+		nv.Unknown = false
+		nv.Number = nil
+		nv.String = nil
+		nv.Struct = nil
+		nv.InOut = nil
+		nv.Ident = nil
+
 	} else {
 		nv = new(value)
 	}
@@ -340,6 +438,9 @@ func (p *callParserGen) n15(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
 func (p *callParserGen) n16(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
 	matched := false
 	for {
+		if !p.f6(c) {
+			break
+		}
 		b := *c
 		sv0 := s.Ret
 		m, e := p.n15(&b, s)
@@ -413,10 +514,19 @@ func (p *callParserGen) s_callLine(c *pgenrt.State, s *callLine) (bool, pgenrt.E
 
 // Value
 func (p *callParserGen) n18(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
+	if !p.f4(c) {
+		return false, pgenrt.Err{}
+	}
 	var nv *value
 	if p.reuse {
 		nv = p.slab_value.Alloc()
-		*nv = value{}
+		nv.Unknown = false
+		nv.Number = nil
+		nv.String = nil
+		nv.Struct = nil
+		nv.InOut = nil
+		nv.Ident = nil
+
 	} else {
 		nv = new(value)
 	}
@@ -427,12 +537,28 @@ func (p *callParserGen) n18(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
+// f7 reports whether the token at the cursor may start ("=" Value)
+// (or another node of the same first set).
+func (p *callParserGen) f7(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return t == 4 && (p.Text(c.Cur) == "=")
+}
+
 // Value
 func (p *callParserGen) n19(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
+	if !p.f4(c) {
+		return false, pgenrt.Err{}
+	}
 	var nv *value
 	if p.reuse {
 		nv = p.slab_value.Alloc()
-		*nv = value{}
+		nv.Unknown = false
+		nv.Number = nil
+		nv.String = nil
+		nv.Struct = nil
+		nv.InOut = nil
+		nv.Ident = nil
+
 	} else {
 		nv = new(value)
 	}
@@ -458,6 +584,9 @@ func (p *callParserGen) n20(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
 func (p *callParserGen) n21(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
 	matched := false
 	for {
+		if !p.f7(c) {
+			break
+		}
 		b := *c
 		sv0 := s.Value
 		m, e := p.n20(&b, s)
@@ -513,16 +642,25 @@ func (p *callParserGen) n23(c *pgenrt.State, s *identifier) (bool, pgenrt.Err) {
 }
 
 func (p *callParserGen) s_identifier(c *pgenrt.State, s *identifier) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
+	p.SetPos(&s.Pos, c.Cur)
 	return c.Close(p.n23(c, s))
 }
 
 // Value
 func (p *callParserGen) n24(c *pgenrt.State, s *inOut) (bool, pgenrt.Err) {
+	if !p.f4(c) {
+		return false, pgenrt.Err{}
+	}
 	var nv *value
 	if p.reuse {
 		nv = p.slab_value.Alloc()
-		*nv = value{}
+		nv.Unknown = false
+		nv.Number = nil
+		nv.String = nil
+		nv.Struct = nil
+		nv.InOut = nil
+		nv.Ident = nil
+
 	} else {
 		nv = new(value)
 	}
@@ -535,10 +673,19 @@ func (p *callParserGen) n24(c *pgenrt.State, s *inOut) (bool, pgenrt.Err) {
 
 // Value
 func (p *callParserGen) n25(c *pgenrt.State, s *inOut) (bool, pgenrt.Err) {
+	if !p.f4(c) {
+		return false, pgenrt.Err{}
+	}
 	var nv *value
 	if p.reuse {
 		nv = p.slab_value.Alloc()
-		*nv = value{}
+		nv.Unknown = false
+		nv.Number = nil
+		nv.String = nil
+		nv.Struct = nil
+		nv.InOut = nil
+		nv.Ident = nil
+
 	} else {
 		nv = new(value)
 	}
@@ -570,15 +717,29 @@ func (p *callParserGen) n26(c *pgenrt.State, s *inOut) (bool, pgenrt.Err) {
 }
 
 func (p *callParserGen) s_inOut(c *pgenrt.State, s *inOut) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
+	p.SetPos(&s.Pos, c.Cur)
 	return c.Close(p.n26(c, s))
+}
+
+// f8 reports whether the token at the cursor may start ">"
+// (or another node of the same first set).
+func (p *callParserGen) f8(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return t == 4 && (p.Text(c.Cur) == ">")
+}
+
+// f9 reports whether the token at the cursor may start "<"
+// (or another node of the same first set).
+func (p *callParserGen) f9(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return t == 4 && (p.Text(c.Cur) == "<")
 }
 
 // ">" | "<"
 func (p *callParserGen) n27(c *pgenrt.State) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
-	{
+	if p.f8(c) {
 		b := *c
 		m, e := p.Lit(&b, ">")
 		if e.On {
@@ -593,7 +754,7 @@ func (p *callParserGen) n27(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	{
+	if p.f9(c) {
 		b := *c
 		m, e := p.Lit(&b, "<")
 		if e.On {
@@ -632,7 +793,7 @@ func (p *callParserGen) n28(c *pgenrt.State, s *marker) (bool, pgenrt.Err) {
 }
 
 func (p *callParserGen) s_marker(c *pgenrt.State, s *marker) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
+	p.SetPos(&s.Pos, c.Cur)
 	return c.Close(p.n28(c, s))
 }
 
@@ -653,16 +814,21 @@ func (p *callParserGen) n29(c *pgenrt.State, s *number) (bool, pgenrt.Err) {
 }
 
 func (p *callParserGen) s_number(c *pgenrt.State, s *number) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
+	p.SetPos(&s.Pos, c.Cur)
 	return c.Close(p.n29(c, s))
 }
 
 // Field
 func (p *callParserGen) n30(c *pgenrt.State, s *structure) (bool, pgenrt.Err) {
+	if !p.f4(c) {
+		return false, pgenrt.Err{}
+	}
 	var nv *field
 	if p.reuse {
 		nv = p.slab_field.Alloc()
-		*nv = field{}
+		nv.First = nil
+		nv.Value = nil
+
 	} else {
 		nv = new(field)
 	}
@@ -688,6 +854,9 @@ func (p *callParserGen) n31(c *pgenrt.State, s *structure) (bool, pgenrt.Err) {
 func (p *callParserGen) n32(c *pgenrt.State, s *structure) (bool, pgenrt.Err) {
 	matched := false
 	for {
+		if !p.f5(c) {
+			break
+		}
 		b := *c
 		sv0 := s.Fields
 		m, e := p.n31(&b, s)
@@ -725,6 +894,9 @@ func (p *callParserGen) n33(c *pgenrt.State, s *structure) (bool, pgenrt.Err) {
 func (p *callParserGen) n34(c *pgenrt.State, s *structure) (bool, pgenrt.Err) {
 	matched := false
 	for {
+		if !p.f4(c) {
+			break
+		}
 		b := *c
 		sv0 := s.Fields
 		m, e := p.n33(&b, s)
@@ -763,8 +935,15 @@ func (p *callParserGen) n35(c *pgenrt.State, s *structure) (bool, pgenrt.Err) {
 }
 
 func (p *callParserGen) s_structure(c *pgenrt.State, s *structure) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
+	p.SetPos(&s.Pos, c.Cur)
 	return c.Close(p.n35(c, s))
+}
+
+// f10 reports whether the token at the cursor may start <unknown>
+// (or another node of the same first set).
+func (p *callParserGen) f10(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return 0x2>>uint32(t)&1 != 0
 }
 
 // <unknown>
@@ -786,11 +965,15 @@ func (p *callParserGen) n37(c *pgenrt.State, s *value) (bool, pgenrt.Err) {
 		return e.On, e
 	}
 	var v string
-	if s.Number != nil {
-		v = *s.Number
-	}
-	for i := start; i < c.Cur; i++ {
-		v += p.Text(i)
+	if c.Cur == start+1 && s.Number == nil {
+		v = p.Text(start) // one token: no concatenation
+	} else {
+		if s.Number != nil {
+			v = *s.Number
+		}
+		for i := start; i < c.Cur; i++ {
+			v += p.Text(i)
+		}
 	}
 	var ns *string
 	if p.reuse {
@@ -803,6 +986,13 @@ func (p *callParserGen) n37(c *pgenrt.State, s *value) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
+// f11 reports whether the token at the cursor may start <string>
+// (or another node of the same first set).
+func (p *callParserGen) f11(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return 0x1>>uint32(t)&1 != 0
+}
+
 // <string>
 func (p *callParserGen) n38(c *pgenrt.State, s *value) (bool, pgenrt.Err) {
 	start := c.Cur
@@ -810,11 +1000,15 @@ func (p *callParserGen) n38(c *pgenrt.State, s *value) (bool, pgenrt.Err) {
 		return e.On, e
 	}
 	var v string
-	if s.String != nil {
-		v = *s.String
-	}
-	for i := start; i < c.Cur; i++ {
-		v += p.Text(i)
+	if c.Cur == start+1 && s.String == nil {
+		v = p.Text(start) // one token: no concatenation
+	} else {
+		if s.String != nil {
+			v = *s.String
+		}
+		for i := start; i < c.Cur; i++ {
+			v += p.Text(i)
+		}
 	}
 	var ns *string
 	if p.reuse {
@@ -827,12 +1021,23 @@ func (p *callParserGen) n38(c *pgenrt.State, s *value) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
+// f12 reports whether the token at the cursor may start Structure
+// (or another node of the same first set).
+func (p *callParserGen) f12(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return t == 4 && (p.Text(c.Cur) == "{")
+}
+
 // Structure
 func (p *callParserGen) n39(c *pgenrt.State, s *value) (bool, pgenrt.Err) {
+	if !p.f12(c) {
+		return false, pgenrt.Err{}
+	}
 	var nv *structure
 	if p.reuse {
 		nv = p.slab_structure.Alloc()
-		*nv = structure{Fields: nv.Fields[:0]}
+		nv.Fields = nv.Fields[:0]
+
 	} else {
 		nv = new(structure)
 	}
@@ -845,10 +1050,15 @@ func (p *callParserGen) n39(c *pgenrt.State, s *value) (bool, pgenrt.Err) {
 
 // InOut
 func (p *callParserGen) n40(c *pgenrt.State, s *value) (bool, pgenrt.Err) {
+	if !p.f9(c) {
+		return false, pgenrt.Err{}
+	}
 	var nv *inOut
 	if p.reuse {
 		nv = p.slab_inOut.Alloc()
-		*nv = inOut{}
+		nv.In = nil
+		nv.Out = nil
+
 	} else {
 		nv = new(inOut)
 	}
@@ -866,11 +1076,15 @@ func (p *callParserGen) n41(c *pgenrt.State, s *value) (bool, pgenrt.Err) {
 		return e.On, e
 	}
 	var v string
-	if s.Ident != nil {
-		v = *s.Ident
-	}
-	for i := start; i < c.Cur; i++ {
-		v += p.Text(i)
+	if c.Cur == start+1 && s.Ident == nil {
+		v = p.Text(start) // one token: no concatenation
+	} else {
+		if s.Ident != nil {
+			v = *s.Ident
+		}
+		for i := start; i < c.Cur; i++ {
+			v += p.Text(i)
+		}
 	}
 	var ns *string
 	if p.reuse {
@@ -887,7 +1101,7 @@ func (p *callParserGen) n41(c *pgenrt.State, s *value) (bool, pgenrt.Err) {
 func (p *callParserGen) n42(c *pgenrt.State, s *value) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
-	{
+	if p.f10(c) {
 		b := *c
 		sv0 := s.Unknown
 		m, e := p.n36(&b, s)
@@ -904,7 +1118,7 @@ func (p *callParserGen) n42(c *pgenrt.State, s *value) (bool, pgenrt.Err) {
 		}
 		s.Unknown = sv0
 	}
-	{
+	if p.f1(c) {
 		b := *c
 		sv0 := s.Number
 		m, e := p.n37(&b, s)
@@ -921,7 +1135,7 @@ func (p *callParserGen) n42(c *pgenrt.State, s *value) (bool, pgenrt.Err) {
 		}
 		s.Number = sv0
 	}
-	{
+	if p.f11(c) {
 		b := *c
 		sv0 := s.String
 		m, e := p.n38(&b, s)
@@ -938,7 +1152,7 @@ func (p *callParserGen) n42(c *pgenrt.State, s *value) (bool, pgenrt.Err) {
 		}
 		s.String = sv0
 	}
-	{
+	if p.f12(c) {
 		b := *c
 		sv0 := s.Struct
 		m, e := p.n39(&b, s)
@@ -955,7 +1169,7 @@ func (p *callParserGen) n42(c *pgenrt.State, s *value) (bool, pgenrt.Err) {
 		}
 		s.Struct = sv0
 	}
-	{
+	if p.f9(c) {
 		b := *c
 		sv0 := s.InOut
 		m, e := p.n40(&b, s)
@@ -972,7 +1186,7 @@ func (p *callParserGen) n42(c *pgenrt.State, s *value) (bool, pgenrt.Err) {
 		}
 		s.InOut = sv0
 	}
-	{
+	if p.f3(c) {
 		b := *c
 		sv0 := s.Ident
 		m, e := p.n41(&b, s)
@@ -997,7 +1211,7 @@ func (p *callParserGen) n42(c *pgenrt.State, s *value) (bool, pgenrt.Err) {
 }
 
 func (p *callParserGen) s_value(c *pgenrt.State, s *value) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
+	p.SetPos(&s.Pos, c.Cur)
 	return c.Close(p.n42(c, s))
 }
 

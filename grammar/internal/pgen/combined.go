@@ -125,7 +125,8 @@ func (e *emitter) combinedLexer(ld *lexerDef, cb *combined, names string) {
 		gb.WriteString(strconv.Itoa(group[c]))
 		gb.WriteString(",")
 	}
-	// A state's row: the next rows by group, its rule, whether it loops.
+	// A state's row: the next rows by group, its rule, whether it loops
+	// (1) or ends every token (2).
 	stride := ngroups + 2
 	var tb strings.Builder
 	for s := range cb.trans {
@@ -146,6 +147,15 @@ func (e *emitter) combinedLexer(ld *lexerDef, cb *combined, names string) {
 		for c := 0; c < numClasses; c++ {
 			if c != '\n' && c != hiClass && cb.trans[s][c] == s && a >= 0 {
 				loops = 1
+			}
+		}
+		if a >= 0 {
+			final := true
+			for c := 0; c < numClasses; c++ {
+				final = final && cb.trans[s][c] < 0
+			}
+			if final {
+				loops = 2 // the token ends here
 			}
 		}
 		tb.WriteString(strconv.Itoa(a) + ", " + strconv.Itoa(loops) + ",")

@@ -136,6 +136,8 @@ type parserEmitter struct {
 	calls   map[node]string   // the function of each node written
 	bodies  map[string]string // a function's signature and body -> its name
 	slabs   []string          // types handed out from slabs ("string" among them)
+	first   *firstSets
+	preds   map[string]string // a first set's condition -> the function testing it
 }
 
 // parsers writes the parsers of a group: one type holding the functions
@@ -164,7 +166,7 @@ func (e *emitter) parsers(group []*parserDef) {
 		roots[i] = g.structType(pd.root)
 	}
 	pe := &parserEmitter{emitter: e, pd: pd, g: g, gen: pd.name + "Gen", name: pd.name, slabbed: pd.custom == nil,
-		calls: map[node]string{}, bodies: map[string]string{}}
+		calls: map[node]string{}, bodies: map[string]string{}, first: newFirstSets(g, pd), preds: map[string]string{}}
 	if len(group) > 1 {
 		if pd.custom != nil {
 			pe.name = pd.custom.typeName
@@ -316,6 +318,32 @@ func resetKeep(target, ptr string, s *structInfo) string {
 	return fmt.Sprintf("%s = %s{%s}", target, s.name, strings.Join(keep, ", "))
 }
 
+// resetSlabbed is the statements that clear *ptr, a value of s from a
+// slab, before its function parses into it, keeping the storage of its
+// slices: field by field, but for the Pos that the function sets first, as
+// the copy of a whole struct with pointers goes through the run time.
+func resetSlabbed(ptr string, s *structInfo) string {
+	var b strings.Builder
+	for _, f := range s.fields {
+		switch {
+		case f.name == "Pos" && s.hasPos:
+		case f.kind == kindString:
+			fmt.Fprintf(&b, "%s.%s = \"\"\n", ptr, f.name)
+		case f.kind == kindStringPtr || f.kind == kindStructPtr:
+			fmt.Fprintf(&b, "%s.%s = nil\n", ptr, f.name)
+		case f.kind == kindBool:
+			fmt.Fprintf(&b, "%s.%s = false\n", ptr, f.name)
+		case f.kind == kindStrings || f.kind == kindStructs || f.kind == kindStructPtrs:
+			fmt.Fprintf(&b, "%s.%s = %s.%s[:0]\n", ptr, f.name, ptr, f.name)
+		case f.kind == kindStruct:
+			fmt.Fprintf(&b, "%s.%s = %s{}\n", ptr, f.name, f.elem)
+		default:
+			return resetKeep("*"+ptr, ptr, s)
+		}
+	}
+	return b.String()
+}
+
 // resetRoot clears the root struct but keeps the storage of its slices.
 func resetRoot(s *structInfo) string { return resetKeep("*out", "out", s) }
 
@@ -398,7 +426,7 @@ func (pe *parserEmitter) structFunc(s *structInfo) {
 	pe.p("")
 	pe.p("func (p *%s) s_%s(c *pgenrt.State, s *%s) (bool, pgenrt.Err) {", pe.gen, s.name, s.name)
 	if s.hasPos {
-		pe.p("\ts.Pos = p.Pos(c.Cur)")
+		pe.p("\tp.SetPos(&s.Pos, c.Cur)")
 	}
 	if s.hasTokens {
 		pe.p("\tstart := c.Cur")
@@ -431,6 +459,38 @@ func (pe *parserEmitter) tokenAPI(gen string, pd *parserDef) {
 func (p *%[1]s) ParseTokens(toks []lexer.Token, eof lexer.Position, allowTrailing bool) (*%[3]s, int, error) {
 	return pgenrt.ParseTokens(%[5]s, &p.Tokens, (*%[6]s).s_%[3]s, toks, eof, allowTrailing, pgenFold_%[4]s[:], pgenExpect_%[4]s[:])
 }`, gen, pd.name, pd.root, pe.name, engine, pe.gen)
+}
+
+// may returns the call that reports whether n may do anything but miss
+// quietly at the cursor of the state c (see firstSet), writing its
+// function first; ok is false when n may on any token.
+func (pe *parserEmitter) may(n node, c string) (call string, ok bool) {
+	f := pe.first.of(n)
+	if f.all {
+		return "", false
+	}
+	return pe.test(f, strings.ReplaceAll(ebnf(n), "\n", " "), c), true
+}
+
+// test returns the call that reports whether the token at the cursor of
+// the state c is in f, writing its function first; what names what f
+// is the first set of.
+func (pe *parserEmitter) test(f firstSet, what, c string) string {
+	custom := pe.pd.custom != nil
+	cond := f.cond(custom)
+	fn, ok := pe.preds[cond]
+	if !ok {
+		fn = fmt.Sprintf("f%d", len(pe.preds))
+		pe.preds[cond] = fn
+		pe.p("")
+		pe.p("// %s reports whether the token at the cursor may start %s", fn, what)
+		pe.p("// (or another node of the same first set).")
+		pe.p("func (p *%s) %s(c *pgenrt.State) bool {", pe.gen, fn)
+		pe.p("\tt := p.Type(c.Cur)")
+		pe.p("\treturn %s", cond)
+		pe.p("}")
+	}
+	return fmt.Sprintf("p.%s(%s)", fn, c)
 }
 
 // written lists the fields of owner that captures in n set directly.
@@ -491,7 +551,11 @@ func (pe *parserEmitter) nodeFunc(n node, owner *structInfo) string {
 		w("\tvar first pgenrt.Err")
 		for _, a := range n.alts {
 			save, restore := saveRestore(written(a))
-			w("\t{")
+			if may, ok := pe.may(a, "c"); ok {
+				w("\tif %s {", may)
+			} else {
+				w("\t{")
+			}
 			w("\t\tb := *c")
 			if save != "" {
 				w("\t\t%s", save)
@@ -522,6 +586,11 @@ func (pe *parserEmitter) nodeFunc(n node, owner *structInfo) string {
 		save, restore := saveRestore(written(n.expr))
 		w("\tmatched := false")
 		w("\tfor {")
+		if may, ok := pe.may(n.expr, "c"); ok {
+			w("\t\tif !%s {", may)
+			w("\t\t\tbreak")
+			w("\t\t}")
+		}
 		w("\t\tb := *c")
 		if save != "" {
 			w("\t\t%s", save)
@@ -565,6 +634,23 @@ func (pe *parserEmitter) nodeFunc(n node, owner *structInfo) string {
 			w("\t}")
 		}
 		sn, isStruct := n.n.(*structNode)
+		if may, ok := pe.may(n.n, "c"); ok && isStruct {
+			w("\tif !%s {", may)
+			w("\t\treturn false, pgenrt.Err{}")
+			w("\t}")
+		} else if isStruct {
+			if f, rest, ok := pe.first.structFail(sn.info); ok {
+				// The struct fails at the cursor: its sequence's error,
+				// which its function records as the deepest.
+				var sb strings.Builder
+				writeSeqEBNF(&sb, true, rest)
+				w("\tif !%s {", pe.test(f, ebnf(sn), "c"))
+				w("\t\te := c.Fail(%d)", pe.expect(sb.String()))
+				w("\t\tc.MaybeUpdate(e)")
+				w("\t\treturn true, e")
+				w("\t}")
+			}
+		}
 		switch {
 		case isStruct && (f.kind == kindStructPtr || f.kind == kindStructPtrs):
 			t := sn.info.name
@@ -572,7 +658,7 @@ func (pe *parserEmitter) nodeFunc(n node, owner *structInfo) string {
 				w("\tvar nv *%s", t)
 				w("\tif p.reuse {")
 				w("\t\tnv = p.slab_%s.Alloc()", t)
-				w("\t\t%s", resetKeep("*nv", "nv", sn.info))
+				w("\t\t%s", resetSlabbed("nv", sn.info))
 				w("\t} else {")
 				w("\t\tnv = new(%s)", t)
 				w("\t}")
@@ -607,11 +693,15 @@ func (pe *parserEmitter) nodeFunc(n node, owner *structInfo) string {
 				w("\t}")
 			case kindStringPtr:
 				w("\tvar v string")
-				w("\tif s.%s != nil {", f.name)
-				w("\t\tv = *s.%s", f.name)
-				w("\t}")
-				w("\tfor i := start; i < c.Cur; i++ {")
-				w("\t\tv += p.Text(i)")
+				w("\tif c.Cur == start+1 && s.%s == nil {", f.name)
+				w("\t\tv = p.Text(start) // one token: no concatenation")
+				w("\t} else {")
+				w("\t\tif s.%s != nil {", f.name)
+				w("\t\t\tv = *s.%s", f.name)
+				w("\t\t}")
+				w("\t\tfor i := start; i < c.Cur; i++ {")
+				w("\t\t\tv += p.Text(i)")
+				w("\t\t}")
 				w("\t}")
 				if pe.slabbed {
 					w("\tvar ns *string")

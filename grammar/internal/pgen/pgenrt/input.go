@@ -33,6 +33,17 @@ func (in *Input) Pos(i int) lexer.Position {
 	return lexer.Position{Filename: in.filename, Offset: int(t.Start), Line: int(t.Line), Column: int(t.Col)}
 }
 
+// SetPos sets *p to the position of token i, field by field (the copy
+// of a whole Position, which holds a pointer, goes through the run time).
+func (in *Input) SetPos(p *lexer.Position, i int) {
+	t := &in.toks[i]
+	p.Filename = in.filename
+	p.Offset, p.Line, p.Column = int(t.Start), int(t.Line), int(t.Col)
+}
+
+// Type returns the rule of token i, -1 at the end of the input.
+func (in *Input) Type(i int) int32 { return in.toks[i].Type }
+
 // Text returns the text of token i.
 func (in *Input) Text(i int) string {
 	t := &in.toks[i]
@@ -105,6 +116,12 @@ func (t *Tokens) Tok(i int) *lexer.Token {
 
 // Pos returns the position of token i.
 func (t *Tokens) Pos(i int) lexer.Position { return t.Tok(i).Pos }
+
+// SetPos sets *p to the position of token i.
+func (t *Tokens) SetPos(p *lexer.Position, i int) { *p = t.Tok(i).Pos }
+
+// Type returns the type of token i.
+func (t *Tokens) Type(i int) lexer.TokenType { return t.Tok(i).Type }
 
 // Text returns the text of token i.
 func (t *Tokens) Text(i int) string { return t.Tok(i).Value }

@@ -40,7 +40,8 @@ type Lexer struct {
 	// first: the offset in Trans of the next state's row by group (-1: no
 	// rule goes on), then the first rule the state accepts (-1: none), then
 	// 1 when some ASCII bytes but the line feed lead back to the state (the
-	// lexer reads runs of them in a loop of their own), else 0. Rows are
+	// lexer reads runs of them in a loop of their own), 2 when the state
+	// accepts and no byte leads on (the token ends there), else 0. Rows are
 	// named by their offsets so that no step of the automaton multiplies.
 	Trans []int16
 
@@ -63,45 +64,15 @@ func (lx *Lexer) Lex(filename, s string, elide uint64, toks []Token) ([]Token, e
 	if lx.Automata != nil {
 		return lx.lexRules(filename, s, elide, toks)
 	}
-	group, trans := lx.Group, lx.Trans
-	ng := lx.Groups
-	lf := ng - 2 // the line feed's group; the next is the non-ASCII bytes'
 	line, col := int32(1), int32(1)
 	pos := 0
 	for pos < len(s) {
-		row, rule, end := 0, int(trans[ng]), pos
-		plain := true // no line break and no multi-byte rune read
-		for p := pos; p < len(s); {
-			g := int(group[s[p]])
-			size := 1
-			if g >= lf { // a line feed or a non-ASCII byte
-				plain = false
-				if g > lf {
-					_, size = utf8.DecodeRuneInString(s[p:])
-				}
-			}
-			row = int(trans[row+g])
-			if row < 0 {
-				break
-			}
-			p += size
-			if a := trans[row+ng]; a >= 0 {
-				if trans[row+ng+1] != 0 {
-					for ; p < len(s); p++ {
-						g := int(group[s[p]])
-						if g >= lf || int(trans[row+g]) != row {
-							break
-						}
-					}
-				}
-				rule, end = int(a), p
-			}
-		}
+		rule, end, plain := lx.next(s, pos)
 		if rule < 0 || end == pos {
 			return toks, lx.err(rule, filename, s, pos, line, col)
 		}
 		if elide&(1<<uint(rule)) == 0 {
-			toks = append(toks, Token{Type: int32(rule), Start: int32(pos), End: int32(end), Line: line, Col: col})
+			toks = push(toks, int32(rule), int32(pos), int32(end), line, col)
 		}
 		if plain {
 			col += int32(end - pos)
@@ -111,6 +82,61 @@ func (lx *Lexer) Lex(filename, s string, elide uint64, toks []Token) ([]Token, e
 		pos = end
 	}
 	return append(toks, Token{Type: -1, Start: int32(pos), End: int32(pos), Line: line, Col: col}), nil
+}
+
+// next reads the token at pos with the merged automaton: its rule (-1:
+// none), its end, and whether it holds neither a line feed nor a
+// multi-byte rune. It is a function of its own so that the variables of
+// Lex do not crowd its loop out of the registers.
+func (lx *Lexer) next(s string, pos int) (rule, end int, plain bool) {
+	group, trans := lx.Group, lx.Trans
+	ng := lx.Groups
+	lf := ng - 2 // the line feed's group; the next is the non-ASCII bytes'
+	row := 0
+	rule, end, plain = int(trans[ng]), pos, true
+	for p := pos; p < len(s); {
+		g := int(group[s[p]])
+		size := 1
+		if g >= lf { // a line feed or a non-ASCII byte
+			plain = false
+			if g > lf {
+				_, size = utf8.DecodeRuneInString(s[p:])
+			}
+		}
+		row = int(trans[row+g])
+		if row < 0 {
+			break
+		}
+		p += size
+		if a := trans[row+ng]; a >= 0 {
+			if f := trans[row+ng+1]; f == 2 {
+				return int(a), p, plain
+			} else if f != 0 {
+				for ; p < len(s); p++ {
+					g := int(group[s[p]])
+					if g >= lf || int(trans[row+g]) != row {
+						break
+					}
+				}
+			}
+			rule, end = int(a), p
+		}
+	}
+	return rule, end, plain
+}
+
+// push appends a token to toks, writing its fields in place: a Token
+// built whole and then copied is written in 4-byte parts and read back in
+// larger ones, which the processor cannot forward and waits for.
+func push(toks []Token, typ, start, end, line, col int32) []Token {
+	n := len(toks)
+	if n == cap(toks) {
+		toks = append(toks, Token{})
+	}
+	toks = toks[:n+1]
+	t := &toks[n]
+	t.Type, t.Start, t.End, t.Line, t.Col = typ, start, end, line, col
+	return toks
 }
 
 // lexRules is Lex with one automaton a rule.

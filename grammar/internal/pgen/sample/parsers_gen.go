@@ -25,11 +25,11 @@ var pgenLexer_sampleLexer = pgenrt.Lexer{
 	},
 	Trans: []int16{
 		29, 58, 87, 116, 145, 174, 203, 145, 232, 261, 290, 319, 348, 377, 377, 29, 377, 406, 377, 435, 464, 377, 377, 377, 377, 58, 29, -1, 0,
-		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 6, 0,
+		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 6, 2,
 		-1, 58, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 58, -1, 5, 1,
 		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 145, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 4, 0,
 		493, 493, 493, 522, 493, 493, 493, 493, 493, 493, 493, 493, 493, 493, 493, 493, 493, 493, 493, 493, 493, 493, 493, 493, 493, 493, 493, 6, 0,
-		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 4, 0,
+		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 4, 2,
 		551, 551, 551, 551, 551, 580, 551, 551, 551, 551, 551, 551, 551, 551, 551, 609, 551, 551, 551, 551, 551, 551, 551, 551, 551, 551, 551, 6, 0,
 		-1, -1, -1, -1, -1, -1, -1, -1, 232, 261, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 4, 0,
 		-1, -1, -1, -1, -1, -1, -1, 638, 261, 261, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 667, -1, -1, 1, 0,
@@ -44,13 +44,13 @@ var pgenLexer_sampleLexer = pgenrt.Lexer{
 		493, 493, 493, 522, 493, 493, 493, 493, 493, 493, 493, 493, 493, 493, 493, 493, 493, 493, 493, 493, 493, 493, 493, 493, 493, 493, 493, -1, 0,
 		-1, -1, -1, 493, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0, 0,
 		551, 551, 551, 551, 551, 580, 551, 551, 551, 551, 551, 551, 551, 551, 551, 609, 551, 551, 551, 551, 551, 551, 551, 551, 551, 551, 551, -1, 0,
-		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0, 0,
+		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0, 2,
 		551, 551, 551, 551, 551, 551, 551, 551, 551, 551, 551, 551, 551, 551, 551, 551, 551, 551, 551, 551, 551, 551, 551, 551, 551, -1, 551, -1, 0,
 		-1, -1, -1, -1, -1, -1, -1, -1, 638, 638, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 1, 1,
 		-1, -1, -1, -1, -1, -1, -1, -1, 812, 812, -1, -1, -1, 812, -1, -1, 812, 812, 812, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0,
 		-1, -1, -1, -1, -1, -1, -1, -1, 377, 377, -1, -1, -1, 377, 377, -1, 377, 377, 377, 377, 377, 377, 841, 377, 377, -1, -1, 3, 0,
 		-1, -1, -1, -1, -1, -1, -1, -1, 377, 377, -1, -1, -1, 377, 377, -1, 754, 377, 377, 377, 377, 377, 377, 377, 377, -1, -1, 3, 0,
-		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 2, 0,
+		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 2, 2,
 		-1, -1, -1, -1, -1, -1, -1, -1, 377, 377, -1, -1, -1, 377, 377, -1, 377, 377, 377, 377, 377, 377, 377, 754, 377, -1, -1, 3, 0,
 		-1, -1, -1, -1, -1, -1, -1, -1, 812, 812, -1, -1, -1, 812, -1, -1, 812, 812, 812, -1, -1, -1, -1, -1, -1, -1, -1, 1, 1,
 		-1, -1, -1, -1, -1, -1, -1, -1, 377, 377, -1, -1, -1, 377, 377, -1, 377, 754, 377, 377, 377, 377, 377, 377, 377, -1, -1, 3, 0,
@@ -103,6 +103,13 @@ func (p *programParserGen) parse(filename, s string, out *program, reuse bool) e
 	return p.Finish(&c, m, e, pgenExpect_programParser[:])
 }
 
+// f0 reports whether the token at the cursor may start <ident>
+// (or another node of the same first set).
+func (p *programParserGen) f0(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return 0x8>>uint32(t)&1 != 0
+}
+
 // <ident>
 func (p *programParserGen) n0(c *pgenrt.State, s *call) (bool, pgenrt.Err) {
 	start := c.Cur
@@ -117,6 +124,13 @@ func (p *programParserGen) n0(c *pgenrt.State, s *call) (bool, pgenrt.Err) {
 		s.Name += p.Text(i)
 	}
 	return true, pgenrt.Err{}
+}
+
+// f1 reports whether the token at the cursor may start ("." <ident>)
+// (or another node of the same first set).
+func (p *programParserGen) f1(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return t == 4 && (p.Text(c.Cur) == ".") || t == 6 && (p.Text(c.Cur) == ".")
 }
 
 // "." <ident>
@@ -134,6 +148,9 @@ func (p *programParserGen) n1(c *pgenrt.State, s *call) (bool, pgenrt.Err) {
 func (p *programParserGen) n2(c *pgenrt.State, s *call) (bool, pgenrt.Err) {
 	matched := false
 	for {
+		if !p.f1(c) {
+			break
+		}
 		b := *c
 		sv0 := s.Name
 		m, e := p.n1(&b, s)
@@ -172,6 +189,13 @@ func (p *programParserGen) n3(c *pgenrt.State, s *call) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
+// f2 reports whether the token at the cursor may start ("," Expr)
+// (or another node of the same first set).
+func (p *programParserGen) f2(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return t == 4 && (p.Text(c.Cur) == ",") || t == 6 && (p.Text(c.Cur) == ",")
+}
+
 // "," Expr
 func (p *programParserGen) n4(c *pgenrt.State, s *call) (bool, pgenrt.Err) {
 	if m, e := p.Lit(c, ","); !m || e.On {
@@ -187,6 +211,9 @@ func (p *programParserGen) n4(c *pgenrt.State, s *call) (bool, pgenrt.Err) {
 func (p *programParserGen) n5(c *pgenrt.State, s *call) (bool, pgenrt.Err) {
 	matched := false
 	for {
+		if !p.f2(c) {
+			break
+		}
 		b := *c
 		sv0 := s.Args
 		m, e := p.n4(&b, s)
@@ -213,6 +240,9 @@ func (p *programParserGen) n5(c *pgenrt.State, s *call) (bool, pgenrt.Err) {
 func (p *programParserGen) n6(c *pgenrt.State) (bool, pgenrt.Err) {
 	matched := false
 	for {
+		if !p.f2(c) {
+			break
+		}
 		b := *c
 		m, e := p.Lit(&b, ",")
 		if e.On {
@@ -295,12 +325,24 @@ func (p *programParserGen) n9(c *pgenrt.State, s *call) (bool, pgenrt.Err) {
 }
 
 func (p *programParserGen) s_call(c *pgenrt.State, s *call) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
+	p.SetPos(&s.Pos, c.Cur)
 	return c.Close(p.n9(c, s))
+}
+
+// f3 reports whether the token at the cursor may start Term
+// (or another node of the same first set).
+func (p *programParserGen) f3(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return 0xb>>uint32(t)&1 != 0 || t == 4 && (p.Text(c.Cur) == "(" || p.Text(c.Cur) == "-" || p.Text(c.Cur) == "[") || t == 6 && (p.Text(c.Cur) == "(" || p.Text(c.Cur) == "-" || p.Text(c.Cur) == "[")
 }
 
 // Term
 func (p *programParserGen) n10(c *pgenrt.State, s *expr) (bool, pgenrt.Err) {
+	if !p.f3(c) {
+		e := c.Fail(8)
+		c.MaybeUpdate(e)
+		return true, e
+	}
 	var v term
 	if m, e := p.s_term(c, &v); !m || e.On {
 		return e.On, e
@@ -309,8 +351,18 @@ func (p *programParserGen) n10(c *pgenrt.State, s *expr) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
+// f4 reports whether the token at the cursor may start OpRHS
+// (or another node of the same first set).
+func (p *programParserGen) f4(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return t == 4 && (p.Text(c.Cur) == "!=" || p.Text(c.Cur) == "&" || p.Text(c.Cur) == "*" || p.Text(c.Cur) == "+" || p.Text(c.Cur) == "-" || p.Text(c.Cur) == "/" || p.Text(c.Cur) == "<" || p.Text(c.Cur) == "<=" || p.Text(c.Cur) == "==" || p.Text(c.Cur) == ">" || p.Text(c.Cur) == ">=" || p.Text(c.Cur) == "|") || t == 6 && (p.Text(c.Cur) == "&" || p.Text(c.Cur) == "*" || p.Text(c.Cur) == "+" || p.Text(c.Cur) == "-" || p.Text(c.Cur) == "/" || p.Text(c.Cur) == "<" || p.Text(c.Cur) == ">" || p.Text(c.Cur) == "|")
+}
+
 // OpRHS
 func (p *programParserGen) n11(c *pgenrt.State, s *expr) (bool, pgenrt.Err) {
+	if !p.f4(c) {
+		return false, pgenrt.Err{}
+	}
 	var v opRHS
 	if m, e := p.s_opRHS(c, &v); !m || e.On {
 		return e.On, e
@@ -323,6 +375,9 @@ func (p *programParserGen) n11(c *pgenrt.State, s *expr) (bool, pgenrt.Err) {
 func (p *programParserGen) n12(c *pgenrt.State, s *expr) (bool, pgenrt.Err) {
 	matched := false
 	for {
+		if !p.f4(c) {
+			break
+		}
 		b := *c
 		sv0 := s.Ops
 		m, e := p.n11(&b, s)
@@ -343,6 +398,13 @@ func (p *programParserGen) n12(c *pgenrt.State, s *expr) (bool, pgenrt.Err) {
 	}
 	_ = matched
 	return true, pgenrt.Err{}
+}
+
+// f5 reports whether the token at the cursor may start ("?" Expr ":" Expr)
+// (or another node of the same first set).
+func (p *programParserGen) f5(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return t == 4 && (p.Text(c.Cur) == "?") || t == 6 && (p.Text(c.Cur) == "?")
 }
 
 // Expr
@@ -367,10 +429,10 @@ func (p *programParserGen) n14(c *pgenrt.State, s *expr) (bool, pgenrt.Err) {
 		return e.On, e
 	}
 	if m, e := p.n13(c, s); !m || e.On {
-		return true, c.Miss(e, 9)
+		return true, c.Miss(e, 10)
 	}
 	if m, e := p.Lit(c, ":"); !m || e.On {
-		return true, c.Miss(e, 10)
+		return true, c.Miss(e, 11)
 	}
 	if m, e := p.n13(c, s); !m || e.On {
 		return true, c.Miss(e, 3)
@@ -382,6 +444,9 @@ func (p *programParserGen) n14(c *pgenrt.State, s *expr) (bool, pgenrt.Err) {
 func (p *programParserGen) n15(c *pgenrt.State, s *expr) (bool, pgenrt.Err) {
 	matched := false
 	for {
+		if !p.f5(c) {
+			break
+		}
 		b := *c
 		sv0 := s.Check
 		m, e := p.n14(&b, s)
@@ -411,10 +476,10 @@ func (p *programParserGen) n16(c *pgenrt.State, s *expr) (bool, pgenrt.Err) {
 		return e.On, e
 	}
 	if m, e := p.n12(c, s); !m || e.On {
-		return true, c.Miss(e, 8)
+		return true, c.Miss(e, 9)
 	}
 	if m, e := p.n15(c, s); !m || e.On {
-		return true, c.Miss(e, 11)
+		return true, c.Miss(e, 12)
 	}
 	return true, pgenrt.Err{}
 }
@@ -433,12 +498,27 @@ func (p *programParserGen) n17(c *pgenrt.State, s *ifStmt) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
+// f6 reports whether the token at the cursor may start Stmt
+// (or another node of the same first set).
+func (p *programParserGen) f6(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return 0x8>>uint32(t)&1 != 0 || t == 2 && (p.Text(c.Cur) == "if" || p.Text(c.Cur) == "let") || t == 4 && (p.Text(c.Cur) == ";") || t == 6 && (p.Text(c.Cur) == ";")
+}
+
 // Stmt
 func (p *programParserGen) n18(c *pgenrt.State, s *ifStmt) (bool, pgenrt.Err) {
+	if !p.f6(c) {
+		return false, pgenrt.Err{}
+	}
 	var nv *stmt
 	if p.reuse {
 		nv = p.slab_stmt.Alloc()
-		*nv = stmt{Labels: nv.Labels[:0]}
+		nv.Let = nil
+		nv.If = nil
+		nv.Call = nil
+		nv.Empty = false
+		nv.Labels = nv.Labels[:0]
+
 	} else {
 		nv = new(stmt)
 	}
@@ -453,6 +533,9 @@ func (p *programParserGen) n18(c *pgenrt.State, s *ifStmt) (bool, pgenrt.Err) {
 func (p *programParserGen) n19(c *pgenrt.State, s *ifStmt) (bool, pgenrt.Err) {
 	matched := false
 	for {
+		if !p.f6(c) {
+			break
+		}
 		b := *c
 		sv0 := s.Then
 		m, e := p.n18(&b, s)
@@ -475,8 +558,18 @@ func (p *programParserGen) n19(c *pgenrt.State, s *ifStmt) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
+// f7 reports whether the token at the cursor may start ("else" "{" Stmt* "}")
+// (or another node of the same first set).
+func (p *programParserGen) f7(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return t == 2 && (p.Text(c.Cur) == "else") || t == 3 && (p.Text(c.Cur) == "else")
+}
+
 // Stmt
 func (p *programParserGen) n20(c *pgenrt.State, s *ifStmt) (bool, pgenrt.Err) {
+	if !p.f6(c) {
+		return false, pgenrt.Err{}
+	}
 	var v stmt
 	if m, e := p.s_stmt(c, &v); !m || e.On {
 		return e.On, e
@@ -489,6 +582,9 @@ func (p *programParserGen) n20(c *pgenrt.State, s *ifStmt) (bool, pgenrt.Err) {
 func (p *programParserGen) n21(c *pgenrt.State, s *ifStmt) (bool, pgenrt.Err) {
 	matched := false
 	for {
+		if !p.f6(c) {
+			break
+		}
 		b := *c
 		sv0 := s.Else
 		m, e := p.n20(&b, s)
@@ -517,13 +613,13 @@ func (p *programParserGen) n22(c *pgenrt.State, s *ifStmt) (bool, pgenrt.Err) {
 		return e.On, e
 	}
 	if m, e := p.Lit(c, "{"); !m || e.On {
-		return true, c.Miss(e, 16)
-	}
-	if m, e := p.n21(c, s); !m || e.On {
 		return true, c.Miss(e, 17)
 	}
-	if m, e := p.Lit(c, "}"); !m || e.On {
+	if m, e := p.n21(c, s); !m || e.On {
 		return true, c.Miss(e, 18)
+	}
+	if m, e := p.Lit(c, "}"); !m || e.On {
+		return true, c.Miss(e, 19)
 	}
 	return true, pgenrt.Err{}
 }
@@ -532,6 +628,9 @@ func (p *programParserGen) n22(c *pgenrt.State, s *ifStmt) (bool, pgenrt.Err) {
 func (p *programParserGen) n23(c *pgenrt.State, s *ifStmt) (bool, pgenrt.Err) {
 	matched := false
 	for {
+		if !p.f7(c) {
+			break
+		}
 		b := *c
 		sv0 := s.Else
 		m, e := p.n22(&b, s)
@@ -561,25 +660,32 @@ func (p *programParserGen) n24(c *pgenrt.State, s *ifStmt) (bool, pgenrt.Err) {
 		return e.On, e
 	}
 	if m, e := p.n17(c, s); !m || e.On {
-		return true, c.Miss(e, 12)
-	}
-	if m, e := p.Lit(c, "{"); !m || e.On {
 		return true, c.Miss(e, 13)
 	}
-	if m, e := p.n19(c, s); !m || e.On {
+	if m, e := p.Lit(c, "{"); !m || e.On {
 		return true, c.Miss(e, 14)
 	}
-	if m, e := p.Lit(c, "}"); !m || e.On {
+	if m, e := p.n19(c, s); !m || e.On {
 		return true, c.Miss(e, 15)
 	}
+	if m, e := p.Lit(c, "}"); !m || e.On {
+		return true, c.Miss(e, 16)
+	}
 	if m, e := p.n23(c, s); !m || e.On {
-		return true, c.Miss(e, 19)
+		return true, c.Miss(e, 20)
 	}
 	return true, pgenrt.Err{}
 }
 
 func (p *programParserGen) s_ifStmt(c *pgenrt.State, s *ifStmt) (bool, pgenrt.Err) {
 	return c.Close(p.n24(c, s))
+}
+
+// f8 reports whether the token at the cursor may start "!"
+// (or another node of the same first set).
+func (p *programParserGen) f8(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return t == 4 && (p.Text(c.Cur) == "!") || t == 6 && (p.Text(c.Cur) == "!")
 }
 
 // "!"
@@ -598,6 +704,9 @@ func (p *programParserGen) n25(c *pgenrt.State, s *letStmt) (bool, pgenrt.Err) {
 func (p *programParserGen) n26(c *pgenrt.State, s *letStmt) (bool, pgenrt.Err) {
 	matched := false
 	for {
+		if !p.f8(c) {
+			break
+		}
 		b := *c
 		sv0 := s.Const
 		m, e := p.n25(&b, s)
@@ -637,6 +746,13 @@ func (p *programParserGen) n27(c *pgenrt.State, s *letStmt) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
+// f9 reports whether the token at the cursor may start (":" <ident> ("." <ident>)*)
+// (or another node of the same first set).
+func (p *programParserGen) f9(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return t == 4 && (p.Text(c.Cur) == ":") || t == 6 && (p.Text(c.Cur) == ":")
+}
+
 // <ident>
 func (p *programParserGen) n28(c *pgenrt.State, s *letStmt) (bool, pgenrt.Err) {
 	start := c.Cur
@@ -644,11 +760,15 @@ func (p *programParserGen) n28(c *pgenrt.State, s *letStmt) (bool, pgenrt.Err) {
 		return e.On, e
 	}
 	var v string
-	if s.Type != nil {
-		v = *s.Type
-	}
-	for i := start; i < c.Cur; i++ {
-		v += p.Text(i)
+	if c.Cur == start+1 && s.Type == nil {
+		v = p.Text(start) // one token: no concatenation
+	} else {
+		if s.Type != nil {
+			v = *s.Type
+		}
+		for i := start; i < c.Cur; i++ {
+			v += p.Text(i)
+		}
 	}
 	var ns *string
 	if p.reuse {
@@ -676,6 +796,9 @@ func (p *programParserGen) n29(c *pgenrt.State, s *letStmt) (bool, pgenrt.Err) {
 func (p *programParserGen) n30(c *pgenrt.State, s *letStmt) (bool, pgenrt.Err) {
 	matched := false
 	for {
+		if !p.f1(c) {
+			break
+		}
 		b := *c
 		sv0 := s.Type
 		m, e := p.n29(&b, s)
@@ -704,10 +827,10 @@ func (p *programParserGen) n31(c *pgenrt.State, s *letStmt) (bool, pgenrt.Err) {
 		return e.On, e
 	}
 	if m, e := p.n28(c, s); !m || e.On {
-		return true, c.Miss(e, 22)
+		return true, c.Miss(e, 23)
 	}
 	if m, e := p.n30(c, s); !m || e.On {
-		return true, c.Miss(e, 23)
+		return true, c.Miss(e, 24)
 	}
 	return true, pgenrt.Err{}
 }
@@ -716,6 +839,9 @@ func (p *programParserGen) n31(c *pgenrt.State, s *letStmt) (bool, pgenrt.Err) {
 func (p *programParserGen) n32(c *pgenrt.State, s *letStmt) (bool, pgenrt.Err) {
 	matched := false
 	for {
+		if !p.f9(c) {
+			break
+		}
 		b := *c
 		sv0 := s.Type
 		m, e := p.n31(&b, s)
@@ -755,16 +881,16 @@ func (p *programParserGen) n34(c *pgenrt.State, s *letStmt) (bool, pgenrt.Err) {
 		return e.On, e
 	}
 	if m, e := p.n26(c, s); !m || e.On {
-		return true, c.Miss(e, 20)
-	}
-	if m, e := p.n27(c, s); !m || e.On {
 		return true, c.Miss(e, 21)
 	}
+	if m, e := p.n27(c, s); !m || e.On {
+		return true, c.Miss(e, 22)
+	}
 	if m, e := p.n32(c, s); !m || e.On {
-		return true, c.Miss(e, 24)
+		return true, c.Miss(e, 25)
 	}
 	if m, e := p.Lit(c, "="); !m || e.On {
-		return true, c.Miss(e, 25)
+		return true, c.Miss(e, 26)
 	}
 	if m, e := p.n33(c, s); !m || e.On {
 		return true, c.Miss(e, 3)
@@ -773,8 +899,85 @@ func (p *programParserGen) n34(c *pgenrt.State, s *letStmt) (bool, pgenrt.Err) {
 }
 
 func (p *programParserGen) s_letStmt(c *pgenrt.State, s *letStmt) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
+	p.SetPos(&s.Pos, c.Cur)
 	return c.Close(p.n34(c, s))
+}
+
+// f10 reports whether the token at the cursor may start "=="
+// (or another node of the same first set).
+func (p *programParserGen) f10(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return t == 4 && (p.Text(c.Cur) == "==")
+}
+
+// f11 reports whether the token at the cursor may start "!="
+// (or another node of the same first set).
+func (p *programParserGen) f11(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return t == 4 && (p.Text(c.Cur) == "!=")
+}
+
+// f12 reports whether the token at the cursor may start "<"
+// (or another node of the same first set).
+func (p *programParserGen) f12(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return t == 4 && (p.Text(c.Cur) == "<") || t == 6 && (p.Text(c.Cur) == "<")
+}
+
+// f13 reports whether the token at the cursor may start ">"
+// (or another node of the same first set).
+func (p *programParserGen) f13(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return t == 4 && (p.Text(c.Cur) == ">") || t == 6 && (p.Text(c.Cur) == ">")
+}
+
+// f14 reports whether the token at the cursor may start "<="
+// (or another node of the same first set).
+func (p *programParserGen) f14(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return t == 4 && (p.Text(c.Cur) == "<=")
+}
+
+// f15 reports whether the token at the cursor may start ">="
+// (or another node of the same first set).
+func (p *programParserGen) f15(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return t == 4 && (p.Text(c.Cur) == ">=")
+}
+
+// f16 reports whether the token at the cursor may start "+"
+// (or another node of the same first set).
+func (p *programParserGen) f16(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return t == 4 && (p.Text(c.Cur) == "+") || t == 6 && (p.Text(c.Cur) == "+")
+}
+
+// f17 reports whether the token at the cursor may start "-"
+// (or another node of the same first set).
+func (p *programParserGen) f17(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return t == 4 && (p.Text(c.Cur) == "-") || t == 6 && (p.Text(c.Cur) == "-")
+}
+
+// f18 reports whether the token at the cursor may start "*"
+// (or another node of the same first set).
+func (p *programParserGen) f18(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return t == 4 && (p.Text(c.Cur) == "*") || t == 6 && (p.Text(c.Cur) == "*")
+}
+
+// f19 reports whether the token at the cursor may start "/"
+// (or another node of the same first set).
+func (p *programParserGen) f19(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return t == 4 && (p.Text(c.Cur) == "/") || t == 6 && (p.Text(c.Cur) == "/")
+}
+
+// f20 reports whether the token at the cursor may start "&" "&"
+// (or another node of the same first set).
+func (p *programParserGen) f20(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return t == 4 && (p.Text(c.Cur) == "&") || t == 6 && (p.Text(c.Cur) == "&")
 }
 
 // "&" "&"
@@ -783,9 +986,16 @@ func (p *programParserGen) n35(c *pgenrt.State) (bool, pgenrt.Err) {
 		return e.On, e
 	}
 	if m, e := p.Lit(c, "&"); !m || e.On {
-		return true, c.Miss(e, 26)
+		return true, c.Miss(e, 27)
 	}
 	return true, pgenrt.Err{}
+}
+
+// f21 reports whether the token at the cursor may start "|" "|"
+// (or another node of the same first set).
+func (p *programParserGen) f21(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return t == 4 && (p.Text(c.Cur) == "|") || t == 6 && (p.Text(c.Cur) == "|")
 }
 
 // "|" "|"
@@ -794,7 +1004,7 @@ func (p *programParserGen) n36(c *pgenrt.State) (bool, pgenrt.Err) {
 		return e.On, e
 	}
 	if m, e := p.Lit(c, "|"); !m || e.On {
-		return true, c.Miss(e, 27)
+		return true, c.Miss(e, 28)
 	}
 	return true, pgenrt.Err{}
 }
@@ -803,7 +1013,7 @@ func (p *programParserGen) n36(c *pgenrt.State) (bool, pgenrt.Err) {
 func (p *programParserGen) n37(c *pgenrt.State) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
-	{
+	if p.f10(c) {
 		b := *c
 		m, e := p.Lit(&b, "==")
 		if e.On {
@@ -818,7 +1028,7 @@ func (p *programParserGen) n37(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	{
+	if p.f11(c) {
 		b := *c
 		m, e := p.Lit(&b, "!=")
 		if e.On {
@@ -833,7 +1043,7 @@ func (p *programParserGen) n37(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	{
+	if p.f12(c) {
 		b := *c
 		m, e := p.Lit(&b, "<")
 		if e.On {
@@ -848,7 +1058,7 @@ func (p *programParserGen) n37(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	{
+	if p.f13(c) {
 		b := *c
 		m, e := p.Lit(&b, ">")
 		if e.On {
@@ -863,7 +1073,7 @@ func (p *programParserGen) n37(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	{
+	if p.f14(c) {
 		b := *c
 		m, e := p.Lit(&b, "<=")
 		if e.On {
@@ -878,7 +1088,7 @@ func (p *programParserGen) n37(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	{
+	if p.f15(c) {
 		b := *c
 		m, e := p.Lit(&b, ">=")
 		if e.On {
@@ -893,7 +1103,7 @@ func (p *programParserGen) n37(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	{
+	if p.f16(c) {
 		b := *c
 		m, e := p.Lit(&b, "+")
 		if e.On {
@@ -908,7 +1118,7 @@ func (p *programParserGen) n37(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	{
+	if p.f17(c) {
 		b := *c
 		m, e := p.Lit(&b, "-")
 		if e.On {
@@ -923,7 +1133,7 @@ func (p *programParserGen) n37(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	{
+	if p.f18(c) {
 		b := *c
 		m, e := p.Lit(&b, "*")
 		if e.On {
@@ -938,7 +1148,7 @@ func (p *programParserGen) n37(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	{
+	if p.f19(c) {
 		b := *c
 		m, e := p.Lit(&b, "/")
 		if e.On {
@@ -953,7 +1163,7 @@ func (p *programParserGen) n37(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	{
+	if p.f20(c) {
 		b := *c
 		m, e := p.n35(&b)
 		if e.On {
@@ -968,7 +1178,7 @@ func (p *programParserGen) n37(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	{
+	if p.f21(c) {
 		b := *c
 		m, e := p.n36(&b)
 		if e.On {
@@ -1008,6 +1218,11 @@ func (p *programParserGen) n38(c *pgenrt.State, s *opRHS) (bool, pgenrt.Err) {
 
 // Term
 func (p *programParserGen) n39(c *pgenrt.State, s *opRHS) (bool, pgenrt.Err) {
+	if !p.f3(c) {
+		e := c.Fail(8)
+		c.MaybeUpdate(e)
+		return true, e
+	}
 	var v term
 	if m, e := p.s_term(c, &v); !m || e.On {
 		return e.On, e
@@ -1022,7 +1237,7 @@ func (p *programParserGen) n40(c *pgenrt.State, s *opRHS) (bool, pgenrt.Err) {
 		return e.On, e
 	}
 	if m, e := p.n39(c, s); !m || e.On {
-		return true, c.Miss(e, 28)
+		return true, c.Miss(e, 29)
 	}
 	return true, pgenrt.Err{}
 }
@@ -1033,10 +1248,18 @@ func (p *programParserGen) s_opRHS(c *pgenrt.State, s *opRHS) (bool, pgenrt.Err)
 
 // Stmt
 func (p *programParserGen) n41(c *pgenrt.State, s *program) (bool, pgenrt.Err) {
+	if !p.f6(c) {
+		return false, pgenrt.Err{}
+	}
 	var nv *stmt
 	if p.reuse {
 		nv = p.slab_stmt.Alloc()
-		*nv = stmt{Labels: nv.Labels[:0]}
+		nv.Let = nil
+		nv.If = nil
+		nv.Call = nil
+		nv.Empty = false
+		nv.Labels = nv.Labels[:0]
+
 	} else {
 		nv = new(stmt)
 	}
@@ -1047,10 +1270,20 @@ func (p *programParserGen) n41(c *pgenrt.State, s *program) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
+// f22 reports whether the token at the cursor may start ";"
+// (or another node of the same first set).
+func (p *programParserGen) f22(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return t == 4 && (p.Text(c.Cur) == ";") || t == 6 && (p.Text(c.Cur) == ";")
+}
+
 // ";"?
 func (p *programParserGen) n42(c *pgenrt.State) (bool, pgenrt.Err) {
 	matched := false
 	for {
+		if !p.f22(c) {
+			break
+		}
 		b := *c
 		m, e := p.Lit(&b, ";")
 		if e.On {
@@ -1077,7 +1310,7 @@ func (p *programParserGen) n43(c *pgenrt.State, s *program) (bool, pgenrt.Err) {
 		return e.On, e
 	}
 	if m, e := p.n42(c); !m || e.On {
-		return true, c.Miss(e, 29)
+		return true, c.Miss(e, 30)
 	}
 	return true, pgenrt.Err{}
 }
@@ -1086,6 +1319,9 @@ func (p *programParserGen) n43(c *pgenrt.State, s *program) (bool, pgenrt.Err) {
 func (p *programParserGen) n44(c *pgenrt.State, s *program) (bool, pgenrt.Err) {
 	matched := false
 	for {
+		if !p.f6(c) {
+			break
+		}
 		b := *c
 		sv0 := s.Stmts
 		m, e := p.n43(&b, s)
@@ -1109,16 +1345,30 @@ func (p *programParserGen) n44(c *pgenrt.State, s *program) (bool, pgenrt.Err) {
 }
 
 func (p *programParserGen) s_program(c *pgenrt.State, s *program) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
+	p.SetPos(&s.Pos, c.Cur)
 	return c.Close(p.n44(c, s))
+}
+
+// f23 reports whether the token at the cursor may start LetStmt
+// (or another node of the same first set).
+func (p *programParserGen) f23(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return t == 2 && (p.Text(c.Cur) == "let") || t == 3 && (p.Text(c.Cur) == "let")
 }
 
 // LetStmt
 func (p *programParserGen) n45(c *pgenrt.State, s *stmt) (bool, pgenrt.Err) {
+	if !p.f23(c) {
+		return false, pgenrt.Err{}
+	}
 	var nv *letStmt
 	if p.reuse {
 		nv = p.slab_letStmt.Alloc()
-		*nv = letStmt{}
+		nv.Const = false
+		nv.Name = ""
+		nv.Type = nil
+		nv.Value = expr{}
+
 	} else {
 		nv = new(letStmt)
 	}
@@ -1129,12 +1379,25 @@ func (p *programParserGen) n45(c *pgenrt.State, s *stmt) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
+// f24 reports whether the token at the cursor may start IfStmt
+// (or another node of the same first set).
+func (p *programParserGen) f24(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return t == 2 && (p.Text(c.Cur) == "if") || t == 3 && (p.Text(c.Cur) == "if")
+}
+
 // IfStmt
 func (p *programParserGen) n46(c *pgenrt.State, s *stmt) (bool, pgenrt.Err) {
+	if !p.f24(c) {
+		return false, pgenrt.Err{}
+	}
 	var nv *ifStmt
 	if p.reuse {
 		nv = p.slab_ifStmt.Alloc()
-		*nv = ifStmt{Then: nv.Then[:0], Else: nv.Else[:0]}
+		nv.Cond = expr{}
+		nv.Then = nv.Then[:0]
+		nv.Else = nv.Else[:0]
+
 	} else {
 		nv = new(ifStmt)
 	}
@@ -1147,10 +1410,15 @@ func (p *programParserGen) n46(c *pgenrt.State, s *stmt) (bool, pgenrt.Err) {
 
 // Call
 func (p *programParserGen) n47(c *pgenrt.State, s *stmt) (bool, pgenrt.Err) {
+	if !p.f0(c) {
+		return false, pgenrt.Err{}
+	}
 	var nv *call
 	if p.reuse {
 		nv = p.slab_call.Alloc()
-		*nv = call{Args: nv.Args[:0]}
+		nv.Name = ""
+		nv.Args = nv.Args[:0]
+
 	} else {
 		nv = new(call)
 	}
@@ -1200,6 +1468,9 @@ func (p *programParserGen) n50(c *pgenrt.State, s *stmt) (bool, pgenrt.Err) {
 func (p *programParserGen) n51(c *pgenrt.State, s *stmt) (bool, pgenrt.Err) {
 	matched := false
 	for {
+		if !p.f2(c) {
+			break
+		}
 		b := *c
 		sv0 := s.Labels
 		m, e := p.n50(&b, s)
@@ -1228,10 +1499,10 @@ func (p *programParserGen) n52(c *pgenrt.State, s *stmt) (bool, pgenrt.Err) {
 		return e.On, e
 	}
 	if m, e := p.n49(c, s); !m || e.On {
-		return true, c.Miss(e, 30)
+		return true, c.Miss(e, 31)
 	}
 	if m, e := p.n51(c, s); !m || e.On {
-		return true, c.Miss(e, 31)
+		return true, c.Miss(e, 32)
 	}
 	return true, pgenrt.Err{}
 }
@@ -1240,6 +1511,9 @@ func (p *programParserGen) n52(c *pgenrt.State, s *stmt) (bool, pgenrt.Err) {
 func (p *programParserGen) n53(c *pgenrt.State, s *stmt) (bool, pgenrt.Err) {
 	matched := false
 	for {
+		if !p.f9(c) {
+			break
+		}
 		b := *c
 		sv0 := s.Labels
 		m, e := p.n52(&b, s)
@@ -1269,7 +1543,7 @@ func (p *programParserGen) n54(c *pgenrt.State, s *stmt) (bool, pgenrt.Err) {
 		return e.On, e
 	}
 	if m, e := p.n53(c, s); !m || e.On {
-		return true, c.Miss(e, 32)
+		return true, c.Miss(e, 33)
 	}
 	return true, pgenrt.Err{}
 }
@@ -1278,7 +1552,7 @@ func (p *programParserGen) n54(c *pgenrt.State, s *stmt) (bool, pgenrt.Err) {
 func (p *programParserGen) n55(c *pgenrt.State, s *stmt) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
-	{
+	if p.f23(c) {
 		b := *c
 		sv0 := s.Let
 		m, e := p.n45(&b, s)
@@ -1295,7 +1569,7 @@ func (p *programParserGen) n55(c *pgenrt.State, s *stmt) (bool, pgenrt.Err) {
 		}
 		s.Let = sv0
 	}
-	{
+	if p.f24(c) {
 		b := *c
 		sv0 := s.If
 		m, e := p.n46(&b, s)
@@ -1312,7 +1586,7 @@ func (p *programParserGen) n55(c *pgenrt.State, s *stmt) (bool, pgenrt.Err) {
 		}
 		s.If = sv0
 	}
-	{
+	if p.f0(c) {
 		b := *c
 		sv0 := s.Call
 		m, e := p.n47(&b, s)
@@ -1329,7 +1603,7 @@ func (p *programParserGen) n55(c *pgenrt.State, s *stmt) (bool, pgenrt.Err) {
 		}
 		s.Call = sv0
 	}
-	{
+	if p.f22(c) {
 		b := *c
 		sv0, sv1 := s.Empty, s.Labels
 		m, e := p.n54(&b, s)
@@ -1354,7 +1628,7 @@ func (p *programParserGen) n55(c *pgenrt.State, s *stmt) (bool, pgenrt.Err) {
 }
 
 func (p *programParserGen) s_stmt(c *pgenrt.State, s *stmt) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
+	p.SetPos(&s.Pos, c.Cur)
 	return c.Close(p.n55(c, s))
 }
 
@@ -1374,6 +1648,9 @@ func (p *programParserGen) n56(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 func (p *programParserGen) n57(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 	matched := false
 	for {
+		if !p.f17(c) {
+			break
+		}
 		b := *c
 		sv0 := s.Neg
 		m, e := p.n56(&b, s)
@@ -1397,6 +1674,13 @@ func (p *programParserGen) n57(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
+// f25 reports whether the token at the cursor may start <num>
+// (or another node of the same first set).
+func (p *programParserGen) f25(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return 0x2>>uint32(t)&1 != 0
+}
+
 // <num>
 func (p *programParserGen) n58(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 	start := c.Cur
@@ -1404,11 +1688,15 @@ func (p *programParserGen) n58(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 		return e.On, e
 	}
 	var v string
-	if s.Num != nil {
-		v = *s.Num
-	}
-	for i := start; i < c.Cur; i++ {
-		v += p.Text(i)
+	if c.Cur == start+1 && s.Num == nil {
+		v = p.Text(start) // one token: no concatenation
+	} else {
+		if s.Num != nil {
+			v = *s.Num
+		}
+		for i := start; i < c.Cur; i++ {
+			v += p.Text(i)
+		}
 	}
 	var ns *string
 	if p.reuse {
@@ -1421,6 +1709,13 @@ func (p *programParserGen) n58(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
+// f26 reports whether the token at the cursor may start <str>
+// (or another node of the same first set).
+func (p *programParserGen) f26(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return 0x1>>uint32(t)&1 != 0
+}
+
 // <str>
 func (p *programParserGen) n59(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 	start := c.Cur
@@ -1428,11 +1723,15 @@ func (p *programParserGen) n59(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 		return e.On, e
 	}
 	var v string
-	if s.Str != nil {
-		v = *s.Str
-	}
-	for i := start; i < c.Cur; i++ {
-		v += p.Text(i)
+	if c.Cur == start+1 && s.Str == nil {
+		v = p.Text(start) // one token: no concatenation
+	} else {
+		if s.Str != nil {
+			v = *s.Str
+		}
+		for i := start; i < c.Cur; i++ {
+			v += p.Text(i)
+		}
 	}
 	var ns *string
 	if p.reuse {
@@ -1447,10 +1746,15 @@ func (p *programParserGen) n59(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 
 // Call
 func (p *programParserGen) n60(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
+	if !p.f0(c) {
+		return false, pgenrt.Err{}
+	}
 	var nv *call
 	if p.reuse {
 		nv = p.slab_call.Alloc()
-		*nv = call{Args: nv.Args[:0]}
+		nv.Name = ""
+		nv.Args = nv.Args[:0]
+
 	} else {
 		nv = new(call)
 	}
@@ -1468,11 +1772,15 @@ func (p *programParserGen) n61(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 		return e.On, e
 	}
 	var v string
-	if s.Var != nil {
-		v = *s.Var
-	}
-	for i := start; i < c.Cur; i++ {
-		v += p.Text(i)
+	if c.Cur == start+1 && s.Var == nil {
+		v = p.Text(start) // one token: no concatenation
+	} else {
+		if s.Var != nil {
+			v = *s.Var
+		}
+		for i := start; i < c.Cur; i++ {
+			v += p.Text(i)
+		}
 	}
 	var ns *string
 	if p.reuse {
@@ -1483,6 +1791,13 @@ func (p *programParserGen) n61(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 	*ns = v
 	s.Var = ns
 	return true, pgenrt.Err{}
+}
+
+// f27 reports whether the token at the cursor may start "(" Expr ")"
+// (or another node of the same first set).
+func (p *programParserGen) f27(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return t == 4 && (p.Text(c.Cur) == "(") || t == 6 && (p.Text(c.Cur) == "(")
 }
 
 // Expr
@@ -1507,7 +1822,7 @@ func (p *programParserGen) n63(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 		return e.On, e
 	}
 	if m, e := p.n62(c, s); !m || e.On {
-		return true, c.Miss(e, 33)
+		return true, c.Miss(e, 34)
 	}
 	if m, e := p.Lit(c, ")"); !m || e.On {
 		return true, c.Miss(e, 7)
@@ -1515,11 +1830,25 @@ func (p *programParserGen) n63(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
+// f28 reports whether the token at the cursor may start "[" ((<num> | <str>) ("," (<num> | <str>))*)? "]"
+// (or another node of the same first set).
+func (p *programParserGen) f28(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return t == 4 && (p.Text(c.Cur) == "[") || t == 6 && (p.Text(c.Cur) == "[")
+}
+
+// f29 reports whether the token at the cursor may start ((<num> | <str>) ("," (<num> | <str>))*)
+// (or another node of the same first set).
+func (p *programParserGen) f29(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return 0x3>>uint32(t)&1 != 0
+}
+
 // <num> | <str>
 func (p *programParserGen) n64(c *pgenrt.State) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
-	{
+	if p.f25(c) {
 		b := *c
 		m, e := p.Ref(&b, 1)
 		if e.On {
@@ -1534,7 +1863,7 @@ func (p *programParserGen) n64(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	{
+	if p.f26(c) {
 		b := *c
 		m, e := p.Ref(&b, 0)
 		if e.On {
@@ -1574,7 +1903,7 @@ func (p *programParserGen) n66(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 		return e.On, e
 	}
 	if m, e := p.n65(c, s); !m || e.On {
-		return true, c.Miss(e, 34)
+		return true, c.Miss(e, 35)
 	}
 	return true, pgenrt.Err{}
 }
@@ -1583,6 +1912,9 @@ func (p *programParserGen) n66(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 func (p *programParserGen) n67(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 	matched := false
 	for {
+		if !p.f2(c) {
+			break
+		}
 		b := *c
 		sv0 := s.List
 		m, e := p.n66(&b, s)
@@ -1611,7 +1943,7 @@ func (p *programParserGen) n68(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 		return e.On, e
 	}
 	if m, e := p.n67(c, s); !m || e.On {
-		return true, c.Miss(e, 35)
+		return true, c.Miss(e, 36)
 	}
 	return true, pgenrt.Err{}
 }
@@ -1620,6 +1952,9 @@ func (p *programParserGen) n68(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 func (p *programParserGen) n69(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 	matched := false
 	for {
+		if !p.f29(c) {
+			break
+		}
 		b := *c
 		sv0 := s.List
 		m, e := p.n68(&b, s)
@@ -1649,10 +1984,10 @@ func (p *programParserGen) n70(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 		return e.On, e
 	}
 	if m, e := p.n69(c, s); !m || e.On {
-		return true, c.Miss(e, 36)
+		return true, c.Miss(e, 37)
 	}
 	if m, e := p.Lit(c, "]"); !m || e.On {
-		return true, c.Miss(e, 37)
+		return true, c.Miss(e, 38)
 	}
 	return true, pgenrt.Err{}
 }
@@ -1661,7 +1996,7 @@ func (p *programParserGen) n70(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 func (p *programParserGen) n71(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
-	{
+	if p.f25(c) {
 		b := *c
 		sv0 := s.Num
 		m, e := p.n58(&b, s)
@@ -1678,7 +2013,7 @@ func (p *programParserGen) n71(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 		}
 		s.Num = sv0
 	}
-	{
+	if p.f26(c) {
 		b := *c
 		sv0 := s.Str
 		m, e := p.n59(&b, s)
@@ -1695,7 +2030,7 @@ func (p *programParserGen) n71(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 		}
 		s.Str = sv0
 	}
-	{
+	if p.f0(c) {
 		b := *c
 		sv0 := s.Call
 		m, e := p.n60(&b, s)
@@ -1712,7 +2047,7 @@ func (p *programParserGen) n71(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 		}
 		s.Call = sv0
 	}
-	{
+	if p.f0(c) {
 		b := *c
 		sv0 := s.Var
 		m, e := p.n61(&b, s)
@@ -1729,7 +2064,7 @@ func (p *programParserGen) n71(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 		}
 		s.Var = sv0
 	}
-	{
+	if p.f27(c) {
 		b := *c
 		sv0 := s.Sub
 		m, e := p.n63(&b, s)
@@ -1746,7 +2081,7 @@ func (p *programParserGen) n71(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 		}
 		s.Sub = sv0
 	}
-	{
+	if p.f28(c) {
 		b := *c
 		sv0 := s.List
 		m, e := p.n70(&b, s)
@@ -1789,7 +2124,7 @@ func (p *programParserGen) n73(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 		return true, c.Miss(e, 39)
 	}
 	if m, e := p.Lit(c, "]"); !m || e.On {
-		return true, c.Miss(e, 37)
+		return true, c.Miss(e, 38)
 	}
 	return true, pgenrt.Err{}
 }
@@ -1798,6 +2133,9 @@ func (p *programParserGen) n73(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 func (p *programParserGen) n74(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 	matched := false
 	for {
+		if !p.f28(c) {
+			break
+		}
 		b := *c
 		sv0 := s.Index
 		m, e := p.n73(&b, s)
@@ -1826,7 +2164,7 @@ func (p *programParserGen) n75(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 		return e.On, e
 	}
 	if m, e := p.n71(c, s); !m || e.On {
-		return true, c.Miss(e, 38)
+		return true, c.Miss(e, 8)
 	}
 	if m, e := p.n74(c, s); !m || e.On {
 		return true, c.Miss(e, 40)
@@ -1835,8 +2173,8 @@ func (p *programParserGen) n75(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 }
 
 func (p *programParserGen) s_term(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
-	s.Pos = p.Pos(c.Cur)
+	p.SetPos(&s.Pos, c.Cur)
 	return c.Close(p.n75(c, s))
 }
 
-var pgenExpect_programParser = [...]string{"<ident>", "(\".\" <ident>)* \"(\" (Expr (\",\" Expr)* \",\"?)? \")\"", "\"(\" (Expr (\",\" Expr)* \",\"?)? \")\"", "Expr", "(\",\" Expr)* \",\"?", "\",\"?", "(Expr (\",\" Expr)* \",\"?)? \")\"", "\")\"", "OpRHS* (\"?\" Expr \":\" Expr)?", "Expr \":\" Expr", "\":\" Expr", "(\"?\" Expr \":\" Expr)?", "Expr \"{\" Stmt* \"}\" (\"else\" \"{\" Stmt* \"}\")?", "\"{\" Stmt* \"}\" (\"else\" \"{\" Stmt* \"}\")?", "Stmt* \"}\" (\"else\" \"{\" Stmt* \"}\")?", "\"}\" (\"else\" \"{\" Stmt* \"}\")?", "\"{\" Stmt* \"}\"", "Stmt* \"}\"", "\"}\"", "(\"else\" \"{\" Stmt* \"}\")?", "\"!\"? <ident> (\":\" <ident> (\".\" <ident>)*)? \"=\" Expr", "<ident> (\":\" <ident> (\".\" <ident>)*)? \"=\" Expr", "<ident> (\".\" <ident>)*", "(\".\" <ident>)*", "(\":\" <ident> (\".\" <ident>)*)? \"=\" Expr", "\"=\" Expr", "\"&\"", "\"|\"", "Term", "\";\"?", "<ident> (\",\" <ident>)*", "(\",\" <ident>)*", "(\":\" <ident> (\",\" <ident>)*)?", "Expr \")\"", "(<num> | <str>)", "(\",\" (<num> | <str>))*", "((<num> | <str>) (\",\" (<num> | <str>))*)? \"]\"", "\"]\"", "(<num> | <str> | Call | <ident> | (\"(\" Expr \")\") | (\"[\" ((<num> | <str>) (\",\" (<num> | <str>))*)? \"]\")) (\"[\" Expr \"]\")*", "Expr \"]\"", "(\"[\" Expr \"]\")*"}
+var pgenExpect_programParser = [...]string{"<ident>", "(\".\" <ident>)* \"(\" (Expr (\",\" Expr)* \",\"?)? \")\"", "\"(\" (Expr (\",\" Expr)* \",\"?)? \")\"", "Expr", "(\",\" Expr)* \",\"?", "\",\"?", "(Expr (\",\" Expr)* \",\"?)? \")\"", "\")\"", "(<num> | <str> | Call | <ident> | (\"(\" Expr \")\") | (\"[\" ((<num> | <str>) (\",\" (<num> | <str>))*)? \"]\")) (\"[\" Expr \"]\")*", "OpRHS* (\"?\" Expr \":\" Expr)?", "Expr \":\" Expr", "\":\" Expr", "(\"?\" Expr \":\" Expr)?", "Expr \"{\" Stmt* \"}\" (\"else\" \"{\" Stmt* \"}\")?", "\"{\" Stmt* \"}\" (\"else\" \"{\" Stmt* \"}\")?", "Stmt* \"}\" (\"else\" \"{\" Stmt* \"}\")?", "\"}\" (\"else\" \"{\" Stmt* \"}\")?", "\"{\" Stmt* \"}\"", "Stmt* \"}\"", "\"}\"", "(\"else\" \"{\" Stmt* \"}\")?", "\"!\"? <ident> (\":\" <ident> (\".\" <ident>)*)? \"=\" Expr", "<ident> (\":\" <ident> (\".\" <ident>)*)? \"=\" Expr", "<ident> (\".\" <ident>)*", "(\".\" <ident>)*", "(\":\" <ident> (\".\" <ident>)*)? \"=\" Expr", "\"=\" Expr", "\"&\"", "\"|\"", "Term", "\";\"?", "<ident> (\",\" <ident>)*", "(\",\" <ident>)*", "(\":\" <ident> (\",\" <ident>)*)?", "Expr \")\"", "(<num> | <str>)", "(\",\" (<num> | <str>))*", "((<num> | <str>) (\",\" (<num> | <str>))*)? \"]\"", "\"]\"", "Expr \"]\"", "(\"[\" Expr \"]\")*"}
