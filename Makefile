@@ -49,20 +49,10 @@ B3SIZE ?= 20000000
 
 # tracekit records beside b3 (npm b3-strace-parser, installed into a
 # temporary folder for the run) on the same generated strace log of B3SIZE
-# bytes: input lines per second of each, their ratio, records written, and
-# peak memory (b3's with /usr/bin/time when there is one).
+# bytes: input lines per second of each (median of several runs), their
+# ratio, records written, and peak memory (.ci/bench-b3.sh).
 bench-b3: build
-	@tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
-	./bin/tracekit generate --dialect strace --size $(B3SIZE) -o "$$tmp/in" || exit 1; \
-	npm install --silent --no-save --no-audit --no-fund --prefix "$$tmp/b3" b3-strace-parser > /dev/null 2>&1 || { echo "bench-b3: npm install b3-strace-parser failed"; exit 1; }; \
-	lines=$$(wc -l < "$$tmp/in"); \
-	s=$$(date +%s.%N); ./bin/tracekit records --stats --dialect strace "$$tmp/in" > "$$tmp/tk.out" 2> "$$tmp/err" || { cat "$$tmp/err"; exit 1; }; e=$$(date +%s.%N); \
-	tm=""; [ -x /usr/bin/time ] && tm="/usr/bin/time -f %M -o $$tmp/b3.mem"; \
-	s2=$$(date +%s.%N); $$tm node "$$tmp/b3/node_modules/b3-strace-parser/cli.js" < "$$tmp/in" > "$$tmp/b3.out"; e2=$$(date +%s.%N); \
-	b3mem=$$(cat "$$tmp/b3.mem" 2>/dev/null || echo "?"); \
-	tail -n 1 "$$tmp/err" | awk -v n=$$lines -v s=$$s -v e=$$e -v s2=$$s2 -v e2=$$e2 -v tr=$$(wc -l < "$$tmp/tk.out") -v br=$$(wc -l < "$$tmp/b3.out") -v bm="$$b3mem" \
-	  '{ tk = n / (e - s); b3 = n / (e2 - s2); split($$0, f, ", "); \
-	     printf "strace vs b3: %d lines; tracekit %.0f lines/s (%d records, %s); b3 %.0f lines/s (%d records, peak RSS %s KiB); ratio %.2f (goal 20)\n", n, tk, tr, f[3], b3, br, bm, tk / b3 }'
+	./.ci/bench-b3.sh ./bin/tracekit $(B3SIZE)
 
 # A short run of every fuzz target of every package.
 fuzz:
