@@ -1,8 +1,10 @@
 package strace
 
 import (
+	"cmp"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 
 	"github.com/tracekit/tracekit/ast"
 	"github.com/tracekit/tracekit/ast/diag"
@@ -316,11 +318,7 @@ func (j *joiner) End(out lowering.Output) error {
 	if err := j.flush(out); err != nil {
 		return err
 	}
-	rest := make([]*pending, 0, len(j.open))
-	for _, p := range j.open {
-		rest = append(rest, p)
-	}
-	sort.Slice(rest, func(a, b int) bool { return rest[a].line.Offset < rest[b].line.Offset })
+	rest := slices.SortedFunc(maps.Values(j.open), func(a, b *pending) int { return cmp.Compare(a.line.Offset, b.line.Offset) })
 	clear(j.open)
 	for _, p := range rest {
 		if err := out.Record(p.unpairedEnter(nil)); err != nil {

@@ -1,8 +1,10 @@
 package winstrace
 
 import (
+	"cmp"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 
 	"github.com/tracekit/tracekit/ast"
 	wsast "github.com/tracekit/tracekit/ast/winstrace"
@@ -161,11 +163,7 @@ func pair(c *lowering.Chunk, start *pending, r *record.Record, m *lowering.Mark,
 // End passes on the starts whose end never came, in line order, as
 // unpaired enter records.
 func (j *joiner) End(out lowering.Output) error {
-	rest := make([]*pending, 0, len(j.open))
-	for _, p := range j.open {
-		rest = append(rest, p)
-	}
-	sort.Slice(rest, func(a, b int) bool { return rest[a].pos.Offset < rest[b].pos.Offset })
+	rest := slices.SortedFunc(maps.Values(j.open), func(a, b *pending) int { return cmp.Compare(a.pos.Offset, b.pos.Offset) })
 	clear(j.open)
 	for _, p := range rest {
 		p.rec.Unpaired = true
