@@ -607,7 +607,8 @@ func fracNs(d string) (int64, bool) {
 
 func (c *converter) call(p *call) *sast.Call {
 	out := &c.once.call
-	*out = sast.Call{Pos: c.Pos(p.Pos), Name: c.nodes.ident(sast.Ident{Pos: c.Pos(p.Pos), Name: p.Name})}
+	pos := c.Pos(p.Pos)
+	*out = sast.Call{Pos: pos, Name: c.nodes.ident(sast.Ident{Pos: pos, Name: p.Name})}
 	out.Args = c.list(p.Args, true)
 	out.Unfinished, out.Detached = p.Tail.Unfinished, p.Tail.Detached
 	if p.Tail.Result != nil {
@@ -643,7 +644,7 @@ func (c *converter) result(p *result) *sast.Result {
 		r.Notes = append(r.Notes, sast.Note{Pos: c.Pos(n.Pos), Text: c.text[n.Pos.Offset+1 : c.closeParen(n)]})
 	}
 	if p.Dur != nil {
-		d := strings.Trim(p.Dur.Text, "<>")
+		d := strings.TrimSuffix(strings.TrimPrefix(p.Dur.Text, "<"), ">")
 		ns, ok := secondsNs(d)
 		if !ok {
 			c.Report(c.Pos(p.Dur.Pos), diag.Error, sast.CodeNumber, "duration "+strconv.Quote(d)+" is malformed or too large")
@@ -795,16 +796,15 @@ func (c *converter) list(elems []*elem, topLevel bool) []*sast.Arg {
 			out = append(out, newArg(sast.Arg{Pos: p, Value: &sast.Elided{Pos: p}, Comment: text, Adjacent: !comma && len(out) > 0}))
 		default:
 			a := newArg(sast.Arg{Pos: c.Pos(e.Pos), Adjacent: !comma && len(out) > 0})
-			value := expr{Pos: e.Pos, Left: e.Left, Right: e.Right}
 			if e.Assign != nil {
-				if id, ok := bareIdent(&value); ok {
+				if id, ok := bareIdent(e.Left, e.Right); ok {
 					a.Label = c.nodes.ident(sast.Ident{Pos: c.Pos(e.Pos), Name: id})
 				} else {
 					c.Report(c.Pos(e.Pos), diag.Error, sast.CodeSyntax, "not strace output: the label before = must be a name")
 				}
 				a.Value = c.expr(e.Assign)
 			} else {
-				a.Value = c.expr(&value)
+				a.Value = c.operands(e.Left, e.Right)
 			}
 			if a.Adjacent && topLevel {
 				c.Report(a.Pos, diag.Warning, sast.CodeAdjacent, "an argument written right after the previous one without a comma; both kept")
@@ -819,9 +819,8 @@ func (c *converter) list(elems []*elem, topLevel bool) []*sast.Arg {
 // bareIdent returns the label of a labelled value: a name, or a name with
 // a size in parentheses as old strace releases wrote it (msg_iov(3)=[...]),
 // which is kept as written.
-func bareIdent(e *expr) (string, bool) {
-	p := e.Left
-	if len(e.Right) > 0 || len(p.Ops) > 0 || p.Ident == nil {
+func bareIdent(p *primary, right []*binop) (string, bool) {
+	if len(right) > 0 || len(p.Ops) > 0 || p.Ident == nil {
 		return "", false
 	}
 	if !p.Call {
@@ -837,25 +836,51 @@ func bareIdent(e *expr) (string, bool) {
 	return *p.Ident + "(" + *v.Left.Number + ")", true
 }
 
-// precedence of the binary operators, C's order; "=>" and "->" (a value
-// given and a value returned) bind loosest.
-var precedence = map[string]int{
-	"=>": 1, "->": 1, "||": 2, "&&": 3, "|": 4, "^": 5, "&": 6, "==": 7, "!=": 7,
-	"<<": 8, ">>": 8, "+": 9, "-": 9, "*": 10, "/": 10, "%": 10,
+// precedence returns the precedence of a binary operator, C's order; "=>"
+// and "->" (a value given and a value returned) bind loosest. A switch, not
+// a map: it is asked twice an operator.
+func precedence(op string) int {
+	switch op {
+	case "=>", "->":
+		return 1
+	case "||":
+		return 2
+	case "&&":
+		return 3
+	case "|":
+		return 4
+	case "^":
+		return 5
+	case "&":
+		return 6
+	case "==", "!=":
+		return 7
+	case "<<", ">>":
+		return 8
+	case "+", "-":
+		return 9
+	case "*", "/", "%":
+		return 10
+	}
+	return 0
 }
 
 // expr converts operands and operators into a tree by precedence; a chain of
 // one operator at one level is one Op with all its operands (A|B|C).
-func (c *converter) expr(e *expr) sast.Value {
-	if len(e.Right) == 0 {
-		return c.unary(e.Left)
+func (c *converter) expr(e *expr) sast.Value { return c.operands(e.Left, e.Right) }
+
+// operands converts the operand left and the operators and operands right
+// of an expression, as expr does.
+func (c *converter) operands(left *primary, right []*binop) sast.Value {
+	if len(right) == 0 {
+		return c.unary(left)
 	}
-	operands := make([]sast.Value, 0, len(e.Right)+1)
-	operands = append(operands, c.unary(e.Left))
-	for _, b := range e.Right {
+	operands := make([]sast.Value, 0, len(right)+1)
+	operands = append(operands, c.unary(left))
+	for _, b := range right {
 		operands = append(operands, c.unary(b.Right))
 	}
-	v, _ := c.climb(operands, e.Right, 0, 0)
+	v, _ := c.climb(operands, right, 0, 0)
 	return v
 }
 
@@ -864,9 +889,12 @@ func (c *converter) expr(e *expr) sast.Value {
 func (c *converter) climb(operands []sast.Value, ops []*binop, i, minPrec int) (sast.Value, int) {
 	left := operands[i]
 	i++
-	for i-1 < len(ops) && precedence[ops[i-1].Op] >= minPrec {
+	for i-1 < len(ops) {
 		op := ops[i-1].Op
-		prec := precedence[op]
+		prec := precedence(op)
+		if prec < minPrec {
+			break
+		}
 		var right sast.Value
 		right, i = c.climb(operands, ops, i, prec+1)
 		if o, ok := left.(*sast.Op); ok && o.Op == op && len(o.Operands) > 1 {
@@ -929,7 +957,7 @@ func (c *converter) primary(p *primary) sast.Value {
 	case p.Ident != nil:
 		return c.nodes.ident(sast.Ident{Pos: pos, Name: *p.Ident})
 	case p.Open != nil:
-		if want := map[string]string{"{": "}", "[": "]"}[*p.Open]; p.Close != want {
+		if want := closing(*p.Open); p.Close != want {
 			c.Report(pos, diag.Error, sast.CodeBracket, "not strace output: "+strconv.Quote(*p.Open)+" closed by "+strconv.Quote(p.Close))
 		}
 		if *p.Open == "{" {
@@ -948,6 +976,17 @@ func (c *converter) primary(p *primary) sast.Value {
 	return &sast.Elided{Pos: pos}
 }
 
+// closing is the bracket that closes open ("{" or "["); "" for others.
+func closing(open string) string {
+	switch open {
+	case "{":
+		return "}"
+	case "[":
+		return "]"
+	}
+	return ""
+}
+
 // integer reads decimal, hex (0x) or octal (leading 0); a malformed or too
 // large one is a warning and stays a symbol.
 func (c *converter) integer(p ast.Pos, text string) sast.Value {
@@ -955,6 +994,9 @@ func (c *converter) integer(p ast.Pos, text string) sast.Value {
 	neg := strings.HasPrefix(digits, "-")
 	if neg {
 		digits = digits[1:]
+	}
+	if v, ok := decimal(digits); ok {
+		return c.nodes.int(sast.Int{Pos: p, Text: text, Neg: neg && v != 0, Mag: v})
 	}
 	base := 10
 	switch {
@@ -969,6 +1011,23 @@ func (c *converter) integer(p ast.Pos, text string) sast.Value {
 		return &sast.Ident{Pos: p, Name: text}
 	}
 	return c.nodes.int(sast.Int{Pos: p, Text: text, Neg: neg && v != 0, Mag: v})
+}
+
+// decimal reads the short decimal integers most values are (no leading 0,
+// at most 19 digits, so no overflow) without strconv; false for others.
+func decimal(s string) (uint64, bool) {
+	if s == "" || len(s) > 19 || s[0] == '0' && len(s) > 1 {
+		return 0, false
+	}
+	var v uint64
+	for i := 0; i < len(s); i++ {
+		d := s[i] - '0'
+		if d > 9 {
+			return 0, false
+		}
+		v = v*10 + uint64(d)
+	}
+	return v, true
 }
 
 // unescape decodes the escapes strace writes in strings: \\ \" \n \t \r \v
