@@ -425,8 +425,7 @@ func (lp *LineParser) Line(pos ast.Pos, text string) (*sast.Line, diag.List) {
 
 func (lp *LineParser) line(pos ast.Pos, text string, nodes *nodes) (*sast.Line, diag.List) {
 	c := &converter{Converter: lineconv.Converter{Base: pos}, text: text, nodes: nodes}
-	trimmed := strings.TrimLeft(text, " \t")
-	if strings.HasPrefix(text, "strace: ") || strings.HasPrefix(trimmed, "> ") || trimmed == ">" {
+	if isRest(text) {
 		return c.rest(lineconv.Parse(lp.Reference, restParser, &lp.restGen, text, &lp.rest))
 	}
 	if off, ok := tooDeep(text); !ok {
@@ -466,6 +465,20 @@ func (lp *LineParser) line(pos ast.Pos, text string, nodes *nodes) (*sast.Line, 
 		return nil, c.Diags
 	}
 	return l, c.Diags
+}
+
+// isRest reports whether text is a line of the rest grammar: a "strace: "
+// message or a stack frame ("> ..." or ">" after blanks).
+func isRest(text string) bool {
+	if strings.HasPrefix(text, "strace: ") {
+		return true
+	}
+	i := 0
+	for i < len(text) && (text[i] == ' ' || text[i] == '\t') {
+		i++
+	}
+	t := text[i:]
+	return strings.HasPrefix(t, "> ") || t == ">"
 }
 
 // rest converts a "strace: " message or a " > " stack frame.
@@ -535,6 +548,9 @@ func (c *converter) prefix(l *sast.Line, first, second *prefixTok) {
 }
 
 func (c *converter) pid(t *prefixTok, digits string) uint64 {
+	if v, ok := decimal(digits); ok {
+		return v
+	}
 	v, err := strconv.ParseUint(digits, 10, 64)
 	if err != nil {
 		c.Report(c.Pos(t.Pos), diag.Error, sast.CodeNumber, "pid "+strconv.Quote(digits)+" is malformed or too large")
@@ -581,7 +597,12 @@ func secondsNs(s string) (int64, bool) {
 	if i < 0 {
 		return 0, false
 	}
-	sec, err := strconv.ParseInt(s[:i], 10, 64)
+	sec, err := int64(0), error(nil)
+	if v, ok := decimal(s[:i]); ok {
+		sec = int64(v)
+	} else {
+		sec, err = strconv.ParseInt(s[:i], 10, 64)
+	}
 	if err != nil || sec > 9e9 {
 		return 0, false
 	}
@@ -598,7 +619,10 @@ func fracNs(d string) (int64, bool) {
 	if d == "" || len(d) > 9 || !isDigits(d) {
 		return 0, false
 	}
-	v, _ := strconv.ParseInt(d, 10, 64)
+	v := int64(0)
+	for i := 0; i < len(d); i++ {
+		v = v*10 + int64(d[i]-'0')
+	}
 	for range 9 - len(d) {
 		v *= 10
 	}
@@ -1064,15 +1088,21 @@ func unescape(body string) string {
 				i++
 				continue
 			}
-			v, _ := strconv.ParseUint(body[i+2:j], 16, 8)
-			b.WriteByte(byte(v))
+			v := byte(0)
+			for _, h := range []byte(body[i+2 : j]) {
+				v = v<<4 | unhex(h)
+			}
+			b.WriteByte(v)
 			i = j
 		case '0', '1', '2', '3', '4', '5', '6', '7':
 			j := i + 1
 			for j < len(body) && j < i+4 && body[j] >= '0' && body[j] <= '7' {
 				j++
 			}
-			v, _ := strconv.ParseUint(body[i+1:j], 8, 16)
+			v := 0
+			for k := i + 1; k < j; k++ {
+				v = v<<3 | int(body[k]-'0')
+			}
 			b.WriteByte(byte(v))
 			i = j
 		default:
@@ -1084,6 +1114,17 @@ func unescape(body string) string {
 }
 
 var simpleEscapes = [256]byte{'a': '\a', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t', 'v': '\v'}
+
+// unhex is the value of the hex digit b.
+func unhex(b byte) byte {
+	switch {
+	case b >= 'a':
+		return b - 'a' + 10
+	case b >= 'A':
+		return b - 'A' + 10
+	}
+	return b - '0'
+}
 
 func isHex(b byte) bool {
 	return b >= '0' && b <= '9' || b >= 'a' && b <= 'f' || b >= 'A' && b <= 'F'
