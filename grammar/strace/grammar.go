@@ -800,9 +800,15 @@ func (c *converter) list(elems []*elem, topLevel bool) []*sast.Arg {
 	// The list's nodes, in one block of capacity n: appending never moves
 	// them, so the pointers to them stay valid.
 	block, out := c.nodes.argBlock(n)
-	newArg := func(a sast.Arg) *sast.Arg {
-		block = append(block, a)
-		return &block[len(block)-1]
+	// newArg returns the next argument of the block, its fields set a
+	// field at a time (a whole Arg copied into the heap is a bulk write
+	// barrier). The block may hold the arguments of an earlier line
+	// (LineParser.Reuse): every field is set.
+	newArg := func(pos ast.Pos, adjacent bool) *sast.Arg {
+		block = block[:len(block)+1]
+		a := &block[len(block)-1]
+		a.Pos, a.Label, a.Value, a.Comment, a.Adjacent = pos, nil, nil, "", adjacent
+		return a
 	}
 	comma := true
 	for _, e := range elems {
@@ -817,9 +823,11 @@ func (c *converter) list(elems []*elem, topLevel bool) []*sast.Arg {
 				continue
 			}
 			p := c.Pos(e.Pos)
-			out = append(out, newArg(sast.Arg{Pos: p, Value: &sast.Elided{Pos: p}, Comment: text, Adjacent: !comma && len(out) > 0}))
+			a := newArg(p, !comma && len(out) > 0)
+			a.Value, a.Comment = &sast.Elided{Pos: p}, text
+			out = append(out, a)
 		default:
-			a := newArg(sast.Arg{Pos: c.Pos(e.Pos), Adjacent: !comma && len(out) > 0})
+			a := newArg(c.Pos(e.Pos), !comma && len(out) > 0)
 			if e.Assign != nil {
 				if id, ok := bareIdent(e.Left, e.Right); ok {
 					a.Label = c.nodes.ident(sast.Ident{Pos: c.Pos(e.Pos), Name: id})

@@ -159,10 +159,11 @@ func (l *Lowerer) newRec() *recBuf {
 	return &recBuf{out: l.out, store: argStore{out: l.out}}
 }
 
-// recycle keeps b for reuse.
+// recycle keeps b for reuse. Its record and arguments are not cleared:
+// base sets the whole record, and arguments are appended zero and filled,
+// so what they held is overwritten before it is read (and the output has
+// copied it all).
 func (l *Lowerer) recycle(b *recBuf) {
-	b.rec = record.Record{}
-	clear(b.args)
 	b.args = b.args[:0]
 	l.free = append(l.free, b)
 }
