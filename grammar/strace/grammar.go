@@ -285,6 +285,13 @@ type nodes struct {
 	idents chunk.Of[sast.Ident]
 	ints   chunk.Of[sast.Int]
 	strs   chunk.Of[sast.String]
+	elided chunk.Of[sast.Elided]
+	// Structures and arrays point to their members: they come from chunks
+	// only when the chunks are reset each line (reuse, LineParser.Reuse),
+	// so that no chain of chunks can form.
+	reuse   bool
+	structs chunk.Of[sast.Struct]
+	arrays  chunk.Of[sast.Array]
 	// The nodes with pointers: a line's own nodes, operators and the
 	// blocks of argument lists (the arguments and the pointers to them).
 	lines chunk.Of[lineNodes]
@@ -300,6 +307,9 @@ func (n *nodes) reset() {
 	n.idents.Reset()
 	n.ints.Reset()
 	n.strs.Reset()
+	n.elided.Reset()
+	n.structs.Reset()
+	n.arrays.Reset()
 	n.lines.Reset()
 	n.ops.Reset()
 	n.args.Reset()
@@ -341,6 +351,27 @@ func (n *nodes) str(v sast.String) *sast.String {
 	return n.strs.New(v)
 }
 
+func (n *nodes) elide(pos ast.Pos) *sast.Elided {
+	if n == nil {
+		return (*chunk.Of[sast.Elided])(nil).New(sast.Elided{Pos: pos})
+	}
+	return n.elided.New(sast.Elided{Pos: pos})
+}
+
+func (n *nodes) structure(v sast.Struct) *sast.Struct {
+	if n == nil || !n.reuse {
+		return (*chunk.Of[sast.Struct])(nil).New(v)
+	}
+	return n.structs.New(v)
+}
+
+func (n *nodes) array(v sast.Array) *sast.Array {
+	if n == nil || !n.reuse {
+		return (*chunk.Of[sast.Array])(nil).New(v)
+	}
+	return n.arrays.New(v)
+}
+
 func (n *nodes) lineNodes(pos ast.Pos) *lineNodes {
 	if n == nil {
 		return &lineNodes{line: sast.Line{Pos: pos}}
@@ -363,6 +394,7 @@ type lineNodes struct {
 	line   sast.Line
 	call   sast.Call
 	result sast.Result
+	notes  [1]sast.Note // room for the result's notes: nearly always one
 }
 
 // opNodes is an operator node with room for two operands, in one
@@ -420,6 +452,7 @@ func (lp *LineParser) Line(pos ast.Pos, text string) (*sast.Line, diag.List) {
 	if lp.Reuse {
 		lp.nodes.reset()
 	}
+	lp.nodes.reuse = lp.Reuse
 	return lp.line(pos, text, &lp.nodes)
 }
 
@@ -664,6 +697,9 @@ func (c *converter) result(p *result) *sast.Result {
 			c.Report(r.Errno.Pos, diag.Error, sast.CodeSyntax, "not strace output: "+strconv.Quote(p.Errno.Text)+" after the return value is not an error symbol (E...)")
 		}
 	}
+	if len(p.Notes) > 0 {
+		r.Notes = c.once.notes[:0]
+	}
 	for _, n := range p.Notes {
 		r.Notes = append(r.Notes, sast.Note{Pos: c.Pos(n.Pos), Text: c.text[n.Pos.Offset+1 : c.closeParen(n)]})
 	}
@@ -824,7 +860,7 @@ func (c *converter) list(elems []*elem, topLevel bool) []*sast.Arg {
 			}
 			p := c.Pos(e.Pos)
 			a := newArg(p, !comma && len(out) > 0)
-			a.Value, a.Comment = &sast.Elided{Pos: p}, text
+			a.Value, a.Comment = c.nodes.elide(p), text
 			out = append(out, a)
 		default:
 			a := newArg(c.Pos(e.Pos), !comma && len(out) > 0)
@@ -993,11 +1029,11 @@ func (c *converter) primary(p *primary) sast.Value {
 			c.Report(pos, diag.Error, sast.CodeBracket, "not strace output: "+strconv.Quote(*p.Open)+" closed by "+strconv.Quote(p.Close))
 		}
 		if *p.Open == "{" {
-			return &sast.Struct{Pos: pos, Members: c.list(p.Items, false)}
+			return c.nodes.structure(sast.Struct{Pos: pos, Members: c.list(p.Items, false)})
 		}
-		return &sast.Array{Pos: pos, Items: c.list(p.Items, false)}
+		return c.nodes.array(sast.Array{Pos: pos, Items: c.list(p.Items, false)})
 	case p.Ellipsis:
-		return &sast.Elided{Pos: pos}
+		return c.nodes.elide(pos)
 	case p.Resuming != nil:
 		return &sast.Resuming{Pos: pos, Text: strings.TrimSuffix(strings.TrimPrefix(*p.Resuming, "<... "), " ...>")}
 	case p.Question:
