@@ -286,6 +286,7 @@ type nodes struct {
 	ints   chunk.Of[sast.Int]
 	strs   chunk.Of[sast.String]
 	elided chunk.Of[sast.Elided]
+	notes  chunk.Slices[sast.Note]
 	// Structures and arrays point to their members: they come from chunks
 	// only when the chunks are reset each line (reuse, LineParser.Reuse),
 	// so that no chain of chunks can form.
@@ -308,6 +309,7 @@ func (n *nodes) reset() {
 	n.ints.Reset()
 	n.strs.Reset()
 	n.elided.Reset()
+	n.notes.Reset()
 	n.structs.Reset()
 	n.arrays.Reset()
 	n.lines.Reset()
@@ -358,6 +360,14 @@ func (n *nodes) elide(pos ast.Pos) *sast.Elided {
 	return n.elided.New(sast.Elided{Pos: pos})
 }
 
+// noteSlice returns an empty slice of notes with capacity size.
+func (n *nodes) noteSlice(size int) []sast.Note {
+	if n == nil {
+		return make([]sast.Note, 0, size)
+	}
+	return n.notes.Make(size)
+}
+
 func (n *nodes) structure(v sast.Struct) *sast.Struct {
 	if n == nil || !n.reuse {
 		return (*chunk.Of[sast.Struct])(nil).New(v)
@@ -394,7 +404,6 @@ type lineNodes struct {
 	line   sast.Line
 	call   sast.Call
 	result sast.Result
-	notes  [1]sast.Note // room for the result's notes: nearly always one
 }
 
 // opNodes is an operator node with room for two operands, in one
@@ -698,7 +707,7 @@ func (c *converter) result(p *result) *sast.Result {
 		}
 	}
 	if len(p.Notes) > 0 {
-		r.Notes = c.once.notes[:0]
+		r.Notes = c.nodes.noteSlice(len(p.Notes))
 	}
 	for _, n := range p.Notes {
 		r.Notes = append(r.Notes, sast.Note{Pos: c.Pos(n.Pos), Text: c.text[n.Pos.Offset+1 : c.closeParen(n)]})
