@@ -742,7 +742,7 @@ func (c *converter) closeParen(n *note) int {
 func (c *converter) signal(p *signal) *sast.Signal {
 	s := &sast.Signal{Pos: c.Pos(p.Pos)}
 	last := p.Words[len(p.Words)-1]
-	s.Name = &sast.Ident{Pos: c.Pos(last.Pos), Name: last.Text}
+	s.Name = c.nodes.ident(sast.Ident{Pos: c.Pos(last.Pos), Name: last.Text})
 	switch {
 	case len(p.Words) == 3 && p.Words[0].Text == "stopped" && p.Words[1].Text == "by":
 		s.Stopped = true
@@ -754,7 +754,7 @@ func (c *converter) signal(p *signal) *sast.Signal {
 	}
 	if p.Info {
 		from := last.Pos.Offset + len(last.Text)
-		s.Info = &sast.Struct{Pos: c.At(from + strings.IndexByte(c.text[from:], '{')), Members: c.list(p.Members, false)}
+		s.Info = c.nodes.structure(sast.Struct{Pos: c.At(from + strings.IndexByte(c.text[from:], '{')), Members: c.list(p.Members, false)})
 	}
 	if len(p.Rest) > 0 {
 		from := p.Rest[0].Pos.Offset
