@@ -287,12 +287,14 @@ type nodes struct {
 	strs   chunk.Of[sast.String]
 	elided chunk.Of[sast.Elided]
 	notes  chunk.Slices[sast.Note]
-	// Structures and arrays point to their members: they come from chunks
-	// only when the chunks are reset each line (reuse, LineParser.Reuse),
-	// so that no chain of chunks can form.
-	reuse   bool
-	structs chunk.Of[sast.Struct]
-	arrays  chunk.Of[sast.Array]
+	// Structures, arrays, resumed halves and signals point to other
+	// nodes: they come from chunks only when the chunks are reset each
+	// line (reuse, LineParser.Reuse), so that no chain of chunks can form.
+	reuse    bool
+	structs  chunk.Of[sast.Struct]
+	arrays   chunk.Of[sast.Array]
+	resumeds chunk.Of[sast.Resumed]
+	signals  chunk.Of[sast.Signal]
 	// The nodes with pointers: a line's own nodes, operators and the
 	// blocks of argument lists (the arguments and the pointers to them).
 	lines chunk.Of[lineNodes]
@@ -312,6 +314,8 @@ func (n *nodes) reset() {
 	n.notes.Reset()
 	n.structs.Reset()
 	n.arrays.Reset()
+	n.resumeds.Reset()
+	n.signals.Reset()
 	n.lines.Reset()
 	n.ops.Reset()
 	n.args.Reset()
@@ -380,6 +384,20 @@ func (n *nodes) array(v sast.Array) *sast.Array {
 		return (*chunk.Of[sast.Array])(nil).New(v)
 	}
 	return n.arrays.New(v)
+}
+
+func (n *nodes) resumed(v sast.Resumed) *sast.Resumed {
+	if n == nil || !n.reuse {
+		return (*chunk.Of[sast.Resumed])(nil).New(v)
+	}
+	return n.resumeds.New(v)
+}
+
+func (n *nodes) signal(v sast.Signal) *sast.Signal {
+	if n == nil || !n.reuse {
+		return (*chunk.Of[sast.Signal])(nil).New(v)
+	}
+	return n.signals.New(v)
 }
 
 func (n *nodes) lineNodes(pos ast.Pos) *lineNodes {
@@ -685,7 +703,7 @@ func (c *converter) call(p *call) *sast.Call {
 
 func (c *converter) resumed(p *resumed) *sast.Resumed {
 	name := strings.TrimSuffix(strings.TrimPrefix(p.Name, "<... "), " resumed>")
-	out := &sast.Resumed{Pos: c.Pos(p.Pos), Name: c.nodes.ident(sast.Ident{Pos: c.At(p.Pos.Offset + 5), Name: name})}
+	out := c.nodes.resumed(sast.Resumed{Pos: c.Pos(p.Pos), Name: c.nodes.ident(sast.Ident{Pos: c.At(p.Pos.Offset + 5), Name: name})})
 	out.Args = c.list(p.Args, true)
 	out.Unfinished, out.Detached = p.Tail.Unfinished, p.Tail.Detached
 	if p.Tail.Result != nil {
@@ -740,7 +758,7 @@ func (c *converter) closeParen(n *note) int {
 }
 
 func (c *converter) signal(p *signal) *sast.Signal {
-	s := &sast.Signal{Pos: c.Pos(p.Pos)}
+	s := c.nodes.signal(sast.Signal{Pos: c.Pos(p.Pos)})
 	last := p.Words[len(p.Words)-1]
 	s.Name = c.nodes.ident(sast.Ident{Pos: c.Pos(last.Pos), Name: last.Text})
 	switch {
