@@ -285,6 +285,16 @@ type nodes struct {
 	idents chunk.Of[sast.Ident]
 	ints   chunk.Of[sast.Int]
 	strs   chunk.Of[sast.String]
+	elided chunk.Of[sast.Elided]
+	notes  chunk.Slices[sast.Note]
+	// Structures, arrays, resumed halves and signals point to other
+	// nodes: they come from chunks only when the chunks are reset each
+	// line (reuse, LineParser.Reuse), so that no chain of chunks can form.
+	reuse    bool
+	structs  chunk.Of[sast.Struct]
+	arrays   chunk.Of[sast.Array]
+	resumeds chunk.Of[sast.Resumed]
+	signals  chunk.Of[sast.Signal]
 	// The nodes with pointers: a line's own nodes, operators and the
 	// blocks of argument lists (the arguments and the pointers to them).
 	lines chunk.Of[lineNodes]
@@ -300,6 +310,12 @@ func (n *nodes) reset() {
 	n.idents.Reset()
 	n.ints.Reset()
 	n.strs.Reset()
+	n.elided.Reset()
+	n.notes.Reset()
+	n.structs.Reset()
+	n.arrays.Reset()
+	n.resumeds.Reset()
+	n.signals.Reset()
 	n.lines.Reset()
 	n.ops.Reset()
 	n.args.Reset()
@@ -339,6 +355,49 @@ func (n *nodes) str(v sast.String) *sast.String {
 		return (*chunk.Of[sast.String])(nil).New(v)
 	}
 	return n.strs.New(v)
+}
+
+func (n *nodes) elide(pos ast.Pos) *sast.Elided {
+	if n == nil {
+		return (*chunk.Of[sast.Elided])(nil).New(sast.Elided{Pos: pos})
+	}
+	return n.elided.New(sast.Elided{Pos: pos})
+}
+
+// noteSlice returns an empty slice of notes with capacity size.
+func (n *nodes) noteSlice(size int) []sast.Note {
+	if n == nil {
+		return make([]sast.Note, 0, size)
+	}
+	return n.notes.Make(size)
+}
+
+func (n *nodes) structure(v sast.Struct) *sast.Struct {
+	if n == nil || !n.reuse {
+		return (*chunk.Of[sast.Struct])(nil).New(v)
+	}
+	return n.structs.New(v)
+}
+
+func (n *nodes) array(v sast.Array) *sast.Array {
+	if n == nil || !n.reuse {
+		return (*chunk.Of[sast.Array])(nil).New(v)
+	}
+	return n.arrays.New(v)
+}
+
+func (n *nodes) resumed(v sast.Resumed) *sast.Resumed {
+	if n == nil || !n.reuse {
+		return (*chunk.Of[sast.Resumed])(nil).New(v)
+	}
+	return n.resumeds.New(v)
+}
+
+func (n *nodes) signal(v sast.Signal) *sast.Signal {
+	if n == nil || !n.reuse {
+		return (*chunk.Of[sast.Signal])(nil).New(v)
+	}
+	return n.signals.New(v)
 }
 
 func (n *nodes) lineNodes(pos ast.Pos) *lineNodes {
@@ -420,13 +479,13 @@ func (lp *LineParser) Line(pos ast.Pos, text string) (*sast.Line, diag.List) {
 	if lp.Reuse {
 		lp.nodes.reset()
 	}
+	lp.nodes.reuse = lp.Reuse
 	return lp.line(pos, text, &lp.nodes)
 }
 
 func (lp *LineParser) line(pos ast.Pos, text string, nodes *nodes) (*sast.Line, diag.List) {
 	c := &converter{Converter: lineconv.Converter{Base: pos}, text: text, nodes: nodes}
-	trimmed := strings.TrimLeft(text, " \t")
-	if strings.HasPrefix(text, "strace: ") || strings.HasPrefix(trimmed, "> ") || trimmed == ">" {
+	if isRest(text) {
 		return c.rest(lineconv.Parse(lp.Reference, restParser, &lp.restGen, text, &lp.rest))
 	}
 	if off, ok := tooDeep(text); !ok {
@@ -466,6 +525,20 @@ func (lp *LineParser) line(pos ast.Pos, text string, nodes *nodes) (*sast.Line, 
 		return nil, c.Diags
 	}
 	return l, c.Diags
+}
+
+// isRest reports whether text is a line of the rest grammar: a "strace: "
+// message or a stack frame ("> ..." or ">" after blanks).
+func isRest(text string) bool {
+	if strings.HasPrefix(text, "strace: ") {
+		return true
+	}
+	i := 0
+	for i < len(text) && (text[i] == ' ' || text[i] == '\t') {
+		i++
+	}
+	t := text[i:]
+	return strings.HasPrefix(t, "> ") || t == ">"
 }
 
 // rest converts a "strace: " message or a " > " stack frame.
@@ -535,6 +608,9 @@ func (c *converter) prefix(l *sast.Line, first, second *prefixTok) {
 }
 
 func (c *converter) pid(t *prefixTok, digits string) uint64 {
+	if v, ok := decimal(digits); ok {
+		return v
+	}
 	v, err := strconv.ParseUint(digits, 10, 64)
 	if err != nil {
 		c.Report(c.Pos(t.Pos), diag.Error, sast.CodeNumber, "pid "+strconv.Quote(digits)+" is malformed or too large")
@@ -581,7 +657,12 @@ func secondsNs(s string) (int64, bool) {
 	if i < 0 {
 		return 0, false
 	}
-	sec, err := strconv.ParseInt(s[:i], 10, 64)
+	sec, err := int64(0), error(nil)
+	if v, ok := decimal(s[:i]); ok {
+		sec = int64(v)
+	} else {
+		sec, err = strconv.ParseInt(s[:i], 10, 64)
+	}
 	if err != nil || sec > 9e9 {
 		return 0, false
 	}
@@ -598,7 +679,10 @@ func fracNs(d string) (int64, bool) {
 	if d == "" || len(d) > 9 || !isDigits(d) {
 		return 0, false
 	}
-	v, _ := strconv.ParseInt(d, 10, 64)
+	v := int64(0)
+	for i := 0; i < len(d); i++ {
+		v = v*10 + int64(d[i]-'0')
+	}
 	for range 9 - len(d) {
 		v *= 10
 	}
@@ -607,7 +691,8 @@ func fracNs(d string) (int64, bool) {
 
 func (c *converter) call(p *call) *sast.Call {
 	out := &c.once.call
-	*out = sast.Call{Pos: c.Pos(p.Pos), Name: c.nodes.ident(sast.Ident{Pos: c.Pos(p.Pos), Name: p.Name})}
+	pos := c.Pos(p.Pos)
+	*out = sast.Call{Pos: pos, Name: c.nodes.ident(sast.Ident{Pos: pos, Name: p.Name})}
 	out.Args = c.list(p.Args, true)
 	out.Unfinished, out.Detached = p.Tail.Unfinished, p.Tail.Detached
 	if p.Tail.Result != nil {
@@ -618,7 +703,7 @@ func (c *converter) call(p *call) *sast.Call {
 
 func (c *converter) resumed(p *resumed) *sast.Resumed {
 	name := strings.TrimSuffix(strings.TrimPrefix(p.Name, "<... "), " resumed>")
-	out := &sast.Resumed{Pos: c.Pos(p.Pos), Name: c.nodes.ident(sast.Ident{Pos: c.At(p.Pos.Offset + 5), Name: name})}
+	out := c.nodes.resumed(sast.Resumed{Pos: c.Pos(p.Pos), Name: c.nodes.ident(sast.Ident{Pos: c.At(p.Pos.Offset + 5), Name: name})})
 	out.Args = c.list(p.Args, true)
 	out.Unfinished, out.Detached = p.Tail.Unfinished, p.Tail.Detached
 	if p.Tail.Result != nil {
@@ -639,11 +724,14 @@ func (c *converter) result(p *result) *sast.Result {
 			c.Report(r.Errno.Pos, diag.Error, sast.CodeSyntax, "not strace output: "+strconv.Quote(p.Errno.Text)+" after the return value is not an error symbol (E...)")
 		}
 	}
+	if len(p.Notes) > 0 {
+		r.Notes = c.nodes.noteSlice(len(p.Notes))
+	}
 	for _, n := range p.Notes {
 		r.Notes = append(r.Notes, sast.Note{Pos: c.Pos(n.Pos), Text: c.text[n.Pos.Offset+1 : c.closeParen(n)]})
 	}
 	if p.Dur != nil {
-		d := strings.Trim(p.Dur.Text, "<>")
+		d := strings.TrimSuffix(strings.TrimPrefix(p.Dur.Text, "<"), ">")
 		ns, ok := secondsNs(d)
 		if !ok {
 			c.Report(c.Pos(p.Dur.Pos), diag.Error, sast.CodeNumber, "duration "+strconv.Quote(d)+" is malformed or too large")
@@ -670,9 +758,9 @@ func (c *converter) closeParen(n *note) int {
 }
 
 func (c *converter) signal(p *signal) *sast.Signal {
-	s := &sast.Signal{Pos: c.Pos(p.Pos)}
+	s := c.nodes.signal(sast.Signal{Pos: c.Pos(p.Pos)})
 	last := p.Words[len(p.Words)-1]
-	s.Name = &sast.Ident{Pos: c.Pos(last.Pos), Name: last.Text}
+	s.Name = c.nodes.ident(sast.Ident{Pos: c.Pos(last.Pos), Name: last.Text})
 	switch {
 	case len(p.Words) == 3 && p.Words[0].Text == "stopped" && p.Words[1].Text == "by":
 		s.Stopped = true
@@ -684,7 +772,7 @@ func (c *converter) signal(p *signal) *sast.Signal {
 	}
 	if p.Info {
 		from := last.Pos.Offset + len(last.Text)
-		s.Info = &sast.Struct{Pos: c.At(from + strings.IndexByte(c.text[from:], '{')), Members: c.list(p.Members, false)}
+		s.Info = c.nodes.structure(sast.Struct{Pos: c.At(from + strings.IndexByte(c.text[from:], '{')), Members: c.list(p.Members, false)})
 	}
 	if len(p.Rest) > 0 {
 		from := p.Rest[0].Pos.Offset
@@ -775,9 +863,15 @@ func (c *converter) list(elems []*elem, topLevel bool) []*sast.Arg {
 	// The list's nodes, in one block of capacity n: appending never moves
 	// them, so the pointers to them stay valid.
 	block, out := c.nodes.argBlock(n)
-	newArg := func(a sast.Arg) *sast.Arg {
-		block = append(block, a)
-		return &block[len(block)-1]
+	// newArg returns the next argument of the block, its fields set a
+	// field at a time (a whole Arg copied into the heap is a bulk write
+	// barrier). The block may hold the arguments of an earlier line
+	// (LineParser.Reuse): every field is set.
+	newArg := func(pos ast.Pos, adjacent bool) *sast.Arg {
+		block = block[:len(block)+1]
+		a := &block[len(block)-1]
+		a.Pos, a.Label, a.Value, a.Comment, a.Adjacent = pos, nil, nil, "", adjacent
+		return a
 	}
 	comma := true
 	for _, e := range elems {
@@ -792,19 +886,20 @@ func (c *converter) list(elems []*elem, topLevel bool) []*sast.Arg {
 				continue
 			}
 			p := c.Pos(e.Pos)
-			out = append(out, newArg(sast.Arg{Pos: p, Value: &sast.Elided{Pos: p}, Comment: text, Adjacent: !comma && len(out) > 0}))
+			a := newArg(p, !comma && len(out) > 0)
+			a.Value, a.Comment = c.nodes.elide(p), text
+			out = append(out, a)
 		default:
-			a := newArg(sast.Arg{Pos: c.Pos(e.Pos), Adjacent: !comma && len(out) > 0})
-			value := expr{Pos: e.Pos, Left: e.Left, Right: e.Right}
+			a := newArg(c.Pos(e.Pos), !comma && len(out) > 0)
 			if e.Assign != nil {
-				if id, ok := bareIdent(&value); ok {
+				if id, ok := bareIdent(e.Left, e.Right); ok {
 					a.Label = c.nodes.ident(sast.Ident{Pos: c.Pos(e.Pos), Name: id})
 				} else {
 					c.Report(c.Pos(e.Pos), diag.Error, sast.CodeSyntax, "not strace output: the label before = must be a name")
 				}
 				a.Value = c.expr(e.Assign)
 			} else {
-				a.Value = c.expr(&value)
+				a.Value = c.operands(e.Left, e.Right)
 			}
 			if a.Adjacent && topLevel {
 				c.Report(a.Pos, diag.Warning, sast.CodeAdjacent, "an argument written right after the previous one without a comma; both kept")
@@ -819,9 +914,8 @@ func (c *converter) list(elems []*elem, topLevel bool) []*sast.Arg {
 // bareIdent returns the label of a labelled value: a name, or a name with
 // a size in parentheses as old strace releases wrote it (msg_iov(3)=[...]),
 // which is kept as written.
-func bareIdent(e *expr) (string, bool) {
-	p := e.Left
-	if len(e.Right) > 0 || len(p.Ops) > 0 || p.Ident == nil {
+func bareIdent(p *primary, right []*binop) (string, bool) {
+	if len(right) > 0 || len(p.Ops) > 0 || p.Ident == nil {
 		return "", false
 	}
 	if !p.Call {
@@ -837,25 +931,51 @@ func bareIdent(e *expr) (string, bool) {
 	return *p.Ident + "(" + *v.Left.Number + ")", true
 }
 
-// precedence of the binary operators, C's order; "=>" and "->" (a value
-// given and a value returned) bind loosest.
-var precedence = map[string]int{
-	"=>": 1, "->": 1, "||": 2, "&&": 3, "|": 4, "^": 5, "&": 6, "==": 7, "!=": 7,
-	"<<": 8, ">>": 8, "+": 9, "-": 9, "*": 10, "/": 10, "%": 10,
+// precedence returns the precedence of a binary operator, C's order; "=>"
+// and "->" (a value given and a value returned) bind loosest. A switch, not
+// a map: it is asked twice an operator.
+func precedence(op string) int {
+	switch op {
+	case "=>", "->":
+		return 1
+	case "||":
+		return 2
+	case "&&":
+		return 3
+	case "|":
+		return 4
+	case "^":
+		return 5
+	case "&":
+		return 6
+	case "==", "!=":
+		return 7
+	case "<<", ">>":
+		return 8
+	case "+", "-":
+		return 9
+	case "*", "/", "%":
+		return 10
+	}
+	return 0
 }
 
 // expr converts operands and operators into a tree by precedence; a chain of
 // one operator at one level is one Op with all its operands (A|B|C).
-func (c *converter) expr(e *expr) sast.Value {
-	if len(e.Right) == 0 {
-		return c.unary(e.Left)
+func (c *converter) expr(e *expr) sast.Value { return c.operands(e.Left, e.Right) }
+
+// operands converts the operand left and the operators and operands right
+// of an expression, as expr does.
+func (c *converter) operands(left *primary, right []*binop) sast.Value {
+	if len(right) == 0 {
+		return c.unary(left)
 	}
-	operands := make([]sast.Value, 0, len(e.Right)+1)
-	operands = append(operands, c.unary(e.Left))
-	for _, b := range e.Right {
+	operands := make([]sast.Value, 0, len(right)+1)
+	operands = append(operands, c.unary(left))
+	for _, b := range right {
 		operands = append(operands, c.unary(b.Right))
 	}
-	v, _ := c.climb(operands, e.Right, 0, 0)
+	v, _ := c.climb(operands, right, 0, 0)
 	return v
 }
 
@@ -864,9 +984,12 @@ func (c *converter) expr(e *expr) sast.Value {
 func (c *converter) climb(operands []sast.Value, ops []*binop, i, minPrec int) (sast.Value, int) {
 	left := operands[i]
 	i++
-	for i-1 < len(ops) && precedence[ops[i-1].Op] >= minPrec {
+	for i-1 < len(ops) {
 		op := ops[i-1].Op
-		prec := precedence[op]
+		prec := precedence(op)
+		if prec < minPrec {
+			break
+		}
 		var right sast.Value
 		right, i = c.climb(operands, ops, i, prec+1)
 		if o, ok := left.(*sast.Op); ok && o.Op == op && len(o.Operands) > 1 {
@@ -929,15 +1052,15 @@ func (c *converter) primary(p *primary) sast.Value {
 	case p.Ident != nil:
 		return c.nodes.ident(sast.Ident{Pos: pos, Name: *p.Ident})
 	case p.Open != nil:
-		if want := map[string]string{"{": "}", "[": "]"}[*p.Open]; p.Close != want {
+		if want := closing(*p.Open); p.Close != want {
 			c.Report(pos, diag.Error, sast.CodeBracket, "not strace output: "+strconv.Quote(*p.Open)+" closed by "+strconv.Quote(p.Close))
 		}
 		if *p.Open == "{" {
-			return &sast.Struct{Pos: pos, Members: c.list(p.Items, false)}
+			return c.nodes.structure(sast.Struct{Pos: pos, Members: c.list(p.Items, false)})
 		}
-		return &sast.Array{Pos: pos, Items: c.list(p.Items, false)}
+		return c.nodes.array(sast.Array{Pos: pos, Items: c.list(p.Items, false)})
 	case p.Ellipsis:
-		return &sast.Elided{Pos: pos}
+		return c.nodes.elide(pos)
 	case p.Resuming != nil:
 		return &sast.Resuming{Pos: pos, Text: strings.TrimSuffix(strings.TrimPrefix(*p.Resuming, "<... "), " ...>")}
 	case p.Question:
@@ -948,6 +1071,17 @@ func (c *converter) primary(p *primary) sast.Value {
 	return &sast.Elided{Pos: pos}
 }
 
+// closing is the bracket that closes open ("{" or "["); "" for others.
+func closing(open string) string {
+	switch open {
+	case "{":
+		return "}"
+	case "[":
+		return "]"
+	}
+	return ""
+}
+
 // integer reads decimal, hex (0x) or octal (leading 0); a malformed or too
 // large one is a warning and stays a symbol.
 func (c *converter) integer(p ast.Pos, text string) sast.Value {
@@ -955,6 +1089,9 @@ func (c *converter) integer(p ast.Pos, text string) sast.Value {
 	neg := strings.HasPrefix(digits, "-")
 	if neg {
 		digits = digits[1:]
+	}
+	if v, ok := decimal(digits); ok {
+		return c.nodes.int(sast.Int{Pos: p, Text: text, Neg: neg && v != 0, Mag: v})
 	}
 	base := 10
 	switch {
@@ -969,6 +1106,23 @@ func (c *converter) integer(p ast.Pos, text string) sast.Value {
 		return &sast.Ident{Pos: p, Name: text}
 	}
 	return c.nodes.int(sast.Int{Pos: p, Text: text, Neg: neg && v != 0, Mag: v})
+}
+
+// decimal reads the short decimal integers most values are (no leading 0,
+// at most 19 digits, so no overflow) without strconv; false for others.
+func decimal(s string) (uint64, bool) {
+	if s == "" || len(s) > 19 || s[0] == '0' && len(s) > 1 {
+		return 0, false
+	}
+	var v uint64
+	for i := 0; i < len(s); i++ {
+		d := s[i] - '0'
+		if d > 9 {
+			return 0, false
+		}
+		v = v*10 + uint64(d)
+	}
+	return v, true
 }
 
 // unescape decodes the escapes strace writes in strings: \\ \" \n \t \r \v
@@ -1005,15 +1159,21 @@ func unescape(body string) string {
 				i++
 				continue
 			}
-			v, _ := strconv.ParseUint(body[i+2:j], 16, 8)
-			b.WriteByte(byte(v))
+			v := byte(0)
+			for _, h := range []byte(body[i+2 : j]) {
+				v = v<<4 | unhex(h)
+			}
+			b.WriteByte(v)
 			i = j
 		case '0', '1', '2', '3', '4', '5', '6', '7':
 			j := i + 1
 			for j < len(body) && j < i+4 && body[j] >= '0' && body[j] <= '7' {
 				j++
 			}
-			v, _ := strconv.ParseUint(body[i+1:j], 8, 16)
+			v := 0
+			for k := i + 1; k < j; k++ {
+				v = v<<3 | int(body[k]-'0')
+			}
 			b.WriteByte(byte(v))
 			i = j
 		default:
@@ -1025,6 +1185,17 @@ func unescape(body string) string {
 }
 
 var simpleEscapes = [256]byte{'a': '\a', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t', 'v': '\v'}
+
+// unhex is the value of the hex digit b.
+func unhex(b byte) byte {
+	switch {
+	case b >= 'a':
+		return b - 'a' + 10
+	case b >= 'A':
+		return b - 'A' + 10
+	}
+	return b - '0'
+}
 
 func isHex(b byte) bool {
 	return b >= '0' && b <= '9' || b >= 'a' && b <= 'f' || b >= 'A' && b <= 'F'

@@ -363,3 +363,26 @@ func benchParse(b *testing.B, reference bool) {
 		}
 	}
 }
+
+// TestUnescapeNumeric checks the octal and hex escapes, which are read
+// without strconv, on every value they can write.
+func TestUnescapeNumeric(t *testing.T) {
+	for v := 0; v < 512; v++ {
+		o := strconv.FormatUint(uint64(v), 8)
+		if got := unescape(`\` + o + `z`); got != string([]byte{byte(v), 'z'}) {
+			t.Errorf("unescape(\\%s) = %q", o, got)
+		}
+		if v < 256 {
+			for _, h := range []string{strconv.FormatUint(uint64(v), 16), strings.ToUpper(strconv.FormatUint(uint64(v), 16))} {
+				if got := unescape(`\x` + h + `g`); got != string([]byte{byte(v), 'g'}) {
+					t.Errorf("unescape(\\x%s) = %q", h, got)
+				}
+			}
+		}
+	}
+	for in, want := range map[string]string{`\x`: `\x`, `\xg`: `\xg`, `\0123`: "\0123", `\x414`: "A4", `\8`: `\8`} {
+		if got := unescape(in); got != want {
+			t.Errorf("unescape(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -159,10 +159,11 @@ func (l *Lowerer) newRec() *recBuf {
 	return &recBuf{out: l.out, store: argStore{out: l.out}}
 }
 
-// recycle keeps b for reuse.
+// recycle keeps b for reuse. Its record and arguments are not cleared:
+// base sets the whole record, and arguments are appended zero and filled,
+// so what they held is overwritten before it is read (and the output has
+// copied it all).
 func (l *Lowerer) recycle(b *recBuf) {
-	b.rec = record.Record{}
-	clear(b.args)
 	b.args = b.args[:0]
 	l.free = append(l.free, b)
 }
@@ -188,7 +189,7 @@ func (l *Lowerer) instant(ln *sast.Line) *recBuf {
 			r.setAttr("stopped", true)
 		}
 		if b.Info != nil {
-			r.setArgs(r.store.value(b.Info))
+			r.setValue(b.Info)
 		}
 		if b.Text != "" {
 			r.setAttr("text", b.Text)
@@ -206,10 +207,10 @@ func (l *Lowerer) instant(ln *sast.Line) *recBuf {
 			}
 		case b.Superseded != nil:
 			r.rec.Event = "superseded"
-			r.setArgs(r.store.value(b.Superseded))
+			r.setValue(b.Superseded)
 			r.setAttr("by", b.By)
 		default:
-			r.setArgs(r.store.value(b.Status))
+			r.setValue(b.Status)
 		}
 		return r
 	case *sast.Message:
@@ -316,9 +317,11 @@ func (b *recBuf) setResult(res *sast.Result) {
 		return
 	}
 	r := &b.rec
-	b.ret = record.UnknownArg()
+	b.ret = record.Arg{}
 	if res.Value != nil {
-		b.ret = b.store.value(res.Value)
+		b.store.valueInto(&b.ret, res.Value)
+	} else {
+		b.ret.Kind = record.KindUnknown
 	}
 	r.Ret = &b.ret
 	notes := res.Notes
@@ -351,10 +354,19 @@ func (b *recBuf) setArgs(a record.Arg) {
 	b.rec.Args = b.args
 }
 
+// setValue makes v, converted, the record's only argument.
+func (b *recBuf) setValue(v sast.Value) {
+	b.args = append(b.args[:0], record.Arg{})
+	b.store.valueInto(&b.args[0], v)
+	b.rec.Args = b.args
+}
+
 // addArgs appends the converted arguments as to the record's.
 func (b *recBuf) addArgs(as []*sast.Arg) {
-	for _, a := range as {
-		b.args = append(b.args, b.store.arg(a))
+	n := len(b.args)
+	b.args = append(b.args, make([]record.Arg, len(as))...)
+	for i, a := range as {
+		b.store.argInto(&b.args[n+i], a)
 	}
 	if len(b.args) > 0 {
 		b.rec.Args = b.args
@@ -368,67 +380,67 @@ func (s *argStore) args(as []*sast.Arg) []record.Arg {
 	}
 	out := s.slice(len(as))
 	for i, a := range as {
-		out[i] = s.arg(a)
+		s.argInto(&out[i], a)
 	}
 	return out
 }
 
-func (s *argStore) arg(a *sast.Arg) record.Arg {
-	v := s.value(a.Value)
+// argInto converts a into *d, which is the zero Arg.
+func (s *argStore) argInto(d *record.Arg, a *sast.Arg) {
+	s.valueInto(d, a.Value)
 	if a.Label != nil {
-		v.Name = a.Label.Name
+		d.Name = a.Label.Name
 	}
 	if a.Comment != "" {
-		v.Comment = a.Comment
+		d.Comment = a.Comment
 	}
-	return v
 }
 
-// value converts a value of the syntax tree; what it holds goes into the
-// store.
-func (s *argStore) value(v sast.Value) record.Arg {
+// valueInto converts a value of the syntax tree into *d, which is the zero
+// Arg (filled a field at a time: an Arg is large, and copying one whole
+// into the heap costs a write barrier on each of its pointers); what it
+// holds goes into the store.
+func (s *argStore) valueInto(d *record.Arg, v sast.Value) {
 	switch v := v.(type) {
 	case *sast.Int:
-		return record.IntArg(v.Neg, v.Mag, v.Text)
+		d.Kind, d.Neg, d.Mag, d.Text = record.KindInt, v.Neg && v.Mag != 0, v.Mag, v.Text
 	case *sast.Float:
-		return record.SymArg(v.Text)
+		d.Kind, d.Str = record.KindSym, v.Text
 	case *sast.String:
-		a := record.StrArg(v.Value, v.Text)
-		a.Truncated = v.Truncated
-		return a
+		d.Kind, d.Str, d.Text, d.Truncated = record.KindStr, v.Value, v.Text, v.Truncated
 	case *sast.Ident:
 		if v.Name == "?" {
-			return record.UnknownArg()
+			d.Kind = record.KindUnknown
+			return
 		}
-		return record.SymArg(v.Name)
+		d.Kind, d.Str = record.KindSym, v.Name
 	case *sast.Struct:
-		return record.StructArg(s.args(v.Members)...)
+		d.Kind, d.Fields = record.KindStruct, s.args(v.Members)
 	case *sast.Array:
-		return record.ArrayArg(s.args(v.Items)...)
+		d.Kind, d.Fields = record.KindArray, s.args(v.Items)
 	case *sast.Op:
 		ops := s.slice(len(v.Operands))
 		for i, o := range v.Operands {
-			ops[i] = s.value(o)
+			s.valueInto(&ops[i], o)
 		}
 		if (v.Op == "=>" || v.Op == "->") && len(ops) == 2 {
-			return record.Arg{Kind: record.KindInOut, In: &ops[0], Out: &ops[1]}
+			d.Kind, d.In, d.Out = record.KindInOut, &ops[0], &ops[1]
+			return
 		}
-		return record.OpArg(v.Op, ops...)
+		d.Kind, d.Op, d.Fields = record.KindOp, v.Op, ops
 	case *sast.FuncCall:
-		return record.CallArg(v.Name, s.args(v.Args)...)
+		d.Kind, d.Str, d.Fields = record.KindCall, v.Name, s.args(v.Args)
 	case *sast.FD:
-		fd := record.Arg{Kind: record.KindFD, Path: v.Decor}
+		d.Kind, d.Path = record.KindFD, v.Decor
 		switch n := v.FD.(type) {
 		case *sast.Int:
-			fd.Neg, fd.Mag, fd.Text = n.Neg, n.Mag, n.Text
+			d.Neg, d.Mag, d.Text = n.Neg, n.Mag, n.Text
 		case *sast.Ident:
-			fd.Str = n.Name
+			d.Str = n.Name
 		}
-		return fd
 	case *sast.Resuming:
-		e := record.ElidedArg()
-		e.Comment = v.Text
-		return e
+		d.Kind, d.Comment = record.KindElided, v.Text
+	default:
+		d.Kind = record.KindElided
 	}
-	return record.ElidedArg()
 }
