@@ -1,0 +1,41 @@
+package strace
+
+import (
+	"strconv"
+	"testing"
+)
+
+// FuzzDecimal checks the converter's quick decimal reader against
+// strconv.ParseUint: where decimal takes the text, ParseUint gives the same
+// value (decimal may decline forms it leaves to strconv: leading zeros,
+// twenty digits and more).
+func FuzzDecimal(f *testing.F) {
+	for _, s := range []string{"0", "7", "42", "007", "18446744073709551615", "9999999999999999999", "", "1a", "-1", "+1", " 1"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		v, ok := decimal(s)
+		if !ok {
+			return
+		}
+		want, err := strconv.ParseUint(s, 10, 64)
+		if err != nil || v != want {
+			t.Errorf("decimal(%q) = %d, true; strconv: %d, %v", s, v, want, err)
+		}
+	})
+}
+
+func TestDecimal(t *testing.T) {
+	for _, tt := range []struct {
+		in   string
+		want uint64
+		ok   bool
+	}{
+		{"0", 0, true}, {"42", 42, true}, {"9999999999999999999", 9999999999999999999, true},
+		{"007", 0, false}, {"18446744073709551615", 0, false}, {"", 0, false}, {"1a", 0, false}, {"-1", 0, false},
+	} {
+		if v, ok := decimal(tt.in); v != tt.want || ok != tt.ok {
+			t.Errorf("decimal(%q) = %d, %v; want %d, %v", tt.in, v, ok, tt.want, tt.ok)
+		}
+	}
+}
