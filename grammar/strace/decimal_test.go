@@ -39,3 +39,27 @@ func TestDecimal(t *testing.T) {
 		}
 	}
 }
+
+// TestSecondsNs: seconds with a fraction, and the forms refused, also the
+// ones too large for an int64 of nanoseconds.
+func TestSecondsNs(t *testing.T) {
+	for _, tt := range []struct {
+		in   string
+		want int64
+		ok   bool
+	}{
+		{"0.000123", 123000, true},
+		{"12.5", 12500000000, true},
+		{"1700000000.123456", 1700000000123456000, true},
+		{"9000000001.0", 0, false},
+		{"9999999999999999999.5", 0, false},
+		{"99999999999999999999.5", 0, false},
+		{"12", 0, false},
+		{"1.2345678901", 0, false},
+		{"x.5", 0, false},
+	} {
+		if v, ok := secondsNs(tt.in); v != tt.want || ok != tt.ok {
+			t.Errorf("secondsNs(%q) = %d, %v; want %d, %v", tt.in, v, ok, tt.want, tt.ok)
+		}
+	}
+}

@@ -657,13 +657,15 @@ func secondsNs(s string) (int64, bool) {
 	if i < 0 {
 		return 0, false
 	}
-	sec, err := int64(0), error(nil)
+	var sec int64
 	if v, ok := decimal(s[:i]); ok {
+		if v > 9e9 {
+			return 0, false
+		}
 		sec = int64(v)
+	} else if v, err := strconv.ParseInt(s[:i], 10, 64); err == nil && v <= 9e9 {
+		sec = v
 	} else {
-		sec, err = strconv.ParseInt(s[:i], 10, 64)
-	}
-	if err != nil || sec > 9e9 {
 		return 0, false
 	}
 	frac, ok := fracNs(s[i+1:])

@@ -160,9 +160,9 @@ func runParallel(parent context.Context, opts Options, d Dialect, cfg lowering.C
 				}
 				if joined {
 					b.out = b.out[:0]
-					if err := join.Join(&b.chunk, &joinOutput{b, o}); err != nil {
-						cancel()
-					}
+					// A Joiner fails only when its output does, and
+					// joinOutput keeps every record it is given.
+					_ = join.Join(&b.chunk, &joinOutput{b, o})
 				} else {
 					settleBatch(b, settle, o)
 				}

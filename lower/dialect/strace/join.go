@@ -90,9 +90,7 @@ func (l *Lowerer) lower(ln *sast.Line) error {
 		out.Mark(m)
 		return nil
 	}
-	err := out.RecordMark(&r.rec, m)
-	l.recycle(r)
-	return err
+	return out.RecordMark(&r.rec, m)
 }
 
 // NewJoiner returns the Joiner of the dialect's lowering on several

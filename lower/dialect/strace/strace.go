@@ -108,8 +108,11 @@ type Lowerer struct {
 	cfg     lowering.Config
 	out     lowering.MarkedOutput
 	parse   sast.LineParser
-	filePID *uint64   // from the input's name, for lines without a pid
-	free    []*recBuf // record buffers done with, for reuse
+	filePID *uint64 // from the input's name, for lines without a pid
+	// buf is the storage of the line's record: the output copies the
+	// record, so the next line reuses it. base sets the whole record and
+	// arguments are appended zero and filled, so nothing old is read.
+	buf recBuf
 }
 
 // stamps turns the time stamps of lines, in order, into ts_ns.
@@ -135,7 +138,9 @@ type secondsState struct {
 // New returns a lowering that parses lines with parse and passes each
 // line's record and mark to out.
 func New(cfg lowering.Config, out lowering.MarkedOutput, parse sast.LineParser) *Lowerer {
-	return &Lowerer{cfg: cfg, out: out, parse: parse, filePID: filePID(cfg.Source)}
+	l := &Lowerer{cfg: cfg, out: out, parse: parse, filePID: filePID(cfg.Source)}
+	l.buf = recBuf{out: out, store: argStore{out: out}}
+	return l
 }
 
 // filePID is the pid the ".PID" suffix of an input's name gives, or nil.
@@ -147,25 +152,6 @@ func filePID(source string) *uint64 {
 		}
 	}
 	return nil
-}
-
-// newRec returns an empty record buffer.
-func (l *Lowerer) newRec() *recBuf {
-	if n := len(l.free); n > 0 {
-		b := l.free[n-1]
-		l.free = l.free[:n-1]
-		return b
-	}
-	return &recBuf{out: l.out, store: argStore{out: l.out}}
-}
-
-// recycle keeps b for reuse. Its record and arguments are not cleared:
-// base sets the whole record, and arguments are appended zero and filled,
-// so what they held is overwritten before it is read (and the output has
-// copied it all).
-func (l *Lowerer) recycle(b *recBuf) {
-	b.args = b.args[:0]
-	l.free = append(l.free, b)
 }
 
 // Line lowers one line.
@@ -242,7 +228,8 @@ func (l *Lowerer) key(ln *sast.Line) uint64 {
 
 // base is a record with what every line gives: place, pid and time.
 func (l *Lowerer) base(ln *sast.Line, event string, phase record.Phase) *recBuf {
-	b := l.newRec()
+	b := &l.buf
+	b.args = b.args[:0]
 	b.rec = record.Record{
 		Dialect: l.cfg.Dialect,
 		Source:  l.cfg.Source,
