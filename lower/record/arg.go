@@ -48,7 +48,16 @@ type Arg struct {
 
 // IntArg returns an integer argument.
 func IntArg(neg bool, mag uint64, text string) Arg {
-	return Arg{Kind: KindInt, Neg: neg && mag != 0, Mag: mag, Text: text}
+	var a Arg
+	a.SetInt(neg, mag, text)
+	return a
+}
+
+// SetInt makes a the integer IntArg returns, a field at a time (for a
+// lowering that fills arguments in place: a whole Arg copied into the heap
+// costs a write barrier on each of its pointers). Minus zero is zero.
+func (a *Arg) SetInt(neg bool, mag uint64, text string) {
+	a.Kind, a.Neg, a.Mag, a.Text = KindInt, neg && mag != 0, mag, text
 }
 
 // UintArg returns a non-negative integer argument.

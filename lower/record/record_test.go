@@ -194,3 +194,20 @@ func FuzzRecordJSON(f *testing.F) {
 		}
 	})
 }
+
+// TestSetInt: SetInt gives what IntArg gives, minus zero as zero, whatever
+// the argument held before.
+func TestSetInt(t *testing.T) {
+	for _, tt := range []struct {
+		neg  bool
+		mag  uint64
+		text string
+	}{{true, 5, "-5"}, {false, 7, "0x7"}, {true, 0, "-0"}} {
+		a := SymArg("old")
+		a.SetInt(tt.neg, tt.mag, tt.text)
+		a.Str = "" // SetInt leaves what an integer does not use
+		if want := IntArg(tt.neg, tt.mag, tt.text); !a.Equal(&want) || a.Neg != (tt.neg && tt.mag != 0) {
+			t.Errorf("SetInt(%v, %d, %q) = %+v, want %+v", tt.neg, tt.mag, tt.text, a, want)
+		}
+	}
+}

@@ -390,7 +390,7 @@ func (s *argStore) argInto(d *record.Arg, a *sast.Arg) {
 func (s *argStore) valueInto(d *record.Arg, v sast.Value) {
 	switch v := v.(type) {
 	case *sast.Int:
-		d.Kind, d.Neg, d.Mag, d.Text = record.KindInt, v.Neg && v.Mag != 0, v.Mag, v.Text
+		d.SetInt(v.Neg, v.Mag, v.Text)
 	case *sast.Float:
 		d.Kind, d.Str = record.KindSym, v.Text
 	case *sast.String:
