@@ -72,10 +72,10 @@ func sniff(head []byte) bool {
 // suffixRE is the ".PID" suffix strace -ff gives its output files.
 var suffixRE = regexp.MustCompile(`\.(\d+)$`)
 
-// recBuf is the storage of one record being made: the record, its
-// integers and arguments. It goes back to the lowering's free list once the
-// record is passed on; attrs maps and nested arguments come from the
-// MarkedOutput, which keeps them.
+// recBuf is the storage of the record being made: the record, its integers
+// and arguments, reused line after line once the output has copied the
+// record; attrs maps and nested arguments come from the MarkedOutput,
+// which keeps them.
 type recBuf struct {
 	out   lowering.MarkedOutput
 	rec   record.Record
