@@ -18,6 +18,9 @@ type diagFlags struct {
 	Level       int    `short:"W" name:"level" enum:"0,1,2" default:"2" help:"Message level, as TRCUST /Wn: 0 fatal and severe, 1 adds errors, 2 adds warnings."`
 }
 
+// jsonDiagnostics reports whether diagnostics are JSON.
+func (f diagFlags) jsonDiagnostics() bool { return f.Diagnostics == "json" }
+
 // print writes the diagnostics at the chosen level and format.
 func (f diagFlags) print(e *env, l diag.List) error {
 	min, err := diag.LevelMin(f.Level)

@@ -10,7 +10,6 @@ import (
 	"github.com/tracekit/tracekit/ast/diag"
 	"github.com/tracekit/tracekit/ast/tsf"
 	"github.com/tracekit/tracekit/binfmt/tff"
-	"github.com/tracekit/tracekit/cmd/internal/outfile"
 )
 
 // combineCmd is "tracekit combine LIST|FILE... -o DEST.TFF", TRCUST's /C=.
@@ -89,7 +88,7 @@ func (c *combineCmd) Run(e *env) error {
 	if err := c.print(e, diags); err != nil {
 		return err
 	}
-	var set outfile.Set
+	set := e.outs.NewSet()
 	set.Add(c.Output, data)
 	return set.Commit()
 }

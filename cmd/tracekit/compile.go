@@ -49,8 +49,8 @@ func (c *compileCmd) Run(e *env) error {
 		Locate: c.locate,
 	})
 	bar.Add(1)
-	var set outfile.Set
-	diags := c.outputs(res, &set)
+	set := e.outs.NewSet()
+	diags := c.outputs(res, set)
 	bar.Finish()
 	diags.Sort()
 	if err := c.print(e, diags); err != nil {

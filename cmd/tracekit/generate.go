@@ -2,7 +2,8 @@ package main
 
 import (
 	"bufio"
-	"os"
+	"slices"
+	"strings"
 
 	"github.com/tracekit/tracekit/lower/dialect/gen"
 )
@@ -17,17 +18,20 @@ type generateCmd struct {
 
 // Run writes the file.
 func (c *generateCmd) Run(e *env) error {
-	f, err := os.Create(c.Output)
+	if !slices.Contains(gen.Dialects(), c.Dialect) {
+		return usagef("no generator for dialect %q: have %s", c.Dialect, strings.Join(gen.Dialects(), ", "))
+	}
+	f, err := e.outs.Create(c.Output)
 	if err != nil {
 		return err
 	}
+	defer f.Abort()
 	w := bufio.NewWriterSize(f, 1<<20)
-	err = gen.Generate(c.Dialect, w, c.Size)
-	if ferr := w.Flush(); err == nil {
-		err = ferr
+	if err := gen.Generate(c.Dialect, w, c.Size); err != nil {
+		return err
 	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
+	if err := w.Flush(); err != nil {
+		return err
 	}
-	return err
+	return f.Commit()
 }

@@ -4,20 +4,18 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/tracekit/tracekit/cmd/internal/outfile"
 
 	"github.com/alecthomas/kong"
 	kongcompletion "github.com/jotaen/kong-completion"
-)
-
-// Exit statuses.
-const (
-	exitOK    = 0 // nothing of severity error or worse
-	exitError = 1 // an error or worse was found, or a file could not be read
-	exitUsage = 2 // the command line is wrong
 )
 
 // cli is the command line.
@@ -38,23 +36,47 @@ type cli struct {
 }
 
 // env is what a command runs with: its streams, so that tests can run the
-// command line in process.
+// command line in process, the outputs it writes (removed when a signal
+// ends the run) and its progress bar (cleared then, and before each
+// diagnostic).
 type env struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
+	outs           *outfile.Run
+	signals        *signals
 }
-
-// exitCode carries a command's exit status out of kong.
-type exitCode int
-
-func (e exitCode) Error() string { return fmt.Sprintf("exit status %d", int(e)) }
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
+	os.Exit(runSignals(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, sig, os.Exit))
 }
 
-// run runs the command line args and returns the exit status.
-func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (status int) {
+// run runs the command line args and returns the exit status; no signal
+// is watched (tests run it in process).
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return runSignals(args, stdin, stdout, stderr, nil, nil)
+}
+
+// runSignals runs the command line args and returns the exit status. A
+// signal from sig ends the run through exit (signals.watch), after the
+// temporary files of its outputs are removed and its progress bar cleared.
+func runSignals(args []string, stdin io.Reader, stdout, stderr io.Writer, sig <-chan os.Signal, exit func(int)) (status int) {
+	e := &env{stdin: stdin, stdout: outfile.Wrap("standard output", stdout), stderr: stderr, outs: outfile.NewRun(stdout)}
+	e.signals = newSignals(e, exit)
+	if sig != nil {
+		stop := make(chan struct{})
+		defer close(stop)
+		go e.signals.watch(sig, stop)
+	}
+	defer func() {
+		// A panic leaves no temporary file and no bar behind either.
+		if p := recover(); p != nil {
+			e.outs.Abort()
+			e.signals.clearBar()
+			panic(p)
+		}
+	}()
 	var c cli
 	exited := false
 	parser, err := kong.New(&c,
@@ -65,6 +87,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (status int) 
 		kong.UsageOnError(),
 		kong.ConfigureHelp(kong.HelpOptions{Compact: true}),
 		kong.Vars{"version": version()},
+		kong.Help(helpWithStatuses),
 	)
 	if err != nil {
 		fmt.Fprintln(stderr, "tracekit:", err)
@@ -83,14 +106,28 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (status int) 
 		fmt.Fprintln(stderr, "tracekit:", err)
 		return exitUsage
 	}
-	err = ctx.Run(&env{stdin: stdin, stdout: stdout, stderr: stderr})
+	err = ctx.Run(e)
+	status = statusOf(err)
 	var code exitCode
-	switch {
-	case err == nil:
-		return exitOK
-	case errors.As(err, &code):
-		return int(code)
+	if err != nil && !errors.As(err, &code) {
+		e.signals.clearBar()
+		if jsonStderr(ctx) {
+			b, _ := json.Marshal(map[string]string{"severity": "fatal", "message": err.Error()})
+			fmt.Fprintf(stderr, "%s\n", b)
+		} else {
+			fmt.Fprintln(stderr, "tracekit:", err)
+		}
 	}
-	fmt.Fprintln(stderr, "tracekit:", err)
-	return exitError
+	return status
+}
+
+// jsonStderr reports whether the command run asked for JSON diagnostics
+// (--diagnostics=json): every line on standard error is JSON then.
+func jsonStderr(ctx *kong.Context) bool {
+	n := ctx.Selected()
+	if n == nil || !n.Target.IsValid() || !n.Target.CanAddr() {
+		return false
+	}
+	j, ok := n.Target.Addr().Interface().(interface{ jsonDiagnostics() bool })
+	return ok && j.jsonDiagnostics()
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -20,27 +21,42 @@ type recordsCmd struct {
 	progressFlags
 	Dialect   string   `name:"dialect" placeholder:"D" help:"The dialect of every input (see 'tracekit dialects'); default: told from each input's content and name."`
 	Format    string   `name:"format" enum:"jsonl,csv,text,chrome,parquet" default:"jsonl" help:"Output format: jsonl, csv, text, chrome (Trace Event Format for Perfetto and chrome://tracing) or parquet (needs -o)."`
-	Output    string   `short:"o" name:"output" placeholder:"FILE" help:"Write the records to FILE (whole, or not at all) instead of standard output."`
+	Output    string   `short:"o" name:"output" placeholder:"FILE" help:"Write the records to FILE instead of standard output (-): a regular file is replaced whole at the end, or not at all; a FIFO or device is written as the records come."`
 	NoPair    bool     `name:"no-pair" help:"Keep the start and end halves of calls as separate records (winstrace, strace)."`
 	CPUHz     float64  `name:"cpu-hz" placeholder:"HZ" help:"Processor clock rate, to turn time-stamp counts into nanoseconds (os2strace)."`
 	KeepGoing bool     `name:"keep-going" help:"Exit 0 even when lines were skipped, and go on past inputs that cannot be read."`
 	Strict    bool     `name:"strict" help:"Stop at the first malformed line."`
 	Workers   int      `name:"workers" placeholder:"N" help:"Goroutines that lower the lines of dialects that can be lowered in parallel (os2strace, os2mte, winstrace, strace); 0: one a core. The output is the same."`
 	Stats     bool     `name:"stats" help:"Also print the bytes read, the time, MB/s and the peak memory (resident set) on standard error."`
+	Follow    bool     `name:"follow" short:"f" help:"Read FILE as 'tail -F' does: wait for it to grow (and follow it when it is truncated or replaced), writing records as lines arrive, until interrupted (Ctrl-C ends the run normally)."`
+	MaxErrors int      `name:"max-errors" default:"100" placeholder:"N" help:"Print at most N error diagnostics (0: all); the rest are counted in the summary."`
 	Inputs    []string `arg:"" name:"file" help:"Trace files, or - for standard input."`
 }
 
 // Run converts the inputs. Malformed lines are reported and skipped; the
-// status is 1 when any was, unless --keep-going.
+// status is 1 when any was, unless --keep-going. The records read are
+// written all the same (-o keeps them), except under --strict, which
+// writes nothing after an error.
 func (c *recordsCmd) Run(e *env) error {
 	min, err := diag.LevelMin(c.Level)
 	if err != nil {
 		return err
 	}
+	if c.Dialect != "" {
+		if _, ok := dialect.Lookup(c.Dialect); !ok {
+			return usagef("unknown dialect %q: want one of %s (see 'tracekit dialects')", c.Dialect, strings.Join(dialect.Names(), ", "))
+		}
+	}
+	if c.Follow && len(c.Inputs) != 1 {
+		return usagef("--follow reads one file")
+	}
 	var inputs []dialect.Input
 	for _, name := range c.Inputs {
 		in := dialect.Input{Name: name}
 		if name == "-" {
+			if c.Follow {
+				return usagef("--follow needs a file, not standard input (a pipe is read as it comes anyway)")
+			}
 			in.Reader = e.stdin
 		}
 		inputs = append(inputs, in)
@@ -48,43 +64,48 @@ func (c *recordsCmd) Run(e *env) error {
 	if err := c.checkFormat(); err != nil {
 		return err
 	}
-	dest := e.stdout
-	var stream *outfile.Stream
-	if c.Output != "" {
-		// Streamed to a temporary file beside the target and renamed into
-		// place at the end: memory stays flat, a failed run leaves nothing.
-		if stream, err = outfile.Create(c.Output); err != nil {
-			return err
-		}
-		defer stream.Abort()
-		dest = stream
+	name := c.Output
+	if name == "" {
+		name = outfile.Stdout
 	}
-	w, err := c.newWriter(dest)
+	// A regular file is written to a temporary file beside it and renamed
+	// into place at the end: memory stays flat, a failed run leaves
+	// nothing. A FIFO or a device is written as the records come.
+	out, err := e.outs.Create(name)
 	if err != nil {
 		return err
 	}
-	report := func(d diag.Diagnostic) {
-		if d.Severity < min {
-			return
-		}
-		l := diag.List{d}
-		if c.Diagnostics == "json" {
-			l.WriteJSON(e.stderr)
-		} else {
-			l.WriteText(e.stderr)
-		}
+	defer out.Abort()
+	if c.Format == "parquet" && out.Kind() != outfile.KindReplace {
+		return usagef("--format parquet needs -o naming a regular file: a Parquet file ends with its index, it is not a stream (%s is %s)", name, out.Kind())
 	}
+	w, err := c.newWriter(out)
+	if err != nil {
+		return err
+	}
+	rep := c.reporter(e, min)
 	opts := dialect.Options{Dialect: c.Dialect, NoPair: c.NoPair, CPUHz: c.CPUHz, KeepGoing: c.KeepGoing, Strict: c.Strict, Workers: c.Workers}
+	if c.Follow {
+		// The first signal ends the followed file as at its end; the run
+		// then finishes and keeps what it wrote.
+		stop := make(chan struct{})
+		var once sync.Once
+		e.signals.setSoft(func() { once.Do(func() { close(stop) }) })
+		defer e.signals.setSoft(nil)
+		opts.Follow = stop
+	}
 	start := time.Now()
 	bar := c.startProgress(e, inputs)
-	sum, err := dialect.Records(context.Background(), opts, inputs, w, report)
+	e.signals.setBar(bar)
+	sum, err := dialect.Records(context.Background(), opts, inputs, w, rep.report)
 	bar.Finish()
+	e.signals.setBar(nil)
 	if ferr := w.Flush(); err == nil {
 		err = ferr
 	}
-	fmt.Fprintf(e.stderr, "tracekit records: %s\n", sum)
+	rep.end(sum)
 	if c.Stats {
-		printStats(e, c.Inputs, time.Since(start))
+		printStats(e, c.Inputs, time.Since(start), c.Diagnostics == "json")
 	}
 	var strict *dialect.StrictError
 	switch {
@@ -93,10 +114,8 @@ func (c *recordsCmd) Run(e *env) error {
 	case err != nil:
 		return err
 	}
-	if stream != nil {
-		if err := stream.Commit(); err != nil {
-			return err
-		}
+	if err := out.Commit(); err != nil {
+		return err
 	}
 	if sum.Incomplete() && !c.KeepGoing {
 		return exitCode(exitError)
@@ -115,8 +134,9 @@ func (dialectsCmd) Run(e *env) error {
 	return nil
 }
 
-// printStats reports the throughput and the peak resident set size.
-func printStats(e *env, names []string, elapsed time.Duration) {
+// printStats reports the throughput and the peak resident set size, as a
+// text line or a JSON object.
+func printStats(e *env, names []string, elapsed time.Duration, asJSON bool) {
 	var size int64
 	for _, n := range names {
 		if st, err := os.Stat(n); err == nil {
@@ -126,6 +146,11 @@ func printStats(e *env, names []string, elapsed time.Duration) {
 	var ru syscall.Rusage
 	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
 	mb := float64(size) / 1e6
+	if asJSON {
+		fmt.Fprintf(e.stderr, "{\"stats\":{\"mb\":%.1f,\"seconds\":%.2f,\"mb_per_s\":%.2f,\"peak_rss_mib\":%d}}\n",
+			mb, elapsed.Seconds(), mb/elapsed.Seconds(), ru.Maxrss/1024)
+		return
+	}
 	fmt.Fprintf(e.stderr, "tracekit records: %.1f MB in %.2fs, %.2f MB/s, peak RSS %d MiB\n",
 		mb, elapsed.Seconds(), mb/elapsed.Seconds(), ru.Maxrss/1024)
 }

@@ -234,7 +234,7 @@ func parquetChecks(pq, jl string) []string {
 // run leaves no file behind.
 func TestParquetNeedsFile(t *testing.T) {
 	status, stdout, stderr := runCLI("records", "--format", "parquet", "../../lower/dialect/winstrace/testdata/pairs.wst")
-	if status != exitError || stdout != "" || !strings.Contains(stderr, "needs -o") {
+	if status != exitUsage || stdout != "" || !strings.Contains(stderr, "needs -o") {
 		t.Errorf("status %d, %q, %q", status, stdout, stderr)
 	}
 	dir := t.TempDir()

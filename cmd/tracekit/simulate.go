@@ -5,7 +5,6 @@ import (
 
 	"github.com/tracekit/tracekit/binfmt/stda"
 	"github.com/tracekit/tracekit/binfmt/tdf"
-	"github.com/tracekit/tracekit/cmd/internal/outfile"
 	"github.com/tracekit/tracekit/lower/simulate"
 )
 
@@ -50,7 +49,7 @@ func (c *simulateCmd) Run(e *env) error {
 	if res.Dropped > 0 {
 		fmt.Fprintf(e.stderr, "%s: warning: %d older records overwritten: the buffer wrapped\n", c.State, res.Dropped)
 	}
-	var set outfile.Set
+	set := e.outs.NewSet()
 	set.Add(c.Output, res.Bytes)
 	return set.Commit()
 }

@@ -32,6 +32,7 @@ type lineItem struct {
 // the worker, written in order.
 type batch struct {
 	seq   int64 // its place in the input
+	idle  bool  // sent because a live input paused after it
 	items []lineItem
 	raw   []byte // the lines' bytes, one after the other
 	text  string // raw as one string (one allocation a batch), the lines' texts slices of it
@@ -85,6 +86,10 @@ type joinOutput struct {
 }
 
 func (j *joinOutput) Record(r *record.Record) error {
+	if j.o.notDialect != nil {
+		return j.o.notDialect
+	}
+	j.o.release()
 	j.o.sum.Records++
 	r.Seq = j.o.sum.Records
 	j.b.out = append(j.b.out, r)
@@ -105,7 +110,7 @@ func (s *bufferSink) Write(p []byte) (int, error) { return s.b.Write(p) }
 // by their workers when the writer offers Parts, and written in order; what
 // the Joiner still holds is written at the end. The output is the one a
 // single lowering gives.
-func runParallel(parent context.Context, opts Options, d Dialect, cfg lowering.Config, br *bufio.Reader, name string, o *output, workers int) (lowering.LineStats, ast.Pos, error) {
+func runParallel(parent context.Context, opts Options, d Dialect, cfg lowering.Config, br *bufio.Reader, live *liveReader, name string, o *output, workers int) (lowering.LineStats, ast.Pos, error) {
 	ctx, cancel := context.WithCancel(parent)
 	defer cancel()
 	var (
@@ -163,8 +168,14 @@ func runParallel(parent context.Context, opts Options, d Dialect, cfg lowering.C
 					// A Joiner fails only when its output does, and
 					// joinOutput keeps every record it is given.
 					_ = join.Join(&b.chunk, &joinOutput{b, o})
+					if i, ok := join.(lowering.Idler); ok && b.idle {
+						_ = i.Idle(&joinOutput{b, o})
+					}
 				} else {
 					settleBatch(b, settle, o)
+				}
+				if o.notDialect != nil {
+					cancel() // the input is not of its dialect
 				}
 				next++
 				turn.Broadcast()
@@ -195,6 +206,10 @@ func runParallel(parent context.Context, opts Options, d Dialect, cfg lowering.C
 				} else {
 					err = b.write(joined, o.w)
 				}
+				if err == nil && live != nil && len(order) == 0 {
+					// Live input: nothing more is on its way yet.
+					err = o.w.Flush()
+				}
 				if err != nil {
 					cancel()
 				}
@@ -216,11 +231,11 @@ func runParallel(parent context.Context, opts Options, d Dialect, cfg lowering.C
 	}
 	var cur *batch
 	var seq int64
-	send := func() bool {
+	send := func(idle bool) bool {
 		if cur == nil || len(cur.items) == 0 {
 			return true
 		}
-		cur.seq = seq
+		cur.seq, cur.idle = seq, idle
 		cur.text = string(cur.raw)
 		seq++
 		order <- cur
@@ -239,6 +254,10 @@ func runParallel(parent context.Context, opts Options, d Dialect, cfg lowering.C
 			return ctx.Err()
 		}
 	}
+	if live != nil {
+		// Before the reader waits for input, the lines read so far go on.
+		live.setIdle(func() { send(true) })
+	}
 	st, end, err := lowering.LineBytes(ctx, br, name, opts.MaxLine,
 		func(pos ast.Pos, text []byte) error {
 			if err := take(); err != nil {
@@ -248,7 +267,7 @@ func runParallel(parent context.Context, opts Options, d Dialect, cfg lowering.C
 			cur.raw = append(cur.raw, text...)
 			cur.items = append(cur.items, lineItem{pos: pos, start: start, end: len(cur.raw)})
 			if len(cur.raw) >= limit {
-				send()
+				send(false)
 			}
 			return nil
 		},
@@ -260,7 +279,7 @@ func runParallel(parent context.Context, opts Options, d Dialect, cfg lowering.C
 			return nil
 		})
 	if cur != nil && len(cur.items) > 0 {
-		send()
+		send(false)
 	} else if cur != nil {
 		free <- cur
 	}
@@ -290,8 +309,14 @@ func settleBatch(b *batch, settle lowering.Settler, o *output) {
 			o.Diag(c.Diags[di].Diag, c.Diags[di].Skipped)
 			di++
 		}
+		if o.notDialect != nil {
+			// The input is not of its dialect: nothing of it is written.
+			c.Records = c.Records[:i]
+			return
+		}
 		r := &c.Records[i]
 		settle(r, c.Notes[i], &c.TS[i])
+		o.release()
 		o.sum.Records++
 		r.Seq = o.sum.Records
 	}
@@ -313,7 +338,7 @@ type stagedItem struct {
 // in order. It returns what lowering.Lines returns and the function that
 // ends the lowering (Finish with what ParseEnd gave). The output is the one
 // the lowering gives line by line.
-func runStaged(ctx context.Context, opts Options, low lowering.Staged, br *bufio.Reader, name string, o *output) (lowering.LineStats, ast.Pos, func(ast.Pos) error, error) {
+func runStaged(ctx context.Context, opts Options, low lowering.Staged, br *bufio.Reader, live *liveReader, name string, o *output) (lowering.LineStats, ast.Pos, func(ast.Pos) error, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	const batchLines = 512
@@ -344,6 +369,10 @@ func runStaged(ctx context.Context, opts Options, low lowering.Staged, br *bufio
 				cur = make([]stagedItem, 0, batchLines)
 			}
 			return nil
+		}
+		if live != nil {
+			// Before the reader waits for input, the lines parsed so far go on.
+			live.setIdle(func() { send() })
 		}
 		st, end, readErr = lowering.Lines(ctx, br, name, opts.MaxLine,
 			func(pos ast.Pos, text string) error {
@@ -382,6 +411,13 @@ func runStaged(ctx context.Context, opts Options, low lowering.Staged, br *bufio
 		select {
 		case free <- b:
 		default:
+		}
+		if live != nil && lowerErr == nil && len(batches) == 0 {
+			// Live input: nothing more is on its way yet.
+			if lowerErr = o.w.Flush(); lowerErr != nil {
+				o.werr = lowerErr
+				cancel()
+			}
 		}
 	}
 	finish := func(pos ast.Pos) error { return low.Finish(parsedEnd, pos) }

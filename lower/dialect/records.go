@@ -21,10 +21,17 @@ import (
 
 // Diagnostic codes of the input layer (shared by all dialects).
 const (
-	CodeLongLine            = lowering.CodeLongLine // error: a line longer than Options.MaxLine; skipped
-	CodeNoDialect diag.Code = "INP002"              // error: the dialect of an input cannot be told; the input is skipped (KeepGoing)
-	CodeRead      diag.Code = "INP003"              // error: an input cannot be opened or read; the rest of it is skipped (KeepGoing)
+	CodeLongLine             = lowering.CodeLongLine // error: a line longer than Options.MaxLine; skipped
+	CodeNoDialect  diag.Code = "INP002"              // error: the dialect of an input cannot be told; the input is skipped (KeepGoing)
+	CodeRead       diag.Code = "INP003"              // error: an input cannot be opened or read; the rest of it is skipped (KeepGoing)
+	CodeNotDialect diag.Code = "INP004"              // error: the first lines of an input all fail in its dialect; the rest of it is not read (KeepGoing)
 )
+
+// LeadingFailures is how many lines at the start of an input may fail,
+// with no record made before them, before the input is taken for another
+// dialect: one INP004 error then stands for them all, naming the dialects
+// its content looks like, and the rest of the input is not read.
+const LeadingFailures = 20
 
 // HeadSize is how much of an input the sniffers see (Detect).
 const HeadSize = 8 << 10
@@ -56,6 +63,13 @@ type Options struct {
 	// one lowering on the calling goroutine. The output does not depend
 	// on it. Strict runs use one.
 	Workers int
+
+	// Follow, when not nil, reads each named input as "tail -F" does: at
+	// its end the run waits for it to grow (and reads it again from the
+	// start when it is truncated or replaced) until Follow is closed, then
+	// ends as at the end of a file. Records are written as the lines
+	// arrive (live.go), as they are for a pipe or a terminal.
+	Follow <-chan struct{}
 
 	batchBytes int // input bytes a parallel batch holds; 0: batchBytes (tests make it small)
 }
@@ -93,9 +107,10 @@ type Summary struct {
 	Failed   int // inputs that failed (KeepGoing)
 }
 
-// Incomplete reports whether any line was skipped or any input failed:
-// the CLI exits 1 then, unless told to keep going.
-func (s Summary) Incomplete() bool { return s.Skipped > 0 || s.Failed > 0 }
+// Incomplete reports whether any line was skipped, any input failed or
+// any error was reported (a damaged binary input): the CLI exits 1 then,
+// unless told to keep going.
+func (s Summary) Incomplete() bool { return s.Skipped > 0 || s.Failed > 0 || s.Errors > 0 }
 
 // String is the summary line for the end of a run, e.g.
 // "3 inputs, 120 lines, 117 records, 2 lines skipped, 1 warning, 1 input failed".
@@ -178,9 +193,9 @@ type inputError struct {
 	err  error
 }
 
-func runInput(ctx context.Context, opts Options, fixed *Dialect, in Input, w record.Writer, diags func(diag.Diagnostic)) (InputSummary, error) {
-	is := InputSummary{Name: in.Name}
-	o := &output{w: w, diags: diags, strict: opts.Strict, sum: &is}
+func runInput(ctx context.Context, opts Options, fixed *Dialect, in Input, w record.Writer, diags func(diag.Diagnostic)) (is InputSummary, err error) {
+	is = InputSummary{Name: in.Name}
+	o := &output{w: w, diags: diags, strict: opts.Strict, sum: &is, source: in.Name, keepGoing: opts.KeepGoing}
 	fail := func(ie inputError, pos ast.Pos) (InputSummary, error) {
 		is.Failed = true
 		if !pos.IsValid() {
@@ -200,13 +215,26 @@ func runInput(ctx context.Context, opts Options, fixed *Dialect, in Input, w rec
 		}
 		return is, fmt.Errorf("%s: %w", in.Name, ie.err)
 	}
-	r, closeFn, err := open(in)
+	r, closeFn, err := open(in, opts.Follow)
 	if err != nil {
 		return fail(inputError{CodeRead, err}, ast.Pos{})
 	}
 	defer closeFn()
-	br := bufio.NewReaderSize(r, 64<<10)
-	head, err := br.Peek(HeadSize)
+	var (
+		br   *bufio.Reader
+		head []byte
+		live *liveReader
+	)
+	if opts.Follow != nil || isLive(r) {
+		// Records leave as the lines arrive (live.go).
+		live = newLiveReader(ctx, r)
+		var src io.Reader
+		head, src, err = live.head()
+		br = bufio.NewReaderSize(src, 64<<10)
+	} else {
+		br = bufio.NewReaderSize(r, 64<<10)
+		head, err = br.Peek(HeadSize)
+	}
 	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, bufio.ErrBufferFull) {
 		if len(head) == 0 {
 			return fail(inputError{CodeRead, err}, ast.Pos{})
@@ -236,13 +264,20 @@ func runInput(ctx context.Context, opts Options, fixed *Dialect, in Input, w rec
 		}
 		return is, o.stopped()
 	}
+	o.dialect, o.head = d.Name, append([]byte(nil), head...) // head is the reader's buffer
+	// Held diagnostics of a short input are passed on at its end (is is
+	// the result, so what release counts is returned).
+	defer o.release()
 	workers := opts.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
 	if (d.NewSettler != nil || d.NewJoiner != nil) && !opts.Strict && workers > 1 {
-		st, end, err := runParallel(ctx, opts, d, cfg, br, in.Name, o, workers)
+		st, end, err := runParallel(ctx, opts, d, cfg, br, live, in.Name, o, workers)
 		is.Lines, is.Blank = st.Lines, st.Blank
+		if o.notDialect != nil {
+			return notDialect(o)
+		}
 		if err != nil && o.werr == nil && ctx.Err() == nil {
 			// The reader failed: what was read is lowered; report it.
 			return fail(inputError{CodeRead, err}, end)
@@ -256,8 +291,16 @@ func runInput(ctx context.Context, opts Options, fixed *Dialect, in Input, w rec
 		finish = low.End
 	)
 	if staged, ok := low.(lowering.Staged); ok && !opts.Strict && workers > 1 {
-		st, end, finish, err = runStaged(ctx, opts, staged, br, in.Name, o)
+		st, end, finish, err = runStaged(ctx, opts, staged, br, live, in.Name, o)
 	} else {
+		if live != nil {
+			live.setIdle(func() {
+				if i, ok := low.(lowering.Idler); ok {
+					i.Idle(o) // an error comes back at the next line
+				}
+				o.w.Flush()
+			})
+		}
 		st, end, err = lowering.Lines(ctx, br, in.Name, opts.MaxLine,
 			func(pos ast.Pos, text string) error {
 				if err := low.Line(pos, text); err != nil {
@@ -277,6 +320,9 @@ func runInput(ctx context.Context, opts Options, fixed *Dialect, in Input, w rec
 			})
 	}
 	is.Lines, is.Blank = st.Lines, st.Blank
+	if o.notDialect != nil {
+		return notDialect(o)
+	}
 	var readErr error
 	if err != nil && o.werr == nil && o.stop == nil && ctx.Err() == nil {
 		// The reader failed: lower what was read, then report it.
@@ -297,17 +343,38 @@ func runInput(ctx context.Context, opts Options, fixed *Dialect, in Input, w rec
 	return is, nil
 }
 
+// notDialect ends an input whose first lines all failed: it failed, and
+// ends the run unless KeepGoing.
+func notDialect(o *output) (InputSummary, error) {
+	o.sum.Failed = true
+	// Lines are counted up to the line INP004 was reported at, however
+	// far a parallel reader had read ahead; the lines before it that made
+	// neither a record nor an error count as blank.
+	o.sum.Lines = int64(o.abandonAt)
+	o.sum.Blank = o.sum.Lines - o.sum.Skipped
+	if o.keepGoing {
+		return *o.sum, nil
+	}
+	return *o.sum, o.notDialect
+}
+
 // failingReader returns its error on every read.
 type failingReader struct{ err error }
 
 func (f failingReader) Read([]byte) (int, error) { return 0, f.err }
 
-func open(in Input) (io.Reader, func(), error) {
+func open(in Input, follow <-chan struct{}) (io.Reader, func(), error) {
 	switch {
 	case in.Reader != nil:
 		return in.Reader, func() {}, nil
 	case in.Name == "-":
 		return os.Stdin, func() {}, nil
+	case follow != nil:
+		fl, err := openFollow(in.Name, follow)
+		if err != nil {
+			return nil, nil, err
+		}
+		return fl, func() { fl.Close() }, nil
 	}
 	f, err := os.Open(in.Name)
 	if err != nil {
@@ -325,12 +392,32 @@ type output struct {
 	sum    *InputSummary
 	werr   error        // the writer failed
 	stop   *StrictError // a strict run met an error
+
+	keepGoing  bool
+	source     string // the input's name
+	dialect    string // its dialect
+	head       []byte // its first bytes, to say what else it looks like
+	leading    int    // lines skipped at its start, no record made yet
+	leadingAt  diag.Diagnostic
+	abandonAt  int              // the line of the LeadingFailures-th failure
+	notDialect *NotDialectError // LeadingFailures lines failed at its start
+	held       []heldDiag       // diagnostics of the leading failures, not yet passed on
 }
 
+// NotDialectError ends the reading of an input whose first
+// LeadingFailures lines all failed in its dialect (INP004).
+type NotDialectError struct {
+	Diag diag.Diagnostic
+}
+
+// Error is the diagnostic's text.
+func (e *NotDialectError) Error() string { return e.Diag.String() }
+
 func (o *output) Record(r *record.Record) error {
-	if o.stop != nil {
-		return o.stop
+	if err := o.stopped(); err != nil {
+		return err
 	}
+	o.release()
 	o.sum.Records++
 	r.Seq = o.sum.Records
 	if err := o.w.Write(r); err != nil {
@@ -341,6 +428,89 @@ func (o *output) Record(r *record.Record) error {
 }
 
 func (o *output) Diag(d diag.Diagnostic, skipped int) {
+	if o.notDialect != nil {
+		// The input is being abandoned; INP004 stands for the rest.
+		return
+	}
+	if skipped > 0 && d.Severity >= diag.Error && o.sum.Records == 0 && !o.strict && o.dialect != "" {
+		if d.Code == CodeLongLine {
+			// Says nothing of the dialect: held, not counted.
+			o.held = append(o.held, heldDiag{d, skipped})
+			return
+		}
+		if o.leading == 0 {
+			o.leadingAt = d
+		}
+		o.leading += skipped
+		if o.leading >= LeadingFailures {
+			o.sum.Skipped += int64(skipped)
+			o.abandonAt = d.Pos.Line + skipped - 1
+			o.abandon()
+			return
+		}
+		// Held back: printed only if a record comes (o.release).
+		o.held = append(o.held, heldDiag{d, skipped})
+		return
+	}
+	o.release()
+	o.diag(d, skipped)
+}
+
+// heldDiag is a diagnostic of the first lines of an input, held back
+// until it is known whether the input is of its dialect at all.
+type heldDiag struct {
+	d       diag.Diagnostic
+	skipped int
+}
+
+// release passes the held diagnostics on: the input is of its dialect.
+func (o *output) release() {
+	held := o.held
+	o.held = nil
+	for _, h := range held {
+		o.diag(h.d, h.skipped)
+	}
+}
+
+// abandon replaces the held diagnostics with one INP004 error naming the
+// dialects the input looks like, and stops the input.
+func (o *output) abandon() {
+	for _, h := range o.held {
+		o.sum.Skipped += int64(h.skipped)
+		o.sum.Errors++
+	}
+	o.held = nil
+	msg := fmt.Sprintf("the first %d lines are not %s (the first fails with: %s)", o.leading, o.dialect, o.leadingAt.Msg)
+	if like := lookAlikes(o.source, o.head, o.dialect); len(like) > 0 {
+		msg += "; the content looks like " + strings.Join(like, " or ") + ": try --dialect " + like[0]
+	} else {
+		msg += "; the content looks like none of the dialects tracekit reads"
+	}
+	d := diag.Diagnostic{Pos: o.leadingAt.Pos, Severity: diag.Error, Code: CodeNotDialect, Msg: msg}
+	o.sum.Errors++
+	o.diags(d)
+	o.notDialect = &NotDialectError{Diag: d}
+}
+
+// lookAlikes returns the dialects other than not whose sniffers accept
+// head, the one a matching file name suggests first.
+func lookAlikes(name string, head []byte, not string) []string {
+	var first, rest []string
+	for _, d := range registry() {
+		if d.Name == not || d.Sniff == nil || !d.Sniff(head) {
+			continue
+		}
+		if Matches(d, name) {
+			first = append(first, d.Name)
+		} else {
+			rest = append(rest, d.Name)
+		}
+	}
+	return append(first, rest...)
+}
+
+// diag counts a diagnostic and passes it on.
+func (o *output) diag(d diag.Diagnostic, skipped int) {
 	o.sum.Skipped += int64(skipped)
 	if d.Severity >= diag.Error {
 		o.sum.Errors++
@@ -356,6 +526,9 @@ func (o *output) Diag(d diag.Diagnostic, skipped int) {
 func (o *output) stopped() error {
 	if o.stop != nil {
 		return o.stop
+	}
+	if o.notDialect != nil {
+		return o.notDialect
 	}
 	return nil
 }

@@ -116,3 +116,11 @@ func (r *file) Read(p []byte) (int, error) {
 	}
 	return n, err
 }
+
+// Clear clears the bar's line, so that a message can be printed on a
+// clean line; the bar is drawn again on its next step.
+func (b *Bar) Clear() {
+	if b != nil && !b.done {
+		b.pb.Clear()
+	}
+}

@@ -210,6 +210,27 @@ type LineSkipper interface {
 	SkipLine(d diag.Diagnostic, skipped int) error
 }
 
+// Idler is offered by a Joiner, or a Lowerer, that holds records back
+// only in case later lines add to them (a strace call held for its -k
+// stack frames): Idle says the input has paused (a live input, quiet for a
+// while), so what is held that way is passed on to out now. Records held
+// because they are incomplete (a call whose end has not come) stay held.
+type Idler interface {
+	Idle(out Output) error
+}
+
+// Idle joins the lines lowered so far and lets the Joiner pass on what it
+// holds for later lines (Idler); out is the Output Joined was given.
+func (x *joined) Idle(Output) error {
+	if err := x.flush(); err != nil {
+		return err
+	}
+	if i, ok := x.j.(Idler); ok {
+		return i.Idle(x.out)
+	}
+	return nil
+}
+
 // joined is the Lowerer Joined returns.
 type joined struct {
 	c     Chunk

@@ -177,9 +177,13 @@ func TestConsoleIsNotATrace(t *testing.T) {
 	if d, err := dialect.Detect("smpadd_post_console.txt", data); err == nil {
 		t.Errorf("the console text was told as %s", d.Name)
 	}
+	// Forced, the first dialect.LeadingFailures lines fail: one INP004
+	// stands for them and the rest is not read.
 	res := dialecttest.Run(dialect.Options{Dialect: "os2strace"}, "console", data)
-	nonBlank := dialecttest.NonBlank(data)
-	if res.Summary.Records != 0 || res.Summary.Skipped != int64(nonBlank) {
-		t.Errorf("forced os2strace: %d records, %d skipped; want 0 and %d", res.Summary.Records, res.Summary.Skipped, nonBlank)
+	if res.Summary.Records != 0 || res.Summary.Skipped != dialect.LeadingFailures || res.Summary.Failed != 1 {
+		t.Errorf("forced os2strace: %d records, %d skipped, %d failed; want 0, %d, 1", res.Summary.Records, res.Summary.Skipped, res.Summary.Failed, dialect.LeadingFailures)
+	}
+	if len(res.Diags) != 1 || res.Diags[0].Code != dialect.CodeNotDialect {
+		t.Errorf("diagnostics %v, want one INP004", res.Diags)
 	}
 }
