@@ -8,9 +8,11 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/tracekit/tracekit/ast"
 	"github.com/tracekit/tracekit/ast/corpus"
 	"github.com/tracekit/tracekit/ast/diag"
 	"github.com/tracekit/tracekit/lower/dialect/gen"
+	"github.com/tracekit/tracekit/lower/dialect/lowering"
 	"github.com/tracekit/tracekit/lower/record"
 )
 
@@ -30,10 +32,10 @@ func run(t *testing.T, opts Options, format string, data []byte) string {
 }
 
 // TestParallelMatchesOneCore: for every line dialect, the output,
-// diagnostics and summary of the parallel path (several workers, small
-// batches, halves paired across them; for a dialect without a settler or
-// a joiner, parsing on its own goroutine)
-// are byte-identical to one lowering's, in every format, on generated
+// diagnostics and summary of the pipeline on several workers (small
+// batches, halves paired across them; for a Staged lowering, one batch
+// parsed while the one before is lowered) are byte-identical to those of
+// the pipeline on one, in every format, on generated
 // input, fixtures, corpus files and damaged input.
 func TestParallelMatchesOneCore(t *testing.T) {
 	var inputs []struct {
@@ -129,6 +131,68 @@ func TestJoinAcrossBatches(t *testing.T) {
 				many.Workers, many.batchBytes = 3, 1
 				if got, want := run(t, many, "jsonl", data), run(t, one, "jsonl", data); got != want {
 					t.Errorf("%s on %s, no pair %v: a line a batch differs from one core", d.Name, name, noPair)
+				}
+			}
+		}
+	}
+}
+
+// refOutput is the plain Output of a dialect's own lowering, outside the
+// pipeline: it numbers and writes the records and prints the diagnostics.
+type refOutput struct {
+	w     record.Writer
+	n     int64
+	diags *bytes.Buffer
+}
+
+func (r *refOutput) Record(rec *record.Record) error {
+	r.n++
+	rec.Seq = r.n
+	return r.w.Write(rec)
+}
+
+func (r *refOutput) Diag(d diag.Diagnostic, skipped int) { fmt.Fprintln(r.diags, d.String()) }
+
+// TestPipelineMatchesLowering: the pipeline (one worker and three, small
+// batches) writes what the dialect's own lowering writes when it is fed
+// every line in order through a plain Output (NewLowerer outside the
+// registry: lowering.Joined for a Joiner's dialect, the settling done by the
+// lowering itself for a Settler's), records and diagnostics alike.
+func TestPipelineMatchesLowering(t *testing.T) {
+	for _, d := range List() {
+		if d.Binary != nil {
+			continue
+		}
+		var buf bytes.Buffer
+		if err := gen.Generate(d.Name, &buf, 200<<10); err != nil {
+			t.Fatal(err)
+		}
+		damaged := bytes.ReplaceAll(buf.Bytes(), []byte("\n1"), []byte("\n1 x\n\nzz"))
+		for name, data := range map[string][]byte{"generated": buf.Bytes(), "damaged": damaged} {
+			var ref, refDiags bytes.Buffer
+			w, _ := record.NewWriter("jsonl", &ref)
+			out := &refOutput{w: w, diags: &refDiags}
+			low := d.NewLowerer(lowering.Config{Dialect: d.Name, Source: "in"}, out)
+			_, end, err := lowering.Lines(context.Background(), bytes.NewReader(data), "in", 0,
+				func(pos ast.Pos, text string) error { return low.Line(pos, text) }, nil)
+			if err == nil {
+				err = low.End(end)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			w.Flush()
+			for _, workers := range []int{1, 3} {
+				var got, gotDiags bytes.Buffer
+				pw, _ := record.NewWriter("jsonl", &got)
+				opts := Options{Dialect: d.Name, Workers: workers, KeepGoing: true, batchBytes: 2048}
+				Records(context.Background(), opts, []Input{{Name: "in", Reader: bytes.NewReader(data)}}, pw,
+					func(dg diag.Diagnostic) { fmt.Fprintln(&gotDiags, dg.String()) })
+				if got.String() != ref.String() {
+					t.Errorf("%s %s, %d workers: records differ from the lowering's own", d.Name, name, workers)
+				}
+				if gotDiags.String() != refDiags.String() && !bytes.Contains(gotDiags.Bytes(), []byte("[INP004]")) {
+					t.Errorf("%s %s, %d workers: diagnostics differ from the lowering's own:\n%s\n---\n%s", d.Name, name, workers, gotDiags.String(), refDiags.String())
 				}
 			}
 		}

@@ -58,10 +58,9 @@ type Options struct {
 	// MaxLine is the longest line in bytes; longer lines are skipped
 	// (INP001). 0 means lowering.DefaultMaxLine (1 MiB).
 	MaxLine int
-	// Workers is how many goroutines lower the lines of a dialect that can
-	// be lowered in parallel (one with a Settler or a Joiner): 0 means GOMAXPROCS, 1
-	// one lowering on the calling goroutine. The output does not depend
-	// on it. Strict runs use one.
+	// Workers is how many goroutines run the stages of the pipeline
+	// (pipeline.go): 0 means GOMAXPROCS, 1 every stage on the calling
+	// goroutine. The output does not depend on it. Strict runs use one.
 	Workers int
 
 	// Follow, when not nil, reads each named input as "tail -F" does: at
@@ -272,67 +271,10 @@ func runInput(ctx context.Context, opts Options, fixed *Dialect, in Input, w rec
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	if (d.NewSettler != nil || d.NewJoiner != nil) && !opts.Strict && workers > 1 {
-		st, end, err := runParallel(ctx, opts, d, cfg, br, live, in.Name, o, workers)
-		is.Lines, is.Blank = st.Lines, st.Blank
-		if o.notDialect != nil {
-			return notDialect(o)
-		}
-		if err != nil && o.werr == nil && ctx.Err() == nil {
-			// The reader failed: what was read is lowered; report it.
-			return fail(inputError{CodeRead, err}, end)
-		}
-		return is, err
-	}
-	low := d.NewLowerer(cfg, o)
-	var (
-		st     lowering.LineStats
-		end    ast.Pos
-		finish = low.End
-	)
-	if staged, ok := low.(lowering.Staged); ok && !opts.Strict && workers > 1 {
-		st, end, finish, err = runStaged(ctx, opts, staged, br, live, in.Name, o)
-	} else {
-		if live != nil {
-			live.setIdle(func() {
-				if i, ok := low.(lowering.Idler); ok {
-					i.Idle(o) // an error comes back at the next line
-				}
-				o.w.Flush()
-			})
-		}
-		st, end, err = lowering.Lines(ctx, br, in.Name, opts.MaxLine,
-			func(pos ast.Pos, text string) error {
-				if err := low.Line(pos, text); err != nil {
-					return err
-				}
-				return o.stopped()
-			},
-			func(pos ast.Pos, n int64) error {
-				if sk, ok := low.(lowering.LineSkipper); ok {
-					if err := sk.SkipLine(lowering.LongLine(pos, n, opts.MaxLine), 1); err != nil {
-						return err
-					}
-					return o.stopped()
-				}
-				o.Diag(lowering.LongLine(pos, n, opts.MaxLine), 1)
-				return o.stopped()
-			})
-	}
+	st, end, readErr, err := runLines(ctx, opts, d, cfg, br, live, in.Name, o, workers)
 	is.Lines, is.Blank = st.Lines, st.Blank
 	if o.notDialect != nil {
 		return notDialect(o)
-	}
-	var readErr error
-	if err != nil && o.werr == nil && o.stop == nil && ctx.Err() == nil {
-		// The reader failed: lower what was read, then report it.
-		readErr, err = err, nil
-	}
-	if err == nil {
-		err = finish(end)
-		if err == nil {
-			err = o.stopped()
-		}
 	}
 	if err != nil {
 		return is, err

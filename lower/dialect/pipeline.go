@@ -1,0 +1,543 @@
+package dialect
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"sync"
+
+	"github.com/tracekit/tracekit/ast"
+	"github.com/tracekit/tracekit/ast/diag"
+	"github.com/tracekit/tracekit/lower/dialect/lowering"
+	"github.com/tracekit/tracekit/lower/record"
+)
+
+// The lines of every line dialect go through one pipeline:
+//
+//	read → split into batches → lower on N workers → settle in input order → encode → write
+//
+// The calling goroutine reads the input and cuts it into line-aligned
+// batches: by size (batchBytes), or when a live input pauses (live.go).
+// Each batch then goes through the dialect's stages on one of N workers;
+// a stage marked "in order" takes the batches one after the other, in
+// input order, whichever worker holds them. N = 1 is the serial case: the
+// calling goroutine runs every stage of a batch as soon as it is cut, and
+// a strict run (N = 1, a line a batch) stops at the line of its first
+// error. Two plans cover every dialect:
+//
+//   - chunked (a dialect with a Settler or a Joiner): each worker's own
+//     lowering lowers the batch's lines into the batch's chunk; in order,
+//     the Settler settles the chunk's records or the Joiner joins it
+//     (pairing the halves of calls across batches), and the records are
+//     numbered and their diagnostics passed on; the worker encodes them
+//     (when the writer offers Parts); in order, they are written.
+//   - sequential (any other lowering): in order, a Staged lowering parses
+//     the batch's lines (so that one batch is parsed while the one before
+//     is lowered); in order, the one lowering lowers them and writes its
+//     records.
+//
+// The output is the same whatever N is (TestParallelMatchesOneCore).
+
+// batchBytes is about how much input one batch of lines holds.
+const batchBytes = 64 << 10
+
+// joinBatchBytes is batchBytes for a dialect with a Joiner, whose records
+// hold more (arguments, attrs) for each byte of input.
+const joinBatchBytes = 32 << 10
+
+// lineItem is one line of a batch, or a line too long to pass on (long > 0):
+// its text is raw[start:end] of the batch.
+type lineItem struct {
+	pos        ast.Pos
+	start, end int
+	long       int64
+}
+
+// batch is a line-aligned chunk of one input on its way through the
+// pipeline.
+type batch struct {
+	seq     int64 // its place in the input
+	idle    bool  // cut because a live input paused after it
+	settled bool  // settled or joined: its records are to be written
+	items  []lineItem
+	raw    []byte           // the lines' bytes, one after the other
+	text   string           // raw as one string (one allocation a batch), the lines' texts slices of it
+	parsed []any            // what a Staged lowering's Parse made of each item
+	chunk  lowering.Chunk   // what a worker's lowering made of the lines (chunked)
+	out    []*record.Record // the records a Joiner passed on, to write
+	buf    bytes.Buffer     // the encoded records, when the writer has Parts
+}
+
+// reset empties b for its next use.
+func (b *batch) reset() {
+	clear(b.out)
+	clear(b.parsed)
+	b.items, b.raw, b.text, b.out, b.parsed, b.idle, b.settled = b.items[:0], b.raw[:0], "", b.out[:0], b.parsed[:0], false, false
+}
+
+// notedChunk is the NotedOutput of a worker's lowering: the chunk of the
+// batch at hand.
+type notedChunk struct{ c *lowering.Chunk }
+
+func (n *notedChunk) Record(r *record.Record) error { return n.c.Record(r) }
+func (n *notedChunk) RecordNote(r *record.Record, note lowering.Note) error {
+	return n.c.RecordNote(r, note)
+}
+func (n *notedChunk) Diag(d diag.Diagnostic, skipped int) { n.c.Diag(d, skipped) }
+func (n *notedChunk) RecordMark(r *record.Record, m lowering.Mark) error {
+	return n.c.RecordMark(r, m)
+}
+func (n *notedChunk) Mark(m lowering.Mark)        { n.c.Mark(m) }
+func (n *notedChunk) Attrs() record.Attrs         { return n.c.Attrs() }
+func (n *notedChunk) Args(count int) []record.Arg { return n.c.Args(count) }
+
+// joinOutput takes what a Joiner passes on for a batch: it numbers the
+// records and keeps them (not copies: the Joiner keeps them unchanged until
+// the batch's chunk is reset) in the batch, and passes diagnostics on.
+type joinOutput struct {
+	b *batch
+	o *output
+}
+
+func (j *joinOutput) Record(r *record.Record) error {
+	if err := j.o.stopped(); err != nil {
+		return err
+	}
+	j.o.release()
+	j.o.sum.Records++
+	r.Seq = j.o.sum.Records
+	j.b.out = append(j.b.out, r)
+	return nil
+}
+
+func (j *joinOutput) Diag(d diag.Diagnostic, skipped int) { j.o.Diag(d, skipped) }
+
+// bufferSink writes into the buffer it points to.
+type bufferSink struct{ b *bytes.Buffer }
+
+func (s *bufferSink) Write(p []byte) (int, error) { return s.b.Write(p) }
+
+// turn makes the workers take one stage's batches in input order.
+type turn struct {
+	mu   sync.Mutex
+	cond *sync.Cond
+	next int64
+}
+
+func newTurn() *turn {
+	t := &turn{}
+	t.cond = sync.NewCond(&t.mu)
+	return t
+}
+
+// wait returns when it is batch seq's turn; done must follow.
+func (t *turn) wait(seq int64) {
+	t.mu.Lock()
+	for t.next != seq {
+		t.cond.Wait()
+	}
+}
+
+// done passes the turn to the next batch.
+func (t *turn) done() {
+	t.next++
+	t.cond.Broadcast()
+	t.mu.Unlock()
+}
+
+// pipeline is one input's way through the stages.
+type pipeline struct {
+	opts   Options
+	d      Dialect
+	cfg    lowering.Config
+	o      *output
+	cancel context.CancelFunc
+
+	// chunked
+	settle lowering.Settler
+	join   lowering.Joiner
+	parts  record.Parts // the writer's, when it has them
+
+	// sequential
+	low    lowering.Lowerer
+	staged lowering.Staged // low, when it is one
+
+	parseTurn, orderTurn, writeTurn *turn
+
+	mu  sync.Mutex
+	err error // the first error of a stage: later batches pass through untouched
+}
+
+// worker is one goroutine's own state: its lowering (chunked) and its
+// part writer.
+type worker struct {
+	out  notedChunk
+	low  lowering.Lowerer
+	sink bufferSink
+	part record.Writer
+}
+
+// fail records the first error and stops the reader.
+func (p *pipeline) fail(err error) {
+	p.mu.Lock()
+	if p.err == nil {
+		p.err = err
+	}
+	p.mu.Unlock()
+	p.cancel()
+}
+
+func (p *pipeline) failed() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.err != nil
+}
+
+// newWorker makes a worker's state.
+func (p *pipeline) newWorker() *worker {
+	w := &worker{}
+	if p.settle != nil || p.join != nil {
+		w.low = p.d.NewLowerer(p.cfg, &w.out)
+		if p.parts != nil {
+			w.part = p.parts.Part(&w.sink)
+		}
+	}
+	return w
+}
+
+// process takes a batch through every stage.
+func (p *pipeline) process(w *worker, b *batch) {
+	if p.settle != nil || p.join != nil {
+		p.chunked(w, b)
+	} else {
+		p.sequential(b)
+	}
+}
+
+// chunked: lower (any order), settle or join (in order), encode (any
+// order), write (in order).
+func (p *pipeline) chunked(w *worker, b *batch) {
+	o := p.o
+	if !p.failed() {
+		b.chunk.Reset()
+		w.out.c = &b.chunk
+		for _, it := range b.items {
+			if it.long > 0 {
+				w.out.Diag(lowering.LongLine(it.pos, it.long, p.opts.MaxLine), 1)
+				continue
+			}
+			w.low.Line(it.pos, b.text[it.start:it.end]) // a Chunk takes every record
+		}
+	}
+	p.orderTurn.wait(b.seq)
+	if !p.failed() {
+		if p.join != nil {
+			b.out = b.out[:0]
+			// A Joiner fails only when its output does: joinOutput keeps
+			// every record until the run stops (strict, INP004).
+			_ = p.join.Join(&b.chunk, &joinOutput{b, o})
+			if i, ok := p.join.(lowering.Idler); ok && b.idle {
+				_ = i.Idle(&joinOutput{b, o})
+			}
+		} else {
+			settleBatch(b, p.settle, o)
+		}
+		b.settled = true
+		if err := o.stopped(); err != nil {
+			// The records before the stop are still written.
+			p.fail(err)
+		}
+	}
+	p.orderTurn.done()
+	encoded := false
+	if w.part != nil && b.settled {
+		b.buf.Reset()
+		w.sink.b = &b.buf
+		// An error is the JSON of attrs failing; the writer reports it
+		// below.
+		_ = b.write(p.join != nil, w.part)
+		w.part.Flush()
+		w.sink.b = nil
+		encoded = true
+	}
+	p.writeTurn.wait(b.seq)
+	if b.settled && o.werr == nil {
+		var err error
+		if encoded {
+			err = p.parts.WriteEncoded(b.buf.Bytes())
+		} else {
+			err = b.write(p.join != nil, o.w)
+		}
+		if err == nil && b.idle {
+			err = o.w.Flush()
+		}
+		if err != nil {
+			o.werr = err
+			p.fail(err)
+		}
+	}
+	p.writeTurn.done()
+}
+
+// write passes the records of a settled batch to w, in order, until it
+// fails.
+func (b *batch) write(joined bool, w record.Writer) error {
+	if joined {
+		for _, r := range b.out {
+			if err := w.Write(r); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	for i := range b.chunk.Records {
+		if err := w.Write(&b.chunk.Records[i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// sequential: parse (in order, a Staged lowering), then lower and write
+// (in order).
+func (p *pipeline) sequential(b *batch) {
+	o := p.o
+	if p.staged != nil {
+		p.parseTurn.wait(b.seq)
+		if !p.failed() {
+			for _, it := range b.items {
+				var parsed any
+				if it.long == 0 {
+					parsed = p.staged.Parse(it.pos, b.text[it.start:it.end])
+				}
+				b.parsed = append(b.parsed, parsed)
+			}
+		}
+		p.parseTurn.done()
+	}
+	p.orderTurn.wait(b.seq)
+	defer p.orderTurn.done()
+	if p.failed() {
+		return
+	}
+	for i, it := range b.items {
+		var err error
+		switch {
+		case it.long > 0:
+			d := lowering.LongLine(it.pos, it.long, p.opts.MaxLine)
+			if sk, ok := p.low.(lowering.LineSkipper); ok {
+				err = sk.SkipLine(d, 1)
+			} else {
+				o.Diag(d, 1)
+			}
+		case p.staged != nil:
+			err = p.staged.Lower(b.parsed[i])
+		default:
+			err = p.low.Line(it.pos, b.text[it.start:it.end])
+		}
+		if err == nil {
+			err = o.stopped()
+		}
+		if err != nil {
+			p.fail(err)
+			return
+		}
+	}
+	if b.idle {
+		if i, ok := p.low.(lowering.Idler); ok {
+			if err := i.Idle(o); err != nil {
+				p.fail(err)
+				return
+			}
+		}
+		if err := o.w.Flush(); err != nil {
+			o.werr = err
+			p.fail(err)
+		}
+	}
+}
+
+// end ends the lowering after the last batch: what a Joiner still holds,
+// a Staged lowering's end, a lowering's End.
+func (p *pipeline) end(pos ast.Pos) error {
+	switch {
+	case p.join != nil:
+		return p.join.End(p.o)
+	case p.settle != nil:
+		return nil
+	case p.staged != nil:
+		return p.staged.Finish(p.staged.ParseEnd(pos), pos)
+	}
+	return p.low.End(pos)
+}
+
+// runLines runs one input's lines through the pipeline on workers
+// goroutines. It returns what was read, the end of the input, the error
+// that ended the reading (the reader's own, reported after what was read
+// is lowered) and the error that ended the run (a writer's, Strict's,
+// INP004's, ctx's).
+func runLines(parent context.Context, opts Options, d Dialect, cfg lowering.Config, br *bufio.Reader, live *liveReader, name string, o *output, workers int) (st lowering.LineStats, end ast.Pos, readErr, err error) {
+	ctx, cancel := context.WithCancel(parent)
+	defer cancel()
+	p := &pipeline{opts: opts, d: d, cfg: cfg, o: o, cancel: cancel,
+		parseTurn: newTurn(), orderTurn: newTurn(), writeTurn: newTurn()}
+	limit := opts.batchBytes
+	switch {
+	case d.NewJoiner != nil:
+		p.join = d.NewJoiner(cfg)
+		if limit == 0 {
+			limit = joinBatchBytes
+		}
+	case d.NewSettler != nil:
+		p.settle = d.NewSettler(cfg)
+	default:
+		p.low = d.NewLowerer(cfg, o)
+		p.staged, _ = p.low.(lowering.Staged)
+	}
+	if limit == 0 {
+		limit = batchBytes
+	}
+	p.parts, _ = o.w.(record.Parts)
+	if opts.Strict {
+		// A line a batch: the run stops at the line of its first error,
+		// having read no further.
+		workers, limit = 1, 1
+	}
+
+	var (
+		free  chan *batch
+		work  chan *batch
+		wg    sync.WaitGroup
+		first *worker // the calling goroutine's, when workers == 1
+	)
+	if workers == 1 {
+		first = p.newWorker()
+		free = make(chan *batch, 1)
+		free <- &batch{}
+	} else {
+		free = make(chan *batch, 2*workers)
+		for range 2 * workers {
+			free <- &batch{}
+		}
+		work = make(chan *batch, 2*workers)
+		for range workers {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				w := p.newWorker()
+				for b := range work {
+					p.process(w, b)
+					b.reset()
+					free <- b
+				}
+			}()
+		}
+	}
+
+	var (
+		cur *batch
+		seq int64
+	)
+	send := func(idle bool) error {
+		if cur == nil || len(cur.items) == 0 {
+			return nil
+		}
+		cur.seq, cur.idle = seq, idle
+		cur.text = string(cur.raw)
+		seq++
+		b := cur
+		cur = nil
+		if first != nil {
+			p.process(first, b)
+			b.reset()
+			free <- b
+			if p.failed() {
+				return ctx.Err()
+			}
+			return nil
+		}
+		work <- b
+		return nil
+	}
+	take := func() error {
+		if cur != nil {
+			return nil
+		}
+		select {
+		case cur = <-free:
+			return nil
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	if live != nil {
+		// Before the reader waits for input, the lines read so far go on.
+		live.setIdle(func() { send(true) })
+	}
+	st, end, rerr := lowering.LineBytes(ctx, br, name, opts.MaxLine,
+		func(pos ast.Pos, text []byte) error {
+			if err := take(); err != nil {
+				return err
+			}
+			start := len(cur.raw)
+			cur.raw = append(cur.raw, text...)
+			cur.items = append(cur.items, lineItem{pos: pos, start: start, end: len(cur.raw)})
+			if len(cur.raw) >= limit {
+				return send(false)
+			}
+			return nil
+		},
+		func(pos ast.Pos, n int64) error {
+			if err := take(); err != nil {
+				return err
+			}
+			cur.items = append(cur.items, lineItem{pos: pos, long: n})
+			if opts.Strict {
+				return send(false)
+			}
+			return nil
+		})
+	send(false)
+	if work != nil {
+		close(work)
+		wg.Wait()
+	}
+	if p.err != nil {
+		return st, end, nil, p.err
+	}
+	if rerr != nil && parent.Err() != nil {
+		return st, end, nil, rerr
+	}
+	// What is still held is passed on, also when the reader failed.
+	if err := p.end(end); err != nil {
+		return st, end, rerr, err
+	}
+	return st, end, rerr, o.stopped()
+}
+
+// settleBatch passes a lowered batch's diagnostics on and settles and
+// numbers its records, in input order.
+func settleBatch(b *batch, settle lowering.Settler, o *output) {
+	c := &b.chunk
+	di := 0
+	for i := range c.Records {
+		for di < len(c.Diags) && c.Diags[di].Before <= i {
+			o.Diag(c.Diags[di].Diag, c.Diags[di].Skipped)
+			di++
+		}
+		if o.stopped() != nil {
+			// A strict run met an error, or the input is not of its
+			// dialect: nothing more of it is written.
+			c.Records = c.Records[:i]
+			return
+		}
+		r := &c.Records[i]
+		settle(r, c.Notes[i], &c.TS[i])
+		o.release()
+		o.sum.Records++
+		r.Seq = o.sum.Records
+	}
+	for ; di < len(c.Diags); di++ {
+		o.Diag(c.Diags[di].Diag, c.Diags[di].Skipped)
+	}
+}
