@@ -59,13 +59,13 @@ type batch struct {
 	seq     int64 // its place in the input
 	idle    bool  // cut because a live input paused after it
 	settled bool  // settled or joined: its records are to be written
-	items  []lineItem
-	raw    []byte           // the lines' bytes, one after the other
-	text   string           // raw as one string (one allocation a batch), the lines' texts slices of it
-	parsed []any            // what a Staged lowering's Parse made of each item
-	chunk  lowering.Chunk   // what a worker's lowering made of the lines (chunked)
-	out    []*record.Record // the records a Joiner passed on, to write
-	buf    bytes.Buffer     // the encoded records, when the writer has Parts
+	items   []lineItem
+	raw     []byte           // the lines' bytes, one after the other
+	text    string           // raw as one string (one allocation a batch), the lines' texts slices of it
+	parsed  []any            // what a Staged lowering's Parse made of each item
+	chunk   lowering.Chunk   // what a worker's lowering made of the lines (chunked)
+	out     []*record.Record // the records a Joiner passed on, to write
+	buf     bytes.Buffer     // the encoded records, when the writer has Parts
 }
 
 // reset empties b for its next use.
