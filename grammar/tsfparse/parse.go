@@ -159,6 +159,13 @@ func split(toks []lexer.Token) [][]lexer.Token {
 type splitter struct {
 	depth  int
 	traced bool // a TRACE statement was seen: only TRACE starts one now
+	// listed: a TYPELIST or GROUPLIST was seen, and header keywords start
+	// no statement any more. IBM's behaviour: TRCUST 3.05A reads the
+	// header statements, then the lists, then the TRACE statements; a
+	// MAJOR, MODNAME, MAXDATALENGTH or TDFID after a list is a run of
+	// unexpected tokens, each reported and ignored (TRCUST(n) ERROR:
+	// unexpected: MAJOR, ignored / =, ignored / 0x30, ignored).
+	listed bool
 }
 
 // starts takes token i of toks, whose current statement starts at start,
@@ -175,12 +182,14 @@ func (sp *splitter) starts(toks []lexer.Token, start, i int) bool {
 	}
 	if i == start {
 		sp.traced = sp.traced || isTrace(t)
+		sp.listed = sp.listed || isWord(t, listKeywords)
 		return true
 	}
-	starts := isTrace(t) || !sp.traced && (isWord(t, headerKeywords) || isWord(t, listKeywords))
+	starts := isTrace(t) || !sp.traced && (!sp.listed && isWord(t, headerKeywords) || isWord(t, listKeywords))
 	if starts && sp.depth == 0 && !isPunct(toks[i-1], "=") {
 		sp.depth = 0
 		sp.traced = sp.traced || isTrace(t)
+		sp.listed = sp.listed || isWord(t, listKeywords)
 		return true
 	}
 	return false
@@ -203,7 +212,7 @@ func (p *parser) statement(st []lexer.Token, end ast.Pos, last bool) {
 	case isWord(head, listKeywords):
 		s = p.list(st, end, last)
 	default:
-		p.add(tsf.ErrUnexpected.Diagnostic(astPos(head.Pos), 0, tokenText(head)))
+		p.unexpected(st)
 	}
 	if s == nil {
 		return
@@ -215,6 +224,16 @@ func (p *parser) statement(st []lexer.Token, end ast.Pos, last bool) {
 }
 
 func (p *parser) add(d diag.Diagnostic) { p.diags.Add(d) }
+
+// unexpected reports each of toks as unexpected, at its own line: outside a
+// TRACE statement TRCUST 3.05A reads a token it cannot place, says
+// "unexpected: <token>, ignored" and goes on with the next token (IBM's
+// behaviour, seen on generated programs).
+func (p *parser) unexpected(toks []lexer.Token) {
+	for _, t := range toks {
+		p.add(tsf.ErrUnexpected.Diagnostic(astPos(t.Pos), 0, tokenText(t)))
+	}
+}
 
 // peeker returns a participle lexer over toks followed by an EOF at end.
 func peeker(toks []lexer.Token, end ast.Pos) *lexer.PeekingLexer {
@@ -280,9 +299,7 @@ func (p *parser) list(toks []lexer.Token, end ast.Pos, last bool) tsf.Stmt {
 		p.syntaxError(err, end, last, true)
 		return nil
 	}
-	if n < len(toks) {
-		p.add(tsf.ErrUnexpected.Diagnostic(astPos(toks[n].Pos), 0, tokenText(toks[n])))
-	}
+	p.unexpected(toks[n:])
 	if l.Trailing != nil && last {
 		// TRCUST 3.05A takes a comma before the end of the file as the end
 		// of the statement (oracle x_h35); tracekit says so.

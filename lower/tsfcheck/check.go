@@ -276,7 +276,9 @@ func (c *checker) tdfid(s *tsf.TDFID) {
 		return
 	}
 	c.seenTDFID = true
-	if s.Value.Value > 0xFFFF {
+	// TDFID=0 is out of range too (IBM's behaviour: "TDFID out of range, 0
+	// used" for TDFID=0 and 0x0); the reference gives no range.
+	if v := s.Value.Value; v == 0 || v > 0xFFFF {
 		c.at(tsf.WarnTDFIDRange, s.Value, s.Value.Pos)
 		return
 	}

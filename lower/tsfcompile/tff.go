@@ -45,6 +45,13 @@ func BuildTFF(m *tsfcheck.Module) *tff.File {
 		if seen[tp.Minor] {
 			continue
 		}
+		if tp.Desc == "" && len(tp.Fmts) == 0 {
+			// IBM's behaviour: a tracepoint with nothing to format (no DESC,
+			// or DESC="", and no FMT) gets no TFF record and is not counted
+			// in "# records"; its TDF record is written (a TSF with only
+			// such tracepoints gets a TDF and no TFF).
+			continue
+		}
 		seen[tp.Minor] = true
 		start := len(buf)
 		buf = append(buf, tp.Desc...)
@@ -59,6 +66,9 @@ func BuildTFF(m *tsfcheck.Module) *tff.File {
 			r.Fmts = fmts[first:len(fmts):len(fmts)]
 		}
 		f.Records = append(f.Records, r)
+	}
+	if len(f.Records) == 0 {
+		return nil
 	}
 	return f
 }
