@@ -33,7 +33,7 @@ func BuildTFF(m *tsfcheck.Module) *tff.File {
 	for _, tp := range m.Tracepoints {
 		size += len(tp.Desc)
 		for _, s := range tp.Fmts {
-			size += len(s) // AppendFMT adds at most len(s) bytes
+			size += len(s) + len(s)/3 // AppendFMT adds at most this
 		}
 		lines += len(tp.Fmts)
 	}
