@@ -115,6 +115,7 @@ const (
 	WarnOrbitTMI          Code = 210
 	WarnExportsOnly       Code = 211
 	WarnTrailingComma     Code = 212
+	WarnIndirectSign      Code = 213
 )
 
 // Message is the catalogue entry of one Code.
@@ -231,6 +232,8 @@ var Messages = map[Code]Message{
 	211: {diag.Warning, "no MAP file: symbols resolved through the module's exports", true},
 	// TRCUST 3.05A ends the statement there without a word (oracle x_h35).
 	212: {diag.Warning, "the last statement ends with a comma at the end of the file", true},
+	// TRCUST 3.05A adds an (i) term whatever its sign; so does tracekit.
+	213: {diag.Warning, "-(%s) adds %s: TRCUST keeps no sign on an indirect offset", true},
 }
 
 // Legacy is what TRCUST 3.05A would say of a diagnostic beyond the

@@ -360,6 +360,19 @@ func (p *parser) trace(toks []lexer.Token, end ast.Pos, last bool) *tsf.Trace {
 		}
 		t.Fields = append(t.Fields, fld)
 		if i == len(toks) {
+			if last {
+				switch fld.(type) {
+				case *tsf.Type, *tsf.Group:
+					// IBM's behaviour: TRCUST 3.05A reads past a TYPE or
+					// GROUP value for a comma and meets the end of the
+					// file: severe 34 at the line of the end, for the
+					// last field of the file only (every other field
+					// may end it).
+					d := tsf.SeverePrematureEOF.Diagnostic(p.eof, p.eof.Line)
+					d.Detail = "TRCUST 3.05A wants a ',' or another field after TYPE or GROUP"
+					p.add(d)
+				}
+			}
 			break
 		}
 		switch next := toks[i]; {

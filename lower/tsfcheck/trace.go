@@ -280,7 +280,23 @@ func (c *checker) lenField(s *traceState, f *tsf.Len) {
 // statement's last line.
 func (c *checker) firstLevel(s *traceState, a tsf.Address, fl *tsf.Flag, end ast.Pos) {
 	in := a.IndirectDisp()
-	if in == nil || fl.Kind != tsf.Indirect || len(fl.Chain) == 0 || fl.Chain[0].Offset == nil {
+	if in == nil {
+		return
+	}
+	if fl.Kind == tsf.Direct {
+		// IBM's behaviour: an (i) term needs a fetch to follow; with
+		// DIRECT TRCUST 3.05A says "unexpected: indirect offset with
+		// DIRECT, ignored" and drops the tracepoint.
+		d := c.err(s, tsf.ErrUnexpected, in.Num, end, "indirect offset with DIRECT")
+		d.Detail = "an (i) term is added after a fetch: DIRECT fetches nothing"
+		return
+	}
+	if in.Neg {
+		// IBM's behaviour: TRCUST 3.05A adds the (i) term whatever its
+		// sign; tracekit writes the same bytes and says so.
+		c.at(tsf.WarnIndirectSign, in, end, in.Num.Text, in.Num.Text)
+	}
+	if fl.Kind != tsf.Indirect || len(fl.Chain) == 0 || fl.Chain[0].Offset == nil {
 		return
 	}
 	d := c.err(s, tsf.ErrUnexpected, fl.Chain[0].Offset.Num, end, "two indirect offsets for first level")
