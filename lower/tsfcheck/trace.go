@@ -79,12 +79,26 @@ func (c *checker) trace(t *tsf.Trace) {
 		if c.stopped() {
 			return
 		}
+		if s.errors {
+			// IBM's behaviour: after an error TRCUST 3.05A skips the rest
+			// of the TRACE statement; it reports one error a tracepoint,
+			// and nothing else of it (two refused MEM statements in one
+			// TRACE give one message).
+			return
+		}
 	}
 	c.endOfTrace(s)
 }
 
 // err reports an error, which discards the tracepoint.
+//
+// Only the first error of a TRACE statement is reported, as TRCUST 3.05A
+// reports it (IBM's behaviour); a later one returns a diagnostic that goes
+// nowhere.
 func (c *checker) err(s *traceState, code tsf.Code, n tsf.Node, legacy ast.Pos, args ...any) *diag.Diagnostic {
+	if s.errors {
+		return &diag.Diagnostic{}
+	}
 	s.errors = true
 	return c.at(code, n, legacy, args...)
 }
@@ -427,6 +441,9 @@ func (c *checker) endOfTrace(s *traceState) {
 	}
 	if len(s.fmts) > 0 && s.desc == nil {
 		c.err(s, tsf.ErrIncomplete, s.fmts[0], end, "trace description")
+	}
+	if s.errors {
+		return
 	}
 	c.fmtChecks(s)
 	if tp.TPField != nil && tp.Static() {
