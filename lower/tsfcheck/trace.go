@@ -72,7 +72,11 @@ func (c *checker) trace(t *tsf.Trace) {
 	if t.Broken {
 		return // the parser has said why
 	}
-	s := &traceState{t: t, tp: &Tracepoint{Node: t, Minor: uint16(c.traces)}}
+	// A TRACE without MINOR is numbered after the tracepoints kept so
+	// far: IBM's behaviour (TRCUST 3.05A gives 1 to the TRACE after a
+	// first one it refused), where the reference says "for each
+	// tracepoint definition it encounters".
+	s := &traceState{t: t, tp: &Tracepoint{Node: t, Minor: uint16(len(c.m.Tracepoints) + 1)}}
 	s.seen = s.seenBuf[:0]
 	for i, f := range t.Fields {
 		c.field(s, i, f)
