@@ -608,3 +608,61 @@ func saveCase(t *testing.T, dir string, files map[string][]byte, args []string, 
 	}
 	_ = os.WriteFile(filepath.Join(dir, "args"), []byte(a), 0o644)
 }
+
+// TestOracleDiffCases runs trcust on every case of testdata/oraclediff
+// (programs the differential harness found differing from IBM's TRCUST
+// 3.05A, minimised, with IBM's outputs beside them: README.md there) and
+// compares the exit status, the console and every file written with IBM's,
+// byte for byte. It needs no IBM binary; a case that runs against emitrep.dll
+// skips when the shared corpus is absent.
+func TestOracleDiffCases(t *testing.T) {
+	dirs, err := filepath.Glob(filepath.Join("testdata", "oraclediff", "*", "args"))
+	if err != nil || len(dirs) == 0 {
+		t.Fatalf("no cases in testdata/oraclediff (%v)", err)
+	}
+	for _, argsFile := range dirs {
+		dir := filepath.Dir(argsFile)
+		t.Run(filepath.Base(dir), func(t *testing.T) {
+			raw, err := os.ReadFile(argsFile)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var args []string
+			emitrep := false
+			for _, l := range strings.Split(strings.TrimSpace(string(raw)), "\n") {
+				if l == "#emitrep" {
+					emitrep = true
+					continue
+				}
+				args = append(args, l)
+			}
+			var dll, mp []byte
+			if emitrep {
+				dll, _ = os.ReadFile(corpus.Path(t, "corpus", "os2", "lx", "osfree_emitrep.dll"))
+				mp, _ = os.ReadFile(corpus.Path(t, "corpus", "os2", "lx", "osfree_emitrep.map"))
+			}
+			files := map[string][]byte{}
+			ins, _ := os.ReadDir(filepath.Join(dir, "in"))
+			for _, e := range ins {
+				files[e.Name()], _ = os.ReadFile(filepath.Join(dir, "in", e.Name()))
+			}
+			want := oracleResult{Files: map[string][]byte{}}
+			outs, _ := os.ReadDir(filepath.Join(dir, "ibm"))
+			for _, e := range outs {
+				data, _ := os.ReadFile(filepath.Join(dir, "ibm", e.Name()))
+				switch e.Name() {
+				case "console.txt":
+					want.Console = data
+				case "rc":
+					want.RC, _ = strconv.Atoi(strings.TrimSpace(string(data)))
+				default:
+					want.Files[e.Name()] = data
+				}
+			}
+			got := runOurs(t, files, emitrep, dll, mp, args)
+			if d := compareResults(want, got); len(d) > 0 {
+				t.Errorf("differs from TRCUST 3.05A in %v\n--- TRCUST 3.05A (exit %d)\n%s--- trcust (exit %d)\n%s", d, want.RC, want.Console, got.RC, got.Console)
+			}
+		})
+	}
+}

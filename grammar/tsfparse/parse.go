@@ -225,6 +225,14 @@ func (p *parser) statement(st []lexer.Token, end ast.Pos, last bool) {
 
 func (p *parser) add(d diag.Diagnostic) { p.diags.Add(d) }
 
+// lastPos is the position of the last diagnostic added.
+func (p *parser) lastPos() ast.Pos {
+	if len(p.diags) == 0 {
+		return ast.Pos{}
+	}
+	return p.diags[len(p.diags)-1].Pos
+}
+
 // unexpected reports each of toks as unexpected, at its own line: outside a
 // TRACE statement TRCUST 3.05A reads a token it cannot place, says
 // "unexpected: <token>, ignored" and goes on with the next token (IBM's
@@ -331,7 +339,7 @@ func (p *parser) trace(toks []lexer.Token, end ast.Pos, last bool) *tsf.Trace {
 	for i := 1; i < len(toks); {
 		if !isWord(toks[i], fieldKeywords) {
 			p.add(tsf.ErrUnexpected.Diagnostic(astPos(toks[i].Pos), 0, tokenText(toks[i])))
-			t.Broken = true
+			t.Broken, t.BrokenAt = true, p.lastPos()
 			return t
 		}
 		var f *field
@@ -346,13 +354,13 @@ func (p *parser) trace(toks []lexer.Token, end ast.Pos, last bool) *tsf.Trace {
 		}
 		if err != nil {
 			p.syntaxError(err, end, last, false)
-			t.Broken = true
+			t.Broken, t.BrokenAt = true, p.lastPos()
 			return t
 		}
 		i += n
 		fld := p.field(f)
 		if fld == nil {
-			t.Broken = true
+			t.Broken, t.BrokenAt = true, p.lastPos()
 			return t
 		}
 		if t.Fields == nil {
@@ -386,7 +394,7 @@ func (p *parser) trace(toks []lexer.Token, end ast.Pos, last bool) *tsf.Trace {
 			p.add(tsf.WarnExpected.Diagnostic(astPos(next.Pos), 0, ",", next.Value))
 		default:
 			p.add(tsf.ErrUnexpected.Diagnostic(astPos(next.Pos), 0, tokenText(next)))
-			t.Broken = true
+			t.Broken, t.BrokenAt = true, p.lastPos()
 			return t
 		}
 	}

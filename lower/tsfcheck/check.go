@@ -10,6 +10,7 @@ package tsfcheck
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/tracekit/tracekit/ast"
@@ -53,6 +54,26 @@ type Module struct {
 	Types         []ListItem
 	Groups        []ListItem
 	Tracepoints   []*Tracepoint
+	// Superseded are the positions of the parser's diagnostics that a
+	// checker error in the same TRACE statement, earlier in it, replaces
+	// (TRCUST reports the first error of a statement); DropSuperseded
+	// takes them out.
+	Superseded []ast.Pos
+}
+
+// DropSuperseded returns parsed without the errors at m.Superseded.
+func DropSuperseded(parsed diag.List, m *Module) diag.List {
+	if len(m.Superseded) == 0 {
+		return parsed
+	}
+	out := parsed[:0:0]
+	for _, d := range parsed {
+		if d.Severity == diag.Error && slices.Contains(m.Superseded, d.Pos) {
+			continue
+		}
+		out = append(out, d)
+	}
+	return out
 }
 
 // ListItem is a valid TYPELIST or GROUPLIST entry.

@@ -69,15 +69,29 @@ func (c *checker) trace(t *tsf.Trace) {
 			}
 		}
 	}
-	if t.Broken {
-		return // the parser has said why
-	}
 	// A TRACE without MINOR is numbered after the tracepoints kept so
 	// far: IBM's behaviour (TRCUST 3.05A gives 1 to the TRACE after a
 	// first one it refused), where the reference says "for each
 	// tracepoint definition it encounters".
 	s := &traceState{t: t, tp: &Tracepoint{Node: t, Minor: uint16(len(c.m.Tracepoints) + 1)}}
 	s.seen = s.seenBuf[:0]
+	if t.Broken {
+		// The parser stopped at a syntax error. The fields before it are
+		// checked all the same: IBM's behaviour is to report the first
+		// error of the statement in source order, so an error in them
+		// replaces the parser's (Module.Superseded), and the tracepoint
+		// is dropped either way.
+		for i, f := range t.Fields {
+			c.field(s, i, f)
+			if c.stopped() || s.errors {
+				break
+			}
+		}
+		if s.errors {
+			c.m.Superseded = append(c.m.Superseded, t.BrokenAt)
+		}
+		return
+	}
 	for i, f := range t.Fields {
 		c.field(s, i, f)
 		if c.stopped() {
@@ -245,16 +259,16 @@ func (c *checker) minor(s *traceState, f *tsf.Minor) {
 		c.err(s, tsf.ErrMinorRange, f.Value, f.End)
 	default:
 		s.tp.Minor = uint16(f.Value.Value)
-		// TRCUST registers a minor code as it reads it: a later duplicate
-		// is reported even when the first tracepoint is discarded for
-		// another error (the reference's own sample sg244640_32bit shows
-		// both at minor 0xD3).
+		// A minor code is a duplicate of a tracepoint kept before, not of
+		// one refused for another error: IBM's behaviour (TRCUST 3.05A
+		// writes both 0xD3 tracepoints of the reference's sample
+		// sg244640_32bit, whose first one it refuses). endOfTrace
+		// registers the minor of a tracepoint kept.
 		if first, dup := c.minors[s.tp.Minor]; dup && !c.opt.AllowDuplicateMinors {
 			d := c.err(s, tsf.ErrDupMinor, f.Value, f.End, fmt.Sprintf("%04X", s.tp.Minor))
 			d.Detail = fmt.Sprintf("first defined at line %d", first.Pos.Line)
 			return
 		}
-		c.minors[s.tp.Minor] = s.t
 	}
 }
 
@@ -472,6 +486,9 @@ func (c *checker) endOfTrace(s *traceState) {
 	}
 	if s.errors {
 		return
+	}
+	if _, dup := c.minors[tp.Minor]; !dup && c.minorMode {
+		c.minors[tp.Minor] = t
 	}
 	c.m.Tracepoints = append(c.m.Tracepoints, tp)
 }
