@@ -101,6 +101,7 @@ const (
 	WarnMajorRange      Code = 141
 	WarnTDFIDRange      Code = 142
 	WarnIndexTooLarge   Code = 143
+	WarnNoReturnPoint   Code = 144 // 3.05A's, not in the V2.1 reference
 
 	// Checks the reference does not number.
 	SevereUnclosedComment Code = 201
@@ -218,6 +219,9 @@ var Messages = map[Code]Message{
 	// 3.05A keeps the low word of a length above 0xFFFF without a word (oracle
 	// e33); tracekit keeps the same bytes but says so.
 	143: {diag.Warning, "index too large, high word ignored", true},
+	// TRCUST 3.05A prints it for a RETEP whose return point it cannot find
+	// and leaves the tracepoint out; the V2.1 reference has no number for it.
+	144: {diag.Warning, "unable to determine return point for %s", false},
 
 	201: {diag.Severe, "unclosed comment", false},
 	202: {diag.Severe, "MODNAME redefinition", false},

@@ -126,12 +126,12 @@ func Compile(m *tsfcheck.Module, syms Symbols, mod Module, opt Options) (*Progra
 			p.Kept = append(p.Kept, tp)
 			continue
 		}
-		r, ds := compileTP(tp, syms, mod, modPath)
+		r, ds, dropped := compileTP(tp, syms, mod, modPath)
 		diags = append(diags, ds...)
 		if ds.Worst() >= diag.Severe {
 			return p, diags
 		}
-		if !ds.Failed() {
+		if !ds.Failed() && !dropped {
 			p.Records = append(p.Records, r)
 			p.Kept = append(p.Kept, tp)
 		}
@@ -140,9 +140,11 @@ func Compile(m *tsfcheck.Module, syms Symbols, mod Module, opt Options) (*Progra
 }
 
 // compileTP resolves, assembles and checks one dynamic tracepoint.
-func compileTP(tp *tsfcheck.Tracepoint, syms Symbols, mod Module, modPath string) (Record, diag.List) {
-	r := Record{TP: tp}
-	var diags diag.List
+//
+// dropped reports a tracepoint left out although no error was reported: a
+// RETEP whose return point cannot be found (warning 144).
+func compileTP(tp *tsfcheck.Tracepoint, syms Symbols, mod Module, modPath string) (r Record, diags diag.List, dropped bool) {
+	r = Record{TP: tp}
 	tpf := tp.TPField
 	end := tp.Node.End.Line
 	resolved := false
@@ -152,7 +154,7 @@ func compileTP(tp *tsfcheck.Tracepoint, syms Symbols, mod Module, modPath string
 	case *tsf.SymbolTP:
 		if syms == nil {
 			diags.Add(tsf.SevereNoSymbolInfo.Diagnostic(t.Pos, tpf.Last().Line, modPath))
-			return r, diags
+			return r, diags, false
 		}
 		obj, off, ok := syms.Lookup(t.Name.Text)
 		if !ok {
@@ -173,10 +175,13 @@ func compileTP(tp *tsfcheck.Tracepoint, syms Symbols, mod Module, modPath string
 			end, _ := syms.Next(obj, uint32(addr))
 			ret, err := returnPoint(mod, obj, uint32(addr), end)
 			if err != nil {
-				d := tsf.ErrAddress.Diagnostic(t.RetEP.Pos, afterTP(tp))
-				d.Detail = fmt.Sprintf("no return point found for .%s: %v", t.Name.Text, err)
+				// IBM's behaviour: TRCUST 3.05A warns at the RETEP's line
+				// and leaves the tracepoint out (of the TFF too), with no
+				// error.
+				d := tsf.WarnNoReturnPoint.Diagnostic(t.RetEP.Pos, 0, t.Name.Text)
+				d.Detail = err.Error()
 				diags.Add(d)
-				break
+				return r, diags, true
 			}
 			addr = int64(ret)
 		}
@@ -185,18 +190,18 @@ func compileTP(tp *tsfcheck.Tracepoint, syms Symbols, mod Module, modPath string
 	rpn, ds := assemble(tp, syms, modPath)
 	diags = append(diags, ds...)
 	if ds.Worst() >= diag.Severe {
-		return r, diags
+		return r, diags, false
 	}
 	r.RPN = rpn
 	if !resolved {
-		return r, diags
+		return r, diags, false
 	}
 	b, err := mod.ByteAt(r.Object, r.Offset)
 	if err != nil {
 		d := tsf.ErrAddress.Diagnostic(tpf.Pos, end)
 		d.Detail = err.Error()
 		diags.Add(d)
-		return r, diags
+		return r, diags, false
 	}
 	r.Opcode = b
 	var at tsf.Node = tpf
@@ -215,7 +220,7 @@ func compileTP(tp *tsfcheck.Tracepoint, syms Symbols, mod Module, modPath string
 		d.Detail = fmt.Sprintf("0x%02X at %08X:%08X", b, r.Object, r.Offset)
 		diags.Add(d)
 	}
-	return r, diags
+	return r, diags, false
 }
 
 // returnPoint finds the RETEP point of the procedure at obj:entry, which
