@@ -275,7 +275,8 @@ func ModName(name string, keepPath bool) string {
 func (p *Program) TDF() (*tdf.File, diag.List) {
 	var diags diag.List
 	m := p.Module
-	f := &tdf.File{MaxDataLength: m.MaxDataLength, Major: m.Major, ModName: ModName(m.ModName, p.opt.KeepPath), TDFID: m.TDFID}
+	f := &tdf.File{MaxDataLength: m.MaxDataLength, Major: m.Major, ModName: ModName(m.ModName, p.opt.KeepPath), TDFID: m.TDFID,
+		GroupsFirst: m.GroupsFirst && len(m.Types) > 0}
 	for _, it := range m.Types {
 		f.Types = append(f.Types, tdf.ListItem{Name: it.Name, ID: it.ID})
 	}

@@ -102,7 +102,7 @@ func TestStatements(t *testing.T) {
 		{"MEM=(.v-0x100,DIRECT,4)", "10 0400 11 02 10 0000 15"}, // not in the oracle: a segmented symbol always pushes its offset
 		{"ASCIIZ=(.v,INDIRECT*+2,9)", "10 0900 11 02 10 0001 13 10 0200 16 19"},
 		{"MEM32=(FEBP-EDI+ESI-4,INDIRECT**-2,4)", "10 0400 05 07 16 06 16 1a fcffffff 16 1c 1c 1a feffffff 16 22"},
-		{"MEM32=(FEBP,INDIRECT*+0,4)", "10 0400 05 1c 22"}, // not in the oracle: an offset of 0 adds nothing
+		{"MEM32=(FEBP,INDIRECT*+0,4)", "10 0400 05 1c 22"},                 // not in the oracle: an offset of 0 adds nothing
 		{"MEM32=(FEBP-(8),INDIRECT,4)", "10 0400 05 1c 1a 08000000 16 22"}, // IBM: -(i) adds i; (i) with DIRECT is error 66
 		// The (n) term follows the last fetch; it may not stand beside an
 		// offset of the first level (x_b04, x_g01: TestTwoFirstLevelOffsets).

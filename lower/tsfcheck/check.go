@@ -53,7 +53,10 @@ type Module struct {
 	TDFID         uint16
 	Types         []ListItem
 	Groups        []ListItem
-	Tracepoints   []*Tracepoint
+	// GroupsFirst: the GROUPLIST came before the TYPELIST, and the TDF
+	// lists its entries first (IBM's behaviour).
+	GroupsFirst bool
+	Tracepoints []*Tracepoint
 	// Superseded are the positions of the parser's diagnostics that a
 	// checker error in the same TRACE statement, earlier in it, replaces
 	// (TRCUST reports the first error of a statement); DropSuperseded
@@ -322,6 +325,9 @@ func (c *checker) list(pos ast.Pos, entries []*tsf.ListEntry, types bool) {
 		return
 	}
 	*seen = true
+	if types && c.seenGroups {
+		c.m.GroupsFirst = true
+	}
 	var items []ListItem
 	for _, e := range entries {
 		name := e.Name.Text
