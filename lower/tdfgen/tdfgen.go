@@ -165,12 +165,10 @@ func compileTP(tp *tsfcheck.Tracepoint, syms Symbols, mod Module, modPath string
 		if t.Offset != nil {
 			addr += t.Offset.Int()
 		}
-		if addr < 0 || addr > 0xFFFFFFFF {
-			d := tsf.ErrAddress.Diagnostic(t.Pos, end)
-			d.Detail = fmt.Sprintf(".%s is at %08X:%08X; the offset takes the address out of the object", t.Name.Text, obj, off)
-			diags.Add(d)
-			break
-		}
+		// IBM's behaviour: the offset is added modulo 2^32 (.emit-4 is
+		// 1:FFFFFFFC), and an address outside the object is warned below,
+		// not refused.
+		addr &= 0xFFFFFFFF
 		if t.RetEP != nil {
 			end, _ := syms.Next(obj, uint32(addr))
 			ret, err := returnPoint(mod, obj, uint32(addr), end)
@@ -198,9 +196,13 @@ func compileTP(tp *tsfcheck.Tracepoint, syms Symbols, mod Module, modPath string
 	}
 	b, err := mod.ByteAt(r.Object, r.Offset)
 	if err != nil {
-		d := tsf.ErrAddress.Diagnostic(tpf.Pos, end)
+		// IBM's behaviour: TRCUST 3.05A warns 138 and 139 at the line
+		// after the TP field and keeps the tracepoint, with 0 as the
+		// original byte.
+		d := tsf.WarnOffset.Diagnostic(tpf.Pos, afterTP(tp), fmt.Sprintf("%x", r.Offset), fmt.Sprint(r.Object))
 		d.Detail = err.Error()
 		diags.Add(d)
+		diags.Add(tsf.WarnPage.Diagnostic(tpf.Pos, afterTP(tp)))
 		return r, diags, false
 	}
 	r.Opcode = b

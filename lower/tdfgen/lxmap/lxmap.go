@@ -127,6 +127,15 @@ func (m Module) ByteAt(obj, off uint32) (byte, error) {
 			return iteratedOnce(raw, int(off%m.File.PageSize)), nil
 		}
 	}
+	if o := m.File.Object(int(obj)); off >= o.VirtualSize && uint64(off) < uint64(len(o.Pages))*uint64(m.File.PageSize) {
+		// Past the object's size but in its last page: TRCUST reads the
+		// page, whose bytes past the data are 0.
+		data, err := m.File.PageData(int(obj), int(off/m.File.PageSize))
+		if err != nil {
+			return 0, err
+		}
+		return data[off%m.File.PageSize], nil
+	}
 	b, err := m.File.ReadObject(int(obj), off, 1)
 	if err != nil {
 		return 0, err
