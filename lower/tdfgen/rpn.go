@@ -338,7 +338,14 @@ func (a *asm) indirection(fl *tsf.Flag, flat bool, disp *tsf.Signed) {
 		// gives it as it is (oracle x_h21: MEM=(.errno,IS,2) is 11 02 10
 		// f80b 13 15).
 		if flat {
+			// IBM's behaviour: the (i) term is added to the flat
+			// pointer fetched, before it is split (TRCUST 3.05A writes
+			// 1C 1A i 16 1F for ASCIIZ=(FEBP+(i),IS,n)).
 			a.emit(tdf.OpFetchDword, 0)
+			if disp != nil {
+				add(int64(disp.Num.Value), true)
+				disp = nil
+			}
 			a.emit(tdf.OpSplit, 0)
 		} else {
 			a.emit(tdf.OpFetchFar, 0)

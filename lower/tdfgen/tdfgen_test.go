@@ -114,7 +114,7 @@ func TestStatements(t *testing.T) {
 		{"MEM=(RDS,DIRECT,4)", "10 0400 0b 10 0000 15"},
 		{"MEM=(RES+DI+(2),INDIRECT**,4)", "10 0400 08 07 13 13 10 0200 16 15"},
 		{"MEM32=(.v,IS,2)", "10 0200 1b 02000000 1a 00010000 16 1c 1f 15"},
-		{"MEM32=(.v+(4),IS,2)", "10 0200 1b 02000000 1a 00010000 16 1c 1f 10 0400 16 15"}, // not in the oracle: (n) after the conversion
+		{"MEM32=(.v+(4),IS,2)", "10 0200 1b 02000000 1a 00010000 16 1c 1a 04000000 16 1f 15"}, // IBM: (i) added before the split
 		{"ASCIIZ=(RSS+SP,IF,6)", "10 0600 0a 04 13 20 23"},
 		// IS and IF name the pointer fetched: IS at a segmented address is
 		// the far fetch alone (x_h21), IF at a flat one the dword fetch alone.

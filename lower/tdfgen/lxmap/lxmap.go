@@ -128,13 +128,15 @@ func (m Module) ByteAt(obj, off uint32) (byte, error) {
 		}
 	}
 	if o := m.File.Object(int(obj)); off >= o.VirtualSize && uint64(off) < uint64(len(o.Pages))*uint64(m.File.PageSize) {
-		// Past the object's size but in its last page: TRCUST reads the
-		// page, whose bytes past the data are 0.
-		data, err := m.File.PageData(int(obj), int(off/m.File.PageSize))
-		if err != nil {
-			return 0, err
+		// Past the object's size but in its last page: IBM's behaviour is
+		// to read the file at that place of the page, past the page's
+		// data (TRCUST 3.05A gives 0x64 for emitrep's 1:4729, whose page
+		// holds 0x440 bytes).
+		p := o.Pages[off/m.File.PageSize]
+		if p.Flags == lx.PageLegal {
+			return m.File.RawByte(p, off%m.File.PageSize), nil
 		}
-		return data[off%m.File.PageSize], nil
+		return 0, nil
 	}
 	b, err := m.File.ReadObject(int(obj), off, 1)
 	if err != nil {
