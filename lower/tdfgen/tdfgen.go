@@ -136,6 +136,14 @@ func Compile(m *tsfcheck.Module, syms Symbols, mod Module, opt Options) (*Progra
 			p.Kept = append(p.Kept, tp)
 		}
 	}
+	if m.AutoMinors {
+		// IBM's behaviour: TRCUST 3.05A numbers a TRACE without MINOR
+		// when it keeps it, so a tracepoint refused here (an opcode
+		// mismatch, a symbol not found) leaves no gap.
+		for i, tp := range p.Kept {
+			tp.Minor = uint16(i + 1)
+		}
+	}
 	return p, diags
 }
 

@@ -56,6 +56,9 @@ type Module struct {
 	// GroupsFirst: the GROUPLIST came before the TYPELIST, and the TDF
 	// lists its entries first (IBM's behaviour).
 	GroupsFirst bool
+	// AutoMinors: the TRACE statements have no MINOR and are numbered
+	// 1, 2, ... in the order of the tracepoints kept.
+	AutoMinors bool
 	Tracepoints []*Tracepoint
 	// Superseded are the positions of the parser's diagnostics that a
 	// checker error in the same TRACE statement, earlier in it, replaces
@@ -174,6 +177,7 @@ func (k *Checker) Stmt(s tsf.Stmt) *Tracepoint {
 func (k *Checker) Finish(f *tsf.File) (*Module, diag.List) {
 	c := k.c
 	c.m.File = f
+	c.m.AutoMinors = c.firstTrace != nil && !c.minorMode
 	if !c.stopped() && len(c.m.Tracepoints) > MaxTracepoints {
 		tp := c.m.Tracepoints[MaxTracepoints]
 		c.report(tsf.FatalTooManyTPs.Diagnostic(tp.Node.Pos, 0))
