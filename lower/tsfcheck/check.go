@@ -379,12 +379,11 @@ func (c *checker) list(pos ast.Pos, entries []*tsf.ListEntry, types bool) {
 	}
 }
 
-// lookup finds a type or group name; names compare in any case, and a name
-// longer than 8 characters compares by its first 8, as the list keeps them.
+// lookup finds a type or group name; names compare in any case. The list
+// keeps the first 8 characters of a longer name (e22: TYPE=(VERYLONG) finds
+// VERYLONGNAME), and a longer name in TYPE or GROUP finds nothing (IBM's
+// behaviour: TYPE=(VERYLONGNAME) is "typename unknown").
 func lookup(items []ListItem, name string) (uint16, bool) {
-	if len(name) > MaxNameLength {
-		name = name[:MaxNameLength]
-	}
 	for _, it := range items {
 		if strings.EqualFold(it.Name, name) {
 			return it.ID, true

@@ -290,6 +290,13 @@ func (c *checker) tpField(s *traceState, f *tsf.TP) {
 }
 
 func (c *checker) lenField(s *traceState, f *tsf.Len) {
+	if in := f.Addr.IndirectDisp(); in != nil {
+		// IBM's behaviour: TRCUST 3.05A's LEN takes no (i) term; it says
+		// "syntax error: missing ',' before '('" and drops the tracepoint.
+		d := c.err(s, tsf.ErrSyntax, in, in.Pos, ",", "(")
+		d.Detail = "LEN takes no (i) term"
+		return
+	}
 	switch f.Flag.Kind {
 	case tsf.Direct, tsf.Indirect:
 	case 0:
