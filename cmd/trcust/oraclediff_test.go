@@ -543,6 +543,8 @@ func departure(c *tsfgen.Case, want, got oracleResult) string {
 	ibmSevere := strings.Contains(want.console, "SEVERE: new line in literal") ||
 		strings.Contains(want.console, "SEVERE: premature end of file encountered")
 	switch {
+	case strings.Contains(want.console, "SIGSEGV"):
+		return "IBM's TRCUST crashed (SIGSEGV under 2ine)"
 	case c.TSF != "" && strings.Contains(tsfText, `\\"`) && ibmSevere && !strings.Contains(got.console, "SEVERE: new line in literal"):
 		return `compatibility: \\ before the closing quote ends the string`
 	case has("fault:comment-unclosed"):

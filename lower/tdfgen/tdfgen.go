@@ -298,7 +298,8 @@ func (p *Program) TDF() (*tdf.File, diag.List) {
 	for _, r := range p.Records {
 		a := addr{r.Object, r.Offset}
 		if seen[a] {
-			d := tsf.ErrDupTPAddress.Diagnostic(r.TP.TPField.Pos, r.TP.Node.Pos.Line, fmt.Sprintf("%08X:%08X", r.Object, r.Offset))
+			// In lower-case hex, as TRCUST 3.05A prints it (IBM's behaviour).
+			d := tsf.ErrDupTPAddress.Diagnostic(r.TP.TPField.Pos, r.TP.Node.Pos.Line, fmt.Sprintf("%08x:%08x", r.Object, r.Offset))
 			diags.Add(d)
 			continue
 		}
