@@ -473,6 +473,14 @@ func (c *checker) endOfTrace(s *traceState) {
 	c.fmtChecks(s)
 	if tp.TPField != nil && tp.Static() {
 		for _, f := range s.extra {
+			if _, ok := f.(*tsf.Opcode); ok {
+				// IBM's behaviour: TRCUST 3.05A compares the OPCODE of a
+				// @STATIC tracepoint with no byte and refuses it, "opcode
+				// mismatch at address to apply TP", at the end of the
+				// statement.
+				c.err(s, tsf.ErrOpcodeMismatch, f, end)
+				continue
+			}
 			if !isData(f) {
 				c.at(tsf.WarnStaticIgnored, f, f.Last(), f.Keyword())
 				continue
