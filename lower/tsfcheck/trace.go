@@ -137,6 +137,9 @@ func (c *checker) once(s *traceState, f tsf.Field) bool {
 		c.err(s, tsf.ErrOpcodeRedef, f, f.Last())
 	case "ORBIT":
 		c.err(s, tsf.ErrOrbitRedef, f, f.Last())
+	case "DESC":
+		// IBM's behaviour: TRCUST 3.05A's words for a second DESC.
+		c.err(s, tsf.ErrUnexpected, f, f.Last(), "multiple DESC statements")
 	default:
 		c.err(s, tsf.ErrFieldRedef, f, f.Last(), kw)
 	}
