@@ -302,11 +302,11 @@ func (c *checker) lenField(s *traceState, f *tsf.Len) {
 	}
 	switch f.Flag.Kind {
 	case tsf.Direct, tsf.Indirect:
-	case 0:
-		c.err(s, tsf.ErrParameter, f.Flag, f.End, f.Flag.Spelling)
-		return
 	default:
-		d := c.err(s, tsf.ErrAddressSpec, f.Flag, f.End, f.Flag.Spelling)
+		// IBM's behaviour: TRCUST 3.05A says "syntax error: missing
+		// 'DIRECT/INDIRECT' before 'IF'" for IS, IF or an unknown flag
+		// in LEN.
+		d := c.err(s, tsf.ErrSyntax, f.Flag, f.End, "DIRECT/INDIRECT", f.Flag.Spelling)
 		d.Detail = "LEN takes DIRECT or INDIRECT"
 		return
 	}
@@ -365,7 +365,9 @@ func (c *checker) mem(s *traceState, i int, f *tsf.Mem) {
 	}
 	c.address(s, f.Addr, f.End)
 	if f.Flag.Kind == 0 {
-		c.err(s, tsf.ErrParameter, f.Flag, f.End, f.Flag.Spelling)
+		// IBM's behaviour: an unknown flag is TRCUST 3.05A's syntax error,
+		// not the reference's 84.
+		c.err(s, tsf.ErrSyntax, f.Flag, f.End, "DIRECT/INDIRECT", f.Flag.Spelling)
 	}
 	// IS and IF name the kind of the pointer fetched, not of the statement:
 	// 3.05A takes IS on MEM (oracle x_h21, a far pointer fetched at a
