@@ -545,7 +545,7 @@ func departure(c *tsfgen.Case, want, got oracleResult) string {
 	switch {
 	case strings.Contains(want.console, "SIGSEGV"):
 		return "IBM's TRCUST crashed (SIGSEGV under 2ine)"
-	case c.TSF != "" && strings.Contains(tsfText, `\\"`) && ibmSevere && !strings.Contains(got.console, "SEVERE: new line in literal"):
+	case c.TSF != "" && ibmSevere && backslashQuoteBefore(tsfText, want.console):
 		return `compatibility: \\ before the closing quote ends the string`
 	case has("fault:comment-unclosed"):
 		return "compatibility: unclosed comment is severe 201 (x_h26)"
@@ -561,6 +561,23 @@ func departure(c *tsfgen.Case, want, got oracleResult) string {
 		return "branch trcli: place of the Using module file line"
 	}
 	return ""
+}
+
+// backslashQuoteBefore reports whether the TSF has a \\" (a backslash pair
+// before a quote, where TRCUST's string runs on) on or before the line of
+// IBM's first severe message.
+func backslashQuoteBefore(tsfText, console string) bool {
+	first := strings.Index(tsfText, `\\"`)
+	if first < 0 {
+		return false
+	}
+	line := strings.Count(tsfText[:first], "\n") + 1
+	m := regexp.MustCompile(`TRCUST\((\d+)\) SEVERE`).FindStringSubmatch(console)
+	if m == nil {
+		return false
+	}
+	n, _ := strconv.Atoi(m[1])
+	return n >= line
 }
 
 func sameConsole(a, b oracleResult) bool { return a.RC == b.RC && bytes.Equal(a.Console, b.Console) }
