@@ -277,10 +277,7 @@ func (p *parser) header(toks []lexer.Token, end ast.Pos, last bool) tsf.Stmt {
 		return &tsf.ModName{Pos: astPos(h.ModName.Pos), Path: &tsf.Word{Pos: astPos(h.ModName.Path.Pos), Text: h.ModName.Path.Text}}
 	}
 	a := h.Assign
-	num, ok := p.number(a.Value)
-	if !ok {
-		return nil
-	}
+	num := p.numberOrZero(a.Value)
 	pos := astPos(a.Pos)
 	switch strings.ToUpper(a.Key) {
 	case "MAJOR":
