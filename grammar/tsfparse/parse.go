@@ -428,7 +428,9 @@ func tokenText(t lexer.Token) string {
 	case tokSymbol:
 		return "." + t.Value
 	case tokString:
-		return `"` + t.Value + `"`
+		// Without its quotes, as TRCUST 3.05A names it ("unexpected:
+		// stray, ignored" for "stray": IBM's behaviour).
+		return t.Value
 	}
 	return t.Value
 }
