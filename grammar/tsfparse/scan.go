@@ -304,6 +304,14 @@ func (s *scanner) next() bool {
 		// Punctuation, and any other character: the parser reports it as
 		// unexpected.
 		_, n := utf8.DecodeRune(s.src[s.off:])
+		if isOther(c) {
+			// IBM's behaviour: TRCUST 3.05A reads a run of characters it
+			// has no use for as one token ("unexpected: &&, ignored").
+			n = 1
+			for s.off+n < len(s.src) && isOther(s.src[s.off+n]) {
+				n++
+			}
+		}
 		s.emit(tokPunct, string(s.src[s.off:s.off+n]), start)
 		s.advance(n)
 	}
@@ -369,4 +377,14 @@ func (s *scanner) str() bool {
 			s.advance(1)
 		}
 	}
+}
+
+// isOther reports whether c is a character no TSF token is made of: not
+// white space, a letter, digit or ident character, a quote, ';', '/', or
+// punctuation of the grammar.
+func isOther(c byte) bool {
+	if isIdentChar(c) || c <= ' ' || c == 0x7F {
+		return false
+	}
+	return !strings.ContainsRune(`=,()+-*@."/;`, rune(c))
 }
