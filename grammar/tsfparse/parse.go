@@ -470,9 +470,10 @@ func (p *parser) syntaxError(err error, end ast.Pos, last, severe bool) {
 	switch {
 	case want == "number":
 		p.add(tsf.ErrNumber.Diagnostic(pos, 0, before))
-	case severe && (want == "NAME" || want == "ID"):
-		p.add(tsf.SevereKeyword.Diagnostic(pos, 0, want, before))
 	case severe:
+		// A missing NAME or ID keyword too: TRCUST 3.05A says "syntax
+		// error : missing 'NAME' before 'ID'" (IBM's behaviour), not the
+		// reference's 38.
 		p.add(tsf.SevereMissing.Diagnostic(pos, 0, want, before))
 	default:
 		p.add(tsf.ErrSyntax.Diagnostic(pos, 0, want, before))
