@@ -117,6 +117,7 @@ const (
 	WarnExportsOnly       Code = 211
 	WarnTrailingComma     Code = 212
 	WarnIndirectSign      Code = 213
+	WarnCommaAssumed      Code = 214
 )
 
 // Message is the catalogue entry of one Code.
@@ -238,6 +239,8 @@ var Messages = map[Code]Message{
 	212: {diag.Warning, "the last statement ends with a comma at the end of the file", true},
 	// TRCUST 3.05A adds an (i) term whatever its sign; so does tracekit.
 	213: {diag.Warning, "-(%s) adds %s: TRCUST keeps no sign on an indirect offset", true},
+	// TRCUST 3.05A assumes a missing ',' between two TRACE fields silently.
+	214: {diag.Warning, "',' expected before '%s', one assumed", true},
 }
 
 // Legacy is what TRCUST 3.05A would say of a diagnostic beyond the

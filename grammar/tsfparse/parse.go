@@ -388,7 +388,9 @@ func (p *parser) trace(toks []lexer.Token, end ast.Pos, last bool) *tsf.Trace {
 				p.add(tsf.WarnTrailingComma.Diagnostic(astPos(next.Pos), p.eof.Line))
 			}
 		case isWord(next, fieldKeywords):
-			p.add(tsf.WarnExpected.Diagnostic(astPos(next.Pos), 0, ",", next.Value))
+			// TRCUST 3.05A takes the missing comma without a word (IBM's
+			// behaviour); tracekit's own warning says so.
+			p.add(tsf.WarnCommaAssumed.Diagnostic(astPos(next.Pos), 0, next.Value))
 		default:
 			p.add(tsf.ErrUnexpected.Diagnostic(astPos(next.Pos), 0, tokenText(next)))
 			t.Broken, t.BrokenAt = true, p.lastPos()
