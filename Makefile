@@ -2,7 +2,7 @@
 GO       ?= go
 FUZZTIME ?= 10s
 
-.PHONY: all build test bench bench-b3 bench-formats fuzz lint generate clean
+.PHONY: all build test bench bench-b3 bench-formats fuzz lint generate clean oracle-diff
 
 all: lint build test
 
@@ -53,6 +53,18 @@ B3SIZE ?= 20000000
 # ratio, records written, and peak memory (.ci/bench-b3.sh).
 bench-b3: build
 	./.ci/bench-b3.sh ./bin/tracekit $(B3SIZE)
+
+N ?= 500
+SEED ?= 1
+
+# The differential test against IBM's TRCUST 3.05A: N generated TRCUST runs
+# from seed SEED, each through IBM's binary and through trcust, compared byte
+# for byte; a summary by feature and by kind of difference, and the first
+# differing cases minimised. Needs TRCUST_EXE and TWOINE_BUILD
+# (../shared/oracle-runner/README.md); cmd/trcust/oraclediff_test.go lists
+# the other variables.
+oracle-diff:
+	ORACLE_N=$(N) ORACLE_SEED=$(SEED) $(GO) test ./cmd/trcust -run '^TestOracleDiff$$' -count=1 -v -timeout 0
 
 # A short run of every fuzz target of every package.
 fuzz:

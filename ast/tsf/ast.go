@@ -90,8 +90,10 @@ type Trace struct {
 	// (the next TRACE keyword) or the end of the file.
 	End Pos
 	// Broken is set when a syntax error made the parser skip the rest of the
-	// statement; Fields then holds what came before the error.
-	Broken bool
+	// statement; Fields then holds what came before the error, and
+	// BrokenAt is the position of the parser's diagnostic.
+	Broken   bool
+	BrokenAt Pos
 }
 
 func (s *ModName) stmtNode()       {}

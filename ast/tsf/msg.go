@@ -101,6 +101,7 @@ const (
 	WarnMajorRange      Code = 141
 	WarnTDFIDRange      Code = 142
 	WarnIndexTooLarge   Code = 143
+	WarnNoReturnPoint   Code = 144 // 3.05A's, not in the V2.1 reference
 
 	// Checks the reference does not number.
 	SevereUnclosedComment Code = 201
@@ -115,6 +116,8 @@ const (
 	WarnOrbitTMI          Code = 210
 	WarnExportsOnly       Code = 211
 	WarnTrailingComma     Code = 212
+	WarnIndirectSign      Code = 213
+	WarnCommaAssumed      Code = 214
 )
 
 // Message is the catalogue entry of one Code.
@@ -217,6 +220,9 @@ var Messages = map[Code]Message{
 	// 3.05A keeps the low word of a length above 0xFFFF without a word (oracle
 	// e33); tracekit keeps the same bytes but says so.
 	143: {diag.Warning, "index too large, high word ignored", true},
+	// TRCUST 3.05A prints it for a RETEP whose return point it cannot find
+	// and leaves the tracepoint out; the V2.1 reference has no number for it.
+	144: {diag.Warning, "unable to determine return point for %s", false},
 
 	201: {diag.Severe, "unclosed comment", false},
 	202: {diag.Severe, "MODNAME redefinition", false},
@@ -231,6 +237,10 @@ var Messages = map[Code]Message{
 	211: {diag.Warning, "no MAP file: symbols resolved through the module's exports", true},
 	// TRCUST 3.05A ends the statement there without a word (oracle x_h35).
 	212: {diag.Warning, "the last statement ends with a comma at the end of the file", true},
+	// TRCUST 3.05A adds an (i) term whatever its sign; so does tracekit.
+	213: {diag.Warning, "-(%s) adds %s: TRCUST keeps no sign on an indirect offset", true},
+	// TRCUST 3.05A assumes a missing ',' between two TRACE fields silently.
+	214: {diag.Warning, "',' expected before '%s', one assumed", true},
 }
 
 // Legacy is what TRCUST 3.05A would say of a diagnostic beyond the

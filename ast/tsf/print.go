@@ -97,7 +97,7 @@ func printStmt(b *bytes.Buffer, s Stmt) error {
 		printList(b, "GROUPLIST", s.Entries)
 	case *Trace:
 		b.WriteString("TRACE ")
-		for i, f := range s.Fields {
+		for i, f := range printOrder(s.Fields) {
 			if i > 0 {
 				b.WriteString(",\n  ")
 			}
@@ -111,6 +111,32 @@ func printStmt(b *bytes.Buffer, s Stmt) error {
 		return fmt.Errorf("tsf: cannot print a %T", s)
 	}
 	return nil
+}
+
+// printOrder returns the fields of a TRACE in the order printed: as given,
+// but for TYPE and GROUP fields at the end, which go before the last field
+// of another kind. TRCUST 3.05A wants a ',' or another field after a TYPE
+// or GROUP, and takes the end of the file there as premature (34); their
+// place among the fields means nothing.
+func printOrder(fields []Field) []Field {
+	n := len(fields)
+	for n > 0 && isTypeOrGroup(fields[n-1]) {
+		n--
+	}
+	if n == 0 || n == len(fields) {
+		return fields
+	}
+	out := append([]Field{}, fields[:n-1]...)
+	out = append(out, fields[n:]...)
+	return append(out, fields[n-1])
+}
+
+func isTypeOrGroup(f Field) bool {
+	switch f.(type) {
+	case *Type, *Group:
+		return true
+	}
+	return false
 }
 
 func printList(b *bytes.Buffer, kw string, entries []*ListEntry) {

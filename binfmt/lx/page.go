@@ -102,3 +102,35 @@ func relocate(err error, base int64, context string) error {
 	}
 	return fmt.Errorf("lx: %s: %w", context, err)
 }
+
+// StoredPage returns page i (0-based, within object obj) as the file stores
+// it: its page table entry and its data before any expansion (nil data for
+// a page with none in the file).
+func (f *File) StoredPage(obj, i int) (PageEntry, []byte, error) {
+	o := f.Object(obj)
+	if o == nil {
+		return PageEntry{}, nil, fmt.Errorf("lx: object %d does not exist (the module has %d objects)", obj, len(f.Objects))
+	}
+	if i < 0 || i >= len(o.Pages) {
+		return PageEntry{}, nil, fmt.Errorf("lx: object %d has no page %d (it has %d page entries)", obj, i, len(o.Pages))
+	}
+	p := o.Pages[i]
+	switch p.Flags {
+	case PageLegal, PageIterated, PageCompressed:
+	default:
+		return p, nil, nil
+	}
+	raw, err := f.read(f.pageFileOffset(p), int64(p.DataSize), fmt.Sprintf("object %d page %d", obj, int(o.PageTableIndex)+i))
+	return p, raw, err
+}
+
+// RawByte returns the byte of the file at offset off of page p's data, read
+// as it stands in the file even past the page's DataSize (0 past the end of
+// the file).
+func (f *File) RawByte(p PageEntry, off uint32) byte {
+	var b [1]byte
+	if _, err := f.r.ReadAt(b[:], f.pageFileOffset(p)+int64(off)); err != nil {
+		return 0
+	}
+	return b[0]
+}

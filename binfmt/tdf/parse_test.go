@@ -110,7 +110,9 @@ func TestParseErrors(t *testing.T) {
 		{"list count", put16(0x11E, 0x7FFF), int64(len(good)), "truncated list table"},
 		{"first record", put32(0x10, 0x144), 0x10, "first record offset"},
 		{"list kind", set(HeaderSize+9, 3), HeaderSize + 9, "kind 3"},
-		{"type after group", set(HeaderSize+9, 1), HeaderSize + ListEntrySize + 9, "after a GROUPLIST"},
+		// TRCUST writes the lists in the TSF's order (GROUPLIST first is
+		// fine), but each list's entries stand together.
+		{"lists interleaved", set(HeaderSize+9, 1), HeaderSize + 2*ListEntrySize + 9, "after the TYPELIST entries that follow the GROUPLIST"},
 		{"list name unterminated", set(HeaderSize+ListEntrySize+8, 'x'), HeaderSize + ListEntrySize + 8, "has no NUL"},
 		{"list name padding", set(HeaderSize+5, 'x'), HeaderSize + 5, "after its NUL"},
 		{"record count", put32(0x0C, 1000), 0x0C, "record count 1000"},

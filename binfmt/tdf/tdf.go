@@ -138,6 +138,11 @@ type File struct {
 	TDFID   uint16
 	Types   []ListItem
 	Groups  []ListItem
+	// GroupsFirst: the GROUPLIST entries come before the TYPELIST entries
+	// in the list table. TRCUST 3.05A writes the two lists in the order of
+	// the TSF (IBM's behaviour: a GROUPLIST statement before the TYPELIST
+	// gives its entries first).
+	GroupsFirst bool
 	// Tracepoints are sorted by (Object, Offset) when Parse made them;
 	// MarshalBinary sorts them itself.
 	Tracepoints []Tracepoint
@@ -223,10 +228,17 @@ func Parse(data []byte) (*File, error) {
 		switch e.Kind {
 		case KindType:
 			if len(f.Groups) > 0 {
-				return nil, errorf(off+9, "TYPELIST entry %q after a GROUPLIST entry; TYPELIST entries come first", name)
+				if len(f.Types) == 0 {
+					f.GroupsFirst = true // the GROUPLIST came first
+				} else if !f.GroupsFirst {
+					return nil, errorf(off+9, "TYPELIST entry %q after the GROUPLIST entries that follow the TYPELIST; each list's entries stand together", name)
+				}
 			}
 			f.Types = append(f.Types, item)
 		case KindGroup:
+			if f.GroupsFirst {
+				return nil, errorf(off+9, "GROUPLIST entry %q after the TYPELIST entries that follow the GROUPLIST; each list's entries stand together", name)
+			}
 			f.Groups = append(f.Groups, item)
 		default:
 			return nil, errorf(off+9, "list entry %q has kind %d, want 1 (GROUPLIST) or 2 (TYPELIST)", name, e.Kind)

@@ -67,11 +67,18 @@ func (f *File) MarshalBinary() ([]byte, error) {
 	out = le.AppendUint16(out, uint16(nlist))
 	out = le.AppendUint16(out, f.TDFID)
 	out = append(out, make([]byte, HeaderSize-len(out))...)
-	for _, it := range f.Types {
-		out = appendListEntry(out, it, KindType)
+	if !f.GroupsFirst {
+		for _, it := range f.Types {
+			out = appendListEntry(out, it, KindType)
+		}
 	}
 	for _, it := range f.Groups {
 		out = appendListEntry(out, it, KindGroup)
+	}
+	if f.GroupsFirst {
+		for _, it := range f.Types {
+			out = appendListEntry(out, it, KindType)
+		}
 	}
 	for _, i := range order {
 		tp := &f.Tracepoints[i]

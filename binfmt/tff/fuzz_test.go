@@ -88,7 +88,8 @@ func FuzzParse(f *testing.F) {
 	})
 }
 
-// FuzzFMT: EncodeFMT(DecodeFMT(x)) == x for every x = EncodeFMT(s), and
+// FuzzFMT: EncodeFMT(DecodeFMT(x)) == x for every x = EncodeFMT(s) of a
+// text s without a Ctrl byte, and
 // neither function panics on any input.
 func FuzzFMT(f *testing.F) {
 	for _, tt := range encodeTests {
@@ -96,11 +97,14 @@ func FuzzFMT(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s []byte) {
 		enc := EncodeFMT(s)
-		if len(enc) > len(s) {
-			t.Fatalf("EncodeFMT(%q) = %q grew", s, enc)
+		if len(enc) > len(s)+len(s)/3 {
+			t.Fatalf("EncodeFMT(%q) = %q grew more than AppendFMT says", s, enc)
 		}
 		dec := DecodeFMT(enc)
-		if back := EncodeFMT([]byte(dec)); !bytes.Equal(back, enc) {
+		// A raw Ctrl byte in the TSF text can store what no text
+		// decodes back to (a "%R" kept as text before a Ctrl 'A' of the
+		// source's own); lower/tsflist reports such a record.
+		if back := EncodeFMT([]byte(dec)); !bytes.Equal(back, enc) && bytes.IndexByte(s, Ctrl) < 0 {
 			t.Fatalf("s=%q: EncodeFMT %q, DecodeFMT %q, back %q", s, enc, dec, back)
 		}
 		_ = DecodeFMT(s)

@@ -100,15 +100,16 @@ func compile(c *console, o options) {
 	if c.worst >= diag.Severe || !moduleDone && !openModule() {
 		return
 	}
-	t := res.TFF
-	if t == nil {
-		return // TRCUST writes no TFF without a tracepoint (oracle e17)
+	// TRCUST writes no TFF without a record (oracle e17; a tracepoint
+	// with no DESC and no FMT has none), but the TDF of the dynamic
+	// tracepoints all the same.
+	if t := res.TFF; t != nil {
+		tffName := tsfcompile.TFFName(m.Major)
+		if !write(c, tffName, t.MarshalBinary) {
+			return
+		}
+		c.line("Creating TFF file: %s \t # records = %d", display(tffName), len(t.Records))
 	}
-	tffName := tsfcompile.TFFName(m.Major)
-	if !write(c, tffName, t.MarshalBinary) {
-		return
-	}
-	c.line("Creating TFF file: %s \t # records = %d", display(tffName), len(t.Records))
 	if res.Back == nil || droppedLastDuplicate(m.File, diags) {
 		return
 	}

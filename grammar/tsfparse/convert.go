@@ -54,6 +54,19 @@ func (p *parser) number(t *numTok) (*tsf.Number, bool) {
 	return n, true
 }
 
+// numberOrZero converts a number token that TRCUST reads as 0 when it is
+// malformed (IBM's behaviour: MAJOR=12ab is "MAJOR out of range, 1 used",
+// MINOR=0xQ "minor code out of range"): the number keeps its Err, and no
+// diagnostic is given here; the range check that follows gives it.
+func (p *parser) numberOrZero(t *numTok) *tsf.Number {
+	n := &tsf.Number{Pos: astPos(t.Pos), Text: t.Text}
+	n.Value, n.Err = parseNumber(t.Text)
+	if n.Err != "" {
+		n.Value = 0
+	}
+	return n
+}
+
 func (p *parser) signed(s *signedNum) (*tsf.Signed, bool) {
 	n, ok := p.number(s.Num)
 	return &tsf.Signed{Pos: astPos(s.Pos), Neg: s.Sign == "-", Num: n}, ok
@@ -75,11 +88,7 @@ func (p *parser) field(f *field) tsf.Field {
 		v := f.Minor.Value
 		switch {
 		case v.Number != "":
-			n, ok := p.number(&numTok{Pos: v.Pos, Text: v.Number})
-			if !ok {
-				return nil
-			}
-			m.Value = n
+			m.Value = p.numberOrZero(&numTok{Pos: v.Pos, Text: v.Number})
 		case v.Symbol != "":
 			m.Bad = &tsf.Word{Pos: astPos(v.Pos), Text: "." + v.Symbol}
 		default:

@@ -159,6 +159,13 @@ func split(toks []lexer.Token) [][]lexer.Token {
 type splitter struct {
 	depth  int
 	traced bool // a TRACE statement was seen: only TRACE starts one now
+	// listed: a TYPELIST or GROUPLIST was seen, and header keywords start
+	// no statement any more. IBM's behaviour: TRCUST 3.05A reads the
+	// header statements, then the lists, then the TRACE statements; a
+	// MAJOR, MODNAME, MAXDATALENGTH or TDFID after a list is a run of
+	// unexpected tokens, each reported and ignored (TRCUST(n) ERROR:
+	// unexpected: MAJOR, ignored / =, ignored / 0x30, ignored).
+	listed bool
 }
 
 // starts takes token i of toks, whose current statement starts at start,
@@ -175,12 +182,14 @@ func (sp *splitter) starts(toks []lexer.Token, start, i int) bool {
 	}
 	if i == start {
 		sp.traced = sp.traced || isTrace(t)
+		sp.listed = sp.listed || isWord(t, listKeywords)
 		return true
 	}
-	starts := isTrace(t) || !sp.traced && (isWord(t, headerKeywords) || isWord(t, listKeywords))
+	starts := isTrace(t) || !sp.traced && (!sp.listed && isWord(t, headerKeywords) || isWord(t, listKeywords))
 	if starts && sp.depth == 0 && !isPunct(toks[i-1], "=") {
 		sp.depth = 0
 		sp.traced = sp.traced || isTrace(t)
+		sp.listed = sp.listed || isWord(t, listKeywords)
 		return true
 	}
 	return false
@@ -203,7 +212,7 @@ func (p *parser) statement(st []lexer.Token, end ast.Pos, last bool) {
 	case isWord(head, listKeywords):
 		s = p.list(st, end, last)
 	default:
-		p.add(tsf.ErrUnexpected.Diagnostic(astPos(head.Pos), 0, tokenText(head)))
+		p.unexpected(st)
 	}
 	if s == nil {
 		return
@@ -215,6 +224,24 @@ func (p *parser) statement(st []lexer.Token, end ast.Pos, last bool) {
 }
 
 func (p *parser) add(d diag.Diagnostic) { p.diags.Add(d) }
+
+// lastPos is the position of the last diagnostic added.
+func (p *parser) lastPos() ast.Pos {
+	if len(p.diags) == 0 {
+		return ast.Pos{}
+	}
+	return p.diags[len(p.diags)-1].Pos
+}
+
+// unexpected reports each of toks as unexpected, at its own line: outside a
+// TRACE statement TRCUST 3.05A reads a token it cannot place, says
+// "unexpected: <token>, ignored" and goes on with the next token (IBM's
+// behaviour, seen on generated programs).
+func (p *parser) unexpected(toks []lexer.Token) {
+	for _, t := range toks {
+		p.add(tsf.ErrUnexpected.Diagnostic(astPos(t.Pos), 0, tokenText(t)))
+	}
+}
 
 // peeker returns a participle lexer over toks followed by an EOF at end.
 func peeker(toks []lexer.Token, end ast.Pos) *lexer.PeekingLexer {
@@ -250,10 +277,7 @@ func (p *parser) header(toks []lexer.Token, end ast.Pos, last bool) tsf.Stmt {
 		return &tsf.ModName{Pos: astPos(h.ModName.Pos), Path: &tsf.Word{Pos: astPos(h.ModName.Path.Pos), Text: h.ModName.Path.Text}}
 	}
 	a := h.Assign
-	num, ok := p.number(a.Value)
-	if !ok {
-		return nil
-	}
+	num := p.numberOrZero(a.Value)
 	pos := astPos(a.Pos)
 	switch strings.ToUpper(a.Key) {
 	case "MAJOR":
@@ -280,9 +304,7 @@ func (p *parser) list(toks []lexer.Token, end ast.Pos, last bool) tsf.Stmt {
 		p.syntaxError(err, end, last, true)
 		return nil
 	}
-	if n < len(toks) {
-		p.add(tsf.ErrUnexpected.Diagnostic(astPos(toks[n].Pos), 0, tokenText(toks[n])))
-	}
+	p.unexpected(toks[n:])
 	if l.Trailing != nil && last {
 		// TRCUST 3.05A takes a comma before the end of the file as the end
 		// of the statement (oracle x_h35); tracekit says so.
@@ -314,7 +336,7 @@ func (p *parser) trace(toks []lexer.Token, end ast.Pos, last bool) *tsf.Trace {
 	for i := 1; i < len(toks); {
 		if !isWord(toks[i], fieldKeywords) {
 			p.add(tsf.ErrUnexpected.Diagnostic(astPos(toks[i].Pos), 0, tokenText(toks[i])))
-			t.Broken = true
+			t.Broken, t.BrokenAt = true, p.lastPos()
 			return t
 		}
 		var f *field
@@ -329,13 +351,13 @@ func (p *parser) trace(toks []lexer.Token, end ast.Pos, last bool) *tsf.Trace {
 		}
 		if err != nil {
 			p.syntaxError(err, end, last, false)
-			t.Broken = true
+			t.Broken, t.BrokenAt = true, p.lastPos()
 			return t
 		}
 		i += n
 		fld := p.field(f)
 		if fld == nil {
-			t.Broken = true
+			t.Broken, t.BrokenAt = true, p.lastPos()
 			return t
 		}
 		if t.Fields == nil {
@@ -343,6 +365,19 @@ func (p *parser) trace(toks []lexer.Token, end ast.Pos, last bool) *tsf.Trace {
 		}
 		t.Fields = append(t.Fields, fld)
 		if i == len(toks) {
+			if last {
+				switch fld.(type) {
+				case *tsf.Type, *tsf.Group:
+					// IBM's behaviour: TRCUST 3.05A reads past a TYPE or
+					// GROUP value for a comma and meets the end of the
+					// file: severe 34 at the line of the end, for the
+					// last field of the file only (every other field
+					// may end it).
+					d := tsf.SeverePrematureEOF.Diagnostic(p.eof, p.eof.Line)
+					d.Detail = "TRCUST 3.05A wants a ',' or another field after TYPE or GROUP"
+					p.add(d)
+				}
+			}
 			break
 		}
 		switch next := toks[i]; {
@@ -353,10 +388,12 @@ func (p *parser) trace(toks []lexer.Token, end ast.Pos, last bool) *tsf.Trace {
 				p.add(tsf.WarnTrailingComma.Diagnostic(astPos(next.Pos), p.eof.Line))
 			}
 		case isWord(next, fieldKeywords):
-			p.add(tsf.WarnExpected.Diagnostic(astPos(next.Pos), 0, ",", next.Value))
+			// TRCUST 3.05A takes the missing comma without a word (IBM's
+			// behaviour); tracekit's own warning says so.
+			p.add(tsf.WarnCommaAssumed.Diagnostic(astPos(next.Pos), 0, next.Value))
 		default:
 			p.add(tsf.ErrUnexpected.Diagnostic(astPos(next.Pos), 0, tokenText(next)))
-			t.Broken = true
+			t.Broken, t.BrokenAt = true, p.lastPos()
 			return t
 		}
 	}
@@ -393,7 +430,9 @@ func tokenText(t lexer.Token) string {
 	case tokSymbol:
 		return "." + t.Value
 	case tokString:
-		return `"` + t.Value + `"`
+		// Without its quotes, as TRCUST 3.05A names it ("unexpected:
+		// stray, ignored" for "stray": IBM's behaviour).
+		return t.Value
 	}
 	return t.Value
 }
@@ -433,9 +472,10 @@ func (p *parser) syntaxError(err error, end ast.Pos, last, severe bool) {
 	switch {
 	case want == "number":
 		p.add(tsf.ErrNumber.Diagnostic(pos, 0, before))
-	case severe && (want == "NAME" || want == "ID"):
-		p.add(tsf.SevereKeyword.Diagnostic(pos, 0, want, before))
 	case severe:
+		// A missing NAME or ID keyword too: TRCUST 3.05A says "syntax
+		// error : missing 'NAME' before 'ID'" (IBM's behaviour), not the
+		// reference's 38.
 		p.add(tsf.SevereMissing.Diagnostic(pos, 0, want, before))
 	default:
 		p.add(tsf.ErrSyntax.Diagnostic(pos, 0, want, before))

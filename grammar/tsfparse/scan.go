@@ -1,6 +1,7 @@
 package tsfparse
 
 import (
+	"fmt"
 	"io"
 	"strings"
 	"unicode/utf8"
@@ -140,6 +141,39 @@ func (s *scanner) peek(i int) byte {
 
 func (s *scanner) atEnd() bool { return s.off >= len(s.src) || s.src[s.off] == 0x1A }
 
+// MaxToken is the length at which TRCUST 3.05A's lexer gives up on a token
+// (IBM's behaviour, read from its binary's answers): a word, number, symbol
+// or file name of 259 bytes or more, or a string whose text between the
+// quotes is 258 bytes or more, is fatal 17, "token in TSF file exceeds 259
+// bytes", at the token's line, and nothing after it is read.
+const MaxToken = 259
+
+// wordLen is the length of the word, number or symbol at the scan position
+// (0 for any other token).
+func (s *scanner) wordLen() int {
+	c := s.src[s.off]
+	n := 0
+	switch {
+	case isIdentStart(c) || c >= '0' && c <= '9':
+		n = 1
+	case c == '.' && isIdentChar(s.peek(1)):
+		n = 2
+	default:
+		return 0
+	}
+	for isIdentChar(s.peek(n)) {
+		n++
+	}
+	return n
+}
+
+// tooLong stops the scan with fatal 17 at start.
+func (s *scanner) tooLong(start ast.Pos) bool {
+	d := tsf.FatalTokenTooLong.Diagnostic(start, 0, fmt.Sprint(MaxToken))
+	d.Detail = "TRCUST 3.05A reads tokens of up to 258 bytes"
+	return s.stop(d)
+}
+
 // stop records a severe lexical error and ends the scan.
 func (s *scanner) stop(d diag.Diagnostic) bool {
 	s.res.diags.Add(d)
@@ -239,6 +273,9 @@ func (s *scanner) next() bool {
 	}
 	start := s.pos()
 	c := s.src[s.off]
+	if n := s.wordLen(); n >= MaxToken {
+		return s.tooLong(start)
+	}
 	switch {
 	case isIdentStart(c):
 		n := 1
@@ -267,6 +304,14 @@ func (s *scanner) next() bool {
 		// Punctuation, and any other character: the parser reports it as
 		// unexpected.
 		_, n := utf8.DecodeRune(s.src[s.off:])
+		if isOther(c) {
+			// IBM's behaviour: TRCUST 3.05A reads a run of characters it
+			// has no use for as one token ("unexpected: &&, ignored").
+			n = 1
+			for s.off+n < len(s.src) && isOther(s.src[s.off+n]) {
+				n++
+			}
+		}
 		s.emit(tokPunct, string(s.src[s.off:s.off+n]), start)
 		s.advance(n)
 	}
@@ -291,6 +336,9 @@ func (s *scanner) path() bool {
 	if n == 0 {
 		return false
 	}
+	if n >= MaxToken {
+		return s.tooLong(start)
+	}
 	s.emit(tokPath, string(s.src[s.off:s.off+n]), start)
 	s.advance(n)
 	return true
@@ -309,6 +357,9 @@ func (s *scanner) str() bool {
 			d.Detail = "the string opened here is not closed"
 			return s.stop(d)
 		}
+		if s.off-begin >= MaxToken-1 {
+			return s.tooLong(start)
+		}
 		switch c := s.src[s.off]; {
 		case c == '"':
 			s.emit(tokString, string(s.src[begin:s.off]), start)
@@ -326,4 +377,14 @@ func (s *scanner) str() bool {
 			s.advance(1)
 		}
 	}
+}
+
+// isOther reports whether c is a character no TSF token is made of: not
+// white space, a letter, digit or ident character, a quote, ';', '/', or
+// punctuation of the grammar.
+func isOther(c byte) bool {
+	if isIdentChar(c) || c <= ' ' || c == 0x7F {
+		return false
+	}
+	return !strings.ContainsRune(`=,()+-*@."/;`, rune(c))
 }

@@ -87,6 +87,7 @@ type asm struct {
 	depth    int
 	maxDepth int
 	diags    diag.List
+	lenKind  *bool // assembling a LEN: the kind of its MEM or MEM32 (true: flat)
 }
 
 func (a *asm) failed() bool { return a.diags.Failed() }
@@ -171,8 +172,15 @@ func (a *asm) mem(f *tsf.Mem, length uint16) {
 // length assembles LEN=(spec,flag): the address program and a closing
 // fetch of the length, 0x1C flat or 0x12 segmented. flat is the kind of a
 // symbolic spec.
+//
+// IBM's behaviour: every fetch of a LEN program, its INDIRECT levels and the
+// closing fetch, has the kind of the MEM or MEM32 the LEN is for, whatever
+// the form of its address: LEN=(FEAX+12,DIRECT) before a MEM ends in 0x12,
+// LEN=(RES+BP,INDIRECT*) before a MEM32 fetches with 0x1C 0x1C.
 func (a *asm) length(f *tsf.Len, flat bool) {
-	flat, ok := a.address(f.Addr, f.Flag, flat)
+	a.lenKind = &flat
+	_, ok := a.address(f.Addr, f.Flag, flat)
+	a.lenKind = nil
 	if !ok {
 		return
 	}
@@ -251,7 +259,7 @@ func (a *asm) address(ad tsf.Address, fl *tsf.Flag, flat bool) (bool, bool) {
 		a.emit(tdf.OpPushSelector, obj)
 		a.emit(tdf.OpPushImm16, off&0xFFFF)
 	case *tsf.FlatAddr:
-		flat = true
+		flat = a.lenKind == nil || *a.lenKind
 		c, _, _ := tdf.RegisterOpcode(ad.Base.Text)
 		a.emit(c, 0)
 		for _, r := range ad.Index {
@@ -264,7 +272,7 @@ func (a *asm) address(ad tsf.Address, fl *tsf.Flag, flat bool) (bool, bool) {
 			a.emit(tdf.OpAdd, 0)
 		}
 	case *tsf.SegAddr:
-		flat = false
+		flat = a.lenKind != nil && *a.lenKind
 		c, _, _ := tdf.RegisterOpcode(ad.Seg.Text)
 		a.emit(c, 0)
 		for i, r := range ad.Regs {
@@ -330,7 +338,14 @@ func (a *asm) indirection(fl *tsf.Flag, flat bool, disp *tsf.Signed) {
 		// gives it as it is (oracle x_h21: MEM=(.errno,IS,2) is 11 02 10
 		// f80b 13 15).
 		if flat {
+			// IBM's behaviour: the (i) term is added to the flat
+			// pointer fetched, before it is split (TRCUST 3.05A writes
+			// 1C 1A i 16 1F for ASCIIZ=(FEBP+(i),IS,n)).
 			a.emit(tdf.OpFetchDword, 0)
+			if disp != nil {
+				add(int64(disp.Num.Value), true)
+				disp = nil
+			}
 			a.emit(tdf.OpSplit, 0)
 		} else {
 			a.emit(tdf.OpFetchFar, 0)
@@ -349,7 +364,11 @@ func (a *asm) indirection(fl *tsf.Flag, flat bool, disp *tsf.Signed) {
 		flat = true
 	}
 	if disp != nil {
-		add(disp.Int(), flat)
+		// IBM's behaviour: the sign of the (i) term is not kept: -(4)
+		// adds 4, as +(4) does (TRCUST 3.05A writes 1A 04000000 16 for
+		// MEM32=(.x-(4),IF,n)). tsfcheck warns (TRC213) where tracekit
+		// writes what TRCUST writes.
+		add(int64(disp.Num.Value), flat)
 	}
 }
 

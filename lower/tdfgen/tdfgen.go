@@ -126,23 +126,33 @@ func Compile(m *tsfcheck.Module, syms Symbols, mod Module, opt Options) (*Progra
 			p.Kept = append(p.Kept, tp)
 			continue
 		}
-		r, ds := compileTP(tp, syms, mod, modPath)
+		r, ds, dropped := compileTP(tp, syms, mod, modPath)
 		diags = append(diags, ds...)
 		if ds.Worst() >= diag.Severe {
 			return p, diags
 		}
-		if !ds.Failed() {
+		if !ds.Failed() && !dropped {
 			p.Records = append(p.Records, r)
 			p.Kept = append(p.Kept, tp)
+		}
+	}
+	if m.AutoMinors {
+		// IBM's behaviour: TRCUST 3.05A numbers a TRACE without MINOR
+		// when it keeps it, so a tracepoint refused here (an opcode
+		// mismatch, a symbol not found) leaves no gap.
+		for i, tp := range p.Kept {
+			tp.Minor = uint16(i + 1)
 		}
 	}
 	return p, diags
 }
 
 // compileTP resolves, assembles and checks one dynamic tracepoint.
-func compileTP(tp *tsfcheck.Tracepoint, syms Symbols, mod Module, modPath string) (Record, diag.List) {
-	r := Record{TP: tp}
-	var diags diag.List
+//
+// dropped reports a tracepoint left out although no error was reported: a
+// RETEP whose return point cannot be found (warning 144).
+func compileTP(tp *tsfcheck.Tracepoint, syms Symbols, mod Module, modPath string) (r Record, diags diag.List, dropped bool) {
+	r = Record{TP: tp}
 	tpf := tp.TPField
 	end := tp.Node.End.Line
 	resolved := false
@@ -152,7 +162,7 @@ func compileTP(tp *tsfcheck.Tracepoint, syms Symbols, mod Module, modPath string
 	case *tsf.SymbolTP:
 		if syms == nil {
 			diags.Add(tsf.SevereNoSymbolInfo.Diagnostic(t.Pos, tpf.Last().Line, modPath))
-			return r, diags
+			return r, diags, false
 		}
 		obj, off, ok := syms.Lookup(t.Name.Text)
 		if !ok {
@@ -163,20 +173,21 @@ func compileTP(tp *tsfcheck.Tracepoint, syms Symbols, mod Module, modPath string
 		if t.Offset != nil {
 			addr += t.Offset.Int()
 		}
-		if addr < 0 || addr > 0xFFFFFFFF {
-			d := tsf.ErrAddress.Diagnostic(t.Pos, end)
-			d.Detail = fmt.Sprintf(".%s is at %08X:%08X; the offset takes the address out of the object", t.Name.Text, obj, off)
-			diags.Add(d)
-			break
-		}
+		// IBM's behaviour: the offset is added modulo 2^32 (.emit-4 is
+		// 1:FFFFFFFC), and an address outside the object is warned below,
+		// not refused.
+		addr &= 0xFFFFFFFF
 		if t.RetEP != nil {
 			end, _ := syms.Next(obj, uint32(addr))
 			ret, err := returnPoint(mod, obj, uint32(addr), end)
 			if err != nil {
-				d := tsf.ErrAddress.Diagnostic(t.RetEP.Pos, afterTP(tp))
-				d.Detail = fmt.Sprintf("no return point found for .%s: %v", t.Name.Text, err)
+				// IBM's behaviour: TRCUST 3.05A warns at the RETEP's line
+				// and leaves the tracepoint out (of the TFF too), with no
+				// error.
+				d := tsf.WarnNoReturnPoint.Diagnostic(t.RetEP.Pos, 0, t.Name.Text)
+				d.Detail = err.Error()
 				diags.Add(d)
-				break
+				return r, diags, true
 			}
 			addr = int64(ret)
 		}
@@ -185,18 +196,22 @@ func compileTP(tp *tsfcheck.Tracepoint, syms Symbols, mod Module, modPath string
 	rpn, ds := assemble(tp, syms, modPath)
 	diags = append(diags, ds...)
 	if ds.Worst() >= diag.Severe {
-		return r, diags
+		return r, diags, false
 	}
 	r.RPN = rpn
 	if !resolved {
-		return r, diags
+		return r, diags, false
 	}
 	b, err := mod.ByteAt(r.Object, r.Offset)
 	if err != nil {
-		d := tsf.ErrAddress.Diagnostic(tpf.Pos, end)
+		// IBM's behaviour: TRCUST 3.05A warns 138 and 139 at the line
+		// after the TP field and keeps the tracepoint, with 0 as the
+		// original byte.
+		d := tsf.WarnOffset.Diagnostic(tpf.Pos, afterTP(tp), fmt.Sprintf("%x", r.Offset), fmt.Sprint(r.Object))
 		d.Detail = err.Error()
 		diags.Add(d)
-		return r, diags
+		diags.Add(tsf.WarnPage.Diagnostic(tpf.Pos, afterTP(tp)))
+		return r, diags, false
 	}
 	r.Opcode = b
 	var at tsf.Node = tpf
@@ -215,7 +230,7 @@ func compileTP(tp *tsfcheck.Tracepoint, syms Symbols, mod Module, modPath string
 		d.Detail = fmt.Sprintf("0x%02X at %08X:%08X", b, r.Object, r.Offset)
 		diags.Add(d)
 	}
-	return r, diags
+	return r, diags, false
 }
 
 // returnPoint finds the RETEP point of the procedure at obj:entry, which
@@ -270,7 +285,8 @@ func ModName(name string, keepPath bool) string {
 func (p *Program) TDF() (*tdf.File, diag.List) {
 	var diags diag.List
 	m := p.Module
-	f := &tdf.File{MaxDataLength: m.MaxDataLength, Major: m.Major, ModName: ModName(m.ModName, p.opt.KeepPath), TDFID: m.TDFID}
+	f := &tdf.File{MaxDataLength: m.MaxDataLength, Major: m.Major, ModName: ModName(m.ModName, p.opt.KeepPath), TDFID: m.TDFID,
+		GroupsFirst: m.GroupsFirst && len(m.Types) > 0}
 	for _, it := range m.Types {
 		f.Types = append(f.Types, tdf.ListItem{Name: it.Name, ID: it.ID})
 	}
@@ -282,7 +298,8 @@ func (p *Program) TDF() (*tdf.File, diag.List) {
 	for _, r := range p.Records {
 		a := addr{r.Object, r.Offset}
 		if seen[a] {
-			d := tsf.ErrDupTPAddress.Diagnostic(r.TP.TPField.Pos, r.TP.Node.Pos.Line, fmt.Sprintf("%08X:%08X", r.Object, r.Offset))
+			// In lower-case hex, as TRCUST 3.05A prints it (IBM's behaviour).
+			d := tsf.ErrDupTPAddress.Diagnostic(r.TP.TPField.Pos, r.TP.Node.Pos.Line, fmt.Sprintf("%08x:%08x", r.Object, r.Offset))
 			diags.Add(d)
 			continue
 		}

@@ -10,6 +10,7 @@ package tsfcheck
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/tracekit/tracekit/ast"
@@ -52,7 +53,33 @@ type Module struct {
 	TDFID         uint16
 	Types         []ListItem
 	Groups        []ListItem
-	Tracepoints   []*Tracepoint
+	// GroupsFirst: the GROUPLIST came before the TYPELIST, and the TDF
+	// lists its entries first (IBM's behaviour).
+	GroupsFirst bool
+	// AutoMinors: the TRACE statements have no MINOR and are numbered
+	// 1, 2, ... in the order of the tracepoints kept.
+	AutoMinors bool
+	Tracepoints []*Tracepoint
+	// Superseded are the positions of the parser's diagnostics that a
+	// checker error in the same TRACE statement, earlier in it, replaces
+	// (TRCUST reports the first error of a statement); DropSuperseded
+	// takes them out.
+	Superseded []ast.Pos
+}
+
+// DropSuperseded returns parsed without the errors at m.Superseded.
+func DropSuperseded(parsed diag.List, m *Module) diag.List {
+	if len(m.Superseded) == 0 {
+		return parsed
+	}
+	out := parsed[:0:0]
+	for _, d := range parsed {
+		if d.Severity == diag.Error && slices.Contains(m.Superseded, d.Pos) {
+			continue
+		}
+		out = append(out, d)
+	}
+	return out
 }
 
 // ListItem is a valid TYPELIST or GROUPLIST entry.
@@ -150,6 +177,7 @@ func (k *Checker) Stmt(s tsf.Stmt) *Tracepoint {
 func (k *Checker) Finish(f *tsf.File) (*Module, diag.List) {
 	c := k.c
 	c.m.File = f
+	c.m.AutoMinors = c.firstTrace != nil && !c.minorMode
 	if !c.stopped() && len(c.m.Tracepoints) > MaxTracepoints {
 		tp := c.m.Tracepoints[MaxTracepoints]
 		c.report(tsf.FatalTooManyTPs.Diagnostic(tp.Node.Pos, 0))
@@ -276,7 +304,9 @@ func (c *checker) tdfid(s *tsf.TDFID) {
 		return
 	}
 	c.seenTDFID = true
-	if s.Value.Value > 0xFFFF {
+	// TDFID=0 is out of range too (IBM's behaviour: "TDFID out of range, 0
+	// used" for TDFID=0 and 0x0); the reference gives no range.
+	if v := s.Value.Value; v == 0 || v > 0xFFFF {
 		c.at(tsf.WarnTDFIDRange, s.Value, s.Value.Pos)
 		return
 	}
@@ -299,6 +329,9 @@ func (c *checker) list(pos ast.Pos, entries []*tsf.ListEntry, types bool) {
 		return
 	}
 	*seen = true
+	if types && c.seenGroups {
+		c.m.GroupsFirst = true
+	}
 	var items []ListItem
 	for _, e := range entries {
 		name := e.Name.Text
@@ -346,12 +379,11 @@ func (c *checker) list(pos ast.Pos, entries []*tsf.ListEntry, types bool) {
 	}
 }
 
-// lookup finds a type or group name; names compare in any case, and a name
-// longer than 8 characters compares by its first 8, as the list keeps them.
+// lookup finds a type or group name; names compare in any case. The list
+// keeps the first 8 characters of a longer name (e22: TYPE=(VERYLONG) finds
+// VERYLONGNAME), and a longer name in TYPE or GROUP finds nothing (IBM's
+// behaviour: TYPE=(VERYLONGNAME) is "typename unknown").
 func lookup(items []ListItem, name string) (uint16, bool) {
-	if len(name) > MaxNameLength {
-		name = name[:MaxNameLength]
-	}
 	for _, it := range items {
 		if strings.EqualFold(it.Name, name) {
 			return it.ID, true

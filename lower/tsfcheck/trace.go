@@ -69,14 +69,39 @@ func (c *checker) trace(t *tsf.Trace) {
 			}
 		}
 	}
-	if t.Broken {
-		return // the parser has said why
-	}
-	s := &traceState{t: t, tp: &Tracepoint{Node: t, Minor: uint16(c.traces)}}
+	// A TRACE without MINOR is numbered after the tracepoints kept so
+	// far: IBM's behaviour (TRCUST 3.05A gives 1 to the TRACE after a
+	// first one it refused), where the reference says "for each
+	// tracepoint definition it encounters".
+	s := &traceState{t: t, tp: &Tracepoint{Node: t, Minor: uint16(len(c.m.Tracepoints) + 1)}}
 	s.seen = s.seenBuf[:0]
+	if t.Broken {
+		// The parser stopped at a syntax error. The fields before it are
+		// checked all the same: IBM's behaviour is to report the first
+		// error of the statement in source order, so an error in them
+		// replaces the parser's (Module.Superseded), and the tracepoint
+		// is dropped either way.
+		for i, f := range t.Fields {
+			c.field(s, i, f)
+			if c.stopped() || s.errors {
+				break
+			}
+		}
+		if s.errors {
+			c.m.Superseded = append(c.m.Superseded, t.BrokenAt)
+		}
+		return
+	}
 	for i, f := range t.Fields {
 		c.field(s, i, f)
 		if c.stopped() {
+			return
+		}
+		if s.errors {
+			// IBM's behaviour: after an error TRCUST 3.05A skips the rest
+			// of the TRACE statement; it reports one error a tracepoint,
+			// and nothing else of it (two refused MEM statements in one
+			// TRACE give one message).
 			return
 		}
 	}
@@ -84,7 +109,14 @@ func (c *checker) trace(t *tsf.Trace) {
 }
 
 // err reports an error, which discards the tracepoint.
+//
+// Only the first error of a TRACE statement is reported, as TRCUST 3.05A
+// reports it (IBM's behaviour); a later one returns a diagnostic that goes
+// nowhere.
 func (c *checker) err(s *traceState, code tsf.Code, n tsf.Node, legacy ast.Pos, args ...any) *diag.Diagnostic {
+	if s.errors {
+		return &diag.Diagnostic{}
+	}
 	s.errors = true
 	return c.at(code, n, legacy, args...)
 }
@@ -105,6 +137,9 @@ func (c *checker) once(s *traceState, f tsf.Field) bool {
 		c.err(s, tsf.ErrOpcodeRedef, f, f.Last())
 	case "ORBIT":
 		c.err(s, tsf.ErrOrbitRedef, f, f.Last())
+	case "DESC":
+		// IBM's behaviour: TRCUST 3.05A's words for a second DESC.
+		c.err(s, tsf.ErrUnexpected, f, f.Last(), "multiple DESC statements")
 	default:
 		c.err(s, tsf.ErrFieldRedef, f, f.Last(), kw)
 	}
@@ -227,16 +262,16 @@ func (c *checker) minor(s *traceState, f *tsf.Minor) {
 		c.err(s, tsf.ErrMinorRange, f.Value, f.End)
 	default:
 		s.tp.Minor = uint16(f.Value.Value)
-		// TRCUST registers a minor code as it reads it: a later duplicate
-		// is reported even when the first tracepoint is discarded for
-		// another error (the reference's own sample sg244640_32bit shows
-		// both at minor 0xD3).
+		// A minor code is a duplicate of a tracepoint kept before, not of
+		// one refused for another error: IBM's behaviour (TRCUST 3.05A
+		// writes both 0xD3 tracepoints of the reference's sample
+		// sg244640_32bit, whose first one it refuses). endOfTrace
+		// registers the minor of a tracepoint kept.
 		if first, dup := c.minors[s.tp.Minor]; dup && !c.opt.AllowDuplicateMinors {
 			d := c.err(s, tsf.ErrDupMinor, f.Value, f.End, fmt.Sprintf("%04X", s.tp.Minor))
 			d.Detail = fmt.Sprintf("first defined at line %d", first.Pos.Line)
 			return
 		}
-		c.minors[s.tp.Minor] = s.t
 	}
 }
 
@@ -258,13 +293,20 @@ func (c *checker) tpField(s *traceState, f *tsf.TP) {
 }
 
 func (c *checker) lenField(s *traceState, f *tsf.Len) {
+	if in := f.Addr.IndirectDisp(); in != nil {
+		// IBM's behaviour: TRCUST 3.05A's LEN takes no (i) term; it says
+		// "syntax error: missing ',' before '('" and drops the tracepoint.
+		d := c.err(s, tsf.ErrSyntax, in, in.Pos, ",", "(")
+		d.Detail = "LEN takes no (i) term"
+		return
+	}
 	switch f.Flag.Kind {
 	case tsf.Direct, tsf.Indirect:
-	case 0:
-		c.err(s, tsf.ErrParameter, f.Flag, f.End, f.Flag.Spelling)
-		return
 	default:
-		d := c.err(s, tsf.ErrAddressSpec, f.Flag, f.End, f.Flag.Spelling)
+		// IBM's behaviour: TRCUST 3.05A says "syntax error: missing
+		// 'DIRECT/INDIRECT' before 'IF'" for IS, IF or an unknown flag
+		// in LEN.
+		d := c.err(s, tsf.ErrSyntax, f.Flag, f.End, "DIRECT/INDIRECT", f.Flag.Spelling)
 		d.Detail = "LEN takes DIRECT or INDIRECT"
 		return
 	}
@@ -280,7 +322,23 @@ func (c *checker) lenField(s *traceState, f *tsf.Len) {
 // statement's last line.
 func (c *checker) firstLevel(s *traceState, a tsf.Address, fl *tsf.Flag, end ast.Pos) {
 	in := a.IndirectDisp()
-	if in == nil || fl.Kind != tsf.Indirect || len(fl.Chain) == 0 || fl.Chain[0].Offset == nil {
+	if in == nil {
+		return
+	}
+	if fl.Kind == tsf.Direct {
+		// IBM's behaviour: an (i) term needs a fetch to follow; with
+		// DIRECT TRCUST 3.05A says "unexpected: indirect offset with
+		// DIRECT, ignored" and drops the tracepoint.
+		d := c.err(s, tsf.ErrUnexpected, in.Num, end, "indirect offset with DIRECT")
+		d.Detail = "an (i) term is added after a fetch: DIRECT fetches nothing"
+		return
+	}
+	if in.Neg {
+		// IBM's behaviour: TRCUST 3.05A adds the (i) term whatever its
+		// sign; tracekit writes the same bytes and says so.
+		c.at(tsf.WarnIndirectSign, in, end, in.Num.Text, in.Num.Text)
+	}
+	if fl.Kind != tsf.Indirect || len(fl.Chain) == 0 || fl.Chain[0].Offset == nil {
 		return
 	}
 	d := c.err(s, tsf.ErrUnexpected, fl.Chain[0].Offset.Num, end, "two indirect offsets for first level")
@@ -307,7 +365,9 @@ func (c *checker) mem(s *traceState, i int, f *tsf.Mem) {
 	}
 	c.address(s, f.Addr, f.End)
 	if f.Flag.Kind == 0 {
-		c.err(s, tsf.ErrParameter, f.Flag, f.End, f.Flag.Spelling)
+		// IBM's behaviour: an unknown flag is TRCUST 3.05A's syntax error,
+		// not the reference's 84.
+		c.err(s, tsf.ErrSyntax, f.Flag, f.End, "DIRECT/INDIRECT", f.Flag.Spelling)
 	}
 	// IS and IF name the kind of the pointer fetched, not of the statement:
 	// 3.05A takes IS on MEM (oracle x_h21, a far pointer fetched at a
@@ -412,9 +472,20 @@ func (c *checker) endOfTrace(s *traceState) {
 	if len(s.fmts) > 0 && s.desc == nil {
 		c.err(s, tsf.ErrIncomplete, s.fmts[0], end, "trace description")
 	}
+	if s.errors {
+		return
+	}
 	c.fmtChecks(s)
 	if tp.TPField != nil && tp.Static() {
 		for _, f := range s.extra {
+			if _, ok := f.(*tsf.Opcode); ok {
+				// IBM's behaviour: TRCUST 3.05A compares the OPCODE of a
+				// @STATIC tracepoint with no byte and refuses it, "opcode
+				// mismatch at address to apply TP", at the end of the
+				// statement.
+				c.err(s, tsf.ErrOpcodeMismatch, f, end)
+				continue
+			}
 			if !isData(f) {
 				c.at(tsf.WarnStaticIgnored, f, f.Last(), f.Keyword())
 				continue
@@ -435,6 +506,9 @@ func (c *checker) endOfTrace(s *traceState) {
 	}
 	if s.errors {
 		return
+	}
+	if _, dup := c.minors[tp.Minor]; !dup && c.minorMode {
+		c.minors[tp.Minor] = t
 	}
 	c.m.Tracepoints = append(c.m.Tracepoints, tp)
 }

@@ -29,7 +29,7 @@ func check(name string, src []byte, opt tsfcheck.Options, compact bool) (*tsfche
 	if !compact {
 		f, parsed := tsfparse.Parse(name, src)
 		m, checked := tsfcheck.Check(f, opt)
-		return m, tsfcheck.Merge(parsed, checked)
+		return m, tsfcheck.Merge(tsfcheck.DropSuperseded(parsed, m), checked)
 	}
 	c := tsfcheck.NewChecker(opt)
 	f, parsed := tsfparse.ParseEach(name, src, func(s tsf.Stmt) {
@@ -38,5 +38,5 @@ func check(name string, src []byte, opt tsfcheck.Options, compact bool) (*tsfche
 		}
 	})
 	m, checked := c.Finish(f)
-	return m, tsfcheck.Merge(parsed, checked)
+	return m, tsfcheck.Merge(tsfcheck.DropSuperseded(parsed, m), checked)
 }

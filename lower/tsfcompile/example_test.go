@@ -16,7 +16,7 @@ func Example() {
 	src := []byte(`MODNAME = example.dll
 MAJOR = 0xC2
 TRACE MINOR=1, TP=@STATIC, DESC="open", FMT="handle = %W"
-TRACE MINOR=2, TP=@STATIC, DESC="close", FMT="rc = %W", TYPE=(PRE)
+TRACE MINOR=2, TP=@STATIC, TYPE=(PRE), DESC="close", FMT="rc = %W"
 `)
 	m, diags := tsfcompile.Check("example.tsf", src, tsfcheck.Options{})
 	if err := diags.WriteText(os.Stdout); err != nil || diags.Failed() {
@@ -26,7 +26,7 @@ TRACE MINOR=2, TP=@STATIC, DESC="close", FMT="rc = %W", TYPE=(PRE)
 	data, _ := tff.MarshalBinary()
 	fmt.Printf("%s: %d records, %d bytes\n", tsfcompile.TFFName(m.Major), len(tff.Records), len(data))
 	// Output:
-	// example.tsf:4:57: warning: TYPE has no effect on a @STATIC tracepoint, ignored [TRC204]
-	// example.tsf:4:63: warning: typename unknown: PRE, ignored [TRC130]
+	// example.tsf:4:28: warning: TYPE has no effect on a @STATIC tracepoint, ignored [TRC204]
+	// example.tsf:4:34: warning: typename unknown: PRE, ignored [TRC130]
 	// TRC00C2.TFF: 2 records, 113 bytes
 }

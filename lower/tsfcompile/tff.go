@@ -33,7 +33,7 @@ func BuildTFF(m *tsfcheck.Module) *tff.File {
 	for _, tp := range m.Tracepoints {
 		size += len(tp.Desc)
 		for _, s := range tp.Fmts {
-			size += len(s) // AppendFMT adds at most len(s) bytes
+			size += len(s) + len(s)/3 // AppendFMT adds at most this
 		}
 		lines += len(tp.Fmts)
 	}
@@ -43,6 +43,13 @@ func BuildTFF(m *tsfcheck.Module) *tff.File {
 	var seen [1 << 16]bool
 	for _, tp := range m.Tracepoints {
 		if seen[tp.Minor] {
+			continue
+		}
+		if tp.Desc == "" && len(tp.Fmts) == 0 {
+			// IBM's behaviour: a tracepoint with nothing to format (no DESC,
+			// or DESC="", and no FMT) gets no TFF record and is not counted
+			// in "# records"; its TDF record is written (a TSF with only
+			// such tracepoints gets a TDF and no TFF).
 			continue
 		}
 		seen[tp.Minor] = true
@@ -59,6 +66,9 @@ func BuildTFF(m *tsfcheck.Module) *tff.File {
 			r.Fmts = fmts[first:len(fmts):len(fmts)]
 		}
 		f.Records = append(f.Records, r)
+	}
+	if len(f.Records) == 0 {
+		return nil
 	}
 	return f
 }

@@ -48,6 +48,12 @@ func (s Statement) Text() string {
 // It returns the statements read up to the first instruction that no TSF
 // statement gives, and a *tdf.FormatError whose Off is that instruction's
 // offset (or the offset of the byte tdf.Disassemble stopped at).
+// isAddSplit reports whether the program at d.p+i is a 32-bit add and a
+// split: the (n) term of an IS address, which TRCUST adds before the split.
+func (d *decompiler) isAddSplit(i int) bool {
+	return d.is(i, tdf.OpPushImm32) && d.is(i+1, tdf.OpAdd) && d.is(i+2, tdf.OpSplit)
+}
+
 func Decompile(rpn []byte, n Namer) ([]Statement, error) {
 	ops, err := tdf.Disassemble(rpn)
 	d := &decompiler{ops: ops, n: n}
@@ -300,7 +306,7 @@ func (d *decompiler) flag(a *addr, inLen bool) (*tsf.Flag, bool) {
 	var levels []*tsf.Level
 	conv := tsf.FlagKind(0)
 	for d.is(0, fetch) {
-		if !inLen && (a.flat && d.is(1, tdf.OpSplit) || !a.flat && d.is(1, tdf.OpJoin)) {
+		if !inLen && (a.flat && d.is(1, tdf.OpSplit) || !a.flat && d.is(1, tdf.OpJoin) || a.flat && d.isAddSplit(1)) {
 			break
 		}
 		d.p++
@@ -310,8 +316,15 @@ func (d *decompiler) flag(a *addr, inLen bool) (*tsf.Flag, bool) {
 		}
 		levels = append(levels, lv)
 	}
+	var isDisp *tsf.Signed
 	switch {
 	case inLen:
+	case a.flat && d.is(0, tdf.OpFetchDword) && d.isAddSplit(1):
+		// TRCUST adds the (n) term of an IS address before the split.
+		conv = tsf.IndirectSegmented
+		isDisp = signed(int64(int32(d.ops[d.p+1].Arg)))
+		d.p += 4
+		a.flat = false
 	case a.flat && d.is(0, tdf.OpFetchDword) && d.is(1, tdf.OpSplit):
 		conv = tsf.IndirectSegmented
 		d.p += 2
@@ -336,7 +349,10 @@ func (d *decompiler) flag(a *addr, inLen bool) (*tsf.Flag, bool) {
 		imm = tdf.OpPushImm32
 	}
 	hasDisp := false
-	if v, ok := add(); ok {
+	if isDisp != nil {
+		a.setIndirect(isDisp)
+		hasDisp = true
+	} else if v, ok := add(); ok {
 		if len(levels) == 1 && levels[0].Offset != nil {
 			d.why = "two adds after the first fetch (TRCUST refuses the (n) term beside the first level's offset)"
 			return nil, false

@@ -99,7 +99,7 @@ func TestTDFNotes(t *testing.T) {
 		"; type mask bits 0x0002 have no TYPELIST name\n; group 0x0009 has no GROUPLIST name\n",
 		"; RPN bytes from +3 not reconstructed (tdf: offset 0x0003: no TSF statement assembles to this at add): 16\n",
 		"TRACE MINOR=0x0000,\n  TP=.obj1_00000004,\n  OPCODE=0x55,\n  TYPE=(PRE),\n  REGS=(EAX)\n",
-		"; the record has major 0x0043, the file 0x0042\nTRACE MINOR=0x0000,\n  TP=.obj1_00000008,\n  OPCODE=0x55,\n  TYPE=(PRE),\n  GROUP=G\n",
+		"; the record has major 0x0043, the file 0x0042\nTRACE MINOR=0x0000,\n  TP=.obj1_00000008,\n  TYPE=(PRE),\n  GROUP=G,\n  OPCODE=0x55\n",
 	} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("listing lacks %q:\n%s", want, b.String())

@@ -5,6 +5,7 @@ package lxmap
 
 import (
 	"cmp"
+	"encoding/binary"
 	"fmt"
 	"slices"
 	"strings"
@@ -108,15 +109,58 @@ type Module struct {
 }
 
 // ByteAt implements tdfgen.Module.
+//
+// A byte in an EXEPACK1 (iterated) page is the one TRCUST 3.05A reads
+// there, which is not the loaded byte: IBM's behaviour is to lay out each
+// iteration record's pattern once, whatever its count (the record "21 times
+// 00" gives one 00), and to take the byte at the offset in that (0 past its
+// end). On the oracle's emitrep.dll the data object is one iterated page:
+// IBM's TDF has 0x94 for a TP at 2:0x80 (the loaded byte is 0x00) and
+// 0x00 at 2:0x3F0 (loaded 0xA8).
 func (m Module) ByteAt(obj, off uint32) (byte, error) {
 	if obj == 0 || int(obj) > len(m.File.Objects) {
 		return 0, fmt.Errorf("the module has no object %d", obj)
+	}
+	if o := m.File.Object(int(obj)); off < o.VirtualSize && m.File.PageSize > 0 {
+		page := int(off / m.File.PageSize)
+		if p, raw, err := m.File.StoredPage(int(obj), page); err == nil && p.Flags == lx.PageIterated {
+			return iteratedOnce(raw, int(off%m.File.PageSize)), nil
+		}
+	}
+	if o := m.File.Object(int(obj)); off >= o.VirtualSize && uint64(off) < uint64(len(o.Pages))*uint64(m.File.PageSize) {
+		// Past the object's size but in its last page: IBM's behaviour is
+		// to read the file at that place of the page, past the page's
+		// data (TRCUST 3.05A gives 0x64 for emitrep's 1:4729, whose page
+		// holds 0x440 bytes).
+		p := o.Pages[off/m.File.PageSize]
+		if p.Flags == lx.PageLegal {
+			return m.File.RawByte(p, off%m.File.PageSize), nil
+		}
+		return 0, nil
 	}
 	b, err := m.File.ReadObject(int(obj), off, 1)
 	if err != nil {
 		return 0, err
 	}
 	return b[0], nil
+}
+
+// iteratedOnce returns byte i of EXEPACK1 data with every record's pattern
+// taken once (see ByteAt).
+func iteratedOnce(src []byte, i int) byte {
+	for s := 0; s+4 <= len(src); {
+		size := int(binary.LittleEndian.Uint16(src[s+2:]))
+		s += 4
+		if size > len(src)-s {
+			return 0
+		}
+		if i < size {
+			return src[s+i]
+		}
+		i -= size
+		s += size
+	}
+	return 0
 }
 
 // Object implements tdfgen.Module.
