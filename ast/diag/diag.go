@@ -11,6 +11,8 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/tracekit/tracekit/ast"
 )
@@ -82,9 +84,10 @@ func (d Diagnostic) Text() string {
 	return d.Msg + " (" + d.Detail + ")"
 }
 
-// String formats d as "FILE:LINE:COL: SEVERITY: TEXT [CODE]".
+// String formats d as "FILE:LINE:COL: SEVERITY: TEXT [CODE]"; a control
+// byte in the text is written as \xNN (Printable), never raw.
 func (d Diagnostic) String() string {
-	return fmt.Sprintf("%s: %s: %s [%s]", d.Pos, d.Severity, d.Text(), d.Code)
+	return fmt.Sprintf("%s: %s: %s [%s]", d.Pos, d.Severity, Printable(d.Text()), d.Code)
 }
 
 // List is a list of diagnostics. The zero List is empty and ready to use.
@@ -192,4 +195,75 @@ func (l List) WriteJSON(w io.Writer) error {
 		}
 	}
 	return nil
+}
+
+// Quote returns s in double quotes as a person should read it in a
+// message: printable text as it is, a quote or backslash escaped, and
+// control bytes, DEL and bytes that are not UTF-8 as \xNN (never raw on a
+// terminal); text past max bytes (0: no limit) is cut with "…".
+func Quote(s string, max int) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	cut := false
+	if max > 0 && len(s) > max {
+		s, cut = s[:max], true
+	}
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size <= 1:
+			fmt.Fprintf(&b, `\x%02x`, s[i])
+		case r == '"' || r == '\\':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0):
+			fmt.Fprintf(&b, `\x%02x`, r)
+		default:
+			b.WriteString(s[i : i+size])
+		}
+		i += size
+	}
+	if cut {
+		b.WriteString("…")
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
+// Printable returns s with every control byte, DEL and byte that is not
+// UTF-8 written as \xNN: what a message may print of text it did not
+// quote.
+func Printable(s string) string {
+	clean := true
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c == 0x7f || c >= 0x80 {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	q := Quote(s, 0)
+	// Quote escapes quotes and backslashes too: undo those.
+	q = strings.NewReplacer(`\"`, `"`, `\\`, `\`).Replace(q[1 : len(q)-1])
+	return q
+}
+
+// WriteSource writes the line a diagnostic is on, then a caret under its
+// column (col is 1-based, counted in bytes of line), as compilers show
+// them: the line's control bytes are written escaped, the caret placed
+// under the escaped text.
+func WriteSource(w io.Writer, line string, col int) error {
+	if col < 1 {
+		col = 1
+	}
+	if col > len(line)+1 {
+		col = len(line) + 1
+	}
+	before := Printable(line[:col-1])
+	_, err := fmt.Fprintf(w, "    %s\n    %s^\n", Printable(line), strings.Repeat(" ", utf8.RuneCountInString(before)))
+	return err
 }

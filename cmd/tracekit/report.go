@@ -1,9 +1,12 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"os"
 
+	"github.com/tracekit/tracekit/ast"
 	"github.com/tracekit/tracekit/ast/diag"
 	"github.com/tracekit/tracekit/lower/dialect"
 )
@@ -19,6 +22,7 @@ type reporter struct {
 	maxErr   int
 	errors   int
 	withheld int
+	files    map[string]*os.File // the inputs sourceLine reads lines from
 }
 
 // reporter returns the reporter of the command's flags.
@@ -42,8 +46,59 @@ func (r *reporter) report(d diag.Diagnostic) {
 	l := diag.List{d}
 	if r.json {
 		l.WriteJSON(r.e.stderr)
-	} else {
-		l.WriteText(r.e.stderr)
+		return
+	}
+	l.WriteText(r.e.stderr)
+	if line, ok := r.sourceLine(d.Pos); ok {
+		diag.WriteSource(r.e.stderr, line, d.Pos.Col)
+	}
+}
+
+// maxSourceLine is the most of a line shown under a diagnostic.
+const maxSourceLine = 200
+
+// sourceLine reads the line a diagnostic is on from its file, for the
+// caret display: only from a regular file (not standard input or a pipe,
+// which cannot be read again), and only when the position is a line and
+// column within it.
+func (r *reporter) sourceLine(p ast.Pos) (string, bool) {
+	if p.File == "" || p.File == "-" || p.Line < 1 || p.Col < 1 || p.Offset < p.Col-1 {
+		return "", false
+	}
+	if r.files == nil {
+		r.files = map[string]*os.File{}
+	}
+	f, seen := r.files[p.File]
+	if !seen {
+		if st, err := os.Stat(p.File); err == nil && st.Mode().IsRegular() {
+			f, _ = os.Open(p.File)
+		}
+		r.files[p.File] = f
+	}
+	if f == nil {
+		return "", false
+	}
+	buf := make([]byte, maxSourceLine+1)
+	n, _ := f.ReadAt(buf, int64(p.Offset-(p.Col-1)))
+	line := buf[:n]
+	if i := bytes.IndexByte(line, '\n'); i >= 0 {
+		line = line[:i]
+	} else if n > maxSourceLine {
+		line = line[:maxSourceLine]
+	}
+	line = bytes.TrimSuffix(line, []byte("\r"))
+	if p.Col-1 > len(line) {
+		return "", false
+	}
+	return string(line), true
+}
+
+// close closes the files sourceLine opened.
+func (r *reporter) close() {
+	for _, f := range r.files {
+		if f != nil {
+			f.Close()
+		}
 	}
 }
 
@@ -63,6 +118,7 @@ type summaryJSON struct {
 
 // end prints the summary of the run.
 func (r *reporter) end(sum dialect.Summary) {
+	r.close()
 	if r.json {
 		var s summaryJSON
 		s.Summary.Inputs, s.Summary.Lines, s.Summary.Records = len(sum.Inputs), sum.Lines, sum.Records

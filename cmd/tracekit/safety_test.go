@@ -418,3 +418,26 @@ func TestFollow(t *testing.T) {
 		t.Fatal("the run did not end after the signal")
 	}
 }
+
+// TestStderrReadable: a malformed line with control bytes in it is
+// reported in the dialect's words, its line shown with a caret, and no
+// raw control byte reaches standard error.
+func TestStderrReadable(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "ctl.strace")
+	os.WriteFile(in, []byte("1234  read(3, \"x\", 1) = 1\n1234  wr\x7fite(1, \"a\x01b\", 3) = 3\n\x7fline\n"), 0o644)
+	_, _, stderr := runCLI("records", "--dialect", "strace", in)
+	for i := 0; i < len(stderr); i++ {
+		if c := stderr[i]; c < 0x20 && c != '\n' || c == 0x7f {
+			t.Fatalf("raw byte %#x on stderr:\n%q", c, stderr)
+		}
+	}
+	for _, want := range []string{`unexpected character "\x7f"`, "\n    \\x7fline\n    ^\n"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr)
+		}
+	}
+	if internals := []string{"lexer", "unexpected token", "(expected"}; strings.Contains(stderr, internals[0]) || strings.Contains(stderr, internals[1]) || strings.Contains(stderr, internals[2]) {
+		t.Errorf("parser internals on stderr:\n%s", stderr)
+	}
+}

@@ -182,7 +182,7 @@ func ParseHookReference(pos ast.Pos, line string) (*os2ast.Hook, diag.List) {
 // convertHook turns the parse into a Hook: into *dst, reusing its storage,
 // or a new one when dst is nil.
 func convertHook(pos ast.Pos, p *hookLine, err error, dst *os2ast.Hook) (*os2ast.Hook, diag.List) {
-	c := converter{Converter: lineconv.Converter{Base: pos}}
+	c := converter{Converter: lineconv.Converter{Base: pos, Words: hookWords}}
 	if err != nil {
 		c.ParseError(err, os2ast.CodeSyntax, "not a hook line")
 		return nil, c.Diags
@@ -242,7 +242,7 @@ func ParseModuleReference(pos ast.Pos, line string) (*os2ast.Module, diag.List) 
 }
 
 func convertModule(pos ast.Pos, line string, p *moduleLine, err error, dst *os2ast.Module) (*os2ast.Module, diag.List) {
-	c := converter{Converter: lineconv.Converter{Base: pos}}
+	c := converter{Converter: lineconv.Converter{Base: pos, Words: moduleWords}}
 	if err != nil {
 		c.ParseError(err, os2ast.CodeModSyntax, "not a module-table line")
 		return nil, c.Diags

@@ -198,6 +198,7 @@ func (p *DumpParser) Line(pos ast.Pos, line string) (*prfast.Record, diag.List) 
 	p.wantSub = false
 	dl, err := lineconv.Parse(p.Reference, dumpParser, &p.dumpGen, line, &p.dump)
 	if err != nil {
+		c.Words = dumpWords
 		c.ParseError(err, prfast.CodeSyntax, "not a line of the PRF dump form")
 		if r.Lines == 0 {
 			// A malformed "PRF:" line opens nothing.
@@ -356,6 +357,7 @@ func (p *DumpParser) dumpData(c *converter, line string) {
 	}
 	hl, err := lineconv.Parse(p.Reference, hexParser, &p.hexGen, hexPart, &p.hex)
 	if err != nil {
+		c.Words = hexWords
 		c.ParseError(err, prfast.CodeDump, "not a hex-dump line")
 		return
 	}

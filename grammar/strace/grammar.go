@@ -484,8 +484,9 @@ func (lp *LineParser) Line(pos ast.Pos, text string) (*sast.Line, diag.List) {
 }
 
 func (lp *LineParser) line(pos ast.Pos, text string, nodes *nodes) (*sast.Line, diag.List) {
-	c := &converter{Converter: lineconv.Converter{Base: pos}, text: text, nodes: nodes}
+	c := &converter{Converter: lineconv.Converter{Base: pos, Words: lineWords}, text: text, nodes: nodes}
 	if isRest(text) {
+		c.Words = restWords
 		return c.rest(lineconv.Parse(lp.Reference, restParser, &lp.restGen, text, &lp.rest))
 	}
 	if off, ok := tooDeep(text); !ok {

@@ -248,7 +248,7 @@ func (lp *LineParser) Line(pos ast.Pos, line string) (*wsast.Call, diag.List) {
 }
 
 func (lp *LineParser) line(pos ast.Pos, line string, nodes *nodes) (*wsast.Call, diag.List) {
-	c := &converter{Converter: lineconv.Converter{Base: pos}, nodes: nodes}
+	c := &converter{Converter: lineconv.Converter{Base: pos, Words: callWords}, nodes: nodes}
 	if off, ok := tooDeep(line); !ok {
 		c.TooDeep(off, wsast.CodeDepth)
 		return nil, c.Diags

@@ -28,7 +28,7 @@ this is no call
 		func(d diag.Diagnostic) { fmt.Println(d) })
 	fmt.Println(sum, err)
 	// Output:
-	// t.wst:4:1: error: not a call line: unexpected token "this" (expected Number "*"? Number Number Identifier "[" Number "]" "(" (Value ("," Value)*)? ")" ("==" Value)?) [WST001]
+	// t.wst:4:1: error: not a call line: expected the call id (a call line is [>|<] ID [*] PID TID Name[n](arguments) [== result]), found "this" [WST001]
 	// t.wst:1 #1 pid=100 tid=201 complete NtReadFile(0x10, "data", 512) = 0 {"exit_line":2,"id":2}
 	// t.wst:3 #2 pid=100 tid=203 complete NtClose(0x30) = 0xC0000008 errno=0xC0000008 {"id":7}
 	// 1 input, 4 lines, 2 records, 1 line skipped, 0 warnings <nil>

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/alecthomas/participle/v2"
 	"github.com/alecthomas/participle/v2/lexer"
@@ -18,11 +19,22 @@ import (
 
 // Converter converts the parse of one line. Base is the position of the
 // line's first byte; a grammar embeds a Converter in its own converter and
-// resets it for each line.
+// resets it for each line. Words is the grammar's table of what its
+// failure points expect (ParseError).
 type Converter struct {
 	Base  ast.Pos
 	Diags diag.List
+	Words Words
 }
+
+// Words is a grammar's messages table, in the manner of Menhir's .messages
+// files: for each point where a parse can fail, what was expected there in
+// the dialect's own terms ("a return value after ')'"). A point is named by
+// the text both the generated parser and participle give it in their
+// errors (the grammar's notation of what remains of the sequence there),
+// which never reaches a user: each grammar's test checks that every point
+// of its generated parser's table has words, and no words are left over.
+type Words map[string]string
 
 // At returns the position of byte off of the line.
 func (c *Converter) At(off int) ast.Pos {
@@ -45,16 +57,96 @@ func (c *Converter) Warnf(p ast.Pos, code diag.Code, msg string) {
 	c.Report(p, diag.Warning, code, msg)
 }
 
-// ParseError reports a parse error as an error with code: "what: message"
-// at the error's position when it is a participle.Error (as the generated
-// parsers return too), at the start of the line otherwise.
+// ParseError reports a parse error as an error with code, at the error's
+// position, in the dialect's words: "what: expected W, found "T"", W from
+// c.Words for the point that failed and T the offending text, quoted with
+// its control bytes escaped; "what: unexpected character "C"" for text no
+// token of the dialect begins with. Errors of the generated parsers and of
+// participle read the same.
 func (c *Converter) ParseError(err error, code diag.Code, what string) {
-	var perr participle.Error
-	if errors.As(err, &perr) {
-		c.Errorf(c.Pos(perr.Position()), code, what+": "+perr.Message())
-		return
+	var (
+		ute  *participle.UnexpectedTokenError
+		lerr *lexer.Error
+		perr participle.Error
+	)
+	switch {
+	case errors.As(err, &ute):
+		found := "the end of the line"
+		if !ute.Unexpected.EOF() {
+			found = diag.Quote(ute.Unexpected.Value, 40)
+		}
+		msg := what + ": unexpected " + found
+		if w := c.Words.For(ExpectOf(ute)); w != "" {
+			msg = what + ": expected " + w + ", found " + found
+		}
+		c.Errorf(c.Pos(ute.Position()), code, msg)
+	case errors.As(err, &lerr):
+		msg := what + ": unexpected character " + diag.Quote(lexSample(lerr.Msg), 0)
+		if lexSample(lerr.Msg) == `"` {
+			// Every dialect's strings are double-quoted: no rule takes one
+			// that does not end.
+			msg = what + ": a string with no closing quote"
+		}
+		c.Errorf(c.Pos(lerr.Position()), code, msg)
+	case errors.As(err, &perr):
+		c.Errorf(c.Pos(perr.Position()), code, what+": the line cannot be read here")
+	default:
+		c.Errorf(c.Base, code, what+": the line cannot be read")
 	}
-	c.Errorf(c.Base, code, what+": "+err.Error())
+}
+
+// ExpectOf returns the name of the failure point of an unexpected-token
+// error: the text in its message's "(expected …)".
+func ExpectOf(ute *participle.UnexpectedTokenError) string {
+	m := ute.Message()
+	i := strings.Index(m, " (expected ")
+	if i < 0 || !strings.HasSuffix(m, ")") {
+		return ""
+	}
+	return m[i+len(" (expected ") : len(m)-1]
+}
+
+// For returns the words of a failure point, or "" when there are none
+// (the grammar's test keeps that from happening).
+func (w Words) For(point string) string {
+	if point == "" {
+		return ""
+	}
+	return w[point]
+}
+
+// lexSample returns the first character of the text a lexer error quotes
+// ("lexer: invalid input text "…""), or "" when it cannot be read.
+func lexSample(msg string) string {
+	i := strings.Index(msg, `"`)
+	if i < 0 {
+		return ""
+	}
+	s, err := strconv.Unquote(msg[i:])
+	if err != nil || s == "" {
+		return ""
+	}
+	_, size := utf8.DecodeRuneInString(s)
+	return s[:size]
+}
+
+// CheckWords compares a grammar's words with the failure points of its
+// generated parser (its pgenExpect table): it returns the points without
+// words and the words of no point.
+func CheckWords(words Words, points []string) (missing, extra []string) {
+	seen := map[string]bool{}
+	for _, p := range points {
+		seen[p] = true
+		if words[p] == "" {
+			missing = append(missing, p)
+		}
+	}
+	for p := range words {
+		if !seen[p] {
+			extra = append(extra, p)
+		}
+	}
+	return missing, extra
 }
 
 // Generated is a parser grammar/internal/pgen generated for the root T.

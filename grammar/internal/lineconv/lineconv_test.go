@@ -16,6 +16,11 @@ type line struct {
 	Words []string `parser:"@Ident+"`
 }
 
+type dotted struct {
+	A string `parser:"@Ident '.'"`
+	B string `parser:"@Ident"`
+}
+
 // TestConverter checks positions and the diagnostics of a real
 // participle error and of another error.
 func TestConverter(t *testing.T) {
@@ -25,11 +30,18 @@ func TestConverter(t *testing.T) {
 	}
 	_, err := participle.MustBuild[line]().ParseString("", "abc 12")
 	c.ParseError(err, "X001", "line")
+	c.Words = Words{`"." <ident>`: "a dot and a name"}
+	_, err = participle.MustBuild[dotted]().ParseString("", "ab 12")
+	c.ParseError(err, "X001", "line")
+	_, err = participle.MustBuild[line]().ParseString("", "abc \x7f")
+	c.ParseError(err, "X004", "line")
 	c.ParseError(errors.New("boom"), "X002", "line")
 	c.Warnf(c.Pos(lexer.Position{Offset: 1}), "X003", "odd")
 	want := []string{
-		"f:7:5: error: line: unexpected token \"12\" [X001]",
-		"f:7:1: error: line: boom [X002]",
+		"f:7:5: error: line: unexpected \"12\" [X001]",
+		"f:7:4: error: line: expected a dot and a name, found \"12\" [X001]",
+		"f:7:5: error: line: unexpected \"\\x7f\" [X004]",
+		"f:7:1: error: line: the line cannot be read [X002]",
 		"f:7:2: warning: odd [X003]",
 	}
 	if len(c.Diags) != len(want) {
