@@ -123,4 +123,3 @@ func (f *File) StoredPage(obj, i int) (PageEntry, []byte, error) {
 	raw, err := f.read(f.pageFileOffset(p), int64(p.DataSize), fmt.Sprintf("object %d page %d", obj, int(o.PageTableIndex)+i))
 	return p, raw, err
 }
-
