@@ -110,6 +110,9 @@ func TestOracleDiff(t *testing.T) {
 		d := compareResults(want, got)
 		if dep := departure(c, want, got); dep != "" && len(d) > 0 {
 			sum.departures[dep] = append(sum.departures[dep], c.Seed)
+			if out := os.Getenv("ORACLE_OUT"); out != "" {
+				saveCase(t, filepath.Join(out, fmt.Sprintf("explained-%d", c.Seed)), c.Files, c.Args, c.Emitrep, want, got)
+			}
 			d = nil
 		}
 		sum.add(c, d)
