@@ -56,7 +56,8 @@ type traceState struct {
 	removeOp bool
 	extra    []tsf.Field // fields a @STATIC tracepoint ignores
 	mems     int
-	warned   bool // 140 given
+	warned   bool             // 140 found
+	maxData  *diag.Diagnostic // 140, given at the end when no error was
 }
 
 func (c *checker) trace(t *tsf.Trace) {
@@ -446,9 +447,13 @@ func (c *checker) data(s *traceState, f tsf.Field, length uint16) {
 		return
 	}
 	if !s.warned && s.tp.DataBytes > int(c.m.MaxDataLength) {
+		// Given at the end of the statement, and only when it has no
+		// error: TRCUST 3.05A reports an error in a later data statement
+		// of the TRACE instead (IBM's behaviour).
 		s.warned = true
-		d := c.at(tsf.WarnMaxDataExceeded, f, f.Last())
+		d := tsf.WarnMaxDataExceeded.Diagnostic(f.Position(), f.Last().Line)
 		d.Detail = fmt.Sprintf("up to %d bytes, MAXDATALENGTH is %d", s.tp.DataBytes, c.m.MaxDataLength)
+		s.maxData = &d
 	}
 }
 
@@ -474,6 +479,9 @@ func (c *checker) endOfTrace(s *traceState) {
 	}
 	if s.errors {
 		return
+	}
+	if s.maxData != nil {
+		c.report(*s.maxData)
 	}
 	c.fmtChecks(s)
 	if tp.TPField != nil && tp.Static() {
