@@ -256,9 +256,17 @@ func (p *parser) lastPos() ast.Pos {
 // TRACE statement TRCUST 3.05A reads a token it cannot place, says
 // "unexpected: <token>, ignored" and goes on with the next token (IBM's
 // behaviour, seen on generated programs).
+//
+// A word after '.' is named without the dot: TRCUST reads '.' as the start
+// of a symbol and keeps the name after it ("MODNAME=.\emitrep.dll" after a
+// TYPELIST gives "unexpected: \emitrep.dll, ignored"; IBM's behaviour).
 func (p *parser) unexpected(toks []lexer.Token) {
 	for _, t := range toks {
-		p.add(tsf.ErrUnexpected.Diagnostic(astPos(t.Pos), 0, tokenText(t)))
+		text := tokenText(t)
+		if t.Type == tokPath || t.Type == tokSymbol {
+			text = strings.TrimPrefix(text, ".")
+		}
+		p.add(tsf.ErrUnexpected.Diagnostic(astPos(t.Pos), 0, text))
 	}
 }
 
