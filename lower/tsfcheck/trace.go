@@ -446,14 +446,13 @@ func (c *checker) data(s *traceState, f tsf.Field, length uint16) {
 	default:
 		return
 	}
-	if !s.warned && s.tp.DataBytes > int(c.m.MaxDataLength) {
-		// Given at the end of the statement, and only when it has no
-		// error: TRCUST 3.05A reports an error in a later data statement
-		// of the TRACE instead (IBM's behaviour).
+	if !s.warned && !s.errors && s.tp.DataBytes > int(c.m.MaxDataLength) {
+		// Not for a statement refused for an error: TRCUST 3.05A checks
+		// the statement first and counts its bytes only when it is taken
+		// (IBM's behaviour).
 		s.warned = true
-		d := tsf.WarnMaxDataExceeded.Diagnostic(f.Position(), f.Last().Line)
+		d := c.at(tsf.WarnMaxDataExceeded, f, f.Last())
 		d.Detail = fmt.Sprintf("up to %d bytes, MAXDATALENGTH is %d", s.tp.DataBytes, c.m.MaxDataLength)
-		s.maxData = &d
 	}
 }
 
@@ -479,9 +478,6 @@ func (c *checker) endOfTrace(s *traceState) {
 	}
 	if s.errors {
 		return
-	}
-	if s.maxData != nil {
-		c.report(*s.maxData)
 	}
 	c.fmtChecks(s)
 	if tp.TPField != nil && tp.Static() {
