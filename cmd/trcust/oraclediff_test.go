@@ -550,6 +550,8 @@ func departure(c *tsfgen.Case, want, got oracleResult) string {
 		return "IBM's TRCUST crashed (SIGSEGV under 2ine)"
 	case c.TSF != "" && ibmSevere && backslashQuoteBefore(tsfText, want.console):
 		return `compatibility: \\ before the closing quote ends the string`
+	case strings.Contains(want.console, "SEVERE: NULL in literal") && !strings.Contains(want.console, "TRCUST aborted"):
+		return "compatibility: NUL in a string stops the compile"
 	case has("fault:comment-unclosed"):
 		return "compatibility: unclosed comment is severe 201 (x_h26)"
 	case has("fault:minor-range") && !strings.Contains(want.console, "minor code out of range"):
