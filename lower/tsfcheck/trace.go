@@ -56,8 +56,7 @@ type traceState struct {
 	removeOp bool
 	extra    []tsf.Field // fields a @STATIC tracepoint ignores
 	mems     int
-	warned   bool             // 140 found
-	maxData  *diag.Diagnostic // 140, given at the end when no error was
+	warned   bool // 140 given
 }
 
 func (c *checker) trace(t *tsf.Trace) {
