@@ -123,14 +123,3 @@ func (f *File) StoredPage(obj, i int) (PageEntry, []byte, error) {
 	raw, err := f.read(f.pageFileOffset(p), int64(p.DataSize), fmt.Sprintf("object %d page %d", obj, int(o.PageTableIndex)+i))
 	return p, raw, err
 }
-
-// RawByte returns the byte of the file at offset off of page p's data, read
-// as it stands in the file even past the page's DataSize (0 past the end of
-// the file).
-func (f *File) RawByte(p PageEntry, off uint32) byte {
-	var b [1]byte
-	if _, err := f.r.ReadAt(b[:], f.pageFileOffset(p)+int64(off)); err != nil {
-		return 0
-	}
-	return b[0]
-}

@@ -120,17 +120,22 @@ func (c *compileCmd) outputs(res *tsfcompile.Result, set *outfile.Set) diag.List
 		return diags
 	}
 	m := res.Module
-	if res.TFF == nil {
+	if res.TFF == nil && res.TDF == nil {
 		return append(diags, tsf.WarnNoTracepoints.Diagnostic(m.File.EOF, 0))
 	}
-	data, err := res.TFF.MarshalBinary()
-	if err != nil {
-		d := tsf.FatalWrite.Diagnostic(m.File.EOF, 0, tsfcompile.TFFName(m.Major))
-		d.Detail = err.Error()
-		return append(diags, d)
+	var outputs []string
+	if res.TFF != nil {
+		// No TFF when no tracepoint has a DESC or FMT (TRCUST 3.05A
+		// writes none), but the TDF all the same.
+		data, err := res.TFF.MarshalBinary()
+		if err != nil {
+			d := tsf.FatalWrite.Diagnostic(m.File.EOF, 0, tsfcompile.TFFName(m.Major))
+			d.Detail = err.Error()
+			return append(diags, d)
+		}
+		outputs = append(outputs, filepath.Join(c.TFFDir, tsfcompile.TFFName(m.Major)))
+		set.Add(outputs[0], data)
 	}
-	outputs := []string{filepath.Join(c.TFFDir, tsfcompile.TFFName(m.Major))}
-	set.Add(outputs[0], data)
 	if res.TDF != nil {
 		data, err := res.TDF.MarshalBinary()
 		if err != nil {

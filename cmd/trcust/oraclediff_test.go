@@ -110,6 +110,9 @@ func TestOracleDiff(t *testing.T) {
 		d := compareResults(want, got)
 		if dep := departure(c, want, got); dep != "" && len(d) > 0 {
 			sum.departures[dep] = append(sum.departures[dep], c.Seed)
+			if out := os.Getenv("ORACLE_OUT"); out != "" {
+				saveCase(t, filepath.Join(out, fmt.Sprintf("explained-%d", c.Seed)), c.Files, c.Args, c.Emitrep, want, got)
+			}
 			d = nil
 		}
 		sum.add(c, d)
@@ -547,6 +550,8 @@ func departure(c *tsfgen.Case, want, got oracleResult) string {
 		return "IBM's TRCUST crashed (SIGSEGV under 2ine)"
 	case c.TSF != "" && ibmSevere && backslashQuoteBefore(tsfText, want.console):
 		return `compatibility: \\ before the closing quote ends the string`
+	case strings.Contains(want.console, "SEVERE: NULL in literal") && !strings.Contains(want.console, "TRCUST aborted"):
+		return "compatibility: NUL in a string stops the compile"
 	case has("fault:comment-unclosed"):
 		return "compatibility: unclosed comment is severe 201 (x_h26)"
 	case has("fault:minor-range") && !strings.Contains(want.console, "minor code out of range"):

@@ -118,18 +118,26 @@ func batchParse(filename string, src []byte) (*tsf.File, diag.List) {
 	p := &parser{g: &theGrammar, eof: res.eof}
 	p.out = &tsf.File{Name: filename, EOF: res.eof}
 	stmts := split(res.toks)
+	var partial []lexer.Token
 	if res.stopAt >= 0 {
 		p.out.Aborted = true
 		if len(stmts) > 0 {
+			partial = stmts[len(stmts)-1]
 			stmts = stmts[:len(stmts)-1]
 		}
 	}
+
 	for i, st := range stmts {
 		end, last := p.eof, i == len(stmts)-1
 		if !last {
 			end = astPos(stmts[i+1][0].Pos)
 		}
 		p.statement(st, end, last)
+	}
+	if len(partial) > 0 && isTrace(partial[0]) {
+		p.partial = true
+		p.statement(partial, p.eof, true)
+		p.partial = false
 	}
 	p.diags = append(p.diags, res.diags...)
 	p.diags.Sort()

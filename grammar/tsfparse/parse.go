@@ -86,8 +86,21 @@ func parse(filename string, src []byte, reference bool, each func(tsf.Stmt)) (*t
 		// being scanned: what was scanned of it is incomplete, and TRCUST
 		// stops there too.
 		p.out.Aborted = true
+		partial := toks
 		if waiting {
 			p.statement(toks[:mid], p.eof, true)
+			partial = toks[mid:]
+		}
+		if len(partial) > 0 && isTrace(partial[0]) {
+			// The fields read before the error are checked all the same
+			// (IBM's behaviour: TRCUST reads a TRACE field by field, so
+			// a TP before the broken string is resolved first, and a
+			// missing MODNAME is reported before "new line in literal").
+			// The statement is broken; syntax errors in what is left of
+			// it say nothing.
+			p.partial = true
+			p.statement(partial, p.eof, true)
+			p.partial = false
 		}
 	case waiting:
 		p.statement(toks[:mid], astPos(toks[mid].Pos), false)
@@ -110,6 +123,7 @@ type parser struct {
 	eof       ast.Pos
 	out       *tsf.File
 	diags     diag.List
+	partial   bool // parsing a TRACE cut short by a severe lexical error
 }
 
 // headerKeywords start a header statement, listKeywords a TYPELIST or
@@ -223,7 +237,12 @@ func (p *parser) statement(st []lexer.Token, end ast.Pos, last bool) {
 	p.out.Stmts = append(p.out.Stmts, s)
 }
 
-func (p *parser) add(d diag.Diagnostic) { p.diags.Add(d) }
+func (p *parser) add(d diag.Diagnostic) {
+	if p.partial {
+		return
+	}
+	p.diags.Add(d)
+}
 
 // lastPos is the position of the last diagnostic added.
 func (p *parser) lastPos() ast.Pos {
@@ -237,9 +256,17 @@ func (p *parser) lastPos() ast.Pos {
 // TRACE statement TRCUST 3.05A reads a token it cannot place, says
 // "unexpected: <token>, ignored" and goes on with the next token (IBM's
 // behaviour, seen on generated programs).
+//
+// A word after '.' is named without the dot: TRCUST reads '.' as the start
+// of a symbol and keeps the name after it ("MODNAME=.\emitrep.dll" after a
+// TYPELIST gives "unexpected: \emitrep.dll, ignored"; IBM's behaviour).
 func (p *parser) unexpected(toks []lexer.Token) {
 	for _, t := range toks {
-		p.add(tsf.ErrUnexpected.Diagnostic(astPos(t.Pos), 0, tokenText(t)))
+		text := tokenText(t)
+		if t.Type == tokPath || t.Type == tokSymbol {
+			text = strings.TrimPrefix(text, ".")
+		}
+		p.add(tsf.ErrUnexpected.Diagnostic(astPos(t.Pos), 0, text))
 	}
 }
 
@@ -332,7 +359,7 @@ func (p *parser) list(toks []lexer.Token, end ast.Pos, last bool) tsf.Stmt {
 // trace parses a TRACE statement field by field. A syntax error marks it
 // Broken and skips the rest of it.
 func (p *parser) trace(toks []lexer.Token, end ast.Pos, last bool) *tsf.Trace {
-	t := &tsf.Trace{Pos: astPos(toks[0].Pos), End: end}
+	t := &tsf.Trace{Pos: astPos(toks[0].Pos), End: end, Broken: p.partial}
 	for i := 1; i < len(toks); {
 		if !isWord(toks[i], fieldKeywords) {
 			p.add(tsf.ErrUnexpected.Diagnostic(astPos(toks[i].Pos), 0, tokenText(toks[i])))

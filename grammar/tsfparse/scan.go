@@ -307,8 +307,10 @@ func (s *scanner) next() bool {
 		if isOther(c) {
 			// IBM's behaviour: TRCUST 3.05A reads a run of characters it
 			// has no use for as one token ("unexpected: &&, ignored").
+			// The run goes on through letters, digits and dots
+			// ("unexpected: \\emitrep.dll, ignored").
 			n = 1
-			for s.off+n < len(s.src) && isOther(s.src[s.off+n]) {
+			for s.off+n < len(s.src) && (isOther(s.src[s.off+n]) || isIdentChar(s.src[s.off+n]) || s.src[s.off+n] == '.') {
 				n++
 			}
 		}

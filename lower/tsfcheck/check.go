@@ -58,7 +58,7 @@ type Module struct {
 	GroupsFirst bool
 	// AutoMinors: the TRACE statements have no MINOR and are numbered
 	// 1, 2, ... in the order of the tracepoints kept.
-	AutoMinors bool
+	AutoMinors  bool
 	Tracepoints []*Tracepoint
 	// Superseded are the positions of the parser's diagnostics that a
 	// checker error in the same TRACE statement, earlier in it, replaces

@@ -445,7 +445,10 @@ func (c *checker) data(s *traceState, f tsf.Field, length uint16) {
 	default:
 		return
 	}
-	if !s.warned && s.tp.DataBytes > int(c.m.MaxDataLength) {
+	if !s.warned && !s.errors && s.tp.DataBytes > int(c.m.MaxDataLength) {
+		// Not for a statement refused for an error: TRCUST 3.05A checks
+		// the statement first and counts its bytes only when it is taken
+		// (IBM's behaviour).
 		s.warned = true
 		d := c.at(tsf.WarnMaxDataExceeded, f, f.Last())
 		d.Detail = fmt.Sprintf("up to %d bytes, MAXDATALENGTH is %d", s.tp.DataBytes, c.m.MaxDataLength)

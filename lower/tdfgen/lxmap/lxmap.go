@@ -128,14 +128,11 @@ func (m Module) ByteAt(obj, off uint32) (byte, error) {
 		}
 	}
 	if o := m.File.Object(int(obj)); off >= o.VirtualSize && uint64(off) < uint64(len(o.Pages))*uint64(m.File.PageSize) {
-		// Past the object's size but in its last page: IBM's behaviour is
-		// to read the file at that place of the page, past the page's
-		// data (TRCUST 3.05A gives 0x64 for emitrep's 1:4729, whose page
-		// holds 0x440 bytes).
-		p := o.Pages[off/m.File.PageSize]
-		if p.Flags == lx.PageLegal {
-			return m.File.RawByte(p, off%m.File.PageSize), nil
-		}
+		// Past the object's size but in its last page: TRCUST 3.05A keeps
+		// the tracepoint and gives the byte its page buffer holds there,
+		// which is left over from the page it read before (IBM's
+		// behaviour: 0x88 and 0x64 at emitrep's 1:457F and 1:4729, bytes
+		// of pages 4 and 1). That is not reproduced: tracekit writes 0.
 		return 0, nil
 	}
 	b, err := m.File.ReadObject(int(obj), off, 1)
