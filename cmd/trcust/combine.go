@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/tracekit/tracekit/ast/tsf"
@@ -67,8 +68,12 @@ func combine(c *console, o options) {
 		c.code(1, tsf.ErrDupMinorFile, fmt.Sprintf("%04X", d.Minor), names[d.Input])
 	}
 	data, err := out.MarshalBinary()
+	// TRCUST 3.05A upper-cases the /C= name, in the file it writes as in
+	// its message (IBM's behaviour, measured with its binary through the
+	// oracle runner); here the file name is, its folders kept as given.
+	dest := filepath.Join(filepath.Dir(o.combine), strings.ToUpper(filepath.Base(o.combine)))
 	var set outfile.Set
-	set.Add(o.combine, data)
+	set.Add(dest, data)
 	if err == nil {
 		err = set.Commit()
 	}
@@ -76,5 +81,5 @@ func combine(c *console, o options) {
 		c.code(1, tsf.FatalWrite, o.combine)
 		return
 	}
-	c.line("Creating TFF file: %s \t # records = %d", display(o.combine), len(out.Records))
+	c.line("Creating TFF file: %s \t # records = %d", display(strings.ToUpper(o.combine)), len(out.Records))
 }

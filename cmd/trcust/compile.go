@@ -72,13 +72,14 @@ func compile(c *console, o options) {
 	if res.Back != nil {
 		diags = append(diags, res.Back.Compiled...)
 	}
-	moduleAt := tsfcompile.FirstDynamicTP(m.File)
+	tpAt := tsfcompile.FirstDynamicTPPos(m.File)
+	moduleAt := tpAt.Line
 	moduleShown := res.Sources.ModuleName
 	var moduleErr diag.List
 	if !res.Opened {
 		moduleErr = res.Located // a MAP file's own messages are not TRCUST's
 	}
-	moduleDone := moduleAt == 0 || m.ModName == "" || res.Front.Worst() >= diag.Severe
+	moduleDone := moduleAt == 0 || m.ModName == "" || tsfcompile.StopsBefore(res.Front, tpAt)
 	openModule := func() bool {
 		moduleDone = true
 		if moduleShown != "" {
@@ -90,7 +91,10 @@ func compile(c *console, o options) {
 		return len(moduleErr) == 0
 	}
 	for _, d := range byLegacyLine(diags) {
-		if !moduleDone && tsf.LegacyLine(d) >= moduleAt && !openModule() {
+		// The module is opened as the first dynamic TP field is read:
+		// before what TRCUST reports at or after it.
+		after := tsf.LegacyLine(d) > moduleAt || tsf.LegacyLine(d) == moduleAt && !(d.Pos.Line == moduleAt && d.Pos.Offset < tpAt.Offset)
+		if !moduleDone && after && !openModule() {
 			return
 		}
 		if shown(d) {

@@ -91,7 +91,12 @@ func Run(req Request) *Result {
 	m := r.Module
 	need := !r.Front.Failed() && Dynamic(m)
 	if req.Eager {
-		need = FirstDynamicTP(m.File) > 0 && m.ModName != "" && r.Front.Worst() < diag.Severe
+		// TRCUST opens the module when it reads the first dynamic TP
+		// field, also when a severe error later in the file stops it
+		// (IBM's behaviour, from the differential harness: its "Using
+		// module file" line comes before that error).
+		tp := FirstDynamicTPPos(m.File)
+		need = tp.Line > 0 && m.ModName != "" && !StopsBefore(r.Front, tp)
 	}
 	kept := m
 	if need {
@@ -146,8 +151,13 @@ func (r *Result) back(req Request) bool {
 }
 
 // FirstDynamicTP returns the line of the first TP field that names a code
-// address (TRCUST opens the module there), or 0.
-func FirstDynamicTP(f *tsf.File) int {
+// address (a symbol or an offset, not @STATIC): where TRCUST opens the
+// module, or 0 when there is none. FirstDynamicTPPos gives its position.
+func FirstDynamicTP(f *tsf.File) int { return FirstDynamicTPPos(f).Line }
+
+// FirstDynamicTPPos returns the position of the first TP field that names
+// a code address, or the zero position when there is none.
+func FirstDynamicTPPos(f *tsf.File) tsf.Pos {
 	for _, s := range f.Stmts {
 		t, ok := s.(*tsf.Trace)
 		if !ok {
@@ -156,10 +166,25 @@ func FirstDynamicTP(f *tsf.File) int {
 		for _, fl := range t.Fields {
 			if tp, ok := fl.(*tsf.TP); ok {
 				if _, static := tp.Target.(*tsf.StaticTP); !static {
-					return tp.Pos.Line
+					return tp.Pos
 				}
 			}
 		}
 	}
-	return 0
+	return tsf.Pos{}
+}
+
+// StopsBefore reports whether a fatal or severe diagnostic of l, where
+// TRCUST stops, comes before pos (by TRCUST's line, then by place): TRCUST
+// then never reads what is at pos.
+func StopsBefore(l diag.List, pos tsf.Pos) bool {
+	for _, d := range l {
+		if d.Severity < diag.Severe {
+			continue
+		}
+		if line := tsf.LegacyLine(d); line < pos.Line || line == pos.Line && d.Pos.Line == pos.Line && d.Pos.Offset < pos.Offset {
+			return true
+		}
+	}
+	return false
 }
