@@ -12,6 +12,7 @@ import (
 
 	"github.com/tracekit/tracekit/ast/diag"
 	"github.com/tracekit/tracekit/cmd/internal/outfile"
+	"github.com/tracekit/tracekit/lower/analysis/filter"
 	"github.com/tracekit/tracekit/lower/dialect"
 )
 
@@ -19,6 +20,7 @@ import (
 type recordsCmd struct {
 	diagFlags
 	progressFlags
+	filterFlags
 	Dialect   string   `name:"dialect" placeholder:"D" help:"The dialect of every input (see 'tracekit dialects'); default: told from each input's content and name."`
 	Format    string   `name:"format" enum:"jsonl,csv,text,chrome,parquet" default:"jsonl" help:"Output format: jsonl, csv, text, chrome (Trace Event Format for Perfetto and chrome://tracing) or parquet (needs -o)."`
 	Output    string   `short:"o" name:"output" placeholder:"FILE" help:"Write the records to FILE instead of standard output (-): a regular file is replaced whole at the end, or not at all; a FIFO or device is written as the records come."`
@@ -79,11 +81,16 @@ func (c *recordsCmd) Run(e *env) error {
 	if c.Format == "parquet" && out.Kind() != outfile.KindReplace {
 		return usagef("--format parquet needs -o naming a regular file: a Parquet file ends with its index, it is not a stream (%s is %s)", name, out.Kind())
 	}
+	flt, err := c.filter()
+	if err != nil {
+		return err
+	}
 	w, err := c.newWriter(out)
 	if err != nil {
 		return err
 	}
-	rep := c.reporter(e, min)
+	w = filter.Writer(w, flt)
+	rep := newReporter(e, "records", c.diagFlags, min, c.MaxErrors)
 	opts := dialect.Options{Dialect: c.Dialect, NoPair: c.NoPair, CPUHz: c.CPUHz, KeepGoing: c.KeepGoing, Strict: c.Strict, Workers: c.Workers}
 	if c.Follow {
 		// The first signal ends the followed file as at its end; the run

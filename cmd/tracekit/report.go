@@ -17,6 +17,7 @@ import (
 // JSON object too under --diagnostics=json, so that every line is JSON.
 type reporter struct {
 	e        *env
+	name     string // the command, for the summary line
 	min      diag.Severity
 	json     bool
 	maxErr   int
@@ -25,9 +26,9 @@ type reporter struct {
 	files    map[string]*os.File // the inputs sourceLine reads lines from
 }
 
-// reporter returns the reporter of the command's flags.
-func (c *recordsCmd) reporter(e *env, min diag.Severity) *reporter {
-	return &reporter{e: e, min: min, json: c.Diagnostics == "json", maxErr: c.MaxErrors}
+// newReporter returns the reporter of a command's flags.
+func newReporter(e *env, name string, f diagFlags, min diag.Severity, maxErrors int) *reporter {
+	return &reporter{e: e, name: name, min: min, json: f.Diagnostics == "json", maxErr: maxErrors}
 }
 
 // report prints one diagnostic.
@@ -129,7 +130,7 @@ func (r *reporter) end(sum dialect.Summary) {
 		return
 	}
 	if r.withheld > 0 {
-		fmt.Fprintf(r.e.stderr, "tracekit records: %d more errors not shown (--max-errors %d)\n", r.withheld, r.maxErr)
+		fmt.Fprintf(r.e.stderr, "tracekit %s: %d more errors not shown (--max-errors %d)\n", r.name, r.withheld, r.maxErr)
 	}
-	fmt.Fprintf(r.e.stderr, "tracekit records: %s\n", sum)
+	fmt.Fprintf(r.e.stderr, "tracekit %s: %s\n", r.name, sum)
 }
