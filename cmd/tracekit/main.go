@@ -28,6 +28,7 @@ type cli struct {
 	Simulate simulateCmd `cmd:"" help:"Run a TDF's trace programs against a described machine state into a trace buffer."`
 	Records  recordsCmd  `cmd:"" help:"Read traces (OS/2 STRACE, Windows strace, Hitachi PRF) as normalized records."`
 	Stats    statsCmd    `cmd:"" help:"Count calls, errors and durations per event (like strace -c), for any dialect."`
+	Tree     treeCmd     `cmd:"" help:"Print the process (and thread) tree of a trace: fork/clone/execve, exits and signals."`
 	Dialects dialectsCmd `cmd:"" help:"List the trace dialects tracekit reads."`
 	Generate generateCmd `cmd:"" help:"Write synthetic input of a trace dialect, for benchmarks."`
 	AST      astCmd      `cmd:"" name:"ast" help:"Dump the syntax tree of a file (kr/pretty), positions included."`
