@@ -32,6 +32,7 @@ type recordsCmd struct {
 	Stats     bool     `name:"stats" help:"Also print the bytes read, the time, MB/s and the peak memory (resident set) on standard error."`
 	Follow    bool     `name:"follow" short:"f" help:"Read FILE as 'tail -F' does: wait for it to grow (and follow it when it is truncated or replaced), writing records as lines arrive, until interrupted (Ctrl-C ends the run normally)."`
 	MaxErrors int      `name:"max-errors" default:"100" placeholder:"N" help:"Print at most N error diagnostics (0: all); the rest are counted in the summary."`
+	Fields    string   `name:"fields" placeholder:"LIST" help:"Write only these fields, in this order (csv, jsonl, text): e.g. ts_ns,pid,event,ret,errno,dur_ns; the names are the CSV header's."`
 	Inputs    []string `arg:"" name:"file" help:"Trace files, or - for standard input."`
 }
 

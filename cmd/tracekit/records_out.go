@@ -2,6 +2,8 @@ package main
 
 import (
 	"io"
+	"slices"
+	"strings"
 
 	"github.com/tracekit/tracekit/lower/record"
 	"github.com/tracekit/tracekit/lower/record/parquetout"
@@ -10,6 +12,14 @@ import (
 // checkFormat says, before any file is made, whether --format is known
 // and goes with -o.
 func (c *recordsCmd) checkFormat() error {
+	if c.Fields != "" {
+		if _, err := record.ParseFields(c.Fields); err != nil {
+			return usagef("--fields: %v", err)
+		}
+		if !slices.Contains(record.FieldFormats, c.Format) {
+			return usagef("--fields goes with --format %s, not %s", strings.Join(record.FieldFormats, ", "), c.Format)
+		}
+	}
 	if c.Format == "parquet" {
 		if c.Output == "" || c.Output == "-" {
 			return usagef("--format parquet needs -o FILE: a Parquet file ends with its index, it is not a stream")
@@ -27,6 +37,13 @@ func (c *recordsCmd) checkFormat() error {
 func (c *recordsCmd) newWriter(dest io.Writer) (record.Writer, error) {
 	if c.Format == "parquet" {
 		return parquetout.New(dest), nil
+	}
+	if c.Fields != "" {
+		fields, err := record.ParseFields(c.Fields)
+		if err != nil {
+			return nil, err
+		}
+		return record.NewFieldsWriter(c.Format, dest, fields)
 	}
 	return record.NewWriter(c.Format, dest)
 }
