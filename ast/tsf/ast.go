@@ -142,10 +142,11 @@ type Field interface {
 // Minor is "MINOR=nnnnn" (section 1.3.5.1). Value is nil when something
 // other than a number was written; Bad then holds it.
 type Minor struct {
-	Pos   Pos
-	Value *Number
-	Bad   *Word
-	End   Pos
+	Pos     Pos
+	Written string // the keyword "MINOR" as written, in its case
+	Value   *Number
+	Bad     *Word
+	End     Pos
 }
 
 // TP is "TP=target" (section 1.3.5.2).

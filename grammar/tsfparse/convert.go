@@ -85,6 +85,9 @@ func (p *parser) field(f *field) tsf.Field {
 	switch {
 	case f.Minor != nil:
 		m := &tsf.Minor{Pos: astPos(f.Minor.Pos), End: lastPos(f.Minor.Tokens)}
+		if len(f.Minor.Tokens) > 0 {
+			m.Written = f.Minor.Tokens[0].Value
+		}
 		v := f.Minor.Value
 		switch {
 		case v.Number != "":

@@ -256,7 +256,10 @@ func (c *checker) minor(s *traceState, f *tsf.Minor) {
 		d := c.err(s, tsf.ErrMinorMissing, f.Bad, f.End)
 		d.Detail = fmt.Sprintf("%q is not a number", f.Bad.Text)
 	case !c.minorMode:
-		d := c.err(s, tsf.ErrMinorMissing, f, f.End)
+		// IBM's behaviour (TRCUST 3.05A, from the differential harness):
+		// after a first TRACE without MINOR the keyword is unexpected,
+		// quoted as written, and the tracepoint dropped.
+		d := c.err(s, tsf.ErrUnexpected, f, f.End, f.Written)
 		d.Detail = fmt.Sprintf("the first TRACE (line %d) has no MINOR: give MINOR in every TRACE or in none", c.firstTrace.Pos.Line)
 	case f.Value.Value < 1 || f.Value.Value > 0xFFFF:
 		c.err(s, tsf.ErrMinorRange, f.Value, f.End)
