@@ -185,6 +185,14 @@ func (c *checker) field(s *traceState, i int, f tsf.Field) {
 	case *tsf.Type:
 		if c.once(s, f) {
 			for _, n := range f.Names {
+				if isKeyword(n.Text) {
+					// IBM's behaviour (TRCUST 3.05A, measured with its
+					// binary): a keyword in a TYPE list ends it, "syntax
+					// error: missing ')' before 'MEM'", quoted as
+					// written; the tracepoint is dropped.
+					c.err(s, tsf.ErrSyntax, n, f.End, ")", n.Text)
+					break
+				}
 				id, ok := lookup(c.m.Types, n.Text)
 				if !ok {
 					c.at(tsf.WarnTypeName, n, f.End, n.Text)
@@ -231,6 +239,19 @@ func (c *checker) field(s *traceState, i int, f tsf.Field) {
 		d.Detail = "TRCUST 3.05A also writes a .TMI file, whose layout tracekit does not know"
 		c.data(s, f, 0)
 	case *tsf.OpFlag:
+		// IBM's behaviour (TRCUST 3.05A, measured with its binary): each
+		// flag once ("unexpected: multiple ABORTOP statements"), and not
+		// both: the second is 103 "opcode defined after ABORT" or 104
+		// "... after REMOVE", at the end of the statement; the tracepoint
+		// is dropped.
+		switch {
+		case f.Name == "ABORTOP" && s.abortOp, f.Name == "REMOVEOP" && s.removeOp:
+			c.err(s, tsf.ErrUnexpected, f, f.Last(), "multiple "+f.Name+" statements")
+		case f.Name == "REMOVEOP" && s.abortOp:
+			c.err(s, tsf.ErrOpcodeAfterAbort, f, s.t.End)
+		case f.Name == "ABORTOP" && s.removeOp:
+			c.err(s, tsf.ErrOpcodeAfterRem, f, s.t.End)
+		}
 		if f.Name == "ABORTOP" {
 			s.abortOp = true
 		} else {
@@ -238,6 +259,20 @@ func (c *checker) field(s *traceState, i int, f tsf.Field) {
 		}
 		c.data(s, f, 0)
 	}
+}
+
+// keywords are TRCUST 3.05A's keywords, in any case, that a TYPE list
+// cannot hold (each tried with IBM's binary; STATIC is none, it is only
+// ever @STATIC, and TRACE starts a statement of its own).
+var keywords = []string{
+	"MODNAME", "MAJOR", "MAXDATALENGTH", "MAXDATALEN", "TDFID", "TYPELIST", "GROUPLIST", "NAME", "ID",
+	"MINOR", "TP", "DESC", "FMT", "TYPE", "GROUP", "REGS", "MEM", "MEM32", "ASCIIZ", "ASCIIZ32", "LEN",
+	"ORBIT", "ABORTOP", "REMOVEOP", "OPCODE", "RETEP", "DIRECT", "INDIRECT", "IS", "IF",
+}
+
+// isKeyword reports whether a name is one of keywords, in any case.
+func isKeyword(name string) bool {
+	return slices.ContainsFunc(keywords, func(k string) bool { return strings.EqualFold(k, name) })
 }
 
 // prevLen returns the field before field i when it is a LEN.
