@@ -35,7 +35,7 @@ func (f diagFlags) print(e *env, l diag.List) error {
 type checkCmd struct {
 	diagFlags
 	AllowDuplicates bool     `name:"allow-duplicate-minors" help:"Keep tracepoints whose minor code was used before (TRCUST /D)."`
-	Files           []string `arg:"" name:"file" help:"Trace Source Files."`
+	Files           []string `arg:"" name:"file" completion-predictor:"tsf" help:"Trace Source Files."`
 }
 
 // Run checks each file; the status is 1 when any has an error or worse.
@@ -62,7 +62,7 @@ func (c *checkCmd) Run(e *env) error {
 
 // astCmd is "tracekit ast FILE".
 type astCmd struct {
-	Dialect string `name:"dialect" default:"tsf" help:"The language of the file: tsf, or a trace dialect (see 'tracekit dialects')."`
+	Dialect string `name:"dialect" default:"tsf" completion-predictor:"astdialect" help:"The language of the file: tsf, or a trace dialect (${dialects})."`
 	File    string `arg:"" name:"file" help:"The file to dump, or - for standard input (trace dialects)."`
 }
 

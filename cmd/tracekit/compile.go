@@ -25,14 +25,14 @@ type compileCmd struct {
 	TFFDir          string   `name:"tff-dir" placeholder:"DIR" xor:"tffdir" help:"Where to write TRC00xx.TFF (default: the current directory)."`
 	Output          string   `short:"o" name:"output" placeholder:"FILE" help:"The TDF to write (default: the TSF's name with .TDF, as TRCUST does, in --out-dir when given)."`
 	PrintOutputs    bool     `name:"print-outputs" help:"Print the names of the files the compile writes (TFF, TDF, depfile), one a line, and write nothing; the TFF's name comes from MAJOR in the file."`
-	Module          string   `name:"module" placeholder:"FILE" help:"The executable module (default: MODNAME, looked for beside the TSF, in the current directory, then along --path)."`
-	Map             string   `name:"map" placeholder:"FILE" help:"The module's MAP file (default: the module's name with .MAP, looked for as the module is)."`
+	Module          string   `name:"module" placeholder:"FILE" completion-predictor:"module" help:"The executable module (default: MODNAME, looked for beside the TSF, in the current directory, then along --path)."`
+	Map             string   `name:"map" placeholder:"FILE" completion-predictor:"map" help:"The module's MAP file (default: the module's name with .MAP, looked for as the module is)."`
 	Path            []string `name:"path" sep:":" placeholder:"DIR:DIR" help:"Directories to look for the module and the MAP file in."`
 	KeepPath        bool     `name:"keep-path" help:"Keep MODNAME's path in the TDF (TRCUST /P)."`
 	IgnoreCase      bool     `name:"ignore-case" help:"Look symbols up in any case (TRCUST /I)."`
 	Depfile         string   `name:"depfile" placeholder:"FILE" help:"Also write a make rule: the outputs (and FILE) depend on every input read, each input but the TSF a phony target (as gcc -MP)."`
 	AllowDuplicates bool     `name:"allow-duplicate-minors" help:"Keep tracepoints whose minor code was used before (TRCUST /D)."`
-	File            string   `arg:"" name:"file" help:"The Trace Source File."`
+	File            string   `arg:"" name:"file" completion-predictor:"tsf" help:"The Trace Source File."`
 }
 
 // Run compiles the TSF. Nothing is written unless the whole compile

@@ -18,8 +18,8 @@ import (
 type dumpCmd struct {
 	JSON bool   `name:"json" xor:"view" help:"Print JSON (for a TDF: the schema is docs/tdf-dump.schema.json)."`
 	TSF  bool   `name:"tsf" xor:"view" help:"Print a TSF source listing: for a TFF one that compiles back to the same bytes (IBM's TFFLST); for a TDF what can be read back from the RPN programs (IBM's TDFLST)."`
-	Map  string `name:"map" placeholder:"FILE" help:"For --tsf of a TDF: the module's MAP file, to name symbols."`
-	File string `arg:"" name:"file" help:"A TFF or TDF file."`
+	Map  string `name:"map" placeholder:"FILE" completion-predictor:"map" help:"For --tsf of a TDF: the module's MAP file, to name symbols."`
+	File string `arg:"" name:"file" completion-predictor:"tfftdf" help:"A TFF or TDF file."`
 }
 
 // Run prints the file. A damaged TFF is printed as far as it can be read,

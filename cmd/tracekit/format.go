@@ -21,9 +21,9 @@ type formatCmd struct {
 	diagFlags
 	progressFlags
 	TFFPath []string `name:"tff-path" sep:":" placeholder:"DIR:DIR" help:"Directories to find TRC00xx.TFF in, by the major code of each record, as TRACEFMT does."`
-	TFF     []string `name:"tff" placeholder:"FILE" help:"TFF files to use (before --tff-path)."`
+	TFF     []string `name:"tff" placeholder:"FILE" completion-predictor:"tff" help:"TFF files to use (before --tff-path)."`
 	Format  string   `name:"format" enum:"text,jsonl" default:"text" help:"text: one block per record; jsonl: normalized records with the formatted lines."`
-	Files   []string `arg:"" name:"file" help:"STDA or TRACEFMT save files, told apart by content."`
+	Files   []string `arg:"" name:"file" completion-predictor:"buffer" help:"STDA or TRACEFMT save files, told apart by content."`
 }
 
 // formats finds a record's format in the TFFs given and along the TFF

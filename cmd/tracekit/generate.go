@@ -4,13 +4,13 @@ import (
 	"bufio"
 	"os"
 
-	"github.com/tracekit/tracekit/lower/dialect/gen"
+	"github.com/tracekit/tracekit/lower/dialect"
 )
 
 // generateCmd is "tracekit generate --dialect D --size N -o FILE": valid
 // synthetic input for benchmarks.
 type generateCmd struct {
-	Dialect string `name:"dialect" required:"" placeholder:"D" help:"The dialect to write."`
+	Dialect string `name:"dialect" required:"" placeholder:"D" completion-predictor:"generated" help:"The dialect to write: ${generated_dialects}."`
 	Size    int64  `name:"size" default:"100000000" help:"How many bytes to write at most."`
 	Output  string `short:"o" name:"output" required:"" placeholder:"FILE" help:"The file to write."`
 }
@@ -22,7 +22,7 @@ func (c *generateCmd) Run(e *env) error {
 		return err
 	}
 	w := bufio.NewWriterSize(f, 1<<20)
-	err = gen.Generate(c.Dialect, w, c.Size)
+	err = dialect.Generate(c.Dialect, w, c.Size)
 	if ferr := w.Flush(); err == nil {
 		err = ferr
 	}

@@ -18,16 +18,16 @@ import (
 type recordsCmd struct {
 	diagFlags
 	progressFlags
-	Dialect   string   `name:"dialect" placeholder:"D" help:"The dialect of every input (see 'tracekit dialects'); default: told from each input's content and name."`
+	Dialect   string   `name:"dialect" placeholder:"D" completion-predictor:"dialect" help:"The dialect of every input: ${dialects} (see 'tracekit dialects'); default: told from each input's content and name."`
 	Format    string   `name:"format" enum:"jsonl,csv,text,chrome,parquet" default:"jsonl" help:"Output format: jsonl, csv, text, chrome (Trace Event Format for Perfetto and chrome://tracing) or parquet (needs -o)."`
 	Output    string   `short:"o" name:"output" placeholder:"FILE" help:"Write the records to FILE (whole, or not at all) instead of standard output."`
-	NoPair    bool     `name:"no-pair" help:"Keep the start and end halves of calls as separate records (winstrace, strace)."`
+	NoPair    bool     `name:"no-pair" help:"Keep the start and end halves of calls as separate records (${pairing_dialects})."`
 	CPUHz     float64  `name:"cpu-hz" placeholder:"HZ" help:"Processor clock rate, to turn time-stamp counts into nanoseconds (os2strace)."`
 	KeepGoing bool     `name:"keep-going" help:"Exit 0 even when lines were skipped, and go on past inputs that cannot be read."`
 	Strict    bool     `name:"strict" help:"Stop at the first malformed line."`
-	Workers   int      `name:"workers" placeholder:"N" help:"Goroutines that lower the lines of dialects that can be lowered in parallel (os2strace, os2mte, winstrace, strace); 0: one a core. The output is the same."`
+	Workers   int      `name:"workers" placeholder:"N" help:"Goroutines that lower the lines of dialects that can be lowered in parallel (${parallel_dialects}); 0: one a core. The output is the same."`
 	Stats     bool     `name:"stats" help:"Also print the bytes read, the time, MB/s and the peak memory (resident set) on standard error."`
-	Inputs    []string `arg:"" name:"file" help:"Trace files, or - for standard input."`
+	Inputs    []string `arg:"" name:"file" completion-predictor:"trace" help:"Trace files, or - for standard input."`
 }
 
 // Run converts the inputs. Malformed lines are reported and skipped; the
