@@ -18,17 +18,38 @@ type diagFlags struct {
 	Level       int    `short:"W" name:"level" enum:"0,1,2" default:"2" help:"Message level, as TRCUST /Wn: 0 fatal and severe, 1 adds errors, 2 adds warnings."`
 }
 
-// print writes the diagnostics at the chosen level and format.
+// print writes the diagnostics at the chosen level and format. When the
+// level hides errors that fail the file (-W 0 hides errors, as TRCUST /W0
+// does), a text summary line says how many, so that a status of 1 never
+// comes without a word: "FILE: 2 errors not shown at -W 0".
 func (f diagFlags) print(e *env, l diag.List) error {
 	min, err := diag.LevelMin(f.Level)
 	if err != nil {
 		return err
 	}
-	l = l.Filter(min)
+	shown := l.Filter(min)
 	if f.Diagnostics == "json" {
-		return l.WriteJSON(e.stderr)
+		return shown.WriteJSON(e.stderr)
 	}
-	return l.WriteText(e.stderr)
+	if err := shown.WriteText(e.stderr); err != nil {
+		return err
+	}
+	hidden, file := 0, ""
+	for _, d := range l {
+		if d.Severity >= diag.Error && d.Severity < min {
+			if hidden++; file == "" {
+				file = d.Pos.File
+			}
+		}
+	}
+	if hidden > 0 {
+		noun := "errors"
+		if hidden == 1 {
+			noun = "error"
+		}
+		_, err = fmt.Fprintf(e.stderr, "%s: %d %s not shown at -W %d\n", file, hidden, noun, f.Level)
+	}
+	return err
 }
 
 // checkCmd is "tracekit check FILE.tsf...".

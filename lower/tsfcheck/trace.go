@@ -61,7 +61,11 @@ type traceState struct {
 
 func (c *checker) trace(t *tsf.Trace) {
 	c.traces++
-	if c.firstTrace == nil {
+	// Whether TRACE statements give MINOR is decided by the first one the
+	// parser could read: a first TRACE broken by a syntax error (a MINOR
+	// that is not a number) would otherwise make every later MINOR an
+	// error of its own, a cascade from one mistake.
+	if c.firstTrace == nil && !t.Broken {
 		c.firstTrace = t
 		for _, f := range t.Fields {
 			if _, ok := f.(*tsf.Minor); ok {
