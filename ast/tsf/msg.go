@@ -115,6 +115,7 @@ const (
 	WarnOrbitTMI          Code = 210
 	WarnExportsOnly       Code = 211
 	WarnTrailingComma     Code = 212
+	WarnFmtNoPrefix       Code = 213
 )
 
 // Message is the catalogue entry of one Code.
@@ -231,6 +232,10 @@ var Messages = map[Code]Message{
 	211: {diag.Warning, "no MAP file: symbols resolved through the module's exports", true},
 	// TRCUST 3.05A ends the statement there without a word (oracle x_h35).
 	212: {diag.Warning, "the last statement ends with a comma at the end of the file", true},
+	// Each memory item is logged after a status byte and a length (the
+	// prefix %P formats); without a %P for it the prefix is formatted as
+	// the item's data.
+	213: {diag.Warning, "fewer %%P controls than memory data statements: a prefix is formatted as data", true},
 }
 
 // Legacy is what TRCUST 3.05A would say of a diagnostic beyond the

@@ -98,3 +98,17 @@ func TestDumpDamagedTDF(t *testing.T) {
 		}
 	}
 }
+
+// TestMemoryItemWithoutPrefix: a dynamic tracepoint whose FMT has fewer
+// %P (or %R) than memory statements warns 213 at its first FMT; with %P,
+// %R or %U (which prints the prefixes on purpose) it does not.
+func TestMemoryItemWithoutPrefix(t *testing.T) {
+	src := filepath.Join(t.TempDir(), "p.tsf")
+	for fmtText, warn := range map[string]bool{"x = %D": true, "x = %P%D": false, "x = %R%W": false, "x = %U": false} {
+		write(t, src, "; synthetic\nMODNAME = a.dll\nMAJOR = 0x30\nTRACE MINOR=1, TP=.f, DESC=\"f\",\n  FMT=\""+fmtText+"\",\n  MEM32=(FESI,DIRECT,4)\n")
+		status, _, stderr := runCLI("check", src)
+		if got := strings.Contains(stderr, ":5:3: warning: fewer %P controls than memory data statements") && strings.Contains(stderr, "[TRC213]"); status != exitOK || got != warn {
+			t.Errorf("FMT %q: status %d, warned %v, want %v\n%s", fmtText, status, got, warn, stderr)
+		}
+	}
+}

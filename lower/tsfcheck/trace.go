@@ -488,6 +488,36 @@ func (c *checker) fmtChecks(s *traceState) {
 		d := c.at(tsf.WarnFmtPrefix, s.fmts[0], s.fmts[0].End)
 		d.Detail = fmt.Sprintf("%d %%P, %d memory statements", prefixes, s.mems)
 	}
+	// %R reads an item's prefix itself; %U prints every byte left, prefixes
+	// included, on purpose (docs/formatter.md).
+	readers, dumps := 0, false
+	for _, f := range s.fmts {
+		r, u := prefixReaders(f.Text.Value)
+		readers += r
+		dumps = dumps || u
+	}
+	if !dumps && prefixes+readers < s.mems && len(s.fmts) > 0 && !(s.tp.TPField != nil && s.tp.Static()) {
+		d := c.at(tsf.WarnFmtNoPrefix, s.fmts[0], s.fmts[0].End)
+		d.Detail = fmt.Sprintf("%d %%P, %d memory statements; put %%P before the control of each memory item", prefixes, s.mems)
+	}
+}
+
+// prefixReaders counts the %R controls of an FMT text (each reads a memory
+// item's prefix when no %P did) and says whether it has a %U.
+func prefixReaders(text string) (r int, u bool) {
+	for i := 0; i+1 < len(text); i++ {
+		if text[i] != '%' {
+			continue
+		}
+		switch text[i+1] {
+		case 'R', 'r':
+			r++
+		case 'U', 'u':
+			u = true
+		}
+		i++ // "%%" is one character
+	}
+	return r, u
 }
 
 // fmtControls checks one FMT string and returns how many %P it holds. The
