@@ -10,8 +10,13 @@ build:
 	$(GO) build -o bin/tracekit ./cmd/tracekit
 	$(GO) build -o bin/trcust ./cmd/trcust
 
+# go test caches a test that skipped for want of the shared corpus
+# (../shared beside the checkout) as passed; when ../shared is there, -count=1
+# makes every test run again, so that a corpus added later is read.
+TESTCOUNT ?= $(if $(wildcard ../shared),-count=1,)
+
 test:
-	$(GO) test -race ./...
+	$(GO) test -race $(TESTCOUNT) ./...
 
 BENCHSIZE ?= 100000000
 

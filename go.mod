@@ -8,6 +8,7 @@ require (
 	github.com/jotaen/kong-completion v0.0.14
 	github.com/kr/pretty v0.3.1
 	github.com/parquet-go/parquet-go v0.32.0
+	github.com/posener/complete v1.2.3
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
 	github.com/schollz/progressbar/v3 v3.19.1
 	golang.org/x/arch v0.32.0
@@ -27,7 +28,6 @@ require (
 	github.com/parquet-go/bitpack v1.0.0 // indirect
 	github.com/parquet-go/jsonlite v1.0.0 // indirect
 	github.com/pierrec/lz4/v4 v4.1.21 // indirect
-	github.com/posener/complete v1.2.3 // indirect
 	github.com/rivo/uniseg v0.4.7 // indirect
 	github.com/riywo/loginshell v0.0.0-20200815045211-7d26008be1ab // indirect
 	github.com/rogpeppe/go-internal v1.9.0 // indirect

@@ -118,6 +118,7 @@ const (
 	WarnTrailingComma     Code = 212
 	WarnIndirectSign      Code = 213
 	WarnCommaAssumed      Code = 214
+	WarnFmtNoPrefix       Code = 215
 )
 
 // Message is the catalogue entry of one Code.
@@ -241,6 +242,10 @@ var Messages = map[Code]Message{
 	213: {diag.Warning, "-(%s) adds %s: TRCUST keeps no sign on an indirect offset", true},
 	// TRCUST 3.05A assumes a missing ',' between two TRACE fields silently.
 	214: {diag.Warning, "',' expected before '%s', one assumed", true},
+	// Each memory item is logged after a status byte and a length (the
+	// prefix %P formats); without a %P for it the prefix is formatted as
+	// the item's data.
+	215: {diag.Warning, "fewer %%P controls than memory data statements: a prefix is formatted as data", true},
 }
 
 // Legacy is what TRCUST 3.05A would say of a diagnostic beyond the

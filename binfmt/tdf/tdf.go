@@ -178,6 +178,23 @@ var le = binary.LittleEndian
 //
 // The returned File does not share memory with data.
 func Parse(data []byte) (*File, error) {
+	f, err := parse(data)
+	if err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+// ParsePartial is Parse for a damaged file: with the error it returns what
+// was read before the problem (the header, the lists and the records before
+// it), or nil when not even the header could be read, so that a dump can
+// show it.
+func ParsePartial(data []byte) (*File, error) {
+	return parse(data)
+}
+
+// parse is Parse; after an error, f holds what was read before it.
+func parse(data []byte) (*File, error) {
 	size := int64(len(data))
 	if len(data) < len(Magic) || string(data[:len(Magic)]) != Magic {
 		return nil, errorf(0, "bad magic %q, want %q", data[:min(len(data), len(Magic))], Magic)
@@ -209,20 +226,20 @@ func Parse(data []byte) (*File, error) {
 
 	first := int64(HeaderSize) + ListEntrySize*int64(h.ListCount)
 	if first > size {
-		return nil, errorf(size, "truncated list table: %d entries need bytes 0x%X-0x%X, but the file is %d bytes", h.ListCount, HeaderSize, first-1, size)
+		return f, errorf(size, "truncated list table: %d entries need bytes 0x%X-0x%X, but the file is %d bytes", h.ListCount, HeaderSize, first-1, size)
 	}
 	if int64(h.FirstRecord) != first {
-		return nil, errorf(0x10, "first record offset is 0x%X, want 0x%X after %d list entries", h.FirstRecord, first, h.ListCount)
+		return f, errorf(0x10, "first record offset is 0x%X, want 0x%X after %d list entries", h.FirstRecord, first, h.ListCount)
 	}
 	for i := range int(h.ListCount) {
 		off := int64(HeaderSize + i*ListEntrySize)
 		e := decodeListEntry(data[off:])
 		name, err := cString(e.Name[:], off, "list entry name")
 		if err != nil {
-			return nil, err
+			return f, err
 		}
 		if e.Name[ListNameSize] != 0 {
-			return nil, errorf(off+ListNameSize, "list entry name %q has no NUL in its %d bytes", e.Name[:], ListNameSize+1)
+			return f, errorf(off+ListNameSize, "list entry name %q has no NUL in its %d bytes", e.Name[:], ListNameSize+1)
 		}
 		item := ListItem{Name: name, ID: e.ID}
 		switch e.Kind {
@@ -231,7 +248,7 @@ func Parse(data []byte) (*File, error) {
 				if len(f.Types) == 0 {
 					f.GroupsFirst = true // the GROUPLIST came first
 				} else if !f.GroupsFirst {
-					return nil, errorf(off+9, "TYPELIST entry %q after the GROUPLIST entries that follow the TYPELIST; each list's entries stand together", name)
+					return f, errorf(off+9, "TYPELIST entry %q after the GROUPLIST entries that follow the TYPELIST; each list's entries stand together", name)
 				}
 			}
 			f.Types = append(f.Types, item)
@@ -241,39 +258,43 @@ func Parse(data []byte) (*File, error) {
 			}
 			f.Groups = append(f.Groups, item)
 		default:
-			return nil, errorf(off+9, "list entry %q has kind %d, want 1 (GROUPLIST) or 2 (TYPELIST)", name, e.Kind)
+			return f, errorf(off+9, "list entry %q has kind %d, want 1 (GROUPLIST) or 2 (TYPELIST)", name, e.Kind)
 		}
 	}
 
 	// Every record takes at least RecordHeaderSize bytes: a count the file
 	// cannot hold is rejected before anything is allocated.
+	// The records that fit are still read, for ParsePartial.
+	n := int(h.Count)
+	var countErr error
 	if room := (size - first) / RecordHeaderSize; int64(h.Count) > room {
-		return nil, errorf(0x0C, "record count %d, but the %d bytes after the list table hold at most %d records", h.Count, size-first, room)
+		countErr = errorf(0x0C, "record count %d, but the %d bytes after the list table hold at most %d records", h.Count, size-first, room)
+		n = int(room)
 	}
-	f.Tracepoints = make([]Tracepoint, 0, h.Count)
+	f.Tracepoints = make([]Tracepoint, 0, n)
 	off := first
-	for i := range int(h.Count) {
+	for i := range n {
 		if off+RecordHeaderSize > size {
-			return nil, errorf(size, "record %d at 0x%X: truncated header (%d bytes left, want %d)", i, off, size-off, RecordHeaderSize)
+			return f, firstErr(countErr, errorf(size, "record %d at 0x%X: truncated header (%d bytes left, want %d)", i, off, size-off, RecordHeaderSize))
 		}
 		r := decodeRecordHeader(data[off:])
 		if int(r.Len) != RecordHeaderSize+int(r.RPNLen) {
-			return nil, errorf(off, "record %d: length %d, want %d for an RPN program of %d bytes", i, r.Len, RecordHeaderSize+int(r.RPNLen), r.RPNLen)
+			return f, firstErr(countErr, errorf(off, "record %d: length %d, want %d for an RPN program of %d bytes", i, r.Len, RecordHeaderSize+int(r.RPNLen), r.RPNLen))
 		}
 		if r.Reserved != 0 {
-			return nil, errorf(off+21, "record %d: reserved byte is 0x%02X, want 0", i, r.Reserved)
+			return f, firstErr(countErr, errorf(off+21, "record %d: reserved byte is 0x%02X, want 0", i, r.Reserved))
 		}
 		end := off + int64(r.Len)
 		if end > size {
-			return nil, errorf(off+18, "record %d: RPN program of %d bytes runs past the end of the file (%d bytes)", i, r.RPNLen, size)
+			return f, firstErr(countErr, errorf(off+18, "record %d: RPN program of %d bytes runs past the end of the file (%d bytes)", i, r.RPNLen, size))
 		}
 		if i > 0 {
 			p := &f.Tracepoints[i-1]
 			switch c := compareAddr(p.Object, p.Offset, r.Object, r.Offset); {
 			case c == 0:
-				return nil, errorf(off+6, "record %d: a second tracepoint at %08X:%08X", i, r.Object, r.Offset)
+				return f, firstErr(countErr, errorf(off+6, "record %d: a second tracepoint at %08X:%08X", i, r.Object, r.Offset))
 			case c > 0:
-				return nil, errorf(off+6, "record %d: address %08X:%08X follows %08X:%08X; records are sorted by object and offset", i, r.Object, r.Offset, p.Object, p.Offset)
+				return f, firstErr(countErr, errorf(off+6, "record %d: address %08X:%08X follows %08X:%08X; records are sorted by object and offset", i, r.Object, r.Offset, p.Object, p.Offset))
 			}
 		}
 		f.Tracepoints = append(f.Tracepoints, Tracepoint{
@@ -283,13 +304,25 @@ func Parse(data []byte) (*File, error) {
 		})
 		off = end
 	}
+	if countErr != nil {
+		return f, countErr
+	}
 	if sum := off - first; int64(h.RecordBytes) != sum {
-		return nil, errorf(0x08, "record byte total is 0x%X, the records take 0x%X", h.RecordBytes, sum)
+		return f, errorf(0x08, "record byte total is 0x%X, the records take 0x%X", h.RecordBytes, sum)
 	}
 	if off < size {
-		return nil, errorf(off, "the file goes on for %d bytes after the last record", size-off)
+		return f, errorf(off, "the file goes on for %d bytes after the last record", size-off)
 	}
 	return f, nil
+}
+
+// firstErr returns a when it is set, else b: a record count the file cannot
+// hold is the problem to report, not the truncated record it leads to.
+func firstErr(a, b error) error {
+	if a != nil {
+		return a
+	}
+	return b
 }
 
 // Open reads and parses the named file with Parse.

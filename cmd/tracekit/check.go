@@ -21,24 +21,45 @@ type diagFlags struct {
 // jsonDiagnostics reports whether diagnostics are JSON.
 func (f diagFlags) jsonDiagnostics() bool { return f.Diagnostics == "json" }
 
-// print writes the diagnostics at the chosen level and format.
+// print writes the diagnostics at the chosen level and format. When the
+// level hides errors that fail the file (-W 0 hides errors, as TRCUST /W0
+// does), a text summary line says how many, so that a status of 1 never
+// comes without a word: "FILE: 2 errors not shown at -W 0".
 func (f diagFlags) print(e *env, l diag.List) error {
 	min, err := diag.LevelMin(f.Level)
 	if err != nil {
 		return err
 	}
-	l = l.Filter(min)
+	shown := l.Filter(min)
 	if f.Diagnostics == "json" {
-		return l.WriteJSON(e.stderr)
+		return shown.WriteJSON(e.stderr)
 	}
-	return l.WriteText(e.stderr)
+	if err := shown.WriteText(e.stderr); err != nil {
+		return err
+	}
+	hidden, file := 0, ""
+	for _, d := range l {
+		if d.Severity >= diag.Error && d.Severity < min {
+			if hidden++; file == "" {
+				file = d.Pos.File
+			}
+		}
+	}
+	if hidden > 0 {
+		noun := "errors"
+		if hidden == 1 {
+			noun = "error"
+		}
+		_, err = fmt.Fprintf(e.stderr, "%s: %d %s not shown at -W %d\n", file, hidden, noun, f.Level)
+	}
+	return err
 }
 
 // checkCmd is "tracekit check FILE.tsf...".
 type checkCmd struct {
 	diagFlags
 	AllowDuplicates bool     `name:"allow-duplicate-minors" help:"Keep tracepoints whose minor code was used before (TRCUST /D)."`
-	Files           []string `arg:"" name:"file" help:"Trace Source Files."`
+	Files           []string `arg:"" name:"file" completion-predictor:"tsf" help:"Trace Source Files."`
 }
 
 // Run checks each file; the status is 1 when any has an error or worse.
@@ -65,7 +86,7 @@ func (c *checkCmd) Run(e *env) error {
 
 // astCmd is "tracekit ast FILE".
 type astCmd struct {
-	Dialect string `name:"dialect" default:"tsf" help:"The language of the file: tsf, or a trace dialect (see 'tracekit dialects')."`
+	Dialect string `name:"dialect" default:"tsf" completion-predictor:"astdialect" help:"The language of the file: tsf, or a trace dialect (${dialects})."`
 	File    string `arg:"" name:"file" help:"The file to dump, or - for standard input (trace dialects)."`
 }
 

@@ -16,7 +16,7 @@ import (
 type combineCmd struct {
 	diagFlags
 	Output string   `short:"o" name:"output" required:"" placeholder:"DEST.TFF" help:"The combined TFF to write."`
-	Inputs []string `arg:"" name:"input" help:"TFF files to combine, or one file listing their names separated by white space."`
+	Inputs []string `arg:"" name:"input" completion-predictor:"tff" help:"TFF files to combine, or one file listing their names separated by white space."`
 }
 
 // inputs returns the TFF names: the arguments, or the names listed in the

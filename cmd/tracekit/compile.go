@@ -21,16 +21,18 @@ import (
 type compileCmd struct {
 	diagFlags
 	progressFlags
-	TFFDir          string   `name:"tff-dir" default:"." placeholder:"DIR" help:"Where to write TRC00xx.TFF."`
-	Output          string   `short:"o" name:"output" placeholder:"FILE" help:"The TDF to write (default: the TSF's name with .TDF, as TRCUST does)."`
-	Module          string   `name:"module" placeholder:"FILE" help:"The executable module (default: MODNAME, looked for beside the TSF, in the current directory, then along --path)."`
-	Map             string   `name:"map" placeholder:"FILE" help:"The module's MAP file (default: the module's name with .MAP, looked for as the module is)."`
+	OutDir          string   `name:"out-dir" placeholder:"DIR" xor:"tffdir" help:"Where to write every output: TRC00xx.TFF and the TDF (-o still names the TDF)."`
+	TFFDir          string   `name:"tff-dir" placeholder:"DIR" xor:"tffdir" help:"Where to write TRC00xx.TFF (default: the current directory)."`
+	Output          string   `short:"o" name:"output" placeholder:"FILE" help:"The TDF to write (default: the TSF's name with .TDF, as TRCUST does, in --out-dir when given)."`
+	PrintOutputs    bool     `name:"print-outputs" help:"Print the names of the files the compile writes (TFF, TDF, depfile), one a line, and write nothing; the TFF's name comes from MAJOR in the file."`
+	Module          string   `name:"module" placeholder:"FILE" completion-predictor:"module" help:"The executable module (default: MODNAME, looked for beside the TSF, in the current directory, then along --path)."`
+	Map             string   `name:"map" placeholder:"FILE" completion-predictor:"map" help:"The module's MAP file (default: the module's name with .MAP, looked for as the module is)."`
 	Path            []string `name:"path" sep:":" placeholder:"DIR:DIR" help:"Directories to look for the module and the MAP file in."`
 	KeepPath        bool     `name:"keep-path" help:"Keep MODNAME's path in the TDF (TRCUST /P)."`
 	IgnoreCase      bool     `name:"ignore-case" help:"Look symbols up in any case (TRCUST /I)."`
-	Depfile         string   `name:"depfile" placeholder:"FILE" help:"Also write a make rule naming the outputs and every input read."`
+	Depfile         string   `name:"depfile" placeholder:"FILE" help:"Also write a make rule: the outputs (and FILE) depend on every input read, each input but the TSF a phony target (as gcc -MP)."`
 	AllowDuplicates bool     `name:"allow-duplicate-minors" help:"Keep tracepoints whose minor code was used before (TRCUST /D)."`
-	File            string   `arg:"" name:"file" help:"The Trace Source File."`
+	File            string   `arg:"" name:"file" completion-predictor:"tsf" help:"The Trace Source File."`
 }
 
 // Run compiles the TSF. Nothing is written unless the whole compile
@@ -40,6 +42,18 @@ func (c *compileCmd) Run(e *env) error {
 	if err != nil {
 		fmt.Fprintf(e.stderr, "%s: fatal: %v\n", c.File, err)
 		return exitCode(exitError)
+	}
+	if c.PrintOutputs {
+		return c.printOutputs(e, src)
+	}
+	for flag, dir := range map[string]string{"--out-dir": c.OutDir, "--tff-dir": c.TFFDir} {
+		if dir == "" {
+			continue
+		}
+		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+			fmt.Fprintf(e.stderr, "%s: fatal: %s %s: no such directory\n", c.File, flag, dir)
+			return exitCode(exitOutput)
+		}
 	}
 	bar := c.startProgress(e)
 	defer bar.Finish()
@@ -81,6 +95,16 @@ func (c *compileCmd) find(name string) (string, bool) {
 	return "", false
 }
 
+// lookedIn says where find looked for name, for a message.
+func (c *compileCmd) lookedIn(name string) string {
+	name = strings.ReplaceAll(name, `\`, string(filepath.Separator))
+	if filepath.Base(name) != name || strings.Contains(name, ":") {
+		return "in " + filepath.Dir(name)
+	}
+	dirs := append([]string{filepath.Dir(c.File), "."}, c.Path...)
+	return "in " + strings.Join(slices.Compact(dirs), ", ") + ", ignoring case"
+}
+
 // locate finds the module MODNAME names (or --module), beside the TSF, in
 // the current directory, then along --path, and its MAP file (--map, or
 // the module's name with .MAP looked for the same way; without one the
@@ -93,7 +117,9 @@ func (c *compileCmd) locate(m *tsfcheck.Module) (tsfcompile.Sources, diag.List) 
 	}
 	var ok bool
 	if src.ModulePath, ok = c.find(modName); !ok {
-		return src, diag.List{tsf.FatalNotFound.Diagnostic(m.ModNamePos, 0, modName)}
+		d := tsf.FatalNotFound.Diagnostic(m.ModNamePos, 0, modName)
+		d.Detail = "looked " + c.lookedIn(modName) + "; name the module with --module FILE or its directory with --path DIR"
+		return src, diag.List{d}
 	}
 	mapName := c.Map
 	if mapName == "" {
@@ -133,7 +159,7 @@ func (c *compileCmd) outputs(res *tsfcompile.Result, set *outfile.Set) diag.List
 			d.Detail = err.Error()
 			return append(diags, d)
 		}
-		outputs = append(outputs, filepath.Join(c.TFFDir, tsfcompile.TFFName(m.Major)))
+		outputs = append(outputs, c.tffName(m.Major))
 		set.Add(outputs[0], data)
 	}
 	if res.TDF != nil {
@@ -147,27 +173,81 @@ func (c *compileCmd) outputs(res *tsfcompile.Result, set *outfile.Set) diag.List
 		set.Add(c.tdfName(), data)
 	}
 	if c.Depfile != "" {
-		set.Add(c.Depfile, depRule(outputs, append([]string{c.File}, res.Inputs()...)))
+		set.Add(c.Depfile, depRule(append(outputs, c.Depfile), c.File, res.Inputs()))
 	}
 	return diags
 }
 
-// tdfName is the TDF to write: -o, or the TSF's name with .TDF.
-func (c *compileCmd) tdfName() string {
-	return tdfgen.FileName(c.File, c.Output)
+// printOutputs prints the names of the files a compile of the TSF writes,
+// one a line, and writes nothing (--print-outputs): the TFF (named by MAJOR,
+// when a tracepoint is defined), the TDF (when one is dynamic) and the
+// depfile. The names are printed whenever MAJOR could be read, so that a
+// makefile names its targets even while the TSF has errors; the errors are
+// printed as check prints them, and the status is then 1, as compile's.
+func (c *compileCmd) printOutputs(e *env, src []byte) error {
+	m, diags := tsfcompile.Check(c.File, src, tsfcheck.Options{AllowDuplicateMinors: c.AllowDuplicates})
+	if m != nil && diags.Worst() < diag.Severe {
+		if len(m.Tracepoints) > 0 {
+			fmt.Fprintln(e.stdout, c.tffName(m.Major))
+		}
+		if tsfcompile.Dynamic(m) {
+			fmt.Fprintln(e.stdout, c.tdfName())
+		}
+		if c.Depfile != "" {
+			fmt.Fprintln(e.stdout, c.Depfile)
+		}
+	}
+	if err := c.print(e, diags); err != nil {
+		return err
+	}
+	if diags.Failed() {
+		return exitCode(exitError)
+	}
+	return nil
 }
 
-// depRule is a make rule: the outputs depend on every input read.
-func depRule(outputs, inputs []string) []byte {
-	esc := func(names []string) string {
-		var out []string
-		for _, n := range names {
-			n = strings.ReplaceAll(n, "$", "$$")
-			n = strings.ReplaceAll(n, " ", `\ `)
-			n = strings.ReplaceAll(n, "#", `\#`)
-			out = append(out, n)
-		}
-		return strings.Join(out, " ")
+// tffName is the TFF to write: TRC00xx.TFF in --out-dir, --tff-dir or the
+// current directory.
+func (c *compileCmd) tffName(major uint16) string {
+	dir := c.OutDir
+	if dir == "" {
+		dir = c.TFFDir
 	}
-	return []byte(esc(outputs) + ": " + esc(inputs) + "\n")
+	return filepath.Join(dir, tsfcompile.TFFName(major))
+}
+
+// tdfName is the TDF to write: -o, or the TSF's name with .TDF (in
+// --out-dir when given, else beside the TSF, as TRCUST does).
+func (c *compileCmd) tdfName() string {
+	name := tdfgen.FileName(c.File, c.Output)
+	if c.Output == "" && c.OutDir != "" {
+		name = filepath.Join(c.OutDir, filepath.Base(name))
+	}
+	return name
+}
+
+// depRule is the depfile's text: one make rule saying that the targets
+// depend on the TSF and every other input read, then an empty rule for
+// each other input (as gcc -MP writes), so that make does not stop when a
+// module or MAP file the last compile read has since been deleted; the
+// compile then runs again and finds what is there now.
+func depRule(targets []string, tsfName string, inputs []string) []byte {
+	var b strings.Builder
+	b.WriteString(depNames(targets) + ": " + depNames(append([]string{tsfName}, inputs...)) + "\n")
+	for _, in := range inputs {
+		b.WriteString("\n" + depNames([]string{in}) + ":\n")
+	}
+	return []byte(b.String())
+}
+
+// depNames escapes names for a make rule and joins them with blanks.
+func depNames(names []string) string {
+	var out []string
+	for _, n := range names {
+		n = strings.ReplaceAll(n, "$", "$$")
+		n = strings.ReplaceAll(n, " ", `\ `)
+		n = strings.ReplaceAll(n, "#", `\#`)
+		out = append(out, n)
+	}
+	return strings.Join(out, " ")
 }

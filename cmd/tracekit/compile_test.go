@@ -36,7 +36,7 @@ func TestCompileWritesTFFAndDepfile(t *testing.T) {
 		t.Errorf("wrote %s", got)
 	}
 	rule, _ := os.ReadFile(dep)
-	if want := filepath.Join(out, "TRC00C2.TFF") + ": ../../testdata/example.tsf\n"; string(rule) != want {
+	if want := filepath.Join(out, "TRC00C2.TFF") + " " + dep + ": ../../testdata/example.tsf\n"; string(rule) != want {
 		t.Errorf("depfile %q, want %q", rule, want)
 	}
 	status, stdout, _ := runCLI("dump", "--json", filepath.Join(out, "TRC00C2.TFF"))

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 
@@ -18,12 +19,13 @@ import (
 type dumpCmd struct {
 	JSON bool   `name:"json" xor:"view" help:"Print JSON (for a TDF: the schema is docs/tdf-dump.schema.json)."`
 	TSF  bool   `name:"tsf" xor:"view" help:"Print a TSF source listing: for a TFF one that compiles back to the same bytes (IBM's TFFLST); for a TDF what can be read back from the RPN programs (IBM's TDFLST)."`
-	Map  string `name:"map" placeholder:"FILE" help:"For --tsf of a TDF: the module's MAP file, to name symbols."`
-	File string `arg:"" name:"file" help:"A TFF or TDF file."`
+	Map  string `name:"map" placeholder:"FILE" completion-predictor:"map" help:"For --tsf of a TDF: the module's MAP file, to name symbols."`
+	File string `arg:"" name:"file" completion-predictor:"tfftdf" help:"A TFF or TDF file."`
 }
 
-// Run prints the file. A damaged TFF is printed as far as it can be read,
-// its problems go to standard error, and the status is 1.
+// Run prints the file. A damaged TFF or TDF is printed as far as it can be
+// read, its problems go to standard error with their byte offsets, and the
+// status is 1.
 func (c *dumpCmd) Run(e *env) error {
 	data, err := os.ReadFile(c.File)
 	if err != nil {
@@ -38,11 +40,32 @@ func (c *dumpCmd) Run(e *env) error {
 	return fmt.Errorf("%s: not a file tracekit can dump (no TFF or TDF signature)", c.File)
 }
 
+// tdf prints a TDF. A damaged one is printed as far as it was read (the
+// header, the lists, the records before the problem), then the problem
+// with its byte offset, and the status is 1.
 func (c *dumpCmd) tdf(e *env, data []byte) error {
-	f, err := tdf.Parse(data)
-	if err != nil {
-		return fmt.Errorf("%s: %w", c.File, err)
+	f, perr := tdf.ParsePartial(data)
+	if f != nil {
+		if err := c.printTDF(e, f); err != nil {
+			return err
+		}
 	}
+	if perr != nil {
+		var fe *tdf.FormatError
+		if errors.As(perr, &fe) {
+			fmt.Fprintf(e.stderr, "%s: offset 0x%X: error: %s\n", c.File, fe.Off, fe.Msg)
+		} else {
+			fmt.Fprintf(e.stderr, "%s: error: %v\n", c.File, perr)
+		}
+		if f != nil {
+			fmt.Fprintf(e.stderr, "%s: printed the %d tracepoints read before the problem\n", c.File, len(f.Tracepoints))
+		}
+		return exitCode(exitError)
+	}
+	return nil
+}
+
+func (c *dumpCmd) printTDF(e *env, f *tdf.File) error {
 	switch {
 	case c.JSON:
 		out, err := json.Marshal(f)
@@ -60,6 +83,8 @@ func (c *dumpCmd) tdf(e *env, data []byte) error {
 			}
 			diags.WriteText(e.stderr)
 			names = lxmap.NewSymbols(m, false)
+		} else if len(f.Tracepoints) > 0 {
+			fmt.Fprintf(e.stderr, "%s: note: without --map the TP= names are invented from object and offset (.objN_OFFSET) and will not compile; give the module's MAP file with --map\n", c.File)
 		}
 		l, err := tsflist.TDF(f, names)
 		return tsflist.Write(e.stdout, l, err)
@@ -78,15 +103,18 @@ func (c *dumpCmd) tff(e *env, data []byte) error {
 			_, err = e.stdout.Write(out)
 		}
 	case c.TSF:
-		if len(problems) == 0 {
-			l, lerr := tsflist.TFF(f)
-			err = tsflist.Write(e.stdout, l, lerr)
-		}
+		// The records that could be read; with problems, the listing no
+		// longer compiles back to the file's bytes (said below).
+		l, lerr := tsflist.TFF(f)
+		err = tsflist.Write(e.stdout, l, lerr)
 	default:
 		err = f.WriteText(e.stdout)
 	}
 	for _, p := range problems {
 		fmt.Fprintf(e.stderr, "%s: offset 0x%X: error: %s\n", c.File, p.Off, p.Msg)
+	}
+	if len(problems) > 0 {
+		fmt.Fprintf(e.stderr, "%s: printed the %d records that could be read\n", c.File, len(f.Records))
 	}
 	if err != nil {
 		return err

@@ -20,10 +20,10 @@ import (
 type formatCmd struct {
 	diagFlags
 	progressFlags
-	TFFPath []string `name:"tff-path" sep:":" placeholder:"DIR:DIR" help:"Directories to find TRC00xx.TFF in, by the major code of each record, as TRACEFMT does."`
-	TFF     []string `name:"tff" placeholder:"FILE" help:"TFF files to use (before --tff-path)."`
+	TFFPath []string `name:"tff-path" sep:":" placeholder:"DIR:DIR" help:"Directories to find TRC00xx.TFF in, by the major code of each record, as TRACEFMT does; the current directory is looked in after them."`
+	TFF     []string `name:"tff" placeholder:"FILE" completion-predictor:"tff" help:"TFF files to use (before --tff-path)."`
 	Format  string   `name:"format" enum:"text,jsonl" default:"text" help:"text: one block per record; jsonl: normalized records with the formatted lines."`
-	Files   []string `arg:"" name:"file" help:"STDA or TRACEFMT save files, told apart by content."`
+	Files   []string `arg:"" name:"file" completion-predictor:"buffer" help:"STDA or TRACEFMT save files, told apart by content."`
 }
 
 // formats finds a record's format in the TFFs given and along the TFF
@@ -81,7 +81,9 @@ func (f *formats) Lookup(major uint8, minor uint16) (*formatter.Format, bool) {
 // 1 when a file could not be read at all.
 func (c *formatCmd) Run(e *env) error {
 	var diags diag.List
-	fs := &formats{dirs: c.TFFPath, majors: map[uint8]map[uint16]*formatter.Format{}, diags: &diags}
+	// TRC00xx.TFF along --tff-path, then in the current directory.
+	dirs := append(append([]string{}, c.TFFPath...), ".")
+	fs := &formats{dirs: dirs, majors: map[uint8]map[uint16]*formatter.Format{}, diags: &diags}
 	for _, name := range c.TFF {
 		t, err := tff.Open(name)
 		if err != nil {

@@ -65,6 +65,11 @@ func TestFormat(t *testing.T) {
 			t.Errorf("%v: %s", err, l)
 		}
 	}
+	// Without --tff-path, TRC0030.TFF is found in the current directory.
+	t.Chdir(dir)
+	if status, text2, _ := runCLI("format", buf); status != exitOK || text2 != text {
+		t.Errorf("format in the TFF's directory: status %d, output differs: %v", status, text2 != text)
+	}
 	// The same buffer through tracekit records.
 	status, recs, _ := runCLI("records", buf)
 	if status != exitOK || strings.Count(recs, "\n") != 4 || !strings.Contains(recs, `"dialect":"stda"`) {

@@ -23,16 +23,17 @@ type cli struct {
 	Check    checkCmd    `cmd:"" help:"Check Trace Source Files and print their diagnostics; write nothing."`
 	Compile  compileCmd  `cmd:"" help:"Compile a Trace Source File into its TRC00xx.TFF (and, for dynamic tracepoints, its TDF)."`
 	Combine  combineCmd  `cmd:"" help:"Combine TFF files of one major code into one (TRCUST /C=)."`
-	Dump     dumpCmd     `cmd:"" help:"Print a TFF readably, as JSON, or as a TSF listing."`
+	Dump     dumpCmd     `cmd:"" help:"Print a TFF or a TDF readably (TDF programs disassembled), as JSON, or as a TSF listing."`
 	Format   formatCmd   `cmd:"" help:"Format STDA trace buffers and TRACEFMT save files through their TFFs (a modern TRACEFMT)."`
 	Simulate simulateCmd `cmd:"" help:"Run a TDF's trace programs against a described machine state into a trace buffer."`
-	Records  recordsCmd  `cmd:"" help:"Read traces (OS/2 STRACE, Windows strace, Hitachi PRF) as normalized records."`
+	Records  recordsCmd  `cmd:"" help:"Read traces in any dialect (${dialects}) as normalized records."`
 	Stats    statsCmd    `cmd:"" help:"Count calls, errors and durations per event (like strace -c), for any dialect."`
 	Tree     treeCmd     `cmd:"" help:"Print the process (and thread) tree of a trace: fork/clone/execve, exits and signals."`
 	Dialects dialectsCmd `cmd:"" help:"List the trace dialects tracekit reads."`
-	Generate generateCmd `cmd:"" help:"Write synthetic input of a trace dialect, for benchmarks."`
+	Generate generateCmd `cmd:"" help:"Write synthetic input of a trace dialect (${generated_dialects}), for benchmarks."`
 	AST      astCmd      `cmd:"" name:"ast" help:"Dump the syntax tree of a file (kr/pretty), positions included."`
 
+	Help       helpCmd                   `cmd:"" help:"Print the help of a command: tracekit help CMD."`
 	Completion kongcompletion.Completion `cmd:"" help:"Print the shell code that turns on tab completion: tracekit completion -c bash|zsh|fish."`
 	Version    kong.VersionFlag          `name:"version" help:"Print the module version and the revision tracekit was built from, and exit."`
 }
@@ -90,13 +91,14 @@ func runSignals(args []string, stdin io.Reader, stdout, stderr io.Writer, sig <-
 		kong.ConfigureHelp(kong.HelpOptions{Compact: true}),
 		kong.Vars{"version": version()},
 		kong.Help(helpWithStatuses),
+		dialectVars(),
 	)
 	if err != nil {
 		fmt.Fprintln(stderr, "tracekit:", err)
 		return exitUsage
 	}
 	// A shell asking for completions (COMP_LINE set) is answered here.
-	kongcompletion.Register(parser)
+	kongcompletion.Register(parser, kongcompletion.WithPredictors(completionPredictors()))
 	if exited {
 		return status
 	}

@@ -19,7 +19,8 @@ import (
 // is read in: every file of the shared corpus that a dialect recognises and
 // reads records from,
 // the repository's hand-written fixtures of the dialects the corpus has no
-// file of (winstrace, prf, prfcsv: no public sample exists), and an STDA
+// file of (winstrace, prf, prfcsv: no public sample exists; found by
+// detecting the dialect of every fixture of lower/dialect), and an STDA
 // and its TRACEFMT save file built here. It fails when a registered dialect
 // has no input, so that a new dialect is checked too.
 func formatInputs(t *testing.T) map[string]string {
@@ -50,15 +51,25 @@ func formatInputs(t *testing.T) map[string]string {
 		}
 		return nil
 	})
-	for _, p := range []string{
-		"../../lower/dialect/winstrace/testdata/pairs.wst",
-		"../../lower/dialect/winstrace/testdata/threads.wst",
-		"../../lower/dialect/winstrace/testdata/forms.wst",
-		"../../lower/dialect/prf/testdata/same.prf",
-		"../../lower/dialect/prf/testdata/older.prf",
-		"../../lower/dialect/prf/testdata/same.csv",
-	} {
-		add(p)
+	// The lowerings' own fixtures, for the dialects the corpus has no file
+	// of (and a new dialect, without an edit here).
+	covered := map[string]bool{}
+	for _, d := range inputs {
+		covered[d] = true
+	}
+	fixtures, _ := filepath.Glob("../../lower/dialect/*/testdata/*")
+	for _, p := range fixtures {
+		switch filepath.Ext(p) {
+		case ".diag", ".jsonl", ".md":
+			continue
+		}
+		if st, err := os.Stat(p); err != nil || !st.Mode().IsRegular() || strings.HasPrefix(filepath.Base(p), "bad.") {
+			continue
+		}
+		head, _ := os.ReadFile(p)
+		if d, err := dialect.Detect(p, head); err == nil && !covered[d.Name] {
+			add(p)
+		}
 	}
 	dir := t.TempDir()
 	w, err := stda.NewWriter(stda.FormatNew, 256)

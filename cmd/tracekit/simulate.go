@@ -10,8 +10,8 @@ import (
 
 // simulateCmd is "tracekit simulate --tdf X.TDF --state STATE.json -o OUT".
 type simulateCmd struct {
-	TDF       string `name:"tdf" required:"" placeholder:"FILE" help:"The TDF whose trace programs run."`
-	State     string `name:"state" required:"" placeholder:"FILE" help:"The machine state and the hits (docs/simulate.md)."`
+	TDF       string `name:"tdf" required:"" placeholder:"FILE" completion-predictor:"tdf" help:"The TDF whose trace programs run."`
+	State     string `name:"state" required:"" placeholder:"FILE" completion-predictor:"json" help:"The machine state and the hits (docs/simulate.md)."`
 	Output    string `short:"o" name:"output" required:"" placeholder:"FILE" help:"The trace buffer to write."`
 	Format    string `name:"format" enum:"stda,save" default:"stda" help:"stda: a bare trace buffer; save: a TRACEFMT save file."`
 	OldFormat bool   `name:"old-format" help:"Write the old STDA format (2-byte time stamps) instead of the new one."`

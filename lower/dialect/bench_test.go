@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/tracekit/tracekit/lower/dialect"
-	"github.com/tracekit/tracekit/lower/dialect/gen"
 	"github.com/tracekit/tracekit/lower/record"
 )
 
@@ -21,7 +20,7 @@ func benchRecords(b *testing.B, name string) { benchRecordsFormat(b, name, "json
 // benchRecordsFormat is benchRecords with the output in the named format.
 func benchRecordsFormat(b *testing.B, name, format string) {
 	var in bytes.Buffer
-	if err := gen.Generate(name, &in, benchSize); err != nil {
+	if err := dialect.Generate(name, &in, benchSize); err != nil {
 		b.Fatal(err)
 	}
 	data := in.Bytes()

@@ -9,10 +9,12 @@ package dialect
 
 import (
 	"fmt"
+	"io"
 	"path"
 	"strings"
 
 	"github.com/tracekit/tracekit/lower/dialect/buffer"
+	"github.com/tracekit/tracekit/lower/dialect/gen"
 	"github.com/tracekit/tracekit/lower/dialect/lowering"
 	"github.com/tracekit/tracekit/lower/dialect/os2strace"
 	"github.com/tracekit/tracekit/lower/dialect/prf"
@@ -25,18 +27,27 @@ import (
 type Dialect = lowering.Dialect
 
 // registry lists the dialects, the more specific sniffers first. This is
-// the one place a dialect is registered.
+// the one place a dialect is registered: the command line's help, its
+// completion, "tracekit dialects" and "tracekit generate", and the tests
+// that run every dialect, all take the list from here.
 func registry() []Dialect {
 	return []Dialect{
-		os2strace.Strace(),
-		os2strace.MTE(),
-		winstrace.Dialect(),
-		prf.Dump(),
-		prf.CSV(),
-		strace.Dialect(),
+		generated(os2strace.Strace(), gen.OS2Strace),
+		generated(os2strace.MTE(), gen.OS2MTE),
+		generated(winstrace.Dialect(), gen.WinStrace),
+		generated(prf.Dump(), gen.PRF),
+		generated(prf.CSV(), gen.PRFCSV),
+		generated(strace.Dialect(), gen.Strace),
 		buffer.STDA(),
 		buffer.SaveFile(),
 	}
+}
+
+// generated sets the generator of a dialect whose generator is in package
+// gen (a new dialect sets its own Generate in its entry).
+func generated(d Dialect, g func(io.Writer, int64) error) Dialect {
+	d.Generate = g
+	return d
 }
 
 // List returns the registered dialects in registry order.
@@ -49,6 +60,28 @@ func Names() []string {
 		names = append(names, d.Name)
 	}
 	return names
+}
+
+// Generated returns the names of the dialects with a generator, in
+// registry order.
+func Generated() []string {
+	var names []string
+	for _, d := range registry() {
+		if d.Generate != nil {
+			names = append(names, d.Name)
+		}
+	}
+	return names
+}
+
+// Generate writes about size bytes (never more) of valid synthetic input of
+// the named dialect to w.
+func Generate(name string, w io.Writer, size int64) error {
+	d, ok := Lookup(name)
+	if !ok || d.Generate == nil {
+		return fmt.Errorf("no generator for dialect %q (have %s)", name, strings.Join(Generated(), ", "))
+	}
+	return d.Generate(w, size)
 }
 
 // Lookup returns the dialect of the given name.
@@ -99,7 +132,7 @@ func Detect(name string, head []byte) (Dialect, error) {
 		if len(byName) == 1 {
 			return byName[0], nil
 		}
-		return Dialect{}, fmt.Errorf("cannot tell the dialect: the content looks like none of %s and no file pattern decides; give one with --dialect", strings.Join(Names(), ", "))
+		return Dialect{}, fmt.Errorf("cannot tell the dialect: the content looks like no registered dialect's and no file pattern decides; give one with --dialect (\"tracekit dialects\" lists them)")
 	}
 	for _, d := range sniffed {
 		if Matches(d, name) {

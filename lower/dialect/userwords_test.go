@@ -13,7 +13,6 @@ import (
 
 	"github.com/tracekit/tracekit/ast/corpus"
 	"github.com/tracekit/tracekit/ast/diag"
-	"github.com/tracekit/tracekit/lower/dialect/gen"
 	"github.com/tracekit/tracekit/lower/record"
 	"github.com/tracekit/tracekit/lower/tsfcheck"
 	"github.com/tracekit/tracekit/lower/tsfcompile"
@@ -92,7 +91,7 @@ func TestDiagnosticsInUserWords(t *testing.T) {
 			continue
 		}
 		var buf bytes.Buffer
-		gen.Generate(d.Name, &buf, 16<<10)
+		Generate(d.Name, &buf, 16<<10)
 		data := buf.Bytes()
 		for i := 7; i < len(data); i += 97 {
 			data[i] = byte(i * 31)

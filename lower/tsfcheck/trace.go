@@ -61,7 +61,11 @@ type traceState struct {
 
 func (c *checker) trace(t *tsf.Trace) {
 	c.traces++
-	if c.firstTrace == nil {
+	// Whether TRACE statements give MINOR is decided by the first one the
+	// parser could read: a first TRACE broken by a syntax error (a MINOR
+	// that is not a number) would otherwise make every later MINOR an
+	// error of its own, a cascade from one mistake.
+	if c.firstTrace == nil && !t.Broken {
 		c.firstTrace = t
 		for _, f := range t.Fields {
 			if _, ok := f.(*tsf.Minor); ok {
@@ -290,7 +294,7 @@ func (c *checker) minor(s *traceState, f *tsf.Minor) {
 	case f.Bad != nil:
 		d := c.err(s, tsf.ErrMinorMissing, f.Bad, f.End)
 		d.Detail = fmt.Sprintf("%q is not a number", f.Bad.Text)
-	case !c.minorMode:
+	case !c.minorMode && c.firstTrace != nil:
 		// IBM's behaviour (TRCUST 3.05A, from the differential harness):
 		// after a first TRACE without MINOR the keyword is unexpected,
 		// quoted as written, and the tracepoint dropped.
@@ -599,6 +603,36 @@ func (c *checker) fmtChecks(s *traceState) {
 		d := c.at(tsf.WarnFmtPrefix, s.fmts[0], s.fmts[0].End)
 		d.Detail = fmt.Sprintf("%d %%P, %d memory statements", prefixes, s.mems)
 	}
+	// %R reads an item's prefix itself; %U prints every byte left, prefixes
+	// included, on purpose (docs/formatter.md).
+	readers, dumps := 0, false
+	for _, f := range s.fmts {
+		r, u := prefixReaders(f.Text.Value)
+		readers += r
+		dumps = dumps || u
+	}
+	if !dumps && prefixes+readers < s.mems && len(s.fmts) > 0 && !(s.tp.TPField != nil && s.tp.Static()) {
+		d := c.at(tsf.WarnFmtNoPrefix, s.fmts[0], s.fmts[0].End)
+		d.Detail = fmt.Sprintf("%d %%P, %d memory statements; put %%P before the control of each memory item", prefixes, s.mems)
+	}
+}
+
+// prefixReaders counts the %R controls of an FMT text (each reads a memory
+// item's prefix when no %P did) and says whether it has a %U.
+func prefixReaders(text string) (r int, u bool) {
+	for i := 0; i+1 < len(text); i++ {
+		if text[i] != '%' {
+			continue
+		}
+		switch text[i+1] {
+		case 'R', 'r':
+			r++
+		case 'U', 'u':
+			u = true
+		}
+		i++ // "%%" is one character
+	}
+	return r, u
 }
 
 // fmtControls checks one FMT string and returns how many %P it holds. The

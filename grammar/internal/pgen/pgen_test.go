@@ -29,7 +29,11 @@ func TestGeneratedUpToDate(t *testing.T) {
 			continue
 		}
 		if !bytes.Equal(got, want) {
-			t.Errorf("%s is stale: run go generate ./%s", f, filepath.ToSlash(strings.TrimPrefix(dir, "../../")))
+			// The command as it runs from the module's root.
+			root, _ := filepath.Abs(filepath.Join("..", "..", ".."))
+			abs, _ := filepath.Abs(dir)
+			rel, _ := filepath.Rel(root, abs)
+			t.Errorf("%s is stale: run go generate ./%s (from the module's root)", f, filepath.ToSlash(rel))
 		}
 	}
 }

@@ -1,6 +1,7 @@
-// Package gen writes valid synthetic input for each dialect, of a given
-// size, for benchmarks and for comparing tracekit with wc -l on large
-// files. The output is deterministic: the same call writes the same bytes.
+// Package gen writes valid synthetic input for the line dialects, of a
+// given size, for benchmarks and for comparing tracekit with wc -l on large
+// files. The registry (lower/dialect) sets each function as its dialect's
+// Generate; dialect.Generate calls one by name. The output is deterministic: the same call writes the same bytes.
 // It is synthetic: made from the format descriptions, not from real traces.
 package gen
 
@@ -8,39 +9,8 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-	"sort"
 	"strings"
 )
-
-// generators maps a dialect name to its generator.
-var generators = map[string]func(io.Writer, int64) error{
-	"os2strace": OS2Strace,
-	"os2mte":    OS2MTE,
-	"winstrace": WinStrace,
-	"prf":       PRF,
-	"prfcsv":    PRFCSV,
-	"strace":    Strace,
-}
-
-// Dialects returns the dialects Generate knows, sorted.
-func Dialects() []string {
-	var names []string
-	for n := range generators {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
-}
-
-// Generate writes about n bytes (never more) of valid input in the named
-// dialect to w.
-func Generate(dialect string, w io.Writer, n int64) error {
-	g, ok := generators[dialect]
-	if !ok {
-		return fmt.Errorf("no generator for dialect %q (have %s)", dialect, strings.Join(Dialects(), ", "))
-	}
-	return g(w, n)
-}
 
 // rng is a small deterministic generator (64-bit LCG, high bits out).
 type rng uint64

@@ -118,6 +118,12 @@ type Dialect struct {
 	// NewParser, lowers a whole input at once. The registry reads at most
 	// MaxBinary bytes of it.
 	Binary func(cfg Config, data []byte, out Output) error
+	// Generate, when set, writes about size bytes (never more) of valid
+	// synthetic input of the dialect to w, the same bytes on every call:
+	// "tracekit generate", the benchmarks and the tests that compare the
+	// parallel path with one core use it. A dialect without one is tested
+	// on its testdata only.
+	Generate func(w io.Writer, size int64) error
 }
 
 // MaxBinary is the most a binary dialect's input may hold.

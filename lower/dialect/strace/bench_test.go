@@ -23,7 +23,7 @@ func (o *countOutput) Diag(diag.Diagnostic, int)   { o.diags++ }
 // line costs.
 func BenchmarkLower(b *testing.B) {
 	var in bytes.Buffer
-	if err := gen.Generate("strace", &in, 1<<20); err != nil {
+	if err := gen.Strace(&in, 1<<20); err != nil {
 		b.Fatal(err)
 	}
 	var lines []string

@@ -1,0 +1,50 @@
+package lxmap
+
+import (
+	"testing"
+
+	"github.com/tracekit/tracekit/grammar/mapfile"
+)
+
+// TestSyntheticMap runs without the shared corpus: on the hand-written wlink
+// MAP of grammar/mapfile's testdata (synthetic), every public symbol with an
+// address is found by Lookup at that address, Symbol names it (or a name at
+// the same address) with the distance from it, and Next steps from each
+// address to the following one of the same object.
+func TestSyntheticMap(t *testing.T) {
+	m, _, err := mapfile.ParseFile("../../../grammar/mapfile/testdata/synthetic_wlink.map")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := NewSymbols(m, false)
+	if len(s.byAddr) < 3 {
+		t.Fatalf("only %d public symbols with an address", len(s.byAddr))
+	}
+	for i, p := range s.byAddr {
+		obj, off := uint32(p.Addr.Seg), p.Addr.Off
+		if o, f, ok := s.Lookup(p.Name); !ok || o != obj || f != off {
+			t.Errorf("Lookup(%q) = %d:%#x %v, want %d:%#x", p.Name, o, f, ok, obj, off)
+		}
+		name, dist, ok := s.Symbol(obj, off+3)
+		if o, f, _ := s.Lookup(name); !ok || dist < 3 || o != obj || f+dist != off+3 {
+			t.Errorf("Symbol(%d:%#x) = %q+%d %v", obj, off+3, name, dist, ok)
+		}
+		next, ok := s.Next(obj, off)
+		want, wantOK := uint32(0), false
+		for _, q := range s.byAddr[i+1:] {
+			if uint32(q.Addr.Seg) == obj && q.Addr.Off > off {
+				want, wantOK = q.Addr.Off, true
+				break
+			}
+		}
+		if next != want || ok != wantOK {
+			t.Errorf("Next(%d:%#x) = %#x %v, want %#x %v", obj, off, next, ok, want, wantOK)
+		}
+	}
+	if _, _, ok := s.Lookup("no_such_symbol"); ok {
+		t.Error("Lookup found a name the map does not hold")
+	}
+	if _, _, ok := s.Symbol(0x7FFF, 0); ok {
+		t.Error("Symbol named an address in an object the map does not have")
+	}
+}
