@@ -317,7 +317,7 @@ type Array struct {
 }
 
 // Op is an operator applied to operands: a flag set "A|B|C" (Op "|", three
-// operands; none for the empty set "c_iflag="), alternatives strace could
+// operands; the empty set "c_iflag=" is the Int 0 with no Text), alternatives strace could
 // not tell apart "SNDCTL_TMR_START or TCSETS" (Op "or"), an operand after
 // an operator with nothing before it (-X raw "|0x800", the "=> {...}" a
 // resumed half starts with: the first operand is Elided), "WIFEXITED(s) && WEXITSTATUS(s) == 0", a bit set's complement

@@ -1162,8 +1162,8 @@ func (c *converter) list(elems []*elem, topLevel bool) []*sast.Arg {
 				if e.Assign != nil {
 					a.Value, a.Comment = c.operands(e.Assign.Left, e.Assign.Right)
 				} else {
-					// "c_iflag=": a flag set with no flag set.
-					a.Value = c.newOp(c.At(c.skipSpace(c.Pos(e.Pos).Offset-c.Base.Offset)), "|")
+					// "c_iflag=": a flag set with no flag set, 0.
+					a.Value = c.nodes.int(sast.Int{Pos: a.Pos})
 				}
 			} else {
 				a.Value, a.Comment = c.operands(e.Left, e.Right)

@@ -131,7 +131,6 @@ type clockState struct {
 type secondsState struct {
 	seen     bool
 	relative bool  // -r: each stamp counts from the previous line
-	origin   int64 // -ttt: the first stamp, ns since the epoch
 	sum      int64 // -r: the stamps added up
 }
 
@@ -209,11 +208,17 @@ func (l *Lowerer) instant(ln *sast.Line) *recBuf {
 		r.setAttr("text", b.Text)
 		if b.Verb != "" {
 			r.pid = b.Process
-			r.rec.PID = &r.pid
+			r.rec.PID, r.rec.TID = &r.pid, &r.pid
 		}
 		return r
 	}
 	return nil
+}
+
+// message is the record of strace's own message written into a line.
+func (l *Lowerer) message(ln *sast.Line, m *sast.Message) *recBuf {
+	msg := sast.Line{Pos: ln.Pos, Time: ln.Time, Body: m}
+	return l.instant(&msg)
 }
 
 func (l *Lowerer) key(ln *sast.Line) uint64 {
@@ -241,16 +246,22 @@ func (l *Lowerer) base(ln *sast.Line, event string, phase record.Phase) *recBuf 
 	switch {
 	case ln.PIDForm != sast.NoPID:
 		b.pid = ln.PID
-		r.PID = &b.pid
+		r.PID, r.TID = &b.pid, &b.pid // the Joiner sets the thread group
 	case l.filePID != nil:
 		b.pid = *l.filePID
-		r.PID = &b.pid
+		r.PID, r.TID = &b.pid, &b.pid
 	}
 	if ln.Time != nil {
 		r.Time = ln.Time.Text // the Joiner sets TSNs
 	}
 	if ln.IP != "" {
 		b.setAttr("ip", ln.IP)
+	}
+	if ln.Comm != "" {
+		r.Process = ln.Comm
+	}
+	if ln.HasNr {
+		b.setAttr("nr", ln.Nr)
 	}
 	return b
 }
@@ -261,10 +272,13 @@ const (
 	epochMin = int64(1e8) * 1e9 // -ttt stamps are after 1973; smaller ones are -r
 )
 
-// ns is the distance of a time stamp (its form and its Ns) from the first
-// one, in nanoseconds. Times of day (-t, -tt) that go back by more than 12
-// hours have passed midnight. Seconds before 1973 are -r (since the
-// previous line) and are added up; others are -ttt (since the epoch).
+// ns is ts_ns of a time stamp (its form and its Ns). Times of day (-t,
+// -tt) count from the first one, in nanoseconds (the date is not in the
+// trace); those that go back by more than 12 hours have passed midnight.
+// Seconds before 1973 are -r (since the previous line) and are added up,
+// from 0 at the first; others are -ttt or --timestamps=unix (since the
+// epoch) and are kept as they are, so that the timeline shows the real date
+// and two logs of one run line up.
 func (st *stamps) ns(form sast.TimeForm, tns int64) int64 {
 	switch form {
 	case sast.ClockTime:
@@ -284,17 +298,17 @@ func (st *stamps) ns(form sast.TimeForm, tns int64) int64 {
 		s := &st.secs
 		if !s.seen {
 			s.seen, s.relative = true, tns < epochMin
-			if !s.relative {
-				s.origin = tns
-			}
 			s.sum = 0
+			if !s.relative {
+				return tns
+			}
 			return 0
 		}
 		if s.relative {
 			s.sum += tns
 			return s.sum
 		}
-		return tns - s.origin
+		return tns // -ttt, --timestamps=unix: since the epoch, kept
 	}
 }
 
