@@ -541,7 +541,8 @@ func (lp *LineParser) Line(pos ast.Pos, text string) (*sast.Line, diag.List) {
 
 func (lp *LineParser) line(pos ast.Pos, text string, nodes *nodes) (*sast.Line, diag.List) {
 	c := &converter{Converter: lineconv.Converter{Base: pos}, text: text, nodes: nodes}
-	if isRest(text) {
+	si := strings.Index(text, "strace: ")
+	if isRest(text, si) {
 		return c.rest(lineconv.Parse(lp.Reference, restParser, &lp.restGen, text, &lp.rest))
 	}
 	if k, ok := tableKind(text); ok {
@@ -551,7 +552,7 @@ func (lp *LineParser) line(pos ast.Pos, text string, nodes *nodes) (*sast.Line, 
 	// strace's own message in the middle of the line: the line is parsed
 	// up to it, as a call broken off there.
 	var inline *sast.Message
-	if i := inlineMessage(text); i > 0 {
+	if i := inlineMessage(text, si); i > 0 {
 		inline = message(c.At(i), text[i:])
 		text = text[:i] + " <unfinished ...>"
 		c.text = text
@@ -616,14 +617,14 @@ func (c *converter) bracketed(l *sast.Line, ip *ipTok) {
 	}
 }
 
-// inlineMessage returns the offset of strace's own "Process N attached"
+// inlineMessage returns, given the offset i of "strace: " in text (-1:
+// none), the offset of strace's own "Process N attached"
 // or "detached" message written into the middle of a line (strace writes
 // its messages to stderr; where the trace goes there too, a message cuts
 // the line it comes in), or -1. strace names itself as it was started:
 // "strace: " or "/usr/bin/strace: ".
-func inlineMessage(text string) int {
-	i := strings.Index(text, "strace: Process ")
-	if i <= 0 {
+func inlineMessage(text string, i int) int {
+	if i <= 0 || !strings.HasPrefix(text[i:], "strace: Process ") {
 		return -1
 	}
 	// The name starts after the last blank before it; a path starts at
@@ -650,19 +651,20 @@ func isProcessMessage(s string) bool {
 	return len(f) >= 3 && f[0] == "Process" && isDigits(f[1]) && (f[2] == "attached" || f[2] == "detached")
 }
 
-// isRest reports whether text is a line of the rest grammar: a "strace: "
+// isRest reports whether text, where "strace: " is at i (-1: nowhere),
+// is a line of the rest grammar: a "strace: "
 // message (also under the path strace was started with), a stack frame
 // ("> ..." or ">" after blanks) or a line of a hex dump (" | ...").
-func isRest(text string) bool {
-	if i := strings.Index(text, "strace: "); i >= 0 && (i == 0 || text[0] == '/' && strings.HasSuffix(text[:i], "/") && strings.IndexAny(text[:i], " \t") < 0) {
+func isRest(text string, i int) bool {
+	if i >= 0 && (i == 0 || text[0] == '/' && strings.HasSuffix(text[:i], "/") && strings.IndexAny(text[:i], " \t") < 0) {
 		return true
 	}
-	i := 0
-	for i < len(text) && (text[i] == ' ' || text[i] == '\t') {
-		i++
+	b := 0
+	for b < len(text) && (text[b] == ' ' || text[b] == '\t') {
+		b++
 	}
-	t := text[i:]
-	return strings.HasPrefix(t, "> ") || t == ">" || i > 0 && strings.HasPrefix(t, "| ")
+	t := text[b:]
+	return strings.HasPrefix(t, "> ") || t == ">" || b > 0 && strings.HasPrefix(t, "| ")
 }
 
 // message is strace's message text, after "strace: ".
@@ -727,8 +729,26 @@ func tableKind(text string) (sast.TableKind, bool) {
 		}
 		return 0, false
 	}
+	// Only letters, digits, '_', '.' and blanks (a quick refusal of
+	// every other line, with no allocation), then the words.
+	for i := 0; i < len(t); i++ {
+		b := t[i]
+		if !(b >= 'a' && b <= 'z' || b >= '0' && b <= '9' || b == '_' || b == '.' || b == ' ' || b == '\t' || b >= 'A' && b <= 'Z') {
+			return 0, false
+		}
+	}
 	words, numbers := 0, 0
-	for _, w := range strings.Fields(t) {
+	for i := 0; i < len(t); {
+		if t[i] == ' ' || t[i] == '\t' {
+			i++
+			continue
+		}
+		j := i
+		for j < len(t) && t[j] != ' ' && t[j] != '\t' {
+			j++
+		}
+		w := t[i:j]
+		i = j
 		words++
 		switch {
 		case isNumberWord(w):

@@ -53,9 +53,9 @@ type mrec struct {
 }
 
 type mArg struct {
-	Name string `json:"name"`
+	Name string      `json:"name"`
 	Int  json.Number `json:"int"`
-	Sym  string `json:"sym"`
+	Sym  string      `json:"sym"`
 }
 
 func lowerMatrix(t *testing.T, in string) ([]mrec, dialecttest.Result) {
@@ -142,6 +142,7 @@ func TestMatrix(t *testing.T) {
 var (
 	scanPrefix = regexp.MustCompile(`^(\[pid +\d+(<[^>]*>)?\] |\d+(<[^>]*>)? +)?([\d:.]+ +)?(\[ *\d+\] )?(\[[0-9a-f?]+\] )?`)
 	scanErrno  = regexp.MustCompile(`\) += -1 (E[A-Z0-9]+) `)
+	scanSigno  = regexp.MustCompile(`si_signo=(SIG[A-Z0-9]+)`)
 	scanMsg    = regexp.MustCompile(`(/usr/bin/)?strace: Process \d+ (attached|detached)`)
 )
 
@@ -176,6 +177,8 @@ func scanMatrix(t *testing.T, in string) mscan {
 		switch {
 		case strings.HasPrefix(line, "--- SIG"):
 			s.signals[strings.Fields(line)[1]]++
+		case strings.HasPrefix(line, "--- {"):
+			s.signals[scanSigno.FindStringSubmatch(line)[1]]++
 		case strings.HasPrefix(line, "+++ exited") || strings.HasPrefix(line, "+++ killed"):
 			s.exits++
 		case strings.HasPrefix(line, "<..."):

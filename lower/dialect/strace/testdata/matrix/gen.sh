@@ -10,7 +10,7 @@ B=$(mktemp -d)
 trap 'rm -rf "$B"' EXIT
 gcc -O1 -pthread -o "$B/work" src/work.c
 gcc -O1 -pthread -o "$B/threads" src/threads.c
-rm -f ./*.strace ./*.strace.* 
+find . -maxdepth 1 -name '*.strace*' ! -name 'synthetic-*' -exec rm -f {} +
 W="$B/work"
 # Each line: the name of the log, then strace's options.
 while read -r name opts; do
