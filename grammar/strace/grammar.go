@@ -265,15 +265,25 @@ type exitWord struct {
 // operator with no operand before it: the "=> {...}" that a resumed half
 // of clone3 starts with, the "|0x800" of -X raw.
 type elem struct {
-	Pos      lexer.Position
-	Comma    bool     `parser:"  @','"`
-	Left     *primary `parser:"| @@"`
-	Right    []*binop `parser:"  @@*"`
-	Eq       bool     `parser:"  ( @'='"`
-	Assign   *expr    `parser:"    @@? )?"`
-	Comment  *string  `parser:"| @Comment"`
-	Lead     *binop   `parser:"| @@"`
-	LeadRest []*binop `parser:"  @@*"`
+	Pos     lexer.Position
+	Comma   bool     `parser:"  @','"`
+	Left    *primary `parser:"| @@"`
+	Right   []*binop `parser:"  @@*"`
+	Eq      bool     `parser:"  ( @'='"`
+	Assign  *expr    `parser:"    @@? )?"`
+	Comment *string  `parser:"| @Comment"`
+	Lead    *lead    `parser:"| @@"`
+}
+
+// lead is the operators and operands of a value that starts with an
+// operator (a type of its own, so that an elem stays small).
+type lead struct {
+	Ops []*binop `parser:"@@+"`
+}
+
+// alts is the "or NAME" alternatives after a name.
+type alts struct {
+	Names []*ident `parser:"( 'or' @@ )+"`
 }
 
 // expr is operands joined by binary operators, precedence left to the
@@ -287,7 +297,6 @@ type expr struct {
 // binop is a binary operator and its right operand; the BinOp token is
 // every binary operator, so that one token type stands for them all.
 type binop struct {
-	Pos   lexer.Position
 	Op    string   `parser:"@BinOp"`
 	Right *primary `parser:"@@"`
 }
@@ -300,7 +309,7 @@ type primary struct {
 	Ident    *string  `parser:"( @Ident"`
 	Call     bool     `parser:"  ( @'('"`
 	CallArgs []*elem  `parser:"    @@* ')' )?"`
-	Or       []*ident `parser:"  ( 'or' @@ )*"`
+	Or       *alts    `parser:"  @@?"`
 	Number   *string  `parser:"| @Number"`
 	String   *string  `parser:"| @String"`
 	Trunc    bool     `parser:"  @'...'?"`
@@ -1169,7 +1178,7 @@ func (c *converter) list(elems []*elem, topLevel bool) []*sast.Arg {
 		case e.Lead != nil:
 			// An operand after an operator with nothing before it.
 			a := newArg(c.Pos(e.Pos), !comma && len(out) > 0)
-			a.Value, a.Comment = c.operands(&primary{}, append([]*binop{e.Lead}, e.LeadRest...))
+			a.Value, a.Comment = c.operands(&primary{Pos: e.Pos, Ops: leadMark}, e.Lead.Ops)
 			out = append(out, a)
 		default:
 			a := newArg(c.Pos(e.Pos), !comma && len(out) > 0)
@@ -1207,7 +1216,7 @@ func bareIdent(p *primary, right []*binop) (string, bool) {
 	}
 	if p.Open != nil && *p.Open == "[" && p.Close == "]" && len(p.Items) == 1 {
 		// The index of -v's c_cc=[[VINTR]=0x3, ...], kept as written.
-		if in := p.Items[0]; in.Left != nil && !in.Left.Call && len(in.Left.Or) == 0 && len(in.Left.Ops) == 0 && len(in.Right) == 0 && !in.Eq && in.Left.Comment == nil {
+		if in := p.Items[0]; in.Left != nil && !in.Left.Call && in.Left.Or == nil && len(in.Left.Ops) == 0 && len(in.Right) == 0 && !in.Eq && in.Left.Comment == nil {
 			switch {
 			case in.Left.Ident != nil:
 				return "[" + *in.Left.Ident + "]", true
@@ -1216,7 +1225,7 @@ func bareIdent(p *primary, right []*binop) (string, bool) {
 			}
 		}
 	}
-	if p.Ident == nil || len(p.Or) > 0 {
+	if p.Ident == nil || p.Or != nil {
 		return "", false
 	}
 	if !p.Call {
@@ -1272,16 +1281,16 @@ func (c *converter) expr(e *expr) sast.Value {
 // operands converts the operand left and the operators and operands right
 // of an expression, as expr does. It returns the value, and the comment
 // after it when it is a lone operand (a comment after an operand of an
-// operator goes to the operator's Comments). A left without Pos's line
-// (the zero primary) is the Elided operand before a leading operator.
+// operator goes to the operator's Comments). A left whose Ops are leadMark
+// is the Elided operand before a leading operator.
 func (c *converter) operands(left *primary, right []*binop) (sast.Value, string) {
 	if len(right) == 0 {
 		return c.unary(left), comment(left)
 	}
 	operands := make([]sast.Value, 0, len(right)+1)
 	var comments []string
-	if left.Pos.Line == 0 {
-		operands = append(operands, c.nodes.elide(c.Pos(right[0].Pos)))
+	if len(left.Ops) > 0 && &left.Ops[0] == &leadMark[0] {
+		operands = append(operands, c.nodes.elide(c.Pos(left.Pos)))
 	} else {
 		operands = append(operands, c.unary(left))
 		comments = addComment(comments, 0, comment(left))
@@ -1296,6 +1305,10 @@ func (c *converter) operands(left *primary, right []*binop) (sast.Value, string)
 	v, _ := c.climb(operands, comments, right, 0, 0)
 	return v, ""
 }
+
+// leadMark marks the primary that stands for nothing before a leading
+// operator (operands).
+var leadMark = []string{""}
 
 // comment is the text of the comment after a primary value, without /* */.
 func comment(p *primary) string {
@@ -1407,11 +1420,11 @@ func (c *converter) primary(p *primary) sast.Value {
 		return &sast.Float{Pos: pos, Text: *p.Float}
 	case p.String != nil:
 		return c.nodes.str(sast.String{Pos: pos, Text: *p.String, Value: unescape((*p.String)[1 : len(*p.String)-1]), Truncated: p.Trunc})
-	case p.Ident != nil && len(p.Or) > 0:
+	case p.Ident != nil && p.Or != nil:
 		// "SNDCTL_TMR_START or TCSETS": strace could not tell which.
-		alts := make([]sast.Value, 0, len(p.Or)+1)
+		alts := make([]sast.Value, 0, len(p.Or.Names)+1)
 		alts = append(alts, c.nodes.ident(sast.Ident{Pos: pos, Name: *p.Ident}))
-		for _, o := range p.Or {
+		for _, o := range p.Or.Names {
 			alts = append(alts, c.nodes.ident(sast.Ident{Pos: c.Pos(o.Pos), Name: o.Text}))
 		}
 		return c.newOp(pos, "or", alts...)

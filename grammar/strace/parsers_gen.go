@@ -215,6 +215,7 @@ var pgenLexer_tableLexer = pgenrt.Lexer{
 type lineParserGen struct {
 	pgenrt.Input
 	reuse          bool // ParseInto: nodes come from the slabs
+	slab_alts      pgenrt.Slab[alts]
 	slab_binop     pgenrt.Slab[binop]
 	slab_call      pgenrt.Slab[call]
 	slab_cont      pgenrt.Slab[cont]
@@ -226,6 +227,7 @@ type lineParserGen struct {
 	slab_expr      pgenrt.Slab[expr]
 	slab_ident     pgenrt.Slab[ident]
 	slab_ipTok     pgenrt.Slab[ipTok]
+	slab_lead      pgenrt.Slab[lead]
 	slab_note      pgenrt.Slab[note]
 	slab_noteItem  pgenrt.Slab[noteItem]
 	slab_prefixTok pgenrt.Slab[prefixTok]
@@ -252,6 +254,7 @@ func (p *lineParserGen) ParseInto(filename, s string, out *line) error {
 
 func (p *lineParserGen) parse(filename, s string, out *line, reuse bool) error {
 	p.reuse = reuse
+	p.slab_alts.Reset()
 	p.slab_binop.Reset()
 	p.slab_call.Reset()
 	p.slab_cont.Reset()
@@ -263,6 +266,7 @@ func (p *lineParserGen) parse(filename, s string, out *line, reuse bool) error {
 	p.slab_expr.Reset()
 	p.slab_ident.Reset()
 	p.slab_ipTok.Reset()
+	p.slab_lead.Reset()
 	p.slab_note.Reset()
 	p.slab_noteItem.Reset()
 	p.slab_prefixTok.Reset()
@@ -281,15 +285,92 @@ func (p *lineParserGen) parse(filename, s string, out *line, reuse bool) error {
 	return p.Finish(&c, m, e, pgenExpect_lineParser[:])
 }
 
-// f0 reports whether the token at the cursor may start <binop>
+// f0 reports whether the token at the cursor may start ("or" Ident)
 // (or another node of the same first set).
 func (p *lineParserGen) f0(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return t == 8 && (p.Text(c.Cur) == "or")
+}
+
+// f1 reports whether the token at the cursor may start Ident
+// (or another node of the same first set).
+func (p *lineParserGen) f1(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return 0x100>>uint32(t)&1 != 0
+}
+
+// Ident
+func (p *lineParserGen) n0(c *pgenrt.State, s *alts) (bool, pgenrt.Err) {
+	if !p.f1(c) {
+		return false, pgenrt.Err{}
+	}
+	var nv *ident
+	if p.reuse {
+		nv = p.slab_ident.Alloc()
+		nv.Text = ""
+
+	} else {
+		nv = new(ident)
+	}
+	if m, e := p.s_ident(c, nv); !m || e.On {
+		return e.On, e
+	}
+	s.Names = append(s.Names, nv)
+	return true, pgenrt.Err{}
+}
+
+// "or" Ident
+func (p *lineParserGen) n1(c *pgenrt.State, s *alts) (bool, pgenrt.Err) {
+	if m, e := p.Lit(c, "or"); !m || e.On {
+		return e.On, e
+	}
+	if m, e := p.n0(c, s); !m || e.On {
+		return true, c.Miss(e, 0)
+	}
+	return true, pgenrt.Err{}
+}
+
+// ("or" Ident)+
+func (p *lineParserGen) n2(c *pgenrt.State, s *alts) (bool, pgenrt.Err) {
+	matched := false
+	for {
+		if !p.f0(c) {
+			break
+		}
+		b := *c
+		sv0 := s.Names
+		m, e := p.n1(&b, s)
+		if e.On {
+			c.MaybeUpdate(e)
+			if c.Stop(e, &b, 1) {
+				return true, e
+			}
+			s.Names = sv0
+			break
+		}
+		c.Accept(&b)
+		if !m {
+			s.Names = sv0
+			break
+		}
+		matched = true
+	}
+	return matched, pgenrt.Err{}
+}
+
+func (p *lineParserGen) s_alts(c *pgenrt.State, s *alts) (bool, pgenrt.Err) {
+	return c.Close(p.n2(c, s))
+}
+
+// f2 reports whether the token at the cursor may start <binop>
+// (or another node of the same first set).
+func (p *lineParserGen) f2(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return 0x80000>>uint32(t)&1 != 0
 }
 
 // <binop>
-func (p *lineParserGen) n0(c *pgenrt.State, s *binop) (bool, pgenrt.Err) {
+func (p *lineParserGen) n3(c *pgenrt.State, s *binop) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, 19); !m || e.On {
 		return e.On, e
@@ -304,17 +385,17 @@ func (p *lineParserGen) n0(c *pgenrt.State, s *binop) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
-// f1 reports whether the token at the cursor may start Primary
+// f3 reports whether the token at the cursor may start Primary
 // (or another node of the same first set).
-func (p *lineParserGen) f1(c *pgenrt.State) bool {
+func (p *lineParserGen) f3(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return 0x1109d8>>uint32(t)&1 != 0 || t == 1 && (p.Text(c.Cur) == "(") || t == 2 && (p.Text(c.Cur) == "{") || t == 19 && (p.Text(c.Cur) == "&") || t == 21 && (p.Text(c.Cur) == "?" || p.Text(c.Cur) == "[")
 }
 
 // Primary
-func (p *lineParserGen) n1(c *pgenrt.State, s *binop) (bool, pgenrt.Err) {
-	if !p.f1(c) {
-		e := c.Fail(0)
+func (p *lineParserGen) n4(c *pgenrt.State, s *binop) (bool, pgenrt.Err) {
+	if !p.f3(c) {
+		e := c.Fail(1)
 		c.MaybeUpdate(e)
 		return true, e
 	}
@@ -325,7 +406,7 @@ func (p *lineParserGen) n1(c *pgenrt.State, s *binop) (bool, pgenrt.Err) {
 		nv.Ident = nil
 		nv.Call = false
 		nv.CallArgs = nv.CallArgs[:0]
-		nv.Or = nv.Or[:0]
+		nv.Or = nil
 		nv.Number = nil
 		nv.String = nil
 		nv.Trunc = false
@@ -351,30 +432,22 @@ func (p *lineParserGen) n1(c *pgenrt.State, s *binop) (bool, pgenrt.Err) {
 }
 
 // <binop> Primary
-func (p *lineParserGen) n2(c *pgenrt.State, s *binop) (bool, pgenrt.Err) {
-	if m, e := p.n0(c, s); !m || e.On {
+func (p *lineParserGen) n5(c *pgenrt.State, s *binop) (bool, pgenrt.Err) {
+	if m, e := p.n3(c, s); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n1(c, s); !m || e.On {
-		return true, c.Miss(e, 1)
+	if m, e := p.n4(c, s); !m || e.On {
+		return true, c.Miss(e, 2)
 	}
 	return true, pgenrt.Err{}
 }
 
 func (p *lineParserGen) s_binop(c *pgenrt.State, s *binop) (bool, pgenrt.Err) {
-	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n2(c, s))
-}
-
-// f2 reports whether the token at the cursor may start <ident>
-// (or another node of the same first set).
-func (p *lineParserGen) f2(c *pgenrt.State) bool {
-	t := p.Type(c.Cur)
-	return 0x100>>uint32(t)&1 != 0
+	return c.Close(p.n5(c, s))
 }
 
 // <ident>
-func (p *lineParserGen) n3(c *pgenrt.State, s *call) (bool, pgenrt.Err) {
+func (p *lineParserGen) n6(c *pgenrt.State, s *call) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, 8); !m || e.On {
 		return e.On, e
@@ -390,7 +463,7 @@ func (p *lineParserGen) n3(c *pgenrt.State, s *call) (bool, pgenrt.Err) {
 }
 
 // Elem
-func (p *lineParserGen) n4(c *pgenrt.State, s *call) (bool, pgenrt.Err) {
+func (p *lineParserGen) n7(c *pgenrt.State, s *call) (bool, pgenrt.Err) {
 	var nv *elem
 	if p.reuse {
 		nv = p.slab_elem.Alloc()
@@ -401,7 +474,6 @@ func (p *lineParserGen) n4(c *pgenrt.State, s *call) (bool, pgenrt.Err) {
 		nv.Assign = nil
 		nv.Comment = nil
 		nv.Lead = nil
-		nv.LeadRest = nv.LeadRest[:0]
 
 	} else {
 		nv = new(elem)
@@ -414,12 +486,12 @@ func (p *lineParserGen) n4(c *pgenrt.State, s *call) (bool, pgenrt.Err) {
 }
 
 // Elem*
-func (p *lineParserGen) n5(c *pgenrt.State, s *call) (bool, pgenrt.Err) {
+func (p *lineParserGen) n8(c *pgenrt.State, s *call) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		b := *c
 		sv0 := s.Args
-		m, e := p.n4(&b, s)
+		m, e := p.n7(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 1) {
@@ -439,16 +511,16 @@ func (p *lineParserGen) n5(c *pgenrt.State, s *call) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
-// f3 reports whether the token at the cursor may start Tail
+// f4 reports whether the token at the cursor may start Tail
 // (or another node of the same first set).
-func (p *lineParserGen) f3(c *pgenrt.State) bool {
+func (p *lineParserGen) f4(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return 0x3000>>uint32(t)&1 != 0 || t == 1 && (p.Text(c.Cur) == ")")
 }
 
 // Tail
-func (p *lineParserGen) n6(c *pgenrt.State, s *call) (bool, pgenrt.Err) {
-	if !p.f3(c) {
+func (p *lineParserGen) n9(c *pgenrt.State, s *call) (bool, pgenrt.Err) {
+	if !p.f4(c) {
 		return false, pgenrt.Err{}
 	}
 	var v tail
@@ -460,36 +532,36 @@ func (p *lineParserGen) n6(c *pgenrt.State, s *call) (bool, pgenrt.Err) {
 }
 
 // <ident> "(" Elem* Tail
-func (p *lineParserGen) n7(c *pgenrt.State, s *call) (bool, pgenrt.Err) {
-	if m, e := p.n3(c, s); !m || e.On {
+func (p *lineParserGen) n10(c *pgenrt.State, s *call) (bool, pgenrt.Err) {
+	if m, e := p.n6(c, s); !m || e.On {
 		return e.On, e
 	}
 	if m, e := p.Lit(c, "("); !m || e.On {
-		return true, c.Miss(e, 2)
-	}
-	if m, e := p.n5(c, s); !m || e.On {
 		return true, c.Miss(e, 3)
 	}
-	if m, e := p.n6(c, s); !m || e.On {
+	if m, e := p.n8(c, s); !m || e.On {
 		return true, c.Miss(e, 4)
+	}
+	if m, e := p.n9(c, s); !m || e.On {
+		return true, c.Miss(e, 5)
 	}
 	return true, pgenrt.Err{}
 }
 
 func (p *lineParserGen) s_call(c *pgenrt.State, s *call) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n7(c, s))
+	return c.Close(p.n10(c, s))
 }
 
-// f4 reports whether the token at the cursor may start ","
+// f5 reports whether the token at the cursor may start ","
 // (or another node of the same first set).
-func (p *lineParserGen) f4(c *pgenrt.State) bool {
+func (p *lineParserGen) f5(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == 2 && (p.Text(c.Cur) == ",")
 }
 
 // ","
-func (p *lineParserGen) n8(c *pgenrt.State, s *cont) (bool, pgenrt.Err) {
+func (p *lineParserGen) n11(c *pgenrt.State, s *cont) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Lit(c, ","); !m || e.On {
 		return e.On, e
@@ -501,15 +573,15 @@ func (p *lineParserGen) n8(c *pgenrt.State, s *cont) (bool, pgenrt.Err) {
 }
 
 // ","?
-func (p *lineParserGen) n9(c *pgenrt.State, s *cont) (bool, pgenrt.Err) {
+func (p *lineParserGen) n12(c *pgenrt.State, s *cont) (bool, pgenrt.Err) {
 	matched := false
 	for {
-		if !p.f4(c) {
+		if !p.f5(c) {
 			break
 		}
 		b := *c
 		sv0 := s.Comma
-		m, e := p.n8(&b, s)
+		m, e := p.n11(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 1) {
@@ -531,7 +603,7 @@ func (p *lineParserGen) n9(c *pgenrt.State, s *cont) (bool, pgenrt.Err) {
 }
 
 // Elem
-func (p *lineParserGen) n10(c *pgenrt.State, s *cont) (bool, pgenrt.Err) {
+func (p *lineParserGen) n13(c *pgenrt.State, s *cont) (bool, pgenrt.Err) {
 	var nv *elem
 	if p.reuse {
 		nv = p.slab_elem.Alloc()
@@ -542,7 +614,6 @@ func (p *lineParserGen) n10(c *pgenrt.State, s *cont) (bool, pgenrt.Err) {
 		nv.Assign = nil
 		nv.Comment = nil
 		nv.Lead = nil
-		nv.LeadRest = nv.LeadRest[:0]
 
 	} else {
 		nv = new(elem)
@@ -555,26 +626,26 @@ func (p *lineParserGen) n10(c *pgenrt.State, s *cont) (bool, pgenrt.Err) {
 }
 
 // "," Elem
-func (p *lineParserGen) n11(c *pgenrt.State, s *cont) (bool, pgenrt.Err) {
+func (p *lineParserGen) n14(c *pgenrt.State, s *cont) (bool, pgenrt.Err) {
 	if m, e := p.Lit(c, ","); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n10(c, s); !m || e.On {
-		return true, c.Miss(e, 5)
+	if m, e := p.n13(c, s); !m || e.On {
+		return true, c.Miss(e, 6)
 	}
 	return true, pgenrt.Err{}
 }
 
 // ("," Elem)*
-func (p *lineParserGen) n12(c *pgenrt.State, s *cont) (bool, pgenrt.Err) {
+func (p *lineParserGen) n15(c *pgenrt.State, s *cont) (bool, pgenrt.Err) {
 	matched := false
 	for {
-		if !p.f4(c) {
+		if !p.f5(c) {
 			break
 		}
 		b := *c
 		sv0 := s.Args
-		m, e := p.n11(&b, s)
+		m, e := p.n14(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 1) {
@@ -595,23 +666,23 @@ func (p *lineParserGen) n12(c *pgenrt.State, s *cont) (bool, pgenrt.Err) {
 }
 
 // Elem ("," Elem)*
-func (p *lineParserGen) n13(c *pgenrt.State, s *cont) (bool, pgenrt.Err) {
-	if m, e := p.n10(c, s); !m || e.On {
+func (p *lineParserGen) n16(c *pgenrt.State, s *cont) (bool, pgenrt.Err) {
+	if m, e := p.n13(c, s); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n12(c, s); !m || e.On {
-		return true, c.Miss(e, 6)
+	if m, e := p.n15(c, s); !m || e.On {
+		return true, c.Miss(e, 7)
 	}
 	return true, pgenrt.Err{}
 }
 
 // (Elem ("," Elem)*)?
-func (p *lineParserGen) n14(c *pgenrt.State, s *cont) (bool, pgenrt.Err) {
+func (p *lineParserGen) n17(c *pgenrt.State, s *cont) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		b := *c
 		sv0 := s.Args
-		m, e := p.n13(&b, s)
+		m, e := p.n16(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 1) {
@@ -633,8 +704,8 @@ func (p *lineParserGen) n14(c *pgenrt.State, s *cont) (bool, pgenrt.Err) {
 }
 
 // Tail
-func (p *lineParserGen) n15(c *pgenrt.State, s *cont) (bool, pgenrt.Err) {
-	if !p.f3(c) {
+func (p *lineParserGen) n18(c *pgenrt.State, s *cont) (bool, pgenrt.Err) {
+	if !p.f4(c) {
 		return false, pgenrt.Err{}
 	}
 	var v tail
@@ -646,33 +717,33 @@ func (p *lineParserGen) n15(c *pgenrt.State, s *cont) (bool, pgenrt.Err) {
 }
 
 // ","? (Elem ("," Elem)*)? Tail
-func (p *lineParserGen) n16(c *pgenrt.State, s *cont) (bool, pgenrt.Err) {
-	if m, e := p.n9(c, s); !m || e.On {
+func (p *lineParserGen) n19(c *pgenrt.State, s *cont) (bool, pgenrt.Err) {
+	if m, e := p.n12(c, s); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n14(c, s); !m || e.On {
-		return true, c.Miss(e, 7)
+	if m, e := p.n17(c, s); !m || e.On {
+		return true, c.Miss(e, 8)
 	}
-	if m, e := p.n15(c, s); !m || e.On {
-		return true, c.Miss(e, 4)
+	if m, e := p.n18(c, s); !m || e.On {
+		return true, c.Miss(e, 5)
 	}
 	return true, pgenrt.Err{}
 }
 
 func (p *lineParserGen) s_cont(c *pgenrt.State, s *cont) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n16(c, s))
+	return c.Close(p.n19(c, s))
 }
 
-// f5 reports whether the token at the cursor may start "---"
+// f6 reports whether the token at the cursor may start "---"
 // (or another node of the same first set).
-func (p *lineParserGen) f5(c *pgenrt.State) bool {
+func (p *lineParserGen) f6(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == 18 && (p.Text(c.Cur) == "---")
 }
 
 // "---"
-func (p *lineParserGen) n17(c *pgenrt.State, s *dashes) (bool, pgenrt.Err) {
+func (p *lineParserGen) n20(c *pgenrt.State, s *dashes) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Lit(c, "---"); !m || e.On {
 		return e.On, e
@@ -689,18 +760,18 @@ func (p *lineParserGen) n17(c *pgenrt.State, s *dashes) (bool, pgenrt.Err) {
 
 func (p *lineParserGen) s_dashes(c *pgenrt.State, s *dashes) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n17(c, s))
+	return c.Close(p.n20(c, s))
 }
 
-// f6 reports whether the token at the cursor may start <duration>
+// f7 reports whether the token at the cursor may start <duration>
 // (or another node of the same first set).
-func (p *lineParserGen) f6(c *pgenrt.State) bool {
+func (p *lineParserGen) f7(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return 0x20000>>uint32(t)&1 != 0
 }
 
 // <duration>
-func (p *lineParserGen) n18(c *pgenrt.State, s *durTok) (bool, pgenrt.Err) {
+func (p *lineParserGen) n21(c *pgenrt.State, s *durTok) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, 17); !m || e.On {
 		return e.On, e
@@ -717,11 +788,11 @@ func (p *lineParserGen) n18(c *pgenrt.State, s *durTok) (bool, pgenrt.Err) {
 
 func (p *lineParserGen) s_durTok(c *pgenrt.State, s *durTok) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n18(c, s))
+	return c.Close(p.n21(c, s))
 }
 
 // ","
-func (p *lineParserGen) n19(c *pgenrt.State, s *elem) (bool, pgenrt.Err) {
+func (p *lineParserGen) n22(c *pgenrt.State, s *elem) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Lit(c, ","); !m || e.On {
 		return e.On, e
@@ -733,9 +804,9 @@ func (p *lineParserGen) n19(c *pgenrt.State, s *elem) (bool, pgenrt.Err) {
 }
 
 // Primary
-func (p *lineParserGen) n20(c *pgenrt.State, s *elem) (bool, pgenrt.Err) {
-	if !p.f1(c) {
-		e := c.Fail(0)
+func (p *lineParserGen) n23(c *pgenrt.State, s *elem) (bool, pgenrt.Err) {
+	if !p.f3(c) {
+		e := c.Fail(1)
 		c.MaybeUpdate(e)
 		return true, e
 	}
@@ -746,7 +817,7 @@ func (p *lineParserGen) n20(c *pgenrt.State, s *elem) (bool, pgenrt.Err) {
 		nv.Ident = nil
 		nv.Call = false
 		nv.CallArgs = nv.CallArgs[:0]
-		nv.Or = nv.Or[:0]
+		nv.Or = nil
 		nv.Number = nil
 		nv.String = nil
 		nv.Trunc = false
@@ -772,8 +843,8 @@ func (p *lineParserGen) n20(c *pgenrt.State, s *elem) (bool, pgenrt.Err) {
 }
 
 // Binop
-func (p *lineParserGen) n21(c *pgenrt.State, s *elem) (bool, pgenrt.Err) {
-	if !p.f0(c) {
+func (p *lineParserGen) n24(c *pgenrt.State, s *elem) (bool, pgenrt.Err) {
+	if !p.f2(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *binop
@@ -793,15 +864,15 @@ func (p *lineParserGen) n21(c *pgenrt.State, s *elem) (bool, pgenrt.Err) {
 }
 
 // Binop*
-func (p *lineParserGen) n22(c *pgenrt.State, s *elem) (bool, pgenrt.Err) {
+func (p *lineParserGen) n25(c *pgenrt.State, s *elem) (bool, pgenrt.Err) {
 	matched := false
 	for {
-		if !p.f0(c) {
+		if !p.f2(c) {
 			break
 		}
 		b := *c
 		sv0 := s.Right
-		m, e := p.n21(&b, s)
+		m, e := p.n24(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 1) {
@@ -821,15 +892,15 @@ func (p *lineParserGen) n22(c *pgenrt.State, s *elem) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
-// f7 reports whether the token at the cursor may start ("=" Expr?)
+// f8 reports whether the token at the cursor may start ("=" Expr?)
 // (or another node of the same first set).
-func (p *lineParserGen) f7(c *pgenrt.State) bool {
+func (p *lineParserGen) f8(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == 21 && (p.Text(c.Cur) == "=")
 }
 
 // "="
-func (p *lineParserGen) n23(c *pgenrt.State, s *elem) (bool, pgenrt.Err) {
+func (p *lineParserGen) n26(c *pgenrt.State, s *elem) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Lit(c, "="); !m || e.On {
 		return e.On, e
@@ -841,7 +912,7 @@ func (p *lineParserGen) n23(c *pgenrt.State, s *elem) (bool, pgenrt.Err) {
 }
 
 // Expr
-func (p *lineParserGen) n24(c *pgenrt.State, s *elem) (bool, pgenrt.Err) {
+func (p *lineParserGen) n27(c *pgenrt.State, s *elem) (bool, pgenrt.Err) {
 	var nv *expr
 	if p.reuse {
 		nv = p.slab_expr.Alloc()
@@ -859,12 +930,12 @@ func (p *lineParserGen) n24(c *pgenrt.State, s *elem) (bool, pgenrt.Err) {
 }
 
 // Expr?
-func (p *lineParserGen) n25(c *pgenrt.State, s *elem) (bool, pgenrt.Err) {
+func (p *lineParserGen) n28(c *pgenrt.State, s *elem) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		b := *c
 		sv0 := s.Assign
-		m, e := p.n24(&b, s)
+		m, e := p.n27(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 1) {
@@ -886,26 +957,26 @@ func (p *lineParserGen) n25(c *pgenrt.State, s *elem) (bool, pgenrt.Err) {
 }
 
 // "=" Expr?
-func (p *lineParserGen) n26(c *pgenrt.State, s *elem) (bool, pgenrt.Err) {
-	if m, e := p.n23(c, s); !m || e.On {
+func (p *lineParserGen) n29(c *pgenrt.State, s *elem) (bool, pgenrt.Err) {
+	if m, e := p.n26(c, s); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n25(c, s); !m || e.On {
-		return true, c.Miss(e, 9)
+	if m, e := p.n28(c, s); !m || e.On {
+		return true, c.Miss(e, 10)
 	}
 	return true, pgenrt.Err{}
 }
 
 // ("=" Expr?)?
-func (p *lineParserGen) n27(c *pgenrt.State, s *elem) (bool, pgenrt.Err) {
+func (p *lineParserGen) n30(c *pgenrt.State, s *elem) (bool, pgenrt.Err) {
 	matched := false
 	for {
-		if !p.f7(c) {
+		if !p.f8(c) {
 			break
 		}
 		b := *c
 		sv0, sv1 := s.Eq, s.Assign
-		m, e := p.n26(&b, s)
+		m, e := p.n29(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 1) {
@@ -927,28 +998,28 @@ func (p *lineParserGen) n27(c *pgenrt.State, s *elem) (bool, pgenrt.Err) {
 }
 
 // Primary Binop* ("=" Expr?)?
-func (p *lineParserGen) n28(c *pgenrt.State, s *elem) (bool, pgenrt.Err) {
-	if m, e := p.n20(c, s); !m || e.On {
+func (p *lineParserGen) n31(c *pgenrt.State, s *elem) (bool, pgenrt.Err) {
+	if m, e := p.n23(c, s); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n22(c, s); !m || e.On {
-		return true, c.Miss(e, 8)
+	if m, e := p.n25(c, s); !m || e.On {
+		return true, c.Miss(e, 9)
 	}
-	if m, e := p.n27(c, s); !m || e.On {
-		return true, c.Miss(e, 10)
+	if m, e := p.n30(c, s); !m || e.On {
+		return true, c.Miss(e, 11)
 	}
 	return true, pgenrt.Err{}
 }
 
-// f8 reports whether the token at the cursor may start <comment>
+// f9 reports whether the token at the cursor may start <comment>
 // (or another node of the same first set).
-func (p *lineParserGen) f8(c *pgenrt.State) bool {
+func (p *lineParserGen) f9(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return 0x400>>uint32(t)&1 != 0
 }
 
 // <comment>
-func (p *lineParserGen) n29(c *pgenrt.State, s *elem) (bool, pgenrt.Err) {
+func (p *lineParserGen) n32(c *pgenrt.State, s *elem) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, 10); !m || e.On {
 		return e.On, e
@@ -975,96 +1046,34 @@ func (p *lineParserGen) n29(c *pgenrt.State, s *elem) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
-// Binop
-func (p *lineParserGen) n30(c *pgenrt.State, s *elem) (bool, pgenrt.Err) {
-	if !p.f0(c) {
+// Lead
+func (p *lineParserGen) n33(c *pgenrt.State, s *elem) (bool, pgenrt.Err) {
+	if !p.f2(c) {
 		return false, pgenrt.Err{}
 	}
-	var nv *binop
+	var nv *lead
 	if p.reuse {
-		nv = p.slab_binop.Alloc()
-		nv.Op = ""
-		nv.Right = nil
+		nv = p.slab_lead.Alloc()
+		nv.Ops = nv.Ops[:0]
 
 	} else {
-		nv = new(binop)
+		nv = new(lead)
 	}
-	if m, e := p.s_binop(c, nv); !m || e.On {
+	if m, e := p.s_lead(c, nv); !m || e.On {
 		return e.On, e
 	}
 	s.Lead = nv
 	return true, pgenrt.Err{}
 }
 
-// Binop
-func (p *lineParserGen) n31(c *pgenrt.State, s *elem) (bool, pgenrt.Err) {
-	if !p.f0(c) {
-		return false, pgenrt.Err{}
-	}
-	var nv *binop
-	if p.reuse {
-		nv = p.slab_binop.Alloc()
-		nv.Op = ""
-		nv.Right = nil
-
-	} else {
-		nv = new(binop)
-	}
-	if m, e := p.s_binop(c, nv); !m || e.On {
-		return e.On, e
-	}
-	s.LeadRest = append(s.LeadRest, nv)
-	return true, pgenrt.Err{}
-}
-
-// Binop*
-func (p *lineParserGen) n32(c *pgenrt.State, s *elem) (bool, pgenrt.Err) {
-	matched := false
-	for {
-		if !p.f0(c) {
-			break
-		}
-		b := *c
-		sv0 := s.LeadRest
-		m, e := p.n31(&b, s)
-		if e.On {
-			c.MaybeUpdate(e)
-			if c.Stop(e, &b, 1) {
-				return true, e
-			}
-			s.LeadRest = sv0
-			break
-		}
-		c.Accept(&b)
-		if !m {
-			s.LeadRest = sv0
-			break
-		}
-		matched = true
-	}
-	_ = matched
-	return true, pgenrt.Err{}
-}
-
-// Binop Binop*
-func (p *lineParserGen) n33(c *pgenrt.State, s *elem) (bool, pgenrt.Err) {
-	if m, e := p.n30(c, s); !m || e.On {
-		return e.On, e
-	}
-	if m, e := p.n32(c, s); !m || e.On {
-		return true, c.Miss(e, 11)
-	}
-	return true, pgenrt.Err{}
-}
-
-// "," | (Primary Binop* ("=" Expr?)?) | <comment> | (Binop Binop*)
+// "," | (Primary Binop* ("=" Expr?)?) | <comment> | Lead
 func (p *lineParserGen) n34(c *pgenrt.State, s *elem) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
-	if p.f4(c) {
+	if p.f5(c) {
 		b := *c
 		sv0 := s.Comma
-		m, e := p.n19(&b, s)
+		m, e := p.n22(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -1081,7 +1090,7 @@ func (p *lineParserGen) n34(c *pgenrt.State, s *elem) (bool, pgenrt.Err) {
 	{
 		b := *c
 		sv0, sv1, sv2, sv3 := s.Left, s.Right, s.Eq, s.Assign
-		m, e := p.n28(&b, s)
+		m, e := p.n31(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -1095,10 +1104,10 @@ func (p *lineParserGen) n34(c *pgenrt.State, s *elem) (bool, pgenrt.Err) {
 		}
 		s.Left, s.Right, s.Eq, s.Assign = sv0, sv1, sv2, sv3
 	}
-	if p.f8(c) {
+	if p.f9(c) {
 		b := *c
 		sv0 := s.Comment
-		m, e := p.n29(&b, s)
+		m, e := p.n32(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -1112,9 +1121,9 @@ func (p *lineParserGen) n34(c *pgenrt.State, s *elem) (bool, pgenrt.Err) {
 		}
 		s.Comment = sv0
 	}
-	if p.f0(c) {
+	if p.f2(c) {
 		b := *c
-		sv0, sv1 := s.Lead, s.LeadRest
+		sv0 := s.Lead
 		m, e := p.n33(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 1) {
@@ -1127,7 +1136,7 @@ func (p *lineParserGen) n34(c *pgenrt.State, s *elem) (bool, pgenrt.Err) {
 			c.Accept(&b)
 			return true, pgenrt.Err{}
 		}
-		s.Lead, s.LeadRest = sv0, sv1
+		s.Lead = sv0
 	}
 	if first.On {
 		c.MaybeUpdate(first)
@@ -1141,16 +1150,16 @@ func (p *lineParserGen) s_elem(c *pgenrt.State, s *elem) (bool, pgenrt.Err) {
 	return c.Close(p.n34(c, s))
 }
 
-// f9 reports whether the token at the cursor may start ExitWord
+// f10 reports whether the token at the cursor may start ExitWord
 // (or another node of the same first set).
-func (p *lineParserGen) f9(c *pgenrt.State) bool {
+func (p *lineParserGen) f10(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return 0x180>>uint32(t)&1 != 0 || t == 1 && (p.Text(c.Cur) == "(" || p.Text(c.Cur) == ")")
 }
 
 // ExitWord
 func (p *lineParserGen) n35(c *pgenrt.State, s *exit) (bool, pgenrt.Err) {
-	if !p.f9(c) {
+	if !p.f10(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *exitWord
@@ -1172,7 +1181,7 @@ func (p *lineParserGen) n35(c *pgenrt.State, s *exit) (bool, pgenrt.Err) {
 func (p *lineParserGen) n36(c *pgenrt.State, s *exit) (bool, pgenrt.Err) {
 	matched := false
 	for {
-		if !p.f9(c) {
+		if !p.f10(c) {
 			break
 		}
 		b := *c
@@ -1215,23 +1224,23 @@ func (p *lineParserGen) s_exit(c *pgenrt.State, s *exit) (bool, pgenrt.Err) {
 	return c.Close(p.n37(c, s))
 }
 
-// f10 reports whether the token at the cursor may start <number>
+// f11 reports whether the token at the cursor may start <number>
 // (or another node of the same first set).
-func (p *lineParserGen) f10(c *pgenrt.State) bool {
+func (p *lineParserGen) f11(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return 0x80>>uint32(t)&1 != 0
 }
 
-// f11 reports whether the token at the cursor may start "("
+// f12 reports whether the token at the cursor may start "("
 // (or another node of the same first set).
-func (p *lineParserGen) f11(c *pgenrt.State) bool {
+func (p *lineParserGen) f12(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == 1 && (p.Text(c.Cur) == "(")
 }
 
-// f12 reports whether the token at the cursor may start ")"
+// f13 reports whether the token at the cursor may start ")"
 // (or another node of the same first set).
-func (p *lineParserGen) f12(c *pgenrt.State) bool {
+func (p *lineParserGen) f13(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == 1 && (p.Text(c.Cur) == ")")
 }
@@ -1240,7 +1249,7 @@ func (p *lineParserGen) f12(c *pgenrt.State) bool {
 func (p *lineParserGen) n38(c *pgenrt.State) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
-	if p.f2(c) {
+	if p.f1(c) {
 		b := *c
 		m, e := p.Ref(&b, 8)
 		if e.On {
@@ -1255,7 +1264,7 @@ func (p *lineParserGen) n38(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	if p.f10(c) {
+	if p.f11(c) {
 		b := *c
 		m, e := p.Ref(&b, 7)
 		if e.On {
@@ -1270,7 +1279,7 @@ func (p *lineParserGen) n38(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	if p.f11(c) {
+	if p.f12(c) {
 		b := *c
 		m, e := p.Lit(&b, "(")
 		if e.On {
@@ -1285,7 +1294,7 @@ func (p *lineParserGen) n38(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	if p.f12(c) {
+	if p.f13(c) {
 		b := *c
 		m, e := p.Lit(&b, ")")
 		if e.On {
@@ -1330,8 +1339,8 @@ func (p *lineParserGen) s_exitWord(c *pgenrt.State, s *exitWord) (bool, pgenrt.E
 
 // Primary
 func (p *lineParserGen) n40(c *pgenrt.State, s *expr) (bool, pgenrt.Err) {
-	if !p.f1(c) {
-		e := c.Fail(0)
+	if !p.f3(c) {
+		e := c.Fail(1)
 		c.MaybeUpdate(e)
 		return true, e
 	}
@@ -1342,7 +1351,7 @@ func (p *lineParserGen) n40(c *pgenrt.State, s *expr) (bool, pgenrt.Err) {
 		nv.Ident = nil
 		nv.Call = false
 		nv.CallArgs = nv.CallArgs[:0]
-		nv.Or = nv.Or[:0]
+		nv.Or = nil
 		nv.Number = nil
 		nv.String = nil
 		nv.Trunc = false
@@ -1369,7 +1378,7 @@ func (p *lineParserGen) n40(c *pgenrt.State, s *expr) (bool, pgenrt.Err) {
 
 // Binop
 func (p *lineParserGen) n41(c *pgenrt.State, s *expr) (bool, pgenrt.Err) {
-	if !p.f0(c) {
+	if !p.f2(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *binop
@@ -1392,7 +1401,7 @@ func (p *lineParserGen) n41(c *pgenrt.State, s *expr) (bool, pgenrt.Err) {
 func (p *lineParserGen) n42(c *pgenrt.State, s *expr) (bool, pgenrt.Err) {
 	matched := false
 	for {
-		if !p.f0(c) {
+		if !p.f2(c) {
 			break
 		}
 		b := *c
@@ -1423,7 +1432,7 @@ func (p *lineParserGen) n43(c *pgenrt.State, s *expr) (bool, pgenrt.Err) {
 		return e.On, e
 	}
 	if m, e := p.n42(c, s); !m || e.On {
-		return true, c.Miss(e, 11)
+		return true, c.Miss(e, 14)
 	}
 	return true, pgenrt.Err{}
 }
@@ -1482,9 +1491,9 @@ func (p *lineParserGen) n45(c *pgenrt.State, s *ipTok) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
-// f13 reports whether the token at the cursor may start "?"+
+// f14 reports whether the token at the cursor may start "?"+
 // (or another node of the same first set).
-func (p *lineParserGen) f13(c *pgenrt.State) bool {
+func (p *lineParserGen) f14(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == 21 && (p.Text(c.Cur) == "?")
 }
@@ -1505,7 +1514,7 @@ func (p *lineParserGen) n46(c *pgenrt.State, s *ipTok) (bool, pgenrt.Err) {
 func (p *lineParserGen) n47(c *pgenrt.State, s *ipTok) (bool, pgenrt.Err) {
 	matched := false
 	for {
-		if !p.f13(c) {
+		if !p.f14(c) {
 			break
 		}
 		b := *c
@@ -1533,7 +1542,7 @@ func (p *lineParserGen) n47(c *pgenrt.State, s *ipTok) (bool, pgenrt.Err) {
 func (p *lineParserGen) n48(c *pgenrt.State, s *ipTok) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
-	if p.f10(c) {
+	if p.f11(c) {
 		b := *c
 		sv0 := s.Hex
 		m, e := p.n45(&b, s)
@@ -1550,7 +1559,7 @@ func (p *lineParserGen) n48(c *pgenrt.State, s *ipTok) (bool, pgenrt.Err) {
 		}
 		s.Hex = sv0
 	}
-	if p.f13(c) {
+	if p.f14(c) {
 		b := *c
 		sv0 := s.Unknown
 		m, e := p.n47(&b, s)
@@ -1580,10 +1589,10 @@ func (p *lineParserGen) n49(c *pgenrt.State, s *ipTok) (bool, pgenrt.Err) {
 		return e.On, e
 	}
 	if m, e := p.n48(c, s); !m || e.On {
-		return true, c.Miss(e, 14)
+		return true, c.Miss(e, 15)
 	}
 	if m, e := p.Lit(c, "]"); !m || e.On {
-		return true, c.Miss(e, 15)
+		return true, c.Miss(e, 16)
 	}
 	return true, pgenrt.Err{}
 }
@@ -1593,16 +1602,69 @@ func (p *lineParserGen) s_ipTok(c *pgenrt.State, s *ipTok) (bool, pgenrt.Err) {
 	return c.Close(p.n49(c, s))
 }
 
-// f14 reports whether the token at the cursor may start (PrefixTok PrefixTok?)
+// Binop
+func (p *lineParserGen) n50(c *pgenrt.State, s *lead) (bool, pgenrt.Err) {
+	if !p.f2(c) {
+		return false, pgenrt.Err{}
+	}
+	var nv *binop
+	if p.reuse {
+		nv = p.slab_binop.Alloc()
+		nv.Op = ""
+		nv.Right = nil
+
+	} else {
+		nv = new(binop)
+	}
+	if m, e := p.s_binop(c, nv); !m || e.On {
+		return e.On, e
+	}
+	s.Ops = append(s.Ops, nv)
+	return true, pgenrt.Err{}
+}
+
+// Binop+
+func (p *lineParserGen) n51(c *pgenrt.State, s *lead) (bool, pgenrt.Err) {
+	matched := false
+	for {
+		if !p.f2(c) {
+			break
+		}
+		b := *c
+		sv0 := s.Ops
+		m, e := p.n50(&b, s)
+		if e.On {
+			c.MaybeUpdate(e)
+			if c.Stop(e, &b, 1) {
+				return true, e
+			}
+			s.Ops = sv0
+			break
+		}
+		c.Accept(&b)
+		if !m {
+			s.Ops = sv0
+			break
+		}
+		matched = true
+	}
+	return matched, pgenrt.Err{}
+}
+
+func (p *lineParserGen) s_lead(c *pgenrt.State, s *lead) (bool, pgenrt.Err) {
+	return c.Close(p.n51(c, s))
+}
+
+// f15 reports whether the token at the cursor may start (PrefixTok PrefixTok?)
 // (or another node of the same first set).
-func (p *lineParserGen) f14(c *pgenrt.State) bool {
+func (p *lineParserGen) f15(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return 0x2f0>>uint32(t)&1 != 0
 }
 
 // PrefixTok
-func (p *lineParserGen) n50(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
-	if !p.f14(c) {
+func (p *lineParserGen) n52(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
+	if !p.f15(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *prefixTok
@@ -1621,8 +1683,8 @@ func (p *lineParserGen) n50(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 }
 
 // PrefixTok
-func (p *lineParserGen) n51(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
-	if !p.f14(c) {
+func (p *lineParserGen) n53(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
+	if !p.f15(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *prefixTok
@@ -1641,15 +1703,15 @@ func (p *lineParserGen) n51(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 }
 
 // PrefixTok?
-func (p *lineParserGen) n52(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
+func (p *lineParserGen) n54(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 	matched := false
 	for {
-		if !p.f14(c) {
+		if !p.f15(c) {
 			break
 		}
 		b := *c
 		sv0 := s.Time
-		m, e := p.n51(&b, s)
+		m, e := p.n53(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 1) {
@@ -1671,26 +1733,26 @@ func (p *lineParserGen) n52(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 }
 
 // PrefixTok PrefixTok?
-func (p *lineParserGen) n53(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
-	if m, e := p.n50(c, s); !m || e.On {
+func (p *lineParserGen) n55(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
+	if m, e := p.n52(c, s); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n52(c, s); !m || e.On {
-		return true, c.Miss(e, 16)
+	if m, e := p.n54(c, s); !m || e.On {
+		return true, c.Miss(e, 17)
 	}
 	return true, pgenrt.Err{}
 }
 
 // (PrefixTok PrefixTok?)?
-func (p *lineParserGen) n54(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
+func (p *lineParserGen) n56(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 	matched := false
 	for {
-		if !p.f14(c) {
+		if !p.f15(c) {
 			break
 		}
 		b := *c
 		sv0, sv1 := s.PidTag, s.Time
-		m, e := p.n53(&b, s)
+		m, e := p.n55(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 1) {
@@ -1711,16 +1773,16 @@ func (p *lineParserGen) n54(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
-// f15 reports whether the token at the cursor may start IpTok
+// f16 reports whether the token at the cursor may start IpTok
 // (or another node of the same first set).
-func (p *lineParserGen) f15(c *pgenrt.State) bool {
+func (p *lineParserGen) f16(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == 21 && (p.Text(c.Cur) == "[")
 }
 
 // IpTok
-func (p *lineParserGen) n55(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
-	if !p.f15(c) {
+func (p *lineParserGen) n57(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
+	if !p.f16(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *ipTok
@@ -1740,15 +1802,15 @@ func (p *lineParserGen) n55(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 }
 
 // IpTok?
-func (p *lineParserGen) n56(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
+func (p *lineParserGen) n58(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 	matched := false
 	for {
-		if !p.f15(c) {
+		if !p.f16(c) {
 			break
 		}
 		b := *c
 		sv0 := s.IP
-		m, e := p.n55(&b, s)
+		m, e := p.n57(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 1) {
@@ -1770,8 +1832,8 @@ func (p *lineParserGen) n56(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 }
 
 // IpTok
-func (p *lineParserGen) n57(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
-	if !p.f15(c) {
+func (p *lineParserGen) n59(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
+	if !p.f16(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *ipTok
@@ -1791,15 +1853,15 @@ func (p *lineParserGen) n57(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 }
 
 // IpTok?
-func (p *lineParserGen) n58(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
+func (p *lineParserGen) n60(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 	matched := false
 	for {
-		if !p.f15(c) {
+		if !p.f16(c) {
 			break
 		}
 		b := *c
 		sv0 := s.IP2
-		m, e := p.n57(&b, s)
+		m, e := p.n59(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 1) {
@@ -1821,8 +1883,8 @@ func (p *lineParserGen) n58(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 }
 
 // Call
-func (p *lineParserGen) n59(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
-	if !p.f2(c) {
+func (p *lineParserGen) n61(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
+	if !p.f1(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *call
@@ -1842,16 +1904,16 @@ func (p *lineParserGen) n59(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
-// f16 reports whether the token at the cursor may start Resumed
+// f17 reports whether the token at the cursor may start Resumed
 // (or another node of the same first set).
-func (p *lineParserGen) f16(c *pgenrt.State) bool {
+func (p *lineParserGen) f17(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return 0x8000>>uint32(t)&1 != 0
 }
 
 // Resumed
-func (p *lineParserGen) n60(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
-	if !p.f16(c) {
+func (p *lineParserGen) n62(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
+	if !p.f17(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *resumed
@@ -1872,8 +1934,8 @@ func (p *lineParserGen) n60(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 }
 
 // Signal
-func (p *lineParserGen) n61(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
-	if !p.f5(c) {
+func (p *lineParserGen) n63(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
+	if !p.f6(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *signal
@@ -1895,16 +1957,16 @@ func (p *lineParserGen) n61(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
-// f17 reports whether the token at the cursor may start Exit
+// f18 reports whether the token at the cursor may start Exit
 // (or another node of the same first set).
-func (p *lineParserGen) f17(c *pgenrt.State) bool {
+func (p *lineParserGen) f18(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == 18 && (p.Text(c.Cur) == "+++")
 }
 
 // Exit
-func (p *lineParserGen) n62(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
-	if !p.f17(c) {
+func (p *lineParserGen) n64(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
+	if !p.f18(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *exit
@@ -1923,7 +1985,7 @@ func (p *lineParserGen) n62(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 }
 
 // Cont
-func (p *lineParserGen) n63(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
+func (p *lineParserGen) n65(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 	var nv *cont
 	if p.reuse {
 		nv = p.slab_cont.Alloc()
@@ -1942,13 +2004,13 @@ func (p *lineParserGen) n63(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 }
 
 // Call | Resumed | Signal | Exit | Cont
-func (p *lineParserGen) n64(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
+func (p *lineParserGen) n66(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
-	if p.f2(c) {
+	if p.f1(c) {
 		b := *c
 		sv0 := s.Call
-		m, e := p.n59(&b, s)
+		m, e := p.n61(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -1962,10 +2024,10 @@ func (p *lineParserGen) n64(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 		}
 		s.Call = sv0
 	}
-	if p.f16(c) {
+	if p.f17(c) {
 		b := *c
 		sv0 := s.Resumed
-		m, e := p.n60(&b, s)
+		m, e := p.n62(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -1979,10 +2041,10 @@ func (p *lineParserGen) n64(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 		}
 		s.Resumed = sv0
 	}
-	if p.f5(c) {
+	if p.f6(c) {
 		b := *c
 		sv0 := s.Signal
-		m, e := p.n61(&b, s)
+		m, e := p.n63(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -1996,10 +2058,10 @@ func (p *lineParserGen) n64(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 		}
 		s.Signal = sv0
 	}
-	if p.f17(c) {
+	if p.f18(c) {
 		b := *c
 		sv0 := s.Exit
-		m, e := p.n62(&b, s)
+		m, e := p.n64(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -2016,7 +2078,7 @@ func (p *lineParserGen) n64(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 	{
 		b := *c
 		sv0 := s.Cont
-		m, e := p.n63(&b, s)
+		m, e := p.n65(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -2038,28 +2100,28 @@ func (p *lineParserGen) n64(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 }
 
 // (PrefixTok PrefixTok?)? IpTok? IpTok? (Call | Resumed | Signal | Exit | Cont)
-func (p *lineParserGen) n65(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
-	if m, e := p.n54(c, s); !m || e.On {
-		return e.On, e
-	}
+func (p *lineParserGen) n67(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 	if m, e := p.n56(c, s); !m || e.On {
-		return true, c.Miss(e, 17)
+		return e.On, e
 	}
 	if m, e := p.n58(c, s); !m || e.On {
 		return true, c.Miss(e, 18)
 	}
-	if m, e := p.n64(c, s); !m || e.On {
+	if m, e := p.n60(c, s); !m || e.On {
 		return true, c.Miss(e, 19)
+	}
+	if m, e := p.n66(c, s); !m || e.On {
+		return true, c.Miss(e, 20)
 	}
 	return true, pgenrt.Err{}
 }
 
 func (p *lineParserGen) s_line(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
-	return c.Close(p.n65(c, s))
+	return c.Close(p.n67(c, s))
 }
 
 // "("
-func (p *lineParserGen) n66(c *pgenrt.State, s *note) (bool, pgenrt.Err) {
+func (p *lineParserGen) n68(c *pgenrt.State, s *note) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Lit(c, "("); !m || e.On {
 		return e.On, e
@@ -2074,16 +2136,16 @@ func (p *lineParserGen) n66(c *pgenrt.State, s *note) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
-// f18 reports whether the token at the cursor may start NoteItem
+// f19 reports whether the token at the cursor may start NoteItem
 // (or another node of the same first set).
-func (p *lineParserGen) f18(c *pgenrt.State) bool {
+func (p *lineParserGen) f19(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return 0x3bfffc>>uint32(t)&1 != 0 || t == 1 && (p.Text(c.Cur) == "(")
 }
 
 // NoteItem
-func (p *lineParserGen) n67(c *pgenrt.State, s *note) (bool, pgenrt.Err) {
-	if !p.f18(c) {
+func (p *lineParserGen) n69(c *pgenrt.State, s *note) (bool, pgenrt.Err) {
+	if !p.f19(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *noteItem
@@ -2103,15 +2165,15 @@ func (p *lineParserGen) n67(c *pgenrt.State, s *note) (bool, pgenrt.Err) {
 }
 
 // NoteItem*
-func (p *lineParserGen) n68(c *pgenrt.State, s *note) (bool, pgenrt.Err) {
+func (p *lineParserGen) n70(c *pgenrt.State, s *note) (bool, pgenrt.Err) {
 	matched := false
 	for {
-		if !p.f18(c) {
+		if !p.f19(c) {
 			break
 		}
 		b := *c
 		sv0 := s.Body
-		m, e := p.n67(&b, s)
+		m, e := p.n69(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 1) {
@@ -2132,27 +2194,27 @@ func (p *lineParserGen) n68(c *pgenrt.State, s *note) (bool, pgenrt.Err) {
 }
 
 // "(" NoteItem* ")"
-func (p *lineParserGen) n69(c *pgenrt.State, s *note) (bool, pgenrt.Err) {
-	if m, e := p.n66(c, s); !m || e.On {
+func (p *lineParserGen) n71(c *pgenrt.State, s *note) (bool, pgenrt.Err) {
+	if m, e := p.n68(c, s); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n68(c, s); !m || e.On {
-		return true, c.Miss(e, 20)
+	if m, e := p.n70(c, s); !m || e.On {
+		return true, c.Miss(e, 21)
 	}
 	if m, e := p.Lit(c, ")"); !m || e.On {
-		return true, c.Miss(e, 21)
+		return true, c.Miss(e, 22)
 	}
 	return true, pgenrt.Err{}
 }
 
 func (p *lineParserGen) s_note(c *pgenrt.State, s *note) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n69(c, s))
+	return c.Close(p.n71(c, s))
 }
 
 // Note
-func (p *lineParserGen) n70(c *pgenrt.State, s *noteItem) (bool, pgenrt.Err) {
-	if !p.f11(c) {
+func (p *lineParserGen) n72(c *pgenrt.State, s *noteItem) (bool, pgenrt.Err) {
+	if !p.f12(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *note
@@ -2171,109 +2233,109 @@ func (p *lineParserGen) n70(c *pgenrt.State, s *noteItem) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
-// f19 reports whether the token at the cursor may start (<ident> | <number> | <float> | <string> | <comment> | <fd> | <ellipsis> | <sep> | <binop> | <unary> | <punct> | <clock> | <pidtag> | <resuming> | <duration> | <unfinished> | <unavailable> | <detached> | <resumed>)
+// f20 reports whether the token at the cursor may start (<ident> | <number> | <float> | <string> | <comment> | <fd> | <ellipsis> | <sep> | <binop> | <unary> | <punct> | <clock> | <pidtag> | <resuming> | <duration> | <unfinished> | <unavailable> | <detached> | <resumed>)
 // (or another node of the same first set).
-func (p *lineParserGen) f19(c *pgenrt.State) bool {
+func (p *lineParserGen) f20(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return 0x3bfffc>>uint32(t)&1 != 0
 }
 
-// f20 reports whether the token at the cursor may start <float>
+// f21 reports whether the token at the cursor may start <float>
 // (or another node of the same first set).
-func (p *lineParserGen) f20(c *pgenrt.State) bool {
+func (p *lineParserGen) f21(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return 0x40>>uint32(t)&1 != 0
 }
 
-// f21 reports whether the token at the cursor may start <string>
+// f22 reports whether the token at the cursor may start <string>
 // (or another node of the same first set).
-func (p *lineParserGen) f21(c *pgenrt.State) bool {
+func (p *lineParserGen) f22(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return 0x8>>uint32(t)&1 != 0
 }
 
-// f22 reports whether the token at the cursor may start <fd>
+// f23 reports whether the token at the cursor may start <fd>
 // (or another node of the same first set).
-func (p *lineParserGen) f22(c *pgenrt.State) bool {
+func (p *lineParserGen) f23(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return 0x10>>uint32(t)&1 != 0
 }
 
-// f23 reports whether the token at the cursor may start <ellipsis>
+// f24 reports whether the token at the cursor may start <ellipsis>
 // (or another node of the same first set).
-func (p *lineParserGen) f23(c *pgenrt.State) bool {
+func (p *lineParserGen) f24(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return 0x800>>uint32(t)&1 != 0
 }
 
-// f24 reports whether the token at the cursor may start <sep>
+// f25 reports whether the token at the cursor may start <sep>
 // (or another node of the same first set).
-func (p *lineParserGen) f24(c *pgenrt.State) bool {
+func (p *lineParserGen) f25(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return 0x4>>uint32(t)&1 != 0
 }
 
-// f25 reports whether the token at the cursor may start <unary>
+// f26 reports whether the token at the cursor may start <unary>
 // (or another node of the same first set).
-func (p *lineParserGen) f25(c *pgenrt.State) bool {
+func (p *lineParserGen) f26(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return 0x100000>>uint32(t)&1 != 0
 }
 
-// f26 reports whether the token at the cursor may start <punct>
+// f27 reports whether the token at the cursor may start <punct>
 // (or another node of the same first set).
-func (p *lineParserGen) f26(c *pgenrt.State) bool {
+func (p *lineParserGen) f27(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return 0x200000>>uint32(t)&1 != 0
 }
 
-// f27 reports whether the token at the cursor may start <clock>
+// f28 reports whether the token at the cursor may start <clock>
 // (or another node of the same first set).
-func (p *lineParserGen) f27(c *pgenrt.State) bool {
+func (p *lineParserGen) f28(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return 0x20>>uint32(t)&1 != 0
 }
 
-// f28 reports whether the token at the cursor may start <pidtag>
+// f29 reports whether the token at the cursor may start <pidtag>
 // (or another node of the same first set).
-func (p *lineParserGen) f28(c *pgenrt.State) bool {
+func (p *lineParserGen) f29(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return 0x200>>uint32(t)&1 != 0
 }
 
-// f29 reports whether the token at the cursor may start <resuming>
+// f30 reports whether the token at the cursor may start <resuming>
 // (or another node of the same first set).
-func (p *lineParserGen) f29(c *pgenrt.State) bool {
+func (p *lineParserGen) f30(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return 0x10000>>uint32(t)&1 != 0
 }
 
-// f30 reports whether the token at the cursor may start <unfinished>
+// f31 reports whether the token at the cursor may start <unfinished>
 // (or another node of the same first set).
-func (p *lineParserGen) f30(c *pgenrt.State) bool {
+func (p *lineParserGen) f31(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return 0x1000>>uint32(t)&1 != 0
 }
 
-// f31 reports whether the token at the cursor may start <unavailable>
+// f32 reports whether the token at the cursor may start <unavailable>
 // (or another node of the same first set).
-func (p *lineParserGen) f31(c *pgenrt.State) bool {
+func (p *lineParserGen) f32(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return 0x4000>>uint32(t)&1 != 0
 }
 
-// f32 reports whether the token at the cursor may start <detached>
+// f33 reports whether the token at the cursor may start <detached>
 // (or another node of the same first set).
-func (p *lineParserGen) f32(c *pgenrt.State) bool {
+func (p *lineParserGen) f33(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return 0x2000>>uint32(t)&1 != 0
 }
 
 // <ident> | <number> | <float> | <string> | <comment> | <fd> | <ellipsis> | <sep> | <binop> | <unary> | <punct> | <clock> | <pidtag> | <resuming> | <duration> | <unfinished> | <unavailable> | <detached> | <resumed>
-func (p *lineParserGen) n71(c *pgenrt.State) (bool, pgenrt.Err) {
+func (p *lineParserGen) n73(c *pgenrt.State) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
-	if p.f2(c) {
+	if p.f1(c) {
 		b := *c
 		m, e := p.Ref(&b, 8)
 		if e.On {
@@ -2288,7 +2350,7 @@ func (p *lineParserGen) n71(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	if p.f10(c) {
+	if p.f11(c) {
 		b := *c
 		m, e := p.Ref(&b, 7)
 		if e.On {
@@ -2303,7 +2365,7 @@ func (p *lineParserGen) n71(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	if p.f20(c) {
+	if p.f21(c) {
 		b := *c
 		m, e := p.Ref(&b, 6)
 		if e.On {
@@ -2318,7 +2380,7 @@ func (p *lineParserGen) n71(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	if p.f21(c) {
+	if p.f22(c) {
 		b := *c
 		m, e := p.Ref(&b, 3)
 		if e.On {
@@ -2333,7 +2395,7 @@ func (p *lineParserGen) n71(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	if p.f8(c) {
+	if p.f9(c) {
 		b := *c
 		m, e := p.Ref(&b, 10)
 		if e.On {
@@ -2348,7 +2410,7 @@ func (p *lineParserGen) n71(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	if p.f22(c) {
+	if p.f23(c) {
 		b := *c
 		m, e := p.Ref(&b, 4)
 		if e.On {
@@ -2363,7 +2425,7 @@ func (p *lineParserGen) n71(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	if p.f23(c) {
+	if p.f24(c) {
 		b := *c
 		m, e := p.Ref(&b, 11)
 		if e.On {
@@ -2378,7 +2440,7 @@ func (p *lineParserGen) n71(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	if p.f24(c) {
+	if p.f25(c) {
 		b := *c
 		m, e := p.Ref(&b, 2)
 		if e.On {
@@ -2393,7 +2455,7 @@ func (p *lineParserGen) n71(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	if p.f0(c) {
+	if p.f2(c) {
 		b := *c
 		m, e := p.Ref(&b, 19)
 		if e.On {
@@ -2408,7 +2470,7 @@ func (p *lineParserGen) n71(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	if p.f25(c) {
+	if p.f26(c) {
 		b := *c
 		m, e := p.Ref(&b, 20)
 		if e.On {
@@ -2423,7 +2485,7 @@ func (p *lineParserGen) n71(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	if p.f26(c) {
+	if p.f27(c) {
 		b := *c
 		m, e := p.Ref(&b, 21)
 		if e.On {
@@ -2438,7 +2500,7 @@ func (p *lineParserGen) n71(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	if p.f27(c) {
+	if p.f28(c) {
 		b := *c
 		m, e := p.Ref(&b, 5)
 		if e.On {
@@ -2453,7 +2515,7 @@ func (p *lineParserGen) n71(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	if p.f28(c) {
+	if p.f29(c) {
 		b := *c
 		m, e := p.Ref(&b, 9)
 		if e.On {
@@ -2468,7 +2530,7 @@ func (p *lineParserGen) n71(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	if p.f29(c) {
+	if p.f30(c) {
 		b := *c
 		m, e := p.Ref(&b, 16)
 		if e.On {
@@ -2483,7 +2545,7 @@ func (p *lineParserGen) n71(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	if p.f6(c) {
+	if p.f7(c) {
 		b := *c
 		m, e := p.Ref(&b, 17)
 		if e.On {
@@ -2498,7 +2560,7 @@ func (p *lineParserGen) n71(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	if p.f30(c) {
+	if p.f31(c) {
 		b := *c
 		m, e := p.Ref(&b, 12)
 		if e.On {
@@ -2513,7 +2575,7 @@ func (p *lineParserGen) n71(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	if p.f31(c) {
+	if p.f32(c) {
 		b := *c
 		m, e := p.Ref(&b, 14)
 		if e.On {
@@ -2528,7 +2590,7 @@ func (p *lineParserGen) n71(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	if p.f32(c) {
+	if p.f33(c) {
 		b := *c
 		m, e := p.Ref(&b, 13)
 		if e.On {
@@ -2543,7 +2605,7 @@ func (p *lineParserGen) n71(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	if p.f16(c) {
+	if p.f17(c) {
 		b := *c
 		m, e := p.Ref(&b, 15)
 		if e.On {
@@ -2566,9 +2628,9 @@ func (p *lineParserGen) n71(c *pgenrt.State) (bool, pgenrt.Err) {
 }
 
 // (<ident> | <number> | <float> | <string> | <comment> | <fd> | <ellipsis> | <sep> | <binop> | <unary> | <punct> | <clock> | <pidtag> | <resuming> | <duration> | <unfinished> | <unavailable> | <detached> | <resumed>)
-func (p *lineParserGen) n72(c *pgenrt.State, s *noteItem) (bool, pgenrt.Err) {
+func (p *lineParserGen) n74(c *pgenrt.State, s *noteItem) (bool, pgenrt.Err) {
 	start := c.Cur
-	if m, e := p.n71(c); !m || e.On {
+	if m, e := p.n73(c); !m || e.On {
 		return e.On, e
 	}
 	if c.Cur == start+1 && s.Tok == "" {
@@ -2582,13 +2644,13 @@ func (p *lineParserGen) n72(c *pgenrt.State, s *noteItem) (bool, pgenrt.Err) {
 }
 
 // Note | (<ident> | <number> | <float> | <string> | <comment> | <fd> | <ellipsis> | <sep> | <binop> | <unary> | <punct> | <clock> | <pidtag> | <resuming> | <duration> | <unfinished> | <unavailable> | <detached> | <resumed>)
-func (p *lineParserGen) n73(c *pgenrt.State, s *noteItem) (bool, pgenrt.Err) {
+func (p *lineParserGen) n75(c *pgenrt.State, s *noteItem) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
-	if p.f11(c) {
+	if p.f12(c) {
 		b := *c
 		sv0 := s.Inner
-		m, e := p.n70(&b, s)
+		m, e := p.n72(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -2602,10 +2664,10 @@ func (p *lineParserGen) n73(c *pgenrt.State, s *noteItem) (bool, pgenrt.Err) {
 		}
 		s.Inner = sv0
 	}
-	if p.f19(c) {
+	if p.f20(c) {
 		b := *c
 		sv0 := s.Tok
-		m, e := p.n72(&b, s)
+		m, e := p.n74(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -2628,14 +2690,14 @@ func (p *lineParserGen) n73(c *pgenrt.State, s *noteItem) (bool, pgenrt.Err) {
 
 func (p *lineParserGen) s_noteItem(c *pgenrt.State, s *noteItem) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n73(c, s))
+	return c.Close(p.n75(c, s))
 }
 
 // <pidtag> | <number> | <clock> | <float> | <fd>
-func (p *lineParserGen) n74(c *pgenrt.State) (bool, pgenrt.Err) {
+func (p *lineParserGen) n76(c *pgenrt.State) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
-	if p.f28(c) {
+	if p.f29(c) {
 		b := *c
 		m, e := p.Ref(&b, 9)
 		if e.On {
@@ -2650,7 +2712,7 @@ func (p *lineParserGen) n74(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	if p.f10(c) {
+	if p.f11(c) {
 		b := *c
 		m, e := p.Ref(&b, 7)
 		if e.On {
@@ -2665,7 +2727,7 @@ func (p *lineParserGen) n74(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	if p.f27(c) {
+	if p.f28(c) {
 		b := *c
 		m, e := p.Ref(&b, 5)
 		if e.On {
@@ -2680,7 +2742,7 @@ func (p *lineParserGen) n74(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	if p.f20(c) {
+	if p.f21(c) {
 		b := *c
 		m, e := p.Ref(&b, 6)
 		if e.On {
@@ -2695,7 +2757,7 @@ func (p *lineParserGen) n74(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	if p.f22(c) {
+	if p.f23(c) {
 		b := *c
 		m, e := p.Ref(&b, 4)
 		if e.On {
@@ -2718,9 +2780,9 @@ func (p *lineParserGen) n74(c *pgenrt.State) (bool, pgenrt.Err) {
 }
 
 // (<pidtag> | <number> | <clock> | <float> | <fd>)
-func (p *lineParserGen) n75(c *pgenrt.State, s *prefixTok) (bool, pgenrt.Err) {
+func (p *lineParserGen) n77(c *pgenrt.State, s *prefixTok) (bool, pgenrt.Err) {
 	start := c.Cur
-	if m, e := p.n74(c); !m || e.On {
+	if m, e := p.n76(c); !m || e.On {
 		return e.On, e
 	}
 	if c.Cur == start+1 && s.Text == "" {
@@ -2735,28 +2797,28 @@ func (p *lineParserGen) n75(c *pgenrt.State, s *prefixTok) (bool, pgenrt.Err) {
 
 func (p *lineParserGen) s_prefixTok(c *pgenrt.State, s *prefixTok) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n75(c, s))
+	return c.Close(p.n77(c, s))
 }
 
-// f33 reports whether the token at the cursor may start (<unary> | "&")
+// f34 reports whether the token at the cursor may start (<unary> | "&")
 // (or another node of the same first set).
-func (p *lineParserGen) f33(c *pgenrt.State) bool {
+func (p *lineParserGen) f34(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return 0x100000>>uint32(t)&1 != 0 || t == 19 && (p.Text(c.Cur) == "&")
 }
 
-// f34 reports whether the token at the cursor may start "&"
+// f35 reports whether the token at the cursor may start "&"
 // (or another node of the same first set).
-func (p *lineParserGen) f34(c *pgenrt.State) bool {
+func (p *lineParserGen) f35(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == 19 && (p.Text(c.Cur) == "&")
 }
 
 // <unary> | "&"
-func (p *lineParserGen) n76(c *pgenrt.State) (bool, pgenrt.Err) {
+func (p *lineParserGen) n78(c *pgenrt.State) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
-	if p.f25(c) {
+	if p.f26(c) {
 		b := *c
 		m, e := p.Ref(&b, 20)
 		if e.On {
@@ -2771,7 +2833,7 @@ func (p *lineParserGen) n76(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	if p.f34(c) {
+	if p.f35(c) {
 		b := *c
 		m, e := p.Lit(&b, "&")
 		if e.On {
@@ -2794,9 +2856,9 @@ func (p *lineParserGen) n76(c *pgenrt.State) (bool, pgenrt.Err) {
 }
 
 // (<unary> | "&")
-func (p *lineParserGen) n77(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+func (p *lineParserGen) n79(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	start := c.Cur
-	if m, e := p.n76(c); !m || e.On {
+	if m, e := p.n78(c); !m || e.On {
 		return e.On, e
 	}
 	for i := start; i < c.Cur; i++ {
@@ -2806,15 +2868,15 @@ func (p *lineParserGen) n77(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 }
 
 // (<unary> | "&")*
-func (p *lineParserGen) n78(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+func (p *lineParserGen) n80(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	matched := false
 	for {
-		if !p.f33(c) {
+		if !p.f34(c) {
 			break
 		}
 		b := *c
 		sv0 := s.Ops
-		m, e := p.n77(&b, s)
+		m, e := p.n79(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 1) {
@@ -2835,7 +2897,7 @@ func (p *lineParserGen) n78(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 }
 
 // <ident>
-func (p *lineParserGen) n79(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+func (p *lineParserGen) n81(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, 8); !m || e.On {
 		return e.On, e
@@ -2863,7 +2925,7 @@ func (p *lineParserGen) n79(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 }
 
 // "("
-func (p *lineParserGen) n80(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+func (p *lineParserGen) n82(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Lit(c, "("); !m || e.On {
 		return e.On, e
@@ -2875,7 +2937,7 @@ func (p *lineParserGen) n80(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 }
 
 // Elem
-func (p *lineParserGen) n81(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+func (p *lineParserGen) n83(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	var nv *elem
 	if p.reuse {
 		nv = p.slab_elem.Alloc()
@@ -2886,7 +2948,6 @@ func (p *lineParserGen) n81(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 		nv.Assign = nil
 		nv.Comment = nil
 		nv.Lead = nil
-		nv.LeadRest = nv.LeadRest[:0]
 
 	} else {
 		nv = new(elem)
@@ -2899,12 +2960,12 @@ func (p *lineParserGen) n81(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 }
 
 // Elem*
-func (p *lineParserGen) n82(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+func (p *lineParserGen) n84(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		b := *c
 		sv0 := s.CallArgs
-		m, e := p.n81(&b, s)
+		m, e := p.n83(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 1) {
@@ -2925,29 +2986,29 @@ func (p *lineParserGen) n82(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 }
 
 // "(" Elem* ")"
-func (p *lineParserGen) n83(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
-	if m, e := p.n80(c, s); !m || e.On {
+func (p *lineParserGen) n85(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+	if m, e := p.n82(c, s); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n82(c, s); !m || e.On {
-		return true, c.Miss(e, 22)
+	if m, e := p.n84(c, s); !m || e.On {
+		return true, c.Miss(e, 23)
 	}
 	if m, e := p.Lit(c, ")"); !m || e.On {
-		return true, c.Miss(e, 21)
+		return true, c.Miss(e, 22)
 	}
 	return true, pgenrt.Err{}
 }
 
 // ("(" Elem* ")")?
-func (p *lineParserGen) n84(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+func (p *lineParserGen) n86(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	matched := false
 	for {
-		if !p.f11(c) {
+		if !p.f12(c) {
 			break
 		}
 		b := *c
 		sv0, sv1 := s.Call, s.CallArgs
-		m, e := p.n83(&b, s)
+		m, e := p.n85(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 1) {
@@ -2968,54 +3029,36 @@ func (p *lineParserGen) n84(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
-// f35 reports whether the token at the cursor may start ("or" Ident)
-// (or another node of the same first set).
-func (p *lineParserGen) f35(c *pgenrt.State) bool {
-	t := p.Type(c.Cur)
-	return t == 8 && (p.Text(c.Cur) == "or")
-}
-
-// Ident
-func (p *lineParserGen) n85(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
-	if !p.f2(c) {
+// Alts
+func (p *lineParserGen) n87(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+	if !p.f0(c) {
 		return false, pgenrt.Err{}
 	}
-	var nv *ident
+	var nv *alts
 	if p.reuse {
-		nv = p.slab_ident.Alloc()
-		nv.Text = ""
+		nv = p.slab_alts.Alloc()
+		nv.Names = nv.Names[:0]
 
 	} else {
-		nv = new(ident)
+		nv = new(alts)
 	}
-	if m, e := p.s_ident(c, nv); !m || e.On {
+	if m, e := p.s_alts(c, nv); !m || e.On {
 		return e.On, e
 	}
-	s.Or = append(s.Or, nv)
+	s.Or = nv
 	return true, pgenrt.Err{}
 }
 
-// "or" Ident
-func (p *lineParserGen) n86(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
-	if m, e := p.Lit(c, "or"); !m || e.On {
-		return e.On, e
-	}
-	if m, e := p.n85(c, s); !m || e.On {
-		return true, c.Miss(e, 24)
-	}
-	return true, pgenrt.Err{}
-}
-
-// ("or" Ident)*
-func (p *lineParserGen) n87(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+// Alts?
+func (p *lineParserGen) n88(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	matched := false
 	for {
-		if !p.f35(c) {
+		if !p.f0(c) {
 			break
 		}
 		b := *c
 		sv0 := s.Or
-		m, e := p.n86(&b, s)
+		m, e := p.n87(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 1) {
@@ -3030,27 +3073,28 @@ func (p *lineParserGen) n87(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 			break
 		}
 		matched = true
+		break
 	}
 	_ = matched
 	return true, pgenrt.Err{}
 }
 
-// <ident> ("(" Elem* ")")? ("or" Ident)*
-func (p *lineParserGen) n88(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
-	if m, e := p.n79(c, s); !m || e.On {
+// <ident> ("(" Elem* ")")? Alts?
+func (p *lineParserGen) n89(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+	if m, e := p.n81(c, s); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n84(c, s); !m || e.On {
-		return true, c.Miss(e, 23)
+	if m, e := p.n86(c, s); !m || e.On {
+		return true, c.Miss(e, 24)
 	}
-	if m, e := p.n87(c, s); !m || e.On {
+	if m, e := p.n88(c, s); !m || e.On {
 		return true, c.Miss(e, 25)
 	}
 	return true, pgenrt.Err{}
 }
 
 // <number>
-func (p *lineParserGen) n89(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+func (p *lineParserGen) n90(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, 7); !m || e.On {
 		return e.On, e
@@ -3078,7 +3122,7 @@ func (p *lineParserGen) n89(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 }
 
 // <string>
-func (p *lineParserGen) n90(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+func (p *lineParserGen) n91(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, 3); !m || e.On {
 		return e.On, e
@@ -3106,7 +3150,7 @@ func (p *lineParserGen) n90(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 }
 
 // "..."
-func (p *lineParserGen) n91(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+func (p *lineParserGen) n92(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Lit(c, "..."); !m || e.On {
 		return e.On, e
@@ -3118,15 +3162,15 @@ func (p *lineParserGen) n91(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 }
 
 // "..."?
-func (p *lineParserGen) n92(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+func (p *lineParserGen) n93(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	matched := false
 	for {
-		if !p.f23(c) {
+		if !p.f24(c) {
 			break
 		}
 		b := *c
 		sv0 := s.Trunc
-		m, e := p.n91(&b, s)
+		m, e := p.n92(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 1) {
@@ -3148,11 +3192,11 @@ func (p *lineParserGen) n92(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 }
 
 // <string> "..."?
-func (p *lineParserGen) n93(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
-	if m, e := p.n90(c, s); !m || e.On {
+func (p *lineParserGen) n94(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+	if m, e := p.n91(c, s); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n92(c, s); !m || e.On {
+	if m, e := p.n93(c, s); !m || e.On {
 		return true, c.Miss(e, 26)
 	}
 	return true, pgenrt.Err{}
@@ -3173,7 +3217,7 @@ func (p *lineParserGen) f37(c *pgenrt.State) bool {
 }
 
 // "{" | "["
-func (p *lineParserGen) n94(c *pgenrt.State) (bool, pgenrt.Err) {
+func (p *lineParserGen) n95(c *pgenrt.State) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
 	if p.f37(c) {
@@ -3191,7 +3235,7 @@ func (p *lineParserGen) n94(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	if p.f15(c) {
+	if p.f16(c) {
 		b := *c
 		m, e := p.Lit(&b, "[")
 		if e.On {
@@ -3214,9 +3258,9 @@ func (p *lineParserGen) n94(c *pgenrt.State) (bool, pgenrt.Err) {
 }
 
 // ("{" | "[")
-func (p *lineParserGen) n95(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+func (p *lineParserGen) n96(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	start := c.Cur
-	if m, e := p.n94(c); !m || e.On {
+	if m, e := p.n95(c); !m || e.On {
 		return e.On, e
 	}
 	var v string
@@ -3242,7 +3286,7 @@ func (p *lineParserGen) n95(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 }
 
 // Elem
-func (p *lineParserGen) n96(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+func (p *lineParserGen) n97(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	var nv *elem
 	if p.reuse {
 		nv = p.slab_elem.Alloc()
@@ -3253,7 +3297,6 @@ func (p *lineParserGen) n96(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 		nv.Assign = nil
 		nv.Comment = nil
 		nv.Lead = nil
-		nv.LeadRest = nv.LeadRest[:0]
 
 	} else {
 		nv = new(elem)
@@ -3266,12 +3309,12 @@ func (p *lineParserGen) n96(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 }
 
 // Elem*
-func (p *lineParserGen) n97(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+func (p *lineParserGen) n98(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		b := *c
 		sv0 := s.Items
-		m, e := p.n96(&b, s)
+		m, e := p.n97(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 1) {
@@ -3313,7 +3356,7 @@ func (p *lineParserGen) f40(c *pgenrt.State) bool {
 }
 
 // "}" | "]"
-func (p *lineParserGen) n98(c *pgenrt.State) (bool, pgenrt.Err) {
+func (p *lineParserGen) n99(c *pgenrt.State) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
 	if p.f39(c) {
@@ -3354,9 +3397,9 @@ func (p *lineParserGen) n98(c *pgenrt.State) (bool, pgenrt.Err) {
 }
 
 // ("}" | "]")
-func (p *lineParserGen) n99(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+func (p *lineParserGen) n100(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	start := c.Cur
-	if m, e := p.n98(c); !m || e.On {
+	if m, e := p.n99(c); !m || e.On {
 		return e.On, e
 	}
 	if c.Cur == start+1 && s.Close == "" {
@@ -3370,21 +3413,21 @@ func (p *lineParserGen) n99(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 }
 
 // ("{" | "[") Elem* ("}" | "]")
-func (p *lineParserGen) n100(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
-	if m, e := p.n95(c, s); !m || e.On {
+func (p *lineParserGen) n101(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+	if m, e := p.n96(c, s); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n97(c, s); !m || e.On {
+	if m, e := p.n98(c, s); !m || e.On {
 		return true, c.Miss(e, 27)
 	}
-	if m, e := p.n99(c, s); !m || e.On {
+	if m, e := p.n100(c, s); !m || e.On {
 		return true, c.Miss(e, 28)
 	}
 	return true, pgenrt.Err{}
 }
 
 // <fd>
-func (p *lineParserGen) n101(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+func (p *lineParserGen) n102(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, 4); !m || e.On {
 		return e.On, e
@@ -3412,7 +3455,7 @@ func (p *lineParserGen) n101(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 }
 
 // <float>
-func (p *lineParserGen) n102(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+func (p *lineParserGen) n103(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, 6); !m || e.On {
 		return e.On, e
@@ -3440,7 +3483,7 @@ func (p *lineParserGen) n102(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 }
 
 // "..."
-func (p *lineParserGen) n103(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+func (p *lineParserGen) n104(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Lit(c, "..."); !m || e.On {
 		return e.On, e
@@ -3452,7 +3495,7 @@ func (p *lineParserGen) n103(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 }
 
 // <resuming>
-func (p *lineParserGen) n104(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+func (p *lineParserGen) n105(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, 16); !m || e.On {
 		return e.On, e
@@ -3480,7 +3523,7 @@ func (p *lineParserGen) n104(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 }
 
 // "?"
-func (p *lineParserGen) n105(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+func (p *lineParserGen) n106(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Lit(c, "?"); !m || e.On {
 		return e.On, e
@@ -3492,7 +3535,7 @@ func (p *lineParserGen) n105(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 }
 
 // Expr
-func (p *lineParserGen) n106(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+func (p *lineParserGen) n107(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	var nv *expr
 	if p.reuse {
 		nv = p.slab_expr.Alloc()
@@ -3510,27 +3553,27 @@ func (p *lineParserGen) n106(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 }
 
 // "(" Expr ")"
-func (p *lineParserGen) n107(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+func (p *lineParserGen) n108(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	if m, e := p.Lit(c, "("); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n106(c, s); !m || e.On {
+	if m, e := p.n107(c, s); !m || e.On {
 		return true, c.Miss(e, 29)
 	}
 	if m, e := p.Lit(c, ")"); !m || e.On {
-		return true, c.Miss(e, 21)
+		return true, c.Miss(e, 22)
 	}
 	return true, pgenrt.Err{}
 }
 
-// (<ident> ("(" Elem* ")")? ("or" Ident)*) | <number> | (<string> "..."?) | (("{" | "[") Elem* ("}" | "]")) | <fd> | <float> | "..." | <resuming> | "?" | ("(" Expr ")")
-func (p *lineParserGen) n108(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+// (<ident> ("(" Elem* ")")? Alts?) | <number> | (<string> "..."?) | (("{" | "[") Elem* ("}" | "]")) | <fd> | <float> | "..." | <resuming> | "?" | ("(" Expr ")")
+func (p *lineParserGen) n109(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
-	if p.f2(c) {
+	if p.f1(c) {
 		b := *c
 		sv0, sv1, sv2, sv3 := s.Ident, s.Call, s.CallArgs, s.Or
-		m, e := p.n88(&b, s)
+		m, e := p.n89(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -3544,10 +3587,10 @@ func (p *lineParserGen) n108(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 		}
 		s.Ident, s.Call, s.CallArgs, s.Or = sv0, sv1, sv2, sv3
 	}
-	if p.f10(c) {
+	if p.f11(c) {
 		b := *c
 		sv0 := s.Number
-		m, e := p.n89(&b, s)
+		m, e := p.n90(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -3561,10 +3604,10 @@ func (p *lineParserGen) n108(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 		}
 		s.Number = sv0
 	}
-	if p.f21(c) {
+	if p.f22(c) {
 		b := *c
 		sv0, sv1 := s.String, s.Trunc
-		m, e := p.n93(&b, s)
+		m, e := p.n94(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -3581,7 +3624,7 @@ func (p *lineParserGen) n108(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	if p.f36(c) {
 		b := *c
 		sv0, sv1, sv2 := s.Open, s.Items, s.Close
-		m, e := p.n100(&b, s)
+		m, e := p.n101(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -3595,10 +3638,10 @@ func (p *lineParserGen) n108(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 		}
 		s.Open, s.Items, s.Close = sv0, sv1, sv2
 	}
-	if p.f22(c) {
+	if p.f23(c) {
 		b := *c
 		sv0 := s.Fd
-		m, e := p.n101(&b, s)
+		m, e := p.n102(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -3612,10 +3655,10 @@ func (p *lineParserGen) n108(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 		}
 		s.Fd = sv0
 	}
-	if p.f20(c) {
+	if p.f21(c) {
 		b := *c
 		sv0 := s.Float
-		m, e := p.n102(&b, s)
+		m, e := p.n103(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -3629,10 +3672,10 @@ func (p *lineParserGen) n108(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 		}
 		s.Float = sv0
 	}
-	if p.f23(c) {
+	if p.f24(c) {
 		b := *c
 		sv0 := s.Ellipsis
-		m, e := p.n103(&b, s)
+		m, e := p.n104(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -3646,10 +3689,10 @@ func (p *lineParserGen) n108(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 		}
 		s.Ellipsis = sv0
 	}
-	if p.f29(c) {
+	if p.f30(c) {
 		b := *c
 		sv0 := s.Resuming
-		m, e := p.n104(&b, s)
+		m, e := p.n105(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -3663,10 +3706,10 @@ func (p *lineParserGen) n108(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 		}
 		s.Resuming = sv0
 	}
-	if p.f13(c) {
+	if p.f14(c) {
 		b := *c
 		sv0 := s.Question
-		m, e := p.n105(&b, s)
+		m, e := p.n106(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -3680,10 +3723,10 @@ func (p *lineParserGen) n108(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 		}
 		s.Question = sv0
 	}
-	if p.f11(c) {
+	if p.f12(c) {
 		b := *c
 		sv0 := s.Paren
-		m, e := p.n107(&b, s)
+		m, e := p.n108(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -3705,7 +3748,7 @@ func (p *lineParserGen) n108(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 }
 
 // <comment>
-func (p *lineParserGen) n109(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+func (p *lineParserGen) n110(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, 10); !m || e.On {
 		return e.On, e
@@ -3733,15 +3776,15 @@ func (p *lineParserGen) n109(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 }
 
 // <comment>?
-func (p *lineParserGen) n110(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+func (p *lineParserGen) n111(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	matched := false
 	for {
-		if !p.f8(c) {
+		if !p.f9(c) {
 			break
 		}
 		b := *c
 		sv0 := s.Comment
-		m, e := p.n109(&b, s)
+		m, e := p.n110(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 1) {
@@ -3762,15 +3805,15 @@ func (p *lineParserGen) n110(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
-// (<unary> | "&")* ((<ident> ("(" Elem* ")")? ("or" Ident)*) | <number> | (<string> "..."?) | (("{" | "[") Elem* ("}" | "]")) | <fd> | <float> | "..." | <resuming> | "?" | ("(" Expr ")")) <comment>?
-func (p *lineParserGen) n111(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
-	if m, e := p.n78(c, s); !m || e.On {
+// (<unary> | "&")* ((<ident> ("(" Elem* ")")? Alts?) | <number> | (<string> "..."?) | (("{" | "[") Elem* ("}" | "]")) | <fd> | <float> | "..." | <resuming> | "?" | ("(" Expr ")")) <comment>?
+func (p *lineParserGen) n112(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+	if m, e := p.n80(c, s); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n108(c, s); !m || e.On {
-		return true, c.Miss(e, 0)
+	if m, e := p.n109(c, s); !m || e.On {
+		return true, c.Miss(e, 1)
 	}
-	if m, e := p.n110(c, s); !m || e.On {
+	if m, e := p.n111(c, s); !m || e.On {
 		return true, c.Miss(e, 30)
 	}
 	return true, pgenrt.Err{}
@@ -3778,11 +3821,11 @@ func (p *lineParserGen) n111(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 
 func (p *lineParserGen) s_primary(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n111(c, s))
+	return c.Close(p.n112(c, s))
 }
 
 // "?"
-func (p *lineParserGen) n112(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
+func (p *lineParserGen) n113(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Lit(c, "?"); !m || e.On {
 		return e.On, e
@@ -3794,7 +3837,7 @@ func (p *lineParserGen) n112(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 }
 
 // Expr
-func (p *lineParserGen) n113(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
+func (p *lineParserGen) n114(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 	var nv *expr
 	if p.reuse {
 		nv = p.slab_expr.Alloc()
@@ -3812,13 +3855,13 @@ func (p *lineParserGen) n113(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 }
 
 // "?" | Expr
-func (p *lineParserGen) n114(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
+func (p *lineParserGen) n115(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
-	if p.f13(c) {
+	if p.f14(c) {
 		b := *c
 		sv0 := s.Unknown
-		m, e := p.n112(&b, s)
+		m, e := p.n113(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -3835,7 +3878,7 @@ func (p *lineParserGen) n114(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 	{
 		b := *c
 		sv0 := s.Value
-		m, e := p.n113(&b, s)
+		m, e := p.n114(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -3857,7 +3900,7 @@ func (p *lineParserGen) n114(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 }
 
 // <comment>
-func (p *lineParserGen) n115(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
+func (p *lineParserGen) n116(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, 10); !m || e.On {
 		return e.On, e
@@ -3885,15 +3928,15 @@ func (p *lineParserGen) n115(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 }
 
 // <comment>?
-func (p *lineParserGen) n116(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
+func (p *lineParserGen) n117(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 	matched := false
 	for {
-		if !p.f8(c) {
+		if !p.f9(c) {
 			break
 		}
 		b := *c
 		sv0 := s.Comment
-		m, e := p.n115(&b, s)
+		m, e := p.n116(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 1) {
@@ -3915,8 +3958,8 @@ func (p *lineParserGen) n116(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 }
 
 // Ident
-func (p *lineParserGen) n117(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
-	if !p.f2(c) {
+func (p *lineParserGen) n118(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
+	if !p.f1(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *ident
@@ -3935,15 +3978,15 @@ func (p *lineParserGen) n117(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 }
 
 // Ident?
-func (p *lineParserGen) n118(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
+func (p *lineParserGen) n119(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 	matched := false
 	for {
-		if !p.f2(c) {
+		if !p.f1(c) {
 			break
 		}
 		b := *c
 		sv0 := s.Errno
-		m, e := p.n117(&b, s)
+		m, e := p.n118(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 1) {
@@ -3965,8 +4008,8 @@ func (p *lineParserGen) n118(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 }
 
 // Note
-func (p *lineParserGen) n119(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
-	if !p.f11(c) {
+func (p *lineParserGen) n120(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
+	if !p.f12(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *note
@@ -3986,15 +4029,15 @@ func (p *lineParserGen) n119(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 }
 
 // Note*
-func (p *lineParserGen) n120(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
+func (p *lineParserGen) n121(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 	matched := false
 	for {
-		if !p.f11(c) {
+		if !p.f12(c) {
 			break
 		}
 		b := *c
 		sv0 := s.Notes
-		m, e := p.n119(&b, s)
+		m, e := p.n120(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 1) {
@@ -4015,7 +4058,7 @@ func (p *lineParserGen) n120(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 }
 
 // <unavailable>
-func (p *lineParserGen) n121(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
+func (p *lineParserGen) n122(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, 14); !m || e.On {
 		return e.On, e
@@ -4027,15 +4070,15 @@ func (p *lineParserGen) n121(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 }
 
 // <unavailable>?
-func (p *lineParserGen) n122(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
+func (p *lineParserGen) n123(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 	matched := false
 	for {
-		if !p.f31(c) {
+		if !p.f32(c) {
 			break
 		}
 		b := *c
 		sv0 := s.Unavailable
-		m, e := p.n121(&b, s)
+		m, e := p.n122(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 1) {
@@ -4057,8 +4100,8 @@ func (p *lineParserGen) n122(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 }
 
 // DurTok
-func (p *lineParserGen) n123(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
-	if !p.f6(c) {
+func (p *lineParserGen) n124(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
+	if !p.f7(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *durTok
@@ -4077,15 +4120,15 @@ func (p *lineParserGen) n123(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 }
 
 // DurTok?
-func (p *lineParserGen) n124(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
+func (p *lineParserGen) n125(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 	matched := false
 	for {
-		if !p.f6(c) {
+		if !p.f7(c) {
 			break
 		}
 		b := *c
 		sv0 := s.Dur
-		m, e := p.n123(&b, s)
+		m, e := p.n124(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 1) {
@@ -4107,26 +4150,26 @@ func (p *lineParserGen) n124(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 }
 
 // "=" ("?" | Expr) <comment>? Ident? Note* <unavailable>? DurTok?
-func (p *lineParserGen) n125(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
+func (p *lineParserGen) n126(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 	if m, e := p.Lit(c, "="); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n114(c, s); !m || e.On {
+	if m, e := p.n115(c, s); !m || e.On {
 		return true, c.Miss(e, 31)
 	}
-	if m, e := p.n116(c, s); !m || e.On {
+	if m, e := p.n117(c, s); !m || e.On {
 		return true, c.Miss(e, 32)
 	}
-	if m, e := p.n118(c, s); !m || e.On {
+	if m, e := p.n119(c, s); !m || e.On {
 		return true, c.Miss(e, 33)
 	}
-	if m, e := p.n120(c, s); !m || e.On {
+	if m, e := p.n121(c, s); !m || e.On {
 		return true, c.Miss(e, 34)
 	}
-	if m, e := p.n122(c, s); !m || e.On {
+	if m, e := p.n123(c, s); !m || e.On {
 		return true, c.Miss(e, 35)
 	}
-	if m, e := p.n124(c, s); !m || e.On {
+	if m, e := p.n125(c, s); !m || e.On {
 		return true, c.Miss(e, 36)
 	}
 	return true, pgenrt.Err{}
@@ -4134,11 +4177,11 @@ func (p *lineParserGen) n125(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 
 func (p *lineParserGen) s_result(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n125(c, s))
+	return c.Close(p.n126(c, s))
 }
 
 // <resumed>
-func (p *lineParserGen) n126(c *pgenrt.State, s *resumed) (bool, pgenrt.Err) {
+func (p *lineParserGen) n127(c *pgenrt.State, s *resumed) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, 15); !m || e.On {
 		return e.On, e
@@ -4154,7 +4197,7 @@ func (p *lineParserGen) n126(c *pgenrt.State, s *resumed) (bool, pgenrt.Err) {
 }
 
 // Elem
-func (p *lineParserGen) n127(c *pgenrt.State, s *resumed) (bool, pgenrt.Err) {
+func (p *lineParserGen) n128(c *pgenrt.State, s *resumed) (bool, pgenrt.Err) {
 	var nv *elem
 	if p.reuse {
 		nv = p.slab_elem.Alloc()
@@ -4165,7 +4208,6 @@ func (p *lineParserGen) n127(c *pgenrt.State, s *resumed) (bool, pgenrt.Err) {
 		nv.Assign = nil
 		nv.Comment = nil
 		nv.Lead = nil
-		nv.LeadRest = nv.LeadRest[:0]
 
 	} else {
 		nv = new(elem)
@@ -4178,12 +4220,12 @@ func (p *lineParserGen) n127(c *pgenrt.State, s *resumed) (bool, pgenrt.Err) {
 }
 
 // Elem*
-func (p *lineParserGen) n128(c *pgenrt.State, s *resumed) (bool, pgenrt.Err) {
+func (p *lineParserGen) n129(c *pgenrt.State, s *resumed) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		b := *c
 		sv0 := s.Args
-		m, e := p.n127(&b, s)
+		m, e := p.n128(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 1) {
@@ -4204,8 +4246,8 @@ func (p *lineParserGen) n128(c *pgenrt.State, s *resumed) (bool, pgenrt.Err) {
 }
 
 // Tail
-func (p *lineParserGen) n129(c *pgenrt.State, s *resumed) (bool, pgenrt.Err) {
-	if !p.f3(c) {
+func (p *lineParserGen) n130(c *pgenrt.State, s *resumed) (bool, pgenrt.Err) {
+	if !p.f4(c) {
 		return false, pgenrt.Err{}
 	}
 	var v tail
@@ -4217,27 +4259,27 @@ func (p *lineParserGen) n129(c *pgenrt.State, s *resumed) (bool, pgenrt.Err) {
 }
 
 // <resumed> Elem* Tail
-func (p *lineParserGen) n130(c *pgenrt.State, s *resumed) (bool, pgenrt.Err) {
-	if m, e := p.n126(c, s); !m || e.On {
+func (p *lineParserGen) n131(c *pgenrt.State, s *resumed) (bool, pgenrt.Err) {
+	if m, e := p.n127(c, s); !m || e.On {
 		return e.On, e
-	}
-	if m, e := p.n128(c, s); !m || e.On {
-		return true, c.Miss(e, 3)
 	}
 	if m, e := p.n129(c, s); !m || e.On {
 		return true, c.Miss(e, 4)
+	}
+	if m, e := p.n130(c, s); !m || e.On {
+		return true, c.Miss(e, 5)
 	}
 	return true, pgenrt.Err{}
 }
 
 func (p *lineParserGen) s_resumed(c *pgenrt.State, s *resumed) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n130(c, s))
+	return c.Close(p.n131(c, s))
 }
 
 // Ident
-func (p *lineParserGen) n131(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
-	if !p.f2(c) {
+func (p *lineParserGen) n132(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
+	if !p.f1(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *ident
@@ -4256,15 +4298,15 @@ func (p *lineParserGen) n131(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 }
 
 // Ident*
-func (p *lineParserGen) n132(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
+func (p *lineParserGen) n133(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 	matched := false
 	for {
-		if !p.f2(c) {
+		if !p.f1(c) {
 			break
 		}
 		b := *c
 		sv0 := s.Words
-		m, e := p.n131(&b, s)
+		m, e := p.n132(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 1) {
@@ -4285,7 +4327,7 @@ func (p *lineParserGen) n132(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 }
 
 // "{"
-func (p *lineParserGen) n133(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
+func (p *lineParserGen) n134(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Lit(c, "{"); !m || e.On {
 		return e.On, e
@@ -4297,7 +4339,7 @@ func (p *lineParserGen) n133(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 }
 
 // Elem
-func (p *lineParserGen) n134(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
+func (p *lineParserGen) n135(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 	var nv *elem
 	if p.reuse {
 		nv = p.slab_elem.Alloc()
@@ -4308,7 +4350,6 @@ func (p *lineParserGen) n134(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 		nv.Assign = nil
 		nv.Comment = nil
 		nv.Lead = nil
-		nv.LeadRest = nv.LeadRest[:0]
 
 	} else {
 		nv = new(elem)
@@ -4321,12 +4362,12 @@ func (p *lineParserGen) n134(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 }
 
 // Elem*
-func (p *lineParserGen) n135(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
+func (p *lineParserGen) n136(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		b := *c
 		sv0 := s.Members
-		m, e := p.n134(&b, s)
+		m, e := p.n135(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 1) {
@@ -4347,11 +4388,11 @@ func (p *lineParserGen) n135(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 }
 
 // "{" Elem* "}"
-func (p *lineParserGen) n136(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
-	if m, e := p.n133(c, s); !m || e.On {
+func (p *lineParserGen) n137(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
+	if m, e := p.n134(c, s); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n135(c, s); !m || e.On {
+	if m, e := p.n136(c, s); !m || e.On {
 		return true, c.Miss(e, 38)
 	}
 	if m, e := p.Lit(c, "}"); !m || e.On {
@@ -4361,7 +4402,7 @@ func (p *lineParserGen) n136(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 }
 
 // ("{" Elem* "}")?
-func (p *lineParserGen) n137(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
+func (p *lineParserGen) n138(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f37(c) {
@@ -4369,7 +4410,7 @@ func (p *lineParserGen) n137(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 		}
 		b := *c
 		sv0, sv1 := s.Info, s.Members
-		m, e := p.n136(&b, s)
+		m, e := p.n137(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 1) {
@@ -4391,8 +4432,8 @@ func (p *lineParserGen) n137(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 }
 
 // NoteItem
-func (p *lineParserGen) n138(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
-	if !p.f18(c) {
+func (p *lineParserGen) n139(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
+	if !p.f19(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *noteItem
@@ -4412,15 +4453,15 @@ func (p *lineParserGen) n138(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 }
 
 // NoteItem*
-func (p *lineParserGen) n139(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
+func (p *lineParserGen) n140(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 	matched := false
 	for {
-		if !p.f18(c) {
+		if !p.f19(c) {
 			break
 		}
 		b := *c
 		sv0 := s.Rest
-		m, e := p.n138(&b, s)
+		m, e := p.n139(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 1) {
@@ -4441,8 +4482,8 @@ func (p *lineParserGen) n139(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 }
 
 // Dashes
-func (p *lineParserGen) n140(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
-	if !p.f5(c) {
+func (p *lineParserGen) n141(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
+	if !p.f6(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *dashes
@@ -4461,20 +4502,20 @@ func (p *lineParserGen) n140(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 }
 
 // "---" Ident* ("{" Elem* "}")? NoteItem* Dashes
-func (p *lineParserGen) n141(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
+func (p *lineParserGen) n142(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 	if m, e := p.Lit(c, "---"); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n132(c, s); !m || e.On {
+	if m, e := p.n133(c, s); !m || e.On {
 		return true, c.Miss(e, 37)
 	}
-	if m, e := p.n137(c, s); !m || e.On {
+	if m, e := p.n138(c, s); !m || e.On {
 		return true, c.Miss(e, 40)
 	}
-	if m, e := p.n139(c, s); !m || e.On {
+	if m, e := p.n140(c, s); !m || e.On {
 		return true, c.Miss(e, 41)
 	}
-	if m, e := p.n140(c, s); !m || e.On {
+	if m, e := p.n141(c, s); !m || e.On {
 		return true, c.Miss(e, 42)
 	}
 	return true, pgenrt.Err{}
@@ -4482,11 +4523,11 @@ func (p *lineParserGen) n141(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 
 func (p *lineParserGen) s_signal(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n141(c, s))
+	return c.Close(p.n142(c, s))
 }
 
 // ")"
-func (p *lineParserGen) n142(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
+func (p *lineParserGen) n143(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Lit(c, ")"); !m || e.On {
 		return e.On, e
@@ -4498,8 +4539,8 @@ func (p *lineParserGen) n142(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
 }
 
 // Result
-func (p *lineParserGen) n143(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
-	if !p.f7(c) {
+func (p *lineParserGen) n144(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
+	if !p.f8(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *result
@@ -4524,15 +4565,15 @@ func (p *lineParserGen) n143(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
 }
 
 // Result?
-func (p *lineParserGen) n144(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
+func (p *lineParserGen) n145(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
 	matched := false
 	for {
-		if !p.f7(c) {
+		if !p.f8(c) {
 			break
 		}
 		b := *c
 		sv0 := s.Result
-		m, e := p.n143(&b, s)
+		m, e := p.n144(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 1) {
@@ -4554,18 +4595,18 @@ func (p *lineParserGen) n144(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
 }
 
 // ")" Result?
-func (p *lineParserGen) n145(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
-	if m, e := p.n142(c, s); !m || e.On {
+func (p *lineParserGen) n146(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
+	if m, e := p.n143(c, s); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n144(c, s); !m || e.On {
+	if m, e := p.n145(c, s); !m || e.On {
 		return true, c.Miss(e, 43)
 	}
 	return true, pgenrt.Err{}
 }
 
 // <unfinished>
-func (p *lineParserGen) n146(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
+func (p *lineParserGen) n147(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, 12); !m || e.On {
 		return e.On, e
@@ -4577,7 +4618,7 @@ func (p *lineParserGen) n146(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
 }
 
 // <detached>
-func (p *lineParserGen) n147(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
+func (p *lineParserGen) n148(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, 13); !m || e.On {
 		return e.On, e
@@ -4589,13 +4630,13 @@ func (p *lineParserGen) n147(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
 }
 
 // (")" Result?) | <unfinished> | <detached>
-func (p *lineParserGen) n148(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
+func (p *lineParserGen) n149(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
-	if p.f12(c) {
+	if p.f13(c) {
 		b := *c
 		sv0, sv1 := s.Close, s.Result
-		m, e := p.n145(&b, s)
+		m, e := p.n146(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -4609,10 +4650,10 @@ func (p *lineParserGen) n148(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
 		}
 		s.Close, s.Result = sv0, sv1
 	}
-	if p.f30(c) {
+	if p.f31(c) {
 		b := *c
 		sv0 := s.Unfinished
-		m, e := p.n146(&b, s)
+		m, e := p.n147(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -4626,10 +4667,10 @@ func (p *lineParserGen) n148(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
 		}
 		s.Unfinished = sv0
 	}
-	if p.f32(c) {
+	if p.f33(c) {
 		b := *c
 		sv0 := s.Detached
-		m, e := p.n147(&b, s)
+		m, e := p.n148(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -4651,10 +4692,10 @@ func (p *lineParserGen) n148(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
 }
 
 func (p *lineParserGen) s_tail(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
-	return c.Close(p.n148(c, s))
+	return c.Close(p.n149(c, s))
 }
 
-var pgenExpect_lineParser = [...]string{"((<ident> (\"(\" Elem* \")\")? (\"or\" Ident)*) | <number> | (<string> \"...\"?) | ((\"{\" | \"[\") Elem* (\"}\" | \"]\")) | <fd> | <float> | \"...\" | <resuming> | \"?\" | (\"(\" Expr \")\")) <comment>?", "Primary", "\"(\" Elem* Tail", "Elem* Tail", "Tail", "Elem", "(\",\" Elem)*", "(Elem (\",\" Elem)*)? Tail", "Binop* (\"=\" Expr?)?", "Expr?", "(\"=\" Expr?)?", "Binop*", "ExitWord+ \"+++\"", "\"+++\"", "(<number> | \"?\"+) \"]\"", "\"]\"", "PrefixTok?", "IpTok? IpTok? (Call | Resumed | Signal | Exit | Cont)", "IpTok? (Call | Resumed | Signal | Exit | Cont)", "(Call | Resumed | Signal | Exit | Cont)", "NoteItem* \")\"", "\")\"", "Elem* \")\"", "(\"(\" Elem* \")\")? (\"or\" Ident)*", "Ident", "(\"or\" Ident)*", "\"...\"?", "Elem* (\"}\" | \"]\")", "(\"}\" | \"]\")", "Expr \")\"", "<comment>?", "(\"?\" | Expr) <comment>? Ident? Note* <unavailable>? DurTok?", "<comment>? Ident? Note* <unavailable>? DurTok?", "Ident? Note* <unavailable>? DurTok?", "Note* <unavailable>? DurTok?", "<unavailable>? DurTok?", "DurTok?", "Ident* (\"{\" Elem* \"}\")? NoteItem* Dashes", "Elem* \"}\"", "\"}\"", "(\"{\" Elem* \"}\")? NoteItem* Dashes", "NoteItem* Dashes", "Dashes", "Result?"}
+var pgenExpect_lineParser = [...]string{"Ident", "((<ident> (\"(\" Elem* \")\")? Alts?) | <number> | (<string> \"...\"?) | ((\"{\" | \"[\") Elem* (\"}\" | \"]\")) | <fd> | <float> | \"...\" | <resuming> | \"?\" | (\"(\" Expr \")\")) <comment>?", "Primary", "\"(\" Elem* Tail", "Elem* Tail", "Tail", "Elem", "(\",\" Elem)*", "(Elem (\",\" Elem)*)? Tail", "Binop* (\"=\" Expr?)?", "Expr?", "(\"=\" Expr?)?", "ExitWord+ \"+++\"", "\"+++\"", "Binop*", "(<number> | \"?\"+) \"]\"", "\"]\"", "PrefixTok?", "IpTok? IpTok? (Call | Resumed | Signal | Exit | Cont)", "IpTok? (Call | Resumed | Signal | Exit | Cont)", "(Call | Resumed | Signal | Exit | Cont)", "NoteItem* \")\"", "\")\"", "Elem* \")\"", "(\"(\" Elem* \")\")? Alts?", "Alts?", "\"...\"?", "Elem* (\"}\" | \"]\")", "(\"}\" | \"]\")", "Expr \")\"", "<comment>?", "(\"?\" | Expr) <comment>? Ident? Note* <unavailable>? DurTok?", "<comment>? Ident? Note* <unavailable>? DurTok?", "Ident? Note* <unavailable>? DurTok?", "Note* <unavailable>? DurTok?", "<unavailable>? DurTok?", "DurTok?", "Ident* (\"{\" Elem* \"}\")? NoteItem* Dashes", "Elem* \"}\"", "\"}\"", "(\"{\" Elem* \"}\")? NoteItem* Dashes", "NoteItem* Dashes", "Dashes", "Result?"}
 
 // restParserGen is the generated parser of restParser's grammar (root restLine): it builds the
 // same tree and reports the same errors. Its zero value is ready to use;

@@ -125,6 +125,7 @@ func (l *Lowerer) lower(ln *sast.Line) error {
 	}
 	// strace's message that cut the line: a record after the call's.
 	r = l.message(ln, ln.Inline)
+	r.setAttr("inline", true)
 	return out.RecordMark(&r.rec, lowering.Mark{Kind: markEmit, Pos: ln.Inline.Pos})
 }
 
@@ -244,6 +245,9 @@ func (j *joiner) diag(d *lowering.ChunkDiag, out lowering.Output) error {
 }
 
 func (j *joiner) mark(c *lowering.Chunk, m *lowering.Mark, out lowering.Output) error {
+	if m.Kind&kindMask != markTable {
+		j.table.orphans(out)
+	}
 	switch m.Kind & kindMask {
 	case markSkipped:
 		j.frames = nil // a frame after a skipped line has no call
@@ -555,6 +559,7 @@ func (j *joiner) End(out lowering.Output) error {
 	if err := j.flush(out); err != nil {
 		return err
 	}
+	j.table.orphans(out)
 	rest := slices.SortedFunc(maps.Values(j.open), func(a, b *pending) int { return cmp.Compare(a.line.Offset, b.line.Offset) })
 	clear(j.open)
 	for _, p := range rest {

@@ -1,9 +1,11 @@
 package strace
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/tracekit/tracekit/ast"
 	"github.com/tracekit/tracekit/ast/diag"
 	sast "github.com/tracekit/tracekit/ast/strace"
 	"github.com/tracekit/tracekit/lower/dialect/lowering"
@@ -15,8 +17,20 @@ import (
 // runs are the columns, rows, a rule and the total row. Each row becomes a
 // summary record (docs/records.md).
 type table struct {
-	header []word // the header's words
-	cols   []column
+	header  []word // the header's words
+	cols    []column
+	pending []int   // the lines of headers and rules since the last row
+	first   ast.Pos // where the first of them starts
+}
+
+// orphans reports the header and rule lines no row came after, as
+// skipped.
+func (t *table) orphans(out lowering.Output) {
+	if len(t.pending) == 0 {
+		return
+	}
+	out.Diag(diag.Diagnostic{Pos: t.first, Severity: diag.Error, Code: sast.CodeSyntax, Msg: "a summary table's header or rule with no row after it; skipped"}, len(t.pending))
+	t.pending = t.pending[:0]
 }
 
 // column is a column of the table: its byte span in the line (the run of
@@ -69,6 +83,13 @@ var columnArgs = map[string]string{
 func (t *table) line(j *joiner, m *lowering.Mark, out lowering.Output) error {
 	ws := words(m.Text)
 	switch sast.TableKind(m.Num) {
+	case sast.TableHeader, sast.TableRule:
+		if len(t.pending) == 0 {
+			t.first = m.Pos
+		}
+		t.pending = append(t.pending, m.Pos.Line)
+	}
+	switch sast.TableKind(m.Num) {
 	case sast.TableHeader:
 		t.header, t.cols = ws, nil
 		return nil
@@ -97,6 +118,10 @@ func (t *table) line(j *joiner, m *lowering.Mark, out lowering.Output) error {
 	}
 	r := &record.Record{Dialect: j.cfg.Dialect, Source: j.cfg.Source, Line: m.Pos.Line, Phase: record.Instant}
 	r.Attrs = record.Attrs{"type": "summary"}
+	if len(t.pending) > 0 {
+		r.Attrs["table_lines"] = slices.Clone(t.pending)
+		t.pending = t.pending[:0]
+	}
 	args := make([]record.Arg, 0, len(t.cols))
 	for _, w := range ws {
 		// The column the word overlaps most.
