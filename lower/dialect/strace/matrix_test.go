@@ -3,6 +3,7 @@ package strace_test
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -14,7 +15,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tracekit/tracekit/ast/diag"
+	"github.com/tracekit/tracekit/lower/dialect"
 	"github.com/tracekit/tracekit/lower/dialect/dialecttest"
+	"github.com/tracekit/tracekit/lower/record"
+	"github.com/tracekit/tracekit/lower/record/parquetout"
 	"github.com/tracekit/tracekit/lower/record/recordtest"
 )
 
@@ -314,6 +319,83 @@ func TestMatrixSummary(t *testing.T) {
 					t.Errorf("%s: %s: strace's table says calls, errors %v, the trace above it %v", n, name, v, traced[name])
 				}
 			}
+		}
+	}
+}
+
+// TestMatrixChromeThreads: in the Chrome/Perfetto timeline of
+// threads.strace the program is one process with its five threads under it.
+func TestMatrixChromeThreads(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "matrix", "threads.strace"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	w := record.NewChrome(&out)
+	if _, err := dialect.Records(context.Background(), dialectOpts(), []dialect.Input{{Name: "threads.strace", Reader: bytes.NewReader(data)}}, w, func(d diag.Diagnostic) { t.Error(d) }); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	var trace struct {
+		TraceEvents []struct {
+			Ph  string `json:"ph"`
+			PID uint64 `json:"pid"`
+			TID uint64 `json:"tid"`
+		} `json:"traceEvents"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &trace); err != nil {
+		t.Fatal(err)
+	}
+	pids, tids := map[uint64]bool{}, map[uint64]bool{}
+	for _, e := range trace.TraceEvents {
+		if e.Ph == "M" {
+			continue
+		}
+		pids[e.PID], tids[e.TID] = true, true
+	}
+	if len(pids) != 1 || len(tids) != 5 {
+		t.Errorf("the timeline has %d processes and %d threads; want 1 process and 5 threads", len(pids), len(tids))
+	}
+}
+
+// TestMatrixParquetDuckDB: DuckDB reads the Parquet file of threads.strace
+// as one pid with five tids, and the timestamps of ttt.strace (-ttt) and
+// unixns.strace (--timestamps=unix,ns) in the year they were made.
+func TestMatrixParquetDuckDB(t *testing.T) {
+	db := recordtest.NewDuckDB(t)
+	dir := t.TempDir()
+	var stmts []string
+	for _, n := range []string{"threads.strace", "ttt.strace", "unixns.strace"} {
+		data, err := os.ReadFile(filepath.Join("testdata", "matrix", n))
+		if err != nil {
+			t.Fatal(err)
+		}
+		pq := filepath.Join(dir, n+".parquet")
+		f, err := os.Create(pq)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := parquetout.New(f)
+		if _, err := dialect.Records(context.Background(), dialectOpts(), []dialect.Input{{Name: n, Reader: bytes.NewReader(data)}}, w, func(d diag.Diagnostic) { t.Error(d) }); err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Flush(); err != nil {
+			t.Fatal(err)
+		}
+		if err := f.Close(); err != nil {
+			t.Fatal(err)
+		}
+		stmts = append(stmts, fmt.Sprintf("SELECT count(DISTINCT pid) AS pids, count(DISTINCT tid) AS tids, CAST(min(year(ts)) AS INTEGER) AS year FROM '%s'", pq))
+	}
+	res := db.Query(t, stmts...)
+	if got := fmt.Sprint(res[0][0]["pids"], " ", res[0][0]["tids"]); got != "1 5" {
+		t.Errorf("threads.strace: pids and tids %s, want 1 5", got)
+	}
+	for i, n := range []string{"ttt.strace", "unixns.strace"} {
+		if y := fmt.Sprint(res[i+1][0]["year"]); y < "2025" {
+			t.Errorf("%s: the first time stamp is in %s, want the year the log was made", n, y)
 		}
 	}
 }

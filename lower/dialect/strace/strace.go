@@ -12,8 +12,12 @@
 // them, so each record is written one line late. With Config.NoPair the
 // halves stay records of their own (enter and exit, not marked unpaired).
 //
-// The pid is the line's "[pid N]" or bare pid column; on lines without one,
+// The tid is the line's "[pid N]" or bare pid column; on lines without one,
 // the ".PID" suffix of the input's name (strace -ff -o NAME writes NAME.PID).
+// The pid is the tid's thread group where the log shows the call that made
+// the thread (the Joiner learns it), else the tid. The rows of -c, -C and
+// -w summary tables are summary records; -e read=/write= hex dumps join
+// attrs.dump of their call as -k frames join attrs.stack.
 package strace
 
 import (
