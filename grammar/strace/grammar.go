@@ -67,7 +67,7 @@ var (
 		{Name: "Unfinished", Pattern: `<unfinished \.\.\.>`},
 		{Name: "Detached", Pattern: `<detached \.\.\.>`},
 		{Name: "Unavailable", Pattern: `<unavailable>`},
-		{Name: "Resumed", Pattern: `<\.\.\. [A-Za-z0-9_]+ resumed>`},
+		{Name: "Resumed", Pattern: `<\.\.\. [A-Za-z0-9_?]+ resumed>`},
 		{Name: "Resuming", Pattern: `<\.\.\. [^<>]*\.\.\.>`},
 		{Name: "Duration", Pattern: `<\d+\.\d+>`},
 		{Name: "Marker", Pattern: `---|\+\+\+`},
@@ -181,7 +181,7 @@ type cont struct {
 
 type call struct {
 	Pos  lexer.Position
-	Name string  `parser:"@Ident '('"`
+	Name string  `parser:"@(Ident | '?'+) '('"`
 	Args []*elem `parser:"@@*"`
 	Tail tail    `parser:"@@"`
 }
@@ -550,7 +550,15 @@ func (lp *LineParser) Line(pos ast.Pos, text string) (*sast.Line, diag.List) {
 
 func (lp *LineParser) line(pos ast.Pos, text string, nodes *nodes) (*sast.Line, diag.List) {
 	c := &converter{Converter: lineconv.Converter{Base: pos}, text: text, nodes: nodes}
-	si := strings.Index(text, "strace: ")
+	// "strace: " is searched for only where it can be: at the start, after
+	// the path strace was started by, or in a message that ends the line.
+	si := -1
+	switch {
+	case strings.HasPrefix(text, "strace: "):
+		si = 0
+	case strings.HasPrefix(text, "/") || strings.HasSuffix(text, "attached") || strings.HasSuffix(text, "detached"):
+		si = strings.Index(text, "strace: ")
+	}
 	if isRest(text, si) {
 		return c.rest(lineconv.Parse(lp.Reference, restParser, &lp.restGen, text, &lp.rest))
 	}
