@@ -644,21 +644,26 @@ func inlineMessage(text string, i int) int {
 	if i <= 0 || !strings.HasPrefix(text[i:], "strace: Process ") {
 		return -1
 	}
-	// The name starts after the last blank before it; a path starts at
-	// its first slash (the digits before it are the cut line's).
+	// A path before the name ("/usr/bin/strace: ") starts at the first
+	// slash of the run of path characters before it (what comes before
+	// the slash, "2/usr/bin/", is the cut line's).
 	start := i
-	for start > 0 && !isSpace(text[start-1]) {
-		start--
-	}
-	if j := strings.IndexByte(text[start:i], '/'); j >= 0 {
-		start += j
-	} else {
-		start = i
+	if text[i-1] == '/' {
+		j := i - 1
+		for j > 0 && isPathByte(text[j-1]) {
+			j--
+		}
+		start = j + strings.IndexByte(text[j:i], '/')
 	}
 	if start == 0 || !isProcessMessage(text[i+len("strace: "):]) {
 		return -1
 	}
 	return start
+}
+
+// isPathByte reports whether b may be in the path strace was started by.
+func isPathByte(b byte) bool {
+	return b == '/' || b == '.' || b == '_' || b == '-' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z'
 }
 
 // isProcessMessage reports whether s is "Process N attached" or
@@ -1197,13 +1202,19 @@ func (c *converter) list(elems []*elem, topLevel bool) []*sast.Arg {
 					c.Report(c.Pos(e.Pos), diag.Error, sast.CodeSyntax, "not strace output: the label before = must be a name")
 				}
 				if e.Assign != nil {
-					a.Value, a.Comment = c.operands(e.Assign.Left, e.Assign.Right)
+					var cm string
+					if a.Value, cm = c.operands(e.Assign.Left, e.Assign.Right); cm != "" {
+						a.Comment = cm
+					}
 				} else {
 					// "c_iflag=": a flag set with no flag set, 0.
 					a.Value = c.nodes.int(sast.Int{Pos: a.Pos})
 				}
 			} else {
-				a.Value, a.Comment = c.operands(e.Left, e.Right)
+				var cm string
+				if a.Value, cm = c.operands(e.Left, e.Right); cm != "" {
+					a.Comment = cm
+				}
 			}
 			if a.Adjacent && topLevel {
 				c.Report(a.Pos, diag.Warning, sast.CodeAdjacent, "an argument written right after the previous one without a comma; both kept")
@@ -1428,17 +1439,12 @@ func (c *converter) primary(p *primary) sast.Value {
 		return &sast.Float{Pos: pos, Text: *p.Float}
 	case p.String != nil:
 		return c.nodes.str(sast.String{Pos: pos, Text: *p.String, Value: unescape((*p.String)[1 : len(*p.String)-1]), Truncated: p.Trunc})
-	case p.Ident != nil && p.Or != nil:
-		// "SNDCTL_TMR_START or TCSETS": strace could not tell which.
-		alts := make([]sast.Value, 0, len(p.Or.Names)+1)
-		alts = append(alts, c.nodes.ident(sast.Ident{Pos: pos, Name: *p.Ident}))
-		for _, o := range p.Or.Names {
-			alts = append(alts, c.nodes.ident(sast.Ident{Pos: c.Pos(o.Pos), Name: o.Text}))
-		}
-		return c.newOp(pos, "or", alts...)
 	case p.Ident != nil && p.Call:
 		return &sast.FuncCall{Pos: pos, Name: *p.Ident, Args: c.list(p.CallArgs, false)}
 	case p.Ident != nil:
+		if p.Or != nil {
+			return c.alternatives(pos, *p.Ident, p.Or)
+		}
 		return c.nodes.ident(sast.Ident{Pos: pos, Name: *p.Ident})
 	case p.Open != nil:
 		if want := closing(*p.Open); p.Close != want {
@@ -1458,6 +1464,17 @@ func (c *converter) primary(p *primary) sast.Value {
 		return c.expr(p.Paren)
 	}
 	return &sast.Elided{Pos: pos}
+}
+
+// alternatives converts "SNDCTL_TMR_START or TCSETS" (strace could not
+// tell which) into the operator "or".
+func (c *converter) alternatives(pos ast.Pos, first string, or *alts) sast.Value {
+	vs := make([]sast.Value, 0, len(or.Names)+1)
+	vs = append(vs, c.nodes.ident(sast.Ident{Pos: pos, Name: first}))
+	for _, o := range or.Names {
+		vs = append(vs, c.nodes.ident(sast.Ident{Pos: c.Pos(o.Pos), Name: o.Text}))
+	}
+	return c.newOp(pos, "or", vs...)
 }
 
 // closing is the bracket that closes open ("{" or "["); "" for others.

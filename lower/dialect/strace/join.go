@@ -330,14 +330,13 @@ func (j *joiner) mark(c *lowering.Chunk, m *lowering.Mark, out lowering.Output) 
 // processes and from strace's "Process N attached" while one of them is
 // open.
 func (j *joiner) thread(r *record.Record) {
-	if r.PID == nil || r.TID == nil {
+	if r.PID == nil || r.TID == nil || len(j.group) == 0 && r.Event != "attached" {
 		return
 	}
 	tid := *r.TID
 	if g, ok := j.group[tid]; ok && g != tid {
-		// The pid's storage is the record's own (a chunk's copy).
-		pid := g
-		r.PID = &pid
+		// The pid's storage is the record's own: the chunk's copy.
+		*r.PID = g
 	}
 	if r.Event == "attached" && r.Phase == record.Instant && r.Attrs["type"] == "message" {
 		// The one clone-family call open made it.
