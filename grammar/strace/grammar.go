@@ -1201,14 +1201,26 @@ func (c *converter) list(elems []*elem, topLevel bool) []*sast.Arg {
 				} else {
 					c.Report(c.Pos(e.Pos), diag.Error, sast.CodeSyntax, "not strace output: the label before = must be a name")
 				}
-				if e.Assign != nil {
+				switch {
+				case e.Assign != nil && len(e.Assign.Right) == 0:
+					a.Value = c.unary(e.Assign.Left)
+					if e.Assign.Left.Comment != nil {
+						a.Comment = comment(e.Assign.Left)
+					}
+				case e.Assign != nil:
 					var cm string
 					if a.Value, cm = c.operands(e.Assign.Left, e.Assign.Right); cm != "" {
 						a.Comment = cm
 					}
-				} else {
+				default:
 					// "c_iflag=": a flag set with no flag set, 0.
 					a.Value = c.nodes.int(sast.Int{Pos: a.Pos})
+				}
+			} else if len(e.Right) == 0 {
+				// The common case, without operands' work.
+				a.Value = c.unary(e.Left)
+				if e.Left.Comment != nil {
+					a.Comment = comment(e.Left)
 				}
 			} else {
 				var cm string
@@ -1293,6 +1305,9 @@ func precedence(op string) int {
 // one operator at one level is one Op with all its operands (A|B|C). A
 // comment after the expression is dropped.
 func (c *converter) expr(e *expr) sast.Value {
+	if len(e.Right) == 0 {
+		return c.unary(e.Left) // the common case, without operands' work
+	}
 	v, _ := c.operands(e.Left, e.Right)
 	return v
 }
