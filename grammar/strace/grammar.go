@@ -678,7 +678,7 @@ func isProcessMessage(s string) bool {
 // message (also under the path strace was started with), a stack frame
 // ("> ..." or ">" after blanks) or a line of a hex dump (" | ...").
 func isRest(text string, i int) bool {
-	if i >= 0 && (i == 0 || text[0] == '/' && strings.HasSuffix(text[:i], "/") && strings.IndexAny(text[:i], " \t") < 0) {
+	if i >= 0 && (i == 0 || text[0] == '/' && strings.HasSuffix(text[:i], "/") && !strings.ContainsAny(text[:i], " \t")) {
 		return true
 	}
 	b := 0
