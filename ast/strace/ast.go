@@ -342,9 +342,10 @@ type FuncCall struct {
 // FD is a file descriptor with its -y decoration: 3</etc/passwd>,
 // 5<TCP:[1.2.3.4:80->5.6.7.8:9]>, AT_FDCWD</home>.
 type FD struct {
-	Pos   ast.Pos
-	FD    Value  // *Int or *Ident
-	Decor string // between the angle brackets, as written
+	Pos     ast.Pos
+	FD      Value  // *Int or *Ident
+	Decor   string // between the angle brackets, as written
+	Comment string // -X verbose: the comment between the number and the decoration ("-100 /* AT_FDCWD */</home>"), or ""
 }
 
 // Elided is "..." (strace left members out) or a lone comment ([/* 22 vars */]).

@@ -49,7 +49,11 @@ func show(v sast.Value) string {
 	case *sast.FuncCall:
 		return v.Name + "(" + showArgs(v.Args) + ")"
 	case *sast.FD:
-		return "fd:" + show(v.FD) + "<" + v.Decor + ">"
+		s := "fd:" + show(v.FD) + "<" + v.Decor + ">"
+		if v.Comment != "" {
+			s += "/*" + v.Comment + "*/"
+		}
+		return s
 	case *sast.Elided:
 		return "..."
 	case *sast.Resuming:
@@ -250,6 +254,7 @@ func TestParseLine(t *testing.T) {
 		{`????( <unfinished ...>`, `????() unfinished`},
 		{`syscall_0x1b6(0x1) = -1 ENOSYS (Function not implemented)`, `syscall_0x1b6(i1) = i-1 ENOSYS (Function not implemented)`},
 		{`getpid() = 42 (INJECTED)`, `getpid() = i42 (INJECTED)`},
+		{`openat(-100 /* AT_FDCWD */</tmp>, "x", 0x80000 /* O_RDONLY|O_CLOEXEC */) = 3</x>`, `openat(fd:i-100</tmp>/*AT_FDCWD*/,s"x",i524288/*O_RDONLY|O_CLOEXEC*/) = fd:i3</x>`},
 	}
 	for _, tt := range tests {
 		l, diags := ParseLine(base, tt.line)

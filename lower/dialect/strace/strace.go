@@ -437,6 +437,9 @@ func (s *argStore) valueInto(d *record.Arg, v sast.Value) {
 		d.Kind, d.Str, d.Fields = record.KindCall, v.Name, s.args(v.Args)
 	case *sast.FD:
 		d.Kind, d.Path = record.KindFD, v.Decor
+		if v.Comment != "" {
+			d.Comment = v.Comment
+		}
 		switch n := v.FD.(type) {
 		case *sast.Int:
 			d.Neg, d.Mag, d.Text = n.Neg, n.Mag, n.Text
