@@ -164,6 +164,7 @@ type joiner struct {
 	// thread in its creator's group; fork, vfork and clone without it
 	// start a group of its own. Threads not in it are their own group.
 	group map[uint64]uint64
+	pids  []uint64 // storage of the pids of threads in a group (pidOf)
 	table table
 }
 
@@ -330,13 +331,18 @@ func (j *joiner) mark(c *lowering.Chunk, m *lowering.Mark, out lowering.Output) 
 // processes and from strace's "Process N attached" while one of them is
 // open.
 func (j *joiner) thread(r *record.Record) {
-	if r.PID == nil || r.TID == nil || len(j.group) == 0 && r.Event != "attached" {
+	if r.PID == nil {
+		return
+	}
+	// The line's pid is the tid; one storage for both until the group
+	// differs (the chunk's copy of the pid).
+	r.TID = r.PID
+	if len(j.group) == 0 && r.Event != "attached" {
 		return
 	}
 	tid := *r.TID
 	if g, ok := j.group[tid]; ok && g != tid {
-		// The pid's storage is the record's own: the chunk's copy.
-		*r.PID = g
+		r.PID = j.pidOf(g)
 	}
 	if r.Event == "attached" && r.Phase == record.Instant && r.Attrs["type"] == "message" {
 		// The one clone-family call open made it.
@@ -353,6 +359,17 @@ func (j *joiner) thread(r *record.Record) {
 			j.made(maker.rec, tid)
 		}
 	}
+}
+
+// pidOf returns storage holding g, for a record's pid: a slab the joiner
+// never reuses (records keep pointing to it), so that a pid costs no
+// allocation of its own.
+func (j *joiner) pidOf(g uint64) *uint64 {
+	if len(j.pids) == cap(j.pids) {
+		j.pids = make([]uint64, 0, 256)
+	}
+	j.pids = append(j.pids, g)
+	return &j.pids[len(j.pids)-1]
 }
 
 // made learns the group of child, made by the call of rec.

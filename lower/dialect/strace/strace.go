@@ -212,7 +212,7 @@ func (l *Lowerer) instant(ln *sast.Line) *recBuf {
 		r.setAttr("text", b.Text)
 		if b.Verb != "" {
 			r.pid = b.Process
-			r.rec.PID, r.rec.TID = &r.pid, &r.pid
+			r.rec.PID = &r.pid
 		}
 		return r
 	}
@@ -250,10 +250,10 @@ func (l *Lowerer) base(ln *sast.Line, event string, phase record.Phase) *recBuf 
 	switch {
 	case ln.PIDForm != sast.NoPID:
 		b.pid = ln.PID
-		r.PID, r.TID = &b.pid, &b.pid // the Joiner sets the thread group
+		r.PID = &b.pid // the Joiner makes it the tid and sets the thread group
 	case l.filePID != nil:
 		b.pid = *l.filePID
-		r.PID, r.TID = &b.pid, &b.pid
+		r.PID = &b.pid
 	}
 	if ln.Time != nil {
 		r.Time = ln.Time.Text // the Joiner sets TSNs
