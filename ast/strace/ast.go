@@ -6,10 +6,15 @@
 //	[PREFIX] [TIME] <... name resumed>args) = ret ...
 //	[PREFIX] [TIME] --- SIGCHLD {si_signo=SIGCHLD, ...} ---
 //	[PREFIX] [TIME] +++ exited with 0 +++
+//	[PREFIX] [TIME] args) = ret ...     (the rest of a call broken off: -z, or strace's own message)
 //	strace: Process 123 attached
 //	 > /lib/libc.so.6(open+0x14) [0x7f...]      (a -k stack frame)
+//	 | 00000  7f 45 4c 46 ...  .ELF |           (a -e read=/write= hex dump)
+//	% time     seconds  usecs/call ...          (the summary table of -c, -C, -w)
 //
-// PREFIX is "[pid N]" or the bare pid column of -f -o FILE. A Line is one
+// PREFIX is "[pid N]" or the bare pid column of -f -o FILE, either with the
+// command name of -Y ("[pid N<comm>]", "N<comm>"); -n puts the syscall
+// number "[ NR]" and -i the instruction pointer after the time stamp. A Line is one
 // line; argument values form a small tree (Value). The participle grammar in
 // grammar/strace builds these nodes; any parser that builds the same nodes
 // can take its place (see LineParser). Pairing the halves of a call is the
@@ -90,13 +95,20 @@ type Line struct {
 	Pos     ast.Pos
 	PIDForm PIDForm
 	PID     uint64 // when PIDForm is not NoPID
+	Comm    string // the command name of -Y, "" without one
 	Time    *Time  // nil without a time stamp
+	HasNr   bool   // -n gave the syscall number
+	Nr      uint64 // the syscall number of -n, when HasNr
 	IP      string // the instruction pointer of -i, hex digits as written ("?" when strace printed question marks), "" without one
 	Body    Body
+	// Inline is strace's own message written into the line ("write(3,
+	// "x", 2strace: Process 5 attached"), where strace's stderr shares
+	// the file: the body before it was broken off there (Unfinished).
+	Inline *Message
 }
 
-// Body is what follows the prefix: *Call, *Resumed, *Signal, *Exit,
-// *Message or *Frame.
+// Body is what follows the prefix: *Call, *Resumed, *Continued, *Signal,
+// *Exit, *Message, *Frame, *Dump or *Table.
 type Body interface {
 	body()
 }
@@ -119,6 +131,60 @@ type Resumed struct {
 	Unfinished bool   // interrupted again
 	Detached   bool
 	Result     *Result
+}
+
+// Continued is the rest of a call on a line of its own, with no name: the
+// line after one strace's own message broke off, or the second half -z
+// writes without "<... name resumed>".
+type Continued struct {
+	Pos        ast.Pos
+	Args       []*Arg
+	Unfinished bool
+	Detached   bool
+	Result     *Result
+}
+
+// Dump is one line of a -e read= or -e write= hex dump:
+// " | 00000  7f 45 4c 46 ...  .ELF... |".
+type Dump struct {
+	Pos  ast.Pos
+	Text string // between the bars, as written
+}
+
+// TableKind says which line of a summary table a Table is.
+type TableKind int
+
+// The lines of a summary table.
+const (
+	TableRow    TableKind = iota // a syscall's row, or the total
+	TableHeader                  // the column names
+	TableRule                    // the dashes under the header and above the total
+)
+
+// GoString keeps AST dumps readable.
+func (k TableKind) GoString() string {
+	switch k {
+	case TableHeader:
+		return "TableHeader"
+	case TableRule:
+		return "TableRule"
+	}
+	return "TableRow"
+}
+
+// Table is a line of the summary table of -c, -C or -w. Which column a
+// word of a row is in the header says: the lowering reads them together.
+type Table struct {
+	Pos   ast.Pos
+	Kind  TableKind
+	Words []TableWord
+}
+
+// TableWord is a word of a table line with its column (0-based byte offset
+// in the line).
+type TableWord struct {
+	Col  int
+	Text string
 }
 
 // Result is what follows ")": "= value [ERRNO] [(note)...] [<dur>]".
@@ -182,12 +248,15 @@ type Frame struct {
 	Text string // after "> ", as written
 }
 
-func (*Call) body()    {}
-func (*Resumed) body() {}
-func (*Signal) body()  {}
-func (*Exit) body()    {}
-func (*Message) body() {}
-func (*Frame) body()   {}
+func (*Call) body()      {}
+func (*Continued) body() {}
+func (*Dump) body()      {}
+func (*Table) body()     {}
+func (*Resumed) body()   {}
+func (*Signal) body()    {}
+func (*Exit) body()      {}
+func (*Message) body()   {}
+func (*Frame) body()     {}
 
 // Arg is one argument or member: a value, possibly labelled ("flags=..."),
 // possibly followed by a comment ("/* 30 vars */").
@@ -248,12 +317,19 @@ type Array struct {
 }
 
 // Op is an operator applied to operands: a flag set "A|B|C" (Op "|", three
-// operands), "WIFEXITED(s) && WEXITSTATUS(s) == 0", a bit set's complement
+// operands; the empty set "c_iflag=" is the Int 0 with no Text), alternatives strace could
+// not tell apart "SNDCTL_TMR_START or TCSETS" (Op "or"), an operand after
+// an operator with nothing before it (-X raw "|0x800", the "=> {...}" a
+// resumed half starts with: the first operand is Elided), "WIFEXITED(s) && WEXITSTATUS(s) == 0", a bit set's complement
 // "~[...]" (one operand), "in => out".
 type Op struct {
 	Pos      ast.Pos
 	Op       string
 	Operands []Value
+	// Comments are the comments after operands (-X verbose:
+	// "0x1200000 /* CLONE_CHILD_CLEARTID|... */|17 /* SIGCHLD */"), one an
+	// operand, "" where none; nil when there are none.
+	Comments []string
 }
 
 // FuncCall is a macro or function strace writes: htons(80), makedev(0x1, 0x3).
@@ -266,9 +342,10 @@ type FuncCall struct {
 // FD is a file descriptor with its -y decoration: 3</etc/passwd>,
 // 5<TCP:[1.2.3.4:80->5.6.7.8:9]>, AT_FDCWD</home>.
 type FD struct {
-	Pos   ast.Pos
-	FD    Value  // *Int or *Ident
-	Decor string // between the angle brackets, as written
+	Pos     ast.Pos
+	FD      Value  // *Int or *Ident
+	Decor   string // between the angle brackets, as written
+	Comment string // -X verbose: the comment between the number and the decoration ("-100 /* AT_FDCWD */</home>"), or ""
 }
 
 // Elided is "..." (strace left members out) or a lone comment ([/* 22 vars */]).

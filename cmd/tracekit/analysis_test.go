@@ -39,6 +39,7 @@ func TestAnalysisDocs(t *testing.T) {
 		"stats --format table lower/analysis/filter/testdata/fork.strace",
 		"stats --format json --by pid --sort calls lower/analysis/filter/testdata/fork.strace",
 		"records --format text --pid 30133 --failed lower/analysis/filter/testdata/fork.strace",
+		"tree --threads lower/analysis/tree/testdata/family.strace",
 	} {
 		want := docExample(t, doc, args)
 		status, got, stderr := runCLI(strings.Fields(args)...)

@@ -216,7 +216,9 @@ func parquetChecks(pq, jl string) []string {
 		"p.line IS DISTINCT FROM (j.r->>'line')::BIGINT",
 		"p.time IS DISTINCT FROM (j.r->>'time')",
 		"p.ts_ns IS DISTINCT FROM (j.r->>'ts_ns')::BIGINT",
-		"epoch_us(p.ts) IS DISTINCT FROM floor((j.r->>'ts_ns')::HUGEINT / 1000)",
+		// ts_ns floored to µs in integers: a DOUBLE quotient rounds epoch
+		// nanoseconds (strace -ttt), which are past 2⁵³.
+		"epoch_us(p.ts) IS DISTINCT FROM ((j.r->>'ts_ns')::HUGEINT - (((j.r->>'ts_ns')::HUGEINT % 1000) + 1000) % 1000) // 1000",
 		"p.cpu IS DISTINCT FROM (j.r->>'cpu')::UBIGINT",
 		"p.pid IS DISTINCT FROM (j.r->>'pid')::UBIGINT",
 		"p.tid IS DISTINCT FROM (j.r->>'tid')::UBIGINT",

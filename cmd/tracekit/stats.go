@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 
 	"github.com/tracekit/tracekit/ast/diag"
@@ -24,6 +25,7 @@ type statsCmd struct {
 	Format    string   `name:"format" enum:"auto,table,json,csv" default:"auto" help:"Output: table (aligned, like strace -c), json (one object a row) or csv; auto is table on a terminal, json otherwise."`
 	Output    string   `short:"o" name:"output" placeholder:"FILE" help:"Write the table to FILE instead of standard output."`
 	NoPair    bool     `name:"no-pair" help:"Keep the halves of calls apart (winstrace, strace): each start half counts as a call."`
+	Check     bool     `name:"check" help:"Compare the calls and errors of each syscall with the summary table the trace carries (strace -c or -C) and say which rows differ; exit status 1 when one does or there is no table."`
 	KeepGoing bool     `name:"keep-going" help:"Exit 0 even when lines were skipped."`
 	MaxErrors int      `name:"max-errors" default:"100" placeholder:"N" help:"Print at most N error diagnostics (0: all)."`
 	Inputs    []string `arg:"" name:"file" help:"Trace files, or - for standard input."`
@@ -91,6 +93,20 @@ func (c *statsCmd) Run(e *env) error {
 	}
 	if err := out.Commit(); err != nil {
 		return err
+	}
+	if c.Check {
+		bad, ok := table.Check()
+		switch {
+		case !ok:
+			fmt.Fprintln(e.stderr, "tracekit stats: --check: the input carries no summary table (strace -c or -C)")
+			return exitCode(exitError)
+		case len(bad) > 0:
+			for _, m := range bad {
+				fmt.Fprintf(e.stderr, "tracekit stats: --check: %s: %d calls, %d errors; strace's table says %d and %d\n", m.Event, m.Calls, m.Errors, m.WantCalls, m.WantErrors)
+			}
+			return exitCode(exitError)
+		}
+		fmt.Fprintln(e.stderr, "tracekit stats: --check: every row equals strace's own table")
 	}
 	if sum.Incomplete() && !c.KeepGoing {
 		return exitCode(exitError)

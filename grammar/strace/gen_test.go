@@ -15,6 +15,8 @@ import (
 var genInputs = []string{
 	"../../lower/dialect/strace/testdata/*.strace",
 	"../../lower/dialect/strace/testdata/*.strace.*[0-9]",
+	"../../lower/dialect/strace/testdata/matrix/*.strace",
+	"../../lower/dialect/strace/testdata/matrix/*.strace.*[0-9]",
 	"shared:corpus/linux-strace/*",
 }
 
@@ -25,6 +27,12 @@ var genSeeds = []string{
 	`--- SIGCHLD {si_signo=SIGCHLD, si_pid=1} ---`, `--- SIGINT (Interrupt) @ 0 (0) ---`, `+++ killed by SIGKILL (core dumped) +++`,
 	`f(3</a<b>[c]"d">, ~[RT_1 RTMIN], a=>b, {x=1|2&&!y}) = ? `, `f(<unfinished ...>`, `<... f resumed> <detached ...>`,
 	`restart_syscall(<... resuming interrupted poll ...>) = 0`, `f(/* 3 */ 1 /* c */, 0x)`, "f(1, ", "f(]", "f) =",
+	`<... clone3 resumed> => {parent_tid=[7]}, 88) = 7`, `ioctl(0, A or B or C, {c_iflag=, c_cc=[[VINTR]=0x3, [17]=0]}) = 0`,
+	`clone(flags=0x1200000 /* CLONE_CHILD_CLEARTID */|17 /* SIGCHLD */, 0 /* AT_FDCWD */) = 5`, `statx(-100, "/x", |0x800, 0x2) = 0`,
+	`12<comm> [  59] [00007f0e3c3a0f3b] execve("/x") = 0`, `[pid 12<a b>] f() = 0`, ` => {parent_tid=[5]}, 88) = 5`, `, x=1) = 0`, `)      = 0`,
+	`f(1, 2strace: Process 5 attached`, `f({a}/usr/bin/strace: Process 5 detached`, ` | 00000  7f 45  .E |`, `--- {si_signo=SIGCHLD} (Child exited) ---`,
+	`% time     seconds  usecs/call     calls    errors syscall`, `------ ----------- ---`, ` 61.14    0.017405        4351         4           clock_nanosleep`,
+	`????( <unfinished ...>`, `<... ???? resumed>) = 0`, `a or`, `f(x or)`, `f(=)`, `f(|)`, `---`, `--- {} ---`,
 }
 
 func lineEngines() (ref, gen, reuse difftest.Engine[line]) {

@@ -56,18 +56,18 @@ var (
 		{Name: "Paren", Pattern: `[()]`},
 		{Name: "Sep", Pattern: `[,{}\]]`},
 		{Name: "String", Pattern: `"(?:[^"\\]|\\.)*"`},
-		{Name: "Fd", Pattern: `(?:-?\d+|[A-Za-z_][A-Za-z0-9_]*)<(?:[^<>\[\]"]|\[[^\]]*\]|"(?:[^"\\]|\\.)*"|<[^<>]*>)*>`},
+		{Name: "Fd", Pattern: `(?:-?\d+|[A-Za-z_][A-Za-z0-9_]*)(?: ?/\*[^*]*\*/)?<(?:[^<>\[\]"]|\[[^\]]*\]|"(?:[^"\\]|\\.)*"|<[^<>]*>)*>`},
 		{Name: "Clock", Pattern: `\d\d:\d\d:\d\d(?:\.\d+)?`},
 		{Name: "Float", Pattern: `\d+\.\d+`},
 		{Name: "Number", Pattern: `-?(?:0x[0-9a-fA-F]+|0X[0-9a-fA-F]+|\d+)[0-9A-Za-z_]*`},
 		{Name: "Ident", Pattern: `[A-Za-z_][A-Za-z0-9_]*`},
-		{Name: "PidTag", Pattern: `\[pid\s+\d+\]`},
+		{Name: "PidTag", Pattern: `\[pid\s+\d+(?:<[^<>]*>)?\]`},
 		{Name: "Comment", Pattern: `/\*.*?\*/`},
 		{Name: "Ellipsis", Pattern: `\.\.\.`},
 		{Name: "Unfinished", Pattern: `<unfinished \.\.\.>`},
 		{Name: "Detached", Pattern: `<detached \.\.\.>`},
 		{Name: "Unavailable", Pattern: `<unavailable>`},
-		{Name: "Resumed", Pattern: `<\.\.\. [A-Za-z0-9_]+ resumed>`},
+		{Name: "Resumed", Pattern: `<\.\.\. [A-Za-z0-9_?]+ resumed>`},
 		{Name: "Resuming", Pattern: `<\.\.\. [^<>]*\.\.\.>`},
 		{Name: "Duration", Pattern: `<\d+\.\d+>`},
 		{Name: "Marker", Pattern: `---|\+\+\+`},
@@ -81,9 +81,12 @@ var (
 		participle.Elide("Space"),
 	)
 
-	// "strace: TEXT" and " > TEXT": the text is taken as written.
+	// "strace: TEXT" (or "/usr/bin/strace: TEXT", as strace names itself
+	// by the path it was started with), " > TEXT" (a -k frame) and
+	// " | TEXT" (a line of a -e read=/write= hex dump): the text is taken
+	// as written.
 	restLexer = lexer.MustSimple([]lexer.SimpleRule{
-		{Name: "Lead", Pattern: `strace:|>`},
+		{Name: "Lead", Pattern: `[^\s>|]*strace:|>|\|`},
 		{Name: "Rest", Pattern: `\S.*`},
 		{Name: "Space", Pattern: `\s+`},
 	})
@@ -91,7 +94,30 @@ var (
 		participle.Lexer(restLexer),
 		participle.Elide("Space"),
 	)
+
+	// The lines of the summary tables of -c, -C and -w: a header of
+	// column names, a rule of dashes and rows of numbers and a name, all
+	// words separated by blanks.
+	tableLexer = lexer.MustSimple([]lexer.SimpleRule{
+		{Name: "Word", Pattern: `\S+`},
+		{Name: "Space", Pattern: `\s+`},
+	})
+	tableParser = participle.MustBuild[tableLine](
+		participle.Lexer(tableLexer),
+		participle.Elide("Space"),
+	)
 )
+
+// tableLine is a line of a summary table: its words.
+type tableLine struct {
+	Words []*word `parser:"@@+"`
+}
+
+// word is one word of a table line.
+type word struct {
+	Pos  lexer.Position
+	Text string `parser:"@Word"`
+}
 
 // restLine is a message or a stack frame.
 type restLine struct {
@@ -108,7 +134,7 @@ type token struct {
 // prefixTok is a pid or a time stamp before the body.
 type prefixTok struct {
 	Pos  lexer.Position
-	Text string `parser:"@(PidTag | Number | Clock | Float)"`
+	Text string `parser:"@(PidTag | Number | Clock | Float | Fd)"`
 }
 
 // ipTok is the instruction pointer of -i: [00007f0e3c3a0f3b], or
@@ -125,20 +151,37 @@ type ident struct {
 	Text string `parser:"@Ident"`
 }
 
-// line is the parse of one line of the main grammar.
+// line is the parse of one line of the main grammar. The bracketed numbers
+// after the time stamp are the syscall number of -n ("[  59]") and the
+// instruction pointer of -i, in that order when both are there; which is
+// which the converter tells by their digits. A line of arguments with no
+// name before them (Cont) is the rest of a call strace broke off: with -z,
+// or where its own message cut the line.
 type line struct {
 	PidTag  *prefixTok `parser:"( @@"`
 	Time    *prefixTok `parser:"  @@? )?"`
 	IP      *ipTok     `parser:"@@?"`
+	IP2     *ipTok     `parser:"@@?"`
 	Call    *call      `parser:"( @@"`
 	Resumed *resumed   `parser:"| @@"`
 	Signal  *signal    `parser:"| @@"`
-	Exit    *exit      `parser:"| @@ )"`
+	Exit    *exit      `parser:"| @@"`
+	Cont    *cont      `parser:"| @@ )"`
+}
+
+// cont is the rest of a call continued on a line of its own; its
+// arguments are separated by commas (no comma in Args), so that a line of
+// words is not taken for one.
+type cont struct {
+	Pos   lexer.Position
+	Comma bool    `parser:"@','?"`
+	Args  []*elem `parser:"( @@ ( ',' @@ )* )?"`
+	Tail  tail    `parser:"@@"`
 }
 
 type call struct {
 	Pos  lexer.Position
-	Name string  `parser:"@Ident '('"`
+	Name string  `parser:"@(Ident | '?'+) '('"`
 	Args []*elem `parser:"@@*"`
 	Tail tail    `parser:"@@"`
 }
@@ -187,11 +230,13 @@ type noteItem struct {
 	Tok   string `parser:"| @(Ident | Number | Float | String | Comment | Fd | Ellipsis | Sep | BinOp | Unary | Punct | Clock | PidTag | Resuming | Duration | Unfinished | Unavailable | Detached | Resumed)"`
 }
 
-// signal is "--- SIGNAME {siginfo} ---", "--- stopped by SIGNAME ---", or
-// the older "--- SIGNAME (text) @ 0 (0) ---" whose rest is kept as text.
+// signal is "--- SIGNAME {siginfo} ---", "--- stopped by SIGNAME ---", the
+// older "--- SIGNAME (text) @ 0 (0) ---" whose rest is kept as text, or
+// strace 4.x's "--- {si_signo=SIGNAME, ...} (text) ---" with no name before
+// the structure.
 type signal struct {
 	Pos     lexer.Position
-	Words   []*ident    `parser:"'---' @@+"`
+	Words   []*ident    `parser:"'---' @@*"`
 	Info    bool        `parser:"( @'{'"`
 	Members []*elem     `parser:"  @@* '}' )?"`
 	Rest    []*noteItem `parser:"@@*"`
@@ -214,15 +259,31 @@ type exitWord struct {
 	Text string `parser:"@(Ident | Number | '(' | ')')"`
 }
 
-// elem is one element of an argument list: a separator, a comment, or a
-// value possibly labelled (the label is the value before "=").
+// elem is one element of an argument list: a separator, a comment, a
+// value possibly labelled (the label is the value before "="; an empty
+// value after it is an empty flag set, "c_iflag="), or a value after an
+// operator with no operand before it: the "=> {...}" that a resumed half
+// of clone3 starts with, the "|0x800" of -X raw.
 type elem struct {
 	Pos     lexer.Position
 	Comma   bool     `parser:"  @','"`
 	Left    *primary `parser:"| @@"`
 	Right   []*binop `parser:"  @@*"`
-	Assign  *expr    `parser:"  ( '=' @@ )?"`
+	Eq      bool     `parser:"  ( @'='"`
+	Assign  *expr    `parser:"    @@? )?"`
 	Comment *string  `parser:"| @Comment"`
+	Lead    *lead    `parser:"| @@"`
+}
+
+// lead is the operators and operands of a value that starts with an
+// operator (a type of its own, so that an elem stays small).
+type lead struct {
+	Ops []*binop `parser:"@@+"`
+}
+
+// alts is the "or NAME" alternatives after a name.
+type alts struct {
+	Names []*ident `parser:"( 'or' @@ )+"`
 }
 
 // expr is operands joined by binary operators, precedence left to the
@@ -248,6 +309,7 @@ type primary struct {
 	Ident    *string  `parser:"( @Ident"`
 	Call     bool     `parser:"  ( @'('"`
 	CallArgs []*elem  `parser:"    @@* ')' )?"`
+	Or       *alts    `parser:"  @@?"`
 	Number   *string  `parser:"| @Number"`
 	String   *string  `parser:"| @String"`
 	Trunc    bool     `parser:"  @'...'?"`
@@ -260,6 +322,7 @@ type primary struct {
 	Resuming *string  `parser:"| @Resuming"`
 	Question bool     `parser:"| @'?'"`
 	Paren    *expr    `parser:"| '(' @@ ')' )"`
+	Comment  *string  `parser:"@Comment?"`
 }
 
 // converter turns positions relative to the line into ast positions and
@@ -459,10 +522,12 @@ func ParseLine(pos ast.Pos, text string) (*sast.Line, diag.List) {
 // for concurrent use. The lines it returns stay valid: their nodes come from
 // chunks that are not reused, unless Reuse says so.
 type LineParser struct {
-	gen     lineParserGen
-	restGen restParserGen
-	parsed  line
-	rest    restLine
+	gen      lineParserGen
+	restGen  restParserGen
+	tableGen tableParserGen
+	table    tableLine
+	parsed   line
+	rest     restLine
 	// Reference parses with participle's reflective parsers instead, the
 	// reference the generated ones are tested against.
 	Reference bool
@@ -485,9 +550,31 @@ func (lp *LineParser) Line(pos ast.Pos, text string) (*sast.Line, diag.List) {
 
 func (lp *LineParser) line(pos ast.Pos, text string, nodes *nodes) (*sast.Line, diag.List) {
 	c := &converter{Converter: lineconv.Converter{Base: pos, Words: lineWords}, text: text, nodes: nodes}
-	if isRest(text) {
+	// "strace: " is searched for only where it can be: at the start, after
+	// the path strace was started by, or in a message that ends the line.
+	si := -1
+	switch {
+	case strings.HasPrefix(text, "strace: "):
+		si = 0
+	case strings.HasPrefix(text, "/") || strings.HasSuffix(text, "attached") || strings.HasSuffix(text, "detached"):
+		si = strings.Index(text, "strace: ")
+	}
+	if isRest(text, si) {
 		c.Words = restWords
 		return c.rest(lineconv.Parse(lp.Reference, restParser, &lp.restGen, text, &lp.rest))
+	}
+	if k, ok := tableKind(text); ok {
+		c.Words = tableWords
+		t, err := lineconv.Parse(lp.Reference, tableParser, &lp.tableGen, text, &lp.table)
+		return c.table(k, t, err)
+	}
+	// strace's own message in the middle of the line: the line is parsed
+	// up to it, as a call broken off there.
+	var inline *sast.Message
+	if i := inlineMessage(text, si); i > 0 {
+		inline = message(c.At(i), text[i:])
+		text = text[:i] + " <unfinished ...>"
+		c.text = text
 	}
 	if off, ok := tooDeep(text); !ok {
 		c.TooDeep(off, sast.CodeDepth)
@@ -500,16 +587,13 @@ func (lp *LineParser) line(pos ast.Pos, text string, nodes *nodes) (*sast.Line, 
 	}
 	c.once = nodes.lineNodes(pos)
 	l := &c.once.line
+	l.Inline = inline
 	if p.PidTag != nil {
 		c.prefix(l, p.PidTag, p.Time)
 	}
-	if p.IP != nil {
-		l.IP = "?"
-		if p.IP.Hex != nil {
-			l.IP = *p.IP.Hex
-			if _, err := strconv.ParseUint(l.IP, 16, 64); err != nil {
-				c.Report(c.Pos(p.IP.Pos), diag.Error, sast.CodeNumber, "instruction pointer "+strconv.Quote(l.IP)+" is not hex or too large")
-			}
+	for _, ip := range [2]*ipTok{p.IP, p.IP2} {
+		if ip != nil {
+			c.bracketed(l, ip)
 		}
 	}
 	switch {
@@ -521,6 +605,8 @@ func (lp *LineParser) line(pos ast.Pos, text string, nodes *nodes) (*sast.Line, 
 		l.Body = c.signal(p.Signal)
 	case p.Exit != nil:
 		l.Body = c.exit(p.Exit)
+	case p.Cont != nil:
+		l.Body = c.cont(p.Cont)
 	}
 	if c.Diags.Failed() {
 		return nil, c.Diags
@@ -528,21 +614,99 @@ func (lp *LineParser) line(pos ast.Pos, text string, nodes *nodes) (*sast.Line, 
 	return l, c.Diags
 }
 
-// isRest reports whether text is a line of the rest grammar: a "strace: "
-// message or a stack frame ("> ..." or ">" after blanks).
-func isRest(text string) bool {
-	if strings.HasPrefix(text, "strace: ") {
-		return true
+// bracketed reads a bracketed number after the time stamp: the syscall
+// number of -n ("[  59]", decimal, printed in four columns) or the
+// instruction pointer of -i ("[00007f0e3c3a0f3b]", hex, eight or sixteen
+// digits, or question marks).
+func (c *converter) bracketed(l *sast.Line, ip *ipTok) {
+	if ip.Hex != nil && len(*ip.Hex) < 8 && isDigits(*ip.Hex) && !l.HasNr && l.IP == "" {
+		l.HasNr, l.Nr = true, c.pid(&prefixTok{Pos: ip.Pos, Text: *ip.Hex}, *ip.Hex)
+		return
 	}
-	i := 0
-	for i < len(text) && (text[i] == ' ' || text[i] == '\t') {
-		i++
+	if l.IP != "" {
+		c.Report(c.Pos(ip.Pos), diag.Error, sast.CodeSyntax, "not strace output: a second instruction pointer")
+		return
 	}
-	t := text[i:]
-	return strings.HasPrefix(t, "> ") || t == ">"
+	l.IP = "?"
+	if ip.Hex != nil {
+		l.IP = *ip.Hex
+		if _, err := strconv.ParseUint(l.IP, 16, 64); err != nil {
+			c.Report(c.Pos(ip.Pos), diag.Error, sast.CodeNumber, "instruction pointer "+strconv.Quote(l.IP)+" is not hex or too large")
+		}
+	}
 }
 
-// rest converts a "strace: " message or a " > " stack frame.
+// inlineMessage returns, given the offset i of "strace: " in text (-1:
+// none), the offset of strace's own "Process N attached"
+// or "detached" message written into the middle of a line (strace writes
+// its messages to stderr; where the trace goes there too, a message cuts
+// the line it comes in), or -1. strace names itself as it was started:
+// "strace: " or "/usr/bin/strace: ".
+func inlineMessage(text string, i int) int {
+	if i <= 0 || !strings.HasPrefix(text[i:], "strace: Process ") {
+		return -1
+	}
+	// A path before the name ("/usr/bin/strace: ") starts at the first
+	// slash of the run of path characters before it (what comes before
+	// the slash, "2/usr/bin/", is the cut line's).
+	start := i
+	if text[i-1] == '/' {
+		j := i - 1
+		for j > 0 && isPathByte(text[j-1]) {
+			j--
+		}
+		start = j + strings.IndexByte(text[j:i], '/')
+	}
+	if start == 0 || !isProcessMessage(text[i+len("strace: "):]) {
+		return -1
+	}
+	return start
+}
+
+// isPathByte reports whether b may be in the path strace was started by.
+func isPathByte(b byte) bool {
+	return b == '/' || b == '.' || b == '_' || b == '-' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z'
+}
+
+// isProcessMessage reports whether s is "Process N attached" or
+// "Process N detached", possibly followed by more.
+func isProcessMessage(s string) bool {
+	f := strings.Fields(s)
+	return len(f) >= 3 && f[0] == "Process" && isDigits(f[1]) && (f[2] == "attached" || f[2] == "detached")
+}
+
+// isRest reports whether text, where "strace: " is at i (-1: nowhere),
+// is a line of the rest grammar: a "strace: "
+// message (also under the path strace was started with), a stack frame
+// ("> ..." or ">" after blanks) or a line of a hex dump (" | ...").
+func isRest(text string, i int) bool {
+	if i >= 0 && (i == 0 || text[0] == '/' && strings.HasSuffix(text[:i], "/") && !strings.ContainsAny(text[:i], " \t")) {
+		return true
+	}
+	b := 0
+	for b < len(text) && (text[b] == ' ' || text[b] == '\t') {
+		b++
+	}
+	t := text[b:]
+	return strings.HasPrefix(t, "> ") || t == ">" || b > 0 && strings.HasPrefix(t, "| ")
+}
+
+// message is strace's message text, after "strace: ".
+func message(pos ast.Pos, text string) *sast.Message {
+	if i := strings.Index(text, "strace: "); i >= 0 {
+		text = text[i+len("strace: "):]
+	}
+	m := &sast.Message{Pos: pos, Text: text}
+	if f := strings.Fields(text); len(f) >= 3 && f[0] == "Process" && (f[2] == "attached" || f[2] == "detached") {
+		if n, err := strconv.ParseUint(f[1], 10, 64); err == nil {
+			m.Process, m.Verb = n, f[2]
+		}
+	}
+	return m
+}
+
+// rest converts a "strace: " message, a " > " stack frame or a " | " line
+// of a hex dump.
 func (c *converter) rest(p *restLine, err error) (*sast.Line, diag.List) {
 	if err != nil {
 		c.syntax(err)
@@ -554,18 +718,95 @@ func (c *converter) rest(p *restLine, err error) (*sast.Line, diag.List) {
 	if p.Rest != nil {
 		body, bodyPos = p.Rest.Text, c.Pos(p.Rest.Pos)
 	}
-	if p.Lead == ">" {
+	switch p.Lead {
+	case ">":
 		l.Body = &sast.Frame{Pos: bodyPos, Text: body}
 		return l, nil
+	case "|":
+		l.Body = &sast.Dump{Pos: bodyPos, Text: strings.TrimSpace(strings.TrimSuffix(body, "|"))}
+		return l, nil
 	}
-	m := &sast.Message{Pos: bodyPos, Text: body}
-	if f := strings.Fields(body); len(f) >= 3 && f[0] == "Process" && (f[2] == "attached" || f[2] == "detached") {
-		if n, err := strconv.ParseUint(f[1], 10, 64); err == nil {
-			m.Process, m.Verb = n, f[2]
-		}
-	}
+	m := message(bodyPos, body)
 	l.Body = m
 	return l, nil
+}
+
+// tableKind tells the lines of a summary table (-c, -C, -w) from the
+// others: the header ("% time  seconds ..." or, with -U, the columns
+// asked for, starting with "syscall" or another column name, and always
+// "calls"), the rules of dashes, and the rows: words of digits (with a
+// decimal point) and one name (the syscall or "total"), nothing else.
+func tableKind(text string) (sast.TableKind, bool) {
+	t := strings.TrimLeft(text, " ")
+	if t == "" {
+		return 0, false
+	}
+	switch {
+	case t[0] == '-':
+		if strings.Trim(t, "- ") == "" && strings.Contains(t, " ") && strings.Count(t, "-") >= 6 {
+			return sast.TableRule, true
+		}
+		return 0, false
+	case t[0] == '%' || strings.HasPrefix(t, "syscall ") || strings.HasPrefix(t, "calls "):
+		if strings.Contains(t, "calls") && !strings.ContainsAny(t, "(){}=\"") {
+			return sast.TableHeader, true
+		}
+		return 0, false
+	}
+	// Only letters, digits, '_', '.' and blanks (a quick refusal of
+	// every other line, with no allocation), then the words.
+	for i := 0; i < len(t); i++ {
+		b := t[i]
+		if !(b >= 'a' && b <= 'z' || b >= '0' && b <= '9' || b == '_' || b == '.' || b == ' ' || b == '\t' || b >= 'A' && b <= 'Z') {
+			return 0, false
+		}
+	}
+	words, numbers := 0, 0
+	for i := 0; i < len(t); {
+		if t[i] == ' ' || t[i] == '\t' {
+			i++
+			continue
+		}
+		j := i
+		for j < len(t) && t[j] != ' ' && t[j] != '\t' {
+			j++
+		}
+		w := t[i:j]
+		i = j
+		words++
+		switch {
+		case isNumberWord(w):
+			numbers++
+		case !isName(w):
+			return 0, false
+		}
+	}
+	if words < 3 || words-numbers != 1 {
+		return 0, false
+	}
+	return sast.TableRow, true
+}
+
+// isNumberWord reports whether w is digits with at most one decimal point.
+func isNumberWord(w string) bool {
+	i := strings.IndexByte(w, '.')
+	if i < 0 {
+		return isDigits(w)
+	}
+	return isDigits(w[:i]) && isDigits(w[i+1:])
+}
+
+// table converts a line of a summary table.
+func (c *converter) table(k sast.TableKind, p *tableLine, err error) (*sast.Line, diag.List) {
+	if err != nil {
+		c.syntax(err)
+		return nil, c.Diags
+	}
+	t := &sast.Table{Pos: c.Base, Kind: k, Words: make([]sast.TableWord, len(p.Words))}
+	for i, w := range p.Words {
+		t.Words[i] = sast.TableWord{Col: w.Pos.Offset, Text: w.Text}
+	}
+	return &sast.Line{Pos: c.Base, Body: t}, nil
 }
 
 // prefix reads the pid and time stamp. The grammar takes the first of them
@@ -575,7 +816,18 @@ func (c *converter) prefix(l *sast.Line, first, second *prefixTok) {
 	switch {
 	case strings.HasPrefix(first.Text, "[pid"):
 		l.PIDForm = sast.BracketPID
-		l.PID = c.pid(first, strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(first.Text, "[pid"), "]")))
+		n := strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(first.Text, "[pid"), "]"))
+		if i := strings.IndexByte(n, '<'); i >= 0 {
+			n, l.Comm = n[:i], n[i+1:len(n)-1]
+		}
+		l.PID = c.pid(first, n)
+		t = second
+	case strings.HasSuffix(first.Text, ">") && strings.IndexByte(first.Text, '<') > 0 && isDigits(first.Text[:strings.IndexByte(first.Text, '<')]):
+		// -Y: the pid column with the command name, "123<comm>".
+		i := strings.IndexByte(first.Text, '<')
+		l.PIDForm = sast.ColumnPID
+		l.PID = c.pid(first, first.Text[:i])
+		l.Comm = first.Text[i+1 : len(first.Text)-1]
 		t = second
 	case isDigits(first.Text):
 		l.PIDForm = sast.ColumnPID
@@ -715,6 +967,25 @@ func (c *converter) resumed(p *resumed) *sast.Resumed {
 	return out
 }
 
+func (c *converter) cont(p *cont) *sast.Continued {
+	out := &sast.Continued{Pos: c.Pos(p.Pos)}
+	// The grammar took the commas between the arguments: list wants
+	// them back.
+	elems := make([]*elem, 0, 2*len(p.Args))
+	for i, e := range p.Args {
+		if i > 0 {
+			elems = append(elems, &elem{Comma: true})
+		}
+		elems = append(elems, e)
+	}
+	out.Args = c.list(elems, true)
+	out.Unfinished, out.Detached = p.Tail.Unfinished, p.Tail.Detached
+	if p.Tail.Result != nil {
+		out.Result = c.result(p.Tail.Result)
+	}
+	return out
+}
+
 func (c *converter) result(p *result) *sast.Result {
 	r := &c.once.result
 	*r = sast.Result{Pos: c.Pos(p.Pos), Unavailable: p.Unavailable}
@@ -762,6 +1033,9 @@ func (c *converter) closeParen(n *note) int {
 
 func (c *converter) signal(p *signal) *sast.Signal {
 	s := c.nodes.signal(sast.Signal{Pos: c.Pos(p.Pos)})
+	if len(p.Words) == 0 {
+		return c.oldSignal(s, p)
+	}
 	last := p.Words[len(p.Words)-1]
 	s.Name = c.nodes.ident(sast.Ident{Pos: c.Pos(last.Pos), Name: last.Text})
 	switch {
@@ -780,6 +1054,30 @@ func (c *converter) signal(p *signal) *sast.Signal {
 	if len(p.Rest) > 0 {
 		from := p.Rest[0].Pos.Offset
 		s.Text = strings.TrimSpace(c.text[from:p.End.Pos.Offset])
+	}
+	return s
+}
+
+// oldSignal converts strace 4.x's "--- {si_signo=SIGCHLD, ...} (text) ---":
+// the name is the structure's si_signo.
+func (c *converter) oldSignal(s *sast.Signal, p *signal) *sast.Signal {
+	if !p.Info {
+		c.Report(c.Pos(p.Pos), diag.Error, sast.CodeSyntax, "not strace output: a signal line is --- SIGNAME {...} --- or --- stopped by SIGNAME ---")
+		return s
+	}
+	open := p.Pos.Offset + strings.IndexByte(c.text[p.Pos.Offset:], '{')
+	s.Info = c.nodes.structure(sast.Struct{Pos: c.At(open), Members: c.list(p.Members, false)})
+	for _, m := range s.Info.Members {
+		if id, ok := m.Value.(*sast.Ident); ok && m.Label != nil && m.Label.Name == "si_signo" {
+			s.Name = c.nodes.ident(sast.Ident{Pos: id.Pos, Name: id.Name})
+		}
+	}
+	if s.Name == nil || !strings.HasPrefix(s.Name.Name, "SIG") {
+		c.Report(c.At(open), diag.Error, sast.CodeSyntax, "not strace output: a signal structure without si_signo=SIGNAME")
+		s.Name = &sast.Ident{Pos: c.At(open)}
+	}
+	if len(p.Rest) > 0 {
+		s.Text = strings.TrimSpace(c.text[p.Rest[0].Pos.Offset:p.End.Pos.Offset])
 	}
 	return s
 }
@@ -892,17 +1190,45 @@ func (c *converter) list(elems []*elem, topLevel bool) []*sast.Arg {
 			a := newArg(p, !comma && len(out) > 0)
 			a.Value, a.Comment = c.nodes.elide(p), text
 			out = append(out, a)
+		case e.Lead != nil:
+			// An operand after an operator with nothing before it.
+			a := newArg(c.Pos(e.Pos), !comma && len(out) > 0)
+			a.Value, a.Comment = c.operands(&primary{Pos: e.Pos, Ops: leadMark}, e.Lead.Ops)
+			out = append(out, a)
 		default:
 			a := newArg(c.Pos(e.Pos), !comma && len(out) > 0)
-			if e.Assign != nil {
+			if e.Eq {
 				if id, ok := bareIdent(e.Left, e.Right); ok {
 					a.Label = c.nodes.ident(sast.Ident{Pos: c.Pos(e.Pos), Name: id})
 				} else {
 					c.Report(c.Pos(e.Pos), diag.Error, sast.CodeSyntax, "not strace output: the label before = must be a name")
 				}
-				a.Value = c.expr(e.Assign)
+				switch {
+				case e.Assign != nil && len(e.Assign.Right) == 0:
+					a.Value = c.unary(e.Assign.Left)
+					if e.Assign.Left.Comment != nil {
+						a.Comment = comment(e.Assign.Left)
+					}
+				case e.Assign != nil:
+					var cm string
+					if a.Value, cm = c.operands(e.Assign.Left, e.Assign.Right); cm != "" {
+						a.Comment = cm
+					}
+				default:
+					// "c_iflag=": a flag set with no flag set, 0.
+					a.Value = c.nodes.int(sast.Int{Pos: a.Pos})
+				}
+			} else if len(e.Right) == 0 {
+				// The common case, without operands' work.
+				a.Value = c.unary(e.Left)
+				if e.Left.Comment != nil {
+					a.Comment = comment(e.Left)
+				}
 			} else {
-				a.Value = c.operands(e.Left, e.Right)
+				var cm string
+				if a.Value, cm = c.operands(e.Left, e.Right); cm != "" {
+					a.Comment = cm
+				}
 			}
 			if a.Adjacent && topLevel {
 				c.Report(a.Pos, diag.Warning, sast.CodeAdjacent, "an argument written right after the previous one without a comma; both kept")
@@ -918,7 +1244,21 @@ func (c *converter) list(elems []*elem, topLevel bool) []*sast.Arg {
 // a size in parentheses as old strace releases wrote it (msg_iov(3)=[...]),
 // which is kept as written.
 func bareIdent(p *primary, right []*binop) (string, bool) {
-	if len(right) > 0 || len(p.Ops) > 0 || p.Ident == nil {
+	if len(right) > 0 || len(p.Ops) > 0 || p.Comment != nil {
+		return "", false
+	}
+	if p.Open != nil && *p.Open == "[" && p.Close == "]" && len(p.Items) == 1 {
+		// The index of -v's c_cc=[[VINTR]=0x3, ...], kept as written.
+		if in := p.Items[0]; in.Left != nil && !in.Left.Call && in.Left.Or == nil && len(in.Left.Ops) == 0 && len(in.Right) == 0 && !in.Eq && in.Left.Comment == nil {
+			switch {
+			case in.Left.Ident != nil:
+				return "[" + *in.Left.Ident + "]", true
+			case in.Left.Number != nil:
+				return "[" + *in.Left.Number + "]", true
+			}
+		}
+	}
+	if p.Ident == nil || p.Or != nil {
 		return "", false
 	}
 	if !p.Call {
@@ -964,28 +1304,76 @@ func precedence(op string) int {
 }
 
 // expr converts operands and operators into a tree by precedence; a chain of
-// one operator at one level is one Op with all its operands (A|B|C).
-func (c *converter) expr(e *expr) sast.Value { return c.operands(e.Left, e.Right) }
-
-// operands converts the operand left and the operators and operands right
-// of an expression, as expr does.
-func (c *converter) operands(left *primary, right []*binop) sast.Value {
-	if len(right) == 0 {
-		return c.unary(left)
+// one operator at one level is one Op with all its operands (A|B|C). A
+// comment after the expression is dropped.
+func (c *converter) expr(e *expr) sast.Value {
+	if len(e.Right) == 0 {
+		return c.unary(e.Left) // the common case, without operands' work
 	}
-	operands := make([]sast.Value, 0, len(right)+1)
-	operands = append(operands, c.unary(left))
-	for _, b := range right {
-		operands = append(operands, c.unary(b.Right))
-	}
-	v, _ := c.climb(operands, right, 0, 0)
+	v, _ := c.operands(e.Left, e.Right)
 	return v
 }
 
+// operands converts the operand left and the operators and operands right
+// of an expression, as expr does. It returns the value, and the comment
+// after it when it is a lone operand (a comment after an operand of an
+// operator goes to the operator's Comments). A left whose Ops are leadMark
+// is the Elided operand before a leading operator.
+func (c *converter) operands(left *primary, right []*binop) (sast.Value, string) {
+	if len(right) == 0 {
+		return c.unary(left), comment(left)
+	}
+	operands := make([]sast.Value, 0, len(right)+1)
+	var comments []string
+	if len(left.Ops) > 0 && &left.Ops[0] == &leadMark[0] {
+		operands = append(operands, c.nodes.elide(c.Pos(left.Pos)))
+	} else {
+		operands = append(operands, c.unary(left))
+		comments = addComment(comments, 0, comment(left))
+	}
+	for i, b := range right {
+		operands = append(operands, c.unary(b.Right))
+		comments = addComment(comments, i+1, comment(b.Right))
+	}
+	if comments != nil {
+		comments = append(comments, make([]string, len(operands)-len(comments))...)
+	}
+	v, _ := c.climb(operands, comments, right, 0, 0)
+	return v, ""
+}
+
+// leadMark marks the primary that stands for nothing before a leading
+// operator (operands).
+var leadMark = []string{""}
+
+// comment is the text of the comment after a primary value, without /* */.
+func comment(p *primary) string {
+	if p.Comment == nil {
+		return ""
+	}
+	return strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(*p.Comment, "/*"), "*/"))
+}
+
+// addComment sets comments[i] to text, growing comments, when text is not
+// empty.
+func addComment(comments []string, i int, text string) []string {
+	if text == "" {
+		return comments
+	}
+	for len(comments) <= i {
+		comments = append(comments, "")
+	}
+	comments[i] = text
+	return comments
+}
+
 // climb builds the tree of operands[i:] whose operators bind at least as
-// tightly as minPrec; it returns the value and the index of the next operand.
-func (c *converter) climb(operands []sast.Value, ops []*binop, i, minPrec int) (sast.Value, int) {
+// tightly as minPrec; it returns the value and the index of the next
+// operand. comments (nil, or one an operand) are the comments after the
+// operands: each goes to the operator the operand is directly under.
+func (c *converter) climb(operands []sast.Value, comments []string, ops []*binop, i, minPrec int) (sast.Value, int) {
 	left := operands[i]
+	leftLeaf := i
 	i++
 	for i-1 < len(ops) {
 		op := ops[i-1].Op
@@ -994,12 +1382,30 @@ func (c *converter) climb(operands []sast.Value, ops []*binop, i, minPrec int) (
 			break
 		}
 		var right sast.Value
-		right, i = c.climb(operands, ops, i, prec+1)
-		if o, ok := left.(*sast.Op); ok && o.Op == op && len(o.Operands) > 1 {
+		start := i
+		right, i = c.climb(operands, comments, ops, i, prec+1)
+		rc := ""
+		if comments != nil && i-start == 1 {
+			rc = comments[start]
+		}
+		if o, ok := left.(*sast.Op); ok && o.Op == op && len(o.Operands) > 1 && leftLeaf < 0 {
 			o.Operands = append(o.Operands, right)
+			if o.Comments != nil || rc != "" {
+				o.Comments = addComment(o.Comments, len(o.Operands)-1, rc)
+				o.Comments = append(o.Comments, make([]string, len(o.Operands)-len(o.Comments))...)
+			}
 			continue
 		}
+		lc := ""
+		if comments != nil && leftLeaf >= 0 {
+			lc = comments[leftLeaf]
+		}
 		left = c.newOp(left.Position(), op, left, right)
+		if lc != "" || rc != "" {
+			o := left.(*sast.Op)
+			o.Comments = []string{lc, rc}
+		}
+		leftLeaf = -1
 	}
 	return left, i
 }
@@ -1038,7 +1444,13 @@ func (c *converter) primary(p *primary) sast.Value {
 	case p.Fd != nil:
 		i := strings.IndexByte(*p.Fd, '<')
 		fd := &sast.FD{Pos: pos, Decor: (*p.Fd)[i+1 : len(*p.Fd)-1]}
-		if name := (*p.Fd)[:i]; isName(name) {
+		name := (*p.Fd)[:i]
+		if j := strings.Index(name, "/*"); j >= 0 {
+			// -X verbose with -y: "-100 /* AT_FDCWD */</home>".
+			fd.Comment = strings.TrimSpace(name[j+2 : len(name)-2])
+			name = strings.TrimSpace(name[:j])
+		}
+		if isName(name) {
 			fd.FD = &sast.Ident{Pos: pos, Name: name}
 		} else {
 			fd.FD = c.integer(pos, name)
@@ -1053,6 +1465,9 @@ func (c *converter) primary(p *primary) sast.Value {
 	case p.Ident != nil && p.Call:
 		return &sast.FuncCall{Pos: pos, Name: *p.Ident, Args: c.list(p.CallArgs, false)}
 	case p.Ident != nil:
+		if p.Or != nil {
+			return c.alternatives(pos, *p.Ident, p.Or)
+		}
 		return c.nodes.ident(sast.Ident{Pos: pos, Name: *p.Ident})
 	case p.Open != nil:
 		if want := closing(*p.Open); p.Close != want {
@@ -1072,6 +1487,17 @@ func (c *converter) primary(p *primary) sast.Value {
 		return c.expr(p.Paren)
 	}
 	return &sast.Elided{Pos: pos}
+}
+
+// alternatives converts "SNDCTL_TMR_START or TCSETS" (strace could not
+// tell which) into the operator "or".
+func (c *converter) alternatives(pos ast.Pos, first string, or *alts) sast.Value {
+	vs := make([]sast.Value, 0, len(or.Names)+1)
+	vs = append(vs, c.nodes.ident(sast.Ident{Pos: pos, Name: first}))
+	for _, o := range or.Names {
+		vs = append(vs, c.nodes.ident(sast.Ident{Pos: c.Pos(o.Pos), Name: o.Text}))
+	}
+	return c.newOp(pos, "or", vs...)
 }
 
 // closing is the bracket that closes open ("{" or "["); "" for others.

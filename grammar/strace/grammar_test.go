@@ -1,6 +1,7 @@
 package strace
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
@@ -37,14 +38,22 @@ func show(v sast.Value) string {
 		return "[" + showArgs(v.Items) + "]"
 	case *sast.Op:
 		var parts []string
-		for _, o := range v.Operands {
-			parts = append(parts, show(o))
+		for i, o := range v.Operands {
+			p := show(o)
+			if v.Comments != nil && v.Comments[i] != "" {
+				p += "/*" + v.Comments[i] + "*/"
+			}
+			parts = append(parts, p)
 		}
 		return "(" + v.Op + " " + strings.Join(parts, " ") + ")"
 	case *sast.FuncCall:
 		return v.Name + "(" + showArgs(v.Args) + ")"
 	case *sast.FD:
-		return "fd:" + show(v.FD) + "<" + v.Decor + ">"
+		s := "fd:" + show(v.FD) + "<" + v.Decor + ">"
+		if v.Comment != "" {
+			s += "/*" + v.Comment + "*/"
+		}
+		return s
 	case *sast.Elided:
 		return "..."
 	case *sast.Resuming:
@@ -105,6 +114,12 @@ func showLine(l *sast.Line) string {
 	if l.Time != nil {
 		s += "t" + strconv.FormatInt(l.Time.Ns, 10) + " "
 	}
+	if l.Comm != "" {
+		s += "<" + l.Comm + "> "
+	}
+	if l.HasNr {
+		s += "nr" + strconv.FormatUint(l.Nr, 10) + " "
+	}
 	if l.IP != "" {
 		s += "ip" + l.IP + " "
 	}
@@ -118,6 +133,19 @@ func showLine(l *sast.Line) string {
 			s += " detached"
 		}
 		s += showResult(b.Result)
+	case *sast.Continued:
+		s += "continued (" + showArgs(b.Args) + ")"
+		if b.Unfinished {
+			s += " unfinished"
+		}
+		s += showResult(b.Result)
+	case *sast.Dump:
+		s += "dump " + strconv.Quote(b.Text)
+	case *sast.Table:
+		s += fmt.Sprintf("table %#v", b.Kind)
+		for _, w := range b.Words {
+			s += " " + strconv.Itoa(w.Col) + ":" + w.Text
+		}
 	case *sast.Resumed:
 		s += "resumed " + b.Name.Name + "(" + showArgs(b.Args) + ")"
 		if b.Unfinished {
@@ -150,6 +178,9 @@ func showLine(l *sast.Line) string {
 		s += "message " + strconv.Quote(b.Text) + " " + b.Verb + " " + strconv.FormatUint(b.Process, 10)
 	case *sast.Frame:
 		s += "frame " + strconv.Quote(b.Text)
+	}
+	if l.Inline != nil {
+		s += " + message " + strconv.Quote(l.Inline.Text) + " " + l.Inline.Verb
 	}
 	return s
 }
@@ -200,6 +231,30 @@ func TestParseLine(t *testing.T) {
 		{`strace: Process 123 detached`, `message "Process 123 detached" detached 123`},
 		{`strace: whatever else`, `message "whatever else"  0`},
 		{` > /lib/libc.so.6(open+0x14) [0x1234]`, `frame "/lib/libc.so.6(open+0x14) [0x1234]"`},
+		// The forms of issue 18, as strace 6.1 writes them (testdata/matrix).
+		{`<... clone3 resumed> => {parent_tid=[7]}, 88) = 7`, `resumed clone3((=> ... {parent_tid=[i7]}),i88) = i7`},
+		{`clone3({flags=CLONE_VM} => {parent_tid=[7]}, 88) = 7`, `clone3((=> {flags=yCLONE_VM} {parent_tid=[i7]}),i88) = i7`},
+		{`ioctl(0, SNDCTL_TMR_START or TCSETS, {c_iflag=, c_cc=[[VINTR]=0x3, [17]=0]}) = 0`, `ioctl(i0,(or ySNDCTL_TMR_START yTCSETS),{c_iflag=i0,c_cc=[[VINTR]=i3,[17]=i0]}) = i0`},
+		{`clone(flags=0x1200000 /* CLONE_CHILD_CLEARTID */|17 /* SIGCHLD */, 0 /* AT_FDCWD */) = 5`, `clone(flags=(| i18874368/*CLONE_CHILD_CLEARTID*/ i17/*SIGCHLD*/),i0/*AT_FDCWD*/) = i5`},
+		{`statx(-100, "/x", |0x800, 0x2) = 0`, `statx(i-100,s"/x",(| ... i2048),i2) = i0`},
+		{`28497<suite> [  59] brk(NULL) = 0x1`, `28497 <suite> nr59 brk(yNULL) = i1`},
+		{`[pid 16840<tk-work>] [ 435] [00007f0f3d1008d9] getpid() = 1`, `[16840] <tk-work> nr435 ip00007f0f3d1008d9 getpid() = i1`},
+		{`write(3, "x\n", 2strace: Process 28809 attached`, `write(i3,s"x\n",i2) unfinished + message "Process 28809 attached" attached`},
+		{`clone(flags=SIGCHLD/usr/bin/strace: Process 5 attached`, `clone(flags=ySIGCHLD) unfinished + message "Process 5 attached" attached`},
+		{` => {parent_tid=[5]}, 88) = 5`, `continued ((=> ... {parent_tid=[i5]}),i88) = i5`},
+		{`, child_tidptr=0x10) = 5`, `continued (child_tidptr=i16) = i5`},
+		{`[{WIFSIGNALED(s) && WTERMSIG(s) == SIGKILL}], 0, NULL) = 15028`, `continued ([{(&& WIFSIGNALED(ys) (== WTERMSIG(ys) ySIGKILL))}],i0,yNULL) = i15028`},
+		{`)                     = 0`, `continued () = i0`},
+		{` | 00000  7f 45 4c 46  .ELF |`, `dump "00000  7f 45 4c 46  .ELF"`},
+		{`/usr/bin/strace: Process 5 attached`, `message "Process 5 attached" attached 5`},
+		{`--- {si_signo=SIGCHLD, si_code=CLD_EXITED} (Child exited) ---`, `signal SIGCHLD {si_signo=ySIGCHLD,si_code=yCLD_EXITED} text="(Child exited)"`},
+		{`% time     seconds  calls syscall`, `table TableHeader 0:% 2:time 11:seconds 20:calls 26:syscall`},
+		{`------ ----------- ----`, `table TableRule 0:------ 7:----------- 19:----`},
+		{` 61.14    0.017405     4 clock_nanosleep`, `table TableRow 1:61.14 10:0.017405 23:4 25:clock_nanosleep`},
+		{`????( <unfinished ...>`, `????() unfinished`},
+		{`syscall_0x1b6(0x1) = -1 ENOSYS (Function not implemented)`, `syscall_0x1b6(i1) = i-1 ENOSYS (Function not implemented)`},
+		{`getpid() = 42 (INJECTED)`, `getpid() = i42 (INJECTED)`},
+		{`openat(-100 /* AT_FDCWD */</tmp>, "x", 0x80000 /* O_RDONLY|O_CLOEXEC */) = 3</x>`, `openat(fd:i-100</tmp>/*AT_FDCWD*/,s"x",i524288/*O_RDONLY|O_CLOEXEC*/) = fd:i3</x>`},
 	}
 	for _, tt := range tests {
 		l, diags := ParseLine(base, tt.line)

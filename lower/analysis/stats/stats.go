@@ -49,6 +49,10 @@ func (r *Row) Quantile(q float64) int64 { return r.hist.quantile(q, r.Timed) }
 type Table struct {
 	By   []string
 	rows map[string]*Row
+	// summary holds the rows of the summary tables the trace itself
+	// carries (strace -c, -C): syscall → calls and errors, summed over
+	// the tables.
+	summary map[string][2]int64
 }
 
 // New returns an empty Table grouped by the keys by (default: event). It
@@ -88,8 +92,37 @@ func keyOf(r *record.Record, k string) string {
 	return ""
 }
 
-// Write counts one record.
+// summaryRow reads a summary record, a row of the table strace printed
+// for -c or -C (docs/records.md): its syscall, calls and errors.
+func summaryRow(r *record.Record) (event string, calls, errors int64, ok bool) {
+	if r.Attrs["type"] != "summary" {
+		return "", 0, 0, false
+	}
+	for _, a := range r.Args {
+		if a.Kind != record.KindInt {
+			continue
+		}
+		switch a.Name {
+		case "calls":
+			calls = int64(a.Mag)
+		case "errors":
+			errors = int64(a.Mag)
+		}
+	}
+	return r.Event, calls, errors, true
+}
+
+// Write counts one record. A summary record (a row of strace's own
+// table) is no call: it is kept for Check.
 func (t *Table) Write(r *record.Record) error {
+	if ev, calls, errs, ok := summaryRow(r); ok {
+		if t.summary == nil {
+			t.summary = map[string][2]int64{}
+		}
+		v := t.summary[ev]
+		t.summary[ev] = [2]int64{v[0] + calls, v[1] + errs}
+		return nil
+	}
 	if r.Phase == record.Exit && !r.Unpaired {
 		return nil // the end half of a call already counted
 	}
@@ -257,4 +290,37 @@ func (h *histogram) quantile(q float64, n int64) int64 {
 		}
 	}
 	return lowOf(keys[len(keys)-1])
+}
+
+// Mismatch is a row where the counts differ from the trace's own table.
+type Mismatch struct {
+	Event                 string
+	Calls, Errors         int64 // tracekit's
+	WantCalls, WantErrors int64 // the table's
+}
+
+// Check compares the calls and errors of each syscall with the summary
+// table the trace carries (strace -c or -C; rows grouped by event only).
+// It returns the rows that differ, and false when the trace has no table.
+// Calls strace does not count (exit and exit_group, which never return)
+// and records that are no call (signals, exits) are not compared.
+func (t *Table) Check() ([]Mismatch, bool) {
+	if t.summary == nil {
+		return nil, false
+	}
+	var out []Mismatch
+	for ev, want := range t.summary {
+		if ev == "total" {
+			continue
+		}
+		var got Row
+		if r := t.rows[ev]; r != nil {
+			got = *r
+		}
+		if got.Calls != want[0] || got.Errors != want[1] {
+			out = append(out, Mismatch{ev, got.Calls, got.Errors, want[0], want[1]})
+		}
+	}
+	slices.SortFunc(out, func(a, b Mismatch) int { return strings.Compare(a.Event, b.Event) })
+	return out, true
 }

@@ -12,8 +12,12 @@
 // them, so each record is written one line late. With Config.NoPair the
 // halves stay records of their own (enter and exit, not marked unpaired).
 //
-// The pid is the line's "[pid N]" or bare pid column; on lines without one,
+// The tid is the line's "[pid N]" or bare pid column; on lines without one,
 // the ".PID" suffix of the input's name (strace -ff -o NAME writes NAME.PID).
+// The pid is the tid's thread group where the log shows the call that made
+// the thread (the Joiner learns it), else the tid. The rows of -c, -C and
+// -w summary tables are summary records; -e read=/write= hex dumps join
+// attrs.dump of their call as -k frames join attrs.stack.
 package strace
 
 import (
@@ -131,7 +135,6 @@ type clockState struct {
 type secondsState struct {
 	seen     bool
 	relative bool  // -r: each stamp counts from the previous line
-	origin   int64 // -ttt: the first stamp, ns since the epoch
 	sum      int64 // -r: the stamps added up
 }
 
@@ -216,6 +219,12 @@ func (l *Lowerer) instant(ln *sast.Line) *recBuf {
 	return nil
 }
 
+// message is the record of strace's own message written into a line.
+func (l *Lowerer) message(ln *sast.Line, m *sast.Message) *recBuf {
+	msg := sast.Line{Pos: ln.Pos, Time: ln.Time, Body: m}
+	return l.instant(&msg)
+}
+
 func (l *Lowerer) key(ln *sast.Line) uint64 {
 	if ln.PIDForm != sast.NoPID {
 		return ln.PID
@@ -241,7 +250,7 @@ func (l *Lowerer) base(ln *sast.Line, event string, phase record.Phase) *recBuf 
 	switch {
 	case ln.PIDForm != sast.NoPID:
 		b.pid = ln.PID
-		r.PID = &b.pid
+		r.PID = &b.pid // the Joiner makes it the tid and sets the thread group
 	case l.filePID != nil:
 		b.pid = *l.filePID
 		r.PID = &b.pid
@@ -252,6 +261,12 @@ func (l *Lowerer) base(ln *sast.Line, event string, phase record.Phase) *recBuf 
 	if ln.IP != "" {
 		b.setAttr("ip", ln.IP)
 	}
+	if ln.Comm != "" {
+		r.Process = ln.Comm
+	}
+	if ln.HasNr {
+		b.setAttr("nr", ln.Nr)
+	}
 	return b
 }
 
@@ -261,10 +276,13 @@ const (
 	epochMin = int64(1e8) * 1e9 // -ttt stamps are after 1973; smaller ones are -r
 )
 
-// ns is the distance of a time stamp (its form and its Ns) from the first
-// one, in nanoseconds. Times of day (-t, -tt) that go back by more than 12
-// hours have passed midnight. Seconds before 1973 are -r (since the
-// previous line) and are added up; others are -ttt (since the epoch).
+// ns is ts_ns of a time stamp (its form and its Ns). Times of day (-t,
+// -tt) count from the first one, in nanoseconds (the date is not in the
+// trace); those that go back by more than 12 hours have passed midnight.
+// Seconds before 1973 are -r (since the previous line) and are added up,
+// from 0 at the first; others are -ttt or --timestamps=unix (since the
+// epoch) and are kept as they are, so that the timeline shows the real date
+// and two logs of one run line up.
 func (st *stamps) ns(form sast.TimeForm, tns int64) int64 {
 	switch form {
 	case sast.ClockTime:
@@ -284,17 +302,17 @@ func (st *stamps) ns(form sast.TimeForm, tns int64) int64 {
 		s := &st.secs
 		if !s.seen {
 			s.seen, s.relative = true, tns < epochMin
-			if !s.relative {
-				s.origin = tns
-			}
 			s.sum = 0
+			if !s.relative {
+				return tns
+			}
 			return 0
 		}
 		if s.relative {
 			s.sum += tns
 			return s.sum
 		}
-		return tns - s.origin
+		return tns // -ttt, --timestamps=unix: since the epoch, kept
 	}
 }
 
@@ -419,6 +437,9 @@ func (s *argStore) valueInto(d *record.Arg, v sast.Value) {
 		d.Kind, d.Str, d.Fields = record.KindCall, v.Name, s.args(v.Args)
 	case *sast.FD:
 		d.Kind, d.Path = record.KindFD, v.Decor
+		if v.Comment != "" {
+			d.Comment = v.Comment
+		}
 		switch n := v.FD.(type) {
 		case *sast.Int:
 			d.Neg, d.Mag, d.Text = n.Neg, n.Mag, n.Text

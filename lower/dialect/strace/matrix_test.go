@@ -1,0 +1,401 @@
+package strace_test
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/tracekit/tracekit/ast/diag"
+	"github.com/tracekit/tracekit/lower/dialect"
+	"github.com/tracekit/tracekit/lower/dialect/dialecttest"
+	"github.com/tracekit/tracekit/lower/record"
+	"github.com/tracekit/tracekit/lower/record/parquetout"
+	"github.com/tracekit/tracekit/lower/record/recordtest"
+)
+
+var updateMatrix = flag.Bool("update-matrix", false, "rewrite testdata/matrix/matrix.golden")
+
+// matrixFiles are the real strace 6.1 logs of testdata/matrix (gen.sh).
+func matrixFiles(t *testing.T) []string {
+	var out []string
+	for _, g := range []string{"*.strace", "*.strace.*"} {
+		m, err := filepath.Glob(filepath.Join("testdata", "matrix", g))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, m...)
+	}
+	slices.Sort(out)
+	if len(out) < 40 {
+		t.Fatalf("only %d logs in testdata/matrix", len(out))
+	}
+	return out
+}
+
+// mrec is what the matrix tests read of a record.
+type mrec struct {
+	Line     int            `json:"line"`
+	PID      *uint64        `json:"pid"`
+	TID      *uint64        `json:"tid"`
+	Event    string         `json:"event"`
+	Phase    string         `json:"phase"`
+	Unpaired bool           `json:"unpaired"`
+	Errno    string         `json:"errno"`
+	DurNs    *int64         `json:"dur_ns"`
+	TSNs     *int64         `json:"ts_ns"`
+	Args     []mArg         `json:"args"`
+	Attrs    map[string]any `json:"attrs"`
+}
+
+type mArg struct {
+	Name string      `json:"name"`
+	Int  json.Number `json:"int"`
+	Sym  string      `json:"sym"`
+}
+
+func lowerMatrix(t *testing.T, in string) ([]mrec, dialecttest.Result) {
+	t.Helper()
+	data, err := os.ReadFile(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := dialecttest.Run(dialectOpts(), filepath.Base(in), data)
+	if res.Err != nil {
+		t.Fatal(res.Err)
+	}
+	var recs []mrec
+	for _, l := range bytes.Split(bytes.TrimSpace(res.JSONL), []byte("\n")) {
+		var r mrec
+		if err := json.Unmarshal(l, &r); err != nil {
+			t.Fatal(err)
+		}
+		recs = append(recs, r)
+	}
+	return recs, res
+}
+
+// TestMatrix reads every log of the matrix: no diagnostic at all, every
+// record valid by the schema, and a digest of each (records per event and
+// phase, pids and tids) equal to testdata/matrix/matrix.golden
+// (-update-matrix rewrites it; the logs' pids change when gen.sh is run).
+// A few small logs have whole goldens beside them.
+func TestMatrix(t *testing.T) {
+	v := recordtest.NewValidator(t)
+	var digest bytes.Buffer
+	for _, in := range matrixFiles(t) {
+		name := filepath.Base(in)
+		recs, res := lowerMatrix(t, in)
+		if len(res.Diags) != 0 || res.Summary.Skipped != 0 {
+			t.Errorf("%s: %d lines skipped, diagnostics:\n%s", name, res.Summary.Skipped, res.DiagText())
+		}
+		if n := v.JSONL(t, name, res.JSONL); n == 0 {
+			t.Errorf("%s: no records", name)
+		}
+		counts := map[string]int{}
+		threads := map[string]bool{}
+		for _, r := range recs {
+			counts[r.Event+"/"+r.Phase]++
+			if r.PID != nil {
+				threads[fmt.Sprintf("%d/%d", *r.PID, *r.TID)] = true
+			}
+		}
+		fmt.Fprintf(&digest, "%s: %d records, %d pid/tid pairs\n", name, len(recs), len(threads))
+		keys := slices.Sorted(func(yield func(string) bool) {
+			for k := range counts {
+				if !yield(k) {
+					return
+				}
+			}
+		})
+		for _, k := range keys {
+			fmt.Fprintf(&digest, "\t%s %d\n", k, counts[k])
+		}
+	}
+	golden := filepath.Join("testdata", "matrix", "matrix.golden")
+	if *updateMatrix {
+		if err := os.WriteFile(golden, digest.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(want, digest.Bytes()) {
+		t.Errorf("the matrix digest differs from %s (go test -update-matrix rewrites it)", golden)
+	}
+	for _, n := range []string{"threads.strace", "threads-C.strace", "cwU.strace"} {
+		in := filepath.Join("testdata", "matrix", n)
+		dialecttest.Golden(t, v, dialecttest.Case{Input: in, Golden: filepath.Join("testdata", "matrix", "golden", n)})
+	}
+}
+
+// A scan of a log independent of the grammar and the lowering: the prefix
+// (pid, -Y name, time, -n number, -i pointer) taken off by a regular
+// expression, then calls, resumed halves, signals and exits told by their
+// first characters, and the errno of every finished call.
+var (
+	scanPrefix = regexp.MustCompile(`^(\[pid +\d+(<[^>]*>)?\] |\d+(<[^>]*>)? +)?([\d:.]+ +)?(\[ *\d+\] )?(\[[0-9a-f?]+\] )?`)
+	scanErrno  = regexp.MustCompile(`\) += -1 (E[A-Z0-9]+) `)
+	scanSigno  = regexp.MustCompile(`si_signo=(SIG[A-Z0-9]+)`)
+	scanMsg    = regexp.MustCompile(`(/usr/bin/)?strace: Process \d+ (attached|detached)`)
+)
+
+type mscan struct {
+	calls   map[string]int // calls started, per name
+	errnos  map[string]int
+	signals map[string]int
+	exits   int
+}
+
+func scanMatrix(t *testing.T, in string) mscan {
+	data, err := os.ReadFile(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := mscan{calls: map[string]int{}, errnos: map[string]int{}, signals: map[string]int{}}
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		line := sc.Text()
+		if strings.HasPrefix(line, " ") || strings.HasPrefix(line, "strace:") || strings.HasPrefix(line, "/usr/bin/strace:") {
+			if m := scanErrno.FindStringSubmatch(line + " "); m != nil {
+				s.errnos[m[1]]++
+			}
+			continue
+		}
+		line = scanMsg.ReplaceAllString(line, "")
+		line = line[len(scanPrefix.FindString(line)):]
+		if m := scanErrno.FindStringSubmatch(line + " "); m != nil {
+			s.errnos[m[1]]++
+		}
+		switch {
+		case strings.HasPrefix(line, "--- SIG"):
+			s.signals[strings.Fields(line)[1]]++
+		case strings.HasPrefix(line, "--- {"):
+			s.signals[scanSigno.FindStringSubmatch(line)[1]]++
+		case strings.HasPrefix(line, "+++ exited") || strings.HasPrefix(line, "+++ killed"):
+			s.exits++
+		case strings.HasPrefix(line, "<..."):
+		default:
+			if i := strings.IndexByte(line, '('); i > 0 && regexp.MustCompile(`^[a-z_0-9?]+$`).MatchString(line[:i]) {
+				s.calls[line[:i]]++
+			}
+		}
+	}
+	return s
+}
+
+// TestMatrixCounts compares the records of every log with the scan:
+// calls per name, errno per symbol, signals per name, exits.
+func TestMatrixCounts(t *testing.T) {
+	for _, in := range matrixFiles(t) {
+		name := filepath.Base(in)
+		t.Run(name, func(t *testing.T) {
+			want := scanMatrix(t, in)
+			recs, _ := lowerMatrix(t, in)
+			got := mscan{calls: map[string]int{}, errnos: map[string]int{}, signals: map[string]int{}}
+			for _, r := range recs {
+				switch {
+				case r.Attrs["type"] == "summary":
+				case r.Attrs["type"] == "signal":
+					got.signals[r.Event]++
+				case r.Attrs["type"] == "exit":
+					if r.Event != "superseded" {
+						got.exits++
+					}
+				case r.Phase == "complete" || r.Phase == "enter":
+					got.calls[r.Event]++
+				}
+				if r.Errno != "" {
+					got.errnos[r.Errno]++
+				}
+			}
+			for _, m := range []struct {
+				what      string
+				got, want map[string]int
+			}{{"calls", got.calls, want.calls}, {"errno", got.errnos, want.errnos}, {"signals", got.signals, want.signals}} {
+				if fmt.Sprint(m.got) != fmt.Sprint(m.want) {
+					t.Errorf("%s: records %v, scan %v", m.what, m.got, m.want)
+				}
+			}
+			if got.exits != want.exits {
+				t.Errorf("exits: records %d, scan %d", got.exits, want.exits)
+			}
+		})
+	}
+}
+
+// TestMatrixThreads: the program of src/threads.c makes four threads;
+// traced with -f they are four tids of one pid.
+func TestMatrixThreads(t *testing.T) {
+	recs, _ := lowerMatrix(t, filepath.Join("testdata", "matrix", "threads.strace"))
+	pids, tids := map[uint64]bool{}, map[uint64]bool{}
+	for _, r := range recs {
+		if r.PID == nil || r.TID == nil {
+			t.Fatalf("line %d: no pid or tid", r.Line)
+		}
+		pids[*r.PID], tids[*r.TID] = true, true
+	}
+	if len(pids) != 1 || len(tids) != 5 {
+		t.Errorf("%d pids, %d tids; want 1 pid and 5 tids (the main thread and four)", len(pids), len(tids))
+	}
+}
+
+// TestMatrixSummary: the rows of the -c table of threads-c.strace and
+// cwU.strace read back as strace printed them, and the -C table of
+// threads-C.strace counts the calls and errors of the trace above it.
+func TestMatrixSummary(t *testing.T) {
+	for _, n := range []string{"threads-c.strace", "cwU.strace", "c.strace", "threads-C.strace", "C.strace"} {
+		in := filepath.Join("testdata", "matrix", n)
+		recs, _ := lowerMatrix(t, in)
+		data, _ := os.ReadFile(in)
+		// The rows as strace wrote them: name, calls and errors by the
+		// header's columns.
+		rows := map[string][2]uint64{}
+		var cols []string
+		for _, l := range strings.Split(string(data), "\n") {
+			f := strings.Fields(l)
+			switch {
+			case len(f) > 0 && (f[0] == "%" || f[0] == "syscall"):
+				cols = strings.Fields(strings.Replace(l, "% time", "%time", 1))
+			case cols != nil && len(f) >= len(cols)-1 && !strings.HasPrefix(f[0], "-"):
+				byName := map[string]string{}
+				k := 0
+				for _, c := range cols {
+					if c == "errors" && len(f) == len(cols)-1 {
+						byName[c] = "0"
+						continue
+					}
+					byName[c] = f[k]
+					k++
+				}
+				calls, _ := strconv.ParseUint(byName["calls"], 10, 64)
+				errs, _ := strconv.ParseUint(byName["errors"], 10, 64)
+				rows[byName["syscall"]] = [2]uint64{calls, errs}
+			}
+		}
+		got := map[string][2]uint64{}
+		traced := map[string][2]uint64{}
+		for _, r := range recs {
+			if r.Attrs["type"] == "summary" {
+				var v [2]uint64
+				for _, a := range r.Args {
+					switch a.Name {
+					case "calls":
+						v[0], _ = strconv.ParseUint(string(a.Int), 10, 64)
+					case "errors":
+						v[1], _ = strconv.ParseUint(string(a.Int), 10, 64)
+					}
+				}
+				got[r.Event] = v
+				continue
+			}
+			if r.Phase == "complete" {
+				v := traced[r.Event]
+				v[0]++
+				if r.Errno != "" {
+					v[1]++
+				}
+				traced[r.Event] = v
+			}
+		}
+		if len(rows) < 5 || fmt.Sprint(got) != fmt.Sprint(rows) {
+			t.Errorf("%s: summary records %v\nstrace's rows %v", n, got, rows)
+		}
+		if n == "C.strace" || n == "threads-C.strace" {
+			for name, v := range rows {
+				if name != "total" && traced[name] != v {
+					t.Errorf("%s: %s: strace's table says calls, errors %v, the trace above it %v", n, name, v, traced[name])
+				}
+			}
+		}
+	}
+}
+
+// TestMatrixChromeThreads: in the Chrome/Perfetto timeline of
+// threads.strace the program is one process with its five threads under it.
+func TestMatrixChromeThreads(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "matrix", "threads.strace"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	w := record.NewChrome(&out)
+	if _, err := dialect.Records(context.Background(), dialectOpts(), []dialect.Input{{Name: "threads.strace", Reader: bytes.NewReader(data)}}, w, func(d diag.Diagnostic) { t.Error(d) }); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	var trace struct {
+		TraceEvents []struct {
+			Ph  string `json:"ph"`
+			PID uint64 `json:"pid"`
+			TID uint64 `json:"tid"`
+		} `json:"traceEvents"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &trace); err != nil {
+		t.Fatal(err)
+	}
+	pids, tids := map[uint64]bool{}, map[uint64]bool{}
+	for _, e := range trace.TraceEvents {
+		if e.Ph == "M" {
+			continue
+		}
+		pids[e.PID], tids[e.TID] = true, true
+	}
+	if len(pids) != 1 || len(tids) != 5 {
+		t.Errorf("the timeline has %d processes and %d threads; want 1 process and 5 threads", len(pids), len(tids))
+	}
+}
+
+// TestMatrixParquetDuckDB: DuckDB reads the Parquet file of threads.strace
+// as one pid with five tids, and the timestamps of ttt.strace (-ttt) and
+// unixns.strace (--timestamps=unix,ns) in the year they were made.
+func TestMatrixParquetDuckDB(t *testing.T) {
+	db := recordtest.NewDuckDB(t)
+	dir := t.TempDir()
+	var stmts []string
+	for _, n := range []string{"threads.strace", "ttt.strace", "unixns.strace"} {
+		data, err := os.ReadFile(filepath.Join("testdata", "matrix", n))
+		if err != nil {
+			t.Fatal(err)
+		}
+		pq := filepath.Join(dir, n+".parquet")
+		f, err := os.Create(pq)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := parquetout.New(f)
+		if _, err := dialect.Records(context.Background(), dialectOpts(), []dialect.Input{{Name: n, Reader: bytes.NewReader(data)}}, w, func(d diag.Diagnostic) { t.Error(d) }); err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Flush(); err != nil {
+			t.Fatal(err)
+		}
+		if err := f.Close(); err != nil {
+			t.Fatal(err)
+		}
+		stmts = append(stmts, fmt.Sprintf("SELECT count(DISTINCT pid) AS pids, count(DISTINCT tid) AS tids, CAST(min(year(ts)) AS INTEGER) AS year FROM '%s'", pq))
+	}
+	res := db.Query(t, stmts...)
+	if got := fmt.Sprint(res[0][0]["pids"], " ", res[0][0]["tids"]); got != "1 5" {
+		t.Errorf("threads.strace: pids and tids %s, want 1 5", got)
+	}
+	for i, n := range []string{"ttt.strace", "unixns.strace"} {
+		if y := fmt.Sprint(res[i+1][0]["year"]); y < "2025" {
+			t.Errorf("%s: the first time stamp is in %s, want the year the log was made", n, y)
+		}
+	}
+}

@@ -1,0 +1,67 @@
+#!/bin/sh
+# gen.sh regenerates the matrix of real strace logs in this folder: it builds
+# src/work.c and src/threads.c with gcc and traces them with the real strace
+# (the strace of the machine; the committed logs were made by strace 6.1,
+# Debian 12). Run it from this folder: sh gen.sh. Then regenerate the
+# goldens: go test ./lower/dialect/strace -run TestMatrix -update.
+set -eu
+S=${STRACE:-strace}
+B=$(mktemp -d)
+trap 'rm -rf "$B"' EXIT
+gcc -O1 -pthread -o "$B/work" src/work.c
+gcc -O1 -pthread -o "$B/threads" src/threads.c
+find . -maxdepth 1 -name '*.strace*' ! -name 'synthetic-*' -exec rm -f {} +
+W="$B/work"
+# Each line: the name of the log, then strace's options.
+while read -r name opts; do
+	[ -n "$name" ] || continue
+	case $name in \#*) continue ;; esac
+	# shellcheck disable=SC2086
+	"$S" $opts -o "$name.strace" "$W" || true
+done <<'LIST'
+default
+f -f
+t -f -t
+tt -f -tt
+ttt -f -ttt
+r -f -r
+T -f -T
+y -f -y
+yy -f -yy
+xverbose -f -X verbose
+xraw -f -X raw
+vs256 -f -v -s 256
+x -f -x
+xx -f -xx
+k -f -k -e trace=execve,clone3,clone,exit_group,kill
+i -f -i
+n -f -n
+seccomp -f --seccomp-bpf -e trace=%process,%file
+trace -f -e trace=%network,%signal
+failed -f -e status=failed
+Z -f -Z
+z -f -z
+C -f -C
+c -f -c
+cwU -f -c -w -U name,calls,errors,time,avg-time,total-time,min-time,max-time
+Y -f -Y
+q -f -q
+qq -f -qq
+inject -f -e inject=openat:error=EACCES:when=3 -e inject=getpid:retval=42 -e inject=nanosleep,clock_nanosleep:delay_enter=1000
+a -f -a 60
+unixns -f --timestamps=unix,ns
+fttTy -f -tt -T -y
+rw -f -e trace=read,write,recvfrom,sendto -e read=all -e write=all
+LIST
+# -ff -o ff.strace writes one file a thread: ff.strace.PID.
+"$S" -ff -o ff.strace "$W" || true
+rm -f ff.strace
+# strace's own stderr in the log: the trace and strace's messages share
+# one file (no -o).
+/usr/bin/strace -f "$W" 2> stderr.strace || true
+"$S" -f -tt -T "$W" > mixed.strace 2>&1 || true
+# A threaded program with -f: one process, four threads.
+"$S" -f -tt -T -o threads.strace "$B/threads" || true
+"$S" -f -c -o threads-c.strace "$B/threads" || true
+# -c and the trace of the same run, to check the table against the calls.
+"$S" -f -C -o threads-C.strace "$B/threads" || true
