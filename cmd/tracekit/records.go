@@ -21,19 +21,16 @@ type recordsCmd struct {
 	diagFlags
 	progressFlags
 	filterFlags
-	Dialect   string   `name:"dialect" placeholder:"D" completion-predictor:"dialect" help:"The dialect of every input: ${dialects} (see 'tracekit dialects'); default: told from each input's content and name."`
+	traceFlags
 	Format    string   `name:"format" enum:"jsonl,csv,text,chrome,parquet" default:"jsonl" help:"Output format: jsonl, csv, text, chrome (Trace Event Format for Perfetto and chrome://tracing) or parquet (needs -o)."`
 	Output    string   `short:"o" name:"output" placeholder:"FILE" help:"Write the records to FILE instead of standard output (-): a regular file is replaced whole at the end, or not at all; a FIFO or device is written as the records come."`
 	NoPair    bool     `name:"no-pair" help:"Keep the start and end halves of calls as separate records (${pairing_dialects})."`
 	CPUHz     float64  `name:"cpu-hz" placeholder:"HZ" help:"Processor clock rate, to turn time-stamp counts into nanoseconds (os2strace)."`
-	KeepGoing bool     `name:"keep-going" help:"Exit 0 even when lines were skipped, and go on past inputs that cannot be read."`
 	Strict    bool     `name:"strict" help:"Stop at the first malformed line."`
 	Workers   int      `name:"workers" placeholder:"N" help:"Goroutines that lower the lines of dialects that can be lowered in parallel (${parallel_dialects}); 0: one a core. The output is the same."`
 	Stats     bool     `name:"stats" help:"Also print the bytes read, the time, MB/s and the peak memory (resident set) on standard error."`
 	Follow    bool     `name:"follow" short:"f" help:"Read FILE as 'tail -F' does: wait for it to grow (and follow it when it is truncated or replaced), writing records as lines arrive, until interrupted (Ctrl-C ends the run normally)."`
-	MaxErrors int      `name:"max-errors" default:"100" placeholder:"N" help:"Print at most N error diagnostics (0: all); the rest are counted in the summary."`
 	Fields    string   `name:"fields" placeholder:"LIST" help:"Write only these fields, in this order (csv, jsonl, text): e.g. ts_ns,pid,event,ret,errno,dur_ns; the names are the CSV header's."`
-	Inputs    []string `arg:"" name:"file" completion-predictor:"trace" help:"Trace files, or - for standard input."`
 }
 
 // Run converts the inputs. Malformed lines are reported and skipped; the
@@ -45,42 +42,26 @@ func (c *recordsCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	if c.Dialect != "" {
-		if _, ok := dialect.Lookup(c.Dialect); !ok {
-			return usagef("unknown dialect %q: want one of %s (see 'tracekit dialects')", c.Dialect, strings.Join(dialect.Names(), ", "))
-		}
+	inputs, err := c.inputs(e)
+	if err != nil {
+		return err
 	}
-	if c.Follow && len(c.Inputs) != 1 {
-		return usagef("--follow reads one file")
-	}
-	var inputs []dialect.Input
-	for _, name := range c.Inputs {
-		in := dialect.Input{Name: name}
-		if name == "-" {
-			if c.Follow {
-				return usagef("--follow needs a file, not standard input (a pipe is read as it comes anyway)")
-			}
-			in.Reader = e.stdin
-		}
-		inputs = append(inputs, in)
+	if c.Follow && (len(c.Inputs) != 1 || c.Inputs[0] == "-") {
+		return usagef("--follow reads one file, not standard input (a pipe is read as it comes anyway)")
 	}
 	if err := c.checkFormat(); err != nil {
 		return err
 	}
-	name := c.Output
-	if name == "" {
-		name = outfile.Stdout
-	}
 	// A regular file is written to a temporary file beside it and renamed
 	// into place at the end: memory stays flat, a failed run leaves
 	// nothing. A FIFO or a device is written as the records come.
-	out, err := e.outs.Create(name)
+	out, err := createOutput(e, c.Output)
 	if err != nil {
 		return err
 	}
 	defer out.Abort()
 	if c.Format == "parquet" && out.Kind() != outfile.KindReplace {
-		return usagef("--format parquet needs -o naming a regular file: a Parquet file ends with its index, it is not a stream (%s is %s)", name, out.Kind())
+		return usagef("--format parquet needs -o naming a regular file: a Parquet file ends with its index, it is not a stream (%s is %s)", c.Output, out.Kind())
 	}
 	flt, err := c.filter()
 	if err != nil {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/tracekit/tracekit/ast/diag"
 	"github.com/tracekit/tracekit/cmd/internal/outfile"
@@ -19,16 +18,13 @@ import (
 type statsCmd struct {
 	diagFlags
 	filterFlags
-	Dialect   string   `name:"dialect" placeholder:"D" help:"The dialect of every input (see 'tracekit dialects'); default: told from each input's content and name."`
+	traceFlags
 	By        []string `name:"by" placeholder:"KEY" default:"event" help:"Group rows by these keys (repeatable or comma-separated): event, pid, tid, errno, process." sep:","`
 	Sort      string   `name:"sort" default:"time" enum:"time,calls,errors,mean,max,name" help:"Order of the rows: time (total duration), calls, errors, mean, max or name."`
 	Format    string   `name:"format" enum:"auto,table,json,csv" default:"auto" help:"Output: table (aligned, like strace -c), json (one object a row) or csv; auto is table on a terminal, json otherwise."`
 	Output    string   `short:"o" name:"output" placeholder:"FILE" help:"Write the table to FILE instead of standard output."`
 	NoPair    bool     `name:"no-pair" help:"Keep the halves of calls apart (winstrace, strace): each start half counts as a call."`
 	Check     bool     `name:"check" help:"Compare the calls and errors of each syscall with the summary table the trace carries (strace -c or -C) and say which rows differ; exit status 1 when one does or there is no table."`
-	KeepGoing bool     `name:"keep-going" help:"Exit 0 even when lines were skipped."`
-	MaxErrors int      `name:"max-errors" default:"100" placeholder:"N" help:"Print at most N error diagnostics (0: all)."`
-	Inputs    []string `arg:"" name:"file" help:"Trace files, or - for standard input."`
 }
 
 // Run counts the records of the inputs and prints the table.
@@ -37,10 +33,9 @@ func (c *statsCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	if c.Dialect != "" {
-		if _, ok := dialect.Lookup(c.Dialect); !ok {
-			return usagef("unknown dialect %q: want one of %s (see 'tracekit dialects')", c.Dialect, strings.Join(dialect.Names(), ", "))
-		}
+	inputs, err := c.inputs(e)
+	if err != nil {
+		return err
 	}
 	flt, err := c.filter()
 	if err != nil {
@@ -50,19 +45,7 @@ func (c *statsCmd) Run(e *env) error {
 	if err != nil {
 		return &usageError{err.Error()}
 	}
-	var inputs []dialect.Input
-	for _, name := range c.Inputs {
-		in := dialect.Input{Name: name}
-		if name == "-" {
-			in.Reader = e.stdin
-		}
-		inputs = append(inputs, in)
-	}
-	name := c.Output
-	if name == "" {
-		name = outfile.Stdout
-	}
-	out, err := e.outs.Create(name)
+	out, err := createOutput(e, c.Output)
 	if err != nil {
 		return err
 	}
