@@ -19,12 +19,12 @@ type statsCmd struct {
 	diagFlags
 	filterFlags
 	traceFlags
-	By        []string `name:"by" placeholder:"KEY" default:"event" help:"Group rows by these keys (repeatable or comma-separated): event, pid, tid, errno, process." sep:","`
-	Sort      string   `name:"sort" default:"time" enum:"time,calls,errors,mean,max,name" help:"Order of the rows: time (total duration), calls, errors, mean, max or name."`
-	Format    string   `name:"format" enum:"auto,table,json,csv" default:"auto" help:"Output: table (aligned, like strace -c), json (one object a row) or csv; auto is table on a terminal, json otherwise."`
-	Output    string   `short:"o" name:"output" placeholder:"FILE" help:"Write the table to FILE instead of standard output."`
-	NoPair    bool     `name:"no-pair" help:"Keep the halves of calls apart (winstrace, strace): each start half counts as a call."`
-	Check     bool     `name:"check" help:"Compare the calls and errors of each syscall with the summary table the trace carries (strace -c or -C) and say which rows differ; exit status 1 when one does or there is no table."`
+	By     []string `name:"by" placeholder:"KEY" default:"event" help:"Group rows by these keys (repeatable or comma-separated): event, pid, tid, errno, process." sep:","`
+	Sort   string   `name:"sort" default:"time" enum:"time,calls,errors,mean,max,name" help:"Order of the rows: time (total duration), calls, errors, mean, max or name."`
+	Format string   `name:"format" enum:"auto,table,json,csv" default:"auto" help:"Output: table (aligned, like strace -c), json (one object a row) or csv; auto is table on a terminal, json otherwise."`
+	Output string   `short:"o" name:"output" placeholder:"FILE" help:"Write the table to FILE instead of standard output."`
+	NoPair bool     `name:"no-pair" help:"Keep the halves of calls apart (winstrace, strace): each start half counts as a call."`
+	Check  bool     `name:"check" help:"Compare the calls and errors of each syscall with the summary table the trace carries (strace -c or -C) and say which rows differ; exit status 1 when one does or there is no table."`
 }
 
 // Run counts the records of the inputs and prints the table.

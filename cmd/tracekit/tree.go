@@ -15,9 +15,9 @@ type treeCmd struct {
 	diagFlags
 	filterFlags
 	traceFlags
-	Threads   bool     `name:"threads" help:"Show threads under their processes (otherwise their calls count for the process)."`
-	Format    string   `name:"format" enum:"text,json" default:"text" help:"Output: text (an indented tree) or json (one object a node: pid, ppid, tid, thread, argv, start_ns, end_ns, exit, signal, calls)."`
-	Output    string   `short:"o" name:"output" placeholder:"FILE" help:"Write the tree to FILE instead of standard output."`
+	Threads bool   `name:"threads" help:"Show threads under their processes (otherwise their calls count for the process)."`
+	Format  string `name:"format" enum:"text,json" default:"text" help:"Output: text (an indented tree) or json (one object a node: pid, ppid, tid, thread, argv, start_ns, end_ns, exit, signal, calls)."`
+	Output  string `short:"o" name:"output" placeholder:"FILE" help:"Write the tree to FILE instead of standard output."`
 }
 
 // Run builds and prints the tree.
