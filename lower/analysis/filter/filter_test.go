@@ -39,6 +39,7 @@ func TestFilters(t *testing.T) {
 		f    Filter
 	}{
 		{"pid", Filter{PIDs: []uint64{30133}}},
+		{"tid", Filter{TIDs: []uint64{30134}}},
 		{"event", Filter{Events: []string{"open*", "CLOSE"}}},
 		{"failed", Filter{Failed: true}},
 		{"errno", Filter{Errnos: []string{"enoent"}}},
