@@ -16,6 +16,7 @@ import (
 	"github.com/tracekit/tracekit/lower/dialect/buffer"
 	"github.com/tracekit/tracekit/lower/dialect/gen"
 	"github.com/tracekit/tracekit/lower/dialect/lowering"
+	"github.com/tracekit/tracekit/lower/dialect/ntstrace"
 	"github.com/tracekit/tracekit/lower/dialect/os2strace"
 	"github.com/tracekit/tracekit/lower/dialect/prf"
 	"github.com/tracekit/tracekit/lower/dialect/strace"
@@ -35,6 +36,7 @@ func registry() []Dialect {
 		generated(os2strace.Strace(), gen.OS2Strace),
 		generated(os2strace.MTE(), gen.OS2MTE),
 		generated(winstrace.Dialect(), gen.WinStrace),
+		ntstrace.Dialect(),
 		generated(prf.Dump(), gen.PRF),
 		generated(prf.CSV(), gen.PRFCSV),
 		generated(strace.Dialect(), gen.Strace),
