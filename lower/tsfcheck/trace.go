@@ -151,6 +151,23 @@ func (c *checker) once(s *traceState, f tsf.Field) bool {
 }
 
 func (c *checker) field(s *traceState, i int, f tsf.Field) {
+	if s.tp.TPField == nil {
+		// IBM's behaviour (TRCUST 3.05A, each tried with its binary): a
+		// data statement needs the TP before it; the tracepoint is
+		// dropped. ORBIT, OPCODE, ABORTOP, REMOVEOP, TYPE and GROUP may
+		// come first.
+		switch f := f.(type) {
+		case *tsf.Regs:
+			c.err(s, tsf.ErrUnexpected, f, f.Last(), "REGS before TP statement")
+			return
+		case *tsf.Mem:
+			c.err(s, tsf.ErrUnexpected, f, f.Last(), "DATA_STATEMENT before TP statement")
+			return
+		case *tsf.Len:
+			c.err(s, tsf.ErrSyntax, f, f.Last(), "TP keyword", "LEN statement")
+			return
+		}
+	}
 	if prev := c.prevLen(s, i); prev != nil {
 		if m, ok := f.(*tsf.Mem); !ok || m.UseLen == nil {
 			// The LEN before this field is not used by it (section 1.3.5:
