@@ -119,6 +119,8 @@ const (
 	WarnIndirectSign      Code = 213
 	WarnCommaAssumed      Code = 214
 	WarnFmtNoPrefix       Code = 215
+	ErrOpcodeWord         Code = 216
+	ErrInvalidNumber      Code = 217 // 3.05A's, not in the V2.1 reference
 )
 
 // Message is the catalogue entry of one Code.
@@ -126,7 +128,7 @@ type Message struct {
 	Severity diag.Severity
 	Text     string // a fmt format with %s verbs for the arguments
 	// Silent305A is set for checks that TRCUST 3.05A does not report: a
-	// legacy front end leaves their warnings out to print what IBM printed.
+	// legacy front end leaves them out to print what IBM printed.
 	Silent305A bool
 }
 
@@ -246,6 +248,13 @@ var Messages = map[Code]Message{
 	// prefix %P formats); without a %P for it the prefix is formatted as
 	// the item's data.
 	215: {diag.Warning, "fewer %%P controls than memory data statements: a prefix is formatted as data", true},
+	// TRCUST 3.05A drops a tracepoint whose OPCODE is a word without a
+	// message (IBM's behaviour).
+	216: {diag.Error, "OPCODE needs a number, '%s' found, tracepoint ignored", true},
+	// TRCUST 3.05A prints it for an OPCODE whose number is malformed or
+	// does not fit in 32 bits (OPCODE=1a, OPCODE=1.5); the V2.1 reference
+	// has no number for it.
+	217: {diag.Error, "invalid number found: %s", false},
 }
 
 // Legacy is what TRCUST 3.05A would say of a diagnostic beyond the

@@ -59,13 +59,28 @@ type traceState struct {
 	warned   bool // 140 given
 }
 
+// badMinor reports whether t's first MINOR field has no number or a
+// malformed one.
+func badMinor(t *tsf.Trace) bool {
+	for _, f := range t.Fields {
+		if m, ok := f.(*tsf.Minor); ok {
+			return m.Bad != nil || m.Value == nil || m.Value.Err != ""
+		}
+	}
+	return false
+}
+
 func (c *checker) trace(t *tsf.Trace) {
 	c.traces++
 	// Whether TRACE statements give MINOR is decided by the first one the
 	// parser could read: a first TRACE broken by a syntax error (a MINOR
 	// that is not a number) would otherwise make every later MINOR an
 	// error of its own, a cascade from one mistake.
-	if c.firstTrace == nil && !t.Broken {
+	//
+	// A TRACE whose MINOR has no number, or a malformed one, does not
+	// decide either (IBM's behaviour: after "MINOR=abc" a TRACE without
+	// MINOR is numbered, and a TRACE with MINOR=5 makes MINOR required).
+	if c.firstTrace == nil && !t.Broken && !badMinor(t) {
 		c.firstTrace = t
 		for _, f := range t.Fields {
 			if _, ok := f.(*tsf.Minor); ok {
@@ -308,15 +323,19 @@ func (c *checker) prevLen(s *traceState, i int) *tsf.Len {
 func (c *checker) minor(s *traceState, f *tsf.Minor) {
 	s.minor = f
 	switch {
-	case f.Bad != nil:
-		d := c.err(s, tsf.ErrMinorMissing, f.Bad, f.End)
-		d.Detail = fmt.Sprintf("%q is not a number", f.Bad.Text)
 	case !c.minorMode && c.firstTrace != nil:
 		// IBM's behaviour (TRCUST 3.05A, from the differential harness):
 		// after a first TRACE without MINOR the keyword is unexpected,
-		// quoted as written, and the tracepoint dropped.
+		// quoted as written, and the tracepoint dropped, whatever its
+		// value.
 		d := c.err(s, tsf.ErrUnexpected, f, f.End, f.Written)
 		d.Detail = fmt.Sprintf("the first TRACE (line %d) has no MINOR: give MINOR in every TRACE or in none", c.firstTrace.Pos.Line)
+	case f.Bad != nil:
+		d := c.err(s, tsf.ErrMinorMissing, f.Bad, f.End)
+		d.Detail = fmt.Sprintf("%q is not a number", f.Bad.Text)
+		if f.Bad.Text == "" {
+			d.Detail = "no number after '='"
+		}
 	case f.Value.Value < 1 || f.Value.Value > 0xFFFF:
 		c.err(s, tsf.ErrMinorRange, f.Value, f.End)
 	default:
