@@ -147,6 +147,12 @@ func (r *Result) back(req Request) bool {
 		r.Located = append(r.Located, ds...)
 	}
 	r.Opened = true
+	if req.Eager {
+		// TRCUST resolves a TP as it reads the field, also in a statement
+		// it then refuses.
+		early, kept := Refused(r.Module, r.Front, mod, mp, src)
+		r.Front = tsfcheck.Merge(kept, early)
+	}
 	if !Dynamic(r.Module) {
 		return true // TRCUST opens the module for a tracepoint it then drops
 	}
