@@ -17,6 +17,7 @@ package tdfgen
 
 import (
 	"fmt"
+	"math"
 	"path/filepath"
 	"strings"
 
@@ -333,17 +334,42 @@ func (p *Program) TDF() (*tdf.File, diag.List) {
 	for _, it := range m.Groups {
 		f.Groups = append(f.Groups, tdf.ListItem{Name: it.Name, ID: it.ID})
 	}
-	type addr struct{ obj, off uint32 }
-	seen := map[addr]bool{}
-	for _, r := range p.Records {
-		a := addr{r.Object, r.Offset}
-		if seen[a] {
-			// In lower-case hex, as TRCUST 3.05A prints it (IBM's behaviour).
-			d := tsf.ErrDupTPAddress.Diagnostic(r.TP.TPField.Pos, r.TP.Node.Pos.Line, fmt.Sprintf("%08x:%08x", r.Object, r.Offset))
-			diags.Add(d)
+	// TRCUST 3.05A sorts the tracepoints by address with its C runtime's
+	// quicksort and keeps the first of each address (IBM's behaviour):
+	// which of two tracepoints at one address survives, and the order of
+	// the duplicate messages, are that sort's.
+	// The @STATIC tracepoints are sorted with them, after every address
+	// (IBM's behaviour: they change which duplicate survives).
+	recs := make([]*Record, 0, len(p.Kept))
+	next := 0
+	for _, tp := range p.Kept {
+		if tp.Static() {
+			recs = append(recs, nil)
 			continue
 		}
-		seen[a] = true
+		recs = append(recs, &p.Records[next])
+		next++
+	}
+	key := func(r *Record) uint64 {
+		if r == nil {
+			return math.MaxUint64
+		}
+		return uint64(r.Object)<<32 | uint64(r.Offset)
+	}
+	crtSort(len(recs), func(i, j int) bool { return key(recs[i]) < key(recs[j]) },
+		func(i, j int) { recs[i], recs[j] = recs[j], recs[i] })
+	for _, r := range recs {
+		if r == nil {
+			continue
+		}
+		if len(f.Tracepoints) > 0 {
+			if last := f.Tracepoints[len(f.Tracepoints)-1]; last.Object == r.Object && last.Offset == r.Offset {
+				// In lower-case hex, as TRCUST 3.05A prints it (IBM's behaviour).
+				d := tsf.ErrDupTPAddress.Diagnostic(r.TP.TPField.Pos, r.TP.Node.Pos.Line, fmt.Sprintf("%08x:%08x", r.Object, r.Offset))
+				diags.Add(d)
+				continue
+			}
+		}
 		f.Tracepoints = append(f.Tracepoints, tdf.Tracepoint{
 			TypeMask: r.TP.TypeMask, Group: r.TP.Group, Object: r.Object, Offset: r.Offset,
 			Minor: r.TP.Minor, Major: m.Major, Opcode: r.Opcode, RPN: r.RPN,
