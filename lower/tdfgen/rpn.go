@@ -326,6 +326,15 @@ func (a *asm) indirection(fl *tsf.Flag, flat bool, disp *tsf.Signed) {
 		// can carry an offset (INDIRECT*+6), and every further * is one more
 		// fetch with its own offset (oracle d10, d47a-g, d16, d49).
 		levels := max(1, len(fl.Chain))
+		if len(fl.Chain) > 0 {
+			// IBM's behaviour: with a chain, the first * gives the first
+			// level's offset and an (i) term is dropped, also when that *
+			// has no offset (TRCUST 3.05A writes nothing for (6) in
+			// MEM32=(.x+(6),INDIRECT*,n) or INDIRECT**-8*-2; with an
+			// offset on the first * the (i) term is error 66, "two
+			// indirect offsets for first level").
+			disp = nil
+		}
 		for i := range levels {
 			a.emit(fetch, 0)
 			if i < len(fl.Chain) && fl.Chain[i].Offset != nil {
