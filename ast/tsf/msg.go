@@ -105,7 +105,7 @@ const (
 
 	// Checks the reference does not number.
 	SevereUnclosedComment Code = 201
-	SevereModNameRedef    Code = 202
+	WarnModNameRedef      Code = 202
 	ErrFieldRedef         Code = 203
 	WarnStaticIgnored     Code = 204
 	WarnFmtControl        Code = 205
@@ -228,7 +228,8 @@ var Messages = map[Code]Message{
 	144: {diag.Warning, "unable to determine return point for %s", false},
 
 	201: {diag.Severe, "unclosed comment", false},
-	202: {diag.Severe, "MODNAME redefinition", false},
+	// TRCUST 3.05A uses the last MODNAME without a word.
+	202: {diag.Warning, "MODNAME redefinition, the last one used", true},
 	203: {diag.Error, "%s redefinition, tracepoint ignored", false},
 	204: {diag.Warning, "%s has no effect on a @STATIC tracepoint, ignored", true},
 	205: {diag.Warning, "unknown format control '%s', copied as is", true},

@@ -55,8 +55,8 @@ func compile(c *console, o options) {
 	// end's messages go among the front end's, by line.
 	res := tsfcompile.Run(tsfcompile.Request{
 		Name: path, Src: src,
-		Check:  tsfcheck.Options{AllowDuplicateMinors: o.dups},
-		Syntax: tsfparse.TRCUSTStrings,
+		Check:  tsfcheck.Options{AllowDuplicateMinors: o.dups, WrapMinors: true},
+		Syntax: tsfparse.TRCUSTStrings | tsfparse.TRCUSTComments,
 		Eager:  true,
 		Locate: func(m *tsfcheck.Module) (tsfcompile.Sources, diag.List) {
 			src := tsfcompile.Sources{ModuleAt: m.ModNamePos, IgnoreCase: o.caseless, KeepPath: o.keepPath}

@@ -545,34 +545,12 @@ func departure(c *tsfgen.Case, want, got oracleResult) string {
 	switch {
 	case strings.Contains(want.console, "SIGSEGV"):
 		return "IBM's TRCUST crashed (SIGSEGV under 2ine)"
-	case has("fault:comment-unclosed"):
-		return "compatibility: unclosed comment is severe 201 (x_h26)"
-	case strings.Count(got.console, "minor code out of range") > strings.Count(want.console, "minor code out of range") && minorAbove16Bits(c):
-		return "compatibility: MINOR above 0xFFFF is error 68 (x_h11)"
 	case slices.ContainsFunc(c.Args, func(a string) bool { return strings.EqualFold(a, "/D") }) && sameConsole(want, got) && sameFiles(want, got, aspTDF):
 		return "compatibility: /D writes a valid TFF (e26d)"
 	case has("orbit") && sameFiles(want, got, aspOther) && dropLine(want.console, "Creating TMI file") == dropLine(got.console, "Creating TMI file"):
 		return "branch trcli: the ORBIT .TMI file"
 	}
 	return ""
-}
-
-// minorAbove16Bits reports whether the case's TSF has a MINOR above 0xFFFF
-// that fits in 32 bits: TRCUST 3.05A keeps its low 16 bits (x_h11).
-func minorAbove16Bits(c *tsfgen.Case) bool {
-	if c.TSF == "" {
-		return false
-	}
-	for _, m := range regexp.MustCompile(`(?i)minor\s*=\s*(0x[0-9a-f]+|[0-9]+)`).FindAllStringSubmatch(string(c.Files[c.TSF]), -1) {
-		v, err := strconv.ParseUint(m[1], 0, 64)
-		if err != nil && strings.HasPrefix(strings.ToLower(m[1]), "0x") {
-			v, err = strconv.ParseUint(m[1][2:], 16, 64)
-		}
-		if err == nil && v > 0xFFFF && v <= 0xFFFFFFFF {
-			return true
-		}
-	}
-	return false
 }
 
 func sameConsole(a, b oracleResult) bool { return a.RC == b.RC && bytes.Equal(a.Console, b.Console) }

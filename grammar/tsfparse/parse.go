@@ -50,6 +50,10 @@ const (
 	// (docs/compatibility.md); the trcust command line, whose job is to
 	// do what TRCUST did, sets this mode.
 	TRCUSTStrings Mode = 1 << iota
+	// TRCUSTComments lets a comment left open at the end of the file
+	// swallow the rest of it without a word, as TRCUST 3.05A does (oracle
+	// x_h26); tracekit reports severe 201 (docs/compatibility.md).
+	TRCUSTComments
 )
 
 // ParseMode parses as Parse does, reading what mode names as TRCUST 3.05A

@@ -238,6 +238,9 @@ func (s *scanner) comment() bool {
 		}
 	}
 	// TRCUST 3.05A silently takes the rest of the file as comment.
+	if s.mode&TRCUSTComments != 0 {
+		return true
+	}
 	d := tsf.SevereUnclosedComment.Diagnostic(start, 0)
 	d.Detail = "the comment opened here runs to the end of the file"
 	return s.stop(d)

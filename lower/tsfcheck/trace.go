@@ -320,6 +320,15 @@ func (c *checker) prevLen(s *traceState, i int) *tsf.Len {
 	return l
 }
 
+// minorOutOfRange reports whether minor code v is out of range: outside
+// 1-0xFFFF, or with Options.WrapMinors, when its low 16 bits are 0.
+func (c *checker) minorOutOfRange(v uint64) bool {
+	if c.opt.WrapMinors {
+		v &= 0xFFFF
+	}
+	return v < 1 || v > 0xFFFF
+}
+
 func (c *checker) minor(s *traceState, f *tsf.Minor) {
 	s.minor = f
 	switch {
@@ -336,7 +345,7 @@ func (c *checker) minor(s *traceState, f *tsf.Minor) {
 		if f.Bad.Text == "" {
 			d.Detail = "no number after '='"
 		}
-	case f.Value.Value < 1 || f.Value.Value > 0xFFFF:
+	case c.minorOutOfRange(f.Value.Value):
 		c.err(s, tsf.ErrMinorRange, f.Value, f.End)
 	default:
 		s.tp.Minor = uint16(f.Value.Value)
