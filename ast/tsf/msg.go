@@ -121,6 +121,7 @@ const (
 	WarnFmtNoPrefix       Code = 215
 	ErrOpcodeWord         Code = 216
 	ErrInvalidNumber      Code = 217 // 3.05A's, not in the V2.1 reference
+	WarnOrbitIndex        Code = 218
 )
 
 // Message is the catalogue entry of one Code.
@@ -256,6 +257,9 @@ var Messages = map[Code]Message{
 	// does not fit in 32 bits (OPCODE=1a, OPCODE=1.5); the V2.1 reference
 	// has no number for it.
 	217: {diag.Error, "invalid number found: %s", false},
+	// 3.05A's 143, which it prints for an ORBIT value only (for a length
+	// it says nothing: 143 above); it then writes 0x0016 as the value.
+	218: {diag.Warning, "index too large, high word ignored", false},
 }
 
 // Legacy is what TRCUST 3.05A would say of a diagnostic beyond the

@@ -198,7 +198,13 @@ func (a *asm) orbit(f *tsf.Orbit) {
 	if f.B != nil {
 		b = uint32(f.B.Value)
 	}
-	a.emit(tdf.OpOrbit, b&0xFFFF)
+	if b > 0xFFFF {
+		// IBM's behaviour: after its warning (218 here) TRCUST 3.05A
+		// writes 0x0016, whatever the value (seen on seven values, from
+		// 0x10000 to 0x123456, in statements of several shapes).
+		b = 0x16
+	}
+	a.emit(tdf.OpOrbit, b)
 }
 
 // opFlag assembles ABORTOP (0x31) and REMOVEOP (0x33).

@@ -129,6 +129,10 @@ func TestStatements(t *testing.T) {
 		{"LEN=(RDS+DI,DIRECT), MEM=(RDS+DI,DIRECT,LEN)", "0b 07 12 0b 07 15"},
 		{"MEM32=(.v,DIRECT,0x10004)", "10 0400 1b 02000000 1a 00010000 16 22"},
 		{"ORBIT=(0x12345678,0xFFFF)", "1a 78563412 32 ffff"},
+		// IBM's behaviour: a second value above 0xFFFF is written 0x0016
+		// (TRCUST 3.05A, tried with seven values).
+		{"ORBIT=(1,70000)", "1a 01000000 32 1600"},
+		{"ORBIT=(9,0x123456)", "1a 09000000 32 1600"},
 		{"ABORTOP", "31"},
 		{"REMOVEOP", "33"}, // not both: TRCUST 3.05A refuses the second (103/104)
 		{"MEM32=(.far,DIRECT,1)", "10 0100 1b 2c010000 1a 04000000 16 22"},

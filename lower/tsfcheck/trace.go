@@ -268,8 +268,15 @@ func (c *checker) field(s *traceState, i int, f tsf.Field) {
 	case *tsf.Mem:
 		c.mem(s, i, f)
 	case *tsf.Orbit:
-		if c.once(s, f) && f.B.Value > 0xFFFF {
-			c.err(s, tsf.ErrOrbitValue, f.B, f.End)
+		// IBM's behaviour (TRCUST 3.05A, tried with its binary): a first
+		// value 0 is 102 and the tracepoint is dropped; a second value
+		// above 0xFFFF is warned (3.05A's 143, printed here) and kept.
+		switch {
+		case !c.once(s, f):
+		case f.A.Value == 0:
+			c.err(s, tsf.ErrOrbitValue, f.A, f.End)
+		case f.B != nil && f.B.Value > 0xFFFF:
+			c.at(tsf.WarnOrbitIndex, f.B, f.End)
 		}
 		d := c.at(tsf.WarnOrbitTMI, f, f.End)
 		d.Detail = "TRCUST 3.05A also writes a .TMI file, whose layout tracekit does not know"
