@@ -432,7 +432,10 @@ func (c *checker) firstLevel(s *traceState, a tsf.Address, fl *tsf.Flag, end ast
 		// sign; tracekit writes the same bytes and says so.
 		c.at(tsf.WarnIndirectSign, in, end, in.Num.Text, in.Num.Text)
 	}
-	if fl.Kind != tsf.Indirect || len(fl.Chain) == 0 || fl.Chain[0].Offset == nil {
+	if fl.Kind != tsf.Indirect || len(fl.Chain) == 0 || fl.Chain[0].Offset == nil || in.Num.Value == 0 {
+		// IBM's behaviour: an (i) term of 0 is no offset beside the
+		// first *'s (TRCUST 3.05A takes MEM32=(FEBX+(0),I*+2*,n); with
+		// DIRECT it is refused all the same).
 		return
 	}
 	d := c.err(s, tsf.ErrUnexpected, fl.Chain[0].Offset.Num, end, "two indirect offsets for first level")
