@@ -329,11 +329,9 @@ func (c *checker) prevLen(s *traceState, i int) *tsf.Len {
 }
 
 // minorOutOfRange reports whether minor code v is out of range: outside
-// 1-0xFFFF, or with Options.WrapMinors, when its low 16 bits are 0.
+// 1-0xFFFF, or with Options.Wrap16, when its low 16 bits are 0.
 func (c *checker) minorOutOfRange(v uint64) bool {
-	if c.opt.WrapMinors {
-		v &= 0xFFFF
-	}
+	v = c.wrap(v)
 	return v < 1 || v > 0xFFFF
 }
 
