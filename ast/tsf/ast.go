@@ -63,6 +63,13 @@ type TDFID struct {
 	Value *Number
 }
 
+// The most entries a TYPELIST and a GROUPLIST take (reference sections
+// 1.3.3 and 1.3.4).
+const (
+	MaxTypes  = 16
+	MaxGroups = 48
+)
+
 // TypeList is "TYPELIST NAME=n,ID=v,..." (section 1.3.3).
 type TypeList struct {
 	Pos     Pos

@@ -374,7 +374,16 @@ func (p *parser) list(toks []lexer.Token, end ast.Pos, last bool) tsf.Stmt {
 		p.syntaxError(err, end, last, true)
 		return nil
 	}
-	p.unexpected(toks[n:])
+	max := tsf.MaxGroups
+	if strings.EqualFold(l.Kind, "TYPELIST") {
+		max = tsf.MaxTypes
+	}
+	if len(l.Entries) <= max {
+		// IBM's behaviour: after a list with too many entries (134)
+		// TRCUST 3.05A skips what follows it to the next TRACE without
+		// a word.
+		p.unexpected(toks[n:])
+	}
 	if l.Trailing != nil && last {
 		// TRCUST 3.05A takes a comma before the end of the file as the end
 		// of the statement (oracle x_h35); tracekit says so.

@@ -20,13 +20,13 @@ import (
 
 // Limits and defaults from the reference and from TRCUST 3.05A.
 const (
-	DefaultMajor         = 1    // section 1.3.2
-	DefaultMaxDataLength = 512  // section 1.3.2
-	MinMaxDataLength     = 20   // section 1.3.2
-	MaxMaxDataLength     = 4099 // TRCUST 3.05A (the reference says 512)
-	MaxTypes             = 16   // section 1.3.3
-	MaxGroups            = 48   // section 1.3.4
-	MaxNameLength        = 8    // sections 1.3.3 and 1.3.4
+	DefaultMajor         = 1             // section 1.3.2
+	DefaultMaxDataLength = 512           // section 1.3.2
+	MinMaxDataLength     = 20            // section 1.3.2
+	MaxMaxDataLength     = 4099          // TRCUST 3.05A (the reference says 512)
+	MaxTypes             = tsf.MaxTypes  // section 1.3.3
+	MaxGroups            = tsf.MaxGroups // section 1.3.4
+	MaxNameLength        = 8             // sections 1.3.3 and 1.3.4
 	MaxTracepoints       = 65535
 	MaxFmtBytes          = 4096 // message 99
 )
