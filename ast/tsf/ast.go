@@ -178,7 +178,7 @@ type StaticTP struct {
 type LineTP struct {
 	Pos  Pos // the '@'
 	File *Word
-	Line *Number
+	Line *Number // nil when the line number is missing (an error, 92)
 }
 
 // SymbolTP is "TP=.name[{+|-}offs][,RETEP]".

@@ -443,6 +443,12 @@ func (p *parser) trace(toks []lexer.Token, end ast.Pos, last bool) *tsf.Trace {
 			t.Fields = make([]tsf.Field, 0, fieldCount(toks))
 		}
 		t.Fields = append(t.Fields, fld)
+		if p.lineMissing(fld, toks, &i, end) {
+			// The TP field stays, for the checks that come before the
+			// line number (the module, fatal 2 without MODNAME).
+			t.Broken, t.BrokenAt = true, p.lastPos()
+			return t
+		}
 		if i == len(toks) {
 			if last {
 				switch fld.(type) {
@@ -477,6 +483,44 @@ func (p *parser) trace(toks []lexer.Token, end ast.Pos, last bool) *tsf.Trace {
 		}
 	}
 	return t
+}
+
+// lineMissing reports a TP=@file field without its line number, as TRCUST
+// 3.05A does (IBM's behaviour, tried with its binary): it reads a ',' and
+// takes the token after it as the line number, "line number missing or
+// invalid: TRACE" when that is the next statement's TRACE; without the ','
+// it says "syntax error: missing 'comma' before 'linenum'" at the next
+// token. Either is the statement's error; *i moves past what was read.
+func (p *parser) lineMissing(fld tsf.Field, toks []lexer.Token, i *int, end ast.Pos) bool {
+	tp, ok := fld.(*tsf.TP)
+	if !ok {
+		return false
+	}
+	if lt, ok := tp.Target.(*tsf.LineTP); !ok || lt.Line != nil {
+		return false
+	}
+	next := func(k int) lexer.Token {
+		if k < len(toks) {
+			return toks[k]
+		}
+		if end == p.eof {
+			return lexer.EOFToken(lexPos(end))
+		}
+		return lexer.Token{Type: tokIdent, Value: "TRACE", Pos: lexPos(end)}
+	}
+	if t := next(*i); t.Value == "," && t.Type == tokPunct {
+		t = next(*i + 1)
+		if t.Type == lexer.EOF {
+			p.add(tsf.SeverePrematureEOF.Diagnostic(astPos(t.Pos), 0))
+		} else {
+			p.add(tsf.ErrLineNumber.Diagnostic(astPos(t.Pos), 0, tokenText(t)))
+		}
+		*i += 2
+		return true
+	}
+	t := next(*i)
+	p.add(tsf.ErrSyntax.Diagnostic(astPos(t.Pos), 0, "comma", "linenum"))
+	return true
 }
 
 // unexpectedField reports toks[i], where a TRACE statement wants a field,

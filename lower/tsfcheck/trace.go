@@ -381,6 +381,13 @@ func (c *checker) tpField(s *traceState, f *tsf.TP) {
 	if _, static := f.Target.(*tsf.StaticTP); !static && c.m.ModName == "" && !c.warnedNoMod {
 		// Section 1.3.2: dynamic tracepoints need the module.
 		c.warnedNoMod = true
+		if _, line := f.Target.(*tsf.LineTP); line {
+			// IBM's behaviour: for TP=@file,line TRCUST 3.05A opens the
+			// module at once, by the empty name: fatal 2.
+			d := c.at(tsf.FatalNotFound, f, f.End, "")
+			d.Detail = "no MODNAME is given, and TP=@file,line needs the module"
+			return
+		}
 		c.at(tsf.SevereNoModName, f, f.End)
 	}
 }

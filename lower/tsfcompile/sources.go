@@ -193,8 +193,13 @@ func Refused(m *tsfcheck.Module, front diag.List, mod *lx.File, mp *mapfile.Map,
 func dynamicTP(t *tsf.Trace) *tsf.TP {
 	for _, f := range t.Fields {
 		if tp, ok := f.(*tsf.TP); ok {
-			if _, static := tp.Target.(*tsf.StaticTP); static {
+			switch t := tp.Target.(type) {
+			case *tsf.StaticTP:
 				return nil
+			case *tsf.LineTP:
+				if t.Line == nil {
+					return nil // refused while the field was read
+				}
 			}
 			return tp
 		}
