@@ -184,6 +184,19 @@ func (c *checker) field(s *traceState, i int, f tsf.Field) {
 			return
 		}
 	}
+	if isData(f) && s.tp.TPField != nil && s.tp.Static() {
+		// IBM's behaviour: after TP=@STATIC, TRCUST 3.05A refuses a
+		// statement that makes RPN code as it reads it, before it looks
+		// at its address ("unexpected: DATA_STATEMENT with STATIC
+		// tracepoint, ignored" for MEM, MEM32, ASCIIZ and ASCIIZ32; REGS,
+		// LEN, ORBIT, ABORTOP and REMOVEOP by name).
+		kw := f.Keyword()
+		if _, mem := f.(*tsf.Mem); mem {
+			kw = "DATA_STATEMENT"
+		}
+		c.err(s, tsf.ErrUnexpected, f, f.Last(), kw+" with STATIC tracepoint")
+		return
+	}
 	if prev := c.prevLen(s, i); prev != nil {
 		if m, ok := f.(*tsf.Mem); !ok || m.UseLen == nil {
 			// The LEN before this field is not used by it (section 1.3.5:
