@@ -101,6 +101,10 @@ type Trace struct {
 	// BrokenAt is the position of the parser's diagnostic.
 	Broken   bool
 	BrokenAt Pos
+	// PastEnd is set when the last field of the file is TYPE or GROUP:
+	// TRCUST 3.05A reads on for a ',' and meets the end of the file
+	// (severe 34), unless an error made it skip the statement first.
+	PastEnd bool
 }
 
 func (s *ModName) stmtNode()       {}

@@ -457,10 +457,9 @@ func (p *parser) trace(toks []lexer.Token, end ast.Pos, last bool) *tsf.Trace {
 					// GROUP value for a comma and meets the end of the
 					// file: severe 34 at the line of the end, for the
 					// last field of the file only (every other field
-					// may end it).
-					d := tsf.SeverePrematureEOF.Diagnostic(p.eof, p.eof.Line)
-					d.Detail = "TRCUST 3.05A wants a ',' or another field after TYPE or GROUP"
-					p.add(d)
+					// may end it). The checker reports it, as an error
+					// before it in the statement spares it.
+					t.PastEnd = true
 				}
 			}
 			break

@@ -125,6 +125,15 @@ func (c *checker) trace(t *tsf.Trace) {
 			return
 		}
 	}
+	if t.PastEnd {
+		// IBM's behaviour: the last field of the file is TYPE or GROUP
+		// and no error came before it: TRCUST 3.05A reads on for a ','
+		// and meets the end (severe 34, at the end's line).
+		d := tsf.SeverePrematureEOF.Diagnostic(t.End, t.End.Line)
+		d.Detail = "TRCUST 3.05A wants a ',' or another field after TYPE or GROUP"
+		c.report(d)
+		return
+	}
 	c.endOfTrace(s)
 }
 
