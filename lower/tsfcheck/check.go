@@ -349,7 +349,14 @@ func (c *checker) list(pos ast.Pos, entries []*tsf.ListEntry, types bool) {
 		c.m.GroupsFirst = true
 	}
 	var items []ListItem
-	for _, e := range entries {
+	for i, e := range entries {
+		if i == max {
+			// IBM's behaviour: TRCUST 3.05A counts the entries, refused
+			// ones too (a 17th type after a redefined ID is too many),
+			// before it reads the entry's name or ID.
+			c.at(tsf.WarnTooMany, e, e.ID.Pos, what)
+			break
+		}
 		name := e.Name.Text
 		if len(name) > MaxNameLength {
 			c.at(tsf.WarnNameTooLong, e.Name, e.Name.Pos, name)
@@ -359,12 +366,6 @@ func (c *checker) list(pos ast.Pos, entries []*tsf.ListEntry, types bool) {
 		if c.names[key] {
 			c.at(tsf.ErrNameRedef, e.Name, e.ID.Pos, name)
 			continue
-		}
-		if len(items) == max {
-			// Counted before the ID is judged: a 17th type has no ID left
-			// that is both a power of two and unused.
-			c.at(tsf.WarnTooMany, e, e.ID.Pos, what)
-			break
 		}
 		id := e.ID.Value
 		valid := id >= 1 && id <= 0xFFFF
