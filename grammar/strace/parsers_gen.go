@@ -9,20 +9,23 @@ import (
 	"github.com/tracekit/tracekit/grammar/internal/pgen/pgenrt"
 )
 
+// pgenGroup_lineLexer is the group of each byte for lineLexer's automaton.
+var pgenGroup_lineLexer = [256]uint8{
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 48, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	2, 3, 4, 5, 5, 6, 7, 5, 8, 8, 9, 10, 11, 12, 13, 14, 15, 16, 16, 16, 16, 16, 16, 16, 16, 16, 17, 5, 18, 19, 20, 21,
+	22, 23, 23, 23, 23, 23, 23, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 25, 24, 24, 26, 27, 28, 6, 24,
+	5, 29, 30, 31, 32, 33, 34, 24, 35, 36, 24, 24, 37, 38, 39, 24, 40, 24, 41, 42, 43, 44, 45, 24, 46, 24, 24, 11, 47, 11, 22, 0,
+	49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49,
+	49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49,
+	49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49,
+	49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49,
+}
+
 // pgenLexer_lineLexer is the rules of lineLexer merged into one automaton.
 var pgenLexer_lineLexer = pgenrt.Lexer{
 	Names:  []string{"Space", "Paren", "Sep", "String", "Fd", "Clock", "Float", "Number", "Ident", "PidTag", "Comment", "Ellipsis", "Unfinished", "Detached", "Unavailable", "Resumed", "Resuming", "Duration", "Marker", "BinOp", "Unary", "Punct"},
 	Groups: 50,
-	Group: &[256]uint8{
-		0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 48, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-		2, 3, 4, 5, 5, 6, 7, 5, 8, 8, 9, 10, 11, 12, 13, 14, 15, 16, 16, 16, 16, 16, 16, 16, 16, 16, 17, 5, 18, 19, 20, 21,
-		22, 23, 23, 23, 23, 23, 23, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 25, 24, 24, 26, 27, 28, 6, 24,
-		5, 29, 30, 31, 32, 33, 34, 24, 35, 36, 24, 24, 37, 38, 39, 24, 40, 24, 41, 42, 43, 44, 45, 24, 46, 24, 24, 11, 47, 11, 22, 0,
-		49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49,
-		49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49,
-		49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49,
-		49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49,
-	},
+	Group:  &pgenGroup_lineLexer,
 	Trans: []int16{
 		-1, 52, 52, 104, 156, 208, 260, 312, 364, 260, 416, 468, 520, 572, 624, 676, 728, 208, 780, 832, 884, 208, 936, 988, 988, 988, 1040, 208, 468, 988, 988, 988, 988, 988, 988, 988, 988, 988, 988, 988, 988, 988, 988, 988, 988, 988, 988, 1092, 52, -1, -1, 0,
 		-1, 52, 52, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 52, -1, 0, 1,
@@ -154,22 +157,1742 @@ var pgenLexer_lineLexer = pgenrt.Lexer{
 		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 6656, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0,
 		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 12, 2,
 	},
+	Next: pgenNext_lineLexer,
+}
+
+// pgenNext_lineLexer reads the token at pos with lineLexer's automaton, one
+// labelled block a state (see pgenrt.Lexer.Next).
+func pgenNext_lineLexer(s string, pos int) (rule, end int, plain bool) {
+	group := &pgenGroup_lineLexer
+	p := pos
+	rule, end, plain = -1, pos, true
+	if p == len(s) {
+		return
+	}
+	switch group[s[p]] {
+	case 1, 2:
+		p++
+		goto s1
+	case 48: // a line feed
+		p, plain = p+1, false
+		goto s1
+	case 3:
+		p++
+		goto s2
+	case 4:
+		p++
+		goto s3
+	case 5, 17, 21, 27:
+		p++
+		goto s4
+	case 6, 9:
+		p++
+		goto s5
+	case 7:
+		p++
+		goto s6
+	case 8:
+		p++
+		goto s7
+	case 10:
+		p++
+		goto s8
+	case 11, 28:
+		p++
+		goto s9
+	case 12:
+		p++
+		goto s10
+	case 13:
+		p++
+		goto s11
+	case 14:
+		p++
+		goto s12
+	case 15:
+		p++
+		goto s13
+	case 16:
+		p++
+		goto s14
+	case 18:
+		p++
+		goto s15
+	case 19:
+		p++
+		goto s16
+	case 20:
+		p++
+		goto s17
+	case 22:
+		p++
+		goto s18
+	case 23, 24, 25, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46:
+		p++
+		goto s19
+	case 26:
+		p++
+		goto s20
+	case 47:
+		p++
+		goto s21
+	}
+	return
+s1:
+	// accepts Space
+	for p < len(s) && 0x6>>group[s[p]]&1 != 0 {
+		p++
+	}
+	rule, end = 0, p
+	if p == len(s) {
+		return
+	}
+	switch group[s[p]] {
+	case 48: // a line feed
+		p, plain = p+1, false
+		goto s1
+	}
+	return
+s2:
+	// accepts Unary
+	rule, end = 20, p
+	if p == len(s) {
+		return
+	}
+	switch group[s[p]] {
+	case 19:
+		p++
+		goto s5
+	}
+	return
+s3:
+	if p == len(s) {
+		return
+	}
+	switch group[s[p]] {
+	case 0, 1, 2, 3, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47:
+		p++
+		goto s3
+	case 48: // a line feed
+		p, plain = p+1, false
+		goto s3
+	case 49: // a rune from U+0080 on
+		p, plain = p+pgenrt.RuneLen(s[p:]), false
+		goto s3
+	case 4:
+		p++
+		goto s22
+	case 27:
+		p++
+		goto s23
+	}
+	return
+s4:
+	// accepts Punct
+	rule, end = 21, p
+	return
+s5:
+	// accepts BinOp
+	rule, end = 19, p
+	return
+s6:
+	// accepts BinOp
+	rule, end = 19, p
+	if p == len(s) {
+		return
+	}
+	switch group[s[p]] {
+	case 7:
+		p++
+		goto s5
+	}
+	return
+s7:
+	// accepts Paren
+	rule, end = 1, p
+	return
+s8:
+	// accepts BinOp
+	rule, end = 19, p
+	if p == len(s) {
+		return
+	}
+	switch group[s[p]] {
+	case 10:
+		p++
+		goto s24
+	}
+	return
+s9:
+	// accepts Sep
+	rule, end = 2, p
+	return
+s10:
+	// accepts BinOp
+	rule, end = 19, p
+	if p == len(s) {
+		return
+	}
+	switch group[s[p]] {
+	case 12:
+		p++
+		goto s25
+	case 15:
+		p++
+		goto s26
+	case 16:
+		p++
+		goto s27
+	case 20:
+		p++
+		goto s5
+	}
+	return
+s11:
+	// accepts Punct
+	rule, end = 21, p
+	if p == len(s) {
+		return
+	}
+	switch group[s[p]] {
+	case 13:
+		p++
+		goto s28
+	}
+	return
+s12:
+	// accepts BinOp
+	rule, end = 19, p
+	if p == len(s) {
+		return
+	}
+	switch group[s[p]] {
+	case 9:
+		p++
+		goto s29
+	}
+	return
+s13:
+	// accepts Number
+	rule, end = 7, p
+	if p == len(s) {
+		return
+	}
+	switch group[s[p]] {
+	case 2:
+		p++
+		goto s30
+	case 13:
+		p++
+		goto s31
+	case 14:
+		p++
+		goto s32
+	case 15, 16:
+		p++
+		goto s33
+	case 18:
+		p++
+		goto s34
+	case 23, 24, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45:
+		p++
+		goto s35
+	case 25:
+		p++
+		goto s36
+	case 46:
+		p++
+		goto s37
+	}
+	return
+s14:
+	// accepts Number
+	rule, end = 7, p
+	if p == len(s) {
+		return
+	}
+	switch group[s[p]] {
+	case 2:
+		p++
+		goto s30
+	case 13:
+		p++
+		goto s31
+	case 14:
+		p++
+		goto s32
+	case 15, 16:
+		p++
+		goto s33
+	case 18:
+		p++
+		goto s34
+	case 23, 24, 25, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46:
+		p++
+		goto s35
+	}
+	return
+s15:
+	// accepts Punct
+	rule, end = 21, p
+	if p == len(s) {
+		return
+	}
+	switch group[s[p]] {
+	case 13:
+		p++
+		goto s38
+	case 15, 16:
+		p++
+		goto s39
+	case 18:
+		p++
+		goto s5
+	case 32:
+		p++
+		goto s40
+	case 44:
+		p++
+		goto s41
+	}
+	return
+s16:
+	// accepts Punct
+	rule, end = 21, p
+	if p == len(s) {
+		return
+	}
+	switch group[s[p]] {
+	case 19, 20:
+		p++
+		goto s5
+	}
+	return
+s17:
+	// accepts Punct
+	rule, end = 21, p
+	if p == len(s) {
+		return
+	}
+	switch group[s[p]] {
+	case 20:
+		p++
+		goto s5
+	}
+	return
+s18:
+	// accepts Unary
+	rule, end = 20, p
+	return
+s19:
+	// accepts Ident
+	for p < len(s) && 0x7fffe3818000>>group[s[p]]&1 != 0 {
+		p++
+	}
+	rule, end = 8, p
+	if p == len(s) {
+		return
+	}
+	switch group[s[p]] {
+	case 2:
+		p++
+		goto s30
+	case 14:
+		p++
+		goto s32
+	case 18:
+		p++
+		goto s34
+	}
+	return
+s20:
+	// accepts Punct
+	rule, end = 21, p
+	if p == len(s) {
+		return
+	}
+	switch group[s[p]] {
+	case 40:
+		p++
+		goto s42
+	}
+	return
+s21:
+	// accepts BinOp
+	rule, end = 19, p
+	if p == len(s) {
+		return
+	}
+	switch group[s[p]] {
+	case 47:
+		p++
+		goto s5
+	}
+	return
+s22:
+	// accepts String
+	rule, end = 3, p
+	return
+s23:
+	if p == len(s) {
+		return
+	}
+	switch group[s[p]] {
+	case 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47:
+		p++
+		goto s3
+	case 49: // a rune from U+0080 on
+		p, plain = p+pgenrt.RuneLen(s[p:]), false
+		goto s3
+	}
+	return
+s24:
+	if p == len(s) {
+		return
+	}
+	switch group[s[p]] {
+	case 10:
+		p++
+		goto s43
+	}
+	return
+s25:
+	if p == len(s) {
+		return
+	}
+	switch group[s[p]] {
+	case 12:
+		p++
+		goto s43
+	}
+	return
+s26:
+	// accepts Number
+	rule, end = 7, p
+	if p == len(s) {
+		return
+	}
+	switch group[s[p]] {
+	case 2:
+		p++
+		goto s30
+	case 14:
+		p++
+		goto s32
+	case 15, 16:
+		p++
+		goto s27
+	case 18:
+		p++
+		goto s34
+	case 23, 24, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45:
+		p++
+		goto s35
+	case 25:
+		p++
+		goto s36
+	case 46:
+		p++
+		goto s37
+	}
+	return
+s27:
+	// accepts Number
+	for p < len(s) && 0x18000>>group[s[p]]&1 != 0 {
+		p++
+	}
+	rule, end = 7, p
+	if p == len(s) {
+		return
+	}
+	switch group[s[p]] {
+	case 2:
+		p++
+		goto s30
+	case 14:
+		p++
+		goto s32
+	case 18:
+		p++
+		goto s34
+	case 23, 24, 25, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46:
+		p++
+		goto s35
+	}
+	return
+s28:
+	if p == len(s) {
+		return
+	}
+	switch group[s[p]] {
+	case 13:
+		p++
+		goto s44
+	}
+	return
+s29:
+	if p == len(s) {
+		return
+	}
+	switch group[s[p]] {
+	case 0, 1, 2, 3, 4, 5, 6, 7, 8, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47:
+		p++
+		goto s29
+	case 49: // a rune from U+0080 on
+		p, plain = p+pgenrt.RuneLen(s[p:]), false
+		goto s29
+	case 9:
+		p++
+		goto s45
+	}
+	return
+s30:
+	if p == len(s) {
+		return
+	}
+	switch group[s[p]] {
+	case 14:
+		p++
+		goto s32
+	}
+	return
+s31:
+	if p == len(s) {
+		return
+	}
+	switch group[s[p]] {
+	case 15, 16:
+		p++
+		goto s46
+	}
+	return
+s32:
+	if p == len(s) {
+		return
+	}
+	switch group[s[p]] {
+	case 9:
+		p++
+		goto s47
+	}
+	return
+s33:
+	// accepts Number
+	rule, end = 7, p
+	if p == len(s) {
+		return
+	}
+	switch group[s[p]] {
+	case 2:
+		p++
+		goto s30
+	case 13:
+		p++
+		goto s31
+	case 14:
+		p++
+		goto s32
+	case 15, 16:
+		p++
+		goto s48
+	case 17:
+		p++
+		goto s49
+	case 18:
+		p++
+		goto s34
+	case 23, 24, 25, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46:
+		p++
+		goto s35
+	}
+	return
+s34:
+	if p == len(s) {
+		return
+	}
+	switch group[s[p]] {
+	case 0, 1, 2, 3, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 19, 21, 22, 23, 24, 25, 27, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47:
+		p++
+		goto s34
+	case 48: // a line feed
+		p, plain = p+1, false
+		goto s34
+	case 49: // a rune from U+0080 on
+		p, plain = p+pgenrt.RuneLen(s[p:]), false
+		goto s34
+	case 4:
+		p++
+		goto s50
+	case 18:
+		p++
+		goto s51
+	case 20:
+		p++
+		goto s52
+	case 26:
+		p++
+		goto s53
+	}
+	return
+s35:
+	// accepts Number
+	for p < len(s) && 0x7fffe3818000>>group[s[p]]&1 != 0 {
+		p++
+	}
+	rule, end = 7, p
+	return
+s36:
+	// accepts Number
+	for p < len(s) && 0x7e0818000>>group[s[p]]&1 != 0 {
+		p++
+	}
+	rule, end = 7, p
+	if p == len(s) {
+		return
+	}
+	switch group[s[p]] {
+	case 24, 25, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46:
+		p++
+		goto s35
+	}
+	return
+s37:
+	// accepts Number
+	for p < len(s) && 0x7e0818000>>group[s[p]]&1 != 0 {
+		p++
+	}
+	rule, end = 7, p
+	if p == len(s) {
+		return
+	}
+	switch group[s[p]] {
+	case 24, 25, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46:
+		p++
+		goto s35
+	}
+	return
+s38:
+	if p == len(s) {
+		return
+	}
+	switch group[s[p]] {
+	case 13:
+		p++
+		goto s54
+	}
+	return
+s39:
+	if p == len(s) {
+		return
+	}
+	switch group[s[p]] {
+	case 13:
+		p++
+		goto s55
+	case 15, 16:
+		p++
+		goto s39
+	}
+	return
+s40:
+	if p == len(s) {
+		return
+	}
+	switch group[s[p]] {
+	case 33:
+		p++
+		goto s56
+	}
+	return
+s41:
+	if p == len(s) {
+		return
+	}
+	switch group[s[p]] {
+	case 39:
+		p++
+		goto s57
+	}
+	return
+s42:
+	if p == len(s) {
+		return
+	}
+	switch group[s[p]] {
+	case 36:
+		p++
+		goto s58
+	}
+	return
+s43:
+	// accepts Marker
+	rule, end = 18, p
+	return
+s44:
+	// accepts Ellipsis
+	rule, end = 11, p
+	return
+s45:
+	if p == len(s) {
+		return
+	}
+	switch group[s[p]] {
+	case 0, 1, 2, 3, 4, 5, 6, 7, 8, 10, 11, 12, 13, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47:
+		p++
+		goto s29
+	case 49: // a rune from U+0080 on
+		p, plain = p+pgenrt.RuneLen(s[p:]), false
+		goto s29
+	case 9:
+		p++
+		goto s45
+	case 14:
+		p++
+		goto s59
+	}
+	return
+s46:
+	// accepts Float
+	for p < len(s) && 0x18000>>group[s[p]]&1 != 0 {
+		p++
+	}
+	rule, end = 6, p
+	return
+s47:
+	if p == len(s) {
+		return
+	}
+	switch group[s[p]] {
+	case 0, 1, 2, 3, 4, 5, 6, 7, 8, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47:
+		p++
+		goto s47
+	case 48: // a line feed
+		p, plain = p+1, false
+		goto s47
+	case 49: // a rune from U+0080 on
+		p, plain = p+pgenrt.RuneLen(s[p:]), false
+		goto s47
+	case 9:
+		p++
+		goto s60
+	}
+	return
+s48:
+	// accepts Number
+	for p < len(s) && 0x18000>>group[s[p]]&1 != 0 {
+		p++
+	}
+	rule, end = 7, p
+	if p == len(s) {
+		return
+	}
+	switch group[s[p]] {
+	case 2:
+		p++
+		goto s30
+	case 13:
+		p++
+		goto s31
+	case 14:
+		p++
+		goto s32
+	case 18:
+		p++
+		goto s34
+	case 23, 24, 25, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46:
+		p++
+		goto s35
+	}
+	return
+s49:
+	if p == len(s) {
+		return
+	}
+	switch group[s[p]] {
+	case 15, 16:
+		p++
+		goto s61
+	}
+	return
+s50:
+	if p == len(s) {
+		return
+	}
+	switch group[s[p]] {
+	case 0, 1, 2, 3, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47:
+		p++
+		goto s50
+	case 48: // a line feed
+		p, plain = p+1, false
+		goto s50
+	case 49: // a rune from U+0080 on
+		p, plain = p+pgenrt.RuneLen(s[p:]), false
+		goto s50
+	case 4:
+		p++
+		goto s34
+	case 27:
+		p++
+		goto s62
+	}
+	return
+s51:
+	if p == len(s) {
+		return
+	}
+	switch group[s[p]] {
+	case 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 19, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47:
+		p++
+		goto s51
+	case 48: // a line feed
+		p, plain = p+1, false
+		goto s51
+	case 49: // a rune from U+0080 on
+		p, plain = p+pgenrt.RuneLen(s[p:]), false
+		goto s51
+	case 20:
+		p++
+		goto s34
+	}
+	return
+s52:
+	// accepts Fd
+	rule, end = 4, p
+	return
+s53:
+	if p == len(s) {
+		return
+	}
+	switch group[s[p]] {
+	case 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47:
+		p++
+		goto s53
+	case 48: // a line feed
+		p, plain = p+1, false
+		goto s53
+	case 49: // a rune from U+0080 on
+		p, plain = p+pgenrt.RuneLen(s[p:]), false
+		goto s53
+	case 28:
+		p++
+		goto s34
+	}
+	return
+s54:
+	if p == len(s) {
+		return
+	}
+	switch group[s[p]] {
+	case 13:
+		p++
+		goto s63
+	}
+	return
+s55:
+	if p == len(s) {
+		return
+	}
+	switch group[s[p]] {
+	case 15, 16:
+		p++
+		goto s64
+	}
+	return
+s56:
+	if p == len(s) {
+		return
+	}
+	switch group[s[p]] {
+	case 43:
+		p++
+		goto s65
+	}
+	return
+s57:
+	if p == len(s) {
+		return
+	}
+	switch group[s[p]] {
+	case 29:
+		p++
+		goto s66
+	case 34:
+		p++
+		goto s67
+	}
+	return
+s58:
+	if p == len(s) {
+		return
+	}
+	switch group[s[p]] {
+	case 32:
+		p++
+		goto s68
+	}
+	return
+s59:
+	// accepts Comment
+	rule, end = 10, p
+	return
+s60:
+	if p == len(s) {
+		return
+	}
+	switch group[s[p]] {
+	case 14:
+		p++
+		goto s69
+	}
+	return
+s61:
+	if p == len(s) {
+		return
+	}
+	switch group[s[p]] {
+	case 15, 16:
+		p++
+		goto s70
+	}
+	return
+s62:
+	if p == len(s) {
+		return
+	}
+	switch group[s[p]] {
+	case 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47:
+		p++
+		goto s50
+	case 49: // a rune from U+0080 on
+		p, plain = p+pgenrt.RuneLen(s[p:]), false
+		goto s50
+	}
+	return
+s63:
+	if p == len(s) {
+		return
+	}
+	switch group[s[p]] {
+	case 2:
+		p++
+		goto s71
+	}
+	return
+s64:
+	if p == len(s) {
+		return
+	}
+	switch group[s[p]] {
+	case 15, 16:
+		p++
+		goto s64
+	case 20:
+		p++
+		goto s72
+	}
+	return
+s65:
+	if p == len(s) {
+		return
+	}
+	switch group[s[p]] {
+	case 29:
+		p++
+		goto s73
+	}
+	return
+s66:
+	if p == len(s) {
+		return
+	}
+	switch group[s[p]] {
+	case 45:
+		p++
+		goto s74
+	}
+	return
+s67:
+	if p == len(s) {
+		return
+	}
+	switch group[s[p]] {
+	case 36:
+		p++
+		goto s75
+	}
+	return
+s68:
+	if p == len(s) {
+		return
+	}
+	switch group[s[p]] {
+	case 1, 2:
+		p++
+		goto s76
+	case 48: // a line feed
+		p, plain = p+1, false
+		goto s76
+	}
+	return
+s69:
+	if p == len(s) {
+		return
+	}
+	switch group[s[p]] {
+	case 18:
+		p++
+		goto s34
+	}
+	return
+s70:
+	if p == len(s) {
+		return
+	}
+	switch group[s[p]] {
+	case 17:
+		p++
+		goto s77
+	}
+	return
+s71:
+	if p == len(s) {
+		return
+	}
+	switch group[s[p]] {
+	case 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 14, 17, 19, 22, 26, 27, 28, 47:
+		p++
+		goto s78
+	case 48: // a line feed
+		p, plain = p+1, false
+		goto s78
+	case 49: // a rune from U+0080 on
+		p, plain = p+pgenrt.RuneLen(s[p:]), false
+		goto s78
+	case 13:
+		p++
+		goto s79
+	case 15, 16, 21, 23, 24, 25, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46:
+		p++
+		goto s80
+	}
+	return
+s72:
+	// accepts Duration
+	rule, end = 17, p
+	return
+s73:
+	if p == len(s) {
+		return
+	}
+	switch group[s[p]] {
+	case 31:
+		p++
+		goto s81
+	}
+	return
+s74:
+	if p == len(s) {
+		return
+	}
+	switch group[s[p]] {
+	case 29:
+		p++
+		goto s82
+	}
+	return
+s75:
+	if p == len(s) {
+		return
+	}
+	switch group[s[p]] {
+	case 39:
+		p++
+		goto s83
+	}
+	return
+s76:
+	if p == len(s) {
+		return
+	}
+	switch group[s[p]] {
+	case 1, 2:
+		p++
+		goto s76
+	case 48: // a line feed
+		p, plain = p+1, false
+		goto s76
+	case 15, 16:
+		p++
+		goto s84
+	}
+	return
+s77:
+	if p == len(s) {
+		return
+	}
+	switch group[s[p]] {
+	case 15, 16:
+		p++
+		goto s85
+	}
+	return
+s78:
+	if p == len(s) {
+		return
+	}
+	switch group[s[p]] {
+	case 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 14, 15, 16, 17, 19, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47:
+		p++
+		goto s78
+	case 48: // a line feed
+		p, plain = p+1, false
+		goto s78
+	case 49: // a rune from U+0080 on
+		p, plain = p+pgenrt.RuneLen(s[p:]), false
+		goto s78
+	case 13:
+		p++
+		goto s79
+	}
+	return
+s79:
+	if p == len(s) {
+		return
+	}
+	switch group[s[p]] {
+	case 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 14, 15, 16, 17, 19, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47:
+		p++
+		goto s78
+	case 48: // a line feed
+		p, plain = p+1, false
+		goto s78
+	case 49: // a rune from U+0080 on
+		p, plain = p+pgenrt.RuneLen(s[p:]), false
+		goto s78
+	case 13:
+		p++
+		goto s86
+	}
+	return
+s80:
+	if p == len(s) {
+		return
+	}
+	switch group[s[p]] {
+	case 0, 1, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 14, 17, 19, 22, 26, 27, 28, 47:
+		p++
+		goto s78
+	case 48: // a line feed
+		p, plain = p+1, false
+		goto s78
+	case 49: // a rune from U+0080 on
+		p, plain = p+pgenrt.RuneLen(s[p:]), false
+		goto s78
+	case 2:
+		p++
+		goto s87
+	case 13:
+		p++
+		goto s79
+	case 15, 16, 21, 23, 24, 25, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46:
+		p++
+		goto s80
+	}
+	return
+s81:
+	if p == len(s) {
+		return
+	}
+	switch group[s[p]] {
+	case 35:
+		p++
+		goto s88
+	}
+	return
+s82:
+	if p == len(s) {
+		return
+	}
+	switch group[s[p]] {
+	case 36:
+		p++
+		goto s89
+	}
+	return
+s83:
+	if p == len(s) {
+		return
+	}
+	switch group[s[p]] {
+	case 36:
+		p++
+		goto s90
+	}
+	return
+s84:
+	if p == len(s) {
+		return
+	}
+	switch group[s[p]] {
+	case 15, 16:
+		p++
+		goto s84
+	case 18:
+		p++
+		goto s91
+	case 28:
+		p++
+		goto s92
+	}
+	return
+s85:
+	if p == len(s) {
+		return
+	}
+	switch group[s[p]] {
+	case 15, 16:
+		p++
+		goto s93
+	}
+	return
+s86:
+	if p == len(s) {
+		return
+	}
+	switch group[s[p]] {
+	case 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 14, 15, 16, 17, 19, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47:
+		p++
+		goto s78
+	case 48: // a line feed
+		p, plain = p+1, false
+		goto s78
+	case 49: // a rune from U+0080 on
+		p, plain = p+pgenrt.RuneLen(s[p:]), false
+		goto s78
+	case 13:
+		p++
+		goto s94
+	}
+	return
+s87:
+	if p == len(s) {
+		return
+	}
+	switch group[s[p]] {
+	case 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 14, 15, 16, 17, 19, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 42, 43, 44, 45, 46, 47:
+		p++
+		goto s78
+	case 48: // a line feed
+		p, plain = p+1, false
+		goto s78
+	case 49: // a rune from U+0080 on
+		p, plain = p+pgenrt.RuneLen(s[p:]), false
+		goto s78
+	case 13:
+		p++
+		goto s79
+	case 41:
+		p++
+		goto s95
+	}
+	return
+s88:
+	if p == len(s) {
+		return
+	}
+	switch group[s[p]] {
+	case 33:
+		p++
+		goto s96
+	}
+	return
+s89:
+	if p == len(s) {
+		return
+	}
+	switch group[s[p]] {
+	case 37:
+		p++
+		goto s97
+	}
+	return
+s90:
+	if p == len(s) {
+		return
+	}
+	switch group[s[p]] {
+	case 42:
+		p++
+		goto s98
+	}
+	return
+s91:
+	if p == len(s) {
+		return
+	}
+	switch group[s[p]] {
+	case 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 19, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47:
+		p++
+		goto s91
+	case 48: // a line feed
+		p, plain = p+1, false
+		goto s91
+	case 49: // a rune from U+0080 on
+		p, plain = p+pgenrt.RuneLen(s[p:]), false
+		goto s91
+	case 20:
+		p++
+		goto s99
+	}
+	return
+s92:
+	// accepts PidTag
+	rule, end = 9, p
+	return
+s93:
+	// accepts Clock
+	rule, end = 5, p
+	if p == len(s) {
+		return
+	}
+	switch group[s[p]] {
+	case 13:
+		p++
+		goto s100
+	}
+	return
+s94:
+	if p == len(s) {
+		return
+	}
+	switch group[s[p]] {
+	case 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 14, 15, 16, 17, 19, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47:
+		p++
+		goto s78
+	case 48: // a line feed
+		p, plain = p+1, false
+		goto s78
+	case 49: // a rune from U+0080 on
+		p, plain = p+pgenrt.RuneLen(s[p:]), false
+		goto s78
+	case 13:
+		p++
+		goto s94
+	case 20:
+		p++
+		goto s101
+	}
+	return
+s95:
+	if p == len(s) {
+		return
+	}
+	switch group[s[p]] {
+	case 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 14, 15, 16, 17, 19, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47:
+		p++
+		goto s78
+	case 48: // a line feed
+		p, plain = p+1, false
+		goto s78
+	case 49: // a rune from U+0080 on
+		p, plain = p+pgenrt.RuneLen(s[p:]), false
+		goto s78
+	case 13:
+		p++
+		goto s79
+	case 33:
+		p++
+		goto s102
+	}
+	return
+s96:
+	if p == len(s) {
+		return
+	}
+	switch group[s[p]] {
+	case 32:
+		p++
+		goto s103
+	}
+	return
+s97:
+	if p == len(s) {
+		return
+	}
+	switch group[s[p]] {
+	case 29:
+		p++
+		goto s104
+	}
+	return
+s98:
+	if p == len(s) {
+		return
+	}
+	switch group[s[p]] {
+	case 35:
+		p++
+		goto s105
+	}
+	return
+s99:
+	if p == len(s) {
+		return
+	}
+	switch group[s[p]] {
+	case 28:
+		p++
+		goto s92
+	}
+	return
+s100:
+	if p == len(s) {
+		return
+	}
+	switch group[s[p]] {
+	case 15, 16:
+		p++
+		goto s106
+	}
+	return
+s101:
+	// accepts Resuming
+	rule, end = 16, p
+	return
+s102:
+	if p == len(s) {
+		return
+	}
+	switch group[s[p]] {
+	case 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 14, 15, 16, 17, 19, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 43, 44, 45, 46, 47:
+		p++
+		goto s78
+	case 48: // a line feed
+		p, plain = p+1, false
+		goto s78
+	case 49: // a rune from U+0080 on
+		p, plain = p+pgenrt.RuneLen(s[p:]), false
+		goto s78
+	case 13:
+		p++
+		goto s79
+	case 42:
+		p++
+		goto s107
+	}
+	return
+s103:
+	if p == len(s) {
+		return
+	}
+	switch group[s[p]] {
+	case 2:
+		p++
+		goto s108
+	}
+	return
+s104:
+	if p == len(s) {
+		return
+	}
+	switch group[s[p]] {
+	case 30:
+		p++
+		goto s109
+	}
+	return
+s105:
+	if p == len(s) {
+		return
+	}
+	switch group[s[p]] {
+	case 33:
+		p++
+		goto s110
+	}
+	return
+s106:
+	// accepts Clock
+	for p < len(s) && 0x18000>>group[s[p]]&1 != 0 {
+		p++
+	}
+	rule, end = 5, p
+	return
+s107:
+	if p == len(s) {
+		return
+	}
+	switch group[s[p]] {
+	case 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 14, 15, 16, 17, 19, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 45, 46, 47:
+		p++
+		goto s78
+	case 48: // a line feed
+		p, plain = p+1, false
+		goto s78
+	case 49: // a rune from U+0080 on
+		p, plain = p+pgenrt.RuneLen(s[p:]), false
+		goto s78
+	case 13:
+		p++
+		goto s79
+	case 44:
+		p++
+		goto s111
+	}
+	return
+s108:
+	if p == len(s) {
+		return
+	}
+	switch group[s[p]] {
+	case 13:
+		p++
+		goto s112
+	}
+	return
+s109:
+	if p == len(s) {
+		return
+	}
+	switch group[s[p]] {
+	case 37:
+		p++
+		goto s113
+	}
+	return
+s110:
+	if p == len(s) {
+		return
+	}
+	switch group[s[p]] {
+	case 32:
+		p++
+		goto s114
+	}
+	return
+s111:
+	if p == len(s) {
+		return
+	}
+	switch group[s[p]] {
+	case 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 14, 15, 16, 17, 19, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 39, 40, 41, 42, 43, 44, 45, 46, 47:
+		p++
+		goto s78
+	case 48: // a line feed
+		p, plain = p+1, false
+		goto s78
+	case 49: // a rune from U+0080 on
+		p, plain = p+pgenrt.RuneLen(s[p:]), false
+		goto s78
+	case 13:
+		p++
+		goto s79
+	case 38:
+		p++
+		goto s115
+	}
+	return
+s112:
+	if p == len(s) {
+		return
+	}
+	switch group[s[p]] {
+	case 13:
+		p++
+		goto s116
+	}
+	return
+s113:
+	if p == len(s) {
+		return
+	}
+	switch group[s[p]] {
+	case 33:
+		p++
+		goto s117
+	}
+	return
+s114:
+	if p == len(s) {
+		return
+	}
+	switch group[s[p]] {
+	case 2:
+		p++
+		goto s118
+	}
+	return
+s115:
+	if p == len(s) {
+		return
+	}
+	switch group[s[p]] {
+	case 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 14, 15, 16, 17, 19, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47:
+		p++
+		goto s78
+	case 48: // a line feed
+		p, plain = p+1, false
+		goto s78
+	case 49: // a rune from U+0080 on
+		p, plain = p+pgenrt.RuneLen(s[p:]), false
+		goto s78
+	case 13:
+		p++
+		goto s79
+	case 33:
+		p++
+		goto s119
+	}
+	return
+s116:
+	if p == len(s) {
+		return
+	}
+	switch group[s[p]] {
+	case 13:
+		p++
+		goto s120
+	}
+	return
+s117:
+	if p == len(s) {
+		return
+	}
+	switch group[s[p]] {
+	case 20:
+		p++
+		goto s121
+	}
+	return
+s118:
+	if p == len(s) {
+		return
+	}
+	switch group[s[p]] {
+	case 13:
+		p++
+		goto s122
+	}
+	return
+s119:
+	if p == len(s) {
+		return
+	}
+	switch group[s[p]] {
+	case 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 14, 15, 16, 17, 19, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47:
+		p++
+		goto s78
+	case 48: // a line feed
+		p, plain = p+1, false
+		goto s78
+	case 49: // a rune from U+0080 on
+		p, plain = p+pgenrt.RuneLen(s[p:]), false
+		goto s78
+	case 13:
+		p++
+		goto s79
+	case 32:
+		p++
+		goto s123
+	}
+	return
+s120:
+	if p == len(s) {
+		return
+	}
+	switch group[s[p]] {
+	case 20:
+		p++
+		goto s124
+	}
+	return
+s121:
+	// accepts Unavailable
+	rule, end = 14, p
+	return
+s122:
+	if p == len(s) {
+		return
+	}
+	switch group[s[p]] {
+	case 13:
+		p++
+		goto s125
+	}
+	return
+s123:
+	if p == len(s) {
+		return
+	}
+	switch group[s[p]] {
+	case 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 14, 15, 16, 17, 19, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47:
+		p++
+		goto s78
+	case 48: // a line feed
+		p, plain = p+1, false
+		goto s78
+	case 49: // a rune from U+0080 on
+		p, plain = p+pgenrt.RuneLen(s[p:]), false
+		goto s78
+	case 13:
+		p++
+		goto s79
+	case 20:
+		p++
+		goto s126
+	}
+	return
+s124:
+	// accepts Detached
+	rule, end = 13, p
+	return
+s125:
+	if p == len(s) {
+		return
+	}
+	switch group[s[p]] {
+	case 13:
+		p++
+		goto s127
+	}
+	return
+s126:
+	// accepts Resumed
+	rule, end = 15, p
+	return
+s127:
+	if p == len(s) {
+		return
+	}
+	switch group[s[p]] {
+	case 20:
+		p++
+		goto s128
+	}
+	return
+s128:
+	// accepts Unfinished
+	rule, end = 12, p
+	return
+}
+
+// pgenGroup_restLexer is the group of each byte for restLexer's automaton.
+var pgenGroup_restLexer = [256]uint8{
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 10, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 3, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 4, 0, 5, 0, 6, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 7, 8, 9, 0, 0, 0, 0, 0, 0, 0, 3, 0, 0, 0,
+	11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11,
+	11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11,
+	11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11,
+	11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11,
 }
 
 // pgenLexer_restLexer is the rules of restLexer merged into one automaton.
 var pgenLexer_restLexer = pgenrt.Lexer{
 	Names:  []string{"Lead", "Rest", "Space"},
 	Groups: 12,
-	Group: &[256]uint8{
-		0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 10, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-		1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 3, 0,
-		0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-		0, 4, 0, 5, 0, 6, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 7, 8, 9, 0, 0, 0, 0, 0, 0, 0, 3, 0, 0, 0,
-		11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11,
-		11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11,
-		11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11,
-		11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11,
-	},
+	Group:  &pgenGroup_restLexer,
 	Trans: []int16{
 		14, 28, 14, 42, 14, 14, 14, 14, 56, 14, 28, 14, -1, 0,
 		14, 70, 14, 70, 14, 14, 14, 14, 56, 14, -1, 14, 1, 1,
@@ -191,27 +1914,467 @@ var pgenLexer_restLexer = pgenrt.Lexer{
 		168, -1, 168, -1, 168, 168, 252, 168, 182, 168, -1, 168, -1, 0,
 		168, -1, 154, -1, 168, 168, 168, 168, 182, 168, -1, 168, -1, 0,
 	},
+	Next: pgenNext_restLexer,
+}
+
+// pgenNext_restLexer reads the token at pos with restLexer's automaton, one
+// labelled block a state (see pgenrt.Lexer.Next).
+func pgenNext_restLexer(s string, pos int) (rule, end int, plain bool) {
+	group := &pgenGroup_restLexer
+	p := pos
+	rule, end, plain = -1, pos, true
+	if p == len(s) {
+		return
+	}
+	switch group[s[p]] {
+	case 0, 2, 4, 5, 6, 7, 9:
+		p++
+		goto s1
+	case 11: // a rune from U+0080 on
+		p, plain = p+pgenrt.RuneLen(s[p:]), false
+		goto s1
+	case 1:
+		p++
+		goto s2
+	case 10: // a line feed
+		p, plain = p+1, false
+		goto s2
+	case 3:
+		p++
+		goto s3
+	case 8:
+		p++
+		goto s4
+	}
+	return
+s1:
+	// accepts Rest
+	for p < len(s) && 0x2f5>>group[s[p]]&1 != 0 {
+		p++
+	}
+	rule, end = 1, p
+	if p == len(s) {
+		return
+	}
+	switch group[s[p]] {
+	case 1, 3:
+		p++
+		goto s5
+	case 8:
+		p++
+		goto s4
+	case 11: // a rune from U+0080 on
+		p, plain = p+pgenrt.RuneLen(s[p:]), false
+		goto s1
+	}
+	return
+s2:
+	// accepts Space
+	for p < len(s) && group[s[p]] == 1 {
+		p++
+	}
+	rule, end = 2, p
+	if p == len(s) {
+		return
+	}
+	switch group[s[p]] {
+	case 10: // a line feed
+		p, plain = p+1, false
+		goto s2
+	}
+	return
+s3:
+	// accepts Lead
+	rule, end = 0, p
+	return
+s4:
+	// accepts Rest
+	for p < len(s) && group[s[p]] == 8 {
+		p++
+	}
+	rule, end = 1, p
+	if p == len(s) {
+		return
+	}
+	switch group[s[p]] {
+	case 0, 2, 4, 5, 6, 7:
+		p++
+		goto s1
+	case 11: // a rune from U+0080 on
+		p, plain = p+pgenrt.RuneLen(s[p:]), false
+		goto s1
+	case 1, 3:
+		p++
+		goto s5
+	case 9:
+		p++
+		goto s6
+	}
+	return
+s5:
+	// accepts Rest
+	for p < len(s) && 0x3ff>>group[s[p]]&1 != 0 {
+		p++
+	}
+	rule, end = 1, p
+	if p == len(s) {
+		return
+	}
+	switch group[s[p]] {
+	case 11: // a rune from U+0080 on
+		p, plain = p+pgenrt.RuneLen(s[p:]), false
+		goto s5
+	}
+	return
+s6:
+	// accepts Rest
+	rule, end = 1, p
+	if p == len(s) {
+		return
+	}
+	switch group[s[p]] {
+	case 0, 2, 4, 5, 6, 9:
+		p++
+		goto s1
+	case 11: // a rune from U+0080 on
+		p, plain = p+pgenrt.RuneLen(s[p:]), false
+		goto s1
+	case 1, 3:
+		p++
+		goto s5
+	case 7:
+		p++
+		goto s7
+	case 8:
+		p++
+		goto s4
+	}
+	return
+s7:
+	// accepts Rest
+	rule, end = 1, p
+	if p == len(s) {
+		return
+	}
+	switch group[s[p]] {
+	case 0, 2, 5, 6, 7, 9:
+		p++
+		goto s1
+	case 11: // a rune from U+0080 on
+		p, plain = p+pgenrt.RuneLen(s[p:]), false
+		goto s1
+	case 1, 3:
+		p++
+		goto s5
+	case 4:
+		p++
+		goto s8
+	case 8:
+		p++
+		goto s4
+	}
+	return
+s8:
+	// accepts Rest
+	rule, end = 1, p
+	if p == len(s) {
+		return
+	}
+	switch group[s[p]] {
+	case 0, 2, 4, 6, 7, 9:
+		p++
+		goto s1
+	case 11: // a rune from U+0080 on
+		p, plain = p+pgenrt.RuneLen(s[p:]), false
+		goto s1
+	case 1, 3:
+		p++
+		goto s5
+	case 5:
+		p++
+		goto s9
+	case 8:
+		p++
+		goto s4
+	}
+	return
+s9:
+	// accepts Rest
+	rule, end = 1, p
+	if p == len(s) {
+		return
+	}
+	switch group[s[p]] {
+	case 0, 2, 4, 5, 7, 9:
+		p++
+		goto s1
+	case 11: // a rune from U+0080 on
+		p, plain = p+pgenrt.RuneLen(s[p:]), false
+		goto s1
+	case 1, 3:
+		p++
+		goto s5
+	case 6:
+		p++
+		goto s10
+	case 8:
+		p++
+		goto s4
+	}
+	return
+s10:
+	// accepts Rest
+	rule, end = 1, p
+	if p == len(s) {
+		return
+	}
+	switch group[s[p]] {
+	case 0, 4, 5, 6, 7, 9:
+		p++
+		goto s1
+	case 11: // a rune from U+0080 on
+		p, plain = p+pgenrt.RuneLen(s[p:]), false
+		goto s1
+	case 1, 3:
+		p++
+		goto s5
+	case 2:
+		p++
+		goto s11
+	case 8:
+		p++
+		goto s4
+	}
+	return
+s11:
+	// accepts Lead
+	rule, end = 0, p
+	if p == len(s) {
+		return
+	}
+	switch group[s[p]] {
+	case 0, 2, 4, 5, 6, 7, 9:
+		p++
+		goto s12
+	case 11: // a rune from U+0080 on
+		p, plain = p+pgenrt.RuneLen(s[p:]), false
+		goto s12
+	case 8:
+		p++
+		goto s13
+	}
+	return
+s12:
+	if p == len(s) {
+		return
+	}
+	switch group[s[p]] {
+	case 0, 2, 4, 5, 6, 7, 9:
+		p++
+		goto s12
+	case 11: // a rune from U+0080 on
+		p, plain = p+pgenrt.RuneLen(s[p:]), false
+		goto s12
+	case 8:
+		p++
+		goto s13
+	}
+	return
+s13:
+	if p == len(s) {
+		return
+	}
+	switch group[s[p]] {
+	case 0, 2, 4, 5, 6, 7:
+		p++
+		goto s12
+	case 11: // a rune from U+0080 on
+		p, plain = p+pgenrt.RuneLen(s[p:]), false
+		goto s12
+	case 8:
+		p++
+		goto s13
+	case 9:
+		p++
+		goto s14
+	}
+	return
+s14:
+	if p == len(s) {
+		return
+	}
+	switch group[s[p]] {
+	case 0, 2, 4, 5, 6, 9:
+		p++
+		goto s12
+	case 11: // a rune from U+0080 on
+		p, plain = p+pgenrt.RuneLen(s[p:]), false
+		goto s12
+	case 7:
+		p++
+		goto s15
+	case 8:
+		p++
+		goto s13
+	}
+	return
+s15:
+	if p == len(s) {
+		return
+	}
+	switch group[s[p]] {
+	case 0, 2, 5, 6, 7, 9:
+		p++
+		goto s12
+	case 11: // a rune from U+0080 on
+		p, plain = p+pgenrt.RuneLen(s[p:]), false
+		goto s12
+	case 4:
+		p++
+		goto s16
+	case 8:
+		p++
+		goto s13
+	}
+	return
+s16:
+	if p == len(s) {
+		return
+	}
+	switch group[s[p]] {
+	case 0, 2, 4, 6, 7, 9:
+		p++
+		goto s12
+	case 11: // a rune from U+0080 on
+		p, plain = p+pgenrt.RuneLen(s[p:]), false
+		goto s12
+	case 5:
+		p++
+		goto s17
+	case 8:
+		p++
+		goto s13
+	}
+	return
+s17:
+	if p == len(s) {
+		return
+	}
+	switch group[s[p]] {
+	case 0, 2, 4, 5, 7, 9:
+		p++
+		goto s12
+	case 11: // a rune from U+0080 on
+		p, plain = p+pgenrt.RuneLen(s[p:]), false
+		goto s12
+	case 6:
+		p++
+		goto s18
+	case 8:
+		p++
+		goto s13
+	}
+	return
+s18:
+	if p == len(s) {
+		return
+	}
+	switch group[s[p]] {
+	case 0, 4, 5, 6, 7, 9:
+		p++
+		goto s12
+	case 11: // a rune from U+0080 on
+		p, plain = p+pgenrt.RuneLen(s[p:]), false
+		goto s12
+	case 2:
+		p++
+		goto s11
+	case 8:
+		p++
+		goto s13
+	}
+	return
+}
+
+// pgenGroup_tableLexer is the group of each byte for tableLexer's automaton.
+var pgenGroup_tableLexer = [256]uint8{
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+	3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+	3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+	3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
 }
 
 // pgenLexer_tableLexer is the rules of tableLexer merged into one automaton.
 var pgenLexer_tableLexer = pgenrt.Lexer{
 	Names:  []string{"Word", "Space"},
 	Groups: 4,
-	Group: &[256]uint8{
-		0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-		1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-		0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-		0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-		3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
-		3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
-		3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
-		3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
-	},
+	Group:  &pgenGroup_tableLexer,
 	Trans: []int16{
 		6, 12, 12, 6, -1, 0,
 		6, -1, -1, 6, 0, 1,
 		-1, 12, 12, -1, 1, 1,
 	},
+	Next: pgenNext_tableLexer,
+}
+
+// pgenNext_tableLexer reads the token at pos with tableLexer's automaton, one
+// labelled block a state (see pgenrt.Lexer.Next).
+func pgenNext_tableLexer(s string, pos int) (rule, end int, plain bool) {
+	group := &pgenGroup_tableLexer
+	p := pos
+	rule, end, plain = -1, pos, true
+	if p == len(s) {
+		return
+	}
+	switch group[s[p]] {
+	case 0:
+		p++
+		goto s1
+	case 3: // a rune from U+0080 on
+		p, plain = p+pgenrt.RuneLen(s[p:]), false
+		goto s1
+	case 1:
+		p++
+		goto s2
+	case 2: // a line feed
+		p, plain = p+1, false
+		goto s2
+	}
+	return
+s1:
+	// accepts Word
+	for p < len(s) && group[s[p]] == 0 {
+		p++
+	}
+	rule, end = 0, p
+	if p == len(s) {
+		return
+	}
+	switch group[s[p]] {
+	case 3: // a rune from U+0080 on
+		p, plain = p+pgenrt.RuneLen(s[p:]), false
+		goto s1
+	}
+	return
+s2:
+	// accepts Space
+	for p < len(s) && group[s[p]] == 1 {
+		p++
+	}
+	rule, end = 1, p
+	if p == len(s) {
+		return
+	}
+	switch group[s[p]] {
+	case 2: // a line feed
+		p, plain = p+1, false
+		goto s2
+	}
+	return
 }
 
 // lineParserGen is the generated parser of lineParser's grammar (root line): it builds the
@@ -608,11 +2771,10 @@ func (p *lineParserGen) n11(c *pgenrt.State, s *call) (bool, pgenrt.Err) {
 	if !p.f6(c) {
 		return false, pgenrt.Err{}
 	}
-	var v tail
-	if m, e := p.s_tail(c, &v); !m || e.On {
+	s.Tail = tail{}
+	if m, e := p.s_tail(c, &s.Tail); !m || e.On {
 		return e.On, e
 	}
-	s.Tail = v
 	return true, pgenrt.Err{}
 }
 
@@ -793,11 +2955,10 @@ func (p *lineParserGen) n20(c *pgenrt.State, s *cont) (bool, pgenrt.Err) {
 	if !p.f6(c) {
 		return false, pgenrt.Err{}
 	}
-	var v tail
-	if m, e := p.s_tail(c, &v); !m || e.On {
+	s.Tail = tail{}
+	if m, e := p.s_tail(c, &s.Tail); !m || e.On {
 		return e.On, e
 	}
-	s.Tail = v
 	return true, pgenrt.Err{}
 }
 
@@ -4328,11 +6489,10 @@ func (p *lineParserGen) n132(c *pgenrt.State, s *resumed) (bool, pgenrt.Err) {
 	if !p.f6(c) {
 		return false, pgenrt.Err{}
 	}
-	var v tail
-	if m, e := p.s_tail(c, &v); !m || e.On {
+	s.Tail = tail{}
+	if m, e := p.s_tail(c, &s.Tail); !m || e.On {
 		return e.On, e
 	}
-	s.Tail = v
 	return true, pgenrt.Err{}
 }
 

@@ -161,11 +161,134 @@ func (e *emitter) combinedLexer(ld *lexerDef, cb *combined, names string) {
 		tb.WriteString(strconv.Itoa(a) + ", " + strconv.Itoa(loops) + ",")
 	}
 	e.p("")
+	e.p("// pgenGroup_%s is the group of each byte for %s's automaton.", ld.name, ld.name)
+	e.p("var pgenGroup_%s = [256]uint8{%s\n}", ld.name, gb.String())
+	e.p("")
 	e.p("// pgenLexer_%s is the rules of %s merged into one automaton.", ld.name, ld.name)
 	e.p("var pgenLexer_%s = pgenrt.Lexer{", ld.name)
 	e.p("\tNames:  []string{%s},", names)
 	e.p("\tGroups: %d,", ngroups)
-	e.p("\tGroup: &[256]uint8{%s\n},", gb.String())
+	e.p("\tGroup: &pgenGroup_%s,", ld.name)
 	e.p("\tTrans: []int16{%s\n},", tb.String())
+	e.p("\tNext: pgenNext_%s,", ld.name)
+	e.p("}")
+	e.nextFunc(ld, cb, group, ngroups)
+}
+
+// nextFunc writes the merged automaton of ld as code, the Next of its
+// pgenrt.Lexer: a labelled block a state that records the rule the state
+// accepts, reads the run of bytes that lead back to it in a loop of its
+// own, then switches on the group of the next byte to the block of the
+// next state. The state is where the code is, so that reading a byte is a
+// table lookup and a branch the processor predicts, not a chain of loads
+// through the transition table.
+func (e *emitter) nextFunc(ld *lexerDef, cb *combined, group [numClasses]int, ngroups int) {
+	lf, hi := ngroups-2, ngroups-1
+	// next[s][g] is the state after group g in state s.
+	next := make([][]int, len(cb.trans))
+	target := make([]bool, len(cb.trans))
+	for s := range cb.trans {
+		next[s] = make([]int, ngroups)
+		for g := 0; g < ngroups; g++ {
+			c := 0
+			for group[c] != g {
+				c++
+			}
+			next[s][g] = cb.trans[s][c]
+			if t := cb.trans[s][c]; t >= 0 && !(t == s && g < lf && cb.accept[s] >= 0) {
+				target[t] = true
+			}
+		}
+	}
+	e.p("")
+	e.p("// pgenNext_%s reads the token at pos with %s's automaton, one", ld.name, ld.name)
+	e.p("// labelled block a state (see pgenrt.Lexer.Next).")
+	e.p("func pgenNext_%s(s string, pos int) (rule, end int, plain bool) {", ld.name)
+	e.p("\tgroup := &pgenGroup_%s", ld.name)
+	e.p("\tp := pos")
+	e.p("\trule, end, plain = %d, pos, true", cb.accept[0])
+	for st := range cb.trans {
+		a := cb.accept[st]
+		if target[st] {
+			e.p("s%d:", st)
+		}
+		if a >= 0 {
+			e.p("\t// accepts %s", ld.rules[a].name)
+			// The run of ASCII bytes (no line feed) that lead back here.
+			var self []int
+			for g := 0; g < lf; g++ {
+				if next[st][g] == st {
+					self = append(self, g)
+				}
+			}
+			switch {
+			case len(self) == 1:
+				e.p("\tfor p < len(s) && group[s[p]] == %d {", self[0])
+				e.p("\t\tp++")
+				e.p("\t}")
+			case len(self) > 1:
+				var mask uint64
+				for _, g := range self {
+					mask |= 1 << uint(g)
+				}
+				e.p("\tfor p < len(s) && %#x>>group[s[p]]&1 != 0 {", mask)
+				e.p("\t\tp++")
+				e.p("\t}")
+			}
+			e.p("\trule, end = %d, p", a)
+		}
+		// The transitions out, by next state, in the order of the states.
+		var targets []int
+		byTarget := map[int][]int{}
+		for g := 0; g < ngroups; g++ {
+			t := next[st][g]
+			if t < 0 || (t == st && g < lf && a >= 0) {
+				continue
+			}
+			if _, ok := byTarget[t]; !ok {
+				targets = append(targets, t)
+			}
+			byTarget[t] = append(byTarget[t], g)
+		}
+		if len(targets) == 0 {
+			e.p("\treturn")
+			continue
+		}
+		e.p("\tif p == len(s) {")
+		e.p("\t\treturn")
+		e.p("\t}")
+		e.p("\tswitch group[s[p]] {")
+		for _, t := range targets {
+			var ascii []string
+			var hasLF, hasHi bool
+			for _, g := range byTarget[t] {
+				switch g {
+				case lf:
+					hasLF = true
+				case hi:
+					hasHi = true
+				default:
+					ascii = append(ascii, strconv.Itoa(g))
+				}
+			}
+			if len(ascii) > 0 {
+				e.p("\tcase %s:", strings.Join(ascii, ", "))
+				e.p("\t\tp++")
+				e.p("\t\tgoto s%d", t)
+			}
+			if hasLF {
+				e.p("\tcase %d: // a line feed", lf)
+				e.p("\t\tp, plain = p+1, false")
+				e.p("\t\tgoto s%d", t)
+			}
+			if hasHi {
+				e.p("\tcase %d: // a rune from U+0080 on", hi)
+				e.p("\t\tp, plain = p+pgenrt.RuneLen(s[p:]), false")
+				e.p("\t\tgoto s%d", t)
+			}
+		}
+		e.p("\t}")
+		e.p("\treturn")
+	}
 	e.p("}")
 }

@@ -44,6 +44,11 @@ type Lexer struct {
 	// accepts and no byte leads on (the token ends there), else 0. Rows are
 	// named by their offsets so that no step of the automaton multiplies.
 	Trans []int16
+	// Next, when set, is the merged automaton as code, written by the
+	// generator: it reads the token at pos as next does with the tables
+	// (its rule, -1 for none, its end, and whether it holds neither a
+	// line feed nor a multi-byte rune), only faster.
+	Next func(s string, pos int) (rule, end int, plain bool)
 
 	// Automata is one automaton a rule, tried in order, when the rules are
 	// not merged.
@@ -67,7 +72,15 @@ func (lx *Lexer) Lex(filename, s string, elide uint64, toks []Token) ([]Token, e
 	line, col := int32(1), int32(1)
 	pos := 0
 	for pos < len(s) {
-		rule, end, plain := lx.next(s, pos)
+		var (
+			rule, end int
+			plain     bool
+		)
+		if lx.Next != nil {
+			rule, end, plain = lx.Next(s, pos)
+		} else {
+			rule, end, plain = lx.next(s, pos)
+		}
 		if rule < 0 || end == pos {
 			return toks, lx.err(rule, filename, s, pos, line, col)
 		}
@@ -123,6 +136,13 @@ func (lx *Lexer) next(s string, pos int) (rule, end int, plain bool) {
 		}
 	}
 	return rule, end, plain
+}
+
+// RuneLen returns the length of the rune s starts with, for the code of
+// generated lexers.
+func RuneLen(s string) int {
+	_, size := utf8.DecodeRuneInString(s)
+	return size
 }
 
 // push appends a token to toks, writing its fields in place: a Token
