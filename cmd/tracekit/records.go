@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -14,6 +15,7 @@ import (
 	"github.com/tracekit/tracekit/cmd/internal/outfile"
 	"github.com/tracekit/tracekit/lower/analysis/filter"
 	"github.com/tracekit/tracekit/lower/dialect"
+	"github.com/tracekit/tracekit/lower/record"
 )
 
 // recordsCmd is "tracekit records [--dialect D] FILE...".
@@ -74,6 +76,12 @@ func (c *recordsCmd) Run(e *env) error {
 	w = filter.Writer(w, flt)
 	rep := newReporter(e, "records", c.diagFlags, min, c.MaxErrors)
 	opts := dialect.Options{Dialect: c.Dialect, NoPair: c.NoPair, CPUHz: c.CPUHz, KeepGoing: c.KeepGoing, Strict: c.Strict, Workers: c.Workers}
+	if c.Fields != "" {
+		// Work for a column not written is not done (the filters read no
+		// arguments).
+		fields, _ := record.ParseFields(c.Fields) // checked by checkFormat
+		opts.NoArgs = !slices.Contains(fields, "args")
+	}
 	if c.Follow {
 		// The first signal ends the followed file as at its end; the run
 		// then finishes and keeps what it wrote.

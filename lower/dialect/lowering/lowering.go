@@ -27,6 +27,10 @@ type Config struct {
 	Source  string  // the input's name, for Record.Source and positions
 	NoPair  bool    // keep the halves of calls as they are (winstrace, strace)
 	CPUHz   float64 // processor clock rate, 0 when not given (os2strace)
+	// NoArgs says that no writer prints the records' arguments (a column
+	// list without args): a lowering may leave Record.Args empty, still
+	// checking and reporting what it would have made them of.
+	NoArgs bool
 }
 
 // Output is where a lowering sends what it makes.

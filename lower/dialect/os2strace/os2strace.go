@@ -239,19 +239,26 @@ func (l *HookLowerer) lower(h *os2ast.Hook, line string) (*record.Record, uint64
 
 	switch cat {
 	case cat32Bit, catTimeHi:
-		for _, w := range h.Data {
+		var first uint64
+		for i := range h.Data {
+			w := &h.Data[i]
 			v, ok := l.hexWord(w, 8)
 			if !ok {
 				return nil, 0, false
 			}
-			rec.Args = append(rec.Args, record.UintArg(v, w.Text))
+			if i == 0 {
+				first = v
+			}
+			if !l.cfg.NoArgs {
+				rec.Args = append(rec.Args, record.UintArg(v, w.Text))
+			}
 			rec.Data = append(rec.Data, w.Text)
 		}
 		l.checkCount(h, len(h.Data), count, "32-bit words")
-		if cat == catTimeHi && len(rec.Args) == 1 {
-			l.setAttr(rec, "time_high", rec.Args[0].Mag)
-			if rec.Args[0].Mag != h.High.Value {
-				l.warn(h.Data[0].Pos, os2ast.CodeTimeHigh, "time-high record gives "+strconv.FormatUint(rec.Args[0].Mag, 10)+
+		if cat == catTimeHi && len(h.Data) == 1 {
+			l.setAttr(rec, "time_high", first)
+			if first != h.High.Value {
+				l.warn(h.Data[0].Pos, os2ast.CodeTimeHigh, "time-high record gives "+strconv.FormatUint(first, 10)+
 					" but its own time stamp's high half is "+h.High.Text)
 			}
 		}
@@ -261,7 +268,9 @@ func (l *HookLowerer) lower(h *os2ast.Hook, line string) (*record.Record, uint64
 			return nil, 0, false
 		}
 		if len(h.Data) > 0 {
-			rec.Args = append(rec.Args, record.BytesArg(buf))
+			if !l.cfg.NoArgs {
+				rec.Args = append(rec.Args, record.BytesArg(buf))
+			}
 			text := h.Data[0].Text
 			if len(h.Data) > 1 {
 				var sb strings.Builder
@@ -281,10 +290,13 @@ func (l *HookLowerer) lower(h *os2ast.Hook, line string) (*record.Record, uint64
 		if !ok {
 			return nil, 0, false
 		}
-		for _, w := range h.Data {
-			n := len(w.Text) / 2
-			rec.Args = append(rec.Args, record.BytesArg(buf[:n:n]))
-			buf = buf[n:]
+		for i := range h.Data {
+			w := &h.Data[i]
+			if !l.cfg.NoArgs {
+				n := len(w.Text) / 2
+				rec.Args = append(rec.Args, record.BytesArg(buf[:n:n]))
+				buf = buf[n:]
+			}
 			rec.Data = append(rec.Data, w.Text)
 		}
 		l.checkCount(h, len(h.Data), count, "items")
@@ -396,7 +408,7 @@ func (l *HookLowerer) checkCount(h *os2ast.Hook, got, want int, what string) {
 }
 
 // hexWord reads a data word of at most digits hex digits.
-func (l *HookLowerer) hexWord(w os2ast.Word, digits int) (uint64, bool) {
+func (l *HookLowerer) hexWord(w *os2ast.Word, digits int) (uint64, bool) {
 	if v, ok := quickHex(w.Text, digits); ok {
 		return v, true
 	}
@@ -440,9 +452,9 @@ func isHex(s string) bool {
 // other, into the lowerer's reused buffer.
 func (l *HookLowerer) dataBytes(h *os2ast.Hook) ([]byte, bool) {
 	buf := l.buf[:0]
-	for _, w := range h.Data {
+	for i := range h.Data {
 		var ok bool
-		if buf, ok = l.hexBytes(buf, w); !ok {
+		if buf, ok = l.hexBytes(buf, &h.Data[i]); !ok {
 			return nil, false
 		}
 	}
@@ -450,7 +462,7 @@ func (l *HookLowerer) dataBytes(h *os2ast.Hook) ([]byte, bool) {
 	return buf, true
 }
 
-func (l *HookLowerer) hexBytes(dst []byte, w os2ast.Word) ([]byte, bool) {
+func (l *HookLowerer) hexBytes(dst []byte, w *os2ast.Word) ([]byte, bool) {
 	if len(w.Text)%2 != 0 {
 		l.fail(w.Pos, os2ast.CodeDataWord, fmt.Sprintf("data word %q is not whole hex bytes", w.Text))
 		return dst, false
