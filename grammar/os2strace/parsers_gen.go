@@ -32,70 +32,88 @@ var pgenLexer_hookLexer = pgenrt.Lexer{
 		-1, 14, -1, 14, -1, 2, 1,
 		-1, -1, -1, -1, -1, 0, 2,
 	},
-	Next: pgenNext_hookLexer,
+	Code: pgenLex_hookLexer,
 }
 
-// pgenNext_hookLexer reads the token at pos with hookLexer's automaton, one
-// labelled block a state (see pgenrt.Lexer.Next).
-func pgenNext_hookLexer(s string, pos int) (rule, end int, plain bool) {
+// pgenLex_hookLexer is pgenrt.Lexer.Lex with hookLexer's automaton as code,
+// one labelled block a state.
+func pgenLex_hookLexer(lx *pgenrt.Lexer, filename, s string, elide uint64, toks []pgenrt.Token) ([]pgenrt.Token, error) {
 	group := &pgenGroup_hookLexer
-	p := pos
-	rule, end, plain = -1, pos, true
-	if p == len(s) {
-		return
+	line, col := int32(1), int32(1)
+	pos := 0
+	for pos < len(s) {
+		p := pos
+		rule, end, plain := -1, pos, true
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0:
+			p++
+			goto s1
+		case 4: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s1
+		case 1:
+			p++
+			goto s2
+		case 3: // a line feed
+			p, plain = p+1, false
+			goto s2
+		case 2:
+			p++
+			goto s3
+		}
+		goto done
+	s1:
+		// accepts Word
+		for p < len(s) && group[s[p]] == 0 {
+			p++
+		}
+		rule, end = 1, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 4: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s1
+		}
+		goto done
+	s2:
+		// accepts Space
+		for p < len(s) && group[s[p]] == 1 {
+			p++
+		}
+		rule, end = 2, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 3: // a line feed
+			p, plain = p+1, false
+			goto s2
+		}
+		goto done
+	s3:
+		// accepts Colon
+		rule, end = 0, p
+		goto done
+	done:
+		if rule < 0 || end == pos {
+			return toks, lx.Err(rule, filename, s, pos, line, col)
+		}
+		if elide&(1<<uint(rule)) == 0 {
+			toks = pgenrt.Push(toks, int32(rule), int32(pos), int32(end), line, col)
+		}
+		if plain {
+			col += int32(end - pos)
+		} else {
+			line, col = pgenrt.Advance(line, col, s[pos:end])
+		}
+		pos = end
 	}
-	switch group[s[p]] {
-	case 0:
-		p++
-		goto s1
-	case 4: // a rune from U+0080 on
-		p, plain = p+pgenrt.RuneLen(s[p:]), false
-		goto s1
-	case 1:
-		p++
-		goto s2
-	case 3: // a line feed
-		p, plain = p+1, false
-		goto s2
-	case 2:
-		p++
-		goto s3
-	}
-	return
-s1:
-	// accepts Word
-	for p < len(s) && group[s[p]] == 0 {
-		p++
-	}
-	rule, end = 1, p
-	if p == len(s) {
-		return
-	}
-	switch group[s[p]] {
-	case 4: // a rune from U+0080 on
-		p, plain = p+pgenrt.RuneLen(s[p:]), false
-		goto s1
-	}
-	return
-s2:
-	// accepts Space
-	for p < len(s) && group[s[p]] == 1 {
-		p++
-	}
-	rule, end = 2, p
-	if p == len(s) {
-		return
-	}
-	switch group[s[p]] {
-	case 3: // a line feed
-		p, plain = p+1, false
-		goto s2
-	}
-	return
-s3:
-	// accepts Colon
-	rule, end = 0, p
-	return
+	return pgenrt.End(toks, pos, line, col), nil
 }
 
 // pgenGroup_moduleLexer is the group of each byte for moduleLexer's automaton.
@@ -120,63 +138,81 @@ var pgenLexer_moduleLexer = pgenrt.Lexer{
 		6, -1, -1, 6, 0, 1,
 		-1, 12, 12, -1, 1, 1,
 	},
-	Next: pgenNext_moduleLexer,
+	Code: pgenLex_moduleLexer,
 }
 
-// pgenNext_moduleLexer reads the token at pos with moduleLexer's automaton, one
-// labelled block a state (see pgenrt.Lexer.Next).
-func pgenNext_moduleLexer(s string, pos int) (rule, end int, plain bool) {
+// pgenLex_moduleLexer is pgenrt.Lexer.Lex with moduleLexer's automaton as code,
+// one labelled block a state.
+func pgenLex_moduleLexer(lx *pgenrt.Lexer, filename, s string, elide uint64, toks []pgenrt.Token) ([]pgenrt.Token, error) {
 	group := &pgenGroup_moduleLexer
-	p := pos
-	rule, end, plain = -1, pos, true
-	if p == len(s) {
-		return
+	line, col := int32(1), int32(1)
+	pos := 0
+	for pos < len(s) {
+		p := pos
+		rule, end, plain := -1, pos, true
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0:
+			p++
+			goto s1
+		case 3: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s1
+		case 1:
+			p++
+			goto s2
+		case 2: // a line feed
+			p, plain = p+1, false
+			goto s2
+		}
+		goto done
+	s1:
+		// accepts Word
+		for p < len(s) && group[s[p]] == 0 {
+			p++
+		}
+		rule, end = 0, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 3: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s1
+		}
+		goto done
+	s2:
+		// accepts Space
+		for p < len(s) && group[s[p]] == 1 {
+			p++
+		}
+		rule, end = 1, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 2: // a line feed
+			p, plain = p+1, false
+			goto s2
+		}
+		goto done
+	done:
+		if rule < 0 || end == pos {
+			return toks, lx.Err(rule, filename, s, pos, line, col)
+		}
+		if elide&(1<<uint(rule)) == 0 {
+			toks = pgenrt.Push(toks, int32(rule), int32(pos), int32(end), line, col)
+		}
+		if plain {
+			col += int32(end - pos)
+		} else {
+			line, col = pgenrt.Advance(line, col, s[pos:end])
+		}
+		pos = end
 	}
-	switch group[s[p]] {
-	case 0:
-		p++
-		goto s1
-	case 3: // a rune from U+0080 on
-		p, plain = p+pgenrt.RuneLen(s[p:]), false
-		goto s1
-	case 1:
-		p++
-		goto s2
-	case 2: // a line feed
-		p, plain = p+1, false
-		goto s2
-	}
-	return
-s1:
-	// accepts Word
-	for p < len(s) && group[s[p]] == 0 {
-		p++
-	}
-	rule, end = 0, p
-	if p == len(s) {
-		return
-	}
-	switch group[s[p]] {
-	case 3: // a rune from U+0080 on
-		p, plain = p+pgenrt.RuneLen(s[p:]), false
-		goto s1
-	}
-	return
-s2:
-	// accepts Space
-	for p < len(s) && group[s[p]] == 1 {
-		p++
-	}
-	rule, end = 1, p
-	if p == len(s) {
-		return
-	}
-	switch group[s[p]] {
-	case 2: // a line feed
-		p, plain = p+1, false
-		goto s2
-	}
-	return
+	return pgenrt.End(toks, pos, line, col), nil
 }
 
 // hookParserGen is the generated parser of hookParser's grammar (root hookLine): it builds the

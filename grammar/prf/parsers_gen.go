@@ -33,89 +33,107 @@ var pgenLexer_csvLexer = pgenrt.Lexer{
 		-1, -1, -1, -1, -1, 1, 2,
 		-1, 14, -1, -1, -1, 0, 0,
 	},
-	Next: pgenNext_csvLexer,
+	Code: pgenLex_csvLexer,
 }
 
-// pgenNext_csvLexer reads the token at pos with csvLexer's automaton, one
-// labelled block a state (see pgenrt.Lexer.Next).
-func pgenNext_csvLexer(s string, pos int) (rule, end int, plain bool) {
+// pgenLex_csvLexer is pgenrt.Lexer.Lex with csvLexer's automaton as code,
+// one labelled block a state.
+func pgenLex_csvLexer(lx *pgenrt.Lexer, filename, s string, elide uint64, toks []pgenrt.Token) ([]pgenrt.Token, error) {
 	group := &pgenGroup_csvLexer
-	p := pos
-	rule, end, plain = -1, pos, true
-	if p == len(s) {
-		return
+	line, col := int32(1), int32(1)
+	pos := 0
+	for pos < len(s) {
+		p := pos
+		rule, end, plain := -1, pos, true
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0:
+			p++
+			goto s1
+		case 3: // a line feed
+			p, plain = p+1, false
+			goto s1
+		case 4: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s1
+		case 1:
+			p++
+			goto s2
+		case 2:
+			p++
+			goto s3
+		}
+		goto done
+	s1:
+		// accepts Bare
+		for p < len(s) && group[s[p]] == 0 {
+			p++
+		}
+		rule, end = 2, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 3: // a line feed
+			p, plain = p+1, false
+			goto s1
+		case 4: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s1
+		}
+		goto done
+	s2:
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 2:
+			p++
+			goto s2
+		case 3: // a line feed
+			p, plain = p+1, false
+			goto s2
+		case 4: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s2
+		case 1:
+			p++
+			goto s4
+		}
+		goto done
+	s3:
+		// accepts Comma
+		rule, end = 1, p
+		goto done
+	s4:
+		// accepts Quoted
+		rule, end = 0, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 1:
+			p++
+			goto s2
+		}
+		goto done
+	done:
+		if rule < 0 || end == pos {
+			return toks, lx.Err(rule, filename, s, pos, line, col)
+		}
+		if elide&(1<<uint(rule)) == 0 {
+			toks = pgenrt.Push(toks, int32(rule), int32(pos), int32(end), line, col)
+		}
+		if plain {
+			col += int32(end - pos)
+		} else {
+			line, col = pgenrt.Advance(line, col, s[pos:end])
+		}
+		pos = end
 	}
-	switch group[s[p]] {
-	case 0:
-		p++
-		goto s1
-	case 3: // a line feed
-		p, plain = p+1, false
-		goto s1
-	case 4: // a rune from U+0080 on
-		p, plain = p+pgenrt.RuneLen(s[p:]), false
-		goto s1
-	case 1:
-		p++
-		goto s2
-	case 2:
-		p++
-		goto s3
-	}
-	return
-s1:
-	// accepts Bare
-	for p < len(s) && group[s[p]] == 0 {
-		p++
-	}
-	rule, end = 2, p
-	if p == len(s) {
-		return
-	}
-	switch group[s[p]] {
-	case 3: // a line feed
-		p, plain = p+1, false
-		goto s1
-	case 4: // a rune from U+0080 on
-		p, plain = p+pgenrt.RuneLen(s[p:]), false
-		goto s1
-	}
-	return
-s2:
-	if p == len(s) {
-		return
-	}
-	switch group[s[p]] {
-	case 0, 2:
-		p++
-		goto s2
-	case 3: // a line feed
-		p, plain = p+1, false
-		goto s2
-	case 4: // a rune from U+0080 on
-		p, plain = p+pgenrt.RuneLen(s[p:]), false
-		goto s2
-	case 1:
-		p++
-		goto s4
-	}
-	return
-s3:
-	// accepts Comma
-	rule, end = 1, p
-	return
-s4:
-	// accepts Quoted
-	rule, end = 0, p
-	if p == len(s) {
-		return
-	}
-	switch group[s[p]] {
-	case 1:
-		p++
-		goto s2
-	}
-	return
+	return pgenrt.End(toks, pos, line, col), nil
 }
 
 // pgenGroup_dumpLexer is the group of each byte for dumpLexer's automaton.
@@ -206,1282 +224,1300 @@ var pgenLexer_dumpLexer = pgenrt.Lexer{
 		37, -1, 37, 37, 37, 703, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, -1, 37, 1, 0,
 		37, -1, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 703, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, -1, 37, 1, 0,
 	},
-	Next: pgenNext_dumpLexer,
+	Code: pgenLex_dumpLexer,
 }
 
-// pgenNext_dumpLexer reads the token at pos with dumpLexer's automaton, one
-// labelled block a state (see pgenrt.Lexer.Next).
-func pgenNext_dumpLexer(s string, pos int) (rule, end int, plain bool) {
+// pgenLex_dumpLexer is pgenrt.Lexer.Lex with dumpLexer's automaton as code,
+// one labelled block a state.
+func pgenLex_dumpLexer(lx *pgenrt.Lexer, filename, s string, elide uint64, toks []pgenrt.Token) ([]pgenrt.Token, error) {
 	group := &pgenGroup_dumpLexer
-	p := pos
-	rule, end, plain = -1, pos, true
-	if p == len(s) {
-		return
-	}
-	switch group[s[p]] {
-	case 0, 2, 3, 5, 7, 10, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32:
-		p++
-		goto s1
-	case 34: // a rune from U+0080 on
-		p, plain = p+pgenrt.RuneLen(s[p:]), false
-		goto s1
-	case 1:
-		p++
-		goto s2
-	case 33: // a line feed
-		p, plain = p+1, false
-		goto s2
-	case 4:
-		p++
-		goto s3
-	case 6:
-		p++
-		goto s4
-	case 8:
-		p++
-		goto s5
-	case 9:
-		p++
-		goto s6
-	case 11:
-		p++
-		goto s7
-	case 12:
-		p++
-		goto s8
-	case 13:
-		p++
-		goto s9
-	case 14:
-		p++
-		goto s10
-	case 15:
-		p++
-		goto s11
-	}
-	return
-s1:
-	// accepts Word
-	for p < len(s) && 0x1fffffffd>>group[s[p]]&1 != 0 {
-		p++
-	}
-	rule, end = 1, p
-	if p == len(s) {
-		return
-	}
-	switch group[s[p]] {
-	case 34: // a rune from U+0080 on
-		p, plain = p+pgenrt.RuneLen(s[p:]), false
-		goto s1
-	}
-	return
-s2:
-	// accepts Space
-	for p < len(s) && group[s[p]] == 1 {
-		p++
-	}
-	rule, end = 2, p
-	if p == len(s) {
-		return
-	}
-	switch group[s[p]] {
-	case 33: // a line feed
-		p, plain = p+1, false
-		goto s2
-	}
-	return
-s3:
-	// accepts Word
-	rule, end = 1, p
-	if p == len(s) {
-		return
-	}
-	switch group[s[p]] {
-	case 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 24, 25, 26, 27, 28, 29, 30, 31, 32:
-		p++
-		goto s1
-	case 34: // a rune from U+0080 on
-		p, plain = p+pgenrt.RuneLen(s[p:]), false
-		goto s1
-	case 23:
-		p++
-		goto s12
-	}
-	return
-s4:
-	// accepts Word
-	rule, end = 1, p
-	if p == len(s) {
-		return
-	}
-	switch group[s[p]] {
-	case 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31:
-		p++
-		goto s1
-	case 34: // a rune from U+0080 on
-		p, plain = p+pgenrt.RuneLen(s[p:]), false
-		goto s1
-	case 32:
-		p++
-		goto s13
-	}
-	return
-s5:
-	// accepts Word
-	rule, end = 1, p
-	if p == len(s) {
-		return
-	}
-	switch group[s[p]] {
-	case 0, 2, 3, 4, 5, 6, 7, 8, 9, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32:
-		p++
-		goto s1
-	case 34: // a rune from U+0080 on
-		p, plain = p+pgenrt.RuneLen(s[p:]), false
-		goto s1
-	case 10:
-		p++
-		goto s14
-	}
-	return
-s6:
-	// accepts Word
-	rule, end = 1, p
-	if p == len(s) {
-		return
-	}
-	switch group[s[p]] {
-	case 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 27, 28, 29, 30, 31, 32:
-		p++
-		goto s1
-	case 34: // a rune from U+0080 on
-		p, plain = p+pgenrt.RuneLen(s[p:]), false
-		goto s1
-	case 26:
-		p++
-		goto s15
-	}
-	return
-s7:
-	// accepts Word
-	rule, end = 1, p
-	if p == len(s) {
-		return
-	}
-	switch group[s[p]] {
-	case 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32:
-		p++
-		goto s1
-	case 34: // a rune from U+0080 on
-		p, plain = p+pgenrt.RuneLen(s[p:]), false
-		goto s1
-	case 12:
-		p++
-		goto s16
-	}
-	return
-s8:
-	// accepts Word
-	rule, end = 1, p
-	if p == len(s) {
-		return
-	}
-	switch group[s[p]] {
-	case 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 29, 30, 31, 32:
-		p++
-		goto s1
-	case 34: // a rune from U+0080 on
-		p, plain = p+pgenrt.RuneLen(s[p:]), false
-		goto s1
-	case 13:
-		p++
-		goto s17
-	case 28:
-		p++
-		goto s18
-	}
-	return
-s9:
-	// accepts Word
-	rule, end = 1, p
-	if p == len(s) {
-		return
-	}
-	switch group[s[p]] {
-	case 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 18, 20, 21, 22, 23, 24, 25, 27, 28, 29, 30, 31, 32:
-		p++
-		goto s1
-	case 34: // a rune from U+0080 on
-		p, plain = p+pgenrt.RuneLen(s[p:]), false
-		goto s1
-	case 17:
-		p++
-		goto s19
-	case 19:
-		p++
-		goto s20
-	case 26:
-		p++
-		goto s21
-	}
-	return
-s10:
-	// accepts Word
-	rule, end = 1, p
-	if p == len(s) {
-		return
-	}
-	switch group[s[p]] {
-	case 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32:
-		p++
-		goto s1
-	case 34: // a rune from U+0080 on
-		p, plain = p+pgenrt.RuneLen(s[p:]), false
-		goto s1
-	case 19:
-		p++
-		goto s22
-	}
-	return
-s11:
-	// accepts Word
-	rule, end = 1, p
-	if p == len(s) {
-		return
-	}
-	switch group[s[p]] {
-	case 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 22, 23, 24, 25, 26, 27, 29, 30, 31, 32:
-		p++
-		goto s1
-	case 34: // a rune from U+0080 on
-		p, plain = p+pgenrt.RuneLen(s[p:]), false
-		goto s1
-	case 20:
-		p++
-		goto s23
-	case 21:
-		p++
-		goto s24
-	case 28:
-		p++
-		goto s25
-	}
-	return
-s12:
-	// accepts Word
-	rule, end = 1, p
-	if p == len(s) {
-		return
-	}
-	switch group[s[p]] {
-	case 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32:
-		p++
-		goto s1
-	case 34: // a rune from U+0080 on
-		p, plain = p+pgenrt.RuneLen(s[p:]), false
-		goto s1
-	case 21:
-		p++
-		goto s26
-	}
-	return
-s13:
-	// accepts Word
-	rule, end = 1, p
-	if p == len(s) {
-		return
-	}
-	switch group[s[p]] {
-	case 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32:
-		p++
-		goto s1
-	case 34: // a rune from U+0080 on
-		p, plain = p+pgenrt.RuneLen(s[p:]), false
-		goto s1
-	case 19:
-		p++
-		goto s27
-	}
-	return
-s14:
-	// accepts Word
-	rule, end = 1, p
-	if p == len(s) {
-		return
-	}
-	switch group[s[p]] {
-	case 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32:
-		p++
-		goto s1
-	case 34: // a rune from U+0080 on
-		p, plain = p+pgenrt.RuneLen(s[p:]), false
-		goto s1
-	case 15:
-		p++
-		goto s19
-	}
-	return
-s15:
-	// accepts Word
-	rule, end = 1, p
-	if p == len(s) {
-		return
-	}
-	switch group[s[p]] {
-	case 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 27, 28, 29, 30, 31, 32:
-		p++
-		goto s1
-	case 34: // a rune from U+0080 on
-		p, plain = p+pgenrt.RuneLen(s[p:]), false
-		goto s1
-	case 26:
-		p++
-		goto s28
-	}
-	return
-s16:
-	// accepts Word
-	rule, end = 1, p
-	if p == len(s) {
-		return
-	}
-	switch group[s[p]] {
-	case 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32:
-		p++
-		goto s1
-	case 34: // a rune from U+0080 on
-		p, plain = p+pgenrt.RuneLen(s[p:]), false
-		goto s1
-	case 13:
-		p++
-		goto s19
-	}
-	return
-s17:
-	// accepts Word
-	rule, end = 1, p
-	if p == len(s) {
-		return
-	}
-	switch group[s[p]] {
-	case 0, 2, 3, 4, 5, 6, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32:
-		p++
-		goto s1
-	case 34: // a rune from U+0080 on
-		p, plain = p+pgenrt.RuneLen(s[p:]), false
-		goto s1
-	case 7:
-		p++
-		goto s19
-	}
-	return
-s18:
-	// accepts Word
-	rule, end = 1, p
-	if p == len(s) {
-		return
-	}
-	switch group[s[p]] {
-	case 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 27, 28, 29, 30, 31, 32:
-		p++
-		goto s1
-	case 34: // a rune from U+0080 on
-		p, plain = p+pgenrt.RuneLen(s[p:]), false
-		goto s1
-	case 26:
-		p++
-		goto s29
-	}
-	return
-s19:
-	// accepts Word
-	rule, end = 1, p
-	if p == len(s) {
-		return
-	}
-	switch group[s[p]] {
-	case 0, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32:
-		p++
-		goto s1
-	case 34: // a rune from U+0080 on
-		p, plain = p+pgenrt.RuneLen(s[p:]), false
-		goto s1
-	case 2:
-		p++
-		goto s30
-	}
-	return
-s20:
-	// accepts Word
-	rule, end = 1, p
-	if p == len(s) {
-		return
-	}
-	switch group[s[p]] {
-	case 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32:
-		p++
-		goto s1
-	case 34: // a rune from U+0080 on
-		p, plain = p+pgenrt.RuneLen(s[p:]), false
-		goto s1
-	case 17:
-		p++
-		goto s31
-	}
-	return
-s21:
-	// accepts Word
-	rule, end = 1, p
-	if p == len(s) {
-		return
-	}
-	switch group[s[p]] {
-	case 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 27, 28, 29, 30, 31, 32:
-		p++
-		goto s1
-	case 34: // a rune from U+0080 on
-		p, plain = p+pgenrt.RuneLen(s[p:]), false
-		goto s1
-	case 26:
-		p++
-		goto s32
-	}
-	return
-s22:
-	// accepts Word
-	rule, end = 1, p
-	if p == len(s) {
-		return
-	}
-	switch group[s[p]] {
-	case 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 26, 27, 28, 29, 30, 31, 32:
-		p++
-		goto s1
-	case 34: // a rune from U+0080 on
-		p, plain = p+pgenrt.RuneLen(s[p:]), false
-		goto s1
-	case 25:
-		p++
-		goto s33
-	}
-	return
-s23:
-	// accepts Word
-	rule, end = 1, p
-	if p == len(s) {
-		return
-	}
-	switch group[s[p]] {
-	case 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 29, 30, 31, 32:
-		p++
-		goto s1
-	case 34: // a rune from U+0080 on
-		p, plain = p+pgenrt.RuneLen(s[p:]), false
-		goto s1
-	case 28:
-		p++
-		goto s34
-	}
-	return
-s24:
-	// accepts Word
-	rule, end = 1, p
-	if p == len(s) {
-		return
-	}
-	switch group[s[p]] {
-	case 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 25, 26, 27, 28, 29, 30, 31, 32:
-		p++
-		goto s1
-	case 34: // a rune from U+0080 on
-		p, plain = p+pgenrt.RuneLen(s[p:]), false
-		goto s1
-	case 24:
-		p++
-		goto s35
-	}
-	return
-s25:
-	// accepts Word
-	rule, end = 1, p
-	if p == len(s) {
-		return
-	}
-	switch group[s[p]] {
-	case 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32:
-		p++
-		goto s1
-	case 34: // a rune from U+0080 on
-		p, plain = p+pgenrt.RuneLen(s[p:]), false
-		goto s1
-	case 16:
-		p++
-		goto s36
-	}
-	return
-s26:
-	// accepts Word
-	rule, end = 1, p
-	if p == len(s) {
-		return
-	}
-	switch group[s[p]] {
-	case 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32:
-		p++
-		goto s1
-	case 34: // a rune from U+0080 on
-		p, plain = p+pgenrt.RuneLen(s[p:]), false
-		goto s1
-	case 19:
-		p++
-		goto s37
-	}
-	return
-s27:
-	// accepts Word
-	rule, end = 1, p
-	if p == len(s) {
-		return
-	}
-	switch group[s[p]] {
-	case 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 26, 27, 28, 29, 30, 31, 32:
-		p++
-		goto s1
-	case 34: // a rune from U+0080 on
-		p, plain = p+pgenrt.RuneLen(s[p:]), false
-		goto s1
-	case 25:
-		p++
-		goto s38
-	}
-	return
-s28:
-	// accepts Word
-	rule, end = 1, p
-	if p == len(s) {
-		return
-	}
-	switch group[s[p]] {
-	case 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32:
-		p++
-		goto s1
-	case 34: // a rune from U+0080 on
-		p, plain = p+pgenrt.RuneLen(s[p:]), false
-		goto s1
-	case 22:
-		p++
-		goto s39
-	}
-	return
-s29:
-	// accepts Word
-	rule, end = 1, p
-	if p == len(s) {
-		return
-	}
-	switch group[s[p]] {
-	case 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32:
-		p++
-		goto s1
-	case 34: // a rune from U+0080 on
-		p, plain = p+pgenrt.RuneLen(s[p:]), false
-		goto s1
-	case 17:
-		p++
-		goto s40
-	}
-	return
-s30:
-	// accepts Key
-	rule, end = 0, p
-	return
-s31:
-	// accepts Word
-	rule, end = 1, p
-	if p == len(s) {
-		return
-	}
-	switch group[s[p]] {
-	case 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32:
-		p++
-		goto s1
-	case 34: // a rune from U+0080 on
-		p, plain = p+pgenrt.RuneLen(s[p:]), false
-		goto s1
-	case 19:
-		p++
-		goto s41
-	}
-	return
-s32:
-	// accepts Word
-	rule, end = 1, p
-	if p == len(s) {
-		return
-	}
-	switch group[s[p]] {
-	case 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 31, 32:
-		p++
-		goto s1
-	case 34: // a rune from U+0080 on
-		p, plain = p+pgenrt.RuneLen(s[p:]), false
-		goto s1
-	case 30:
-		p++
-		goto s42
-	}
-	return
-s33:
-	// accepts Word
-	rule, end = 1, p
-	if p == len(s) {
-		return
-	}
-	switch group[s[p]] {
-	case 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32:
-		p++
-		goto s1
-	case 34: // a rune from U+0080 on
-		p, plain = p+pgenrt.RuneLen(s[p:]), false
-		goto s1
-	case 18:
-		p++
-		goto s43
-	}
-	return
-s34:
-	// accepts Word
-	rule, end = 1, p
-	if p == len(s) {
-		return
-	}
-	switch group[s[p]] {
-	case 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32:
-		p++
-		goto s1
-	case 34: // a rune from U+0080 on
-		p, plain = p+pgenrt.RuneLen(s[p:]), false
-		goto s1
-	case 19:
-		p++
-		goto s44
-	}
-	return
-s35:
-	// accepts Word
-	rule, end = 1, p
-	if p == len(s) {
-		return
-	}
-	switch group[s[p]] {
-	case 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32:
-		p++
-		goto s1
-	case 34: // a rune from U+0080 on
-		p, plain = p+pgenrt.RuneLen(s[p:]), false
-		goto s1
-	case 19:
-		p++
-		goto s19
-	}
-	return
-s36:
-	// accepts Word
-	rule, end = 1, p
-	if p == len(s) {
-		return
-	}
-	switch group[s[p]] {
-	case 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32:
-		p++
-		goto s1
-	case 34: // a rune from U+0080 on
-		p, plain = p+pgenrt.RuneLen(s[p:]), false
-		goto s1
-	case 17:
-		p++
-		goto s45
-	}
-	return
-s37:
-	// accepts Word
-	rule, end = 1, p
-	if p == len(s) {
-		return
-	}
-	switch group[s[p]] {
-	case 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 26, 27, 28, 29, 30, 31, 32:
-		p++
-		goto s1
-	case 34: // a rune from U+0080 on
-		p, plain = p+pgenrt.RuneLen(s[p:]), false
-		goto s1
-	case 25:
-		p++
-		goto s46
-	}
-	return
-s38:
-	// accepts Word
-	rule, end = 1, p
-	if p == len(s) {
-		return
-	}
-	switch group[s[p]] {
-	case 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 31, 32:
-		p++
-		goto s1
-	case 34: // a rune from U+0080 on
-		p, plain = p+pgenrt.RuneLen(s[p:]), false
-		goto s1
-	case 30:
-		p++
-		goto s19
-	}
-	return
-s39:
-	// accepts Word
-	rule, end = 1, p
-	if p == len(s) {
-		return
-	}
-	switch group[s[p]] {
-	case 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 32:
-		p++
-		goto s1
-	case 34: // a rune from U+0080 on
-		p, plain = p+pgenrt.RuneLen(s[p:]), false
-		goto s1
-	case 31:
-		p++
-		goto s47
-	}
-	return
-s40:
-	// accepts Word
-	rule, end = 1, p
-	if p == len(s) {
-		return
-	}
-	switch group[s[p]] {
-	case 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32:
-		p++
-		goto s1
-	case 34: // a rune from U+0080 on
-		p, plain = p+pgenrt.RuneLen(s[p:]), false
-		goto s1
-	case 19:
-		p++
-		goto s48
-	}
-	return
-s41:
-	// accepts Word
-	rule, end = 1, p
-	if p == len(s) {
-		return
-	}
-	switch group[s[p]] {
-	case 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32:
-		p++
-		goto s1
-	case 34: // a rune from U+0080 on
-		p, plain = p+pgenrt.RuneLen(s[p:]), false
-		goto s1
-	case 21:
-		p++
-		goto s49
-	}
-	return
-s42:
-	// accepts Word
-	rule, end = 1, p
-	if p == len(s) {
-		return
-	}
-	switch group[s[p]] {
-	case 0, 2, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32:
-		p++
-		goto s1
-	case 34: // a rune from U+0080 on
-		p, plain = p+pgenrt.RuneLen(s[p:]), false
-		goto s1
-	case 3:
-		p++
-		goto s50
-	}
-	return
-s43:
-	// accepts Word
-	rule, end = 1, p
-	if p == len(s) {
-		return
-	}
-	switch group[s[p]] {
-	case 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32:
-		p++
-		goto s1
-	case 34: // a rune from U+0080 on
-		p, plain = p+pgenrt.RuneLen(s[p:]), false
-		goto s1
-	case 14:
-		p++
-		goto s51
-	}
-	return
-s44:
-	// accepts Word
-	rule, end = 1, p
-	if p == len(s) {
-		return
-	}
-	switch group[s[p]] {
-	case 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32:
-		p++
-		goto s1
-	case 34: // a rune from U+0080 on
-		p, plain = p+pgenrt.RuneLen(s[p:]), false
-		goto s1
-	case 16:
-		p++
-		goto s52
-	}
-	return
-s45:
-	// accepts Word
-	rule, end = 1, p
-	if p == len(s) {
-		return
-	}
-	switch group[s[p]] {
-	case 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32:
-		p++
-		goto s1
-	case 34: // a rune from U+0080 on
-		p, plain = p+pgenrt.RuneLen(s[p:]), false
-		goto s1
-	case 19:
-		p++
-		goto s19
-	}
-	return
-s46:
-	// accepts Word
-	rule, end = 1, p
-	if p == len(s) {
-		return
-	}
-	switch group[s[p]] {
-	case 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 31, 32:
-		p++
-		goto s1
-	case 34: // a rune from U+0080 on
-		p, plain = p+pgenrt.RuneLen(s[p:]), false
-		goto s1
-	case 30:
-		p++
-		goto s53
-	}
-	return
-s47:
-	// accepts Word
-	rule, end = 1, p
-	if p == len(s) {
-		return
-	}
-	switch group[s[p]] {
-	case 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 28, 29, 30, 31, 32:
-		p++
-		goto s1
-	case 34: // a rune from U+0080 on
-		p, plain = p+pgenrt.RuneLen(s[p:]), false
-		goto s1
-	case 27:
-		p++
-		goto s54
-	}
-	return
-s48:
-	// accepts Word
-	rule, end = 1, p
-	if p == len(s) {
-		return
-	}
-	switch group[s[p]] {
-	case 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 30, 31, 32:
-		p++
-		goto s1
-	case 34: // a rune from U+0080 on
-		p, plain = p+pgenrt.RuneLen(s[p:]), false
-		goto s1
-	case 29:
-		p++
-		goto s55
-	}
-	return
-s49:
-	// accepts Word
-	rule, end = 1, p
-	if p == len(s) {
-		return
-	}
-	switch group[s[p]] {
-	case 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31:
-		p++
-		goto s1
-	case 34: // a rune from U+0080 on
-		p, plain = p+pgenrt.RuneLen(s[p:]), false
-		goto s1
-	case 32:
-		p++
-		goto s56
-	}
-	return
-s50:
-	// accepts Word
-	rule, end = 1, p
-	if p == len(s) {
-		return
-	}
-	switch group[s[p]] {
-	case 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32:
-		p++
-		goto s1
-	case 34: // a rune from U+0080 on
-		p, plain = p+pgenrt.RuneLen(s[p:]), false
-		goto s1
-	case 12:
-		p++
-		goto s19
-	}
-	return
-s51:
-	// accepts Word
-	rule, end = 1, p
-	if p == len(s) {
-		return
-	}
-	switch group[s[p]] {
-	case 0, 2, 3, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32:
-		p++
-		goto s1
-	case 34: // a rune from U+0080 on
-		p, plain = p+pgenrt.RuneLen(s[p:]), false
-		goto s1
-	case 4:
-		p++
-		goto s57
-	}
-	return
-s52:
-	// accepts Word
-	rule, end = 1, p
-	if p == len(s) {
-		return
-	}
-	switch group[s[p]] {
-	case 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32:
-		p++
-		goto s1
-	case 34: // a rune from U+0080 on
-		p, plain = p+pgenrt.RuneLen(s[p:]), false
-		goto s1
-	case 18:
-		p++
-		goto s19
-	}
-	return
-s53:
-	// accepts Word
-	rule, end = 1, p
-	if p == len(s) {
-		return
-	}
-	switch group[s[p]] {
-	case 0, 2, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32:
-		p++
-		goto s1
-	case 34: // a rune from U+0080 on
-		p, plain = p+pgenrt.RuneLen(s[p:]), false
-		goto s1
-	case 3:
-		p++
-		goto s58
-	}
-	return
-s54:
-	// accepts Word
-	rule, end = 1, p
-	if p == len(s) {
-		return
-	}
-	switch group[s[p]] {
-	case 0, 2, 3, 4, 5, 6, 7, 8, 9, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32:
-		p++
-		goto s1
-	case 34: // a rune from U+0080 on
-		p, plain = p+pgenrt.RuneLen(s[p:]), false
-		goto s1
-	case 10:
-		p++
-		goto s59
-	}
-	return
-s55:
-	// accepts Word
-	rule, end = 1, p
-	if p == len(s) {
-		return
-	}
-	switch group[s[p]] {
-	case 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 30, 31, 32:
-		p++
-		goto s1
-	case 34: // a rune from U+0080 on
-		p, plain = p+pgenrt.RuneLen(s[p:]), false
-		goto s1
-	case 29:
-		p++
-		goto s60
-	}
-	return
-s56:
-	// accepts Word
-	rule, end = 1, p
-	if p == len(s) {
-		return
-	}
-	switch group[s[p]] {
-	case 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32:
-		p++
-		goto s1
-	case 34: // a rune from U+0080 on
-		p, plain = p+pgenrt.RuneLen(s[p:]), false
-		goto s1
-	case 19:
-		p++
-		goto s61
-	}
-	return
-s57:
-	// accepts Word
-	rule, end = 1, p
-	if p == len(s) {
-		return
-	}
-	switch group[s[p]] {
-	case 0, 2, 3, 4, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32:
-		p++
-		goto s1
-	case 34: // a rune from U+0080 on
-		p, plain = p+pgenrt.RuneLen(s[p:]), false
-		goto s1
-	case 5:
-		p++
-		goto s19
-	}
-	return
-s58:
-	// accepts Word
-	rule, end = 1, p
-	if p == len(s) {
-		return
-	}
-	switch group[s[p]] {
-	case 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32:
-		p++
-		goto s1
-	case 34: // a rune from U+0080 on
-		p, plain = p+pgenrt.RuneLen(s[p:]), false
-		goto s1
-	case 12:
-		p++
-		goto s19
-	}
-	return
-s59:
-	// accepts Word
-	rule, end = 1, p
-	if p == len(s) {
-		return
-	}
-	switch group[s[p]] {
-	case 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32:
-		p++
-		goto s1
-	case 34: // a rune from U+0080 on
-		p, plain = p+pgenrt.RuneLen(s[p:]), false
-		goto s1
-	case 16:
-		p++
-		goto s62
-	}
-	return
-s60:
-	// accepts Word
-	rule, end = 1, p
-	if p == len(s) {
-		return
-	}
-	switch group[s[p]] {
-	case 0, 3, 4, 5, 6, 7, 8, 9, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32:
-		p++
-		goto s1
-	case 34: // a rune from U+0080 on
-		p, plain = p+pgenrt.RuneLen(s[p:]), false
-		goto s1
-	case 2:
-		p++
-		goto s30
-	case 10:
-		p++
-		goto s63
-	}
-	return
-s61:
-	// accepts Word
-	rule, end = 1, p
-	if p == len(s) {
-		return
-	}
-	switch group[s[p]] {
-	case 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32:
-		p++
-		goto s1
-	case 34: // a rune from U+0080 on
-		p, plain = p+pgenrt.RuneLen(s[p:]), false
-		goto s1
-	case 14:
-		p++
-		goto s64
-	}
-	return
-s62:
-	// accepts Word
-	rule, end = 1, p
-	if p == len(s) {
-		return
-	}
-	switch group[s[p]] {
-	case 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 25, 26, 27, 28, 29, 30, 31, 32:
-		p++
-		goto s1
-	case 34: // a rune from U+0080 on
-		p, plain = p+pgenrt.RuneLen(s[p:]), false
-		goto s1
-	case 24:
-		p++
-		goto s65
-	}
-	return
-s63:
-	// accepts Word
-	rule, end = 1, p
-	if p == len(s) {
-		return
-	}
-	switch group[s[p]] {
-	case 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32:
-		p++
-		goto s1
-	case 34: // a rune from U+0080 on
-		p, plain = p+pgenrt.RuneLen(s[p:]), false
-		goto s1
-	case 16:
-		p++
-		goto s66
-	}
-	return
-s64:
-	// accepts Word
-	rule, end = 1, p
-	if p == len(s) {
-		return
-	}
-	switch group[s[p]] {
-	case 0, 2, 3, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32:
-		p++
-		goto s1
-	case 34: // a rune from U+0080 on
-		p, plain = p+pgenrt.RuneLen(s[p:]), false
-		goto s1
-	case 4:
-		p++
-		goto s67
-	}
-	return
-s65:
-	// accepts Word
-	rule, end = 1, p
-	if p == len(s) {
-		return
-	}
-	switch group[s[p]] {
-	case 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32:
-		p++
-		goto s1
-	case 34: // a rune from U+0080 on
-		p, plain = p+pgenrt.RuneLen(s[p:]), false
-		goto s1
-	case 19:
-		p++
-		goto s19
-	}
-	return
-s66:
-	// accepts Word
-	rule, end = 1, p
-	if p == len(s) {
-		return
-	}
-	switch group[s[p]] {
-	case 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 25, 26, 27, 28, 29, 30, 31, 32:
-		p++
-		goto s1
-	case 34: // a rune from U+0080 on
-		p, plain = p+pgenrt.RuneLen(s[p:]), false
-		goto s1
-	case 24:
-		p++
-		goto s68
-	}
-	return
-s67:
-	// accepts Word
-	rule, end = 1, p
-	if p == len(s) {
-		return
-	}
-	switch group[s[p]] {
-	case 0, 2, 3, 4, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32:
-		p++
-		goto s1
-	case 34: // a rune from U+0080 on
-		p, plain = p+pgenrt.RuneLen(s[p:]), false
-		goto s1
-	case 5:
-		p++
-		goto s19
-	}
-	return
-s68:
-	// accepts Word
-	rule, end = 1, p
-	if p == len(s) {
-		return
-	}
-	switch group[s[p]] {
-	case 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32:
-		p++
-		goto s1
-	case 34: // a rune from U+0080 on
-		p, plain = p+pgenrt.RuneLen(s[p:]), false
-		goto s1
-	case 19:
-		p++
-		goto s19
-	}
-	return
+	line, col := int32(1), int32(1)
+	pos := 0
+	for pos < len(s) {
+		p := pos
+		rule, end, plain := -1, pos, true
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 2, 3, 5, 7, 10, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32:
+			p++
+			goto s1
+		case 34: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s1
+		case 1:
+			p++
+			goto s2
+		case 33: // a line feed
+			p, plain = p+1, false
+			goto s2
+		case 4:
+			p++
+			goto s3
+		case 6:
+			p++
+			goto s4
+		case 8:
+			p++
+			goto s5
+		case 9:
+			p++
+			goto s6
+		case 11:
+			p++
+			goto s7
+		case 12:
+			p++
+			goto s8
+		case 13:
+			p++
+			goto s9
+		case 14:
+			p++
+			goto s10
+		case 15:
+			p++
+			goto s11
+		}
+		goto done
+	s1:
+		// accepts Word
+		for p < len(s) && 0x1fffffffd>>group[s[p]]&1 != 0 {
+			p++
+		}
+		rule, end = 1, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 34: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s1
+		}
+		goto done
+	s2:
+		// accepts Space
+		for p < len(s) && group[s[p]] == 1 {
+			p++
+		}
+		rule, end = 2, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 33: // a line feed
+			p, plain = p+1, false
+			goto s2
+		}
+		goto done
+	s3:
+		// accepts Word
+		rule, end = 1, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 24, 25, 26, 27, 28, 29, 30, 31, 32:
+			p++
+			goto s1
+		case 34: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s1
+		case 23:
+			p++
+			goto s12
+		}
+		goto done
+	s4:
+		// accepts Word
+		rule, end = 1, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31:
+			p++
+			goto s1
+		case 34: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s1
+		case 32:
+			p++
+			goto s13
+		}
+		goto done
+	s5:
+		// accepts Word
+		rule, end = 1, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 2, 3, 4, 5, 6, 7, 8, 9, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32:
+			p++
+			goto s1
+		case 34: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s1
+		case 10:
+			p++
+			goto s14
+		}
+		goto done
+	s6:
+		// accepts Word
+		rule, end = 1, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 27, 28, 29, 30, 31, 32:
+			p++
+			goto s1
+		case 34: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s1
+		case 26:
+			p++
+			goto s15
+		}
+		goto done
+	s7:
+		// accepts Word
+		rule, end = 1, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32:
+			p++
+			goto s1
+		case 34: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s1
+		case 12:
+			p++
+			goto s16
+		}
+		goto done
+	s8:
+		// accepts Word
+		rule, end = 1, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 29, 30, 31, 32:
+			p++
+			goto s1
+		case 34: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s1
+		case 13:
+			p++
+			goto s17
+		case 28:
+			p++
+			goto s18
+		}
+		goto done
+	s9:
+		// accepts Word
+		rule, end = 1, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 18, 20, 21, 22, 23, 24, 25, 27, 28, 29, 30, 31, 32:
+			p++
+			goto s1
+		case 34: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s1
+		case 17:
+			p++
+			goto s19
+		case 19:
+			p++
+			goto s20
+		case 26:
+			p++
+			goto s21
+		}
+		goto done
+	s10:
+		// accepts Word
+		rule, end = 1, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32:
+			p++
+			goto s1
+		case 34: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s1
+		case 19:
+			p++
+			goto s22
+		}
+		goto done
+	s11:
+		// accepts Word
+		rule, end = 1, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 22, 23, 24, 25, 26, 27, 29, 30, 31, 32:
+			p++
+			goto s1
+		case 34: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s1
+		case 20:
+			p++
+			goto s23
+		case 21:
+			p++
+			goto s24
+		case 28:
+			p++
+			goto s25
+		}
+		goto done
+	s12:
+		// accepts Word
+		rule, end = 1, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32:
+			p++
+			goto s1
+		case 34: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s1
+		case 21:
+			p++
+			goto s26
+		}
+		goto done
+	s13:
+		// accepts Word
+		rule, end = 1, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32:
+			p++
+			goto s1
+		case 34: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s1
+		case 19:
+			p++
+			goto s27
+		}
+		goto done
+	s14:
+		// accepts Word
+		rule, end = 1, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32:
+			p++
+			goto s1
+		case 34: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s1
+		case 15:
+			p++
+			goto s19
+		}
+		goto done
+	s15:
+		// accepts Word
+		rule, end = 1, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 27, 28, 29, 30, 31, 32:
+			p++
+			goto s1
+		case 34: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s1
+		case 26:
+			p++
+			goto s28
+		}
+		goto done
+	s16:
+		// accepts Word
+		rule, end = 1, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32:
+			p++
+			goto s1
+		case 34: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s1
+		case 13:
+			p++
+			goto s19
+		}
+		goto done
+	s17:
+		// accepts Word
+		rule, end = 1, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 2, 3, 4, 5, 6, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32:
+			p++
+			goto s1
+		case 34: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s1
+		case 7:
+			p++
+			goto s19
+		}
+		goto done
+	s18:
+		// accepts Word
+		rule, end = 1, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 27, 28, 29, 30, 31, 32:
+			p++
+			goto s1
+		case 34: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s1
+		case 26:
+			p++
+			goto s29
+		}
+		goto done
+	s19:
+		// accepts Word
+		rule, end = 1, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32:
+			p++
+			goto s1
+		case 34: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s1
+		case 2:
+			p++
+			goto s30
+		}
+		goto done
+	s20:
+		// accepts Word
+		rule, end = 1, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32:
+			p++
+			goto s1
+		case 34: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s1
+		case 17:
+			p++
+			goto s31
+		}
+		goto done
+	s21:
+		// accepts Word
+		rule, end = 1, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 27, 28, 29, 30, 31, 32:
+			p++
+			goto s1
+		case 34: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s1
+		case 26:
+			p++
+			goto s32
+		}
+		goto done
+	s22:
+		// accepts Word
+		rule, end = 1, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 26, 27, 28, 29, 30, 31, 32:
+			p++
+			goto s1
+		case 34: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s1
+		case 25:
+			p++
+			goto s33
+		}
+		goto done
+	s23:
+		// accepts Word
+		rule, end = 1, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 29, 30, 31, 32:
+			p++
+			goto s1
+		case 34: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s1
+		case 28:
+			p++
+			goto s34
+		}
+		goto done
+	s24:
+		// accepts Word
+		rule, end = 1, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 25, 26, 27, 28, 29, 30, 31, 32:
+			p++
+			goto s1
+		case 34: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s1
+		case 24:
+			p++
+			goto s35
+		}
+		goto done
+	s25:
+		// accepts Word
+		rule, end = 1, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32:
+			p++
+			goto s1
+		case 34: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s1
+		case 16:
+			p++
+			goto s36
+		}
+		goto done
+	s26:
+		// accepts Word
+		rule, end = 1, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32:
+			p++
+			goto s1
+		case 34: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s1
+		case 19:
+			p++
+			goto s37
+		}
+		goto done
+	s27:
+		// accepts Word
+		rule, end = 1, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 26, 27, 28, 29, 30, 31, 32:
+			p++
+			goto s1
+		case 34: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s1
+		case 25:
+			p++
+			goto s38
+		}
+		goto done
+	s28:
+		// accepts Word
+		rule, end = 1, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32:
+			p++
+			goto s1
+		case 34: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s1
+		case 22:
+			p++
+			goto s39
+		}
+		goto done
+	s29:
+		// accepts Word
+		rule, end = 1, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32:
+			p++
+			goto s1
+		case 34: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s1
+		case 17:
+			p++
+			goto s40
+		}
+		goto done
+	s30:
+		// accepts Key
+		rule, end = 0, p
+		goto done
+	s31:
+		// accepts Word
+		rule, end = 1, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32:
+			p++
+			goto s1
+		case 34: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s1
+		case 19:
+			p++
+			goto s41
+		}
+		goto done
+	s32:
+		// accepts Word
+		rule, end = 1, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 31, 32:
+			p++
+			goto s1
+		case 34: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s1
+		case 30:
+			p++
+			goto s42
+		}
+		goto done
+	s33:
+		// accepts Word
+		rule, end = 1, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32:
+			p++
+			goto s1
+		case 34: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s1
+		case 18:
+			p++
+			goto s43
+		}
+		goto done
+	s34:
+		// accepts Word
+		rule, end = 1, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32:
+			p++
+			goto s1
+		case 34: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s1
+		case 19:
+			p++
+			goto s44
+		}
+		goto done
+	s35:
+		// accepts Word
+		rule, end = 1, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32:
+			p++
+			goto s1
+		case 34: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s1
+		case 19:
+			p++
+			goto s19
+		}
+		goto done
+	s36:
+		// accepts Word
+		rule, end = 1, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32:
+			p++
+			goto s1
+		case 34: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s1
+		case 17:
+			p++
+			goto s45
+		}
+		goto done
+	s37:
+		// accepts Word
+		rule, end = 1, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 26, 27, 28, 29, 30, 31, 32:
+			p++
+			goto s1
+		case 34: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s1
+		case 25:
+			p++
+			goto s46
+		}
+		goto done
+	s38:
+		// accepts Word
+		rule, end = 1, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 31, 32:
+			p++
+			goto s1
+		case 34: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s1
+		case 30:
+			p++
+			goto s19
+		}
+		goto done
+	s39:
+		// accepts Word
+		rule, end = 1, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 32:
+			p++
+			goto s1
+		case 34: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s1
+		case 31:
+			p++
+			goto s47
+		}
+		goto done
+	s40:
+		// accepts Word
+		rule, end = 1, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32:
+			p++
+			goto s1
+		case 34: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s1
+		case 19:
+			p++
+			goto s48
+		}
+		goto done
+	s41:
+		// accepts Word
+		rule, end = 1, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32:
+			p++
+			goto s1
+		case 34: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s1
+		case 21:
+			p++
+			goto s49
+		}
+		goto done
+	s42:
+		// accepts Word
+		rule, end = 1, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 2, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32:
+			p++
+			goto s1
+		case 34: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s1
+		case 3:
+			p++
+			goto s50
+		}
+		goto done
+	s43:
+		// accepts Word
+		rule, end = 1, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32:
+			p++
+			goto s1
+		case 34: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s1
+		case 14:
+			p++
+			goto s51
+		}
+		goto done
+	s44:
+		// accepts Word
+		rule, end = 1, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32:
+			p++
+			goto s1
+		case 34: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s1
+		case 16:
+			p++
+			goto s52
+		}
+		goto done
+	s45:
+		// accepts Word
+		rule, end = 1, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32:
+			p++
+			goto s1
+		case 34: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s1
+		case 19:
+			p++
+			goto s19
+		}
+		goto done
+	s46:
+		// accepts Word
+		rule, end = 1, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 31, 32:
+			p++
+			goto s1
+		case 34: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s1
+		case 30:
+			p++
+			goto s53
+		}
+		goto done
+	s47:
+		// accepts Word
+		rule, end = 1, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 28, 29, 30, 31, 32:
+			p++
+			goto s1
+		case 34: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s1
+		case 27:
+			p++
+			goto s54
+		}
+		goto done
+	s48:
+		// accepts Word
+		rule, end = 1, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 30, 31, 32:
+			p++
+			goto s1
+		case 34: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s1
+		case 29:
+			p++
+			goto s55
+		}
+		goto done
+	s49:
+		// accepts Word
+		rule, end = 1, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31:
+			p++
+			goto s1
+		case 34: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s1
+		case 32:
+			p++
+			goto s56
+		}
+		goto done
+	s50:
+		// accepts Word
+		rule, end = 1, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32:
+			p++
+			goto s1
+		case 34: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s1
+		case 12:
+			p++
+			goto s19
+		}
+		goto done
+	s51:
+		// accepts Word
+		rule, end = 1, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 2, 3, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32:
+			p++
+			goto s1
+		case 34: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s1
+		case 4:
+			p++
+			goto s57
+		}
+		goto done
+	s52:
+		// accepts Word
+		rule, end = 1, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32:
+			p++
+			goto s1
+		case 34: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s1
+		case 18:
+			p++
+			goto s19
+		}
+		goto done
+	s53:
+		// accepts Word
+		rule, end = 1, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 2, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32:
+			p++
+			goto s1
+		case 34: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s1
+		case 3:
+			p++
+			goto s58
+		}
+		goto done
+	s54:
+		// accepts Word
+		rule, end = 1, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 2, 3, 4, 5, 6, 7, 8, 9, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32:
+			p++
+			goto s1
+		case 34: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s1
+		case 10:
+			p++
+			goto s59
+		}
+		goto done
+	s55:
+		// accepts Word
+		rule, end = 1, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 30, 31, 32:
+			p++
+			goto s1
+		case 34: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s1
+		case 29:
+			p++
+			goto s60
+		}
+		goto done
+	s56:
+		// accepts Word
+		rule, end = 1, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32:
+			p++
+			goto s1
+		case 34: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s1
+		case 19:
+			p++
+			goto s61
+		}
+		goto done
+	s57:
+		// accepts Word
+		rule, end = 1, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 2, 3, 4, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32:
+			p++
+			goto s1
+		case 34: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s1
+		case 5:
+			p++
+			goto s19
+		}
+		goto done
+	s58:
+		// accepts Word
+		rule, end = 1, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32:
+			p++
+			goto s1
+		case 34: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s1
+		case 12:
+			p++
+			goto s19
+		}
+		goto done
+	s59:
+		// accepts Word
+		rule, end = 1, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32:
+			p++
+			goto s1
+		case 34: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s1
+		case 16:
+			p++
+			goto s62
+		}
+		goto done
+	s60:
+		// accepts Word
+		rule, end = 1, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 3, 4, 5, 6, 7, 8, 9, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32:
+			p++
+			goto s1
+		case 34: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s1
+		case 2:
+			p++
+			goto s30
+		case 10:
+			p++
+			goto s63
+		}
+		goto done
+	s61:
+		// accepts Word
+		rule, end = 1, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32:
+			p++
+			goto s1
+		case 34: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s1
+		case 14:
+			p++
+			goto s64
+		}
+		goto done
+	s62:
+		// accepts Word
+		rule, end = 1, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 25, 26, 27, 28, 29, 30, 31, 32:
+			p++
+			goto s1
+		case 34: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s1
+		case 24:
+			p++
+			goto s65
+		}
+		goto done
+	s63:
+		// accepts Word
+		rule, end = 1, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32:
+			p++
+			goto s1
+		case 34: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s1
+		case 16:
+			p++
+			goto s66
+		}
+		goto done
+	s64:
+		// accepts Word
+		rule, end = 1, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 2, 3, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32:
+			p++
+			goto s1
+		case 34: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s1
+		case 4:
+			p++
+			goto s67
+		}
+		goto done
+	s65:
+		// accepts Word
+		rule, end = 1, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32:
+			p++
+			goto s1
+		case 34: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s1
+		case 19:
+			p++
+			goto s19
+		}
+		goto done
+	s66:
+		// accepts Word
+		rule, end = 1, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 25, 26, 27, 28, 29, 30, 31, 32:
+			p++
+			goto s1
+		case 34: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s1
+		case 24:
+			p++
+			goto s68
+		}
+		goto done
+	s67:
+		// accepts Word
+		rule, end = 1, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 2, 3, 4, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32:
+			p++
+			goto s1
+		case 34: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s1
+		case 5:
+			p++
+			goto s19
+		}
+		goto done
+	s68:
+		// accepts Word
+		rule, end = 1, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32:
+			p++
+			goto s1
+		case 34: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s1
+		case 19:
+			p++
+			goto s19
+		}
+		goto done
+	done:
+		if rule < 0 || end == pos {
+			return toks, lx.Err(rule, filename, s, pos, line, col)
+		}
+		if elide&(1<<uint(rule)) == 0 {
+			toks = pgenrt.Push(toks, int32(rule), int32(pos), int32(end), line, col)
+		}
+		if plain {
+			col += int32(end - pos)
+		} else {
+			line, col = pgenrt.Advance(line, col, s[pos:end])
+		}
+		pos = end
+	}
+	return pgenrt.End(toks, pos, line, col), nil
 }
 
 // pgenGroup_hexLexer is the group of each byte for hexLexer's automaton.
@@ -1506,63 +1542,81 @@ var pgenLexer_hexLexer = pgenrt.Lexer{
 		6, -1, -1, 6, 0, 1,
 		-1, 12, 12, -1, 1, 1,
 	},
-	Next: pgenNext_hexLexer,
+	Code: pgenLex_hexLexer,
 }
 
-// pgenNext_hexLexer reads the token at pos with hexLexer's automaton, one
-// labelled block a state (see pgenrt.Lexer.Next).
-func pgenNext_hexLexer(s string, pos int) (rule, end int, plain bool) {
+// pgenLex_hexLexer is pgenrt.Lexer.Lex with hexLexer's automaton as code,
+// one labelled block a state.
+func pgenLex_hexLexer(lx *pgenrt.Lexer, filename, s string, elide uint64, toks []pgenrt.Token) ([]pgenrt.Token, error) {
 	group := &pgenGroup_hexLexer
-	p := pos
-	rule, end, plain = -1, pos, true
-	if p == len(s) {
-		return
+	line, col := int32(1), int32(1)
+	pos := 0
+	for pos < len(s) {
+		p := pos
+		rule, end, plain := -1, pos, true
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0:
+			p++
+			goto s1
+		case 3: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s1
+		case 1:
+			p++
+			goto s2
+		case 2: // a line feed
+			p, plain = p+1, false
+			goto s2
+		}
+		goto done
+	s1:
+		// accepts Word
+		for p < len(s) && group[s[p]] == 0 {
+			p++
+		}
+		rule, end = 0, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 3: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s1
+		}
+		goto done
+	s2:
+		// accepts Space
+		for p < len(s) && group[s[p]] == 1 {
+			p++
+		}
+		rule, end = 1, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 2: // a line feed
+			p, plain = p+1, false
+			goto s2
+		}
+		goto done
+	done:
+		if rule < 0 || end == pos {
+			return toks, lx.Err(rule, filename, s, pos, line, col)
+		}
+		if elide&(1<<uint(rule)) == 0 {
+			toks = pgenrt.Push(toks, int32(rule), int32(pos), int32(end), line, col)
+		}
+		if plain {
+			col += int32(end - pos)
+		} else {
+			line, col = pgenrt.Advance(line, col, s[pos:end])
+		}
+		pos = end
 	}
-	switch group[s[p]] {
-	case 0:
-		p++
-		goto s1
-	case 3: // a rune from U+0080 on
-		p, plain = p+pgenrt.RuneLen(s[p:]), false
-		goto s1
-	case 1:
-		p++
-		goto s2
-	case 2: // a line feed
-		p, plain = p+1, false
-		goto s2
-	}
-	return
-s1:
-	// accepts Word
-	for p < len(s) && group[s[p]] == 0 {
-		p++
-	}
-	rule, end = 0, p
-	if p == len(s) {
-		return
-	}
-	switch group[s[p]] {
-	case 3: // a rune from U+0080 on
-		p, plain = p+pgenrt.RuneLen(s[p:]), false
-		goto s1
-	}
-	return
-s2:
-	// accepts Space
-	for p < len(s) && group[s[p]] == 1 {
-		p++
-	}
-	rule, end = 1, p
-	if p == len(s) {
-		return
-	}
-	switch group[s[p]] {
-	case 2: // a line feed
-		p, plain = p+1, false
-		goto s2
-	}
-	return
+	return pgenrt.End(toks, pos, line, col), nil
 }
 
 // csvParserGen is the generated parser of csvParser's grammar (root csvRow): it builds the

@@ -41,166 +41,184 @@ var pgenLexer_callLexer = pgenrt.Lexer{
 		-1, -1, -1, -1, -1, -1, -1, 168, -1, -1, -1, -1, -1, 0,
 		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 1, 2,
 	},
-	Next: pgenNext_callLexer,
+	Code: pgenLex_callLexer,
 }
 
-// pgenNext_callLexer reads the token at pos with callLexer's automaton, one
-// labelled block a state (see pgenrt.Lexer.Next).
-func pgenNext_callLexer(s string, pos int) (rule, end int, plain bool) {
+// pgenLex_callLexer is pgenrt.Lexer.Lex with callLexer's automaton as code,
+// one labelled block a state.
+func pgenLex_callLexer(lx *pgenrt.Lexer, filename, s string, elide uint64, toks []pgenrt.Token) ([]pgenrt.Token, error) {
 	group := &pgenGroup_callLexer
-	p := pos
-	rule, end, plain = -1, pos, true
-	if p == len(s) {
-		return
+	line, col := int32(1), int32(1)
+	pos := 0
+	for pos < len(s) {
+		p := pos
+		rule, end, plain := -1, pos, true
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 1:
+			p++
+			goto s1
+		case 10: // a line feed
+			p, plain = p+1, false
+			goto s1
+		case 2:
+			p++
+			goto s2
+		case 3:
+			p++
+			goto s3
+		case 4:
+			p++
+			goto s4
+		case 5:
+			p++
+			goto s5
+		case 6:
+			p++
+			goto s6
+		case 7:
+			p++
+			goto s7
+		case 8:
+			p++
+			goto s8
+		}
+		goto done
+	s1:
+		// accepts Space
+		for p < len(s) && group[s[p]] == 1 {
+			p++
+		}
+		rule, end = 5, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 10: // a line feed
+			p, plain = p+1, false
+			goto s1
+		}
+		goto done
+	s2:
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 1, 3, 4, 5, 6, 7, 8:
+			p++
+			goto s2
+		case 10: // a line feed
+			p, plain = p+1, false
+			goto s2
+		case 11: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s2
+		case 2:
+			p++
+			goto s9
+		case 9:
+			p++
+			goto s10
+		}
+		goto done
+	s3:
+		// accepts Punct
+		rule, end = 4, p
+		goto done
+	s4:
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 5:
+			p++
+			goto s5
+		}
+		goto done
+	s5:
+		// accepts Number
+		for p < len(s) && 0x120>>group[s[p]]&1 != 0 {
+			p++
+		}
+		rule, end = 2, p
+		goto done
+	s6:
+		// accepts Punct
+		rule, end = 4, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 6:
+			p++
+			goto s3
+		}
+		goto done
+	s7:
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 7:
+			p++
+			goto s11
+		}
+		goto done
+	s8:
+		// accepts Ident
+		for p < len(s) && 0x120>>group[s[p]]&1 != 0 {
+			p++
+		}
+		rule, end = 3, p
+		goto done
+	s9:
+		// accepts String
+		rule, end = 0, p
+		goto done
+	s10:
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 1, 2, 3, 4, 5, 6, 7, 8, 9:
+			p++
+			goto s2
+		case 11: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s2
+		}
+		goto done
+	s11:
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 7:
+			p++
+			goto s12
+		}
+		goto done
+	s12:
+		// accepts Unknown
+		rule, end = 1, p
+		goto done
+	done:
+		if rule < 0 || end == pos {
+			return toks, lx.Err(rule, filename, s, pos, line, col)
+		}
+		if elide&(1<<uint(rule)) == 0 {
+			toks = pgenrt.Push(toks, int32(rule), int32(pos), int32(end), line, col)
+		}
+		if plain {
+			col += int32(end - pos)
+		} else {
+			line, col = pgenrt.Advance(line, col, s[pos:end])
+		}
+		pos = end
 	}
-	switch group[s[p]] {
-	case 1:
-		p++
-		goto s1
-	case 10: // a line feed
-		p, plain = p+1, false
-		goto s1
-	case 2:
-		p++
-		goto s2
-	case 3:
-		p++
-		goto s3
-	case 4:
-		p++
-		goto s4
-	case 5:
-		p++
-		goto s5
-	case 6:
-		p++
-		goto s6
-	case 7:
-		p++
-		goto s7
-	case 8:
-		p++
-		goto s8
-	}
-	return
-s1:
-	// accepts Space
-	for p < len(s) && group[s[p]] == 1 {
-		p++
-	}
-	rule, end = 5, p
-	if p == len(s) {
-		return
-	}
-	switch group[s[p]] {
-	case 10: // a line feed
-		p, plain = p+1, false
-		goto s1
-	}
-	return
-s2:
-	if p == len(s) {
-		return
-	}
-	switch group[s[p]] {
-	case 0, 1, 3, 4, 5, 6, 7, 8:
-		p++
-		goto s2
-	case 10: // a line feed
-		p, plain = p+1, false
-		goto s2
-	case 11: // a rune from U+0080 on
-		p, plain = p+pgenrt.RuneLen(s[p:]), false
-		goto s2
-	case 2:
-		p++
-		goto s9
-	case 9:
-		p++
-		goto s10
-	}
-	return
-s3:
-	// accepts Punct
-	rule, end = 4, p
-	return
-s4:
-	if p == len(s) {
-		return
-	}
-	switch group[s[p]] {
-	case 5:
-		p++
-		goto s5
-	}
-	return
-s5:
-	// accepts Number
-	for p < len(s) && 0x120>>group[s[p]]&1 != 0 {
-		p++
-	}
-	rule, end = 2, p
-	return
-s6:
-	// accepts Punct
-	rule, end = 4, p
-	if p == len(s) {
-		return
-	}
-	switch group[s[p]] {
-	case 6:
-		p++
-		goto s3
-	}
-	return
-s7:
-	if p == len(s) {
-		return
-	}
-	switch group[s[p]] {
-	case 7:
-		p++
-		goto s11
-	}
-	return
-s8:
-	// accepts Ident
-	for p < len(s) && 0x120>>group[s[p]]&1 != 0 {
-		p++
-	}
-	rule, end = 3, p
-	return
-s9:
-	// accepts String
-	rule, end = 0, p
-	return
-s10:
-	if p == len(s) {
-		return
-	}
-	switch group[s[p]] {
-	case 0, 1, 2, 3, 4, 5, 6, 7, 8, 9:
-		p++
-		goto s2
-	case 11: // a rune from U+0080 on
-		p, plain = p+pgenrt.RuneLen(s[p:]), false
-		goto s2
-	}
-	return
-s11:
-	if p == len(s) {
-		return
-	}
-	switch group[s[p]] {
-	case 7:
-		p++
-		goto s12
-	}
-	return
-s12:
-	// accepts Unknown
-	rule, end = 1, p
-	return
+	return pgenrt.End(toks, pos, line, col), nil
 }
 
 // callParserGen is the generated parser of callParser's grammar (root callLine): it builds the

@@ -170,23 +170,26 @@ func (e *emitter) combinedLexer(ld *lexerDef, cb *combined, names string) {
 	e.p("\tGroups: %d,", ngroups)
 	e.p("\tGroup: &pgenGroup_%s,", ld.name)
 	e.p("\tTrans: []int16{%s\n},", tb.String())
-	e.p("\tNext: pgenNext_%s,", ld.name)
+	e.p("\tCode: pgenLex_%s,", ld.name)
 	e.p("}")
-	e.nextFunc(ld, cb, group, ngroups)
+	e.lexFunc(ld, cb, group, ngroups)
 }
 
-// nextFunc writes the merged automaton of ld as code, the Next of its
-// pgenrt.Lexer: a labelled block a state that records the rule the state
-// accepts, reads the run of bytes that lead back to it in a loop of its
-// own, then switches on the group of the next byte to the block of the
-// next state. The state is where the code is, so that reading a byte is a
-// table lookup and a branch the processor predicts, not a chain of loads
+// lexFunc writes the lexer of ld as code, the Code of its pgenrt.Lexer:
+// pgenrt.Lexer.Lex's loop over the tokens with the merged automaton in
+// it, a labelled block a state that records the rule the state accepts,
+// reads the run of bytes that lead back to it in a loop of its own, then
+// switches on the group of the next byte to the block of the next state.
+// The state is where the code is, so that reading a byte is a table
+// lookup and a branch the processor predicts, not a chain of loads
 // through the transition table.
-func (e *emitter) nextFunc(ld *lexerDef, cb *combined, group [numClasses]int, ngroups int) {
+func (e *emitter) lexFunc(ld *lexerDef, cb *combined, group [numClasses]int, ngroups int) {
 	lf, hi := ngroups-2, ngroups-1
-	// next[s][g] is the state after group g in state s.
+	// next[s][g] is the state after group g in state s; a run is the
+	// ASCII groups (no line feed) that lead an accepting state back to
+	// itself, read in its own loop.
 	next := make([][]int, len(cb.trans))
-	target := make([]bool, len(cb.trans))
+	run := func(s, g int) bool { return next[s][g] == s && g < lf && cb.accept[s] >= 0 }
 	for s := range cb.trans {
 		next[s] = make([]int, ngroups)
 		for g := 0; g < ngroups; g++ {
@@ -195,54 +198,61 @@ func (e *emitter) nextFunc(ld *lexerDef, cb *combined, group [numClasses]int, ng
 				c++
 			}
 			next[s][g] = cb.trans[s][c]
-			if t := cb.trans[s][c]; t >= 0 && !(t == s && g < lf && cb.accept[s] >= 0) {
+		}
+	}
+	target := make([]bool, len(cb.trans))
+	for s := range cb.trans {
+		for g := 0; g < ngroups; g++ {
+			if t := next[s][g]; t >= 0 && !run(s, g) {
 				target[t] = true
 			}
 		}
 	}
 	e.p("")
-	e.p("// pgenNext_%s reads the token at pos with %s's automaton, one", ld.name, ld.name)
-	e.p("// labelled block a state (see pgenrt.Lexer.Next).")
-	e.p("func pgenNext_%s(s string, pos int) (rule, end int, plain bool) {", ld.name)
+	e.p("// pgenLex_%s is pgenrt.Lexer.Lex with %s's automaton as code,", ld.name, ld.name)
+	e.p("// one labelled block a state.")
+	e.p("func pgenLex_%s(lx *pgenrt.Lexer, filename, s string, elide uint64, toks []pgenrt.Token) ([]pgenrt.Token, error) {", ld.name)
 	e.p("\tgroup := &pgenGroup_%s", ld.name)
-	e.p("\tp := pos")
-	e.p("\trule, end, plain = %d, pos, true", cb.accept[0])
+	e.p("\tline, col := int32(1), int32(1)")
+	e.p("\tpos := 0")
+	e.p("\tfor pos < len(s) {")
+	e.p("\t\tp := pos")
+	e.p("\t\trule, end, plain := %d, pos, true", cb.accept[0])
 	for st := range cb.trans {
 		a := cb.accept[st]
 		if target[st] {
-			e.p("s%d:", st)
+			e.p("\ts%d:", st)
 		}
 		if a >= 0 {
-			e.p("\t// accepts %s", ld.rules[a].name)
-			// The run of ASCII bytes (no line feed) that lead back here.
+			e.p("\t\t// accepts %s", ld.rules[a].name)
 			var self []int
-			for g := 0; g < lf; g++ {
-				if next[st][g] == st {
+			for g := 0; g < ngroups; g++ {
+				if run(st, g) {
 					self = append(self, g)
 				}
 			}
 			switch {
 			case len(self) == 1:
-				e.p("\tfor p < len(s) && group[s[p]] == %d {", self[0])
-				e.p("\t\tp++")
-				e.p("\t}")
+				e.p("\t\tfor p < len(s) && group[s[p]] == %d {", self[0])
+				e.p("\t\t\tp++")
+				e.p("\t\t}")
 			case len(self) > 1:
 				var mask uint64
 				for _, g := range self {
 					mask |= 1 << uint(g)
 				}
-				e.p("\tfor p < len(s) && %#x>>group[s[p]]&1 != 0 {", mask)
-				e.p("\t\tp++")
-				e.p("\t}")
+				e.p("\t\tfor p < len(s) && %#x>>group[s[p]]&1 != 0 {", mask)
+				e.p("\t\t\tp++")
+				e.p("\t\t}")
 			}
-			e.p("\trule, end = %d, p", a)
+			e.p("\t\trule, end = %d, p", a)
 		}
-		// The transitions out, by next state, in the order of the states.
+		// The transitions out, by next state, in the order first met.
 		var targets []int
 		byTarget := map[int][]int{}
 		for g := 0; g < ngroups; g++ {
 			t := next[st][g]
-			if t < 0 || (t == st && g < lf && a >= 0) {
+			if t < 0 || run(st, g) {
 				continue
 			}
 			if _, ok := byTarget[t]; !ok {
@@ -251,13 +261,13 @@ func (e *emitter) nextFunc(ld *lexerDef, cb *combined, group [numClasses]int, ng
 			byTarget[t] = append(byTarget[t], g)
 		}
 		if len(targets) == 0 {
-			e.p("\treturn")
+			e.p("\t\tgoto done")
 			continue
 		}
-		e.p("\tif p == len(s) {")
-		e.p("\t\treturn")
-		e.p("\t}")
-		e.p("\tswitch group[s[p]] {")
+		e.p("\t\tif p == len(s) {")
+		e.p("\t\t\tgoto done")
+		e.p("\t\t}")
+		e.p("\t\tswitch group[s[p]] {")
 		for _, t := range targets {
 			var ascii []string
 			var hasLF, hasHi bool
@@ -272,23 +282,38 @@ func (e *emitter) nextFunc(ld *lexerDef, cb *combined, group [numClasses]int, ng
 				}
 			}
 			if len(ascii) > 0 {
-				e.p("\tcase %s:", strings.Join(ascii, ", "))
-				e.p("\t\tp++")
-				e.p("\t\tgoto s%d", t)
+				e.p("\t\tcase %s:", strings.Join(ascii, ", "))
+				e.p("\t\t\tp++")
+				e.p("\t\t\tgoto s%d", t)
 			}
 			if hasLF {
-				e.p("\tcase %d: // a line feed", lf)
-				e.p("\t\tp, plain = p+1, false")
-				e.p("\t\tgoto s%d", t)
+				e.p("\t\tcase %d: // a line feed", lf)
+				e.p("\t\t\tp, plain = p+1, false")
+				e.p("\t\t\tgoto s%d", t)
 			}
 			if hasHi {
-				e.p("\tcase %d: // a rune from U+0080 on", hi)
-				e.p("\t\tp, plain = p+pgenrt.RuneLen(s[p:]), false")
-				e.p("\t\tgoto s%d", t)
+				e.p("\t\tcase %d: // a rune from U+0080 on", hi)
+				e.p("\t\t\tp, plain = p+pgenrt.RuneLen(s[p:]), false")
+				e.p("\t\t\tgoto s%d", t)
 			}
 		}
-		e.p("\t}")
-		e.p("\treturn")
+		e.p("\t\t}")
+		e.p("\t\tgoto done")
 	}
+	e.p("\tdone:")
+	e.p("\t\tif rule < 0 || end == pos {")
+	e.p("\t\t\treturn toks, lx.Err(rule, filename, s, pos, line, col)")
+	e.p("\t\t}")
+	e.p("\t\tif elide&(1<<uint(rule)) == 0 {")
+	e.p("\t\t\ttoks = pgenrt.Push(toks, int32(rule), int32(pos), int32(end), line, col)")
+	e.p("\t\t}")
+	e.p("\t\tif plain {")
+	e.p("\t\t\tcol += int32(end - pos)")
+	e.p("\t\t} else {")
+	e.p("\t\t\tline, col = pgenrt.Advance(line, col, s[pos:end])")
+	e.p("\t\t}")
+	e.p("\t\tpos = end")
+	e.p("\t}")
+	e.p("\treturn pgenrt.End(toks, pos, line, col), nil")
 	e.p("}")
 }

@@ -58,452 +58,470 @@ var pgenLexer_sampleLexer = pgenrt.Lexer{
 		-1, -1, -1, -1, -1, -1, -1, -1, 812, 812, -1, -1, -1, 812, -1, -1, 812, 812, 812, -1, -1, -1, -1, -1, -1, -1, -1, 1, 1,
 		-1, -1, -1, -1, -1, -1, -1, -1, 377, 377, -1, -1, -1, 377, 377, -1, 377, 754, 377, 377, 377, 377, 377, 377, 377, -1, -1, 3, 0,
 	},
-	Next: pgenNext_sampleLexer,
+	Code: pgenLex_sampleLexer,
 }
 
-// pgenNext_sampleLexer reads the token at pos with sampleLexer's automaton, one
-// labelled block a state (see pgenrt.Lexer.Next).
-func pgenNext_sampleLexer(s string, pos int) (rule, end int, plain bool) {
+// pgenLex_sampleLexer is pgenrt.Lexer.Lex with sampleLexer's automaton as code,
+// one labelled block a state.
+func pgenLex_sampleLexer(lx *pgenrt.Lexer, filename, s string, elide uint64, toks []pgenrt.Token) ([]pgenrt.Token, error) {
 	group := &pgenGroup_sampleLexer
-	p := pos
-	rule, end, plain = -1, pos, true
-	if p == len(s) {
-		return
+	line, col := int32(1), int32(1)
+	pos := 0
+	for pos < len(s) {
+		p := pos
+		rule, end, plain := -1, pos, true
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 15:
+			p++
+			goto s1
+		case 26: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s1
+		case 1:
+			p++
+			goto s2
+		case 25: // a line feed
+			p, plain = p+1, false
+			goto s2
+		case 2:
+			p++
+			goto s3
+		case 3:
+			p++
+			goto s4
+		case 4, 7:
+			p++
+			goto s5
+		case 5:
+			p++
+			goto s6
+		case 6:
+			p++
+			goto s7
+		case 8:
+			p++
+			goto s8
+		case 9:
+			p++
+			goto s9
+		case 10:
+			p++
+			goto s10
+		case 11:
+			p++
+			goto s11
+		case 12:
+			p++
+			goto s12
+		case 13, 14, 16, 18, 21, 22, 23, 24:
+			p++
+			goto s13
+		case 17:
+			p++
+			goto s14
+		case 19:
+			p++
+			goto s15
+		case 20:
+			p++
+			goto s16
+		}
+		goto done
+	s1:
+		// accepts Other
+		rule, end = 6, p
+		goto done
+	s2:
+		// accepts Space
+		for p < len(s) && group[s[p]] == 1 {
+			p++
+		}
+		rule, end = 5, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 25: // a line feed
+			p, plain = p+1, false
+			goto s2
+		}
+		goto done
+	s3:
+		// accepts Op
+		rule, end = 4, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 11:
+			p++
+			goto s5
+		}
+		goto done
+	s4:
+		// accepts Other
+		rule, end = 6, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 1, 2, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24:
+			p++
+			goto s17
+		case 25: // a line feed
+			p, plain = p+1, false
+			goto s17
+		case 26: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s17
+		case 3:
+			p++
+			goto s18
+		}
+		goto done
+	s5:
+		// accepts Op
+		rule, end = 4, p
+		goto done
+	s6:
+		// accepts Other
+		rule, end = 6, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 1, 2, 3, 4, 6, 7, 8, 9, 10, 11, 12, 13, 14, 16, 17, 18, 19, 20, 21, 22, 23, 24:
+			p++
+			goto s19
+		case 25: // a line feed
+			p, plain = p+1, false
+			goto s19
+		case 26: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s19
+		case 5:
+			p++
+			goto s20
+		case 15:
+			p++
+			goto s21
+		}
+		goto done
+	s7:
+		// accepts Op
+		rule, end = 4, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 8:
+			p++
+			goto s8
+		case 9:
+			p++
+			goto s9
+		}
+		goto done
+	s8:
+		// accepts Num
+		rule, end = 1, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 7:
+			p++
+			goto s22
+		case 8, 9:
+			p++
+			goto s9
+		case 24:
+			p++
+			goto s23
+		}
+		goto done
+	s9:
+		// accepts Num
+		for p < len(s) && 0x300>>group[s[p]]&1 != 0 {
+			p++
+		}
+		rule, end = 1, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 7:
+			p++
+			goto s22
+		}
+		goto done
+	s10:
+		// accepts Op
+		rule, end = 4, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 11:
+			p++
+			goto s5
+		}
+		goto done
+	s11:
+		// accepts Op
+		rule, end = 4, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 11:
+			p++
+			goto s5
+		}
+		goto done
+	s12:
+		// accepts Op
+		rule, end = 4, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 11:
+			p++
+			goto s5
+		}
+		goto done
+	s13:
+		// accepts Ident
+		for p < len(s) && 0x1ff6300>>group[s[p]]&1 != 0 {
+			p++
+		}
+		rule, end = 3, p
+		goto done
+	s14:
+		// accepts Ident
+		rule, end = 3, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 8, 9, 13, 14, 16, 17, 18, 19, 22, 23, 24:
+			p++
+			goto s13
+		case 20:
+			p++
+			goto s24
+		case 21:
+			p++
+			goto s25
+		}
+		goto done
+	s15:
+		// accepts Ident
+		rule, end = 3, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 8, 9, 13, 14, 16, 17, 19, 20, 21, 22, 23, 24:
+			p++
+			goto s13
+		case 18:
+			p++
+			goto s26
+		}
+		goto done
+	s16:
+		// accepts Ident
+		rule, end = 3, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 8, 9, 13, 14, 16, 18, 19, 20, 21, 22, 23, 24:
+			p++
+			goto s13
+		case 17:
+			p++
+			goto s27
+		}
+		goto done
+	s17:
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 1, 2, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24:
+			p++
+			goto s17
+		case 25: // a line feed
+			p, plain = p+1, false
+			goto s17
+		case 26: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s17
+		case 3:
+			p++
+			goto s18
+		}
+		goto done
+	s18:
+		// accepts Str
+		rule, end = 0, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 3:
+			p++
+			goto s17
+		}
+		goto done
+	s19:
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 1, 2, 3, 4, 6, 7, 8, 9, 10, 11, 12, 13, 14, 16, 17, 18, 19, 20, 21, 22, 23, 24:
+			p++
+			goto s19
+		case 25: // a line feed
+			p, plain = p+1, false
+			goto s19
+		case 26: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s19
+		case 5:
+			p++
+			goto s20
+		case 15:
+			p++
+			goto s21
+		}
+		goto done
+	s20:
+		// accepts Str
+		rule, end = 0, p
+		goto done
+	s21:
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24:
+			p++
+			goto s19
+		case 26: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s19
+		}
+		goto done
+	s22:
+		// accepts Num
+		for p < len(s) && 0x300>>group[s[p]]&1 != 0 {
+			p++
+		}
+		rule, end = 1, p
+		goto done
+	s23:
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 8, 9, 13, 16, 17, 18:
+			p++
+			goto s28
+		}
+		goto done
+	s24:
+		// accepts Ident
+		rule, end = 3, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 8, 9, 13, 14, 16, 17, 18, 19, 20, 21, 23, 24:
+			p++
+			goto s13
+		case 22:
+			p++
+			goto s29
+		}
+		goto done
+	s25:
+		// accepts Ident
+		rule, end = 3, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 8, 9, 13, 14, 17, 18, 19, 20, 21, 22, 23, 24:
+			p++
+			goto s13
+		case 16:
+			p++
+			goto s26
+		}
+		goto done
+	s26:
+		// accepts Key
+		rule, end = 2, p
+		goto done
+	s27:
+		// accepts Ident
+		rule, end = 3, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 8, 9, 13, 14, 16, 17, 18, 19, 20, 21, 22, 24:
+			p++
+			goto s13
+		case 23:
+			p++
+			goto s26
+		}
+		goto done
+	s28:
+		// accepts Num
+		for p < len(s) && 0x72300>>group[s[p]]&1 != 0 {
+			p++
+		}
+		rule, end = 1, p
+		goto done
+	s29:
+		// accepts Ident
+		rule, end = 3, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 8, 9, 13, 14, 16, 18, 19, 20, 21, 22, 23, 24:
+			p++
+			goto s13
+		case 17:
+			p++
+			goto s26
+		}
+		goto done
+	done:
+		if rule < 0 || end == pos {
+			return toks, lx.Err(rule, filename, s, pos, line, col)
+		}
+		if elide&(1<<uint(rule)) == 0 {
+			toks = pgenrt.Push(toks, int32(rule), int32(pos), int32(end), line, col)
+		}
+		if plain {
+			col += int32(end - pos)
+		} else {
+			line, col = pgenrt.Advance(line, col, s[pos:end])
+		}
+		pos = end
 	}
-	switch group[s[p]] {
-	case 0, 15:
-		p++
-		goto s1
-	case 26: // a rune from U+0080 on
-		p, plain = p+pgenrt.RuneLen(s[p:]), false
-		goto s1
-	case 1:
-		p++
-		goto s2
-	case 25: // a line feed
-		p, plain = p+1, false
-		goto s2
-	case 2:
-		p++
-		goto s3
-	case 3:
-		p++
-		goto s4
-	case 4, 7:
-		p++
-		goto s5
-	case 5:
-		p++
-		goto s6
-	case 6:
-		p++
-		goto s7
-	case 8:
-		p++
-		goto s8
-	case 9:
-		p++
-		goto s9
-	case 10:
-		p++
-		goto s10
-	case 11:
-		p++
-		goto s11
-	case 12:
-		p++
-		goto s12
-	case 13, 14, 16, 18, 21, 22, 23, 24:
-		p++
-		goto s13
-	case 17:
-		p++
-		goto s14
-	case 19:
-		p++
-		goto s15
-	case 20:
-		p++
-		goto s16
-	}
-	return
-s1:
-	// accepts Other
-	rule, end = 6, p
-	return
-s2:
-	// accepts Space
-	for p < len(s) && group[s[p]] == 1 {
-		p++
-	}
-	rule, end = 5, p
-	if p == len(s) {
-		return
-	}
-	switch group[s[p]] {
-	case 25: // a line feed
-		p, plain = p+1, false
-		goto s2
-	}
-	return
-s3:
-	// accepts Op
-	rule, end = 4, p
-	if p == len(s) {
-		return
-	}
-	switch group[s[p]] {
-	case 11:
-		p++
-		goto s5
-	}
-	return
-s4:
-	// accepts Other
-	rule, end = 6, p
-	if p == len(s) {
-		return
-	}
-	switch group[s[p]] {
-	case 0, 1, 2, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24:
-		p++
-		goto s17
-	case 25: // a line feed
-		p, plain = p+1, false
-		goto s17
-	case 26: // a rune from U+0080 on
-		p, plain = p+pgenrt.RuneLen(s[p:]), false
-		goto s17
-	case 3:
-		p++
-		goto s18
-	}
-	return
-s5:
-	// accepts Op
-	rule, end = 4, p
-	return
-s6:
-	// accepts Other
-	rule, end = 6, p
-	if p == len(s) {
-		return
-	}
-	switch group[s[p]] {
-	case 0, 1, 2, 3, 4, 6, 7, 8, 9, 10, 11, 12, 13, 14, 16, 17, 18, 19, 20, 21, 22, 23, 24:
-		p++
-		goto s19
-	case 25: // a line feed
-		p, plain = p+1, false
-		goto s19
-	case 26: // a rune from U+0080 on
-		p, plain = p+pgenrt.RuneLen(s[p:]), false
-		goto s19
-	case 5:
-		p++
-		goto s20
-	case 15:
-		p++
-		goto s21
-	}
-	return
-s7:
-	// accepts Op
-	rule, end = 4, p
-	if p == len(s) {
-		return
-	}
-	switch group[s[p]] {
-	case 8:
-		p++
-		goto s8
-	case 9:
-		p++
-		goto s9
-	}
-	return
-s8:
-	// accepts Num
-	rule, end = 1, p
-	if p == len(s) {
-		return
-	}
-	switch group[s[p]] {
-	case 7:
-		p++
-		goto s22
-	case 8, 9:
-		p++
-		goto s9
-	case 24:
-		p++
-		goto s23
-	}
-	return
-s9:
-	// accepts Num
-	for p < len(s) && 0x300>>group[s[p]]&1 != 0 {
-		p++
-	}
-	rule, end = 1, p
-	if p == len(s) {
-		return
-	}
-	switch group[s[p]] {
-	case 7:
-		p++
-		goto s22
-	}
-	return
-s10:
-	// accepts Op
-	rule, end = 4, p
-	if p == len(s) {
-		return
-	}
-	switch group[s[p]] {
-	case 11:
-		p++
-		goto s5
-	}
-	return
-s11:
-	// accepts Op
-	rule, end = 4, p
-	if p == len(s) {
-		return
-	}
-	switch group[s[p]] {
-	case 11:
-		p++
-		goto s5
-	}
-	return
-s12:
-	// accepts Op
-	rule, end = 4, p
-	if p == len(s) {
-		return
-	}
-	switch group[s[p]] {
-	case 11:
-		p++
-		goto s5
-	}
-	return
-s13:
-	// accepts Ident
-	for p < len(s) && 0x1ff6300>>group[s[p]]&1 != 0 {
-		p++
-	}
-	rule, end = 3, p
-	return
-s14:
-	// accepts Ident
-	rule, end = 3, p
-	if p == len(s) {
-		return
-	}
-	switch group[s[p]] {
-	case 8, 9, 13, 14, 16, 17, 18, 19, 22, 23, 24:
-		p++
-		goto s13
-	case 20:
-		p++
-		goto s24
-	case 21:
-		p++
-		goto s25
-	}
-	return
-s15:
-	// accepts Ident
-	rule, end = 3, p
-	if p == len(s) {
-		return
-	}
-	switch group[s[p]] {
-	case 8, 9, 13, 14, 16, 17, 19, 20, 21, 22, 23, 24:
-		p++
-		goto s13
-	case 18:
-		p++
-		goto s26
-	}
-	return
-s16:
-	// accepts Ident
-	rule, end = 3, p
-	if p == len(s) {
-		return
-	}
-	switch group[s[p]] {
-	case 8, 9, 13, 14, 16, 18, 19, 20, 21, 22, 23, 24:
-		p++
-		goto s13
-	case 17:
-		p++
-		goto s27
-	}
-	return
-s17:
-	if p == len(s) {
-		return
-	}
-	switch group[s[p]] {
-	case 0, 1, 2, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24:
-		p++
-		goto s17
-	case 25: // a line feed
-		p, plain = p+1, false
-		goto s17
-	case 26: // a rune from U+0080 on
-		p, plain = p+pgenrt.RuneLen(s[p:]), false
-		goto s17
-	case 3:
-		p++
-		goto s18
-	}
-	return
-s18:
-	// accepts Str
-	rule, end = 0, p
-	if p == len(s) {
-		return
-	}
-	switch group[s[p]] {
-	case 3:
-		p++
-		goto s17
-	}
-	return
-s19:
-	if p == len(s) {
-		return
-	}
-	switch group[s[p]] {
-	case 0, 1, 2, 3, 4, 6, 7, 8, 9, 10, 11, 12, 13, 14, 16, 17, 18, 19, 20, 21, 22, 23, 24:
-		p++
-		goto s19
-	case 25: // a line feed
-		p, plain = p+1, false
-		goto s19
-	case 26: // a rune from U+0080 on
-		p, plain = p+pgenrt.RuneLen(s[p:]), false
-		goto s19
-	case 5:
-		p++
-		goto s20
-	case 15:
-		p++
-		goto s21
-	}
-	return
-s20:
-	// accepts Str
-	rule, end = 0, p
-	return
-s21:
-	if p == len(s) {
-		return
-	}
-	switch group[s[p]] {
-	case 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24:
-		p++
-		goto s19
-	case 26: // a rune from U+0080 on
-		p, plain = p+pgenrt.RuneLen(s[p:]), false
-		goto s19
-	}
-	return
-s22:
-	// accepts Num
-	for p < len(s) && 0x300>>group[s[p]]&1 != 0 {
-		p++
-	}
-	rule, end = 1, p
-	return
-s23:
-	if p == len(s) {
-		return
-	}
-	switch group[s[p]] {
-	case 8, 9, 13, 16, 17, 18:
-		p++
-		goto s28
-	}
-	return
-s24:
-	// accepts Ident
-	rule, end = 3, p
-	if p == len(s) {
-		return
-	}
-	switch group[s[p]] {
-	case 8, 9, 13, 14, 16, 17, 18, 19, 20, 21, 23, 24:
-		p++
-		goto s13
-	case 22:
-		p++
-		goto s29
-	}
-	return
-s25:
-	// accepts Ident
-	rule, end = 3, p
-	if p == len(s) {
-		return
-	}
-	switch group[s[p]] {
-	case 8, 9, 13, 14, 17, 18, 19, 20, 21, 22, 23, 24:
-		p++
-		goto s13
-	case 16:
-		p++
-		goto s26
-	}
-	return
-s26:
-	// accepts Key
-	rule, end = 2, p
-	return
-s27:
-	// accepts Ident
-	rule, end = 3, p
-	if p == len(s) {
-		return
-	}
-	switch group[s[p]] {
-	case 8, 9, 13, 14, 16, 17, 18, 19, 20, 21, 22, 24:
-		p++
-		goto s13
-	case 23:
-		p++
-		goto s26
-	}
-	return
-s28:
-	// accepts Num
-	for p < len(s) && 0x72300>>group[s[p]]&1 != 0 {
-		p++
-	}
-	rule, end = 1, p
-	return
-s29:
-	// accepts Ident
-	rule, end = 3, p
-	if p == len(s) {
-		return
-	}
-	switch group[s[p]] {
-	case 8, 9, 13, 14, 16, 18, 19, 20, 21, 22, 23, 24:
-		p++
-		goto s13
-	case 17:
-		p++
-		goto s26
-	}
-	return
+	return pgenrt.End(toks, pos, line, col), nil
 }
 
 // programParserGen is the generated parser of programParser's grammar (root program): it builds the

@@ -47,13 +47,13 @@ func FuzzSample(f *testing.F) {
 	})
 }
 
-// lexBoth lexes s with the generated lexer's code (Next) and with its
+// lexBoth lexes s with the generated lexer's code (Code) and with its
 // tables, and fails when the tokens or the errors differ.
 func lexBoth(t *testing.T, s string) {
 	t.Helper()
 	code := pgenLexer_sampleLexer
 	tables := code
-	tables.Next = nil
+	tables.Code = nil
 	got, gerr := code.Lex("f", s, 0, nil)
 	want, werr := tables.Lex("f", s, 0, nil)
 	if !reflect.DeepEqual(got, want) || fmt.Sprint(gerr) != fmt.Sprint(werr) {
@@ -66,7 +66,7 @@ func lexBoth(t *testing.T, s string) {
 // each kind of path (a run, a line feed, a multi-byte rune, a bad byte),
 // and on random text.
 func TestLexerCode(t *testing.T) {
-	if pgenLexer_sampleLexer.Next == nil {
+	if pgenLexer_sampleLexer.Code == nil {
 		t.Fatal("the sample lexer has no code")
 	}
 	for _, s := range seeds {
