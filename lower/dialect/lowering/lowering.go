@@ -220,7 +220,21 @@ func LineBytes(ctx context.Context, r io.Reader, source string, maxLine int, fn 
 		n := int64(0)
 		tooLong := false
 		var rerr error
-		for {
+		// line is the line read: the reader's own bytes when it held the
+		// whole line (the common case, no copy), else buf.
+		var line []byte
+		if chunk, e := br.ReadSlice('\n'); e != bufio.ErrBufferFull {
+			n, line, rerr = int64(len(chunk)), chunk, e
+			tooLong = len(chunk) > maxLine+2
+		} else {
+			buf = append(buf, chunk...)
+			n = int64(len(chunk))
+			tooLong = len(buf) > maxLine+2
+			if tooLong {
+				buf = buf[:0]
+			}
+		}
+		for line == nil && n > 0 {
 			chunk, e := br.ReadSlice('\n')
 			n += int64(len(chunk))
 			if !tooLong {
@@ -235,6 +249,7 @@ func LineBytes(ctx context.Context, r io.Reader, source string, maxLine int, fn 
 				continue
 			}
 			rerr = e
+			line = buf
 			break
 		}
 		if n == 0 {
@@ -255,7 +270,7 @@ func LineBytes(ctx context.Context, r io.Reader, source string, maxLine int, fn 
 				}
 			}
 		} else {
-			text := buf
+			text := line
 			if len(text) > 0 && text[len(text)-1] == '\n' {
 				text = text[:len(text)-1]
 				if len(text) > 0 && text[len(text)-1] == '\r' {

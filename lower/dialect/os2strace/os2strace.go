@@ -122,7 +122,7 @@ type HookLowerer struct {
 	buf               []byte
 	events            map[uint32]string
 	hooks             map[uint64]hookAttrs
-	recentEvents      [256]recentEvent // before events: no hashing for the usual pairs
+	recentEvents      *[recentEventSlots]recentEvent // before events: no hashing for the usual pairs
 	recentHooks       [256]recentHook  // before hooks
 }
 
@@ -146,6 +146,10 @@ type hookAttrs struct {
 
 // maxEvents bounds the remembered event names.
 const maxEvents = 4096
+
+// recentEventSlots is the size of the cache in front of the event names:
+// a trace has some hundreds to a few thousand major/minor pairs.
+const recentEventSlots = 4096
 
 // NewHookLowerer returns a lowering that parses lines with parse.
 func NewHookLowerer(cfg lowering.Config, out lowering.Output, parse os2ast.HookParser) *HookLowerer {
@@ -263,7 +267,7 @@ func (l *HookLowerer) lower(h *os2ast.Hook, line string) (*record.Record, uint64
 			}
 		}
 	case catData, catStartup:
-		buf, ok := l.dataBytes(h)
+		buf, n, ok := l.dataBytes(h, !l.cfg.NoArgs || cat == catStartup)
 		if !ok {
 			return nil, 0, false
 		}
@@ -281,12 +285,12 @@ func (l *HookLowerer) lower(h *os2ast.Hook, line string) (*record.Record, uint64
 			}
 			rec.Data = append(rec.Data, text)
 		}
-		l.checkCount(h, len(buf), count, "bytes")
+		l.checkCount(h, n, count, "bytes")
 		if cat == catStartup {
 			l.startup(h, buf, rec)
 		}
 	case catVarData, catVarData2:
-		buf, ok := l.dataBytes(h)
+		buf, _, ok := l.dataBytes(h, !l.cfg.NoArgs)
 		if !ok {
 			return nil, 0, false
 		}
@@ -342,7 +346,10 @@ func timeText(h *os2ast.Hook, line string) string {
 // event is "0xMM/0xmm", remembered for the first maxEvents pairs.
 func (l *HookLowerer) event(major, minor uint64) string {
 	key := uint32(major)<<16 | uint32(minor)
-	slot := &l.recentEvents[(major*37+minor)&0xFF]
+	if l.recentEvents == nil {
+		l.recentEvents = new([recentEventSlots]recentEvent)
+	}
+	slot := &l.recentEvents[(key*0x9E3779B1)>>20] // Fibonacci hashing: the top 12 bits
 	if slot.key == key|1<<31 {
 		return slot.event
 	}
@@ -447,22 +454,24 @@ func isHex(s string) bool {
 	return s != ""
 }
 
-// hexBytes appends the bytes of a data word of hex digit pairs to dst.
-// dataBytes decodes every data word of h as hex bytes, one after the
-// other, into the lowerer's reused buffer.
-func (l *HookLowerer) dataBytes(h *os2ast.Hook) ([]byte, bool) {
-	buf := l.buf[:0]
+// dataBytes checks that every data word of h is hex bytes and counts
+// them; when keep is set it also decodes them, one word after the other,
+// into the lowerer's reused buffer.
+func (l *HookLowerer) dataBytes(h *os2ast.Hook, keep bool) (buf []byte, n int, ok bool) {
+	buf = l.buf[:0]
 	for i := range h.Data {
-		var ok bool
-		if buf, ok = l.hexBytes(buf, &h.Data[i]); !ok {
-			return nil, false
+		if buf, ok = l.hexBytes(buf, &h.Data[i], keep); !ok {
+			return nil, 0, false
 		}
+		n += len(h.Data[i].Text) / 2
 	}
 	l.buf = buf
-	return buf, true
+	return buf, n, true
 }
 
-func (l *HookLowerer) hexBytes(dst []byte, w *os2ast.Word) ([]byte, bool) {
+// hexBytes checks a data word of hex digit pairs, appending its bytes to
+// dst when keep is set.
+func (l *HookLowerer) hexBytes(dst []byte, w *os2ast.Word, keep bool) ([]byte, bool) {
 	if len(w.Text)%2 != 0 {
 		l.fail(w.Pos, os2ast.CodeDataWord, fmt.Sprintf("data word %q is not whole hex bytes", w.Text))
 		return dst, false
@@ -474,7 +483,9 @@ func (l *HookLowerer) hexBytes(dst []byte, w *os2ast.Word) ([]byte, bool) {
 			l.fail(w.Pos, os2ast.CodeDataWord, fmt.Sprintf("data word %q is not hex bytes", w.Text))
 			return dst, false
 		}
-		dst = append(dst, hi<<4|lo)
+		if keep {
+			dst = append(dst, hi<<4|lo)
+		}
 	}
 	return dst, true
 }
