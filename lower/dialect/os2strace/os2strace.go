@@ -123,7 +123,7 @@ type HookLowerer struct {
 	events            map[uint32]string
 	hooks             map[uint64]hookAttrs
 	recentEvents      *[recentEventSlots]recentEvent // before events: no hashing for the usual pairs
-	recentHooks       [256]recentHook  // before hooks
+	recentHooks       [256]recentHook                // before hooks
 }
 
 // recentEvent and recentHook are the slots of direct-mapped caches in

@@ -74,10 +74,10 @@ type Writer struct {
 
 	// A writer of some columns (NewFields) writes rows of a struct type
 	// made of those fields of Row, in the order asked.
-	some *parquet.Writer
+	some *parquet.GenericWriter[any]
 	pick []int         // the field of Row of each of its fields
 	dst  reflect.Value // the row being written, reused
-	ptr  any           // a pointer to it, as parquet-go takes it
+	ptr  []any         // a pointer to it, as parquet-go takes it
 	need need
 }
 
@@ -138,9 +138,9 @@ func NewFields(w io.Writer, fields []string) (*Writer, error) {
 		return nil, errors.New("parquet: no columns")
 	}
 	out.dst = reflect.New(reflect.StructOf(sf)).Elem()
-	out.ptr = out.dst.Addr().Interface()
-	opts := append(writerOptions(), parquet.SchemaOf(out.ptr))
-	out.some = parquet.NewWriter(w, opts...)
+	out.ptr = []any{out.dst.Addr().Interface()}
+	opts := append(writerOptions(), parquet.SchemaOf(out.ptr[0]))
+	out.some = parquet.NewGenericWriter[any](w, opts...)
 	return out, nil
 }
 
@@ -159,7 +159,7 @@ func (w *Writer) Write(r *record.Record) error {
 		for i, f := range w.pick {
 			w.dst.Field(i).Set(src.Field(f))
 		}
-		err = w.some.Write(w.ptr)
+		_, err = w.some.Write(w.ptr)
 		w.dst.SetZero() // nothing of the record is kept
 	} else {
 		_, err = w.pw.Write(w.row[:])
