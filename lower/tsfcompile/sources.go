@@ -170,8 +170,11 @@ func Refused(m *tsfcheck.Module, front diag.List, mod *lx.File, mp *mapfile.Map,
 				first = i
 			}
 		}
-		if first < 0 || front[first].Severity > diag.Error || front[first].Pos.Offset <= tpf.Last().Offset {
-			continue // TRCUST stopped before the TP field, or never at all
+		if first < 0 || front[first].Pos.Offset <= tpf.Last().Offset {
+			// TRCUST stopped before the TP field, or never at all. A
+			// severe error after it (a string broken later in the
+			// statement) comes after the TP's messages.
+			continue
 		}
 		ds, failed := tdfgen.ResolveRefused(t, tpf, syms, lxmap.Module{File: mod}, moduleName(src))
 		early = append(early, ds...)
