@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 
 	"github.com/tracekit/tracekit/binfmt/stda"
@@ -33,7 +34,14 @@ func (c *simulateCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	opt := simulate.Options{Size: c.Size, Output: out}
+	// The notes are printed after the run (a hit that fails prints none),
+	// without keeping every hit's result.
+	var notes bytes.Buffer
+	opt := simulate.Options{Size: c.Size, Output: out, Hit: func(h *simulate.HitResult) {
+		for _, n := range h.Notes {
+			fmt.Fprintf(&notes, "%s: warning: hit %d (minor %04X at %08X:%08X): %s\n", c.State, h.Hit, h.Minor, h.Object, h.Offset, n)
+		}
+	}}
 	if c.OldFormat {
 		opt.Format = stda.FormatOld
 	}
@@ -41,10 +49,8 @@ func (c *simulateCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	for _, h := range res.Hits {
-		for _, n := range h.Notes {
-			fmt.Fprintf(e.stderr, "%s: warning: hit %d (minor %04X at %08X:%08X): %s\n", c.State, h.Hit, h.Minor, h.Object, h.Offset, n)
-		}
+	if _, err := e.stderr.Write(notes.Bytes()); err != nil {
+		return err
 	}
 	if res.Dropped > 0 {
 		fmt.Fprintf(e.stderr, "%s: warning: %d older records overwritten: the buffer wrapped\n", c.State, res.Dropped)

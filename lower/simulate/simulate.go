@@ -90,6 +90,9 @@ type Options struct {
 	// Output says whether Result.Bytes is a bare STDA or a save file (whose
 	// save time is State.Saved).
 	Output Output
+	// Hit, when set, is handed each hit's result in turn, and Result.Hits
+	// stays empty: a run of many hits then keeps none of them.
+	Hit func(*HitResult)
 }
 
 // HitResult is what one hit logged.
@@ -174,7 +177,7 @@ func Run(t *tdf.File, st *State, opt Options) (*Result, error) {
 	res := &Result{}
 	for i := range st.Hits {
 		h := &st.Hits[i]
-		tp, err := find(t, h, i)
+		tp, err := base.find(t, h, i)
 		if err != nil {
 			return nil, err
 		}
@@ -190,7 +193,11 @@ func Run(t *tdf.File, st *State, opt Options) (*Result, error) {
 			}
 			return nil, e
 		}
-		res.Hits = append(res.Hits, hr)
+		if opt.Hit != nil {
+			opt.Hit(&hr)
+		} else {
+			res.Hits = append(res.Hits, hr)
+		}
 	}
 	res.Dropped = w.Dropped()
 	res.Bytes = w.Bytes()
@@ -203,13 +210,25 @@ func Run(t *tdf.File, st *State, opt Options) (*Result, error) {
 }
 
 // find returns the tracepoint hit h names.
-func find(t *tdf.File, h *Hit, i int) (*tdf.Tracepoint, error) {
-	var found *tdf.Tracepoint
-	for k := range t.Tracepoints {
-		tp := &t.Tracepoints[k]
-		if h.ByAddress && (tp.Object != h.Object || tp.Offset != h.Offset) || !h.ByAddress && tp.Minor != h.Minor {
-			continue
+func (b *base) find(t *tdf.File, h *Hit, i int) (*tdf.Tracepoint, error) {
+	if b.byMinor == nil {
+		// The TDF's tracepoints by minor code and by address, in TDF order.
+		b.byMinor = map[uint16][]*tdf.Tracepoint{}
+		b.byAddr = map[[2]uint32][]*tdf.Tracepoint{}
+		for k := range t.Tracepoints {
+			tp := &t.Tracepoints[k]
+			b.byMinor[tp.Minor] = append(b.byMinor[tp.Minor], tp)
+			b.byAddr[[2]uint32{tp.Object, tp.Offset}] = append(b.byAddr[[2]uint32{tp.Object, tp.Offset}], tp)
 		}
+	}
+	var tps []*tdf.Tracepoint
+	if h.ByAddress {
+		tps = b.byAddr[[2]uint32{h.Object, h.Offset}]
+	} else {
+		tps = b.byMinor[h.Minor]
+	}
+	var found *tdf.Tracepoint
+	for _, tp := range tps {
 		if found != nil {
 			return nil, &RunError{Hit: i, Minor: h.Minor, RPNOffset: -1,
 				Msg: fmt.Sprintf("two tracepoints have this minor code (at %08X:%08X and %08X:%08X); name the one to hit with \"tp\"",
@@ -233,6 +252,17 @@ type base struct {
 	sels   map[uint16]*Selector
 	objs   map[uint32]*Object
 	absent map[uint32]bool
+	// the TDF's tracepoints by minor code and by address, and each one's
+	// program disassembled once
+	byMinor map[uint16][]*tdf.Tracepoint
+	byAddr  map[[2]uint32][]*tdf.Tracepoint
+	progs   map[*tdf.Tracepoint]program
+}
+
+// program is a tracepoint's program as tdf.Disassemble returned it.
+type program struct {
+	ops []tdf.Op
+	err error
 }
 
 func newBase(st *State) *base {
@@ -281,7 +311,15 @@ func (b *base) hit(t *tdf.File, tp *tdf.Tracepoint, h *Hit, i int) (HitResult, e
 			m.regs[r] &= 0xFFFF
 		}
 	}
-	if err := m.run(tp.RPN); err != nil {
+	if b.progs == nil {
+		b.progs = map[*tdf.Tracepoint]program{}
+	}
+	p, ok := b.progs[tp]
+	if !ok {
+		p.ops, p.err = tdf.Disassemble(tp.RPN)
+		b.progs[tp] = p
+	}
+	if err := m.runOps(p.ops, p.err); err != nil {
 		var re *rpnError
 		if errors.As(err, &re) {
 			return fail(re.off, "%s", re.msg)

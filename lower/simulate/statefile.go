@@ -136,7 +136,7 @@ func ParseState(data []byte) (*State, error) {
 	// of two members of one name; the walk holds the names to the
 	// format's spelling, once each, first.
 	syntax := json.NewDecoder(bytes.NewReader(data))
-	var v any
+	var v json.RawMessage // the decoder checks the syntax as it reads the value
 	if err := syntax.Decode(&v); err != nil {
 		return nil, jsonError(data, syntax, err)
 	}
