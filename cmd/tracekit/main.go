@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"syscall"
 
 	"github.com/tracekit/tracekit/cmd/internal/outfile"
@@ -50,10 +51,22 @@ type env struct {
 }
 
 func main() {
+	// Every command keeps its resident memory under 64 MiB whatever the
+	// input (make bench-targets checks it). A soft limit makes the garbage
+	// collector run sooner as the Go heap nears it, instead of letting the
+	// heap grow to twice what is live: a compile of 65,535 tracepoints
+	// (41 MiB live) peaks at about 60 MiB instead of 90. GOMEMLIMIT in the
+	// environment wins.
+	if _, set := os.LookupEnv("GOMEMLIMIT"); !set {
+		debug.SetMemoryLimit(memoryLimit)
+	}
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
 	os.Exit(runSignals(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, sig, os.Exit))
 }
+
+// memoryLimit is the soft limit of the Go runtime's memory (see main).
+const memoryLimit = 48 << 20
 
 // run runs the command line args and returns the exit status; no signal
 // is watched (tests run it in process).
