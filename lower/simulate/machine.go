@@ -98,14 +98,9 @@ func (m *machine) note(format string, args ...any) {
 // more items than the stack holds or holds more than tdf.MaxRPNStack, or
 // that leaves items on the stack; data problems are logged as statuses and
 // are not errors. It runs each instruction at most once.
-func (m *machine) run(rpn []byte) error {
-	ops, err := tdf.Disassemble(rpn)
-	return m.runOps(ops, err)
-}
-
-// runOps runs a program disassembled by tdf.Disassemble, err being what it
-// returned, as run does.
-func (m *machine) runOps(ops []tdf.Op, err error) error {
+// The program comes disassembled: ops and err are what tdf.Disassemble
+// returned for it.
+func (m *machine) run(ops []tdf.Op, err error) error {
 	if err != nil {
 		if fe, ok := err.(*tdf.FormatError); ok {
 			return &rpnError{int(fe.Off), fe.Msg}

@@ -319,7 +319,7 @@ func (b *base) hit(t *tdf.File, tp *tdf.Tracepoint, h *Hit, i int) (HitResult, e
 		p.ops, p.err = tdf.Disassemble(tp.RPN)
 		b.progs[tp] = p
 	}
-	if err := m.runOps(p.ops, p.err); err != nil {
+	if err := m.run(p.ops, p.err); err != nil {
 		var re *rpnError
 		if errors.As(err, &re) {
 			return fail(re.off, "%s", re.msg)
