@@ -73,6 +73,26 @@ func BenchmarkSimulate(b *testing.B) {
 	b.ReportMetric(float64(benchHits)*float64(b.N)/b.Elapsed().Seconds(), "exec/s")
 }
 
+// BenchmarkRunFile runs the same hits from a state file with RunFile,
+// as tracekit simulate does: the hits read as they run, their results
+// handed to Options.Hit and not kept.
+func BenchmarkRunFile(b *testing.B) {
+	c := compileTSF(b, "statements.tsf")
+	src := benchState(b, benchHits)
+	path := filepath.Join(b.TempDir(), "state.json")
+	if err := os.WriteFile(path, src, 0o644); err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(src)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := RunFile(c.tdf, path, Options{Size: 0xFFFF, Hit: func(*HitResult) {}}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(benchHits)*float64(b.N)/b.Elapsed().Seconds(), "exec/s")
+}
+
 // BenchmarkFormat formats a 64 KiB STDA that the simulator filled from
 // statements.tsf's tracepoints through their TFF, as tracekit format
 // does: the buffer read, each record formatted and written as a text

@@ -150,6 +150,21 @@ func (e *RunError) Error() string {
 // A hit whose memory cannot be read is not an error: its record logs the
 // status, as the kernel's would.
 func Run(t *tdf.File, st *State, opt Options) (*Result, error) {
+	if st == nil {
+		return nil, errors.New("simulate: Run needs a TDF and a state")
+	}
+	i := 0
+	return run(t, st, opt, func() (*Hit, error) {
+		if i == len(st.Hits) {
+			return nil, nil
+		}
+		i++
+		return &st.Hits[i-1], nil
+	})
+}
+
+// run is Run with the hits from next, which returns nil after the last.
+func run(t *tdf.File, st *State, opt Options, next func() (*Hit, error)) (*Result, error) {
 	if t == nil || st == nil {
 		return nil, errors.New("simulate: Run needs a TDF and a state")
 	}
@@ -175,8 +190,14 @@ func Run(t *tdf.File, st *State, opt Options) (*Result, error) {
 
 	base := newBase(st)
 	res := &Result{}
-	for i := range st.Hits {
-		h := &st.Hits[i]
+	for i := 0; ; i++ {
+		h, err := next()
+		if err != nil {
+			return nil, err
+		}
+		if h == nil {
+			break
+		}
 		tp, err := base.find(t, h, i)
 		if err != nil {
 			return nil, err

@@ -1,0 +1,459 @@
+package simulate
+
+import (
+	"errors"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/tracekit/tracekit/binfmt/tdf"
+)
+
+// RunFile runs the hits of the named state file as Run runs those of
+// OpenState's State, with the same Result and the same errors, but reads
+// the hits as they are run: a state file whose "hits" come last (after
+// the other members, as docs/simulate.md writes them) is never held whole,
+// so that memory does not grow with the number of hits when opt.Hit is
+// set. Whatever the streaming reader does not take on (a "memory" member
+// in a hit, a string with an escape, members after "hits", anything that
+// is not as ParseState would accept it) and any error make RunFile read
+// the file again with OpenState and Run, which gives ParseState's
+// diagnostic in its order; opt.Hit then sees the hits again from hit 0.
+func RunFile(t *tdf.File, name string, opt Options) (*Result, error) {
+	if res, err := runStream(t, name, opt); err == nil {
+		return res, nil
+	}
+	st, err := OpenState(name)
+	if err != nil {
+		return nil, err
+	}
+	return Run(t, st, opt)
+}
+
+// errDecline is what the streaming reader returns for input it leaves to
+// ParseState.
+var errDecline = errors.New("simulate: the state file needs the whole-file reader")
+
+func runStream(t *tdf.File, name string, opt Options) (*Result, error) {
+	if t == nil {
+		return nil, errDecline
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	sr := &streamReader{r: f, buf: make([]byte, 64<<10)}
+	st, err := sr.header()
+	if err != nil {
+		return nil, err
+	}
+	return run(t, st, opt, sr.hit)
+}
+
+// streamReader reads a state file's JSON text: the members before "hits"
+// whole, then one hit at a time. It takes on only what ParseState accepts
+// and reads alike; for anything else it returns errDecline.
+type streamReader struct {
+	r        io.Reader
+	buf      []byte
+	pos, end int
+	eof      bool
+	str      []byte // the last string read
+	n        int    // hits read
+	done     bool
+	hit0     Hit
+}
+
+// more makes sure a byte is buffered; false at the end of the input.
+func (s *streamReader) more() bool {
+	for s.pos >= s.end {
+		if s.eof {
+			return false
+		}
+		n, err := s.r.Read(s.buf)
+		s.pos, s.end = 0, n
+		if err != nil {
+			s.eof = true
+		}
+	}
+	return true
+}
+
+// space skips white space and returns the next byte (not consumed); 0 at
+// the end of the input.
+func (s *streamReader) space() byte {
+	for s.more() {
+		switch c := s.buf[s.pos]; c {
+		case ' ', '\t', '\r', '\n':
+			s.pos++
+		default:
+			return c
+		}
+	}
+	return 0
+}
+
+// expect consumes byte c after white space.
+func (s *streamReader) expect(c byte) error {
+	if s.space() != c {
+		return errDecline
+	}
+	s.pos++
+	return nil
+}
+
+// readString reads a string (its opening quote next after white space)
+// into s.str. Escapes, control bytes and, unless any is set, bytes
+// outside ASCII are declined.
+func (s *streamReader) readString(any bool) error {
+	if err := s.expect('"'); err != nil {
+		return err
+	}
+	s.str = s.str[:0]
+	for s.more() {
+		chunk := s.buf[s.pos:s.end]
+		i := 0
+		for ; i < len(chunk); i++ {
+			c := chunk[i]
+			if c == '"' || c == '\\' || c < 0x20 || c >= 0x80 && !any {
+				break
+			}
+		}
+		s.str = append(s.str, chunk[:i]...)
+		s.pos += i
+		if i < len(chunk) {
+			if chunk[i] != '"' {
+				return errDecline
+			}
+			s.pos++
+			return nil
+		}
+	}
+	return errDecline
+}
+
+// number reads a JSON number that is a non-negative integer in its plain
+// form (0 or no leading zero), or a string holding a number in Go syntax,
+// as number() reads them, at most limit.
+func (s *streamReader) number(limit uint64) (uint64, error) {
+	c := s.space()
+	if c == '"' {
+		if err := s.readString(false); err != nil {
+			return 0, err
+		}
+		v, err := strconv.ParseUint(strings.TrimSpace(string(s.str)), 0, 64)
+		if err != nil || v > limit {
+			return 0, errDecline
+		}
+		return v, nil
+	}
+	var v uint64
+	digits := 0
+	first := byte(0)
+	for s.more() {
+		c := s.buf[s.pos]
+		if c < '0' || c > '9' {
+			break
+		}
+		if digits == 0 {
+			first = c
+		}
+		if digits > 18 {
+			return 0, errDecline
+		}
+		v = v*10 + uint64(c-'0')
+		digits++
+		s.pos++
+	}
+	if digits == 0 || first == '0' && digits > 1 || v > limit {
+		return 0, errDecline
+	}
+	if s.more() {
+		switch s.buf[s.pos] {
+		case ' ', '\t', '\r', '\n', ',', '}', ']':
+		default:
+			return 0, errDecline
+		}
+	}
+	return v, nil
+}
+
+// literal reads true or false.
+func (s *streamReader) literal() (bool, error) {
+	c := s.space()
+	word := "false"
+	if c == 't' {
+		word = "true"
+	}
+	for i := 0; i < len(word); i++ {
+		if !s.more() || s.buf[s.pos] != word[i] {
+			return false, errDecline
+		}
+		s.pos++
+	}
+	return word == "true", nil
+}
+
+// rawValue appends one JSON value, as written, to dst: strings, with their
+// escapes, and nested objects and arrays are copied whole; ParseState
+// checks what is copied.
+func (s *streamReader) rawValue(dst []byte) ([]byte, error) {
+	depth := 0
+	inString, escaped := false, false
+	s.space()
+	for s.more() {
+		c := s.buf[s.pos]
+		if inString {
+			dst = append(dst, c)
+			s.pos++
+			switch {
+			case escaped:
+				escaped = false
+			case c == '\\':
+				escaped = true
+			case c == '"':
+				inString = false
+				if depth == 0 {
+					return dst, nil
+				}
+			}
+			continue
+		}
+		switch c {
+		case '"':
+			inString = true
+		case '{', '[':
+			depth++
+		case '}', ']':
+			if depth == 0 {
+				return dst, nil
+			}
+			depth--
+		case ',':
+			if depth == 0 {
+				return dst, nil
+			}
+		}
+		dst = append(dst, c)
+		s.pos++
+		if depth == 0 && (c == '}' || c == ']') {
+			return dst, nil
+		}
+	}
+	if depth == 0 && !inString && len(dst) > 0 {
+		return dst, nil
+	}
+	return dst, errDecline
+}
+
+// header reads the members before "hits" and returns the State they give
+// (checked by ParseState, with no hits), positioned at the first hit.
+func (s *streamReader) header() (*State, error) {
+	if err := s.expect('{'); err != nil {
+		return nil, err
+	}
+	obj := []byte{'{'}
+	for {
+		if s.space() == '}' {
+			return nil, errDecline // no "hits"
+		}
+		if err := s.readString(false); err != nil {
+			return nil, err
+		}
+		name := string(s.str)
+		if err := s.expect(':'); err != nil {
+			return nil, err
+		}
+		if name == "hits" {
+			if err := s.expect('['); err != nil {
+				return nil, err
+			}
+			if len(obj) > 1 {
+				obj = append(obj, ',')
+			}
+			obj = append(obj, `"hits": []}`...)
+			st, err := ParseState(obj)
+			if err != nil {
+				return nil, errDecline
+			}
+			if s.space() == ']' {
+				s.pos++
+				s.done = true
+				if err := s.finish(); err != nil {
+					return nil, err
+				}
+			}
+			return st, nil
+		}
+		if len(obj) > 1 {
+			obj = append(obj, ',')
+		}
+		obj = strconv.AppendQuote(obj, name)
+		obj = append(obj, ':')
+		var err error
+		if obj, err = s.rawValue(obj); err != nil {
+			return nil, err
+		}
+		if err := s.expect(','); err != nil {
+			return nil, err // "hits" must follow
+		}
+	}
+}
+
+// finish reads what follows the hits: the object's end and nothing else.
+func (s *streamReader) finish() error {
+	if err := s.expect('}'); err != nil {
+		return err
+	}
+	if s.space() != 0 || !s.eof && s.more() {
+		return errDecline
+	}
+	return nil
+}
+
+// hit reads the next hit as rawHit.hit reads it; nil at the end of the
+// hits.
+func (s *streamReader) hit() (*Hit, error) {
+	if s.done {
+		return nil, nil
+	}
+	if s.n > 0 {
+		switch s.space() {
+		case ']':
+			s.pos++
+			s.done = true
+			return nil, s.finish()
+		case ',':
+			s.pos++
+		default:
+			return nil, errDecline
+		}
+	}
+	s.n++
+	h := &s.hit0
+	*h = Hit{}
+	if err := s.expect('{'); err != nil {
+		return nil, err
+	}
+	const (
+		seenComment = 1 << iota
+		seenMinor
+		seenTP
+		seenPID
+		seenTime
+		seenExternal
+		seenRegisters
+	)
+	seen := 0
+	for first := true; ; first = false {
+		c := s.space()
+		if c == '}' && first {
+			return nil, errDecline
+		}
+		if !first {
+			if c == '}' {
+				s.pos++
+				break
+			}
+			if c != ',' {
+				return nil, errDecline
+			}
+			s.pos++
+		}
+		if err := s.readString(false); err != nil {
+			return nil, err
+		}
+		if err := s.expect(':'); err != nil {
+			return nil, err
+		}
+		var bit int
+		var err error
+		switch string(s.str) {
+		case "comment":
+			bit = seenComment
+			err = s.readString(true)
+		case "minor":
+			bit = seenMinor
+			var v uint64
+			v, err = s.number(0xFFFF)
+			h.Minor = uint16(v)
+		case "tp":
+			bit = seenTP
+			if err = s.readString(false); err == nil {
+				h.Object, h.Offset, err = address(string(s.str), "")
+				h.ByAddress = true
+			}
+		case "pid":
+			bit = seenPID
+			var v uint64
+			v, err = s.number(0xFFFF)
+			h.PID = uint16(v)
+		case "time":
+			bit = seenTime
+			if err = s.readString(false); err == nil {
+				h.Time, err = timestamp(string(s.str), "")
+			}
+		case "external":
+			bit = seenExternal
+			h.External, err = s.literal()
+		case "registers":
+			bit = seenRegisters
+			h.Registers, err = s.registers()
+		default:
+			return nil, errDecline
+		}
+		if err != nil || seen&bit != 0 {
+			return nil, errDecline
+		}
+		seen |= bit
+	}
+	if seen&(seenMinor|seenTP) == seenMinor|seenTP || seen&(seenMinor|seenTP) == 0 || seen&seenPID == 0 || seen&seenTime == 0 {
+		return nil, errDecline
+	}
+	return h, nil
+}
+
+// registers reads a hit's "registers" object as registers() reads it.
+func (s *streamReader) registers() (map[Reg]uint32, error) {
+	if err := s.expect('{'); err != nil {
+		return nil, err
+	}
+	out := map[Reg]uint32{}
+	for first := true; ; first = false {
+		c := s.space()
+		if c == '}' {
+			s.pos++
+			return out, nil
+		}
+		if !first {
+			if c != ',' {
+				return nil, errDecline
+			}
+			s.pos++
+		}
+		if err := s.readString(false); err != nil {
+			return nil, err
+		}
+		r, ok := ParseReg(string(s.str))
+		if !ok {
+			return nil, errDecline
+		}
+		if _, dup := out[r]; dup { // the same name twice, or in two cases
+			return nil, errDecline
+		}
+		if err := s.expect(':'); err != nil {
+			return nil, err
+		}
+		limit := uint64(0xFFFFFFFF)
+		if r.Segment() {
+			limit = 0xFFFF
+		}
+		v, err := s.number(limit)
+		if err != nil {
+			return nil, err
+		}
+		out[r] = uint32(v)
+	}
+}

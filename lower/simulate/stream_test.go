@@ -1,0 +1,134 @@
+package simulate
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+)
+
+// sameRun checks that RunFile on the state file path gives what OpenState
+// and Run give: the same Result (hits included) or the same error.
+func sameRun(t *testing.T, c compiled, path string, opt Options) {
+	t.Helper()
+	want, werr := func() (*Result, error) {
+		st, err := OpenState(path)
+		if err != nil {
+			return nil, err
+		}
+		return Run(c.tdf, st, opt)
+	}()
+	got, gerr := RunFile(c.tdf, path, opt)
+	if fmt.Sprint(gerr) != fmt.Sprint(werr) {
+		t.Fatalf("%s: RunFile error %v, OpenState and Run %v", path, gerr, werr)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("%s: RunFile and OpenState+Run differ", path)
+	}
+}
+
+// TestRunFileMatches runs the state files of testdata and variants of the
+// benchmark's (every kind of mistake the streaming reader leaves to
+// ParseState, and forms it takes on) through RunFile and through
+// OpenState and Run.
+func TestRunFileMatches(t *testing.T) {
+	c := compileTSF(t, "statements.tsf")
+	files, _ := filepath.Glob("testdata/statements.state.json")
+	for _, f := range files {
+		sameRun(t, c, f, Options{Size: 0xFFFF})
+	}
+	dir := t.TempDir()
+	base := benchState(t, 30)
+	hits := bytes.Index(base, []byte(`"hits"`))
+	variants := map[string][]byte{
+		"plain": base,
+		"no hits": append(append([]byte{}, base[:hits]...), `"hits": []}`...),
+		"hits first": append(append([]byte(`{"hits": [{"minor": 1, "pid": 1, "time": "00:00:00.00"}], `), base[1:hits]...), `"comment": "x"}`...),
+		"member after hits": append(bytes.TrimSuffix(bytes.TrimSpace(base), []byte("}")), `, "comment": "after"}`...),
+		"text after": append(append([]byte{}, base...), " x"...),
+	}
+	edits := [][2]string{
+		{`"minor": 1,`, `"minor": "0x1",`},
+		{`"minor": 1,`, `"Minor": 1,`},
+		{`"minor": 1,`, `"minor": 1, "minor": 1,`},
+		{`"minor": 1,`, `"minor": 1, "tp": "0001:00000DC0",`},
+		{`"minor": 1,`, `"tp": "0001:00000DC0",`},
+		{`"minor": 1,`, `"tp": "0001:zz",`},
+		{`"minor": 1,`, `"minor": 99,`},
+		{`"minor": 1,`, `"minor": 01,`},
+		{`"minor": 1,`, `"minor": 1.0,`},
+		{`"minor": 1,`, `"minor": -1,`},
+		{`"minor": 1,`, `"minor": 65536,`},
+		{`"minor": 1,`, `"minor": null,`},
+		{`"minor": 1,`, `"minor": 1 ,"comment": "caf\u00e9 \"q\"",`},
+		{`"minor": 1,`, `"minor": 1, "memory": [{"address": "0x20BF8", "hex": "01 00 00 00"}],`},
+		{`"minor": 1,`, `"minor": 1, "external": false,`},
+		{`"minor": 1,`, `"minor": 1, "external": null,`},
+		{`"minor": 1,`, `"minor": 1, "registers": {"eax": 1, "EAX": 2},`},
+		{`"minor": 1,`, `"minor": 1, "registers": {"EAX": 1, "EAX": 2},`},
+		{`"minor": 1,`, `"minor": 1, "registers": {"AX": 1},`},
+		{`"minor": 1,`, `"minor": 1, "registers": {"CS": "0x10000"},`},
+		{`"minor": 1,`, `"minor": 1, "registers": {"ebx": "  0x10 ", "CS": 5},`},
+		{`"minor": 1,`, `"minor": 1, "registers": {},`},
+		{`"minor": 1,`, `"minor": 1 "pid": 3,`},
+		{`"pid": "0x21"`, `"pid": 70000`},
+		{`"pid": "0x21", `, ``},
+		{`"time": "00:00:00.00"`, `"time": "00:00:00.0"`},
+		{`"time": "00:00:00.00"`, `"time": "24:00:00.00"`},
+		{`"time": "00:00:00.00"}`, `"time": "00:00:00.00"}x`},
+		{`"time": "00:00:00.00"}`, `"time": "00:00:00.00",}`},
+		{`"version": 1`, `"version": 2`},
+		{`"version": 1,`, `"version": 1,,`},
+		{`"version": 1,`, `"version": 1`},
+		{`"registers": {`, `"Registers": {`},
+		{`"comment": "Synthetic`, `"comment": "Synth\"etic`},
+	}
+	for i, e := range edits {
+		b := bytes.Replace(base, []byte(e[0]), []byte(e[1]), 1)
+		if bytes.Equal(b, base) {
+			t.Fatalf("edit %d (%q) changes nothing", i, e[0])
+		}
+		variants[fmt.Sprintf("edit %d %s", i, e[1])] = b
+	}
+	for name, data := range variants {
+		path := filepath.Join(dir, "state.json")
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		t.Run(name, func(t *testing.T) {
+			for _, opt := range []Options{{Size: 0xFFFF}, {Size: 0x200}, {Output: OutputSave}} {
+				sameRun(t, c, path, opt)
+			}
+		})
+	}
+}
+
+// TestRunFileStreams checks that the benchmark's state file is read by
+// the streaming reader, not handed to ParseState.
+func TestRunFileStreams(t *testing.T) {
+	c := compileTSF(t, "statements.tsf")
+	path := filepath.Join(t.TempDir(), "state.json")
+	if err := os.WriteFile(path, benchState(t, 100), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := runStream(c.tdf, path, Options{Size: 0xFFFF}); err != nil {
+		t.Fatalf("the streaming reader declined the benchmark's state: %v", err)
+	}
+}
+
+// FuzzRunFile: RunFile on any state text gives what OpenState and Run give.
+func FuzzRunFile(f *testing.F) {
+	f.Add(benchState(f, 12))
+	f.Add([]byte(`{"version": 1, "hits": [{"minor": 1, "pid": 1, "time": "00:00:00.00", "registers": {"EAX": "0x10"}}]}`))
+	c := compileTSF(f, "statements.tsf")
+	dir := f.TempDir()
+	f.Fuzz(func(t *testing.T, data []byte) {
+		path := filepath.Join(dir, "state.json")
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		sameRun(t, c, path, Options{Size: 0x400})
+	})
+}
