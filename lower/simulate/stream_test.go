@@ -43,11 +43,11 @@ func TestRunFileMatches(t *testing.T) {
 	base := benchState(t, 30)
 	hits := bytes.Index(base, []byte(`"hits"`))
 	variants := map[string][]byte{
-		"plain": base,
-		"no hits": append(append([]byte{}, base[:hits]...), `"hits": []}`...),
-		"hits first": append(append([]byte(`{"hits": [{"minor": 1, "pid": 1, "time": "00:00:00.00"}], `), base[1:hits]...), `"comment": "x"}`...),
+		"plain":             base,
+		"no hits":           append(append([]byte{}, base[:hits]...), `"hits": []}`...),
+		"hits first":        append(append([]byte(`{"hits": [{"minor": 1, "pid": 1, "time": "00:00:00.00"}], `), base[1:hits]...), `"comment": "x"}`...),
 		"member after hits": append(bytes.TrimSuffix(bytes.TrimSpace(base), []byte("}")), `, "comment": "after"}`...),
-		"text after": append(append([]byte{}, base...), " x"...),
+		"text after":        append(append([]byte{}, base...), " x"...),
 	}
 	edits := [][2]string{
 		{`"minor": 1,`, `"minor": "0x1",`},
