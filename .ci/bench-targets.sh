@@ -15,8 +15,8 @@
 #   - tracekit format of STDA buffers (made by compile and simulate from
 #     lower/simulate/testdata/statements.tsf on the emitrep DLL of
 #     ../shared) through their TFF, records/s;
-#   - tracekit simulate of SIMHITS hits (default 200,000: the state file is
-#     read whole today, 250 MiB for 200,000 hits), hits/s;
+#   - tracekit simulate of SIMHITS hits (default 1,000,000: an 83 MB state
+#     file, read as the hits run), hits/s;
 #   - tracekit compile of a TSF of 65,535 tracepoints: seconds and peak RSS;
 #   - the peak RSS of every command measured (records with and without -o,
 #     format, simulate, compile).
@@ -29,7 +29,7 @@ case $tk in
 esac
 size=$2
 b3size=${3:-20000000}
-simhits=${SIMHITS:-200000}
+simhits=${SIMHITS:-1000000}
 fmtrecs=${FMTRECORDS:-2000000}
 here=$(cd "$(dirname "$0")/.." && pwd)
 shared=$here/../shared
