@@ -277,13 +277,27 @@ type base struct {
 	// program disassembled once
 	byMinor map[uint16][]*tdf.Tracepoint
 	byAddr  map[[2]uint32][]*tdf.Tracepoint
-	progs   map[*tdf.Tracepoint]program
+	progs   map[*tdf.Tracepoint]*program
+	m       machine
 }
 
-// program is a tracepoint's program as tdf.Disassemble returned it.
+// program is a tracepoint's program as tdf.Disassemble returned it, with
+// the stack effect of each instruction.
 type program struct {
-	ops []tdf.Op
-	err error
+	ops     []tdf.Op
+	effect  [][2]int // pop, push
+	err     error
+	dataCap int // the most data a hit of it logged so far
+}
+
+func newProgram(rpn []byte) *program {
+	p := &program{}
+	p.ops, p.err = tdf.Disassemble(rpn)
+	for _, op := range p.ops {
+		pop, push := op.Code.Stack(op.Arg)
+		p.effect = append(p.effect, [2]int{pop, push})
+	}
+	return p
 }
 
 func newBase(st *State) *base {
@@ -315,13 +329,26 @@ func (b *base) hit(t *tdf.File, tp *tdf.Tracepoint, h *Hit, i int) (HitResult, e
 	if tp.Major > 0xFF {
 		return fail(-1, "major code 0x%X does not fit the one byte an STDA record has for it", tp.Major)
 	}
-	m := &machine{
+	if b.progs == nil {
+		b.progs = map[*tdf.Tracepoint]*program{}
+	}
+	p := b.progs[tp]
+	if p == nil {
+		p = newProgram(tp.RPN)
+		b.progs[tp] = p
+	}
+	// One machine serves every hit; what a hit's result keeps (the data,
+	// the notes) is made afresh for each.
+	m := &b.m
+	*m = machine{
 		regs:    b.st.Registers,
-		mem:     memory{layers: [][]Region{b.st.Memory, h.Memory}, absent: b.absent},
 		sels:    b.sels,
 		objs:    b.objs,
 		maxData: int(t.MaxDataLength),
+		data:    make([]byte, 0, p.dataCap),
 	}
+	m.layers = [2][]Region{b.st.Memory, h.Memory}
+	m.mem = memory{layers: m.layers[:], absent: b.absent}
 	for r, v := range h.Registers {
 		if r < NumRegs {
 			m.regs[r] = v
@@ -332,15 +359,7 @@ func (b *base) hit(t *tdf.File, tp *tdf.Tracepoint, h *Hit, i int) (HitResult, e
 			m.regs[r] &= 0xFFFF
 		}
 	}
-	if b.progs == nil {
-		b.progs = map[*tdf.Tracepoint]program{}
-	}
-	p, ok := b.progs[tp]
-	if !ok {
-		p.ops, p.err = tdf.Disassemble(tp.RPN)
-		b.progs[tp] = p
-	}
-	if err := m.run(p.ops, p.err); err != nil {
+	if err := m.run(p); err != nil {
 		var re *rpnError
 		if errors.As(err, &re) {
 			return fail(re.off, "%s", re.msg)
@@ -355,9 +374,7 @@ func (b *base) hit(t *tdf.File, tp *tdf.Tracepoint, h *Hit, i int) (HitResult, e
 		flags |= stda.FlagIncomplete
 	}
 	hr.Record = stda.Record{Flags: flags, PID: h.PID, Minor: tp.Minor, Major: uint8(tp.Major), Time: h.Time, Data: m.data}
-	if hr.Record.Data == nil {
-		hr.Record.Data = []byte{}
-	}
+	p.dataCap = max(p.dataCap, len(m.data))
 	hr.Status, hr.Incomplete, hr.Notes = m.status, m.incomplete, m.notes
 	return hr, nil
 }

@@ -105,8 +105,8 @@ func (s *streamReader) expect(c byte) error {
 }
 
 // readString reads a string (its opening quote next after white space)
-// into s.str. Escapes, control bytes and, unless any is set, bytes
-// outside ASCII are declined.
+// into s.str, its escapes undone. \u escapes, control bytes and, unless
+// any is set, bytes outside ASCII are declined.
 func (s *streamReader) readString(any bool) error {
 	if err := s.expect('"'); err != nil {
 		return err
@@ -123,12 +123,38 @@ func (s *streamReader) readString(any bool) error {
 		}
 		s.str = append(s.str, chunk[:i]...)
 		s.pos += i
-		if i < len(chunk) {
-			if chunk[i] != '"' {
-				return errDecline
-			}
+		if i == len(chunk) {
+			continue
+		}
+		switch chunk[i] {
+		case '"':
 			s.pos++
 			return nil
+		case '\\':
+			s.pos++
+			if !s.more() {
+				return errDecline
+			}
+			e := s.buf[s.pos]
+			s.pos++
+			switch e {
+			case '"', '\\', '/':
+				s.str = append(s.str, e)
+			case 'b':
+				s.str = append(s.str, '\b')
+			case 'f':
+				s.str = append(s.str, '\f')
+			case 'n':
+				s.str = append(s.str, '\n')
+			case 'r':
+				s.str = append(s.str, '\r')
+			case 't':
+				s.str = append(s.str, '\t')
+			default:
+				return errDecline
+			}
+		default:
+			return errDecline
 		}
 	}
 	return errDecline
@@ -345,6 +371,7 @@ func (s *streamReader) hit() (*Hit, error) {
 		seenTime
 		seenExternal
 		seenRegisters
+		seenMemory
 	)
 	seen := 0
 	for first := true; ; first = false {
@@ -401,6 +428,9 @@ func (s *streamReader) hit() (*Hit, error) {
 		case "registers":
 			bit = seenRegisters
 			h.Registers, err = s.registers()
+		case "memory":
+			bit = seenMemory
+			h.Memory, err = s.regions()
 		default:
 			return nil, errDecline
 		}
@@ -456,4 +486,94 @@ func (s *streamReader) registers() (map[Reg]uint32, error) {
 		}
 		out[r] = uint32(v)
 	}
+}
+
+// regions reads a hit's "memory" array as regions() reads it.
+func (s *streamReader) regions() ([]Region, error) {
+	if err := s.expect('['); err != nil {
+		return nil, err
+	}
+	var out []Region
+	for first := true; ; first = false {
+		c := s.space()
+		if c == ']' {
+			s.pos++
+			return out, nil
+		}
+		if !first {
+			if c != ',' {
+				return nil, errDecline
+			}
+			s.pos++
+		}
+		r, err := s.region()
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+}
+
+// region reads one region object as rawRegion.region reads it.
+func (s *streamReader) region() (Region, error) {
+	if err := s.expect('{'); err != nil {
+		return Region{}, err
+	}
+	var rr rawRegion
+	seen := map[string]bool{}
+	for first := true; ; first = false {
+		c := s.space()
+		if c == '}' && !first {
+			s.pos++
+			break
+		}
+		if !first {
+			if c != ',' {
+				return Region{}, errDecline
+			}
+			s.pos++
+		}
+		if err := s.readString(false); err != nil {
+			return Region{}, err
+		}
+		name := string(s.str)
+		if seen[name] {
+			return Region{}, errDecline
+		}
+		seen[name] = true
+		if err := s.expect(':'); err != nil {
+			return Region{}, err
+		}
+		var err error
+		switch name {
+		case "comment":
+			err = s.readString(true)
+		case "address":
+			var v uint64
+			v, err = s.number(0xFFFFFFFF)
+			rr.Address = strconv.AppendUint(nil, v, 10)
+		case "hex", "string", "asciiz":
+			if err = s.readString(true); err == nil {
+				str := string(s.str)
+				switch name {
+				case "hex":
+					rr.Hex = &str
+				case "string":
+					rr.String = &str
+				default:
+					rr.ASCIIZ = &str
+				}
+			}
+		default:
+			return Region{}, errDecline
+		}
+		if err != nil {
+			return Region{}, err
+		}
+	}
+	r, err := rr.region("")
+	if err != nil {
+		return Region{}, errDecline
+	}
+	return r, nil
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -34,11 +35,18 @@ func sameRun(t *testing.T, c compiled, path string, opt Options) {
 // ParseState, and forms it takes on) through RunFile and through
 // OpenState and Run.
 func TestRunFileMatches(t *testing.T) {
-	c := compileTSF(t, "statements.tsf")
-	files, _ := filepath.Glob("testdata/statements.state.json")
+	// every state file of testdata that has a TSF beside it
+	files, _ := filepath.Glob("testdata/*.state.json")
 	for _, f := range files {
-		sameRun(t, c, f, Options{Size: 0xFFFF})
+		tsf := strings.TrimSuffix(filepath.Base(f), ".state.json") + ".tsf"
+		if _, err := os.Stat(filepath.Join("testdata", tsf)); err != nil {
+			continue
+		}
+		for _, opt := range []Options{{Size: 0xFFFF}, {Size: 0x100, Next: 0x80}} {
+			sameRun(t, compileTSF(t, tsf), f, opt)
+		}
 	}
+	c := compileTSF(t, "statements.tsf")
 	dir := t.TempDir()
 	base := benchState(t, 30)
 	hits := bytes.Index(base, []byte(`"hits"`))
@@ -64,6 +72,17 @@ func TestRunFileMatches(t *testing.T) {
 		{`"minor": 1,`, `"minor": null,`},
 		{`"minor": 1,`, `"minor": 1 ,"comment": "caf\u00e9 \"q\"",`},
 		{`"minor": 1,`, `"minor": 1, "memory": [{"address": "0x20BF8", "hex": "01 00 00 00"}],`},
+		{`"minor": 1,`, `"minor": 1, "memory": [{"address": 200000, "asciiz": "a\"b\\c\n\t\/", "comment": "x"}, {"hex": "00", "address": "0x20BF8"}],`},
+		{`"minor": 1,`, `"minor": 1, "memory": [],`},
+		{`"minor": 1,`, `"minor": 1, "memory": [{}],`},
+		{`"minor": 1,`, `"minor": 1, "memory": [{"address": 1, "hex": "00", "string": "a"}],`},
+		{`"minor": 1,`, `"minor": 1, "memory": [{"address": 1, "hex": "0"}],`},
+		{`"minor": 1,`, `"minor": 1, "memory": [{"address": 1, "string": "café\u0041"}],`},
+		{`"minor": 1,`, `"minor": 1, "memory": [{"address": 1, "string": "Ā"}],`},
+		{`"minor": 1,`, `"minor": 1, "memory": [{"address": 4294967295, "string": "ab"}],`},
+		{`"minor": 1,`, `"minor": 1, "memory": [{"address": 1, "asciiz": "x", "address": 2}],`},
+		{`"minor": 1,`, `"minor": 1, "memory": [{"address": 1, "Hex": "00"}],`},
+		{`"minor": 1,`, `"minor": 1, "memory": {"address": 1, "hex": "00"},`},
 		{`"minor": 1,`, `"minor": 1, "external": false,`},
 		{`"minor": 1,`, `"minor": 1, "external": null,`},
 		{`"minor": 1,`, `"minor": 1, "registers": {"eax": 1, "EAX": 2},`},
@@ -115,6 +134,10 @@ func TestRunFileStreams(t *testing.T) {
 	}
 	if _, err := runStream(c.tdf, path, Options{Size: 0xFFFF}); err != nil {
 		t.Fatalf("the streaming reader declined the benchmark's state: %v", err)
+	}
+	// the hits of statements.state.json: registers, memory, escapes
+	if _, err := runStream(c.tdf, "testdata/statements.state.json", Options{Size: 0xFFFF}); err != nil {
+		t.Fatalf("the streaming reader declined statements.state.json: %v", err)
 	}
 }
 
