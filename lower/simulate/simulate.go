@@ -91,7 +91,9 @@ type Options struct {
 	// save time is State.Saved).
 	Output Output
 	// Hit, when set, is handed each hit's result in turn, and Result.Hits
-	// stays empty: a run of many hits then keeps none of them.
+	// stays empty: a run of many hits then keeps none of them. The
+	// HitResult is reused: it holds only during the call (its Record.Data
+	// and Notes stay valid).
 	Hit func(*HitResult)
 }
 
@@ -190,6 +192,7 @@ func run(t *tdf.File, st *State, opt Options, next func() (*Hit, error)) (*Resul
 
 	base := newBase(st)
 	res := &Result{}
+	var cur HitResult // what opt.Hit is handed
 	for i := 0; ; i++ {
 		h, err := next()
 		if err != nil {
@@ -215,7 +218,8 @@ func run(t *tdf.File, st *State, opt Options, next func() (*Hit, error)) (*Resul
 			return nil, e
 		}
 		if opt.Hit != nil {
-			opt.Hit(&hr)
+			cur = hr
+			opt.Hit(&cur)
 		} else {
 			res.Hits = append(res.Hits, hr)
 		}

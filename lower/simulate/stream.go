@@ -64,6 +64,7 @@ type streamReader struct {
 	n        int    // hits read
 	done     bool
 	hit0     Hit
+	regs     map[Reg]uint32
 }
 
 // more makes sure a byte is buffered; false at the end of the input.
@@ -450,7 +451,12 @@ func (s *streamReader) registers() (map[Reg]uint32, error) {
 	if err := s.expect('{'); err != nil {
 		return nil, err
 	}
-	out := map[Reg]uint32{}
+	// One map serves every hit: the hit is run before the next is read.
+	if s.regs == nil {
+		s.regs = map[Reg]uint32{}
+	}
+	out := s.regs
+	clear(out)
 	for first := true; ; first = false {
 		c := s.space()
 		if c == '}' {
