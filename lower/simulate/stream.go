@@ -85,15 +85,19 @@ func (s *streamReader) more() bool {
 // space skips white space and returns the next byte (not consumed); 0 at
 // the end of the input.
 func (s *streamReader) space() byte {
-	for s.more() {
-		switch c := s.buf[s.pos]; c {
-		case ' ', '\t', '\r', '\n':
-			s.pos++
-		default:
-			return c
+	for {
+		for s.pos < s.end {
+			switch c := s.buf[s.pos]; c {
+			case ' ', '\t', '\r', '\n':
+				s.pos++
+			default:
+				return c
+			}
+		}
+		if !s.more() {
+			return 0
 		}
 	}
-	return 0
 }
 
 // expect consumes byte c after white space.
