@@ -22,6 +22,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -271,6 +272,16 @@ const hexDigits = "0123456789ABCDEF"
 // appendHex appends v in upper-case hex, at least width digits (as
 // fmt's %0*X).
 func appendHex(dst []byte, v uint64, width int) []byte {
+	if width > 0 && width <= 16 && v>>(4*uint(width)) == 0 {
+		// exactly width digits, written in place
+		n := len(dst)
+		dst = slices.Grow(dst, width)[:n+width]
+		for i := n + width - 1; i >= n; i-- {
+			dst[i] = hexDigits[v&15]
+			v >>= 4
+		}
+		return dst
+	}
 	var b [16]byte
 	i := len(b)
 	for v != 0 || i > len(b)-width {
