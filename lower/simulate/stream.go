@@ -476,7 +476,7 @@ func (s *streamReader) registers() (map[Reg]uint32, error) {
 		if err := s.readString(false); err != nil {
 			return nil, err
 		}
-		r, ok := ParseReg(string(s.str))
+		r, ok := parseRegBytes(s.str)
 		if !ok {
 			return nil, errDecline
 		}
@@ -586,4 +586,25 @@ func (s *streamReader) region() (Region, error) {
 		return Region{}, errDecline
 	}
 	return r, nil
+}
+
+// parseRegBytes is ParseReg on an ASCII name held in bytes (readString
+// declines others; ParseReg's Unicode folding would take "EſP" for ESP).
+func parseRegBytes(name []byte) (Reg, bool) {
+	var up [6]byte
+	if len(name) > len(up) {
+		return 0, false
+	}
+	for i, c := range name {
+		if 'a' <= c && c <= 'z' {
+			c -= 'a' - 'A'
+		}
+		up[i] = c
+	}
+	for i, n := range regNames {
+		if n == string(up[:len(name)]) {
+			return Reg(i), true
+		}
+	}
+	return 0, false
 }

@@ -155,3 +155,19 @@ func FuzzRunFile(f *testing.F) {
 		sameRun(t, c, path, Options{Size: 0x400})
 	})
 }
+
+// TestParseRegBytes: parseRegBytes agrees with ParseReg on every register
+// name in three spellings and on names that are none.
+func TestParseRegBytes(t *testing.T) {
+	names := []string{"", "E", "EAXX", "EFLAGSX", "AX", "eaX\x00", "EFLAGS"}
+	for _, n := range regNames {
+		names = append(names, n, strings.ToLower(n), strings.ToLower(n[:1])+n[1:])
+	}
+	for _, n := range names {
+		r1, ok1 := ParseReg(n)
+		r2, ok2 := parseRegBytes([]byte(n))
+		if r1 != r2 || ok1 != ok2 {
+			t.Errorf("%q: ParseReg %v %v, parseRegBytes %v %v", n, r1, ok1, r2, ok2)
+		}
+	}
+}
