@@ -6,6 +6,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/tracekit/tracekit/binfmt/tdf"
 )
@@ -49,7 +50,87 @@ func runStream(t *tdf.File, name string, opt Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	return run(t, st, opt, sr.hit)
+	// The hits are read on a goroutine of their own, a batch at a time,
+	// while the machine runs those read before: reading the JSON and
+	// running the programs take a core each. Batches go round between the
+	// two, so that memory stays what a few batches hold.
+	full := make(chan *hitBatch, 2)
+	free := make(chan *hitBatch, 4)
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	defer close(done)
+	wg.Go(func() {
+		for {
+			var b *hitBatch
+			select {
+			case b = <-free:
+			default:
+				b = &hitBatch{hits: make([]Hit, hitBatchSize), regs: make([]map[Reg]uint32, hitBatchSize)}
+			}
+			sr.fill(b)
+			select {
+			case full <- b:
+			case <-done:
+				return
+			}
+			if b.err != nil || b.end {
+				return
+			}
+		}
+	})
+	var cur *hitBatch
+	i := 0
+	return run(t, st, opt, func() (*Hit, error) {
+		for cur == nil || i == cur.n {
+			if cur != nil {
+				if cur.err != nil {
+					return nil, cur.err
+				}
+				if cur.end {
+					return nil, nil
+				}
+				free <- cur // the hits before it are done with
+			}
+			cur, i = <-full, 0
+		}
+		i++
+		return &cur.hits[i-1], nil
+	})
+}
+
+// hitBatchSize is how many hits a hitBatch holds.
+const hitBatchSize = 256
+
+// hitBatch is hits read ahead of the machine: hits[:n], then err (the
+// reader's error after them) or end (no more hits).
+type hitBatch struct {
+	hits []Hit
+	regs []map[Reg]uint32 // a registers map for each of hits, reused
+	n    int
+	err  error
+	end  bool
+}
+
+// fill reads the next hits into b.
+func (s *streamReader) fill(b *hitBatch) {
+	b.n, b.err, b.end = 0, nil, false
+	for b.n < len(b.hits) {
+		if b.regs[b.n] == nil {
+			b.regs[b.n] = map[Reg]uint32{}
+		}
+		s.dst, s.regs = &b.hits[b.n], b.regs[b.n]
+		h, err := s.hit()
+		if err != nil {
+			b.err = err
+			return
+		}
+		if h == nil {
+			b.end = true
+			return
+		}
+		b.n++
+	}
 }
 
 // streamReader reads a state file's JSON text: the members before "hits"
@@ -63,8 +144,9 @@ type streamReader struct {
 	str      []byte // the last string read
 	n        int    // hits read
 	done     bool
-	hit0     Hit
-	regs     map[Reg]uint32
+	hit0     Hit            // where hit reads a hit, unless dst is set
+	dst      *Hit           // where hit reads the next hit
+	regs     map[Reg]uint32 // the map the next hit's registers go in
 }
 
 // more makes sure a byte is buffered; false at the end of the input.
@@ -363,7 +445,10 @@ func (s *streamReader) hit() (*Hit, error) {
 		}
 	}
 	s.n++
-	h := &s.hit0
+	h := s.dst
+	if h == nil {
+		h = &s.hit0
+	}
 	*h = Hit{}
 	if err := s.expect('{'); err != nil {
 		return nil, err
@@ -455,7 +540,7 @@ func (s *streamReader) registers() (map[Reg]uint32, error) {
 	if err := s.expect('{'); err != nil {
 		return nil, err
 	}
-	// One map serves every hit: the hit is run before the next is read.
+	// The map is reused: the hit is run before the map is read into again.
 	if s.regs == nil {
 		s.regs = map[Reg]uint32{}
 	}

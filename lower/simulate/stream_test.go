@@ -104,6 +104,17 @@ func TestRunFileMatches(t *testing.T) {
 		{`"registers": {`, `"Registers": {`},
 		{`"comment": "Synthetic`, `"comment": "Synth\"etic`},
 	}
+	// hits across batches of the reading goroutine, and mistakes after
+	// the first batches
+	for _, n := range []int{hitBatchSize - 1, hitBatchSize, 2 * hitBatchSize, 3*hitBatchSize + 7} {
+		b := benchState(t, n)
+		variants[fmt.Sprintf("%d hits", n)] = b
+		last := bytes.LastIndex(b, []byte(`"pid"`))
+		variants[fmt.Sprintf("%d hits, the last one bad", n)] = append(append(append([]byte{}, b[:last]...), `"pid": -1, "x`...), b[last+5:]...)
+		at := bytes.LastIndex(b, []byte(`{"minor": `)) + len(`{"minor": `)
+		comma := at + bytes.IndexByte(b[at:], ',')
+		variants[fmt.Sprintf("%d hits, the last one's tracepoint unknown", n)] = append(append(append([]byte{}, b[:at]...), "99"...), b[comma:]...)
+	}
 	for i, e := range edits {
 		b := bytes.Replace(base, []byte(e[0]), []byte(e[1]), 1)
 		if bytes.Equal(b, base) {
