@@ -357,7 +357,7 @@ func Parse(data []byte) (*Buffer, error) {
 		budget: area,
 	}
 	tsLen := b.Format.TimeLen()
-	var recs []Record // newest first while walking
+	recs := make([]Record, 0, area/32) // newest first while walking
 	// The records' data, copied into one block: together they fit the area.
 	arena := make([]byte, 0, area)
 	var werr error

@@ -133,25 +133,30 @@ func Apply(rec *stda.Record, f *Format) Result {
 		return raw(rec, "no format")
 	}
 	st := &state{}
-	var lines []string
-	st.apply(rec, trimEnd(f.Desc), splitLines(f.Fmts), func(ln []byte) { lines = append(lines, string(ln)) })
-	return Result{Lines: lines, Stopped: st.stopped, Diags: st.diags}
-}
-
-// apply formats rec with a Format's DESC line and FMT lines (splitLines),
-// handing each output line to emit, which must not keep it.
-func (s *state) apply(rec *stda.Record, desc []byte, fmts [][]byte, emit func([]byte)) {
-	*s = state{rec: rec, data: rec.Data, out: s.out[:0], diags: s.diags[:0]}
-	emit(desc)
-	for _, ln := range fmts {
-		s.line++
-		s.out = s.out[:0]
-		s.run(ln)
-		emit(s.out)
-		if s.stopped {
+	st.start(rec)
+	lines := []string{string(trimEnd(f.Desc))}
+	for _, ln := range splitLines(f.Fmts) {
+		lines = append(lines, string(st.format(ln)))
+		if st.stopped {
 			break
 		}
 	}
+	return Result{Lines: lines, Stopped: st.stopped, Diags: st.diags}
+}
+
+// start readies s for formatting rec, keeping its buffers.
+func (s *state) start(rec *stda.Record) {
+	*s = state{rec: rec, data: rec.Data, out: s.out[:0], diags: s.diags[:0]}
+}
+
+// format formats the next FMT line (an element of splitLines' result) and
+// returns the output line, valid until the next call; after it, stopped
+// says whether the record's lines end there.
+func (s *state) format(ln []byte) []byte {
+	s.line++
+	s.out = s.out[:0]
+	s.run(ln)
+	return s.out
 }
 
 // Formatter formats records into text blocks as FormatRecord and
@@ -195,8 +200,16 @@ func (fm *Formatter) AppendBlock(dst []byte, index int, rec *stda.Record, fs For
 		fl = formatLines{desc: trimEnd(f.Desc), fmts: splitLines(f.Fmts)}
 		fm.lines[f] = fl
 	}
-	fm.st.apply(rec, fl.desc, fl.fmts, func(ln []byte) { dst = appendBlockLine(dst, ln) })
-	return append(dst, '\n'), fm.st.diags
+	st := &fm.st
+	st.start(rec)
+	dst = appendBlockLine(dst, fl.desc)
+	for _, ln := range fl.fmts {
+		dst = appendBlockLine(dst, st.format(ln))
+		if st.stopped {
+			break
+		}
+	}
+	return append(dst, '\n'), st.diags
 }
 
 // appendHeader appends BlockHeader(index, rec) and a line end.
