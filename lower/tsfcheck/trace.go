@@ -229,8 +229,14 @@ func (c *checker) field(s *traceState, i int, f tsf.Field) {
 		}
 		switch {
 		case f.Value.Value > 0xFF:
-			// 3.05A's text has no place for the value (oracle x_h14).
-			d := c.err(s, tsf.ErrOpcodeRange, f.Value, f.End)
+			// 3.05A's text has no place for the value (oracle x_h14); it
+			// gives it at the line of the token after the field (IBM's
+			// behaviour).
+			legacy := f.Next
+			if legacy.Line == 0 {
+				legacy = f.End
+			}
+			d := c.err(s, tsf.ErrOpcodeRange, f.Value, legacy)
 			d.Detail = f.Value.Text + " is above 0xFF"
 		case s.abortOp:
 			c.err(s, tsf.ErrOpcodeAfterAbort, f, f.End)
@@ -460,10 +466,11 @@ func (c *checker) firstLevel(s *traceState, a tsf.Address, fl *tsf.Flag, end ast
 		// sign; tracekit writes the same bytes and says so.
 		c.at(tsf.WarnIndirectSign, in, end, in.Num.Text, in.Num.Text)
 	}
-	if fl.Kind != tsf.Indirect || len(fl.Chain) == 0 || fl.Chain[0].Offset == nil || in.Num.Value == 0 {
+	if fl.Kind != tsf.Indirect || len(fl.Chain) == 0 || fl.Chain[0].Offset == nil || fl.Chain[0].Offset.Num.Value == 0 || in.Num.Value == 0 {
 		// IBM's behaviour: an (i) term of 0 is no offset beside the
-		// first *'s (TRCUST 3.05A takes MEM32=(FEBX+(0),I*+2*,n); with
-		// DIRECT it is refused all the same).
+		// first *'s, nor a *-0 beside an (i) term (TRCUST 3.05A takes
+		// MEM32=(FEBX+(0),I*+2*,n); with DIRECT it is refused all the
+		// same).
 		return
 	}
 	d := c.err(s, tsf.ErrUnexpected, fl.Chain[0].Offset.Num, end, "two indirect offsets for first level")
