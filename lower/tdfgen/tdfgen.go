@@ -59,6 +59,20 @@ type Options struct {
 	// message 39 (TRCUST prints the path DosSearchPath returned, oracle
 	// d68); the MODNAME when empty.
 	ModulePath string
+	// Refused are TRACE statements the front end refused for an error
+	// after their TP field: Compile resolves their TP fields among the
+	// tracepoints, in source order (ResolveRefused), as TRCUST reads a
+	// page for each TP it resolves, and fills in Diags and Failed.
+	Refused []*Refused
+}
+
+// Refused is a TRACE statement refused for an error after its TP field,
+// and what resolving that field gave (see ResolveRefused).
+type Refused struct {
+	Trace  *tsf.Trace
+	TP     *tsf.TP
+	Diags  diag.List
+	Failed bool
 }
 
 // Untraceable reports whether TRCUST refuses a tracepoint on the opcode b
@@ -122,11 +136,23 @@ func Compile(m *tsfcheck.Module, syms Symbols, mod Module, opt Options) (*Progra
 	if modPath == "" {
 		modPath = m.ModName
 	}
+	refused := opt.Refused
+	resolveUpTo := func(off int) {
+		for len(refused) > 0 && refused[0].TP.Pos.Offset < off {
+			rf := refused[0]
+			refused = refused[1:]
+			if syms != nil {
+				rf.Diags, rf.Failed = ResolveRefused(rf.Trace, rf.TP, syms, mod, modPath)
+			}
+		}
+	}
+	defer resolveUpTo(math.MaxInt)
 	for _, tp := range m.Tracepoints {
 		if tp.Static() {
 			p.Kept = append(p.Kept, tp)
 			continue
 		}
+		resolveUpTo(tp.TPField.Pos.Offset)
 		r, ds, dropped := compileTP(tp, syms, mod, modPath)
 		diags = append(diags, ds...)
 		if ds.Worst() >= diag.Severe {
@@ -176,6 +202,7 @@ func compileTP(tp *tsfcheck.Tracepoint, syms Symbols, mod Module, modPath string
 	b, err := mod.ByteAt(r.Object, r.Offset)
 	if err != nil {
 		diags = append(diags, outside(tp, r.Object, r.Offset, err)...)
+		r.Opcode = b // what TRCUST's page buffer holds there (lxmap)
 		return r, diags, false
 	}
 	r.Opcode = b

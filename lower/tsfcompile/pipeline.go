@@ -7,6 +7,7 @@ import (
 	"github.com/tracekit/tracekit/binfmt/tff"
 	"github.com/tracekit/tracekit/grammar/mapfile"
 	"github.com/tracekit/tracekit/grammar/tsfparse"
+	"github.com/tracekit/tracekit/lower/tdfgen"
 	"github.com/tracekit/tracekit/lower/tsfcheck"
 )
 
@@ -147,16 +148,23 @@ func (r *Result) back(req Request) bool {
 		r.Located = append(r.Located, ds...)
 	}
 	r.Opened = true
+	var refused []*tdfgen.Refused
 	if req.Eager {
 		// TRCUST resolves a TP as it reads the field, also in a statement
 		// it then refuses.
-		early, kept := Refused(r.Module, r.Front, mod, mp, src)
-		r.Front = tsfcheck.Merge(kept, early)
+		refused = refusedTPs(r.Module, r.Front)
+		defer func() {
+			early, kept := applyRefused(refused, r.Front)
+			r.Front = tsfcheck.Merge(kept, early)
+		}()
 	}
 	if !Dynamic(r.Module) {
+		if len(refused) > 0 {
+			compile(r.Module, mod, mp, src, refused)
+		}
 		return true // TRCUST opens the module for a tracepoint it then drops
 	}
-	r.Back = Compile(r.Module, mod, mp, src)
+	r.Back = compile(r.Module, mod, mp, src, refused)
 	return r.Back.Compiled.Worst() < diag.Severe
 }
 
