@@ -60,35 +60,13 @@ type traceState struct {
 	counted  int  // what TRCUST 3.05A counts against MAXDATALENGTH (see data)
 }
 
-// badMinor reports whether t's first MINOR field has no number or a
-// malformed one.
-func badMinor(t *tsf.Trace) bool {
-	for _, f := range t.Fields {
-		if m, ok := f.(*tsf.Minor); ok {
-			return m.Bad != nil || m.Value == nil || m.Value.Err != ""
-		}
-	}
-	return false
-}
-
 func (c *checker) trace(t *tsf.Trace) {
 	c.traces++
-	// Whether TRACE statements give MINOR is decided by the first one the
-	// parser could read: a first TRACE broken by a syntax error (a MINOR
-	// that is not a number) would otherwise make every later MINOR an
-	// error of its own, a cascade from one mistake.
-	//
-	// A TRACE whose MINOR has no number, or a malformed one, does not
-	// decide either (IBM's behaviour: after "MINOR=abc" a TRACE without
-	// MINOR is numbered, and a TRACE with MINOR=5 makes MINOR required).
-	if c.firstTrace == nil && !t.Broken && !badMinor(t) {
-		c.firstTrace = t
-		for _, f := range t.Fields {
-			if _, ok := f.(*tsf.Minor); ok {
-				c.minorMode = true
-			}
-		}
-	}
+	// Whether TRACE statements give MINOR is decided by the first one
+	// kept (endOfTrace): IBM's behaviour, tried with its binary: after a
+	// first TRACE refused for an error (a bad address, a MINOR that is not
+	// a number, a syntax error), with or without MINOR, the next one kept
+	// decides, and until then MINOR is neither required nor refused.
 	// A TRACE without MINOR is numbered after the tracepoints kept so
 	// far: IBM's behaviour (TRCUST 3.05A gives 1 to the TRACE after a
 	// first one it refused), where the reference says "for each
@@ -648,6 +626,9 @@ func (c *checker) endOfTrace(s *traceState) {
 	}
 	if s.errors {
 		return
+	}
+	if c.firstTrace == nil {
+		c.firstTrace, c.minorMode = t, s.minor != nil
 	}
 	if _, dup := c.minors[tp.Minor]; !dup && c.minorMode {
 		c.minors[tp.Minor] = t
