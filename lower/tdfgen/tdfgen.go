@@ -201,9 +201,9 @@ func compileTP(tp *tsfcheck.Tracepoint, syms Symbols, mod Module, modPath string
 	}
 	b, err := mod.ByteAt(r.Object, r.Offset)
 	if err != nil {
+		// The byte is what TRCUST's page buffer holds there (lxmap), and
+		// an OPCODE is compared with it all the same (IBM's behaviour).
 		diags = append(diags, outside(tp, r.Object, r.Offset, err)...)
-		r.Opcode = b // what TRCUST's page buffer holds there (lxmap)
-		return r, diags, false
 	}
 	r.Opcode = b
 	var at tsf.Node = tpf

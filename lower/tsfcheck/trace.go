@@ -184,6 +184,20 @@ func (c *checker) field(s *traceState, i int, f tsf.Field) {
 		c.err(s, tsf.ErrUnexpected, f, f.Last(), kw+" with STATIC tracepoint")
 		return
 	}
+	switch f.(type) {
+	case *tsf.Len, *tsf.Regs, *tsf.Mem, *tsf.Orbit:
+		// IBM's behaviour: after ABORTOP or REMOVEOP, a statement that
+		// makes RPN code is 103 "opcode defined after ABORT" or 104 "...
+		// after REMOVE", at the end of the statement, as OPCODE is.
+		switch {
+		case s.abortOp:
+			c.err(s, tsf.ErrOpcodeAfterAbort, f, s.t.End)
+			return
+		case s.removeOp:
+			c.err(s, tsf.ErrOpcodeAfterRem, f, s.t.End)
+			return
+		}
+	}
 	if prev := c.prevLen(s, i); prev != nil {
 		if m, ok := f.(*tsf.Mem); !ok || m.UseLen == nil {
 			// The LEN before this field is not used by it (section 1.3.5:
