@@ -69,8 +69,13 @@ type Options struct {
 // Refused is a TRACE statement refused for an error after its TP field,
 // and what resolving that field gave (see ResolveRefused).
 type Refused struct {
-	Trace  *tsf.Trace
-	TP     *tsf.TP
+	Trace *tsf.Trace
+	TP    *tsf.TP
+	// Point is what the checker made of the statement (Module.Refused),
+	// nil if nothing; its data statements before Before (an offset: the
+	// statement's first error) are assembled after the TP is resolved.
+	Point  *tsfcheck.Tracepoint
+	Before int
 	Diags  diag.List
 	Failed bool
 }
@@ -143,6 +148,9 @@ func Compile(m *tsfcheck.Module, syms Symbols, mod Module, opt Options) (*Progra
 			refused = refused[1:]
 			if syms != nil {
 				rf.Diags, rf.Failed = ResolveRefused(rf.Trace, rf.TP, syms, mod, modPath)
+				if !rf.Failed && rf.Point != nil {
+					rf.Diags, rf.Failed = assembleRefused(rf, syms, modPath)
+				}
 			}
 		}
 	}
@@ -154,6 +162,10 @@ func Compile(m *tsfcheck.Module, syms Symbols, mod Module, opt Options) (*Progra
 		}
 		resolveUpTo(tp.TPField.Pos.Offset)
 		r, ds, dropped := compileTP(tp, syms, mod, modPath)
+		if tp.Late != nil && !ds.Failed() && !dropped {
+			// The statement's last error (tsfcheck.Tracepoint.Late).
+			ds = append(ds, *tp.Late)
+		}
 		diags = append(diags, ds...)
 		if ds.Worst() >= diag.Severe {
 			return p, diags
@@ -299,6 +311,26 @@ func ResolveRefused(t *tsf.Trace, tpf *tsf.TP, syms Symbols, mod Module, modPath
 		}
 	}
 	return diags, false
+}
+
+// assembleRefused assembles the data statements of a refused statement
+// that come before its first error, as TRCUST 3.05A does as it reads them
+// (IBM's behaviour: "RPN stack limit of 16 exceeded" for a REGS before an
+// error later in the statement): when one fails, its error is the
+// statement's (failed).
+func assembleRefused(rf *Refused, syms Symbols, modPath string) (diag.List, bool) {
+	tp := *rf.Point
+	tp.Data = nil
+	for _, d := range rf.Point.Data {
+		if d.Field.Position().Offset < rf.Before {
+			tp.Data = append(tp.Data, d)
+		}
+	}
+	_, ds := assemble(&tp, syms, modPath)
+	if ds.Failed() {
+		return append(rf.Diags, ds...), true
+	}
+	return rf.Diags, false
 }
 
 // returnPoint finds the RETEP point of the procedure at obj:entry, which

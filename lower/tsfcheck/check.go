@@ -66,6 +66,13 @@ type Module struct {
 	// 1, 2, ... in the order of the tracepoints kept.
 	AutoMinors  bool
 	Tracepoints []*Tracepoint
+	// Refused holds, for each dynamic TRACE statement refused for an
+	// error (the checker's or the parser's), what the checker had made of
+	// it when it stopped: its TP and the data statements checked before
+	// the error. TRCUST 3.05A resolves the TP and assembles each data
+	// statement as it reads it, so the back end can give what TRCUST
+	// gives before the statement's error (tsfcompile).
+	Refused map[*tsf.Trace]*Tracepoint
 	// Superseded are the positions of the parser's diagnostics that a
 	// checker error in the same TRACE statement, earlier in it, replaces
 	// (TRCUST reports the first error of a statement); DropSuperseded
@@ -110,6 +117,13 @@ type Tracepoint struct {
 	Fmts      []string
 	Data      []Data // the statements that produce RPN code, in source order
 	DataBytes int    // the most data one hit can log, prefixes included
+	// Late is an error TRCUST 3.05A gives only after the back end's
+	// checks of the statement (103 or 104 for ABORTOP, REMOVEOP, REGS,
+	// MEM, LEN or ORBIT after ABORTOP or REMOVEOP): the back end reports
+	// it, and drops the tracepoint, when it found no error of its own
+	// (IBM's behaviour: an opcode mismatch or an RPN stack overflow is
+	// given instead). Nil when there is none.
+	Late *diag.Diagnostic
 }
 
 // Static reports whether the tracepoint is TP=@STATIC.

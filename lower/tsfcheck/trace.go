@@ -72,6 +72,14 @@ func (c *checker) trace(t *tsf.Trace) {
 	// first one it refused), where the reference says "for each
 	// tracepoint definition it encounters".
 	s := &traceState{t: t, tp: &Tracepoint{Node: t, Minor: uint16(len(c.m.Tracepoints) + 1)}}
+	defer func() {
+		if (s.errors || t.Broken) && s.tp.TPField != nil && !s.tp.Static() {
+			if c.m.Refused == nil {
+				c.m.Refused = make(map[*tsf.Trace]*Tracepoint)
+			}
+			c.m.Refused[t] = s.tp
+		}
+	}()
 	s.seen = s.seenBuf[:0]
 	if t.Broken {
 		// The parser stopped at a syntax error. The fields before it are
@@ -191,11 +199,9 @@ func (c *checker) field(s *traceState, i int, f tsf.Field) {
 		// after REMOVE", at the end of the statement, as OPCODE is.
 		switch {
 		case s.abortOp:
-			c.err(s, tsf.ErrOpcodeAfterAbort, f, s.t.End)
-			return
+			c.late(s, tsf.ErrOpcodeAfterAbort, f)
 		case s.removeOp:
-			c.err(s, tsf.ErrOpcodeAfterRem, f, s.t.End)
-			return
+			c.late(s, tsf.ErrOpcodeAfterRem, f)
 		}
 	}
 	if prev := c.prevLen(s, i); prev != nil {
@@ -312,9 +318,9 @@ func (c *checker) field(s *traceState, i int, f tsf.Field) {
 		case f.Name == "ABORTOP" && s.abortOp, f.Name == "REMOVEOP" && s.removeOp:
 			c.err(s, tsf.ErrUnexpected, f, f.Last(), "multiple "+f.Name+" statements")
 		case f.Name == "REMOVEOP" && s.abortOp:
-			c.err(s, tsf.ErrOpcodeAfterAbort, f, s.t.End)
+			c.late(s, tsf.ErrOpcodeAfterAbort, f)
 		case f.Name == "ABORTOP" && s.removeOp:
-			c.err(s, tsf.ErrOpcodeAfterRem, f, s.t.End)
+			c.late(s, tsf.ErrOpcodeAfterRem, f)
 		}
 		if f.Name == "ABORTOP" {
 			s.abortOp = true
@@ -641,6 +647,11 @@ func (c *checker) endOfTrace(s *traceState) {
 	if s.errors {
 		return
 	}
+	if tp.Late != nil && tp.Static() {
+		// No back end will check the statement: the error is given now.
+		c.report(*tp.Late)
+		return
+	}
 	if c.firstTrace == nil {
 		c.firstTrace, c.minorMode = t, s.minor != nil
 	}
@@ -648,6 +659,15 @@ func (c *checker) endOfTrace(s *traceState) {
 		c.minors[tp.Minor] = t
 	}
 	c.m.Tracepoints = append(c.m.Tracepoints, tp)
+}
+
+// late keeps the first of the errors TRCUST gives after the back end's
+// checks (Tracepoint.Late), at the end of the statement.
+func (c *checker) late(s *traceState, code tsf.Code, f tsf.Field) {
+	if s.tp.Late == nil {
+		d := code.Diagnostic(f.Position(), s.t.End.Line)
+		s.tp.Late = &d
+	}
 }
 
 // isData reports whether f is a statement that becomes RPN code.

@@ -18,7 +18,24 @@ import (
 // diagnostics are sorted by position and end at the first fatal or severe
 // one, as TRCUST stops there.
 func Check(name string, src []byte, opt tsfcheck.Options) (*tsfcheck.Module, diag.List) {
-	return check(name, src, 0, opt, false)
+	m, diags := check(name, src, 0, opt, false)
+	// Without the back end, the errors it would give last are given here
+	// (tsfcheck.Tracepoint.Late), so that check reports what compile
+	// would.
+	kept := m.Tracepoints[:0:0]
+	var late diag.List
+	for _, tp := range m.Tracepoints {
+		if tp.Late != nil {
+			late = append(late, *tp.Late)
+			continue
+		}
+		kept = append(kept, tp)
+	}
+	if len(late) > 0 {
+		m.Tracepoints = kept
+		diags = tsfcheck.Merge(diags, late)
+	}
+	return m, diags
 }
 
 // check is Check with the scanner's mode; with compact, it checks every statement as soon as it is

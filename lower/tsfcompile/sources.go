@@ -175,7 +175,7 @@ func refusedTPs(m *tsfcheck.Module, front diag.List) []*tdfgen.Refused {
 			// statement) comes after the TP's messages.
 			continue
 		}
-		out = append(out, &tdfgen.Refused{Trace: t, TP: tpf})
+		out = append(out, &tdfgen.Refused{Trace: t, TP: tpf, Point: m.Refused[t], Before: front[first].Pos.Offset})
 	}
 	return out
 }
