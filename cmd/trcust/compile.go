@@ -7,6 +7,7 @@ import (
 
 	"github.com/tracekit/tracekit/ast/diag"
 	"github.com/tracekit/tracekit/ast/tsf"
+	"github.com/tracekit/tracekit/cmd/internal/osfile"
 	"github.com/tracekit/tracekit/cmd/internal/outfile"
 	"github.com/tracekit/tracekit/lower/tdfgen"
 	"github.com/tracekit/tracekit/lower/tsfcheck"
@@ -32,17 +33,21 @@ func compile(c *console, o options) {
 		return
 	}
 	c.line("\r\nUsing source file: %s", shownName)
+	mapMissing := false
 	if o.mapFile != "" {
 		upper := strings.ToUpper(o.mapFile)
 		if !strings.EqualFold(filepath.Ext(o.mapFile), ".MAP") {
 			c.code(1, tsf.FatalMapExtension, upper)
 			return
 		}
-		if _, _, ok := search(o.mapFile); !ok {
-			c.code(1, tsf.FatalNotFound, o.mapFile)
-			return
+		if _, _, ok := search(o.mapFile); ok {
+			c.line("Using map file: %s", display(upper))
+		} else {
+			// IBM's behaviour: TRCUST 3.05A says so and goes on without
+			// a MAP file (a symbolic TP is then severe 39).
+			c.line("Map file not found: %s", upper)
+			mapMissing = true
 		}
-		c.line("Using map file: %s", display(upper))
 	}
 	src, err := os.ReadFile(path)
 	if err != nil {
@@ -57,12 +62,24 @@ func compile(c *console, o options) {
 		Check: tsfcheck.Options{AllowDuplicateMinors: o.dups},
 		Eager: true,
 		Locate: func(m *tsfcheck.Module) (tsfcompile.Sources, diag.List) {
-			src := tsfcompile.Sources{ModuleAt: m.ModNamePos, IgnoreCase: o.caseless, KeepPath: o.keepPath}
-			var ok bool
-			if src.ModulePath, src.ModuleName, ok = search(m.ModName); !ok {
-				return src, diag.List{tsf.FatalNotFound.Diagnostic(m.ModNamePos, 0, m.ModName)}
+			src := tsfcompile.Sources{ModuleAt: m.ModNamePos, IgnoreCase: o.caseless, KeepPath: o.keepPath, RetEP: o.retep}
+			if o.loadMod != "" {
+				// IBM's behaviour: /L= names the module TRCUST reads
+				// instead of MODNAME's (the TDF keeps MODNAME); it opens
+				// the name upper-cased, as given, without a search, and
+				// names it so.
+				src.ModuleName = strings.ToUpper(o.loadMod)
+				var ok bool
+				if src.ModulePath, ok = findAsGiven(o.loadMod); !ok {
+					return src, diag.List{tsf.FatalNotFound.Diagnostic(m.ModNamePos, 0, src.ModuleName)}
+				}
+			} else {
+				var ok bool
+				if src.ModulePath, src.ModuleName, ok = search(m.ModName); !ok {
+					return src, diag.List{tsf.FatalNotFound.Diagnostic(m.ModNamePos, 0, m.ModName)}
+				}
 			}
-			if o.mapFile != "" {
+			if o.mapFile != "" && !mapMissing {
 				src.MapPath, _, _ = search(o.mapFile)
 			}
 			return src, nil
@@ -133,6 +150,17 @@ func compile(c *console, o options) {
 		return
 	}
 	c.line("Creating TDF file: %s\t # records = %d", display(tdfName), len(tdfFile.Tracepoints))
+}
+
+// findAsGiven finds a file named as on OS/2 (a relative or absolute path
+// with \ or /, any case) without a search: the name to open.
+func findAsGiven(name string) (string, bool) {
+	name = strings.ReplaceAll(name, `\`, "/")
+	dir, base := filepath.Split(filepath.FromSlash(name))
+	if dir == "" {
+		dir = "."
+	}
+	return osfile.Find(dir, base)
 }
 
 // write writes one output file, or says it cannot (fatal 5).

@@ -58,6 +58,9 @@ type Options struct {
 	// message 39 (TRCUST prints the path DosSearchPath returned, oracle
 	// d68); the MODNAME when empty.
 	ModulePath string
+	// RetEP is how RETEP return points are searched (TRCUST /RMn, /RSnnn,
+	// /RP); nil is TRCUST's default, x86ret.DefaultSearch.
+	RetEP *x86ret.Search
 }
 
 // Untraceable reports whether TRCUST refuses a tracepoint on the opcode b
@@ -126,7 +129,7 @@ func Compile(m *tsfcheck.Module, syms Symbols, mod Module, opt Options) (*Progra
 			p.Kept = append(p.Kept, tp)
 			continue
 		}
-		r, ds, dropped := compileTP(tp, syms, mod, modPath)
+		r, ds, dropped := compileTP(tp, syms, mod, modPath, opt.RetEP)
 		diags = append(diags, ds...)
 		if ds.Worst() >= diag.Severe {
 			return p, diags
@@ -151,7 +154,7 @@ func Compile(m *tsfcheck.Module, syms Symbols, mod Module, opt Options) (*Progra
 //
 // dropped reports a tracepoint left out although no error was reported: a
 // RETEP whose return point cannot be found (warning 144).
-func compileTP(tp *tsfcheck.Tracepoint, syms Symbols, mod Module, modPath string) (r Record, diags diag.List, dropped bool) {
+func compileTP(tp *tsfcheck.Tracepoint, syms Symbols, mod Module, modPath string, search *x86ret.Search) (r Record, diags diag.List, dropped bool) {
 	r = Record{TP: tp}
 	tpf := tp.TPField
 	end := tp.Node.End.Line
@@ -179,7 +182,7 @@ func compileTP(tp *tsfcheck.Tracepoint, syms Symbols, mod Module, modPath string
 		addr &= 0xFFFFFFFF
 		if t.RetEP != nil {
 			end, _ := syms.Next(obj, uint32(addr))
-			ret, err := returnPoint(mod, obj, uint32(addr), end)
+			ret, err := returnPoint(mod, obj, uint32(addr), end, search)
 			if err != nil {
 				// IBM's behaviour: TRCUST 3.05A warns at the RETEP's line
 				// and leaves the tracepoint out (of the TFF too), with no
@@ -234,19 +237,20 @@ func compileTP(tp *tsfcheck.Tracepoint, syms Symbols, mod Module, modPath string
 }
 
 // returnPoint finds the RETEP point of the procedure at obj:entry, which
-// ends before end (0: the end of the object). Package lower/x86ret has the
-// rule: the epilogue before the last return instruction of the procedure
-// (oracle d54, x_r01, x_r02).
-func returnPoint(mod Module, obj, entry, end uint32) (uint32, error) {
-	code, is32, err := mod.Object(obj)
+// ends before end (0: the end of the object), as TRCUST 3.05A finds it: a
+// search of the bytes before the procedure's end for a return in the forms
+// the match criteria allow (package lower/x86ret, Scan: IBM's behaviour,
+// measured with its binary; the oracle's d54, x_r01 and x_r02 agree).
+func returnPoint(mod Module, obj, entry, end uint32, search *x86ret.Search) (uint32, error) {
+	code, _, err := mod.Object(obj)
 	if err != nil {
 		return 0, err
 	}
-	mode := 16
-	if is32 {
-		mode = 32
+	s := x86ret.DefaultSearch
+	if search != nil {
+		s = *search
 	}
-	return x86ret.ReturnPoint(code, entry, end, mode)
+	return x86ret.Scan(code, entry, end, s)
 }
 
 // afterTP returns the line TRCUST names for a TP symbol: it looks the

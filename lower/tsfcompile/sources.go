@@ -2,6 +2,7 @@ package tsfcompile
 
 import (
 	"errors"
+	"github.com/tracekit/tracekit/lower/x86ret"
 	"os"
 
 	"github.com/tracekit/tracekit/ast"
@@ -29,6 +30,9 @@ type Sources struct {
 	// there is no MAP file (tracekit compile does; TRCUST 3.05A does not,
 	// and says 39, oracle d68).
 	UseExports bool
+	// RetEP is how RETEP return points are searched (TRCUST /RMn, /RSnnn,
+	// /RP); nil for TRCUST's default.
+	RetEP *x86ret.Search
 }
 
 // Dynamic reports whether the module has a dynamic tracepoint, which needs
@@ -124,6 +128,6 @@ func Compile(m *tsfcheck.Module, mod *lx.File, mp *mapfile.Map, src Sources) *Ba
 	if name == "" {
 		name = src.ModulePath
 	}
-	p, diags := tdfgen.Compile(m, syms, lxmap.Module{File: mod}, tdfgen.Options{KeepPath: src.KeepPath, ModulePath: name})
+	p, diags := tdfgen.Compile(m, syms, lxmap.Module{File: mod}, tdfgen.Options{KeepPath: src.KeepPath, ModulePath: name, RetEP: src.RetEP})
 	return &Back{Program: p, Compiled: append(notes, diags...)}
 }
