@@ -727,6 +727,9 @@ func TestOracleDiffCases(t *testing.T) {
 					emitrep = true
 					continue
 				}
+				if l == "" {
+					continue // no arguments at all
+				}
 				args = append(args, l)
 			}
 			var dll, mp []byte
