@@ -150,6 +150,14 @@ func compile(c *console, o options) {
 		return
 	}
 	c.line("Creating TDF file: %s\t # records = %d", display(tdfName), len(tdfFile.Tracepoints))
+	if res.TMI != nil {
+		// IBM's behaviour: the TDF's name with .TMI for its extension.
+		tmiName := strings.TrimSuffix(tdfName, filepath.Ext(tdfName)) + ".TMI"
+		if !write(c, tmiName, res.TMI.MarshalBinary) {
+			return
+		}
+		c.line("Creating TMI file: %s\t # records = %d", display(tmiName), len(res.TMI.Records))
+	}
 }
 
 // findAsGiven finds a file named as on OS/2 (a relative or absolute path

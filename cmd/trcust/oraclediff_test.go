@@ -18,6 +18,7 @@ import (
 	"testing"
 
 	"github.com/tracekit/tracekit/ast/corpus"
+	"github.com/tracekit/tracekit/binfmt/tmi"
 	"github.com/tracekit/tracekit/lower/tsfcompile/tsfgen"
 )
 
@@ -558,8 +559,8 @@ func departure(c *tsfgen.Case, want, got oracleResult) string {
 		return "compatibility: MINOR above 0xFFFF is error 68 (x_h11)"
 	case slices.ContainsFunc(c.Args, func(a string) bool { return strings.EqualFold(a, "/D") }) && sameConsole(want, got) && sameFiles(want, got, aspTDF):
 		return "compatibility: /D writes a valid TFF (e26d)"
-	case has("orbit") && sameFiles(want, got, aspOther) && dropLine(want.console, "Creating TMI file") == dropLine(got.console, "Creating TMI file"):
-		return "branch trcli: the ORBIT .TMI file"
+	case has("orbit") && sameConsole(want, got) && sameFiles(want, got, aspOther) && tmiEqualKeysReordered(want, got):
+		return "not decoded: the order of TMI records with equal ORBIT keys"
 	}
 	return ""
 }
@@ -594,15 +595,35 @@ func sameFiles(a, b oracleResult, skip string) bool {
 	return true
 }
 
-// dropLine returns the console without its lines holding s.
-func dropLine(console, s string) string {
-	var out []string
-	for _, l := range strings.Split(console, "\n") {
-		if !strings.Contains(l, s) {
-			out = append(out, l)
+// tmiEqualKeysReordered reports whether the .TMI files of two runs differ
+// only in the order of records with equal keys: TRCUST 3.05A's sort of the
+// records is not stable, and which order it gives is not decoded
+// (docs/tmi.md).
+func tmiEqualKeysReordered(a, b oracleResult) bool {
+	for n, x := range a.Files {
+		if fileKind(n) != aspOther {
+			continue
+		}
+		fa, err1 := tmi.Parse(x)
+		fb, err2 := tmi.Parse(b.Files[n])
+		if err1 != nil || err2 != nil || fa.Major != fb.Major || fa.ModName != fb.ModName || len(fa.Records) != len(fb.Records) {
+			return false
+		}
+		key := func(r tmi.Record) string { return fmt.Sprintf("%08X %+v", r.Key, r) }
+		ka, kb := make([]string, len(fa.Records)), make([]string, len(fb.Records))
+		for i := range fa.Records {
+			if fa.Records[i].Key != fb.Records[i].Key {
+				return false
+			}
+			ka[i], kb[i] = key(fa.Records[i]), key(fb.Records[i])
+		}
+		sort.Strings(ka)
+		sort.Strings(kb)
+		if !slices.Equal(ka, kb) {
+			return false
 		}
 	}
-	return strings.Join(out, "\n")
+	return true
 }
 
 // minimise takes lines away from the case's TSF while the run still

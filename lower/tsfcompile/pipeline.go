@@ -5,7 +5,9 @@ import (
 	"github.com/tracekit/tracekit/ast/tsf"
 	"github.com/tracekit/tracekit/binfmt/tdf"
 	"github.com/tracekit/tracekit/binfmt/tff"
+	"github.com/tracekit/tracekit/binfmt/tmi"
 	"github.com/tracekit/tracekit/grammar/mapfile"
+	"github.com/tracekit/tracekit/lower/tmigen"
 	"github.com/tracekit/tracekit/lower/tsfcheck"
 )
 
@@ -53,6 +55,11 @@ type Result struct {
 	TFF     *tff.File
 	TDF     *tdf.File
 	Written diag.List
+	// TMI is the .TMI file TRCUST 3.05A writes beside the TDF when
+	// tracepoints carry ORBIT (package lower/tmigen); nil when none does.
+	TMI *tmi.File
+
+	mapFile *mapfile.Map // the MAP file read, for the TMI
 }
 
 // All returns every diagnostic of the compile, in the order of the stages.
@@ -116,6 +123,9 @@ func Run(req Request) *Result {
 		r.Written = written
 		if t != nil && len(t.Tracepoints) > 0 {
 			r.TDF = t
+			if r.mapFile != nil {
+				r.TMI = tmigen.Build(t, r.mapFile)
+			}
 		}
 	}
 	return r
@@ -143,6 +153,7 @@ func (r *Result) back(req Request) bool {
 		r.Located = append(r.Located, ds...)
 	}
 	r.Opened = true
+	r.mapFile = mp
 	if !Dynamic(r.Module) {
 		return true // TRCUST opens the module for a tracepoint it then drops
 	}

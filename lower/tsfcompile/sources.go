@@ -46,6 +46,22 @@ func Dynamic(m *tsfcheck.Module) bool {
 	return false
 }
 
+// Orbit reports whether a dynamic tracepoint of m has ORBIT, for which
+// TRCUST 3.05A writes a .TMI file beside the TDF.
+func Orbit(m *tsfcheck.Module) bool {
+	for _, tp := range m.Tracepoints {
+		if tp.Static() || tp.Node == nil {
+			continue
+		}
+		for _, f := range tp.Node.Fields {
+			if _, ok := f.(*tsf.Orbit); ok {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // OpenModule opens the LX module. A file that cannot be read is fatal 2 or
 // 8, one that is not an LX module (an NE module, a PE or DOS program, text)
 // fatal 10; each is one diagnostic at the MODNAME that names the module.
