@@ -105,7 +105,7 @@ const (
 
 	// Checks the reference does not number.
 	SevereUnclosedComment Code = 201
-	SevereModNameRedef    Code = 202
+	WarnModNameRedef      Code = 202
 	ErrFieldRedef         Code = 203
 	WarnStaticIgnored     Code = 204
 	WarnFmtControl        Code = 205
@@ -118,6 +118,9 @@ const (
 	WarnIndirectSign      Code = 213
 	WarnCommaAssumed      Code = 214
 	WarnFmtNoPrefix       Code = 215
+	ErrOpcodeWord         Code = 216
+	ErrInvalidNumber      Code = 217 // 3.05A's, not in the V2.1 reference
+	WarnOrbitIndex        Code = 218
 )
 
 // Message is the catalogue entry of one Code.
@@ -125,7 +128,7 @@ type Message struct {
 	Severity diag.Severity
 	Text     string // a fmt format with %s verbs for the arguments
 	// Silent305A is set for checks that TRCUST 3.05A does not report: a
-	// legacy front end leaves their warnings out to print what IBM printed.
+	// legacy front end leaves them out to print what IBM printed.
 	Silent305A bool
 }
 
@@ -225,7 +228,8 @@ var Messages = map[Code]Message{
 	144: {diag.Warning, "unable to determine return point for %s", false},
 
 	201: {diag.Severe, "unclosed comment", false},
-	202: {diag.Severe, "MODNAME redefinition", false},
+	// TRCUST 3.05A uses the last MODNAME without a word.
+	202: {diag.Warning, "MODNAME redefinition, the last one used", true},
 	203: {diag.Error, "%s redefinition, tracepoint ignored", false},
 	204: {diag.Warning, "%s has no effect on a @STATIC tracepoint, ignored", true},
 	205: {diag.Warning, "unknown format control '%s', copied as is", true},
@@ -244,6 +248,16 @@ var Messages = map[Code]Message{
 	// prefix %P formats); without a %P for it the prefix is formatted as
 	// the item's data.
 	215: {diag.Warning, "fewer %%P controls than memory data statements: a prefix is formatted as data", true},
+	// TRCUST 3.05A drops a tracepoint whose OPCODE is a word without a
+	// message (IBM's behaviour).
+	216: {diag.Error, "OPCODE needs a number, '%s' found, tracepoint ignored", true},
+	// TRCUST 3.05A prints it for an OPCODE whose number is malformed or
+	// does not fit in 32 bits (OPCODE=1a, OPCODE=1.5); the V2.1 reference
+	// has no number for it.
+	217: {diag.Error, "invalid number found: %s", false},
+	// 3.05A's 143, which it prints for an ORBIT value only (for a length
+	// it says nothing: 143 above); it then writes 0x0016 as the value.
+	218: {diag.Warning, "index too large, high word ignored", false},
 }
 
 // Legacy is what TRCUST 3.05A would say of a diagnostic beyond the

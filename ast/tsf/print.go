@@ -283,8 +283,11 @@ func flagText(f *Flag) string {
 }
 
 // Unquote returns what TRCUST stores for the text between the quotes of a
-// TSF string: \" becomes ", and every other backslash sequence is kept as
-// written (oracle s05: "\\", "\n" and "\t" reach the TFF unchanged).
+// TSF string: \" becomes ", and every other backslash is kept as written
+// (oracle s05: "\\", "\n" and "\t" reach the TFF unchanged). A backslash
+// right before a quote makes an escaped quote whatever comes before it, as
+// in TRCUST 3.05A's lexer (raw a\\\"b is stored a\\"b); on the strings
+// tracekit's scanner ends at \\" this is the same as reading \\ as a pair.
 func Unquote(raw string) string {
 	if !strings.Contains(raw, `\"`) {
 		return raw
@@ -292,13 +295,8 @@ func Unquote(raw string) string {
 	var b strings.Builder
 	for i := 0; i < len(raw); i++ {
 		c := raw[i]
-		if c == '\\' && i+1 < len(raw) {
-			if raw[i+1] == '"' {
-				b.WriteByte('"')
-			} else {
-				b.WriteByte(c)
-				b.WriteByte(raw[i+1])
-			}
+		if c == '\\' && i+1 < len(raw) && raw[i+1] == '"' {
+			b.WriteByte('"')
 			i++
 			continue
 		}

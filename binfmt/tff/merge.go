@@ -32,8 +32,10 @@ func (e *MajorMismatchError) Error() string {
 // have the major code of the first (a *MajorMismatchError names the first
 // that does not), the records of all inputs are taken in input order and,
 // within an input, in its record order, the first record of a minor is kept
-// and each later one is left out and reported in dups, in that order. The
-// output holds copies of the kept records, sorted by minor.
+// and each later one is left out and reported in dups, sorted by minor and
+// then in that order (IBM's behaviour: TRCUST 3.05A reports them as it
+// walks its records sorted by minor). The output holds copies of the kept
+// records, sorted by minor.
 //
 // Merge does not limit the number of inputs; TRCUST takes at most
 // MaxCombine, and the caller checks that.
@@ -62,6 +64,7 @@ func Merge(files []*File) (out *File, dups []Duplicate, err error) {
 		}
 	}
 	slices.SortStableFunc(out.Records, func(a, b Record) int { return cmp.Compare(a.Minor, b.Minor) })
+	slices.SortStableFunc(dups, func(a, b Duplicate) int { return cmp.Compare(a.Minor, b.Minor) })
 	return out, dups, nil
 }
 

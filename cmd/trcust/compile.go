@@ -9,6 +9,7 @@ import (
 	"github.com/tracekit/tracekit/ast/tsf"
 	"github.com/tracekit/tracekit/cmd/internal/osfile"
 	"github.com/tracekit/tracekit/cmd/internal/outfile"
+	"github.com/tracekit/tracekit/grammar/tsfparse"
 	"github.com/tracekit/tracekit/lower/tdfgen"
 	"github.com/tracekit/tracekit/lower/tsfcheck"
 	"github.com/tracekit/tracekit/lower/tsfcompile"
@@ -59,8 +60,9 @@ func compile(c *console, o options) {
 	// end's messages go among the front end's, by line.
 	res := tsfcompile.Run(tsfcompile.Request{
 		Name: path, Src: src,
-		Check: tsfcheck.Options{AllowDuplicateMinors: o.dups},
-		Eager: true,
+		Check:  tsfcheck.Options{AllowDuplicateMinors: o.dups, WrapMinors: true},
+		Syntax: tsfparse.TRCUSTStrings | tsfparse.TRCUSTComments,
+		Eager:  true,
 		Locate: func(m *tsfcheck.Module) (tsfcompile.Sources, diag.List) {
 			src := tsfcompile.Sources{ModuleAt: m.ModNamePos, IgnoreCase: o.caseless, KeepPath: o.keepPath, RetEP: o.retep}
 			if o.loadMod != "" {
@@ -115,7 +117,7 @@ func compile(c *console, o options) {
 			return
 		}
 		if shown(d) {
-			c.msg(tsf.LegacyLine(d), d.Severity, d.Msg)
+			c.report(tsf.LegacyLine(d), d)
 		}
 	}
 	if c.worst >= diag.Severe || !moduleDone && !openModule() {
@@ -169,6 +171,21 @@ func findAsGiven(name string) (string, bool) {
 		dir = "."
 	}
 	return osfile.Find(dir, base)
+}
+
+// report prints the front end's diagnostic d at line. A NUL in a string
+// (37) is printed as the severe message it is in TRCUST's catalogue, but
+// TRCUST 3.05A goes on after it as after an error (tsfparse.TRCUSTStrings
+// gives it that severity).
+func (c *console) report(line int, d diag.Diagnostic) {
+	if code, ok := tsf.CodeOf(d); ok && code == tsf.SevereNUL && d.Severity < diag.Severe {
+		c.worst = max(c.worst, d.Severity)
+		if diag.Severe >= c.min {
+			c.line("TRCUST(%d) SEVERE: %s", line, d.Msg)
+		}
+		return
+	}
+	c.msg(line, d.Severity, d.Msg)
 }
 
 // write writes one output file, or says it cannot (fatal 5).

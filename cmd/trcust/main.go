@@ -280,5 +280,8 @@ func byLegacyLine(l diag.List) diag.List {
 // warnings, and the warnings 3.05A does not give, are left out.
 func shown(d diag.Diagnostic) bool {
 	code, _ := tsf.CodeOf(d)
-	return d.Severity > diag.Warning || code < 200 && !tsf.Messages[code].Silent305A
+	if tsf.Messages[code].Silent305A {
+		return false
+	}
+	return d.Severity > diag.Warning || code < 200
 }

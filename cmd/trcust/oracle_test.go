@@ -54,22 +54,9 @@ func TestOracle(t *testing.T) {
 			t.Chdir(tmp)
 			var console, stdout, stderr bytes.Buffer
 			status := run(c.Args, teeWriter{&console, &stdout}, teeWriter{&console, &stderr})
-			if d, ok := corpus.OracleDefect(c.Case); ok {
-				// 3.05A accepts the input; trcust refuses it and writes
-				// nothing (docs/compatibility.md).
-				if !strings.Contains(console.String(), d.Message+"\r\n") {
-					t.Errorf("console %q lacks %q (%s)", console.String(), d.Message, d.Why)
-				}
-				if want := map[bool]int{false: 0, true: 1}[d.Aborts]; status != want {
-					t.Errorf("exit status %d, want %d", status, want)
-				}
-				for out := range c.Outputs {
-					if _, err := os.Stat(filepath.Join(tmp, out)); err == nil {
-						t.Errorf("%s written for an input refused", out)
-					}
-				}
-				return
-			}
+			// x_h11 and x_h26 (corpus.OracleDefect) are compared as any
+			// case: trcust reproduces them, tracekit compile does not
+			// (docs/compatibility.md).
 			if status != c.Exit {
 				t.Errorf("exit status %d, want %d", status, c.Exit)
 			}
@@ -114,8 +101,8 @@ func TestOracle(t *testing.T) {
 		})
 	}
 	t.Logf("%d oracle cases matched byte for byte", ran)
-	// Every case but the one skipped above and the two defects.
-	if want := len(cases) - 3; ran != want && !t.Failed() {
+	// Every case but the one skipped above.
+	if want := len(cases) - 1; ran != want && !t.Failed() {
 		t.Errorf("%d cases matched, want %d", ran, want)
 	}
 }

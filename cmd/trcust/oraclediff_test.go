@@ -542,44 +542,16 @@ func (s *diffSummary) String() string {
 // line's own branch (the .TMI file, the command line's messages), "" when
 // nothing does. A case it names is counted apart, not as a difference.
 func departure(c *tsfgen.Case, want, got oracleResult) string {
-	tsfText := string(c.Files[c.TSF])
 	has := func(f string) bool { return slices.Contains(c.Features, f) }
-	ibmSevere := strings.Contains(want.console, "SEVERE: new line in literal") ||
-		strings.Contains(want.console, "SEVERE: premature end of file encountered")
 	switch {
 	case strings.Contains(want.console, "SIGSEGV"):
 		return "IBM's TRCUST crashed (SIGSEGV under 2ine)"
-	case c.TSF != "" && ibmSevere && backslashQuoteBefore(tsfText, want.console):
-		return `compatibility: \\ before the closing quote ends the string`
-	case strings.Contains(want.console, "SEVERE: NULL in literal") && !strings.Contains(want.console, "TRCUST aborted"):
-		return "compatibility: NUL in a string stops the compile"
-	case has("fault:comment-unclosed"):
-		return "compatibility: unclosed comment is severe 201 (x_h26)"
-	case has("fault:minor-range") && !strings.Contains(want.console, "minor code out of range"):
-		return "compatibility: MINOR above 0xFFFF is error 68 (x_h11)"
 	case slices.ContainsFunc(c.Args, func(a string) bool { return strings.EqualFold(a, "/D") }) && sameConsole(want, got) && sameFiles(want, got, aspTDF):
 		return "compatibility: /D writes a valid TFF (e26d)"
 	case has("orbit") && sameConsole(want, got) && sameFiles(want, got, aspOther) && tmiEqualKeysReordered(want, got):
 		return "not decoded: the order of TMI records with equal ORBIT keys"
 	}
 	return ""
-}
-
-// backslashQuoteBefore reports whether the TSF has a \\" (a backslash pair
-// before a quote, where TRCUST's string runs on) on or before the line of
-// IBM's first severe message.
-func backslashQuoteBefore(tsfText, console string) bool {
-	first := strings.Index(tsfText, `\\"`)
-	if first < 0 {
-		return false
-	}
-	line := strings.Count(tsfText[:first], "\n") + 1
-	m := regexp.MustCompile(`TRCUST\((\d+)\) SEVERE`).FindStringSubmatch(console)
-	if m == nil {
-		return false
-	}
-	n, _ := strconv.Atoi(m[1])
-	return n >= line
 }
 
 func sameConsole(a, b oracleResult) bool { return a.RC == b.RC && bytes.Equal(a.Console, b.Console) }

@@ -58,7 +58,10 @@ func (p *parser) number(t *numTok) (*tsf.Number, bool) {
 // malformed (IBM's behaviour: MAJOR=12ab is "MAJOR out of range, 1 used",
 // MINOR=0xQ "minor code out of range"): the number keeps its Err, and no
 // diagnostic is given here; the range check that follows gives it.
-func (p *parser) numberOrZero(t *numTok) *tsf.Number {
+func (p *parser) numberOrZero(t *numTok, at lexer.Position) *tsf.Number {
+	if t == nil {
+		return &tsf.Number{Pos: astPos(at), Err: "not a number"}
+	}
 	n := &tsf.Number{Pos: astPos(t.Pos), Text: t.Text}
 	n.Value, n.Err = parseNumber(t.Text)
 	if n.Err != "" {
@@ -90,8 +93,16 @@ func (p *parser) field(f *field) tsf.Field {
 		}
 		v := f.Minor.Value
 		switch {
+		case v == nil:
+			// IBM's behaviour: "MINOR= ," and "MINOR=-1" are "minor code
+			// not specified".
+			end := f.Minor.Pos
+			if len(f.Minor.Tokens) > 0 {
+				end = f.Minor.Tokens[len(f.Minor.Tokens)-1].Pos
+			}
+			m.Bad = &tsf.Word{Pos: astPos(end)}
 		case v.Number != "":
-			m.Value = p.numberOrZero(&numTok{Pos: v.Pos, Text: v.Number})
+			m.Value = p.numberOrZero(&numTok{Pos: v.Pos, Text: v.Number}, v.Pos)
 		case v.Symbol != "":
 			m.Bad = &tsf.Word{Pos: astPos(v.Pos), Text: "." + v.Symbol}
 		default:
@@ -101,9 +112,34 @@ func (p *parser) field(f *field) tsf.Field {
 	case f.TP != nil:
 		return p.tp(f.TP)
 	case f.Opcode != nil:
-		n, ok := p.number(f.Opcode.Value)
-		if !ok {
+		v := f.Opcode.Value
+		if v == nil || v.Number == "" {
+			// IBM's behaviour: "OPCODE=abc" and "OPCODE= ," drop the
+			// tracepoint without a message.
+			at, word := f.Opcode.Pos, ""
+			if v != nil {
+				at, word = v.Pos, v.Ident
+				if v.Symbol != "" {
+					word = "." + v.Symbol
+				}
+			}
+			p.add(tsf.ErrOpcodeWord.Diagnostic(astPos(at), 0, word))
 			return nil
+		}
+		n := &tsf.Number{Pos: astPos(v.Pos), Text: v.Number}
+		n.Value, n.Err = parseNumber(v.Number)
+		if n.Err != "" {
+			// IBM's behaviour: 145, not 65, for OPCODE.
+			d := tsf.ErrInvalidNumber.Diagnostic(n.Pos, 0, v.Number)
+			d.Detail = n.Err
+			p.add(d)
+			return nil
+		}
+		if f.Opcode.Neg {
+			// IBM's behaviour: OPCODE=-1 is taken (and then does not
+			// match the byte at the TP); its low byte is compared.
+			n.Text = "-" + n.Text
+			n.Value = uint64(uint8(-n.Value))
 		}
 		return &tsf.Opcode{Pos: astPos(f.Opcode.Pos), Value: n, End: lastPos(f.Opcode.Tokens)}
 	case f.Type != nil:

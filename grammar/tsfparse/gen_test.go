@@ -104,7 +104,7 @@ func TestParseMatchesReference(t *testing.T) {
 			t.Fatal(err)
 		}
 		got, gd := Parse(f, src)
-		want, wd := parse(f, src, true, nil)
+		want, wd := parse(f, src, 0, true, nil)
 		if !reflect.DeepEqual(got, want) || !reflect.DeepEqual(gd, wd) {
 			t.Errorf("%s: the generated parsers' tree or diagnostics differ from participle's", f)
 		}

@@ -27,16 +27,48 @@ import (
 // returns the tree and the syntax diagnostics sorted by position. The tree
 // is never nil.
 func Parse(filename string, src []byte) (*tsf.File, diag.List) {
-	return parse(filename, src, false, nil)
+	return parse(filename, src, 0, false, nil)
 }
 
-// ParseEach parses as Parse does and calls each with every statement as
+// Mode selects where the scanner reads a TSF as TRCUST 3.05A does rather
+// than as tracekit does; the zero Mode is tracekit's.
+type Mode uint
+
+const (
+	// TRCUSTStrings reads strings as TRCUST 3.05A's lexer does (IBM's
+	// behaviour, each point tried with its binary):
+	//
+	//   - only \" is an escape: a backslash before any other character
+	//     is that one character, so in "C:\\" the last backslash and
+	//     the quote make an escaped quote and the string runs on (to the
+	//     next quote, or to severe 36 at the end of the line);
+	//   - a NUL byte is severe 37, "NULL in literal", each time, but the
+	//     scan goes on and nothing is aborted: the string's value ends at
+	//     the NUL (TRCUST writes its files and exits 0).
+	//
+	// tracekit reads \\ as a pair and stops at a NUL
+	// (docs/compatibility.md); the trcust command line, whose job is to
+	// do what TRCUST did, sets this mode.
+	TRCUSTStrings Mode = 1 << iota
+	// TRCUSTComments lets a comment left open at the end of the file
+	// swallow the rest of it without a word, as TRCUST 3.05A does (oracle
+	// x_h26); tracekit reports severe 201 (docs/compatibility.md).
+	TRCUSTComments
+)
+
+// ParseMode parses as Parse does, reading what mode names as TRCUST 3.05A
+// reads it.
+func ParseMode(filename string, src []byte, mode Mode) (*tsf.File, diag.List) {
+	return parse(filename, src, mode, false, nil)
+}
+
+// ParseEach parses as ParseMode does and calls each with every statement as
 // soon as it is parsed, in source order, before the statement joins the
 // tree: a caller can check a statement while the rest of the file is still
 // unread, and drop from it what it no longer needs (lower/tsfcompile does,
 // to keep the memory of a large TSF small).
-func ParseEach(filename string, src []byte, each func(tsf.Stmt)) (*tsf.File, diag.List) {
-	return parse(filename, src, false, each)
+func ParseEach(filename string, src []byte, mode Mode, each func(tsf.Stmt)) (*tsf.File, diag.List) {
+	return parse(filename, src, mode, false, each)
 }
 
 // parse parses with the generated parsers (parsers_gen.go), or with
@@ -48,8 +80,9 @@ func ParseEach(filename string, src []byte, each func(tsf.Stmt)) (*tsf.File, dia
 //
 // each, when not nil, is called with every statement kept, as ParseEach
 // says.
-func parse(filename string, src []byte, reference bool, each func(tsf.Stmt)) (*tsf.File, diag.List) {
+func parse(filename string, src []byte, mode Mode, reference bool, each func(tsf.Stmt)) (*tsf.File, diag.List) {
 	s := newScanner(filename, src)
+	s.mode = mode
 	s.res.toks = make([]lexer.Token, 0, 256)
 	p := &parser{g: &theGrammar, reference: reference, each: each}
 	p.out = &tsf.File{Name: filename}
@@ -96,9 +129,9 @@ func parse(filename string, src []byte, reference bool, each func(tsf.Stmt)) (*t
 			// (IBM's behaviour: TRCUST reads a TRACE field by field, so
 			// a TP before the broken string is resolved first, and a
 			// missing MODNAME is reported before "new line in literal").
-			// The statement is broken; syntax errors in what is left of
-			// it say nothing.
-			p.partial = true
+			// The statement is broken; what it lacks at the cut says
+			// nothing (see add).
+			p.partial, p.cut = true, s.res.cut
 			p.statement(partial, p.eof, true)
 			p.partial = false
 		}
@@ -124,6 +157,7 @@ type parser struct {
 	out       *tsf.File
 	diags     diag.List
 	partial   bool // parsing a TRACE cut short by a severe lexical error
+	cut       int  // the offset of the token that error stopped in, -1 if none
 }
 
 // headerKeywords start a header statement, listKeywords a TYPELIST or
@@ -237,8 +271,14 @@ func (p *parser) statement(st []lexer.Token, end ast.Pos, last bool) {
 	p.out.Stmts = append(p.out.Stmts, s)
 }
 
+// add adds d to the diagnostics. In a TRACE cut short by a severe lexical
+// error, what the cut causes (a field missing at the end, reported at the
+// end) says nothing; a token the statement cannot place before the cut is
+// reported as in any statement (IBM's behaviour: TRCUST 3.05A prints
+// "unexpected: %dx, ignored" before "new line in literal" on the same
+// line).
 func (p *parser) add(d diag.Diagnostic) {
-	if p.partial {
+	if p.partial && d.Pos.Offset >= p.eof.Offset {
 		return
 	}
 	p.diags.Add(d)
@@ -297,14 +337,17 @@ func (p *parser) header(toks []lexer.Token, end ast.Pos, last bool) tsf.Stmt {
 		p.syntaxError(err, end, last, true)
 		return nil
 	}
-	if n < len(toks) {
-		p.add(tsf.ErrUnexpected.Diagnostic(astPos(toks[n].Pos), 0, tokenText(toks[n])))
-	}
 	if h.ModName != nil {
+		if n < len(toks) {
+			p.add(tsf.ErrUnexpected.Diagnostic(astPos(toks[n].Pos), 0, tokenText(toks[n])))
+		}
 		return &tsf.ModName{Pos: astPos(h.ModName.Pos), Path: &tsf.Word{Pos: astPos(h.ModName.Path.Pos), Text: h.ModName.Path.Text}}
 	}
+	// IBM's behaviour: each token after the value (or after the '=',
+	// when no number follows it) is unexpected.
+	p.unexpected(toks[n:])
 	a := h.Assign
-	num := p.numberOrZero(a.Value)
+	num := p.numberOrZero(a.Value, toks[n-1].Pos)
 	pos := astPos(a.Pos)
 	switch strings.ToUpper(a.Key) {
 	case "MAJOR":
@@ -362,7 +405,7 @@ func (p *parser) trace(toks []lexer.Token, end ast.Pos, last bool) *tsf.Trace {
 	t := &tsf.Trace{Pos: astPos(toks[0].Pos), End: end, Broken: p.partial}
 	for i := 1; i < len(toks); {
 		if !isWord(toks[i], fieldKeywords) {
-			p.add(tsf.ErrUnexpected.Diagnostic(astPos(toks[i].Pos), 0, tokenText(toks[i])))
+			p.unexpectedField(toks, i)
 			t.Broken, t.BrokenAt = true, p.lastPos()
 			return t
 		}
@@ -419,12 +462,43 @@ func (p *parser) trace(toks []lexer.Token, end ast.Pos, last bool) *tsf.Trace {
 			// behaviour); tracekit's own warning says so.
 			p.add(tsf.WarnCommaAssumed.Diagnostic(astPos(next.Pos), 0, next.Value))
 		default:
-			p.add(tsf.ErrUnexpected.Diagnostic(astPos(next.Pos), 0, tokenText(next)))
+			p.unexpectedField(toks, i)
 			t.Broken, t.BrokenAt = true, p.lastPos()
 			return t
 		}
 	}
 	return t
+}
+
+// unexpectedField reports toks[i], where a TRACE statement wants a field,
+// as unexpected. TRCUST 3.05A's tokens run on to the next delimiter, and a
+// quote inside one opens a string (IBM's behaviour: `x"b` and `x\\"b` are
+// one token for it): when toks[i] and what follows it touch the string a
+// severe lexical error stopped in, TRCUST never finished the token and
+// reports nothing for it.
+func (p *parser) unexpectedField(toks []lexer.Token, i int) {
+	if p.partial && p.cut >= 0 {
+		end := p.cut
+		j := len(toks) - 1
+		for ; j >= i && toks[j].Pos.Offset+tokenLen(toks[j]) == end; j-- {
+			end = toks[j].Pos.Offset
+		}
+		if j < i {
+			return
+		}
+	}
+	p.add(tsf.ErrUnexpected.Diagnostic(astPos(toks[i].Pos), 0, tokenText(toks[i])))
+}
+
+// tokenLen is how many bytes of the TSF the token t spans.
+func tokenLen(t lexer.Token) int {
+	switch t.Type {
+	case tokString:
+		return len(t.Value) + 2
+	case tokSymbol:
+		return len(t.Value) + 1
+	}
+	return len(t.Value)
 }
 
 // fieldCount is how many fields the TRACE statement toks has when it is

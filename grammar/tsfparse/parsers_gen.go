@@ -237,15 +237,45 @@ func (p *pgenParser_definition) n6(c *pgenrt.State, s *assignStmt) (bool, pgenrt
 	return true, pgenrt.Err{}
 }
 
-// ("MAJOR" | "MAXDATALENGTH" | "MAXDATALEN" | "TDFID") "=" NumTok
+// NumTok?
 func (p *pgenParser_definition) n7(c *pgenrt.State, s *assignStmt) (bool, pgenrt.Err) {
+	matched := false
+	for {
+		if !p.f1(c) {
+			break
+		}
+		b := *c
+		sv0 := s.Value
+		m, e := p.n6(&b, s)
+		if e.On {
+			c.MaybeUpdate(e)
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			s.Value = sv0
+			break
+		}
+		c.Accept(&b)
+		if !m {
+			s.Value = sv0
+			break
+		}
+		matched = true
+		break
+	}
+	_ = matched
+	return true, pgenrt.Err{}
+}
+
+// ("MAJOR" | "MAXDATALENGTH" | "MAXDATALEN" | "TDFID") "=" NumTok?
+func (p *pgenParser_definition) n8(c *pgenrt.State, s *assignStmt) (bool, pgenrt.Err) {
 	if m, e := p.n5(c, s); !m || e.On {
 		return e.On, e
 	}
 	if m, e := p.Lit(c, "="); !m || e.On {
 		return true, c.Miss(e, 1)
 	}
-	if m, e := p.n6(c, s); !m || e.On {
+	if m, e := p.n7(c, s); !m || e.On {
 		return true, c.Miss(e, 2)
 	}
 	return true, pgenrt.Err{}
@@ -253,7 +283,7 @@ func (p *pgenParser_definition) n7(c *pgenrt.State, s *assignStmt) (bool, pgenrt
 
 func (p *pgenParser_definition) s_assignStmt(c *pgenrt.State, s *assignStmt) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n7(c, s))
+	return c.Close(p.n8(c, s))
 }
 
 // f2 reports whether the token at the cursor may start PathTok
@@ -264,7 +294,7 @@ func (p *pgenParser_definition) f2(c *pgenrt.State) bool {
 }
 
 // PathTok
-func (p *pgenParser_definition) n8(c *pgenrt.State, s *atTarget) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n9(c *pgenrt.State, s *atTarget) (bool, pgenrt.Err) {
 	if !p.f2(c) {
 		return false, pgenrt.Err{}
 	}
@@ -277,7 +307,7 @@ func (p *pgenParser_definition) n8(c *pgenrt.State, s *atTarget) (bool, pgenrt.E
 }
 
 // NumTok
-func (p *pgenParser_definition) n9(c *pgenrt.State, s *atTarget) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n10(c *pgenrt.State, s *atTarget) (bool, pgenrt.Err) {
 	if !p.f1(c) {
 		return false, pgenrt.Err{}
 	}
@@ -290,23 +320,23 @@ func (p *pgenParser_definition) n9(c *pgenrt.State, s *atTarget) (bool, pgenrt.E
 }
 
 // "," NumTok
-func (p *pgenParser_definition) n10(c *pgenrt.State, s *atTarget) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n11(c *pgenrt.State, s *atTarget) (bool, pgenrt.Err) {
 	if m, e := p.Lit(c, ","); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n9(c, s); !m || e.On {
-		return true, c.Miss(e, 2)
+	if m, e := p.n10(c, s); !m || e.On {
+		return true, c.Miss(e, 4)
 	}
 	return true, pgenrt.Err{}
 }
 
 // ("," NumTok)?
-func (p *pgenParser_definition) n11(c *pgenrt.State, s *atTarget) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n12(c *pgenrt.State, s *atTarget) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		b := *c
 		sv0 := s.Line
-		m, e := p.n10(&b, s)
+		m, e := p.n11(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 4) {
@@ -328,26 +358,26 @@ func (p *pgenParser_definition) n11(c *pgenrt.State, s *atTarget) (bool, pgenrt.
 }
 
 // "@" PathTok ("," NumTok)?
-func (p *pgenParser_definition) n12(c *pgenrt.State, s *atTarget) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n13(c *pgenrt.State, s *atTarget) (bool, pgenrt.Err) {
 	if m, e := p.Lit(c, "@"); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n8(c, s); !m || e.On {
+	if m, e := p.n9(c, s); !m || e.On {
 		return true, c.Miss(e, 3)
 	}
-	if m, e := p.n11(c, s); !m || e.On {
-		return true, c.Miss(e, 4)
+	if m, e := p.n12(c, s); !m || e.On {
+		return true, c.Miss(e, 5)
 	}
 	return true, pgenrt.Err{}
 }
 
 func (p *pgenParser_definition) s_atTarget(c *pgenrt.State, s *atTarget) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n12(c, s))
+	return c.Close(p.n13(c, s))
 }
 
 // MinorField
-func (p *pgenParser_definition) n13(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n14(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
 	nv := new(minorField)
 	if m, e := p.s_minorField(c, nv); !m || e.On {
 		return e.On, e
@@ -357,7 +387,7 @@ func (p *pgenParser_definition) n13(c *pgenrt.State, s *field) (bool, pgenrt.Err
 }
 
 // TpField
-func (p *pgenParser_definition) n14(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n15(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
 	nv := new(tpField)
 	if m, e := p.s_tpField(c, nv); !m || e.On {
 		return e.On, e
@@ -367,7 +397,7 @@ func (p *pgenParser_definition) n14(c *pgenrt.State, s *field) (bool, pgenrt.Err
 }
 
 // OpcodeField
-func (p *pgenParser_definition) n15(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n16(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
 	nv := new(opcodeField)
 	if m, e := p.s_opcodeField(c, nv); !m || e.On {
 		return e.On, e
@@ -377,7 +407,7 @@ func (p *pgenParser_definition) n15(c *pgenrt.State, s *field) (bool, pgenrt.Err
 }
 
 // TypeField
-func (p *pgenParser_definition) n16(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n17(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
 	nv := new(typeField)
 	if m, e := p.s_typeField(c, nv); !m || e.On {
 		return e.On, e
@@ -387,7 +417,7 @@ func (p *pgenParser_definition) n16(c *pgenrt.State, s *field) (bool, pgenrt.Err
 }
 
 // GroupField
-func (p *pgenParser_definition) n17(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n18(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
 	nv := new(groupField)
 	if m, e := p.s_groupField(c, nv); !m || e.On {
 		return e.On, e
@@ -397,7 +427,7 @@ func (p *pgenParser_definition) n17(c *pgenrt.State, s *field) (bool, pgenrt.Err
 }
 
 // TextField
-func (p *pgenParser_definition) n18(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n19(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
 	nv := new(textField)
 	if m, e := p.s_textField(c, nv); !m || e.On {
 		return e.On, e
@@ -407,7 +437,7 @@ func (p *pgenParser_definition) n18(c *pgenrt.State, s *field) (bool, pgenrt.Err
 }
 
 // LenField
-func (p *pgenParser_definition) n19(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n20(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
 	nv := new(lenField)
 	if m, e := p.s_lenField(c, nv); !m || e.On {
 		return e.On, e
@@ -417,7 +447,7 @@ func (p *pgenParser_definition) n19(c *pgenrt.State, s *field) (bool, pgenrt.Err
 }
 
 // RegsField
-func (p *pgenParser_definition) n20(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n21(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
 	nv := new(regsField)
 	if m, e := p.s_regsField(c, nv); !m || e.On {
 		return e.On, e
@@ -427,7 +457,7 @@ func (p *pgenParser_definition) n20(c *pgenrt.State, s *field) (bool, pgenrt.Err
 }
 
 // MemField
-func (p *pgenParser_definition) n21(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n22(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
 	nv := new(memField)
 	if m, e := p.s_memField(c, nv); !m || e.On {
 		return e.On, e
@@ -437,7 +467,7 @@ func (p *pgenParser_definition) n21(c *pgenrt.State, s *field) (bool, pgenrt.Err
 }
 
 // OrbitField
-func (p *pgenParser_definition) n22(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n23(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
 	nv := new(orbitField)
 	if m, e := p.s_orbitField(c, nv); !m || e.On {
 		return e.On, e
@@ -447,7 +477,7 @@ func (p *pgenParser_definition) n22(c *pgenrt.State, s *field) (bool, pgenrt.Err
 }
 
 // OpFlagField
-func (p *pgenParser_definition) n23(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n24(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
 	nv := new(opFlagField)
 	if m, e := p.s_opFlagField(c, nv); !m || e.On {
 		return e.On, e
@@ -457,13 +487,13 @@ func (p *pgenParser_definition) n23(c *pgenrt.State, s *field) (bool, pgenrt.Err
 }
 
 // MinorField | TpField | OpcodeField | TypeField | GroupField | TextField | LenField | RegsField | MemField | OrbitField | OpFlagField
-func (p *pgenParser_definition) n24(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n25(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
 	{
 		b := *c
 		sv0 := s.Minor
-		m, e := p.n13(&b, s)
+		m, e := p.n14(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 4) {
 				return true, e
@@ -480,7 +510,7 @@ func (p *pgenParser_definition) n24(c *pgenrt.State, s *field) (bool, pgenrt.Err
 	{
 		b := *c
 		sv0 := s.TP
-		m, e := p.n14(&b, s)
+		m, e := p.n15(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 4) {
 				return true, e
@@ -497,7 +527,7 @@ func (p *pgenParser_definition) n24(c *pgenrt.State, s *field) (bool, pgenrt.Err
 	{
 		b := *c
 		sv0 := s.Opcode
-		m, e := p.n15(&b, s)
+		m, e := p.n16(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 4) {
 				return true, e
@@ -514,7 +544,7 @@ func (p *pgenParser_definition) n24(c *pgenrt.State, s *field) (bool, pgenrt.Err
 	{
 		b := *c
 		sv0 := s.Type
-		m, e := p.n16(&b, s)
+		m, e := p.n17(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 4) {
 				return true, e
@@ -531,7 +561,7 @@ func (p *pgenParser_definition) n24(c *pgenrt.State, s *field) (bool, pgenrt.Err
 	{
 		b := *c
 		sv0 := s.Group
-		m, e := p.n17(&b, s)
+		m, e := p.n18(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 4) {
 				return true, e
@@ -548,7 +578,7 @@ func (p *pgenParser_definition) n24(c *pgenrt.State, s *field) (bool, pgenrt.Err
 	{
 		b := *c
 		sv0 := s.Text
-		m, e := p.n18(&b, s)
+		m, e := p.n19(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 4) {
 				return true, e
@@ -565,7 +595,7 @@ func (p *pgenParser_definition) n24(c *pgenrt.State, s *field) (bool, pgenrt.Err
 	{
 		b := *c
 		sv0 := s.Len
-		m, e := p.n19(&b, s)
+		m, e := p.n20(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 4) {
 				return true, e
@@ -582,7 +612,7 @@ func (p *pgenParser_definition) n24(c *pgenrt.State, s *field) (bool, pgenrt.Err
 	{
 		b := *c
 		sv0 := s.Regs
-		m, e := p.n20(&b, s)
+		m, e := p.n21(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 4) {
 				return true, e
@@ -599,7 +629,7 @@ func (p *pgenParser_definition) n24(c *pgenrt.State, s *field) (bool, pgenrt.Err
 	{
 		b := *c
 		sv0 := s.Mem
-		m, e := p.n21(&b, s)
+		m, e := p.n22(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 4) {
 				return true, e
@@ -616,7 +646,7 @@ func (p *pgenParser_definition) n24(c *pgenrt.State, s *field) (bool, pgenrt.Err
 	{
 		b := *c
 		sv0 := s.Orbit
-		m, e := p.n22(&b, s)
+		m, e := p.n23(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 4) {
 				return true, e
@@ -633,7 +663,7 @@ func (p *pgenParser_definition) n24(c *pgenrt.State, s *field) (bool, pgenrt.Err
 	{
 		b := *c
 		sv0 := s.OpFlag
-		m, e := p.n23(&b, s)
+		m, e := p.n24(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 4) {
 				return true, e
@@ -655,7 +685,7 @@ func (p *pgenParser_definition) n24(c *pgenrt.State, s *field) (bool, pgenrt.Err
 }
 
 func (p *pgenParser_definition) s_field(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
-	return c.Close(p.n24(c, s))
+	return c.Close(p.n25(c, s))
 }
 
 // f3 reports whether the token at the cursor may start <ident>
@@ -666,7 +696,7 @@ func (p *pgenParser_definition) f3(c *pgenrt.State) bool {
 }
 
 // <ident>
-func (p *pgenParser_definition) n25(c *pgenrt.State, s *flag) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n26(c *pgenrt.State, s *flag) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, tokIdent); !m || e.On {
 		return e.On, e
@@ -682,7 +712,7 @@ func (p *pgenParser_definition) n25(c *pgenrt.State, s *flag) (bool, pgenrt.Err)
 }
 
 // Level
-func (p *pgenParser_definition) n26(c *pgenrt.State, s *flag) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n27(c *pgenrt.State, s *flag) (bool, pgenrt.Err) {
 	nv := new(level)
 	if m, e := p.s_level(c, nv); !m || e.On {
 		return e.On, e
@@ -692,12 +722,12 @@ func (p *pgenParser_definition) n26(c *pgenrt.State, s *flag) (bool, pgenrt.Err)
 }
 
 // Level*
-func (p *pgenParser_definition) n27(c *pgenrt.State, s *flag) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n28(c *pgenrt.State, s *flag) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		b := *c
 		sv0 := s.Chain
-		m, e := p.n26(&b, s)
+		m, e := p.n27(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 4) {
@@ -718,23 +748,23 @@ func (p *pgenParser_definition) n27(c *pgenrt.State, s *flag) (bool, pgenrt.Err)
 }
 
 // <ident> Level*
-func (p *pgenParser_definition) n28(c *pgenrt.State, s *flag) (bool, pgenrt.Err) {
-	if m, e := p.n25(c, s); !m || e.On {
+func (p *pgenParser_definition) n29(c *pgenrt.State, s *flag) (bool, pgenrt.Err) {
+	if m, e := p.n26(c, s); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n27(c, s); !m || e.On {
-		return true, c.Miss(e, 5)
+	if m, e := p.n28(c, s); !m || e.On {
+		return true, c.Miss(e, 6)
 	}
 	return true, pgenrt.Err{}
 }
 
 func (p *pgenParser_definition) s_flag(c *pgenrt.State, s *flag) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n28(c, s))
+	return c.Close(p.n29(c, s))
 }
 
 // IdentTok
-func (p *pgenParser_definition) n29(c *pgenrt.State, s *groupField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n30(c *pgenrt.State, s *groupField) (bool, pgenrt.Err) {
 	if !p.f3(c) {
 		return false, pgenrt.Err{}
 	}
@@ -747,15 +777,15 @@ func (p *pgenParser_definition) n29(c *pgenrt.State, s *groupField) (bool, pgenr
 }
 
 // "GROUP" "=" IdentTok
-func (p *pgenParser_definition) n30(c *pgenrt.State, s *groupField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n31(c *pgenrt.State, s *groupField) (bool, pgenrt.Err) {
 	if m, e := p.Lit(c, "GROUP"); !m || e.On {
 		return e.On, e
 	}
 	if m, e := p.Lit(c, "="); !m || e.On {
-		return true, c.Miss(e, 6)
-	}
-	if m, e := p.n29(c, s); !m || e.On {
 		return true, c.Miss(e, 7)
+	}
+	if m, e := p.n30(c, s); !m || e.On {
+		return true, c.Miss(e, 8)
 	}
 	return true, pgenrt.Err{}
 }
@@ -763,7 +793,7 @@ func (p *pgenParser_definition) n30(c *pgenrt.State, s *groupField) (bool, pgenr
 func (p *pgenParser_definition) s_groupField(c *pgenrt.State, s *groupField) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
 	start := c.Cur
-	m, e := c.Close(p.n30(c, s))
+	m, e := c.Close(p.n31(c, s))
 	if m && !e.On {
 		s.Tokens = p.Slice(start, c.Cur)
 	}
@@ -771,7 +801,7 @@ func (p *pgenParser_definition) s_groupField(c *pgenrt.State, s *groupField) (bo
 }
 
 // ModNameStmt
-func (p *pgenParser_definition) n31(c *pgenrt.State, s *header) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n32(c *pgenrt.State, s *header) (bool, pgenrt.Err) {
 	nv := new(modNameStmt)
 	if m, e := p.s_modNameStmt(c, nv); !m || e.On {
 		return e.On, e
@@ -781,7 +811,7 @@ func (p *pgenParser_definition) n31(c *pgenrt.State, s *header) (bool, pgenrt.Er
 }
 
 // AssignStmt
-func (p *pgenParser_definition) n32(c *pgenrt.State, s *header) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n33(c *pgenrt.State, s *header) (bool, pgenrt.Err) {
 	nv := new(assignStmt)
 	if m, e := p.s_assignStmt(c, nv); !m || e.On {
 		return e.On, e
@@ -791,13 +821,13 @@ func (p *pgenParser_definition) n32(c *pgenrt.State, s *header) (bool, pgenrt.Er
 }
 
 // ModNameStmt | AssignStmt
-func (p *pgenParser_definition) n33(c *pgenrt.State, s *header) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n34(c *pgenrt.State, s *header) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
 	{
 		b := *c
 		sv0 := s.ModName
-		m, e := p.n31(&b, s)
+		m, e := p.n32(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 4) {
 				return true, e
@@ -814,7 +844,7 @@ func (p *pgenParser_definition) n33(c *pgenrt.State, s *header) (bool, pgenrt.Er
 	{
 		b := *c
 		sv0 := s.Assign
-		m, e := p.n32(&b, s)
+		m, e := p.n33(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 4) {
 				return true, e
@@ -836,11 +866,11 @@ func (p *pgenParser_definition) n33(c *pgenrt.State, s *header) (bool, pgenrt.Er
 }
 
 func (p *pgenParser_definition) s_header(c *pgenrt.State, s *header) (bool, pgenrt.Err) {
-	return c.Close(p.n33(c, s))
+	return c.Close(p.n34(c, s))
 }
 
 // <ident>
-func (p *pgenParser_definition) n34(c *pgenrt.State, s *identTok) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n35(c *pgenrt.State, s *identTok) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, tokIdent); !m || e.On {
 		return e.On, e
@@ -857,11 +887,11 @@ func (p *pgenParser_definition) n34(c *pgenrt.State, s *identTok) (bool, pgenrt.
 
 func (p *pgenParser_definition) s_identTok(c *pgenrt.State, s *identTok) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n34(c, s))
+	return c.Close(p.n35(c, s))
 }
 
 // Address
-func (p *pgenParser_definition) n35(c *pgenrt.State, s *lenField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n36(c *pgenrt.State, s *lenField) (bool, pgenrt.Err) {
 	if !p.f0(c) {
 		return false, pgenrt.Err{}
 	}
@@ -874,7 +904,7 @@ func (p *pgenParser_definition) n35(c *pgenrt.State, s *lenField) (bool, pgenrt.
 }
 
 // Flag
-func (p *pgenParser_definition) n36(c *pgenrt.State, s *lenField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n37(c *pgenrt.State, s *lenField) (bool, pgenrt.Err) {
 	if !p.f3(c) {
 		return false, pgenrt.Err{}
 	}
@@ -887,27 +917,27 @@ func (p *pgenParser_definition) n36(c *pgenrt.State, s *lenField) (bool, pgenrt.
 }
 
 // "LEN" "=" "(" Address "," Flag ")"
-func (p *pgenParser_definition) n37(c *pgenrt.State, s *lenField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n38(c *pgenrt.State, s *lenField) (bool, pgenrt.Err) {
 	if m, e := p.Lit(c, "LEN"); !m || e.On {
 		return e.On, e
 	}
 	if m, e := p.Lit(c, "="); !m || e.On {
-		return true, c.Miss(e, 8)
-	}
-	if m, e := p.Lit(c, "("); !m || e.On {
 		return true, c.Miss(e, 9)
 	}
-	if m, e := p.n35(c, s); !m || e.On {
+	if m, e := p.Lit(c, "("); !m || e.On {
 		return true, c.Miss(e, 10)
 	}
-	if m, e := p.Lit(c, ","); !m || e.On {
+	if m, e := p.n36(c, s); !m || e.On {
 		return true, c.Miss(e, 11)
 	}
-	if m, e := p.n36(c, s); !m || e.On {
+	if m, e := p.Lit(c, ","); !m || e.On {
 		return true, c.Miss(e, 12)
 	}
-	if m, e := p.Lit(c, ")"); !m || e.On {
+	if m, e := p.n37(c, s); !m || e.On {
 		return true, c.Miss(e, 13)
+	}
+	if m, e := p.Lit(c, ")"); !m || e.On {
+		return true, c.Miss(e, 14)
 	}
 	return true, pgenrt.Err{}
 }
@@ -915,7 +945,7 @@ func (p *pgenParser_definition) n37(c *pgenrt.State, s *lenField) (bool, pgenrt.
 func (p *pgenParser_definition) s_lenField(c *pgenrt.State, s *lenField) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
 	start := c.Cur
-	m, e := c.Close(p.n37(c, s))
+	m, e := c.Close(p.n38(c, s))
 	if m && !e.On {
 		s.Tokens = p.Slice(start, c.Cur)
 	}
@@ -923,7 +953,7 @@ func (p *pgenParser_definition) s_lenField(c *pgenrt.State, s *lenField) (bool, 
 }
 
 // "*"
-func (p *pgenParser_definition) n38(c *pgenrt.State, s *level) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n39(c *pgenrt.State, s *level) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Lit(c, "*"); !m || e.On {
 		return e.On, e
@@ -939,7 +969,7 @@ func (p *pgenParser_definition) n38(c *pgenrt.State, s *level) (bool, pgenrt.Err
 }
 
 // SignedNum
-func (p *pgenParser_definition) n39(c *pgenrt.State, s *level) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n40(c *pgenrt.State, s *level) (bool, pgenrt.Err) {
 	nv := new(signedNum)
 	if m, e := p.s_signedNum(c, nv); !m || e.On {
 		return e.On, e
@@ -949,12 +979,12 @@ func (p *pgenParser_definition) n39(c *pgenrt.State, s *level) (bool, pgenrt.Err
 }
 
 // SignedNum?
-func (p *pgenParser_definition) n40(c *pgenrt.State, s *level) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n41(c *pgenrt.State, s *level) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		b := *c
 		sv0 := s.Offset
-		m, e := p.n39(&b, s)
+		m, e := p.n40(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 4) {
@@ -976,23 +1006,23 @@ func (p *pgenParser_definition) n40(c *pgenrt.State, s *level) (bool, pgenrt.Err
 }
 
 // "*" SignedNum?
-func (p *pgenParser_definition) n41(c *pgenrt.State, s *level) (bool, pgenrt.Err) {
-	if m, e := p.n38(c, s); !m || e.On {
+func (p *pgenParser_definition) n42(c *pgenrt.State, s *level) (bool, pgenrt.Err) {
+	if m, e := p.n39(c, s); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n40(c, s); !m || e.On {
-		return true, c.Miss(e, 14)
+	if m, e := p.n41(c, s); !m || e.On {
+		return true, c.Miss(e, 15)
 	}
 	return true, pgenrt.Err{}
 }
 
 func (p *pgenParser_definition) s_level(c *pgenrt.State, s *level) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n41(c, s))
+	return c.Close(p.n42(c, s))
 }
 
 // IdentTok
-func (p *pgenParser_definition) n42(c *pgenrt.State, s *listEntry) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n43(c *pgenrt.State, s *listEntry) (bool, pgenrt.Err) {
 	if !p.f3(c) {
 		return false, pgenrt.Err{}
 	}
@@ -1005,7 +1035,7 @@ func (p *pgenParser_definition) n42(c *pgenrt.State, s *listEntry) (bool, pgenrt
 }
 
 // NumTok
-func (p *pgenParser_definition) n43(c *pgenrt.State, s *listEntry) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n44(c *pgenrt.State, s *listEntry) (bool, pgenrt.Err) {
 	if !p.f1(c) {
 		return false, pgenrt.Err{}
 	}
@@ -1018,27 +1048,27 @@ func (p *pgenParser_definition) n43(c *pgenrt.State, s *listEntry) (bool, pgenrt
 }
 
 // "NAME" "=" IdentTok "," "ID" "=" NumTok
-func (p *pgenParser_definition) n44(c *pgenrt.State, s *listEntry) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n45(c *pgenrt.State, s *listEntry) (bool, pgenrt.Err) {
 	if m, e := p.Lit(c, "NAME"); !m || e.On {
 		return e.On, e
 	}
 	if m, e := p.Lit(c, "="); !m || e.On {
-		return true, c.Miss(e, 15)
-	}
-	if m, e := p.n42(c, s); !m || e.On {
 		return true, c.Miss(e, 16)
 	}
-	if m, e := p.Lit(c, ","); !m || e.On {
+	if m, e := p.n43(c, s); !m || e.On {
 		return true, c.Miss(e, 17)
 	}
-	if m, e := p.Lit(c, "ID"); !m || e.On {
+	if m, e := p.Lit(c, ","); !m || e.On {
 		return true, c.Miss(e, 18)
 	}
-	if m, e := p.Lit(c, "="); !m || e.On {
-		return true, c.Miss(e, 1)
+	if m, e := p.Lit(c, "ID"); !m || e.On {
+		return true, c.Miss(e, 19)
 	}
-	if m, e := p.n43(c, s); !m || e.On {
-		return true, c.Miss(e, 2)
+	if m, e := p.Lit(c, "="); !m || e.On {
+		return true, c.Miss(e, 20)
+	}
+	if m, e := p.n44(c, s); !m || e.On {
+		return true, c.Miss(e, 4)
 	}
 	return true, pgenrt.Err{}
 }
@@ -1046,7 +1076,7 @@ func (p *pgenParser_definition) n44(c *pgenrt.State, s *listEntry) (bool, pgenrt
 func (p *pgenParser_definition) s_listEntry(c *pgenrt.State, s *listEntry) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
 	start := c.Cur
-	m, e := c.Close(p.n44(c, s))
+	m, e := c.Close(p.n45(c, s))
 	if m && !e.On {
 		s.Tokens = p.Slice(start, c.Cur)
 	}
@@ -1054,7 +1084,7 @@ func (p *pgenParser_definition) s_listEntry(c *pgenrt.State, s *listEntry) (bool
 }
 
 // "TYPELIST" | "GROUPLIST"
-func (p *pgenParser_definition) n45(c *pgenrt.State) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n46(c *pgenrt.State) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
 	{
@@ -1095,9 +1125,9 @@ func (p *pgenParser_definition) n45(c *pgenrt.State) (bool, pgenrt.Err) {
 }
 
 // ("TYPELIST" | "GROUPLIST")
-func (p *pgenParser_definition) n46(c *pgenrt.State, s *listStmt) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n47(c *pgenrt.State, s *listStmt) (bool, pgenrt.Err) {
 	start := c.Cur
-	if m, e := p.n45(c); !m || e.On {
+	if m, e := p.n46(c); !m || e.On {
 		return e.On, e
 	}
 	if c.Cur == start+1 && s.Kind == "" {
@@ -1111,7 +1141,7 @@ func (p *pgenParser_definition) n46(c *pgenrt.State, s *listStmt) (bool, pgenrt.
 }
 
 // ListEntry
-func (p *pgenParser_definition) n47(c *pgenrt.State, s *listStmt) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n48(c *pgenrt.State, s *listStmt) (bool, pgenrt.Err) {
 	nv := new(listEntry)
 	if m, e := p.s_listEntry(c, nv); !m || e.On {
 		return e.On, e
@@ -1121,23 +1151,23 @@ func (p *pgenParser_definition) n47(c *pgenrt.State, s *listStmt) (bool, pgenrt.
 }
 
 // "," ListEntry
-func (p *pgenParser_definition) n48(c *pgenrt.State, s *listStmt) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n49(c *pgenrt.State, s *listStmt) (bool, pgenrt.Err) {
 	if m, e := p.Lit(c, ","); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n47(c, s); !m || e.On {
-		return true, c.Miss(e, 20)
+	if m, e := p.n48(c, s); !m || e.On {
+		return true, c.Miss(e, 22)
 	}
 	return true, pgenrt.Err{}
 }
 
 // ("," ListEntry)*
-func (p *pgenParser_definition) n49(c *pgenrt.State, s *listStmt) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n50(c *pgenrt.State, s *listStmt) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		b := *c
 		sv0 := s.Entries
-		m, e := p.n48(&b, s)
+		m, e := p.n49(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 4) {
@@ -1158,7 +1188,7 @@ func (p *pgenParser_definition) n49(c *pgenrt.State, s *listStmt) (bool, pgenrt.
 }
 
 // PunctTok
-func (p *pgenParser_definition) n50(c *pgenrt.State, s *listStmt) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n51(c *pgenrt.State, s *listStmt) (bool, pgenrt.Err) {
 	nv := new(punctTok)
 	if m, e := p.s_punctTok(c, nv); !m || e.On {
 		return e.On, e
@@ -1168,12 +1198,12 @@ func (p *pgenParser_definition) n50(c *pgenrt.State, s *listStmt) (bool, pgenrt.
 }
 
 // PunctTok?
-func (p *pgenParser_definition) n51(c *pgenrt.State, s *listStmt) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n52(c *pgenrt.State, s *listStmt) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		b := *c
 		sv0 := s.Trailing
-		m, e := p.n50(&b, s)
+		m, e := p.n51(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 4) {
@@ -1195,29 +1225,29 @@ func (p *pgenParser_definition) n51(c *pgenrt.State, s *listStmt) (bool, pgenrt.
 }
 
 // ("TYPELIST" | "GROUPLIST") ListEntry ("," ListEntry)* PunctTok?
-func (p *pgenParser_definition) n52(c *pgenrt.State, s *listStmt) (bool, pgenrt.Err) {
-	if m, e := p.n46(c, s); !m || e.On {
+func (p *pgenParser_definition) n53(c *pgenrt.State, s *listStmt) (bool, pgenrt.Err) {
+	if m, e := p.n47(c, s); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n47(c, s); !m || e.On {
-		return true, c.Miss(e, 19)
-	}
-	if m, e := p.n49(c, s); !m || e.On {
+	if m, e := p.n48(c, s); !m || e.On {
 		return true, c.Miss(e, 21)
 	}
-	if m, e := p.n51(c, s); !m || e.On {
-		return true, c.Miss(e, 22)
+	if m, e := p.n50(c, s); !m || e.On {
+		return true, c.Miss(e, 23)
+	}
+	if m, e := p.n52(c, s); !m || e.On {
+		return true, c.Miss(e, 24)
 	}
 	return true, pgenrt.Err{}
 }
 
 func (p *pgenParser_definition) s_listStmt(c *pgenrt.State, s *listStmt) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n52(c, s))
+	return c.Close(p.n53(c, s))
 }
 
 // "MEM32" | "MEM" | "ASCIIZ32" | "ASCIIZ"
-func (p *pgenParser_definition) n53(c *pgenrt.State) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n54(c *pgenrt.State) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
 	{
@@ -1288,9 +1318,9 @@ func (p *pgenParser_definition) n53(c *pgenrt.State) (bool, pgenrt.Err) {
 }
 
 // ("MEM32" | "MEM" | "ASCIIZ32" | "ASCIIZ")
-func (p *pgenParser_definition) n54(c *pgenrt.State, s *memField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n55(c *pgenrt.State, s *memField) (bool, pgenrt.Err) {
 	start := c.Cur
-	if m, e := p.n53(c); !m || e.On {
+	if m, e := p.n54(c); !m || e.On {
 		return e.On, e
 	}
 	if c.Cur == start+1 && s.Kind == "" {
@@ -1304,7 +1334,7 @@ func (p *pgenParser_definition) n54(c *pgenrt.State, s *memField) (bool, pgenrt.
 }
 
 // Address
-func (p *pgenParser_definition) n55(c *pgenrt.State, s *memField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n56(c *pgenrt.State, s *memField) (bool, pgenrt.Err) {
 	if !p.f0(c) {
 		return false, pgenrt.Err{}
 	}
@@ -1317,7 +1347,7 @@ func (p *pgenParser_definition) n55(c *pgenrt.State, s *memField) (bool, pgenrt.
 }
 
 // Flag
-func (p *pgenParser_definition) n56(c *pgenrt.State, s *memField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n57(c *pgenrt.State, s *memField) (bool, pgenrt.Err) {
 	if !p.f3(c) {
 		return false, pgenrt.Err{}
 	}
@@ -1330,7 +1360,7 @@ func (p *pgenParser_definition) n56(c *pgenrt.State, s *memField) (bool, pgenrt.
 }
 
 // ScalarTok
-func (p *pgenParser_definition) n57(c *pgenrt.State, s *memField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n58(c *pgenrt.State, s *memField) (bool, pgenrt.Err) {
 	if !p.f0(c) {
 		return false, pgenrt.Err{}
 	}
@@ -1343,20 +1373,14 @@ func (p *pgenParser_definition) n57(c *pgenrt.State, s *memField) (bool, pgenrt.
 }
 
 // ("MEM32" | "MEM" | "ASCIIZ32" | "ASCIIZ") "=" "(" Address "," Flag "," ScalarTok ")"
-func (p *pgenParser_definition) n58(c *pgenrt.State, s *memField) (bool, pgenrt.Err) {
-	if m, e := p.n54(c, s); !m || e.On {
+func (p *pgenParser_definition) n59(c *pgenrt.State, s *memField) (bool, pgenrt.Err) {
+	if m, e := p.n55(c, s); !m || e.On {
 		return e.On, e
 	}
 	if m, e := p.Lit(c, "="); !m || e.On {
-		return true, c.Miss(e, 23)
-	}
-	if m, e := p.Lit(c, "("); !m || e.On {
-		return true, c.Miss(e, 24)
-	}
-	if m, e := p.n55(c, s); !m || e.On {
 		return true, c.Miss(e, 25)
 	}
-	if m, e := p.Lit(c, ","); !m || e.On {
+	if m, e := p.Lit(c, "("); !m || e.On {
 		return true, c.Miss(e, 26)
 	}
 	if m, e := p.n56(c, s); !m || e.On {
@@ -1368,8 +1392,14 @@ func (p *pgenParser_definition) n58(c *pgenrt.State, s *memField) (bool, pgenrt.
 	if m, e := p.n57(c, s); !m || e.On {
 		return true, c.Miss(e, 29)
 	}
+	if m, e := p.Lit(c, ","); !m || e.On {
+		return true, c.Miss(e, 30)
+	}
+	if m, e := p.n58(c, s); !m || e.On {
+		return true, c.Miss(e, 31)
+	}
 	if m, e := p.Lit(c, ")"); !m || e.On {
-		return true, c.Miss(e, 13)
+		return true, c.Miss(e, 14)
 	}
 	return true, pgenrt.Err{}
 }
@@ -1377,7 +1407,7 @@ func (p *pgenParser_definition) n58(c *pgenrt.State, s *memField) (bool, pgenrt.
 func (p *pgenParser_definition) s_memField(c *pgenrt.State, s *memField) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
 	start := c.Cur
-	m, e := c.Close(p.n58(c, s))
+	m, e := c.Close(p.n59(c, s))
 	if m && !e.On {
 		s.Tokens = p.Slice(start, c.Cur)
 	}
@@ -1385,7 +1415,7 @@ func (p *pgenParser_definition) s_memField(c *pgenrt.State, s *memField) (bool, 
 }
 
 // ScalarTok
-func (p *pgenParser_definition) n59(c *pgenrt.State, s *minorField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n60(c *pgenrt.State, s *minorField) (bool, pgenrt.Err) {
 	if !p.f0(c) {
 		return false, pgenrt.Err{}
 	}
@@ -1397,16 +1427,46 @@ func (p *pgenParser_definition) n59(c *pgenrt.State, s *minorField) (bool, pgenr
 	return true, pgenrt.Err{}
 }
 
-// "MINOR" "=" ScalarTok
-func (p *pgenParser_definition) n60(c *pgenrt.State, s *minorField) (bool, pgenrt.Err) {
+// ScalarTok?
+func (p *pgenParser_definition) n61(c *pgenrt.State, s *minorField) (bool, pgenrt.Err) {
+	matched := false
+	for {
+		if !p.f0(c) {
+			break
+		}
+		b := *c
+		sv0 := s.Value
+		m, e := p.n60(&b, s)
+		if e.On {
+			c.MaybeUpdate(e)
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			s.Value = sv0
+			break
+		}
+		c.Accept(&b)
+		if !m {
+			s.Value = sv0
+			break
+		}
+		matched = true
+		break
+	}
+	_ = matched
+	return true, pgenrt.Err{}
+}
+
+// "MINOR" "=" ScalarTok?
+func (p *pgenParser_definition) n62(c *pgenrt.State, s *minorField) (bool, pgenrt.Err) {
 	if m, e := p.Lit(c, "MINOR"); !m || e.On {
 		return e.On, e
 	}
 	if m, e := p.Lit(c, "="); !m || e.On {
-		return true, c.Miss(e, 30)
+		return true, c.Miss(e, 32)
 	}
-	if m, e := p.n59(c, s); !m || e.On {
-		return true, c.Miss(e, 31)
+	if m, e := p.n61(c, s); !m || e.On {
+		return true, c.Miss(e, 33)
 	}
 	return true, pgenrt.Err{}
 }
@@ -1414,7 +1474,7 @@ func (p *pgenParser_definition) n60(c *pgenrt.State, s *minorField) (bool, pgenr
 func (p *pgenParser_definition) s_minorField(c *pgenrt.State, s *minorField) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
 	start := c.Cur
-	m, e := c.Close(p.n60(c, s))
+	m, e := c.Close(p.n62(c, s))
 	if m && !e.On {
 		s.Tokens = p.Slice(start, c.Cur)
 	}
@@ -1422,7 +1482,7 @@ func (p *pgenParser_definition) s_minorField(c *pgenrt.State, s *minorField) (bo
 }
 
 // PathTok
-func (p *pgenParser_definition) n61(c *pgenrt.State, s *modNameStmt) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n63(c *pgenrt.State, s *modNameStmt) (bool, pgenrt.Err) {
 	if !p.f2(c) {
 		return false, pgenrt.Err{}
 	}
@@ -1435,26 +1495,26 @@ func (p *pgenParser_definition) n61(c *pgenrt.State, s *modNameStmt) (bool, pgen
 }
 
 // "MODNAME" "=" PathTok
-func (p *pgenParser_definition) n62(c *pgenrt.State, s *modNameStmt) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n64(c *pgenrt.State, s *modNameStmt) (bool, pgenrt.Err) {
 	if m, e := p.Lit(c, "MODNAME"); !m || e.On {
 		return e.On, e
 	}
 	if m, e := p.Lit(c, "="); !m || e.On {
-		return true, c.Miss(e, 32)
+		return true, c.Miss(e, 34)
 	}
-	if m, e := p.n61(c, s); !m || e.On {
-		return true, c.Miss(e, 33)
+	if m, e := p.n63(c, s); !m || e.On {
+		return true, c.Miss(e, 35)
 	}
 	return true, pgenrt.Err{}
 }
 
 func (p *pgenParser_definition) s_modNameStmt(c *pgenrt.State, s *modNameStmt) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n62(c, s))
+	return c.Close(p.n64(c, s))
 }
 
 // <number>
-func (p *pgenParser_definition) n63(c *pgenrt.State, s *numTok) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n65(c *pgenrt.State, s *numTok) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, tokNumber); !m || e.On {
 		return e.On, e
@@ -1471,11 +1531,11 @@ func (p *pgenParser_definition) n63(c *pgenrt.State, s *numTok) (bool, pgenrt.Er
 
 func (p *pgenParser_definition) s_numTok(c *pgenrt.State, s *numTok) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n63(c, s))
+	return c.Close(p.n65(c, s))
 }
 
 // "ABORTOP" | "REMOVEOP"
-func (p *pgenParser_definition) n64(c *pgenrt.State) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n66(c *pgenrt.State) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
 	{
@@ -1516,9 +1576,9 @@ func (p *pgenParser_definition) n64(c *pgenrt.State) (bool, pgenrt.Err) {
 }
 
 // ("ABORTOP" | "REMOVEOP")
-func (p *pgenParser_definition) n65(c *pgenrt.State, s *opFlagField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n67(c *pgenrt.State, s *opFlagField) (bool, pgenrt.Err) {
 	start := c.Cur
-	if m, e := p.n64(c); !m || e.On {
+	if m, e := p.n66(c); !m || e.On {
 		return e.On, e
 	}
 	if c.Cur == start+1 && s.Name == "" {
@@ -1533,32 +1593,104 @@ func (p *pgenParser_definition) n65(c *pgenrt.State, s *opFlagField) (bool, pgen
 
 func (p *pgenParser_definition) s_opFlagField(c *pgenrt.State, s *opFlagField) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n65(c, s))
+	return c.Close(p.n67(c, s))
 }
 
-// NumTok
-func (p *pgenParser_definition) n66(c *pgenrt.State, s *opcodeField) (bool, pgenrt.Err) {
-	if !p.f1(c) {
+// "-"
+func (p *pgenParser_definition) n68(c *pgenrt.State, s *opcodeField) (bool, pgenrt.Err) {
+	start := c.Cur
+	if m, e := p.Lit(c, "-"); !m || e.On {
+		return e.On, e
+	}
+	if c.Cur > start {
+		s.Neg = true
+	}
+	return true, pgenrt.Err{}
+}
+
+// "-"?
+func (p *pgenParser_definition) n69(c *pgenrt.State, s *opcodeField) (bool, pgenrt.Err) {
+	matched := false
+	for {
+		b := *c
+		sv0 := s.Neg
+		m, e := p.n68(&b, s)
+		if e.On {
+			c.MaybeUpdate(e)
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			s.Neg = sv0
+			break
+		}
+		c.Accept(&b)
+		if !m {
+			s.Neg = sv0
+			break
+		}
+		matched = true
+		break
+	}
+	_ = matched
+	return true, pgenrt.Err{}
+}
+
+// ScalarTok
+func (p *pgenParser_definition) n70(c *pgenrt.State, s *opcodeField) (bool, pgenrt.Err) {
+	if !p.f0(c) {
 		return false, pgenrt.Err{}
 	}
-	nv := new(numTok)
-	if m, e := p.s_numTok(c, nv); !m || e.On {
+	nv := new(scalarTok)
+	if m, e := p.s_scalarTok(c, nv); !m || e.On {
 		return e.On, e
 	}
 	s.Value = nv
 	return true, pgenrt.Err{}
 }
 
-// "OPCODE" "=" NumTok
-func (p *pgenParser_definition) n67(c *pgenrt.State, s *opcodeField) (bool, pgenrt.Err) {
+// ScalarTok?
+func (p *pgenParser_definition) n71(c *pgenrt.State, s *opcodeField) (bool, pgenrt.Err) {
+	matched := false
+	for {
+		if !p.f0(c) {
+			break
+		}
+		b := *c
+		sv0 := s.Value
+		m, e := p.n70(&b, s)
+		if e.On {
+			c.MaybeUpdate(e)
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			s.Value = sv0
+			break
+		}
+		c.Accept(&b)
+		if !m {
+			s.Value = sv0
+			break
+		}
+		matched = true
+		break
+	}
+	_ = matched
+	return true, pgenrt.Err{}
+}
+
+// "OPCODE" "=" "-"? ScalarTok?
+func (p *pgenParser_definition) n72(c *pgenrt.State, s *opcodeField) (bool, pgenrt.Err) {
 	if m, e := p.Lit(c, "OPCODE"); !m || e.On {
 		return e.On, e
 	}
 	if m, e := p.Lit(c, "="); !m || e.On {
-		return true, c.Miss(e, 1)
+		return true, c.Miss(e, 36)
 	}
-	if m, e := p.n66(c, s); !m || e.On {
-		return true, c.Miss(e, 2)
+	if m, e := p.n69(c, s); !m || e.On {
+		return true, c.Miss(e, 37)
+	}
+	if m, e := p.n71(c, s); !m || e.On {
+		return true, c.Miss(e, 33)
 	}
 	return true, pgenrt.Err{}
 }
@@ -1566,7 +1698,7 @@ func (p *pgenParser_definition) n67(c *pgenrt.State, s *opcodeField) (bool, pgen
 func (p *pgenParser_definition) s_opcodeField(c *pgenrt.State, s *opcodeField) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
 	start := c.Cur
-	m, e := c.Close(p.n67(c, s))
+	m, e := c.Close(p.n72(c, s))
 	if m && !e.On {
 		s.Tokens = p.Slice(start, c.Cur)
 	}
@@ -1574,7 +1706,7 @@ func (p *pgenParser_definition) s_opcodeField(c *pgenrt.State, s *opcodeField) (
 }
 
 // NumTok
-func (p *pgenParser_definition) n68(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n73(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
 	if !p.f1(c) {
 		return false, pgenrt.Err{}
 	}
@@ -1587,7 +1719,7 @@ func (p *pgenParser_definition) n68(c *pgenrt.State, s *orbitField) (bool, pgenr
 }
 
 // NumTok
-func (p *pgenParser_definition) n69(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n74(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
 	if !p.f1(c) {
 		return false, pgenrt.Err{}
 	}
@@ -1600,23 +1732,23 @@ func (p *pgenParser_definition) n69(c *pgenrt.State, s *orbitField) (bool, pgenr
 }
 
 // "," NumTok
-func (p *pgenParser_definition) n70(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n75(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
 	if m, e := p.Lit(c, ","); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n69(c, s); !m || e.On {
-		return true, c.Miss(e, 2)
+	if m, e := p.n74(c, s); !m || e.On {
+		return true, c.Miss(e, 4)
 	}
 	return true, pgenrt.Err{}
 }
 
 // ("," NumTok)?
-func (p *pgenParser_definition) n71(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n76(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		b := *c
 		sv0 := s.B
-		m, e := p.n70(&b, s)
+		m, e := p.n75(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 4) {
@@ -1638,24 +1770,24 @@ func (p *pgenParser_definition) n71(c *pgenrt.State, s *orbitField) (bool, pgenr
 }
 
 // "ORBIT" "=" "(" NumTok ("," NumTok)? ")"
-func (p *pgenParser_definition) n72(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n77(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
 	if m, e := p.Lit(c, "ORBIT"); !m || e.On {
 		return e.On, e
 	}
 	if m, e := p.Lit(c, "="); !m || e.On {
-		return true, c.Miss(e, 34)
+		return true, c.Miss(e, 38)
 	}
 	if m, e := p.Lit(c, "("); !m || e.On {
-		return true, c.Miss(e, 35)
+		return true, c.Miss(e, 39)
 	}
-	if m, e := p.n68(c, s); !m || e.On {
-		return true, c.Miss(e, 36)
+	if m, e := p.n73(c, s); !m || e.On {
+		return true, c.Miss(e, 40)
 	}
-	if m, e := p.n71(c, s); !m || e.On {
-		return true, c.Miss(e, 37)
+	if m, e := p.n76(c, s); !m || e.On {
+		return true, c.Miss(e, 41)
 	}
 	if m, e := p.Lit(c, ")"); !m || e.On {
-		return true, c.Miss(e, 13)
+		return true, c.Miss(e, 14)
 	}
 	return true, pgenrt.Err{}
 }
@@ -1663,7 +1795,7 @@ func (p *pgenParser_definition) n72(c *pgenrt.State, s *orbitField) (bool, pgenr
 func (p *pgenParser_definition) s_orbitField(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
 	start := c.Cur
-	m, e := c.Close(p.n72(c, s))
+	m, e := c.Close(p.n77(c, s))
 	if m && !e.On {
 		s.Tokens = p.Slice(start, c.Cur)
 	}
@@ -1671,7 +1803,7 @@ func (p *pgenParser_definition) s_orbitField(c *pgenrt.State, s *orbitField) (bo
 }
 
 // <path>
-func (p *pgenParser_definition) n73(c *pgenrt.State, s *pathTok) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n78(c *pgenrt.State, s *pathTok) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, tokPath); !m || e.On {
 		return e.On, e
@@ -1688,11 +1820,11 @@ func (p *pgenParser_definition) n73(c *pgenrt.State, s *pathTok) (bool, pgenrt.E
 
 func (p *pgenParser_definition) s_pathTok(c *pgenrt.State, s *pathTok) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n73(c, s))
+	return c.Close(p.n78(c, s))
 }
 
 // ","
-func (p *pgenParser_definition) n74(c *pgenrt.State, s *punctTok) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n79(c *pgenrt.State, s *punctTok) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Lit(c, ","); !m || e.On {
 		return e.On, e
@@ -1709,7 +1841,7 @@ func (p *pgenParser_definition) n74(c *pgenrt.State, s *punctTok) (bool, pgenrt.
 
 func (p *pgenParser_definition) s_punctTok(c *pgenrt.State, s *punctTok) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n74(c, s))
+	return c.Close(p.n79(c, s))
 }
 
 // f4 reports whether the token at the cursor may start <symbol>
@@ -1720,7 +1852,7 @@ func (p *pgenParser_definition) f4(c *pgenrt.State) bool {
 }
 
 // <symbol>
-func (p *pgenParser_definition) n75(c *pgenrt.State, s *regTok) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n80(c *pgenrt.State, s *regTok) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, tokSymbol); !m || e.On {
 		return e.On, e
@@ -1736,7 +1868,7 @@ func (p *pgenParser_definition) n75(c *pgenrt.State, s *regTok) (bool, pgenrt.Er
 }
 
 // <ident>
-func (p *pgenParser_definition) n76(c *pgenrt.State, s *regTok) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n81(c *pgenrt.State, s *regTok) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, tokIdent); !m || e.On {
 		return e.On, e
@@ -1752,13 +1884,13 @@ func (p *pgenParser_definition) n76(c *pgenrt.State, s *regTok) (bool, pgenrt.Er
 }
 
 // <symbol> | <ident>
-func (p *pgenParser_definition) n77(c *pgenrt.State, s *regTok) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n82(c *pgenrt.State, s *regTok) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
 	if p.f4(c) {
 		b := *c
 		sv0 := s.Variable
-		m, e := p.n75(&b, s)
+		m, e := p.n80(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 4) {
 				return true, e
@@ -1775,7 +1907,7 @@ func (p *pgenParser_definition) n77(c *pgenrt.State, s *regTok) (bool, pgenrt.Er
 	if p.f3(c) {
 		b := *c
 		sv0 := s.Name
-		m, e := p.n76(&b, s)
+		m, e := p.n81(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 4) {
 				return true, e
@@ -1798,7 +1930,7 @@ func (p *pgenParser_definition) n77(c *pgenrt.State, s *regTok) (bool, pgenrt.Er
 
 func (p *pgenParser_definition) s_regTok(c *pgenrt.State, s *regTok) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n77(c, s))
+	return c.Close(p.n82(c, s))
 }
 
 // f5 reports whether the token at the cursor may start RegTok
@@ -1809,7 +1941,7 @@ func (p *pgenParser_definition) f5(c *pgenrt.State) bool {
 }
 
 // RegTok
-func (p *pgenParser_definition) n78(c *pgenrt.State, s *regsField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n83(c *pgenrt.State, s *regsField) (bool, pgenrt.Err) {
 	if !p.f5(c) {
 		return false, pgenrt.Err{}
 	}
@@ -1822,23 +1954,23 @@ func (p *pgenParser_definition) n78(c *pgenrt.State, s *regsField) (bool, pgenrt
 }
 
 // "," RegTok
-func (p *pgenParser_definition) n79(c *pgenrt.State, s *regsField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n84(c *pgenrt.State, s *regsField) (bool, pgenrt.Err) {
 	if m, e := p.Lit(c, ","); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n78(c, s); !m || e.On {
-		return true, c.Miss(e, 41)
+	if m, e := p.n83(c, s); !m || e.On {
+		return true, c.Miss(e, 45)
 	}
 	return true, pgenrt.Err{}
 }
 
 // ("," RegTok)*
-func (p *pgenParser_definition) n80(c *pgenrt.State, s *regsField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n85(c *pgenrt.State, s *regsField) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		b := *c
 		sv0 := s.Regs
-		m, e := p.n79(&b, s)
+		m, e := p.n84(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 4) {
@@ -1859,24 +1991,24 @@ func (p *pgenParser_definition) n80(c *pgenrt.State, s *regsField) (bool, pgenrt
 }
 
 // "REGS" "=" "(" RegTok ("," RegTok)* ")"
-func (p *pgenParser_definition) n81(c *pgenrt.State, s *regsField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n86(c *pgenrt.State, s *regsField) (bool, pgenrt.Err) {
 	if m, e := p.Lit(c, "REGS"); !m || e.On {
 		return e.On, e
 	}
 	if m, e := p.Lit(c, "="); !m || e.On {
-		return true, c.Miss(e, 38)
-	}
-	if m, e := p.Lit(c, "("); !m || e.On {
-		return true, c.Miss(e, 39)
-	}
-	if m, e := p.n78(c, s); !m || e.On {
-		return true, c.Miss(e, 40)
-	}
-	if m, e := p.n80(c, s); !m || e.On {
 		return true, c.Miss(e, 42)
 	}
+	if m, e := p.Lit(c, "("); !m || e.On {
+		return true, c.Miss(e, 43)
+	}
+	if m, e := p.n83(c, s); !m || e.On {
+		return true, c.Miss(e, 44)
+	}
+	if m, e := p.n85(c, s); !m || e.On {
+		return true, c.Miss(e, 46)
+	}
 	if m, e := p.Lit(c, ")"); !m || e.On {
-		return true, c.Miss(e, 13)
+		return true, c.Miss(e, 14)
 	}
 	return true, pgenrt.Err{}
 }
@@ -1884,7 +2016,7 @@ func (p *pgenParser_definition) n81(c *pgenrt.State, s *regsField) (bool, pgenrt
 func (p *pgenParser_definition) s_regsField(c *pgenrt.State, s *regsField) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
 	start := c.Cur
-	m, e := c.Close(p.n81(c, s))
+	m, e := c.Close(p.n86(c, s))
 	if m && !e.On {
 		s.Tokens = p.Slice(start, c.Cur)
 	}
@@ -1892,7 +2024,7 @@ func (p *pgenParser_definition) s_regsField(c *pgenrt.State, s *regsField) (bool
 }
 
 // "RETEP"
-func (p *pgenParser_definition) n82(c *pgenrt.State, s *retEPTok) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n87(c *pgenrt.State, s *retEPTok) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Lit(c, "RETEP"); !m || e.On {
 		return e.On, e
@@ -1909,11 +2041,11 @@ func (p *pgenParser_definition) n82(c *pgenrt.State, s *retEPTok) (bool, pgenrt.
 
 func (p *pgenParser_definition) s_retEPTok(c *pgenrt.State, s *retEPTok) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n82(c, s))
+	return c.Close(p.n87(c, s))
 }
 
 // <number>
-func (p *pgenParser_definition) n83(c *pgenrt.State, s *scalarTok) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n88(c *pgenrt.State, s *scalarTok) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, tokNumber); !m || e.On {
 		return e.On, e
@@ -1929,7 +2061,7 @@ func (p *pgenParser_definition) n83(c *pgenrt.State, s *scalarTok) (bool, pgenrt
 }
 
 // <symbol>
-func (p *pgenParser_definition) n84(c *pgenrt.State, s *scalarTok) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n89(c *pgenrt.State, s *scalarTok) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, tokSymbol); !m || e.On {
 		return e.On, e
@@ -1945,7 +2077,7 @@ func (p *pgenParser_definition) n84(c *pgenrt.State, s *scalarTok) (bool, pgenrt
 }
 
 // <ident>
-func (p *pgenParser_definition) n85(c *pgenrt.State, s *scalarTok) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n90(c *pgenrt.State, s *scalarTok) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, tokIdent); !m || e.On {
 		return e.On, e
@@ -1961,13 +2093,13 @@ func (p *pgenParser_definition) n85(c *pgenrt.State, s *scalarTok) (bool, pgenrt
 }
 
 // <number> | <symbol> | <ident>
-func (p *pgenParser_definition) n86(c *pgenrt.State, s *scalarTok) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n91(c *pgenrt.State, s *scalarTok) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
 	if p.f1(c) {
 		b := *c
 		sv0 := s.Number
-		m, e := p.n83(&b, s)
+		m, e := p.n88(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 4) {
 				return true, e
@@ -1984,7 +2116,7 @@ func (p *pgenParser_definition) n86(c *pgenrt.State, s *scalarTok) (bool, pgenrt
 	if p.f4(c) {
 		b := *c
 		sv0 := s.Symbol
-		m, e := p.n84(&b, s)
+		m, e := p.n89(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 4) {
 				return true, e
@@ -2001,7 +2133,7 @@ func (p *pgenParser_definition) n86(c *pgenrt.State, s *scalarTok) (bool, pgenrt
 	if p.f3(c) {
 		b := *c
 		sv0 := s.Ident
-		m, e := p.n85(&b, s)
+		m, e := p.n90(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 4) {
 				return true, e
@@ -2024,11 +2156,11 @@ func (p *pgenParser_definition) n86(c *pgenrt.State, s *scalarTok) (bool, pgenrt
 
 func (p *pgenParser_definition) s_scalarTok(c *pgenrt.State, s *scalarTok) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n86(c, s))
+	return c.Close(p.n91(c, s))
 }
 
 // "+" | "-"
-func (p *pgenParser_definition) n87(c *pgenrt.State) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n92(c *pgenrt.State) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
 	{
@@ -2069,9 +2201,9 @@ func (p *pgenParser_definition) n87(c *pgenrt.State) (bool, pgenrt.Err) {
 }
 
 // ("+" | "-")
-func (p *pgenParser_definition) n88(c *pgenrt.State, s *signedNum) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n93(c *pgenrt.State, s *signedNum) (bool, pgenrt.Err) {
 	start := c.Cur
-	if m, e := p.n87(c); !m || e.On {
+	if m, e := p.n92(c); !m || e.On {
 		return e.On, e
 	}
 	if c.Cur == start+1 && s.Sign == "" {
@@ -2085,7 +2217,7 @@ func (p *pgenParser_definition) n88(c *pgenrt.State, s *signedNum) (bool, pgenrt
 }
 
 // NumTok
-func (p *pgenParser_definition) n89(c *pgenrt.State, s *signedNum) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n94(c *pgenrt.State, s *signedNum) (bool, pgenrt.Err) {
 	if !p.f1(c) {
 		return false, pgenrt.Err{}
 	}
@@ -2098,19 +2230,19 @@ func (p *pgenParser_definition) n89(c *pgenrt.State, s *signedNum) (bool, pgenrt
 }
 
 // ("+" | "-") NumTok
-func (p *pgenParser_definition) n90(c *pgenrt.State, s *signedNum) (bool, pgenrt.Err) {
-	if m, e := p.n88(c, s); !m || e.On {
+func (p *pgenParser_definition) n95(c *pgenrt.State, s *signedNum) (bool, pgenrt.Err) {
+	if m, e := p.n93(c, s); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n89(c, s); !m || e.On {
-		return true, c.Miss(e, 2)
+	if m, e := p.n94(c, s); !m || e.On {
+		return true, c.Miss(e, 4)
 	}
 	return true, pgenrt.Err{}
 }
 
 func (p *pgenParser_definition) s_signedNum(c *pgenrt.State, s *signedNum) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n90(c, s))
+	return c.Close(p.n95(c, s))
 }
 
 // f6 reports whether the token at the cursor may start <string>
@@ -2121,7 +2253,7 @@ func (p *pgenParser_definition) f6(c *pgenrt.State) bool {
 }
 
 // <string>
-func (p *pgenParser_definition) n91(c *pgenrt.State, s *strToken) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n96(c *pgenrt.State, s *strToken) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, tokString); !m || e.On {
 		return e.On, e
@@ -2138,11 +2270,11 @@ func (p *pgenParser_definition) n91(c *pgenrt.State, s *strToken) (bool, pgenrt.
 
 func (p *pgenParser_definition) s_strToken(c *pgenrt.State, s *strToken) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n91(c, s))
+	return c.Close(p.n96(c, s))
 }
 
 // <symbol>
-func (p *pgenParser_definition) n92(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n97(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, tokSymbol); !m || e.On {
 		return e.On, e
@@ -2158,7 +2290,7 @@ func (p *pgenParser_definition) n92(c *pgenrt.State, s *symTarget) (bool, pgenrt
 }
 
 // SignedNum
-func (p *pgenParser_definition) n93(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n98(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
 	nv := new(signedNum)
 	if m, e := p.s_signedNum(c, nv); !m || e.On {
 		return e.On, e
@@ -2168,12 +2300,12 @@ func (p *pgenParser_definition) n93(c *pgenrt.State, s *symTarget) (bool, pgenrt
 }
 
 // SignedNum?
-func (p *pgenParser_definition) n94(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n99(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		b := *c
 		sv0 := s.Offset
-		m, e := p.n93(&b, s)
+		m, e := p.n98(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 4) {
@@ -2195,7 +2327,7 @@ func (p *pgenParser_definition) n94(c *pgenrt.State, s *symTarget) (bool, pgenrt
 }
 
 // RetEPTok
-func (p *pgenParser_definition) n95(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n100(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
 	nv := new(retEPTok)
 	if m, e := p.s_retEPTok(c, nv); !m || e.On {
 		return e.On, e
@@ -2205,23 +2337,23 @@ func (p *pgenParser_definition) n95(c *pgenrt.State, s *symTarget) (bool, pgenrt
 }
 
 // "," RetEPTok
-func (p *pgenParser_definition) n96(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n101(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
 	if m, e := p.Lit(c, ","); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n95(c, s); !m || e.On {
-		return true, c.Miss(e, 44)
+	if m, e := p.n100(c, s); !m || e.On {
+		return true, c.Miss(e, 48)
 	}
 	return true, pgenrt.Err{}
 }
 
 // ("," RetEPTok)?
-func (p *pgenParser_definition) n97(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n102(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		b := *c
 		sv0 := s.RetEP
-		m, e := p.n96(&b, s)
+		m, e := p.n101(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 4) {
@@ -2243,28 +2375,28 @@ func (p *pgenParser_definition) n97(c *pgenrt.State, s *symTarget) (bool, pgenrt
 }
 
 // <symbol> SignedNum? ("," RetEPTok)?
-func (p *pgenParser_definition) n98(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
-	if m, e := p.n92(c, s); !m || e.On {
+func (p *pgenParser_definition) n103(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
+	if m, e := p.n97(c, s); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n94(c, s); !m || e.On {
-		return true, c.Miss(e, 43)
+	if m, e := p.n99(c, s); !m || e.On {
+		return true, c.Miss(e, 47)
 	}
-	if m, e := p.n97(c, s); !m || e.On {
-		return true, c.Miss(e, 45)
+	if m, e := p.n102(c, s); !m || e.On {
+		return true, c.Miss(e, 49)
 	}
 	return true, pgenrt.Err{}
 }
 
 func (p *pgenParser_definition) s_symTarget(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n98(c, s))
+	return c.Close(p.n103(c, s))
 }
 
 // ("+" | "-")
-func (p *pgenParser_definition) n99(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n104(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 	start := c.Cur
-	if m, e := p.n87(c); !m || e.On {
+	if m, e := p.n92(c); !m || e.On {
 		return e.On, e
 	}
 	if c.Cur == start+1 && s.Sign == "" {
@@ -2278,7 +2410,7 @@ func (p *pgenParser_definition) n99(c *pgenrt.State, s *term) (bool, pgenrt.Err)
 }
 
 // NumTok
-func (p *pgenParser_definition) n100(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n105(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 	if !p.f1(c) {
 		return false, pgenrt.Err{}
 	}
@@ -2291,21 +2423,21 @@ func (p *pgenParser_definition) n100(c *pgenrt.State, s *term) (bool, pgenrt.Err
 }
 
 // "(" NumTok ")"
-func (p *pgenParser_definition) n101(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n106(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 	if m, e := p.Lit(c, "("); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n100(c, s); !m || e.On {
-		return true, c.Miss(e, 46)
+	if m, e := p.n105(c, s); !m || e.On {
+		return true, c.Miss(e, 50)
 	}
 	if m, e := p.Lit(c, ")"); !m || e.On {
-		return true, c.Miss(e, 13)
+		return true, c.Miss(e, 14)
 	}
 	return true, pgenrt.Err{}
 }
 
 // NumTok
-func (p *pgenParser_definition) n102(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n107(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 	if !p.f1(c) {
 		return false, pgenrt.Err{}
 	}
@@ -2318,7 +2450,7 @@ func (p *pgenParser_definition) n102(c *pgenrt.State, s *term) (bool, pgenrt.Err
 }
 
 // IdentTok
-func (p *pgenParser_definition) n103(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n108(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 	if !p.f3(c) {
 		return false, pgenrt.Err{}
 	}
@@ -2331,13 +2463,13 @@ func (p *pgenParser_definition) n103(c *pgenrt.State, s *term) (bool, pgenrt.Err
 }
 
 // ("(" NumTok ")") | NumTok | IdentTok
-func (p *pgenParser_definition) n104(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n109(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
 	{
 		b := *c
 		sv0 := s.Paren
-		m, e := p.n101(&b, s)
+		m, e := p.n106(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 4) {
 				return true, e
@@ -2354,7 +2486,7 @@ func (p *pgenParser_definition) n104(c *pgenrt.State, s *term) (bool, pgenrt.Err
 	if p.f1(c) {
 		b := *c
 		sv0 := s.Num
-		m, e := p.n102(&b, s)
+		m, e := p.n107(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 4) {
 				return true, e
@@ -2371,7 +2503,7 @@ func (p *pgenParser_definition) n104(c *pgenrt.State, s *term) (bool, pgenrt.Err
 	if p.f3(c) {
 		b := *c
 		sv0 := s.Reg
-		m, e := p.n103(&b, s)
+		m, e := p.n108(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 4) {
 				return true, e
@@ -2393,23 +2525,23 @@ func (p *pgenParser_definition) n104(c *pgenrt.State, s *term) (bool, pgenrt.Err
 }
 
 // ("+" | "-") (("(" NumTok ")") | NumTok | IdentTok)
-func (p *pgenParser_definition) n105(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
-	if m, e := p.n99(c, s); !m || e.On {
+func (p *pgenParser_definition) n110(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
+	if m, e := p.n104(c, s); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n104(c, s); !m || e.On {
-		return true, c.Miss(e, 47)
+	if m, e := p.n109(c, s); !m || e.On {
+		return true, c.Miss(e, 51)
 	}
 	return true, pgenrt.Err{}
 }
 
 func (p *pgenParser_definition) s_term(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n105(c, s))
+	return c.Close(p.n110(c, s))
 }
 
 // "DESC" | "FMT"
-func (p *pgenParser_definition) n106(c *pgenrt.State) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n111(c *pgenrt.State) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
 	{
@@ -2450,9 +2582,9 @@ func (p *pgenParser_definition) n106(c *pgenrt.State) (bool, pgenrt.Err) {
 }
 
 // ("DESC" | "FMT")
-func (p *pgenParser_definition) n107(c *pgenrt.State, s *textField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n112(c *pgenrt.State, s *textField) (bool, pgenrt.Err) {
 	start := c.Cur
-	if m, e := p.n106(c); !m || e.On {
+	if m, e := p.n111(c); !m || e.On {
 		return e.On, e
 	}
 	if c.Cur == start+1 && s.Key == "" {
@@ -2466,7 +2598,7 @@ func (p *pgenParser_definition) n107(c *pgenrt.State, s *textField) (bool, pgenr
 }
 
 // StrToken
-func (p *pgenParser_definition) n108(c *pgenrt.State, s *textField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n113(c *pgenrt.State, s *textField) (bool, pgenrt.Err) {
 	if !p.f6(c) {
 		return false, pgenrt.Err{}
 	}
@@ -2479,15 +2611,15 @@ func (p *pgenParser_definition) n108(c *pgenrt.State, s *textField) (bool, pgenr
 }
 
 // ("DESC" | "FMT") "=" StrToken
-func (p *pgenParser_definition) n109(c *pgenrt.State, s *textField) (bool, pgenrt.Err) {
-	if m, e := p.n107(c, s); !m || e.On {
+func (p *pgenParser_definition) n114(c *pgenrt.State, s *textField) (bool, pgenrt.Err) {
+	if m, e := p.n112(c, s); !m || e.On {
 		return e.On, e
 	}
 	if m, e := p.Lit(c, "="); !m || e.On {
-		return true, c.Miss(e, 48)
+		return true, c.Miss(e, 52)
 	}
-	if m, e := p.n108(c, s); !m || e.On {
-		return true, c.Miss(e, 49)
+	if m, e := p.n113(c, s); !m || e.On {
+		return true, c.Miss(e, 53)
 	}
 	return true, pgenrt.Err{}
 }
@@ -2495,7 +2627,7 @@ func (p *pgenParser_definition) n109(c *pgenrt.State, s *textField) (bool, pgenr
 func (p *pgenParser_definition) s_textField(c *pgenrt.State, s *textField) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
 	start := c.Cur
-	m, e := c.Close(p.n109(c, s))
+	m, e := c.Close(p.n114(c, s))
 	if m && !e.On {
 		s.Tokens = p.Slice(start, c.Cur)
 	}
@@ -2503,7 +2635,7 @@ func (p *pgenParser_definition) s_textField(c *pgenrt.State, s *textField) (bool
 }
 
 // AtTarget
-func (p *pgenParser_definition) n110(c *pgenrt.State, s *tpField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n115(c *pgenrt.State, s *tpField) (bool, pgenrt.Err) {
 	nv := new(atTarget)
 	if m, e := p.s_atTarget(c, nv); !m || e.On {
 		return e.On, e
@@ -2513,7 +2645,7 @@ func (p *pgenParser_definition) n110(c *pgenrt.State, s *tpField) (bool, pgenrt.
 }
 
 // SymTarget
-func (p *pgenParser_definition) n111(c *pgenrt.State, s *tpField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n116(c *pgenrt.State, s *tpField) (bool, pgenrt.Err) {
 	if !p.f4(c) {
 		return false, pgenrt.Err{}
 	}
@@ -2526,13 +2658,13 @@ func (p *pgenParser_definition) n111(c *pgenrt.State, s *tpField) (bool, pgenrt.
 }
 
 // AtTarget | SymTarget
-func (p *pgenParser_definition) n112(c *pgenrt.State, s *tpField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n117(c *pgenrt.State, s *tpField) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
 	{
 		b := *c
 		sv0 := s.At
-		m, e := p.n110(&b, s)
+		m, e := p.n115(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 4) {
 				return true, e
@@ -2549,7 +2681,7 @@ func (p *pgenParser_definition) n112(c *pgenrt.State, s *tpField) (bool, pgenrt.
 	if p.f4(c) {
 		b := *c
 		sv0 := s.Symbol
-		m, e := p.n111(&b, s)
+		m, e := p.n116(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 4) {
 				return true, e
@@ -2571,15 +2703,15 @@ func (p *pgenParser_definition) n112(c *pgenrt.State, s *tpField) (bool, pgenrt.
 }
 
 // "TP" "=" (AtTarget | SymTarget)
-func (p *pgenParser_definition) n113(c *pgenrt.State, s *tpField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n118(c *pgenrt.State, s *tpField) (bool, pgenrt.Err) {
 	if m, e := p.Lit(c, "TP"); !m || e.On {
 		return e.On, e
 	}
 	if m, e := p.Lit(c, "="); !m || e.On {
-		return true, c.Miss(e, 50)
+		return true, c.Miss(e, 54)
 	}
-	if m, e := p.n112(c, s); !m || e.On {
-		return true, c.Miss(e, 51)
+	if m, e := p.n117(c, s); !m || e.On {
+		return true, c.Miss(e, 55)
 	}
 	return true, pgenrt.Err{}
 }
@@ -2587,7 +2719,7 @@ func (p *pgenParser_definition) n113(c *pgenrt.State, s *tpField) (bool, pgenrt.
 func (p *pgenParser_definition) s_tpField(c *pgenrt.State, s *tpField) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
 	start := c.Cur
-	m, e := c.Close(p.n113(c, s))
+	m, e := c.Close(p.n118(c, s))
 	if m && !e.On {
 		s.Tokens = p.Slice(start, c.Cur)
 	}
@@ -2595,7 +2727,7 @@ func (p *pgenParser_definition) s_tpField(c *pgenrt.State, s *tpField) (bool, pg
 }
 
 // IdentTok
-func (p *pgenParser_definition) n114(c *pgenrt.State, s *typeField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n119(c *pgenrt.State, s *typeField) (bool, pgenrt.Err) {
 	if !p.f3(c) {
 		return false, pgenrt.Err{}
 	}
@@ -2608,23 +2740,23 @@ func (p *pgenParser_definition) n114(c *pgenrt.State, s *typeField) (bool, pgenr
 }
 
 // "," IdentTok
-func (p *pgenParser_definition) n115(c *pgenrt.State, s *typeField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n120(c *pgenrt.State, s *typeField) (bool, pgenrt.Err) {
 	if m, e := p.Lit(c, ","); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n114(c, s); !m || e.On {
-		return true, c.Miss(e, 7)
+	if m, e := p.n119(c, s); !m || e.On {
+		return true, c.Miss(e, 8)
 	}
 	return true, pgenrt.Err{}
 }
 
 // ("," IdentTok)*
-func (p *pgenParser_definition) n116(c *pgenrt.State, s *typeField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n121(c *pgenrt.State, s *typeField) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		b := *c
 		sv0 := s.Names
-		m, e := p.n115(&b, s)
+		m, e := p.n120(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 4) {
@@ -2645,24 +2777,24 @@ func (p *pgenParser_definition) n116(c *pgenrt.State, s *typeField) (bool, pgenr
 }
 
 // "TYPE" "=" "(" IdentTok ("," IdentTok)* ")"
-func (p *pgenParser_definition) n117(c *pgenrt.State, s *typeField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n122(c *pgenrt.State, s *typeField) (bool, pgenrt.Err) {
 	if m, e := p.Lit(c, "TYPE"); !m || e.On {
 		return e.On, e
 	}
 	if m, e := p.Lit(c, "="); !m || e.On {
-		return true, c.Miss(e, 52)
+		return true, c.Miss(e, 56)
 	}
 	if m, e := p.Lit(c, "("); !m || e.On {
-		return true, c.Miss(e, 53)
+		return true, c.Miss(e, 57)
 	}
-	if m, e := p.n114(c, s); !m || e.On {
-		return true, c.Miss(e, 54)
+	if m, e := p.n119(c, s); !m || e.On {
+		return true, c.Miss(e, 58)
 	}
-	if m, e := p.n116(c, s); !m || e.On {
-		return true, c.Miss(e, 55)
+	if m, e := p.n121(c, s); !m || e.On {
+		return true, c.Miss(e, 59)
 	}
 	if m, e := p.Lit(c, ")"); !m || e.On {
-		return true, c.Miss(e, 13)
+		return true, c.Miss(e, 14)
 	}
 	return true, pgenrt.Err{}
 }
@@ -2670,11 +2802,11 @@ func (p *pgenParser_definition) n117(c *pgenrt.State, s *typeField) (bool, pgenr
 func (p *pgenParser_definition) s_typeField(c *pgenrt.State, s *typeField) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
 	start := c.Cur
-	m, e := c.Close(p.n117(c, s))
+	m, e := c.Close(p.n122(c, s))
 	if m && !e.On {
 		s.Tokens = p.Slice(start, c.Cur)
 	}
 	return m, e
 }
 
-var pgenExpect_definition = [...]string{"Term*", "\"=\" NumTok", "NumTok", "PathTok (\",\" NumTok)?", "(\",\" NumTok)?", "Level*", "\"=\" IdentTok", "IdentTok", "\"=\" \"(\" Address \",\" Flag \")\"", "\"(\" Address \",\" Flag \")\"", "Address \",\" Flag \")\"", "\",\" Flag \")\"", "Flag \")\"", "\")\"", "SignedNum?", "\"=\" IdentTok \",\" \"ID\" \"=\" NumTok", "IdentTok \",\" \"ID\" \"=\" NumTok", "\",\" \"ID\" \"=\" NumTok", "\"ID\" \"=\" NumTok", "ListEntry (\",\" ListEntry)* PunctTok?", "ListEntry", "(\",\" ListEntry)* PunctTok?", "PunctTok?", "\"=\" \"(\" Address \",\" Flag \",\" ScalarTok \")\"", "\"(\" Address \",\" Flag \",\" ScalarTok \")\"", "Address \",\" Flag \",\" ScalarTok \")\"", "\",\" Flag \",\" ScalarTok \")\"", "Flag \",\" ScalarTok \")\"", "\",\" ScalarTok \")\"", "ScalarTok \")\"", "\"=\" ScalarTok", "ScalarTok", "\"=\" PathTok", "PathTok", "\"=\" \"(\" NumTok (\",\" NumTok)? \")\"", "\"(\" NumTok (\",\" NumTok)? \")\"", "NumTok (\",\" NumTok)? \")\"", "(\",\" NumTok)? \")\"", "\"=\" \"(\" RegTok (\",\" RegTok)* \")\"", "\"(\" RegTok (\",\" RegTok)* \")\"", "RegTok (\",\" RegTok)* \")\"", "RegTok", "(\",\" RegTok)* \")\"", "SignedNum? (\",\" RetEPTok)?", "RetEPTok", "(\",\" RetEPTok)?", "NumTok \")\"", "((\"(\" NumTok \")\") | NumTok | IdentTok)", "\"=\" StrToken", "StrToken", "\"=\" (AtTarget | SymTarget)", "(AtTarget | SymTarget)", "\"=\" \"(\" IdentTok (\",\" IdentTok)* \")\"", "\"(\" IdentTok (\",\" IdentTok)* \")\"", "IdentTok (\",\" IdentTok)* \")\"", "(\",\" IdentTok)* \")\""}
+var pgenExpect_definition = [...]string{"Term*", "\"=\" NumTok?", "NumTok?", "PathTok (\",\" NumTok)?", "NumTok", "(\",\" NumTok)?", "Level*", "\"=\" IdentTok", "IdentTok", "\"=\" \"(\" Address \",\" Flag \")\"", "\"(\" Address \",\" Flag \")\"", "Address \",\" Flag \")\"", "\",\" Flag \")\"", "Flag \")\"", "\")\"", "SignedNum?", "\"=\" IdentTok \",\" \"ID\" \"=\" NumTok", "IdentTok \",\" \"ID\" \"=\" NumTok", "\",\" \"ID\" \"=\" NumTok", "\"ID\" \"=\" NumTok", "\"=\" NumTok", "ListEntry (\",\" ListEntry)* PunctTok?", "ListEntry", "(\",\" ListEntry)* PunctTok?", "PunctTok?", "\"=\" \"(\" Address \",\" Flag \",\" ScalarTok \")\"", "\"(\" Address \",\" Flag \",\" ScalarTok \")\"", "Address \",\" Flag \",\" ScalarTok \")\"", "\",\" Flag \",\" ScalarTok \")\"", "Flag \",\" ScalarTok \")\"", "\",\" ScalarTok \")\"", "ScalarTok \")\"", "\"=\" ScalarTok?", "ScalarTok?", "\"=\" PathTok", "PathTok", "\"=\" \"-\"? ScalarTok?", "\"-\"? ScalarTok?", "\"=\" \"(\" NumTok (\",\" NumTok)? \")\"", "\"(\" NumTok (\",\" NumTok)? \")\"", "NumTok (\",\" NumTok)? \")\"", "(\",\" NumTok)? \")\"", "\"=\" \"(\" RegTok (\",\" RegTok)* \")\"", "\"(\" RegTok (\",\" RegTok)* \")\"", "RegTok (\",\" RegTok)* \")\"", "RegTok", "(\",\" RegTok)* \")\"", "SignedNum? (\",\" RetEPTok)?", "RetEPTok", "(\",\" RetEPTok)?", "NumTok \")\"", "((\"(\" NumTok \")\") | NumTok | IdentTok)", "\"=\" StrToken", "StrToken", "\"=\" (AtTarget | SymTarget)", "(AtTarget | SymTarget)", "\"=\" \"(\" IdentTok (\",\" IdentTok)* \")\"", "\"(\" IdentTok (\",\" IdentTok)* \")\"", "IdentTok (\",\" IdentTok)* \")\"", "(\",\" IdentTok)* \")\""}

@@ -77,6 +77,7 @@ type scanResult struct {
 	toks   []lexer.Token
 	diags  diag.List
 	stopAt int // -1 when the scan reached the end of the file
+	cut    int // the offset of the token a severe lexical error stopped in, -1 if none
 	eof    ast.Pos
 }
 
@@ -90,6 +91,7 @@ type scanner struct {
 	off  int
 	line int
 	col  int
+	mode Mode
 	res  scanResult
 }
 
@@ -103,7 +105,7 @@ func scan(file string, src []byte) scanResult {
 
 func newScanner(file string, src []byte) *scanner {
 	s := &scanner{file: file, src: src, line: 1, col: 1}
-	s.res.stopAt = -1
+	s.res.stopAt, s.res.cut = -1, -1
 	return s
 }
 
@@ -171,6 +173,12 @@ func (s *scanner) wordLen() int {
 func (s *scanner) tooLong(start ast.Pos) bool {
 	d := tsf.FatalTokenTooLong.Diagnostic(start, 0, fmt.Sprint(MaxToken))
 	d.Detail = "TRCUST 3.05A reads tokens of up to 258 bytes"
+	return s.stopIn(start, d)
+}
+
+// stopIn is stop for an error inside the token that starts at start.
+func (s *scanner) stopIn(start ast.Pos, d diag.Diagnostic) bool {
+	s.res.cut = start.Offset
 	return s.stop(d)
 }
 
@@ -230,6 +238,9 @@ func (s *scanner) comment() bool {
 		}
 	}
 	// TRCUST 3.05A silently takes the rest of the file as comment.
+	if s.mode&TRCUSTComments != 0 {
+		return true
+	}
 	d := tsf.SevereUnclosedComment.Diagnostic(start, 0)
 	d.Detail = "the comment opened here runs to the end of the file"
 	return s.stop(d)
@@ -285,8 +296,10 @@ func (s *scanner) next() bool {
 		s.emit(tokIdent, string(s.src[s.off:s.off+n]), start)
 		s.advance(n)
 	case c >= '0' && c <= '9':
+		// IBM's behaviour: a number runs on through dots (MAJOR=1.5 is
+		// one malformed number for TRCUST 3.05A, "out of range").
 		n := 1
-		for isIdentChar(s.peek(n)) {
+		for isIdentChar(s.peek(n)) || s.peek(n) == '.' {
 			n++
 		}
 		s.emit(tokNumber, string(s.src[s.off:s.off+n]), start)
@@ -348,31 +361,64 @@ func (s *scanner) path() bool {
 
 // str scans a quoted string. A backslash takes the next character with it,
 // so \" does not end the string. A raw new line is severe error 36 and a
-// NUL byte severe error 37; both stop the scan, as they stop TRCUST.
+// NUL byte severe error 37; both stop the scan, as they stop TRCUST. With
+// TRCUSTStrings, only \" is an escape and a NUL does not stop the scan
+// (see Mode).
 func (s *scanner) str() bool {
 	start := s.pos()
 	s.advance(1)
-	begin := s.off
+	begin, cut := s.off, -1
+	trcust := s.mode&TRCUSTStrings != 0
 	for {
 		if s.off >= len(s.src) {
-			d := tsf.SeverePrematureEOF.Diagnostic(start, 0)
+			at := start
+			if cut >= 0 {
+				at = s.pos()
+			}
+			d := tsf.SeverePrematureEOF.Diagnostic(at, 0)
 			d.Detail = "the string opened here is not closed"
-			return s.stop(d)
+			return s.stopIn(start, d)
 		}
 		if s.off-begin >= MaxToken-1 {
 			return s.tooLong(start)
 		}
 		switch c := s.src[s.off]; {
 		case c == '"':
-			s.emit(tokString, string(s.src[begin:s.off]), start)
+			end := s.off
+			if cut >= 0 {
+				end = cut
+			}
+			s.emit(tokString, string(s.src[begin:end]), start)
 			s.advance(1)
 			return true
 		case c == '\n' || c == '\r':
-			d := tsf.SevereNewLine.Diagnostic(start, 0)
+			at := start
+			if cut >= 0 {
+				// After a NUL's message (TRCUSTStrings), where TRCUST
+				// prints it: after that one.
+				at = s.pos()
+			}
+			d := tsf.SevereNewLine.Diagnostic(at, 0)
 			d.Detail = "the string opened here is not closed before the end of the line"
-			return s.stop(d)
+			return s.stopIn(start, d)
+		case c == 0 && trcust:
+			// IBM's behaviour: severe 37 is printed, but TRCUST goes
+			// on as after an error, and stores the string up to the NUL.
+			d := tsf.SevereNUL.Diagnostic(s.pos(), 0)
+			d.Severity = diag.Error
+			s.res.diags.Add(d)
+			if cut < 0 {
+				cut = s.off
+			}
+			s.advance(1)
 		case c == 0:
-			return s.stop(tsf.SevereNUL.Diagnostic(s.pos(), 0))
+			return s.stopIn(start, tsf.SevereNUL.Diagnostic(s.pos(), 0))
+		case c == '\\' && trcust:
+			if s.peek(1) == '"' {
+				s.advance(2)
+			} else {
+				s.advance(1)
+			}
 		case c == '\\' && s.off+1 < len(s.src) && s.src[s.off+1] != '\n' && s.src[s.off+1] != '\r' && s.src[s.off+1] != 0:
 			s.advance(2)
 		default:

@@ -28,11 +28,14 @@ type modNameStmt struct {
 	Path *pathTok `parser:"\"MODNAME\" \"=\" @@"`
 }
 
-// assignStmt is MAJOR, MAXDATALENGTH (MAXDATALEN), or TDFID = number.
+// assignStmt is MAJOR, MAXDATALENGTH (MAXDATALEN), or TDFID = number. A
+// value that is not a number is left to the statement's end: TRCUST 3.05A
+// uses the default ("MAJOR out of range, 1 used") and reports each token
+// after the '=' as unexpected (IBM's behaviour).
 type assignStmt struct {
 	Pos   lexer.Position
 	Key   string  `parser:"@(\"MAJOR\" | \"MAXDATALENGTH\" | \"MAXDATALEN\" | \"TDFID\")"`
-	Value *numTok `parser:"\"=\" @@"`
+	Value *numTok `parser:"\"=\" @@?"`
 }
 
 // listStmt is TYPELIST or GROUPLIST NAME=n,ID=v[,NAME=n,ID=v]... with an
@@ -66,11 +69,12 @@ type field struct {
 	OpFlag *opFlagField `parser:"| @@"`
 }
 
-// minorField is MINOR=nnnnn. A word in place of the number is kept so that
-// the checker can say "minor code not specified" as TRCUST does.
+// minorField is MINOR=nnnnn. A word in place of the number, or no value
+// at all, is kept so that the checker can say "minor code not specified"
+// as TRCUST does.
 type minorField struct {
 	Pos    lexer.Position
-	Value  *scalarTok `parser:"\"MINOR\" \"=\" @@"`
+	Value  *scalarTok `parser:"\"MINOR\" \"=\" @@?"`
 	Tokens []lexer.Token
 }
 
@@ -95,10 +99,12 @@ type symTarget struct {
 	RetEP  *retEPTok  `parser:"( \",\" @@ )?"`
 }
 
-// opcodeField is OPCODE=0xnn.
+// opcodeField is OPCODE=0xnn. TRCUST 3.05A also takes a minus sign, and a
+// word, which drops the tracepoint without a message (IBM's behaviour).
 type opcodeField struct {
 	Pos    lexer.Position
-	Value  *numTok `parser:"\"OPCODE\" \"=\" @@"`
+	Neg    bool       `parser:"\"OPCODE\" \"=\" @\"-\"?"`
+	Value  *scalarTok `parser:"@@?"`
 	Tokens []lexer.Token
 }
 

@@ -198,7 +198,13 @@ func (a *asm) orbit(f *tsf.Orbit) {
 	if f.B != nil {
 		b = uint32(f.B.Value)
 	}
-	a.emit(tdf.OpOrbit, b&0xFFFF)
+	if b > 0xFFFF {
+		// IBM's behaviour: after its warning (218 here) TRCUST 3.05A
+		// writes 0x0016, whatever the value (seen on seven values, from
+		// 0x10000 to 0x123456, in statements of several shapes).
+		b = 0x16
+	}
+	a.emit(tdf.OpOrbit, b)
 }
 
 // opFlag assembles ABORTOP (0x31) and REMOVEOP (0x33).
@@ -326,6 +332,15 @@ func (a *asm) indirection(fl *tsf.Flag, flat bool, disp *tsf.Signed) {
 		// can carry an offset (INDIRECT*+6), and every further * is one more
 		// fetch with its own offset (oracle d10, d47a-g, d16, d49).
 		levels := max(1, len(fl.Chain))
+		if len(fl.Chain) > 0 {
+			// IBM's behaviour: with a chain, the first * gives the first
+			// level's offset and an (i) term is dropped, also when that *
+			// has no offset (TRCUST 3.05A writes nothing for (6) in
+			// MEM32=(.x+(6),INDIRECT*,n) or INDIRECT**-8*-2; with an
+			// offset on the first * the (i) term is error 66, "two
+			// indirect offsets for first level").
+			disp = nil
+		}
 		for i := range levels {
 			a.emit(fetch, 0)
 			if i < len(fl.Chain) && fl.Chain[i].Offset != nil {

@@ -17,6 +17,7 @@ package tdfgen
 
 import (
 	"fmt"
+	"math"
 	"path/filepath"
 	"strings"
 
@@ -158,44 +159,14 @@ func compileTP(tp *tsfcheck.Tracepoint, syms Symbols, mod Module, modPath string
 	r = Record{TP: tp}
 	tpf := tp.TPField
 	end := tp.Node.End.Line
-	resolved := false
-	switch t := tp.Target.(type) {
-	case *tsf.LineTP:
-		diags.Add(tsf.ErrNoDebugInfo.Diagnostic(t.Pos, tpf.Last().Line, t.File.Text))
-	case *tsf.SymbolTP:
-		if syms == nil {
-			diags.Add(tsf.SevereNoSymbolInfo.Diagnostic(t.Pos, tpf.Last().Line, modPath))
-			return r, diags, false
-		}
-		obj, off, ok := syms.Lookup(t.Name.Text)
-		if !ok {
-			diags.Add(tsf.ErrSymbol.Diagnostic(t.Name.Pos, afterTP(tp), t.Name.Text))
-			break
-		}
-		addr := int64(off)
-		if t.Offset != nil {
-			addr += t.Offset.Int()
-		}
-		// IBM's behaviour: the offset is added modulo 2^32 (.emit-4 is
-		// 1:FFFFFFFC), and an address outside the object is warned below,
-		// not refused.
-		addr &= 0xFFFFFFFF
-		if t.RetEP != nil {
-			end, _ := syms.Next(obj, uint32(addr))
-			ret, err := returnPoint(mod, obj, uint32(addr), end, search)
-			if err != nil {
-				// IBM's behaviour: TRCUST 3.05A warns at the RETEP's line
-				// and leaves the tracepoint out (of the TFF too), with no
-				// error.
-				d := tsf.WarnNoReturnPoint.Diagnostic(t.RetEP.Pos, 0, t.Name.Text)
-				d.Detail = err.Error()
-				diags.Add(d)
-				return r, diags, true
-			}
-			addr = int64(ret)
-		}
-		r.Object, r.Offset, resolved = obj, uint32(addr), true
+	obj, off, resolved, diags, stop := resolveTarget(tp, syms, mod, modPath, search)
+	if stop {
+		return r, diags, resolved
 	}
+	if resolved {
+		r.Object, r.Offset = obj, off
+	}
+	resolved = resolved && !diags.Failed()
 	rpn, ds := assemble(tp, syms, modPath)
 	diags = append(diags, ds...)
 	if ds.Worst() >= diag.Severe {
@@ -207,13 +178,7 @@ func compileTP(tp *tsfcheck.Tracepoint, syms Symbols, mod Module, modPath string
 	}
 	b, err := mod.ByteAt(r.Object, r.Offset)
 	if err != nil {
-		// IBM's behaviour: TRCUST 3.05A warns 138 and 139 at the line
-		// after the TP field and keeps the tracepoint, with 0 as the
-		// original byte.
-		d := tsf.WarnOffset.Diagnostic(tpf.Pos, afterTP(tp), fmt.Sprintf("%x", r.Offset), fmt.Sprint(r.Object))
-		d.Detail = err.Error()
-		diags.Add(d)
-		diags.Add(tsf.WarnPage.Diagnostic(tpf.Pos, afterTP(tp)))
+		diags = append(diags, outside(tp, r.Object, r.Offset, err)...)
 		return r, diags, false
 	}
 	r.Opcode = b
@@ -234,6 +199,82 @@ func compileTP(tp *tsfcheck.Tracepoint, syms Symbols, mod Module, modPath string
 		diags.Add(d)
 	}
 	return r, diags, false
+}
+
+// resolveTarget resolves the TP field of tp as TRCUST 3.05A does when it
+// reads the field: 91 for TP=@file,line, severe 39 without symbols (stop),
+// 79 for a symbol not found, and for RETEP the return point or warning 144
+// (stop, with ok set: the tracepoint is dropped without an error).
+func resolveTarget(tp *tsfcheck.Tracepoint, syms Symbols, mod Module, modPath string, search *x86ret.Search) (obj, off uint32, ok bool, diags diag.List, stop bool) {
+	tpf := tp.TPField
+	switch t := tp.Target.(type) {
+	case *tsf.LineTP:
+		diags.Add(tsf.ErrNoDebugInfo.Diagnostic(t.Pos, tpf.Last().Line, t.File.Text))
+	case *tsf.SymbolTP:
+		if syms == nil {
+			diags.Add(tsf.SevereNoSymbolInfo.Diagnostic(t.Pos, tpf.Last().Line, modPath))
+			return 0, 0, false, diags, true
+		}
+		o, at, found := syms.Lookup(t.Name.Text)
+		if !found {
+			diags.Add(tsf.ErrSymbol.Diagnostic(t.Name.Pos, afterTP(tp), t.Name.Text))
+			break
+		}
+		addr := int64(at)
+		if t.Offset != nil {
+			addr += t.Offset.Int()
+		}
+		// IBM's behaviour: the offset is added modulo 2^32 (.emit-4 is
+		// 1:FFFFFFFC), and an address outside the object is warned
+		// (outside), not refused.
+		addr &= 0xFFFFFFFF
+		if t.RetEP != nil {
+			end, _ := syms.Next(o, uint32(addr))
+			ret, err := returnPoint(mod, o, uint32(addr), end, search)
+			if err != nil {
+				// IBM's behaviour: TRCUST 3.05A warns at the RETEP's line
+				// and leaves the tracepoint out (of the TFF too), with no
+				// error.
+				d := tsf.WarnNoReturnPoint.Diagnostic(t.RetEP.Pos, 0, t.Name.Text)
+				d.Detail = err.Error()
+				diags.Add(d)
+				return 0, 0, true, diags, true
+			}
+			addr = int64(ret)
+		}
+		return o, uint32(addr), true, diags, false
+	}
+	return 0, 0, false, diags, false
+}
+
+// outside returns warnings 138 and 139 when obj:off is not in the module
+// (err from Module.ByteAt): IBM's behaviour is to warn at the line after
+// the TP field and keep the tracepoint, with 0 as the original byte.
+func outside(tp *tsfcheck.Tracepoint, obj, off uint32, err error) diag.List {
+	d := tsf.WarnOffset.Diagnostic(tp.TPField.Pos, afterTP(tp), fmt.Sprintf("%x", off), fmt.Sprint(obj))
+	d.Detail = err.Error()
+	return diag.List{d, tsf.WarnPage.Diagnostic(tp.TPField.Pos, afterTP(tp))}
+}
+
+// ResolveRefused resolves the TP field tpf of the TRACE statement t, which
+// the front end refused for an error after that field. TRCUST 3.05A
+// resolves a TP as it reads the field (IBM's behaviour, from the
+// differential harness): its messages (91, 79, 144, and 138 and 139 for an
+// address outside its object) come before the statement's later error,
+// and when the TP cannot be resolved (failed) that later error is never
+// reported, as a statement has one error. syms must not be nil.
+func ResolveRefused(t *tsf.Trace, tpf *tsf.TP, syms Symbols, mod Module, modPath string, search *x86ret.Search) (diags diag.List, failed bool) {
+	tp := &tsfcheck.Tracepoint{Node: t, TPField: tpf, Target: tpf.Target}
+	obj, off, ok, diags, stop := resolveTarget(tp, syms, mod, modPath, search)
+	if stop || diags.Failed() {
+		return diags, true
+	}
+	if ok {
+		if _, err := mod.ByteAt(obj, off); err != nil {
+			diags = append(diags, outside(tp, obj, off, err)...)
+		}
+	}
+	return diags, false
 }
 
 // returnPoint finds the RETEP point of the procedure at obj:entry, which
@@ -297,17 +338,42 @@ func (p *Program) TDF() (*tdf.File, diag.List) {
 	for _, it := range m.Groups {
 		f.Groups = append(f.Groups, tdf.ListItem{Name: it.Name, ID: it.ID})
 	}
-	type addr struct{ obj, off uint32 }
-	seen := map[addr]bool{}
-	for _, r := range p.Records {
-		a := addr{r.Object, r.Offset}
-		if seen[a] {
-			// In lower-case hex, as TRCUST 3.05A prints it (IBM's behaviour).
-			d := tsf.ErrDupTPAddress.Diagnostic(r.TP.TPField.Pos, r.TP.Node.Pos.Line, fmt.Sprintf("%08x:%08x", r.Object, r.Offset))
-			diags.Add(d)
+	// TRCUST 3.05A sorts the tracepoints by address with its C runtime's
+	// quicksort and keeps the first of each address (IBM's behaviour):
+	// which of two tracepoints at one address survives, and the order of
+	// the duplicate messages, are that sort's.
+	// The @STATIC tracepoints are sorted with them, after every address
+	// (IBM's behaviour: they change which duplicate survives).
+	recs := make([]*Record, 0, len(p.Kept))
+	next := 0
+	for _, tp := range p.Kept {
+		if tp.Static() {
+			recs = append(recs, nil)
 			continue
 		}
-		seen[a] = true
+		recs = append(recs, &p.Records[next])
+		next++
+	}
+	key := func(r *Record) uint64 {
+		if r == nil {
+			return math.MaxUint64
+		}
+		return uint64(r.Object)<<32 | uint64(r.Offset)
+	}
+	crtSort(len(recs), func(i, j int) bool { return key(recs[i]) < key(recs[j]) },
+		func(i, j int) { recs[i], recs[j] = recs[j], recs[i] })
+	for _, r := range recs {
+		if r == nil {
+			continue
+		}
+		if len(f.Tracepoints) > 0 {
+			if last := f.Tracepoints[len(f.Tracepoints)-1]; last.Object == r.Object && last.Offset == r.Offset {
+				// In lower-case hex, as TRCUST 3.05A prints it (IBM's behaviour).
+				d := tsf.ErrDupTPAddress.Diagnostic(r.TP.TPField.Pos, r.TP.Node.Pos.Line, fmt.Sprintf("%08x:%08x", r.Object, r.Offset))
+				diags.Add(d)
+				continue
+			}
+		}
 		f.Tracepoints = append(f.Tracepoints, tdf.Tracepoint{
 			TypeMask: r.TP.TypeMask, Group: r.TP.Group, Object: r.Object, Offset: r.Offset,
 			Minor: r.TP.Minor, Major: m.Major, Opcode: r.Opcode, RPN: r.RPN,

@@ -107,11 +107,13 @@ func TestStatements(t *testing.T) {
 		// The (n) term follows the last fetch; it may not stand beside an
 		// offset of the first level (x_b04, x_g01: TestTwoFirstLevelOffsets).
 		{"MEM32=(.v+(4),INDIRECT,4)", "10 0400 1b 02000000 1a 00010000 16 1c 1a 04000000 16 22"},
-		{"MEM=(RDS+DI+(4),INDIRECT**+8,4)", "10 0400 0b 07 13 13 10 0800 16 10 0400 16 15"},
+		// With a * chain the (n) term is dropped (IBM's behaviour, tried
+		// with TRCUST 3.05A).
+		{"MEM=(RDS+DI+(4),INDIRECT**+8,4)", "10 0400 0b 07 13 13 10 0800 16 15"},
 		{"MEM=(RSS+BP-SI-2,DIRECT,4)", "10 0400 0a 05 06 16 10 feff 16 15"},
 		{"MEM=(RDS+4,DIRECT,4)", "10 0400 0b 10 0400 15"}, // not in the oracle: without a dreg the displacement is the offset
 		{"MEM=(RDS,DIRECT,4)", "10 0400 0b 10 0000 15"},
-		{"MEM=(RES+DI+(2),INDIRECT**,4)", "10 0400 08 07 13 13 10 0200 16 15"},
+		{"MEM=(RES+DI+(2),INDIRECT**,4)", "10 0400 08 07 13 13 15"},
 		{"MEM32=(.v,IS,2)", "10 0200 1b 02000000 1a 00010000 16 1c 1f 15"},
 		{"MEM32=(.v+(4),IS,2)", "10 0200 1b 02000000 1a 00010000 16 1c 1a 04000000 16 1f 15"}, // IBM: (i) added before the split
 		{"ASCIIZ=(RSS+SP,IF,6)", "10 0600 0a 04 13 20 23"},
@@ -127,6 +129,10 @@ func TestStatements(t *testing.T) {
 		{"LEN=(RDS+DI,DIRECT), MEM=(RDS+DI,DIRECT,LEN)", "0b 07 12 0b 07 15"},
 		{"MEM32=(.v,DIRECT,0x10004)", "10 0400 1b 02000000 1a 00010000 16 22"},
 		{"ORBIT=(0x12345678,0xFFFF)", "1a 78563412 32 ffff"},
+		// IBM's behaviour: a second value above 0xFFFF is written 0x0016
+		// (TRCUST 3.05A, tried with seven values).
+		{"ORBIT=(1,70000)", "1a 01000000 32 1600"},
+		{"ORBIT=(9,0x123456)", "1a 09000000 32 1600"},
 		{"ABORTOP", "31"},
 		{"REMOVEOP", "33"}, // not both: TRCUST 3.05A refuses the second (103/104)
 		{"MEM32=(.far,DIRECT,1)", "10 0100 1b 2c010000 1a 04000000 16 22"},
@@ -288,15 +294,16 @@ func TestFile(t *testing.T) {
 		for _, tp := range f.Tracepoints {
 			order = append(order, fmt.Sprintf("%d@%d:%X/%02X/%x/%x", tp.Minor, tp.Object, tp.Offset, tp.Opcode, tp.TypeMask, tp.Group))
 		}
-		// Minor 3 is at .f+0x10, which is .g: the first in source order is
-		// kept.
-		if got := strings.Join(order, " "); got != "1@1:20/8B/0/0 5@2:100/00/5/7" {
+		// Minor 3 is at .f+0x10, which is .g: TRCUST's sort (crtSort),
+		// with the @STATIC tracepoint after every address, puts minor 3
+		// first, and it is kept (IBM's behaviour).
+		if got := strings.Join(order, " "); got != "3@1:20/8B/0/0 5@2:100/00/5/7" {
 			t.Errorf("records %s", got)
 		}
 		if len(p.Kept) != 4 || len(p.Records) != 3 || len(p.KeptModule().Tracepoints) != 4 {
 			t.Errorf("kept %d records %d", len(p.Kept), len(p.Records))
 		}
-		if len(diags) != 1 || diags[0].Msg != "duplicate TP address 00000001:00000020, ignored" || tsf.LegacyLine(diags[0]) != 10 {
+		if len(diags) != 1 || diags[0].Msg != "duplicate TP address 00000001:00000020, ignored" || tsf.LegacyLine(diags[0]) != 8 {
 			t.Errorf("diagnostics %v", diags)
 		}
 	}

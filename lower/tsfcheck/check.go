@@ -36,6 +36,10 @@ type Options struct {
 	// AllowDuplicateMinors keeps tracepoints whose minor code was used
 	// before, as TRCUST's undocumented /D switch does.
 	AllowDuplicateMinors bool
+	// WrapMinors keeps the low 16 bits of a MINOR above 0xFFFF, as TRCUST
+	// 3.05A does without a word (oracle x_h11), instead of error 68 (the
+	// reference's range, docs/compatibility.md).
+	WrapMinors bool
 }
 
 // Module is a checked TSF: the header values with defaults applied, the
@@ -247,11 +251,13 @@ func (c *checker) at(code tsf.Code, n tsf.Node, legacy ast.Pos, args ...any) *di
 	return &c.diags[len(c.diags)-1]
 }
 
-// modName records MODNAME and applies the default extension.
+// modName records MODNAME and applies the default extension. A second
+// MODNAME replaces the first: IBM's behaviour (TRCUST 3.05A uses the last
+// one without a word, whatever the names); tracekit warns (202).
 func (c *checker) modName(s *tsf.ModName) {
 	if c.seenModName {
-		c.at(tsf.SevereModNameRedef, s, s.Path.Pos)
-		return
+		d := c.at(tsf.WarnModNameRedef, s, s.Path.Pos)
+		d.Detail = fmt.Sprintf("the first at line %d is not used", c.m.ModNamePos.Line)
 	}
 	c.seenModName = true
 	name := s.Path.Text

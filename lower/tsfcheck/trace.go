@@ -59,13 +59,28 @@ type traceState struct {
 	warned   bool // 140 given
 }
 
+// badMinor reports whether t's first MINOR field has no number or a
+// malformed one.
+func badMinor(t *tsf.Trace) bool {
+	for _, f := range t.Fields {
+		if m, ok := f.(*tsf.Minor); ok {
+			return m.Bad != nil || m.Value == nil || m.Value.Err != ""
+		}
+	}
+	return false
+}
+
 func (c *checker) trace(t *tsf.Trace) {
 	c.traces++
 	// Whether TRACE statements give MINOR is decided by the first one the
 	// parser could read: a first TRACE broken by a syntax error (a MINOR
 	// that is not a number) would otherwise make every later MINOR an
 	// error of its own, a cascade from one mistake.
-	if c.firstTrace == nil && !t.Broken {
+	//
+	// A TRACE whose MINOR has no number, or a malformed one, does not
+	// decide either (IBM's behaviour: after "MINOR=abc" a TRACE without
+	// MINOR is numbered, and a TRACE with MINOR=5 makes MINOR required).
+	if c.firstTrace == nil && !t.Broken && !badMinor(t) {
 		c.firstTrace = t
 		for _, f := range t.Fields {
 			if _, ok := f.(*tsf.Minor); ok {
@@ -253,8 +268,15 @@ func (c *checker) field(s *traceState, i int, f tsf.Field) {
 	case *tsf.Mem:
 		c.mem(s, i, f)
 	case *tsf.Orbit:
-		if c.once(s, f) && f.B.Value > 0xFFFF {
-			c.err(s, tsf.ErrOrbitValue, f.B, f.End)
+		// IBM's behaviour (TRCUST 3.05A, tried with its binary): a first
+		// value 0 is 102 and the tracepoint is dropped; a second value
+		// above 0xFFFF is warned (3.05A's 143, printed here) and kept.
+		switch {
+		case !c.once(s, f):
+		case f.A.Value == 0:
+			c.err(s, tsf.ErrOrbitValue, f.A, f.End)
+		case f.B != nil && f.B.Value > 0xFFFF:
+			c.at(tsf.WarnOrbitIndex, f.B, f.End)
 		}
 		c.data(s, f, 0)
 	case *tsf.OpFlag:
@@ -303,19 +325,32 @@ func (c *checker) prevLen(s *traceState, i int) *tsf.Len {
 	return l
 }
 
+// minorOutOfRange reports whether minor code v is out of range: outside
+// 1-0xFFFF, or with Options.WrapMinors, when its low 16 bits are 0.
+func (c *checker) minorOutOfRange(v uint64) bool {
+	if c.opt.WrapMinors {
+		v &= 0xFFFF
+	}
+	return v < 1 || v > 0xFFFF
+}
+
 func (c *checker) minor(s *traceState, f *tsf.Minor) {
 	s.minor = f
 	switch {
-	case f.Bad != nil:
-		d := c.err(s, tsf.ErrMinorMissing, f.Bad, f.End)
-		d.Detail = fmt.Sprintf("%q is not a number", f.Bad.Text)
 	case !c.minorMode && c.firstTrace != nil:
 		// IBM's behaviour (TRCUST 3.05A, from the differential harness):
 		// after a first TRACE without MINOR the keyword is unexpected,
-		// quoted as written, and the tracepoint dropped.
+		// quoted as written, and the tracepoint dropped, whatever its
+		// value.
 		d := c.err(s, tsf.ErrUnexpected, f, f.End, f.Written)
 		d.Detail = fmt.Sprintf("the first TRACE (line %d) has no MINOR: give MINOR in every TRACE or in none", c.firstTrace.Pos.Line)
-	case f.Value.Value < 1 || f.Value.Value > 0xFFFF:
+	case f.Bad != nil:
+		d := c.err(s, tsf.ErrMinorMissing, f.Bad, f.End)
+		d.Detail = fmt.Sprintf("%q is not a number", f.Bad.Text)
+		if f.Bad.Text == "" {
+			d.Detail = "no number after '='"
+		}
+	case c.minorOutOfRange(f.Value.Value):
 		c.err(s, tsf.ErrMinorRange, f.Value, f.End)
 	default:
 		s.tp.Minor = uint16(f.Value.Value)

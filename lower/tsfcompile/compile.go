@@ -18,21 +18,21 @@ import (
 // diagnostics are sorted by position and end at the first fatal or severe
 // one, as TRCUST stops there.
 func Check(name string, src []byte, opt tsfcheck.Options) (*tsfcheck.Module, diag.List) {
-	return check(name, src, opt, false)
+	return check(name, src, 0, opt, false)
 }
 
-// check is Check; with compact, it checks every statement as soon as it is
+// check is Check with the scanner's mode; with compact, it checks every statement as soon as it is
 // parsed and drops the fields of each valid @STATIC TRACE statement once
 // its tracepoint holds what the TFF needs (see Result.Module), so that the
 // syntax tree of a large TSF is not held whole.
-func check(name string, src []byte, opt tsfcheck.Options, compact bool) (*tsfcheck.Module, diag.List) {
+func check(name string, src []byte, mode tsfparse.Mode, opt tsfcheck.Options, compact bool) (*tsfcheck.Module, diag.List) {
 	if !compact {
-		f, parsed := tsfparse.Parse(name, src)
+		f, parsed := tsfparse.ParseMode(name, src, mode)
 		m, checked := tsfcheck.Check(f, opt)
 		return m, tsfcheck.Merge(tsfcheck.DropSuperseded(parsed, m), checked)
 	}
 	c := tsfcheck.NewChecker(opt)
-	f, parsed := tsfparse.ParseEach(name, src, func(s tsf.Stmt) {
+	f, parsed := tsfparse.ParseEach(name, src, mode, func(s tsf.Stmt) {
 		if tp := c.Stmt(s); tp != nil && tp.Static() {
 			tp.Node.Fields, tp.TPField = nil, nil
 		}

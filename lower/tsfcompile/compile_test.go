@@ -129,9 +129,9 @@ func TestCompactCheck(t *testing.T) {
 	}
 	for name, src := range srcs {
 		for _, opt := range []tsfcheck.Options{{}, {AllowDuplicateMinors: true}} {
-			want, wantDiags := check(name, src, opt, false)
+			want, wantDiags := check(name, src, 0, opt, false)
 			wantLine := FirstDynamicTP(want.File)
-			got, gotDiags := check(name, src, opt, true)
+			got, gotDiags := check(name, src, 0, opt, true)
 			if !reflect.DeepEqual(gotDiags, wantDiags) {
 				t.Errorf("%s %+v: diagnostics\n%v\nwant\n%v", name, opt, gotDiags, wantDiags)
 				continue

@@ -7,6 +7,7 @@ import (
 	"github.com/tracekit/tracekit/binfmt/tff"
 	"github.com/tracekit/tracekit/binfmt/tmi"
 	"github.com/tracekit/tracekit/grammar/mapfile"
+	"github.com/tracekit/tracekit/grammar/tsfparse"
 	"github.com/tracekit/tracekit/lower/tmigen"
 	"github.com/tracekit/tracekit/lower/tsfcheck"
 )
@@ -18,6 +19,9 @@ type Request struct {
 	Name  string // the TSF's name in diagnostics
 	Src   []byte
 	Check tsfcheck.Options
+	// Syntax says where the TSF is read as TRCUST 3.05A reads it
+	// (tsfparse.Mode); zero for tracekit's reading.
+	Syntax tsfparse.Mode
 	// Locate finds the module and its MAP file for the checked module m:
 	// Sources with ModulePath (and MapPath, "" for none) set, or the
 	// diagnostics that say why they cannot be found. Run calls it at most
@@ -94,7 +98,7 @@ func (r *Result) Inputs() []string {
 // or severe, as TRCUST does; errors only drop their tracepoint.
 func Run(req Request) *Result {
 	r := &Result{}
-	r.Module, r.Front = check(req.Name, req.Src, req.Check, true)
+	r.Module, r.Front = check(req.Name, req.Src, req.Syntax, req.Check, true)
 	m := r.Module
 	need := !r.Front.Failed() && Dynamic(m)
 	if req.Eager {
@@ -154,6 +158,12 @@ func (r *Result) back(req Request) bool {
 	}
 	r.Opened = true
 	r.mapFile = mp
+	if req.Eager {
+		// TRCUST resolves a TP as it reads the field, also in a statement
+		// it then refuses.
+		early, kept := Refused(r.Module, r.Front, mod, mp, src)
+		r.Front = tsfcheck.Merge(kept, early)
+	}
 	if !Dynamic(r.Module) {
 		return true // TRCUST opens the module for a tracepoint it then drops
 	}

@@ -129,21 +129,95 @@ type Back struct {
 // then severe 39, unless src.UseExports, which looks symbols up among the
 // module's exported names instead, with warning 211).
 func Compile(m *tsfcheck.Module, mod *lx.File, mp *mapfile.Map, src Sources) *Back {
-	var syms tdfgen.Symbols
-	var notes diag.List
+	syms, notes := symbols(mod, mp, src)
+	p, diags := tdfgen.Compile(m, syms, lxmap.Module{File: mod}, tdfgen.Options{KeepPath: src.KeepPath, ModulePath: moduleName(src), RetEP: src.RetEP})
+	return &Back{Program: p, Compiled: append(notes, diags...)}
+}
+
+// symbols returns where the back end looks symbols up: the MAP file, or
+// with src.UseExports the module's exported names (with warning 211); nil
+// when neither.
+func symbols(mod *lx.File, mp *mapfile.Map, src Sources) (tdfgen.Symbols, diag.List) {
 	switch {
 	case mp != nil:
-		syms = lxmap.NewSymbols(mp, src.IgnoreCase)
+		return lxmap.NewSymbols(mp, src.IgnoreCase), nil
 	case src.UseExports:
-		syms = lxmap.Exports{File: mod, IgnoreCase: src.IgnoreCase}
 		d := tsf.WarnExportsOnly.Diagnostic(src.ModuleAt, 0)
 		d.Detail = "looked up among the exported names of " + src.ModulePath
-		notes.Add(d)
+		return lxmap.Exports{File: mod, IgnoreCase: src.IgnoreCase}, diag.List{d}
 	}
-	name := src.ModuleName
-	if name == "" {
-		name = src.ModulePath
+	return nil, nil
+}
+
+func moduleName(src Sources) string {
+	if src.ModuleName != "" {
+		return src.ModuleName
 	}
-	p, diags := tdfgen.Compile(m, syms, lxmap.Module{File: mod}, tdfgen.Options{KeepPath: src.KeepPath, ModulePath: name, RetEP: src.RetEP})
-	return &Back{Program: p, Compiled: append(notes, diags...)}
+	return src.ModulePath
+}
+
+// Refused resolves the TP field of each TRACE statement of m that the front
+// end refused for an error after that field, as TRCUST 3.05A does when it
+// reads the field (tdfgen.ResolveRefused). It returns the messages of
+// resolving them, and front without the errors and warnings TRCUST never
+// reports: those after the TP field of a statement whose TP cannot be
+// resolved (a statement has one error). Without symbols it does nothing.
+func Refused(m *tsfcheck.Module, front diag.List, mod *lx.File, mp *mapfile.Map, src Sources) (early, kept diag.List) {
+	syms, _ := symbols(mod, mp, src)
+	if syms == nil {
+		return nil, front
+	}
+	accepted := make(map[*tsf.Trace]bool, len(m.Tracepoints))
+	for _, tp := range m.Tracepoints {
+		accepted[tp.Node] = true
+	}
+	kept = front
+	for _, st := range m.File.Stmts {
+		t, ok := st.(*tsf.Trace)
+		if !ok || accepted[t] {
+			continue
+		}
+		tpf := dynamicTP(t)
+		if tpf == nil {
+			continue
+		}
+		in := func(d diag.Diagnostic) bool {
+			return d.Pos.File == t.Pos.File && d.Pos.Offset >= t.Pos.Offset && d.Pos.Offset < t.End.Offset
+		}
+		first := -1
+		for i, d := range front {
+			if in(d) && d.Severity >= diag.Error && (first < 0 || d.Pos.Offset < front[first].Pos.Offset) {
+				first = i
+			}
+		}
+		if first < 0 || front[first].Severity > diag.Error || front[first].Pos.Offset <= tpf.Last().Offset {
+			continue // TRCUST stopped before the TP field, or never at all
+		}
+		ds, failed := tdfgen.ResolveRefused(t, tpf, syms, lxmap.Module{File: mod}, moduleName(src), src.RetEP)
+		early = append(early, ds...)
+		if failed {
+			var out diag.List
+			for _, d := range kept {
+				if in(d) && d.Severity <= diag.Error && d.Pos.Offset > tpf.Last().Offset {
+					continue
+				}
+				out = append(out, d)
+			}
+			kept = out
+		}
+	}
+	return early, kept
+}
+
+// dynamicTP returns the first TP field of t, when it names a code address.
+func dynamicTP(t *tsf.Trace) *tsf.TP {
+	for _, f := range t.Fields {
+		if tp, ok := f.(*tsf.TP); ok {
+			if _, static := tp.Target.(*tsf.StaticTP); static {
+				return nil
+			}
+			return tp
+		}
+	}
+	return nil
 }

@@ -1,0 +1,63 @@
+package tdfgen
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// TestCRTSortDuplicates checks crtSort against what IBM's TRCUST 3.05A
+// reported for programs of one TRACE a symbol (TRACE i at TP=.sym_i, with
+// the oracle's emitrep.map): the TRACE statements (1-based) it reported as
+// duplicate TP addresses, in its order. Made with run-case, one program a
+// line.
+func TestCRTSortDuplicates(t *testing.T) {
+	addr := map[string]uint32{"fclose": 0x3804, "malloc": 0xDC0, "wcstombs": 0x4278,
+		"free": 0x1090, "strspn": 0x2384, "fflush": 0x388C}
+	cases := []struct{ syms, dups string }{
+		{"fclose fclose", "2"},
+		{"fclose fclose malloc", "1"},
+		{"fclose fclose wcstombs", "2"},
+		{"malloc fclose fclose", "3"},
+		{"fclose malloc fclose", "3"},
+		{"fclose fclose fclose", "2 3"},
+		{"fclose fclose malloc free", "1"},
+		{"fclose fclose fclose malloc", "3 1"},
+		{"malloc fclose fclose malloc", "4 2"},
+		{"fclose fclose malloc fclose", "1 4"},
+		{"fclose fclose fclose fclose malloc", "3 4 1"},
+		{"fclose fclose malloc malloc", "3 1"},
+		{"fclose fclose wcstombs fclose strspn malloc fclose malloc", "8 2 1 7"},
+		{"fclose strspn malloc fclose fclose malloc strspn wcstombs strspn wcstombs malloc wcstombs fclose", "11 3 9 7 4 1 13 12 10"},
+		{"wcstombs fclose malloc free wcstombs fclose malloc free wcstombs", "7 4 6 1 9"},
+		{"fflush wcstombs wcstombs malloc malloc fclose fclose malloc wcstombs", "8 4 6 2 9"},
+		{"malloc malloc strspn wcstombs wcstombs fclose malloc wcstombs wcstombs fclose free malloc wcstombs", "2 7 12 10 8 5 4 13"},
+		{"wcstombs wcstombs strspn malloc free free fclose free fclose fclose malloc malloc fclose", "12 4 5 6 9 10 13 1"},
+		{"free free fclose malloc malloc malloc fclose malloc wcstombs free free fclose free fclose", "5 8 4 1 11 10 13 7 12 14"},
+	}
+	for _, c := range cases {
+		type tp struct {
+			addr uint32
+			n    int
+		}
+		var a []tp
+		for i, s := range strings.Fields(c.syms) {
+			a = append(a, tp{addr[s], i + 1})
+		}
+		crtSort(len(a), func(i, j int) bool { return a[i].addr < a[j].addr },
+			func(i, j int) { a[i], a[j] = a[j], a[i] })
+		if !slices.IsSortedFunc(a, func(x, y tp) int { return int(x.addr) - int(y.addr) }) {
+			t.Errorf("%s: not sorted: %v", c.syms, a)
+		}
+		var got []string
+		for i := 1; i < len(a); i++ {
+			if a[i].addr == a[i-1].addr {
+				got = append(got, strconv.Itoa(a[i].n))
+			}
+		}
+		if g := strings.Join(got, " "); g != c.dups {
+			t.Errorf("%s: duplicates %q, TRCUST 3.05A %q", c.syms, g, c.dups)
+		}
+	}
+}
