@@ -18,7 +18,6 @@ import (
 	"testing"
 
 	"github.com/tracekit/tracekit/ast/corpus"
-	"github.com/tracekit/tracekit/binfmt/tmi"
 	"github.com/tracekit/tracekit/lower/tsfcompile/tsfgen"
 )
 
@@ -538,18 +537,14 @@ func (s *diffSummary) String() string {
 }
 
 // departure names what explains a difference of a case from IBM's run: a
-// departure docs/compatibility.md documents, or work of the trcust command
-// line's own branch (the .TMI file, the command line's messages), "" when
-// nothing does. A case it names is counted apart, not as a difference.
+// departure docs/compatibility.md documents, "" when nothing does. A case
+// it names is counted apart, not as a difference.
 func departure(c *tsfgen.Case, want, got oracleResult) string {
-	has := func(f string) bool { return slices.Contains(c.Features, f) }
 	switch {
 	case strings.Contains(want.console, "SIGSEGV"):
 		return "IBM's TRCUST crashed (SIGSEGV under 2ine)"
 	case slices.ContainsFunc(c.Args, func(a string) bool { return strings.EqualFold(a, "/D") }) && sameConsole(want, got) && sameFiles(want, got, aspTDF):
 		return "compatibility: /D writes a valid TFF (e26d)"
-	case has("orbit") && sameConsole(want, got) && sameFiles(want, got, aspOther) && tmiEqualKeysReordered(want, got):
-		return "not decoded: the order of TMI records with equal ORBIT keys"
 	}
 	return ""
 }
@@ -561,37 +556,6 @@ func sameConsole(a, b oracleResult) bool { return a.RC == b.RC && bytes.Equal(a.
 func sameFiles(a, b oracleResult, skip string) bool {
 	for _, d := range compareResults(oracleResult{Files: a.Files}, oracleResult{Files: b.Files}) {
 		if d != skip {
-			return false
-		}
-	}
-	return true
-}
-
-// tmiEqualKeysReordered reports whether the .TMI files of two runs differ
-// only in the order of records with equal keys: TRCUST 3.05A's sort of the
-// records is not stable, and which order it gives is not decoded
-// (docs/tmi.md).
-func tmiEqualKeysReordered(a, b oracleResult) bool {
-	for n, x := range a.Files {
-		if fileKind(n) != aspOther {
-			continue
-		}
-		fa, err1 := tmi.Parse(x)
-		fb, err2 := tmi.Parse(b.Files[n])
-		if err1 != nil || err2 != nil || fa.Major != fb.Major || fa.ModName != fb.ModName || len(fa.Records) != len(fb.Records) {
-			return false
-		}
-		key := func(r tmi.Record) string { return fmt.Sprintf("%08X %+v", r.Key, r) }
-		ka, kb := make([]string, len(fa.Records)), make([]string, len(fb.Records))
-		for i := range fa.Records {
-			if fa.Records[i].Key != fb.Records[i].Key {
-				return false
-			}
-			ka[i], kb[i] = key(fa.Records[i]), key(fb.Records[i])
-		}
-		sort.Strings(ka)
-		sort.Strings(kb)
-		if !slices.Equal(ka, kb) {
 			return false
 		}
 	}

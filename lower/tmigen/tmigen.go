@@ -14,11 +14,11 @@ package tmigen
 
 import (
 	"fmt"
-	"sort"
 
 	"github.com/tracekit/tracekit/binfmt/tdf"
 	"github.com/tracekit/tracekit/binfmt/tmi"
 	"github.com/tracekit/tracekit/grammar/mapfile"
+	"github.com/tracekit/tracekit/lower/tdfgen"
 )
 
 // entry is one symbol of TRCUST's table.
@@ -189,11 +189,10 @@ func Orbit(rpn []byte) (a, b uint32, ok bool) {
 
 // Build returns the TMI file TRCUST 3.05A writes beside the TDF f, whose
 // symbols come from m: a record for each tracepoint with ORBIT, in the
-// TDF's order, then sorted by key; nil when no tracepoint has ORBIT.
-//
-// TRCUST's sort is not stable: of records with equal keys it gives an
-// order that is not the TDF's, which tracekit has not decoded; here they
-// keep the TDF's order (docs/tmi.md).
+// TDF's order, then sorted by key with the quicksort TRCUST sorts its
+// tracepoints with (tdfgen.CRTSort, not stable: IBM's behaviour, which
+// gives the order TRCUST leaves records with equal keys in); nil when no
+// tracepoint has ORBIT.
 func Build(f *tdf.File, m *mapfile.Map) *tmi.File {
 	var t *Table
 	out := &tmi.File{Major: f.Major, ModName: f.ModName}
@@ -211,6 +210,7 @@ func Build(f *tdf.File, m *mapfile.Map) *tmi.File {
 	if len(out.Records) == 0 {
 		return nil
 	}
-	sort.SliceStable(out.Records, func(i, j int) bool { return out.Records[i].Key < out.Records[j].Key })
+	r := out.Records
+	tdfgen.CRTSort(len(r), func(i, j int) bool { return r[i].Key < r[j].Key }, func(i, j int) { r[i], r[j] = r[j], r[i] })
 	return out
 }
