@@ -19,21 +19,26 @@ import "fmt"
 //     earlier 4 KB page of the object than the one the procedure ends in
 //     is read from that page only (/RS200 on malloc, whose window starts
 //     at 0xFC9 and whose LEAVE is at 0x1080, finds nothing).
-//   - Within the window the forms are tried in turn, each for the last RET
-//     of the window that has it; the first form found wins:
-//     LEAVE or POP (E)BP right before the RET (0xC9 0xC3, 0x5D 0xC3), the
+//   - Within the window the forms are tried in turn, each for the last
+//     byte of the window that ends it; the first form found wins:
+//     1. LEAVE or POP (E)BP right before a RET (0xC9 0xC3, 0x5D 0xC3), the
 //     tracepoint on the LEAVE or the POP, with bit 1 or bit 2 of the match
-//     criteria; LEAVE three bytes before the RET (a two-byte instruction
-//     between, as `xor eax,eax`), the tracepoint on the LEAVE, with bits 0
-//     and 1; the RET itself, with bit 2.
+//     criteria;
+//     2. a return alone (RET, RET n, RETF: 0xC3, 0xC2, 0xCB; not RETF n,
+//     0xCA), the tracepoint on it, with bit 2;
+//     3. a LEAVE further before a RET or a RETF n (`leave; xor eax,eax;
+//     ret`), the tracepoint on the nearest LEAVE before it, with bit 0 and
+//     bit 1 or 2;
+//     4. a jump (0xE9, 0xEB, 0xEA; not an indirect one, 0xFF), the
+//     tracepoint on it, with bits 1 and 2.
+//     A return or a jump alone counts only with the byte before it in the
+//     window (a RET at the procedure's entry is none).
 //   - /RM0 and /RM1 find nothing; /RM2 is the default.
 //
-// What is not reproduced (documented in docs/compatibility.md): with bit 2
-// TRCUST finds no plain RET in two of the 84 procedures (a RET at the
-// procedure's entry, and one after `xchg [esp],eax`), and with bits 1 and 2
-// it takes a JMP after POP EBP as the return of one procedure. /RP (Pascal
-// returns allowed) changed nothing on these procedures, which have no
-// RET n.
+// /RP (Pascal returns allowed) changed nothing on the procedures tried:
+// emitrep has no LEAVE or POP (E)BP before a RET n, the form it may be for.
+// Which returns the first and the third form take besides those named is
+// not known: emitrep has no other.
 type Search struct {
 	Match  int  // /RMn: the match criteria, 0-7
 	Range  int  // /RSnnn: the search range in bytes, 0-256
@@ -45,9 +50,15 @@ var DefaultSearch = Search{Match: 2, Range: 18}
 
 // Opcodes the search looks for.
 const (
-	opRET   = 0xC3
-	opLEAVE = 0xC9
-	opPOPBP = 0x5D
+	opRET      = 0xC3 // RET
+	opRETN     = 0xC2 // RET imm16
+	opRETF     = 0xCB // RETF
+	opRETFN    = 0xCA // RETF imm16
+	opLEAVE    = 0xC9
+	opPOPBP    = 0x5D // POP (E)BP
+	opJMP      = 0xE9 // JMP rel16/32
+	opJMPShort = 0xEB // JMP rel8
+	opJMPFar   = 0xEA // JMP ptr16:16/32
 )
 
 // pageSize is the LX page size; the search reads one page of the object.
@@ -69,24 +80,42 @@ func Scan(code []byte, entry, end uint32, s Search) (uint32, error) {
 	if page := lo/pageSize*pageSize + pageSize; page < stop {
 		stop = page
 	}
-	var forms []func(i int64) (int64, bool)
-	if s.Match&6 != 0 {
-		forms = append(forms, func(i int64) (int64, bool) {
-			return i - 1, i-1 >= lo && (code[i-1] == opLEAVE || code[i-1] == opPOPBP)
-		})
+	// Each form: the bytes that end it, and where it puts the tracepoint
+	// for such a byte at i (ok false when the form does not hold there).
+	type form struct {
+		ends func(c byte) bool
+		at   func(i int64) (int64, bool)
 	}
-	if s.Match&3 == 3 {
-		forms = append(forms, func(i int64) (int64, bool) { return i - 3, i-3 >= lo && code[i-3] == opLEAVE })
+	isRET := func(c byte) bool { return c == opRET }
+	alone := func(i int64) (int64, bool) { return i, i-1 >= lo }
+	var forms []form
+	if s.Match&6 != 0 {
+		forms = append(forms, form{isRET, func(i int64) (int64, bool) {
+			return i - 1, i-1 >= lo && (code[i-1] == opLEAVE || code[i-1] == opPOPBP)
+		}})
 	}
 	if s.Match&4 != 0 {
-		forms = append(forms, func(i int64) (int64, bool) { return i, true })
+		forms = append(forms, form{func(c byte) bool { return c == opRET || c == opRETN || c == opRETF }, alone})
 	}
-	for _, form := range forms {
+	if s.Match&1 != 0 && s.Match&6 != 0 {
+		forms = append(forms, form{func(c byte) bool { return c == opRET || c == opRETFN }, func(i int64) (int64, bool) {
+			for j := i - 1; j >= lo; j-- {
+				if code[j] == opLEAVE {
+					return j, true
+				}
+			}
+			return 0, false
+		}})
+	}
+	if s.Match&6 == 6 {
+		forms = append(forms, form{func(c byte) bool { return c == opJMP || c == opJMPShort || c == opJMPFar }, alone})
+	}
+	for _, f := range forms {
 		for i := stop - 1; i >= lo; i-- {
-			if code[i] != opRET {
+			if !f.ends(code[i]) {
 				continue
 			}
-			if at, ok := form(i); ok {
+			if at, ok := f.at(i); ok {
 				return uint32(at), nil
 			}
 		}

@@ -43,6 +43,20 @@ func TestScan(t *testing.T) {
 		{"RM3: LEAVE, 2 bytes, RET", gap, 0, Search{Match: 3, Range: 18}, 0x10},
 		{"RM2: not LEAVE, 2 bytes, RET", gap, 0, Search{Match: 2, Range: 18}, -1},
 		{"RM5: the RET before LEAVE, 2 bytes, RET", gap, 0, Search{Match: 5, Range: 18}, 0x13},
+		{"RM3: the nearest LEAVE before the RET", cat(nop(2), []byte{0x33, 0xC9, 0x0F, 0xB3, 0x10, 0x13, 0xC9, 0x8B, 0xC1, 0xC3}), 0, Search{Match: 3, Range: 18}, 8},
+		{"RM3: LEAVE, 6 bytes, RET", cat(nop(2), []byte{0xC9, 0x76, 0x26, 0x8B, 0x53, 0x4C, 0x8B, 0xC3}), 0, Search{Match: 3, Range: 18}, 2},
+		{"RM3: LEAVE, 2 bytes, RETF n", cat(nop(2), []byte{0xC9, 0x8B, 0xCA, 0x75, 0xF1}), 0, Search{Match: 3, Range: 18}, 2},
+		{"RM4: RETF", cat(nop(8), []byte{0xCB}, nop(2)), 0, Search{Match: 4, Range: 18}, 8},
+		{"RM4: RET n", cat(nop(8), []byte{0xC2, 4, 0}), 0, Search{Match: 4, Range: 18}, 8},
+		{"RM4: not RETF n", cat(nop(8), []byte{0xCA, 4, 0}), 0, Search{Match: 4, Range: 18}, -1},
+		{"RM4: not a RET at the window's start", cat([]byte{0xC3}, nop(3)), 0, Search{Match: 4, Range: 18}, -1},
+		{"RM4: not a JMP", cat(nop(8), []byte{0xE9, 0, 0, 0, 0}), 0, Search{Match: 4, Range: 18}, -1},
+		{"RM6: JMP", cat(nop(8), []byte{0xE9, 0, 0, 0, 0}), 0, Search{Match: 6, Range: 18}, 8},
+		{"RM6: JMP short", cat(nop(8), []byte{0xEB, 0}), 0, Search{Match: 6, Range: 18}, 8},
+		{"RM6: JMP far", cat(nop(8), []byte{0xEA, 0, 0, 0, 0, 0, 0}), 0, Search{Match: 6, Range: 18}, 8},
+		{"RM6: not an indirect JMP", cat(nop(8), []byte{0xFF, 0xE0}), 0, Search{Match: 6, Range: 18}, -1},
+		{"RM6: a RETF before a later JMP", cat(nop(8), []byte{0xCB, 0xE9, 0, 0, 0, 0}), 0, Search{Match: 6, Range: 18}, 8},
+		{"RM2: not a JMP after POP EBP", cat(nop(8), []byte{0x5D, 0xE9, 0, 0, 0, 0}), 0, Search{Match: 2, Range: 18}, -1},
 	} {
 		got, err := Scan(tc.code, 0, tc.end, tc.s)
 		if tc.want < 0 {
