@@ -122,16 +122,23 @@ const usage = "\r\n" +
 // is an unknown switch, a switch with something after it (/PX, /W01, /NODEX;
 // only /RP takes anything after it) and /M=, /L= or /C= with nothing after
 // the =. Each refused argument is error 'invalid parameter', in order,
-// before anything else is printed.
+// before anything else is printed; /D with /C= is error 106 where the
+// second of them is read.
 func parseArgs(c *console, args []string) options {
 	o := options{level: 2}
-	var bad []string
 	search := x86ret.DefaultSearch
 	searchSet := false
+	// TRCUST prints a message about the command line as it reads the
+	// argument, at the message level of the /Wn read so far (IBM's
+	// behaviour: "/X /W0" says /X is invalid, "/W0 /X" does not).
+	say := func(code tsf.Code, args ...any) {
+		c.min, _ = diag.LevelMin(o.level)
+		c.code(1, code, args...)
+	}
 	for _, a := range args {
 		if !strings.HasPrefix(a, "/") && !strings.HasPrefix(a, "-") {
 			if len(o.files) == 2 {
-				bad = append(bad, a)
+				say(tsf.ErrParameter, a)
 				continue
 			}
 			o.files = append(o.files, a)
@@ -143,12 +150,18 @@ func parseArgs(c *console, args []string) options {
 		case len(sw) > 2 && strings.HasPrefix(sw, "M="):
 			o.mapFile = a[3:]
 		case len(sw) > 2 && strings.HasPrefix(sw, "C="):
+			if o.dups && !o.combineMode {
+				say(tsf.ErrDWithC) // /D read before /C=
+			}
 			o.combine, o.combineMode = a[3:], true
 		case len(sw) > 2 && strings.HasPrefix(sw, "L="):
 			o.loadMod = a[3:]
 		case sw == "P":
 			o.keepPath = true
 		case sw == "D":
+			if o.combineMode {
+				say(tsf.ErrDWithC) // each /D after /C=
+			}
 			o.dups = true
 		case sw == "I":
 			o.caseless = true
@@ -162,23 +175,20 @@ func parseArgs(c *console, args []string) options {
 		case strings.HasPrefix(sw, "RS"):
 			n, ok := searchRange(sw[2:])
 			if !ok {
-				bad = append(bad, up)
+				say(tsf.ErrParameter, up)
 				continue
 			}
 			search.Range, searchSet = n, true
 		case strings.HasPrefix(sw, "RP"):
 			search.Pascal, searchSet = true, true
 		default:
-			bad = append(bad, up)
+			say(tsf.ErrParameter, up)
 		}
 	}
 	if searchSet {
 		o.retep = &search
 	}
 	c.min, _ = diag.LevelMin(o.level)
-	for _, a := range bad {
-		c.code(1, tsf.ErrParameter, a)
-	}
 	return o
 }
 
