@@ -122,12 +122,12 @@ const usage = "\r\n" +
 // is an unknown switch, a switch with something after it (/PX, /W01, /NODEX;
 // only /RP takes anything after it) and /M=, /L= or /C= with nothing after
 // the =. Each refused argument is error 'invalid parameter', in order,
-// before anything else is printed; /D with /C= is error 106 where the
-// second of them is read.
+// before anything else is printed; /D with /C= is error 106, for each /D
+// after /C= where it is read, and once at the end for /D before /C=.
 func parseArgs(c *console, args []string) options {
 	o := options{level: 2}
 	search := x86ret.DefaultSearch
-	searchSet := false
+	searchSet, dBeforeC := false, false
 	// TRCUST prints a message about the command line as it reads the
 	// argument, at the message level of the /Wn read so far (IBM's
 	// behaviour: "/X /W0" says /X is invalid, "/W0 /X" does not).
@@ -150,9 +150,6 @@ func parseArgs(c *console, args []string) options {
 		case len(sw) > 2 && strings.HasPrefix(sw, "M="):
 			o.mapFile = a[3:]
 		case len(sw) > 2 && strings.HasPrefix(sw, "C="):
-			if o.dups && !o.combineMode {
-				say(tsf.ErrDWithC) // /D read before /C=
-			}
 			o.combine, o.combineMode = a[3:], true
 		case len(sw) > 2 && strings.HasPrefix(sw, "L="):
 			o.loadMod = a[3:]
@@ -161,6 +158,8 @@ func parseArgs(c *console, args []string) options {
 		case sw == "D":
 			if o.combineMode {
 				say(tsf.ErrDWithC) // each /D after /C=
+			} else {
+				dBeforeC = true
 			}
 			o.dups = true
 		case sw == "I":
@@ -187,6 +186,11 @@ func parseArgs(c *console, args []string) options {
 	}
 	if searchSet {
 		o.retep = &search
+	}
+	if dBeforeC && o.combineMode {
+		// Once for any /D before /C=, at the level of the whole line
+		// ("/D /C=x /D /W0" says it once, for the /D after /C=).
+		say(tsf.ErrDWithC)
 	}
 	c.min, _ = diag.LevelMin(o.level)
 	return o
