@@ -132,7 +132,7 @@ func parseArgs(c *console, args []string) options {
 	// argument, at the message level of the /Wn read so far (IBM's
 	// behaviour: "/X /W0" says /X is invalid, "/W0 /X" does not).
 	say := func(code tsf.Code, args ...any) {
-		c.min, _ = diag.LevelMin(o.level)
+		c.min, _ = diag.LevelMin(min(o.level, 2))
 		c.code(1, code, args...)
 	}
 	for _, a := range args {
@@ -167,8 +167,20 @@ func parseArgs(c *console, args []string) options {
 		case sw == "NODE", sw == "NOLN":
 			// TRCUST reads no debug information from a module, with or
 			// without these (a TP=@file,line is message 91 either way).
-		case sw == "W0" || sw == "W1" || sw == "W2":
-			o.level = int(sw[1] - '0')
+		case strings.HasPrefix(sw, "W"):
+			if len(sw) == 2 && sw[1] >= '0' && sw[1] <= '2' {
+				o.level = int(sw[1] - '0')
+				break
+			}
+			// IBM's behaviour: a malformed /W is refused at the level read
+			// so far, or at its own digit when that is above 2 (/W3 is
+			// said after /W0, /W31, /W01 and /Wx are not), and the level is then
+			// the default again.
+			if len(sw) == 2 && sw[1] > '2' && sw[1] <= '9' {
+				o.level = int(sw[1] - '0')
+			}
+			say(tsf.ErrParameter, up)
+			o.level = 2
 		case len(sw) == 3 && strings.HasPrefix(sw, "RM") && sw[2] >= '0' && sw[2] <= '7':
 			search.Match, searchSet = int(sw[2]-'0'), true
 		case strings.HasPrefix(sw, "RS"):
