@@ -11,7 +11,7 @@
 //	8       288   the module name as the TDF stores it, NUL-padded
 //	0x128         the records, each:
 //	        4     Key: ORBIT's b in bits 5-15, floor(log2(a)) in bits 0-4
-//	        4     the tracepoint's LX object
+//	        4     the LX object of the address looked up
 //	        4     the symbol's offset
 //	        4     the symbol's size (0xFFFFFFFF: none)
 //	        2     the length of the name, its NUL included
@@ -45,7 +45,7 @@ const (
 // Record is one tracepoint's record.
 type Record struct {
 	Key    uint32 // Key(a, b) of the tracepoint's ORBIT=(a,b)
-	Object uint32 // the tracepoint's LX object
+	Object uint32 // the LX object of the address TRCUST looked up
 	Offset uint32 // the offset of the symbol TRCUST names
 	Size   uint32 // its size, NoSize for none
 	Name   string // the symbol, or "o:xxx" (lower-case hex) for a place without one

@@ -188,12 +188,15 @@ func Orbit(rpn []byte) (a, b uint32, ok bool) {
 }
 
 // Build returns the TMI file TRCUST 3.05A writes beside the TDF f, whose
-// symbols come from m: a record for each tracepoint with ORBIT, in the
+// symbols come from m: a record for each tracepoint with ORBIT, naming
+// what Lookup finds for the address at gives for it (nil: the
+// tracepoint's own address; TRCUST looks up the last symbol the TRACE
+// statement names, see package lower/tsfcompile), in the
 // TDF's order, then sorted by key with the quicksort TRCUST sorts its
 // tracepoints with (tdfgen.CRTSort, not stable: IBM's behaviour, which
 // gives the order TRCUST leaves records with equal keys in); nil when no
 // tracepoint has ORBIT.
-func Build(f *tdf.File, m *mapfile.Map) *tmi.File {
+func Build(f *tdf.File, m *mapfile.Map, at func(tdf.Tracepoint) (obj, off uint32)) *tmi.File {
 	var t *Table
 	out := &tmi.File{Major: f.Major, ModName: f.ModName}
 	for _, tp := range f.Tracepoints {
@@ -204,8 +207,12 @@ func Build(f *tdf.File, m *mapfile.Map) *tmi.File {
 		if t == nil {
 			t = NewTable(m)
 		}
-		name, off, size := t.Lookup(tp.Object, tp.Offset)
-		out.Records = append(out.Records, tmi.Record{Key: tmi.Key(a, b), Object: tp.Object, Offset: off, Size: size, Name: name})
+		obj, addr := tp.Object, tp.Offset
+		if at != nil {
+			obj, addr = at(tp)
+		}
+		name, off, size := t.Lookup(obj, addr)
+		out.Records = append(out.Records, tmi.Record{Key: tmi.Key(a, b), Object: obj, Offset: off, Size: size, Name: name})
 	}
 	if len(out.Records) == 0 {
 		return nil
