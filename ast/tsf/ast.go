@@ -63,6 +63,13 @@ type TDFID struct {
 	Value *Number
 }
 
+// The most entries a TYPELIST and a GROUPLIST take (reference sections
+// 1.3.3 and 1.3.4).
+const (
+	MaxTypes  = 16
+	MaxGroups = 48
+)
+
 // TypeList is "TYPELIST NAME=n,ID=v,..." (section 1.3.3).
 type TypeList struct {
 	Pos     Pos
@@ -94,6 +101,10 @@ type Trace struct {
 	// BrokenAt is the position of the parser's diagnostic.
 	Broken   bool
 	BrokenAt Pos
+	// PastEnd is set when the last field of the file is TYPE or GROUP:
+	// TRCUST 3.05A reads on for a ',' and meets the end of the file
+	// (severe 34), unless an error made it skip the statement first.
+	PastEnd bool
 }
 
 func (s *ModName) stmtNode()       {}
@@ -171,7 +182,7 @@ type StaticTP struct {
 type LineTP struct {
 	Pos  Pos // the '@'
 	File *Word
-	Line *Number
+	Line *Number // nil when the line number is missing (an error, 92)
 }
 
 // SymbolTP is "TP=.name[{+|-}offs][,RETEP]".

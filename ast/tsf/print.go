@@ -203,6 +203,9 @@ func targetText(t TPTarget) string {
 	case *StaticTP:
 		return "@STATIC"
 	case *LineTP:
+		if t.Line == nil {
+			return "@" + t.File.Text
+		}
 		return "@" + t.File.Text + "," + t.Line.Text
 	case *SymbolTP:
 		s := "." + t.Name.Text

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -14,6 +15,7 @@ import (
 	"github.com/tracekit/tracekit/cmd/internal/outfile"
 	"github.com/tracekit/tracekit/lower/analysis/filter"
 	"github.com/tracekit/tracekit/lower/dialect"
+	"github.com/tracekit/tracekit/lower/record"
 )
 
 // recordsCmd is "tracekit records [--dialect D] FILE...".
@@ -30,7 +32,7 @@ type recordsCmd struct {
 	Workers int     `name:"workers" placeholder:"N" help:"Goroutines that lower the lines of dialects that can be lowered in parallel (${parallel_dialects}); 0: one a core. The output is the same."`
 	Stats   bool    `name:"stats" help:"Also print the bytes read, the time, MB/s and the peak memory (resident set) on standard error."`
 	Follow  bool    `name:"follow" short:"f" help:"Read FILE as 'tail -F' does: wait for it to grow (and follow it when it is truncated or replaced), writing records as lines arrive, until interrupted (Ctrl-C ends the run normally)."`
-	Fields  string  `name:"fields" placeholder:"LIST" help:"Write only these fields, in this order (csv, jsonl, text): e.g. ts_ns,pid,event,ret,errno,dur_ns; the names are the CSV header's."`
+	Fields  string  `name:"fields" placeholder:"LIST" help:"Write only these fields, in this order (csv, jsonl, text, parquet): e.g. ts_ns,pid,event,ret,errno,dur_ns; the names are the CSV header's."`
 }
 
 // Run converts the inputs. Malformed lines are reported and skipped; the
@@ -74,6 +76,12 @@ func (c *recordsCmd) Run(e *env) error {
 	w = filter.Writer(w, flt)
 	rep := newReporter(e, "records", c.diagFlags, min, c.MaxErrors)
 	opts := dialect.Options{Dialect: c.Dialect, NoPair: c.NoPair, CPUHz: c.CPUHz, KeepGoing: c.KeepGoing, Strict: c.Strict, Workers: c.Workers}
+	if c.Fields != "" {
+		// Work for a column not written is not done (the filters read no
+		// arguments).
+		fields, _ := record.ParseFields(c.Fields) // checked by checkFormat
+		opts.NoArgs = !slices.Contains(fields, "args")
+	}
 	if c.Follow {
 		// The first signal ends the followed file as at its end; the run
 		// then finishes and keeps what it wrote.

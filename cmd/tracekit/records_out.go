@@ -16,8 +16,8 @@ func (c *recordsCmd) checkFormat() error {
 		if _, err := record.ParseFields(c.Fields); err != nil {
 			return usagef("--fields: %v", err)
 		}
-		if !slices.Contains(record.FieldFormats, c.Format) {
-			return usagef("--fields goes with --format %s, not %s", strings.Join(record.FieldFormats, ", "), c.Format)
+		if !slices.Contains(record.FieldFormats, c.Format) && c.Format != "parquet" {
+			return usagef("--fields goes with --format %s, parquet, not %s", strings.Join(record.FieldFormats, ", "), c.Format)
 		}
 	}
 	if c.Format == "parquet" {
@@ -35,15 +35,18 @@ func (c *recordsCmd) checkFormat() error {
 // newWriter returns the record writer of --format over dest (standard
 // output, or the stream -o writes); checkFormat has accepted the format.
 func (c *recordsCmd) newWriter(dest io.Writer) (record.Writer, error) {
-	if c.Format == "parquet" {
-		return parquetout.New(dest), nil
-	}
 	if c.Fields != "" {
 		fields, err := record.ParseFields(c.Fields)
 		if err != nil {
 			return nil, err
 		}
+		if c.Format == "parquet" {
+			return parquetout.NewFields(dest, fields)
+		}
 		return record.NewFieldsWriter(c.Format, dest, fields)
+	}
+	if c.Format == "parquet" {
+		return parquetout.New(dest), nil
 	}
 	return record.NewWriter(c.Format, dest)
 }

@@ -60,7 +60,7 @@ func compile(c *console, o options) {
 	// end's messages go among the front end's, by line.
 	res := tsfcompile.Run(tsfcompile.Request{
 		Name: path, Src: src,
-		Check:  tsfcheck.Options{AllowDuplicateMinors: o.dups, WrapMinors: true},
+		Check:  tsfcheck.Options{AllowDuplicateMinors: o.dups, Wrap16: true},
 		Syntax: tsfparse.TRCUSTStrings | tsfparse.TRCUSTComments,
 		Eager:  true,
 		Locate: func(m *tsfcheck.Module) (tsfcompile.Sources, diag.List) {

@@ -98,13 +98,22 @@ func (c *converter) number(w word, base, bits int, code diag.Code, what string) 
 }
 
 // numberTo is number into *dst, the common number without a copy of the
-// whole node.
-func (c *converter) numberTo(dst *os2ast.Number, w word, base, bits int, code diag.Code, what string) {
+// whole node: its fields are set one by one (a struct holding a string,
+// copied whole, is written in parts and read back at once, which the
+// processor cannot forward).
+func (c *converter) numberTo(dst *os2ast.Number, w *word, base, bits int, code diag.Code, what string) {
 	if v, ok := quickUint(w.Text, base, bits); ok {
-		dst.Pos, dst.Text, dst.Value = c.Pos(w.Pos), w.Text, v
+		c.setPos(&dst.Pos, w.Pos.Offset)
+		dst.Text, dst.Value = w.Text, v
 		return
 	}
-	*dst = c.number(w, base, bits, code, what)
+	*dst = c.number(*w, base, bits, code, what)
+}
+
+// setPos sets *p to the position off bytes into the line, as Pos does.
+func (c *converter) setPos(p *ast.Pos, off int) {
+	p.File = c.Base.File
+	p.Offset, p.Line, p.Col = c.Base.Offset+off, c.Base.Line, c.Base.Col+off
 }
 
 // quickUint reads the common number, up to 16 digits of base 10 or 16 that
@@ -195,19 +204,21 @@ func convertHook(pos ast.Pos, p *hookLine, err error, dst *os2ast.Hook) (*os2ast
 	}
 	h := dst
 	h.Pos = pos
-	c.numberTo(&h.Type, p.Type, 16, 16, os2ast.CodeNumber, "hook type")
-	c.numberTo(&h.Major, p.Major, 16, 8, os2ast.CodeNumber, "major code")
-	c.numberTo(&h.Minor, p.Minor, 16, 16, os2ast.CodeNumber, "minor code")
-	c.numberTo(&h.High, p.High, 10, 32, os2ast.CodeNumber, "time stamp high half")
-	c.numberTo(&h.Low, p.Low, 10, 32, os2ast.CodeNumber, "time stamp low half")
-	c.numberTo(&h.CPU, p.CPU, 10, 8, os2ast.CodeNumber, "processor")
+	c.numberTo(&h.Type, &p.Type, 16, 16, os2ast.CodeNumber, "hook type")
+	c.numberTo(&h.Major, &p.Major, 16, 8, os2ast.CodeNumber, "major code")
+	c.numberTo(&h.Minor, &p.Minor, 16, 16, os2ast.CodeNumber, "minor code")
+	c.numberTo(&h.High, &p.High, 10, 32, os2ast.CodeNumber, "time stamp high half")
+	c.numberTo(&h.Low, &p.Low, 10, 32, os2ast.CodeNumber, "time stamp low half")
+	c.numberTo(&h.CPU, &p.CPU, 10, 8, os2ast.CodeNumber, "processor")
 	if len(p.Data) > 0 {
 		if cap(data) < len(p.Data) {
 			data = make([]os2ast.Word, 0, len(p.Data))
 		}
+		data = data[:len(p.Data)]
 		for i := range p.Data {
-			w := &p.Data[i]
-			data = append(data, os2ast.Word{Pos: c.Pos(w.Pos), Text: w.Text})
+			w, d := &p.Data[i], &data[i]
+			c.setPos(&d.Pos, w.Pos.Offset)
+			d.Text = w.Text
 		}
 	}
 	h.Data = data // nil, or empty keeping its storage for the next line

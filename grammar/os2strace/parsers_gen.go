@@ -9,47 +9,210 @@ import (
 	"github.com/tracekit/tracekit/grammar/internal/pgen/pgenrt"
 )
 
+// pgenGroup_hookLexer is the group of each byte for hookLexer's automaton.
+var pgenGroup_hookLexer = [256]uint8{
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 3, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
+	4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
+	4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
+	4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
+}
+
 // pgenLexer_hookLexer is the rules of hookLexer merged into one automaton.
 var pgenLexer_hookLexer = pgenrt.Lexer{
 	Names:  []string{"Colon", "Word", "Space"},
 	Groups: 5,
-	Group: &[256]uint8{
-		0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 3, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-		1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0,
-		0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-		0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-		4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
-		4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
-		4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
-		4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
-	},
+	Group:  &pgenGroup_hookLexer,
 	Trans: []int16{
 		7, 14, 21, 14, 7, -1, 0,
 		7, -1, -1, -1, 7, 1, 1,
 		-1, 14, -1, 14, -1, 2, 1,
 		-1, -1, -1, -1, -1, 0, 2,
 	},
+	Code: pgenLex_hookLexer,
+}
+
+// pgenLex_hookLexer is pgenrt.Lexer.Lex with hookLexer's automaton as code,
+// one labelled block a state.
+func pgenLex_hookLexer(lx *pgenrt.Lexer, filename, s string, elide uint64, toks []pgenrt.Token) ([]pgenrt.Token, error) {
+	group := &pgenGroup_hookLexer
+	line, col := int32(1), int32(1)
+	pos := 0
+	for pos < len(s) {
+		p := pos
+		rule, end, plain := -1, pos, true
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0:
+			p++
+			goto s1
+		case 4: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s1
+		case 1:
+			p++
+			goto s2
+		case 3: // a line feed
+			p, plain = p+1, false
+			goto s2
+		case 2:
+			p++
+			goto s3
+		}
+		goto done
+	s1:
+		// accepts Word
+		for p < len(s) && group[s[p]] == 0 {
+			p++
+		}
+		rule, end = 1, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 4: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s1
+		}
+		goto done
+	s2:
+		// accepts Space
+		for p < len(s) && group[s[p]] == 1 {
+			p++
+		}
+		rule, end = 2, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 3: // a line feed
+			p, plain = p+1, false
+			goto s2
+		}
+		goto done
+	s3:
+		// accepts Colon
+		rule, end = 0, p
+		goto done
+	done:
+		if rule < 0 || end == pos {
+			return toks, lx.Err(rule, filename, s, pos, line, col)
+		}
+		if elide&(1<<uint(rule)) == 0 {
+			toks = pgenrt.Push(toks, int32(rule), int32(pos), int32(end), line, col)
+		}
+		if plain {
+			col += int32(end - pos)
+		} else {
+			line, col = pgenrt.Advance(line, col, s[pos:end])
+		}
+		pos = end
+	}
+	return pgenrt.End(toks, pos, line, col), nil
+}
+
+// pgenGroup_moduleLexer is the group of each byte for moduleLexer's automaton.
+var pgenGroup_moduleLexer = [256]uint8{
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+	3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+	3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+	3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
 }
 
 // pgenLexer_moduleLexer is the rules of moduleLexer merged into one automaton.
 var pgenLexer_moduleLexer = pgenrt.Lexer{
 	Names:  []string{"Word", "Space"},
 	Groups: 4,
-	Group: &[256]uint8{
-		0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-		1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-		0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-		0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-		3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
-		3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
-		3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
-		3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
-	},
+	Group:  &pgenGroup_moduleLexer,
 	Trans: []int16{
 		6, 12, 12, 6, -1, 0,
 		6, -1, -1, 6, 0, 1,
 		-1, 12, 12, -1, 1, 1,
 	},
+	Code: pgenLex_moduleLexer,
+}
+
+// pgenLex_moduleLexer is pgenrt.Lexer.Lex with moduleLexer's automaton as code,
+// one labelled block a state.
+func pgenLex_moduleLexer(lx *pgenrt.Lexer, filename, s string, elide uint64, toks []pgenrt.Token) ([]pgenrt.Token, error) {
+	group := &pgenGroup_moduleLexer
+	line, col := int32(1), int32(1)
+	pos := 0
+	for pos < len(s) {
+		p := pos
+		rule, end, plain := -1, pos, true
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0:
+			p++
+			goto s1
+		case 3: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s1
+		case 1:
+			p++
+			goto s2
+		case 2: // a line feed
+			p, plain = p+1, false
+			goto s2
+		}
+		goto done
+	s1:
+		// accepts Word
+		for p < len(s) && group[s[p]] == 0 {
+			p++
+		}
+		rule, end = 0, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 3: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s1
+		}
+		goto done
+	s2:
+		// accepts Space
+		for p < len(s) && group[s[p]] == 1 {
+			p++
+		}
+		rule, end = 1, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 2: // a line feed
+			p, plain = p+1, false
+			goto s2
+		}
+		goto done
+	done:
+		if rule < 0 || end == pos {
+			return toks, lx.Err(rule, filename, s, pos, line, col)
+		}
+		if elide&(1<<uint(rule)) == 0 {
+			toks = pgenrt.Push(toks, int32(rule), int32(pos), int32(end), line, col)
+		}
+		if plain {
+			col += int32(end - pos)
+		} else {
+			line, col = pgenrt.Advance(line, col, s[pos:end])
+		}
+		pos = end
+	}
+	return pgenrt.End(toks, pos, line, col), nil
 }
 
 // hookParserGen is the generated parser of hookParser's grammar (root hookLine): it builds the
@@ -98,11 +261,10 @@ func (p *hookParserGen) n0(c *pgenrt.State, s *hookLine) (bool, pgenrt.Err) {
 	if !p.f0(c) {
 		return false, pgenrt.Err{}
 	}
-	var v word
-	if m, e := p.s_word(c, &v); !m || e.On {
+	s.Type = word{}
+	if m, e := p.s_word(c, &s.Type); !m || e.On {
 		return e.On, e
 	}
-	s.Type = v
 	return true, pgenrt.Err{}
 }
 
@@ -111,11 +273,10 @@ func (p *hookParserGen) n1(c *pgenrt.State, s *hookLine) (bool, pgenrt.Err) {
 	if !p.f0(c) {
 		return false, pgenrt.Err{}
 	}
-	var v word
-	if m, e := p.s_word(c, &v); !m || e.On {
+	s.Major = word{}
+	if m, e := p.s_word(c, &s.Major); !m || e.On {
 		return e.On, e
 	}
-	s.Major = v
 	return true, pgenrt.Err{}
 }
 
@@ -124,11 +285,10 @@ func (p *hookParserGen) n2(c *pgenrt.State, s *hookLine) (bool, pgenrt.Err) {
 	if !p.f0(c) {
 		return false, pgenrt.Err{}
 	}
-	var v word
-	if m, e := p.s_word(c, &v); !m || e.On {
+	s.Minor = word{}
+	if m, e := p.s_word(c, &s.Minor); !m || e.On {
 		return e.On, e
 	}
-	s.Minor = v
 	return true, pgenrt.Err{}
 }
 
@@ -137,11 +297,10 @@ func (p *hookParserGen) n3(c *pgenrt.State, s *hookLine) (bool, pgenrt.Err) {
 	if !p.f0(c) {
 		return false, pgenrt.Err{}
 	}
-	var v word
-	if m, e := p.s_word(c, &v); !m || e.On {
+	s.High = word{}
+	if m, e := p.s_word(c, &s.High); !m || e.On {
 		return e.On, e
 	}
-	s.High = v
 	return true, pgenrt.Err{}
 }
 
@@ -150,11 +309,10 @@ func (p *hookParserGen) n4(c *pgenrt.State, s *hookLine) (bool, pgenrt.Err) {
 	if !p.f0(c) {
 		return false, pgenrt.Err{}
 	}
-	var v word
-	if m, e := p.s_word(c, &v); !m || e.On {
+	s.Low = word{}
+	if m, e := p.s_word(c, &s.Low); !m || e.On {
 		return e.On, e
 	}
-	s.Low = v
 	return true, pgenrt.Err{}
 }
 
@@ -163,11 +321,10 @@ func (p *hookParserGen) n5(c *pgenrt.State, s *hookLine) (bool, pgenrt.Err) {
 	if !p.f0(c) {
 		return false, pgenrt.Err{}
 	}
-	var v word
-	if m, e := p.s_word(c, &v); !m || e.On {
+	s.CPU = word{}
+	if m, e := p.s_word(c, &s.CPU); !m || e.On {
 		return e.On, e
 	}
-	s.CPU = v
 	return true, pgenrt.Err{}
 }
 
@@ -176,11 +333,12 @@ func (p *hookParserGen) n6(c *pgenrt.State, s *hookLine) (bool, pgenrt.Err) {
 	if !p.f0(c) {
 		return false, pgenrt.Err{}
 	}
-	var v word
-	if m, e := p.s_word(c, &v); !m || e.On {
+	n := len(s.Data)
+	s.Data = append(s.Data, word{})
+	if m, e := p.s_word(c, &s.Data[n]); !m || e.On {
+		s.Data = s.Data[:n]
 		return e.On, e
 	}
-	s.Data = append(s.Data, v)
 	return true, pgenrt.Err{}
 }
 
@@ -315,11 +473,10 @@ func (p *moduleParserGen) n0(c *pgenrt.State, s *moduleLine) (bool, pgenrt.Err) 
 	if !p.f0(c) {
 		return false, pgenrt.Err{}
 	}
-	var v word
-	if m, e := p.s_word(c, &v); !m || e.On {
+	s.Segment = word{}
+	if m, e := p.s_word(c, &s.Segment); !m || e.On {
 		return e.On, e
 	}
-	s.Segment = v
 	return true, pgenrt.Err{}
 }
 
@@ -328,11 +485,10 @@ func (p *moduleParserGen) n1(c *pgenrt.State, s *moduleLine) (bool, pgenrt.Err) 
 	if !p.f0(c) {
 		return false, pgenrt.Err{}
 	}
-	var v word
-	if m, e := p.s_word(c, &v); !m || e.On {
+	s.Linear = word{}
+	if m, e := p.s_word(c, &s.Linear); !m || e.On {
 		return e.On, e
 	}
-	s.Linear = v
 	return true, pgenrt.Err{}
 }
 
@@ -341,11 +497,10 @@ func (p *moduleParserGen) n2(c *pgenrt.State, s *moduleLine) (bool, pgenrt.Err) 
 	if !p.f0(c) {
 		return false, pgenrt.Err{}
 	}
-	var v word
-	if m, e := p.s_word(c, &v); !m || e.On {
+	s.Size = word{}
+	if m, e := p.s_word(c, &s.Size); !m || e.On {
 		return e.On, e
 	}
-	s.Size = v
 	return true, pgenrt.Err{}
 }
 
@@ -354,11 +509,10 @@ func (p *moduleParserGen) n3(c *pgenrt.State, s *moduleLine) (bool, pgenrt.Err) 
 	if !p.f0(c) {
 		return false, pgenrt.Err{}
 	}
-	var v word
-	if m, e := p.s_word(c, &v); !m || e.On {
+	s.PID = word{}
+	if m, e := p.s_word(c, &s.PID); !m || e.On {
 		return e.On, e
 	}
-	s.PID = v
 	return true, pgenrt.Err{}
 }
 
@@ -367,11 +521,10 @@ func (p *moduleParserGen) n4(c *pgenrt.State, s *moduleLine) (bool, pgenrt.Err) 
 	if !p.f0(c) {
 		return false, pgenrt.Err{}
 	}
-	var v word
-	if m, e := p.s_word(c, &v); !m || e.On {
+	s.PTDA = word{}
+	if m, e := p.s_word(c, &s.PTDA); !m || e.On {
 		return e.On, e
 	}
-	s.PTDA = v
 	return true, pgenrt.Err{}
 }
 
@@ -380,11 +533,12 @@ func (p *moduleParserGen) n5(c *pgenrt.State, s *moduleLine) (bool, pgenrt.Err) 
 	if !p.f0(c) {
 		return false, pgenrt.Err{}
 	}
-	var v word
-	if m, e := p.s_word(c, &v); !m || e.On {
+	n := len(s.Path)
+	s.Path = append(s.Path, word{})
+	if m, e := p.s_word(c, &s.Path[n]); !m || e.On {
+		s.Path = s.Path[:n]
 		return e.On, e
 	}
-	s.Path = append(s.Path, v)
 	return true, pgenrt.Err{}
 }
 

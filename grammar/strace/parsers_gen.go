@@ -9,20 +9,23 @@ import (
 	"github.com/tracekit/tracekit/grammar/internal/pgen/pgenrt"
 )
 
+// pgenGroup_lineLexer is the group of each byte for lineLexer's automaton.
+var pgenGroup_lineLexer = [256]uint8{
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 48, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	2, 3, 4, 5, 5, 6, 7, 5, 8, 8, 9, 10, 11, 12, 13, 14, 15, 16, 16, 16, 16, 16, 16, 16, 16, 16, 17, 5, 18, 19, 20, 21,
+	22, 23, 23, 23, 23, 23, 23, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 25, 24, 24, 26, 27, 28, 6, 24,
+	5, 29, 30, 31, 32, 33, 34, 24, 35, 36, 24, 24, 37, 38, 39, 24, 40, 24, 41, 42, 43, 44, 45, 24, 46, 24, 24, 11, 47, 11, 22, 0,
+	49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49,
+	49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49,
+	49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49,
+	49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49,
+}
+
 // pgenLexer_lineLexer is the rules of lineLexer merged into one automaton.
 var pgenLexer_lineLexer = pgenrt.Lexer{
 	Names:  []string{"Space", "Paren", "Sep", "String", "Fd", "Clock", "Float", "Number", "Ident", "PidTag", "Comment", "Ellipsis", "Unfinished", "Detached", "Unavailable", "Resumed", "Resuming", "Duration", "Marker", "BinOp", "Unary", "Punct"},
 	Groups: 50,
-	Group: &[256]uint8{
-		0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 48, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-		2, 3, 4, 5, 5, 6, 7, 5, 8, 8, 9, 10, 11, 12, 13, 14, 15, 16, 16, 16, 16, 16, 16, 16, 16, 16, 17, 5, 18, 19, 20, 21,
-		22, 23, 23, 23, 23, 23, 23, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 25, 24, 24, 26, 27, 28, 6, 24,
-		5, 29, 30, 31, 32, 33, 34, 24, 35, 36, 24, 24, 37, 38, 39, 24, 40, 24, 41, 42, 43, 44, 45, 24, 46, 24, 24, 11, 47, 11, 22, 0,
-		49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49,
-		49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49,
-		49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49,
-		49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49,
-	},
+	Group:  &pgenGroup_lineLexer,
 	Trans: []int16{
 		-1, 52, 52, 104, 156, 208, 260, 312, 364, 260, 416, 468, 520, 572, 624, 676, 728, 208, 780, 832, 884, 208, 936, 988, 988, 988, 1040, 208, 468, 988, 988, 988, 988, 988, 988, 988, 988, 988, 988, 988, 988, 988, 988, 988, 988, 988, 988, 1092, 52, -1, -1, 0,
 		-1, 52, 52, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 52, -1, 0, 1,
@@ -154,22 +157,1760 @@ var pgenLexer_lineLexer = pgenrt.Lexer{
 		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 6656, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0,
 		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 12, 2,
 	},
+	Code: pgenLex_lineLexer,
+}
+
+// pgenLex_lineLexer is pgenrt.Lexer.Lex with lineLexer's automaton as code,
+// one labelled block a state.
+func pgenLex_lineLexer(lx *pgenrt.Lexer, filename, s string, elide uint64, toks []pgenrt.Token) ([]pgenrt.Token, error) {
+	group := &pgenGroup_lineLexer
+	line, col := int32(1), int32(1)
+	pos := 0
+	for pos < len(s) {
+		p := pos
+		rule, end, plain := -1, pos, true
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 1, 2:
+			p++
+			goto s1
+		case 48: // a line feed
+			p, plain = p+1, false
+			goto s1
+		case 3:
+			p++
+			goto s2
+		case 4:
+			p++
+			goto s3
+		case 5, 17, 21, 27:
+			p++
+			goto s4
+		case 6, 9:
+			p++
+			goto s5
+		case 7:
+			p++
+			goto s6
+		case 8:
+			p++
+			goto s7
+		case 10:
+			p++
+			goto s8
+		case 11, 28:
+			p++
+			goto s9
+		case 12:
+			p++
+			goto s10
+		case 13:
+			p++
+			goto s11
+		case 14:
+			p++
+			goto s12
+		case 15:
+			p++
+			goto s13
+		case 16:
+			p++
+			goto s14
+		case 18:
+			p++
+			goto s15
+		case 19:
+			p++
+			goto s16
+		case 20:
+			p++
+			goto s17
+		case 22:
+			p++
+			goto s18
+		case 23, 24, 25, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46:
+			p++
+			goto s19
+		case 26:
+			p++
+			goto s20
+		case 47:
+			p++
+			goto s21
+		}
+		goto done
+	s1:
+		// accepts Space
+		for p < len(s) && 0x6>>group[s[p]]&1 != 0 {
+			p++
+		}
+		rule, end = 0, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 48: // a line feed
+			p, plain = p+1, false
+			goto s1
+		}
+		goto done
+	s2:
+		// accepts Unary
+		rule, end = 20, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 19:
+			p++
+			goto s5
+		}
+		goto done
+	s3:
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 1, 2, 3, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47:
+			p++
+			goto s3
+		case 48: // a line feed
+			p, plain = p+1, false
+			goto s3
+		case 49: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s3
+		case 4:
+			p++
+			goto s22
+		case 27:
+			p++
+			goto s23
+		}
+		goto done
+	s4:
+		// accepts Punct
+		rule, end = 21, p
+		goto done
+	s5:
+		// accepts BinOp
+		rule, end = 19, p
+		goto done
+	s6:
+		// accepts BinOp
+		rule, end = 19, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 7:
+			p++
+			goto s5
+		}
+		goto done
+	s7:
+		// accepts Paren
+		rule, end = 1, p
+		goto done
+	s8:
+		// accepts BinOp
+		rule, end = 19, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 10:
+			p++
+			goto s24
+		}
+		goto done
+	s9:
+		// accepts Sep
+		rule, end = 2, p
+		goto done
+	s10:
+		// accepts BinOp
+		rule, end = 19, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 12:
+			p++
+			goto s25
+		case 15:
+			p++
+			goto s26
+		case 16:
+			p++
+			goto s27
+		case 20:
+			p++
+			goto s5
+		}
+		goto done
+	s11:
+		// accepts Punct
+		rule, end = 21, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 13:
+			p++
+			goto s28
+		}
+		goto done
+	s12:
+		// accepts BinOp
+		rule, end = 19, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 9:
+			p++
+			goto s29
+		}
+		goto done
+	s13:
+		// accepts Number
+		rule, end = 7, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 2:
+			p++
+			goto s30
+		case 13:
+			p++
+			goto s31
+		case 14:
+			p++
+			goto s32
+		case 15, 16:
+			p++
+			goto s33
+		case 18:
+			p++
+			goto s34
+		case 23, 24, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45:
+			p++
+			goto s35
+		case 25:
+			p++
+			goto s36
+		case 46:
+			p++
+			goto s37
+		}
+		goto done
+	s14:
+		// accepts Number
+		rule, end = 7, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 2:
+			p++
+			goto s30
+		case 13:
+			p++
+			goto s31
+		case 14:
+			p++
+			goto s32
+		case 15, 16:
+			p++
+			goto s33
+		case 18:
+			p++
+			goto s34
+		case 23, 24, 25, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46:
+			p++
+			goto s35
+		}
+		goto done
+	s15:
+		// accepts Punct
+		rule, end = 21, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 13:
+			p++
+			goto s38
+		case 15, 16:
+			p++
+			goto s39
+		case 18:
+			p++
+			goto s5
+		case 32:
+			p++
+			goto s40
+		case 44:
+			p++
+			goto s41
+		}
+		goto done
+	s16:
+		// accepts Punct
+		rule, end = 21, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 19, 20:
+			p++
+			goto s5
+		}
+		goto done
+	s17:
+		// accepts Punct
+		rule, end = 21, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 20:
+			p++
+			goto s5
+		}
+		goto done
+	s18:
+		// accepts Unary
+		rule, end = 20, p
+		goto done
+	s19:
+		// accepts Ident
+		for p < len(s) && 0x7fffe3818000>>group[s[p]]&1 != 0 {
+			p++
+		}
+		rule, end = 8, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 2:
+			p++
+			goto s30
+		case 14:
+			p++
+			goto s32
+		case 18:
+			p++
+			goto s34
+		}
+		goto done
+	s20:
+		// accepts Punct
+		rule, end = 21, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 40:
+			p++
+			goto s42
+		}
+		goto done
+	s21:
+		// accepts BinOp
+		rule, end = 19, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 47:
+			p++
+			goto s5
+		}
+		goto done
+	s22:
+		// accepts String
+		rule, end = 3, p
+		goto done
+	s23:
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47:
+			p++
+			goto s3
+		case 49: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s3
+		}
+		goto done
+	s24:
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 10:
+			p++
+			goto s43
+		}
+		goto done
+	s25:
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 12:
+			p++
+			goto s43
+		}
+		goto done
+	s26:
+		// accepts Number
+		rule, end = 7, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 2:
+			p++
+			goto s30
+		case 14:
+			p++
+			goto s32
+		case 15, 16:
+			p++
+			goto s27
+		case 18:
+			p++
+			goto s34
+		case 23, 24, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45:
+			p++
+			goto s35
+		case 25:
+			p++
+			goto s36
+		case 46:
+			p++
+			goto s37
+		}
+		goto done
+	s27:
+		// accepts Number
+		for p < len(s) && 0x18000>>group[s[p]]&1 != 0 {
+			p++
+		}
+		rule, end = 7, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 2:
+			p++
+			goto s30
+		case 14:
+			p++
+			goto s32
+		case 18:
+			p++
+			goto s34
+		case 23, 24, 25, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46:
+			p++
+			goto s35
+		}
+		goto done
+	s28:
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 13:
+			p++
+			goto s44
+		}
+		goto done
+	s29:
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 1, 2, 3, 4, 5, 6, 7, 8, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47:
+			p++
+			goto s29
+		case 49: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s29
+		case 9:
+			p++
+			goto s45
+		}
+		goto done
+	s30:
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 14:
+			p++
+			goto s32
+		}
+		goto done
+	s31:
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 15, 16:
+			p++
+			goto s46
+		}
+		goto done
+	s32:
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 9:
+			p++
+			goto s47
+		}
+		goto done
+	s33:
+		// accepts Number
+		rule, end = 7, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 2:
+			p++
+			goto s30
+		case 13:
+			p++
+			goto s31
+		case 14:
+			p++
+			goto s32
+		case 15, 16:
+			p++
+			goto s48
+		case 17:
+			p++
+			goto s49
+		case 18:
+			p++
+			goto s34
+		case 23, 24, 25, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46:
+			p++
+			goto s35
+		}
+		goto done
+	s34:
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 1, 2, 3, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 19, 21, 22, 23, 24, 25, 27, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47:
+			p++
+			goto s34
+		case 48: // a line feed
+			p, plain = p+1, false
+			goto s34
+		case 49: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s34
+		case 4:
+			p++
+			goto s50
+		case 18:
+			p++
+			goto s51
+		case 20:
+			p++
+			goto s52
+		case 26:
+			p++
+			goto s53
+		}
+		goto done
+	s35:
+		// accepts Number
+		for p < len(s) && 0x7fffe3818000>>group[s[p]]&1 != 0 {
+			p++
+		}
+		rule, end = 7, p
+		goto done
+	s36:
+		// accepts Number
+		for p < len(s) && 0x7e0818000>>group[s[p]]&1 != 0 {
+			p++
+		}
+		rule, end = 7, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 24, 25, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46:
+			p++
+			goto s35
+		}
+		goto done
+	s37:
+		// accepts Number
+		for p < len(s) && 0x7e0818000>>group[s[p]]&1 != 0 {
+			p++
+		}
+		rule, end = 7, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 24, 25, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46:
+			p++
+			goto s35
+		}
+		goto done
+	s38:
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 13:
+			p++
+			goto s54
+		}
+		goto done
+	s39:
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 13:
+			p++
+			goto s55
+		case 15, 16:
+			p++
+			goto s39
+		}
+		goto done
+	s40:
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 33:
+			p++
+			goto s56
+		}
+		goto done
+	s41:
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 39:
+			p++
+			goto s57
+		}
+		goto done
+	s42:
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 36:
+			p++
+			goto s58
+		}
+		goto done
+	s43:
+		// accepts Marker
+		rule, end = 18, p
+		goto done
+	s44:
+		// accepts Ellipsis
+		rule, end = 11, p
+		goto done
+	s45:
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 1, 2, 3, 4, 5, 6, 7, 8, 10, 11, 12, 13, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47:
+			p++
+			goto s29
+		case 49: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s29
+		case 9:
+			p++
+			goto s45
+		case 14:
+			p++
+			goto s59
+		}
+		goto done
+	s46:
+		// accepts Float
+		for p < len(s) && 0x18000>>group[s[p]]&1 != 0 {
+			p++
+		}
+		rule, end = 6, p
+		goto done
+	s47:
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 1, 2, 3, 4, 5, 6, 7, 8, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47:
+			p++
+			goto s47
+		case 48: // a line feed
+			p, plain = p+1, false
+			goto s47
+		case 49: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s47
+		case 9:
+			p++
+			goto s60
+		}
+		goto done
+	s48:
+		// accepts Number
+		for p < len(s) && 0x18000>>group[s[p]]&1 != 0 {
+			p++
+		}
+		rule, end = 7, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 2:
+			p++
+			goto s30
+		case 13:
+			p++
+			goto s31
+		case 14:
+			p++
+			goto s32
+		case 18:
+			p++
+			goto s34
+		case 23, 24, 25, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46:
+			p++
+			goto s35
+		}
+		goto done
+	s49:
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 15, 16:
+			p++
+			goto s61
+		}
+		goto done
+	s50:
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 1, 2, 3, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47:
+			p++
+			goto s50
+		case 48: // a line feed
+			p, plain = p+1, false
+			goto s50
+		case 49: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s50
+		case 4:
+			p++
+			goto s34
+		case 27:
+			p++
+			goto s62
+		}
+		goto done
+	s51:
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 19, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47:
+			p++
+			goto s51
+		case 48: // a line feed
+			p, plain = p+1, false
+			goto s51
+		case 49: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s51
+		case 20:
+			p++
+			goto s34
+		}
+		goto done
+	s52:
+		// accepts Fd
+		rule, end = 4, p
+		goto done
+	s53:
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47:
+			p++
+			goto s53
+		case 48: // a line feed
+			p, plain = p+1, false
+			goto s53
+		case 49: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s53
+		case 28:
+			p++
+			goto s34
+		}
+		goto done
+	s54:
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 13:
+			p++
+			goto s63
+		}
+		goto done
+	s55:
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 15, 16:
+			p++
+			goto s64
+		}
+		goto done
+	s56:
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 43:
+			p++
+			goto s65
+		}
+		goto done
+	s57:
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 29:
+			p++
+			goto s66
+		case 34:
+			p++
+			goto s67
+		}
+		goto done
+	s58:
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 32:
+			p++
+			goto s68
+		}
+		goto done
+	s59:
+		// accepts Comment
+		rule, end = 10, p
+		goto done
+	s60:
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 14:
+			p++
+			goto s69
+		}
+		goto done
+	s61:
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 15, 16:
+			p++
+			goto s70
+		}
+		goto done
+	s62:
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47:
+			p++
+			goto s50
+		case 49: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s50
+		}
+		goto done
+	s63:
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 2:
+			p++
+			goto s71
+		}
+		goto done
+	s64:
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 15, 16:
+			p++
+			goto s64
+		case 20:
+			p++
+			goto s72
+		}
+		goto done
+	s65:
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 29:
+			p++
+			goto s73
+		}
+		goto done
+	s66:
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 45:
+			p++
+			goto s74
+		}
+		goto done
+	s67:
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 36:
+			p++
+			goto s75
+		}
+		goto done
+	s68:
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 1, 2:
+			p++
+			goto s76
+		case 48: // a line feed
+			p, plain = p+1, false
+			goto s76
+		}
+		goto done
+	s69:
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 18:
+			p++
+			goto s34
+		}
+		goto done
+	s70:
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 17:
+			p++
+			goto s77
+		}
+		goto done
+	s71:
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 14, 17, 19, 22, 26, 27, 28, 47:
+			p++
+			goto s78
+		case 48: // a line feed
+			p, plain = p+1, false
+			goto s78
+		case 49: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s78
+		case 13:
+			p++
+			goto s79
+		case 15, 16, 21, 23, 24, 25, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46:
+			p++
+			goto s80
+		}
+		goto done
+	s72:
+		// accepts Duration
+		rule, end = 17, p
+		goto done
+	s73:
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 31:
+			p++
+			goto s81
+		}
+		goto done
+	s74:
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 29:
+			p++
+			goto s82
+		}
+		goto done
+	s75:
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 39:
+			p++
+			goto s83
+		}
+		goto done
+	s76:
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 1, 2:
+			p++
+			goto s76
+		case 48: // a line feed
+			p, plain = p+1, false
+			goto s76
+		case 15, 16:
+			p++
+			goto s84
+		}
+		goto done
+	s77:
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 15, 16:
+			p++
+			goto s85
+		}
+		goto done
+	s78:
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 14, 15, 16, 17, 19, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47:
+			p++
+			goto s78
+		case 48: // a line feed
+			p, plain = p+1, false
+			goto s78
+		case 49: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s78
+		case 13:
+			p++
+			goto s79
+		}
+		goto done
+	s79:
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 14, 15, 16, 17, 19, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47:
+			p++
+			goto s78
+		case 48: // a line feed
+			p, plain = p+1, false
+			goto s78
+		case 49: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s78
+		case 13:
+			p++
+			goto s86
+		}
+		goto done
+	s80:
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 1, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 14, 17, 19, 22, 26, 27, 28, 47:
+			p++
+			goto s78
+		case 48: // a line feed
+			p, plain = p+1, false
+			goto s78
+		case 49: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s78
+		case 2:
+			p++
+			goto s87
+		case 13:
+			p++
+			goto s79
+		case 15, 16, 21, 23, 24, 25, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46:
+			p++
+			goto s80
+		}
+		goto done
+	s81:
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 35:
+			p++
+			goto s88
+		}
+		goto done
+	s82:
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 36:
+			p++
+			goto s89
+		}
+		goto done
+	s83:
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 36:
+			p++
+			goto s90
+		}
+		goto done
+	s84:
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 15, 16:
+			p++
+			goto s84
+		case 18:
+			p++
+			goto s91
+		case 28:
+			p++
+			goto s92
+		}
+		goto done
+	s85:
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 15, 16:
+			p++
+			goto s93
+		}
+		goto done
+	s86:
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 14, 15, 16, 17, 19, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47:
+			p++
+			goto s78
+		case 48: // a line feed
+			p, plain = p+1, false
+			goto s78
+		case 49: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s78
+		case 13:
+			p++
+			goto s94
+		}
+		goto done
+	s87:
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 14, 15, 16, 17, 19, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 42, 43, 44, 45, 46, 47:
+			p++
+			goto s78
+		case 48: // a line feed
+			p, plain = p+1, false
+			goto s78
+		case 49: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s78
+		case 13:
+			p++
+			goto s79
+		case 41:
+			p++
+			goto s95
+		}
+		goto done
+	s88:
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 33:
+			p++
+			goto s96
+		}
+		goto done
+	s89:
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 37:
+			p++
+			goto s97
+		}
+		goto done
+	s90:
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 42:
+			p++
+			goto s98
+		}
+		goto done
+	s91:
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 19, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47:
+			p++
+			goto s91
+		case 48: // a line feed
+			p, plain = p+1, false
+			goto s91
+		case 49: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s91
+		case 20:
+			p++
+			goto s99
+		}
+		goto done
+	s92:
+		// accepts PidTag
+		rule, end = 9, p
+		goto done
+	s93:
+		// accepts Clock
+		rule, end = 5, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 13:
+			p++
+			goto s100
+		}
+		goto done
+	s94:
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 14, 15, 16, 17, 19, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47:
+			p++
+			goto s78
+		case 48: // a line feed
+			p, plain = p+1, false
+			goto s78
+		case 49: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s78
+		case 13:
+			p++
+			goto s94
+		case 20:
+			p++
+			goto s101
+		}
+		goto done
+	s95:
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 14, 15, 16, 17, 19, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47:
+			p++
+			goto s78
+		case 48: // a line feed
+			p, plain = p+1, false
+			goto s78
+		case 49: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s78
+		case 13:
+			p++
+			goto s79
+		case 33:
+			p++
+			goto s102
+		}
+		goto done
+	s96:
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 32:
+			p++
+			goto s103
+		}
+		goto done
+	s97:
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 29:
+			p++
+			goto s104
+		}
+		goto done
+	s98:
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 35:
+			p++
+			goto s105
+		}
+		goto done
+	s99:
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 28:
+			p++
+			goto s92
+		}
+		goto done
+	s100:
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 15, 16:
+			p++
+			goto s106
+		}
+		goto done
+	s101:
+		// accepts Resuming
+		rule, end = 16, p
+		goto done
+	s102:
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 14, 15, 16, 17, 19, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 43, 44, 45, 46, 47:
+			p++
+			goto s78
+		case 48: // a line feed
+			p, plain = p+1, false
+			goto s78
+		case 49: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s78
+		case 13:
+			p++
+			goto s79
+		case 42:
+			p++
+			goto s107
+		}
+		goto done
+	s103:
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 2:
+			p++
+			goto s108
+		}
+		goto done
+	s104:
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 30:
+			p++
+			goto s109
+		}
+		goto done
+	s105:
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 33:
+			p++
+			goto s110
+		}
+		goto done
+	s106:
+		// accepts Clock
+		for p < len(s) && 0x18000>>group[s[p]]&1 != 0 {
+			p++
+		}
+		rule, end = 5, p
+		goto done
+	s107:
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 14, 15, 16, 17, 19, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 45, 46, 47:
+			p++
+			goto s78
+		case 48: // a line feed
+			p, plain = p+1, false
+			goto s78
+		case 49: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s78
+		case 13:
+			p++
+			goto s79
+		case 44:
+			p++
+			goto s111
+		}
+		goto done
+	s108:
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 13:
+			p++
+			goto s112
+		}
+		goto done
+	s109:
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 37:
+			p++
+			goto s113
+		}
+		goto done
+	s110:
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 32:
+			p++
+			goto s114
+		}
+		goto done
+	s111:
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 14, 15, 16, 17, 19, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 39, 40, 41, 42, 43, 44, 45, 46, 47:
+			p++
+			goto s78
+		case 48: // a line feed
+			p, plain = p+1, false
+			goto s78
+		case 49: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s78
+		case 13:
+			p++
+			goto s79
+		case 38:
+			p++
+			goto s115
+		}
+		goto done
+	s112:
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 13:
+			p++
+			goto s116
+		}
+		goto done
+	s113:
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 33:
+			p++
+			goto s117
+		}
+		goto done
+	s114:
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 2:
+			p++
+			goto s118
+		}
+		goto done
+	s115:
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 14, 15, 16, 17, 19, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47:
+			p++
+			goto s78
+		case 48: // a line feed
+			p, plain = p+1, false
+			goto s78
+		case 49: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s78
+		case 13:
+			p++
+			goto s79
+		case 33:
+			p++
+			goto s119
+		}
+		goto done
+	s116:
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 13:
+			p++
+			goto s120
+		}
+		goto done
+	s117:
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 20:
+			p++
+			goto s121
+		}
+		goto done
+	s118:
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 13:
+			p++
+			goto s122
+		}
+		goto done
+	s119:
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 14, 15, 16, 17, 19, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47:
+			p++
+			goto s78
+		case 48: // a line feed
+			p, plain = p+1, false
+			goto s78
+		case 49: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s78
+		case 13:
+			p++
+			goto s79
+		case 32:
+			p++
+			goto s123
+		}
+		goto done
+	s120:
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 20:
+			p++
+			goto s124
+		}
+		goto done
+	s121:
+		// accepts Unavailable
+		rule, end = 14, p
+		goto done
+	s122:
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 13:
+			p++
+			goto s125
+		}
+		goto done
+	s123:
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 14, 15, 16, 17, 19, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47:
+			p++
+			goto s78
+		case 48: // a line feed
+			p, plain = p+1, false
+			goto s78
+		case 49: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s78
+		case 13:
+			p++
+			goto s79
+		case 20:
+			p++
+			goto s126
+		}
+		goto done
+	s124:
+		// accepts Detached
+		rule, end = 13, p
+		goto done
+	s125:
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 13:
+			p++
+			goto s127
+		}
+		goto done
+	s126:
+		// accepts Resumed
+		rule, end = 15, p
+		goto done
+	s127:
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 20:
+			p++
+			goto s128
+		}
+		goto done
+	s128:
+		// accepts Unfinished
+		rule, end = 12, p
+		goto done
+	done:
+		if rule < 0 || end == pos {
+			return toks, lx.Err(rule, filename, s, pos, line, col)
+		}
+		if elide&(1<<uint(rule)) == 0 {
+			toks = pgenrt.Push(toks, int32(rule), int32(pos), int32(end), line, col)
+		}
+		if plain {
+			col += int32(end - pos)
+		} else {
+			line, col = pgenrt.Advance(line, col, s[pos:end])
+		}
+		pos = end
+	}
+	return pgenrt.End(toks, pos, line, col), nil
+}
+
+// pgenGroup_restLexer is the group of each byte for restLexer's automaton.
+var pgenGroup_restLexer = [256]uint8{
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 10, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 3, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 4, 0, 5, 0, 6, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 7, 8, 9, 0, 0, 0, 0, 0, 0, 0, 3, 0, 0, 0,
+	11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11,
+	11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11,
+	11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11,
+	11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11,
 }
 
 // pgenLexer_restLexer is the rules of restLexer merged into one automaton.
 var pgenLexer_restLexer = pgenrt.Lexer{
 	Names:  []string{"Lead", "Rest", "Space"},
 	Groups: 12,
-	Group: &[256]uint8{
-		0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 10, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-		1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 3, 0,
-		0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-		0, 4, 0, 5, 0, 6, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 7, 8, 9, 0, 0, 0, 0, 0, 0, 0, 3, 0, 0, 0,
-		11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11,
-		11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11,
-		11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11,
-		11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11,
-	},
+	Group:  &pgenGroup_restLexer,
 	Trans: []int16{
 		14, 28, 14, 42, 14, 14, 14, 14, 56, 14, 28, 14, -1, 0,
 		14, 70, 14, 70, 14, 14, 14, 14, 56, 14, -1, 14, 1, 1,
@@ -191,27 +1932,503 @@ var pgenLexer_restLexer = pgenrt.Lexer{
 		168, -1, 168, -1, 168, 168, 252, 168, 182, 168, -1, 168, -1, 0,
 		168, -1, 154, -1, 168, 168, 168, 168, 182, 168, -1, 168, -1, 0,
 	},
+	Code: pgenLex_restLexer,
+}
+
+// pgenLex_restLexer is pgenrt.Lexer.Lex with restLexer's automaton as code,
+// one labelled block a state.
+func pgenLex_restLexer(lx *pgenrt.Lexer, filename, s string, elide uint64, toks []pgenrt.Token) ([]pgenrt.Token, error) {
+	group := &pgenGroup_restLexer
+	line, col := int32(1), int32(1)
+	pos := 0
+	for pos < len(s) {
+		p := pos
+		rule, end, plain := -1, pos, true
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 2, 4, 5, 6, 7, 9:
+			p++
+			goto s1
+		case 11: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s1
+		case 1:
+			p++
+			goto s2
+		case 10: // a line feed
+			p, plain = p+1, false
+			goto s2
+		case 3:
+			p++
+			goto s3
+		case 8:
+			p++
+			goto s4
+		}
+		goto done
+	s1:
+		// accepts Rest
+		for p < len(s) && 0x2f5>>group[s[p]]&1 != 0 {
+			p++
+		}
+		rule, end = 1, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 1, 3:
+			p++
+			goto s5
+		case 8:
+			p++
+			goto s4
+		case 11: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s1
+		}
+		goto done
+	s2:
+		// accepts Space
+		for p < len(s) && group[s[p]] == 1 {
+			p++
+		}
+		rule, end = 2, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 10: // a line feed
+			p, plain = p+1, false
+			goto s2
+		}
+		goto done
+	s3:
+		// accepts Lead
+		rule, end = 0, p
+		goto done
+	s4:
+		// accepts Rest
+		for p < len(s) && group[s[p]] == 8 {
+			p++
+		}
+		rule, end = 1, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 2, 4, 5, 6, 7:
+			p++
+			goto s1
+		case 11: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s1
+		case 1, 3:
+			p++
+			goto s5
+		case 9:
+			p++
+			goto s6
+		}
+		goto done
+	s5:
+		// accepts Rest
+		for p < len(s) && 0x3ff>>group[s[p]]&1 != 0 {
+			p++
+		}
+		rule, end = 1, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 11: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s5
+		}
+		goto done
+	s6:
+		// accepts Rest
+		rule, end = 1, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 2, 4, 5, 6, 9:
+			p++
+			goto s1
+		case 11: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s1
+		case 1, 3:
+			p++
+			goto s5
+		case 7:
+			p++
+			goto s7
+		case 8:
+			p++
+			goto s4
+		}
+		goto done
+	s7:
+		// accepts Rest
+		rule, end = 1, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 2, 5, 6, 7, 9:
+			p++
+			goto s1
+		case 11: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s1
+		case 1, 3:
+			p++
+			goto s5
+		case 4:
+			p++
+			goto s8
+		case 8:
+			p++
+			goto s4
+		}
+		goto done
+	s8:
+		// accepts Rest
+		rule, end = 1, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 2, 4, 6, 7, 9:
+			p++
+			goto s1
+		case 11: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s1
+		case 1, 3:
+			p++
+			goto s5
+		case 5:
+			p++
+			goto s9
+		case 8:
+			p++
+			goto s4
+		}
+		goto done
+	s9:
+		// accepts Rest
+		rule, end = 1, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 2, 4, 5, 7, 9:
+			p++
+			goto s1
+		case 11: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s1
+		case 1, 3:
+			p++
+			goto s5
+		case 6:
+			p++
+			goto s10
+		case 8:
+			p++
+			goto s4
+		}
+		goto done
+	s10:
+		// accepts Rest
+		rule, end = 1, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 4, 5, 6, 7, 9:
+			p++
+			goto s1
+		case 11: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s1
+		case 1, 3:
+			p++
+			goto s5
+		case 2:
+			p++
+			goto s11
+		case 8:
+			p++
+			goto s4
+		}
+		goto done
+	s11:
+		// accepts Lead
+		rule, end = 0, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 2, 4, 5, 6, 7, 9:
+			p++
+			goto s12
+		case 11: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s12
+		case 8:
+			p++
+			goto s13
+		}
+		goto done
+	s12:
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 2, 4, 5, 6, 7, 9:
+			p++
+			goto s12
+		case 11: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s12
+		case 8:
+			p++
+			goto s13
+		}
+		goto done
+	s13:
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 2, 4, 5, 6, 7:
+			p++
+			goto s12
+		case 11: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s12
+		case 8:
+			p++
+			goto s13
+		case 9:
+			p++
+			goto s14
+		}
+		goto done
+	s14:
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 2, 4, 5, 6, 9:
+			p++
+			goto s12
+		case 11: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s12
+		case 7:
+			p++
+			goto s15
+		case 8:
+			p++
+			goto s13
+		}
+		goto done
+	s15:
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 2, 5, 6, 7, 9:
+			p++
+			goto s12
+		case 11: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s12
+		case 4:
+			p++
+			goto s16
+		case 8:
+			p++
+			goto s13
+		}
+		goto done
+	s16:
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 2, 4, 6, 7, 9:
+			p++
+			goto s12
+		case 11: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s12
+		case 5:
+			p++
+			goto s17
+		case 8:
+			p++
+			goto s13
+		}
+		goto done
+	s17:
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 2, 4, 5, 7, 9:
+			p++
+			goto s12
+		case 11: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s12
+		case 6:
+			p++
+			goto s18
+		case 8:
+			p++
+			goto s13
+		}
+		goto done
+	s18:
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 4, 5, 6, 7, 9:
+			p++
+			goto s12
+		case 11: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s12
+		case 2:
+			p++
+			goto s11
+		case 8:
+			p++
+			goto s13
+		}
+		goto done
+	done:
+		if rule < 0 || end == pos {
+			return toks, lx.Err(rule, filename, s, pos, line, col)
+		}
+		if elide&(1<<uint(rule)) == 0 {
+			toks = pgenrt.Push(toks, int32(rule), int32(pos), int32(end), line, col)
+		}
+		if plain {
+			col += int32(end - pos)
+		} else {
+			line, col = pgenrt.Advance(line, col, s[pos:end])
+		}
+		pos = end
+	}
+	return pgenrt.End(toks, pos, line, col), nil
+}
+
+// pgenGroup_tableLexer is the group of each byte for tableLexer's automaton.
+var pgenGroup_tableLexer = [256]uint8{
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+	3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+	3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+	3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
 }
 
 // pgenLexer_tableLexer is the rules of tableLexer merged into one automaton.
 var pgenLexer_tableLexer = pgenrt.Lexer{
 	Names:  []string{"Word", "Space"},
 	Groups: 4,
-	Group: &[256]uint8{
-		0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-		1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-		0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-		0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-		3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
-		3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
-		3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
-		3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
-	},
+	Group:  &pgenGroup_tableLexer,
 	Trans: []int16{
 		6, 12, 12, 6, -1, 0,
 		6, -1, -1, 6, 0, 1,
 		-1, 12, 12, -1, 1, 1,
 	},
+	Code: pgenLex_tableLexer,
+}
+
+// pgenLex_tableLexer is pgenrt.Lexer.Lex with tableLexer's automaton as code,
+// one labelled block a state.
+func pgenLex_tableLexer(lx *pgenrt.Lexer, filename, s string, elide uint64, toks []pgenrt.Token) ([]pgenrt.Token, error) {
+	group := &pgenGroup_tableLexer
+	line, col := int32(1), int32(1)
+	pos := 0
+	for pos < len(s) {
+		p := pos
+		rule, end, plain := -1, pos, true
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0:
+			p++
+			goto s1
+		case 3: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s1
+		case 1:
+			p++
+			goto s2
+		case 2: // a line feed
+			p, plain = p+1, false
+			goto s2
+		}
+		goto done
+	s1:
+		// accepts Word
+		for p < len(s) && group[s[p]] == 0 {
+			p++
+		}
+		rule, end = 0, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 3: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s1
+		}
+		goto done
+	s2:
+		// accepts Space
+		for p < len(s) && group[s[p]] == 1 {
+			p++
+		}
+		rule, end = 1, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 2: // a line feed
+			p, plain = p+1, false
+			goto s2
+		}
+		goto done
+	done:
+		if rule < 0 || end == pos {
+			return toks, lx.Err(rule, filename, s, pos, line, col)
+		}
+		if elide&(1<<uint(rule)) == 0 {
+			toks = pgenrt.Push(toks, int32(rule), int32(pos), int32(end), line, col)
+		}
+		if plain {
+			col += int32(end - pos)
+		} else {
+			line, col = pgenrt.Advance(line, col, s[pos:end])
+		}
+		pos = end
+	}
+	return pgenrt.End(toks, pos, line, col), nil
 }
 
 // lineParserGen is the generated parser of lineParser's grammar (root line): it builds the
@@ -608,11 +2825,10 @@ func (p *lineParserGen) n11(c *pgenrt.State, s *call) (bool, pgenrt.Err) {
 	if !p.f6(c) {
 		return false, pgenrt.Err{}
 	}
-	var v tail
-	if m, e := p.s_tail(c, &v); !m || e.On {
+	s.Tail = tail{}
+	if m, e := p.s_tail(c, &s.Tail); !m || e.On {
 		return e.On, e
 	}
-	s.Tail = v
 	return true, pgenrt.Err{}
 }
 
@@ -793,11 +3009,10 @@ func (p *lineParserGen) n20(c *pgenrt.State, s *cont) (bool, pgenrt.Err) {
 	if !p.f6(c) {
 		return false, pgenrt.Err{}
 	}
-	var v tail
-	if m, e := p.s_tail(c, &v); !m || e.On {
+	s.Tail = tail{}
+	if m, e := p.s_tail(c, &s.Tail); !m || e.On {
 		return e.On, e
 	}
-	s.Tail = v
 	return true, pgenrt.Err{}
 }
 
@@ -4328,11 +6543,10 @@ func (p *lineParserGen) n132(c *pgenrt.State, s *resumed) (bool, pgenrt.Err) {
 	if !p.f6(c) {
 		return false, pgenrt.Err{}
 	}
-	var v tail
-	if m, e := p.s_tail(c, &v); !m || e.On {
+	s.Tail = tail{}
+	if m, e := p.s_tail(c, &s.Tail); !m || e.On {
 		return e.On, e
 	}
-	s.Tail = v
 	return true, pgenrt.Err{}
 }
 

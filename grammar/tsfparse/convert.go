@@ -212,9 +212,11 @@ func (p *parser) tp(f *tpField) tsf.Field {
 	case f.At != nil:
 		lt := &tsf.LineTP{Pos: astPos(f.At.Pos), File: &tsf.Word{Pos: astPos(f.At.File.Pos), Text: f.At.File.Text}}
 		if f.At.Line == nil {
-			// The line number is required: "@file,linenum" (message 92).
-			p.add(tsf.ErrLineNumber.Diagnostic(lt.File.Pos, 0, f.At.File.Text))
-			return nil
+			// The line number is required: "@file,linenum" (message 92,
+			// which the checker gives: TRCUST 3.05A first looks for the
+			// module).
+			tp.Target = lt
+			return tp
 		}
 		var ok bool
 		if lt.Line, ok = p.number(f.At.Line); !ok {

@@ -374,7 +374,16 @@ func (p *parser) list(toks []lexer.Token, end ast.Pos, last bool) tsf.Stmt {
 		p.syntaxError(err, end, last, true)
 		return nil
 	}
-	p.unexpected(toks[n:])
+	max := tsf.MaxGroups
+	if strings.EqualFold(l.Kind, "TYPELIST") {
+		max = tsf.MaxTypes
+	}
+	if len(l.Entries) <= max {
+		// IBM's behaviour: after a list with too many entries (134)
+		// TRCUST 3.05A skips what follows it to the next TRACE without
+		// a word.
+		p.unexpected(toks[n:])
+	}
 	if l.Trailing != nil && last {
 		// TRCUST 3.05A takes a comma before the end of the file as the end
 		// of the statement (oracle x_h35); tracekit says so.
@@ -434,6 +443,12 @@ func (p *parser) trace(toks []lexer.Token, end ast.Pos, last bool) *tsf.Trace {
 			t.Fields = make([]tsf.Field, 0, fieldCount(toks))
 		}
 		t.Fields = append(t.Fields, fld)
+		if p.lineMissing(fld, toks, &i, end) {
+			// The TP field stays, for the checks that come before the
+			// line number (the module, fatal 2 without MODNAME).
+			t.Broken, t.BrokenAt = true, p.lastPos()
+			return t
+		}
 		if i == len(toks) {
 			if last {
 				switch fld.(type) {
@@ -442,10 +457,9 @@ func (p *parser) trace(toks []lexer.Token, end ast.Pos, last bool) *tsf.Trace {
 					// GROUP value for a comma and meets the end of the
 					// file: severe 34 at the line of the end, for the
 					// last field of the file only (every other field
-					// may end it).
-					d := tsf.SeverePrematureEOF.Diagnostic(p.eof, p.eof.Line)
-					d.Detail = "TRCUST 3.05A wants a ',' or another field after TYPE or GROUP"
-					p.add(d)
+					// may end it). The checker reports it, as an error
+					// before it in the statement spares it.
+					t.PastEnd = true
 				}
 			}
 			break
@@ -468,6 +482,44 @@ func (p *parser) trace(toks []lexer.Token, end ast.Pos, last bool) *tsf.Trace {
 		}
 	}
 	return t
+}
+
+// lineMissing reports a TP=@file field without its line number, as TRCUST
+// 3.05A does (IBM's behaviour, tried with its binary): it reads a ',' and
+// takes the token after it as the line number, "line number missing or
+// invalid: TRACE" when that is the next statement's TRACE; without the ','
+// it says "syntax error: missing 'comma' before 'linenum'" at the next
+// token. Either is the statement's error; *i moves past what was read.
+func (p *parser) lineMissing(fld tsf.Field, toks []lexer.Token, i *int, end ast.Pos) bool {
+	tp, ok := fld.(*tsf.TP)
+	if !ok {
+		return false
+	}
+	if lt, ok := tp.Target.(*tsf.LineTP); !ok || lt.Line != nil {
+		return false
+	}
+	next := func(k int) lexer.Token {
+		if k < len(toks) {
+			return toks[k]
+		}
+		if end == p.eof {
+			return lexer.EOFToken(lexPos(end))
+		}
+		return lexer.Token{Type: tokIdent, Value: "TRACE", Pos: lexPos(end)}
+	}
+	if t := next(*i); t.Value == "," && t.Type == tokPunct {
+		t = next(*i + 1)
+		if t.Type == lexer.EOF {
+			p.add(tsf.SeverePrematureEOF.Diagnostic(astPos(t.Pos), 0))
+		} else {
+			p.add(tsf.ErrLineNumber.Diagnostic(astPos(t.Pos), 0, tokenText(t)))
+		}
+		*i += 2
+		return true
+	}
+	t := next(*i)
+	p.add(tsf.ErrSyntax.Diagnostic(astPos(t.Pos), 0, "comma", "linenum"))
+	return true
 }
 
 // unexpectedField reports toks[i], where a TRACE statement wants a field,

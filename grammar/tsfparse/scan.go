@@ -163,7 +163,8 @@ func (s *scanner) wordLen() int {
 	default:
 		return 0
 	}
-	for isIdentChar(s.peek(n)) {
+	number := c >= '0' && c <= '9'
+	for isIdentChar(s.peek(n)) || isOther(s.peek(n)) || number && s.peek(n) == '.' {
 		n++
 	}
 	return n
@@ -287,26 +288,29 @@ func (s *scanner) next() bool {
 	if n := s.wordLen(); n >= MaxToken {
 		return s.tooLong(start)
 	}
+	// IBM's behaviour: a word, number or symbol runs on through the
+	// characters no token is made of, as TRCUST 3.05A reads it
+	// ("unexpected: Entry%S, ignored", MINOR=5% "minor code out of range",
+	// TP=.emit% "symbol not found: emit%"), and a number through dots
+	// (MAJOR=1.5 is one malformed number, "out of range").
 	switch {
 	case isIdentStart(c):
 		n := 1
-		for isIdentChar(s.peek(n)) {
+		for isIdentChar(s.peek(n)) || isOther(s.peek(n)) {
 			n++
 		}
 		s.emit(tokIdent, string(s.src[s.off:s.off+n]), start)
 		s.advance(n)
 	case c >= '0' && c <= '9':
-		// IBM's behaviour: a number runs on through dots (MAJOR=1.5 is
-		// one malformed number for TRCUST 3.05A, "out of range").
 		n := 1
-		for isIdentChar(s.peek(n)) || s.peek(n) == '.' {
+		for isIdentChar(s.peek(n)) || isOther(s.peek(n)) || s.peek(n) == '.' {
 			n++
 		}
 		s.emit(tokNumber, string(s.src[s.off:s.off+n]), start)
 		s.advance(n)
 	case c == '.' && isIdentChar(s.peek(1)):
 		n := 2
-		for isIdentChar(s.peek(n)) {
+		for isIdentChar(s.peek(n)) || isOther(s.peek(n)) {
 			n++
 		}
 		s.emit(tokSymbol, string(s.src[s.off+1:s.off+n]), start)

@@ -9,20 +9,23 @@ import (
 	"github.com/tracekit/tracekit/grammar/internal/pgen/pgenrt"
 )
 
+// pgenGroup_callLexer is the group of each byte for callLexer's automaton.
+var pgenGroup_callLexer = [256]uint8{
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 10, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	1, 0, 2, 0, 0, 0, 0, 0, 3, 3, 3, 0, 3, 4, 0, 0, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 0, 0, 3, 6, 3, 7,
+	0, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 3, 9, 3, 0, 8,
+	0, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 3, 3, 3, 0, 0,
+	11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11,
+	11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11,
+	11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11,
+	11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11,
+}
+
 // pgenLexer_callLexer is the rules of callLexer merged into one automaton.
 var pgenLexer_callLexer = pgenrt.Lexer{
 	Names:  []string{"String", "Unknown", "Number", "Ident", "Punct", "Space"},
 	Groups: 12,
-	Group: &[256]uint8{
-		0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 10, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-		1, 0, 2, 0, 0, 0, 0, 0, 3, 3, 3, 0, 3, 4, 0, 0, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 0, 0, 3, 6, 3, 7,
-		0, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 3, 9, 3, 0, 8,
-		0, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 3, 3, 3, 0, 0,
-		11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11,
-		11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11,
-		11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11,
-		11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11,
-	},
+	Group:  &pgenGroup_callLexer,
 	Trans: []int16{
 		-1, 14, 28, 42, 56, 70, 84, 98, 112, -1, 14, -1, -1, 0,
 		-1, 14, -1, -1, -1, -1, -1, -1, -1, -1, 14, -1, 5, 1,
@@ -38,6 +41,184 @@ var pgenLexer_callLexer = pgenrt.Lexer{
 		-1, -1, -1, -1, -1, -1, -1, 168, -1, -1, -1, -1, -1, 0,
 		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 1, 2,
 	},
+	Code: pgenLex_callLexer,
+}
+
+// pgenLex_callLexer is pgenrt.Lexer.Lex with callLexer's automaton as code,
+// one labelled block a state.
+func pgenLex_callLexer(lx *pgenrt.Lexer, filename, s string, elide uint64, toks []pgenrt.Token) ([]pgenrt.Token, error) {
+	group := &pgenGroup_callLexer
+	line, col := int32(1), int32(1)
+	pos := 0
+	for pos < len(s) {
+		p := pos
+		rule, end, plain := -1, pos, true
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 1:
+			p++
+			goto s1
+		case 10: // a line feed
+			p, plain = p+1, false
+			goto s1
+		case 2:
+			p++
+			goto s2
+		case 3:
+			p++
+			goto s3
+		case 4:
+			p++
+			goto s4
+		case 5:
+			p++
+			goto s5
+		case 6:
+			p++
+			goto s6
+		case 7:
+			p++
+			goto s7
+		case 8:
+			p++
+			goto s8
+		}
+		goto done
+	s1:
+		// accepts Space
+		for p < len(s) && group[s[p]] == 1 {
+			p++
+		}
+		rule, end = 5, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 10: // a line feed
+			p, plain = p+1, false
+			goto s1
+		}
+		goto done
+	s2:
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 1, 3, 4, 5, 6, 7, 8:
+			p++
+			goto s2
+		case 10: // a line feed
+			p, plain = p+1, false
+			goto s2
+		case 11: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s2
+		case 2:
+			p++
+			goto s9
+		case 9:
+			p++
+			goto s10
+		}
+		goto done
+	s3:
+		// accepts Punct
+		rule, end = 4, p
+		goto done
+	s4:
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 5:
+			p++
+			goto s5
+		}
+		goto done
+	s5:
+		// accepts Number
+		for p < len(s) && 0x120>>group[s[p]]&1 != 0 {
+			p++
+		}
+		rule, end = 2, p
+		goto done
+	s6:
+		// accepts Punct
+		rule, end = 4, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 6:
+			p++
+			goto s3
+		}
+		goto done
+	s7:
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 7:
+			p++
+			goto s11
+		}
+		goto done
+	s8:
+		// accepts Ident
+		for p < len(s) && 0x120>>group[s[p]]&1 != 0 {
+			p++
+		}
+		rule, end = 3, p
+		goto done
+	s9:
+		// accepts String
+		rule, end = 0, p
+		goto done
+	s10:
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 1, 2, 3, 4, 5, 6, 7, 8, 9:
+			p++
+			goto s2
+		case 11: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s2
+		}
+		goto done
+	s11:
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 7:
+			p++
+			goto s12
+		}
+		goto done
+	s12:
+		// accepts Unknown
+		rule, end = 1, p
+		goto done
+	done:
+		if rule < 0 || end == pos {
+			return toks, lx.Err(rule, filename, s, pos, line, col)
+		}
+		if elide&(1<<uint(rule)) == 0 {
+			toks = pgenrt.Push(toks, int32(rule), int32(pos), int32(end), line, col)
+		}
+		if plain {
+			col += int32(end - pos)
+		} else {
+			line, col = pgenrt.Advance(line, col, s[pos:end])
+		}
+		pos = end
+	}
+	return pgenrt.End(toks, pos, line, col), nil
 }
 
 // callParserGen is the generated parser of callParser's grammar (root callLine): it builds the
@@ -155,11 +336,10 @@ func (p *callParserGen) n2(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
 	if !p.f1(c) {
 		return false, pgenrt.Err{}
 	}
-	var v number
-	if m, e := p.s_number(c, &v); !m || e.On {
+	s.ID = number{}
+	if m, e := p.s_number(c, &s.ID); !m || e.On {
 		return e.On, e
 	}
-	s.ID = v
 	return true, pgenrt.Err{}
 }
 
@@ -217,11 +397,10 @@ func (p *callParserGen) n5(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
 	if !p.f1(c) {
 		return false, pgenrt.Err{}
 	}
-	var v number
-	if m, e := p.s_number(c, &v); !m || e.On {
+	s.PID = number{}
+	if m, e := p.s_number(c, &s.PID); !m || e.On {
 		return e.On, e
 	}
-	s.PID = v
 	return true, pgenrt.Err{}
 }
 
@@ -230,11 +409,10 @@ func (p *callParserGen) n6(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
 	if !p.f1(c) {
 		return false, pgenrt.Err{}
 	}
-	var v number
-	if m, e := p.s_number(c, &v); !m || e.On {
+	s.TID = number{}
+	if m, e := p.s_number(c, &s.TID); !m || e.On {
 		return e.On, e
 	}
-	s.TID = v
 	return true, pgenrt.Err{}
 }
 
@@ -250,11 +428,10 @@ func (p *callParserGen) n7(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
 	if !p.f3(c) {
 		return false, pgenrt.Err{}
 	}
-	var v identifier
-	if m, e := p.s_identifier(c, &v); !m || e.On {
+	s.Name = identifier{}
+	if m, e := p.s_identifier(c, &s.Name); !m || e.On {
 		return e.On, e
 	}
-	s.Name = v
 	return true, pgenrt.Err{}
 }
 
@@ -263,11 +440,10 @@ func (p *callParserGen) n8(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
 	if !p.f1(c) {
 		return false, pgenrt.Err{}
 	}
-	var v number
-	if m, e := p.s_number(c, &v); !m || e.On {
+	s.Count = number{}
+	if m, e := p.s_number(c, &s.Count); !m || e.On {
 		return e.On, e
 	}
-	s.Count = v
 	return true, pgenrt.Err{}
 }
 

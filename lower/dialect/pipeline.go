@@ -31,7 +31,8 @@ import (
 //     (pairing the halves of calls across batches), and the records are
 //     numbered and their diagnostics passed on; the worker encodes them
 //     (when the writer offers Parts); in order, they are written.
-//   - sequential (any other lowering): in order, a Staged lowering parses
+//   - sequential (any other lowering, and a dialect with a Settler on one
+//     goroutine): in order, a Staged lowering parses
 //     the batch's lines (so that one batch is parsed while the one before
 //     is lowered); in order, the one lowering lowers them and writes its
 //     records.
@@ -383,6 +384,11 @@ func runLines(parent context.Context, opts Options, d Dialect, cfg lowering.Conf
 		parseTurn: newTurn(), orderTurn: newTurn(), writeTurn: newTurn()}
 	limit := opts.batchBytes
 	switch {
+	case d.NewSettler != nil && workers == 1 && !opts.Strict:
+		// On one goroutine a settled dialect's lowering settles its own
+		// records and writes them as it makes them: no chunk to copy
+		// them into, no encoding into a batch buffer to copy out again.
+		p.low = d.NewLowerer(cfg, o)
 	case d.NewJoiner != nil:
 		p.join = d.NewJoiner(cfg)
 		if limit == 0 {

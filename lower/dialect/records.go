@@ -63,6 +63,11 @@ type Options struct {
 	// goroutine. The output does not depend on it. Strict runs use one.
 	Workers int
 
+	// NoArgs says that the writer prints no arguments (a column list
+	// without args), so that the lowerings need not make them
+	// (lowering.Config.NoArgs). The rest of the output is the same.
+	NoArgs bool
+
 	// Follow, when not nil, reads each named input as "tail -F" does: at
 	// its end the run waits for it to grow (and reads it again from the
 	// start when it is truncated or replaced) until Follow is closed, then
@@ -249,7 +254,7 @@ func runInput(ctx context.Context, opts Options, fixed *Dialect, in Input, w rec
 		return fail(inputError{CodeNoDialect, err}, ast.Pos{})
 	}
 	is.Dialect = d.Name
-	cfg := lowering.Config{Dialect: d.Name, Source: in.Name, NoPair: opts.NoPair, CPUHz: opts.CPUHz}
+	cfg := lowering.Config{Dialect: d.Name, Source: in.Name, NoPair: opts.NoPair, CPUHz: opts.CPUHz, NoArgs: opts.NoArgs}
 	if d.Binary != nil {
 		data, err := io.ReadAll(io.LimitReader(br, lowering.MaxBinary+1))
 		if err != nil {

@@ -204,3 +204,68 @@ func TestCSVAttrsCell(t *testing.T) {
 		}
 	}
 }
+
+// TestPlainPrefix: the run of plain bytes read eight at a time is the one
+// read byte by byte, for every byte value at every place of strings of
+// plain bytes of lengths around the word size.
+func TestPlainPrefix(t *testing.T) {
+	slow := func(s string) int {
+		i := 0
+		for i < len(s) && jsonPlain[s[i]] {
+			i++
+		}
+		return i
+	}
+	for n := 0; n <= 25; n++ {
+		base := []byte(strings.Repeat("aZ09 ~!", 4))[:n]
+		if got := plainPrefix(string(base)); got != n {
+			t.Fatalf("%q: %d, want %d", base, got, n)
+		}
+		for at := 0; at < n; at++ {
+			for c := 0; c < 256; c++ {
+				s := []byte(string(base))
+				s[at] = byte(c)
+				if got, want := plainPrefix(string(s)), slow(string(s)); got != want {
+					t.Fatalf("%q: %d, want %d", s, got, want)
+				}
+			}
+		}
+	}
+}
+
+// TestCSVNeedsQuotesWords: the test read eight bytes at a time agrees with
+// the byte-by-byte rule, for every byte value at every place.
+func TestCSVNeedsQuotesWords(t *testing.T) {
+	slow := func(s string) bool {
+		if s == "" {
+			return false
+		}
+		if c := s[0]; c == ' ' || c >= '\t' && c <= '\r' || c == '\\' && s == `\.` {
+			return true
+		}
+		for i := 0; i < len(s); i++ {
+			if csvSpecial[s[i]] {
+				return true
+			}
+		}
+		return false
+	}
+	for n := 0; n <= 25; n++ {
+		base := []byte(strings.Repeat("aZ09~!:/", 4))[:n]
+		for at := 0; at < n; at++ {
+			for c := 0; c < 256; c++ {
+				if at == 0 && c >= 0x80 {
+					continue // a first byte from 0x80 on goes to unicode.IsSpace
+				}
+				s := []byte(string(base))
+				s[at] = byte(c)
+				if got, want := csvNeedsQuotes(string(s)), slow(string(s)); got != want {
+					t.Fatalf("%q: %v, want %v", s, got, want)
+				}
+				if got := csvNeedsQuotes(s); got != slow(string(s)) {
+					t.Fatalf("%q as bytes: %v", s, got)
+				}
+			}
+		}
+	}
+}

@@ -131,135 +131,91 @@ func (f *fieldsWriter) Write(r *Record) error {
 	if err := f.writeHeader(); err != nil {
 		return err
 	}
-	b := f.buf[:0]
-	if f.format == "jsonl" {
-		b = append(b, '{')
+	var (
+		b   []byte
+		err error
+	)
+	switch f.format {
+	case "csv":
+		b, err = f.appendCSVRow(f.buf[:0], r)
+	case "jsonl":
+		b, err = f.appendJSONRow(f.buf[:0], r)
+	default:
+		b, err = f.appendTextRow(f.buf[:0], r)
 	}
-	n := 0
-	for _, id := range f.fields {
-		v, json, ok, err := f.value(r, id)
-		if err != nil {
-			return err
-		}
-		switch f.format {
-		case "csv":
-			if n > 0 {
-				b = append(b, ',')
-			}
-			if ok {
-				b = appendCSVBytes(b, v)
-			}
-			n++
-		case "jsonl":
-			if !ok {
-				continue
-			}
-			if n > 0 {
-				b = append(b, ',')
-			}
-			b = appendString(b, csvColumns[id])
-			b = append(b, ':')
-			if json {
-				b = append(b, v...)
-			} else {
-				b = appendString(b, string(v))
-			}
-			n++
-		default: // text
-			if !ok {
-				continue
-			}
-			if n > 0 {
-				b = append(b, ' ')
-			}
-			b = append(b, csvColumns[id]...)
-			b = append(b, '=')
-			b = append(b, v...)
-			n++
-		}
-	}
-	if f.format == "jsonl" {
-		b = append(b, '}')
+	if err != nil {
+		return err
 	}
 	f.buf = append(b, '\n')
-	_, err := f.w.Write(f.buf)
+	_, err = f.w.Write(f.buf)
 	return err
 }
 
-// value returns a column's value: its text (a number, a string, or JSON
-// when json is set), and whether the record has one.
-func (f *fieldsWriter) value(r *Record, id column) (v []byte, json, ok bool, err error) {
-	b := f.val[:0]
-	defer func() { f.val = v }()
-	num := func(n int64) ([]byte, bool, bool, error) { return strconv.AppendInt(b, n, 10), true, true, nil }
-	unum := func(p *uint64) ([]byte, bool, bool, error) {
-		if p == nil {
-			return b, false, false, nil
+// appendCSVRow appends the cells of r's fields, each encoded straight into
+// the row: numbers as digits, strings quoted as encoding/csv would, JSON
+// cells quoted in place.
+func (f *fieldsWriter) appendCSVRow(b []byte, r *Record) ([]byte, error) {
+	for i, id := range f.fields {
+		if i > 0 {
+			b = append(b, ',')
 		}
-		return strconv.AppendUint(b, *p, 10), true, true, nil
+		switch id {
+		case fData:
+			if len(r.Data) == 0 {
+				continue
+			}
+			start := len(b)
+			for i, d := range r.Data {
+				if i > 0 {
+					b = append(b, ' ')
+				}
+				b = append(b, d...)
+			}
+			b = f.quoteCSVInPlace(b, start)
+		case fArgs, fRet, fAttrs:
+			start := len(b)
+			var err error
+			if b, err = f.appendJSONValue(b, r, id); err != nil {
+				return nil, err
+			}
+			b = f.quoteCSVInPlace(b, start)
+		default:
+			if s, ok := f.stringValue(r, id); ok {
+				b = appendCSV(b, s)
+			} else {
+				b = appendNumberValue(b, r, id)
+			}
+		}
 	}
-	str := func(s string) ([]byte, bool, bool, error) { return append(b, s...), false, s != "", nil }
-	switch id {
-	case fDialect:
-		return str(r.Dialect)
-	case fSource:
-		return str(r.Source)
-	case fLine:
-		return num(int64(r.Line))
-	case fSeq:
-		return num(r.Seq)
-	case fTime:
-		return str(r.Time)
-	case fTSNs:
-		if r.TSNs == nil {
-			return b, false, false, nil
+	return b, nil
+}
+
+// quoteCSVInPlace quotes the cell b[start:] when encoding/csv would.
+func (f *fieldsWriter) quoteCSVInPlace(b []byte, start int) []byte {
+	if !csvNeedsQuotes(b[start:]) {
+		return b
+	}
+	f.val = append(f.val[:0], b[start:]...)
+	return appendCSV(b[:start], f.val)
+}
+
+// appendJSONRow appends r's fields that have a value as members of one
+// JSON object.
+func (f *fieldsWriter) appendJSONRow(b []byte, r *Record) ([]byte, error) {
+	b = append(b, '{')
+	n := 0
+	for _, id := range f.fields {
+		if !hasValue(r, id) {
+			continue
 		}
-		return num(*r.TSNs)
-	case fCPU:
-		return unum(r.CPU)
-	case fPID:
-		return unum(r.PID)
-	case fTID:
-		return unum(r.TID)
-	case fProcess:
-		return str(r.Process)
-	case fEvent:
-		return str(r.Event)
-	case fMajor:
-		return unum(r.Major)
-	case fMinor:
-		return unum(r.Minor)
-	case fPhase:
-		return str(string(r.Phase))
-	case fUnpaired:
-		if !r.Unpaired {
-			return b, false, false, nil
+		if n > 0 {
+			b = append(b, ',')
 		}
-		return append(b, "true"...), true, true, nil
-	case fDurNs:
-		if r.DurNs == nil {
-			return b, false, false, nil
-		}
-		return num(*r.DurNs)
-	case fErrno:
-		return str(r.Errno)
-	case fArgs:
-		if len(r.Args) == 0 {
-			return b, false, false, nil
-		}
-		return appendArgs(b, r.Args), true, true, nil
-	case fRet:
-		if r.Ret == nil {
-			return b, false, false, nil
-		}
-		return r.Ret.appendJSON(b), true, true, nil
-	case fStatus:
-		return str(string(r.Status))
-	case fData:
-		if len(r.Data) == 0 {
-			return b, false, false, nil
-		}
-		if f.format == "jsonl" {
+		n++
+		b = appendString(b, csvColumns[id])
+		b = append(b, ':')
+		switch id {
+		case fData:
 			b = append(b, '[')
 			for i, d := range r.Data {
 				if i > 0 {
@@ -267,15 +223,191 @@ func (f *fieldsWriter) value(r *Record, id column) (v []byte, json, ok bool, err
 				}
 				b = appendString(b, d)
 			}
-			return append(b, ']'), true, true, nil
+			b = append(b, ']')
+		case fArgs, fRet, fAttrs:
+			var err error
+			if b, err = f.appendJSONValue(b, r, id); err != nil {
+				return nil, err
+			}
+		default:
+			if s, ok := f.stringValue(r, id); ok {
+				b = appendString(b, s)
+			} else {
+				b = appendNumberValue(b, r, id)
+			}
 		}
-		return append(b, strings.Join(r.Data, " ")...), false, true, nil
-	case fAttrs:
-		if len(r.Attrs) == 0 {
-			return b, false, false, nil
-		}
-		out, err := appendRecordAttrs(b, r)
-		return out, true, true, err
 	}
-	return b, false, false, fmt.Errorf("field %d", id)
+	return append(b, '}'), nil
+}
+
+// appendTextRow appends "name=value" pairs of r's fields that have a
+// value, separated by blanks.
+func (f *fieldsWriter) appendTextRow(b []byte, r *Record) ([]byte, error) {
+	n := 0
+	for _, id := range f.fields {
+		if !hasValue(r, id) {
+			continue
+		}
+		if n > 0 {
+			b = append(b, ' ')
+		}
+		n++
+		b = append(b, csvColumns[id]...)
+		b = append(b, '=')
+		switch id {
+		case fData:
+			for i, d := range r.Data {
+				if i > 0 {
+					b = append(b, ' ')
+				}
+				b = append(b, d...)
+			}
+		case fArgs, fRet, fAttrs:
+			var err error
+			if b, err = f.appendJSONValue(b, r, id); err != nil {
+				return nil, err
+			}
+		default:
+			if s, ok := f.stringValue(r, id); ok {
+				b = append(b, s...)
+			} else {
+				b = appendNumberValue(b, r, id)
+			}
+		}
+	}
+	return b, nil
+}
+
+// hasValue reports whether r has a value for the field.
+func hasValue(r *Record, id column) bool {
+	switch id {
+	case fDialect:
+		return r.Dialect != ""
+	case fSource:
+		return r.Source != ""
+	case fLine, fSeq:
+		return true
+	case fTime:
+		return r.Time != ""
+	case fTSNs:
+		return r.TSNs != nil
+	case fCPU:
+		return r.CPU != nil
+	case fPID:
+		return r.PID != nil
+	case fTID:
+		return r.TID != nil
+	case fProcess:
+		return r.Process != ""
+	case fEvent:
+		return r.Event != ""
+	case fMajor:
+		return r.Major != nil
+	case fMinor:
+		return r.Minor != nil
+	case fPhase:
+		return r.Phase != ""
+	case fUnpaired:
+		return r.Unpaired
+	case fDurNs:
+		return r.DurNs != nil
+	case fErrno:
+		return r.Errno != ""
+	case fArgs:
+		return len(r.Args) > 0
+	case fRet:
+		return r.Ret != nil
+	case fStatus:
+		return r.Status != ""
+	case fData:
+		return len(r.Data) > 0
+	case fAttrs:
+		return len(r.Attrs) > 0
+	}
+	return false
+}
+
+// stringValue returns the value of a field that is a string; false for
+// the other fields.
+func (f *fieldsWriter) stringValue(r *Record, id column) (string, bool) {
+	switch id {
+	case fDialect:
+		return r.Dialect, true
+	case fSource:
+		return r.Source, true
+	case fTime:
+		return r.Time, true
+	case fProcess:
+		return r.Process, true
+	case fEvent:
+		return r.Event, true
+	case fPhase:
+		return string(r.Phase), true
+	case fErrno:
+		return r.Errno, true
+	case fStatus:
+		return string(r.Status), true
+	}
+	return "", false
+}
+
+// appendNumberValue appends the value of a number field (or unpaired's
+// "true"), nothing when r has none.
+func appendNumberValue(b []byte, r *Record, id column) []byte {
+	var u *uint64
+	switch id {
+	case fLine:
+		return strconv.AppendInt(b, int64(r.Line), 10)
+	case fSeq:
+		return strconv.AppendInt(b, r.Seq, 10)
+	case fTSNs:
+		if r.TSNs != nil {
+			b = strconv.AppendInt(b, *r.TSNs, 10)
+		}
+		return b
+	case fDurNs:
+		if r.DurNs != nil {
+			b = strconv.AppendInt(b, *r.DurNs, 10)
+		}
+		return b
+	case fUnpaired:
+		if r.Unpaired {
+			b = append(b, "true"...)
+		}
+		return b
+	case fCPU:
+		u = r.CPU
+	case fPID:
+		u = r.PID
+	case fTID:
+		u = r.TID
+	case fMajor:
+		u = r.Major
+	case fMinor:
+		u = r.Minor
+	}
+	if u != nil {
+		b = strconv.AppendUint(b, *u, 10)
+	}
+	return b
+}
+
+// appendJSONValue appends the JSON of args, ret or attrs, nothing when r
+// has none.
+func (f *fieldsWriter) appendJSONValue(b []byte, r *Record, id column) ([]byte, error) {
+	switch id {
+	case fArgs:
+		if len(r.Args) > 0 {
+			b = appendArgs(b, r.Args)
+		}
+	case fRet:
+		if r.Ret != nil {
+			b = r.Ret.appendJSON(b)
+		}
+	case fAttrs:
+		if len(r.Attrs) > 0 {
+			return appendRecordAttrs(b, r)
+		}
+	}
+	return b, nil
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tracekit/tracekit/ast/diag"
 	"github.com/tracekit/tracekit/lower/dialect"
 	"github.com/tracekit/tracekit/lower/record"
 )
@@ -18,6 +19,16 @@ import (
 // render writes the records of every dialect's testdata through w.
 func render(t *testing.T, mk func(*bytes.Buffer) record.Writer) string {
 	t.Helper()
+	out, _ := renderWith(t, dialect.Options{KeepGoing: true, Workers: 1}, mk)
+	return out
+}
+
+// renderWith is render with the given options, also returning the
+// diagnostics as text.
+func renderWith(t *testing.T, opts dialect.Options, mk func(*bytes.Buffer) record.Writer) (string, string) {
+	t.Helper()
+	var diags strings.Builder
+	report := func(d diag.Diagnostic) { diags.WriteString(d.String() + "\n") }
 	files, _ := filepath.Glob("../dialect/*/testdata/*")
 	var out bytes.Buffer
 	w := mk(&out)
@@ -31,15 +42,41 @@ func render(t *testing.T, mk func(*bytes.Buffer) record.Writer) string {
 		if err != nil || len(data) == 0 {
 			continue
 		}
-		dialect.Records(context.Background(), dialect.Options{KeepGoing: true, Workers: 1},
-			[]dialect.Input{{Name: f, Reader: bytes.NewReader(data)}}, w, nil)
+		dialect.Records(context.Background(), opts,
+			[]dialect.Input{{Name: f, Reader: bytes.NewReader(data)}}, w, report)
 		n++
 	}
 	if n < 5 {
 		t.Fatalf("only %d inputs", n)
 	}
 	w.Flush()
-	return out.String()
+	return out.String(), diags.String()
+}
+
+// TestFieldsNoArgs: a column list without args lets the lowerings leave
+// the arguments out (Options.NoArgs); the columns and the diagnostics are
+// the same, on every dialect's testdata.
+func TestFieldsNoArgs(t *testing.T) {
+	for _, list := range []string{"time,ts_ns,cpu,major,minor,event,data", "source,line,seq,ret,attrs,status,errno,dur_ns,unpaired"} {
+		fields, err := record.ParseFields(list)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mk := func(b *bytes.Buffer) record.Writer {
+			w, _ := record.NewFieldsWriter("csv", b, fields)
+			return w
+		}
+		want, wantDiags := renderWith(t, dialect.Options{KeepGoing: true, Workers: 1}, mk)
+		for _, workers := range []int{1, 3} {
+			got, gotDiags := renderWith(t, dialect.Options{KeepGoing: true, Workers: workers, NoArgs: true}, mk)
+			if got != want || gotDiags != wantDiags {
+				t.Errorf("%s, %d workers: NoArgs changes the output", list, workers)
+			}
+		}
+		if strings.Count(want, "\n") < 50 || wantDiags == "" {
+			t.Fatalf("%s: too little output to compare (%d rows, diagnostics %q)", list, strings.Count(want, "\n"), wantDiags)
+		}
+	}
 }
 
 // TestFieldsProject: a field list writes exactly those columns of the full

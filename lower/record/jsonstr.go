@@ -20,10 +20,7 @@ var jsonPlain = func() (t [256]bool) {
 // left alone.
 func appendString(b []byte, s string) []byte {
 	b = append(b, '"')
-	i := 0
-	for i < len(s) && jsonPlain[s[i]] {
-		i++
-	}
+	i := plainPrefix(s)
 	if i == len(s) {
 		b = append(b, s...)
 		return append(b, '"')
@@ -76,4 +73,34 @@ func appendString(b []byte, s string) []byte {
 	}
 	b = append(b, s[start:]...)
 	return append(b, '"')
+}
+
+// Byte-wise masks for plainPrefix: every byte 0x01, every byte 0x80.
+const (
+	lsb = 0x0101010101010101
+	msb = 0x8080808080808080
+)
+
+// plainPrefix returns the length of the run of bytes jsonPlain marks that
+// s starts with, eight bytes at a time while none of them needs care.
+func plainPrefix(s string) int {
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		x := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		// Each test is nonzero when some byte is under 0x20, is a quote
+		// or a backslash (a byte that is zero once xored with it), or is
+		// from 0x80 on.
+		q, bs := x^(lsb*'"'), x^(lsb*'\\')
+		ctrl := (x - lsb*0x20) &^ x
+		quote := (q - lsb) &^ q
+		back := (bs - lsb) &^ bs
+		if (ctrl|quote|back|x)&msb != 0 {
+			break
+		}
+	}
+	for i < len(s) && jsonPlain[s[i]] {
+		i++
+	}
+	return i
 }

@@ -321,7 +321,17 @@ func csvNeedsQuotes[T string | []byte](s T) bool {
 	case c == '\\' && len(s) == 2 && s[1] == '.':
 		return true
 	}
-	for i := 0; i < len(s); i++ {
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		x := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		// Nonzero when some byte is zero once xored with a special byte.
+		c, q, r, n := x^(lsb*','), x^(lsb*'"'), x^(lsb*'\r'), x^(lsb*'\n')
+		if ((c-lsb)&^c|(q-lsb)&^q|(r-lsb)&^r|(n-lsb)&^n)&msb != 0 {
+			break
+		}
+	}
+	for ; i < len(s); i++ {
 		if csvSpecial[s[i]] {
 			return true
 		}

@@ -20,13 +20,13 @@ import (
 
 // Limits and defaults from the reference and from TRCUST 3.05A.
 const (
-	DefaultMajor         = 1    // section 1.3.2
-	DefaultMaxDataLength = 512  // section 1.3.2
-	MinMaxDataLength     = 20   // section 1.3.2
-	MaxMaxDataLength     = 4099 // TRCUST 3.05A (the reference says 512)
-	MaxTypes             = 16   // section 1.3.3
-	MaxGroups            = 48   // section 1.3.4
-	MaxNameLength        = 8    // sections 1.3.3 and 1.3.4
+	DefaultMajor         = 1             // section 1.3.2
+	DefaultMaxDataLength = 512           // section 1.3.2
+	MinMaxDataLength     = 20            // section 1.3.2
+	MaxMaxDataLength     = 4099          // TRCUST 3.05A (the reference says 512)
+	MaxTypes             = tsf.MaxTypes  // section 1.3.3
+	MaxGroups            = tsf.MaxGroups // section 1.3.4
+	MaxNameLength        = 8             // sections 1.3.3 and 1.3.4
 	MaxTracepoints       = 65535
 	MaxFmtBytes          = 4096 // message 99
 )
@@ -36,10 +36,12 @@ type Options struct {
 	// AllowDuplicateMinors keeps tracepoints whose minor code was used
 	// before, as TRCUST's undocumented /D switch does.
 	AllowDuplicateMinors bool
-	// WrapMinors keeps the low 16 bits of a MINOR above 0xFFFF, as TRCUST
-	// 3.05A does without a word (oracle x_h11), instead of error 68 (the
-	// reference's range, docs/compatibility.md).
-	WrapMinors bool
+	// Wrap16 keeps the low 16 bits of a MINOR, MAJOR, MAXDATALENGTH or
+	// TDFID above 0xFFFF (and below 2^32) before its range check, as TRCUST
+	// 3.05A does without a word (oracle x_h11: MINOR=70000 is minor
+	// 0x1170; MAJOR=0x1FFFF writes TRCFFFF.TFF), instead of the range
+	// errors of the reference (docs/compatibility.md).
+	Wrap16 bool
 }
 
 // Module is a checked TSF: the header values with defaults applied, the
@@ -277,7 +279,7 @@ func (c *checker) major(s *tsf.Major) {
 		return
 	}
 	c.seenMajor = true
-	switch v := s.Value.Value; {
+	switch v := c.wrap(s.Value.Value); {
 	case v == 0:
 		c.at(tsf.WarnMajorRange, s.Value, s.Value.Pos)
 	case v > 0xFFFF:
@@ -296,12 +298,12 @@ func (c *checker) maxDataLength(s *tsf.MaxDataLength) {
 		return
 	}
 	c.seenMaxData = true
-	if v := s.Value.Value; v < MinMaxDataLength || v > MaxMaxDataLength {
+	if v := c.wrap(s.Value.Value); v < MinMaxDataLength || v > MaxMaxDataLength {
 		d := c.at(tsf.WarnMaxDataRange, s.Value, s.Value.Pos)
 		d.Detail = fmt.Sprintf("the range is %d to %d", MinMaxDataLength, MaxMaxDataLength)
 		return
 	}
-	c.m.MaxDataLength = uint16(s.Value.Value)
+	c.m.MaxDataLength = uint16(c.wrap(s.Value.Value))
 }
 
 func (c *checker) tdfid(s *tsf.TDFID) {
@@ -312,11 +314,19 @@ func (c *checker) tdfid(s *tsf.TDFID) {
 	c.seenTDFID = true
 	// TDFID=0 is out of range too (IBM's behaviour: "TDFID out of range, 0
 	// used" for TDFID=0 and 0x0); the reference gives no range.
-	if v := s.Value.Value; v == 0 || v > 0xFFFF {
+	if v := c.wrap(s.Value.Value); v == 0 || v > 0xFFFF {
 		c.at(tsf.WarnTDFIDRange, s.Value, s.Value.Pos)
 		return
 	}
 	c.m.TDFID = uint16(s.Value.Value)
+}
+
+// wrap returns v, or with Options.Wrap16 its low 16 bits.
+func (c *checker) wrap(v uint64) uint64 {
+	if c.opt.Wrap16 {
+		return v & 0xFFFF
+	}
+	return v
 }
 
 // list checks a TYPELIST (types) or GROUPLIST.
@@ -339,7 +349,14 @@ func (c *checker) list(pos ast.Pos, entries []*tsf.ListEntry, types bool) {
 		c.m.GroupsFirst = true
 	}
 	var items []ListItem
-	for _, e := range entries {
+	for i, e := range entries {
+		if i == max {
+			// IBM's behaviour: TRCUST 3.05A counts the entries, refused
+			// ones too (a 17th type after a redefined ID is too many),
+			// before it reads the entry's name or ID.
+			c.at(tsf.WarnTooMany, e, e.ID.Pos, what)
+			break
+		}
 		name := e.Name.Text
 		if len(name) > MaxNameLength {
 			c.at(tsf.WarnNameTooLong, e.Name, e.Name.Pos, name)
@@ -349,12 +366,6 @@ func (c *checker) list(pos ast.Pos, entries []*tsf.ListEntry, types bool) {
 		if c.names[key] {
 			c.at(tsf.ErrNameRedef, e.Name, e.ID.Pos, name)
 			continue
-		}
-		if len(items) == max {
-			// Counted before the ID is judged: a 17th type has no ID left
-			// that is both a power of two and unused.
-			c.at(tsf.WarnTooMany, e, e.ID.Pos, what)
-			break
 		}
 		id := e.ID.Value
 		valid := id >= 1 && id <= 0xFFFF

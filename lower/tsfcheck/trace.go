@@ -57,6 +57,7 @@ type traceState struct {
 	extra    []tsf.Field // fields a @STATIC tracepoint ignores
 	mems     int
 	warned   bool // 140 given
+	counted  int  // what TRCUST 3.05A counts against MAXDATALENGTH (see data)
 }
 
 // badMinor reports whether t's first MINOR field has no number or a
@@ -124,6 +125,15 @@ func (c *checker) trace(t *tsf.Trace) {
 			return
 		}
 	}
+	if t.PastEnd {
+		// IBM's behaviour: the last field of the file is TYPE or GROUP
+		// and no error came before it: TRCUST 3.05A reads on for a ','
+		// and meets the end (severe 34, at the end's line).
+		d := tsf.SeverePrematureEOF.Diagnostic(t.End, t.End.Line)
+		d.Detail = "TRCUST 3.05A wants a ',' or another field after TYPE or GROUP"
+		c.report(d)
+		return
+	}
 	c.endOfTrace(s)
 }
 
@@ -182,6 +192,19 @@ func (c *checker) field(s *traceState, i int, f tsf.Field) {
 			c.err(s, tsf.ErrSyntax, f, f.Last(), "TP keyword", "LEN statement")
 			return
 		}
+	}
+	if isData(f) && s.tp.TPField != nil && s.tp.Static() {
+		// IBM's behaviour: after TP=@STATIC, TRCUST 3.05A refuses a
+		// statement that makes RPN code as it reads it, before it looks
+		// at its address ("unexpected: DATA_STATEMENT with STATIC
+		// tracepoint, ignored" for MEM, MEM32, ASCIIZ and ASCIIZ32; REGS,
+		// LEN, ORBIT, ABORTOP and REMOVEOP by name).
+		kw := f.Keyword()
+		if _, mem := f.(*tsf.Mem); mem {
+			kw = "DATA_STATEMENT"
+		}
+		c.err(s, tsf.ErrUnexpected, f, f.Last(), kw+" with STATIC tracepoint")
+		return
 	}
 	if prev := c.prevLen(s, i); prev != nil {
 		if m, ok := f.(*tsf.Mem); !ok || m.UseLen == nil {
@@ -326,11 +349,9 @@ func (c *checker) prevLen(s *traceState, i int) *tsf.Len {
 }
 
 // minorOutOfRange reports whether minor code v is out of range: outside
-// 1-0xFFFF, or with Options.WrapMinors, when its low 16 bits are 0.
+// 1-0xFFFF, or with Options.Wrap16, when its low 16 bits are 0.
 func (c *checker) minorOutOfRange(v uint64) bool {
-	if c.opt.WrapMinors {
-		v &= 0xFFFF
-	}
+	v = c.wrap(v)
 	return v < 1 || v > 0xFFFF
 }
 
@@ -380,6 +401,13 @@ func (c *checker) tpField(s *traceState, f *tsf.TP) {
 	if _, static := f.Target.(*tsf.StaticTP); !static && c.m.ModName == "" && !c.warnedNoMod {
 		// Section 1.3.2: dynamic tracepoints need the module.
 		c.warnedNoMod = true
+		if _, line := f.Target.(*tsf.LineTP); line {
+			// IBM's behaviour: for TP=@file,line TRCUST 3.05A opens the
+			// module at once, by the empty name: fatal 2.
+			d := c.at(tsf.FatalNotFound, f, f.End, "")
+			d.Detail = "no MODNAME is given, and TP=@file,line needs the module"
+			return
+		}
 		c.at(tsf.SevereNoModName, f, f.End)
 	}
 }
@@ -430,7 +458,10 @@ func (c *checker) firstLevel(s *traceState, a tsf.Address, fl *tsf.Flag, end ast
 		// sign; tracekit writes the same bytes and says so.
 		c.at(tsf.WarnIndirectSign, in, end, in.Num.Text, in.Num.Text)
 	}
-	if fl.Kind != tsf.Indirect || len(fl.Chain) == 0 || fl.Chain[0].Offset == nil {
+	if fl.Kind != tsf.Indirect || len(fl.Chain) == 0 || fl.Chain[0].Offset == nil || in.Num.Value == 0 {
+		// IBM's behaviour: an (i) term of 0 is no offset beside the
+		// first *'s (TRCUST 3.05A takes MEM32=(FEBX+(0),I*+2*,n); with
+		// DIRECT it is refused all the same).
 		return
 	}
 	d := c.err(s, tsf.ErrUnexpected, fl.Chain[0].Offset.Num, end, "two indirect offsets for first level")
@@ -527,23 +558,30 @@ func (c *checker) address(s *traceState, a tsf.Address, legacy ast.Pos) {
 func (c *checker) data(s *traceState, f tsf.Field, length uint16) {
 	s.tp.Data = append(s.tp.Data, Data{Field: f, Length: length})
 	s.extra = append(s.extra, f)
+	// TRCUST 3.05A warns (140) when one byte a register and the length of
+	// each memory item, without their prefixes, add up to more than
+	// MAXDATALENGTH (IBM's behaviour, tried with its binary: 21 registers
+	// alone warn at 20, REGS=(EAX,EBX) and 19 bytes too, 20 bytes alone
+	// do not). DataBytes is what a hit logs.
 	switch f := f.(type) {
 	case *tsf.Regs:
 		for _, r := range f.Regs {
 			s.tp.DataBytes += RegisterBytes(r)
 		}
+		s.counted += len(f.Regs)
 	case *tsf.Mem:
 		s.tp.DataBytes += dyndata.PrefixSize + int(length)
+		s.counted += int(length)
 	default:
 		return
 	}
-	if !s.warned && !s.errors && s.tp.DataBytes > int(c.m.MaxDataLength) {
+	if !s.warned && !s.errors && s.counted > int(c.m.MaxDataLength) {
 		// Not for a statement refused for an error: TRCUST 3.05A checks
 		// the statement first and counts its bytes only when it is taken
 		// (IBM's behaviour).
 		s.warned = true
 		d := c.at(tsf.WarnMaxDataExceeded, f, f.Last())
-		d.Detail = fmt.Sprintf("up to %d bytes, MAXDATALENGTH is %d", s.tp.DataBytes, c.m.MaxDataLength)
+		d.Detail = fmt.Sprintf("up to %d bytes with their prefixes, MAXDATALENGTH is %d", s.tp.DataBytes, c.m.MaxDataLength)
 	}
 }
 

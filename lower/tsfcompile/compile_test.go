@@ -27,7 +27,7 @@ func TestModule(t *testing.T) {
 	}{
 		{"MODNAME = a\\b\\emitrep\nTRACE TP=.x\nTRACE TP=.y", `a\b\emitrep.DLL`, 1, 512, 0, []uint16{1, 2}, 0, 0, 0, 0},
 		{"MODNAME = os2krnl\nMAJOR=0x100\nMAXDATALEN=4099\nTDFID=5\nTRACE MINOR=9, TP=.x", "os2krnl", 0x100, 4099, 5, []uint16{9}, 0, 0, 0, 0},
-		{"MODNAME = x.sys\nTYPELIST NAME=PRE,ID=1,NAME=API,ID=0x80\nGROUPLIST NAME=DOS,ID=0x2B\nTRACE MINOR=1, TP=.x, TYPE=(pre,API), GROUP=dos",
+		{"MODNAME = x.sys\nTYPELIST NAME=PRE,ID=1,NAME=API,ID=0x80\nGROUPLIST NAME=DOS,ID=0x2B\nTRACE MINOR=1, TP=.x, TYPE=(pre,API), GROUP=dos, OPCODE=0x55",
 			"x.sys", 1, 512, 0, []uint16{1}, 2, 1, 0x81, 0x2B},
 		{"MAJOR=0x30\nTRACE TP=@STATIC\nTRACE FOO\nTRACE TP=@STATIC", "", 0x30, 512, 0, []uint16{1, 2}, 0, 0, 0, 0}, // IBM numbers after the tracepoints kept
 	} {

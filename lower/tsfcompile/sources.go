@@ -190,8 +190,11 @@ func Refused(m *tsfcheck.Module, front diag.List, mod *lx.File, mp *mapfile.Map,
 				first = i
 			}
 		}
-		if first < 0 || front[first].Severity > diag.Error || front[first].Pos.Offset <= tpf.Last().Offset {
-			continue // TRCUST stopped before the TP field, or never at all
+		if first < 0 || front[first].Pos.Offset <= tpf.Last().Offset {
+			// TRCUST stopped before the TP field, or never at all. A
+			// severe error after it (a string broken later in the
+			// statement) comes after the TP's messages.
+			continue
 		}
 		ds, failed := tdfgen.ResolveRefused(t, tpf, syms, lxmap.Module{File: mod}, moduleName(src), src.RetEP)
 		early = append(early, ds...)
@@ -213,8 +216,13 @@ func Refused(m *tsfcheck.Module, front diag.List, mod *lx.File, mp *mapfile.Map,
 func dynamicTP(t *tsf.Trace) *tsf.TP {
 	for _, f := range t.Fields {
 		if tp, ok := f.(*tsf.TP); ok {
-			if _, static := tp.Target.(*tsf.StaticTP); static {
+			switch t := tp.Target.(type) {
+			case *tsf.StaticTP:
 				return nil
+			case *tsf.LineTP:
+				if t.Line == nil {
+					return nil // refused while the field was read
+				}
 			}
 			return tp
 		}

@@ -161,11 +161,159 @@ func (e *emitter) combinedLexer(ld *lexerDef, cb *combined, names string) {
 		tb.WriteString(strconv.Itoa(a) + ", " + strconv.Itoa(loops) + ",")
 	}
 	e.p("")
+	e.p("// pgenGroup_%s is the group of each byte for %s's automaton.", ld.name, ld.name)
+	e.p("var pgenGroup_%s = [256]uint8{%s\n}", ld.name, gb.String())
+	e.p("")
 	e.p("// pgenLexer_%s is the rules of %s merged into one automaton.", ld.name, ld.name)
 	e.p("var pgenLexer_%s = pgenrt.Lexer{", ld.name)
 	e.p("\tNames:  []string{%s},", names)
 	e.p("\tGroups: %d,", ngroups)
-	e.p("\tGroup: &[256]uint8{%s\n},", gb.String())
+	e.p("\tGroup: &pgenGroup_%s,", ld.name)
 	e.p("\tTrans: []int16{%s\n},", tb.String())
+	e.p("\tCode: pgenLex_%s,", ld.name)
+	e.p("}")
+	e.lexFunc(ld, cb, group, ngroups)
+}
+
+// lexFunc writes the lexer of ld as code, the Code of its pgenrt.Lexer:
+// pgenrt.Lexer.Lex's loop over the tokens with the merged automaton in
+// it, a labelled block a state that records the rule the state accepts,
+// reads the run of bytes that lead back to it in a loop of its own, then
+// switches on the group of the next byte to the block of the next state.
+// The state is where the code is, so that reading a byte is a table
+// lookup and a branch the processor predicts, not a chain of loads
+// through the transition table.
+func (e *emitter) lexFunc(ld *lexerDef, cb *combined, group [numClasses]int, ngroups int) {
+	lf, hi := ngroups-2, ngroups-1
+	// next[s][g] is the state after group g in state s; a run is the
+	// ASCII groups (no line feed) that lead an accepting state back to
+	// itself, read in its own loop.
+	next := make([][]int, len(cb.trans))
+	run := func(s, g int) bool { return next[s][g] == s && g < lf && cb.accept[s] >= 0 }
+	for s := range cb.trans {
+		next[s] = make([]int, ngroups)
+		for g := 0; g < ngroups; g++ {
+			c := 0
+			for group[c] != g {
+				c++
+			}
+			next[s][g] = cb.trans[s][c]
+		}
+	}
+	target := make([]bool, len(cb.trans))
+	for s := range cb.trans {
+		for g := 0; g < ngroups; g++ {
+			if t := next[s][g]; t >= 0 && !run(s, g) {
+				target[t] = true
+			}
+		}
+	}
+	e.p("")
+	e.p("// pgenLex_%s is pgenrt.Lexer.Lex with %s's automaton as code,", ld.name, ld.name)
+	e.p("// one labelled block a state.")
+	e.p("func pgenLex_%s(lx *pgenrt.Lexer, filename, s string, elide uint64, toks []pgenrt.Token) ([]pgenrt.Token, error) {", ld.name)
+	e.p("\tgroup := &pgenGroup_%s", ld.name)
+	e.p("\tline, col := int32(1), int32(1)")
+	e.p("\tpos := 0")
+	e.p("\tfor pos < len(s) {")
+	e.p("\t\tp := pos")
+	e.p("\t\trule, end, plain := %d, pos, true", cb.accept[0])
+	for st := range cb.trans {
+		a := cb.accept[st]
+		if target[st] {
+			e.p("\ts%d:", st)
+		}
+		if a >= 0 {
+			e.p("\t\t// accepts %s", ld.rules[a].name)
+			var self []int
+			for g := 0; g < ngroups; g++ {
+				if run(st, g) {
+					self = append(self, g)
+				}
+			}
+			switch {
+			case len(self) == 1:
+				e.p("\t\tfor p < len(s) && group[s[p]] == %d {", self[0])
+				e.p("\t\t\tp++")
+				e.p("\t\t}")
+			case len(self) > 1:
+				var mask uint64
+				for _, g := range self {
+					mask |= 1 << uint(g)
+				}
+				e.p("\t\tfor p < len(s) && %#x>>group[s[p]]&1 != 0 {", mask)
+				e.p("\t\t\tp++")
+				e.p("\t\t}")
+			}
+			e.p("\t\trule, end = %d, p", a)
+		}
+		// The transitions out, by next state, in the order first met.
+		var targets []int
+		byTarget := map[int][]int{}
+		for g := 0; g < ngroups; g++ {
+			t := next[st][g]
+			if t < 0 || run(st, g) {
+				continue
+			}
+			if _, ok := byTarget[t]; !ok {
+				targets = append(targets, t)
+			}
+			byTarget[t] = append(byTarget[t], g)
+		}
+		if len(targets) == 0 {
+			e.p("\t\tgoto done")
+			continue
+		}
+		e.p("\t\tif p == len(s) {")
+		e.p("\t\t\tgoto done")
+		e.p("\t\t}")
+		e.p("\t\tswitch group[s[p]] {")
+		for _, t := range targets {
+			var ascii []string
+			var hasLF, hasHi bool
+			for _, g := range byTarget[t] {
+				switch g {
+				case lf:
+					hasLF = true
+				case hi:
+					hasHi = true
+				default:
+					ascii = append(ascii, strconv.Itoa(g))
+				}
+			}
+			if len(ascii) > 0 {
+				e.p("\t\tcase %s:", strings.Join(ascii, ", "))
+				e.p("\t\t\tp++")
+				e.p("\t\t\tgoto s%d", t)
+			}
+			if hasLF {
+				e.p("\t\tcase %d: // a line feed", lf)
+				e.p("\t\t\tp, plain = p+1, false")
+				e.p("\t\t\tgoto s%d", t)
+			}
+			if hasHi {
+				e.p("\t\tcase %d: // a rune from U+0080 on", hi)
+				e.p("\t\t\tp, plain = p+pgenrt.RuneLen(s[p:]), false")
+				e.p("\t\t\tgoto s%d", t)
+			}
+		}
+		e.p("\t\t}")
+		e.p("\t\tgoto done")
+	}
+	e.p("\tdone:")
+	e.p("\t\tif rule < 0 || end == pos {")
+	e.p("\t\t\treturn toks, lx.Err(rule, filename, s, pos, line, col)")
+	e.p("\t\t}")
+	e.p("\t\tif elide&(1<<uint(rule)) == 0 {")
+	e.p("\t\t\ttoks = pgenrt.Push(toks, int32(rule), int32(pos), int32(end), line, col)")
+	e.p("\t\t}")
+	e.p("\t\tif plain {")
+	e.p("\t\t\tcol += int32(end - pos)")
+	e.p("\t\t} else {")
+	e.p("\t\t\tline, col = pgenrt.Advance(line, col, s[pos:end])")
+	e.p("\t\t}")
+	e.p("\t\tpos = end")
+	e.p("\t}")
+	e.p("\treturn pgenrt.End(toks, pos, line, col), nil")
 	e.p("}")
 }

@@ -671,14 +671,22 @@ func (pe *parserEmitter) nodeFunc(n node, owner *structInfo) string {
 			} else {
 				w("\ts.%s = append(s.%s, nv)", f.name, f.name)
 			}
+		case isStruct && f.kind == kindStruct:
+			// Parsed in place, not into a copy then copied (a struct
+			// holding strings, copied whole, is written in parts and read
+			// back at once, which the processor cannot forward). A field
+			// a failed branch wrote is restored by the group or
+			// alternative around it, as every captured field is.
+			w("\ts.%s = %s{}", f.name, sn.info.name)
+			parse(fmt.Sprintf("p.s_%s(c, &s.%s)", sn.info.name, f.name))
 		case isStruct:
-			w("\tvar v %s", sn.info.name)
-			parse(fmt.Sprintf("p.s_%s(c, &v)", sn.info.name))
-			if f.kind == kindStruct {
-				w("\ts.%s = v", f.name)
-			} else {
-				w("\ts.%s = append(s.%s, v)", f.name, f.name)
-			}
+			// Appended, then parsed in place; dropped again when it fails.
+			w("\tn := len(s.%s)", f.name)
+			w("\ts.%s = append(s.%s, %s{})", f.name, f.name, sn.info.name)
+			w("\tif m, e := p.s_%s(c, &s.%s[n]); !m || e.On {", sn.info.name, f.name)
+			w("\t\ts.%s = s.%s[:n]", f.name, f.name)
+			w("\t\treturn e.On, e")
+			w("\t}")
 		default:
 			w("\tstart := c.Cur")
 			parse(call(n.n, "c"))

@@ -27,6 +27,10 @@ type Config struct {
 	Source  string  // the input's name, for Record.Source and positions
 	NoPair  bool    // keep the halves of calls as they are (winstrace, strace)
 	CPUHz   float64 // processor clock rate, 0 when not given (os2strace)
+	// NoArgs says that no writer prints the records' arguments (a column
+	// list without args): a lowering may leave Record.Args empty, still
+	// checking and reporting what it would have made them of.
+	NoArgs bool
 }
 
 // Output is where a lowering sends what it makes.
@@ -216,7 +220,21 @@ func LineBytes(ctx context.Context, r io.Reader, source string, maxLine int, fn 
 		n := int64(0)
 		tooLong := false
 		var rerr error
-		for {
+		// line is the line read: the reader's own bytes when it held the
+		// whole line (the common case, no copy), else buf.
+		var line []byte
+		if chunk, e := br.ReadSlice('\n'); e != bufio.ErrBufferFull {
+			n, line, rerr = int64(len(chunk)), chunk, e
+			tooLong = len(chunk) > maxLine+2
+		} else {
+			buf = append(buf, chunk...)
+			n = int64(len(chunk))
+			tooLong = len(buf) > maxLine+2
+			if tooLong {
+				buf = buf[:0]
+			}
+		}
+		for line == nil && n > 0 {
 			chunk, e := br.ReadSlice('\n')
 			n += int64(len(chunk))
 			if !tooLong {
@@ -231,6 +249,7 @@ func LineBytes(ctx context.Context, r io.Reader, source string, maxLine int, fn 
 				continue
 			}
 			rerr = e
+			line = buf
 			break
 		}
 		if n == 0 {
@@ -251,7 +270,7 @@ func LineBytes(ctx context.Context, r io.Reader, source string, maxLine int, fn 
 				}
 			}
 		} else {
-			text := buf
+			text := line
 			if len(text) > 0 && text[len(text)-1] == '\n' {
 				text = text[:len(text)-1]
 				if len(text) > 0 && text[len(text)-1] == '\r' {

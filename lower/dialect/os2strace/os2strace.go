@@ -122,8 +122,8 @@ type HookLowerer struct {
 	buf               []byte
 	events            map[uint32]string
 	hooks             map[uint64]hookAttrs
-	recentEvents      [256]recentEvent // before events: no hashing for the usual pairs
-	recentHooks       [256]recentHook  // before hooks
+	recentEvents      *[recentEventSlots]recentEvent // before events: no hashing for the usual pairs
+	recentHooks       [256]recentHook                // before hooks
 }
 
 // recentEvent and recentHook are the slots of direct-mapped caches in
@@ -146,6 +146,10 @@ type hookAttrs struct {
 
 // maxEvents bounds the remembered event names.
 const maxEvents = 4096
+
+// recentEventSlots is the size of the cache in front of the event names:
+// a trace has some hundreds to a few thousand major/minor pairs.
+const recentEventSlots = 4096
 
 // NewHookLowerer returns a lowering that parses lines with parse.
 func NewHookLowerer(cfg lowering.Config, out lowering.Output, parse os2ast.HookParser) *HookLowerer {
@@ -239,29 +243,38 @@ func (l *HookLowerer) lower(h *os2ast.Hook, line string) (*record.Record, uint64
 
 	switch cat {
 	case cat32Bit, catTimeHi:
-		for _, w := range h.Data {
+		var first uint64
+		for i := range h.Data {
+			w := &h.Data[i]
 			v, ok := l.hexWord(w, 8)
 			if !ok {
 				return nil, 0, false
 			}
-			rec.Args = append(rec.Args, record.UintArg(v, w.Text))
+			if i == 0 {
+				first = v
+			}
+			if !l.cfg.NoArgs {
+				rec.Args = append(rec.Args, record.UintArg(v, w.Text))
+			}
 			rec.Data = append(rec.Data, w.Text)
 		}
 		l.checkCount(h, len(h.Data), count, "32-bit words")
-		if cat == catTimeHi && len(rec.Args) == 1 {
-			l.setAttr(rec, "time_high", rec.Args[0].Mag)
-			if rec.Args[0].Mag != h.High.Value {
-				l.warn(h.Data[0].Pos, os2ast.CodeTimeHigh, "time-high record gives "+strconv.FormatUint(rec.Args[0].Mag, 10)+
+		if cat == catTimeHi && len(h.Data) == 1 {
+			l.setAttr(rec, "time_high", first)
+			if first != h.High.Value {
+				l.warn(h.Data[0].Pos, os2ast.CodeTimeHigh, "time-high record gives "+strconv.FormatUint(first, 10)+
 					" but its own time stamp's high half is "+h.High.Text)
 			}
 		}
 	case catData, catStartup:
-		buf, ok := l.dataBytes(h)
+		buf, n, ok := l.dataBytes(h, !l.cfg.NoArgs || cat == catStartup)
 		if !ok {
 			return nil, 0, false
 		}
 		if len(h.Data) > 0 {
-			rec.Args = append(rec.Args, record.BytesArg(buf))
+			if !l.cfg.NoArgs {
+				rec.Args = append(rec.Args, record.BytesArg(buf))
+			}
 			text := h.Data[0].Text
 			if len(h.Data) > 1 {
 				var sb strings.Builder
@@ -272,19 +285,22 @@ func (l *HookLowerer) lower(h *os2ast.Hook, line string) (*record.Record, uint64
 			}
 			rec.Data = append(rec.Data, text)
 		}
-		l.checkCount(h, len(buf), count, "bytes")
+		l.checkCount(h, n, count, "bytes")
 		if cat == catStartup {
 			l.startup(h, buf, rec)
 		}
 	case catVarData, catVarData2:
-		buf, ok := l.dataBytes(h)
+		buf, _, ok := l.dataBytes(h, !l.cfg.NoArgs)
 		if !ok {
 			return nil, 0, false
 		}
-		for _, w := range h.Data {
-			n := len(w.Text) / 2
-			rec.Args = append(rec.Args, record.BytesArg(buf[:n:n]))
-			buf = buf[n:]
+		for i := range h.Data {
+			w := &h.Data[i]
+			if !l.cfg.NoArgs {
+				n := len(w.Text) / 2
+				rec.Args = append(rec.Args, record.BytesArg(buf[:n:n]))
+				buf = buf[n:]
+			}
 			rec.Data = append(rec.Data, w.Text)
 		}
 		l.checkCount(h, len(h.Data), count, "items")
@@ -330,7 +346,10 @@ func timeText(h *os2ast.Hook, line string) string {
 // event is "0xMM/0xmm", remembered for the first maxEvents pairs.
 func (l *HookLowerer) event(major, minor uint64) string {
 	key := uint32(major)<<16 | uint32(minor)
-	slot := &l.recentEvents[(major*37+minor)&0xFF]
+	if l.recentEvents == nil {
+		l.recentEvents = new([recentEventSlots]recentEvent)
+	}
+	slot := &l.recentEvents[(key*0x9E3779B1)>>20] // Fibonacci hashing: the top 12 bits
 	if slot.key == key|1<<31 {
 		return slot.event
 	}
@@ -396,7 +415,7 @@ func (l *HookLowerer) checkCount(h *os2ast.Hook, got, want int, what string) {
 }
 
 // hexWord reads a data word of at most digits hex digits.
-func (l *HookLowerer) hexWord(w os2ast.Word, digits int) (uint64, bool) {
+func (l *HookLowerer) hexWord(w *os2ast.Word, digits int) (uint64, bool) {
 	if v, ok := quickHex(w.Text, digits); ok {
 		return v, true
 	}
@@ -435,22 +454,24 @@ func isHex(s string) bool {
 	return s != ""
 }
 
-// hexBytes appends the bytes of a data word of hex digit pairs to dst.
-// dataBytes decodes every data word of h as hex bytes, one after the
-// other, into the lowerer's reused buffer.
-func (l *HookLowerer) dataBytes(h *os2ast.Hook) ([]byte, bool) {
-	buf := l.buf[:0]
-	for _, w := range h.Data {
-		var ok bool
-		if buf, ok = l.hexBytes(buf, w); !ok {
-			return nil, false
+// dataBytes checks that every data word of h is hex bytes and counts
+// them; when keep is set it also decodes them, one word after the other,
+// into the lowerer's reused buffer.
+func (l *HookLowerer) dataBytes(h *os2ast.Hook, keep bool) (buf []byte, n int, ok bool) {
+	buf = l.buf[:0]
+	for i := range h.Data {
+		if buf, ok = l.hexBytes(buf, &h.Data[i], keep); !ok {
+			return nil, 0, false
 		}
+		n += len(h.Data[i].Text) / 2
 	}
 	l.buf = buf
-	return buf, true
+	return buf, n, true
 }
 
-func (l *HookLowerer) hexBytes(dst []byte, w os2ast.Word) ([]byte, bool) {
+// hexBytes checks a data word of hex digit pairs, appending its bytes to
+// dst when keep is set.
+func (l *HookLowerer) hexBytes(dst []byte, w *os2ast.Word, keep bool) ([]byte, bool) {
 	if len(w.Text)%2 != 0 {
 		l.fail(w.Pos, os2ast.CodeDataWord, fmt.Sprintf("data word %q is not whole hex bytes", w.Text))
 		return dst, false
@@ -462,7 +483,9 @@ func (l *HookLowerer) hexBytes(dst []byte, w os2ast.Word) ([]byte, bool) {
 			l.fail(w.Pos, os2ast.CodeDataWord, fmt.Sprintf("data word %q is not hex bytes", w.Text))
 			return dst, false
 		}
-		dst = append(dst, hi<<4|lo)
+		if keep {
+			dst = append(dst, hi<<4|lo)
+		}
 	}
 	return dst, true
 }

@@ -12,7 +12,11 @@ package parquetout
 
 import (
 	"errors"
+	"fmt"
 	"io"
+	"reflect"
+	"slices"
+	"strings"
 
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/compress/snappy"
@@ -67,21 +71,77 @@ type Writer struct {
 	row    [1]Row
 	json   []byte // the JSON columns of the row being written
 	closed bool
+
+	// A writer of some columns (NewFields) writes rows of a struct type
+	// made of those fields of Row, in the order asked.
+	some *parquet.GenericWriter[any]
+	pick []int         // the field of Row of each of its fields
+	dst  reflect.Value // the row being written, reused
+	ptr  []any         // a pointer to it, as parquet-go takes it
+	need need
+}
+
+// need says which JSON columns a writer writes.
+type need struct{ args, ret, attrs bool }
+
+// all is every column.
+var all = need{true, true, true}
+
+// writerOptions are the options of every file this package writes.
+func writerOptions() []parquet.WriterOption {
+	return []parquet.WriterOption{
+		parquet.Compression(&snappy.Codec{}),
+		parquet.MaxRowsPerRowGroup(RowGroupRows),
+		parquet.PageBufferSize(PageSize),
+		parquet.CreatedBy("tracekit", "", ""),
+		parquet.KeyValueMetadata("tracekit.columns", "docs/records.md, Parquet"),
+	}
 }
 
 // New returns a writer of a Parquet file to w. The file is complete only
 // once Flush returned nil; a caller writing to a file should write to a
 // temporary one and rename it then.
 func New(w io.Writer) *Writer {
-	return &Writer{
-		pw: parquet.NewGenericWriter[Row](w,
-			parquet.Compression(&snappy.Codec{}),
-			parquet.MaxRowsPerRowGroup(RowGroupRows),
-			parquet.PageBufferSize(PageSize),
-			parquet.CreatedBy("tracekit", "", ""),
-			parquet.KeyValueMetadata("tracekit.columns", "docs/records.md, Parquet"),
-		),
+	return &Writer{pw: parquet.NewGenericWriter[Row](w, writerOptions()...), need: all}
+}
+
+// NewFields returns a writer of a Parquet file to w with only the named
+// columns (record.ParseFields's names, which are Row's column names), in
+// their order, typed as in the full file. The JSON of args, ret and attrs
+// is made only when its column is asked for.
+func NewFields(w io.Writer, fields []string) (*Writer, error) {
+	rt := reflect.TypeFor[Row]()
+	byName := map[string]int{}
+	for i := range rt.NumField() {
+		name, _, _ := strings.Cut(rt.Field(i).Tag.Get("parquet"), ",")
+		byName[name] = i
 	}
+	out := &Writer{}
+	var sf []reflect.StructField
+	for _, f := range fields {
+		i, ok := byName[f]
+		if !ok || slices.Contains(out.pick, i) {
+			return nil, fmt.Errorf("parquet: no column %q, or named twice", f)
+		}
+		out.pick = append(out.pick, i)
+		sf = append(sf, rt.Field(i))
+		switch f {
+		case "args":
+			out.need.args = true
+		case "ret":
+			out.need.ret = true
+		case "attrs":
+			out.need.attrs = true
+		}
+	}
+	if len(sf) == 0 {
+		return nil, errors.New("parquet: no columns")
+	}
+	out.dst = reflect.New(reflect.StructOf(sf)).Elem()
+	out.ptr = []any{out.dst.Addr().Interface()}
+	opts := append(writerOptions(), parquet.SchemaOf(out.ptr[0]))
+	out.some = parquet.NewGenericWriter[any](w, opts...)
+	return out, nil
 }
 
 // Write adds the record as a row.
@@ -90,11 +150,20 @@ func (w *Writer) Write(r *record.Record) error {
 		return errors.New("parquet: write after the file was ended")
 	}
 	var err error
-	w.row[0], w.json, err = FromRecord(r, w.json[:0])
+	w.row[0], w.json, err = fromRecord(r, w.json[:0], w.need)
 	if err != nil {
 		return err
 	}
-	_, err = w.pw.Write(w.row[:])
+	if w.some != nil {
+		src := reflect.ValueOf(&w.row[0]).Elem()
+		for i, f := range w.pick {
+			w.dst.Field(i).Set(src.Field(f))
+		}
+		_, err = w.some.Write(w.ptr)
+		w.dst.SetZero() // nothing of the record is kept
+	} else {
+		_, err = w.pw.Write(w.row[:])
+	}
 	w.row[0] = Row{}
 	return err
 }
@@ -106,6 +175,9 @@ func (w *Writer) Flush() error {
 		return nil
 	}
 	w.closed = true
+	if w.some != nil {
+		return w.some.Close()
+	}
 	return w.pw.Close()
 }
 
@@ -113,6 +185,11 @@ func (w *Writer) Flush() error {
 // attrs) are appended to buf, which is returned, and point into it: the
 // row is valid while buf is not written again.
 func FromRecord(r *record.Record, buf []byte) (Row, []byte, error) {
+	return fromRecord(r, buf, all)
+}
+
+// fromRecord is FromRecord making only the JSON columns of need.
+func fromRecord(r *record.Record, buf []byte, need need) (Row, []byte, error) {
 	row := Row{
 		Dialect: r.Dialect, Source: r.Source, Line: int64(r.Line), Seq: r.Seq,
 		Time: optString(r.Time), TSNs: r.TSNs, CPU: r.CPU, PID: r.PID, TID: r.TID,
@@ -132,19 +209,19 @@ func FromRecord(r *record.Record, buf []byte) (Row, []byte, error) {
 	}
 	// Each column is appended whole before it is sliced: a later append
 	// that moves buf leaves the earlier slices on the old array, intact.
-	if len(r.Args) > 0 {
+	if len(r.Args) > 0 && need.args {
 		start := len(buf)
 		buf = record.AppendArgsJSON(buf, r.Args)
 		row.Args = buf[start:len(buf):len(buf)]
 	}
-	if r.Ret != nil {
+	if r.Ret != nil && need.ret {
 		b, err := r.Ret.MarshalJSON()
 		if err != nil {
 			return row, buf, err
 		}
 		row.Ret = b
 	}
-	if len(r.Attrs) > 0 {
+	if len(r.Attrs) > 0 && need.attrs {
 		start := len(buf)
 		if r.AttrsJSON != nil {
 			buf = append(buf, r.AttrsJSON...)

@@ -44,6 +44,10 @@ type Lexer struct {
 	// accepts and no byte leads on (the token ends there), else 0. Rows are
 	// named by their offsets so that no step of the automaton multiplies.
 	Trans []int16
+	// Code, when set, is Lex with the merged automaton as code, written
+	// by the generator: it gives what Lex gives with the tables, only
+	// faster (the tables stay for the tests that check it).
+	Code func(lx *Lexer, filename, s string, elide uint64, toks []Token) ([]Token, error)
 
 	// Automata is one automaton a rule, tried in order, when the rules are
 	// not merged.
@@ -61,6 +65,9 @@ type Automaton struct {
 // toks; tokens of the rules in the elide mask are left out. The last token
 // is the end of the input.
 func (lx *Lexer) Lex(filename, s string, elide uint64, toks []Token) ([]Token, error) {
+	if lx.Code != nil {
+		return lx.Code(lx, filename, s, elide, toks)
+	}
 	if lx.Automata != nil {
 		return lx.lexRules(filename, s, elide, toks)
 	}
@@ -69,19 +76,24 @@ func (lx *Lexer) Lex(filename, s string, elide uint64, toks []Token) ([]Token, e
 	for pos < len(s) {
 		rule, end, plain := lx.next(s, pos)
 		if rule < 0 || end == pos {
-			return toks, lx.err(rule, filename, s, pos, line, col)
+			return toks, lx.Err(rule, filename, s, pos, line, col)
 		}
 		if elide&(1<<uint(rule)) == 0 {
-			toks = push(toks, int32(rule), int32(pos), int32(end), line, col)
+			toks = Push(toks, int32(rule), int32(pos), int32(end), line, col)
 		}
 		if plain {
 			col += int32(end - pos)
 		} else {
-			line, col = advance(line, col, s[pos:end])
+			line, col = Advance(line, col, s[pos:end])
 		}
 		pos = end
 	}
-	return append(toks, Token{Type: -1, Start: int32(pos), End: int32(pos), Line: line, Col: col}), nil
+	return End(toks, pos, line, col), nil
+}
+
+// End appends the token of the end of the input, at pos, line and col.
+func End(toks []Token, pos int, line, col int32) []Token {
+	return append(toks, Token{Type: -1, Start: int32(pos), End: int32(pos), Line: line, Col: col})
 }
 
 // next reads the token at pos with the merged automaton: its rule (-1:
@@ -125,10 +137,17 @@ func (lx *Lexer) next(s string, pos int) (rule, end int, plain bool) {
 	return rule, end, plain
 }
 
-// push appends a token to toks, writing its fields in place: a Token
+// RuneLen returns the length of the rune s starts with, for the code of
+// generated lexers.
+func RuneLen(s string) int {
+	_, size := utf8.DecodeRuneInString(s)
+	return size
+}
+
+// Push appends a token to toks, writing its fields in place: a Token
 // built whole and then copied is written in 4-byte parts and read back in
 // larger ones, which the processor cannot forward and waits for.
-func push(toks []Token, typ, start, end, line, col int32) []Token {
+func Push(toks []Token, typ, start, end, line, col int32) []Token {
 	n := len(toks)
 	if n == cap(toks) {
 		toks = append(toks, Token{})
@@ -152,12 +171,12 @@ func (lx *Lexer) lexRules(filename, s string, elide uint64, toks []Token) ([]Tok
 			}
 		}
 		if rule < 0 || end == pos {
-			return toks, lx.err(rule, filename, s, pos, line, col)
+			return toks, lx.Err(rule, filename, s, pos, line, col)
 		}
 		if elide&(1<<uint(rule)) == 0 {
 			toks = append(toks, Token{Type: int32(rule), Start: int32(pos), End: int32(end), Line: line, Col: col})
 		}
-		line, col = advance(line, col, s[pos:end])
+		line, col = Advance(line, col, s[pos:end])
 		pos = end
 	}
 	return append(toks, Token{Type: -1, Start: int32(pos), End: int32(pos), Line: line, Col: col}), nil
@@ -189,9 +208,9 @@ func (a *Automaton) match(s string, pos int) int {
 	return last
 }
 
-// advance moves a line and column over text, as participle's lexer
+// Advance moves a line and column over text, as participle's lexer
 // positions do (columns count runes).
-func advance(line, col int32, text string) (int32, int32) {
+func Advance(line, col int32, text string) (int32, int32) {
 	last := -1
 	ascii := true
 	for i := 0; i < len(text); i++ {
@@ -212,9 +231,9 @@ func advance(line, col int32, text string) (int32, int32) {
 	return line, int32(utf8.RuneCountInString(text[last:]))
 }
 
-// err returns participle's lexer error at pos, line and col: text no rule
+// Err returns participle's lexer error at pos, line and col: text no rule
 // matches (rule -1), or rule matched nothing.
-func (lx *Lexer) err(rule int, filename, s string, pos int, line, col int32) error {
+func (lx *Lexer) Err(rule int, filename, s string, pos int, line, col int32) error {
 	msg := ""
 	if rule < 0 {
 		sample := []rune(s[pos:])

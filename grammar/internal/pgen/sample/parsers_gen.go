@@ -9,20 +9,23 @@ import (
 	"github.com/tracekit/tracekit/grammar/internal/pgen/pgenrt"
 )
 
+// pgenGroup_sampleLexer is the group of each byte for sampleLexer's automaton.
+var pgenGroup_sampleLexer = [256]uint8{
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 25, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	1, 2, 3, 0, 0, 0, 4, 5, 4, 4, 4, 6, 4, 6, 7, 4, 8, 9, 9, 9, 9, 9, 9, 9, 9, 9, 4, 4, 10, 11, 12, 4,
+	0, 13, 13, 13, 13, 13, 13, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 4, 15, 4, 0, 14,
+	0, 13, 13, 13, 16, 17, 18, 14, 14, 19, 14, 14, 20, 14, 21, 14, 14, 14, 14, 22, 23, 14, 14, 14, 24, 14, 14, 4, 4, 4, 0, 0,
+	26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26,
+	26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26,
+	26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26,
+	26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26,
+}
+
 // pgenLexer_sampleLexer is the rules of sampleLexer merged into one automaton.
 var pgenLexer_sampleLexer = pgenrt.Lexer{
 	Names:  []string{"Str", "Num", "Key", "Ident", "Op", "Space", "Other"},
 	Groups: 27,
-	Group: &[256]uint8{
-		0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 25, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-		1, 2, 3, 0, 0, 0, 4, 5, 4, 4, 4, 6, 4, 6, 7, 4, 8, 9, 9, 9, 9, 9, 9, 9, 9, 9, 4, 4, 10, 11, 12, 4,
-		0, 13, 13, 13, 13, 13, 13, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 4, 15, 4, 0, 14,
-		0, 13, 13, 13, 16, 17, 18, 14, 14, 19, 14, 14, 20, 14, 21, 14, 14, 14, 14, 22, 23, 14, 14, 14, 24, 14, 14, 4, 4, 4, 0, 0,
-		26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26,
-		26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26,
-		26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26,
-		26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26,
-	},
+	Group:  &pgenGroup_sampleLexer,
 	Trans: []int16{
 		29, 58, 87, 116, 145, 174, 203, 145, 232, 261, 290, 319, 348, 377, 377, 29, 377, 406, 377, 435, 464, 377, 377, 377, 377, 58, 29, -1, 0,
 		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 6, 2,
@@ -55,6 +58,470 @@ var pgenLexer_sampleLexer = pgenrt.Lexer{
 		-1, -1, -1, -1, -1, -1, -1, -1, 812, 812, -1, -1, -1, 812, -1, -1, 812, 812, 812, -1, -1, -1, -1, -1, -1, -1, -1, 1, 1,
 		-1, -1, -1, -1, -1, -1, -1, -1, 377, 377, -1, -1, -1, 377, 377, -1, 377, 754, 377, 377, 377, 377, 377, 377, 377, -1, -1, 3, 0,
 	},
+	Code: pgenLex_sampleLexer,
+}
+
+// pgenLex_sampleLexer is pgenrt.Lexer.Lex with sampleLexer's automaton as code,
+// one labelled block a state.
+func pgenLex_sampleLexer(lx *pgenrt.Lexer, filename, s string, elide uint64, toks []pgenrt.Token) ([]pgenrt.Token, error) {
+	group := &pgenGroup_sampleLexer
+	line, col := int32(1), int32(1)
+	pos := 0
+	for pos < len(s) {
+		p := pos
+		rule, end, plain := -1, pos, true
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 15:
+			p++
+			goto s1
+		case 26: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s1
+		case 1:
+			p++
+			goto s2
+		case 25: // a line feed
+			p, plain = p+1, false
+			goto s2
+		case 2:
+			p++
+			goto s3
+		case 3:
+			p++
+			goto s4
+		case 4, 7:
+			p++
+			goto s5
+		case 5:
+			p++
+			goto s6
+		case 6:
+			p++
+			goto s7
+		case 8:
+			p++
+			goto s8
+		case 9:
+			p++
+			goto s9
+		case 10:
+			p++
+			goto s10
+		case 11:
+			p++
+			goto s11
+		case 12:
+			p++
+			goto s12
+		case 13, 14, 16, 18, 21, 22, 23, 24:
+			p++
+			goto s13
+		case 17:
+			p++
+			goto s14
+		case 19:
+			p++
+			goto s15
+		case 20:
+			p++
+			goto s16
+		}
+		goto done
+	s1:
+		// accepts Other
+		rule, end = 6, p
+		goto done
+	s2:
+		// accepts Space
+		for p < len(s) && group[s[p]] == 1 {
+			p++
+		}
+		rule, end = 5, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 25: // a line feed
+			p, plain = p+1, false
+			goto s2
+		}
+		goto done
+	s3:
+		// accepts Op
+		rule, end = 4, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 11:
+			p++
+			goto s5
+		}
+		goto done
+	s4:
+		// accepts Other
+		rule, end = 6, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 1, 2, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24:
+			p++
+			goto s17
+		case 25: // a line feed
+			p, plain = p+1, false
+			goto s17
+		case 26: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s17
+		case 3:
+			p++
+			goto s18
+		}
+		goto done
+	s5:
+		// accepts Op
+		rule, end = 4, p
+		goto done
+	s6:
+		// accepts Other
+		rule, end = 6, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 1, 2, 3, 4, 6, 7, 8, 9, 10, 11, 12, 13, 14, 16, 17, 18, 19, 20, 21, 22, 23, 24:
+			p++
+			goto s19
+		case 25: // a line feed
+			p, plain = p+1, false
+			goto s19
+		case 26: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s19
+		case 5:
+			p++
+			goto s20
+		case 15:
+			p++
+			goto s21
+		}
+		goto done
+	s7:
+		// accepts Op
+		rule, end = 4, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 8:
+			p++
+			goto s8
+		case 9:
+			p++
+			goto s9
+		}
+		goto done
+	s8:
+		// accepts Num
+		rule, end = 1, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 7:
+			p++
+			goto s22
+		case 8, 9:
+			p++
+			goto s9
+		case 24:
+			p++
+			goto s23
+		}
+		goto done
+	s9:
+		// accepts Num
+		for p < len(s) && 0x300>>group[s[p]]&1 != 0 {
+			p++
+		}
+		rule, end = 1, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 7:
+			p++
+			goto s22
+		}
+		goto done
+	s10:
+		// accepts Op
+		rule, end = 4, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 11:
+			p++
+			goto s5
+		}
+		goto done
+	s11:
+		// accepts Op
+		rule, end = 4, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 11:
+			p++
+			goto s5
+		}
+		goto done
+	s12:
+		// accepts Op
+		rule, end = 4, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 11:
+			p++
+			goto s5
+		}
+		goto done
+	s13:
+		// accepts Ident
+		for p < len(s) && 0x1ff6300>>group[s[p]]&1 != 0 {
+			p++
+		}
+		rule, end = 3, p
+		goto done
+	s14:
+		// accepts Ident
+		rule, end = 3, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 8, 9, 13, 14, 16, 17, 18, 19, 22, 23, 24:
+			p++
+			goto s13
+		case 20:
+			p++
+			goto s24
+		case 21:
+			p++
+			goto s25
+		}
+		goto done
+	s15:
+		// accepts Ident
+		rule, end = 3, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 8, 9, 13, 14, 16, 17, 19, 20, 21, 22, 23, 24:
+			p++
+			goto s13
+		case 18:
+			p++
+			goto s26
+		}
+		goto done
+	s16:
+		// accepts Ident
+		rule, end = 3, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 8, 9, 13, 14, 16, 18, 19, 20, 21, 22, 23, 24:
+			p++
+			goto s13
+		case 17:
+			p++
+			goto s27
+		}
+		goto done
+	s17:
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 1, 2, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24:
+			p++
+			goto s17
+		case 25: // a line feed
+			p, plain = p+1, false
+			goto s17
+		case 26: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s17
+		case 3:
+			p++
+			goto s18
+		}
+		goto done
+	s18:
+		// accepts Str
+		rule, end = 0, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 3:
+			p++
+			goto s17
+		}
+		goto done
+	s19:
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 1, 2, 3, 4, 6, 7, 8, 9, 10, 11, 12, 13, 14, 16, 17, 18, 19, 20, 21, 22, 23, 24:
+			p++
+			goto s19
+		case 25: // a line feed
+			p, plain = p+1, false
+			goto s19
+		case 26: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s19
+		case 5:
+			p++
+			goto s20
+		case 15:
+			p++
+			goto s21
+		}
+		goto done
+	s20:
+		// accepts Str
+		rule, end = 0, p
+		goto done
+	s21:
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24:
+			p++
+			goto s19
+		case 26: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s19
+		}
+		goto done
+	s22:
+		// accepts Num
+		for p < len(s) && 0x300>>group[s[p]]&1 != 0 {
+			p++
+		}
+		rule, end = 1, p
+		goto done
+	s23:
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 8, 9, 13, 16, 17, 18:
+			p++
+			goto s28
+		}
+		goto done
+	s24:
+		// accepts Ident
+		rule, end = 3, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 8, 9, 13, 14, 16, 17, 18, 19, 20, 21, 23, 24:
+			p++
+			goto s13
+		case 22:
+			p++
+			goto s29
+		}
+		goto done
+	s25:
+		// accepts Ident
+		rule, end = 3, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 8, 9, 13, 14, 17, 18, 19, 20, 21, 22, 23, 24:
+			p++
+			goto s13
+		case 16:
+			p++
+			goto s26
+		}
+		goto done
+	s26:
+		// accepts Key
+		rule, end = 2, p
+		goto done
+	s27:
+		// accepts Ident
+		rule, end = 3, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 8, 9, 13, 14, 16, 17, 18, 19, 20, 21, 22, 24:
+			p++
+			goto s13
+		case 23:
+			p++
+			goto s26
+		}
+		goto done
+	s28:
+		// accepts Num
+		for p < len(s) && 0x72300>>group[s[p]]&1 != 0 {
+			p++
+		}
+		rule, end = 1, p
+		goto done
+	s29:
+		// accepts Ident
+		rule, end = 3, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 8, 9, 13, 14, 16, 18, 19, 20, 21, 22, 23, 24:
+			p++
+			goto s13
+		case 17:
+			p++
+			goto s26
+		}
+		goto done
+	done:
+		if rule < 0 || end == pos {
+			return toks, lx.Err(rule, filename, s, pos, line, col)
+		}
+		if elide&(1<<uint(rule)) == 0 {
+			toks = pgenrt.Push(toks, int32(rule), int32(pos), int32(end), line, col)
+		}
+		if plain {
+			col += int32(end - pos)
+		} else {
+			line, col = pgenrt.Advance(line, col, s[pos:end])
+		}
+		pos = end
+	}
+	return pgenrt.End(toks, pos, line, col), nil
 }
 
 // programParserGen is the generated parser of programParser's grammar (root program): it builds the
@@ -343,11 +810,10 @@ func (p *programParserGen) n10(c *pgenrt.State, s *expr) (bool, pgenrt.Err) {
 		c.MaybeUpdate(e)
 		return true, e
 	}
-	var v term
-	if m, e := p.s_term(c, &v); !m || e.On {
+	s.Left = term{}
+	if m, e := p.s_term(c, &s.Left); !m || e.On {
 		return e.On, e
 	}
-	s.Left = v
 	return true, pgenrt.Err{}
 }
 
@@ -363,11 +829,12 @@ func (p *programParserGen) n11(c *pgenrt.State, s *expr) (bool, pgenrt.Err) {
 	if !p.f4(c) {
 		return false, pgenrt.Err{}
 	}
-	var v opRHS
-	if m, e := p.s_opRHS(c, &v); !m || e.On {
+	n := len(s.Ops)
+	s.Ops = append(s.Ops, opRHS{})
+	if m, e := p.s_opRHS(c, &s.Ops[n]); !m || e.On {
+		s.Ops = s.Ops[:n]
 		return e.On, e
 	}
-	s.Ops = append(s.Ops, v)
 	return true, pgenrt.Err{}
 }
 
@@ -490,11 +957,10 @@ func (p *programParserGen) s_expr(c *pgenrt.State, s *expr) (bool, pgenrt.Err) {
 
 // Expr
 func (p *programParserGen) n17(c *pgenrt.State, s *ifStmt) (bool, pgenrt.Err) {
-	var v expr
-	if m, e := p.s_expr(c, &v); !m || e.On {
+	s.Cond = expr{}
+	if m, e := p.s_expr(c, &s.Cond); !m || e.On {
 		return e.On, e
 	}
-	s.Cond = v
 	return true, pgenrt.Err{}
 }
 
@@ -570,11 +1036,12 @@ func (p *programParserGen) n20(c *pgenrt.State, s *ifStmt) (bool, pgenrt.Err) {
 	if !p.f6(c) {
 		return false, pgenrt.Err{}
 	}
-	var v stmt
-	if m, e := p.s_stmt(c, &v); !m || e.On {
+	n := len(s.Else)
+	s.Else = append(s.Else, stmt{})
+	if m, e := p.s_stmt(c, &s.Else[n]); !m || e.On {
+		s.Else = s.Else[:n]
 		return e.On, e
 	}
-	s.Else = append(s.Else, v)
 	return true, pgenrt.Err{}
 }
 
@@ -867,11 +1334,10 @@ func (p *programParserGen) n32(c *pgenrt.State, s *letStmt) (bool, pgenrt.Err) {
 
 // Expr
 func (p *programParserGen) n33(c *pgenrt.State, s *letStmt) (bool, pgenrt.Err) {
-	var v expr
-	if m, e := p.s_expr(c, &v); !m || e.On {
+	s.Value = expr{}
+	if m, e := p.s_expr(c, &s.Value); !m || e.On {
 		return e.On, e
 	}
-	s.Value = v
 	return true, pgenrt.Err{}
 }
 
@@ -1223,11 +1689,10 @@ func (p *programParserGen) n39(c *pgenrt.State, s *opRHS) (bool, pgenrt.Err) {
 		c.MaybeUpdate(e)
 		return true, e
 	}
-	var v term
-	if m, e := p.s_term(c, &v); !m || e.On {
+	s.Right = term{}
+	if m, e := p.s_term(c, &s.Right); !m || e.On {
 		return e.On, e
 	}
-	s.Right = v
 	return true, pgenrt.Err{}
 }
 
@@ -2107,11 +2572,12 @@ func (p *programParserGen) n71(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 
 // Expr
 func (p *programParserGen) n72(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
-	var v expr
-	if m, e := p.s_expr(c, &v); !m || e.On {
+	n := len(s.Index)
+	s.Index = append(s.Index, expr{})
+	if m, e := p.s_expr(c, &s.Index[n]); !m || e.On {
+		s.Index = s.Index[:n]
 		return e.On, e
 	}
-	s.Index = append(s.Index, v)
 	return true, pgenrt.Err{}
 }
 

@@ -1,6 +1,9 @@
 package sample
 
 import (
+	"fmt"
+	"math/rand/v2"
+	"reflect"
 	"testing"
 
 	"github.com/tracekit/tracekit/grammar/internal/difftest"
@@ -42,4 +45,61 @@ func FuzzSample(f *testing.F) {
 		difftest.Check(t, ref, gen, s)
 		difftest.Check(t, ref, reuse, s)
 	})
+}
+
+// lexBoth lexes s with the generated lexer's code (Code) and with its
+// tables, and fails when the tokens or the errors differ.
+func lexBoth(t *testing.T, s string) {
+	t.Helper()
+	code := pgenLexer_sampleLexer
+	tables := code
+	tables.Code = nil
+	got, gerr := code.Lex("f", s, 0, nil)
+	want, werr := tables.Lex("f", s, 0, nil)
+	if !reflect.DeepEqual(got, want) || fmt.Sprint(gerr) != fmt.Sprint(werr) {
+		t.Fatalf("%q: the code gives %v, %v; the tables %v, %v", s, got, gerr, want, werr)
+	}
+}
+
+// TestLexerCode: the automaton written as code reads the same tokens as
+// its tables, on the seeds, on every short string over bytes that take
+// each kind of path (a run, a line feed, a multi-byte rune, a bad byte),
+// and on random text.
+func TestLexerCode(t *testing.T) {
+	if pgenLexer_sampleLexer.Code == nil {
+		t.Fatal("the sample lexer has no code")
+	}
+	for _, s := range seeds {
+		lexBoth(t, s)
+	}
+	alphabet := []string{"a", "1", " ", "\n", "'", "\"", ".", "=", "é", "\xff", "0x", "!"}
+	var walk func(prefix string, depth int)
+	walk = func(prefix string, depth int) {
+		lexBoth(t, prefix)
+		if depth == 0 {
+			return
+		}
+		for _, a := range alphabet {
+			walk(prefix+a, depth-1)
+		}
+	}
+	walk("", 4)
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 2000 {
+		b := make([]byte, rng.IntN(40))
+		for i := range b {
+			b[i] = byte(rng.IntN(256))
+			if rng.IntN(2) == 0 {
+				b[i] = " \n'\"abc123=.!"[rng.IntN(13)]
+			}
+		}
+		lexBoth(t, string(b))
+	}
+}
+
+func FuzzLexerCode(f *testing.F) {
+	for _, s := range seeds {
+		f.Add(s)
+	}
+	f.Fuzz(lexBoth)
 }
