@@ -109,7 +109,7 @@ func compile(c *console, o options) {
 		}
 		return len(moduleErr) == 0
 	}
-	for _, d := range byLegacyLine(diags) {
+	for _, d := range stopAtNoSymbols(byLegacyLine(diags)) {
 		// The module is opened as the first dynamic TP field is read:
 		// before what TRCUST reports at or after it.
 		after := tsf.LegacyLine(d) > moduleAt || tsf.LegacyLine(d) == moduleAt && !(d.Pos.Line == moduleAt && d.Pos.Offset < tpAt.Offset)
@@ -186,6 +186,26 @@ func (c *console) report(line int, d diag.Diagnostic) {
 		return
 	}
 	c.msg(line, d.Severity, d.Msg)
+}
+
+// stopAtNoSymbols cuts l (in TRCUST's order) at the first severe 39
+// ("symbolic info not given"): TRCUST 3.05A gives it as it reads the first
+// symbolic TP without a MAP file and reads nothing after it (IBM's
+// behaviour), so a message later on that TP's line is not given either.
+func stopAtNoSymbols(l diag.List) diag.List {
+	for i, s := range l {
+		if code, _ := tsf.CodeOf(s); code != tsf.SevereNoSymbolInfo {
+			continue
+		}
+		var out diag.List
+		for _, d := range l[:i] {
+			if tsf.LegacyLine(d) < tsf.LegacyLine(s) || d.Pos.Offset < s.Pos.Offset {
+				out = append(out, d)
+			}
+		}
+		return append(out, s)
+	}
+	return l
 }
 
 // write writes one output file, or says it cannot (fatal 5).

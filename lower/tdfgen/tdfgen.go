@@ -209,6 +209,12 @@ func resolveTarget(tp *tsfcheck.Tracepoint, syms Symbols, mod Module, modPath st
 	tpf := tp.TPField
 	switch t := tp.Target.(type) {
 	case *tsf.LineTP:
+		if syms == nil {
+			// IBM's behaviour: without a MAP file TRCUST 3.05A says 39
+			// for TP=@file,line as for a symbol, and stops.
+			diags.Add(tsf.SevereNoSymbolInfo.Diagnostic(t.Pos, tpf.Last().Line, modPath))
+			return 0, 0, false, diags, true
+		}
 		diags.Add(tsf.ErrNoDebugInfo.Diagnostic(t.Pos, tpf.Last().Line, t.File.Text))
 	case *tsf.SymbolTP:
 		if syms == nil {

@@ -163,10 +163,9 @@ func moduleName(src Sources) string {
 // reports: those after the TP field of a statement whose TP cannot be
 // resolved (a statement has one error). Without symbols it does nothing.
 func Refused(m *tsfcheck.Module, front diag.List, mod *lx.File, mp *mapfile.Map, src Sources) (early, kept diag.List) {
+	// Without symbols (no MAP file) the first symbolic TP read is severe
+	// 39 there (resolveTarget), also in a statement refused later.
 	syms, _ := symbols(mod, mp, src)
-	if syms == nil {
-		return nil, front
-	}
 	accepted := make(map[*tsf.Trace]bool, len(m.Tracepoints))
 	for _, tp := range m.Tracepoints {
 		accepted[tp.Node] = true
