@@ -211,6 +211,10 @@ type Opcode struct {
 	Pos   Pos
 	Value *Number
 	End   Pos
+	// Next is where the token after the field stands (a ',', the next
+	// statement, the end of the file): TRCUST 3.05A has read it when it
+	// reports an OPCODE out of range.
+	Next Pos
 }
 
 // Type is "TYPE=(name[,name]...)" (section 1.3.5.4).

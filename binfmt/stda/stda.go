@@ -27,6 +27,7 @@ package stda
 import (
 	"encoding/binary"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -356,7 +357,9 @@ func Parse(data []byte) (*Buffer, error) {
 		budget: area,
 	}
 	tsLen := b.Format.TimeLen()
-	var recs []Record // newest first while walking
+	recs := make([]Record, 0, area/32) // newest first while walking
+	// The records' data, copied into one block: together they fit the area.
+	arena := make([]byte, 0, area)
 	var werr error
 	for r.budget > 0 {
 		if r.budget < TrailerSize {
@@ -401,12 +404,17 @@ func Parse(data []byte) (*Buffer, error) {
 		if t.Length > 0 {
 			rec.Offset = int64(off)
 		}
-		rec.Data = append([]byte(nil), d...)
+		if len(d) > 0 {
+			at := len(arena)
+			arena = append(arena, d...)
+			rec.Data = arena[at:len(arena):len(arena)]
+		}
 		recs = append(recs, rec)
 	}
-	b.Records = make([]Record, len(recs))
-	for i := range recs {
-		b.Records[i] = recs[len(recs)-1-i]
+	slices.Reverse(recs)
+	b.Records = recs
+	if b.Records == nil {
+		b.Records = []Record{}
 	}
 	return b, werr
 }

@@ -64,6 +64,7 @@ type checkCmd struct {
 
 // Run checks each file; the status is 1 when any has an error or worse.
 func (c *checkCmd) Run(e *env) error {
+	limitMemory(e)
 	failed := false
 	for _, name := range c.Files {
 		src, err := os.ReadFile(name)

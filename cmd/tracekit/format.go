@@ -91,7 +91,9 @@ func (c *formatCmd) Run(e *env) error {
 		}
 		fs.add(name, t)
 	}
-	out := bufio.NewWriter(e.stdout)
+	out := bufio.NewWriterSize(e.stdout, 64<<10)
+	var fm formatter.Formatter
+	var block []byte
 	failed := false
 	bar := progress.Start(e.stderr, inputSize(c.Files...), "format", c.Quiet)
 	defer bar.Finish()
@@ -117,14 +119,23 @@ func (c *formatCmd) Run(e *env) error {
 		}
 		for i := range buf.Records {
 			rec := &buf.Records[i]
-			res := formatter.FormatRecord(rec, fs)
-			for _, d := range res.Diags {
+			var res formatter.Result
+			var ds diag.List
+			if w == nil {
+				// text: straight into a reused buffer, as WriteBlock would
+				// write FormatRecord's result
+				block, ds = fm.AppendBlock(block[:0], i, rec, fs)
+			} else {
+				res = formatter.FormatRecord(rec, fs)
+				ds = res.Diags
+			}
+			for _, d := range ds {
 				d.Pos.File, d.Pos.Offset = name, d.Pos.Offset+int(base)
 				d.Msg = fmt.Sprintf("offset 0x%X: record #%d (major %02X minor %04X): %s", base+rec.Offset, i, rec.Major, rec.Minor, d.Msg)
 				diags.Add(d)
 			}
 			if w == nil {
-				if err := formatter.WriteBlock(out, i, rec, &res); err != nil {
+				if _, err := out.Write(block); err != nil {
 					return err
 				}
 				continue

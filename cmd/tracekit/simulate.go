@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 
 	"github.com/tracekit/tracekit/binfmt/stda"
@@ -18,6 +19,9 @@ type simulateCmd struct {
 	Size      int    `name:"size" default:"0" help:"The trace buffer's size in bytes (0: the simulator's default)."`
 }
 
+// maxNotes is how many notes on hits tracekit simulate prints.
+const maxNotes = 100
+
 // Run simulates the hits and writes the buffer; what the simulator could
 // not do as the state may have meant is printed as warnings.
 func (c *simulateCmd) Run(e *env) error {
@@ -25,26 +29,45 @@ func (c *simulateCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	st, err := simulate.OpenState(c.State)
-	if err != nil {
-		return err
-	}
 	out, err := simulate.ParseOutput(c.Format)
 	if err != nil {
 		return err
 	}
-	opt := simulate.Options{Size: c.Size, Output: out}
+	// The hits are read as they run (simulate.RunFile) and their results
+	// are not kept; the notes are printed after the run (a run that fails
+	// prints none), the first maxNotes of them and then how many more
+	// there were: memory does not grow with the hits, and a million hits
+	// of an ABORTOP tracepoint do not flood the terminal. RunFile may go
+	// over the hits again from hit 0.
+	var notes bytes.Buffer
+	more := 0
+	shown := 0
+	opt := simulate.Options{Size: c.Size, Output: out, Hit: func(h *simulate.HitResult) {
+		if h.Hit == 0 {
+			notes.Reset()
+			more, shown = 0, 0
+		}
+		for _, n := range h.Notes {
+			if shown == maxNotes {
+				more++
+				continue
+			}
+			shown++
+			fmt.Fprintf(&notes, "%s: warning: hit %d (minor %04X at %08X:%08X): %s\n", c.State, h.Hit, h.Minor, h.Object, h.Offset, n)
+		}
+	}}
 	if c.OldFormat {
 		opt.Format = stda.FormatOld
 	}
-	res, err := simulate.Run(t, st, opt)
+	res, err := simulate.RunFile(t, c.State, opt)
 	if err != nil {
 		return err
 	}
-	for _, h := range res.Hits {
-		for _, n := range h.Notes {
-			fmt.Fprintf(e.stderr, "%s: warning: hit %d (minor %04X at %08X:%08X): %s\n", c.State, h.Hit, h.Minor, h.Object, h.Offset, n)
-		}
+	if more > 0 {
+		fmt.Fprintf(&notes, "%s: warning: %d more notes on hits not shown (the first %d are)\n", c.State, more, maxNotes)
+	}
+	if _, err := e.stderr.Write(notes.Bytes()); err != nil {
+		return err
 	}
 	if res.Dropped > 0 {
 		fmt.Fprintf(e.stderr, "%s: warning: %d older records overwritten: the buffer wrapped\n", c.State, res.Dropped)

@@ -112,7 +112,9 @@ func compile(c *console, o options) {
 	for _, d := range stopAtNoSymbols(byLegacyLine(diags)) {
 		// The module is opened as the first dynamic TP field is read:
 		// before what TRCUST reports at or after it.
-		after := tsf.LegacyLine(d) > moduleAt || tsf.LegacyLine(d) == moduleAt && !(d.Pos.Line == moduleAt && d.Pos.Offset < tpAt.Offset)
+		// A message TRCUST gives at that line for what it read before
+		// the TP field (the end of the statement before it) comes first.
+		after := tsf.LegacyLine(d) > moduleAt || tsf.LegacyLine(d) == moduleAt && !(d.Pos.File == tpAt.File && d.Pos.Offset < tpAt.Offset)
 		if !moduleDone && after && !openModule() {
 			return
 		}

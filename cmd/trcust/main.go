@@ -298,7 +298,16 @@ func search(name string) (path, shown string, ok bool) {
 // parser stood on, then by position.
 func byLegacyLine(l diag.List) diag.List {
 	out := append(diag.List(nil), l...)
-	sort.SliceStable(out, func(i, j int) bool { return tsf.LegacyLine(out[i]) < tsf.LegacyLine(out[j]) })
+	// At one line, what TRCUST read first first: the end of a statement
+	// (an OPCODE compared when the next TRACE is read) before what the
+	// next statement's fields give at that line (IBM's behaviour).
+	sort.SliceStable(out, func(i, j int) bool {
+		li, lj := tsf.LegacyLine(out[i]), tsf.LegacyLine(out[j])
+		if li != lj {
+			return li < lj
+		}
+		return out[i].Pos.File == out[j].Pos.File && out[i].Pos.Offset < out[j].Pos.Offset
+	})
 	return out
 }
 

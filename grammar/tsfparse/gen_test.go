@@ -129,13 +129,17 @@ func batchParse(filename string, src []byte) (*tsf.File, diag.List) {
 
 	for i, st := range stmts {
 		end, last := p.eof, i == len(stmts)-1
-		if !last {
+		switch {
+		case !last:
 			end = astPos(stmts[i+1][0].Pos)
+		case len(partial) > 0:
+			// The statement cut short follows it.
+			end, last = astPos(partial[0].Pos), false
 		}
 		p.statement(st, end, last)
 	}
 	if len(partial) > 0 && isTrace(partial[0]) {
-		p.partial = true
+		p.partial, p.cut = true, res.cut
 		p.statement(partial, p.eof, true)
 		p.partial = false
 	}

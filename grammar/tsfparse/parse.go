@@ -121,7 +121,12 @@ func parse(filename string, src []byte, mode Mode, reference bool, each func(tsf
 		p.out.Aborted = true
 		partial := toks
 		if waiting {
-			p.statement(toks[:mid], p.eof, true)
+			// It ends where the statement cut short begins.
+			if mid < len(toks) {
+				p.statement(toks[:mid], astPos(toks[mid].Pos), false)
+			} else {
+				p.statement(toks[:mid], p.eof, true)
+			}
 			partial = toks[mid:]
 		}
 		if len(partial) > 0 && isTrace(partial[0]) {
@@ -443,6 +448,12 @@ func (p *parser) trace(toks []lexer.Token, end ast.Pos, last bool) *tsf.Trace {
 			t.Fields = make([]tsf.Field, 0, fieldCount(toks))
 		}
 		t.Fields = append(t.Fields, fld)
+		if op, ok := fld.(*tsf.Opcode); ok {
+			op.Next = end
+			if i < len(toks) {
+				op.Next = astPos(toks[i].Pos)
+			}
+		}
 		if p.lineMissing(fld, toks, &i, end) {
 			// The TP field stays, for the checks that come before the
 			// line number (the module, fatal 2 without MODNAME).

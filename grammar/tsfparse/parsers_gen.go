@@ -1990,8 +1990,32 @@ func (p *pgenParser_definition) n85(c *pgenrt.State, s *regsField) (bool, pgenrt
 	return true, pgenrt.Err{}
 }
 
-// "REGS" "=" "(" RegTok ("," RegTok)* ")"
-func (p *pgenParser_definition) n86(c *pgenrt.State, s *regsField) (bool, pgenrt.Err) {
+// ","?
+func (p *pgenParser_definition) n86(c *pgenrt.State) (bool, pgenrt.Err) {
+	matched := false
+	for {
+		b := *c
+		m, e := p.Lit(&b, ",")
+		if e.On {
+			c.MaybeUpdate(e)
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			break
+		}
+		c.Accept(&b)
+		if !m {
+			break
+		}
+		matched = true
+		break
+	}
+	_ = matched
+	return true, pgenrt.Err{}
+}
+
+// "REGS" "=" "(" RegTok ("," RegTok)* ","? ")"
+func (p *pgenParser_definition) n87(c *pgenrt.State, s *regsField) (bool, pgenrt.Err) {
 	if m, e := p.Lit(c, "REGS"); !m || e.On {
 		return e.On, e
 	}
@@ -2007,6 +2031,9 @@ func (p *pgenParser_definition) n86(c *pgenrt.State, s *regsField) (bool, pgenrt
 	if m, e := p.n85(c, s); !m || e.On {
 		return true, c.Miss(e, 46)
 	}
+	if m, e := p.n86(c); !m || e.On {
+		return true, c.Miss(e, 47)
+	}
 	if m, e := p.Lit(c, ")"); !m || e.On {
 		return true, c.Miss(e, 14)
 	}
@@ -2016,7 +2043,7 @@ func (p *pgenParser_definition) n86(c *pgenrt.State, s *regsField) (bool, pgenrt
 func (p *pgenParser_definition) s_regsField(c *pgenrt.State, s *regsField) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
 	start := c.Cur
-	m, e := c.Close(p.n86(c, s))
+	m, e := c.Close(p.n87(c, s))
 	if m && !e.On {
 		s.Tokens = p.Slice(start, c.Cur)
 	}
@@ -2024,7 +2051,7 @@ func (p *pgenParser_definition) s_regsField(c *pgenrt.State, s *regsField) (bool
 }
 
 // "RETEP"
-func (p *pgenParser_definition) n87(c *pgenrt.State, s *retEPTok) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n88(c *pgenrt.State, s *retEPTok) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Lit(c, "RETEP"); !m || e.On {
 		return e.On, e
@@ -2041,11 +2068,11 @@ func (p *pgenParser_definition) n87(c *pgenrt.State, s *retEPTok) (bool, pgenrt.
 
 func (p *pgenParser_definition) s_retEPTok(c *pgenrt.State, s *retEPTok) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n87(c, s))
+	return c.Close(p.n88(c, s))
 }
 
 // <number>
-func (p *pgenParser_definition) n88(c *pgenrt.State, s *scalarTok) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n89(c *pgenrt.State, s *scalarTok) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, tokNumber); !m || e.On {
 		return e.On, e
@@ -2061,7 +2088,7 @@ func (p *pgenParser_definition) n88(c *pgenrt.State, s *scalarTok) (bool, pgenrt
 }
 
 // <symbol>
-func (p *pgenParser_definition) n89(c *pgenrt.State, s *scalarTok) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n90(c *pgenrt.State, s *scalarTok) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, tokSymbol); !m || e.On {
 		return e.On, e
@@ -2077,7 +2104,7 @@ func (p *pgenParser_definition) n89(c *pgenrt.State, s *scalarTok) (bool, pgenrt
 }
 
 // <ident>
-func (p *pgenParser_definition) n90(c *pgenrt.State, s *scalarTok) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n91(c *pgenrt.State, s *scalarTok) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, tokIdent); !m || e.On {
 		return e.On, e
@@ -2093,13 +2120,13 @@ func (p *pgenParser_definition) n90(c *pgenrt.State, s *scalarTok) (bool, pgenrt
 }
 
 // <number> | <symbol> | <ident>
-func (p *pgenParser_definition) n91(c *pgenrt.State, s *scalarTok) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n92(c *pgenrt.State, s *scalarTok) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
 	if p.f1(c) {
 		b := *c
 		sv0 := s.Number
-		m, e := p.n88(&b, s)
+		m, e := p.n89(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 4) {
 				return true, e
@@ -2116,7 +2143,7 @@ func (p *pgenParser_definition) n91(c *pgenrt.State, s *scalarTok) (bool, pgenrt
 	if p.f4(c) {
 		b := *c
 		sv0 := s.Symbol
-		m, e := p.n89(&b, s)
+		m, e := p.n90(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 4) {
 				return true, e
@@ -2133,7 +2160,7 @@ func (p *pgenParser_definition) n91(c *pgenrt.State, s *scalarTok) (bool, pgenrt
 	if p.f3(c) {
 		b := *c
 		sv0 := s.Ident
-		m, e := p.n90(&b, s)
+		m, e := p.n91(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 4) {
 				return true, e
@@ -2156,11 +2183,11 @@ func (p *pgenParser_definition) n91(c *pgenrt.State, s *scalarTok) (bool, pgenrt
 
 func (p *pgenParser_definition) s_scalarTok(c *pgenrt.State, s *scalarTok) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n91(c, s))
+	return c.Close(p.n92(c, s))
 }
 
 // "+" | "-"
-func (p *pgenParser_definition) n92(c *pgenrt.State) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n93(c *pgenrt.State) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
 	{
@@ -2201,9 +2228,9 @@ func (p *pgenParser_definition) n92(c *pgenrt.State) (bool, pgenrt.Err) {
 }
 
 // ("+" | "-")
-func (p *pgenParser_definition) n93(c *pgenrt.State, s *signedNum) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n94(c *pgenrt.State, s *signedNum) (bool, pgenrt.Err) {
 	start := c.Cur
-	if m, e := p.n92(c); !m || e.On {
+	if m, e := p.n93(c); !m || e.On {
 		return e.On, e
 	}
 	if c.Cur == start+1 && s.Sign == "" {
@@ -2217,7 +2244,7 @@ func (p *pgenParser_definition) n93(c *pgenrt.State, s *signedNum) (bool, pgenrt
 }
 
 // NumTok
-func (p *pgenParser_definition) n94(c *pgenrt.State, s *signedNum) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n95(c *pgenrt.State, s *signedNum) (bool, pgenrt.Err) {
 	if !p.f1(c) {
 		return false, pgenrt.Err{}
 	}
@@ -2230,11 +2257,11 @@ func (p *pgenParser_definition) n94(c *pgenrt.State, s *signedNum) (bool, pgenrt
 }
 
 // ("+" | "-") NumTok
-func (p *pgenParser_definition) n95(c *pgenrt.State, s *signedNum) (bool, pgenrt.Err) {
-	if m, e := p.n93(c, s); !m || e.On {
+func (p *pgenParser_definition) n96(c *pgenrt.State, s *signedNum) (bool, pgenrt.Err) {
+	if m, e := p.n94(c, s); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n94(c, s); !m || e.On {
+	if m, e := p.n95(c, s); !m || e.On {
 		return true, c.Miss(e, 4)
 	}
 	return true, pgenrt.Err{}
@@ -2242,7 +2269,7 @@ func (p *pgenParser_definition) n95(c *pgenrt.State, s *signedNum) (bool, pgenrt
 
 func (p *pgenParser_definition) s_signedNum(c *pgenrt.State, s *signedNum) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n95(c, s))
+	return c.Close(p.n96(c, s))
 }
 
 // f6 reports whether the token at the cursor may start <string>
@@ -2253,7 +2280,7 @@ func (p *pgenParser_definition) f6(c *pgenrt.State) bool {
 }
 
 // <string>
-func (p *pgenParser_definition) n96(c *pgenrt.State, s *strToken) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n97(c *pgenrt.State, s *strToken) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, tokString); !m || e.On {
 		return e.On, e
@@ -2270,11 +2297,11 @@ func (p *pgenParser_definition) n96(c *pgenrt.State, s *strToken) (bool, pgenrt.
 
 func (p *pgenParser_definition) s_strToken(c *pgenrt.State, s *strToken) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n96(c, s))
+	return c.Close(p.n97(c, s))
 }
 
 // <symbol>
-func (p *pgenParser_definition) n97(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n98(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, tokSymbol); !m || e.On {
 		return e.On, e
@@ -2290,7 +2317,7 @@ func (p *pgenParser_definition) n97(c *pgenrt.State, s *symTarget) (bool, pgenrt
 }
 
 // SignedNum
-func (p *pgenParser_definition) n98(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n99(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
 	nv := new(signedNum)
 	if m, e := p.s_signedNum(c, nv); !m || e.On {
 		return e.On, e
@@ -2300,12 +2327,12 @@ func (p *pgenParser_definition) n98(c *pgenrt.State, s *symTarget) (bool, pgenrt
 }
 
 // SignedNum?
-func (p *pgenParser_definition) n99(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n100(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		b := *c
 		sv0 := s.Offset
-		m, e := p.n98(&b, s)
+		m, e := p.n99(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 4) {
@@ -2327,7 +2354,7 @@ func (p *pgenParser_definition) n99(c *pgenrt.State, s *symTarget) (bool, pgenrt
 }
 
 // RetEPTok
-func (p *pgenParser_definition) n100(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n101(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
 	nv := new(retEPTok)
 	if m, e := p.s_retEPTok(c, nv); !m || e.On {
 		return e.On, e
@@ -2337,23 +2364,23 @@ func (p *pgenParser_definition) n100(c *pgenrt.State, s *symTarget) (bool, pgenr
 }
 
 // "," RetEPTok
-func (p *pgenParser_definition) n101(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n102(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
 	if m, e := p.Lit(c, ","); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n100(c, s); !m || e.On {
-		return true, c.Miss(e, 48)
+	if m, e := p.n101(c, s); !m || e.On {
+		return true, c.Miss(e, 49)
 	}
 	return true, pgenrt.Err{}
 }
 
 // ("," RetEPTok)?
-func (p *pgenParser_definition) n102(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n103(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		b := *c
 		sv0 := s.RetEP
-		m, e := p.n101(&b, s)
+		m, e := p.n102(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 4) {
@@ -2375,28 +2402,28 @@ func (p *pgenParser_definition) n102(c *pgenrt.State, s *symTarget) (bool, pgenr
 }
 
 // <symbol> SignedNum? ("," RetEPTok)?
-func (p *pgenParser_definition) n103(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
-	if m, e := p.n97(c, s); !m || e.On {
+func (p *pgenParser_definition) n104(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
+	if m, e := p.n98(c, s); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n99(c, s); !m || e.On {
-		return true, c.Miss(e, 47)
+	if m, e := p.n100(c, s); !m || e.On {
+		return true, c.Miss(e, 48)
 	}
-	if m, e := p.n102(c, s); !m || e.On {
-		return true, c.Miss(e, 49)
+	if m, e := p.n103(c, s); !m || e.On {
+		return true, c.Miss(e, 50)
 	}
 	return true, pgenrt.Err{}
 }
 
 func (p *pgenParser_definition) s_symTarget(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n103(c, s))
+	return c.Close(p.n104(c, s))
 }
 
 // ("+" | "-")
-func (p *pgenParser_definition) n104(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n105(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 	start := c.Cur
-	if m, e := p.n92(c); !m || e.On {
+	if m, e := p.n93(c); !m || e.On {
 		return e.On, e
 	}
 	if c.Cur == start+1 && s.Sign == "" {
@@ -2410,7 +2437,7 @@ func (p *pgenParser_definition) n104(c *pgenrt.State, s *term) (bool, pgenrt.Err
 }
 
 // NumTok
-func (p *pgenParser_definition) n105(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n106(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 	if !p.f1(c) {
 		return false, pgenrt.Err{}
 	}
@@ -2423,12 +2450,12 @@ func (p *pgenParser_definition) n105(c *pgenrt.State, s *term) (bool, pgenrt.Err
 }
 
 // "(" NumTok ")"
-func (p *pgenParser_definition) n106(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n107(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 	if m, e := p.Lit(c, "("); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n105(c, s); !m || e.On {
-		return true, c.Miss(e, 50)
+	if m, e := p.n106(c, s); !m || e.On {
+		return true, c.Miss(e, 51)
 	}
 	if m, e := p.Lit(c, ")"); !m || e.On {
 		return true, c.Miss(e, 14)
@@ -2437,7 +2464,7 @@ func (p *pgenParser_definition) n106(c *pgenrt.State, s *term) (bool, pgenrt.Err
 }
 
 // NumTok
-func (p *pgenParser_definition) n107(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n108(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 	if !p.f1(c) {
 		return false, pgenrt.Err{}
 	}
@@ -2450,7 +2477,7 @@ func (p *pgenParser_definition) n107(c *pgenrt.State, s *term) (bool, pgenrt.Err
 }
 
 // IdentTok
-func (p *pgenParser_definition) n108(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n109(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 	if !p.f3(c) {
 		return false, pgenrt.Err{}
 	}
@@ -2463,13 +2490,13 @@ func (p *pgenParser_definition) n108(c *pgenrt.State, s *term) (bool, pgenrt.Err
 }
 
 // ("(" NumTok ")") | NumTok | IdentTok
-func (p *pgenParser_definition) n109(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n110(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
 	{
 		b := *c
 		sv0 := s.Paren
-		m, e := p.n106(&b, s)
+		m, e := p.n107(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 4) {
 				return true, e
@@ -2486,7 +2513,7 @@ func (p *pgenParser_definition) n109(c *pgenrt.State, s *term) (bool, pgenrt.Err
 	if p.f1(c) {
 		b := *c
 		sv0 := s.Num
-		m, e := p.n107(&b, s)
+		m, e := p.n108(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 4) {
 				return true, e
@@ -2503,7 +2530,7 @@ func (p *pgenParser_definition) n109(c *pgenrt.State, s *term) (bool, pgenrt.Err
 	if p.f3(c) {
 		b := *c
 		sv0 := s.Reg
-		m, e := p.n108(&b, s)
+		m, e := p.n109(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 4) {
 				return true, e
@@ -2525,23 +2552,23 @@ func (p *pgenParser_definition) n109(c *pgenrt.State, s *term) (bool, pgenrt.Err
 }
 
 // ("+" | "-") (("(" NumTok ")") | NumTok | IdentTok)
-func (p *pgenParser_definition) n110(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
-	if m, e := p.n104(c, s); !m || e.On {
+func (p *pgenParser_definition) n111(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
+	if m, e := p.n105(c, s); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n109(c, s); !m || e.On {
-		return true, c.Miss(e, 51)
+	if m, e := p.n110(c, s); !m || e.On {
+		return true, c.Miss(e, 52)
 	}
 	return true, pgenrt.Err{}
 }
 
 func (p *pgenParser_definition) s_term(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n110(c, s))
+	return c.Close(p.n111(c, s))
 }
 
 // "DESC" | "FMT"
-func (p *pgenParser_definition) n111(c *pgenrt.State) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n112(c *pgenrt.State) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
 	{
@@ -2582,9 +2609,9 @@ func (p *pgenParser_definition) n111(c *pgenrt.State) (bool, pgenrt.Err) {
 }
 
 // ("DESC" | "FMT")
-func (p *pgenParser_definition) n112(c *pgenrt.State, s *textField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n113(c *pgenrt.State, s *textField) (bool, pgenrt.Err) {
 	start := c.Cur
-	if m, e := p.n111(c); !m || e.On {
+	if m, e := p.n112(c); !m || e.On {
 		return e.On, e
 	}
 	if c.Cur == start+1 && s.Key == "" {
@@ -2598,7 +2625,7 @@ func (p *pgenParser_definition) n112(c *pgenrt.State, s *textField) (bool, pgenr
 }
 
 // StrToken
-func (p *pgenParser_definition) n113(c *pgenrt.State, s *textField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n114(c *pgenrt.State, s *textField) (bool, pgenrt.Err) {
 	if !p.f6(c) {
 		return false, pgenrt.Err{}
 	}
@@ -2611,15 +2638,15 @@ func (p *pgenParser_definition) n113(c *pgenrt.State, s *textField) (bool, pgenr
 }
 
 // ("DESC" | "FMT") "=" StrToken
-func (p *pgenParser_definition) n114(c *pgenrt.State, s *textField) (bool, pgenrt.Err) {
-	if m, e := p.n112(c, s); !m || e.On {
+func (p *pgenParser_definition) n115(c *pgenrt.State, s *textField) (bool, pgenrt.Err) {
+	if m, e := p.n113(c, s); !m || e.On {
 		return e.On, e
 	}
 	if m, e := p.Lit(c, "="); !m || e.On {
-		return true, c.Miss(e, 52)
-	}
-	if m, e := p.n113(c, s); !m || e.On {
 		return true, c.Miss(e, 53)
+	}
+	if m, e := p.n114(c, s); !m || e.On {
+		return true, c.Miss(e, 54)
 	}
 	return true, pgenrt.Err{}
 }
@@ -2627,7 +2654,7 @@ func (p *pgenParser_definition) n114(c *pgenrt.State, s *textField) (bool, pgenr
 func (p *pgenParser_definition) s_textField(c *pgenrt.State, s *textField) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
 	start := c.Cur
-	m, e := c.Close(p.n114(c, s))
+	m, e := c.Close(p.n115(c, s))
 	if m && !e.On {
 		s.Tokens = p.Slice(start, c.Cur)
 	}
@@ -2635,7 +2662,7 @@ func (p *pgenParser_definition) s_textField(c *pgenrt.State, s *textField) (bool
 }
 
 // AtTarget
-func (p *pgenParser_definition) n115(c *pgenrt.State, s *tpField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n116(c *pgenrt.State, s *tpField) (bool, pgenrt.Err) {
 	nv := new(atTarget)
 	if m, e := p.s_atTarget(c, nv); !m || e.On {
 		return e.On, e
@@ -2645,7 +2672,7 @@ func (p *pgenParser_definition) n115(c *pgenrt.State, s *tpField) (bool, pgenrt.
 }
 
 // SymTarget
-func (p *pgenParser_definition) n116(c *pgenrt.State, s *tpField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n117(c *pgenrt.State, s *tpField) (bool, pgenrt.Err) {
 	if !p.f4(c) {
 		return false, pgenrt.Err{}
 	}
@@ -2658,13 +2685,13 @@ func (p *pgenParser_definition) n116(c *pgenrt.State, s *tpField) (bool, pgenrt.
 }
 
 // AtTarget | SymTarget
-func (p *pgenParser_definition) n117(c *pgenrt.State, s *tpField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n118(c *pgenrt.State, s *tpField) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
 	{
 		b := *c
 		sv0 := s.At
-		m, e := p.n115(&b, s)
+		m, e := p.n116(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 4) {
 				return true, e
@@ -2681,7 +2708,7 @@ func (p *pgenParser_definition) n117(c *pgenrt.State, s *tpField) (bool, pgenrt.
 	if p.f4(c) {
 		b := *c
 		sv0 := s.Symbol
-		m, e := p.n116(&b, s)
+		m, e := p.n117(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 4) {
 				return true, e
@@ -2703,15 +2730,15 @@ func (p *pgenParser_definition) n117(c *pgenrt.State, s *tpField) (bool, pgenrt.
 }
 
 // "TP" "=" (AtTarget | SymTarget)
-func (p *pgenParser_definition) n118(c *pgenrt.State, s *tpField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n119(c *pgenrt.State, s *tpField) (bool, pgenrt.Err) {
 	if m, e := p.Lit(c, "TP"); !m || e.On {
 		return e.On, e
 	}
 	if m, e := p.Lit(c, "="); !m || e.On {
-		return true, c.Miss(e, 54)
-	}
-	if m, e := p.n117(c, s); !m || e.On {
 		return true, c.Miss(e, 55)
+	}
+	if m, e := p.n118(c, s); !m || e.On {
+		return true, c.Miss(e, 56)
 	}
 	return true, pgenrt.Err{}
 }
@@ -2719,7 +2746,7 @@ func (p *pgenParser_definition) n118(c *pgenrt.State, s *tpField) (bool, pgenrt.
 func (p *pgenParser_definition) s_tpField(c *pgenrt.State, s *tpField) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
 	start := c.Cur
-	m, e := c.Close(p.n118(c, s))
+	m, e := c.Close(p.n119(c, s))
 	if m && !e.On {
 		s.Tokens = p.Slice(start, c.Cur)
 	}
@@ -2727,7 +2754,7 @@ func (p *pgenParser_definition) s_tpField(c *pgenrt.State, s *tpField) (bool, pg
 }
 
 // IdentTok
-func (p *pgenParser_definition) n119(c *pgenrt.State, s *typeField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n120(c *pgenrt.State, s *typeField) (bool, pgenrt.Err) {
 	if !p.f3(c) {
 		return false, pgenrt.Err{}
 	}
@@ -2740,23 +2767,23 @@ func (p *pgenParser_definition) n119(c *pgenrt.State, s *typeField) (bool, pgenr
 }
 
 // "," IdentTok
-func (p *pgenParser_definition) n120(c *pgenrt.State, s *typeField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n121(c *pgenrt.State, s *typeField) (bool, pgenrt.Err) {
 	if m, e := p.Lit(c, ","); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n119(c, s); !m || e.On {
+	if m, e := p.n120(c, s); !m || e.On {
 		return true, c.Miss(e, 8)
 	}
 	return true, pgenrt.Err{}
 }
 
 // ("," IdentTok)*
-func (p *pgenParser_definition) n121(c *pgenrt.State, s *typeField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n122(c *pgenrt.State, s *typeField) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		b := *c
 		sv0 := s.Names
-		m, e := p.n120(&b, s)
+		m, e := p.n121(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 4) {
@@ -2776,22 +2803,25 @@ func (p *pgenParser_definition) n121(c *pgenrt.State, s *typeField) (bool, pgenr
 	return true, pgenrt.Err{}
 }
 
-// "TYPE" "=" "(" IdentTok ("," IdentTok)* ")"
-func (p *pgenParser_definition) n122(c *pgenrt.State, s *typeField) (bool, pgenrt.Err) {
+// "TYPE" "=" "(" IdentTok ("," IdentTok)* ","? ")"
+func (p *pgenParser_definition) n123(c *pgenrt.State, s *typeField) (bool, pgenrt.Err) {
 	if m, e := p.Lit(c, "TYPE"); !m || e.On {
 		return e.On, e
 	}
 	if m, e := p.Lit(c, "="); !m || e.On {
-		return true, c.Miss(e, 56)
-	}
-	if m, e := p.Lit(c, "("); !m || e.On {
 		return true, c.Miss(e, 57)
 	}
-	if m, e := p.n119(c, s); !m || e.On {
+	if m, e := p.Lit(c, "("); !m || e.On {
 		return true, c.Miss(e, 58)
 	}
-	if m, e := p.n121(c, s); !m || e.On {
+	if m, e := p.n120(c, s); !m || e.On {
 		return true, c.Miss(e, 59)
+	}
+	if m, e := p.n122(c, s); !m || e.On {
+		return true, c.Miss(e, 60)
+	}
+	if m, e := p.n86(c); !m || e.On {
+		return true, c.Miss(e, 47)
 	}
 	if m, e := p.Lit(c, ")"); !m || e.On {
 		return true, c.Miss(e, 14)
@@ -2802,11 +2832,11 @@ func (p *pgenParser_definition) n122(c *pgenrt.State, s *typeField) (bool, pgenr
 func (p *pgenParser_definition) s_typeField(c *pgenrt.State, s *typeField) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
 	start := c.Cur
-	m, e := c.Close(p.n122(c, s))
+	m, e := c.Close(p.n123(c, s))
 	if m && !e.On {
 		s.Tokens = p.Slice(start, c.Cur)
 	}
 	return m, e
 }
 
-var pgenExpect_definition = [...]string{"Term*", "\"=\" NumTok?", "NumTok?", "PathTok (\",\" NumTok)?", "NumTok", "(\",\" NumTok)?", "Level*", "\"=\" IdentTok", "IdentTok", "\"=\" \"(\" Address \",\" Flag \")\"", "\"(\" Address \",\" Flag \")\"", "Address \",\" Flag \")\"", "\",\" Flag \")\"", "Flag \")\"", "\")\"", "SignedNum?", "\"=\" IdentTok \",\" \"ID\" \"=\" NumTok", "IdentTok \",\" \"ID\" \"=\" NumTok", "\",\" \"ID\" \"=\" NumTok", "\"ID\" \"=\" NumTok", "\"=\" NumTok", "ListEntry (\",\" ListEntry)* PunctTok?", "ListEntry", "(\",\" ListEntry)* PunctTok?", "PunctTok?", "\"=\" \"(\" Address \",\" Flag \",\" ScalarTok \")\"", "\"(\" Address \",\" Flag \",\" ScalarTok \")\"", "Address \",\" Flag \",\" ScalarTok \")\"", "\",\" Flag \",\" ScalarTok \")\"", "Flag \",\" ScalarTok \")\"", "\",\" ScalarTok \")\"", "ScalarTok \")\"", "\"=\" ScalarTok?", "ScalarTok?", "\"=\" PathTok", "PathTok", "\"=\" \"-\"? ScalarTok?", "\"-\"? ScalarTok?", "\"=\" \"(\" NumTok (\",\" NumTok)? \")\"", "\"(\" NumTok (\",\" NumTok)? \")\"", "NumTok (\",\" NumTok)? \")\"", "(\",\" NumTok)? \")\"", "\"=\" \"(\" RegTok (\",\" RegTok)* \")\"", "\"(\" RegTok (\",\" RegTok)* \")\"", "RegTok (\",\" RegTok)* \")\"", "RegTok", "(\",\" RegTok)* \")\"", "SignedNum? (\",\" RetEPTok)?", "RetEPTok", "(\",\" RetEPTok)?", "NumTok \")\"", "((\"(\" NumTok \")\") | NumTok | IdentTok)", "\"=\" StrToken", "StrToken", "\"=\" (AtTarget | SymTarget)", "(AtTarget | SymTarget)", "\"=\" \"(\" IdentTok (\",\" IdentTok)* \")\"", "\"(\" IdentTok (\",\" IdentTok)* \")\"", "IdentTok (\",\" IdentTok)* \")\"", "(\",\" IdentTok)* \")\""}
+var pgenExpect_definition = [...]string{"Term*", "\"=\" NumTok?", "NumTok?", "PathTok (\",\" NumTok)?", "NumTok", "(\",\" NumTok)?", "Level*", "\"=\" IdentTok", "IdentTok", "\"=\" \"(\" Address \",\" Flag \")\"", "\"(\" Address \",\" Flag \")\"", "Address \",\" Flag \")\"", "\",\" Flag \")\"", "Flag \")\"", "\")\"", "SignedNum?", "\"=\" IdentTok \",\" \"ID\" \"=\" NumTok", "IdentTok \",\" \"ID\" \"=\" NumTok", "\",\" \"ID\" \"=\" NumTok", "\"ID\" \"=\" NumTok", "\"=\" NumTok", "ListEntry (\",\" ListEntry)* PunctTok?", "ListEntry", "(\",\" ListEntry)* PunctTok?", "PunctTok?", "\"=\" \"(\" Address \",\" Flag \",\" ScalarTok \")\"", "\"(\" Address \",\" Flag \",\" ScalarTok \")\"", "Address \",\" Flag \",\" ScalarTok \")\"", "\",\" Flag \",\" ScalarTok \")\"", "Flag \",\" ScalarTok \")\"", "\",\" ScalarTok \")\"", "ScalarTok \")\"", "\"=\" ScalarTok?", "ScalarTok?", "\"=\" PathTok", "PathTok", "\"=\" \"-\"? ScalarTok?", "\"-\"? ScalarTok?", "\"=\" \"(\" NumTok (\",\" NumTok)? \")\"", "\"(\" NumTok (\",\" NumTok)? \")\"", "NumTok (\",\" NumTok)? \")\"", "(\",\" NumTok)? \")\"", "\"=\" \"(\" RegTok (\",\" RegTok)* \",\"? \")\"", "\"(\" RegTok (\",\" RegTok)* \",\"? \")\"", "RegTok (\",\" RegTok)* \",\"? \")\"", "RegTok", "(\",\" RegTok)* \",\"? \")\"", "\",\"? \")\"", "SignedNum? (\",\" RetEPTok)?", "RetEPTok", "(\",\" RetEPTok)?", "NumTok \")\"", "((\"(\" NumTok \")\") | NumTok | IdentTok)", "\"=\" StrToken", "StrToken", "\"=\" (AtTarget | SymTarget)", "(AtTarget | SymTarget)", "\"=\" \"(\" IdentTok (\",\" IdentTok)* \",\"? \")\"", "\"(\" IdentTok (\",\" IdentTok)* \",\"? \")\"", "IdentTok (\",\" IdentTok)* \",\"? \")\"", "(\",\" IdentTok)* \",\"? \")\""}

@@ -108,10 +108,12 @@ type opcodeField struct {
 	Tokens []lexer.Token
 }
 
-// typeField is TYPE=(name[,name]...).
+// typeField is TYPE=(name[,name]...). TRCUST 3.05A takes a comma before
+// the ')' and, after a comma, says "missing ')' before" what is no name
+// (IBM's behaviour); so for REGS.
 type typeField struct {
 	Pos    lexer.Position
-	Names  []*identTok `parser:"\"TYPE\" \"=\" \"(\" @@ ( \",\" @@ )* \")\""`
+	Names  []*identTok `parser:"\"TYPE\" \"=\" \"(\" @@ ( \",\" @@ )* \",\"? \")\""`
 	Tokens []lexer.Token
 }
 
@@ -141,7 +143,7 @@ type lenField struct {
 // regsField is REGS=(register[,register]...).
 type regsField struct {
 	Pos    lexer.Position
-	Regs   []*regTok `parser:"\"REGS\" \"=\" \"(\" @@ ( \",\" @@ )* \")\""`
+	Regs   []*regTok `parser:"\"REGS\" \"=\" \"(\" @@ ( \",\" @@ )* \",\"? \")\""`
 	Tokens []lexer.Token
 }
 

@@ -22,6 +22,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -131,18 +132,185 @@ func Apply(rec *stda.Record, f *Format) Result {
 	if f == nil {
 		return raw(rec, "no format")
 	}
-	st := &state{rec: rec, data: rec.Data}
+	st := &state{}
+	st.start(rec)
 	lines := []string{string(trimEnd(f.Desc))}
 	for _, ln := range splitLines(f.Fmts) {
-		st.line++
-		st.out = st.out[:0]
-		st.run(ln)
-		lines = append(lines, string(st.out))
+		lines = append(lines, string(st.format(ln)))
 		if st.stopped {
 			break
 		}
 	}
 	return Result{Lines: lines, Stopped: st.stopped, Diags: st.diags}
+}
+
+// start readies s for formatting rec, keeping its buffers.
+func (s *state) start(rec *stda.Record) {
+	*s = state{rec: rec, data: rec.Data, out: s.out[:0], diags: s.diags[:0]}
+}
+
+// format formats the next FMT line (an element of splitLines' result) and
+// returns the output line, valid until the next call; after it, stopped
+// says whether the record's lines end there.
+func (s *state) format(ln []byte) []byte {
+	s.line++
+	s.out = s.out[:0]
+	s.run(ln)
+	return s.out
+}
+
+// Formatter formats records into text blocks as FormatRecord and
+// WriteBlock do, byte for byte, without their allocations: it reuses its
+// buffers from one record to the next and keeps the lines of each Format
+// it has met (a Format must not change while a Formatter uses it). A
+// Formatter is not safe for concurrent use; the zero value is ready.
+type Formatter struct {
+	st    state
+	lines map[*Format]formatLines
+	flags [256]string
+}
+
+type formatLines struct {
+	desc []byte
+	fmts [][]byte
+}
+
+// AppendBlock appends the text block WriteBlock writes for record number
+// index, formatted with its Format from fs as FormatRecord formats it, to
+// dst. It returns the longer dst and the record's diagnostics, which stay
+// valid until the next call.
+func (fm *Formatter) AppendBlock(dst []byte, index int, rec *stda.Record, fs Formats) ([]byte, diag.List) {
+	dst = fm.appendHeader(dst, index, rec)
+	var f *Format
+	if fs != nil {
+		f, _ = fs.Lookup(rec.Major, rec.Minor)
+	}
+	if f == nil {
+		res := FormatRecord(rec, fs)
+		for _, ln := range res.Lines {
+			dst = appendBlockLine(dst, []byte(ln))
+		}
+		return append(dst, '\n'), res.Diags
+	}
+	if fm.lines == nil {
+		fm.lines = map[*Format]formatLines{}
+	}
+	fl, ok := fm.lines[f]
+	if !ok {
+		fl = formatLines{desc: trimEnd(f.Desc), fmts: splitLines(f.Fmts)}
+		fm.lines[f] = fl
+	}
+	st := &fm.st
+	st.start(rec)
+	dst = appendBlockLine(dst, fl.desc)
+	for _, ln := range fl.fmts {
+		dst = appendBlockLine(dst, st.format(ln))
+		if st.stopped {
+			break
+		}
+	}
+	return append(dst, '\n'), st.diags
+}
+
+// appendHeader appends BlockHeader(index, rec) and a line end.
+func (fm *Formatter) appendHeader(dst []byte, index int, rec *stda.Record) []byte {
+	dst = append(dst, '#')
+	dst = strconv.AppendInt(dst, int64(index), 10)
+	dst = append(dst, "  @"...)
+	if rec.Offset >= 0 && rec.Offset <= 0xFFFF {
+		dst = appendHex(dst, uint64(rec.Offset), 4)
+	} else {
+		dst = fmt.Appendf(dst, "%04X", rec.Offset)
+	}
+	dst = append(dst, "  "...)
+	switch t := rec.Time; t.Len {
+	case 4:
+		dst = appendDec2(dst, t.Hours)
+		dst = append(dst, ':')
+		dst = appendDec2(dst, t.Minutes)
+		dst = append(dst, ':')
+		dst = appendDec2(dst, t.Seconds)
+		dst = append(dst, '.')
+		dst = appendDec2(dst, t.Hundredths)
+	case 2:
+		dst = appendDec2(dst, t.Seconds)
+		dst = append(dst, '.')
+		dst = appendDec2(dst, t.Hundredths)
+	default:
+		dst = append(dst, t.String()...)
+	}
+	dst = append(dst, "  pid "...)
+	dst = appendHex(dst, uint64(rec.PID), 4)
+	if rec.PID == 0 {
+		dst = append(dst, " (interrupt)"...)
+	}
+	dst = append(dst, "  flags "...)
+	dst = appendHex(dst, uint64(rec.Flags), 2)
+	dst = append(dst, ' ')
+	if fm.flags[rec.Flags] == "" {
+		fm.flags[rec.Flags] = stda.FlagString(rec.Flags)
+	}
+	dst = append(dst, fm.flags[rec.Flags]...)
+	dst = append(dst, "  major "...)
+	dst = appendHex(dst, uint64(rec.Major), 2)
+	dst = append(dst, "  minor "...)
+	dst = appendHex(dst, uint64(rec.Minor), 4)
+	return append(dst, '\n')
+}
+
+// appendBlockLine appends one formatted line as WriteBlock writes it: each
+// piece between LFs indented, a CR before its end dropped.
+func appendBlockLine(dst, ln []byte) []byte {
+	for {
+		i := bytes.IndexByte(ln, '\n')
+		piece := ln
+		if i >= 0 {
+			piece = ln[:i]
+		}
+		if n := len(piece); n > 0 && piece[n-1] == '\r' {
+			piece = piece[:n-1]
+		}
+		dst = append(dst, Indent...)
+		dst = append(dst, piece...)
+		dst = append(dst, '\n')
+		if i < 0 {
+			return dst
+		}
+		ln = ln[i+1:]
+	}
+}
+
+const hexDigits = "0123456789ABCDEF"
+
+// appendHex appends v in upper-case hex, at least width digits (as
+// fmt's %0*X).
+func appendHex(dst []byte, v uint64, width int) []byte {
+	if width > 0 && width <= 16 && v>>(4*uint(width)) == 0 {
+		// exactly width digits, written in place
+		n := len(dst)
+		dst = slices.Grow(dst, width)[:n+width]
+		for i := n + width - 1; i >= n; i-- {
+			dst[i] = hexDigits[v&15]
+			v >>= 4
+		}
+		return dst
+	}
+	var b [16]byte
+	i := len(b)
+	for v != 0 || i > len(b)-width {
+		i--
+		b[i] = hexDigits[v&15]
+		v >>= 4
+	}
+	return append(dst, b[i:]...)
+}
+
+// appendDec2 appends v in decimal, at least two digits (as fmt's %02d).
+func appendDec2(dst []byte, v uint8) []byte {
+	if v < 10 {
+		dst = append(dst, '0')
+	}
+	return strconv.AppendUint(dst, uint64(v), 10)
 }
 
 // trimEnd drops trailing NUL, CR and LF bytes.
@@ -210,10 +378,13 @@ func dataSize(op byte) int {
 // run formats one FMT line into s.out.
 func (s *state) run(ln []byte) {
 	for j := 0; j < len(ln) && !s.stopped; {
-		c := ln[j]
-		if c != tff.Ctrl {
-			s.out = append(s.out, c)
-			j++
+		if ln[j] != tff.Ctrl {
+			k := bytes.IndexByte(ln[j:], tff.Ctrl)
+			if k < 0 {
+				k = len(ln) - j
+			}
+			s.out = append(s.out, ln[j:j+k]...)
+			j += k
 			continue
 		}
 		if j+1 >= len(ln) {
@@ -232,13 +403,13 @@ func (s *state) run(ln []byte) {
 		case tff.CtrlString:
 			s.str()
 		case tff.CtrlRest:
-			s.out = append(s.out, hexBytes(s.data[s.pos:])...)
+			s.out = appendHexBytes(s.out, s.data[s.pos:])
 			s.pos = len(s.data)
 			s.fresh = false
 		case tff.CtrlMajor:
-			s.out = fmt.Appendf(s.out, "%04X", s.rec.Major)
+			s.out = appendHex(s.out, uint64(s.rec.Major), 4)
 		case tff.CtrlMinor:
-			s.out = fmt.Appendf(s.out, "%04X", s.rec.Minor)
+			s.out = appendHex(s.out, uint64(s.rec.Minor), 4)
 		case tff.CtrlIgnore:
 			j = s.ignore(ln, j)
 		case tff.CtrlRepeat:
@@ -277,7 +448,7 @@ func (s *state) short() {
 func (s *state) rest() {
 	if s.pos < len(s.data) {
 		s.out = append(s.out, ": "...)
-		s.out = append(s.out, hexBytes(s.data[s.pos:])...)
+		s.out = appendHexBytes(s.out, s.data[s.pos:])
 	}
 	s.out = append(s.out, '>')
 	s.pos = len(s.data)
@@ -293,7 +464,7 @@ func (s *state) value(op byte) {
 	le32 := binary.LittleEndian.Uint32
 	switch op {
 	case tff.CtrlByte:
-		s.out = fmt.Appendf(s.out, "%02X", b[0])
+		s.out = appendHex(s.out, uint64(b[0]), 2)
 	case tff.CtrlChar:
 		if b[0] >= 0x20 && b[0] <= 0x7F {
 			s.out = append(s.out, b[0])
@@ -301,15 +472,21 @@ func (s *state) value(op byte) {
 			s.out = append(s.out, '.')
 		}
 	case tff.CtrlWord:
-		s.out = fmt.Appendf(s.out, "%04X", le16(b))
+		s.out = appendHex(s.out, uint64(le16(b)), 4)
 	case tff.CtrlDword:
-		s.out = fmt.Appendf(s.out, "%04X %04X", le16(b[2:]), le16(b))
+		s.out = appendHex(s.out, uint64(le16(b[2:])), 4)
+		s.out = append(s.out, ' ')
+		s.out = appendHex(s.out, uint64(le16(b)), 4)
 	case tff.CtrlFlat:
-		s.out = fmt.Appendf(s.out, "%08X", le32(b))
+		s.out = appendHex(s.out, uint64(le32(b)), 8)
 	case tff.CtrlQuad:
-		s.out = fmt.Appendf(s.out, "%08X %08X", le32(b), le32(b[4:]))
+		s.out = appendHex(s.out, uint64(le32(b)), 8)
+		s.out = append(s.out, ' ')
+		s.out = appendHex(s.out, uint64(le32(b[4:])), 8)
 	case tff.CtrlSegmented:
-		s.out = fmt.Appendf(s.out, "%04X:%04X", le16(b[2:]), le16(b))
+		s.out = appendHex(s.out, uint64(le16(b[2:])), 4)
+		s.out = append(s.out, ':')
+		s.out = appendHex(s.out, uint64(le16(b)), 4)
 	}
 }
 
@@ -455,7 +632,7 @@ func (s *state) repeat(op byte) {
 		if !first {
 			s.out = append(s.out, ' ')
 		}
-		s.out = append(s.out, hexBytes(s.data[s.pos:end])...)
+		s.out = appendHexBytes(s.out, s.data[s.pos:end])
 		s.pos = end
 	}
 	s.fresh = false
@@ -464,14 +641,17 @@ func (s *state) repeat(op byte) {
 // hexBytes prints bytes as lower-case hex pairs separated by blanks, as %U
 // does.
 func hexBytes(b []byte) string {
-	var sb strings.Builder
-	sb.Grow(3 * len(b))
+	return string(appendHexBytes(make([]byte, 0, 3*len(b)), b))
+}
+
+// appendHexBytes appends hexBytes(b).
+func appendHexBytes(dst, b []byte) []byte {
+	const lower = "0123456789abcdef"
 	for i, c := range b {
 		if i > 0 {
-			sb.WriteByte(' ')
+			dst = append(dst, ' ')
 		}
-		sb.WriteString(strconv.FormatUint(uint64(c)>>4, 16))
-		sb.WriteString(strconv.FormatUint(uint64(c)&15, 16))
+		dst = append(dst, lower[c>>4], lower[c&15])
 	}
-	return sb.String()
+	return dst
 }

@@ -69,6 +69,7 @@ func runCases(t *testing.T, cases []fmtCase) {
 		t.Run(tc.name, func(t *testing.T) {
 			rec := &stda.Record{Flags: tc.flags, Major: tc.major, Minor: tc.minor, Data: tc.data, Offset: 0x42}
 			res := Apply(rec, &Format{Desc: []byte("DESC\x00"), Fmts: tc.fmts})
+			sameBlock(t, rec, &Format{Desc: []byte("DESC\x00"), Fmts: tc.fmts})
 			if res.Raw {
 				t.Fatal("Raw set")
 			}
@@ -397,6 +398,28 @@ func TestWriteTextError(t *testing.T) {
 	}
 }
 
+// sameBlock checks that Formatter.AppendBlock writes what FormatRecord
+// and WriteBlock write, diagnostics included, for rec with f and with no
+// format at all, twice over (its buffers are reused).
+func sameBlock(t *testing.T, rec *stda.Record, f *Format) {
+	t.Helper()
+	var fm Formatter
+	for _, fs := range []Formats{Map{rec.Major: {rec.Minor: f}}, Map{rec.Major: {}}, nil, Map{rec.Major: {rec.Minor: f}}} {
+		res := FormatRecord(rec, fs)
+		var want bytes.Buffer
+		if err := WriteBlock(&want, 7, rec, &res); err != nil {
+			t.Fatal(err)
+		}
+		got, ds := fm.AppendBlock([]byte("x"), 7, rec, fs)
+		if string(got) != "x"+want.String() {
+			t.Fatalf("AppendBlock:\n%q\nFormatRecord and WriteBlock:\n%q", got[1:], want.String())
+		}
+		if !reflect.DeepEqual(ds, res.Diags) && (len(ds) != 0 || len(res.Diags) != 0) {
+			t.Fatalf("AppendBlock diagnostics %v, FormatRecord's %v", ds, res.Diags)
+		}
+	}
+}
+
 // FuzzApply: any FMT bytes with any data and flags must format without a
 // panic, and the output must stay within a small multiple of the input.
 func FuzzApply(f *testing.F) {
@@ -419,6 +442,14 @@ func FuzzApply(f *testing.F) {
 		var out bytes.Buffer
 		if err := WriteBlock(&out, 0, rec, &res); err != nil {
 			t.Fatal(err)
+		}
+		sameBlock(t, rec, &Format{Desc: []byte("d"), Fmts: [][]byte{fmtb}})
+		for _, pid := range []uint16{0, 0x1234} {
+			for _, ts := range []stda.Timestamp{{}, {Len: 2, Seconds: 7, Hundredths: 99}, {Len: 4, Hours: 23, Minutes: 5, Seconds: 59, Hundredths: 1}} {
+				r := *rec
+				r.PID, r.Time, r.Offset = pid, ts, int64(len(data))*0x111
+				sameBlock(t, &r, &Format{Desc: []byte("a\r\nb\x00"), Fmts: [][]byte{fmtb, []byte("x\r\ny\n")}})
+			}
 		}
 		raw := FormatRecord(rec, nil)
 		if !raw.Raw || len(raw.Lines) != 1+max(1, (len(data)+15)/16) {

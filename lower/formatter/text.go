@@ -57,10 +57,13 @@ func WriteBlock(w io.Writer, index int, rec *stda.Record, res *Result) error {
 func WriteText(w io.Writer, recs []stda.Record, fs Formats) (diag.List, error) {
 	bw := bufio.NewWriter(w)
 	var diags diag.List
+	var fm Formatter
+	var buf []byte
 	for i := range recs {
-		res := FormatRecord(&recs[i], fs)
-		diags = append(diags, res.Diags...)
-		if err := WriteBlock(bw, i, &recs[i], &res); err != nil {
+		var ds diag.List
+		buf, ds = fm.AppendBlock(buf[:0], i, &recs[i], fs)
+		diags = append(diags, ds...)
+		if _, err := bw.Write(buf); err != nil {
 			return diags, err
 		}
 	}

@@ -1,6 +1,7 @@
 package simulate
 
 import (
+	"bytes"
 	"encoding/binary"
 	"fmt"
 
@@ -31,6 +32,41 @@ func (m *memory) byteAt(a uint32) (b byte, ok, described bool) {
 		}
 	}
 	return 0, false, false
+}
+
+// prefix returns the first bytes of the n at linear address a, as byteAt
+// would return them one by one: as many as the first region in byteAt's
+// order that holds address a holds without a region before it in that
+// order holding any of them, and up to the first page not present. It
+// returns nothing when byteAt cannot read address a.
+func (m *memory) prefix(a uint32, n int) []byte {
+	if n <= 0 {
+		return nil
+	}
+	end := min(uint64(a)+uint64(n), 1<<32) // exclusive
+	if len(m.absent) > 0 {
+		for p := a / PageSize; uint64(p)*PageSize < end; p++ {
+			if m.absent[p] {
+				end = max(uint64(p)*PageSize, uint64(a))
+				break
+			}
+		}
+	}
+	for i := len(m.layers) - 1; i >= 0; i-- {
+		l := m.layers[i]
+		for j := len(l) - 1; j >= 0; j-- {
+			r := &l[j]
+			rend := uint64(r.Addr) + uint64(len(r.Data))
+			switch {
+			case r.Addr <= a && uint64(a) < rend:
+				d := a - r.Addr
+				return r.Data[d : uint64(d)+min(end, rend)-uint64(a)]
+			case uint64(a) < uint64(r.Addr) && uint64(r.Addr) < end:
+				end = uint64(r.Addr) // bytes from there are r's
+			}
+		}
+	}
+	return nil
 }
 
 // access is an address a log or fetch instruction reads through: a flat
@@ -78,6 +114,8 @@ type machine struct {
 	stopped    bool           // nothing more is logged for this hit
 	notes      []string
 	noted      map[uint32]bool // pages already reported as undescribed
+	lastSel    *Selector       // the selector looked up last
+	layers     [2][]Region     // mem's layers: the state's, the hit's
 }
 
 // rpnError is a program the machine cannot run: off is the offset in the
@@ -98,19 +136,20 @@ func (m *machine) note(format string, args ...any) {
 // more items than the stack holds or holds more than tdf.MaxRPNStack, or
 // that leaves items on the stack; data problems are logged as statuses and
 // are not errors. It runs each instruction at most once.
-func (m *machine) run(rpn []byte) error {
-	ops, err := tdf.Disassemble(rpn)
-	if err != nil {
+// The program comes disassembled (newProgram).
+func (m *machine) run(p *program) error {
+	ops := p.ops
+	if err := p.err; err != nil {
 		if fe, ok := err.(*tdf.FormatError); ok {
 			return &rpnError{int(fe.Off), fe.Msg}
 		}
 		return &rpnError{0, err.Error()}
 	}
-	for _, op := range ops {
+	for k, op := range ops {
 		if m.stopped {
 			return nil
 		}
-		pop, push := op.Code.Stack(op.Arg)
+		pop, push := p.effect[k][0], p.effect[k][1]
 		if pop > m.sp {
 			return &rpnError{op.Off, fmt.Sprintf("%s needs %d stack items, the stack holds %d", op.Code.Name(), pop, m.sp)}
 		}
@@ -209,13 +248,45 @@ func (m *machine) popSeg() access {
 	return access{seg: true, sel: uint16(m.pop()), off: off}
 }
 
+// selector returns the state's selector sel, or nil.
+func (m *machine) selector(sel uint16) *Selector {
+	if m.lastSel != nil && m.lastSel.Value == sel {
+		return m.lastSel
+	}
+	s := m.sels[sel]
+	if s != nil {
+		m.lastSel = s
+	}
+	return s
+}
+
+// prefix returns the first bytes of the n of access a that load would
+// read (see memory.prefix): fewer when the selector's limit, a region's
+// end or a page not present comes first; none when the first cannot be
+// read.
+func (m *machine) prefix(a access, n int) []byte {
+	lin := a.flat
+	if a.seg {
+		s := m.selector(a.sel)
+		if s == nil || s.Invalid || s.NotPresent || uint64(a.off) > uint64(s.Limit) {
+			return nil
+		}
+		n = int(min(uint64(n), uint64(s.Limit)+1-uint64(a.off)))
+		if uint64(s.Base)+uint64(a.off) >= 1<<32 {
+			return nil
+		}
+		lin = s.Base + uint32(a.off)
+	}
+	return m.mem.prefix(lin, n)
+}
+
 // load reads byte i of access a. A status other than StatusValid says why it cannot
 // be read. quiet leaves out the note about memory the state does not
 // describe.
 func (m *machine) load(a access, i int, quiet bool) (byte, dyndata.Status) {
 	lin := a.flat + uint32(i)
 	if a.seg {
-		s := m.sels[a.sel]
+		s := m.selector(a.sel)
 		switch {
 		case s == nil, s.Invalid:
 			return 0, dyndata.StatusInvalidSelector
@@ -248,11 +319,18 @@ func (m *machine) segCheck(a access, n int) dyndata.Status {
 	if !a.seg || n == 0 {
 		return dyndata.StatusValid
 	}
-	_, st := m.load(a, n-1, true)
-	if st == dyndata.StatusPageNotPresent {
-		st = dyndata.StatusValid // the segment is good; the pages are read byte by byte
+	// load's checks of the selector for byte n-1; the pages are read byte
+	// by byte
+	s := m.selector(a.sel)
+	switch {
+	case s == nil, s.Invalid:
+		return dyndata.StatusInvalidSelector
+	case s.NotPresent:
+		return dyndata.StatusSelectorNotPresent
+	case uint64(a.off)+uint64(n-1) > uint64(s.Limit):
+		return dyndata.StatusInvalidSelector
 	}
-	return st
+	return dyndata.StatusValid
 }
 
 // fetch reads an n-byte little-endian value for an address computation.
@@ -264,6 +342,12 @@ func (m *machine) fetch(a access, n int) (uint32, bool) {
 		return 0, false
 	}
 	var v uint32
+	if b := m.prefix(a, n); len(b) == n {
+		for i, c := range b {
+			v |= uint32(c) << (8 * i)
+		}
+		return v, true
+	}
 	for i := range n {
 		b, st := m.load(a, i, false)
 		if st != dyndata.StatusValid {
@@ -340,8 +424,19 @@ func (m *machine) logItem(a access, n int, asciiz bool) {
 			return
 		}
 	}
-	buf := make([]byte, 0, k)
 	short := k < n
+	// What the loop below reads, when the bytes it needs can be read.
+	if b := m.prefix(a, k); len(b) == k && !asciiz {
+		m.logData(b, false, short, a, k)
+		return
+	} else if i := bytes.IndexByte(b, 0); asciiz && i >= 0 {
+		m.logData(b[:i], true, false, a, k)
+		return
+	} else if asciiz && len(b) == k {
+		m.logData(b, true, short, a, k)
+		return
+	}
+	buf := make([]byte, 0, k)
 	for i := range k {
 		b, st := m.load(a, i, false)
 		if st != dyndata.StatusValid {
@@ -354,6 +449,12 @@ func (m *machine) logItem(a access, n int, asciiz bool) {
 		}
 		buf = append(buf, b)
 	}
+	m.logData(buf, asciiz, short, a, k)
+}
+
+// logData logs the bytes logItem read: buf, whose length is k unless a
+// string ended early, short when MAXDATALENGTH cut the item.
+func (m *machine) logData(buf []byte, asciiz, short bool, a access, k int) {
 	if asciiz && short && len(buf) == k {
 		// The string fills the room; it is whole if its NUL comes next.
 		if b, st := m.load(a, k, true); st == dyndata.StatusValid && b == 0 {

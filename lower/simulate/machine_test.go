@@ -2,6 +2,7 @@ package simulate
 
 import (
 	"encoding/hex"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -198,5 +199,47 @@ func TestFaultStopsTheHit(t *testing.T) {
 	}
 	if hr.Status != 0xFD {
 		t.Errorf("status %v", hr.Status)
+	}
+}
+
+// TestPrefixMatchesByteAt: on random layers of overlapping regions and
+// absent pages, memory.prefix returns exactly what byteAt returns byte by
+// byte, and something whenever byteAt can read the first byte.
+func TestPrefixMatchesByteAt(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 2000 {
+		var m memory
+		m.absent = map[uint32]bool{}
+		for range 2 {
+			var l []Region
+			for range rng.IntN(4) {
+				d := make([]byte, rng.IntN(40))
+				for i := range d {
+					d[i] = byte(rng.IntN(256))
+				}
+				l = append(l, Region{Addr: 0xFFC + uint32(rng.IntN(32)) - 16 + uint32(rng.IntN(2))*0xFFFFFF00, Data: d})
+			}
+			m.layers = append(m.layers, l)
+		}
+		if rng.IntN(3) == 0 {
+			m.absent[1] = true
+		}
+		for range 20 {
+			a := 0xFF0 + uint32(rng.IntN(48)) + uint32(rng.IntN(2))*0xFFFFF000
+			n := rng.IntN(24)
+			b := m.prefix(a, n)
+			if len(b) > n {
+				t.Fatalf("prefix(%#x, %d) gave %d bytes", a, n, len(b))
+			}
+			for i := range n {
+				c, ok, _ := m.byteAt(a + uint32(i))
+				if i < len(b) && (!ok || c != b[i]) {
+					t.Fatalf("prefix(%#x, %d)[%d] = %#x, byteAt gives %#x, %v", a, n, i, b[i], c, ok)
+				}
+			}
+			if _, ok, _ := m.byteAt(a); ok && n > 0 && len(b) == 0 {
+				t.Fatalf("prefix(%#x, %d) is empty, byteAt reads the first byte", a, n)
+			}
+		}
 	}
 }

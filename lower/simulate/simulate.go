@@ -90,6 +90,11 @@ type Options struct {
 	// Output says whether Result.Bytes is a bare STDA or a save file (whose
 	// save time is State.Saved).
 	Output Output
+	// Hit, when set, is handed each hit's result in turn, and Result.Hits
+	// stays empty: a run of many hits then keeps none of them. The
+	// HitResult is reused: it holds only during the call (its Record.Data
+	// and Notes stay valid).
+	Hit func(*HitResult)
 }
 
 // HitResult is what one hit logged.
@@ -147,6 +152,21 @@ func (e *RunError) Error() string {
 // A hit whose memory cannot be read is not an error: its record logs the
 // status, as the kernel's would.
 func Run(t *tdf.File, st *State, opt Options) (*Result, error) {
+	if st == nil {
+		return nil, errors.New("simulate: Run needs a TDF and a state")
+	}
+	i := 0
+	return run(t, st, opt, func() (*Hit, error) {
+		if i == len(st.Hits) {
+			return nil, nil
+		}
+		i++
+		return &st.Hits[i-1], nil
+	})
+}
+
+// run is Run with the hits from next, which returns nil after the last.
+func run(t *tdf.File, st *State, opt Options, next func() (*Hit, error)) (*Result, error) {
 	if t == nil || st == nil {
 		return nil, errors.New("simulate: Run needs a TDF and a state")
 	}
@@ -172,9 +192,16 @@ func Run(t *tdf.File, st *State, opt Options) (*Result, error) {
 
 	base := newBase(st)
 	res := &Result{}
-	for i := range st.Hits {
-		h := &st.Hits[i]
-		tp, err := find(t, h, i)
+	var cur HitResult // what opt.Hit is handed
+	for i := 0; ; i++ {
+		h, err := next()
+		if err != nil {
+			return nil, err
+		}
+		if h == nil {
+			break
+		}
+		tp, err := base.find(t, h, i)
 		if err != nil {
 			return nil, err
 		}
@@ -190,7 +217,12 @@ func Run(t *tdf.File, st *State, opt Options) (*Result, error) {
 			}
 			return nil, e
 		}
-		res.Hits = append(res.Hits, hr)
+		if opt.Hit != nil {
+			cur = hr
+			opt.Hit(&cur)
+		} else {
+			res.Hits = append(res.Hits, hr)
+		}
 	}
 	res.Dropped = w.Dropped()
 	res.Bytes = w.Bytes()
@@ -203,13 +235,25 @@ func Run(t *tdf.File, st *State, opt Options) (*Result, error) {
 }
 
 // find returns the tracepoint hit h names.
-func find(t *tdf.File, h *Hit, i int) (*tdf.Tracepoint, error) {
-	var found *tdf.Tracepoint
-	for k := range t.Tracepoints {
-		tp := &t.Tracepoints[k]
-		if h.ByAddress && (tp.Object != h.Object || tp.Offset != h.Offset) || !h.ByAddress && tp.Minor != h.Minor {
-			continue
+func (b *base) find(t *tdf.File, h *Hit, i int) (*tdf.Tracepoint, error) {
+	if b.byMinor == nil {
+		// The TDF's tracepoints by minor code and by address, in TDF order.
+		b.byMinor = map[uint16][]*tdf.Tracepoint{}
+		b.byAddr = map[[2]uint32][]*tdf.Tracepoint{}
+		for k := range t.Tracepoints {
+			tp := &t.Tracepoints[k]
+			b.byMinor[tp.Minor] = append(b.byMinor[tp.Minor], tp)
+			b.byAddr[[2]uint32{tp.Object, tp.Offset}] = append(b.byAddr[[2]uint32{tp.Object, tp.Offset}], tp)
 		}
+	}
+	var tps []*tdf.Tracepoint
+	if h.ByAddress {
+		tps = b.byAddr[[2]uint32{h.Object, h.Offset}]
+	} else {
+		tps = b.byMinor[h.Minor]
+	}
+	var found *tdf.Tracepoint
+	for _, tp := range tps {
 		if found != nil {
 			return nil, &RunError{Hit: i, Minor: h.Minor, RPNOffset: -1,
 				Msg: fmt.Sprintf("two tracepoints have this minor code (at %08X:%08X and %08X:%08X); name the one to hit with \"tp\"",
@@ -233,6 +277,31 @@ type base struct {
 	sels   map[uint16]*Selector
 	objs   map[uint32]*Object
 	absent map[uint32]bool
+	// the TDF's tracepoints by minor code and by address, and each one's
+	// program disassembled once
+	byMinor map[uint16][]*tdf.Tracepoint
+	byAddr  map[[2]uint32][]*tdf.Tracepoint
+	progs   map[*tdf.Tracepoint]*program
+	m       machine
+}
+
+// program is a tracepoint's program as tdf.Disassemble returned it, with
+// the stack effect of each instruction.
+type program struct {
+	ops     []tdf.Op
+	effect  [][2]int // pop, push
+	err     error
+	dataCap int // the most data a hit of it logged so far
+}
+
+func newProgram(rpn []byte) *program {
+	p := &program{}
+	p.ops, p.err = tdf.Disassemble(rpn)
+	for _, op := range p.ops {
+		pop, push := op.Code.Stack(op.Arg)
+		p.effect = append(p.effect, [2]int{pop, push})
+	}
+	return p
 }
 
 func newBase(st *State) *base {
@@ -264,13 +333,26 @@ func (b *base) hit(t *tdf.File, tp *tdf.Tracepoint, h *Hit, i int) (HitResult, e
 	if tp.Major > 0xFF {
 		return fail(-1, "major code 0x%X does not fit the one byte an STDA record has for it", tp.Major)
 	}
-	m := &machine{
+	if b.progs == nil {
+		b.progs = map[*tdf.Tracepoint]*program{}
+	}
+	p := b.progs[tp]
+	if p == nil {
+		p = newProgram(tp.RPN)
+		b.progs[tp] = p
+	}
+	// One machine serves every hit; what a hit's result keeps (the data,
+	// the notes) is made afresh for each.
+	m := &b.m
+	*m = machine{
 		regs:    b.st.Registers,
-		mem:     memory{layers: [][]Region{b.st.Memory, h.Memory}, absent: b.absent},
 		sels:    b.sels,
 		objs:    b.objs,
 		maxData: int(t.MaxDataLength),
+		data:    make([]byte, 0, p.dataCap),
 	}
+	m.layers = [2][]Region{b.st.Memory, h.Memory}
+	m.mem = memory{layers: m.layers[:], absent: b.absent}
 	for r, v := range h.Registers {
 		if r < NumRegs {
 			m.regs[r] = v
@@ -281,7 +363,7 @@ func (b *base) hit(t *tdf.File, tp *tdf.Tracepoint, h *Hit, i int) (HitResult, e
 			m.regs[r] &= 0xFFFF
 		}
 	}
-	if err := m.run(tp.RPN); err != nil {
+	if err := m.run(p); err != nil {
 		var re *rpnError
 		if errors.As(err, &re) {
 			return fail(re.off, "%s", re.msg)
@@ -296,9 +378,7 @@ func (b *base) hit(t *tdf.File, tp *tdf.Tracepoint, h *Hit, i int) (HitResult, e
 		flags |= stda.FlagIncomplete
 	}
 	hr.Record = stda.Record{Flags: flags, PID: h.PID, Minor: tp.Minor, Major: uint8(tp.Major), Time: h.Time, Data: m.data}
-	if hr.Record.Data == nil {
-		hr.Record.Data = []byte{}
-	}
+	p.dataCap = max(p.dataCap, len(m.data))
 	hr.Status, hr.Incomplete, hr.Notes = m.status, m.incomplete, m.notes
 	return hr, nil
 }

@@ -136,7 +136,7 @@ func ParseState(data []byte) (*State, error) {
 	// of two members of one name; the walk holds the names to the
 	// format's spelling, once each, first.
 	syntax := json.NewDecoder(bytes.NewReader(data))
-	var v any
+	var v json.RawMessage // the decoder checks the syntax as it reads the value
 	if err := syntax.Decode(&v); err != nil {
 		return nil, jsonError(data, syntax, err)
 	}
@@ -641,15 +641,17 @@ func dateTime(s, path string) (time.Time, error) {
 
 // timestamp reads a hit's "hh:mm:ss.hh".
 func timestamp(s, path string) (stda.Timestamp, error) {
-	bad := errAt(path, "%q: want a time as \"14:02:01.00\" (hours, minutes, seconds, hundredths)", s)
+	bad := func() error {
+		return errAt(path, "%q: want a time as \"14:02:01.00\" (hours, minutes, seconds, hundredths)", s)
+	}
 	if len(s) != 11 || s[2] != ':' || s[5] != ':' || s[8] != '.' {
-		return stda.Timestamp{}, bad
+		return stda.Timestamp{}, bad()
 	}
 	var f [4]uint8
 	for i, lim := range []uint8{24, 60, 60, 100} {
 		a, b := s[3*i], s[3*i+1]
 		if a < '0' || a > '9' || b < '0' || b > '9' {
-			return stda.Timestamp{}, bad
+			return stda.Timestamp{}, bad()
 		}
 		f[i] = (a-'0')*10 + b - '0'
 		if f[i] >= lim {

@@ -59,9 +59,23 @@ type Options struct {
 	// message 39 (TRCUST prints the path DosSearchPath returned, oracle
 	// d68); the MODNAME when empty.
 	ModulePath string
+	// Refused are TRACE statements the front end refused for an error
+	// after their TP field: Compile resolves their TP fields among the
+	// tracepoints, in source order (ResolveRefused), as TRCUST reads a
+	// page for each TP it resolves, and fills in Diags and Failed.
+	Refused []*Refused
 	// RetEP is how RETEP return points are searched (TRCUST /RMn, /RSnnn,
 	// /RP); nil is TRCUST's default, x86ret.DefaultSearch.
 	RetEP *x86ret.Search
+}
+
+// Refused is a TRACE statement refused for an error after its TP field,
+// and what resolving that field gave (see ResolveRefused).
+type Refused struct {
+	Trace  *tsf.Trace
+	TP     *tsf.TP
+	Diags  diag.List
+	Failed bool
 }
 
 // Untraceable reports whether TRCUST refuses a tracepoint on the opcode b
@@ -125,11 +139,23 @@ func Compile(m *tsfcheck.Module, syms Symbols, mod Module, opt Options) (*Progra
 	if modPath == "" {
 		modPath = m.ModName
 	}
+	refused := opt.Refused
+	resolveUpTo := func(off int) {
+		for len(refused) > 0 && refused[0].TP.Pos.Offset < off {
+			rf := refused[0]
+			refused = refused[1:]
+			// Without symbols the TP is severe 39 there too (IBM's
+			// behaviour: TRCUST stops at the first symbolic TP it reads).
+			rf.Diags, rf.Failed = ResolveRefused(rf.Trace, rf.TP, syms, mod, modPath, opt.RetEP)
+		}
+	}
+	defer resolveUpTo(math.MaxInt)
 	for _, tp := range m.Tracepoints {
 		if tp.Static() {
 			p.Kept = append(p.Kept, tp)
 			continue
 		}
+		resolveUpTo(tp.TPField.Pos.Offset)
 		r, ds, dropped := compileTP(tp, syms, mod, modPath, opt.RetEP)
 		diags = append(diags, ds...)
 		if ds.Worst() >= diag.Severe {
@@ -178,8 +204,9 @@ func compileTP(tp *tsfcheck.Tracepoint, syms Symbols, mod Module, modPath string
 	}
 	b, err := mod.ByteAt(r.Object, r.Offset)
 	if err != nil {
+		// The byte is what TRCUST's page buffer holds there (lxmap), and
+		// an OPCODE is compared with it all the same (IBM's behaviour).
 		diags = append(diags, outside(tp, r.Object, r.Offset, err)...)
-		return r, diags, false
 	}
 	r.Opcode = b
 	var at tsf.Node = tpf

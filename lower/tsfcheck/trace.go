@@ -60,35 +60,13 @@ type traceState struct {
 	counted  int  // what TRCUST 3.05A counts against MAXDATALENGTH (see data)
 }
 
-// badMinor reports whether t's first MINOR field has no number or a
-// malformed one.
-func badMinor(t *tsf.Trace) bool {
-	for _, f := range t.Fields {
-		if m, ok := f.(*tsf.Minor); ok {
-			return m.Bad != nil || m.Value == nil || m.Value.Err != ""
-		}
-	}
-	return false
-}
-
 func (c *checker) trace(t *tsf.Trace) {
 	c.traces++
-	// Whether TRACE statements give MINOR is decided by the first one the
-	// parser could read: a first TRACE broken by a syntax error (a MINOR
-	// that is not a number) would otherwise make every later MINOR an
-	// error of its own, a cascade from one mistake.
-	//
-	// A TRACE whose MINOR has no number, or a malformed one, does not
-	// decide either (IBM's behaviour: after "MINOR=abc" a TRACE without
-	// MINOR is numbered, and a TRACE with MINOR=5 makes MINOR required).
-	if c.firstTrace == nil && !t.Broken && !badMinor(t) {
-		c.firstTrace = t
-		for _, f := range t.Fields {
-			if _, ok := f.(*tsf.Minor); ok {
-				c.minorMode = true
-			}
-		}
-	}
+	// Whether TRACE statements give MINOR is decided by the first one
+	// kept (endOfTrace): IBM's behaviour, tried with its binary: after a
+	// first TRACE refused for an error (a bad address, a MINOR that is not
+	// a number, a syntax error), with or without MINOR, the next one kept
+	// decides, and until then MINOR is neither required nor refused.
 	// A TRACE without MINOR is numbered after the tracepoints kept so
 	// far: IBM's behaviour (TRCUST 3.05A gives 1 to the TRACE after a
 	// first one it refused), where the reference says "for each
@@ -206,6 +184,20 @@ func (c *checker) field(s *traceState, i int, f tsf.Field) {
 		c.err(s, tsf.ErrUnexpected, f, f.Last(), kw+" with STATIC tracepoint")
 		return
 	}
+	switch f.(type) {
+	case *tsf.Len, *tsf.Regs, *tsf.Mem, *tsf.Orbit:
+		// IBM's behaviour: after ABORTOP or REMOVEOP, a statement that
+		// makes RPN code is 103 "opcode defined after ABORT" or 104 "...
+		// after REMOVE", at the end of the statement, as OPCODE is.
+		switch {
+		case s.abortOp:
+			c.err(s, tsf.ErrOpcodeAfterAbort, f, s.t.End)
+			return
+		case s.removeOp:
+			c.err(s, tsf.ErrOpcodeAfterRem, f, s.t.End)
+			return
+		}
+	}
 	if prev := c.prevLen(s, i); prev != nil {
 		if m, ok := f.(*tsf.Mem); !ok || m.UseLen == nil {
 			// The LEN before this field is not used by it (section 1.3.5:
@@ -229,8 +221,14 @@ func (c *checker) field(s *traceState, i int, f tsf.Field) {
 		}
 		switch {
 		case f.Value.Value > 0xFF:
-			// 3.05A's text has no place for the value (oracle x_h14).
-			d := c.err(s, tsf.ErrOpcodeRange, f.Value, f.End)
+			// 3.05A's text has no place for the value (oracle x_h14); it
+			// gives it at the line of the token after the field (IBM's
+			// behaviour).
+			legacy := f.Next
+			if legacy.Line == 0 {
+				legacy = f.End
+			}
+			d := c.err(s, tsf.ErrOpcodeRange, f.Value, legacy)
 			d.Detail = f.Value.Text + " is above 0xFF"
 		case s.abortOp:
 			c.err(s, tsf.ErrOpcodeAfterAbort, f, f.End)
@@ -458,10 +456,11 @@ func (c *checker) firstLevel(s *traceState, a tsf.Address, fl *tsf.Flag, end ast
 		// sign; tracekit writes the same bytes and says so.
 		c.at(tsf.WarnIndirectSign, in, end, in.Num.Text, in.Num.Text)
 	}
-	if fl.Kind != tsf.Indirect || len(fl.Chain) == 0 || fl.Chain[0].Offset == nil || in.Num.Value == 0 {
+	if fl.Kind != tsf.Indirect || len(fl.Chain) == 0 || fl.Chain[0].Offset == nil || fl.Chain[0].Offset.Num.Value == 0 || in.Num.Value == 0 {
 		// IBM's behaviour: an (i) term of 0 is no offset beside the
-		// first *'s (TRCUST 3.05A takes MEM32=(FEBX+(0),I*+2*,n); with
-		// DIRECT it is refused all the same).
+		// first *'s, nor a *-0 beside an (i) term (TRCUST 3.05A takes
+		// MEM32=(FEBX+(0),I*+2*,n); with DIRECT it is refused all the
+		// same).
 		return
 	}
 	d := c.err(s, tsf.ErrUnexpected, fl.Chain[0].Offset.Num, end, "two indirect offsets for first level")
@@ -639,6 +638,9 @@ func (c *checker) endOfTrace(s *traceState) {
 	}
 	if s.errors {
 		return
+	}
+	if c.firstTrace == nil {
+		c.firstTrace, c.minorMode = t, s.minor != nil
 	}
 	if _, dup := c.minors[tp.Minor]; !dup && c.minorMode {
 		c.minors[tp.Minor] = t

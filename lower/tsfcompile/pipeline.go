@@ -204,16 +204,23 @@ func (r *Result) back(req Request) bool {
 	}
 	r.Opened = true
 	r.mapFile = mp
+	var refused []*tdfgen.Refused
 	if req.Eager {
 		// TRCUST resolves a TP as it reads the field, also in a statement
 		// it then refuses.
-		early, kept := Refused(r.Module, r.Front, mod, mp, src)
-		r.Front = tsfcheck.Merge(kept, early)
+		refused = refusedTPs(r.Module, r.Front)
+		defer func() {
+			early, kept := applyRefused(refused, r.Front)
+			r.Front = tsfcheck.Merge(kept, early)
+		}()
 	}
 	if !Dynamic(r.Module) {
+		if len(refused) > 0 {
+			compile(r.Module, mod, mp, src, refused)
+		}
 		return true // TRCUST opens the module for a tracepoint it then drops
 	}
-	r.Back = Compile(r.Module, mod, mp, src)
+	r.Back = compile(r.Module, mod, mp, src, refused)
 	return r.Back.Compiled.Worst() < diag.Severe
 }
 

@@ -129,8 +129,15 @@ type Back struct {
 // then severe 39, unless src.UseExports, which looks symbols up among the
 // module's exported names instead, with warning 211).
 func Compile(m *tsfcheck.Module, mod *lx.File, mp *mapfile.Map, src Sources) *Back {
+	return compile(m, mod, mp, src, nil)
+}
+
+// compile is Compile, resolving the TP fields of refused among the
+// tracepoints (tdfgen.Options.Refused).
+func compile(m *tsfcheck.Module, mod *lx.File, mp *mapfile.Map, src Sources, refused []*tdfgen.Refused) *Back {
 	syms, notes := symbols(mod, mp, src)
-	p, diags := tdfgen.Compile(m, syms, lxmap.Module{File: mod}, tdfgen.Options{KeepPath: src.KeepPath, ModulePath: moduleName(src), RetEP: src.RetEP})
+	p, diags := tdfgen.Compile(m, syms, lxmap.Module{File: mod, Buffer: new(lxmap.PageBuffer)},
+		tdfgen.Options{KeepPath: src.KeepPath, ModulePath: moduleName(src), Refused: refused, RetEP: src.RetEP})
 	return &Back{Program: p, Compiled: append(notes, diags...)}
 }
 
@@ -156,21 +163,17 @@ func moduleName(src Sources) string {
 	return src.ModulePath
 }
 
-// Refused resolves the TP field of each TRACE statement of m that the front
-// end refused for an error after that field, as TRCUST 3.05A does when it
-// reads the field (tdfgen.ResolveRefused). It returns the messages of
-// resolving them, and front without the errors and warnings TRCUST never
-// reports: those after the TP field of a statement whose TP cannot be
-// resolved (a statement has one error). Without symbols it does nothing.
-func Refused(m *tsfcheck.Module, front diag.List, mod *lx.File, mp *mapfile.Map, src Sources) (early, kept diag.List) {
-	// Without symbols (no MAP file) the first symbolic TP read is severe
-	// 39 there (resolveTarget), also in a statement refused later.
-	syms, _ := symbols(mod, mp, src)
+// refusedTPs returns the TRACE statements of m that the front end refused
+// for an error after their TP field (a code address), in source order:
+// TRCUST 3.05A resolves a TP as it reads the field, so their TP fields are
+// resolved too (tdfgen.Options.Refused). A statement where TRCUST stopped
+// before the TP field is not among them.
+func refusedTPs(m *tsfcheck.Module, front diag.List) []*tdfgen.Refused {
 	accepted := make(map[*tsf.Trace]bool, len(m.Tracepoints))
 	for _, tp := range m.Tracepoints {
 		accepted[tp.Node] = true
 	}
-	kept = front
+	var out []*tdfgen.Refused
 	for _, st := range m.File.Stmts {
 		t, ok := st.(*tsf.Trace)
 		if !ok || accepted[t] {
@@ -180,12 +183,9 @@ func Refused(m *tsfcheck.Module, front diag.List, mod *lx.File, mp *mapfile.Map,
 		if tpf == nil {
 			continue
 		}
-		in := func(d diag.Diagnostic) bool {
-			return d.Pos.File == t.Pos.File && d.Pos.Offset >= t.Pos.Offset && d.Pos.Offset < t.End.Offset
-		}
 		first := -1
 		for i, d := range front {
-			if in(d) && d.Severity >= diag.Error && (first < 0 || d.Pos.Offset < front[first].Pos.Offset) {
+			if inStmt(t, d) && d.Severity >= diag.Error && (first < 0 || d.Pos.Offset < front[first].Pos.Offset) {
 				first = i
 			}
 		}
@@ -195,20 +195,37 @@ func Refused(m *tsfcheck.Module, front diag.List, mod *lx.File, mp *mapfile.Map,
 			// statement) comes after the TP's messages.
 			continue
 		}
-		ds, failed := tdfgen.ResolveRefused(t, tpf, syms, lxmap.Module{File: mod}, moduleName(src), src.RetEP)
-		early = append(early, ds...)
-		if failed {
-			var out diag.List
-			for _, d := range kept {
-				if in(d) && d.Severity <= diag.Error && d.Pos.Offset > tpf.Last().Offset {
-					continue
-				}
-				out = append(out, d)
-			}
-			kept = out
+		out = append(out, &tdfgen.Refused{Trace: t, TP: tpf})
+	}
+	return out
+}
+
+// applyRefused returns the messages of resolving the refused statements'
+// TP fields, and front without the errors and warnings TRCUST never
+// reports: those after the TP field of a statement whose TP cannot be
+// resolved (a statement has one error).
+func applyRefused(refused []*tdfgen.Refused, front diag.List) (early, kept diag.List) {
+	kept = front
+	for _, rf := range refused {
+		early = append(early, rf.Diags...)
+		if !rf.Failed {
+			continue
 		}
+		var out diag.List
+		for _, d := range kept {
+			if inStmt(rf.Trace, d) && d.Severity <= diag.Error && d.Pos.Offset > rf.TP.Last().Offset {
+				continue
+			}
+			out = append(out, d)
+		}
+		kept = out
 	}
 	return early, kept
+}
+
+// inStmt reports whether d stands in the statement t.
+func inStmt(t *tsf.Trace, d diag.Diagnostic) bool {
+	return d.Pos.File == t.Pos.File && d.Pos.Offset >= t.Pos.Offset && d.Pos.Offset < t.End.Offset
 }
 
 // dynamicTP returns the first TP field of t, when it names a code address.

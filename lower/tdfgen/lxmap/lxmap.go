@@ -106,6 +106,17 @@ func (s *Symbols) Symbol(obj, off uint32) (string, uint32, bool) {
 // Module reads bytes of an LX module.
 type Module struct {
 	File *lx.File
+	// Buffer, when set, is the page buffer TRCUST 3.05A reads pages
+	// into (see ByteAt); one compile shares one buffer.
+	Buffer *PageBuffer
+}
+
+// PageBuffer is the one page buffer through which TRCUST 3.05A reads a
+// tracepoint's original byte: each read copies the stored bytes of the
+// page into it and leaves the rest as the pages read before left it
+// (zeros at first).
+type PageBuffer struct {
+	data []byte
 }
 
 // ByteAt implements tdfgen.Module.
@@ -117,22 +128,42 @@ type Module struct {
 // end). On the oracle's emitrep.dll the data object is one iterated page:
 // IBM's TDF has 0x94 for a TP at 2:0x80 (the loaded byte is 0x00) and
 // 0x00 at 2:0x3F0 (loaded 0xA8).
+//
+// Any other byte is read through the page buffer (IBM's behaviour, worked
+// out from 20 generated programs): the page of the offset is read into it
+// and the byte at the offset within the page is taken, so past the stored
+// bytes of a short last page (emitrep's 1:4729) it is the byte the page
+// read before left there (0x64 after page 0, 0x83 after page 3, 0 when
+// none was read); for an offset past every page (1:FFFFFFFC, .emit-4) no
+// page is read, the byte is the buffer's and the error says why (TRCUST
+// warns 138 and 139 and keeps the tracepoint). Without Buffer such bytes
+// are 0.
 func (m Module) ByteAt(obj, off uint32) (byte, error) {
 	if obj == 0 || int(obj) > len(m.File.Objects) {
 		return 0, fmt.Errorf("the module has no object %d", obj)
 	}
-	if o := m.File.Object(int(obj)); off < o.VirtualSize && m.File.PageSize > 0 {
-		page := int(off / m.File.PageSize)
+	o := m.File.Object(int(obj))
+	ps := m.File.PageSize
+	if off < o.VirtualSize && ps > 0 {
+		page := int(off / ps)
 		if p, raw, err := m.File.StoredPage(int(obj), page); err == nil && p.Flags == lx.PageIterated {
-			return iteratedOnce(raw, int(off%m.File.PageSize)), nil
+			return iteratedOnce(raw, int(off%ps)), nil
 		}
 	}
-	if o := m.File.Object(int(obj)); off >= o.VirtualSize && uint64(off) < uint64(len(o.Pages))*uint64(m.File.PageSize) {
-		// Past the object's size but in its last page: TRCUST 3.05A keeps
-		// the tracepoint and gives the byte its page buffer holds there,
-		// which is left over from the page it read before (IBM's
-		// behaviour: 0x88 and 0x64 at emitrep's 1:457F and 1:4729, bytes
-		// of pages 4 and 1). That is not reproduced: tracekit writes 0.
+	if m.Buffer != nil && ps > 0 {
+		if len(m.Buffer.data) != int(ps) {
+			m.Buffer.data = make([]byte, ps)
+		}
+		page := uint64(off) / uint64(ps)
+		if page >= uint64(len(o.Pages)) {
+			return m.Buffer.data[off%ps], fmt.Errorf("offset 0x%X is past the %d pages of object %d", off, len(o.Pages), obj)
+		}
+		if _, raw, err := m.File.StoredPage(int(obj), int(page)); err == nil {
+			copy(m.Buffer.data, raw)
+		}
+		return m.Buffer.data[off%ps], nil
+	}
+	if off >= o.VirtualSize && uint64(off) < uint64(len(o.Pages))*uint64(ps) {
 		return 0, nil
 	}
 	b, err := m.File.ReadObject(int(obj), off, 1)

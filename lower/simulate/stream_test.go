@@ -1,0 +1,184 @@
+package simulate
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// sameRun checks that RunFile on the state file path gives what OpenState
+// and Run give: the same Result (hits included) or the same error.
+func sameRun(t *testing.T, c compiled, path string, opt Options) {
+	t.Helper()
+	want, werr := func() (*Result, error) {
+		st, err := OpenState(path)
+		if err != nil {
+			return nil, err
+		}
+		return Run(c.tdf, st, opt)
+	}()
+	got, gerr := RunFile(c.tdf, path, opt)
+	if fmt.Sprint(gerr) != fmt.Sprint(werr) {
+		t.Fatalf("%s: RunFile error %v, OpenState and Run %v", path, gerr, werr)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("%s: RunFile and OpenState+Run differ", path)
+	}
+}
+
+// TestRunFileMatches runs the state files of testdata and variants of the
+// benchmark's (every kind of mistake the streaming reader leaves to
+// ParseState, and forms it takes on) through RunFile and through
+// OpenState and Run.
+func TestRunFileMatches(t *testing.T) {
+	// every state file of testdata that has a TSF beside it
+	files, _ := filepath.Glob("testdata/*.state.json")
+	for _, f := range files {
+		tsf := strings.TrimSuffix(filepath.Base(f), ".state.json") + ".tsf"
+		if _, err := os.Stat(filepath.Join("testdata", tsf)); err != nil {
+			continue
+		}
+		for _, opt := range []Options{{Size: 0xFFFF}, {Size: 0x100, Next: 0x80}} {
+			sameRun(t, compileTSF(t, tsf), f, opt)
+		}
+	}
+	c := compileTSF(t, "statements.tsf")
+	dir := t.TempDir()
+	base := benchState(t, 30)
+	hits := bytes.Index(base, []byte(`"hits"`))
+	variants := map[string][]byte{
+		"plain":             base,
+		"no hits":           append(append([]byte{}, base[:hits]...), `"hits": []}`...),
+		"hits first":        append(append([]byte(`{"hits": [{"minor": 1, "pid": 1, "time": "00:00:00.00"}], `), base[1:hits]...), `"comment": "x"}`...),
+		"member after hits": append(bytes.TrimSuffix(bytes.TrimSpace(base), []byte("}")), `, "comment": "after"}`...),
+		"text after":        append(append([]byte{}, base...), " x"...),
+	}
+	edits := [][2]string{
+		{`"minor": 1,`, `"minor": "0x1",`},
+		{`"minor": 1,`, `"Minor": 1,`},
+		{`"minor": 1,`, `"minor": 1, "minor": 1,`},
+		{`"minor": 1,`, `"minor": 1, "tp": "0001:00000DC0",`},
+		{`"minor": 1,`, `"tp": "0001:00000DC0",`},
+		{`"minor": 1,`, `"tp": "0001:zz",`},
+		{`"minor": 1,`, `"minor": 99,`},
+		{`"minor": 1,`, `"minor": 01,`},
+		{`"minor": 1,`, `"minor": 1.0,`},
+		{`"minor": 1,`, `"minor": -1,`},
+		{`"minor": 1,`, `"minor": 65536,`},
+		{`"minor": 1,`, `"minor": null,`},
+		{`"minor": 1,`, `"minor": 1 ,"comment": "caf\u00e9 \"q\"",`},
+		{`"minor": 1,`, `"minor": 1, "memory": [{"address": "0x20BF8", "hex": "01 00 00 00"}],`},
+		{`"minor": 1,`, `"minor": 1, "memory": [{"address": 200000, "asciiz": "a\"b\\c\n\t\/", "comment": "x"}, {"hex": "00", "address": "0x20BF8"}],`},
+		{`"minor": 1,`, `"minor": 1, "memory": [],`},
+		{`"minor": 1,`, `"minor": 1, "memory": [{}],`},
+		{`"minor": 1,`, `"minor": 1, "memory": [{"address": 1, "hex": "00", "string": "a"}],`},
+		{`"minor": 1,`, `"minor": 1, "memory": [{"address": 1, "hex": "0"}],`},
+		{`"minor": 1,`, `"minor": 1, "memory": [{"address": 1, "string": "café\u0041"}],`},
+		{`"minor": 1,`, `"minor": 1, "memory": [{"address": 1, "string": "Ā"}],`},
+		{`"minor": 1,`, `"minor": 1, "memory": [{"address": 4294967295, "string": "ab"}],`},
+		{`"minor": 1,`, `"minor": 1, "memory": [{"address": 1, "asciiz": "x", "address": 2}],`},
+		{`"minor": 1,`, `"minor": 1, "memory": [{"address": 1, "Hex": "00"}],`},
+		{`"minor": 1,`, `"minor": 1, "memory": {"address": 1, "hex": "00"},`},
+		{`"minor": 1,`, `"minor": 1, "external": false,`},
+		{`"minor": 1,`, `"minor": 1, "external": null,`},
+		{`"minor": 1,`, `"minor": 1, "registers": {"eax": 1, "EAX": 2},`},
+		{`"minor": 1,`, `"minor": 1, "registers": {"EAX": 1, "EAX": 2},`},
+		{`"minor": 1,`, `"minor": 1, "registers": {"AX": 1},`},
+		{`"minor": 1,`, `"minor": 1, "registers": {"CS": "0x10000"},`},
+		{`"minor": 1,`, `"minor": 1, "registers": {"ebx": "  0x10 ", "CS": 5},`},
+		{`"minor": 1,`, `"minor": 1, "registers": {},`},
+		{`"minor": 1,`, `"minor": 1 "pid": 3,`},
+		{`"pid": "0x21"`, `"pid": 70000`},
+		{`"pid": "0x21", `, ``},
+		{`"time": "00:00:00.00"`, `"time": "00:00:00.0"`},
+		{`"time": "00:00:00.00"`, `"time": "24:00:00.00"`},
+		{`"time": "00:00:00.00"}`, `"time": "00:00:00.00"}x`},
+		{`"time": "00:00:00.00"}`, `"time": "00:00:00.00",}`},
+		{`"version": 1`, `"version": 2`},
+		{`"version": 1,`, `"version": 1,,`},
+		{`"version": 1,`, `"version": 1`},
+		{`"registers": {`, `"Registers": {`},
+		{`"comment": "Synthetic`, `"comment": "Synth\"etic`},
+	}
+	// hits across batches of the reading goroutine, and mistakes after
+	// the first batches
+	for _, n := range []int{hitBatchSize - 1, hitBatchSize, 2 * hitBatchSize, 3*hitBatchSize + 7} {
+		b := benchState(t, n)
+		variants[fmt.Sprintf("%d hits", n)] = b
+		last := bytes.LastIndex(b, []byte(`"pid"`))
+		variants[fmt.Sprintf("%d hits, the last one bad", n)] = append(append(append([]byte{}, b[:last]...), `"pid": -1, "x`...), b[last+5:]...)
+		at := bytes.LastIndex(b, []byte(`{"minor": `)) + len(`{"minor": `)
+		comma := at + bytes.IndexByte(b[at:], ',')
+		variants[fmt.Sprintf("%d hits, the last one's tracepoint unknown", n)] = append(append(append([]byte{}, b[:at]...), "99"...), b[comma:]...)
+	}
+	for i, e := range edits {
+		b := bytes.Replace(base, []byte(e[0]), []byte(e[1]), 1)
+		if bytes.Equal(b, base) {
+			t.Fatalf("edit %d (%q) changes nothing", i, e[0])
+		}
+		variants[fmt.Sprintf("edit %d %s", i, e[1])] = b
+	}
+	for name, data := range variants {
+		path := filepath.Join(dir, "state.json")
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		t.Run(name, func(t *testing.T) {
+			for _, opt := range []Options{{Size: 0xFFFF}, {Size: 0x200}, {Output: OutputSave}} {
+				sameRun(t, c, path, opt)
+			}
+		})
+	}
+}
+
+// TestRunFileStreams checks that the benchmark's state file is read by
+// the streaming reader, not handed to ParseState.
+func TestRunFileStreams(t *testing.T) {
+	c := compileTSF(t, "statements.tsf")
+	path := filepath.Join(t.TempDir(), "state.json")
+	if err := os.WriteFile(path, benchState(t, 100), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := runStream(c.tdf, path, Options{Size: 0xFFFF}); err != nil {
+		t.Fatalf("the streaming reader declined the benchmark's state: %v", err)
+	}
+	// the hits of statements.state.json: registers, memory, escapes
+	if _, err := runStream(c.tdf, "testdata/statements.state.json", Options{Size: 0xFFFF}); err != nil {
+		t.Fatalf("the streaming reader declined statements.state.json: %v", err)
+	}
+}
+
+// FuzzRunFile: RunFile on any state text gives what OpenState and Run give.
+func FuzzRunFile(f *testing.F) {
+	f.Add(benchState(f, 12))
+	f.Add([]byte(`{"version": 1, "hits": [{"minor": 1, "pid": 1, "time": "00:00:00.00", "registers": {"EAX": "0x10"}}]}`))
+	c := compileTSF(f, "statements.tsf")
+	dir := f.TempDir()
+	f.Fuzz(func(t *testing.T, data []byte) {
+		path := filepath.Join(dir, "state.json")
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		sameRun(t, c, path, Options{Size: 0x400})
+	})
+}
+
+// TestParseRegBytes: parseRegBytes agrees with ParseReg on every register
+// name in three spellings and on names that are none.
+func TestParseRegBytes(t *testing.T) {
+	names := []string{"", "E", "EAXX", "EFLAGSX", "AX", "eaX\x00", "EFLAGS"}
+	for _, n := range regNames {
+		names = append(names, n, strings.ToLower(n), strings.ToLower(n[:1])+n[1:])
+	}
+	for _, n := range names {
+		r1, ok1 := ParseReg(n)
+		r2, ok2 := parseRegBytes([]byte(n))
+		if r1 != r2 || ok1 != ok2 {
+			t.Errorf("%q: ParseReg %v %v, parseRegBytes %v %v", n, r1, ok1, r2, ok2)
+		}
+	}
+}
