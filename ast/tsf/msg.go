@@ -113,7 +113,6 @@ const (
 	WarnFmtPrefix         Code = 207
 	WarnFmtStaticPrefix   Code = 208
 	WarnNoTracepoints     Code = 209
-	WarnOrbitTMI          Code = 210
 	WarnExportsOnly       Code = 211
 	WarnTrailingComma     Code = 212
 	WarnIndirectSign      Code = 213
@@ -238,7 +237,6 @@ var Messages = map[Code]Message{
 	207: {diag.Warning, "more %%P controls than memory data statements", true},
 	208: {diag.Warning, "%%P in a @STATIC tracepoint: static data has no prefix", true},
 	209: {diag.Warning, "no valid tracepoint: nothing written", true},
-	210: {diag.Warning, "ORBIT: no .TMI file is written", true},
 	211: {diag.Warning, "no MAP file: symbols resolved through the module's exports", true},
 	// TRCUST 3.05A ends the statement there without a word (oracle x_h35).
 	212: {diag.Warning, "the last statement ends with a comma at the end of the file", true},

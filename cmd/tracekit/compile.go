@@ -173,6 +173,17 @@ func (c *compileCmd) outputs(res *tsfcompile.Result, set *outfile.Set) diag.List
 		outputs = append(outputs, c.tdfName())
 		set.Add(c.tdfName(), data)
 	}
+	if res.TMI != nil {
+		// The .TMI file TRCUST 3.05A writes for ORBIT tracepoints.
+		data, err := res.TMI.MarshalBinary()
+		if err != nil {
+			d := tsf.FatalWrite.Diagnostic(m.File.EOF, 0, c.tmiName())
+			d.Detail = err.Error()
+			return append(diags, d)
+		}
+		outputs = append(outputs, c.tmiName())
+		set.Add(c.tmiName(), data)
+	}
 	if c.Depfile != "" {
 		set.Add(c.Depfile, depRule(append(outputs, c.Depfile), c.File, res.Inputs()))
 	}
@@ -193,6 +204,9 @@ func (c *compileCmd) printOutputs(e *env, src []byte) error {
 		}
 		if tsfcompile.Dynamic(m) {
 			fmt.Fprintln(e.stdout, c.tdfName())
+			if tsfcompile.Orbit(m) {
+				fmt.Fprintln(e.stdout, c.tmiName())
+			}
 		}
 		if c.Depfile != "" {
 			fmt.Fprintln(e.stdout, c.Depfile)
@@ -225,6 +239,13 @@ func (c *compileCmd) tdfName() string {
 		name = filepath.Join(c.OutDir, filepath.Base(name))
 	}
 	return name
+}
+
+// tmiName is the .TMI file written beside the TDF for ORBIT tracepoints:
+// the TDF's name with .TMI, as TRCUST 3.05A names it.
+func (c *compileCmd) tmiName() string {
+	name := c.tdfName()
+	return strings.TrimSuffix(name, filepath.Ext(name)) + ".TMI"
 }
 
 // depRule is the depfile's text: one make rule saying that the targets

@@ -8,7 +8,8 @@ import (
 )
 
 // TestCommandLine checks what no oracle case shows: no TSF named, an
-// unknown switch, a TSF named without its extension, switches in any case.
+// unknown switch (upper-cased in the message, as TRCUST does), a TSF named
+// without its extension, switches in any case; no arguments: the usage.
 func TestCommandLine(t *testing.T) {
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "x.TSF"), []byte("MAJOR = 0x30\r\nTRACE MINOR=1, TP=@STATIC, DESC=\"d\"\r\n"), 0o644)
@@ -18,8 +19,9 @@ func TestCommandLine(t *testing.T) {
 		status int
 		out    string
 	}{
-		{nil, 1, "\r\nTrcust Version 3.05A\r\nTRCUST(1) FATAL: TSF file not specified\r\n"},
-		{[]string{"x", "/q"}, 0, "\r\nTrcust Version 3.05A\r\nTRCUST(1) ERROR: invalid parameter: '/q', ignored\r\n\r\nUsing source file: .\\x.TSF\r\nCreating TFF file: .\\TRC0030.TFF \t # records = 1\r\n"},
+		{nil, 0, "\r\nTrcust Version 3.05A\r\n" + usage},
+		{[]string{"/W1"}, 1, "\r\nTrcust Version 3.05A\r\nTRCUST(1) FATAL: TSF file not specified\r\n"},
+		{[]string{"x", "/q"}, 0, "\r\nTrcust Version 3.05A\r\nTRCUST(1) ERROR: invalid parameter: '/Q', ignored\r\n\r\nUsing source file: .\\x.TSF\r\nCreating TFF file: .\\TRC0030.TFF \t # records = 1\r\n"},
 		{[]string{"x.TSF", "/w0", "/q"}, 0, "\r\nTrcust Version 3.05A\r\n\r\nUsing source file: .\\x.TSF\r\nCreating TFF file: .\\TRC0030.TFF \t # records = 1\r\n"},
 	} {
 		var out, errb bytes.Buffer
@@ -29,6 +31,27 @@ func TestCommandLine(t *testing.T) {
 		}
 		if want := status == 1; want != (errb.Len() > 0) {
 			t.Errorf("%v: stderr %q", tc.args, errb.String())
+		}
+	}
+}
+
+// TestSearchRange checks /RSnnn as TRCUST 3.05A reads it (each value tried
+// with IBM's binary through the oracle runner).
+func TestSearchRange(t *testing.T) {
+	for _, tc := range []struct {
+		s  string
+		n  int
+		ok bool
+	}{
+		{"", 0, true}, {"0", 0, true}, {"256", 256, true}, {"257", 0, false}, {"999", 0, false},
+		{"65535", 0, false}, {"65536", 0, true}, {"65792", 256, true}, {"70000", 0, false},
+		{"0X10", 16, true}, {"0X", 0, true}, {"08", 8, true}, {"010", 8, true},
+		{"5X", 0, false}, {"0A", 0, false}, {"00X5", 0, false}, {"+5", 0, false}, {"-1", 0, false},
+		{"ABC", 0, false}, {"4294967296", 0, false},
+	} {
+		n, ok := searchRange(tc.s)
+		if ok != tc.ok || ok && n != tc.n {
+			t.Errorf("/RS%s: %d %v, want %d %v", tc.s, n, ok, tc.n, tc.ok)
 		}
 	}
 }

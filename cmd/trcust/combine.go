@@ -13,9 +13,6 @@ import (
 
 // combine is "TRCUST tffsource /C=tffdest [/Wn]".
 func combine(c *console, o options) {
-	if o.dups {
-		c.code(1, tsf.ErrDWithC)
-	}
 	if len(o.files) == 0 {
 		c.code(1, tsf.FatalNoTCF)
 		return

@@ -7,6 +7,7 @@ import (
 
 	"github.com/tracekit/tracekit/ast/diag"
 	"github.com/tracekit/tracekit/ast/tsf"
+	"github.com/tracekit/tracekit/cmd/internal/osfile"
 	"github.com/tracekit/tracekit/cmd/internal/outfile"
 	"github.com/tracekit/tracekit/grammar/tsfparse"
 	"github.com/tracekit/tracekit/lower/tdfgen"
@@ -33,17 +34,21 @@ func compile(c *console, o options) {
 		return
 	}
 	c.line("\r\nUsing source file: %s", shownName)
+	mapMissing := false
 	if o.mapFile != "" {
 		upper := strings.ToUpper(o.mapFile)
 		if !strings.EqualFold(filepath.Ext(o.mapFile), ".MAP") {
 			c.code(1, tsf.FatalMapExtension, upper)
 			return
 		}
-		if _, _, ok := search(o.mapFile); !ok {
-			c.code(1, tsf.FatalNotFound, o.mapFile)
-			return
+		if _, _, ok := search(o.mapFile); ok {
+			c.line("Using map file: %s", display(upper))
+		} else {
+			// IBM's behaviour: TRCUST 3.05A says so and goes on without
+			// a MAP file (a symbolic TP is then severe 39).
+			c.line("Map file not found: %s", upper)
+			mapMissing = true
 		}
-		c.line("Using map file: %s", display(upper))
 	}
 	src, err := os.ReadFile(path)
 	if err != nil {
@@ -59,12 +64,24 @@ func compile(c *console, o options) {
 		Syntax: tsfparse.TRCUSTStrings | tsfparse.TRCUSTComments,
 		Eager:  true,
 		Locate: func(m *tsfcheck.Module) (tsfcompile.Sources, diag.List) {
-			src := tsfcompile.Sources{ModuleAt: m.ModNamePos, IgnoreCase: o.caseless, KeepPath: o.keepPath}
-			var ok bool
-			if src.ModulePath, src.ModuleName, ok = search(m.ModName); !ok {
-				return src, diag.List{tsf.FatalNotFound.Diagnostic(m.ModNamePos, 0, m.ModName)}
+			src := tsfcompile.Sources{ModuleAt: m.ModNamePos, IgnoreCase: o.caseless, KeepPath: o.keepPath, RetEP: o.retep}
+			if o.loadMod != "" {
+				// IBM's behaviour: /L= names the module TRCUST reads
+				// instead of MODNAME's (the TDF keeps MODNAME); it opens
+				// the name upper-cased, as given, without a search, and
+				// names it so.
+				src.ModuleName = strings.ToUpper(o.loadMod)
+				var ok bool
+				if src.ModulePath, ok = findAsGiven(o.loadMod); !ok {
+					return src, diag.List{tsf.FatalNotFound.Diagnostic(m.ModNamePos, 0, src.ModuleName)}
+				}
+			} else {
+				var ok bool
+				if src.ModulePath, src.ModuleName, ok = search(m.ModName); !ok {
+					return src, diag.List{tsf.FatalNotFound.Diagnostic(m.ModNamePos, 0, m.ModName)}
+				}
 			}
-			if o.mapFile != "" {
+			if o.mapFile != "" && !mapMissing {
 				src.MapPath, _, _ = search(o.mapFile)
 			}
 			return src, nil
@@ -92,7 +109,7 @@ func compile(c *console, o options) {
 		}
 		return len(moduleErr) == 0
 	}
-	for _, d := range byLegacyLine(diags) {
+	for _, d := range stopAtNoSymbols(byLegacyLine(diags)) {
 		// The module is opened as the first dynamic TP field is read:
 		// before what TRCUST reports at or after it.
 		// A message TRCUST gives at that line for what it read before
@@ -137,6 +154,25 @@ func compile(c *console, o options) {
 		return
 	}
 	c.line("Creating TDF file: %s\t # records = %d", display(tdfName), len(tdfFile.Tracepoints))
+	if res.TMI != nil {
+		// IBM's behaviour: the TDF's name with .TMI for its extension.
+		tmiName := strings.TrimSuffix(tdfName, filepath.Ext(tdfName)) + ".TMI"
+		if !write(c, tmiName, res.TMI.MarshalBinary) {
+			return
+		}
+		c.line("Creating TMI file: %s\t # records = %d", display(tmiName), len(res.TMI.Records))
+	}
+}
+
+// findAsGiven finds a file named as on OS/2 (a relative or absolute path
+// with \ or /, any case) without a search: the name to open.
+func findAsGiven(name string) (string, bool) {
+	name = strings.ReplaceAll(name, `\`, "/")
+	dir, base := filepath.Split(filepath.FromSlash(name))
+	if dir == "" {
+		dir = "."
+	}
+	return osfile.Find(dir, base)
 }
 
 // report prints the front end's diagnostic d at line. A NUL in a string
@@ -152,6 +188,26 @@ func (c *console) report(line int, d diag.Diagnostic) {
 		return
 	}
 	c.msg(line, d.Severity, d.Msg)
+}
+
+// stopAtNoSymbols cuts l (in TRCUST's order) at the first severe 39
+// ("symbolic info not given"): TRCUST 3.05A gives it as it reads the first
+// symbolic TP without a MAP file and reads nothing after it (IBM's
+// behaviour), so a message later on that TP's line is not given either.
+func stopAtNoSymbols(l diag.List) diag.List {
+	for i, s := range l {
+		if code, _ := tsf.CodeOf(s); code != tsf.SevereNoSymbolInfo {
+			continue
+		}
+		var out diag.List
+		for _, d := range l[:i] {
+			if tsf.LegacyLine(d) < tsf.LegacyLine(s) || d.Pos.Offset < s.Pos.Offset {
+				out = append(out, d)
+			}
+		}
+		return append(out, s)
+	}
+	return l
 }
 
 // write writes one output file, or says it cannot (fatal 5).

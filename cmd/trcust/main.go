@@ -1,10 +1,12 @@
 // Command trcust is tracekit's TSF compiler behind IBM TRCUST's own command
 // line, for makefiles and habits that expect it:
 //
-//	TRCUST tsf [tdf] [/M=mapfile] [/P] [/D] [/I] [/Wn]
+//	TRCUST tsf [tdf] [/M=mapfile] [/L=loadmod] [/P] [/D] [/I] [/Wn]
+//	       [/NODE] [/NOLN] [/RMn] [/RSnnn] [/RP]
 //	TRCUST tffsource /C=tffdest [/Wn]
 //
-// Switches may be given in any case. It prints what TRCUST 3.05A printed:
+// Without arguments it prints TRCUST's usage. Switches may be given in any
+// case, with / or -. It prints what TRCUST 3.05A printed:
 // the banner, the "Using ..." and "Creating ..." lines, the messages as
 // "TRCUST(<line>) <SEVERITY>: <text>" with IBM's texts and line numbers, CRLF
 // line ends; the abort line goes to standard error and the exit status is
@@ -24,6 +26,7 @@ import (
 	"github.com/tracekit/tracekit/ast/diag"
 	"github.com/tracekit/tracekit/ast/tsf"
 	"github.com/tracekit/tracekit/cmd/internal/osfile"
+	"github.com/tracekit/tracekit/lower/x86ret"
 )
 
 // Version is the TRCUST version whose behaviour trcust reproduces.
@@ -74,51 +77,181 @@ func (c *console) aborted() bool {
 type options struct {
 	files       []string // the TSF and the TDF, or the combine list
 	mapFile     string
+	loadMod     string // /L=: the module to read instead of MODNAME's
 	combine     string
 	keepPath    bool // /P
 	dups        bool // /D
 	caseless    bool // /I
 	level       int  // /Wn
+	retep       *x86ret.Search
 	combineMode bool
 }
 
+// usage is what TRCUST 3.05A prints after its banner when it is run without
+// arguments, its spelling kept.
+const usage = "\r\n" +
+	"Usage1:  Trcust filename1 filename2 /M=mapfile /W{0|1|2} /D +\r\n" +
+	"                /L=loadmod /NODE /NOLN /RM{0-7} /RSnnn /RP /I /P\r\n" +
+	"\r\n" +
+	"\tfilename1  is Trace Source File\r\n" +
+	"\tfilename2  is Trace Defintion File  \t(Optional)\r\n" +
+	"\t/M=mapfile is map filename to use   \t(Optional)\r\n" +
+	"\t/W{0|1|2}  is warning level to use  \t(Optional)\r\n" +
+	"\t/D         allows duplicate minors  \t(Optional)\r\n" +
+	"\t/L=loadmod is file name of load module \t(Optional)\r\n" +
+	"\t/NODE      ignore debug information \t(Optional)\r\n" +
+	"\t/NOLN      ignore line numbers      \t(Optional)\r\n" +
+	"\t/RM{0-7}   RETEP match criteria\t\t(Optional)\r\n" +
+	"\t/RSnnn     RETEP search range \t\t(Optional)\r\n" +
+	"\t/RP        RETEP Pascal returns allowed\t(Optional)\r\n" +
+	"\t/I         Case insensitive map symbols (Optional)\r\n" +
+	"\t/P         Retain MODNAME Path Info \t(Optional)\r\n" +
+	"\r\n" +
+	"Usage2:  Trcust filename1 /C=dest_tff /W{0|1|2}\r\n" +
+	"\r\n" +
+	"\tfilename1  is Trace Combine File containing TFF filenames\r\n" +
+	"\tdest_tff   is destination TFF name for combined records\r\n" +
+	"\t/W{0|1|2}  is warning level to use  \t(Optional)\r\n" +
+	"\r\n"
+
+// parseArgs reads the command line as TRCUST 3.05A does (IBM's behaviour,
+// each form tried with its binary): a switch starts with / or -, and is
+// upper-cased, also in the message that refuses it; the last of a repeated
+// switch counts and a repeat is no error. The first two other arguments are
+// the TSF and the TDF; a further one is refused as an invalid parameter, as
+// is an unknown switch, a switch with something after it (/PX, /W01, /NODEX;
+// only /RP takes anything after it) and /M=, /L= or /C= with nothing after
+// the =. Each refused argument is error 'invalid parameter', in order,
+// before anything else is printed; /D with /C= is error 106, for each /D
+// after /C= where it is read, and once at the end for /D before /C=.
 func parseArgs(c *console, args []string) options {
 	o := options{level: 2}
-	var bad []string
+	search := x86ret.DefaultSearch
+	searchSet, dBeforeC := false, false
+	// TRCUST prints a message about the command line as it reads the
+	// argument, at the message level of the /Wn read so far (IBM's
+	// behaviour: "/X /W0" says /X is invalid, "/W0 /X" does not).
+	say := func(code tsf.Code, args ...any) {
+		c.min, _ = diag.LevelMin(min(o.level, 2))
+		c.code(1, code, args...)
+	}
 	for _, a := range args {
 		if !strings.HasPrefix(a, "/") && !strings.HasPrefix(a, "-") {
+			if len(o.files) == 2 {
+				say(tsf.ErrParameter, a)
+				continue
+			}
 			o.files = append(o.files, a)
 			continue
 		}
-		sw := strings.ToUpper(a[1:])
+		up := strings.ToUpper(a)
+		sw := up[1:]
 		switch {
-		case strings.HasPrefix(sw, "M="):
+		case len(sw) > 2 && strings.HasPrefix(sw, "M="):
 			o.mapFile = a[3:]
-		case strings.HasPrefix(sw, "C="):
+		case len(sw) > 2 && strings.HasPrefix(sw, "C="):
 			o.combine, o.combineMode = a[3:], true
+		case len(sw) > 2 && strings.HasPrefix(sw, "L="):
+			o.loadMod = a[3:]
 		case sw == "P":
 			o.keepPath = true
 		case sw == "D":
+			if o.combineMode {
+				say(tsf.ErrDWithC) // each /D after /C=
+			} else {
+				dBeforeC = true
+			}
 			o.dups = true
 		case sw == "I":
 			o.caseless = true
-		case sw == "W0" || sw == "W1" || sw == "W2":
-			o.level = int(sw[1] - '0')
+		case sw == "NODE", sw == "NOLN":
+			// TRCUST reads no debug information from a module, with or
+			// without these (a TP=@file,line is message 91 either way).
+		case strings.HasPrefix(sw, "W"):
+			if len(sw) == 2 && sw[1] >= '0' && sw[1] <= '2' {
+				o.level = int(sw[1] - '0')
+				break
+			}
+			// IBM's behaviour: a malformed /W is refused at the level read
+			// so far, or at its own digit when that is above 2 (/W3 is
+			// said after /W0, /W31, /W01 and /Wx are not), and the level is then
+			// the default again.
+			if len(sw) == 2 && sw[1] > '2' && sw[1] <= '9' {
+				o.level = int(sw[1] - '0')
+			}
+			say(tsf.ErrParameter, up)
+			o.level = 2
+		case len(sw) == 3 && strings.HasPrefix(sw, "RM") && sw[2] >= '0' && sw[2] <= '7':
+			search.Match, searchSet = int(sw[2]-'0'), true
+		case strings.HasPrefix(sw, "RS"):
+			n, ok := searchRange(sw[2:])
+			if !ok {
+				say(tsf.ErrParameter, up)
+				continue
+			}
+			search.Range, searchSet = n, true
+		case strings.HasPrefix(sw, "RP"):
+			search.Pascal, searchSet = true, true
 		default:
-			bad = append(bad, a)
+			say(tsf.ErrParameter, up)
 		}
 	}
-	c.min, _ = diag.LevelMin(o.level)
-	for _, a := range bad {
-		c.code(1, tsf.ErrParameter, a)
+	if searchSet {
+		o.retep = &search
 	}
+	if dBeforeC && o.combineMode {
+		// Once for any /D before /C=, at the level of the whole line
+		// ("/D /C=x /D /W0" says it once, for the /D after /C=).
+		say(tsf.ErrDWithC)
+	}
+	c.min, _ = diag.LevelMin(o.level)
 	return o
+}
+
+// searchRange reads the number of /RSnnn as TRCUST 3.05A does (IBM's
+// behaviour): nothing is 0; else it must start with a digit and be a whole
+// C number as strtol reads one (decimal, 0x hex or 0 octal), which is kept
+// in 16 bits and must then lie in 0-256 (/RS65792 is /RS256, /RS65535 is
+// refused).
+func searchRange(s string) (int, bool) {
+	if s == "" {
+		return 0, true
+	}
+	if s[0] < '0' || s[0] > '9' {
+		return 0, false
+	}
+	base, digits := 10, s
+	switch {
+	case len(s) > 1 && s[0] == '0' && (s[1] == 'X' || s[1] == 'x'):
+		base, digits = 16, s[2:]
+	case s[0] == '0':
+		base = 8
+	}
+	var v int64
+	for _, r := range digits {
+		// TRCUST's C library reads 8 and 9 as octal digits too (/RS08
+		// is taken, /RS0A is not), and "0x" alone as 0.
+		d := strings.IndexRune("0123456789ABCDEF", r)
+		if d < 0 || d >= max(base, 10) {
+			return 0, false
+		}
+		// strtol's long saturates at 2^31-1, which is -1 in 16 bits.
+		v = min(v*int64(base)+int64(d), 1<<31-1)
+	}
+	n := int(int16(uint16(v)))
+	return n, n >= 0 && n <= 256
 }
 
 // run runs the command line and returns the exit status.
 func run(args []string, stdout, stderr io.Writer) int {
 	c := &console{out: stdout, err: stderr, min: diag.Warning}
 	fmt.Fprintf(stdout, "\r\nTrcust Version %s\r\n", Version)
+	if len(args) == 0 {
+		// IBM's behaviour: without arguments TRCUST 3.05A prints its usage
+		// and exits 0; it has no help switch (/? is an invalid parameter).
+		fmt.Fprint(stdout, usage)
+		return 0
+	}
 	o := parseArgs(c, args)
 	if o.combineMode {
 		combine(c, o)

@@ -38,3 +38,7 @@ func crtSort(n int, less func(i, j int) bool, swap func(i, j int)) {
 		stack = append(stack, span{lo, h - 1}, span{l, hi})
 	}
 }
+
+// CRTSort sorts n elements with TRCUST 3.05A's quicksort (crtSort), for the
+// other tables TRCUST sorts with it (the .TMI records, lower/tmigen).
+func CRTSort(n int, less func(i, j int) bool, swap func(i, j int)) { crtSort(n, less, swap) }

@@ -64,6 +64,9 @@ type Options struct {
 	// tracepoints, in source order (ResolveRefused), as TRCUST reads a
 	// page for each TP it resolves, and fills in Diags and Failed.
 	Refused []*Refused
+	// RetEP is how RETEP return points are searched (TRCUST /RMn, /RSnnn,
+	// /RP); nil is TRCUST's default, x86ret.DefaultSearch.
+	RetEP *x86ret.Search
 }
 
 // Refused is a TRACE statement refused for an error after its TP field,
@@ -146,11 +149,11 @@ func Compile(m *tsfcheck.Module, syms Symbols, mod Module, opt Options) (*Progra
 		for len(refused) > 0 && refused[0].TP.Pos.Offset < off {
 			rf := refused[0]
 			refused = refused[1:]
-			if syms != nil {
-				rf.Diags, rf.Failed = ResolveRefused(rf.Trace, rf.TP, syms, mod, modPath)
-				if !rf.Failed && rf.Point != nil {
-					rf.Diags, rf.Failed = assembleRefused(rf, syms, modPath)
-				}
+			// Without symbols the TP is severe 39 there too (IBM's
+			// behaviour: TRCUST stops at the first symbolic TP it reads).
+			rf.Diags, rf.Failed = ResolveRefused(rf.Trace, rf.TP, syms, mod, modPath, opt.RetEP)
+			if !rf.Failed && rf.Point != nil && syms != nil {
+				rf.Diags, rf.Failed = assembleRefused(rf, syms, modPath)
 			}
 		}
 	}
@@ -161,7 +164,7 @@ func Compile(m *tsfcheck.Module, syms Symbols, mod Module, opt Options) (*Progra
 			continue
 		}
 		resolveUpTo(tp.TPField.Pos.Offset)
-		r, ds, dropped := compileTP(tp, syms, mod, modPath)
+		r, ds, dropped := compileTP(tp, syms, mod, modPath, opt.RetEP)
 		if tp.Late != nil && !ds.Failed() && !dropped {
 			// The statement's last error (tsfcheck.Tracepoint.Late).
 			ds = append(ds, *tp.Late)
@@ -190,11 +193,11 @@ func Compile(m *tsfcheck.Module, syms Symbols, mod Module, opt Options) (*Progra
 //
 // dropped reports a tracepoint left out although no error was reported: a
 // RETEP whose return point cannot be found (warning 144).
-func compileTP(tp *tsfcheck.Tracepoint, syms Symbols, mod Module, modPath string) (r Record, diags diag.List, dropped bool) {
+func compileTP(tp *tsfcheck.Tracepoint, syms Symbols, mod Module, modPath string, search *x86ret.Search) (r Record, diags diag.List, dropped bool) {
 	r = Record{TP: tp}
 	tpf := tp.TPField
 	end := tp.Node.End.Line
-	obj, off, resolved, diags, stop := resolveTarget(tp, syms, mod, modPath)
+	obj, off, resolved, diags, stop := resolveTarget(tp, syms, mod, modPath, search)
 	if stop {
 		return r, diags, resolved
 	}
@@ -241,10 +244,16 @@ func compileTP(tp *tsfcheck.Tracepoint, syms Symbols, mod Module, modPath string
 // reads the field: 91 for TP=@file,line, severe 39 without symbols (stop),
 // 79 for a symbol not found, and for RETEP the return point or warning 144
 // (stop, with ok set: the tracepoint is dropped without an error).
-func resolveTarget(tp *tsfcheck.Tracepoint, syms Symbols, mod Module, modPath string) (obj, off uint32, ok bool, diags diag.List, stop bool) {
+func resolveTarget(tp *tsfcheck.Tracepoint, syms Symbols, mod Module, modPath string, search *x86ret.Search) (obj, off uint32, ok bool, diags diag.List, stop bool) {
 	tpf := tp.TPField
 	switch t := tp.Target.(type) {
 	case *tsf.LineTP:
+		if syms == nil {
+			// IBM's behaviour: without a MAP file TRCUST 3.05A says 39
+			// for TP=@file,line as for a symbol, and stops.
+			diags.Add(tsf.SevereNoSymbolInfo.Diagnostic(t.Pos, tpf.Last().Line, modPath))
+			return 0, 0, false, diags, true
+		}
 		diags.Add(tsf.ErrNoDebugInfo.Diagnostic(t.Pos, tpf.Last().Line, t.File.Text))
 	case *tsf.SymbolTP:
 		if syms == nil {
@@ -266,7 +275,7 @@ func resolveTarget(tp *tsfcheck.Tracepoint, syms Symbols, mod Module, modPath st
 		addr &= 0xFFFFFFFF
 		if t.RetEP != nil {
 			end, _ := syms.Next(o, uint32(addr))
-			ret, err := returnPoint(mod, o, uint32(addr), end)
+			ret, err := returnPoint(mod, o, uint32(addr), end, search)
 			if err != nil {
 				// IBM's behaviour: TRCUST 3.05A warns at the RETEP's line
 				// and leaves the tracepoint out (of the TFF too), with no
@@ -299,9 +308,9 @@ func outside(tp *tsfcheck.Tracepoint, obj, off uint32, err error) diag.List {
 // address outside its object) come before the statement's later error,
 // and when the TP cannot be resolved (failed) that later error is never
 // reported, as a statement has one error. syms must not be nil.
-func ResolveRefused(t *tsf.Trace, tpf *tsf.TP, syms Symbols, mod Module, modPath string) (diags diag.List, failed bool) {
+func ResolveRefused(t *tsf.Trace, tpf *tsf.TP, syms Symbols, mod Module, modPath string, search *x86ret.Search) (diags diag.List, failed bool) {
 	tp := &tsfcheck.Tracepoint{Node: t, TPField: tpf, Target: tpf.Target}
-	obj, off, ok, diags, stop := resolveTarget(tp, syms, mod, modPath)
+	obj, off, ok, diags, stop := resolveTarget(tp, syms, mod, modPath, search)
 	if stop || diags.Failed() {
 		return diags, true
 	}
@@ -334,19 +343,20 @@ func assembleRefused(rf *Refused, syms Symbols, modPath string) (diag.List, bool
 }
 
 // returnPoint finds the RETEP point of the procedure at obj:entry, which
-// ends before end (0: the end of the object). Package lower/x86ret has the
-// rule: the epilogue before the last return instruction of the procedure
-// (oracle d54, x_r01, x_r02).
-func returnPoint(mod Module, obj, entry, end uint32) (uint32, error) {
-	code, is32, err := mod.Object(obj)
+// ends before end (0: the end of the object), as TRCUST 3.05A finds it: a
+// search of the bytes before the procedure's end for a return in the forms
+// the match criteria allow (package lower/x86ret, Scan: IBM's behaviour,
+// measured with its binary; the oracle's d54, x_r01 and x_r02 agree).
+func returnPoint(mod Module, obj, entry, end uint32, search *x86ret.Search) (uint32, error) {
+	code, _, err := mod.Object(obj)
 	if err != nil {
 		return 0, err
 	}
-	mode := 16
-	if is32 {
-		mode = 32
+	s := x86ret.DefaultSearch
+	if search != nil {
+		s = *search
 	}
-	return x86ret.ReturnPoint(code, entry, end, mode)
+	return x86ret.Scan(code, entry, end, s)
 }
 
 // afterTP returns the line TRCUST names for a TP symbol: it looks the

@@ -305,8 +305,6 @@ func (c *checker) field(s *traceState, i int, f tsf.Field) {
 		case f.B != nil && f.B.Value > 0xFFFF:
 			c.at(tsf.WarnOrbitIndex, f.B, f.End)
 		}
-		d := c.at(tsf.WarnOrbitTMI, f, f.End)
-		d.Detail = "TRCUST 3.05A also writes a .TMI file, whose layout tracekit does not know"
 		c.data(s, f, 0)
 	case *tsf.OpFlag:
 		// IBM's behaviour (TRCUST 3.05A, measured with its binary): each

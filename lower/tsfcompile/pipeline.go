@@ -5,9 +5,12 @@ import (
 	"github.com/tracekit/tracekit/ast/tsf"
 	"github.com/tracekit/tracekit/binfmt/tdf"
 	"github.com/tracekit/tracekit/binfmt/tff"
+	"github.com/tracekit/tracekit/binfmt/tmi"
 	"github.com/tracekit/tracekit/grammar/mapfile"
 	"github.com/tracekit/tracekit/grammar/tsfparse"
 	"github.com/tracekit/tracekit/lower/tdfgen"
+	"github.com/tracekit/tracekit/lower/tdfgen/lxmap"
+	"github.com/tracekit/tracekit/lower/tmigen"
 	"github.com/tracekit/tracekit/lower/tsfcheck"
 )
 
@@ -58,6 +61,11 @@ type Result struct {
 	TFF     *tff.File
 	TDF     *tdf.File
 	Written diag.List
+	// TMI is the .TMI file TRCUST 3.05A writes beside the TDF when
+	// tracepoints carry ORBIT (package lower/tmigen); nil when none does.
+	TMI *tmi.File
+
+	mapFile *mapfile.Map // the MAP file read, for the TMI
 }
 
 // All returns every diagnostic of the compile, in the order of the stages.
@@ -121,9 +129,56 @@ func Run(req Request) *Result {
 		r.Written = written
 		if t != nil && len(t.Tracepoints) > 0 {
 			r.TDF = t
+			if r.mapFile != nil {
+				r.TMI = tmigen.Build(t, r.mapFile, tmiAddresses(r.Back.Program, lxmap.NewSymbols(r.mapFile, r.Sources.IgnoreCase)))
+			}
 		}
 	}
 	return r
+}
+
+// tmiAddresses returns, for a tracepoint of the TDF, the address TRCUST
+// 3.05A looks up for its .TMI record (IBM's behaviour, tried with its
+// binary): the last symbol a MEM, MEM32, ASCIIZ or ASCIIZ32 statement of
+// the TRACE names, with the symbol's displacements (not a LEN's, not an
+// indirect offset or an (i) term), wherever ORBIT stands; else the
+// tracepoint's own address (after RETEP).
+func tmiAddresses(p *tdfgen.Program, syms tdfgen.Symbols) func(tdf.Tracepoint) (obj, off uint32) {
+	type key struct {
+		obj, off uint32
+		minor    uint16
+	}
+	recs := map[key]*tdfgen.Record{}
+	for i := range p.Records {
+		r := &p.Records[i]
+		recs[key{r.Object, r.Offset, r.TP.Minor}] = r
+	}
+	return func(tp tdf.Tracepoint) (uint32, uint32) {
+		obj, off := tp.Object, tp.Offset
+		r := recs[key{tp.Object, tp.Offset, tp.Minor}]
+		if r == nil || r.TP.Node == nil || syms == nil {
+			return obj, off
+		}
+		for _, f := range r.TP.Node.Fields {
+			m, ok := f.(*tsf.Mem)
+			if !ok {
+				continue
+			}
+			a, ok := m.Addr.(*tsf.SymbolAddr)
+			if !ok || a.Name == nil {
+				continue
+			}
+			o, x, ok := syms.Lookup(a.Name.Text)
+			if !ok {
+				continue
+			}
+			for _, d := range a.Disps {
+				x += uint32(d.Int())
+			}
+			obj, off = o, x
+		}
+		return obj, off
+	}
 }
 
 // back finds, opens and compiles against the module; false when a fatal or
@@ -148,6 +203,7 @@ func (r *Result) back(req Request) bool {
 		r.Located = append(r.Located, ds...)
 	}
 	r.Opened = true
+	r.mapFile = mp
 	var refused []*tdfgen.Refused
 	if req.Eager {
 		// TRCUST resolves a TP as it reads the field, also in a statement

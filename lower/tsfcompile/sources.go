@@ -2,6 +2,7 @@ package tsfcompile
 
 import (
 	"errors"
+	"github.com/tracekit/tracekit/lower/x86ret"
 	"os"
 
 	"github.com/tracekit/tracekit/ast"
@@ -29,6 +30,9 @@ type Sources struct {
 	// there is no MAP file (tracekit compile does; TRCUST 3.05A does not,
 	// and says 39, oracle d68).
 	UseExports bool
+	// RetEP is how RETEP return points are searched (TRCUST /RMn, /RSnnn,
+	// /RP); nil for TRCUST's default.
+	RetEP *x86ret.Search
 }
 
 // Dynamic reports whether the module has a dynamic tracepoint, which needs
@@ -37,6 +41,22 @@ func Dynamic(m *tsfcheck.Module) bool {
 	for _, tp := range m.Tracepoints {
 		if !tp.Static() {
 			return true
+		}
+	}
+	return false
+}
+
+// Orbit reports whether a dynamic tracepoint of m has ORBIT, for which
+// TRCUST 3.05A writes a .TMI file beside the TDF.
+func Orbit(m *tsfcheck.Module) bool {
+	for _, tp := range m.Tracepoints {
+		if tp.Static() || tp.Node == nil {
+			continue
+		}
+		for _, f := range tp.Node.Fields {
+			if _, ok := f.(*tsf.Orbit); ok {
+				return true
+			}
 		}
 	}
 	return false
@@ -117,7 +137,7 @@ func Compile(m *tsfcheck.Module, mod *lx.File, mp *mapfile.Map, src Sources) *Ba
 func compile(m *tsfcheck.Module, mod *lx.File, mp *mapfile.Map, src Sources, refused []*tdfgen.Refused) *Back {
 	syms, notes := symbols(mod, mp, src)
 	p, diags := tdfgen.Compile(m, syms, lxmap.Module{File: mod, Buffer: new(lxmap.PageBuffer)},
-		tdfgen.Options{KeepPath: src.KeepPath, ModulePath: moduleName(src), Refused: refused})
+		tdfgen.Options{KeepPath: src.KeepPath, ModulePath: moduleName(src), Refused: refused, RetEP: src.RetEP})
 	return &Back{Program: p, Compiled: append(notes, diags...)}
 }
 

@@ -2,8 +2,11 @@
 // over the whole TSF language (every header keyword in any order and case,
 // every kind of comment, TYPELIST and GROUPLIST, TRACE statements with every
 // field, address form, flag and FMT control, strings with every edge), faulty
-// variants of each, the command-line switches (/M= /P /I /D /Wn, a TDF name)
-// and /C= combine runs over TFF files. It is a test helper: the differential
+// variants of each, the command-line switches (/M= /P /I /D /Wn, a TDF name,
+// /L= /NODE /NOLN /RMn /RSnnn /RP, and the mistakes TRCUST reports: a switch
+// it does not know, a malformed one, an extra file argument, a MAP file that
+// is not there), the run without arguments, and /C= combine runs over TFF
+// files. It is a test helper: the differential
 // harness (cmd/trcust, TestOracleDiff) runs each case through IBM's TRCUST
 // 3.05A and through trcust and compares every byte.
 //
@@ -12,7 +15,9 @@
 // needs emitrep.dll and emitrep.map in its working directory.
 //
 // The same seed gives the same case on every machine and Go version: the
-// generator draws from math/rand/v2's PCG, whose sequence is specified.
+// generator draws from math/rand/v2's PCG, whose sequence is specified. The
+// switches added last (switches.go) draw from a second PCG of the seed, so
+// that adding them left the TSF of every seed as it was.
 package tsfgen
 
 import (
@@ -57,8 +62,15 @@ func (c *Case) Faulty() bool {
 func Generate(seed int64) *Case {
 	g := &gen{
 		r:     rand.New(rand.NewPCG(uint64(seed), 0x7472637573740a)),
+		sw:    rand.New(rand.NewPCG(uint64(seed), 0x2f524d2f52532f4c)),
 		feats: map[string]bool{},
 		c:     &Case{Seed: seed, Files: map[string][]byte{}},
+	}
+	if g.sw.Float64() < 0.004 {
+		// TRCUST without arguments: its usage screen.
+		g.feat("usage")
+		g.c.Features = []string{"usage"}
+		return g.c
 	}
 	if g.p(0.1) {
 		g.combine()
@@ -75,6 +87,7 @@ func Generate(seed int64) *Case {
 // gen holds the state of one case being generated.
 type gen struct {
 	r     *rand.Rand
+	sw    *rand.Rand // the switches of switches.go
 	feats map[string]bool
 	c     *Case
 
@@ -191,7 +204,7 @@ func (g *gen) compile() {
 	// The switches in any order after the TSF name.
 	rest := args[1:]
 	g.r.Shuffle(len(rest), func(i, j int) { rest[i], rest[j] = rest[j], rest[i] })
-	g.c.Args = args
+	g.c.Args = g.switches(args)
 
 	g.header()
 	nTrace := 1 + g.n(5)

@@ -1,0 +1,124 @@
+package x86ret
+
+import "fmt"
+
+// Search is how TRCUST 3.05A looks for a RETEP return point: the /RMn and
+// /RSnnn switches of its command line (and /RP, which it accepts).
+//
+// TRCUST does not decode instructions: it looks at the bytes of a window
+// that ends where the procedure ends (the next public symbol of the object,
+// or the end of the object) for a RET byte (0xC3) in one of the forms its
+// match criteria allow. Measured with IBM's binary (through the oracle
+// runner) on every public procedure of the oracle's emitrep.dll, and on
+// procedures bounded by symbols of MAP files made for the purpose:
+//
+//   - The window is the last Range-1 bytes before the procedure's end, cut
+//     at the tracepoint's own address (/RS32 finds a LEAVE 31 bytes before
+//     the end, not 32 bytes before it; the default finds one 17 bytes
+//     before, not 18: the default range is 18). A window that starts in an
+//     earlier 4 KB page of the object than the one the procedure ends in
+//     is read from that page only (/RS200 on malloc, whose window starts
+//     at 0xFC9 and whose LEAVE is at 0x1080, finds nothing).
+//   - Within the window the forms are tried in turn, each for the last
+//     byte of the window that ends it; the first form found wins:
+//     1. LEAVE or POP (E)BP right before a RET (0xC9 0xC3, 0x5D 0xC3), the
+//     tracepoint on the LEAVE or the POP, with bit 1 or bit 2 of the match
+//     criteria;
+//     2. a return alone (RET, RET n, RETF: 0xC3, 0xC2, 0xCB; not RETF n,
+//     0xCA), the tracepoint on it, with bit 2;
+//     3. a LEAVE further before a RET or a RETF n (`leave; xor eax,eax;
+//     ret`), the tracepoint on the nearest LEAVE before it, with bit 0 and
+//     bit 1 or 2;
+//     4. a jump (0xE9, 0xEB, 0xEA; not an indirect one, 0xFF), the
+//     tracepoint on it, with bits 1 and 2.
+//     A return or a jump alone counts only with the byte before it in the
+//     window (a RET at the procedure's entry is none).
+//   - /RM0 and /RM1 find nothing; /RM2 is the default.
+//
+// /RP (Pascal returns allowed) changed nothing on the procedures tried:
+// emitrep has no LEAVE or POP (E)BP before a RET n, the form it may be for.
+// Which returns the first and the third form take besides those named is
+// not known: emitrep has no other.
+type Search struct {
+	Match  int  // /RMn: the match criteria, 0-7
+	Range  int  // /RSnnn: the search range in bytes, 0-256
+	Pascal bool // /RP
+}
+
+// DefaultSearch is TRCUST 3.05A's search without /RM, /RS or /RP.
+var DefaultSearch = Search{Match: 2, Range: 18}
+
+// Opcodes the search looks for.
+const (
+	opRET      = 0xC3 // RET
+	opRETN     = 0xC2 // RET imm16
+	opRETF     = 0xCB // RETF
+	opRETFN    = 0xCA // RETF imm16
+	opLEAVE    = 0xC9
+	opPOPBP    = 0x5D // POP (E)BP
+	opJMP      = 0xE9 // JMP rel16/32
+	opJMPShort = 0xEB // JMP rel8
+	opJMPFar   = 0xEA // JMP ptr16:16/32
+)
+
+// pageSize is the LX page size; the search reads one page of the object.
+const pageSize = 0x1000
+
+// Scan returns the offset in code (an LX object's bytes) of the RETEP
+// tracepoint of the procedure that starts at entry and ends before end (0
+// or an end beyond the code: the end of the code), found as TRCUST 3.05A
+// finds it with the search s.
+func Scan(code []byte, entry, end uint32, s Search) (uint32, error) {
+	stop := int64(len(code))
+	if end > entry && int64(end) < stop {
+		stop = int64(end)
+	}
+	if int64(entry) >= stop {
+		return 0, fmt.Errorf("x86ret: entry point 0x%X is outside the procedure", entry)
+	}
+	lo := max(stop-int64(s.Range)+1, int64(entry))
+	if page := lo/pageSize*pageSize + pageSize; page < stop {
+		stop = page
+	}
+	// Each form: the bytes that end it, and where it puts the tracepoint
+	// for such a byte at i (ok false when the form does not hold there).
+	type form struct {
+		ends func(c byte) bool
+		at   func(i int64) (int64, bool)
+	}
+	isRET := func(c byte) bool { return c == opRET }
+	alone := func(i int64) (int64, bool) { return i, i-1 >= lo }
+	var forms []form
+	if s.Match&6 != 0 {
+		forms = append(forms, form{isRET, func(i int64) (int64, bool) {
+			return i - 1, i-1 >= lo && (code[i-1] == opLEAVE || code[i-1] == opPOPBP)
+		}})
+	}
+	if s.Match&4 != 0 {
+		forms = append(forms, form{func(c byte) bool { return c == opRET || c == opRETN || c == opRETF }, alone})
+	}
+	if s.Match&1 != 0 && s.Match&6 != 0 {
+		forms = append(forms, form{func(c byte) bool { return c == opRET || c == opRETFN }, func(i int64) (int64, bool) {
+			for j := i - 1; j >= lo; j-- {
+				if code[j] == opLEAVE {
+					return j, true
+				}
+			}
+			return 0, false
+		}})
+	}
+	if s.Match&6 == 6 {
+		forms = append(forms, form{func(c byte) bool { return c == opJMP || c == opJMPShort || c == opJMPFar }, alone})
+	}
+	for _, f := range forms {
+		for i := stop - 1; i >= lo; i-- {
+			if !f.ends(code[i]) {
+				continue
+			}
+			if at, ok := f.at(i); ok {
+				return uint32(at), nil
+			}
+		}
+	}
+	return 0, fmt.Errorf("x86ret: no return in the %d bytes before 0x%X in the forms /RM%d allows", stop-lo, stop, s.Match)
+}
