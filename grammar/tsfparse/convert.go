@@ -262,19 +262,27 @@ func (p *parser) mem(f *memField) tsf.Field {
 	l := f.Length
 	switch {
 	case l.Number != "":
-		n, ok := p.number(&numTok{Pos: l.Pos, Text: l.Number})
-		if !ok {
+		n := &tsf.Number{Pos: astPos(l.Pos), Text: l.Number}
+		if n.Value, n.Err = parseNumber(l.Number); n.Err != "" {
+			// IBM's behaviour: a malformed length is a syntax error.
+			d := tsf.ErrSyntax.Diagnostic(n.Pos, 0, "data length", l.Number)
+			d.Detail = n.Err
+			p.add(d)
 			return nil
 		}
 		m.Length = n
 	case strings.EqualFold(l.Ident, "LEN"):
 		m.UseLen = &tsf.Word{Pos: astPos(l.Pos), Text: l.Ident}
 	default:
+		// IBM's behaviour: a word is "invalid number found", a symbol
+		// named without its dot.
 		text := l.Ident
 		if l.Symbol != "" {
-			text = "." + l.Symbol
+			text = l.Symbol
 		}
-		p.add(tsf.ErrNumber.Diagnostic(astPos(l.Pos), 0, text))
+		d := tsf.ErrInvalidNumber.Diagnostic(astPos(l.Pos), 0, text)
+		d.Detail = "the length is a number (or LEN, for MEM and MEM32)"
+		p.add(d)
 		return nil
 	}
 	return m

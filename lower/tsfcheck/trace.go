@@ -503,11 +503,10 @@ func (c *checker) mem(s *traceState, i int, f *tsf.Mem) {
 	// IF on MEM32 (a flat pointer at a flat address). docs/tdf.md.
 	c.firstLevel(s, f.Addr, f.Flag, f.End)
 	if f.UseLen != nil {
-		switch {
-		case f.Kind.IsString():
-			d := c.err(s, tsf.ErrNumber, f.UseLen, f.End, f.UseLen.Text)
-			d.Detail = f.Kind.String() + " takes a maximum length, not LEN"
-		case c.prevLen(s, i) == nil:
+		// ASCIIZ and ASCIIZ32 take LEN too, as their maximum length (IBM's
+		// behaviour: TRCUST 3.05A writes the LEN program, then the
+		// address and 23 or 24).
+		if c.prevLen(s, i) == nil {
 			c.err(s, tsf.ErrLenNotPreceding, f.UseLen, f.End)
 		}
 		c.data(s, f, 0)
