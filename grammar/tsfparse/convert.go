@@ -226,8 +226,8 @@ func (p *parser) tp(f *tpField) tsf.Field {
 	default:
 		s := f.Symbol
 		st := &tsf.SymbolTP{Pos: astPos(s.Pos), Name: &tsf.Word{Pos: astPos(s.Pos), Text: s.Name}}
-		if s.Offset != nil {
-			off, ok := p.signed(s.Offset)
+		if s.Offset != nil && s.Offset.Num != nil {
+			off, ok := p.signed(&signedNum{Pos: s.Offset.Pos, Sign: s.Offset.Sign, Num: s.Offset.Num})
 			if !ok {
 				return nil
 			}

@@ -2316,17 +2316,17 @@ func (p *pgenParser_definition) n98(c *pgenrt.State, s *symTarget) (bool, pgenrt
 	return true, pgenrt.Err{}
 }
 
-// SignedNum
+// TpOffset
 func (p *pgenParser_definition) n99(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
-	nv := new(signedNum)
-	if m, e := p.s_signedNum(c, nv); !m || e.On {
+	nv := new(tpOffset)
+	if m, e := p.s_tpOffset(c, nv); !m || e.On {
 		return e.On, e
 	}
 	s.Offset = nv
 	return true, pgenrt.Err{}
 }
 
-// SignedNum?
+// TpOffset?
 func (p *pgenParser_definition) n100(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
 	matched := false
 	for {
@@ -2401,7 +2401,7 @@ func (p *pgenParser_definition) n103(c *pgenrt.State, s *symTarget) (bool, pgenr
 	return true, pgenrt.Err{}
 }
 
-// <symbol> SignedNum? ("," RetEPTok)?
+// <symbol> TpOffset? ("," RetEPTok)?
 func (p *pgenParser_definition) n104(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
 	if m, e := p.n98(c, s); !m || e.On {
 		return e.On, e
@@ -2753,8 +2753,83 @@ func (p *pgenParser_definition) s_tpField(c *pgenrt.State, s *tpField) (bool, pg
 	return m, e
 }
 
+// ("+" | "-")
+func (p *pgenParser_definition) n120(c *pgenrt.State, s *tpOffset) (bool, pgenrt.Err) {
+	start := c.Cur
+	if m, e := p.n93(c); !m || e.On {
+		return e.On, e
+	}
+	if c.Cur == start+1 && s.Sign == "" {
+		s.Sign = p.Text(start) // one token: no concatenation
+		return true, pgenrt.Err{}
+	}
+	for i := start; i < c.Cur; i++ {
+		s.Sign += p.Text(i)
+	}
+	return true, pgenrt.Err{}
+}
+
+// NumTok
+func (p *pgenParser_definition) n121(c *pgenrt.State, s *tpOffset) (bool, pgenrt.Err) {
+	if !p.f1(c) {
+		return false, pgenrt.Err{}
+	}
+	nv := new(numTok)
+	if m, e := p.s_numTok(c, nv); !m || e.On {
+		return e.On, e
+	}
+	s.Num = nv
+	return true, pgenrt.Err{}
+}
+
+// NumTok?
+func (p *pgenParser_definition) n122(c *pgenrt.State, s *tpOffset) (bool, pgenrt.Err) {
+	matched := false
+	for {
+		if !p.f1(c) {
+			break
+		}
+		b := *c
+		sv0 := s.Num
+		m, e := p.n121(&b, s)
+		if e.On {
+			c.MaybeUpdate(e)
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			s.Num = sv0
+			break
+		}
+		c.Accept(&b)
+		if !m {
+			s.Num = sv0
+			break
+		}
+		matched = true
+		break
+	}
+	_ = matched
+	return true, pgenrt.Err{}
+}
+
+// ("+" | "-") NumTok?
+func (p *pgenParser_definition) n123(c *pgenrt.State, s *tpOffset) (bool, pgenrt.Err) {
+	if m, e := p.n120(c, s); !m || e.On {
+		return e.On, e
+	}
+	if m, e := p.n122(c, s); !m || e.On {
+		return true, c.Miss(e, 2)
+	}
+	return true, pgenrt.Err{}
+}
+
+func (p *pgenParser_definition) s_tpOffset(c *pgenrt.State, s *tpOffset) (bool, pgenrt.Err) {
+	p.SetPos(&s.Pos, c.Cur)
+	return c.Close(p.n123(c, s))
+}
+
 // IdentTok
-func (p *pgenParser_definition) n120(c *pgenrt.State, s *typeField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n124(c *pgenrt.State, s *typeField) (bool, pgenrt.Err) {
 	if !p.f3(c) {
 		return false, pgenrt.Err{}
 	}
@@ -2767,23 +2842,23 @@ func (p *pgenParser_definition) n120(c *pgenrt.State, s *typeField) (bool, pgenr
 }
 
 // "," IdentTok
-func (p *pgenParser_definition) n121(c *pgenrt.State, s *typeField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n125(c *pgenrt.State, s *typeField) (bool, pgenrt.Err) {
 	if m, e := p.Lit(c, ","); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n120(c, s); !m || e.On {
+	if m, e := p.n124(c, s); !m || e.On {
 		return true, c.Miss(e, 8)
 	}
 	return true, pgenrt.Err{}
 }
 
 // ("," IdentTok)*
-func (p *pgenParser_definition) n122(c *pgenrt.State, s *typeField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n126(c *pgenrt.State, s *typeField) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		b := *c
 		sv0 := s.Names
-		m, e := p.n121(&b, s)
+		m, e := p.n125(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 4) {
@@ -2804,7 +2879,7 @@ func (p *pgenParser_definition) n122(c *pgenrt.State, s *typeField) (bool, pgenr
 }
 
 // "TYPE" "=" "(" IdentTok ("," IdentTok)* ","? ")"
-func (p *pgenParser_definition) n123(c *pgenrt.State, s *typeField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n127(c *pgenrt.State, s *typeField) (bool, pgenrt.Err) {
 	if m, e := p.Lit(c, "TYPE"); !m || e.On {
 		return e.On, e
 	}
@@ -2814,10 +2889,10 @@ func (p *pgenParser_definition) n123(c *pgenrt.State, s *typeField) (bool, pgenr
 	if m, e := p.Lit(c, "("); !m || e.On {
 		return true, c.Miss(e, 58)
 	}
-	if m, e := p.n120(c, s); !m || e.On {
+	if m, e := p.n124(c, s); !m || e.On {
 		return true, c.Miss(e, 59)
 	}
-	if m, e := p.n122(c, s); !m || e.On {
+	if m, e := p.n126(c, s); !m || e.On {
 		return true, c.Miss(e, 60)
 	}
 	if m, e := p.n86(c); !m || e.On {
@@ -2832,11 +2907,11 @@ func (p *pgenParser_definition) n123(c *pgenrt.State, s *typeField) (bool, pgenr
 func (p *pgenParser_definition) s_typeField(c *pgenrt.State, s *typeField) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
 	start := c.Cur
-	m, e := c.Close(p.n123(c, s))
+	m, e := c.Close(p.n127(c, s))
 	if m && !e.On {
 		s.Tokens = p.Slice(start, c.Cur)
 	}
 	return m, e
 }
 
-var pgenExpect_definition = [...]string{"Term*", "\"=\" NumTok?", "NumTok?", "PathTok (\",\" NumTok)?", "NumTok", "(\",\" NumTok)?", "Level*", "\"=\" IdentTok", "IdentTok", "\"=\" \"(\" Address \",\" Flag \")\"", "\"(\" Address \",\" Flag \")\"", "Address \",\" Flag \")\"", "\",\" Flag \")\"", "Flag \")\"", "\")\"", "SignedNum?", "\"=\" IdentTok \",\" \"ID\" \"=\" NumTok", "IdentTok \",\" \"ID\" \"=\" NumTok", "\",\" \"ID\" \"=\" NumTok", "\"ID\" \"=\" NumTok", "\"=\" NumTok", "ListEntry (\",\" ListEntry)* PunctTok?", "ListEntry", "(\",\" ListEntry)* PunctTok?", "PunctTok?", "\"=\" \"(\" Address \",\" Flag \",\" ScalarTok \")\"", "\"(\" Address \",\" Flag \",\" ScalarTok \")\"", "Address \",\" Flag \",\" ScalarTok \")\"", "\",\" Flag \",\" ScalarTok \")\"", "Flag \",\" ScalarTok \")\"", "\",\" ScalarTok \")\"", "ScalarTok \")\"", "\"=\" ScalarTok?", "ScalarTok?", "\"=\" PathTok", "PathTok", "\"=\" \"-\"? ScalarTok?", "\"-\"? ScalarTok?", "\"=\" \"(\" NumTok (\",\" NumTok)? \")\"", "\"(\" NumTok (\",\" NumTok)? \")\"", "NumTok (\",\" NumTok)? \")\"", "(\",\" NumTok)? \")\"", "\"=\" \"(\" RegTok (\",\" RegTok)* \",\"? \")\"", "\"(\" RegTok (\",\" RegTok)* \",\"? \")\"", "RegTok (\",\" RegTok)* \",\"? \")\"", "RegTok", "(\",\" RegTok)* \",\"? \")\"", "\",\"? \")\"", "SignedNum? (\",\" RetEPTok)?", "RetEPTok", "(\",\" RetEPTok)?", "NumTok \")\"", "((\"(\" NumTok \")\") | NumTok | IdentTok)", "\"=\" StrToken", "StrToken", "\"=\" (AtTarget | SymTarget)", "(AtTarget | SymTarget)", "\"=\" \"(\" IdentTok (\",\" IdentTok)* \",\"? \")\"", "\"(\" IdentTok (\",\" IdentTok)* \",\"? \")\"", "IdentTok (\",\" IdentTok)* \",\"? \")\"", "(\",\" IdentTok)* \",\"? \")\""}
+var pgenExpect_definition = [...]string{"Term*", "\"=\" NumTok?", "NumTok?", "PathTok (\",\" NumTok)?", "NumTok", "(\",\" NumTok)?", "Level*", "\"=\" IdentTok", "IdentTok", "\"=\" \"(\" Address \",\" Flag \")\"", "\"(\" Address \",\" Flag \")\"", "Address \",\" Flag \")\"", "\",\" Flag \")\"", "Flag \")\"", "\")\"", "SignedNum?", "\"=\" IdentTok \",\" \"ID\" \"=\" NumTok", "IdentTok \",\" \"ID\" \"=\" NumTok", "\",\" \"ID\" \"=\" NumTok", "\"ID\" \"=\" NumTok", "\"=\" NumTok", "ListEntry (\",\" ListEntry)* PunctTok?", "ListEntry", "(\",\" ListEntry)* PunctTok?", "PunctTok?", "\"=\" \"(\" Address \",\" Flag \",\" ScalarTok \")\"", "\"(\" Address \",\" Flag \",\" ScalarTok \")\"", "Address \",\" Flag \",\" ScalarTok \")\"", "\",\" Flag \",\" ScalarTok \")\"", "Flag \",\" ScalarTok \")\"", "\",\" ScalarTok \")\"", "ScalarTok \")\"", "\"=\" ScalarTok?", "ScalarTok?", "\"=\" PathTok", "PathTok", "\"=\" \"-\"? ScalarTok?", "\"-\"? ScalarTok?", "\"=\" \"(\" NumTok (\",\" NumTok)? \")\"", "\"(\" NumTok (\",\" NumTok)? \")\"", "NumTok (\",\" NumTok)? \")\"", "(\",\" NumTok)? \")\"", "\"=\" \"(\" RegTok (\",\" RegTok)* \",\"? \")\"", "\"(\" RegTok (\",\" RegTok)* \",\"? \")\"", "RegTok (\",\" RegTok)* \",\"? \")\"", "RegTok", "(\",\" RegTok)* \",\"? \")\"", "\",\"? \")\"", "TpOffset? (\",\" RetEPTok)?", "RetEPTok", "(\",\" RetEPTok)?", "NumTok \")\"", "((\"(\" NumTok \")\") | NumTok | IdentTok)", "\"=\" StrToken", "StrToken", "\"=\" (AtTarget | SymTarget)", "(AtTarget | SymTarget)", "\"=\" \"(\" IdentTok (\",\" IdentTok)* \",\"? \")\"", "\"(\" IdentTok (\",\" IdentTok)* \",\"? \")\"", "IdentTok (\",\" IdentTok)* \",\"? \")\"", "(\",\" IdentTok)* \",\"? \")\""}

@@ -94,9 +94,18 @@ type atTarget struct {
 
 type symTarget struct {
 	Pos    lexer.Position
-	Name   string     `parser:"@Symbol"`
-	Offset *signedNum `parser:"@@?"`
-	RetEP  *retEPTok  `parser:"( \",\" @@ )?"`
+	Name   string    `parser:"@Symbol"`
+	Offset *tpOffset `parser:"@@?"`
+	RetEP  *retEPTok `parser:"( \",\" @@ )?"`
+}
+
+// tpOffset is the {+|-}offs of TP=.name: TRCUST 3.05A takes a sign with no
+// number after it as no offset (IBM's behaviour: TP=.emit+, is .emit, and
+// in TP=.emit+abc the word is unexpected).
+type tpOffset struct {
+	Pos  lexer.Position
+	Sign string  `parser:"@(\"+\" | \"-\")"`
+	Num  *numTok `parser:"@@?"`
 }
 
 // opcodeField is OPCODE=0xnn. TRCUST 3.05A also takes a minus sign, and a
