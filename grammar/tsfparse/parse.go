@@ -536,19 +536,15 @@ func (p *parser) lineMissing(fld tsf.Field, toks []lexer.Token, i *int, end ast.
 // unexpectedField reports toks[i], where a TRACE statement wants a field,
 // as unexpected. TRCUST 3.05A's tokens run on to the next delimiter, and a
 // quote inside one opens a string (IBM's behaviour: `x"b` and `x\\"b` are
-// one token for it): when toks[i] and what follows it touch the string a
-// severe lexical error stopped in, TRCUST never finished the token and
-// reports nothing for it.
+// one token for it): when toks[i], no delimiter, is the last token and
+// touches the string a severe lexical error stopped in, TRCUST never
+// finished it and reports nothing for it.
 func (p *parser) unexpectedField(toks []lexer.Token, i int) {
-	if p.partial && p.cut >= 0 {
-		end := p.cut
-		j := len(toks) - 1
-		for ; j >= i && toks[j].Pos.Offset+tokenLen(toks[j]) == end; j-- {
-			end = toks[j].Pos.Offset
-		}
-		if j < i {
-			return
-		}
+	if p.partial && p.cut >= 0 && i == len(toks)-1 && toks[i].Pos.Offset+tokenLen(toks[i]) == p.cut &&
+		!(toks[i].Type == tokPunct && strings.Contains("=,()+-*@/", toks[i].Value)) {
+		// Only a token that is no delimiter runs into the quote; "%W,"
+		// before the string ends at the comma and is reported.
+		return
 	}
 	p.add(tsf.ErrUnexpected.Diagnostic(astPos(toks[i].Pos), 0, tokenText(toks[i])))
 }
@@ -649,8 +645,10 @@ func (p *parser) syntaxError(err error, end ast.Pos, last, severe bool) {
 // syntaxNames names the parse structures of syntax.go in messages.
 var syntaxNames = map[string]string{
 	"PathTok": "file name", "NumTok": "number", "IdentTok": "name", "StrToken": "string",
-	"ListEntry": "NAME", "ScalarTok": "value", "SignedNum": "+", "Address": "address",
-	"Flag": "flag", "RegTok": "register", "AtTarget": "@", "SymTarget": ".name",
+	"ListEntry": "NAME", "ScalarTok": "value", "SignedNum": "+", "TpOffset": "+", "Address": "address",
+	// TRCUST 3.05A's own words (IBM's behaviour): "missing
+	// 'DIRECT/INDIRECT' before ','", "missing '.symbol' before 'emit'".
+	"Flag": "DIRECT/INDIRECT", "RegTok": "register", "AtTarget": ".symbol", "SymTarget": ".symbol",
 }
 
 // expected names what participle wanted, from the "(expected ...)" part of
@@ -662,7 +660,16 @@ func expected(msg string) string {
 	}
 	s := strings.TrimSuffix(msg[i+len("(expected "):], ")")
 	s = strings.TrimSpace(s)
-	if j := strings.IndexAny(s, " |"); j > 0 {
+	// A group of alternatives, "(AtTarget | SymTarget)", is named by
+	// its first.
+	if strings.HasPrefix(s, "(") {
+		s = s[1:]
+	}
+	if strings.HasPrefix(s, `"`) {
+		if j := strings.Index(s[1:], `"`); j >= 0 {
+			s = s[:j+2]
+		}
+	} else if j := strings.IndexAny(s, " |)"); j > 0 {
 		s = s[:j]
 	}
 	if name, ok := syntaxNames[s]; ok {

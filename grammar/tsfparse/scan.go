@@ -315,6 +315,11 @@ func (s *scanner) next() bool {
 		}
 		s.emit(tokSymbol, string(s.src[s.off+1:s.off+n]), start)
 		s.advance(n)
+	case c == '.' && !isOther(s.peek(1)) && s.peek(1) != '.':
+		// IBM's behaviour: a '.' alone is a symbol with no name (TP=.,
+		// is "symbol not found: ").
+		s.emit(tokSymbol, "", start)
+		s.advance(1)
 	case c == '"':
 		return s.str()
 	default:

@@ -197,7 +197,16 @@ func (c *checker) field(s *traceState, i int, f tsf.Field) {
 		// IBM's behaviour: after ABORTOP or REMOVEOP, a statement that
 		// makes RPN code is 103 "opcode defined after ABORT" or 104 "...
 		// after REMOVE", at the end of the statement, as OPCODE is.
+		// ORBIT is refused at once, before its values are checked (IBM's
+		// behaviour: ABORTOP, ORBIT=(0,1) is 103, not 102).
+		_, orbit := f.(*tsf.Orbit)
 		switch {
+		case s.abortOp && orbit:
+			c.err(s, tsf.ErrOpcodeAfterAbort, f, s.t.End)
+			return
+		case s.removeOp && orbit:
+			c.err(s, tsf.ErrOpcodeAfterRem, f, s.t.End)
+			return
 		case s.abortOp:
 			c.late(s, tsf.ErrOpcodeAfterAbort, f)
 		case s.removeOp:
