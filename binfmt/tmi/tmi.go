@@ -60,9 +60,14 @@ type File struct {
 
 // Key is the first word of the record of a tracepoint with ORBIT=(a,b), as
 // TRCUST 3.05A computes it (IBM's behaviour): b shifted left by 5, kept to
-// 16 bits, with floor(log2(a)) in the low 5 bits. a is at least 1 (TRCUST
-// refuses 0, "invalid ORBIT value").
+// 16 bits, with floor(log2(a)) in the low 5 bits. TRCUST refuses a = 0
+// ("invalid ORBIT value") but in ORBIT=(0,1), whose key is 0.
 func Key(a, b uint32) uint32 {
+	if a == 0 {
+		// IBM's behaviour: ORBIT=(0,1), the one form with a 0 that
+		// TRCUST 3.05A takes, has the key 0.
+		return 0
+	}
 	var lg uint32
 	if a > 0 {
 		lg = uint32(bits.Len32(a&0xFFFF) - 1)

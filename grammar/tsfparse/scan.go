@@ -357,9 +357,11 @@ func (s *scanner) path() bool {
 		}
 		n++
 	}
-	if n == 0 {
+	if n == 0 && !(afterAt && s.off < len(s.src) && s.src[s.off] == ',') {
 		return false
 	}
+	// IBM's behaviour: "TP=@," names a file with no name (then the line
+	// number is read after the comma).
 	if n >= MaxToken {
 		return s.tooLong(start)
 	}

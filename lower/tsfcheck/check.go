@@ -353,18 +353,25 @@ func (c *checker) list(pos ast.Pos, entries []*tsf.ListEntry, types bool) {
 		kw, seen, ids, max = "TYPELIST", &c.seenTypes, c.typeIDs, MaxTypes
 		redef, idRedef, what = tsf.ErrTypeListRedef, tsf.ErrTypeIDRedef, "typenames"
 	}
+	var items []ListItem
 	if *seen {
+		// IBM's behaviour: TRCUST 3.05A says so and reads the entries
+		// all the same, into the same list (a used ID is 87, a new name
+		// is taken).
 		n := &tsf.Word{Pos: pos, Text: kw}
 		c.at(redef, n, pos)
-		return
+		items = c.m.Groups
+		if types {
+			items = c.m.Types
+		}
 	}
-	*seen = true
-	if types && c.seenGroups {
+	if !*seen && types && c.seenGroups {
 		c.m.GroupsFirst = true
 	}
-	var items []ListItem
+	*seen = true
+	start := len(items)
 	for i, e := range entries {
-		if i == max {
+		if start+i == max {
 			// IBM's behaviour: TRCUST 3.05A counts the entries, refused
 			// ones too (a 17th type after a redefined ID is too many),
 			// before it reads the entry's name or ID.

@@ -197,16 +197,7 @@ func (c *checker) field(s *traceState, i int, f tsf.Field) {
 		// IBM's behaviour: after ABORTOP or REMOVEOP, a statement that
 		// makes RPN code is 103 "opcode defined after ABORT" or 104 "...
 		// after REMOVE", at the end of the statement, as OPCODE is.
-		// ORBIT is refused at once, before its values are checked (IBM's
-		// behaviour: ABORTOP, ORBIT=(0,1) is 103, not 102).
-		_, orbit := f.(*tsf.Orbit)
 		switch {
-		case s.abortOp && orbit:
-			c.err(s, tsf.ErrOpcodeAfterAbort, f, s.t.End)
-			return
-		case s.removeOp && orbit:
-			c.err(s, tsf.ErrOpcodeAfterRem, f, s.t.End)
-			return
 		case s.abortOp:
 			c.late(s, tsf.ErrOpcodeAfterAbort, f)
 		case s.removeOp:
@@ -305,11 +296,14 @@ func (c *checker) field(s *traceState, i int, f tsf.Field) {
 		c.mem(s, i, f)
 	case *tsf.Orbit:
 		// IBM's behaviour (TRCUST 3.05A, tried with its binary): a first
-		// value 0 is 102 and the tracepoint is dropped; a second value
-		// above 0xFFFF is warned (3.05A's 143, printed here) and kept.
+		// value 0 is 102, but in ORBIT=(0,1), and the tracepoint is
+		// dropped; a second value above 0xFFFF is warned (3.05A's 143,
+		// printed here) and kept.
 		switch {
 		case !c.once(s, f):
-		case f.A.Value == 0:
+		case f.A.Value == 0 && (f.B == nil || f.B.Value != 1):
+			// ORBIT=(0,1) is taken (IBM's behaviour; so is (0,0) right
+			// after an ORBIT=(0,1), a case tracekit does not follow).
 			c.err(s, tsf.ErrOrbitValue, f.A, f.End)
 		case f.B != nil && f.B.Value > 0xFFFF:
 			c.at(tsf.WarnOrbitIndex, f.B, f.End)
