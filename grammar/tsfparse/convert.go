@@ -325,7 +325,9 @@ func (p *parser) address(a *address, inLen bool) tsf.Address {
 	pos := astPos(a.Pos)
 	var out tsf.Address
 	switch {
-	case base.Symbol != "":
+	case base.Symbol != "" || base.Number == "" && base.Ident == "":
+		// A '.' alone is a symbol with no name (the scanner's empty
+		// Symbol token).
 		out = &tsf.SymbolAddr{Pos: pos, Dot: true, Name: &tsf.Word{Pos: pos, Text: base.Symbol}}
 	case base.Number != "":
 		p.add(tsf.ErrAddressSpec.Diagnostic(pos, 0, base.Number))

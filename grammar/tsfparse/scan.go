@@ -163,8 +163,8 @@ func (s *scanner) wordLen() int {
 	default:
 		return 0
 	}
-	number := c >= '0' && c <= '9'
-	for isIdentChar(s.peek(n)) || isOther(s.peek(n)) || number && s.peek(n) == '.' {
+	word := c != '.'
+	for isIdentChar(s.peek(n)) || isOther(s.peek(n)) || word && s.peek(n) == '.' {
 		n++
 	}
 	return n
@@ -291,16 +291,18 @@ func (s *scanner) next() bool {
 	// IBM's behaviour: a word, number or symbol runs on through the
 	// characters no token is made of, as TRCUST 3.05A reads it
 	// ("unexpected: Entry%S, ignored", MINOR=5% "minor code out of range",
-	// TP=.emit% "symbol not found: emit%"), and a number through dots
-	// (MAJOR=1.5 is one malformed number, "out of range").
+	// TP=.emit% "symbol not found: emit%"), and a word or a number through
+	// dots ("done.%" is one token; MAJOR=1.5 is one malformed number, "out
+	// of range").
 	switch {
 	case isIdentStart(c):
 		n := 1
-		for isIdentChar(s.peek(n)) || isOther(s.peek(n)) {
+		for isIdentChar(s.peek(n)) || isOther(s.peek(n)) || s.peek(n) == '.' {
 			n++
 		}
 		s.emit(tokIdent, string(s.src[s.off:s.off+n]), start)
 		s.advance(n)
+		return s.glue(start)
 	case c >= '0' && c <= '9':
 		n := 1
 		for isIdentChar(s.peek(n)) || isOther(s.peek(n)) || s.peek(n) == '.' {
@@ -308,6 +310,7 @@ func (s *scanner) next() bool {
 		}
 		s.emit(tokNumber, string(s.src[s.off:s.off+n]), start)
 		s.advance(n)
+		return s.glue(start)
 	case c == '.' && isIdentChar(s.peek(1)):
 		n := 2
 		for isIdentChar(s.peek(n)) || isOther(s.peek(n)) {
@@ -315,6 +318,7 @@ func (s *scanner) next() bool {
 		}
 		s.emit(tokSymbol, string(s.src[s.off+1:s.off+n]), start)
 		s.advance(n)
+		return s.glue(start)
 	case c == '.' && !isOther(s.peek(1)) && s.peek(1) != '.':
 		// IBM's behaviour: a '.' alone is a symbol with no name (TP=.,
 		// is "symbol not found: ").
@@ -338,7 +342,31 @@ func (s *scanner) next() bool {
 		}
 		s.emit(tokPunct, string(s.src[s.off:s.off+n]), start)
 		s.advance(n)
+		if isOther(c) {
+			return s.glue(start)
+		}
 	}
+	return true
+}
+
+// glue continues the word, number, symbol or run just scanned into a
+// string that touches it, as TRCUST 3.05A's lexer does (IBM's behaviour:
+// `done.%", FMT="` is the one token "done.%, FMT=", unexpected): the token
+// ends at the string's closing quote. When the string breaks (a new line,
+// the end of the file), the token was never finished and is dropped.
+func (s *scanner) glue(start ast.Pos) bool {
+	if s.atEnd() || s.src[s.off] != '"' {
+		return true
+	}
+	k := len(s.res.toks) - 1
+	word := s.res.toks[k]
+	if !s.str() {
+		s.res.toks = s.res.toks[:k]
+		s.res.stopAt, s.res.cut = k, start.Offset
+		return false
+	}
+	str := s.res.toks[len(s.res.toks)-1]
+	s.res.toks = append(s.res.toks[:k], lexer.Token{Type: tokPunct, Value: tokenText(word) + str.Value, Pos: word.Pos})
 	return true
 }
 
