@@ -91,7 +91,7 @@ func compile(c *console, o options) {
 	if res.Back != nil {
 		diags = append(diags, res.Back.Compiled...)
 	}
-	tpAt := tsfcompile.FirstDynamicTPPos(m.File)
+	tpAt := tsfcompile.FirstReadTPPos(m.File, res.Front)
 	moduleAt := tpAt.Line
 	moduleShown := res.Sources.ModuleName
 	var moduleErr diag.List

@@ -20,7 +20,12 @@ import (
 // 8). Values must fit in 32 bits.
 func parseNumber(text string) (uint64, string) {
 	digits, base := text, 10
-	if len(text) > 2 && (text[:2] == "0x" || text[:2] == "0X") {
+	if len(text) >= 2 && (text[:2] == "0x" || text[:2] == "0X") {
+		if len(text) == 2 {
+			// IBM's behaviour: "0x" with no digits is 0 (OPCODE=0x is
+			// compared as 0x00).
+			return 0, ""
+		}
 		digits, base = text[2:], 16
 	}
 	v, err := strconv.ParseUint(digits, base, 64)

@@ -108,7 +108,7 @@ func Run(req Request) *Result {
 		// field, also when a severe error later in the file stops it
 		// (IBM's behaviour, from the differential harness: its "Using
 		// module file" line comes before that error).
-		tp := FirstDynamicTPPos(m.File)
+		tp := FirstReadTPPos(m.File, r.Front)
 		need = tp.Line > 0 && m.ModName != "" && !StopsBefore(r.Front, tp)
 	}
 	kept := m
@@ -243,6 +243,43 @@ func FirstDynamicTPPos(f *tsf.File) tsf.Pos {
 					return tp.Pos
 				}
 			}
+		}
+	}
+	return tsf.Pos{}
+}
+
+// FirstReadTPPos returns the position of the first TP field that names a
+// code address and that TRCUST reads: one in a statement with an error
+// before it is skipped with the rest of that statement (IBM's behaviour:
+// after "MINOR redefinition" TRCUST never opens the module for that TP).
+// front holds the parse and check diagnostics.
+func FirstReadTPPos(f *tsf.File, front diag.List) tsf.Pos {
+	for _, s := range f.Stmts {
+		t, ok := s.(*tsf.Trace)
+		if !ok {
+			continue
+		}
+		var tp *tsf.TP
+		for _, fl := range t.Fields {
+			if x, ok := fl.(*tsf.TP); ok {
+				if _, static := x.Target.(*tsf.StaticTP); !static {
+					tp = x
+				}
+				break
+			}
+		}
+		if tp == nil {
+			continue
+		}
+		skipped := false
+		for _, d := range front {
+			if d.Severity >= diag.Error && inStmt(t, d) && d.Pos.Offset < tp.Pos.Offset {
+				skipped = true
+				break
+			}
+		}
+		if !skipped {
+			return tp.Pos
 		}
 	}
 	return tsf.Pos{}
