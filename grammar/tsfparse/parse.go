@@ -434,6 +434,12 @@ func (p *parser) trace(toks []lexer.Token, end ast.Pos, last bool) *tsf.Trace {
 			f, n, err = p.fieldGen.ParseTokens(toks[i:], lexPos(end), true)
 		}
 		if err != nil {
+			if p.partial && strings.EqualFold(toks[i].Value, "DESC") && hasDesc(t) {
+				// IBM's behaviour: TRCUST 3.05A refuses a second DESC as it
+				// reads the keyword, before the string its lexer then
+				// stops in.
+				p.add(tsf.ErrUnexpected.Diagnostic(astPos(toks[i].Pos), 0, "multiple DESC statements"))
+			}
 			p.syntaxError(err, end, last, false)
 			t.Broken, t.BrokenAt = true, p.lastPos()
 			return t
@@ -558,6 +564,16 @@ func tokenLen(t lexer.Token) int {
 		return len(t.Value) + 1
 	}
 	return len(t.Value)
+}
+
+// hasDesc reports whether t has a DESC field.
+func hasDesc(t *tsf.Trace) bool {
+	for _, f := range t.Fields {
+		if _, ok := f.(*tsf.Desc); ok {
+			return true
+		}
+	}
+	return false
 }
 
 // fieldCount is how many fields the TRACE statement toks has when it is
