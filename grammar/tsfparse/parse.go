@@ -678,9 +678,7 @@ func expected(msg string) string {
 	s = strings.TrimSpace(s)
 	// A group of alternatives, "(AtTarget | SymTarget)", is named by
 	// its first.
-	if strings.HasPrefix(s, "(") {
-		s = s[1:]
-	}
+	s = strings.TrimPrefix(s, "(")
 	if strings.HasPrefix(s, `"`) {
 		if j := strings.Index(s[1:], `"`); j >= 0 {
 			s = s[:j+2]
