@@ -48,10 +48,17 @@ func errorsIsRange(err error) bool {
 // number converts a number token, reporting "number expected" (65) when it
 // is malformed.
 func (p *parser) number(t *numTok) (*tsf.Number, bool) {
-	n := &tsf.Number{Pos: astPos(t.Pos), Text: t.Text}
-	n.Value, n.Err = parseNumber(t.Text)
+	return p.numberOr(t.Pos, t.Text, tsf.ErrNumber, t.Text)
+}
+
+// numberOr converts the number text at pos, reporting code with args when
+// it is malformed (TRCUST 3.05A's message depends on where the number
+// stands).
+func (p *parser) numberOr(pos lexer.Position, text string, code tsf.Code, args ...any) (*tsf.Number, bool) {
+	n := &tsf.Number{Pos: astPos(pos), Text: text}
+	n.Value, n.Err = parseNumber(text)
 	if n.Err != "" {
-		d := tsf.ErrNumber.Diagnostic(n.Pos, 0, t.Text)
+		d := code.Diagnostic(n.Pos, 0, args...)
 		d.Detail = n.Err
 		p.add(d)
 		return n, false
@@ -131,13 +138,9 @@ func (p *parser) field(f *field) tsf.Field {
 			p.add(tsf.ErrOpcodeWord.Diagnostic(astPos(at), 0, word))
 			return nil
 		}
-		n := &tsf.Number{Pos: astPos(v.Pos), Text: v.Number}
-		n.Value, n.Err = parseNumber(v.Number)
-		if n.Err != "" {
-			// IBM's behaviour: 145, not 65, for OPCODE.
-			d := tsf.ErrInvalidNumber.Diagnostic(n.Pos, 0, v.Number)
-			d.Detail = n.Err
-			p.add(d)
+		// IBM's behaviour: 217, not 65, for OPCODE.
+		n, ok := p.numberOr(v.Pos, v.Number, tsf.ErrInvalidNumber, v.Number)
+		if !ok {
 			return nil
 		}
 		if f.Opcode.Neg {
@@ -267,12 +270,9 @@ func (p *parser) mem(f *memField) tsf.Field {
 	l := f.Length
 	switch {
 	case l.Number != "":
-		n := &tsf.Number{Pos: astPos(l.Pos), Text: l.Number}
-		if n.Value, n.Err = parseNumber(l.Number); n.Err != "" {
-			// IBM's behaviour: a malformed length is a syntax error.
-			d := tsf.ErrSyntax.Diagnostic(n.Pos, 0, "data length", l.Number)
-			d.Detail = n.Err
-			p.add(d)
+		// IBM's behaviour: a malformed length is a syntax error.
+		n, ok := p.numberOr(l.Pos, l.Number, tsf.ErrSyntax, "data length", l.Number)
+		if !ok {
 			return nil
 		}
 		m.Length = n
