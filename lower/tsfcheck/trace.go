@@ -56,8 +56,7 @@ type traceState struct {
 	removeOp bool
 	extra    []tsf.Field // fields a @STATIC tracepoint ignores
 	mems     int
-	warned   bool // 140 given
-	counted  int  // what TRCUST 3.05A counts against MAXDATALENGTH (see data)
+	counted  int // what TRCUST 3.05A counts against MAXDATALENGTH (see data)
 }
 
 func (c *checker) trace(t *tsf.Trace) {
@@ -582,11 +581,14 @@ func (c *checker) data(s *traceState, f tsf.Field, length uint16) {
 	default:
 		return
 	}
-	if !s.warned && !s.errors && s.counted > int(c.m.MaxDataLength) {
+	if !s.errors && s.counted > int(c.m.MaxDataLength) {
 		// Not for a statement refused for an error: TRCUST 3.05A checks
 		// the statement first and counts its bytes only when it is taken
 		// (IBM's behaviour).
-		s.warned = true
+		// IBM's behaviour: the count starts again after the warning,
+		// which a later statement can give again (21 bytes twice at
+		// MAXDATALENGTH=20 warn twice).
+		s.counted = 0
 		d := c.at(tsf.WarnMaxDataExceeded, f, f.Last())
 		d.Detail = fmt.Sprintf("up to %d bytes with their prefixes, MAXDATALENGTH is %d", s.tp.DataBytes, c.m.MaxDataLength)
 	}
