@@ -113,7 +113,12 @@ type Program struct {
 	// source order: the @STATIC ones and those of Records. The TFF holds
 	// these (KeptModule).
 	Kept []*tsfcheck.Tracepoint
-	opt  Options
+	// Unread are the tracepoints refused as their TP field was resolved
+	// (a symbol not found, no return point for RETEP): TRCUST 3.05A reads
+	// nothing more of their statements, so what the front end found after
+	// the TP field is not TRCUST's to report.
+	Unread []*tsfcheck.Tracepoint
+	opt    Options
 }
 
 // KeptModule returns a copy of the module whose Tracepoints are p.Kept: the
@@ -164,7 +169,12 @@ func Compile(m *tsfcheck.Module, syms Symbols, mod Module, opt Options) (*Progra
 			continue
 		}
 		resolveUpTo(tp.TPField.Pos.Offset)
-		r, ds, dropped := compileTP(tp, syms, mod, modPath, opt.RetEP)
+		r, ds, dropped, unread := compileTP(tp, syms, mod, modPath, opt.RetEP)
+		if unread {
+			// Refused as its TP was read: what the front end found later
+			// in the statement TRCUST never reads (Program.Unread).
+			p.Unread = append(p.Unread, tp)
+		}
 		if tp.Late != nil && !ds.Failed() && !dropped {
 			// The statement's last error (tsfcheck.Tracepoint.Late).
 			ds = append(ds, *tp.Late)
@@ -192,27 +202,32 @@ func Compile(m *tsfcheck.Module, syms Symbols, mod Module, opt Options) (*Progra
 // compileTP resolves, assembles and checks one dynamic tracepoint.
 //
 // dropped reports a tracepoint left out although no error was reported: a
-// RETEP whose return point cannot be found (warning 144).
-func compileTP(tp *tsfcheck.Tracepoint, syms Symbols, mod Module, modPath string, search *x86ret.Search) (r Record, diags diag.List, dropped bool) {
+// RETEP whose return point cannot be found (warning 144); unread one
+// refused as its TP field was resolved (that, or a symbol not found).
+func compileTP(tp *tsfcheck.Tracepoint, syms Symbols, mod Module, modPath string, search *x86ret.Search) (r Record, diags diag.List, dropped, unread bool) {
 	r = Record{TP: tp}
 	tpf := tp.TPField
 	end := tp.Node.End.Line
 	obj, off, resolved, diags, stop := resolveTarget(tp, syms, mod, modPath, search)
 	if stop {
-		return r, diags, resolved
+		return r, diags, resolved, resolved
+	}
+	if diags.Failed() {
+		// IBM's behaviour: TRCUST 3.05A skips the rest of a statement
+		// whose TP it cannot resolve (one error a statement).
+		return r, diags, false, true
 	}
 	if resolved {
 		r.Object, r.Offset = obj, off
 	}
-	resolved = resolved && !diags.Failed()
 	rpn, ds := assemble(tp, syms, modPath)
 	diags = append(diags, ds...)
 	if ds.Worst() >= diag.Severe {
-		return r, diags, false
+		return r, diags, false, false
 	}
 	r.RPN = rpn
 	if !resolved {
-		return r, diags, false
+		return r, diags, false, false
 	}
 	b, err := mod.ByteAt(r.Object, r.Offset)
 	if err != nil {
@@ -237,7 +252,7 @@ func compileTP(tp *tsfcheck.Tracepoint, syms Symbols, mod Module, modPath string
 		d.Detail = fmt.Sprintf("0x%02X at %08X:%08X", b, r.Object, r.Offset)
 		diags.Add(d)
 	}
-	return r, diags, false
+	return r, diags, false, false
 }
 
 // resolveTarget resolves the TP field of tp as TRCUST 3.05A does when it

@@ -117,6 +117,7 @@ func (c *checker) trace(t *tsf.Trace) {
 		d := tsf.SeverePrematureEOF.Diagnostic(t.End, t.End.Line)
 		d.Detail = "TRCUST 3.05A wants a ',' or another field after TYPE or GROUP"
 		c.report(d)
+		s.errors = true // refused: Module.Refused keeps what was checked
 		return
 	}
 	c.endOfTrace(s)

@@ -221,6 +221,9 @@ func (r *Result) back(req Request) bool {
 		return true // TRCUST opens the module for a tracepoint it then drops
 	}
 	r.Back = compile(r.Module, mod, mp, src, refused)
+	if req.Eager {
+		r.Front = dropUnread(r.Back.Program.Unread, r.Front)
+	}
 	return r.Back.Compiled.Worst() < diag.Severe
 }
 

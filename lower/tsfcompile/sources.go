@@ -189,13 +189,22 @@ func refusedTPs(m *tsfcheck.Module, front diag.List) []*tdfgen.Refused {
 				first = i
 			}
 		}
-		if first < 0 || front[first].Pos.Offset <= tpf.Last().Offset {
+		before := -1
+		switch {
+		case first >= 0:
+			before = front[first].Pos.Offset
+		case t.PastEnd:
+			// Refused for reading past the end of the file (34), at the
+			// statement's end.
+			before = t.End.Offset
+		}
+		if before < 0 || before <= tpf.Last().Offset {
 			// TRCUST stopped before the TP field, or never at all. A
 			// severe error after it (a string broken later in the
 			// statement) comes after the TP's messages.
 			continue
 		}
-		out = append(out, &tdfgen.Refused{Trace: t, TP: tpf, Point: m.Refused[t], Before: front[first].Pos.Offset})
+		out = append(out, &tdfgen.Refused{Trace: t, TP: tpf, Point: m.Refused[t], Before: before})
 	}
 	return out
 }
@@ -213,7 +222,7 @@ func applyRefused(refused []*tdfgen.Refused, front diag.List) (early, kept diag.
 		}
 		var out diag.List
 		for _, d := range kept {
-			if inStmt(rf.Trace, d) && d.Severity <= diag.Error && d.Pos.Offset > rf.TP.Last().Offset {
+			if inStmt(rf.Trace, d) && d.Severity <= diag.Error && d.Pos.Offset > rf.TP.Last().Offset || pastEnd(rf.Trace, d) {
 				continue
 			}
 			out = append(out, d)
@@ -221,6 +230,42 @@ func applyRefused(refused []*tdfgen.Refused, front diag.List) (early, kept diag.
 		kept = out
 	}
 	return early, kept
+}
+
+// dropUnread returns front without what it says of the statements of the
+// tracepoints refused as their TP field was resolved after that field
+// (warning 140 of a later MEM, say): TRCUST 3.05A read no further.
+func dropUnread(unread []*tsfcheck.Tracepoint, front diag.List) diag.List {
+	if len(unread) == 0 {
+		return front
+	}
+	var out diag.List
+	for _, d := range front {
+		drop := false
+		for _, tp := range unread {
+			if inStmt(tp.Node, d) && d.Severity <= diag.Error && d.Pos.Offset > tp.TPField.Last().Offset {
+				drop = true
+				break
+			}
+			// Nor does it read past the end of the file.
+			if pastEnd(tp.Node, d) {
+				drop = true
+				break
+			}
+		}
+		if !drop {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// pastEnd reports whether d is the premature end of file (34) TRCUST
+// gives for reading past the end for a ',' after t's last TYPE or GROUP
+// (tsf.Trace.PastEnd).
+func pastEnd(t *tsf.Trace, d diag.Diagnostic) bool {
+	code, _ := tsf.CodeOf(d)
+	return t.PastEnd && code == tsf.SeverePrematureEOF && d.Pos.Offset == t.End.Offset
 }
 
 // inStmt reports whether d stands in the statement t.
