@@ -373,7 +373,15 @@ func (a *asm) indirection(fl *tsf.Flag, flat bool, disp *tsf.Signed) {
 		if flat {
 			a.emit(tdf.OpFetchDword, 0)
 		} else {
+			// IBM's behaviour: the (i) term is added to the far pointer
+			// fetched, as a 16-bit offset, before it is joined (TRCUST
+			// 3.05A writes 13 10 i 16 20 for ASCIIZ=(.x+(i),IF,n)), as
+			// it is added before the split for IS.
 			a.emit(tdf.OpFetchFar, 0)
+			if disp != nil {
+				add(int64(disp.Num.Value), false)
+				disp = nil
+			}
 			a.emit(tdf.OpJoin, 0)
 		}
 		flat = true

@@ -54,6 +54,12 @@ func (d *decompiler) isAddSplit(i int) bool {
 	return d.is(i, tdf.OpPushImm32) && d.is(i+1, tdf.OpAdd) && d.is(i+2, tdf.OpSplit)
 }
 
+// isAddJoin reports whether the program at d.p+i is a 16-bit add and a
+// join: the (n) term of an IF address, which TRCUST adds before the join.
+func (d *decompiler) isAddJoin(i int) bool {
+	return d.is(i, tdf.OpPushImm16) && d.is(i+1, tdf.OpAdd) && d.is(i+2, tdf.OpJoin)
+}
+
 func Decompile(rpn []byte, n Namer) ([]Statement, error) {
 	ops, err := tdf.Disassemble(rpn)
 	d := &decompiler{ops: ops, n: n}
@@ -306,7 +312,7 @@ func (d *decompiler) flag(a *addr, inLen bool) (*tsf.Flag, bool) {
 	var levels []*tsf.Level
 	conv := tsf.FlagKind(0)
 	for d.is(0, fetch) {
-		if !inLen && (a.flat && d.is(1, tdf.OpSplit) || !a.flat && d.is(1, tdf.OpJoin) || a.flat && d.isAddSplit(1)) {
+		if !inLen && (a.flat && d.is(1, tdf.OpSplit) || !a.flat && d.is(1, tdf.OpJoin) || a.flat && d.isAddSplit(1) || !a.flat && d.isAddJoin(1)) {
 			break
 		}
 		d.p++
@@ -329,6 +335,12 @@ func (d *decompiler) flag(a *addr, inLen bool) (*tsf.Flag, bool) {
 		conv = tsf.IndirectSegmented
 		d.p += 2
 		a.flat = false
+	case !a.flat && d.is(0, tdf.OpFetchFar) && d.isAddJoin(1):
+		// TRCUST adds the (n) term of an IF address before the join.
+		conv = tsf.IndirectFlat
+		isDisp = signed(int64(int16(d.ops[d.p+1].Arg)))
+		d.p += 4
+		a.flat = true
 	case !a.flat && d.is(0, tdf.OpFetchFar) && d.is(1, tdf.OpJoin):
 		conv = tsf.IndirectFlat
 		d.p += 2
