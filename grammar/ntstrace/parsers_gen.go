@@ -359,64 +359,57 @@ func (p *callParserGen) s_arg(c *pgenrt.State, s *arg) (bool, pgenrt.Err) {
 	return c.Close(p.n4(c, s))
 }
 
-// f2 reports whether the token at the cursor may start Number
-// (or another node of the same first set).
-func (p *callParserGen) f2(c *pgenrt.State) bool {
-	t := p.Type(c.Cur)
-	return 0x4>>uint32(t)&1 != 0
-}
-
 // Number
 func (p *callParserGen) n5(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
-	if !p.f2(c) {
+	// number is one token, parsed here in place.
+	if p.Type(c.Cur) != 2 {
 		return false, pgenrt.Err{}
 	}
-	s.ID = number{}
-	if m, e := p.s_number(c, &s.ID); !m || e.On {
-		return e.On, e
-	}
+	p.SetPos(&s.ID.Pos, c.Cur)
+	s.ID.Text = p.Text(c.Cur)
+	c.Cur++
 	return true, pgenrt.Err{}
 }
 
 // Number
 func (p *callParserGen) n6(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
-	if !p.f2(c) {
+	// number is one token, parsed here in place.
+	if p.Type(c.Cur) != 2 {
 		return false, pgenrt.Err{}
 	}
-	s.PID = number{}
-	if m, e := p.s_number(c, &s.PID); !m || e.On {
-		return e.On, e
-	}
+	p.SetPos(&s.PID.Pos, c.Cur)
+	s.PID.Text = p.Text(c.Cur)
+	c.Cur++
 	return true, pgenrt.Err{}
 }
 
 // Number
 func (p *callParserGen) n7(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
-	if !p.f2(c) {
+	// number is one token, parsed here in place.
+	if p.Type(c.Cur) != 2 {
 		return false, pgenrt.Err{}
 	}
-	s.TID = number{}
-	if m, e := p.s_number(c, &s.TID); !m || e.On {
-		return e.On, e
-	}
+	p.SetPos(&s.TID.Pos, c.Cur)
+	s.TID.Text = p.Text(c.Cur)
+	c.Cur++
 	return true, pgenrt.Err{}
 }
 
 // Identifier
 func (p *callParserGen) n8(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
-	if !p.f0(c) {
+	// identifier is one token, parsed here in place.
+	if p.Type(c.Cur) != 3 {
 		return false, pgenrt.Err{}
 	}
-	s.Name = identifier{}
-	if m, e := p.s_identifier(c, &s.Name); !m || e.On {
-		return e.On, e
-	}
+	p.SetPos(&s.Name.Pos, c.Cur)
+	s.Name.Name = p.Text(c.Cur)
+	c.Cur++
 	return true, pgenrt.Err{}
 }
 
-// f3 reports whether the token at the cursor may start "("
+// f2 reports whether the token at the cursor may start "("
 // (or another node of the same first set).
-func (p *callParserGen) f3(c *pgenrt.State) bool {
+func (p *callParserGen) f2(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == 4 && (p.Text(c.Cur) == "(")
 }
@@ -437,7 +430,7 @@ func (p *callParserGen) n9(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
 func (p *callParserGen) n10(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
 	matched := false
 	for {
-		if !p.f3(c) {
+		if !p.f2(c) {
 			break
 		}
 		b := *c
@@ -486,9 +479,9 @@ func (p *callParserGen) n11(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
-// f4 reports whether the token at the cursor may start ","
+// f3 reports whether the token at the cursor may start ","
 // (or another node of the same first set).
-func (p *callParserGen) f4(c *pgenrt.State) bool {
+func (p *callParserGen) f3(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == 4 && (p.Text(c.Cur) == ",")
 }
@@ -497,7 +490,7 @@ func (p *callParserGen) f4(c *pgenrt.State) bool {
 func (p *callParserGen) n12(c *pgenrt.State) (bool, pgenrt.Err) {
 	matched := false
 	for {
-		if !p.f4(c) {
+		if !p.f3(c) {
 			break
 		}
 		b := *c
@@ -557,9 +550,9 @@ func (p *callParserGen) n14(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
-// f5 reports whether the token at the cursor may start <ellipsis>
+// f4 reports whether the token at the cursor may start <ellipsis>
 // (or another node of the same first set).
-func (p *callParserGen) f5(c *pgenrt.State) bool {
+func (p *callParserGen) f4(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return 0x2>>uint32(t)&1 != 0
 }
@@ -580,7 +573,7 @@ func (p *callParserGen) n15(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
 func (p *callParserGen) n16(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
 	matched := false
 	for {
-		if !p.f5(c) {
+		if !p.f4(c) {
 			break
 		}
 		b := *c
@@ -666,9 +659,9 @@ func (p *callParserGen) n19(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
-// f6 reports whether the token at the cursor may start ")"
+// f5 reports whether the token at the cursor may start ")"
 // (or another node of the same first set).
-func (p *callParserGen) f6(c *pgenrt.State) bool {
+func (p *callParserGen) f5(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == 4 && (p.Text(c.Cur) == ")")
 }
@@ -689,7 +682,7 @@ func (p *callParserGen) n20(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
 func (p *callParserGen) n21(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
 	matched := false
 	for {
-		if !p.f6(c) {
+		if !p.f5(c) {
 			break
 		}
 		b := *c
@@ -715,9 +708,9 @@ func (p *callParserGen) n21(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
-// f7 reports whether the token at the cursor may start ("==" Value)
+// f6 reports whether the token at the cursor may start ("==" Value)
 // (or another node of the same first set).
-func (p *callParserGen) f7(c *pgenrt.State) bool {
+func (p *callParserGen) f6(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == 4 && (p.Text(c.Cur) == "==")
 }
@@ -760,7 +753,7 @@ func (p *callParserGen) n23(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
 func (p *callParserGen) n24(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
 	matched := false
 	for {
-		if !p.f7(c) {
+		if !p.f6(c) {
 			break
 		}
 		b := *c
@@ -846,29 +839,15 @@ func (p *callParserGen) s_identifier(c *pgenrt.State, s *identifier) (bool, pgen
 	return c.Close(p.n26(c, s))
 }
 
-// <number>
-func (p *callParserGen) n27(c *pgenrt.State, s *number) (bool, pgenrt.Err) {
-	start := c.Cur
-	if m, e := p.Ref(c, 2); !m || e.On {
-		return e.On, e
-	}
-	if c.Cur == start+1 && s.Text == "" {
-		s.Text = p.Text(start) // one token: no concatenation
-		return true, pgenrt.Err{}
-	}
-	for i := start; i < c.Cur; i++ {
-		s.Text += p.Text(i)
-	}
-	return true, pgenrt.Err{}
-}
-
-func (p *callParserGen) s_number(c *pgenrt.State, s *number) (bool, pgenrt.Err) {
-	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n27(c, s))
+// f7 reports whether the token at the cursor may start <number>
+// (or another node of the same first set).
+func (p *callParserGen) f7(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return 0x4>>uint32(t)&1 != 0
 }
 
 // <number>
-func (p *callParserGen) n28(c *pgenrt.State, s *value) (bool, pgenrt.Err) {
+func (p *callParserGen) n27(c *pgenrt.State, s *value) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, 2); !m || e.On {
 		return e.On, e
@@ -903,7 +882,7 @@ func (p *callParserGen) f8(c *pgenrt.State) bool {
 }
 
 // <string>
-func (p *callParserGen) n29(c *pgenrt.State, s *value) (bool, pgenrt.Err) {
+func (p *callParserGen) n28(c *pgenrt.State, s *value) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, 0); !m || e.On {
 		return e.On, e
@@ -931,7 +910,7 @@ func (p *callParserGen) n29(c *pgenrt.State, s *value) (bool, pgenrt.Err) {
 }
 
 // <ident>
-func (p *callParserGen) n30(c *pgenrt.State, s *value) (bool, pgenrt.Err) {
+func (p *callParserGen) n29(c *pgenrt.State, s *value) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, 3); !m || e.On {
 		return e.On, e
@@ -966,7 +945,7 @@ func (p *callParserGen) f9(c *pgenrt.State) bool {
 }
 
 // Arg
-func (p *callParserGen) n31(c *pgenrt.State, s *value) (bool, pgenrt.Err) {
+func (p *callParserGen) n30(c *pgenrt.State, s *value) (bool, pgenrt.Err) {
 	if !p.f1(c) {
 		e := c.Fail(1)
 		c.MaybeUpdate(e)
@@ -989,8 +968,8 @@ func (p *callParserGen) n31(c *pgenrt.State, s *value) (bool, pgenrt.Err) {
 }
 
 // Arg ","?
-func (p *callParserGen) n32(c *pgenrt.State, s *value) (bool, pgenrt.Err) {
-	if m, e := p.n31(c, s); !m || e.On {
+func (p *callParserGen) n31(c *pgenrt.State, s *value) (bool, pgenrt.Err) {
+	if m, e := p.n30(c, s); !m || e.On {
 		return e.On, e
 	}
 	if m, e := p.n12(c); !m || e.On {
@@ -1000,12 +979,12 @@ func (p *callParserGen) n32(c *pgenrt.State, s *value) (bool, pgenrt.Err) {
 }
 
 // (Arg ","?)*
-func (p *callParserGen) n33(c *pgenrt.State, s *value) (bool, pgenrt.Err) {
+func (p *callParserGen) n32(c *pgenrt.State, s *value) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		b := *c
 		sv0 := s.Struct
-		m, e := p.n32(&b, s)
+		m, e := p.n31(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 1) {
@@ -1026,11 +1005,11 @@ func (p *callParserGen) n33(c *pgenrt.State, s *value) (bool, pgenrt.Err) {
 }
 
 // "{" (Arg ","?)* "}"
-func (p *callParserGen) n34(c *pgenrt.State, s *value) (bool, pgenrt.Err) {
+func (p *callParserGen) n33(c *pgenrt.State, s *value) (bool, pgenrt.Err) {
 	if m, e := p.Lit(c, "{"); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n33(c, s); !m || e.On {
+	if m, e := p.n32(c, s); !m || e.On {
 		return true, c.Miss(e, 12)
 	}
 	if m, e := p.Lit(c, "}"); !m || e.On {
@@ -1040,13 +1019,13 @@ func (p *callParserGen) n34(c *pgenrt.State, s *value) (bool, pgenrt.Err) {
 }
 
 // <number> | <string> | <ident> | ("{" (Arg ","?)* "}")
-func (p *callParserGen) n35(c *pgenrt.State, s *value) (bool, pgenrt.Err) {
+func (p *callParserGen) n34(c *pgenrt.State, s *value) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
-	if p.f2(c) {
+	if p.f7(c) {
 		b := *c
 		sv0 := s.Number
-		m, e := p.n28(&b, s)
+		m, e := p.n27(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -1063,7 +1042,7 @@ func (p *callParserGen) n35(c *pgenrt.State, s *value) (bool, pgenrt.Err) {
 	if p.f8(c) {
 		b := *c
 		sv0 := s.String
-		m, e := p.n29(&b, s)
+		m, e := p.n28(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -1080,7 +1059,7 @@ func (p *callParserGen) n35(c *pgenrt.State, s *value) (bool, pgenrt.Err) {
 	if p.f0(c) {
 		b := *c
 		sv0 := s.Name
-		m, e := p.n30(&b, s)
+		m, e := p.n29(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -1097,7 +1076,7 @@ func (p *callParserGen) n35(c *pgenrt.State, s *value) (bool, pgenrt.Err) {
 	if p.f9(c) {
 		b := *c
 		sv0 := s.Struct
-		m, e := p.n34(&b, s)
+		m, e := p.n33(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -1120,7 +1099,7 @@ func (p *callParserGen) n35(c *pgenrt.State, s *value) (bool, pgenrt.Err) {
 
 func (p *callParserGen) s_value(c *pgenrt.State, s *value) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n35(c, s))
+	return c.Close(p.n34(c, s))
 }
 
 var pgenExpect_callParser = [...]string{"\"=\"", "Value", "Number Number Identifier \"(\"? (Arg \",\"?)* <ellipsis>? (Arg \",\"?)* \")\"? (\"==\" Value)?", "Number Identifier \"(\"? (Arg \",\"?)* <ellipsis>? (Arg \",\"?)* \")\"? (\"==\" Value)?", "Identifier \"(\"? (Arg \",\"?)* <ellipsis>? (Arg \",\"?)* \")\"? (\"==\" Value)?", "\"(\"? (Arg \",\"?)* <ellipsis>? (Arg \",\"?)* \")\"? (\"==\" Value)?", "\",\"?", "(Arg \",\"?)* <ellipsis>? (Arg \",\"?)* \")\"? (\"==\" Value)?", "<ellipsis>? (Arg \",\"?)* \")\"? (\"==\" Value)?", "(Arg \",\"?)* \")\"? (\"==\" Value)?", "\")\"? (\"==\" Value)?", "(\"==\" Value)?", "(Arg \",\"?)* \"}\"", "\"}\""}

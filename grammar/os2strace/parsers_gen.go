@@ -249,96 +249,89 @@ func (p *hookParserGen) parse(filename, s string, out *hookLine, reuse bool) err
 	return p.Finish(&c, m, e, pgenExpect_hookParser[:])
 }
 
-// f0 reports whether the token at the cursor may start Word
-// (or another node of the same first set).
-func (p *hookParserGen) f0(c *pgenrt.State) bool {
-	t := p.Type(c.Cur)
-	return 0x2>>uint32(t)&1 != 0
-}
-
 // Word
 func (p *hookParserGen) n0(c *pgenrt.State, s *hookLine) (bool, pgenrt.Err) {
-	if !p.f0(c) {
+	// word is one token, parsed here in place.
+	if p.Type(c.Cur) != 1 {
 		return false, pgenrt.Err{}
 	}
-	s.Type = word{}
-	if m, e := p.s_word(c, &s.Type); !m || e.On {
-		return e.On, e
-	}
+	p.SetPos(&s.Type.Pos, c.Cur)
+	s.Type.Text = p.Text(c.Cur)
+	c.Cur++
 	return true, pgenrt.Err{}
 }
 
 // Word
 func (p *hookParserGen) n1(c *pgenrt.State, s *hookLine) (bool, pgenrt.Err) {
-	if !p.f0(c) {
+	// word is one token, parsed here in place.
+	if p.Type(c.Cur) != 1 {
 		return false, pgenrt.Err{}
 	}
-	s.Major = word{}
-	if m, e := p.s_word(c, &s.Major); !m || e.On {
-		return e.On, e
-	}
+	p.SetPos(&s.Major.Pos, c.Cur)
+	s.Major.Text = p.Text(c.Cur)
+	c.Cur++
 	return true, pgenrt.Err{}
 }
 
 // Word
 func (p *hookParserGen) n2(c *pgenrt.State, s *hookLine) (bool, pgenrt.Err) {
-	if !p.f0(c) {
+	// word is one token, parsed here in place.
+	if p.Type(c.Cur) != 1 {
 		return false, pgenrt.Err{}
 	}
-	s.Minor = word{}
-	if m, e := p.s_word(c, &s.Minor); !m || e.On {
-		return e.On, e
-	}
+	p.SetPos(&s.Minor.Pos, c.Cur)
+	s.Minor.Text = p.Text(c.Cur)
+	c.Cur++
 	return true, pgenrt.Err{}
 }
 
 // Word
 func (p *hookParserGen) n3(c *pgenrt.State, s *hookLine) (bool, pgenrt.Err) {
-	if !p.f0(c) {
+	// word is one token, parsed here in place.
+	if p.Type(c.Cur) != 1 {
 		return false, pgenrt.Err{}
 	}
-	s.High = word{}
-	if m, e := p.s_word(c, &s.High); !m || e.On {
-		return e.On, e
-	}
+	p.SetPos(&s.High.Pos, c.Cur)
+	s.High.Text = p.Text(c.Cur)
+	c.Cur++
 	return true, pgenrt.Err{}
 }
 
 // Word
 func (p *hookParserGen) n4(c *pgenrt.State, s *hookLine) (bool, pgenrt.Err) {
-	if !p.f0(c) {
+	// word is one token, parsed here in place.
+	if p.Type(c.Cur) != 1 {
 		return false, pgenrt.Err{}
 	}
-	s.Low = word{}
-	if m, e := p.s_word(c, &s.Low); !m || e.On {
-		return e.On, e
-	}
+	p.SetPos(&s.Low.Pos, c.Cur)
+	s.Low.Text = p.Text(c.Cur)
+	c.Cur++
 	return true, pgenrt.Err{}
 }
 
 // Word
 func (p *hookParserGen) n5(c *pgenrt.State, s *hookLine) (bool, pgenrt.Err) {
-	if !p.f0(c) {
+	// word is one token, parsed here in place.
+	if p.Type(c.Cur) != 1 {
 		return false, pgenrt.Err{}
 	}
-	s.CPU = word{}
-	if m, e := p.s_word(c, &s.CPU); !m || e.On {
-		return e.On, e
-	}
+	p.SetPos(&s.CPU.Pos, c.Cur)
+	s.CPU.Text = p.Text(c.Cur)
+	c.Cur++
 	return true, pgenrt.Err{}
 }
 
 // Word
 func (p *hookParserGen) n6(c *pgenrt.State, s *hookLine) (bool, pgenrt.Err) {
-	if !p.f0(c) {
+	// word is one token, parsed here in place.
+	if p.Type(c.Cur) != 1 {
 		return false, pgenrt.Err{}
 	}
-	n := len(s.Data)
 	s.Data = append(s.Data, word{})
-	if m, e := p.s_word(c, &s.Data[n]); !m || e.On {
-		s.Data = s.Data[:n]
-		return e.On, e
-	}
+	v := &s.Data[len(s.Data)-1]
+	p.SetPos(&v.Pos, c.Cur)
+	v.Text = p.Text(c.Cur)
+	c.Cur++
 	return true, pgenrt.Err{}
 }
 
@@ -346,23 +339,7 @@ func (p *hookParserGen) n6(c *pgenrt.State, s *hookLine) (bool, pgenrt.Err) {
 func (p *hookParserGen) n7(c *pgenrt.State, s *hookLine) (bool, pgenrt.Err) {
 	matched := false
 	for {
-		if !p.f0(c) {
-			break
-		}
-		b := *c
-		sv0 := s.Data
-		m, e := p.n6(&b, s)
-		if e.On {
-			c.MaybeUpdate(e)
-			if c.Stop(e, &b, 1) {
-				return true, e
-			}
-			s.Data = sv0
-			break
-		}
-		c.Accept(&b)
-		if !m {
-			s.Data = sv0
+		if m, _ := p.n6(c, s); !m {
 			break
 		}
 		matched = true
@@ -404,27 +381,6 @@ func (p *hookParserGen) s_hookLine(c *pgenrt.State, s *hookLine) (bool, pgenrt.E
 	return c.Close(p.n8(c, s))
 }
 
-// <word>
-func (p *hookParserGen) n9(c *pgenrt.State, s *word) (bool, pgenrt.Err) {
-	start := c.Cur
-	if m, e := p.Ref(c, 1); !m || e.On {
-		return e.On, e
-	}
-	if c.Cur == start+1 && s.Text == "" {
-		s.Text = p.Text(start) // one token: no concatenation
-		return true, pgenrt.Err{}
-	}
-	for i := start; i < c.Cur; i++ {
-		s.Text += p.Text(i)
-	}
-	return true, pgenrt.Err{}
-}
-
-func (p *hookParserGen) s_word(c *pgenrt.State, s *word) (bool, pgenrt.Err) {
-	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n9(c, s))
-}
-
 var pgenExpect_hookParser = [...]string{"Word Word Word <colon> Word Word Word*", "Word Word <colon> Word Word Word*", "Word <colon> Word Word Word*", "<colon> Word Word Word*", "Word Word Word*", "Word Word*", "Word*"}
 
 // moduleParserGen is the generated parser of moduleParser's grammar (root moduleLine): it builds the
@@ -461,84 +417,77 @@ func (p *moduleParserGen) parse(filename, s string, out *moduleLine, reuse bool)
 	return p.Finish(&c, m, e, pgenExpect_moduleParser[:])
 }
 
-// f0 reports whether the token at the cursor may start Word
-// (or another node of the same first set).
-func (p *moduleParserGen) f0(c *pgenrt.State) bool {
-	t := p.Type(c.Cur)
-	return 0x1>>uint32(t)&1 != 0
-}
-
 // Word
 func (p *moduleParserGen) n0(c *pgenrt.State, s *moduleLine) (bool, pgenrt.Err) {
-	if !p.f0(c) {
+	// word is one token, parsed here in place.
+	if p.Type(c.Cur) != 0 {
 		return false, pgenrt.Err{}
 	}
-	s.Segment = word{}
-	if m, e := p.s_word(c, &s.Segment); !m || e.On {
-		return e.On, e
-	}
+	p.SetPos(&s.Segment.Pos, c.Cur)
+	s.Segment.Text = p.Text(c.Cur)
+	c.Cur++
 	return true, pgenrt.Err{}
 }
 
 // Word
 func (p *moduleParserGen) n1(c *pgenrt.State, s *moduleLine) (bool, pgenrt.Err) {
-	if !p.f0(c) {
+	// word is one token, parsed here in place.
+	if p.Type(c.Cur) != 0 {
 		return false, pgenrt.Err{}
 	}
-	s.Linear = word{}
-	if m, e := p.s_word(c, &s.Linear); !m || e.On {
-		return e.On, e
-	}
+	p.SetPos(&s.Linear.Pos, c.Cur)
+	s.Linear.Text = p.Text(c.Cur)
+	c.Cur++
 	return true, pgenrt.Err{}
 }
 
 // Word
 func (p *moduleParserGen) n2(c *pgenrt.State, s *moduleLine) (bool, pgenrt.Err) {
-	if !p.f0(c) {
+	// word is one token, parsed here in place.
+	if p.Type(c.Cur) != 0 {
 		return false, pgenrt.Err{}
 	}
-	s.Size = word{}
-	if m, e := p.s_word(c, &s.Size); !m || e.On {
-		return e.On, e
-	}
+	p.SetPos(&s.Size.Pos, c.Cur)
+	s.Size.Text = p.Text(c.Cur)
+	c.Cur++
 	return true, pgenrt.Err{}
 }
 
 // Word
 func (p *moduleParserGen) n3(c *pgenrt.State, s *moduleLine) (bool, pgenrt.Err) {
-	if !p.f0(c) {
+	// word is one token, parsed here in place.
+	if p.Type(c.Cur) != 0 {
 		return false, pgenrt.Err{}
 	}
-	s.PID = word{}
-	if m, e := p.s_word(c, &s.PID); !m || e.On {
-		return e.On, e
-	}
+	p.SetPos(&s.PID.Pos, c.Cur)
+	s.PID.Text = p.Text(c.Cur)
+	c.Cur++
 	return true, pgenrt.Err{}
 }
 
 // Word
 func (p *moduleParserGen) n4(c *pgenrt.State, s *moduleLine) (bool, pgenrt.Err) {
-	if !p.f0(c) {
+	// word is one token, parsed here in place.
+	if p.Type(c.Cur) != 0 {
 		return false, pgenrt.Err{}
 	}
-	s.PTDA = word{}
-	if m, e := p.s_word(c, &s.PTDA); !m || e.On {
-		return e.On, e
-	}
+	p.SetPos(&s.PTDA.Pos, c.Cur)
+	s.PTDA.Text = p.Text(c.Cur)
+	c.Cur++
 	return true, pgenrt.Err{}
 }
 
 // Word
 func (p *moduleParserGen) n5(c *pgenrt.State, s *moduleLine) (bool, pgenrt.Err) {
-	if !p.f0(c) {
+	// word is one token, parsed here in place.
+	if p.Type(c.Cur) != 0 {
 		return false, pgenrt.Err{}
 	}
-	n := len(s.Path)
 	s.Path = append(s.Path, word{})
-	if m, e := p.s_word(c, &s.Path[n]); !m || e.On {
-		s.Path = s.Path[:n]
-		return e.On, e
-	}
+	v := &s.Path[len(s.Path)-1]
+	p.SetPos(&v.Pos, c.Cur)
+	v.Text = p.Text(c.Cur)
+	c.Cur++
 	return true, pgenrt.Err{}
 }
 
@@ -546,23 +495,7 @@ func (p *moduleParserGen) n5(c *pgenrt.State, s *moduleLine) (bool, pgenrt.Err) 
 func (p *moduleParserGen) n6(c *pgenrt.State, s *moduleLine) (bool, pgenrt.Err) {
 	matched := false
 	for {
-		if !p.f0(c) {
-			break
-		}
-		b := *c
-		sv0 := s.Path
-		m, e := p.n5(&b, s)
-		if e.On {
-			c.MaybeUpdate(e)
-			if c.Stop(e, &b, 1) {
-				return true, e
-			}
-			s.Path = sv0
-			break
-		}
-		c.Accept(&b)
-		if !m {
-			s.Path = sv0
+		if m, _ := p.n5(c, s); !m {
 			break
 		}
 		matched = true
@@ -596,27 +529,6 @@ func (p *moduleParserGen) n7(c *pgenrt.State, s *moduleLine) (bool, pgenrt.Err) 
 
 func (p *moduleParserGen) s_moduleLine(c *pgenrt.State, s *moduleLine) (bool, pgenrt.Err) {
 	return c.Close(p.n7(c, s))
-}
-
-// <word>
-func (p *moduleParserGen) n8(c *pgenrt.State, s *word) (bool, pgenrt.Err) {
-	start := c.Cur
-	if m, e := p.Ref(c, 0); !m || e.On {
-		return e.On, e
-	}
-	if c.Cur == start+1 && s.Text == "" {
-		s.Text = p.Text(start) // one token: no concatenation
-		return true, pgenrt.Err{}
-	}
-	for i := start; i < c.Cur; i++ {
-		s.Text += p.Text(i)
-	}
-	return true, pgenrt.Err{}
-}
-
-func (p *moduleParserGen) s_word(c *pgenrt.State, s *word) (bool, pgenrt.Err) {
-	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n8(c, s))
 }
 
 var pgenExpect_moduleParser = [...]string{"Word Word Word Word Word*", "Word Word Word Word*", "Word Word Word*", "Word Word*", "Word*"}

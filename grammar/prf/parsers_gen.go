@@ -2781,13 +2781,13 @@ func (p *dumpParserGen) s_dumpLine(c *pgenrt.State, s *dumpLine) (bool, pgenrt.E
 
 // Item
 func (p *dumpParserGen) n34(c *pgenrt.State, s *eventLine) (bool, pgenrt.Err) {
-	if !p.f0(c) {
+	// item is one token, parsed here in place.
+	if p.Type(c.Cur) != 1 {
 		return false, pgenrt.Err{}
 	}
-	s.Event = item{}
-	if m, e := p.s_item(c, &s.Event); !m || e.On {
-		return e.On, e
-	}
+	p.SetPos(&s.Event.Pos, c.Cur)
+	s.Event.Text = p.Text(c.Cur)
+	c.Cur++
 	return true, pgenrt.Err{}
 }
 
@@ -2878,13 +2878,13 @@ func (p *dumpParserGen) s_eventLine(c *pgenrt.State, s *eventLine) (bool, pgenrt
 
 // Item
 func (p *dumpParserGen) n39(c *pgenrt.State, s *headLine) (bool, pgenrt.Err) {
-	if !p.f0(c) {
+	// item is one token, parsed here in place.
+	if p.Type(c.Cur) != 1 {
 		return false, pgenrt.Err{}
 	}
-	s.Status = item{}
-	if m, e := p.s_item(c, &s.Status); !m || e.On {
-		return e.On, e
-	}
+	p.SetPos(&s.Status.Pos, c.Cur)
+	s.Status.Text = p.Text(c.Cur)
+	c.Cur++
 	return true, pgenrt.Err{}
 }
 
@@ -3187,15 +3187,15 @@ func (p *dumpParserGen) s_namesLine(c *pgenrt.State, s *namesLine) (bool, pgenrt
 
 // Item
 func (p *dumpParserGen) n55(c *pgenrt.State, s *offsetLine) (bool, pgenrt.Err) {
-	if !p.f0(c) {
+	// item is one token, parsed here in place.
+	if p.Type(c.Cur) != 1 {
 		return false, pgenrt.Err{}
 	}
-	n := len(s.Columns)
 	s.Columns = append(s.Columns, item{})
-	if m, e := p.s_item(c, &s.Columns[n]); !m || e.On {
-		s.Columns = s.Columns[:n]
-		return e.On, e
-	}
+	v := &s.Columns[len(s.Columns)-1]
+	p.SetPos(&v.Pos, c.Cur)
+	v.Text = p.Text(c.Cur)
+	c.Cur++
 	return true, pgenrt.Err{}
 }
 
@@ -3203,23 +3203,7 @@ func (p *dumpParserGen) n55(c *pgenrt.State, s *offsetLine) (bool, pgenrt.Err) {
 func (p *dumpParserGen) n56(c *pgenrt.State, s *offsetLine) (bool, pgenrt.Err) {
 	matched := false
 	for {
-		if !p.f0(c) {
-			break
-		}
-		b := *c
-		sv0 := s.Columns
-		m, e := p.n55(&b, s)
-		if e.On {
-			c.MaybeUpdate(e)
-			if c.Stop(e, &b, 2) {
-				return true, e
-			}
-			s.Columns = sv0
-			break
-		}
-		c.Accept(&b)
-		if !m {
-			s.Columns = sv0
+		if m, _ := p.n55(c, s); !m {
 			break
 		}
 		matched = true
@@ -3339,25 +3323,25 @@ func (p *dumpParserGen) s_scdLine(c *pgenrt.State, s *scdLine) (bool, pgenrt.Err
 
 // Item
 func (p *dumpParserGen) n64(c *pgenrt.State, s *timeItem) (bool, pgenrt.Err) {
-	if !p.f0(c) {
+	// item is one token, parsed here in place.
+	if p.Type(c.Cur) != 1 {
 		return false, pgenrt.Err{}
 	}
-	s.Date = item{}
-	if m, e := p.s_item(c, &s.Date); !m || e.On {
-		return e.On, e
-	}
+	p.SetPos(&s.Date.Pos, c.Cur)
+	s.Date.Text = p.Text(c.Cur)
+	c.Cur++
 	return true, pgenrt.Err{}
 }
 
 // Item
 func (p *dumpParserGen) n65(c *pgenrt.State, s *timeItem) (bool, pgenrt.Err) {
-	if !p.f0(c) {
+	// item is one token, parsed here in place.
+	if p.Type(c.Cur) != 1 {
 		return false, pgenrt.Err{}
 	}
-	s.Clock = item{}
-	if m, e := p.s_item(c, &s.Clock); !m || e.On {
-		return e.On, e
-	}
+	p.SetPos(&s.Clock.Pos, c.Cur)
+	s.Clock.Text = p.Text(c.Cur)
+	c.Cur++
 	return true, pgenrt.Err{}
 }
 
@@ -3511,36 +3495,29 @@ func (p *hexParserGen) parse(filename, s string, out *hexLine, reuse bool) error
 	return p.Finish(&c, m, e, pgenExpect_hexParser[:])
 }
 
-// f0 reports whether the token at the cursor may start Item
-// (or another node of the same first set).
-func (p *hexParserGen) f0(c *pgenrt.State) bool {
-	t := p.Type(c.Cur)
-	return 0x1>>uint32(t)&1 != 0
-}
-
 // Item
 func (p *hexParserGen) n0(c *pgenrt.State, s *hexLine) (bool, pgenrt.Err) {
-	if !p.f0(c) {
+	// item is one token, parsed here in place.
+	if p.Type(c.Cur) != 0 {
 		return false, pgenrt.Err{}
 	}
-	s.Offset = item{}
-	if m, e := p.s_item(c, &s.Offset); !m || e.On {
-		return e.On, e
-	}
+	p.SetPos(&s.Offset.Pos, c.Cur)
+	s.Offset.Text = p.Text(c.Cur)
+	c.Cur++
 	return true, pgenrt.Err{}
 }
 
 // Item
 func (p *hexParserGen) n1(c *pgenrt.State, s *hexLine) (bool, pgenrt.Err) {
-	if !p.f0(c) {
+	// item is one token, parsed here in place.
+	if p.Type(c.Cur) != 0 {
 		return false, pgenrt.Err{}
 	}
-	n := len(s.Bytes)
 	s.Bytes = append(s.Bytes, item{})
-	if m, e := p.s_item(c, &s.Bytes[n]); !m || e.On {
-		s.Bytes = s.Bytes[:n]
-		return e.On, e
-	}
+	v := &s.Bytes[len(s.Bytes)-1]
+	p.SetPos(&v.Pos, c.Cur)
+	v.Text = p.Text(c.Cur)
+	c.Cur++
 	return true, pgenrt.Err{}
 }
 
@@ -3548,23 +3525,7 @@ func (p *hexParserGen) n1(c *pgenrt.State, s *hexLine) (bool, pgenrt.Err) {
 func (p *hexParserGen) n2(c *pgenrt.State, s *hexLine) (bool, pgenrt.Err) {
 	matched := false
 	for {
-		if !p.f0(c) {
-			break
-		}
-		b := *c
-		sv0 := s.Bytes
-		m, e := p.n1(&b, s)
-		if e.On {
-			c.MaybeUpdate(e)
-			if c.Stop(e, &b, 1) {
-				return true, e
-			}
-			s.Bytes = sv0
-			break
-		}
-		c.Accept(&b)
-		if !m {
-			s.Bytes = sv0
+		if m, _ := p.n1(c, s); !m {
 			break
 		}
 		matched = true
@@ -3586,27 +3547,6 @@ func (p *hexParserGen) n3(c *pgenrt.State, s *hexLine) (bool, pgenrt.Err) {
 
 func (p *hexParserGen) s_hexLine(c *pgenrt.State, s *hexLine) (bool, pgenrt.Err) {
 	return c.Close(p.n3(c, s))
-}
-
-// <word>
-func (p *hexParserGen) n4(c *pgenrt.State, s *item) (bool, pgenrt.Err) {
-	start := c.Cur
-	if m, e := p.Ref(c, 0); !m || e.On {
-		return e.On, e
-	}
-	if c.Cur == start+1 && s.Text == "" {
-		s.Text = p.Text(start) // one token: no concatenation
-		return true, pgenrt.Err{}
-	}
-	for i := start; i < c.Cur; i++ {
-		s.Text += p.Text(i)
-	}
-	return true, pgenrt.Err{}
-}
-
-func (p *hexParserGen) s_item(c *pgenrt.State, s *item) (bool, pgenrt.Err) {
-	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n4(c, s))
 }
 
 var pgenExpect_hexParser = [...]string{"Item*"}

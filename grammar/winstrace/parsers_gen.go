@@ -324,28 +324,21 @@ func (p *callParserGen) n1(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
-// f1 reports whether the token at the cursor may start Number
-// (or another node of the same first set).
-func (p *callParserGen) f1(c *pgenrt.State) bool {
-	t := p.Type(c.Cur)
-	return 0x4>>uint32(t)&1 != 0
-}
-
 // Number
 func (p *callParserGen) n2(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
-	if !p.f1(c) {
+	// number is one token, parsed here in place.
+	if p.Type(c.Cur) != 2 {
 		return false, pgenrt.Err{}
 	}
-	s.ID = number{}
-	if m, e := p.s_number(c, &s.ID); !m || e.On {
-		return e.On, e
-	}
+	p.SetPos(&s.ID.Pos, c.Cur)
+	s.ID.Text = p.Text(c.Cur)
+	c.Cur++
 	return true, pgenrt.Err{}
 }
 
-// f2 reports whether the token at the cursor may start "*"
+// f1 reports whether the token at the cursor may start "*"
 // (or another node of the same first set).
-func (p *callParserGen) f2(c *pgenrt.State) bool {
+func (p *callParserGen) f1(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == 4 && (p.Text(c.Cur) == "*")
 }
@@ -366,7 +359,7 @@ func (p *callParserGen) n3(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
 func (p *callParserGen) n4(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
 	matched := false
 	for {
-		if !p.f2(c) {
+		if !p.f1(c) {
 			break
 		}
 		b := *c
@@ -394,69 +387,62 @@ func (p *callParserGen) n4(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
 
 // Number
 func (p *callParserGen) n5(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
-	if !p.f1(c) {
+	// number is one token, parsed here in place.
+	if p.Type(c.Cur) != 2 {
 		return false, pgenrt.Err{}
 	}
-	s.PID = number{}
-	if m, e := p.s_number(c, &s.PID); !m || e.On {
-		return e.On, e
-	}
+	p.SetPos(&s.PID.Pos, c.Cur)
+	s.PID.Text = p.Text(c.Cur)
+	c.Cur++
 	return true, pgenrt.Err{}
 }
 
 // Number
 func (p *callParserGen) n6(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
-	if !p.f1(c) {
+	// number is one token, parsed here in place.
+	if p.Type(c.Cur) != 2 {
 		return false, pgenrt.Err{}
 	}
-	s.TID = number{}
-	if m, e := p.s_number(c, &s.TID); !m || e.On {
-		return e.On, e
-	}
+	p.SetPos(&s.TID.Pos, c.Cur)
+	s.TID.Text = p.Text(c.Cur)
+	c.Cur++
 	return true, pgenrt.Err{}
-}
-
-// f3 reports whether the token at the cursor may start Identifier
-// (or another node of the same first set).
-func (p *callParserGen) f3(c *pgenrt.State) bool {
-	t := p.Type(c.Cur)
-	return 0x8>>uint32(t)&1 != 0
 }
 
 // Identifier
 func (p *callParserGen) n7(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
-	if !p.f3(c) {
+	// identifier is one token, parsed here in place.
+	if p.Type(c.Cur) != 3 {
 		return false, pgenrt.Err{}
 	}
-	s.Name = identifier{}
-	if m, e := p.s_identifier(c, &s.Name); !m || e.On {
-		return e.On, e
-	}
+	p.SetPos(&s.Name.Pos, c.Cur)
+	s.Name.Name = p.Text(c.Cur)
+	c.Cur++
 	return true, pgenrt.Err{}
 }
 
 // Number
 func (p *callParserGen) n8(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
-	if !p.f1(c) {
+	// number is one token, parsed here in place.
+	if p.Type(c.Cur) != 2 {
 		return false, pgenrt.Err{}
 	}
-	s.Count = number{}
-	if m, e := p.s_number(c, &s.Count); !m || e.On {
-		return e.On, e
-	}
+	p.SetPos(&s.Count.Pos, c.Cur)
+	s.Count.Text = p.Text(c.Cur)
+	c.Cur++
 	return true, pgenrt.Err{}
 }
 
-// f4 reports whether the token at the cursor may start (Value ("," Value)*)
+// f2 reports whether the token at the cursor may start (Value ("," Value)*)
 // (or another node of the same first set).
-func (p *callParserGen) f4(c *pgenrt.State) bool {
+func (p *callParserGen) f2(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return 0xf>>uint32(t)&1 != 0 || t == 4 && (p.Text(c.Cur) == "<" || p.Text(c.Cur) == "{")
 }
 
 // Value
 func (p *callParserGen) n9(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
-	if !p.f4(c) {
+	if !p.f2(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *value
@@ -479,9 +465,9 @@ func (p *callParserGen) n9(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
-// f5 reports whether the token at the cursor may start ("," Value)
+// f3 reports whether the token at the cursor may start ("," Value)
 // (or another node of the same first set).
-func (p *callParserGen) f5(c *pgenrt.State) bool {
+func (p *callParserGen) f3(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == 4 && (p.Text(c.Cur) == ",")
 }
@@ -501,7 +487,7 @@ func (p *callParserGen) n10(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
 func (p *callParserGen) n11(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
 	matched := false
 	for {
-		if !p.f5(c) {
+		if !p.f3(c) {
 			break
 		}
 		b := *c
@@ -541,7 +527,7 @@ func (p *callParserGen) n12(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
 func (p *callParserGen) n13(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
 	matched := false
 	for {
-		if !p.f4(c) {
+		if !p.f2(c) {
 			break
 		}
 		b := *c
@@ -567,16 +553,16 @@ func (p *callParserGen) n13(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
-// f6 reports whether the token at the cursor may start ("==" Value)
+// f4 reports whether the token at the cursor may start ("==" Value)
 // (or another node of the same first set).
-func (p *callParserGen) f6(c *pgenrt.State) bool {
+func (p *callParserGen) f4(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == 4 && (p.Text(c.Cur) == "==")
 }
 
 // Value
 func (p *callParserGen) n14(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
-	if !p.f4(c) {
+	if !p.f2(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *value
@@ -614,7 +600,7 @@ func (p *callParserGen) n15(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
 func (p *callParserGen) n16(c *pgenrt.State, s *callLine) (bool, pgenrt.Err) {
 	matched := false
 	for {
-		if !p.f6(c) {
+		if !p.f4(c) {
 			break
 		}
 		b := *c
@@ -690,7 +676,7 @@ func (p *callParserGen) s_callLine(c *pgenrt.State, s *callLine) (bool, pgenrt.E
 
 // Value
 func (p *callParserGen) n18(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
-	if !p.f4(c) {
+	if !p.f2(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *value
@@ -713,16 +699,16 @@ func (p *callParserGen) n18(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
-// f7 reports whether the token at the cursor may start ("=" Value)
+// f5 reports whether the token at the cursor may start ("=" Value)
 // (or another node of the same first set).
-func (p *callParserGen) f7(c *pgenrt.State) bool {
+func (p *callParserGen) f5(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == 4 && (p.Text(c.Cur) == "=")
 }
 
 // Value
 func (p *callParserGen) n19(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
-	if !p.f4(c) {
+	if !p.f2(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *value
@@ -760,7 +746,7 @@ func (p *callParserGen) n20(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
 func (p *callParserGen) n21(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
 	matched := false
 	for {
-		if !p.f7(c) {
+		if !p.f5(c) {
 			break
 		}
 		b := *c
@@ -801,30 +787,9 @@ func (p *callParserGen) s_field(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
 	return c.Close(p.n22(c, s))
 }
 
-// <ident>
-func (p *callParserGen) n23(c *pgenrt.State, s *identifier) (bool, pgenrt.Err) {
-	start := c.Cur
-	if m, e := p.Ref(c, 3); !m || e.On {
-		return e.On, e
-	}
-	if c.Cur == start+1 && s.Name == "" {
-		s.Name = p.Text(start) // one token: no concatenation
-		return true, pgenrt.Err{}
-	}
-	for i := start; i < c.Cur; i++ {
-		s.Name += p.Text(i)
-	}
-	return true, pgenrt.Err{}
-}
-
-func (p *callParserGen) s_identifier(c *pgenrt.State, s *identifier) (bool, pgenrt.Err) {
-	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n23(c, s))
-}
-
 // Value
-func (p *callParserGen) n24(c *pgenrt.State, s *inOut) (bool, pgenrt.Err) {
-	if !p.f4(c) {
+func (p *callParserGen) n23(c *pgenrt.State, s *inOut) (bool, pgenrt.Err) {
+	if !p.f2(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *value
@@ -848,8 +813,8 @@ func (p *callParserGen) n24(c *pgenrt.State, s *inOut) (bool, pgenrt.Err) {
 }
 
 // Value
-func (p *callParserGen) n25(c *pgenrt.State, s *inOut) (bool, pgenrt.Err) {
-	if !p.f4(c) {
+func (p *callParserGen) n24(c *pgenrt.State, s *inOut) (bool, pgenrt.Err) {
+	if !p.f2(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *value
@@ -873,17 +838,17 @@ func (p *callParserGen) n25(c *pgenrt.State, s *inOut) (bool, pgenrt.Err) {
 }
 
 // "<" Value "|" Value ">"
-func (p *callParserGen) n26(c *pgenrt.State, s *inOut) (bool, pgenrt.Err) {
+func (p *callParserGen) n25(c *pgenrt.State, s *inOut) (bool, pgenrt.Err) {
 	if m, e := p.Lit(c, "<"); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n24(c, s); !m || e.On {
+	if m, e := p.n23(c, s); !m || e.On {
 		return true, c.Miss(e, 15)
 	}
 	if m, e := p.Lit(c, "|"); !m || e.On {
 		return true, c.Miss(e, 16)
 	}
-	if m, e := p.n25(c, s); !m || e.On {
+	if m, e := p.n24(c, s); !m || e.On {
 		return true, c.Miss(e, 17)
 	}
 	if m, e := p.Lit(c, ">"); !m || e.On {
@@ -894,28 +859,28 @@ func (p *callParserGen) n26(c *pgenrt.State, s *inOut) (bool, pgenrt.Err) {
 
 func (p *callParserGen) s_inOut(c *pgenrt.State, s *inOut) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n26(c, s))
+	return c.Close(p.n25(c, s))
 }
 
-// f8 reports whether the token at the cursor may start ">"
+// f6 reports whether the token at the cursor may start ">"
 // (or another node of the same first set).
-func (p *callParserGen) f8(c *pgenrt.State) bool {
+func (p *callParserGen) f6(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == 4 && (p.Text(c.Cur) == ">")
 }
 
-// f9 reports whether the token at the cursor may start "<"
+// f7 reports whether the token at the cursor may start "<"
 // (or another node of the same first set).
-func (p *callParserGen) f9(c *pgenrt.State) bool {
+func (p *callParserGen) f7(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == 4 && (p.Text(c.Cur) == "<")
 }
 
 // ">" | "<"
-func (p *callParserGen) n27(c *pgenrt.State) (bool, pgenrt.Err) {
+func (p *callParserGen) n26(c *pgenrt.State) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
-	if p.f8(c) {
+	if p.f6(c) {
 		b := *c
 		m, e := p.Lit(&b, ">")
 		if e.On {
@@ -930,7 +895,7 @@ func (p *callParserGen) n27(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	if p.f9(c) {
+	if p.f7(c) {
 		b := *c
 		m, e := p.Lit(&b, "<")
 		if e.On {
@@ -953,9 +918,9 @@ func (p *callParserGen) n27(c *pgenrt.State) (bool, pgenrt.Err) {
 }
 
 // (">" | "<")
-func (p *callParserGen) n28(c *pgenrt.State, s *marker) (bool, pgenrt.Err) {
+func (p *callParserGen) n27(c *pgenrt.State, s *marker) (bool, pgenrt.Err) {
 	start := c.Cur
-	if m, e := p.n27(c); !m || e.On {
+	if m, e := p.n26(c); !m || e.On {
 		return e.On, e
 	}
 	if c.Cur == start+1 && s.Text == "" {
@@ -970,33 +935,12 @@ func (p *callParserGen) n28(c *pgenrt.State, s *marker) (bool, pgenrt.Err) {
 
 func (p *callParserGen) s_marker(c *pgenrt.State, s *marker) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n28(c, s))
-}
-
-// <number>
-func (p *callParserGen) n29(c *pgenrt.State, s *number) (bool, pgenrt.Err) {
-	start := c.Cur
-	if m, e := p.Ref(c, 2); !m || e.On {
-		return e.On, e
-	}
-	if c.Cur == start+1 && s.Text == "" {
-		s.Text = p.Text(start) // one token: no concatenation
-		return true, pgenrt.Err{}
-	}
-	for i := start; i < c.Cur; i++ {
-		s.Text += p.Text(i)
-	}
-	return true, pgenrt.Err{}
-}
-
-func (p *callParserGen) s_number(c *pgenrt.State, s *number) (bool, pgenrt.Err) {
-	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n29(c, s))
+	return c.Close(p.n27(c, s))
 }
 
 // Field
-func (p *callParserGen) n30(c *pgenrt.State, s *structure) (bool, pgenrt.Err) {
-	if !p.f4(c) {
+func (p *callParserGen) n28(c *pgenrt.State, s *structure) (bool, pgenrt.Err) {
+	if !p.f2(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *field
@@ -1016,26 +960,26 @@ func (p *callParserGen) n30(c *pgenrt.State, s *structure) (bool, pgenrt.Err) {
 }
 
 // "," Field
-func (p *callParserGen) n31(c *pgenrt.State, s *structure) (bool, pgenrt.Err) {
+func (p *callParserGen) n29(c *pgenrt.State, s *structure) (bool, pgenrt.Err) {
 	if m, e := p.Lit(c, ","); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n30(c, s); !m || e.On {
+	if m, e := p.n28(c, s); !m || e.On {
 		return true, c.Miss(e, 19)
 	}
 	return true, pgenrt.Err{}
 }
 
 // ("," Field)*
-func (p *callParserGen) n32(c *pgenrt.State, s *structure) (bool, pgenrt.Err) {
+func (p *callParserGen) n30(c *pgenrt.State, s *structure) (bool, pgenrt.Err) {
 	matched := false
 	for {
-		if !p.f5(c) {
+		if !p.f3(c) {
 			break
 		}
 		b := *c
 		sv0 := s.Fields
-		m, e := p.n31(&b, s)
+		m, e := p.n29(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 1) {
@@ -1056,26 +1000,26 @@ func (p *callParserGen) n32(c *pgenrt.State, s *structure) (bool, pgenrt.Err) {
 }
 
 // Field ("," Field)*
-func (p *callParserGen) n33(c *pgenrt.State, s *structure) (bool, pgenrt.Err) {
-	if m, e := p.n30(c, s); !m || e.On {
+func (p *callParserGen) n31(c *pgenrt.State, s *structure) (bool, pgenrt.Err) {
+	if m, e := p.n28(c, s); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n32(c, s); !m || e.On {
+	if m, e := p.n30(c, s); !m || e.On {
 		return true, c.Miss(e, 20)
 	}
 	return true, pgenrt.Err{}
 }
 
 // (Field ("," Field)*)?
-func (p *callParserGen) n34(c *pgenrt.State, s *structure) (bool, pgenrt.Err) {
+func (p *callParserGen) n32(c *pgenrt.State, s *structure) (bool, pgenrt.Err) {
 	matched := false
 	for {
-		if !p.f4(c) {
+		if !p.f2(c) {
 			break
 		}
 		b := *c
 		sv0 := s.Fields
-		m, e := p.n33(&b, s)
+		m, e := p.n31(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 1) {
@@ -1097,11 +1041,11 @@ func (p *callParserGen) n34(c *pgenrt.State, s *structure) (bool, pgenrt.Err) {
 }
 
 // "{" (Field ("," Field)*)? "}"
-func (p *callParserGen) n35(c *pgenrt.State, s *structure) (bool, pgenrt.Err) {
+func (p *callParserGen) n33(c *pgenrt.State, s *structure) (bool, pgenrt.Err) {
 	if m, e := p.Lit(c, "{"); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n34(c, s); !m || e.On {
+	if m, e := p.n32(c, s); !m || e.On {
 		return true, c.Miss(e, 21)
 	}
 	if m, e := p.Lit(c, "}"); !m || e.On {
@@ -1112,18 +1056,18 @@ func (p *callParserGen) n35(c *pgenrt.State, s *structure) (bool, pgenrt.Err) {
 
 func (p *callParserGen) s_structure(c *pgenrt.State, s *structure) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n35(c, s))
+	return c.Close(p.n33(c, s))
 }
 
-// f10 reports whether the token at the cursor may start <unknown>
+// f8 reports whether the token at the cursor may start <unknown>
 // (or another node of the same first set).
-func (p *callParserGen) f10(c *pgenrt.State) bool {
+func (p *callParserGen) f8(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return 0x2>>uint32(t)&1 != 0
 }
 
 // <unknown>
-func (p *callParserGen) n36(c *pgenrt.State, s *value) (bool, pgenrt.Err) {
+func (p *callParserGen) n34(c *pgenrt.State, s *value) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, 1); !m || e.On {
 		return e.On, e
@@ -1134,8 +1078,15 @@ func (p *callParserGen) n36(c *pgenrt.State, s *value) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
+// f9 reports whether the token at the cursor may start <number>
+// (or another node of the same first set).
+func (p *callParserGen) f9(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return 0x4>>uint32(t)&1 != 0
+}
+
 // <number>
-func (p *callParserGen) n37(c *pgenrt.State, s *value) (bool, pgenrt.Err) {
+func (p *callParserGen) n35(c *pgenrt.State, s *value) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, 2); !m || e.On {
 		return e.On, e
@@ -1162,15 +1113,15 @@ func (p *callParserGen) n37(c *pgenrt.State, s *value) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
-// f11 reports whether the token at the cursor may start <string>
+// f10 reports whether the token at the cursor may start <string>
 // (or another node of the same first set).
-func (p *callParserGen) f11(c *pgenrt.State) bool {
+func (p *callParserGen) f10(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return 0x1>>uint32(t)&1 != 0
 }
 
 // <string>
-func (p *callParserGen) n38(c *pgenrt.State, s *value) (bool, pgenrt.Err) {
+func (p *callParserGen) n36(c *pgenrt.State, s *value) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, 0); !m || e.On {
 		return e.On, e
@@ -1197,16 +1148,16 @@ func (p *callParserGen) n38(c *pgenrt.State, s *value) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
-// f12 reports whether the token at the cursor may start Structure
+// f11 reports whether the token at the cursor may start Structure
 // (or another node of the same first set).
-func (p *callParserGen) f12(c *pgenrt.State) bool {
+func (p *callParserGen) f11(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == 4 && (p.Text(c.Cur) == "{")
 }
 
 // Structure
-func (p *callParserGen) n39(c *pgenrt.State, s *value) (bool, pgenrt.Err) {
-	if !p.f12(c) {
+func (p *callParserGen) n37(c *pgenrt.State, s *value) (bool, pgenrt.Err) {
+	if !p.f11(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *structure
@@ -1225,8 +1176,8 @@ func (p *callParserGen) n39(c *pgenrt.State, s *value) (bool, pgenrt.Err) {
 }
 
 // InOut
-func (p *callParserGen) n40(c *pgenrt.State, s *value) (bool, pgenrt.Err) {
-	if !p.f9(c) {
+func (p *callParserGen) n38(c *pgenrt.State, s *value) (bool, pgenrt.Err) {
+	if !p.f7(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *inOut
@@ -1245,8 +1196,15 @@ func (p *callParserGen) n40(c *pgenrt.State, s *value) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
+// f12 reports whether the token at the cursor may start <ident>
+// (or another node of the same first set).
+func (p *callParserGen) f12(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return 0x8>>uint32(t)&1 != 0
+}
+
 // <ident>
-func (p *callParserGen) n41(c *pgenrt.State, s *value) (bool, pgenrt.Err) {
+func (p *callParserGen) n39(c *pgenrt.State, s *value) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, 3); !m || e.On {
 		return e.On, e
@@ -1274,13 +1232,13 @@ func (p *callParserGen) n41(c *pgenrt.State, s *value) (bool, pgenrt.Err) {
 }
 
 // <unknown> | <number> | <string> | Structure | InOut | <ident>
-func (p *callParserGen) n42(c *pgenrt.State, s *value) (bool, pgenrt.Err) {
+func (p *callParserGen) n40(c *pgenrt.State, s *value) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
-	if p.f10(c) {
+	if p.f8(c) {
 		b := *c
 		sv0 := s.Unknown
-		m, e := p.n36(&b, s)
+		m, e := p.n34(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -1294,10 +1252,10 @@ func (p *callParserGen) n42(c *pgenrt.State, s *value) (bool, pgenrt.Err) {
 		}
 		s.Unknown = sv0
 	}
-	if p.f1(c) {
+	if p.f9(c) {
 		b := *c
 		sv0 := s.Number
-		m, e := p.n37(&b, s)
+		m, e := p.n35(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -1311,10 +1269,10 @@ func (p *callParserGen) n42(c *pgenrt.State, s *value) (bool, pgenrt.Err) {
 		}
 		s.Number = sv0
 	}
-	if p.f11(c) {
+	if p.f10(c) {
 		b := *c
 		sv0 := s.String
-		m, e := p.n38(&b, s)
+		m, e := p.n36(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -1328,10 +1286,10 @@ func (p *callParserGen) n42(c *pgenrt.State, s *value) (bool, pgenrt.Err) {
 		}
 		s.String = sv0
 	}
-	if p.f12(c) {
+	if p.f11(c) {
 		b := *c
 		sv0 := s.Struct
-		m, e := p.n39(&b, s)
+		m, e := p.n37(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -1345,10 +1303,10 @@ func (p *callParserGen) n42(c *pgenrt.State, s *value) (bool, pgenrt.Err) {
 		}
 		s.Struct = sv0
 	}
-	if p.f9(c) {
+	if p.f7(c) {
 		b := *c
 		sv0 := s.InOut
-		m, e := p.n40(&b, s)
+		m, e := p.n38(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -1362,10 +1320,10 @@ func (p *callParserGen) n42(c *pgenrt.State, s *value) (bool, pgenrt.Err) {
 		}
 		s.InOut = sv0
 	}
-	if p.f3(c) {
+	if p.f12(c) {
 		b := *c
 		sv0 := s.Ident
-		m, e := p.n41(&b, s)
+		m, e := p.n39(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -1388,7 +1346,7 @@ func (p *callParserGen) n42(c *pgenrt.State, s *value) (bool, pgenrt.Err) {
 
 func (p *callParserGen) s_value(c *pgenrt.State, s *value) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n42(c, s))
+	return c.Close(p.n40(c, s))
 }
 
 var pgenExpect_callParser = [...]string{"Number \"*\"? Number Number Identifier \"[\" Number \"]\" \"(\" (Value (\",\" Value)*)? \")\" (\"==\" Value)?", "\"*\"? Number Number Identifier \"[\" Number \"]\" \"(\" (Value (\",\" Value)*)? \")\" (\"==\" Value)?", "Number Number Identifier \"[\" Number \"]\" \"(\" (Value (\",\" Value)*)? \")\" (\"==\" Value)?", "Number Identifier \"[\" Number \"]\" \"(\" (Value (\",\" Value)*)? \")\" (\"==\" Value)?", "Identifier \"[\" Number \"]\" \"(\" (Value (\",\" Value)*)? \")\" (\"==\" Value)?", "\"[\" Number \"]\" \"(\" (Value (\",\" Value)*)? \")\" (\"==\" Value)?", "Number \"]\" \"(\" (Value (\",\" Value)*)? \")\" (\"==\" Value)?", "\"]\" \"(\" (Value (\",\" Value)*)? \")\" (\"==\" Value)?", "\"(\" (Value (\",\" Value)*)? \")\" (\"==\" Value)?", "Value", "(\",\" Value)*", "(Value (\",\" Value)*)? \")\" (\"==\" Value)?", "\")\" (\"==\" Value)?", "(\"==\" Value)?", "(\"=\" Value)?", "Value \"|\" Value \">\"", "\"|\" Value \">\"", "Value \">\"", "\">\"", "Field", "(\",\" Field)*", "(Field (\",\" Field)*)? \"}\"", "\"}\""}

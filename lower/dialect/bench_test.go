@@ -57,3 +57,35 @@ func BenchmarkRecordsOS2StraceCSV(b *testing.B) { benchRecordsFormat(b, "os2stra
 // paths of the figures that compare the dialects with os2strace (CSV).
 func BenchmarkRecordsStraceCSV(b *testing.B)    { benchRecordsFormat(b, "strace", "csv") }
 func BenchmarkRecordsWinStraceCSV(b *testing.B) { benchRecordsFormat(b, "winstrace", "csv") }
+
+// BenchmarkRecordsOS2StraceFields is the one-core path of the issue's awk
+// comparison: os2strace to CSV with the 7 columns of
+// ../shared/bench/awk-strace-csv.sh, on one worker.
+func BenchmarkRecordsOS2StraceFields(b *testing.B) {
+	var in bytes.Buffer
+	if err := dialect.Generate("os2strace", &in, 8*benchSize); err != nil {
+		b.Fatal(err)
+	}
+	data := in.Bytes()
+	fields, err := record.ParseFields("time,ts_ns,cpu,major,minor,event,data")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		w, err := record.NewFieldsWriter("csv", io.Discard, fields)
+		if err != nil {
+			b.Fatal(err)
+		}
+		sum, err := dialect.Records(context.Background(), dialect.Options{Dialect: "os2strace", Workers: 1, NoArgs: true},
+			[]dialect.Input{{Name: "os2strace", Reader: bytes.NewReader(data)}}, w, nil)
+		if err != nil || sum.Skipped != 0 {
+			b.Fatalf("%v, %d lines skipped", err, sum.Skipped)
+		}
+		if err := w.Flush(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -233,8 +233,11 @@ func (e *emitter) parsers(group []*parserDef) {
 			pe.stringAPI(gen, pd, roots[i], mask)
 		}
 	}
+	called := calledStructs(roots)
 	for _, n := range names {
-		pe.structFunc(g.structs[n])
+		if called[n] {
+			pe.structFunc(g.structs[n])
+		}
 	}
 	var ex []string
 	for _, s := range pe.expects {
@@ -393,6 +396,96 @@ func (pe *parserEmitter) expect(s string) int {
 	}
 	pe.expects = append(pe.expects, s)
 	return len(pe.expects) - 1
+}
+
+// unwrap returns the expression n groups once, n itself when it is no
+// such group.
+func unwrap(n node) node {
+	for {
+		g, ok := n.(*groupNode)
+		if !ok || g.mode != modeOnce {
+			return n
+		}
+		n = g.expr
+	}
+}
+
+// oneToken returns the field and the token type of s when s is one token:
+// its grammar captures a token of one type into a string field, and it
+// has no other field but its Pos. Its owner parses such a struct in place
+// (no function of its own): where the token is of the type it matches,
+// else it misses quietly, and it never fails.
+func oneToken(s *structInfo) (*fieldInfo, *refNode, bool) {
+	c, ok := unwrap(s.expr).(*captureNode)
+	if !ok || c.field.kind != kindString || s.hasTokens {
+		return nil, nil, false
+	}
+	r, ok := unwrap(c.n).(*refNode)
+	if !ok {
+		return nil, nil, false
+	}
+	for _, f := range s.fields {
+		if f != c.field && !(f.name == "Pos" && s.hasPos) {
+			return nil, nil, false
+		}
+	}
+	return c.field, r, true
+}
+
+// inlined returns the struct a capture node parses in place (oneToken),
+// nil when it calls the struct's function.
+func inlined(n node) *structInfo {
+	c, ok := n.(*captureNode)
+	if !ok {
+		return nil
+	}
+	sn, ok := c.n.(*structNode)
+	if !ok || (c.field.kind != kindStruct && c.field.kind != kindStructs) {
+		return nil
+	}
+	if _, _, ok := oneToken(sn.info); !ok {
+		return nil
+	}
+	return sn.info
+}
+
+// quiet reports whether the code of n never fails and, when it misses,
+// leaves the state and the fields as they were: a token, a struct parsed
+// in place. A repetition of a quiet node needs no copy of the state to
+// try it on.
+func quiet(n node) bool {
+	switch n := unwrap(n).(type) {
+	case *refNode:
+		return true
+	case *captureNode:
+		return inlined(n) != nil
+	}
+	return false
+}
+
+// calledStructs returns the names of the structs whose functions the
+// parsers of roots call: the roots, and every struct captured below them
+// that is not parsed in place.
+func calledStructs(roots []*structInfo) map[string]bool {
+	called := map[string]bool{}
+	var visit func(s *structInfo)
+	visit = func(s *structInfo) {
+		if called[s.name] {
+			return
+		}
+		called[s.name] = true
+		eachNode(s.expr, func(n node) {
+			if c, ok := n.(*captureNode); ok {
+				if sn, ok := c.n.(*structNode); ok && inlined(c) == nil {
+					visit(sn.info)
+				}
+			}
+		})
+	}
+	for _, r := range roots {
+		visit(r)
+	}
+	return called
 }
 
 // call returns the Go expression that parses n for owner on the state
@@ -583,6 +676,31 @@ func (pe *parserEmitter) nodeFunc(n node, owner *structInfo) string {
 		w("\t}")
 		w("\treturn false, pgenrt.Err{}")
 	case *groupNode:
+		if quiet(n.expr) {
+			// No copy of the state to try the expression on, nothing to
+			// restore: it misses quietly or matches.
+			if n.mode == modeZeroOrOne {
+				w("\tif m, _ := %s; m {", call(n.expr, "c"))
+				w("\t\treturn true, pgenrt.Err{}")
+				w("\t}")
+				w("\treturn true, pgenrt.Err{}")
+				break
+			}
+			w("\tmatched := false")
+			w("\tfor {")
+			w("\t\tif m, _ := %s; !m {", call(n.expr, "c"))
+			w("\t\t\tbreak")
+			w("\t\t}")
+			w("\t\tmatched = true")
+			w("\t}")
+			if n.mode == modeOneOrMore {
+				w("\treturn matched, pgenrt.Err{}")
+			} else {
+				w("\t_ = matched")
+				w("\treturn true, pgenrt.Err{}")
+			}
+			break
+		}
 		save, restore := saveRestore(written(n.expr))
 		w("\tmatched := false")
 		w("\tfor {")
@@ -634,6 +752,27 @@ func (pe *parserEmitter) nodeFunc(n node, owner *structInfo) string {
 			w("\t}")
 		}
 		sn, isStruct := n.n.(*structNode)
+		if in := inlined(n); in != nil {
+			// One token, parsed in place: its type is the test.
+			tf, ref, _ := oneToken(in)
+			w("\t// %s is one token, parsed here in place.", in.name)
+			w("\tif p.Type(c.Cur) != %s {", ref.typ)
+			w("\t\treturn false, pgenrt.Err{}")
+			w("\t}")
+			v := "&s." + f.name
+			if f.kind == kindStructs {
+				w("\ts.%s = append(s.%s, %s{})", f.name, f.name, in.name)
+				w("\tv := &s.%s[len(s.%s)-1]", f.name, f.name)
+				v = "v"
+			}
+			if in.hasPos {
+				w("\tp.SetPos(&%s.Pos, c.Cur)", strings.TrimPrefix(v, "&"))
+			}
+			w("\t%s.%s = p.Text(c.Cur)", strings.TrimPrefix(v, "&"), tf.name)
+			w("\tc.Cur++")
+			w("\treturn true, pgenrt.Err{}")
+			break
+		}
 		if may, ok := pe.may(n.n, "c"); ok && isStruct {
 			w("\tif !%s {", may)
 			w("\t\treturn false, pgenrt.Err{}")
