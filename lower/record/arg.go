@@ -110,8 +110,14 @@ func (a *Arg) appendJSON(b []byte) []byte {
 		b = appendString(b, a.Name)
 		b = append(b, ',')
 	}
-	b = append(b, `"kind":`...)
-	b = appendString(b, string(a.Kind))
+	switch a.Kind {
+	case KindInt:
+		// The common kind's member as it is encoded.
+		b = append(b, `"kind":"int"`...)
+	default:
+		b = append(b, `"kind":`...)
+		b = appendString(b, string(a.Kind))
+	}
 	switch a.Kind {
 	case KindInt:
 		b = a.appendInt(b)
@@ -159,7 +165,7 @@ func (a *Arg) appendInt(b []byte) []byte {
 	if a.Neg {
 		b = append(b, '-')
 	}
-	b = strconv.AppendUint(b, a.Mag, 10)
+	b = appendUint(b, a.Mag)
 	return appendOptString(b, `,"text":`, a.Text)
 }
 

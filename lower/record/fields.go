@@ -128,19 +128,21 @@ func (f *fieldsWriter) Flush() error {
 }
 
 func (f *fieldsWriter) Write(r *Record) error {
-	if err := f.writeHeader(); err != nil {
-		return err
+	if !f.header {
+		if err := f.writeHeader(); err != nil {
+			return err
+		}
+	}
+	if f.format == "csv" {
+		return f.writeCSVRow(r)
 	}
 	var (
 		b   []byte
 		err error
 	)
-	switch f.format {
-	case "csv":
-		b, err = f.appendCSVRow(f.buf[:0], r)
-	case "jsonl":
+	if f.format == "jsonl" {
 		b, err = f.appendJSONRow(f.buf[:0], r)
-	default:
+	} else {
 		b, err = f.appendTextRow(f.buf[:0], r)
 	}
 	if err != nil {
@@ -148,6 +150,25 @@ func (f *fieldsWriter) Write(r *Record) error {
 	}
 	f.buf = append(b, '\n')
 	_, err = f.w.Write(f.buf)
+	return err
+}
+
+// rowRoom is the free space of the output buffer a CSV row is encoded
+// into in place: a longer row is encoded elsewhere and copied.
+const rowRoom = 1 << 10
+
+// writeCSVRow encodes r's row straight into the output buffer.
+func (f *fieldsWriter) writeCSVRow(r *Record) error {
+	if f.w.Available() < rowRoom && f.w.Buffered() > 0 {
+		if err := f.w.Flush(); err != nil {
+			return err
+		}
+	}
+	b, err := f.appendCSVRow(f.w.AvailableBuffer(), r)
+	if err != nil {
+		return err
+	}
+	_, err = f.w.Write(append(b, '\n'))
 	return err
 }
 
@@ -160,6 +181,22 @@ func (f *fieldsWriter) appendCSVRow(b []byte, r *Record) ([]byte, error) {
 			b = append(b, ',')
 		}
 		switch id {
+		case fTime:
+			b = appendCSV(b, r.Time)
+		case fTSNs:
+			b = appendOptIntDigits(b, r.TSNs)
+		case fCPU:
+			b = appendOptUintDigits(b, r.CPU)
+		case fPID:
+			b = appendOptUintDigits(b, r.PID)
+		case fTID:
+			b = appendOptUintDigits(b, r.TID)
+		case fMajor:
+			b = appendOptUintDigits(b, r.Major)
+		case fMinor:
+			b = appendOptUintDigits(b, r.Minor)
+		case fEvent:
+			b = appendCSV(b, r.Event)
 		case fData:
 			if len(r.Data) == 0 {
 				continue
@@ -188,6 +225,38 @@ func (f *fieldsWriter) appendCSVRow(b []byte, r *Record) ([]byte, error) {
 		}
 	}
 	return b, nil
+}
+
+// appendOptIntDigits appends *v in decimal, nothing when v is nil.
+func appendOptIntDigits(b []byte, v *int64) []byte {
+	if v == nil {
+		return b
+	}
+	return strconv.AppendInt(b, *v, 10)
+}
+
+// appendOptUintDigits appends *v in decimal, nothing when v is nil.
+func appendOptUintDigits(b []byte, v *uint64) []byte {
+	if v == nil {
+		return b
+	}
+	return appendUint(b, *v)
+}
+
+// appendUint is strconv.AppendUint(b, v, 10) with the values below 10,000
+// (processors, major and minor codes, most pids) written in place.
+func appendUint(b []byte, v uint64) []byte {
+	switch {
+	case v < 10:
+		return append(b, byte('0'+v))
+	case v < 100:
+		return append(b, byte('0'+v/10), byte('0'+v%10))
+	case v < 1000:
+		return append(b, byte('0'+v/100), byte('0'+v/10%10), byte('0'+v%10))
+	case v < 10000:
+		return append(b, byte('0'+v/1000), byte('0'+v/100%10), byte('0'+v/10%10), byte('0'+v%10))
+	}
+	return strconv.AppendUint(b, v, 10)
 }
 
 // quoteCSVInPlace quotes the cell b[start:] when encoding/csv would.

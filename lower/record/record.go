@@ -140,7 +140,7 @@ func appendOptUint(b []byte, key string, v *uint64) []byte {
 		return b
 	}
 	b = append(b, key...)
-	return strconv.AppendUint(b, *v, 10)
+	return appendUint(b, *v)
 }
 
 // appendCall appends the "args" and "ret" members that are set.

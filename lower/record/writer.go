@@ -239,7 +239,7 @@ func (c *csvWriter) Write(r *Record) error {
 
 func appendOptUintCSV(b []byte, v *uint64) []byte {
 	if v != nil {
-		b = strconv.AppendUint(b, *v, 10)
+		b = appendUint(b, *v)
 	}
 	return append(b, ',')
 }
