@@ -428,21 +428,38 @@ func (l *HookLowerer) hexWord(w *os2ast.Word, digits int) (uint64, bool) {
 }
 
 // quickHex reads 1 to digits (at most 16) hex digits without strconv;
-// false sends the caller to the general path.
+// false sends the caller to the general path. No branch a digit: a byte
+// that is no hex digit leaves its mark in bad.
 func quickHex(s string, digits int) (uint64, bool) {
 	if len(s) == 0 || len(s) > digits {
 		return 0, false
 	}
-	var v uint64
+	var (
+		v   uint64
+		bad byte
+	)
 	for i := 0; i < len(s); i++ {
-		d, ok := hexDigit(s[i])
-		if !ok {
-			return 0, false
-		}
-		v = v<<4 | uint64(d)
+		d := hexValue[s[i]]
+		bad |= d
+		v = v<<4 | uint64(d&0xF)
 	}
-	return v, true
+	return v, bad&notHex == 0
 }
+
+// hexValue is the value of each hex digit; the other bytes have notHex.
+var hexValue = func() (t [256]byte) {
+	for c := range t {
+		if d, ok := hexDigit(byte(c)); ok {
+			t[c] = d
+		} else {
+			t[c] = notHex
+		}
+	}
+	return t
+}()
+
+// notHex marks a byte that is no hex digit in hexValue.
+const notHex = 0x10
 
 func isHex(s string) bool {
 	for i := 0; i < len(s); i++ {
@@ -472,20 +489,26 @@ func (l *HookLowerer) dataBytes(h *os2ast.Hook, keep bool) (buf []byte, n int, o
 // hexBytes checks a data word of hex digit pairs, appending its bytes to
 // dst when keep is set.
 func (l *HookLowerer) hexBytes(dst []byte, w *os2ast.Word, keep bool) ([]byte, bool) {
-	if len(w.Text)%2 != 0 {
-		l.fail(w.Pos, os2ast.CodeDataWord, fmt.Sprintf("data word %q is not whole hex bytes", w.Text))
+	t := w.Text
+	if len(t)%2 != 0 {
+		l.fail(w.Pos, os2ast.CodeDataWord, fmt.Sprintf("data word %q is not whole hex bytes", t))
 		return dst, false
 	}
-	for i := 0; i < len(w.Text); i += 2 {
-		hi, ok1 := hexDigit(w.Text[i])
-		lo, ok2 := hexDigit(w.Text[i+1])
-		if !ok1 || !ok2 {
-			l.fail(w.Pos, os2ast.CodeDataWord, fmt.Sprintf("data word %q is not hex bytes", w.Text))
-			return dst, false
+	var bad byte
+	if keep {
+		for i := 0; i+1 < len(t); i += 2 {
+			hi, lo := hexValue[t[i]], hexValue[t[i+1]]
+			bad |= hi | lo
+			dst = append(dst, hi<<4|lo&0xF)
 		}
-		if keep {
-			dst = append(dst, hi<<4|lo)
+	} else {
+		for i := 0; i < len(t); i++ {
+			bad |= hexValue[t[i]]
 		}
+	}
+	if bad&notHex != 0 {
+		l.fail(w.Pos, os2ast.CodeDataWord, fmt.Sprintf("data word %q is not hex bytes", t))
+		return dst, false
 	}
 	return dst, true
 }
