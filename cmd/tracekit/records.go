@@ -44,6 +44,7 @@ func (c *recordsCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
+	streamMemory(e)
 	inputs, err := c.inputs(e)
 	if err != nil {
 		return err
