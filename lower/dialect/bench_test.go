@@ -61,7 +61,13 @@ func BenchmarkRecordsWinStraceCSV(b *testing.B) { benchRecordsFormat(b, "winstra
 // BenchmarkRecordsOS2StraceFields is the one-core path of the issue's awk
 // comparison: os2strace to CSV with the 7 columns of
 // ../shared/bench/awk-strace-csv.sh, on one worker.
-func BenchmarkRecordsOS2StraceFields(b *testing.B) {
+func BenchmarkRecordsOS2StraceFields(b *testing.B) { benchFields(b, 1) }
+
+// BenchmarkRecordsOS2StraceFields2 is BenchmarkRecordsOS2StraceFields on two
+// workers.
+func BenchmarkRecordsOS2StraceFields2(b *testing.B) { benchFields(b, 2) }
+
+func benchFields(b *testing.B, workers int) {
 	var in bytes.Buffer
 	if err := dialect.Generate("os2strace", &in, 8*benchSize); err != nil {
 		b.Fatal(err)
@@ -79,7 +85,7 @@ func BenchmarkRecordsOS2StraceFields(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		sum, err := dialect.Records(context.Background(), dialect.Options{Dialect: "os2strace", Workers: 1, NoArgs: true},
+		sum, err := dialect.Records(context.Background(), dialect.Options{Dialect: "os2strace", Workers: workers, NoArgs: true},
 			[]dialect.Input{{Name: "os2strace", Reader: bytes.NewReader(data)}}, w, nil)
 		if err != nil || sum.Skipped != 0 {
 			b.Fatalf("%v, %d lines skipped", err, sum.Skipped)
