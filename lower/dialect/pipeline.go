@@ -47,11 +47,24 @@ const batchBytes = 64 << 10
 const joinBatchBytes = 32 << 10
 
 // lineItem is one line of a batch, or a line too long to pass on (long > 0):
-// its text is raw[start:end] of the batch.
+// its text is raw[start:end] of the batch, its position in the input
+// (whose name the pipeline holds) offset, line and col. It holds no
+// pointer, so that the reader fills the batch with no write barrier and
+// the collector does not scan it.
 type lineItem struct {
-	pos        ast.Pos
-	start, end int
-	long       int64
+	offset, line, col int
+	start, end        int
+	long              int64
+}
+
+// pos returns the position of the line it in the input named file.
+func (it *lineItem) pos(file string) ast.Pos {
+	return ast.Pos{File: file, Offset: it.offset, Line: it.line, Col: it.col}
+}
+
+// newItem returns the item of a line at pos.
+func newItem(pos ast.Pos) lineItem {
+	return lineItem{offset: pos.Offset, line: pos.Line, col: pos.Col}
 }
 
 // batch is a line-aligned chunk of one input on its way through the
@@ -148,6 +161,7 @@ func (t *turn) done() {
 
 // pipeline is one input's way through the stages.
 type pipeline struct {
+	name   string // the input's
 	opts   Options
 	d      Dialect
 	cfg    lowering.Config
@@ -222,12 +236,13 @@ func (p *pipeline) chunked(w *worker, b *batch) {
 	if !p.failed() {
 		b.chunk.Reset()
 		w.out.c = &b.chunk
-		for _, it := range b.items {
+		for i := range b.items {
+			it := &b.items[i]
 			if it.long > 0 {
-				w.out.Diag(lowering.LongLine(it.pos, it.long, p.opts.MaxLine), 1)
+				w.out.Diag(lowering.LongLine(it.pos(p.name), it.long, p.opts.MaxLine), 1)
 				continue
 			}
-			w.low.Line(it.pos, b.text[it.start:it.end]) // a Chunk takes every record
+			w.low.Line(it.pos(p.name), b.text[it.start:it.end]) // a Chunk takes every record
 		}
 	}
 	p.orderTurn.wait(b.seq)
@@ -306,10 +321,11 @@ func (p *pipeline) sequential(b *batch) {
 	if p.staged != nil {
 		p.parseTurn.wait(b.seq)
 		if !p.failed() {
-			for _, it := range b.items {
+			for i := range b.items {
+				it := &b.items[i]
 				var parsed any
 				if it.long == 0 {
-					parsed = p.staged.Parse(it.pos, b.text[it.start:it.end])
+					parsed = p.staged.Parse(it.pos(p.name), b.text[it.start:it.end])
 				}
 				b.parsed = append(b.parsed, parsed)
 			}
@@ -321,11 +337,12 @@ func (p *pipeline) sequential(b *batch) {
 	if p.failed() {
 		return
 	}
-	for i, it := range b.items {
+	for i := range b.items {
+		it := &b.items[i]
 		var err error
 		switch {
 		case it.long > 0:
-			d := lowering.LongLine(it.pos, it.long, p.opts.MaxLine)
+			d := lowering.LongLine(it.pos(p.name), it.long, p.opts.MaxLine)
 			if sk, ok := p.low.(lowering.LineSkipper); ok {
 				err = sk.SkipLine(d, 1)
 			} else {
@@ -334,7 +351,7 @@ func (p *pipeline) sequential(b *batch) {
 		case p.staged != nil:
 			err = p.staged.Lower(b.parsed[i])
 		default:
-			err = p.low.Line(it.pos, b.text[it.start:it.end])
+			err = p.low.Line(it.pos(p.name), b.text[it.start:it.end])
 		}
 		if err == nil {
 			err = o.stopped()
@@ -380,7 +397,7 @@ func (p *pipeline) end(pos ast.Pos) error {
 func runLines(parent context.Context, opts Options, d Dialect, cfg lowering.Config, br *bufio.Reader, live *liveReader, name string, o *output, workers int) (st lowering.LineStats, end ast.Pos, readErr, err error) {
 	ctx, cancel := context.WithCancel(parent)
 	defer cancel()
-	p := &pipeline{opts: opts, d: d, cfg: cfg, o: o, cancel: cancel,
+	p := &pipeline{name: name, opts: opts, d: d, cfg: cfg, o: o, cancel: cancel,
 		parseTurn: newTurn(), orderTurn: newTurn(), writeTurn: newTurn()}
 	limit := opts.batchBytes
 	switch {
@@ -487,7 +504,9 @@ func runLines(parent context.Context, opts Options, d Dialect, cfg lowering.Conf
 			}
 			start := len(cur.raw)
 			cur.raw = append(cur.raw, text...)
-			cur.items = append(cur.items, lineItem{pos: pos, start: start, end: len(cur.raw)})
+			it := newItem(pos)
+			it.start, it.end = start, len(cur.raw)
+			cur.items = append(cur.items, it)
 			if len(cur.raw) >= limit {
 				return send(false)
 			}
@@ -497,7 +516,9 @@ func runLines(parent context.Context, opts Options, d Dialect, cfg lowering.Conf
 			if err := take(); err != nil {
 				return err
 			}
-			cur.items = append(cur.items, lineItem{pos: pos, long: n})
+			it := newItem(pos)
+			it.long = n
+			cur.items = append(cur.items, it)
 			if opts.Strict {
 				return send(false)
 			}

@@ -83,7 +83,9 @@ func (c *Chunk) Record(r *record.Record) error { return c.RecordNote(r, Note{}) 
 
 // RecordNote copies r into the chunk with its note.
 func (c *Chunk) RecordNote(r *record.Record, n Note) error {
-	cp := *r
+	// Copied once, into its place; then what it points to.
+	c.Records = append(c.Records, *r)
+	cp := &c.Records[len(c.Records)-1]
 	if len(r.Args) > 0 {
 		start := len(c.args)
 		c.args = append(c.args, r.Args...)
@@ -110,7 +112,6 @@ func (c *Chunk) RecordNote(r *record.Record, n Note) error {
 		c.rets = append(c.rets, *r.Ret)
 		cp.Ret = &c.rets[len(c.rets)-1]
 	}
-	c.Records = append(c.Records, cp)
 	c.Notes = append(c.Notes, n)
 	c.TS = append(c.TS, 0)
 	return nil
