@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"slices"
 	"testing"
 
 	"github.com/tracekit/tracekit/lower/dialect"
@@ -61,31 +62,47 @@ func BenchmarkRecordsWinStraceCSV(b *testing.B) { benchRecordsFormat(b, "winstra
 // BenchmarkRecordsOS2StraceFields is the one-core path of the issue's awk
 // comparison: os2strace to CSV with the 7 columns of
 // ../shared/bench/awk-strace-csv.sh, on one worker.
-func BenchmarkRecordsOS2StraceFields(b *testing.B) { benchFields(b, 1) }
+func BenchmarkRecordsOS2StraceFields(b *testing.B) { benchOS2Strace(b, "csv", awkColumns, 1) }
 
 // BenchmarkRecordsOS2StraceFields2 is BenchmarkRecordsOS2StraceFields on two
 // workers.
-func BenchmarkRecordsOS2StraceFields2(b *testing.B) { benchFields(b, 2) }
+func BenchmarkRecordsOS2StraceFields2(b *testing.B) { benchOS2Strace(b, "csv", awkColumns, 2) }
 
-func benchFields(b *testing.B, workers int) {
+// BenchmarkRecordsOS2StraceCSV1 and BenchmarkRecordsOS2StraceJSONL1 are the
+// full forms on one worker.
+func BenchmarkRecordsOS2StraceCSV1(b *testing.B)   { benchOS2Strace(b, "csv", "", 1) }
+func BenchmarkRecordsOS2StraceJSONL1(b *testing.B) { benchOS2Strace(b, "jsonl", "", 1) }
+
+// awkColumns are the columns of ../shared/bench/awk-strace-csv.sh.
+const awkColumns = "time,ts_ns,cpu,major,minor,event,data"
+
+// benchOS2Strace lowers 8 MiB of generated os2strace to format, with the
+// column list fields ("" for all), on workers goroutines.
+func benchOS2Strace(b *testing.B, format, fields string, workers int) {
 	var in bytes.Buffer
 	if err := dialect.Generate("os2strace", &in, 8*benchSize); err != nil {
 		b.Fatal(err)
 	}
 	data := in.Bytes()
-	fields, err := record.ParseFields("time,ts_ns,cpu,major,minor,event,data")
-	if err != nil {
-		b.Fatal(err)
+	opts := dialect.Options{Dialect: "os2strace", Workers: workers}
+	mk := func() (record.Writer, error) { return record.NewWriter(format, io.Discard) }
+	if fields != "" {
+		list, err := record.ParseFields(fields)
+		if err != nil {
+			b.Fatal(err)
+		}
+		opts.NoArgs = !slices.Contains(list, "args")
+		mk = func() (record.Writer, error) { return record.NewFieldsWriter(format, io.Discard, list) }
 	}
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	b.ResetTimer()
 	for range b.N {
-		w, err := record.NewFieldsWriter("csv", io.Discard, fields)
+		w, err := mk()
 		if err != nil {
 			b.Fatal(err)
 		}
-		sum, err := dialect.Records(context.Background(), dialect.Options{Dialect: "os2strace", Workers: workers, NoArgs: true},
+		sum, err := dialect.Records(context.Background(), opts,
 			[]dialect.Input{{Name: "os2strace", Reader: bytes.NewReader(data)}}, w, nil)
 		if err != nil || sum.Skipped != 0 {
 			b.Fatalf("%v, %d lines skipped", err, sum.Skipped)
