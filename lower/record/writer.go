@@ -2,7 +2,6 @@ package record
 
 import (
 	"bufio"
-	"bytes"
 	"fmt"
 	"io"
 	"slices"
@@ -186,11 +185,10 @@ func (c *csvWriter) Write(r *Record) error {
 	b = append(b, ',')
 	if len(r.Args) > 0 {
 		// The JSON array holds "kind" keys, so the cell is always quoted:
-		// encoded in place, its quotes then doubled in place.
+		// encoded aside, then copied with its quotes doubled.
+		c.json = appendArgs(c.json[:0], r.Args)
 		b = append(b, '"')
-		start := len(b)
-		b = appendArgs(b, r.Args)
-		b = doubleQuotes(b, start)
+		b = appendDoubled(b, c.json)
 		b = append(b, '"')
 	}
 	b = append(b, ',')
@@ -273,26 +271,23 @@ func appendCSV[T string | []byte](b []byte, s T) []byte {
 	return b[:j+1]
 }
 
-// doubleQuotes doubles the quotes of b[start:] in place.
-func doubleQuotes(b []byte, start int) []byte {
-	n := bytes.Count(b[start:], []byte{'"'})
-	if n == 0 {
-		return b
+// appendDoubled appends s with its quotes doubled. Each byte is written
+// with a quote after it, and the next byte goes after the quote when it is
+// one, over it when not: no branch a byte (a JSON cell's quotes come every
+// few bytes).
+func appendDoubled(b, s []byte) []byte {
+	n := len(b)
+	b = slices.Grow(b, 2*len(s))[:n+2*len(s)]
+	j := n
+	for _, c := range s {
+		b[j], b[j+1] = c, '"'
+		j += 1 + int(isQuote[c])
 	}
-	old := len(b)
-	b = slices.Grow(b, n)[:old+n]
-	j := len(b)
-	for i := old - 1; i >= start && j > i+1; i-- {
-		c := b[i]
-		j--
-		b[j] = c
-		if c == '"' {
-			j--
-			b[j] = '"'
-		}
-	}
-	return b
+	return b[:j]
 }
+
+// isQuote is 1 for the quote, 0 for the other bytes.
+var isQuote = [256]uint8{'"': 1}
 
 // csvSpecial marks the bytes that make encoding/csv quote a field.
 var csvSpecial = [256]bool{',': true, '"': true, '\r': true, '\n': true}
