@@ -48,7 +48,10 @@ func (f *File) MarshalBinary() ([]byte, error) {
 		}
 		recBytes += int64(RecordHeaderSize + len(tp.RPN))
 	}
-	first := int64(HeaderSize + nlist*ListEntrySize)
+	if int64(len(f.Orbit)) > math.MaxUint32/4 {
+		return nil, fmt.Errorf("tdf: an ORBIT table of %d dwords, more than 4 GiB", len(f.Orbit))
+	}
+	first := int64(HeaderSize+nlist*ListEntrySize) + 4*int64(len(f.Orbit))
 	if first+recBytes > math.MaxUint32 {
 		return nil, fmt.Errorf("tdf: the file would be %d bytes, more than 4 GiB", first+recBytes)
 	}
@@ -59,7 +62,7 @@ func (f *File) MarshalBinary() ([]byte, error) {
 	out = le.AppendUint32(out, uint32(recBytes))
 	out = le.AppendUint32(out, uint32(len(order)))
 	out = le.AppendUint32(out, uint32(first))
-	out = le.AppendUint32(out, 0)
+	out = le.AppendUint32(out, uint32(len(f.Orbit)))
 	out = le.AppendUint16(out, f.MaxDataLength)
 	out = le.AppendUint16(out, 0)
 	out = le.AppendUint16(out, f.Major)
@@ -79,6 +82,9 @@ func (f *File) MarshalBinary() ([]byte, error) {
 		for _, it := range f.Types {
 			out = appendListEntry(out, it, KindType)
 		}
+	}
+	for _, w := range f.Orbit {
+		out = le.AppendUint32(out, w)
 	}
 	for _, i := range order {
 		tp := &f.Tracepoints[i]

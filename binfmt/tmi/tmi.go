@@ -37,7 +37,7 @@ const (
 	MaxRecords      = 0xFFFF                // the count is 16 bits
 	MaxName         = 0xFFFF - 1            // the length, NUL included, is 16 bits
 	keyShift        = 5                     // ORBIT's b sits above the log2 of a
-	keyLogMask      = 1<<keyShift - 1       // floor(log2(a)) of a 16-bit a is at most 15
+	keyLogMask      = 1<<keyShift - 1       // floor(log2(a)) of a 32-bit a is at most 31
 	keyMask         = 0xFFFF                // the key keeps 16 bits of b<<5
 	keyBMask        = keyMask &^ keyLogMask // the bits of b in the key
 )
@@ -60,18 +60,15 @@ type File struct {
 
 // Key is the first word of the record of a tracepoint with ORBIT=(a,b), as
 // TRCUST 3.05A computes it (IBM's behaviour): b shifted left by 5, kept to
-// 16 bits, with floor(log2(a)) in the low 5 bits. TRCUST refuses a = 0
-// ("invalid ORBIT value") but in ORBIT=(0,1), whose key is 0.
+// 16 bits, with floor(log2(a)) of the 32-bit a in the low 5 bits
+// ((0x10000,1) is 0x30). For the bit k that ORBIT=(0,1) is given, a is
+// 1<<(k%32) and b is k/32, so the key is k (the TDF holds those values; see
+// package lower/tdfgen). An a of 0 is none TRCUST writes; its key is 0.
 func Key(a, b uint32) uint32 {
 	if a == 0 {
-		// IBM's behaviour: ORBIT=(0,1), the one form with a 0 that
-		// TRCUST 3.05A takes, has the key 0.
 		return 0
 	}
-	var lg uint32
-	if a > 0 {
-		lg = uint32(bits.Len32(a&0xFFFF) - 1)
-	}
+	lg := uint32(bits.Len32(a) - 1)
 	return b<<keyShift&keyBMask | lg&keyLogMask
 }
 

@@ -191,7 +191,12 @@ func (a *asm) length(f *tsf.Len, flat bool) {
 	}
 }
 
-// orbit assembles ORBIT=(a,b): 0x1A a, 0x32 b.
+// orbitIndexTooLarge is the index TRCUST 3.05A writes for an ORBIT=(a,b)
+// whose b is above 0xFFFF.
+const orbitIndexTooLarge = 0x16
+
+// orbit assembles ORBIT=(a,b): 0x1A a, 0x32 b. ORBIT=(0,1) and (0,0) are
+// given their values later (Program.orbitBits).
 func (a *asm) orbit(f *tsf.Orbit) {
 	a.emit(tdf.OpPushImm32, uint32(f.A.Value))
 	var b uint32
@@ -202,7 +207,7 @@ func (a *asm) orbit(f *tsf.Orbit) {
 		// IBM's behaviour: after its warning (218 here) TRCUST 3.05A
 		// writes 0x0016, whatever the value (seen on seven values, from
 		// 0x10000 to 0x123456, in statements of several shapes).
-		b = 0x16
+		b = orbitIndexTooLarge
 	}
 	a.emit(tdf.OpOrbit, b)
 }

@@ -64,8 +64,12 @@ type Module struct {
 	GroupsFirst bool
 	// AutoMinors: the TRACE statements have no MINOR and are numbered
 	// 1, 2, ... in the order of the tracepoints kept.
-	AutoMinors  bool
-	Tracepoints []*Tracepoint
+	AutoMinors bool
+	// DuplicateMinorsAllowed is Options.AllowDuplicateMinors: tracepoints
+	// with one minor code are all kept (tdfgen.DedupeMinors finds them
+	// otherwise, once the whole TSF is read, as TRCUST does).
+	DuplicateMinorsAllowed bool
+	Tracepoints            []*Tracepoint
 	// Refused holds, for each dynamic TRACE statement refused for an
 	// error (the checker's or the parser's), what the checker had made of
 	// it when it stopped: its TP and the data statements checked before
@@ -78,7 +82,29 @@ type Module struct {
 	// (TRCUST reports the first error of a statement); DropSuperseded
 	// takes them out.
 	Superseded []ast.Pos
+	// Orbits are the ORBIT fields TRCUST 3.05A takes as it reads the TSF,
+	// in source order: those of every TRACE statement, kept or refused,
+	// that come before the statement's first error, with a value it takes
+	// (not 102, not a second ORBIT), @STATIC tracepoints included. An
+	// ORBIT=(0,1) asks for the next bit of the TDF's ORBIT table and an
+	// ORBIT=(0,0) after one for the same bit again (IBM's behaviour); the
+	// back end numbers them (tdfgen), as it alone knows which statements
+	// TRCUST stopped reading at their TP.
+	Orbits []OrbitField
 }
+
+// OrbitField is an ORBIT field TRCUST takes, and its TRACE statement.
+type OrbitField struct {
+	Orbit *tsf.Orbit
+	Trace *tsf.Trace
+}
+
+// NewBit reports whether o is ORBIT=(0,1), which asks for a new bit.
+func NewBit(o *tsf.Orbit) bool { return o.A.Value == 0 && o.B != nil && o.B.Value == 1 }
+
+// SameBit reports whether o is ORBIT=(0,0), which takes the bit the last
+// ORBIT=(0,1) was given.
+func SameBit(o *tsf.Orbit) bool { return o.A.Value == 0 && o.B != nil && o.B.Value == 0 }
 
 // DropSuperseded returns parsed without the errors at m.Superseded.
 func DropSuperseded(parsed diag.List, m *Module) diag.List {
@@ -124,6 +150,11 @@ type Tracepoint struct {
 	// (IBM's behaviour: an opcode mismatch or an RPN stack overflow is
 	// given instead). Nil when there is none.
 	Late *diag.Diagnostic
+	// Orbit is the tracepoint's ORBIT field, nil when it has none; a
+	// dynamic tracepoint has it among its Data too. A @STATIC tracepoint
+	// may have one (IBM's behaviour: TRCUST 3.05A takes it and writes it
+	// in the TMI file).
+	Orbit *tsf.Orbit
 }
 
 // Static reports whether the tracepoint is TP=@STATIC.
@@ -155,8 +186,8 @@ type Checker struct{ c *checker }
 
 // NewChecker returns a Checker with nothing seen yet.
 func NewChecker(opt Options) *Checker {
-	return &Checker{&checker{opt: opt, m: &Module{Major: DefaultMajor, MaxDataLength: DefaultMaxDataLength},
-		names: map[string]bool{}, typeIDs: map[uint16]bool{}, groupIDs: map[uint16]bool{}, minors: map[uint16]*tsf.Trace{}}}
+	return &Checker{&checker{opt: opt, m: &Module{Major: DefaultMajor, MaxDataLength: DefaultMaxDataLength, DuplicateMinorsAllowed: opt.AllowDuplicateMinors},
+		names: map[string]bool{}, typeIDs: map[uint16]bool{}, groupIDs: map[uint16]bool{}}}
 }
 
 // Stmt checks the next statement of the file. It returns the tracepoint
@@ -239,8 +270,8 @@ type checker struct {
 	traces      int  // TRACE statements seen, for automatic minor codes
 	minorMode   bool // the first TRACE gave a MINOR
 	firstTrace  *tsf.Trace
-	minors      map[uint16]*tsf.Trace
 	warnedNoMod bool
+	newBits     int // ORBIT=(0,1) fields taken
 
 	worst   diag.Severity // the worst severity of diags[:scanned]
 	scanned int

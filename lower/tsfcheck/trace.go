@@ -179,12 +179,13 @@ func (c *checker) field(s *traceState, i int, f tsf.Field) {
 			return
 		}
 	}
-	if isData(f) && s.tp.TPField != nil && s.tp.Static() {
+	if _, orbit := f.(*tsf.Orbit); isData(f) && !orbit && s.tp.TPField != nil && s.tp.Static() {
 		// IBM's behaviour: after TP=@STATIC, TRCUST 3.05A refuses a
 		// statement that makes RPN code as it reads it, before it looks
 		// at its address ("unexpected: DATA_STATEMENT with STATIC
 		// tracepoint, ignored" for MEM, MEM32, ASCIIZ and ASCIIZ32; REGS,
-		// LEN, ORBIT, ABORTOP and REMOVEOP by name).
+		// LEN, ABORTOP and REMOVEOP by name). ORBIT it takes (and writes
+		// in the TMI file).
 		kw := f.Keyword()
 		if _, mem := f.(*tsf.Mem); mem {
 			kw = "DATA_STATEMENT"
@@ -299,14 +300,29 @@ func (c *checker) field(s *traceState, i int, f tsf.Field) {
 		// value 0 is 102, but in ORBIT=(0,1), and the tracepoint is
 		// dropped; a second value above 0xFFFF is warned (3.05A's 143,
 		// printed here) and kept.
+		// ORBIT=(0,1) asks for a bit of the ORBIT table, and (0,0) after
+		// one for that bit again; others with a 0 are 102 (IBM's
+		// behaviour, tried with its binary; see Module.Orbits).
 		switch {
 		case !c.once(s, f):
-		case f.A.Value == 0 && (f.B == nil || f.B.Value != 1):
-			// ORBIT=(0,1) is taken (IBM's behaviour; so is (0,0) right
-			// after an ORBIT=(0,1), a case tracekit does not follow).
+		case s.abortOp || s.removeOp:
+			// 103 or 104 (late): TRCUST 3.05A takes no bit for it (IBM's
+			// behaviour: no ORBIT table).
+		case NewBit(f):
+			c.newBits++
+			c.orbit(s, f)
+		case SameBit(f) && c.newBits > 0:
+			c.orbit(s, f)
+		case f.A.Value == 0:
 			c.err(s, tsf.ErrOrbitValue, f.A, f.End)
 		case f.B != nil && f.B.Value > 0xFFFF:
 			c.at(tsf.WarnOrbitIndex, f.B, f.End)
+			c.orbit(s, f)
+		default:
+			c.orbit(s, f)
+		}
+		if s.tp.TPField != nil && s.tp.Static() {
+			return
 		}
 		c.data(s, f, 0)
 	case *tsf.OpFlag:
@@ -382,16 +398,8 @@ func (c *checker) minor(s *traceState, f *tsf.Minor) {
 		c.err(s, tsf.ErrMinorRange, f.Value, f.End)
 	default:
 		s.tp.Minor = uint16(f.Value.Value)
-		// A minor code is a duplicate of a tracepoint kept before, not of
-		// one refused for another error: IBM's behaviour (TRCUST 3.05A
-		// writes both 0xD3 tracepoints of the reference's sample
-		// sg244640_32bit, whose first one it refuses). endOfTrace
-		// registers the minor of a tracepoint kept.
-		if first, dup := c.minors[s.tp.Minor]; dup && !c.opt.AllowDuplicateMinors {
-			d := c.err(s, tsf.ErrDupMinor, f.Value, f.End, fmt.Sprintf("%04X", s.tp.Minor))
-			d.Detail = fmt.Sprintf("first defined at line %d", first.Pos.Line)
-			return
-		}
+		// A duplicate minor code is found once the whole TSF is read,
+		// among the tracepoints kept (tdfgen.DedupeMinors).
 	}
 }
 
@@ -559,6 +567,12 @@ func (c *checker) address(s *traceState, a tsf.Address, legacy ast.Pos) {
 	}
 }
 
+// orbit records an ORBIT field taken (Module.Orbits, Tracepoint.Orbit).
+func (c *checker) orbit(s *traceState, f *tsf.Orbit) {
+	s.tp.Orbit = f
+	c.m.Orbits = append(c.m.Orbits, OrbitField{Orbit: f, Trace: s.t})
+}
+
 // data records a statement that becomes RPN code and adds up what it can
 // log (section 1.3.5.9: the combined data "cannot exceed MAXDATALENGTH"; a
 // warning when it might).
@@ -621,6 +635,9 @@ func (c *checker) endOfTrace(s *traceState) {
 	c.fmtChecks(s)
 	if tp.TPField != nil && tp.Static() {
 		for _, f := range s.extra {
+			if _, ok := f.(*tsf.Orbit); ok {
+				continue // taken (Tracepoint.Orbit)
+			}
 			if _, ok := f.(*tsf.Opcode); ok {
 				// IBM's behaviour: TRCUST 3.05A compares the OPCODE of a
 				// @STATIC tracepoint with no byte and refuses it, "opcode
@@ -657,9 +674,6 @@ func (c *checker) endOfTrace(s *traceState) {
 	}
 	if c.firstTrace == nil {
 		c.firstTrace, c.minorMode = t, s.minor != nil
-	}
-	if _, dup := c.minors[tp.Minor]; !dup && c.minorMode {
-		c.minors[tp.Minor] = t
 	}
 	c.m.Tracepoints = append(c.m.Tracepoints, tp)
 }
