@@ -587,6 +587,10 @@ func (p *Program) TDF() (*tdf.File, diag.List) {
 		recs = append(recs, &p.Records[next])
 		next++
 	}
+	// The array TRCUST sorts by address is the one it sorted by minor
+	// code before (DedupeMinors): IBM's behaviour.
+	crtSort(len(recs), func(i, j int) bool { return recs[i].TP.Minor < recs[j].TP.Minor },
+		func(i, j int) { recs[i], recs[j] = recs[j], recs[i] })
 	key := func(r *Record) uint64 {
 		if r.TP.Static() {
 			return math.MaxUint64

@@ -305,16 +305,16 @@ func (c *checker) field(s *traceState, i int, f tsf.Field) {
 		// behaviour, tried with its binary; see Module.Orbits).
 		switch {
 		case !c.once(s, f):
+		case f.A.Value == 0 && !NewBit(f) && !(SameBit(f) && c.newBits > 0):
+			c.err(s, tsf.ErrOrbitValue, f.A, f.End)
 		case s.abortOp || s.removeOp:
 			// 103 or 104 (late): TRCUST 3.05A takes no bit for it (IBM's
-			// behaviour: no ORBIT table).
+			// behaviour: no ORBIT table), but 102 comes first.
 		case NewBit(f):
 			c.newBits++
 			c.orbit(s, f)
-		case SameBit(f) && c.newBits > 0:
+		case SameBit(f):
 			c.orbit(s, f)
-		case f.A.Value == 0:
-			c.err(s, tsf.ErrOrbitValue, f.A, f.End)
 		case f.B != nil && f.B.Value > 0xFFFF:
 			c.at(tsf.WarnOrbitIndex, f.B, f.End)
 			c.orbit(s, f)
