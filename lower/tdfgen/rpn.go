@@ -35,15 +35,21 @@ func assemble(tp *tsfcheck.Tracepoint, syms Symbols, modPath string) ([]byte, di
 		case *tsf.Mem:
 			a.mem(f, d.Length)
 		case *tsf.Len:
-			// The checker makes sure a MEM or MEM32 with LEN follows; a
-			// symbolic length_spec takes that statement's kind.
-			flat := true
+			// A symbolic length_spec takes the kind of the MEM or MEM32
+			// that uses it. A LEN that none uses (warning 219) is resolved
+			// but leaves no code (IBM's behaviour: TRCUST 3.05A reports a
+			// symbol not found in it and writes nothing for it).
+			flat, used := true, false
 			if i+1 < len(tp.Data) {
-				if m, ok := tp.Data[i+1].Field.(*tsf.Mem); ok {
-					flat = m.Kind.Flat()
+				if m, ok := tp.Data[i+1].Field.(*tsf.Mem); ok && m.UseLen != nil {
+					flat, used = m.Kind.Flat(), true
 				}
 			}
+			code, depth, maxDepth := len(a.code), a.depth, a.maxDepth
 			a.length(f, flat)
+			if !used {
+				a.code, a.depth, a.maxDepth = a.code[:code], depth, maxDepth
+			}
 		case *tsf.Orbit:
 			a.orbit(f)
 		case *tsf.OpFlag:

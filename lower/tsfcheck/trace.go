@@ -209,8 +209,9 @@ func (c *checker) field(s *traceState, i int, f tsf.Field) {
 		if m, ok := f.(*tsf.Mem); !ok || m.UseLen == nil {
 			// The LEN before this field is not used by it (section 1.3.5:
 			// "A DATA_STMT must immediately follow the LEN statement").
-			d := c.err(s, tsf.ErrLenNotPreceding, prev, f.Last())
-			d.Detail = "LEN must come immediately before the MEM or MEM32 that uses it"
+			// IBM's behaviour: TRCUST 3.05A resolves it, writes no code
+			// for it and says nothing; the back end does the same.
+			c.at(tsf.WarnLenUnused, prev, f.Last())
 		}
 	}
 	switch f := f.(type) {
@@ -616,8 +617,7 @@ func (c *checker) endOfTrace(s *traceState) {
 	end := t.End
 	if n := len(t.Fields); n > 0 {
 		if l, ok := t.Fields[n-1].(*tsf.Len); ok {
-			d := c.err(s, tsf.ErrLenNotPreceding, l, end)
-			d.Detail = "LEN must come immediately before the MEM or MEM32 that uses it"
+			c.at(tsf.WarnLenUnused, l, end) // as above
 		}
 	}
 	if c.minorMode && s.minor == nil {
