@@ -136,6 +136,15 @@ func (c *checker) err(s *traceState, code tsf.Code, n tsf.Node, legacy ast.Pos, 
 	return c.at(code, n, legacy, args...)
 }
 
+// errAt reports d as the statement's error, as err does.
+func (c *checker) errAt(s *traceState, d diag.Diagnostic) {
+	if s.errors {
+		return
+	}
+	s.errors = true
+	c.report(d)
+}
+
 // once reports a keyword given twice in one TRACE.
 func (c *checker) once(s *traceState, f tsf.Field) bool {
 	kw := f.Keyword()
@@ -448,6 +457,17 @@ func (c *checker) lenField(s *traceState, f *tsf.Len) {
 	}
 	c.address(s, f.Addr, f.End)
 	c.firstLevel(s, f.Addr, f.Flag, f.End)
+	c.directChain(s, f.Flag, f.End)
+}
+
+// directChain refuses a '*' chain after DIRECT (IBM's behaviour, tried with
+// its binary: TRCUST 3.05A says "unexpected: * after DIRECT, ignored" for
+// MEM, MEM32 and LEN, after an (i) term's "indirect offset with DIRECT").
+func (c *checker) directChain(s *traceState, fl *tsf.Flag, end ast.Pos) {
+	if fl.Kind == tsf.Direct && len(fl.Chain) > 0 {
+		d := c.err(s, tsf.ErrUnexpected, fl, end, "* after DIRECT")
+		d.Detail = "DIRECT fetches nothing: a '*' level needs INDIRECT"
+	}
 }
 
 // firstLevel reports an address whose first level of indirection has two
@@ -514,6 +534,12 @@ func (c *checker) mem(s *traceState, i int, f *tsf.Mem) {
 	// segmented address, as INDIRECT would) and so, by the same reading,
 	// IF on MEM32 (a flat pointer at a flat address). docs/tdf.md.
 	c.firstLevel(s, f.Addr, f.Flag, f.End)
+	c.directChain(s, f.Flag, f.End)
+	if f.BadLength != nil {
+		// After the address (IBM's behaviour).
+		c.errAt(s, *f.BadLength)
+		return
+	}
 	if f.UseLen != nil {
 		// ASCIIZ and ASCIIZ32 take LEN too, as their maximum length (IBM's
 		// behaviour: TRCUST 3.05A writes the LEN program, then the
