@@ -143,6 +143,13 @@ type File struct {
 	// the TSF (IBM's behaviour: a GROUPLIST statement before the TYPELIST
 	// gives its entries first).
 	GroupsFirst bool
+	// ListOrder, when not nil, is the kind of each list entry in the
+	// order of the list table, for a table whose entries of one list do
+	// not stand together: TRCUST 3.05A writes the entries in the order of
+	// the TSF, so a second TYPELIST after a GROUPLIST puts its entries
+	// after the GROUPLIST's (IBM's behaviour). It holds len(Types) KindType
+	// and len(Groups) KindGroup; GroupsFirst is not used then.
+	ListOrder []ListKind
 	// Orbit is the ORBIT table, one dword for each ORBIT index from 0 to
 	// the highest any ORBIT=(a,b) of the TSF names (b), written after the
 	// list table. TRCUST 3.05A writes it, all zero, only when an
@@ -238,6 +245,8 @@ func parse(data []byte) (*File, error) {
 	if int64(h.FirstRecord) != first {
 		return f, errorf(0x10, "first record offset is 0x%X, want 0x%X after %d list entries and %d ORBIT dwords", h.FirstRecord, first, h.ListCount, h.OrbitWords)
 	}
+	var order []ListKind
+	defer func() { f.GroupsFirst, f.ListOrder = listLayout(order) }()
 	for i := range int(h.ListCount) {
 		off := int64(HeaderSize + i*ListEntrySize)
 		e := decodeListEntry(data[off:])
@@ -251,19 +260,11 @@ func parse(data []byte) (*File, error) {
 		item := ListItem{Name: name, ID: e.ID}
 		switch e.Kind {
 		case KindType:
-			if len(f.Groups) > 0 {
-				if len(f.Types) == 0 {
-					f.GroupsFirst = true // the GROUPLIST came first
-				} else if !f.GroupsFirst {
-					return f, errorf(off+9, "TYPELIST entry %q after the GROUPLIST entries that follow the TYPELIST; each list's entries stand together", name)
-				}
-			}
 			f.Types = append(f.Types, item)
+			order = append(order, KindType)
 		case KindGroup:
-			if f.GroupsFirst {
-				return nil, errorf(off+9, "GROUPLIST entry %q after the TYPELIST entries that follow the GROUPLIST; each list's entries stand together", name)
-			}
 			f.Groups = append(f.Groups, item)
+			order = append(order, KindGroup)
 		default:
 			return f, errorf(off+9, "list entry %q has kind %d, want 1 (GROUPLIST) or 2 (TYPELIST)", name, e.Kind)
 		}
@@ -449,4 +450,20 @@ func (f *File) sortedOrder() []int {
 		return compareAddr(x.Object, x.Offset, y.Object, y.Offset)
 	})
 	return order
+}
+
+// listLayout says how the list entries of kinds stand: all of one list
+// then all of the other (groupsFirst when the GROUPLIST entries come
+// first), or in another order, returned as ListOrder.
+func listLayout(kinds []ListKind) (groupsFirst bool, order []ListKind) {
+	changes := 0
+	for i := 1; i < len(kinds); i++ {
+		if kinds[i] != kinds[i-1] {
+			changes++
+		}
+	}
+	if changes > 1 {
+		return false, kinds
+	}
+	return changes == 1 && kinds[0] == KindGroup, nil
 }

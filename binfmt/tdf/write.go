@@ -33,6 +33,17 @@ func (f *File) MarshalBinary() ([]byte, error) {
 			}
 		}
 	}
+	if f.ListOrder != nil {
+		nt := 0
+		for _, k := range f.ListOrder {
+			if k == KindType {
+				nt++
+			}
+		}
+		if len(f.ListOrder) != nlist || nt != len(f.Types) {
+			return nil, fmt.Errorf("tdf: ListOrder has %d entries, %d of them TYPELIST; the lists have %d and %d", len(f.ListOrder), nt, len(f.Types), len(f.Groups))
+		}
+	}
 	order := f.sortedOrder()
 	var recBytes int64
 	for k, i := range order {
@@ -70,17 +81,11 @@ func (f *File) MarshalBinary() ([]byte, error) {
 	out = le.AppendUint16(out, uint16(nlist))
 	out = le.AppendUint16(out, f.TDFID)
 	out = append(out, make([]byte, HeaderSize-len(out))...)
-	if !f.GroupsFirst {
-		for _, it := range f.Types {
-			out = appendListEntry(out, it, KindType)
-		}
-	}
-	for _, it := range f.Groups {
-		out = appendListEntry(out, it, KindGroup)
-	}
-	if f.GroupsFirst {
-		for _, it := range f.Types {
-			out = appendListEntry(out, it, KindType)
+	for i, k := range f.listKinds() {
+		if k == KindType {
+			out = appendListEntry(out, f.Types[i], k)
+		} else {
+			out = appendListEntry(out, f.Groups[i], k)
 		}
 	}
 	for _, w := range f.Orbit {
@@ -100,6 +105,39 @@ func (f *File) MarshalBinary() ([]byte, error) {
 		out = append(out, tp.RPN...)
 	}
 	return out, nil
+}
+
+// listKinds returns, for each entry of the list table in its order, its
+// kind, paired with its index in Types or Groups (by the index i of the
+// returned iterator's callers: the i-th of its kind).
+func (f *File) listKinds() func(yield func(int, ListKind) bool) {
+	order := f.ListOrder
+	if order == nil {
+		first, second := KindType, KindGroup
+		n1, n2 := len(f.Types), len(f.Groups)
+		if f.GroupsFirst {
+			first, second, n1, n2 = second, first, n2, n1
+		}
+		for range n1 {
+			order = append(order, first)
+		}
+		for range n2 {
+			order = append(order, second)
+		}
+	}
+	return func(yield func(int, ListKind) bool) {
+		var nt, ng int
+		for _, k := range order {
+			i := &ng
+			if k == KindType {
+				i = &nt
+			}
+			if !yield(*i, k) {
+				return
+			}
+			*i++
+		}
+	}
 }
 
 func appendPadded(out []byte, s string, n int) []byte {

@@ -30,8 +30,9 @@ import (
 // Layout constants.
 const (
 	Magic           = "TMI\x00"
-	ModNameSize     = 288                   // the module name field, NUL-padded
-	HeaderSize      = 8 + ModNameSize       // 0x128: where the records start
+	ModNameSize     = 256                   // the module name field, NUL-padded, as in the TDF header
+	tdfidOff        = 8 + ModNameSize       // the TDFID, after the name
+	HeaderSize      = 0x128                 // where the records start (30 zero bytes after the TDFID)
 	RecordFixedSize = 18                    // the four words and the name length
 	NoSize          = 0xFFFFFFFF            // Record.Size when TRCUST has none
 	MaxRecords      = 0xFFFF                // the count is 16 bits
@@ -55,6 +56,9 @@ type Record struct {
 type File struct {
 	Major   uint16
 	ModName string
+	// TDFID is the TDF's TDFID, which TRCUST 3.05A writes after the module
+	// name (IBM's behaviour).
+	TDFID   uint16
 	Records []Record
 }
 
@@ -93,6 +97,7 @@ func (f *File) MarshalBinary() ([]byte, error) {
 	binary.LittleEndian.PutUint16(out[4:], f.Major)
 	binary.LittleEndian.PutUint16(out[6:], uint16(len(f.Records)))
 	copy(out[8:], f.ModName)
+	binary.LittleEndian.PutUint16(out[tdfidOff:], f.TDFID)
 	for _, r := range f.Records {
 		if len(r.Name) > MaxName-1 {
 			return nil, fmt.Errorf("tmi: symbol name of %d bytes", len(r.Name))
@@ -115,9 +120,9 @@ func Parse(data []byte) (*File, error) {
 	if string(data[:4]) != Magic {
 		return nil, &FormatError{0, fmt.Sprintf("magic % X, want % X", data[:4], Magic)}
 	}
-	f := &File{Major: binary.LittleEndian.Uint16(data[4:])}
+	f := &File{Major: binary.LittleEndian.Uint16(data[4:]), TDFID: binary.LittleEndian.Uint16(data[tdfidOff:])}
 	n := int(binary.LittleEndian.Uint16(data[6:]))
-	name := data[8:HeaderSize]
+	name := data[8:tdfidOff]
 	for i, c := range name {
 		if c == 0 {
 			name = name[:i]

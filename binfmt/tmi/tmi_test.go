@@ -108,3 +108,19 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// TestTDFID checks that the TDFID stands after the 256-byte module name
+// (at 0x108, as TRCUST 3.05A writes it) and is read back.
+func TestTDFID(t *testing.T) {
+	data, err := (&File{Major: 1, ModName: "emitrep.dll", TDFID: 0x1234}).MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if data[0x108] != 0x34 || data[0x109] != 0x12 {
+		t.Errorf("bytes at 0x108: % x", data[0x108:0x10A])
+	}
+	f, err := Parse(data)
+	if err != nil || f.TDFID != 0x1234 || f.ModName != "emitrep.dll" {
+		t.Errorf("read back %+v, %v", f, err)
+	}
+}

@@ -276,6 +276,18 @@ func (p *Program) dedupeMinors() {
 	p.Records = slices.DeleteFunc(p.Records, func(r Record) bool { return dropped[r.TP] })
 }
 
+// listChanges counts the places where the list entries in order change
+// from one list to the other.
+func listChanges(order []bool) int {
+	n := 0
+	for i := 1; i < len(order); i++ {
+		if order[i] != order[i-1] {
+			n++
+		}
+	}
+	return n
+}
+
 // unread records that TRCUST read no more of t than its TP field tpf.
 func (p *Program) unread(t *tsf.Trace, tpf *tsf.TP) {
 	if p.unreadAt == nil {
@@ -568,6 +580,17 @@ func (p *Program) TDF() (*tdf.File, diag.List) {
 	}
 	for _, it := range m.Groups {
 		f.Groups = append(f.Groups, tdf.ListItem{Name: it.Name, ID: it.ID})
+	}
+	if changes := listChanges(m.ListOrder); changes > 1 {
+		// The list table in the TSF's order (IBM's behaviour).
+		f.GroupsFirst = false
+		for _, types := range m.ListOrder {
+			k := tdf.KindGroup
+			if types {
+				k = tdf.KindType
+			}
+			f.ListOrder = append(f.ListOrder, k)
+		}
 	}
 	// TRCUST 3.05A sorts the tracepoints by address with its C runtime's
 	// quicksort and keeps the first of each address (IBM's behaviour):

@@ -210,7 +210,7 @@ func Orbit(rpn []byte) (a, b uint32, ok bool) {
 // often fails after writing such a file).
 func Build(f *tdf.File, m *mapfile.Map, at func(tdf.Tracepoint) (obj, off uint32), statics [][2]uint32) *tmi.File {
 	var t *Table
-	out := &tmi.File{Major: f.Major, ModName: f.ModName}
+	out := &tmi.File{Major: f.Major, ModName: f.ModName, TDFID: f.TDFID}
 	for _, tp := range f.Tracepoints {
 		a, b, ok := Orbit(tp.RPN)
 		if !ok {

@@ -62,6 +62,11 @@ type Module struct {
 	// GroupsFirst: the GROUPLIST came before the TYPELIST, and the TDF
 	// lists its entries first (IBM's behaviour).
 	GroupsFirst bool
+	// ListOrder holds, for each entry of Types and Groups in the order
+	// they were read, true for a TYPELIST entry: a second TYPELIST after
+	// a GROUPLIST adds its entries after the GROUPLIST's (IBM's
+	// behaviour: TRCUST 3.05A writes the list table in this order).
+	ListOrder []bool
 	// AutoMinors: the TRACE statements have no MINOR and are numbered
 	// 1, 2, ... in the order of the tracepoints kept.
 	AutoMinors bool
@@ -440,6 +445,7 @@ func (c *checker) list(pos ast.Pos, entries []*tsf.ListEntry, types bool) {
 		c.names[key] = true
 		ids[uint16(id)] = true
 		items = append(items, ListItem{Pos: e.Pos, Name: name, ID: uint16(id)})
+		c.m.ListOrder = append(c.m.ListOrder, types)
 	}
 	if types {
 		c.m.Types = items
