@@ -188,13 +188,12 @@ func (c *checker) field(s *traceState, i int, f tsf.Field) {
 			return
 		}
 	}
-	if _, orbit := f.(*tsf.Orbit); isData(f) && !orbit && s.tp.TPField != nil && s.tp.Static() {
+	if isData(f) && !staticTakes(f) && s.tp.TPField != nil && s.tp.Static() {
 		// IBM's behaviour: after TP=@STATIC, TRCUST 3.05A refuses a
 		// statement that makes RPN code as it reads it, before it looks
 		// at its address ("unexpected: DATA_STATEMENT with STATIC
 		// tracepoint, ignored" for MEM, MEM32, ASCIIZ and ASCIIZ32; REGS,
-		// LEN, ABORTOP and REMOVEOP by name). ORBIT it takes (and writes
-		// in the TMI file).
+		// LEN by name). ORBIT, ABORTOP and REMOVEOP it takes (staticTakes).
 		kw := f.Keyword()
 		if _, mem := f.(*tsf.Mem); mem {
 			kw = "DATA_STATEMENT"
@@ -661,8 +660,14 @@ func (c *checker) endOfTrace(s *traceState) {
 	c.fmtChecks(s)
 	if tp.TPField != nil && tp.Static() {
 		for _, f := range s.extra {
-			if _, ok := f.(*tsf.Orbit); ok {
-				continue // taken (Tracepoint.Orbit)
+			if _, ok := f.(*tsf.OpFlag); ok {
+				// Taken, and nothing to abort or remove (tracekit's
+				// warning; TRCUST says nothing).
+				c.at(tsf.WarnStaticIgnored, f, f.Last(), f.Keyword())
+				continue
+			}
+			if staticTakes(f) {
+				continue
 			}
 			if _, ok := f.(*tsf.Opcode); ok {
 				// IBM's behaviour: TRCUST 3.05A compares the OPCODE of a
@@ -711,6 +716,19 @@ func (c *checker) late(s *traceState, code tsf.Code, f tsf.Field) {
 		d := code.Diagnostic(f.Position(), s.t.End.Line)
 		s.tp.Late = &d
 	}
+}
+
+// staticTakes reports whether a @STATIC tracepoint takes f, a statement
+// that makes RPN code in a dynamic one: ORBIT (written in the TMI file,
+// Tracepoint.Orbit), ABORTOP and REMOVEOP, without a word (IBM's
+// behaviour, tried with its binary: the tracepoint is kept, before or
+// after TP=@STATIC).
+func staticTakes(f tsf.Field) bool {
+	switch f.(type) {
+	case *tsf.Orbit, *tsf.OpFlag:
+		return true
+	}
+	return false
 }
 
 // isData reports whether f is a statement that becomes RPN code.
