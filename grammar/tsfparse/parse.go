@@ -289,12 +289,15 @@ func (p *parser) add(d diag.Diagnostic) {
 	p.diags.Add(d)
 }
 
-// lastPos is the position of the last diagnostic added.
-func (p *parser) lastPos() ast.Pos {
-	if len(p.diags) == 0 {
-		return ast.Pos{}
+// posSince is the position of the last diagnostic added after the first
+// n, or end when there is none (add dropped it: a statement cut short by a
+// severe lexical error), so that an earlier statement's diagnostic is not
+// taken for this one's (tsf.Trace.BrokenAt).
+func (p *parser) posSince(n int, end ast.Pos) ast.Pos {
+	if len(p.diags) > n {
+		return p.diags[len(p.diags)-1].Pos
 	}
-	return p.diags[len(p.diags)-1].Pos
+	return end
 }
 
 // unexpected reports each of toks as unexpected, at its own line: outside a
@@ -418,9 +421,10 @@ func (p *parser) list(toks []lexer.Token, end ast.Pos, last bool) tsf.Stmt {
 func (p *parser) trace(toks []lexer.Token, end ast.Pos, last bool) *tsf.Trace {
 	t := &tsf.Trace{Pos: astPos(toks[0].Pos), End: end, Broken: p.partial}
 	for i := 1; i < len(toks); {
+		n0 := len(p.diags)
 		if !isWord(toks[i], fieldKeywords) {
 			p.unexpectedField(toks, i)
-			t.Broken, t.BrokenAt = true, p.lastPos()
+			t.Broken, t.BrokenAt = true, p.posSince(n0, end)
 			return t
 		}
 		var f *field
@@ -441,13 +445,13 @@ func (p *parser) trace(toks []lexer.Token, end ast.Pos, last bool) *tsf.Trace {
 				p.add(tsf.ErrUnexpected.Diagnostic(astPos(toks[i].Pos), 0, "multiple DESC statements"))
 			}
 			p.syntaxError(err, end, last, false)
-			t.Broken, t.BrokenAt = true, p.lastPos()
+			t.Broken, t.BrokenAt = true, p.posSince(n0, end)
 			return t
 		}
 		i += n
 		fld := p.field(f)
 		if fld == nil {
-			t.Broken, t.BrokenAt = true, p.lastPos()
+			t.Broken, t.BrokenAt = true, p.posSince(n0, end)
 			return t
 		}
 		if t.Fields == nil {
@@ -463,7 +467,7 @@ func (p *parser) trace(toks []lexer.Token, end ast.Pos, last bool) *tsf.Trace {
 		if p.lineMissing(fld, toks, &i, end) {
 			// The TP field stays, for the checks that come before the
 			// line number (the module, fatal 2 without MODNAME).
-			t.Broken, t.BrokenAt = true, p.lastPos()
+			t.Broken, t.BrokenAt = true, p.posSince(n0, end)
 			return t
 		}
 		if i == len(toks) {
@@ -494,7 +498,7 @@ func (p *parser) trace(toks []lexer.Token, end ast.Pos, last bool) *tsf.Trace {
 			p.add(tsf.WarnCommaAssumed.Diagnostic(astPos(next.Pos), 0, next.Value))
 		default:
 			p.unexpectedField(toks, i)
-			t.Broken, t.BrokenAt = true, p.lastPos()
+			t.Broken, t.BrokenAt = true, p.posSince(n0, end)
 			return t
 		}
 	}
