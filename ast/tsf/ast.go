@@ -168,6 +168,11 @@ type TP struct {
 	Pos    Pos
 	Target TPTarget
 	End    Pos
+	// Next is where the token after the field stands (a ',', a stray
+	// token, the next statement): TRCUST 3.05A has read it when it
+	// reports a symbol not found (79) at its line. Zero when the parser
+	// did not set it.
+	Next Pos
 }
 
 // TPTarget is *StaticTP, *LineTP or *SymbolTP.

@@ -458,10 +458,22 @@ func (p *parser) trace(toks []lexer.Token, end ast.Pos, last bool) *tsf.Trace {
 			t.Fields = make([]tsf.Field, 0, fieldCount(toks))
 		}
 		t.Fields = append(t.Fields, fld)
-		if op, ok := fld.(*tsf.Opcode); ok {
-			op.Next = end
-			if i < len(toks) {
-				op.Next = astPos(toks[i].Pos)
+		next := end
+		if i < len(toks) {
+			next = astPos(toks[i].Pos)
+		}
+		switch fld := fld.(type) {
+		case *tsf.Opcode:
+			fld.Next = next
+		case *tsf.TP:
+			// Past a comma, the token after it (oracle e11, d59b: the
+			// next field's line).
+			fld.Next = next
+			if i < len(toks) && toks[i].Value == "," {
+				fld.Next = end
+				if i+1 < len(toks) {
+					fld.Next = astPos(toks[i+1].Pos)
+				}
 			}
 		}
 		if p.lineMissing(fld, toks, &i, end) {

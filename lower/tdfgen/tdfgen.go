@@ -542,6 +542,9 @@ func returnPoint(mod Module, obj, entry, end uint32, search *x86ret.Search) (uin
 // RETEP follows), so the line of the next field, or the end of the
 // statement.
 func afterTP(tp *tsfcheck.Tracepoint) int {
+	if tp.TPField != nil && tp.TPField.Next.Line > 0 {
+		return tp.TPField.Next.Line
+	}
 	fields := tp.Node.Fields
 	for i, f := range fields {
 		if f == tsf.Field(tp.TPField) && i+1 < len(fields) {
