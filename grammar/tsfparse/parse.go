@@ -84,7 +84,7 @@ func parse(filename string, src []byte, mode Mode, reference bool, each func(tsf
 	s := newScanner(filename, src)
 	s.mode = mode
 	s.res.toks = make([]lexer.Token, 0, 256)
-	p := &parser{g: &theGrammar, reference: reference, each: each}
+	p := &parser{g: &theGrammar, reference: reference, each: each, commentAfter: s.res.commentAfter}
 	p.out = &tsf.File{Name: filename}
 	var sp splitter
 	// The token buffer holds up to two statements: [0, mid) complete and
@@ -163,6 +163,8 @@ type parser struct {
 	diags     diag.List
 	partial   bool // parsing a TRACE cut short by a severe lexical error
 	cut       int  // the offset of the token that error stopped in, -1 if none
+	// commentAfter is the scanner's scanResult.commentAfter.
+	commentAfter map[int]int
 }
 
 // headerKeywords start a header statement, listKeywords a TYPELIST or
@@ -314,7 +316,7 @@ func (p *parser) unexpected(toks []lexer.Token) {
 		if t.Type == tokPath || t.Type == tokSymbol {
 			text = strings.TrimPrefix(text, ".")
 		}
-		p.add(tsf.ErrUnexpected.Diagnostic(astPos(t.Pos), 0, text))
+		p.add(tsf.ErrUnexpected.Diagnostic(astPos(t.Pos), p.commentAfter[t.Pos.Offset], text))
 	}
 }
 
@@ -570,7 +572,7 @@ func (p *parser) unexpectedField(toks []lexer.Token, i int) {
 		// before "new line in literal"; IBM's behaviour).
 		return
 	}
-	p.add(tsf.ErrUnexpected.Diagnostic(astPos(toks[i].Pos), 0, tokenText(toks[i])))
+	p.add(tsf.ErrUnexpected.Diagnostic(astPos(toks[i].Pos), p.commentAfter[toks[i].Pos.Offset], tokenText(toks[i])))
 }
 
 // tokenLen is how many bytes of the TSF the token t spans.

@@ -79,6 +79,11 @@ type scanResult struct {
 	stopAt int // -1 when the scan reached the end of the file
 	cut    int // the offset of the token a severe lexical error stopped in, -1 if none
 	eof    ast.Pos
+	// commentAfter maps the offset of a word, number, symbol or run that a
+	// C comment touches ("junk/*") to the line where that comment ends:
+	// TRCUST 3.05A's lexer skips it before it hands the token on, so a
+	// message about the token stands at that line (IBM's behaviour).
+	commentAfter map[int]int
 }
 
 // scanner splits a TSF into tokens in the manner of go/scanner. Comments
@@ -93,6 +98,9 @@ type scanner struct {
 	col  int
 	mode Mode
 	res  scanResult
+	// touching is the offset of the token a C comment touches while that
+	// comment is skipped, -1 otherwise (scanResult.commentAfter).
+	touching int
 }
 
 func scan(file string, src []byte) scanResult {
@@ -104,8 +112,9 @@ func scan(file string, src []byte) scanResult {
 }
 
 func newScanner(file string, src []byte) *scanner {
-	s := &scanner{file: file, src: src, line: 1, col: 1}
+	s := &scanner{file: file, src: src, line: 1, col: 1, touching: -1}
 	s.res.stopAt, s.res.cut = -1, -1
+	s.res.commentAfter = make(map[int]int)
 	return s
 }
 
@@ -232,6 +241,10 @@ func (s *scanner) comment() bool {
 			depth--
 			s.advance(2)
 			if depth == 0 {
+				if s.touching >= 0 {
+					s.res.commentAfter[s.touching] = s.line
+					s.touching = -1
+				}
 				return true
 			}
 		default:
@@ -240,6 +253,10 @@ func (s *scanner) comment() bool {
 	}
 	// TRCUST 3.05A silently takes the rest of the file as comment.
 	if s.mode&TRCUSTComments != 0 {
+		if s.touching >= 0 {
+			s.res.commentAfter[s.touching] = s.line
+			s.touching = -1
+		}
 		return true
 	}
 	d := tsf.SevereUnclosedComment.Diagnostic(start, 0)
@@ -355,6 +372,9 @@ func (s *scanner) next() bool {
 // ends at the string's closing quote. When the string breaks (a new line,
 // the end of the file), the token was never finished and is dropped.
 func (s *scanner) glue(start ast.Pos) bool {
+	if s.peek(0) == '/' && s.peek(1) == '*' {
+		s.touching = start.Offset
+	}
 	if s.atEnd() || s.src[s.off] != '"' {
 		return true
 	}
