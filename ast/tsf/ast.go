@@ -169,10 +169,12 @@ type TP struct {
 	Target TPTarget
 	End    Pos
 	// Next is where the token after the field stands (a ',', a stray
-	// token, the next statement): TRCUST 3.05A has read it when it
-	// reports a symbol not found (79) at its line. Zero when the parser
-	// did not set it.
-	Next Pos
+	// token, the next statement, the end of the file): TRCUST 3.05A has
+	// read it when it reports that RETEP found no return point (144) at
+	// its line. NextField is the same past a ',': the token after it,
+	// where it reports a symbol not found (79). Zero when the parser did
+	// not set them.
+	Next, NextField Pos
 }
 
 // TPTarget is *StaticTP, *LineTP or *SymbolTP.

@@ -470,11 +470,11 @@ func (p *parser) trace(toks []lexer.Token, end ast.Pos, last bool) *tsf.Trace {
 		case *tsf.TP:
 			// Past a comma, the token after it (oracle e11, d59b: the
 			// next field's line).
-			fld.Next = next
+			fld.Next, fld.NextField = next, next
 			if i < len(toks) && toks[i].Value == "," {
-				fld.Next = end
+				fld.NextField = end
 				if i+1 < len(toks) {
-					fld.Next = astPos(toks[i+1].Pos)
+					fld.NextField = astPos(toks[i+1].Pos)
 				}
 			}
 		}

@@ -455,10 +455,11 @@ func resolveTarget(tp *tsfcheck.Tracepoint, syms Symbols, mod Module, modPath st
 			end, _ := syms.Next(o, uint32(addr))
 			ret, err := returnPoint(mod, o, uint32(addr), end, search)
 			if err != nil {
-				// IBM's behaviour: TRCUST 3.05A warns at the RETEP's line
-				// and leaves the tracepoint out (of the TFF too), with no
-				// error.
-				d := tsf.WarnNoReturnPoint.Diagnostic(t.RetEP.Pos, 0, t.Name.Text)
+				// IBM's behaviour: TRCUST 3.05A warns at the line of the
+				// token after RETEP (a ',', the next statement, the end of
+				// the file) and leaves the tracepoint out (of the TFF too),
+				// with no error.
+				d := tsf.WarnNoReturnPoint.Diagnostic(t.RetEP.Pos, tp.TPField.Next.Line, t.Name.Text)
 				d.Detail = err.Error()
 				diags.Add(d)
 				return 0, 0, true, diags, true
@@ -542,8 +543,8 @@ func returnPoint(mod Module, obj, entry, end uint32, search *x86ret.Search) (uin
 // RETEP follows), so the line of the next field, or the end of the
 // statement.
 func afterTP(tp *tsfcheck.Tracepoint) int {
-	if tp.TPField != nil && tp.TPField.Next.Line > 0 {
-		return tp.TPField.Next.Line
+	if tp.TPField != nil && tp.TPField.NextField.Line > 0 {
+		return tp.TPField.NextField.Line
 	}
 	fields := tp.Node.Fields
 	for i, f := range fields {

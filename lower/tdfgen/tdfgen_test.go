@@ -206,7 +206,7 @@ func TestDiagnostics(t *testing.T) {
 		// IBM's behaviour: outside the object, two warnings, the TP kept.
 		{"TRACE MINOR=1, TP=.end+4\r\n", "TRCUST(4) WARNING: offset 1000 is invalid for object number 1\nTRCUST(4) WARNING: page tracepoint to be applied at not valid"},
 		{"TRACE MINOR=1, TP=.f-0x20\r\n", "TRCUST(4) WARNING: offset fffffff0 is invalid for object number 1\nTRCUST(4) WARNING: page tracepoint to be applied at not valid"},
-		{"TRACE MINOR=1, TP=.v,RETEP\r\n", "TRCUST(3) WARNING: unable to determine return point for v"}, // data: no code to decode; IBM warns and leaves the TP out
+		{"TRACE MINOR=1, TP=.v,RETEP\r\n", "TRCUST(4) WARNING: unable to determine return point for v"}, // data: no code to decode; IBM warns at the line of the token after RETEP (here the end of the file) and leaves the TP out
 		{"TRACE MINOR=1, TP=.f,\r\n DESC=\"d\",\r\n " + regs17 + "\r\n", "TRCUST(5) ERROR: RPN stack limit of 16 exceeded"},
 		{"TRACE MINOR=1, TP=.f,\r\n " + strings.Repeat(mem+",\r\n ", 7) + mem + "\r\n", "TRCUST(11) ERROR: RPN command record exceeds 255 bytes"},
 		{"TRACE MINOR=1, TP=.f, MEM=(.far,DIRECT,4)\r\n", "TRCUST(3) ERROR: invalid address specified: .far"},
