@@ -26,6 +26,7 @@ package simulate
 import (
 	"errors"
 	"fmt"
+	"math/bits"
 	"strconv"
 
 	"github.com/tracekit/tracekit/binfmt/dyndata"
@@ -92,8 +93,8 @@ type Options struct {
 	Output Output
 	// Hit, when set, is handed each hit's result in turn, and Result.Hits
 	// stays empty: a run of many hits then keeps none of them. The
-	// HitResult is reused: it holds only during the call (its Record.Data
-	// and Notes stay valid).
+	// HitResult is reused, and so is the memory of its Record.Data: both
+	// hold only during the call (its Notes stay valid).
 	Hit func(*HitResult)
 }
 
@@ -191,6 +192,7 @@ func run(t *tdf.File, st *State, opt Options, next func() (*Hit, error)) (*Resul
 	w.SetTraceTimes(st.TraceOn, st.TraceOff)
 
 	base := newBase(st)
+	base.reuse = opt.Hit != nil
 	res := &Result{}
 	var cur HitResult // what opt.Hit is handed
 	for i := 0; ; i++ {
@@ -282,24 +284,98 @@ type base struct {
 	byMinor map[uint16][]*tdf.Tracepoint
 	byAddr  map[[2]uint32][]*tdf.Tracepoint
 	progs   map[*tdf.Tracepoint]*program
+	spans   []span // the state's memory, flattened
 	m       machine
+	// reuse: a hit's data is written over the last one's (no result
+	// keeps it)
+	reuse bool
+	data  []byte
 }
 
-// program is a tracepoint's program as tdf.Disassemble returned it, with
-// the stack effect of each instruction.
+// program is a tracepoint's program, disassembled and checked once for
+// the run: what does not depend on a hit's data is settled here, so that
+// a hit runs the instructions alone, with no check of the stack.
 type program struct {
-	ops     []tdf.Op
-	effect  [][2]int // pop, push
-	err     error
+	// code is the program up to the first instruction that fails whatever
+	// the data (the stack depth before each instruction is the same on
+	// every hit that gets there), with the object pushes resolved against
+	// the state (push_selector and push_object_base become immediates)
+	// and the notes of ABORTOP and REMOVEOP made.
+	code []instr
+	// fail is the error a hit that runs all of code without stopping
+	// ends with: the failing instruction's, or the one for items left on
+	// the stack; nil when the program is sound.
+	fail    *rpnError
 	dataCap int // the most data a hit of it logged so far
 }
 
-func newProgram(rpn []byte) *program {
+// instr is one instruction of a program's code.
+type instr struct {
+	tdf.Op
+	note string // ABORTOP, REMOVEOP: the note; ORBIT: the last one made
+	val  uint32 // ORBIT: the value note was made for
+}
+
+// newProgram disassembles rpn and checks it as machine.run would
+// instruction by instruction: the stack depth (each instruction's effect
+// is fixed by its opcode and operand) and the objects that the state
+// gives (objs).
+func newProgram(rpn []byte, objs map[uint32]*Object) *program {
 	p := &program{}
-	p.ops, p.err = tdf.Disassemble(rpn)
-	for _, op := range p.ops {
+	ops, err := tdf.Disassemble(rpn)
+	if err != nil {
+		if fe, ok := err.(*tdf.FormatError); ok {
+			p.fail = &rpnError{int(fe.Off), fe.Msg}
+		} else {
+			p.fail = &rpnError{0, err.Error()}
+		}
+		return p
+	}
+	sp := 0
+	for _, op := range ops {
 		pop, push := op.Code.Stack(op.Arg)
-		p.effect = append(p.effect, [2]int{pop, push})
+		if pop > sp {
+			p.fail = &rpnError{op.Off, fmt.Sprintf("%s needs %d stack items, the stack holds %d", op.Code.Name(), pop, sp)}
+			return p
+		}
+		if sp-pop+push > tdf.MaxRPNStack {
+			p.fail = &rpnError{op.Off, fmt.Sprintf("%s: the stack would hold %d items, more than %d", op.Code.Name(), sp-pop+push, tdf.MaxRPNStack)}
+			return p
+		}
+		in := instr{Op: op}
+		switch c := op.Code; {
+		case c == tdf.OpPushSelector:
+			o := objs[op.Arg]
+			if o == nil || !o.HasSelector {
+				p.fail = &rpnError{op.Off, fmt.Sprintf("push_selector: the state gives no selector for object %d", op.Arg)}
+				return p
+			}
+			in.Code, in.Arg = tdf.OpPushImm32, uint32(o.Selector)
+		case c == tdf.OpPushBase:
+			o := objs[op.Arg]
+			if o == nil {
+				p.fail = &rpnError{op.Off, fmt.Sprintf("push_object_base: the state gives no base address for object %d", op.Arg)}
+				return p
+			}
+			in.Code, in.Arg = tdf.OpPushImm32, o.Base
+		case c == tdf.OpAbortOp:
+			in.note = fmt.Sprintf("RPN offset %d: ABORTOP: no effect on the record (what the kernel does with it is not documented)", op.Off)
+		case c == tdf.OpRemoveOp:
+			in.note = fmt.Sprintf("RPN offset %d: REMOVEOP: no effect on the record, the tracepoint stays (what the kernel does with it is not documented)", op.Off)
+		case !simulated(c):
+			// Disassemble returns only the opcodes machine.step runs.
+			p.fail = &rpnError{op.Off, fmt.Sprintf("opcode 0x%02X is not simulated", uint8(c))}
+			return p
+		}
+		p.code = append(p.code, in)
+		sp += push - pop
+	}
+	if sp != 0 {
+		end := 0
+		if len(ops) > 0 {
+			end = ops[len(ops)-1].Off + ops[len(ops)-1].Len()
+		}
+		p.fail = &rpnError{end, fmt.Sprintf("%d stack items are left at the end of the program", sp)}
 	}
 	return p
 }
@@ -321,6 +397,7 @@ func newBase(st *State) *base {
 	for _, p := range st.PagesNotPresent {
 		b.absent[p/PageSize] = true
 	}
+	b.spans = newSpans(st.Memory)
 	return b
 }
 
@@ -338,25 +415,38 @@ func (b *base) hit(t *tdf.File, tp *tdf.Tracepoint, h *Hit, i int) (HitResult, e
 	}
 	p := b.progs[tp]
 	if p == nil {
-		p = newProgram(tp.RPN)
+		p = newProgram(tp.RPN, b.objs)
 		b.progs[tp] = p
 	}
-	// One machine serves every hit; what a hit's result keeps (the data,
-	// the notes) is made afresh for each.
+	// One machine serves every hit; what a hit's result keeps (the data
+	// unless reuse is set, the notes) is made afresh for each.
+	var data []byte
+	if b.reuse {
+		data = b.data[:0]
+	} else {
+		data = make([]byte, 0, p.dataCap)
+	}
 	m := &b.m
 	*m = machine{
 		regs:    b.st.Registers,
 		sels:    b.sels,
 		objs:    b.objs,
 		maxData: int(t.MaxDataLength),
-		data:    make([]byte, 0, p.dataCap),
+		data:    data,
 	}
 	m.layers = [2][]Region{b.st.Memory, h.Memory}
 	m.mem = memory{layers: m.layers[:], absent: b.absent}
+	if len(h.Memory) == 0 {
+		m.mem.layers, m.mem.index = m.layers[:1], b.spans
+	}
 	for r, v := range h.Registers {
 		if r < NumRegs {
 			m.regs[r] = v
 		}
+	}
+	for set := h.regSet; set != 0; set &= set - 1 {
+		r := bits.TrailingZeros16(set)
+		m.regs[r] = h.regVals[r]
 	}
 	for r := RegES; r < NumRegs; r++ {
 		if r.Segment() {
@@ -379,6 +469,9 @@ func (b *base) hit(t *tdf.File, tp *tdf.Tracepoint, h *Hit, i int) (HitResult, e
 	}
 	hr.Record = stda.Record{Flags: flags, PID: h.PID, Minor: tp.Minor, Major: uint8(tp.Major), Time: h.Time, Data: m.data}
 	p.dataCap = max(p.dataCap, len(m.data))
+	if b.reuse {
+		b.data = m.data
+	}
 	hr.Status, hr.Incomplete, hr.Notes = m.status, m.incomplete, m.notes
 	return hr, nil
 }

@@ -22,7 +22,7 @@ import (
 // the file again with OpenState and Run, which gives ParseState's
 // diagnostic in its order; opt.Hit then sees the hits again from hit 0.
 func RunFile(t *tdf.File, name string, opt Options) (*Result, error) {
-	if res, err := runStream(t, name, opt); err == nil {
+	if res, err := runStream(t, name, opt, streamBufSize); err == nil {
 		return res, nil
 	}
 	st, err := OpenState(name)
@@ -36,7 +36,12 @@ func RunFile(t *tdf.File, name string, opt Options) (*Result, error) {
 // ParseState.
 var errDecline = errors.New("simulate: the state file needs the whole-file reader")
 
-func runStream(t *tdf.File, name string, opt Options) (*Result, error) {
+// streamBufSize is the size of the streaming reader's buffer.
+const streamBufSize = 64 << 10
+
+// runStream runs the hits of the named file with the streaming reader,
+// whose buffer is bufSize bytes.
+func runStream(t *tdf.File, name string, opt Options, bufSize int) (*Result, error) {
 	if t == nil {
 		return nil, errDecline
 	}
@@ -45,7 +50,7 @@ func runStream(t *tdf.File, name string, opt Options) (*Result, error) {
 		return nil, err
 	}
 	defer f.Close()
-	sr := &streamReader{r: f, buf: make([]byte, 64<<10)}
+	sr := &streamReader{r: f, buf: make([]byte, bufSize)}
 	st, err := sr.header()
 	if err != nil {
 		return nil, err
@@ -66,7 +71,7 @@ func runStream(t *tdf.File, name string, opt Options) (*Result, error) {
 			select {
 			case b = <-free:
 			default:
-				b = &hitBatch{hits: make([]Hit, hitBatchSize), regs: make([]map[Reg]uint32, hitBatchSize)}
+				b = &hitBatch{hits: make([]Hit, hitBatchSize)}
 			}
 			sr.fill(b)
 			select {
@@ -106,7 +111,6 @@ const hitBatchSize = 256
 // reader's error after them) or end (no more hits).
 type hitBatch struct {
 	hits []Hit
-	regs []map[Reg]uint32 // a registers map for each of hits, reused
 	n    int
 	err  error
 	end  bool
@@ -116,10 +120,7 @@ type hitBatch struct {
 func (s *streamReader) fill(b *hitBatch) {
 	b.n, b.err, b.end = 0, nil, false
 	for b.n < len(b.hits) {
-		if b.regs[b.n] == nil {
-			b.regs[b.n] = map[Reg]uint32{}
-		}
-		s.dst, s.regs = &b.hits[b.n], b.regs[b.n]
+		s.dst = &b.hits[b.n]
 		h, err := s.hit()
 		if err != nil {
 			b.err = err
@@ -142,11 +143,12 @@ type streamReader struct {
 	pos, end int
 	eof      bool
 	str      []byte // the last string read
+	scratch  []byte // where str is built when it is not the buffer's
+	inBuf    bool   // str is the buffer's bytes
 	n        int    // hits read
 	done     bool
-	hit0     Hit            // where hit reads a hit, unless dst is set
-	dst      *Hit           // where hit reads the next hit
-	regs     map[Reg]uint32 // the map the next hit's registers go in
+	hit0     Hit  // where hit reads a hit, unless dst is set
+	dst      *Hit // where hit reads the next hit
 }
 
 // more makes sure a byte is buffered; false at the end of the input.
@@ -154,6 +156,11 @@ func (s *streamReader) more() bool {
 	for s.pos >= s.end {
 		if s.eof {
 			return false
+		}
+		if s.inBuf {
+			// the buffer is read over: s.str moves out first
+			s.scratch = append(s.scratch[:0], s.str...)
+			s.str, s.inBuf = s.scratch, false
 		}
 		n, err := s.r.Read(s.buf)
 		s.pos, s.end = 0, n
@@ -167,6 +174,14 @@ func (s *streamReader) more() bool {
 // space skips white space and returns the next byte (not consumed); 0 at
 // the end of the input.
 func (s *streamReader) space() byte {
+	if s.pos < s.end && s.buf[s.pos] > ' ' {
+		return s.buf[s.pos]
+	}
+	return s.skipSpace()
+}
+
+// skipSpace is space past the first byte.
+func (s *streamReader) skipSpace() byte {
 	for {
 		for s.pos < s.end {
 			switch c := s.buf[s.pos]; c {
@@ -192,23 +207,37 @@ func (s *streamReader) expect(c byte) error {
 }
 
 // readString reads a string (its opening quote next after white space)
-// into s.str, its escapes undone. \u escapes, control bytes and, unless
-// any is set, bytes outside ASCII are declined.
+// into s.str, its escapes undone; s.str is valid until the next read. \u
+// escapes, control bytes and, unless any is set, bytes outside ASCII are
+// declined.
 func (s *streamReader) readString(any bool) error {
 	if err := s.expect('"'); err != nil {
 		return err
 	}
-	s.str = s.str[:0]
+	stop := &stopASCII
+	if any {
+		stop = &stopAny
+	}
+	// Most strings end in the buffer with no escape: s.str is then the
+	// buffer's bytes.
+	chunk := s.buf[s.pos:s.end]
+	i := 0
+	for i < len(chunk) && !stop[chunk[i]] {
+		i++
+	}
+	if i < len(chunk) && chunk[i] == '"' {
+		s.str, s.inBuf = chunk[:i:i], true
+		s.pos += i + 1
+		return nil
+	}
+	s.scratch, s.inBuf = s.scratch[:0], false
 	for s.more() {
 		chunk := s.buf[s.pos:s.end]
 		i := 0
-		for ; i < len(chunk); i++ {
-			c := chunk[i]
-			if c == '"' || c == '\\' || c < 0x20 || c >= 0x80 && !any {
-				break
-			}
+		for i < len(chunk) && !stop[chunk[i]] {
+			i++
 		}
-		s.str = append(s.str, chunk[:i]...)
+		s.scratch = append(s.scratch, chunk[:i]...)
 		s.pos += i
 		if i == len(chunk) {
 			continue
@@ -216,6 +245,7 @@ func (s *streamReader) readString(any bool) error {
 		switch chunk[i] {
 		case '"':
 			s.pos++
+			s.str = s.scratch
 			return nil
 		case '\\':
 			s.pos++
@@ -226,17 +256,17 @@ func (s *streamReader) readString(any bool) error {
 			s.pos++
 			switch e {
 			case '"', '\\', '/':
-				s.str = append(s.str, e)
+				s.scratch = append(s.scratch, e)
 			case 'b':
-				s.str = append(s.str, '\b')
+				s.scratch = append(s.scratch, '\b')
 			case 'f':
-				s.str = append(s.str, '\f')
+				s.scratch = append(s.scratch, '\f')
 			case 'n':
-				s.str = append(s.str, '\n')
+				s.scratch = append(s.scratch, '\n')
 			case 'r':
-				s.str = append(s.str, '\r')
+				s.scratch = append(s.scratch, '\r')
 			case 't':
-				s.str = append(s.str, '\t')
+				s.scratch = append(s.scratch, '\t')
 			default:
 				return errDecline
 			}
@@ -245,6 +275,18 @@ func (s *streamReader) readString(any bool) error {
 		}
 	}
 	return errDecline
+}
+
+// stopASCII and stopAny are the bytes that end a run of plain bytes in a
+// string: the quote, the backslash, control bytes, and for stopASCII bytes
+// outside ASCII.
+var stopASCII, stopAny = stopTable(false), stopTable(true)
+
+func stopTable(any bool) (t [256]bool) {
+	for c := range t {
+		t[c] = c == '"' || c == '\\' || c < 0x20 || c >= 0x80 && !any
+	}
+	return t
 }
 
 // number reads a JSON number that is a non-negative integer in its plain
@@ -256,8 +298,15 @@ func (s *streamReader) number(limit uint64) (uint64, error) {
 		if err := s.readString(false); err != nil {
 			return 0, err
 		}
-		v, err := strconv.ParseUint(strings.TrimSpace(string(s.str)), 0, 64)
-		if err != nil || v > limit {
+		v, ok := goUint(s.str)
+		if !ok {
+			var err error
+			v, err = strconv.ParseUint(strings.TrimSpace(string(s.str)), 0, 64)
+			if err != nil {
+				return 0, errDecline
+			}
+		}
+		if v > limit {
 			return 0, errDecline
 		}
 		return v, nil
@@ -292,6 +341,54 @@ func (s *streamReader) number(limit uint64) (uint64, error) {
 	}
 	return v, nil
 }
+
+// goUint reads the common forms of a number in Go syntax, as
+// strconv.ParseUint(b, 0, 64) reads them: "0", decimal digits with no
+// leading zero, "0x" or "0X" and hex digits, at most 16 digits in all. It
+// returns false for anything else (which ParseUint may still read).
+func goUint(b []byte) (uint64, bool) {
+	if len(b) == 0 || len(b) > 18 {
+		return 0, false
+	}
+	var v uint64
+	if len(b) > 2 && b[0] == '0' && (b[1] == 'x' || b[1] == 'X') {
+		for _, c := range b[2:] {
+			d := hexVal[c]
+			if d > 15 {
+				return 0, false
+			}
+			v = v<<4 | uint64(d)
+		}
+		return v, true
+	}
+	if b[0] == '0' && len(b) > 1 || len(b) > 16 {
+		return 0, false
+	}
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		v = v*10 + uint64(c-'0')
+	}
+	return v, true
+}
+
+// hexVal is the value of each hex digit; 0xFF for other bytes.
+var hexVal = func() (t [256]uint8) {
+	for c := range t {
+		switch {
+		case '0' <= c && c <= '9':
+			t[c] = uint8(c - '0')
+		case 'a' <= c && c <= 'f':
+			t[c] = uint8(c - 'a' + 10)
+		case 'A' <= c && c <= 'F':
+			t[c] = uint8(c - 'A' + 10)
+		default:
+			t[c] = 0xFF
+		}
+	}
+	return t
+}()
 
 // literal reads true or false.
 func (s *streamReader) literal() (bool, error) {
@@ -510,14 +607,17 @@ func (s *streamReader) hit() (*Hit, error) {
 		case "time":
 			bit = seenTime
 			if err = s.readString(false); err == nil {
-				h.Time, err = timestamp(string(s.str), "")
+				var field int
+				if h.Time, field = parseTimestamp(s.str); field >= 0 {
+					err = errDecline
+				}
 			}
 		case "external":
 			bit = seenExternal
 			h.External, err = s.literal()
 		case "registers":
 			bit = seenRegisters
-			h.Registers, err = s.registers()
+			err = s.registers(h)
 		case "memory":
 			bit = seenMemory
 			h.Memory, err = s.regions()
@@ -535,41 +635,33 @@ func (s *streamReader) hit() (*Hit, error) {
 	return h, nil
 }
 
-// registers reads a hit's "registers" object as registers() reads it.
-func (s *streamReader) registers() (map[Reg]uint32, error) {
+// registers reads a hit's "registers" object as registers() reads it,
+// into h.regSet and h.regVals.
+func (s *streamReader) registers(h *Hit) error {
 	if err := s.expect('{'); err != nil {
-		return nil, err
+		return err
 	}
-	// The map is reused: the hit is run before the map is read into again.
-	if s.regs == nil {
-		s.regs = map[Reg]uint32{}
-	}
-	out := s.regs
-	clear(out)
 	for first := true; ; first = false {
 		c := s.space()
 		if c == '}' {
 			s.pos++
-			return out, nil
+			return nil
 		}
 		if !first {
 			if c != ',' {
-				return nil, errDecline
+				return errDecline
 			}
 			s.pos++
 		}
 		if err := s.readString(false); err != nil {
-			return nil, err
+			return err
 		}
 		r, ok := parseRegBytes(s.str)
-		if !ok {
-			return nil, errDecline
-		}
-		if _, dup := out[r]; dup { // the same name twice, or in two cases
-			return nil, errDecline
+		if !ok || h.regSet&(1<<r) != 0 { // the same name twice, or in two cases
+			return errDecline
 		}
 		if err := s.expect(':'); err != nil {
-			return nil, err
+			return err
 		}
 		limit := uint64(0xFFFFFFFF)
 		if r.Segment() {
@@ -577,9 +669,10 @@ func (s *streamReader) registers() (map[Reg]uint32, error) {
 		}
 		v, err := s.number(limit)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		out[r] = uint32(v)
+		h.regSet |= 1 << r
+		h.regVals[r] = uint32(v)
 	}
 }
 

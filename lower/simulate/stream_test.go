@@ -140,15 +140,31 @@ func TestRunFileMatches(t *testing.T) {
 func TestRunFileStreams(t *testing.T) {
 	c := compileTSF(t, "statements.tsf")
 	path := filepath.Join(t.TempDir(), "state.json")
-	if err := os.WriteFile(path, benchState(t, 100), 0o644); err != nil {
+	if err := os.WriteFile(path, benchState(t, 300), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := runStream(c.tdf, path, Options{Size: 0xFFFF}); err != nil {
-		t.Fatalf("the streaming reader declined the benchmark's state: %v", err)
-	}
-	// the hits of statements.state.json: registers, memory, escapes
-	if _, err := runStream(c.tdf, "testdata/statements.state.json", Options{Size: 0xFFFF}); err != nil {
-		t.Fatalf("the streaming reader declined statements.state.json: %v", err)
+	// the benchmark's hits, and those of statements.state.json
+	// (registers, memory, escapes), read through buffers of every size
+	// from one byte (every string, number and literal cut somewhere) to
+	// the real one: each time the result OpenState and Run give
+	for _, name := range []string{path, "testdata/statements.state.json"} {
+		st, err := OpenState(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := Run(c.tdf, st, Options{Size: 0xFFFF})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, size := range []int{1, 2, 3, 4, 5, 7, 11, 16, 31, 64, 100, 257, 1000, streamBufSize} {
+			got, err := runStream(c.tdf, name, Options{Size: 0xFFFF}, size)
+			if err != nil {
+				t.Fatalf("%s, %d-byte buffer: the streaming reader declined: %v", name, size, err)
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("%s, %d-byte buffer: the streaming reader's result differs from OpenState and Run's", name, size)
+			}
+		}
 	}
 }
 
