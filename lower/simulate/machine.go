@@ -251,65 +251,136 @@ func (m *machine) run(p *program) error {
 func (m *machine) push(v uint32) { m.stack[m.sp] = v; m.sp++ }
 func (m *machine) pop() uint32   { m.sp--; return m.stack[m.sp] }
 
-// simulated reports whether step runs opcode c.
-func simulated(c tdf.Opcode) bool {
+// kind is what step does for an instruction, one value per branch (a
+// dense switch).
+type kind uint8
+
+const (
+	kNone kind = iota // not simulated
+	kPushReg
+	kPush
+	kAdd
+	kFetchWord
+	kFetchFar
+	kFetchDword
+	kSplit
+	kJoin
+	kLogRegs16
+	kLogRegs32
+	kLogMem
+	kLogASCIIZ
+	kLogMemFlat
+	kLogASCIIZFlat
+	kNote // ABORTOP, REMOVEOP
+	kOrbit
+	kLogRegList16 // registers pushed and logged (fold)
+	kLogRegList32
+)
+
+// kindOf returns what step does for opcode c; kNone for an opcode it does
+// not run.
+func kindOf(c tdf.Opcode) kind {
 	switch c {
-	case tdf.OpPushImm16, tdf.OpPushImm32, tdf.OpPushSelector, tdf.OpPushBase, tdf.OpAdd,
-		tdf.OpFetchWord, tdf.OpFetchFar, tdf.OpFetchDword, tdf.OpSplit, tdf.OpJoin,
-		tdf.OpLogRegs16, tdf.OpLogRegs32, tdf.OpLogMem, tdf.OpLogASCIIZ, tdf.OpLogMemFlat, tdf.OpLogASCIIZFlat,
-		tdf.OpAbortOp, tdf.OpRemoveOp, tdf.OpOrbit:
-		return true
+	case tdf.OpPushImm16, tdf.OpPushImm32, tdf.OpPushSelector, tdf.OpPushBase:
+		return kPush
+	case tdf.OpAdd:
+		return kAdd
+	case tdf.OpFetchWord:
+		return kFetchWord
+	case tdf.OpFetchFar:
+		return kFetchFar
+	case tdf.OpFetchDword:
+		return kFetchDword
+	case tdf.OpSplit:
+		return kSplit
+	case tdf.OpJoin:
+		return kJoin
+	case tdf.OpLogRegs16:
+		return kLogRegs16
+	case tdf.OpLogRegs32:
+		return kLogRegs32
+	case tdf.OpLogMem:
+		return kLogMem
+	case tdf.OpLogASCIIZ:
+		return kLogASCIIZ
+	case tdf.OpLogMemFlat:
+		return kLogMemFlat
+	case tdf.OpLogASCIIZFlat:
+		return kLogASCIIZFlat
+	case tdf.OpAbortOp, tdf.OpRemoveOp:
+		return kNote
+	case tdf.OpOrbit:
+		return kOrbit
 	}
-	return c.IsRegister()
+	if c.IsRegister() {
+		return kPushReg
+	}
+	return kNone
 }
 
 // step runs one instruction of a program's code, whose stack newProgram
 // has checked.
 func (m *machine) step(in *instr) {
-	switch c := in.Code; {
-	case c.IsRegister():
-		m.push(m.regs[c])
-	case c == tdf.OpPushImm16, c == tdf.OpPushImm32:
+	switch in.kind {
+	case kPushReg:
+		m.push(m.regs[in.Code])
+	case kPush:
 		m.push(in.Arg)
-	case c == tdf.OpAdd:
+	case kAdd:
 		b := m.pop()
 		m.push(m.pop() + b)
-	case c == tdf.OpFetchWord:
+	case kFetchWord:
 		a := m.popSeg()
 		if v, ok := m.fetch(a, 2); ok {
 			m.push(v)
 		}
-	case c == tdf.OpFetchFar:
+	case kFetchFar:
 		a := m.popSeg()
 		if v, ok := m.fetch(a, 4); ok {
 			m.push(v >> 16)
 			m.push(v & 0xFFFF)
 		}
-	case c == tdf.OpFetchDword:
+	case kFetchDword:
 		a := access{flat: m.pop()}
 		if v, ok := m.fetch(a, 4); ok {
 			m.push(v)
 		}
-	case c == tdf.OpSplit:
+	case kSplit:
 		d := m.pop()
 		m.push(d >> 16)
 		m.push(d & 0xFFFF)
-	case c == tdf.OpJoin:
+	case kJoin:
 		off := m.pop() & 0xFFFF
 		m.push(m.pop()<<16 | off)
-	case c == tdf.OpLogRegs16, c == tdf.OpLogRegs32:
-		m.logRegs(int(in.Arg), c == tdf.OpLogRegs32)
-	case c == tdf.OpLogMem, c == tdf.OpLogASCIIZ:
+	case kLogRegs16, kLogRegs32:
+		m.logRegs(int(in.Arg), in.kind == kLogRegs32)
+	case kLogRegList16:
+		for _, r := range in.regs[:in.Arg] {
+			if m.room() < 2 {
+				m.cut()
+				return
+			}
+			m.data = binary.LittleEndian.AppendUint16(m.data, uint16(m.regs[r]))
+		}
+	case kLogRegList32:
+		for _, r := range in.regs[:in.Arg] {
+			if m.room() < 4 {
+				m.cut()
+				return
+			}
+			m.data = binary.LittleEndian.AppendUint32(m.data, m.regs[r])
+		}
+	case kLogMem, kLogASCIIZ:
 		// The length was pushed first (or left by LEN), the address
 		// after it.
 		a := m.popSeg()
-		m.logItem(a, int(m.pop()&0xFFFF), c == tdf.OpLogASCIIZ)
-	case c == tdf.OpLogMemFlat, c == tdf.OpLogASCIIZFlat:
+		m.logItem(a, int(m.pop()&0xFFFF), in.kind == kLogASCIIZ)
+	case kLogMemFlat, kLogASCIIZFlat:
 		a := access{flat: m.pop()}
-		m.logItem(a, int(m.pop()&0xFFFF), c == tdf.OpLogASCIIZFlat)
-	case c == tdf.OpAbortOp, c == tdf.OpRemoveOp:
+		m.logItem(a, int(m.pop()&0xFFFF), in.kind == kLogASCIIZFlat)
+	case kNote:
 		m.notes = append(m.notes, in.note)
-	case c == tdf.OpOrbit:
+	case kOrbit:
 		a := m.pop()
 		if in.note == "" || in.val != a {
 			in.note = fmt.Sprintf("RPN offset %d: ORBIT=(%d,%d): no effect on the record (what the kernel does with it is not documented)", in.Off, a, in.Arg)

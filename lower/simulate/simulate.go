@@ -203,11 +203,11 @@ func run(t *tdf.File, st *State, opt Options, next func() (*Hit, error)) (*Resul
 		if h == nil {
 			break
 		}
-		tp, err := base.find(t, h, i)
+		tp, p, err := base.find(t, h, i)
 		if err != nil {
 			return nil, err
 		}
-		hr, err := base.hit(t, tp, h, i)
+		hr, err := base.hit(t, tp, p, h, i)
 		if err != nil {
 			return nil, err
 		}
@@ -236,8 +236,36 @@ func run(t *tdf.File, st *State, opt Options, next func() (*Hit, error)) (*Resul
 	return res, nil
 }
 
-// find returns the tracepoint hit h names.
-func (b *base) find(t *tdf.File, h *Hit, i int) (*tdf.Tracepoint, error) {
+// find returns the tracepoint hit h names, and its program.
+func (b *base) find(t *tdf.File, h *Hit, i int) (*tdf.Tracepoint, *program, error) {
+	if !h.ByAddress {
+		if tg, ok := b.found[h.Minor]; ok {
+			return tg.tp, tg.p, nil
+		}
+	}
+	tp, err := b.lookup(t, h, i)
+	if err != nil {
+		return nil, nil, err
+	}
+	if b.progs == nil {
+		b.progs = map[*tdf.Tracepoint]*program{}
+	}
+	p := b.progs[tp]
+	if p == nil {
+		p = newProgram(tp.RPN, b.objs)
+		b.progs[tp] = p
+	}
+	if !h.ByAddress {
+		if b.found == nil {
+			b.found = map[uint16]target{}
+		}
+		b.found[h.Minor] = target{tp, p}
+	}
+	return tp, p, nil
+}
+
+// lookup returns the tracepoint hit h names.
+func (b *base) lookup(t *tdf.File, h *Hit, i int) (*tdf.Tracepoint, error) {
 	if b.byMinor == nil {
 		// The TDF's tracepoints by minor code and by address, in TDF order.
 		b.byMinor = map[uint16][]*tdf.Tracepoint{}
@@ -284,12 +312,51 @@ type base struct {
 	byMinor map[uint16][]*tdf.Tracepoint
 	byAddr  map[[2]uint32][]*tdf.Tracepoint
 	progs   map[*tdf.Tracepoint]*program
-	spans   []span // the state's memory, flattened
+	found   map[uint16]target // by minor code, the tracepoints found so far
+	spans   []span            // the state's memory, flattened
 	m       machine
 	// reuse: a hit's data is written over the last one's (no result
 	// keeps it)
 	reuse bool
 	data  []byte
+}
+
+// fold appends in to code, or an instruction that does what in and the
+// instructions before it do: an add of two constants becomes a push of
+// their sum, and registers pushed and then all logged by the next
+// instruction become one instruction that logs them. Nothing folded can
+// stop a hit or fail, so a hit that runs the folded code logs what it
+// would log running the instructions one by one.
+func fold(code []instr, in instr) []instr {
+	n := len(code)
+	switch {
+	case in.kind == kAdd && n >= 2 && code[n-2].kind == kPush && code[n-1].kind == kPush:
+		code[n-2].Arg += code[n-1].Arg
+		return code[:n-1]
+	case (in.kind == kLogRegs16 || in.kind == kLogRegs32) && in.Arg > 0 && int(in.Arg) <= n && int(in.Arg) <= len(in.regs):
+		k := int(in.Arg)
+		for _, c := range code[n-k:] {
+			if c.kind != kPushReg {
+				return append(code, in)
+			}
+		}
+		// logged top first: the last pushed first
+		for i, c := range code[n-k:] {
+			in.regs[k-1-i] = uint8(c.Code)
+		}
+		in.kind = kLogRegList16
+		if in.Code == tdf.OpLogRegs32 {
+			in.kind = kLogRegList32
+		}
+		return append(code[:n-k], in)
+	}
+	return append(code, in)
+}
+
+// target is a tracepoint and its program.
+type target struct {
+	tp *tdf.Tracepoint
+	p  *program
 }
 
 // program is a tracepoint's program, disassembled and checked once for
@@ -312,6 +379,10 @@ type program struct {
 // instr is one instruction of a program's code.
 type instr struct {
 	tdf.Op
+	kind kind   // what machine.step does
+	// kLogRegList16, kLogRegList32: the registers logged, the first
+	// Arg of them
+	regs [tdf.MaxRPNStack]uint8
 	note string // ABORTOP, REMOVEOP: the note; ORBIT: the last one made
 	val  uint32 // ORBIT: the value note was made for
 }
@@ -362,12 +433,13 @@ func newProgram(rpn []byte, objs map[uint32]*Object) *program {
 			in.note = fmt.Sprintf("RPN offset %d: ABORTOP: no effect on the record (what the kernel does with it is not documented)", op.Off)
 		case c == tdf.OpRemoveOp:
 			in.note = fmt.Sprintf("RPN offset %d: REMOVEOP: no effect on the record, the tracepoint stays (what the kernel does with it is not documented)", op.Off)
-		case !simulated(c):
+		case kindOf(c) == kNone:
 			// Disassemble returns only the opcodes machine.step runs.
 			p.fail = &rpnError{op.Off, fmt.Sprintf("opcode 0x%02X is not simulated", uint8(c))}
 			return p
 		}
-		p.code = append(p.code, in)
+		in.kind = kindOf(in.Code)
+		p.code = fold(p.code, in)
 		sp += push - pop
 	}
 	if sp != 0 {
@@ -401,22 +473,14 @@ func newBase(st *State) *base {
 	return b
 }
 
-// hit runs tracepoint tp for hit h (number i).
-func (b *base) hit(t *tdf.File, tp *tdf.Tracepoint, h *Hit, i int) (HitResult, error) {
+// hit runs tracepoint tp, whose program is p, for hit h (number i).
+func (b *base) hit(t *tdf.File, tp *tdf.Tracepoint, p *program, h *Hit, i int) (HitResult, error) {
 	hr := HitResult{Hit: i, Minor: tp.Minor, Object: tp.Object, Offset: tp.Offset}
 	fail := func(off int, format string, args ...any) (HitResult, error) {
 		return hr, &RunError{Hit: i, Minor: tp.Minor, Object: tp.Object, Offset: tp.Offset, RPNOffset: off, Msg: fmt.Sprintf(format, args...)}
 	}
 	if tp.Major > 0xFF {
 		return fail(-1, "major code 0x%X does not fit the one byte an STDA record has for it", tp.Major)
-	}
-	if b.progs == nil {
-		b.progs = map[*tdf.Tracepoint]*program{}
-	}
-	p := b.progs[tp]
-	if p == nil {
-		p = newProgram(tp.RPN, b.objs)
-		b.progs[tp] = p
 	}
 	// One machine serves every hit; what a hit's result keeps (the data
 	// unless reuse is set, the notes) is made afresh for each.

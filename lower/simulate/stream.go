@@ -174,8 +174,14 @@ func (s *streamReader) more() bool {
 // space skips white space and returns the next byte (not consumed); 0 at
 // the end of the input.
 func (s *streamReader) space() byte {
-	if s.pos < s.end && s.buf[s.pos] > ' ' {
-		return s.buf[s.pos]
+	if s.pos+1 < s.end {
+		// most often no blank or one
+		if c := s.buf[s.pos]; c > ' ' {
+			return c
+		} else if c == ' ' && s.buf[s.pos+1] > ' ' {
+			s.pos++
+			return s.buf[s.pos]
+		}
 	}
 	return s.skipSpace()
 }
@@ -769,20 +775,37 @@ func (s *streamReader) region() (Region, error) {
 // parseRegBytes is ParseReg on an ASCII name held in bytes (readString
 // declines others; ParseReg's Unicode folding would take "EſP" for ESP).
 func parseRegBytes(name []byte) (Reg, bool) {
-	var up [6]byte
-	if len(name) > len(up) {
+	if len(name) == 0 || len(name) > 6 {
 		return 0, false
 	}
-	for i, c := range name {
-		if 'a' <= c && c <= 'z' {
-			c -= 'a' - 'A'
-		}
-		up[i] = c
-	}
-	for i, n := range regNames {
-		if n == string(up[:len(name)]) {
+	k := regKey(name)
+	for i, rk := range regKeys {
+		if rk == k {
 			return Reg(i), true
 		}
 	}
 	return 0, false
 }
+
+// regKey packs a name of at most 6 bytes, upper-cased, into a number (its
+// length in the top byte): two names give the same key only when they are
+// the same but for the case of letters.
+func regKey[T string | []byte](name T) uint64 {
+	k := uint64(len(name)) << 56
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if 'a' <= c && c <= 'z' {
+			c -= 'a' - 'A'
+		}
+		k |= uint64(c) << (8 * i)
+	}
+	return k
+}
+
+// regKeys are the keys of regNames.
+var regKeys = func() (t [NumRegs]uint64) {
+	for i, n := range regNames {
+		t[i] = regKey(n)
+	}
+	return t
+}()
