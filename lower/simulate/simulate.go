@@ -379,7 +379,7 @@ type program struct {
 // instr is one instruction of a program's code.
 type instr struct {
 	tdf.Op
-	kind kind   // what machine.step does
+	kind kind // what machine.step does
 	// kLogRegList16, kLogRegList32: the registers logged, the first
 	// Arg of them
 	regs [tdf.MaxRPNStack]uint8
