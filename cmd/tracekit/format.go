@@ -80,6 +80,9 @@ func (f *formats) Lookup(major uint8, minor uint16) (*formatter.Format, bool) {
 // walk ends early keeps the records read, with a diagnostic; the status is
 // 1 when a file could not be read at all.
 func (c *formatCmd) Run(e *env) error {
+	// Each buffer read is thrown away once formatted: the collector may
+	// run less often (streamMemory).
+	streamMemory(e)
 	var diags diag.List
 	// TRC00xx.TFF along --tff-path, then in the current directory.
 	dirs := append(append([]string{}, c.TFFPath...), ".")
