@@ -144,4 +144,3 @@ func (s *state) refIgnore(ln []byte, j int) int {
 	s.fresh = false
 	return j
 }
-
