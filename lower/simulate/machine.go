@@ -204,7 +204,7 @@ type machine struct {
 	maxData int
 
 	stack [tdf.MaxRPNStack]uint32
-	sp    int
+	sp    int // the stack's depth (run keeps it in a variable)
 
 	data       []byte
 	status     dyndata.Status // the bad status logged, StatusValid when none
@@ -235,12 +235,91 @@ func (m *machine) note(format string, args ...any) {
 // tdf.MaxRPNStack, that leaves items on the stack, that needs an object
 // the state does not give) unless the hit stopped before the instruction
 // at fault; data problems are logged as statuses and are not errors.
+//
+// The stack's depth is kept in a local variable: newProgram has checked
+// that every instruction finds the items it takes and leaves at most
+// tdf.MaxRPNStack, so the indexes below stay in the stack (the mask only
+// tells the compiler so).
 func (m *machine) run(p *program) error {
+	const mask = tdf.MaxRPNStack - 1
+	st := &m.stack
+	sp := 0
 	for k := range p.code {
 		if m.stopped {
 			return nil
 		}
-		m.step(&p.code[k])
+		in := &p.code[k]
+		switch in.kind {
+		case kPushReg:
+			st[sp&mask] = m.regs[in.Code&0xF]
+			sp++
+		case kPush:
+			st[sp&mask] = in.Arg
+			sp++
+		case kAdd:
+			sp--
+			st[(sp-1)&mask] += st[sp&mask]
+		case kFetchWord, kFetchFar:
+			sp -= 2
+			a := access{seg: true, sel: uint16(st[sp&mask]), off: uint16(st[(sp+1)&mask])}
+			if in.kind == kFetchWord {
+				if v, ok := m.fetch(a, 2); ok {
+					st[sp&mask] = v
+					sp++
+				}
+			} else if v, ok := m.fetch(a, 4); ok {
+				st[sp&mask], st[(sp+1)&mask] = v>>16, v&0xFFFF
+				sp += 2
+			}
+		case kFetchDword:
+			sp--
+			if v, ok := m.fetch(access{flat: st[sp&mask]}, 4); ok {
+				st[sp&mask] = v
+				sp++
+			}
+		case kSplit:
+			d := st[(sp-1)&mask]
+			st[(sp-1)&mask], st[sp&mask] = d>>16, d&0xFFFF
+			sp++
+		case kJoin:
+			sp--
+			st[(sp-1)&mask] = st[(sp-1)&mask]<<16 | st[sp&mask]&0xFFFF
+		case kLogRegs16, kLogRegs32:
+			// the top item first (a REGS statement pushes its registers
+			// last first, so they are logged in source order)
+			n := int(in.Arg)
+			for i := range n {
+				if !m.logValue(st[(sp-1-i)&mask], in.kind == kLogRegs32) {
+					break
+				}
+			}
+			sp -= n
+		case kLogRegList16, kLogRegList32:
+			for _, r := range in.regs[:in.Arg] {
+				if !m.logValue(m.regs[r&0xF], in.kind == kLogRegList32) {
+					break
+				}
+			}
+		case kLogMem, kLogASCIIZ:
+			// The length was pushed first (or left by LEN), the address
+			// after it.
+			sp -= 3
+			a := access{seg: true, sel: uint16(st[(sp+1)&mask]), off: uint16(st[(sp+2)&mask])}
+			m.logItem(a, int(st[sp&mask]&0xFFFF), in.kind == kLogASCIIZ)
+		case kLogMemFlat, kLogASCIIZFlat:
+			sp -= 2
+			m.logItem(access{flat: st[(sp+1)&mask]}, int(st[sp&mask]&0xFFFF), in.kind == kLogASCIIZFlat)
+		case kNote:
+			m.notes = append(m.notes, in.note)
+		case kOrbit:
+			sp--
+			a := st[sp&mask]
+			if in.note == "" || in.val != a {
+				in.note = fmt.Sprintf("RPN offset %d: ORBIT=(%d,%d): no effect on the record (what the kernel does with it is not documented)", in.Off, a, in.Arg)
+				in.val = a
+			}
+			m.notes = append(m.notes, in.note)
+		}
 	}
 	if m.stopped || p.fail == nil {
 		return nil
@@ -248,8 +327,24 @@ func (m *machine) run(p *program) error {
 	return p.fail
 }
 
-func (m *machine) push(v uint32) { m.stack[m.sp] = v; m.sp++ }
-func (m *machine) pop() uint32   { m.sp--; return m.stack[m.sp] }
+// logValue logs v as a word, or a dword when wide, and reports whether
+// it did: when MAXDATALENGTH leaves no room for it the record is cut.
+func (m *machine) logValue(v uint32, wide bool) bool {
+	if wide {
+		if m.room() < 4 {
+			m.cut()
+			return false
+		}
+		m.data = binary.LittleEndian.AppendUint32(m.data, v)
+		return true
+	}
+	if m.room() < 2 {
+		m.cut()
+		return false
+	}
+	m.data = binary.LittleEndian.AppendUint16(m.data, uint16(v))
+	return true
+}
 
 // kind is what step does for an instruction, one value per branch (a
 // dense switch).
@@ -316,84 +411,6 @@ func kindOf(c tdf.Opcode) kind {
 		return kPushReg
 	}
 	return kNone
-}
-
-// step runs one instruction of a program's code, whose stack newProgram
-// has checked.
-func (m *machine) step(in *instr) {
-	switch in.kind {
-	case kPushReg:
-		m.push(m.regs[in.Code])
-	case kPush:
-		m.push(in.Arg)
-	case kAdd:
-		b := m.pop()
-		m.push(m.pop() + b)
-	case kFetchWord:
-		a := m.popSeg()
-		if v, ok := m.fetch(a, 2); ok {
-			m.push(v)
-		}
-	case kFetchFar:
-		a := m.popSeg()
-		if v, ok := m.fetch(a, 4); ok {
-			m.push(v >> 16)
-			m.push(v & 0xFFFF)
-		}
-	case kFetchDword:
-		a := access{flat: m.pop()}
-		if v, ok := m.fetch(a, 4); ok {
-			m.push(v)
-		}
-	case kSplit:
-		d := m.pop()
-		m.push(d >> 16)
-		m.push(d & 0xFFFF)
-	case kJoin:
-		off := m.pop() & 0xFFFF
-		m.push(m.pop()<<16 | off)
-	case kLogRegs16, kLogRegs32:
-		m.logRegs(int(in.Arg), in.kind == kLogRegs32)
-	case kLogRegList16:
-		for _, r := range in.regs[:in.Arg] {
-			if m.room() < 2 {
-				m.cut()
-				return
-			}
-			m.data = binary.LittleEndian.AppendUint16(m.data, uint16(m.regs[r]))
-		}
-	case kLogRegList32:
-		for _, r := range in.regs[:in.Arg] {
-			if m.room() < 4 {
-				m.cut()
-				return
-			}
-			m.data = binary.LittleEndian.AppendUint32(m.data, m.regs[r])
-		}
-	case kLogMem, kLogASCIIZ:
-		// The length was pushed first (or left by LEN), the address
-		// after it.
-		a := m.popSeg()
-		m.logItem(a, int(m.pop()&0xFFFF), in.kind == kLogASCIIZ)
-	case kLogMemFlat, kLogASCIIZFlat:
-		a := access{flat: m.pop()}
-		m.logItem(a, int(m.pop()&0xFFFF), in.kind == kLogASCIIZFlat)
-	case kNote:
-		m.notes = append(m.notes, in.note)
-	case kOrbit:
-		a := m.pop()
-		if in.note == "" || in.val != a {
-			in.note = fmt.Sprintf("RPN offset %d: ORBIT=(%d,%d): no effect on the record (what the kernel does with it is not documented)", in.Off, a, in.Arg)
-			in.val = a
-		}
-		m.notes = append(m.notes, in.note)
-	}
-}
-
-// popSeg takes an offset and, below it, a selector off the stack.
-func (m *machine) popSeg() access {
-	off := uint16(m.pop())
-	return access{seg: true, sel: uint16(m.pop()), off: off}
 }
 
 // selector returns the state's selector sel, or nil.
@@ -529,30 +546,6 @@ func (m *machine) fault(st dyndata.Status, a access) {
 	m.data = binary.LittleEndian.AppendUint32(m.data, a.pointer())
 	m.status = st
 	m.stopped = true
-}
-
-// logRegs logs n stack items as words or dwords, the top item first (the
-// REGS statement pushes its registers last first, so they are logged in
-// source order), and takes them off the stack. A value that does not fit
-// in MAXDATALENGTH ends the record.
-func (m *machine) logRegs(n int, wide bool) {
-	w := 2
-	if wide {
-		w = 4
-	}
-	for i := range n {
-		if m.room() < w {
-			m.cut()
-			return
-		}
-		v := m.stack[m.sp-1-i]
-		if wide {
-			m.data = binary.LittleEndian.AppendUint32(m.data, v)
-		} else {
-			m.data = binary.LittleEndian.AppendUint16(m.data, uint16(v))
-		}
-	}
-	m.sp -= n
 }
 
 // logItem logs a memory item: the prefix (status 0, or 1 for a string,

@@ -1,6 +1,7 @@
 package simulate
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"reflect"
@@ -56,7 +57,7 @@ func (m *machine) refRun(rpn []byte) error {
 		if in.kind == kNone {
 			return &rpnError{op.Off, fmt.Sprintf("opcode 0x%02X is not simulated", uint8(op.Code))}
 		}
-		m.step(&in)
+		m.refStep(&in)
 	}
 	if !m.stopped && m.sp != 0 {
 		end := 0
@@ -141,4 +142,99 @@ func FuzzProgram(f *testing.F) {
 			}
 		}
 	})
+}
+
+func (m *machine) push(v uint32) { m.stack[m.sp] = v; m.sp++ }
+func (m *machine) pop() uint32   { m.sp--; return m.stack[m.sp] }
+
+// refPopSeg takes an offset and, below it, a selector off the stack.
+func (m *machine) refPopSeg() access {
+	off := uint16(m.pop())
+	return access{seg: true, sel: uint16(m.pop()), off: off}
+}
+
+// refStep runs one instruction for refRun, whose stack refRun has
+// checked, on m.stack and m.sp.
+func (m *machine) refStep(in *instr) {
+	switch in.kind {
+	case kPushReg:
+		m.push(m.regs[in.Code])
+	case kPush:
+		m.push(in.Arg)
+	case kAdd:
+		b := m.pop()
+		m.push(m.pop() + b)
+	case kFetchWord:
+		a := m.refPopSeg()
+		if v, ok := m.fetch(a, 2); ok {
+			m.push(v)
+		}
+	case kFetchFar:
+		a := m.refPopSeg()
+		if v, ok := m.fetch(a, 4); ok {
+			m.push(v >> 16)
+			m.push(v & 0xFFFF)
+		}
+	case kFetchDword:
+		a := access{flat: m.pop()}
+		if v, ok := m.fetch(a, 4); ok {
+			m.push(v)
+		}
+	case kSplit:
+		d := m.pop()
+		m.push(d >> 16)
+		m.push(d & 0xFFFF)
+	case kJoin:
+		off := m.pop() & 0xFFFF
+		m.push(m.pop()<<16 | off)
+	case kLogRegs16, kLogRegs32:
+		m.refLogRegs(int(in.Arg), in.kind == kLogRegs32)
+	case kLogMem, kLogASCIIZ:
+		// The length was pushed first (or left by LEN), the address
+		// after it.
+		a := m.refPopSeg()
+		m.logItem(a, int(m.pop()&0xFFFF), in.kind == kLogASCIIZ)
+	case kLogMemFlat, kLogASCIIZFlat:
+		a := access{flat: m.pop()}
+		m.logItem(a, int(m.pop()&0xFFFF), in.kind == kLogASCIIZFlat)
+	case kNote:
+		m.notes = append(m.notes, in.note)
+	case kOrbit:
+		a := m.pop()
+		if in.note == "" || in.val != a {
+			in.note = fmt.Sprintf("RPN offset %d: ORBIT=(%d,%d): no effect on the record (what the kernel does with it is not documented)", in.Off, a, in.Arg)
+			in.val = a
+		}
+		m.notes = append(m.notes, in.note)
+	}
+}
+
+// popSeg takes an offset and, below it, a selector off the stack.
+func (m *machine) popSeg() access {
+	off := uint16(m.pop())
+	return access{seg: true, sel: uint16(m.pop()), off: off}
+}
+
+// refLogRegs logs n stack items as words or dwords, the top item first (the
+// REGS statement pushes its registers last first, so they are logged in
+// source order), and takes them off the stack. A value that does not fit
+// in MAXDATALENGTH ends the record.
+func (m *machine) refLogRegs(n int, wide bool) {
+	w := 2
+	if wide {
+		w = 4
+	}
+	for i := range n {
+		if m.room() < w {
+			m.cut()
+			return
+		}
+		v := m.stack[m.sp-1-i]
+		if wide {
+			m.data = binary.LittleEndian.AppendUint32(m.data, v)
+		} else {
+			m.data = binary.LittleEndian.AppendUint16(m.data, uint16(v))
+		}
+	}
+	m.sp -= n
 }

@@ -194,7 +194,7 @@ func run(t *tdf.File, st *State, opt Options, next func() (*Hit, error)) (*Resul
 	base := newBase(st)
 	base.reuse = opt.Hit != nil
 	res := &Result{}
-	var cur HitResult // what opt.Hit is handed
+	var cur HitResult
 	for i := 0; ; i++ {
 		h, err := next()
 		if err != nil {
@@ -207,8 +207,11 @@ func run(t *tdf.File, st *State, opt Options, next func() (*Hit, error)) (*Resul
 		if err != nil {
 			return nil, err
 		}
-		hr, err := base.hit(t, tp, p, h, i)
-		if err != nil {
+		hr := &cur // what opt.Hit is handed, or a result kept
+		if opt.Hit == nil {
+			hr = &HitResult{}
+		}
+		if err := base.hit(t, tp, p, h, i, hr); err != nil {
 			return nil, err
 		}
 		if err := w.Write(hr.Record); err != nil {
@@ -220,10 +223,9 @@ func run(t *tdf.File, st *State, opt Options, next func() (*Hit, error)) (*Resul
 			return nil, e
 		}
 		if opt.Hit != nil {
-			cur = hr
-			opt.Hit(&cur)
+			opt.Hit(hr)
 		} else {
-			res.Hits = append(res.Hits, hr)
+			res.Hits = append(res.Hits, *hr)
 		}
 	}
 	res.Dropped = w.Dropped()
@@ -470,38 +472,43 @@ func newBase(st *State) *base {
 		b.absent[p/PageSize] = true
 	}
 	b.spans = newSpans(st.Memory)
+	b.m = machine{sels: b.sels, objs: b.objs}
+	b.m.layers[0] = st.Memory
+	b.m.mem.absent = b.absent
 	return b
 }
 
-// hit runs tracepoint tp, whose program is p, for hit h (number i).
-func (b *base) hit(t *tdf.File, tp *tdf.Tracepoint, p *program, h *Hit, i int) (HitResult, error) {
-	hr := HitResult{Hit: i, Minor: tp.Minor, Object: tp.Object, Offset: tp.Offset}
-	fail := func(off int, format string, args ...any) (HitResult, error) {
-		return hr, &RunError{Hit: i, Minor: tp.Minor, Object: tp.Object, Offset: tp.Offset, RPNOffset: off, Msg: fmt.Sprintf(format, args...)}
+// hit runs tracepoint tp, whose program is p, for hit h (number i), into
+// hr.
+func (b *base) hit(t *tdf.File, tp *tdf.Tracepoint, p *program, h *Hit, i int, hr *HitResult) error {
+	*hr = HitResult{Hit: i, Minor: tp.Minor, Object: tp.Object, Offset: tp.Offset}
+	fail := func(off int, format string, args ...any) error {
+		return &RunError{Hit: i, Minor: tp.Minor, Object: tp.Object, Offset: tp.Offset, RPNOffset: off, Msg: fmt.Sprintf(format, args...)}
 	}
 	if tp.Major > 0xFF {
 		return fail(-1, "major code 0x%X does not fit the one byte an STDA record has for it", tp.Major)
 	}
-	// One machine serves every hit; what a hit's result keeps (the data
-	// unless reuse is set, the notes) is made afresh for each.
-	var data []byte
-	if b.reuse {
-		data = b.data[:0]
-	} else {
-		data = make([]byte, 0, p.dataCap)
-	}
+	// One machine serves every hit (newBase set what they share); what a
+	// hit's result keeps (the data unless reuse is set, the notes) is made
+	// afresh for each.
 	m := &b.m
-	*m = machine{
-		regs:    b.st.Registers,
-		sels:    b.sels,
-		objs:    b.objs,
-		maxData: int(t.MaxDataLength),
-		data:    data,
+	if b.reuse {
+		m.data = b.data[:0]
+	} else {
+		m.data = make([]byte, 0, p.dataCap)
 	}
-	m.layers = [2][]Region{b.st.Memory, h.Memory}
-	m.mem = memory{layers: m.layers[:], absent: b.absent}
+	m.regs = b.st.Registers
+	m.maxData = int(t.MaxDataLength)
+	m.status, m.incomplete, m.stopped = dyndata.StatusValid, false, false
+	m.notes = nil
+	if m.noted != nil {
+		m.noted = nil
+	}
 	if len(h.Memory) == 0 {
 		m.mem.layers, m.mem.index = m.layers[:1], b.spans
+	} else {
+		m.layers[1] = h.Memory
+		m.mem.layers, m.mem.index = m.layers[:], nil
 	}
 	for r, v := range h.Registers {
 		if r < NumRegs {
@@ -537,5 +544,5 @@ func (b *base) hit(t *tdf.File, tp *tdf.Tracepoint, p *program, h *Hit, i int) (
 		b.data = m.data
 	}
 	hr.Status, hr.Incomplete, hr.Notes = m.status, m.incomplete, m.notes
-	return hr, nil
+	return nil
 }

@@ -51,6 +51,7 @@ func runStream(t *tdf.File, name string, opt Options, bufSize int) (*Result, err
 	}
 	defer f.Close()
 	sr := &streamReader{r: f, buf: make([]byte, bufSize)}
+	sr.refill()
 	st, err := sr.header()
 	if err != nil {
 		return nil, err
@@ -137,33 +138,69 @@ func (s *streamReader) fill(b *hitBatch) {
 // streamReader reads a state file's JSON text: the members before "hits"
 // whole, then one hit at a time. It takes on only what ParseState accepts
 // and reads alike; for anything else it returns errDecline.
+//
+// The text is read through a window, buf[pos:end]: each step (a member of
+// the state before "hits", a hit, the end) is read from the window alone,
+// by functions that take the window and an index into it and return the
+// index after what they read. A step that runs past the window's end
+// (errShort) is read again from its start once the window has been moved
+// on and filled (refill); a step longer than the buffer makes it grow, so
+// that the buffer holds the longest step, and nothing more.
 type streamReader struct {
 	r        io.Reader
 	buf      []byte
 	pos, end int
 	eof      bool
-	str      []byte // the last string read
-	scratch  []byte // where str is built when it is not the buffer's
-	inBuf    bool   // str is the buffer's bytes
+	str      []byte // the last string read: in buf, or in scratch
+	scratch  []byte // where str is built when it has escapes
 	n        int    // hits read
 	done     bool
 	hit0     Hit  // where hit reads a hit, unless dst is set
 	dst      *Hit // where hit reads the next hit
 }
 
-// more makes sure a byte is buffered; false at the end of the input.
-func (s *streamReader) more() bool {
-	for s.pos >= s.end {
-		if s.eof {
+// errShort is a step of the reading that runs past the end of the window.
+var errShort = errors.New("simulate: the state text goes on past the buffer")
+
+// maxStep bounds the text of one step (a member before "hits", or a hit)
+// that the streaming reader holds; a longer one is left to ParseState.
+const maxStep = 64 << 20
+
+// step reads one step of the text with read, which is handed the window
+// and the index of its first unread byte and returns the index after what
+// it read; when it runs past the window's end the window is refilled and
+// read is called again from the same place.
+func (s *streamReader) step(read func(b []byte, i int) (int, error)) error {
+	for {
+		i, err := read(s.buf[:s.end], s.pos)
+		if err == nil {
+			s.pos = i
+			return nil
+		}
+		if err != errShort || !s.refill() {
+			return errDecline
+		}
+	}
+}
+
+// refill moves the unread text to the start of the buffer (growing it
+// when the text fills it) and reads until the buffer is full or the input
+// ends. It returns false when nothing more can be read.
+func (s *streamReader) refill() bool {
+	if s.eof {
+		return false
+	}
+	n := copy(s.buf, s.buf[s.pos:s.end])
+	if n == len(s.buf) {
+		if len(s.buf) >= maxStep {
 			return false
 		}
-		if s.inBuf {
-			// the buffer is read over: s.str moves out first
-			s.scratch = append(s.scratch[:0], s.str...)
-			s.str, s.inBuf = s.scratch, false
-		}
-		n, err := s.r.Read(s.buf)
-		s.pos, s.end = 0, n
+		s.buf = append(s.buf, make([]byte, len(s.buf))...)
+	}
+	s.pos, s.end = 0, n
+	for s.end < len(s.buf) && !s.eof {
+		k, err := s.r.Read(s.buf[s.end:])
+		s.end += k
 		if err != nil {
 			s.eof = true
 		}
@@ -171,116 +208,107 @@ func (s *streamReader) more() bool {
 	return true
 }
 
-// space skips white space and returns the next byte (not consumed); 0 at
-// the end of the input.
-func (s *streamReader) space() byte {
-	if s.pos+1 < s.end {
-		// most often no blank or one
-		if c := s.buf[s.pos]; c > ' ' {
-			return c
-		} else if c == ' ' && s.buf[s.pos+1] > ' ' {
-			s.pos++
-			return s.buf[s.pos]
+// ws returns the index of the first byte at or after i that is not white
+// space (len(b) when there is none).
+func ws(b []byte, i int) int {
+	for i < len(b) {
+		switch b[i] {
+		case ' ', '\t', '\r', '\n':
+			i++
+		default:
+			return i
 		}
 	}
-	return s.skipSpace()
+	return i
 }
 
-// skipSpace is space past the first byte.
-func (s *streamReader) skipSpace() byte {
-	for {
-		for s.pos < s.end {
-			switch c := s.buf[s.pos]; c {
-			case ' ', '\t', '\r', '\n':
-				s.pos++
-			default:
-				return c
-			}
-		}
-		if !s.more() {
-			return 0
-		}
+// next returns the index of the first byte at or after i that is not
+// white space, and that byte; errShort when the window ends first.
+func next(b []byte, i int) (int, byte, error) {
+	if i < len(b) && b[i] > ' ' { // most often
+		return i, b[i], nil
 	}
+	if i = ws(b, i); i == len(b) {
+		return i, 0, errShort
+	}
+	return i, b[i], nil
 }
 
-// expect consumes byte c after white space.
-func (s *streamReader) expect(c byte) error {
-	if s.space() != c {
-		return errDecline
+// expect reads byte c after white space.
+func expect(b []byte, i int, c byte) (int, error) {
+	i, d, err := next(b, i)
+	if err != nil {
+		return i, err
 	}
-	s.pos++
-	return nil
+	if d != c {
+		return i, errDecline
+	}
+	return i + 1, nil
 }
 
 // readString reads a string (its opening quote next after white space)
-// into s.str, its escapes undone; s.str is valid until the next read. \u
-// escapes, control bytes and, unless any is set, bytes outside ASCII are
-// declined.
-func (s *streamReader) readString(any bool) error {
-	if err := s.expect('"'); err != nil {
-		return err
+// into s.str, its escapes undone; s.str is valid until the window moves.
+// \u escapes, control bytes and, unless any is set, bytes outside ASCII
+// are declined.
+func (s *streamReader) readString(b []byte, i int, any bool) (int, error) {
+	i, err := expect(b, i, '"')
+	if err != nil {
+		return i, err
 	}
 	stop := &stopASCII
 	if any {
 		stop = &stopAny
 	}
-	// Most strings end in the buffer with no escape: s.str is then the
-	// buffer's bytes.
-	chunk := s.buf[s.pos:s.end]
-	i := 0
-	for i < len(chunk) && !stop[chunk[i]] {
+	start := i
+	for i < len(b) && !stop[b[i]] {
 		i++
 	}
-	if i < len(chunk) && chunk[i] == '"' {
-		s.str, s.inBuf = chunk[:i:i], true
-		s.pos += i + 1
-		return nil
+	if i == len(b) {
+		return i, errShort
 	}
-	s.scratch, s.inBuf = s.scratch[:0], false
-	for s.more() {
-		chunk := s.buf[s.pos:s.end]
-		i := 0
-		for i < len(chunk) && !stop[chunk[i]] {
+	if b[i] == '"' { // most often: no escape
+		s.str = b[start:i:i]
+		return i + 1, nil
+	}
+	s.scratch = append(s.scratch[:0], b[start:i]...)
+	for {
+		if i == len(b) {
+			return i, errShort
+		}
+		switch c := b[i]; {
+		case c == '"':
+			s.str = s.scratch
+			return i + 1, nil
+		case c == '\\':
+			if i+1 == len(b) {
+				return i, errShort
+			}
+			var e byte
+			switch b[i+1] {
+			case '"', '\\', '/':
+				e = b[i+1]
+			case 'b':
+				e = '\b'
+			case 'f':
+				e = '\f'
+			case 'n':
+				e = '\n'
+			case 'r':
+				e = '\r'
+			case 't':
+				e = '\t'
+			default:
+				return i, errDecline
+			}
+			s.scratch = append(s.scratch, e)
+			i += 2
+		case stop[c]:
+			return i, errDecline
+		default:
+			s.scratch = append(s.scratch, c)
 			i++
 		}
-		s.scratch = append(s.scratch, chunk[:i]...)
-		s.pos += i
-		if i == len(chunk) {
-			continue
-		}
-		switch chunk[i] {
-		case '"':
-			s.pos++
-			s.str = s.scratch
-			return nil
-		case '\\':
-			s.pos++
-			if !s.more() {
-				return errDecline
-			}
-			e := s.buf[s.pos]
-			s.pos++
-			switch e {
-			case '"', '\\', '/':
-				s.scratch = append(s.scratch, e)
-			case 'b':
-				s.scratch = append(s.scratch, '\b')
-			case 'f':
-				s.scratch = append(s.scratch, '\f')
-			case 'n':
-				s.scratch = append(s.scratch, '\n')
-			case 'r':
-				s.scratch = append(s.scratch, '\r')
-			case 't':
-				s.scratch = append(s.scratch, '\t')
-			default:
-				return errDecline
-			}
-		default:
-			return errDecline
-		}
 	}
-	return errDecline
 }
 
 // stopASCII and stopAny are the bytes that end a run of plain bytes in a
@@ -298,54 +326,49 @@ func stopTable(any bool) (t [256]bool) {
 // number reads a JSON number that is a non-negative integer in its plain
 // form (0 or no leading zero), or a string holding a number in Go syntax,
 // as number() reads them, at most limit.
-func (s *streamReader) number(limit uint64) (uint64, error) {
-	c := s.space()
+func (s *streamReader) number(b []byte, i int, limit uint64) (uint64, int, error) {
+	i, c, err := next(b, i)
+	if err != nil {
+		return 0, i, err
+	}
 	if c == '"' {
-		if err := s.readString(false); err != nil {
-			return 0, err
+		if i, err = s.readString(b, i, false); err != nil {
+			return 0, i, err
 		}
 		v, ok := goUint(s.str)
 		if !ok {
 			var err error
 			v, err = strconv.ParseUint(strings.TrimSpace(string(s.str)), 0, 64)
 			if err != nil {
-				return 0, errDecline
+				return 0, i, errDecline
 			}
 		}
 		if v > limit {
-			return 0, errDecline
+			return 0, i, errDecline
 		}
-		return v, nil
+		return v, i, nil
 	}
+	start := i
 	var v uint64
-	digits := 0
-	first := byte(0)
-	for s.more() {
-		c := s.buf[s.pos]
-		if c < '0' || c > '9' {
-			break
+	for ; i < len(b) && b[i] >= '0' && b[i] <= '9'; i++ {
+		if i-start > 18 {
+			return 0, i, errDecline
 		}
-		if digits == 0 {
-			first = c
-		}
-		if digits > 18 {
-			return 0, errDecline
-		}
-		v = v*10 + uint64(c-'0')
-		digits++
-		s.pos++
+		v = v*10 + uint64(b[i]-'0')
 	}
-	if digits == 0 || first == '0' && digits > 1 || v > limit {
-		return 0, errDecline
+	if i == len(b) {
+		return 0, i, errShort // the number may go on
 	}
-	if s.more() {
-		switch s.buf[s.pos] {
-		case ' ', '\t', '\r', '\n', ',', '}', ']':
-		default:
-			return 0, errDecline
-		}
+	switch {
+	case i == start, b[start] == '0' && i-start > 1, v > limit:
+		return 0, i, errDecline
 	}
-	return v, nil
+	switch b[i] {
+	case ' ', '\t', '\r', '\n', ',', '}', ']':
+	default:
+		return 0, i, errDecline
+	}
+	return v, i, nil
 }
 
 // goUint reads the common forms of a number in Go syntax, as
@@ -397,33 +420,39 @@ var hexVal = func() (t [256]uint8) {
 }()
 
 // literal reads true or false.
-func (s *streamReader) literal() (bool, error) {
-	c := s.space()
+func literal(b []byte, i int) (bool, int, error) {
+	i, c, err := next(b, i)
+	if err != nil {
+		return false, i, err
+	}
 	word := "false"
 	if c == 't' {
 		word = "true"
 	}
-	for i := 0; i < len(word); i++ {
-		if !s.more() || s.buf[s.pos] != word[i] {
-			return false, errDecline
+	for k := 0; k < len(word); k++ {
+		if i == len(b) {
+			return false, i, errShort
 		}
-		s.pos++
+		if b[i] != word[k] {
+			return false, i, errDecline
+		}
+		i++
 	}
-	return word == "true", nil
+	return word == "true", i, nil
 }
 
 // rawValue appends one JSON value, as written, to dst: strings, with their
 // escapes, and nested objects and arrays are copied whole; ParseState
-// checks what is copied.
-func (s *streamReader) rawValue(dst []byte) ([]byte, error) {
+// checks what is copied. The value ends at a comma, or a closing bracket
+// or brace, outside it.
+func rawValue(dst, b []byte, i int) ([]byte, int, error) {
 	depth := 0
 	inString, escaped := false, false
-	s.space()
-	for s.more() {
-		c := s.buf[s.pos]
+	i = ws(b, i)
+	for ; i < len(b); i++ {
+		c := b[i]
 		if inString {
 			dst = append(dst, c)
-			s.pos++
 			switch {
 			case escaped:
 				escaped = false
@@ -432,7 +461,7 @@ func (s *streamReader) rawValue(dst []byte) ([]byte, error) {
 			case c == '"':
 				inString = false
 				if depth == 0 {
-					return dst, nil
+					return dst, i + 1, nil
 				}
 			}
 			continue
@@ -444,89 +473,110 @@ func (s *streamReader) rawValue(dst []byte) ([]byte, error) {
 			depth++
 		case '}', ']':
 			if depth == 0 {
-				return dst, nil
+				return dst, i, nil
 			}
 			depth--
 		case ',':
 			if depth == 0 {
-				return dst, nil
+				return dst, i, nil
 			}
 		}
 		dst = append(dst, c)
-		s.pos++
 		if depth == 0 && (c == '}' || c == ']') {
-			return dst, nil
+			return dst, i + 1, nil
 		}
 	}
-	if depth == 0 && !inString && len(dst) > 0 {
-		return dst, nil
-	}
-	return dst, errDecline
+	return dst, i, errShort
 }
 
 // header reads the members before "hits" and returns the State they give
 // (checked by ParseState, with no hits), positioned at the first hit.
 func (s *streamReader) header() (*State, error) {
-	if err := s.expect('{'); err != nil {
+	if err := s.step(func(b []byte, i int) (int, error) { return expect(b, i, '{') }); err != nil {
 		return nil, err
 	}
 	obj := []byte{'{'}
 	for {
-		if s.space() == '}' {
-			return nil, errDecline // no "hits"
-		}
-		if err := s.readString(false); err != nil {
-			return nil, err
-		}
-		name := string(s.str)
-		if err := s.expect(':'); err != nil {
-			return nil, err
-		}
-		if name == "hits" {
-			if err := s.expect('['); err != nil {
-				return nil, err
+		// one member: its name and value, or "hits" and its bracket
+		var name string
+		mark := len(obj)
+		err := s.step(func(b []byte, i int) (int, error) {
+			obj = obj[:mark]
+			i, c, err := next(b, i)
+			if err != nil {
+				return i, err
+			}
+			if c == '}' {
+				return i, errDecline // no "hits"
+			}
+			if i, err = s.readString(b, i, false); err != nil {
+				return i, err
+			}
+			name = string(s.str)
+			if i, err = expect(b, i, ':'); err != nil {
+				return i, err
+			}
+			if name == "hits" {
+				return expect(b, i, '[')
 			}
 			if len(obj) > 1 {
 				obj = append(obj, ',')
 			}
-			obj = append(obj, `"hits": []}`...)
-			st, err := ParseState(obj)
-			if err != nil {
-				return nil, errDecline
+			obj = strconv.AppendQuote(obj, name)
+			obj = append(obj, ':')
+			if obj, i, err = rawValue(obj, b, i); err != nil {
+				return i, err
 			}
-			if s.space() == ']' {
-				s.pos++
-				s.done = true
-				if err := s.finish(); err != nil {
-					return nil, err
-				}
-			}
-			return st, nil
+			return expect(b, i, ',') // "hits" must follow
+		})
+		if err != nil {
+			return nil, err
+		}
+		if name != "hits" {
+			continue
 		}
 		if len(obj) > 1 {
 			obj = append(obj, ',')
 		}
-		obj = strconv.AppendQuote(obj, name)
-		obj = append(obj, ':')
-		var err error
-		if obj, err = s.rawValue(obj); err != nil {
+		obj = append(obj, `"hits": []}`...)
+		st, err := ParseState(obj)
+		if err != nil {
+			return nil, errDecline
+		}
+		empty := false
+		if err := s.step(func(b []byte, i int) (int, error) {
+			i, c, err := next(b, i)
+			if err == nil && c == ']' {
+				empty = true
+				i++
+			}
+			return i, err
+		}); err != nil {
 			return nil, err
 		}
-		if err := s.expect(','); err != nil {
-			return nil, err // "hits" must follow
+		if empty {
+			s.done = true
+			if err := s.finish(); err != nil {
+				return nil, err
+			}
 		}
+		return st, nil
 	}
 }
 
 // finish reads what follows the hits: the object's end and nothing else.
 func (s *streamReader) finish() error {
-	if err := s.expect('}'); err != nil {
+	if err := s.step(func(b []byte, i int) (int, error) { return expect(b, i, '}') }); err != nil {
 		return err
 	}
-	if s.space() != 0 || !s.eof && s.more() {
-		return errDecline
+	for {
+		if s.pos = ws(s.buf[:s.end], s.pos); s.pos < s.end {
+			return errDecline
+		}
+		if !s.refill() {
+			return nil
+		}
 	}
-	return nil
 }
 
 // hit reads the next hit as rawHit.hit reads it; nil at the end of the
@@ -535,26 +585,45 @@ func (s *streamReader) hit() (*Hit, error) {
 	if s.done {
 		return nil, nil
 	}
-	if s.n > 0 {
-		switch s.space() {
-		case ']':
-			s.pos++
-			s.done = true
-			return nil, s.finish()
-		case ',':
-			s.pos++
-		default:
-			return nil, errDecline
-		}
-	}
-	s.n++
 	h := s.dst
 	if h == nil {
 		h = &s.hit0
 	}
-	*h = Hit{}
-	if err := s.expect('{'); err != nil {
+	end := false
+	if err := s.step(func(b []byte, i int) (int, error) {
+		if s.n > 0 {
+			var c byte
+			var err error
+			i, c, err = next(b, i)
+			switch {
+			case err != nil:
+				return i, err
+			case c == ']':
+				end = true
+				return i + 1, nil
+			case c != ',':
+				return i, errDecline
+			}
+			i++
+		}
+		return s.readHit(b, i, h)
+	}); err != nil {
 		return nil, err
+	}
+	if end {
+		s.done = true
+		return nil, s.finish()
+	}
+	s.n++
+	return h, nil
+}
+
+// readHit reads a hit's object into h.
+func (s *streamReader) readHit(b []byte, i int, h *Hit) (int, error) {
+	*h = Hit{}
+	i, err := expect(b, i, '{')
+	if err != nil {
+		return i, err
 	}
 	const (
 		seenComment = 1 << iota
@@ -568,51 +637,53 @@ func (s *streamReader) hit() (*Hit, error) {
 	)
 	seen := 0
 	for first := true; ; first = false {
-		c := s.space()
+		var c byte
+		if i, c, err = next(b, i); err != nil {
+			return i, err
+		}
 		if c == '}' && first {
-			return nil, errDecline
+			return i, errDecline
 		}
 		if !first {
 			if c == '}' {
-				s.pos++
+				i++
 				break
 			}
 			if c != ',' {
-				return nil, errDecline
+				return i, errDecline
 			}
-			s.pos++
+			i++
 		}
-		if err := s.readString(false); err != nil {
-			return nil, err
+		if i, err = s.readString(b, i, false); err != nil {
+			return i, err
 		}
-		if err := s.expect(':'); err != nil {
-			return nil, err
+		if i, err = expect(b, i, ':'); err != nil {
+			return i, err
 		}
 		var bit int
-		var err error
 		switch string(s.str) {
 		case "comment":
 			bit = seenComment
-			err = s.readString(true)
+			i, err = s.readString(b, i, true)
 		case "minor":
 			bit = seenMinor
 			var v uint64
-			v, err = s.number(0xFFFF)
+			v, i, err = s.number(b, i, 0xFFFF)
 			h.Minor = uint16(v)
 		case "tp":
 			bit = seenTP
-			if err = s.readString(false); err == nil {
+			if i, err = s.readString(b, i, false); err == nil {
 				h.Object, h.Offset, err = address(string(s.str), "")
 				h.ByAddress = true
 			}
 		case "pid":
 			bit = seenPID
 			var v uint64
-			v, err = s.number(0xFFFF)
+			v, i, err = s.number(b, i, 0xFFFF)
 			h.PID = uint16(v)
 		case "time":
 			bit = seenTime
-			if err = s.readString(false); err == nil {
+			if i, err = s.readString(b, i, false); err == nil {
 				var field int
 				if h.Time, field = parseTimestamp(s.str); field >= 0 {
 					err = errDecline
@@ -620,62 +691,68 @@ func (s *streamReader) hit() (*Hit, error) {
 			}
 		case "external":
 			bit = seenExternal
-			h.External, err = s.literal()
+			h.External, i, err = literal(b, i)
 		case "registers":
 			bit = seenRegisters
-			err = s.registers(h)
+			i, err = s.registers(b, i, h)
 		case "memory":
 			bit = seenMemory
-			h.Memory, err = s.regions()
+			h.Memory, i, err = s.regions(b, i)
 		default:
-			return nil, errDecline
+			return i, errDecline
 		}
-		if err != nil || seen&bit != 0 {
-			return nil, errDecline
+		if err != nil {
+			return i, err
+		}
+		if seen&bit != 0 {
+			return i, errDecline
 		}
 		seen |= bit
 	}
 	if seen&(seenMinor|seenTP) == seenMinor|seenTP || seen&(seenMinor|seenTP) == 0 || seen&seenPID == 0 || seen&seenTime == 0 {
-		return nil, errDecline
+		return i, errDecline
 	}
-	return h, nil
+	return i, nil
 }
 
 // registers reads a hit's "registers" object as registers() reads it,
 // into h.regSet and h.regVals.
-func (s *streamReader) registers(h *Hit) error {
-	if err := s.expect('{'); err != nil {
-		return err
+func (s *streamReader) registers(b []byte, i int, h *Hit) (int, error) {
+	i, err := expect(b, i, '{')
+	if err != nil {
+		return i, err
 	}
 	for first := true; ; first = false {
-		c := s.space()
+		var c byte
+		if i, c, err = next(b, i); err != nil {
+			return i, err
+		}
 		if c == '}' {
-			s.pos++
-			return nil
+			return i + 1, nil
 		}
 		if !first {
 			if c != ',' {
-				return errDecline
+				return i, errDecline
 			}
-			s.pos++
+			i++
 		}
-		if err := s.readString(false); err != nil {
-			return err
+		if i, err = s.readString(b, i, false); err != nil {
+			return i, err
 		}
 		r, ok := parseRegBytes(s.str)
 		if !ok || h.regSet&(1<<r) != 0 { // the same name twice, or in two cases
-			return errDecline
+			return i, errDecline
 		}
-		if err := s.expect(':'); err != nil {
-			return err
+		if i, err = expect(b, i, ':'); err != nil {
+			return i, err
 		}
 		limit := uint64(0xFFFFFFFF)
 		if r.Segment() {
 			limit = 0xFFFF
 		}
-		v, err := s.number(limit)
-		if err != nil {
-			return err
+		var v uint64
+		if v, i, err = s.number(b, i, limit); err != nil {
+			return i, err
 		}
 		h.regSet |= 1 << r
 		h.regVals[r] = uint32(v)
@@ -683,71 +760,77 @@ func (s *streamReader) registers(h *Hit) error {
 }
 
 // regions reads a hit's "memory" array as regions() reads it.
-func (s *streamReader) regions() ([]Region, error) {
-	if err := s.expect('['); err != nil {
-		return nil, err
+func (s *streamReader) regions(b []byte, i int) ([]Region, int, error) {
+	i, err := expect(b, i, '[')
+	if err != nil {
+		return nil, i, err
 	}
 	var out []Region
 	for first := true; ; first = false {
-		c := s.space()
+		var c byte
+		if i, c, err = next(b, i); err != nil {
+			return nil, i, err
+		}
 		if c == ']' {
-			s.pos++
-			return out, nil
+			return out, i + 1, nil
 		}
 		if !first {
 			if c != ',' {
-				return nil, errDecline
+				return nil, i, errDecline
 			}
-			s.pos++
+			i++
 		}
-		r, err := s.region()
-		if err != nil {
-			return nil, err
+		var r Region
+		if r, i, err = s.region(b, i); err != nil {
+			return nil, i, err
 		}
 		out = append(out, r)
 	}
 }
 
 // region reads one region object as rawRegion.region reads it.
-func (s *streamReader) region() (Region, error) {
-	if err := s.expect('{'); err != nil {
-		return Region{}, err
+func (s *streamReader) region(b []byte, i int) (Region, int, error) {
+	i, err := expect(b, i, '{')
+	if err != nil {
+		return Region{}, i, err
 	}
 	var rr rawRegion
 	seen := map[string]bool{}
 	for first := true; ; first = false {
-		c := s.space()
+		var c byte
+		if i, c, err = next(b, i); err != nil {
+			return Region{}, i, err
+		}
 		if c == '}' && !first {
-			s.pos++
+			i++
 			break
 		}
 		if !first {
 			if c != ',' {
-				return Region{}, errDecline
+				return Region{}, i, errDecline
 			}
-			s.pos++
+			i++
 		}
-		if err := s.readString(false); err != nil {
-			return Region{}, err
+		if i, err = s.readString(b, i, false); err != nil {
+			return Region{}, i, err
 		}
 		name := string(s.str)
 		if seen[name] {
-			return Region{}, errDecline
+			return Region{}, i, errDecline
 		}
 		seen[name] = true
-		if err := s.expect(':'); err != nil {
-			return Region{}, err
+		if i, err = expect(b, i, ':'); err != nil {
+			return Region{}, i, err
 		}
-		var err error
 		switch name {
 		case "comment":
-			err = s.readString(true)
+			i, err = s.readString(b, i, true)
 		case "address":
 			var v uint64
-			v, err = s.number(0xFFFFFFFF)
+			v, i, err = s.number(b, i, 0xFFFFFFFF)
 			rr.Address = strconv.AppendUint(nil, v, 10)
 		case "hex", "string", "asciiz":
-			if err = s.readString(true); err == nil {
+			if i, err = s.readString(b, i, true); err == nil {
 				str := string(s.str)
 				switch name {
 				case "hex":
@@ -759,17 +842,17 @@ func (s *streamReader) region() (Region, error) {
 				}
 			}
 		default:
-			return Region{}, errDecline
+			return Region{}, i, errDecline
 		}
 		if err != nil {
-			return Region{}, err
+			return Region{}, i, err
 		}
 	}
 	r, err := rr.region("")
 	if err != nil {
-		return Region{}, errDecline
+		return Region{}, i, errDecline
 	}
-	return r, nil
+	return r, i, nil
 }
 
 // parseRegBytes is ParseReg on an ASCII name held in bytes (readString
