@@ -241,7 +241,11 @@ func run(t *tdf.File, st *State, opt Options, next func() (*Hit, error)) (*Resul
 // find returns the tracepoint hit h names, and its program.
 func (b *base) find(t *tdf.File, h *Hit, i int) (*tdf.Tracepoint, *program, error) {
 	if !h.ByAddress {
+		if c := &b.recent[h.Minor&0xFF]; c.tp != nil && c.minor == h.Minor {
+			return c.tp, c.p, nil
+		}
 		if tg, ok := b.found[h.Minor]; ok {
+			b.recent[h.Minor&0xFF] = tg
 			return tg.tp, tg.p, nil
 		}
 	}
@@ -261,7 +265,7 @@ func (b *base) find(t *tdf.File, h *Hit, i int) (*tdf.Tracepoint, *program, erro
 		if b.found == nil {
 			b.found = map[uint16]target{}
 		}
-		b.found[h.Minor] = target{tp, p}
+		b.found[h.Minor] = target{tp, p, h.Minor}
 	}
 	return tp, p, nil
 }
@@ -315,6 +319,7 @@ type base struct {
 	byAddr  map[[2]uint32][]*tdf.Tracepoint
 	progs   map[*tdf.Tracepoint]*program
 	found   map[uint16]target // by minor code, the tracepoints found so far
+	recent  [256]target       // found's entries met last, by the minor's low byte
 	spans   []span            // the state's memory, flattened
 	m       machine
 	// reuse: a hit's data is written over the last one's (no result
@@ -357,8 +362,9 @@ func fold(code []instr, in instr) []instr {
 
 // target is a tracepoint and its program.
 type target struct {
-	tp *tdf.Tracepoint
-	p  *program
+	tp    *tdf.Tracepoint
+	p     *program
+	minor uint16
 }
 
 // program is a tracepoint's program, disassembled and checked once for

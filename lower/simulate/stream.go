@@ -332,6 +332,19 @@ func (s *streamReader) number(b []byte, i int, limit uint64) (uint64, int, error
 		return 0, i, err
 	}
 	if c == '"' {
+		// most often "0x" and hex digits, read in place
+		if k := i + 3; k < len(b) && b[i+1] == '0' && (b[i+2] == 'x' || b[i+2] == 'X') {
+			var v uint64
+			for ; k < len(b) && k-i-3 < 16 && hexVal[b[k]] <= 15; k++ {
+				v = v<<4 | uint64(hexVal[b[k]])
+			}
+			if k < len(b) && b[k] == '"' && k > i+3 {
+				if v > limit {
+					return 0, k, errDecline
+				}
+				return v, k + 1, nil
+			}
+		}
 		if i, err = s.readString(b, i, false); err != nil {
 			return 0, i, err
 		}
@@ -654,14 +667,27 @@ func (s *streamReader) readHit(b []byte, i int, h *Hit) (int, error) {
 			}
 			i++
 		}
-		if i, err = s.readString(b, i, false); err != nil {
-			return i, err
+		key := ""
+		if i+1 < len(b) && b[i] == '"' {
+			// the names of the format, most often, matched in place
+			for _, k := range hitKeys[b[i+1]&0x7F] {
+				if e := i + 1 + len(k); e < len(b) && b[e] == '"' && string(b[i+1:e]) == k {
+					key, i = k, e+1
+					break
+				}
+			}
+		}
+		if key == "" {
+			if i, err = s.readString(b, i, false); err != nil {
+				return i, err
+			}
+			key = string(s.str)
 		}
 		if i, err = expect(b, i, ':'); err != nil {
 			return i, err
 		}
 		var bit int
-		switch string(s.str) {
+		switch key {
 		case "comment":
 			bit = seenComment
 			i, err = s.readString(b, i, true)
@@ -714,6 +740,14 @@ func (s *streamReader) readHit(b []byte, i int, h *Hit) (int, error) {
 	}
 	return i, nil
 }
+
+// hitKeys are the member names of a hit, by their first byte.
+var hitKeys = func() (t [128][]string) {
+	for _, k := range []string{"comment", "minor", "tp", "pid", "time", "external", "registers", "memory"} {
+		t[k[0]] = append(t[k[0]], k)
+	}
+	return t
+}()
 
 // registers reads a hit's "registers" object as registers() reads it,
 // into h.regSet and h.regVals.
