@@ -668,7 +668,7 @@ func (s *streamReader) readHit(b []byte, i int, h *Hit) (int, error) {
 			i++
 		}
 		key := ""
-		if i+1 < len(b) && b[i] == '"' {
+		if i = ws(b, i); i+1 < len(b) && b[i] == '"' {
 			// the names of the format, most often, matched in place
 			for _, k := range hitKeys[b[i+1]&0x7F] {
 				if e := i + 1 + len(k); e < len(b) && b[e] == '"' && string(b[i+1:e]) == k {
