@@ -209,12 +209,6 @@ func (m *machine) refStep(in *instr) {
 	}
 }
 
-// popSeg takes an offset and, below it, a selector off the stack.
-func (m *machine) popSeg() access {
-	off := uint16(m.pop())
-	return access{seg: true, sel: uint16(m.pop()), off: off}
-}
-
 // refLogRegs logs n stack items as words or dwords, the top item first (the
 // REGS statement pushes its registers last first, so they are logged in
 // source order), and takes them off the stack. A value that does not fit
