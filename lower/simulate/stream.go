@@ -709,6 +709,14 @@ func (s *streamReader) readHit(b []byte, i int, h *Hit) (int, error) {
 			h.PID = uint16(v)
 		case "time":
 			bit = seenTime
+			// most often "hh:mm:ss.hh", read in place
+			if k := ws(b, i); k+12 < len(b) && b[k] == '"' && b[k+12] == '"' {
+				var field int
+				if h.Time, field = parseTimestamp(b[k+1 : k+12]); field < 0 {
+					i = k + 13
+					break
+				}
+			}
 			if i, err = s.readString(b, i, false); err == nil {
 				var field int
 				if h.Time, field = parseTimestamp(s.str); field >= 0 {
@@ -770,10 +778,26 @@ func (s *streamReader) registers(b []byte, i int, h *Hit) (int, error) {
 			}
 			i++
 		}
-		if i, err = s.readString(b, i, false); err != nil {
-			return i, err
+		// the name, most often plain and in the window: read in place
+		name := []byte(nil)
+		if i = ws(b, i); i < len(b) && b[i] == '"' {
+			for k := i + 1; k < len(b) && k <= i+7; k++ {
+				if b[k] == '"' {
+					name, i = b[i+1:k], k+1
+					break
+				}
+				if stopASCII[b[k]] {
+					break
+				}
+			}
 		}
-		r, ok := parseRegBytes(s.str)
+		if name == nil {
+			if i, err = s.readString(b, i, false); err != nil {
+				return i, err
+			}
+			name = s.str
+		}
+		r, ok := parseRegBytes(name)
 		if !ok || h.regSet&(1<<r) != 0 { // the same name twice, or in two cases
 			return i, errDecline
 		}
