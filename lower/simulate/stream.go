@@ -162,10 +162,6 @@ type streamReader struct {
 // errShort is a step of the reading that runs past the end of the window.
 var errShort = errors.New("simulate: the state text goes on past the buffer")
 
-// maxStep bounds the text of one step (a member before "hits", or a hit)
-// that the streaming reader holds; a longer one is left to ParseState.
-const maxStep = 64 << 20
-
 // step reads one step of the text with read, which is handed the window
 // and the index of its first unread byte and returns the index after what
 // it read; when it runs past the window's end the window is refilled and
@@ -192,9 +188,9 @@ func (s *streamReader) refill() bool {
 	}
 	n := copy(s.buf, s.buf[s.pos:s.end])
 	if n == len(s.buf) {
-		if len(s.buf) >= maxStep {
-			return false
-		}
+		// One step fills the buffer: it grows, to hold the longest
+		// member before "hits" (whose copy ParseState is handed) or the
+		// longest hit.
 		s.buf = append(s.buf, make([]byte, len(s.buf))...)
 	}
 	s.pos, s.end = 0, n
