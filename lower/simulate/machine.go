@@ -346,7 +346,7 @@ func (m *machine) logValue(v uint32, wide bool) bool {
 	return true
 }
 
-// kind is what step does for an instruction, one value per branch (a
+// kind is what run does for an instruction, one value per branch (a
 // dense switch).
 type kind uint8
 
@@ -372,7 +372,7 @@ const (
 	kLogRegList32
 )
 
-// kindOf returns what step does for opcode c; kNone for an opcode it does
+// kindOf returns what run does for opcode c; kNone for an opcode it does
 // not run.
 func kindOf(c tdf.Opcode) kind {
 	switch c {

@@ -387,7 +387,7 @@ type program struct {
 // instr is one instruction of a program's code.
 type instr struct {
 	tdf.Op
-	kind kind // what machine.step does
+	kind kind // what machine.run does
 	// kLogRegList16, kLogRegList32: the registers logged, the first
 	// Arg of them
 	regs [tdf.MaxRPNStack]uint8
@@ -442,7 +442,7 @@ func newProgram(rpn []byte, objs map[uint32]*Object) *program {
 		case c == tdf.OpRemoveOp:
 			in.note = fmt.Sprintf("RPN offset %d: REMOVEOP: no effect on the record, the tracepoint stays (what the kernel does with it is not documented)", op.Off)
 		case kindOf(c) == kNone:
-			// Disassemble returns only the opcodes machine.step runs.
+			// Disassemble returns only the opcodes machine.run runs.
 			p.fail = &rpnError{op.Off, fmt.Sprintf("opcode 0x%02X is not simulated", uint8(c))}
 			return p
 		}
