@@ -16,9 +16,9 @@ import (
 // the hits as they are run: a state file whose "hits" come last (after
 // the other members, as docs/simulate.md writes them) is never held whole,
 // so that memory does not grow with the number of hits when opt.Hit is
-// set. Whatever the streaming reader does not take on (a "memory" member
-// in a hit, a string with an escape, members after "hits", anything that
-// is not as ParseState would accept it) and any error make RunFile read
+// set. Whatever the streaming reader does not take on (a \u escape,
+// members after "hits", anything that is not as ParseState would accept
+// it) and any error make RunFile read
 // the file again with OpenState and Run, which gives ParseState's
 // diagnostic in its order; opt.Hit then sees the hits again from hit 0.
 func RunFile(t *tdf.File, name string, opt Options) (*Result, error) {
