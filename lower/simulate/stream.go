@@ -18,9 +18,9 @@ import (
 // so that memory does not grow with the number of hits when opt.Hit is
 // set. Whatever the streaming reader does not take on (a \u escape,
 // members after "hits", anything that is not as ParseState would accept
-// it) and any error make RunFile read
-// the file again with OpenState and Run, which gives ParseState's
-// diagnostic in its order; opt.Hit then sees the hits again from hit 0.
+// it) and any error make RunFile read the file again with OpenState and
+// Run, which gives ParseState's diagnostic in its order; opt.Hit then
+// sees the hits again from hit 0.
 func RunFile(t *tdf.File, name string, opt Options) (*Result, error) {
 	if res, err := runStream(t, name, opt, streamBufSize); err == nil {
 		return res, nil
