@@ -321,6 +321,7 @@ type base struct {
 	found   map[uint16]target // by minor code, the tracepoints found so far
 	recent  [256]target       // found's entries met last, by the minor's low byte
 	spans   []span            // the state's memory, flattened
+	regs    Registers         // the state's registers, segments cut to 16 bits
 	m       machine
 	// reuse: a hit's data is written over the last one's (no result
 	// keeps it)
@@ -359,6 +360,17 @@ func fold(code []instr, in instr) []instr {
 	}
 	return append(code, in)
 }
+
+// regMask holds the bits of each register: 16 for a segment register.
+var regMask = func() (t [NumRegs]uint32) {
+	for r := range t {
+		t[r] = 0xFFFFFFFF
+		if Reg(r).Segment() {
+			t[r] = 0xFFFF
+		}
+	}
+	return t
+}()
 
 // target is a tracepoint and its program.
 type target struct {
@@ -478,6 +490,9 @@ func newBase(st *State) *base {
 		b.absent[p/PageSize] = true
 	}
 	b.spans = newSpans(st.Memory)
+	for r := range b.regs {
+		b.regs[r] = st.Registers[r] & regMask[r]
+	}
 	b.m = machine{sels: b.sels, objs: b.objs}
 	b.m.layers[0] = st.Memory
 	b.m.mem.absent = b.absent
@@ -503,7 +518,7 @@ func (b *base) hit(t *tdf.File, tp *tdf.Tracepoint, p *program, h *Hit, i int, h
 	} else {
 		m.data = make([]byte, 0, p.dataCap)
 	}
-	m.regs = b.st.Registers
+	m.regs = b.regs
 	m.maxData = int(t.MaxDataLength)
 	m.status, m.incomplete, m.stopped = dyndata.StatusValid, false, false
 	m.notes = nil
@@ -518,17 +533,12 @@ func (b *base) hit(t *tdf.File, tp *tdf.Tracepoint, p *program, h *Hit, i int, h
 	}
 	for r, v := range h.Registers {
 		if r < NumRegs {
-			m.regs[r] = v
+			m.regs[r] = v & regMask[r]
 		}
 	}
 	for set := h.regSet; set != 0; set &= set - 1 {
 		r := bits.TrailingZeros16(set)
-		m.regs[r] = h.regVals[r]
-	}
-	for r := RegES; r < NumRegs; r++ {
-		if r.Segment() {
-			m.regs[r] &= 0xFFFF
-		}
+		m.regs[r] = h.regVals[r] & regMask[r]
 	}
 	if err := m.run(p); err != nil {
 		var re *rpnError
