@@ -148,7 +148,11 @@ func Apply(rec *stda.Record, f *Format) Result {
 
 // start readies s for formatting rec, keeping its buffers.
 func (s *state) start(rec *stda.Record) {
-	*s = state{rec: rec, data: rec.Data, diags: s.diags[:0]}
+	s.rec, s.data, s.pos = rec, rec.Data, 0
+	s.haveIt, s.fresh, s.itemEnd, s.line, s.stopped = false, false, 0, 0, false
+	if len(s.diags) > 0 {
+		s.diags = s.diags[:0]
+	}
 }
 
 // format appends the next FMT line of the record, compiled, to dst and
@@ -179,6 +183,8 @@ type Formatter struct {
 type compiled struct {
 	desc []byte // the DESC line, indented, with its line end
 	fmts [][]piece
+	// lf[k]: fmts[k] holds a %S, which may put an LF or a CR in the line
+	lf []bool
 	// the end of the header of the last record formatted with it: from
 	// "  flags", for its flags, major and minor
 	tail                []byte
@@ -211,7 +217,12 @@ func (fm *Formatter) AppendBlock(dst []byte, index int, rec *stda.Record, fs For
 	if c == nil {
 		c = &compiled{desc: appendBlockLine(nil, trimEnd(f.Desc))}
 		for _, ln := range splitLines(f.Fmts) {
-			c.fmts = append(c.fmts, compileLine(ln))
+			pcs := compileLine(ln)
+			lf := false
+			for _, p := range pcs {
+				lf = lf || p.kind == pString
+			}
+			c.fmts, c.lf = append(c.fmts, pcs), append(c.lf, lf)
 		}
 		fm.formats[f] = c
 	}
@@ -224,13 +235,13 @@ func (fm *Formatter) AppendBlock(dst []byte, index int, rec *stda.Record, fs For
 	dst = append(dst, c.desc...)
 	st := &fm.st
 	st.start(rec)
-	for _, ln := range c.fmts {
+	for k, ln := range c.fmts {
 		// formatted in place, then cut at LF as appendBlockLine cuts
 		// when the data put one in
 		start := len(dst)
 		dst = append(dst, Indent...)
 		dst = st.format(dst, ln)
-		if bytes.IndexByte(dst[start+len(Indent):], '\n') >= 0 {
+		if c.lf[k] && bytes.IndexByte(dst[start+len(Indent):], '\n') >= 0 {
 			fm.line = append(fm.line[:0], dst[start+len(Indent):]...)
 			dst = appendBlockLine(dst[:start], fm.line)
 		} else {
@@ -763,12 +774,32 @@ func (s *state) repeat(op byte) {
 	end = max(end, s.pos)
 	size := dataSize(op)
 	first := true
-	for end-s.pos >= size {
-		if !first {
-			s.out = append(s.out, ' ')
+	switch op {
+	case tff.CtrlByte, tff.CtrlWord:
+		// the most common, without value's dispatch: "XX XX" or
+		// "XXXX XXXX"
+		d := s.data[:end]
+		out := s.out
+		for ; end-s.pos >= size; s.pos += size {
+			if !first {
+				out = append(out, ' ')
+			}
+			first = false
+			if op == tff.CtrlByte {
+				out = appendHex2(out, d[s.pos])
+			} else {
+				out = appendHex4(out, binary.LittleEndian.Uint16(d[s.pos:]))
+			}
 		}
-		first = false
-		s.value(op)
+		s.out = out
+	default:
+		for end-s.pos >= size {
+			if !first {
+				s.out = append(s.out, ' ')
+			}
+			first = false
+			s.value(op)
+		}
 	}
 	if s.pos < end {
 		s.diag(s.pos, "%%R%%%c: %d bytes left over", op, end-s.pos)
