@@ -131,7 +131,20 @@ func ReadState(r io.Reader) (*State, error) {
 // "minor" or "tp"), a value out of its range, and anything after the
 // object are errors; the error is a *StateError naming the member or the
 // place.
+//
+// A state file as docs/simulate.md writes them is read by the streaming
+// reader of RunFile, whose State is the one described here; anything it
+// leaves (a mistake above all) is read with encoding/json, which gives the
+// diagnostic.
 func ParseState(data []byte) (*State, error) {
+	if st, err := parseStream(data); err == nil {
+		return st, nil
+	}
+	return parseStateJSON(data)
+}
+
+// parseStateJSON is ParseState with encoding/json alone.
+func parseStateJSON(data []byte) (*State, error) {
 	// encoding/json matches member names in any case and keeps the last
 	// of two members of one name; the walk holds the names to the
 	// format's spelling, once each, first.

@@ -157,6 +157,31 @@ type streamReader struct {
 	done     bool
 	hit0     Hit  // where hit reads a hit, unless dst is set
 	dst      *Hit // where hit reads the next hit
+	// maps: a hit's registers go into Hit.Registers, as ParseState
+	// gives them, rather than regSet and regVals
+	maps bool
+}
+
+// parseStream reads a whole state file held in data with the streaming
+// reader, its hits' registers in maps as ParseState gives them; errDecline
+// for whatever the reader leaves to encoding/json.
+func parseStream(data []byte) (*State, error) {
+	// the window is data itself, read to its end
+	sr := &streamReader{buf: data, end: len(data), eof: true, maps: true}
+	st, err := sr.header()
+	if err != nil {
+		return nil, errDecline
+	}
+	for {
+		h, err := sr.hit()
+		if err != nil {
+			return nil, errDecline
+		}
+		if h == nil {
+			return st, nil
+		}
+		st.Hits = append(st.Hits, *h)
+	}
 }
 
 // errShort is a step of the reading that runs past the end of the window.
@@ -548,7 +573,7 @@ func (s *streamReader) header() (*State, error) {
 			obj = append(obj, ',')
 		}
 		obj = append(obj, `"hits": []}`...)
-		st, err := ParseState(obj)
+		st, err := parseStateJSON(obj)
 		if err != nil {
 			return nil, errDecline
 		}
@@ -754,11 +779,14 @@ var hitKeys = func() (t [128][]string) {
 }()
 
 // registers reads a hit's "registers" object as registers() reads it,
-// into h.regSet and h.regVals.
+// into h.regSet and h.regVals (into h.Registers when s.maps is set).
 func (s *streamReader) registers(b []byte, i int, h *Hit) (int, error) {
 	i, err := expect(b, i, '{')
 	if err != nil {
 		return i, err
+	}
+	if s.maps {
+		h.Registers = map[Reg]uint32{}
 	}
 	for first := true; ; first = false {
 		var c byte
@@ -794,7 +822,8 @@ func (s *streamReader) registers(b []byte, i int, h *Hit) (int, error) {
 			name = s.str
 		}
 		r, ok := parseRegBytes(name)
-		if !ok || h.regSet&(1<<r) != 0 { // the same name twice, or in two cases
+		_, twice := h.Registers[r]
+		if !ok || h.regSet&(1<<r) != 0 || twice { // the same name twice, or in two cases
 			return i, errDecline
 		}
 		if i, err = expect(b, i, ':'); err != nil {
@@ -808,8 +837,12 @@ func (s *streamReader) registers(b []byte, i int, h *Hit) (int, error) {
 		if v, i, err = s.number(b, i, limit); err != nil {
 			return i, err
 		}
-		h.regSet |= 1 << r
-		h.regVals[r] = uint32(v)
+		if s.maps {
+			h.Registers[r] = uint32(v)
+		} else {
+			h.regSet |= 1 << r
+			h.regVals[r] = uint32(v)
+		}
 	}
 }
 

@@ -2,6 +2,7 @@ package simulate
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,12 +11,41 @@ import (
 	"testing"
 )
 
+// openStateJSON is OpenState with encoding/json alone (parseStateJSON):
+// the oracle of the streaming reader.
+func openStateJSON(name string) (*State, error) {
+	data, err := os.ReadFile(name)
+	if err != nil {
+		return nil, err
+	}
+	st, err := parseStateJSON(data)
+	var se *StateError
+	if errors.As(err, &se) {
+		se.File = name
+	}
+	return st, err
+}
+
+// sameState checks that ParseState gives what encoding/json alone gives:
+// the same State, or the same error.
+func sameState(t *testing.T, data []byte) {
+	t.Helper()
+	got, gerr := ParseState(data)
+	want, werr := parseStateJSON(data)
+	if fmt.Sprint(gerr) != fmt.Sprint(werr) {
+		t.Fatalf("ParseState error %v, encoding/json's %v", gerr, werr)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("ParseState gives\n%+v\nencoding/json\n%+v", got, want)
+	}
+}
+
 // sameRun checks that RunFile on the state file path gives what OpenState
 // and Run give: the same Result (hits included) or the same error.
 func sameRun(t *testing.T, c compiled, path string, opt Options) {
 	t.Helper()
 	want, werr := func() (*Result, error) {
-		st, err := OpenState(path)
+		st, err := openStateJSON(path)
 		if err != nil {
 			return nil, err
 		}
@@ -35,7 +65,7 @@ func sameRun(t *testing.T, c compiled, path string, opt Options) {
 // every time or gives what OpenState and Run give every time.
 func sameStream(t *testing.T, c compiled, path string, opt Options) {
 	t.Helper()
-	st, err := OpenState(path)
+	st, err := openStateJSON(path)
 	var want *Result
 	if err == nil {
 		want, err = Run(c.tdf, st, opt)
@@ -75,6 +105,11 @@ func TestRunFileMatches(t *testing.T) {
 		for _, opt := range []Options{{Size: 0xFFFF}, {Size: 0x100, Next: 0x80}} {
 			sameRun(t, compileTSF(t, tsf), f, opt)
 		}
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sameState(t, data)
 	}
 	c := compileTSF(t, "statements.tsf")
 	dir := t.TempDir()
@@ -162,6 +197,7 @@ func TestRunFileMatches(t *testing.T) {
 				sameRun(t, c, path, opt)
 			}
 			sameStream(t, c, path, Options{Size: 0xFFFF})
+			sameState(t, data)
 		})
 	}
 }
@@ -179,7 +215,7 @@ func TestRunFileStreams(t *testing.T) {
 	// from one byte (every string, number and literal cut somewhere) to
 	// the real one: each time the result OpenState and Run give
 	for _, name := range []string{path, "testdata/statements.state.json"} {
-		st, err := OpenState(name)
+		st, err := openStateJSON(name)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -211,6 +247,17 @@ func FuzzRunFile(f *testing.F) {
 			t.Fatal(err)
 		}
 		sameRun(t, c, path, Options{Size: 0x400})
+	})
+}
+
+// FuzzParseState: ParseState on any text gives what encoding/json alone
+// gives.
+func FuzzParseState(f *testing.F) {
+	f.Add(benchState(f, 12))
+	f.Add([]byte(`{"version": 1, "hits": [{"minor": 1, "pid": 1, "time": "00:00:00.00", "registers": {"EAX": "0x10"}}]}`))
+	f.Add([]byte(`{"version": 1, "hits": [{"tp": "1:0", "pid": "0x21", "time": "23:59:59.99", "external": true, "registers": {}, "memory": [{"address": "0x30000", "hex": "ff", "comment": "c"}]}]}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		sameState(t, data)
 	})
 }
 
