@@ -113,6 +113,28 @@ func (w *Writer) Write(r Record) error {
 		w.dropped++
 	}
 	w.anyWrite = true
+	if w.next+n <= w.hi {
+		// no wrap: the record's bytes written in place
+		b := w.buf[w.next : w.next+n]
+		k := copy(b, r.Data)
+		if r.Flags&FlagNoTime == 0 {
+			if w.format == FormatNew {
+				b[k], b[k+1], b[k+2], b[k+3] = r.Time.Hours, r.Time.Minutes, r.Time.Seconds, r.Time.Hundredths
+				k += 4
+			} else {
+				b[k], b[k+1] = r.Time.Seconds, r.Time.Hundredths
+				k += 2
+			}
+		}
+		putTrailer(b[k:], &r)
+		w.next += n
+		if w.next == w.hi {
+			w.next = w.lo
+		}
+		w.sizes = append(w.sizes, n)
+		w.used += n
+		return nil
+	}
 	w.put(r.Data)
 	if r.Flags&FlagNoTime == 0 {
 		if w.format == FormatNew {
@@ -122,15 +144,21 @@ func (w *Writer) Write(r Record) error {
 		}
 	}
 	var t [TrailerSize]byte
+	putTrailer(t[:], &r)
+	w.put(t[:])
+	w.sizes = append(w.sizes, n)
+	w.used += n
+	return nil
+}
+
+// putTrailer writes r's trailer into t.
+func putTrailer(t []byte, r *Record) {
+	_ = t[TrailerSize-1]
 	t[0] = r.Flags
 	binary.LittleEndian.PutUint16(t[1:], r.PID)
 	binary.LittleEndian.PutUint16(t[3:], r.Minor)
 	binary.LittleEndian.PutUint16(t[5:], uint16(len(r.Data)))
 	t[7] = r.Major
-	w.put(t[:])
-	w.sizes = append(w.sizes, n)
-	w.used += n
-	return nil
 }
 
 // put writes p at NEXT, wrapping from LAST to FIRST, and advances NEXT.

@@ -29,8 +29,11 @@ type formatCmd struct {
 // formats finds a record's format in the TFFs given and along the TFF
 // path, loading each TFF once.
 type formats struct {
-	dirs   []string
-	majors map[uint8]map[uint16]*formatter.Format // nil inner map: looked for, not found
+	dirs []string
+	// majors[major][minor] (the minor widened: a 32-bit key has a fast map
+	// path); seen[major] once looked for, majors[major] nil when not found
+	majors [256]map[uint32]*formatter.Format
+	seen   [256]bool
 	diags  *diag.List
 }
 
@@ -41,18 +44,18 @@ func (f *formats) add(name string, t *tff.File) {
 		f.diags.Add(d)
 		return
 	}
-	m := map[uint16]*formatter.Format{}
+	m := map[uint32]*formatter.Format{}
 	for _, r := range t.Records {
-		m[r.Minor] = &formatter.Format{Desc: r.Desc, Fmts: r.Fmts}
+		m[uint32(r.Minor)] = &formatter.Format{Desc: r.Desc, Fmts: r.Fmts}
 	}
 	f.majors[uint8(t.Major)] = m
+	f.seen[uint8(t.Major)] = true
 }
 
 // Lookup implements formatter.Formats.
 func (f *formats) Lookup(major uint8, minor uint16) (*formatter.Format, bool) {
-	m, seen := f.majors[major]
-	if !seen {
-		f.majors[major] = nil
+	if !f.seen[major] {
+		f.seen[major] = true
 		name := fmt.Sprintf("TRC%04X.TFF", major)
 		for _, dir := range f.dirs {
 			p, ok := osfile.Find(dir, name)
@@ -67,12 +70,12 @@ func (f *formats) Lookup(major uint8, minor uint16) (*formatter.Format, bool) {
 			f.add(p, t)
 			break
 		}
-		m = f.majors[major]
 	}
+	m := f.majors[major]
 	if m == nil {
 		return nil, false
 	}
-	return m[minor], true
+	return m[uint32(minor)], true
 }
 
 // Run formats every record of every file. A record whose major has no TFF
@@ -80,10 +83,13 @@ func (f *formats) Lookup(major uint8, minor uint16) (*formatter.Format, bool) {
 // walk ends early keeps the records read, with a diagnostic; the status is
 // 1 when a file could not be read at all.
 func (c *formatCmd) Run(e *env) error {
+	// Each buffer read is thrown away once formatted: the collector may
+	// run less often (streamMemory).
+	streamMemory(e)
 	var diags diag.List
 	// TRC00xx.TFF along --tff-path, then in the current directory.
 	dirs := append(append([]string{}, c.TFFPath...), ".")
-	fs := &formats{dirs: dirs, majors: map[uint8]map[uint16]*formatter.Format{}, diags: &diags}
+	fs := &formats{dirs: dirs, diags: &diags}
 	for _, name := range c.TFF {
 		t, err := tff.Open(name)
 		if err != nil {
@@ -123,8 +129,9 @@ func (c *formatCmd) Run(e *env) error {
 			var ds diag.List
 			if w == nil {
 				// text: straight into a reused buffer, as WriteBlock would
-				// write FormatRecord's result
-				block, ds = fm.AppendBlock(block[:0], i, rec, fs)
+				// write FormatRecord's result, 64 KiB of blocks at a time
+				// (handed on by out without a copy)
+				block, ds = fm.AppendBlock(block, i, rec, fs)
 			} else {
 				res = formatter.FormatRecord(rec, fs)
 				ds = res.Diags
@@ -135,8 +142,11 @@ func (c *formatCmd) Run(e *env) error {
 				diags.Add(d)
 			}
 			if w == nil {
-				if _, err := out.Write(block); err != nil {
-					return err
+				if len(block) >= 64<<10 {
+					if _, err := out.Write(block); err != nil {
+						return err
+					}
+					block = block[:0]
 				}
 				continue
 			}
@@ -157,6 +167,9 @@ func (c *formatCmd) Run(e *env) error {
 		}
 	}
 	bar.Finish()
+	if _, err := out.Write(block); err != nil {
+		return err
+	}
 	if err := out.Flush(); err != nil {
 		return err
 	}

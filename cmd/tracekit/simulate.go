@@ -25,6 +25,9 @@ const maxNotes = 100
 // Run simulates the hits and writes the buffer; what the simulator could
 // not do as the state may have meant is printed as warnings.
 func (c *simulateCmd) Run(e *env) error {
+	// The hits are read and thrown away as they run: the collector may run
+	// less often (streamMemory).
+	streamMemory(e)
 	t, err := tdf.Open(c.TDF)
 	if err != nil {
 		return err

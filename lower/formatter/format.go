@@ -135,8 +135,10 @@ func Apply(rec *stda.Record, f *Format) Result {
 	st := &state{}
 	st.start(rec)
 	lines := []string{string(trimEnd(f.Desc))}
+	var out []byte
 	for _, ln := range splitLines(f.Fmts) {
-		lines = append(lines, string(st.format(ln)))
+		out = st.format(out[:0], compileLine(ln))
+		lines = append(lines, string(out))
 		if st.stopped {
 			break
 		}
@@ -146,33 +148,48 @@ func Apply(rec *stda.Record, f *Format) Result {
 
 // start readies s for formatting rec, keeping its buffers.
 func (s *state) start(rec *stda.Record) {
-	*s = state{rec: rec, data: rec.Data, out: s.out[:0], diags: s.diags[:0]}
+	s.rec, s.data, s.pos = rec, rec.Data, 0
+	s.haveIt, s.fresh, s.itemEnd, s.line, s.stopped = false, false, 0, 0, false
+	if len(s.diags) > 0 {
+		s.diags = s.diags[:0]
+	}
 }
 
-// format formats the next FMT line (an element of splitLines' result) and
-// returns the output line, valid until the next call; after it, stopped
-// says whether the record's lines end there.
-func (s *state) format(ln []byte) []byte {
+// format appends the next FMT line of the record, compiled, to dst and
+// returns the longer dst; after it, stopped says whether the record's
+// lines end there.
+func (s *state) format(dst []byte, ln []piece) []byte {
 	s.line++
-	s.out = s.out[:0]
+	s.out = dst
 	s.run(ln)
-	return s.out
+	dst, s.out = s.out, nil
+	return dst
 }
 
 // Formatter formats records into text blocks as FormatRecord and
 // WriteBlock do, byte for byte, without their allocations: it reuses its
-// buffers from one record to the next and keeps the lines of each Format
-// it has met (a Format must not change while a Formatter uses it). A
-// Formatter is not safe for concurrent use; the zero value is ready.
+// buffers from one record to the next and compiles each Format it meets
+// once (a Format must not change while a Formatter uses it). A Formatter
+// is not safe for concurrent use; the zero value is ready.
 type Formatter struct {
-	st    state
-	lines map[*Format]formatLines
-	flags [256]string
+	st      state
+	formats map[*Format]*compiled
+	flags   [256]string
+	line    []byte // a formatted line holding LF, set aside
 }
 
-type formatLines struct {
-	desc []byte
-	fmts [][]byte
+// compiled is a Format ready to run: its DESC line as a text block shows
+// it, and its FMT lines compiled.
+type compiled struct {
+	desc []byte // the DESC line, indented, with its line end
+	fmts [][]piece
+	// lf[k]: fmts[k] holds a %S, which may put an LF or a CR in the line
+	lf []bool
+	// the end of the header of the last record formatted with it: from
+	// "  flags", for its flags, major and minor
+	tail                []byte
+	tailFlags, tailMajr uint8
+	tailMinor           uint16
 }
 
 // AppendBlock appends the text block WriteBlock writes for record number
@@ -180,31 +197,59 @@ type formatLines struct {
 // dst. It returns the longer dst and the record's diagnostics, which stay
 // valid until the next call.
 func (fm *Formatter) AppendBlock(dst []byte, index int, rec *stda.Record, fs Formats) ([]byte, diag.List) {
-	dst = fm.appendHeader(dst, index, rec)
 	var f *Format
 	if fs != nil {
 		f, _ = fs.Lookup(rec.Major, rec.Minor)
 	}
 	if f == nil {
+		dst = fm.appendHeader(dst, index, rec)
+		dst = fm.appendTail(dst, rec)
 		res := FormatRecord(rec, fs)
 		for _, ln := range res.Lines {
 			dst = appendBlockLine(dst, []byte(ln))
 		}
 		return append(dst, '\n'), res.Diags
 	}
-	if fm.lines == nil {
-		fm.lines = map[*Format]formatLines{}
+	if fm.formats == nil {
+		fm.formats = map[*Format]*compiled{}
 	}
-	fl, ok := fm.lines[f]
-	if !ok {
-		fl = formatLines{desc: trimEnd(f.Desc), fmts: splitLines(f.Fmts)}
-		fm.lines[f] = fl
+	c := fm.formats[f]
+	if c == nil {
+		c = &compiled{desc: appendBlockLine(nil, trimEnd(f.Desc))}
+		for _, ln := range splitLines(f.Fmts) {
+			pcs := compileLine(ln)
+			lf := false
+			for _, p := range pcs {
+				lf = lf || p.kind == pString
+			}
+			c.fmts, c.lf = append(c.fmts, pcs), append(c.lf, lf)
+		}
+		fm.formats[f] = c
 	}
+	dst = fm.appendHeader(dst, index, rec)
+	if c.tail == nil || c.tailFlags != rec.Flags || c.tailMajr != rec.Major || c.tailMinor != rec.Minor {
+		c.tail = fm.appendTail(c.tail[:0], rec)
+		c.tailFlags, c.tailMajr, c.tailMinor = rec.Flags, rec.Major, rec.Minor
+	}
+	dst = append(dst, c.tail...)
+	dst = append(dst, c.desc...)
 	st := &fm.st
 	st.start(rec)
-	dst = appendBlockLine(dst, fl.desc)
-	for _, ln := range fl.fmts {
-		dst = appendBlockLine(dst, st.format(ln))
+	for k, ln := range c.fmts {
+		// formatted in place, then cut at LF as appendBlockLine cuts
+		// when the data put one in
+		start := len(dst)
+		dst = append(dst, Indent...)
+		dst = st.format(dst, ln)
+		if c.lf[k] && bytes.IndexByte(dst[start+len(Indent):], '\n') >= 0 {
+			fm.line = append(fm.line[:0], dst[start+len(Indent):]...)
+			dst = appendBlockLine(dst[:start], fm.line)
+		} else {
+			if n := len(dst); n > start+len(Indent) && dst[n-1] == '\r' {
+				dst = dst[:n-1]
+			}
+			dst = append(dst, '\n')
+		}
 		if st.stopped {
 			break
 		}
@@ -212,7 +257,8 @@ func (fm *Formatter) AppendBlock(dst []byte, index int, rec *stda.Record, fs For
 	return append(dst, '\n'), st.diags
 }
 
-// appendHeader appends BlockHeader(index, rec) and a line end.
+// appendHeader appends BlockHeader(index, rec) up to the flags (see
+// appendTail).
 func (fm *Formatter) appendHeader(dst []byte, index int, rec *stda.Record) []byte {
 	dst = append(dst, '#')
 	dst = strconv.AppendInt(dst, int64(index), 10)
@@ -240,10 +286,16 @@ func (fm *Formatter) appendHeader(dst []byte, index int, rec *stda.Record) []byt
 		dst = append(dst, t.String()...)
 	}
 	dst = append(dst, "  pid "...)
-	dst = appendHex(dst, uint64(rec.PID), 4)
+	dst = appendHex4(dst, rec.PID)
 	if rec.PID == 0 {
 		dst = append(dst, " (interrupt)"...)
 	}
+	return dst
+}
+
+// appendTail appends the rest of BlockHeader(index, rec), from the flags
+// on, and a line end.
+func (fm *Formatter) appendTail(dst []byte, rec *stda.Record) []byte {
 	dst = append(dst, "  flags "...)
 	dst = appendHex(dst, uint64(rec.Flags), 2)
 	dst = append(dst, ' ')
@@ -307,8 +359,8 @@ func appendHex(dst []byte, v uint64, width int) []byte {
 
 // appendDec2 appends v in decimal, at least two digits (as fmt's %02d).
 func appendDec2(dst []byte, v uint8) []byte {
-	if v < 10 {
-		dst = append(dst, '0')
+	if v < 100 {
+		return append(dst, '0'+v/10, '0'+v%10)
 	}
 	return strconv.AppendUint(dst, uint64(v), 10)
 }
@@ -375,52 +427,139 @@ func dataSize(op byte) int {
 	return 0
 }
 
-// run formats one FMT line into s.out.
-func (s *state) run(ln []byte) {
-	for j := 0; j < len(ln) && !s.stopped; {
-		if ln[j] != tff.Ctrl {
-			k := bytes.IndexByte(ln[j:], tff.Ctrl)
-			if k < 0 {
-				k = len(ln) - j
-			}
-			s.out = append(s.out, ln[j:j+k]...)
-			j += k
-			continue
+// piece is one step of a compiled FMT line (compileLine): literal text,
+// then what to do for the control after it.
+type piece struct {
+	lit  []byte
+	kind pieceKind
+	op   byte // the control letter; %R: the value control repeated
+	n    int  // %I: the count of bytes to skip; a value control: its size
+}
+
+// pieceKind is what a piece does after its text.
+type pieceKind uint8
+
+const (
+	pNone      pieceKind = iota // nothing: the text ends the line
+	pValue                      // a value control (B W D F Q A C)
+	pPrefix                     // %P
+	pString                     // %S
+	pRest                       // %U
+	pMajor                      // %X
+	pMinor                      // %Y
+	pIgnore                     // %I and its count
+	pIgnoreBad                  // %I without digits
+	pRepeat                     // %R and the value control after it
+	pRepeatBad                  // %R not followed by a value control
+	pUnknown                    // a control byte and a letter that is no control
+	pCtrlEnd                    // a control byte at the end of the line
+)
+
+// compileLine cuts an FMT line (an element of splitLines' result) into
+// pieces: the text up to each control byte and the control, its operands
+// read (the count of %I, the control %R repeats), once for every record
+// formatted with it.
+func compileLine(ln []byte) []piece {
+	var out []piece
+	for j := 0; j < len(ln); {
+		k := bytes.IndexByte(ln[j:], tff.Ctrl)
+		if k < 0 {
+			k = len(ln) - j
 		}
-		if j+1 >= len(ln) {
-			s.diag(s.pos, "control byte 0x01 at the end of the line")
+		p := piece{lit: ln[j : j+k]}
+		j += k
+		switch {
+		case j == len(ln):
+		case j+1 == len(ln):
+			p.kind = pCtrlEnd
+			j++
+		default:
+			op := ln[j+1]
+			j += 2
+			p.op = op
+			switch op {
+			case tff.CtrlByte, tff.CtrlWord, tff.CtrlDword, tff.CtrlFlat, tff.CtrlQuad, tff.CtrlSegmented, tff.CtrlChar:
+				p.kind, p.n = pValue, dataSize(op)
+			case tff.CtrlPrefix:
+				p.kind = pPrefix
+			case tff.CtrlString:
+				p.kind = pString
+			case tff.CtrlRest:
+				p.kind = pRest
+			case tff.CtrlMajor:
+				p.kind = pMajor
+			case tff.CtrlMinor:
+				p.kind = pMinor
+			case tff.CtrlIgnore:
+				// the decimal count and the blank that ends it
+				n, digits := 0, 0
+				for j < len(ln) && ln[j] >= '0' && ln[j] <= '9' {
+					if n < maxSkip {
+						n = n*10 + int(ln[j]-'0')
+					}
+					j++
+					digits++
+				}
+				p.kind, p.n = pIgnore, n
+				if digits == 0 {
+					p.kind = pIgnoreBad
+				} else if j < len(ln) && ln[j] == ' ' {
+					j++
+				}
+			case tff.CtrlRepeat:
+				if j+1 < len(ln) && ln[j] == tff.Ctrl && dataSize(ln[j+1]) > 0 {
+					p.kind, p.op = pRepeat, ln[j+1]
+					j += 2
+				} else {
+					p.kind = pRepeatBad
+				}
+			default:
+				p.kind = pUnknown
+			}
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// run formats one compiled FMT line onto s.out.
+func (s *state) run(ln []piece) {
+	for i := range ln {
+		if s.stopped {
 			return
 		}
-		op := ln[j+1]
-		j += 2
-		switch op {
-		case tff.CtrlByte, tff.CtrlWord, tff.CtrlDword, tff.CtrlFlat, tff.CtrlQuad, tff.CtrlSegmented, tff.CtrlChar:
-			if s.need(dataSize(op), op) {
-				s.value(op)
+		p := &ln[i]
+		s.out = append(s.out, p.lit...)
+		switch p.kind {
+		case pValue:
+			if len(s.data)-s.pos >= p.n || s.need(p.n, p.op) {
+				s.value(p.op)
 			}
-		case tff.CtrlPrefix:
+		case pPrefix:
 			s.prefix()
-		case tff.CtrlString:
+		case pString:
 			s.str()
-		case tff.CtrlRest:
+		case pRest:
 			s.out = appendHexBytes(s.out, s.data[s.pos:])
 			s.pos = len(s.data)
 			s.fresh = false
-		case tff.CtrlMajor:
-			s.out = appendHex(s.out, uint64(s.rec.Major), 4)
-		case tff.CtrlMinor:
-			s.out = appendHex(s.out, uint64(s.rec.Minor), 4)
-		case tff.CtrlIgnore:
-			j = s.ignore(ln, j)
-		case tff.CtrlRepeat:
-			if j+1 < len(ln) && ln[j] == tff.Ctrl && dataSize(ln[j+1]) > 0 {
-				s.repeat(ln[j+1])
-				j += 2
-			} else {
-				s.diag(s.pos, "%%R is not followed by a value control (B W D F Q A C); ignored")
-			}
-		default:
-			s.diag(s.pos, "unknown control 0x01 %q; ignored", op)
+		case pMajor:
+			s.out = appendHex4(s.out, uint16(s.rec.Major))
+		case pMinor:
+			s.out = appendHex4(s.out, s.rec.Minor)
+		case pIgnore:
+			s.skip(p.n)
+		case pIgnoreBad:
+			s.diag(s.pos, "%%I without a decimal count; ignored")
+		case pRepeat:
+			s.repeat(p.op)
+		case pRepeatBad:
+			s.diag(s.pos, "%%R is not followed by a value control (B W D F Q A C); ignored")
+		case pUnknown:
+			s.diag(s.pos, "unknown control 0x01 %q; ignored", p.op)
+		case pCtrlEnd:
+			s.diag(s.pos, "control byte 0x01 at the end of the line")
+			return
 		}
 	}
 }
@@ -457,37 +596,69 @@ func (s *state) rest() {
 
 // value prints one value of control op (whose bytes are known to be there).
 func (s *state) value(op byte) {
-	b := s.data[s.pos : s.pos+dataSize(op)]
-	s.pos += len(b)
-	s.fresh = false
+	b := s.data[s.pos:]
 	le16 := binary.LittleEndian.Uint16
 	le32 := binary.LittleEndian.Uint32
 	switch op {
 	case tff.CtrlByte:
-		s.out = appendHex(s.out, uint64(b[0]), 2)
+		s.out = appendHex2(s.out, b[0])
+		s.pos++
 	case tff.CtrlChar:
 		if b[0] >= 0x20 && b[0] <= 0x7F {
 			s.out = append(s.out, b[0])
 		} else {
 			s.out = append(s.out, '.')
 		}
+		s.pos++
 	case tff.CtrlWord:
-		s.out = appendHex(s.out, uint64(le16(b)), 4)
+		s.out = appendHex4(s.out, le16(b))
+		s.pos += 2
 	case tff.CtrlDword:
-		s.out = appendHex(s.out, uint64(le16(b[2:])), 4)
+		s.out = appendHex4(s.out, le16(b[2:]))
 		s.out = append(s.out, ' ')
-		s.out = appendHex(s.out, uint64(le16(b)), 4)
+		s.out = appendHex4(s.out, le16(b))
+		s.pos += 4
 	case tff.CtrlFlat:
-		s.out = appendHex(s.out, uint64(le32(b)), 8)
+		s.out = appendHex8(s.out, le32(b))
+		s.pos += 4
 	case tff.CtrlQuad:
-		s.out = appendHex(s.out, uint64(le32(b)), 8)
+		s.out = appendHex8(s.out, le32(b))
 		s.out = append(s.out, ' ')
-		s.out = appendHex(s.out, uint64(le32(b[4:])), 8)
+		s.out = appendHex8(s.out, le32(b[4:]))
+		s.pos += 8
 	case tff.CtrlSegmented:
-		s.out = appendHex(s.out, uint64(le16(b[2:])), 4)
+		s.out = appendHex4(s.out, le16(b[2:]))
 		s.out = append(s.out, ':')
-		s.out = appendHex(s.out, uint64(le16(b)), 4)
+		s.out = appendHex4(s.out, le16(b))
+		s.pos += 4
 	}
+	s.fresh = false
+}
+
+// hexPairs holds the two upper-case hex digits of each byte value.
+const hexPairs = "000102030405060708090A0B0C0D0E0F101112131415161718191A1B1C1D1E1F" +
+	"202122232425262728292A2B2C2D2E2F303132333435363738393A3B3C3D3E3F" +
+	"404142434445464748494A4B4C4D4E4F505152535455565758595A5B5C5D5E5F" +
+	"606162636465666768696A6B6C6D6E6F707172737475767778797A7B7C7D7E7F" +
+	"808182838485868788898A8B8C8D8E8F909192939495969798999A9B9C9D9E9F" +
+	"A0A1A2A3A4A5A6A7A8A9AAABACADAEAFB0B1B2B3B4B5B6B7B8B9BABBBCBDBEBF" +
+	"C0C1C2C3C4C5C6C7C8C9CACBCCCDCECFD0D1D2D3D4D5D6D7D8D9DADBDCDDDEDF" +
+	"E0E1E2E3E4E5E6E7E8E9EAEBECEDEEEFF0F1F2F3F4F5F6F7F8F9FAFBFCFDFEFF"
+
+// appendHex2, appendHex4 and appendHex8 append v in upper-case hex, 2, 4
+// and 8 digits (as fmt's %02X, %04X, %08X on a byte, a word, a dword).
+func appendHex2(dst []byte, v uint8) []byte {
+	return append(dst, hexPairs[2*int(v)], hexPairs[2*int(v)+1])
+}
+
+func appendHex4(dst []byte, v uint16) []byte {
+	h, l := 2*int(v>>8), 2*int(v&0xFF)
+	return append(dst, hexPairs[h], hexPairs[h+1], hexPairs[l], hexPairs[l+1])
+}
+
+func appendHex8(dst []byte, v uint32) []byte {
+	a, b, c, d := 2*int(v>>24), 2*int(v>>16&0xFF), 2*int(v>>8&0xFF), 2*int(v&0xFF)
+	return append(dst, hexPairs[a], hexPairs[a+1], hexPairs[b], hexPairs[b+1], hexPairs[c], hexPairs[c+1], hexPairs[d], hexPairs[d+1])
 }
 
 // prefix reads a 3-byte prefix (%P). A valid one opens an item; a bad one
@@ -571,32 +742,15 @@ func (s *state) str() {
 // maxSkip bounds the %I count so that parsing it cannot overflow.
 const maxSkip = 1 << 20
 
-// ignore handles %I: it reads the decimal count at ln[j:] and the blank
-// that ends it, skips that many data bytes and returns the new j.
-func (s *state) ignore(ln []byte, j int) int {
-	n, digits := 0, 0
-	for j < len(ln) && ln[j] >= '0' && ln[j] <= '9' {
-		if n < maxSkip {
-			n = n*10 + int(ln[j]-'0')
-		}
-		j++
-		digits++
-	}
-	if digits == 0 {
-		s.diag(s.pos, "%%I without a decimal count; ignored")
-		return j
-	}
-	if j < len(ln) && ln[j] == ' ' {
-		j++
-	}
+// skip handles %I with its count n: it skips n data bytes.
+func (s *state) skip(n int) {
 	if left := len(s.data) - s.pos; n > left {
 		s.diag(s.pos, "data too short: %%I%d skips %d bytes, %d left", n, n, left)
 		s.short()
-		return j
+		return
 	}
 	s.pos += n
 	s.fresh = false
-	return j
 }
 
 // repeat handles %R followed by value control op: op is printed again and
@@ -620,12 +774,32 @@ func (s *state) repeat(op byte) {
 	end = max(end, s.pos)
 	size := dataSize(op)
 	first := true
-	for end-s.pos >= size {
-		if !first {
-			s.out = append(s.out, ' ')
+	switch op {
+	case tff.CtrlByte, tff.CtrlWord:
+		// the most common, without value's dispatch: "XX XX" or
+		// "XXXX XXXX"
+		d := s.data[:end]
+		out := s.out
+		for ; end-s.pos >= size; s.pos += size {
+			if !first {
+				out = append(out, ' ')
+			}
+			first = false
+			if op == tff.CtrlByte {
+				out = appendHex2(out, d[s.pos])
+			} else {
+				out = appendHex4(out, binary.LittleEndian.Uint16(d[s.pos:]))
+			}
 		}
-		first = false
-		s.value(op)
+		s.out = out
+	default:
+		for end-s.pos >= size {
+			if !first {
+				s.out = append(s.out, ' ')
+			}
+			first = false
+			s.value(op)
+		}
 	}
 	if s.pos < end {
 		s.diag(s.pos, "%%R%%%c: %d bytes left over", op, end-s.pos)

@@ -421,7 +421,8 @@ func sameBlock(t *testing.T, rec *stda.Record, f *Format) {
 }
 
 // FuzzApply: any FMT bytes with any data and flags must format without a
-// panic, and the output must stay within a small multiple of the input.
+// panic, as the FMT line interpreted byte by byte formats (refApply), and
+// the output must stay within a small multiple of the input.
 func FuzzApply(f *testing.F) {
 	f.Add(enc("a=%P%R%W b=%S %U %I3 %X%Y"), []byte{0, 4, 0, 1, 0, 2, 0, 'x', 0}, byte(dyn))
 	f.Add(enc("%R%Q%D%F%A%C%B"), []byte{0xFF, 4, 0, 1, 2, 3, 4}, byte(0))
@@ -429,6 +430,10 @@ func FuzzApply(f *testing.F) {
 	f.Fuzz(func(t *testing.T, fmtb, data []byte, flags byte) {
 		rec := &stda.Record{Flags: flags, Major: 0x42, Minor: 7, Data: data}
 		res := Apply(rec, &Format{Desc: []byte("d"), Fmts: [][]byte{fmtb}})
+		// the compiled lines against the byte-by-byte interpreter
+		if want := refApply(rec, &Format{Desc: []byte("d"), Fmts: [][]byte{fmtb}}); !reflect.DeepEqual(res, want) {
+			t.Fatalf("FMT %q, data % x: Apply gives %#v, byte by byte %#v", fmtb, data, res, want)
+		}
 		n := 0
 		for _, l := range res.Lines {
 			n += len(l)

@@ -2,8 +2,11 @@ package simulate
 
 import (
 	"bytes"
+	"cmp"
+	"container/heap"
 	"encoding/binary"
 	"fmt"
+	"slices"
 
 	"github.com/tracekit/tracekit/binfmt/dyndata"
 	"github.com/tracekit/tracekit/binfmt/tdf"
@@ -14,6 +17,82 @@ import (
 type memory struct {
 	layers [][]Region      // searched from the last layer, last region first
 	absent map[uint32]bool // page numbers (address / PageSize) paged out
+	// index, when set, is layers[0] flattened (newSpans): prefix searches
+	// it instead of the regions when layers[0] is the only layer.
+	index []span
+}
+
+// span is a run of linear addresses [start, end) whose bytes one region
+// gives: the last of a layer's regions that holds them.
+type span struct {
+	start, end uint64
+	r          *Region
+}
+
+// newSpans flattens a layer: the spans, in address order, of the bytes
+// some region holds, each run of bytes the same region wins (the one
+// listed last) one span. Memory searched through them reads as memory
+// searched region by region, last first.
+func newSpans(l []Region) []span {
+	// A sweep over the regions' ends in address order, keeping the regions
+	// that hold the current address in a heap by their place in the list.
+	type edge struct {
+		at    uint64
+		i     int
+		start bool
+	}
+	edges := make([]edge, 0, 2*len(l))
+	for i := range l {
+		if len(l[i].Data) > 0 {
+			a := uint64(l[i].Addr)
+			edges = append(edges, edge{a, i, true}, edge{a + uint64(len(l[i].Data)), i, false})
+		}
+	}
+	slices.SortFunc(edges, func(x, y edge) int { return cmp.Compare(x.at, y.at) })
+	live := make([]bool, len(l))
+	var h regionHeap
+	var out []span
+	var cur *Region // the region that wins from start on
+	var start uint64
+	for k := 0; k < len(edges); {
+		at := edges[k].at
+		for ; k < len(edges) && edges[k].at == at; k++ {
+			e := edges[k]
+			live[e.i] = e.start
+			if e.start {
+				heap.Push(&h, e.i)
+			}
+		}
+		for h.Len() > 0 && !live[h[0]] {
+			heap.Pop(&h)
+		}
+		var win *Region
+		if h.Len() > 0 {
+			win = &l[h[0]]
+		}
+		if win == cur {
+			continue
+		}
+		if cur != nil {
+			out = append(out, span{start: start, end: at, r: cur})
+		}
+		cur, start = win, at
+	}
+	return out
+}
+
+// regionHeap holds indexes of regions, the largest on top.
+type regionHeap []int
+
+func (h regionHeap) Len() int           { return len(h) }
+func (h regionHeap) Less(i, j int) bool { return h[i] > h[j] }
+func (h regionHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *regionHeap) Push(x any)        { *h = append(*h, x.(int)) }
+func (h *regionHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
 }
 
 // byteAt returns the byte at linear address a; ok is false when the page
@@ -51,6 +130,25 @@ func (m *memory) prefix(a uint32, n int) []byte {
 				break
 			}
 		}
+	}
+	if m.index != nil && len(m.layers) == 1 {
+		// the span holding a: the region byteAt finds, up to where another
+		// region wins
+		k, hi := 0, len(m.index) // the first span that ends after a
+		for k < hi {
+			mid := int(uint(k+hi) >> 1)
+			if m.index[mid].end <= uint64(a) {
+				k = mid + 1
+			} else {
+				hi = mid
+			}
+		}
+		if k == len(m.index) || m.index[k].start > uint64(a) {
+			return nil
+		}
+		s := &m.index[k]
+		d := a - s.r.Addr
+		return s.r.Data[d : uint64(d)+min(end, s.end)-uint64(a)]
 	}
 	for i := len(m.layers) - 1; i >= 0; i-- {
 		l := m.layers[i]
@@ -106,7 +204,7 @@ type machine struct {
 	maxData int
 
 	stack [tdf.MaxRPNStack]uint32
-	sp    int
+	sp    int // the stack's depth (run keeps it in a variable)
 
 	data       []byte
 	status     dyndata.Status // the bad status logged, StatusValid when none
@@ -131,121 +229,188 @@ func (m *machine) note(format string, args ...any) {
 	m.notes = append(m.notes, fmt.Sprintf(format, args...))
 }
 
-// run runs the program. It returns an *rpnError for a program that is not
-// well formed (a byte that is no opcode, an operand cut short), that takes
-// more items than the stack holds or holds more than tdf.MaxRPNStack, or
-// that leaves items on the stack; data problems are logged as statuses and
-// are not errors. It runs each instruction at most once.
-// The program comes disassembled (newProgram).
+// run runs the program: its code, each instruction at most once. It
+// returns the program's error (an *rpnError: a program that is not well
+// formed, that takes more items than the stack holds or holds more than
+// tdf.MaxRPNStack, that leaves items on the stack, that needs an object
+// the state does not give) unless the hit stopped before the instruction
+// at fault; data problems are logged as statuses and are not errors.
+//
+// The stack's depth is kept in a local variable: newProgram has checked
+// that every instruction finds the items it takes and leaves at most
+// tdf.MaxRPNStack, so the indexes below stay in the stack (the mask only
+// tells the compiler so).
 func (m *machine) run(p *program) error {
-	ops := p.ops
-	if err := p.err; err != nil {
-		if fe, ok := err.(*tdf.FormatError); ok {
-			return &rpnError{int(fe.Off), fe.Msg}
-		}
-		return &rpnError{0, err.Error()}
-	}
-	for k, op := range ops {
+	const mask = tdf.MaxRPNStack - 1
+	st := &m.stack
+	sp := 0
+	for k := range p.code {
 		if m.stopped {
 			return nil
 		}
-		pop, push := p.effect[k][0], p.effect[k][1]
-		if pop > m.sp {
-			return &rpnError{op.Off, fmt.Sprintf("%s needs %d stack items, the stack holds %d", op.Code.Name(), pop, m.sp)}
-		}
-		if m.sp-pop+push > tdf.MaxRPNStack {
-			return &rpnError{op.Off, fmt.Sprintf("%s: the stack would hold %d items, more than %d", op.Code.Name(), m.sp-pop+push, tdf.MaxRPNStack)}
-		}
-		if err := m.step(op); err != nil {
-			return err
+		in := &p.code[k]
+		switch in.kind {
+		case kPushReg:
+			st[sp&mask] = m.regs[in.Code&0xF]
+			sp++
+		case kPush:
+			st[sp&mask] = in.Arg
+			sp++
+		case kAdd:
+			sp--
+			st[(sp-1)&mask] += st[sp&mask]
+		case kFetchWord, kFetchFar:
+			sp -= 2
+			a := access{seg: true, sel: uint16(st[sp&mask]), off: uint16(st[(sp+1)&mask])}
+			if in.kind == kFetchWord {
+				if v, ok := m.fetch(a, 2); ok {
+					st[sp&mask] = v
+					sp++
+				}
+			} else if v, ok := m.fetch(a, 4); ok {
+				st[sp&mask], st[(sp+1)&mask] = v>>16, v&0xFFFF
+				sp += 2
+			}
+		case kFetchDword:
+			sp--
+			if v, ok := m.fetch(access{flat: st[sp&mask]}, 4); ok {
+				st[sp&mask] = v
+				sp++
+			}
+		case kSplit:
+			d := st[(sp-1)&mask]
+			st[(sp-1)&mask], st[sp&mask] = d>>16, d&0xFFFF
+			sp++
+		case kJoin:
+			sp--
+			st[(sp-1)&mask] = st[(sp-1)&mask]<<16 | st[sp&mask]&0xFFFF
+		case kLogRegs16, kLogRegs32:
+			// the top item first (a REGS statement pushes its registers
+			// last first, so they are logged in source order)
+			n := int(in.Arg)
+			for i := range n {
+				if !m.logValue(st[(sp-1-i)&mask], in.kind == kLogRegs32) {
+					break
+				}
+			}
+			sp -= n
+		case kLogRegList16, kLogRegList32:
+			for _, r := range in.regs[:in.Arg] {
+				if !m.logValue(m.regs[r&0xF], in.kind == kLogRegList32) {
+					break
+				}
+			}
+		case kLogMem, kLogASCIIZ:
+			// The length was pushed first (or left by LEN), the address
+			// after it.
+			sp -= 3
+			a := access{seg: true, sel: uint16(st[(sp+1)&mask]), off: uint16(st[(sp+2)&mask])}
+			m.logItem(a, int(st[sp&mask]&0xFFFF), in.kind == kLogASCIIZ)
+		case kLogMemFlat, kLogASCIIZFlat:
+			sp -= 2
+			m.logItem(access{flat: st[(sp+1)&mask]}, int(st[sp&mask]&0xFFFF), in.kind == kLogASCIIZFlat)
+		case kNote:
+			m.notes = append(m.notes, in.note)
+		case kOrbit:
+			sp--
+			a := st[sp&mask]
+			if in.note == "" || in.val != a {
+				in.note = fmt.Sprintf("RPN offset %d: ORBIT=(%d,%d): no effect on the record (what the kernel does with it is not documented)", in.Off, a, in.Arg)
+				in.val = a
+			}
+			m.notes = append(m.notes, in.note)
 		}
 	}
-	if !m.stopped && m.sp != 0 {
-		end := 0
-		if len(ops) > 0 {
-			end = ops[len(ops)-1].Off + ops[len(ops)-1].Len()
-		}
-		return &rpnError{end, fmt.Sprintf("%d stack items are left at the end of the program", m.sp)}
+	if m.stopped || p.fail == nil {
+		return nil
 	}
-	return nil
+	return p.fail
 }
 
-func (m *machine) push(v uint32) { m.stack[m.sp] = v; m.sp++ }
-func (m *machine) pop() uint32   { m.sp--; return m.stack[m.sp] }
-
-// step runs one instruction whose stack needs run has checked.
-func (m *machine) step(op tdf.Op) error {
-	switch c := op.Code; {
-	case c.IsRegister():
-		m.push(m.regs[c])
-	case c == tdf.OpPushImm16, c == tdf.OpPushImm32:
-		m.push(op.Arg)
-	case c == tdf.OpPushSelector:
-		o := m.objs[op.Arg]
-		if o == nil || !o.HasSelector {
-			return &rpnError{op.Off, fmt.Sprintf("push_selector: the state gives no selector for object %d", op.Arg)}
+// logValue logs v as a word, or a dword when wide, and reports whether
+// it did: when MAXDATALENGTH leaves no room for it the record is cut.
+func (m *machine) logValue(v uint32, wide bool) bool {
+	if wide {
+		if m.room() < 4 {
+			m.cut()
+			return false
 		}
-		m.push(uint32(o.Selector))
-	case c == tdf.OpPushBase:
-		o := m.objs[op.Arg]
-		if o == nil {
-			return &rpnError{op.Off, fmt.Sprintf("push_object_base: the state gives no base address for object %d", op.Arg)}
-		}
-		m.push(o.Base)
-	case c == tdf.OpAdd:
-		b := m.pop()
-		m.push(m.pop() + b)
-	case c == tdf.OpFetchWord:
-		a := m.popSeg()
-		if v, ok := m.fetch(a, 2); ok {
-			m.push(v)
-		}
-	case c == tdf.OpFetchFar:
-		a := m.popSeg()
-		if v, ok := m.fetch(a, 4); ok {
-			m.push(v >> 16)
-			m.push(v & 0xFFFF)
-		}
-	case c == tdf.OpFetchDword:
-		a := access{flat: m.pop()}
-		if v, ok := m.fetch(a, 4); ok {
-			m.push(v)
-		}
-	case c == tdf.OpSplit:
-		d := m.pop()
-		m.push(d >> 16)
-		m.push(d & 0xFFFF)
-	case c == tdf.OpJoin:
-		off := m.pop() & 0xFFFF
-		m.push(m.pop()<<16 | off)
-	case c == tdf.OpLogRegs16, c == tdf.OpLogRegs32:
-		m.logRegs(int(op.Arg), c == tdf.OpLogRegs32)
-	case c == tdf.OpLogMem, c == tdf.OpLogASCIIZ:
-		// The length was pushed first (or left by LEN), the address
-		// after it.
-		a := m.popSeg()
-		m.logItem(a, int(m.pop()&0xFFFF), c == tdf.OpLogASCIIZ)
-	case c == tdf.OpLogMemFlat, c == tdf.OpLogASCIIZFlat:
-		a := access{flat: m.pop()}
-		m.logItem(a, int(m.pop()&0xFFFF), c == tdf.OpLogASCIIZFlat)
-	case c == tdf.OpAbortOp:
-		m.note("RPN offset %d: ABORTOP: no effect on the record (what the kernel does with it is not documented)", op.Off)
-	case c == tdf.OpRemoveOp:
-		m.note("RPN offset %d: REMOVEOP: no effect on the record, the tracepoint stays (what the kernel does with it is not documented)", op.Off)
-	case c == tdf.OpOrbit:
-		a := m.pop()
-		m.note("RPN offset %d: ORBIT=(%d,%d): no effect on the record (what the kernel does with it is not documented)", op.Off, a, op.Arg)
-	default:
-		// Disassemble returns only the opcodes above.
-		return &rpnError{op.Off, fmt.Sprintf("opcode 0x%02X is not simulated", uint8(c))}
+		m.data = binary.LittleEndian.AppendUint32(m.data, v)
+		return true
 	}
-	return nil
+	if m.room() < 2 {
+		m.cut()
+		return false
+	}
+	m.data = binary.LittleEndian.AppendUint16(m.data, uint16(v))
+	return true
 }
 
-// popSeg takes an offset and, below it, a selector off the stack.
-func (m *machine) popSeg() access {
-	off := uint16(m.pop())
-	return access{seg: true, sel: uint16(m.pop()), off: off}
+// kind is what run does for an instruction, one value per branch (a
+// dense switch).
+type kind uint8
+
+const (
+	kNone kind = iota // not simulated
+	kPushReg
+	kPush
+	kAdd
+	kFetchWord
+	kFetchFar
+	kFetchDword
+	kSplit
+	kJoin
+	kLogRegs16
+	kLogRegs32
+	kLogMem
+	kLogASCIIZ
+	kLogMemFlat
+	kLogASCIIZFlat
+	kNote // ABORTOP, REMOVEOP
+	kOrbit
+	kLogRegList16 // registers pushed and logged (fold)
+	kLogRegList32
+)
+
+// kindOf returns what run does for opcode c; kNone for an opcode it does
+// not run.
+func kindOf(c tdf.Opcode) kind {
+	switch c {
+	case tdf.OpPushImm16, tdf.OpPushImm32, tdf.OpPushSelector, tdf.OpPushBase:
+		return kPush
+	case tdf.OpAdd:
+		return kAdd
+	case tdf.OpFetchWord:
+		return kFetchWord
+	case tdf.OpFetchFar:
+		return kFetchFar
+	case tdf.OpFetchDword:
+		return kFetchDword
+	case tdf.OpSplit:
+		return kSplit
+	case tdf.OpJoin:
+		return kJoin
+	case tdf.OpLogRegs16:
+		return kLogRegs16
+	case tdf.OpLogRegs32:
+		return kLogRegs32
+	case tdf.OpLogMem:
+		return kLogMem
+	case tdf.OpLogASCIIZ:
+		return kLogASCIIZ
+	case tdf.OpLogMemFlat:
+		return kLogMemFlat
+	case tdf.OpLogASCIIZFlat:
+		return kLogASCIIZFlat
+	case tdf.OpAbortOp, tdf.OpRemoveOp:
+		return kNote
+	case tdf.OpOrbit:
+		return kOrbit
+	}
+	if c.IsRegister() {
+		return kPushReg
+	}
+	return kNone
 }
 
 // selector returns the state's selector sel, or nil.
@@ -381,30 +546,6 @@ func (m *machine) fault(st dyndata.Status, a access) {
 	m.data = binary.LittleEndian.AppendUint32(m.data, a.pointer())
 	m.status = st
 	m.stopped = true
-}
-
-// logRegs logs n stack items as words or dwords, the top item first (the
-// REGS statement pushes its registers last first, so they are logged in
-// source order), and takes them off the stack. A value that does not fit
-// in MAXDATALENGTH ends the record.
-func (m *machine) logRegs(n int, wide bool) {
-	w := 2
-	if wide {
-		w = 4
-	}
-	for i := range n {
-		if m.room() < w {
-			m.cut()
-			return
-		}
-		v := m.stack[m.sp-1-i]
-		if wide {
-			m.data = binary.LittleEndian.AppendUint32(m.data, v)
-		} else {
-			m.data = binary.LittleEndian.AppendUint16(m.data, uint16(v))
-		}
-	}
-	m.sp -= n
 }
 
 // logItem logs a memory item: the prefix (status 0, or 1 for a string,

@@ -1,8 +1,10 @@
 package simulate
 
 import (
+	"bytes"
 	"encoding/hex"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -239,6 +241,46 @@ func TestPrefixMatchesByteAt(t *testing.T) {
 			}
 			if _, ok, _ := m.byteAt(a); ok && n > 0 && len(b) == 0 {
 				t.Fatalf("prefix(%#x, %d) is empty, byteAt reads the first byte", a, n)
+			}
+		}
+	}
+}
+
+// TestSpansMatchRegions: memory.prefix through a layer's spans (newSpans)
+// returns exactly what the search region by region returns, on random
+// overlapping regions, some at the top of the address space, with and
+// without absent pages.
+func TestSpansMatchRegions(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 3000 {
+		var l []Region
+		for range rng.IntN(7) {
+			d := make([]byte, rng.IntN(40))
+			for i := range d {
+				d[i] = byte(rng.IntN(256))
+			}
+			l = append(l, Region{Addr: 0xFFC + uint32(rng.IntN(64)) - 32 + uint32(rng.IntN(2))*0xFFFFF000, Data: d})
+		}
+		// The search region by region stops at an empty region too (it
+		// holds no byte; load then reads on byte by byte): compare with it
+		// on the regions that hold bytes.
+		full := slices.DeleteFunc(slices.Clone(l), func(r Region) bool { return len(r.Data) == 0 })
+		slow := memory{layers: [][]Region{full}, absent: map[uint32]bool{}}
+		if rng.IntN(3) == 0 {
+			slow.absent[1] = true
+		}
+		fast := memory{layers: [][]Region{l}, absent: slow.absent, index: newSpans(l)}
+		for k := 1; k < len(fast.index); k++ {
+			if p, s := fast.index[k-1], fast.index[k]; p.end > s.start || p.end == s.start && p.r == s.r || s.start >= s.end {
+				t.Fatalf("spans %d and %d out of order or not merged: %+v %+v", k-1, k, p, s)
+			}
+		}
+		for range 40 {
+			a := 0xFD0 + uint32(rng.IntN(96)) + uint32(rng.IntN(2))*0xFFFFF000
+			n := rng.IntN(48)
+			want, got := slow.prefix(a, n), fast.prefix(a, n)
+			if !bytes.Equal(want, got) {
+				t.Fatalf("prefix(%#x, %d): spans give % x, regions % x (regions %v)", a, n, got, want, l)
 			}
 		}
 	}

@@ -26,6 +26,7 @@ package simulate
 import (
 	"errors"
 	"fmt"
+	"math/bits"
 	"strconv"
 
 	"github.com/tracekit/tracekit/binfmt/dyndata"
@@ -92,8 +93,8 @@ type Options struct {
 	Output Output
 	// Hit, when set, is handed each hit's result in turn, and Result.Hits
 	// stays empty: a run of many hits then keeps none of them. The
-	// HitResult is reused: it holds only during the call (its Record.Data
-	// and Notes stay valid).
+	// HitResult is reused, and so is the memory of its Record.Data: both
+	// hold only during the call (its Notes stay valid).
 	Hit func(*HitResult)
 }
 
@@ -191,8 +192,9 @@ func run(t *tdf.File, st *State, opt Options, next func() (*Hit, error)) (*Resul
 	w.SetTraceTimes(st.TraceOn, st.TraceOff)
 
 	base := newBase(st)
+	base.reuse = opt.Hit != nil
 	res := &Result{}
-	var cur HitResult // what opt.Hit is handed
+	var cur HitResult
 	for i := 0; ; i++ {
 		h, err := next()
 		if err != nil {
@@ -201,12 +203,15 @@ func run(t *tdf.File, st *State, opt Options, next func() (*Hit, error)) (*Resul
 		if h == nil {
 			break
 		}
-		tp, err := base.find(t, h, i)
+		tp, p, err := base.find(t, h, i)
 		if err != nil {
 			return nil, err
 		}
-		hr, err := base.hit(t, tp, h, i)
-		if err != nil {
+		hr := &cur // what opt.Hit is handed, or a result kept
+		if opt.Hit == nil {
+			hr = &HitResult{}
+		}
+		if err := base.hit(t, tp, p, h, i, hr); err != nil {
 			return nil, err
 		}
 		if err := w.Write(hr.Record); err != nil {
@@ -218,10 +223,9 @@ func run(t *tdf.File, st *State, opt Options, next func() (*Hit, error)) (*Resul
 			return nil, e
 		}
 		if opt.Hit != nil {
-			cur = hr
-			opt.Hit(&cur)
+			opt.Hit(hr)
 		} else {
-			res.Hits = append(res.Hits, hr)
+			res.Hits = append(res.Hits, *hr)
 		}
 	}
 	res.Dropped = w.Dropped()
@@ -234,8 +238,40 @@ func run(t *tdf.File, st *State, opt Options, next func() (*Hit, error)) (*Resul
 	return res, nil
 }
 
-// find returns the tracepoint hit h names.
-func (b *base) find(t *tdf.File, h *Hit, i int) (*tdf.Tracepoint, error) {
+// find returns the tracepoint hit h names, and its program.
+func (b *base) find(t *tdf.File, h *Hit, i int) (*tdf.Tracepoint, *program, error) {
+	if !h.ByAddress {
+		if c := &b.recent[h.Minor&0xFF]; c.tp != nil && c.minor == h.Minor {
+			return c.tp, c.p, nil
+		}
+		if tg, ok := b.found[h.Minor]; ok {
+			b.recent[h.Minor&0xFF] = tg
+			return tg.tp, tg.p, nil
+		}
+	}
+	tp, err := b.lookup(t, h, i)
+	if err != nil {
+		return nil, nil, err
+	}
+	if b.progs == nil {
+		b.progs = map[*tdf.Tracepoint]*program{}
+	}
+	p := b.progs[tp]
+	if p == nil {
+		p = newProgram(tp.RPN, b.objs)
+		b.progs[tp] = p
+	}
+	if !h.ByAddress {
+		if b.found == nil {
+			b.found = map[uint16]target{}
+		}
+		b.found[h.Minor] = target{tp, p, h.Minor}
+	}
+	return tp, p, nil
+}
+
+// lookup returns the tracepoint hit h names.
+func (b *base) lookup(t *tdf.File, h *Hit, i int) (*tdf.Tracepoint, error) {
 	if b.byMinor == nil {
 		// The TDF's tracepoints by minor code and by address, in TDF order.
 		b.byMinor = map[uint16][]*tdf.Tracepoint{}
@@ -282,24 +318,156 @@ type base struct {
 	byMinor map[uint16][]*tdf.Tracepoint
 	byAddr  map[[2]uint32][]*tdf.Tracepoint
 	progs   map[*tdf.Tracepoint]*program
+	found   map[uint16]target // by minor code, the tracepoints found so far
+	recent  [256]target       // found's entries met last, by the minor's low byte
+	spans   []span            // the state's memory, flattened
+	regs    Registers         // the state's registers, segments cut to 16 bits
 	m       machine
+	// reuse: a hit's data is written over the last one's (no result
+	// keeps it)
+	reuse bool
+	data  []byte
 }
 
-// program is a tracepoint's program as tdf.Disassemble returned it, with
-// the stack effect of each instruction.
+// fold appends in to code, or an instruction that does what in and the
+// instructions before it do: an add of two constants becomes a push of
+// their sum, and registers pushed and then all logged by the next
+// instruction become one instruction that logs them. Nothing folded can
+// stop a hit or fail, so a hit that runs the folded code logs what it
+// would log running the instructions one by one.
+func fold(code []instr, in instr) []instr {
+	n := len(code)
+	switch {
+	case in.kind == kAdd && n >= 2 && code[n-2].kind == kPush && code[n-1].kind == kPush:
+		code[n-2].Arg += code[n-1].Arg
+		return code[:n-1]
+	case (in.kind == kLogRegs16 || in.kind == kLogRegs32) && in.Arg > 0 && int(in.Arg) <= n && int(in.Arg) <= len(in.regs):
+		k := int(in.Arg)
+		for _, c := range code[n-k:] {
+			if c.kind != kPushReg {
+				return append(code, in)
+			}
+		}
+		// logged top first: the last pushed first
+		for i, c := range code[n-k:] {
+			in.regs[k-1-i] = uint8(c.Code)
+		}
+		in.kind = kLogRegList16
+		if in.Code == tdf.OpLogRegs32 {
+			in.kind = kLogRegList32
+		}
+		return append(code[:n-k], in)
+	}
+	return append(code, in)
+}
+
+// regMask holds the bits of each register: 16 for a segment register.
+var regMask = func() (t [NumRegs]uint32) {
+	for r := range t {
+		t[r] = 0xFFFFFFFF
+		if Reg(r).Segment() {
+			t[r] = 0xFFFF
+		}
+	}
+	return t
+}()
+
+// target is a tracepoint and its program.
+type target struct {
+	tp    *tdf.Tracepoint
+	p     *program
+	minor uint16
+}
+
+// program is a tracepoint's program, disassembled and checked once for
+// the run: what does not depend on a hit's data is settled here, so that
+// a hit runs the instructions alone, with no check of the stack.
 type program struct {
-	ops     []tdf.Op
-	effect  [][2]int // pop, push
-	err     error
+	// code is the program up to the first instruction that fails whatever
+	// the data (the stack depth before each instruction is the same on
+	// every hit that gets there), with the object pushes resolved against
+	// the state (push_selector and push_object_base become immediates)
+	// and the notes of ABORTOP and REMOVEOP made.
+	code []instr
+	// fail is the error a hit that runs all of code without stopping
+	// ends with: the failing instruction's, or the one for items left on
+	// the stack; nil when the program is sound.
+	fail    *rpnError
 	dataCap int // the most data a hit of it logged so far
 }
 
-func newProgram(rpn []byte) *program {
+// instr is one instruction of a program's code.
+type instr struct {
+	tdf.Op
+	kind kind // what machine.run does
+	// kLogRegList16, kLogRegList32: the registers logged, the first
+	// Arg of them
+	regs [tdf.MaxRPNStack]uint8
+	note string // ABORTOP, REMOVEOP: the note; ORBIT: the last one made
+	val  uint32 // ORBIT: the value note was made for
+}
+
+// newProgram disassembles rpn and checks it as machine.run would
+// instruction by instruction: the stack depth (each instruction's effect
+// is fixed by its opcode and operand) and the objects that the state
+// gives (objs).
+func newProgram(rpn []byte, objs map[uint32]*Object) *program {
 	p := &program{}
-	p.ops, p.err = tdf.Disassemble(rpn)
-	for _, op := range p.ops {
+	ops, err := tdf.Disassemble(rpn)
+	if err != nil {
+		if fe, ok := err.(*tdf.FormatError); ok {
+			p.fail = &rpnError{int(fe.Off), fe.Msg}
+		} else {
+			p.fail = &rpnError{0, err.Error()}
+		}
+		return p
+	}
+	sp := 0
+	for _, op := range ops {
 		pop, push := op.Code.Stack(op.Arg)
-		p.effect = append(p.effect, [2]int{pop, push})
+		if pop > sp {
+			p.fail = &rpnError{op.Off, fmt.Sprintf("%s needs %d stack items, the stack holds %d", op.Code.Name(), pop, sp)}
+			return p
+		}
+		if sp-pop+push > tdf.MaxRPNStack {
+			p.fail = &rpnError{op.Off, fmt.Sprintf("%s: the stack would hold %d items, more than %d", op.Code.Name(), sp-pop+push, tdf.MaxRPNStack)}
+			return p
+		}
+		in := instr{Op: op}
+		switch c := op.Code; {
+		case c == tdf.OpPushSelector:
+			o := objs[op.Arg]
+			if o == nil || !o.HasSelector {
+				p.fail = &rpnError{op.Off, fmt.Sprintf("push_selector: the state gives no selector for object %d", op.Arg)}
+				return p
+			}
+			in.Code, in.Arg = tdf.OpPushImm32, uint32(o.Selector)
+		case c == tdf.OpPushBase:
+			o := objs[op.Arg]
+			if o == nil {
+				p.fail = &rpnError{op.Off, fmt.Sprintf("push_object_base: the state gives no base address for object %d", op.Arg)}
+				return p
+			}
+			in.Code, in.Arg = tdf.OpPushImm32, o.Base
+		case c == tdf.OpAbortOp:
+			in.note = fmt.Sprintf("RPN offset %d: ABORTOP: no effect on the record (what the kernel does with it is not documented)", op.Off)
+		case c == tdf.OpRemoveOp:
+			in.note = fmt.Sprintf("RPN offset %d: REMOVEOP: no effect on the record, the tracepoint stays (what the kernel does with it is not documented)", op.Off)
+		case kindOf(c) == kNone:
+			// Disassemble returns only the opcodes machine.run runs.
+			p.fail = &rpnError{op.Off, fmt.Sprintf("opcode 0x%02X is not simulated", uint8(c))}
+			return p
+		}
+		in.kind = kindOf(in.Code)
+		p.code = fold(p.code, in)
+		sp += push - pop
+	}
+	if sp != 0 {
+		end := 0
+		if len(ops) > 0 {
+			end = ops[len(ops)-1].Off + ops[len(ops)-1].Len()
+		}
+		p.fail = &rpnError{end, fmt.Sprintf("%d stack items are left at the end of the program", sp)}
 	}
 	return p
 }
@@ -321,47 +489,56 @@ func newBase(st *State) *base {
 	for _, p := range st.PagesNotPresent {
 		b.absent[p/PageSize] = true
 	}
+	b.spans = newSpans(st.Memory)
+	for r := range b.regs {
+		b.regs[r] = st.Registers[r] & regMask[r]
+	}
+	b.m = machine{sels: b.sels, objs: b.objs}
+	b.m.layers[0] = st.Memory
+	b.m.mem.absent = b.absent
 	return b
 }
 
-// hit runs tracepoint tp for hit h (number i).
-func (b *base) hit(t *tdf.File, tp *tdf.Tracepoint, h *Hit, i int) (HitResult, error) {
-	hr := HitResult{Hit: i, Minor: tp.Minor, Object: tp.Object, Offset: tp.Offset}
-	fail := func(off int, format string, args ...any) (HitResult, error) {
-		return hr, &RunError{Hit: i, Minor: tp.Minor, Object: tp.Object, Offset: tp.Offset, RPNOffset: off, Msg: fmt.Sprintf(format, args...)}
+// hit runs tracepoint tp, whose program is p, for hit h (number i), into
+// hr.
+func (b *base) hit(t *tdf.File, tp *tdf.Tracepoint, p *program, h *Hit, i int, hr *HitResult) error {
+	*hr = HitResult{Hit: i, Minor: tp.Minor, Object: tp.Object, Offset: tp.Offset}
+	fail := func(off int, format string, args ...any) error {
+		return &RunError{Hit: i, Minor: tp.Minor, Object: tp.Object, Offset: tp.Offset, RPNOffset: off, Msg: fmt.Sprintf(format, args...)}
 	}
 	if tp.Major > 0xFF {
 		return fail(-1, "major code 0x%X does not fit the one byte an STDA record has for it", tp.Major)
 	}
-	if b.progs == nil {
-		b.progs = map[*tdf.Tracepoint]*program{}
-	}
-	p := b.progs[tp]
-	if p == nil {
-		p = newProgram(tp.RPN)
-		b.progs[tp] = p
-	}
-	// One machine serves every hit; what a hit's result keeps (the data,
-	// the notes) is made afresh for each.
+	// One machine serves every hit (newBase set what they share); what a
+	// hit's result keeps (the data unless reuse is set, the notes) is made
+	// afresh for each.
 	m := &b.m
-	*m = machine{
-		regs:    b.st.Registers,
-		sels:    b.sels,
-		objs:    b.objs,
-		maxData: int(t.MaxDataLength),
-		data:    make([]byte, 0, p.dataCap),
+	if b.reuse {
+		m.data = b.data[:0]
+	} else {
+		m.data = make([]byte, 0, p.dataCap)
 	}
-	m.layers = [2][]Region{b.st.Memory, h.Memory}
-	m.mem = memory{layers: m.layers[:], absent: b.absent}
+	m.regs = b.regs
+	m.maxData = int(t.MaxDataLength)
+	m.status, m.incomplete, m.stopped = dyndata.StatusValid, false, false
+	m.notes = nil
+	if m.noted != nil {
+		m.noted = nil
+	}
+	if len(h.Memory) == 0 {
+		m.mem.layers, m.mem.index = m.layers[:1], b.spans
+	} else {
+		m.layers[1] = h.Memory
+		m.mem.layers, m.mem.index = m.layers[:], nil
+	}
 	for r, v := range h.Registers {
 		if r < NumRegs {
-			m.regs[r] = v
+			m.regs[r] = v & regMask[r]
 		}
 	}
-	for r := RegES; r < NumRegs; r++ {
-		if r.Segment() {
-			m.regs[r] &= 0xFFFF
-		}
+	for set := h.regSet; set != 0; set &= set - 1 {
+		r := bits.TrailingZeros16(set)
+		m.regs[r] = h.regVals[r] & regMask[r]
 	}
 	if err := m.run(p); err != nil {
 		var re *rpnError
@@ -379,6 +556,9 @@ func (b *base) hit(t *tdf.File, tp *tdf.Tracepoint, h *Hit, i int) (HitResult, e
 	}
 	hr.Record = stda.Record{Flags: flags, PID: h.PID, Minor: tp.Minor, Major: uint8(tp.Major), Time: h.Time, Data: m.data}
 	p.dataCap = max(p.dataCap, len(m.data))
+	if b.reuse {
+		b.data = m.data
+	}
 	hr.Status, hr.Incomplete, hr.Notes = m.status, m.incomplete, m.notes
-	return hr, nil
+	return nil
 }

@@ -115,6 +115,12 @@ type Hit struct {
 	// the state's, the regions lie on top of the state's.
 	Registers map[Reg]uint32
 	Memory    []Region
+
+	// regSet and regVals are registers of the hit as the streaming reader
+	// gives them, without a map: regVals[r] for each bit r of regSet,
+	// applied after Registers.
+	regSet  uint16
+	regVals Registers
 }
 
 // State is the machine state a TDF runs against, and the hits to run.

@@ -131,7 +131,20 @@ func ReadState(r io.Reader) (*State, error) {
 // "minor" or "tp"), a value out of its range, and anything after the
 // object are errors; the error is a *StateError naming the member or the
 // place.
+//
+// A state file as docs/simulate.md writes them is read by the streaming
+// reader of RunFile, whose State is the one described here; anything it
+// leaves (a mistake above all) is read with encoding/json, which gives the
+// diagnostic.
 func ParseState(data []byte) (*State, error) {
+	if st, err := parseStream(data); err == nil {
+		return st, nil
+	}
+	return parseStateJSON(data)
+}
+
+// parseStateJSON is ParseState with encoding/json alone.
+func parseStateJSON(data []byte) (*State, error) {
 	// encoding/json matches member names in any case and keeps the last
 	// of two members of one name; the walk holds the names to the
 	// format's spelling, once each, first.
@@ -641,24 +654,40 @@ func dateTime(s, path string) (time.Time, error) {
 
 // timestamp reads a hit's "hh:mm:ss.hh".
 func timestamp(s, path string) (stda.Timestamp, error) {
-	bad := func() error {
-		return errAt(path, "%q: want a time as \"14:02:01.00\" (hours, minutes, seconds, hundredths)", s)
+	t, field := parseTimestamp(s)
+	switch {
+	case field == len(timeLimits):
+		return stda.Timestamp{}, errAt(path, "%q: want a time as \"14:02:01.00\" (hours, minutes, seconds, hundredths)", s)
+	case field >= 0:
+		f := (s[3*field]-'0')*10 + s[3*field+1] - '0'
+		return stda.Timestamp{}, errAt(path, "%q: field %d is %d, at most %d", s, field+1, f, timeLimits[field]-1)
 	}
+	return t, nil
+}
+
+// timeLimits bounds the fields of a time stamp: hours, minutes, seconds,
+// hundredths.
+var timeLimits = [4]uint8{24, 60, 60, 100}
+
+// parseTimestamp reads "hh:mm:ss.hh". It returns -1 and the time, or the
+// index of the first field out of range, or len(timeLimits) when the form
+// is wrong (before any field is found out of range).
+func parseTimestamp[T string | []byte](s T) (stda.Timestamp, int) {
 	if len(s) != 11 || s[2] != ':' || s[5] != ':' || s[8] != '.' {
-		return stda.Timestamp{}, bad()
+		return stda.Timestamp{}, len(timeLimits)
 	}
 	var f [4]uint8
-	for i, lim := range []uint8{24, 60, 60, 100} {
+	for i, lim := range timeLimits {
 		a, b := s[3*i], s[3*i+1]
 		if a < '0' || a > '9' || b < '0' || b > '9' {
-			return stda.Timestamp{}, bad()
+			return stda.Timestamp{}, len(timeLimits)
 		}
 		f[i] = (a-'0')*10 + b - '0'
 		if f[i] >= lim {
-			return stda.Timestamp{}, errAt(path, "%q: field %d is %d, at most %d", s, i+1, f[i], lim-1)
+			return stda.Timestamp{}, i
 		}
 	}
-	return stda.Timestamp{Len: 4, Hours: f[0], Minutes: f[1], Seconds: f[2], Hundredths: f[3]}, nil
+	return stda.Timestamp{Len: 4, Hours: f[0], Minutes: f[1], Seconds: f[2], Hundredths: f[3]}, -1
 }
 
 // address reads a hit's "tp": "OBJECT:OFFSET", both hex, with or without

@@ -16,13 +16,13 @@ import (
 // the hits as they are run: a state file whose "hits" come last (after
 // the other members, as docs/simulate.md writes them) is never held whole,
 // so that memory does not grow with the number of hits when opt.Hit is
-// set. Whatever the streaming reader does not take on (a "memory" member
-// in a hit, a string with an escape, members after "hits", anything that
-// is not as ParseState would accept it) and any error make RunFile read
-// the file again with OpenState and Run, which gives ParseState's
-// diagnostic in its order; opt.Hit then sees the hits again from hit 0.
+// set. Whatever the streaming reader does not take on (a \u escape,
+// members after "hits", anything that is not as ParseState would accept
+// it) and any error make RunFile read the file again with OpenState and
+// Run, which gives ParseState's diagnostic in its order; opt.Hit then
+// sees the hits again from hit 0.
 func RunFile(t *tdf.File, name string, opt Options) (*Result, error) {
-	if res, err := runStream(t, name, opt); err == nil {
+	if res, err := runStream(t, name, opt, streamBufSize); err == nil {
 		return res, nil
 	}
 	st, err := OpenState(name)
@@ -36,7 +36,12 @@ func RunFile(t *tdf.File, name string, opt Options) (*Result, error) {
 // ParseState.
 var errDecline = errors.New("simulate: the state file needs the whole-file reader")
 
-func runStream(t *tdf.File, name string, opt Options) (*Result, error) {
+// streamBufSize is the size of the streaming reader's buffer.
+const streamBufSize = 64 << 10
+
+// runStream runs the hits of the named file with the streaming reader,
+// whose buffer is bufSize bytes.
+func runStream(t *tdf.File, name string, opt Options, bufSize int) (*Result, error) {
 	if t == nil {
 		return nil, errDecline
 	}
@@ -45,7 +50,8 @@ func runStream(t *tdf.File, name string, opt Options) (*Result, error) {
 		return nil, err
 	}
 	defer f.Close()
-	sr := &streamReader{r: f, buf: make([]byte, 64<<10)}
+	sr := &streamReader{r: f, buf: make([]byte, bufSize)}
+	sr.refill()
 	st, err := sr.header()
 	if err != nil {
 		return nil, err
@@ -66,7 +72,7 @@ func runStream(t *tdf.File, name string, opt Options) (*Result, error) {
 			select {
 			case b = <-free:
 			default:
-				b = &hitBatch{hits: make([]Hit, hitBatchSize), regs: make([]map[Reg]uint32, hitBatchSize)}
+				b = &hitBatch{hits: make([]Hit, hitBatchSize)}
 			}
 			sr.fill(b)
 			select {
@@ -106,7 +112,6 @@ const hitBatchSize = 256
 // reader's error after them) or end (no more hits).
 type hitBatch struct {
 	hits []Hit
-	regs []map[Reg]uint32 // a registers map for each of hits, reused
 	n    int
 	err  error
 	end  bool
@@ -116,10 +121,7 @@ type hitBatch struct {
 func (s *streamReader) fill(b *hitBatch) {
 	b.n, b.err, b.end = 0, nil, false
 	for b.n < len(b.hits) {
-		if b.regs[b.n] == nil {
-			b.regs[b.n] = map[Reg]uint32{}
-		}
-		s.dst, s.regs = &b.hits[b.n], b.regs[b.n]
+		s.dst = &b.hits[b.n]
 		h, err := s.hit()
 		if err != nil {
 			b.err = err
@@ -136,27 +138,90 @@ func (s *streamReader) fill(b *hitBatch) {
 // streamReader reads a state file's JSON text: the members before "hits"
 // whole, then one hit at a time. It takes on only what ParseState accepts
 // and reads alike; for anything else it returns errDecline.
+//
+// The text is read through a window, buf[pos:end]: each step (a member of
+// the state before "hits", a hit, the end) is read from the window alone,
+// by functions that take the window and an index into it and return the
+// index after what they read. A step that runs past the window's end
+// (errShort) is read again from its start once the window has been moved
+// on and filled (refill); a step longer than the buffer makes it grow, so
+// that the buffer holds the longest step, and nothing more.
 type streamReader struct {
 	r        io.Reader
 	buf      []byte
 	pos, end int
 	eof      bool
-	str      []byte // the last string read
+	str      []byte // the last string read: in buf, or in scratch
+	scratch  []byte // where str is built when it has escapes
 	n        int    // hits read
 	done     bool
-	hit0     Hit            // where hit reads a hit, unless dst is set
-	dst      *Hit           // where hit reads the next hit
-	regs     map[Reg]uint32 // the map the next hit's registers go in
+	hit0     Hit  // where hit reads a hit, unless dst is set
+	dst      *Hit // where hit reads the next hit
+	// maps: a hit's registers go into Hit.Registers, as ParseState
+	// gives them, rather than regSet and regVals
+	maps bool
 }
 
-// more makes sure a byte is buffered; false at the end of the input.
-func (s *streamReader) more() bool {
-	for s.pos >= s.end {
-		if s.eof {
-			return false
+// parseStream reads a whole state file held in data with the streaming
+// reader, its hits' registers in maps as ParseState gives them; errDecline
+// for whatever the reader leaves to encoding/json.
+func parseStream(data []byte) (*State, error) {
+	// the window is data itself, read to its end
+	sr := &streamReader{buf: data, end: len(data), eof: true, maps: true}
+	st, err := sr.header()
+	if err != nil {
+		return nil, errDecline
+	}
+	for {
+		h, err := sr.hit()
+		if err != nil {
+			return nil, errDecline
 		}
-		n, err := s.r.Read(s.buf)
-		s.pos, s.end = 0, n
+		if h == nil {
+			return st, nil
+		}
+		st.Hits = append(st.Hits, *h)
+	}
+}
+
+// errShort is a step of the reading that runs past the end of the window.
+var errShort = errors.New("simulate: the state text goes on past the buffer")
+
+// step reads one step of the text with read, which is handed the window
+// and the index of its first unread byte and returns the index after what
+// it read; when it runs past the window's end the window is refilled and
+// read is called again from the same place.
+func (s *streamReader) step(read func(b []byte, i int) (int, error)) error {
+	for {
+		i, err := read(s.buf[:s.end], s.pos)
+		if err == nil {
+			s.pos = i
+			return nil
+		}
+		if err != errShort || !s.refill() {
+			return errDecline
+		}
+	}
+}
+
+// refill moves the unread text to the start of the buffer (growing it
+// when the text fills it) and reads until the buffer is full or the input
+// ends. It returns false when nothing more can be read.
+func (s *streamReader) refill() bool {
+	if s.eof {
+		return false
+	}
+	n := copy(s.buf, s.buf[s.pos:s.end])
+	if n == len(s.buf) {
+		// One step fills the buffer: it grows, to hold the longest
+		// member before "hits" (whose copy ParseState is handed) or the
+		// longest hit.
+		s.buf = append(s.buf, make([]byte, len(s.buf))...)
+	}
+	s.pos, s.end = 0, n
+	for s.end < len(s.buf) && !s.eof {
+		k, err := s.r.Read(s.buf[s.end:])
+		s.end += k
 		if err != nil {
 			s.eof = true
 		}
@@ -164,163 +229,264 @@ func (s *streamReader) more() bool {
 	return true
 }
 
-// space skips white space and returns the next byte (not consumed); 0 at
-// the end of the input.
-func (s *streamReader) space() byte {
-	for {
-		for s.pos < s.end {
-			switch c := s.buf[s.pos]; c {
-			case ' ', '\t', '\r', '\n':
-				s.pos++
-			default:
-				return c
-			}
-		}
-		if !s.more() {
-			return 0
+// ws returns the index of the first byte at or after i that is not white
+// space (len(b) when there is none).
+func ws(b []byte, i int) int {
+	for i < len(b) {
+		switch b[i] {
+		case ' ', '\t', '\r', '\n':
+			i++
+		default:
+			return i
 		}
 	}
+	return i
 }
 
-// expect consumes byte c after white space.
-func (s *streamReader) expect(c byte) error {
-	if s.space() != c {
-		return errDecline
+// next returns the index of the first byte at or after i that is not
+// white space, and that byte; errShort when the window ends first.
+func next(b []byte, i int) (int, byte, error) {
+	if i < len(b) && b[i] > ' ' { // most often
+		return i, b[i], nil
 	}
-	s.pos++
-	return nil
+	if i = ws(b, i); i == len(b) {
+		return i, 0, errShort
+	}
+	return i, b[i], nil
+}
+
+// expect reads byte c after white space.
+func expect(b []byte, i int, c byte) (int, error) {
+	i, d, err := next(b, i)
+	if err != nil {
+		return i, err
+	}
+	if d != c {
+		return i, errDecline
+	}
+	return i + 1, nil
 }
 
 // readString reads a string (its opening quote next after white space)
-// into s.str, its escapes undone. \u escapes, control bytes and, unless
-// any is set, bytes outside ASCII are declined.
-func (s *streamReader) readString(any bool) error {
-	if err := s.expect('"'); err != nil {
-		return err
+// into s.str, its escapes undone; s.str is valid until the window moves.
+// \u escapes, control bytes and, unless any is set, bytes outside ASCII
+// are declined.
+func (s *streamReader) readString(b []byte, i int, any bool) (int, error) {
+	i, err := expect(b, i, '"')
+	if err != nil {
+		return i, err
 	}
-	s.str = s.str[:0]
-	for s.more() {
-		chunk := s.buf[s.pos:s.end]
-		i := 0
-		for ; i < len(chunk); i++ {
-			c := chunk[i]
-			if c == '"' || c == '\\' || c < 0x20 || c >= 0x80 && !any {
-				break
-			}
+	stop := &stopASCII
+	if any {
+		stop = &stopAny
+	}
+	start := i
+	for i < len(b) && !stop[b[i]] {
+		i++
+	}
+	if i == len(b) {
+		return i, errShort
+	}
+	if b[i] == '"' { // most often: no escape
+		s.str = b[start:i:i]
+		return i + 1, nil
+	}
+	s.scratch = append(s.scratch[:0], b[start:i]...)
+	for {
+		if i == len(b) {
+			return i, errShort
 		}
-		s.str = append(s.str, chunk[:i]...)
-		s.pos += i
-		if i == len(chunk) {
-			continue
-		}
-		switch chunk[i] {
-		case '"':
-			s.pos++
-			return nil
-		case '\\':
-			s.pos++
-			if !s.more() {
-				return errDecline
+		switch c := b[i]; {
+		case c == '"':
+			s.str = s.scratch
+			return i + 1, nil
+		case c == '\\':
+			if i+1 == len(b) {
+				return i, errShort
 			}
-			e := s.buf[s.pos]
-			s.pos++
-			switch e {
+			var e byte
+			switch b[i+1] {
 			case '"', '\\', '/':
-				s.str = append(s.str, e)
+				e = b[i+1]
 			case 'b':
-				s.str = append(s.str, '\b')
+				e = '\b'
 			case 'f':
-				s.str = append(s.str, '\f')
+				e = '\f'
 			case 'n':
-				s.str = append(s.str, '\n')
+				e = '\n'
 			case 'r':
-				s.str = append(s.str, '\r')
+				e = '\r'
 			case 't':
-				s.str = append(s.str, '\t')
+				e = '\t'
 			default:
-				return errDecline
+				return i, errDecline
 			}
+			s.scratch = append(s.scratch, e)
+			i += 2
+		case stop[c]:
+			return i, errDecline
 		default:
-			return errDecline
+			s.scratch = append(s.scratch, c)
+			i++
 		}
 	}
-	return errDecline
+}
+
+// stopASCII and stopAny are the bytes that end a run of plain bytes in a
+// string: the quote, the backslash, control bytes, and for stopASCII bytes
+// outside ASCII.
+var stopASCII, stopAny = stopTable(false), stopTable(true)
+
+func stopTable(any bool) (t [256]bool) {
+	for c := range t {
+		t[c] = c == '"' || c == '\\' || c < 0x20 || c >= 0x80 && !any
+	}
+	return t
 }
 
 // number reads a JSON number that is a non-negative integer in its plain
 // form (0 or no leading zero), or a string holding a number in Go syntax,
 // as number() reads them, at most limit.
-func (s *streamReader) number(limit uint64) (uint64, error) {
-	c := s.space()
+func (s *streamReader) number(b []byte, i int, limit uint64) (uint64, int, error) {
+	i, c, err := next(b, i)
+	if err != nil {
+		return 0, i, err
+	}
 	if c == '"' {
-		if err := s.readString(false); err != nil {
-			return 0, err
+		// most often "0x" and hex digits, read in place
+		if k := i + 3; k < len(b) && b[i+1] == '0' && (b[i+2] == 'x' || b[i+2] == 'X') {
+			var v uint64
+			for ; k < len(b) && k-i-3 < 16 && hexVal[b[k]] <= 15; k++ {
+				v = v<<4 | uint64(hexVal[b[k]])
+			}
+			if k < len(b) && b[k] == '"' && k > i+3 {
+				if v > limit {
+					return 0, k, errDecline
+				}
+				return v, k + 1, nil
+			}
 		}
-		v, err := strconv.ParseUint(strings.TrimSpace(string(s.str)), 0, 64)
-		if err != nil || v > limit {
-			return 0, errDecline
+		if i, err = s.readString(b, i, false); err != nil {
+			return 0, i, err
 		}
-		return v, nil
+		v, ok := goUint(s.str)
+		if !ok {
+			var err error
+			v, err = strconv.ParseUint(strings.TrimSpace(string(s.str)), 0, 64)
+			if err != nil {
+				return 0, i, errDecline
+			}
+		}
+		if v > limit {
+			return 0, i, errDecline
+		}
+		return v, i, nil
 	}
+	start := i
 	var v uint64
-	digits := 0
-	first := byte(0)
-	for s.more() {
-		c := s.buf[s.pos]
-		if c < '0' || c > '9' {
-			break
+	for ; i < len(b) && b[i] >= '0' && b[i] <= '9'; i++ {
+		if i-start > 18 {
+			return 0, i, errDecline
 		}
-		if digits == 0 {
-			first = c
-		}
-		if digits > 18 {
-			return 0, errDecline
-		}
-		v = v*10 + uint64(c-'0')
-		digits++
-		s.pos++
+		v = v*10 + uint64(b[i]-'0')
 	}
-	if digits == 0 || first == '0' && digits > 1 || v > limit {
-		return 0, errDecline
+	if i == len(b) {
+		return 0, i, errShort // the number may go on
 	}
-	if s.more() {
-		switch s.buf[s.pos] {
-		case ' ', '\t', '\r', '\n', ',', '}', ']':
-		default:
-			return 0, errDecline
-		}
+	switch {
+	case i == start, b[start] == '0' && i-start > 1, v > limit:
+		return 0, i, errDecline
 	}
-	return v, nil
+	switch b[i] {
+	case ' ', '\t', '\r', '\n', ',', '}', ']':
+	default:
+		return 0, i, errDecline
+	}
+	return v, i, nil
 }
 
+// goUint reads the common forms of a number in Go syntax, as
+// strconv.ParseUint(b, 0, 64) reads them: "0", decimal digits with no
+// leading zero, "0x" or "0X" and hex digits, at most 16 digits in all. It
+// returns false for anything else (which ParseUint may still read).
+func goUint(b []byte) (uint64, bool) {
+	if len(b) == 0 || len(b) > 18 {
+		return 0, false
+	}
+	var v uint64
+	if len(b) > 2 && b[0] == '0' && (b[1] == 'x' || b[1] == 'X') {
+		for _, c := range b[2:] {
+			d := hexVal[c]
+			if d > 15 {
+				return 0, false
+			}
+			v = v<<4 | uint64(d)
+		}
+		return v, true
+	}
+	if b[0] == '0' && len(b) > 1 || len(b) > 16 {
+		return 0, false
+	}
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		v = v*10 + uint64(c-'0')
+	}
+	return v, true
+}
+
+// hexVal is the value of each hex digit; 0xFF for other bytes.
+var hexVal = func() (t [256]uint8) {
+	for c := range t {
+		switch {
+		case '0' <= c && c <= '9':
+			t[c] = uint8(c - '0')
+		case 'a' <= c && c <= 'f':
+			t[c] = uint8(c - 'a' + 10)
+		case 'A' <= c && c <= 'F':
+			t[c] = uint8(c - 'A' + 10)
+		default:
+			t[c] = 0xFF
+		}
+	}
+	return t
+}()
+
 // literal reads true or false.
-func (s *streamReader) literal() (bool, error) {
-	c := s.space()
+func literal(b []byte, i int) (bool, int, error) {
+	i, c, err := next(b, i)
+	if err != nil {
+		return false, i, err
+	}
 	word := "false"
 	if c == 't' {
 		word = "true"
 	}
-	for i := 0; i < len(word); i++ {
-		if !s.more() || s.buf[s.pos] != word[i] {
-			return false, errDecline
+	for k := 0; k < len(word); k++ {
+		if i == len(b) {
+			return false, i, errShort
 		}
-		s.pos++
+		if b[i] != word[k] {
+			return false, i, errDecline
+		}
+		i++
 	}
-	return word == "true", nil
+	return word == "true", i, nil
 }
 
 // rawValue appends one JSON value, as written, to dst: strings, with their
 // escapes, and nested objects and arrays are copied whole; ParseState
-// checks what is copied.
-func (s *streamReader) rawValue(dst []byte) ([]byte, error) {
+// checks what is copied. The value ends at a comma, or a closing bracket
+// or brace, outside it.
+func rawValue(dst, b []byte, i int) ([]byte, int, error) {
 	depth := 0
 	inString, escaped := false, false
-	s.space()
-	for s.more() {
-		c := s.buf[s.pos]
+	i = ws(b, i)
+	for ; i < len(b); i++ {
+		c := b[i]
 		if inString {
 			dst = append(dst, c)
-			s.pos++
 			switch {
 			case escaped:
 				escaped = false
@@ -329,7 +495,7 @@ func (s *streamReader) rawValue(dst []byte) ([]byte, error) {
 			case c == '"':
 				inString = false
 				if depth == 0 {
-					return dst, nil
+					return dst, i + 1, nil
 				}
 			}
 			continue
@@ -341,89 +507,110 @@ func (s *streamReader) rawValue(dst []byte) ([]byte, error) {
 			depth++
 		case '}', ']':
 			if depth == 0 {
-				return dst, nil
+				return dst, i, nil
 			}
 			depth--
 		case ',':
 			if depth == 0 {
-				return dst, nil
+				return dst, i, nil
 			}
 		}
 		dst = append(dst, c)
-		s.pos++
 		if depth == 0 && (c == '}' || c == ']') {
-			return dst, nil
+			return dst, i + 1, nil
 		}
 	}
-	if depth == 0 && !inString && len(dst) > 0 {
-		return dst, nil
-	}
-	return dst, errDecline
+	return dst, i, errShort
 }
 
 // header reads the members before "hits" and returns the State they give
 // (checked by ParseState, with no hits), positioned at the first hit.
 func (s *streamReader) header() (*State, error) {
-	if err := s.expect('{'); err != nil {
+	if err := s.step(func(b []byte, i int) (int, error) { return expect(b, i, '{') }); err != nil {
 		return nil, err
 	}
 	obj := []byte{'{'}
 	for {
-		if s.space() == '}' {
-			return nil, errDecline // no "hits"
-		}
-		if err := s.readString(false); err != nil {
-			return nil, err
-		}
-		name := string(s.str)
-		if err := s.expect(':'); err != nil {
-			return nil, err
-		}
-		if name == "hits" {
-			if err := s.expect('['); err != nil {
-				return nil, err
+		// one member: its name and value, or "hits" and its bracket
+		var name string
+		mark := len(obj)
+		err := s.step(func(b []byte, i int) (int, error) {
+			obj = obj[:mark]
+			i, c, err := next(b, i)
+			if err != nil {
+				return i, err
+			}
+			if c == '}' {
+				return i, errDecline // no "hits"
+			}
+			if i, err = s.readString(b, i, false); err != nil {
+				return i, err
+			}
+			name = string(s.str)
+			if i, err = expect(b, i, ':'); err != nil {
+				return i, err
+			}
+			if name == "hits" {
+				return expect(b, i, '[')
 			}
 			if len(obj) > 1 {
 				obj = append(obj, ',')
 			}
-			obj = append(obj, `"hits": []}`...)
-			st, err := ParseState(obj)
-			if err != nil {
-				return nil, errDecline
+			obj = strconv.AppendQuote(obj, name)
+			obj = append(obj, ':')
+			if obj, i, err = rawValue(obj, b, i); err != nil {
+				return i, err
 			}
-			if s.space() == ']' {
-				s.pos++
-				s.done = true
-				if err := s.finish(); err != nil {
-					return nil, err
-				}
-			}
-			return st, nil
+			return expect(b, i, ',') // "hits" must follow
+		})
+		if err != nil {
+			return nil, err
+		}
+		if name != "hits" {
+			continue
 		}
 		if len(obj) > 1 {
 			obj = append(obj, ',')
 		}
-		obj = strconv.AppendQuote(obj, name)
-		obj = append(obj, ':')
-		var err error
-		if obj, err = s.rawValue(obj); err != nil {
+		obj = append(obj, `"hits": []}`...)
+		st, err := parseStateJSON(obj)
+		if err != nil {
+			return nil, errDecline
+		}
+		empty := false
+		if err := s.step(func(b []byte, i int) (int, error) {
+			i, c, err := next(b, i)
+			if err == nil && c == ']' {
+				empty = true
+				i++
+			}
+			return i, err
+		}); err != nil {
 			return nil, err
 		}
-		if err := s.expect(','); err != nil {
-			return nil, err // "hits" must follow
+		if empty {
+			s.done = true
+			if err := s.finish(); err != nil {
+				return nil, err
+			}
 		}
+		return st, nil
 	}
 }
 
 // finish reads what follows the hits: the object's end and nothing else.
 func (s *streamReader) finish() error {
-	if err := s.expect('}'); err != nil {
+	if err := s.step(func(b []byte, i int) (int, error) { return expect(b, i, '}') }); err != nil {
 		return err
 	}
-	if s.space() != 0 || !s.eof && s.more() {
-		return errDecline
+	for {
+		if s.pos = ws(s.buf[:s.end], s.pos); s.pos < s.end {
+			return errDecline
+		}
+		if !s.refill() {
+			return nil
+		}
 	}
-	return nil
 }
 
 // hit reads the next hit as rawHit.hit reads it; nil at the end of the
@@ -432,26 +619,45 @@ func (s *streamReader) hit() (*Hit, error) {
 	if s.done {
 		return nil, nil
 	}
-	if s.n > 0 {
-		switch s.space() {
-		case ']':
-			s.pos++
-			s.done = true
-			return nil, s.finish()
-		case ',':
-			s.pos++
-		default:
-			return nil, errDecline
-		}
-	}
-	s.n++
 	h := s.dst
 	if h == nil {
 		h = &s.hit0
 	}
-	*h = Hit{}
-	if err := s.expect('{'); err != nil {
+	end := false
+	if err := s.step(func(b []byte, i int) (int, error) {
+		if s.n > 0 {
+			var c byte
+			var err error
+			i, c, err = next(b, i)
+			switch {
+			case err != nil:
+				return i, err
+			case c == ']':
+				end = true
+				return i + 1, nil
+			case c != ',':
+				return i, errDecline
+			}
+			i++
+		}
+		return s.readHit(b, i, h)
+	}); err != nil {
 		return nil, err
+	}
+	if end {
+		s.done = true
+		return nil, s.finish()
+	}
+	s.n++
+	return h, nil
+}
+
+// readHit reads a hit's object into h.
+func (s *streamReader) readHit(b []byte, i int, h *Hit) (int, error) {
+	*h = Hit{}
+	i, err := expect(b, i, '{')
+	if err != nil {
+		return i, err
 	}
 	const (
 		seenComment = 1 << iota
@@ -465,190 +671,253 @@ func (s *streamReader) hit() (*Hit, error) {
 	)
 	seen := 0
 	for first := true; ; first = false {
-		c := s.space()
+		var c byte
+		if i, c, err = next(b, i); err != nil {
+			return i, err
+		}
 		if c == '}' && first {
-			return nil, errDecline
+			return i, errDecline
 		}
 		if !first {
 			if c == '}' {
-				s.pos++
+				i++
 				break
 			}
 			if c != ',' {
-				return nil, errDecline
+				return i, errDecline
 			}
-			s.pos++
+			i++
 		}
-		if err := s.readString(false); err != nil {
-			return nil, err
+		key := ""
+		if i = ws(b, i); i+1 < len(b) && b[i] == '"' {
+			// the names of the format, most often, matched in place
+			for _, k := range hitKeys[b[i+1]&0x7F] {
+				if e := i + 1 + len(k); e < len(b) && b[e] == '"' && string(b[i+1:e]) == k {
+					key, i = k, e+1
+					break
+				}
+			}
 		}
-		if err := s.expect(':'); err != nil {
-			return nil, err
+		if key == "" {
+			if i, err = s.readString(b, i, false); err != nil {
+				return i, err
+			}
+			key = string(s.str)
+		}
+		if i, err = expect(b, i, ':'); err != nil {
+			return i, err
 		}
 		var bit int
-		var err error
-		switch string(s.str) {
+		switch key {
 		case "comment":
 			bit = seenComment
-			err = s.readString(true)
+			i, err = s.readString(b, i, true)
 		case "minor":
 			bit = seenMinor
 			var v uint64
-			v, err = s.number(0xFFFF)
+			v, i, err = s.number(b, i, 0xFFFF)
 			h.Minor = uint16(v)
 		case "tp":
 			bit = seenTP
-			if err = s.readString(false); err == nil {
+			if i, err = s.readString(b, i, false); err == nil {
 				h.Object, h.Offset, err = address(string(s.str), "")
 				h.ByAddress = true
 			}
 		case "pid":
 			bit = seenPID
 			var v uint64
-			v, err = s.number(0xFFFF)
+			v, i, err = s.number(b, i, 0xFFFF)
 			h.PID = uint16(v)
 		case "time":
 			bit = seenTime
-			if err = s.readString(false); err == nil {
-				h.Time, err = timestamp(string(s.str), "")
+			// most often "hh:mm:ss.hh", read in place
+			if k := ws(b, i); k+12 < len(b) && b[k] == '"' && b[k+12] == '"' {
+				var field int
+				if h.Time, field = parseTimestamp(b[k+1 : k+12]); field < 0 {
+					i = k + 13
+					break
+				}
+			}
+			if i, err = s.readString(b, i, false); err == nil {
+				var field int
+				if h.Time, field = parseTimestamp(s.str); field >= 0 {
+					err = errDecline
+				}
 			}
 		case "external":
 			bit = seenExternal
-			h.External, err = s.literal()
+			h.External, i, err = literal(b, i)
 		case "registers":
 			bit = seenRegisters
-			h.Registers, err = s.registers()
+			i, err = s.registers(b, i, h)
 		case "memory":
 			bit = seenMemory
-			h.Memory, err = s.regions()
+			h.Memory, i, err = s.regions(b, i)
 		default:
-			return nil, errDecline
+			return i, errDecline
 		}
-		if err != nil || seen&bit != 0 {
-			return nil, errDecline
+		if err != nil {
+			return i, err
+		}
+		if seen&bit != 0 {
+			return i, errDecline
 		}
 		seen |= bit
 	}
 	if seen&(seenMinor|seenTP) == seenMinor|seenTP || seen&(seenMinor|seenTP) == 0 || seen&seenPID == 0 || seen&seenTime == 0 {
-		return nil, errDecline
+		return i, errDecline
 	}
-	return h, nil
+	return i, nil
 }
 
-// registers reads a hit's "registers" object as registers() reads it.
-func (s *streamReader) registers() (map[Reg]uint32, error) {
-	if err := s.expect('{'); err != nil {
-		return nil, err
+// hitKeys are the member names of a hit, by their first byte.
+var hitKeys = func() (t [128][]string) {
+	for _, k := range []string{"comment", "minor", "tp", "pid", "time", "external", "registers", "memory"} {
+		t[k[0]] = append(t[k[0]], k)
 	}
-	// The map is reused: the hit is run before the map is read into again.
-	if s.regs == nil {
-		s.regs = map[Reg]uint32{}
+	return t
+}()
+
+// registers reads a hit's "registers" object as registers() reads it,
+// into h.regSet and h.regVals (into h.Registers when s.maps is set).
+func (s *streamReader) registers(b []byte, i int, h *Hit) (int, error) {
+	i, err := expect(b, i, '{')
+	if err != nil {
+		return i, err
 	}
-	out := s.regs
-	clear(out)
+	if s.maps {
+		h.Registers = map[Reg]uint32{}
+	}
 	for first := true; ; first = false {
-		c := s.space()
+		var c byte
+		if i, c, err = next(b, i); err != nil {
+			return i, err
+		}
 		if c == '}' {
-			s.pos++
-			return out, nil
+			return i + 1, nil
 		}
 		if !first {
 			if c != ',' {
-				return nil, errDecline
+				return i, errDecline
 			}
-			s.pos++
+			i++
 		}
-		if err := s.readString(false); err != nil {
-			return nil, err
+		// the name, most often plain and in the window: read in place
+		name := []byte(nil)
+		if i = ws(b, i); i < len(b) && b[i] == '"' {
+			for k := i + 1; k < len(b) && k <= i+7; k++ {
+				if b[k] == '"' {
+					name, i = b[i+1:k], k+1
+					break
+				}
+				if stopASCII[b[k]] {
+					break
+				}
+			}
 		}
-		r, ok := parseRegBytes(s.str)
-		if !ok {
-			return nil, errDecline
+		if name == nil {
+			if i, err = s.readString(b, i, false); err != nil {
+				return i, err
+			}
+			name = s.str
 		}
-		if _, dup := out[r]; dup { // the same name twice, or in two cases
-			return nil, errDecline
+		r, ok := parseRegBytes(name)
+		_, twice := h.Registers[r]
+		if !ok || h.regSet&(1<<r) != 0 || twice { // the same name twice, or in two cases
+			return i, errDecline
 		}
-		if err := s.expect(':'); err != nil {
-			return nil, err
+		if i, err = expect(b, i, ':'); err != nil {
+			return i, err
 		}
 		limit := uint64(0xFFFFFFFF)
 		if r.Segment() {
 			limit = 0xFFFF
 		}
-		v, err := s.number(limit)
-		if err != nil {
-			return nil, err
+		var v uint64
+		if v, i, err = s.number(b, i, limit); err != nil {
+			return i, err
 		}
-		out[r] = uint32(v)
+		if s.maps {
+			h.Registers[r] = uint32(v)
+		} else {
+			h.regSet |= 1 << r
+			h.regVals[r] = uint32(v)
+		}
 	}
 }
 
 // regions reads a hit's "memory" array as regions() reads it.
-func (s *streamReader) regions() ([]Region, error) {
-	if err := s.expect('['); err != nil {
-		return nil, err
+func (s *streamReader) regions(b []byte, i int) ([]Region, int, error) {
+	i, err := expect(b, i, '[')
+	if err != nil {
+		return nil, i, err
 	}
 	var out []Region
 	for first := true; ; first = false {
-		c := s.space()
+		var c byte
+		if i, c, err = next(b, i); err != nil {
+			return nil, i, err
+		}
 		if c == ']' {
-			s.pos++
-			return out, nil
+			return out, i + 1, nil
 		}
 		if !first {
 			if c != ',' {
-				return nil, errDecline
+				return nil, i, errDecline
 			}
-			s.pos++
+			i++
 		}
-		r, err := s.region()
-		if err != nil {
-			return nil, err
+		var r Region
+		if r, i, err = s.region(b, i); err != nil {
+			return nil, i, err
 		}
 		out = append(out, r)
 	}
 }
 
 // region reads one region object as rawRegion.region reads it.
-func (s *streamReader) region() (Region, error) {
-	if err := s.expect('{'); err != nil {
-		return Region{}, err
+func (s *streamReader) region(b []byte, i int) (Region, int, error) {
+	i, err := expect(b, i, '{')
+	if err != nil {
+		return Region{}, i, err
 	}
 	var rr rawRegion
 	seen := map[string]bool{}
 	for first := true; ; first = false {
-		c := s.space()
+		var c byte
+		if i, c, err = next(b, i); err != nil {
+			return Region{}, i, err
+		}
 		if c == '}' && !first {
-			s.pos++
+			i++
 			break
 		}
 		if !first {
 			if c != ',' {
-				return Region{}, errDecline
+				return Region{}, i, errDecline
 			}
-			s.pos++
+			i++
 		}
-		if err := s.readString(false); err != nil {
-			return Region{}, err
+		if i, err = s.readString(b, i, false); err != nil {
+			return Region{}, i, err
 		}
 		name := string(s.str)
 		if seen[name] {
-			return Region{}, errDecline
+			return Region{}, i, errDecline
 		}
 		seen[name] = true
-		if err := s.expect(':'); err != nil {
-			return Region{}, err
+		if i, err = expect(b, i, ':'); err != nil {
+			return Region{}, i, err
 		}
-		var err error
 		switch name {
 		case "comment":
-			err = s.readString(true)
+			i, err = s.readString(b, i, true)
 		case "address":
 			var v uint64
-			v, err = s.number(0xFFFFFFFF)
+			v, i, err = s.number(b, i, 0xFFFFFFFF)
 			rr.Address = strconv.AppendUint(nil, v, 10)
 		case "hex", "string", "asciiz":
-			if err = s.readString(true); err == nil {
+			if i, err = s.readString(b, i, true); err == nil {
 				str := string(s.str)
 				switch name {
 				case "hex":
@@ -660,36 +929,53 @@ func (s *streamReader) region() (Region, error) {
 				}
 			}
 		default:
-			return Region{}, errDecline
+			return Region{}, i, errDecline
 		}
 		if err != nil {
-			return Region{}, err
+			return Region{}, i, err
 		}
 	}
 	r, err := rr.region("")
 	if err != nil {
-		return Region{}, errDecline
+		return Region{}, i, errDecline
 	}
-	return r, nil
+	return r, i, nil
 }
 
 // parseRegBytes is ParseReg on an ASCII name held in bytes (readString
 // declines others; ParseReg's Unicode folding would take "EſP" for ESP).
 func parseRegBytes(name []byte) (Reg, bool) {
-	var up [6]byte
-	if len(name) > len(up) {
+	if len(name) == 0 || len(name) > 6 {
 		return 0, false
 	}
-	for i, c := range name {
-		if 'a' <= c && c <= 'z' {
-			c -= 'a' - 'A'
-		}
-		up[i] = c
-	}
-	for i, n := range regNames {
-		if n == string(up[:len(name)]) {
+	k := regKey(name)
+	for i, rk := range regKeys {
+		if rk == k {
 			return Reg(i), true
 		}
 	}
 	return 0, false
 }
+
+// regKey packs a name of at most 6 bytes, upper-cased, into a number (its
+// length in the top byte): two names give the same key only when they are
+// the same but for the case of letters.
+func regKey[T string | []byte](name T) uint64 {
+	k := uint64(len(name)) << 56
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if 'a' <= c && c <= 'z' {
+			c -= 'a' - 'A'
+		}
+		k |= uint64(c) << (8 * i)
+	}
+	return k
+}
+
+// regKeys are the keys of regNames.
+var regKeys = func() (t [NumRegs]uint64) {
+	for i, n := range regNames {
+		t[i] = regKey(n)
+	}
+	return t
+}()

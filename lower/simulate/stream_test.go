@@ -2,6 +2,7 @@ package simulate
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,12 +11,41 @@ import (
 	"testing"
 )
 
+// openStateJSON is OpenState with encoding/json alone (parseStateJSON):
+// the oracle of the streaming reader.
+func openStateJSON(name string) (*State, error) {
+	data, err := os.ReadFile(name)
+	if err != nil {
+		return nil, err
+	}
+	st, err := parseStateJSON(data)
+	var se *StateError
+	if errors.As(err, &se) {
+		se.File = name
+	}
+	return st, err
+}
+
+// sameState checks that ParseState gives what encoding/json alone gives:
+// the same State, or the same error.
+func sameState(t *testing.T, data []byte) {
+	t.Helper()
+	got, gerr := ParseState(data)
+	want, werr := parseStateJSON(data)
+	if fmt.Sprint(gerr) != fmt.Sprint(werr) {
+		t.Fatalf("ParseState error %v, encoding/json's %v", gerr, werr)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("ParseState gives\n%+v\nencoding/json\n%+v", got, want)
+	}
+}
+
 // sameRun checks that RunFile on the state file path gives what OpenState
 // and Run give: the same Result (hits included) or the same error.
 func sameRun(t *testing.T, c compiled, path string, opt Options) {
 	t.Helper()
 	want, werr := func() (*Result, error) {
-		st, err := OpenState(path)
+		st, err := openStateJSON(path)
 		if err != nil {
 			return nil, err
 		}
@@ -27,6 +57,36 @@ func sameRun(t *testing.T, c compiled, path string, opt Options) {
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("%s: RunFile and OpenState+Run differ", path)
+	}
+}
+
+// sameStream checks that the streaming reader, through buffers of a few
+// sizes (every token cut somewhere), either leaves the file to ParseState
+// every time or gives what OpenState and Run give every time.
+func sameStream(t *testing.T, c compiled, path string, opt Options) {
+	t.Helper()
+	st, err := openStateJSON(path)
+	var want *Result
+	if err == nil {
+		want, err = Run(c.tdf, st, opt)
+	}
+	declined := 0
+	sizes := []int{1, 2, 5, 13, 64, streamBufSize}
+	for _, size := range sizes {
+		got, gerr := runStream(c.tdf, path, opt, size)
+		switch {
+		case gerr != nil:
+			// declined, or a hit that cannot run before what ParseState
+			// would say of the file: RunFile reads it again
+			declined++
+		case err != nil:
+			t.Fatalf("%s, %d-byte buffer: the streaming reader ran a file OpenState and Run refuse (%v)", path, size, err)
+		case !reflect.DeepEqual(got, want):
+			t.Fatalf("%s, %d-byte buffer: the streaming reader's result differs from OpenState and Run's", path, size)
+		}
+	}
+	if declined != 0 && declined != len(sizes) {
+		t.Fatalf("%s: the streaming reader declined with %d buffer sizes of %d", path, declined, len(sizes))
 	}
 }
 
@@ -45,6 +105,11 @@ func TestRunFileMatches(t *testing.T) {
 		for _, opt := range []Options{{Size: 0xFFFF}, {Size: 0x100, Next: 0x80}} {
 			sameRun(t, compileTSF(t, tsf), f, opt)
 		}
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sameState(t, data)
 	}
 	c := compileTSF(t, "statements.tsf")
 	dir := t.TempDir()
@@ -54,7 +119,7 @@ func TestRunFileMatches(t *testing.T) {
 		"plain":             base,
 		"no hits":           append(append([]byte{}, base[:hits]...), `"hits": []}`...),
 		"hits first":        append(append([]byte(`{"hits": [{"minor": 1, "pid": 1, "time": "00:00:00.00"}], `), base[1:hits]...), `"comment": "x"}`...),
-		"member after hits": append(bytes.TrimSuffix(bytes.TrimSpace(base), []byte("}")), `, "comment": "after"}`...),
+		"member after hits": append(bytes.TrimSuffix(bytes.TrimSpace(bytes.Clone(base)), []byte("}")), `, "comment": "after"}`...),
 		"text after":        append(append([]byte{}, base...), " x"...),
 	}
 	edits := [][2]string{
@@ -131,6 +196,8 @@ func TestRunFileMatches(t *testing.T) {
 			for _, opt := range []Options{{Size: 0xFFFF}, {Size: 0x200}, {Output: OutputSave}} {
 				sameRun(t, c, path, opt)
 			}
+			sameStream(t, c, path, Options{Size: 0xFFFF})
+			sameState(t, data)
 		})
 	}
 }
@@ -140,15 +207,31 @@ func TestRunFileMatches(t *testing.T) {
 func TestRunFileStreams(t *testing.T) {
 	c := compileTSF(t, "statements.tsf")
 	path := filepath.Join(t.TempDir(), "state.json")
-	if err := os.WriteFile(path, benchState(t, 100), 0o644); err != nil {
+	if err := os.WriteFile(path, benchState(t, 300), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := runStream(c.tdf, path, Options{Size: 0xFFFF}); err != nil {
-		t.Fatalf("the streaming reader declined the benchmark's state: %v", err)
-	}
-	// the hits of statements.state.json: registers, memory, escapes
-	if _, err := runStream(c.tdf, "testdata/statements.state.json", Options{Size: 0xFFFF}); err != nil {
-		t.Fatalf("the streaming reader declined statements.state.json: %v", err)
+	// the benchmark's hits, and those of statements.state.json
+	// (registers, memory, escapes), read through buffers of every size
+	// from one byte (every string, number and literal cut somewhere) to
+	// the real one: each time the result OpenState and Run give
+	for _, name := range []string{path, "testdata/statements.state.json"} {
+		st, err := openStateJSON(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := Run(c.tdf, st, Options{Size: 0xFFFF})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, size := range []int{1, 2, 3, 4, 5, 7, 11, 16, 31, 64, 100, 257, 1000, streamBufSize} {
+			got, err := runStream(c.tdf, name, Options{Size: 0xFFFF}, size)
+			if err != nil {
+				t.Fatalf("%s, %d-byte buffer: the streaming reader declined: %v", name, size, err)
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("%s, %d-byte buffer: the streaming reader's result differs from OpenState and Run's", name, size)
+			}
+		}
 	}
 }
 
@@ -164,6 +247,17 @@ func FuzzRunFile(f *testing.F) {
 			t.Fatal(err)
 		}
 		sameRun(t, c, path, Options{Size: 0x400})
+	})
+}
+
+// FuzzParseState: ParseState on any text gives what encoding/json alone
+// gives.
+func FuzzParseState(f *testing.F) {
+	f.Add(benchState(f, 12))
+	f.Add([]byte(`{"version": 1, "hits": [{"minor": 1, "pid": 1, "time": "00:00:00.00", "registers": {"EAX": "0x10"}}]}`))
+	f.Add([]byte(`{"version": 1, "hits": [{"tp": "1:0", "pid": "0x21", "time": "23:59:59.99", "external": true, "registers": {}, "memory": [{"address": "0x30000", "hex": "ff", "comment": "c"}]}]}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		sameState(t, data)
 	})
 }
 
