@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"io"
 	"sync"
 
 	"github.com/tracekit/tracekit/ast"
@@ -30,7 +31,12 @@ import (
 //     the Settler settles the chunk's records or the Joiner joins it
 //     (pairing the halves of calls across batches), and the records are
 //     numbered and their diagnostics passed on; the worker encodes them
-//     (when the writer offers Parts); in order, they are written.
+//     (when the writer offers Parts); in order, they are written. When
+//     the writer's parts offer templates (record.Templater) and the dialect
+//     has a Settler, no record is kept: the worker encodes each record as
+//     it is lowered, with holes for the values settled in order (Seq,
+//     TSNs); in order, the Settler gives those values; the worker fills
+//     the holes; in order, the bytes are written.
 //   - sequential (any other lowering, and a dialect with a Settler on one
 //     goroutine): in order, a Staged lowering parses
 //     the batch's lines (so that one batch is parsed while the one before
@@ -80,12 +86,31 @@ type batch struct {
 	chunk   lowering.Chunk   // what a worker's lowering made of the lines (chunked)
 	out     []*record.Record // the records a Joiner passed on, to write
 	buf     bytes.Buffer     // the encoded records, when the writer has Parts
+
+	// templated (record.Templater)
+	tmpl   []byte               // the records encoded with holes, one after the other
+	recs   []tmplRecord         // each record's end in tmpl, holes and note; then its Seq and TSNs
+	diags  []lowering.ChunkDiag // the diagnostics, in order with the records
+	terr   error                // the encoding of a record failed: the records before it stand
+	filled []byte               // tmpl with the holes filled
+}
+
+// tmplRecord is one record of a templated batch.
+type tmplRecord struct {
+	end   int           // its bytes end here in tmpl
+	holes record.Holes  // where its Seq and TSNs go
+	note  lowering.Note // for the Settler
+	seq   int64         // settled
+	ts    int64         // settled, when hasTS
+	hasTS bool
 }
 
 // reset empties b for its next use.
 func (b *batch) reset() {
 	clear(b.out)
 	clear(b.parsed)
+	clear(b.diags)
+	b.tmpl, b.recs, b.diags, b.terr, b.filled = b.tmpl[:0], b.recs[:0], b.diags[:0], nil, b.filled[:0]
 	b.items, b.raw, b.text, b.out, b.parsed, b.idle, b.settled = b.items[:0], b.raw[:0], "", b.out[:0], b.parsed[:0], false, false
 }
 
@@ -125,6 +150,37 @@ func (j *joinOutput) Record(r *record.Record) error {
 }
 
 func (j *joinOutput) Diag(d diag.Diagnostic, skipped int) { j.o.Diag(d, skipped) }
+
+// templateOutput is the NotedOutput of a worker's lowering when records
+// are encoded as they come (record.Templater): it encodes each record into
+// the batch at hand, with holes for its Seq and TSNs.
+type templateOutput struct {
+	b    *batch
+	tmpl record.Templater
+}
+
+func (t *templateOutput) Record(r *record.Record) error {
+	return t.RecordNote(r, lowering.Note{})
+}
+
+func (t *templateOutput) RecordNote(r *record.Record, n lowering.Note) error {
+	b := t.b
+	if b.terr != nil {
+		return b.terr
+	}
+	out, h, err := t.tmpl.AppendTemplate(b.tmpl, r)
+	if err != nil {
+		b.terr = err
+		return err
+	}
+	b.tmpl = out
+	b.recs = append(b.recs, tmplRecord{end: len(out), holes: h, note: n})
+	return nil
+}
+
+func (t *templateOutput) Diag(d diag.Diagnostic, skipped int) {
+	t.b.diags = append(t.b.diags, lowering.ChunkDiag{Diag: d, Skipped: skipped, Before: len(t.b.recs)})
+}
 
 // bufferSink writes into the buffer it points to.
 type bufferSink struct{ b *bytes.Buffer }
@@ -169,9 +225,10 @@ type pipeline struct {
 	cancel context.CancelFunc
 
 	// chunked
-	settle lowering.Settler
-	join   lowering.Joiner
-	parts  record.Parts // the writer's, when it has them
+	settle    lowering.Settler
+	join      lowering.Joiner
+	parts     record.Parts // the writer's, when it has them
+	templated bool         // settle, and parts offer templates
 
 	// sequential
 	low    lowering.Lowerer
@@ -187,6 +244,7 @@ type pipeline struct {
 // part writer.
 type worker struct {
 	out  notedChunk
+	tout templateOutput // templated
 	low  lowering.Lowerer
 	sink bufferSink
 	part record.Writer
@@ -211,6 +269,11 @@ func (p *pipeline) failed() bool {
 // newWorker makes a worker's state.
 func (p *pipeline) newWorker() *worker {
 	w := &worker{}
+	if p.templated {
+		w.tout.tmpl = p.parts.Part(&w.sink).(record.Templater)
+		w.low = p.d.NewLowerer(p.cfg, &w.tout)
+		return w
+	}
 	if p.settle != nil || p.join != nil {
 		w.low = p.d.NewLowerer(p.cfg, &w.out)
 		if p.parts != nil {
@@ -222,9 +285,12 @@ func (p *pipeline) newWorker() *worker {
 
 // process takes a batch through every stage.
 func (p *pipeline) process(w *worker, b *batch) {
-	if p.settle != nil || p.join != nil {
+	switch {
+	case p.templated:
+		p.templatedBatch(w, b)
+	case p.settle != nil || p.join != nil:
 		p.chunked(w, b)
-	} else {
+	default:
 		p.sequential(b)
 	}
 }
@@ -283,6 +349,63 @@ func (p *pipeline) chunked(w *worker, b *batch) {
 			err = p.parts.WriteEncoded(b.buf.Bytes())
 		} else {
 			err = b.write(p.join != nil, o.w)
+		}
+		if err == nil && b.idle {
+			err = o.w.Flush()
+		}
+		if err != nil {
+			o.werr = err
+			p.fail(err)
+		}
+	}
+	p.writeTurn.done()
+}
+
+// templatedBatch: lower and encode with holes (any order), settle (in
+// order), fill the holes (any order), write (in order).
+func (p *pipeline) templatedBatch(w *worker, b *batch) {
+	o := p.o
+	if !p.failed() {
+		w.tout.b = b
+		for i := range b.items {
+			it := &b.items[i]
+			if it.long > 0 {
+				w.tout.Diag(lowering.LongLine(it.pos(p.name), it.long, p.opts.MaxLine), 1)
+				continue
+			}
+			// An error is an encoding's (b.terr), reported when written.
+			_ = w.low.Line(it.pos(p.name), b.text[it.start:it.end])
+		}
+		w.tout.b = nil
+	}
+	p.orderTurn.wait(b.seq)
+	if !p.failed() {
+		settleTemplates(b, p.settle, o)
+		b.settled = true
+		if err := o.stopped(); err != nil {
+			// The records before the stop are still written.
+			p.fail(err)
+		}
+	}
+	p.orderTurn.done()
+	if b.settled {
+		out, start := b.filled[:0], 0
+		for i := range b.recs {
+			rc := &b.recs[i]
+			var ts *int64
+			if rc.hasTS {
+				ts = &rc.ts
+			}
+			out = w.tout.tmpl.AppendFilled(out, b.tmpl[start:rc.end], rc.holes, rc.seq, ts)
+			start = rc.end
+		}
+		b.filled = out
+	}
+	p.writeTurn.wait(b.seq)
+	if b.settled && o.werr == nil {
+		err := p.parts.WriteEncoded(b.filled)
+		if err == nil {
+			err = b.terr
 		}
 		if err == nil && b.idle {
 			err = o.w.Flush()
@@ -421,6 +544,9 @@ func runLines(parent context.Context, opts Options, d Dialect, cfg lowering.Conf
 		limit = batchBytes
 	}
 	p.parts, _ = o.w.(record.Parts)
+	if p.settle != nil && p.parts != nil {
+		_, p.templated = p.parts.Part(io.Discard).(record.Templater)
+	}
 	if opts.Strict {
 		// A line a batch: the run stops at the line of its first error,
 		// having read no further.
@@ -540,6 +666,36 @@ func runLines(parent context.Context, opts Options, d Dialect, cfg lowering.Conf
 		return st, end, rerr, err
 	}
 	return st, end, rerr, o.stopped()
+}
+
+// settleTemplates is settleBatch for a templated batch: the Settler is
+// given a record with nothing but the TSNs it sets, and the values go into
+// the batch's records.
+func settleTemplates(b *batch, settle lowering.Settler, o *output) {
+	var r record.Record
+	di := 0
+	for i := range b.recs {
+		for di < len(b.diags) && b.diags[di].Before <= i {
+			o.Diag(b.diags[di].Diag, b.diags[di].Skipped)
+			di++
+		}
+		if o.stopped() != nil {
+			// A strict run met an error, or the input is not of its
+			// dialect: nothing more of it is written.
+			b.recs = b.recs[:i]
+			return
+		}
+		rc := &b.recs[i]
+		r.TSNs = nil
+		settle(&r, rc.note, &rc.ts)
+		rc.hasTS = r.TSNs != nil
+		o.release()
+		o.sum.Records++
+		rc.seq = o.sum.Records
+	}
+	for ; di < len(b.diags); di++ {
+		o.Diag(b.diags[di].Diag, b.diags[di].Skipped)
+	}
 }
 
 // settleBatch passes a lowered batch's diagnostics on and settles and
