@@ -5,7 +5,9 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/tracekit/tracekit/ast"
 	"github.com/tracekit/tracekit/ast/diag"
@@ -76,9 +78,14 @@ func newItem(pos ast.Pos) lineItem {
 // batch is a line-aligned chunk of one input on its way through the
 // pipeline.
 type batch struct {
-	seq     int64 // its place in the input
-	idle    bool  // cut because a live input paused after it
-	settled bool  // settled or joined: its records are to be written
+	seq     int64    // its place in the input
+	block   bool     // raw is a block of whole lines the worker splits into items (split)
+	offset  int      // block: where raw starts in the input
+	line    int      // block: the line it starts
+	long    lineItem // block: a line too long to hold, after raw's lines (long > 0)
+	blank   int64    // block: the blank lines among raw's
+	idle    bool     // cut because a live input paused after it
+	settled bool     // settled or joined: its records are to be written
 	items   []lineItem
 	raw     []byte           // the lines' bytes, one after the other
 	text    string           // raw as one string (one allocation a batch), the lines' texts slices of it
@@ -112,6 +119,7 @@ func (b *batch) reset() {
 	clear(b.diags)
 	b.tmpl, b.recs, b.diags, b.terr, b.filled = b.tmpl[:0], b.recs[:0], b.diags[:0], nil, b.filled[:0]
 	b.items, b.raw, b.text, b.out, b.parsed, b.idle, b.settled = b.items[:0], b.raw[:0], "", b.out[:0], b.parsed[:0], false, false
+	b.block, b.long, b.blank = false, lineItem{}, 0
 }
 
 // notedChunk is the NotedOutput of a worker's lowering: the chunk of the
@@ -238,6 +246,16 @@ type pipeline struct {
 
 	mu  sync.Mutex
 	err error // the first error of a stage: later batches pass through untouched
+
+	blank atomic.Int64 // blank lines of the blocks (split)
+}
+
+// maxLine is the longest line passed on.
+func (p *pipeline) maxLine() int {
+	if p.opts.MaxLine <= 0 {
+		return lowering.DefaultMaxLine
+	}
+	return p.opts.MaxLine
 }
 
 // worker is one goroutine's own state: its lowering (chunked) and its
@@ -285,6 +303,10 @@ func (p *pipeline) newWorker() *worker {
 
 // process takes a batch through every stage.
 func (p *pipeline) process(w *worker, b *batch) {
+	if b.block {
+		b.split(p.maxLine())
+		p.blank.Add(b.blank)
+	}
 	switch {
 	case p.templated:
 		p.templatedBatch(w, b)
@@ -588,11 +610,13 @@ func runLines(parent context.Context, opts Options, d Dialect, cfg lowering.Conf
 		seq int64
 	)
 	send := func(idle bool) error {
-		if cur == nil || len(cur.items) == 0 {
+		if cur == nil || len(cur.items) == 0 && !cur.block {
 			return nil
 		}
 		cur.seq, cur.idle = seq, idle
-		cur.text = string(cur.raw)
+		if !cur.block {
+			cur.text = string(cur.raw)
+		}
 		seq++
 		b := cur
 		cur = nil
@@ -623,38 +647,27 @@ func runLines(parent context.Context, opts Options, d Dialect, cfg lowering.Conf
 		// Before the reader waits for input, the lines read so far go on.
 		live.setIdle(func() { send(true) })
 	}
-	st, end, rerr := lowering.LineBytes(ctx, br, name, opts.MaxLine,
-		func(pos ast.Pos, text []byte) error {
-			if err := take(); err != nil {
-				return err
-			}
-			start := len(cur.raw)
-			cur.raw = append(cur.raw, text...)
-			it := newItem(pos)
-			it.start, it.end = start, len(cur.raw)
-			cur.items = append(cur.items, it)
-			if len(cur.raw) >= limit {
-				return send(false)
-			}
-			return nil
-		},
-		func(pos ast.Pos, n int64) error {
-			if err := take(); err != nil {
-				return err
-			}
-			it := newItem(pos)
-			it.long = n
-			cur.items = append(cur.items, it)
-			if opts.Strict {
-				return send(false)
-			}
-			return nil
-		})
+	var rerr error
+	if live == nil && !opts.Strict {
+		// The workers split the blocks into lines.
+		st, end, rerr = p.readBlocks(ctx, br, limit,
+			func() (*batch, error) {
+				if err := take(); err != nil {
+					return nil, err
+				}
+				return cur, nil
+			},
+			func(b *batch) error { cur = b; return send(false) })
+	} else {
+		st, end, rerr = lowering.LineBytes(ctx, br, name, opts.MaxLine,
+			p.lineTo(take, send, &cur, limit), p.longTo(take, send, &cur))
+	}
 	send(false)
 	if work != nil {
 		close(work)
 		wg.Wait()
 	}
+	st.Blank += p.blank.Load()
 	if p.err != nil {
 		return st, end, nil, p.err
 	}
@@ -666,6 +679,206 @@ func runLines(parent context.Context, opts Options, d Dialect, cfg lowering.Conf
 		return st, end, rerr, err
 	}
 	return st, end, rerr, o.stopped()
+}
+
+// lineTo returns the function that puts a line LineBytes read into the
+// batch at hand (*cur, taken by take), sending it on when full.
+func (p *pipeline) lineTo(take func() error, send func(bool) error, cur **batch, limit int) func(ast.Pos, []byte) error {
+	return func(pos ast.Pos, text []byte) error {
+		if err := take(); err != nil {
+			return err
+		}
+		b := *cur
+		start := len(b.raw)
+		b.raw = append(b.raw, text...)
+		it := newItem(pos)
+		it.start, it.end = start, len(b.raw)
+		b.items = append(b.items, it)
+		if len(b.raw) >= limit {
+			return send(false)
+		}
+		return nil
+	}
+}
+
+// longTo returns the function that puts a line too long to pass on into
+// the batch at hand.
+func (p *pipeline) longTo(take func() error, send func(bool) error, cur **batch) func(ast.Pos, int64) error {
+	return func(pos ast.Pos, n int64) error {
+		if err := take(); err != nil {
+			return err
+		}
+		it := newItem(pos)
+		it.long = n
+		(*cur).items = append((*cur).items, it)
+		if p.opts.Strict {
+			return send(false)
+		}
+		return nil
+	}
+}
+
+// readBlocks is the reader of an input that is not followed, in a run
+// that is not strict: it reads the input in blocks of about limit bytes of
+// whole lines straight into the batches (take gives the one at hand, send
+// passes it on), no line copied on its own, and the workers cut them into
+// lines (batch.split). The lines, their positions, the blank ones and
+// those too long come out as lowering.LineBytes makes them; the blank
+// lines are counted by split (pipeline.blank), not here.
+func (p *pipeline) readBlocks(ctx context.Context, br *bufio.Reader, limit int, take func() (*batch, error), send func(*batch) error) (st lowering.LineStats, end ast.Pos, err error) {
+	maxLine := p.maxLine()
+	var (
+		carry  []byte // the start of a line the last block could not end
+		offset int    // of the next block in the input
+		line   = 1    // its line
+		eof    bool
+	)
+	defer func() {
+		st.Lines, st.Bytes = int64(line-1), int64(offset)
+		end = ast.Pos{File: p.name, Offset: offset, Line: line, Col: 1}
+	}()
+	for !eof {
+		if err = ctx.Err(); err != nil {
+			return
+		}
+		var b *batch
+		if b, err = take(); err != nil {
+			return
+		}
+		raw := append(b.raw[:0], carry...)
+		carry = carry[:0]
+		// Read until the block holds limit bytes and a line break, a line
+		// longer than maxLine, or the end of the input.
+		nl, searched := -1, 0
+		for !eof {
+			if len(raw) >= limit {
+				if nl = bytes.LastIndexByte(raw[searched:], '\n'); nl >= 0 {
+					nl += searched
+					break
+				}
+				searched = len(raw)
+				if len(raw) > maxLine+2 {
+					break
+				}
+			}
+			raw = slices.Grow(raw, limit)
+			n, rerr := br.Read(raw[len(raw):cap(raw)])
+			raw = raw[:len(raw)+n]
+			if rerr != nil {
+				eof = true
+				if rerr != io.EOF {
+					err = rerr
+				}
+			}
+		}
+		if nl < 0 && !eof {
+			// A line longer than maxLine (and its line break): skipped to
+			// its end, its length counted.
+			n := int64(len(raw))
+			for {
+				chunk, rerr := br.ReadSlice('\n')
+				n += int64(len(chunk))
+				if rerr == bufio.ErrBufferFull {
+					continue
+				}
+				if rerr != nil {
+					eof = true
+					if rerr != io.EOF {
+						err = rerr
+					}
+				}
+				break
+			}
+			b.raw = raw[:0]
+			b.block, b.offset, b.line = true, offset, line
+			b.long = lineItem{offset: offset, line: line, col: 1, long: n}
+			offset += int(n)
+			line++
+			if e := send(b); e != nil {
+				return st, end, e
+			}
+			continue
+		}
+		cut := len(raw) // at the end of the input, the last line has no line break
+		if nl >= 0 {
+			cut = nl + 1
+		}
+		carry = append(carry, raw[cut:]...)
+		b.raw = raw[:cut]
+		if cut == 0 {
+			continue // the input ended with the block before
+		}
+		lines := bytes.Count(b.raw, newline)
+		if b.raw[cut-1] != '\n' {
+			lines++
+		}
+		b.block, b.offset, b.line = true, offset, line
+		offset += cut
+		line += lines
+		if e := send(b); e != nil {
+			return st, end, e
+		}
+	}
+	return st, end, err
+}
+
+// newline is the line break.
+var newline = []byte{'\n'}
+
+// byteOrderMark is UTF-8's, which lowering.LineBytes drops from the first
+// line.
+var byteOrderMark = []byte("\xef\xbb\xbf")
+
+// split cuts the block of whole lines a batch holds (readBlocks) into the
+// items of its lines, as lowering.LineBytes cuts an input: a line without
+// its line break (and CR), the byte-order mark dropped from the input's
+// first line, blank lines counted and not passed on, a line longer than
+// maxLine passed as too long (its length with the line break when the
+// whole is over maxLine+2 bytes, as LineBytes reads it, else without).
+func (b *batch) split(maxLine int) {
+	raw := b.raw
+	b.text = string(raw)
+	off, line := b.offset, b.line
+	for pos := 0; pos < len(raw); {
+		end, next := len(raw), len(raw)
+		nl := bytes.IndexByte(raw[pos:], '\n')
+		if nl >= 0 {
+			end = pos + nl
+			next = end + 1
+		}
+		n := next - pos
+		it := lineItem{offset: off, line: line, col: 1}
+		if n > maxLine+2 {
+			it.long = int64(n)
+			b.items = append(b.items, it)
+		} else {
+			s, e := pos, end
+			if nl >= 0 && e > s && raw[e-1] == '\r' {
+				e--
+			}
+			if off == 0 && bytes.HasPrefix(raw[s:e], byteOrderMark) {
+				s += 3
+				it.offset += 3
+				it.col += 3
+			}
+			switch {
+			case e-s > maxLine:
+				it.long = int64(e - s)
+				b.items = append(b.items, it)
+			case lowering.IsBlank(raw[s:e]):
+				b.blank++
+			default:
+				it.start, it.end = s, e
+				b.items = append(b.items, it)
+			}
+		}
+		off += n
+		line++
+		pos = next
+	}
+	if b.long.long > 0 {
+		b.items = append(b.items, b.long)
+	}
 }
 
 // settleTemplates is settleBatch for a templated batch: the Settler is
