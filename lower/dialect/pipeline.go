@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/tracekit/tracekit/ast"
 	"github.com/tracekit/tracekit/ast/diag"
@@ -95,11 +96,10 @@ type batch struct {
 	buf     bytes.Buffer     // the encoded records, when the writer has Parts
 
 	// templated (record.Templater)
-	tmpl   []byte               // the records encoded with holes, one after the other
-	recs   []tmplRecord         // each record's end in tmpl, holes and note; then its Seq and TSNs
-	diags  []lowering.ChunkDiag // the diagnostics, in order with the records
-	terr   error                // the encoding of a record failed: the records before it stand
-	filled []byte               // tmpl with the holes filled
+	tmpl  []byte               // the records encoded with holes, one after the other
+	recs  []tmplRecord         // each record's end in tmpl, holes and note; then its Seq and TSNs
+	diags []lowering.ChunkDiag // the diagnostics, in order with the records
+	terr  error                // the encoding of a record failed: the records before it stand
 }
 
 // tmplRecord is one record of a templated batch.
@@ -117,8 +117,12 @@ func (b *batch) reset() {
 	clear(b.out)
 	clear(b.parsed)
 	clear(b.diags)
-	b.tmpl, b.recs, b.diags, b.terr, b.filled = b.tmpl[:0], b.recs[:0], b.diags[:0], nil, b.filled[:0]
+	b.tmpl, b.recs, b.diags, b.terr = b.tmpl[:0], b.recs[:0], b.diags[:0], nil
 	b.items, b.raw, b.text, b.out, b.parsed, b.idle, b.settled = b.items[:0], b.raw[:0], "", b.out[:0], b.parsed[:0], false, false
+	if b.block {
+		// text is raw (split): never written again, left to the collector.
+		b.raw = nil
+	}
 	b.block, b.long, b.blank = false, lineItem{}, 0
 }
 
@@ -243,6 +247,9 @@ type pipeline struct {
 	staged lowering.Staged // low, when it is one
 
 	parseTurn, orderTurn, writeTurn *turn
+	seqr                            sequencer   // templated
+	filled                          []byte      // templated: a batch with its holes filled (one at a time: in order)
+	free                            chan *batch // the batches not in use
 
 	mu  sync.Mutex
 	err error // the first error of a stage: later batches pass through untouched
@@ -301,7 +308,7 @@ func (p *pipeline) newWorker() *worker {
 	return w
 }
 
-// process takes a batch through every stage.
+// process takes a batch through every stage and frees it.
 func (p *pipeline) process(w *worker, b *batch) {
 	if b.block {
 		b.split(p.maxLine())
@@ -310,11 +317,14 @@ func (p *pipeline) process(w *worker, b *batch) {
 	switch {
 	case p.templated:
 		p.templatedBatch(w, b)
+		return // freed by handOn
 	case p.settle != nil || p.join != nil:
 		p.chunked(w, b)
 	default:
 		p.sequential(b)
 	}
+	b.reset()
+	p.free <- b
 }
 
 // chunked: lower (any order), settle or join (in order), encode (any
@@ -383,10 +393,10 @@ func (p *pipeline) chunked(w *worker, b *batch) {
 	p.writeTurn.done()
 }
 
-// templatedBatch: lower and encode with holes (any order), settle (in
-// order), fill the holes (any order), write (in order).
+// templatedBatch: lower and encode with holes (any order); then, in
+// order, settle, fill the holes and write (handOn). It returns with the
+// batch handed on: whoever runs the in-order stages frees it.
 func (p *pipeline) templatedBatch(w *worker, b *batch) {
-	o := p.o
 	if !p.failed() {
 		w.tout.b = b
 		for i := range b.items {
@@ -400,7 +410,56 @@ func (p *pipeline) templatedBatch(w *worker, b *batch) {
 		}
 		w.tout.b = nil
 	}
-	p.orderTurn.wait(b.seq)
+	p.handOn(w, b)
+}
+
+// sequencer takes the lowered batches of a templated run in any order and
+// runs their in-order stages in input order, on whichever worker is free:
+// a worker that hands on a batch out of turn goes on to lower the next one
+// instead of waiting (on two cores shared with other programs, a worker
+// whose thread is not running would otherwise stop the other at every
+// batch).
+type sequencer struct {
+	mu       sync.Mutex
+	next     int64            // the batch whose turn it is
+	ready    map[int64]*batch // lowered, waiting for their turn
+	draining bool             // a worker is running the in-order stages
+}
+
+// handOn passes a lowered batch to the in-order stages. Unless another
+// worker is running them, it runs them for every batch whose turn it is,
+// this one or not, and frees them.
+func (p *pipeline) handOn(w *worker, b *batch) {
+	s := &p.seqr
+	s.mu.Lock()
+	s.ready[b.seq] = b
+	if s.draining {
+		// The worker running them takes b in its turn.
+		s.mu.Unlock()
+		return
+	}
+	s.draining = true
+	for {
+		b, ok := s.ready[s.next]
+		if !ok {
+			s.draining = false
+			s.mu.Unlock()
+			return
+		}
+		delete(s.ready, s.next)
+		s.next++
+		s.mu.Unlock()
+		p.settleAndWrite(w, b)
+		b.reset()
+		p.free <- b
+		s.mu.Lock()
+	}
+}
+
+// settleAndWrite runs the in-order stages of a templated batch: settle,
+// fill the holes, write.
+func (p *pipeline) settleAndWrite(w *worker, b *batch) {
+	o := p.o
 	if !p.failed() {
 		settleTemplates(b, p.settle, o)
 		b.settled = true
@@ -409,35 +468,31 @@ func (p *pipeline) templatedBatch(w *worker, b *batch) {
 			p.fail(err)
 		}
 	}
-	p.orderTurn.done()
-	if b.settled {
-		out, start := b.filled[:0], 0
-		for i := range b.recs {
-			rc := &b.recs[i]
-			var ts *int64
-			if rc.hasTS {
-				ts = &rc.ts
-			}
-			out = w.tout.tmpl.AppendFilled(out, b.tmpl[start:rc.end], rc.holes, rc.seq, ts)
-			start = rc.end
-		}
-		b.filled = out
+	if !b.settled || o.werr != nil {
+		return
 	}
-	p.writeTurn.wait(b.seq)
-	if b.settled && o.werr == nil {
-		err := p.parts.WriteEncoded(b.filled)
-		if err == nil {
-			err = b.terr
+	out, start := p.filled[:0], 0
+	for i := range b.recs {
+		rc := &b.recs[i]
+		var ts *int64
+		if rc.hasTS {
+			ts = &rc.ts
 		}
-		if err == nil && b.idle {
-			err = o.w.Flush()
-		}
-		if err != nil {
-			o.werr = err
-			p.fail(err)
-		}
+		out = w.tout.tmpl.AppendFilled(out, b.tmpl[start:rc.end], rc.holes, rc.seq, ts)
+		start = rc.end
 	}
-	p.writeTurn.done()
+	p.filled = out
+	err := p.parts.WriteEncoded(out)
+	if err == nil {
+		err = b.terr
+	}
+	if err == nil && b.idle {
+		err = o.w.Flush()
+	}
+	if err != nil {
+		o.werr = err
+		p.fail(err)
+	}
 }
 
 // write passes the records of a settled batch to w, in order, until it
@@ -581,16 +636,26 @@ func runLines(parent context.Context, opts Options, d Dialect, cfg lowering.Conf
 		wg    sync.WaitGroup
 		first *worker // the calling goroutine's, when workers == 1
 	)
+	p.seqr.ready = map[int64]*batch{}
 	if workers == 1 {
 		first = p.newWorker()
 		free = make(chan *batch, 1)
 		free <- &batch{}
+		p.free = free
 	} else {
-		free = make(chan *batch, 2*workers)
-		for range 2 * workers {
+		// Batches in flight: with templates a worker does not wait for
+		// the batches before its own, so more of them keep it busy while
+		// the thread of another is not running.
+		inFlight := 2 * workers
+		if p.templated {
+			inFlight = 4 * workers
+		}
+		free = make(chan *batch, inFlight)
+		for range inFlight {
 			free <- &batch{}
 		}
-		work = make(chan *batch, 2*workers)
+		p.free = free
+		work = make(chan *batch, inFlight)
 		for range workers {
 			wg.Add(1)
 			go func() {
@@ -598,8 +663,6 @@ func runLines(parent context.Context, opts Options, d Dialect, cfg lowering.Conf
 				w := p.newWorker()
 				for b := range work {
 					p.process(w, b)
-					b.reset()
-					free <- b
 				}
 			}()
 		}
@@ -622,8 +685,6 @@ func runLines(parent context.Context, opts Options, d Dialect, cfg lowering.Conf
 		cur = nil
 		if first != nil {
 			p.process(first, b)
-			b.reset()
-			free <- b
 			if p.failed() {
 				return ctx.Err()
 			}
@@ -745,7 +806,9 @@ func (p *pipeline) readBlocks(ctx context.Context, br *bufio.Reader, limit int, 
 		if b, err = take(); err != nil {
 			return
 		}
-		raw := append(b.raw[:0], carry...)
+		// A new block each time: its string is made of it, not copied
+		// (split), so it is never written again.
+		raw := append(make([]byte, 0, len(carry)+limit), carry...)
 		carry = carry[:0]
 		// Read until the block holds limit bytes and a line break, a line
 		// longer than maxLine, or the end of the input.
@@ -761,7 +824,9 @@ func (p *pipeline) readBlocks(ctx context.Context, br *bufio.Reader, limit int, 
 					break
 				}
 			}
-			raw = slices.Grow(raw, limit)
+			if len(raw) == cap(raw) {
+				raw = slices.Grow(raw, limit)
+			}
 			n, rerr := br.Read(raw[len(raw):cap(raw)])
 			raw = raw[:len(raw)+n]
 			if rerr != nil {
@@ -837,7 +902,9 @@ var byteOrderMark = []byte("\xef\xbb\xbf")
 // whole is over maxLine+2 bytes, as LineBytes reads it, else without).
 func (b *batch) split(maxLine int) {
 	raw := b.raw
-	b.text = string(raw)
+	// The block is the batch's own and is never written again (reset
+	// drops it): its string is the same bytes.
+	b.text = unsafe.String(unsafe.SliceData(raw), len(raw))
 	off, line := b.offset, b.line
 	for pos := 0; pos < len(raw); {
 		end, next := len(raw), len(raw)
