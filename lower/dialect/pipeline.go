@@ -20,8 +20,11 @@ import (
 //
 //	read → split into batches → lower on N workers → settle in input order → encode → write
 //
-// The calling goroutine reads the input and cuts it into line-aligned
-// batches: by size (batchBytes), or when a live input pauses (live.go).
+// The calling goroutine reads the input into line-aligned batches: a
+// file in blocks of about batchBytes of whole lines, which the worker that
+// takes one cuts into lines (readBlocks, batch.split); a live or followed
+// input, or a strict run, line by line, cut by size (batchBytes) or when
+// a live input pauses (live.go).
 // Each batch then goes through the dialect's stages on one of N workers;
 // a stage marked "in order" takes the batches one after the other, in
 // input order, whichever worker holds them. N = 1 is the serial case: the
@@ -38,8 +41,10 @@ import (
 //     the writer's parts offer templates (record.Templater) and the dialect
 //     has a Settler, no record is kept: the worker encodes each record as
 //     it is lowered, with holes for the values settled in order (Seq,
-//     TSNs); in order, the Settler gives those values; the worker fills
-//     the holes; in order, the bytes are written.
+//     TSNs), and hands the batch on (handOn); the worker that is free
+//     runs the in-order stages for every batch whose turn it is: the
+//     Settler gives those values, the holes are filled, the bytes are
+//     written.
 //   - sequential (any other lowering, and a dialect with a Settler on one
 //     goroutine): in order, a Staged lowering parses
 //     the batch's lines (so that one batch is parsed while the one before
