@@ -141,9 +141,9 @@ func (f *fieldsWriter) Write(r *Record) error {
 		err error
 	)
 	if f.format == "jsonl" {
-		b, err = f.appendJSONRow(f.buf[:0], r)
+		b, err = f.appendJSONRow(f.buf[:0], r, nil)
 	} else {
-		b, err = f.appendTextRow(f.buf[:0], r)
+		b, err = f.appendTextRow(f.buf[:0], r, nil)
 	}
 	if err != nil {
 		return err
@@ -164,7 +164,7 @@ func (f *fieldsWriter) writeCSVRow(r *Record) error {
 			return err
 		}
 	}
-	b, err := f.appendCSVRow(f.w.AvailableBuffer(), r)
+	b, err := f.appendCSVRow(f.w.AvailableBuffer(), r, nil)
 	if err != nil {
 		return err
 	}
@@ -174,8 +174,10 @@ func (f *fieldsWriter) writeCSVRow(r *Record) error {
 
 // appendCSVRow appends the cells of r's fields, each encoded straight into
 // the row: numbers as digits, strings quoted as encoding/csv would, JSON
-// cells quoted in place.
-func (f *fieldsWriter) appendCSVRow(b []byte, r *Record) ([]byte, error) {
+// cells quoted in place. When h is not nil, the cells of seq and ts_ns
+// are left as holes (AppendTemplate).
+func (f *fieldsWriter) appendCSVRow(b []byte, r *Record, h *Holes) ([]byte, error) {
+	start := len(b)
 	for i, id := range f.fields {
 		if i > 0 {
 			b = append(b, ',')
@@ -184,7 +186,17 @@ func (f *fieldsWriter) appendCSVRow(b []byte, r *Record) ([]byte, error) {
 		case fTime:
 			b = appendCSV(b, r.Time)
 		case fTSNs:
+			if h != nil {
+				h.TS = int32(len(b) - start)
+				continue
+			}
 			b = appendOptIntDigits(b, r.TSNs)
+		case fSeq:
+			if h != nil {
+				h.Seq = int32(len(b) - start)
+				continue
+			}
+			b = strconv.AppendInt(b, r.Seq, 10)
 		case fCPU:
 			b = appendOptUintDigits(b, r.CPU)
 		case fPID:
@@ -269,11 +281,17 @@ func (f *fieldsWriter) quoteCSVInPlace(b []byte, start int) []byte {
 }
 
 // appendJSONRow appends r's fields that have a value as members of one
-// JSON object.
-func (f *fieldsWriter) appendJSONRow(b []byte, r *Record) ([]byte, error) {
+// JSON object. When h is not nil, the value of seq and the member ts_ns
+// are left as holes (AppendTemplate).
+func (f *fieldsWriter) appendJSONRow(b []byte, r *Record, h *Holes) ([]byte, error) {
+	start := len(b)
 	b = append(b, '{')
 	n := 0
 	for _, id := range f.fields {
+		if h != nil && id == fTSNs {
+			h.TS, h.tsFirst = int32(len(b)-start), n == 0
+			continue
+		}
 		if !hasValue(r, id) {
 			continue
 		}
@@ -283,6 +301,10 @@ func (f *fieldsWriter) appendJSONRow(b []byte, r *Record) ([]byte, error) {
 		n++
 		b = appendString(b, csvColumns[id])
 		b = append(b, ':')
+		if h != nil && id == fSeq {
+			h.Seq = int32(len(b) - start)
+			continue
+		}
 		switch id {
 		case fData:
 			b = append(b, '[')
@@ -306,14 +328,23 @@ func (f *fieldsWriter) appendJSONRow(b []byte, r *Record) ([]byte, error) {
 			}
 		}
 	}
+	if h != nil && h.TS >= 0 {
+		h.tsLast = int(h.TS) == len(b)-start
+	}
 	return append(b, '}'), nil
 }
 
 // appendTextRow appends "name=value" pairs of r's fields that have a
-// value, separated by blanks.
-func (f *fieldsWriter) appendTextRow(b []byte, r *Record) ([]byte, error) {
+// value, separated by blanks. When h is not nil, the value of seq and the
+// pair of ts_ns are left as holes (AppendTemplate).
+func (f *fieldsWriter) appendTextRow(b []byte, r *Record, h *Holes) ([]byte, error) {
+	start := len(b)
 	n := 0
 	for _, id := range f.fields {
+		if h != nil && id == fTSNs {
+			h.TS, h.tsFirst = int32(len(b)-start), n == 0
+			continue
+		}
 		if !hasValue(r, id) {
 			continue
 		}
@@ -323,6 +354,10 @@ func (f *fieldsWriter) appendTextRow(b []byte, r *Record) ([]byte, error) {
 		n++
 		b = append(b, csvColumns[id]...)
 		b = append(b, '=')
+		if h != nil && id == fSeq {
+			h.Seq = int32(len(b) - start)
+			continue
+		}
 		switch id {
 		case fData:
 			for i, d := range r.Data {
@@ -343,6 +378,9 @@ func (f *fieldsWriter) appendTextRow(b []byte, r *Record) ([]byte, error) {
 				b = appendNumberValue(b, r, id)
 			}
 		}
+	}
+	if h != nil && h.TS >= 0 {
+		h.tsLast = int(h.TS) == len(b)-start
 	}
 	return b, nil
 }

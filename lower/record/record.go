@@ -83,16 +83,29 @@ func (r *Record) MarshalJSON() ([]byte, error) {
 }
 
 // AppendJSON appends the JSON form of r to b.
-func (r *Record) AppendJSON(b []byte) ([]byte, error) {
+func (r *Record) AppendJSON(b []byte) ([]byte, error) { return r.appendJSON(b, nil) }
+
+// appendJSON is AppendJSON, with holes where the seq and ts_ns members go
+// when h is not nil (AppendTemplate).
+func (r *Record) appendJSON(b []byte, h *Holes) ([]byte, error) {
+	start := len(b)
 	b = append(b, `{"dialect":`...)
 	b = appendString(b, r.Dialect)
 	b = appendMember(b, `,"source":`, r.Source)
 	b = append(b, `,"line":`...)
 	b = strconv.AppendInt(b, int64(r.Line), 10)
 	b = append(b, `,"seq":`...)
-	b = strconv.AppendInt(b, r.Seq, 10)
+	if h != nil {
+		h.Seq = int32(len(b) - start)
+	} else {
+		b = strconv.AppendInt(b, r.Seq, 10)
+	}
 	b = appendOptString(b, `,"time":`, r.Time)
-	b = appendOptInt(b, `,"ts_ns":`, r.TSNs)
+	if h != nil {
+		h.TS = int32(len(b) - start)
+	} else {
+		b = appendOptInt(b, `,"ts_ns":`, r.TSNs)
+	}
 	b = appendPlace(b, r)
 	b = appendMember(b, `,"event":`, r.Event)
 	b = appendOptUint(b, `,"major":`, r.Major)

@@ -68,7 +68,7 @@ type jsonlWriter struct {
 func NewJSONL(w io.Writer) Writer { return &jsonlWriter{w: bufio.NewWriterSize(w, 64<<10)} }
 
 func (j *jsonlWriter) Write(r *Record) error {
-	b, err := r.AppendJSON(j.buf[:0])
+	b, err := r.appendJSON(j.buf[:0], nil)
 	if err != nil {
 		return err
 	}
@@ -144,6 +144,19 @@ func (c *csvWriter) Write(r *Record) error {
 			return err
 		}
 	}
+	b, err := c.appendRow(c.buf[:0], r, nil)
+	if err != nil {
+		return err
+	}
+	c.buf = b
+	_, err = c.w.Write(b)
+	return err
+}
+
+// appendRow appends r's row to b, with holes where seq and ts_ns go when
+// h is not nil (AppendTemplate).
+func (c *csvWriter) appendRow(b []byte, r *Record, h *Holes) ([]byte, error) {
+	start := len(b)
 	if c.head == nil || r.Dialect != c.dialect || r.Source != c.source {
 		c.dialect, c.source = r.Dialect, r.Source
 		c.head = appendCSVField(c.head[:0], r.Dialect)
@@ -151,14 +164,20 @@ func (c *csvWriter) Write(r *Record) error {
 		c.head = appendCSVField(c.head, r.Source)
 		c.head = append(c.head, ',')
 	}
-	b := append(c.buf[:0], c.head...)
+	b = append(b, c.head...)
 	b = strconv.AppendInt(b, int64(r.Line), 10)
 	b = append(b, ',')
-	b = strconv.AppendInt(b, r.Seq, 10)
+	if h != nil {
+		h.Seq = int32(len(b) - start)
+	} else {
+		b = strconv.AppendInt(b, r.Seq, 10)
+	}
 	b = append(b, ',')
 	b = appendCSVField(b, r.Time)
 	b = append(b, ',')
-	if r.TSNs != nil {
+	if h != nil {
+		h.TS = int32(len(b) - start)
+	} else if r.TSNs != nil {
 		b = strconv.AppendInt(b, *r.TSNs, 10)
 	}
 	b = append(b, ',')
@@ -224,15 +243,12 @@ func (c *csvWriter) Write(r *Record) error {
 	default:
 		j, err := appendRecordAttrs(c.json[:0], r)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		c.json = j
 		b = appendCSVBytes(b, j)
 	}
-	b = append(b, '\n')
-	c.buf = b
-	_, err := c.w.Write(b)
-	return err
+	return append(b, '\n'), nil
 }
 
 func appendOptUintCSV(b []byte, v *uint64) []byte {

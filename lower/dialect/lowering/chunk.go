@@ -21,8 +21,11 @@ type NotedOutput interface {
 }
 
 // Settler sees every record of one input in input order, with its note,
-// and sets what depends on earlier lines. ts is storage for the record's
-// TSNs, owned by the record.
+// and sets what depends on earlier lines: the record's TSNs, the one field
+// it may set (and read), pointing it at ts, storage owned by the record,
+// or leaving it nil. The pipeline may pass a record with nothing else set,
+// when the writer encodes records before they are settled
+// (record.Templater) and fills in the TSNs afterwards.
 type Settler func(r *record.Record, n Note, ts *int64)
 
 // ChunkDiag is a diagnostic of a chunk, with the number of records the

@@ -305,6 +305,10 @@ func LineBytes(ctx context.Context, r io.Reader, source string, maxLine int, fn 
 	}
 }
 
+// IsBlank reports whether a line is blank (white space only): Lines does
+// not pass it on.
+func IsBlank(b []byte) bool { return isBlank(b) }
+
 func isBlank(b []byte) bool {
 	for _, c := range b {
 		switch c {
