@@ -545,9 +545,17 @@ func departure(c *tsfgen.Case, want, got oracleResult) string {
 		return "IBM's TRCUST crashed (SIGSEGV under 2ine)"
 	case slices.ContainsFunc(c.Args, func(a string) bool { return strings.EqualFold(a, "/D") }) && sameConsole(want, got) && sameFiles(want, got, aspTDF):
 		return "compatibility: /D writes a valid TFF (e26d)"
+	case slices.ContainsFunc(c.Args, func(a string) bool { return strings.EqualFold(a, "/D") }) && want.RC == got.RC &&
+		bytes.Equal(tffCountLine.ReplaceAll(want.Console, nil), tffCountLine.ReplaceAll(got.Console, nil)) && sameFiles(want, got, aspTFF):
+		// TRCUST 3.05A counts the duplicate in its malformed TFF (e26d);
+		// trcust's valid one holds the records it can.
+		return "compatibility: /D writes a valid TFF (e26d)"
 	}
 	return ""
 }
+
+// tffCountLine is the record count of the "Creating TFF file" line.
+var tffCountLine = regexp.MustCompile(`# records = [0-9]+`)
 
 func sameConsole(a, b oracleResult) bool { return a.RC == b.RC && bytes.Equal(a.Console, b.Console) }
 
