@@ -651,13 +651,27 @@ func (c *checker) endOfTrace(s *traceState) {
 	if tp.TPField == nil {
 		c.err(s, tsf.ErrIncomplete, t, end, "trace point address")
 	}
-	if len(s.fmts) > 0 && s.desc == nil {
+	noDesc := len(s.fmts) > 0 && s.desc == nil
+	switch {
+	case noDesc && !s.errors && tp.TPField != nil && !tp.Static():
+		// IBM's behaviour (tried with its binary): TRCUST 3.05A finds a
+		// missing DESC after the back end's checks of the statement (an
+		// opcode mismatch is reported instead; a RETEP without a return
+		// point is a warning and nothing more): the statement's last
+		// error (Tracepoint.Late).
+		if tp.Late == nil {
+			d := tsf.ErrIncomplete.Diagnostic(s.fmts[0].Position(), end.Line, "trace description")
+			tp.Late = &d
+		}
+	case noDesc:
 		c.err(s, tsf.ErrIncomplete, s.fmts[0], end, "trace description")
 	}
 	if s.errors {
 		return
 	}
-	c.fmtChecks(s)
+	if !noDesc {
+		c.fmtChecks(s)
+	}
 	if tp.TPField != nil && tp.Static() {
 		for _, f := range s.extra {
 			if _, ok := f.(*tsf.OpFlag); ok {
