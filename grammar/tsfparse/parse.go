@@ -486,6 +486,12 @@ func (p *parser) trace(toks []lexer.Token, end ast.Pos, last bool) *tsf.Trace {
 		}
 		if i == len(toks) {
 			if last {
+				if f.TP != nil && f.TP.Symbol != nil && f.TP.Symbol.Offset != nil && f.TP.Symbol.Offset.Num == nil && f.TP.Symbol.RetEP == nil {
+					// IBM's behaviour: TRCUST 3.05A reads past the sign of
+					// TP=.name+ for a number and meets the end of the file
+					// (severe 34), as after TYPE and GROUP below.
+					t.PastEnd = true
+				}
 				switch fld.(type) {
 				case *tsf.Type, *tsf.Group:
 					// IBM's behaviour: TRCUST 3.05A reads past a TYPE or
