@@ -288,6 +288,11 @@ func FirstReadTPPos(f *tsf.File, front diag.List) tsf.Pos {
 		}
 		skipped := false
 		for _, d := range front {
+			if c, _ := tsf.CodeOf(d); c == tsf.SevereNUL {
+				// Printed, but TRCUST 3.05A goes on reading the statement
+				// (tsfparse.TRCUSTStrings).
+				continue
+			}
 			if d.Severity >= diag.Error && inStmt(t, d) && d.Pos.Offset < tp.Pos.Offset {
 				skipped = true
 				break
