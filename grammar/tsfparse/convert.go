@@ -286,8 +286,11 @@ func (p *parser) mem(f *memField) tsf.Field {
 		// IBM's behaviour: a word is "invalid number found", a symbol
 		// named without its dot.
 		text := l.Ident
-		if l.Symbol != "" {
+		switch {
+		case l.Symbol != "":
 			text = l.Symbol
+		case l.Minus != "":
+			text = l.Minus
 		}
 		d := tsf.ErrInvalidNumber.Diagnostic(astPos(l.Pos), 0, text)
 		d.Detail = "the length is a number (or LEN, for MEM and MEM32)"

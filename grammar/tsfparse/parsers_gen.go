@@ -952,8 +952,182 @@ func (p *pgenParser_definition) s_lenField(c *pgenrt.State, s *lenField) (bool, 
 	return m, e
 }
 
+// <number>
+func (p *pgenParser_definition) n39(c *pgenrt.State, s *lengthTok) (bool, pgenrt.Err) {
+	start := c.Cur
+	if m, e := p.Ref(c, tokNumber); !m || e.On {
+		return e.On, e
+	}
+	if c.Cur == start+1 && s.Number == "" {
+		s.Number = p.Text(start) // one token: no concatenation
+		return true, pgenrt.Err{}
+	}
+	for i := start; i < c.Cur; i++ {
+		s.Number += p.Text(i)
+	}
+	return true, pgenrt.Err{}
+}
+
+// f4 reports whether the token at the cursor may start <symbol>
+// (or another node of the same first set).
+func (p *pgenParser_definition) f4(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return t == tokSymbol
+}
+
+// <symbol>
+func (p *pgenParser_definition) n40(c *pgenrt.State, s *lengthTok) (bool, pgenrt.Err) {
+	start := c.Cur
+	if m, e := p.Ref(c, tokSymbol); !m || e.On {
+		return e.On, e
+	}
+	if c.Cur == start+1 && s.Symbol == "" {
+		s.Symbol = p.Text(start) // one token: no concatenation
+		return true, pgenrt.Err{}
+	}
+	for i := start; i < c.Cur; i++ {
+		s.Symbol += p.Text(i)
+	}
+	return true, pgenrt.Err{}
+}
+
+// <ident>
+func (p *pgenParser_definition) n41(c *pgenrt.State, s *lengthTok) (bool, pgenrt.Err) {
+	start := c.Cur
+	if m, e := p.Ref(c, tokIdent); !m || e.On {
+		return e.On, e
+	}
+	if c.Cur == start+1 && s.Ident == "" {
+		s.Ident = p.Text(start) // one token: no concatenation
+		return true, pgenrt.Err{}
+	}
+	for i := start; i < c.Cur; i++ {
+		s.Ident += p.Text(i)
+	}
+	return true, pgenrt.Err{}
+}
+
+// "-"
+func (p *pgenParser_definition) n42(c *pgenrt.State, s *lengthTok) (bool, pgenrt.Err) {
+	start := c.Cur
+	if m, e := p.Lit(c, "-"); !m || e.On {
+		return e.On, e
+	}
+	if c.Cur == start+1 && s.Minus == "" {
+		s.Minus = p.Text(start) // one token: no concatenation
+		return true, pgenrt.Err{}
+	}
+	for i := start; i < c.Cur; i++ {
+		s.Minus += p.Text(i)
+	}
+	return true, pgenrt.Err{}
+}
+
+// <number>?
+func (p *pgenParser_definition) n43(c *pgenrt.State) (bool, pgenrt.Err) {
+	if m, _ := p.Ref(c, tokNumber); m {
+		return true, pgenrt.Err{}
+	}
+	return true, pgenrt.Err{}
+}
+
+// "-" <number>?
+func (p *pgenParser_definition) n44(c *pgenrt.State, s *lengthTok) (bool, pgenrt.Err) {
+	if m, e := p.n42(c, s); !m || e.On {
+		return e.On, e
+	}
+	if m, e := p.n43(c); !m || e.On {
+		return true, c.Miss(e, 15)
+	}
+	return true, pgenrt.Err{}
+}
+
+// <number> | <symbol> | <ident> | ("-" <number>?)
+func (p *pgenParser_definition) n45(c *pgenrt.State, s *lengthTok) (bool, pgenrt.Err) {
+	deepest := 0
+	var first pgenrt.Err
+	if p.f1(c) {
+		b := *c
+		sv0 := s.Number
+		m, e := p.n39(&b, s)
+		if e.On {
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+		s.Number = sv0
+	}
+	if p.f4(c) {
+		b := *c
+		sv0 := s.Symbol
+		m, e := p.n40(&b, s)
+		if e.On {
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+		s.Symbol = sv0
+	}
+	if p.f3(c) {
+		b := *c
+		sv0 := s.Ident
+		m, e := p.n41(&b, s)
+		if e.On {
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+		s.Ident = sv0
+	}
+	{
+		b := *c
+		sv0 := s.Minus
+		m, e := p.n44(&b, s)
+		if e.On {
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+		s.Minus = sv0
+	}
+	if first.On {
+		c.MaybeUpdate(first)
+		return true, first
+	}
+	return false, pgenrt.Err{}
+}
+
+func (p *pgenParser_definition) s_lengthTok(c *pgenrt.State, s *lengthTok) (bool, pgenrt.Err) {
+	p.SetPos(&s.Pos, c.Cur)
+	return c.Close(p.n45(c, s))
+}
+
 // "*"
-func (p *pgenParser_definition) n39(c *pgenrt.State, s *level) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n46(c *pgenrt.State, s *level) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Lit(c, "*"); !m || e.On {
 		return e.On, e
@@ -969,7 +1143,7 @@ func (p *pgenParser_definition) n39(c *pgenrt.State, s *level) (bool, pgenrt.Err
 }
 
 // SignedNum
-func (p *pgenParser_definition) n40(c *pgenrt.State, s *level) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n47(c *pgenrt.State, s *level) (bool, pgenrt.Err) {
 	nv := new(signedNum)
 	if m, e := p.s_signedNum(c, nv); !m || e.On {
 		return e.On, e
@@ -979,12 +1153,12 @@ func (p *pgenParser_definition) n40(c *pgenrt.State, s *level) (bool, pgenrt.Err
 }
 
 // SignedNum?
-func (p *pgenParser_definition) n41(c *pgenrt.State, s *level) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n48(c *pgenrt.State, s *level) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		b := *c
 		sv0 := s.Offset
-		m, e := p.n40(&b, s)
+		m, e := p.n47(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 4) {
@@ -1006,23 +1180,23 @@ func (p *pgenParser_definition) n41(c *pgenrt.State, s *level) (bool, pgenrt.Err
 }
 
 // "*" SignedNum?
-func (p *pgenParser_definition) n42(c *pgenrt.State, s *level) (bool, pgenrt.Err) {
-	if m, e := p.n39(c, s); !m || e.On {
+func (p *pgenParser_definition) n49(c *pgenrt.State, s *level) (bool, pgenrt.Err) {
+	if m, e := p.n46(c, s); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n41(c, s); !m || e.On {
-		return true, c.Miss(e, 15)
+	if m, e := p.n48(c, s); !m || e.On {
+		return true, c.Miss(e, 16)
 	}
 	return true, pgenrt.Err{}
 }
 
 func (p *pgenParser_definition) s_level(c *pgenrt.State, s *level) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n42(c, s))
+	return c.Close(p.n49(c, s))
 }
 
 // IdentTok
-func (p *pgenParser_definition) n43(c *pgenrt.State, s *listEntry) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n50(c *pgenrt.State, s *listEntry) (bool, pgenrt.Err) {
 	if !p.f3(c) {
 		return false, pgenrt.Err{}
 	}
@@ -1035,7 +1209,7 @@ func (p *pgenParser_definition) n43(c *pgenrt.State, s *listEntry) (bool, pgenrt
 }
 
 // NumTok
-func (p *pgenParser_definition) n44(c *pgenrt.State, s *listEntry) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n51(c *pgenrt.State, s *listEntry) (bool, pgenrt.Err) {
 	if !p.f1(c) {
 		return false, pgenrt.Err{}
 	}
@@ -1048,26 +1222,26 @@ func (p *pgenParser_definition) n44(c *pgenrt.State, s *listEntry) (bool, pgenrt
 }
 
 // "NAME" "=" IdentTok "," "ID" "=" NumTok
-func (p *pgenParser_definition) n45(c *pgenrt.State, s *listEntry) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n52(c *pgenrt.State, s *listEntry) (bool, pgenrt.Err) {
 	if m, e := p.Lit(c, "NAME"); !m || e.On {
 		return e.On, e
 	}
 	if m, e := p.Lit(c, "="); !m || e.On {
-		return true, c.Miss(e, 16)
-	}
-	if m, e := p.n43(c, s); !m || e.On {
 		return true, c.Miss(e, 17)
 	}
-	if m, e := p.Lit(c, ","); !m || e.On {
+	if m, e := p.n50(c, s); !m || e.On {
 		return true, c.Miss(e, 18)
 	}
-	if m, e := p.Lit(c, "ID"); !m || e.On {
+	if m, e := p.Lit(c, ","); !m || e.On {
 		return true, c.Miss(e, 19)
 	}
-	if m, e := p.Lit(c, "="); !m || e.On {
+	if m, e := p.Lit(c, "ID"); !m || e.On {
 		return true, c.Miss(e, 20)
 	}
-	if m, e := p.n44(c, s); !m || e.On {
+	if m, e := p.Lit(c, "="); !m || e.On {
+		return true, c.Miss(e, 21)
+	}
+	if m, e := p.n51(c, s); !m || e.On {
 		return true, c.Miss(e, 4)
 	}
 	return true, pgenrt.Err{}
@@ -1076,7 +1250,7 @@ func (p *pgenParser_definition) n45(c *pgenrt.State, s *listEntry) (bool, pgenrt
 func (p *pgenParser_definition) s_listEntry(c *pgenrt.State, s *listEntry) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
 	start := c.Cur
-	m, e := c.Close(p.n45(c, s))
+	m, e := c.Close(p.n52(c, s))
 	if m && !e.On {
 		s.Tokens = p.Slice(start, c.Cur)
 	}
@@ -1084,7 +1258,7 @@ func (p *pgenParser_definition) s_listEntry(c *pgenrt.State, s *listEntry) (bool
 }
 
 // "TYPELIST" | "GROUPLIST"
-func (p *pgenParser_definition) n46(c *pgenrt.State) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n53(c *pgenrt.State) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
 	{
@@ -1125,9 +1299,9 @@ func (p *pgenParser_definition) n46(c *pgenrt.State) (bool, pgenrt.Err) {
 }
 
 // ("TYPELIST" | "GROUPLIST")
-func (p *pgenParser_definition) n47(c *pgenrt.State, s *listStmt) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n54(c *pgenrt.State, s *listStmt) (bool, pgenrt.Err) {
 	start := c.Cur
-	if m, e := p.n46(c); !m || e.On {
+	if m, e := p.n53(c); !m || e.On {
 		return e.On, e
 	}
 	if c.Cur == start+1 && s.Kind == "" {
@@ -1141,7 +1315,7 @@ func (p *pgenParser_definition) n47(c *pgenrt.State, s *listStmt) (bool, pgenrt.
 }
 
 // ListEntry
-func (p *pgenParser_definition) n48(c *pgenrt.State, s *listStmt) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n55(c *pgenrt.State, s *listStmt) (bool, pgenrt.Err) {
 	nv := new(listEntry)
 	if m, e := p.s_listEntry(c, nv); !m || e.On {
 		return e.On, e
@@ -1151,23 +1325,23 @@ func (p *pgenParser_definition) n48(c *pgenrt.State, s *listStmt) (bool, pgenrt.
 }
 
 // "," ListEntry
-func (p *pgenParser_definition) n49(c *pgenrt.State, s *listStmt) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n56(c *pgenrt.State, s *listStmt) (bool, pgenrt.Err) {
 	if m, e := p.Lit(c, ","); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n48(c, s); !m || e.On {
-		return true, c.Miss(e, 22)
+	if m, e := p.n55(c, s); !m || e.On {
+		return true, c.Miss(e, 23)
 	}
 	return true, pgenrt.Err{}
 }
 
 // ("," ListEntry)*
-func (p *pgenParser_definition) n50(c *pgenrt.State, s *listStmt) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n57(c *pgenrt.State, s *listStmt) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		b := *c
 		sv0 := s.Entries
-		m, e := p.n49(&b, s)
+		m, e := p.n56(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 4) {
@@ -1188,7 +1362,7 @@ func (p *pgenParser_definition) n50(c *pgenrt.State, s *listStmt) (bool, pgenrt.
 }
 
 // PunctTok
-func (p *pgenParser_definition) n51(c *pgenrt.State, s *listStmt) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n58(c *pgenrt.State, s *listStmt) (bool, pgenrt.Err) {
 	nv := new(punctTok)
 	if m, e := p.s_punctTok(c, nv); !m || e.On {
 		return e.On, e
@@ -1198,12 +1372,12 @@ func (p *pgenParser_definition) n51(c *pgenrt.State, s *listStmt) (bool, pgenrt.
 }
 
 // PunctTok?
-func (p *pgenParser_definition) n52(c *pgenrt.State, s *listStmt) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n59(c *pgenrt.State, s *listStmt) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		b := *c
 		sv0 := s.Trailing
-		m, e := p.n51(&b, s)
+		m, e := p.n58(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 4) {
@@ -1225,29 +1399,29 @@ func (p *pgenParser_definition) n52(c *pgenrt.State, s *listStmt) (bool, pgenrt.
 }
 
 // ("TYPELIST" | "GROUPLIST") ListEntry ("," ListEntry)* PunctTok?
-func (p *pgenParser_definition) n53(c *pgenrt.State, s *listStmt) (bool, pgenrt.Err) {
-	if m, e := p.n47(c, s); !m || e.On {
+func (p *pgenParser_definition) n60(c *pgenrt.State, s *listStmt) (bool, pgenrt.Err) {
+	if m, e := p.n54(c, s); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n48(c, s); !m || e.On {
-		return true, c.Miss(e, 21)
+	if m, e := p.n55(c, s); !m || e.On {
+		return true, c.Miss(e, 22)
 	}
-	if m, e := p.n50(c, s); !m || e.On {
-		return true, c.Miss(e, 23)
-	}
-	if m, e := p.n52(c, s); !m || e.On {
+	if m, e := p.n57(c, s); !m || e.On {
 		return true, c.Miss(e, 24)
+	}
+	if m, e := p.n59(c, s); !m || e.On {
+		return true, c.Miss(e, 25)
 	}
 	return true, pgenrt.Err{}
 }
 
 func (p *pgenParser_definition) s_listStmt(c *pgenrt.State, s *listStmt) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n53(c, s))
+	return c.Close(p.n60(c, s))
 }
 
 // "MEM32" | "MEM" | "ASCIIZ32" | "ASCIIZ"
-func (p *pgenParser_definition) n54(c *pgenrt.State) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n61(c *pgenrt.State) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
 	{
@@ -1318,9 +1492,9 @@ func (p *pgenParser_definition) n54(c *pgenrt.State) (bool, pgenrt.Err) {
 }
 
 // ("MEM32" | "MEM" | "ASCIIZ32" | "ASCIIZ")
-func (p *pgenParser_definition) n55(c *pgenrt.State, s *memField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n62(c *pgenrt.State, s *memField) (bool, pgenrt.Err) {
 	start := c.Cur
-	if m, e := p.n54(c); !m || e.On {
+	if m, e := p.n61(c); !m || e.On {
 		return e.On, e
 	}
 	if c.Cur == start+1 && s.Kind == "" {
@@ -1334,7 +1508,7 @@ func (p *pgenParser_definition) n55(c *pgenrt.State, s *memField) (bool, pgenrt.
 }
 
 // Address
-func (p *pgenParser_definition) n56(c *pgenrt.State, s *memField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n63(c *pgenrt.State, s *memField) (bool, pgenrt.Err) {
 	if !p.f0(c) {
 		return false, pgenrt.Err{}
 	}
@@ -1347,7 +1521,7 @@ func (p *pgenParser_definition) n56(c *pgenrt.State, s *memField) (bool, pgenrt.
 }
 
 // Flag
-func (p *pgenParser_definition) n57(c *pgenrt.State, s *memField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n64(c *pgenrt.State, s *memField) (bool, pgenrt.Err) {
 	if !p.f3(c) {
 		return false, pgenrt.Err{}
 	}
@@ -1359,44 +1533,41 @@ func (p *pgenParser_definition) n57(c *pgenrt.State, s *memField) (bool, pgenrt.
 	return true, pgenrt.Err{}
 }
 
-// ScalarTok
-func (p *pgenParser_definition) n58(c *pgenrt.State, s *memField) (bool, pgenrt.Err) {
-	if !p.f0(c) {
-		return false, pgenrt.Err{}
-	}
-	nv := new(scalarTok)
-	if m, e := p.s_scalarTok(c, nv); !m || e.On {
+// LengthTok
+func (p *pgenParser_definition) n65(c *pgenrt.State, s *memField) (bool, pgenrt.Err) {
+	nv := new(lengthTok)
+	if m, e := p.s_lengthTok(c, nv); !m || e.On {
 		return e.On, e
 	}
 	s.Length = nv
 	return true, pgenrt.Err{}
 }
 
-// ("MEM32" | "MEM" | "ASCIIZ32" | "ASCIIZ") "=" "(" Address "," Flag "," ScalarTok ")"
-func (p *pgenParser_definition) n59(c *pgenrt.State, s *memField) (bool, pgenrt.Err) {
-	if m, e := p.n55(c, s); !m || e.On {
+// ("MEM32" | "MEM" | "ASCIIZ32" | "ASCIIZ") "=" "(" Address "," Flag "," LengthTok ")"
+func (p *pgenParser_definition) n66(c *pgenrt.State, s *memField) (bool, pgenrt.Err) {
+	if m, e := p.n62(c, s); !m || e.On {
 		return e.On, e
 	}
 	if m, e := p.Lit(c, "="); !m || e.On {
-		return true, c.Miss(e, 25)
-	}
-	if m, e := p.Lit(c, "("); !m || e.On {
 		return true, c.Miss(e, 26)
 	}
-	if m, e := p.n56(c, s); !m || e.On {
+	if m, e := p.Lit(c, "("); !m || e.On {
 		return true, c.Miss(e, 27)
 	}
-	if m, e := p.Lit(c, ","); !m || e.On {
+	if m, e := p.n63(c, s); !m || e.On {
 		return true, c.Miss(e, 28)
 	}
-	if m, e := p.n57(c, s); !m || e.On {
+	if m, e := p.Lit(c, ","); !m || e.On {
 		return true, c.Miss(e, 29)
 	}
-	if m, e := p.Lit(c, ","); !m || e.On {
+	if m, e := p.n64(c, s); !m || e.On {
 		return true, c.Miss(e, 30)
 	}
-	if m, e := p.n58(c, s); !m || e.On {
+	if m, e := p.Lit(c, ","); !m || e.On {
 		return true, c.Miss(e, 31)
+	}
+	if m, e := p.n65(c, s); !m || e.On {
+		return true, c.Miss(e, 32)
 	}
 	if m, e := p.Lit(c, ")"); !m || e.On {
 		return true, c.Miss(e, 14)
@@ -1407,7 +1578,7 @@ func (p *pgenParser_definition) n59(c *pgenrt.State, s *memField) (bool, pgenrt.
 func (p *pgenParser_definition) s_memField(c *pgenrt.State, s *memField) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
 	start := c.Cur
-	m, e := c.Close(p.n59(c, s))
+	m, e := c.Close(p.n66(c, s))
 	if m && !e.On {
 		s.Tokens = p.Slice(start, c.Cur)
 	}
@@ -1415,7 +1586,7 @@ func (p *pgenParser_definition) s_memField(c *pgenrt.State, s *memField) (bool, 
 }
 
 // ScalarTok
-func (p *pgenParser_definition) n60(c *pgenrt.State, s *minorField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n67(c *pgenrt.State, s *minorField) (bool, pgenrt.Err) {
 	if !p.f0(c) {
 		return false, pgenrt.Err{}
 	}
@@ -1428,7 +1599,7 @@ func (p *pgenParser_definition) n60(c *pgenrt.State, s *minorField) (bool, pgenr
 }
 
 // ScalarTok?
-func (p *pgenParser_definition) n61(c *pgenrt.State, s *minorField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n68(c *pgenrt.State, s *minorField) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f0(c) {
@@ -1436,7 +1607,7 @@ func (p *pgenParser_definition) n61(c *pgenrt.State, s *minorField) (bool, pgenr
 		}
 		b := *c
 		sv0 := s.Value
-		m, e := p.n60(&b, s)
+		m, e := p.n67(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 4) {
@@ -1458,15 +1629,15 @@ func (p *pgenParser_definition) n61(c *pgenrt.State, s *minorField) (bool, pgenr
 }
 
 // "MINOR" "=" ScalarTok?
-func (p *pgenParser_definition) n62(c *pgenrt.State, s *minorField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n69(c *pgenrt.State, s *minorField) (bool, pgenrt.Err) {
 	if m, e := p.Lit(c, "MINOR"); !m || e.On {
 		return e.On, e
 	}
 	if m, e := p.Lit(c, "="); !m || e.On {
-		return true, c.Miss(e, 32)
-	}
-	if m, e := p.n61(c, s); !m || e.On {
 		return true, c.Miss(e, 33)
+	}
+	if m, e := p.n68(c, s); !m || e.On {
+		return true, c.Miss(e, 34)
 	}
 	return true, pgenrt.Err{}
 }
@@ -1474,7 +1645,7 @@ func (p *pgenParser_definition) n62(c *pgenrt.State, s *minorField) (bool, pgenr
 func (p *pgenParser_definition) s_minorField(c *pgenrt.State, s *minorField) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
 	start := c.Cur
-	m, e := c.Close(p.n62(c, s))
+	m, e := c.Close(p.n69(c, s))
 	if m && !e.On {
 		s.Tokens = p.Slice(start, c.Cur)
 	}
@@ -1482,7 +1653,7 @@ func (p *pgenParser_definition) s_minorField(c *pgenrt.State, s *minorField) (bo
 }
 
 // PathTok
-func (p *pgenParser_definition) n63(c *pgenrt.State, s *modNameStmt) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n70(c *pgenrt.State, s *modNameStmt) (bool, pgenrt.Err) {
 	if !p.f2(c) {
 		return false, pgenrt.Err{}
 	}
@@ -1495,26 +1666,26 @@ func (p *pgenParser_definition) n63(c *pgenrt.State, s *modNameStmt) (bool, pgen
 }
 
 // "MODNAME" "=" PathTok
-func (p *pgenParser_definition) n64(c *pgenrt.State, s *modNameStmt) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n71(c *pgenrt.State, s *modNameStmt) (bool, pgenrt.Err) {
 	if m, e := p.Lit(c, "MODNAME"); !m || e.On {
 		return e.On, e
 	}
 	if m, e := p.Lit(c, "="); !m || e.On {
-		return true, c.Miss(e, 34)
-	}
-	if m, e := p.n63(c, s); !m || e.On {
 		return true, c.Miss(e, 35)
+	}
+	if m, e := p.n70(c, s); !m || e.On {
+		return true, c.Miss(e, 36)
 	}
 	return true, pgenrt.Err{}
 }
 
 func (p *pgenParser_definition) s_modNameStmt(c *pgenrt.State, s *modNameStmt) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n64(c, s))
+	return c.Close(p.n71(c, s))
 }
 
 // <number>
-func (p *pgenParser_definition) n65(c *pgenrt.State, s *numTok) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n72(c *pgenrt.State, s *numTok) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, tokNumber); !m || e.On {
 		return e.On, e
@@ -1531,11 +1702,11 @@ func (p *pgenParser_definition) n65(c *pgenrt.State, s *numTok) (bool, pgenrt.Er
 
 func (p *pgenParser_definition) s_numTok(c *pgenrt.State, s *numTok) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n65(c, s))
+	return c.Close(p.n72(c, s))
 }
 
 // "ABORTOP" | "REMOVEOP"
-func (p *pgenParser_definition) n66(c *pgenrt.State) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n73(c *pgenrt.State) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
 	{
@@ -1576,9 +1747,9 @@ func (p *pgenParser_definition) n66(c *pgenrt.State) (bool, pgenrt.Err) {
 }
 
 // ("ABORTOP" | "REMOVEOP")
-func (p *pgenParser_definition) n67(c *pgenrt.State, s *opFlagField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n74(c *pgenrt.State, s *opFlagField) (bool, pgenrt.Err) {
 	start := c.Cur
-	if m, e := p.n66(c); !m || e.On {
+	if m, e := p.n73(c); !m || e.On {
 		return e.On, e
 	}
 	if c.Cur == start+1 && s.Name == "" {
@@ -1593,11 +1764,11 @@ func (p *pgenParser_definition) n67(c *pgenrt.State, s *opFlagField) (bool, pgen
 
 func (p *pgenParser_definition) s_opFlagField(c *pgenrt.State, s *opFlagField) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n67(c, s))
+	return c.Close(p.n74(c, s))
 }
 
 // "-"
-func (p *pgenParser_definition) n68(c *pgenrt.State, s *opcodeField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n75(c *pgenrt.State, s *opcodeField) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Lit(c, "-"); !m || e.On {
 		return e.On, e
@@ -1609,12 +1780,12 @@ func (p *pgenParser_definition) n68(c *pgenrt.State, s *opcodeField) (bool, pgen
 }
 
 // "-"?
-func (p *pgenParser_definition) n69(c *pgenrt.State, s *opcodeField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n76(c *pgenrt.State, s *opcodeField) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		b := *c
 		sv0 := s.Neg
-		m, e := p.n68(&b, s)
+		m, e := p.n75(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 4) {
@@ -1636,7 +1807,7 @@ func (p *pgenParser_definition) n69(c *pgenrt.State, s *opcodeField) (bool, pgen
 }
 
 // ScalarTok
-func (p *pgenParser_definition) n70(c *pgenrt.State, s *opcodeField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n77(c *pgenrt.State, s *opcodeField) (bool, pgenrt.Err) {
 	if !p.f0(c) {
 		return false, pgenrt.Err{}
 	}
@@ -1649,7 +1820,7 @@ func (p *pgenParser_definition) n70(c *pgenrt.State, s *opcodeField) (bool, pgen
 }
 
 // ScalarTok?
-func (p *pgenParser_definition) n71(c *pgenrt.State, s *opcodeField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n78(c *pgenrt.State, s *opcodeField) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f0(c) {
@@ -1657,7 +1828,7 @@ func (p *pgenParser_definition) n71(c *pgenrt.State, s *opcodeField) (bool, pgen
 		}
 		b := *c
 		sv0 := s.Value
-		m, e := p.n70(&b, s)
+		m, e := p.n77(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 4) {
@@ -1679,18 +1850,18 @@ func (p *pgenParser_definition) n71(c *pgenrt.State, s *opcodeField) (bool, pgen
 }
 
 // "OPCODE" "=" "-"? ScalarTok?
-func (p *pgenParser_definition) n72(c *pgenrt.State, s *opcodeField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n79(c *pgenrt.State, s *opcodeField) (bool, pgenrt.Err) {
 	if m, e := p.Lit(c, "OPCODE"); !m || e.On {
 		return e.On, e
 	}
 	if m, e := p.Lit(c, "="); !m || e.On {
-		return true, c.Miss(e, 36)
-	}
-	if m, e := p.n69(c, s); !m || e.On {
 		return true, c.Miss(e, 37)
 	}
-	if m, e := p.n71(c, s); !m || e.On {
-		return true, c.Miss(e, 33)
+	if m, e := p.n76(c, s); !m || e.On {
+		return true, c.Miss(e, 38)
+	}
+	if m, e := p.n78(c, s); !m || e.On {
+		return true, c.Miss(e, 34)
 	}
 	return true, pgenrt.Err{}
 }
@@ -1698,7 +1869,7 @@ func (p *pgenParser_definition) n72(c *pgenrt.State, s *opcodeField) (bool, pgen
 func (p *pgenParser_definition) s_opcodeField(c *pgenrt.State, s *opcodeField) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
 	start := c.Cur
-	m, e := c.Close(p.n72(c, s))
+	m, e := c.Close(p.n79(c, s))
 	if m && !e.On {
 		s.Tokens = p.Slice(start, c.Cur)
 	}
@@ -1706,7 +1877,7 @@ func (p *pgenParser_definition) s_opcodeField(c *pgenrt.State, s *opcodeField) (
 }
 
 // NumTok
-func (p *pgenParser_definition) n73(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n80(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
 	if !p.f1(c) {
 		return false, pgenrt.Err{}
 	}
@@ -1719,7 +1890,7 @@ func (p *pgenParser_definition) n73(c *pgenrt.State, s *orbitField) (bool, pgenr
 }
 
 // NumTok
-func (p *pgenParser_definition) n74(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n81(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
 	if !p.f1(c) {
 		return false, pgenrt.Err{}
 	}
@@ -1732,23 +1903,23 @@ func (p *pgenParser_definition) n74(c *pgenrt.State, s *orbitField) (bool, pgenr
 }
 
 // "," NumTok
-func (p *pgenParser_definition) n75(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n82(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
 	if m, e := p.Lit(c, ","); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n74(c, s); !m || e.On {
+	if m, e := p.n81(c, s); !m || e.On {
 		return true, c.Miss(e, 4)
 	}
 	return true, pgenrt.Err{}
 }
 
 // ("," NumTok)?
-func (p *pgenParser_definition) n76(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n83(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		b := *c
 		sv0 := s.B
-		m, e := p.n75(&b, s)
+		m, e := p.n82(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 4) {
@@ -1770,21 +1941,21 @@ func (p *pgenParser_definition) n76(c *pgenrt.State, s *orbitField) (bool, pgenr
 }
 
 // "ORBIT" "=" "(" NumTok ("," NumTok)? ")"
-func (p *pgenParser_definition) n77(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n84(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
 	if m, e := p.Lit(c, "ORBIT"); !m || e.On {
 		return e.On, e
 	}
 	if m, e := p.Lit(c, "="); !m || e.On {
-		return true, c.Miss(e, 38)
-	}
-	if m, e := p.Lit(c, "("); !m || e.On {
 		return true, c.Miss(e, 39)
 	}
-	if m, e := p.n73(c, s); !m || e.On {
+	if m, e := p.Lit(c, "("); !m || e.On {
 		return true, c.Miss(e, 40)
 	}
-	if m, e := p.n76(c, s); !m || e.On {
+	if m, e := p.n80(c, s); !m || e.On {
 		return true, c.Miss(e, 41)
+	}
+	if m, e := p.n83(c, s); !m || e.On {
+		return true, c.Miss(e, 42)
 	}
 	if m, e := p.Lit(c, ")"); !m || e.On {
 		return true, c.Miss(e, 14)
@@ -1795,7 +1966,7 @@ func (p *pgenParser_definition) n77(c *pgenrt.State, s *orbitField) (bool, pgenr
 func (p *pgenParser_definition) s_orbitField(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
 	start := c.Cur
-	m, e := c.Close(p.n77(c, s))
+	m, e := c.Close(p.n84(c, s))
 	if m && !e.On {
 		s.Tokens = p.Slice(start, c.Cur)
 	}
@@ -1803,7 +1974,7 @@ func (p *pgenParser_definition) s_orbitField(c *pgenrt.State, s *orbitField) (bo
 }
 
 // <path>
-func (p *pgenParser_definition) n78(c *pgenrt.State, s *pathTok) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n85(c *pgenrt.State, s *pathTok) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, tokPath); !m || e.On {
 		return e.On, e
@@ -1820,11 +1991,11 @@ func (p *pgenParser_definition) n78(c *pgenrt.State, s *pathTok) (bool, pgenrt.E
 
 func (p *pgenParser_definition) s_pathTok(c *pgenrt.State, s *pathTok) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n78(c, s))
+	return c.Close(p.n85(c, s))
 }
 
 // ","
-func (p *pgenParser_definition) n79(c *pgenrt.State, s *punctTok) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n86(c *pgenrt.State, s *punctTok) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Lit(c, ","); !m || e.On {
 		return e.On, e
@@ -1841,18 +2012,11 @@ func (p *pgenParser_definition) n79(c *pgenrt.State, s *punctTok) (bool, pgenrt.
 
 func (p *pgenParser_definition) s_punctTok(c *pgenrt.State, s *punctTok) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n79(c, s))
-}
-
-// f4 reports whether the token at the cursor may start <symbol>
-// (or another node of the same first set).
-func (p *pgenParser_definition) f4(c *pgenrt.State) bool {
-	t := p.Type(c.Cur)
-	return t == tokSymbol
+	return c.Close(p.n86(c, s))
 }
 
 // <symbol>
-func (p *pgenParser_definition) n80(c *pgenrt.State, s *regTok) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n87(c *pgenrt.State, s *regTok) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, tokSymbol); !m || e.On {
 		return e.On, e
@@ -1868,7 +2032,7 @@ func (p *pgenParser_definition) n80(c *pgenrt.State, s *regTok) (bool, pgenrt.Er
 }
 
 // <ident>
-func (p *pgenParser_definition) n81(c *pgenrt.State, s *regTok) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n88(c *pgenrt.State, s *regTok) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, tokIdent); !m || e.On {
 		return e.On, e
@@ -1884,13 +2048,13 @@ func (p *pgenParser_definition) n81(c *pgenrt.State, s *regTok) (bool, pgenrt.Er
 }
 
 // <symbol> | <ident>
-func (p *pgenParser_definition) n82(c *pgenrt.State, s *regTok) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n89(c *pgenrt.State, s *regTok) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
 	if p.f4(c) {
 		b := *c
 		sv0 := s.Variable
-		m, e := p.n80(&b, s)
+		m, e := p.n87(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 4) {
 				return true, e
@@ -1907,7 +2071,7 @@ func (p *pgenParser_definition) n82(c *pgenrt.State, s *regTok) (bool, pgenrt.Er
 	if p.f3(c) {
 		b := *c
 		sv0 := s.Name
-		m, e := p.n81(&b, s)
+		m, e := p.n88(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 4) {
 				return true, e
@@ -1930,7 +2094,7 @@ func (p *pgenParser_definition) n82(c *pgenrt.State, s *regTok) (bool, pgenrt.Er
 
 func (p *pgenParser_definition) s_regTok(c *pgenrt.State, s *regTok) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n82(c, s))
+	return c.Close(p.n89(c, s))
 }
 
 // f5 reports whether the token at the cursor may start RegTok
@@ -1941,7 +2105,7 @@ func (p *pgenParser_definition) f5(c *pgenrt.State) bool {
 }
 
 // RegTok
-func (p *pgenParser_definition) n83(c *pgenrt.State, s *regsField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n90(c *pgenrt.State, s *regsField) (bool, pgenrt.Err) {
 	if !p.f5(c) {
 		return false, pgenrt.Err{}
 	}
@@ -1954,23 +2118,23 @@ func (p *pgenParser_definition) n83(c *pgenrt.State, s *regsField) (bool, pgenrt
 }
 
 // "," RegTok
-func (p *pgenParser_definition) n84(c *pgenrt.State, s *regsField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n91(c *pgenrt.State, s *regsField) (bool, pgenrt.Err) {
 	if m, e := p.Lit(c, ","); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n83(c, s); !m || e.On {
-		return true, c.Miss(e, 45)
+	if m, e := p.n90(c, s); !m || e.On {
+		return true, c.Miss(e, 46)
 	}
 	return true, pgenrt.Err{}
 }
 
 // ("," RegTok)*
-func (p *pgenParser_definition) n85(c *pgenrt.State, s *regsField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n92(c *pgenrt.State, s *regsField) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		b := *c
 		sv0 := s.Regs
-		m, e := p.n84(&b, s)
+		m, e := p.n91(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 4) {
@@ -1991,7 +2155,7 @@ func (p *pgenParser_definition) n85(c *pgenrt.State, s *regsField) (bool, pgenrt
 }
 
 // ","?
-func (p *pgenParser_definition) n86(c *pgenrt.State) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n93(c *pgenrt.State) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		b := *c
@@ -2015,24 +2179,24 @@ func (p *pgenParser_definition) n86(c *pgenrt.State) (bool, pgenrt.Err) {
 }
 
 // "REGS" "=" "(" RegTok ("," RegTok)* ","? ")"
-func (p *pgenParser_definition) n87(c *pgenrt.State, s *regsField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n94(c *pgenrt.State, s *regsField) (bool, pgenrt.Err) {
 	if m, e := p.Lit(c, "REGS"); !m || e.On {
 		return e.On, e
 	}
 	if m, e := p.Lit(c, "="); !m || e.On {
-		return true, c.Miss(e, 42)
-	}
-	if m, e := p.Lit(c, "("); !m || e.On {
 		return true, c.Miss(e, 43)
 	}
-	if m, e := p.n83(c, s); !m || e.On {
+	if m, e := p.Lit(c, "("); !m || e.On {
 		return true, c.Miss(e, 44)
 	}
-	if m, e := p.n85(c, s); !m || e.On {
-		return true, c.Miss(e, 46)
+	if m, e := p.n90(c, s); !m || e.On {
+		return true, c.Miss(e, 45)
 	}
-	if m, e := p.n86(c); !m || e.On {
+	if m, e := p.n92(c, s); !m || e.On {
 		return true, c.Miss(e, 47)
+	}
+	if m, e := p.n93(c); !m || e.On {
+		return true, c.Miss(e, 48)
 	}
 	if m, e := p.Lit(c, ")"); !m || e.On {
 		return true, c.Miss(e, 14)
@@ -2043,7 +2207,7 @@ func (p *pgenParser_definition) n87(c *pgenrt.State, s *regsField) (bool, pgenrt
 func (p *pgenParser_definition) s_regsField(c *pgenrt.State, s *regsField) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
 	start := c.Cur
-	m, e := c.Close(p.n87(c, s))
+	m, e := c.Close(p.n94(c, s))
 	if m && !e.On {
 		s.Tokens = p.Slice(start, c.Cur)
 	}
@@ -2051,7 +2215,7 @@ func (p *pgenParser_definition) s_regsField(c *pgenrt.State, s *regsField) (bool
 }
 
 // "RETEP"
-func (p *pgenParser_definition) n88(c *pgenrt.State, s *retEPTok) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n95(c *pgenrt.State, s *retEPTok) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Lit(c, "RETEP"); !m || e.On {
 		return e.On, e
@@ -2068,11 +2232,11 @@ func (p *pgenParser_definition) n88(c *pgenrt.State, s *retEPTok) (bool, pgenrt.
 
 func (p *pgenParser_definition) s_retEPTok(c *pgenrt.State, s *retEPTok) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n88(c, s))
+	return c.Close(p.n95(c, s))
 }
 
 // <number>
-func (p *pgenParser_definition) n89(c *pgenrt.State, s *scalarTok) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n96(c *pgenrt.State, s *scalarTok) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, tokNumber); !m || e.On {
 		return e.On, e
@@ -2088,7 +2252,7 @@ func (p *pgenParser_definition) n89(c *pgenrt.State, s *scalarTok) (bool, pgenrt
 }
 
 // <symbol>
-func (p *pgenParser_definition) n90(c *pgenrt.State, s *scalarTok) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n97(c *pgenrt.State, s *scalarTok) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, tokSymbol); !m || e.On {
 		return e.On, e
@@ -2104,7 +2268,7 @@ func (p *pgenParser_definition) n90(c *pgenrt.State, s *scalarTok) (bool, pgenrt
 }
 
 // <ident>
-func (p *pgenParser_definition) n91(c *pgenrt.State, s *scalarTok) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n98(c *pgenrt.State, s *scalarTok) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, tokIdent); !m || e.On {
 		return e.On, e
@@ -2120,13 +2284,13 @@ func (p *pgenParser_definition) n91(c *pgenrt.State, s *scalarTok) (bool, pgenrt
 }
 
 // <number> | <symbol> | <ident>
-func (p *pgenParser_definition) n92(c *pgenrt.State, s *scalarTok) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n99(c *pgenrt.State, s *scalarTok) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
 	if p.f1(c) {
 		b := *c
 		sv0 := s.Number
-		m, e := p.n89(&b, s)
+		m, e := p.n96(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 4) {
 				return true, e
@@ -2143,7 +2307,7 @@ func (p *pgenParser_definition) n92(c *pgenrt.State, s *scalarTok) (bool, pgenrt
 	if p.f4(c) {
 		b := *c
 		sv0 := s.Symbol
-		m, e := p.n90(&b, s)
+		m, e := p.n97(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 4) {
 				return true, e
@@ -2160,7 +2324,7 @@ func (p *pgenParser_definition) n92(c *pgenrt.State, s *scalarTok) (bool, pgenrt
 	if p.f3(c) {
 		b := *c
 		sv0 := s.Ident
-		m, e := p.n91(&b, s)
+		m, e := p.n98(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 4) {
 				return true, e
@@ -2183,11 +2347,11 @@ func (p *pgenParser_definition) n92(c *pgenrt.State, s *scalarTok) (bool, pgenrt
 
 func (p *pgenParser_definition) s_scalarTok(c *pgenrt.State, s *scalarTok) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n92(c, s))
+	return c.Close(p.n99(c, s))
 }
 
 // "+" | "-"
-func (p *pgenParser_definition) n93(c *pgenrt.State) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n100(c *pgenrt.State) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
 	{
@@ -2228,9 +2392,9 @@ func (p *pgenParser_definition) n93(c *pgenrt.State) (bool, pgenrt.Err) {
 }
 
 // ("+" | "-")
-func (p *pgenParser_definition) n94(c *pgenrt.State, s *signedNum) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n101(c *pgenrt.State, s *signedNum) (bool, pgenrt.Err) {
 	start := c.Cur
-	if m, e := p.n93(c); !m || e.On {
+	if m, e := p.n100(c); !m || e.On {
 		return e.On, e
 	}
 	if c.Cur == start+1 && s.Sign == "" {
@@ -2244,7 +2408,7 @@ func (p *pgenParser_definition) n94(c *pgenrt.State, s *signedNum) (bool, pgenrt
 }
 
 // NumTok
-func (p *pgenParser_definition) n95(c *pgenrt.State, s *signedNum) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n102(c *pgenrt.State, s *signedNum) (bool, pgenrt.Err) {
 	if !p.f1(c) {
 		return false, pgenrt.Err{}
 	}
@@ -2257,11 +2421,11 @@ func (p *pgenParser_definition) n95(c *pgenrt.State, s *signedNum) (bool, pgenrt
 }
 
 // ("+" | "-") NumTok
-func (p *pgenParser_definition) n96(c *pgenrt.State, s *signedNum) (bool, pgenrt.Err) {
-	if m, e := p.n94(c, s); !m || e.On {
+func (p *pgenParser_definition) n103(c *pgenrt.State, s *signedNum) (bool, pgenrt.Err) {
+	if m, e := p.n101(c, s); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n95(c, s); !m || e.On {
+	if m, e := p.n102(c, s); !m || e.On {
 		return true, c.Miss(e, 4)
 	}
 	return true, pgenrt.Err{}
@@ -2269,7 +2433,7 @@ func (p *pgenParser_definition) n96(c *pgenrt.State, s *signedNum) (bool, pgenrt
 
 func (p *pgenParser_definition) s_signedNum(c *pgenrt.State, s *signedNum) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n96(c, s))
+	return c.Close(p.n103(c, s))
 }
 
 // f6 reports whether the token at the cursor may start <string>
@@ -2280,7 +2444,7 @@ func (p *pgenParser_definition) f6(c *pgenrt.State) bool {
 }
 
 // <string>
-func (p *pgenParser_definition) n97(c *pgenrt.State, s *strToken) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n104(c *pgenrt.State, s *strToken) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, tokString); !m || e.On {
 		return e.On, e
@@ -2297,11 +2461,11 @@ func (p *pgenParser_definition) n97(c *pgenrt.State, s *strToken) (bool, pgenrt.
 
 func (p *pgenParser_definition) s_strToken(c *pgenrt.State, s *strToken) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n97(c, s))
+	return c.Close(p.n104(c, s))
 }
 
 // <symbol>
-func (p *pgenParser_definition) n98(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n105(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, tokSymbol); !m || e.On {
 		return e.On, e
@@ -2317,7 +2481,7 @@ func (p *pgenParser_definition) n98(c *pgenrt.State, s *symTarget) (bool, pgenrt
 }
 
 // TpOffset
-func (p *pgenParser_definition) n99(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n106(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
 	nv := new(tpOffset)
 	if m, e := p.s_tpOffset(c, nv); !m || e.On {
 		return e.On, e
@@ -2327,12 +2491,12 @@ func (p *pgenParser_definition) n99(c *pgenrt.State, s *symTarget) (bool, pgenrt
 }
 
 // TpOffset?
-func (p *pgenParser_definition) n100(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n107(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		b := *c
 		sv0 := s.Offset
-		m, e := p.n99(&b, s)
+		m, e := p.n106(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 4) {
@@ -2354,7 +2518,7 @@ func (p *pgenParser_definition) n100(c *pgenrt.State, s *symTarget) (bool, pgenr
 }
 
 // RetEPTok
-func (p *pgenParser_definition) n101(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n108(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
 	nv := new(retEPTok)
 	if m, e := p.s_retEPTok(c, nv); !m || e.On {
 		return e.On, e
@@ -2364,23 +2528,23 @@ func (p *pgenParser_definition) n101(c *pgenrt.State, s *symTarget) (bool, pgenr
 }
 
 // "," RetEPTok
-func (p *pgenParser_definition) n102(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n109(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
 	if m, e := p.Lit(c, ","); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n101(c, s); !m || e.On {
-		return true, c.Miss(e, 49)
+	if m, e := p.n108(c, s); !m || e.On {
+		return true, c.Miss(e, 50)
 	}
 	return true, pgenrt.Err{}
 }
 
 // ("," RetEPTok)?
-func (p *pgenParser_definition) n103(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n110(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		b := *c
 		sv0 := s.RetEP
-		m, e := p.n102(&b, s)
+		m, e := p.n109(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 4) {
@@ -2402,28 +2566,28 @@ func (p *pgenParser_definition) n103(c *pgenrt.State, s *symTarget) (bool, pgenr
 }
 
 // <symbol> TpOffset? ("," RetEPTok)?
-func (p *pgenParser_definition) n104(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
-	if m, e := p.n98(c, s); !m || e.On {
+func (p *pgenParser_definition) n111(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
+	if m, e := p.n105(c, s); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n100(c, s); !m || e.On {
-		return true, c.Miss(e, 48)
+	if m, e := p.n107(c, s); !m || e.On {
+		return true, c.Miss(e, 49)
 	}
-	if m, e := p.n103(c, s); !m || e.On {
-		return true, c.Miss(e, 50)
+	if m, e := p.n110(c, s); !m || e.On {
+		return true, c.Miss(e, 51)
 	}
 	return true, pgenrt.Err{}
 }
 
 func (p *pgenParser_definition) s_symTarget(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n104(c, s))
+	return c.Close(p.n111(c, s))
 }
 
 // ("+" | "-")
-func (p *pgenParser_definition) n105(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n112(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 	start := c.Cur
-	if m, e := p.n93(c); !m || e.On {
+	if m, e := p.n100(c); !m || e.On {
 		return e.On, e
 	}
 	if c.Cur == start+1 && s.Sign == "" {
@@ -2437,7 +2601,7 @@ func (p *pgenParser_definition) n105(c *pgenrt.State, s *term) (bool, pgenrt.Err
 }
 
 // NumTok
-func (p *pgenParser_definition) n106(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n113(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 	if !p.f1(c) {
 		return false, pgenrt.Err{}
 	}
@@ -2450,12 +2614,12 @@ func (p *pgenParser_definition) n106(c *pgenrt.State, s *term) (bool, pgenrt.Err
 }
 
 // "(" NumTok ")"
-func (p *pgenParser_definition) n107(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n114(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 	if m, e := p.Lit(c, "("); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n106(c, s); !m || e.On {
-		return true, c.Miss(e, 51)
+	if m, e := p.n113(c, s); !m || e.On {
+		return true, c.Miss(e, 52)
 	}
 	if m, e := p.Lit(c, ")"); !m || e.On {
 		return true, c.Miss(e, 14)
@@ -2464,7 +2628,7 @@ func (p *pgenParser_definition) n107(c *pgenrt.State, s *term) (bool, pgenrt.Err
 }
 
 // NumTok
-func (p *pgenParser_definition) n108(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n115(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 	if !p.f1(c) {
 		return false, pgenrt.Err{}
 	}
@@ -2477,7 +2641,7 @@ func (p *pgenParser_definition) n108(c *pgenrt.State, s *term) (bool, pgenrt.Err
 }
 
 // IdentTok
-func (p *pgenParser_definition) n109(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n116(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 	if !p.f3(c) {
 		return false, pgenrt.Err{}
 	}
@@ -2490,13 +2654,13 @@ func (p *pgenParser_definition) n109(c *pgenrt.State, s *term) (bool, pgenrt.Err
 }
 
 // ("(" NumTok ")") | NumTok | IdentTok
-func (p *pgenParser_definition) n110(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n117(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
 	{
 		b := *c
 		sv0 := s.Paren
-		m, e := p.n107(&b, s)
+		m, e := p.n114(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 4) {
 				return true, e
@@ -2513,7 +2677,7 @@ func (p *pgenParser_definition) n110(c *pgenrt.State, s *term) (bool, pgenrt.Err
 	if p.f1(c) {
 		b := *c
 		sv0 := s.Num
-		m, e := p.n108(&b, s)
+		m, e := p.n115(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 4) {
 				return true, e
@@ -2530,7 +2694,7 @@ func (p *pgenParser_definition) n110(c *pgenrt.State, s *term) (bool, pgenrt.Err
 	if p.f3(c) {
 		b := *c
 		sv0 := s.Reg
-		m, e := p.n109(&b, s)
+		m, e := p.n116(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 4) {
 				return true, e
@@ -2552,23 +2716,23 @@ func (p *pgenParser_definition) n110(c *pgenrt.State, s *term) (bool, pgenrt.Err
 }
 
 // ("+" | "-") (("(" NumTok ")") | NumTok | IdentTok)
-func (p *pgenParser_definition) n111(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
-	if m, e := p.n105(c, s); !m || e.On {
+func (p *pgenParser_definition) n118(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
+	if m, e := p.n112(c, s); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n110(c, s); !m || e.On {
-		return true, c.Miss(e, 52)
+	if m, e := p.n117(c, s); !m || e.On {
+		return true, c.Miss(e, 53)
 	}
 	return true, pgenrt.Err{}
 }
 
 func (p *pgenParser_definition) s_term(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n111(c, s))
+	return c.Close(p.n118(c, s))
 }
 
 // "DESC" | "FMT"
-func (p *pgenParser_definition) n112(c *pgenrt.State) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n119(c *pgenrt.State) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
 	{
@@ -2609,9 +2773,9 @@ func (p *pgenParser_definition) n112(c *pgenrt.State) (bool, pgenrt.Err) {
 }
 
 // ("DESC" | "FMT")
-func (p *pgenParser_definition) n113(c *pgenrt.State, s *textField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n120(c *pgenrt.State, s *textField) (bool, pgenrt.Err) {
 	start := c.Cur
-	if m, e := p.n112(c); !m || e.On {
+	if m, e := p.n119(c); !m || e.On {
 		return e.On, e
 	}
 	if c.Cur == start+1 && s.Key == "" {
@@ -2625,7 +2789,7 @@ func (p *pgenParser_definition) n113(c *pgenrt.State, s *textField) (bool, pgenr
 }
 
 // StrToken
-func (p *pgenParser_definition) n114(c *pgenrt.State, s *textField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n121(c *pgenrt.State, s *textField) (bool, pgenrt.Err) {
 	if !p.f6(c) {
 		return false, pgenrt.Err{}
 	}
@@ -2638,15 +2802,15 @@ func (p *pgenParser_definition) n114(c *pgenrt.State, s *textField) (bool, pgenr
 }
 
 // ("DESC" | "FMT") "=" StrToken
-func (p *pgenParser_definition) n115(c *pgenrt.State, s *textField) (bool, pgenrt.Err) {
-	if m, e := p.n113(c, s); !m || e.On {
+func (p *pgenParser_definition) n122(c *pgenrt.State, s *textField) (bool, pgenrt.Err) {
+	if m, e := p.n120(c, s); !m || e.On {
 		return e.On, e
 	}
 	if m, e := p.Lit(c, "="); !m || e.On {
-		return true, c.Miss(e, 53)
-	}
-	if m, e := p.n114(c, s); !m || e.On {
 		return true, c.Miss(e, 54)
+	}
+	if m, e := p.n121(c, s); !m || e.On {
+		return true, c.Miss(e, 55)
 	}
 	return true, pgenrt.Err{}
 }
@@ -2654,7 +2818,7 @@ func (p *pgenParser_definition) n115(c *pgenrt.State, s *textField) (bool, pgenr
 func (p *pgenParser_definition) s_textField(c *pgenrt.State, s *textField) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
 	start := c.Cur
-	m, e := c.Close(p.n115(c, s))
+	m, e := c.Close(p.n122(c, s))
 	if m && !e.On {
 		s.Tokens = p.Slice(start, c.Cur)
 	}
@@ -2662,7 +2826,7 @@ func (p *pgenParser_definition) s_textField(c *pgenrt.State, s *textField) (bool
 }
 
 // AtTarget
-func (p *pgenParser_definition) n116(c *pgenrt.State, s *tpField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n123(c *pgenrt.State, s *tpField) (bool, pgenrt.Err) {
 	nv := new(atTarget)
 	if m, e := p.s_atTarget(c, nv); !m || e.On {
 		return e.On, e
@@ -2672,7 +2836,7 @@ func (p *pgenParser_definition) n116(c *pgenrt.State, s *tpField) (bool, pgenrt.
 }
 
 // SymTarget
-func (p *pgenParser_definition) n117(c *pgenrt.State, s *tpField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n124(c *pgenrt.State, s *tpField) (bool, pgenrt.Err) {
 	if !p.f4(c) {
 		return false, pgenrt.Err{}
 	}
@@ -2685,13 +2849,13 @@ func (p *pgenParser_definition) n117(c *pgenrt.State, s *tpField) (bool, pgenrt.
 }
 
 // AtTarget | SymTarget
-func (p *pgenParser_definition) n118(c *pgenrt.State, s *tpField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n125(c *pgenrt.State, s *tpField) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
 	{
 		b := *c
 		sv0 := s.At
-		m, e := p.n116(&b, s)
+		m, e := p.n123(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 4) {
 				return true, e
@@ -2708,7 +2872,7 @@ func (p *pgenParser_definition) n118(c *pgenrt.State, s *tpField) (bool, pgenrt.
 	if p.f4(c) {
 		b := *c
 		sv0 := s.Symbol
-		m, e := p.n117(&b, s)
+		m, e := p.n124(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 4) {
 				return true, e
@@ -2730,15 +2894,15 @@ func (p *pgenParser_definition) n118(c *pgenrt.State, s *tpField) (bool, pgenrt.
 }
 
 // "TP" "=" (AtTarget | SymTarget)
-func (p *pgenParser_definition) n119(c *pgenrt.State, s *tpField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n126(c *pgenrt.State, s *tpField) (bool, pgenrt.Err) {
 	if m, e := p.Lit(c, "TP"); !m || e.On {
 		return e.On, e
 	}
 	if m, e := p.Lit(c, "="); !m || e.On {
-		return true, c.Miss(e, 55)
-	}
-	if m, e := p.n118(c, s); !m || e.On {
 		return true, c.Miss(e, 56)
+	}
+	if m, e := p.n125(c, s); !m || e.On {
+		return true, c.Miss(e, 57)
 	}
 	return true, pgenrt.Err{}
 }
@@ -2746,7 +2910,7 @@ func (p *pgenParser_definition) n119(c *pgenrt.State, s *tpField) (bool, pgenrt.
 func (p *pgenParser_definition) s_tpField(c *pgenrt.State, s *tpField) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
 	start := c.Cur
-	m, e := c.Close(p.n119(c, s))
+	m, e := c.Close(p.n126(c, s))
 	if m && !e.On {
 		s.Tokens = p.Slice(start, c.Cur)
 	}
@@ -2754,9 +2918,9 @@ func (p *pgenParser_definition) s_tpField(c *pgenrt.State, s *tpField) (bool, pg
 }
 
 // ("+" | "-")
-func (p *pgenParser_definition) n120(c *pgenrt.State, s *tpOffset) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n127(c *pgenrt.State, s *tpOffset) (bool, pgenrt.Err) {
 	start := c.Cur
-	if m, e := p.n93(c); !m || e.On {
+	if m, e := p.n100(c); !m || e.On {
 		return e.On, e
 	}
 	if c.Cur == start+1 && s.Sign == "" {
@@ -2770,7 +2934,7 @@ func (p *pgenParser_definition) n120(c *pgenrt.State, s *tpOffset) (bool, pgenrt
 }
 
 // NumTok
-func (p *pgenParser_definition) n121(c *pgenrt.State, s *tpOffset) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n128(c *pgenrt.State, s *tpOffset) (bool, pgenrt.Err) {
 	if !p.f1(c) {
 		return false, pgenrt.Err{}
 	}
@@ -2783,7 +2947,7 @@ func (p *pgenParser_definition) n121(c *pgenrt.State, s *tpOffset) (bool, pgenrt
 }
 
 // NumTok?
-func (p *pgenParser_definition) n122(c *pgenrt.State, s *tpOffset) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n129(c *pgenrt.State, s *tpOffset) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f1(c) {
@@ -2791,7 +2955,7 @@ func (p *pgenParser_definition) n122(c *pgenrt.State, s *tpOffset) (bool, pgenrt
 		}
 		b := *c
 		sv0 := s.Num
-		m, e := p.n121(&b, s)
+		m, e := p.n128(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 4) {
@@ -2813,11 +2977,11 @@ func (p *pgenParser_definition) n122(c *pgenrt.State, s *tpOffset) (bool, pgenrt
 }
 
 // ("+" | "-") NumTok?
-func (p *pgenParser_definition) n123(c *pgenrt.State, s *tpOffset) (bool, pgenrt.Err) {
-	if m, e := p.n120(c, s); !m || e.On {
+func (p *pgenParser_definition) n130(c *pgenrt.State, s *tpOffset) (bool, pgenrt.Err) {
+	if m, e := p.n127(c, s); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n122(c, s); !m || e.On {
+	if m, e := p.n129(c, s); !m || e.On {
 		return true, c.Miss(e, 2)
 	}
 	return true, pgenrt.Err{}
@@ -2825,11 +2989,11 @@ func (p *pgenParser_definition) n123(c *pgenrt.State, s *tpOffset) (bool, pgenrt
 
 func (p *pgenParser_definition) s_tpOffset(c *pgenrt.State, s *tpOffset) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n123(c, s))
+	return c.Close(p.n130(c, s))
 }
 
 // IdentTok
-func (p *pgenParser_definition) n124(c *pgenrt.State, s *typeField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n131(c *pgenrt.State, s *typeField) (bool, pgenrt.Err) {
 	if !p.f3(c) {
 		return false, pgenrt.Err{}
 	}
@@ -2842,23 +3006,23 @@ func (p *pgenParser_definition) n124(c *pgenrt.State, s *typeField) (bool, pgenr
 }
 
 // "," IdentTok
-func (p *pgenParser_definition) n125(c *pgenrt.State, s *typeField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n132(c *pgenrt.State, s *typeField) (bool, pgenrt.Err) {
 	if m, e := p.Lit(c, ","); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n124(c, s); !m || e.On {
+	if m, e := p.n131(c, s); !m || e.On {
 		return true, c.Miss(e, 8)
 	}
 	return true, pgenrt.Err{}
 }
 
 // ("," IdentTok)*
-func (p *pgenParser_definition) n126(c *pgenrt.State, s *typeField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n133(c *pgenrt.State, s *typeField) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		b := *c
 		sv0 := s.Names
-		m, e := p.n125(&b, s)
+		m, e := p.n132(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 4) {
@@ -2879,24 +3043,24 @@ func (p *pgenParser_definition) n126(c *pgenrt.State, s *typeField) (bool, pgenr
 }
 
 // "TYPE" "=" "(" IdentTok ("," IdentTok)* ","? ")"
-func (p *pgenParser_definition) n127(c *pgenrt.State, s *typeField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n134(c *pgenrt.State, s *typeField) (bool, pgenrt.Err) {
 	if m, e := p.Lit(c, "TYPE"); !m || e.On {
 		return e.On, e
 	}
 	if m, e := p.Lit(c, "="); !m || e.On {
-		return true, c.Miss(e, 57)
-	}
-	if m, e := p.Lit(c, "("); !m || e.On {
 		return true, c.Miss(e, 58)
 	}
-	if m, e := p.n124(c, s); !m || e.On {
+	if m, e := p.Lit(c, "("); !m || e.On {
 		return true, c.Miss(e, 59)
 	}
-	if m, e := p.n126(c, s); !m || e.On {
+	if m, e := p.n131(c, s); !m || e.On {
 		return true, c.Miss(e, 60)
 	}
-	if m, e := p.n86(c); !m || e.On {
-		return true, c.Miss(e, 47)
+	if m, e := p.n133(c, s); !m || e.On {
+		return true, c.Miss(e, 61)
+	}
+	if m, e := p.n93(c); !m || e.On {
+		return true, c.Miss(e, 48)
 	}
 	if m, e := p.Lit(c, ")"); !m || e.On {
 		return true, c.Miss(e, 14)
@@ -2907,11 +3071,11 @@ func (p *pgenParser_definition) n127(c *pgenrt.State, s *typeField) (bool, pgenr
 func (p *pgenParser_definition) s_typeField(c *pgenrt.State, s *typeField) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
 	start := c.Cur
-	m, e := c.Close(p.n127(c, s))
+	m, e := c.Close(p.n134(c, s))
 	if m && !e.On {
 		s.Tokens = p.Slice(start, c.Cur)
 	}
 	return m, e
 }
 
-var pgenExpect_definition = [...]string{"Term*", "\"=\" NumTok?", "NumTok?", "PathTok (\",\" NumTok)?", "NumTok", "(\",\" NumTok)?", "Level*", "\"=\" IdentTok", "IdentTok", "\"=\" \"(\" Address \",\" Flag \")\"", "\"(\" Address \",\" Flag \")\"", "Address \",\" Flag \")\"", "\",\" Flag \")\"", "Flag \")\"", "\")\"", "SignedNum?", "\"=\" IdentTok \",\" \"ID\" \"=\" NumTok", "IdentTok \",\" \"ID\" \"=\" NumTok", "\",\" \"ID\" \"=\" NumTok", "\"ID\" \"=\" NumTok", "\"=\" NumTok", "ListEntry (\",\" ListEntry)* PunctTok?", "ListEntry", "(\",\" ListEntry)* PunctTok?", "PunctTok?", "\"=\" \"(\" Address \",\" Flag \",\" ScalarTok \")\"", "\"(\" Address \",\" Flag \",\" ScalarTok \")\"", "Address \",\" Flag \",\" ScalarTok \")\"", "\",\" Flag \",\" ScalarTok \")\"", "Flag \",\" ScalarTok \")\"", "\",\" ScalarTok \")\"", "ScalarTok \")\"", "\"=\" ScalarTok?", "ScalarTok?", "\"=\" PathTok", "PathTok", "\"=\" \"-\"? ScalarTok?", "\"-\"? ScalarTok?", "\"=\" \"(\" NumTok (\",\" NumTok)? \")\"", "\"(\" NumTok (\",\" NumTok)? \")\"", "NumTok (\",\" NumTok)? \")\"", "(\",\" NumTok)? \")\"", "\"=\" \"(\" RegTok (\",\" RegTok)* \",\"? \")\"", "\"(\" RegTok (\",\" RegTok)* \",\"? \")\"", "RegTok (\",\" RegTok)* \",\"? \")\"", "RegTok", "(\",\" RegTok)* \",\"? \")\"", "\",\"? \")\"", "TpOffset? (\",\" RetEPTok)?", "RetEPTok", "(\",\" RetEPTok)?", "NumTok \")\"", "((\"(\" NumTok \")\") | NumTok | IdentTok)", "\"=\" StrToken", "StrToken", "\"=\" (AtTarget | SymTarget)", "(AtTarget | SymTarget)", "\"=\" \"(\" IdentTok (\",\" IdentTok)* \",\"? \")\"", "\"(\" IdentTok (\",\" IdentTok)* \",\"? \")\"", "IdentTok (\",\" IdentTok)* \",\"? \")\"", "(\",\" IdentTok)* \",\"? \")\""}
+var pgenExpect_definition = [...]string{"Term*", "\"=\" NumTok?", "NumTok?", "PathTok (\",\" NumTok)?", "NumTok", "(\",\" NumTok)?", "Level*", "\"=\" IdentTok", "IdentTok", "\"=\" \"(\" Address \",\" Flag \")\"", "\"(\" Address \",\" Flag \")\"", "Address \",\" Flag \")\"", "\",\" Flag \")\"", "Flag \")\"", "\")\"", "<number>?", "SignedNum?", "\"=\" IdentTok \",\" \"ID\" \"=\" NumTok", "IdentTok \",\" \"ID\" \"=\" NumTok", "\",\" \"ID\" \"=\" NumTok", "\"ID\" \"=\" NumTok", "\"=\" NumTok", "ListEntry (\",\" ListEntry)* PunctTok?", "ListEntry", "(\",\" ListEntry)* PunctTok?", "PunctTok?", "\"=\" \"(\" Address \",\" Flag \",\" LengthTok \")\"", "\"(\" Address \",\" Flag \",\" LengthTok \")\"", "Address \",\" Flag \",\" LengthTok \")\"", "\",\" Flag \",\" LengthTok \")\"", "Flag \",\" LengthTok \")\"", "\",\" LengthTok \")\"", "LengthTok \")\"", "\"=\" ScalarTok?", "ScalarTok?", "\"=\" PathTok", "PathTok", "\"=\" \"-\"? ScalarTok?", "\"-\"? ScalarTok?", "\"=\" \"(\" NumTok (\",\" NumTok)? \")\"", "\"(\" NumTok (\",\" NumTok)? \")\"", "NumTok (\",\" NumTok)? \")\"", "(\",\" NumTok)? \")\"", "\"=\" \"(\" RegTok (\",\" RegTok)* \",\"? \")\"", "\"(\" RegTok (\",\" RegTok)* \",\"? \")\"", "RegTok (\",\" RegTok)* \",\"? \")\"", "RegTok", "(\",\" RegTok)* \",\"? \")\"", "\",\"? \")\"", "TpOffset? (\",\" RetEPTok)?", "RetEPTok", "(\",\" RetEPTok)?", "NumTok \")\"", "((\"(\" NumTok \")\") | NumTok | IdentTok)", "\"=\" StrToken", "StrToken", "\"=\" (AtTarget | SymTarget)", "(AtTarget | SymTarget)", "\"=\" \"(\" IdentTok (\",\" IdentTok)* \",\"? \")\"", "\"(\" IdentTok (\",\" IdentTok)* \",\"? \")\"", "IdentTok (\",\" IdentTok)* \",\"? \")\"", "(\",\" IdentTok)* \",\"? \")\""}

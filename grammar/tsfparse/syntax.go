@@ -170,7 +170,7 @@ type memField struct {
 	Kind   string     `parser:"@(\"MEM32\" | \"MEM\" | \"ASCIIZ32\" | \"ASCIIZ\")"`
 	Addr   *address   `parser:"\"=\" \"(\" @@"`
 	Flag   *flag      `parser:"\",\" @@"`
-	Length *scalarTok `parser:"\",\" @@ \")\""`
+	Length *lengthTok `parser:"\",\" @@ \")\""`
 	Tokens []lexer.Token
 }
 
@@ -230,6 +230,17 @@ type scalarTok struct {
 	Number string `parser:"@Number"`
 	Symbol string `parser:"| @Symbol"`
 	Ident  string `parser:"| @Ident"`
+}
+
+// lengthTok is the length of MEM, MEM32, ASCIIZ and ASCIIZ32: a number,
+// LEN, or what TRCUST 3.05A reads there and calls "invalid number found"
+// (a word, a symbol, a minus sign: IBM's behaviour).
+type lengthTok struct {
+	Pos    lexer.Position
+	Number string `parser:"@Number"`
+	Symbol string `parser:"| @Symbol"`
+	Ident  string `parser:"| @Ident"`
+	Minus  string `parser:"| @\"-\" Number?"`
 }
 
 type numTok struct {
