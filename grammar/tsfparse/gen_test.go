@@ -31,8 +31,9 @@ func genFiles(tb testing.TB) []string {
 }
 
 // compareAt runs the three parsers of both engines on toks[i:] (ending at
-// end), with and without trailing tokens allowed.
-func compareAt(tb testing.TB, toks []lexer.Token, end lexer.Position) {
+// end), with and without trailing tokens allowed; the generated ones both
+// into new trees and into reused ones.
+func compareAt(tb testing.TB, reused *reusedParsers, toks []lexer.Token, end lexer.Position) {
 	tb.Helper()
 	var hg headerParserGen
 	var lg listParserGen
@@ -42,6 +43,39 @@ func compareAt(tb testing.TB, toks []lexer.Token, end lexer.Position) {
 		check(tb, theGrammar.list, toks, end, trailing, func() (*listStmt, int, error) { return lg.ParseTokens(toks, end, trailing) })
 		check(tb, theGrammar.field, toks, end, trailing, func() (*field, int, error) { return fg.ParseTokens(toks, end, trailing) })
 	}
+	// The same parsers and trees once more, parsing into what the parses
+	// above and the reused ones before left (the nodes of the slabs).
+	for _, trailing := range []bool{true, false} {
+		check(tb, theGrammar.header, toks, end, trailing, func() (*header, int, error) {
+			return into(toks, end, trailing, &reused.header, reused.hg.ParseTokensInto)
+		})
+		check(tb, theGrammar.list, toks, end, trailing, func() (*listStmt, int, error) {
+			return into(toks, end, trailing, &reused.list, reused.lg.ParseTokensInto)
+		})
+		check(tb, theGrammar.field, toks, end, trailing, func() (*field, int, error) {
+			return into(toks, end, trailing, &reused.field, reused.fg.ParseTokensInto)
+		})
+	}
+}
+
+// reusedParsers are parsers and trees that the compareAt calls of a test
+// parse into, so that each parse meets the nodes an earlier one left.
+type reusedParsers struct {
+	hg     headerParserGen
+	lg     listParserGen
+	fg     fieldParserGen
+	header header
+	list   listStmt
+	field  field
+}
+
+// into is a ParseTokensInto as a ParseTokens: the tree, or nil on an error.
+func into[T any](toks []lexer.Token, end lexer.Position, trailing bool, out *T, parse func([]lexer.Token, lexer.Position, bool, *T) (int, error)) (*T, int, error) {
+	n, err := parse(toks, end, trailing, out)
+	if err != nil {
+		return nil, n, err
+	}
+	return out, n, nil
 }
 
 func check[T any](tb testing.TB, ref *participle.Parser[T], toks []lexer.Token, end lexer.Position, trailing bool, gen func() (*T, int, error)) {
@@ -68,12 +102,13 @@ func TestGeneratedMatchesParticiple(t *testing.T) {
 			t.Fatal(err)
 		}
 		res := scan(f, src)
+		var reused reusedParsers
 		for _, stmt := range split(res.toks) {
 			end := lexPos(res.eof)
 			for i := range stmt {
-				compareAt(t, stmt[i:], end)
+				compareAt(t, &reused, stmt[i:], end)
 			}
-			compareAt(t, nil, end)
+			compareAt(t, &reused, nil, end)
 		}
 	}
 }
@@ -87,9 +122,10 @@ func FuzzGeneratedParsers(f *testing.F) {
 	f.Add([]byte("MAJOR = 0x00C2\nTRACE MINOR=1, TP=.x+4, TYPE=(PRE), LEN=(SS:ESP+(8), IND32), MEM=(FS:[EAX]*+2,DIRECT,4)"))
 	f.Fuzz(func(t *testing.T, src []byte) {
 		res := scan("f.tsf", src)
+		var reused reusedParsers
 		for _, stmt := range split(res.toks) {
 			for i := range stmt {
-				compareAt(t, stmt[i:], lexPos(res.eof))
+				compareAt(t, &reused, stmt[i:], lexPos(res.eof))
 			}
 		}
 	})

@@ -158,6 +158,7 @@ type parser struct {
 	headerGen headerParserGen
 	listGen   listParserGen
 	fieldGen  fieldParserGen
+	fieldOut  field // the field fieldGen parses into, converted at once
 	eof       ast.Pos
 	out       *tsf.File
 	diags     diag.List
@@ -431,7 +432,8 @@ func (p *parser) trace(toks []lexer.Token, end ast.Pos, last bool) *tsf.Trace {
 			f, err = p.g.field.ParseFromLexer(pl, participle.AllowTrailing(true))
 			n = consumed(pl)
 		} else {
-			f, n, err = p.fieldGen.ParseTokens(toks[i:], lexPos(end), true)
+			n, err = p.fieldGen.ParseTokensInto(toks[i:], lexPos(end), true, &p.fieldOut)
+			f = &p.fieldOut
 		}
 		if err != nil {
 			if p.partial && strings.EqualFold(toks[i].Value, "DESC") && hasDesc(t) {

@@ -134,11 +134,18 @@ func (t *Tokens) Slice(start, end int) []lexer.Token {
 // Lit matches the literal s at the cursor, in any case for the token
 // types that fold case.
 func (t *Tokens) Lit(c *State, s string) (bool, Err) {
-	if tok := t.Tok(c.Cur); tok.Value != s && !t.equalFold(tok, s) {
+	if !t.Is(c.Cur, s) {
 		return false, Err{}
 	}
 	c.Cur++
 	return true, Err{}
+}
+
+// Is reports whether token i is the literal s, as Lit matches it: the
+// test of a first set (see grammar/internal/pgen) holding s.
+func (t *Tokens) Is(i int, s string) bool {
+	tok := t.Tok(i)
+	return tok.Value == s || t.equalFold(tok, s)
 }
 
 // equalFold reports whether tok is of a type that folds case and is s in
@@ -186,12 +193,22 @@ func (t *Tokens) err(e Err, expect []string) error {
 // types in fold match in any case; expect is the parser's table of
 // "expected" texts.
 func ParseTokens[P, T any](p P, t *Tokens, root func(P, *State, *T) (bool, Err), toks []lexer.Token, eof lexer.Position, allowTrailing bool, fold []lexer.TokenType, expect []string) (*T, int, error) {
-	t.Start(toks, eof, fold)
 	out := new(T)
+	n, err := ParseTokensInto(p, t, root, toks, eof, allowTrailing, fold, expect, out)
+	if err != nil {
+		return nil, n, err
+	}
+	return out, n, nil
+}
+
+// ParseTokensInto is ParseTokens into out, which the caller gives cleared:
+// the number of tokens the parse took.
+func ParseTokensInto[P, T any](p P, t *Tokens, root func(P, *State, *T) (bool, Err), toks []lexer.Token, eof lexer.Position, allowTrailing bool, fold []lexer.TokenType, expect []string, out *T) (int, error) {
+	t.Start(toks, eof, fold)
 	var c State
 	m, e := root(p, &c, out)
 	if err := t.Finish(&c, m, e, allowTrailing, expect); err != nil {
-		return nil, c.Cur, err
+		return c.Cur, err
 	}
-	return out, c.Cur, nil
+	return c.Cur, nil
 }
