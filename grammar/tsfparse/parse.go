@@ -162,8 +162,10 @@ type parser struct {
 	eof       ast.Pos
 	out       *tsf.File
 	diags     diag.List
-	partial   bool // parsing a TRACE cut short by a severe lexical error
-	cut       int  // the offset of the token that error stopped in, -1 if none
+	traces    []tsf.Trace // where newTrace takes the next TRACE from
+	fields    []tsf.Field // where newFields takes the next fields from
+	partial   bool        // parsing a TRACE cut short by a severe lexical error
+	cut       int         // the offset of the token that error stopped in, -1 if none
 }
 
 // headerKeywords start a header statement, listKeywords a TYPELIST or
@@ -417,7 +419,8 @@ func (p *parser) list(toks []lexer.Token, end ast.Pos, last bool) tsf.Stmt {
 // trace parses a TRACE statement field by field. A syntax error marks it
 // Broken and skips the rest of it.
 func (p *parser) trace(toks []lexer.Token, end ast.Pos, last bool) *tsf.Trace {
-	t := &tsf.Trace{Pos: astPos(toks[0].Pos), End: end, Broken: p.partial}
+	t := p.newTrace()
+	t.Pos, t.End, t.Broken = astPos(toks[0].Pos), end, p.partial
 	for i := 1; i < len(toks); {
 		if !isWord(toks[i], fieldKeywords) {
 			p.unexpectedField(toks, i)
@@ -453,7 +456,7 @@ func (p *parser) trace(toks []lexer.Token, end ast.Pos, last bool) *tsf.Trace {
 			return t
 		}
 		if t.Fields == nil {
-			t.Fields = make([]tsf.Field, 0, fieldCount(toks))
+			t.Fields = p.newFields(fieldCount(toks))
 		}
 		t.Fields = append(t.Fields, fld)
 		if op, ok := fld.(*tsf.Opcode); ok {
@@ -501,6 +504,39 @@ func (p *parser) trace(toks []lexer.Token, end ast.Pos, last bool) *tsf.Trace {
 		}
 	}
 	return t
+}
+
+// traceChunk and fieldChunk are how many TRACE statements and fields
+// newTrace and newFields allocate at a time.
+const (
+	traceChunk = 64
+	fieldChunk = 512
+)
+
+// newTrace returns a new TRACE statement. Statements are allocated a chunk
+// at a time: every one is kept in the tree.
+func (p *parser) newTrace() *tsf.Trace {
+	if len(p.traces) == 0 {
+		p.traces = make([]tsf.Trace, traceChunk)
+	}
+	t := &p.traces[0]
+	p.traces = p.traces[1:]
+	return t
+}
+
+// newFields returns an empty slice of fields with room for n, cut from a
+// chunk when n is small (its capacity is n: an append past it
+// reallocates).
+func (p *parser) newFields(n int) []tsf.Field {
+	if n > fieldChunk/8 {
+		return make([]tsf.Field, 0, n)
+	}
+	if len(p.fields) < n {
+		p.fields = make([]tsf.Field, fieldChunk)
+	}
+	f := p.fields[:0:n]
+	p.fields = p.fields[n:]
+	return f
 }
 
 // lineMissing reports a TP=@file field without its line number, as TRCUST

@@ -104,7 +104,10 @@ func (p *fieldParserGen) ParseTokensInto(toks []lexer.Token, eof lexer.Position,
 	p.slab_typeField.Reset()
 
 	*out = field{}
-	return pgenrt.ParseTokensInto(&p.pgenParser_definition, &p.Tokens, (*pgenParser_definition).s_field, toks, eof, allowTrailing, pgenFold_definition[:], pgenExpect_definition[:], out)
+	p.Start(toks, eof, pgenFold_definition[:])
+	var c pgenrt.State
+	m, e := p.s_field(&c, out)
+	return c.Cur, p.Finish(&c, m, e, allowTrailing, pgenExpect_definition[:])
 }
 
 // headerParserGen is the generated parser of headerParser's grammar (root header): it builds the
@@ -161,7 +164,10 @@ func (p *headerParserGen) ParseTokensInto(toks []lexer.Token, eof lexer.Position
 	p.slab_typeField.Reset()
 
 	*out = header{}
-	return pgenrt.ParseTokensInto(&p.pgenParser_definition, &p.Tokens, (*pgenParser_definition).s_header, toks, eof, allowTrailing, pgenFold_definition[:], pgenExpect_definition[:], out)
+	p.Start(toks, eof, pgenFold_definition[:])
+	var c pgenrt.State
+	m, e := p.s_header(&c, out)
+	return c.Cur, p.Finish(&c, m, e, allowTrailing, pgenExpect_definition[:])
 }
 
 // listParserGen is the generated parser of listParser's grammar (root listStmt): it builds the
@@ -218,7 +224,10 @@ func (p *listParserGen) ParseTokensInto(toks []lexer.Token, eof lexer.Position, 
 	p.slab_typeField.Reset()
 
 	*out = listStmt{Entries: out.Entries[:0]}
-	return pgenrt.ParseTokensInto(&p.pgenParser_definition, &p.Tokens, (*pgenParser_definition).s_listStmt, toks, eof, allowTrailing, pgenFold_definition[:], pgenExpect_definition[:], out)
+	p.Start(toks, eof, pgenFold_definition[:])
+	var c pgenrt.State
+	m, e := p.s_listStmt(&c, out)
+	return c.Cur, p.Finish(&c, m, e, allowTrailing, pgenExpect_definition[:])
 }
 
 // f0 reports whether the token at the cursor may start ScalarTok

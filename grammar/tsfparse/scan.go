@@ -88,6 +88,9 @@ type scanResult struct {
 type scanner struct {
 	file string
 	src  []byte
+	// text is src as one string, made once: a token's value is a slice
+	// of it, so that scanning allocates nothing a token.
+	text string
 	off  int
 	line int
 	col  int
@@ -104,7 +107,7 @@ func scan(file string, src []byte) scanResult {
 }
 
 func newScanner(file string, src []byte) *scanner {
-	s := &scanner{file: file, src: src, line: 1, col: 1}
+	s := &scanner{file: file, src: src, text: string(src), line: 1, col: 1}
 	s.res.stopAt, s.res.cut = -1, -1
 	return s
 }
@@ -300,7 +303,7 @@ func (s *scanner) next() bool {
 		for isIdentChar(s.peek(n)) || isOther(s.peek(n)) || s.peek(n) == '.' {
 			n++
 		}
-		s.emit(tokIdent, string(s.src[s.off:s.off+n]), start)
+		s.emit(tokIdent, s.text[s.off:s.off+n], start)
 		s.advance(n)
 		return s.glue(start)
 	case c >= '0' && c <= '9':
@@ -308,7 +311,7 @@ func (s *scanner) next() bool {
 		for isIdentChar(s.peek(n)) || isOther(s.peek(n)) || s.peek(n) == '.' {
 			n++
 		}
-		s.emit(tokNumber, string(s.src[s.off:s.off+n]), start)
+		s.emit(tokNumber, s.text[s.off:s.off+n], start)
 		s.advance(n)
 		return s.glue(start)
 	case c == '.' && isIdentChar(s.peek(1)):
@@ -316,7 +319,7 @@ func (s *scanner) next() bool {
 		for isIdentChar(s.peek(n)) || isOther(s.peek(n)) {
 			n++
 		}
-		s.emit(tokSymbol, string(s.src[s.off+1:s.off+n]), start)
+		s.emit(tokSymbol, s.text[s.off+1:s.off+n], start)
 		s.advance(n)
 		return s.glue(start)
 	case c == '.' && !isOther(s.peek(1)) && s.peek(1) != '.':
@@ -340,7 +343,7 @@ func (s *scanner) next() bool {
 				n++
 			}
 		}
-		s.emit(tokPunct, string(s.src[s.off:s.off+n]), start)
+		s.emit(tokPunct, s.text[s.off:s.off+n], start)
 		s.advance(n)
 		if isOther(c) {
 			return s.glue(start)
@@ -393,7 +396,7 @@ func (s *scanner) path() bool {
 	if n >= MaxToken {
 		return s.tooLong(start)
 	}
-	s.emit(tokPath, string(s.src[s.off:s.off+n]), start)
+	s.emit(tokPath, s.text[s.off:s.off+n], start)
 	s.advance(n)
 	return true
 }
@@ -427,7 +430,7 @@ func (s *scanner) str() bool {
 			if cut >= 0 {
 				end = cut
 			}
-			s.emit(tokString, string(s.src[begin:end]), start)
+			s.emit(tokString, s.text[begin:end], start)
 			s.advance(1)
 			return true
 		case c == '\n' || c == '\r':
@@ -469,9 +472,13 @@ func (s *scanner) str() bool {
 // isOther reports whether c is a character no TSF token is made of: not
 // white space, a letter, digit or ident character, a quote, ';', '/', or
 // punctuation of the grammar.
-func isOther(c byte) bool {
-	if isIdentChar(c) || c <= ' ' || c == 0x7F {
-		return false
+func isOther(c byte) bool { return otherChars[c] }
+
+// otherChars holds isOther for every byte.
+var otherChars = func() (t [256]bool) {
+	for c := range t {
+		b := byte(c)
+		t[c] = !isIdentChar(b) && b > ' ' && b != 0x7F && !strings.ContainsRune(`=,()+-*@."/;`, rune(b))
 	}
-	return !strings.ContainsRune(`=,()+-*@."/;`, rune(c))
-}
+	return t
+}()

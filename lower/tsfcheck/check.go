@@ -156,7 +156,7 @@ type Checker struct{ c *checker }
 // NewChecker returns a Checker with nothing seen yet.
 func NewChecker(opt Options) *Checker {
 	return &Checker{&checker{opt: opt, m: &Module{Major: DefaultMajor, MaxDataLength: DefaultMaxDataLength},
-		names: map[string]bool{}, typeIDs: map[uint16]bool{}, groupIDs: map[uint16]bool{}, minors: map[uint16]*tsf.Trace{}}}
+		names: map[string]bool{}, typeIDs: map[uint16]bool{}, groupIDs: map[uint16]bool{}}}
 }
 
 // Stmt checks the next statement of the file. It returns the tracepoint
@@ -239,14 +239,67 @@ type checker struct {
 	traces      int  // TRACE statements seen, for automatic minor codes
 	minorMode   bool // the first TRACE gave a MINOR
 	firstTrace  *tsf.Trace
-	minors      map[uint16]*tsf.Trace
+	minors      []*tsf.Trace // by minor code, the TRACE kept with it (nil until one is)
 	warnedNoMod bool
+
+	// Storage reused from TRACE to TRACE, or handed out a chunk at a time
+	// (see newTracepoint), so that a large TSF is checked with few
+	// allocations.
+	ts          traceState
+	tracepoints []Tracepoint // where newTracepoint takes the next from
+	strs        []string     // where the FMT lines of tracepoints are cut from
+	fmtSrc      []byte       // scratch for an FMT's text
+	fmtOut      []byte       // scratch for an FMT as stored
 
 	worst   diag.Severity // the worst severity of diags[:scanned]
 	scanned int
 }
 
 func (c *checker) report(d diag.Diagnostic) { c.diags.Add(d) }
+
+// tracepointChunk and stringChunk are how many tracepoints and FMT lines
+// newTracepoint and newStrings allocate at a time.
+const (
+	tracepointChunk = 64
+	stringChunk     = 256
+)
+
+// newTracepoint returns a new Tracepoint. Tracepoints are allocated a chunk
+// at a time: most are kept in the module.
+func (c *checker) newTracepoint() *Tracepoint {
+	if len(c.tracepoints) == 0 {
+		c.tracepoints = make([]Tracepoint, tracepointChunk)
+	}
+	tp := &c.tracepoints[0]
+	c.tracepoints = c.tracepoints[1:]
+	return tp
+}
+
+// newStrings returns an empty slice of strings with room for n, cut from a
+// chunk when n is small (its capacity is n: an append past it
+// reallocates).
+func (c *checker) newStrings(n int) []string {
+	if n == 0 {
+		return nil
+	}
+	if n > stringChunk/8 {
+		return make([]string, 0, n)
+	}
+	if len(c.strs) < n {
+		c.strs = make([]string, stringChunk)
+	}
+	s := c.strs[:0:n]
+	c.strs = c.strs[n:]
+	return s
+}
+
+// minorKept returns the TRACE kept with minor code m, nil when there is none.
+func (c *checker) minorKept(m uint16) *tsf.Trace {
+	if c.minors == nil {
+		return nil
+	}
+	return c.minors[m]
+}
 
 // stopped reports whether a severe diagnostic or worse was reported. It
 // looks only at the diagnostics added since it last looked (and the last

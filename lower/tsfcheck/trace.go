@@ -70,7 +70,19 @@ func (c *checker) trace(t *tsf.Trace) {
 	// far: IBM's behaviour (TRCUST 3.05A gives 1 to the TRACE after a
 	// first one it refused), where the reference says "for each
 	// tracepoint definition it encounters".
-	s := &traceState{t: t, tp: &Tracepoint{Node: t, Minor: uint16(len(c.m.Tracepoints) + 1)}}
+	tp := c.newTracepoint()
+	tp.Node, tp.Minor = t, uint16(len(c.m.Tracepoints)+1)
+	fmts := 0
+	for _, f := range t.Fields {
+		if _, ok := f.(*tsf.Fmt); ok {
+			fmts++
+		}
+	}
+	tp.Fmts = c.newStrings(fmts)
+	// The state of the last TRACE is cleared for this one, keeping the
+	// storage of its lists.
+	s := &c.ts
+	*s = traceState{t: t, tp: tp, fmts: s.fmts[:0], extra: s.extra[:0]}
 	defer func() {
 		if (s.errors || t.Broken) && s.tp.TPField != nil && !s.tp.Static() {
 			if c.m.Refused == nil {
@@ -387,7 +399,7 @@ func (c *checker) minor(s *traceState, f *tsf.Minor) {
 		// writes both 0xD3 tracepoints of the reference's sample
 		// sg244640_32bit, whose first one it refuses). endOfTrace
 		// registers the minor of a tracepoint kept.
-		if first, dup := c.minors[s.tp.Minor]; dup && !c.opt.AllowDuplicateMinors {
+		if first := c.minorKept(s.tp.Minor); first != nil && !c.opt.AllowDuplicateMinors {
 			d := c.err(s, tsf.ErrDupMinor, f.Value, f.End, fmt.Sprintf("%04X", s.tp.Minor))
 			d.Detail = fmt.Sprintf("first defined at line %d", first.Pos.Line)
 			return
@@ -658,7 +670,10 @@ func (c *checker) endOfTrace(s *traceState) {
 	if c.firstTrace == nil {
 		c.firstTrace, c.minorMode = t, s.minor != nil
 	}
-	if _, dup := c.minors[tp.Minor]; !dup && c.minorMode {
+	if c.minorKept(tp.Minor) == nil && c.minorMode {
+		if c.minors == nil {
+			c.minors = make([]*tsf.Trace, 1<<16)
+		}
 		c.minors[tp.Minor] = t
 	}
 	c.m.Tracepoints = append(c.m.Tracepoints, tp)
@@ -699,7 +714,9 @@ func (c *checker) fmtChecks(s *traceState) {
 				total += len(f.Text.Value) + 1
 			}
 		case *tsf.Fmt:
-			total += len(tff.EncodeFMT([]byte(f.Text.Value))) + 2
+			c.fmtSrc = append(c.fmtSrc[:0], f.Text.Value...)
+			c.fmtOut = tff.AppendFMT(c.fmtOut[:0], c.fmtSrc)
+			total += len(c.fmtOut) + 2
 			prefixes += c.fmtControls(f.Text)
 			if total > MaxFmtBytes && over == nil {
 				over = f

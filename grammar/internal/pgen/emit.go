@@ -568,7 +568,10 @@ func (p *%[1]s) ParseTokensInto(toks []lexer.Token, eof lexer.Position, allowTra
 	p.reuse = true
 	%[7]s
 	%[8]s
-	return pgenrt.ParseTokensInto(%[5]s, &p.Tokens, (*%[6]s).s_%[3]s, toks, eof, allowTrailing, pgenFold_%[4]s[:], pgenExpect_%[4]s[:], out)
+	p.Start(toks, eof, pgenFold_%[4]s[:])
+	var c pgenrt.State
+	m, e := p.s_%[3]s(&c, out)
+	return c.Cur, p.Finish(&c, m, e, allowTrailing, pgenExpect_%[4]s[:])
 }`, gen, pd.name, pd.root, pe.name, engine, pe.gen, resetSlabs(pe.slabs), resetRoot(root))
 }
 

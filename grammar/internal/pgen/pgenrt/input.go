@@ -193,22 +193,12 @@ func (t *Tokens) err(e Err, expect []string) error {
 // types in fold match in any case; expect is the parser's table of
 // "expected" texts.
 func ParseTokens[P, T any](p P, t *Tokens, root func(P, *State, *T) (bool, Err), toks []lexer.Token, eof lexer.Position, allowTrailing bool, fold []lexer.TokenType, expect []string) (*T, int, error) {
-	out := new(T)
-	n, err := ParseTokensInto(p, t, root, toks, eof, allowTrailing, fold, expect, out)
-	if err != nil {
-		return nil, n, err
-	}
-	return out, n, nil
-}
-
-// ParseTokensInto is ParseTokens into out, which the caller gives cleared:
-// the number of tokens the parse took.
-func ParseTokensInto[P, T any](p P, t *Tokens, root func(P, *State, *T) (bool, Err), toks []lexer.Token, eof lexer.Position, allowTrailing bool, fold []lexer.TokenType, expect []string, out *T) (int, error) {
 	t.Start(toks, eof, fold)
+	out := new(T)
 	var c State
 	m, e := root(p, &c, out)
 	if err := t.Finish(&c, m, e, allowTrailing, expect); err != nil {
-		return c.Cur, err
+		return nil, c.Cur, err
 	}
-	return c.Cur, nil
+	return out, c.Cur, nil
 }
