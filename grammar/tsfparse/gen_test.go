@@ -1,6 +1,7 @@
 package tsfparse
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -8,6 +9,7 @@ import (
 
 	"github.com/alecthomas/participle/v2"
 	"github.com/alecthomas/participle/v2/lexer"
+	"github.com/kr/pretty"
 
 	"github.com/tracekit/tracekit/ast/corpus"
 	"github.com/tracekit/tracekit/ast/diag"
@@ -223,4 +225,57 @@ func FuzzStreamingParse(f *testing.F) {
 			t.Fatalf("%q: streaming parse differs from the whole-file parse:\n%v\n%v", src, gd, wd)
 		}
 	})
+}
+
+// TestParseEachReuse: a caller of ParseEach that drops the fields of every
+// other statement (so that the parser reuses their nodes) sees each
+// statement, when each is called, as Parse builds it, keeps the others as
+// Parse builds them, and gets the same diagnostics.
+func TestParseEachReuse(t *testing.T) {
+	var inputs [][]byte
+	for _, f := range genFiles(t) {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		inputs = append(inputs, src)
+	}
+	for _, s := range streamSeeds {
+		inputs = append(inputs, []byte(s))
+	}
+	var many []byte
+	for i := range 300 {
+		many = fmt.Appendf(many, "TRACE MINOR=%d, TP=@STATIC, DESC=\"d%d\", FMT=\"x%%W\", FMT=\"y\"\n", i+1, i)
+		if i%7 == 0 {
+			many = fmt.Appendf(many, "TRACE MINOR=%d, TP=.sym+%d, MEM32=(FEAX+4,DIRECT,8), DESC=\"k\"\n", 1000+i, i)
+		}
+	}
+	inputs = append(inputs, many)
+	for _, src := range inputs {
+		want, wd := Parse("f.tsf", src)
+		var got []string
+		f, gd := ParseEach("f.tsf", src, 0, func(s tsf.Stmt) {
+			got = append(got, fmt.Sprintf("%# v", pretty.Formatter(s)))
+			if tr, ok := s.(*tsf.Trace); ok && len(got)%2 == 0 {
+				tr.Fields = nil
+			}
+		})
+		if len(got) != len(want.Stmts) {
+			t.Fatalf("%.60q: ParseEach gave %d statements, Parse %d", src, len(got), len(want.Stmts))
+		}
+		for i, s := range want.Stmts {
+			w := fmt.Sprintf("%# v", pretty.Formatter(s))
+			if got[i] != w {
+				t.Fatalf("%.60q: statement %d differs:\n%s\n%s", src, i, got[i], w)
+			}
+			if i%2 == 0 {
+				if kept := fmt.Sprintf("%# v", pretty.Formatter(f.Stmts[i])); kept != w {
+					t.Fatalf("%.60q: statement %d kept differs after the parse:\n%s\n%s", src, i, kept, w)
+				}
+			}
+		}
+		if !reflect.DeepEqual(gd, wd) {
+			t.Errorf("%.60q: diagnostics differ:\n%v\n%v", src, gd, wd)
+		}
+	}
 }

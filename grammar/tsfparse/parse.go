@@ -67,6 +67,10 @@ func ParseMode(filename string, src []byte, mode Mode) (*tsf.File, diag.List) {
 // tree: a caller can check a statement while the rest of the file is still
 // unread, and drop from it what it no longer needs (lower/tsfcompile does,
 // to keep the memory of a large TSF small).
+//
+// When each sets the Fields of a TRACE statement to nil, it says it keeps
+// no reference to them, nor to anything below them: the parser then reuses
+// their storage for the statements that follow.
 func ParseEach(filename string, src []byte, mode Mode, each func(tsf.Stmt)) (*tsf.File, diag.List) {
 	return parse(filename, src, mode, false, each)
 }
@@ -164,6 +168,8 @@ type parser struct {
 	diags     diag.List
 	traces    []tsf.Trace // where newTrace takes the next TRACE from
 	fields    []tsf.Field // where newFields takes the next fields from
+	spare     []tsf.Field // the fields of the last TRACE, dropped (see ParseEach)
+	nodes     fieldNodes  // the nodes of the fields of the TRACE being parsed
 	partial   bool        // parsing a TRACE cut short by a severe lexical error
 	cut       int         // the offset of the token that error stopped in, -1 if none
 }
@@ -271,10 +277,25 @@ func (p *parser) statement(st []lexer.Token, end ast.Pos, last bool) {
 		p.unexpected(st)
 	}
 	if s == nil {
+		p.nodes.keep()
 		return
 	}
 	if p.each != nil {
+		t, _ := s.(*tsf.Trace)
+		var fields []tsf.Field
+		if t != nil {
+			fields = t.Fields
+		}
 		p.each(s)
+		if fields != nil && t.Fields == nil {
+			// Dropped: see ParseEach.
+			p.nodes.reuse()
+			p.spare = fields[:0]
+		} else {
+			p.nodes.keep()
+		}
+	} else {
+		p.nodes.keep()
 	}
 	p.out.Stmts = append(p.out.Stmts, s)
 }
@@ -524,10 +545,16 @@ func (p *parser) newTrace() *tsf.Trace {
 	return t
 }
 
-// newFields returns an empty slice of fields with room for n, cut from a
-// chunk when n is small (its capacity is n: an append past it
+// newFields returns an empty slice of fields with room for n: the fields
+// of the last TRACE when it was dropped and they are enough, else cut from
+// a chunk when n is small (its capacity is n: an append past it
 // reallocates).
 func (p *parser) newFields(n int) []tsf.Field {
+	if cap(p.spare) >= n {
+		f := p.spare[:0:n]
+		p.spare = nil
+		return f
+	}
 	if n > fieldChunk/8 {
 		return make([]tsf.Field, 0, n)
 	}
@@ -537,6 +564,64 @@ func (p *parser) newFields(n int) []tsf.Field {
 	f := p.fields[:0:n]
 	p.fields = p.fields[n:]
 	return f
+}
+
+// fieldNodes hands out the nodes of the fields every tracepoint has; when
+// a TRACE statement's fields are dropped (ParseEach), those it handed out
+// for it are handed out again.
+type fieldNodes struct {
+	minors pool[minorNode]
+	tps    pool[tpNode]
+	descs  pool[descNode]
+	fmts   pool[fmtNode]
+}
+
+// reuse makes the nodes handed out since the last reuse or keep free
+// again.
+func (f *fieldNodes) reuse() {
+	f.minors.reuse()
+	f.tps.reuse()
+	f.descs.reuse()
+	f.fmts.reuse()
+}
+
+// keep leaves the nodes handed out since the last reuse or keep to the tree.
+func (f *fieldNodes) keep() {
+	f.minors.keep()
+	f.tps.keep()
+	f.descs.keep()
+	f.fmts.keep()
+}
+
+// pool hands out values of T: the free ones it holds, cleared, or new ones.
+type pool[T any] struct {
+	items []*T // items[:n] are handed out, items[n:] free
+	n     int
+}
+
+func (q *pool[T]) get() *T {
+	if q.n < len(q.items) {
+		x := q.items[q.n]
+		q.n++
+		var zero T
+		*x = zero
+		return x
+	}
+	x := new(T)
+	q.items = append(q.items, x)
+	q.n++
+	return x
+}
+
+func (q *pool[T]) reuse() { q.n = 0 }
+
+func (q *pool[T]) keep() {
+	if q.n == 0 {
+		return
+	}
+	k := copy(q.items, q.items[q.n:])
+	clear(q.items[k:])
+	q.items, q.n = q.items[:k], 0
 }
 
 // lineMissing reports a TP=@file field without its line number, as TRCUST

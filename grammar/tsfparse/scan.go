@@ -87,10 +87,10 @@ type scanResult struct {
 // as it does for the DOS and OS/2 C runtime.
 type scanner struct {
 	file string
-	src  []byte
-	// text is src as one string, made once: a token's value is a slice
+	// src is the TSF as one string, copied once from the caller's bytes
+	// (which the parse then no longer holds): a token's value is a slice
 	// of it, so that scanning allocates nothing a token.
-	text string
+	src  string
 	off  int
 	line int
 	col  int
@@ -107,7 +107,7 @@ func scan(file string, src []byte) scanResult {
 }
 
 func newScanner(file string, src []byte) *scanner {
-	s := &scanner{file: file, src: src, text: string(src), line: 1, col: 1}
+	s := &scanner{file: file, src: string(src), line: 1, col: 1}
 	s.res.stopAt, s.res.cut = -1, -1
 	return s
 }
@@ -303,7 +303,7 @@ func (s *scanner) next() bool {
 		for isIdentChar(s.peek(n)) || isOther(s.peek(n)) || s.peek(n) == '.' {
 			n++
 		}
-		s.emit(tokIdent, s.text[s.off:s.off+n], start)
+		s.emit(tokIdent, s.src[s.off:s.off+n], start)
 		s.advance(n)
 		return s.glue(start)
 	case c >= '0' && c <= '9':
@@ -311,7 +311,7 @@ func (s *scanner) next() bool {
 		for isIdentChar(s.peek(n)) || isOther(s.peek(n)) || s.peek(n) == '.' {
 			n++
 		}
-		s.emit(tokNumber, s.text[s.off:s.off+n], start)
+		s.emit(tokNumber, s.src[s.off:s.off+n], start)
 		s.advance(n)
 		return s.glue(start)
 	case c == '.' && isIdentChar(s.peek(1)):
@@ -319,7 +319,7 @@ func (s *scanner) next() bool {
 		for isIdentChar(s.peek(n)) || isOther(s.peek(n)) {
 			n++
 		}
-		s.emit(tokSymbol, s.text[s.off+1:s.off+n], start)
+		s.emit(tokSymbol, s.src[s.off+1:s.off+n], start)
 		s.advance(n)
 		return s.glue(start)
 	case c == '.' && !isOther(s.peek(1)) && s.peek(1) != '.':
@@ -332,7 +332,7 @@ func (s *scanner) next() bool {
 	default:
 		// Punctuation, and any other character: the parser reports it as
 		// unexpected.
-		_, n := utf8.DecodeRune(s.src[s.off:])
+		_, n := utf8.DecodeRuneInString(s.src[s.off:])
 		if isOther(c) {
 			// IBM's behaviour: TRCUST 3.05A reads a run of characters it
 			// has no use for as one token ("unexpected: &&, ignored").
@@ -343,7 +343,7 @@ func (s *scanner) next() bool {
 				n++
 			}
 		}
-		s.emit(tokPunct, s.text[s.off:s.off+n], start)
+		s.emit(tokPunct, s.src[s.off:s.off+n], start)
 		s.advance(n)
 		if isOther(c) {
 			return s.glue(start)
@@ -396,7 +396,7 @@ func (s *scanner) path() bool {
 	if n >= MaxToken {
 		return s.tooLong(start)
 	}
-	s.emit(tokPath, s.text[s.off:s.off+n], start)
+	s.emit(tokPath, s.src[s.off:s.off+n], start)
 	s.advance(n)
 	return true
 }
@@ -430,7 +430,7 @@ func (s *scanner) str() bool {
 			if cut >= 0 {
 				end = cut
 			}
-			s.emit(tokString, s.text[begin:end], start)
+			s.emit(tokString, s.src[begin:end], start)
 			s.advance(1)
 			return true
 		case c == '\n' || c == '\r':
