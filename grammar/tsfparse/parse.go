@@ -14,6 +14,7 @@ package tsfparse
 import (
 	"errors"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/alecthomas/participle/v2"
 	"github.com/alecthomas/participle/v2/lexer"
@@ -185,10 +186,20 @@ var (
 )
 
 func isWord(t lexer.Token, words []string) bool {
-	if t.Type != tokIdent {
+	if t.Type != tokIdent || t.Value == "" {
 		return false
 	}
+	c := t.Value[0]
+	if c >= 'a' && c <= 'z' {
+		c -= 'a' - 'A'
+	}
 	for _, w := range words {
+		// The words are upper case: an ASCII first byte folds to no
+		// other's first letter (only K and S fold to runes outside
+		// ASCII, which start no ASCII byte), so it is tested first.
+		if c < utf8.RuneSelf && c != w[0] {
+			continue
+		}
 		if strings.EqualFold(t.Value, w) {
 			return true
 		}

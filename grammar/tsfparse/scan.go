@@ -137,6 +137,12 @@ func (s *scanner) advance(n int) {
 	}
 }
 
+// skip moves past n bytes that hold no new line.
+func (s *scanner) skip(n int) {
+	s.off += n
+	s.col += n
+}
+
 func (s *scanner) peek(i int) byte {
 	if s.off+i < len(s.src) {
 		return s.src[s.off+i]
@@ -166,12 +172,29 @@ func (s *scanner) wordLen() int {
 	default:
 		return 0
 	}
-	word := c != '.'
-	for isIdentChar(s.peek(n)) || isOther(s.peek(n)) || word && s.peek(n) == '.' {
+	run := &wordChars
+	if c == '.' {
+		run = &symbolChars
+	}
+	for s.off+n < len(s.src) && run[s.src[s.off+n]] {
 		n++
 	}
 	return n
 }
+
+// wordChars are the bytes a word or number runs on through (isIdentChar,
+// isOther, '.'), symbolChars those a symbol runs on through (the same but
+// '.'), and plainChars the bytes a string holds that need no look (all
+// but the quote, the backslash, CR, LF and NUL).
+var wordChars, symbolChars, plainChars = func() (w, sym, plain [256]bool) {
+	for c := range w {
+		b := byte(c)
+		sym[c] = isIdentChar(b) || isOther(b)
+		w[c] = sym[c] || b == '.'
+		plain[c] = b != '"' && b != '\\' && b != '\r' && b != '\n' && b != 0
+	}
+	return w, sym, plain
+}()
 
 // tooLong stops the scan with fatal 17 at start.
 func (s *scanner) tooLong(start ast.Pos) bool {
@@ -205,11 +228,15 @@ func (s *scanner) skipSpace(sameLine bool) bool {
 		switch {
 		case c == '\n' && sameLine:
 			return true
-		case c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v':
-			s.advance(1)
+		case c == '\n':
+			s.off++
+			s.line++
+			s.col = 1
+		case c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v':
+			s.skip(1)
 		case c == ';':
 			for !s.atEnd() && s.src[s.off] != '\n' {
-				s.advance(1)
+				s.skip(1)
 			}
 		case c == '/' && s.peek(1) == '*':
 			if !s.comment() {
@@ -288,7 +315,8 @@ func (s *scanner) next() bool {
 	}
 	start := s.pos()
 	c := s.src[s.off]
-	if n := s.wordLen(); n >= MaxToken {
+	n := s.wordLen()
+	if n >= MaxToken {
 		return s.tooLong(start)
 	}
 	// IBM's behaviour: a word, number or symbol runs on through the
@@ -299,28 +327,18 @@ func (s *scanner) next() bool {
 	// of range").
 	switch {
 	case isIdentStart(c):
-		n := 1
-		for isIdentChar(s.peek(n)) || isOther(s.peek(n)) || s.peek(n) == '.' {
-			n++
-		}
+		// n is wordLen's: the word runs on through wordChars.
 		s.emit(tokIdent, s.src[s.off:s.off+n], start)
-		s.advance(n)
+		s.skip(n)
 		return s.glue(start)
 	case c >= '0' && c <= '9':
-		n := 1
-		for isIdentChar(s.peek(n)) || isOther(s.peek(n)) || s.peek(n) == '.' {
-			n++
-		}
 		s.emit(tokNumber, s.src[s.off:s.off+n], start)
-		s.advance(n)
+		s.skip(n)
 		return s.glue(start)
 	case c == '.' && isIdentChar(s.peek(1)):
-		n := 2
-		for isIdentChar(s.peek(n)) || isOther(s.peek(n)) {
-			n++
-		}
+		// A symbol runs on through symbolChars.
 		s.emit(tokSymbol, s.src[s.off+1:s.off+n], start)
-		s.advance(n)
+		s.skip(n)
 		return s.glue(start)
 	case c == '.' && !isOther(s.peek(1)) && s.peek(1) != '.':
 		// IBM's behaviour: a '.' alone is a symbol with no name (TP=.,
@@ -423,6 +441,15 @@ func (s *scanner) str() bool {
 		}
 		if s.off-begin >= MaxToken-1 {
 			return s.tooLong(start)
+		}
+		if plainChars[s.src[s.off]] {
+			// A run of bytes that need no look, up to the length limit.
+			j, limit := s.off+1, min(len(s.src), begin+MaxToken-1)
+			for j < limit && plainChars[s.src[j]] {
+				j++
+			}
+			s.skip(j - s.off)
+			continue
 		}
 		switch c := s.src[s.off]; {
 		case c == '"':

@@ -2,6 +2,7 @@ package pgenrt
 
 import (
 	"strings"
+	"unicode/utf8"
 
 	"github.com/alecthomas/participle/v2"
 	"github.com/alecthomas/participle/v2/lexer"
@@ -153,10 +154,32 @@ func (t *Tokens) Is(i int, s string) bool {
 func (t *Tokens) equalFold(tok *lexer.Token, s string) bool {
 	for _, f := range t.fold {
 		if f == tok.Type {
-			return strings.EqualFold(tok.Value, s)
+			return firstFolds(tok.Value, s) && strings.EqualFold(tok.Value, s)
 		}
 	}
 	return false
+}
+
+// firstFolds reports whether the first bytes of a and b may fold to each
+// other: false when both are ASCII and are not one letter in two cases
+// (an ASCII byte folds only to ASCII: the runes outside ASCII that fold
+// to K and S start with no ASCII byte), which EqualFold would find at
+// its first rune.
+func firstFolds(a, b string) bool {
+	if a == "" || b == "" {
+		return true
+	}
+	x, y := a[0], b[0]
+	if x >= utf8.RuneSelf || y >= utf8.RuneSelf || x == y {
+		return true
+	}
+	if x >= 'a' && x <= 'z' {
+		x -= 'a' - 'A'
+	}
+	if y >= 'a' && y <= 'z' {
+		y -= 'a' - 'A'
+	}
+	return x == y
 }
 
 // Ref matches a token of type typ at the cursor.
