@@ -104,7 +104,12 @@ type Tokens struct {
 // Start sets the tokens to parse, the position of the end of the input
 // and the token types whose literals match in any case.
 func (t *Tokens) Start(toks []lexer.Token, eof lexer.Position, fold []lexer.TokenType) {
-	t.toks, t.eof, t.fold = toks, lexer.EOFToken(eof), fold
+	t.toks, t.fold = toks, fold
+	if t.eof.Type != lexer.EOF || t.eof.Pos != eof {
+		// A parser fed one statement at a time meets the same end many
+		// times over.
+		t.eof = lexer.EOFToken(eof)
+	}
 }
 
 // Tok returns token i, or the end of the input after the last.
