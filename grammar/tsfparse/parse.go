@@ -207,7 +207,14 @@ func isWord(t lexer.Token, words []string) bool {
 	return false
 }
 
-func isTrace(t lexer.Token) bool { return t.Type == tokIdent && strings.EqualFold(t.Value, "TRACE") }
+// isTrace reports whether t is the keyword TRACE, in any case (an ASCII
+// first byte is tested first, as in isWord).
+func isTrace(t lexer.Token) bool {
+	if t.Type != tokIdent || t.Value == "" || t.Value[0] < utf8.RuneSelf && t.Value[0]|0x20 != 't' {
+		return false
+	}
+	return strings.EqualFold(t.Value, "TRACE")
+}
 
 // split cuts the token stream into statements: a statement keyword starts a
 // new one unless it stands inside parentheses or after '=' (GROUP=TRACE

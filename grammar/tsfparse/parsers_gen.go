@@ -339,35 +339,11 @@ func (p *pgenParser_definition) f2(c *pgenrt.State) bool {
 	return p.Is(c.Cur, "MAJOR") || p.Is(c.Cur, "MAXDATALEN") || p.Is(c.Cur, "MAXDATALENGTH") || p.Is(c.Cur, "TDFID")
 }
 
-// f3 reports whether the token at the cursor may start "MAJOR"
-// (or another node of the same first set).
-func (p *pgenParser_definition) f3(c *pgenrt.State) bool {
-	return p.Is(c.Cur, "MAJOR")
-}
-
-// f4 reports whether the token at the cursor may start "MAXDATALENGTH"
-// (or another node of the same first set).
-func (p *pgenParser_definition) f4(c *pgenrt.State) bool {
-	return p.Is(c.Cur, "MAXDATALENGTH")
-}
-
-// f5 reports whether the token at the cursor may start "MAXDATALEN"
-// (or another node of the same first set).
-func (p *pgenParser_definition) f5(c *pgenrt.State) bool {
-	return p.Is(c.Cur, "MAXDATALEN")
-}
-
-// f6 reports whether the token at the cursor may start "TDFID"
-// (or another node of the same first set).
-func (p *pgenParser_definition) f6(c *pgenrt.State) bool {
-	return p.Is(c.Cur, "TDFID")
-}
-
 // "MAJOR" | "MAXDATALENGTH" | "MAXDATALEN" | "TDFID"
 func (p *pgenParser_definition) n4(c *pgenrt.State) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
-	if p.f3(c) {
+	{
 		b := *c
 		m, e := p.Lit(&b, "MAJOR")
 		if e.On {
@@ -382,7 +358,7 @@ func (p *pgenParser_definition) n4(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	if p.f4(c) {
+	{
 		b := *c
 		m, e := p.Lit(&b, "MAXDATALENGTH")
 		if e.On {
@@ -397,7 +373,7 @@ func (p *pgenParser_definition) n4(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	if p.f5(c) {
+	{
 		b := *c
 		m, e := p.Lit(&b, "MAXDATALEN")
 		if e.On {
@@ -412,7 +388,7 @@ func (p *pgenParser_definition) n4(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	if p.f6(c) {
+	{
 		b := *c
 		m, e := p.Lit(&b, "TDFID")
 		if e.On {
@@ -450,16 +426,16 @@ func (p *pgenParser_definition) n5(c *pgenrt.State, s *assignStmt) (bool, pgenrt
 	return true, pgenrt.Err{}
 }
 
-// f7 reports whether the token at the cursor may start NumTok
+// f3 reports whether the token at the cursor may start NumTok
 // (or another node of the same first set).
-func (p *pgenParser_definition) f7(c *pgenrt.State) bool {
+func (p *pgenParser_definition) f3(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == tokNumber
 }
 
 // NumTok
 func (p *pgenParser_definition) n6(c *pgenrt.State, s *assignStmt) (bool, pgenrt.Err) {
-	if !p.f7(c) {
+	if !p.f3(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *numTok
@@ -481,7 +457,7 @@ func (p *pgenParser_definition) n6(c *pgenrt.State, s *assignStmt) (bool, pgenrt
 func (p *pgenParser_definition) n7(c *pgenrt.State, s *assignStmt) (bool, pgenrt.Err) {
 	matched := false
 	for {
-		if !p.f7(c) {
+		if !p.f3(c) {
 			break
 		}
 		b := *c
@@ -526,16 +502,16 @@ func (p *pgenParser_definition) s_assignStmt(c *pgenrt.State, s *assignStmt) (bo
 	return c.Close(p.n8(c, s))
 }
 
-// f8 reports whether the token at the cursor may start PathTok
+// f4 reports whether the token at the cursor may start PathTok
 // (or another node of the same first set).
-func (p *pgenParser_definition) f8(c *pgenrt.State) bool {
+func (p *pgenParser_definition) f4(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == tokPath
 }
 
 // PathTok
 func (p *pgenParser_definition) n9(c *pgenrt.State, s *atTarget) (bool, pgenrt.Err) {
-	if !p.f8(c) {
+	if !p.f4(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *pathTok
@@ -553,15 +529,15 @@ func (p *pgenParser_definition) n9(c *pgenrt.State, s *atTarget) (bool, pgenrt.E
 	return true, pgenrt.Err{}
 }
 
-// f9 reports whether the token at the cursor may start ("," NumTok)
+// f5 reports whether the token at the cursor may start ("," NumTok)
 // (or another node of the same first set).
-func (p *pgenParser_definition) f9(c *pgenrt.State) bool {
+func (p *pgenParser_definition) f5(c *pgenrt.State) bool {
 	return p.Is(c.Cur, ",")
 }
 
 // NumTok
 func (p *pgenParser_definition) n10(c *pgenrt.State, s *atTarget) (bool, pgenrt.Err) {
-	if !p.f7(c) {
+	if !p.f3(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *numTok
@@ -594,7 +570,7 @@ func (p *pgenParser_definition) n11(c *pgenrt.State, s *atTarget) (bool, pgenrt.
 func (p *pgenParser_definition) n12(c *pgenrt.State, s *atTarget) (bool, pgenrt.Err) {
 	matched := false
 	for {
-		if !p.f9(c) {
+		if !p.f5(c) {
 			break
 		}
 		b := *c
@@ -639,15 +615,15 @@ func (p *pgenParser_definition) s_atTarget(c *pgenrt.State, s *atTarget) (bool, 
 	return c.Close(p.n13(c, s))
 }
 
-// f10 reports whether the token at the cursor may start MinorField
+// f6 reports whether the token at the cursor may start MinorField
 // (or another node of the same first set).
-func (p *pgenParser_definition) f10(c *pgenrt.State) bool {
+func (p *pgenParser_definition) f6(c *pgenrt.State) bool {
 	return p.Is(c.Cur, "MINOR")
 }
 
 // MinorField
 func (p *pgenParser_definition) n14(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
-	if !p.f10(c) {
+	if !p.f6(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *minorField
@@ -664,15 +640,15 @@ func (p *pgenParser_definition) n14(c *pgenrt.State, s *field) (bool, pgenrt.Err
 	return true, pgenrt.Err{}
 }
 
-// f11 reports whether the token at the cursor may start TpField
+// f7 reports whether the token at the cursor may start TpField
 // (or another node of the same first set).
-func (p *pgenParser_definition) f11(c *pgenrt.State) bool {
+func (p *pgenParser_definition) f7(c *pgenrt.State) bool {
 	return p.Is(c.Cur, "TP")
 }
 
 // TpField
 func (p *pgenParser_definition) n15(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
-	if !p.f11(c) {
+	if !p.f7(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *tpField
@@ -689,15 +665,15 @@ func (p *pgenParser_definition) n15(c *pgenrt.State, s *field) (bool, pgenrt.Err
 	return true, pgenrt.Err{}
 }
 
-// f12 reports whether the token at the cursor may start OpcodeField
+// f8 reports whether the token at the cursor may start OpcodeField
 // (or another node of the same first set).
-func (p *pgenParser_definition) f12(c *pgenrt.State) bool {
+func (p *pgenParser_definition) f8(c *pgenrt.State) bool {
 	return p.Is(c.Cur, "OPCODE")
 }
 
 // OpcodeField
 func (p *pgenParser_definition) n16(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
-	if !p.f12(c) {
+	if !p.f8(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *opcodeField
@@ -714,15 +690,15 @@ func (p *pgenParser_definition) n16(c *pgenrt.State, s *field) (bool, pgenrt.Err
 	return true, pgenrt.Err{}
 }
 
-// f13 reports whether the token at the cursor may start TypeField
+// f9 reports whether the token at the cursor may start TypeField
 // (or another node of the same first set).
-func (p *pgenParser_definition) f13(c *pgenrt.State) bool {
+func (p *pgenParser_definition) f9(c *pgenrt.State) bool {
 	return p.Is(c.Cur, "TYPE")
 }
 
 // TypeField
 func (p *pgenParser_definition) n17(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
-	if !p.f13(c) {
+	if !p.f9(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *typeField
@@ -739,15 +715,15 @@ func (p *pgenParser_definition) n17(c *pgenrt.State, s *field) (bool, pgenrt.Err
 	return true, pgenrt.Err{}
 }
 
-// f14 reports whether the token at the cursor may start GroupField
+// f10 reports whether the token at the cursor may start GroupField
 // (or another node of the same first set).
-func (p *pgenParser_definition) f14(c *pgenrt.State) bool {
+func (p *pgenParser_definition) f10(c *pgenrt.State) bool {
 	return p.Is(c.Cur, "GROUP")
 }
 
 // GroupField
 func (p *pgenParser_definition) n18(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
-	if !p.f14(c) {
+	if !p.f10(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *groupField
@@ -764,15 +740,15 @@ func (p *pgenParser_definition) n18(c *pgenrt.State, s *field) (bool, pgenrt.Err
 	return true, pgenrt.Err{}
 }
 
-// f15 reports whether the token at the cursor may start TextField
+// f11 reports whether the token at the cursor may start TextField
 // (or another node of the same first set).
-func (p *pgenParser_definition) f15(c *pgenrt.State) bool {
+func (p *pgenParser_definition) f11(c *pgenrt.State) bool {
 	return p.Is(c.Cur, "DESC") || p.Is(c.Cur, "FMT")
 }
 
 // TextField
 func (p *pgenParser_definition) n19(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
-	if !p.f15(c) {
+	if !p.f11(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *textField
@@ -789,15 +765,15 @@ func (p *pgenParser_definition) n19(c *pgenrt.State, s *field) (bool, pgenrt.Err
 	return true, pgenrt.Err{}
 }
 
-// f16 reports whether the token at the cursor may start LenField
+// f12 reports whether the token at the cursor may start LenField
 // (or another node of the same first set).
-func (p *pgenParser_definition) f16(c *pgenrt.State) bool {
+func (p *pgenParser_definition) f12(c *pgenrt.State) bool {
 	return p.Is(c.Cur, "LEN")
 }
 
 // LenField
 func (p *pgenParser_definition) n20(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
-	if !p.f16(c) {
+	if !p.f12(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *lenField
@@ -814,15 +790,15 @@ func (p *pgenParser_definition) n20(c *pgenrt.State, s *field) (bool, pgenrt.Err
 	return true, pgenrt.Err{}
 }
 
-// f17 reports whether the token at the cursor may start RegsField
+// f13 reports whether the token at the cursor may start RegsField
 // (or another node of the same first set).
-func (p *pgenParser_definition) f17(c *pgenrt.State) bool {
+func (p *pgenParser_definition) f13(c *pgenrt.State) bool {
 	return p.Is(c.Cur, "REGS")
 }
 
 // RegsField
 func (p *pgenParser_definition) n21(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
-	if !p.f17(c) {
+	if !p.f13(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *regsField
@@ -839,15 +815,15 @@ func (p *pgenParser_definition) n21(c *pgenrt.State, s *field) (bool, pgenrt.Err
 	return true, pgenrt.Err{}
 }
 
-// f18 reports whether the token at the cursor may start MemField
+// f14 reports whether the token at the cursor may start MemField
 // (or another node of the same first set).
-func (p *pgenParser_definition) f18(c *pgenrt.State) bool {
+func (p *pgenParser_definition) f14(c *pgenrt.State) bool {
 	return p.Is(c.Cur, "ASCIIZ") || p.Is(c.Cur, "ASCIIZ32") || p.Is(c.Cur, "MEM") || p.Is(c.Cur, "MEM32")
 }
 
 // MemField
 func (p *pgenParser_definition) n22(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
-	if !p.f18(c) {
+	if !p.f14(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *memField
@@ -864,15 +840,15 @@ func (p *pgenParser_definition) n22(c *pgenrt.State, s *field) (bool, pgenrt.Err
 	return true, pgenrt.Err{}
 }
 
-// f19 reports whether the token at the cursor may start OrbitField
+// f15 reports whether the token at the cursor may start OrbitField
 // (or another node of the same first set).
-func (p *pgenParser_definition) f19(c *pgenrt.State) bool {
+func (p *pgenParser_definition) f15(c *pgenrt.State) bool {
 	return p.Is(c.Cur, "ORBIT")
 }
 
 // OrbitField
 func (p *pgenParser_definition) n23(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
-	if !p.f19(c) {
+	if !p.f15(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *orbitField
@@ -889,15 +865,15 @@ func (p *pgenParser_definition) n23(c *pgenrt.State, s *field) (bool, pgenrt.Err
 	return true, pgenrt.Err{}
 }
 
-// f20 reports whether the token at the cursor may start OpFlagField
+// f16 reports whether the token at the cursor may start OpFlagField
 // (or another node of the same first set).
-func (p *pgenParser_definition) f20(c *pgenrt.State) bool {
+func (p *pgenParser_definition) f16(c *pgenrt.State) bool {
 	return p.Is(c.Cur, "ABORTOP") || p.Is(c.Cur, "REMOVEOP")
 }
 
 // OpFlagField
 func (p *pgenParser_definition) n24(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
-	if !p.f20(c) {
+	if !p.f16(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *opFlagField
@@ -919,7 +895,7 @@ func (p *pgenParser_definition) n24(c *pgenrt.State, s *field) (bool, pgenrt.Err
 func (p *pgenParser_definition) n25(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
-	if p.f10(c) {
+	if p.f6(c) {
 		b := *c
 		sv0 := s.Minor
 		m, e := p.n14(&b, s)
@@ -936,7 +912,7 @@ func (p *pgenParser_definition) n25(c *pgenrt.State, s *field) (bool, pgenrt.Err
 		}
 		s.Minor = sv0
 	}
-	if p.f11(c) {
+	if p.f7(c) {
 		b := *c
 		sv0 := s.TP
 		m, e := p.n15(&b, s)
@@ -953,7 +929,7 @@ func (p *pgenParser_definition) n25(c *pgenrt.State, s *field) (bool, pgenrt.Err
 		}
 		s.TP = sv0
 	}
-	if p.f12(c) {
+	if p.f8(c) {
 		b := *c
 		sv0 := s.Opcode
 		m, e := p.n16(&b, s)
@@ -970,7 +946,7 @@ func (p *pgenParser_definition) n25(c *pgenrt.State, s *field) (bool, pgenrt.Err
 		}
 		s.Opcode = sv0
 	}
-	if p.f13(c) {
+	if p.f9(c) {
 		b := *c
 		sv0 := s.Type
 		m, e := p.n17(&b, s)
@@ -987,7 +963,7 @@ func (p *pgenParser_definition) n25(c *pgenrt.State, s *field) (bool, pgenrt.Err
 		}
 		s.Type = sv0
 	}
-	if p.f14(c) {
+	if p.f10(c) {
 		b := *c
 		sv0 := s.Group
 		m, e := p.n18(&b, s)
@@ -1004,7 +980,7 @@ func (p *pgenParser_definition) n25(c *pgenrt.State, s *field) (bool, pgenrt.Err
 		}
 		s.Group = sv0
 	}
-	if p.f15(c) {
+	if p.f11(c) {
 		b := *c
 		sv0 := s.Text
 		m, e := p.n19(&b, s)
@@ -1021,7 +997,7 @@ func (p *pgenParser_definition) n25(c *pgenrt.State, s *field) (bool, pgenrt.Err
 		}
 		s.Text = sv0
 	}
-	if p.f16(c) {
+	if p.f12(c) {
 		b := *c
 		sv0 := s.Len
 		m, e := p.n20(&b, s)
@@ -1038,7 +1014,7 @@ func (p *pgenParser_definition) n25(c *pgenrt.State, s *field) (bool, pgenrt.Err
 		}
 		s.Len = sv0
 	}
-	if p.f17(c) {
+	if p.f13(c) {
 		b := *c
 		sv0 := s.Regs
 		m, e := p.n21(&b, s)
@@ -1055,7 +1031,7 @@ func (p *pgenParser_definition) n25(c *pgenrt.State, s *field) (bool, pgenrt.Err
 		}
 		s.Regs = sv0
 	}
-	if p.f18(c) {
+	if p.f14(c) {
 		b := *c
 		sv0 := s.Mem
 		m, e := p.n22(&b, s)
@@ -1072,7 +1048,7 @@ func (p *pgenParser_definition) n25(c *pgenrt.State, s *field) (bool, pgenrt.Err
 		}
 		s.Mem = sv0
 	}
-	if p.f19(c) {
+	if p.f15(c) {
 		b := *c
 		sv0 := s.Orbit
 		m, e := p.n23(&b, s)
@@ -1089,7 +1065,7 @@ func (p *pgenParser_definition) n25(c *pgenrt.State, s *field) (bool, pgenrt.Err
 		}
 		s.Orbit = sv0
 	}
-	if p.f20(c) {
+	if p.f16(c) {
 		b := *c
 		sv0 := s.OpFlag
 		m, e := p.n24(&b, s)
@@ -1117,9 +1093,9 @@ func (p *pgenParser_definition) s_field(c *pgenrt.State, s *field) (bool, pgenrt
 	return c.Close(p.n25(c, s))
 }
 
-// f21 reports whether the token at the cursor may start <ident>
+// f17 reports whether the token at the cursor may start <ident>
 // (or another node of the same first set).
-func (p *pgenParser_definition) f21(c *pgenrt.State) bool {
+func (p *pgenParser_definition) f17(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == tokIdent
 }
@@ -1140,15 +1116,15 @@ func (p *pgenParser_definition) n26(c *pgenrt.State, s *flag) (bool, pgenrt.Err)
 	return true, pgenrt.Err{}
 }
 
-// f22 reports whether the token at the cursor may start Level
+// f18 reports whether the token at the cursor may start Level
 // (or another node of the same first set).
-func (p *pgenParser_definition) f22(c *pgenrt.State) bool {
+func (p *pgenParser_definition) f18(c *pgenrt.State) bool {
 	return p.Is(c.Cur, "*")
 }
 
 // Level
 func (p *pgenParser_definition) n27(c *pgenrt.State, s *flag) (bool, pgenrt.Err) {
-	if !p.f22(c) {
+	if !p.f18(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *level
@@ -1171,7 +1147,7 @@ func (p *pgenParser_definition) n27(c *pgenrt.State, s *flag) (bool, pgenrt.Err)
 func (p *pgenParser_definition) n28(c *pgenrt.State, s *flag) (bool, pgenrt.Err) {
 	matched := false
 	for {
-		if !p.f22(c) {
+		if !p.f18(c) {
 			break
 		}
 		b := *c
@@ -1214,7 +1190,7 @@ func (p *pgenParser_definition) s_flag(c *pgenrt.State, s *flag) (bool, pgenrt.E
 
 // IdentTok
 func (p *pgenParser_definition) n30(c *pgenrt.State, s *groupField) (bool, pgenrt.Err) {
-	if !p.f21(c) {
+	if !p.f17(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *identTok
@@ -1256,15 +1232,15 @@ func (p *pgenParser_definition) s_groupField(c *pgenrt.State, s *groupField) (bo
 	return m, e
 }
 
-// f23 reports whether the token at the cursor may start ModNameStmt
+// f19 reports whether the token at the cursor may start ModNameStmt
 // (or another node of the same first set).
-func (p *pgenParser_definition) f23(c *pgenrt.State) bool {
+func (p *pgenParser_definition) f19(c *pgenrt.State) bool {
 	return p.Is(c.Cur, "MODNAME")
 }
 
 // ModNameStmt
 func (p *pgenParser_definition) n32(c *pgenrt.State, s *header) (bool, pgenrt.Err) {
-	if !p.f23(c) {
+	if !p.f19(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *modNameStmt
@@ -1307,7 +1283,7 @@ func (p *pgenParser_definition) n33(c *pgenrt.State, s *header) (bool, pgenrt.Er
 func (p *pgenParser_definition) n34(c *pgenrt.State, s *header) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
-	if p.f23(c) {
+	if p.f19(c) {
 		b := *c
 		sv0 := s.ModName
 		m, e := p.n32(&b, s)
@@ -1396,7 +1372,7 @@ func (p *pgenParser_definition) n36(c *pgenrt.State, s *lenField) (bool, pgenrt.
 
 // Flag
 func (p *pgenParser_definition) n37(c *pgenrt.State, s *lenField) (bool, pgenrt.Err) {
-	if !p.f21(c) {
+	if !p.f17(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *flag
@@ -1536,7 +1512,7 @@ func (p *pgenParser_definition) s_level(c *pgenrt.State, s *level) (bool, pgenrt
 
 // IdentTok
 func (p *pgenParser_definition) n43(c *pgenrt.State, s *listEntry) (bool, pgenrt.Err) {
-	if !p.f21(c) {
+	if !p.f17(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *identTok
@@ -1556,7 +1532,7 @@ func (p *pgenParser_definition) n43(c *pgenrt.State, s *listEntry) (bool, pgenrt
 
 // NumTok
 func (p *pgenParser_definition) n44(c *pgenrt.State, s *listEntry) (bool, pgenrt.Err) {
-	if !p.f7(c) {
+	if !p.f3(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *numTok
@@ -1610,29 +1586,17 @@ func (p *pgenParser_definition) s_listEntry(c *pgenrt.State, s *listEntry) (bool
 	return m, e
 }
 
-// f24 reports whether the token at the cursor may start ("TYPELIST" | "GROUPLIST")
+// f20 reports whether the token at the cursor may start ("TYPELIST" | "GROUPLIST")
 // (or another node of the same first set).
-func (p *pgenParser_definition) f24(c *pgenrt.State) bool {
+func (p *pgenParser_definition) f20(c *pgenrt.State) bool {
 	return p.Is(c.Cur, "GROUPLIST") || p.Is(c.Cur, "TYPELIST")
-}
-
-// f25 reports whether the token at the cursor may start "TYPELIST"
-// (or another node of the same first set).
-func (p *pgenParser_definition) f25(c *pgenrt.State) bool {
-	return p.Is(c.Cur, "TYPELIST")
-}
-
-// f26 reports whether the token at the cursor may start "GROUPLIST"
-// (or another node of the same first set).
-func (p *pgenParser_definition) f26(c *pgenrt.State) bool {
-	return p.Is(c.Cur, "GROUPLIST")
 }
 
 // "TYPELIST" | "GROUPLIST"
 func (p *pgenParser_definition) n46(c *pgenrt.State) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
-	if p.f25(c) {
+	{
 		b := *c
 		m, e := p.Lit(&b, "TYPELIST")
 		if e.On {
@@ -1647,7 +1611,7 @@ func (p *pgenParser_definition) n46(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	if p.f26(c) {
+	{
 		b := *c
 		m, e := p.Lit(&b, "GROUPLIST")
 		if e.On {
@@ -1685,15 +1649,15 @@ func (p *pgenParser_definition) n47(c *pgenrt.State, s *listStmt) (bool, pgenrt.
 	return true, pgenrt.Err{}
 }
 
-// f27 reports whether the token at the cursor may start ListEntry
+// f21 reports whether the token at the cursor may start ListEntry
 // (or another node of the same first set).
-func (p *pgenParser_definition) f27(c *pgenrt.State) bool {
+func (p *pgenParser_definition) f21(c *pgenrt.State) bool {
 	return p.Is(c.Cur, "NAME")
 }
 
 // ListEntry
 func (p *pgenParser_definition) n48(c *pgenrt.State, s *listStmt) (bool, pgenrt.Err) {
-	if !p.f27(c) {
+	if !p.f21(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *listEntry
@@ -1725,7 +1689,7 @@ func (p *pgenParser_definition) n49(c *pgenrt.State, s *listStmt) (bool, pgenrt.
 func (p *pgenParser_definition) n50(c *pgenrt.State, s *listStmt) (bool, pgenrt.Err) {
 	matched := false
 	for {
-		if !p.f9(c) {
+		if !p.f5(c) {
 			break
 		}
 		b := *c
@@ -1752,7 +1716,7 @@ func (p *pgenParser_definition) n50(c *pgenrt.State, s *listStmt) (bool, pgenrt.
 
 // PunctTok
 func (p *pgenParser_definition) n51(c *pgenrt.State, s *listStmt) (bool, pgenrt.Err) {
-	if !p.f9(c) {
+	if !p.f5(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *punctTok
@@ -1774,7 +1738,7 @@ func (p *pgenParser_definition) n51(c *pgenrt.State, s *listStmt) (bool, pgenrt.
 func (p *pgenParser_definition) n52(c *pgenrt.State, s *listStmt) (bool, pgenrt.Err) {
 	matched := false
 	for {
-		if !p.f9(c) {
+		if !p.f5(c) {
 			break
 		}
 		b := *c
@@ -1822,35 +1786,11 @@ func (p *pgenParser_definition) s_listStmt(c *pgenrt.State, s *listStmt) (bool, 
 	return c.Close(p.n53(c, s))
 }
 
-// f28 reports whether the token at the cursor may start "MEM32"
-// (or another node of the same first set).
-func (p *pgenParser_definition) f28(c *pgenrt.State) bool {
-	return p.Is(c.Cur, "MEM32")
-}
-
-// f29 reports whether the token at the cursor may start "MEM"
-// (or another node of the same first set).
-func (p *pgenParser_definition) f29(c *pgenrt.State) bool {
-	return p.Is(c.Cur, "MEM")
-}
-
-// f30 reports whether the token at the cursor may start "ASCIIZ32"
-// (or another node of the same first set).
-func (p *pgenParser_definition) f30(c *pgenrt.State) bool {
-	return p.Is(c.Cur, "ASCIIZ32")
-}
-
-// f31 reports whether the token at the cursor may start "ASCIIZ"
-// (or another node of the same first set).
-func (p *pgenParser_definition) f31(c *pgenrt.State) bool {
-	return p.Is(c.Cur, "ASCIIZ")
-}
-
 // "MEM32" | "MEM" | "ASCIIZ32" | "ASCIIZ"
 func (p *pgenParser_definition) n54(c *pgenrt.State) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
-	if p.f28(c) {
+	{
 		b := *c
 		m, e := p.Lit(&b, "MEM32")
 		if e.On {
@@ -1865,7 +1805,7 @@ func (p *pgenParser_definition) n54(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	if p.f29(c) {
+	{
 		b := *c
 		m, e := p.Lit(&b, "MEM")
 		if e.On {
@@ -1880,7 +1820,7 @@ func (p *pgenParser_definition) n54(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	if p.f30(c) {
+	{
 		b := *c
 		m, e := p.Lit(&b, "ASCIIZ32")
 		if e.On {
@@ -1895,7 +1835,7 @@ func (p *pgenParser_definition) n54(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	if p.f31(c) {
+	{
 		b := *c
 		m, e := p.Lit(&b, "ASCIIZ")
 		if e.On {
@@ -1956,7 +1896,7 @@ func (p *pgenParser_definition) n56(c *pgenrt.State, s *memField) (bool, pgenrt.
 
 // Flag
 func (p *pgenParser_definition) n57(c *pgenrt.State, s *memField) (bool, pgenrt.Err) {
-	if !p.f21(c) {
+	if !p.f17(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *flag
@@ -2117,7 +2057,7 @@ func (p *pgenParser_definition) s_minorField(c *pgenrt.State, s *minorField) (bo
 
 // PathTok
 func (p *pgenParser_definition) n63(c *pgenrt.State, s *modNameStmt) (bool, pgenrt.Err) {
-	if !p.f8(c) {
+	if !p.f4(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *pathTok
@@ -2175,23 +2115,11 @@ func (p *pgenParser_definition) s_numTok(c *pgenrt.State, s *numTok) (bool, pgen
 	return c.Close(p.n65(c, s))
 }
 
-// f32 reports whether the token at the cursor may start "ABORTOP"
-// (or another node of the same first set).
-func (p *pgenParser_definition) f32(c *pgenrt.State) bool {
-	return p.Is(c.Cur, "ABORTOP")
-}
-
-// f33 reports whether the token at the cursor may start "REMOVEOP"
-// (or another node of the same first set).
-func (p *pgenParser_definition) f33(c *pgenrt.State) bool {
-	return p.Is(c.Cur, "REMOVEOP")
-}
-
 // "ABORTOP" | "REMOVEOP"
 func (p *pgenParser_definition) n66(c *pgenrt.State) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
-	if p.f32(c) {
+	{
 		b := *c
 		m, e := p.Lit(&b, "ABORTOP")
 		if e.On {
@@ -2206,7 +2134,7 @@ func (p *pgenParser_definition) n66(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	if p.f33(c) {
+	{
 		b := *c
 		m, e := p.Lit(&b, "REMOVEOP")
 		if e.On {
@@ -2249,9 +2177,9 @@ func (p *pgenParser_definition) s_opFlagField(c *pgenrt.State, s *opFlagField) (
 	return c.Close(p.n67(c, s))
 }
 
-// f34 reports whether the token at the cursor may start "-"
+// f22 reports whether the token at the cursor may start "-"
 // (or another node of the same first set).
-func (p *pgenParser_definition) f34(c *pgenrt.State) bool {
+func (p *pgenParser_definition) f22(c *pgenrt.State) bool {
 	return p.Is(c.Cur, "-")
 }
 
@@ -2271,7 +2199,7 @@ func (p *pgenParser_definition) n68(c *pgenrt.State, s *opcodeField) (bool, pgen
 func (p *pgenParser_definition) n69(c *pgenrt.State, s *opcodeField) (bool, pgenrt.Err) {
 	matched := false
 	for {
-		if !p.f34(c) {
+		if !p.f22(c) {
 			break
 		}
 		b := *c
@@ -2378,7 +2306,7 @@ func (p *pgenParser_definition) s_opcodeField(c *pgenrt.State, s *opcodeField) (
 
 // NumTok
 func (p *pgenParser_definition) n73(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
-	if !p.f7(c) {
+	if !p.f3(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *numTok
@@ -2398,7 +2326,7 @@ func (p *pgenParser_definition) n73(c *pgenrt.State, s *orbitField) (bool, pgenr
 
 // NumTok
 func (p *pgenParser_definition) n74(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
-	if !p.f7(c) {
+	if !p.f3(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *numTok
@@ -2431,7 +2359,7 @@ func (p *pgenParser_definition) n75(c *pgenrt.State, s *orbitField) (bool, pgenr
 func (p *pgenParser_definition) n76(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
 	matched := false
 	for {
-		if !p.f9(c) {
+		if !p.f5(c) {
 			break
 		}
 		b := *c
@@ -2532,9 +2460,9 @@ func (p *pgenParser_definition) s_punctTok(c *pgenrt.State, s *punctTok) (bool, 
 	return c.Close(p.n79(c, s))
 }
 
-// f35 reports whether the token at the cursor may start <symbol>
+// f23 reports whether the token at the cursor may start <symbol>
 // (or another node of the same first set).
-func (p *pgenParser_definition) f35(c *pgenrt.State) bool {
+func (p *pgenParser_definition) f23(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == tokSymbol
 }
@@ -2575,7 +2503,7 @@ func (p *pgenParser_definition) n81(c *pgenrt.State, s *regTok) (bool, pgenrt.Er
 func (p *pgenParser_definition) n82(c *pgenrt.State, s *regTok) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
-	if p.f35(c) {
+	if p.f23(c) {
 		b := *c
 		sv0 := s.Variable
 		m, e := p.n80(&b, s)
@@ -2592,7 +2520,7 @@ func (p *pgenParser_definition) n82(c *pgenrt.State, s *regTok) (bool, pgenrt.Er
 		}
 		s.Variable = sv0
 	}
-	if p.f21(c) {
+	if p.f17(c) {
 		b := *c
 		sv0 := s.Name
 		m, e := p.n81(&b, s)
@@ -2621,16 +2549,16 @@ func (p *pgenParser_definition) s_regTok(c *pgenrt.State, s *regTok) (bool, pgen
 	return c.Close(p.n82(c, s))
 }
 
-// f36 reports whether the token at the cursor may start RegTok
+// f24 reports whether the token at the cursor may start RegTok
 // (or another node of the same first set).
-func (p *pgenParser_definition) f36(c *pgenrt.State) bool {
+func (p *pgenParser_definition) f24(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == tokIdent || t == tokSymbol
 }
 
 // RegTok
 func (p *pgenParser_definition) n83(c *pgenrt.State, s *regsField) (bool, pgenrt.Err) {
-	if !p.f36(c) {
+	if !p.f24(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *regTok
@@ -2664,7 +2592,7 @@ func (p *pgenParser_definition) n84(c *pgenrt.State, s *regsField) (bool, pgenrt
 func (p *pgenParser_definition) n85(c *pgenrt.State, s *regsField) (bool, pgenrt.Err) {
 	matched := false
 	for {
-		if !p.f9(c) {
+		if !p.f5(c) {
 			break
 		}
 		b := *c
@@ -2693,7 +2621,7 @@ func (p *pgenParser_definition) n85(c *pgenrt.State, s *regsField) (bool, pgenrt
 func (p *pgenParser_definition) n86(c *pgenrt.State) (bool, pgenrt.Err) {
 	matched := false
 	for {
-		if !p.f9(c) {
+		if !p.f5(c) {
 			break
 		}
 		b := *c
@@ -2752,9 +2680,9 @@ func (p *pgenParser_definition) s_regsField(c *pgenrt.State, s *regsField) (bool
 	return m, e
 }
 
-// f37 reports whether the token at the cursor may start "RETEP"
+// f25 reports whether the token at the cursor may start "RETEP"
 // (or another node of the same first set).
-func (p *pgenParser_definition) f37(c *pgenrt.State) bool {
+func (p *pgenParser_definition) f25(c *pgenrt.State) bool {
 	return p.Is(c.Cur, "RETEP")
 }
 
@@ -2831,7 +2759,7 @@ func (p *pgenParser_definition) n91(c *pgenrt.State, s *scalarTok) (bool, pgenrt
 func (p *pgenParser_definition) n92(c *pgenrt.State, s *scalarTok) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
-	if p.f7(c) {
+	if p.f3(c) {
 		b := *c
 		sv0 := s.Number
 		m, e := p.n89(&b, s)
@@ -2848,7 +2776,7 @@ func (p *pgenParser_definition) n92(c *pgenrt.State, s *scalarTok) (bool, pgenrt
 		}
 		s.Number = sv0
 	}
-	if p.f35(c) {
+	if p.f23(c) {
 		b := *c
 		sv0 := s.Symbol
 		m, e := p.n90(&b, s)
@@ -2865,7 +2793,7 @@ func (p *pgenParser_definition) n92(c *pgenrt.State, s *scalarTok) (bool, pgenrt
 		}
 		s.Symbol = sv0
 	}
-	if p.f21(c) {
+	if p.f17(c) {
 		b := *c
 		sv0 := s.Ident
 		m, e := p.n91(&b, s)
@@ -2894,17 +2822,11 @@ func (p *pgenParser_definition) s_scalarTok(c *pgenrt.State, s *scalarTok) (bool
 	return c.Close(p.n92(c, s))
 }
 
-// f38 reports whether the token at the cursor may start "+"
-// (or another node of the same first set).
-func (p *pgenParser_definition) f38(c *pgenrt.State) bool {
-	return p.Is(c.Cur, "+")
-}
-
 // "+" | "-"
 func (p *pgenParser_definition) n93(c *pgenrt.State) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
-	if p.f38(c) {
+	{
 		b := *c
 		m, e := p.Lit(&b, "+")
 		if e.On {
@@ -2919,7 +2841,7 @@ func (p *pgenParser_definition) n93(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	if p.f34(c) {
+	{
 		b := *c
 		m, e := p.Lit(&b, "-")
 		if e.On {
@@ -2959,7 +2881,7 @@ func (p *pgenParser_definition) n94(c *pgenrt.State, s *signedNum) (bool, pgenrt
 
 // NumTok
 func (p *pgenParser_definition) n95(c *pgenrt.State, s *signedNum) (bool, pgenrt.Err) {
-	if !p.f7(c) {
+	if !p.f3(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *numTok
@@ -2993,9 +2915,9 @@ func (p *pgenParser_definition) s_signedNum(c *pgenrt.State, s *signedNum) (bool
 	return c.Close(p.n96(c, s))
 }
 
-// f39 reports whether the token at the cursor may start <string>
+// f26 reports whether the token at the cursor may start <string>
 // (or another node of the same first set).
-func (p *pgenParser_definition) f39(c *pgenrt.State) bool {
+func (p *pgenParser_definition) f26(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == tokString
 }
@@ -3090,7 +3012,7 @@ func (p *pgenParser_definition) n100(c *pgenrt.State, s *symTarget) (bool, pgenr
 
 // RetEPTok
 func (p *pgenParser_definition) n101(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
-	if !p.f37(c) {
+	if !p.f25(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *retEPTok
@@ -3123,7 +3045,7 @@ func (p *pgenParser_definition) n102(c *pgenrt.State, s *symTarget) (bool, pgenr
 func (p *pgenParser_definition) n103(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
 	matched := false
 	for {
-		if !p.f9(c) {
+		if !p.f5(c) {
 			break
 		}
 		b := *c
@@ -3184,15 +3106,15 @@ func (p *pgenParser_definition) n105(c *pgenrt.State, s *term) (bool, pgenrt.Err
 	return true, pgenrt.Err{}
 }
 
-// f40 reports whether the token at the cursor may start "(" NumTok ")"
+// f27 reports whether the token at the cursor may start "(" NumTok ")"
 // (or another node of the same first set).
-func (p *pgenParser_definition) f40(c *pgenrt.State) bool {
+func (p *pgenParser_definition) f27(c *pgenrt.State) bool {
 	return p.Is(c.Cur, "(")
 }
 
 // NumTok
 func (p *pgenParser_definition) n106(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
-	if !p.f7(c) {
+	if !p.f3(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *numTok
@@ -3226,7 +3148,7 @@ func (p *pgenParser_definition) n107(c *pgenrt.State, s *term) (bool, pgenrt.Err
 
 // NumTok
 func (p *pgenParser_definition) n108(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
-	if !p.f7(c) {
+	if !p.f3(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *numTok
@@ -3246,7 +3168,7 @@ func (p *pgenParser_definition) n108(c *pgenrt.State, s *term) (bool, pgenrt.Err
 
 // IdentTok
 func (p *pgenParser_definition) n109(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
-	if !p.f21(c) {
+	if !p.f17(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *identTok
@@ -3268,7 +3190,7 @@ func (p *pgenParser_definition) n109(c *pgenrt.State, s *term) (bool, pgenrt.Err
 func (p *pgenParser_definition) n110(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
-	if p.f40(c) {
+	if p.f27(c) {
 		b := *c
 		sv0 := s.Paren
 		m, e := p.n107(&b, s)
@@ -3285,7 +3207,7 @@ func (p *pgenParser_definition) n110(c *pgenrt.State, s *term) (bool, pgenrt.Err
 		}
 		s.Paren = sv0
 	}
-	if p.f7(c) {
+	if p.f3(c) {
 		b := *c
 		sv0 := s.Num
 		m, e := p.n108(&b, s)
@@ -3302,7 +3224,7 @@ func (p *pgenParser_definition) n110(c *pgenrt.State, s *term) (bool, pgenrt.Err
 		}
 		s.Num = sv0
 	}
-	if p.f21(c) {
+	if p.f17(c) {
 		b := *c
 		sv0 := s.Reg
 		m, e := p.n109(&b, s)
@@ -3342,23 +3264,11 @@ func (p *pgenParser_definition) s_term(c *pgenrt.State, s *term) (bool, pgenrt.E
 	return c.Close(p.n111(c, s))
 }
 
-// f41 reports whether the token at the cursor may start "DESC"
-// (or another node of the same first set).
-func (p *pgenParser_definition) f41(c *pgenrt.State) bool {
-	return p.Is(c.Cur, "DESC")
-}
-
-// f42 reports whether the token at the cursor may start "FMT"
-// (or another node of the same first set).
-func (p *pgenParser_definition) f42(c *pgenrt.State) bool {
-	return p.Is(c.Cur, "FMT")
-}
-
 // "DESC" | "FMT"
 func (p *pgenParser_definition) n112(c *pgenrt.State) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
-	if p.f41(c) {
+	{
 		b := *c
 		m, e := p.Lit(&b, "DESC")
 		if e.On {
@@ -3373,7 +3283,7 @@ func (p *pgenParser_definition) n112(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	if p.f42(c) {
+	{
 		b := *c
 		m, e := p.Lit(&b, "FMT")
 		if e.On {
@@ -3413,7 +3323,7 @@ func (p *pgenParser_definition) n113(c *pgenrt.State, s *textField) (bool, pgenr
 
 // StrToken
 func (p *pgenParser_definition) n114(c *pgenrt.State, s *textField) (bool, pgenrt.Err) {
-	if !p.f39(c) {
+	if !p.f26(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *strToken
@@ -3455,15 +3365,15 @@ func (p *pgenParser_definition) s_textField(c *pgenrt.State, s *textField) (bool
 	return m, e
 }
 
-// f43 reports whether the token at the cursor may start AtTarget
+// f28 reports whether the token at the cursor may start AtTarget
 // (or another node of the same first set).
-func (p *pgenParser_definition) f43(c *pgenrt.State) bool {
+func (p *pgenParser_definition) f28(c *pgenrt.State) bool {
 	return p.Is(c.Cur, "@")
 }
 
 // AtTarget
 func (p *pgenParser_definition) n116(c *pgenrt.State, s *tpField) (bool, pgenrt.Err) {
-	if !p.f43(c) {
+	if !p.f28(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *atTarget
@@ -3484,7 +3394,7 @@ func (p *pgenParser_definition) n116(c *pgenrt.State, s *tpField) (bool, pgenrt.
 
 // SymTarget
 func (p *pgenParser_definition) n117(c *pgenrt.State, s *tpField) (bool, pgenrt.Err) {
-	if !p.f35(c) {
+	if !p.f23(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *symTarget
@@ -3508,7 +3418,7 @@ func (p *pgenParser_definition) n117(c *pgenrt.State, s *tpField) (bool, pgenrt.
 func (p *pgenParser_definition) n118(c *pgenrt.State, s *tpField) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
-	if p.f43(c) {
+	if p.f28(c) {
 		b := *c
 		sv0 := s.At
 		m, e := p.n116(&b, s)
@@ -3525,7 +3435,7 @@ func (p *pgenParser_definition) n118(c *pgenrt.State, s *tpField) (bool, pgenrt.
 		}
 		s.At = sv0
 	}
-	if p.f35(c) {
+	if p.f23(c) {
 		b := *c
 		sv0 := s.Symbol
 		m, e := p.n117(&b, s)
@@ -3591,7 +3501,7 @@ func (p *pgenParser_definition) n120(c *pgenrt.State, s *tpOffset) (bool, pgenrt
 
 // NumTok
 func (p *pgenParser_definition) n121(c *pgenrt.State, s *tpOffset) (bool, pgenrt.Err) {
-	if !p.f7(c) {
+	if !p.f3(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *numTok
@@ -3613,7 +3523,7 @@ func (p *pgenParser_definition) n121(c *pgenrt.State, s *tpOffset) (bool, pgenrt
 func (p *pgenParser_definition) n122(c *pgenrt.State, s *tpOffset) (bool, pgenrt.Err) {
 	matched := false
 	for {
-		if !p.f7(c) {
+		if !p.f3(c) {
 			break
 		}
 		b := *c
@@ -3657,7 +3567,7 @@ func (p *pgenParser_definition) s_tpOffset(c *pgenrt.State, s *tpOffset) (bool, 
 
 // IdentTok
 func (p *pgenParser_definition) n124(c *pgenrt.State, s *typeField) (bool, pgenrt.Err) {
-	if !p.f21(c) {
+	if !p.f17(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *identTok
@@ -3690,7 +3600,7 @@ func (p *pgenParser_definition) n125(c *pgenrt.State, s *typeField) (bool, pgenr
 func (p *pgenParser_definition) n126(c *pgenrt.State, s *typeField) (bool, pgenrt.Err) {
 	matched := false
 	for {
-		if !p.f9(c) {
+		if !p.f5(c) {
 			break
 		}
 		b := *c

@@ -667,7 +667,11 @@ func (pe *parserEmitter) nodeFunc(n node, owner *structInfo) string {
 		w("\tvar first pgenrt.Err")
 		for _, a := range n.alts {
 			save, restore := saveRestore(written(a))
-			if may, ok := pe.may(a, "c"); ok {
+			if _, lit := unwrap(a).(*litNode); lit && pe.pd.custom != nil {
+				// A custom lexer's literal is its own test (Is, then Lit
+				// would test it twice).
+				w("\t{")
+			} else if may, ok := pe.may(a, "c"); ok {
 				w("\tif %s {", may)
 			} else {
 				w("\t{")
