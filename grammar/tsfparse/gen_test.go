@@ -252,30 +252,44 @@ func TestParseEachReuse(t *testing.T) {
 	}
 	inputs = append(inputs, many)
 	for _, src := range inputs {
-		want, wd := Parse("f.tsf", src)
-		var got []string
-		f, gd := ParseEach("f.tsf", src, 0, func(s tsf.Stmt) {
-			got = append(got, fmt.Sprintf("%# v", pretty.Formatter(s)))
-			if tr, ok := s.(*tsf.Trace); ok && len(got)%2 == 0 {
-				tr.Fields = nil
-			}
-		})
-		if len(got) != len(want.Stmts) {
-			t.Fatalf("%.60q: ParseEach gave %d statements, Parse %d", src, len(got), len(want.Stmts))
+		checkEachReuse(t, src)
+	}
+}
+
+func FuzzParseEachReuse(f *testing.F) {
+	for _, s := range streamSeeds {
+		f.Add([]byte(s))
+	}
+	f.Add([]byte("TRACE MINOR=1, TP=@STATIC, DESC=\"a\", FMT=\"%W\"\nTRACE MINOR=2, TP=.x, REGS=(EAX)\nTRACE MINOR=3, TP=@STATIC, FMT=\"y\", DESC=\"b\""))
+	f.Fuzz(func(t *testing.T, src []byte) { checkEachReuse(t, src) })
+}
+
+// checkEachReuse is TestParseEachReuse on one input.
+func checkEachReuse(t *testing.T, src []byte) {
+	t.Helper()
+	want, wd := Parse("f.tsf", src)
+	var got []string
+	f, gd := ParseEach("f.tsf", src, 0, func(s tsf.Stmt) {
+		got = append(got, fmt.Sprintf("%# v", pretty.Formatter(s)))
+		if tr, ok := s.(*tsf.Trace); ok && len(got)%2 == 0 {
+			tr.Fields = nil
 		}
-		for i, s := range want.Stmts {
-			w := fmt.Sprintf("%# v", pretty.Formatter(s))
-			if got[i] != w {
-				t.Fatalf("%.60q: statement %d differs:\n%s\n%s", src, i, got[i], w)
-			}
-			if i%2 == 0 {
-				if kept := fmt.Sprintf("%# v", pretty.Formatter(f.Stmts[i])); kept != w {
-					t.Fatalf("%.60q: statement %d kept differs after the parse:\n%s\n%s", src, i, kept, w)
-				}
+	})
+	if len(got) != len(want.Stmts) {
+		t.Fatalf("%.60q: ParseEach gave %d statements, Parse %d", src, len(got), len(want.Stmts))
+	}
+	for i, s := range want.Stmts {
+		w := fmt.Sprintf("%# v", pretty.Formatter(s))
+		if got[i] != w {
+			t.Fatalf("%.60q: statement %d differs:\n%s\n%s", src, i, got[i], w)
+		}
+		if i%2 == 0 {
+			if kept := fmt.Sprintf("%# v", pretty.Formatter(f.Stmts[i])); kept != w {
+				t.Fatalf("%.60q: statement %d kept differs after the parse:\n%s\n%s", src, i, kept, w)
 			}
 		}
-		if !reflect.DeepEqual(gd, wd) {
-			t.Errorf("%.60q: diagnostics differ:\n%v\n%v", src, gd, wd)
-		}
+	}
+	if !reflect.DeepEqual(gd, wd) {
+		t.Errorf("%.60q: diagnostics differ:\n%v\n%v", src, gd, wd)
 	}
 }
