@@ -116,6 +116,20 @@ func (s *scanner) pos() ast.Pos {
 	return ast.Pos{File: s.file, Offset: s.off, Line: s.line, Col: s.col}
 }
 
+// mark is a place in the TSF without its file name: where a token starts,
+// kept while it is scanned. It holds no pointer, so that it is copied
+// whole at no cost; a token's position is written from it field by field
+// (a struct written in parts and read back at once, as a copy does, is a
+// store the processor cannot forward).
+type mark struct{ off, line, col int }
+
+func (s *scanner) mark() mark { return mark{s.off, s.line, s.col} }
+
+// at returns the position of m.
+func (s *scanner) at(m mark) ast.Pos {
+	return ast.Pos{File: s.file, Offset: m.off, Line: m.line, Col: m.col}
+}
+
 func lexPos(p ast.Pos) lexer.Position {
 	return lexer.Position{Filename: p.File, Offset: p.Offset, Line: p.Line, Column: p.Col}
 }
@@ -216,8 +230,11 @@ func (s *scanner) stop(d diag.Diagnostic) bool {
 	return false
 }
 
-func (s *scanner) emit(t lexer.TokenType, value string, at ast.Pos) {
-	s.res.toks = append(s.res.toks, lexer.Token{Type: t, Value: value, Pos: lexPos(at)})
+func (s *scanner) emit(t lexer.TokenType, value string, at mark) {
+	s.res.toks = append(s.res.toks, lexer.Token{})
+	tok := &s.res.toks[len(s.res.toks)-1]
+	tok.Type, tok.Value = t, value
+	tok.Pos.Filename, tok.Pos.Offset, tok.Pos.Line, tok.Pos.Column = s.file, at.off, at.line, at.col
 }
 
 // skipSpace skips white space and comments. With sameLine it stops at a
@@ -313,11 +330,11 @@ func (s *scanner) next() bool {
 	if s.atEnd() {
 		return false
 	}
-	start := s.pos()
+	start := s.mark()
 	c := s.src[s.off]
 	n := s.wordLen()
 	if n >= MaxToken {
-		return s.tooLong(start)
+		return s.tooLong(s.at(start))
 	}
 	// IBM's behaviour: a word, number or symbol runs on through the
 	// characters no token is made of, as TRCUST 3.05A reads it
@@ -375,7 +392,7 @@ func (s *scanner) next() bool {
 // `done.%", FMT="` is the one token "done.%, FMT=", unexpected): the token
 // ends at the string's closing quote. When the string breaks (a new line,
 // the end of the file), the token was never finished and is dropped.
-func (s *scanner) glue(start ast.Pos) bool {
+func (s *scanner) glue(start mark) bool {
 	if s.atEnd() || s.src[s.off] != '"' {
 		return true
 	}
@@ -383,7 +400,7 @@ func (s *scanner) glue(start ast.Pos) bool {
 	word := s.res.toks[k]
 	if !s.str() {
 		s.res.toks = s.res.toks[:k]
-		s.res.stopAt, s.res.cut = k, start.Offset
+		s.res.stopAt, s.res.cut = k, start.off
 		return false
 	}
 	str := s.res.toks[len(s.res.toks)-1]
@@ -396,7 +413,7 @@ func (s *scanner) glue(start ast.Pos) bool {
 // same line.
 func (s *scanner) path() bool {
 	afterAt := s.res.toks[len(s.res.toks)-1].Value == "@"
-	start := s.pos()
+	start := s.mark()
 	n := 0
 	for s.off+n < len(s.src) {
 		c := s.src[s.off+n]
@@ -412,10 +429,10 @@ func (s *scanner) path() bool {
 	// IBM's behaviour: "TP=@," names a file with no name (then the line
 	// number is read after the comma).
 	if n >= MaxToken {
-		return s.tooLong(start)
+		return s.tooLong(s.at(start))
 	}
 	s.emit(tokPath, s.src[s.off:s.off+n], start)
-	s.advance(n)
+	s.skip(n) // a file name holds no new line
 	return true
 }
 
@@ -425,22 +442,22 @@ func (s *scanner) path() bool {
 // TRCUSTStrings, only \" is an escape and a NUL does not stop the scan
 // (see Mode).
 func (s *scanner) str() bool {
-	start := s.pos()
-	s.advance(1)
+	start := s.mark()
+	s.skip(1)
 	begin, cut := s.off, -1
 	trcust := s.mode&TRCUSTStrings != 0
 	for {
 		if s.off >= len(s.src) {
-			at := start
+			at := s.at(start)
 			if cut >= 0 {
 				at = s.pos()
 			}
 			d := tsf.SeverePrematureEOF.Diagnostic(at, 0)
 			d.Detail = "the string opened here is not closed"
-			return s.stopIn(start, d)
+			return s.stopIn(s.at(start), d)
 		}
 		if s.off-begin >= MaxToken-1 {
-			return s.tooLong(start)
+			return s.tooLong(s.at(start))
 		}
 		if plainChars[s.src[s.off]] {
 			// A run of bytes that need no look, up to the length limit.
@@ -461,7 +478,7 @@ func (s *scanner) str() bool {
 			s.advance(1)
 			return true
 		case c == '\n' || c == '\r':
-			at := start
+			at := s.at(start)
 			if cut >= 0 {
 				// After a NUL's message (TRCUSTStrings), where TRCUST
 				// prints it: after that one.
@@ -469,7 +486,7 @@ func (s *scanner) str() bool {
 			}
 			d := tsf.SevereNewLine.Diagnostic(at, 0)
 			d.Detail = "the string opened here is not closed before the end of the line"
-			return s.stopIn(start, d)
+			return s.stopIn(s.at(start), d)
 		case c == 0 && trcust:
 			// IBM's behaviour: severe 37 is printed, but TRCUST goes
 			// on as after an error, and stores the string up to the NUL.
@@ -481,7 +498,7 @@ func (s *scanner) str() bool {
 			}
 			s.advance(1)
 		case c == 0:
-			return s.stopIn(start, tsf.SevereNUL.Diagnostic(s.pos(), 0))
+			return s.stopIn(s.at(start), tsf.SevereNUL.Diagnostic(s.pos(), 0))
 		case c == '\\' && trcust:
 			if s.peek(1) == '"' {
 				s.advance(2)
