@@ -8,7 +8,10 @@
 // lower/tsfcheck reports them. Every node carries its position.
 package tsf
 
-import "github.com/tracekit/tracekit/ast"
+import (
+	"github.com/tracekit/tracekit/ast"
+	"github.com/tracekit/tracekit/ast/diag"
+)
 
 // Pos is a source position.
 type Pos = ast.Pos
@@ -303,7 +306,12 @@ type Mem struct {
 	Flag   *Flag
 	Length *Number // nil when the length is LEN
 	UseLen *Word   // the LEN keyword in place of the length, nil otherwise
-	End    Pos
+	// BadLength is the error of a length that is no number (a syntax
+	// error, or 217 for a word), which TRCUST 3.05A gives after it has
+	// checked the address (IBM's behaviour); nil otherwise. Length and
+	// UseLen are nil then.
+	BadLength *diag.Diagnostic
+	End       Pos
 }
 
 // Orbit is "ORBIT=(a,b)", a TRCUST 3.05A keyword the V2.1 reference does

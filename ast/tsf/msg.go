@@ -121,6 +121,7 @@ const (
 	ErrOpcodeWord         Code = 216
 	ErrInvalidNumber      Code = 217 // 3.05A's, not in the V2.1 reference
 	WarnOrbitIndex        Code = 218
+	WarnLenUnused         Code = 219
 )
 
 // Message is the catalogue entry of one Code.
@@ -258,6 +259,9 @@ var Messages = map[Code]Message{
 	// 3.05A's 143, which it prints for an ORBIT value only (for a length
 	// it says nothing: 143 above); it then writes 0x0016 as the value.
 	218: {diag.Warning, "index too large, high word ignored", false},
+	// TRCUST 3.05A resolves a LEN that no MEM or MEM32 right after it
+	// uses, writes no code for it and says nothing (IBM's behaviour).
+	219: {diag.Warning, "LEN is not used by a MEM or MEM32 right after it, ignored", true},
 }
 
 // Legacy is what TRCUST 3.05A would say of a diagnostic beyond the

@@ -69,6 +69,66 @@ func TestSynthRoundTrip(t *testing.T) {
 	}
 }
 
+// TestOrbitTable writes and reads back a file with an ORBIT table: four
+// dwords after the list table, counted at 0x14 and in the first record's
+// offset (the layout of TRCUST 3.05A's files after ORBIT=(0,1)).
+func TestOrbitTable(t *testing.T) {
+	f := synthFile()
+	f.Orbit = []uint32{0, 0, 0, 7}
+	data, err := f.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	lists := HeaderSize + 3*ListEntrySize
+	if got := le.Uint32(data[0x10:]); got != uint32(lists+16) {
+		t.Errorf("first record at 0x%X, want 0x%X", got, lists+16)
+	}
+	if got := le.Uint32(data[0x14:]); got != 4 {
+		t.Errorf("ORBIT dwords %d, want 4", got)
+	}
+	if got := le.Uint32(data[lists+12:]); got != 7 {
+		t.Errorf("last ORBIT dword %d, want 7", got)
+	}
+	g, err := Parse(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(g.Orbit, f.Orbit) || len(g.Tracepoints) != 2 {
+		t.Errorf("read back ORBIT table %v, %d records", g.Orbit, len(g.Tracepoints))
+	}
+}
+
+// TestListOrder reads and writes a list table whose lists do not stand
+// together (a TYPELIST, a GROUPLIST, a second TYPELIST: TRCUST 3.05A writes
+// the entries in the TSF's order).
+func TestListOrder(t *testing.T) {
+	f := synthFile()
+	f.ListOrder = nil
+	f.Types = append(f.Types, ListItem{Name: "LATE", ID: 0x40})
+	f.ListOrder = []ListKind{KindType, KindType, KindGroup, KindType}
+	if len(f.Types) != 3 || len(f.Groups) != 1 {
+		t.Fatalf("synthFile has %d types and %d groups", len(f.Types), len(f.Groups))
+	}
+	data, err := f.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := string(data[HeaderSize+3*ListEntrySize : HeaderSize+3*ListEntrySize+4]); got != "LATE" || data[HeaderSize+2*ListEntrySize+9] != byte(KindGroup) {
+		t.Errorf("list table % x", data[HeaderSize:HeaderSize+4*ListEntrySize])
+	}
+	g, err := Parse(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(g.ListOrder, f.ListOrder) || g.GroupsFirst || len(g.Types) != 3 {
+		t.Errorf("read back order %v, groups first %v, %d types", g.ListOrder, g.GroupsFirst, len(g.Types))
+	}
+	f.ListOrder = f.ListOrder[:3]
+	if _, err := f.MarshalBinary(); err == nil {
+		t.Error("a ListOrder that does not count the entries was written")
+	}
+}
+
 // TestParseErrors damages a valid file one field at a time: each damage
 // gives a FormatError at the damaged byte.
 func TestParseErrors(t *testing.T) {
@@ -97,7 +157,8 @@ func TestParseErrors(t *testing.T) {
 		{"magic", set(1, 'X'), 0, "bad magic"},
 		{"short header", func(b []byte) []byte { return b[:0x100] }, 0x100, "truncated header"},
 		{"version", put32(4, 3), 4, "version 3"},
-		{"reserved 0x14", set(0x15, 1), 0x14, "reserved field"},
+		{"ORBIT table past the end", set(0x15, 1), 475, "truncated ORBIT table"},
+		{"ORBIT table not counted in the first record", set(0x14, 1), 0x10, "and 1 ORBIT dwords"},
 		{"reserved 0x1A", set(0x1B, 1), 0x1A, "reserved field"},
 		{"reserved 0x122", set(0x130, 9), 0x130, "reserved header byte"},
 		{"module name padding", set(0x1E+20, 'x'), 0x1E + 20, "after its NUL"},
@@ -110,9 +171,6 @@ func TestParseErrors(t *testing.T) {
 		{"list count", put16(0x11E, 0x7FFF), int64(len(good)), "truncated list table"},
 		{"first record", put32(0x10, 0x144), 0x10, "first record offset"},
 		{"list kind", set(HeaderSize+9, 3), HeaderSize + 9, "kind 3"},
-		// TRCUST writes the lists in the TSF's order (GROUPLIST first is
-		// fine), but each list's entries stand together.
-		{"lists interleaved", set(HeaderSize+9, 1), HeaderSize + 2*ListEntrySize + 9, "after the TYPELIST entries that follow the GROUPLIST"},
 		{"list name unterminated", set(HeaderSize+ListEntrySize+8, 'x'), HeaderSize + ListEntrySize + 8, "has no NUL"},
 		{"list name padding", set(HeaderSize+5, 'x'), HeaderSize + 5, "after its NUL"},
 		{"record count", put32(0x0C, 1000), 0x0C, "record count 1000"},

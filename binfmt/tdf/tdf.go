@@ -78,8 +78,8 @@ type Header struct {
 	Version       uint32            // Version
 	RecordBytes   uint32            // sum of the record lengths
 	Count         uint32            // number of records
-	FirstRecord   uint32            // HeaderSize + ListEntrySize * ListCount
-	Reserved14    uint32            // 0
+	FirstRecord   uint32            // HeaderSize + ListEntrySize * ListCount + 4 * OrbitWords
+	OrbitWords    uint32            // dwords of the ORBIT table after the list table
 	MaxDataLength uint16            // MAXDATALENGTH
 	Reserved1A    uint16            // 0
 	Major         uint16            // major code
@@ -143,6 +143,19 @@ type File struct {
 	// the TSF (IBM's behaviour: a GROUPLIST statement before the TYPELIST
 	// gives its entries first).
 	GroupsFirst bool
+	// ListOrder, when not nil, is the kind of each list entry in the
+	// order of the list table, for a table whose entries of one list do
+	// not stand together: TRCUST 3.05A writes the entries in the order of
+	// the TSF, so a second TYPELIST after a GROUPLIST puts its entries
+	// after the GROUPLIST's (IBM's behaviour). It holds len(Types) KindType
+	// and len(Groups) KindGroup; GroupsFirst is not used then.
+	ListOrder []ListKind
+	// Orbit is the ORBIT table, one dword for each ORBIT index from 0 to
+	// the highest any ORBIT=(a,b) of the TSF names (b), written after the
+	// list table. TRCUST 3.05A writes it, all zero, only when an
+	// ORBIT=(0,1) asked it for a bit (IBM's behaviour; docs/tdf.md); nil
+	// otherwise.
+	Orbit []uint32
 	// Tracepoints are sorted by (Object, Offset) when Parse made them;
 	// MarshalBinary sorts them itself.
 	Tracepoints []Tracepoint
@@ -206,9 +219,6 @@ func parse(data []byte) (*File, error) {
 	if h.Version != Version {
 		return nil, errorf(4, "version %d, want %d", h.Version, Version)
 	}
-	if h.Reserved14 != 0 {
-		return nil, errorf(0x14, "reserved field is 0x%X, want 0", h.Reserved14)
-	}
 	if h.Reserved1A != 0 {
 		return nil, errorf(0x1A, "reserved field is 0x%X, want 0", h.Reserved1A)
 	}
@@ -224,13 +234,19 @@ func parse(data []byte) (*File, error) {
 	}
 	f := &File{MaxDataLength: h.MaxDataLength, Major: h.Major, ModName: name, TDFID: h.TDFID}
 
-	first := int64(HeaderSize) + ListEntrySize*int64(h.ListCount)
+	lists := int64(HeaderSize) + ListEntrySize*int64(h.ListCount)
+	if lists > size {
+		return f, errorf(size, "truncated list table: %d entries need bytes 0x%X-0x%X, but the file is %d bytes", h.ListCount, HeaderSize, lists-1, size)
+	}
+	first := lists + 4*int64(h.OrbitWords)
 	if first > size {
-		return f, errorf(size, "truncated list table: %d entries need bytes 0x%X-0x%X, but the file is %d bytes", h.ListCount, HeaderSize, first-1, size)
+		return f, errorf(size, "truncated ORBIT table: %d dwords need bytes 0x%X-0x%X, but the file is %d bytes", h.OrbitWords, lists, first-1, size)
 	}
 	if int64(h.FirstRecord) != first {
-		return f, errorf(0x10, "first record offset is 0x%X, want 0x%X after %d list entries", h.FirstRecord, first, h.ListCount)
+		return f, errorf(0x10, "first record offset is 0x%X, want 0x%X after %d list entries and %d ORBIT dwords", h.FirstRecord, first, h.ListCount, h.OrbitWords)
 	}
+	var order []ListKind
+	defer func() { f.GroupsFirst, f.ListOrder = listLayout(order) }()
 	for i := range int(h.ListCount) {
 		off := int64(HeaderSize + i*ListEntrySize)
 		e := decodeListEntry(data[off:])
@@ -244,21 +260,20 @@ func parse(data []byte) (*File, error) {
 		item := ListItem{Name: name, ID: e.ID}
 		switch e.Kind {
 		case KindType:
-			if len(f.Groups) > 0 {
-				if len(f.Types) == 0 {
-					f.GroupsFirst = true // the GROUPLIST came first
-				} else if !f.GroupsFirst {
-					return f, errorf(off+9, "TYPELIST entry %q after the GROUPLIST entries that follow the TYPELIST; each list's entries stand together", name)
-				}
-			}
 			f.Types = append(f.Types, item)
+			order = append(order, KindType)
 		case KindGroup:
-			if f.GroupsFirst {
-				return nil, errorf(off+9, "GROUPLIST entry %q after the TYPELIST entries that follow the GROUPLIST; each list's entries stand together", name)
-			}
 			f.Groups = append(f.Groups, item)
+			order = append(order, KindGroup)
 		default:
 			return f, errorf(off+9, "list entry %q has kind %d, want 1 (GROUPLIST) or 2 (TYPELIST)", name, e.Kind)
+		}
+	}
+
+	if h.OrbitWords > 0 {
+		f.Orbit = make([]uint32, h.OrbitWords)
+		for i := range f.Orbit {
+			f.Orbit[i] = le.Uint32(data[lists+4*int64(i):])
 		}
 	}
 
@@ -377,7 +392,7 @@ func decodeHeader(b []byte) Header {
 	h.RecordBytes = le.Uint32(b[0x08:])
 	h.Count = le.Uint32(b[0x0C:])
 	h.FirstRecord = le.Uint32(b[0x10:])
-	h.Reserved14 = le.Uint32(b[0x14:])
+	h.OrbitWords = le.Uint32(b[0x14:])
 	h.MaxDataLength = le.Uint16(b[0x18:])
 	h.Reserved1A = le.Uint16(b[0x1A:])
 	h.Major = le.Uint16(b[0x1C:])
@@ -435,4 +450,20 @@ func (f *File) sortedOrder() []int {
 		return compareAddr(x.Object, x.Offset, y.Object, y.Offset)
 	})
 	return order
+}
+
+// listLayout says how the list entries of kinds stand: all of one list
+// then all of the other (groupsFirst when the GROUPLIST entries come
+// first), or in another order, returned as ListOrder.
+func listLayout(kinds []ListKind) (groupsFirst bool, order []ListKind) {
+	changes := 0
+	for i := 1; i < len(kinds); i++ {
+		if kinds[i] != kinds[i-1] {
+			changes++
+		}
+	}
+	if changes > 1 {
+		return false, kinds
+	}
+	return changes == 1 && kinds[0] == KindGroup, nil
 }

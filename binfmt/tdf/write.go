@@ -33,6 +33,17 @@ func (f *File) MarshalBinary() ([]byte, error) {
 			}
 		}
 	}
+	if f.ListOrder != nil {
+		nt := 0
+		for _, k := range f.ListOrder {
+			if k == KindType {
+				nt++
+			}
+		}
+		if len(f.ListOrder) != nlist || nt != len(f.Types) {
+			return nil, fmt.Errorf("tdf: ListOrder has %d entries, %d of them TYPELIST; the lists have %d and %d", len(f.ListOrder), nt, len(f.Types), len(f.Groups))
+		}
+	}
 	order := f.sortedOrder()
 	var recBytes int64
 	for k, i := range order {
@@ -48,7 +59,10 @@ func (f *File) MarshalBinary() ([]byte, error) {
 		}
 		recBytes += int64(RecordHeaderSize + len(tp.RPN))
 	}
-	first := int64(HeaderSize + nlist*ListEntrySize)
+	if int64(len(f.Orbit)) > math.MaxUint32/4 {
+		return nil, fmt.Errorf("tdf: an ORBIT table of %d dwords, more than 4 GiB", len(f.Orbit))
+	}
+	first := int64(HeaderSize+nlist*ListEntrySize) + 4*int64(len(f.Orbit))
 	if first+recBytes > math.MaxUint32 {
 		return nil, fmt.Errorf("tdf: the file would be %d bytes, more than 4 GiB", first+recBytes)
 	}
@@ -59,7 +73,7 @@ func (f *File) MarshalBinary() ([]byte, error) {
 	out = le.AppendUint32(out, uint32(recBytes))
 	out = le.AppendUint32(out, uint32(len(order)))
 	out = le.AppendUint32(out, uint32(first))
-	out = le.AppendUint32(out, 0)
+	out = le.AppendUint32(out, uint32(len(f.Orbit)))
 	out = le.AppendUint16(out, f.MaxDataLength)
 	out = le.AppendUint16(out, 0)
 	out = le.AppendUint16(out, f.Major)
@@ -67,18 +81,15 @@ func (f *File) MarshalBinary() ([]byte, error) {
 	out = le.AppendUint16(out, uint16(nlist))
 	out = le.AppendUint16(out, f.TDFID)
 	out = append(out, make([]byte, HeaderSize-len(out))...)
-	if !f.GroupsFirst {
-		for _, it := range f.Types {
-			out = appendListEntry(out, it, KindType)
+	for i, k := range f.listKinds() {
+		if k == KindType {
+			out = appendListEntry(out, f.Types[i], k)
+		} else {
+			out = appendListEntry(out, f.Groups[i], k)
 		}
 	}
-	for _, it := range f.Groups {
-		out = appendListEntry(out, it, KindGroup)
-	}
-	if f.GroupsFirst {
-		for _, it := range f.Types {
-			out = appendListEntry(out, it, KindType)
-		}
+	for _, w := range f.Orbit {
+		out = le.AppendUint32(out, w)
 	}
 	for _, i := range order {
 		tp := &f.Tracepoints[i]
@@ -94,6 +105,39 @@ func (f *File) MarshalBinary() ([]byte, error) {
 		out = append(out, tp.RPN...)
 	}
 	return out, nil
+}
+
+// listKinds returns, for each entry of the list table in its order, its
+// kind, paired with its index in Types or Groups (by the index i of the
+// returned iterator's callers: the i-th of its kind).
+func (f *File) listKinds() func(yield func(int, ListKind) bool) {
+	order := f.ListOrder
+	if order == nil {
+		first, second := KindType, KindGroup
+		n1, n2 := len(f.Types), len(f.Groups)
+		if f.GroupsFirst {
+			first, second, n1, n2 = second, first, n2, n1
+		}
+		for range n1 {
+			order = append(order, first)
+		}
+		for range n2 {
+			order = append(order, second)
+		}
+	}
+	return func(yield func(int, ListKind) bool) {
+		var nt, ng int
+		for _, k := range order {
+			i := &ng
+			if k == KindType {
+				i = &nt
+			}
+			if !yield(*i, k) {
+				return
+			}
+			*i++
+		}
+	}
 }
 
 func appendPadded(out []byte, s string, n int) []byte {

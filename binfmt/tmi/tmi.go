@@ -30,14 +30,15 @@ import (
 // Layout constants.
 const (
 	Magic           = "TMI\x00"
-	ModNameSize     = 288                   // the module name field, NUL-padded
-	HeaderSize      = 8 + ModNameSize       // 0x128: where the records start
+	ModNameSize     = 256                   // the module name field, NUL-padded, as in the TDF header
+	tdfidOff        = 8 + ModNameSize       // the TDFID, after the name
+	HeaderSize      = 0x128                 // where the records start (30 zero bytes after the TDFID)
 	RecordFixedSize = 18                    // the four words and the name length
 	NoSize          = 0xFFFFFFFF            // Record.Size when TRCUST has none
 	MaxRecords      = 0xFFFF                // the count is 16 bits
 	MaxName         = 0xFFFF - 1            // the length, NUL included, is 16 bits
 	keyShift        = 5                     // ORBIT's b sits above the log2 of a
-	keyLogMask      = 1<<keyShift - 1       // floor(log2(a)) of a 16-bit a is at most 15
+	keyLogMask      = 1<<keyShift - 1       // floor(log2(a)) of a 32-bit a is at most 31
 	keyMask         = 0xFFFF                // the key keeps 16 bits of b<<5
 	keyBMask        = keyMask &^ keyLogMask // the bits of b in the key
 )
@@ -55,23 +56,23 @@ type Record struct {
 type File struct {
 	Major   uint16
 	ModName string
+	// TDFID is the TDF's TDFID, which TRCUST 3.05A writes after the module
+	// name (IBM's behaviour).
+	TDFID   uint16
 	Records []Record
 }
 
 // Key is the first word of the record of a tracepoint with ORBIT=(a,b), as
 // TRCUST 3.05A computes it (IBM's behaviour): b shifted left by 5, kept to
-// 16 bits, with floor(log2(a)) in the low 5 bits. TRCUST refuses a = 0
-// ("invalid ORBIT value") but in ORBIT=(0,1), whose key is 0.
+// 16 bits, with floor(log2(a)) of the 32-bit a in the low 5 bits
+// ((0x10000,1) is 0x30). For the bit k that ORBIT=(0,1) is given, a is
+// 1<<(k%32) and b is k/32, so the key is k (the TDF holds those values; see
+// package lower/tdfgen). An a of 0 is none TRCUST writes; its key is 0.
 func Key(a, b uint32) uint32 {
 	if a == 0 {
-		// IBM's behaviour: ORBIT=(0,1), the one form with a 0 that
-		// TRCUST 3.05A takes, has the key 0.
 		return 0
 	}
-	var lg uint32
-	if a > 0 {
-		lg = uint32(bits.Len32(a&0xFFFF) - 1)
-	}
+	lg := uint32(bits.Len32(a) - 1)
 	return b<<keyShift&keyBMask | lg&keyLogMask
 }
 
@@ -96,6 +97,7 @@ func (f *File) MarshalBinary() ([]byte, error) {
 	binary.LittleEndian.PutUint16(out[4:], f.Major)
 	binary.LittleEndian.PutUint16(out[6:], uint16(len(f.Records)))
 	copy(out[8:], f.ModName)
+	binary.LittleEndian.PutUint16(out[tdfidOff:], f.TDFID)
 	for _, r := range f.Records {
 		if len(r.Name) > MaxName-1 {
 			return nil, fmt.Errorf("tmi: symbol name of %d bytes", len(r.Name))
@@ -118,9 +120,9 @@ func Parse(data []byte) (*File, error) {
 	if string(data[:4]) != Magic {
 		return nil, &FormatError{0, fmt.Sprintf("magic % X, want % X", data[:4], Magic)}
 	}
-	f := &File{Major: binary.LittleEndian.Uint16(data[4:])}
+	f := &File{Major: binary.LittleEndian.Uint16(data[4:]), TDFID: binary.LittleEndian.Uint16(data[tdfidOff:])}
 	n := int(binary.LittleEndian.Uint16(data[6:]))
-	name := data[8:HeaderSize]
+	name := data[8:tdfidOff]
 	for i, c := range name {
 		if c == 0 {
 			name = name[:i]

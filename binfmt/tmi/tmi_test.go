@@ -16,6 +16,7 @@ func TestKey(t *testing.T) {
 		{1, 2, 0x40}, {3, 4, 0x81}, {7, 9, 0x122}, {2, 1, 0x21}, {1, 1, 0x20}, {5, 2, 0x42},
 		{2, 5, 0xA1}, {100, 1, 0x26}, {1, 100, 0xC80}, {3, 1, 0x21}, {6, 1, 0x22}, {9, 1, 0x23},
 		{1, 3, 0x60}, {1, 4, 0x80}, {65535, 1, 0x2F}, {1, 65535, 0xFFE0}, {10, 10, 0x143}, {2, 0, 0x01},
+		{0x10000, 1, 0x30}, {0x30000, 2, 0x51}, {0x8000, 2, 0x4F}, {1 << 31, 1, 0x3F},
 	} {
 		if got := Key(tc.a, tc.b); got != tc.key {
 			t.Errorf("Key(%d, %d) = %#x, want %#x", tc.a, tc.b, got, tc.key)
@@ -106,4 +107,20 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("round trip: %v", err)
 		}
 	})
+}
+
+// TestTDFID checks that the TDFID stands after the 256-byte module name
+// (at 0x108, as TRCUST 3.05A writes it) and is read back.
+func TestTDFID(t *testing.T) {
+	data, err := (&File{Major: 1, ModName: "emitrep.dll", TDFID: 0x1234}).MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if data[0x108] != 0x34 || data[0x109] != 0x12 {
+		t.Errorf("bytes at 0x108: % x", data[0x108:0x10A])
+	}
+	f, err := Parse(data)
+	if err != nil || f.TDFID != 0x1234 || f.ModName != "emitrep.dll" {
+		t.Errorf("read back %+v, %v", f, err)
+	}
 }

@@ -140,7 +140,7 @@ func (c *compileCmd) outputs(res *tsfcompile.Result, set *outfile.Set) diag.List
 	if res.Back != nil {
 		diags = append(diags, res.Back.Compiled...)
 	}
-	if diags.Failed() {
+	if diags = append(diags, res.Duplicates...); diags.Failed() {
 		return diags
 	}
 	if diags = append(diags, res.Written...); diags.Failed() {

@@ -125,6 +125,13 @@ func compile(c *console, o options) {
 	if c.worst >= diag.Severe || !moduleDone && !openModule() {
 		return
 	}
+	// The duplicate minor codes, found once all the rest is read (IBM's
+	// behaviour: after every other error, before the TFF).
+	for _, d := range res.Duplicates {
+		if shown(d) {
+			c.report(tsf.LegacyLine(d), d)
+		}
+	}
 	// TRCUST writes no TFF without a record (oracle e17; a tracepoint
 	// with no DESC and no FMT has none), but the TDF of the dynamic
 	// tracepoints all the same.
@@ -135,7 +142,7 @@ func compile(c *console, o options) {
 		}
 		c.line("Creating TFF file: %s \t # records = %d", display(tffName), len(t.Records))
 	}
-	if res.Back == nil || droppedLastDuplicate(m.File, diags) {
+	if res.Back == nil || droppedLastDuplicate(m.File, res.Duplicates) {
 		return
 	}
 	for _, d := range res.Written {

@@ -314,10 +314,14 @@ func (p *parser) mem(f *memField) tsf.Field {
 	l := f.Length
 	switch {
 	case l.Number != "":
-		// IBM's behaviour: a malformed length is a syntax error.
-		n, ok := p.numberOr(l.Pos, l.Number, tsf.ErrSyntax, "data length", l.Number)
-		if !ok {
-			return nil
+		// IBM's behaviour: a malformed length is a syntax error, given
+		// after the address is checked (tsf.Mem.BadLength).
+		n := &tsf.Number{Pos: astPos(l.Pos), Text: l.Number}
+		if n.Value, n.Err = parseNumber(l.Number); n.Err != "" {
+			d := tsf.ErrSyntax.Diagnostic(n.Pos, 0, "data length", l.Number)
+			d.Detail = n.Err
+			m.BadLength = &d
+			return m
 		}
 		m.Length = n
 	case strings.EqualFold(l.Ident, "LEN"):
@@ -331,8 +335,7 @@ func (p *parser) mem(f *memField) tsf.Field {
 		}
 		d := tsf.ErrInvalidNumber.Diagnostic(astPos(l.Pos), 0, text)
 		d.Detail = "the length is a number (or LEN, for MEM and MEM32)"
-		p.add(d)
-		return nil
+		m.BadLength = &d
 	}
 	return m
 }
@@ -457,7 +460,9 @@ func (p *parser) flag(f *flag) *tsf.Flag {
 	case "IF":
 		out.Kind = tsf.IndirectFlat
 	}
-	if out.Kind != tsf.Indirect && len(f.Chain) > 0 {
+	if out.Kind != tsf.Indirect && out.Kind != tsf.Direct && len(f.Chain) > 0 {
+		// A chain after DIRECT is kept: the checker refuses it after the
+		// address (IBM's behaviour: "unexpected: * after DIRECT").
 		p.add(tsf.ErrSyntax.Diagnostic(astPos(f.Chain[0].Pos), 0, ",", "*"))
 		return nil
 	}

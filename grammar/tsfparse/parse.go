@@ -688,9 +688,11 @@ func (p *parser) lineMissing(fld tsf.Field, toks []lexer.Token, i *int, end ast.
 // finished it and reports nothing for it.
 func (p *parser) unexpectedField(toks []lexer.Token, i int) {
 	if p.partial && p.cut >= 0 && i == len(toks)-1 && toks[i].Pos.Offset+tokenLen(toks[i]) == p.cut &&
-		!(toks[i].Type == tokPunct && strings.Contains("=,()+-*@/", toks[i].Value)) {
+		toks[i].Type != tokString && !(toks[i].Type == tokPunct && strings.Contains("=,()+-*@/", toks[i].Value)) {
 		// Only a token that is no delimiter runs into the quote; "%W,"
-		// before the string ends at the comma and is reported.
+		// before the string ends at the comma and is reported, and so is
+		// a string, which ends at its own quote ("x""y: "unexpected: x"
+		// before "new line in literal"; IBM's behaviour).
 		return
 	}
 	p.add(tsf.ErrUnexpected.Diagnostic(astPos(toks[i].Pos), 0, tokenText(toks[i])))

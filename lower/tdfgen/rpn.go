@@ -35,15 +35,21 @@ func assemble(tp *tsfcheck.Tracepoint, syms Symbols, modPath string) ([]byte, di
 		case *tsf.Mem:
 			a.mem(f, d.Length)
 		case *tsf.Len:
-			// The checker makes sure a MEM or MEM32 with LEN follows; a
-			// symbolic length_spec takes that statement's kind.
-			flat := true
+			// A symbolic length_spec takes the kind of the MEM or MEM32
+			// that uses it. A LEN that none uses (warning 219) is resolved
+			// but leaves no code (IBM's behaviour: TRCUST 3.05A reports a
+			// symbol not found in it and writes nothing for it).
+			flat, used := true, false
 			if i+1 < len(tp.Data) {
-				if m, ok := tp.Data[i+1].Field.(*tsf.Mem); ok {
-					flat = m.Kind.Flat()
+				if m, ok := tp.Data[i+1].Field.(*tsf.Mem); ok && m.UseLen != nil {
+					flat, used = m.Kind.Flat(), true
 				}
 			}
+			code, depth, maxDepth := len(a.code), a.depth, a.maxDepth
 			a.length(f, flat)
+			if !used {
+				a.code, a.depth, a.maxDepth = a.code[:code], depth, maxDepth
+			}
 		case *tsf.Orbit:
 			a.orbit(f)
 		case *tsf.OpFlag:
@@ -191,7 +197,12 @@ func (a *asm) length(f *tsf.Len, flat bool) {
 	}
 }
 
-// orbit assembles ORBIT=(a,b): 0x1A a, 0x32 b.
+// orbitIndexTooLarge is the index TRCUST 3.05A writes for an ORBIT=(a,b)
+// whose b is above 0xFFFF.
+const orbitIndexTooLarge = 0x16
+
+// orbit assembles ORBIT=(a,b): 0x1A a, 0x32 b. ORBIT=(0,1) and (0,0) are
+// given their values later (Program.orbitBits).
 func (a *asm) orbit(f *tsf.Orbit) {
 	a.emit(tdf.OpPushImm32, uint32(f.A.Value))
 	var b uint32
@@ -202,7 +213,7 @@ func (a *asm) orbit(f *tsf.Orbit) {
 		// IBM's behaviour: after its warning (218 here) TRCUST 3.05A
 		// writes 0x0016, whatever the value (seen on seven values, from
 		// 0x10000 to 0x123456, in statements of several shapes).
-		b = 0x16
+		b = orbitIndexTooLarge
 	}
 	a.emit(tdf.OpOrbit, b)
 }

@@ -16,9 +16,11 @@
 package tdfgen
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/tracekit/tracekit/ast/diag"
@@ -119,6 +121,19 @@ type Program struct {
 	// the TP field is not TRCUST's to report.
 	Unread []*tsfcheck.Tracepoint
 	opt    Options
+	// unreadAt holds, for each statement whose TP could not be resolved
+	// (Unread, and refused statements alike), the offset of its TP field:
+	// TRCUST reads nothing after it, ORBIT included (orbitBits).
+	unreadAt map[*tsf.Trace]int
+	// Duplicates are the errors of the duplicate minor codes Compile
+	// found last (DedupeMinors): TRCUST 3.05A gives them after every
+	// other error of the TSF, before it writes the TFF.
+	Duplicates diag.List
+	// StaticOrbits are the ORBIT=(a,b) values of the @STATIC tracepoints
+	// kept, in source order: TDF fills it in. They have no TDF record but
+	// do have a TMI record (package lower/tmigen), after the others and in
+	// this order (IBM's behaviour, seen with three of them).
+	StaticOrbits [][2]uint32
 }
 
 // KeptModule returns a copy of the module whose Tracepoints are p.Kept: the
@@ -157,6 +172,9 @@ func Compile(m *tsfcheck.Module, syms Symbols, mod Module, opt Options) (*Progra
 			// Without symbols the TP is severe 39 there too (IBM's
 			// behaviour: TRCUST stops at the first symbolic TP it reads).
 			rf.Diags, rf.Failed = ResolveRefused(rf.Trace, rf.TP, syms, mod, modPath, opt.RetEP)
+			if rf.Failed {
+				p.unread(rf.Trace, rf.TP)
+			}
 			if !rf.Failed && rf.Point != nil && syms != nil {
 				rf.Diags, rf.Failed = assembleRefused(rf, syms, modPath)
 			}
@@ -174,6 +192,7 @@ func Compile(m *tsfcheck.Module, syms Symbols, mod Module, opt Options) (*Progra
 			// Refused as its TP was read: what the front end found later
 			// in the statement TRCUST never reads (Program.Unread).
 			p.Unread = append(p.Unread, tp)
+			p.unread(tp.Node, tp.TPField)
 		}
 		if tp.Late != nil && !ds.Failed() && !dropped {
 			// The statement's last error (tsfcheck.Tracepoint.Late).
@@ -188,6 +207,7 @@ func Compile(m *tsfcheck.Module, syms Symbols, mod Module, opt Options) (*Progra
 			p.Kept = append(p.Kept, tp)
 		}
 	}
+	p.dedupeMinors()
 	if m.AutoMinors {
 		// IBM's behaviour: TRCUST 3.05A numbers a TRACE without MINOR
 		// when it keeps it, so a tracepoint refused here (an opcode
@@ -197,6 +217,149 @@ func Compile(m *tsfcheck.Module, syms Symbols, mod Module, opt Options) (*Progra
 		}
 	}
 	return p, diags
+}
+
+// DedupeMinors finds the tracepoints of tps whose minor code another one
+// has, as TRCUST 3.05A finds them once it has read the whole TSF (IBM's
+// behaviour, tried with its binary): among the tracepoints it kept, sorted
+// by minor code with its C runtime's quicksort (crtSort), the first of each
+// code is kept and each later one is error 94 "duplicate minor code",
+// at its TRACE statement's line, in that order. So which of two
+// tracepoints with one minor code survives is the sort's: of MINOR=5 at
+// line 2 and MINOR=5 at line 4 (and 2, 2, 7 between) the one at line 2 is
+// dropped. TRCUST prints these errors after every other error of the TSF.
+func DedupeMinors(tps []*tsfcheck.Tracepoint) (dropped map[*tsfcheck.Tracepoint]bool, diags diag.List) {
+	s := slices.Clone(tps)
+	crtSort(len(s), func(i, j int) bool { return s[i].Minor < s[j].Minor }, func(i, j int) { s[i], s[j] = s[j], s[i] })
+	for i := 1; i < len(s); i++ {
+		if s[i].Minor != s[i-1].Minor {
+			continue
+		}
+		if dropped == nil {
+			dropped = make(map[*tsfcheck.Tracepoint]bool)
+		}
+		dropped[s[i]] = true
+		pos, legacy := s[i].Node.Pos, s[i].Node.Pos.Line
+		for _, f := range s[i].Node.Fields {
+			if m, ok := f.(*tsf.Minor); ok && m.Value != nil {
+				pos, legacy = m.Value.Pos, m.End.Line
+			}
+		}
+		d := tsf.ErrDupMinor.Diagnostic(pos, legacy, fmt.Sprintf("%04X", s[i].Minor))
+		d.Detail = fmt.Sprintf("the tracepoint kept with it is at line %d", keptWith(s, i).Node.Pos.Line)
+		diags.Add(d)
+	}
+	return dropped, diags
+}
+
+// keptWith returns the tracepoint of sorted that keeps the minor code of
+// sorted[i]: the first of its run.
+func keptWith(sorted []*tsfcheck.Tracepoint, i int) *tsfcheck.Tracepoint {
+	for i > 0 && sorted[i-1].Minor == sorted[i].Minor {
+		i--
+	}
+	return sorted[i]
+}
+
+// dedupeMinors drops from p.Kept and p.Records the tracepoints
+// DedupeMinors finds, keeping its errors in Duplicates.
+func (p *Program) dedupeMinors() {
+	if p.Module.DuplicateMinorsAllowed || p.Module.AutoMinors {
+		return
+	}
+	dropped, diags := DedupeMinors(p.Kept)
+	if len(dropped) == 0 {
+		return
+	}
+	p.Duplicates = diags
+	p.Kept = slices.DeleteFunc(p.Kept, func(tp *tsfcheck.Tracepoint) bool { return dropped[tp] })
+	p.Records = slices.DeleteFunc(p.Records, func(r Record) bool { return dropped[r.TP] })
+}
+
+// listChanges counts the places where the list entries in order change
+// from one list to the other.
+func listChanges(order []bool) int {
+	n := 0
+	for i := 1; i < len(order); i++ {
+		if order[i] != order[i-1] {
+			n++
+		}
+	}
+	return n
+}
+
+// unread records that TRCUST read no more of t than its TP field tpf.
+func (p *Program) unread(t *tsf.Trace, tpf *tsf.TP) {
+	if p.unreadAt == nil {
+		p.unreadAt = make(map[*tsf.Trace]int)
+	}
+	p.unreadAt[t] = tpf.Pos.Offset
+}
+
+// orbitBits numbers the ORBIT fields TRCUST 3.05A read (IBM's behaviour,
+// each point tried with its binary): the k-th ORBIT=(0,1) read, in source
+// order and counting those of statements refused later (a duplicate minor,
+// an error after the ORBIT, a duplicate address), is given the bit k of the
+// ORBIT table: it is written as ORBIT=(1<<(k%32), k/32), a mask and the
+// index of a dword. An ORBIT=(0,0) takes the bit the last (0,1) was given.
+// An ORBIT after the TP field of a statement whose TP could not be resolved
+// is not read. vals maps each (0,1) and (0,0) read to its (mask, index);
+// table is the ORBIT table of the TDF, one zero dword for each index up to
+// the highest any ORBIT read names, when at least one (0,1) was read (nil
+// otherwise: TRCUST writes no table then).
+func (p *Program) orbitBits() (vals map[*tsf.Orbit][2]uint32, table []uint32) {
+	var next, lastA, lastB, top uint32
+	asked := false
+	for _, o := range p.Module.Orbits {
+		if at, ok := p.unreadAt[o.Trace]; ok && o.Orbit.Pos.Offset > at {
+			continue
+		}
+		var a, b uint32
+		switch {
+		case tsfcheck.NewBit(o.Orbit):
+			a, b = 1<<(next%32), next/32
+			next++
+			lastA, lastB, asked = a, b, true
+		case tsfcheck.SameBit(o.Orbit):
+			a, b = lastA, lastB
+		default:
+			if o.Orbit.B != nil {
+				b = uint32(o.Orbit.B.Value)
+			}
+			if b > 0xFFFF {
+				b = orbitIndexTooLarge
+			}
+			top = max(top, b)
+			continue
+		}
+		if vals == nil {
+			vals = make(map[*tsf.Orbit][2]uint32)
+		}
+		vals[o.Orbit] = [2]uint32{a, b}
+		top = max(top, b)
+	}
+	if !asked {
+		return vals, nil
+	}
+	return vals, make([]uint32, top+1)
+}
+
+// setOrbit writes the (mask, index) TRCUST gave an ORBIT=(0,1) or (0,0)
+// into the RPN program that assembled it (as ORBIT=(0,1): 0x1A 0, 0x32 1).
+func setOrbit(rpn []byte, v [2]uint32) []byte {
+	ops, err := tdf.Disassemble(rpn)
+	if err != nil {
+		return rpn
+	}
+	for i, op := range ops {
+		if op.Code == tdf.OpOrbit && i > 0 && ops[i-1].Code == tdf.OpPushImm32 {
+			out := slices.Clone(rpn)
+			binary.LittleEndian.PutUint32(out[ops[i-1].Off+1:], v[0])
+			binary.LittleEndian.PutUint16(out[op.Off+1:], uint16(v[1]))
+			return out
+		}
+	}
+	return rpn
 }
 
 // compileTP resolves, assembles and checks one dynamic tracepoint.
@@ -418,32 +581,65 @@ func (p *Program) TDF() (*tdf.File, diag.List) {
 	for _, it := range m.Groups {
 		f.Groups = append(f.Groups, tdf.ListItem{Name: it.Name, ID: it.ID})
 	}
+	if changes := listChanges(m.ListOrder); changes > 1 {
+		// The list table in the TSF's order (IBM's behaviour).
+		f.GroupsFirst = false
+		for _, types := range m.ListOrder {
+			k := tdf.KindGroup
+			if types {
+				k = tdf.KindType
+			}
+			f.ListOrder = append(f.ListOrder, k)
+		}
+	}
 	// TRCUST 3.05A sorts the tracepoints by address with its C runtime's
 	// quicksort and keeps the first of each address (IBM's behaviour):
 	// which of two tracepoints at one address survives, and the order of
 	// the duplicate messages, are that sort's.
 	// The @STATIC tracepoints are sorted with them, after every address
 	// (IBM's behaviour: they change which duplicate survives).
+	orbits, table := p.orbitBits()
+	f.Orbit = table
 	recs := make([]*Record, 0, len(p.Kept))
 	next := 0
 	for _, tp := range p.Kept {
 		if tp.Static() {
-			recs = append(recs, nil)
+			recs = append(recs, &Record{TP: tp})
 			continue
 		}
 		recs = append(recs, &p.Records[next])
 		next++
 	}
+	// The array TRCUST sorts by address is the one it sorted by minor
+	// code before (DedupeMinors): IBM's behaviour.
+	crtSort(len(recs), func(i, j int) bool { return recs[i].TP.Minor < recs[j].TP.Minor },
+		func(i, j int) { recs[i], recs[j] = recs[j], recs[i] })
 	key := func(r *Record) uint64 {
-		if r == nil {
+		if r.TP.Static() {
 			return math.MaxUint64
 		}
 		return uint64(r.Object)<<32 | uint64(r.Offset)
 	}
 	crtSort(len(recs), func(i, j int) bool { return key(recs[i]) < key(recs[j]) },
 		func(i, j int) { recs[i], recs[j] = recs[j], recs[i] })
+	p.StaticOrbits = nil
+	for _, tp := range p.Kept {
+		if o := tp.Orbit; tp.Static() && o != nil {
+			v, ok := orbits[o]
+			if !ok {
+				v = [2]uint32{uint32(o.A.Value), 0}
+				if o.B != nil {
+					v[1] = uint32(o.B.Value)
+				}
+				if v[1] > 0xFFFF {
+					v[1] = orbitIndexTooLarge
+				}
+			}
+			p.StaticOrbits = append(p.StaticOrbits, v)
+		}
+	}
 	for _, r := range recs {
-		if r == nil {
+		if r.TP.Static() {
 			continue
 		}
 		if len(f.Tracepoints) > 0 {
@@ -454,9 +650,13 @@ func (p *Program) TDF() (*tdf.File, diag.List) {
 				continue
 			}
 		}
+		rpn := r.RPN
+		if v, ok := orbits[r.TP.Orbit]; ok && r.TP.Orbit != nil {
+			rpn = setOrbit(rpn, v)
+		}
 		f.Tracepoints = append(f.Tracepoints, tdf.Tracepoint{
 			TypeMask: r.TP.TypeMask, Group: r.TP.Group, Object: r.Object, Offset: r.Offset,
-			Minor: r.TP.Minor, Major: m.Major, Opcode: r.Opcode, RPN: r.RPN,
+			Minor: r.TP.Minor, Major: m.Major, Opcode: r.Opcode, RPN: rpn,
 		})
 	}
 	if len(f.Tracepoints) == 0 {

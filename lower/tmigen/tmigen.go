@@ -157,8 +157,13 @@ func (t *Table) Lookup(obj, off uint32) (name string, symOff, size uint32) {
 		s := t.segs[k]
 		return t.nameAt(s.obj, s.start), s.start, s.end - s.start
 	}
-	// Step 4: the end of the table: the last "Publics by Value" line or the
-	// end of the last segment, whichever is higher.
+	// Step 4.
+	return t.end()
+}
+
+// end is the end of the table: the last "Publics by Value" line or the
+// end of the last segment, whichever is higher, with no size.
+func (t *Table) end() (name string, symOff, size uint32) {
 	if len(t.segs) == 0 {
 		if t.lastByValue == nil {
 			return "", 0, tmi.NoSize
@@ -196,9 +201,16 @@ func Orbit(rpn []byte) (a, b uint32, ok bool) {
 // tracepoints with (tdfgen.CRTSort, not stable: IBM's behaviour, which
 // gives the order TRCUST leaves records with equal keys in); nil when no
 // tracepoint has ORBIT.
-func Build(f *tdf.File, m *mapfile.Map, at func(tdf.Tracepoint) (obj, off uint32)) *tmi.File {
+//
+// statics are the ORBIT values of the @STATIC tracepoints
+// (tdfgen.Program.StaticOrbits): TRCUST 3.05A writes a record for each
+// after the sorted ones, in its order and unsorted, the first naming
+// nothing (object, offset and size 0) and each later one what it names at
+// the end of its table (IBM's behaviour, seen on four runs; its binary
+// often fails after writing such a file).
+func Build(f *tdf.File, m *mapfile.Map, at func(tdf.Tracepoint) (obj, off uint32), statics [][2]uint32) *tmi.File {
 	var t *Table
-	out := &tmi.File{Major: f.Major, ModName: f.ModName}
+	out := &tmi.File{Major: f.Major, ModName: f.ModName, TDFID: f.TDFID}
 	for _, tp := range f.Tracepoints {
 		a, b, ok := Orbit(tp.RPN)
 		if !ok {
@@ -214,10 +226,20 @@ func Build(f *tdf.File, m *mapfile.Map, at func(tdf.Tracepoint) (obj, off uint32
 		name, off, size := t.Lookup(obj, addr)
 		out.Records = append(out.Records, tmi.Record{Key: tmi.Key(a, b), Object: obj, Offset: off, Size: size, Name: name})
 	}
-	if len(out.Records) == 0 {
+	if len(out.Records) == 0 && len(statics) == 0 {
 		return nil
 	}
 	r := out.Records
 	tdfgen.CRTSort(len(r), func(i, j int) bool { return r[i].Key < r[j].Key }, func(i, j int) { r[i], r[j] = r[j], r[i] })
+	for i, v := range statics {
+		rec := tmi.Record{Key: tmi.Key(v[0], v[1])}
+		if i > 0 {
+			if t == nil {
+				t = NewTable(m)
+			}
+			rec.Name, rec.Offset, rec.Size = t.end()
+		}
+		out.Records = append(out.Records, rec)
+	}
 	return out
 }

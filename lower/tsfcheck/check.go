@@ -62,10 +62,19 @@ type Module struct {
 	// GroupsFirst: the GROUPLIST came before the TYPELIST, and the TDF
 	// lists its entries first (IBM's behaviour).
 	GroupsFirst bool
+	// ListOrder holds, for each entry of Types and Groups in the order
+	// they were read, true for a TYPELIST entry: a second TYPELIST after
+	// a GROUPLIST adds its entries after the GROUPLIST's (IBM's
+	// behaviour: TRCUST 3.05A writes the list table in this order).
+	ListOrder []bool
 	// AutoMinors: the TRACE statements have no MINOR and are numbered
 	// 1, 2, ... in the order of the tracepoints kept.
-	AutoMinors  bool
-	Tracepoints []*Tracepoint
+	AutoMinors bool
+	// DuplicateMinorsAllowed is Options.AllowDuplicateMinors: tracepoints
+	// with one minor code are all kept (tdfgen.DedupeMinors finds them
+	// otherwise, once the whole TSF is read, as TRCUST does).
+	DuplicateMinorsAllowed bool
+	Tracepoints            []*Tracepoint
 	// Refused holds, for each dynamic TRACE statement refused for an
 	// error (the checker's or the parser's), what the checker had made of
 	// it when it stopped: its TP and the data statements checked before
@@ -78,7 +87,29 @@ type Module struct {
 	// (TRCUST reports the first error of a statement); DropSuperseded
 	// takes them out.
 	Superseded []ast.Pos
+	// Orbits are the ORBIT fields TRCUST 3.05A takes as it reads the TSF,
+	// in source order: those of every TRACE statement, kept or refused,
+	// that come before the statement's first error, with a value it takes
+	// (not 102, not a second ORBIT), @STATIC tracepoints included. An
+	// ORBIT=(0,1) asks for the next bit of the TDF's ORBIT table and an
+	// ORBIT=(0,0) after one for the same bit again (IBM's behaviour); the
+	// back end numbers them (tdfgen), as it alone knows which statements
+	// TRCUST stopped reading at their TP.
+	Orbits []OrbitField
 }
+
+// OrbitField is an ORBIT field TRCUST takes, and its TRACE statement.
+type OrbitField struct {
+	Orbit *tsf.Orbit
+	Trace *tsf.Trace
+}
+
+// NewBit reports whether o is ORBIT=(0,1), which asks for a new bit.
+func NewBit(o *tsf.Orbit) bool { return o.A.Value == 0 && o.B != nil && o.B.Value == 1 }
+
+// SameBit reports whether o is ORBIT=(0,0), which takes the bit the last
+// ORBIT=(0,1) was given.
+func SameBit(o *tsf.Orbit) bool { return o.A.Value == 0 && o.B != nil && o.B.Value == 0 }
 
 // DropSuperseded returns parsed without the errors at m.Superseded.
 func DropSuperseded(parsed diag.List, m *Module) diag.List {
@@ -124,6 +155,11 @@ type Tracepoint struct {
 	// (IBM's behaviour: an opcode mismatch or an RPN stack overflow is
 	// given instead). Nil when there is none.
 	Late *diag.Diagnostic
+	// Orbit is the tracepoint's ORBIT field, nil when it has none; a
+	// dynamic tracepoint has it among its Data too. A @STATIC tracepoint
+	// may have one (IBM's behaviour: TRCUST 3.05A takes it and writes it
+	// in the TMI file).
+	Orbit *tsf.Orbit
 }
 
 // Static reports whether the tracepoint is TP=@STATIC.
@@ -155,7 +191,7 @@ type Checker struct{ c *checker }
 
 // NewChecker returns a Checker with nothing seen yet.
 func NewChecker(opt Options) *Checker {
-	return &Checker{&checker{opt: opt, m: &Module{Major: DefaultMajor, MaxDataLength: DefaultMaxDataLength},
+	return &Checker{&checker{opt: opt, m: &Module{Major: DefaultMajor, MaxDataLength: DefaultMaxDataLength, DuplicateMinorsAllowed: opt.AllowDuplicateMinors},
 		names: map[string]bool{}, typeIDs: map[uint16]bool{}, groupIDs: map[uint16]bool{}}}
 }
 
@@ -239,8 +275,8 @@ type checker struct {
 	traces      int  // TRACE statements seen, for automatic minor codes
 	minorMode   bool // the first TRACE gave a MINOR
 	firstTrace  *tsf.Trace
-	minors      []*tsf.Trace // by minor code, the TRACE kept with it (nil until one is)
 	warnedNoMod bool
+	newBits     int // ORBIT=(0,1) fields taken
 
 	// Storage reused from TRACE to TRACE, or handed out a chunk at a time
 	// (see newTracepoint), so that a large TSF is checked with few
@@ -291,14 +327,6 @@ func (c *checker) newStrings(n int) []string {
 	s := c.strs[:0:n]
 	c.strs = c.strs[n:]
 	return s
-}
-
-// minorKept returns the TRACE kept with minor code m, nil when there is none.
-func (c *checker) minorKept(m uint16) *tsf.Trace {
-	if c.minors == nil {
-		return nil
-	}
-	return c.minors[m]
 }
 
 // stopped reports whether a severe diagnostic or worse was reported. It
@@ -462,6 +490,7 @@ func (c *checker) list(pos ast.Pos, entries []*tsf.ListEntry, types bool) {
 		c.names[key] = true
 		ids[uint16(id)] = true
 		items = append(items, ListItem{Pos: e.Pos, Name: name, ID: uint16(id)})
+		c.m.ListOrder = append(c.m.ListOrder, types)
 	}
 	if types {
 		c.m.Types = items

@@ -148,6 +148,15 @@ func (c *checker) err(s *traceState, code tsf.Code, n tsf.Node, legacy ast.Pos, 
 	return c.at(code, n, legacy, args...)
 }
 
+// errAt reports d as the statement's error, as err does.
+func (c *checker) errAt(s *traceState, d diag.Diagnostic) {
+	if s.errors {
+		return
+	}
+	s.errors = true
+	c.report(d)
+}
+
 // once reports a keyword given twice in one TRACE.
 func (c *checker) once(s *traceState, f tsf.Field) bool {
 	kw := f.Keyword()
@@ -191,12 +200,13 @@ func (c *checker) field(s *traceState, i int, f tsf.Field) {
 			return
 		}
 	}
-	if isData(f) && s.tp.TPField != nil && s.tp.Static() {
+	if _, orbit := f.(*tsf.Orbit); isData(f) && !orbit && s.tp.TPField != nil && s.tp.Static() {
 		// IBM's behaviour: after TP=@STATIC, TRCUST 3.05A refuses a
 		// statement that makes RPN code as it reads it, before it looks
 		// at its address ("unexpected: DATA_STATEMENT with STATIC
 		// tracepoint, ignored" for MEM, MEM32, ASCIIZ and ASCIIZ32; REGS,
-		// LEN, ORBIT, ABORTOP and REMOVEOP by name).
+		// LEN, ABORTOP and REMOVEOP by name). ORBIT it takes (and writes
+		// in the TMI file).
 		kw := f.Keyword()
 		if _, mem := f.(*tsf.Mem); mem {
 			kw = "DATA_STATEMENT"
@@ -220,8 +230,9 @@ func (c *checker) field(s *traceState, i int, f tsf.Field) {
 		if m, ok := f.(*tsf.Mem); !ok || m.UseLen == nil {
 			// The LEN before this field is not used by it (section 1.3.5:
 			// "A DATA_STMT must immediately follow the LEN statement").
-			d := c.err(s, tsf.ErrLenNotPreceding, prev, f.Last())
-			d.Detail = "LEN must come immediately before the MEM or MEM32 that uses it"
+			// IBM's behaviour: TRCUST 3.05A resolves it, writes no code
+			// for it and says nothing; the back end does the same.
+			c.at(tsf.WarnLenUnused, prev, f.Last())
 		}
 	}
 	switch f := f.(type) {
@@ -311,14 +322,29 @@ func (c *checker) field(s *traceState, i int, f tsf.Field) {
 		// value 0 is 102, but in ORBIT=(0,1), and the tracepoint is
 		// dropped; a second value above 0xFFFF is warned (3.05A's 143,
 		// printed here) and kept.
+		// ORBIT=(0,1) asks for a bit of the ORBIT table, and (0,0) after
+		// one for that bit again; others with a 0 are 102 (IBM's
+		// behaviour, tried with its binary; see Module.Orbits).
 		switch {
 		case !c.once(s, f):
-		case f.A.Value == 0 && (f.B == nil || f.B.Value != 1):
-			// ORBIT=(0,1) is taken (IBM's behaviour; so is (0,0) right
-			// after an ORBIT=(0,1), a case tracekit does not follow).
+		case f.A.Value == 0 && !NewBit(f) && !(SameBit(f) && c.newBits > 0):
 			c.err(s, tsf.ErrOrbitValue, f.A, f.End)
+		case s.abortOp || s.removeOp:
+			// 103 or 104 (late): TRCUST 3.05A takes no bit for it (IBM's
+			// behaviour: no ORBIT table), but 102 comes first.
+		case NewBit(f):
+			c.newBits++
+			c.orbit(s, f)
+		case SameBit(f):
+			c.orbit(s, f)
 		case f.B != nil && f.B.Value > 0xFFFF:
 			c.at(tsf.WarnOrbitIndex, f.B, f.End)
+			c.orbit(s, f)
+		default:
+			c.orbit(s, f)
+		}
+		if s.tp.TPField != nil && s.tp.Static() {
+			return
 		}
 		c.data(s, f, 0)
 	case *tsf.OpFlag:
@@ -394,16 +420,8 @@ func (c *checker) minor(s *traceState, f *tsf.Minor) {
 		c.err(s, tsf.ErrMinorRange, f.Value, f.End)
 	default:
 		s.tp.Minor = uint16(f.Value.Value)
-		// A minor code is a duplicate of a tracepoint kept before, not of
-		// one refused for another error: IBM's behaviour (TRCUST 3.05A
-		// writes both 0xD3 tracepoints of the reference's sample
-		// sg244640_32bit, whose first one it refuses). endOfTrace
-		// registers the minor of a tracepoint kept.
-		if first := c.minorKept(s.tp.Minor); first != nil && !c.opt.AllowDuplicateMinors {
-			d := c.err(s, tsf.ErrDupMinor, f.Value, f.End, fmt.Sprintf("%04X", s.tp.Minor))
-			d.Detail = fmt.Sprintf("first defined at line %d", first.Pos.Line)
-			return
-		}
+		// A duplicate minor code is found once the whole TSF is read,
+		// among the tracepoints kept (tdfgen.DedupeMinors).
 	}
 }
 
@@ -451,6 +469,17 @@ func (c *checker) lenField(s *traceState, f *tsf.Len) {
 	}
 	c.address(s, f.Addr, f.End)
 	c.firstLevel(s, f.Addr, f.Flag, f.End)
+	c.directChain(s, f.Flag, f.End)
+}
+
+// directChain refuses a '*' chain after DIRECT (IBM's behaviour, tried with
+// its binary: TRCUST 3.05A says "unexpected: * after DIRECT, ignored" for
+// MEM, MEM32 and LEN, after an (i) term's "indirect offset with DIRECT").
+func (c *checker) directChain(s *traceState, fl *tsf.Flag, end ast.Pos) {
+	if fl.Kind == tsf.Direct && len(fl.Chain) > 0 {
+		d := c.err(s, tsf.ErrUnexpected, fl, end, "* after DIRECT")
+		d.Detail = "DIRECT fetches nothing: a '*' level needs INDIRECT"
+	}
 }
 
 // firstLevel reports an address whose first level of indirection has two
@@ -517,6 +546,12 @@ func (c *checker) mem(s *traceState, i int, f *tsf.Mem) {
 	// segmented address, as INDIRECT would) and so, by the same reading,
 	// IF on MEM32 (a flat pointer at a flat address). docs/tdf.md.
 	c.firstLevel(s, f.Addr, f.Flag, f.End)
+	c.directChain(s, f.Flag, f.End)
+	if f.BadLength != nil {
+		// After the address (IBM's behaviour).
+		c.errAt(s, *f.BadLength)
+		return
+	}
 	if f.UseLen != nil {
 		// ASCIIZ and ASCIIZ32 take LEN too, as their maximum length (IBM's
 		// behaviour: TRCUST 3.05A writes the LEN program, then the
@@ -571,6 +606,12 @@ func (c *checker) address(s *traceState, a tsf.Address, legacy ast.Pos) {
 	}
 }
 
+// orbit records an ORBIT field taken (Module.Orbits, Tracepoint.Orbit).
+func (c *checker) orbit(s *traceState, f *tsf.Orbit) {
+	s.tp.Orbit = f
+	c.m.Orbits = append(c.m.Orbits, OrbitField{Orbit: f, Trace: s.t})
+}
+
 // data records a statement that becomes RPN code and adds up what it can
 // log (section 1.3.5.9: the combined data "cannot exceed MAXDATALENGTH"; a
 // warning when it might).
@@ -614,8 +655,7 @@ func (c *checker) endOfTrace(s *traceState) {
 	end := t.End
 	if n := len(t.Fields); n > 0 {
 		if l, ok := t.Fields[n-1].(*tsf.Len); ok {
-			d := c.err(s, tsf.ErrLenNotPreceding, l, end)
-			d.Detail = "LEN must come immediately before the MEM or MEM32 that uses it"
+			c.at(tsf.WarnLenUnused, l, end) // as above
 		}
 	}
 	if c.minorMode && s.minor == nil {
@@ -633,6 +673,9 @@ func (c *checker) endOfTrace(s *traceState) {
 	c.fmtChecks(s)
 	if tp.TPField != nil && tp.Static() {
 		for _, f := range s.extra {
+			if _, ok := f.(*tsf.Orbit); ok {
+				continue // taken (Tracepoint.Orbit)
+			}
 			if _, ok := f.(*tsf.Opcode); ok {
 				// IBM's behaviour: TRCUST 3.05A compares the OPCODE of a
 				// @STATIC tracepoint with no byte and refuses it, "opcode
@@ -669,12 +712,6 @@ func (c *checker) endOfTrace(s *traceState) {
 	}
 	if c.firstTrace == nil {
 		c.firstTrace, c.minorMode = t, s.minor != nil
-	}
-	if c.minorKept(tp.Minor) == nil && c.minorMode {
-		if c.minors == nil {
-			c.minors = make([]*tsf.Trace, 1<<16)
-		}
-		c.minors[tp.Minor] = t
 	}
 	c.m.Tracepoints = append(c.m.Tracepoints, tp)
 }

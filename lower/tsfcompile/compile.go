@@ -8,9 +8,12 @@
 package tsfcompile
 
 import (
+	"slices"
+
 	"github.com/tracekit/tracekit/ast/diag"
 	"github.com/tracekit/tracekit/ast/tsf"
 	"github.com/tracekit/tracekit/grammar/tsfparse"
+	"github.com/tracekit/tracekit/lower/tdfgen"
 	"github.com/tracekit/tracekit/lower/tsfcheck"
 )
 
@@ -35,7 +38,21 @@ func Check(name string, src []byte, opt tsfcheck.Options) (*tsfcheck.Module, dia
 		m.Tracepoints = kept
 		diags = tsfcheck.Merge(diags, late)
 	}
-	return m, diags
+	// And the duplicate minor codes, found among the tracepoints kept.
+	return m, append(diags, dedupeMinors(m)...)
+}
+
+// dedupeMinors drops the tracepoints of m whose minor code another one has
+// (tdfgen.DedupeMinors), unless m allows them, and returns the errors.
+func dedupeMinors(m *tsfcheck.Module) diag.List {
+	if m.DuplicateMinorsAllowed || m.AutoMinors {
+		return nil
+	}
+	dropped, diags := tdfgen.DedupeMinors(m.Tracepoints)
+	if len(dropped) > 0 {
+		m.Tracepoints = slices.DeleteFunc(slices.Clone(m.Tracepoints), func(tp *tsfcheck.Tracepoint) bool { return dropped[tp] })
+	}
+	return diags
 }
 
 // check is Check with the scanner's mode; with compact, it checks every statement as soon as it is

@@ -64,6 +64,10 @@ type Result struct {
 	// TMI is the .TMI file TRCUST 3.05A writes beside the TDF when
 	// tracepoints carry ORBIT (package lower/tmigen); nil when none does.
 	TMI *tmi.File
+	// Duplicates are the errors of the duplicate minor codes, found among
+	// the tracepoints kept once the rest is done (tdfgen.DedupeMinors):
+	// TRCUST 3.05A gives them after every other error, before the TFF.
+	Duplicates diag.List
 
 	mapFile *mapfile.Map // the MAP file read, for the TMI
 }
@@ -76,6 +80,7 @@ func (r *Result) All() diag.List {
 	if r.Back != nil {
 		all = append(all, r.Back.Compiled...)
 	}
+	all = append(all, r.Duplicates...)
 	return append(all, r.Written...)
 }
 
@@ -128,6 +133,13 @@ func Run(req Request) *Result {
 	if r.Front.Worst() >= diag.Severe {
 		return r
 	}
+	if r.Back == nil {
+		// No back end found the duplicate minor codes (tdfgen.Compile).
+		r.Duplicates = dedupeMinors(m)
+		kept = m
+	} else {
+		r.Duplicates = r.Back.Program.Duplicates
+	}
 	r.TFF = BuildTFF(kept)
 	if r.Back != nil {
 		t, written := r.Back.Program.TDF()
@@ -135,7 +147,7 @@ func Run(req Request) *Result {
 		if t != nil && len(t.Tracepoints) > 0 {
 			r.TDF = t
 			if r.mapFile != nil {
-				r.TMI = tmigen.Build(t, r.mapFile, tmiAddresses(r.Back.Program, lxmap.NewSymbols(r.mapFile, r.Sources.IgnoreCase)))
+				r.TMI = tmigen.Build(t, r.mapFile, tmiAddresses(r.Back.Program, lxmap.NewSymbols(r.mapFile, r.Sources.IgnoreCase)), r.Back.Program.StaticOrbits)
 			}
 		}
 	}

@@ -16,7 +16,7 @@ import (
 func TestRunStages(t *testing.T) {
 	const static = "MODNAME = emitrep.dll\nMAJOR = 0x42\nTRACE MINOR=1, TP=@STATIC, DESC=\"s\"\n"
 	const dynamic = static + "TRACE MINOR=2, TP=.emit, DESC=\"d\", REGS=(EAX)\n"
-	const erring = dynamic + "TRACE MINOR=2, TP=.free, DESC=\"dup\"\n" // 94 on the last TRACE
+	const erring = dynamic + "TRACE MINOR=3, TP=.free, DESC=\"e\", FOO=1\n" // 66 on the last TRACE
 	notFound := func(m *tsfcheck.Module) (Sources, diag.List) {
 		return Sources{}, diag.List{tsf.FatalNotFound.Diagnostic(m.ModNamePos, 0, m.ModName)}
 	}
@@ -31,8 +31,8 @@ func TestRunStages(t *testing.T) {
 		{"static", static, false, false, true, ""},
 		{"static eager", static, true, false, true, ""},
 		{"dynamic", dynamic, false, true, false, "TRC002"},
-		{"error", erring, false, false, true, "TRC094"},
-		{"error eager", erring, true, true, false, "TRC094"},
+		{"error", erring, false, false, true, "TRC066"},
+		{"error eager", erring, true, true, false, "TRC066"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			called := false
