@@ -229,6 +229,12 @@ func Compile(m *tsfcheck.Module, syms Symbols, mod Module, opt Options) (*Progra
 // line 2 and MINOR=5 at line 4 (and 2, 2, 7 between) the one at line 2 is
 // dropped. TRCUST prints these errors after every other error of the TSF.
 func DedupeMinors(tps []*tsfcheck.Tracepoint) (dropped map[*tsfcheck.Tracepoint]bool, diags diag.List) {
+	if !hasDuplicateMinor(tps) {
+		// Nothing to find: no need of the sort, whose first-element pivot
+		// takes time quadratic in the number of tracepoints when they
+		// stand in minor order, as they mostly do.
+		return nil, nil
+	}
 	s := slices.Clone(tps)
 	crtSort(len(s), func(i, j int) bool { return s[i].Minor < s[j].Minor }, func(i, j int) { s[i], s[j] = s[j], s[i] })
 	for i := 1; i < len(s); i++ {
@@ -250,6 +256,18 @@ func DedupeMinors(tps []*tsfcheck.Tracepoint) (dropped map[*tsfcheck.Tracepoint]
 		diags.Add(d)
 	}
 	return dropped, diags
+}
+
+// hasDuplicateMinor reports whether two of tps have one minor code.
+func hasDuplicateMinor(tps []*tsfcheck.Tracepoint) bool {
+	var seen [1 << 16]bool
+	for _, tp := range tps {
+		if seen[tp.Minor] {
+			return true
+		}
+		seen[tp.Minor] = true
+	}
+	return false
 }
 
 // keptWith returns the tracepoint of sorted that keeps the minor code of
