@@ -74,12 +74,18 @@ func (p *parser) numberOrZero(t *numTok, at lexer.Position) *tsf.Number {
 	if t == nil {
 		return &tsf.Number{Pos: astPos(at), Err: "not a number"}
 	}
-	n := &tsf.Number{Pos: astPos(t.Pos), Text: t.Text}
-	n.Value, n.Err = parseNumber(t.Text)
+	n := new(tsf.Number)
+	numberOrZeroInto(n, t.Pos, t.Text)
+	return n
+}
+
+// numberOrZeroInto is numberOrZero into *n, for the number text at pos.
+func numberOrZeroInto(n *tsf.Number, pos lexer.Position, text string) {
+	n.Pos, n.Text = astPos(pos), text
+	n.Value, n.Err = parseNumber(text)
 	if n.Err != "" {
 		n.Value = 0
 	}
-	return n
 }
 
 func (p *parser) signed(s *signedNum) (*tsf.Signed, bool) {
@@ -95,11 +101,35 @@ func lastPos(toks []lexer.Token) tsf.Pos {
 	return astPos(toks[len(toks)-1].Pos)
 }
 
+// The fields of a TRACE statement that every tracepoint has are allocated
+// each with the node below it, in one allocation: a large TSF makes
+// hundreds of thousands.
+type (
+	minorNode struct {
+		tsf.Minor
+		num tsf.Number
+	}
+	tpNode struct {
+		tsf.TP
+		static tsf.StaticTP
+	}
+	descNode struct {
+		tsf.Desc
+		text tsf.String
+	}
+	fmtNode struct {
+		tsf.Fmt
+		text tsf.String
+	}
+)
+
 // field converts one TRACE field; it returns nil after reporting an error.
 func (p *parser) field(f *field) tsf.Field {
 	switch {
 	case f.Minor != nil:
-		m := &tsf.Minor{Pos: astPos(f.Minor.Pos), End: lastPos(f.Minor.Tokens)}
+		mn := p.nodes.minors.get()
+		m := &mn.Minor
+		m.Pos, m.End = astPos(f.Minor.Pos), lastPos(f.Minor.Tokens)
 		if len(f.Minor.Tokens) > 0 {
 			m.Written = f.Minor.Tokens[0].Value
 		}
@@ -114,7 +144,8 @@ func (p *parser) field(f *field) tsf.Field {
 			}
 			m.Bad = &tsf.Word{Pos: astPos(end)}
 		case v.Number != "":
-			m.Value = p.numberOrZero(&numTok{Pos: v.Pos, Text: v.Number}, v.Pos)
+			m.Value = &mn.num
+			numberOrZeroInto(m.Value, v.Pos, v.Number)
 		case v.Symbol != "":
 			m.Bad = &tsf.Word{Pos: astPos(v.Pos), Text: "." + v.Symbol}
 		default:
@@ -160,12 +191,20 @@ func (p *parser) field(f *field) tsf.Field {
 		return &tsf.Group{Pos: astPos(f.Group.Pos), End: lastPos(f.Group.Tokens),
 			Name: &tsf.Word{Pos: astPos(f.Group.Name.Pos), Text: f.Group.Name.Text}}
 	case f.Text != nil:
-		s := &tsf.String{Pos: astPos(f.Text.Text.Pos), Raw: f.Text.Text.Raw, Value: tsf.Unquote(f.Text.Text.Raw)}
+		var s *tsf.String
+		var out tsf.Field
 		pos, end := astPos(f.Text.Pos), lastPos(f.Text.Tokens)
 		if strings.EqualFold(f.Text.Key, "DESC") {
-			return &tsf.Desc{Pos: pos, Text: s, End: end}
+			n := p.nodes.descs.get()
+			n.Pos, n.End, n.Text = pos, end, &n.text
+			s, out = &n.text, &n.Desc
+		} else {
+			n := p.nodes.fmts.get()
+			n.Pos, n.End, n.Text = pos, end, &n.text
+			s, out = &n.text, &n.Fmt
 		}
-		return &tsf.Fmt{Pos: pos, Text: s, End: end}
+		s.Pos, s.Raw, s.Value = astPos(f.Text.Text.Pos), f.Text.Text.Raw, tsf.Unquote(f.Text.Text.Raw)
+		return out
 	case f.Len != nil:
 		addr := p.address(f.Len.Addr, true)
 		fl := p.flag(f.Len.Flag)
@@ -208,15 +247,20 @@ func (p *parser) field(f *field) tsf.Field {
 }
 
 func (p *parser) tp(f *tpField) tsf.Field {
-	tp := &tsf.TP{Pos: astPos(f.Pos), End: lastPos(f.Tokens)}
-	switch {
-	case f.At != nil && strings.EqualFold(f.At.File.Text, "STATIC"):
+	if f.At != nil && strings.EqualFold(f.At.File.Text, "STATIC") {
 		if f.At.Line != nil {
 			// "@STATIC,n": a line number makes no sense here.
 			p.add(tsf.ErrUnexpected.Diagnostic(astPos(f.At.Line.Pos), 0, f.At.Line.Text))
 			return nil
 		}
-		tp.Target = &tsf.StaticTP{Pos: astPos(f.At.Pos)}
+		n := p.nodes.tps.get()
+		n.Pos, n.End = astPos(f.Pos), lastPos(f.Tokens)
+		n.static.Pos = astPos(f.At.Pos)
+		n.Target = &n.static
+		return &n.TP
+	}
+	tp := &tsf.TP{Pos: astPos(f.Pos), End: lastPos(f.Tokens)}
+	switch {
 	case f.At != nil:
 		lt := &tsf.LineTP{Pos: astPos(f.At.Pos), File: &tsf.Word{Pos: astPos(f.At.File.Pos), Text: f.At.File.Text}}
 		if f.At.Line == nil {

@@ -1,6 +1,7 @@
 package tsfparse
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -8,6 +9,7 @@ import (
 
 	"github.com/alecthomas/participle/v2"
 	"github.com/alecthomas/participle/v2/lexer"
+	"github.com/kr/pretty"
 
 	"github.com/tracekit/tracekit/ast/corpus"
 	"github.com/tracekit/tracekit/ast/diag"
@@ -31,8 +33,9 @@ func genFiles(tb testing.TB) []string {
 }
 
 // compareAt runs the three parsers of both engines on toks[i:] (ending at
-// end), with and without trailing tokens allowed.
-func compareAt(tb testing.TB, toks []lexer.Token, end lexer.Position) {
+// end), with and without trailing tokens allowed; the generated ones both
+// into new trees and into reused ones.
+func compareAt(tb testing.TB, reused *reusedParsers, toks []lexer.Token, end lexer.Position) {
 	tb.Helper()
 	var hg headerParserGen
 	var lg listParserGen
@@ -42,6 +45,39 @@ func compareAt(tb testing.TB, toks []lexer.Token, end lexer.Position) {
 		check(tb, theGrammar.list, toks, end, trailing, func() (*listStmt, int, error) { return lg.ParseTokens(toks, end, trailing) })
 		check(tb, theGrammar.field, toks, end, trailing, func() (*field, int, error) { return fg.ParseTokens(toks, end, trailing) })
 	}
+	// The same parsers and trees once more, parsing into what the parses
+	// above and the reused ones before left (the nodes of the slabs).
+	for _, trailing := range []bool{true, false} {
+		check(tb, theGrammar.header, toks, end, trailing, func() (*header, int, error) {
+			return into(toks, end, trailing, &reused.header, reused.hg.ParseTokensInto)
+		})
+		check(tb, theGrammar.list, toks, end, trailing, func() (*listStmt, int, error) {
+			return into(toks, end, trailing, &reused.list, reused.lg.ParseTokensInto)
+		})
+		check(tb, theGrammar.field, toks, end, trailing, func() (*field, int, error) {
+			return into(toks, end, trailing, &reused.field, reused.fg.ParseTokensInto)
+		})
+	}
+}
+
+// reusedParsers are parsers and trees that the compareAt calls of a test
+// parse into, so that each parse meets the nodes an earlier one left.
+type reusedParsers struct {
+	hg     headerParserGen
+	lg     listParserGen
+	fg     fieldParserGen
+	header header
+	list   listStmt
+	field  field
+}
+
+// into is a ParseTokensInto as a ParseTokens: the tree, or nil on an error.
+func into[T any](toks []lexer.Token, end lexer.Position, trailing bool, out *T, parse func([]lexer.Token, lexer.Position, bool, *T) (int, error)) (*T, int, error) {
+	n, err := parse(toks, end, trailing, out)
+	if err != nil {
+		return nil, n, err
+	}
+	return out, n, nil
 }
 
 func check[T any](tb testing.TB, ref *participle.Parser[T], toks []lexer.Token, end lexer.Position, trailing bool, gen func() (*T, int, error)) {
@@ -68,12 +104,13 @@ func TestGeneratedMatchesParticiple(t *testing.T) {
 			t.Fatal(err)
 		}
 		res := scan(f, src)
+		var reused reusedParsers
 		for _, stmt := range split(res.toks) {
 			end := lexPos(res.eof)
 			for i := range stmt {
-				compareAt(t, stmt[i:], end)
+				compareAt(t, &reused, stmt[i:], end)
 			}
-			compareAt(t, nil, end)
+			compareAt(t, &reused, nil, end)
 		}
 	}
 }
@@ -87,9 +124,10 @@ func FuzzGeneratedParsers(f *testing.F) {
 	f.Add([]byte("MAJOR = 0x00C2\nTRACE MINOR=1, TP=.x+4, TYPE=(PRE), LEN=(SS:ESP+(8), IND32), MEM=(FS:[EAX]*+2,DIRECT,4)"))
 	f.Fuzz(func(t *testing.T, src []byte) {
 		res := scan("f.tsf", src)
+		var reused reusedParsers
 		for _, stmt := range split(res.toks) {
 			for i := range stmt {
-				compareAt(t, stmt[i:], lexPos(res.eof))
+				compareAt(t, &reused, stmt[i:], lexPos(res.eof))
 			}
 		}
 	})
@@ -187,4 +225,71 @@ func FuzzStreamingParse(f *testing.F) {
 			t.Fatalf("%q: streaming parse differs from the whole-file parse:\n%v\n%v", src, gd, wd)
 		}
 	})
+}
+
+// TestParseEachReuse: a caller of ParseEach that drops the fields of every
+// other statement (so that the parser reuses their nodes) sees each
+// statement, when each is called, as Parse builds it, keeps the others as
+// Parse builds them, and gets the same diagnostics.
+func TestParseEachReuse(t *testing.T) {
+	var inputs [][]byte
+	for _, f := range genFiles(t) {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		inputs = append(inputs, src)
+	}
+	for _, s := range streamSeeds {
+		inputs = append(inputs, []byte(s))
+	}
+	var many []byte
+	for i := range 300 {
+		many = fmt.Appendf(many, "TRACE MINOR=%d, TP=@STATIC, DESC=\"d%d\", FMT=\"x%%W\", FMT=\"y\"\n", i+1, i)
+		if i%7 == 0 {
+			many = fmt.Appendf(many, "TRACE MINOR=%d, TP=.sym+%d, MEM32=(FEAX+4,DIRECT,8), DESC=\"k\"\n", 1000+i, i)
+		}
+	}
+	inputs = append(inputs, many)
+	for _, src := range inputs {
+		checkEachReuse(t, src)
+	}
+}
+
+func FuzzParseEachReuse(f *testing.F) {
+	for _, s := range streamSeeds {
+		f.Add([]byte(s))
+	}
+	f.Add([]byte("TRACE MINOR=1, TP=@STATIC, DESC=\"a\", FMT=\"%W\"\nTRACE MINOR=2, TP=.x, REGS=(EAX)\nTRACE MINOR=3, TP=@STATIC, FMT=\"y\", DESC=\"b\""))
+	f.Fuzz(func(t *testing.T, src []byte) { checkEachReuse(t, src) })
+}
+
+// checkEachReuse is TestParseEachReuse on one input.
+func checkEachReuse(t *testing.T, src []byte) {
+	t.Helper()
+	want, wd := Parse("f.tsf", src)
+	var got []string
+	f, gd := ParseEach("f.tsf", src, 0, func(s tsf.Stmt) {
+		got = append(got, fmt.Sprintf("%# v", pretty.Formatter(s)))
+		if tr, ok := s.(*tsf.Trace); ok && len(got)%2 == 0 {
+			tr.Fields = nil
+		}
+	})
+	if len(got) != len(want.Stmts) {
+		t.Fatalf("%.60q: ParseEach gave %d statements, Parse %d", src, len(got), len(want.Stmts))
+	}
+	for i, s := range want.Stmts {
+		w := fmt.Sprintf("%# v", pretty.Formatter(s))
+		if got[i] != w {
+			t.Fatalf("%.60q: statement %d differs:\n%s\n%s", src, i, got[i], w)
+		}
+		if i%2 == 0 {
+			if kept := fmt.Sprintf("%# v", pretty.Formatter(f.Stmts[i])); kept != w {
+				t.Fatalf("%.60q: statement %d kept differs after the parse:\n%s\n%s", src, i, kept, w)
+			}
+		}
+	}
+	if !reflect.DeepEqual(gd, wd) {
+		t.Errorf("%.60q: diagnostics differ:\n%v\n%v", src, gd, wd)
+	}
 }

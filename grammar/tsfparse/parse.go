@@ -14,6 +14,7 @@ package tsfparse
 import (
 	"errors"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/alecthomas/participle/v2"
 	"github.com/alecthomas/participle/v2/lexer"
@@ -67,6 +68,10 @@ func ParseMode(filename string, src []byte, mode Mode) (*tsf.File, diag.List) {
 // tree: a caller can check a statement while the rest of the file is still
 // unread, and drop from it what it no longer needs (lower/tsfcompile does,
 // to keep the memory of a large TSF small).
+//
+// When each sets the Fields of a TRACE statement to nil, it says it keeps
+// no reference to them, nor to anything below them: the parser then reuses
+// their storage for the statements that follow.
 func ParseEach(filename string, src []byte, mode Mode, each func(tsf.Stmt)) (*tsf.File, diag.List) {
 	return parse(filename, src, mode, false, each)
 }
@@ -158,11 +163,16 @@ type parser struct {
 	headerGen headerParserGen
 	listGen   listParserGen
 	fieldGen  fieldParserGen
+	fieldOut  field // the field fieldGen parses into, converted at once
 	eof       ast.Pos
 	out       *tsf.File
 	diags     diag.List
-	partial   bool // parsing a TRACE cut short by a severe lexical error
-	cut       int  // the offset of the token that error stopped in, -1 if none
+	traces    []tsf.Trace // where newTrace takes the next TRACE from
+	fields    []tsf.Field // where newFields takes the next fields from
+	spare     []tsf.Field // the fields of the last TRACE, dropped (see ParseEach)
+	nodes     fieldNodes  // the nodes of the fields of the TRACE being parsed
+	partial   bool        // parsing a TRACE cut short by a severe lexical error
+	cut       int         // the offset of the token that error stopped in, -1 if none
 	// commentAfter is the scanner's scanResult.commentAfter.
 	commentAfter map[int]int
 }
@@ -178,10 +188,20 @@ var (
 )
 
 func isWord(t lexer.Token, words []string) bool {
-	if t.Type != tokIdent {
+	if t.Type != tokIdent || t.Value == "" {
 		return false
 	}
+	c := t.Value[0]
+	if c >= 'a' && c <= 'z' {
+		c -= 'a' - 'A'
+	}
 	for _, w := range words {
+		// The words are upper case: an ASCII first byte folds to no
+		// other's first letter (only K and S fold to runes outside
+		// ASCII, which start no ASCII byte), so it is tested first.
+		if c < utf8.RuneSelf && c != w[0] {
+			continue
+		}
 		if strings.EqualFold(t.Value, w) {
 			return true
 		}
@@ -189,7 +209,14 @@ func isWord(t lexer.Token, words []string) bool {
 	return false
 }
 
-func isTrace(t lexer.Token) bool { return t.Type == tokIdent && strings.EqualFold(t.Value, "TRACE") }
+// isTrace reports whether t is the keyword TRACE, in any case (an ASCII
+// first byte is tested first, as in isWord).
+func isTrace(t lexer.Token) bool {
+	if t.Type != tokIdent || t.Value == "" || t.Value[0] < utf8.RuneSelf && t.Value[0]|0x20 != 't' {
+		return false
+	}
+	return strings.EqualFold(t.Value, "TRACE")
+}
 
 // split cuts the token stream into statements: a statement keyword starts a
 // new one unless it stands inside parentheses or after '=' (GROUP=TRACE
@@ -270,10 +297,25 @@ func (p *parser) statement(st []lexer.Token, end ast.Pos, last bool) {
 		p.unexpected(st)
 	}
 	if s == nil {
+		p.nodes.keep()
 		return
 	}
 	if p.each != nil {
+		t, _ := s.(*tsf.Trace)
+		var fields []tsf.Field
+		if t != nil {
+			fields = t.Fields
+		}
 		p.each(s)
+		if fields != nil && t.Fields == nil {
+			// Dropped: see ParseEach.
+			p.nodes.reuse()
+			p.spare = fields[:0]
+		} else {
+			p.nodes.keep()
+		}
+	} else {
+		p.nodes.keep()
 	}
 	p.out.Stmts = append(p.out.Stmts, s)
 }
@@ -421,7 +463,8 @@ func (p *parser) list(toks []lexer.Token, end ast.Pos, last bool) tsf.Stmt {
 // trace parses a TRACE statement field by field. A syntax error marks it
 // Broken and skips the rest of it.
 func (p *parser) trace(toks []lexer.Token, end ast.Pos, last bool) *tsf.Trace {
-	t := &tsf.Trace{Pos: astPos(toks[0].Pos), End: end, Broken: p.partial}
+	t := p.newTrace()
+	t.Pos, t.End, t.Broken = astPos(toks[0].Pos), end, p.partial
 	for i := 1; i < len(toks); {
 		n0 := len(p.diags)
 		if !isWord(toks[i], fieldKeywords) {
@@ -437,7 +480,8 @@ func (p *parser) trace(toks []lexer.Token, end ast.Pos, last bool) *tsf.Trace {
 			f, err = p.g.field.ParseFromLexer(pl, participle.AllowTrailing(true))
 			n = consumed(pl)
 		} else {
-			f, n, err = p.fieldGen.ParseTokens(toks[i:], lexPos(end), true)
+			n, err = p.fieldGen.ParseTokensInto(toks[i:], lexPos(end), true, &p.fieldOut)
+			f = &p.fieldOut
 		}
 		if err != nil {
 			if p.partial && strings.EqualFold(toks[i].Value, "DESC") && hasDesc(t) {
@@ -457,7 +501,7 @@ func (p *parser) trace(toks []lexer.Token, end ast.Pos, last bool) *tsf.Trace {
 			return t
 		}
 		if t.Fields == nil {
-			t.Fields = make([]tsf.Field, 0, fieldCount(toks))
+			t.Fields = p.newFields(fieldCount(toks))
 		}
 		t.Fields = append(t.Fields, fld)
 		next := end
@@ -523,6 +567,103 @@ func (p *parser) trace(toks []lexer.Token, end ast.Pos, last bool) *tsf.Trace {
 		}
 	}
 	return t
+}
+
+// traceChunk and fieldChunk are how many TRACE statements and fields
+// newTrace and newFields allocate at a time.
+const (
+	traceChunk = 64
+	fieldChunk = 512
+)
+
+// newTrace returns a new TRACE statement. Statements are allocated a chunk
+// at a time: every one is kept in the tree.
+func (p *parser) newTrace() *tsf.Trace {
+	if len(p.traces) == 0 {
+		p.traces = make([]tsf.Trace, traceChunk)
+	}
+	t := &p.traces[0]
+	p.traces = p.traces[1:]
+	return t
+}
+
+// newFields returns an empty slice of fields with room for n: the fields
+// of the last TRACE when it was dropped and they are enough, else cut from
+// a chunk when n is small (its capacity is n: an append past it
+// reallocates).
+func (p *parser) newFields(n int) []tsf.Field {
+	if cap(p.spare) >= n {
+		f := p.spare[:0:n]
+		p.spare = nil
+		return f
+	}
+	if n > fieldChunk/8 {
+		return make([]tsf.Field, 0, n)
+	}
+	if len(p.fields) < n {
+		p.fields = make([]tsf.Field, fieldChunk)
+	}
+	f := p.fields[:0:n]
+	p.fields = p.fields[n:]
+	return f
+}
+
+// fieldNodes hands out the nodes of the fields every tracepoint has; when
+// a TRACE statement's fields are dropped (ParseEach), those it handed out
+// for it are handed out again.
+type fieldNodes struct {
+	minors pool[minorNode]
+	tps    pool[tpNode]
+	descs  pool[descNode]
+	fmts   pool[fmtNode]
+}
+
+// reuse makes the nodes handed out since the last reuse or keep free
+// again.
+func (f *fieldNodes) reuse() {
+	f.minors.reuse()
+	f.tps.reuse()
+	f.descs.reuse()
+	f.fmts.reuse()
+}
+
+// keep leaves the nodes handed out since the last reuse or keep to the tree.
+func (f *fieldNodes) keep() {
+	f.minors.keep()
+	f.tps.keep()
+	f.descs.keep()
+	f.fmts.keep()
+}
+
+// pool hands out values of T: the free ones it holds, cleared, or new ones.
+type pool[T any] struct {
+	items []*T // items[:n] are handed out, items[n:] free
+	n     int
+}
+
+func (q *pool[T]) get() *T {
+	if q.n < len(q.items) {
+		x := q.items[q.n]
+		q.n++
+		var zero T
+		*x = zero
+		return x
+	}
+	x := new(T)
+	q.items = append(q.items, x)
+	q.n++
+	return x
+}
+
+func (q *pool[T]) reuse() { q.n = 0 }
+
+func (q *pool[T]) keep() {
+	if q.n == 0 {
+		return
+	}
+	k := copy(q.items, q.items[q.n:])
+	clear(q.items[k:])
+	q.items, q.n = q.items[:k], 0
 }
 
 // lineMissing reports a TP=@file field without its line number, as TRCUST

@@ -15,6 +15,38 @@ import (
 // their lexer and options; each one's generated parser embeds one.
 type pgenParser_definition struct {
 	pgenrt.Tokens
+	reuse            bool // ParseTokensInto: nodes come from the slabs
+	slab_address     pgenrt.Slab[address]
+	slab_assignStmt  pgenrt.Slab[assignStmt]
+	slab_atTarget    pgenrt.Slab[atTarget]
+	slab_flag        pgenrt.Slab[flag]
+	slab_groupField  pgenrt.Slab[groupField]
+	slab_identTok    pgenrt.Slab[identTok]
+	slab_lenField    pgenrt.Slab[lenField]
+	slab_lengthTok   pgenrt.Slab[lengthTok]
+	slab_level       pgenrt.Slab[level]
+	slab_listEntry   pgenrt.Slab[listEntry]
+	slab_memField    pgenrt.Slab[memField]
+	slab_minorField  pgenrt.Slab[minorField]
+	slab_modNameStmt pgenrt.Slab[modNameStmt]
+	slab_numTok      pgenrt.Slab[numTok]
+	slab_opFlagField pgenrt.Slab[opFlagField]
+	slab_opcodeField pgenrt.Slab[opcodeField]
+	slab_orbitField  pgenrt.Slab[orbitField]
+	slab_pathTok     pgenrt.Slab[pathTok]
+	slab_punctTok    pgenrt.Slab[punctTok]
+	slab_regTok      pgenrt.Slab[regTok]
+	slab_regsField   pgenrt.Slab[regsField]
+	slab_retEPTok    pgenrt.Slab[retEPTok]
+	slab_scalarTok   pgenrt.Slab[scalarTok]
+	slab_signedNum   pgenrt.Slab[signedNum]
+	slab_strToken    pgenrt.Slab[strToken]
+	slab_symTarget   pgenrt.Slab[symTarget]
+	slab_term        pgenrt.Slab[term]
+	slab_textField   pgenrt.Slab[textField]
+	slab_tpField     pgenrt.Slab[tpField]
+	slab_tpOffset    pgenrt.Slab[tpOffset]
+	slab_typeField   pgenrt.Slab[typeField]
 }
 
 var pgenFold_definition = [...]lexer.TokenType{tokIdent}
@@ -29,7 +61,55 @@ type fieldParserGen struct{ pgenParser_definition }
 // participle.AllowTrailing(allowTrailing)): a new tree, and the number of
 // tokens it took.
 func (p *fieldParserGen) ParseTokens(toks []lexer.Token, eof lexer.Position, allowTrailing bool) (*field, int, error) {
+	p.reuse = false
 	return pgenrt.ParseTokens(&p.pgenParser_definition, &p.Tokens, (*pgenParser_definition).s_field, toks, eof, allowTrailing, pgenFold_definition[:], pgenExpect_definition[:])
+}
+
+// ParseTokensInto parses as ParseTokens does, into *out, which it first
+// clears, and returns the number of tokens it took. The slices of the
+// root keep their storage and the nodes below it come from storage the
+// parser keeps, so a caller that reuses out and the parser allocates next
+// to nothing; the tree is valid until the next parse. On an error *out
+// holds what was parsed before it.
+func (p *fieldParserGen) ParseTokensInto(toks []lexer.Token, eof lexer.Position, allowTrailing bool, out *field) (int, error) {
+	p.reuse = true
+	p.slab_address.Reset()
+	p.slab_assignStmt.Reset()
+	p.slab_atTarget.Reset()
+	p.slab_flag.Reset()
+	p.slab_groupField.Reset()
+	p.slab_identTok.Reset()
+	p.slab_lenField.Reset()
+	p.slab_lengthTok.Reset()
+	p.slab_level.Reset()
+	p.slab_listEntry.Reset()
+	p.slab_memField.Reset()
+	p.slab_minorField.Reset()
+	p.slab_modNameStmt.Reset()
+	p.slab_numTok.Reset()
+	p.slab_opFlagField.Reset()
+	p.slab_opcodeField.Reset()
+	p.slab_orbitField.Reset()
+	p.slab_pathTok.Reset()
+	p.slab_punctTok.Reset()
+	p.slab_regTok.Reset()
+	p.slab_regsField.Reset()
+	p.slab_retEPTok.Reset()
+	p.slab_scalarTok.Reset()
+	p.slab_signedNum.Reset()
+	p.slab_strToken.Reset()
+	p.slab_symTarget.Reset()
+	p.slab_term.Reset()
+	p.slab_textField.Reset()
+	p.slab_tpField.Reset()
+	p.slab_tpOffset.Reset()
+	p.slab_typeField.Reset()
+
+	*out = field{}
+	p.Start(toks, eof, pgenFold_definition[:])
+	var c pgenrt.State
+	m, e := p.s_field(&c, out)
+	return c.Cur, p.Finish(&c, m, e, allowTrailing, pgenExpect_definition[:])
 }
 
 // headerParserGen is the generated parser of headerParser's grammar (root header): it builds the
@@ -42,7 +122,55 @@ type headerParserGen struct{ pgenParser_definition }
 // participle.AllowTrailing(allowTrailing)): a new tree, and the number of
 // tokens it took.
 func (p *headerParserGen) ParseTokens(toks []lexer.Token, eof lexer.Position, allowTrailing bool) (*header, int, error) {
+	p.reuse = false
 	return pgenrt.ParseTokens(&p.pgenParser_definition, &p.Tokens, (*pgenParser_definition).s_header, toks, eof, allowTrailing, pgenFold_definition[:], pgenExpect_definition[:])
+}
+
+// ParseTokensInto parses as ParseTokens does, into *out, which it first
+// clears, and returns the number of tokens it took. The slices of the
+// root keep their storage and the nodes below it come from storage the
+// parser keeps, so a caller that reuses out and the parser allocates next
+// to nothing; the tree is valid until the next parse. On an error *out
+// holds what was parsed before it.
+func (p *headerParserGen) ParseTokensInto(toks []lexer.Token, eof lexer.Position, allowTrailing bool, out *header) (int, error) {
+	p.reuse = true
+	p.slab_address.Reset()
+	p.slab_assignStmt.Reset()
+	p.slab_atTarget.Reset()
+	p.slab_flag.Reset()
+	p.slab_groupField.Reset()
+	p.slab_identTok.Reset()
+	p.slab_lenField.Reset()
+	p.slab_lengthTok.Reset()
+	p.slab_level.Reset()
+	p.slab_listEntry.Reset()
+	p.slab_memField.Reset()
+	p.slab_minorField.Reset()
+	p.slab_modNameStmt.Reset()
+	p.slab_numTok.Reset()
+	p.slab_opFlagField.Reset()
+	p.slab_opcodeField.Reset()
+	p.slab_orbitField.Reset()
+	p.slab_pathTok.Reset()
+	p.slab_punctTok.Reset()
+	p.slab_regTok.Reset()
+	p.slab_regsField.Reset()
+	p.slab_retEPTok.Reset()
+	p.slab_scalarTok.Reset()
+	p.slab_signedNum.Reset()
+	p.slab_strToken.Reset()
+	p.slab_symTarget.Reset()
+	p.slab_term.Reset()
+	p.slab_textField.Reset()
+	p.slab_tpField.Reset()
+	p.slab_tpOffset.Reset()
+	p.slab_typeField.Reset()
+
+	*out = header{}
+	p.Start(toks, eof, pgenFold_definition[:])
+	var c pgenrt.State
+	m, e := p.s_header(&c, out)
+	return c.Cur, p.Finish(&c, m, e, allowTrailing, pgenExpect_definition[:])
 }
 
 // listParserGen is the generated parser of listParser's grammar (root listStmt): it builds the
@@ -55,7 +183,55 @@ type listParserGen struct{ pgenParser_definition }
 // participle.AllowTrailing(allowTrailing)): a new tree, and the number of
 // tokens it took.
 func (p *listParserGen) ParseTokens(toks []lexer.Token, eof lexer.Position, allowTrailing bool) (*listStmt, int, error) {
+	p.reuse = false
 	return pgenrt.ParseTokens(&p.pgenParser_definition, &p.Tokens, (*pgenParser_definition).s_listStmt, toks, eof, allowTrailing, pgenFold_definition[:], pgenExpect_definition[:])
+}
+
+// ParseTokensInto parses as ParseTokens does, into *out, which it first
+// clears, and returns the number of tokens it took. The slices of the
+// root keep their storage and the nodes below it come from storage the
+// parser keeps, so a caller that reuses out and the parser allocates next
+// to nothing; the tree is valid until the next parse. On an error *out
+// holds what was parsed before it.
+func (p *listParserGen) ParseTokensInto(toks []lexer.Token, eof lexer.Position, allowTrailing bool, out *listStmt) (int, error) {
+	p.reuse = true
+	p.slab_address.Reset()
+	p.slab_assignStmt.Reset()
+	p.slab_atTarget.Reset()
+	p.slab_flag.Reset()
+	p.slab_groupField.Reset()
+	p.slab_identTok.Reset()
+	p.slab_lenField.Reset()
+	p.slab_lengthTok.Reset()
+	p.slab_level.Reset()
+	p.slab_listEntry.Reset()
+	p.slab_memField.Reset()
+	p.slab_minorField.Reset()
+	p.slab_modNameStmt.Reset()
+	p.slab_numTok.Reset()
+	p.slab_opFlagField.Reset()
+	p.slab_opcodeField.Reset()
+	p.slab_orbitField.Reset()
+	p.slab_pathTok.Reset()
+	p.slab_punctTok.Reset()
+	p.slab_regTok.Reset()
+	p.slab_regsField.Reset()
+	p.slab_retEPTok.Reset()
+	p.slab_scalarTok.Reset()
+	p.slab_signedNum.Reset()
+	p.slab_strToken.Reset()
+	p.slab_symTarget.Reset()
+	p.slab_term.Reset()
+	p.slab_textField.Reset()
+	p.slab_tpField.Reset()
+	p.slab_tpOffset.Reset()
+	p.slab_typeField.Reset()
+
+	*out = listStmt{Entries: out.Entries[:0]}
+	p.Start(toks, eof, pgenFold_definition[:])
+	var c pgenrt.State
+	m, e := p.s_listStmt(&c, out)
+	return c.Cur, p.Finish(&c, m, e, allowTrailing, pgenExpect_definition[:])
 }
 
 // f0 reports whether the token at the cursor may start ScalarTok
@@ -70,7 +246,16 @@ func (p *pgenParser_definition) n0(c *pgenrt.State, s *address) (bool, pgenrt.Er
 	if !p.f0(c) {
 		return false, pgenrt.Err{}
 	}
-	nv := new(scalarTok)
+	var nv *scalarTok
+	if p.reuse {
+		nv = p.slab_scalarTok.Alloc()
+		nv.Number = ""
+		nv.Symbol = ""
+		nv.Ident = ""
+
+	} else {
+		nv = new(scalarTok)
+	}
 	if m, e := p.s_scalarTok(c, nv); !m || e.On {
 		return e.On, e
 	}
@@ -78,9 +263,28 @@ func (p *pgenParser_definition) n0(c *pgenrt.State, s *address) (bool, pgenrt.Er
 	return true, pgenrt.Err{}
 }
 
+// f1 reports whether the token at the cursor may start Term
+// (or another node of the same first set).
+func (p *pgenParser_definition) f1(c *pgenrt.State) bool {
+	return p.Is(c.Cur, "+") || p.Is(c.Cur, "-")
+}
+
 // Term
 func (p *pgenParser_definition) n1(c *pgenrt.State, s *address) (bool, pgenrt.Err) {
-	nv := new(term)
+	if !p.f1(c) {
+		return false, pgenrt.Err{}
+	}
+	var nv *term
+	if p.reuse {
+		nv = p.slab_term.Alloc()
+		nv.Sign = ""
+		nv.Paren = nil
+		nv.Num = nil
+		nv.Reg = nil
+
+	} else {
+		nv = new(term)
+	}
 	if m, e := p.s_term(c, nv); !m || e.On {
 		return e.On, e
 	}
@@ -92,6 +296,9 @@ func (p *pgenParser_definition) n1(c *pgenrt.State, s *address) (bool, pgenrt.Er
 func (p *pgenParser_definition) n2(c *pgenrt.State, s *address) (bool, pgenrt.Err) {
 	matched := false
 	for {
+		if !p.f1(c) {
+			break
+		}
 		b := *c
 		sv0 := s.Terms
 		m, e := p.n1(&b, s)
@@ -128,6 +335,12 @@ func (p *pgenParser_definition) n3(c *pgenrt.State, s *address) (bool, pgenrt.Er
 func (p *pgenParser_definition) s_address(c *pgenrt.State, s *address) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
 	return c.Close(p.n3(c, s))
+}
+
+// f2 reports whether the token at the cursor may start ("MAJOR" | "MAXDATALENGTH" | "MAXDATALEN" | "TDFID")
+// (or another node of the same first set).
+func (p *pgenParser_definition) f2(c *pgenrt.State) bool {
+	return p.Is(c.Cur, "MAJOR") || p.Is(c.Cur, "MAXDATALEN") || p.Is(c.Cur, "MAXDATALENGTH") || p.Is(c.Cur, "TDFID")
 }
 
 // "MAJOR" | "MAXDATALENGTH" | "MAXDATALEN" | "TDFID"
@@ -217,19 +430,26 @@ func (p *pgenParser_definition) n5(c *pgenrt.State, s *assignStmt) (bool, pgenrt
 	return true, pgenrt.Err{}
 }
 
-// f1 reports whether the token at the cursor may start NumTok
+// f3 reports whether the token at the cursor may start NumTok
 // (or another node of the same first set).
-func (p *pgenParser_definition) f1(c *pgenrt.State) bool {
+func (p *pgenParser_definition) f3(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == tokNumber
 }
 
 // NumTok
 func (p *pgenParser_definition) n6(c *pgenrt.State, s *assignStmt) (bool, pgenrt.Err) {
-	if !p.f1(c) {
+	if !p.f3(c) {
 		return false, pgenrt.Err{}
 	}
-	nv := new(numTok)
+	var nv *numTok
+	if p.reuse {
+		nv = p.slab_numTok.Alloc()
+		nv.Text = ""
+
+	} else {
+		nv = new(numTok)
+	}
 	if m, e := p.s_numTok(c, nv); !m || e.On {
 		return e.On, e
 	}
@@ -241,7 +461,7 @@ func (p *pgenParser_definition) n6(c *pgenrt.State, s *assignStmt) (bool, pgenrt
 func (p *pgenParser_definition) n7(c *pgenrt.State, s *assignStmt) (bool, pgenrt.Err) {
 	matched := false
 	for {
-		if !p.f1(c) {
+		if !p.f3(c) {
 			break
 		}
 		b := *c
@@ -286,19 +506,26 @@ func (p *pgenParser_definition) s_assignStmt(c *pgenrt.State, s *assignStmt) (bo
 	return c.Close(p.n8(c, s))
 }
 
-// f2 reports whether the token at the cursor may start PathTok
+// f4 reports whether the token at the cursor may start PathTok
 // (or another node of the same first set).
-func (p *pgenParser_definition) f2(c *pgenrt.State) bool {
+func (p *pgenParser_definition) f4(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == tokPath
 }
 
 // PathTok
 func (p *pgenParser_definition) n9(c *pgenrt.State, s *atTarget) (bool, pgenrt.Err) {
-	if !p.f2(c) {
+	if !p.f4(c) {
 		return false, pgenrt.Err{}
 	}
-	nv := new(pathTok)
+	var nv *pathTok
+	if p.reuse {
+		nv = p.slab_pathTok.Alloc()
+		nv.Text = ""
+
+	} else {
+		nv = new(pathTok)
+	}
 	if m, e := p.s_pathTok(c, nv); !m || e.On {
 		return e.On, e
 	}
@@ -306,12 +533,25 @@ func (p *pgenParser_definition) n9(c *pgenrt.State, s *atTarget) (bool, pgenrt.E
 	return true, pgenrt.Err{}
 }
 
+// f5 reports whether the token at the cursor may start ("," NumTok)
+// (or another node of the same first set).
+func (p *pgenParser_definition) f5(c *pgenrt.State) bool {
+	return p.Is(c.Cur, ",")
+}
+
 // NumTok
 func (p *pgenParser_definition) n10(c *pgenrt.State, s *atTarget) (bool, pgenrt.Err) {
-	if !p.f1(c) {
+	if !p.f3(c) {
 		return false, pgenrt.Err{}
 	}
-	nv := new(numTok)
+	var nv *numTok
+	if p.reuse {
+		nv = p.slab_numTok.Alloc()
+		nv.Text = ""
+
+	} else {
+		nv = new(numTok)
+	}
 	if m, e := p.s_numTok(c, nv); !m || e.On {
 		return e.On, e
 	}
@@ -334,6 +574,9 @@ func (p *pgenParser_definition) n11(c *pgenrt.State, s *atTarget) (bool, pgenrt.
 func (p *pgenParser_definition) n12(c *pgenrt.State, s *atTarget) (bool, pgenrt.Err) {
 	matched := false
 	for {
+		if !p.f5(c) {
+			break
+		}
 		b := *c
 		sv0 := s.Line
 		m, e := p.n11(&b, s)
@@ -376,9 +619,24 @@ func (p *pgenParser_definition) s_atTarget(c *pgenrt.State, s *atTarget) (bool, 
 	return c.Close(p.n13(c, s))
 }
 
+// f6 reports whether the token at the cursor may start MinorField
+// (or another node of the same first set).
+func (p *pgenParser_definition) f6(c *pgenrt.State) bool {
+	return p.Is(c.Cur, "MINOR")
+}
+
 // MinorField
 func (p *pgenParser_definition) n14(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
-	nv := new(minorField)
+	if !p.f6(c) {
+		return false, pgenrt.Err{}
+	}
+	var nv *minorField
+	if p.reuse {
+		nv = p.slab_minorField.Alloc()
+		*nv = minorField{}
+	} else {
+		nv = new(minorField)
+	}
 	if m, e := p.s_minorField(c, nv); !m || e.On {
 		return e.On, e
 	}
@@ -386,9 +644,24 @@ func (p *pgenParser_definition) n14(c *pgenrt.State, s *field) (bool, pgenrt.Err
 	return true, pgenrt.Err{}
 }
 
+// f7 reports whether the token at the cursor may start TpField
+// (or another node of the same first set).
+func (p *pgenParser_definition) f7(c *pgenrt.State) bool {
+	return p.Is(c.Cur, "TP")
+}
+
 // TpField
 func (p *pgenParser_definition) n15(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
-	nv := new(tpField)
+	if !p.f7(c) {
+		return false, pgenrt.Err{}
+	}
+	var nv *tpField
+	if p.reuse {
+		nv = p.slab_tpField.Alloc()
+		*nv = tpField{}
+	} else {
+		nv = new(tpField)
+	}
 	if m, e := p.s_tpField(c, nv); !m || e.On {
 		return e.On, e
 	}
@@ -396,9 +669,24 @@ func (p *pgenParser_definition) n15(c *pgenrt.State, s *field) (bool, pgenrt.Err
 	return true, pgenrt.Err{}
 }
 
+// f8 reports whether the token at the cursor may start OpcodeField
+// (or another node of the same first set).
+func (p *pgenParser_definition) f8(c *pgenrt.State) bool {
+	return p.Is(c.Cur, "OPCODE")
+}
+
 // OpcodeField
 func (p *pgenParser_definition) n16(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
-	nv := new(opcodeField)
+	if !p.f8(c) {
+		return false, pgenrt.Err{}
+	}
+	var nv *opcodeField
+	if p.reuse {
+		nv = p.slab_opcodeField.Alloc()
+		*nv = opcodeField{}
+	} else {
+		nv = new(opcodeField)
+	}
 	if m, e := p.s_opcodeField(c, nv); !m || e.On {
 		return e.On, e
 	}
@@ -406,9 +694,24 @@ func (p *pgenParser_definition) n16(c *pgenrt.State, s *field) (bool, pgenrt.Err
 	return true, pgenrt.Err{}
 }
 
+// f9 reports whether the token at the cursor may start TypeField
+// (or another node of the same first set).
+func (p *pgenParser_definition) f9(c *pgenrt.State) bool {
+	return p.Is(c.Cur, "TYPE")
+}
+
 // TypeField
 func (p *pgenParser_definition) n17(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
-	nv := new(typeField)
+	if !p.f9(c) {
+		return false, pgenrt.Err{}
+	}
+	var nv *typeField
+	if p.reuse {
+		nv = p.slab_typeField.Alloc()
+		*nv = typeField{Names: nv.Names[:0]}
+	} else {
+		nv = new(typeField)
+	}
 	if m, e := p.s_typeField(c, nv); !m || e.On {
 		return e.On, e
 	}
@@ -416,9 +719,24 @@ func (p *pgenParser_definition) n17(c *pgenrt.State, s *field) (bool, pgenrt.Err
 	return true, pgenrt.Err{}
 }
 
+// f10 reports whether the token at the cursor may start GroupField
+// (or another node of the same first set).
+func (p *pgenParser_definition) f10(c *pgenrt.State) bool {
+	return p.Is(c.Cur, "GROUP")
+}
+
 // GroupField
 func (p *pgenParser_definition) n18(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
-	nv := new(groupField)
+	if !p.f10(c) {
+		return false, pgenrt.Err{}
+	}
+	var nv *groupField
+	if p.reuse {
+		nv = p.slab_groupField.Alloc()
+		*nv = groupField{}
+	} else {
+		nv = new(groupField)
+	}
 	if m, e := p.s_groupField(c, nv); !m || e.On {
 		return e.On, e
 	}
@@ -426,9 +744,24 @@ func (p *pgenParser_definition) n18(c *pgenrt.State, s *field) (bool, pgenrt.Err
 	return true, pgenrt.Err{}
 }
 
+// f11 reports whether the token at the cursor may start TextField
+// (or another node of the same first set).
+func (p *pgenParser_definition) f11(c *pgenrt.State) bool {
+	return p.Is(c.Cur, "DESC") || p.Is(c.Cur, "FMT")
+}
+
 // TextField
 func (p *pgenParser_definition) n19(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
-	nv := new(textField)
+	if !p.f11(c) {
+		return false, pgenrt.Err{}
+	}
+	var nv *textField
+	if p.reuse {
+		nv = p.slab_textField.Alloc()
+		*nv = textField{}
+	} else {
+		nv = new(textField)
+	}
 	if m, e := p.s_textField(c, nv); !m || e.On {
 		return e.On, e
 	}
@@ -436,9 +769,24 @@ func (p *pgenParser_definition) n19(c *pgenrt.State, s *field) (bool, pgenrt.Err
 	return true, pgenrt.Err{}
 }
 
+// f12 reports whether the token at the cursor may start LenField
+// (or another node of the same first set).
+func (p *pgenParser_definition) f12(c *pgenrt.State) bool {
+	return p.Is(c.Cur, "LEN")
+}
+
 // LenField
 func (p *pgenParser_definition) n20(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
-	nv := new(lenField)
+	if !p.f12(c) {
+		return false, pgenrt.Err{}
+	}
+	var nv *lenField
+	if p.reuse {
+		nv = p.slab_lenField.Alloc()
+		*nv = lenField{}
+	} else {
+		nv = new(lenField)
+	}
 	if m, e := p.s_lenField(c, nv); !m || e.On {
 		return e.On, e
 	}
@@ -446,9 +794,24 @@ func (p *pgenParser_definition) n20(c *pgenrt.State, s *field) (bool, pgenrt.Err
 	return true, pgenrt.Err{}
 }
 
+// f13 reports whether the token at the cursor may start RegsField
+// (or another node of the same first set).
+func (p *pgenParser_definition) f13(c *pgenrt.State) bool {
+	return p.Is(c.Cur, "REGS")
+}
+
 // RegsField
 func (p *pgenParser_definition) n21(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
-	nv := new(regsField)
+	if !p.f13(c) {
+		return false, pgenrt.Err{}
+	}
+	var nv *regsField
+	if p.reuse {
+		nv = p.slab_regsField.Alloc()
+		*nv = regsField{Regs: nv.Regs[:0]}
+	} else {
+		nv = new(regsField)
+	}
 	if m, e := p.s_regsField(c, nv); !m || e.On {
 		return e.On, e
 	}
@@ -456,9 +819,24 @@ func (p *pgenParser_definition) n21(c *pgenrt.State, s *field) (bool, pgenrt.Err
 	return true, pgenrt.Err{}
 }
 
+// f14 reports whether the token at the cursor may start MemField
+// (or another node of the same first set).
+func (p *pgenParser_definition) f14(c *pgenrt.State) bool {
+	return p.Is(c.Cur, "ASCIIZ") || p.Is(c.Cur, "ASCIIZ32") || p.Is(c.Cur, "MEM") || p.Is(c.Cur, "MEM32")
+}
+
 // MemField
 func (p *pgenParser_definition) n22(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
-	nv := new(memField)
+	if !p.f14(c) {
+		return false, pgenrt.Err{}
+	}
+	var nv *memField
+	if p.reuse {
+		nv = p.slab_memField.Alloc()
+		*nv = memField{}
+	} else {
+		nv = new(memField)
+	}
 	if m, e := p.s_memField(c, nv); !m || e.On {
 		return e.On, e
 	}
@@ -466,9 +844,24 @@ func (p *pgenParser_definition) n22(c *pgenrt.State, s *field) (bool, pgenrt.Err
 	return true, pgenrt.Err{}
 }
 
+// f15 reports whether the token at the cursor may start OrbitField
+// (or another node of the same first set).
+func (p *pgenParser_definition) f15(c *pgenrt.State) bool {
+	return p.Is(c.Cur, "ORBIT")
+}
+
 // OrbitField
 func (p *pgenParser_definition) n23(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
-	nv := new(orbitField)
+	if !p.f15(c) {
+		return false, pgenrt.Err{}
+	}
+	var nv *orbitField
+	if p.reuse {
+		nv = p.slab_orbitField.Alloc()
+		*nv = orbitField{}
+	} else {
+		nv = new(orbitField)
+	}
 	if m, e := p.s_orbitField(c, nv); !m || e.On {
 		return e.On, e
 	}
@@ -476,9 +869,25 @@ func (p *pgenParser_definition) n23(c *pgenrt.State, s *field) (bool, pgenrt.Err
 	return true, pgenrt.Err{}
 }
 
+// f16 reports whether the token at the cursor may start OpFlagField
+// (or another node of the same first set).
+func (p *pgenParser_definition) f16(c *pgenrt.State) bool {
+	return p.Is(c.Cur, "ABORTOP") || p.Is(c.Cur, "REMOVEOP")
+}
+
 // OpFlagField
 func (p *pgenParser_definition) n24(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
-	nv := new(opFlagField)
+	if !p.f16(c) {
+		return false, pgenrt.Err{}
+	}
+	var nv *opFlagField
+	if p.reuse {
+		nv = p.slab_opFlagField.Alloc()
+		nv.Name = ""
+
+	} else {
+		nv = new(opFlagField)
+	}
 	if m, e := p.s_opFlagField(c, nv); !m || e.On {
 		return e.On, e
 	}
@@ -490,7 +899,7 @@ func (p *pgenParser_definition) n24(c *pgenrt.State, s *field) (bool, pgenrt.Err
 func (p *pgenParser_definition) n25(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
-	{
+	if p.f6(c) {
 		b := *c
 		sv0 := s.Minor
 		m, e := p.n14(&b, s)
@@ -507,7 +916,7 @@ func (p *pgenParser_definition) n25(c *pgenrt.State, s *field) (bool, pgenrt.Err
 		}
 		s.Minor = sv0
 	}
-	{
+	if p.f7(c) {
 		b := *c
 		sv0 := s.TP
 		m, e := p.n15(&b, s)
@@ -524,7 +933,7 @@ func (p *pgenParser_definition) n25(c *pgenrt.State, s *field) (bool, pgenrt.Err
 		}
 		s.TP = sv0
 	}
-	{
+	if p.f8(c) {
 		b := *c
 		sv0 := s.Opcode
 		m, e := p.n16(&b, s)
@@ -541,7 +950,7 @@ func (p *pgenParser_definition) n25(c *pgenrt.State, s *field) (bool, pgenrt.Err
 		}
 		s.Opcode = sv0
 	}
-	{
+	if p.f9(c) {
 		b := *c
 		sv0 := s.Type
 		m, e := p.n17(&b, s)
@@ -558,7 +967,7 @@ func (p *pgenParser_definition) n25(c *pgenrt.State, s *field) (bool, pgenrt.Err
 		}
 		s.Type = sv0
 	}
-	{
+	if p.f10(c) {
 		b := *c
 		sv0 := s.Group
 		m, e := p.n18(&b, s)
@@ -575,7 +984,7 @@ func (p *pgenParser_definition) n25(c *pgenrt.State, s *field) (bool, pgenrt.Err
 		}
 		s.Group = sv0
 	}
-	{
+	if p.f11(c) {
 		b := *c
 		sv0 := s.Text
 		m, e := p.n19(&b, s)
@@ -592,7 +1001,7 @@ func (p *pgenParser_definition) n25(c *pgenrt.State, s *field) (bool, pgenrt.Err
 		}
 		s.Text = sv0
 	}
-	{
+	if p.f12(c) {
 		b := *c
 		sv0 := s.Len
 		m, e := p.n20(&b, s)
@@ -609,7 +1018,7 @@ func (p *pgenParser_definition) n25(c *pgenrt.State, s *field) (bool, pgenrt.Err
 		}
 		s.Len = sv0
 	}
-	{
+	if p.f13(c) {
 		b := *c
 		sv0 := s.Regs
 		m, e := p.n21(&b, s)
@@ -626,7 +1035,7 @@ func (p *pgenParser_definition) n25(c *pgenrt.State, s *field) (bool, pgenrt.Err
 		}
 		s.Regs = sv0
 	}
-	{
+	if p.f14(c) {
 		b := *c
 		sv0 := s.Mem
 		m, e := p.n22(&b, s)
@@ -643,7 +1052,7 @@ func (p *pgenParser_definition) n25(c *pgenrt.State, s *field) (bool, pgenrt.Err
 		}
 		s.Mem = sv0
 	}
-	{
+	if p.f15(c) {
 		b := *c
 		sv0 := s.Orbit
 		m, e := p.n23(&b, s)
@@ -660,7 +1069,7 @@ func (p *pgenParser_definition) n25(c *pgenrt.State, s *field) (bool, pgenrt.Err
 		}
 		s.Orbit = sv0
 	}
-	{
+	if p.f16(c) {
 		b := *c
 		sv0 := s.OpFlag
 		m, e := p.n24(&b, s)
@@ -688,9 +1097,9 @@ func (p *pgenParser_definition) s_field(c *pgenrt.State, s *field) (bool, pgenrt
 	return c.Close(p.n25(c, s))
 }
 
-// f3 reports whether the token at the cursor may start <ident>
+// f17 reports whether the token at the cursor may start <ident>
 // (or another node of the same first set).
-func (p *pgenParser_definition) f3(c *pgenrt.State) bool {
+func (p *pgenParser_definition) f17(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == tokIdent
 }
@@ -711,9 +1120,26 @@ func (p *pgenParser_definition) n26(c *pgenrt.State, s *flag) (bool, pgenrt.Err)
 	return true, pgenrt.Err{}
 }
 
+// f18 reports whether the token at the cursor may start Level
+// (or another node of the same first set).
+func (p *pgenParser_definition) f18(c *pgenrt.State) bool {
+	return p.Is(c.Cur, "*")
+}
+
 // Level
 func (p *pgenParser_definition) n27(c *pgenrt.State, s *flag) (bool, pgenrt.Err) {
-	nv := new(level)
+	if !p.f18(c) {
+		return false, pgenrt.Err{}
+	}
+	var nv *level
+	if p.reuse {
+		nv = p.slab_level.Alloc()
+		nv.Star = ""
+		nv.Offset = nil
+
+	} else {
+		nv = new(level)
+	}
 	if m, e := p.s_level(c, nv); !m || e.On {
 		return e.On, e
 	}
@@ -725,6 +1151,9 @@ func (p *pgenParser_definition) n27(c *pgenrt.State, s *flag) (bool, pgenrt.Err)
 func (p *pgenParser_definition) n28(c *pgenrt.State, s *flag) (bool, pgenrt.Err) {
 	matched := false
 	for {
+		if !p.f18(c) {
+			break
+		}
 		b := *c
 		sv0 := s.Chain
 		m, e := p.n27(&b, s)
@@ -765,10 +1194,17 @@ func (p *pgenParser_definition) s_flag(c *pgenrt.State, s *flag) (bool, pgenrt.E
 
 // IdentTok
 func (p *pgenParser_definition) n30(c *pgenrt.State, s *groupField) (bool, pgenrt.Err) {
-	if !p.f3(c) {
+	if !p.f17(c) {
 		return false, pgenrt.Err{}
 	}
-	nv := new(identTok)
+	var nv *identTok
+	if p.reuse {
+		nv = p.slab_identTok.Alloc()
+		nv.Text = ""
+
+	} else {
+		nv = new(identTok)
+	}
 	if m, e := p.s_identTok(c, nv); !m || e.On {
 		return e.On, e
 	}
@@ -800,9 +1236,25 @@ func (p *pgenParser_definition) s_groupField(c *pgenrt.State, s *groupField) (bo
 	return m, e
 }
 
+// f19 reports whether the token at the cursor may start ModNameStmt
+// (or another node of the same first set).
+func (p *pgenParser_definition) f19(c *pgenrt.State) bool {
+	return p.Is(c.Cur, "MODNAME")
+}
+
 // ModNameStmt
 func (p *pgenParser_definition) n32(c *pgenrt.State, s *header) (bool, pgenrt.Err) {
-	nv := new(modNameStmt)
+	if !p.f19(c) {
+		return false, pgenrt.Err{}
+	}
+	var nv *modNameStmt
+	if p.reuse {
+		nv = p.slab_modNameStmt.Alloc()
+		nv.Path = nil
+
+	} else {
+		nv = new(modNameStmt)
+	}
 	if m, e := p.s_modNameStmt(c, nv); !m || e.On {
 		return e.On, e
 	}
@@ -812,7 +1264,18 @@ func (p *pgenParser_definition) n32(c *pgenrt.State, s *header) (bool, pgenrt.Er
 
 // AssignStmt
 func (p *pgenParser_definition) n33(c *pgenrt.State, s *header) (bool, pgenrt.Err) {
-	nv := new(assignStmt)
+	if !p.f2(c) {
+		return false, pgenrt.Err{}
+	}
+	var nv *assignStmt
+	if p.reuse {
+		nv = p.slab_assignStmt.Alloc()
+		nv.Key = ""
+		nv.Value = nil
+
+	} else {
+		nv = new(assignStmt)
+	}
 	if m, e := p.s_assignStmt(c, nv); !m || e.On {
 		return e.On, e
 	}
@@ -824,7 +1287,7 @@ func (p *pgenParser_definition) n33(c *pgenrt.State, s *header) (bool, pgenrt.Er
 func (p *pgenParser_definition) n34(c *pgenrt.State, s *header) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
-	{
+	if p.f19(c) {
 		b := *c
 		sv0 := s.ModName
 		m, e := p.n32(&b, s)
@@ -841,7 +1304,7 @@ func (p *pgenParser_definition) n34(c *pgenrt.State, s *header) (bool, pgenrt.Er
 		}
 		s.ModName = sv0
 	}
-	{
+	if p.f2(c) {
 		b := *c
 		sv0 := s.Assign
 		m, e := p.n33(&b, s)
@@ -895,7 +1358,15 @@ func (p *pgenParser_definition) n36(c *pgenrt.State, s *lenField) (bool, pgenrt.
 	if !p.f0(c) {
 		return false, pgenrt.Err{}
 	}
-	nv := new(address)
+	var nv *address
+	if p.reuse {
+		nv = p.slab_address.Alloc()
+		nv.Base = nil
+		nv.Terms = nv.Terms[:0]
+
+	} else {
+		nv = new(address)
+	}
 	if m, e := p.s_address(c, nv); !m || e.On {
 		return e.On, e
 	}
@@ -905,10 +1376,18 @@ func (p *pgenParser_definition) n36(c *pgenrt.State, s *lenField) (bool, pgenrt.
 
 // Flag
 func (p *pgenParser_definition) n37(c *pgenrt.State, s *lenField) (bool, pgenrt.Err) {
-	if !p.f3(c) {
+	if !p.f17(c) {
 		return false, pgenrt.Err{}
 	}
-	nv := new(flag)
+	var nv *flag
+	if p.reuse {
+		nv = p.slab_flag.Alloc()
+		nv.Word = ""
+		nv.Chain = nv.Chain[:0]
+
+	} else {
+		nv = new(flag)
+	}
 	if m, e := p.s_flag(c, nv); !m || e.On {
 		return e.On, e
 	}
@@ -968,9 +1447,9 @@ func (p *pgenParser_definition) n39(c *pgenrt.State, s *lengthTok) (bool, pgenrt
 	return true, pgenrt.Err{}
 }
 
-// f4 reports whether the token at the cursor may start <symbol>
+// f20 reports whether the token at the cursor may start <symbol>
 // (or another node of the same first set).
-func (p *pgenParser_definition) f4(c *pgenrt.State) bool {
+func (p *pgenParser_definition) f20(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == tokSymbol
 }
@@ -1005,6 +1484,12 @@ func (p *pgenParser_definition) n41(c *pgenrt.State, s *lengthTok) (bool, pgenrt
 		s.Ident += p.Text(i)
 	}
 	return true, pgenrt.Err{}
+}
+
+// f21 reports whether the token at the cursor may start "-" <number>?
+// (or another node of the same first set).
+func (p *pgenParser_definition) f21(c *pgenrt.State) bool {
+	return p.Is(c.Cur, "-")
 }
 
 // "-"
@@ -1046,7 +1531,7 @@ func (p *pgenParser_definition) n44(c *pgenrt.State, s *lengthTok) (bool, pgenrt
 func (p *pgenParser_definition) n45(c *pgenrt.State, s *lengthTok) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
-	if p.f1(c) {
+	if p.f3(c) {
 		b := *c
 		sv0 := s.Number
 		m, e := p.n39(&b, s)
@@ -1063,7 +1548,7 @@ func (p *pgenParser_definition) n45(c *pgenrt.State, s *lengthTok) (bool, pgenrt
 		}
 		s.Number = sv0
 	}
-	if p.f4(c) {
+	if p.f20(c) {
 		b := *c
 		sv0 := s.Symbol
 		m, e := p.n40(&b, s)
@@ -1080,7 +1565,7 @@ func (p *pgenParser_definition) n45(c *pgenrt.State, s *lengthTok) (bool, pgenrt
 		}
 		s.Symbol = sv0
 	}
-	if p.f3(c) {
+	if p.f17(c) {
 		b := *c
 		sv0 := s.Ident
 		m, e := p.n41(&b, s)
@@ -1097,7 +1582,7 @@ func (p *pgenParser_definition) n45(c *pgenrt.State, s *lengthTok) (bool, pgenrt
 		}
 		s.Ident = sv0
 	}
-	{
+	if p.f21(c) {
 		b := *c
 		sv0 := s.Minus
 		m, e := p.n44(&b, s)
@@ -1144,7 +1629,18 @@ func (p *pgenParser_definition) n46(c *pgenrt.State, s *level) (bool, pgenrt.Err
 
 // SignedNum
 func (p *pgenParser_definition) n47(c *pgenrt.State, s *level) (bool, pgenrt.Err) {
-	nv := new(signedNum)
+	if !p.f1(c) {
+		return false, pgenrt.Err{}
+	}
+	var nv *signedNum
+	if p.reuse {
+		nv = p.slab_signedNum.Alloc()
+		nv.Sign = ""
+		nv.Num = nil
+
+	} else {
+		nv = new(signedNum)
+	}
 	if m, e := p.s_signedNum(c, nv); !m || e.On {
 		return e.On, e
 	}
@@ -1156,6 +1652,9 @@ func (p *pgenParser_definition) n47(c *pgenrt.State, s *level) (bool, pgenrt.Err
 func (p *pgenParser_definition) n48(c *pgenrt.State, s *level) (bool, pgenrt.Err) {
 	matched := false
 	for {
+		if !p.f1(c) {
+			break
+		}
 		b := *c
 		sv0 := s.Offset
 		m, e := p.n47(&b, s)
@@ -1197,10 +1696,17 @@ func (p *pgenParser_definition) s_level(c *pgenrt.State, s *level) (bool, pgenrt
 
 // IdentTok
 func (p *pgenParser_definition) n50(c *pgenrt.State, s *listEntry) (bool, pgenrt.Err) {
-	if !p.f3(c) {
+	if !p.f17(c) {
 		return false, pgenrt.Err{}
 	}
-	nv := new(identTok)
+	var nv *identTok
+	if p.reuse {
+		nv = p.slab_identTok.Alloc()
+		nv.Text = ""
+
+	} else {
+		nv = new(identTok)
+	}
 	if m, e := p.s_identTok(c, nv); !m || e.On {
 		return e.On, e
 	}
@@ -1210,10 +1716,17 @@ func (p *pgenParser_definition) n50(c *pgenrt.State, s *listEntry) (bool, pgenrt
 
 // NumTok
 func (p *pgenParser_definition) n51(c *pgenrt.State, s *listEntry) (bool, pgenrt.Err) {
-	if !p.f1(c) {
+	if !p.f3(c) {
 		return false, pgenrt.Err{}
 	}
-	nv := new(numTok)
+	var nv *numTok
+	if p.reuse {
+		nv = p.slab_numTok.Alloc()
+		nv.Text = ""
+
+	} else {
+		nv = new(numTok)
+	}
 	if m, e := p.s_numTok(c, nv); !m || e.On {
 		return e.On, e
 	}
@@ -1255,6 +1768,12 @@ func (p *pgenParser_definition) s_listEntry(c *pgenrt.State, s *listEntry) (bool
 		s.Tokens = p.Slice(start, c.Cur)
 	}
 	return m, e
+}
+
+// f22 reports whether the token at the cursor may start ("TYPELIST" | "GROUPLIST")
+// (or another node of the same first set).
+func (p *pgenParser_definition) f22(c *pgenrt.State) bool {
+	return p.Is(c.Cur, "GROUPLIST") || p.Is(c.Cur, "TYPELIST")
 }
 
 // "TYPELIST" | "GROUPLIST"
@@ -1314,9 +1833,24 @@ func (p *pgenParser_definition) n54(c *pgenrt.State, s *listStmt) (bool, pgenrt.
 	return true, pgenrt.Err{}
 }
 
+// f23 reports whether the token at the cursor may start ListEntry
+// (or another node of the same first set).
+func (p *pgenParser_definition) f23(c *pgenrt.State) bool {
+	return p.Is(c.Cur, "NAME")
+}
+
 // ListEntry
 func (p *pgenParser_definition) n55(c *pgenrt.State, s *listStmt) (bool, pgenrt.Err) {
-	nv := new(listEntry)
+	if !p.f23(c) {
+		return false, pgenrt.Err{}
+	}
+	var nv *listEntry
+	if p.reuse {
+		nv = p.slab_listEntry.Alloc()
+		*nv = listEntry{}
+	} else {
+		nv = new(listEntry)
+	}
 	if m, e := p.s_listEntry(c, nv); !m || e.On {
 		return e.On, e
 	}
@@ -1339,6 +1873,9 @@ func (p *pgenParser_definition) n56(c *pgenrt.State, s *listStmt) (bool, pgenrt.
 func (p *pgenParser_definition) n57(c *pgenrt.State, s *listStmt) (bool, pgenrt.Err) {
 	matched := false
 	for {
+		if !p.f5(c) {
+			break
+		}
 		b := *c
 		sv0 := s.Entries
 		m, e := p.n56(&b, s)
@@ -1363,7 +1900,17 @@ func (p *pgenParser_definition) n57(c *pgenrt.State, s *listStmt) (bool, pgenrt.
 
 // PunctTok
 func (p *pgenParser_definition) n58(c *pgenrt.State, s *listStmt) (bool, pgenrt.Err) {
-	nv := new(punctTok)
+	if !p.f5(c) {
+		return false, pgenrt.Err{}
+	}
+	var nv *punctTok
+	if p.reuse {
+		nv = p.slab_punctTok.Alloc()
+		nv.Text = ""
+
+	} else {
+		nv = new(punctTok)
+	}
 	if m, e := p.s_punctTok(c, nv); !m || e.On {
 		return e.On, e
 	}
@@ -1375,6 +1922,9 @@ func (p *pgenParser_definition) n58(c *pgenrt.State, s *listStmt) (bool, pgenrt.
 func (p *pgenParser_definition) n59(c *pgenrt.State, s *listStmt) (bool, pgenrt.Err) {
 	matched := false
 	for {
+		if !p.f5(c) {
+			break
+		}
 		b := *c
 		sv0 := s.Trailing
 		m, e := p.n58(&b, s)
@@ -1512,7 +2062,15 @@ func (p *pgenParser_definition) n63(c *pgenrt.State, s *memField) (bool, pgenrt.
 	if !p.f0(c) {
 		return false, pgenrt.Err{}
 	}
-	nv := new(address)
+	var nv *address
+	if p.reuse {
+		nv = p.slab_address.Alloc()
+		nv.Base = nil
+		nv.Terms = nv.Terms[:0]
+
+	} else {
+		nv = new(address)
+	}
 	if m, e := p.s_address(c, nv); !m || e.On {
 		return e.On, e
 	}
@@ -1522,10 +2080,18 @@ func (p *pgenParser_definition) n63(c *pgenrt.State, s *memField) (bool, pgenrt.
 
 // Flag
 func (p *pgenParser_definition) n64(c *pgenrt.State, s *memField) (bool, pgenrt.Err) {
-	if !p.f3(c) {
+	if !p.f17(c) {
 		return false, pgenrt.Err{}
 	}
-	nv := new(flag)
+	var nv *flag
+	if p.reuse {
+		nv = p.slab_flag.Alloc()
+		nv.Word = ""
+		nv.Chain = nv.Chain[:0]
+
+	} else {
+		nv = new(flag)
+	}
 	if m, e := p.s_flag(c, nv); !m || e.On {
 		return e.On, e
 	}
@@ -1533,9 +2099,29 @@ func (p *pgenParser_definition) n64(c *pgenrt.State, s *memField) (bool, pgenrt.
 	return true, pgenrt.Err{}
 }
 
+// f24 reports whether the token at the cursor may start LengthTok
+// (or another node of the same first set).
+func (p *pgenParser_definition) f24(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return t == tokIdent || t == tokNumber || t == tokSymbol || p.Is(c.Cur, "-")
+}
+
 // LengthTok
 func (p *pgenParser_definition) n65(c *pgenrt.State, s *memField) (bool, pgenrt.Err) {
-	nv := new(lengthTok)
+	if !p.f24(c) {
+		return false, pgenrt.Err{}
+	}
+	var nv *lengthTok
+	if p.reuse {
+		nv = p.slab_lengthTok.Alloc()
+		nv.Number = ""
+		nv.Symbol = ""
+		nv.Ident = ""
+		nv.Minus = ""
+
+	} else {
+		nv = new(lengthTok)
+	}
 	if m, e := p.s_lengthTok(c, nv); !m || e.On {
 		return e.On, e
 	}
@@ -1590,7 +2176,16 @@ func (p *pgenParser_definition) n67(c *pgenrt.State, s *minorField) (bool, pgenr
 	if !p.f0(c) {
 		return false, pgenrt.Err{}
 	}
-	nv := new(scalarTok)
+	var nv *scalarTok
+	if p.reuse {
+		nv = p.slab_scalarTok.Alloc()
+		nv.Number = ""
+		nv.Symbol = ""
+		nv.Ident = ""
+
+	} else {
+		nv = new(scalarTok)
+	}
 	if m, e := p.s_scalarTok(c, nv); !m || e.On {
 		return e.On, e
 	}
@@ -1654,10 +2249,17 @@ func (p *pgenParser_definition) s_minorField(c *pgenrt.State, s *minorField) (bo
 
 // PathTok
 func (p *pgenParser_definition) n70(c *pgenrt.State, s *modNameStmt) (bool, pgenrt.Err) {
-	if !p.f2(c) {
+	if !p.f4(c) {
 		return false, pgenrt.Err{}
 	}
-	nv := new(pathTok)
+	var nv *pathTok
+	if p.reuse {
+		nv = p.slab_pathTok.Alloc()
+		nv.Text = ""
+
+	} else {
+		nv = new(pathTok)
+	}
 	if m, e := p.s_pathTok(c, nv); !m || e.On {
 		return e.On, e
 	}
@@ -1783,6 +2385,9 @@ func (p *pgenParser_definition) n75(c *pgenrt.State, s *opcodeField) (bool, pgen
 func (p *pgenParser_definition) n76(c *pgenrt.State, s *opcodeField) (bool, pgenrt.Err) {
 	matched := false
 	for {
+		if !p.f21(c) {
+			break
+		}
 		b := *c
 		sv0 := s.Neg
 		m, e := p.n75(&b, s)
@@ -1811,7 +2416,16 @@ func (p *pgenParser_definition) n77(c *pgenrt.State, s *opcodeField) (bool, pgen
 	if !p.f0(c) {
 		return false, pgenrt.Err{}
 	}
-	nv := new(scalarTok)
+	var nv *scalarTok
+	if p.reuse {
+		nv = p.slab_scalarTok.Alloc()
+		nv.Number = ""
+		nv.Symbol = ""
+		nv.Ident = ""
+
+	} else {
+		nv = new(scalarTok)
+	}
 	if m, e := p.s_scalarTok(c, nv); !m || e.On {
 		return e.On, e
 	}
@@ -1878,10 +2492,17 @@ func (p *pgenParser_definition) s_opcodeField(c *pgenrt.State, s *opcodeField) (
 
 // NumTok
 func (p *pgenParser_definition) n80(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
-	if !p.f1(c) {
+	if !p.f3(c) {
 		return false, pgenrt.Err{}
 	}
-	nv := new(numTok)
+	var nv *numTok
+	if p.reuse {
+		nv = p.slab_numTok.Alloc()
+		nv.Text = ""
+
+	} else {
+		nv = new(numTok)
+	}
 	if m, e := p.s_numTok(c, nv); !m || e.On {
 		return e.On, e
 	}
@@ -1891,10 +2512,17 @@ func (p *pgenParser_definition) n80(c *pgenrt.State, s *orbitField) (bool, pgenr
 
 // NumTok
 func (p *pgenParser_definition) n81(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
-	if !p.f1(c) {
+	if !p.f3(c) {
 		return false, pgenrt.Err{}
 	}
-	nv := new(numTok)
+	var nv *numTok
+	if p.reuse {
+		nv = p.slab_numTok.Alloc()
+		nv.Text = ""
+
+	} else {
+		nv = new(numTok)
+	}
 	if m, e := p.s_numTok(c, nv); !m || e.On {
 		return e.On, e
 	}
@@ -1917,6 +2545,9 @@ func (p *pgenParser_definition) n82(c *pgenrt.State, s *orbitField) (bool, pgenr
 func (p *pgenParser_definition) n83(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
 	matched := false
 	for {
+		if !p.f5(c) {
+			break
+		}
 		b := *c
 		sv0 := s.B
 		m, e := p.n82(&b, s)
@@ -2051,7 +2682,7 @@ func (p *pgenParser_definition) n88(c *pgenrt.State, s *regTok) (bool, pgenrt.Er
 func (p *pgenParser_definition) n89(c *pgenrt.State, s *regTok) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
-	if p.f4(c) {
+	if p.f20(c) {
 		b := *c
 		sv0 := s.Variable
 		m, e := p.n87(&b, s)
@@ -2068,7 +2699,7 @@ func (p *pgenParser_definition) n89(c *pgenrt.State, s *regTok) (bool, pgenrt.Er
 		}
 		s.Variable = sv0
 	}
-	if p.f3(c) {
+	if p.f17(c) {
 		b := *c
 		sv0 := s.Name
 		m, e := p.n88(&b, s)
@@ -2097,19 +2728,27 @@ func (p *pgenParser_definition) s_regTok(c *pgenrt.State, s *regTok) (bool, pgen
 	return c.Close(p.n89(c, s))
 }
 
-// f5 reports whether the token at the cursor may start RegTok
+// f25 reports whether the token at the cursor may start RegTok
 // (or another node of the same first set).
-func (p *pgenParser_definition) f5(c *pgenrt.State) bool {
+func (p *pgenParser_definition) f25(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == tokIdent || t == tokSymbol
 }
 
 // RegTok
 func (p *pgenParser_definition) n90(c *pgenrt.State, s *regsField) (bool, pgenrt.Err) {
-	if !p.f5(c) {
+	if !p.f25(c) {
 		return false, pgenrt.Err{}
 	}
-	nv := new(regTok)
+	var nv *regTok
+	if p.reuse {
+		nv = p.slab_regTok.Alloc()
+		nv.Variable = ""
+		nv.Name = ""
+
+	} else {
+		nv = new(regTok)
+	}
 	if m, e := p.s_regTok(c, nv); !m || e.On {
 		return e.On, e
 	}
@@ -2132,6 +2771,9 @@ func (p *pgenParser_definition) n91(c *pgenrt.State, s *regsField) (bool, pgenrt
 func (p *pgenParser_definition) n92(c *pgenrt.State, s *regsField) (bool, pgenrt.Err) {
 	matched := false
 	for {
+		if !p.f5(c) {
+			break
+		}
 		b := *c
 		sv0 := s.Regs
 		m, e := p.n91(&b, s)
@@ -2158,6 +2800,9 @@ func (p *pgenParser_definition) n92(c *pgenrt.State, s *regsField) (bool, pgenrt
 func (p *pgenParser_definition) n93(c *pgenrt.State) (bool, pgenrt.Err) {
 	matched := false
 	for {
+		if !p.f5(c) {
+			break
+		}
 		b := *c
 		m, e := p.Lit(&b, ",")
 		if e.On {
@@ -2212,6 +2857,12 @@ func (p *pgenParser_definition) s_regsField(c *pgenrt.State, s *regsField) (bool
 		s.Tokens = p.Slice(start, c.Cur)
 	}
 	return m, e
+}
+
+// f26 reports whether the token at the cursor may start "RETEP"
+// (or another node of the same first set).
+func (p *pgenParser_definition) f26(c *pgenrt.State) bool {
+	return p.Is(c.Cur, "RETEP")
 }
 
 // "RETEP"
@@ -2287,7 +2938,7 @@ func (p *pgenParser_definition) n98(c *pgenrt.State, s *scalarTok) (bool, pgenrt
 func (p *pgenParser_definition) n99(c *pgenrt.State, s *scalarTok) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
-	if p.f1(c) {
+	if p.f3(c) {
 		b := *c
 		sv0 := s.Number
 		m, e := p.n96(&b, s)
@@ -2304,7 +2955,7 @@ func (p *pgenParser_definition) n99(c *pgenrt.State, s *scalarTok) (bool, pgenrt
 		}
 		s.Number = sv0
 	}
-	if p.f4(c) {
+	if p.f20(c) {
 		b := *c
 		sv0 := s.Symbol
 		m, e := p.n97(&b, s)
@@ -2321,7 +2972,7 @@ func (p *pgenParser_definition) n99(c *pgenrt.State, s *scalarTok) (bool, pgenrt
 		}
 		s.Symbol = sv0
 	}
-	if p.f3(c) {
+	if p.f17(c) {
 		b := *c
 		sv0 := s.Ident
 		m, e := p.n98(&b, s)
@@ -2409,10 +3060,17 @@ func (p *pgenParser_definition) n101(c *pgenrt.State, s *signedNum) (bool, pgenr
 
 // NumTok
 func (p *pgenParser_definition) n102(c *pgenrt.State, s *signedNum) (bool, pgenrt.Err) {
-	if !p.f1(c) {
+	if !p.f3(c) {
 		return false, pgenrt.Err{}
 	}
-	nv := new(numTok)
+	var nv *numTok
+	if p.reuse {
+		nv = p.slab_numTok.Alloc()
+		nv.Text = ""
+
+	} else {
+		nv = new(numTok)
+	}
 	if m, e := p.s_numTok(c, nv); !m || e.On {
 		return e.On, e
 	}
@@ -2436,9 +3094,9 @@ func (p *pgenParser_definition) s_signedNum(c *pgenrt.State, s *signedNum) (bool
 	return c.Close(p.n103(c, s))
 }
 
-// f6 reports whether the token at the cursor may start <string>
+// f27 reports whether the token at the cursor may start <string>
 // (or another node of the same first set).
-func (p *pgenParser_definition) f6(c *pgenrt.State) bool {
+func (p *pgenParser_definition) f27(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == tokString
 }
@@ -2482,7 +3140,18 @@ func (p *pgenParser_definition) n105(c *pgenrt.State, s *symTarget) (bool, pgenr
 
 // TpOffset
 func (p *pgenParser_definition) n106(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
-	nv := new(tpOffset)
+	if !p.f1(c) {
+		return false, pgenrt.Err{}
+	}
+	var nv *tpOffset
+	if p.reuse {
+		nv = p.slab_tpOffset.Alloc()
+		nv.Sign = ""
+		nv.Num = nil
+
+	} else {
+		nv = new(tpOffset)
+	}
 	if m, e := p.s_tpOffset(c, nv); !m || e.On {
 		return e.On, e
 	}
@@ -2494,6 +3163,9 @@ func (p *pgenParser_definition) n106(c *pgenrt.State, s *symTarget) (bool, pgenr
 func (p *pgenParser_definition) n107(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
 	matched := false
 	for {
+		if !p.f1(c) {
+			break
+		}
 		b := *c
 		sv0 := s.Offset
 		m, e := p.n106(&b, s)
@@ -2519,7 +3191,17 @@ func (p *pgenParser_definition) n107(c *pgenrt.State, s *symTarget) (bool, pgenr
 
 // RetEPTok
 func (p *pgenParser_definition) n108(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
-	nv := new(retEPTok)
+	if !p.f26(c) {
+		return false, pgenrt.Err{}
+	}
+	var nv *retEPTok
+	if p.reuse {
+		nv = p.slab_retEPTok.Alloc()
+		nv.Text = ""
+
+	} else {
+		nv = new(retEPTok)
+	}
 	if m, e := p.s_retEPTok(c, nv); !m || e.On {
 		return e.On, e
 	}
@@ -2542,6 +3224,9 @@ func (p *pgenParser_definition) n109(c *pgenrt.State, s *symTarget) (bool, pgenr
 func (p *pgenParser_definition) n110(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
 	matched := false
 	for {
+		if !p.f5(c) {
+			break
+		}
 		b := *c
 		sv0 := s.RetEP
 		m, e := p.n109(&b, s)
@@ -2600,12 +3285,25 @@ func (p *pgenParser_definition) n112(c *pgenrt.State, s *term) (bool, pgenrt.Err
 	return true, pgenrt.Err{}
 }
 
+// f28 reports whether the token at the cursor may start "(" NumTok ")"
+// (or another node of the same first set).
+func (p *pgenParser_definition) f28(c *pgenrt.State) bool {
+	return p.Is(c.Cur, "(")
+}
+
 // NumTok
 func (p *pgenParser_definition) n113(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
-	if !p.f1(c) {
+	if !p.f3(c) {
 		return false, pgenrt.Err{}
 	}
-	nv := new(numTok)
+	var nv *numTok
+	if p.reuse {
+		nv = p.slab_numTok.Alloc()
+		nv.Text = ""
+
+	} else {
+		nv = new(numTok)
+	}
 	if m, e := p.s_numTok(c, nv); !m || e.On {
 		return e.On, e
 	}
@@ -2629,10 +3327,17 @@ func (p *pgenParser_definition) n114(c *pgenrt.State, s *term) (bool, pgenrt.Err
 
 // NumTok
 func (p *pgenParser_definition) n115(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
-	if !p.f1(c) {
+	if !p.f3(c) {
 		return false, pgenrt.Err{}
 	}
-	nv := new(numTok)
+	var nv *numTok
+	if p.reuse {
+		nv = p.slab_numTok.Alloc()
+		nv.Text = ""
+
+	} else {
+		nv = new(numTok)
+	}
 	if m, e := p.s_numTok(c, nv); !m || e.On {
 		return e.On, e
 	}
@@ -2642,10 +3347,17 @@ func (p *pgenParser_definition) n115(c *pgenrt.State, s *term) (bool, pgenrt.Err
 
 // IdentTok
 func (p *pgenParser_definition) n116(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
-	if !p.f3(c) {
+	if !p.f17(c) {
 		return false, pgenrt.Err{}
 	}
-	nv := new(identTok)
+	var nv *identTok
+	if p.reuse {
+		nv = p.slab_identTok.Alloc()
+		nv.Text = ""
+
+	} else {
+		nv = new(identTok)
+	}
 	if m, e := p.s_identTok(c, nv); !m || e.On {
 		return e.On, e
 	}
@@ -2657,7 +3369,7 @@ func (p *pgenParser_definition) n116(c *pgenrt.State, s *term) (bool, pgenrt.Err
 func (p *pgenParser_definition) n117(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
-	{
+	if p.f28(c) {
 		b := *c
 		sv0 := s.Paren
 		m, e := p.n114(&b, s)
@@ -2674,7 +3386,7 @@ func (p *pgenParser_definition) n117(c *pgenrt.State, s *term) (bool, pgenrt.Err
 		}
 		s.Paren = sv0
 	}
-	if p.f1(c) {
+	if p.f3(c) {
 		b := *c
 		sv0 := s.Num
 		m, e := p.n115(&b, s)
@@ -2691,7 +3403,7 @@ func (p *pgenParser_definition) n117(c *pgenrt.State, s *term) (bool, pgenrt.Err
 		}
 		s.Num = sv0
 	}
-	if p.f3(c) {
+	if p.f17(c) {
 		b := *c
 		sv0 := s.Reg
 		m, e := p.n116(&b, s)
@@ -2790,10 +3502,17 @@ func (p *pgenParser_definition) n120(c *pgenrt.State, s *textField) (bool, pgenr
 
 // StrToken
 func (p *pgenParser_definition) n121(c *pgenrt.State, s *textField) (bool, pgenrt.Err) {
-	if !p.f6(c) {
+	if !p.f27(c) {
 		return false, pgenrt.Err{}
 	}
-	nv := new(strToken)
+	var nv *strToken
+	if p.reuse {
+		nv = p.slab_strToken.Alloc()
+		nv.Raw = ""
+
+	} else {
+		nv = new(strToken)
+	}
 	if m, e := p.s_strToken(c, nv); !m || e.On {
 		return e.On, e
 	}
@@ -2825,9 +3544,26 @@ func (p *pgenParser_definition) s_textField(c *pgenrt.State, s *textField) (bool
 	return m, e
 }
 
+// f29 reports whether the token at the cursor may start AtTarget
+// (or another node of the same first set).
+func (p *pgenParser_definition) f29(c *pgenrt.State) bool {
+	return p.Is(c.Cur, "@")
+}
+
 // AtTarget
 func (p *pgenParser_definition) n123(c *pgenrt.State, s *tpField) (bool, pgenrt.Err) {
-	nv := new(atTarget)
+	if !p.f29(c) {
+		return false, pgenrt.Err{}
+	}
+	var nv *atTarget
+	if p.reuse {
+		nv = p.slab_atTarget.Alloc()
+		nv.File = nil
+		nv.Line = nil
+
+	} else {
+		nv = new(atTarget)
+	}
 	if m, e := p.s_atTarget(c, nv); !m || e.On {
 		return e.On, e
 	}
@@ -2837,10 +3573,19 @@ func (p *pgenParser_definition) n123(c *pgenrt.State, s *tpField) (bool, pgenrt.
 
 // SymTarget
 func (p *pgenParser_definition) n124(c *pgenrt.State, s *tpField) (bool, pgenrt.Err) {
-	if !p.f4(c) {
+	if !p.f20(c) {
 		return false, pgenrt.Err{}
 	}
-	nv := new(symTarget)
+	var nv *symTarget
+	if p.reuse {
+		nv = p.slab_symTarget.Alloc()
+		nv.Name = ""
+		nv.Offset = nil
+		nv.RetEP = nil
+
+	} else {
+		nv = new(symTarget)
+	}
 	if m, e := p.s_symTarget(c, nv); !m || e.On {
 		return e.On, e
 	}
@@ -2852,7 +3597,7 @@ func (p *pgenParser_definition) n124(c *pgenrt.State, s *tpField) (bool, pgenrt.
 func (p *pgenParser_definition) n125(c *pgenrt.State, s *tpField) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
-	{
+	if p.f29(c) {
 		b := *c
 		sv0 := s.At
 		m, e := p.n123(&b, s)
@@ -2869,7 +3614,7 @@ func (p *pgenParser_definition) n125(c *pgenrt.State, s *tpField) (bool, pgenrt.
 		}
 		s.At = sv0
 	}
-	if p.f4(c) {
+	if p.f20(c) {
 		b := *c
 		sv0 := s.Symbol
 		m, e := p.n124(&b, s)
@@ -2935,10 +3680,17 @@ func (p *pgenParser_definition) n127(c *pgenrt.State, s *tpOffset) (bool, pgenrt
 
 // NumTok
 func (p *pgenParser_definition) n128(c *pgenrt.State, s *tpOffset) (bool, pgenrt.Err) {
-	if !p.f1(c) {
+	if !p.f3(c) {
 		return false, pgenrt.Err{}
 	}
-	nv := new(numTok)
+	var nv *numTok
+	if p.reuse {
+		nv = p.slab_numTok.Alloc()
+		nv.Text = ""
+
+	} else {
+		nv = new(numTok)
+	}
 	if m, e := p.s_numTok(c, nv); !m || e.On {
 		return e.On, e
 	}
@@ -2950,7 +3702,7 @@ func (p *pgenParser_definition) n128(c *pgenrt.State, s *tpOffset) (bool, pgenrt
 func (p *pgenParser_definition) n129(c *pgenrt.State, s *tpOffset) (bool, pgenrt.Err) {
 	matched := false
 	for {
-		if !p.f1(c) {
+		if !p.f3(c) {
 			break
 		}
 		b := *c
@@ -2994,10 +3746,17 @@ func (p *pgenParser_definition) s_tpOffset(c *pgenrt.State, s *tpOffset) (bool, 
 
 // IdentTok
 func (p *pgenParser_definition) n131(c *pgenrt.State, s *typeField) (bool, pgenrt.Err) {
-	if !p.f3(c) {
+	if !p.f17(c) {
 		return false, pgenrt.Err{}
 	}
-	nv := new(identTok)
+	var nv *identTok
+	if p.reuse {
+		nv = p.slab_identTok.Alloc()
+		nv.Text = ""
+
+	} else {
+		nv = new(identTok)
+	}
 	if m, e := p.s_identTok(c, nv); !m || e.On {
 		return e.On, e
 	}
@@ -3020,6 +3779,9 @@ func (p *pgenParser_definition) n132(c *pgenrt.State, s *typeField) (bool, pgenr
 func (p *pgenParser_definition) n133(c *pgenrt.State, s *typeField) (bool, pgenrt.Err) {
 	matched := false
 	for {
+		if !p.f5(c) {
+			break
+		}
 		b := *c
 		sv0 := s.Names
 		m, e := p.n132(&b, s)

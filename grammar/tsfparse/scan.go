@@ -92,7 +92,10 @@ type scanResult struct {
 // as it does for the DOS and OS/2 C runtime.
 type scanner struct {
 	file string
-	src  []byte
+	// src is the TSF as one string, copied once from the caller's bytes
+	// (which the parse then no longer holds): a token's value is a slice
+	// of it, so that scanning allocates nothing a token.
+	src  string
 	off  int
 	line int
 	col  int
@@ -112,7 +115,7 @@ func scan(file string, src []byte) scanResult {
 }
 
 func newScanner(file string, src []byte) *scanner {
-	s := &scanner{file: file, src: src, line: 1, col: 1, touching: -1}
+	s := &scanner{file: file, src: string(src), line: 1, col: 1, touching: -1}
 	s.res.stopAt, s.res.cut = -1, -1
 	s.res.commentAfter = make(map[int]int)
 	return s
@@ -120,6 +123,20 @@ func newScanner(file string, src []byte) *scanner {
 
 func (s *scanner) pos() ast.Pos {
 	return ast.Pos{File: s.file, Offset: s.off, Line: s.line, Col: s.col}
+}
+
+// mark is a place in the TSF without its file name: where a token starts,
+// kept while it is scanned. It holds no pointer, so that it is copied
+// whole at no cost; a token's position is written from it field by field
+// (a struct written in parts and read back at once, as a copy does, is a
+// store the processor cannot forward).
+type mark struct{ off, line, col int }
+
+func (s *scanner) mark() mark { return mark{s.off, s.line, s.col} }
+
+// at returns the position of m.
+func (s *scanner) at(m mark) ast.Pos {
+	return ast.Pos{File: s.file, Offset: m.off, Line: m.line, Col: m.col}
 }
 
 func lexPos(p ast.Pos) lexer.Position {
@@ -141,6 +158,12 @@ func (s *scanner) advance(n int) {
 		}
 		s.off++
 	}
+}
+
+// skip moves past n bytes that hold no new line.
+func (s *scanner) skip(n int) {
+	s.off += n
+	s.col += n
 }
 
 func (s *scanner) peek(i int) byte {
@@ -172,12 +195,29 @@ func (s *scanner) wordLen() int {
 	default:
 		return 0
 	}
-	word := c != '.'
-	for isIdentChar(s.peek(n)) || isOther(s.peek(n)) || word && s.peek(n) == '.' {
+	run := &wordChars
+	if c == '.' {
+		run = &symbolChars
+	}
+	for s.off+n < len(s.src) && run[s.src[s.off+n]] {
 		n++
 	}
 	return n
 }
+
+// wordChars are the bytes a word or number runs on through (isIdentChar,
+// isOther, '.'), symbolChars those a symbol runs on through (the same but
+// '.'), and plainChars the bytes a string holds that need no look (all
+// but the quote, the backslash, CR, LF and NUL).
+var wordChars, symbolChars, plainChars = func() (w, sym, plain [256]bool) {
+	for c := range w {
+		b := byte(c)
+		sym[c] = isIdentChar(b) || isOther(b)
+		w[c] = sym[c] || b == '.'
+		plain[c] = b != '"' && b != '\\' && b != '\r' && b != '\n' && b != 0
+	}
+	return w, sym, plain
+}()
 
 // tooLong stops the scan with fatal 17 at start.
 func (s *scanner) tooLong(start ast.Pos) bool {
@@ -199,8 +239,11 @@ func (s *scanner) stop(d diag.Diagnostic) bool {
 	return false
 }
 
-func (s *scanner) emit(t lexer.TokenType, value string, at ast.Pos) {
-	s.res.toks = append(s.res.toks, lexer.Token{Type: t, Value: value, Pos: lexPos(at)})
+func (s *scanner) emit(t lexer.TokenType, value string, at mark) {
+	s.res.toks = append(s.res.toks, lexer.Token{})
+	tok := &s.res.toks[len(s.res.toks)-1]
+	tok.Type, tok.Value = t, value
+	tok.Pos.Filename, tok.Pos.Offset, tok.Pos.Line, tok.Pos.Column = s.file, at.off, at.line, at.col
 }
 
 // skipSpace skips white space and comments. With sameLine it stops at a
@@ -211,11 +254,15 @@ func (s *scanner) skipSpace(sameLine bool) bool {
 		switch {
 		case c == '\n' && sameLine:
 			return true
-		case c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v':
-			s.advance(1)
+		case c == '\n':
+			s.off++
+			s.line++
+			s.col = 1
+		case c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v':
+			s.skip(1)
 		case c == ';':
 			for !s.atEnd() && s.src[s.off] != '\n' {
-				s.advance(1)
+				s.skip(1)
 			}
 		case c == '/' && s.peek(1) == '*':
 			if !s.comment() {
@@ -300,10 +347,11 @@ func (s *scanner) next() bool {
 	if s.atEnd() {
 		return false
 	}
-	start := s.pos()
+	start := s.mark()
 	c := s.src[s.off]
-	if n := s.wordLen(); n >= MaxToken {
-		return s.tooLong(start)
+	n := s.wordLen()
+	if n >= MaxToken {
+		return s.tooLong(s.at(start))
 	}
 	// IBM's behaviour: a word, number or symbol runs on through the
 	// characters no token is made of, as TRCUST 3.05A reads it
@@ -313,28 +361,18 @@ func (s *scanner) next() bool {
 	// of range").
 	switch {
 	case isIdentStart(c):
-		n := 1
-		for isIdentChar(s.peek(n)) || isOther(s.peek(n)) || s.peek(n) == '.' {
-			n++
-		}
-		s.emit(tokIdent, string(s.src[s.off:s.off+n]), start)
-		s.advance(n)
+		// n is wordLen's: the word runs on through wordChars.
+		s.emit(tokIdent, s.src[s.off:s.off+n], start)
+		s.skip(n)
 		return s.glue(start)
 	case c >= '0' && c <= '9':
-		n := 1
-		for isIdentChar(s.peek(n)) || isOther(s.peek(n)) || s.peek(n) == '.' {
-			n++
-		}
-		s.emit(tokNumber, string(s.src[s.off:s.off+n]), start)
-		s.advance(n)
+		s.emit(tokNumber, s.src[s.off:s.off+n], start)
+		s.skip(n)
 		return s.glue(start)
 	case c == '.' && isIdentChar(s.peek(1)):
-		n := 2
-		for isIdentChar(s.peek(n)) || isOther(s.peek(n)) {
-			n++
-		}
-		s.emit(tokSymbol, string(s.src[s.off+1:s.off+n]), start)
-		s.advance(n)
+		// A symbol runs on through symbolChars.
+		s.emit(tokSymbol, s.src[s.off+1:s.off+n], start)
+		s.skip(n)
 		return s.glue(start)
 	case c == '.' && !isOther(s.peek(1)) && s.peek(1) != '.':
 		// IBM's behaviour: a '.' alone is a symbol with no name (TP=.,
@@ -346,7 +384,7 @@ func (s *scanner) next() bool {
 	default:
 		// Punctuation, and any other character: the parser reports it as
 		// unexpected.
-		_, n := utf8.DecodeRune(s.src[s.off:])
+		_, n := utf8.DecodeRuneInString(s.src[s.off:])
 		if isOther(c) {
 			// IBM's behaviour: TRCUST 3.05A reads a run of characters it
 			// has no use for as one token ("unexpected: &&, ignored").
@@ -357,7 +395,7 @@ func (s *scanner) next() bool {
 				n++
 			}
 		}
-		s.emit(tokPunct, string(s.src[s.off:s.off+n]), start)
+		s.emit(tokPunct, s.src[s.off:s.off+n], start)
 		s.advance(n)
 		if isOther(c) {
 			return s.glue(start)
@@ -371,9 +409,9 @@ func (s *scanner) next() bool {
 // `done.%", FMT="` is the one token "done.%, FMT=", unexpected): the token
 // ends at the string's closing quote. When the string breaks (a new line,
 // the end of the file), the token was never finished and is dropped.
-func (s *scanner) glue(start ast.Pos) bool {
+func (s *scanner) glue(start mark) bool {
 	if s.peek(0) == '/' && s.peek(1) == '*' {
-		s.touching = start.Offset
+		s.touching = start.off
 	}
 	if s.atEnd() || s.src[s.off] != '"' {
 		return true
@@ -382,7 +420,7 @@ func (s *scanner) glue(start ast.Pos) bool {
 	word := s.res.toks[k]
 	if !s.str() {
 		s.res.toks = s.res.toks[:k]
-		s.res.stopAt, s.res.cut = k, start.Offset
+		s.res.stopAt, s.res.cut = k, start.off
 		return false
 	}
 	str := s.res.toks[len(s.res.toks)-1]
@@ -395,7 +433,7 @@ func (s *scanner) glue(start ast.Pos) bool {
 // same line.
 func (s *scanner) path() bool {
 	afterAt := s.res.toks[len(s.res.toks)-1].Value == "@"
-	start := s.pos()
+	start := s.mark()
 	n := 0
 	for s.off+n < len(s.src) {
 		c := s.src[s.off+n]
@@ -411,10 +449,10 @@ func (s *scanner) path() bool {
 	// IBM's behaviour: "TP=@," names a file with no name (then the line
 	// number is read after the comma).
 	if n >= MaxToken {
-		return s.tooLong(start)
+		return s.tooLong(s.at(start))
 	}
-	s.emit(tokPath, string(s.src[s.off:s.off+n]), start)
-	s.advance(n)
+	s.emit(tokPath, s.src[s.off:s.off+n], start)
+	s.skip(n) // a file name holds no new line
 	return true
 }
 
@@ -424,22 +462,31 @@ func (s *scanner) path() bool {
 // TRCUSTStrings, only \" is an escape and a NUL does not stop the scan
 // (see Mode).
 func (s *scanner) str() bool {
-	start := s.pos()
-	s.advance(1)
+	start := s.mark()
+	s.skip(1)
 	begin, cut := s.off, -1
 	trcust := s.mode&TRCUSTStrings != 0
 	for {
 		if s.off >= len(s.src) {
-			at := start
+			at := s.at(start)
 			if cut >= 0 {
 				at = s.pos()
 			}
 			d := tsf.SeverePrematureEOF.Diagnostic(at, 0)
 			d.Detail = "the string opened here is not closed"
-			return s.stopIn(start, d)
+			return s.stopIn(s.at(start), d)
 		}
 		if s.off-begin >= MaxToken-1 {
-			return s.tooLong(start)
+			return s.tooLong(s.at(start))
+		}
+		if plainChars[s.src[s.off]] {
+			// A run of bytes that need no look, up to the length limit.
+			j, limit := s.off+1, min(len(s.src), begin+MaxToken-1)
+			for j < limit && plainChars[s.src[j]] {
+				j++
+			}
+			s.skip(j - s.off)
+			continue
 		}
 		switch c := s.src[s.off]; {
 		case c == '"':
@@ -447,11 +494,11 @@ func (s *scanner) str() bool {
 			if cut >= 0 {
 				end = cut
 			}
-			s.emit(tokString, string(s.src[begin:end]), start)
+			s.emit(tokString, s.src[begin:end], start)
 			s.advance(1)
 			return true
 		case c == '\n' || c == '\r':
-			at := start
+			at := s.at(start)
 			if cut >= 0 {
 				// After a NUL's message (TRCUSTStrings), where TRCUST
 				// prints it: after that one.
@@ -459,7 +506,7 @@ func (s *scanner) str() bool {
 			}
 			d := tsf.SevereNewLine.Diagnostic(at, 0)
 			d.Detail = "the string opened here is not closed before the end of the line"
-			return s.stopIn(start, d)
+			return s.stopIn(s.at(start), d)
 		case c == 0 && trcust:
 			// IBM's behaviour: severe 37 is printed, but TRCUST goes
 			// on as after an error, and stores the string up to the NUL.
@@ -471,7 +518,7 @@ func (s *scanner) str() bool {
 			}
 			s.advance(1)
 		case c == 0:
-			return s.stopIn(start, tsf.SevereNUL.Diagnostic(s.pos(), 0))
+			return s.stopIn(s.at(start), tsf.SevereNUL.Diagnostic(s.pos(), 0))
 		case c == '\\' && trcust:
 			if s.peek(1) == '"' {
 				s.advance(2)
@@ -489,9 +536,13 @@ func (s *scanner) str() bool {
 // isOther reports whether c is a character no TSF token is made of: not
 // white space, a letter, digit or ident character, a quote, ';', '/', or
 // punctuation of the grammar.
-func isOther(c byte) bool {
-	if isIdentChar(c) || c <= ' ' || c == 0x7F {
-		return false
+func isOther(c byte) bool { return otherChars[c] }
+
+// otherChars holds isOther for every byte.
+var otherChars = func() (t [256]bool) {
+	for c := range t {
+		b := byte(c)
+		t[c] = !isIdentChar(b) && b > ' ' && b != 0x7F && !strings.ContainsRune(`=,()+-*@."/;`, rune(b))
 	}
-	return !strings.ContainsRune(`=,()+-*@."/;`, rune(c))
-}
+	return t
+}()

@@ -42,3 +42,140 @@ func crtSort(n int, less func(i, j int) bool, swap func(i, j int)) {
 // CRTSort sorts n elements with TRCUST 3.05A's quicksort (crtSort), for the
 // other tables TRCUST sorts with it (the .TMI records, lower/tmigen).
 func CRTSort(n int, less func(i, j int) bool, swap func(i, j int)) { crtSort(n, less, swap) }
+
+// crtSortByKey is crtSort for elements ordered by a key: it makes the same
+// swaps in the same order, so it leaves equal elements where crtSort does,
+// but it finds where each scan of a partition stops in a tree of the
+// keys' minima and maxima instead of comparing element by element, in
+// time O((n + swaps) log n). On elements in order, where crtSort takes
+// quadratic time (each partition scans its whole part), it makes no swap.
+//
+// key returns the key of element i (before any swap); swap exchanges
+// elements i and j.
+func crtSortByKey(n int, key func(i int) uint64, swap func(i, j int)) {
+	if n < 2 {
+		return
+	}
+	t := newKeyTree(n, key)
+	type span struct{ lo, hi int }
+	stack := []span{{0, n - 1}}
+	for len(stack) > 0 {
+		lo, hi := stack[len(stack)-1].lo, stack[len(stack)-1].hi
+		stack = stack[:len(stack)-1]
+		if hi <= lo {
+			continue
+		}
+		p := t.key(lo) // the pivot: no swap moves it until the end
+		l, h := lo, hi+1
+		for {
+			// crtSort's scans: past keys not above the pivot from the
+			// left, past keys not below it from the right.
+			l = t.firstAbove(l+1, hi, p)
+			h = t.lastBelow(lo+1, h-1, p, lo)
+			if h < l {
+				break
+			}
+			swap(l, h)
+			t.swap(l, h)
+		}
+		if h != lo {
+			swap(lo, h)
+			t.swap(lo, h)
+		}
+		stack = append(stack, span{lo, h - 1}, span{l, hi})
+	}
+}
+
+// keyTree holds the keys of crtSortByKey's elements, in their current
+// order, with the minimum and maximum of each power-of-two block.
+type keyTree struct {
+	size   int // leaves: a power of two, at least n
+	mn, mx []uint64
+}
+
+func newKeyTree(n int, key func(i int) uint64) *keyTree {
+	size := 1
+	for size < n {
+		size *= 2
+	}
+	t := &keyTree{size: size, mn: make([]uint64, 2*size), mx: make([]uint64, 2*size)}
+	for i := range size {
+		var k uint64
+		if i < n {
+			k = key(i)
+		}
+		t.mn[size+i], t.mx[size+i] = k, k
+	}
+	for i := size - 1; i >= 1; i-- {
+		t.mn[i], t.mx[i] = min(t.mn[2*i], t.mn[2*i+1]), max(t.mx[2*i], t.mx[2*i+1])
+	}
+	return t
+}
+
+func (t *keyTree) key(i int) uint64 { return t.mn[t.size+i] }
+
+func (t *keyTree) set(i int, k uint64) {
+	i += t.size
+	t.mn[i], t.mx[i] = k, k
+	for i /= 2; i >= 1; i /= 2 {
+		t.mn[i], t.mx[i] = min(t.mn[2*i], t.mn[2*i+1]), max(t.mx[2*i], t.mx[2*i+1])
+	}
+}
+
+func (t *keyTree) swap(i, j int) {
+	a, b := t.key(i), t.key(j)
+	t.set(i, b)
+	t.set(j, a)
+}
+
+// firstAbove returns the first index of [x, y] whose key is above p, y+1
+// when there is none.
+func (t *keyTree) firstAbove(x, y int, p uint64) int {
+	if x > y {
+		return y + 1
+	}
+	if i := t.above(1, 0, t.size-1, x, y, p); i >= 0 {
+		return i
+	}
+	return y + 1
+}
+
+func (t *keyTree) above(node, nl, nr, x, y int, p uint64) int {
+	if nr < x || nl > y || t.mx[node] <= p {
+		return -1
+	}
+	if nl == nr {
+		return nl
+	}
+	mid := (nl + nr) / 2
+	if i := t.above(2*node, nl, mid, x, y, p); i >= 0 {
+		return i
+	}
+	return t.above(2*node+1, mid+1, nr, x, y, p)
+}
+
+// lastBelow returns the last index of [x, y] whose key is below p, none
+// when there is none.
+func (t *keyTree) lastBelow(x, y int, p uint64, none int) int {
+	if x > y {
+		return none
+	}
+	if i := t.below(1, 0, t.size-1, x, y, p); i >= 0 {
+		return i
+	}
+	return none
+}
+
+func (t *keyTree) below(node, nl, nr, x, y int, p uint64) int {
+	if nr < x || nl > y || t.mn[node] >= p {
+		return -1
+	}
+	if nl == nr {
+		return nl
+	}
+	mid := (nl + nr) / 2
+	if i := t.below(2*node+1, mid+1, nr, x, y, p); i >= 0 {
+		return i
+	}
+	return t.below(2*node, nl, mid, x, y, p)
+}

@@ -1,6 +1,8 @@
 package tdfgen
 
 import (
+	"math"
+	"math/rand/v2"
 	"slices"
 	"strconv"
 	"strings"
@@ -58,6 +60,55 @@ func TestCRTSortDuplicates(t *testing.T) {
 		}
 		if g := strings.Join(got, " "); g != c.dups {
 			t.Errorf("%s: duplicates %q, TRCUST 3.05A %q", c.syms, g, c.dups)
+		}
+	}
+}
+
+// TestCRTSortByKey: crtSortByKey makes crtSort's order, equal keys
+// included, on inputs of every shape.
+func TestCRTSortByKey(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	var inputs [][]uint64
+	for n := range 40 {
+		inputs = append(inputs, make([]uint64, n))
+	}
+	for range 3000 {
+		n := r.IntN(300)
+		k := []uint64{1, 2, 3, 5, 10, 1000, 1 << 31, math.MaxUint64}[r.IntN(7)]
+		keys := make([]uint64, n)
+		for i := range keys {
+			keys[i] = r.Uint64N(k)
+			if k == math.MaxUint64 && r.IntN(2) == 0 {
+				keys[i] = k // as the address sort's @STATIC tracepoints
+			}
+		}
+		inputs = append(inputs, keys)
+		switch r.IntN(4) {
+		case 0:
+			sorted := slices.Clone(keys)
+			slices.Sort(sorted)
+			inputs = append(inputs, sorted)
+		case 1:
+			rev := slices.Clone(keys)
+			slices.Sort(rev)
+			slices.Reverse(rev)
+			inputs = append(inputs, rev)
+		}
+	}
+	for _, keys := range inputs {
+		type el struct {
+			key uint64
+			at  int
+		}
+		a := make([]el, len(keys))
+		for i, k := range keys {
+			a[i] = el{k, i}
+		}
+		b := slices.Clone(a)
+		crtSort(len(a), func(i, j int) bool { return a[i].key < a[j].key }, func(i, j int) { a[i], a[j] = a[j], a[i] })
+		crtSortByKey(len(b), func(i int) uint64 { return b[i].key }, func(i, j int) { b[i], b[j] = b[j], b[i] })
+		if !slices.Equal(a, b) {
+			t.Fatalf("keys %v: crtSort %v, crtSortByKey %v", keys, a, b)
 		}
 	}
 }

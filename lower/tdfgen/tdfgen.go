@@ -222,15 +222,22 @@ func Compile(m *tsfcheck.Module, syms Symbols, mod Module, opt Options) (*Progra
 // DedupeMinors finds the tracepoints of tps whose minor code another one
 // has, as TRCUST 3.05A finds them once it has read the whole TSF (IBM's
 // behaviour, tried with its binary): among the tracepoints it kept, sorted
-// by minor code with its C runtime's quicksort (crtSort), the first of each
+// by minor code with its C runtime's quicksort (crtSort's order, made by
+// crtSortByKey in O(n log n) on tracepoints in order), the first of each
 // code is kept and each later one is error 94 "duplicate minor code",
 // at its TRACE statement's line, in that order. So which of two
 // tracepoints with one minor code survives is the sort's: of MINOR=5 at
 // line 2 and MINOR=5 at line 4 (and 2, 2, 7 between) the one at line 2 is
 // dropped. TRCUST prints these errors after every other error of the TSF.
 func DedupeMinors(tps []*tsfcheck.Tracepoint) (dropped map[*tsfcheck.Tracepoint]bool, diags diag.List) {
+	if !hasDuplicateMinor(tps) {
+		// Nothing to find: no need of the sort, whose first-element pivot
+		// takes time quadratic in the number of tracepoints when they
+		// stand in minor order, as they mostly do.
+		return nil, nil
+	}
 	s := slices.Clone(tps)
-	crtSort(len(s), func(i, j int) bool { return s[i].Minor < s[j].Minor }, func(i, j int) { s[i], s[j] = s[j], s[i] })
+	crtSortByKey(len(s), func(i int) uint64 { return uint64(s[i].Minor) }, func(i, j int) { s[i], s[j] = s[j], s[i] })
 	for i := 1; i < len(s); i++ {
 		if s[i].Minor != s[i-1].Minor {
 			continue
@@ -250,6 +257,18 @@ func DedupeMinors(tps []*tsfcheck.Tracepoint) (dropped map[*tsfcheck.Tracepoint]
 		diags.Add(d)
 	}
 	return dropped, diags
+}
+
+// hasDuplicateMinor reports whether two of tps have one minor code.
+func hasDuplicateMinor(tps []*tsfcheck.Tracepoint) bool {
+	var seen [1 << 16]bool
+	for _, tp := range tps {
+		if seen[tp.Minor] {
+			return true
+		}
+		seen[tp.Minor] = true
+	}
+	return false
 }
 
 // keptWith returns the tracepoint of sorted that keeps the minor code of
@@ -616,7 +635,9 @@ func (p *Program) TDF() (*tdf.File, diag.List) {
 	}
 	// The array TRCUST sorts by address is the one it sorted by minor
 	// code before (DedupeMinors): IBM's behaviour.
-	crtSort(len(recs), func(i, j int) bool { return recs[i].TP.Minor < recs[j].TP.Minor },
+	// crtSortByKey makes crtSort's order without its quadratic time on
+	// tracepoints in order.
+	crtSortByKey(len(recs), func(i int) uint64 { return uint64(recs[i].TP.Minor) },
 		func(i, j int) { recs[i], recs[j] = recs[j], recs[i] })
 	key := func(r *Record) uint64 {
 		if r.TP.Static() {
@@ -624,7 +645,7 @@ func (p *Program) TDF() (*tdf.File, diag.List) {
 		}
 		return uint64(r.Object)<<32 | uint64(r.Offset)
 	}
-	crtSort(len(recs), func(i, j int) bool { return key(recs[i]) < key(recs[j]) },
+	crtSortByKey(len(recs), func(i int) uint64 { return key(recs[i]) },
 		func(i, j int) { recs[i], recs[j] = recs[j], recs[i] })
 	p.StaticOrbits = nil
 	for _, tp := range p.Kept {

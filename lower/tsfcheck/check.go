@@ -278,11 +278,56 @@ type checker struct {
 	warnedNoMod bool
 	newBits     int // ORBIT=(0,1) fields taken
 
+	// Storage reused from TRACE to TRACE, or handed out a chunk at a time
+	// (see newTracepoint), so that a large TSF is checked with few
+	// allocations.
+	ts          traceState
+	tracepoints []Tracepoint // where newTracepoint takes the next from
+	strs        []string     // where the FMT lines of tracepoints are cut from
+	fmtSrc      []byte       // scratch for an FMT's text
+	fmtOut      []byte       // scratch for an FMT as stored
+
 	worst   diag.Severity // the worst severity of diags[:scanned]
 	scanned int
 }
 
 func (c *checker) report(d diag.Diagnostic) { c.diags.Add(d) }
+
+// tracepointChunk and stringChunk are how many tracepoints and FMT lines
+// newTracepoint and newStrings allocate at a time.
+const (
+	tracepointChunk = 64
+	stringChunk     = 256
+)
+
+// newTracepoint returns a new Tracepoint. Tracepoints are allocated a chunk
+// at a time: most are kept in the module.
+func (c *checker) newTracepoint() *Tracepoint {
+	if len(c.tracepoints) == 0 {
+		c.tracepoints = make([]Tracepoint, tracepointChunk)
+	}
+	tp := &c.tracepoints[0]
+	c.tracepoints = c.tracepoints[1:]
+	return tp
+}
+
+// newStrings returns an empty slice of strings with room for n, cut from a
+// chunk when n is small (its capacity is n: an append past it
+// reallocates).
+func (c *checker) newStrings(n int) []string {
+	if n == 0 {
+		return nil
+	}
+	if n > stringChunk/8 {
+		return make([]string, 0, n)
+	}
+	if len(c.strs) < n {
+		c.strs = make([]string, stringChunk)
+	}
+	s := c.strs[:0:n]
+	c.strs = c.strs[n:]
+	return s
+}
 
 // stopped reports whether a severe diagnostic or worse was reported. It
 // looks only at the diagnostics added since it last looked (and the last

@@ -70,7 +70,19 @@ func (c *checker) trace(t *tsf.Trace) {
 	// far: IBM's behaviour (TRCUST 3.05A gives 1 to the TRACE after a
 	// first one it refused), where the reference says "for each
 	// tracepoint definition it encounters".
-	s := &traceState{t: t, tp: &Tracepoint{Node: t, Minor: uint16(len(c.m.Tracepoints) + 1)}}
+	tp := c.newTracepoint()
+	tp.Node, tp.Minor = t, uint16(len(c.m.Tracepoints)+1)
+	fmts := 0
+	for _, f := range t.Fields {
+		if _, ok := f.(*tsf.Fmt); ok {
+			fmts++
+		}
+	}
+	tp.Fmts = c.newStrings(fmts)
+	// The state of the last TRACE is cleared for this one, keeping the
+	// storage of its lists.
+	s := &c.ts
+	*s = traceState{t: t, tp: tp, fmts: s.fmts[:0], extra: s.extra[:0]}
 	defer func() {
 		if (s.errors || t.Broken) && s.tp.TPField != nil && !s.tp.Static() {
 			if c.m.Refused == nil {
@@ -771,7 +783,9 @@ func (c *checker) fmtChecks(s *traceState) {
 				total += len(f.Text.Value) + 1
 			}
 		case *tsf.Fmt:
-			total += len(tff.EncodeFMT([]byte(f.Text.Value))) + 2
+			c.fmtSrc = append(c.fmtSrc[:0], f.Text.Value...)
+			c.fmtOut = tff.AppendFMT(c.fmtOut[:0], c.fmtSrc)
+			total += len(c.fmtOut) + 2
 			prefixes += c.fmtControls(f.Text)
 			if total > MaxFmtBytes && over == nil {
 				over = f

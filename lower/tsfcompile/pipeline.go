@@ -105,7 +105,12 @@ func (r *Result) Inputs() []string {
 // or severe, as TRCUST does; errors only drop their tracepoint.
 func Run(req Request) *Result {
 	r := &Result{}
-	r.Module, r.Front = check(req.Name, req.Src, req.Syntax, req.Check, true)
+	// The parse copies the TSF (tsfparse): past it nothing here holds the
+	// caller's bytes, so that a caller that drops them too frees them for
+	// the rest of the compile.
+	src := req.Src
+	req.Src = nil
+	r.Module, r.Front = check(req.Name, src, req.Syntax, req.Check, true)
 	m := r.Module
 	need := !r.Front.Failed() && Dynamic(m)
 	if req.Eager {

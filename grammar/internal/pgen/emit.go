@@ -131,7 +131,7 @@ type parserEmitter struct {
 	g       *grammarBuilder
 	gen     string // the type of the functions
 	name    string // the suffix of the group's tables
-	slabbed bool   // ParseInto: nodes come from slabs
+	slabbed bool   // ParseInto and ParseTokensInto: nodes come from slabs
 	expects []string
 	calls   map[node]string   // the function of each node written
 	bodies  map[string]string // a function's signature and body -> its name
@@ -165,7 +165,7 @@ func (e *emitter) parsers(group []*parserDef) {
 	for i, pd := range group {
 		roots[i] = g.structType(pd.root)
 	}
-	pe := &parserEmitter{emitter: e, pd: pd, g: g, gen: pd.name + "Gen", name: pd.name, slabbed: pd.custom == nil,
+	pe := &parserEmitter{emitter: e, pd: pd, g: g, gen: pd.name + "Gen", name: pd.name, slabbed: true,
 		calls: map[node]string{}, bodies: map[string]string{}, first: newFirstSets(g, pd), preds: map[string]string{}}
 	if len(group) > 1 {
 		if pd.custom != nil {
@@ -204,7 +204,11 @@ func (e *emitter) parsers(group []*parserDef) {
 	e.p("\t%s", input)
 	if pe.slabbed {
 		pe.slabs = slabTypes(g)
-		e.p("\treuse bool // ParseInto: nodes come from the slabs")
+		if pd.custom != nil {
+			e.p("\treuse bool // ParseTokensInto: nodes come from the slabs")
+		} else {
+			e.p("\treuse bool // ParseInto: nodes come from the slabs")
+		}
 		for _, t := range pe.slabs {
 			e.p("\tslab_%s pgenrt.Slab[%s]", t, t)
 		}
@@ -228,7 +232,7 @@ func (e *emitter) parsers(group []*parserDef) {
 			e.p("type %s struct{ %s }", gen, pe.gen)
 		}
 		if pd.custom != nil {
-			pe.tokenAPI(gen, pd)
+			pe.tokenAPI(gen, pd, roots[i])
 		} else {
 			pe.stringAPI(gen, pd, roots[i], mask)
 		}
@@ -537,9 +541,9 @@ func (pe *parserEmitter) structFunc(s *structInfo) {
 	pe.p("}")
 }
 
-// tokenAPI writes ParseTokens of gen, the generated parser of pd, fed by
-// a custom lexer.
-func (pe *parserEmitter) tokenAPI(gen string, pd *parserDef) {
+// tokenAPI writes ParseTokens and ParseTokensInto of gen, the generated
+// parser of pd, fed by a custom lexer.
+func (pe *parserEmitter) tokenAPI(gen string, pd *parserDef, root *structInfo) {
 	engine := "p"
 	if gen != pe.gen {
 		engine = "&p." + pe.gen
@@ -550,8 +554,25 @@ func (pe *parserEmitter) tokenAPI(gen string, pd *parserDef) {
 // participle.AllowTrailing(allowTrailing)): a new tree, and the number of
 // tokens it took.
 func (p *%[1]s) ParseTokens(toks []lexer.Token, eof lexer.Position, allowTrailing bool) (*%[3]s, int, error) {
+	p.reuse = false
 	return pgenrt.ParseTokens(%[5]s, &p.Tokens, (*%[6]s).s_%[3]s, toks, eof, allowTrailing, pgenFold_%[4]s[:], pgenExpect_%[4]s[:])
-}`, gen, pd.name, pd.root, pe.name, engine, pe.gen)
+}
+
+// ParseTokensInto parses as ParseTokens does, into *out, which it first
+// clears, and returns the number of tokens it took. The slices of the
+// root keep their storage and the nodes below it come from storage the
+// parser keeps, so a caller that reuses out and the parser allocates next
+// to nothing; the tree is valid until the next parse. On an error *out
+// holds what was parsed before it.
+func (p *%[1]s) ParseTokensInto(toks []lexer.Token, eof lexer.Position, allowTrailing bool, out *%[3]s) (int, error) {
+	p.reuse = true
+	%[7]s
+	%[8]s
+	p.Start(toks, eof, pgenFold_%[4]s[:])
+	var c pgenrt.State
+	m, e := p.s_%[3]s(&c, out)
+	return c.Cur, p.Finish(&c, m, e, allowTrailing, pgenExpect_%[4]s[:])
+}`, gen, pd.name, pd.root, pe.name, engine, pe.gen, resetSlabs(pe.slabs), resetRoot(root))
 }
 
 // may returns the call that reports whether n may do anything but miss
@@ -570,7 +591,7 @@ func (pe *parserEmitter) may(n node, c string) (call string, ok bool) {
 // is the first set of.
 func (pe *parserEmitter) test(f firstSet, what, c string) string {
 	custom := pe.pd.custom != nil
-	cond := f.cond(custom)
+	cond, usesT := f.cond(custom)
 	fn, ok := pe.preds[cond]
 	if !ok {
 		fn = fmt.Sprintf("f%d", len(pe.preds))
@@ -579,7 +600,9 @@ func (pe *parserEmitter) test(f firstSet, what, c string) string {
 		pe.p("// %s reports whether the token at the cursor may start %s", fn, what)
 		pe.p("// (or another node of the same first set).")
 		pe.p("func (p *%s) %s(c *pgenrt.State) bool {", pe.gen, fn)
-		pe.p("\tt := p.Type(c.Cur)")
+		if usesT {
+			pe.p("\tt := p.Type(c.Cur)")
+		}
 		pe.p("\treturn %s", cond)
 		pe.p("}")
 	}
@@ -644,7 +667,11 @@ func (pe *parserEmitter) nodeFunc(n node, owner *structInfo) string {
 		w("\tvar first pgenrt.Err")
 		for _, a := range n.alts {
 			save, restore := saveRestore(written(a))
-			if may, ok := pe.may(a, "c"); ok {
+			if _, lit := unwrap(a).(*litNode); lit && pe.pd.custom != nil {
+				// A custom lexer's literal is its own test (Is, then Lit
+				// would test it twice).
+				w("\t{")
+			} else if may, ok := pe.may(a, "c"); ok {
 				w("\tif %s {", may)
 			} else {
 				w("\t{")

@@ -19,10 +19,13 @@ import (
 // A literal matches on its text alone, so with a generated lexer it is
 // counted as the tokens of the rules whose pattern matches its text (a
 // token's text is always a match of its rule), narrowed to that text.
+// With a custom lexer it is counted under the type "" (any type), tested
+// as the literal's own match is (pgenrt.Tokens.Is: the text, in any case
+// for the types that fold case).
 type firstSet struct {
-	all   bool                       // any token (nodes that can match nothing, custom lexers' literals)
+	all   bool                       // any token (nodes that can match nothing)
 	types map[string]bool            // token types, any text
-	lits  map[string]map[string]bool // token type -> texts
+	lits  map[string]map[string]bool // token type ("" for any, custom lexers) -> texts
 }
 
 func (f *firstSet) addType(t string) {
@@ -121,7 +124,7 @@ func (fs *firstSets) of(n node) firstSet {
 		f.addType(n.typ)
 	case *litNode:
 		if fs.custom {
-			f.all = true
+			f.addLit("", n.s)
 			break
 		}
 		for i, re := range fs.rules {
@@ -141,8 +144,9 @@ func (fs *firstSets) of(n node) firstSet {
 }
 
 // cond returns the Go expression that is true for the tokens of f, over
-// t, the type of the token at the cursor of the state c.
-func (f firstSet) cond(custom bool) string {
+// t, the type of the token at the cursor of the state c, and whether it
+// reads t.
+func (f firstSet) cond(custom bool) (string, bool) {
 	var types []string
 	for t := range f.types {
 		types = append(types, t)
@@ -162,9 +166,21 @@ func (f firstSet) cond(custom bool) string {
 		// A shift of 32 bits or more (the end of the input, -1) gives 0.
 		parts = append(parts, fmt.Sprintf("%#x>>uint32(t)&1 != 0", mask))
 	}
+	usesT := len(parts) > 0
+	if texts := f.lits[""]; custom && len(texts) > 0 {
+		// A custom lexer's literals, of any type.
+		var ss []string
+		for s := range texts {
+			ss = append(ss, s)
+		}
+		sort.Strings(ss)
+		for _, s := range ss {
+			parts = append(parts, "p.Is(c.Cur, "+strconv.Quote(s)+")")
+		}
+	}
 	var ltypes []string
 	for t := range f.lits {
-		if !f.types[t] {
+		if t != "" && !f.types[t] {
 			ltypes = append(ltypes, t)
 		}
 	}
@@ -184,11 +200,12 @@ func (f firstSet) cond(custom bool) string {
 			eq = append(eq, "p.Text(c.Cur) == "+strconv.Quote(s))
 		}
 		parts = append(parts, fmt.Sprintf("t == %s && (%s)", t, strings.Join(eq, " || ")))
+		usesT = true
 	}
 	if len(parts) == 0 {
-		return "false"
+		return "false", false
 	}
-	return strings.Join(parts, " || ")
+	return strings.Join(parts, " || "), usesT
 }
 
 // empty returns a superset of the tokens on which the parse of n, a node

@@ -2,6 +2,7 @@ package pgenrt
 
 import (
 	"strings"
+	"unicode/utf8"
 
 	"github.com/alecthomas/participle/v2"
 	"github.com/alecthomas/participle/v2/lexer"
@@ -103,7 +104,12 @@ type Tokens struct {
 // Start sets the tokens to parse, the position of the end of the input
 // and the token types whose literals match in any case.
 func (t *Tokens) Start(toks []lexer.Token, eof lexer.Position, fold []lexer.TokenType) {
-	t.toks, t.eof, t.fold = toks, lexer.EOFToken(eof), fold
+	t.toks, t.fold = toks, fold
+	if t.eof.Type != lexer.EOF || t.eof.Pos != eof {
+		// A parser fed one statement at a time meets the same end many
+		// times over.
+		t.eof = lexer.EOFToken(eof)
+	}
 }
 
 // Tok returns token i, or the end of the input after the last.
@@ -134,11 +140,18 @@ func (t *Tokens) Slice(start, end int) []lexer.Token {
 // Lit matches the literal s at the cursor, in any case for the token
 // types that fold case.
 func (t *Tokens) Lit(c *State, s string) (bool, Err) {
-	if tok := t.Tok(c.Cur); tok.Value != s && !t.equalFold(tok, s) {
+	if !t.Is(c.Cur, s) {
 		return false, Err{}
 	}
 	c.Cur++
 	return true, Err{}
+}
+
+// Is reports whether token i is the literal s, as Lit matches it: the
+// test of a first set (see grammar/internal/pgen) holding s.
+func (t *Tokens) Is(i int, s string) bool {
+	tok := t.Tok(i)
+	return tok.Value == s || t.equalFold(tok, s)
 }
 
 // equalFold reports whether tok is of a type that folds case and is s in
@@ -146,10 +159,32 @@ func (t *Tokens) Lit(c *State, s string) (bool, Err) {
 func (t *Tokens) equalFold(tok *lexer.Token, s string) bool {
 	for _, f := range t.fold {
 		if f == tok.Type {
-			return strings.EqualFold(tok.Value, s)
+			return firstFolds(tok.Value, s) && strings.EqualFold(tok.Value, s)
 		}
 	}
 	return false
+}
+
+// firstFolds reports whether the first bytes of a and b may fold to each
+// other: false when both are ASCII and are not one letter in two cases
+// (an ASCII byte folds only to ASCII: the runes outside ASCII that fold
+// to K and S start with no ASCII byte), which EqualFold would find at
+// its first rune.
+func firstFolds(a, b string) bool {
+	if a == "" || b == "" {
+		return true
+	}
+	x, y := a[0], b[0]
+	if x >= utf8.RuneSelf || y >= utf8.RuneSelf || x == y {
+		return true
+	}
+	if x >= 'a' && x <= 'z' {
+		x -= 'a' - 'A'
+	}
+	if y >= 'a' && y <= 'z' {
+		y -= 'a' - 'A'
+	}
+	return x == y
 }
 
 // Ref matches a token of type typ at the cursor.

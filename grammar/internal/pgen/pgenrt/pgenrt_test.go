@@ -272,3 +272,24 @@ func TestMissAndClose(t *testing.T) {
 		t.Errorf("Close did not record the failure: deepest %+v", got)
 	}
 }
+
+// TestFirstFolds: firstFolds is false only where strings.EqualFold is.
+func TestFirstFolds(t *testing.T) {
+	words := []string{"", "a", "A", "k", "K", "\u212a", "s", "S", "\u017f", "TRACE", "trace", "\u017fTATIC", "STATIC",
+		"\u212aEY", "key", "=", "(", "é", "É", "1", "_x", "[", "{", "@", "`"}
+	for _, a := range words {
+		for _, b := range words {
+			if !firstFolds(a, b) && strings.EqualFold(a, b) {
+				t.Errorf("firstFolds(%q, %q) is false, EqualFold true", a, b)
+			}
+		}
+	}
+	for c := range 256 {
+		for d := range 128 {
+			a, b := string(rune(c)), string(rune(d))
+			if !firstFolds(a, b) && strings.EqualFold(a, b) {
+				t.Errorf("firstFolds(%q, %q) is false, EqualFold true", a, b)
+			}
+		}
+	}
+}
