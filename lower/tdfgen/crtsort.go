@@ -39,9 +39,12 @@ func crtSort(n int, less func(i, j int) bool, swap func(i, j int)) {
 	}
 }
 
-// CRTSort sorts n elements with TRCUST 3.05A's quicksort (crtSort), for the
-// other tables TRCUST sorts with it (the .TMI records, lower/tmigen).
-func CRTSort(n int, less func(i, j int) bool, swap func(i, j int)) { crtSort(n, less, swap) }
+// CRTSortByKey sorts n elements by key with TRCUST 3.05A's quicksort, for
+// the other tables TRCUST sorts with it (the .TMI records, lower/tmigen):
+// crtSort's swaps in the same order (crtSortByKey), without its quadratic
+// time on sorted input.
+func CRTSortByKey(n int, key func(i int) uint64, swap func(i, j int)) { crtSortByKey(n, key, swap) }
+
 
 // crtSortByKey is crtSort for elements ordered by a key: it makes the same
 // swaps in the same order, so it leaves equal elements where crtSort does,

@@ -198,7 +198,7 @@ func Orbit(rpn []byte) (a, b uint32, ok bool) {
 // tracepoint's own address; TRCUST looks up the last symbol the TRACE
 // statement names, see package lower/tsfcompile), in the
 // TDF's order, then sorted by key with the quicksort TRCUST sorts its
-// tracepoints with (tdfgen.CRTSort, not stable: IBM's behaviour, which
+// tracepoints with (tdfgen.CRTSortByKey, not stable: IBM's behaviour, which
 // gives the order TRCUST leaves records with equal keys in); nil when no
 // tracepoint has ORBIT.
 //
@@ -230,7 +230,7 @@ func Build(f *tdf.File, m *mapfile.Map, at func(tdf.Tracepoint) (obj, off uint32
 		return nil
 	}
 	r := out.Records
-	tdfgen.CRTSort(len(r), func(i, j int) bool { return r[i].Key < r[j].Key }, func(i, j int) { r[i], r[j] = r[j], r[i] })
+	tdfgen.CRTSortByKey(len(r), func(i int) uint64 { return uint64(r[i].Key) }, func(i, j int) { r[i], r[j] = r[j], r[i] })
 	for i, v := range statics {
 		rec := tmi.Record{Key: tmi.Key(v[0], v[1])}
 		if i > 0 {
