@@ -45,7 +45,6 @@ func crtSort(n int, less func(i, j int) bool, swap func(i, j int)) {
 // time on sorted input.
 func CRTSortByKey(n int, key func(i int) uint64, swap func(i, j int)) { crtSortByKey(n, key, swap) }
 
-
 // crtSortByKey is crtSort for elements ordered by a key: it makes the same
 // swaps in the same order, so it leaves equal elements where crtSort does,
 // but it finds where each scan of a partition stops in a tree of the
