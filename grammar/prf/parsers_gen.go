@@ -85,22 +85,22 @@ func pgenLex_csvLexer(lx *pgenrt.Lexer, filename, s string, elide uint64, toks [
 		}
 		goto done
 	s2:
+		for p < len(s) && 0x5>>group[s[p]]&1 != 0 {
+			p++
+		}
 		if p == len(s) {
 			goto done
 		}
 		switch group[s[p]] {
-		case 0, 2:
+		case 1:
 			p++
-			goto s2
+			goto s4
 		case 3: // a line feed
 			p, plain = p+1, false
 			goto s2
 		case 4: // a rune from U+0080 on
 			p, plain = p+pgenrt.RuneLen(s[p:]), false
 			goto s2
-		case 1:
-			p++
-			goto s4
 		}
 		goto done
 	s3:

@@ -269,25 +269,25 @@ func pgenLex_lineLexer(lx *pgenrt.Lexer, filename, s string, elide uint64, toks 
 		}
 		goto done
 	s3:
+		for p < len(s) && 0xfffff7ffffef>>group[s[p]]&1 != 0 {
+			p++
+		}
 		if p == len(s) {
 			goto done
 		}
 		switch group[s[p]] {
-		case 0, 1, 2, 3, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47:
-			p++
-			goto s3
-		case 48: // a line feed
-			p, plain = p+1, false
-			goto s3
-		case 49: // a rune from U+0080 on
-			p, plain = p+pgenrt.RuneLen(s[p:]), false
-			goto s3
 		case 4:
 			p++
 			goto s22
 		case 27:
 			p++
 			goto s23
+		case 48: // a line feed
+			p, plain = p+1, false
+			goto s3
+		case 49: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s3
 		}
 		goto done
 	s4:
@@ -634,19 +634,19 @@ func pgenLex_lineLexer(lx *pgenrt.Lexer, filename, s string, elide uint64, toks 
 		}
 		goto done
 	s29:
+		for p < len(s) && 0xfffffffffdff>>group[s[p]]&1 != 0 {
+			p++
+		}
 		if p == len(s) {
 			goto done
 		}
 		switch group[s[p]] {
-		case 0, 1, 2, 3, 4, 5, 6, 7, 8, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47:
-			p++
-			goto s29
-		case 49: // a rune from U+0080 on
-			p, plain = p+pgenrt.RuneLen(s[p:]), false
-			goto s29
 		case 9:
 			p++
 			goto s45
+		case 49: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s29
 		}
 		goto done
 	s30:
@@ -710,19 +710,13 @@ func pgenLex_lineLexer(lx *pgenrt.Lexer, filename, s string, elide uint64, toks 
 		}
 		goto done
 	s34:
+		for p < len(s) && 0xffffebebffef>>group[s[p]]&1 != 0 {
+			p++
+		}
 		if p == len(s) {
 			goto done
 		}
 		switch group[s[p]] {
-		case 0, 1, 2, 3, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 19, 21, 22, 23, 24, 25, 27, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47:
-			p++
-			goto s34
-		case 48: // a line feed
-			p, plain = p+1, false
-			goto s34
-		case 49: // a rune from U+0080 on
-			p, plain = p+pgenrt.RuneLen(s[p:]), false
-			goto s34
 		case 4:
 			p++
 			goto s50
@@ -735,6 +729,12 @@ func pgenLex_lineLexer(lx *pgenrt.Lexer, filename, s string, elide uint64, toks 
 		case 26:
 			p++
 			goto s53
+		case 48: // a line feed
+			p, plain = p+1, false
+			goto s34
+		case 49: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s34
 		}
 		goto done
 	s35:
@@ -785,6 +785,9 @@ func pgenLex_lineLexer(lx *pgenrt.Lexer, filename, s string, elide uint64, toks 
 		}
 		goto done
 	s39:
+		for p < len(s) && 0x18000>>group[s[p]]&1 != 0 {
+			p++
+		}
 		if p == len(s) {
 			goto done
 		}
@@ -792,9 +795,6 @@ func pgenLex_lineLexer(lx *pgenrt.Lexer, filename, s string, elide uint64, toks 
 		case 13:
 			p++
 			goto s55
-		case 15, 16:
-			p++
-			goto s39
 		}
 		goto done
 	s40:
@@ -836,6 +836,9 @@ func pgenLex_lineLexer(lx *pgenrt.Lexer, filename, s string, elide uint64, toks 
 		rule, end = 11, p
 		goto done
 	s45:
+		for p < len(s) && group[s[p]] == 9 {
+			p++
+		}
 		if p == len(s) {
 			goto done
 		}
@@ -846,9 +849,6 @@ func pgenLex_lineLexer(lx *pgenrt.Lexer, filename, s string, elide uint64, toks 
 		case 49: // a rune from U+0080 on
 			p, plain = p+pgenrt.RuneLen(s[p:]), false
 			goto s29
-		case 9:
-			p++
-			goto s45
 		case 14:
 			p++
 			goto s59
@@ -862,22 +862,22 @@ func pgenLex_lineLexer(lx *pgenrt.Lexer, filename, s string, elide uint64, toks 
 		rule, end = 6, p
 		goto done
 	s47:
+		for p < len(s) && 0xfffffffffdff>>group[s[p]]&1 != 0 {
+			p++
+		}
 		if p == len(s) {
 			goto done
 		}
 		switch group[s[p]] {
-		case 0, 1, 2, 3, 4, 5, 6, 7, 8, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47:
+		case 9:
 			p++
-			goto s47
+			goto s60
 		case 48: // a line feed
 			p, plain = p+1, false
 			goto s47
 		case 49: // a rune from U+0080 on
 			p, plain = p+pgenrt.RuneLen(s[p:]), false
 			goto s47
-		case 9:
-			p++
-			goto s60
 		}
 		goto done
 	s48:
@@ -918,44 +918,44 @@ func pgenLex_lineLexer(lx *pgenrt.Lexer, filename, s string, elide uint64, toks 
 		}
 		goto done
 	s50:
+		for p < len(s) && 0xfffff7ffffef>>group[s[p]]&1 != 0 {
+			p++
+		}
 		if p == len(s) {
 			goto done
 		}
 		switch group[s[p]] {
-		case 0, 1, 2, 3, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47:
-			p++
-			goto s50
-		case 48: // a line feed
-			p, plain = p+1, false
-			goto s50
-		case 49: // a rune from U+0080 on
-			p, plain = p+pgenrt.RuneLen(s[p:]), false
-			goto s50
 		case 4:
 			p++
 			goto s34
 		case 27:
 			p++
 			goto s62
+		case 48: // a line feed
+			p, plain = p+1, false
+			goto s50
+		case 49: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s50
 		}
 		goto done
 	s51:
+		for p < len(s) && 0xffffffebffff>>group[s[p]]&1 != 0 {
+			p++
+		}
 		if p == len(s) {
 			goto done
 		}
 		switch group[s[p]] {
-		case 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 19, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47:
+		case 20:
 			p++
-			goto s51
+			goto s34
 		case 48: // a line feed
 			p, plain = p+1, false
 			goto s51
 		case 49: // a rune from U+0080 on
 			p, plain = p+pgenrt.RuneLen(s[p:]), false
 			goto s51
-		case 20:
-			p++
-			goto s34
 		}
 		goto done
 	s52:
@@ -963,22 +963,22 @@ func pgenLex_lineLexer(lx *pgenrt.Lexer, filename, s string, elide uint64, toks 
 		rule, end = 4, p
 		goto done
 	s53:
+		for p < len(s) && 0xffffefffffff>>group[s[p]]&1 != 0 {
+			p++
+		}
 		if p == len(s) {
 			goto done
 		}
 		switch group[s[p]] {
-		case 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47:
+		case 28:
 			p++
-			goto s53
+			goto s34
 		case 48: // a line feed
 			p, plain = p+1, false
 			goto s53
 		case 49: // a rune from U+0080 on
 			p, plain = p+pgenrt.RuneLen(s[p:]), false
 			goto s53
-		case 28:
-			p++
-			goto s34
 		}
 		goto done
 	s54:
@@ -1082,13 +1082,13 @@ func pgenLex_lineLexer(lx *pgenrt.Lexer, filename, s string, elide uint64, toks 
 		}
 		goto done
 	s64:
+		for p < len(s) && 0x18000>>group[s[p]]&1 != 0 {
+			p++
+		}
 		if p == len(s) {
 			goto done
 		}
 		switch group[s[p]] {
-		case 15, 16:
-			p++
-			goto s64
 		case 20:
 			p++
 			goto s72
@@ -1214,19 +1214,19 @@ func pgenLex_lineLexer(lx *pgenrt.Lexer, filename, s string, elide uint64, toks 
 		}
 		goto done
 	s76:
+		for p < len(s) && 0x6>>group[s[p]]&1 != 0 {
+			p++
+		}
 		if p == len(s) {
 			goto done
 		}
 		switch group[s[p]] {
-		case 1, 2:
-			p++
-			goto s76
-		case 48: // a line feed
-			p, plain = p+1, false
-			goto s76
 		case 15, 16:
 			p++
 			goto s84
+		case 48: // a line feed
+			p, plain = p+1, false
+			goto s76
 		}
 		goto done
 	s77:
@@ -1240,22 +1240,22 @@ func pgenLex_lineLexer(lx *pgenrt.Lexer, filename, s string, elide uint64, toks 
 		}
 		goto done
 	s78:
+		for p < len(s) && 0xffffffebdfff>>group[s[p]]&1 != 0 {
+			p++
+		}
 		if p == len(s) {
 			goto done
 		}
 		switch group[s[p]] {
-		case 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 14, 15, 16, 17, 19, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47:
+		case 13:
 			p++
-			goto s78
+			goto s79
 		case 48: // a line feed
 			p, plain = p+1, false
 			goto s78
 		case 49: // a rune from U+0080 on
 			p, plain = p+pgenrt.RuneLen(s[p:]), false
 			goto s78
-		case 13:
-			p++
-			goto s79
 		}
 		goto done
 	s79:
@@ -1278,6 +1278,9 @@ func pgenLex_lineLexer(lx *pgenrt.Lexer, filename, s string, elide uint64, toks 
 		}
 		goto done
 	s80:
+		for p < len(s) && 0x7fffe3a18000>>group[s[p]]&1 != 0 {
+			p++
+		}
 		if p == len(s) {
 			goto done
 		}
@@ -1297,9 +1300,6 @@ func pgenLex_lineLexer(lx *pgenrt.Lexer, filename, s string, elide uint64, toks 
 		case 13:
 			p++
 			goto s79
-		case 15, 16, 21, 23, 24, 25, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46:
-			p++
-			goto s80
 		}
 		goto done
 	s81:
@@ -1333,13 +1333,13 @@ func pgenLex_lineLexer(lx *pgenrt.Lexer, filename, s string, elide uint64, toks 
 		}
 		goto done
 	s84:
+		for p < len(s) && 0x18000>>group[s[p]]&1 != 0 {
+			p++
+		}
 		if p == len(s) {
 			goto done
 		}
 		switch group[s[p]] {
-		case 15, 16:
-			p++
-			goto s84
 		case 18:
 			p++
 			goto s91
@@ -1430,22 +1430,22 @@ func pgenLex_lineLexer(lx *pgenrt.Lexer, filename, s string, elide uint64, toks 
 		}
 		goto done
 	s91:
+		for p < len(s) && 0xffffffebffff>>group[s[p]]&1 != 0 {
+			p++
+		}
 		if p == len(s) {
 			goto done
 		}
 		switch group[s[p]] {
-		case 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 19, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47:
+		case 20:
 			p++
-			goto s91
+			goto s99
 		case 48: // a line feed
 			p, plain = p+1, false
 			goto s91
 		case 49: // a rune from U+0080 on
 			p, plain = p+pgenrt.RuneLen(s[p:]), false
 			goto s91
-		case 20:
-			p++
-			goto s99
 		}
 		goto done
 	s92:
@@ -1465,6 +1465,9 @@ func pgenLex_lineLexer(lx *pgenrt.Lexer, filename, s string, elide uint64, toks 
 		}
 		goto done
 	s94:
+		for p < len(s) && group[s[p]] == 13 {
+			p++
+		}
 		if p == len(s) {
 			goto done
 		}
@@ -1478,9 +1481,6 @@ func pgenLex_lineLexer(lx *pgenrt.Lexer, filename, s string, elide uint64, toks 
 		case 49: // a rune from U+0080 on
 			p, plain = p+pgenrt.RuneLen(s[p:]), false
 			goto s78
-		case 13:
-			p++
-			goto s94
 		case 20:
 			p++
 			goto s101
@@ -2186,22 +2186,25 @@ func pgenLex_restLexer(lx *pgenrt.Lexer, filename, s string, elide uint64, toks 
 		}
 		goto done
 	s12:
+		for p < len(s) && 0x2f5>>group[s[p]]&1 != 0 {
+			p++
+		}
 		if p == len(s) {
 			goto done
 		}
 		switch group[s[p]] {
-		case 0, 2, 4, 5, 6, 7, 9:
-			p++
-			goto s12
-		case 11: // a rune from U+0080 on
-			p, plain = p+pgenrt.RuneLen(s[p:]), false
-			goto s12
 		case 8:
 			p++
 			goto s13
+		case 11: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s12
 		}
 		goto done
 	s13:
+		for p < len(s) && group[s[p]] == 8 {
+			p++
+		}
 		if p == len(s) {
 			goto done
 		}
@@ -2212,9 +2215,6 @@ func pgenLex_restLexer(lx *pgenrt.Lexer, filename, s string, elide uint64, toks 
 		case 11: // a rune from U+0080 on
 			p, plain = p+pgenrt.RuneLen(s[p:]), false
 			goto s12
-		case 8:
-			p++
-			goto s13
 		case 9:
 			p++
 			goto s14
