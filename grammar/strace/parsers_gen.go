@@ -1882,7 +1882,13 @@ func pgenLex_lineLexer(lx *pgenrt.Lexer, filename, s string, elide uint64, toks 
 			return toks, lx.Err(rule, filename, s, pos, line, col)
 		}
 		if elide&(1<<uint(rule)) == 0 {
-			toks = pgenrt.Push(toks, int32(rule), int32(pos), int32(end), line, col)
+			// pgenrt.Push, written out: a call is not inlined here.
+			if len(toks) == cap(toks) {
+				toks = pgenrt.Grow(toks)
+			}
+			toks = toks[:len(toks)+1]
+			t := &toks[len(toks)-1]
+			t.Type, t.Start, t.End, t.Line, t.Col = int32(rule), int32(pos), int32(end), line, col
 		}
 		if plain {
 			col += int32(end - pos)
@@ -2320,7 +2326,13 @@ func pgenLex_restLexer(lx *pgenrt.Lexer, filename, s string, elide uint64, toks 
 			return toks, lx.Err(rule, filename, s, pos, line, col)
 		}
 		if elide&(1<<uint(rule)) == 0 {
-			toks = pgenrt.Push(toks, int32(rule), int32(pos), int32(end), line, col)
+			// pgenrt.Push, written out: a call is not inlined here.
+			if len(toks) == cap(toks) {
+				toks = pgenrt.Grow(toks)
+			}
+			toks = toks[:len(toks)+1]
+			t := &toks[len(toks)-1]
+			t.Type, t.Start, t.End, t.Line, t.Col = int32(rule), int32(pos), int32(end), line, col
 		}
 		if plain {
 			col += int32(end - pos)
@@ -2419,7 +2431,13 @@ func pgenLex_tableLexer(lx *pgenrt.Lexer, filename, s string, elide uint64, toks
 			return toks, lx.Err(rule, filename, s, pos, line, col)
 		}
 		if elide&(1<<uint(rule)) == 0 {
-			toks = pgenrt.Push(toks, int32(rule), int32(pos), int32(end), line, col)
+			// pgenrt.Push, written out: a call is not inlined here.
+			if len(toks) == cap(toks) {
+				toks = pgenrt.Grow(toks)
+			}
+			toks = toks[:len(toks)+1]
+			t := &toks[len(toks)-1]
+			t.Type, t.Start, t.End, t.Line, t.Col = int32(rule), int32(pos), int32(end), line, col
 		}
 		if plain {
 			col += int32(end - pos)
