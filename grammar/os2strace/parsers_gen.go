@@ -104,7 +104,13 @@ func pgenLex_hookLexer(lx *pgenrt.Lexer, filename, s string, elide uint64, toks 
 			return toks, lx.Err(rule, filename, s, pos, line, col)
 		}
 		if elide&(1<<uint(rule)) == 0 {
-			toks = pgenrt.Push(toks, int32(rule), int32(pos), int32(end), line, col)
+			// pgenrt.Push, written out: a call is not inlined here.
+			if len(toks) == cap(toks) {
+				toks = pgenrt.Grow(toks)
+			}
+			toks = toks[:len(toks)+1]
+			t := &toks[len(toks)-1]
+			t.Type, t.Start, t.End, t.Line, t.Col = int32(rule), int32(pos), int32(end), line, col
 		}
 		if plain {
 			col += int32(end - pos)
@@ -203,7 +209,13 @@ func pgenLex_moduleLexer(lx *pgenrt.Lexer, filename, s string, elide uint64, tok
 			return toks, lx.Err(rule, filename, s, pos, line, col)
 		}
 		if elide&(1<<uint(rule)) == 0 {
-			toks = pgenrt.Push(toks, int32(rule), int32(pos), int32(end), line, col)
+			// pgenrt.Push, written out: a call is not inlined here.
+			if len(toks) == cap(toks) {
+				toks = pgenrt.Grow(toks)
+			}
+			toks = toks[:len(toks)+1]
+			t := &toks[len(toks)-1]
+			t.Type, t.Start, t.End, t.Line, t.Col = int32(rule), int32(pos), int32(end), line, col
 		}
 		if plain {
 			col += int32(end - pos)

@@ -85,22 +85,22 @@ func pgenLex_csvLexer(lx *pgenrt.Lexer, filename, s string, elide uint64, toks [
 		}
 		goto done
 	s2:
+		for p < len(s) && 0x5>>group[s[p]]&1 != 0 {
+			p++
+		}
 		if p == len(s) {
 			goto done
 		}
 		switch group[s[p]] {
-		case 0, 2:
+		case 1:
 			p++
-			goto s2
+			goto s4
 		case 3: // a line feed
 			p, plain = p+1, false
 			goto s2
 		case 4: // a rune from U+0080 on
 			p, plain = p+pgenrt.RuneLen(s[p:]), false
 			goto s2
-		case 1:
-			p++
-			goto s4
 		}
 		goto done
 	s3:
@@ -124,7 +124,13 @@ func pgenLex_csvLexer(lx *pgenrt.Lexer, filename, s string, elide uint64, toks [
 			return toks, lx.Err(rule, filename, s, pos, line, col)
 		}
 		if elide&(1<<uint(rule)) == 0 {
-			toks = pgenrt.Push(toks, int32(rule), int32(pos), int32(end), line, col)
+			// pgenrt.Push, written out: a call is not inlined here.
+			if len(toks) == cap(toks) {
+				toks = pgenrt.Grow(toks)
+			}
+			toks = toks[:len(toks)+1]
+			t := &toks[len(toks)-1]
+			t.Type, t.Start, t.End, t.Line, t.Col = int32(rule), int32(pos), int32(end), line, col
 		}
 		if plain {
 			col += int32(end - pos)
@@ -1508,7 +1514,13 @@ func pgenLex_dumpLexer(lx *pgenrt.Lexer, filename, s string, elide uint64, toks 
 			return toks, lx.Err(rule, filename, s, pos, line, col)
 		}
 		if elide&(1<<uint(rule)) == 0 {
-			toks = pgenrt.Push(toks, int32(rule), int32(pos), int32(end), line, col)
+			// pgenrt.Push, written out: a call is not inlined here.
+			if len(toks) == cap(toks) {
+				toks = pgenrt.Grow(toks)
+			}
+			toks = toks[:len(toks)+1]
+			t := &toks[len(toks)-1]
+			t.Type, t.Start, t.End, t.Line, t.Col = int32(rule), int32(pos), int32(end), line, col
 		}
 		if plain {
 			col += int32(end - pos)
@@ -1607,7 +1619,13 @@ func pgenLex_hexLexer(lx *pgenrt.Lexer, filename, s string, elide uint64, toks [
 			return toks, lx.Err(rule, filename, s, pos, line, col)
 		}
 		if elide&(1<<uint(rule)) == 0 {
-			toks = pgenrt.Push(toks, int32(rule), int32(pos), int32(end), line, col)
+			// pgenrt.Push, written out: a call is not inlined here.
+			if len(toks) == cap(toks) {
+				toks = pgenrt.Grow(toks)
+			}
+			toks = toks[:len(toks)+1]
+			t := &toks[len(toks)-1]
+			t.Type, t.Start, t.End, t.Line, t.Col = int32(rule), int32(pos), int32(end), line, col
 		}
 		if plain {
 			col += int32(end - pos)

@@ -269,25 +269,25 @@ func pgenLex_lineLexer(lx *pgenrt.Lexer, filename, s string, elide uint64, toks 
 		}
 		goto done
 	s3:
+		for p < len(s) && 0xfffff7ffffef>>group[s[p]]&1 != 0 {
+			p++
+		}
 		if p == len(s) {
 			goto done
 		}
 		switch group[s[p]] {
-		case 0, 1, 2, 3, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47:
-			p++
-			goto s3
-		case 48: // a line feed
-			p, plain = p+1, false
-			goto s3
-		case 49: // a rune from U+0080 on
-			p, plain = p+pgenrt.RuneLen(s[p:]), false
-			goto s3
 		case 4:
 			p++
 			goto s22
 		case 27:
 			p++
 			goto s23
+		case 48: // a line feed
+			p, plain = p+1, false
+			goto s3
+		case 49: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s3
 		}
 		goto done
 	s4:
@@ -634,19 +634,19 @@ func pgenLex_lineLexer(lx *pgenrt.Lexer, filename, s string, elide uint64, toks 
 		}
 		goto done
 	s29:
+		for p < len(s) && 0xfffffffffdff>>group[s[p]]&1 != 0 {
+			p++
+		}
 		if p == len(s) {
 			goto done
 		}
 		switch group[s[p]] {
-		case 0, 1, 2, 3, 4, 5, 6, 7, 8, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47:
-			p++
-			goto s29
-		case 49: // a rune from U+0080 on
-			p, plain = p+pgenrt.RuneLen(s[p:]), false
-			goto s29
 		case 9:
 			p++
 			goto s45
+		case 49: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s29
 		}
 		goto done
 	s30:
@@ -710,19 +710,13 @@ func pgenLex_lineLexer(lx *pgenrt.Lexer, filename, s string, elide uint64, toks 
 		}
 		goto done
 	s34:
+		for p < len(s) && 0xffffebebffef>>group[s[p]]&1 != 0 {
+			p++
+		}
 		if p == len(s) {
 			goto done
 		}
 		switch group[s[p]] {
-		case 0, 1, 2, 3, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 19, 21, 22, 23, 24, 25, 27, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47:
-			p++
-			goto s34
-		case 48: // a line feed
-			p, plain = p+1, false
-			goto s34
-		case 49: // a rune from U+0080 on
-			p, plain = p+pgenrt.RuneLen(s[p:]), false
-			goto s34
 		case 4:
 			p++
 			goto s50
@@ -735,6 +729,12 @@ func pgenLex_lineLexer(lx *pgenrt.Lexer, filename, s string, elide uint64, toks 
 		case 26:
 			p++
 			goto s53
+		case 48: // a line feed
+			p, plain = p+1, false
+			goto s34
+		case 49: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s34
 		}
 		goto done
 	s35:
@@ -785,6 +785,9 @@ func pgenLex_lineLexer(lx *pgenrt.Lexer, filename, s string, elide uint64, toks 
 		}
 		goto done
 	s39:
+		for p < len(s) && 0x18000>>group[s[p]]&1 != 0 {
+			p++
+		}
 		if p == len(s) {
 			goto done
 		}
@@ -792,9 +795,6 @@ func pgenLex_lineLexer(lx *pgenrt.Lexer, filename, s string, elide uint64, toks 
 		case 13:
 			p++
 			goto s55
-		case 15, 16:
-			p++
-			goto s39
 		}
 		goto done
 	s40:
@@ -836,6 +836,9 @@ func pgenLex_lineLexer(lx *pgenrt.Lexer, filename, s string, elide uint64, toks 
 		rule, end = 11, p
 		goto done
 	s45:
+		for p < len(s) && group[s[p]] == 9 {
+			p++
+		}
 		if p == len(s) {
 			goto done
 		}
@@ -846,9 +849,6 @@ func pgenLex_lineLexer(lx *pgenrt.Lexer, filename, s string, elide uint64, toks 
 		case 49: // a rune from U+0080 on
 			p, plain = p+pgenrt.RuneLen(s[p:]), false
 			goto s29
-		case 9:
-			p++
-			goto s45
 		case 14:
 			p++
 			goto s59
@@ -862,22 +862,22 @@ func pgenLex_lineLexer(lx *pgenrt.Lexer, filename, s string, elide uint64, toks 
 		rule, end = 6, p
 		goto done
 	s47:
+		for p < len(s) && 0xfffffffffdff>>group[s[p]]&1 != 0 {
+			p++
+		}
 		if p == len(s) {
 			goto done
 		}
 		switch group[s[p]] {
-		case 0, 1, 2, 3, 4, 5, 6, 7, 8, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47:
+		case 9:
 			p++
-			goto s47
+			goto s60
 		case 48: // a line feed
 			p, plain = p+1, false
 			goto s47
 		case 49: // a rune from U+0080 on
 			p, plain = p+pgenrt.RuneLen(s[p:]), false
 			goto s47
-		case 9:
-			p++
-			goto s60
 		}
 		goto done
 	s48:
@@ -918,44 +918,44 @@ func pgenLex_lineLexer(lx *pgenrt.Lexer, filename, s string, elide uint64, toks 
 		}
 		goto done
 	s50:
+		for p < len(s) && 0xfffff7ffffef>>group[s[p]]&1 != 0 {
+			p++
+		}
 		if p == len(s) {
 			goto done
 		}
 		switch group[s[p]] {
-		case 0, 1, 2, 3, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47:
-			p++
-			goto s50
-		case 48: // a line feed
-			p, plain = p+1, false
-			goto s50
-		case 49: // a rune from U+0080 on
-			p, plain = p+pgenrt.RuneLen(s[p:]), false
-			goto s50
 		case 4:
 			p++
 			goto s34
 		case 27:
 			p++
 			goto s62
+		case 48: // a line feed
+			p, plain = p+1, false
+			goto s50
+		case 49: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s50
 		}
 		goto done
 	s51:
+		for p < len(s) && 0xffffffebffff>>group[s[p]]&1 != 0 {
+			p++
+		}
 		if p == len(s) {
 			goto done
 		}
 		switch group[s[p]] {
-		case 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 19, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47:
+		case 20:
 			p++
-			goto s51
+			goto s34
 		case 48: // a line feed
 			p, plain = p+1, false
 			goto s51
 		case 49: // a rune from U+0080 on
 			p, plain = p+pgenrt.RuneLen(s[p:]), false
 			goto s51
-		case 20:
-			p++
-			goto s34
 		}
 		goto done
 	s52:
@@ -963,22 +963,22 @@ func pgenLex_lineLexer(lx *pgenrt.Lexer, filename, s string, elide uint64, toks 
 		rule, end = 4, p
 		goto done
 	s53:
+		for p < len(s) && 0xffffefffffff>>group[s[p]]&1 != 0 {
+			p++
+		}
 		if p == len(s) {
 			goto done
 		}
 		switch group[s[p]] {
-		case 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47:
+		case 28:
 			p++
-			goto s53
+			goto s34
 		case 48: // a line feed
 			p, plain = p+1, false
 			goto s53
 		case 49: // a rune from U+0080 on
 			p, plain = p+pgenrt.RuneLen(s[p:]), false
 			goto s53
-		case 28:
-			p++
-			goto s34
 		}
 		goto done
 	s54:
@@ -1082,13 +1082,13 @@ func pgenLex_lineLexer(lx *pgenrt.Lexer, filename, s string, elide uint64, toks 
 		}
 		goto done
 	s64:
+		for p < len(s) && 0x18000>>group[s[p]]&1 != 0 {
+			p++
+		}
 		if p == len(s) {
 			goto done
 		}
 		switch group[s[p]] {
-		case 15, 16:
-			p++
-			goto s64
 		case 20:
 			p++
 			goto s72
@@ -1214,19 +1214,19 @@ func pgenLex_lineLexer(lx *pgenrt.Lexer, filename, s string, elide uint64, toks 
 		}
 		goto done
 	s76:
+		for p < len(s) && 0x6>>group[s[p]]&1 != 0 {
+			p++
+		}
 		if p == len(s) {
 			goto done
 		}
 		switch group[s[p]] {
-		case 1, 2:
-			p++
-			goto s76
-		case 48: // a line feed
-			p, plain = p+1, false
-			goto s76
 		case 15, 16:
 			p++
 			goto s84
+		case 48: // a line feed
+			p, plain = p+1, false
+			goto s76
 		}
 		goto done
 	s77:
@@ -1240,22 +1240,22 @@ func pgenLex_lineLexer(lx *pgenrt.Lexer, filename, s string, elide uint64, toks 
 		}
 		goto done
 	s78:
+		for p < len(s) && 0xffffffebdfff>>group[s[p]]&1 != 0 {
+			p++
+		}
 		if p == len(s) {
 			goto done
 		}
 		switch group[s[p]] {
-		case 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 14, 15, 16, 17, 19, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47:
+		case 13:
 			p++
-			goto s78
+			goto s79
 		case 48: // a line feed
 			p, plain = p+1, false
 			goto s78
 		case 49: // a rune from U+0080 on
 			p, plain = p+pgenrt.RuneLen(s[p:]), false
 			goto s78
-		case 13:
-			p++
-			goto s79
 		}
 		goto done
 	s79:
@@ -1278,6 +1278,9 @@ func pgenLex_lineLexer(lx *pgenrt.Lexer, filename, s string, elide uint64, toks 
 		}
 		goto done
 	s80:
+		for p < len(s) && 0x7fffe3a18000>>group[s[p]]&1 != 0 {
+			p++
+		}
 		if p == len(s) {
 			goto done
 		}
@@ -1297,9 +1300,6 @@ func pgenLex_lineLexer(lx *pgenrt.Lexer, filename, s string, elide uint64, toks 
 		case 13:
 			p++
 			goto s79
-		case 15, 16, 21, 23, 24, 25, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46:
-			p++
-			goto s80
 		}
 		goto done
 	s81:
@@ -1333,13 +1333,13 @@ func pgenLex_lineLexer(lx *pgenrt.Lexer, filename, s string, elide uint64, toks 
 		}
 		goto done
 	s84:
+		for p < len(s) && 0x18000>>group[s[p]]&1 != 0 {
+			p++
+		}
 		if p == len(s) {
 			goto done
 		}
 		switch group[s[p]] {
-		case 15, 16:
-			p++
-			goto s84
 		case 18:
 			p++
 			goto s91
@@ -1430,22 +1430,22 @@ func pgenLex_lineLexer(lx *pgenrt.Lexer, filename, s string, elide uint64, toks 
 		}
 		goto done
 	s91:
+		for p < len(s) && 0xffffffebffff>>group[s[p]]&1 != 0 {
+			p++
+		}
 		if p == len(s) {
 			goto done
 		}
 		switch group[s[p]] {
-		case 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 19, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47:
+		case 20:
 			p++
-			goto s91
+			goto s99
 		case 48: // a line feed
 			p, plain = p+1, false
 			goto s91
 		case 49: // a rune from U+0080 on
 			p, plain = p+pgenrt.RuneLen(s[p:]), false
 			goto s91
-		case 20:
-			p++
-			goto s99
 		}
 		goto done
 	s92:
@@ -1465,6 +1465,9 @@ func pgenLex_lineLexer(lx *pgenrt.Lexer, filename, s string, elide uint64, toks 
 		}
 		goto done
 	s94:
+		for p < len(s) && group[s[p]] == 13 {
+			p++
+		}
 		if p == len(s) {
 			goto done
 		}
@@ -1478,9 +1481,6 @@ func pgenLex_lineLexer(lx *pgenrt.Lexer, filename, s string, elide uint64, toks 
 		case 49: // a rune from U+0080 on
 			p, plain = p+pgenrt.RuneLen(s[p:]), false
 			goto s78
-		case 13:
-			p++
-			goto s94
 		case 20:
 			p++
 			goto s101
@@ -1882,7 +1882,13 @@ func pgenLex_lineLexer(lx *pgenrt.Lexer, filename, s string, elide uint64, toks 
 			return toks, lx.Err(rule, filename, s, pos, line, col)
 		}
 		if elide&(1<<uint(rule)) == 0 {
-			toks = pgenrt.Push(toks, int32(rule), int32(pos), int32(end), line, col)
+			// pgenrt.Push, written out: a call is not inlined here.
+			if len(toks) == cap(toks) {
+				toks = pgenrt.Grow(toks)
+			}
+			toks = toks[:len(toks)+1]
+			t := &toks[len(toks)-1]
+			t.Type, t.Start, t.End, t.Line, t.Col = int32(rule), int32(pos), int32(end), line, col
 		}
 		if plain {
 			col += int32(end - pos)
@@ -2186,22 +2192,25 @@ func pgenLex_restLexer(lx *pgenrt.Lexer, filename, s string, elide uint64, toks 
 		}
 		goto done
 	s12:
+		for p < len(s) && 0x2f5>>group[s[p]]&1 != 0 {
+			p++
+		}
 		if p == len(s) {
 			goto done
 		}
 		switch group[s[p]] {
-		case 0, 2, 4, 5, 6, 7, 9:
-			p++
-			goto s12
-		case 11: // a rune from U+0080 on
-			p, plain = p+pgenrt.RuneLen(s[p:]), false
-			goto s12
 		case 8:
 			p++
 			goto s13
+		case 11: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s12
 		}
 		goto done
 	s13:
+		for p < len(s) && group[s[p]] == 8 {
+			p++
+		}
 		if p == len(s) {
 			goto done
 		}
@@ -2212,9 +2221,6 @@ func pgenLex_restLexer(lx *pgenrt.Lexer, filename, s string, elide uint64, toks 
 		case 11: // a rune from U+0080 on
 			p, plain = p+pgenrt.RuneLen(s[p:]), false
 			goto s12
-		case 8:
-			p++
-			goto s13
 		case 9:
 			p++
 			goto s14
@@ -2320,7 +2326,13 @@ func pgenLex_restLexer(lx *pgenrt.Lexer, filename, s string, elide uint64, toks 
 			return toks, lx.Err(rule, filename, s, pos, line, col)
 		}
 		if elide&(1<<uint(rule)) == 0 {
-			toks = pgenrt.Push(toks, int32(rule), int32(pos), int32(end), line, col)
+			// pgenrt.Push, written out: a call is not inlined here.
+			if len(toks) == cap(toks) {
+				toks = pgenrt.Grow(toks)
+			}
+			toks = toks[:len(toks)+1]
+			t := &toks[len(toks)-1]
+			t.Type, t.Start, t.End, t.Line, t.Col = int32(rule), int32(pos), int32(end), line, col
 		}
 		if plain {
 			col += int32(end - pos)
@@ -2419,7 +2431,13 @@ func pgenLex_tableLexer(lx *pgenrt.Lexer, filename, s string, elide uint64, toks
 			return toks, lx.Err(rule, filename, s, pos, line, col)
 		}
 		if elide&(1<<uint(rule)) == 0 {
-			toks = pgenrt.Push(toks, int32(rule), int32(pos), int32(end), line, col)
+			// pgenrt.Push, written out: a call is not inlined here.
+			if len(toks) == cap(toks) {
+				toks = pgenrt.Grow(toks)
+			}
+			toks = toks[:len(toks)+1]
+			t := &toks[len(toks)-1]
+			t.Type, t.Start, t.End, t.Line, t.Col = int32(rule), int32(pos), int32(end), line, col
 		}
 		if plain {
 			col += int32(end - pos)
@@ -2764,6 +2782,13 @@ func (p *lineParserGen) n8(c *pgenrt.State, s *call) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
+// f6 reports whether the token at the cursor may start Elem
+// (or another node of the same first set).
+func (p *lineParserGen) f6(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return 0x190dd8>>uint32(t)&1 != 0 || t == 1 && (p.Text(c.Cur) == "(") || t == 2 && (p.Text(c.Cur) == "," || p.Text(c.Cur) == "{") || t == 21 && (p.Text(c.Cur) == "?" || p.Text(c.Cur) == "[")
+}
+
 // Elem
 func (p *lineParserGen) n9(c *pgenrt.State, s *call) (bool, pgenrt.Err) {
 	var nv *elem
@@ -2791,6 +2816,10 @@ func (p *lineParserGen) n9(c *pgenrt.State, s *call) (bool, pgenrt.Err) {
 func (p *lineParserGen) n10(c *pgenrt.State, s *call) (bool, pgenrt.Err) {
 	matched := false
 	for {
+		if !p.f6(c) {
+			c.MaybeUpdate(c.Fail(1)) // its error, at the cursor
+			break
+		}
 		b := *c
 		sv0 := s.Args
 		m, e := p.n9(&b, s)
@@ -2813,16 +2842,16 @@ func (p *lineParserGen) n10(c *pgenrt.State, s *call) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
-// f6 reports whether the token at the cursor may start Tail
+// f7 reports whether the token at the cursor may start Tail
 // (or another node of the same first set).
-func (p *lineParserGen) f6(c *pgenrt.State) bool {
+func (p *lineParserGen) f7(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return 0x3000>>uint32(t)&1 != 0 || t == 1 && (p.Text(c.Cur) == ")")
 }
 
 // Tail
 func (p *lineParserGen) n11(c *pgenrt.State, s *call) (bool, pgenrt.Err) {
-	if !p.f6(c) {
+	if !p.f7(c) {
 		return false, pgenrt.Err{}
 	}
 	s.Tail = tail{}
@@ -2854,9 +2883,9 @@ func (p *lineParserGen) s_call(c *pgenrt.State, s *call) (bool, pgenrt.Err) {
 	return c.Close(p.n12(c, s))
 }
 
-// f7 reports whether the token at the cursor may start ","
+// f8 reports whether the token at the cursor may start ","
 // (or another node of the same first set).
-func (p *lineParserGen) f7(c *pgenrt.State) bool {
+func (p *lineParserGen) f8(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == 2 && (p.Text(c.Cur) == ",")
 }
@@ -2877,7 +2906,7 @@ func (p *lineParserGen) n13(c *pgenrt.State, s *cont) (bool, pgenrt.Err) {
 func (p *lineParserGen) n14(c *pgenrt.State, s *cont) (bool, pgenrt.Err) {
 	matched := false
 	for {
-		if !p.f7(c) {
+		if !p.f8(c) {
 			break
 		}
 		b := *c
@@ -2941,7 +2970,7 @@ func (p *lineParserGen) n16(c *pgenrt.State, s *cont) (bool, pgenrt.Err) {
 func (p *lineParserGen) n17(c *pgenrt.State, s *cont) (bool, pgenrt.Err) {
 	matched := false
 	for {
-		if !p.f7(c) {
+		if !p.f8(c) {
 			break
 		}
 		b := *c
@@ -3006,7 +3035,7 @@ func (p *lineParserGen) n19(c *pgenrt.State, s *cont) (bool, pgenrt.Err) {
 
 // Tail
 func (p *lineParserGen) n20(c *pgenrt.State, s *cont) (bool, pgenrt.Err) {
-	if !p.f6(c) {
+	if !p.f7(c) {
 		return false, pgenrt.Err{}
 	}
 	s.Tail = tail{}
@@ -3035,9 +3064,9 @@ func (p *lineParserGen) s_cont(c *pgenrt.State, s *cont) (bool, pgenrt.Err) {
 	return c.Close(p.n21(c, s))
 }
 
-// f8 reports whether the token at the cursor may start "---"
+// f9 reports whether the token at the cursor may start "---"
 // (or another node of the same first set).
-func (p *lineParserGen) f8(c *pgenrt.State) bool {
+func (p *lineParserGen) f9(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == 18 && (p.Text(c.Cur) == "---")
 }
@@ -3063,9 +3092,9 @@ func (p *lineParserGen) s_dashes(c *pgenrt.State, s *dashes) (bool, pgenrt.Err) 
 	return c.Close(p.n22(c, s))
 }
 
-// f9 reports whether the token at the cursor may start <duration>
+// f10 reports whether the token at the cursor may start <duration>
 // (or another node of the same first set).
-func (p *lineParserGen) f9(c *pgenrt.State) bool {
+func (p *lineParserGen) f10(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return 0x20000>>uint32(t)&1 != 0
 }
@@ -3192,9 +3221,9 @@ func (p *lineParserGen) n27(c *pgenrt.State, s *elem) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
-// f10 reports whether the token at the cursor may start ("=" Expr?)
+// f11 reports whether the token at the cursor may start ("=" Expr?)
 // (or another node of the same first set).
-func (p *lineParserGen) f10(c *pgenrt.State) bool {
+func (p *lineParserGen) f11(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == 21 && (p.Text(c.Cur) == "=")
 }
@@ -3233,6 +3262,10 @@ func (p *lineParserGen) n29(c *pgenrt.State, s *elem) (bool, pgenrt.Err) {
 func (p *lineParserGen) n30(c *pgenrt.State, s *elem) (bool, pgenrt.Err) {
 	matched := false
 	for {
+		if !p.f3(c) {
+			c.MaybeUpdate(c.Fail(1)) // its error, at the cursor
+			break
+		}
 		b := *c
 		sv0 := s.Assign
 		m, e := p.n29(&b, s)
@@ -3271,7 +3304,7 @@ func (p *lineParserGen) n31(c *pgenrt.State, s *elem) (bool, pgenrt.Err) {
 func (p *lineParserGen) n32(c *pgenrt.State, s *elem) (bool, pgenrt.Err) {
 	matched := false
 	for {
-		if !p.f10(c) {
+		if !p.f11(c) {
 			break
 		}
 		b := *c
@@ -3311,9 +3344,9 @@ func (p *lineParserGen) n33(c *pgenrt.State, s *elem) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
-// f11 reports whether the token at the cursor may start <comment>
+// f12 reports whether the token at the cursor may start <comment>
 // (or another node of the same first set).
-func (p *lineParserGen) f11(c *pgenrt.State) bool {
+func (p *lineParserGen) f12(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return 0x400>>uint32(t)&1 != 0
 }
@@ -3370,7 +3403,7 @@ func (p *lineParserGen) n35(c *pgenrt.State, s *elem) (bool, pgenrt.Err) {
 func (p *lineParserGen) n36(c *pgenrt.State, s *elem) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
-	if p.f7(c) {
+	if p.f8(c) {
 		b := *c
 		sv0 := s.Comma
 		m, e := p.n24(&b, s)
@@ -3404,7 +3437,7 @@ func (p *lineParserGen) n36(c *pgenrt.State, s *elem) (bool, pgenrt.Err) {
 		}
 		s.Left, s.Right, s.Eq, s.Assign = sv0, sv1, sv2, sv3
 	}
-	if p.f11(c) {
+	if p.f12(c) {
 		b := *c
 		sv0 := s.Comment
 		m, e := p.n34(&b, s)
@@ -3450,16 +3483,16 @@ func (p *lineParserGen) s_elem(c *pgenrt.State, s *elem) (bool, pgenrt.Err) {
 	return c.Close(p.n36(c, s))
 }
 
-// f12 reports whether the token at the cursor may start ExitWord
+// f13 reports whether the token at the cursor may start ExitWord
 // (or another node of the same first set).
-func (p *lineParserGen) f12(c *pgenrt.State) bool {
+func (p *lineParserGen) f13(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return 0x180>>uint32(t)&1 != 0 || t == 1 && (p.Text(c.Cur) == "(" || p.Text(c.Cur) == ")")
 }
 
 // ExitWord
 func (p *lineParserGen) n37(c *pgenrt.State, s *exit) (bool, pgenrt.Err) {
-	if !p.f12(c) {
+	if !p.f13(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *exitWord
@@ -3481,7 +3514,7 @@ func (p *lineParserGen) n37(c *pgenrt.State, s *exit) (bool, pgenrt.Err) {
 func (p *lineParserGen) n38(c *pgenrt.State, s *exit) (bool, pgenrt.Err) {
 	matched := false
 	for {
-		if !p.f12(c) {
+		if !p.f13(c) {
 			break
 		}
 		b := *c
@@ -3524,23 +3557,23 @@ func (p *lineParserGen) s_exit(c *pgenrt.State, s *exit) (bool, pgenrt.Err) {
 	return c.Close(p.n39(c, s))
 }
 
-// f13 reports whether the token at the cursor may start <number>
+// f14 reports whether the token at the cursor may start <number>
 // (or another node of the same first set).
-func (p *lineParserGen) f13(c *pgenrt.State) bool {
+func (p *lineParserGen) f14(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return 0x80>>uint32(t)&1 != 0
 }
 
-// f14 reports whether the token at the cursor may start "("
+// f15 reports whether the token at the cursor may start "("
 // (or another node of the same first set).
-func (p *lineParserGen) f14(c *pgenrt.State) bool {
+func (p *lineParserGen) f15(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == 1 && (p.Text(c.Cur) == "(")
 }
 
-// f15 reports whether the token at the cursor may start ")"
+// f16 reports whether the token at the cursor may start ")"
 // (or another node of the same first set).
-func (p *lineParserGen) f15(c *pgenrt.State) bool {
+func (p *lineParserGen) f16(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == 1 && (p.Text(c.Cur) == ")")
 }
@@ -3564,7 +3597,7 @@ func (p *lineParserGen) n40(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	if p.f13(c) {
+	if p.f14(c) {
 		b := *c
 		m, e := p.Ref(&b, 7)
 		if e.On {
@@ -3579,7 +3612,7 @@ func (p *lineParserGen) n40(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	if p.f14(c) {
+	if p.f15(c) {
 		b := *c
 		m, e := p.Lit(&b, "(")
 		if e.On {
@@ -3594,7 +3627,7 @@ func (p *lineParserGen) n40(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	if p.f15(c) {
+	if p.f16(c) {
 		b := *c
 		m, e := p.Lit(&b, ")")
 		if e.On {
@@ -3835,7 +3868,7 @@ func (p *lineParserGen) n49(c *pgenrt.State, s *ipTok) (bool, pgenrt.Err) {
 func (p *lineParserGen) n50(c *pgenrt.State, s *ipTok) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
-	if p.f13(c) {
+	if p.f14(c) {
 		b := *c
 		sv0 := s.Hex
 		m, e := p.n47(&b, s)
@@ -3948,16 +3981,16 @@ func (p *lineParserGen) s_lead(c *pgenrt.State, s *lead) (bool, pgenrt.Err) {
 	return c.Close(p.n53(c, s))
 }
 
-// f16 reports whether the token at the cursor may start (PrefixTok PrefixTok?)
+// f17 reports whether the token at the cursor may start (PrefixTok PrefixTok?)
 // (or another node of the same first set).
-func (p *lineParserGen) f16(c *pgenrt.State) bool {
+func (p *lineParserGen) f17(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return 0x2f0>>uint32(t)&1 != 0
 }
 
 // PrefixTok
 func (p *lineParserGen) n54(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
-	if !p.f16(c) {
+	if !p.f17(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *prefixTok
@@ -3977,7 +4010,7 @@ func (p *lineParserGen) n54(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 
 // PrefixTok
 func (p *lineParserGen) n55(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
-	if !p.f16(c) {
+	if !p.f17(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *prefixTok
@@ -3999,7 +4032,7 @@ func (p *lineParserGen) n55(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 func (p *lineParserGen) n56(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 	matched := false
 	for {
-		if !p.f16(c) {
+		if !p.f17(c) {
 			break
 		}
 		b := *c
@@ -4040,7 +4073,7 @@ func (p *lineParserGen) n57(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 func (p *lineParserGen) n58(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 	matched := false
 	for {
-		if !p.f16(c) {
+		if !p.f17(c) {
 			break
 		}
 		b := *c
@@ -4066,16 +4099,16 @@ func (p *lineParserGen) n58(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
-// f17 reports whether the token at the cursor may start IpTok
+// f18 reports whether the token at the cursor may start IpTok
 // (or another node of the same first set).
-func (p *lineParserGen) f17(c *pgenrt.State) bool {
+func (p *lineParserGen) f18(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == 21 && (p.Text(c.Cur) == "[")
 }
 
 // IpTok
 func (p *lineParserGen) n59(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
-	if !p.f17(c) {
+	if !p.f18(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *ipTok
@@ -4098,7 +4131,7 @@ func (p *lineParserGen) n59(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 func (p *lineParserGen) n60(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 	matched := false
 	for {
-		if !p.f17(c) {
+		if !p.f18(c) {
 			break
 		}
 		b := *c
@@ -4126,7 +4159,7 @@ func (p *lineParserGen) n60(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 
 // IpTok
 func (p *lineParserGen) n61(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
-	if !p.f17(c) {
+	if !p.f18(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *ipTok
@@ -4149,7 +4182,7 @@ func (p *lineParserGen) n61(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 func (p *lineParserGen) n62(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 	matched := false
 	for {
-		if !p.f17(c) {
+		if !p.f18(c) {
 			break
 		}
 		b := *c
@@ -4197,16 +4230,16 @@ func (p *lineParserGen) n63(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
-// f18 reports whether the token at the cursor may start Resumed
+// f19 reports whether the token at the cursor may start Resumed
 // (or another node of the same first set).
-func (p *lineParserGen) f18(c *pgenrt.State) bool {
+func (p *lineParserGen) f19(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return 0x8000>>uint32(t)&1 != 0
 }
 
 // Resumed
 func (p *lineParserGen) n64(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
-	if !p.f18(c) {
+	if !p.f19(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *resumed
@@ -4228,7 +4261,7 @@ func (p *lineParserGen) n64(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 
 // Signal
 func (p *lineParserGen) n65(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
-	if !p.f8(c) {
+	if !p.f9(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *signal
@@ -4250,16 +4283,16 @@ func (p *lineParserGen) n65(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
-// f19 reports whether the token at the cursor may start Exit
+// f20 reports whether the token at the cursor may start Exit
 // (or another node of the same first set).
-func (p *lineParserGen) f19(c *pgenrt.State) bool {
+func (p *lineParserGen) f20(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == 18 && (p.Text(c.Cur) == "+++")
 }
 
 // Exit
 func (p *lineParserGen) n66(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
-	if !p.f19(c) {
+	if !p.f20(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *exit
@@ -4317,7 +4350,7 @@ func (p *lineParserGen) n68(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 		}
 		s.Call = sv0
 	}
-	if p.f18(c) {
+	if p.f19(c) {
 		b := *c
 		sv0 := s.Resumed
 		m, e := p.n64(&b, s)
@@ -4334,7 +4367,7 @@ func (p *lineParserGen) n68(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 		}
 		s.Resumed = sv0
 	}
-	if p.f8(c) {
+	if p.f9(c) {
 		b := *c
 		sv0 := s.Signal
 		m, e := p.n65(&b, s)
@@ -4351,7 +4384,7 @@ func (p *lineParserGen) n68(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 		}
 		s.Signal = sv0
 	}
-	if p.f19(c) {
+	if p.f20(c) {
 		b := *c
 		sv0 := s.Exit
 		m, e := p.n66(&b, s)
@@ -4429,16 +4462,16 @@ func (p *lineParserGen) n70(c *pgenrt.State, s *note) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
-// f20 reports whether the token at the cursor may start NoteItem
+// f21 reports whether the token at the cursor may start NoteItem
 // (or another node of the same first set).
-func (p *lineParserGen) f20(c *pgenrt.State) bool {
+func (p *lineParserGen) f21(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return 0x3bfffc>>uint32(t)&1 != 0 || t == 1 && (p.Text(c.Cur) == "(")
 }
 
 // NoteItem
 func (p *lineParserGen) n71(c *pgenrt.State, s *note) (bool, pgenrt.Err) {
-	if !p.f20(c) {
+	if !p.f21(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *noteItem
@@ -4461,7 +4494,7 @@ func (p *lineParserGen) n71(c *pgenrt.State, s *note) (bool, pgenrt.Err) {
 func (p *lineParserGen) n72(c *pgenrt.State, s *note) (bool, pgenrt.Err) {
 	matched := false
 	for {
-		if !p.f20(c) {
+		if !p.f21(c) {
 			break
 		}
 		b := *c
@@ -4507,7 +4540,7 @@ func (p *lineParserGen) s_note(c *pgenrt.State, s *note) (bool, pgenrt.Err) {
 
 // Note
 func (p *lineParserGen) n74(c *pgenrt.State, s *noteItem) (bool, pgenrt.Err) {
-	if !p.f14(c) {
+	if !p.f15(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *note
@@ -4526,100 +4559,100 @@ func (p *lineParserGen) n74(c *pgenrt.State, s *noteItem) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
-// f21 reports whether the token at the cursor may start (<ident> | <number> | <float> | <string> | <comment> | <fd> | <ellipsis> | <sep> | <binop> | <unary> | <punct> | <clock> | <pidtag> | <resuming> | <duration> | <unfinished> | <unavailable> | <detached> | <resumed>)
+// f22 reports whether the token at the cursor may start (<ident> | <number> | <float> | <string> | <comment> | <fd> | <ellipsis> | <sep> | <binop> | <unary> | <punct> | <clock> | <pidtag> | <resuming> | <duration> | <unfinished> | <unavailable> | <detached> | <resumed>)
 // (or another node of the same first set).
-func (p *lineParserGen) f21(c *pgenrt.State) bool {
+func (p *lineParserGen) f22(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return 0x3bfffc>>uint32(t)&1 != 0
 }
 
-// f22 reports whether the token at the cursor may start <float>
+// f23 reports whether the token at the cursor may start <float>
 // (or another node of the same first set).
-func (p *lineParserGen) f22(c *pgenrt.State) bool {
+func (p *lineParserGen) f23(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return 0x40>>uint32(t)&1 != 0
 }
 
-// f23 reports whether the token at the cursor may start <string>
+// f24 reports whether the token at the cursor may start <string>
 // (or another node of the same first set).
-func (p *lineParserGen) f23(c *pgenrt.State) bool {
+func (p *lineParserGen) f24(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return 0x8>>uint32(t)&1 != 0
 }
 
-// f24 reports whether the token at the cursor may start <fd>
+// f25 reports whether the token at the cursor may start <fd>
 // (or another node of the same first set).
-func (p *lineParserGen) f24(c *pgenrt.State) bool {
+func (p *lineParserGen) f25(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return 0x10>>uint32(t)&1 != 0
 }
 
-// f25 reports whether the token at the cursor may start <ellipsis>
+// f26 reports whether the token at the cursor may start <ellipsis>
 // (or another node of the same first set).
-func (p *lineParserGen) f25(c *pgenrt.State) bool {
+func (p *lineParserGen) f26(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return 0x800>>uint32(t)&1 != 0
 }
 
-// f26 reports whether the token at the cursor may start <sep>
+// f27 reports whether the token at the cursor may start <sep>
 // (or another node of the same first set).
-func (p *lineParserGen) f26(c *pgenrt.State) bool {
+func (p *lineParserGen) f27(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return 0x4>>uint32(t)&1 != 0
 }
 
-// f27 reports whether the token at the cursor may start <unary>
+// f28 reports whether the token at the cursor may start <unary>
 // (or another node of the same first set).
-func (p *lineParserGen) f27(c *pgenrt.State) bool {
+func (p *lineParserGen) f28(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return 0x100000>>uint32(t)&1 != 0
 }
 
-// f28 reports whether the token at the cursor may start <punct>
+// f29 reports whether the token at the cursor may start <punct>
 // (or another node of the same first set).
-func (p *lineParserGen) f28(c *pgenrt.State) bool {
+func (p *lineParserGen) f29(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return 0x200000>>uint32(t)&1 != 0
 }
 
-// f29 reports whether the token at the cursor may start <clock>
+// f30 reports whether the token at the cursor may start <clock>
 // (or another node of the same first set).
-func (p *lineParserGen) f29(c *pgenrt.State) bool {
+func (p *lineParserGen) f30(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return 0x20>>uint32(t)&1 != 0
 }
 
-// f30 reports whether the token at the cursor may start <pidtag>
+// f31 reports whether the token at the cursor may start <pidtag>
 // (or another node of the same first set).
-func (p *lineParserGen) f30(c *pgenrt.State) bool {
+func (p *lineParserGen) f31(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return 0x200>>uint32(t)&1 != 0
 }
 
-// f31 reports whether the token at the cursor may start <resuming>
+// f32 reports whether the token at the cursor may start <resuming>
 // (or another node of the same first set).
-func (p *lineParserGen) f31(c *pgenrt.State) bool {
+func (p *lineParserGen) f32(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return 0x10000>>uint32(t)&1 != 0
 }
 
-// f32 reports whether the token at the cursor may start <unfinished>
+// f33 reports whether the token at the cursor may start <unfinished>
 // (or another node of the same first set).
-func (p *lineParserGen) f32(c *pgenrt.State) bool {
+func (p *lineParserGen) f33(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return 0x1000>>uint32(t)&1 != 0
 }
 
-// f33 reports whether the token at the cursor may start <unavailable>
+// f34 reports whether the token at the cursor may start <unavailable>
 // (or another node of the same first set).
-func (p *lineParserGen) f33(c *pgenrt.State) bool {
+func (p *lineParserGen) f34(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return 0x4000>>uint32(t)&1 != 0
 }
 
-// f34 reports whether the token at the cursor may start <detached>
+// f35 reports whether the token at the cursor may start <detached>
 // (or another node of the same first set).
-func (p *lineParserGen) f34(c *pgenrt.State) bool {
+func (p *lineParserGen) f35(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return 0x2000>>uint32(t)&1 != 0
 }
@@ -4643,7 +4676,7 @@ func (p *lineParserGen) n75(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	if p.f13(c) {
+	if p.f14(c) {
 		b := *c
 		m, e := p.Ref(&b, 7)
 		if e.On {
@@ -4658,7 +4691,7 @@ func (p *lineParserGen) n75(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	if p.f22(c) {
+	if p.f23(c) {
 		b := *c
 		m, e := p.Ref(&b, 6)
 		if e.On {
@@ -4673,7 +4706,7 @@ func (p *lineParserGen) n75(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	if p.f23(c) {
+	if p.f24(c) {
 		b := *c
 		m, e := p.Ref(&b, 3)
 		if e.On {
@@ -4688,7 +4721,7 @@ func (p *lineParserGen) n75(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	if p.f11(c) {
+	if p.f12(c) {
 		b := *c
 		m, e := p.Ref(&b, 10)
 		if e.On {
@@ -4703,7 +4736,7 @@ func (p *lineParserGen) n75(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	if p.f24(c) {
+	if p.f25(c) {
 		b := *c
 		m, e := p.Ref(&b, 4)
 		if e.On {
@@ -4718,7 +4751,7 @@ func (p *lineParserGen) n75(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	if p.f25(c) {
+	if p.f26(c) {
 		b := *c
 		m, e := p.Ref(&b, 11)
 		if e.On {
@@ -4733,7 +4766,7 @@ func (p *lineParserGen) n75(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	if p.f26(c) {
+	if p.f27(c) {
 		b := *c
 		m, e := p.Ref(&b, 2)
 		if e.On {
@@ -4763,7 +4796,7 @@ func (p *lineParserGen) n75(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	if p.f27(c) {
+	if p.f28(c) {
 		b := *c
 		m, e := p.Ref(&b, 20)
 		if e.On {
@@ -4778,7 +4811,7 @@ func (p *lineParserGen) n75(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	if p.f28(c) {
+	if p.f29(c) {
 		b := *c
 		m, e := p.Ref(&b, 21)
 		if e.On {
@@ -4793,7 +4826,7 @@ func (p *lineParserGen) n75(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	if p.f29(c) {
+	if p.f30(c) {
 		b := *c
 		m, e := p.Ref(&b, 5)
 		if e.On {
@@ -4808,7 +4841,7 @@ func (p *lineParserGen) n75(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	if p.f30(c) {
+	if p.f31(c) {
 		b := *c
 		m, e := p.Ref(&b, 9)
 		if e.On {
@@ -4823,7 +4856,7 @@ func (p *lineParserGen) n75(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	if p.f31(c) {
+	if p.f32(c) {
 		b := *c
 		m, e := p.Ref(&b, 16)
 		if e.On {
@@ -4838,7 +4871,7 @@ func (p *lineParserGen) n75(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	if p.f9(c) {
+	if p.f10(c) {
 		b := *c
 		m, e := p.Ref(&b, 17)
 		if e.On {
@@ -4853,7 +4886,7 @@ func (p *lineParserGen) n75(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	if p.f32(c) {
+	if p.f33(c) {
 		b := *c
 		m, e := p.Ref(&b, 12)
 		if e.On {
@@ -4868,7 +4901,7 @@ func (p *lineParserGen) n75(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	if p.f33(c) {
+	if p.f34(c) {
 		b := *c
 		m, e := p.Ref(&b, 14)
 		if e.On {
@@ -4883,7 +4916,7 @@ func (p *lineParserGen) n75(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	if p.f34(c) {
+	if p.f35(c) {
 		b := *c
 		m, e := p.Ref(&b, 13)
 		if e.On {
@@ -4898,7 +4931,7 @@ func (p *lineParserGen) n75(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	if p.f18(c) {
+	if p.f19(c) {
 		b := *c
 		m, e := p.Ref(&b, 15)
 		if e.On {
@@ -4940,7 +4973,7 @@ func (p *lineParserGen) n76(c *pgenrt.State, s *noteItem) (bool, pgenrt.Err) {
 func (p *lineParserGen) n77(c *pgenrt.State, s *noteItem) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
-	if p.f14(c) {
+	if p.f15(c) {
 		b := *c
 		sv0 := s.Inner
 		m, e := p.n74(&b, s)
@@ -4957,7 +4990,7 @@ func (p *lineParserGen) n77(c *pgenrt.State, s *noteItem) (bool, pgenrt.Err) {
 		}
 		s.Inner = sv0
 	}
-	if p.f21(c) {
+	if p.f22(c) {
 		b := *c
 		sv0 := s.Tok
 		m, e := p.n76(&b, s)
@@ -4990,7 +5023,7 @@ func (p *lineParserGen) s_noteItem(c *pgenrt.State, s *noteItem) (bool, pgenrt.E
 func (p *lineParserGen) n78(c *pgenrt.State) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
-	if p.f30(c) {
+	if p.f31(c) {
 		b := *c
 		m, e := p.Ref(&b, 9)
 		if e.On {
@@ -5005,7 +5038,7 @@ func (p *lineParserGen) n78(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	if p.f13(c) {
+	if p.f14(c) {
 		b := *c
 		m, e := p.Ref(&b, 7)
 		if e.On {
@@ -5020,7 +5053,7 @@ func (p *lineParserGen) n78(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	if p.f29(c) {
+	if p.f30(c) {
 		b := *c
 		m, e := p.Ref(&b, 5)
 		if e.On {
@@ -5035,7 +5068,7 @@ func (p *lineParserGen) n78(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	if p.f22(c) {
+	if p.f23(c) {
 		b := *c
 		m, e := p.Ref(&b, 6)
 		if e.On {
@@ -5050,7 +5083,7 @@ func (p *lineParserGen) n78(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	if p.f24(c) {
+	if p.f25(c) {
 		b := *c
 		m, e := p.Ref(&b, 4)
 		if e.On {
@@ -5093,16 +5126,16 @@ func (p *lineParserGen) s_prefixTok(c *pgenrt.State, s *prefixTok) (bool, pgenrt
 	return c.Close(p.n79(c, s))
 }
 
-// f35 reports whether the token at the cursor may start (<unary> | "&")
+// f36 reports whether the token at the cursor may start (<unary> | "&")
 // (or another node of the same first set).
-func (p *lineParserGen) f35(c *pgenrt.State) bool {
+func (p *lineParserGen) f36(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return 0x100000>>uint32(t)&1 != 0 || t == 19 && (p.Text(c.Cur) == "&")
 }
 
-// f36 reports whether the token at the cursor may start "&"
+// f37 reports whether the token at the cursor may start "&"
 // (or another node of the same first set).
-func (p *lineParserGen) f36(c *pgenrt.State) bool {
+func (p *lineParserGen) f37(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == 19 && (p.Text(c.Cur) == "&")
 }
@@ -5111,7 +5144,7 @@ func (p *lineParserGen) f36(c *pgenrt.State) bool {
 func (p *lineParserGen) n80(c *pgenrt.State) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
-	if p.f27(c) {
+	if p.f28(c) {
 		b := *c
 		m, e := p.Ref(&b, 20)
 		if e.On {
@@ -5126,7 +5159,7 @@ func (p *lineParserGen) n80(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	if p.f36(c) {
+	if p.f37(c) {
 		b := *c
 		m, e := p.Lit(&b, "&")
 		if e.On {
@@ -5164,7 +5197,7 @@ func (p *lineParserGen) n81(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 func (p *lineParserGen) n82(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	matched := false
 	for {
-		if !p.f35(c) {
+		if !p.f36(c) {
 			break
 		}
 		b := *c
@@ -5256,6 +5289,10 @@ func (p *lineParserGen) n85(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 func (p *lineParserGen) n86(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	matched := false
 	for {
+		if !p.f6(c) {
+			c.MaybeUpdate(c.Fail(1)) // its error, at the cursor
+			break
+		}
 		b := *c
 		sv0 := s.CallArgs
 		m, e := p.n85(&b, s)
@@ -5296,7 +5333,7 @@ func (p *lineParserGen) n87(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 func (p *lineParserGen) n88(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	matched := false
 	for {
-		if !p.f14(c) {
+		if !p.f15(c) {
 			break
 		}
 		b := *c
@@ -5458,7 +5495,7 @@ func (p *lineParserGen) n94(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 func (p *lineParserGen) n95(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	matched := false
 	for {
-		if !p.f25(c) {
+		if !p.f26(c) {
 			break
 		}
 		b := *c
@@ -5495,16 +5532,16 @@ func (p *lineParserGen) n96(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
-// f37 reports whether the token at the cursor may start ("{" | "[") Elem* ("}" | "]")
+// f38 reports whether the token at the cursor may start ("{" | "[") Elem* ("}" | "]")
 // (or another node of the same first set).
-func (p *lineParserGen) f37(c *pgenrt.State) bool {
+func (p *lineParserGen) f38(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == 2 && (p.Text(c.Cur) == "{") || t == 21 && (p.Text(c.Cur) == "[")
 }
 
-// f38 reports whether the token at the cursor may start "{"
+// f39 reports whether the token at the cursor may start "{"
 // (or another node of the same first set).
-func (p *lineParserGen) f38(c *pgenrt.State) bool {
+func (p *lineParserGen) f39(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == 2 && (p.Text(c.Cur) == "{")
 }
@@ -5513,7 +5550,7 @@ func (p *lineParserGen) f38(c *pgenrt.State) bool {
 func (p *lineParserGen) n97(c *pgenrt.State) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
-	if p.f38(c) {
+	if p.f39(c) {
 		b := *c
 		m, e := p.Lit(&b, "{")
 		if e.On {
@@ -5528,7 +5565,7 @@ func (p *lineParserGen) n97(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	if p.f17(c) {
+	if p.f18(c) {
 		b := *c
 		m, e := p.Lit(&b, "[")
 		if e.On {
@@ -5605,6 +5642,10 @@ func (p *lineParserGen) n99(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 func (p *lineParserGen) n100(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	matched := false
 	for {
+		if !p.f6(c) {
+			c.MaybeUpdate(c.Fail(1)) // its error, at the cursor
+			break
+		}
 		b := *c
 		sv0 := s.Items
 		m, e := p.n99(&b, s)
@@ -5627,23 +5668,23 @@ func (p *lineParserGen) n100(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
-// f39 reports whether the token at the cursor may start ("}" | "]")
+// f40 reports whether the token at the cursor may start ("}" | "]")
 // (or another node of the same first set).
-func (p *lineParserGen) f39(c *pgenrt.State) bool {
+func (p *lineParserGen) f40(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == 2 && (p.Text(c.Cur) == "]" || p.Text(c.Cur) == "}")
 }
 
-// f40 reports whether the token at the cursor may start "}"
+// f41 reports whether the token at the cursor may start "}"
 // (or another node of the same first set).
-func (p *lineParserGen) f40(c *pgenrt.State) bool {
+func (p *lineParserGen) f41(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == 2 && (p.Text(c.Cur) == "}")
 }
 
-// f41 reports whether the token at the cursor may start "]"
+// f42 reports whether the token at the cursor may start "]"
 // (or another node of the same first set).
-func (p *lineParserGen) f41(c *pgenrt.State) bool {
+func (p *lineParserGen) f42(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == 2 && (p.Text(c.Cur) == "]")
 }
@@ -5652,7 +5693,7 @@ func (p *lineParserGen) f41(c *pgenrt.State) bool {
 func (p *lineParserGen) n101(c *pgenrt.State) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
-	if p.f40(c) {
+	if p.f41(c) {
 		b := *c
 		m, e := p.Lit(&b, "}")
 		if e.On {
@@ -5667,7 +5708,7 @@ func (p *lineParserGen) n101(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	if p.f41(c) {
+	if p.f42(c) {
 		b := *c
 		m, e := p.Lit(&b, "]")
 		if e.On {
@@ -5880,7 +5921,7 @@ func (p *lineParserGen) n111(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 		}
 		s.Ident, s.Call, s.CallArgs, s.Or = sv0, sv1, sv2, sv3
 	}
-	if p.f13(c) {
+	if p.f14(c) {
 		b := *c
 		sv0 := s.Number
 		m, e := p.n92(&b, s)
@@ -5897,7 +5938,7 @@ func (p *lineParserGen) n111(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 		}
 		s.Number = sv0
 	}
-	if p.f23(c) {
+	if p.f24(c) {
 		b := *c
 		sv0, sv1 := s.String, s.Trunc
 		m, e := p.n96(&b, s)
@@ -5914,7 +5955,7 @@ func (p *lineParserGen) n111(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 		}
 		s.String, s.Trunc = sv0, sv1
 	}
-	if p.f37(c) {
+	if p.f38(c) {
 		b := *c
 		sv0, sv1, sv2 := s.Open, s.Items, s.Close
 		m, e := p.n103(&b, s)
@@ -5931,7 +5972,7 @@ func (p *lineParserGen) n111(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 		}
 		s.Open, s.Items, s.Close = sv0, sv1, sv2
 	}
-	if p.f24(c) {
+	if p.f25(c) {
 		b := *c
 		sv0 := s.Fd
 		m, e := p.n104(&b, s)
@@ -5948,7 +5989,7 @@ func (p *lineParserGen) n111(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 		}
 		s.Fd = sv0
 	}
-	if p.f22(c) {
+	if p.f23(c) {
 		b := *c
 		sv0 := s.Float
 		m, e := p.n105(&b, s)
@@ -5965,7 +6006,7 @@ func (p *lineParserGen) n111(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 		}
 		s.Float = sv0
 	}
-	if p.f25(c) {
+	if p.f26(c) {
 		b := *c
 		sv0 := s.Ellipsis
 		m, e := p.n106(&b, s)
@@ -5982,7 +6023,7 @@ func (p *lineParserGen) n111(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 		}
 		s.Ellipsis = sv0
 	}
-	if p.f31(c) {
+	if p.f32(c) {
 		b := *c
 		sv0 := s.Resuming
 		m, e := p.n107(&b, s)
@@ -6016,7 +6057,7 @@ func (p *lineParserGen) n111(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 		}
 		s.Question = sv0
 	}
-	if p.f14(c) {
+	if p.f15(c) {
 		b := *c
 		sv0 := s.Paren
 		m, e := p.n110(&b, s)
@@ -6072,7 +6113,7 @@ func (p *lineParserGen) n112(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 func (p *lineParserGen) n113(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	matched := false
 	for {
-		if !p.f11(c) {
+		if !p.f12(c) {
 			break
 		}
 		b := *c
@@ -6224,7 +6265,7 @@ func (p *lineParserGen) n118(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 func (p *lineParserGen) n119(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 	matched := false
 	for {
-		if !p.f11(c) {
+		if !p.f12(c) {
 			break
 		}
 		b := *c
@@ -6302,7 +6343,7 @@ func (p *lineParserGen) n121(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 
 // Note
 func (p *lineParserGen) n122(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
-	if !p.f14(c) {
+	if !p.f15(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *note
@@ -6325,7 +6366,7 @@ func (p *lineParserGen) n122(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 func (p *lineParserGen) n123(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 	matched := false
 	for {
-		if !p.f14(c) {
+		if !p.f15(c) {
 			break
 		}
 		b := *c
@@ -6366,7 +6407,7 @@ func (p *lineParserGen) n124(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 func (p *lineParserGen) n125(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 	matched := false
 	for {
-		if !p.f33(c) {
+		if !p.f34(c) {
 			break
 		}
 		b := *c
@@ -6394,7 +6435,7 @@ func (p *lineParserGen) n125(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 
 // DurTok
 func (p *lineParserGen) n126(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
-	if !p.f9(c) {
+	if !p.f10(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *durTok
@@ -6416,7 +6457,7 @@ func (p *lineParserGen) n126(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 func (p *lineParserGen) n127(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 	matched := false
 	for {
-		if !p.f9(c) {
+		if !p.f10(c) {
 			break
 		}
 		b := *c
@@ -6516,6 +6557,10 @@ func (p *lineParserGen) n130(c *pgenrt.State, s *resumed) (bool, pgenrt.Err) {
 func (p *lineParserGen) n131(c *pgenrt.State, s *resumed) (bool, pgenrt.Err) {
 	matched := false
 	for {
+		if !p.f6(c) {
+			c.MaybeUpdate(c.Fail(1)) // its error, at the cursor
+			break
+		}
 		b := *c
 		sv0 := s.Args
 		m, e := p.n130(&b, s)
@@ -6540,7 +6585,7 @@ func (p *lineParserGen) n131(c *pgenrt.State, s *resumed) (bool, pgenrt.Err) {
 
 // Tail
 func (p *lineParserGen) n132(c *pgenrt.State, s *resumed) (bool, pgenrt.Err) {
-	if !p.f6(c) {
+	if !p.f7(c) {
 		return false, pgenrt.Err{}
 	}
 	s.Tail = tail{}
@@ -6657,6 +6702,10 @@ func (p *lineParserGen) n137(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 func (p *lineParserGen) n138(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 	matched := false
 	for {
+		if !p.f6(c) {
+			c.MaybeUpdate(c.Fail(1)) // its error, at the cursor
+			break
+		}
 		b := *c
 		sv0 := s.Members
 		m, e := p.n137(&b, s)
@@ -6697,7 +6746,7 @@ func (p *lineParserGen) n139(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 func (p *lineParserGen) n140(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 	matched := false
 	for {
-		if !p.f38(c) {
+		if !p.f39(c) {
 			break
 		}
 		b := *c
@@ -6725,7 +6774,7 @@ func (p *lineParserGen) n140(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 
 // NoteItem
 func (p *lineParserGen) n141(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
-	if !p.f20(c) {
+	if !p.f21(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *noteItem
@@ -6748,7 +6797,7 @@ func (p *lineParserGen) n141(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 func (p *lineParserGen) n142(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 	matched := false
 	for {
-		if !p.f20(c) {
+		if !p.f21(c) {
 			break
 		}
 		b := *c
@@ -6775,7 +6824,7 @@ func (p *lineParserGen) n142(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 
 // Dashes
 func (p *lineParserGen) n143(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
-	if !p.f8(c) {
+	if !p.f9(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *dashes
@@ -6832,7 +6881,7 @@ func (p *lineParserGen) n145(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
 
 // Result
 func (p *lineParserGen) n146(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
-	if !p.f10(c) {
+	if !p.f11(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *result
@@ -6860,7 +6909,7 @@ func (p *lineParserGen) n146(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
 func (p *lineParserGen) n147(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
 	matched := false
 	for {
-		if !p.f10(c) {
+		if !p.f11(c) {
 			break
 		}
 		b := *c
@@ -6925,7 +6974,7 @@ func (p *lineParserGen) n150(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
 func (p *lineParserGen) n151(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
-	if p.f15(c) {
+	if p.f16(c) {
 		b := *c
 		sv0, sv1 := s.Close, s.Result
 		m, e := p.n148(&b, s)
@@ -6942,7 +6991,7 @@ func (p *lineParserGen) n151(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
 		}
 		s.Close, s.Result = sv0, sv1
 	}
-	if p.f32(c) {
+	if p.f33(c) {
 		b := *c
 		sv0 := s.Unfinished
 		m, e := p.n149(&b, s)
@@ -6959,7 +7008,7 @@ func (p *lineParserGen) n151(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
 		}
 		s.Unfinished = sv0
 	}
-	if p.f34(c) {
+	if p.f35(c) {
 		b := *c
 		sv0 := s.Detached
 		m, e := p.n150(&b, s)

@@ -102,25 +102,25 @@ func pgenLex_callLexer(lx *pgenrt.Lexer, filename, s string, elide uint64, toks 
 		}
 		goto done
 	s2:
+		for p < len(s) && 0x1fb>>group[s[p]]&1 != 0 {
+			p++
+		}
 		if p == len(s) {
 			goto done
 		}
 		switch group[s[p]] {
-		case 0, 1, 3, 4, 5, 6, 7, 8:
-			p++
-			goto s2
-		case 10: // a line feed
-			p, plain = p+1, false
-			goto s2
-		case 11: // a rune from U+0080 on
-			p, plain = p+pgenrt.RuneLen(s[p:]), false
-			goto s2
 		case 2:
 			p++
 			goto s9
 		case 9:
 			p++
 			goto s10
+		case 10: // a line feed
+			p, plain = p+1, false
+			goto s2
+		case 11: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s2
 		}
 		goto done
 	s3:
@@ -209,7 +209,13 @@ func pgenLex_callLexer(lx *pgenrt.Lexer, filename, s string, elide uint64, toks 
 			return toks, lx.Err(rule, filename, s, pos, line, col)
 		}
 		if elide&(1<<uint(rule)) == 0 {
-			toks = pgenrt.Push(toks, int32(rule), int32(pos), int32(end), line, col)
+			// pgenrt.Push, written out: a call is not inlined here.
+			if len(toks) == cap(toks) {
+				toks = pgenrt.Grow(toks)
+			}
+			toks = toks[:len(toks)+1]
+			t := &toks[len(toks)-1]
+			t.Type, t.Start, t.End, t.Line, t.Col = int32(rule), int32(pos), int32(end), line, col
 		}
 		if plain {
 			col += int32(end - pos)

@@ -186,10 +186,12 @@ func (e *emitter) combinedLexer(ld *lexerDef, cb *combined, names string) {
 func (e *emitter) lexFunc(ld *lexerDef, cb *combined, group [numClasses]int, ngroups int) {
 	lf, hi := ngroups-2, ngroups-1
 	// next[s][g] is the state after group g in state s; a run is the
-	// ASCII groups (no line feed) that lead an accepting state back to
-	// itself, read in its own loop.
+	// ASCII groups (no line feed) that lead a state back to itself, read
+	// in its own loop: an accepting state records its rule after the run,
+	// one that does not accept (the inside of a quoted string) has
+	// nothing to record.
 	next := make([][]int, len(cb.trans))
-	run := func(s, g int) bool { return next[s][g] == s && g < lf && cb.accept[s] >= 0 }
+	run := func(s, g int) bool { return next[s][g] == s && g < lf }
 	for s := range cb.trans {
 		next[s] = make([]int, ngroups)
 		for g := 0; g < ngroups; g++ {
@@ -225,6 +227,8 @@ func (e *emitter) lexFunc(ld *lexerDef, cb *combined, group [numClasses]int, ngr
 		}
 		if a >= 0 {
 			e.p("\t\t// accepts %s", ld.rules[a].name)
+		}
+		{
 			var self []int
 			for g := 0; g < ngroups; g++ {
 				if run(st, g) {
@@ -245,6 +249,8 @@ func (e *emitter) lexFunc(ld *lexerDef, cb *combined, group [numClasses]int, ngr
 				e.p("\t\t\tp++")
 				e.p("\t\t}")
 			}
+		}
+		if a >= 0 {
 			e.p("\t\trule, end = %d, p", a)
 		}
 		// The transitions out, by next state, in the order first met.
@@ -305,7 +311,13 @@ func (e *emitter) lexFunc(ld *lexerDef, cb *combined, group [numClasses]int, ngr
 	e.p("\t\t\treturn toks, lx.Err(rule, filename, s, pos, line, col)")
 	e.p("\t\t}")
 	e.p("\t\tif elide&(1<<uint(rule)) == 0 {")
-	e.p("\t\t\ttoks = pgenrt.Push(toks, int32(rule), int32(pos), int32(end), line, col)")
+	e.p("\t\t\t// pgenrt.Push, written out: a call is not inlined here.")
+	e.p("\t\t\tif len(toks) == cap(toks) {")
+	e.p("\t\t\t\ttoks = pgenrt.Grow(toks)")
+	e.p("\t\t\t}")
+	e.p("\t\t\ttoks = toks[:len(toks)+1]")
+	e.p("\t\t\tt := &toks[len(toks)-1]")
+	e.p("\t\t\tt.Type, t.Start, t.End, t.Line, t.Col = int32(rule), int32(pos), int32(end), line, col")
 	e.p("\t\t}")
 	e.p("\t\tif plain {")
 	e.p("\t\t\tcol += int32(end - pos)")

@@ -586,6 +586,53 @@ func (pe *parserEmitter) may(n node, c string) (call string, ok bool) {
 	return pe.test(f, strings.ReplaceAll(ebnf(n), "\n", " "), c), true
 }
 
+// failsAt tells how the parse of n, a node that does not miss quietly on
+// the tokens outside its first set, ends on the tokens outside the
+// returned set f: it fails at the cursor with the error "expected" the
+// text numbered expect and does nothing to the state but record that
+// error as the deepest (c.MaybeUpdate), whatever the fields it wrote
+// and then dropped. It holds for a captured struct whose sequence fails
+// so (firstSets.structFail, the test of its capture), for a captured
+// struct whose expression fails so, for a sequence whose first item
+// does, and for a disjunction with one such alternative whose others
+// miss quietly there. ok is false for any other node.
+func (pe *parserEmitter) failsAt(n node) (f firstSet, expect int, ok bool) {
+	switch n := n.(type) {
+	case *captureNode:
+		sn, isStruct := n.n.(*structNode)
+		if !isStruct || inlined(n) != nil {
+			return firstSet{}, 0, false
+		}
+		if _, quiet := pe.may(n.n, "c"); quiet {
+			return firstSet{}, 0, false
+		}
+		if f, rest, ok := pe.first.structFail(sn.info); ok {
+			var sb strings.Builder
+			writeSeqEBNF(&sb, true, rest)
+			return f, pe.expect(sb.String()), true
+		}
+		return pe.failsAt(sn.info.expr)
+	case *seqNode:
+		return pe.failsAt(n.items[0])
+	case *disjNode:
+		found := false
+		for _, a := range n.alts {
+			if fa := pe.first.of(a); !fa.all {
+				f.union(fa) // misses quietly outside fa
+				continue
+			}
+			fa, ea, ok := pe.failsAt(a)
+			if !ok || found {
+				return firstSet{}, 0, false
+			}
+			f.union(fa)
+			expect, found = ea, true
+		}
+		return f, expect, found
+	}
+	return firstSet{}, 0, false
+}
+
 // test returns the call that reports whether the token at the cursor of
 // the state c is in f, writing its function first; what names what f
 // is the first set of.
@@ -733,6 +780,13 @@ func (pe *parserEmitter) nodeFunc(n node, owner *structInfo) string {
 		w("\tfor {")
 		if may, ok := pe.may(n.expr, "c"); ok {
 			w("\t\tif !%s {", may)
+			w("\t\t\tbreak")
+			w("\t\t}")
+		} else if f, k, ok := pe.failsAt(n.expr); ok {
+			// What the iteration below does on these tokens, without
+			// the copy of the state, the fields saved and the calls.
+			w("\t\tif !%s {", pe.test(f, strings.ReplaceAll(ebnf(n.expr), "\n", " "), "c"))
+			w("\t\t\tc.MaybeUpdate(c.Fail(%d)) // its error, at the cursor", k)
 			w("\t\t\tbreak")
 			w("\t\t}")
 		}

@@ -150,12 +150,20 @@ func RuneLen(s string) int {
 func Push(toks []Token, typ, start, end, line, col int32) []Token {
 	n := len(toks)
 	if n == cap(toks) {
-		toks = append(toks, Token{})
+		toks = Grow(toks)
 	}
 	toks = toks[:n+1]
 	t := &toks[n]
 	t.Type, t.Start, t.End, t.Line, t.Col = typ, start, end, line, col
 	return toks
+}
+
+// Grow returns toks with room for one more token. The code of a generated
+// lexer appends a token as Push does, written out in place: the Go
+// compiler inlines next to nothing into a function as large as a lexer
+// with many states, and a call a token costs more than the append.
+func Grow(toks []Token) []Token {
+	return append(toks, Token{})[:len(toks)]
 }
 
 // lexRules is Lex with one automaton a rule.

@@ -350,22 +350,22 @@ func pgenLex_sampleLexer(lx *pgenrt.Lexer, filename, s string, elide uint64, tok
 		}
 		goto done
 	s17:
+		for p < len(s) && 0x1fffff7>>group[s[p]]&1 != 0 {
+			p++
+		}
 		if p == len(s) {
 			goto done
 		}
 		switch group[s[p]] {
-		case 0, 1, 2, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24:
+		case 3:
 			p++
-			goto s17
+			goto s18
 		case 25: // a line feed
 			p, plain = p+1, false
 			goto s17
 		case 26: // a rune from U+0080 on
 			p, plain = p+pgenrt.RuneLen(s[p:]), false
 			goto s17
-		case 3:
-			p++
-			goto s18
 		}
 		goto done
 	s18:
@@ -381,25 +381,25 @@ func pgenLex_sampleLexer(lx *pgenrt.Lexer, filename, s string, elide uint64, tok
 		}
 		goto done
 	s19:
+		for p < len(s) && 0x1ff7fdf>>group[s[p]]&1 != 0 {
+			p++
+		}
 		if p == len(s) {
 			goto done
 		}
 		switch group[s[p]] {
-		case 0, 1, 2, 3, 4, 6, 7, 8, 9, 10, 11, 12, 13, 14, 16, 17, 18, 19, 20, 21, 22, 23, 24:
-			p++
-			goto s19
-		case 25: // a line feed
-			p, plain = p+1, false
-			goto s19
-		case 26: // a rune from U+0080 on
-			p, plain = p+pgenrt.RuneLen(s[p:]), false
-			goto s19
 		case 5:
 			p++
 			goto s20
 		case 15:
 			p++
 			goto s21
+		case 25: // a line feed
+			p, plain = p+1, false
+			goto s19
+		case 26: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s19
 		}
 		goto done
 	s20:
@@ -512,7 +512,13 @@ func pgenLex_sampleLexer(lx *pgenrt.Lexer, filename, s string, elide uint64, tok
 			return toks, lx.Err(rule, filename, s, pos, line, col)
 		}
 		if elide&(1<<uint(rule)) == 0 {
-			toks = pgenrt.Push(toks, int32(rule), int32(pos), int32(end), line, col)
+			// pgenrt.Push, written out: a call is not inlined here.
+			if len(toks) == cap(toks) {
+				toks = pgenrt.Grow(toks)
+			}
+			toks = toks[:len(toks)+1]
+			t := &toks[len(toks)-1]
+			t.Type, t.Start, t.End, t.Line, t.Col = int32(rule), int32(pos), int32(end), line, col
 		}
 		if plain {
 			col += int32(end - pos)
