@@ -774,8 +774,9 @@ func tokenText(t lexer.Token) string {
 		return "." + t.Value
 	case tokString:
 		// Without its quotes, as TRCUST 3.05A names it ("unexpected:
-		// stray, ignored" for "stray": IBM's behaviour).
-		return t.Value
+		// stray, ignored" for "stray": IBM's behaviour), and with \"
+		// read as the quote it stands for.
+		return strings.ReplaceAll(t.Value, `\"`, `"`)
 	}
 	return t.Value
 }

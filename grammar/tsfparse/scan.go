@@ -424,7 +424,7 @@ func (s *scanner) glue(start mark) bool {
 		return false
 	}
 	str := s.res.toks[len(s.res.toks)-1]
-	s.res.toks = append(s.res.toks[:k], lexer.Token{Type: tokPunct, Value: tokenText(word) + str.Value, Pos: word.Pos})
+	s.res.toks = append(s.res.toks[:k], lexer.Token{Type: tokPunct, Value: tokenText(word) + tokenText(str), Pos: word.Pos})
 	return true
 }
 
