@@ -268,7 +268,10 @@ func (sp *splitter) starts(toks []lexer.Token, start, i int) bool {
 		return true
 	}
 	starts := isTrace(t) || !sp.traced && (!sp.listed && isWord(t, headerKeywords) || isWord(t, listKeywords))
-	if starts && sp.depth == 0 && !isPunct(toks[i-1], "=") {
+	// TRACE starts a statement inside parentheses too (IBM's behaviour,
+	// tried with its binary: after "REGS=(EAX," or a stray "(((" the
+	// next TRACE is read, "missing ')' before 'TRACE'").
+	if starts && (sp.depth == 0 || isTrace(t)) && !isPunct(toks[i-1], "=") {
 		sp.depth = 0
 		sp.traced = sp.traced || isTrace(t)
 		sp.listed = sp.listed || isWord(t, listKeywords)
