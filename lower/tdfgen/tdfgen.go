@@ -363,6 +363,16 @@ func (p *Program) orbitBits() (vals map[*tsf.Orbit][2]uint32, table []uint32) {
 	return vals, make([]uint32, top+1)
 }
 
+// keptOrbit reports whether a tracepoint kept has ORBIT.
+func (p *Program) keptOrbit() bool {
+	for _, tp := range p.Kept {
+		if tp.Orbit != nil {
+			return true
+		}
+	}
+	return false
+}
+
 // setOrbit writes the (mask, index) TRCUST gave an ORBIT=(0,1) or (0,0)
 // into the RPN program that assembled it (as ORBIT=(0,1): 0x1A 0, 0x32 1).
 func setOrbit(rpn []byte, v [2]uint32) []byte {
@@ -622,7 +632,12 @@ func (p *Program) TDF() (*tdf.File, diag.List) {
 	// The @STATIC tracepoints are sorted with them, after every address
 	// (IBM's behaviour: they change which duplicate survives).
 	orbits, table := p.orbitBits()
-	f.Orbit = table
+	if p.keptOrbit() {
+		// IBM's behaviour: the table is written only when a tracepoint
+		// kept has ORBIT (a bit asked for by refused statements alone
+		// writes none).
+		f.Orbit = table
+	}
 	recs := make([]*Record, 0, len(p.Kept))
 	next := 0
 	for _, tp := range p.Kept {

@@ -323,14 +323,13 @@ func (c *checker) field(s *traceState, i int, f tsf.Field) {
 		// printed here) and kept.
 		// ORBIT=(0,1) asks for a bit of the ORBIT table, and (0,0) after
 		// one for that bit again; others with a 0 are 102 (IBM's
-		// behaviour, tried with its binary; see Module.Orbits).
+		// behaviour, tried with its binary; see Module.Orbits), also
+		// after ABORTOP or REMOVEOP, where the ORBIT is 103 or 104 at the
+		// end but is read all the same (it takes its bit).
 		switch {
 		case !c.once(s, f):
 		case f.A.Value == 0 && !NewBit(f) && !(SameBit(f) && c.newBits > 0):
 			c.err(s, tsf.ErrOrbitValue, f.A, f.End)
-		case s.abortOp || s.removeOp:
-			// 103 or 104 (late): TRCUST 3.05A takes no bit for it (IBM's
-			// behaviour: no ORBIT table), but 102 comes first.
 		case NewBit(f):
 			c.newBits++
 			c.orbit(s, f)
