@@ -249,7 +249,9 @@ func DedupeMinors(tps []*tsfcheck.Tracepoint) (dropped map[*tsfcheck.Tracepoint]
 		pos, legacy := s[i].Node.Pos, s[i].Node.Pos.Line
 		for _, f := range s[i].Node.Fields {
 			if m, ok := f.(*tsf.Minor); ok && m.Value != nil {
-				pos, legacy = m.Value.Pos, m.End.Line
+				// At the TRACE keyword's line, as for a duplicate address
+				// (IBM's behaviour).
+				pos = m.Value.Pos
 			}
 		}
 		d := tsf.ErrDupMinor.Diagnostic(pos, legacy, fmt.Sprintf("%04X", s[i].Minor))
