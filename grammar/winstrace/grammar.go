@@ -354,10 +354,24 @@ func (c *converter) integer(p ast.Pos, text string) *wsast.Int {
 		n.Neg = true
 		digits = digits[1:]
 	}
+	hex := len(digits) > 2 && digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X')
+	if hex {
+		digits = digits[2:]
+	}
+	if v, ok := quickUint(digits, hex); ok {
+		n.Mag = v
+		if v == 0 {
+			n.Neg = false
+		}
+		return n
+	}
 	base := 10
 	switch {
-	case strings.HasPrefix(digits, "0x") || strings.HasPrefix(digits, "0X"):
-		base, digits = 16, digits[2:]
+	case hex || strings.HasPrefix(digits, "0x") || strings.HasPrefix(digits, "0X"):
+		base = 16
+		if !hex {
+			digits = digits[2:]
+		}
 	case strings.ContainsAny(digits, "abcdefABCDEF"):
 		base = 16
 	}
@@ -375,6 +389,49 @@ func (c *converter) integer(p ast.Pos, text string) *wsast.Int {
 		n.Neg = false
 	}
 	return n
+}
+
+// quickUint is the value of the digits of form (b) in the common cases,
+// as integer finds it: up to 19 decimal digits, or up to 16 hex digits
+// with at least one letter among them or after 0x (hex: the prefix was
+// cut). ok is false for anything else, which integer's general path
+// handles, errors included.
+func quickUint(digits string, hex bool) (v uint64, ok bool) {
+	if len(digits) == 0 || len(digits) > 19 {
+		return 0, false
+	}
+	letters := false
+	for i := 0; i < len(digits); i++ {
+		ch := digits[i]
+		switch {
+		case ch >= '0' && ch <= '9':
+			v = v*10 + uint64(ch-'0') // the value if all are decimal
+		case ch >= 'a' && ch <= 'f' || ch >= 'A' && ch <= 'F':
+			letters = true
+		default:
+			return 0, false
+		}
+	}
+	if !hex && !letters {
+		return v, true
+	}
+	if len(digits) > 16 {
+		return 0, false
+	}
+	v = 0
+	for i := 0; i < len(digits); i++ {
+		ch := digits[i]
+		switch {
+		case ch >= 'a':
+			ch -= 'a' - 10
+		case ch >= 'A':
+			ch -= 'A' - 10
+		default:
+			ch -= '0'
+		}
+		v = v<<4 | uint64(ch)
+	}
+	return v, true
 }
 
 // str decodes a C string literal (form (e)). An unknown escape keeps its
