@@ -177,7 +177,14 @@ func ntError(ret record.Arg) string {
 	if v < 0xC0000000 || v > 0xFFFFFFFF {
 		return ""
 	}
-	return fmt.Sprintf("0x%08X", v)
+	// "0x%08X", without fmt's cost on every error return.
+	const digits = "0123456789ABCDEF"
+	b := [10]byte{'0', 'x'}
+	for i := 9; i >= 2; i-- {
+		b[i] = digits[v&0xF]
+		v >>= 4
+	}
+	return string(b[:])
 }
 
 // mergeArgs merges the arguments of a start, a, and of its end, b, one by
