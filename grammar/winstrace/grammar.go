@@ -260,12 +260,12 @@ func (lp *LineParser) line(pos ast.Pos, line string, nodes *nodes) (*wsast.Call,
 	}
 	call := newOf(c.calls(), wsast.Call{
 		Pos:    pos,
-		ID:     c.count(p.ID, "call id"),
+		ID:     c.count(&p.ID, "call id"),
 		Kernel: p.Star,
-		PID:    c.count(p.PID, "process id"),
-		TID:    c.count(p.TID, "thread id"),
-		Name:   newOf(c.idents(), wsast.Ident{Pos: c.Pos(p.Name.Pos), Name: p.Name.Name}),
-		Count:  c.count(p.Count, "argument count"),
+		PID:    c.count(&p.PID, "process id"),
+		TID:    c.count(&p.TID, "thread id"),
+		Name:   newOf(c.idents(), wsast.Ident{Pos: c.At(p.Name.Pos.Offset), Name: p.Name.Name}),
+		Count:  c.count(&p.Count, "argument count"),
 	})
 	if p.Marker != nil {
 		call.Marker = wsast.Start
@@ -289,21 +289,30 @@ func (lp *LineParser) line(pos ast.Pos, line string, nodes *nodes) (*wsast.Call,
 }
 
 // count converts a field the reference gives as a base-10 integer.
-func (c *converter) count(t number, what string) *wsast.Int {
-	p := c.Pos(t.Pos)
+func (c *converter) count(t *number, what string) *wsast.Int {
+	p := c.At(t.Pos.Offset)
 	v, err := strconv.ParseUint(t.Text, 10, 64)
 	if err != nil {
-		msg := what + " " + strconv.Quote(t.Text) + " is not a base-10 integer"
-		if errors.Is(err, strconv.ErrRange) {
-			msg = what + " " + strconv.Quote(t.Text) + " is too large"
-		}
-		c.Report(p, diag.Error, wsast.CodeNumber, msg)
+		c.badCount(p, t.Text, what, err)
 	}
 	return newOf(c.ints(), wsast.Int{Pos: p, Text: t.Text, Mag: v})
 }
 
+// badCount reports a count that is not a base-10 integer. It is a function
+// of its own, kept out of line, so that count, run four times a line, does
+// not set up the message's temporaries each time.
+//
+//go:noinline
+func (c *converter) badCount(p ast.Pos, text, what string, err error) {
+	msg := what + " " + strconv.Quote(text) + " is not a base-10 integer"
+	if errors.Is(err, strconv.ErrRange) {
+		msg = what + " " + strconv.Quote(text) + " is too large"
+	}
+	c.Report(p, diag.Error, wsast.CodeNumber, msg)
+}
+
 func (c *converter) val(v *value) wsast.Value {
-	p := c.Pos(v.Pos)
+	p := c.At(v.Pos.Offset)
 	switch {
 	case v.Unknown:
 		return newOf(c.unknowns(), wsast.Unknown{Pos: p})
@@ -323,13 +332,13 @@ func (c *converter) val(v *value) wsast.Value {
 			} else {
 				// "label = value": the label must be a name.
 				if f.First.Ident == nil {
-					c.Report(c.Pos(f.First.Pos), diag.Error, wsast.CodeSyntax, "not a call line: a structure label must be a name")
+					c.badLabel(f.First.Pos)
 				}
 				name := ""
 				if f.First.Ident != nil {
 					name = *f.First.Ident
 				}
-				fld.Label = newOf(c.idents(), wsast.Ident{Pos: c.Pos(f.First.Pos), Name: name})
+				fld.Label = newOf(c.idents(), wsast.Ident{Pos: c.At(f.First.Pos.Offset), Name: name})
 				fld.Value = c.val(f.Value)
 			}
 			s.Fields = append(s.Fields, fld)
@@ -343,6 +352,14 @@ func (c *converter) val(v *value) wsast.Value {
 	}
 	// The grammar makes one branch match; keep going all the same.
 	return newOf(c.unknowns(), wsast.Unknown{Pos: p})
+}
+
+// badLabel reports a structure label that is not a name, out of line (see
+// badCount).
+//
+//go:noinline
+func (c *converter) badLabel(p lexer.Position) {
+	c.Report(c.Pos(p), diag.Error, wsast.CodeSyntax, "not a call line: a structure label must be a name")
 }
 
 // integer converts form (b): base 10, or base 16 with 0x or, without it, when
@@ -377,11 +394,7 @@ func (c *converter) integer(p ast.Pos, text string) *wsast.Int {
 	}
 	v, err := strconv.ParseUint(digits, base, 64)
 	if err != nil || digits == "" || strings.ContainsAny(digits, "_+") {
-		msg := "integer " + strconv.Quote(text) + " is malformed"
-		if errors.Is(err, strconv.ErrRange) {
-			msg = "integer " + strconv.Quote(text) + " does not fit in 64 bits"
-		}
-		c.Report(p, diag.Error, wsast.CodeNumber, msg)
+		c.badInteger(p, text, err)
 		return n
 	}
 	n.Mag = v
@@ -389,6 +402,17 @@ func (c *converter) integer(p ast.Pos, text string) *wsast.Int {
 		n.Neg = false
 	}
 	return n
+}
+
+// badInteger reports a malformed integer, out of line (see badCount).
+//
+//go:noinline
+func (c *converter) badInteger(p ast.Pos, text string, err error) {
+	msg := "integer " + strconv.Quote(text) + " is malformed"
+	if errors.Is(err, strconv.ErrRange) {
+		msg = "integer " + strconv.Quote(text) + " does not fit in 64 bits"
+	}
+	c.Report(p, diag.Error, wsast.CodeNumber, msg)
 }
 
 // quickUint is the value of the digits of form (b) in the common cases,
