@@ -260,12 +260,12 @@ func (lp *LineParser) line(pos ast.Pos, line string, nodes *nodes) (*wsast.Call,
 	}
 	call := newOf(c.calls(), wsast.Call{
 		Pos:    pos,
-		ID:     c.count(p.ID, "call id"),
+		ID:     c.count(&p.ID, "call id"),
 		Kernel: p.Star,
-		PID:    c.count(p.PID, "process id"),
-		TID:    c.count(p.TID, "thread id"),
-		Name:   newOf(c.idents(), wsast.Ident{Pos: c.Pos(p.Name.Pos), Name: p.Name.Name}),
-		Count:  c.count(p.Count, "argument count"),
+		PID:    c.count(&p.PID, "process id"),
+		TID:    c.count(&p.TID, "thread id"),
+		Name:   newOf(c.idents(), wsast.Ident{Pos: c.At(p.Name.Pos.Offset), Name: p.Name.Name}),
+		Count:  c.count(&p.Count, "argument count"),
 	})
 	if p.Marker != nil {
 		call.Marker = wsast.Start
@@ -289,21 +289,30 @@ func (lp *LineParser) line(pos ast.Pos, line string, nodes *nodes) (*wsast.Call,
 }
 
 // count converts a field the reference gives as a base-10 integer.
-func (c *converter) count(t number, what string) *wsast.Int {
-	p := c.Pos(t.Pos)
+func (c *converter) count(t *number, what string) *wsast.Int {
+	p := c.At(t.Pos.Offset)
 	v, err := strconv.ParseUint(t.Text, 10, 64)
 	if err != nil {
-		msg := what + " " + strconv.Quote(t.Text) + " is not a base-10 integer"
-		if errors.Is(err, strconv.ErrRange) {
-			msg = what + " " + strconv.Quote(t.Text) + " is too large"
-		}
-		c.Report(p, diag.Error, wsast.CodeNumber, msg)
+		c.badCount(p, t.Text, what, err)
 	}
 	return newOf(c.ints(), wsast.Int{Pos: p, Text: t.Text, Mag: v})
 }
 
+// badCount reports a count that is not a base-10 integer. It is a function
+// of its own, kept out of line, so that count, run four times a line, does
+// not set up the message's temporaries each time.
+//
+//go:noinline
+func (c *converter) badCount(p ast.Pos, text, what string, err error) {
+	msg := what + " " + strconv.Quote(text) + " is not a base-10 integer"
+	if errors.Is(err, strconv.ErrRange) {
+		msg = what + " " + strconv.Quote(text) + " is too large"
+	}
+	c.Report(p, diag.Error, wsast.CodeNumber, msg)
+}
+
 func (c *converter) val(v *value) wsast.Value {
-	p := c.Pos(v.Pos)
+	p := c.At(v.Pos.Offset)
 	switch {
 	case v.Unknown:
 		return newOf(c.unknowns(), wsast.Unknown{Pos: p})
@@ -323,13 +332,13 @@ func (c *converter) val(v *value) wsast.Value {
 			} else {
 				// "label = value": the label must be a name.
 				if f.First.Ident == nil {
-					c.Report(c.Pos(f.First.Pos), diag.Error, wsast.CodeSyntax, "not a call line: a structure label must be a name")
+					c.badLabel(f.First.Pos)
 				}
 				name := ""
 				if f.First.Ident != nil {
 					name = *f.First.Ident
 				}
-				fld.Label = newOf(c.idents(), wsast.Ident{Pos: c.Pos(f.First.Pos), Name: name})
+				fld.Label = newOf(c.idents(), wsast.Ident{Pos: c.At(f.First.Pos.Offset), Name: name})
 				fld.Value = c.val(f.Value)
 			}
 			s.Fields = append(s.Fields, fld)
@@ -345,6 +354,14 @@ func (c *converter) val(v *value) wsast.Value {
 	return newOf(c.unknowns(), wsast.Unknown{Pos: p})
 }
 
+// badLabel reports a structure label that is not a name, out of line (see
+// badCount).
+//
+//go:noinline
+func (c *converter) badLabel(p lexer.Position) {
+	c.Report(c.Pos(p), diag.Error, wsast.CodeSyntax, "not a call line: a structure label must be a name")
+}
+
 // integer converts form (b): base 10, or base 16 with 0x or, without it, when
 // hex letters show the base; a leading minus sign makes it negative.
 func (c *converter) integer(p ast.Pos, text string) *wsast.Int {
@@ -354,20 +371,30 @@ func (c *converter) integer(p ast.Pos, text string) *wsast.Int {
 		n.Neg = true
 		digits = digits[1:]
 	}
+	hex := len(digits) > 2 && digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X')
+	if hex {
+		digits = digits[2:]
+	}
+	if v, ok := quickUint(digits, hex); ok {
+		n.Mag = v
+		if v == 0 {
+			n.Neg = false
+		}
+		return n
+	}
 	base := 10
 	switch {
-	case strings.HasPrefix(digits, "0x") || strings.HasPrefix(digits, "0X"):
-		base, digits = 16, digits[2:]
+	case hex || strings.HasPrefix(digits, "0x") || strings.HasPrefix(digits, "0X"):
+		base = 16
+		if !hex {
+			digits = digits[2:]
+		}
 	case strings.ContainsAny(digits, "abcdefABCDEF"):
 		base = 16
 	}
 	v, err := strconv.ParseUint(digits, base, 64)
 	if err != nil || digits == "" || strings.ContainsAny(digits, "_+") {
-		msg := "integer " + strconv.Quote(text) + " is malformed"
-		if errors.Is(err, strconv.ErrRange) {
-			msg = "integer " + strconv.Quote(text) + " does not fit in 64 bits"
-		}
-		c.Report(p, diag.Error, wsast.CodeNumber, msg)
+		c.badInteger(p, text, err)
 		return n
 	}
 	n.Mag = v
@@ -375,6 +402,60 @@ func (c *converter) integer(p ast.Pos, text string) *wsast.Int {
 		n.Neg = false
 	}
 	return n
+}
+
+// badInteger reports a malformed integer, out of line (see badCount).
+//
+//go:noinline
+func (c *converter) badInteger(p ast.Pos, text string, err error) {
+	msg := "integer " + strconv.Quote(text) + " is malformed"
+	if errors.Is(err, strconv.ErrRange) {
+		msg = "integer " + strconv.Quote(text) + " does not fit in 64 bits"
+	}
+	c.Report(p, diag.Error, wsast.CodeNumber, msg)
+}
+
+// quickUint is the value of the digits of form (b) in the common cases,
+// as integer finds it: up to 19 decimal digits, or up to 16 hex digits
+// with at least one letter among them or after 0x (hex: the prefix was
+// cut). ok is false for anything else, which integer's general path
+// handles, errors included.
+func quickUint(digits string, hex bool) (v uint64, ok bool) {
+	if len(digits) == 0 || len(digits) > 19 {
+		return 0, false
+	}
+	letters := false
+	for i := 0; i < len(digits); i++ {
+		ch := digits[i]
+		switch {
+		case ch >= '0' && ch <= '9':
+			v = v*10 + uint64(ch-'0') // the value if all are decimal
+		case ch >= 'a' && ch <= 'f' || ch >= 'A' && ch <= 'F':
+			letters = true
+		default:
+			return 0, false
+		}
+	}
+	if !hex && !letters {
+		return v, true
+	}
+	if len(digits) > 16 {
+		return 0, false
+	}
+	v = 0
+	for i := 0; i < len(digits); i++ {
+		ch := digits[i]
+		switch {
+		case ch >= 'a':
+			ch -= 'a' - 10
+		case ch >= 'A':
+			ch -= 'A' - 10
+		default:
+			ch -= '0'
+		}
+		v = v<<4 | uint64(ch)
+	}
+	return v, true
 }
 
 // str decodes a C string literal (form (e)). An unknown escape keeps its

@@ -181,3 +181,40 @@ func FuzzParseLine(f *testing.F) {
 		}
 	})
 }
+
+// TestQuickUint checks integer's fast path against strconv on the forms it
+// takes and on the ones it must leave to the general path.
+func TestQuickUint(t *testing.T) {
+	for _, text := range []string{
+		"0", "7", "0123", "4294967295", "9999999999999999999", "18446744073709551615", "99999999999999999999",
+		"1e5", "0b1", "ff", "FFFFFFFFFFFFFFFF", "1FFFFFFFFFFFFFFFF", "abcdef0123456789", "",
+		"0x", "0x0", "0X1f", "0xC0000005", "0xffffffffffffffff", "0x1ffffffffffffffff", "0x00000000000000001",
+		"0x0x1", "12_3", "1+2", "0xg", "12z", "0xFFFF_FFFF",
+	} {
+		digits, hex := text, false
+		if len(digits) > 2 && digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X') {
+			digits, hex = digits[2:], true
+		}
+		got, ok := quickUint(digits, hex)
+		if !ok {
+			continue
+		}
+		base := 10
+		if hex || strings.ContainsAny(digits, "abcdefABCDEF") {
+			base = 16
+		}
+		want, err := strconv.ParseUint(digits, base, 64)
+		if err != nil || got != want {
+			t.Errorf("quickUint(%q, %v) = %d; strconv: %d, %v", digits, hex, got, want, err)
+		}
+	}
+	for text, want := range map[string]bool{"123": true, "0xC0000005": true, "ab": true, "": false, "99999999999999999999": false, "0x1ffffffffffffffff": false, "1_2": false} {
+		digits, hex := text, false
+		if len(digits) > 2 && digits[:2] == "0x" {
+			digits, hex = digits[2:], true
+		}
+		if _, ok := quickUint(digits, hex); ok != want {
+			t.Errorf("quickUint(%q) ok = %v, want %v", text, ok, want)
+		}
+	}
+}

@@ -14,6 +14,7 @@ package winstrace
 import (
 	"fmt"
 	"regexp"
+	"slices"
 
 	"github.com/tracekit/tracekit/ast"
 	"github.com/tracekit/tracekit/ast/diag"
@@ -128,7 +129,8 @@ func (l *Lowerer) single(c *wsast.Call) *record.Record {
 		r.Args = l.a
 	}
 	if c.Ret != nil {
-		l.ret = l.arg(c.Ret)
+		l.ret = record.Arg{}
+		l.arg(&l.ret, c.Ret)
 		r.Ret = &l.ret
 		r.Errno = ntError(l.ret)
 	}
@@ -175,7 +177,14 @@ func ntError(ret record.Arg) string {
 	if v < 0xC0000000 || v > 0xFFFFFFFF {
 		return ""
 	}
-	return fmt.Sprintf("0x%08X", v)
+	// "0x%08X", without fmt's cost on every error return.
+	const digits = "0123456789ABCDEF"
+	b := [10]byte{'0', 'x'}
+	for i := 9; i >= 2; i-- {
+		b[i] = digits[v&0xF]
+		v >>= 4
+	}
+	return string(b[:])
 }
 
 // mergeArgs merges the arguments of a start, a, and of its end, b, one by
@@ -190,44 +199,63 @@ func (s *argStore) mergeArgs(a, b []record.Arg) []record.Arg {
 		case i >= len(b):
 			args[i] = a[i]
 		default:
-			args[i] = s.merge(a[i], b[i])
+			s.merge(&args[i], &a[i], &b[i])
 		}
 	}
 	return args
 }
 
-// merge combines the two sides of one argument: whichever is not unknown;
-// in-out pairs and structures of the same shape part by part; a value known
-// on both sides and different becomes the in-out pair <start|end>.
-func (s *argStore) merge(a, b record.Arg) record.Arg {
+// merge combines the two sides of one argument into dst, a zero argument
+// of the store: whichever is not unknown; in-out pairs and structures of
+// the same shape part by part; a value known on both sides and different
+// becomes the in-out pair <start|end>. It fills dst in place: an Arg
+// copied whole into the heap costs a write barrier on each of its pointers.
+func (s *argStore) merge(dst, a, b *record.Arg) {
 	switch {
 	case a.Kind == record.KindUnknown:
-		return b
+		*dst = *b
+		return
 	case b.Kind == record.KindUnknown:
-		return a
+		*dst = *a
+		return
 	case a.Kind == record.KindInOut && b.Kind == record.KindInOut:
-		return s.inOut(s.merge(side(a.In), side(b.In)), s.merge(side(a.Out), side(b.Out))).Named(a.Name)
+		x := s.pair(dst, a.Name)
+		s.merge(&x[0], side(a.In), side(b.In))
+		s.merge(&x[1], side(a.Out), side(b.Out))
+		return
 	case a.Kind == record.KindInOut:
-		return s.inOut(side(a.In), s.merge(side(a.Out), b)).Named(a.Name)
+		x := s.pair(dst, a.Name)
+		x[0] = *side(a.In)
+		s.merge(&x[1], side(a.Out), b)
+		return
 	case b.Kind == record.KindInOut:
-		return s.inOut(s.merge(a, side(b.In)), side(b.Out)).Named(a.Name)
+		x := s.pair(dst, a.Name)
+		s.merge(&x[0], a, side(b.In))
+		x[1] = *side(b.Out)
+		return
 	case a.Kind == record.KindStruct && b.Kind == record.KindStruct && sameShape(a, b):
 		fields := s.slice(len(a.Fields))
 		for i := range a.Fields {
-			fields[i] = s.merge(a.Fields[i], b.Fields[i]).Named(a.Fields[i].Name)
+			s.merge(&fields[i], &a.Fields[i], &b.Fields[i])
+			fields[i].Name = a.Fields[i].Name
 		}
-		return record.StructArg(fields...).Named(a.Name)
-	case a.Equal(&b):
-		return a
+		dst.Kind, dst.Fields, dst.Name = record.KindStruct, fields, a.Name
+		return
+	case a.Equal(b):
+		*dst = *a
+		return
 	}
-	in, out := a, b
-	in.Name, out.Name = "", ""
-	return s.inOut(in, out).Named(a.Name)
+	x := s.pair(dst, a.Name)
+	x[0], x[1] = *a, *b
+	x[0].Name, x[1].Name = "", ""
 }
 
-// inOut is record.InOutArg with the two sides in the store.
-func (s *argStore) inOut(in, out record.Arg) record.Arg {
-	return record.Arg{Kind: record.KindInOut, In: s.ptr(in), Out: s.ptr(out)}
+// pair makes dst, a zero argument, the in-out pair named name of two zero
+// arguments of the store, and returns them (in, out) to be filled.
+func (s *argStore) pair(dst *record.Arg, name string) []record.Arg {
+	x := s.slice(2)
+	dst.Kind, dst.In, dst.Out, dst.Name = record.KindInOut, &x[0], &x[1], name
+	return x
 }
 
 // argStore hands out the nested arguments of a record from ext, which
@@ -236,24 +264,22 @@ type argStore struct {
 	ext interface{ Args(n int) []record.Arg }
 }
 
-func (s *argStore) ptr(a record.Arg) *record.Arg {
-	x := s.slice(1)
-	x[0] = a
-	return &x[0]
-}
-
 // slice returns n zero arguments.
 func (s *argStore) slice(n int) []record.Arg { return s.ext.Args(n) }
 
-// side returns one side of an in-out pair, unknown when missing.
-func side(a *record.Arg) record.Arg {
+// unknownArg is the unknown value, read only.
+var unknownArg = record.UnknownArg()
+
+// side returns one side of an in-out pair, unknown when missing; it is
+// only read.
+func side(a *record.Arg) *record.Arg {
 	if a == nil {
-		return record.UnknownArg()
+		return &unknownArg
 	}
-	return *a
+	return a
 }
 
-func sameShape(a, b record.Arg) bool {
+func sameShape(a, b *record.Arg) bool {
 	if len(a.Fields) != len(b.Fields) {
 		return false
 	}
@@ -267,33 +293,40 @@ func sameShape(a, b record.Arg) bool {
 
 // appendArgs appends the converted values to out.
 func (l *Lowerer) appendArgs(out []record.Arg, vs []wsast.Value) []record.Arg {
-	for _, v := range vs {
-		out = append(out, l.arg(v))
+	n := len(out)
+	out = slices.Grow(out, len(vs))[:n+len(vs)]
+	for i, v := range vs {
+		a := &out[n+i]
+		*a = record.Arg{}
+		l.arg(a, v)
 	}
 	return out
 }
 
-// arg converts a value of the syntax tree.
-func (l *Lowerer) arg(v wsast.Value) record.Arg {
+// arg converts a value of the syntax tree into dst, a zero argument, in
+// place (see merge).
+func (l *Lowerer) arg(dst *record.Arg, v wsast.Value) {
 	switch v := v.(type) {
 	case *wsast.Int:
-		return record.IntArg(v.Neg, v.Mag, v.Text)
+		dst.SetInt(v.Neg, v.Mag, v.Text)
 	case *wsast.String:
-		return record.StrArg(v.Value, v.Text)
+		dst.Kind, dst.Str, dst.Text = record.KindStr, v.Value, v.Text
 	case *wsast.Ident:
-		return record.SymArg(v.Name)
+		dst.Kind, dst.Str = record.KindSym, v.Name
 	case *wsast.Struct:
 		fields := l.args.slice(len(v.Fields))
 		for i, f := range v.Fields {
-			fields[i] = l.arg(f.Value)
+			l.arg(&fields[i], f.Value)
 			if f.Label != nil {
 				fields[i].Name = f.Label.Name
 			}
 		}
-		return record.StructArg(fields...)
+		dst.Kind, dst.Fields = record.KindStruct, fields
 	case *wsast.InOut:
-		in := l.arg(v.In)
-		return l.args.inOut(in, l.arg(v.Out))
+		x := l.args.pair(dst, "")
+		l.arg(&x[0], v.In)
+		l.arg(&x[1], v.Out)
+	default:
+		dst.Kind = record.KindUnknown
 	}
-	return record.UnknownArg()
 }
