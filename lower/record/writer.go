@@ -204,11 +204,15 @@ func (c *csvWriter) appendRow(b []byte, r *Record, h *Holes) ([]byte, error) {
 	b = append(b, ',')
 	if len(r.Args) > 0 {
 		// The JSON array holds "kind" keys, so the cell is always quoted:
-		// encoded aside, then copied with its quotes doubled.
-		c.json = appendArgs(c.json[:0], r.Args)
-		b = append(b, '"')
-		b = appendDoubled(b, c.json)
-		b = append(b, '"')
+		// written doubled at once when the args are simple, else encoded
+		// aside, then copied with its quotes doubled.
+		var ok bool
+		if b, ok = appendArgsCSV(b, r.Args); !ok {
+			c.json = appendArgs(c.json[:0], r.Args)
+			b = append(b, '"')
+			b = appendDoubled(b, c.json)
+			b = append(b, '"')
+		}
 	}
 	b = append(b, ',')
 	if r.Ret != nil {
