@@ -112,8 +112,10 @@ func (a *Arg) appendJSON(b []byte) []byte {
 	}
 	switch a.Kind {
 	case KindInt:
-		// The common kind's member as it is encoded.
+		// The common kinds' members as they are encoded.
 		b = append(b, `"kind":"int"`...)
+	case KindBytes:
+		b = append(b, `"kind":"bytes"`...)
 	default:
 		b = append(b, `"kind":`...)
 		b = appendString(b, string(a.Kind))
