@@ -112,8 +112,10 @@ func (a *Arg) appendJSON(b []byte) []byte {
 	}
 	switch a.Kind {
 	case KindInt:
-		// The common kind's member as it is encoded.
+		// The common kinds' members as they are encoded.
 		b = append(b, `"kind":"int"`...)
+	case KindBytes:
+		b = append(b, `"kind":"bytes"`...)
 	default:
 		b = append(b, `"kind":`...)
 		b = appendString(b, string(a.Kind))
@@ -335,4 +337,47 @@ func (a *Arg) Equal(b *Arg) bool {
 		}
 	}
 	return a.In.Equal(b.In) && a.Out.Equal(b.Out)
+}
+
+// appendArgsCSV appends the CSV cell of args (their JSON array, quoted,
+// its quotes doubled) in one pass when every arg is an unnamed integer
+// whose text needs no escape or unnamed bytes, without comment: the quotes
+// of such JSON are all its own, written here already doubled. false (b
+// unchanged) sends the caller to appendArgs and appendDoubled.
+func appendArgsCSV(b []byte, args []Arg) ([]byte, bool) {
+	start := len(b)
+	b = append(b, `"[`...)
+	for i := range args {
+		a := &args[i]
+		if a.Name != "" || a.Comment != "" {
+			return b[:start], false
+		}
+		if i > 0 {
+			b = append(b, ',')
+		}
+		switch a.Kind {
+		case KindInt:
+			b = append(b, `{""kind"":""int"",""int"":`...)
+			if a.Neg {
+				b = append(b, '-')
+			}
+			b = appendUint(b, a.Mag)
+			if a.Text != "" {
+				if plainPrefix(a.Text) != len(a.Text) {
+					return b[:start], false
+				}
+				b = append(b, `,""text"":""`...)
+				b = append(b, a.Text...)
+				b = append(b, `""`...)
+			}
+		case KindBytes:
+			b = append(b, `{""kind"":""bytes"",""hex"":""`...)
+			b = hex.AppendEncode(b, a.Bytes)
+			b = append(b, `""`...)
+		default:
+			return b[:start], false
+		}
+		b = append(b, '}')
+	}
+	return append(b, `]"`...), true
 }

@@ -269,3 +269,41 @@ func TestCSVNeedsQuotesWords(t *testing.T) {
 		}
 	}
 }
+
+// TestArgsCSV checks appendArgsCSV against encoding/csv quoting of
+// appendArgs, and that it declines (b unchanged) the args it does not take.
+func TestArgsCSV(t *testing.T) {
+	cases := [][]Arg{
+		{IntArg(true, 5, "")},
+		{UintArg(123, "0000007b"), UintArg(0, "0"), BytesArg([]byte{1, 0xab})},
+		{BytesArg(nil)},
+	}
+	for _, s := range tricky {
+		cases = append(cases, []Arg{UintArg(7, s)}, []Arg{{Kind: KindInt, Mag: 1, Name: s}},
+			[]Arg{{Kind: KindBytes, Bytes: []byte{2}, Comment: s}})
+	}
+	cases = append(cases, []Arg{UintArg(1, ""), StrArg("x", "")}, []Arg{SymArg("S")})
+	took := 0
+	for _, args := range cases {
+		var want bytes.Buffer
+		w := csv.NewWriter(&want)
+		if err := w.Write([]string{string(appendArgs(nil, args))}); err != nil {
+			t.Fatal(err)
+		}
+		w.Flush()
+		got, ok := appendArgsCSV([]byte("x"), args)
+		if !ok {
+			if string(got) != "x" {
+				t.Errorf("%+v: declined but appended %q", args, got)
+			}
+			continue
+		}
+		took++
+		if string(got[1:])+"\n" != want.String() {
+			t.Errorf("%+v: got %s, want %s", args, got[1:], want.String())
+		}
+	}
+	if took < 4 {
+		t.Errorf("took %d cases, want at least 4", took)
+	}
+}

@@ -110,7 +110,7 @@ func (r *Record) appendJSON(b []byte, h *Holes) ([]byte, error) {
 	b = appendMember(b, `,"event":`, r.Event)
 	b = appendOptUint(b, `,"major":`, r.Major)
 	b = appendOptUint(b, `,"minor":`, r.Minor)
-	b = appendMember(b, `,"phase":`, string(r.Phase))
+	b = appendPhase(b, r.Phase)
 	if r.Unpaired {
 		b = append(b, `,"unpaired":true`...)
 	}
@@ -118,6 +118,22 @@ func (r *Record) appendJSON(b []byte, h *Holes) ([]byte, error) {
 	b = appendOptString(b, `,"errno":`, r.Errno)
 	b = appendCall(b, r)
 	return appendStatusDataAttrs(b, r)
+}
+
+// appendPhase appends the "phase" member: the member of each phase the
+// model names as a constant, any other encoded.
+func appendPhase(b []byte, p Phase) []byte {
+	switch p {
+	case Instant:
+		return append(b, `,"phase":"instant"`...)
+	case Enter:
+		return append(b, `,"phase":"enter"`...)
+	case Exit:
+		return append(b, `,"phase":"exit"`...)
+	case Complete:
+		return append(b, `,"phase":"complete"`...)
+	}
+	return appendMember(b, `,"phase":`, string(p))
 }
 
 // appendStatusDataAttrs appends the members every JSON form of a record

@@ -190,7 +190,12 @@ func (c *csvWriter) appendRow(b []byte, r *Record, h *Holes) ([]byte, error) {
 	b = append(b, ',')
 	b = appendOptUintCSV(b, r.Major)
 	b = appendOptUintCSV(b, r.Minor)
-	b = appendCSVField(b, string(r.Phase))
+	switch r.Phase {
+	case Instant, Enter, Exit, Complete:
+		b = append(b, r.Phase...) // plain words: never quoted
+	default:
+		b = appendCSVField(b, string(r.Phase))
+	}
 	b = append(b, ',')
 	if r.Unpaired {
 		b = append(b, "true"...)
@@ -204,11 +209,15 @@ func (c *csvWriter) appendRow(b []byte, r *Record, h *Holes) ([]byte, error) {
 	b = append(b, ',')
 	if len(r.Args) > 0 {
 		// The JSON array holds "kind" keys, so the cell is always quoted:
-		// encoded aside, then copied with its quotes doubled.
-		c.json = appendArgs(c.json[:0], r.Args)
-		b = append(b, '"')
-		b = appendDoubled(b, c.json)
-		b = append(b, '"')
+		// written doubled at once when the args are simple, else encoded
+		// aside, then copied with its quotes doubled.
+		var ok bool
+		if b, ok = appendArgsCSV(b, r.Args); !ok {
+			c.json = appendArgs(c.json[:0], r.Args)
+			b = append(b, '"')
+			b = appendDoubled(b, c.json)
+			b = append(b, '"')
+		}
 	}
 	b = append(b, ',')
 	if r.Ret != nil {
@@ -219,15 +228,18 @@ func (c *csvWriter) appendRow(b []byte, r *Record, h *Holes) ([]byte, error) {
 	b = appendCSVField(b, string(r.Status))
 	b = append(b, ',')
 	if len(r.Data) > 0 {
-		j := c.json[:0]
+		// Joined in the row, then quoted there when encoding/csv would.
+		cell := len(b)
 		for i, d := range r.Data {
 			if i > 0 {
-				j = append(j, ' ')
+				b = append(b, ' ')
 			}
-			j = append(j, d...)
+			b = append(b, d...)
 		}
-		c.json = j
-		b = appendCSVBytes(b, j)
+		if csvNeedsQuotes(b[cell:]) {
+			c.json = append(c.json[:0], b[cell:]...)
+			b = appendCSVBytes(b[:cell], c.json)
+		}
 	}
 	b = append(b, ',')
 	switch {

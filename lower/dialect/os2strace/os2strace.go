@@ -104,6 +104,7 @@ var categoryNames = map[uint64]string{
 type HookLowerer struct {
 	cfg    lowering.Config
 	out    lowering.Output
+	noted  lowering.NotedOutput // out when it takes notes (lowered on several goroutines), else nil
 	parse  os2ast.HookParser
 	origin uint64 // time stamp of the first hook
 	seen   bool   // origin is set
@@ -154,6 +155,7 @@ const recentEventSlots = 4096
 // NewHookLowerer returns a lowering that parses lines with parse.
 func NewHookLowerer(cfg lowering.Config, out lowering.Output, parse os2ast.HookParser) *HookLowerer {
 	l := &HookLowerer{cfg: cfg, out: out, parse: parse}
+	l.noted, _ = out.(lowering.NotedOutput)
 	if cfg.CPUHz > 0 && !math.IsInf(cfg.CPUHz, 0) && !math.IsNaN(cfg.CPUHz) {
 		l.hz = new(big.Rat).SetFloat64(cfg.CPUHz)
 	}
@@ -163,7 +165,9 @@ func NewHookLowerer(cfg lowering.Config, out lowering.Output, parse os2ast.HookP
 // Line lowers one hook line.
 func (l *HookLowerer) Line(pos ast.Pos, text string) error {
 	h, diags := l.parse(pos, text)
-	lowering.Report(l.out, diags)
+	if len(diags) > 0 {
+		lowering.Report(l.out, diags)
+	}
 	if h == nil {
 		return nil
 	}
@@ -171,9 +175,9 @@ func (l *HookLowerer) Line(pos ast.Pos, text string) error {
 	if !ok {
 		return nil
 	}
-	if no, ok := l.out.(lowering.NotedOutput); ok {
+	if l.noted != nil {
 		// Lowered on several goroutines: the settler sets the time.
-		return no.RecordNote(rec, lowering.Note{A: stamp, B: l.noteRate})
+		return l.noted.RecordNote(rec, lowering.Note{A: stamp, B: l.noteRate})
 	}
 	l.settle(rec, stamp, &l.ts)
 	return l.out.Record(rec)
