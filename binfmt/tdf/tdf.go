@@ -246,7 +246,7 @@ func parse(data []byte) (*File, error) {
 		return f, errorf(0x10, "first record offset is 0x%X, want 0x%X after %d list entries and %d ORBIT dwords", h.FirstRecord, first, h.ListCount, h.OrbitWords)
 	}
 	var order []ListKind
-	defer func() { f.GroupsFirst, f.ListOrder = listLayout(order) }()
+	defer func() { f.GroupsFirst, f.ListOrder = ListLayout(order) }()
 	for i := range int(h.ListCount) {
 		off := int64(HeaderSize + i*ListEntrySize)
 		e := decodeListEntry(data[off:])
@@ -452,10 +452,11 @@ func (f *File) sortedOrder() []int {
 	return order
 }
 
-// listLayout says how the list entries of kinds stand: all of one list
-// then all of the other (groupsFirst when the GROUPLIST entries come
-// first), or in another order, returned as ListOrder.
-func listLayout(kinds []ListKind) (groupsFirst bool, order []ListKind) {
+// ListLayout says how list entries of the kinds given, in table order,
+// stand: all of one list then all of the other (groupsFirst when the
+// GROUPLIST entries come first: File.GroupsFirst), or in another order,
+// returned for File.ListOrder (nil otherwise).
+func ListLayout(kinds []ListKind) (groupsFirst bool, order []ListKind) {
 	changes := 0
 	for i := 1; i < len(kinds); i++ {
 		if kinds[i] != kinds[i-1] {

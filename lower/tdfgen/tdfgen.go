@@ -229,7 +229,13 @@ func Compile(m *tsfcheck.Module, syms Symbols, mod Module, opt Options) (*Progra
 // tracepoints with one minor code survives is the sort's: of MINOR=5 at
 // line 2 and MINOR=5 at line 4 (and 2, 2, 7 between) the one at line 2 is
 // dropped. TRCUST prints these errors after every other error of the TSF.
-func DedupeMinors(tps []*tsfcheck.Tracepoint) (dropped map[*tsfcheck.Tracepoint]bool, diags diag.List) {
+//
+// It finds none when m allows duplicates (/D) or numbers its TRACE
+// statements itself (AutoMinors); tps are m's tracepoints kept.
+func DedupeMinors(m *tsfcheck.Module, tps []*tsfcheck.Tracepoint) (dropped map[*tsfcheck.Tracepoint]bool, diags diag.List) {
+	if m.DuplicateMinorsAllowed || m.AutoMinors {
+		return nil, nil
+	}
 	if !hasDuplicateMinor(tps) {
 		// Nothing to find: no need of the sort, whose first-element pivot
 		// takes time quadratic in the number of tracepoints when they
@@ -285,28 +291,13 @@ func keptWith(sorted []*tsfcheck.Tracepoint, i int) *tsfcheck.Tracepoint {
 // dedupeMinors drops from p.Kept and p.Records the tracepoints
 // DedupeMinors finds, keeping its errors in Duplicates.
 func (p *Program) dedupeMinors() {
-	if p.Module.DuplicateMinorsAllowed || p.Module.AutoMinors {
-		return
-	}
-	dropped, diags := DedupeMinors(p.Kept)
+	dropped, diags := DedupeMinors(p.Module, p.Kept)
 	if len(dropped) == 0 {
 		return
 	}
 	p.Duplicates = diags
 	p.Kept = slices.DeleteFunc(p.Kept, func(tp *tsfcheck.Tracepoint) bool { return dropped[tp] })
 	p.Records = slices.DeleteFunc(p.Records, func(r Record) bool { return dropped[r.TP] })
-}
-
-// listChanges counts the places where the list entries in order change
-// from one list to the other.
-func listChanges(order []bool) int {
-	n := 0
-	for i := 1; i < len(order); i++ {
-		if order[i] != order[i-1] {
-			n++
-		}
-	}
-	return n
 }
 
 // unread records that TRCUST read no more of t than its TP field tpf.
@@ -324,7 +315,7 @@ func (p *Program) unread(t *tsf.Trace, tpf *tsf.TP) {
 // ORBIT table: it is written as ORBIT=(1<<(k%32), k/32), a mask and the
 // index of a dword. An ORBIT=(0,0) takes the bit the last (0,1) was given.
 // An ORBIT after the TP field of a statement whose TP could not be resolved
-// is not read. vals maps each (0,1) and (0,0) read to its (mask, index);
+// is not read. vals maps each ORBIT read to the (mask, index) TRCUST writes;
 // table is the ORBIT table of the TDF, one zero dword for each index up to
 // the highest any ORBIT read names, when at least one (0,1) was read (nil
 // otherwise: TRCUST writes no table then).
@@ -344,14 +335,13 @@ func (p *Program) orbitBits() (vals map[*tsf.Orbit][2]uint32, table []uint32) {
 		case tsfcheck.SameBit(o.Orbit):
 			a, b = lastA, lastB
 		default:
+			a = uint32(o.Orbit.A.Value)
 			if o.Orbit.B != nil {
 				b = uint32(o.Orbit.B.Value)
 			}
 			if b > 0xFFFF {
 				b = orbitIndexTooLarge
 			}
-			top = max(top, b)
-			continue
 		}
 		if vals == nil {
 			vals = make(map[*tsf.Orbit][2]uint32)
@@ -608,25 +598,22 @@ func ModName(name string, keepPath bool) string {
 func (p *Program) TDF() (*tdf.File, diag.List) {
 	var diags diag.List
 	m := p.Module
-	f := &tdf.File{MaxDataLength: m.MaxDataLength, Major: m.Major, ModName: ModName(m.ModName, p.opt.KeepPath), TDFID: m.TDFID,
-		GroupsFirst: m.GroupsFirst && len(m.Types) > 0}
+	f := &tdf.File{MaxDataLength: m.MaxDataLength, Major: m.Major, ModName: ModName(m.ModName, p.opt.KeepPath), TDFID: m.TDFID}
 	for _, it := range m.Types {
 		f.Types = append(f.Types, tdf.ListItem{Name: it.Name, ID: it.ID})
 	}
 	for _, it := range m.Groups {
 		f.Groups = append(f.Groups, tdf.ListItem{Name: it.Name, ID: it.ID})
 	}
-	if changes := listChanges(m.ListOrder); changes > 1 {
-		// The list table in the TSF's order (IBM's behaviour).
-		f.GroupsFirst = false
-		for _, types := range m.ListOrder {
-			k := tdf.KindGroup
-			if types {
-				k = tdf.KindType
-			}
-			f.ListOrder = append(f.ListOrder, k)
+	// The list table in the order the entries were read (IBM's behaviour).
+	kinds := make([]tdf.ListKind, len(m.ListOrder))
+	for i, types := range m.ListOrder {
+		kinds[i] = tdf.KindGroup
+		if types {
+			kinds[i] = tdf.KindType
 		}
 	}
+	f.GroupsFirst, f.ListOrder = tdf.ListLayout(kinds)
 	// TRCUST 3.05A sorts the tracepoints by address with its C runtime's
 	// quicksort and keeps the first of each address (IBM's behaviour):
 	// which of two tracepoints at one address survives, and the order of
@@ -666,18 +653,8 @@ func (p *Program) TDF() (*tdf.File, diag.List) {
 		func(i, j int) { recs[i], recs[j] = recs[j], recs[i] })
 	p.StaticOrbits = nil
 	for _, tp := range p.Kept {
-		if o := tp.Orbit; tp.Static() && o != nil {
-			v, ok := orbits[o]
-			if !ok {
-				v = [2]uint32{uint32(o.A.Value), 0}
-				if o.B != nil {
-					v[1] = uint32(o.B.Value)
-				}
-				if v[1] > 0xFFFF {
-					v[1] = orbitIndexTooLarge
-				}
-			}
-			p.StaticOrbits = append(p.StaticOrbits, v)
+		if tp.Static() && tp.Orbit != nil {
+			p.StaticOrbits = append(p.StaticOrbits, orbits[tp.Orbit])
 		}
 	}
 	for _, r := range recs {
@@ -693,8 +670,8 @@ func (p *Program) TDF() (*tdf.File, diag.List) {
 			}
 		}
 		rpn := r.RPN
-		if v, ok := orbits[r.TP.Orbit]; ok && r.TP.Orbit != nil {
-			rpn = setOrbit(rpn, v)
+		if o := r.TP.Orbit; o != nil && (tsfcheck.NewBit(o) || tsfcheck.SameBit(o)) {
+			rpn = setOrbit(rpn, orbits[o])
 		}
 		f.Tracepoints = append(f.Tracepoints, tdf.Tracepoint{
 			TypeMask: r.TP.TypeMask, Group: r.TP.Group, Object: r.Object, Offset: r.Offset,

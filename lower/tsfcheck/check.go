@@ -59,13 +59,11 @@ type Module struct {
 	TDFID         uint16
 	Types         []ListItem
 	Groups        []ListItem
-	// GroupsFirst: the GROUPLIST came before the TYPELIST, and the TDF
-	// lists its entries first (IBM's behaviour).
-	GroupsFirst bool
 	// ListOrder holds, for each entry of Types and Groups in the order
-	// they were read, true for a TYPELIST entry: a second TYPELIST after
-	// a GROUPLIST adds its entries after the GROUPLIST's (IBM's
-	// behaviour: TRCUST 3.05A writes the list table in this order).
+	// they were read, true for a TYPELIST entry: a GROUPLIST before the
+	// TYPELIST puts its entries first, and a second TYPELIST after a
+	// GROUPLIST adds its entries after the GROUPLIST's (IBM's behaviour:
+	// TRCUST 3.05A writes the list table in this order).
 	ListOrder []bool
 	// AutoMinors: the TRACE statements have no MINOR and are numbered
 	// 1, 2, ... in the order of the tracepoints kept.
@@ -445,9 +443,6 @@ func (c *checker) list(pos ast.Pos, entries []*tsf.ListEntry, types bool) {
 		if types {
 			items = c.m.Types
 		}
-	}
-	if !*seen && types && c.seenGroups {
-		c.m.GroupsFirst = true
 	}
 	*seen = true
 	start := len(items)

@@ -43,12 +43,9 @@ func Check(name string, src []byte, opt tsfcheck.Options) (*tsfcheck.Module, dia
 }
 
 // dedupeMinors drops the tracepoints of m whose minor code another one has
-// (tdfgen.DedupeMinors), unless m allows them, and returns the errors.
+// (tdfgen.DedupeMinors) and returns the errors.
 func dedupeMinors(m *tsfcheck.Module) diag.List {
-	if m.DuplicateMinorsAllowed || m.AutoMinors {
-		return nil
-	}
-	dropped, diags := tdfgen.DedupeMinors(m.Tracepoints)
+	dropped, diags := tdfgen.DedupeMinors(m, m.Tracepoints)
 	if len(dropped) > 0 {
 		m.Tracepoints = slices.DeleteFunc(slices.Clone(m.Tracepoints), func(tp *tsfcheck.Tracepoint) bool { return dropped[tp] })
 	}
