@@ -30,12 +30,21 @@ func (e *MajorMismatchError) Error() string {
 
 // Merge combines files as TRCUST's combine mode (/C=) does: every input must
 // have the major code of the first (a *MajorMismatchError names the first
-// that does not), the records of all inputs are taken in input order and,
-// within an input, in its record order, the first record of a minor is kept
-// and each later one is left out and reported in dups, sorted by minor and
-// then in that order (IBM's behaviour: TRCUST 3.05A reports them as it
-// walks its records sorted by minor). The output holds copies of the kept
-// records, sorted by minor.
+// that does not), and the records of all inputs are merged by minor code,
+// the first input's record of a minor kept and each later one left out and
+// reported in dups. The output holds copies of the kept records, sorted by
+// minor.
+//
+// The order of dups is TRCUST 3.05A's (IBM's behaviour, worked out with its
+// binary through the oracle runner on combine runs made to tell the models
+// apart, e.g. A:{3,5} B:{3,5} C:{2,7} D:{2,7} reports 3 B, 2 D, 5 B, 7 D):
+// it merges all inputs at once, each read in minor order; to write each
+// record it walks the inputs in list order, the smallest head seen so far
+// being the record to write, and an input whose head equals that smallest
+// one is a duplicate there and then: reported and stepped past, before the
+// walk goes on (a later input may still hold a smaller minor). A record
+// equal to the one written last (an input that repeats a minor, which
+// TRCUST never writes) is a duplicate of it.
 //
 // Merge does not limit the number of inputs; TRCUST takes at most
 // MaxCombine, and the caller checks that.
@@ -52,19 +61,47 @@ func Merge(files []*File) (out *File, dups []Duplicate, err error) {
 		}
 	}
 	out = &File{Major: files[0].Major}
-	from := make(map[uint16]int) // minor -> input that gave it
+	// Each input in minor order (TRCUST's files are; others are read so).
+	inputs := make([][]*Record, len(files))
 	for i, f := range files {
-		for _, r := range f.Records {
-			if k, ok := from[r.Minor]; ok {
-				dups = append(dups, Duplicate{Minor: r.Minor, Input: i, Kept: k})
-				continue
-			}
-			from[r.Minor] = i
-			out.Records = append(out.Records, r.clone())
+		rs := make([]*Record, len(f.Records))
+		for k := range f.Records {
+			rs[k] = &f.Records[k]
 		}
+		slices.SortStableFunc(rs, func(a, b *Record) int { return cmp.Compare(a.Minor, b.Minor) })
+		inputs[i] = rs
 	}
-	slices.SortStableFunc(out.Records, func(a, b Record) int { return cmp.Compare(a.Minor, b.Minor) })
-	slices.SortStableFunc(dups, func(a, b Duplicate) int { return cmp.Compare(a.Minor, b.Minor) })
+	last, lastFrom := -1, 0 // the minor written last and its input
+	for {
+		min := -1 // the input whose head is the smallest seen this walk
+		for i, rs := range inputs {
+			for len(rs) > 0 {
+				m := rs[0].Minor
+				switch {
+				case int(m) == last:
+					dups = append(dups, Duplicate{Minor: m, Input: i, Kept: lastFrom})
+				case min >= 0 && m == inputs[min][0].Minor:
+					dups = append(dups, Duplicate{Minor: m, Input: i, Kept: min})
+				default:
+					if min < 0 || m < inputs[min][0].Minor {
+						min = i
+					}
+					inputs[i] = rs
+					goto next
+				}
+				rs = rs[1:]
+			}
+			inputs[i] = rs
+		next:
+		}
+		if min < 0 {
+			break
+		}
+		r := inputs[min][0]
+		inputs[min] = inputs[min][1:]
+		out.Records = append(out.Records, r.clone())
+		last, lastFrom = int(r.Minor), min
+	}
 	return out, dups, nil
 }
 
