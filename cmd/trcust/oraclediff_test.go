@@ -46,6 +46,9 @@ import (
 //	ORACLE_OUT    a folder to write each differing case to (inputs, IBM's
 //	              outputs under ibm/, trcust's under ours/)
 //	ORACLE_FAIL   set to 1 to fail the test when a case differs
+//	ORACLE_KEEP   with ORACLE_OUT, a regular expression: every case whose
+//	              console from IBM matches it is written too, under
+//	              keep-SEED (to study a behaviour on the cases that agree)
 func TestOracleDiff(t *testing.T) {
 	if os.Getenv("TRCUST_EXE") == "" || os.Getenv("TWOINE_BUILD") == "" {
 		t.Skip("TRCUST_EXE and TWOINE_BUILD are not set: the differential test against IBM's TRCUST 3.05A needs its binary (../shared/oracle-runner/README.md)")
@@ -101,6 +104,10 @@ func TestOracleDiff(t *testing.T) {
 	sum.departures = map[string][]int64{}
 	var failing []*tsfgen.Case
 	var failAspects []string
+	var keep *regexp.Regexp
+	if k := os.Getenv("ORACLE_KEEP"); k != "" {
+		keep = regexp.MustCompile(k)
+	}
 	for i, c := range cases {
 		want := <-ibm[i]
 		if want.err != "" {
@@ -116,6 +123,9 @@ func TestOracleDiff(t *testing.T) {
 			d = nil
 		}
 		sum.add(c, d)
+		if out := os.Getenv("ORACLE_OUT"); keep != nil && out != "" && len(d) == 0 && keep.MatchString(want.console) {
+			saveCase(t, filepath.Join(out, fmt.Sprintf("keep-%d", c.Seed)), c.Files, c.Args, c.Emitrep, want, got)
+		}
 		if len(d) > 0 {
 			key := bucketKey(want, got, d)
 			sum.buckets[key] = append(sum.buckets[key], c.Seed)

@@ -618,8 +618,9 @@ func (p *Program) TDF() (*tdf.File, diag.List) {
 	// quicksort and keeps the first of each address (IBM's behaviour):
 	// which of two tracepoints at one address survives, and the order of
 	// the duplicate messages, are that sort's.
-	// The @STATIC tracepoints are sorted with them, after every address
-	// (IBM's behaviour: they change which duplicate survives).
+	// The @STATIC tracepoints are sorted with them, with TRCUST's
+	// comparator, which is not an order (crtSortByAddress; IBM's
+	// behaviour: they change which duplicate survives).
 	orbits, table := p.orbitBits()
 	if p.keptOrbit() {
 		// IBM's behaviour: the table is written only when a tracepoint
@@ -649,7 +650,7 @@ func (p *Program) TDF() (*tdf.File, diag.List) {
 		}
 		return uint64(r.Object)<<32 | uint64(r.Offset)
 	}
-	crtSortByKey(len(recs), func(i int) uint64 { return key(recs[i]) },
+	crtSortByAddress(len(recs), func(i int) uint64 { return key(recs[i]) },
 		func(i, j int) { recs[i], recs[j] = recs[j], recs[i] })
 	p.StaticOrbits = nil
 	for _, tp := range p.Kept {
