@@ -115,6 +115,12 @@ type Program struct {
 	// source order: the @STATIC ones and those of Records. The TFF holds
 	// these (KeptModule).
 	Kept []*tsfcheck.Tracepoint
+	// Abandoned holds the TRACE statements of tracepoints that TRCUST
+	// abandons at an error before the statement's end: a TP that cannot
+	// be resolved, a data statement that cannot be assembled (not an
+	// opcode mismatch, found at the end). Such a statement does not decide
+	// whether TRACE statements give MINOR (tsfcheck.Options.Abandoned).
+	Abandoned map[*tsf.Trace]bool
 	// Unread are the tracepoints refused as their TP field was resolved
 	// (a symbol not found, no return point for RETEP): TRCUST 3.05A reads
 	// nothing more of their statements, so what the front end found after
@@ -187,7 +193,13 @@ func Compile(m *tsfcheck.Module, syms Symbols, mod Module, opt Options) (*Progra
 			continue
 		}
 		resolveUpTo(tp.TPField.Pos.Offset)
-		r, ds, dropped, unread := compileTP(tp, syms, mod, modPath, opt.RetEP)
+		r, ds, dropped, unread, abandoned := compileTP(tp, syms, mod, modPath, opt.RetEP)
+		if abandoned {
+			if p.Abandoned == nil {
+				p.Abandoned = make(map[*tsf.Trace]bool)
+			}
+			p.Abandoned[tp.Node] = true
+		}
 		if unread {
 			// Refused as its TP was read: what the front end found later
 			// in the statement TRCUST never reads (Program.Unread).
@@ -388,18 +400,18 @@ func setOrbit(rpn []byte, v [2]uint32) []byte {
 // dropped reports a tracepoint left out although no error was reported: a
 // RETEP whose return point cannot be found (warning 144); unread one
 // refused as its TP field was resolved (that, or a symbol not found).
-func compileTP(tp *tsfcheck.Tracepoint, syms Symbols, mod Module, modPath string, search *x86ret.Search) (r Record, diags diag.List, dropped, unread bool) {
+func compileTP(tp *tsfcheck.Tracepoint, syms Symbols, mod Module, modPath string, search *x86ret.Search) (r Record, diags diag.List, dropped, unread, abandoned bool) {
 	r = Record{TP: tp}
 	tpf := tp.TPField
 	end := tp.Node.End.Line
 	obj, off, resolved, diags, stop := resolveTarget(tp, syms, mod, modPath, search)
 	if stop {
-		return r, diags, resolved, resolved
+		return r, diags, resolved, resolved, resolved
 	}
 	if diags.Failed() {
 		// IBM's behaviour: TRCUST 3.05A skips the rest of a statement
 		// whose TP it cannot resolve (one error a statement).
-		return r, diags, false, true
+		return r, diags, false, true, true
 	}
 	if resolved {
 		r.Object, r.Offset = obj, off
@@ -407,11 +419,14 @@ func compileTP(tp *tsfcheck.Tracepoint, syms Symbols, mod Module, modPath string
 	rpn, ds := assemble(tp, syms, modPath)
 	diags = append(diags, ds...)
 	if ds.Worst() >= diag.Severe {
-		return r, diags, false, false
+		return r, diags, false, false, true
 	}
+	// A data statement that cannot be assembled is an error before the
+	// end of the statement: TRCUST abandons the statement there.
+	abandoned = ds.Failed()
 	r.RPN = rpn
 	if !resolved {
-		return r, diags, false, false
+		return r, diags, false, false, abandoned
 	}
 	b, err := mod.ByteAt(r.Object, r.Offset)
 	if err != nil {
@@ -436,7 +451,7 @@ func compileTP(tp *tsfcheck.Tracepoint, syms Symbols, mod Module, modPath string
 		d.Detail = fmt.Sprintf("0x%02X at %08X:%08X", b, r.Object, r.Offset)
 		diags.Add(d)
 	}
-	return r, diags, false, false
+	return r, diags, false, false, abandoned
 }
 
 // resolveTarget resolves the TP field of tp as TRCUST 3.05A does when it

@@ -42,6 +42,13 @@ type Options struct {
 	// 0x1170; MAJOR=0x1FFFF writes TRCFFFF.TFF), instead of the range
 	// errors of the reference (docs/compatibility.md).
 	Wrap16 bool
+	// Abandoned holds the offsets of TRACE statements that TRCUST
+	// abandons at an error its back end finds before their end (a TP
+	// symbol not found, an RPN stack overflow): such a statement does
+	// not decide whether TRACE statements give MINOR (Module.ModeTrace).
+	// The compile pipeline fills it in when the back end abandons the
+	// statement that decided, and checks again.
+	Abandoned map[int]bool
 }
 
 // Module is a checked TSF: the header values with defaults applied, the
@@ -68,6 +75,10 @@ type Module struct {
 	// AutoMinors: the TRACE statements have no MINOR and are numbered
 	// 1, 2, ... in the order of the tracepoints kept.
 	AutoMinors bool
+	// ModeTrace is the TRACE statement that decided whether TRACE
+	// statements give MINOR: the first one read to its end, nil when
+	// there is none.
+	ModeTrace *tsf.Trace
 	// DuplicateMinorsAllowed is Options.AllowDuplicateMinors: tracepoints
 	// with one minor code are all kept (tdfgen.DedupeMinors finds them
 	// otherwise, once the whole TSF is read, as TRCUST does).

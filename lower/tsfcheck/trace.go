@@ -62,10 +62,11 @@ type traceState struct {
 func (c *checker) trace(t *tsf.Trace) {
 	c.traces++
 	// Whether TRACE statements give MINOR is decided by the first one
-	// kept (endOfTrace): IBM's behaviour, tried with its binary: after a
-	// first TRACE refused for an error (a bad address, a MINOR that is not
-	// a number, a syntax error), with or without MINOR, the next one kept
-	// decides, and until then MINOR is neither required nor refused.
+	// read to its end (endOfTrace): IBM's behaviour, tried with its
+	// binary: after a first TRACE abandoned at an error (a bad address, a
+	// MINOR that is not a number, a syntax error, a symbol not found),
+	// with or without MINOR, the next one decides, and until then MINOR is
+	// neither required nor refused.
 	// A TRACE without MINOR is numbered after the tracepoints kept so
 	// far: IBM's behaviour (TRCUST 3.05A gives 1 to the TRACE after a
 	// first one it refused), where the reference says "for each
@@ -656,6 +657,16 @@ func (c *checker) endOfTrace(s *traceState) {
 			c.at(tsf.WarnLenUnused, l, end) // as above
 		}
 	}
+	if c.firstTrace == nil && !c.opt.Abandoned[t.Pos.Offset] {
+		// The first TRACE statement TRCUST reads to its end decides
+		// whether TRACE statements give MINOR, whatever it finds there
+		// (IBM's behaviour, from the differential harness: a first TRACE
+		// with MINOR and without DESC makes MINOR required); one it
+		// abandons at an error before (the front end's, or the back
+		// end's: Options.Abandoned) decides nothing.
+		c.firstTrace, c.minorMode = t, s.minor != nil
+		c.m.ModeTrace = t
+	}
 	if c.minorMode && s.minor == nil {
 		c.err(s, tsf.ErrIncomplete, t, end, "minor code")
 	}
@@ -727,9 +738,6 @@ func (c *checker) endOfTrace(s *traceState) {
 		// No back end will check the statement: the error is given now.
 		c.report(*tp.Late)
 		return
-	}
-	if c.firstTrace == nil {
-		c.firstTrace, c.minorMode = t, s.minor != nil
 	}
 	c.m.Tracepoints = append(c.m.Tracepoints, tp)
 }

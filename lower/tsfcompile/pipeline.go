@@ -1,6 +1,8 @@
 package tsfcompile
 
 import (
+	"maps"
+
 	"github.com/tracekit/tracekit/ast/diag"
 	"github.com/tracekit/tracekit/ast/tsf"
 	"github.com/tracekit/tracekit/binfmt/tdf"
@@ -103,13 +105,36 @@ func (r *Result) Inputs() []string {
 // the TFF of the tracepoints kept (BuildTFF) and lay out the TDF
 // (tdfgen.Program.TDF). It stops after a stage whose diagnostics are fatal
 // or severe, as TRCUST does; errors only drop their tracepoint.
+//
+// The TRACE statement that decides whether TRACE statements give MINOR is
+// the first one TRCUST reads to its end (Module.ModeTrace); when the back
+// end abandons that one before its end (tdfgen.Program.Abandoned), Run
+// checks and compiles the TSF again without it (tsfcheck.Options.
+// Abandoned), as TRCUST only learns whether it can resolve and assemble a
+// statement as it reads it (IBM's behaviour, tried with its binary: after
+// a first TRACE with MINOR whose TP is not found, the next TRACE without
+// MINOR is taken).
 func Run(req Request) *Result {
-	r := &Result{}
-	// The parse copies the TSF (tsfparse): past it nothing here holds the
-	// caller's bytes, so that a caller that drops them too frees them for
-	// the rest of the compile.
 	src := req.Src
 	req.Src = nil
+	for {
+		r := run(req, src)
+		t := r.Module.ModeTrace
+		if t == nil || r.Back == nil || !r.Back.Program.Abandoned[t] {
+			return r
+		}
+		abandoned := maps.Clone(req.Check.Abandoned)
+		if abandoned == nil {
+			abandoned = make(map[int]bool)
+		}
+		abandoned[t.Pos.Offset] = true
+		req.Check.Abandoned = abandoned
+	}
+}
+
+// run is one pass of Run over the TSF src.
+func run(req Request, src []byte) *Result {
+	r := &Result{}
 	r.Module, r.Front = check(req.Name, src, req.Syntax, req.Check, true)
 	m := r.Module
 	need := !r.Front.Failed() && Dynamic(m)

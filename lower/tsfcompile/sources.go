@@ -183,16 +183,17 @@ func refusedTPs(m *tsfcheck.Module, front diag.List) []*tdfgen.Refused {
 		if tpf == nil {
 			continue
 		}
+		at := func(d diag.Diagnostic) int { return foundAt(t, d) }
 		first := -1
 		for i, d := range front {
-			if inStmt(t, d) && d.Severity >= diag.Error && (first < 0 || d.Pos.Offset < front[first].Pos.Offset) {
+			if inStmt(t, d) && d.Severity >= diag.Error && (first < 0 || at(d) < at(front[first])) {
 				first = i
 			}
 		}
 		before := -1
 		switch {
 		case first >= 0:
-			before = front[first].Pos.Offset
+			before = at(front[first])
 		case t.PastEnd:
 			// Refused for reading past the end of the file (34), at the
 			// statement's end.
@@ -209,6 +210,16 @@ func refusedTPs(m *tsfcheck.Module, front diag.List) []*tdfgen.Refused {
 	return out
 }
 
+// foundAt returns the offset in the TRACE statement t where TRCUST found
+// what d, a diagnostic of t, reports: a statement incomplete (a MINOR
+// required) is found at its end, though reported at its keyword.
+func foundAt(t *tsf.Trace, d diag.Diagnostic) int {
+	if c, _ := tsf.CodeOf(d); c == tsf.ErrIncomplete {
+		return t.End.Offset
+	}
+	return d.Pos.Offset
+}
+
 // applyRefused returns the messages of resolving the refused statements'
 // TP fields, and front without the errors and warnings TRCUST never
 // reports: those after the TP field of a statement whose TP cannot be
@@ -222,7 +233,7 @@ func applyRefused(refused []*tdfgen.Refused, front diag.List) (early, kept diag.
 		}
 		var out diag.List
 		for _, d := range kept {
-			if inStmt(rf.Trace, d) && d.Severity <= diag.Error && d.Pos.Offset > rf.TP.Last().Offset || pastEnd(rf.Trace, d) {
+			if inStmt(rf.Trace, d) && d.Severity <= diag.Error && foundAt(rf.Trace, d) > rf.TP.Last().Offset || pastEnd(rf.Trace, d) {
 				continue
 			}
 			out = append(out, d)
