@@ -323,7 +323,7 @@ func FirstReadTPPos(f *tsf.File, front diag.List) tsf.Pos {
 				// (tsfparse.TRCUSTStrings).
 				continue
 			}
-			if d.Severity >= diag.Error && inStmt(t, d) && d.Pos.Offset < tp.Pos.Offset {
+			if d.Severity >= diag.Error && inStmt(t, d) && foundAt(t, d) < tp.Pos.Offset {
 				skipped = true
 				break
 			}
