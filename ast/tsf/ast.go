@@ -195,12 +195,13 @@ type LineTP struct {
 	Line *Number // nil when the line number is missing (an error, 92)
 }
 
-// SymbolTP is "TP=.name[{+|-}offs][,RETEP]".
+// SymbolTP is "TP=.name[{+|-}offs][,RETEP]". TRCUST 3.05A takes any
+// number of offsets, and adds them up.
 type SymbolTP struct {
-	Pos    Pos // the '.'
-	Name   *Word
-	Offset *Signed // nil when absent
-	RetEP  *Word   // the RETEP keyword, nil when absent
+	Pos     Pos // the '.'
+	Name    *Word
+	Offsets []*Signed // in source order, none when absent
+	RetEP   *Word     // the RETEP keyword, nil when absent
 }
 
 func (*StaticTP) tpTarget() {}

@@ -209,8 +209,8 @@ func targetText(t TPTarget) string {
 		return "@" + t.File.Text + "," + t.Line.Text
 	case *SymbolTP:
 		s := "." + t.Name.Text
-		if t.Offset != nil {
-			s += signedText(t.Offset)
+		for _, o := range t.Offsets {
+			s += signedText(o)
 		}
 		if t.RetEP != nil {
 			s += ",RETEP"

@@ -278,12 +278,15 @@ func (p *parser) tp(f *tpField) tsf.Field {
 	default:
 		s := f.Symbol
 		st := &tsf.SymbolTP{Pos: astPos(s.Pos), Name: &tsf.Word{Pos: astPos(s.Pos), Text: s.Name}}
-		if s.Offset != nil && s.Offset.Num != nil {
-			off, ok := p.signed(&signedNum{Pos: s.Offset.Pos, Sign: s.Offset.Sign, Num: s.Offset.Num})
+		for _, o := range s.Offsets {
+			if o.Num == nil {
+				continue
+			}
+			off, ok := p.signed(&signedNum{Pos: o.Pos, Sign: o.Signs[len(o.Signs)-1], Num: o.Num})
 			if !ok {
 				return nil
 			}
-			st.Offset = off
+			st.Offsets = append(st.Offsets, off)
 		}
 		if s.RetEP != nil {
 			st.RetEP = &tsf.Word{Pos: astPos(s.RetEP.Pos), Text: s.RetEP.Text}

@@ -533,7 +533,7 @@ func (p *parser) trace(toks []lexer.Token, end ast.Pos, last bool) *tsf.Trace {
 		}
 		if i == len(toks) {
 			if last {
-				if f.TP != nil && f.TP.Symbol != nil && f.TP.Symbol.Offset != nil && f.TP.Symbol.Offset.Num == nil && f.TP.Symbol.RetEP == nil {
+				if f.TP != nil && f.TP.Symbol != nil && len(f.TP.Symbol.Offsets) > 0 && f.TP.Symbol.Offsets[len(f.TP.Symbol.Offsets)-1].Num == nil && f.TP.Symbol.RetEP == nil {
 					// IBM's behaviour: TRCUST 3.05A reads past the sign of
 					// TP=.name+ for a number and meets the end of the file
 					// (severe 34), as after TYPE and GROUP below.

@@ -48,7 +48,7 @@ TRACE MINOR=3, TP=@Static
 	}
 	tr := f.Stmts[2].(*tsf.Trace)
 	tp := tr.Fields[1].(*tsf.TP).Target.(*tsf.SymbolTP)
-	if tp.Name.Text != "emit" || tp.Offset.Int() != 4 || tp.RetEP == nil {
+	if tp.Name.Text != "emit" || len(tp.Offsets) != 1 || tp.Offsets[0].Int() != 4 || tp.RetEP == nil {
 		t.Errorf("TP %+v", tp)
 	}
 	l := tr.Fields[2].(*tsf.Len)

@@ -3146,7 +3146,7 @@ func (p *pgenParser_definition) n106(c *pgenrt.State, s *symTarget) (bool, pgenr
 	var nv *tpOffset
 	if p.reuse {
 		nv = p.slab_tpOffset.Alloc()
-		nv.Sign = ""
+		nv.Signs = nv.Signs[:0]
 		nv.Num = nil
 
 	} else {
@@ -3155,11 +3155,11 @@ func (p *pgenParser_definition) n106(c *pgenrt.State, s *symTarget) (bool, pgenr
 	if m, e := p.s_tpOffset(c, nv); !m || e.On {
 		return e.On, e
 	}
-	s.Offset = nv
+	s.Offsets = append(s.Offsets, nv)
 	return true, pgenrt.Err{}
 }
 
-// TpOffset?
+// TpOffset*
 func (p *pgenParser_definition) n107(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
 	matched := false
 	for {
@@ -3167,23 +3167,22 @@ func (p *pgenParser_definition) n107(c *pgenrt.State, s *symTarget) (bool, pgenr
 			break
 		}
 		b := *c
-		sv0 := s.Offset
+		sv0 := s.Offsets
 		m, e := p.n106(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 4) {
 				return true, e
 			}
-			s.Offset = sv0
+			s.Offsets = sv0
 			break
 		}
 		c.Accept(&b)
 		if !m {
-			s.Offset = sv0
+			s.Offsets = sv0
 			break
 		}
 		matched = true
-		break
 	}
 	_ = matched
 	return true, pgenrt.Err{}
@@ -3250,7 +3249,7 @@ func (p *pgenParser_definition) n110(c *pgenrt.State, s *symTarget) (bool, pgenr
 	return true, pgenrt.Err{}
 }
 
-// <symbol> TpOffset? ("," RetEPTok)?
+// <symbol> TpOffset* ("," RetEPTok)?
 func (p *pgenParser_definition) n111(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
 	if m, e := p.n105(c, s); !m || e.On {
 		return e.On, e
@@ -3580,7 +3579,7 @@ func (p *pgenParser_definition) n124(c *pgenrt.State, s *tpField) (bool, pgenrt.
 	if p.reuse {
 		nv = p.slab_symTarget.Alloc()
 		nv.Name = ""
-		nv.Offset = nil
+		nv.Offsets = nv.Offsets[:0]
 		nv.RetEP = nil
 
 	} else {
@@ -3668,18 +3667,42 @@ func (p *pgenParser_definition) n127(c *pgenrt.State, s *tpOffset) (bool, pgenrt
 	if m, e := p.n100(c); !m || e.On {
 		return e.On, e
 	}
-	if c.Cur == start+1 && s.Sign == "" {
-		s.Sign = p.Text(start) // one token: no concatenation
-		return true, pgenrt.Err{}
-	}
 	for i := start; i < c.Cur; i++ {
-		s.Sign += p.Text(i)
+		s.Signs = append(s.Signs, p.Text(i))
 	}
 	return true, pgenrt.Err{}
 }
 
-// NumTok
+// ("+" | "-")+
 func (p *pgenParser_definition) n128(c *pgenrt.State, s *tpOffset) (bool, pgenrt.Err) {
+	matched := false
+	for {
+		if !p.f1(c) {
+			break
+		}
+		b := *c
+		sv0 := s.Signs
+		m, e := p.n127(&b, s)
+		if e.On {
+			c.MaybeUpdate(e)
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			s.Signs = sv0
+			break
+		}
+		c.Accept(&b)
+		if !m {
+			s.Signs = sv0
+			break
+		}
+		matched = true
+	}
+	return matched, pgenrt.Err{}
+}
+
+// NumTok
+func (p *pgenParser_definition) n129(c *pgenrt.State, s *tpOffset) (bool, pgenrt.Err) {
 	if !p.f3(c) {
 		return false, pgenrt.Err{}
 	}
@@ -3699,7 +3722,7 @@ func (p *pgenParser_definition) n128(c *pgenrt.State, s *tpOffset) (bool, pgenrt
 }
 
 // NumTok?
-func (p *pgenParser_definition) n129(c *pgenrt.State, s *tpOffset) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n130(c *pgenrt.State, s *tpOffset) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f3(c) {
@@ -3707,7 +3730,7 @@ func (p *pgenParser_definition) n129(c *pgenrt.State, s *tpOffset) (bool, pgenrt
 		}
 		b := *c
 		sv0 := s.Num
-		m, e := p.n128(&b, s)
+		m, e := p.n129(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 4) {
@@ -3728,12 +3751,12 @@ func (p *pgenParser_definition) n129(c *pgenrt.State, s *tpOffset) (bool, pgenrt
 	return true, pgenrt.Err{}
 }
 
-// ("+" | "-") NumTok?
-func (p *pgenParser_definition) n130(c *pgenrt.State, s *tpOffset) (bool, pgenrt.Err) {
-	if m, e := p.n127(c, s); !m || e.On {
+// ("+" | "-")+ NumTok?
+func (p *pgenParser_definition) n131(c *pgenrt.State, s *tpOffset) (bool, pgenrt.Err) {
+	if m, e := p.n128(c, s); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n129(c, s); !m || e.On {
+	if m, e := p.n130(c, s); !m || e.On {
 		return true, c.Miss(e, 2)
 	}
 	return true, pgenrt.Err{}
@@ -3741,11 +3764,11 @@ func (p *pgenParser_definition) n130(c *pgenrt.State, s *tpOffset) (bool, pgenrt
 
 func (p *pgenParser_definition) s_tpOffset(c *pgenrt.State, s *tpOffset) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n130(c, s))
+	return c.Close(p.n131(c, s))
 }
 
 // IdentTok
-func (p *pgenParser_definition) n131(c *pgenrt.State, s *typeField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n132(c *pgenrt.State, s *typeField) (bool, pgenrt.Err) {
 	if !p.f17(c) {
 		return false, pgenrt.Err{}
 	}
@@ -3765,18 +3788,18 @@ func (p *pgenParser_definition) n131(c *pgenrt.State, s *typeField) (bool, pgenr
 }
 
 // "," IdentTok
-func (p *pgenParser_definition) n132(c *pgenrt.State, s *typeField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n133(c *pgenrt.State, s *typeField) (bool, pgenrt.Err) {
 	if m, e := p.Lit(c, ","); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n131(c, s); !m || e.On {
+	if m, e := p.n132(c, s); !m || e.On {
 		return true, c.Miss(e, 8)
 	}
 	return true, pgenrt.Err{}
 }
 
 // ("," IdentTok)*
-func (p *pgenParser_definition) n133(c *pgenrt.State, s *typeField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n134(c *pgenrt.State, s *typeField) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f5(c) {
@@ -3784,7 +3807,7 @@ func (p *pgenParser_definition) n133(c *pgenrt.State, s *typeField) (bool, pgenr
 		}
 		b := *c
 		sv0 := s.Names
-		m, e := p.n132(&b, s)
+		m, e := p.n133(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 4) {
@@ -3805,7 +3828,7 @@ func (p *pgenParser_definition) n133(c *pgenrt.State, s *typeField) (bool, pgenr
 }
 
 // "TYPE" "=" "(" IdentTok ("," IdentTok)* ","? ")"
-func (p *pgenParser_definition) n134(c *pgenrt.State, s *typeField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n135(c *pgenrt.State, s *typeField) (bool, pgenrt.Err) {
 	if m, e := p.Lit(c, "TYPE"); !m || e.On {
 		return e.On, e
 	}
@@ -3815,10 +3838,10 @@ func (p *pgenParser_definition) n134(c *pgenrt.State, s *typeField) (bool, pgenr
 	if m, e := p.Lit(c, "("); !m || e.On {
 		return true, c.Miss(e, 59)
 	}
-	if m, e := p.n131(c, s); !m || e.On {
+	if m, e := p.n132(c, s); !m || e.On {
 		return true, c.Miss(e, 60)
 	}
-	if m, e := p.n133(c, s); !m || e.On {
+	if m, e := p.n134(c, s); !m || e.On {
 		return true, c.Miss(e, 61)
 	}
 	if m, e := p.n93(c); !m || e.On {
@@ -3833,11 +3856,11 @@ func (p *pgenParser_definition) n134(c *pgenrt.State, s *typeField) (bool, pgenr
 func (p *pgenParser_definition) s_typeField(c *pgenrt.State, s *typeField) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
 	start := c.Cur
-	m, e := c.Close(p.n134(c, s))
+	m, e := c.Close(p.n135(c, s))
 	if m && !e.On {
 		s.Tokens = p.Slice(start, c.Cur)
 	}
 	return m, e
 }
 
-var pgenExpect_definition = [...]string{"Term*", "\"=\" NumTok?", "NumTok?", "PathTok (\",\" NumTok)?", "NumTok", "(\",\" NumTok)?", "Level*", "\"=\" IdentTok", "IdentTok", "\"=\" \"(\" Address \",\" Flag \")\"", "\"(\" Address \",\" Flag \")\"", "Address \",\" Flag \")\"", "\",\" Flag \")\"", "Flag \")\"", "\")\"", "<number>?", "SignedNum?", "\"=\" IdentTok \",\" \"ID\" \"=\" NumTok", "IdentTok \",\" \"ID\" \"=\" NumTok", "\",\" \"ID\" \"=\" NumTok", "\"ID\" \"=\" NumTok", "\"=\" NumTok", "ListEntry (\",\" ListEntry)* PunctTok?", "ListEntry", "(\",\" ListEntry)* PunctTok?", "PunctTok?", "\"=\" \"(\" Address \",\" Flag \",\" LengthTok \")\"", "\"(\" Address \",\" Flag \",\" LengthTok \")\"", "Address \",\" Flag \",\" LengthTok \")\"", "\",\" Flag \",\" LengthTok \")\"", "Flag \",\" LengthTok \")\"", "\",\" LengthTok \")\"", "LengthTok \")\"", "\"=\" ScalarTok?", "ScalarTok?", "\"=\" PathTok", "PathTok", "\"=\" \"-\"? ScalarTok?", "\"-\"? ScalarTok?", "\"=\" \"(\" NumTok (\",\" NumTok)? \")\"", "\"(\" NumTok (\",\" NumTok)? \")\"", "NumTok (\",\" NumTok)? \")\"", "(\",\" NumTok)? \")\"", "\"=\" \"(\" RegTok (\",\" RegTok)* \",\"? \")\"", "\"(\" RegTok (\",\" RegTok)* \",\"? \")\"", "RegTok (\",\" RegTok)* \",\"? \")\"", "RegTok", "(\",\" RegTok)* \",\"? \")\"", "\",\"? \")\"", "TpOffset? (\",\" RetEPTok)?", "RetEPTok", "(\",\" RetEPTok)?", "NumTok \")\"", "((\"(\" NumTok \")\") | NumTok | IdentTok)", "\"=\" StrToken", "StrToken", "\"=\" (AtTarget | SymTarget)", "(AtTarget | SymTarget)", "\"=\" \"(\" IdentTok (\",\" IdentTok)* \",\"? \")\"", "\"(\" IdentTok (\",\" IdentTok)* \",\"? \")\"", "IdentTok (\",\" IdentTok)* \",\"? \")\"", "(\",\" IdentTok)* \",\"? \")\""}
+var pgenExpect_definition = [...]string{"Term*", "\"=\" NumTok?", "NumTok?", "PathTok (\",\" NumTok)?", "NumTok", "(\",\" NumTok)?", "Level*", "\"=\" IdentTok", "IdentTok", "\"=\" \"(\" Address \",\" Flag \")\"", "\"(\" Address \",\" Flag \")\"", "Address \",\" Flag \")\"", "\",\" Flag \")\"", "Flag \")\"", "\")\"", "<number>?", "SignedNum?", "\"=\" IdentTok \",\" \"ID\" \"=\" NumTok", "IdentTok \",\" \"ID\" \"=\" NumTok", "\",\" \"ID\" \"=\" NumTok", "\"ID\" \"=\" NumTok", "\"=\" NumTok", "ListEntry (\",\" ListEntry)* PunctTok?", "ListEntry", "(\",\" ListEntry)* PunctTok?", "PunctTok?", "\"=\" \"(\" Address \",\" Flag \",\" LengthTok \")\"", "\"(\" Address \",\" Flag \",\" LengthTok \")\"", "Address \",\" Flag \",\" LengthTok \")\"", "\",\" Flag \",\" LengthTok \")\"", "Flag \",\" LengthTok \")\"", "\",\" LengthTok \")\"", "LengthTok \")\"", "\"=\" ScalarTok?", "ScalarTok?", "\"=\" PathTok", "PathTok", "\"=\" \"-\"? ScalarTok?", "\"-\"? ScalarTok?", "\"=\" \"(\" NumTok (\",\" NumTok)? \")\"", "\"(\" NumTok (\",\" NumTok)? \")\"", "NumTok (\",\" NumTok)? \")\"", "(\",\" NumTok)? \")\"", "\"=\" \"(\" RegTok (\",\" RegTok)* \",\"? \")\"", "\"(\" RegTok (\",\" RegTok)* \",\"? \")\"", "RegTok (\",\" RegTok)* \",\"? \")\"", "RegTok", "(\",\" RegTok)* \",\"? \")\"", "\",\"? \")\"", "TpOffset* (\",\" RetEPTok)?", "RetEPTok", "(\",\" RetEPTok)?", "NumTok \")\"", "((\"(\" NumTok \")\") | NumTok | IdentTok)", "\"=\" StrToken", "StrToken", "\"=\" (AtTarget | SymTarget)", "(AtTarget | SymTarget)", "\"=\" \"(\" IdentTok (\",\" IdentTok)* \",\"? \")\"", "\"(\" IdentTok (\",\" IdentTok)* \",\"? \")\"", "IdentTok (\",\" IdentTok)* \",\"? \")\"", "(\",\" IdentTok)* \",\"? \")\""}

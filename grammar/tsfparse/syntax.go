@@ -93,19 +93,22 @@ type atTarget struct {
 }
 
 type symTarget struct {
-	Pos    lexer.Position
-	Name   string    `parser:"@Symbol"`
-	Offset *tpOffset `parser:"@@?"`
-	RetEP  *retEPTok `parser:"( \",\" @@ )?"`
+	Pos     lexer.Position
+	Name    string      `parser:"@Symbol"`
+	Offsets []*tpOffset `parser:"@@*"`
+	RetEP   *retEPTok   `parser:"( \",\" @@ )?"`
 }
 
-// tpOffset is the {+|-}offs of TP=.name: TRCUST 3.05A takes a sign with no
-// number after it as no offset (IBM's behaviour: TP=.emit+, is .emit, and
-// in TP=.emit+abc the word is unexpected).
+// tpOffset is one {+|-}offs of TP=.name. TRCUST 3.05A adds up any number
+// of them, and of a run of signs takes the last one; a sign with no number
+// after it adds nothing (IBM's behaviour, tried with its binary:
+// .fclose+0x10+0x20-4 is .fclose+0x2C, .fclose-+4 is .fclose+4, .fclose--4
+// is .fclose-4, TP=.emit+, is .emit; in TP=.emit+abc the word is
+// unexpected).
 type tpOffset struct {
-	Pos  lexer.Position
-	Sign string  `parser:"@(\"+\" | \"-\")"`
-	Num  *numTok `parser:"@@?"`
+	Pos   lexer.Position
+	Signs []string `parser:"@(\"+\" | \"-\")+"`
+	Num   *numTok  `parser:"@@?"`
 }
 
 // opcodeField is OPCODE=0xnn. TRCUST 3.05A also takes a minus sign, and a

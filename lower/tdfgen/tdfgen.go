@@ -17,6 +17,7 @@ package tdfgen
 
 import (
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"math"
 	"path/filepath"
@@ -480,15 +481,28 @@ func resolveTarget(tp *tsfcheck.Tracepoint, syms Symbols, mod Module, modPath st
 			break
 		}
 		addr := int64(at)
-		if t.Offset != nil {
-			addr += t.Offset.Int()
+		for _, o := range t.Offsets {
+			addr += o.Int()
 		}
 		// IBM's behaviour: the offset is added modulo 2^32 (.emit-4 is
 		// 1:FFFFFFFC), and an address outside the object is warned
 		// (outside), not refused.
 		addr &= 0xFFFFFFFF
 		if t.RetEP != nil {
-			end, _ := syms.Next(o, uint32(addr))
+			// The procedure ends at the next symbol after the one named;
+			// with an offset TRCUST moves that end by it too, so its
+			// search window keeps its place against the tracepoint
+			// (IBM's behaviour, tried with its binary: .malloc-1,RETEP
+			// finds malloc's LEAVE, .fclose+4,RETEP finds nothing, the
+			// window then past fclose's RET).
+			end, ok := syms.Next(o, at)
+			if !ok {
+				end = 0 // the end of the object
+				if code, _, err := mod.Object(o); err == nil {
+					end = uint32(len(code))
+				}
+			}
+			end += uint32(addr) - at
 			ret, err := returnPoint(mod, o, uint32(addr), end, search)
 			if err != nil {
 				// IBM's behaviour: TRCUST 3.05A warns at the line of the
@@ -513,8 +527,16 @@ func resolveTarget(tp *tsfcheck.Tracepoint, syms Symbols, mod Module, modPath st
 func outside(tp *tsfcheck.Tracepoint, obj, off uint32, err error) diag.List {
 	d := tsf.WarnOffset.Diagnostic(tp.TPField.Pos, afterTP(tp), fmt.Sprintf("%x", off), fmt.Sprint(obj))
 	d.Detail = err.Error()
+	var page invalidPager
+	if errors.As(err, &page) && !page.InvalidPage() {
+		return diag.List{d}
+	}
 	return diag.List{d, tsf.WarnPage.Diagnostic(tp.TPField.Pos, afterTP(tp))}
 }
+
+// invalidPager is a Module.ByteAt error that says whether TRCUST 3.05A
+// warns 139 besides 138 (lxmap.PastPagesError); without it, it does.
+type invalidPager interface{ InvalidPage() bool }
 
 // ResolveRefused resolves the TP field tpf of the TRACE statement t, which
 // the front end refused for an error after that field. TRCUST 3.05A

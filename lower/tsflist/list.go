@@ -202,7 +202,7 @@ func (d *decompiler) target(obj, off uint32) *tsf.SymbolTP {
 	a := d.symbol(obj, off, true)
 	t := &tsf.SymbolTP{Name: a.Name}
 	if len(a.Disps) > 0 {
-		t.Offset = a.Disps[0]
+		t.Offsets = a.Disps[:1]
 	}
 	return t
 }

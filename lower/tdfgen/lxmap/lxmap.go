@@ -134,43 +134,132 @@ type PageBuffer struct {
 // and the byte at the offset within the page is taken, so past the stored
 // bytes of a short last page (emitrep's 1:4729) it is the byte the page
 // read before left there (0x64 after page 0, 0x83 after page 3, 0 when
-// none was read); for an offset past every page (1:FFFFFFFC, .emit-4) no
-// page is read, the byte is the buffer's and the error says why (TRCUST
-// warns 138 and 139 and keeps the tracepoint). Without Buffer such bytes
-// are 0.
+// none was read); an iterated page read through it leaves its patterns
+// laid out once and zeros after. For an offset past the object's pages
+// the module's next page is read (ByteAt's body says more), and past
+// every page (1:FFFFFFFC, .emit-4) no page is read, the byte is the
+// buffer's and the error says why (a *PastPagesError: TRCUST warns 138,
+// and 139 where PastPagesError.InvalidPage, and keeps the tracepoint).
+// Without Buffer such bytes are 0.
 func (m Module) ByteAt(obj, off uint32) (byte, error) {
 	if obj == 0 || int(obj) > len(m.File.Objects) {
 		return 0, fmt.Errorf("the module has no object %d", obj)
 	}
 	o := m.File.Object(int(obj))
 	ps := m.File.PageSize
-	if off < o.VirtualSize && ps > 0 {
-		page := int(off / ps)
-		if p, raw, err := m.File.StoredPage(int(obj), page); err == nil && p.Flags == lx.PageIterated {
-			return iteratedOnce(raw, int(off%ps)), nil
+	if ps == 0 {
+		b, err := m.File.ReadObject(int(obj), off, 1)
+		if err != nil {
+			return 0, err
+		}
+		return b[0], nil
+	}
+	page := uint64(off) / uint64(ps)
+	if page < uint64(len(o.Pages)) {
+		return m.pageByte(int(obj), int(page), int(off%ps)), nil
+	}
+	// Past the object's pages TRCUST reads the module's page table on
+	// (IBM's behaviour, tried with its binary on emitrep.dll, whose
+	// object 1 has 5 pages: a TP at 1:5000-1:5FFF is taken without a word
+	// and reads the next object's page; at 1:6000 and past, warning 138,
+	// and the byte is the page buffer's): the page the table holds there
+	// is read as the object's own.
+	g := uint64(o.PageTableIndex) + page // 1-based
+	if owner, i, ok := m.pageOwner(g); ok {
+		return m.pageByte(owner, i, int(off%ps)), nil
+	}
+	var b byte
+	if m.Buffer != nil {
+		b = m.Buffer.page(int(ps))[off%ps]
+	}
+	return b, &PastPagesError{Obj: obj, Off: off, Pages: len(o.Pages), Entry: uint64(o.PageTableIndex) - 1 + page}
+}
+
+// page returns the buffer, of n bytes.
+func (b *PageBuffer) page(n int) []byte {
+	if len(b.data) != n {
+		b.data = make([]byte, n)
+	}
+	return b.data
+}
+
+// pageByte returns byte at of page i of object obj as TRCUST reads it
+// (see ByteAt): an iterated page is laid out with each record's pattern
+// once and zeros after; any other page's stored bytes are copied over
+// what the buffer held. Without a buffer the byte is the page's: the
+// pattern-once layout of an iterated page, else the loaded byte.
+func (m Module) pageByte(obj, i, at int) byte {
+	p, raw, err := m.File.StoredPage(obj, i)
+	iterated := err == nil && p.Flags == lx.PageIterated
+	if m.Buffer == nil {
+		if iterated {
+			return iteratedOnce(raw, at)
+		}
+		b, err := m.File.ReadObject(obj, uint32(i)*m.File.PageSize+uint32(at), 1)
+		if err != nil {
+			return 0
+		}
+		return b[0]
+	}
+	buf := m.Buffer.page(int(m.File.PageSize))
+	switch {
+	case iterated:
+		clear(buf)
+		expandOnce(buf, raw)
+	case err == nil:
+		copy(buf, raw)
+	}
+	return buf[at]
+}
+
+// PastPagesError is ByteAt's error for an offset past the module's pages.
+type PastPagesError struct {
+	Obj, Off uint32
+	Pages    int    // the object's pages
+	Entry    uint64 // the 0-based index in the module's page table TRCUST reads
+}
+
+// Error implements error.
+func (e *PastPagesError) Error() string {
+	return fmt.Sprintf("offset 0x%X is past the %d pages of object %d", e.Off, e.Pages, e.Obj)
+}
+
+// InvalidPage reports whether TRCUST 3.05A also warns "page tracepoint to
+// be applied at not valid" (139) for the offset. It reads the entry past
+// the end of its page table, in what its memory holds there: on
+// emitrep.dll (IBM's behaviour, tried with its binary) it warns when the
+// entry stands in the last 256 bytes of a 64 KiB segment (.emit-4, pages
+// 0x7FFF, 0xFFF0, 0x1FE0 of object 1) and not below (pages 6 to 0x1F00),
+// with one exception (page 0x1C00 warns). That rule is tracekit's
+// approximation of memory it cannot see.
+func (e *PastPagesError) InvalidPage() bool { return e.Entry*8&0xFFFF >= 0xFF00 }
+
+// pageOwner returns the object and its page index of the module's page g
+// (1-based, as in the object table); false when no object has it.
+func (m Module) pageOwner(g uint64) (obj, i int, ok bool) {
+	for n := 1; n <= len(m.File.Objects); n++ {
+		o := m.File.Object(n)
+		first := uint64(o.PageTableIndex)
+		if first > 0 && g >= first && g < first+uint64(len(o.Pages)) {
+			return n, int(g - first), true
 		}
 	}
-	if m.Buffer != nil && ps > 0 {
-		if len(m.Buffer.data) != int(ps) {
-			m.Buffer.data = make([]byte, ps)
+	return 0, 0, false
+}
+
+// expandOnce writes EXEPACK1 data into dst with every record's pattern
+// taken once (see ByteAt), as far as dst holds.
+func expandOnce(dst, src []byte) {
+	n := 0
+	for s := 0; s+4 <= len(src) && n < len(dst); {
+		size := int(binary.LittleEndian.Uint16(src[s+2:]))
+		s += 4
+		if size > len(src)-s {
+			return
 		}
-		page := uint64(off) / uint64(ps)
-		if page >= uint64(len(o.Pages)) {
-			return m.Buffer.data[off%ps], fmt.Errorf("offset 0x%X is past the %d pages of object %d", off, len(o.Pages), obj)
-		}
-		if _, raw, err := m.File.StoredPage(int(obj), int(page)); err == nil {
-			copy(m.Buffer.data, raw)
-		}
-		return m.Buffer.data[off%ps], nil
+		n += copy(dst[n:], src[s:s+size])
+		s += size
 	}
-	if off >= o.VirtualSize && uint64(off) < uint64(len(o.Pages))*uint64(ps) {
-		return 0, nil
-	}
-	b, err := m.File.ReadObject(int(obj), off, 1)
-	if err != nil {
-		return 0, err
-	}
-	return b[0], nil
 }
 
 // iteratedOnce returns byte i of EXEPACK1 data with every record's pattern
