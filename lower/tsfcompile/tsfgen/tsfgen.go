@@ -63,6 +63,7 @@ func Generate(seed int64) *Case {
 	g := &gen{
 		r:     rand.New(rand.NewPCG(uint64(seed), 0x7472637573740a)),
 		sw:    rand.New(rand.NewPCG(uint64(seed), 0x2f524d2f52532f4c)),
+		tpr:   rand.New(rand.NewPCG(uint64(seed), 0x54503d2e6f666673)),
 		feats: map[string]bool{},
 		c:     &Case{Seed: seed, Files: map[string][]byte{}},
 	}
@@ -88,6 +89,7 @@ func Generate(seed int64) *Case {
 type gen struct {
 	r     *rand.Rand
 	sw    *rand.Rand // the switches of switches.go
+	tpr   *rand.Rand // the TP forms added later (offsetsTP), apart so that the other draws stay
 	feats map[string]bool
 	c     *Case
 
@@ -271,6 +273,27 @@ func (g *gen) num(v int) string {
 		return fmt.Sprintf(pick(g, "0x%X", "0x%x", "0X%X"), v)
 	}
 	return fmt.Sprint(v)
+}
+
+// offsetsTP returns offsets for TP=.name as TRCUST 3.05A reads them: one
+// or more, each after a run of signs (the last counts), now and then a
+// sign with no number at the end.
+func (g *gen) offsetsTP() string {
+	signs := []string{"+", "-", "+-", "-+", "--", "++", " + ", " - "}
+	var b strings.Builder
+	for range 1 + g.tpr.IntN(3) {
+		b.WriteString(signs[g.tpr.IntN(len(signs))])
+		v := []int{1, 2, 4, 0x10, 0x20}[g.tpr.IntN(5)]
+		if g.tpr.IntN(2) == 0 {
+			fmt.Fprintf(&b, "0x%X", v)
+		} else {
+			fmt.Fprint(&b, v)
+		}
+	}
+	if g.tpr.IntN(6) == 0 {
+		b.WriteString(signs[g.tpr.IntN(2)])
+	}
+	return b.String()
 }
 
 // badNum is something that is not a number.
@@ -550,6 +573,17 @@ func (g *gen) trace(i int, minor *int, used *[]int) {
 		case 2:
 			tp += pick(g, ",RETEP", ",retep", ", RETEP")
 			g.feat("retep")
+		case 4, 5:
+			// Drawn from tpr, so that a case without them is what it
+			// was before they were added.
+			if g.tpr.IntN(2) == 0 {
+				tp += g.offsetsTP()
+				g.feat("tp-offsets")
+				if g.tpr.IntN(3) == 0 {
+					tp += ",RETEP"
+					g.feat("retep-offset")
+				}
+			}
 		case 3:
 			if g.p(0.3) {
 				tp = "." + g.sym(dataSyms)
