@@ -357,11 +357,7 @@ func (p *parser) posSince(n int, end ast.Pos) ast.Pos {
 // TYPELIST gives "unexpected: \emitrep.dll, ignored"; IBM's behaviour).
 func (p *parser) unexpected(toks []lexer.Token) {
 	for _, t := range toks {
-		text := tokenText(t)
-		if t.Type == tokPath || t.Type == tokSymbol {
-			text = strings.TrimPrefix(text, ".")
-		}
-		p.add(tsf.ErrUnexpected.Diagnostic(astPos(t.Pos), p.commentAfter[t.Pos.Offset], text))
+		p.add(tsf.ErrUnexpected.Diagnostic(astPos(t.Pos), p.commentAfter[t.Pos.Offset], unexpectedText(t)))
 	}
 }
 
@@ -722,7 +718,17 @@ func (p *parser) unexpectedField(toks []lexer.Token, i int) {
 		// before "new line in literal"; IBM's behaviour).
 		return
 	}
-	p.add(tsf.ErrUnexpected.Diagnostic(astPos(toks[i].Pos), p.commentAfter[toks[i].Pos.Offset], tokenText(toks[i])))
+	p.add(tsf.ErrUnexpected.Diagnostic(astPos(toks[i].Pos), p.commentAfter[toks[i].Pos.Offset], unexpectedText(toks[i])))
+}
+
+// unexpectedText is how TRCUST 3.05A names a token it did not expect: a
+// symbol without its dot (IBM's behaviour, tried with its binary:
+// "TP=.fclose, .malloc" gives "unexpected: malloc"), else as tokenText.
+func unexpectedText(t lexer.Token) string {
+	if t.Type == tokSymbol || t.Type == tokPath {
+		return strings.TrimPrefix(tokenText(t), ".")
+	}
+	return tokenText(t)
 }
 
 // tokenLen is how many bytes of the TSF the token t spans.
