@@ -38,20 +38,21 @@ func TestCommandLine(t *testing.T) {
 // TestSearchRange checks /RSnnn as TRCUST 3.05A reads it (each value tried
 // with IBM's binary through the oracle runner).
 func TestSearchRange(t *testing.T) {
+	// whole: a number TRCUST keeps as the range, refused (ok false) or not.
 	for _, tc := range []struct {
-		s  string
-		n  int
-		ok bool
+		s         string
+		n         int
+		whole, ok bool
 	}{
-		{"", 0, true}, {"0", 0, true}, {"256", 256, true}, {"257", 0, false}, {"999", 0, false},
-		{"65535", 0, false}, {"65536", 0, true}, {"65792", 256, true}, {"70000", 0, false},
-		{"0X10", 16, true}, {"0X", 0, true}, {"08", 8, true}, {"010", 8, true},
-		{"5X", 0, false}, {"0A", 0, false}, {"00X5", 0, false}, {"+5", 0, false}, {"-1", 0, false},
-		{"ABC", 0, false}, {"4294967296", 0, false},
+		{"", 0, true, true}, {"0", 0, true, true}, {"256", 256, true, true}, {"257", 257, true, false}, {"999", 999, true, false},
+		{"65535", -1, true, false}, {"65536", 0, true, true}, {"65792", 256, true, true}, {"70000", 4464, true, false},
+		{"0X10", 16, true, true}, {"0X", 0, true, true}, {"08", 8, true, true}, {"010", 8, true, true}, {"0x1FF", 511, true, false},
+		{"5X", 0, false, false}, {"0A", 0, false, false}, {"00X5", 0, false, false}, {"+5", 0, false, false}, {"-1", 0, false, false},
+		{"ABC", 0, false, false}, {"4294967296", -1, true, false},
 	} {
-		n, ok := searchRange(tc.s)
-		if ok != tc.ok || ok && n != tc.n {
-			t.Errorf("/RS%s: %d %v, want %d %v", tc.s, n, ok, tc.n, tc.ok)
+		n, whole, ok := searchRange(tc.s)
+		if whole != tc.whole || ok != tc.ok || whole && n != tc.n {
+			t.Errorf("/RS%s: %d %v %v, want %d %v %v", tc.s, n, whole, ok, tc.n, tc.whole, tc.ok)
 		}
 	}
 }

@@ -184,12 +184,16 @@ func parseArgs(c *console, args []string) options {
 		case len(sw) == 3 && strings.HasPrefix(sw, "RM") && sw[2] >= '0' && sw[2] <= '7':
 			search.Match, searchSet = int(sw[2]-'0'), true
 		case strings.HasPrefix(sw, "RS"):
-			n, ok := searchRange(sw[2:])
+			n, whole, ok := searchRange(sw[2:])
+			if whole {
+				// IBM's behaviour: a whole number is kept even when it
+				// is refused (/RS300 makes the window 300 bytes: no
+				// return point for .malloc,RETEP, as with /RS200).
+				search.Range, searchSet = n, true
+			}
 			if !ok {
 				say(tsf.ErrParameter, up)
-				continue
 			}
-			search.Range, searchSet = n, true
 		case strings.HasPrefix(sw, "RP"):
 			search.Pascal, searchSet = true, true
 		default:
@@ -210,15 +214,15 @@ func parseArgs(c *console, args []string) options {
 
 // searchRange reads the number of /RSnnn as TRCUST 3.05A does (IBM's
 // behaviour): nothing is 0; else it must start with a digit and be a whole
-// C number as strtol reads one (decimal, 0x hex or 0 octal), which is kept
-// in 16 bits and must then lie in 0-256 (/RS65792 is /RS256, /RS65535 is
-// refused).
-func searchRange(s string) (int, bool) {
+// C number as strtol reads one (decimal, 0x hex or 0 octal: whole), which
+// is kept in 16 bits and must then lie in 0-256 (ok; /RS65792 is /RS256,
+// /RS65535 is refused).
+func searchRange(s string) (n int, whole, ok bool) {
 	if s == "" {
-		return 0, true
+		return 0, true, true
 	}
 	if s[0] < '0' || s[0] > '9' {
-		return 0, false
+		return 0, false, false
 	}
 	base, digits := 10, s
 	switch {
@@ -233,13 +237,13 @@ func searchRange(s string) (int, bool) {
 		// is taken, /RS0A is not), and "0x" alone as 0.
 		d := strings.IndexRune("0123456789ABCDEF", r)
 		if d < 0 || d >= max(base, 10) {
-			return 0, false
+			return 0, false, false
 		}
 		// strtol's long saturates at 2^31-1, which is -1 in 16 bits.
 		v = min(v*int64(base)+int64(d), 1<<31-1)
 	}
-	n := int(int16(uint16(v)))
-	return n, n >= 0 && n <= 256
+	n = int(int16(uint16(v)))
+	return n, true, n >= 0 && n <= 256
 }
 
 // run runs the command line and returns the exit status.

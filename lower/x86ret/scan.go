@@ -35,8 +35,9 @@ import "fmt"
 //     window (a RET at the procedure's entry is none).
 //   - /RM0 and /RM1 find nothing; /RM2 is the default.
 //
-// /RP (Pascal returns allowed) changed nothing on the procedures tried:
-// emitrep has no LEAVE or POP (E)BP before a RET n, the form it may be for.
+// /RP (Pascal returns allowed) lets the second form take a RETF n (0xCA)
+// too; whether it changes the other forms is not known (emitrep has no
+// LEAVE or POP (E)BP before a RET n or a RETF n).
 // Which returns the first and the third form take besides those named is
 // not known: emitrep has no other.
 type Search struct {
@@ -95,7 +96,12 @@ func Scan(code []byte, entry, end uint32, s Search) (uint32, error) {
 		}})
 	}
 	if s.Match&4 != 0 {
-		forms = append(forms, form{func(c byte) bool { return c == opRET || c == opRETN || c == opRETF }, alone})
+		forms = append(forms, form{func(c byte) bool {
+			// /RP adds the Pascal far return, RETF n (IBM's behaviour:
+			// .exit-0x40,RETEP with /RM6 /RP finds the 0xCA at 1:1584 of
+			// emitrep, and nothing without /RP).
+			return c == opRET || c == opRETN || c == opRETF || s.Pascal && c == opRETFN
+		}, alone})
 	}
 	if s.Match&1 != 0 && s.Match&6 != 0 {
 		forms = append(forms, form{func(c byte) bool { return c == opRET || c == opRETFN }, func(i int64) (int64, bool) {
