@@ -120,11 +120,10 @@ func setPos(p, base *ast.Pos, off int) {
 	p.Offset, p.Line, p.Col = base.Offset+off, base.Line, base.Col+off
 }
 
-// quickNumber is numberTo for the common number, of 1 to 16 digits (their
-// values in digits, notDigit for the other bytes) that fit in bits, with no
-// branch a digit: false, having set nothing it promises, when w is not
-// one, for numberTo to decide.
-func quickNumber(dst *os2ast.Number, w *word, base *ast.Pos, digits *[256]byte, radix uint64, bits uint) bool {
+// quickHexNumber and quickDecNumber are numberTo for the common number, of
+// 1 to 16 digits that fit in bits, with no branch a digit: false, having
+// set nothing they promise, when w is not one, for numberTo to decide.
+func quickHexNumber(dst *os2ast.Number, w *word, base *ast.Pos, bits uint) bool {
 	s := w.Text
 	if len(s) == 0 || len(s) > 16 {
 		return false
@@ -134,9 +133,31 @@ func quickNumber(dst *os2ast.Number, w *word, base *ast.Pos, digits *[256]byte, 
 		bad byte
 	)
 	for i := 0; i < len(s); i++ {
-		d := digits[s[i]]
+		d := hexValue[s[i]]
 		bad |= d
-		v = v*radix + uint64(d&0xF)
+		v = v<<4 | uint64(d&0xF)
+	}
+	if bad&notDigit != 0 || v>>bits != 0 {
+		return false
+	}
+	setPos(&dst.Pos, base, w.Pos.Offset)
+	dst.Text, dst.Value = s, v
+	return true
+}
+
+func quickDecNumber(dst *os2ast.Number, w *word, base *ast.Pos, bits uint) bool {
+	s := w.Text
+	if len(s) == 0 || len(s) > 16 {
+		return false
+	}
+	var (
+		v   uint64
+		bad byte
+	)
+	for i := 0; i < len(s); i++ {
+		d := decValue[s[i]]
+		bad |= d
+		v = v*10 + uint64(d&0xF)
 	}
 	if bad&notDigit != 0 || v>>bits != 0 {
 		return false
@@ -255,12 +276,12 @@ func convertHook(pos ast.Pos, p *hookLine, err error, dst *os2ast.Hook) (*os2ast
 	h := dst
 	h.Pos = pos
 	var diags diag.List
-	if !quickNumber(&h.Type, &p.Type, &pos, &hexValue, 16, 16) ||
-		!quickNumber(&h.Major, &p.Major, &pos, &hexValue, 16, 8) ||
-		!quickNumber(&h.Minor, &p.Minor, &pos, &hexValue, 16, 16) ||
-		!quickNumber(&h.High, &p.High, &pos, &decValue, 10, 32) ||
-		!quickNumber(&h.Low, &p.Low, &pos, &decValue, 10, 32) ||
-		!quickNumber(&h.CPU, &p.CPU, &pos, &decValue, 10, 8) {
+	if !quickHexNumber(&h.Type, &p.Type, &pos, 16) ||
+		!quickHexNumber(&h.Major, &p.Major, &pos, 8) ||
+		!quickHexNumber(&h.Minor, &p.Minor, &pos, 16) ||
+		!quickDecNumber(&h.High, &p.High, &pos, 32) ||
+		!quickDecNumber(&h.Low, &p.Low, &pos, 32) ||
+		!quickDecNumber(&h.CPU, &p.CPU, &pos, 8) {
 		// Some number is not of the common form: each is read again, and
 		// the ones that are malformed are reported.
 		c := converter{Converter: lineconv.Converter{Base: pos, Words: hookWords}}
