@@ -240,7 +240,7 @@ type hookParserGen struct {
 // read straight from s: false, when s is not a line that parses, of
 // ASCII with no line feed, for the general path to do the work again.
 func (p *hookParserGen) flat(filename, s string, out *hookLine) bool {
-	*out = hookLine{Data: out.Data[:0]}
+	out.Data = out.Data[:0]
 	rule, start, pos := 0, 0, 0
 	// Word
 	if rule, start, pos = pgenToken_hookLexer(s, pos, 4); rule != 1 {
@@ -480,7 +480,7 @@ type moduleParserGen struct {
 // read straight from s: false, when s is not a line that parses, of
 // ASCII with no line feed, for the general path to do the work again.
 func (p *moduleParserGen) flat(filename, s string, out *moduleLine) bool {
-	*out = moduleLine{Path: out.Path[:0]}
+	out.Path = out.Path[:0]
 	rule, start, pos := 0, 0, 0
 	// Word
 	if rule, start, pos = pgenToken_moduleLexer(s, pos, 2); rule != 0 {

@@ -3492,7 +3492,7 @@ type hexParserGen struct {
 // read straight from s: false, when s is not a line that parses, of
 // ASCII with no line feed, for the general path to do the work again.
 func (p *hexParserGen) flat(filename, s string, out *hexLine) bool {
-	*out = hexLine{Bytes: out.Bytes[:0]}
+	out.Bytes = out.Bytes[:0]
 	rule, start, pos := 0, 0, 0
 	// Item
 	if rule, start, pos = pgenToken_hexLexer(s, pos, 2); rule != 0 {

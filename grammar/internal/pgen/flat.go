@@ -102,7 +102,20 @@ func (pe *parserEmitter) flatFunc(gen string, root *structInfo, lexer string, ma
 	w("// read straight from s: false, when s is not a line that parses, of")
 	w("// ASCII with no line feed, for the general path to do the work again.")
 	w("func (p *%s) flat(filename, s string, out *%s) bool {", gen, root.name)
-	w("\t%s", resetRoot(root))
+	// The terms set every field of the root they capture, whole: the
+	// root needs clearing only when some field is not captured.
+	covered := 0
+	for _, t := range terms {
+		if t.field != nil {
+			covered++
+		}
+	}
+	switch last := terms[len(terms)-1]; {
+	case covered != len(root.fields):
+		w("\t%s", resetRoot(root))
+	case last.mode != modeOnce:
+		w("\tout.%s = out.%s[:0]", last.field.name, last.field.name)
+	}
 	w("\trule, start, pos := 0, 0, 0")
 	setTerm := func(t flatTerm, v string) {
 		if t.elem.hasPos {

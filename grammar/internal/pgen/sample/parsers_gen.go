@@ -547,7 +547,7 @@ type cellsParserGen struct{ pgenParser_sampleLexer }
 // read straight from s: false, when s is not a line that parses, of
 // ASCII with no line feed, for the general path to do the work again.
 func (p *cellsParserGen) flat(filename, s string, out *cells) bool {
-	*out = cells{Rest: out.Rest[:0]}
+	out.Rest = out.Rest[:0]
 	rule, start, pos := 0, 0, 0
 	// Number
 	if rule, start, pos = pgenToken_sampleLexer(s, pos, 32); rule != 1 {
@@ -607,7 +607,7 @@ type rowParserGen struct{ pgenParser_sampleLexer }
 // read straight from s: false, when s is not a line that parses, of
 // ASCII with no line feed, for the general path to do the work again.
 func (p *rowParserGen) flat(filename, s string, out *row) bool {
-	*out = row{Rest: out.Rest[:0]}
+	out.Rest = out.Rest[:0]
 	rule, start, pos := 0, 0, 0
 	// Word
 	if rule, start, pos = pgenToken_sampleLexer(s, pos, 32); rule != 3 {
