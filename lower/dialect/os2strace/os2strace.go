@@ -245,8 +245,12 @@ func (l *HookLowerer) lower(h *os2ast.Hook, line string) (*record.Record, uint64
 	rec.Time = timeText(h, line)
 	rec.Event = l.event(h.Major.Value, h.Minor.Value)
 	rec.Args, rec.Data = rec.Args[:0], rec.Data[:0]
-	ha := l.hookAttrs(typ)
-	rec.Attrs, rec.AttrsJSON = ha.attrs, ha.json
+	if l.cfg.NoAttrs {
+		rec.Attrs, rec.AttrsJSON = nil, nil
+	} else {
+		ha := l.hookAttrs(typ)
+		rec.Attrs, rec.AttrsJSON = ha.attrs, ha.json
+	}
 	stamp := h.High.Value<<32 | h.Low.Value
 
 	switch cat {
@@ -404,8 +408,11 @@ func (l *HookLowerer) hookAttrs(typ uint64) hookAttrs {
 }
 
 // setAttr sets an attr of the record being lowered, on its own copy of the
-// shared map.
+// shared map; nothing when no attrs are written (Config.NoAttrs).
 func (l *HookLowerer) setAttr(rec *record.Record, key string, v any) {
+	if l.cfg.NoAttrs {
+		return
+	}
 	if !l.ownAttrs {
 		m := make(record.Attrs, len(rec.Attrs)+1)
 		for k, x := range rec.Attrs {
