@@ -250,9 +250,8 @@ func (f *fieldsWriter) appendCSVRow(b []byte, r *Record, h *Holes) ([]byte, erro
 	return b, nil
 }
 
-// appendCell is appendCSV(b, s), with the common short cell of 8 to 16
-// bytes tested and copied with two 8-byte loads, which may overlap, and
-// no loop.
+// appendCell is appendCSV(b, s), with the common cell of 8 bytes or more
+// tested and copied 8 bytes at a time (appendPlain).
 func appendCell(b []byte, s string) []byte {
 	b, ok := appendPlain(b, s)
 	if ok {
@@ -264,18 +263,25 @@ func appendCell(b []byte, s string) []byte {
 // appendPlain appends s to b, and reports whether s holds none of the
 // bytes that make a CSV cell quoted (a comma, a quote, CR, LF) and does
 // not start with white space or make the cell \. alone: when it does,
-// the cell is to be quoted.
+// the cell is to be quoted. A string of 8 bytes or more is read and
+// written 8 bytes at a time, the last 8 overlapping those before, with
+// no test a byte.
 func appendPlain(b []byte, s string) ([]byte, bool) {
 	n := len(s)
-	if n < 8 || n > 16 || cap(b)-len(b) < 16 || s[0] <= ' ' || s[0] >= utf8.RuneSelf {
+	if n < 8 || cap(b)-len(b) < n || s[0] <= ' ' || s[0] >= utf8.RuneSelf {
 		return append(b, s...), !csvNeedsQuotes(s)
 	}
-	x, y := load64(s[:8]), load64(s[n-8:])
 	at := len(b)
 	b = b[:at+n]
-	binary.LittleEndian.PutUint64(b[at:], x)
-	binary.LittleEndian.PutUint64(b[at+n-8:], y)
-	return b, !hasCSVSpecial(x) && !hasCSVSpecial(y)
+	var special uint64
+	for i := 0; i+8 < n; i += 8 {
+		x := load64(s[i:])
+		binary.LittleEndian.PutUint64(b[at+i:], x)
+		special |= csvSpecialBytes(x)
+	}
+	x := load64(s[n-8:])
+	binary.LittleEndian.PutUint64(b[at+n-8:], x)
+	return b, special|csvSpecialBytes(x) == 0
 }
 
 // load64 reads the first 8 bytes of s, little-endian, in one load.
@@ -285,11 +291,11 @@ func load64(s string) uint64 {
 		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
 }
 
-// hasCSVSpecial reports whether one of the 8 bytes in x is a comma, a
+// csvSpecialBytes is not zero when one of the 8 bytes in x is a comma, a
 // quote, CR or LF: a byte made zero by the xor with one of them.
-func hasCSVSpecial(x uint64) bool {
+func csvSpecialBytes(x uint64) uint64 {
 	c, q, r, n := x^(lsb*','), x^(lsb*'"'), x^(lsb*'\r'), x^(lsb*'\n')
-	return ((c-lsb)&^c|(q-lsb)&^q|(r-lsb)&^r|(n-lsb)&^n)&msb != 0
+	return ((c-lsb)&^c | (q-lsb)&^q | (r-lsb)&^r | (n-lsb)&^n) & msb
 }
 
 // appendOptIntDigits appends *v in decimal, nothing when v is nil.
