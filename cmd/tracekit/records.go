@@ -79,9 +79,10 @@ func (c *recordsCmd) Run(e *env) error {
 	opts := dialect.Options{Dialect: c.Dialect, NoPair: c.NoPair, CPUHz: c.CPUHz, KeepGoing: c.KeepGoing, Strict: c.Strict, Workers: c.Workers}
 	if c.Fields != "" {
 		// Work for a column not written is not done (the filters read no
-		// arguments).
+		// arguments and no attrs).
 		fields, _ := record.ParseFields(c.Fields) // checked by checkFormat
 		opts.NoArgs = !slices.Contains(fields, "args")
+		opts.NoAttrs = !slices.Contains(fields, "attrs")
 	}
 	if c.Follow {
 		// The first signal ends the followed file as at its end; the run

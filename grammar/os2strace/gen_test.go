@@ -17,7 +17,12 @@ var genInputs = []string{
 	"shared:corpus/os2/strace/*",
 }
 
-var genSeeds = []string{"", " ", "102 13 29 9450:1 0 a:b", "1 2 3 4 5", "\xff", "a\nb c", "x\x00y"}
+// The seeds end with lines the parsers' fast path (flat, in parsers_gen.go)
+// leaves to the general path: runes from U+0080 on, line feeds in a word or
+// in the space between, tokens left over or missing.
+var genSeeds = []string{"", " ", "102 13 29 9450:1 0 a:b", "1 2 3 4 5", "\xff", "a\nb c", "x\x00y",
+	"102 13 29 9450:1 0 é", "102 13 29\n9450:1 0 ab", " 102\t13 29 9450:1 0 ab cd \t", "102 13 29 9450:1 0", "102 13 29 9450:1",
+	"102 13 29 9450 : 1 0 ab", "102 13 29 9450:1 0 ab:", "0002 00020000 00004000 0000000d fb1e0828 C:\\É.EXE", "1 2 3 4 5 a\nb"}
 
 func hookEngines() (ref, gen, reuse difftest.Engine[hookLine]) {
 	var g, r hookParserGen

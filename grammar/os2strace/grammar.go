@@ -111,10 +111,81 @@ func (c *converter) numberTo(dst *os2ast.Number, w *word, base, bits int, code d
 }
 
 // setPos sets *p to the position off bytes into the line, as Pos does.
-func (c *converter) setPos(p *ast.Pos, off int) {
-	p.File = c.Base.File
-	p.Offset, p.Line, p.Col = c.Base.Offset+off, c.Base.Line, c.Base.Col+off
+func (c *converter) setPos(p *ast.Pos, off int) { setPos(p, &c.Base, off) }
+
+// setPos sets *p to the position off bytes into the line that starts at
+// *base.
+func setPos(p, base *ast.Pos, off int) {
+	p.File = base.File
+	p.Offset, p.Line, p.Col = base.Offset+off, base.Line, base.Col+off
 }
+
+// quickHexNumber and quickDecNumber are numberTo for the common number, of
+// 1 to 16 digits that fit in bits, with no branch a digit: false, having
+// set nothing they promise, when w is not one, for numberTo to decide.
+func quickHexNumber(dst *os2ast.Number, w *word, base *ast.Pos, bits uint) bool {
+	s := w.Text
+	if len(s) == 0 || len(s) > 16 {
+		return false
+	}
+	var (
+		v   uint64
+		bad byte
+	)
+	for i := 0; i < len(s); i++ {
+		d := hexValue[s[i]]
+		bad |= d
+		v = v<<4 | uint64(d&0xF)
+	}
+	if bad&notDigit != 0 || v>>bits != 0 {
+		return false
+	}
+	setPos(&dst.Pos, base, w.Pos.Offset)
+	dst.Text, dst.Value = s, v
+	return true
+}
+
+func quickDecNumber(dst *os2ast.Number, w *word, base *ast.Pos, bits uint) bool {
+	s := w.Text
+	if len(s) == 0 || len(s) > 16 {
+		return false
+	}
+	var (
+		v   uint64
+		bad byte
+	)
+	for i := 0; i < len(s); i++ {
+		d := decValue[s[i]]
+		bad |= d
+		v = v*10 + uint64(d&0xF)
+	}
+	if bad&notDigit != 0 || v>>bits != 0 {
+		return false
+	}
+	setPos(&dst.Pos, base, w.Pos.Offset)
+	dst.Text, dst.Value = s, v
+	return true
+}
+
+// notDigit marks the bytes that are no digit in hexValue and decValue.
+const notDigit = 0x10
+
+// hexValue and decValue are the value of each hex or decimal digit; the
+// other bytes have notDigit.
+var hexValue, decValue = func() (hex, dec [256]byte) {
+	for c := range 256 {
+		hex[c], dec[c] = notDigit, notDigit
+		switch {
+		case c >= '0' && c <= '9':
+			hex[c], dec[c] = byte(c-'0'), byte(c-'0')
+		case c >= 'a' && c <= 'f':
+			hex[c] = byte(c - 'a' + 10)
+		case c >= 'A' && c <= 'F':
+			hex[c] = byte(c - 'A' + 10)
+		}
+	}
+	return hex, dec
+}()
 
 // quickUint reads the common number, up to 16 digits of base 10 or 16 that
 // fit in bits, without strconv; false sends the caller to strconv.ParseUint,
@@ -191,8 +262,8 @@ func ParseHookReference(pos ast.Pos, line string) (*os2ast.Hook, diag.List) {
 // convertHook turns the parse into a Hook: into *dst, reusing its storage,
 // or a new one when dst is nil.
 func convertHook(pos ast.Pos, p *hookLine, err error, dst *os2ast.Hook) (*os2ast.Hook, diag.List) {
-	c := converter{Converter: lineconv.Converter{Base: pos, Words: hookWords}}
 	if err != nil {
+		c := converter{Converter: lineconv.Converter{Base: pos, Words: hookWords}}
 		c.ParseError(err, os2ast.CodeSyntax, "not a hook line")
 		return nil, c.Diags
 	}
@@ -204,12 +275,24 @@ func convertHook(pos ast.Pos, p *hookLine, err error, dst *os2ast.Hook) (*os2ast
 	}
 	h := dst
 	h.Pos = pos
-	c.numberTo(&h.Type, &p.Type, 16, 16, os2ast.CodeNumber, "hook type")
-	c.numberTo(&h.Major, &p.Major, 16, 8, os2ast.CodeNumber, "major code")
-	c.numberTo(&h.Minor, &p.Minor, 16, 16, os2ast.CodeNumber, "minor code")
-	c.numberTo(&h.High, &p.High, 10, 32, os2ast.CodeNumber, "time stamp high half")
-	c.numberTo(&h.Low, &p.Low, 10, 32, os2ast.CodeNumber, "time stamp low half")
-	c.numberTo(&h.CPU, &p.CPU, 10, 8, os2ast.CodeNumber, "processor")
+	var diags diag.List
+	if !quickHexNumber(&h.Type, &p.Type, &pos, 16) ||
+		!quickHexNumber(&h.Major, &p.Major, &pos, 8) ||
+		!quickHexNumber(&h.Minor, &p.Minor, &pos, 16) ||
+		!quickDecNumber(&h.High, &p.High, &pos, 32) ||
+		!quickDecNumber(&h.Low, &p.Low, &pos, 32) ||
+		!quickDecNumber(&h.CPU, &p.CPU, &pos, 8) {
+		// Some number is not of the common form: each is read again, and
+		// the ones that are malformed are reported.
+		c := converter{Converter: lineconv.Converter{Base: pos, Words: hookWords}}
+		c.numberTo(&h.Type, &p.Type, 16, 16, os2ast.CodeNumber, "hook type")
+		c.numberTo(&h.Major, &p.Major, 16, 8, os2ast.CodeNumber, "major code")
+		c.numberTo(&h.Minor, &p.Minor, 16, 16, os2ast.CodeNumber, "minor code")
+		c.numberTo(&h.High, &p.High, 10, 32, os2ast.CodeNumber, "time stamp high half")
+		c.numberTo(&h.Low, &p.Low, 10, 32, os2ast.CodeNumber, "time stamp low half")
+		c.numberTo(&h.CPU, &p.CPU, 10, 8, os2ast.CodeNumber, "processor")
+		diags = c.Diags
+	}
 	if len(p.Data) > 0 {
 		if cap(data) < len(p.Data) {
 			data = make([]os2ast.Word, 0, len(p.Data))
@@ -217,15 +300,15 @@ func convertHook(pos ast.Pos, p *hookLine, err error, dst *os2ast.Hook) (*os2ast
 		data = data[:len(p.Data)]
 		for i := range p.Data {
 			w, d := &p.Data[i], &data[i]
-			c.setPos(&d.Pos, w.Pos.Offset)
+			setPos(&d.Pos, &pos, w.Pos.Offset)
 			d.Text = w.Text
 		}
 	}
 	h.Data = data // nil, or empty keeping its storage for the next line
-	if c.Diags.Failed() {
-		return nil, c.Diags
+	if diags.Failed() {
+		return nil, diags
 	}
-	return h, c.Diags
+	return h, diags
 }
 
 // ParseModule parses one line of STRACE.MTE. It returns nil and at least one

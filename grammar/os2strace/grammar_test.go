@@ -1,9 +1,12 @@
 package os2strace
 
 import (
+	"math/rand/v2"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/alecthomas/participle/v2/lexer"
 
 	"github.com/tracekit/tracekit/ast"
 	"github.com/tracekit/tracekit/ast/diag"
@@ -149,4 +152,40 @@ func FuzzParseModule(f *testing.F) {
 			t.Fatalf("%q: path %q", line, m.Path.Text)
 		}
 	})
+}
+
+// TestQuickNumbers: the readers of the common number give what
+// strconv.ParseUint gives, or leave the number to it.
+func TestQuickNumbers(t *testing.T) {
+	texts := []string{"", "0", "9", "a", "A", "f", "F", "g", "ff", "FF", "100", "+1", "-1", " 1", "1 ", "0x1",
+		"4294967295", "4294967296", "255", "256", "65535", "65536", "1234567890123456", "12345678901234567",
+		"ffffffffffffffff", "fffffffff", "ffffffff", "00000000000000001", "9a", "é", "1\x00"}
+	rng := rand.New(rand.NewPCG(1, 2))
+	const digits = "0123456789abcdefABCDEFgx+ "
+	for range 20000 {
+		b := make([]byte, rng.IntN(18))
+		for i := range b {
+			b[i] = digits[rng.IntN(len(digits))]
+		}
+		texts = append(texts, string(b))
+	}
+	for _, s := range texts {
+		for _, bits := range []uint{8, 16, 32} {
+			for _, hex := range []bool{true, false} {
+				var n os2ast.Number
+				w := word{Pos: lexer.Position{Offset: 3}, Text: s}
+				radix, quick := 10, quickDecNumber(&n, &w, &base, bits)
+				if hex {
+					radix, quick = 16, quickHexNumber(&n, &w, &base, bits)
+				}
+				want, err := strconv.ParseUint(s, radix, int(bits))
+				if quick && (err != nil || strings.HasPrefix(s, "+") || n.Value != want || n.Text != s || n.Pos.Col != base.Col+3) {
+					t.Errorf("%q base %d bits %d: quick %d at %v; strconv %d, %v", s, radix, bits, n.Value, n.Pos, want, err)
+				}
+				if !quick && err == nil && !strings.HasPrefix(s, "+") && len(s) <= 16 {
+					t.Errorf("%q base %d bits %d: not read, strconv reads %d", s, radix, bits, want)
+				}
+			}
+		}
+	}
 }

@@ -235,6 +235,75 @@ type hookParserGen struct {
 	reuse bool // ParseInto: nodes come from the slabs
 }
 
+// flat is the fast path of parse for hookLine's row of tokens,
+// Word Word Word Word <colon> Word Word Word*,
+// read straight from s: false, when s is not a line that parses, of
+// ASCII with no line feed, for the general path to do the work again.
+func (p *hookParserGen) flat(filename, s string, out *hookLine) bool {
+	out.Data = out.Data[:0]
+	rule, start, pos := 0, 0, 0
+	// Word
+	if rule, start, pos = pgenToken_hookLexer(s, pos, 4); rule != 1 {
+		return false
+	}
+	out.Type.Pos.Filename = filename
+	out.Type.Pos.Offset, out.Type.Pos.Line, out.Type.Pos.Column = start, 1, start+1
+	out.Type.Text = s[start:pos]
+	// Word
+	if rule, start, pos = pgenToken_hookLexer(s, pos, 4); rule != 1 {
+		return false
+	}
+	out.Major.Pos.Filename = filename
+	out.Major.Pos.Offset, out.Major.Pos.Line, out.Major.Pos.Column = start, 1, start+1
+	out.Major.Text = s[start:pos]
+	// Word
+	if rule, start, pos = pgenToken_hookLexer(s, pos, 4); rule != 1 {
+		return false
+	}
+	out.Minor.Pos.Filename = filename
+	out.Minor.Pos.Offset, out.Minor.Pos.Line, out.Minor.Pos.Column = start, 1, start+1
+	out.Minor.Text = s[start:pos]
+	// Word
+	if rule, start, pos = pgenToken_hookLexer(s, pos, 4); rule != 1 {
+		return false
+	}
+	out.High.Pos.Filename = filename
+	out.High.Pos.Offset, out.High.Pos.Line, out.High.Pos.Column = start, 1, start+1
+	out.High.Text = s[start:pos]
+	// <colon>
+	if rule, start, pos = pgenToken_hookLexer(s, pos, 4); rule != 0 {
+		return false
+	}
+	// Word
+	if rule, start, pos = pgenToken_hookLexer(s, pos, 4); rule != 1 {
+		return false
+	}
+	out.Low.Pos.Filename = filename
+	out.Low.Pos.Offset, out.Low.Pos.Line, out.Low.Pos.Column = start, 1, start+1
+	out.Low.Text = s[start:pos]
+	// Word
+	if rule, start, pos = pgenToken_hookLexer(s, pos, 4); rule != 1 {
+		return false
+	}
+	out.CPU.Pos.Filename = filename
+	out.CPU.Pos.Offset, out.CPU.Pos.Line, out.CPU.Pos.Column = start, 1, start+1
+	out.CPU.Text = s[start:pos]
+	// Word*
+	for {
+		var end int
+		if rule, start, end = pgenToken_hookLexer(s, pos, 4); rule != 1 {
+			break
+		}
+		pos = end
+		out.Data = append(out.Data, word{})
+		v := &out.Data[len(out.Data)-1]
+		v.Pos.Filename = filename
+		v.Pos.Offset, v.Pos.Line, v.Pos.Column = start, 1, start+1
+		v.Text = s[start:pos]
+	}
+	return rule == -1
+}
+
 // ParseString parses s as hookParser.ParseString does, into a new tree.
 func (p *hookParserGen) ParseString(filename, s string) (*hookLine, error) {
 	out := new(hookLine)
@@ -252,6 +321,9 @@ func (p *hookParserGen) ParseInto(filename, s string, out *hookLine) error {
 func (p *hookParserGen) parse(filename, s string, out *hookLine, reuse bool) error {
 	p.reuse = reuse
 
+	if p.flat(filename, s, out) {
+		return nil
+	}
 	if err := p.Lex(&pgenLexer_hookLexer, filename, s, 4); err != nil {
 		return err
 	}
@@ -403,6 +475,64 @@ type moduleParserGen struct {
 	reuse bool // ParseInto: nodes come from the slabs
 }
 
+// flat is the fast path of parse for moduleLine's row of tokens,
+// Word Word Word Word Word Word*,
+// read straight from s: false, when s is not a line that parses, of
+// ASCII with no line feed, for the general path to do the work again.
+func (p *moduleParserGen) flat(filename, s string, out *moduleLine) bool {
+	out.Path = out.Path[:0]
+	rule, start, pos := 0, 0, 0
+	// Word
+	if rule, start, pos = pgenToken_moduleLexer(s, pos, 2); rule != 0 {
+		return false
+	}
+	out.Segment.Pos.Filename = filename
+	out.Segment.Pos.Offset, out.Segment.Pos.Line, out.Segment.Pos.Column = start, 1, start+1
+	out.Segment.Text = s[start:pos]
+	// Word
+	if rule, start, pos = pgenToken_moduleLexer(s, pos, 2); rule != 0 {
+		return false
+	}
+	out.Linear.Pos.Filename = filename
+	out.Linear.Pos.Offset, out.Linear.Pos.Line, out.Linear.Pos.Column = start, 1, start+1
+	out.Linear.Text = s[start:pos]
+	// Word
+	if rule, start, pos = pgenToken_moduleLexer(s, pos, 2); rule != 0 {
+		return false
+	}
+	out.Size.Pos.Filename = filename
+	out.Size.Pos.Offset, out.Size.Pos.Line, out.Size.Pos.Column = start, 1, start+1
+	out.Size.Text = s[start:pos]
+	// Word
+	if rule, start, pos = pgenToken_moduleLexer(s, pos, 2); rule != 0 {
+		return false
+	}
+	out.PID.Pos.Filename = filename
+	out.PID.Pos.Offset, out.PID.Pos.Line, out.PID.Pos.Column = start, 1, start+1
+	out.PID.Text = s[start:pos]
+	// Word
+	if rule, start, pos = pgenToken_moduleLexer(s, pos, 2); rule != 0 {
+		return false
+	}
+	out.PTDA.Pos.Filename = filename
+	out.PTDA.Pos.Offset, out.PTDA.Pos.Line, out.PTDA.Pos.Column = start, 1, start+1
+	out.PTDA.Text = s[start:pos]
+	// Word*
+	for {
+		var end int
+		if rule, start, end = pgenToken_moduleLexer(s, pos, 2); rule != 0 {
+			break
+		}
+		pos = end
+		out.Path = append(out.Path, word{})
+		v := &out.Path[len(out.Path)-1]
+		v.Pos.Filename = filename
+		v.Pos.Offset, v.Pos.Line, v.Pos.Column = start, 1, start+1
+		v.Text = s[start:pos]
+	}
+	return rule == -1
+}
+
 // ParseString parses s as moduleParser.ParseString does, into a new tree.
 func (p *moduleParserGen) ParseString(filename, s string) (*moduleLine, error) {
 	out := new(moduleLine)
@@ -420,6 +550,9 @@ func (p *moduleParserGen) ParseInto(filename, s string, out *moduleLine) error {
 func (p *moduleParserGen) parse(filename, s string, out *moduleLine, reuse bool) error {
 	p.reuse = reuse
 
+	if p.flat(filename, s, out) {
+		return nil
+	}
 	if err := p.Lex(&pgenLexer_moduleLexer, filename, s, 2); err != nil {
 		return err
 	}
@@ -544,3 +677,150 @@ func (p *moduleParserGen) s_moduleLine(c *pgenrt.State, s *moduleLine) (bool, pg
 }
 
 var pgenExpect_moduleParser = [...]string{"Word Word Word Word Word*", "Word Word Word Word*", "Word Word Word*", "Word Word*", "Word*"}
+
+// pgenToken_hookLexer reads the token at pos with hookLexer's automaton, as
+// pgenLex_hookLexer does, passing over the tokens of the rules in elide: its
+// rule, start and end; rule -1 at the end of s, -2 when no rule matches
+// or a token holds a line feed or a rune from U+0080 on (left to the
+// general path).
+func pgenToken_hookLexer(s string, pos int, elide uint64) (int, int, int) {
+	group := &pgenGroup_hookLexer
+	for pos < len(s) {
+		p := pos
+		rule, end, plain := -1, pos, true
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0:
+			p++
+			goto s1
+		case 4: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s1
+		case 1:
+			p++
+			goto s2
+		case 3: // a line feed
+			p, plain = p+1, false
+			goto s2
+		case 2:
+			p++
+			goto s3
+		}
+		goto done
+	s1:
+		// accepts Word
+		for p < len(s) && group[s[p]] == 0 {
+			p++
+		}
+		rule, end = 1, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 4: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s1
+		}
+		goto done
+	s2:
+		// accepts Space
+		for p < len(s) && group[s[p]] == 1 {
+			p++
+		}
+		rule, end = 2, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 3: // a line feed
+			p, plain = p+1, false
+			goto s2
+		}
+		goto done
+	s3:
+		// accepts Colon
+		rule, end = 0, p
+		goto done
+	done:
+		if rule < 0 || end == pos || !plain {
+			return -2, pos, pos
+		}
+		if elide&(1<<uint(rule)) == 0 {
+			return rule, pos, end
+		}
+		pos = end
+	}
+	return -1, pos, pos
+}
+
+// pgenToken_moduleLexer reads the token at pos with moduleLexer's automaton, as
+// pgenLex_moduleLexer does, passing over the tokens of the rules in elide: its
+// rule, start and end; rule -1 at the end of s, -2 when no rule matches
+// or a token holds a line feed or a rune from U+0080 on (left to the
+// general path).
+func pgenToken_moduleLexer(s string, pos int, elide uint64) (int, int, int) {
+	group := &pgenGroup_moduleLexer
+	for pos < len(s) {
+		p := pos
+		rule, end, plain := -1, pos, true
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0:
+			p++
+			goto s1
+		case 3: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s1
+		case 1:
+			p++
+			goto s2
+		case 2: // a line feed
+			p, plain = p+1, false
+			goto s2
+		}
+		goto done
+	s1:
+		// accepts Word
+		for p < len(s) && group[s[p]] == 0 {
+			p++
+		}
+		rule, end = 0, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 3: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s1
+		}
+		goto done
+	s2:
+		// accepts Space
+		for p < len(s) && group[s[p]] == 1 {
+			p++
+		}
+		rule, end = 1, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 2: // a line feed
+			p, plain = p+1, false
+			goto s2
+		}
+		goto done
+	done:
+		if rule < 0 || end == pos || !plain {
+			return -2, pos, pos
+		}
+		if elide&(1<<uint(rule)) == 0 {
+			return rule, pos, end
+		}
+		pos = end
+	}
+	return -1, pos, pos
+}

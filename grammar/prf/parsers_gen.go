@@ -3487,6 +3487,36 @@ type hexParserGen struct {
 	reuse bool // ParseInto: nodes come from the slabs
 }
 
+// flat is the fast path of parse for hexLine's row of tokens,
+// Item Item*,
+// read straight from s: false, when s is not a line that parses, of
+// ASCII with no line feed, for the general path to do the work again.
+func (p *hexParserGen) flat(filename, s string, out *hexLine) bool {
+	out.Bytes = out.Bytes[:0]
+	rule, start, pos := 0, 0, 0
+	// Item
+	if rule, start, pos = pgenToken_hexLexer(s, pos, 2); rule != 0 {
+		return false
+	}
+	out.Offset.Pos.Filename = filename
+	out.Offset.Pos.Offset, out.Offset.Pos.Line, out.Offset.Pos.Column = start, 1, start+1
+	out.Offset.Text = s[start:pos]
+	// Item*
+	for {
+		var end int
+		if rule, start, end = pgenToken_hexLexer(s, pos, 2); rule != 0 {
+			break
+		}
+		pos = end
+		out.Bytes = append(out.Bytes, item{})
+		v := &out.Bytes[len(out.Bytes)-1]
+		v.Pos.Filename = filename
+		v.Pos.Offset, v.Pos.Line, v.Pos.Column = start, 1, start+1
+		v.Text = s[start:pos]
+	}
+	return rule == -1
+}
+
 // ParseString parses s as hexParser.ParseString does, into a new tree.
 func (p *hexParserGen) ParseString(filename, s string) (*hexLine, error) {
 	out := new(hexLine)
@@ -3504,6 +3534,9 @@ func (p *hexParserGen) ParseInto(filename, s string, out *hexLine) error {
 func (p *hexParserGen) parse(filename, s string, out *hexLine, reuse bool) error {
 	p.reuse = reuse
 
+	if p.flat(filename, s, out) {
+		return nil
+	}
 	if err := p.Lex(&pgenLexer_hexLexer, filename, s, 2); err != nil {
 		return err
 	}
@@ -3568,3 +3601,73 @@ func (p *hexParserGen) s_hexLine(c *pgenrt.State, s *hexLine) (bool, pgenrt.Err)
 }
 
 var pgenExpect_hexParser = [...]string{"Item*"}
+
+// pgenToken_hexLexer reads the token at pos with hexLexer's automaton, as
+// pgenLex_hexLexer does, passing over the tokens of the rules in elide: its
+// rule, start and end; rule -1 at the end of s, -2 when no rule matches
+// or a token holds a line feed or a rune from U+0080 on (left to the
+// general path).
+func pgenToken_hexLexer(s string, pos int, elide uint64) (int, int, int) {
+	group := &pgenGroup_hexLexer
+	for pos < len(s) {
+		p := pos
+		rule, end, plain := -1, pos, true
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0:
+			p++
+			goto s1
+		case 3: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s1
+		case 1:
+			p++
+			goto s2
+		case 2: // a line feed
+			p, plain = p+1, false
+			goto s2
+		}
+		goto done
+	s1:
+		// accepts Word
+		for p < len(s) && group[s[p]] == 0 {
+			p++
+		}
+		rule, end = 0, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 3: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s1
+		}
+		goto done
+	s2:
+		// accepts Space
+		for p < len(s) && group[s[p]] == 1 {
+			p++
+		}
+		rule, end = 1, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 2: // a line feed
+			p, plain = p+1, false
+			goto s2
+		}
+		goto done
+	done:
+		if rule < 0 || end == pos || !plain {
+			return -2, pos, pos
+		}
+		if elide&(1<<uint(rule)) == 0 {
+			return rule, pos, end
+		}
+		pos = end
+	}
+	return -1, pos, pos
+}

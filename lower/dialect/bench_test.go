@@ -92,6 +92,7 @@ func benchOS2Strace(b *testing.B, format, fields string, workers int) {
 			b.Fatal(err)
 		}
 		opts.NoArgs = !slices.Contains(list, "args")
+		opts.NoAttrs = !slices.Contains(list, "attrs")
 		mk = func() (record.Writer, error) { return record.NewFieldsWriter(format, io.Discard, list) }
 	}
 	b.SetBytes(int64(len(data)))

@@ -67,6 +67,8 @@ type Options struct {
 	// without args), so that the lowerings need not make them
 	// (lowering.Config.NoArgs). The rest of the output is the same.
 	NoArgs bool
+	// NoAttrs is NoArgs for the attrs (lowering.Config.NoAttrs).
+	NoAttrs bool
 
 	// Follow, when not nil, reads each named input as "tail -F" does: at
 	// its end the run waits for it to grow (and reads it again from the
@@ -254,7 +256,7 @@ func runInput(ctx context.Context, opts Options, fixed *Dialect, in Input, w rec
 		return fail(inputError{CodeNoDialect, err}, ast.Pos{})
 	}
 	is.Dialect = d.Name
-	cfg := lowering.Config{Dialect: d.Name, Source: in.Name, NoPair: opts.NoPair, CPUHz: opts.CPUHz, NoArgs: opts.NoArgs}
+	cfg := lowering.Config{Dialect: d.Name, Source: in.Name, NoPair: opts.NoPair, CPUHz: opts.CPUHz, NoArgs: opts.NoArgs, NoAttrs: opts.NoAttrs}
 	if d.Binary != nil {
 		data, err := io.ReadAll(io.LimitReader(br, lowering.MaxBinary+1))
 		if err != nil {

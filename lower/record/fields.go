@@ -2,11 +2,13 @@ package record
 
 import (
 	"bufio"
+	"encoding/binary"
 	"fmt"
 	"io"
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // column is one member of a record, as --fields names it.
@@ -184,7 +186,7 @@ func (f *fieldsWriter) appendCSVRow(b []byte, r *Record, h *Holes) ([]byte, erro
 		}
 		switch id {
 		case fTime:
-			b = appendCSV(b, r.Time)
+			b = appendCell(b, r.Time)
 		case fTSNs:
 			if h != nil {
 				h.TS = int32(len(b) - start)
@@ -208,19 +210,28 @@ func (f *fieldsWriter) appendCSVRow(b []byte, r *Record, h *Holes) ([]byte, erro
 		case fMinor:
 			b = appendOptUintDigits(b, r.Minor)
 		case fEvent:
-			b = appendCSV(b, r.Event)
+			b = appendCell(b, r.Event)
 		case fData:
 			if len(r.Data) == 0 {
 				continue
 			}
 			start := len(b)
+			// The cell is quoted when a word holds a special byte (the
+			// blanks between words are none), or by how it starts: its
+			// first rune (at most utf8.UTFMax bytes) tells, or it is \.
+			// alone.
+			plain := true
 			for i, d := range r.Data {
 				if i > 0 {
 					b = append(b, ' ')
 				}
-				b = append(b, d...)
+				var ok bool
+				b, ok = appendPlain(b, d)
+				plain = plain && ok
 			}
-			b = f.quoteCSVInPlace(b, start)
+			if !plain || csvNeedsQuotes(b[start:min(len(b), start+utf8.UTFMax)]) {
+				b = f.quoteCSVInPlace(b, start)
+			}
 		case fArgs, fRet, fAttrs:
 			start := len(b)
 			var err error
@@ -237,6 +248,54 @@ func (f *fieldsWriter) appendCSVRow(b []byte, r *Record, h *Holes) ([]byte, erro
 		}
 	}
 	return b, nil
+}
+
+// appendCell is appendCSV(b, s), with the common cell of 8 bytes or more
+// tested and copied 8 bytes at a time (appendPlain).
+func appendCell(b []byte, s string) []byte {
+	b, ok := appendPlain(b, s)
+	if ok {
+		return b
+	}
+	return appendCSV(b[:len(b)-len(s)], s)
+}
+
+// appendPlain appends s to b, and reports whether s holds none of the
+// bytes that make a CSV cell quoted (a comma, a quote, CR, LF) and does
+// not start with white space or make the cell \. alone: when it does,
+// the cell is to be quoted. A string of 8 bytes or more is read and
+// written 8 bytes at a time, the last 8 overlapping those before, with
+// no test a byte.
+func appendPlain(b []byte, s string) ([]byte, bool) {
+	n := len(s)
+	if n < 8 || cap(b)-len(b) < n || s[0] <= ' ' || s[0] >= utf8.RuneSelf {
+		return append(b, s...), !csvNeedsQuotes(s)
+	}
+	at := len(b)
+	b = b[:at+n]
+	var special uint64
+	for i := 0; i+8 < n; i += 8 {
+		x := load64(s[i:])
+		binary.LittleEndian.PutUint64(b[at+i:], x)
+		special |= csvSpecialBytes(x)
+	}
+	x := load64(s[n-8:])
+	binary.LittleEndian.PutUint64(b[at+n-8:], x)
+	return b, special|csvSpecialBytes(x) == 0
+}
+
+// load64 reads the first 8 bytes of s, little-endian, in one load.
+func load64(s string) uint64 {
+	_ = s[7]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+}
+
+// csvSpecialBytes is not zero when one of the 8 bytes in x is a comma, a
+// quote, CR or LF: a byte made zero by the xor with one of them.
+func csvSpecialBytes(x uint64) uint64 {
+	c, q, r, n := x^(lsb*','), x^(lsb*'"'), x^(lsb*'\r'), x^(lsb*'\n')
+	return ((c-lsb)&^c | (q-lsb)&^q | (r-lsb)&^r | (n-lsb)&^n) & msb
 }
 
 // appendOptIntDigits appends *v in decimal, nothing when v is nil.

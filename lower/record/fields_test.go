@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -53,11 +54,11 @@ func renderWith(t *testing.T, opts dialect.Options, mk func(*bytes.Buffer) recor
 	return out.String(), diags.String()
 }
 
-// TestFieldsNoArgs: a column list without args lets the lowerings leave
-// the arguments out (Options.NoArgs); the columns and the diagnostics are
-// the same, on every dialect's testdata.
+// TestFieldsNoArgs: a column list without args or attrs lets the
+// lowerings leave them out (Options.NoArgs, NoAttrs); the columns and the
+// diagnostics are the same, on every dialect's testdata.
 func TestFieldsNoArgs(t *testing.T) {
-	for _, list := range []string{"time,ts_ns,cpu,major,minor,event,data", "source,line,seq,ret,attrs,status,errno,dur_ns,unpaired"} {
+	for _, list := range []string{"time,ts_ns,cpu,major,minor,event,data", "source,line,seq,ret,attrs,status,errno,dur_ns,unpaired", "line,event,args"} {
 		fields, err := record.ParseFields(list)
 		if err != nil {
 			t.Fatal(err)
@@ -68,9 +69,11 @@ func TestFieldsNoArgs(t *testing.T) {
 		}
 		want, wantDiags := renderWith(t, dialect.Options{KeepGoing: true, Workers: 1}, mk)
 		for _, workers := range []int{1, 3} {
-			got, gotDiags := renderWith(t, dialect.Options{KeepGoing: true, Workers: workers, NoArgs: true}, mk)
+			opts := dialect.Options{KeepGoing: true, Workers: workers,
+				NoArgs: !slices.Contains(fields, "args"), NoAttrs: !slices.Contains(fields, "attrs")}
+			got, gotDiags := renderWith(t, opts, mk)
 			if got != want || gotDiags != wantDiags {
-				t.Errorf("%s, %d workers: NoArgs changes the output", list, workers)
+				t.Errorf("%s, %d workers: NoArgs %v, NoAttrs %v change the output", list, workers, opts.NoArgs, opts.NoAttrs)
 			}
 		}
 		if strings.Count(want, "\n") < 50 || wantDiags == "" {

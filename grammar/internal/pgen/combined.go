@@ -173,6 +173,7 @@ func (e *emitter) combinedLexer(ld *lexerDef, cb *combined, names string) {
 	e.p("\tCode: pgenLex_%s,", ld.name)
 	e.p("}")
 	e.lexFunc(ld, cb, group, ngroups)
+	e.tokenFuncs[ld.name] = func() { e.tokenFunc(ld, cb, group, ngroups) }
 }
 
 // lexFunc writes the lexer of ld as code, the Code of its pgenrt.Lexer:
@@ -184,6 +185,43 @@ func (e *emitter) combinedLexer(ld *lexerDef, cb *combined, names string) {
 // lookup and a branch the processor predicts, not a chain of loads
 // through the transition table.
 func (e *emitter) lexFunc(ld *lexerDef, cb *combined, group [numClasses]int, ngroups int) {
+	e.p("")
+	e.p("// pgenLex_%s is pgenrt.Lexer.Lex with %s's automaton as code,", ld.name, ld.name)
+	e.p("// one labelled block a state.")
+	e.p("func pgenLex_%s(lx *pgenrt.Lexer, filename, s string, elide uint64, toks []pgenrt.Token) ([]pgenrt.Token, error) {", ld.name)
+	e.p("\tgroup := &pgenGroup_%s", ld.name)
+	e.p("\tline, col := int32(1), int32(1)")
+	e.p("\tpos := 0")
+	e.p("\tfor pos < len(s) {")
+	e.lexStates(ld, cb, group, ngroups)
+	e.p("\tdone:")
+	e.p("\t\tif rule < 0 || end == pos {")
+	e.p("\t\t\treturn toks, lx.Err(rule, filename, s, pos, line, col)")
+	e.p("\t\t}")
+	e.p("\t\tif elide&(1<<uint(rule)) == 0 {")
+	e.p("\t\t\t// pgenrt.Push, written out: a call is not inlined here.")
+	e.p("\t\t\tif len(toks) == cap(toks) {")
+	e.p("\t\t\t\ttoks = pgenrt.Grow(toks)")
+	e.p("\t\t\t}")
+	e.p("\t\t\ttoks = toks[:len(toks)+1]")
+	e.p("\t\t\tt := &toks[len(toks)-1]")
+	e.p("\t\t\tt.Type, t.Start, t.End, t.Line, t.Col = int32(rule), int32(pos), int32(end), line, col")
+	e.p("\t\t}")
+	e.p("\t\tif plain {")
+	e.p("\t\t\tcol += int32(end - pos)")
+	e.p("\t\t} else {")
+	e.p("\t\t\tline, col = pgenrt.Advance(line, col, s[pos:end])")
+	e.p("\t\t}")
+	e.p("\t\tpos = end")
+	e.p("\t}")
+	e.p("\treturn pgenrt.End(toks, pos, line, col), nil")
+	e.p("}")
+}
+
+// lexStates writes the blocks of lexFunc that read one token from pos,
+// one labelled block a state, each ending at the label done with the
+// token's rule, its end and whether it is plain (see pgenrt.Lexer.Lex).
+func (e *emitter) lexStates(ld *lexerDef, cb *combined, group [numClasses]int, ngroups int) {
 	lf, hi := ngroups-2, ngroups-1
 	// next[s][g] is the state after group g in state s; a run is the
 	// ASCII groups (no line feed) that lead a state back to itself, read
@@ -210,14 +248,6 @@ func (e *emitter) lexFunc(ld *lexerDef, cb *combined, group [numClasses]int, ngr
 			}
 		}
 	}
-	e.p("")
-	e.p("// pgenLex_%s is pgenrt.Lexer.Lex with %s's automaton as code,", ld.name, ld.name)
-	e.p("// one labelled block a state.")
-	e.p("func pgenLex_%s(lx *pgenrt.Lexer, filename, s string, elide uint64, toks []pgenrt.Token) ([]pgenrt.Token, error) {", ld.name)
-	e.p("\tgroup := &pgenGroup_%s", ld.name)
-	e.p("\tline, col := int32(1), int32(1)")
-	e.p("\tpos := 0")
-	e.p("\tfor pos < len(s) {")
 	e.p("\t\tp := pos")
 	e.p("\t\trule, end, plain := %d, pos, true", cb.accept[0])
 	for st := range cb.trans {
@@ -306,26 +336,4 @@ func (e *emitter) lexFunc(ld *lexerDef, cb *combined, group [numClasses]int, ngr
 		e.p("\t\t}")
 		e.p("\t\tgoto done")
 	}
-	e.p("\tdone:")
-	e.p("\t\tif rule < 0 || end == pos {")
-	e.p("\t\t\treturn toks, lx.Err(rule, filename, s, pos, line, col)")
-	e.p("\t\t}")
-	e.p("\t\tif elide&(1<<uint(rule)) == 0 {")
-	e.p("\t\t\t// pgenrt.Push, written out: a call is not inlined here.")
-	e.p("\t\t\tif len(toks) == cap(toks) {")
-	e.p("\t\t\t\ttoks = pgenrt.Grow(toks)")
-	e.p("\t\t\t}")
-	e.p("\t\t\ttoks = toks[:len(toks)+1]")
-	e.p("\t\t\tt := &toks[len(toks)-1]")
-	e.p("\t\t\tt.Type, t.Start, t.End, t.Line, t.Col = int32(rule), int32(pos), int32(end), line, col")
-	e.p("\t\t}")
-	e.p("\t\tif plain {")
-	e.p("\t\t\tcol += int32(end - pos)")
-	e.p("\t\t} else {")
-	e.p("\t\t\tline, col = pgenrt.Advance(line, col, s[pos:end])")
-	e.p("\t\t}")
-	e.p("\t\tpos = end")
-	e.p("\t}")
-	e.p("\treturn pgenrt.End(toks, pos, line, col), nil")
-	e.p("}")
 }

@@ -31,6 +31,10 @@ type Config struct {
 	// list without args): a lowering may leave Record.Args empty, still
 	// checking and reporting what it would have made them of.
 	NoArgs bool
+	// NoAttrs says the same of the records' attrs (a column list without
+	// attrs): a lowering may leave Record.Attrs empty, still reporting
+	// what it would have put there.
+	NoAttrs bool
 }
 
 // Output is where a lowering sends what it makes.

@@ -228,21 +228,29 @@ func (l *HookLowerer) lower(h *os2ast.Hook, line string) (*record.Record, uint64
 	l.cpu, l.major, l.minor = h.CPU.Value, h.Major.Value, h.Minor.Value
 	l.ownAttrs, l.noteRate = false, 0
 	rec := &l.rec
-	*rec = record.Record{
-		Dialect: l.cfg.Dialect,
-		Source:  l.cfg.Source,
-		Line:    h.Pos.Line,
-		Time:    timeText(h, line),
-		CPU:     &l.cpu,
-		Event:   l.event(h.Major.Value, h.Minor.Value),
-		Major:   &l.major,
-		Minor:   &l.minor,
-		Phase:   record.Instant,
-		Args:    rec.Args[:0],
-		Data:    rec.Data[:0],
+	if rec.Phase == "" {
+		// The first record: the fields every record of the input has
+		// alike are set once. Of the others, a lowering sets only those
+		// set below, and the output only Seq and the settling TSNs.
+		*rec = record.Record{
+			Dialect: l.cfg.Dialect,
+			Source:  l.cfg.Source,
+			CPU:     &l.cpu,
+			Major:   &l.major,
+			Minor:   &l.minor,
+			Phase:   record.Instant,
+		}
 	}
-	ha := l.hookAttrs(typ)
-	rec.Attrs, rec.AttrsJSON = ha.attrs, ha.json
+	rec.Line, rec.Seq, rec.TSNs = h.Pos.Line, 0, nil
+	rec.Time = timeText(h, line)
+	rec.Event = l.event(h.Major.Value, h.Minor.Value)
+	rec.Args, rec.Data = rec.Args[:0], rec.Data[:0]
+	if l.cfg.NoAttrs {
+		rec.Attrs, rec.AttrsJSON = nil, nil
+	} else {
+		ha := l.hookAttrs(typ)
+		rec.Attrs, rec.AttrsJSON = ha.attrs, ha.json
+	}
 	stamp := h.High.Value<<32 | h.Low.Value
 
 	switch cat {
@@ -377,7 +385,7 @@ func (l *HookLowerer) event(major, minor uint64) string {
 // type and their JSON: one map per type, shared by its records and never
 // changed (setAttr copies it first).
 func (l *HookLowerer) hookAttrs(typ uint64) hookAttrs {
-	slot := &l.recentHooks[(typ^typ>>8)&0xFF]
+	slot := &l.recentHooks[uint32(typ)*0x9E3779B1>>24] // Fibonacci hashing: the top 8 bits
 	if slot.key == typ|1<<63 {
 		return slot.hookAttrs
 	}
@@ -400,8 +408,11 @@ func (l *HookLowerer) hookAttrs(typ uint64) hookAttrs {
 }
 
 // setAttr sets an attr of the record being lowered, on its own copy of the
-// shared map.
+// shared map; nothing when no attrs are written (Config.NoAttrs).
 func (l *HookLowerer) setAttr(rec *record.Record, key string, v any) {
+	if l.cfg.NoAttrs {
+		return
+	}
 	if !l.ownAttrs {
 		m := make(record.Attrs, len(rec.Attrs)+1)
 		for k, x := range rec.Attrs {

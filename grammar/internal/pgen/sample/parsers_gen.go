@@ -530,6 +530,270 @@ func pgenLex_sampleLexer(lx *pgenrt.Lexer, filename, s string, elide uint64, tok
 	return pgenrt.End(toks, pos, line, col), nil
 }
 
+// pgenParser_sampleLexer holds the functions of the grammars of cellsParser, rowParser, which share
+// their lexer and options; each one's generated parser embeds one.
+type pgenParser_sampleLexer struct {
+	pgenrt.Input
+	reuse bool // ParseInto: nodes come from the slabs
+}
+
+// cellsParserGen is the generated parser of cellsParser's grammar (root cells): it builds the
+// same tree and reports the same errors. Its zero value is ready to use;
+// it keeps its buffers between parses, so use one per goroutine.
+type cellsParserGen struct{ pgenParser_sampleLexer }
+
+// flat is the fast path of parse for cells's row of tokens,
+// Number Number*,
+// read straight from s: false, when s is not a line that parses, of
+// ASCII with no line feed, for the general path to do the work again.
+func (p *cellsParserGen) flat(filename, s string, out *cells) bool {
+	out.Rest = out.Rest[:0]
+	rule, start, pos := 0, 0, 0
+	// Number
+	if rule, start, pos = pgenToken_sampleLexer(s, pos, 32); rule != 1 {
+		return false
+	}
+	out.First.Text = s[start:pos]
+	// Number*
+	for {
+		var end int
+		if rule, start, end = pgenToken_sampleLexer(s, pos, 32); rule != 1 {
+			break
+		}
+		pos = end
+		out.Rest = append(out.Rest, number{})
+		v := &out.Rest[len(out.Rest)-1]
+		v.Text = s[start:pos]
+	}
+	return rule == -1
+}
+
+// ParseString parses s as cellsParser.ParseString does, into a new tree.
+func (p *cellsParserGen) ParseString(filename, s string) (*cells, error) {
+	out := new(cells)
+	return pgenrt.Tree(out, p.parse(filename, s, out, false))
+}
+
+// ParseInto parses s into *out, which it first clears. The slices of the
+// root keep their storage and the nodes below it come from storage the
+// parser keeps, so a caller that reuses out and the parser allocates next
+// to nothing; the tree is valid until the next ParseInto.
+func (p *cellsParserGen) ParseInto(filename, s string, out *cells) error {
+	return p.parse(filename, s, out, true)
+}
+
+func (p *cellsParserGen) parse(filename, s string, out *cells, reuse bool) error {
+	p.reuse = reuse
+
+	if p.flat(filename, s, out) {
+		return nil
+	}
+	if err := p.Lex(&pgenLexer_sampleLexer, filename, s, 32); err != nil {
+		return err
+	}
+	*out = cells{Rest: out.Rest[:0]}
+	var c pgenrt.State
+	m, e := p.s_cells(&c, out)
+	return p.Finish(&c, m, e, pgenExpect_sampleLexer[:])
+}
+
+// rowParserGen is the generated parser of rowParser's grammar (root row): it builds the
+// same tree and reports the same errors. Its zero value is ready to use;
+// it keeps its buffers between parses, so use one per goroutine.
+type rowParserGen struct{ pgenParser_sampleLexer }
+
+// flat is the fast path of parse for row's row of tokens,
+// Word <op> Number Word+,
+// read straight from s: false, when s is not a line that parses, of
+// ASCII with no line feed, for the general path to do the work again.
+func (p *rowParserGen) flat(filename, s string, out *row) bool {
+	out.Rest = out.Rest[:0]
+	rule, start, pos := 0, 0, 0
+	// Word
+	if rule, start, pos = pgenToken_sampleLexer(s, pos, 32); rule != 3 {
+		return false
+	}
+	out.Name.Pos.Filename = filename
+	out.Name.Pos.Offset, out.Name.Pos.Line, out.Name.Pos.Column = start, 1, start+1
+	out.Name.Text = s[start:pos]
+	// <op>
+	if rule, start, pos = pgenToken_sampleLexer(s, pos, 32); rule != 4 {
+		return false
+	}
+	// Number
+	if rule, start, pos = pgenToken_sampleLexer(s, pos, 32); rule != 1 {
+		return false
+	}
+	out.Num.Text = s[start:pos]
+	// Word+
+	for {
+		var end int
+		if rule, start, end = pgenToken_sampleLexer(s, pos, 32); rule != 3 {
+			break
+		}
+		pos = end
+		out.Rest = append(out.Rest, word{})
+		v := &out.Rest[len(out.Rest)-1]
+		v.Pos.Filename = filename
+		v.Pos.Offset, v.Pos.Line, v.Pos.Column = start, 1, start+1
+		v.Text = s[start:pos]
+	}
+	return rule == -1 && len(out.Rest) > 0
+}
+
+// ParseString parses s as rowParser.ParseString does, into a new tree.
+func (p *rowParserGen) ParseString(filename, s string) (*row, error) {
+	out := new(row)
+	return pgenrt.Tree(out, p.parse(filename, s, out, false))
+}
+
+// ParseInto parses s into *out, which it first clears. The slices of the
+// root keep their storage and the nodes below it come from storage the
+// parser keeps, so a caller that reuses out and the parser allocates next
+// to nothing; the tree is valid until the next ParseInto.
+func (p *rowParserGen) ParseInto(filename, s string, out *row) error {
+	return p.parse(filename, s, out, true)
+}
+
+func (p *rowParserGen) parse(filename, s string, out *row, reuse bool) error {
+	p.reuse = reuse
+
+	if p.flat(filename, s, out) {
+		return nil
+	}
+	if err := p.Lex(&pgenLexer_sampleLexer, filename, s, 32); err != nil {
+		return err
+	}
+	*out = row{Rest: out.Rest[:0]}
+	var c pgenrt.State
+	m, e := p.s_row(&c, out)
+	return p.Finish(&c, m, e, pgenExpect_sampleLexer[:])
+}
+
+// Number
+func (p *pgenParser_sampleLexer) n0(c *pgenrt.State, s *cells) (bool, pgenrt.Err) {
+	// number is one token, parsed here in place.
+	if p.Type(c.Cur) != 1 {
+		return false, pgenrt.Err{}
+	}
+	s.First.Text = p.Text(c.Cur)
+	c.Cur++
+	return true, pgenrt.Err{}
+}
+
+// Number
+func (p *pgenParser_sampleLexer) n1(c *pgenrt.State, s *cells) (bool, pgenrt.Err) {
+	// number is one token, parsed here in place.
+	if p.Type(c.Cur) != 1 {
+		return false, pgenrt.Err{}
+	}
+	s.Rest = append(s.Rest, number{})
+	v := &s.Rest[len(s.Rest)-1]
+	v.Text = p.Text(c.Cur)
+	c.Cur++
+	return true, pgenrt.Err{}
+}
+
+// Number*
+func (p *pgenParser_sampleLexer) n2(c *pgenrt.State, s *cells) (bool, pgenrt.Err) {
+	matched := false
+	for {
+		if m, _ := p.n1(c, s); !m {
+			break
+		}
+		matched = true
+	}
+	_ = matched
+	return true, pgenrt.Err{}
+}
+
+// Number Number*
+func (p *pgenParser_sampleLexer) n3(c *pgenrt.State, s *cells) (bool, pgenrt.Err) {
+	if m, e := p.n0(c, s); !m || e.On {
+		return e.On, e
+	}
+	if m, e := p.n2(c, s); !m || e.On {
+		return true, c.Miss(e, 0)
+	}
+	return true, pgenrt.Err{}
+}
+
+func (p *pgenParser_sampleLexer) s_cells(c *pgenrt.State, s *cells) (bool, pgenrt.Err) {
+	return c.Close(p.n3(c, s))
+}
+
+// Word
+func (p *pgenParser_sampleLexer) n4(c *pgenrt.State, s *row) (bool, pgenrt.Err) {
+	// word is one token, parsed here in place.
+	if p.Type(c.Cur) != 3 {
+		return false, pgenrt.Err{}
+	}
+	p.SetPos(&s.Name.Pos, c.Cur)
+	s.Name.Text = p.Text(c.Cur)
+	c.Cur++
+	return true, pgenrt.Err{}
+}
+
+// Number
+func (p *pgenParser_sampleLexer) n5(c *pgenrt.State, s *row) (bool, pgenrt.Err) {
+	// number is one token, parsed here in place.
+	if p.Type(c.Cur) != 1 {
+		return false, pgenrt.Err{}
+	}
+	s.Num.Text = p.Text(c.Cur)
+	c.Cur++
+	return true, pgenrt.Err{}
+}
+
+// Word
+func (p *pgenParser_sampleLexer) n6(c *pgenrt.State, s *row) (bool, pgenrt.Err) {
+	// word is one token, parsed here in place.
+	if p.Type(c.Cur) != 3 {
+		return false, pgenrt.Err{}
+	}
+	s.Rest = append(s.Rest, word{})
+	v := &s.Rest[len(s.Rest)-1]
+	p.SetPos(&v.Pos, c.Cur)
+	v.Text = p.Text(c.Cur)
+	c.Cur++
+	return true, pgenrt.Err{}
+}
+
+// Word+
+func (p *pgenParser_sampleLexer) n7(c *pgenrt.State, s *row) (bool, pgenrt.Err) {
+	matched := false
+	for {
+		if m, _ := p.n6(c, s); !m {
+			break
+		}
+		matched = true
+	}
+	return matched, pgenrt.Err{}
+}
+
+// Word <op> Number Word+
+func (p *pgenParser_sampleLexer) n8(c *pgenrt.State, s *row) (bool, pgenrt.Err) {
+	if m, e := p.n4(c, s); !m || e.On {
+		return e.On, e
+	}
+	if m, e := p.Ref(c, 4); !m || e.On {
+		return true, c.Miss(e, 1)
+	}
+	if m, e := p.n5(c, s); !m || e.On {
+		return true, c.Miss(e, 2)
+	}
+	if m, e := p.n7(c, s); !m || e.On {
+		return true, c.Miss(e, 3)
+	}
+	return true, pgenrt.Err{}
+}
+
+func (p *pgenParser_sampleLexer) s_row(c *pgenrt.State, s *row) (bool, pgenrt.Err) {
+	return c.Close(p.n8(c, s))
+}
+
+var pgenExpect_sampleLexer = [...]string{"Number*", "<op> Number Word+", "Number Word+", "Word+"}
+
 // programParserGen is the generated parser of programParser's grammar (root program): it builds the
 // same tree and reports the same errors. Its zero value is ready to use;
 // it keeps its buffers between parses, so use one per goroutine.
@@ -2650,3 +2914,462 @@ func (p *programParserGen) s_term(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 }
 
 var pgenExpect_programParser = [...]string{"<ident>", "(\".\" <ident>)* \"(\" (Expr (\",\" Expr)* \",\"?)? \")\"", "\"(\" (Expr (\",\" Expr)* \",\"?)? \")\"", "Expr", "(\",\" Expr)* \",\"?", "\",\"?", "(Expr (\",\" Expr)* \",\"?)? \")\"", "\")\"", "(<num> | <str> | Call | <ident> | (\"(\" Expr \")\") | (\"[\" ((<num> | <str>) (\",\" (<num> | <str>))*)? \"]\")) (\"[\" Expr \"]\")*", "OpRHS* (\"?\" Expr \":\" Expr)?", "Expr \":\" Expr", "\":\" Expr", "(\"?\" Expr \":\" Expr)?", "Expr \"{\" Stmt* \"}\" (\"else\" \"{\" Stmt* \"}\")?", "\"{\" Stmt* \"}\" (\"else\" \"{\" Stmt* \"}\")?", "Stmt* \"}\" (\"else\" \"{\" Stmt* \"}\")?", "\"}\" (\"else\" \"{\" Stmt* \"}\")?", "\"{\" Stmt* \"}\"", "Stmt* \"}\"", "\"}\"", "(\"else\" \"{\" Stmt* \"}\")?", "\"!\"? <ident> (\":\" <ident> (\".\" <ident>)*)? \"=\" Expr", "<ident> (\":\" <ident> (\".\" <ident>)*)? \"=\" Expr", "<ident> (\".\" <ident>)*", "(\".\" <ident>)*", "(\":\" <ident> (\".\" <ident>)*)? \"=\" Expr", "\"=\" Expr", "\"&\"", "\"|\"", "Term", "\";\"?", "<ident> (\",\" <ident>)*", "(\",\" <ident>)*", "(\":\" <ident> (\",\" <ident>)*)?", "Expr \")\"", "(<num> | <str>)", "(\",\" (<num> | <str>))*", "((<num> | <str>) (\",\" (<num> | <str>))*)? \"]\"", "\"]\"", "Expr \"]\"", "(\"[\" Expr \"]\")*"}
+
+// pgenToken_sampleLexer reads the token at pos with sampleLexer's automaton, as
+// pgenLex_sampleLexer does, passing over the tokens of the rules in elide: its
+// rule, start and end; rule -1 at the end of s, -2 when no rule matches
+// or a token holds a line feed or a rune from U+0080 on (left to the
+// general path).
+func pgenToken_sampleLexer(s string, pos int, elide uint64) (int, int, int) {
+	group := &pgenGroup_sampleLexer
+	for pos < len(s) {
+		p := pos
+		rule, end, plain := -1, pos, true
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 15:
+			p++
+			goto s1
+		case 26: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s1
+		case 1:
+			p++
+			goto s2
+		case 25: // a line feed
+			p, plain = p+1, false
+			goto s2
+		case 2:
+			p++
+			goto s3
+		case 3:
+			p++
+			goto s4
+		case 4, 7:
+			p++
+			goto s5
+		case 5:
+			p++
+			goto s6
+		case 6:
+			p++
+			goto s7
+		case 8:
+			p++
+			goto s8
+		case 9:
+			p++
+			goto s9
+		case 10:
+			p++
+			goto s10
+		case 11:
+			p++
+			goto s11
+		case 12:
+			p++
+			goto s12
+		case 13, 14, 16, 18, 21, 22, 23, 24:
+			p++
+			goto s13
+		case 17:
+			p++
+			goto s14
+		case 19:
+			p++
+			goto s15
+		case 20:
+			p++
+			goto s16
+		}
+		goto done
+	s1:
+		// accepts Other
+		rule, end = 6, p
+		goto done
+	s2:
+		// accepts Space
+		for p < len(s) && group[s[p]] == 1 {
+			p++
+		}
+		rule, end = 5, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 25: // a line feed
+			p, plain = p+1, false
+			goto s2
+		}
+		goto done
+	s3:
+		// accepts Op
+		rule, end = 4, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 11:
+			p++
+			goto s5
+		}
+		goto done
+	s4:
+		// accepts Other
+		rule, end = 6, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 1, 2, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24:
+			p++
+			goto s17
+		case 25: // a line feed
+			p, plain = p+1, false
+			goto s17
+		case 26: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s17
+		case 3:
+			p++
+			goto s18
+		}
+		goto done
+	s5:
+		// accepts Op
+		rule, end = 4, p
+		goto done
+	s6:
+		// accepts Other
+		rule, end = 6, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 1, 2, 3, 4, 6, 7, 8, 9, 10, 11, 12, 13, 14, 16, 17, 18, 19, 20, 21, 22, 23, 24:
+			p++
+			goto s19
+		case 25: // a line feed
+			p, plain = p+1, false
+			goto s19
+		case 26: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s19
+		case 5:
+			p++
+			goto s20
+		case 15:
+			p++
+			goto s21
+		}
+		goto done
+	s7:
+		// accepts Op
+		rule, end = 4, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 8:
+			p++
+			goto s8
+		case 9:
+			p++
+			goto s9
+		}
+		goto done
+	s8:
+		// accepts Num
+		rule, end = 1, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 7:
+			p++
+			goto s22
+		case 8, 9:
+			p++
+			goto s9
+		case 24:
+			p++
+			goto s23
+		}
+		goto done
+	s9:
+		// accepts Num
+		for p < len(s) && 0x300>>group[s[p]]&1 != 0 {
+			p++
+		}
+		rule, end = 1, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 7:
+			p++
+			goto s22
+		}
+		goto done
+	s10:
+		// accepts Op
+		rule, end = 4, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 11:
+			p++
+			goto s5
+		}
+		goto done
+	s11:
+		// accepts Op
+		rule, end = 4, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 11:
+			p++
+			goto s5
+		}
+		goto done
+	s12:
+		// accepts Op
+		rule, end = 4, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 11:
+			p++
+			goto s5
+		}
+		goto done
+	s13:
+		// accepts Ident
+		for p < len(s) && 0x1ff6300>>group[s[p]]&1 != 0 {
+			p++
+		}
+		rule, end = 3, p
+		goto done
+	s14:
+		// accepts Ident
+		rule, end = 3, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 8, 9, 13, 14, 16, 17, 18, 19, 22, 23, 24:
+			p++
+			goto s13
+		case 20:
+			p++
+			goto s24
+		case 21:
+			p++
+			goto s25
+		}
+		goto done
+	s15:
+		// accepts Ident
+		rule, end = 3, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 8, 9, 13, 14, 16, 17, 19, 20, 21, 22, 23, 24:
+			p++
+			goto s13
+		case 18:
+			p++
+			goto s26
+		}
+		goto done
+	s16:
+		// accepts Ident
+		rule, end = 3, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 8, 9, 13, 14, 16, 18, 19, 20, 21, 22, 23, 24:
+			p++
+			goto s13
+		case 17:
+			p++
+			goto s27
+		}
+		goto done
+	s17:
+		for p < len(s) && 0x1fffff7>>group[s[p]]&1 != 0 {
+			p++
+		}
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 3:
+			p++
+			goto s18
+		case 25: // a line feed
+			p, plain = p+1, false
+			goto s17
+		case 26: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s17
+		}
+		goto done
+	s18:
+		// accepts Str
+		rule, end = 0, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 3:
+			p++
+			goto s17
+		}
+		goto done
+	s19:
+		for p < len(s) && 0x1ff7fdf>>group[s[p]]&1 != 0 {
+			p++
+		}
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 5:
+			p++
+			goto s20
+		case 15:
+			p++
+			goto s21
+		case 25: // a line feed
+			p, plain = p+1, false
+			goto s19
+		case 26: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s19
+		}
+		goto done
+	s20:
+		// accepts Str
+		rule, end = 0, p
+		goto done
+	s21:
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24:
+			p++
+			goto s19
+		case 26: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s19
+		}
+		goto done
+	s22:
+		// accepts Num
+		for p < len(s) && 0x300>>group[s[p]]&1 != 0 {
+			p++
+		}
+		rule, end = 1, p
+		goto done
+	s23:
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 8, 9, 13, 16, 17, 18:
+			p++
+			goto s28
+		}
+		goto done
+	s24:
+		// accepts Ident
+		rule, end = 3, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 8, 9, 13, 14, 16, 17, 18, 19, 20, 21, 23, 24:
+			p++
+			goto s13
+		case 22:
+			p++
+			goto s29
+		}
+		goto done
+	s25:
+		// accepts Ident
+		rule, end = 3, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 8, 9, 13, 14, 17, 18, 19, 20, 21, 22, 23, 24:
+			p++
+			goto s13
+		case 16:
+			p++
+			goto s26
+		}
+		goto done
+	s26:
+		// accepts Key
+		rule, end = 2, p
+		goto done
+	s27:
+		// accepts Ident
+		rule, end = 3, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 8, 9, 13, 14, 16, 17, 18, 19, 20, 21, 22, 24:
+			p++
+			goto s13
+		case 23:
+			p++
+			goto s26
+		}
+		goto done
+	s28:
+		// accepts Num
+		for p < len(s) && 0x72300>>group[s[p]]&1 != 0 {
+			p++
+		}
+		rule, end = 1, p
+		goto done
+	s29:
+		// accepts Ident
+		rule, end = 3, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 8, 9, 13, 14, 16, 18, 19, 20, 21, 22, 23, 24:
+			p++
+			goto s13
+		case 17:
+			p++
+			goto s26
+		}
+		goto done
+	done:
+		if rule < 0 || end == pos || !plain {
+			return -2, pos, pos
+		}
+		if elide&(1<<uint(rule)) == 0 {
+			return rule, pos, end
+		}
+		pos = end
+	}
+	return -1, pos, pos
+}

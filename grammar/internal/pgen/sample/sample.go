@@ -21,7 +21,33 @@ var (
 		{Name: "Other", Pattern: `[^ \t\r\n]`},
 	})
 	programParser = participle.MustBuild[program](participle.Lexer(sampleLexer), participle.Elide("Space"), participle.UseLookahead(2))
+	rowParser     = participle.MustBuild[row](participle.Lexer(sampleLexer), participle.Elide("Space"))
+	cellsParser   = participle.MustBuild[cells](participle.Lexer(sampleLexer), participle.Elide("Space"))
 )
+
+// row and cells are flat grammars, rows of tokens, whose parsers have a
+// fast path that reads the tokens straight from the text (pgen's flat.go):
+// one-token structs with and without a Pos, a bare token type, the last
+// term repeated.
+type row struct {
+	Name word   `parser:"@@"`
+	Num  number `parser:"Op @@"`
+	Rest []word `parser:"@@+"`
+}
+
+type cells struct {
+	First number   `parser:"@@"`
+	Rest  []number `parser:"@@*"`
+}
+
+type word struct {
+	Pos  lexer.Position
+	Text string `parser:"@Ident"`
+}
+
+type number struct {
+	Text string `parser:"@Num"`
+}
 
 // program is a list of statements.
 type program struct {

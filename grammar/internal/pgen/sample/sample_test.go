@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/alecthomas/participle/v2/lexer"
+
 	"github.com/tracekit/tracekit/grammar/internal/difftest"
 )
 
@@ -102,4 +104,86 @@ func FuzzLexerCode(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(lexBoth)
+}
+
+// flatSeeds are lines for the flat grammars row and cells: some their fast
+// path takes, some it leaves to the general path (a line feed, a rune from
+// U+0080 on, a string holding either, a lexer error, a wrong or missing
+// token, tokens left over).
+var flatSeeds = []string{
+	"a = 1 b c", "a=1 b", " a  + 2\tb\t", "a = 1", "a 1 b", "a = 1 b 2", "a = 1 b\nc", "a\n= 1 b", "a = 1 é",
+	"é = 1 b", "a = 1 b 'x\ny'", "a = 1 b #", "1 2 3", "1", "", " ", "1 x", "1 2\n3", "1 2 'é'", "0x1F -2 +3.5",
+	"1 2 ", "\n1", "1\t\t2",
+}
+
+func flatEngines() (rowRef, rowGen, rowReuse difftest.Engine[row], cellsRef, cellsGen, cellsReuse difftest.Engine[cells]) {
+	var rg, rr rowParserGen
+	var cg, cr cellsParserGen
+	var rout row
+	var cout cells
+	return difftest.Participle(rowParser), func(s string) (*row, error) { return rg.ParseString("", s) },
+		func(s string) (*row, error) { return &rout, rr.ParseInto("", s, &rout) },
+		difftest.Participle(cellsParser), func(s string) (*cells, error) { return cg.ParseString("", s) },
+		func(s string) (*cells, error) { return &cout, cr.ParseInto("", s, &cout) }
+}
+
+// checkFlat checks the generated parsers of the flat grammars against
+// participle on s, and their fast paths alone: when one takes s, its tree
+// is participle's.
+func checkFlat(t *testing.T, s string) {
+	t.Helper()
+	rref, rgen, rreuse, cref, cgen, creuse := flatEngines()
+	difftest.Check(t, rref, rgen, s)
+	difftest.Check(t, rref, rreuse, s)
+	difftest.Check(t, cref, cgen, s)
+	difftest.Check(t, cref, creuse, s)
+	var rp rowParserGen
+	// The fast path is given trees a parse before left, as ParseInto is.
+	difftest.Check(t, rref, func(s string) (*row, error) {
+		out := &row{Name: word{Pos: lexer.Position{Filename: "f", Offset: 9, Line: 2, Column: 3}, Text: "x"}, Num: number{Text: "1"}, Rest: []word{{Text: "y"}}}
+		if !rp.flat("", s, out) {
+			return rref(s) // not taken: nothing to compare
+		}
+		return out, nil
+	}, s)
+	var cp cellsParserGen
+	difftest.Check(t, cref, func(s string) (*cells, error) {
+		out := &cells{First: number{Text: "1"}, Rest: []number{{Text: "2"}}}
+		if !cp.flat("", s, out) {
+			return cref(s)
+		}
+		return out, nil
+	}, s)
+}
+
+// TestFlat: the parsers of the flat grammars, and their fast paths, agree
+// with participle; the fast path takes the plain lines that parse.
+func TestFlat(t *testing.T) {
+	for _, s := range append(flatSeeds, seeds...) {
+		checkFlat(t, s)
+	}
+	var rp rowParserGen
+	var cp cellsParserGen
+	for _, s := range []string{"a = 1 b c", " a  + 2\tb\t", "a=1 b"} {
+		if !rp.flat("", s, new(row)) {
+			t.Errorf("row: the fast path does not take %q", s)
+		}
+	}
+	for _, s := range []string{"1", "1 2 3", "0x1F -2 +3.5 "} {
+		if !cp.flat("", s, new(cells)) {
+			t.Errorf("cells: the fast path does not take %q", s)
+		}
+	}
+}
+
+func FuzzFlat(f *testing.F) {
+	for _, s := range append(flatSeeds, seeds...) {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if len(s) > 200 {
+			return
+		}
+		checkFlat(t, s)
+	})
 }
