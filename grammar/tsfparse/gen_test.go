@@ -176,7 +176,7 @@ func batchParse(filename string, src []byte) (*tsf.File, diag.List) {
 		}
 		p.statement(st, end, last)
 	}
-	if len(partial) > 0 && isTrace(partial[0]) {
+	if len(partial) > 0 && isTrace(&partial[0]) {
 		p.partial, p.cut = true, res.cut
 		p.statement(partial, p.eof, true)
 		p.partial = false
@@ -206,10 +206,14 @@ func TestStreamingParse(t *testing.T) {
 		inputs = append(inputs, []byte(s))
 	}
 	for _, src := range inputs {
-		got, gd := Parse("f.tsf", src)
 		want, wd := batchParse("f.tsf", src)
-		if !reflect.DeepEqual(got, want) || !reflect.DeepEqual(gd, wd) {
-			t.Errorf("%.60q: streaming parse differs from the whole-file parse:\n%v\n%v", src, gd, wd)
+		// The scanner's batches of statements, as parse makes them and
+		// small, so that every statement boundary is a batch's too.
+		for _, batch := range []int{batchStatements, 1, 2, 3} {
+			got, gd := parseBatched("f.tsf", src, 0, false, nil, batch)
+			if !reflect.DeepEqual(got, want) || !reflect.DeepEqual(gd, wd) {
+				t.Errorf("%.60q: streaming parse (batches of %d statements) differs from the whole-file parse:\n%v\n%v", src, batch, gd, wd)
+			}
 		}
 	}
 }
@@ -219,10 +223,12 @@ func FuzzStreamingParse(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, src []byte) {
-		got, gd := Parse("f.tsf", src)
 		want, wd := batchParse("f.tsf", src)
-		if !reflect.DeepEqual(got, want) || !reflect.DeepEqual(gd, wd) {
-			t.Fatalf("%q: streaming parse differs from the whole-file parse:\n%v\n%v", src, gd, wd)
+		for _, batch := range []int{batchStatements, 1} {
+			got, gd := parseBatched("f.tsf", src, 0, false, nil, batch)
+			if !reflect.DeepEqual(got, want) || !reflect.DeepEqual(gd, wd) {
+				t.Fatalf("%q: streaming parse (batches of %d statements) differs from the whole-file parse:\n%v\n%v", src, batch, gd, wd)
+			}
 		}
 	})
 }

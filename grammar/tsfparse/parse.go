@@ -78,63 +78,65 @@ func ParseEach(filename string, src []byte, mode Mode, each func(tsf.Stmt)) (*ts
 
 // parse parses with the generated parsers (parsers_gen.go), or with
 // participle's, the reference they are tested against. The file is scanned
-// and parsed as it goes: a statement is parsed once the one after it is
-// complete (so that the last statement is known as such, even when a
-// severe lexical error drops the statement it stopped in), and its tokens
-// are then dropped, so the tokens held stay few however long the file.
+// and parsed as it goes: the scanner and the splitter run in a goroutine of
+// their own (statements) and hand over complete statements a batch at a
+// time, while this one parses them. A statement is parsed once the one
+// after it has begun (its end is where that one starts), and the last one
+// once the scan is over, so that it is known as such, even when a severe
+// lexical error drops the statement it stopped in; the tokens of a batch
+// are dropped once its statements are parsed, so the tokens held stay few
+// however long the file.
 //
 // each, when not nil, is called with every statement kept, as ParseEach
 // says.
 func parse(filename string, src []byte, mode Mode, reference bool, each func(tsf.Stmt)) (*tsf.File, diag.List) {
+	return parseBatched(filename, src, mode, reference, each, batchStatements)
+}
+
+// parseBatched is parse with the scanner handing over batch statements at
+// a time (tests try small batches, so that files of a few statements cross
+// batches).
+func parseBatched(filename string, src []byte, mode Mode, reference bool, each func(tsf.Stmt), batch int) (*tsf.File, diag.List) {
 	s := newScanner(filename, src)
 	s.mode = mode
-	s.res.toks = make([]lexer.Token, 0, 256)
-	p := &parser{g: &theGrammar, reference: reference, each: each, commentAfter: s.res.commentAfter}
+	p := &parser{g: &theGrammar, reference: reference, each: each, commentAfter: map[int]int{}}
 	p.out = &tsf.File{Name: filename}
-	var sp splitter
-	// The token buffer holds up to two statements: [0, mid) complete and
-	// waiting (when waiting is set), [mid, len) the one being scanned;
-	// done counts the tokens already given to the splitter.
-	mid, done, waiting := 0, 0, false
-	for s.next() {
-		toks := s.res.toks
-		for ; done < len(toks); done++ {
-			if !sp.starts(toks, mid, done) || done == mid {
-				continue
-			}
-			// [mid, done) is complete. The statement waiting before it
-			// is not the last one: parse it and drop its tokens.
-			if waiting {
-				p.statement(toks[:mid], astPos(toks[mid].Pos), false)
-				n := copy(toks, toks[mid:])
-				toks = toks[:n]
-				s.res.toks = toks
-				done -= mid
-			}
-			mid, waiting = done, true
+	batches, free, done := make(chan *stmtBatch, 2), make(chan *stmtBatch, 4), make(chan struct{})
+	defer close(done)
+	go s.statements(batch, batches, free, done)
+	var last *stmtBatch
+	for b := range batches {
+		if b.panicked != nil {
+			panic(b.panicked)
+		}
+		for _, c := range b.notes {
+			p.commentAfter[c.off] = c.line
+		}
+		for _, st := range b.stmts {
+			p.statement(b.toks[st.start:st.end], astPos(b.toks[st.end].Pos), false)
+		}
+		if b.final {
+			last = b
+			break
+		}
+		select {
+		case free <- b:
+		default:
 		}
 	}
+	// The scan is over (the final batch is the scanner's last word): what
+	// it found is read here.
 	s.res.eof = s.pos()
 	p.eof = s.res.eof
 	p.out.EOF = p.eof
-	toks := s.res.toks
+	tail := last.toks[last.tail:]
 	switch {
 	case s.res.stopAt >= 0:
 		// A severe lexical error stopped the scan inside the statement
 		// being scanned: what was scanned of it is incomplete, and TRCUST
 		// stops there too.
 		p.out.Aborted = true
-		partial := toks
-		if waiting {
-			// It ends where the statement cut short begins.
-			if mid < len(toks) {
-				p.statement(toks[:mid], astPos(toks[mid].Pos), false)
-			} else {
-				p.statement(toks[:mid], p.eof, true)
-			}
-			partial = toks[mid:]
-		}
-		if len(partial) > 0 && isTrace(partial[0]) {
+		if len(tail) > 0 && isTrace(&tail[0]) {
 			// The fields read before the error are checked all the same
 			// (IBM's behaviour: TRCUST reads a TRACE field by field, so
 			// a TP before the broken string is resolved first, and a
@@ -142,18 +144,96 @@ func parse(filename string, src []byte, mode Mode, reference bool, each func(tsf
 			// The statement is broken; what it lacks at the cut says
 			// nothing (see add).
 			p.partial, p.cut = true, s.res.cut
-			p.statement(partial, p.eof, true)
+			p.statement(tail, p.eof, true)
 			p.partial = false
 		}
-	case waiting:
-		p.statement(toks[:mid], astPos(toks[mid].Pos), false)
-		p.statement(toks[mid:], p.eof, true)
-	case len(toks) > 0:
-		p.statement(toks, p.eof, true)
+	case len(tail) > 0:
+		p.statement(tail, p.eof, true)
 	}
 	p.diags = append(p.diags, s.res.diags...)
 	p.diags.Sort()
 	return p.out, p.diags
+}
+
+// batchStatements is how many complete statements the scanner hands the
+// parser at a time.
+const batchStatements = 16
+
+// stmtBatch is what the scanner hands the parser: tokens, the complete
+// statements among them, each followed in toks by the first token of the
+// next, and the comments noted since the last batch. The final batch also
+// holds, from tail on, the statement the scan ended in.
+type stmtBatch struct {
+	toks     []lexer.Token
+	stmts    []stmtSpan
+	notes    []commentNote
+	final    bool
+	tail     int
+	panicked any // a panic of the scanner, raised again in the parser
+}
+
+// stmtSpan is a statement of a batch: toks[start:end].
+type stmtSpan struct{ start, end int }
+
+// statements scans the file and splits its tokens into statements, and
+// sends them to out batch at a time, the final batch last; it takes the
+// batches the parser is done with from free, and stops sending when done
+// is closed (the parser gave up: it panicked).
+func (s *scanner) statements(batch int, out chan<- *stmtBatch, free <-chan *stmtBatch, done <-chan struct{}) {
+	b := &stmtBatch{toks: make([]lexer.Token, 0, 32*batch)}
+	defer func() {
+		if x := recover(); x != nil {
+			select {
+			case out <- &stmtBatch{panicked: x, final: true}:
+			case <-done:
+			}
+		}
+	}()
+	s.res.toks = b.toks
+	var sp splitter
+	// [mid, len) is the statement being scanned; done counts the tokens
+	// already given to the splitter.
+	mid, seen := 0, 0
+	for s.next() {
+		toks := s.res.toks
+		for ; seen < len(toks); seen++ {
+			if !sp.starts(toks, mid, seen) || seen == mid {
+				continue
+			}
+			b.stmts = append(b.stmts, stmtSpan{mid, seen})
+			mid = seen
+		}
+		if len(b.stmts) < batch {
+			continue
+		}
+		// Hand the batch over; the statement being scanned starts the
+		// next one (the scanner looks back at most at the token before
+		// the one it scans, which is in it: it starts with a word).
+		var nb *stmtBatch
+		select {
+		case nb = <-free:
+			nb.toks, nb.stmts, nb.notes = nb.toks[:0], nb.stmts[:0], nil
+		default:
+			nb = &stmtBatch{toks: make([]lexer.Token, 0, 32*batch)}
+		}
+		nb.toks = append(nb.toks, toks[mid:]...)
+		b.toks, b.notes, s.notes = toks, s.notes, nil
+		select {
+		case out <- b:
+		case <-done:
+			return
+		}
+		b = nb
+		s.res.toks = b.toks
+		seen -= mid
+		mid = 0
+	}
+	b.toks, b.notes, s.notes = s.res.toks, s.notes, nil
+	b.final, b.tail = true, mid
+	select {
+	case out <- b:
+	case <-done:
+	}
 }
 
 type parser struct {
@@ -187,7 +267,7 @@ var (
 		"REGS", "MEM32", "MEM", "ASCIIZ32", "ASCIIZ", "ORBIT", "ABORTOP", "REMOVEOP"}
 )
 
-func isWord(t lexer.Token, words []string) bool {
+func isWord(t *lexer.Token, words []string) bool {
 	if t.Type != tokIdent || t.Value == "" {
 		return false
 	}
@@ -211,9 +291,13 @@ func isWord(t lexer.Token, words []string) bool {
 
 // isTrace reports whether t is the keyword TRACE, in any case (an ASCII
 // first byte is tested first, as in isWord).
-func isTrace(t lexer.Token) bool {
+func isTrace(t *lexer.Token) bool {
 	if t.Type != tokIdent || t.Value == "" || t.Value[0] < utf8.RuneSelf && t.Value[0]|0x20 != 't' {
 		return false
+	}
+	if len(t.Value) == 5 && t.Value[0]|0x20 == 't' && t.Value[1]|0x20 == 'r' && t.Value[2]|0x20 == 'a' && t.Value[3]|0x20 == 'c' && t.Value[4]|0x20 == 'e' {
+		// ASCII in any case: the usual spelling, without EqualFold.
+		return true
 	}
 	return strings.EqualFold(t.Value, "TRACE")
 }
@@ -253,27 +337,40 @@ type splitter struct {
 // starts takes token i of toks, whose current statement starts at start,
 // and reports whether it starts a new statement (or is the first token).
 func (sp *splitter) starts(toks []lexer.Token, start, i int) bool {
-	t := toks[i]
-	switch {
-	case isPunct(t, "("):
-		sp.depth++
-	case isPunct(t, ")"):
-		if sp.depth > 0 {
-			sp.depth--
+	t := &toks[i]
+	switch t.Type {
+	case tokPunct:
+		switch t.Value {
+		case "(":
+			sp.depth++
+		case ")":
+			if sp.depth > 0 {
+				sp.depth--
+			}
 		}
+		return i == start
+	case tokIdent:
+	default:
+		// Only a word starts a statement; any token is the first of its
+		// own.
+		return i == start
 	}
 	if i == start {
 		sp.traced = sp.traced || isTrace(t)
 		sp.listed = sp.listed || isWord(t, listKeywords)
 		return true
 	}
-	starts := isTrace(t) || !sp.traced && (!sp.listed && isWord(t, headerKeywords) || isWord(t, listKeywords))
+	trace := isTrace(t)
+	if !trace && sp.traced {
+		return false
+	}
+	starts := trace || !sp.traced && (!sp.listed && isWord(t, headerKeywords) || isWord(t, listKeywords))
 	// TRACE starts a statement inside parentheses too (IBM's behaviour,
 	// tried with its binary: after "REGS=(EAX," or a stray "(((" the
 	// next TRACE is read, "missing ')' before 'TRACE'").
-	if starts && (sp.depth == 0 || isTrace(t)) && !isPunct(toks[i-1], "=") {
+	if starts && (sp.depth == 0 || trace) && !isPunct(toks[i-1], "=") {
 		sp.depth = 0
-		sp.traced = sp.traced || isTrace(t)
+		sp.traced = sp.traced || trace
 		sp.listed = sp.listed || isWord(t, listKeywords)
 		return true
 	}
@@ -287,7 +384,7 @@ func isPunct(t lexer.Token, p string) bool { return t.Type == tokPunct && t.Valu
 // statement parses one statement, which ends at end; last tells whether
 // it is the last of the file.
 func (p *parser) statement(st []lexer.Token, end ast.Pos, last bool) {
-	head := st[0]
+	head := &st[0]
 	var s tsf.Stmt
 	switch {
 	case isTrace(head):
@@ -470,7 +567,7 @@ func (p *parser) trace(toks []lexer.Token, end ast.Pos, last bool) *tsf.Trace {
 	t.Pos, t.End, t.Broken = astPos(toks[0].Pos), end, p.partial
 	for i := 1; i < len(toks); {
 		n0 := len(p.diags)
-		if !isWord(toks[i], fieldKeywords) {
+		if !isWord(&toks[i], fieldKeywords) {
 			p.unexpectedField(toks, i)
 			t.Broken, t.BrokenAt = true, p.posSince(n0, end)
 			return t
@@ -559,7 +656,7 @@ func (p *parser) trace(toks []lexer.Token, end ast.Pos, last bool) *tsf.Trace {
 				// The comma ends the last TRACE, as for 3.05A (x_h35).
 				p.add(tsf.WarnTrailingComma.Diagnostic(astPos(next.Pos), p.eof.Line))
 			}
-		case isWord(next, fieldKeywords):
+		case isWord(&next, fieldKeywords):
 			// TRCUST 3.05A takes the missing comma without a word (IBM's
 			// behaviour); tracekit's own warning says so.
 			p.add(tsf.WarnCommaAssumed.Diagnostic(astPos(next.Pos), 0, next.Value))

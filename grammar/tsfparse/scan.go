@@ -104,6 +104,9 @@ type scanner struct {
 	// touching is the offset of the token a C comment touches while that
 	// comment is skipped, -1 otherwise (scanResult.commentAfter).
 	touching int
+	// notes are the entries of res.commentAfter not yet handed to the
+	// parser (parse).
+	notes []commentNote
 }
 
 func scan(file string, src []byte) scanResult {
@@ -288,10 +291,7 @@ func (s *scanner) comment() bool {
 			depth--
 			s.advance(2)
 			if depth == 0 {
-				if s.touching >= 0 {
-					s.res.commentAfter[s.touching] = s.line
-					s.touching = -1
-				}
+				s.commentEnds()
 				return true
 			}
 		default:
@@ -300,16 +300,29 @@ func (s *scanner) comment() bool {
 	}
 	// TRCUST 3.05A silently takes the rest of the file as comment.
 	if s.mode&TRCUSTComments != 0 {
-		if s.touching >= 0 {
-			s.res.commentAfter[s.touching] = s.line
-			s.touching = -1
-		}
+		s.commentEnds()
 		return true
 	}
 	d := tsf.SevereUnclosedComment.Diagnostic(start, 0)
 	d.Detail = "the comment opened here runs to the end of the file"
 	return s.stop(d)
 }
+
+// commentEnds records, when the C comment that ends here touches a token,
+// the line it ends on for that token (scanResult.commentAfter), also in
+// notes for the parser that reads the statements as they are scanned
+// (parse).
+func (s *scanner) commentEnds() {
+	if s.touching >= 0 {
+		s.res.commentAfter[s.touching] = s.line
+		s.notes = append(s.notes, commentNote{s.touching, s.line})
+		s.touching = -1
+	}
+}
+
+// commentNote is an entry of scanResult.commentAfter: the offset of a token
+// and the line where the C comment that touches it ends.
+type commentNote struct{ off, line int }
 
 func isIdentStart(c byte) bool {
 	return c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c == '_' || c == '$' || c == '?'
@@ -323,10 +336,17 @@ func isIdentChar(c byte) bool {
 // "MODNAME =" and after "@".
 func (s *scanner) inPathContext() bool {
 	n := len(s.res.toks)
-	if n >= 1 && s.res.toks[n-1].Type == tokPunct && s.res.toks[n-1].Value == "@" {
-		return true
+	if n == 0 {
+		return false
 	}
-	return n >= 2 && s.res.toks[n-1].Value == "=" && s.res.toks[n-2].Type == tokIdent &&
+	last := &s.res.toks[n-1]
+	if len(last.Value) != 1 {
+		return false
+	}
+	if last.Value[0] == '@' {
+		return last.Type == tokPunct
+	}
+	return last.Value[0] == '=' && n >= 2 && s.res.toks[n-2].Type == tokIdent &&
 		strings.EqualFold(s.res.toks[n-2].Value, "MODNAME")
 }
 
@@ -381,9 +401,13 @@ func (s *scanner) next() bool {
 		s.advance(1)
 	case c == '"':
 		return s.str()
+	case c < utf8.RuneSelf && !isOther(c):
+		// Punctuation of the grammar, one byte (no new line: skipSpace
+		// took them).
+		s.emit(tokPunct, s.src[s.off:s.off+1], start)
+		s.skip(1)
 	default:
-		// Punctuation, and any other character: the parser reports it as
-		// unexpected.
+		// Any other character: the parser reports it as unexpected.
 		_, n := utf8.DecodeRuneInString(s.src[s.off:])
 		if isOther(c) {
 			// IBM's behaviour: TRCUST 3.05A reads a run of characters it
