@@ -13,6 +13,7 @@ package tsfparse
 
 import (
 	"errors"
+	"runtime"
 	"strings"
 	"unicode/utf8"
 
@@ -78,120 +79,180 @@ func ParseEach(filename string, src []byte, mode Mode, each func(tsf.Stmt)) (*ts
 
 // parse parses with the generated parsers (parsers_gen.go), or with
 // participle's, the reference they are tested against. The file is scanned
-// and parsed as it goes: the scanner and the splitter run in a goroutine of
-// their own (statements) and hand over complete statements a batch at a
-// time, while this one parses them. A statement is parsed once the one
-// after it has begun (its end is where that one starts), and the last one
-// once the scan is over, so that it is known as such, even when a severe
-// lexical error drops the statement it stopped in; the tokens of a batch
-// are dropped once its statements are parsed, so the tokens held stay few
-// however long the file.
+// and parsed as it goes, on as many cores as there are:
+//
+//   - one goroutine scans the file and splits its tokens into statements
+//     (statements), and hands them on a batch at a time: the complete
+//     statements (a statement is complete once the one after it has
+//     begun: it ends where that one starts), and at the end the statement
+//     the scan ended in, the last, so that it is known as such, even when
+//     a severe lexical error drops the statement it stopped in;
+//   - workers parse the batches, each batch by one of them, into
+//     statements of the tree and the diagnostics of its statements;
+//   - this goroutine takes the batches in the order of the file, calls
+//     each with their statements and adds them to the tree, then hands
+//     the batch back for its tokens and nodes to be used again.
+//
+// The tokens and nodes held stay few however long the file: a batch holds
+// a few statements and only a few batches are under way at a time.
 //
 // each, when not nil, is called with every statement kept, as ParseEach
 // says.
 func parse(filename string, src []byte, mode Mode, reference bool, each func(tsf.Stmt)) (*tsf.File, diag.List) {
-	return parseBatched(filename, src, mode, reference, each, batchStatements)
+	return parseBatched(filename, src, mode, reference, each, batchStatements, parseWorkers())
 }
 
-// parseBatched is parse with the scanner handing over batch statements at
-// a time (tests try small batches, so that files of a few statements cross
-// batches).
-func parseBatched(filename string, src []byte, mode Mode, reference bool, each func(tsf.Stmt), batch int) (*tsf.File, diag.List) {
+// parseWorkers is how many workers parse: one a core, within reason.
+func parseWorkers() int { return min(max(runtime.GOMAXPROCS(0), 1), 4) }
+
+// parseBatched is parse with batches of batch statements and workers
+// parsers (tests try small batches, so that files of a few statements
+// cross batches, and one worker or several).
+func parseBatched(filename string, src []byte, mode Mode, reference bool, each func(tsf.Stmt), batch, workers int) (*tsf.File, diag.List) {
 	s := newScanner(filename, src)
 	s.mode = mode
-	p := &parser{g: &theGrammar, reference: reference, each: each, commentAfter: map[int]int{}}
-	p.out = &tsf.File{Name: filename}
-	batches, free, done := make(chan *stmtBatch, 2), make(chan *stmtBatch, 4), make(chan struct{})
+	work := make(chan *stmtBatch, workers)
+	order := make(chan *stmtBatch, 2*workers+2)
+	free := make(chan *stmtBatch, 2*workers+4)
+	done := make(chan struct{})
 	defer close(done)
-	go s.statements(batch, batches, free, done)
-	var last *stmtBatch
-	for b := range batches {
+	go s.statements(batch, work, order, free, done)
+	for range workers {
+		go parseBatches(filename, reference, work)
+	}
+	out := &tsf.File{Name: filename}
+	var diags diag.List
+	for b := range order {
+		<-b.parsed
 		if b.panicked != nil {
 			panic(b.panicked)
 		}
-		for _, c := range b.notes {
-			p.commentAfter[c.off] = c.line
-		}
-		for _, st := range b.stmts {
-			p.statement(b.toks[st.start:st.end], astPos(b.toks[st.end].Pos), false)
+		diags = append(diags, b.diags...)
+		reuse := true
+		for i, st := range b.out {
+			if st == nil {
+				continue
+			}
+			kept := true
+			if each != nil {
+				t, _ := st.(*tsf.Trace)
+				var fields []tsf.Field
+				if t != nil {
+					fields = t.Fields
+				}
+				each(st)
+				// Dropped: see ParseEach.
+				kept = fields == nil || t.Fields != nil
+			}
+			b.marks[i].kept = kept
+			reuse = reuse && !kept
+			out.Stmts = append(out.Stmts, st)
 		}
 		if b.final {
-			last = b
+			out.EOF, out.Aborted = b.eof, b.aborted
 			break
 		}
+		b.recycle(reuse)
 		select {
 		case free <- b:
 		default:
 		}
 	}
-	// The scan is over (the final batch is the scanner's last word): what
-	// it found is read here.
-	s.res.eof = s.pos()
-	p.eof = s.res.eof
-	p.out.EOF = p.eof
-	tail := last.toks[last.tail:]
-	switch {
-	case s.res.stopAt >= 0:
-		// A severe lexical error stopped the scan inside the statement
-		// being scanned: what was scanned of it is incomplete, and TRCUST
-		// stops there too.
-		p.out.Aborted = true
-		if len(tail) > 0 && isTrace(&tail[0]) {
-			// The fields read before the error are checked all the same
-			// (IBM's behaviour: TRCUST reads a TRACE field by field, so
-			// a TP before the broken string is resolved first, and a
-			// missing MODNAME is reported before "new line in literal").
-			// The statement is broken; what it lacks at the cut says
-			// nothing (see add).
-			p.partial, p.cut = true, s.res.cut
-			p.statement(tail, p.eof, true)
-			p.partial = false
-		}
-	case len(tail) > 0:
-		p.statement(tail, p.eof, true)
-	}
-	p.diags = append(p.diags, s.res.diags...)
-	p.diags.Sort()
-	return p.out, p.diags
+	diags.Sort()
+	return out, diags
 }
 
-// batchStatements is how many complete statements the scanner hands the
-// parser at a time.
+// batchStatements is how many complete statements the scanner hands on at
+// a time.
 const batchStatements = 16
 
-// stmtBatch is what the scanner hands the parser: tokens, the complete
+// stmtBatch is what the scanner hands the parsers: tokens, the complete
 // statements among them, each followed in toks by the first token of the
-// next, and the comments noted since the last batch. The final batch also
-// holds, from tail on, the statement the scan ended in.
+// next, and the comments noted since the last batch (every note on a token
+// of the batch's statements is in it). The final batch also holds, from
+// tail on, the statement the scan ended in, and what the scan found.
+//
+// The worker that parses it adds the statements of the tree (out, nil for
+// a statement that makes none; their fields' nodes taken from nodes and
+// fields) and their diagnostics, and tells that it is done on parsed.
 type stmtBatch struct {
-	toks     []lexer.Token
-	stmts    []stmtSpan
-	notes    []commentNote
+	toks  []lexer.Token
+	stmts []stmtSpan
+	notes []commentNote
+
 	final    bool
 	tail     int
-	panicked any // a panic of the scanner, raised again in the parser
+	eof      ast.Pos
+	aborted  bool      // a severe lexical error stopped the scan
+	cut      int       // scanResult.cut
+	scanned  diag.List // the scanner's diagnostics
+	panicked any       // a panic of the scanner or the worker, raised again in the caller
+
+	parsed chan struct{}
+	out    []tsf.Stmt
+	diags  diag.List
+	nodes  fieldNodes
+	marks  []nodeMark // per statement of out: where its nodes begin
+	fields []tsf.Field
 }
 
 // stmtSpan is a statement of a batch: toks[start:end].
 type stmtSpan struct{ start, end int }
 
+// newBatch returns an empty batch for about n statements.
+func newBatch(n int) *stmtBatch {
+	return &stmtBatch{toks: make([]lexer.Token, 0, 32*n), parsed: make(chan struct{}, 1)}
+}
+
+// recycle empties the batch for the next statements. Its nodes are given
+// out again but those of the statements kept with their fields; its chunk
+// of fields too when reuse says that no statement kept its fields.
+func (b *stmtBatch) recycle(reuse bool) {
+	b.nodes.recycle(b.marks)
+	if !reuse {
+		b.fields = nil
+	}
+	b.fields = b.fields[:0]
+	b.toks, b.stmts, b.notes = b.toks[:0], b.stmts[:0], nil
+	clear(b.out)
+	b.out, b.diags, b.marks = b.out[:0], nil, b.marks[:0]
+}
+
 // statements scans the file and splits its tokens into statements, and
-// sends them to out batch at a time, the final batch last; it takes the
-// batches the parser is done with from free, and stops sending when done
-// is closed (the parser gave up: it panicked).
-func (s *scanner) statements(batch int, out chan<- *stmtBatch, free <-chan *stmtBatch, done <-chan struct{}) {
-	b := &stmtBatch{toks: make([]lexer.Token, 0, 32*batch)}
+// hands them to the workers (work) batch statements at a time, each batch
+// also to the caller (order), in the order of the file, the final batch
+// last; it takes the batches the caller is done with from free, and stops
+// when done is closed (the caller gave up: it panicked).
+func (s *scanner) statements(batch int, work, order chan<- *stmtBatch, free <-chan *stmtBatch, done <-chan struct{}) {
+	defer close(work)
+	send := func(b *stmtBatch) bool {
+		select {
+		case order <- b:
+		case <-done:
+			return false
+		}
+		select {
+		case work <- b:
+			return true
+		case <-done:
+			return false
+		}
+	}
+	b := newBatch(batch)
 	defer func() {
 		if x := recover(); x != nil {
+			p := newBatch(0)
+			p.final, p.panicked = true, x
+			p.parsed <- struct{}{}
 			select {
-			case out <- &stmtBatch{panicked: x, final: true}:
+			case order <- p:
 			case <-done:
 			}
 		}
 	}()
 	s.res.toks = b.toks
 	var sp splitter
-	// [mid, len) is the statement being scanned; done counts the tokens
+	// [mid, len) is the statement being scanned; seen counts the tokens
 	// already given to the splitter.
 	mid, seen := 0, 0
 	for s.next() {
@@ -206,21 +267,18 @@ func (s *scanner) statements(batch int, out chan<- *stmtBatch, free <-chan *stmt
 		if len(b.stmts) < batch {
 			continue
 		}
-		// Hand the batch over; the statement being scanned starts the
-		// next one (the scanner looks back at most at the token before
-		// the one it scans, which is in it: it starts with a word).
+		// Hand the batch on; the statement being scanned starts the next
+		// one (the scanner looks back at most at the token before the one
+		// it scans, which is in it: it starts with a word).
 		var nb *stmtBatch
 		select {
 		case nb = <-free:
-			nb.toks, nb.stmts, nb.notes = nb.toks[:0], nb.stmts[:0], nil
 		default:
-			nb = &stmtBatch{toks: make([]lexer.Token, 0, 32*batch)}
+			nb = newBatch(batch)
 		}
 		nb.toks = append(nb.toks, toks[mid:]...)
 		b.toks, b.notes, s.notes = toks, s.notes, nil
-		select {
-		case out <- b:
-		case <-done:
+		if !send(b) {
 			return
 		}
 		b = nb
@@ -230,31 +288,109 @@ func (s *scanner) statements(batch int, out chan<- *stmtBatch, free <-chan *stmt
 	}
 	b.toks, b.notes, s.notes = s.res.toks, s.notes, nil
 	b.final, b.tail = true, mid
-	select {
-	case out <- b:
-	case <-done:
+	b.eof, b.aborted, b.cut, b.scanned = s.pos(), s.res.stopAt >= 0, s.res.cut, s.res.diags
+	send(b)
+}
+
+// parseBatches parses the batches of work until it is closed.
+func parseBatches(filename string, reference bool, work <-chan *stmtBatch) {
+	p := &parser{g: &theGrammar, reference: reference}
+	for b := range work {
+		p.batch(b)
+		b.parsed <- struct{}{}
 	}
 }
 
+// batch parses the statements of b.
+func (p *parser) batch(b *stmtBatch) {
+	defer func() {
+		if x := recover(); x != nil {
+			b.panicked = x
+		}
+	}()
+	p.b, p.diags, p.eof = b, b.diags, ast.Pos{}
+	if b.final {
+		p.eof = b.eof
+	}
+	for _, st := range b.stmts {
+		p.add1(p.statement(b.toks[st.start:st.end], astPos(b.toks[st.end].Pos), false))
+	}
+	if b.final {
+		tail := b.toks[b.tail:]
+		switch {
+		case b.aborted:
+			// A severe lexical error stopped the scan inside the
+			// statement being scanned: what was scanned of it is
+			// incomplete, and TRCUST stops there too.
+			if len(tail) > 0 && isTrace(&tail[0]) {
+				// The fields read before the error are checked all the
+				// same (IBM's behaviour: TRCUST reads a TRACE field by
+				// field, so a TP before the broken string is resolved
+				// first, and a missing MODNAME is reported before "new
+				// line in literal"). The statement is broken; what it
+				// lacks at the cut says nothing (see add).
+				p.partial, p.cut = true, b.cut
+				p.add1(p.statement(tail, p.eof, true))
+				p.partial = false
+			}
+		case len(tail) > 0:
+			p.add1(p.statement(tail, p.eof, true))
+		}
+		p.diags = append(p.diags, b.scanned...)
+	}
+	b.diags, p.b = p.diags, nil
+}
+
+// add1 adds the statement s (nil when its tokens made none) to the batch,
+// with where the nodes of the next one begin.
+func (p *parser) add1(s tsf.Stmt) {
+	b := p.b
+	b.out = append(b.out, s)
+	b.marks = append(b.marks, b.nodes.mark())
+}
+
+// parser parses statements: those of a batch (b) for a worker, or others
+// for the tests.
 type parser struct {
 	g         *grammar
 	reference bool // parse with participle instead of the generated parsers
-	each      func(tsf.Stmt)
 	headerGen headerParserGen
 	listGen   listParserGen
 	fieldGen  fieldParserGen
 	fieldOut  field // the field fieldGen parses into, converted at once
 	eof       ast.Pos
-	out       *tsf.File
+	out       *tsf.File // the tree, for the tests that parse without batches
 	diags     diag.List
 	traces    []tsf.Trace // where newTrace takes the next TRACE from
-	fields    []tsf.Field // where newFields takes the next fields from
-	spare     []tsf.Field // the fields of the last TRACE, dropped (see ParseEach)
-	nodes     fieldNodes  // the nodes of the fields of the TRACE being parsed
+	b         *stmtBatch  // the batch being parsed: its nodes, fields and notes
+	nodes     fieldNodes  // the nodes of the fields when there is no batch
 	partial   bool        // parsing a TRACE cut short by a severe lexical error
 	cut       int         // the offset of the token that error stopped in, -1 if none
-	// commentAfter is the scanner's scanResult.commentAfter.
+	// commentAfter is the scanner's scanResult.commentAfter when there is
+	// no batch, else the batch's notes say it.
 	commentAfter map[int]int
+}
+
+// commentLine is scanResult.commentAfter of the token at off: the line
+// where a C comment that touches it ends, 0 when there is none.
+func (p *parser) commentLine(off int) int {
+	if p.b == nil {
+		return p.commentAfter[off]
+	}
+	for _, c := range p.b.notes {
+		if c.off == off {
+			return c.line
+		}
+	}
+	return 0
+}
+
+// fieldNodes returns where the nodes of fields come from.
+func (p *parser) fieldNodes() *fieldNodes {
+	if p.b != nil {
+		return &p.b.nodes
+	}
+	return &p.nodes
 }
 
 // headerKeywords start a header statement, listKeywords a TYPELIST or
@@ -382,8 +518,9 @@ func (sp *splitter) starts(toks []lexer.Token, start, i int) bool {
 func isPunct(t lexer.Token, p string) bool { return t.Type == tokPunct && t.Value == p }
 
 // statement parses one statement, which ends at end; last tells whether
-// it is the last of the file.
-func (p *parser) statement(st []lexer.Token, end ast.Pos, last bool) {
+// it is the last of the file. It returns nil when the tokens make no
+// statement.
+func (p *parser) statement(st []lexer.Token, end ast.Pos, last bool) tsf.Stmt {
 	head := &st[0]
 	var s tsf.Stmt
 	switch {
@@ -396,28 +533,7 @@ func (p *parser) statement(st []lexer.Token, end ast.Pos, last bool) {
 	default:
 		p.unexpected(st)
 	}
-	if s == nil {
-		p.nodes.keep()
-		return
-	}
-	if p.each != nil {
-		t, _ := s.(*tsf.Trace)
-		var fields []tsf.Field
-		if t != nil {
-			fields = t.Fields
-		}
-		p.each(s)
-		if fields != nil && t.Fields == nil {
-			// Dropped: see ParseEach.
-			p.nodes.reuse()
-			p.spare = fields[:0]
-		} else {
-			p.nodes.keep()
-		}
-	} else {
-		p.nodes.keep()
-	}
-	p.out.Stmts = append(p.out.Stmts, s)
+	return s
 }
 
 // add adds d to the diagnostics. In a TRACE cut short by a severe lexical
@@ -458,7 +574,7 @@ func (p *parser) unexpected(toks []lexer.Token) {
 		if t.Type == tokPath || t.Type == tokSymbol {
 			text = strings.TrimPrefix(text, ".")
 		}
-		p.add(tsf.ErrUnexpected.Diagnostic(astPos(t.Pos), p.commentAfter[t.Pos.Offset], text))
+		p.add(tsf.ErrUnexpected.Diagnostic(astPos(t.Pos), p.commentLine(t.Pos.Offset), text))
 	}
 }
 
@@ -687,30 +803,25 @@ func (p *parser) newTrace() *tsf.Trace {
 	return t
 }
 
-// newFields returns an empty slice of fields with room for n: the fields
-// of the last TRACE when it was dropped and they are enough, else cut from
-// a chunk when n is small (its capacity is n: an append past it
+// newFields returns an empty slice of fields with room for n, cut from
+// the batch's chunk when n is small (its capacity is n: an append past it
 // reallocates).
 func (p *parser) newFields(n int) []tsf.Field {
-	if cap(p.spare) >= n {
-		f := p.spare[:0:n]
-		p.spare = nil
-		return f
-	}
-	if n > fieldChunk/8 {
+	if n > fieldChunk/8 || p.b == nil {
 		return make([]tsf.Field, 0, n)
 	}
-	if len(p.fields) < n {
-		p.fields = make([]tsf.Field, fieldChunk)
+	b := p.b
+	if cap(b.fields)-len(b.fields) < n {
+		b.fields = make([]tsf.Field, 0, fieldChunk)
 	}
-	f := p.fields[:0:n]
-	p.fields = p.fields[n:]
+	f := b.fields[len(b.fields) : len(b.fields) : len(b.fields)+n]
+	b.fields = b.fields[:len(b.fields)+n]
 	return f
 }
 
-// fieldNodes hands out the nodes of the fields every tracepoint has; when
-// a TRACE statement's fields are dropped (ParseEach), those it handed out
-// for it are handed out again.
+// fieldNodes hands out the nodes of the fields every tracepoint has. A
+// batch's are given out again when the batch is (recycle), but those of
+// the statements kept with their fields.
 type fieldNodes struct {
 	minors pool[minorNode]
 	tps    pool[tpNode]
@@ -718,21 +829,26 @@ type fieldNodes struct {
 	fmts   pool[fmtNode]
 }
 
-// reuse makes the nodes handed out since the last reuse or keep free
-// again.
-func (f *fieldNodes) reuse() {
-	f.minors.reuse()
-	f.tps.reuse()
-	f.descs.reuse()
-	f.fmts.reuse()
+// nodeMark is where the nodes of a statement end in each pool of a
+// fieldNodes, and whether it was kept with its fields.
+type nodeMark struct {
+	minors, tps, descs, fmts int
+	kept                     bool
 }
 
-// keep leaves the nodes handed out since the last reuse or keep to the tree.
-func (f *fieldNodes) keep() {
-	f.minors.keep()
-	f.tps.keep()
-	f.descs.keep()
-	f.fmts.keep()
+// mark returns how many nodes each pool gave out.
+func (f *fieldNodes) mark() nodeMark {
+	return nodeMark{minors: f.minors.n, tps: f.tps.n, descs: f.descs.n, fmts: f.fmts.n}
+}
+
+// recycle makes the nodes given out free again, but those of the
+// statements kept: marks holds, for each statement in turn, where its
+// nodes end and whether it was kept.
+func (f *fieldNodes) recycle(marks []nodeMark) {
+	f.minors.recycle(marks, func(m nodeMark) int { return m.minors })
+	f.tps.recycle(marks, func(m nodeMark) int { return m.tps })
+	f.descs.recycle(marks, func(m nodeMark) int { return m.descs })
+	f.fmts.recycle(marks, func(m nodeMark) int { return m.fmts })
 }
 
 // pool hands out values of T: the free ones it holds, cleared, or new ones.
@@ -755,13 +871,19 @@ func (q *pool[T]) get() *T {
 	return x
 }
 
-func (q *pool[T]) reuse() { q.n = 0 }
-
-func (q *pool[T]) keep() {
-	if q.n == 0 {
-		return
+// recycle makes the values handed out free again, but those of the
+// statements kept (see fieldNodes.recycle; end gives where a statement's
+// values end): they are the tree's and leave the pool.
+func (q *pool[T]) recycle(marks []nodeMark, end func(nodeMark) int) {
+	k, from := 0, 0
+	for _, m := range marks {
+		to := end(m)
+		if !m.kept {
+			k += copy(q.items[k:], q.items[from:to])
+		}
+		from = to
 	}
-	k := copy(q.items, q.items[q.n:])
+	k += copy(q.items[k:], q.items[from:])
 	clear(q.items[k:])
 	q.items, q.n = q.items[:k], 0
 }
@@ -819,7 +941,7 @@ func (p *parser) unexpectedField(toks []lexer.Token, i int) {
 		// before "new line in literal"; IBM's behaviour).
 		return
 	}
-	p.add(tsf.ErrUnexpected.Diagnostic(astPos(toks[i].Pos), p.commentAfter[toks[i].Pos.Offset], tokenText(toks[i])))
+	p.add(tsf.ErrUnexpected.Diagnostic(astPos(toks[i].Pos), p.commentLine(toks[i].Pos.Offset), tokenText(toks[i])))
 }
 
 // tokenLen is how many bytes of the TSF the token t spans.
