@@ -102,8 +102,8 @@ const compileGCPercent = 400
 // program it builds stays live until its files are written (some 30 MiB
 // for 65,535 tracepoints), so that each collection marks most of it again
 // and frees little; at the default GOGC of 100 a compile of 65,535
-// tracepoints runs 9 of them, at 400 four (about 10% of its processor
-// time). The soft memory limit of limitMemory keeps the larger heap goal
+// tracepoints runs 7 to 9 of them, at 400 3 to 6 (some 10% of its
+// processor time). The soft memory limit of limitMemory keeps the larger heap goal
 // under 64 MiB resident. Only when the process runs the command (main);
 // GOGC and GOMEMLIMIT in the environment win.
 func compileMemory(e *env) {
