@@ -107,6 +107,9 @@ type scanner struct {
 	// notes are the entries of res.commentAfter not yet handed to the
 	// parser (parse).
 	notes []commentNote
+	// pathNext: the last token is "@", or "=" after MODNAME
+	// (inPathContext); modName: the last token is the word MODNAME.
+	pathNext, modName bool
 }
 
 func scan(file string, src []byte) scanResult {
@@ -246,6 +249,9 @@ func (s *scanner) emit(t lexer.TokenType, value string, at mark) {
 	s.res.toks = append(s.res.toks, lexer.Token{})
 	tok := &s.res.toks[len(s.res.toks)-1]
 	tok.Type, tok.Value = t, value
+	// What inPathContext looks at, kept as the tokens are made.
+	s.pathNext = t == tokPunct && value == "@" || value == "=" && s.modName
+	s.modName = t == tokIdent && strings.EqualFold(value, "MODNAME")
 	tok.Pos.Filename, tok.Pos.Offset, tok.Pos.Line, tok.Pos.Column = s.file, at.off, at.line, at.col
 }
 
@@ -333,22 +339,9 @@ func isIdentChar(c byte) bool {
 }
 
 // inPathContext reports whether the next token is a file name: after
-// "MODNAME =" and after "@".
-func (s *scanner) inPathContext() bool {
-	n := len(s.res.toks)
-	if n == 0 {
-		return false
-	}
-	last := &s.res.toks[n-1]
-	if len(last.Value) != 1 {
-		return false
-	}
-	if last.Value[0] == '@' {
-		return last.Type == tokPunct
-	}
-	return last.Value[0] == '=' && n >= 2 && s.res.toks[n-2].Type == tokIdent &&
-		strings.EqualFold(s.res.toks[n-2].Value, "MODNAME")
-}
+// "MODNAME =" (the "=" of any type) and after "@". emit keeps the answer,
+// and glue, which makes a token of two, sets it to false.
+func (s *scanner) inPathContext() bool { return s.pathNext }
 
 // next scans one token; it reports false at the end of the file or when a
 // severe error stopped the scan.
@@ -449,6 +442,8 @@ func (s *scanner) glue(start mark) bool {
 	}
 	str := s.res.toks[len(s.res.toks)-1]
 	s.res.toks = append(s.res.toks[:k], lexer.Token{Type: tokPunct, Value: tokenText(word) + tokenText(str), Pos: word.Pos})
+	// Two bytes or more, neither "@" nor "=", and no word.
+	s.pathNext, s.modName = false, false
 	return true
 }
 
