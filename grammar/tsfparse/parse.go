@@ -192,8 +192,11 @@ type stmtBatch struct {
 	out    []tsf.Stmt
 	diags  diag.List
 	nodes  fieldNodes
-	marks  []nodeMark // per statement of out: where its nodes begin
-	fields []tsf.Field
+	marks  []nodeMark // per statement of out: where its nodes end
+	// fields is the chunk the statements' fields are cut from; the first
+	// keptFields are those of statements kept with them.
+	fields     []tsf.Field
+	keptFields int
 }
 
 // stmtSpan is a statement of a batch: toks[start:end].
@@ -210,9 +213,11 @@ func newBatch(n int) *stmtBatch {
 func (b *stmtBatch) recycle(reuse bool) {
 	b.nodes.recycle(b.marks)
 	if !reuse {
-		b.fields = nil
+		// The fields kept stay where they are; the next ones are cut
+		// after them.
+		b.keptFields = len(b.fields)
 	}
-	b.fields = b.fields[:0]
+	b.fields = b.fields[:b.keptFields]
 	b.toks, b.stmts, b.notes = b.toks[:0], b.stmts[:0], nil
 	clear(b.out)
 	b.out, b.diags, b.marks = b.out[:0], nil, b.marks[:0]
@@ -812,7 +817,7 @@ func (p *parser) newFields(n int) []tsf.Field {
 	}
 	b := p.b
 	if cap(b.fields)-len(b.fields) < n {
-		b.fields = make([]tsf.Field, 0, fieldChunk)
+		b.fields, b.keptFields = make([]tsf.Field, 0, fieldChunk), 0
 	}
 	f := b.fields[len(b.fields) : len(b.fields) : len(b.fields)+n]
 	b.fields = b.fields[:len(b.fields)+n]
