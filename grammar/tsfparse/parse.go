@@ -73,6 +73,9 @@ func ParseMode(filename string, src []byte, mode Mode) (*tsf.File, diag.List) {
 // When each sets the Fields of a TRACE statement to nil, it says it keeps
 // no reference to them, nor to anything below them: the parser then reuses
 // their storage for the statements that follow.
+//
+// each runs on the caller's goroutine, one statement at a time, while
+// goroutines of the parser scan and parse the statements after it.
 func ParseEach(filename string, src []byte, mode Mode, each func(tsf.Stmt)) (*tsf.File, diag.List) {
 	return parse(filename, src, mode, false, each)
 }
@@ -118,7 +121,7 @@ func parseBatched(filename string, src []byte, mode Mode, reference bool, each f
 	defer close(done)
 	go s.statements(batch, work, order, free, done)
 	for range workers {
-		go parseBatches(filename, reference, work)
+		go parseBatches(reference, work)
 	}
 	out := &tsf.File{Name: filename}
 	var diags diag.List
@@ -298,7 +301,7 @@ func (s *scanner) statements(batch int, work, order chan<- *stmtBatch, free <-ch
 }
 
 // parseBatches parses the batches of work until it is closed.
-func parseBatches(filename string, reference bool, work <-chan *stmtBatch) {
+func parseBatches(reference bool, work <-chan *stmtBatch) {
 	p := &parser{g: &theGrammar, reference: reference}
 	for b := range work {
 		p.batch(b)
