@@ -292,7 +292,8 @@ func flagText(f *Flag) string {
 // in TRCUST 3.05A's lexer (raw a\\\"b is stored a\\"b); on the strings
 // tracekit's scanner ends at \\" this is the same as reading \\ as a pair.
 func Unquote(raw string) string {
-	if !strings.Contains(raw, `\"`) {
+	// IndexByte first: most strings hold no backslash at all.
+	if i := strings.IndexByte(raw, '\\'); i < 0 || !strings.Contains(raw[i:], `\"`) {
 		return raw
 	}
 	var b strings.Builder

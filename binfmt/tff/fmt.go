@@ -44,12 +44,23 @@ const RepeatLetters = "BWDFQAC"
 // AppendFMT appends the bytes EncodeFMT returns for s to dst and returns the
 // extended slice. They are never more than len(s)+len(s)/3 bytes (each
 // "%PW" of three bytes stores four).
-func AppendFMT(dst, s []byte) []byte {
+//
+// s is the TSF text, as a string or as bytes.
+func AppendFMT[S ~string | ~[]byte](dst []byte, s S) []byte {
 	out := dst
 	for i := 0; i < len(s); {
-		c := s[i]
-		if c != '%' || !isSourceCtrl(s, i) {
-			out = append(out, c)
+		if s[i] != '%' {
+			// The run of text up to the next %, copied at once.
+			j := i + 1
+			for j < len(s) && s[j] != '%' {
+				j++
+			}
+			out = append(out, s[i:j]...)
+			i = j
+			continue
+		}
+		if !isSourceCtrl(s, i) {
+			out = append(out, '%')
 			i++
 			continue
 		}
@@ -107,7 +118,7 @@ func DecodeFMT(stored []byte) string {
 
 // isSourceCtrl reports whether a control starts at s[i] in TSF text: % and a
 // control letter, or %I and a digit.
-func isSourceCtrl(s []byte, i int) bool {
+func isSourceCtrl[S ~string | ~[]byte](s S, i int) bool {
 	if i+1 >= len(s) || s[i] != '%' {
 		return false
 	}
@@ -122,8 +133,17 @@ func isSourceCtrl(s []byte, i int) bool {
 		}
 		return j+1 < len(s) && strings.IndexByte(RepeatLetters, upper(s[j+1])) >= 0
 	}
-	return strings.IndexByte(ControlLetters, l) >= 0
+	return controlLetter[l]
 }
+
+// controlLetter holds, for every byte, whether it is one of ControlLetters
+// (a table: isSourceCtrl runs at every % of every FMT a compile reads).
+var controlLetter = func() (t [256]bool) {
+	for i := range len(ControlLetters) {
+		t[ControlLetters[i]] = true
+	}
+	return t
+}()
 
 // isStoredCtrl reports whether a control that EncodeFMT writes starts at
 // b[i]: Ctrl and a control letter, Ctrl 'I' and a digit, or Ctrl 'R' before
@@ -145,7 +165,7 @@ func isStoredCtrl(b []byte, i int) bool {
 		}
 		return j+1 < len(b) && b[j] == Ctrl && strings.IndexByte(RepeatLetters, b[j+1]) >= 0
 	}
-	return strings.IndexByte(ControlLetters, l) >= 0
+	return controlLetter[l]
 }
 
 func upper(c byte) byte {

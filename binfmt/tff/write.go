@@ -21,12 +21,18 @@ func (f *File) MarshalBinary() ([]byte, error) {
 		return nil, fmt.Errorf("tff: %d records, at most %d fit", len(f.Records), MaxRecords)
 	}
 	order := make([]int, len(f.Records))
+	sorted := true
 	for i := range order {
 		order[i] = i
+		sorted = sorted && (i == 0 || f.Records[i-1].Minor <= f.Records[i].Minor)
 	}
-	slices.SortStableFunc(order, func(a, b int) int {
-		return cmp.Compare(f.Records[a].Minor, f.Records[b].Minor)
-	})
+	if !sorted {
+		// A compile makes its records in minor order as a rule: only
+		// the others are sorted.
+		slices.SortStableFunc(order, func(a, b int) int {
+			return cmp.Compare(f.Records[a].Minor, f.Records[b].Minor)
+		})
+	}
 	size := int64(HeaderSize + len(order)*EntrySize)
 	for k, i := range order {
 		r := &f.Records[i]

@@ -38,7 +38,7 @@ type compileCmd struct {
 // Run compiles the TSF. Nothing is written unless the whole compile
 // succeeds: exit status 1 and no output after an error or worse.
 func (c *compileCmd) Run(e *env) error {
-	limitMemory(e)
+	compileMemory(e)
 	src, err := os.ReadFile(c.File)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "%s: fatal: %v\n", c.File, err)

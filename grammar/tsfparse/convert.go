@@ -127,7 +127,7 @@ type (
 func (p *parser) field(f *field) tsf.Field {
 	switch {
 	case f.Minor != nil:
-		mn := p.nodes.minors.get()
+		mn := p.fieldNodes().minors.get()
 		m := &mn.Minor
 		m.Pos, m.End = astPos(f.Minor.Pos), lastPos(f.Minor.Tokens)
 		if len(f.Minor.Tokens) > 0 {
@@ -195,11 +195,11 @@ func (p *parser) field(f *field) tsf.Field {
 		var out tsf.Field
 		pos, end := astPos(f.Text.Pos), lastPos(f.Text.Tokens)
 		if strings.EqualFold(f.Text.Key, "DESC") {
-			n := p.nodes.descs.get()
+			n := p.fieldNodes().descs.get()
 			n.Pos, n.End, n.Text = pos, end, &n.text
 			s, out = &n.text, &n.Desc
 		} else {
-			n := p.nodes.fmts.get()
+			n := p.fieldNodes().fmts.get()
 			n.Pos, n.End, n.Text = pos, end, &n.text
 			s, out = &n.text, &n.Fmt
 		}
@@ -253,7 +253,7 @@ func (p *parser) tp(f *tpField) tsf.Field {
 			p.add(tsf.ErrUnexpected.Diagnostic(astPos(f.At.Line.Pos), 0, f.At.Line.Text))
 			return nil
 		}
-		n := p.nodes.tps.get()
+		n := p.fieldNodes().tps.get()
 		n.Pos, n.End = astPos(f.Pos), lastPos(f.Tokens)
 		n.static.Pos = astPos(f.At.Pos)
 		n.Target = &n.static

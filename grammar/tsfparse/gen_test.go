@@ -153,7 +153,7 @@ func TestParseMatchesReference(t *testing.T) {
 // split it into statements, parse them.
 func batchParse(filename string, src []byte) (*tsf.File, diag.List) {
 	res := scan(filename, src)
-	p := &parser{g: &theGrammar, eof: res.eof}
+	p := &parser{g: &theGrammar, eof: res.eof, commentAfter: res.commentAfter}
 	p.out = &tsf.File{Name: filename, EOF: res.eof}
 	stmts := split(res.toks)
 	var partial []lexer.Token
@@ -174,11 +174,15 @@ func batchParse(filename string, src []byte) (*tsf.File, diag.List) {
 			// The statement cut short follows it.
 			end, last = astPos(partial[0].Pos), false
 		}
-		p.statement(st, end, last)
+		if s := p.statement(st, end, last); s != nil {
+			p.out.Stmts = append(p.out.Stmts, s)
+		}
 	}
-	if len(partial) > 0 && isTrace(partial[0]) {
+	if len(partial) > 0 && isTrace(&partial[0]) {
 		p.partial, p.cut = true, res.cut
-		p.statement(partial, p.eof, true)
+		if s := p.statement(partial, p.eof, true); s != nil {
+			p.out.Stmts = append(p.out.Stmts, s)
+		}
 		p.partial = false
 	}
 	p.diags = append(p.diags, res.diags...)
@@ -206,10 +210,16 @@ func TestStreamingParse(t *testing.T) {
 		inputs = append(inputs, []byte(s))
 	}
 	for _, src := range inputs {
-		got, gd := Parse("f.tsf", src)
 		want, wd := batchParse("f.tsf", src)
-		if !reflect.DeepEqual(got, want) || !reflect.DeepEqual(gd, wd) {
-			t.Errorf("%.60q: streaming parse differs from the whole-file parse:\n%v\n%v", src, gd, wd)
+		// The scanner's batches of statements, as parse makes them and
+		// small, so that every statement boundary is a batch's too.
+		for _, batch := range []int{batchStatements, 1, 2, 3} {
+			for _, workers := range []int{1, 3} {
+				got, gd := parseBatched("f.tsf", src, 0, false, nil, batch, workers)
+				if !reflect.DeepEqual(got, want) || !reflect.DeepEqual(gd, wd) {
+					t.Errorf("%.60q: streaming parse (batches of %d statements, %d workers) differs from the whole-file parse:\n%v\n%v", src, batch, workers, gd, wd)
+				}
+			}
 		}
 	}
 }
@@ -219,10 +229,12 @@ func FuzzStreamingParse(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, src []byte) {
-		got, gd := Parse("f.tsf", src)
 		want, wd := batchParse("f.tsf", src)
-		if !reflect.DeepEqual(got, want) || !reflect.DeepEqual(gd, wd) {
-			t.Fatalf("%q: streaming parse differs from the whole-file parse:\n%v\n%v", src, gd, wd)
+		for _, batch := range []int{batchStatements, 1} {
+			got, gd := parseBatched("f.tsf", src, 0, false, nil, batch, 2)
+			if !reflect.DeepEqual(got, want) || !reflect.DeepEqual(gd, wd) {
+				t.Fatalf("%q: streaming parse (batches of %d statements) differs from the whole-file parse:\n%v\n%v", src, batch, gd, wd)
+			}
 		}
 	})
 }
@@ -267,14 +279,22 @@ func FuzzParseEachReuse(f *testing.F) {
 // checkEachReuse is TestParseEachReuse on one input.
 func checkEachReuse(t *testing.T, src []byte) {
 	t.Helper()
+	for _, batch := range []int{batchStatements, 1, 3} {
+		checkEachReuseBatched(t, src, batch)
+	}
+}
+
+// checkEachReuseBatched is checkEachReuse with batches of batch statements.
+func checkEachReuseBatched(t *testing.T, src []byte, batch int) {
+	t.Helper()
 	want, wd := Parse("f.tsf", src)
 	var got []string
-	f, gd := ParseEach("f.tsf", src, 0, func(s tsf.Stmt) {
+	f, gd := parseBatched("f.tsf", src, 0, false, func(s tsf.Stmt) {
 		got = append(got, fmt.Sprintf("%# v", pretty.Formatter(s)))
 		if tr, ok := s.(*tsf.Trace); ok && len(got)%2 == 0 {
 			tr.Fields = nil
 		}
-	})
+	}, batch, 2)
 	if len(got) != len(want.Stmts) {
 		t.Fatalf("%.60q: ParseEach gave %d statements, Parse %d", src, len(got), len(want.Stmts))
 	}

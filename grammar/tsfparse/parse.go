@@ -13,6 +13,7 @@ package tsfparse
 
 import (
 	"errors"
+	"runtime"
 	"strings"
 	"unicode/utf8"
 
@@ -72,109 +73,332 @@ func ParseMode(filename string, src []byte, mode Mode) (*tsf.File, diag.List) {
 // When each sets the Fields of a TRACE statement to nil, it says it keeps
 // no reference to them, nor to anything below them: the parser then reuses
 // their storage for the statements that follow.
+//
+// each runs on the caller's goroutine, one statement at a time, while
+// goroutines of the parser scan and parse the statements after it.
 func ParseEach(filename string, src []byte, mode Mode, each func(tsf.Stmt)) (*tsf.File, diag.List) {
 	return parse(filename, src, mode, false, each)
 }
 
 // parse parses with the generated parsers (parsers_gen.go), or with
 // participle's, the reference they are tested against. The file is scanned
-// and parsed as it goes: a statement is parsed once the one after it is
-// complete (so that the last statement is known as such, even when a
-// severe lexical error drops the statement it stopped in), and its tokens
-// are then dropped, so the tokens held stay few however long the file.
+// and parsed as it goes, on as many cores as there are:
+//
+//   - one goroutine scans the file and splits its tokens into statements
+//     (statements), and hands them on a batch at a time: the complete
+//     statements (a statement is complete once the one after it has
+//     begun: it ends where that one starts), and at the end the statement
+//     the scan ended in, the last, so that it is known as such, even when
+//     a severe lexical error drops the statement it stopped in;
+//   - workers parse the batches, each batch by one of them, into
+//     statements of the tree and the diagnostics of its statements;
+//   - this goroutine takes the batches in the order of the file, calls
+//     each with their statements and adds them to the tree, then hands
+//     the batch back for its tokens and nodes to be used again.
+//
+// The tokens and nodes held stay few however long the file: a batch holds
+// a few statements and only a few batches are under way at a time.
 //
 // each, when not nil, is called with every statement kept, as ParseEach
 // says.
 func parse(filename string, src []byte, mode Mode, reference bool, each func(tsf.Stmt)) (*tsf.File, diag.List) {
-	s := newScanner(filename, src)
-	s.mode = mode
-	s.res.toks = make([]lexer.Token, 0, 256)
-	p := &parser{g: &theGrammar, reference: reference, each: each, commentAfter: s.res.commentAfter}
-	p.out = &tsf.File{Name: filename}
-	var sp splitter
-	// The token buffer holds up to two statements: [0, mid) complete and
-	// waiting (when waiting is set), [mid, len) the one being scanned;
-	// done counts the tokens already given to the splitter.
-	mid, done, waiting := 0, 0, false
-	for s.next() {
-		toks := s.res.toks
-		for ; done < len(toks); done++ {
-			if !sp.starts(toks, mid, done) || done == mid {
-				continue
-			}
-			// [mid, done) is complete. The statement waiting before it
-			// is not the last one: parse it and drop its tokens.
-			if waiting {
-				p.statement(toks[:mid], astPos(toks[mid].Pos), false)
-				n := copy(toks, toks[mid:])
-				toks = toks[:n]
-				s.res.toks = toks
-				done -= mid
-			}
-			mid, waiting = done, true
-		}
-	}
-	s.res.eof = s.pos()
-	p.eof = s.res.eof
-	p.out.EOF = p.eof
-	toks := s.res.toks
-	switch {
-	case s.res.stopAt >= 0:
-		// A severe lexical error stopped the scan inside the statement
-		// being scanned: what was scanned of it is incomplete, and TRCUST
-		// stops there too.
-		p.out.Aborted = true
-		partial := toks
-		if waiting {
-			// It ends where the statement cut short begins.
-			if mid < len(toks) {
-				p.statement(toks[:mid], astPos(toks[mid].Pos), false)
-			} else {
-				p.statement(toks[:mid], p.eof, true)
-			}
-			partial = toks[mid:]
-		}
-		if len(partial) > 0 && isTrace(partial[0]) {
-			// The fields read before the error are checked all the same
-			// (IBM's behaviour: TRCUST reads a TRACE field by field, so
-			// a TP before the broken string is resolved first, and a
-			// missing MODNAME is reported before "new line in literal").
-			// The statement is broken; what it lacks at the cut says
-			// nothing (see add).
-			p.partial, p.cut = true, s.res.cut
-			p.statement(partial, p.eof, true)
-			p.partial = false
-		}
-	case waiting:
-		p.statement(toks[:mid], astPos(toks[mid].Pos), false)
-		p.statement(toks[mid:], p.eof, true)
-	case len(toks) > 0:
-		p.statement(toks, p.eof, true)
-	}
-	p.diags = append(p.diags, s.res.diags...)
-	p.diags.Sort()
-	return p.out, p.diags
+	return parseBatched(filename, src, mode, reference, each, batchStatements, parseWorkers())
 }
 
+// parseWorkers is how many workers parse: one a core, within reason.
+func parseWorkers() int { return min(max(runtime.GOMAXPROCS(0), 1), 4) }
+
+// parseBatched is parse with batches of batch statements and workers
+// parsers (tests try small batches, so that files of a few statements
+// cross batches, and one worker or several).
+func parseBatched(filename string, src []byte, mode Mode, reference bool, each func(tsf.Stmt), batch, workers int) (*tsf.File, diag.List) {
+	s := newScanner(filename, src)
+	s.mode = mode
+	work := make(chan *stmtBatch, workers)
+	order := make(chan *stmtBatch, 2*workers+2)
+	free := make(chan *stmtBatch, 2*workers+4)
+	done := make(chan struct{})
+	defer close(done)
+	go s.statements(batch, work, order, free, done)
+	for range workers {
+		go parseBatches(reference, work)
+	}
+	out := &tsf.File{Name: filename}
+	var diags diag.List
+	for b := range order {
+		<-b.parsed
+		if b.panicked != nil {
+			panic(b.panicked)
+		}
+		diags = append(diags, b.diags...)
+		reuse := true
+		for i, st := range b.out {
+			if st == nil {
+				continue
+			}
+			kept := true
+			if each != nil {
+				t, _ := st.(*tsf.Trace)
+				var fields []tsf.Field
+				if t != nil {
+					fields = t.Fields
+				}
+				each(st)
+				// Dropped: see ParseEach.
+				kept = fields == nil || t.Fields != nil
+			}
+			b.marks[i].kept = kept
+			reuse = reuse && !kept
+			out.Stmts = append(out.Stmts, st)
+		}
+		if b.final {
+			out.EOF, out.Aborted = b.eof, b.aborted
+			break
+		}
+		b.recycle(reuse)
+		select {
+		case free <- b:
+		default:
+		}
+	}
+	diags.Sort()
+	return out, diags
+}
+
+// batchStatements is how many complete statements the scanner hands on at
+// a time.
+const batchStatements = 16
+
+// stmtBatch is what the scanner hands the parsers: tokens, the complete
+// statements among them, each followed in toks by the first token of the
+// next, and the comments noted since the last batch (every note on a token
+// of the batch's statements is in it). The final batch also holds, from
+// tail on, the statement the scan ended in, and what the scan found.
+//
+// The worker that parses it adds the statements of the tree (out, nil for
+// a statement that makes none; their fields' nodes taken from nodes and
+// fields) and their diagnostics, and tells that it is done on parsed.
+type stmtBatch struct {
+	toks  []lexer.Token
+	stmts []stmtSpan
+	notes []commentNote
+
+	final    bool
+	tail     int
+	eof      ast.Pos
+	aborted  bool      // a severe lexical error stopped the scan
+	cut      int       // scanResult.cut
+	scanned  diag.List // the scanner's diagnostics
+	panicked any       // a panic of the scanner or the worker, raised again in the caller
+
+	parsed chan struct{}
+	out    []tsf.Stmt
+	diags  diag.List
+	nodes  fieldNodes
+	marks  []nodeMark // per statement of out: where its nodes end
+	// fields is the chunk the statements' fields are cut from; the first
+	// keptFields are those of statements kept with them.
+	fields     []tsf.Field
+	keptFields int
+}
+
+// stmtSpan is a statement of a batch: toks[start:end].
+type stmtSpan struct{ start, end int }
+
+// newBatch returns an empty batch for about n statements.
+func newBatch(n int) *stmtBatch {
+	return &stmtBatch{toks: make([]lexer.Token, 0, 32*n), parsed: make(chan struct{}, 1)}
+}
+
+// recycle empties the batch for the next statements. Its nodes are given
+// out again but those of the statements kept with their fields; its chunk
+// of fields too when reuse says that no statement kept its fields.
+func (b *stmtBatch) recycle(reuse bool) {
+	b.nodes.recycle(b.marks)
+	if !reuse {
+		// The fields kept stay where they are; the next ones are cut
+		// after them.
+		b.keptFields = len(b.fields)
+	}
+	b.fields = b.fields[:b.keptFields]
+	b.toks, b.stmts, b.notes = b.toks[:0], b.stmts[:0], nil
+	clear(b.out)
+	b.out, b.diags, b.marks = b.out[:0], nil, b.marks[:0]
+}
+
+// statements scans the file and splits its tokens into statements, and
+// hands them to the workers (work) batch statements at a time, each batch
+// also to the caller (order), in the order of the file, the final batch
+// last; it takes the batches the caller is done with from free, and stops
+// when done is closed (the caller gave up: it panicked).
+func (s *scanner) statements(batch int, work, order chan<- *stmtBatch, free <-chan *stmtBatch, done <-chan struct{}) {
+	defer close(work)
+	send := func(b *stmtBatch) bool {
+		select {
+		case order <- b:
+		case <-done:
+			return false
+		}
+		select {
+		case work <- b:
+			return true
+		case <-done:
+			return false
+		}
+	}
+	b := newBatch(batch)
+	defer func() {
+		if x := recover(); x != nil {
+			p := newBatch(0)
+			p.final, p.panicked = true, x
+			p.parsed <- struct{}{}
+			select {
+			case order <- p:
+			case <-done:
+			}
+		}
+	}()
+	s.res.toks = b.toks
+	var sp splitter
+	// [mid, len) is the statement being scanned; seen counts the tokens
+	// already given to the splitter.
+	mid, seen := 0, 0
+	for s.next() {
+		toks := s.res.toks
+		for ; seen < len(toks); seen++ {
+			if !sp.starts(toks, mid, seen) || seen == mid {
+				continue
+			}
+			b.stmts = append(b.stmts, stmtSpan{mid, seen})
+			mid = seen
+		}
+		if len(b.stmts) < batch {
+			continue
+		}
+		// Hand the batch on; the statement being scanned starts the next
+		// one (the scanner looks back at most at the token before the one
+		// it scans, which is in it: it starts with a word).
+		var nb *stmtBatch
+		select {
+		case nb = <-free:
+		default:
+			nb = newBatch(batch)
+		}
+		nb.toks = append(nb.toks, toks[mid:]...)
+		b.toks, b.notes, s.notes = toks, s.notes, nil
+		if !send(b) {
+			return
+		}
+		b = nb
+		s.res.toks = b.toks
+		seen -= mid
+		mid = 0
+	}
+	b.toks, b.notes, s.notes = s.res.toks, s.notes, nil
+	b.final, b.tail = true, mid
+	b.eof, b.aborted, b.cut, b.scanned = s.pos(), s.res.stopAt >= 0, s.res.cut, s.res.diags
+	send(b)
+}
+
+// parseBatches parses the batches of work until it is closed.
+func parseBatches(reference bool, work <-chan *stmtBatch) {
+	p := &parser{g: &theGrammar, reference: reference}
+	for b := range work {
+		p.batch(b)
+		b.parsed <- struct{}{}
+	}
+}
+
+// batch parses the statements of b.
+func (p *parser) batch(b *stmtBatch) {
+	defer func() {
+		if x := recover(); x != nil {
+			b.panicked = x
+		}
+	}()
+	p.b, p.diags, p.eof = b, b.diags, ast.Pos{}
+	if b.final {
+		p.eof = b.eof
+	}
+	for _, st := range b.stmts {
+		p.add1(p.statement(b.toks[st.start:st.end], astPos(b.toks[st.end].Pos), false))
+	}
+	if b.final {
+		tail := b.toks[b.tail:]
+		switch {
+		case b.aborted:
+			// A severe lexical error stopped the scan inside the
+			// statement being scanned: what was scanned of it is
+			// incomplete, and TRCUST stops there too.
+			if len(tail) > 0 && isTrace(&tail[0]) {
+				// The fields read before the error are checked all the
+				// same (IBM's behaviour: TRCUST reads a TRACE field by
+				// field, so a TP before the broken string is resolved
+				// first, and a missing MODNAME is reported before "new
+				// line in literal"). The statement is broken; what it
+				// lacks at the cut says nothing (see add).
+				p.partial, p.cut = true, b.cut
+				p.add1(p.statement(tail, p.eof, true))
+				p.partial = false
+			}
+		case len(tail) > 0:
+			p.add1(p.statement(tail, p.eof, true))
+		}
+		p.diags = append(p.diags, b.scanned...)
+	}
+	b.diags, p.b = p.diags, nil
+}
+
+// add1 adds the statement s (nil when its tokens made none) to the batch,
+// with where the nodes of the next one begin.
+func (p *parser) add1(s tsf.Stmt) {
+	b := p.b
+	b.out = append(b.out, s)
+	b.marks = append(b.marks, b.nodes.mark())
+}
+
+// parser parses statements: those of a batch (b) for a worker, or others
+// for the tests.
 type parser struct {
 	g         *grammar
 	reference bool // parse with participle instead of the generated parsers
-	each      func(tsf.Stmt)
 	headerGen headerParserGen
 	listGen   listParserGen
 	fieldGen  fieldParserGen
 	fieldOut  field // the field fieldGen parses into, converted at once
 	eof       ast.Pos
-	out       *tsf.File
+	out       *tsf.File // the tree, for the tests that parse without batches
 	diags     diag.List
 	traces    []tsf.Trace // where newTrace takes the next TRACE from
-	fields    []tsf.Field // where newFields takes the next fields from
-	spare     []tsf.Field // the fields of the last TRACE, dropped (see ParseEach)
-	nodes     fieldNodes  // the nodes of the fields of the TRACE being parsed
+	b         *stmtBatch  // the batch being parsed: its nodes, fields and notes
+	nodes     fieldNodes  // the nodes of the fields when there is no batch
 	partial   bool        // parsing a TRACE cut short by a severe lexical error
 	cut       int         // the offset of the token that error stopped in, -1 if none
-	// commentAfter is the scanner's scanResult.commentAfter.
+	// commentAfter is the scanner's scanResult.commentAfter when there is
+	// no batch, else the batch's notes say it.
 	commentAfter map[int]int
+}
+
+// commentLine is scanResult.commentAfter of the token at off: the line
+// where a C comment that touches it ends, 0 when there is none.
+func (p *parser) commentLine(off int) int {
+	if p.b == nil {
+		return p.commentAfter[off]
+	}
+	for _, c := range p.b.notes {
+		if c.off == off {
+			return c.line
+		}
+	}
+	return 0
+}
+
+// fieldNodes returns where the nodes of fields come from.
+func (p *parser) fieldNodes() *fieldNodes {
+	if p.b != nil {
+		return &p.b.nodes
+	}
+	return &p.nodes
 }
 
 // headerKeywords start a header statement, listKeywords a TYPELIST or
@@ -187,7 +411,7 @@ var (
 		"REGS", "MEM32", "MEM", "ASCIIZ32", "ASCIIZ", "ORBIT", "ABORTOP", "REMOVEOP"}
 )
 
-func isWord(t lexer.Token, words []string) bool {
+func isWord(t *lexer.Token, words []string) bool {
 	if t.Type != tokIdent || t.Value == "" {
 		return false
 	}
@@ -211,9 +435,13 @@ func isWord(t lexer.Token, words []string) bool {
 
 // isTrace reports whether t is the keyword TRACE, in any case (an ASCII
 // first byte is tested first, as in isWord).
-func isTrace(t lexer.Token) bool {
+func isTrace(t *lexer.Token) bool {
 	if t.Type != tokIdent || t.Value == "" || t.Value[0] < utf8.RuneSelf && t.Value[0]|0x20 != 't' {
 		return false
+	}
+	if len(t.Value) == 5 && t.Value[0]|0x20 == 't' && t.Value[1]|0x20 == 'r' && t.Value[2]|0x20 == 'a' && t.Value[3]|0x20 == 'c' && t.Value[4]|0x20 == 'e' {
+		// ASCII in any case: the usual spelling, without EqualFold.
+		return true
 	}
 	return strings.EqualFold(t.Value, "TRACE")
 }
@@ -253,27 +481,40 @@ type splitter struct {
 // starts takes token i of toks, whose current statement starts at start,
 // and reports whether it starts a new statement (or is the first token).
 func (sp *splitter) starts(toks []lexer.Token, start, i int) bool {
-	t := toks[i]
-	switch {
-	case isPunct(t, "("):
-		sp.depth++
-	case isPunct(t, ")"):
-		if sp.depth > 0 {
-			sp.depth--
+	t := &toks[i]
+	switch t.Type {
+	case tokPunct:
+		switch t.Value {
+		case "(":
+			sp.depth++
+		case ")":
+			if sp.depth > 0 {
+				sp.depth--
+			}
 		}
+		return i == start
+	case tokIdent:
+	default:
+		// Only a word starts a statement; any token is the first of its
+		// own.
+		return i == start
 	}
 	if i == start {
 		sp.traced = sp.traced || isTrace(t)
 		sp.listed = sp.listed || isWord(t, listKeywords)
 		return true
 	}
-	starts := isTrace(t) || !sp.traced && (!sp.listed && isWord(t, headerKeywords) || isWord(t, listKeywords))
+	trace := isTrace(t)
+	if !trace && sp.traced {
+		return false
+	}
+	starts := trace || !sp.traced && (!sp.listed && isWord(t, headerKeywords) || isWord(t, listKeywords))
 	// TRACE starts a statement inside parentheses too (IBM's behaviour,
 	// tried with its binary: after "REGS=(EAX," or a stray "(((" the
 	// next TRACE is read, "missing ')' before 'TRACE'").
-	if starts && (sp.depth == 0 || isTrace(t)) && !isPunct(toks[i-1], "=") {
+	if starts && (sp.depth == 0 || trace) && !isPunct(toks[i-1], "=") {
 		sp.depth = 0
-		sp.traced = sp.traced || isTrace(t)
+		sp.traced = sp.traced || trace
 		sp.listed = sp.listed || isWord(t, listKeywords)
 		return true
 	}
@@ -285,9 +526,10 @@ func (sp *splitter) starts(toks []lexer.Token, start, i int) bool {
 func isPunct(t lexer.Token, p string) bool { return t.Type == tokPunct && t.Value == p }
 
 // statement parses one statement, which ends at end; last tells whether
-// it is the last of the file.
-func (p *parser) statement(st []lexer.Token, end ast.Pos, last bool) {
-	head := st[0]
+// it is the last of the file. It returns nil when the tokens make no
+// statement.
+func (p *parser) statement(st []lexer.Token, end ast.Pos, last bool) tsf.Stmt {
+	head := &st[0]
 	var s tsf.Stmt
 	switch {
 	case isTrace(head):
@@ -299,28 +541,7 @@ func (p *parser) statement(st []lexer.Token, end ast.Pos, last bool) {
 	default:
 		p.unexpected(st)
 	}
-	if s == nil {
-		p.nodes.keep()
-		return
-	}
-	if p.each != nil {
-		t, _ := s.(*tsf.Trace)
-		var fields []tsf.Field
-		if t != nil {
-			fields = t.Fields
-		}
-		p.each(s)
-		if fields != nil && t.Fields == nil {
-			// Dropped: see ParseEach.
-			p.nodes.reuse()
-			p.spare = fields[:0]
-		} else {
-			p.nodes.keep()
-		}
-	} else {
-		p.nodes.keep()
-	}
-	p.out.Stmts = append(p.out.Stmts, s)
+	return s
 }
 
 // add adds d to the diagnostics. In a TRACE cut short by a severe lexical
@@ -357,7 +578,7 @@ func (p *parser) posSince(n int, end ast.Pos) ast.Pos {
 // TYPELIST gives "unexpected: \emitrep.dll, ignored"; IBM's behaviour).
 func (p *parser) unexpected(toks []lexer.Token) {
 	for _, t := range toks {
-		p.add(tsf.ErrUnexpected.Diagnostic(astPos(t.Pos), p.commentAfter[t.Pos.Offset], unexpectedText(t)))
+		p.add(tsf.ErrUnexpected.Diagnostic(astPos(t.Pos), p.commentLine(t.Pos.Offset), unexpectedText(t)))
 	}
 }
 
@@ -466,7 +687,7 @@ func (p *parser) trace(toks []lexer.Token, end ast.Pos, last bool) *tsf.Trace {
 	t.Pos, t.End, t.Broken = astPos(toks[0].Pos), end, p.partial
 	for i := 1; i < len(toks); {
 		n0 := len(p.diags)
-		if !isWord(toks[i], fieldKeywords) {
+		if !isWord(&toks[i], fieldKeywords) {
 			p.unexpectedField(toks, i)
 			t.Broken, t.BrokenAt = true, p.posSince(n0, end)
 			return t
@@ -555,7 +776,7 @@ func (p *parser) trace(toks []lexer.Token, end ast.Pos, last bool) *tsf.Trace {
 				// The comma ends the last TRACE, as for 3.05A (x_h35).
 				p.add(tsf.WarnTrailingComma.Diagnostic(astPos(next.Pos), p.eof.Line))
 			}
-		case isWord(next, fieldKeywords):
+		case isWord(&next, fieldKeywords):
 			// TRCUST 3.05A takes the missing comma without a word (IBM's
 			// behaviour); tracekit's own warning says so.
 			p.add(tsf.WarnCommaAssumed.Diagnostic(astPos(next.Pos), 0, next.Value))
@@ -586,30 +807,25 @@ func (p *parser) newTrace() *tsf.Trace {
 	return t
 }
 
-// newFields returns an empty slice of fields with room for n: the fields
-// of the last TRACE when it was dropped and they are enough, else cut from
-// a chunk when n is small (its capacity is n: an append past it
+// newFields returns an empty slice of fields with room for n, cut from
+// the batch's chunk when n is small (its capacity is n: an append past it
 // reallocates).
 func (p *parser) newFields(n int) []tsf.Field {
-	if cap(p.spare) >= n {
-		f := p.spare[:0:n]
-		p.spare = nil
-		return f
-	}
-	if n > fieldChunk/8 {
+	if n > fieldChunk/8 || p.b == nil {
 		return make([]tsf.Field, 0, n)
 	}
-	if len(p.fields) < n {
-		p.fields = make([]tsf.Field, fieldChunk)
+	b := p.b
+	if cap(b.fields)-len(b.fields) < n {
+		b.fields, b.keptFields = make([]tsf.Field, 0, fieldChunk), 0
 	}
-	f := p.fields[:0:n]
-	p.fields = p.fields[n:]
+	f := b.fields[len(b.fields) : len(b.fields) : len(b.fields)+n]
+	b.fields = b.fields[:len(b.fields)+n]
 	return f
 }
 
-// fieldNodes hands out the nodes of the fields every tracepoint has; when
-// a TRACE statement's fields are dropped (ParseEach), those it handed out
-// for it are handed out again.
+// fieldNodes hands out the nodes of the fields every tracepoint has. A
+// batch's are given out again when the batch is (recycle), but those of
+// the statements kept with their fields.
 type fieldNodes struct {
 	minors pool[minorNode]
 	tps    pool[tpNode]
@@ -617,21 +833,26 @@ type fieldNodes struct {
 	fmts   pool[fmtNode]
 }
 
-// reuse makes the nodes handed out since the last reuse or keep free
-// again.
-func (f *fieldNodes) reuse() {
-	f.minors.reuse()
-	f.tps.reuse()
-	f.descs.reuse()
-	f.fmts.reuse()
+// nodeMark is where the nodes of a statement end in each pool of a
+// fieldNodes, and whether it was kept with its fields.
+type nodeMark struct {
+	minors, tps, descs, fmts int
+	kept                     bool
 }
 
-// keep leaves the nodes handed out since the last reuse or keep to the tree.
-func (f *fieldNodes) keep() {
-	f.minors.keep()
-	f.tps.keep()
-	f.descs.keep()
-	f.fmts.keep()
+// mark returns how many nodes each pool gave out.
+func (f *fieldNodes) mark() nodeMark {
+	return nodeMark{minors: f.minors.n, tps: f.tps.n, descs: f.descs.n, fmts: f.fmts.n}
+}
+
+// recycle makes the nodes given out free again, but those of the
+// statements kept: marks holds, for each statement in turn, where its
+// nodes end and whether it was kept.
+func (f *fieldNodes) recycle(marks []nodeMark) {
+	f.minors.recycle(marks, func(m nodeMark) int { return m.minors })
+	f.tps.recycle(marks, func(m nodeMark) int { return m.tps })
+	f.descs.recycle(marks, func(m nodeMark) int { return m.descs })
+	f.fmts.recycle(marks, func(m nodeMark) int { return m.fmts })
 }
 
 // pool hands out values of T: the free ones it holds, cleared, or new ones.
@@ -654,13 +875,19 @@ func (q *pool[T]) get() *T {
 	return x
 }
 
-func (q *pool[T]) reuse() { q.n = 0 }
-
-func (q *pool[T]) keep() {
-	if q.n == 0 {
-		return
+// recycle makes the values handed out free again, but those of the
+// statements kept (see fieldNodes.recycle; end gives where a statement's
+// values end): they are the tree's and leave the pool.
+func (q *pool[T]) recycle(marks []nodeMark, end func(nodeMark) int) {
+	k, from := 0, 0
+	for _, m := range marks {
+		to := end(m)
+		if !m.kept {
+			k += copy(q.items[k:], q.items[from:to])
+		}
+		from = to
 	}
-	k := copy(q.items, q.items[q.n:])
+	k += copy(q.items[k:], q.items[from:])
 	clear(q.items[k:])
 	q.items, q.n = q.items[:k], 0
 }
@@ -718,7 +945,7 @@ func (p *parser) unexpectedField(toks []lexer.Token, i int) {
 		// before "new line in literal"; IBM's behaviour).
 		return
 	}
-	p.add(tsf.ErrUnexpected.Diagnostic(astPos(toks[i].Pos), p.commentAfter[toks[i].Pos.Offset], unexpectedText(toks[i])))
+	p.add(tsf.ErrUnexpected.Diagnostic(astPos(toks[i].Pos), p.commentLine(toks[i].Pos.Offset), unexpectedText(toks[i])))
 }
 
 // unexpectedText is how TRCUST 3.05A names a token it did not expect: a

@@ -104,6 +104,12 @@ type scanner struct {
 	// touching is the offset of the token a C comment touches while that
 	// comment is skipped, -1 otherwise (scanResult.commentAfter).
 	touching int
+	// notes are the entries of res.commentAfter not yet handed to the
+	// parser (parse).
+	notes []commentNote
+	// pathNext: the last token is "@", or "=" after MODNAME
+	// (inPathContext); modName: the last token is the word MODNAME.
+	pathNext, modName bool
 }
 
 func scan(file string, src []byte) scanResult {
@@ -243,6 +249,9 @@ func (s *scanner) emit(t lexer.TokenType, value string, at mark) {
 	s.res.toks = append(s.res.toks, lexer.Token{})
 	tok := &s.res.toks[len(s.res.toks)-1]
 	tok.Type, tok.Value = t, value
+	// What inPathContext looks at, kept as the tokens are made.
+	s.pathNext = t == tokPunct && value == "@" || value == "=" && s.modName
+	s.modName = t == tokIdent && strings.EqualFold(value, "MODNAME")
 	tok.Pos.Filename, tok.Pos.Offset, tok.Pos.Line, tok.Pos.Column = s.file, at.off, at.line, at.col
 }
 
@@ -288,10 +297,7 @@ func (s *scanner) comment() bool {
 			depth--
 			s.advance(2)
 			if depth == 0 {
-				if s.touching >= 0 {
-					s.res.commentAfter[s.touching] = s.line
-					s.touching = -1
-				}
+				s.commentEnds()
 				return true
 			}
 		default:
@@ -300,16 +306,29 @@ func (s *scanner) comment() bool {
 	}
 	// TRCUST 3.05A silently takes the rest of the file as comment.
 	if s.mode&TRCUSTComments != 0 {
-		if s.touching >= 0 {
-			s.res.commentAfter[s.touching] = s.line
-			s.touching = -1
-		}
+		s.commentEnds()
 		return true
 	}
 	d := tsf.SevereUnclosedComment.Diagnostic(start, 0)
 	d.Detail = "the comment opened here runs to the end of the file"
 	return s.stop(d)
 }
+
+// commentEnds records, when the C comment that ends here touches a token,
+// the line it ends on for that token (scanResult.commentAfter), also in
+// notes for the parser that reads the statements as they are scanned
+// (parse).
+func (s *scanner) commentEnds() {
+	if s.touching >= 0 {
+		s.res.commentAfter[s.touching] = s.line
+		s.notes = append(s.notes, commentNote{s.touching, s.line})
+		s.touching = -1
+	}
+}
+
+// commentNote is an entry of scanResult.commentAfter: the offset of a token
+// and the line where the C comment that touches it ends.
+type commentNote struct{ off, line int }
 
 func isIdentStart(c byte) bool {
 	return c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c == '_' || c == '$' || c == '?'
@@ -320,15 +339,9 @@ func isIdentChar(c byte) bool {
 }
 
 // inPathContext reports whether the next token is a file name: after
-// "MODNAME =" and after "@".
-func (s *scanner) inPathContext() bool {
-	n := len(s.res.toks)
-	if n >= 1 && s.res.toks[n-1].Type == tokPunct && s.res.toks[n-1].Value == "@" {
-		return true
-	}
-	return n >= 2 && s.res.toks[n-1].Value == "=" && s.res.toks[n-2].Type == tokIdent &&
-		strings.EqualFold(s.res.toks[n-2].Value, "MODNAME")
-}
+// "MODNAME =" (the "=" of any type) and after "@". emit keeps the answer,
+// and glue, which makes a token of two, sets it to false.
+func (s *scanner) inPathContext() bool { return s.pathNext }
 
 // next scans one token; it reports false at the end of the file or when a
 // severe error stopped the scan.
@@ -381,9 +394,13 @@ func (s *scanner) next() bool {
 		s.advance(1)
 	case c == '"':
 		return s.str()
+	case c < utf8.RuneSelf && !isOther(c):
+		// Punctuation of the grammar, one byte (no new line: skipSpace
+		// took them).
+		s.emit(tokPunct, s.src[s.off:s.off+1], start)
+		s.skip(1)
 	default:
-		// Punctuation, and any other character: the parser reports it as
-		// unexpected.
+		// Any other character: the parser reports it as unexpected.
 		_, n := utf8.DecodeRuneInString(s.src[s.off:])
 		if isOther(c) {
 			// IBM's behaviour: TRCUST 3.05A reads a run of characters it
@@ -425,6 +442,8 @@ func (s *scanner) glue(start mark) bool {
 	}
 	str := s.res.toks[len(s.res.toks)-1]
 	s.res.toks = append(s.res.toks[:k], lexer.Token{Type: tokPunct, Value: tokenText(word) + tokenText(str), Pos: word.Pos})
+	// Two bytes or more, neither "@" nor "=", and no word.
+	s.pathNext, s.modName = false, false
 	return true
 }
 

@@ -293,7 +293,6 @@ type checker struct {
 	ts          traceState
 	tracepoints []Tracepoint // where newTracepoint takes the next from
 	strs        []string     // where the FMT lines of tracepoints are cut from
-	fmtSrc      []byte       // scratch for an FMT's text
 	fmtOut      []byte       // scratch for an FMT as stored
 
 	worst   diag.Severity // the worst severity of diags[:scanned]

@@ -23,6 +23,14 @@ var (
 	fmtLetters = "BWDFQARSUXYPC" // binfmt/tff.ControlLetters: 3.05A stores %C too (oracle x_b01)
 )
 
+// fmtLetter holds, for every byte, whether it is one of fmtLetters.
+var fmtLetter = func() (t [256]bool) {
+	for i := range len(fmtLetters) {
+		t[fmtLetters[i]] = true
+	}
+	return t
+}()
+
 func in(name string, set []string) bool {
 	for _, s := range set {
 		if strings.EqualFold(name, s) {
@@ -790,8 +798,7 @@ func (c *checker) fmtChecks(s *traceState) {
 				total += len(f.Text.Value) + 1
 			}
 		case *tsf.Fmt:
-			c.fmtSrc = append(c.fmtSrc[:0], f.Text.Value...)
-			c.fmtOut = tff.AppendFMT(c.fmtOut[:0], c.fmtSrc)
+			c.fmtOut = tff.AppendFMT(c.fmtOut[:0], f.Text.Value)
 			total += len(c.fmtOut) + 2
 			prefixes += c.fmtControls(f.Text)
 			if total > MaxFmtBytes && over == nil {
@@ -868,7 +875,7 @@ func (c *checker) fmtControls(str *tsf.String) int {
 			l -= 'a' - 'A'
 		}
 		switch {
-		case strings.IndexByte(fmtLetters, l) >= 0:
+		case fmtLetter[l]:
 			if l == 'P' {
 				prefixes++
 			}

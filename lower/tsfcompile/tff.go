@@ -59,7 +59,7 @@ func BuildTFF(m *tsfcheck.Module) *tff.File {
 		first := len(fmts)
 		for _, s := range tp.Fmts {
 			start := len(buf)
-			buf = tff.AppendFMT(buf, []byte(s))
+			buf = tff.AppendFMT(buf, s)
 			fmts = append(fmts, buf[start:len(buf):len(buf)])
 		}
 		if len(fmts) > first {

@@ -151,6 +151,13 @@ func (t *Tokens) Lit(c *State, s string) (bool, Err) {
 // test of a first set (see grammar/internal/pgen) holding s.
 func (t *Tokens) Is(i int, s string) bool {
 	tok := t.Tok(i)
+	if v := tok.Value; v != "" && s != "" && v[0]|s[0] < utf8.RuneSelf && v[0]|0x20 != s[0]|0x20 {
+		// Two ASCII first bytes that are not one letter in two cases
+		// (which differ in bit 0x20 alone): neither s nor s in another
+		// case, at the cost of a compare (most tests of a first set
+		// fail so).
+		return false
+	}
 	return tok.Value == s || t.equalFold(tok, s)
 }
 

@@ -293,3 +293,24 @@ func TestFirstFolds(t *testing.T) {
 		}
 	}
 }
+
+// TestIs: Is answers as participle's literal match does: the same text, or,
+// for a type that folds, the text in any case (strings.EqualFold), also
+// where its quick test of the first bytes decides.
+func TestIs(t *testing.T) {
+	const ident, punct lexer.TokenType = 1, 2
+	words := []string{"", "a", "A", "k", "K", "\u212a", "s", "S", "\u017f", "TRACE", "trace", "tRaCe", "\u017fTATIC", "STATIC",
+		"\u212aEY", "key", "KEY", "=", "(", "é", "É", "1", "_x", "[", "{", "@", "`", "MINOR", "FMT", "DESC", "desc", "DEſC"}
+	for _, typ := range []lexer.TokenType{ident, punct} {
+		for _, v := range words {
+			var in Tokens
+			in.Start([]lexer.Token{{Type: typ, Value: v}}, lexer.Position{}, []lexer.TokenType{ident})
+			for _, s := range words {
+				want := v == s || typ == ident && strings.EqualFold(v, s)
+				if got := in.Is(0, s); got != want {
+					t.Errorf("Is(%q of type %d, %q) = %v, want %v", v, typ, s, got, want)
+				}
+			}
+		}
+	}
+}
