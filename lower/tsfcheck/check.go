@@ -469,12 +469,19 @@ func (c *checker) list(pos ast.Pos, entries []*tsf.ListEntry, types bool) {
 			c.at(tsf.WarnNameTooLong, e.Name, e.Name.Pos, name)
 			name = name[:MaxNameLength]
 		}
+		// In a TYPELIST the ID is checked first, then the name; in a
+		// GROUPLIST the name first; then whether the ID is taken (IBM's
+		// behaviour, tried with its binary: a type name given before with
+		// ID=3 is "invalid ID: 3", a group name given before with ID=0
+		// "group/type redefinition"). With Wrap16 an ID above 0xFFFF
+		// keeps its low 16 bits: 0x10002 after ID=2 is "typeid
+		// redefinition: 0x10002".
+		id := c.wrap(e.ID.Value)
 		key := strings.ToUpper(name)
-		if c.names[key] {
+		if !types && c.names[key] {
 			c.at(tsf.ErrNameRedef, e.Name, e.ID.Pos, name)
 			continue
 		}
-		id := e.ID.Value
 		valid := id >= 1 && id <= 0xFFFF
 		if types {
 			valid = id != 0 && id <= 0x8000 && id&(id-1) == 0
@@ -486,6 +493,10 @@ func (c *checker) list(pos ast.Pos, entries []*tsf.ListEntry, types bool) {
 			} else {
 				d.Detail = "a group ID is 1 to 65535"
 			}
+			continue
+		}
+		if c.names[key] {
+			c.at(tsf.ErrNameRedef, e.Name, e.ID.Pos, name)
 			continue
 		}
 		if ids[uint16(id)] {
