@@ -210,6 +210,15 @@ func refusedTPs(m *tsfcheck.Module, front diag.List) []*tdfgen.Refused {
 	return out
 }
 
+// lexical reports whether d is a message of TRCUST's lexer that it gives
+// as it reads on, also in a statement it skips: a NUL in a string (37,
+// printed as severe, an error for what follows; IBM's behaviour, fresh
+// seed 870370).
+func lexical(d diag.Diagnostic) bool {
+	c, _ := tsf.CodeOf(d)
+	return c == tsf.SevereNUL
+}
+
 // foundAt returns the offset in the TRACE statement t where TRCUST found
 // what d, a diagnostic of t, reports: a statement incomplete (a MINOR
 // required) is found at its end, though reported at its keyword.
@@ -233,7 +242,7 @@ func applyRefused(refused []*tdfgen.Refused, front diag.List) (early, kept diag.
 		}
 		var out diag.List
 		for _, d := range kept {
-			if inStmt(rf.Trace, d) && d.Severity <= diag.Error && foundAt(rf.Trace, d) > rf.TP.Last().Offset || pastEnd(rf.Trace, d) {
+			if inStmt(rf.Trace, d) && d.Severity <= diag.Error && foundAt(rf.Trace, d) > rf.TP.Last().Offset && !lexical(d) || pastEnd(rf.Trace, d) {
 				continue
 			}
 			out = append(out, d)
@@ -254,7 +263,7 @@ func dropUnread(unread []*tsfcheck.Tracepoint, front diag.List) diag.List {
 	for _, d := range front {
 		drop := false
 		for _, tp := range unread {
-			if inStmt(tp.Node, d) && d.Severity <= diag.Error && d.Pos.Offset > tp.TPField.Last().Offset {
+			if inStmt(tp.Node, d) && d.Severity <= diag.Error && d.Pos.Offset > tp.TPField.Last().Offset && !lexical(d) {
 				drop = true
 				break
 			}
