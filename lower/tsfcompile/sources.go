@@ -198,6 +198,12 @@ func refusedTPs(m *tsfcheck.Module, front diag.List) []*tdfgen.Refused {
 			// Refused for reading past the end of the file (34), at the
 			// statement's end.
 			before = t.End.Offset
+		case t.Broken:
+			// Cut where the file stopped being read (a token too long,
+			// 17): TRCUST read the TP before it (IBM's behaviour, fresh
+			// seed 870916: without a MAP file, severe 39 at the TP
+			// comes first).
+			before = t.End.Offset
 		}
 		if before < 0 || before <= tpf.Last().Offset {
 			// TRCUST stopped before the TP field, or never at all. A
