@@ -541,9 +541,10 @@ func (k FlagKind) String() string {
 	return "FlagKind(?)"
 }
 
-// Flag is a data statement's flag. For INDIRECT, Chain holds the "*" levels
-// written after it: INDIRECT*+6*+8 has two levels with offsets +6 and +8,
-// INDIRECT*+4* has +4 then a bare level, plain INDIRECT has none.
+// Flag is a data statement's flag. For INDIRECT, IS and IF, Chain holds the
+// "*" levels written after it: INDIRECT*+6*+8 has two levels with offsets
+// +6 and +8, INDIRECT*+4* has +4 then a bare level, plain INDIRECT has
+// none. (After DIRECT a chain is kept for the checker to refuse.)
 type Flag struct {
 	Pos      Pos
 	Kind     FlagKind // 0 when Spelling is not a flag

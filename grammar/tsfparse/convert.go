@@ -466,9 +466,11 @@ func (p *parser) flag(f *flag) *tsf.Flag {
 	case "IF":
 		out.Kind = tsf.IndirectFlat
 	}
-	if out.Kind != tsf.Indirect && out.Kind != tsf.Direct && len(f.Chain) > 0 {
+	if out.Kind == 0 && len(f.Chain) > 0 {
 		// A chain after DIRECT is kept: the checker refuses it after the
-		// address (IBM's behaviour: "unexpected: * after DIRECT").
+		// address (IBM's behaviour: "unexpected: * after DIRECT"). IS
+		// and IF take one as INDIRECT does (IBM's behaviour, tried with
+		// its binary: IS*+4* fetches twice before the split).
 		p.add(tsf.ErrSyntax.Diagnostic(astPos(f.Chain[0].Pos), 0, ",", "*"))
 		return nil
 	}

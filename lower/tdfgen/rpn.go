@@ -337,17 +337,21 @@ func (a *asm) indirection(fl *tsf.Flag, flat bool, disp *tsf.Signed) {
 		a.emit(tdf.OpAdd, 0)
 	}
 	switch fl.Kind {
-	case tsf.Indirect:
+	case tsf.Indirect, tsf.IndirectSegmented, tsf.IndirectFlat:
 		// INDIRECT is the first level, and the first * names the same level
 		// again: INDIRECT and INDIRECT* are one fetch. So the first level
 		// can carry an offset (INDIRECT*+6), and every further * is one more
-		// fetch with its own offset (oracle d10, d47a-g, d16, d49).
+		// fetch with its own offset (oracle d10, d47a-g, d16, d49). IS and
+		// IF take the chain as INDIRECT does, in the address's own mode,
+		// then turn the pointer last fetched into theirs (IBM's behaviour,
+		// tried with its binary: MEM32=(FEBP+8,IS*+4*,n) is 1C 1A 04 16
+		// 1C 1F, MEM=(RSS+BP+8,IF*-2*,n) 13 10 FFFE 16 13 20; IS* is IS).
 		levels := max(1, len(fl.Chain))
 		if len(fl.Chain) > 0 {
 			// IBM's behaviour: with a chain, the first * gives the first
 			// level's offset and an (i) term is dropped, also when that *
 			// has no offset (TRCUST 3.05A writes nothing for (6) in
-			// MEM32=(.x+(6),INDIRECT*,n) or INDIRECT**-8*-2; with an
+			// MEM32=(.x+(6),INDIRECT*,n), INDIRECT**-8*-2 or IS*; with an
 			// offset on the first * the (i) term is error 66, "two
 			// indirect offsets for first level").
 			disp = nil
@@ -358,44 +362,34 @@ func (a *asm) indirection(fl *tsf.Flag, flat bool, disp *tsf.Signed) {
 				add(fl.Chain[i].Offset.Int(), flat)
 			}
 		}
-	case tsf.IndirectSegmented:
-		// A 16:16 pointer is fetched: at a flat address as a dword split
-		// into selector and offset; at a segmented address the far fetch
-		// gives it as it is (oracle x_h21: MEM=(.errno,IS,2) is 11 02 10
-		// f80b 13 15).
-		if flat {
-			// IBM's behaviour: the (i) term is added to the flat
+		switch {
+		case fl.Kind == tsf.IndirectSegmented && flat:
+			// A 16:16 pointer fetched as a dword is split into selector
+			// and offset; at a segmented address the far fetch gives it
+			// as it is (oracle x_h21: MEM=(.errno,IS,2) is 11 02 10 f80b
+			// 13 15). IBM's behaviour: the (i) term is added to the flat
 			// pointer fetched, before it is split (TRCUST 3.05A writes
 			// 1C 1A i 16 1F for ASCIIZ=(FEBP+(i),IS,n)).
-			a.emit(tdf.OpFetchDword, 0)
 			if disp != nil {
 				add(int64(disp.Num.Value), true)
 				disp = nil
 			}
 			a.emit(tdf.OpSplit, 0)
-		} else {
-			a.emit(tdf.OpFetchFar, 0)
-		}
-		flat = false
-	case tsf.IndirectFlat:
-		// A flat pointer is fetched: at a segmented address as a far
-		// pointer joined into one dword; at a flat address the dword
-		// fetch gives it (by symmetry with x_h21).
-		if flat {
-			a.emit(tdf.OpFetchDword, 0)
-		} else {
-			// IBM's behaviour: the (i) term is added to the far pointer
-			// fetched, as a 16-bit offset, before it is joined (TRCUST
-			// 3.05A writes 13 10 i 16 20 for ASCIIZ=(.x+(i),IF,n)), as
-			// it is added before the split for IS.
-			a.emit(tdf.OpFetchFar, 0)
+			flat = false
+		case fl.Kind == tsf.IndirectFlat && !flat:
+			// A far pointer fetched is joined into one dword; at a flat
+			// address the dword fetch gives it. IBM's behaviour: the (i)
+			// term is added to the far pointer, as a 16-bit offset,
+			// before it is joined (TRCUST 3.05A writes 13 10 i 16 20 for
+			// ASCIIZ=(.x+(i),IF,n)), as it is added before the split for
+			// IS.
 			if disp != nil {
 				add(int64(disp.Num.Value), false)
 				disp = nil
 			}
 			a.emit(tdf.OpJoin, 0)
+			flat = true
 		}
-		flat = true
 	}
 	if disp != nil {
 		// IBM's behaviour: the sign of the (i) term is not kept: -(4)

@@ -513,7 +513,7 @@ func (c *checker) firstLevel(s *traceState, a tsf.Address, fl *tsf.Flag, end ast
 		// sign; tracekit writes the same bytes and says so.
 		c.at(tsf.WarnIndirectSign, in, end, in.Num.Text, in.Num.Text)
 	}
-	if fl.Kind != tsf.Indirect || len(fl.Chain) == 0 || fl.Chain[0].Offset == nil || fl.Chain[0].Offset.Num.Value == 0 || in.Num.Value == 0 {
+	if fl.Kind == tsf.Direct || len(fl.Chain) == 0 || fl.Chain[0].Offset == nil || fl.Chain[0].Offset.Num.Value == 0 || in.Num.Value == 0 {
 		// IBM's behaviour: an (i) term of 0 is no offset beside the
 		// first *'s, nor a *-0 beside an (i) term (TRCUST 3.05A takes
 		// MEM32=(FEBX+(0),I*+2*,n); with DIRECT it is refused all the
