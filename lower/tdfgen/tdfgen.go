@@ -87,13 +87,19 @@ type Refused struct {
 }
 
 // Untraceable reports whether TRCUST refuses a tracepoint on the opcode b
-// (message 76): 0x9C PUSHF, 0xCC INT3, 0xCD INT n, 0xCE INTO, 0x62 BOUND,
-// 0x69 and 0x6B IMUL with an immediate, and the 0xF6 and 0xF7 groups (TEST,
-// NOT, NEG, MUL, IMUL, DIV, IDIV).
-func Untraceable(b byte) bool {
+// (message 76), modrm being the byte after it: 0x9C PUSHF, 0xCC INT3, 0xCD
+// INT n, 0xCE INTO, 0x62 BOUND, 0x69 and 0x6B IMUL with an immediate, and
+// of the 0xF6 and 0xF7 groups MUL, IMUL, DIV and IDIV (ModRM reg 4-7).
+// The reference lists the whole groups; IBM's behaviour, tried with its
+// binary on every F6/F7 byte of emitrep.dll, is to trace TEST, NOT and
+// NEG (reg 0-3) and to refuse DIV and IDIV (reg 6, 7); MUL and IMUL (reg
+// 4, 5), which emitrep does not hold, are taken to be refused with them.
+func Untraceable(b, modrm byte) bool {
 	switch b {
-	case 0x9C, 0xCC, 0xCD, 0xCE, 0x62, 0x69, 0x6B, 0xF6, 0xF7:
+	case 0x9C, 0xCC, 0xCD, 0xCE, 0x62, 0x69, 0x6B:
 		return true
+	case 0xF6, 0xF7:
+		return modrm>>3&7 >= 4
 	}
 	return false
 }
@@ -161,9 +167,10 @@ func (p *Program) KeptModule() *tsfcheck.Module {
 // to the line of the token after the TP field as TRCUST does (oracle e11,
 // d59b); an error for RETEP when no return point is found (see the x86
 // decoder); the data statements' messages (Assemble); 80 for an address
-// outside its object; 77 when the OPCODE given differs from the module's
-// byte and 76 when that byte cannot be traced, both attributed to the end
-// of the statement (oracle d61). A tracepoint with an error is left out.
+// outside its object; 76 when the byte at the TP cannot be traced, as the
+// TP is resolved (readOpcode); 77 when the OPCODE given differs from the
+// module's byte, at the end of the statement (oracle d61). A tracepoint
+// with an error is left out.
 func Compile(m *tsfcheck.Module, syms Symbols, mod Module, opt Options) (*Program, diag.List) {
 	p := &Program{Module: m, opt: opt}
 	var diags diag.List
@@ -416,6 +423,14 @@ func compileTP(tp *tsfcheck.Tracepoint, syms Symbols, mod Module, modPath string
 	}
 	if resolved {
 		r.Object, r.Offset = obj, off
+		var untraced bool
+		r.Opcode, diags, untraced = readOpcode(tp, mod, obj, off, diags)
+		if untraced {
+			// IBM's behaviour, tried with its binary: TRCUST 3.05A
+			// checks the byte as it resolves the TP, and skips the rest
+			// of the statement (one error a statement).
+			return r, diags, false, true, true
+		}
 	}
 	rpn, ds := assemble(tp, syms, modPath)
 	diags = append(diags, ds...)
@@ -429,30 +444,47 @@ func compileTP(tp *tsfcheck.Tracepoint, syms Symbols, mod Module, modPath string
 	if !resolved {
 		return r, diags, false, false, abandoned
 	}
-	b, err := mod.ByteAt(r.Object, r.Offset)
-	if err != nil {
-		// The byte is what TRCUST's page buffer holds there (lxmap), and
-		// an OPCODE is compared with it all the same (IBM's behaviour).
-		diags = append(diags, outside(tp, r.Object, r.Offset, err)...)
-	}
-	r.Opcode = b
-	var at tsf.Node = tpf
+	at := tsf.Node(tpf)
 	for _, f := range tp.Node.Fields {
 		if o, ok := f.(*tsf.Opcode); ok {
 			at = o
 		}
 	}
-	switch {
-	case tp.Opcode != nil && *tp.Opcode != b:
+	if tp.Opcode != nil && *tp.Opcode != r.Opcode {
 		d := tsf.ErrOpcodeMismatch.Diagnostic(at.Position(), end)
-		d.Detail = fmt.Sprintf("OPCODE=0x%02X, the module has 0x%02X at %08X:%08X", *tp.Opcode, b, r.Object, r.Offset)
-		diags.Add(d)
-	case Untraceable(b):
-		d := tsf.ErrOpcodeUntraced.Diagnostic(at.Position(), end)
-		d.Detail = fmt.Sprintf("0x%02X at %08X:%08X", b, r.Object, r.Offset)
+		d.Detail = fmt.Sprintf("OPCODE=0x%02X, the module has 0x%02X at %08X:%08X", *tp.Opcode, r.Opcode, r.Object, r.Offset)
 		diags.Add(d)
 	}
 	return r, diags, false, false, abandoned
+}
+
+// readOpcode reads the original byte at the resolved TP obj:off as TRCUST
+// 3.05A does when it resolves the TP: warnings 138 and 139 when the
+// address is outside its object (outside), and error 76 when the byte
+// cannot be traced (untraced), at the line of the token after the TP field
+// (IBM's behaviour, tried with its binary: it comes before an OPCODE
+// mismatch and before any later error of the statement, which TRCUST then
+// skips).
+func readOpcode(tp *tsfcheck.Tracepoint, mod Module, obj, off uint32, diags diag.List) (b byte, _ diag.List, untraced bool) {
+	b, err := mod.ByteAt(obj, off)
+	if err != nil {
+		// The byte is what TRCUST's page buffer holds there (lxmap), and
+		// an OPCODE is compared with it all the same (IBM's behaviour).
+		diags = append(diags, outside(tp, obj, off, err)...)
+	}
+	var modrm byte
+	if b == 0xF6 || b == 0xF7 {
+		// The byte after it, from the same page (what TRCUST's page
+		// buffer holds there).
+		modrm, _ = mod.ByteAt(obj, off+1)
+	}
+	if Untraceable(b, modrm) {
+		d := tsf.ErrOpcodeUntraced.Diagnostic(tp.TPField.Pos, afterTP(tp))
+		d.Detail = fmt.Sprintf("0x%02X at %08X:%08X", b, obj, off)
+		diags.Add(d)
+		return b, diags, true
+	}
+	return b, diags, false
 }
 
 // resolveTarget resolves the TP field of tp as TRCUST 3.05A does when it
@@ -552,8 +584,9 @@ func ResolveRefused(t *tsf.Trace, tpf *tsf.TP, syms Symbols, mod Module, modPath
 		return diags, true
 	}
 	if ok {
-		if _, err := mod.ByteAt(obj, off); err != nil {
-			diags = append(diags, outside(tp, obj, off, err)...)
+		var untraced bool
+		if _, diags, untraced = readOpcode(tp, mod, obj, off, diags); untraced {
+			return diags, true
 		}
 	}
 	return diags, false

@@ -202,7 +202,9 @@ func TestDiagnostics(t *testing.T) {
 		{"TRACE MINOR=1, TP=@f.c,10,\r\n DESC=\"d\"\r\n", "TRCUST(3) ERROR: CodeView info does not exist for: f.c"},
 		{"TRACE MINOR=1, TP=.f,\r\n OPCODE=0x90\r\n", "TRCUST(5) ERROR: opcode mismatch at address to apply TP"},
 		{"TRACE MINOR=1, TP=.pushf\r\n", "TRCUST(4) ERROR: opcode at TP address cannot be traced"},
-		{"TRACE MINOR=1, TP=.int3, OPCODE=0xCC\r\n", "TRCUST(4) ERROR: opcode at TP address cannot be traced"},
+		// IBM's behaviour: checked as the TP is resolved, at the line of
+		// the token after the TP field, before the OPCODE.
+		{"TRACE MINOR=1, TP=.int3, OPCODE=0xCC\r\n", "TRCUST(3) ERROR: opcode at TP address cannot be traced"},
 		// IBM's behaviour: outside the object, two warnings, the TP kept.
 		{"TRACE MINOR=1, TP=.end+4\r\n", "TRCUST(4) WARNING: offset 1000 is invalid for object number 1\nTRCUST(4) WARNING: page tracepoint to be applied at not valid"},
 		{"TRACE MINOR=1, TP=.f-0x20\r\n", "TRCUST(4) WARNING: offset fffffff0 is invalid for object number 1\nTRCUST(4) WARNING: page tracepoint to be applied at not valid"},

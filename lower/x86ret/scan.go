@@ -70,14 +70,19 @@ const pageSize = 0x1000
 // or an end beyond the code: the end of the code), found as TRCUST 3.05A
 // finds it with the search s.
 func Scan(code []byte, entry, end uint32, s Search) (uint32, error) {
+	// The entry is a signed offset: one before the object's start (a
+	// symbol at 0 with a negative offset wraps to 0xFFFFFFFE) cuts
+	// nothing off the window (IBM's behaviour, tried with its binary:
+	// .emit-2,RETEP finds emit's LEAVE at 1:307).
+	at := int64(int32(entry))
 	stop := int64(len(code))
-	if end > entry && int64(end) < stop {
-		stop = int64(end)
+	if int64(int32(end)) > at && int64(int32(end)) < stop {
+		stop = int64(int32(end))
 	}
-	if int64(entry) >= stop {
+	if at >= stop {
 		return 0, fmt.Errorf("x86ret: entry point 0x%X is outside the procedure", entry)
 	}
-	lo := max(stop-int64(s.Range)+1, int64(entry))
+	lo := max(stop-int64(s.Range)+1, at, 0)
 	if page := lo/pageSize*pageSize + pageSize; page < stop {
 		stop = page
 	}
