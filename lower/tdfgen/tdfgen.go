@@ -626,7 +626,15 @@ func returnPoint(mod Module, obj, entry, end uint32, search *x86ret.Search) (uin
 	if search != nil {
 		s = *search
 	}
-	return x86ret.Scan(code, entry, end, s)
+	// The window is read as TRCUST reads it, through its page buffer
+	// (Module.ByteAt), and may pass the object's size when a TP offset
+	// moved the procedure's end there (x86ret.ScanFunc).
+	size := max(int64(len(code)), int64(int32(end)))
+	read := func(i int64) byte {
+		b, _ := mod.ByteAt(obj, uint32(i))
+		return b
+	}
+	return x86ret.ScanFunc(read, size, entry, end, s)
 }
 
 // afterTP returns the line TRCUST names for a TP symbol: it looks the

@@ -70,12 +70,23 @@ const pageSize = 0x1000
 // or an end beyond the code: the end of the code), found as TRCUST 3.05A
 // finds it with the search s.
 func Scan(code []byte, entry, end uint32, s Search) (uint32, error) {
+	return ScanFunc(func(i int64) byte { return code[i] }, int64(len(code)), entry, end, s)
+}
+
+// ScanFunc is Scan over the bytes read gives, at offsets 0 to size-1 (the
+// procedure's end is at most size): TRCUST reads the window through its
+// page buffer, so past an object's size (a procedure end moved there by a
+// TP offset) it reads what the buffer holds (IBM's behaviour: with /RM6,
+// .DosGetMessage+0x11,RETEP finds nothing, its window past the object's
+// 0x4440 bytes).
+func ScanFunc(read func(i int64) byte, size int64, entry, end uint32, s Search) (uint32, error) {
 	// The entry is a signed offset: one before the object's start (a
 	// symbol at 0 with a negative offset wraps to 0xFFFFFFFE) cuts
 	// nothing off the window (IBM's behaviour, tried with its binary:
 	// .emit-2,RETEP finds emit's LEAVE at 1:307).
 	at := int64(int32(entry))
-	stop := int64(len(code))
+	stop := size
+	code := byteReader(read)
 	if int64(int32(end)) > at && int64(int32(end)) < stop {
 		stop = int64(int32(end))
 	}
@@ -97,7 +108,7 @@ func Scan(code []byte, entry, end uint32, s Search) (uint32, error) {
 	var forms []form
 	if s.Match&6 != 0 {
 		forms = append(forms, form{isRET, func(i int64) (int64, bool) {
-			return i - 1, i-1 >= lo && (code[i-1] == opLEAVE || code[i-1] == opPOPBP)
+			return i - 1, i-1 >= lo && (code(i-1) == opLEAVE || code(i-1) == opPOPBP)
 		}})
 	}
 	if s.Match&4 != 0 {
@@ -111,7 +122,7 @@ func Scan(code []byte, entry, end uint32, s Search) (uint32, error) {
 	if s.Match&1 != 0 && s.Match&6 != 0 {
 		forms = append(forms, form{func(c byte) bool { return c == opRET || c == opRETFN }, func(i int64) (int64, bool) {
 			for j := i - 1; j >= lo; j-- {
-				if code[j] == opLEAVE {
+				if code(j) == opLEAVE {
 					return j, true
 				}
 			}
@@ -123,7 +134,7 @@ func Scan(code []byte, entry, end uint32, s Search) (uint32, error) {
 	}
 	for _, f := range forms {
 		for i := stop - 1; i >= lo; i-- {
-			if !f.ends(code[i]) {
+			if !f.ends(code(i)) {
 				continue
 			}
 			if at, ok := f.at(i); ok {
@@ -133,3 +144,6 @@ func Scan(code []byte, entry, end uint32, s Search) (uint32, error) {
 	}
 	return 0, fmt.Errorf("x86ret: no return in the %d bytes before 0x%X in the forms /RM%d allows", stop-lo, stop, s.Match)
 }
+
+// byteReader reads the byte at an offset; it stands for the code slice.
+type byteReader func(i int64) byte
