@@ -1,7 +1,5 @@
 package record
 
-import "strconv"
-
 // Templater is offered by the part writers (Parts.Part) of the formats
 // whose records a pipeline may encode before it knows their Seq and TSNs,
 // the two values that depend on the records before (a dialect's Settler
@@ -40,7 +38,7 @@ func fillHoles(dst, t []byte, h Holes, seq int64, ts *int64, tsHole func([]byte,
 	for !seqDone || !tsDone {
 		if !seqDone && (tsDone || h.Seq <= h.TS) {
 			dst = append(dst, t[at:h.Seq]...)
-			dst = strconv.AppendInt(dst, seq, 10)
+			dst = appendInt(dst, seq)
 			at, seqDone = int(h.Seq), true
 			continue
 		}
@@ -57,7 +55,7 @@ func tsDigits(dst []byte, _ Holes, ts *int64) []byte {
 	if ts == nil {
 		return dst
 	}
-	return strconv.AppendInt(dst, *ts, 10)
+	return appendInt(dst, *ts)
 }
 
 // tsJSONMember fills the ts_ns hole of full JSONL: the member after the
@@ -77,7 +75,7 @@ func tsListed(dst []byte, h Holes, ts *int64, sep byte, key string) []byte {
 		dst = append(dst, sep)
 	}
 	dst = append(dst, key...)
-	dst = strconv.AppendInt(dst, *ts, 10)
+	dst = appendInt(dst, *ts)
 	if h.tsFirst && !h.tsLast {
 		dst = append(dst, sep)
 	}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // Writer prints records one at a time. Write may buffer bytes but must not
@@ -112,10 +113,20 @@ type csvWriter struct {
 	dialect, source string
 	head            []byte
 
-	// The attrs cell of the last record that gave its attrs as JSON.
-	attrsOf   *byte // the JSON's first byte
-	attrsLen  int   // and its length
-	attrsCell []byte
+	// The attrs cells of the last records that gave their attrs as JSON,
+	// by where the JSON is (a lowering shares a few encodings among its
+	// records: os2strace one a hook type).
+	attrs [1 << attrsBits]attrsCell
+}
+
+// attrsBits sets how many attrs cells a CSV writer keeps.
+const attrsBits = 6
+
+// attrsCell is the CSV cell of the attrs JSON whose first byte is of.
+type attrsCell struct {
+	of   *byte // the JSON's first byte
+	n    int   // and its length
+	cell []byte
 }
 
 // NewCSV returns a writer printing a header row (CSVColumns) and one row a
@@ -165,12 +176,12 @@ func (c *csvWriter) appendRow(b []byte, r *Record, h *Holes) ([]byte, error) {
 		c.head = append(c.head, ',')
 	}
 	b = append(b, c.head...)
-	b = strconv.AppendInt(b, int64(r.Line), 10)
+	b = appendInt(b, int64(r.Line))
 	b = append(b, ',')
 	if h != nil {
 		h.Seq = int32(len(b) - start)
 	} else {
-		b = strconv.AppendInt(b, r.Seq, 10)
+		b = appendInt(b, r.Seq)
 	}
 	b = append(b, ',')
 	b = appendCSVField(b, r.Time)
@@ -178,7 +189,7 @@ func (c *csvWriter) appendRow(b []byte, r *Record, h *Holes) ([]byte, error) {
 	if h != nil {
 		h.TS = int32(len(b) - start)
 	} else if r.TSNs != nil {
-		b = strconv.AppendInt(b, *r.TSNs, 10)
+		b = appendInt(b, *r.TSNs)
 	}
 	b = append(b, ',')
 	b = appendOptUintCSV(b, r.CPU)
@@ -202,27 +213,17 @@ func (c *csvWriter) appendRow(b []byte, r *Record, h *Holes) ([]byte, error) {
 	}
 	b = append(b, ',')
 	if r.DurNs != nil {
-		b = strconv.AppendInt(b, *r.DurNs, 10)
+		b = appendInt(b, *r.DurNs)
 	}
 	b = append(b, ',')
 	b = appendCSVField(b, r.Errno)
 	b = append(b, ',')
 	if len(r.Args) > 0 {
-		// The JSON array holds "kind" keys, so the cell is always quoted:
-		// written doubled at once when the args are simple, else encoded
-		// aside, then copied with its quotes doubled.
-		var ok bool
-		if b, ok = appendArgsCSV(b, r.Args); !ok {
-			c.json = appendArgs(c.json[:0], r.Args)
-			b = append(b, '"')
-			b = appendDoubled(b, c.json)
-			b = append(b, '"')
-		}
+		b = appendArgsCSV(b, r.Args)
 	}
 	b = append(b, ',')
 	if r.Ret != nil {
-		c.json = r.Ret.appendJSON(c.json[:0])
-		b = appendCSVBytes(b, c.json)
+		b = appendArgCSV(b, r.Ret)
 	}
 	b = append(b, ',')
 	b = appendCSVField(b, string(r.Status))
@@ -245,20 +246,22 @@ func (c *csvWriter) appendRow(b []byte, r *Record, h *Holes) ([]byte, error) {
 	switch {
 	case len(r.Attrs) == 0:
 	case len(r.AttrsJSON) > 0:
-		// Its bytes never change: the cell of the same bytes is the last one.
-		if &r.AttrsJSON[0] != c.attrsOf || len(r.AttrsJSON) != c.attrsLen {
-			c.attrsOf = &r.AttrsJSON[0]
-			c.attrsCell = appendCSVBytes(c.attrsCell[:0], r.AttrsJSON)
-			c.attrsLen = len(r.AttrsJSON)
+		// Its bytes never change: the cell of the same bytes (held, so
+		// never reused for others) is the one encoded before.
+		a := &c.attrs[uint64(uintptr(unsafe.Pointer(&r.AttrsJSON[0])))*0x9E3779B97F4A7C15>>(64-attrsBits)]
+		if &r.AttrsJSON[0] != a.of || len(r.AttrsJSON) != a.n {
+			a.of, a.n = &r.AttrsJSON[0], len(r.AttrsJSON)
+			a.cell = appendCSVBytes(a.cell[:0], r.AttrsJSON)
 		}
-		b = append(b, c.attrsCell...)
+		b = append(b, a.cell...)
 	default:
-		j, err := appendRecordAttrs(c.json[:0], r)
-		if err != nil {
+		// A map with keys: the cell is always quoted.
+		b = append(b, '"')
+		var err error
+		if b, err = appendJSONMap(b, r.Attrs, true); err != nil {
 			return nil, err
 		}
-		c.json = j
-		b = appendCSVBytes(b, j)
+		b = append(b, '"')
 	}
 	return append(b, '\n'), nil
 }
