@@ -312,3 +312,29 @@ func TestArgsCSV(t *testing.T) {
 		}
 	}
 }
+
+// TestJSONLHead: one JSONL writer given records whose dialect and source
+// change, return, or stay (the start of the JSON it keeps) writes each
+// record as MarshalJSON does.
+func TestJSONLHead(t *testing.T) {
+	names := []string{"a", "a", "b", `q"`, "a", "", "a"}
+	var got, want bytes.Buffer
+	w := NewJSONL(&got)
+	for i := range 3 * len(names) {
+		r := &Record{Dialect: names[i%len(names)], Source: names[i/len(names)], Line: i, Event: "e", Phase: Instant}
+		if err := w.Write(r); err != nil {
+			t.Fatal(err)
+		}
+		j, err := r.MarshalJSON()
+		if err != nil {
+			t.Fatal(err)
+		}
+		want.Write(append(j, '\n'))
+	}
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if got.String() != want.String() {
+		t.Errorf("got\n%s\nwant\n%s", got.String(), want.String())
+	}
+}

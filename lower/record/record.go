@@ -83,16 +83,37 @@ func (r *Record) MarshalJSON() ([]byte, error) {
 }
 
 // AppendJSON appends the JSON form of r to b.
-func (r *Record) AppendJSON(b []byte) ([]byte, error) { return r.appendJSON(b, nil) }
+func (r *Record) AppendJSON(b []byte) ([]byte, error) { return r.appendJSON(b, nil, nil) }
 
-// appendJSON is AppendJSON, with holes where the seq and ts_ns members go
-// when h is not nil (AppendTemplate).
-func (r *Record) appendJSON(b []byte, h *Holes) ([]byte, error) {
-	start := len(b)
+// jsonHead is the start of the JSON of the records of one dialect and
+// source, up to the value of "line", kept by a writer: those rarely change.
+type jsonHead struct {
+	dialect, source string
+	b               []byte
+}
+
+// appendJSONHead appends the start of r's JSON, up to the value of "line".
+func appendJSONHead(b []byte, r *Record) []byte {
 	b = append(b, `{"dialect":`...)
 	b = appendString(b, r.Dialect)
 	b = appendMember(b, `,"source":`, r.Source)
-	b = append(b, `,"line":`...)
+	return append(b, `,"line":`...)
+}
+
+// appendJSON is AppendJSON, with holes where the seq and ts_ns members go
+// when h is not nil (AppendTemplate). head, when not nil, keeps the
+// start of the JSON for the next records.
+func (r *Record) appendJSON(b []byte, h *Holes, head *jsonHead) ([]byte, error) {
+	start := len(b)
+	if head == nil {
+		b = appendJSONHead(b, r)
+	} else {
+		if head.b == nil || r.Dialect != head.dialect || r.Source != head.source {
+			head.dialect, head.source = r.Dialect, r.Source
+			head.b = appendJSONHead(head.b[:0], r)
+		}
+		b = append(b, head.b...)
+	}
 	b = appendInt(b, int64(r.Line))
 	b = append(b, `,"seq":`...)
 	if h != nil {

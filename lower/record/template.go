@@ -93,7 +93,7 @@ func tsTextListed(dst []byte, h Holes, ts *int64) []byte {
 // AppendTemplate appends r's JSON line with holes for seq and ts_ns.
 func (j *jsonlWriter) AppendTemplate(dst []byte, r *Record) ([]byte, Holes, error) {
 	h := noHoles
-	b, err := r.appendJSON(dst, &h)
+	b, err := r.appendJSON(dst, &h, &j.head)
 	if err != nil {
 		return dst, h, err
 	}

@@ -60,8 +60,9 @@ func NewWriter(format string, w io.Writer) (Writer, error) {
 
 // jsonlWriter prints one JSON object a line.
 type jsonlWriter struct {
-	w   *bufio.Writer
-	buf []byte
+	w    *bufio.Writer
+	buf  []byte
+	head jsonHead
 }
 
 // NewJSONL returns a writer printing one JSON object a line, in the form
@@ -69,7 +70,7 @@ type jsonlWriter struct {
 func NewJSONL(w io.Writer) Writer { return &jsonlWriter{w: bufio.NewWriterSize(w, 64<<10)} }
 
 func (j *jsonlWriter) Write(r *Record) error {
-	b, err := r.appendJSON(j.buf[:0], nil)
+	b, err := r.appendJSON(j.buf[:0], nil, &j.head)
 	if err != nil {
 		return err
 	}
