@@ -110,34 +110,36 @@ func (a *Arg) appendJSON(b []byte) []byte {
 		b = appendString(b, a.Name)
 		b = append(b, ',')
 	}
+	// One switch: each kind writes its "kind" member as a constant,
+	// then its own members.
 	switch a.Kind {
 	case KindInt:
-		// The common kinds' members as they are encoded.
 		b = append(b, `"kind":"int"`...)
-	case KindBytes:
-		b = append(b, `"kind":"bytes"`...)
-	default:
-		b = append(b, `"kind":`...)
-		b = appendString(b, string(a.Kind))
-	}
-	switch a.Kind {
-	case KindInt:
 		b = a.appendInt(b)
 	case KindStr:
+		b = append(b, `"kind":"str"`...)
 		b = appendMember(b, `,"str":`, a.Str)
 		b = appendOptString(b, `,"text":`, a.Text)
 		if a.Truncated {
 			b = append(b, `,"truncated":true`...)
 		}
 	case KindArray, KindStruct:
+		if a.Kind == KindArray {
+			b = append(b, `"kind":"array"`...)
+		} else {
+			b = append(b, `"kind":"struct"`...)
+		}
 		b = appendFields(b, a.Fields)
 	case KindOp:
+		b = append(b, `"kind":"op"`...)
 		b = appendMember(b, `,"op":`, a.Op)
 		b = appendFields(b, a.Fields)
 	case KindCall:
+		b = append(b, `"kind":"call"`...)
 		b = appendMember(b, `,"sym":`, a.Str)
 		b = appendFields(b, a.Fields)
 	case KindFD:
+		b = append(b, `"kind":"fd"`...)
 		if a.Str != "" {
 			b = appendMember(b, `,"sym":`, a.Str)
 		} else {
@@ -145,16 +147,26 @@ func (a *Arg) appendJSON(b []byte) []byte {
 		}
 		b = appendMember(b, `,"path":`, a.Path)
 	case KindSym:
+		b = append(b, `"kind":"sym"`...)
 		b = appendMember(b, `,"sym":`, a.Str)
 	case KindBytes:
+		b = append(b, `"kind":"bytes"`...)
 		b = append(b, `,"hex":"`...)
 		b = hex.AppendEncode(b, a.Bytes)
 		b = append(b, '"')
 	case KindInOut:
+		b = append(b, `"kind":"inout"`...)
 		b = append(b, `,"in":`...)
 		b = appendArgOrUnknown(b, a.In)
 		b = append(b, `,"out":`...)
 		b = appendArgOrUnknown(b, a.Out)
+	case KindUnknown:
+		b = append(b, `"kind":"unknown"`...)
+	case KindElided:
+		b = append(b, `"kind":"elided"`...)
+	default:
+		b = append(b, `"kind":`...)
+		b = appendString(b, string(a.Kind))
 	}
 	b = appendOptString(b, `,"comment":`, a.Comment)
 	return append(b, '}')
@@ -379,19 +391,14 @@ func (a *Arg) appendDoubled(b []byte) []byte {
 		b = appendStringDoubled(b, a.Name)
 		b = append(b, ',')
 	}
+	// One switch: each kind writes its "kind" member as a constant,
+	// then its own members.
 	switch a.Kind {
 	case KindInt:
 		b = append(b, `""kind"":""int""`...)
-	case KindBytes:
-		b = append(b, `""kind"":""bytes""`...)
-	default:
-		b = append(b, `""kind"":`...)
-		b = appendStringDoubled(b, string(a.Kind))
-	}
-	switch a.Kind {
-	case KindInt:
 		b = a.appendIntDoubled(b)
 	case KindStr:
+		b = append(b, `""kind"":""str""`...)
 		b = appendMemberDoubled(b, `,""str"":`, a.Str)
 		if a.Text != "" {
 			b = appendMemberDoubled(b, `,""text"":`, a.Text)
@@ -400,17 +407,25 @@ func (a *Arg) appendDoubled(b []byte) []byte {
 			b = append(b, `,""truncated"":true`...)
 		}
 	case KindArray, KindStruct:
+		if a.Kind == KindArray {
+			b = append(b, `""kind"":""array""`...)
+		} else {
+			b = append(b, `""kind"":""struct""`...)
+		}
 		b = append(b, `,""fields"":`...)
 		b = appendArgsDoubled(b, a.Fields)
 	case KindOp:
+		b = append(b, `""kind"":""op""`...)
 		b = appendMemberDoubled(b, `,""op"":`, a.Op)
 		b = append(b, `,""fields"":`...)
 		b = appendArgsDoubled(b, a.Fields)
 	case KindCall:
+		b = append(b, `""kind"":""call""`...)
 		b = appendMemberDoubled(b, `,""sym"":`, a.Str)
 		b = append(b, `,""fields"":`...)
 		b = appendArgsDoubled(b, a.Fields)
 	case KindFD:
+		b = append(b, `""kind"":""fd""`...)
 		if a.Str != "" {
 			b = appendMemberDoubled(b, `,""sym"":`, a.Str)
 		} else {
@@ -418,16 +433,26 @@ func (a *Arg) appendDoubled(b []byte) []byte {
 		}
 		b = appendMemberDoubled(b, `,""path"":`, a.Path)
 	case KindSym:
+		b = append(b, `""kind"":""sym""`...)
 		b = appendMemberDoubled(b, `,""sym"":`, a.Str)
 	case KindBytes:
+		b = append(b, `""kind"":""bytes""`...)
 		b = append(b, `,""hex"":""`...)
 		b = hex.AppendEncode(b, a.Bytes)
 		b = append(b, `""`...)
 	case KindInOut:
+		b = append(b, `""kind"":""inout""`...)
 		b = append(b, `,""in"":`...)
 		b = appendOrUnknownDoubled(b, a.In)
 		b = append(b, `,""out"":`...)
 		b = appendOrUnknownDoubled(b, a.Out)
+	case KindUnknown:
+		b = append(b, `""kind"":""unknown""`...)
+	case KindElided:
+		b = append(b, `""kind"":""elided""`...)
+	default:
+		b = append(b, `""kind"":`...)
+		b = appendStringDoubled(b, string(a.Kind))
 	}
 	if a.Comment != "" {
 		b = appendMemberDoubled(b, `,""comment"":`, a.Comment)
