@@ -121,7 +121,7 @@ type csvWriter struct {
 }
 
 // attrsBits sets how many attrs cells a CSV writer keeps.
-const attrsBits = 6
+const attrsBits = 8
 
 // attrsCell is the CSV cell of the attrs JSON whose first byte is of.
 type attrsCell struct {
