@@ -152,3 +152,52 @@ func (f *fieldsWriter) AppendFilled(dst, t []byte, h Holes, seq int64, ts *int64
 	}
 	return fillHoles(dst, t, h, seq, ts, tsTextListed)
 }
+
+// Appender is offered by the part writers (Parts.Part) of the formats that
+// encode a record into bytes of their own: a pipeline that keeps a batch's
+// records (a dialect whose halves of calls are paired) encodes them
+// straight into the batch's buffer, not through the part's own buffer and
+// its writer.
+type Appender interface {
+	// AppendRecord appends r encoded as Write would write it (a part
+	// writes no CSV header). r is not kept.
+	AppendRecord(dst []byte, r *Record) ([]byte, error)
+}
+
+// AppendRecord appends r's JSON line.
+func (j *jsonlWriter) AppendRecord(dst []byte, r *Record) ([]byte, error) {
+	b, err := r.appendJSON(dst, nil, &j.head)
+	if err != nil {
+		return dst, err
+	}
+	return append(b, '\n'), nil
+}
+
+// AppendRecord appends r's CSV row.
+func (c *csvWriter) AppendRecord(dst []byte, r *Record) ([]byte, error) {
+	b, err := c.appendRow(dst, r, nil)
+	if err != nil {
+		return dst, err
+	}
+	return b, nil
+}
+
+// AppendRecord appends r's row of the chosen fields.
+func (f *fieldsWriter) AppendRecord(dst []byte, r *Record) ([]byte, error) {
+	var (
+		b   []byte
+		err error
+	)
+	switch f.format {
+	case "csv":
+		b, err = f.appendCSVRow(dst, r, nil)
+	case "jsonl":
+		b, err = f.appendJSONRow(dst, r, nil)
+	default:
+		b, err = f.appendTextRow(dst, r, nil)
+	}
+	if err != nil {
+		return dst, err
+	}
+	return append(b, '\n'), nil
+}
