@@ -58,12 +58,6 @@ func tsDigits(dst []byte, _ Holes, ts *int64) []byte {
 	return appendInt(dst, *ts)
 }
 
-// tsJSONMember fills the ts_ns hole of full JSONL: the member after the
-// one before.
-func tsJSONMember(dst []byte, _ Holes, ts *int64) []byte {
-	return appendOptInt(dst, `,"ts_ns":`, ts)
-}
-
 // tsListed fills the ts_ns hole of a column list in JSONL (sep ',', key
 // "\"ts_ns\":") or text (sep ' ', key "ts_ns="): the member or pair, with
 // the separator where the others need it.
@@ -100,9 +94,14 @@ func (j *jsonlWriter) AppendTemplate(dst []byte, r *Record) ([]byte, Holes, erro
 	return append(b, '\n'), h, nil
 }
 
-// AppendFilled appends a JSON line AppendTemplate made, filled.
+// AppendFilled appends a JSON line AppendTemplate made, filled: the seq
+// member comes before the ts_ns member.
 func (j *jsonlWriter) AppendFilled(dst, t []byte, h Holes, seq int64, ts *int64) []byte {
-	return fillHoles(dst, t, h, seq, ts, tsJSONMember)
+	dst = append(dst, t[:h.Seq]...)
+	dst = appendInt(dst, seq)
+	dst = append(dst, t[h.Seq:h.TS]...)
+	dst = appendOptInt(dst, `,"ts_ns":`, ts)
+	return append(dst, t[h.TS:]...)
 }
 
 // AppendTemplate appends r's CSV row with holes for seq and ts_ns.
@@ -115,9 +114,16 @@ func (c *csvWriter) AppendTemplate(dst []byte, r *Record) ([]byte, Holes, error)
 	return b, h, nil
 }
 
-// AppendFilled appends a CSV row AppendTemplate made, filled.
+// AppendFilled appends a CSV row AppendTemplate made, filled: the seq
+// cell comes before the ts_ns cell.
 func (c *csvWriter) AppendFilled(dst, t []byte, h Holes, seq int64, ts *int64) []byte {
-	return fillHoles(dst, t, h, seq, ts, tsDigits)
+	dst = append(dst, t[:h.Seq]...)
+	dst = appendInt(dst, seq)
+	dst = append(dst, t[h.Seq:h.TS]...)
+	if ts != nil {
+		dst = appendInt(dst, *ts)
+	}
+	return append(dst, t[h.TS:]...)
 }
 
 // AppendTemplate appends r's row of the chosen fields with holes for seq
