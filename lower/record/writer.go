@@ -196,7 +196,9 @@ func (c *csvWriter) appendRow(b []byte, r *Record, h *Holes) ([]byte, error) {
 	b = appendOptUintCSV(b, r.CPU)
 	b = appendOptUintCSV(b, r.PID)
 	b = appendOptUintCSV(b, r.TID)
-	b = appendCSVField(b, r.Process)
+	if r.Process != "" {
+		b = appendCSVField(b, r.Process)
+	}
 	b = append(b, ',')
 	b = appendCSVField(b, r.Event)
 	b = append(b, ',')
@@ -217,7 +219,9 @@ func (c *csvWriter) appendRow(b []byte, r *Record, h *Holes) ([]byte, error) {
 		b = appendInt(b, *r.DurNs)
 	}
 	b = append(b, ',')
-	b = appendCSVField(b, r.Errno)
+	if r.Errno != "" {
+		b = appendCSVField(b, r.Errno)
+	}
 	b = append(b, ',')
 	if len(r.Args) > 0 {
 		b = appendArgsCSV(b, r.Args)
@@ -227,7 +231,9 @@ func (c *csvWriter) appendRow(b []byte, r *Record, h *Holes) ([]byte, error) {
 		b = appendArgCSV(b, r.Ret)
 	}
 	b = append(b, ',')
-	b = appendCSVField(b, string(r.Status))
+	if r.Status != "" {
+		b = appendCSVField(b, string(r.Status))
+	}
 	b = append(b, ',')
 	if len(r.Data) > 0 {
 		// Joined in the row, then quoted there when encoding/csv would.
@@ -348,22 +354,33 @@ func csvNeedsQuotes[T string | []byte](s T) bool {
 	case c == '\\' && len(s) == 2 && s[1] == '.':
 		return true
 	}
-	i := 0
-	for ; i+8 <= len(s); i += 8 {
-		x := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
-			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
-		// Nonzero when some byte is zero once xored with a special byte.
-		c, q, r, n := x^(lsb*','), x^(lsb*'"'), x^(lsb*'\r'), x^(lsb*'\n')
-		if ((c-lsb)&^c|(q-lsb)&^q|(r-lsb)&^r|(n-lsb)&^n)&msb != 0 {
-			break
+	if len(s) >= 8 {
+		// Eight bytes at a time, the last eight overlapping the word
+		// before: no byte left to test one by one.
+		for i := 0; i+8 <= len(s); i += 8 {
+			if csvSpecialWord(s, i) {
+				return true
+			}
 		}
+		return len(s)%8 != 0 && csvSpecialWord(s, len(s)-8)
 	}
-	for ; i < len(s); i++ {
+	for i := 0; i < len(s); i++ {
 		if csvSpecial[s[i]] {
 			return true
 		}
 	}
 	return false
+}
+
+// csvSpecialWord reports whether one of the eight bytes of s from i on is
+// a byte csvSpecial marks.
+func csvSpecialWord[T string | []byte](s T, i int) bool {
+	x := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+		uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+	// Nonzero exactly when some byte is zero once xored with a special
+	// byte (a borrow only passes a zero byte).
+	c, q, r, n := x^(lsb*','), x^(lsb*'"'), x^(lsb*'\r'), x^(lsb*'\n')
+	return ((c-lsb)&^c|(q-lsb)&^q|(r-lsb)&^r|(n-lsb)&^n)&msb != 0
 }
 
 // Part returns a CSV writer into w that writes no header.
