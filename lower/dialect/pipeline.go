@@ -99,12 +99,13 @@ type batch struct {
 	chunk   lowering.Chunk   // what a worker's lowering made of the lines (chunked)
 	out     []*record.Record // the records a Joiner passed on, to write
 	buf     bytes.Buffer     // the encoded records, when the writer has Parts
+	enc     []byte           // the encoded records, when its parts are record.Appenders
 
 	// templated (record.Templater)
 	tmpl  []byte               // the records encoded with holes, one after the other
 	recs  []tmplRecord         // each record's end in tmpl, holes and note; then its Seq and TSNs
 	diags []lowering.ChunkDiag // the diagnostics, in order with the records
-	terr  error                // the encoding of a record failed: the records before it stand
+	terr  error                // the encoding of a record failed: the records before it stand (templated, enc)
 }
 
 // tmplRecord is one record of a templated batch.
@@ -278,6 +279,7 @@ type worker struct {
 	low  lowering.Lowerer
 	sink bufferSink
 	part record.Writer
+	app  record.Appender // part, when it is one
 }
 
 // fail records the first error and stops the reader.
@@ -308,6 +310,7 @@ func (p *pipeline) newWorker() *worker {
 		w.low = p.d.NewLowerer(p.cfg, &w.out)
 		if p.parts != nil {
 			w.part = p.parts.Part(&w.sink)
+			w.app, _ = w.part.(record.Appender)
 		}
 	}
 	return w
@@ -369,7 +372,11 @@ func (p *pipeline) chunked(w *worker, b *batch) {
 	}
 	p.orderTurn.done()
 	encoded := false
-	if w.part != nil && b.settled {
+	switch {
+	case w.app != nil && b.settled:
+		b.enc, b.terr = b.appendTo(p.join != nil, w.app, b.enc[:0])
+		encoded = true
+	case w.part != nil && b.settled:
 		b.buf.Reset()
 		w.sink.b = &b.buf
 		// An error is the JSON of attrs failing; the writer reports it
@@ -382,9 +389,14 @@ func (p *pipeline) chunked(w *worker, b *batch) {
 	p.writeTurn.wait(b.seq)
 	if b.settled && o.werr == nil {
 		var err error
-		if encoded {
+		switch {
+		case encoded && w.app != nil:
+			if err = p.parts.WriteEncoded(b.enc); err == nil {
+				err = b.terr
+			}
+		case encoded:
 			err = p.parts.WriteEncoded(b.buf.Bytes())
-		} else {
+		default:
 			err = b.write(p.join != nil, o.w)
 		}
 		if err == nil && b.idle {
@@ -498,6 +510,26 @@ func (p *pipeline) settleAndWrite(w *worker, b *batch) {
 		o.werr = err
 		p.fail(err)
 	}
+}
+
+// appendTo appends the records of a settled batch, encoded by a, to dst,
+// in order, until an encoding fails: the records before it stand.
+func (b *batch) appendTo(joined bool, a record.Appender, dst []byte) ([]byte, error) {
+	var err error
+	if joined {
+		for _, r := range b.out {
+			if dst, err = a.AppendRecord(dst, r); err != nil {
+				return dst, err
+			}
+		}
+		return dst, nil
+	}
+	for i := range b.chunk.Records {
+		if dst, err = a.AppendRecord(dst, &b.chunk.Records[i]); err != nil {
+			return dst, err
+		}
+	}
+	return dst, nil
 }
 
 // write passes the records of a settled batch to w, in order, until it

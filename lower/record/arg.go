@@ -110,34 +110,36 @@ func (a *Arg) appendJSON(b []byte) []byte {
 		b = appendString(b, a.Name)
 		b = append(b, ',')
 	}
+	// One switch: each kind writes its "kind" member as a constant,
+	// then its own members.
 	switch a.Kind {
 	case KindInt:
-		// The common kinds' members as they are encoded.
 		b = append(b, `"kind":"int"`...)
-	case KindBytes:
-		b = append(b, `"kind":"bytes"`...)
-	default:
-		b = append(b, `"kind":`...)
-		b = appendString(b, string(a.Kind))
-	}
-	switch a.Kind {
-	case KindInt:
 		b = a.appendInt(b)
 	case KindStr:
+		b = append(b, `"kind":"str"`...)
 		b = appendMember(b, `,"str":`, a.Str)
 		b = appendOptString(b, `,"text":`, a.Text)
 		if a.Truncated {
 			b = append(b, `,"truncated":true`...)
 		}
 	case KindArray, KindStruct:
+		if a.Kind == KindArray {
+			b = append(b, `"kind":"array"`...)
+		} else {
+			b = append(b, `"kind":"struct"`...)
+		}
 		b = appendFields(b, a.Fields)
 	case KindOp:
+		b = append(b, `"kind":"op"`...)
 		b = appendMember(b, `,"op":`, a.Op)
 		b = appendFields(b, a.Fields)
 	case KindCall:
+		b = append(b, `"kind":"call"`...)
 		b = appendMember(b, `,"sym":`, a.Str)
 		b = appendFields(b, a.Fields)
 	case KindFD:
+		b = append(b, `"kind":"fd"`...)
 		if a.Str != "" {
 			b = appendMember(b, `,"sym":`, a.Str)
 		} else {
@@ -145,16 +147,26 @@ func (a *Arg) appendJSON(b []byte) []byte {
 		}
 		b = appendMember(b, `,"path":`, a.Path)
 	case KindSym:
+		b = append(b, `"kind":"sym"`...)
 		b = appendMember(b, `,"sym":`, a.Str)
 	case KindBytes:
+		b = append(b, `"kind":"bytes"`...)
 		b = append(b, `,"hex":"`...)
 		b = hex.AppendEncode(b, a.Bytes)
 		b = append(b, '"')
 	case KindInOut:
+		b = append(b, `"kind":"inout"`...)
 		b = append(b, `,"in":`...)
 		b = appendArgOrUnknown(b, a.In)
 		b = append(b, `,"out":`...)
 		b = appendArgOrUnknown(b, a.Out)
+	case KindUnknown:
+		b = append(b, `"kind":"unknown"`...)
+	case KindElided:
+		b = append(b, `"kind":"elided"`...)
+	default:
+		b = append(b, `"kind":`...)
+		b = appendString(b, string(a.Kind))
 	}
 	b = appendOptString(b, `,"comment":`, a.Comment)
 	return append(b, '}')
@@ -339,45 +351,136 @@ func (a *Arg) Equal(b *Arg) bool {
 	return a.In.Equal(b.In) && a.Out.Equal(b.Out)
 }
 
-// appendArgsCSV appends the CSV cell of args (their JSON array, quoted,
-// its quotes doubled) in one pass when every arg is an unnamed integer
-// whose text needs no escape or unnamed bytes, without comment: the quotes
-// of such JSON are all its own, written here already doubled. false (b
-// unchanged) sends the caller to appendArgs and appendDoubled.
-func appendArgsCSV(b []byte, args []Arg) ([]byte, bool) {
-	start := len(b)
-	b = append(b, `"[`...)
+// The CSV cells of args and ret are their JSON, quoted: the JSON holds
+// "kind" keys, so encoding/csv always quotes it, doubling its quotes.
+// appendArgsCSV and appendArgCSV write that cell in one pass, the JSON's
+// quotes written doubled as they come (appendJSON's members, each quote
+// doubled; TestArgsCSV holds the two to the same bytes), instead of
+// encoding the JSON aside and copying it with its quotes doubled.
+
+// appendArgsCSV appends the CSV cell of args (appendArgs, quoted).
+func appendArgsCSV(b []byte, args []Arg) []byte {
+	b = append(b, '"')
+	b = appendArgsDoubled(b, args)
+	return append(b, '"')
+}
+
+// appendArgCSV appends the CSV cell of one value (appendJSON, quoted).
+func appendArgCSV(b []byte, a *Arg) []byte {
+	b = append(b, '"')
+	b = a.appendDoubled(b)
+	return append(b, '"')
+}
+
+func appendArgsDoubled(b []byte, args []Arg) []byte {
+	b = append(b, '[')
 	for i := range args {
-		a := &args[i]
-		if a.Name != "" || a.Comment != "" {
-			return b[:start], false
-		}
 		if i > 0 {
 			b = append(b, ',')
 		}
-		switch a.Kind {
-		case KindInt:
-			b = append(b, `{""kind"":""int"",""int"":`...)
-			if a.Neg {
-				b = append(b, '-')
-			}
-			b = appendUint(b, a.Mag)
-			if a.Text != "" {
-				if plainPrefix(a.Text) != len(a.Text) {
-					return b[:start], false
-				}
-				b = append(b, `,""text"":""`...)
-				b = append(b, a.Text...)
-				b = append(b, `""`...)
-			}
-		case KindBytes:
-			b = append(b, `{""kind"":""bytes"",""hex"":""`...)
-			b = hex.AppendEncode(b, a.Bytes)
-			b = append(b, `""`...)
-		default:
-			return b[:start], false
-		}
-		b = append(b, '}')
+		b = args[i].appendDoubled(b)
 	}
-	return append(b, `]"`...), true
+	return append(b, ']')
+}
+
+// appendDoubled is appendJSON with the quotes doubled.
+func (a *Arg) appendDoubled(b []byte) []byte {
+	b = append(b, '{')
+	if a.Name != "" {
+		b = append(b, `""name"":`...)
+		b = appendStringDoubled(b, a.Name)
+		b = append(b, ',')
+	}
+	// One switch: each kind writes its "kind" member as a constant,
+	// then its own members.
+	switch a.Kind {
+	case KindInt:
+		b = append(b, `""kind"":""int""`...)
+		b = a.appendIntDoubled(b)
+	case KindStr:
+		b = append(b, `""kind"":""str""`...)
+		b = appendMemberDoubled(b, `,""str"":`, a.Str)
+		if a.Text != "" {
+			b = appendMemberDoubled(b, `,""text"":`, a.Text)
+		}
+		if a.Truncated {
+			b = append(b, `,""truncated"":true`...)
+		}
+	case KindArray, KindStruct:
+		if a.Kind == KindArray {
+			b = append(b, `""kind"":""array""`...)
+		} else {
+			b = append(b, `""kind"":""struct""`...)
+		}
+		b = append(b, `,""fields"":`...)
+		b = appendArgsDoubled(b, a.Fields)
+	case KindOp:
+		b = append(b, `""kind"":""op""`...)
+		b = appendMemberDoubled(b, `,""op"":`, a.Op)
+		b = append(b, `,""fields"":`...)
+		b = appendArgsDoubled(b, a.Fields)
+	case KindCall:
+		b = append(b, `""kind"":""call""`...)
+		b = appendMemberDoubled(b, `,""sym"":`, a.Str)
+		b = append(b, `,""fields"":`...)
+		b = appendArgsDoubled(b, a.Fields)
+	case KindFD:
+		b = append(b, `""kind"":""fd""`...)
+		if a.Str != "" {
+			b = appendMemberDoubled(b, `,""sym"":`, a.Str)
+		} else {
+			b = a.appendIntDoubled(b)
+		}
+		b = appendMemberDoubled(b, `,""path"":`, a.Path)
+	case KindSym:
+		b = append(b, `""kind"":""sym""`...)
+		b = appendMemberDoubled(b, `,""sym"":`, a.Str)
+	case KindBytes:
+		b = append(b, `""kind"":""bytes""`...)
+		b = append(b, `,""hex"":""`...)
+		b = hex.AppendEncode(b, a.Bytes)
+		b = append(b, `""`...)
+	case KindInOut:
+		b = append(b, `""kind"":""inout""`...)
+		b = append(b, `,""in"":`...)
+		b = appendOrUnknownDoubled(b, a.In)
+		b = append(b, `,""out"":`...)
+		b = appendOrUnknownDoubled(b, a.Out)
+	case KindUnknown:
+		b = append(b, `""kind"":""unknown""`...)
+	case KindElided:
+		b = append(b, `""kind"":""elided""`...)
+	default:
+		b = append(b, `""kind"":`...)
+		b = appendStringDoubled(b, string(a.Kind))
+	}
+	if a.Comment != "" {
+		b = appendMemberDoubled(b, `,""comment"":`, a.Comment)
+	}
+	return append(b, '}')
+}
+
+func (a *Arg) appendIntDoubled(b []byte) []byte {
+	b = append(b, `,""int"":`...)
+	if a.Neg {
+		b = append(b, '-')
+	}
+	b = appendUint(b, a.Mag)
+	if a.Text != "" {
+		b = appendMemberDoubled(b, `,""text"":`, a.Text)
+	}
+	return b
+}
+
+func appendMemberDoubled(b []byte, key, s string) []byte {
+	b = append(b, key...)
+	return appendStringDoubled(b, s)
+}
+
+func appendOrUnknownDoubled(b []byte, a *Arg) []byte {
+	if a == nil {
+		u := UnknownArg()
+		a = &u
+	}
+	return a.appendDoubled(b)
 }

@@ -168,9 +168,9 @@ func (c *chromeWriter) Write(r *Record) error {
 		b = append(b, `,"s":"t"`...)
 	}
 	b = append(b, `,"pid":`...)
-	b = strconv.AppendUint(b, uint64(pid), 10)
+	b = appendUint(b, uint64(pid))
 	b = append(b, `,"tid":`...)
-	b = strconv.AppendUint(b, uint64(tid), 10)
+	b = appendUint(b, uint64(tid))
 	var err error
 	if b, err = appendChromeArgs(b, r); err != nil {
 		return err
@@ -242,9 +242,9 @@ func (c *chromeWriter) end(b []byte, th *chromeThread, ts int64) []byte {
 	b = append(b, `,"ph":"E","ts":`...)
 	b = appendMicros(b, ts)
 	b = append(b, `,"pid":`...)
-	b = strconv.AppendUint(b, uint64(th.pid), 10)
+	b = appendUint(b, uint64(th.pid))
 	b = append(b, `,"tid":`...)
-	b = strconv.AppendUint(b, uint64(th.tid), 10)
+	b = appendUint(b, uint64(th.tid))
 	return append(b, `,"args":{"unended":true}}`...)
 }
 
@@ -254,9 +254,9 @@ func (c *chromeWriter) meta(b []byte, what string, pid, tid uint32, name string)
 	b = append(b, `{"name":"`...)
 	b = append(b, what...)
 	b = append(b, `","ph":"M","pid":`...)
-	b = strconv.AppendUint(b, uint64(pid), 10)
+	b = appendUint(b, uint64(pid))
 	b = append(b, `,"tid":`...)
-	b = strconv.AppendUint(b, uint64(tid), 10)
+	b = appendUint(b, uint64(tid))
 	b = append(b, `,"args":{"name":`...)
 	b = appendString(b, name)
 	return append(b, "}}"...)
@@ -374,9 +374,9 @@ func appendChromeArgs(b []byte, r *Record) ([]byte, error) {
 	b = append(b, `,"args":{"source":`...)
 	b = appendString(b, r.Source)
 	b = append(b, `,"line":`...)
-	b = strconv.AppendInt(b, int64(r.Line), 10)
+	b = appendInt(b, int64(r.Line))
 	b = append(b, `,"seq":`...)
-	b = strconv.AppendInt(b, r.Seq, 10)
+	b = appendInt(b, r.Seq)
 	b = appendMember(b, `,"phase":`, string(r.Phase))
 	if r.Unpaired {
 		b = append(b, `,"unpaired":true`...)
@@ -399,7 +399,7 @@ func appendMicros(b []byte, ns int64) []byte {
 		b = append(b, '-')
 		u = -u
 	}
-	b = strconv.AppendUint(b, u/1000, 10)
+	b = appendUint(b, u/1000)
 	f := u % 1000
 	return append(b, '.', byte('0'+f/100), byte('0'+f/10%10), byte('0'+f%10))
 }

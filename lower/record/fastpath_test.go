@@ -181,11 +181,14 @@ func TestAttrsJSONUsed(t *testing.T) {
 
 // TestCSVAttrsCell: one CSV writer given records whose attrs JSON changes
 // from record to record (same bytes, other bytes, a prefix of the same
-// storage) writes each record's own JSON as its attrs cell.
+// storage, other bytes of the same length, then others) writes each record's own JSON as its attrs cell.
 func TestCSVAttrsCell(t *testing.T) {
 	a := []byte(`{"a":"1","b":"x,y"}`)
 	b := []byte(`{"c":"\"q\""}`)
-	jsons := [][]byte{a, a, b, a, a[:len(a)-1], b, b}
+	// c is as long as a, d longer.
+	c := []byte(`{"a":"1","b":"x;y"}`)
+	d := []byte(`{"p":"` + strings.Repeat("x", len(a)+16-8) + `"}`)
+	jsons := [][]byte{a, a, b, a, a[:len(a)-1], b, b, c, a, d, a, d, c, c}
 	var got bytes.Buffer
 	w := NewCSV(&got)
 	for i, j := range jsons {
@@ -270,40 +273,68 @@ func TestCSVNeedsQuotesWords(t *testing.T) {
 	}
 }
 
-// TestArgsCSV checks appendArgsCSV against encoding/csv quoting of
-// appendArgs, and that it declines (b unchanged) the args it does not take.
+// TestArgsCSV checks appendArgsCSV and appendArgCSV, which write the JSON
+// with its quotes doubled in one pass, against encoding/csv quoting of
+// appendArgs, for every kind, names, comments and tricky strings.
 func TestArgsCSV(t *testing.T) {
 	cases := [][]Arg{
 		{IntArg(true, 5, "")},
 		{UintArg(123, "0000007b"), UintArg(0, "0"), BytesArg([]byte{1, 0xab})},
 		{BytesArg(nil)},
+		{UintArg(1, ""), StrArg("x", "")}, {SymArg("S")},
+		{{Kind: KindStr, Str: "cut", Text: `"cut"`, Truncated: true}, UnknownArg(), ElidedArg()},
+		{OpArg("|", SymArg("O_RDONLY"), SymArg("O_CLOEXEC")), CallArg("htons", UintArg(80, "80"))},
+		{{Kind: KindFD, Mag: 3, Text: "3", Path: "/etc/passwd"}, {Kind: KindFD, Str: "AT_FDCWD", Path: "/"}},
+		{InOutArg(UintArg(1, "1"), SymArg("X")), {Kind: KindInOut}, ArrayArg(StructArg(IntArg(true, 9, "-9").Named("n")))},
 	}
 	for _, s := range tricky {
 		cases = append(cases, []Arg{UintArg(7, s)}, []Arg{{Kind: KindInt, Mag: 1, Name: s}},
-			[]Arg{{Kind: KindBytes, Bytes: []byte{2}, Comment: s}})
+			[]Arg{{Kind: KindBytes, Bytes: []byte{2}, Comment: s}}, []Arg{StrArg(s, s), SymArg(s)},
+			[]Arg{OpArg(s, CallArg(s)), {Kind: KindFD, Str: s, Path: s}, {Kind: Kind(s)}})
 	}
-	cases = append(cases, []Arg{UintArg(1, ""), StrArg("x", "")}, []Arg{SymArg("S")})
-	took := 0
-	for _, args := range cases {
+	cell := func(v string) string {
 		var want bytes.Buffer
 		w := csv.NewWriter(&want)
-		if err := w.Write([]string{string(appendArgs(nil, args))}); err != nil {
+		if err := w.Write([]string{v}); err != nil {
 			t.Fatal(err)
 		}
 		w.Flush()
-		got, ok := appendArgsCSV([]byte("x"), args)
-		if !ok {
-			if string(got) != "x" {
-				t.Errorf("%+v: declined but appended %q", args, got)
-			}
-			continue
+		return strings.TrimSuffix(want.String(), "\n")
+	}
+	for _, args := range cases {
+		if got, want := string(appendArgsCSV([]byte("x"), args)), "x"+cell(string(appendArgs(nil, args))); got != want {
+			t.Errorf("%+v: got %s, want %s", args, got, want)
 		}
-		took++
-		if string(got[1:])+"\n" != want.String() {
-			t.Errorf("%+v: got %s, want %s", args, got[1:], want.String())
+		for i := range args {
+			if got, want := string(appendArgCSV([]byte("x"), &args[i])), "x"+cell(string(args[i].appendJSON(nil))); got != want {
+				t.Errorf("%+v: got %s, want %s", args[i], got, want)
+			}
 		}
 	}
-	if took < 4 {
-		t.Errorf("took %d cases, want at least 4", took)
+}
+
+// TestJSONLHead: one JSONL writer given records whose dialect and source
+// change, return, or stay (the start of the JSON it keeps) writes each
+// record as MarshalJSON does.
+func TestJSONLHead(t *testing.T) {
+	names := []string{"a", "a", "b", `q"`, "a", "", "a"}
+	var got, want bytes.Buffer
+	w := NewJSONL(&got)
+	for i := range 3 * len(names) {
+		r := &Record{Dialect: names[i%len(names)], Source: names[i/len(names)], Line: i, Event: "e", Phase: Instant}
+		if err := w.Write(r); err != nil {
+			t.Fatal(err)
+		}
+		j, err := r.MarshalJSON()
+		if err != nil {
+			t.Fatal(err)
+		}
+		want.Write(append(j, '\n'))
+	}
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if got.String() != want.String() {
+		t.Errorf("got\n%s\nwant\n%s", got.String(), want.String())
 	}
 }

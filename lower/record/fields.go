@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -198,7 +197,7 @@ func (f *fieldsWriter) appendCSVRow(b []byte, r *Record, h *Holes) ([]byte, erro
 				h.Seq = int32(len(b) - start)
 				continue
 			}
-			b = strconv.AppendInt(b, r.Seq, 10)
+			b = appendInt(b, r.Seq)
 		case fCPU:
 			b = appendOptUintDigits(b, r.CPU)
 		case fPID:
@@ -303,7 +302,7 @@ func appendOptIntDigits(b []byte, v *int64) []byte {
 	if v == nil {
 		return b
 	}
-	return strconv.AppendInt(b, *v, 10)
+	return appendInt(b, *v)
 }
 
 // appendOptUintDigits appends *v in decimal, nothing when v is nil.
@@ -312,22 +311,6 @@ func appendOptUintDigits(b []byte, v *uint64) []byte {
 		return b
 	}
 	return appendUint(b, *v)
-}
-
-// appendUint is strconv.AppendUint(b, v, 10) with the values below 10,000
-// (processors, major and minor codes, most pids) written in place.
-func appendUint(b []byte, v uint64) []byte {
-	switch {
-	case v < 10:
-		return append(b, byte('0'+v))
-	case v < 100:
-		return append(b, byte('0'+v/10), byte('0'+v%10))
-	case v < 1000:
-		return append(b, byte('0'+v/100), byte('0'+v/10%10), byte('0'+v%10))
-	case v < 10000:
-		return append(b, byte('0'+v/1000), byte('0'+v/100%10), byte('0'+v/10%10), byte('0'+v%10))
-	}
-	return strconv.AppendUint(b, v, 10)
 }
 
 // quoteCSVInPlace quotes the cell b[start:] when encoding/csv would.
@@ -523,17 +506,17 @@ func appendNumberValue(b []byte, r *Record, id column) []byte {
 	var u *uint64
 	switch id {
 	case fLine:
-		return strconv.AppendInt(b, int64(r.Line), 10)
+		return appendInt(b, int64(r.Line))
 	case fSeq:
-		return strconv.AppendInt(b, r.Seq, 10)
+		return appendInt(b, r.Seq)
 	case fTSNs:
 		if r.TSNs != nil {
-			b = strconv.AppendInt(b, *r.TSNs, 10)
+			b = appendInt(b, *r.TSNs)
 		}
 		return b
 	case fDurNs:
 		if r.DurNs != nil {
-			b = strconv.AppendInt(b, *r.DurNs, 10)
+			b = appendInt(b, *r.DurNs)
 		}
 		return b
 	case fUnpaired:
@@ -553,7 +536,7 @@ func appendNumberValue(b []byte, r *Record, id column) []byte {
 		u = r.Minor
 	}
 	if u != nil {
-		b = strconv.AppendUint(b, *u, 10)
+		b = appendUint(b, *u)
 	}
 	return b
 }

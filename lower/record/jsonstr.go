@@ -25,6 +25,33 @@ func appendString(b []byte, s string) []byte {
 		b = append(b, s...)
 		return append(b, '"')
 	}
+	return appendEscaped(b, s, i, false)
+}
+
+// appendStringDoubled is appendString with every quote it writes doubled:
+// the JSON string as it stands in a quoted CSV cell.
+func appendStringDoubled(b []byte, s string) []byte {
+	b = append(b, '"', '"')
+	i := plainPrefix(s)
+	if i == len(s) {
+		b = append(b, s...)
+		return append(b, '"', '"')
+	}
+	return appendEscaped(b, s, i, true)
+}
+
+// appendStringQ is appendString, or appendStringDoubled when double.
+func appendStringQ(b []byte, s string, double bool) []byte {
+	if double {
+		return appendStringDoubled(b, s)
+	}
+	return appendString(b, s)
+}
+
+// appendEscaped appends the rest of the JSON string s, after its opening
+// quote, from i, where the first byte needing care is; double doubles the
+// quotes.
+func appendEscaped(b []byte, s string, i int, double bool) []byte {
 	start := 0
 	for i < len(s) {
 		c := s[i]
@@ -35,8 +62,13 @@ func appendString(b []byte, s string) []byte {
 			}
 			b = append(b, s[start:i]...)
 			switch c {
-			case '"', '\\':
-				b = append(b, '\\', c)
+			case '"':
+				b = append(b, '\\', '"')
+				if double {
+					b = append(b, '"')
+				}
+			case '\\':
+				b = append(b, '\\', '\\')
 			case '\n':
 				b = append(b, '\\', 'n')
 			case '\r':
@@ -72,6 +104,9 @@ func appendString(b []byte, s string) []byte {
 		i += size
 	}
 	b = append(b, s[start:]...)
+	if double {
+		b = append(b, '"')
+	}
 	return append(b, '"')
 }
 

@@ -83,22 +83,43 @@ func (r *Record) MarshalJSON() ([]byte, error) {
 }
 
 // AppendJSON appends the JSON form of r to b.
-func (r *Record) AppendJSON(b []byte) ([]byte, error) { return r.appendJSON(b, nil) }
+func (r *Record) AppendJSON(b []byte) ([]byte, error) { return r.appendJSON(b, nil, nil) }
 
-// appendJSON is AppendJSON, with holes where the seq and ts_ns members go
-// when h is not nil (AppendTemplate).
-func (r *Record) appendJSON(b []byte, h *Holes) ([]byte, error) {
-	start := len(b)
+// jsonHead is the start of the JSON of the records of one dialect and
+// source, up to the value of "line", kept by a writer: those rarely change.
+type jsonHead struct {
+	dialect, source string
+	b               []byte
+}
+
+// appendJSONHead appends the start of r's JSON, up to the value of "line".
+func appendJSONHead(b []byte, r *Record) []byte {
 	b = append(b, `{"dialect":`...)
 	b = appendString(b, r.Dialect)
 	b = appendMember(b, `,"source":`, r.Source)
-	b = append(b, `,"line":`...)
-	b = strconv.AppendInt(b, int64(r.Line), 10)
+	return append(b, `,"line":`...)
+}
+
+// appendJSON is AppendJSON, with holes where the seq and ts_ns members go
+// when h is not nil (AppendTemplate). head, when not nil, keeps the
+// start of the JSON for the next records.
+func (r *Record) appendJSON(b []byte, h *Holes, head *jsonHead) ([]byte, error) {
+	start := len(b)
+	if head == nil {
+		b = appendJSONHead(b, r)
+	} else {
+		if head.b == nil || r.Dialect != head.dialect || r.Source != head.source {
+			head.dialect, head.source = r.Dialect, r.Source
+			head.b = appendJSONHead(head.b[:0], r)
+		}
+		b = append(b, head.b...)
+	}
+	b = appendInt(b, int64(r.Line))
 	b = append(b, `,"seq":`...)
 	if h != nil {
 		h.Seq = int32(len(b) - start)
 	} else {
-		b = strconv.AppendInt(b, r.Seq, 10)
+		b = appendInt(b, r.Seq)
 	}
 	b = appendOptString(b, `,"time":`, r.Time)
 	if h != nil {
@@ -200,7 +221,7 @@ func appendOptInt(b []byte, key string, v *int64) []byte {
 		return b
 	}
 	b = append(b, key...)
-	return strconv.AppendInt(b, *v, 10)
+	return appendInt(b, *v)
 }
 
 // appendOptString appends key and s as a JSON string when s is not empty.
@@ -216,7 +237,7 @@ func appendOptString(b []byte, key, s string) []byte {
 // escaping): strings, bools, integers and slices and maps of these are
 // appended directly, anything else through encoding/json.
 func appendAttrs(b []byte, a Attrs) ([]byte, error) {
-	return appendJSONMap(b, a)
+	return appendJSONMap(b, a, false)
 }
 
 // appendRecordAttrs appends the JSON of a record's non-empty attrs: the
@@ -225,13 +246,15 @@ func appendRecordAttrs(b []byte, r *Record) ([]byte, error) {
 	if r.AttrsJSON != nil {
 		return append(b, r.AttrsJSON...), nil
 	}
-	return appendJSONMap(b, r.Attrs)
+	return appendJSONMap(b, r.Attrs, false)
 }
 
 // maxInlineKeys is how many keys appendJSONMap sorts on the stack.
 const maxInlineKeys = 16
 
-func appendJSONMap(b []byte, m map[string]any) ([]byte, error) {
+// appendJSONMap appends m as a JSON object (appendAttrs); double doubles
+// its quotes, for a quoted CSV cell.
+func appendJSONMap(b []byte, m map[string]any, double bool) ([]byte, error) {
 	type pair struct {
 		k string
 		v any
@@ -255,45 +278,47 @@ func appendJSONMap(b []byte, m map[string]any) ([]byte, error) {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendString(b, pairs[i].k)
+		b = appendStringQ(b, pairs[i].k, double)
 		b = append(b, ':')
 		var err error
-		if b, err = appendJSONValue(b, pairs[i].v); err != nil {
+		if b, err = appendJSONValue(b, pairs[i].v, double); err != nil {
 			return nil, err
 		}
 	}
 	return append(b, '}'), nil
 }
 
-func appendJSONValue(b []byte, v any) ([]byte, error) {
+// appendJSONValue appends an attr's value as JSON; double doubles its
+// quotes.
+func appendJSONValue(b []byte, v any, double bool) ([]byte, error) {
 	switch v := v.(type) {
 	case nil:
 		return append(b, "null"...), nil
 	case string:
-		return appendString(b, v), nil
+		return appendStringQ(b, v, double), nil
 	case bool:
 		return strconv.AppendBool(b, v), nil
 	case int:
-		return strconv.AppendInt(b, int64(v), 10), nil
+		return appendInt(b, int64(v)), nil
 	case int64:
-		return strconv.AppendInt(b, v, 10), nil
+		return appendInt(b, v), nil
 	case int32:
-		return strconv.AppendInt(b, int64(v), 10), nil
+		return appendInt(b, int64(v)), nil
 	case uint:
-		return strconv.AppendUint(b, uint64(v), 10), nil
+		return appendUint(b, uint64(v)), nil
 	case uint64:
-		return strconv.AppendUint(b, v, 10), nil
+		return appendUint(b, v), nil
 	case uint32:
-		return strconv.AppendUint(b, uint64(v), 10), nil
+		return appendUint(b, uint64(v)), nil
 	case uint16:
-		return strconv.AppendUint(b, uint64(v), 10), nil
+		return appendUint(b, uint64(v)), nil
 	case uint8:
-		return strconv.AppendUint(b, uint64(v), 10), nil
+		return appendUint(b, uint64(v)), nil
 	case map[string]any:
 		if v == nil {
 			return append(b, "null"...), nil
 		}
-		return appendJSONMap(b, v)
+		return appendJSONMap(b, v, double)
 	case []string:
 		if v == nil {
 			return append(b, "null"...), nil
@@ -303,7 +328,7 @@ func appendJSONValue(b []byte, v any) ([]byte, error) {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = appendString(b, s)
+			b = appendStringQ(b, s, double)
 		}
 		return append(b, ']'), nil
 	case []any:
@@ -316,7 +341,7 @@ func appendJSONValue(b []byte, v any) ([]byte, error) {
 				b = append(b, ',')
 			}
 			var err error
-			if b, err = appendJSONValue(b, x); err != nil {
+			if b, err = appendJSONValue(b, x, double); err != nil {
 				return nil, err
 			}
 		}
@@ -328,5 +353,9 @@ func appendJSONValue(b []byte, v any) ([]byte, error) {
 	if err := enc.Encode(v); err != nil {
 		return nil, err
 	}
-	return append(b, bytes.TrimRight(buf.Bytes(), "\n")...), nil
+	j := bytes.TrimRight(buf.Bytes(), "\n")
+	if double {
+		return appendDoubled(b, j), nil
+	}
+	return append(b, j...), nil
 }

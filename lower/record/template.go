@@ -1,7 +1,5 @@
 package record
 
-import "strconv"
-
 // Templater is offered by the part writers (Parts.Part) of the formats
 // whose records a pipeline may encode before it knows their Seq and TSNs,
 // the two values that depend on the records before (a dialect's Settler
@@ -40,7 +38,7 @@ func fillHoles(dst, t []byte, h Holes, seq int64, ts *int64, tsHole func([]byte,
 	for !seqDone || !tsDone {
 		if !seqDone && (tsDone || h.Seq <= h.TS) {
 			dst = append(dst, t[at:h.Seq]...)
-			dst = strconv.AppendInt(dst, seq, 10)
+			dst = appendInt(dst, seq)
 			at, seqDone = int(h.Seq), true
 			continue
 		}
@@ -57,13 +55,7 @@ func tsDigits(dst []byte, _ Holes, ts *int64) []byte {
 	if ts == nil {
 		return dst
 	}
-	return strconv.AppendInt(dst, *ts, 10)
-}
-
-// tsJSONMember fills the ts_ns hole of full JSONL: the member after the
-// one before.
-func tsJSONMember(dst []byte, _ Holes, ts *int64) []byte {
-	return appendOptInt(dst, `,"ts_ns":`, ts)
+	return appendInt(dst, *ts)
 }
 
 // tsListed fills the ts_ns hole of a column list in JSONL (sep ',', key
@@ -77,7 +69,7 @@ func tsListed(dst []byte, h Holes, ts *int64, sep byte, key string) []byte {
 		dst = append(dst, sep)
 	}
 	dst = append(dst, key...)
-	dst = strconv.AppendInt(dst, *ts, 10)
+	dst = appendInt(dst, *ts)
 	if h.tsFirst && !h.tsLast {
 		dst = append(dst, sep)
 	}
@@ -95,16 +87,21 @@ func tsTextListed(dst []byte, h Holes, ts *int64) []byte {
 // AppendTemplate appends r's JSON line with holes for seq and ts_ns.
 func (j *jsonlWriter) AppendTemplate(dst []byte, r *Record) ([]byte, Holes, error) {
 	h := noHoles
-	b, err := r.appendJSON(dst, &h)
+	b, err := r.appendJSON(dst, &h, &j.head)
 	if err != nil {
 		return dst, h, err
 	}
 	return append(b, '\n'), h, nil
 }
 
-// AppendFilled appends a JSON line AppendTemplate made, filled.
+// AppendFilled appends a JSON line AppendTemplate made, filled: the seq
+// member comes before the ts_ns member.
 func (j *jsonlWriter) AppendFilled(dst, t []byte, h Holes, seq int64, ts *int64) []byte {
-	return fillHoles(dst, t, h, seq, ts, tsJSONMember)
+	dst = append(dst, t[:h.Seq]...)
+	dst = appendInt(dst, seq)
+	dst = append(dst, t[h.Seq:h.TS]...)
+	dst = appendOptInt(dst, `,"ts_ns":`, ts)
+	return append(dst, t[h.TS:]...)
 }
 
 // AppendTemplate appends r's CSV row with holes for seq and ts_ns.
@@ -117,9 +114,16 @@ func (c *csvWriter) AppendTemplate(dst []byte, r *Record) ([]byte, Holes, error)
 	return b, h, nil
 }
 
-// AppendFilled appends a CSV row AppendTemplate made, filled.
+// AppendFilled appends a CSV row AppendTemplate made, filled: the seq
+// cell comes before the ts_ns cell.
 func (c *csvWriter) AppendFilled(dst, t []byte, h Holes, seq int64, ts *int64) []byte {
-	return fillHoles(dst, t, h, seq, ts, tsDigits)
+	dst = append(dst, t[:h.Seq]...)
+	dst = appendInt(dst, seq)
+	dst = append(dst, t[h.Seq:h.TS]...)
+	if ts != nil {
+		dst = appendInt(dst, *ts)
+	}
+	return append(dst, t[h.TS:]...)
 }
 
 // AppendTemplate appends r's row of the chosen fields with holes for seq
@@ -153,4 +157,53 @@ func (f *fieldsWriter) AppendFilled(dst, t []byte, h Holes, seq int64, ts *int64
 		return fillHoles(dst, t, h, seq, ts, tsJSONListed)
 	}
 	return fillHoles(dst, t, h, seq, ts, tsTextListed)
+}
+
+// Appender is offered by the part writers (Parts.Part) of the formats that
+// encode a record into bytes of their own: a pipeline that keeps a batch's
+// records (a dialect whose halves of calls are paired) encodes them
+// straight into the batch's buffer, not through the part's own buffer and
+// its writer.
+type Appender interface {
+	// AppendRecord appends r encoded as Write would write it (a part
+	// writes no CSV header). r is not kept.
+	AppendRecord(dst []byte, r *Record) ([]byte, error)
+}
+
+// AppendRecord appends r's JSON line.
+func (j *jsonlWriter) AppendRecord(dst []byte, r *Record) ([]byte, error) {
+	b, err := r.appendJSON(dst, nil, &j.head)
+	if err != nil {
+		return dst, err
+	}
+	return append(b, '\n'), nil
+}
+
+// AppendRecord appends r's CSV row.
+func (c *csvWriter) AppendRecord(dst []byte, r *Record) ([]byte, error) {
+	b, err := c.appendRow(dst, r, nil)
+	if err != nil {
+		return dst, err
+	}
+	return b, nil
+}
+
+// AppendRecord appends r's row of the chosen fields.
+func (f *fieldsWriter) AppendRecord(dst []byte, r *Record) ([]byte, error) {
+	var (
+		b   []byte
+		err error
+	)
+	switch f.format {
+	case "csv":
+		b, err = f.appendCSVRow(dst, r, nil)
+	case "jsonl":
+		b, err = f.appendJSONRow(dst, r, nil)
+	default:
+		b, err = f.appendTextRow(dst, r, nil)
+	}
+	if err != nil {
+		return dst, err
+	}
+	return append(b, '\n'), nil
 }

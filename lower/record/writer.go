@@ -10,6 +10,7 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // Writer prints records one at a time. Write may buffer bytes but must not
@@ -59,8 +60,9 @@ func NewWriter(format string, w io.Writer) (Writer, error) {
 
 // jsonlWriter prints one JSON object a line.
 type jsonlWriter struct {
-	w   *bufio.Writer
-	buf []byte
+	w    *bufio.Writer
+	buf  []byte
+	head jsonHead
 }
 
 // NewJSONL returns a writer printing one JSON object a line, in the form
@@ -68,7 +70,7 @@ type jsonlWriter struct {
 func NewJSONL(w io.Writer) Writer { return &jsonlWriter{w: bufio.NewWriterSize(w, 64<<10)} }
 
 func (j *jsonlWriter) Write(r *Record) error {
-	b, err := r.appendJSON(j.buf[:0], nil)
+	b, err := r.appendJSON(j.buf[:0], nil, &j.head)
 	if err != nil {
 		return err
 	}
@@ -112,10 +114,20 @@ type csvWriter struct {
 	dialect, source string
 	head            []byte
 
-	// The attrs cell of the last record that gave its attrs as JSON.
-	attrsOf   *byte // the JSON's first byte
-	attrsLen  int   // and its length
-	attrsCell []byte
+	// The attrs cells of the last records that gave their attrs as JSON,
+	// by where the JSON is (a lowering shares a few encodings among its
+	// records: os2strace one a hook type).
+	attrs [1 << attrsBits]attrsCell
+}
+
+// attrsBits sets how many attrs cells a CSV writer keeps.
+const attrsBits = 8
+
+// attrsCell is the CSV cell of the attrs JSON whose first byte is of.
+type attrsCell struct {
+	of   *byte // the JSON's first byte
+	n    int   // and its length
+	cell []byte
 }
 
 // NewCSV returns a writer printing a header row (CSVColumns) and one row a
@@ -165,12 +177,12 @@ func (c *csvWriter) appendRow(b []byte, r *Record, h *Holes) ([]byte, error) {
 		c.head = append(c.head, ',')
 	}
 	b = append(b, c.head...)
-	b = strconv.AppendInt(b, int64(r.Line), 10)
+	b = appendInt(b, int64(r.Line))
 	b = append(b, ',')
 	if h != nil {
 		h.Seq = int32(len(b) - start)
 	} else {
-		b = strconv.AppendInt(b, r.Seq, 10)
+		b = appendInt(b, r.Seq)
 	}
 	b = append(b, ',')
 	b = appendCSVField(b, r.Time)
@@ -178,13 +190,15 @@ func (c *csvWriter) appendRow(b []byte, r *Record, h *Holes) ([]byte, error) {
 	if h != nil {
 		h.TS = int32(len(b) - start)
 	} else if r.TSNs != nil {
-		b = strconv.AppendInt(b, *r.TSNs, 10)
+		b = appendInt(b, *r.TSNs)
 	}
 	b = append(b, ',')
 	b = appendOptUintCSV(b, r.CPU)
 	b = appendOptUintCSV(b, r.PID)
 	b = appendOptUintCSV(b, r.TID)
-	b = appendCSVField(b, r.Process)
+	if r.Process != "" {
+		b = appendCSVField(b, r.Process)
+	}
 	b = append(b, ',')
 	b = appendCSVField(b, r.Event)
 	b = append(b, ',')
@@ -202,30 +216,24 @@ func (c *csvWriter) appendRow(b []byte, r *Record, h *Holes) ([]byte, error) {
 	}
 	b = append(b, ',')
 	if r.DurNs != nil {
-		b = strconv.AppendInt(b, *r.DurNs, 10)
+		b = appendInt(b, *r.DurNs)
 	}
 	b = append(b, ',')
-	b = appendCSVField(b, r.Errno)
+	if r.Errno != "" {
+		b = appendCSVField(b, r.Errno)
+	}
 	b = append(b, ',')
 	if len(r.Args) > 0 {
-		// The JSON array holds "kind" keys, so the cell is always quoted:
-		// written doubled at once when the args are simple, else encoded
-		// aside, then copied with its quotes doubled.
-		var ok bool
-		if b, ok = appendArgsCSV(b, r.Args); !ok {
-			c.json = appendArgs(c.json[:0], r.Args)
-			b = append(b, '"')
-			b = appendDoubled(b, c.json)
-			b = append(b, '"')
-		}
+		b = appendArgsCSV(b, r.Args)
 	}
 	b = append(b, ',')
 	if r.Ret != nil {
-		c.json = r.Ret.appendJSON(c.json[:0])
-		b = appendCSVBytes(b, c.json)
+		b = appendArgCSV(b, r.Ret)
 	}
 	b = append(b, ',')
-	b = appendCSVField(b, string(r.Status))
+	if r.Status != "" {
+		b = appendCSVField(b, string(r.Status))
+	}
 	b = append(b, ',')
 	if len(r.Data) > 0 {
 		// Joined in the row, then quoted there when encoding/csv would.
@@ -245,20 +253,22 @@ func (c *csvWriter) appendRow(b []byte, r *Record, h *Holes) ([]byte, error) {
 	switch {
 	case len(r.Attrs) == 0:
 	case len(r.AttrsJSON) > 0:
-		// Its bytes never change: the cell of the same bytes is the last one.
-		if &r.AttrsJSON[0] != c.attrsOf || len(r.AttrsJSON) != c.attrsLen {
-			c.attrsOf = &r.AttrsJSON[0]
-			c.attrsCell = appendCSVBytes(c.attrsCell[:0], r.AttrsJSON)
-			c.attrsLen = len(r.AttrsJSON)
+		// Its bytes never change: the cell of the same bytes (held, so
+		// never reused for others) is the one encoded before.
+		a := &c.attrs[uint64(uintptr(unsafe.Pointer(&r.AttrsJSON[0])))*0x9E3779B97F4A7C15>>(64-attrsBits)]
+		if &r.AttrsJSON[0] != a.of || len(r.AttrsJSON) != a.n {
+			a.of, a.n = &r.AttrsJSON[0], len(r.AttrsJSON)
+			a.cell = appendCSVBytes(a.cell[:0], r.AttrsJSON)
 		}
-		b = append(b, c.attrsCell...)
+		b = append(b, a.cell...)
 	default:
-		j, err := appendRecordAttrs(c.json[:0], r)
-		if err != nil {
+		// A map with keys: the cell is always quoted.
+		b = append(b, '"')
+		var err error
+		if b, err = appendJSONMap(b, r.Attrs, true); err != nil {
 			return nil, err
 		}
-		c.json = j
-		b = appendCSVBytes(b, j)
+		b = append(b, '"')
 	}
 	return append(b, '\n'), nil
 }
@@ -344,22 +354,33 @@ func csvNeedsQuotes[T string | []byte](s T) bool {
 	case c == '\\' && len(s) == 2 && s[1] == '.':
 		return true
 	}
-	i := 0
-	for ; i+8 <= len(s); i += 8 {
-		x := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
-			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
-		// Nonzero when some byte is zero once xored with a special byte.
-		c, q, r, n := x^(lsb*','), x^(lsb*'"'), x^(lsb*'\r'), x^(lsb*'\n')
-		if ((c-lsb)&^c|(q-lsb)&^q|(r-lsb)&^r|(n-lsb)&^n)&msb != 0 {
-			break
+	if len(s) >= 8 {
+		// Eight bytes at a time, the last eight overlapping the word
+		// before: no byte left to test one by one.
+		for i := 0; i+8 <= len(s); i += 8 {
+			if csvSpecialWord(s, i) {
+				return true
+			}
 		}
+		return len(s)%8 != 0 && csvSpecialWord(s, len(s)-8)
 	}
-	for ; i < len(s); i++ {
+	for i := 0; i < len(s); i++ {
 		if csvSpecial[s[i]] {
 			return true
 		}
 	}
 	return false
+}
+
+// csvSpecialWord reports whether one of the eight bytes of s from i on is
+// a byte csvSpecial marks.
+func csvSpecialWord[T string | []byte](s T, i int) bool {
+	x := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+		uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+	// Nonzero exactly when some byte is zero once xored with a special
+	// byte (a borrow only passes a zero byte).
+	c, q, r, n := x^(lsb*','), x^(lsb*'"'), x^(lsb*'\r'), x^(lsb*'\n')
+	return ((c-lsb)&^c|(q-lsb)&^q|(r-lsb)&^r|(n-lsb)&^n)&msb != 0
 }
 
 // Part returns a CSV writer into w that writes no header.
