@@ -78,7 +78,12 @@ func compile(c *console, o options) {
 			} else {
 				var ok bool
 				if src.ModulePath, src.ModuleName, ok = search(m.ModName); !ok {
-					return src, diag.List{tsf.FatalNotFound.Diagnostic(m.ModNamePos, 0, m.ModName)}
+					// IBM's behaviour: a module TRCUST 3.05A cannot find
+					// is named as written, without the ".DLL" it looked
+					// for, and no "Using module file" line comes first,
+					// with or without a path.
+					src.ModulePath, src.ModuleName = "", ""
+					return src, diag.List{tsf.FatalNotFound.Diagnostic(m.ModNamePos, 0, m.ModNameText)}
 				}
 			}
 			if o.mapFile != "" && !mapMissing {

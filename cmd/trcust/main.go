@@ -284,8 +284,16 @@ func display(name string) string {
 func search(name string) (path, shown string, ok bool) {
 	if strings.ContainsAny(name, `\/:`) {
 		local := filepath.FromSlash(strings.ReplaceAll(name, `\`, "/"))
-		_, err := os.Stat(local)
-		return local, name, err == nil
+		if _, err := os.Stat(local); err == nil {
+			return local, name, true
+		}
+		// As on OS/2, the file's name in any case.
+		dir, base := filepath.Split(local)
+		if dir == "" {
+			dir = "."
+		}
+		p, ok := osfile.Find(dir, base)
+		return p, name, ok
 	}
 	if p, ok := osfile.Find(".", name); ok {
 		return p, display(name), true

@@ -125,12 +125,14 @@ func parseBatched(filename string, src []byte, mode Mode, reference bool, each f
 	}
 	out := &tsf.File{Name: filename}
 	var diags diag.List
+	sawTrace := false
 	for b := range order {
 		<-b.parsed
 		if b.panicked != nil {
 			panic(b.panicked)
 		}
 		diags = append(diags, b.diags...)
+		sawTrace = sawTrace || b.hasTrace()
 		reuse := true
 		for i, st := range b.out {
 			if st == nil {
@@ -153,6 +155,13 @@ func parseBatched(filename string, src []byte, mode Mode, reference bool, each f
 		}
 		if b.final {
 			out.EOF, out.Aborted = b.eof, b.aborted
+			if !sawTrace && !b.aborted {
+				// IBM's behaviour: a file without a TRACE statement ends
+				// too early for TRCUST 3.05A (severe 34 at the end).
+				d := tsf.SeverePrematureEOF.Diagnostic(b.eof, 0)
+				d.Detail = "the file has no TRACE statement"
+				diags.Add(d)
+			}
 			break
 		}
 		b.recycle(reuse)
@@ -200,6 +209,20 @@ type stmtBatch struct {
 	// keptFields are those of statements kept with them.
 	fields     []tsf.Field
 	keptFields int
+}
+
+// hasTrace reports whether a statement of the batch, or its tail, starts
+// with the keyword TRACE.
+func (b *stmtBatch) hasTrace() bool {
+	isTrace := func(i int) bool {
+		return i < len(b.toks) && b.toks[i].Type == tokIdent && strings.EqualFold(b.toks[i].Value, "TRACE")
+	}
+	for _, st := range b.stmts {
+		if isTrace(st.start) {
+			return true
+		}
+	}
+	return b.final && isTrace(b.tail)
 }
 
 // stmtSpan is a statement of a batch: toks[start:end].
@@ -609,11 +632,23 @@ func (p *parser) header(toks []lexer.Token, end ast.Pos, last bool) tsf.Stmt {
 		p.syntaxError(err, end, last, true)
 		return nil
 	}
-	if h.ModName != nil {
-		if n < len(toks) {
-			p.add(tsf.ErrUnexpected.Diagnostic(astPos(toks[n].Pos), 0, tokenText(toks[n])))
+	if mn := h.ModName; mn != nil {
+		if mn.Path == nil {
+			// IBM's behaviour: TRCUST 3.05A stops at the token that is
+			// no file name.
+			pos := end
+			if n < len(toks) {
+				pos = astPos(toks[n].Pos)
+			}
+			p.add(tsf.SevereNoModName.Diagnostic(pos, 0))
+			return nil
 		}
-		return &tsf.ModName{Pos: astPos(h.ModName.Pos), Path: &tsf.Word{Pos: astPos(h.ModName.Path.Pos), Text: h.ModName.Path.Text}}
+		if !mn.Eq {
+			p.add(tsf.WarnExpected.Diagnostic(astPos(mn.Path.Pos), 0, "=", "MODNAME"))
+		}
+		// Each token after the name (and its comma) is unexpected.
+		p.unexpected(toks[n:])
+		return &tsf.ModName{Pos: astPos(mn.Pos), Path: &tsf.Word{Pos: astPos(mn.Path.Pos), Text: mn.Path.Text}}
 	}
 	// IBM's behaviour: each token after the value (or after the '=',
 	// when no number follows it) is unexpected.

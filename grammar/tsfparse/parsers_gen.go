@@ -1250,7 +1250,9 @@ func (p *pgenParser_definition) n32(c *pgenrt.State, s *header) (bool, pgenrt.Er
 	var nv *modNameStmt
 	if p.reuse {
 		nv = p.slab_modNameStmt.Alloc()
+		nv.Eq = false
 		nv.Path = nil
+		nv.Comma = nil
 
 	} else {
 		nv = new(modNameStmt)
@@ -2247,8 +2249,56 @@ func (p *pgenParser_definition) s_minorField(c *pgenrt.State, s *minorField) (bo
 	return m, e
 }
 
-// PathTok
+// f25 reports whether the token at the cursor may start "="
+// (or another node of the same first set).
+func (p *pgenParser_definition) f25(c *pgenrt.State) bool {
+	return p.Is(c.Cur, "=")
+}
+
+// "="
 func (p *pgenParser_definition) n70(c *pgenrt.State, s *modNameStmt) (bool, pgenrt.Err) {
+	start := c.Cur
+	if m, e := p.Lit(c, "="); !m || e.On {
+		return e.On, e
+	}
+	if c.Cur > start {
+		s.Eq = true
+	}
+	return true, pgenrt.Err{}
+}
+
+// "="?
+func (p *pgenParser_definition) n71(c *pgenrt.State, s *modNameStmt) (bool, pgenrt.Err) {
+	matched := false
+	for {
+		if !p.f25(c) {
+			break
+		}
+		b := *c
+		sv0 := s.Eq
+		m, e := p.n70(&b, s)
+		if e.On {
+			c.MaybeUpdate(e)
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			s.Eq = sv0
+			break
+		}
+		c.Accept(&b)
+		if !m {
+			s.Eq = sv0
+			break
+		}
+		matched = true
+		break
+	}
+	_ = matched
+	return true, pgenrt.Err{}
+}
+
+// PathTok
+func (p *pgenParser_definition) n72(c *pgenrt.State, s *modNameStmt) (bool, pgenrt.Err) {
 	if !p.f4(c) {
 		return false, pgenrt.Err{}
 	}
@@ -2267,27 +2317,110 @@ func (p *pgenParser_definition) n70(c *pgenrt.State, s *modNameStmt) (bool, pgen
 	return true, pgenrt.Err{}
 }
 
-// "MODNAME" "=" PathTok
-func (p *pgenParser_definition) n71(c *pgenrt.State, s *modNameStmt) (bool, pgenrt.Err) {
+// PathTok?
+func (p *pgenParser_definition) n73(c *pgenrt.State, s *modNameStmt) (bool, pgenrt.Err) {
+	matched := false
+	for {
+		if !p.f4(c) {
+			break
+		}
+		b := *c
+		sv0 := s.Path
+		m, e := p.n72(&b, s)
+		if e.On {
+			c.MaybeUpdate(e)
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			s.Path = sv0
+			break
+		}
+		c.Accept(&b)
+		if !m {
+			s.Path = sv0
+			break
+		}
+		matched = true
+		break
+	}
+	_ = matched
+	return true, pgenrt.Err{}
+}
+
+// PunctTok
+func (p *pgenParser_definition) n74(c *pgenrt.State, s *modNameStmt) (bool, pgenrt.Err) {
+	if !p.f5(c) {
+		return false, pgenrt.Err{}
+	}
+	var nv *punctTok
+	if p.reuse {
+		nv = p.slab_punctTok.Alloc()
+		nv.Text = ""
+
+	} else {
+		nv = new(punctTok)
+	}
+	if m, e := p.s_punctTok(c, nv); !m || e.On {
+		return e.On, e
+	}
+	s.Comma = nv
+	return true, pgenrt.Err{}
+}
+
+// PunctTok?
+func (p *pgenParser_definition) n75(c *pgenrt.State, s *modNameStmt) (bool, pgenrt.Err) {
+	matched := false
+	for {
+		if !p.f5(c) {
+			break
+		}
+		b := *c
+		sv0 := s.Comma
+		m, e := p.n74(&b, s)
+		if e.On {
+			c.MaybeUpdate(e)
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			s.Comma = sv0
+			break
+		}
+		c.Accept(&b)
+		if !m {
+			s.Comma = sv0
+			break
+		}
+		matched = true
+		break
+	}
+	_ = matched
+	return true, pgenrt.Err{}
+}
+
+// "MODNAME" "="? PathTok? PunctTok?
+func (p *pgenParser_definition) n76(c *pgenrt.State, s *modNameStmt) (bool, pgenrt.Err) {
 	if m, e := p.Lit(c, "MODNAME"); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.Lit(c, "="); !m || e.On {
+	if m, e := p.n71(c, s); !m || e.On {
 		return true, c.Miss(e, 35)
 	}
-	if m, e := p.n70(c, s); !m || e.On {
+	if m, e := p.n73(c, s); !m || e.On {
 		return true, c.Miss(e, 36)
+	}
+	if m, e := p.n75(c, s); !m || e.On {
+		return true, c.Miss(e, 25)
 	}
 	return true, pgenrt.Err{}
 }
 
 func (p *pgenParser_definition) s_modNameStmt(c *pgenrt.State, s *modNameStmt) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n71(c, s))
+	return c.Close(p.n76(c, s))
 }
 
 // <number>
-func (p *pgenParser_definition) n72(c *pgenrt.State, s *numTok) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n77(c *pgenrt.State, s *numTok) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, tokNumber); !m || e.On {
 		return e.On, e
@@ -2304,11 +2437,11 @@ func (p *pgenParser_definition) n72(c *pgenrt.State, s *numTok) (bool, pgenrt.Er
 
 func (p *pgenParser_definition) s_numTok(c *pgenrt.State, s *numTok) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n72(c, s))
+	return c.Close(p.n77(c, s))
 }
 
 // "ABORTOP" | "REMOVEOP"
-func (p *pgenParser_definition) n73(c *pgenrt.State) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n78(c *pgenrt.State) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
 	{
@@ -2349,9 +2482,9 @@ func (p *pgenParser_definition) n73(c *pgenrt.State) (bool, pgenrt.Err) {
 }
 
 // ("ABORTOP" | "REMOVEOP")
-func (p *pgenParser_definition) n74(c *pgenrt.State, s *opFlagField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n79(c *pgenrt.State, s *opFlagField) (bool, pgenrt.Err) {
 	start := c.Cur
-	if m, e := p.n73(c); !m || e.On {
+	if m, e := p.n78(c); !m || e.On {
 		return e.On, e
 	}
 	if c.Cur == start+1 && s.Name == "" {
@@ -2366,11 +2499,11 @@ func (p *pgenParser_definition) n74(c *pgenrt.State, s *opFlagField) (bool, pgen
 
 func (p *pgenParser_definition) s_opFlagField(c *pgenrt.State, s *opFlagField) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n74(c, s))
+	return c.Close(p.n79(c, s))
 }
 
 // "-"
-func (p *pgenParser_definition) n75(c *pgenrt.State, s *opcodeField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n80(c *pgenrt.State, s *opcodeField) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Lit(c, "-"); !m || e.On {
 		return e.On, e
@@ -2382,7 +2515,7 @@ func (p *pgenParser_definition) n75(c *pgenrt.State, s *opcodeField) (bool, pgen
 }
 
 // "-"?
-func (p *pgenParser_definition) n76(c *pgenrt.State, s *opcodeField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n81(c *pgenrt.State, s *opcodeField) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f21(c) {
@@ -2390,7 +2523,7 @@ func (p *pgenParser_definition) n76(c *pgenrt.State, s *opcodeField) (bool, pgen
 		}
 		b := *c
 		sv0 := s.Neg
-		m, e := p.n75(&b, s)
+		m, e := p.n80(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 4) {
@@ -2412,7 +2545,7 @@ func (p *pgenParser_definition) n76(c *pgenrt.State, s *opcodeField) (bool, pgen
 }
 
 // ScalarTok
-func (p *pgenParser_definition) n77(c *pgenrt.State, s *opcodeField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n82(c *pgenrt.State, s *opcodeField) (bool, pgenrt.Err) {
 	if !p.f0(c) {
 		return false, pgenrt.Err{}
 	}
@@ -2434,7 +2567,7 @@ func (p *pgenParser_definition) n77(c *pgenrt.State, s *opcodeField) (bool, pgen
 }
 
 // ScalarTok?
-func (p *pgenParser_definition) n78(c *pgenrt.State, s *opcodeField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n83(c *pgenrt.State, s *opcodeField) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f0(c) {
@@ -2442,7 +2575,7 @@ func (p *pgenParser_definition) n78(c *pgenrt.State, s *opcodeField) (bool, pgen
 		}
 		b := *c
 		sv0 := s.Value
-		m, e := p.n77(&b, s)
+		m, e := p.n82(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 4) {
@@ -2464,17 +2597,17 @@ func (p *pgenParser_definition) n78(c *pgenrt.State, s *opcodeField) (bool, pgen
 }
 
 // "OPCODE" "=" "-"? ScalarTok?
-func (p *pgenParser_definition) n79(c *pgenrt.State, s *opcodeField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n84(c *pgenrt.State, s *opcodeField) (bool, pgenrt.Err) {
 	if m, e := p.Lit(c, "OPCODE"); !m || e.On {
 		return e.On, e
 	}
 	if m, e := p.Lit(c, "="); !m || e.On {
 		return true, c.Miss(e, 37)
 	}
-	if m, e := p.n76(c, s); !m || e.On {
+	if m, e := p.n81(c, s); !m || e.On {
 		return true, c.Miss(e, 38)
 	}
-	if m, e := p.n78(c, s); !m || e.On {
+	if m, e := p.n83(c, s); !m || e.On {
 		return true, c.Miss(e, 34)
 	}
 	return true, pgenrt.Err{}
@@ -2483,7 +2616,7 @@ func (p *pgenParser_definition) n79(c *pgenrt.State, s *opcodeField) (bool, pgen
 func (p *pgenParser_definition) s_opcodeField(c *pgenrt.State, s *opcodeField) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
 	start := c.Cur
-	m, e := c.Close(p.n79(c, s))
+	m, e := c.Close(p.n84(c, s))
 	if m && !e.On {
 		s.Tokens = p.Slice(start, c.Cur)
 	}
@@ -2491,7 +2624,7 @@ func (p *pgenParser_definition) s_opcodeField(c *pgenrt.State, s *opcodeField) (
 }
 
 // NumTok
-func (p *pgenParser_definition) n80(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n85(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
 	if !p.f3(c) {
 		return false, pgenrt.Err{}
 	}
@@ -2511,7 +2644,7 @@ func (p *pgenParser_definition) n80(c *pgenrt.State, s *orbitField) (bool, pgenr
 }
 
 // NumTok
-func (p *pgenParser_definition) n81(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n86(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
 	if !p.f3(c) {
 		return false, pgenrt.Err{}
 	}
@@ -2531,18 +2664,18 @@ func (p *pgenParser_definition) n81(c *pgenrt.State, s *orbitField) (bool, pgenr
 }
 
 // "," NumTok
-func (p *pgenParser_definition) n82(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n87(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
 	if m, e := p.Lit(c, ","); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n81(c, s); !m || e.On {
+	if m, e := p.n86(c, s); !m || e.On {
 		return true, c.Miss(e, 4)
 	}
 	return true, pgenrt.Err{}
 }
 
 // ("," NumTok)?
-func (p *pgenParser_definition) n83(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n88(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f5(c) {
@@ -2550,7 +2683,7 @@ func (p *pgenParser_definition) n83(c *pgenrt.State, s *orbitField) (bool, pgenr
 		}
 		b := *c
 		sv0 := s.B
-		m, e := p.n82(&b, s)
+		m, e := p.n87(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 4) {
@@ -2572,7 +2705,7 @@ func (p *pgenParser_definition) n83(c *pgenrt.State, s *orbitField) (bool, pgenr
 }
 
 // "ORBIT" "=" "(" NumTok ("," NumTok)? ")"
-func (p *pgenParser_definition) n84(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n89(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
 	if m, e := p.Lit(c, "ORBIT"); !m || e.On {
 		return e.On, e
 	}
@@ -2582,10 +2715,10 @@ func (p *pgenParser_definition) n84(c *pgenrt.State, s *orbitField) (bool, pgenr
 	if m, e := p.Lit(c, "("); !m || e.On {
 		return true, c.Miss(e, 40)
 	}
-	if m, e := p.n80(c, s); !m || e.On {
+	if m, e := p.n85(c, s); !m || e.On {
 		return true, c.Miss(e, 41)
 	}
-	if m, e := p.n83(c, s); !m || e.On {
+	if m, e := p.n88(c, s); !m || e.On {
 		return true, c.Miss(e, 42)
 	}
 	if m, e := p.Lit(c, ")"); !m || e.On {
@@ -2597,7 +2730,7 @@ func (p *pgenParser_definition) n84(c *pgenrt.State, s *orbitField) (bool, pgenr
 func (p *pgenParser_definition) s_orbitField(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
 	start := c.Cur
-	m, e := c.Close(p.n84(c, s))
+	m, e := c.Close(p.n89(c, s))
 	if m && !e.On {
 		s.Tokens = p.Slice(start, c.Cur)
 	}
@@ -2605,7 +2738,7 @@ func (p *pgenParser_definition) s_orbitField(c *pgenrt.State, s *orbitField) (bo
 }
 
 // <path>
-func (p *pgenParser_definition) n85(c *pgenrt.State, s *pathTok) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n90(c *pgenrt.State, s *pathTok) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, tokPath); !m || e.On {
 		return e.On, e
@@ -2622,11 +2755,11 @@ func (p *pgenParser_definition) n85(c *pgenrt.State, s *pathTok) (bool, pgenrt.E
 
 func (p *pgenParser_definition) s_pathTok(c *pgenrt.State, s *pathTok) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n85(c, s))
+	return c.Close(p.n90(c, s))
 }
 
 // ","
-func (p *pgenParser_definition) n86(c *pgenrt.State, s *punctTok) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n91(c *pgenrt.State, s *punctTok) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Lit(c, ","); !m || e.On {
 		return e.On, e
@@ -2643,11 +2776,11 @@ func (p *pgenParser_definition) n86(c *pgenrt.State, s *punctTok) (bool, pgenrt.
 
 func (p *pgenParser_definition) s_punctTok(c *pgenrt.State, s *punctTok) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n86(c, s))
+	return c.Close(p.n91(c, s))
 }
 
 // <symbol>
-func (p *pgenParser_definition) n87(c *pgenrt.State, s *regTok) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n92(c *pgenrt.State, s *regTok) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, tokSymbol); !m || e.On {
 		return e.On, e
@@ -2663,7 +2796,7 @@ func (p *pgenParser_definition) n87(c *pgenrt.State, s *regTok) (bool, pgenrt.Er
 }
 
 // <ident>
-func (p *pgenParser_definition) n88(c *pgenrt.State, s *regTok) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n93(c *pgenrt.State, s *regTok) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, tokIdent); !m || e.On {
 		return e.On, e
@@ -2679,13 +2812,13 @@ func (p *pgenParser_definition) n88(c *pgenrt.State, s *regTok) (bool, pgenrt.Er
 }
 
 // <symbol> | <ident>
-func (p *pgenParser_definition) n89(c *pgenrt.State, s *regTok) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n94(c *pgenrt.State, s *regTok) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
 	if p.f20(c) {
 		b := *c
 		sv0 := s.Variable
-		m, e := p.n87(&b, s)
+		m, e := p.n92(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 4) {
 				return true, e
@@ -2702,7 +2835,7 @@ func (p *pgenParser_definition) n89(c *pgenrt.State, s *regTok) (bool, pgenrt.Er
 	if p.f17(c) {
 		b := *c
 		sv0 := s.Name
-		m, e := p.n88(&b, s)
+		m, e := p.n93(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 4) {
 				return true, e
@@ -2725,19 +2858,19 @@ func (p *pgenParser_definition) n89(c *pgenrt.State, s *regTok) (bool, pgenrt.Er
 
 func (p *pgenParser_definition) s_regTok(c *pgenrt.State, s *regTok) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n89(c, s))
+	return c.Close(p.n94(c, s))
 }
 
-// f25 reports whether the token at the cursor may start RegTok
+// f26 reports whether the token at the cursor may start RegTok
 // (or another node of the same first set).
-func (p *pgenParser_definition) f25(c *pgenrt.State) bool {
+func (p *pgenParser_definition) f26(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == tokIdent || t == tokSymbol
 }
 
 // RegTok
-func (p *pgenParser_definition) n90(c *pgenrt.State, s *regsField) (bool, pgenrt.Err) {
-	if !p.f25(c) {
+func (p *pgenParser_definition) n95(c *pgenrt.State, s *regsField) (bool, pgenrt.Err) {
+	if !p.f26(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *regTok
@@ -2757,18 +2890,18 @@ func (p *pgenParser_definition) n90(c *pgenrt.State, s *regsField) (bool, pgenrt
 }
 
 // "," RegTok
-func (p *pgenParser_definition) n91(c *pgenrt.State, s *regsField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n96(c *pgenrt.State, s *regsField) (bool, pgenrt.Err) {
 	if m, e := p.Lit(c, ","); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n90(c, s); !m || e.On {
+	if m, e := p.n95(c, s); !m || e.On {
 		return true, c.Miss(e, 46)
 	}
 	return true, pgenrt.Err{}
 }
 
 // ("," RegTok)*
-func (p *pgenParser_definition) n92(c *pgenrt.State, s *regsField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n97(c *pgenrt.State, s *regsField) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f5(c) {
@@ -2776,7 +2909,7 @@ func (p *pgenParser_definition) n92(c *pgenrt.State, s *regsField) (bool, pgenrt
 		}
 		b := *c
 		sv0 := s.Regs
-		m, e := p.n91(&b, s)
+		m, e := p.n96(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 4) {
@@ -2797,7 +2930,7 @@ func (p *pgenParser_definition) n92(c *pgenrt.State, s *regsField) (bool, pgenrt
 }
 
 // ","?
-func (p *pgenParser_definition) n93(c *pgenrt.State) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n98(c *pgenrt.State) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f5(c) {
@@ -2824,7 +2957,7 @@ func (p *pgenParser_definition) n93(c *pgenrt.State) (bool, pgenrt.Err) {
 }
 
 // "REGS" "=" "(" RegTok ("," RegTok)* ","? ")"
-func (p *pgenParser_definition) n94(c *pgenrt.State, s *regsField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n99(c *pgenrt.State, s *regsField) (bool, pgenrt.Err) {
 	if m, e := p.Lit(c, "REGS"); !m || e.On {
 		return e.On, e
 	}
@@ -2834,13 +2967,13 @@ func (p *pgenParser_definition) n94(c *pgenrt.State, s *regsField) (bool, pgenrt
 	if m, e := p.Lit(c, "("); !m || e.On {
 		return true, c.Miss(e, 44)
 	}
-	if m, e := p.n90(c, s); !m || e.On {
+	if m, e := p.n95(c, s); !m || e.On {
 		return true, c.Miss(e, 45)
 	}
-	if m, e := p.n92(c, s); !m || e.On {
+	if m, e := p.n97(c, s); !m || e.On {
 		return true, c.Miss(e, 47)
 	}
-	if m, e := p.n93(c); !m || e.On {
+	if m, e := p.n98(c); !m || e.On {
 		return true, c.Miss(e, 48)
 	}
 	if m, e := p.Lit(c, ")"); !m || e.On {
@@ -2852,21 +2985,21 @@ func (p *pgenParser_definition) n94(c *pgenrt.State, s *regsField) (bool, pgenrt
 func (p *pgenParser_definition) s_regsField(c *pgenrt.State, s *regsField) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
 	start := c.Cur
-	m, e := c.Close(p.n94(c, s))
+	m, e := c.Close(p.n99(c, s))
 	if m && !e.On {
 		s.Tokens = p.Slice(start, c.Cur)
 	}
 	return m, e
 }
 
-// f26 reports whether the token at the cursor may start "RETEP"
+// f27 reports whether the token at the cursor may start "RETEP"
 // (or another node of the same first set).
-func (p *pgenParser_definition) f26(c *pgenrt.State) bool {
+func (p *pgenParser_definition) f27(c *pgenrt.State) bool {
 	return p.Is(c.Cur, "RETEP")
 }
 
 // "RETEP"
-func (p *pgenParser_definition) n95(c *pgenrt.State, s *retEPTok) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n100(c *pgenrt.State, s *retEPTok) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Lit(c, "RETEP"); !m || e.On {
 		return e.On, e
@@ -2883,11 +3016,11 @@ func (p *pgenParser_definition) n95(c *pgenrt.State, s *retEPTok) (bool, pgenrt.
 
 func (p *pgenParser_definition) s_retEPTok(c *pgenrt.State, s *retEPTok) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n95(c, s))
+	return c.Close(p.n100(c, s))
 }
 
 // <number>
-func (p *pgenParser_definition) n96(c *pgenrt.State, s *scalarTok) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n101(c *pgenrt.State, s *scalarTok) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, tokNumber); !m || e.On {
 		return e.On, e
@@ -2903,7 +3036,7 @@ func (p *pgenParser_definition) n96(c *pgenrt.State, s *scalarTok) (bool, pgenrt
 }
 
 // <symbol>
-func (p *pgenParser_definition) n97(c *pgenrt.State, s *scalarTok) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n102(c *pgenrt.State, s *scalarTok) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, tokSymbol); !m || e.On {
 		return e.On, e
@@ -2919,7 +3052,7 @@ func (p *pgenParser_definition) n97(c *pgenrt.State, s *scalarTok) (bool, pgenrt
 }
 
 // <ident>
-func (p *pgenParser_definition) n98(c *pgenrt.State, s *scalarTok) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n103(c *pgenrt.State, s *scalarTok) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, tokIdent); !m || e.On {
 		return e.On, e
@@ -2935,13 +3068,13 @@ func (p *pgenParser_definition) n98(c *pgenrt.State, s *scalarTok) (bool, pgenrt
 }
 
 // <number> | <symbol> | <ident>
-func (p *pgenParser_definition) n99(c *pgenrt.State, s *scalarTok) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n104(c *pgenrt.State, s *scalarTok) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
 	if p.f3(c) {
 		b := *c
 		sv0 := s.Number
-		m, e := p.n96(&b, s)
+		m, e := p.n101(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 4) {
 				return true, e
@@ -2958,7 +3091,7 @@ func (p *pgenParser_definition) n99(c *pgenrt.State, s *scalarTok) (bool, pgenrt
 	if p.f20(c) {
 		b := *c
 		sv0 := s.Symbol
-		m, e := p.n97(&b, s)
+		m, e := p.n102(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 4) {
 				return true, e
@@ -2975,7 +3108,7 @@ func (p *pgenParser_definition) n99(c *pgenrt.State, s *scalarTok) (bool, pgenrt
 	if p.f17(c) {
 		b := *c
 		sv0 := s.Ident
-		m, e := p.n98(&b, s)
+		m, e := p.n103(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 4) {
 				return true, e
@@ -2998,11 +3131,11 @@ func (p *pgenParser_definition) n99(c *pgenrt.State, s *scalarTok) (bool, pgenrt
 
 func (p *pgenParser_definition) s_scalarTok(c *pgenrt.State, s *scalarTok) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n99(c, s))
+	return c.Close(p.n104(c, s))
 }
 
 // "+" | "-"
-func (p *pgenParser_definition) n100(c *pgenrt.State) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n105(c *pgenrt.State) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
 	{
@@ -3043,9 +3176,9 @@ func (p *pgenParser_definition) n100(c *pgenrt.State) (bool, pgenrt.Err) {
 }
 
 // ("+" | "-")
-func (p *pgenParser_definition) n101(c *pgenrt.State, s *signedNum) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n106(c *pgenrt.State, s *signedNum) (bool, pgenrt.Err) {
 	start := c.Cur
-	if m, e := p.n100(c); !m || e.On {
+	if m, e := p.n105(c); !m || e.On {
 		return e.On, e
 	}
 	if c.Cur == start+1 && s.Sign == "" {
@@ -3059,7 +3192,7 @@ func (p *pgenParser_definition) n101(c *pgenrt.State, s *signedNum) (bool, pgenr
 }
 
 // NumTok
-func (p *pgenParser_definition) n102(c *pgenrt.State, s *signedNum) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n107(c *pgenrt.State, s *signedNum) (bool, pgenrt.Err) {
 	if !p.f3(c) {
 		return false, pgenrt.Err{}
 	}
@@ -3079,11 +3212,11 @@ func (p *pgenParser_definition) n102(c *pgenrt.State, s *signedNum) (bool, pgenr
 }
 
 // ("+" | "-") NumTok
-func (p *pgenParser_definition) n103(c *pgenrt.State, s *signedNum) (bool, pgenrt.Err) {
-	if m, e := p.n101(c, s); !m || e.On {
+func (p *pgenParser_definition) n108(c *pgenrt.State, s *signedNum) (bool, pgenrt.Err) {
+	if m, e := p.n106(c, s); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n102(c, s); !m || e.On {
+	if m, e := p.n107(c, s); !m || e.On {
 		return true, c.Miss(e, 4)
 	}
 	return true, pgenrt.Err{}
@@ -3091,18 +3224,18 @@ func (p *pgenParser_definition) n103(c *pgenrt.State, s *signedNum) (bool, pgenr
 
 func (p *pgenParser_definition) s_signedNum(c *pgenrt.State, s *signedNum) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n103(c, s))
+	return c.Close(p.n108(c, s))
 }
 
-// f27 reports whether the token at the cursor may start <string>
+// f28 reports whether the token at the cursor may start <string>
 // (or another node of the same first set).
-func (p *pgenParser_definition) f27(c *pgenrt.State) bool {
+func (p *pgenParser_definition) f28(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == tokString
 }
 
 // <string>
-func (p *pgenParser_definition) n104(c *pgenrt.State, s *strToken) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n109(c *pgenrt.State, s *strToken) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, tokString); !m || e.On {
 		return e.On, e
@@ -3119,11 +3252,11 @@ func (p *pgenParser_definition) n104(c *pgenrt.State, s *strToken) (bool, pgenrt
 
 func (p *pgenParser_definition) s_strToken(c *pgenrt.State, s *strToken) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n104(c, s))
+	return c.Close(p.n109(c, s))
 }
 
 // <symbol>
-func (p *pgenParser_definition) n105(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n110(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, tokSymbol); !m || e.On {
 		return e.On, e
@@ -3139,7 +3272,7 @@ func (p *pgenParser_definition) n105(c *pgenrt.State, s *symTarget) (bool, pgenr
 }
 
 // TpOffset
-func (p *pgenParser_definition) n106(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n111(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
 	if !p.f1(c) {
 		return false, pgenrt.Err{}
 	}
@@ -3160,7 +3293,7 @@ func (p *pgenParser_definition) n106(c *pgenrt.State, s *symTarget) (bool, pgenr
 }
 
 // TpOffset*
-func (p *pgenParser_definition) n107(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n112(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f1(c) {
@@ -3168,7 +3301,7 @@ func (p *pgenParser_definition) n107(c *pgenrt.State, s *symTarget) (bool, pgenr
 		}
 		b := *c
 		sv0 := s.Offsets
-		m, e := p.n106(&b, s)
+		m, e := p.n111(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 4) {
@@ -3189,8 +3322,8 @@ func (p *pgenParser_definition) n107(c *pgenrt.State, s *symTarget) (bool, pgenr
 }
 
 // RetEPTok
-func (p *pgenParser_definition) n108(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
-	if !p.f26(c) {
+func (p *pgenParser_definition) n113(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
+	if !p.f27(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *retEPTok
@@ -3209,18 +3342,18 @@ func (p *pgenParser_definition) n108(c *pgenrt.State, s *symTarget) (bool, pgenr
 }
 
 // "," RetEPTok
-func (p *pgenParser_definition) n109(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n114(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
 	if m, e := p.Lit(c, ","); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n108(c, s); !m || e.On {
+	if m, e := p.n113(c, s); !m || e.On {
 		return true, c.Miss(e, 50)
 	}
 	return true, pgenrt.Err{}
 }
 
 // ("," RetEPTok)?
-func (p *pgenParser_definition) n110(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n115(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f5(c) {
@@ -3228,7 +3361,7 @@ func (p *pgenParser_definition) n110(c *pgenrt.State, s *symTarget) (bool, pgenr
 		}
 		b := *c
 		sv0 := s.RetEP
-		m, e := p.n109(&b, s)
+		m, e := p.n114(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 4) {
@@ -3250,14 +3383,14 @@ func (p *pgenParser_definition) n110(c *pgenrt.State, s *symTarget) (bool, pgenr
 }
 
 // <symbol> TpOffset* ("," RetEPTok)?
-func (p *pgenParser_definition) n111(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
-	if m, e := p.n105(c, s); !m || e.On {
+func (p *pgenParser_definition) n116(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
+	if m, e := p.n110(c, s); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n107(c, s); !m || e.On {
+	if m, e := p.n112(c, s); !m || e.On {
 		return true, c.Miss(e, 49)
 	}
-	if m, e := p.n110(c, s); !m || e.On {
+	if m, e := p.n115(c, s); !m || e.On {
 		return true, c.Miss(e, 51)
 	}
 	return true, pgenrt.Err{}
@@ -3265,13 +3398,13 @@ func (p *pgenParser_definition) n111(c *pgenrt.State, s *symTarget) (bool, pgenr
 
 func (p *pgenParser_definition) s_symTarget(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n111(c, s))
+	return c.Close(p.n116(c, s))
 }
 
 // ("+" | "-")
-func (p *pgenParser_definition) n112(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n117(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 	start := c.Cur
-	if m, e := p.n100(c); !m || e.On {
+	if m, e := p.n105(c); !m || e.On {
 		return e.On, e
 	}
 	if c.Cur == start+1 && s.Sign == "" {
@@ -3284,14 +3417,14 @@ func (p *pgenParser_definition) n112(c *pgenrt.State, s *term) (bool, pgenrt.Err
 	return true, pgenrt.Err{}
 }
 
-// f28 reports whether the token at the cursor may start "(" NumTok ")"
+// f29 reports whether the token at the cursor may start "(" NumTok ")"
 // (or another node of the same first set).
-func (p *pgenParser_definition) f28(c *pgenrt.State) bool {
+func (p *pgenParser_definition) f29(c *pgenrt.State) bool {
 	return p.Is(c.Cur, "(")
 }
 
 // NumTok
-func (p *pgenParser_definition) n113(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n118(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 	if !p.f3(c) {
 		return false, pgenrt.Err{}
 	}
@@ -3311,11 +3444,11 @@ func (p *pgenParser_definition) n113(c *pgenrt.State, s *term) (bool, pgenrt.Err
 }
 
 // "(" NumTok ")"
-func (p *pgenParser_definition) n114(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n119(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 	if m, e := p.Lit(c, "("); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n113(c, s); !m || e.On {
+	if m, e := p.n118(c, s); !m || e.On {
 		return true, c.Miss(e, 52)
 	}
 	if m, e := p.Lit(c, ")"); !m || e.On {
@@ -3325,7 +3458,7 @@ func (p *pgenParser_definition) n114(c *pgenrt.State, s *term) (bool, pgenrt.Err
 }
 
 // NumTok
-func (p *pgenParser_definition) n115(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n120(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 	if !p.f3(c) {
 		return false, pgenrt.Err{}
 	}
@@ -3345,7 +3478,7 @@ func (p *pgenParser_definition) n115(c *pgenrt.State, s *term) (bool, pgenrt.Err
 }
 
 // IdentTok
-func (p *pgenParser_definition) n116(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n121(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 	if !p.f17(c) {
 		return false, pgenrt.Err{}
 	}
@@ -3365,13 +3498,13 @@ func (p *pgenParser_definition) n116(c *pgenrt.State, s *term) (bool, pgenrt.Err
 }
 
 // ("(" NumTok ")") | NumTok | IdentTok
-func (p *pgenParser_definition) n117(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n122(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
-	if p.f28(c) {
+	if p.f29(c) {
 		b := *c
 		sv0 := s.Paren
-		m, e := p.n114(&b, s)
+		m, e := p.n119(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 4) {
 				return true, e
@@ -3388,7 +3521,7 @@ func (p *pgenParser_definition) n117(c *pgenrt.State, s *term) (bool, pgenrt.Err
 	if p.f3(c) {
 		b := *c
 		sv0 := s.Num
-		m, e := p.n115(&b, s)
+		m, e := p.n120(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 4) {
 				return true, e
@@ -3405,7 +3538,7 @@ func (p *pgenParser_definition) n117(c *pgenrt.State, s *term) (bool, pgenrt.Err
 	if p.f17(c) {
 		b := *c
 		sv0 := s.Reg
-		m, e := p.n116(&b, s)
+		m, e := p.n121(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 4) {
 				return true, e
@@ -3427,11 +3560,11 @@ func (p *pgenParser_definition) n117(c *pgenrt.State, s *term) (bool, pgenrt.Err
 }
 
 // ("+" | "-") (("(" NumTok ")") | NumTok | IdentTok)
-func (p *pgenParser_definition) n118(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
-	if m, e := p.n112(c, s); !m || e.On {
+func (p *pgenParser_definition) n123(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
+	if m, e := p.n117(c, s); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n117(c, s); !m || e.On {
+	if m, e := p.n122(c, s); !m || e.On {
 		return true, c.Miss(e, 53)
 	}
 	return true, pgenrt.Err{}
@@ -3439,11 +3572,11 @@ func (p *pgenParser_definition) n118(c *pgenrt.State, s *term) (bool, pgenrt.Err
 
 func (p *pgenParser_definition) s_term(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n118(c, s))
+	return c.Close(p.n123(c, s))
 }
 
 // "DESC" | "FMT"
-func (p *pgenParser_definition) n119(c *pgenrt.State) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n124(c *pgenrt.State) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
 	{
@@ -3484,9 +3617,9 @@ func (p *pgenParser_definition) n119(c *pgenrt.State) (bool, pgenrt.Err) {
 }
 
 // ("DESC" | "FMT")
-func (p *pgenParser_definition) n120(c *pgenrt.State, s *textField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n125(c *pgenrt.State, s *textField) (bool, pgenrt.Err) {
 	start := c.Cur
-	if m, e := p.n119(c); !m || e.On {
+	if m, e := p.n124(c); !m || e.On {
 		return e.On, e
 	}
 	if c.Cur == start+1 && s.Key == "" {
@@ -3500,8 +3633,8 @@ func (p *pgenParser_definition) n120(c *pgenrt.State, s *textField) (bool, pgenr
 }
 
 // StrToken
-func (p *pgenParser_definition) n121(c *pgenrt.State, s *textField) (bool, pgenrt.Err) {
-	if !p.f27(c) {
+func (p *pgenParser_definition) n126(c *pgenrt.State, s *textField) (bool, pgenrt.Err) {
+	if !p.f28(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *strToken
@@ -3520,14 +3653,14 @@ func (p *pgenParser_definition) n121(c *pgenrt.State, s *textField) (bool, pgenr
 }
 
 // ("DESC" | "FMT") "=" StrToken
-func (p *pgenParser_definition) n122(c *pgenrt.State, s *textField) (bool, pgenrt.Err) {
-	if m, e := p.n120(c, s); !m || e.On {
+func (p *pgenParser_definition) n127(c *pgenrt.State, s *textField) (bool, pgenrt.Err) {
+	if m, e := p.n125(c, s); !m || e.On {
 		return e.On, e
 	}
 	if m, e := p.Lit(c, "="); !m || e.On {
 		return true, c.Miss(e, 54)
 	}
-	if m, e := p.n121(c, s); !m || e.On {
+	if m, e := p.n126(c, s); !m || e.On {
 		return true, c.Miss(e, 55)
 	}
 	return true, pgenrt.Err{}
@@ -3536,22 +3669,22 @@ func (p *pgenParser_definition) n122(c *pgenrt.State, s *textField) (bool, pgenr
 func (p *pgenParser_definition) s_textField(c *pgenrt.State, s *textField) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
 	start := c.Cur
-	m, e := c.Close(p.n122(c, s))
+	m, e := c.Close(p.n127(c, s))
 	if m && !e.On {
 		s.Tokens = p.Slice(start, c.Cur)
 	}
 	return m, e
 }
 
-// f29 reports whether the token at the cursor may start AtTarget
+// f30 reports whether the token at the cursor may start AtTarget
 // (or another node of the same first set).
-func (p *pgenParser_definition) f29(c *pgenrt.State) bool {
+func (p *pgenParser_definition) f30(c *pgenrt.State) bool {
 	return p.Is(c.Cur, "@")
 }
 
 // AtTarget
-func (p *pgenParser_definition) n123(c *pgenrt.State, s *tpField) (bool, pgenrt.Err) {
-	if !p.f29(c) {
+func (p *pgenParser_definition) n128(c *pgenrt.State, s *tpField) (bool, pgenrt.Err) {
+	if !p.f30(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *atTarget
@@ -3571,7 +3704,7 @@ func (p *pgenParser_definition) n123(c *pgenrt.State, s *tpField) (bool, pgenrt.
 }
 
 // SymTarget
-func (p *pgenParser_definition) n124(c *pgenrt.State, s *tpField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n129(c *pgenrt.State, s *tpField) (bool, pgenrt.Err) {
 	if !p.f20(c) {
 		return false, pgenrt.Err{}
 	}
@@ -3593,13 +3726,13 @@ func (p *pgenParser_definition) n124(c *pgenrt.State, s *tpField) (bool, pgenrt.
 }
 
 // AtTarget | SymTarget
-func (p *pgenParser_definition) n125(c *pgenrt.State, s *tpField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n130(c *pgenrt.State, s *tpField) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
-	if p.f29(c) {
+	if p.f30(c) {
 		b := *c
 		sv0 := s.At
-		m, e := p.n123(&b, s)
+		m, e := p.n128(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 4) {
 				return true, e
@@ -3616,7 +3749,7 @@ func (p *pgenParser_definition) n125(c *pgenrt.State, s *tpField) (bool, pgenrt.
 	if p.f20(c) {
 		b := *c
 		sv0 := s.Symbol
-		m, e := p.n124(&b, s)
+		m, e := p.n129(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 4) {
 				return true, e
@@ -3638,14 +3771,14 @@ func (p *pgenParser_definition) n125(c *pgenrt.State, s *tpField) (bool, pgenrt.
 }
 
 // "TP" "=" (AtTarget | SymTarget)
-func (p *pgenParser_definition) n126(c *pgenrt.State, s *tpField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n131(c *pgenrt.State, s *tpField) (bool, pgenrt.Err) {
 	if m, e := p.Lit(c, "TP"); !m || e.On {
 		return e.On, e
 	}
 	if m, e := p.Lit(c, "="); !m || e.On {
 		return true, c.Miss(e, 56)
 	}
-	if m, e := p.n125(c, s); !m || e.On {
+	if m, e := p.n130(c, s); !m || e.On {
 		return true, c.Miss(e, 57)
 	}
 	return true, pgenrt.Err{}
@@ -3654,7 +3787,7 @@ func (p *pgenParser_definition) n126(c *pgenrt.State, s *tpField) (bool, pgenrt.
 func (p *pgenParser_definition) s_tpField(c *pgenrt.State, s *tpField) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
 	start := c.Cur
-	m, e := c.Close(p.n126(c, s))
+	m, e := c.Close(p.n131(c, s))
 	if m && !e.On {
 		s.Tokens = p.Slice(start, c.Cur)
 	}
@@ -3662,9 +3795,9 @@ func (p *pgenParser_definition) s_tpField(c *pgenrt.State, s *tpField) (bool, pg
 }
 
 // ("+" | "-")
-func (p *pgenParser_definition) n127(c *pgenrt.State, s *tpOffset) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n132(c *pgenrt.State, s *tpOffset) (bool, pgenrt.Err) {
 	start := c.Cur
-	if m, e := p.n100(c); !m || e.On {
+	if m, e := p.n105(c); !m || e.On {
 		return e.On, e
 	}
 	for i := start; i < c.Cur; i++ {
@@ -3674,7 +3807,7 @@ func (p *pgenParser_definition) n127(c *pgenrt.State, s *tpOffset) (bool, pgenrt
 }
 
 // ("+" | "-")+
-func (p *pgenParser_definition) n128(c *pgenrt.State, s *tpOffset) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n133(c *pgenrt.State, s *tpOffset) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f1(c) {
@@ -3682,7 +3815,7 @@ func (p *pgenParser_definition) n128(c *pgenrt.State, s *tpOffset) (bool, pgenrt
 		}
 		b := *c
 		sv0 := s.Signs
-		m, e := p.n127(&b, s)
+		m, e := p.n132(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 4) {
@@ -3702,7 +3835,7 @@ func (p *pgenParser_definition) n128(c *pgenrt.State, s *tpOffset) (bool, pgenrt
 }
 
 // NumTok
-func (p *pgenParser_definition) n129(c *pgenrt.State, s *tpOffset) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n134(c *pgenrt.State, s *tpOffset) (bool, pgenrt.Err) {
 	if !p.f3(c) {
 		return false, pgenrt.Err{}
 	}
@@ -3722,7 +3855,7 @@ func (p *pgenParser_definition) n129(c *pgenrt.State, s *tpOffset) (bool, pgenrt
 }
 
 // NumTok?
-func (p *pgenParser_definition) n130(c *pgenrt.State, s *tpOffset) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n135(c *pgenrt.State, s *tpOffset) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f3(c) {
@@ -3730,7 +3863,7 @@ func (p *pgenParser_definition) n130(c *pgenrt.State, s *tpOffset) (bool, pgenrt
 		}
 		b := *c
 		sv0 := s.Num
-		m, e := p.n129(&b, s)
+		m, e := p.n134(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 4) {
@@ -3752,11 +3885,11 @@ func (p *pgenParser_definition) n130(c *pgenrt.State, s *tpOffset) (bool, pgenrt
 }
 
 // ("+" | "-")+ NumTok?
-func (p *pgenParser_definition) n131(c *pgenrt.State, s *tpOffset) (bool, pgenrt.Err) {
-	if m, e := p.n128(c, s); !m || e.On {
+func (p *pgenParser_definition) n136(c *pgenrt.State, s *tpOffset) (bool, pgenrt.Err) {
+	if m, e := p.n133(c, s); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n130(c, s); !m || e.On {
+	if m, e := p.n135(c, s); !m || e.On {
 		return true, c.Miss(e, 2)
 	}
 	return true, pgenrt.Err{}
@@ -3764,11 +3897,11 @@ func (p *pgenParser_definition) n131(c *pgenrt.State, s *tpOffset) (bool, pgenrt
 
 func (p *pgenParser_definition) s_tpOffset(c *pgenrt.State, s *tpOffset) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n131(c, s))
+	return c.Close(p.n136(c, s))
 }
 
 // IdentTok
-func (p *pgenParser_definition) n132(c *pgenrt.State, s *typeField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n137(c *pgenrt.State, s *typeField) (bool, pgenrt.Err) {
 	if !p.f17(c) {
 		return false, pgenrt.Err{}
 	}
@@ -3788,18 +3921,18 @@ func (p *pgenParser_definition) n132(c *pgenrt.State, s *typeField) (bool, pgenr
 }
 
 // "," IdentTok
-func (p *pgenParser_definition) n133(c *pgenrt.State, s *typeField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n138(c *pgenrt.State, s *typeField) (bool, pgenrt.Err) {
 	if m, e := p.Lit(c, ","); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n132(c, s); !m || e.On {
+	if m, e := p.n137(c, s); !m || e.On {
 		return true, c.Miss(e, 8)
 	}
 	return true, pgenrt.Err{}
 }
 
 // ("," IdentTok)*
-func (p *pgenParser_definition) n134(c *pgenrt.State, s *typeField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n139(c *pgenrt.State, s *typeField) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f5(c) {
@@ -3807,7 +3940,7 @@ func (p *pgenParser_definition) n134(c *pgenrt.State, s *typeField) (bool, pgenr
 		}
 		b := *c
 		sv0 := s.Names
-		m, e := p.n133(&b, s)
+		m, e := p.n138(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 4) {
@@ -3828,7 +3961,7 @@ func (p *pgenParser_definition) n134(c *pgenrt.State, s *typeField) (bool, pgenr
 }
 
 // "TYPE" "=" "(" IdentTok ("," IdentTok)* ","? ")"
-func (p *pgenParser_definition) n135(c *pgenrt.State, s *typeField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n140(c *pgenrt.State, s *typeField) (bool, pgenrt.Err) {
 	if m, e := p.Lit(c, "TYPE"); !m || e.On {
 		return e.On, e
 	}
@@ -3838,13 +3971,13 @@ func (p *pgenParser_definition) n135(c *pgenrt.State, s *typeField) (bool, pgenr
 	if m, e := p.Lit(c, "("); !m || e.On {
 		return true, c.Miss(e, 59)
 	}
-	if m, e := p.n132(c, s); !m || e.On {
+	if m, e := p.n137(c, s); !m || e.On {
 		return true, c.Miss(e, 60)
 	}
-	if m, e := p.n134(c, s); !m || e.On {
+	if m, e := p.n139(c, s); !m || e.On {
 		return true, c.Miss(e, 61)
 	}
-	if m, e := p.n93(c); !m || e.On {
+	if m, e := p.n98(c); !m || e.On {
 		return true, c.Miss(e, 48)
 	}
 	if m, e := p.Lit(c, ")"); !m || e.On {
@@ -3856,11 +3989,11 @@ func (p *pgenParser_definition) n135(c *pgenrt.State, s *typeField) (bool, pgenr
 func (p *pgenParser_definition) s_typeField(c *pgenrt.State, s *typeField) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
 	start := c.Cur
-	m, e := c.Close(p.n135(c, s))
+	m, e := c.Close(p.n140(c, s))
 	if m && !e.On {
 		s.Tokens = p.Slice(start, c.Cur)
 	}
 	return m, e
 }
 
-var pgenExpect_definition = [...]string{"Term*", "\"=\" NumTok?", "NumTok?", "PathTok (\",\" NumTok)?", "NumTok", "(\",\" NumTok)?", "Level*", "\"=\" IdentTok", "IdentTok", "\"=\" \"(\" Address \",\" Flag \")\"", "\"(\" Address \",\" Flag \")\"", "Address \",\" Flag \")\"", "\",\" Flag \")\"", "Flag \")\"", "\")\"", "<number>?", "SignedNum?", "\"=\" IdentTok \",\" \"ID\" \"=\" NumTok", "IdentTok \",\" \"ID\" \"=\" NumTok", "\",\" \"ID\" \"=\" NumTok", "\"ID\" \"=\" NumTok", "\"=\" NumTok", "ListEntry (\",\" ListEntry)* PunctTok?", "ListEntry", "(\",\" ListEntry)* PunctTok?", "PunctTok?", "\"=\" \"(\" Address \",\" Flag \",\" LengthTok \")\"", "\"(\" Address \",\" Flag \",\" LengthTok \")\"", "Address \",\" Flag \",\" LengthTok \")\"", "\",\" Flag \",\" LengthTok \")\"", "Flag \",\" LengthTok \")\"", "\",\" LengthTok \")\"", "LengthTok \")\"", "\"=\" ScalarTok?", "ScalarTok?", "\"=\" PathTok", "PathTok", "\"=\" \"-\"? ScalarTok?", "\"-\"? ScalarTok?", "\"=\" \"(\" NumTok (\",\" NumTok)? \")\"", "\"(\" NumTok (\",\" NumTok)? \")\"", "NumTok (\",\" NumTok)? \")\"", "(\",\" NumTok)? \")\"", "\"=\" \"(\" RegTok (\",\" RegTok)* \",\"? \")\"", "\"(\" RegTok (\",\" RegTok)* \",\"? \")\"", "RegTok (\",\" RegTok)* \",\"? \")\"", "RegTok", "(\",\" RegTok)* \",\"? \")\"", "\",\"? \")\"", "TpOffset* (\",\" RetEPTok)?", "RetEPTok", "(\",\" RetEPTok)?", "NumTok \")\"", "((\"(\" NumTok \")\") | NumTok | IdentTok)", "\"=\" StrToken", "StrToken", "\"=\" (AtTarget | SymTarget)", "(AtTarget | SymTarget)", "\"=\" \"(\" IdentTok (\",\" IdentTok)* \",\"? \")\"", "\"(\" IdentTok (\",\" IdentTok)* \",\"? \")\"", "IdentTok (\",\" IdentTok)* \",\"? \")\"", "(\",\" IdentTok)* \",\"? \")\""}
+var pgenExpect_definition = [...]string{"Term*", "\"=\" NumTok?", "NumTok?", "PathTok (\",\" NumTok)?", "NumTok", "(\",\" NumTok)?", "Level*", "\"=\" IdentTok", "IdentTok", "\"=\" \"(\" Address \",\" Flag \")\"", "\"(\" Address \",\" Flag \")\"", "Address \",\" Flag \")\"", "\",\" Flag \")\"", "Flag \")\"", "\")\"", "<number>?", "SignedNum?", "\"=\" IdentTok \",\" \"ID\" \"=\" NumTok", "IdentTok \",\" \"ID\" \"=\" NumTok", "\",\" \"ID\" \"=\" NumTok", "\"ID\" \"=\" NumTok", "\"=\" NumTok", "ListEntry (\",\" ListEntry)* PunctTok?", "ListEntry", "(\",\" ListEntry)* PunctTok?", "PunctTok?", "\"=\" \"(\" Address \",\" Flag \",\" LengthTok \")\"", "\"(\" Address \",\" Flag \",\" LengthTok \")\"", "Address \",\" Flag \",\" LengthTok \")\"", "\",\" Flag \",\" LengthTok \")\"", "Flag \",\" LengthTok \")\"", "\",\" LengthTok \")\"", "LengthTok \")\"", "\"=\" ScalarTok?", "ScalarTok?", "\"=\"? PathTok? PunctTok?", "PathTok? PunctTok?", "\"=\" \"-\"? ScalarTok?", "\"-\"? ScalarTok?", "\"=\" \"(\" NumTok (\",\" NumTok)? \")\"", "\"(\" NumTok (\",\" NumTok)? \")\"", "NumTok (\",\" NumTok)? \")\"", "(\",\" NumTok)? \")\"", "\"=\" \"(\" RegTok (\",\" RegTok)* \",\"? \")\"", "\"(\" RegTok (\",\" RegTok)* \",\"? \")\"", "RegTok (\",\" RegTok)* \",\"? \")\"", "RegTok", "(\",\" RegTok)* \",\"? \")\"", "\",\"? \")\"", "TpOffset* (\",\" RetEPTok)?", "RetEPTok", "(\",\" RetEPTok)?", "NumTok \")\"", "((\"(\" NumTok \")\") | NumTok | IdentTok)", "\"=\" StrToken", "StrToken", "\"=\" (AtTarget | SymTarget)", "(AtTarget | SymTarget)", "\"=\" \"(\" IdentTok (\",\" IdentTok)* \",\"? \")\"", "\"(\" IdentTok (\",\" IdentTok)* \",\"? \")\"", "IdentTok (\",\" IdentTok)* \",\"? \")\"", "(\",\" IdentTok)* \",\"? \")\""}

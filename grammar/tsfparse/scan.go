@@ -107,8 +107,9 @@ type scanner struct {
 	// notes are the entries of res.commentAfter not yet handed to the
 	// parser (parse).
 	notes []commentNote
-	// pathNext: the last token is "@", or "=" after MODNAME
-	// (inPathContext); modName: the last token is the word MODNAME.
+	// pathNext: the last token is "@", or "=" after MODNAME, or MODNAME
+	// without '=' (inPathContext); modName: the last token is the word
+	// MODNAME.
 	pathNext, modName bool
 }
 
@@ -179,6 +180,10 @@ func (s *scanner) peek(i int) byte {
 	return 0
 }
 
+// commentAt reports whether a C comment starts n bytes after the scan
+// position.
+func (s *scanner) commentAt(n int) bool { return s.peek(n) == '/' && s.peek(n+1) == '*' }
+
 func (s *scanner) atEnd() bool { return s.off >= len(s.src) || s.src[s.off] == 0x1A }
 
 // MaxToken is the length at which TRCUST 3.05A's lexer gives up on a token
@@ -205,7 +210,7 @@ func (s *scanner) wordLen() int {
 	if c == '.' {
 		run = &symbolChars
 	}
-	for s.off+n < len(s.src) && run[s.src[s.off+n]] {
+	for s.off+n < len(s.src) && run[s.src[s.off+n]] && !s.commentAt(n) {
 		n++
 	}
 	return n
@@ -267,7 +272,7 @@ func (s *scanner) skipSpace(sameLine bool) bool {
 			s.off++
 			s.line++
 			s.col = 1
-		case c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v':
+		case c == ' ' || c == '\t' || c == '\r':
 			s.skip(1)
 		case c == ';':
 			for !s.atEnd() && s.src[s.off] != '\n' {
@@ -346,8 +351,20 @@ func (s *scanner) inPathContext() bool { return s.pathNext }
 // next scans one token; it reports false at the end of the file or when a
 // severe error stopped the scan.
 func (s *scanner) next() bool {
+	if s.modName {
+		// IBM's behaviour: "MODNAME emitrep.dll" names the module (with
+		// warning 133, "'=' expected"), so a file name may follow the
+		// keyword itself.
+		if !s.skipSpace(false) {
+			return false
+		}
+		s.pathNext = !s.atEnd() && s.src[s.off] != '='
+	}
 	if s.inPathContext() {
-		if !s.skipSpace(true) {
+		// After "MODNAME =" the name may be on a later line (IBM's
+		// behaviour: "MODNAME=" at the end of a line names the module
+		// TRACE); after '@' it is on the same line.
+		if !s.skipSpace(s.res.toks[len(s.res.toks)-1].Value == "@") {
 			return false
 		}
 		if s.path() {
@@ -394,6 +411,15 @@ func (s *scanner) next() bool {
 		s.advance(1)
 	case c == '"':
 		return s.str()
+	case c == '!':
+		// IBM's behaviour: TRCUST 3.05A reads '!' as a token of its own
+		// ("x!y" is x, !, y), and "!=" as one token.
+		n := 1
+		if s.peek(1) == '=' {
+			n = 2
+		}
+		s.emit(tokPunct, s.src[s.off:s.off+n], start)
+		s.skip(n)
 	case c < utf8.RuneSelf && !isOther(c):
 		// Punctuation of the grammar, one byte (no new line: skipSpace
 		// took them).
@@ -408,7 +434,7 @@ func (s *scanner) next() bool {
 			// The run goes on through letters, digits and dots
 			// ("unexpected: \\emitrep.dll, ignored").
 			n = 1
-			for s.off+n < len(s.src) && (isOther(s.src[s.off+n]) || isIdentChar(s.src[s.off+n]) || s.src[s.off+n] == '.') {
+			for s.off+n < len(s.src) && (isOther(s.src[s.off+n]) || isIdentChar(s.src[s.off+n]) || s.src[s.off+n] == '.') && !s.commentAt(n) {
 				n++
 			}
 		}
@@ -447,22 +473,35 @@ func (s *scanner) glue(start mark) bool {
 	return true
 }
 
-// path scans a file name: everything up to white space, a comment, or (after
-// '@') a comma or parenthesis. It reports false when no name follows on the
-// same line.
+// path scans a file name: a run of bytes up to white space, a comment, or
+// one of the bytes that end a file name. It reports false when no name
+// follows on the same line, or when what follows starts no file name (a
+// digit starts a number, a quote a string, and '@' or an end byte is a
+// token of its own), so that the next token is scanned as any other.
+//
+// IBM's behaviour, tried with its binary on every ASCII punctuation byte in
+// "MODNAME=a?b" and "MODNAME=?b": TRCUST 3.05A ends a file name at
+// - + * ! , ( ) = ; and the quote, and keeps every other byte in it ('/',
+// '\\', ':', '@', '%', '&', control bytes and high bytes); "MODNAME=1abc",
+// "MODNAME=!x" and "MODNAME=,x" are "module name not specified", and a
+// string touching the name ("emitrep.dll"x y"") makes one token that names
+// no module.
 func (s *scanner) path() bool {
 	afterAt := s.res.toks[len(s.res.toks)-1].Value == "@"
 	start := s.mark()
 	n := 0
 	for s.off+n < len(s.src) {
 		c := s.src[s.off+n]
-		if c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == ';' || c == 0x1A ||
-			c == '/' && s.peek(n+1) == '*' || afterAt && (c == ',' || c == ')' || c == '(') {
+		if c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == 0x1A ||
+			pathEnd[c] || c == '/' && s.peek(n+1) == '*' {
 			break
 		}
 		n++
 	}
 	if n == 0 && !(afterAt && s.off < len(s.src) && s.src[s.off] == ',') {
+		return false
+	}
+	if c := s.src[s.off]; c >= '0' && c <= '9' || c == '@' {
 		return false
 	}
 	// IBM's behaviour: "TP=@," names a file with no name (then the line
@@ -472,8 +511,16 @@ func (s *scanner) path() bool {
 	}
 	s.emit(tokPath, s.src[s.off:s.off+n], start)
 	s.skip(n) // a file name holds no new line
-	return true
+	return s.glue(start)
 }
+
+// pathEnd holds the bytes that end a file name (see path).
+var pathEnd = func() (t [256]bool) {
+	for _, c := range []byte(`-+*!,()=;"`) {
+		t[c] = true
+	}
+	return t
+}()
 
 // str scans a quoted string. A backslash takes the next character with it,
 // so \" does not end the string. A raw new line is severe error 36 and a
@@ -561,7 +608,12 @@ func isOther(c byte) bool { return otherChars[c] }
 var otherChars = func() (t [256]bool) {
 	for c := range t {
 		b := byte(c)
-		t[c] = !isIdentChar(b) && b > ' ' && b != 0x7F && !strings.ContainsRune(`=,()+-*@."/;`, rune(b))
+		// IBM's behaviour, tried with its binary on every punctuation
+		// and control byte in "x?y ?z": TRCUST 3.05A ends a word only at
+		// a space, TAB, CR or LF and at = , ( ) + - * @ . " ; and '!';
+		// '/' (but for a comment), control bytes (form feed, vertical
+		// TAB, ESC, ...) and DEL run on in it.
+		t[c] = !isIdentChar(b) && b != 0 && b != ' ' && b != '\t' && b != '\r' && b != '\n' && b != 0x1A && !strings.ContainsRune(`=,()+-*@.";!`, rune(b))
 	}
 	return t
 }()

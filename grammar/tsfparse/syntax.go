@@ -22,10 +22,15 @@ type header struct {
 	Assign  *assignStmt  `parser:"| @@"`
 }
 
-// modNameStmt is MODNAME = [d:][path]name.
+// modNameStmt is MODNAME = [d:][path]name, and a comma may follow the
+// name. TRCUST 3.05A takes the name without the '=' (warning 133) and says
+// "module name not specified" (33) when no file name follows (IBM's
+// behaviour).
 type modNameStmt struct {
-	Pos  lexer.Position
-	Path *pathTok `parser:"\"MODNAME\" \"=\" @@"`
+	Pos   lexer.Position
+	Eq    bool      `parser:"\"MODNAME\" @\"=\"?"`
+	Path  *pathTok  `parser:"@@?"`
+	Comma *punctTok `parser:"@@?"`
 }
 
 // assignStmt is MAJOR, MAXDATALENGTH (MAXDATALEN), or TDFID = number. A

@@ -59,8 +59,11 @@ type Module struct {
 	// ModName is the module name as written, with ".DLL" appended when it
 	// has no extension and is not OS2KRNL (section 1.3.2); "" when the TSF
 	// has no MODNAME.
-	ModName       string
-	ModNamePos    ast.Pos
+	ModName    string
+	ModNamePos ast.Pos
+	// ModNameText is the module name exactly as written (what TRCUST
+	// names when it cannot find the module).
+	ModNameText   string
 	Major         uint16
 	MaxDataLength uint16
 	TDFID         uint16
@@ -373,7 +376,7 @@ func (c *checker) modName(s *tsf.ModName) {
 	if !strings.Contains(base, ".") && !strings.EqualFold(base, "OS2KRNL") {
 		name += ".DLL" // upper case, as TRCUST 3.05A writes it (oracle d45)
 	}
-	c.m.ModName, c.m.ModNamePos = name, s.Path.Pos
+	c.m.ModName, c.m.ModNamePos, c.m.ModNameText = name, s.Path.Pos, s.Path.Text
 }
 
 func (c *checker) major(s *tsf.Major) {
