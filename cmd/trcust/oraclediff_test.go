@@ -551,7 +551,9 @@ func (s *diffSummary) String() string {
 // it names is counted apart, not as a difference.
 func departure(c *tsfgen.Case, want, got oracleResult) string {
 	switch {
-	case strings.Contains(want.console, "SIGSEGV"):
+	case strings.Contains(want.console, "SIGSEGV") || want.RC == -11:
+		// run-case says so in the console, or gives the signal as a
+		// negative exit status (-11) with an empty console.
 		return "IBM's TRCUST crashed (SIGSEGV under 2ine)"
 	case slices.ContainsFunc(c.Args, func(a string) bool { return strings.EqualFold(a, "/D") }) && sameConsole(want, got) && sameFiles(want, got, aspTDF):
 		return "compatibility: /D writes a valid TFF (e26d)"

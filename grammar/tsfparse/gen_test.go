@@ -186,6 +186,13 @@ func batchParse(filename string, src []byte) (*tsf.File, diag.List) {
 		p.partial = false
 	}
 	p.diags = append(p.diags, res.diags...)
+	sawTrace := len(partial) > 0 && isTrace(&partial[0])
+	for _, st := range stmts {
+		sawTrace = sawTrace || isTrace(&st[0])
+	}
+	if !sawTrace && res.stopAt < 0 {
+		p.diags = append(p.diags, noTrace(res.eof))
+	}
 	p.diags.Sort()
 	return p.out, p.diags
 }

@@ -156,11 +156,7 @@ func parseBatched(filename string, src []byte, mode Mode, reference bool, each f
 		if b.final {
 			out.EOF, out.Aborted = b.eof, b.aborted
 			if !sawTrace && !b.aborted {
-				// IBM's behaviour: a file without a TRACE statement ends
-				// too early for TRCUST 3.05A (severe 34 at the end).
-				d := tsf.SeverePrematureEOF.Diagnostic(b.eof, 0)
-				d.Detail = "the file has no TRACE statement"
-				diags.Add(d)
+				diags.Add(noTrace(b.eof))
 			}
 			break
 		}
@@ -211,18 +207,25 @@ type stmtBatch struct {
 	keptFields int
 }
 
+// noTrace is the diagnostic of a file without a TRACE statement, at its
+// end eof: it ends too early for TRCUST 3.05A (severe 34; IBM's
+// behaviour).
+func noTrace(eof ast.Pos) diag.Diagnostic {
+	d := tsf.SeverePrematureEOF.Diagnostic(eof, 0)
+	d.Detail = "the file has no TRACE statement"
+	return d
+}
+
 // hasTrace reports whether a statement of the batch, or its tail, starts
 // with the keyword TRACE.
 func (b *stmtBatch) hasTrace() bool {
-	isTrace := func(i int) bool {
-		return i < len(b.toks) && b.toks[i].Type == tokIdent && strings.EqualFold(b.toks[i].Value, "TRACE")
-	}
+	starts := func(i int) bool { return i < len(b.toks) && isTrace(&b.toks[i]) }
 	for _, st := range b.stmts {
-		if isTrace(st.start) {
+		if starts(st.start) {
 			return true
 		}
 	}
-	return b.final && isTrace(b.tail)
+	return b.final && starts(b.tail)
 }
 
 // stmtSpan is a statement of a batch: toks[start:end].
@@ -739,6 +742,15 @@ func (p *parser) trace(toks []lexer.Token, end ast.Pos, last bool) *tsf.Trace {
 			f = &p.fieldOut
 		}
 		if err != nil {
+			if kw := staticRefused(t, toks[i].Value); kw != "" {
+				// IBM's behaviour: after TP=@STATIC, TRCUST 3.05A refuses
+				// a data statement at its keyword, before it reads the
+				// rest (fresh seed 911266): no syntax error of it is
+				// reported (tsfcheck says the same of one without).
+				p.add(tsf.ErrUnexpected.Diagnostic(astPos(toks[i].Pos), 0, kw+" with STATIC tracepoint"))
+				t.Broken, t.BrokenAt = true, p.posSince(n0, end)
+				return t
+			}
 			if p.partial && strings.EqualFold(toks[i].Value, "DESC") && hasDesc(t) {
 				// IBM's behaviour: TRCUST 3.05A refuses a second DESC as it
 				// reads the keyword, before the string its lexer then
@@ -822,6 +834,29 @@ func (p *parser) trace(toks []lexer.Token, end ast.Pos, last bool) *tsf.Trace {
 		}
 	}
 	return t
+}
+
+// staticRefused returns how TRCUST names the data statement keyword kw in
+// "unexpected: ... with STATIC tracepoint" when t has a TP=@STATIC field
+// ("DATA_STATEMENT" for MEM, MEM32, ASCIIZ and ASCIIZ32; REGS and LEN by
+// name), and "" otherwise.
+func staticRefused(t *tsf.Trace, kw string) string {
+	name := strings.ToUpper(kw)
+	switch name {
+	case "MEM", "MEM32", "ASCIIZ", "ASCIIZ32":
+		name = "DATA_STATEMENT"
+	case "REGS", "LEN":
+	default:
+		return ""
+	}
+	for _, f := range t.Fields {
+		if tp, ok := f.(*tsf.TP); ok {
+			if _, static := tp.Target.(*tsf.StaticTP); static {
+				return name
+			}
+		}
+	}
+	return ""
 }
 
 // traceChunk and fieldChunk are how many TRACE statements and fields
@@ -1087,6 +1122,8 @@ func (p *parser) syntaxError(err error, end ast.Pos, last, severe bool) {
 	switch {
 	case want == "number":
 		p.add(tsf.ErrNumber.Diagnostic(pos, 0, before))
+	case want == lengthWanted:
+		p.add(tsf.ErrInvalidNumber.Diagnostic(pos, 0, before))
 	case severe:
 		// A missing NAME or ID keyword too: TRCUST 3.05A says "syntax
 		// error : missing 'NAME' before 'ID'" (IBM's behaviour), not the
@@ -1104,7 +1141,22 @@ var syntaxNames = map[string]string{
 	// TRCUST 3.05A's own words (IBM's behaviour): "missing
 	// 'DIRECT/INDIRECT' before ','", "missing '.symbol' before 'emit'".
 	"Flag": "DIRECT/INDIRECT", "RegTok": "register", "AtTarget": ".symbol", "SymTarget": ".symbol",
+	// What a memory statement's length is not: "invalid number found"
+	// (217) names the token found (IBM's behaviour: "MEM32=(FEBP,DIRECT,)"
+	// is "invalid number found: )").
+	"LengthTok": lengthWanted,
+	// The rest, so that no name of a parse structure reaches a message
+	// (TestSyntaxNamesCoverGrammar).
+	"Header": "MAJOR", "ModNameStmt": "MODNAME", "AssignStmt": "MAJOR", "ListStmt": "TYPELIST",
+	"Field": "keyword", "MinorField": "MINOR", "TpField": "TP", "OpcodeField": "OPCODE",
+	"TypeField": "TYPE", "GroupField": "GROUP", "TextField": "DESC", "LenField": "LEN",
+	"RegsField": "REGS", "MemField": "MEM", "OrbitField": "ORBIT", "OpFlagField": "ABORTOP",
+	"Term": "address", "Level": "*", "RetEPTok": "RETEP", "PunctTok": ",",
 }
+
+// lengthWanted is what expected returns when a memory statement's length
+// was wanted.
+const lengthWanted = "length"
 
 // expected names what participle wanted, from the "(expected ...)" part of
 // its message: the first literal or token type it lists.

@@ -3,6 +3,8 @@ package tsfparse
 import (
 	"os"
 	"path/filepath"
+	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/tracekit/tracekit/ast/corpus"
@@ -170,5 +172,36 @@ func TestStringsDoNotSplit(t *testing.T) {
 	}
 	if n != 3 {
 		t.Errorf("%d TRACE statements, want 3", n)
+	}
+}
+
+// TestSyntaxNamesCoverGrammar checks that every parse structure of the
+// grammar has a name in the user's words: participle names the structure
+// it wanted in "(expected X)", and a name like LengthTok must never reach
+// a message.
+func TestSyntaxNamesCoverGrammar(t *testing.T) {
+	seen := map[reflect.Type]bool{}
+	var walk func(reflect.Type)
+	walk = func(rt reflect.Type) {
+		for rt.Kind() == reflect.Pointer || rt.Kind() == reflect.Slice {
+			rt = rt.Elem()
+		}
+		if rt.Kind() != reflect.Struct || seen[rt] || rt.PkgPath() != reflect.TypeFor[header]().PkgPath() {
+			return
+		}
+		seen[rt] = true
+		name := strings.ToUpper(rt.Name()[:1]) + rt.Name()[1:]
+		if got := expected("unexpected token \"x\" (expected " + name + ")"); got == name {
+			t.Errorf("expected(%q) = %q: the structure's name would reach a message; add it to syntaxNames", name, got)
+		}
+		for i := range rt.NumField() {
+			walk(rt.Field(i).Type)
+		}
+	}
+	for _, root := range []reflect.Type{reflect.TypeFor[header](), reflect.TypeFor[listStmt](), reflect.TypeFor[field]()} {
+		walk(root)
+	}
+	if len(seen) < 20 {
+		t.Fatalf("walked %d structures of the grammar, want them all", len(seen))
 	}
 }

@@ -450,7 +450,9 @@ func compileTP(tp *tsfcheck.Tracepoint, syms Symbols, mod Module, modPath string
 			at = o
 		}
 	}
-	if tp.Opcode != nil && *tp.Opcode != r.Opcode {
+	// IBM's behaviour: a statement abandoned at a data statement (83, 97)
+	// is never compared with its OPCODE (fresh seed 912619).
+	if tp.Opcode != nil && *tp.Opcode != r.Opcode && !abandoned {
 		d := tsf.ErrOpcodeMismatch.Diagnostic(at.Position(), end)
 		d.Detail = fmt.Sprintf("OPCODE=0x%02X, the module has 0x%02X at %08X:%08X", *tp.Opcode, r.Opcode, r.Object, r.Offset)
 		diags.Add(d)
