@@ -147,7 +147,7 @@ func compile(c *console, o options) {
 		}
 		c.line("Creating TFF file: %s \t # records = %d", display(tffName), len(t.Records))
 	}
-	if res.Back == nil || droppedLastDuplicate(m.File, res.Duplicates) {
+	if res.Back == nil || res.Back.Program.TDFLost() {
 		return
 	}
 	for _, d := range res.Written {
@@ -237,26 +237,3 @@ func write(c *console, name string, marshal func() ([]byte, error)) bool {
 	return true
 }
 
-// droppedLastDuplicate reports TRCUST 3.05A's lost TDF: when the last TRACE
-// statement of the file is rejected as a duplicate minor code, 3.05A writes
-// the TFF but no TDF at all, although valid dynamic tracepoints remain
-// (oracle e26w0-2; e35, where the duplicate is not last, writes its TDF).
-// trcust reproduces it; tracekit compile, which writes nothing after an
-// error, never meets it. docs/compatibility.md has the details.
-func droppedLastDuplicate(f *tsf.File, diags diag.List) bool {
-	var last *tsf.Trace
-	for _, s := range f.Stmts {
-		if t, ok := s.(*tsf.Trace); ok {
-			last = t
-		}
-	}
-	if last == nil {
-		return false
-	}
-	for _, d := range diags {
-		if c, _ := tsf.CodeOf(d); c == tsf.ErrDupMinor && d.Pos.Offset >= last.Pos.Offset {
-			return true
-		}
-	}
-	return false
-}

@@ -142,6 +142,9 @@ type Program struct {
 	// found last (DedupeMinors): TRCUST 3.05A gives them after every
 	// other error of the TSF, before it writes the TFF.
 	Duplicates diag.List
+	// DynamicDuplicates is how many dynamic tracepoints Duplicates
+	// dropped.
+	DynamicDuplicates int
 	// StaticOrbits are the ORBIT=(a,b) values of the @STATIC tracepoints
 	// kept, in source order: TDF fills it in. They have no TDF record but
 	// do have a TMI record (package lower/tmigen), after the others and in
@@ -316,8 +319,23 @@ func (p *Program) dedupeMinors() {
 		return
 	}
 	p.Duplicates = diags
+	for tp := range dropped {
+		if !tp.Static() {
+			p.DynamicDuplicates++
+		}
+	}
 	p.Kept = slices.DeleteFunc(p.Kept, func(tp *tsfcheck.Tracepoint) bool { return dropped[tp] })
 	p.Records = slices.DeleteFunc(p.Records, func(r Record) bool { return dropped[r.TP] })
+}
+
+// TDFLost reports TRCUST 3.05A's lost TDF: it writes none when as many
+// dynamic tracepoints are left as it dropped for a duplicate minor code
+// (IBM's behaviour, tried with its binary on 30 programs: minors 1,1 and
+// 1,2,1,2 and 1,1,2,2,3,3 lose it; 1,2,1 and 1,1,1 and 1,2,3,1,2 do not;
+// @STATIC tracepoints count as dropped neither, nor as left). A TDF with
+// no tracepoint left is written all the same (TDF).
+func (p *Program) TDFLost() bool {
+	return p.DynamicDuplicates > 0 && p.DynamicDuplicates == len(p.Records)
 }
 
 // unread records that TRCUST read no more of t than its TP field tpf.
@@ -759,7 +777,9 @@ func (p *Program) TDF() (*tdf.File, diag.List) {
 			Minor: r.TP.Minor, Major: m.Major, Opcode: r.Opcode, RPN: rpn,
 		})
 	}
-	if len(f.Tracepoints) == 0 {
+	if len(f.Tracepoints) == 0 && p.DynamicDuplicates == 0 {
+		// A TDF without tracepoints is written only when duplicate minor
+		// codes took them all (IBM's behaviour; see TDFLost).
 		return nil, diags
 	}
 	f.SortByAddress()

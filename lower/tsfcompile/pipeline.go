@@ -169,7 +169,10 @@ func run(req Request, src []byte) *Result {
 	if r.Back != nil {
 		t, written := r.Back.Program.TDF()
 		r.Written = written
-		if t != nil && len(t.Tracepoints) > 0 {
+		// IBM's behaviour: a TDF is written when a dynamic tracepoint
+		// was kept until the duplicate minor codes were dropped, also
+		// when none is left ("# records = 0").
+		if t != nil && (len(t.Tracepoints) > 0 || r.Back.Program.DynamicDuplicates > 0) {
 			r.TDF = t
 			if r.mapFile != nil {
 				r.TMI = tmigen.Build(t, r.mapFile, tmiAddresses(r.Back.Program, lxmap.NewSymbols(r.mapFile, r.Sources.IgnoreCase)), r.Back.Program.StaticOrbits)
