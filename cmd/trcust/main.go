@@ -214,9 +214,10 @@ func parseArgs(c *console, args []string) options {
 
 // searchRange reads the number of /RSnnn as TRCUST 3.05A does (IBM's
 // behaviour): nothing is 0; else it must start with a digit and be a whole
-// C number as strtol reads one (decimal, 0x hex or 0 octal: whole), which
-// is kept in 16 bits and must then lie in 0-256 (ok; /RS65792 is /RS256,
-// /RS65535 is refused).
+// number, decimal or 0x hex (a leading 0 is no octal: /RS010 and /RS011
+// find the return point that needs a window of 10, /RS9 and /RS09 do not),
+// which is kept in 16 bits and must then lie in 0-256 (ok; /RS65792 is
+// /RS256, /RS65535 is refused).
 func searchRange(s string) (n int, whole, ok bool) {
 	if s == "" {
 		return 0, true, true
@@ -225,18 +226,14 @@ func searchRange(s string) (n int, whole, ok bool) {
 		return 0, false, false
 	}
 	base, digits := 10, s
-	switch {
-	case len(s) > 1 && s[0] == '0' && (s[1] == 'X' || s[1] == 'x'):
+	if len(s) > 1 && s[0] == '0' && (s[1] == 'X' || s[1] == 'x') {
 		base, digits = 16, s[2:]
-	case s[0] == '0':
-		base = 8
 	}
 	var v int64
 	for _, r := range digits {
-		// TRCUST's C library reads 8 and 9 as octal digits too (/RS08
-		// is taken, /RS0A is not), and "0x" alone as 0.
+		// "0x" alone is 0 (/RS0X is taken).
 		d := strings.IndexRune("0123456789ABCDEF", r)
-		if d < 0 || d >= max(base, 10) {
+		if d < 0 || d >= base {
 			return 0, false, false
 		}
 		// strtol's long saturates at 2^31-1, which is -1 in 16 bits.
