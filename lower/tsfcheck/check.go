@@ -458,12 +458,14 @@ func (c *checker) list(pos ast.Pos, entries []*tsf.ListEntry, types bool) {
 		}
 	}
 	*seen = true
-	start := len(items)
 	for i, e := range entries {
-		if start+i == max {
-			// IBM's behaviour: TRCUST 3.05A counts the entries, refused
-			// ones too (a 17th type after a redefined ID is too many),
-			// before it reads the entry's name or ID.
+		if i == max {
+			// IBM's behaviour: TRCUST 3.05A counts the entries of the
+			// statement, refused ones too (a 17th type after a redefined
+			// ID is too many), before it reads the entry's name or ID;
+			// a second TYPELIST counts its own (1 entry, then 16 more
+			// in a second TYPELIST are all taken, 17 types; fresh seed
+			// 881229).
 			c.at(tsf.WarnTooMany, e, e.ID.Pos, what)
 			break
 		}
