@@ -319,7 +319,14 @@ type Mem struct {
 	// checked the address (IBM's behaviour); nil otherwise. Length and
 	// UseLen are nil then.
 	BadLength *diag.Diagnostic
-	End       Pos
+	// Cut says that the statement broke (a syntax error the parser
+	// reported) after what it holds: Flag is nil when it broke before
+	// its flag, Length and UseLen are nil when before its length, and
+	// Addr may be only the base register of an address that broke. What
+	// it holds is checked, as TRCUST 3.05A checks each part as it reads
+	// it; the tracepoint is refused all the same.
+	Cut bool
+	End Pos
 }
 
 // Orbit is "ORBIT=(a,b)", a TRCUST 3.05A keyword the V2.1 reference does

@@ -14,6 +14,7 @@ package tsfparse
 import (
 	"errors"
 	"runtime"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -751,6 +752,18 @@ func (p *parser) trace(toks []lexer.Token, end ast.Pos, last bool) *tsf.Trace {
 				t.Broken, t.BrokenAt = true, p.posSince(n0, end)
 				return t
 			}
+			if m := p.partialMem(toks[i:], err, end, last); m != nil {
+				// The statement breaks after a whole address: TRCUST
+				// 3.05A has checked the address by then (IBM's
+				// behaviour: "ASCIIZ32=(RSS+BP,,300)" is "use Flat reg
+				// with MEM32/ASCIIZ32", not the missing flag; fresh seed
+				// 911266). The checker checks it, and its error replaces
+				// the parser's.
+				if t.Fields == nil {
+					t.Fields = p.newFields(fieldCount(toks))
+				}
+				t.Fields = append(t.Fields, m)
+			}
 			if p.partial && strings.EqualFold(toks[i].Value, "DESC") && hasDesc(t) {
 				// IBM's behaviour: TRCUST 3.05A refuses a second DESC as it
 				// reads the keyword, before the string its lexer then
@@ -834,6 +847,91 @@ func (p *parser) trace(toks []lexer.Token, end ast.Pos, last bool) *tsf.Trace {
 		}
 	}
 	return t
+}
+
+// partialMem returns, for a MEM, MEM32, ASCIIZ or ASCIIZ32 statement toks
+// whose parse failed with err after the base of its address, the
+// statement as far as it was read, with Cut set (tsf.Mem.Cut), and nil
+// otherwise (at the end of the file, last, TRCUST says the file ends too
+// early). What was read is completed by the first of partialTails the
+// grammar takes; the parts that come from the tail are left out.
+func (p *parser) partialMem(toks []lexer.Token, err error, end ast.Pos, last bool) *tsf.Mem {
+	var ute *participle.UnexpectedTokenError
+	if !errors.As(err, &ute) || ute.Unexpected.EOF() && last || len(toks) < 4 {
+		return nil
+	}
+	switch strings.ToUpper(toks[0].Value) {
+	case "MEM", "MEM32", "ASCIIZ", "ASCIIZ32":
+	default:
+		return nil
+	}
+	if toks[1].Value != "=" || toks[2].Value != "(" {
+		return nil
+	}
+	e, at := len(toks), lexPos(end)
+	if !ute.Unexpected.EOF() {
+		e = slices.IndexFunc(toks, func(t lexer.Token) bool { return t.Pos.Offset >= ute.Unexpected.Pos.Offset })
+		if e < 0 {
+			return nil
+		}
+		at = toks[e].Pos
+	}
+	if e <= 3 {
+		return nil // no address read
+	}
+	for _, tail := range partialTails {
+		whole := append(make([]lexer.Token, 0, e+len(tail)), toks[:e]...)
+		for _, v := range tail {
+			typ := tokPunct
+			switch {
+			case v == "DIRECT" || v == "BX":
+				typ = tokIdent
+			case v[0] >= '0' && v[0] <= '9':
+				typ = tokNumber
+			}
+			whole = append(whole, lexer.Token{Type: typ, Value: v, Pos: at})
+		}
+		var f *field
+		if p.reference {
+			var err error
+			if f, err = p.g.field.ParseFromLexer(peeker(whole, astPos(at)), participle.AllowTrailing(true)); err != nil {
+				continue
+			}
+		} else {
+			var out field
+			if _, err := p.fieldGen.ParseTokensInto(whole, at, true, &out); err != nil {
+				continue
+			}
+			f = &out
+		}
+		m, ok := p.field(f).(*tsf.Mem)
+		if !ok {
+			return nil
+		}
+		synthetic := astPos(at)
+		if m.Flag != nil && m.Flag.Pos == synthetic {
+			m.Flag = nil
+		}
+		if m.Flag == nil || m.Length != nil && m.Length.Pos == synthetic {
+			m.Length = nil
+		}
+		if m.Flag == nil {
+			m.UseLen, m.BadLength = nil, nil
+		}
+		// What TRCUST reports of it, at the line of the last token read.
+		m.Cut, m.End = true, astPos(toks[e-1].Pos)
+		return m
+	}
+	return nil
+}
+
+// partialTails complete a memory statement broken at its closing
+// parenthesis, in its length, before its length, in or before its flag,
+// or in its address after the base (a register after a segment, a
+// displacement after a sign).
+var partialTails = [][]string{
+	{")"}, {"1", ")"}, {",", "1", ")"}, {"DIRECT", ",", "1", ")"}, {",", "DIRECT", ",", "1", ")"},
+	{"BX", ",", "DIRECT", ",", "1", ")"}, {"+", "BX", ",", "DIRECT", ",", "1", ")"}, {"2", ",", "DIRECT", ",", "1", ")"},
 }
 
 // staticRefused returns how TRCUST names the data statement keyword kw in

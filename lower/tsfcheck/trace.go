@@ -532,17 +532,23 @@ func (c *checker) mem(s *traceState, i int, f *tsf.Mem) {
 	case *tsf.FlatAddr:
 		if !flat {
 			// 3.05A's argument says what to write instead (oracle x_h19).
-			d := c.err(s, tsf.ErrAddressSpec, a, f.End, "use segmented Regs with MEM/ASCIIZ")
+			// At the base register's line: TRCUST 3.05A checks it as it
+			// reads it (IBM's behaviour).
+			d := c.err(s, tsf.ErrAddressSpec, a, a.Base.Pos, "use segmented Regs with MEM/ASCIIZ")
 			d.Detail = "F" + a.Base.Text + " is a flat register address; " + f.Kind.String() + " takes a symbol or a segment register address (R<sreg>)"
 		}
 	case *tsf.SegAddr:
 		if flat {
 			// Oracle x_h20.
-			d := c.err(s, tsf.ErrAddressSpec, a, f.End, "use Flat reg with MEM32/ASCIIZ32")
+			d := c.err(s, tsf.ErrAddressSpec, a, a.Seg.Pos, "use Flat reg with MEM32/ASCIIZ32")
 			d.Detail = "R" + a.Seg.Text + " is a segmented address; " + f.Kind.String() + " takes a symbol or a flat register address (F<reg>)"
 		}
 	}
 	c.address(s, f.Addr, f.End)
+	if f.Cut && f.Flag == nil {
+		// The rest is the parser's syntax error (tsf.Mem.Cut).
+		return
+	}
 	if f.Flag.Kind == 0 {
 		// IBM's behaviour: an unknown flag is TRCUST 3.05A's syntax error,
 		// not the reference's 84.
@@ -559,6 +565,10 @@ func (c *checker) mem(s *traceState, i int, f *tsf.Mem) {
 		c.errAt(s, *f.BadLength)
 		return
 	}
+	// A statement broken after its length (f.Cut) has the length checked
+	// as it is read (IBM's behaviour: "MEM32=(FEBP,DIRECT,LEN x" is
+	// "variable LEN parameter not preceding", "MEM32=(.emit,DIRECT,0 x"
+	// "zero length specified"); the rest is the parser's syntax error.
 	if f.UseLen != nil {
 		// ASCIIZ and ASCIIZ32 take LEN too, as their maximum length (IBM's
 		// behaviour: TRCUST 3.05A writes the LEN program, then the
@@ -566,8 +576,13 @@ func (c *checker) mem(s *traceState, i int, f *tsf.Mem) {
 		if c.prevLen(s, i) == nil {
 			c.err(s, tsf.ErrLenNotPreceding, f.UseLen, f.End)
 		}
-		c.data(s, f, 0)
+		if !f.Cut {
+			c.data(s, f, 0)
+		}
 		return
+	}
+	if f.Length == nil {
+		return // f.Cut before its length
 	}
 	v := f.Length.Value
 	if v > 0xFFFF {
@@ -579,7 +594,9 @@ func (c *checker) mem(s *traceState, i int, f *tsf.Mem) {
 	if v == 0 {
 		c.err(s, tsf.ErrZeroLength, f.Length, f.End)
 	}
-	c.data(s, f, uint16(v))
+	if !f.Cut {
+		c.data(s, f, uint16(v))
+	}
 }
 
 // address checks the register names of an address.
