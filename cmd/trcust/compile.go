@@ -236,4 +236,3 @@ func write(c *console, name string, marshal func() ([]byte, error)) bool {
 	}
 	return true
 }
-
