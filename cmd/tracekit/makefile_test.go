@@ -47,7 +47,9 @@ func buildTracekit(t *testing.T) string {
 // compiled (from the recipe lines it echoed).
 func makeRun(t *testing.T, dir, bin string, args ...string) (status int, compiled []string, out string) {
 	t.Helper()
-	cmd := exec.Command("make", append([]string{"-j4", "TRACEKIT=" + bin}, args...)...)
+	// -Otarget: the output of each compile in one piece, so that two
+	// failing at once do not interleave their lines.
+	cmd := exec.Command("make", append([]string{"-j4", "-Otarget", "TRACEKIT=" + bin}, args...)...)
 	cmd.Dir = dir
 	raw, err := cmd.CombinedOutput()
 	if ee, ok := err.(*exec.ExitError); ok {

@@ -275,13 +275,11 @@ func DedupeMinors(m *tsfcheck.Module, tps []*tsfcheck.Tracepoint) (dropped map[*
 			dropped = make(map[*tsfcheck.Tracepoint]bool)
 		}
 		dropped[s[i]] = true
+		// At the MINOR value, and at the TRACE keyword's line, as for a
+		// duplicate address (IBM's behaviour).
 		pos, legacy := s[i].Node.Pos, s[i].Node.Pos.Line
-		for _, f := range s[i].Node.Fields {
-			if m, ok := f.(*tsf.Minor); ok && m.Value != nil {
-				// At the TRACE keyword's line, as for a duplicate address
-				// (IBM's behaviour).
-				pos = m.Value.Pos
-			}
+		if s[i].MinorPos.Line > 0 {
+			pos = s[i].MinorPos
 		}
 		d := tsf.ErrDupMinor.Diagnostic(pos, legacy, fmt.Sprintf("%04X", s[i].Minor))
 		d.Detail = fmt.Sprintf("the tracepoint kept with it is at line %d", keptWith(s, i).Node.Pos.Line)

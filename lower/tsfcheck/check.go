@@ -149,6 +149,10 @@ type ListItem struct {
 type Tracepoint struct {
 	Node  *tsf.Trace
 	Minor uint16
+	// MinorPos is where the MINOR value stands (the zero Pos when the
+	// TRACE statements give none): a duplicate minor code is reported
+	// there, also once the statement's fields are dropped.
+	MinorPos ast.Pos
 	// Target is *tsf.SymbolTP or *tsf.LineTP for a dynamic tracepoint, nil
 	// for @STATIC.
 	Target    tsf.TPTarget

@@ -426,7 +426,7 @@ func (c *checker) minor(s *traceState, f *tsf.Minor) {
 	case c.minorOutOfRange(f.Value.Value):
 		c.err(s, tsf.ErrMinorRange, f.Value, f.End)
 	default:
-		s.tp.Minor = uint16(f.Value.Value)
+		s.tp.Minor, s.tp.MinorPos = uint16(f.Value.Value), f.Value.Pos
 		// A duplicate minor code is found once the whole TSF is read,
 		// among the tracepoints kept (tdfgen.DedupeMinors).
 	}

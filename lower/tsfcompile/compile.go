@@ -21,7 +21,8 @@ import (
 // diagnostics are sorted by position and end at the first fatal or severe
 // one, as TRCUST stops there.
 func Check(name string, src []byte, opt tsfcheck.Options) (*tsfcheck.Module, diag.List) {
-	m, diags := check(name, src, 0, opt, false)
+	// Compact, as Run: the tree of a large TSF is not held whole.
+	m, diags := check(name, src, 0, opt, true)
 	// Without the back end, the errors it would give last are given here
 	// (tsfcheck.Tracepoint.Late), so that check reports what compile
 	// would.
