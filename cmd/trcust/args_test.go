@@ -44,11 +44,12 @@ func TestSearchRange(t *testing.T) {
 		n         int
 		whole, ok bool
 	}{
-		{"", 0, true, true}, {"0", 0, true, true}, {"256", 256, true, true}, {"257", 257, true, false}, {"999", 999, true, false},
-		{"65535", -1, true, false}, {"65536", 0, true, true}, {"65792", 256, true, true}, {"70000", 4464, true, false},
-		{"0X10", 16, true, true}, {"0X", 0, true, true}, {"08", 8, true, true}, {"010", 10, true, true}, {"011", 11, true, true}, {"0010", 10, true, true}, {"0x1FF", 511, true, false},
+		{"", 0, true, true}, {"0", 0, true, true}, {"256", 256, true, true}, {"257", 256, true, false}, {"999", 256, true, false},
+		{"65535", 256, true, false}, {"65536", 0, true, true}, {"65792", 256, true, true}, {"70000", 256, true, false},
+		{"0X10", 16, true, true}, {"0X", 0, true, true}, {"08", 8, true, true}, {"010", 10, true, true}, {"011", 11, true, true},
+		{"0010", 10, true, true}, {"0x1FF", 256, true, false},
 		{"5X", 0, false, false}, {"0A", 0, false, false}, {"00X5", 0, false, false}, {"+5", 0, false, false}, {"-1", 0, false, false},
-		{"ABC", 0, false, false}, {"4294967296", -1, true, false},
+		{"ABC", 0, false, false}, {"4294967296", 0, false, false}, {"2147483648", 0, false, false},
 	} {
 		n, whole, ok := searchRange(tc.s)
 		if whole != tc.whole || ok != tc.ok || whole && n != tc.n {

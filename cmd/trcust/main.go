@@ -187,7 +187,7 @@ func parseArgs(c *console, args []string) options {
 			n, whole, ok := searchRange(sw[2:])
 			if whole {
 				// IBM's behaviour: a whole number is kept even when it
-				// is refused (/RS300 makes the window 300 bytes: no
+				// is refused, as a window of 256 bytes (/RS300: no
 				// return point for .malloc,RETEP, as with /RS200).
 				search.Range, searchSet = n, true
 			}
@@ -216,8 +216,12 @@ func parseArgs(c *console, args []string) options {
 // behaviour): nothing is 0; else it must start with a digit and be a whole
 // number, decimal or 0x hex (a leading 0 is no octal: /RS010 and /RS011
 // find the return point that needs a window of 10, /RS9 and /RS09 do not),
-// which is kept in 16 bits and must then lie in 0-256 (ok; /RS65792 is
-// /RS256, /RS65535 is refused).
+// below 2^31 (/RS4294967296 is refused and leaves the range as it was).
+// It is valid (ok) when its low 16 bits are 0-256 (/RS65792 is /RS256);
+// a whole number that is not still sets the range n, to its low 16 bits
+// but at most 256: TRCUST's window holds 256 bytes (/RS345 and /RS65535
+// do not find the LEAVE 344 bytes before the end of .emit+0x180, RETEP
+// that a 345-byte window would hold; /RS65536 is /RS0).
 func searchRange(s string) (n int, whole, ok bool) {
 	if s == "" {
 		return 0, true, true
@@ -236,12 +240,16 @@ func searchRange(s string) (n int, whole, ok bool) {
 		if d < 0 || d >= base {
 			return 0, false, false
 		}
-		// strtol's long saturates at 2^31-1, which is -1 in 16 bits.
-		v = min(v*int64(base)+int64(d), 1<<31-1)
+		if v = v*int64(base) + int64(d); v >= 1<<31 {
+			return 0, false, false
+		}
 	}
-	n = int(int16(uint16(v)))
-	return n, true, n >= 0 && n <= 256
+	low := int(uint16(v))
+	return min(low, maxSearchRange), true, low <= maxSearchRange
 }
+
+// maxSearchRange is the largest /RSnnn, and the size of TRCUST's window.
+const maxSearchRange = 256
 
 // run runs the command line and returns the exit status.
 func run(args []string, stdout, stderr io.Writer) int {
