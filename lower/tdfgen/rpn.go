@@ -110,7 +110,11 @@ func (a *asm) emit(c tdf.Opcode, arg uint32) {
 		a.code = append(a.code, byte(arg), byte(arg>>8), byte(arg>>16), byte(arg>>24))
 	}
 	pop, push := c.Stack(arg)
-	a.depth += push - pop
+	// The count never goes below 0 (IBM's behaviour: the word a LEN of
+	// a flat address fetches for a MEM pops one item more than it pushed,
+	// and TRCUST 3.05A still finds 17 registers after such a LEN and MEM
+	// "RPN stack limit of 16 exceeded"; fresh seed 920750).
+	a.depth = max(a.depth+push-pop, 0)
 	a.maxDepth = max(a.maxDepth, a.depth)
 }
 
