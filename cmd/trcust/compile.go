@@ -60,7 +60,7 @@ func compile(c *console, o options) {
 	// end's messages go among the front end's, by line.
 	res := tsfcompile.Run(tsfcompile.Request{
 		Name: path, Src: src,
-		Check:  tsfcheck.Options{AllowDuplicateMinors: o.dups, Wrap16: true},
+		Check:  tsfcheck.Options{AllowDuplicateMinors: o.dups, Wrap16: true, LoadModule: o.loadMod != ""},
 		Syntax: tsfparse.TRCUSTStrings | tsfparse.TRCUSTComments,
 		Eager:  true,
 		Locate: func(m *tsfcheck.Module) (tsfcompile.Sources, diag.List) {
@@ -103,7 +103,7 @@ func compile(c *console, o options) {
 	if !res.Opened {
 		moduleErr = res.Located // a MAP file's own messages are not TRCUST's
 	}
-	moduleDone := moduleAt == 0 || m.ModName == "" || tsfcompile.StopsBefore(res.Front, tpAt)
+	moduleDone := moduleAt == 0 || m.ModName == "" && o.loadMod == "" || tsfcompile.StopsBefore(res.Front, tpAt)
 	openModule := func() bool {
 		moduleDone = true
 		if moduleShown != "" {

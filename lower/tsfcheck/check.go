@@ -49,6 +49,11 @@ type Options struct {
 	// The compile pipeline fills it in when the back end abandons the
 	// statement that decided, and checks again.
 	Abandoned map[int]bool
+	// LoadModule says that the command line names the module to read
+	// (TRCUST's /L=): without MODNAME, a TP=@file,line opens that one
+	// instead of failing on the empty name (IBM's behaviour), and a TP
+	// by symbol is still severe 33.
+	LoadModule bool
 }
 
 // Module is a checked TSF: the header values with defaults applied, the

@@ -443,9 +443,15 @@ func (c *checker) tpField(s *traceState, f *tsf.TP) {
 		s.tp.Target = t
 	}
 	if _, static := f.Target.(*tsf.StaticTP); !static && c.m.ModName == "" && !c.warnedNoMod {
+		_, line := f.Target.(*tsf.LineTP)
+		if line && c.opt.LoadModule {
+			// The module /L= names is read (IBM's behaviour, fresh seed
+			// 923170: "Using module file", then the TP is resolved).
+			return
+		}
 		// Section 1.3.2: dynamic tracepoints need the module.
 		c.warnedNoMod = true
-		if _, line := f.Target.(*tsf.LineTP); line {
+		if line {
 			// IBM's behaviour: for TP=@file,line TRCUST 3.05A opens the
 			// module at once, by the empty name: fatal 2.
 			d := c.at(tsf.FatalNotFound, f, f.End, "")

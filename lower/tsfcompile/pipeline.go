@@ -2,6 +2,7 @@ package tsfcompile
 
 import (
 	"maps"
+	"slices"
 
 	"github.com/tracekit/tracekit/ast/diag"
 	"github.com/tracekit/tracekit/ast/tsf"
@@ -144,7 +145,12 @@ func run(req Request, src []byte) *Result {
 		// (IBM's behaviour, from the differential harness: its "Using
 		// module file" line comes before that error).
 		tp := FirstReadTPPos(m.File, r.Front)
-		need = tp.Line > 0 && m.ModName != "" && !StopsBefore(r.Front, tp)
+		// Without MODNAME, only a TP=@file,line opens the module /L=
+		// names; a TP by symbol is severe 33 first (tsfcheck).
+		need = tp.Line > 0 && (m.ModName != "" || req.Check.LoadModule && !slices.ContainsFunc(r.Front, func(d diag.Diagnostic) bool {
+			c, _ := tsf.CodeOf(d)
+			return c == tsf.SevereNoModName && d.Pos.Offset <= tp.Offset
+		})) && !StopsBefore(r.Front, tp)
 	}
 	kept := m
 	if need {
