@@ -202,6 +202,11 @@ type SymbolTP struct {
 	Name    *Word
 	Offsets []*Signed // in source order, none when absent
 	RetEP   *Word     // the RETEP keyword, nil when absent
+	// BadOffset is an offset that is no number ("0x4z"), nil otherwise:
+	// TRCUST 3.05A resolves the symbol with the offsets before it, then
+	// says "invalid number found" (217) and "unexpected" (66) of it and
+	// refuses the tracepoint. Offsets ends before it.
+	BadOffset *Number
 }
 
 func (*StaticTP) tpTarget() {}

@@ -282,6 +282,14 @@ func (p *parser) tp(f *tpField) tsf.Field {
 			if o.Num == nil {
 				continue
 			}
+			if _, err := parseNumber(o.Num.Text); err == "not a number" {
+				// IBM's behaviour: TRCUST 3.05A resolves the symbol, then
+				// refuses the offset (tsf.SymbolTP.BadOffset; fresh seed
+				// 931174).
+				st.BadOffset = new(tsf.Number)
+				numberOrZeroInto(st.BadOffset, o.Num.Pos, o.Num.Text)
+				break
+			}
 			off, ok := p.signed(&signedNum{Pos: o.Pos, Sign: o.Signs[len(o.Signs)-1], Num: o.Num})
 			if !ok {
 				return nil

@@ -801,6 +801,14 @@ func (p *parser) trace(toks []lexer.Token, end ast.Pos, last bool) *tsf.Trace {
 					fld.NextField = astPos(toks[i+1].Pos)
 				}
 			}
+			if st, ok := fld.Target.(*tsf.SymbolTP); ok && st.BadOffset != nil {
+				// TRCUST reads the offset that is no number again as
+				// the token after the TP (IBM's behaviour: "symbol not
+				// found" at its line): at the token's end.
+				at := st.BadOffset.Pos
+				at.Offset, at.Col = at.Offset+len(st.BadOffset.Text), at.Col+len(st.BadOffset.Text)
+				fld.Next, fld.NextField = at, at
+			}
 		}
 		if p.lineMissing(fld, toks, &i, end) {
 			// The TP field stays, for the checks that come before the

@@ -527,7 +527,13 @@ func resolveTarget(tp *tsfcheck.Tracepoint, syms Symbols, mod Module, modPath st
 		}
 		o, at, found := syms.Lookup(t.Name.Text)
 		if !found {
-			diags.Add(tsf.ErrSymbol.Diagnostic(t.Name.Pos, afterTP(tp), t.Name.Text))
+			pos := t.Name.Pos
+			if t.BadOffset != nil {
+				// Found after the offset that is no number was read
+				// (IBM's behaviour: "invalid number found" first).
+				pos = tp.TPField.NextField
+			}
+			diags.Add(tsf.ErrSymbol.Diagnostic(pos, afterTP(tp), t.Name.Text))
 			break
 		}
 		addr := int64(at)

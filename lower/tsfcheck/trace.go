@@ -439,6 +439,20 @@ func (c *checker) tpField(s *traceState, f *tsf.TP) {
 		s.tp.Target = nil
 	case *tsf.SymbolTP:
 		s.tp.Target = t
+		if n := t.BadOffset; n != nil && c.m.ModName != "" {
+			// IBM's behaviour: after the symbol, TRCUST 3.05A says
+			// "invalid number found" and "unexpected" of an offset that
+			// is no number, and refuses the tracepoint.
+			d := c.err(s, tsf.ErrInvalidNumber, n, n.Pos, n.Text)
+			d.Detail = "a TP offset is a number"
+			// The second as TRCUST reads the token again, after the TP
+			// is resolved: placed at the token's end, so that a symbol
+			// not found, which TRCUST reports instead, replaces it
+			// (tsfcompile's applyRefused).
+			at := n.Pos
+			at.Offset, at.Col = at.Offset+len(n.Text), at.Col+len(n.Text)
+			c.report(tsf.ErrUnexpected.Diagnostic(at, n.Pos.Line, n.Text))
+		}
 	case *tsf.LineTP:
 		s.tp.Target = t
 	}

@@ -186,6 +186,12 @@ func refusedTPs(m *tsfcheck.Module, front diag.List) []*tdfgen.Refused {
 		at := func(d diag.Diagnostic) int { return foundAt(t, d) }
 		first := -1
 		for i, d := range front {
+			if badOffset(tpf, d) {
+				// Reported as the offset is read; TRCUST resolves the TP
+				// after it all the same (IBM's behaviour: "invalid number
+				// found", then "symbol not found").
+				continue
+			}
 			if inStmt(t, d) && d.Severity >= diag.Error && (first < 0 || at(d) < at(front[first])) {
 				first = i
 			}
@@ -237,6 +243,17 @@ func foundAt(t *tsf.Trace, d diag.Diagnostic) int {
 		return t.End.Offset
 	}
 	return d.Pos.Offset
+}
+
+// badOffset reports whether d is the "invalid number found" of tpf's
+// offset that is no number (tsf.SymbolTP.BadOffset).
+func badOffset(tpf *tsf.TP, d diag.Diagnostic) bool {
+	st, ok := tpf.Target.(*tsf.SymbolTP)
+	if !ok || st.BadOffset == nil {
+		return false
+	}
+	c, _ := tsf.CodeOf(d)
+	return c == tsf.ErrInvalidNumber && d.Pos.Offset == st.BadOffset.Pos.Offset
 }
 
 // applyRefused returns the messages of resolving the refused statements'
