@@ -31,8 +31,9 @@ import "fmt"
 //     bit 1 or 2;
 //     4. a jump (0xE9, 0xEB, 0xEA; not an indirect one, 0xFF), the
 //     tracepoint on it, with bits 1 and 2.
-//     A return or a jump alone counts only with the byte before it in the
-//     window (a RET at the procedure's entry is none).
+//     A return or a jump alone counts anywhere in the window but at the
+//     procedure's entry (a RET at the entry is none; one at the first
+//     byte of a window that starts after the entry is one).
 //   - /RM0 and /RM1 find nothing; /RM2 is the default.
 //
 // /RP (Pascal returns allowed) lets the second form take a RETF n (0xCA)
@@ -104,7 +105,11 @@ func ScanFunc(read func(i int64) byte, size int64, entry, end uint32, s Search) 
 		at   func(i int64) (int64, bool)
 	}
 	isRET := func(c byte) bool { return c == opRET }
-	alone := func(i int64) (int64, bool) { return i, i-1 >= lo }
+	// A return or a jump alone is none at the entry itself; at the start
+	// of a window that does not reach the entry it is one (IBM's
+	// behaviour: .fflush+2,RETEP with /RM4 finds the RET 17 bytes
+	// before the end, the first byte of the default window).
+	alone := func(i int64) (int64, bool) { return i, i > at }
 	var forms []form
 	if s.Match&6 != 0 {
 		forms = append(forms, form{isRET, func(i int64) (int64, bool) {
