@@ -31,9 +31,9 @@ import "fmt"
 //     bit 1 or 2;
 //     4. a jump (0xE9, 0xEB, 0xEA; not an indirect one, 0xFF), the
 //     tracepoint on it, with bits 1 and 2.
-//     A return or a jump alone counts anywhere in the window but at the
-//     procedure's entry (a RET at the entry is none; one at the first
-//     byte of a window that starts after the entry is one).
+//     No form puts the tracepoint on the procedure's entry (a RET, or a
+//     LEAVE before a RET, at the entry is none); a return alone at the
+//     first byte of a window that starts after the entry is one.
 //   - /RM0 and /RM1 find nothing; /RM2 is the default.
 //
 // /RP (Pascal returns allowed) lets the second form take a RETF n (0xCA)
@@ -105,15 +105,17 @@ func ScanFunc(read func(i int64) byte, size int64, entry, end uint32, s Search) 
 		at   func(i int64) (int64, bool)
 	}
 	isRET := func(c byte) bool { return c == opRET }
-	// A return or a jump alone is none at the entry itself; at the start
-	// of a window that does not reach the entry it is one (IBM's
-	// behaviour: .fflush+2,RETEP with /RM4 finds the RET 17 bytes
-	// before the end, the first byte of the default window).
+	// No form puts the tracepoint on the entry itself; a return or a
+	// jump alone at the start of a window that does not reach the entry
+	// is one (IBM's behaviour: .fflush+2,RETEP with /RM4 finds the RET
+	// 17 bytes before the end, the first byte of the default window;
+	// .strspn-0x10,RETEP, whose entry is _MesgServ's LEAVE before a
+	// RET, finds nothing with /RM2 and the RET with /RM6).
 	alone := func(i int64) (int64, bool) { return i, i > at }
 	var forms []form
 	if s.Match&6 != 0 {
 		forms = append(forms, form{isRET, func(i int64) (int64, bool) {
-			return i - 1, i-1 >= lo && (code(i-1) == opLEAVE || code(i-1) == opPOPBP)
+			return i - 1, i-1 >= lo && i-1 > at && (code(i-1) == opLEAVE || code(i-1) == opPOPBP)
 		}})
 	}
 	if s.Match&4 != 0 {
@@ -126,7 +128,7 @@ func ScanFunc(read func(i int64) byte, size int64, entry, end uint32, s Search) 
 	}
 	if s.Match&1 != 0 && s.Match&6 != 0 {
 		forms = append(forms, form{func(c byte) bool { return c == opRET || c == opRETFN }, func(i int64) (int64, bool) {
-			for j := i - 1; j >= lo; j-- {
+			for j := i - 1; j >= lo && j > at; j-- {
 				if code(j) == opLEAVE {
 					return j, true
 				}
