@@ -17,6 +17,7 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/alecthomas/participle/v2"
 	"github.com/alecthomas/participle/v2/lexer"
@@ -57,6 +58,12 @@ const (
 	// swallow the rest of it without a word, as TRCUST 3.05A does (oracle
 	// x_h26); tracekit reports severe 201 (docs/compatibility.md).
 	TRCUSTComments
+	// ShareSource lets the tree's names and strings share src's memory
+	// instead of a copy of it: the caller must not change src once it
+	// has handed it over (lower/tsfcompile, which reads the file into a
+	// buffer of its own, saves the copy: 5 MB of a TSF of 65,535
+	// tracepoints).
+	ShareSource
 )
 
 // ParseMode parses as Parse does, reading what mode names as TRCUST 3.05A
@@ -113,7 +120,11 @@ func parseWorkers() int { return min(max(runtime.GOMAXPROCS(0), 1), 4) }
 // parsers (tests try small batches, so that files of a few statements
 // cross batches, and one worker or several).
 func parseBatched(filename string, src []byte, mode Mode, reference bool, each func(tsf.Stmt), batch, workers int) (*tsf.File, diag.List) {
-	s := newScanner(filename, src)
+	text := unsafe.String(unsafe.SliceData(src), len(src))
+	if mode&ShareSource == 0 {
+		text = string(src)
+	}
+	s := newScanner(filename, text)
 	s.mode = mode
 	work := make(chan *stmtBatch, workers)
 	order := make(chan *stmtBatch, 2*workers+2)

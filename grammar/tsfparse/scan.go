@@ -114,15 +114,15 @@ type scanner struct {
 }
 
 func scan(file string, src []byte) scanResult {
-	s := newScanner(file, src)
+	s := newScanner(file, string(src))
 	for s.next() {
 	}
 	s.res.eof = s.pos()
 	return s.res
 }
 
-func newScanner(file string, src []byte) *scanner {
-	s := &scanner{file: file, src: string(src), line: 1, col: 1, touching: -1}
+func newScanner(file, src string) *scanner {
+	s := &scanner{file: file, src: src, line: 1, col: 1, touching: -1}
 	s.res.stopAt, s.res.cut = -1, -1
 	s.res.commentAfter = make(map[int]int)
 	return s

@@ -21,7 +21,9 @@ import (
 // tracepoint needs beside it. Both command lines make one and call Run;
 // they differ in where they look for the module and in how they print.
 type Request struct {
-	Name  string // the TSF's name in diagnostics
+	Name string // the TSF's name in diagnostics
+	// Src is the TSF. Run's tree and messages share its memory: it must
+	// not be changed after Run is called.
 	Src   []byte
 	Check tsfcheck.Options
 	// Syntax says where the TSF is read as TRCUST 3.05A reads it
@@ -136,7 +138,7 @@ func Run(req Request) *Result {
 // run is one pass of Run over the TSF src.
 func run(req Request, src []byte) *Result {
 	r := &Result{}
-	r.Module, r.Front = check(req.Name, src, req.Syntax, req.Check, true)
+	r.Module, r.Front = check(req.Name, src, req.Syntax|tsfparse.ShareSource, req.Check, true)
 	m := r.Module
 	need := !r.Front.Failed() && Dynamic(m)
 	if req.Eager {
