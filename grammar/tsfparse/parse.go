@@ -852,6 +852,15 @@ func (p *parser) trace(toks []lexer.Token, end ast.Pos, last bool) *tsf.Trace {
 		case next.Value == ",":
 			i++
 			if i == len(toks) && last {
+				if tp, ok := fld.(*tsf.TP); ok {
+					if st, ok := tp.Target.(*tsf.SymbolTP); ok && st.RetEP == nil {
+						// IBM's behaviour: after TP=.name and a comma,
+						// TRCUST 3.05A reads on for RETEP and meets the
+						// end of the file (severe 34; fresh seed 942290).
+						t.PastEnd = true
+						break
+					}
+				}
 				// The comma ends the last TRACE, as for 3.05A (x_h35).
 				p.add(tsf.WarnTrailingComma.Diagnostic(astPos(next.Pos), p.eof.Line))
 			}
