@@ -785,6 +785,15 @@ func (p *parser) trace(toks []lexer.Token, end ast.Pos, last bool) *tsf.Trace {
 			t.Broken, t.BrokenAt = true, p.posSince(n0, end)
 			return t
 		}
+		if kw := staticRefused(t, toks[i].Value); kw != "" {
+			// Refused at its keyword, before its address is converted
+			// (IBM's behaviour: "ASCIIZ32=(errno,...)" after TP=@STATIC
+			// is the STATIC message, not "invalid address specified";
+			// fresh seed 942010).
+			p.add(tsf.ErrUnexpected.Diagnostic(astPos(toks[i].Pos), 0, kw+" with STATIC tracepoint"))
+			t.Broken, t.BrokenAt = true, p.posSince(n0, end)
+			return t
+		}
 		i += n
 		fld := p.field(f)
 		if fld == nil {
