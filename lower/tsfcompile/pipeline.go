@@ -276,8 +276,37 @@ func (r *Result) back(req Request) bool {
 	r.Back = compile(r.Module, mod, mp, src, refused)
 	if req.Eager {
 		r.Front = dropUnread(r.Back.Program.Unread, r.Front)
+		r.Front = dropUncounted(r.Back.Program.Abandoned, r.Front)
 	}
 	return r.Back.Compiled.Worst() < diag.Severe
+}
+
+// dropUncounted returns front without the warnings 140 (MAXDATALENGTH to
+// log could be exceeded) of the statements the back end abandoned (an RPN
+// stack overflow, a record too long): TRCUST 3.05A counts a statement's
+// bytes only when it takes the statement (IBM's behaviour, fresh seed
+// 943427: 21 registers and an RPN stack overflow give the overflow alone).
+func dropUncounted(abandoned map[*tsf.Trace]bool, front diag.List) diag.List {
+	if len(abandoned) == 0 {
+		return front
+	}
+	var out diag.List
+	for _, d := range front {
+		if c, _ := tsf.CodeOf(d); c == tsf.WarnMaxDataExceeded {
+			drop := false
+			for t := range abandoned {
+				if inStmt(t, d) {
+					drop = true
+					break
+				}
+			}
+			if drop {
+				continue
+			}
+		}
+		out = append(out, d)
+	}
+	return out
 }
 
 // FirstDynamicTP returns the line of the first TP field that names a code
