@@ -103,6 +103,9 @@ func ScanFunc(read func(i int64) byte, size int64, entry, end uint32, s Search) 
 	type form struct {
 		ends func(c byte) bool
 		at   func(i int64) (int64, bool)
+		// past: the byte that ends the form may be the one right after
+		// the window, when the tracepoint's byte is in it.
+		past bool
 	}
 	isRET := func(c byte) bool { return c == opRET }
 	// No form puts the tracepoint on the entry itself; a return or a
@@ -114,9 +117,13 @@ func ScanFunc(read func(i int64) byte, size int64, entry, end uint32, s Search) 
 	alone := func(i int64) (int64, bool) { return i, i > at }
 	var forms []form
 	if s.Match&6 != 0 {
+		// The LEAVE or POP must be in the window; the RET after it may be
+		// the byte right after the window (IBM's behaviour:
+		// .strspn-2,RETEP with /RS2, whose window ends at the POP BP
+		// before strspn's RET, finds that POP).
 		forms = append(forms, form{isRET, func(i int64) (int64, bool) {
 			return i - 1, i-1 >= lo && i-1 > at && (code(i-1) == opLEAVE || code(i-1) == opPOPBP)
-		}})
+		}, true})
 	}
 	if s.Match&4 != 0 {
 		forms = append(forms, form{func(c byte) bool {
@@ -124,7 +131,7 @@ func ScanFunc(read func(i int64) byte, size int64, entry, end uint32, s Search) 
 			// .exit-0x40,RETEP with /RM6 /RP finds the 0xCA at 1:1584 of
 			// emitrep, and nothing without /RP).
 			return c == opRET || c == opRETN || c == opRETF || s.Pascal && c == opRETFN
-		}, alone})
+		}, alone, false})
 	}
 	if s.Match&1 != 0 && s.Match&6 != 0 {
 		forms = append(forms, form{func(c byte) bool { return c == opRET || c == opRETFN }, func(i int64) (int64, bool) {
@@ -134,13 +141,17 @@ func ScanFunc(read func(i int64) byte, size int64, entry, end uint32, s Search) 
 				}
 			}
 			return 0, false
-		}})
+		}, false})
 	}
 	if s.Match&6 == 6 {
-		forms = append(forms, form{func(c byte) bool { return c == opJMP || c == opJMPShort || c == opJMPFar }, alone})
+		forms = append(forms, form{func(c byte) bool { return c == opJMP || c == opJMPShort || c == opJMPFar }, alone, false})
 	}
 	for _, f := range forms {
-		for i := stop - 1; i >= lo; i-- {
+		top := stop - 1
+		if f.past && stop < size {
+			top = stop
+		}
+		for i := top; i >= lo; i-- {
 			if !f.ends(code(i)) {
 				continue
 			}
