@@ -104,7 +104,7 @@ func ScanFunc(read func(i int64) byte, size int64, entry, end uint32, s Search) 
 		ends func(c byte) bool
 		at   func(i int64) (int64, bool)
 		// past: the byte that ends the form may be the one right after
-		// the window, when the tracepoint's byte is in it.
+		// the window, when the tracepoint's byte is in it (bit 0).
 		past bool
 	}
 	isRET := func(c byte) bool { return c == opRET }
@@ -117,13 +117,15 @@ func ScanFunc(read func(i int64) byte, size int64, entry, end uint32, s Search) 
 	alone := func(i int64) (int64, bool) { return i, i > at }
 	var forms []form
 	if s.Match&6 != 0 {
-		// The LEAVE or POP must be in the window; the RET after it may be
-		// the byte right after the window (IBM's behaviour:
-		// .strspn-2,RETEP with /RS2, whose window ends at the POP BP
-		// before strspn's RET, finds that POP).
+		// The LEAVE or POP must be in the window; with bit 0 of the match
+		// criteria the RET after it may be the byte right after the
+		// window (IBM's behaviour: .strspn-2,RETEP and
+		// .ReportEmitterNewClass-2,RETEP, whose windows end at the POP BP
+		// before the RET, find that POP with /RM3, /RM5 and /RM7, and
+		// nothing with /RM2 and /RM6).
 		forms = append(forms, form{isRET, func(i int64) (int64, bool) {
 			return i - 1, i-1 >= lo && i-1 > at && (code(i-1) == opLEAVE || code(i-1) == opPOPBP)
-		}, true})
+		}, s.Match&1 != 0})
 	}
 	if s.Match&4 != 0 {
 		forms = append(forms, form{func(c byte) bool {
