@@ -754,12 +754,12 @@ func (p *parser) trace(toks []lexer.Token, end ast.Pos, last bool) *tsf.Trace {
 			f = &p.fieldOut
 		}
 		if err != nil {
-			if kw := staticRefused(t, toks[i].Value); kw != "" {
-				// IBM's behaviour: after TP=@STATIC, TRCUST 3.05A refuses
-				// a data statement at its keyword, before it reads the
-				// rest (fresh seed 911266): no syntax error of it is
-				// reported (tsfcheck says the same of one without).
-				p.add(tsf.ErrUnexpected.Diagnostic(astPos(toks[i].Pos), 0, kw+" with STATIC tracepoint"))
+			if d, ok := refusedAtKeyword(t, toks[i]); ok {
+				// IBM's behaviour: after TP=@STATIC, or before the TP
+				// field, TRCUST 3.05A refuses a data statement at its
+				// keyword, before it reads the rest (fresh seed 911266):
+				// no syntax error of it is reported.
+				p.add(d)
 				t.Broken, t.BrokenAt = true, p.posSince(n0, end)
 				return t
 			}
@@ -785,12 +785,13 @@ func (p *parser) trace(toks []lexer.Token, end ast.Pos, last bool) *tsf.Trace {
 			t.Broken, t.BrokenAt = true, p.posSince(n0, end)
 			return t
 		}
-		if kw := staticRefused(t, toks[i].Value); kw != "" {
+		if d, ok := refusedAtKeyword(t, toks[i]); ok {
 			// Refused at its keyword, before its address is converted
 			// (IBM's behaviour: "ASCIIZ32=(errno,...)" after TP=@STATIC
-			// is the STATIC message, not "invalid address specified";
-			// fresh seed 942010).
-			p.add(tsf.ErrUnexpected.Diagnostic(astPos(toks[i].Pos), 0, kw+" with STATIC tracepoint"))
+			// is the STATIC message, not "invalid address specified",
+			// fresh seed 942010; "MEM=(EBP,...)" before the TP field
+			// "DATA_STATEMENT before TP statement", fresh seed 951541).
+			p.add(d)
 			t.Broken, t.BrokenAt = true, p.posSince(n0, end)
 			return t
 		}
@@ -969,6 +970,34 @@ func (p *parser) partialMem(toks []lexer.Token, err error, end ast.Pos, last boo
 var partialTails = [][]string{
 	{")"}, {"1", ")"}, {",", "1", ")"}, {"DIRECT", ",", "1", ")"}, {",", "DIRECT", ",", "1", ")"},
 	{"BX", ",", "DIRECT", ",", "1", ")"}, {"+", "BX", ",", "DIRECT", ",", "1", ")"}, {"2", ",", "DIRECT", ",", "1", ")"},
+}
+
+// refusedAtKeyword returns the error TRCUST 3.05A gives a data statement
+// at its keyword kw, before it reads the rest: after TP=@STATIC
+// (staticRefused), and before any TP field ("DATA_STATEMENT before TP
+// statement" for MEM, MEM32, ASCIIZ and ASCIIZ32, "REGS before TP
+// statement", and for LEN "syntax error: missing 'TP keyword' before 'LEN
+// statement'"). tsfcheck says the same of statements whose syntax is
+// whole; here it is said before the statement is converted.
+func refusedAtKeyword(t *tsf.Trace, kw lexer.Token) (diag.Diagnostic, bool) {
+	pos := astPos(kw.Pos)
+	if name := staticRefused(t, kw.Value); name != "" {
+		return tsf.ErrUnexpected.Diagnostic(pos, 0, name+" with STATIC tracepoint"), true
+	}
+	for _, f := range t.Fields {
+		if _, ok := f.(*tsf.TP); ok {
+			return diag.Diagnostic{}, false
+		}
+	}
+	switch strings.ToUpper(kw.Value) {
+	case "MEM", "MEM32", "ASCIIZ", "ASCIIZ32":
+		return tsf.ErrUnexpected.Diagnostic(pos, 0, "DATA_STATEMENT before TP statement"), true
+	case "REGS":
+		return tsf.ErrUnexpected.Diagnostic(pos, 0, "REGS before TP statement"), true
+	case "LEN":
+		return tsf.ErrSyntax.Diagnostic(pos, 0, "TP keyword", "LEN statement"), true
+	}
+	return diag.Diagnostic{}, false
 }
 
 // staticRefused returns how TRCUST names the data statement keyword kw in
