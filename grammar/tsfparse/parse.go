@@ -550,7 +550,11 @@ func (sp *splitter) starts(toks []lexer.Token, start, i int) bool {
 	// TRACE starts a statement inside parentheses too (IBM's behaviour,
 	// tried with its binary: after "REGS=(EAX," or a stray "(((" the
 	// next TRACE is read, "missing ')' before 'TRACE'").
-	if starts && (sp.depth == 0 || trace) && !isPunct(toks[i-1], "=") {
+	// After "=" a word is a value only for GROUP (IBM's behaviour, tried
+	// with its binary after each keyword: "GROUP=" then TRACE is the
+	// group TRACE; "FMT=", "MINOR=", "x=" then TRACE start a statement).
+	afterGroup := i >= 2 && isPunct(toks[i-1], "=") && toks[i-2].Type == tokIdent && strings.EqualFold(toks[i-2].Value, "GROUP")
+	if starts && (sp.depth == 0 || trace) && !afterGroup && (trace || !isPunct(toks[i-1], "=")) {
 		sp.depth = 0
 		sp.traced = sp.traced || trace
 		sp.listed = sp.listed || isWord(t, listKeywords)
@@ -775,11 +779,14 @@ func (p *parser) trace(toks []lexer.Token, end ast.Pos, last bool) *tsf.Trace {
 				}
 				t.Fields = append(t.Fields, m)
 			}
-			if p.partial && strings.EqualFold(toks[i].Value, "DESC") && hasDesc(t) {
-				// IBM's behaviour: TRCUST 3.05A refuses a second DESC as it
-				// reads the keyword, before the string its lexer then
-				// stops in.
-				p.add(tsf.ErrUnexpected.Diagnostic(astPos(toks[i].Pos), 0, "multiple DESC statements"))
+			if d, ok := redefinedAtKeyword(t, toks[i:]); ok {
+				// IBM's behaviour: TRCUST 3.05A refuses a second MINOR,
+				// TP, OPCODE, ORBIT or DESC as it reads the keyword,
+				// before a value it cannot read ("MINOR=" then the next
+				// TRACE is "MINOR redefinition").
+				p.add(d)
+				t.Broken, t.BrokenAt = true, p.posSince(n0, end)
+				return t
 			}
 			p.syntaxError(err, end, last, false)
 			t.Broken, t.BrokenAt = true, p.posSince(n0, end)
@@ -970,6 +977,41 @@ func (p *parser) partialMem(toks []lexer.Token, err error, end ast.Pos, last boo
 var partialTails = [][]string{
 	{")"}, {"1", ")"}, {",", "1", ")"}, {"DIRECT", ",", "1", ")"}, {",", "DIRECT", ",", "1", ")"},
 	{"BX", ",", "DIRECT", ",", "1", ")"}, {"+", "BX", ",", "DIRECT", ",", "1", ")"}, {"2", ",", "DIRECT", ",", "1", ")"},
+}
+
+// redefinedAtKeyword returns the error of a field toks (keyword first)
+// that t already has and that TRCUST 3.05A refuses as a redefinition as
+// it reads the keyword, at the line of the '=' after it.
+func redefinedAtKeyword(t *tsf.Trace, toks []lexer.Token) (diag.Diagnostic, bool) {
+	kw := strings.ToUpper(toks[0].Value)
+	seen := false
+	for _, f := range t.Fields {
+		if f.Keyword() == kw {
+			seen = true
+			break
+		}
+	}
+	if !seen {
+		return diag.Diagnostic{}, false
+	}
+	at := toks[0].Pos
+	if len(toks) > 1 && isPunct(toks[1], "=") {
+		at = toks[1].Pos
+	}
+	pos, line := astPos(toks[0].Pos), at.Line
+	switch kw {
+	case "MINOR":
+		return tsf.ErrMinorRedef.Diagnostic(pos, line), true
+	case "TP":
+		return tsf.ErrTPRedef.Diagnostic(pos, line), true
+	case "OPCODE":
+		return tsf.ErrOpcodeRedef.Diagnostic(pos, line), true
+	case "ORBIT":
+		return tsf.ErrOrbitRedef.Diagnostic(pos, line), true
+	case "DESC":
+		return tsf.ErrUnexpected.Diagnostic(pos, line, "multiple DESC statements"), true
+	}
+	return diag.Diagnostic{}, false
 }
 
 // refusedAtKeyword returns the error TRCUST 3.05A gives a data statement
@@ -1203,16 +1245,6 @@ func tokenLen(t lexer.Token) int {
 	return len(t.Value)
 }
 
-// hasDesc reports whether t has a DESC field.
-func hasDesc(t *tsf.Trace) bool {
-	for _, f := range t.Fields {
-		if _, ok := f.(*tsf.Desc); ok {
-			return true
-		}
-	}
-	return false
-}
-
 // fieldCount is how many fields the TRACE statement toks has when it is
 // well formed: one more than its commas outside parentheses.
 func fieldCount(toks []lexer.Token) int {
@@ -1300,7 +1332,10 @@ func (p *parser) syntaxError(err error, end ast.Pos, last, severe bool) {
 
 // syntaxNames names the parse structures of syntax.go in messages.
 var syntaxNames = map[string]string{
-	"PathTok": "file name", "NumTok": "number", "IdentTok": "name", "StrToken": "string",
+	"PathTok": "file name", "NumTok": "number", "IdentTok": "name",
+	// IBM's behaviour: "FMT=" before the next TRACE is "missing 'literal'
+	// before 'TRACE'".
+	"StrToken":  "literal",
 	"ListEntry": "NAME", "ScalarTok": "value", "SignedNum": "+", "TpOffset": "+", "Address": "address",
 	// TRCUST 3.05A's own words (IBM's behaviour): "missing
 	// 'DIRECT/INDIRECT' before ','", "missing '.symbol' before 'emit'".
@@ -1350,7 +1385,7 @@ func expected(msg string) string {
 	case strings.EqualFold(s, "<number>"):
 		return "number"
 	case strings.EqualFold(s, "<string>"):
-		return "string"
+		return "literal"
 	case strings.EqualFold(s, "<path>"):
 		return "file name"
 	case strings.EqualFold(s, "<symbol>"):
