@@ -276,37 +276,53 @@ func (r *Result) back(req Request) bool {
 	r.Back = compile(r.Module, mod, mp, src, refused)
 	if req.Eager {
 		r.Front = dropUnread(r.Back.Program.Unread, r.Front)
-		r.Front = dropUncounted(r.Back.Program.Abandoned, r.Front)
+		r.Front = dropUncounted(r.Back.Program.Abandoned, r.Back.Compiled, r.Front)
 	}
 	return r.Back.Compiled.Worst() < diag.Severe
 }
 
 // dropUncounted returns front without the warnings 140 (MAXDATALENGTH to
-// log could be exceeded) of the statements the back end abandoned (an RPN
-// stack overflow, a record too long): TRCUST 3.05A counts a statement's
-// bytes only when it takes the statement (IBM's behaviour, fresh seed
-// 943427: 21 registers and an RPN stack overflow give the overflow alone).
-func dropUncounted(abandoned map[*tsf.Trace]bool, front diag.List) diag.List {
+// log could be exceeded) that TRCUST 3.05A never gives: those of the data
+// statement the back end failed to assemble (an RPN stack overflow, a
+// record too long) and of the statements after it in the TRACE. TRCUST
+// counts a data statement's bytes once it has assembled it (IBM's
+// behaviour: registers that overflow the stack give the overflow alone,
+// fresh seed 943427; a memory statement before them that passed the limit
+// gives its warning, fresh seed 952621).
+func dropUncounted(abandoned map[*tsf.Trace]bool, back, front diag.List) diag.List {
 	if len(abandoned) == 0 {
 		return front
 	}
+	var failed []diag.Diagnostic
+	for _, d := range back {
+		if c, _ := tsf.CodeOf(d); c == tsf.ErrRPNStack || c == tsf.ErrRPNTooLong {
+			failed = append(failed, d)
+		}
+	}
 	var out diag.List
 	for _, d := range front {
-		if c, _ := tsf.CodeOf(d); c == tsf.WarnMaxDataExceeded {
-			drop := false
-			for t := range abandoned {
-				if inStmt(t, d) {
-					drop = true
-					break
-				}
-			}
-			if drop {
-				continue
-			}
+		if c, _ := tsf.CodeOf(d); c == tsf.WarnMaxDataExceeded && uncounted(abandoned, failed, d) {
+			continue
 		}
 		out = append(out, d)
 	}
 	return out
+}
+
+// uncounted reports whether the warning w stands at or after a data
+// statement of its TRACE that failed to assemble.
+func uncounted(abandoned map[*tsf.Trace]bool, failed []diag.Diagnostic, w diag.Diagnostic) bool {
+	for t := range abandoned {
+		if !inStmt(t, w) {
+			continue
+		}
+		for _, f := range failed {
+			if inStmt(t, f) && f.Pos.Offset <= w.Pos.Offset {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // FirstDynamicTP returns the line of the first TP field that names a code
