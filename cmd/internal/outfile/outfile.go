@@ -95,6 +95,11 @@ type Run struct {
 	mu      sync.Mutex
 	pending map[*File]struct{}
 	aborted bool
+	// creating counts the temporary files being created, not yet in
+	// pending: Abort waits for them (created), so that none is left
+	// behind when the process exits right after it.
+	creating int
+	created  *sync.Cond
 }
 
 // NewRun returns a Run whose "-" is stdout.
@@ -115,6 +120,19 @@ func (r *Run) Abort() {
 		f.done = true
 	}
 	r.pending = nil
+	// A temporary file created on disk but not yet registered is removed
+	// by its Create, which sees aborted; wait for it.
+	for r.creating > 0 {
+		r.cond().Wait()
+	}
+}
+
+// cond returns the condition Abort waits on; r.mu is held.
+func (r *Run) cond() *sync.Cond {
+	if r.created == nil {
+		r.created = sync.NewCond(&r.mu)
+	}
+	return r.created
 }
 
 // Pending returns the temporary files not yet renamed, for tests.
@@ -191,16 +209,27 @@ func (r *Run) Create(name string) (*File, error) {
 	} else if !st.IsDir() {
 		return nil, &Error{name, fmt.Errorf("%s is not a directory", dir)}
 	}
+	r.mu.Lock()
+	if r.aborted {
+		r.mu.Unlock()
+		return nil, &Error{name, ErrAborted}
+	}
+	r.creating++
+	r.mu.Unlock()
 	pf, err := renameio.NewPendingFile(target,
 		renameio.WithTempDir(dir),
 		renameio.WithPermissions(0o666), // less the umask, as for any new file
 		renameio.WithExistingPermissions())
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	defer func() {
+		r.creating--
+		r.cond().Broadcast()
+	}()
 	if err != nil {
 		return nil, &Error{name, err}
 	}
 	f.kind, f.w, f.pf = KindReplace, pf, pf
-	r.mu.Lock()
-	defer r.mu.Unlock()
 	if r.aborted {
 		pf.Cleanup()
 		return nil, &Error{name, ErrAborted}

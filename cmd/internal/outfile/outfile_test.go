@@ -3,13 +3,16 @@ package outfile
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // entries lists the names in dir.
@@ -312,5 +315,32 @@ func TestWriteAllOrNothing(t *testing.T) {
 	}
 	if p := s.Paths(); len(p) != 3 {
 		t.Errorf("Paths %v", p)
+	}
+}
+
+// TestAbortDuringCreate: Abort, as a signal handler calls it just before
+// the process exits, leaves no temporary file behind, also one whose
+// Create is under way (created on disk, not yet registered) when it runs.
+func TestAbortDuringCreate(t *testing.T) {
+	for round := range 50 {
+		dir := t.TempDir()
+		r := NewRun(io.Discard)
+		var wg sync.WaitGroup
+		for i := range 8 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				if f, err := r.Create(filepath.Join(dir, fmt.Sprintf("out%d", i))); err == nil {
+					f.Write([]byte("x"))
+				}
+			}()
+		}
+		time.Sleep(time.Duration(round%5) * 50 * time.Microsecond)
+		r.Abort()
+		// What the process would leave if it exited now.
+		if names := entries(t, dir); len(names) != 0 {
+			t.Fatalf("round %d: left %v after Abort", round, names)
+		}
+		wg.Wait()
 	}
 }
