@@ -712,11 +712,13 @@ func (c *checker) endOfTrace(s *traceState) {
 		c.firstTrace, c.minorMode = t, s.minor != nil
 		c.m.ModeTrace = t
 	}
-	if c.minorMode && s.minor == nil {
-		c.err(s, tsf.ErrIncomplete, t, end, "minor code")
-	}
+	// The TP first, then MINOR (IBM's behaviour: a TRACE with neither is
+	// "'trace point address' required"; fresh seed 961328).
 	if tp.TPField == nil {
 		c.err(s, tsf.ErrIncomplete, t, end, "trace point address")
+	}
+	if c.minorMode && s.minor == nil {
+		c.err(s, tsf.ErrIncomplete, t, end, "minor code")
 	}
 	noDesc := len(s.fmts) > 0 && s.desc == nil
 	staticOpcode := tp.TPField != nil && tp.Static() && slices.ContainsFunc(s.extra, func(f tsf.Field) bool {
