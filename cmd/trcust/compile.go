@@ -147,11 +147,16 @@ func compile(c *console, o options) {
 		}
 		c.line("Creating TFF file: %s \t # records = %d", display(tffName), len(t.Records))
 	}
-	if res.Back == nil || res.Back.Program.TDFLost() {
+	if res.Back == nil {
 		return
 	}
-	for _, d := range res.Written {
-		c.msg(tsf.LegacyLine(d), d.Severity, d.Msg)
+	// TRCUST's lost TDF (tdfgen.Program.TDFLost): no TDF, but its .TMI
+	// all the same (IBM's behaviour, fresh seed 970707).
+	lost := res.Back.Program.TDFLost()
+	if !lost {
+		for _, d := range res.Written {
+			c.msg(tsf.LegacyLine(d), d.Severity, d.Msg)
+		}
 	}
 	tdfFile := res.TDF
 	if tdfFile == nil {
@@ -162,10 +167,12 @@ func compile(c *console, o options) {
 		given = o.files[1]
 	}
 	tdfName := tdfgen.FileName(o.files[0], given)
-	if !write(c, tdfName, tdfFile.MarshalBinary) {
-		return
+	if !lost {
+		if !write(c, tdfName, tdfFile.MarshalBinary) {
+			return
+		}
+		c.line("Creating TDF file: %s\t # records = %d", display(tdfName), len(tdfFile.Tracepoints))
 	}
-	c.line("Creating TDF file: %s\t # records = %d", display(tdfName), len(tdfFile.Tracepoints))
 	if res.TMI != nil {
 		// IBM's behaviour: the TDF's name with .TMI for its extension.
 		tmiName := strings.TrimSuffix(tdfName, filepath.Ext(tdfName)) + ".TMI"

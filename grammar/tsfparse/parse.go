@@ -553,7 +553,8 @@ func (sp *splitter) starts(toks []lexer.Token, start, i int) bool {
 	// After "=" a word is a value only for GROUP (IBM's behaviour, tried
 	// with its binary after each keyword: "GROUP=" then TRACE is the
 	// group TRACE; "FMT=", "MINOR=", "x=" then TRACE start a statement).
-	afterGroup := i >= 2 && isPunct(toks[i-1], "=") && toks[i-2].Type == tokIdent && strings.EqualFold(toks[i-2].Value, "GROUP")
+	afterGroup := i >= 2 && isPunct(toks[i-1], "=") && toks[i-2].Type == tokIdent &&
+		(strings.EqualFold(toks[i-2].Value, "GROUP") || strings.EqualFold(toks[i-2].Value, "NAME"))
 	if starts && (sp.depth == 0 || trace) && !afterGroup && (trace || !isPunct(toks[i-1], "=")) {
 		sp.depth = 0
 		sp.traced = sp.traced || trace
@@ -697,8 +698,15 @@ func (p *parser) list(toks []lexer.Token, end ast.Pos, last bool) tsf.Stmt {
 		l, n, err = p.listGen.ParseTokens(toks, lexPos(end), true)
 	}
 	if err != nil {
-		p.syntaxError(err, end, last, true)
-		return nil
+		p.listError(err, end, last)
+		// The statement stands, without entries: TRCUST 3.05A has said
+		// "TYPELIST redefinition" of a second one before the syntax
+		// error in it (IBM's behaviour, fresh seed 970983).
+		pos := astPos(toks[0].Pos)
+		if strings.EqualFold(toks[0].Value, "TYPELIST") {
+			return &tsf.TypeList{Pos: pos}
+		}
+		return &tsf.GroupList{Pos: pos}
 	}
 	max := tsf.MaxGroups
 	if strings.EqualFold(l.Kind, "TYPELIST") {
@@ -1281,6 +1289,34 @@ func tokenText(t lexer.Token) string {
 		return strings.ReplaceAll(t.Value, `\"`, `"`)
 	}
 	return t.Value
+}
+
+// listError reports the syntax error err of a TYPELIST or GROUPLIST as
+// TRCUST 3.05A does (IBM's behaviour, tried with its binary): a missing ','
+// after a name is an error and the list ends there; a missing ID keyword is
+// severe 38, "keyword 'ID' expected"; an ID that is no number is "invalid
+// number found" (217); the rest is severe, as syntaxError says.
+func (p *parser) listError(err error, end ast.Pos, last bool) {
+	var ute *participle.UnexpectedTokenError
+	if !errors.As(err, &ute) || ute.Unexpected.EOF() && last {
+		p.syntaxError(err, end, last, true)
+		return
+	}
+	tok := ute.Unexpected
+	pos, before := astPos(tok.Pos), tokenText(tok)
+	if tok.EOF() {
+		before = "TRACE"
+	}
+	switch expected(ute.Message()) {
+	case ",":
+		p.add(tsf.ErrSyntax.Diagnostic(pos, 0, ",", before))
+	case "number":
+		p.add(tsf.ErrInvalidNumber.Diagnostic(pos, 0, before))
+	case "ID":
+		p.add(tsf.SevereKeyword.Diagnostic(pos, 0, "ID", before))
+	default:
+		p.syntaxError(err, end, last, true)
+	}
 }
 
 // syntaxError turns a participle error into a TRCUST diagnostic: "number
