@@ -913,12 +913,7 @@ func (p *parser) partialMem(toks []lexer.Token, err error, end ast.Pos, last boo
 	if !errors.As(err, &ute) || ute.Unexpected.EOF() && last || len(toks) < 4 {
 		return nil
 	}
-	switch strings.ToUpper(toks[0].Value) {
-	case "MEM", "MEM32", "ASCIIZ", "ASCIIZ32":
-	default:
-		return nil
-	}
-	if toks[1].Value != "=" || toks[2].Value != "(" {
+	if !isMemKeyword(toks[0].Value) || toks[1].Value != "=" || toks[2].Value != "(" {
 		return nil
 	}
 	e, at := len(toks), lexPos(end)
@@ -1039,15 +1034,26 @@ func refusedAtKeyword(t *tsf.Trace, kw lexer.Token) (diag.Diagnostic, bool) {
 			return diag.Diagnostic{}, false
 		}
 	}
-	switch strings.ToUpper(kw.Value) {
-	case "MEM", "MEM32", "ASCIIZ", "ASCIIZ32":
+	switch up := strings.ToUpper(kw.Value); {
+	case isMemKeyword(up):
 		return tsf.ErrUnexpected.Diagnostic(pos, 0, "DATA_STATEMENT before TP statement"), true
-	case "REGS":
+	case up == "REGS":
 		return tsf.ErrUnexpected.Diagnostic(pos, 0, "REGS before TP statement"), true
-	case "LEN":
+	case up == "LEN":
 		return tsf.ErrSyntax.Diagnostic(pos, 0, "TP keyword", "LEN statement"), true
 	}
 	return diag.Diagnostic{}, false
+}
+
+// isMemKeyword reports whether kw is MEM, MEM32, ASCIIZ or ASCIIZ32, in
+// any case: the statements TRCUST names DATA_STATEMENT.
+func isMemKeyword(kw string) bool {
+	for _, k := range [...]string{"MEM", "MEM32", "ASCIIZ", "ASCIIZ32"} {
+		if strings.EqualFold(kw, k) {
+			return true
+		}
+	}
+	return false
 }
 
 // staticRefused returns how TRCUST names the data statement keyword kw in
@@ -1056,11 +1062,10 @@ func refusedAtKeyword(t *tsf.Trace, kw lexer.Token) (diag.Diagnostic, bool) {
 // name), and "" otherwise.
 func staticRefused(t *tsf.Trace, kw string) string {
 	name := strings.ToUpper(kw)
-	switch name {
-	case "MEM", "MEM32", "ASCIIZ", "ASCIIZ32":
+	switch {
+	case isMemKeyword(name):
 		name = "DATA_STATEMENT"
-	case "REGS", "LEN":
-	default:
+	case name != "REGS" && name != "LEN":
 		return ""
 	}
 	for _, f := range t.Fields {

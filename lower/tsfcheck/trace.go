@@ -192,36 +192,10 @@ func (c *checker) once(s *traceState, f tsf.Field) bool {
 }
 
 func (c *checker) field(s *traceState, i int, f tsf.Field) {
-	if s.tp.TPField == nil {
-		// IBM's behaviour (TRCUST 3.05A, each tried with its binary): a
-		// data statement needs the TP before it; the tracepoint is
-		// dropped. ORBIT, OPCODE, ABORTOP, REMOVEOP, TYPE and GROUP may
-		// come first.
-		switch f := f.(type) {
-		case *tsf.Regs:
-			c.err(s, tsf.ErrUnexpected, f, f.Last(), "REGS before TP statement")
-			return
-		case *tsf.Mem:
-			c.err(s, tsf.ErrUnexpected, f, f.Last(), "DATA_STATEMENT before TP statement")
-			return
-		case *tsf.Len:
-			c.err(s, tsf.ErrSyntax, f, f.Last(), "TP keyword", "LEN statement")
-			return
-		}
-	}
-	if isData(f) && !staticTakes(f) && s.tp.TPField != nil && s.tp.Static() {
-		// IBM's behaviour: after TP=@STATIC, TRCUST 3.05A refuses a
-		// statement that makes RPN code as it reads it, before it looks
-		// at its address ("unexpected: DATA_STATEMENT with STATIC
-		// tracepoint, ignored" for MEM, MEM32, ASCIIZ and ASCIIZ32; REGS,
-		// LEN by name). ORBIT, ABORTOP and REMOVEOP it takes (staticTakes).
-		kw := f.Keyword()
-		if _, mem := f.(*tsf.Mem); mem {
-			kw = "DATA_STATEMENT"
-		}
-		c.err(s, tsf.ErrUnexpected, f, f.Position(), kw+" with STATIC tracepoint") // at the keyword's line (IBM's behaviour)
-		return
-	}
+	// A data statement before the TP field, or after TP=@STATIC, is
+	// refused at its keyword by the parser (tsfparse's refusedAtKeyword:
+	// TRCUST 3.05A refuses it before it reads its address), and never
+	// reaches here.
 	switch f.(type) {
 	case *tsf.Len, *tsf.Regs, *tsf.Mem, *tsf.Orbit:
 		// IBM's behaviour: after ABORTOP or REMOVEOP, a statement that
