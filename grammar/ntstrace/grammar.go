@@ -14,6 +14,7 @@ package ntstrace
 import (
 	"github.com/alecthomas/participle/v2"
 	"github.com/alecthomas/participle/v2/lexer"
+	"sync"
 
 	"github.com/tracekit/tracekit/ast"
 	"github.com/tracekit/tracekit/ast/diag"
@@ -32,10 +33,12 @@ var (
 		{Name: "Punct", Pattern: `==|[{}(),=]`},
 		{Name: "Space", Pattern: `\s+`},
 	})
-	callParser = participle.MustBuild[callLine](
-		participle.Lexer(callLexer),
-		participle.Elide("Space"),
-	)
+	callParser = sync.OnceValue(func() *participle.Parser[callLine] {
+		return participle.MustBuild[callLine](
+			participle.Lexer(callLexer),
+			participle.Elide("Space"),
+		)
+	})
 )
 
 type number struct {

@@ -27,14 +27,14 @@ var genSeeds = []string{"", " ", "102 13 29 9450:1 0 a:b", "1 2 3 4 5", "\xff", 
 func hookEngines() (ref, gen, reuse difftest.Engine[hookLine]) {
 	var g, r hookParserGen
 	var out hookLine
-	return difftest.Participle(hookParser), func(s string) (*hookLine, error) { return g.ParseString("", s) },
+	return difftest.Participle(hookParser()), func(s string) (*hookLine, error) { return g.ParseString("", s) },
 		func(s string) (*hookLine, error) { return &out, r.ParseInto("", s, &out) }
 }
 
 func moduleEngines() (ref, gen, reuse difftest.Engine[moduleLine]) {
 	var g, r moduleParserGen
 	var out moduleLine
-	return difftest.Participle(moduleParser), func(s string) (*moduleLine, error) { return g.ParseString("", s) },
+	return difftest.Participle(moduleParser()), func(s string) (*moduleLine, error) { return g.ParseString("", s) },
 		func(s string) (*moduleLine, error) { return &out, r.ParseInto("", s, &out) }
 }
 

@@ -14,6 +14,7 @@ import (
 	"errors"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/alecthomas/participle/v2"
 	"github.com/alecthomas/participle/v2/lexer"
@@ -37,8 +38,12 @@ var (
 		{Name: "Word", Pattern: `[^ \t\n\v\f\r]+`},
 		{Name: "Space", Pattern: `[ \t\n\v\f\r]+`},
 	})
-	hookParser   = participle.MustBuild[hookLine](participle.Lexer(hookLexer), participle.Elide("Space"))
-	moduleParser = participle.MustBuild[moduleLine](participle.Lexer(moduleLexer), participle.Elide("Space"))
+	hookParser = sync.OnceValue(func() *participle.Parser[hookLine] {
+		return participle.MustBuild[hookLine](participle.Lexer(hookLexer), participle.Elide("Space"))
+	})
+	moduleParser = sync.OnceValue(func() *participle.Parser[moduleLine] {
+		return participle.MustBuild[moduleLine](participle.Lexer(moduleLexer), participle.Elide("Space"))
+	})
 )
 
 // word is one token with its position.
@@ -255,7 +260,7 @@ func (lp *LineParser) Hook(pos ast.Pos, line string) (*os2ast.Hook, diag.List) {
 // ParseHookReference is ParseHook with participle's reflective parser, the
 // reference the generated one is tested against.
 func ParseHookReference(pos ast.Pos, line string) (*os2ast.Hook, diag.List) {
-	p, err := hookParser.ParseString("", line)
+	p, err := hookParser().ParseString("", line)
 	return convertHook(pos, p, err, nil)
 }
 
@@ -331,7 +336,7 @@ func (lp *LineParser) Module(pos ast.Pos, line string) (*os2ast.Module, diag.Lis
 
 // ParseModuleReference is ParseModule with participle's reflective parser.
 func ParseModuleReference(pos ast.Pos, line string) (*os2ast.Module, diag.List) {
-	p, err := moduleParser.ParseString("", line)
+	p, err := moduleParser().ParseString("", line)
 	return convertModule(pos, line, p, err, nil)
 }
 

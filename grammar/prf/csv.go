@@ -3,6 +3,7 @@ package prf
 import (
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/alecthomas/participle/v2"
 	"github.com/alecthomas/participle/v2/lexer"
@@ -21,7 +22,9 @@ var (
 		{Name: "Comma", Pattern: `,`},
 		{Name: "Bare", Pattern: `[^,"]+`},
 	})
-	csvParser = participle.MustBuild[csvRow](participle.Lexer(csvLexer))
+	csvParser = sync.OnceValue(func() *participle.Parser[csvRow] {
+		return participle.MustBuild[csvRow](participle.Lexer(csvLexer))
+	})
 )
 
 // csvRow is the parse of one row: its tokens in order. Fields are the runs

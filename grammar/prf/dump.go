@@ -16,6 +16,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/alecthomas/participle/v2"
 	"github.com/alecthomas/participle/v2/lexer"
@@ -41,12 +42,16 @@ var dumpLexer = lexer.MustSimple([]lexer.SimpleRule{
 })
 
 var (
-	dumpParser = participle.MustBuild[dumpLine](participle.Lexer(dumpLexer), participle.Elide("Space"), participle.UseLookahead(2))
-	hexLexer   = lexer.MustSimple([]lexer.SimpleRule{
+	dumpParser = sync.OnceValue(func() *participle.Parser[dumpLine] {
+		return participle.MustBuild[dumpLine](participle.Lexer(dumpLexer), participle.Elide("Space"), participle.UseLookahead(2))
+	})
+	hexLexer = lexer.MustSimple([]lexer.SimpleRule{
 		{Name: "Word", Pattern: `[^ \t\n\v\f\r]+`},
 		{Name: "Space", Pattern: `[ \t\n\v\f\r]+`},
 	})
-	hexParser = participle.MustBuild[hexLine](participle.Lexer(hexLexer), participle.Elide("Space"))
+	hexParser = sync.OnceValue(func() *participle.Parser[hexLine] {
+		return participle.MustBuild[hexLine](participle.Lexer(hexLexer), participle.Elide("Space"))
+	})
 )
 
 // dumpLine is any line of the dump form but the hex-dump lines.

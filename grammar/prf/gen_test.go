@@ -25,9 +25,9 @@ func engines[T any, G interface {
 }
 
 func TestGeneratedMatchesParticiple(t *testing.T) {
-	dref, dgen, dreuse := engines(difftest.Participle(dumpParser), &dumpParserGen{}, &dumpParserGen{})
-	href, hgen, hreuse := engines(difftest.Participle(hexParser), &hexParserGen{}, &hexParserGen{})
-	cref, cgen, creuse := engines(difftest.Participle(csvParser), &csvParserGen{}, &csvParserGen{})
+	dref, dgen, dreuse := engines(difftest.Participle(dumpParser()), &dumpParserGen{}, &dumpParserGen{})
+	href, hgen, hreuse := engines(difftest.Participle(hexParser()), &hexParserGen{}, &hexParserGen{})
+	cref, cgen, creuse := engines(difftest.Participle(csvParser()), &csvParserGen{}, &csvParserGen{})
 	for _, l := range append(difftest.Lines(t, genInputs...), genSeeds...) {
 		difftest.Check(t, dref, dgen, l)
 		difftest.Check(t, dref, dreuse, l)
@@ -42,7 +42,7 @@ func FuzzGeneratedDump(f *testing.F) {
 	for _, s := range append(difftest.Lines(f, genInputs...), genSeeds...) {
 		f.Add(s)
 	}
-	ref, gen, _ := engines(difftest.Participle(dumpParser), &dumpParserGen{}, &dumpParserGen{})
+	ref, gen, _ := engines(difftest.Participle(dumpParser()), &dumpParserGen{}, &dumpParserGen{})
 	f.Fuzz(func(t *testing.T, s string) { difftest.Check(t, ref, gen, s) })
 }
 
@@ -50,7 +50,7 @@ func FuzzGeneratedHex(f *testing.F) {
 	for _, s := range append(difftest.Lines(f, genInputs...), genSeeds...) {
 		f.Add(s)
 	}
-	ref, gen, _ := engines(difftest.Participle(hexParser), &hexParserGen{}, &hexParserGen{})
+	ref, gen, _ := engines(difftest.Participle(hexParser()), &hexParserGen{}, &hexParserGen{})
 	f.Fuzz(func(t *testing.T, s string) { difftest.Check(t, ref, gen, s) })
 }
 
@@ -58,7 +58,7 @@ func FuzzGeneratedCSV(f *testing.F) {
 	for _, s := range append(difftest.Lines(f, genInputs...), genSeeds...) {
 		f.Add(s)
 	}
-	ref, gen, _ := engines(difftest.Participle(csvParser), &csvParserGen{}, &csvParserGen{})
+	ref, gen, _ := engines(difftest.Participle(csvParser()), &csvParserGen{}, &csvParserGen{})
 	f.Fuzz(func(t *testing.T, s string) { difftest.Check(t, ref, gen, s) })
 }
 

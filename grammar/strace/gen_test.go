@@ -38,14 +38,14 @@ var genSeeds = []string{
 func lineEngines() (ref, gen, reuse difftest.Engine[line]) {
 	var g, r lineParserGen
 	var out line
-	return difftest.Participle(lineParser), func(s string) (*line, error) { return g.ParseString("", s) },
+	return difftest.Participle(lineParser()), func(s string) (*line, error) { return g.ParseString("", s) },
 		func(s string) (*line, error) { return &out, r.ParseInto("", s, &out) }
 }
 
 func restEngines() (ref, gen, reuse difftest.Engine[restLine]) {
 	var g, r restParserGen
 	var out restLine
-	return difftest.Participle(restParser), func(s string) (*restLine, error) { return g.ParseString("", s) },
+	return difftest.Participle(restParser()), func(s string) (*restLine, error) { return g.ParseString("", s) },
 		func(s string) (*restLine, error) { return &out, r.ParseInto("", s, &out) }
 }
 

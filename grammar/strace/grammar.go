@@ -26,6 +26,7 @@ package strace
 import (
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/alecthomas/participle/v2"
 	"github.com/alecthomas/participle/v2/lexer"
@@ -76,10 +77,12 @@ var (
 		{Name: "Punct", Pattern: "[=\\[:?<>.';$#`\\\\]"},
 	})
 
-	lineParser = participle.MustBuild[line](
-		participle.Lexer(lineLexer),
-		participle.Elide("Space"),
-	)
+	lineParser = sync.OnceValue(func() *participle.Parser[line] {
+		return participle.MustBuild[line](
+			participle.Lexer(lineLexer),
+			participle.Elide("Space"),
+		)
+	})
 
 	// "strace: TEXT" (or "/usr/bin/strace: TEXT", as strace names itself
 	// by the path it was started with), " > TEXT" (a -k frame) and
@@ -90,10 +93,12 @@ var (
 		{Name: "Rest", Pattern: `\S.*`},
 		{Name: "Space", Pattern: `\s+`},
 	})
-	restParser = participle.MustBuild[restLine](
-		participle.Lexer(restLexer),
-		participle.Elide("Space"),
-	)
+	restParser = sync.OnceValue(func() *participle.Parser[restLine] {
+		return participle.MustBuild[restLine](
+			participle.Lexer(restLexer),
+			participle.Elide("Space"),
+		)
+	})
 
 	// The lines of the summary tables of -c, -C and -w: a header of
 	// column names, a rule of dashes and rows of numbers and a name, all
@@ -102,10 +107,12 @@ var (
 		{Name: "Word", Pattern: `\S+`},
 		{Name: "Space", Pattern: `\s+`},
 	})
-	tableParser = participle.MustBuild[tableLine](
-		participle.Lexer(tableLexer),
-		participle.Elide("Space"),
-	)
+	tableParser = sync.OnceValue(func() *participle.Parser[tableLine] {
+		return participle.MustBuild[tableLine](
+			participle.Lexer(tableLexer),
+			participle.Elide("Space"),
+		)
+	})
 )
 
 // tableLine is a line of a summary table: its words.

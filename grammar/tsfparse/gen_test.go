@@ -41,20 +41,20 @@ func compareAt(tb testing.TB, reused *reusedParsers, toks []lexer.Token, end lex
 	var lg listParserGen
 	var fg fieldParserGen
 	for _, trailing := range []bool{true, false} {
-		check(tb, theGrammar.header, toks, end, trailing, func() (*header, int, error) { return hg.ParseTokens(toks, end, trailing) })
-		check(tb, theGrammar.list, toks, end, trailing, func() (*listStmt, int, error) { return lg.ParseTokens(toks, end, trailing) })
-		check(tb, theGrammar.field, toks, end, trailing, func() (*field, int, error) { return fg.ParseTokens(toks, end, trailing) })
+		check(tb, theGrammar().header, toks, end, trailing, func() (*header, int, error) { return hg.ParseTokens(toks, end, trailing) })
+		check(tb, theGrammar().list, toks, end, trailing, func() (*listStmt, int, error) { return lg.ParseTokens(toks, end, trailing) })
+		check(tb, theGrammar().field, toks, end, trailing, func() (*field, int, error) { return fg.ParseTokens(toks, end, trailing) })
 	}
 	// The same parsers and trees once more, parsing into what the parses
 	// above and the reused ones before left (the nodes of the slabs).
 	for _, trailing := range []bool{true, false} {
-		check(tb, theGrammar.header, toks, end, trailing, func() (*header, int, error) {
+		check(tb, theGrammar().header, toks, end, trailing, func() (*header, int, error) {
 			return into(toks, end, trailing, &reused.header, reused.hg.ParseTokensInto)
 		})
-		check(tb, theGrammar.list, toks, end, trailing, func() (*listStmt, int, error) {
+		check(tb, theGrammar().list, toks, end, trailing, func() (*listStmt, int, error) {
 			return into(toks, end, trailing, &reused.list, reused.lg.ParseTokensInto)
 		})
-		check(tb, theGrammar.field, toks, end, trailing, func() (*field, int, error) {
+		check(tb, theGrammar().field, toks, end, trailing, func() (*field, int, error) {
 			return into(toks, end, trailing, &reused.field, reused.fg.ParseTokensInto)
 		})
 	}
@@ -153,7 +153,7 @@ func TestParseMatchesReference(t *testing.T) {
 // split it into statements, parse them.
 func batchParse(filename string, src []byte) (*tsf.File, diag.List) {
 	res := scan(filename, src)
-	p := &parser{g: &theGrammar, eof: res.eof, commentAfter: res.commentAfter}
+	p := &parser{g: theGrammar(), eof: res.eof, commentAfter: res.commentAfter}
 	p.out = &tsf.File{Name: filename, EOF: res.eof}
 	stmts := split(res.toks)
 	var partial []lexer.Token

@@ -340,7 +340,10 @@ func (s *scanner) statements(batch int, work, order chan<- *stmtBatch, free <-ch
 
 // parseBatches parses the batches of work until it is closed.
 func parseBatches(reference bool, work <-chan *stmtBatch) {
-	p := &parser{g: &theGrammar, reference: reference}
+	p := &parser{reference: reference}
+	if reference {
+		p.g = theGrammar()
+	}
 	for b := range work {
 		p.batch(b)
 		b.parsed <- struct{}{}

@@ -5,6 +5,7 @@ package tsfparse
 import (
 	"github.com/alecthomas/participle/v2"
 	"github.com/alecthomas/participle/v2/lexer"
+	"sync"
 )
 
 // This file is the TSF grammar, as participle parse structures (the syntax
@@ -281,8 +282,9 @@ type punctTok struct {
 	Text string `parser:"@\",\""`
 }
 
-// grammar holds the participle parsers, built once; they are not changed
-// after they are built.
+// grammar holds the participle parsers, the reference the generated ones
+// are tested against: built once, on first use (theGrammar), and not
+// changed after.
 type grammar struct {
 	header *participle.Parser[header]
 	list   *participle.Parser[listStmt]
@@ -297,8 +299,11 @@ func options() []participle.Option {
 	}
 }
 
-var theGrammar = grammar{
-	header: participle.MustBuild[header](options()...),
-	list:   participle.MustBuild[listStmt](options()...),
-	field:  participle.MustBuild[field](options()...),
-}
+// theGrammar builds the participle parsers the first time it is called.
+var theGrammar = sync.OnceValue(func() *grammar {
+	return &grammar{
+		header: participle.MustBuild[header](options()...),
+		list:   participle.MustBuild[listStmt](options()...),
+		field:  participle.MustBuild[field](options()...),
+	}
+})

@@ -17,7 +17,7 @@ var genSeeds = []string{"", "> 1 * 2 3 F[2](<1|2>, {a = \"x\\\"\", 3}) == ???", 
 func callEngines() (ref, gen, reuse difftest.Engine[callLine]) {
 	var g, r callParserGen
 	var out callLine
-	return difftest.Participle(callParser), func(s string) (*callLine, error) { return g.ParseString("", s) },
+	return difftest.Participle(callParser()), func(s string) (*callLine, error) { return g.ParseString("", s) },
 		func(s string) (*callLine, error) { return &out, r.ParseInto("", s, &out) }
 }
 

@@ -15,6 +15,7 @@ import (
 	"errors"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/alecthomas/participle/v2"
 	"github.com/alecthomas/participle/v2/lexer"
@@ -42,10 +43,12 @@ var (
 		{Name: "Punct", Pattern: `==|[<>|{}()\[\],=*]`},
 		{Name: "Space", Pattern: `\s+`},
 	})
-	callParser = participle.MustBuild[callLine](
-		participle.Lexer(callLexer),
-		participle.Elide("Space"),
-	)
+	callParser = sync.OnceValue(func() *participle.Parser[callLine] {
+		return participle.MustBuild[callLine](
+			participle.Lexer(callLexer),
+			participle.Elide("Space"),
+		)
+	})
 )
 
 // number is a Number token with its position.

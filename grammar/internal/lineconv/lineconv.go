@@ -155,12 +155,13 @@ type Generated[T any] interface {
 }
 
 // Parse parses line with gen into *out, or, when reference is set, with
-// ref, participle's reflective parser that gen is tested against, into a
-// new tree: the choice every LineParser offers. It returns the tree parsed
-// and the error.
-func Parse[T any, G Generated[T]](reference bool, ref *participle.Parser[T], gen G, line string, out *T) (*T, error) {
+// ref(), participle's reflective parser that gen is tested against (a
+// sync.OnceValue of the grammar package, built on first use), into a new
+// tree: the choice every LineParser offers. It returns the tree parsed and
+// the error.
+func Parse[T any, G Generated[T]](reference bool, ref func() *participle.Parser[T], gen G, line string, out *T) (*T, error) {
 	if reference {
-		return ref.ParseString("", line)
+		return ref().ParseString("", line)
 	}
 	return out, gen.ParseInto("", line, out)
 }

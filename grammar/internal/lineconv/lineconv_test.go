@@ -66,15 +66,22 @@ func (generated) ParseInto(_, s string, out *line) error {
 }
 
 func TestParse(t *testing.T) {
-	ref := participle.MustBuild[line]()
+	built := 0
+	ref := func() *participle.Parser[line] {
+		built++
+		return participle.MustBuild[line]()
+	}
 	var out line
 	p, err := Parse(false, ref, generated{}, "a b", &out)
 	if err != nil || p != &out || len(out.Words) != 1 {
 		t.Errorf("generated: %v, %v", p, err)
 	}
+	if built != 0 {
+		t.Errorf("the generated parser built participle's")
+	}
 	p, err = Parse(true, ref, generated{}, "a b", &out)
-	if err != nil || p == &out || len(p.Words) != 2 {
-		t.Errorf("reference: %v, %v", p, err)
+	if err != nil || p == &out || len(p.Words) != 2 || built != 1 {
+		t.Errorf("reference: %v, %v (participle's parser built %d times)", p, err, built)
 	}
 }
 

@@ -120,6 +120,7 @@ func loadPackage(dir string) (*pkgInfo, error) {
 							break
 						}
 						name := sp.Names[i].Name
+						v = onceValue(v)
 						if cl, ok := v.(*ast.CompositeLit); ok {
 							// A struct of parsers: each keyed MustBuild is
 							// named for its key.
@@ -224,6 +225,31 @@ func loadPackage(dir string) (*pkgInfo, error) {
 		return nil, fmt.Errorf("no participle.MustBuild[T] variable in package %s", pkg.name)
 	}
 	return pkg, nil
+}
+
+// onceValue returns what a sync.OnceValue(func() T { return X }) builds,
+// X: a grammar package builds participle's parsers on first use (they are
+// the reference the generated parsers are tested against, and building
+// them all when the program starts would cost every command some
+// milliseconds). Any other expression is returned as it is.
+func onceValue(e ast.Expr) ast.Expr {
+	call, ok := e.(*ast.CallExpr)
+	if !ok || !isSel(call.Fun, "sync", "OnceValue") || len(call.Args) != 1 {
+		return e
+	}
+	fn, ok := call.Args[0].(*ast.FuncLit)
+	if !ok || len(fn.Body.List) != 1 {
+		return e
+	}
+	ret, ok := fn.Body.List[0].(*ast.ReturnStmt)
+	if !ok || len(ret.Results) != 1 {
+		return e
+	}
+	x := ret.Results[0]
+	if u, ok := x.(*ast.UnaryExpr); ok && u.Op == token.AND {
+		x = u.X
+	}
+	return x
 }
 
 func isSel(e ast.Expr, pkg, name string) bool {

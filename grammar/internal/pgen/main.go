@@ -15,7 +15,9 @@
 //
 //	var xParser = participle.MustBuild[T](participle.Lexer(xLexer), ...)
 //
-// whose lexer is a package-level lexer.MustSimple rule list, the output
+// (or the same MustBuild inside sync.OnceValue(func() *participle.Parser[T]
+// { return ... }), participle's parser built on first use) whose lexer is
+// a package-level lexer.MustSimple rule list, the output
 // holds the type xParserGen with ParseString and ParseInto methods. A
 // MustBuild keyed k in a package-level struct literal gives kParserGen; a
 // lexer given as T{}, a definition type whose Symbols method returns a map

@@ -8,6 +8,7 @@ package sample
 import (
 	"github.com/alecthomas/participle/v2"
 	"github.com/alecthomas/participle/v2/lexer"
+	"sync"
 )
 
 var (
@@ -22,7 +23,11 @@ var (
 	})
 	programParser = participle.MustBuild[program](participle.Lexer(sampleLexer), participle.Elide("Space"), participle.UseLookahead(2))
 	rowParser     = participle.MustBuild[row](participle.Lexer(sampleLexer), participle.Elide("Space"))
-	cellsParser   = participle.MustBuild[cells](participle.Lexer(sampleLexer), participle.Elide("Space"))
+	// Built on first use, as the grammars of tracekit build theirs: pgen
+	// reads the MustBuild inside.
+	cellsParser = sync.OnceValue(func() *participle.Parser[cells] {
+		return participle.MustBuild[cells](participle.Lexer(sampleLexer), participle.Elide("Space"))
+	})
 )
 
 // row and cells are flat grammars, rows of tokens, whose parsers have a

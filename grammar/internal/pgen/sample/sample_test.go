@@ -123,7 +123,7 @@ func flatEngines() (rowRef, rowGen, rowReuse difftest.Engine[row], cellsRef, cel
 	var cout cells
 	return difftest.Participle(rowParser), func(s string) (*row, error) { return rg.ParseString("", s) },
 		func(s string) (*row, error) { return &rout, rr.ParseInto("", s, &rout) },
-		difftest.Participle(cellsParser), func(s string) (*cells, error) { return cg.ParseString("", s) },
+		difftest.Participle(cellsParser()), func(s string) (*cells, error) { return cg.ParseString("", s) },
 		func(s string) (*cells, error) { return &cout, cr.ParseInto("", s, &cout) }
 }
 
