@@ -3,9 +3,10 @@ package tsfparse
 //go:generate go run ../internal/pgen
 
 import (
+	"sync"
+
 	"github.com/alecthomas/participle/v2"
 	"github.com/alecthomas/participle/v2/lexer"
-	"sync"
 )
 
 // This file is the TSF grammar, as participle parse structures (the syntax

@@ -6,9 +6,10 @@ package sample
 //go:generate go run ..
 
 import (
+	"sync"
+
 	"github.com/alecthomas/participle/v2"
 	"github.com/alecthomas/participle/v2/lexer"
-	"sync"
 )
 
 var (
