@@ -4,8 +4,10 @@
 # its target with PASS or MISS, the machine's core count at the top.
 #
 # Every time is the median of 3 runs (the CPU may be shared: one slow run
-# must not decide a ratio); every figure is measured here, none is written
-# in. The rows:
+# must not decide a ratio); the commands compared with mawk run in rounds
+# (ROUNDS, default 5), one run of each a round, so that a spell of a busy
+# machine slows each of them alike and not one alone; every figure is
+# measured here, none is written in. The rows:
 #   - os2strace (SIZE bytes, tracekit generate) to CSV beside
 #     ../shared/bench/awk-strace-csv.sh (mawk) on the same file: 7 columns,
 #     full CSV, JSONL, and 7 columns with --workers 1; the scaling table of
@@ -67,6 +69,35 @@ run3() {
 	# shellcheck disable=SC2086
 	cpu=$(median $cs)
 }
+# once LABEL CMD...: runs CMD once, output to $tmp/out, adding its wall
+# seconds, CPU seconds (user + system) and peak RSS (MiB) to LABEL's runs;
+# a failing command stops the run.
+once() {
+	label=$1
+	shift
+	s=$(now)
+	/usr/bin/time -f '%M %U %S' -o "$tmp/rss" "$@" > "$tmp/out" 2> "$tmp/err" || {
+		echo "bench-targets: $* failed:" >&2
+		cat "$tmp/err" >&2
+		exit 1
+	}
+	e=$(now)
+	echo "$s $e" | awk '{ printf "%.4f\n", $2 - $1 }' >> "$tmp/t.$label"
+	awk '{ printf "%.2f\n", $2 + $3 }' "$tmp/rss" >> "$tmp/c.$label"
+	awk '{ printf "%.1f\n", $1 / 1024 }' "$tmp/rss" >> "$tmp/m.$label"
+}
+# runs LABEL: sets $t to the median wall seconds of LABEL's runs, $cpu to
+# the median CPU seconds, $rss to the largest peak RSS and $spread to
+# "min-max" of the wall seconds.
+runs() {
+	# shellcheck disable=SC2046
+	t=$(median $(cat "$tmp/t.$1"))
+	# shellcheck disable=SC2046
+	cpu=$(median $(cat "$tmp/c.$1"))
+	rss=$(sort -n "$tmp/m.$1" | tail -n 1)
+	spread=$(sort -n "$tmp/t.$1" | awk 'NR == 1 { lo = $1 } { hi = $1 } END { printf "%s-%s", lo, hi }')
+}
+rounds=${ROUNDS:-5}
 # row NAME MEASURED TARGET-TEXT OP LIMIT UNIT [NOTE]: a table row; OP is
 # >= or <=.
 row() {
@@ -87,7 +118,7 @@ maxrss() {
 }
 : > "$tmp/rsslist"
 
-echo "== bench-targets: $cores cores (nproc), SIZE $size bytes, every time the median of 3 runs"
+echo "== bench-targets: $cores cores (nproc), SIZE $size bytes, every time the median of 3 runs ($rounds rounds beside mawk)"
 
 # --- os2strace beside mawk ---
 "$tk" generate --dialect os2strace --size "$size" -o "$tmp/os2.out"
@@ -99,21 +130,30 @@ bytes=$(wc -c < "$tmp/os2.out")
 # same time in nanoseconds: more work than awk does), cpu and data.
 seven=time,ts_ns,cpu,major,minor,event,data
 if command -v mawk > /dev/null && [ -f "$awkcsv" ]; then
-	run3 sh "$awkcsv" "$tmp/os2.out"
+	i=0
+	while [ "$i" -lt "$rounds" ]; do
+		once awk sh "$awkcsv" "$tmp/os2.out"
+		once seven "$tk" records --keep-going --format csv --fields "$seven" --dialect os2strace "$tmp/os2.out"
+		once csv "$tk" records --keep-going --format csv --dialect os2strace "$tmp/os2.out"
+		once jsonl "$tk" records --keep-going --format jsonl --dialect os2strace "$tmp/os2.out"
+		once seven1 "$tk" records --keep-going --workers 1 --format csv --fields "$seven" --dialect os2strace "$tmp/os2.out"
+		i=$((i + 1))
+	done
+	runs awk
 	awk_t=$t
-	run3 "$tk" records --keep-going --format csv --fields "$seven" --dialect os2strace "$tmp/os2.out"
+	echo "mawk awk-strace-csv.sh on $bytes bytes: ${awk_t}s (median of $rounds rounds, $spread)"
+	runs seven
 	maxrss "records --fields (7 columns)" "$rss"
-	row "os2strace CSV 7 columns vs mawk" "$(echo "$awk_t $t" | awk '{ printf "%.2f", $1 / $2 }')" ">= 3x mawk" ">=" 3 x
-	run3 "$tk" records --keep-going --format csv --dialect os2strace "$tmp/os2.out"
+	row "os2strace CSV 7 columns vs mawk" "$(echo "$awk_t $t" | awk '{ printf "%.2f", $1 / $2 }')" ">= 3x mawk" ">=" 3 x "${t}s ($spread), CPU ${cpu}s"
+	runs csv
 	maxrss "records csv" "$rss"
 	csv_t=$t
-	row "os2strace CSV all 22 columns vs mawk" "$(echo "$awk_t $t" | awk '{ printf "%.2f", $1 / $2 }')" ">= 1.5x mawk" ">=" 1.5 x
-	run3 "$tk" records --keep-going --format jsonl --dialect os2strace "$tmp/os2.out"
+	row "os2strace CSV all 22 columns vs mawk" "$(echo "$awk_t $t" | awk '{ printf "%.2f", $1 / $2 }')" ">= 1.5x mawk" ">=" 1.5 x "${t}s ($spread), CPU ${cpu}s"
+	runs jsonl
 	maxrss "records jsonl" "$rss"
-	row "os2strace JSONL vs mawk" "$(echo "$awk_t $t" | awk '{ printf "%.2f", $1 / $2 }')" ">= 1.5x mawk" ">=" 1.5 x
-	run3 "$tk" records --keep-going --workers 1 --format csv --fields "$seven" --dialect os2strace "$tmp/os2.out"
-	row "os2strace CSV 7 columns --workers 1 vs mawk" "$(echo "$awk_t $t" | awk '{ printf "%.2f", $1 / $2 }')" ">= 1.2x mawk" ">=" 1.2 x
-	echo "mawk awk-strace-csv.sh on $bytes bytes: ${awk_t}s"
+	row "os2strace JSONL vs mawk" "$(echo "$awk_t $t" | awk '{ printf "%.2f", $1 / $2 }')" ">= 1.5x mawk" ">=" 1.5 x "${t}s ($spread), CPU ${cpu}s"
+	runs seven1
+	row "os2strace CSV 7 columns --workers 1 vs mawk" "$(echo "$awk_t $t" | awk '{ printf "%.2f", $1 / $2 }')" ">= 1.2x mawk" ">=" 1.2 x "${t}s ($spread), CPU ${cpu}s"
 else
 	for n in "os2strace CSV 7 columns vs mawk|>= 3x mawk" "os2strace CSV all 22 columns vs mawk|>= 1.5x mawk" \
 		"os2strace JSONL vs mawk|>= 1.5x mawk" "os2strace CSV 7 columns --workers 1 vs mawk|>= 1.2x mawk"; do
