@@ -45,30 +45,6 @@ cores=$(nproc)
 now() { date +%s.%N; }
 # median NUMBERS...
 median() { printf '%s\n' "$@" | sort -n | awk '{ t[NR] = $1 } END { print (NR % 2) ? t[(NR + 1) / 2] : (t[NR / 2] + t[NR / 2 + 1]) / 2 }'; }
-# run3 CMD...: runs CMD three times, output to $tmp/out; sets $t to the
-# median wall seconds, $cpu to the median CPU seconds (user + system) and
-# $rss to the largest peak RSS in MiB; a failing command stops the run.
-run3() {
-	ts=""
-	cs=""
-	rss=0
-	for _ in 1 2 3; do
-		s=$(now)
-		/usr/bin/time -f '%M %U %S' -o "$tmp/rss" "$@" > "$tmp/out" 2> "$tmp/err" || {
-			echo "bench-targets: $* failed:" >&2
-			cat "$tmp/err" >&2
-			exit 1
-		}
-		e=$(now)
-		ts="$ts $(echo "$s $e" | awk '{ printf "%.4f", $2 - $1 }')"
-		rss=$(awk -v r="$rss" '{ m = $1 / 1024; printf "%.1f", (m > r ? m : r) }' "$tmp/rss")
-		cs="$cs $(awk '{ printf "%.2f", $2 + $3 }' "$tmp/rss")"
-	done
-	# shellcheck disable=SC2086
-	t=$(median $ts)
-	# shellcheck disable=SC2086
-	cpu=$(median $cs)
-}
 # once LABEL CMD...: runs CMD once, output to $tmp/out, adding its wall
 # seconds, CPU seconds (user + system) and peak RSS (MiB) to LABEL's runs;
 # a failing command stops the run.
@@ -96,6 +72,16 @@ runs() {
 	cpu=$(median $(cat "$tmp/c.$1"))
 	rss=$(sort -n "$tmp/m.$1" | tail -n 1)
 	spread=$(sort -n "$tmp/t.$1" | awk 'NR == 1 { lo = $1 } { hi = $1 } END { printf "%s-%s", lo, hi }')
+}
+# run3 CMD...: runs CMD three times (once) and sets $t, $cpu, $rss and
+# $spread from its runs (runs).
+nrun3=0
+run3() {
+	nrun3=$((nrun3 + 1))
+	for _ in 1 2 3; do
+		once "run3.$nrun3" "$@"
+	done
+	runs "run3.$nrun3"
 }
 rounds=${ROUNDS:-5}
 # row NAME MEASURED TARGET-TEXT OP LIMIT UNIT [NOTE]: a table row; OP is
