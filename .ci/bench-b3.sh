@@ -3,7 +3,7 @@
 # b3-strace-parser, installed into a temporary folder) on one generated
 # strace log of SIZE bytes: input lines per second of each, their ratio,
 # records written and peak memory. Each tool runs several times in this one
-# run (tracekit 5, b3 3) and the median wall time counts, since a run of
+# run (tracekit 5, b3 3, in rounds) and the median wall time counts, since a run of
 # tracekit on the default 20 MB lasts well under a second and one slow run
 # would decide the ratio otherwise; every time is printed.
 set -eu
@@ -24,15 +24,16 @@ now() { date +%s.%N; }
 # median TIMES...: the median of the numbers
 median() { printf '%s\n' "$@" | sort -n | awk '{ t[NR] = $1 } END { print (NR % 2) ? t[(NR + 1) / 2] : (t[NR / 2] + t[NR / 2 + 1]) / 2 }'; }
 
+# In rounds, one run of each a round (b3 in the first three), so that a
+# busy spell of a shared machine slows both alike.
 tks=""
-for _ in 1 2 3 4 5; do
+b3s=""
+for i in 1 2 3 4 5; do
 	s=$(now)
 	"$tk" records --stats --dialect strace "$tmp/in" > "$tmp/tk.out" 2> "$tmp/err" || { cat "$tmp/err"; exit 1; }
 	e=$(now)
 	tks="$tks $(echo "$s $e" | awk '{ printf "%.3f", $2 - $1 }')"
-done
-b3s=""
-for i in 1 2 3; do
+	[ "$i" -le 3 ] || continue
 	tm=""
 	[ "$i" = 1 ] && [ -x /usr/bin/time ] && tm="/usr/bin/time -f %M -o $tmp/b3.mem"
 	s=$(now)
