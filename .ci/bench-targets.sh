@@ -128,18 +128,22 @@ if command -v mawk > /dev/null && [ -f "$awkcsv" ]; then
 	runs awk
 	awk_t=$t
 	echo "mawk awk-strace-csv.sh on $bytes bytes: ${awk_t}s (median of $rounds rounds, $spread)"
+	# vsmawk NAME LIMIT: the row of the last runs, mawk's time over theirs.
+	vsmawk() {
+		row "$1" "$(echo "$awk_t $t" | awk '{ printf "%.2f", $1 / $2 }')" ">= ${2}x mawk" ">=" "$2" x "${t}s ($spread), CPU ${cpu}s"
+	}
 	runs seven
 	maxrss "records --fields (7 columns)" "$rss"
-	row "os2strace CSV 7 columns vs mawk" "$(echo "$awk_t $t" | awk '{ printf "%.2f", $1 / $2 }')" ">= 3x mawk" ">=" 3 x "${t}s ($spread), CPU ${cpu}s"
+	vsmawk "os2strace CSV 7 columns vs mawk" 3
 	runs csv
 	maxrss "records csv" "$rss"
 	csv_t=$t
-	row "os2strace CSV all 22 columns vs mawk" "$(echo "$awk_t $t" | awk '{ printf "%.2f", $1 / $2 }')" ">= 1.5x mawk" ">=" 1.5 x "${t}s ($spread), CPU ${cpu}s"
+	vsmawk "os2strace CSV all 22 columns vs mawk" 1.5
 	runs jsonl
 	maxrss "records jsonl" "$rss"
-	row "os2strace JSONL vs mawk" "$(echo "$awk_t $t" | awk '{ printf "%.2f", $1 / $2 }')" ">= 1.5x mawk" ">=" 1.5 x "${t}s ($spread), CPU ${cpu}s"
+	vsmawk "os2strace JSONL vs mawk" 1.5
 	runs seven1
-	row "os2strace CSV 7 columns --workers 1 vs mawk" "$(echo "$awk_t $t" | awk '{ printf "%.2f", $1 / $2 }')" ">= 1.2x mawk" ">=" 1.2 x "${t}s ($spread), CPU ${cpu}s"
+	vsmawk "os2strace CSV 7 columns --workers 1 vs mawk" 1.2
 else
 	for n in "os2strace CSV 7 columns vs mawk|>= 3x mawk" "os2strace CSV all 22 columns vs mawk|>= 1.5x mawk" \
 		"os2strace JSONL vs mawk|>= 1.5x mawk" "os2strace CSV 7 columns --workers 1 vs mawk|>= 1.2x mawk"; do

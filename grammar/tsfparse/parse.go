@@ -1021,31 +1021,42 @@ func redefinedAtKeyword(t *tsf.Trace, toks []lexer.Token) (diag.Diagnostic, bool
 }
 
 // refusedAtKeyword returns the error TRCUST 3.05A gives a data statement
-// at its keyword kw, before it reads the rest: after TP=@STATIC
-// (staticRefused), and before any TP field ("DATA_STATEMENT before TP
-// statement" for MEM, MEM32, ASCIIZ and ASCIIZ32, "REGS before TP
-// statement", and for LEN "syntax error: missing 'TP keyword' before 'LEN
-// statement'"). tsfcheck says the same of statements whose syntax is
-// whole; here it is said before the statement is converted.
+// at its keyword kw, before it reads the rest: after TP=@STATIC ("...
+// with STATIC tracepoint", DATA_STATEMENT naming MEM, MEM32, ASCIIZ and
+// ASCIIZ32, REGS and LEN by name), and before any TP field
+// ("DATA_STATEMENT before TP statement", "REGS before TP statement", and
+// for LEN "syntax error: missing 'TP keyword' before 'LEN statement'").
+// tsfcheck says the same of statements whose syntax is whole; here it is
+// said before the statement is converted. It runs for every field of
+// every TRACE: the keyword is looked at first.
 func refusedAtKeyword(t *tsf.Trace, kw lexer.Token) (diag.Diagnostic, bool) {
-	pos := astPos(kw.Pos)
-	if name := staticRefused(t, kw.Value); name != "" {
-		return tsf.ErrUnexpected.Diagnostic(pos, 0, name+" with STATIC tracepoint"), true
+	name := strings.ToUpper(kw.Value)
+	switch {
+	case isMemKeyword(name):
+		name = "DATA_STATEMENT"
+	case name != "REGS" && name != "LEN":
+		return diag.Diagnostic{}, false
 	}
+	hasTP, static := false, false
 	for _, f := range t.Fields {
-		if _, ok := f.(*tsf.TP); ok {
-			return diag.Diagnostic{}, false
+		if tp, ok := f.(*tsf.TP); ok {
+			hasTP = true
+			_, st := tp.Target.(*tsf.StaticTP)
+			static = static || st
 		}
 	}
-	switch up := strings.ToUpper(kw.Value); {
-	case isMemKeyword(up):
+	pos := astPos(kw.Pos)
+	switch {
+	case static:
+		return tsf.ErrUnexpected.Diagnostic(pos, 0, name+" with STATIC tracepoint"), true
+	case hasTP:
+		return diag.Diagnostic{}, false
+	case name == "DATA_STATEMENT":
 		return tsf.ErrUnexpected.Diagnostic(pos, 0, "DATA_STATEMENT before TP statement"), true
-	case up == "REGS":
+	case name == "REGS":
 		return tsf.ErrUnexpected.Diagnostic(pos, 0, "REGS before TP statement"), true
-	case up == "LEN":
-		return tsf.ErrSyntax.Diagnostic(pos, 0, "TP keyword", "LEN statement"), true
 	}
-	return diag.Diagnostic{}, false
+	return tsf.ErrSyntax.Diagnostic(pos, 0, "TP keyword", "LEN statement"), true
 }
 
 // isMemKeyword reports whether kw is MEM, MEM32, ASCIIZ or ASCIIZ32, in
@@ -1057,28 +1068,6 @@ func isMemKeyword(kw string) bool {
 		}
 	}
 	return false
-}
-
-// staticRefused returns how TRCUST names the data statement keyword kw in
-// "unexpected: ... with STATIC tracepoint" when t has a TP=@STATIC field
-// ("DATA_STATEMENT" for MEM, MEM32, ASCIIZ and ASCIIZ32; REGS and LEN by
-// name), and "" otherwise.
-func staticRefused(t *tsf.Trace, kw string) string {
-	name := strings.ToUpper(kw)
-	switch {
-	case isMemKeyword(name):
-		name = "DATA_STATEMENT"
-	case name != "REGS" && name != "LEN":
-		return ""
-	}
-	for _, f := range t.Fields {
-		if tp, ok := f.(*tsf.TP); ok {
-			if _, static := tp.Target.(*tsf.StaticTP); static {
-				return name
-			}
-		}
-	}
-	return ""
 }
 
 // traceChunk and fieldChunk are how many TRACE statements and fields
