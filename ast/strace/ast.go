@@ -118,9 +118,13 @@ type Call struct {
 	Pos        ast.Pos
 	Name       *Ident
 	Args       []*Arg
-	Unfinished bool    // ended by "<unfinished ...>"
-	Detached   bool    // ended by "<detached ...>": strace let the process go mid-call
-	Result     *Result // nil when unfinished or detached
+	Unfinished bool // ended by "<unfinished ...>"
+	Detached   bool // ended by "<detached ...>": strace let the process go mid-call
+	// Undecoded is set for "<unfinished ...>) = ?": the process ended
+	// inside the call before it returned, and what strace decodes on the
+	// return was never written; Result is "?".
+	Undecoded bool
+	Result    *Result // nil when unfinished or detached
 }
 
 // Resumed is the second half of a call: "<... name resumed>" and the rest.
@@ -130,6 +134,7 @@ type Resumed struct {
 	Args       []*Arg // the arguments after the resumption
 	Unfinished bool   // interrupted again
 	Detached   bool
+	Undecoded  bool // as Call's
 	Result     *Result
 }
 
@@ -141,6 +146,7 @@ type Continued struct {
 	Args       []*Arg
 	Unfinished bool
 	Detached   bool
+	Undecoded  bool // as Call's
 	Result     *Result
 }
 

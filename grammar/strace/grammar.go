@@ -203,8 +203,19 @@ type resumed struct {
 type tail struct {
 	Close      bool    `parser:"  ( @')'"`
 	Result     *result `parser:"    @@? )"`
-	Unfinished bool    `parser:"| @Unfinished"`
+	Unfinished bool    `parser:"| ( @Unfinished"`
+	Ended      *ended  `parser:"    @@? )"`
 	Detached   bool    `parser:"| @Detached"`
+}
+
+// ended is the ") = ?" after "<unfinished ...>" that strace writes when the
+// process ended inside the call (strace's print_event_exit: the thread
+// exited, or another thread's exit_group or execve took it, before the
+// call returned). "<unfinished ...>" there says that what the call's
+// return would have decoded was never written; the result is always "?".
+type ended struct {
+	Pos     lexer.Position
+	Unknown bool `parser:"')' '=' @'?'"`
 }
 
 type result struct {
@@ -956,10 +967,7 @@ func (c *converter) call(p *call) *sast.Call {
 	pos := c.Pos(p.Pos)
 	*out = sast.Call{Pos: pos, Name: c.nodes.ident(sast.Ident{Pos: pos, Name: p.Name})}
 	out.Args = c.list(p.Args, true)
-	out.Unfinished, out.Detached = p.Tail.Unfinished, p.Tail.Detached
-	if p.Tail.Result != nil {
-		out.Result = c.result(p.Tail.Result)
-	}
+	out.Unfinished, out.Detached, out.Undecoded, out.Result = c.tail(&p.Tail)
 	return out
 }
 
@@ -967,10 +975,7 @@ func (c *converter) resumed(p *resumed) *sast.Resumed {
 	name := strings.TrimSuffix(strings.TrimPrefix(p.Name, "<... "), " resumed>")
 	out := c.nodes.resumed(sast.Resumed{Pos: c.Pos(p.Pos), Name: c.nodes.ident(sast.Ident{Pos: c.At(p.Pos.Offset + 5), Name: name})})
 	out.Args = c.list(p.Args, true)
-	out.Unfinished, out.Detached = p.Tail.Unfinished, p.Tail.Detached
-	if p.Tail.Result != nil {
-		out.Result = c.result(p.Tail.Result)
-	}
+	out.Unfinished, out.Detached, out.Undecoded, out.Result = c.tail(&p.Tail)
 	return out
 }
 
@@ -986,11 +991,31 @@ func (c *converter) cont(p *cont) *sast.Continued {
 		elems = append(elems, e)
 	}
 	out.Args = c.list(elems, true)
-	out.Unfinished, out.Detached = p.Tail.Unfinished, p.Tail.Detached
-	if p.Tail.Result != nil {
-		out.Result = c.result(p.Tail.Result)
-	}
+	out.Unfinished, out.Detached, out.Undecoded, out.Result = c.tail(&p.Tail)
 	return out
+}
+
+// tail returns what the end of a call, a second half or the rest of a call
+// says: whether it was left unfinished or detached, whether the process
+// ended inside the call before strace decoded its return ("<unfinished
+// ...>) = ?": undecoded, not unfinished, with the result "?"), and the
+// result.
+func (c *converter) tail(t *tail) (unfinished, detached, undecoded bool, r *sast.Result) {
+	switch {
+	case t.Ended != nil:
+		// The result's position is its "=", after the ")" and the
+		// white space the grammar skipped.
+		i := t.Ended.Pos.Offset + 1
+		for i < len(c.text) && c.text[i] != '=' {
+			i++
+		}
+		r = &c.once.result
+		*r = sast.Result{Pos: c.At(i)}
+		return false, false, true, r
+	case t.Result != nil:
+		return t.Unfinished, t.Detached, false, c.result(t.Result)
+	}
+	return t.Unfinished, t.Detached, false, nil
 }
 
 func (c *converter) result(p *result) *sast.Result {

@@ -132,11 +132,17 @@ func showLine(l *sast.Line) string {
 		if b.Detached {
 			s += " detached"
 		}
+		if b.Undecoded {
+			s += " undecoded"
+		}
 		s += showResult(b.Result)
 	case *sast.Continued:
 		s += "continued (" + showArgs(b.Args) + ")"
 		if b.Unfinished {
 			s += " unfinished"
+		}
+		if b.Undecoded {
+			s += " undecoded"
 		}
 		s += showResult(b.Result)
 	case *sast.Dump:
@@ -150,6 +156,9 @@ func showLine(l *sast.Line) string {
 		s += "resumed " + b.Name.Name + "(" + showArgs(b.Args) + ")"
 		if b.Unfinished {
 			s += " unfinished"
+		}
+		if b.Undecoded {
+			s += " undecoded"
 		}
 		s += showResult(b.Result)
 	case *sast.Signal:
@@ -254,6 +263,12 @@ func TestParseLine(t *testing.T) {
 		{`????( <unfinished ...>`, `????() unfinished`},
 		{`syscall_0x1b6(0x1) = -1 ENOSYS (Function not implemented)`, `syscall_0x1b6(i1) = i-1 ENOSYS (Function not implemented)`},
 		{`getpid() = 42 (INJECTED)`, `getpid() = i42 (INJECTED)`},
+		// The process ended inside the call (testdata/matrix ended*):
+		// strace 6.1 with -f, with -e status= or -ff, and a -z second half.
+		{`1708  17:25:22.854721 <... clock_nanosleep resumed> <unfinished ...>) = ?`, `1708 t62722854721000 resumed clock_nanosleep() undecoded = ?`},
+		{`1715  read(3,  <unfinished ...>)        = ?`, `1715 read(i3) undecoded = ?`},
+		{`clock_nanosleep(CLOCK_REALTIME, 0, {tv_sec=10, tv_nsec=0},  <unfinished ...>) = ?`, `clock_nanosleep(yCLOCK_REALTIME,i0,{tv_sec=i10,tv_nsec=i0}) undecoded = ?`},
+		{` <unfinished ...>) = ?`, `continued () undecoded = ?`},
 		{`openat(-100 /* AT_FDCWD */</tmp>, "x", 0x80000 /* O_RDONLY|O_CLOEXEC */) = 3</x>`, `openat(fd:i-100</tmp>/*AT_FDCWD*/,s"x",i524288/*O_RDONLY|O_CLOEXEC*/) = fd:i3</x>`},
 	}
 	for _, tt := range tests {

@@ -53,6 +53,9 @@ var lineWords = lineconv.Words{
 	`NoteItem* Dashes`:                  "'---' closing the signal line",
 	`Dashes`:                            "'---' closing the signal line",
 	`Result?`:                           "'= result' or the end of the line after ')'",
+	`Ended?`:                            "')' and '= ?' (the process ended in the call), or the end of the line after <unfinished ...>",
+	`"=" "?"`:                           "'= ?' after '<unfinished ...>)'",
+	`"?"`:                               "'?' after '<unfinished ...>) =' (the process ended in the call)",
 }
 
 // restWords says what each failure point of a message line ("strace:

@@ -2462,6 +2462,7 @@ type lineParserGen struct {
 	slab_dashes    pgenrt.Slab[dashes]
 	slab_durTok    pgenrt.Slab[durTok]
 	slab_elem      pgenrt.Slab[elem]
+	slab_ended     pgenrt.Slab[ended]
 	slab_exit      pgenrt.Slab[exit]
 	slab_exitWord  pgenrt.Slab[exitWord]
 	slab_expr      pgenrt.Slab[expr]
@@ -2501,6 +2502,7 @@ func (p *lineParserGen) parse(filename, s string, out *line, reuse bool) error {
 	p.slab_dashes.Reset()
 	p.slab_durTok.Reset()
 	p.slab_elem.Reset()
+	p.slab_ended.Reset()
 	p.slab_exit.Reset()
 	p.slab_exitWord.Reset()
 	p.slab_expr.Reset()
@@ -3483,6 +3485,37 @@ func (p *lineParserGen) s_elem(c *pgenrt.State, s *elem) (bool, pgenrt.Err) {
 	return c.Close(p.n36(c, s))
 }
 
+// "?"
+func (p *lineParserGen) n37(c *pgenrt.State, s *ended) (bool, pgenrt.Err) {
+	start := c.Cur
+	if m, e := p.Lit(c, "?"); !m || e.On {
+		return e.On, e
+	}
+	if c.Cur > start {
+		s.Unknown = true
+	}
+	return true, pgenrt.Err{}
+}
+
+// ")" "=" "?"
+func (p *lineParserGen) n38(c *pgenrt.State, s *ended) (bool, pgenrt.Err) {
+	if m, e := p.Lit(c, ")"); !m || e.On {
+		return e.On, e
+	}
+	if m, e := p.Lit(c, "="); !m || e.On {
+		return true, c.Miss(e, 12)
+	}
+	if m, e := p.n37(c, s); !m || e.On {
+		return true, c.Miss(e, 13)
+	}
+	return true, pgenrt.Err{}
+}
+
+func (p *lineParserGen) s_ended(c *pgenrt.State, s *ended) (bool, pgenrt.Err) {
+	p.SetPos(&s.Pos, c.Cur)
+	return c.Close(p.n38(c, s))
+}
+
 // f13 reports whether the token at the cursor may start ExitWord
 // (or another node of the same first set).
 func (p *lineParserGen) f13(c *pgenrt.State) bool {
@@ -3491,7 +3524,7 @@ func (p *lineParserGen) f13(c *pgenrt.State) bool {
 }
 
 // ExitWord
-func (p *lineParserGen) n37(c *pgenrt.State, s *exit) (bool, pgenrt.Err) {
+func (p *lineParserGen) n39(c *pgenrt.State, s *exit) (bool, pgenrt.Err) {
 	if !p.f13(c) {
 		return false, pgenrt.Err{}
 	}
@@ -3511,7 +3544,7 @@ func (p *lineParserGen) n37(c *pgenrt.State, s *exit) (bool, pgenrt.Err) {
 }
 
 // ExitWord+
-func (p *lineParserGen) n38(c *pgenrt.State, s *exit) (bool, pgenrt.Err) {
+func (p *lineParserGen) n40(c *pgenrt.State, s *exit) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f13(c) {
@@ -3519,7 +3552,7 @@ func (p *lineParserGen) n38(c *pgenrt.State, s *exit) (bool, pgenrt.Err) {
 		}
 		b := *c
 		sv0 := s.Words
-		m, e := p.n37(&b, s)
+		m, e := p.n39(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 1) {
@@ -3539,22 +3572,22 @@ func (p *lineParserGen) n38(c *pgenrt.State, s *exit) (bool, pgenrt.Err) {
 }
 
 // "+++" ExitWord+ "+++"
-func (p *lineParserGen) n39(c *pgenrt.State, s *exit) (bool, pgenrt.Err) {
+func (p *lineParserGen) n41(c *pgenrt.State, s *exit) (bool, pgenrt.Err) {
 	if m, e := p.Lit(c, "+++"); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n38(c, s); !m || e.On {
-		return true, c.Miss(e, 12)
+	if m, e := p.n40(c, s); !m || e.On {
+		return true, c.Miss(e, 14)
 	}
 	if m, e := p.Lit(c, "+++"); !m || e.On {
-		return true, c.Miss(e, 13)
+		return true, c.Miss(e, 15)
 	}
 	return true, pgenrt.Err{}
 }
 
 func (p *lineParserGen) s_exit(c *pgenrt.State, s *exit) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n39(c, s))
+	return c.Close(p.n41(c, s))
 }
 
 // f14 reports whether the token at the cursor may start <number>
@@ -3579,7 +3612,7 @@ func (p *lineParserGen) f16(c *pgenrt.State) bool {
 }
 
 // <ident> | <number> | "(" | ")"
-func (p *lineParserGen) n40(c *pgenrt.State) (bool, pgenrt.Err) {
+func (p *lineParserGen) n42(c *pgenrt.State) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
 	if p.f1(c) {
@@ -3650,9 +3683,9 @@ func (p *lineParserGen) n40(c *pgenrt.State) (bool, pgenrt.Err) {
 }
 
 // (<ident> | <number> | "(" | ")")
-func (p *lineParserGen) n41(c *pgenrt.State, s *exitWord) (bool, pgenrt.Err) {
+func (p *lineParserGen) n43(c *pgenrt.State, s *exitWord) (bool, pgenrt.Err) {
 	start := c.Cur
-	if m, e := p.n40(c); !m || e.On {
+	if m, e := p.n42(c); !m || e.On {
 		return e.On, e
 	}
 	if c.Cur == start+1 && s.Text == "" {
@@ -3667,11 +3700,11 @@ func (p *lineParserGen) n41(c *pgenrt.State, s *exitWord) (bool, pgenrt.Err) {
 
 func (p *lineParserGen) s_exitWord(c *pgenrt.State, s *exitWord) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n41(c, s))
+	return c.Close(p.n43(c, s))
 }
 
 // Primary
-func (p *lineParserGen) n42(c *pgenrt.State, s *expr) (bool, pgenrt.Err) {
+func (p *lineParserGen) n44(c *pgenrt.State, s *expr) (bool, pgenrt.Err) {
 	if !p.f3(c) {
 		e := c.Fail(1)
 		c.MaybeUpdate(e)
@@ -3710,7 +3743,7 @@ func (p *lineParserGen) n42(c *pgenrt.State, s *expr) (bool, pgenrt.Err) {
 }
 
 // Binop
-func (p *lineParserGen) n43(c *pgenrt.State, s *expr) (bool, pgenrt.Err) {
+func (p *lineParserGen) n45(c *pgenrt.State, s *expr) (bool, pgenrt.Err) {
 	if !p.f2(c) {
 		return false, pgenrt.Err{}
 	}
@@ -3731,7 +3764,7 @@ func (p *lineParserGen) n43(c *pgenrt.State, s *expr) (bool, pgenrt.Err) {
 }
 
 // Binop*
-func (p *lineParserGen) n44(c *pgenrt.State, s *expr) (bool, pgenrt.Err) {
+func (p *lineParserGen) n46(c *pgenrt.State, s *expr) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f2(c) {
@@ -3739,7 +3772,7 @@ func (p *lineParserGen) n44(c *pgenrt.State, s *expr) (bool, pgenrt.Err) {
 		}
 		b := *c
 		sv0 := s.Right
-		m, e := p.n43(&b, s)
+		m, e := p.n45(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 1) {
@@ -3760,23 +3793,23 @@ func (p *lineParserGen) n44(c *pgenrt.State, s *expr) (bool, pgenrt.Err) {
 }
 
 // Primary Binop*
-func (p *lineParserGen) n45(c *pgenrt.State, s *expr) (bool, pgenrt.Err) {
-	if m, e := p.n42(c, s); !m || e.On {
+func (p *lineParserGen) n47(c *pgenrt.State, s *expr) (bool, pgenrt.Err) {
+	if m, e := p.n44(c, s); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n44(c, s); !m || e.On {
-		return true, c.Miss(e, 14)
+	if m, e := p.n46(c, s); !m || e.On {
+		return true, c.Miss(e, 16)
 	}
 	return true, pgenrt.Err{}
 }
 
 func (p *lineParserGen) s_expr(c *pgenrt.State, s *expr) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n45(c, s))
+	return c.Close(p.n47(c, s))
 }
 
 // <ident>
-func (p *lineParserGen) n46(c *pgenrt.State, s *ident) (bool, pgenrt.Err) {
+func (p *lineParserGen) n48(c *pgenrt.State, s *ident) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, 8); !m || e.On {
 		return e.On, e
@@ -3793,11 +3826,11 @@ func (p *lineParserGen) n46(c *pgenrt.State, s *ident) (bool, pgenrt.Err) {
 
 func (p *lineParserGen) s_ident(c *pgenrt.State, s *ident) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n46(c, s))
+	return c.Close(p.n48(c, s))
 }
 
 // <number>
-func (p *lineParserGen) n47(c *pgenrt.State, s *ipTok) (bool, pgenrt.Err) {
+func (p *lineParserGen) n49(c *pgenrt.State, s *ipTok) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, 7); !m || e.On {
 		return e.On, e
@@ -3825,7 +3858,7 @@ func (p *lineParserGen) n47(c *pgenrt.State, s *ipTok) (bool, pgenrt.Err) {
 }
 
 // "?"
-func (p *lineParserGen) n48(c *pgenrt.State, s *ipTok) (bool, pgenrt.Err) {
+func (p *lineParserGen) n50(c *pgenrt.State, s *ipTok) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Lit(c, "?"); !m || e.On {
 		return e.On, e
@@ -3837,7 +3870,7 @@ func (p *lineParserGen) n48(c *pgenrt.State, s *ipTok) (bool, pgenrt.Err) {
 }
 
 // "?"+
-func (p *lineParserGen) n49(c *pgenrt.State, s *ipTok) (bool, pgenrt.Err) {
+func (p *lineParserGen) n51(c *pgenrt.State, s *ipTok) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f5(c) {
@@ -3845,7 +3878,7 @@ func (p *lineParserGen) n49(c *pgenrt.State, s *ipTok) (bool, pgenrt.Err) {
 		}
 		b := *c
 		sv0 := s.Unknown
-		m, e := p.n48(&b, s)
+		m, e := p.n50(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 1) {
@@ -3865,13 +3898,13 @@ func (p *lineParserGen) n49(c *pgenrt.State, s *ipTok) (bool, pgenrt.Err) {
 }
 
 // <number> | "?"+
-func (p *lineParserGen) n50(c *pgenrt.State, s *ipTok) (bool, pgenrt.Err) {
+func (p *lineParserGen) n52(c *pgenrt.State, s *ipTok) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
 	if p.f14(c) {
 		b := *c
 		sv0 := s.Hex
-		m, e := p.n47(&b, s)
+		m, e := p.n49(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -3888,7 +3921,7 @@ func (p *lineParserGen) n50(c *pgenrt.State, s *ipTok) (bool, pgenrt.Err) {
 	if p.f5(c) {
 		b := *c
 		sv0 := s.Unknown
-		m, e := p.n49(&b, s)
+		m, e := p.n51(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -3910,26 +3943,26 @@ func (p *lineParserGen) n50(c *pgenrt.State, s *ipTok) (bool, pgenrt.Err) {
 }
 
 // "[" (<number> | "?"+) "]"
-func (p *lineParserGen) n51(c *pgenrt.State, s *ipTok) (bool, pgenrt.Err) {
+func (p *lineParserGen) n53(c *pgenrt.State, s *ipTok) (bool, pgenrt.Err) {
 	if m, e := p.Lit(c, "["); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n50(c, s); !m || e.On {
-		return true, c.Miss(e, 15)
+	if m, e := p.n52(c, s); !m || e.On {
+		return true, c.Miss(e, 17)
 	}
 	if m, e := p.Lit(c, "]"); !m || e.On {
-		return true, c.Miss(e, 16)
+		return true, c.Miss(e, 18)
 	}
 	return true, pgenrt.Err{}
 }
 
 func (p *lineParserGen) s_ipTok(c *pgenrt.State, s *ipTok) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n51(c, s))
+	return c.Close(p.n53(c, s))
 }
 
 // Binop
-func (p *lineParserGen) n52(c *pgenrt.State, s *lead) (bool, pgenrt.Err) {
+func (p *lineParserGen) n54(c *pgenrt.State, s *lead) (bool, pgenrt.Err) {
 	if !p.f2(c) {
 		return false, pgenrt.Err{}
 	}
@@ -3950,7 +3983,7 @@ func (p *lineParserGen) n52(c *pgenrt.State, s *lead) (bool, pgenrt.Err) {
 }
 
 // Binop+
-func (p *lineParserGen) n53(c *pgenrt.State, s *lead) (bool, pgenrt.Err) {
+func (p *lineParserGen) n55(c *pgenrt.State, s *lead) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f2(c) {
@@ -3958,7 +3991,7 @@ func (p *lineParserGen) n53(c *pgenrt.State, s *lead) (bool, pgenrt.Err) {
 		}
 		b := *c
 		sv0 := s.Ops
-		m, e := p.n52(&b, s)
+		m, e := p.n54(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 1) {
@@ -3978,7 +4011,7 @@ func (p *lineParserGen) n53(c *pgenrt.State, s *lead) (bool, pgenrt.Err) {
 }
 
 func (p *lineParserGen) s_lead(c *pgenrt.State, s *lead) (bool, pgenrt.Err) {
-	return c.Close(p.n53(c, s))
+	return c.Close(p.n55(c, s))
 }
 
 // f17 reports whether the token at the cursor may start (PrefixTok PrefixTok?)
@@ -3989,7 +4022,7 @@ func (p *lineParserGen) f17(c *pgenrt.State) bool {
 }
 
 // PrefixTok
-func (p *lineParserGen) n54(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
+func (p *lineParserGen) n56(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 	if !p.f17(c) {
 		return false, pgenrt.Err{}
 	}
@@ -4009,7 +4042,7 @@ func (p *lineParserGen) n54(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 }
 
 // PrefixTok
-func (p *lineParserGen) n55(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
+func (p *lineParserGen) n57(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 	if !p.f17(c) {
 		return false, pgenrt.Err{}
 	}
@@ -4029,7 +4062,7 @@ func (p *lineParserGen) n55(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 }
 
 // PrefixTok?
-func (p *lineParserGen) n56(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
+func (p *lineParserGen) n58(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f17(c) {
@@ -4037,7 +4070,7 @@ func (p *lineParserGen) n56(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 		}
 		b := *c
 		sv0 := s.Time
-		m, e := p.n55(&b, s)
+		m, e := p.n57(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 1) {
@@ -4059,18 +4092,18 @@ func (p *lineParserGen) n56(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 }
 
 // PrefixTok PrefixTok?
-func (p *lineParserGen) n57(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
-	if m, e := p.n54(c, s); !m || e.On {
+func (p *lineParserGen) n59(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
+	if m, e := p.n56(c, s); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n56(c, s); !m || e.On {
-		return true, c.Miss(e, 17)
+	if m, e := p.n58(c, s); !m || e.On {
+		return true, c.Miss(e, 19)
 	}
 	return true, pgenrt.Err{}
 }
 
 // (PrefixTok PrefixTok?)?
-func (p *lineParserGen) n58(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
+func (p *lineParserGen) n60(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f17(c) {
@@ -4078,7 +4111,7 @@ func (p *lineParserGen) n58(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 		}
 		b := *c
 		sv0, sv1 := s.PidTag, s.Time
-		m, e := p.n57(&b, s)
+		m, e := p.n59(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 1) {
@@ -4107,7 +4140,7 @@ func (p *lineParserGen) f18(c *pgenrt.State) bool {
 }
 
 // IpTok
-func (p *lineParserGen) n59(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
+func (p *lineParserGen) n61(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 	if !p.f18(c) {
 		return false, pgenrt.Err{}
 	}
@@ -4128,7 +4161,7 @@ func (p *lineParserGen) n59(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 }
 
 // IpTok?
-func (p *lineParserGen) n60(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
+func (p *lineParserGen) n62(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f18(c) {
@@ -4136,7 +4169,7 @@ func (p *lineParserGen) n60(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 		}
 		b := *c
 		sv0 := s.IP
-		m, e := p.n59(&b, s)
+		m, e := p.n61(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 1) {
@@ -4158,7 +4191,7 @@ func (p *lineParserGen) n60(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 }
 
 // IpTok
-func (p *lineParserGen) n61(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
+func (p *lineParserGen) n63(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 	if !p.f18(c) {
 		return false, pgenrt.Err{}
 	}
@@ -4179,7 +4212,7 @@ func (p *lineParserGen) n61(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 }
 
 // IpTok?
-func (p *lineParserGen) n62(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
+func (p *lineParserGen) n64(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f18(c) {
@@ -4187,7 +4220,7 @@ func (p *lineParserGen) n62(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 		}
 		b := *c
 		sv0 := s.IP2
-		m, e := p.n61(&b, s)
+		m, e := p.n63(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 1) {
@@ -4209,7 +4242,7 @@ func (p *lineParserGen) n62(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 }
 
 // Call
-func (p *lineParserGen) n63(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
+func (p *lineParserGen) n65(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 	if !p.f4(c) {
 		return false, pgenrt.Err{}
 	}
@@ -4238,7 +4271,7 @@ func (p *lineParserGen) f19(c *pgenrt.State) bool {
 }
 
 // Resumed
-func (p *lineParserGen) n64(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
+func (p *lineParserGen) n66(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 	if !p.f19(c) {
 		return false, pgenrt.Err{}
 	}
@@ -4260,7 +4293,7 @@ func (p *lineParserGen) n64(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 }
 
 // Signal
-func (p *lineParserGen) n65(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
+func (p *lineParserGen) n67(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 	if !p.f9(c) {
 		return false, pgenrt.Err{}
 	}
@@ -4291,7 +4324,7 @@ func (p *lineParserGen) f20(c *pgenrt.State) bool {
 }
 
 // Exit
-func (p *lineParserGen) n66(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
+func (p *lineParserGen) n68(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 	if !p.f20(c) {
 		return false, pgenrt.Err{}
 	}
@@ -4311,7 +4344,7 @@ func (p *lineParserGen) n66(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 }
 
 // Cont
-func (p *lineParserGen) n67(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
+func (p *lineParserGen) n69(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 	var nv *cont
 	if p.reuse {
 		nv = p.slab_cont.Alloc()
@@ -4330,13 +4363,13 @@ func (p *lineParserGen) n67(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 }
 
 // Call | Resumed | Signal | Exit | Cont
-func (p *lineParserGen) n68(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
+func (p *lineParserGen) n70(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
 	if p.f4(c) {
 		b := *c
 		sv0 := s.Call
-		m, e := p.n63(&b, s)
+		m, e := p.n65(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -4353,7 +4386,7 @@ func (p *lineParserGen) n68(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 	if p.f19(c) {
 		b := *c
 		sv0 := s.Resumed
-		m, e := p.n64(&b, s)
+		m, e := p.n66(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -4370,7 +4403,7 @@ func (p *lineParserGen) n68(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 	if p.f9(c) {
 		b := *c
 		sv0 := s.Signal
-		m, e := p.n65(&b, s)
+		m, e := p.n67(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -4387,7 +4420,7 @@ func (p *lineParserGen) n68(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 	if p.f20(c) {
 		b := *c
 		sv0 := s.Exit
-		m, e := p.n66(&b, s)
+		m, e := p.n68(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -4404,7 +4437,7 @@ func (p *lineParserGen) n68(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 	{
 		b := *c
 		sv0 := s.Cont
-		m, e := p.n67(&b, s)
+		m, e := p.n69(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -4426,28 +4459,28 @@ func (p *lineParserGen) n68(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 }
 
 // (PrefixTok PrefixTok?)? IpTok? IpTok? (Call | Resumed | Signal | Exit | Cont)
-func (p *lineParserGen) n69(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
-	if m, e := p.n58(c, s); !m || e.On {
+func (p *lineParserGen) n71(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
+	if m, e := p.n60(c, s); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n60(c, s); !m || e.On {
-		return true, c.Miss(e, 18)
-	}
 	if m, e := p.n62(c, s); !m || e.On {
-		return true, c.Miss(e, 19)
-	}
-	if m, e := p.n68(c, s); !m || e.On {
 		return true, c.Miss(e, 20)
+	}
+	if m, e := p.n64(c, s); !m || e.On {
+		return true, c.Miss(e, 21)
+	}
+	if m, e := p.n70(c, s); !m || e.On {
+		return true, c.Miss(e, 22)
 	}
 	return true, pgenrt.Err{}
 }
 
 func (p *lineParserGen) s_line(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
-	return c.Close(p.n69(c, s))
+	return c.Close(p.n71(c, s))
 }
 
 // "("
-func (p *lineParserGen) n70(c *pgenrt.State, s *note) (bool, pgenrt.Err) {
+func (p *lineParserGen) n72(c *pgenrt.State, s *note) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Lit(c, "("); !m || e.On {
 		return e.On, e
@@ -4470,7 +4503,7 @@ func (p *lineParserGen) f21(c *pgenrt.State) bool {
 }
 
 // NoteItem
-func (p *lineParserGen) n71(c *pgenrt.State, s *note) (bool, pgenrt.Err) {
+func (p *lineParserGen) n73(c *pgenrt.State, s *note) (bool, pgenrt.Err) {
 	if !p.f21(c) {
 		return false, pgenrt.Err{}
 	}
@@ -4491,7 +4524,7 @@ func (p *lineParserGen) n71(c *pgenrt.State, s *note) (bool, pgenrt.Err) {
 }
 
 // NoteItem*
-func (p *lineParserGen) n72(c *pgenrt.State, s *note) (bool, pgenrt.Err) {
+func (p *lineParserGen) n74(c *pgenrt.State, s *note) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f21(c) {
@@ -4499,7 +4532,7 @@ func (p *lineParserGen) n72(c *pgenrt.State, s *note) (bool, pgenrt.Err) {
 		}
 		b := *c
 		sv0 := s.Body
-		m, e := p.n71(&b, s)
+		m, e := p.n73(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 1) {
@@ -4520,26 +4553,26 @@ func (p *lineParserGen) n72(c *pgenrt.State, s *note) (bool, pgenrt.Err) {
 }
 
 // "(" NoteItem* ")"
-func (p *lineParserGen) n73(c *pgenrt.State, s *note) (bool, pgenrt.Err) {
-	if m, e := p.n70(c, s); !m || e.On {
+func (p *lineParserGen) n75(c *pgenrt.State, s *note) (bool, pgenrt.Err) {
+	if m, e := p.n72(c, s); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n72(c, s); !m || e.On {
-		return true, c.Miss(e, 21)
+	if m, e := p.n74(c, s); !m || e.On {
+		return true, c.Miss(e, 23)
 	}
 	if m, e := p.Lit(c, ")"); !m || e.On {
-		return true, c.Miss(e, 22)
+		return true, c.Miss(e, 24)
 	}
 	return true, pgenrt.Err{}
 }
 
 func (p *lineParserGen) s_note(c *pgenrt.State, s *note) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n73(c, s))
+	return c.Close(p.n75(c, s))
 }
 
 // Note
-func (p *lineParserGen) n74(c *pgenrt.State, s *noteItem) (bool, pgenrt.Err) {
+func (p *lineParserGen) n76(c *pgenrt.State, s *noteItem) (bool, pgenrt.Err) {
 	if !p.f15(c) {
 		return false, pgenrt.Err{}
 	}
@@ -4658,7 +4691,7 @@ func (p *lineParserGen) f35(c *pgenrt.State) bool {
 }
 
 // <ident> | <number> | <float> | <string> | <comment> | <fd> | <ellipsis> | <sep> | <binop> | <unary> | <punct> | <clock> | <pidtag> | <resuming> | <duration> | <unfinished> | <unavailable> | <detached> | <resumed>
-func (p *lineParserGen) n75(c *pgenrt.State) (bool, pgenrt.Err) {
+func (p *lineParserGen) n77(c *pgenrt.State) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
 	if p.f1(c) {
@@ -4954,9 +4987,9 @@ func (p *lineParserGen) n75(c *pgenrt.State) (bool, pgenrt.Err) {
 }
 
 // (<ident> | <number> | <float> | <string> | <comment> | <fd> | <ellipsis> | <sep> | <binop> | <unary> | <punct> | <clock> | <pidtag> | <resuming> | <duration> | <unfinished> | <unavailable> | <detached> | <resumed>)
-func (p *lineParserGen) n76(c *pgenrt.State, s *noteItem) (bool, pgenrt.Err) {
+func (p *lineParserGen) n78(c *pgenrt.State, s *noteItem) (bool, pgenrt.Err) {
 	start := c.Cur
-	if m, e := p.n75(c); !m || e.On {
+	if m, e := p.n77(c); !m || e.On {
 		return e.On, e
 	}
 	if c.Cur == start+1 && s.Tok == "" {
@@ -4970,13 +5003,13 @@ func (p *lineParserGen) n76(c *pgenrt.State, s *noteItem) (bool, pgenrt.Err) {
 }
 
 // Note | (<ident> | <number> | <float> | <string> | <comment> | <fd> | <ellipsis> | <sep> | <binop> | <unary> | <punct> | <clock> | <pidtag> | <resuming> | <duration> | <unfinished> | <unavailable> | <detached> | <resumed>)
-func (p *lineParserGen) n77(c *pgenrt.State, s *noteItem) (bool, pgenrt.Err) {
+func (p *lineParserGen) n79(c *pgenrt.State, s *noteItem) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
 	if p.f15(c) {
 		b := *c
 		sv0 := s.Inner
-		m, e := p.n74(&b, s)
+		m, e := p.n76(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -4993,7 +5026,7 @@ func (p *lineParserGen) n77(c *pgenrt.State, s *noteItem) (bool, pgenrt.Err) {
 	if p.f22(c) {
 		b := *c
 		sv0 := s.Tok
-		m, e := p.n76(&b, s)
+		m, e := p.n78(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -5016,11 +5049,11 @@ func (p *lineParserGen) n77(c *pgenrt.State, s *noteItem) (bool, pgenrt.Err) {
 
 func (p *lineParserGen) s_noteItem(c *pgenrt.State, s *noteItem) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n77(c, s))
+	return c.Close(p.n79(c, s))
 }
 
 // <pidtag> | <number> | <clock> | <float> | <fd>
-func (p *lineParserGen) n78(c *pgenrt.State) (bool, pgenrt.Err) {
+func (p *lineParserGen) n80(c *pgenrt.State) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
 	if p.f31(c) {
@@ -5106,9 +5139,9 @@ func (p *lineParserGen) n78(c *pgenrt.State) (bool, pgenrt.Err) {
 }
 
 // (<pidtag> | <number> | <clock> | <float> | <fd>)
-func (p *lineParserGen) n79(c *pgenrt.State, s *prefixTok) (bool, pgenrt.Err) {
+func (p *lineParserGen) n81(c *pgenrt.State, s *prefixTok) (bool, pgenrt.Err) {
 	start := c.Cur
-	if m, e := p.n78(c); !m || e.On {
+	if m, e := p.n80(c); !m || e.On {
 		return e.On, e
 	}
 	if c.Cur == start+1 && s.Text == "" {
@@ -5123,7 +5156,7 @@ func (p *lineParserGen) n79(c *pgenrt.State, s *prefixTok) (bool, pgenrt.Err) {
 
 func (p *lineParserGen) s_prefixTok(c *pgenrt.State, s *prefixTok) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n79(c, s))
+	return c.Close(p.n81(c, s))
 }
 
 // f36 reports whether the token at the cursor may start (<unary> | "&")
@@ -5141,7 +5174,7 @@ func (p *lineParserGen) f37(c *pgenrt.State) bool {
 }
 
 // <unary> | "&"
-func (p *lineParserGen) n80(c *pgenrt.State) (bool, pgenrt.Err) {
+func (p *lineParserGen) n82(c *pgenrt.State) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
 	if p.f28(c) {
@@ -5182,9 +5215,9 @@ func (p *lineParserGen) n80(c *pgenrt.State) (bool, pgenrt.Err) {
 }
 
 // (<unary> | "&")
-func (p *lineParserGen) n81(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+func (p *lineParserGen) n83(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	start := c.Cur
-	if m, e := p.n80(c); !m || e.On {
+	if m, e := p.n82(c); !m || e.On {
 		return e.On, e
 	}
 	for i := start; i < c.Cur; i++ {
@@ -5194,7 +5227,7 @@ func (p *lineParserGen) n81(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 }
 
 // (<unary> | "&")*
-func (p *lineParserGen) n82(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+func (p *lineParserGen) n84(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f36(c) {
@@ -5202,7 +5235,7 @@ func (p *lineParserGen) n82(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 		}
 		b := *c
 		sv0 := s.Ops
-		m, e := p.n81(&b, s)
+		m, e := p.n83(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 1) {
@@ -5223,7 +5256,7 @@ func (p *lineParserGen) n82(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 }
 
 // <ident>
-func (p *lineParserGen) n83(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+func (p *lineParserGen) n85(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, 8); !m || e.On {
 		return e.On, e
@@ -5251,7 +5284,7 @@ func (p *lineParserGen) n83(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 }
 
 // "("
-func (p *lineParserGen) n84(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+func (p *lineParserGen) n86(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Lit(c, "("); !m || e.On {
 		return e.On, e
@@ -5263,7 +5296,7 @@ func (p *lineParserGen) n84(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 }
 
 // Elem
-func (p *lineParserGen) n85(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+func (p *lineParserGen) n87(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	var nv *elem
 	if p.reuse {
 		nv = p.slab_elem.Alloc()
@@ -5286,7 +5319,7 @@ func (p *lineParserGen) n85(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 }
 
 // Elem*
-func (p *lineParserGen) n86(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+func (p *lineParserGen) n88(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f6(c) {
@@ -5295,7 +5328,7 @@ func (p *lineParserGen) n86(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 		}
 		b := *c
 		sv0 := s.CallArgs
-		m, e := p.n85(&b, s)
+		m, e := p.n87(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 1) {
@@ -5316,21 +5349,21 @@ func (p *lineParserGen) n86(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 }
 
 // "(" Elem* ")"
-func (p *lineParserGen) n87(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
-	if m, e := p.n84(c, s); !m || e.On {
+func (p *lineParserGen) n89(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+	if m, e := p.n86(c, s); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n86(c, s); !m || e.On {
-		return true, c.Miss(e, 23)
+	if m, e := p.n88(c, s); !m || e.On {
+		return true, c.Miss(e, 25)
 	}
 	if m, e := p.Lit(c, ")"); !m || e.On {
-		return true, c.Miss(e, 22)
+		return true, c.Miss(e, 24)
 	}
 	return true, pgenrt.Err{}
 }
 
 // ("(" Elem* ")")?
-func (p *lineParserGen) n88(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+func (p *lineParserGen) n90(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f15(c) {
@@ -5338,7 +5371,7 @@ func (p *lineParserGen) n88(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 		}
 		b := *c
 		sv0, sv1 := s.Call, s.CallArgs
-		m, e := p.n87(&b, s)
+		m, e := p.n89(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 1) {
@@ -5360,7 +5393,7 @@ func (p *lineParserGen) n88(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 }
 
 // Alts
-func (p *lineParserGen) n89(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+func (p *lineParserGen) n91(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	if !p.f0(c) {
 		return false, pgenrt.Err{}
 	}
@@ -5380,7 +5413,7 @@ func (p *lineParserGen) n89(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 }
 
 // Alts?
-func (p *lineParserGen) n90(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+func (p *lineParserGen) n92(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f0(c) {
@@ -5388,7 +5421,7 @@ func (p *lineParserGen) n90(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 		}
 		b := *c
 		sv0 := s.Or
-		m, e := p.n89(&b, s)
+		m, e := p.n91(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 1) {
@@ -5410,21 +5443,21 @@ func (p *lineParserGen) n90(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 }
 
 // <ident> ("(" Elem* ")")? Alts?
-func (p *lineParserGen) n91(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
-	if m, e := p.n83(c, s); !m || e.On {
+func (p *lineParserGen) n93(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+	if m, e := p.n85(c, s); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n88(c, s); !m || e.On {
-		return true, c.Miss(e, 24)
-	}
 	if m, e := p.n90(c, s); !m || e.On {
-		return true, c.Miss(e, 25)
+		return true, c.Miss(e, 26)
+	}
+	if m, e := p.n92(c, s); !m || e.On {
+		return true, c.Miss(e, 27)
 	}
 	return true, pgenrt.Err{}
 }
 
 // <number>
-func (p *lineParserGen) n92(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+func (p *lineParserGen) n94(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, 7); !m || e.On {
 		return e.On, e
@@ -5452,7 +5485,7 @@ func (p *lineParserGen) n92(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 }
 
 // <string>
-func (p *lineParserGen) n93(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+func (p *lineParserGen) n95(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, 3); !m || e.On {
 		return e.On, e
@@ -5480,7 +5513,7 @@ func (p *lineParserGen) n93(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 }
 
 // "..."
-func (p *lineParserGen) n94(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+func (p *lineParserGen) n96(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Lit(c, "..."); !m || e.On {
 		return e.On, e
@@ -5492,7 +5525,7 @@ func (p *lineParserGen) n94(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 }
 
 // "..."?
-func (p *lineParserGen) n95(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+func (p *lineParserGen) n97(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f26(c) {
@@ -5500,7 +5533,7 @@ func (p *lineParserGen) n95(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 		}
 		b := *c
 		sv0 := s.Trunc
-		m, e := p.n94(&b, s)
+		m, e := p.n96(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 1) {
@@ -5522,12 +5555,12 @@ func (p *lineParserGen) n95(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 }
 
 // <string> "..."?
-func (p *lineParserGen) n96(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
-	if m, e := p.n93(c, s); !m || e.On {
+func (p *lineParserGen) n98(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+	if m, e := p.n95(c, s); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n95(c, s); !m || e.On {
-		return true, c.Miss(e, 26)
+	if m, e := p.n97(c, s); !m || e.On {
+		return true, c.Miss(e, 28)
 	}
 	return true, pgenrt.Err{}
 }
@@ -5547,7 +5580,7 @@ func (p *lineParserGen) f39(c *pgenrt.State) bool {
 }
 
 // "{" | "["
-func (p *lineParserGen) n97(c *pgenrt.State) (bool, pgenrt.Err) {
+func (p *lineParserGen) n99(c *pgenrt.State) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
 	if p.f39(c) {
@@ -5588,9 +5621,9 @@ func (p *lineParserGen) n97(c *pgenrt.State) (bool, pgenrt.Err) {
 }
 
 // ("{" | "[")
-func (p *lineParserGen) n98(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+func (p *lineParserGen) n100(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	start := c.Cur
-	if m, e := p.n97(c); !m || e.On {
+	if m, e := p.n99(c); !m || e.On {
 		return e.On, e
 	}
 	var v string
@@ -5616,7 +5649,7 @@ func (p *lineParserGen) n98(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 }
 
 // Elem
-func (p *lineParserGen) n99(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+func (p *lineParserGen) n101(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	var nv *elem
 	if p.reuse {
 		nv = p.slab_elem.Alloc()
@@ -5639,7 +5672,7 @@ func (p *lineParserGen) n99(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 }
 
 // Elem*
-func (p *lineParserGen) n100(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+func (p *lineParserGen) n102(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f6(c) {
@@ -5648,7 +5681,7 @@ func (p *lineParserGen) n100(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 		}
 		b := *c
 		sv0 := s.Items
-		m, e := p.n99(&b, s)
+		m, e := p.n101(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 1) {
@@ -5690,7 +5723,7 @@ func (p *lineParserGen) f42(c *pgenrt.State) bool {
 }
 
 // "}" | "]"
-func (p *lineParserGen) n101(c *pgenrt.State) (bool, pgenrt.Err) {
+func (p *lineParserGen) n103(c *pgenrt.State) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
 	if p.f41(c) {
@@ -5731,9 +5764,9 @@ func (p *lineParserGen) n101(c *pgenrt.State) (bool, pgenrt.Err) {
 }
 
 // ("}" | "]")
-func (p *lineParserGen) n102(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+func (p *lineParserGen) n104(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	start := c.Cur
-	if m, e := p.n101(c); !m || e.On {
+	if m, e := p.n103(c); !m || e.On {
 		return e.On, e
 	}
 	if c.Cur == start+1 && s.Close == "" {
@@ -5747,21 +5780,21 @@ func (p *lineParserGen) n102(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 }
 
 // ("{" | "[") Elem* ("}" | "]")
-func (p *lineParserGen) n103(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
-	if m, e := p.n98(c, s); !m || e.On {
+func (p *lineParserGen) n105(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+	if m, e := p.n100(c, s); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n100(c, s); !m || e.On {
-		return true, c.Miss(e, 27)
-	}
 	if m, e := p.n102(c, s); !m || e.On {
-		return true, c.Miss(e, 28)
+		return true, c.Miss(e, 29)
+	}
+	if m, e := p.n104(c, s); !m || e.On {
+		return true, c.Miss(e, 30)
 	}
 	return true, pgenrt.Err{}
 }
 
 // <fd>
-func (p *lineParserGen) n104(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+func (p *lineParserGen) n106(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, 4); !m || e.On {
 		return e.On, e
@@ -5789,7 +5822,7 @@ func (p *lineParserGen) n104(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 }
 
 // <float>
-func (p *lineParserGen) n105(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+func (p *lineParserGen) n107(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, 6); !m || e.On {
 		return e.On, e
@@ -5817,7 +5850,7 @@ func (p *lineParserGen) n105(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 }
 
 // "..."
-func (p *lineParserGen) n106(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+func (p *lineParserGen) n108(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Lit(c, "..."); !m || e.On {
 		return e.On, e
@@ -5829,7 +5862,7 @@ func (p *lineParserGen) n106(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 }
 
 // <resuming>
-func (p *lineParserGen) n107(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+func (p *lineParserGen) n109(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, 16); !m || e.On {
 		return e.On, e
@@ -5857,7 +5890,7 @@ func (p *lineParserGen) n107(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 }
 
 // "?"
-func (p *lineParserGen) n108(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+func (p *lineParserGen) n110(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Lit(c, "?"); !m || e.On {
 		return e.On, e
@@ -5869,7 +5902,7 @@ func (p *lineParserGen) n108(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 }
 
 // Expr
-func (p *lineParserGen) n109(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+func (p *lineParserGen) n111(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	var nv *expr
 	if p.reuse {
 		nv = p.slab_expr.Alloc()
@@ -5887,27 +5920,27 @@ func (p *lineParserGen) n109(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 }
 
 // "(" Expr ")"
-func (p *lineParserGen) n110(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+func (p *lineParserGen) n112(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	if m, e := p.Lit(c, "("); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n109(c, s); !m || e.On {
-		return true, c.Miss(e, 29)
+	if m, e := p.n111(c, s); !m || e.On {
+		return true, c.Miss(e, 31)
 	}
 	if m, e := p.Lit(c, ")"); !m || e.On {
-		return true, c.Miss(e, 22)
+		return true, c.Miss(e, 24)
 	}
 	return true, pgenrt.Err{}
 }
 
 // (<ident> ("(" Elem* ")")? Alts?) | <number> | (<string> "..."?) | (("{" | "[") Elem* ("}" | "]")) | <fd> | <float> | "..." | <resuming> | "?" | ("(" Expr ")")
-func (p *lineParserGen) n111(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+func (p *lineParserGen) n113(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
 	if p.f1(c) {
 		b := *c
 		sv0, sv1, sv2, sv3 := s.Ident, s.Call, s.CallArgs, s.Or
-		m, e := p.n91(&b, s)
+		m, e := p.n93(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -5924,7 +5957,7 @@ func (p *lineParserGen) n111(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	if p.f14(c) {
 		b := *c
 		sv0 := s.Number
-		m, e := p.n92(&b, s)
+		m, e := p.n94(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -5941,7 +5974,7 @@ func (p *lineParserGen) n111(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	if p.f24(c) {
 		b := *c
 		sv0, sv1 := s.String, s.Trunc
-		m, e := p.n96(&b, s)
+		m, e := p.n98(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -5958,7 +5991,7 @@ func (p *lineParserGen) n111(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	if p.f38(c) {
 		b := *c
 		sv0, sv1, sv2 := s.Open, s.Items, s.Close
-		m, e := p.n103(&b, s)
+		m, e := p.n105(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -5975,7 +6008,7 @@ func (p *lineParserGen) n111(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	if p.f25(c) {
 		b := *c
 		sv0 := s.Fd
-		m, e := p.n104(&b, s)
+		m, e := p.n106(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -5992,7 +6025,7 @@ func (p *lineParserGen) n111(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	if p.f23(c) {
 		b := *c
 		sv0 := s.Float
-		m, e := p.n105(&b, s)
+		m, e := p.n107(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -6009,7 +6042,7 @@ func (p *lineParserGen) n111(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	if p.f26(c) {
 		b := *c
 		sv0 := s.Ellipsis
-		m, e := p.n106(&b, s)
+		m, e := p.n108(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -6026,7 +6059,7 @@ func (p *lineParserGen) n111(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	if p.f32(c) {
 		b := *c
 		sv0 := s.Resuming
-		m, e := p.n107(&b, s)
+		m, e := p.n109(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -6043,7 +6076,7 @@ func (p *lineParserGen) n111(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	if p.f5(c) {
 		b := *c
 		sv0 := s.Question
-		m, e := p.n108(&b, s)
+		m, e := p.n110(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -6060,7 +6093,7 @@ func (p *lineParserGen) n111(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	if p.f15(c) {
 		b := *c
 		sv0 := s.Paren
-		m, e := p.n110(&b, s)
+		m, e := p.n112(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -6082,7 +6115,7 @@ func (p *lineParserGen) n111(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 }
 
 // <comment>
-func (p *lineParserGen) n112(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+func (p *lineParserGen) n114(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, 10); !m || e.On {
 		return e.On, e
@@ -6110,7 +6143,7 @@ func (p *lineParserGen) n112(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 }
 
 // <comment>?
-func (p *lineParserGen) n113(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+func (p *lineParserGen) n115(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f12(c) {
@@ -6118,7 +6151,7 @@ func (p *lineParserGen) n113(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 		}
 		b := *c
 		sv0 := s.Comment
-		m, e := p.n112(&b, s)
+		m, e := p.n114(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 1) {
@@ -6140,26 +6173,26 @@ func (p *lineParserGen) n113(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 }
 
 // (<unary> | "&")* ((<ident> ("(" Elem* ")")? Alts?) | <number> | (<string> "..."?) | (("{" | "[") Elem* ("}" | "]")) | <fd> | <float> | "..." | <resuming> | "?" | ("(" Expr ")")) <comment>?
-func (p *lineParserGen) n114(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
-	if m, e := p.n82(c, s); !m || e.On {
+func (p *lineParserGen) n116(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+	if m, e := p.n84(c, s); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n111(c, s); !m || e.On {
+	if m, e := p.n113(c, s); !m || e.On {
 		return true, c.Miss(e, 1)
 	}
-	if m, e := p.n113(c, s); !m || e.On {
-		return true, c.Miss(e, 30)
+	if m, e := p.n115(c, s); !m || e.On {
+		return true, c.Miss(e, 32)
 	}
 	return true, pgenrt.Err{}
 }
 
 func (p *lineParserGen) s_primary(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n114(c, s))
+	return c.Close(p.n116(c, s))
 }
 
 // "?"
-func (p *lineParserGen) n115(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
+func (p *lineParserGen) n117(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Lit(c, "?"); !m || e.On {
 		return e.On, e
@@ -6171,7 +6204,7 @@ func (p *lineParserGen) n115(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 }
 
 // Expr
-func (p *lineParserGen) n116(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
+func (p *lineParserGen) n118(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 	var nv *expr
 	if p.reuse {
 		nv = p.slab_expr.Alloc()
@@ -6189,13 +6222,13 @@ func (p *lineParserGen) n116(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 }
 
 // "?" | Expr
-func (p *lineParserGen) n117(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
+func (p *lineParserGen) n119(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
 	if p.f5(c) {
 		b := *c
 		sv0 := s.Unknown
-		m, e := p.n115(&b, s)
+		m, e := p.n117(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -6212,7 +6245,7 @@ func (p *lineParserGen) n117(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 	{
 		b := *c
 		sv0 := s.Value
-		m, e := p.n116(&b, s)
+		m, e := p.n118(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -6234,7 +6267,7 @@ func (p *lineParserGen) n117(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 }
 
 // <comment>
-func (p *lineParserGen) n118(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
+func (p *lineParserGen) n120(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, 10); !m || e.On {
 		return e.On, e
@@ -6262,7 +6295,7 @@ func (p *lineParserGen) n118(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 }
 
 // <comment>?
-func (p *lineParserGen) n119(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
+func (p *lineParserGen) n121(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f12(c) {
@@ -6270,7 +6303,7 @@ func (p *lineParserGen) n119(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 		}
 		b := *c
 		sv0 := s.Comment
-		m, e := p.n118(&b, s)
+		m, e := p.n120(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 1) {
@@ -6292,7 +6325,7 @@ func (p *lineParserGen) n119(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 }
 
 // Ident
-func (p *lineParserGen) n120(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
+func (p *lineParserGen) n122(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 	if !p.f1(c) {
 		return false, pgenrt.Err{}
 	}
@@ -6312,7 +6345,7 @@ func (p *lineParserGen) n120(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 }
 
 // Ident?
-func (p *lineParserGen) n121(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
+func (p *lineParserGen) n123(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f1(c) {
@@ -6320,7 +6353,7 @@ func (p *lineParserGen) n121(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 		}
 		b := *c
 		sv0 := s.Errno
-		m, e := p.n120(&b, s)
+		m, e := p.n122(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 1) {
@@ -6342,7 +6375,7 @@ func (p *lineParserGen) n121(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 }
 
 // Note
-func (p *lineParserGen) n122(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
+func (p *lineParserGen) n124(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 	if !p.f15(c) {
 		return false, pgenrt.Err{}
 	}
@@ -6363,7 +6396,7 @@ func (p *lineParserGen) n122(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 }
 
 // Note*
-func (p *lineParserGen) n123(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
+func (p *lineParserGen) n125(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f15(c) {
@@ -6371,7 +6404,7 @@ func (p *lineParserGen) n123(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 		}
 		b := *c
 		sv0 := s.Notes
-		m, e := p.n122(&b, s)
+		m, e := p.n124(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 1) {
@@ -6392,7 +6425,7 @@ func (p *lineParserGen) n123(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 }
 
 // <unavailable>
-func (p *lineParserGen) n124(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
+func (p *lineParserGen) n126(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, 14); !m || e.On {
 		return e.On, e
@@ -6404,7 +6437,7 @@ func (p *lineParserGen) n124(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 }
 
 // <unavailable>?
-func (p *lineParserGen) n125(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
+func (p *lineParserGen) n127(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f34(c) {
@@ -6412,7 +6445,7 @@ func (p *lineParserGen) n125(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 		}
 		b := *c
 		sv0 := s.Unavailable
-		m, e := p.n124(&b, s)
+		m, e := p.n126(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 1) {
@@ -6434,7 +6467,7 @@ func (p *lineParserGen) n125(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 }
 
 // DurTok
-func (p *lineParserGen) n126(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
+func (p *lineParserGen) n128(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 	if !p.f10(c) {
 		return false, pgenrt.Err{}
 	}
@@ -6454,7 +6487,7 @@ func (p *lineParserGen) n126(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 }
 
 // DurTok?
-func (p *lineParserGen) n127(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
+func (p *lineParserGen) n129(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f10(c) {
@@ -6462,7 +6495,7 @@ func (p *lineParserGen) n127(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 		}
 		b := *c
 		sv0 := s.Dur
-		m, e := p.n126(&b, s)
+		m, e := p.n128(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 1) {
@@ -6484,38 +6517,38 @@ func (p *lineParserGen) n127(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 }
 
 // "=" ("?" | Expr) <comment>? Ident? Note* <unavailable>? DurTok?
-func (p *lineParserGen) n128(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
+func (p *lineParserGen) n130(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 	if m, e := p.Lit(c, "="); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n117(c, s); !m || e.On {
-		return true, c.Miss(e, 31)
-	}
 	if m, e := p.n119(c, s); !m || e.On {
-		return true, c.Miss(e, 32)
-	}
-	if m, e := p.n121(c, s); !m || e.On {
 		return true, c.Miss(e, 33)
 	}
-	if m, e := p.n123(c, s); !m || e.On {
+	if m, e := p.n121(c, s); !m || e.On {
 		return true, c.Miss(e, 34)
 	}
-	if m, e := p.n125(c, s); !m || e.On {
+	if m, e := p.n123(c, s); !m || e.On {
 		return true, c.Miss(e, 35)
 	}
-	if m, e := p.n127(c, s); !m || e.On {
+	if m, e := p.n125(c, s); !m || e.On {
 		return true, c.Miss(e, 36)
+	}
+	if m, e := p.n127(c, s); !m || e.On {
+		return true, c.Miss(e, 37)
+	}
+	if m, e := p.n129(c, s); !m || e.On {
+		return true, c.Miss(e, 38)
 	}
 	return true, pgenrt.Err{}
 }
 
 func (p *lineParserGen) s_result(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n128(c, s))
+	return c.Close(p.n130(c, s))
 }
 
 // <resumed>
-func (p *lineParserGen) n129(c *pgenrt.State, s *resumed) (bool, pgenrt.Err) {
+func (p *lineParserGen) n131(c *pgenrt.State, s *resumed) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, 15); !m || e.On {
 		return e.On, e
@@ -6531,7 +6564,7 @@ func (p *lineParserGen) n129(c *pgenrt.State, s *resumed) (bool, pgenrt.Err) {
 }
 
 // Elem
-func (p *lineParserGen) n130(c *pgenrt.State, s *resumed) (bool, pgenrt.Err) {
+func (p *lineParserGen) n132(c *pgenrt.State, s *resumed) (bool, pgenrt.Err) {
 	var nv *elem
 	if p.reuse {
 		nv = p.slab_elem.Alloc()
@@ -6554,7 +6587,7 @@ func (p *lineParserGen) n130(c *pgenrt.State, s *resumed) (bool, pgenrt.Err) {
 }
 
 // Elem*
-func (p *lineParserGen) n131(c *pgenrt.State, s *resumed) (bool, pgenrt.Err) {
+func (p *lineParserGen) n133(c *pgenrt.State, s *resumed) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f6(c) {
@@ -6563,7 +6596,7 @@ func (p *lineParserGen) n131(c *pgenrt.State, s *resumed) (bool, pgenrt.Err) {
 		}
 		b := *c
 		sv0 := s.Args
-		m, e := p.n130(&b, s)
+		m, e := p.n132(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 1) {
@@ -6584,7 +6617,7 @@ func (p *lineParserGen) n131(c *pgenrt.State, s *resumed) (bool, pgenrt.Err) {
 }
 
 // Tail
-func (p *lineParserGen) n132(c *pgenrt.State, s *resumed) (bool, pgenrt.Err) {
+func (p *lineParserGen) n134(c *pgenrt.State, s *resumed) (bool, pgenrt.Err) {
 	if !p.f7(c) {
 		return false, pgenrt.Err{}
 	}
@@ -6596,14 +6629,14 @@ func (p *lineParserGen) n132(c *pgenrt.State, s *resumed) (bool, pgenrt.Err) {
 }
 
 // <resumed> Elem* Tail
-func (p *lineParserGen) n133(c *pgenrt.State, s *resumed) (bool, pgenrt.Err) {
-	if m, e := p.n129(c, s); !m || e.On {
+func (p *lineParserGen) n135(c *pgenrt.State, s *resumed) (bool, pgenrt.Err) {
+	if m, e := p.n131(c, s); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n131(c, s); !m || e.On {
+	if m, e := p.n133(c, s); !m || e.On {
 		return true, c.Miss(e, 4)
 	}
-	if m, e := p.n132(c, s); !m || e.On {
+	if m, e := p.n134(c, s); !m || e.On {
 		return true, c.Miss(e, 5)
 	}
 	return true, pgenrt.Err{}
@@ -6611,11 +6644,11 @@ func (p *lineParserGen) n133(c *pgenrt.State, s *resumed) (bool, pgenrt.Err) {
 
 func (p *lineParserGen) s_resumed(c *pgenrt.State, s *resumed) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n133(c, s))
+	return c.Close(p.n135(c, s))
 }
 
 // Ident
-func (p *lineParserGen) n134(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
+func (p *lineParserGen) n136(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 	if !p.f1(c) {
 		return false, pgenrt.Err{}
 	}
@@ -6635,7 +6668,7 @@ func (p *lineParserGen) n134(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 }
 
 // Ident*
-func (p *lineParserGen) n135(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
+func (p *lineParserGen) n137(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f1(c) {
@@ -6643,7 +6676,7 @@ func (p *lineParserGen) n135(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 		}
 		b := *c
 		sv0 := s.Words
-		m, e := p.n134(&b, s)
+		m, e := p.n136(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 1) {
@@ -6664,7 +6697,7 @@ func (p *lineParserGen) n135(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 }
 
 // "{"
-func (p *lineParserGen) n136(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
+func (p *lineParserGen) n138(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Lit(c, "{"); !m || e.On {
 		return e.On, e
@@ -6676,7 +6709,7 @@ func (p *lineParserGen) n136(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 }
 
 // Elem
-func (p *lineParserGen) n137(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
+func (p *lineParserGen) n139(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 	var nv *elem
 	if p.reuse {
 		nv = p.slab_elem.Alloc()
@@ -6699,7 +6732,7 @@ func (p *lineParserGen) n137(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 }
 
 // Elem*
-func (p *lineParserGen) n138(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
+func (p *lineParserGen) n140(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f6(c) {
@@ -6708,7 +6741,7 @@ func (p *lineParserGen) n138(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 		}
 		b := *c
 		sv0 := s.Members
-		m, e := p.n137(&b, s)
+		m, e := p.n139(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 1) {
@@ -6729,21 +6762,21 @@ func (p *lineParserGen) n138(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 }
 
 // "{" Elem* "}"
-func (p *lineParserGen) n139(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
-	if m, e := p.n136(c, s); !m || e.On {
+func (p *lineParserGen) n141(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
+	if m, e := p.n138(c, s); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n138(c, s); !m || e.On {
-		return true, c.Miss(e, 38)
+	if m, e := p.n140(c, s); !m || e.On {
+		return true, c.Miss(e, 40)
 	}
 	if m, e := p.Lit(c, "}"); !m || e.On {
-		return true, c.Miss(e, 39)
+		return true, c.Miss(e, 41)
 	}
 	return true, pgenrt.Err{}
 }
 
 // ("{" Elem* "}")?
-func (p *lineParserGen) n140(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
+func (p *lineParserGen) n142(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f39(c) {
@@ -6751,7 +6784,7 @@ func (p *lineParserGen) n140(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 		}
 		b := *c
 		sv0, sv1 := s.Info, s.Members
-		m, e := p.n139(&b, s)
+		m, e := p.n141(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 1) {
@@ -6773,7 +6806,7 @@ func (p *lineParserGen) n140(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 }
 
 // NoteItem
-func (p *lineParserGen) n141(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
+func (p *lineParserGen) n143(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 	if !p.f21(c) {
 		return false, pgenrt.Err{}
 	}
@@ -6794,7 +6827,7 @@ func (p *lineParserGen) n141(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 }
 
 // NoteItem*
-func (p *lineParserGen) n142(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
+func (p *lineParserGen) n144(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f21(c) {
@@ -6802,7 +6835,7 @@ func (p *lineParserGen) n142(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 		}
 		b := *c
 		sv0 := s.Rest
-		m, e := p.n141(&b, s)
+		m, e := p.n143(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 1) {
@@ -6823,7 +6856,7 @@ func (p *lineParserGen) n142(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 }
 
 // Dashes
-func (p *lineParserGen) n143(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
+func (p *lineParserGen) n145(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 	if !p.f9(c) {
 		return false, pgenrt.Err{}
 	}
@@ -6843,32 +6876,32 @@ func (p *lineParserGen) n143(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 }
 
 // "---" Ident* ("{" Elem* "}")? NoteItem* Dashes
-func (p *lineParserGen) n144(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
+func (p *lineParserGen) n146(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 	if m, e := p.Lit(c, "---"); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n135(c, s); !m || e.On {
-		return true, c.Miss(e, 37)
-	}
-	if m, e := p.n140(c, s); !m || e.On {
-		return true, c.Miss(e, 40)
+	if m, e := p.n137(c, s); !m || e.On {
+		return true, c.Miss(e, 39)
 	}
 	if m, e := p.n142(c, s); !m || e.On {
-		return true, c.Miss(e, 41)
-	}
-	if m, e := p.n143(c, s); !m || e.On {
 		return true, c.Miss(e, 42)
+	}
+	if m, e := p.n144(c, s); !m || e.On {
+		return true, c.Miss(e, 43)
+	}
+	if m, e := p.n145(c, s); !m || e.On {
+		return true, c.Miss(e, 44)
 	}
 	return true, pgenrt.Err{}
 }
 
 func (p *lineParserGen) s_signal(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n144(c, s))
+	return c.Close(p.n146(c, s))
 }
 
 // ")"
-func (p *lineParserGen) n145(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
+func (p *lineParserGen) n147(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Lit(c, ")"); !m || e.On {
 		return e.On, e
@@ -6880,7 +6913,7 @@ func (p *lineParserGen) n145(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
 }
 
 // Result
-func (p *lineParserGen) n146(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
+func (p *lineParserGen) n148(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
 	if !p.f11(c) {
 		return false, pgenrt.Err{}
 	}
@@ -6906,7 +6939,7 @@ func (p *lineParserGen) n146(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
 }
 
 // Result?
-func (p *lineParserGen) n147(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
+func (p *lineParserGen) n149(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f11(c) {
@@ -6914,7 +6947,7 @@ func (p *lineParserGen) n147(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
 		}
 		b := *c
 		sv0 := s.Result
-		m, e := p.n146(&b, s)
+		m, e := p.n148(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 1) {
@@ -6936,18 +6969,18 @@ func (p *lineParserGen) n147(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
 }
 
 // ")" Result?
-func (p *lineParserGen) n148(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
-	if m, e := p.n145(c, s); !m || e.On {
+func (p *lineParserGen) n150(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
+	if m, e := p.n147(c, s); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n147(c, s); !m || e.On {
-		return true, c.Miss(e, 43)
+	if m, e := p.n149(c, s); !m || e.On {
+		return true, c.Miss(e, 45)
 	}
 	return true, pgenrt.Err{}
 }
 
 // <unfinished>
-func (p *lineParserGen) n149(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
+func (p *lineParserGen) n151(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, 12); !m || e.On {
 		return e.On, e
@@ -6958,8 +6991,69 @@ func (p *lineParserGen) n149(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
+// Ended
+func (p *lineParserGen) n152(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
+	if !p.f16(c) {
+		return false, pgenrt.Err{}
+	}
+	var nv *ended
+	if p.reuse {
+		nv = p.slab_ended.Alloc()
+		nv.Unknown = false
+
+	} else {
+		nv = new(ended)
+	}
+	if m, e := p.s_ended(c, nv); !m || e.On {
+		return e.On, e
+	}
+	s.Ended = nv
+	return true, pgenrt.Err{}
+}
+
+// Ended?
+func (p *lineParserGen) n153(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
+	matched := false
+	for {
+		if !p.f16(c) {
+			break
+		}
+		b := *c
+		sv0 := s.Ended
+		m, e := p.n152(&b, s)
+		if e.On {
+			c.MaybeUpdate(e)
+			if c.Stop(e, &b, 1) {
+				return true, e
+			}
+			s.Ended = sv0
+			break
+		}
+		c.Accept(&b)
+		if !m {
+			s.Ended = sv0
+			break
+		}
+		matched = true
+		break
+	}
+	_ = matched
+	return true, pgenrt.Err{}
+}
+
+// <unfinished> Ended?
+func (p *lineParserGen) n154(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
+	if m, e := p.n151(c, s); !m || e.On {
+		return e.On, e
+	}
+	if m, e := p.n153(c, s); !m || e.On {
+		return true, c.Miss(e, 46)
+	}
+	return true, pgenrt.Err{}
+}
+
 // <detached>
-func (p *lineParserGen) n150(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
+func (p *lineParserGen) n155(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, 13); !m || e.On {
 		return e.On, e
@@ -6970,14 +7064,14 @@ func (p *lineParserGen) n150(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
-// (")" Result?) | <unfinished> | <detached>
-func (p *lineParserGen) n151(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
+// (")" Result?) | (<unfinished> Ended?) | <detached>
+func (p *lineParserGen) n156(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
 	if p.f16(c) {
 		b := *c
 		sv0, sv1 := s.Close, s.Result
-		m, e := p.n148(&b, s)
+		m, e := p.n150(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -6993,8 +7087,8 @@ func (p *lineParserGen) n151(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
 	}
 	if p.f33(c) {
 		b := *c
-		sv0 := s.Unfinished
-		m, e := p.n149(&b, s)
+		sv0, sv1 := s.Unfinished, s.Ended
+		m, e := p.n154(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -7006,12 +7100,12 @@ func (p *lineParserGen) n151(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
 			c.Accept(&b)
 			return true, pgenrt.Err{}
 		}
-		s.Unfinished = sv0
+		s.Unfinished, s.Ended = sv0, sv1
 	}
 	if p.f35(c) {
 		b := *c
 		sv0 := s.Detached
-		m, e := p.n150(&b, s)
+		m, e := p.n155(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -7033,10 +7127,10 @@ func (p *lineParserGen) n151(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
 }
 
 func (p *lineParserGen) s_tail(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
-	return c.Close(p.n151(c, s))
+	return c.Close(p.n156(c, s))
 }
 
-var pgenExpect_lineParser = [...]string{"Ident", "((<ident> (\"(\" Elem* \")\")? Alts?) | <number> | (<string> \"...\"?) | ((\"{\" | \"[\") Elem* (\"}\" | \"]\")) | <fd> | <float> | \"...\" | <resuming> | \"?\" | (\"(\" Expr \")\")) <comment>?", "Primary", "\"(\" Elem* Tail", "Elem* Tail", "Tail", "Elem", "(\",\" Elem)*", "(Elem (\",\" Elem)*)? Tail", "Binop* (\"=\" Expr?)?", "Expr?", "(\"=\" Expr?)?", "ExitWord+ \"+++\"", "\"+++\"", "Binop*", "(<number> | \"?\"+) \"]\"", "\"]\"", "PrefixTok?", "IpTok? IpTok? (Call | Resumed | Signal | Exit | Cont)", "IpTok? (Call | Resumed | Signal | Exit | Cont)", "(Call | Resumed | Signal | Exit | Cont)", "NoteItem* \")\"", "\")\"", "Elem* \")\"", "(\"(\" Elem* \")\")? Alts?", "Alts?", "\"...\"?", "Elem* (\"}\" | \"]\")", "(\"}\" | \"]\")", "Expr \")\"", "<comment>?", "(\"?\" | Expr) <comment>? Ident? Note* <unavailable>? DurTok?", "<comment>? Ident? Note* <unavailable>? DurTok?", "Ident? Note* <unavailable>? DurTok?", "Note* <unavailable>? DurTok?", "<unavailable>? DurTok?", "DurTok?", "Ident* (\"{\" Elem* \"}\")? NoteItem* Dashes", "Elem* \"}\"", "\"}\"", "(\"{\" Elem* \"}\")? NoteItem* Dashes", "NoteItem* Dashes", "Dashes", "Result?"}
+var pgenExpect_lineParser = [...]string{"Ident", "((<ident> (\"(\" Elem* \")\")? Alts?) | <number> | (<string> \"...\"?) | ((\"{\" | \"[\") Elem* (\"}\" | \"]\")) | <fd> | <float> | \"...\" | <resuming> | \"?\" | (\"(\" Expr \")\")) <comment>?", "Primary", "\"(\" Elem* Tail", "Elem* Tail", "Tail", "Elem", "(\",\" Elem)*", "(Elem (\",\" Elem)*)? Tail", "Binop* (\"=\" Expr?)?", "Expr?", "(\"=\" Expr?)?", "\"=\" \"?\"", "\"?\"", "ExitWord+ \"+++\"", "\"+++\"", "Binop*", "(<number> | \"?\"+) \"]\"", "\"]\"", "PrefixTok?", "IpTok? IpTok? (Call | Resumed | Signal | Exit | Cont)", "IpTok? (Call | Resumed | Signal | Exit | Cont)", "(Call | Resumed | Signal | Exit | Cont)", "NoteItem* \")\"", "\")\"", "Elem* \")\"", "(\"(\" Elem* \")\")? Alts?", "Alts?", "\"...\"?", "Elem* (\"}\" | \"]\")", "(\"}\" | \"]\")", "Expr \")\"", "<comment>?", "(\"?\" | Expr) <comment>? Ident? Note* <unavailable>? DurTok?", "<comment>? Ident? Note* <unavailable>? DurTok?", "Ident? Note* <unavailable>? DurTok?", "Note* <unavailable>? DurTok?", "<unavailable>? DurTok?", "DurTok?", "Ident* (\"{\" Elem* \"}\")? NoteItem* Dashes", "Elem* \"}\"", "\"}\"", "(\"{\" Elem* \"}\")? NoteItem* Dashes", "NoteItem* Dashes", "Dashes", "Result?", "Ended?"}
 
 // restParserGen is the generated parser of restParser's grammar (root restLine): it builds the
 // same tree and reports the same errors. Its zero value is ready to use;

@@ -73,6 +73,9 @@ func (l *Lowerer) lower(ln *sast.Line) error {
 			m.Cols[0] = c.Pos.Offset - ln.Pos.Offset
 		default:
 			r.setResult(c.Result)
+			if c.Undecoded {
+				r.setAttr("undecoded", true)
+			}
 		}
 	case *sast.Resumed:
 		r = l.base(ln, c.Name.Name, record.Exit)
@@ -83,6 +86,9 @@ func (l *Lowerer) lower(ln *sast.Line) error {
 		}
 		if c.Detached {
 			r.setAttr("detached", true)
+		}
+		if c.Undecoded {
+			r.setAttr("undecoded", true)
 		}
 		r.setResult(c.Result)
 		if !l.cfg.NoPair {
@@ -102,6 +108,9 @@ func (l *Lowerer) lower(ln *sast.Line) error {
 		}
 		if c.Detached {
 			r.setAttr("detached", true)
+		}
+		if c.Undecoded {
+			r.setAttr("undecoded", true)
 		}
 		r.setResult(c.Result)
 		m.Kind = m.Kind&^kindMask | markCont
@@ -530,6 +539,13 @@ func (j *joiner) resumed(c *lowering.Chunk, m *lowering.Mark, out lowering.Outpu
 		}
 	}
 	o.rec.Ret, o.rec.Errno, o.rec.DurNs = r.Ret, r.Errno, r.DurNs
+	if r.PID != r.TID {
+		// The thread's process became known while the call was open:
+		// strace wrote the new thread's first call before its creator's
+		// clone3 returned (thread gives a pid of a group its own
+		// storage).
+		o.rec.PID = r.PID
+	}
 	j.held = *o
 	j.held.own = false // the result is in the chunk
 	j.hasHeld = true

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -134,7 +135,7 @@ func TestMatrix(t *testing.T) {
 	if !bytes.Equal(want, digest.Bytes()) {
 		t.Errorf("the matrix digest differs from %s (go test -update-matrix rewrites it)", golden)
 	}
-	for _, n := range []string{"threads.strace", "threads-C.strace", "cwU.strace"} {
+	for _, n := range []string{"threads.strace", "threads-C.strace", "cwU.strace", "ended.strace", "ended-status.strace"} {
 		in := filepath.Join("testdata", "matrix", n)
 		dialecttest.Golden(t, v, dialecttest.Case{Input: in, Golden: filepath.Join("testdata", "matrix", "golden", n)})
 	}
@@ -239,16 +240,60 @@ func TestMatrixCounts(t *testing.T) {
 // TestMatrixThreads: the program of src/threads.c makes four threads;
 // traced with -f they are four tids of one pid.
 func TestMatrixThreads(t *testing.T) {
-	recs, _ := lowerMatrix(t, filepath.Join("testdata", "matrix", "threads.strace"))
-	pids, tids := map[uint64]bool{}, map[uint64]bool{}
-	for _, r := range recs {
-		if r.PID == nil || r.TID == nil {
-			t.Fatalf("line %d: no pid or tid", r.Line)
+	for _, tt := range []struct {
+		log  string
+		tids int
+	}{
+		// src/threads.c: the main thread and four.
+		{"threads.strace", 5},
+		{"threads-C.strace", 5},
+		// src/ended.c: the main thread and two. A new thread's first
+		// call comes before its creator's clone3 returns: its record
+		// still gets the process.
+		{"ended.strace", 3},
+		{"ended-status.strace", 3},
+	} {
+		recs, _ := lowerMatrix(t, filepath.Join("testdata", "matrix", tt.log))
+		pids, tids := map[uint64]bool{}, map[uint64]bool{}
+		for _, r := range recs {
+			if r.Attrs["type"] == "summary" { // -C's table
+				continue
+			}
+			if r.PID == nil || r.TID == nil {
+				t.Fatalf("%s: line %d: no pid or tid", tt.log, r.Line)
+			}
+			pids[*r.PID], tids[*r.TID] = true, true
 		}
-		pids[*r.PID], tids[*r.TID] = true, true
+		if len(pids) != 1 || len(tids) != tt.tids {
+			t.Errorf("%s: %d pids, %d tids; want 1 pid and %d tids", tt.log, len(pids), len(tids), tt.tids)
+		}
 	}
-	if len(pids) != 1 || len(tids) != 5 {
-		t.Errorf("%d pids, %d tids; want 1 pid and 5 tids (the main thread and four)", len(pids), len(tids))
+}
+
+// TestMatrixEnded: the calls the process ended in (src/ended.c) are
+// complete records with the result "?" and attrs.undecoded, whichever way
+// strace wrote them.
+func TestMatrixEnded(t *testing.T) {
+	for _, log := range []string{"ended.strace", "ended-status.strace", "ended-ff.strace.*"} {
+		files, err := filepath.Glob(filepath.Join("testdata", "matrix", log))
+		if err != nil || len(files) == 0 {
+			t.Fatalf("%s: no log (%v)", log, err)
+		}
+		got := map[string]int{}
+		for _, f := range files {
+			recs, _ := lowerMatrix(t, f)
+			for _, r := range recs {
+				if r.Attrs["undecoded"] == true {
+					if r.Phase != "complete" {
+						t.Errorf("%s:%d: %s undecoded in phase %s", f, r.Line, r.Event, r.Phase)
+					}
+					got[r.Event]++
+				}
+			}
+		}
+		if want := map[string]int{"clock_nanosleep": 1, "read": 1}; !maps.Equal(got, want) {
+			t.Errorf("%s: undecoded calls %v, want %v", log, got, want)
+		}
 	}
 }
 

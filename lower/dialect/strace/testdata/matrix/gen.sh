@@ -10,6 +10,7 @@ B=$(mktemp -d)
 trap 'rm -rf "$B"' EXIT
 gcc -O1 -pthread -o "$B/work" src/work.c
 gcc -O1 -pthread -o "$B/threads" src/threads.c
+gcc -O1 -pthread -o "$B/ended" src/ended.c
 find . -maxdepth 1 -name '*.strace*' ! -name 'synthetic-*' -exec rm -f {} +
 W="$B/work"
 # Each line: the name of the log, then strace's options.
@@ -65,3 +66,11 @@ rm -f ff.strace
 "$S" -f -c -o threads-c.strace "$B/threads" || true
 # -c and the trace of the same run, to check the table against the calls.
 "$S" -f -C -o threads-C.strace "$B/threads" || true
+# Threads inside a call when the process ends (src/ended.c): strace ends
+# those calls with "<unfinished ...>) = ?", as a second half with -f, whole
+# with -e status= (it holds a call's first half until the call returns) and
+# with -ff (each thread's file has only its own lines).
+"$S" -f -tt -T -o ended.strace "$B/ended" || true
+"$S" -f -e status=successful,unfinished -o ended-status.strace "$B/ended" || true
+"$S" -ff -o ended-ff.strace "$B/ended" || true
+rm -f ended-ff.strace
