@@ -240,12 +240,14 @@ type Exit struct {
 	By         string // superseded: the call (execve)
 }
 
-// Message is a line strace wrote about itself: "strace: Process N attached".
+// Message is a line strace wrote about itself: "strace: Process N attached",
+// or a personality line "[ Process PID=N runs in 32 bit mode. ]".
 type Message struct {
 	Pos     ast.Pos
-	Text    string // after "strace: "
-	Process uint64 // the N of "Process N attached" or "Process N detached"
-	Verb    string // "attached", "detached", or "" for another message
+	Text    string // after "strace: " (between the brackets of a personality line)
+	Process uint64 // the N of "Process N attached", "Process N detached" or "Process PID=N runs in MODE mode."
+	Verb    string // "attached", "detached", "personality", or "" for another message
+	Mode    string // a personality line's MODE: "64 bit", "32 bit", "x32"
 }
 
 // Frame is one -k stack frame line " > text".

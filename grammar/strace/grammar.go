@@ -173,7 +173,19 @@ type line struct {
 	Resumed *resumed   `parser:"| @@"`
 	Signal  *signal    `parser:"| @@"`
 	Exit    *exit      `parser:"| @@"`
+	Mode    *modeLine  `parser:"| @@"`
 	Cont    *cont      `parser:"| @@ )"`
+}
+
+// modeLine is "[ Process PID=N runs in MODE mode. ]", which strace writes
+// when a process it traces changes personality (a 64-bit program execs a
+// 32-bit one): MODE is "64 bit", "32 bit" or "x32". strace 6.1 writes it
+// into the trace, after the pid and the time stamp, when the trace goes to
+// its stderr (no -o); strace 4.x to its stderr alone.
+type modeLine struct {
+	Pos  lexer.Position
+	PID  string   `parser:"'[' 'Process' 'PID' '=' @Number 'runs' 'in'"`
+	Mode []string `parser:"( @Number @Ident | @Ident ) 'mode' '.' ']'"`
 }
 
 // cont is the rest of a call continued on a line of its own; its
@@ -623,6 +635,8 @@ func (lp *LineParser) line(pos ast.Pos, text string, nodes *nodes) (*sast.Line, 
 		l.Body = c.signal(p.Signal)
 	case p.Exit != nil:
 		l.Body = c.exit(p.Exit)
+	case p.Mode != nil:
+		l.Body = c.mode(p.Mode)
 	case p.Cont != nil:
 		l.Body = c.cont(p.Cont)
 	}
@@ -1112,6 +1126,17 @@ func (c *converter) oldSignal(s *sast.Signal, p *signal) *sast.Signal {
 		s.Text = strings.TrimSpace(c.text[p.Rest[0].Pos.Offset:p.End.Pos.Offset])
 	}
 	return s
+}
+
+// mode makes the message of a personality line: its text is what stands
+// between the brackets.
+func (c *converter) mode(p *modeLine) *sast.Message {
+	v, err := strconv.ParseUint(p.PID, 10, 64)
+	if err != nil {
+		c.Report(c.Pos(p.Pos), diag.Error, sast.CodeNumber, "pid "+strconv.Quote(p.PID)+" is malformed or too large")
+	}
+	mode := strings.Join(p.Mode, " ")
+	return &sast.Message{Pos: c.Pos(p.Pos), Text: "Process PID=" + p.PID + " runs in " + mode + " mode.", Process: v, Verb: "personality", Mode: mode}
 }
 
 func (c *converter) exit(p *exit) *sast.Exit {

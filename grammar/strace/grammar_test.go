@@ -269,6 +269,10 @@ func TestParseLine(t *testing.T) {
 		{`1715  read(3,  <unfinished ...>)        = ?`, `1715 read(i3) undecoded = ?`},
 		{`clock_nanosleep(CLOCK_REALTIME, 0, {tv_sec=10, tv_nsec=0},  <unfinished ...>) = ?`, `clock_nanosleep(yCLOCK_REALTIME,i0,{tv_sec=i10,tv_nsec=i0}) undecoded = ?`},
 		{` <unfinished ...>) = ?`, `continued () undecoded = ?`},
+		// A change of personality: strace 6.1 into a trace on its stderr
+		// (testdata/matrix/mode.strace), strace 4.x alone on its stderr.
+		{`[pid  6858] 17:33:03.868445 [ Process PID=6858 runs in 32 bit mode. ]`, `[6858] t63183868445000 message "Process PID=6858 runs in 32 bit mode." personality 6858`},
+		{`[ Process PID=7 runs in x32 mode. ]`, `message "Process PID=7 runs in x32 mode." personality 7`},
 		{`openat(-100 /* AT_FDCWD */</tmp>, "x", 0x80000 /* O_RDONLY|O_CLOEXEC */) = 3</x>`, `openat(fd:i-100</tmp>/*AT_FDCWD*/,s"x",i524288/*O_RDONLY|O_CLOEXEC*/) = fd:i3</x>`},
 	}
 	for _, tt := range tests {

@@ -2469,6 +2469,7 @@ type lineParserGen struct {
 	slab_ident     pgenrt.Slab[ident]
 	slab_ipTok     pgenrt.Slab[ipTok]
 	slab_lead      pgenrt.Slab[lead]
+	slab_modeLine  pgenrt.Slab[modeLine]
 	slab_note      pgenrt.Slab[note]
 	slab_noteItem  pgenrt.Slab[noteItem]
 	slab_prefixTok pgenrt.Slab[prefixTok]
@@ -2509,6 +2510,7 @@ func (p *lineParserGen) parse(filename, s string, out *line, reuse bool) error {
 	p.slab_ident.Reset()
 	p.slab_ipTok.Reset()
 	p.slab_lead.Reset()
+	p.slab_modeLine.Reset()
 	p.slab_note.Reset()
 	p.slab_noteItem.Reset()
 	p.slab_prefixTok.Reset()
@@ -4343,8 +4345,29 @@ func (p *lineParserGen) n68(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
-// Cont
+// ModeLine
 func (p *lineParserGen) n69(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
+	if !p.f18(c) {
+		return false, pgenrt.Err{}
+	}
+	var nv *modeLine
+	if p.reuse {
+		nv = p.slab_modeLine.Alloc()
+		nv.PID = ""
+		nv.Mode = nv.Mode[:0]
+
+	} else {
+		nv = new(modeLine)
+	}
+	if m, e := p.s_modeLine(c, nv); !m || e.On {
+		return e.On, e
+	}
+	s.Mode = nv
+	return true, pgenrt.Err{}
+}
+
+// Cont
+func (p *lineParserGen) n70(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 	var nv *cont
 	if p.reuse {
 		nv = p.slab_cont.Alloc()
@@ -4362,8 +4385,8 @@ func (p *lineParserGen) n69(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
-// Call | Resumed | Signal | Exit | Cont
-func (p *lineParserGen) n70(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
+// Call | Resumed | Signal | Exit | ModeLine | Cont
+func (p *lineParserGen) n71(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
 	if p.f4(c) {
@@ -4434,10 +4457,27 @@ func (p *lineParserGen) n70(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 		}
 		s.Exit = sv0
 	}
+	if p.f18(c) {
+		b := *c
+		sv0 := s.Mode
+		m, e := p.n69(&b, s)
+		if e.On {
+			if c.Stop(e, &b, 1) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+		s.Mode = sv0
+	}
 	{
 		b := *c
 		sv0 := s.Cont
-		m, e := p.n69(&b, s)
+		m, e := p.n70(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -4458,8 +4498,8 @@ func (p *lineParserGen) n70(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 	return false, pgenrt.Err{}
 }
 
-// (PrefixTok PrefixTok?)? IpTok? IpTok? (Call | Resumed | Signal | Exit | Cont)
-func (p *lineParserGen) n71(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
+// (PrefixTok PrefixTok?)? IpTok? IpTok? (Call | Resumed | Signal | Exit | ModeLine | Cont)
+func (p *lineParserGen) n72(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 	if m, e := p.n60(c, s); !m || e.On {
 		return e.On, e
 	}
@@ -4469,18 +4509,157 @@ func (p *lineParserGen) n71(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 	if m, e := p.n64(c, s); !m || e.On {
 		return true, c.Miss(e, 21)
 	}
-	if m, e := p.n70(c, s); !m || e.On {
+	if m, e := p.n71(c, s); !m || e.On {
 		return true, c.Miss(e, 22)
 	}
 	return true, pgenrt.Err{}
 }
 
 func (p *lineParserGen) s_line(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
-	return c.Close(p.n71(c, s))
+	return c.Close(p.n72(c, s))
+}
+
+// <number>
+func (p *lineParserGen) n73(c *pgenrt.State, s *modeLine) (bool, pgenrt.Err) {
+	start := c.Cur
+	if m, e := p.Ref(c, 7); !m || e.On {
+		return e.On, e
+	}
+	if c.Cur == start+1 && s.PID == "" {
+		s.PID = p.Text(start) // one token: no concatenation
+		return true, pgenrt.Err{}
+	}
+	for i := start; i < c.Cur; i++ {
+		s.PID += p.Text(i)
+	}
+	return true, pgenrt.Err{}
+}
+
+// <number>
+func (p *lineParserGen) n74(c *pgenrt.State, s *modeLine) (bool, pgenrt.Err) {
+	start := c.Cur
+	if m, e := p.Ref(c, 7); !m || e.On {
+		return e.On, e
+	}
+	for i := start; i < c.Cur; i++ {
+		s.Mode = append(s.Mode, p.Text(i))
+	}
+	return true, pgenrt.Err{}
+}
+
+// <ident>
+func (p *lineParserGen) n75(c *pgenrt.State, s *modeLine) (bool, pgenrt.Err) {
+	start := c.Cur
+	if m, e := p.Ref(c, 8); !m || e.On {
+		return e.On, e
+	}
+	for i := start; i < c.Cur; i++ {
+		s.Mode = append(s.Mode, p.Text(i))
+	}
+	return true, pgenrt.Err{}
+}
+
+// <number> <ident>
+func (p *lineParserGen) n76(c *pgenrt.State, s *modeLine) (bool, pgenrt.Err) {
+	if m, e := p.n74(c, s); !m || e.On {
+		return e.On, e
+	}
+	if m, e := p.n75(c, s); !m || e.On {
+		return true, c.Miss(e, 29)
+	}
+	return true, pgenrt.Err{}
+}
+
+// (<number> <ident>) | <ident>
+func (p *lineParserGen) n77(c *pgenrt.State, s *modeLine) (bool, pgenrt.Err) {
+	deepest := 0
+	var first pgenrt.Err
+	if p.f14(c) {
+		b := *c
+		sv0 := s.Mode
+		m, e := p.n76(&b, s)
+		if e.On {
+			if c.Stop(e, &b, 1) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+		s.Mode = sv0
+	}
+	if p.f1(c) {
+		b := *c
+		sv0 := s.Mode
+		m, e := p.n75(&b, s)
+		if e.On {
+			if c.Stop(e, &b, 1) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+		s.Mode = sv0
+	}
+	if first.On {
+		c.MaybeUpdate(first)
+		return true, first
+	}
+	return false, pgenrt.Err{}
+}
+
+// "[" "Process" "PID" "=" <number> "runs" "in" ((<number> <ident>) | <ident>) "mode" "." "]"
+func (p *lineParserGen) n78(c *pgenrt.State, s *modeLine) (bool, pgenrt.Err) {
+	if m, e := p.Lit(c, "["); !m || e.On {
+		return e.On, e
+	}
+	if m, e := p.Lit(c, "Process"); !m || e.On {
+		return true, c.Miss(e, 23)
+	}
+	if m, e := p.Lit(c, "PID"); !m || e.On {
+		return true, c.Miss(e, 24)
+	}
+	if m, e := p.Lit(c, "="); !m || e.On {
+		return true, c.Miss(e, 25)
+	}
+	if m, e := p.n73(c, s); !m || e.On {
+		return true, c.Miss(e, 26)
+	}
+	if m, e := p.Lit(c, "runs"); !m || e.On {
+		return true, c.Miss(e, 27)
+	}
+	if m, e := p.Lit(c, "in"); !m || e.On {
+		return true, c.Miss(e, 28)
+	}
+	if m, e := p.n77(c, s); !m || e.On {
+		return true, c.Miss(e, 30)
+	}
+	if m, e := p.Lit(c, "mode"); !m || e.On {
+		return true, c.Miss(e, 31)
+	}
+	if m, e := p.Lit(c, "."); !m || e.On {
+		return true, c.Miss(e, 32)
+	}
+	if m, e := p.Lit(c, "]"); !m || e.On {
+		return true, c.Miss(e, 18)
+	}
+	return true, pgenrt.Err{}
+}
+
+func (p *lineParserGen) s_modeLine(c *pgenrt.State, s *modeLine) (bool, pgenrt.Err) {
+	p.SetPos(&s.Pos, c.Cur)
+	return c.Close(p.n78(c, s))
 }
 
 // "("
-func (p *lineParserGen) n72(c *pgenrt.State, s *note) (bool, pgenrt.Err) {
+func (p *lineParserGen) n79(c *pgenrt.State, s *note) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Lit(c, "("); !m || e.On {
 		return e.On, e
@@ -4503,7 +4682,7 @@ func (p *lineParserGen) f21(c *pgenrt.State) bool {
 }
 
 // NoteItem
-func (p *lineParserGen) n73(c *pgenrt.State, s *note) (bool, pgenrt.Err) {
+func (p *lineParserGen) n80(c *pgenrt.State, s *note) (bool, pgenrt.Err) {
 	if !p.f21(c) {
 		return false, pgenrt.Err{}
 	}
@@ -4524,7 +4703,7 @@ func (p *lineParserGen) n73(c *pgenrt.State, s *note) (bool, pgenrt.Err) {
 }
 
 // NoteItem*
-func (p *lineParserGen) n74(c *pgenrt.State, s *note) (bool, pgenrt.Err) {
+func (p *lineParserGen) n81(c *pgenrt.State, s *note) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f21(c) {
@@ -4532,7 +4711,7 @@ func (p *lineParserGen) n74(c *pgenrt.State, s *note) (bool, pgenrt.Err) {
 		}
 		b := *c
 		sv0 := s.Body
-		m, e := p.n73(&b, s)
+		m, e := p.n80(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 1) {
@@ -4553,26 +4732,26 @@ func (p *lineParserGen) n74(c *pgenrt.State, s *note) (bool, pgenrt.Err) {
 }
 
 // "(" NoteItem* ")"
-func (p *lineParserGen) n75(c *pgenrt.State, s *note) (bool, pgenrt.Err) {
-	if m, e := p.n72(c, s); !m || e.On {
+func (p *lineParserGen) n82(c *pgenrt.State, s *note) (bool, pgenrt.Err) {
+	if m, e := p.n79(c, s); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n74(c, s); !m || e.On {
-		return true, c.Miss(e, 23)
+	if m, e := p.n81(c, s); !m || e.On {
+		return true, c.Miss(e, 33)
 	}
 	if m, e := p.Lit(c, ")"); !m || e.On {
-		return true, c.Miss(e, 24)
+		return true, c.Miss(e, 34)
 	}
 	return true, pgenrt.Err{}
 }
 
 func (p *lineParserGen) s_note(c *pgenrt.State, s *note) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n75(c, s))
+	return c.Close(p.n82(c, s))
 }
 
 // Note
-func (p *lineParserGen) n76(c *pgenrt.State, s *noteItem) (bool, pgenrt.Err) {
+func (p *lineParserGen) n83(c *pgenrt.State, s *noteItem) (bool, pgenrt.Err) {
 	if !p.f15(c) {
 		return false, pgenrt.Err{}
 	}
@@ -4691,7 +4870,7 @@ func (p *lineParserGen) f35(c *pgenrt.State) bool {
 }
 
 // <ident> | <number> | <float> | <string> | <comment> | <fd> | <ellipsis> | <sep> | <binop> | <unary> | <punct> | <clock> | <pidtag> | <resuming> | <duration> | <unfinished> | <unavailable> | <detached> | <resumed>
-func (p *lineParserGen) n77(c *pgenrt.State) (bool, pgenrt.Err) {
+func (p *lineParserGen) n84(c *pgenrt.State) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
 	if p.f1(c) {
@@ -4987,9 +5166,9 @@ func (p *lineParserGen) n77(c *pgenrt.State) (bool, pgenrt.Err) {
 }
 
 // (<ident> | <number> | <float> | <string> | <comment> | <fd> | <ellipsis> | <sep> | <binop> | <unary> | <punct> | <clock> | <pidtag> | <resuming> | <duration> | <unfinished> | <unavailable> | <detached> | <resumed>)
-func (p *lineParserGen) n78(c *pgenrt.State, s *noteItem) (bool, pgenrt.Err) {
+func (p *lineParserGen) n85(c *pgenrt.State, s *noteItem) (bool, pgenrt.Err) {
 	start := c.Cur
-	if m, e := p.n77(c); !m || e.On {
+	if m, e := p.n84(c); !m || e.On {
 		return e.On, e
 	}
 	if c.Cur == start+1 && s.Tok == "" {
@@ -5003,13 +5182,13 @@ func (p *lineParserGen) n78(c *pgenrt.State, s *noteItem) (bool, pgenrt.Err) {
 }
 
 // Note | (<ident> | <number> | <float> | <string> | <comment> | <fd> | <ellipsis> | <sep> | <binop> | <unary> | <punct> | <clock> | <pidtag> | <resuming> | <duration> | <unfinished> | <unavailable> | <detached> | <resumed>)
-func (p *lineParserGen) n79(c *pgenrt.State, s *noteItem) (bool, pgenrt.Err) {
+func (p *lineParserGen) n86(c *pgenrt.State, s *noteItem) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
 	if p.f15(c) {
 		b := *c
 		sv0 := s.Inner
-		m, e := p.n76(&b, s)
+		m, e := p.n83(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -5026,7 +5205,7 @@ func (p *lineParserGen) n79(c *pgenrt.State, s *noteItem) (bool, pgenrt.Err) {
 	if p.f22(c) {
 		b := *c
 		sv0 := s.Tok
-		m, e := p.n78(&b, s)
+		m, e := p.n85(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -5049,11 +5228,11 @@ func (p *lineParserGen) n79(c *pgenrt.State, s *noteItem) (bool, pgenrt.Err) {
 
 func (p *lineParserGen) s_noteItem(c *pgenrt.State, s *noteItem) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n79(c, s))
+	return c.Close(p.n86(c, s))
 }
 
 // <pidtag> | <number> | <clock> | <float> | <fd>
-func (p *lineParserGen) n80(c *pgenrt.State) (bool, pgenrt.Err) {
+func (p *lineParserGen) n87(c *pgenrt.State) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
 	if p.f31(c) {
@@ -5139,9 +5318,9 @@ func (p *lineParserGen) n80(c *pgenrt.State) (bool, pgenrt.Err) {
 }
 
 // (<pidtag> | <number> | <clock> | <float> | <fd>)
-func (p *lineParserGen) n81(c *pgenrt.State, s *prefixTok) (bool, pgenrt.Err) {
+func (p *lineParserGen) n88(c *pgenrt.State, s *prefixTok) (bool, pgenrt.Err) {
 	start := c.Cur
-	if m, e := p.n80(c); !m || e.On {
+	if m, e := p.n87(c); !m || e.On {
 		return e.On, e
 	}
 	if c.Cur == start+1 && s.Text == "" {
@@ -5156,7 +5335,7 @@ func (p *lineParserGen) n81(c *pgenrt.State, s *prefixTok) (bool, pgenrt.Err) {
 
 func (p *lineParserGen) s_prefixTok(c *pgenrt.State, s *prefixTok) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n81(c, s))
+	return c.Close(p.n88(c, s))
 }
 
 // f36 reports whether the token at the cursor may start (<unary> | "&")
@@ -5174,7 +5353,7 @@ func (p *lineParserGen) f37(c *pgenrt.State) bool {
 }
 
 // <unary> | "&"
-func (p *lineParserGen) n82(c *pgenrt.State) (bool, pgenrt.Err) {
+func (p *lineParserGen) n89(c *pgenrt.State) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
 	if p.f28(c) {
@@ -5215,9 +5394,9 @@ func (p *lineParserGen) n82(c *pgenrt.State) (bool, pgenrt.Err) {
 }
 
 // (<unary> | "&")
-func (p *lineParserGen) n83(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+func (p *lineParserGen) n90(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	start := c.Cur
-	if m, e := p.n82(c); !m || e.On {
+	if m, e := p.n89(c); !m || e.On {
 		return e.On, e
 	}
 	for i := start; i < c.Cur; i++ {
@@ -5227,7 +5406,7 @@ func (p *lineParserGen) n83(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 }
 
 // (<unary> | "&")*
-func (p *lineParserGen) n84(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+func (p *lineParserGen) n91(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f36(c) {
@@ -5235,7 +5414,7 @@ func (p *lineParserGen) n84(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 		}
 		b := *c
 		sv0 := s.Ops
-		m, e := p.n83(&b, s)
+		m, e := p.n90(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 1) {
@@ -5256,7 +5435,7 @@ func (p *lineParserGen) n84(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 }
 
 // <ident>
-func (p *lineParserGen) n85(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+func (p *lineParserGen) n92(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, 8); !m || e.On {
 		return e.On, e
@@ -5284,7 +5463,7 @@ func (p *lineParserGen) n85(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 }
 
 // "("
-func (p *lineParserGen) n86(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+func (p *lineParserGen) n93(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Lit(c, "("); !m || e.On {
 		return e.On, e
@@ -5296,7 +5475,7 @@ func (p *lineParserGen) n86(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 }
 
 // Elem
-func (p *lineParserGen) n87(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+func (p *lineParserGen) n94(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	var nv *elem
 	if p.reuse {
 		nv = p.slab_elem.Alloc()
@@ -5319,7 +5498,7 @@ func (p *lineParserGen) n87(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 }
 
 // Elem*
-func (p *lineParserGen) n88(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+func (p *lineParserGen) n95(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f6(c) {
@@ -5328,7 +5507,7 @@ func (p *lineParserGen) n88(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 		}
 		b := *c
 		sv0 := s.CallArgs
-		m, e := p.n87(&b, s)
+		m, e := p.n94(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 1) {
@@ -5349,21 +5528,21 @@ func (p *lineParserGen) n88(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 }
 
 // "(" Elem* ")"
-func (p *lineParserGen) n89(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
-	if m, e := p.n86(c, s); !m || e.On {
+func (p *lineParserGen) n96(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+	if m, e := p.n93(c, s); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n88(c, s); !m || e.On {
-		return true, c.Miss(e, 25)
+	if m, e := p.n95(c, s); !m || e.On {
+		return true, c.Miss(e, 35)
 	}
 	if m, e := p.Lit(c, ")"); !m || e.On {
-		return true, c.Miss(e, 24)
+		return true, c.Miss(e, 34)
 	}
 	return true, pgenrt.Err{}
 }
 
 // ("(" Elem* ")")?
-func (p *lineParserGen) n90(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+func (p *lineParserGen) n97(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f15(c) {
@@ -5371,7 +5550,7 @@ func (p *lineParserGen) n90(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 		}
 		b := *c
 		sv0, sv1 := s.Call, s.CallArgs
-		m, e := p.n89(&b, s)
+		m, e := p.n96(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 1) {
@@ -5393,7 +5572,7 @@ func (p *lineParserGen) n90(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 }
 
 // Alts
-func (p *lineParserGen) n91(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+func (p *lineParserGen) n98(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	if !p.f0(c) {
 		return false, pgenrt.Err{}
 	}
@@ -5413,7 +5592,7 @@ func (p *lineParserGen) n91(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 }
 
 // Alts?
-func (p *lineParserGen) n92(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+func (p *lineParserGen) n99(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f0(c) {
@@ -5421,7 +5600,7 @@ func (p *lineParserGen) n92(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 		}
 		b := *c
 		sv0 := s.Or
-		m, e := p.n91(&b, s)
+		m, e := p.n98(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 1) {
@@ -5443,21 +5622,21 @@ func (p *lineParserGen) n92(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 }
 
 // <ident> ("(" Elem* ")")? Alts?
-func (p *lineParserGen) n93(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
-	if m, e := p.n85(c, s); !m || e.On {
+func (p *lineParserGen) n100(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+	if m, e := p.n92(c, s); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n90(c, s); !m || e.On {
-		return true, c.Miss(e, 26)
+	if m, e := p.n97(c, s); !m || e.On {
+		return true, c.Miss(e, 36)
 	}
-	if m, e := p.n92(c, s); !m || e.On {
-		return true, c.Miss(e, 27)
+	if m, e := p.n99(c, s); !m || e.On {
+		return true, c.Miss(e, 37)
 	}
 	return true, pgenrt.Err{}
 }
 
 // <number>
-func (p *lineParserGen) n94(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+func (p *lineParserGen) n101(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, 7); !m || e.On {
 		return e.On, e
@@ -5485,7 +5664,7 @@ func (p *lineParserGen) n94(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 }
 
 // <string>
-func (p *lineParserGen) n95(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+func (p *lineParserGen) n102(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, 3); !m || e.On {
 		return e.On, e
@@ -5513,7 +5692,7 @@ func (p *lineParserGen) n95(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 }
 
 // "..."
-func (p *lineParserGen) n96(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+func (p *lineParserGen) n103(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Lit(c, "..."); !m || e.On {
 		return e.On, e
@@ -5525,7 +5704,7 @@ func (p *lineParserGen) n96(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 }
 
 // "..."?
-func (p *lineParserGen) n97(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+func (p *lineParserGen) n104(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f26(c) {
@@ -5533,7 +5712,7 @@ func (p *lineParserGen) n97(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 		}
 		b := *c
 		sv0 := s.Trunc
-		m, e := p.n96(&b, s)
+		m, e := p.n103(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 1) {
@@ -5555,12 +5734,12 @@ func (p *lineParserGen) n97(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 }
 
 // <string> "..."?
-func (p *lineParserGen) n98(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
-	if m, e := p.n95(c, s); !m || e.On {
+func (p *lineParserGen) n105(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+	if m, e := p.n102(c, s); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n97(c, s); !m || e.On {
-		return true, c.Miss(e, 28)
+	if m, e := p.n104(c, s); !m || e.On {
+		return true, c.Miss(e, 38)
 	}
 	return true, pgenrt.Err{}
 }
@@ -5580,7 +5759,7 @@ func (p *lineParserGen) f39(c *pgenrt.State) bool {
 }
 
 // "{" | "["
-func (p *lineParserGen) n99(c *pgenrt.State) (bool, pgenrt.Err) {
+func (p *lineParserGen) n106(c *pgenrt.State) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
 	if p.f39(c) {
@@ -5621,9 +5800,9 @@ func (p *lineParserGen) n99(c *pgenrt.State) (bool, pgenrt.Err) {
 }
 
 // ("{" | "[")
-func (p *lineParserGen) n100(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+func (p *lineParserGen) n107(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	start := c.Cur
-	if m, e := p.n99(c); !m || e.On {
+	if m, e := p.n106(c); !m || e.On {
 		return e.On, e
 	}
 	var v string
@@ -5649,7 +5828,7 @@ func (p *lineParserGen) n100(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 }
 
 // Elem
-func (p *lineParserGen) n101(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+func (p *lineParserGen) n108(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	var nv *elem
 	if p.reuse {
 		nv = p.slab_elem.Alloc()
@@ -5672,7 +5851,7 @@ func (p *lineParserGen) n101(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 }
 
 // Elem*
-func (p *lineParserGen) n102(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+func (p *lineParserGen) n109(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f6(c) {
@@ -5681,7 +5860,7 @@ func (p *lineParserGen) n102(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 		}
 		b := *c
 		sv0 := s.Items
-		m, e := p.n101(&b, s)
+		m, e := p.n108(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 1) {
@@ -5723,7 +5902,7 @@ func (p *lineParserGen) f42(c *pgenrt.State) bool {
 }
 
 // "}" | "]"
-func (p *lineParserGen) n103(c *pgenrt.State) (bool, pgenrt.Err) {
+func (p *lineParserGen) n110(c *pgenrt.State) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
 	if p.f41(c) {
@@ -5764,9 +5943,9 @@ func (p *lineParserGen) n103(c *pgenrt.State) (bool, pgenrt.Err) {
 }
 
 // ("}" | "]")
-func (p *lineParserGen) n104(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+func (p *lineParserGen) n111(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	start := c.Cur
-	if m, e := p.n103(c); !m || e.On {
+	if m, e := p.n110(c); !m || e.On {
 		return e.On, e
 	}
 	if c.Cur == start+1 && s.Close == "" {
@@ -5780,21 +5959,21 @@ func (p *lineParserGen) n104(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 }
 
 // ("{" | "[") Elem* ("}" | "]")
-func (p *lineParserGen) n105(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
-	if m, e := p.n100(c, s); !m || e.On {
+func (p *lineParserGen) n112(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+	if m, e := p.n107(c, s); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n102(c, s); !m || e.On {
-		return true, c.Miss(e, 29)
+	if m, e := p.n109(c, s); !m || e.On {
+		return true, c.Miss(e, 39)
 	}
-	if m, e := p.n104(c, s); !m || e.On {
-		return true, c.Miss(e, 30)
+	if m, e := p.n111(c, s); !m || e.On {
+		return true, c.Miss(e, 40)
 	}
 	return true, pgenrt.Err{}
 }
 
 // <fd>
-func (p *lineParserGen) n106(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+func (p *lineParserGen) n113(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, 4); !m || e.On {
 		return e.On, e
@@ -5822,7 +6001,7 @@ func (p *lineParserGen) n106(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 }
 
 // <float>
-func (p *lineParserGen) n107(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+func (p *lineParserGen) n114(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, 6); !m || e.On {
 		return e.On, e
@@ -5850,7 +6029,7 @@ func (p *lineParserGen) n107(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 }
 
 // "..."
-func (p *lineParserGen) n108(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+func (p *lineParserGen) n115(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Lit(c, "..."); !m || e.On {
 		return e.On, e
@@ -5862,7 +6041,7 @@ func (p *lineParserGen) n108(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 }
 
 // <resuming>
-func (p *lineParserGen) n109(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+func (p *lineParserGen) n116(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, 16); !m || e.On {
 		return e.On, e
@@ -5890,7 +6069,7 @@ func (p *lineParserGen) n109(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 }
 
 // "?"
-func (p *lineParserGen) n110(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+func (p *lineParserGen) n117(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Lit(c, "?"); !m || e.On {
 		return e.On, e
@@ -5902,7 +6081,7 @@ func (p *lineParserGen) n110(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 }
 
 // Expr
-func (p *lineParserGen) n111(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+func (p *lineParserGen) n118(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	var nv *expr
 	if p.reuse {
 		nv = p.slab_expr.Alloc()
@@ -5920,27 +6099,27 @@ func (p *lineParserGen) n111(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 }
 
 // "(" Expr ")"
-func (p *lineParserGen) n112(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+func (p *lineParserGen) n119(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	if m, e := p.Lit(c, "("); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n111(c, s); !m || e.On {
-		return true, c.Miss(e, 31)
+	if m, e := p.n118(c, s); !m || e.On {
+		return true, c.Miss(e, 41)
 	}
 	if m, e := p.Lit(c, ")"); !m || e.On {
-		return true, c.Miss(e, 24)
+		return true, c.Miss(e, 34)
 	}
 	return true, pgenrt.Err{}
 }
 
 // (<ident> ("(" Elem* ")")? Alts?) | <number> | (<string> "..."?) | (("{" | "[") Elem* ("}" | "]")) | <fd> | <float> | "..." | <resuming> | "?" | ("(" Expr ")")
-func (p *lineParserGen) n113(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+func (p *lineParserGen) n120(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
 	if p.f1(c) {
 		b := *c
 		sv0, sv1, sv2, sv3 := s.Ident, s.Call, s.CallArgs, s.Or
-		m, e := p.n93(&b, s)
+		m, e := p.n100(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -5957,7 +6136,7 @@ func (p *lineParserGen) n113(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	if p.f14(c) {
 		b := *c
 		sv0 := s.Number
-		m, e := p.n94(&b, s)
+		m, e := p.n101(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -5974,7 +6153,7 @@ func (p *lineParserGen) n113(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	if p.f24(c) {
 		b := *c
 		sv0, sv1 := s.String, s.Trunc
-		m, e := p.n98(&b, s)
+		m, e := p.n105(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -5991,7 +6170,7 @@ func (p *lineParserGen) n113(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	if p.f38(c) {
 		b := *c
 		sv0, sv1, sv2 := s.Open, s.Items, s.Close
-		m, e := p.n105(&b, s)
+		m, e := p.n112(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -6008,7 +6187,7 @@ func (p *lineParserGen) n113(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	if p.f25(c) {
 		b := *c
 		sv0 := s.Fd
-		m, e := p.n106(&b, s)
+		m, e := p.n113(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -6025,7 +6204,7 @@ func (p *lineParserGen) n113(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	if p.f23(c) {
 		b := *c
 		sv0 := s.Float
-		m, e := p.n107(&b, s)
+		m, e := p.n114(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -6042,7 +6221,7 @@ func (p *lineParserGen) n113(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	if p.f26(c) {
 		b := *c
 		sv0 := s.Ellipsis
-		m, e := p.n108(&b, s)
+		m, e := p.n115(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -6059,7 +6238,7 @@ func (p *lineParserGen) n113(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	if p.f32(c) {
 		b := *c
 		sv0 := s.Resuming
-		m, e := p.n109(&b, s)
+		m, e := p.n116(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -6076,7 +6255,7 @@ func (p *lineParserGen) n113(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	if p.f5(c) {
 		b := *c
 		sv0 := s.Question
-		m, e := p.n110(&b, s)
+		m, e := p.n117(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -6093,7 +6272,7 @@ func (p *lineParserGen) n113(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	if p.f15(c) {
 		b := *c
 		sv0 := s.Paren
-		m, e := p.n112(&b, s)
+		m, e := p.n119(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -6115,7 +6294,7 @@ func (p *lineParserGen) n113(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 }
 
 // <comment>
-func (p *lineParserGen) n114(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+func (p *lineParserGen) n121(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, 10); !m || e.On {
 		return e.On, e
@@ -6143,7 +6322,7 @@ func (p *lineParserGen) n114(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 }
 
 // <comment>?
-func (p *lineParserGen) n115(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+func (p *lineParserGen) n122(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f12(c) {
@@ -6151,7 +6330,7 @@ func (p *lineParserGen) n115(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 		}
 		b := *c
 		sv0 := s.Comment
-		m, e := p.n114(&b, s)
+		m, e := p.n121(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 1) {
@@ -6173,26 +6352,26 @@ func (p *lineParserGen) n115(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 }
 
 // (<unary> | "&")* ((<ident> ("(" Elem* ")")? Alts?) | <number> | (<string> "..."?) | (("{" | "[") Elem* ("}" | "]")) | <fd> | <float> | "..." | <resuming> | "?" | ("(" Expr ")")) <comment>?
-func (p *lineParserGen) n116(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
-	if m, e := p.n84(c, s); !m || e.On {
+func (p *lineParserGen) n123(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+	if m, e := p.n91(c, s); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n113(c, s); !m || e.On {
+	if m, e := p.n120(c, s); !m || e.On {
 		return true, c.Miss(e, 1)
 	}
-	if m, e := p.n115(c, s); !m || e.On {
-		return true, c.Miss(e, 32)
+	if m, e := p.n122(c, s); !m || e.On {
+		return true, c.Miss(e, 42)
 	}
 	return true, pgenrt.Err{}
 }
 
 func (p *lineParserGen) s_primary(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n116(c, s))
+	return c.Close(p.n123(c, s))
 }
 
 // "?"
-func (p *lineParserGen) n117(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
+func (p *lineParserGen) n124(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Lit(c, "?"); !m || e.On {
 		return e.On, e
@@ -6204,7 +6383,7 @@ func (p *lineParserGen) n117(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 }
 
 // Expr
-func (p *lineParserGen) n118(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
+func (p *lineParserGen) n125(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 	var nv *expr
 	if p.reuse {
 		nv = p.slab_expr.Alloc()
@@ -6222,13 +6401,13 @@ func (p *lineParserGen) n118(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 }
 
 // "?" | Expr
-func (p *lineParserGen) n119(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
+func (p *lineParserGen) n126(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
 	if p.f5(c) {
 		b := *c
 		sv0 := s.Unknown
-		m, e := p.n117(&b, s)
+		m, e := p.n124(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -6245,7 +6424,7 @@ func (p *lineParserGen) n119(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 	{
 		b := *c
 		sv0 := s.Value
-		m, e := p.n118(&b, s)
+		m, e := p.n125(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -6267,7 +6446,7 @@ func (p *lineParserGen) n119(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 }
 
 // <comment>
-func (p *lineParserGen) n120(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
+func (p *lineParserGen) n127(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, 10); !m || e.On {
 		return e.On, e
@@ -6295,7 +6474,7 @@ func (p *lineParserGen) n120(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 }
 
 // <comment>?
-func (p *lineParserGen) n121(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
+func (p *lineParserGen) n128(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f12(c) {
@@ -6303,7 +6482,7 @@ func (p *lineParserGen) n121(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 		}
 		b := *c
 		sv0 := s.Comment
-		m, e := p.n120(&b, s)
+		m, e := p.n127(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 1) {
@@ -6325,7 +6504,7 @@ func (p *lineParserGen) n121(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 }
 
 // Ident
-func (p *lineParserGen) n122(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
+func (p *lineParserGen) n129(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 	if !p.f1(c) {
 		return false, pgenrt.Err{}
 	}
@@ -6345,7 +6524,7 @@ func (p *lineParserGen) n122(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 }
 
 // Ident?
-func (p *lineParserGen) n123(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
+func (p *lineParserGen) n130(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f1(c) {
@@ -6353,7 +6532,7 @@ func (p *lineParserGen) n123(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 		}
 		b := *c
 		sv0 := s.Errno
-		m, e := p.n122(&b, s)
+		m, e := p.n129(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 1) {
@@ -6375,7 +6554,7 @@ func (p *lineParserGen) n123(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 }
 
 // Note
-func (p *lineParserGen) n124(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
+func (p *lineParserGen) n131(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 	if !p.f15(c) {
 		return false, pgenrt.Err{}
 	}
@@ -6396,7 +6575,7 @@ func (p *lineParserGen) n124(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 }
 
 // Note*
-func (p *lineParserGen) n125(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
+func (p *lineParserGen) n132(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f15(c) {
@@ -6404,7 +6583,7 @@ func (p *lineParserGen) n125(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 		}
 		b := *c
 		sv0 := s.Notes
-		m, e := p.n124(&b, s)
+		m, e := p.n131(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 1) {
@@ -6425,7 +6604,7 @@ func (p *lineParserGen) n125(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 }
 
 // <unavailable>
-func (p *lineParserGen) n126(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
+func (p *lineParserGen) n133(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, 14); !m || e.On {
 		return e.On, e
@@ -6437,7 +6616,7 @@ func (p *lineParserGen) n126(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 }
 
 // <unavailable>?
-func (p *lineParserGen) n127(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
+func (p *lineParserGen) n134(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f34(c) {
@@ -6445,7 +6624,7 @@ func (p *lineParserGen) n127(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 		}
 		b := *c
 		sv0 := s.Unavailable
-		m, e := p.n126(&b, s)
+		m, e := p.n133(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 1) {
@@ -6467,7 +6646,7 @@ func (p *lineParserGen) n127(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 }
 
 // DurTok
-func (p *lineParserGen) n128(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
+func (p *lineParserGen) n135(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 	if !p.f10(c) {
 		return false, pgenrt.Err{}
 	}
@@ -6487,7 +6666,7 @@ func (p *lineParserGen) n128(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 }
 
 // DurTok?
-func (p *lineParserGen) n129(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
+func (p *lineParserGen) n136(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f10(c) {
@@ -6495,7 +6674,7 @@ func (p *lineParserGen) n129(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 		}
 		b := *c
 		sv0 := s.Dur
-		m, e := p.n128(&b, s)
+		m, e := p.n135(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 1) {
@@ -6517,38 +6696,38 @@ func (p *lineParserGen) n129(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 }
 
 // "=" ("?" | Expr) <comment>? Ident? Note* <unavailable>? DurTok?
-func (p *lineParserGen) n130(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
+func (p *lineParserGen) n137(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 	if m, e := p.Lit(c, "="); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n119(c, s); !m || e.On {
-		return true, c.Miss(e, 33)
+	if m, e := p.n126(c, s); !m || e.On {
+		return true, c.Miss(e, 43)
 	}
-	if m, e := p.n121(c, s); !m || e.On {
-		return true, c.Miss(e, 34)
+	if m, e := p.n128(c, s); !m || e.On {
+		return true, c.Miss(e, 44)
 	}
-	if m, e := p.n123(c, s); !m || e.On {
-		return true, c.Miss(e, 35)
+	if m, e := p.n130(c, s); !m || e.On {
+		return true, c.Miss(e, 45)
 	}
-	if m, e := p.n125(c, s); !m || e.On {
-		return true, c.Miss(e, 36)
+	if m, e := p.n132(c, s); !m || e.On {
+		return true, c.Miss(e, 46)
 	}
-	if m, e := p.n127(c, s); !m || e.On {
-		return true, c.Miss(e, 37)
+	if m, e := p.n134(c, s); !m || e.On {
+		return true, c.Miss(e, 47)
 	}
-	if m, e := p.n129(c, s); !m || e.On {
-		return true, c.Miss(e, 38)
+	if m, e := p.n136(c, s); !m || e.On {
+		return true, c.Miss(e, 48)
 	}
 	return true, pgenrt.Err{}
 }
 
 func (p *lineParserGen) s_result(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n130(c, s))
+	return c.Close(p.n137(c, s))
 }
 
 // <resumed>
-func (p *lineParserGen) n131(c *pgenrt.State, s *resumed) (bool, pgenrt.Err) {
+func (p *lineParserGen) n138(c *pgenrt.State, s *resumed) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, 15); !m || e.On {
 		return e.On, e
@@ -6564,7 +6743,7 @@ func (p *lineParserGen) n131(c *pgenrt.State, s *resumed) (bool, pgenrt.Err) {
 }
 
 // Elem
-func (p *lineParserGen) n132(c *pgenrt.State, s *resumed) (bool, pgenrt.Err) {
+func (p *lineParserGen) n139(c *pgenrt.State, s *resumed) (bool, pgenrt.Err) {
 	var nv *elem
 	if p.reuse {
 		nv = p.slab_elem.Alloc()
@@ -6587,7 +6766,7 @@ func (p *lineParserGen) n132(c *pgenrt.State, s *resumed) (bool, pgenrt.Err) {
 }
 
 // Elem*
-func (p *lineParserGen) n133(c *pgenrt.State, s *resumed) (bool, pgenrt.Err) {
+func (p *lineParserGen) n140(c *pgenrt.State, s *resumed) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f6(c) {
@@ -6596,7 +6775,7 @@ func (p *lineParserGen) n133(c *pgenrt.State, s *resumed) (bool, pgenrt.Err) {
 		}
 		b := *c
 		sv0 := s.Args
-		m, e := p.n132(&b, s)
+		m, e := p.n139(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 1) {
@@ -6617,7 +6796,7 @@ func (p *lineParserGen) n133(c *pgenrt.State, s *resumed) (bool, pgenrt.Err) {
 }
 
 // Tail
-func (p *lineParserGen) n134(c *pgenrt.State, s *resumed) (bool, pgenrt.Err) {
+func (p *lineParserGen) n141(c *pgenrt.State, s *resumed) (bool, pgenrt.Err) {
 	if !p.f7(c) {
 		return false, pgenrt.Err{}
 	}
@@ -6629,14 +6808,14 @@ func (p *lineParserGen) n134(c *pgenrt.State, s *resumed) (bool, pgenrt.Err) {
 }
 
 // <resumed> Elem* Tail
-func (p *lineParserGen) n135(c *pgenrt.State, s *resumed) (bool, pgenrt.Err) {
-	if m, e := p.n131(c, s); !m || e.On {
+func (p *lineParserGen) n142(c *pgenrt.State, s *resumed) (bool, pgenrt.Err) {
+	if m, e := p.n138(c, s); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n133(c, s); !m || e.On {
+	if m, e := p.n140(c, s); !m || e.On {
 		return true, c.Miss(e, 4)
 	}
-	if m, e := p.n134(c, s); !m || e.On {
+	if m, e := p.n141(c, s); !m || e.On {
 		return true, c.Miss(e, 5)
 	}
 	return true, pgenrt.Err{}
@@ -6644,11 +6823,11 @@ func (p *lineParserGen) n135(c *pgenrt.State, s *resumed) (bool, pgenrt.Err) {
 
 func (p *lineParserGen) s_resumed(c *pgenrt.State, s *resumed) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n135(c, s))
+	return c.Close(p.n142(c, s))
 }
 
 // Ident
-func (p *lineParserGen) n136(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
+func (p *lineParserGen) n143(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 	if !p.f1(c) {
 		return false, pgenrt.Err{}
 	}
@@ -6668,7 +6847,7 @@ func (p *lineParserGen) n136(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 }
 
 // Ident*
-func (p *lineParserGen) n137(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
+func (p *lineParserGen) n144(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f1(c) {
@@ -6676,7 +6855,7 @@ func (p *lineParserGen) n137(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 		}
 		b := *c
 		sv0 := s.Words
-		m, e := p.n136(&b, s)
+		m, e := p.n143(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 1) {
@@ -6697,7 +6876,7 @@ func (p *lineParserGen) n137(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 }
 
 // "{"
-func (p *lineParserGen) n138(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
+func (p *lineParserGen) n145(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Lit(c, "{"); !m || e.On {
 		return e.On, e
@@ -6709,7 +6888,7 @@ func (p *lineParserGen) n138(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 }
 
 // Elem
-func (p *lineParserGen) n139(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
+func (p *lineParserGen) n146(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 	var nv *elem
 	if p.reuse {
 		nv = p.slab_elem.Alloc()
@@ -6732,7 +6911,7 @@ func (p *lineParserGen) n139(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 }
 
 // Elem*
-func (p *lineParserGen) n140(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
+func (p *lineParserGen) n147(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f6(c) {
@@ -6741,7 +6920,7 @@ func (p *lineParserGen) n140(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 		}
 		b := *c
 		sv0 := s.Members
-		m, e := p.n139(&b, s)
+		m, e := p.n146(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 1) {
@@ -6762,21 +6941,21 @@ func (p *lineParserGen) n140(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 }
 
 // "{" Elem* "}"
-func (p *lineParserGen) n141(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
-	if m, e := p.n138(c, s); !m || e.On {
+func (p *lineParserGen) n148(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
+	if m, e := p.n145(c, s); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n140(c, s); !m || e.On {
-		return true, c.Miss(e, 40)
+	if m, e := p.n147(c, s); !m || e.On {
+		return true, c.Miss(e, 50)
 	}
 	if m, e := p.Lit(c, "}"); !m || e.On {
-		return true, c.Miss(e, 41)
+		return true, c.Miss(e, 51)
 	}
 	return true, pgenrt.Err{}
 }
 
 // ("{" Elem* "}")?
-func (p *lineParserGen) n142(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
+func (p *lineParserGen) n149(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f39(c) {
@@ -6784,7 +6963,7 @@ func (p *lineParserGen) n142(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 		}
 		b := *c
 		sv0, sv1 := s.Info, s.Members
-		m, e := p.n141(&b, s)
+		m, e := p.n148(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 1) {
@@ -6806,7 +6985,7 @@ func (p *lineParserGen) n142(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 }
 
 // NoteItem
-func (p *lineParserGen) n143(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
+func (p *lineParserGen) n150(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 	if !p.f21(c) {
 		return false, pgenrt.Err{}
 	}
@@ -6827,7 +7006,7 @@ func (p *lineParserGen) n143(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 }
 
 // NoteItem*
-func (p *lineParserGen) n144(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
+func (p *lineParserGen) n151(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f21(c) {
@@ -6835,7 +7014,7 @@ func (p *lineParserGen) n144(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 		}
 		b := *c
 		sv0 := s.Rest
-		m, e := p.n143(&b, s)
+		m, e := p.n150(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 1) {
@@ -6856,7 +7035,7 @@ func (p *lineParserGen) n144(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 }
 
 // Dashes
-func (p *lineParserGen) n145(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
+func (p *lineParserGen) n152(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 	if !p.f9(c) {
 		return false, pgenrt.Err{}
 	}
@@ -6876,32 +7055,32 @@ func (p *lineParserGen) n145(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 }
 
 // "---" Ident* ("{" Elem* "}")? NoteItem* Dashes
-func (p *lineParserGen) n146(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
+func (p *lineParserGen) n153(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 	if m, e := p.Lit(c, "---"); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n137(c, s); !m || e.On {
-		return true, c.Miss(e, 39)
-	}
-	if m, e := p.n142(c, s); !m || e.On {
-		return true, c.Miss(e, 42)
-	}
 	if m, e := p.n144(c, s); !m || e.On {
-		return true, c.Miss(e, 43)
+		return true, c.Miss(e, 49)
 	}
-	if m, e := p.n145(c, s); !m || e.On {
-		return true, c.Miss(e, 44)
+	if m, e := p.n149(c, s); !m || e.On {
+		return true, c.Miss(e, 52)
+	}
+	if m, e := p.n151(c, s); !m || e.On {
+		return true, c.Miss(e, 53)
+	}
+	if m, e := p.n152(c, s); !m || e.On {
+		return true, c.Miss(e, 54)
 	}
 	return true, pgenrt.Err{}
 }
 
 func (p *lineParserGen) s_signal(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n146(c, s))
+	return c.Close(p.n153(c, s))
 }
 
 // ")"
-func (p *lineParserGen) n147(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
+func (p *lineParserGen) n154(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Lit(c, ")"); !m || e.On {
 		return e.On, e
@@ -6913,7 +7092,7 @@ func (p *lineParserGen) n147(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
 }
 
 // Result
-func (p *lineParserGen) n148(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
+func (p *lineParserGen) n155(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
 	if !p.f11(c) {
 		return false, pgenrt.Err{}
 	}
@@ -6939,7 +7118,7 @@ func (p *lineParserGen) n148(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
 }
 
 // Result?
-func (p *lineParserGen) n149(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
+func (p *lineParserGen) n156(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f11(c) {
@@ -6947,7 +7126,7 @@ func (p *lineParserGen) n149(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
 		}
 		b := *c
 		sv0 := s.Result
-		m, e := p.n148(&b, s)
+		m, e := p.n155(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 1) {
@@ -6969,18 +7148,18 @@ func (p *lineParserGen) n149(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
 }
 
 // ")" Result?
-func (p *lineParserGen) n150(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
-	if m, e := p.n147(c, s); !m || e.On {
+func (p *lineParserGen) n157(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
+	if m, e := p.n154(c, s); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n149(c, s); !m || e.On {
-		return true, c.Miss(e, 45)
+	if m, e := p.n156(c, s); !m || e.On {
+		return true, c.Miss(e, 55)
 	}
 	return true, pgenrt.Err{}
 }
 
 // <unfinished>
-func (p *lineParserGen) n151(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
+func (p *lineParserGen) n158(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, 12); !m || e.On {
 		return e.On, e
@@ -6992,7 +7171,7 @@ func (p *lineParserGen) n151(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
 }
 
 // Ended
-func (p *lineParserGen) n152(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
+func (p *lineParserGen) n159(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
 	if !p.f16(c) {
 		return false, pgenrt.Err{}
 	}
@@ -7012,7 +7191,7 @@ func (p *lineParserGen) n152(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
 }
 
 // Ended?
-func (p *lineParserGen) n153(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
+func (p *lineParserGen) n160(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f16(c) {
@@ -7020,7 +7199,7 @@ func (p *lineParserGen) n153(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
 		}
 		b := *c
 		sv0 := s.Ended
-		m, e := p.n152(&b, s)
+		m, e := p.n159(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 1) {
@@ -7042,18 +7221,18 @@ func (p *lineParserGen) n153(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
 }
 
 // <unfinished> Ended?
-func (p *lineParserGen) n154(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
-	if m, e := p.n151(c, s); !m || e.On {
+func (p *lineParserGen) n161(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
+	if m, e := p.n158(c, s); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n153(c, s); !m || e.On {
-		return true, c.Miss(e, 46)
+	if m, e := p.n160(c, s); !m || e.On {
+		return true, c.Miss(e, 56)
 	}
 	return true, pgenrt.Err{}
 }
 
 // <detached>
-func (p *lineParserGen) n155(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
+func (p *lineParserGen) n162(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, 13); !m || e.On {
 		return e.On, e
@@ -7065,13 +7244,13 @@ func (p *lineParserGen) n155(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
 }
 
 // (")" Result?) | (<unfinished> Ended?) | <detached>
-func (p *lineParserGen) n156(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
+func (p *lineParserGen) n163(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
 	if p.f16(c) {
 		b := *c
 		sv0, sv1 := s.Close, s.Result
-		m, e := p.n150(&b, s)
+		m, e := p.n157(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -7088,7 +7267,7 @@ func (p *lineParserGen) n156(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
 	if p.f33(c) {
 		b := *c
 		sv0, sv1 := s.Unfinished, s.Ended
-		m, e := p.n154(&b, s)
+		m, e := p.n161(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -7105,7 +7284,7 @@ func (p *lineParserGen) n156(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
 	if p.f35(c) {
 		b := *c
 		sv0 := s.Detached
-		m, e := p.n155(&b, s)
+		m, e := p.n162(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -7127,10 +7306,10 @@ func (p *lineParserGen) n156(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
 }
 
 func (p *lineParserGen) s_tail(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
-	return c.Close(p.n156(c, s))
+	return c.Close(p.n163(c, s))
 }
 
-var pgenExpect_lineParser = [...]string{"Ident", "((<ident> (\"(\" Elem* \")\")? Alts?) | <number> | (<string> \"...\"?) | ((\"{\" | \"[\") Elem* (\"}\" | \"]\")) | <fd> | <float> | \"...\" | <resuming> | \"?\" | (\"(\" Expr \")\")) <comment>?", "Primary", "\"(\" Elem* Tail", "Elem* Tail", "Tail", "Elem", "(\",\" Elem)*", "(Elem (\",\" Elem)*)? Tail", "Binop* (\"=\" Expr?)?", "Expr?", "(\"=\" Expr?)?", "\"=\" \"?\"", "\"?\"", "ExitWord+ \"+++\"", "\"+++\"", "Binop*", "(<number> | \"?\"+) \"]\"", "\"]\"", "PrefixTok?", "IpTok? IpTok? (Call | Resumed | Signal | Exit | Cont)", "IpTok? (Call | Resumed | Signal | Exit | Cont)", "(Call | Resumed | Signal | Exit | Cont)", "NoteItem* \")\"", "\")\"", "Elem* \")\"", "(\"(\" Elem* \")\")? Alts?", "Alts?", "\"...\"?", "Elem* (\"}\" | \"]\")", "(\"}\" | \"]\")", "Expr \")\"", "<comment>?", "(\"?\" | Expr) <comment>? Ident? Note* <unavailable>? DurTok?", "<comment>? Ident? Note* <unavailable>? DurTok?", "Ident? Note* <unavailable>? DurTok?", "Note* <unavailable>? DurTok?", "<unavailable>? DurTok?", "DurTok?", "Ident* (\"{\" Elem* \"}\")? NoteItem* Dashes", "Elem* \"}\"", "\"}\"", "(\"{\" Elem* \"}\")? NoteItem* Dashes", "NoteItem* Dashes", "Dashes", "Result?", "Ended?"}
+var pgenExpect_lineParser = [...]string{"Ident", "((<ident> (\"(\" Elem* \")\")? Alts?) | <number> | (<string> \"...\"?) | ((\"{\" | \"[\") Elem* (\"}\" | \"]\")) | <fd> | <float> | \"...\" | <resuming> | \"?\" | (\"(\" Expr \")\")) <comment>?", "Primary", "\"(\" Elem* Tail", "Elem* Tail", "Tail", "Elem", "(\",\" Elem)*", "(Elem (\",\" Elem)*)? Tail", "Binop* (\"=\" Expr?)?", "Expr?", "(\"=\" Expr?)?", "\"=\" \"?\"", "\"?\"", "ExitWord+ \"+++\"", "\"+++\"", "Binop*", "(<number> | \"?\"+) \"]\"", "\"]\"", "PrefixTok?", "IpTok? IpTok? (Call | Resumed | Signal | Exit | ModeLine | Cont)", "IpTok? (Call | Resumed | Signal | Exit | ModeLine | Cont)", "(Call | Resumed | Signal | Exit | ModeLine | Cont)", "\"Process\" \"PID\" \"=\" <number> \"runs\" \"in\" ((<number> <ident>) | <ident>) \"mode\" \".\" \"]\"", "\"PID\" \"=\" <number> \"runs\" \"in\" ((<number> <ident>) | <ident>) \"mode\" \".\" \"]\"", "\"=\" <number> \"runs\" \"in\" ((<number> <ident>) | <ident>) \"mode\" \".\" \"]\"", "<number> \"runs\" \"in\" ((<number> <ident>) | <ident>) \"mode\" \".\" \"]\"", "\"runs\" \"in\" ((<number> <ident>) | <ident>) \"mode\" \".\" \"]\"", "\"in\" ((<number> <ident>) | <ident>) \"mode\" \".\" \"]\"", "<ident>", "((<number> <ident>) | <ident>) \"mode\" \".\" \"]\"", "\"mode\" \".\" \"]\"", "\".\" \"]\"", "NoteItem* \")\"", "\")\"", "Elem* \")\"", "(\"(\" Elem* \")\")? Alts?", "Alts?", "\"...\"?", "Elem* (\"}\" | \"]\")", "(\"}\" | \"]\")", "Expr \")\"", "<comment>?", "(\"?\" | Expr) <comment>? Ident? Note* <unavailable>? DurTok?", "<comment>? Ident? Note* <unavailable>? DurTok?", "Ident? Note* <unavailable>? DurTok?", "Note* <unavailable>? DurTok?", "<unavailable>? DurTok?", "DurTok?", "Ident* (\"{\" Elem* \"}\")? NoteItem* Dashes", "Elem* \"}\"", "\"}\"", "(\"{\" Elem* \"}\")? NoteItem* Dashes", "NoteItem* Dashes", "Dashes", "Result?", "Ended?"}
 
 // restParserGen is the generated parser of restParser's grammar (root restLine): it builds the
 // same tree and reports the same errors. Its zero value is ready to use;

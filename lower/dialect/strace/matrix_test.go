@@ -444,3 +444,34 @@ func TestMatrixParquetDuckDB(t *testing.T) {
 		}
 	}
 }
+
+// TestMatrixPersonality: the child of src/mode.c execs a 32-bit program;
+// strace's "[ Process PID=N runs in 32 bit mode. ]" is one personality
+// record of that process, after its execve.
+func TestMatrixPersonality(t *testing.T) {
+	recs, res := lowerMatrix(t, filepath.Join("testdata", "matrix", "mode.strace"))
+	if len(res.Diags) != 0 {
+		t.Fatalf("diagnostics:\n%s", res.DiagText())
+	}
+	var execve *mrec
+	n := 0
+	for i, r := range recs {
+		switch {
+		case r.Event == "execve" && r.TID != nil && r.PID != nil && *r.TID != *r.PID:
+			t.Errorf("line %d: execve of a thread", r.Line)
+		case r.Event == "execve":
+			execve = &recs[i]
+		case r.Event == "personality":
+			n++
+			if r.Phase != "instant" || r.Attrs["mode"] != "32 bit" || r.Attrs["type"] != "message" {
+				t.Errorf("line %d: %+v", r.Line, r)
+			}
+			if execve == nil || *execve.PID != *r.PID {
+				t.Errorf("line %d: personality of pid %d, not after the execve of that process", r.Line, *r.PID)
+			}
+		}
+	}
+	if n != 1 {
+		t.Errorf("%d personality records, want 1", n)
+	}
+}

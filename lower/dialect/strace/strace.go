@@ -214,6 +214,9 @@ func (l *Lowerer) instant(ln *sast.Line) *recBuf {
 			r.pid = b.Process
 			r.rec.PID = &r.pid
 		}
+		if b.Mode != "" {
+			r.setAttr("mode", b.Mode)
+		}
 		return r
 	}
 	return nil

@@ -74,3 +74,9 @@ rm -f ff.strace
 "$S" -f -e status=successful,unfinished -o ended-status.strace "$B/ended" || true
 "$S" -ff -o ended-ff.strace "$B/ended" || true
 rm -f ended-ff.strace
+# A process that changes personality (src/mode.c, built as a 64-bit and a
+# 32-bit program: gcc -m32, Debian's gcc-multilib): strace 6.1 says so in
+# the trace only when it writes the trace to its stderr (no -o).
+gcc -O1 -o "$B/mode" src/mode.c
+gcc -O1 -m32 -o "$B/mode32" src/mode.c
+"$S" -f -tt "$B/mode" "$B/mode32" 2> mode.strace > /dev/null || true
