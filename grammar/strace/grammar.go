@@ -688,6 +688,12 @@ func inlineMessage(text string, i int) int {
 			j--
 		}
 		start = j + strings.IndexByte(text[j:i], '/')
+		if text[start-1] == '*' {
+			// The slash closes a comment of the cut line, "/* 35
+			// vars */strace: Process 5 detached" (-b execve): the
+			// path, if any, starts after it.
+			start++
+		}
 	}
 	if start == 0 || !isProcessMessage(text[i+len("strace: "):]) {
 		return -1
@@ -764,10 +770,12 @@ func (c *converter) rest(p *restLine, err error) (*sast.Line, diag.List) {
 }
 
 // tableKind tells the lines of a summary table (-c, -C, -w) from the
-// others: the header ("% time  seconds ..." or, with -U, the columns
-// asked for, starting with "syscall" or another column name, and always
-// "calls"), the rules of dashes, and the rows: words of digits (with a
-// decimal point) and one name (the syscall or "total"), nothing else.
+// others: the header (the titles of the columns, "% time  seconds ..." or,
+// with -U, those asked for, always with "syscall"), the rules of dashes,
+// and the rows: words of digits (with a decimal point) and one name (the
+// syscall or "total"), nothing else. With -U a row may be the name alone
+// ("-U name", or "-U errors" and no error) or one number and the name.
+// Such lines are no other strace output.
 func tableKind(text string) (sast.TableKind, bool) {
 	t := strings.TrimLeft(text, " ")
 	if t == "" {
@@ -775,12 +783,13 @@ func tableKind(text string) (sast.TableKind, bool) {
 	}
 	switch {
 	case t[0] == '-':
-		if strings.Trim(t, "- ") == "" && strings.Contains(t, " ") && strings.Count(t, "-") >= 6 {
+		// A rule is a run of dashes a column ("-U name": one run).
+		if strings.Trim(t, "- ") == "" && strings.Count(t, "-") >= 6 {
 			return sast.TableRule, true
 		}
 		return 0, false
-	case t[0] == '%' || strings.HasPrefix(t, "syscall ") || strings.HasPrefix(t, "calls "):
-		if strings.Contains(t, "calls") && !strings.ContainsAny(t, "(){}=\"") {
+	case t[0] == '%' || strings.HasPrefix(t, "syscall") || strings.HasPrefix(t, "calls ") || strings.HasPrefix(t, "errors ") || strings.HasPrefix(t, "seconds ") || strings.HasPrefix(t, "usecs/call ") || strings.HasPrefix(t, "shortest ") || strings.HasPrefix(t, "longest "):
+		if isTableHeader(t) {
 			return sast.TableHeader, true
 		}
 		return 0, false
@@ -813,10 +822,29 @@ func tableKind(text string) (sast.TableKind, bool) {
 			return 0, false
 		}
 	}
-	if words < 3 || words-numbers != 1 {
+	if words-numbers != 1 {
 		return 0, false
 	}
 	return sast.TableRow, true
+}
+
+// tableTitles are the words of the titles strace gives the columns of its
+// summary table (-U names them time-percent or time, total-time,
+// avg-time, calls, errors, name, min-time, max-time).
+var tableTitles = map[string]bool{"%": true, "time": true, "seconds": true, "usecs/call": true, "calls": true, "errors": true, "syscall": true, "shortest": true, "longest": true}
+
+// isTableHeader reports whether t, a line without its leading blanks, is
+// made of column titles only, among them "syscall" (strace always writes
+// the name column).
+func isTableHeader(t string) bool {
+	name := false
+	for _, w := range strings.Fields(t) {
+		if !tableTitles[w] {
+			return false
+		}
+		name = name || w == "syscall"
+	}
+	return name
 }
 
 // isNumberWord reports whether w is digits with at most one decimal point.

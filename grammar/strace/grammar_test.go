@@ -269,6 +269,17 @@ func TestParseLine(t *testing.T) {
 		{`1715  read(3,  <unfinished ...>)        = ?`, `1715 read(i3) undecoded = ?`},
 		{`clock_nanosleep(CLOCK_REALTIME, 0, {tv_sec=10, tv_nsec=0},  <unfinished ...>) = ?`, `clock_nanosleep(yCLOCK_REALTIME,i0,{tv_sec=i10,tv_nsec=i0}) undecoded = ?`},
 		{` <unfinished ...>) = ?`, `continued () undecoded = ?`},
+		// -b execve in a trace on strace's stderr: the message cuts the
+		// line after a comment (testdata/matrix/bexecve.strace).
+		{`[pid  3279] execve("/usr/bin/wc", ["wc"], 0x55 /* 35 vars */strace: Process 3279 detached`, `[3279] execve(s"/usr/bin/wc",[s"wc"],i85/*35 vars*/) unfinished + message "Process 3279 detached" detached`},
+		{`execve("/bin/true", ["true"], 0x55 /* 35 vars *//usr/bin/strace: Process 5 detached`, `execve(s"/bin/true",[s"true"],i85/*35 vars*/) unfinished + message "Process 5 detached" detached`},
+		// -U's tables: a name column alone, one number and the name.
+		{`syscall`, `table TableHeader 0:syscall`},
+		{`   errors syscall`, `table TableHeader 3:errors 10:syscall`},
+		{`syscall             errors`, `table TableHeader 0:syscall 20:errors`},
+		{`----------------`, `table TableRule 0:----------------`},
+		{`     1099           statx`, `table TableRow 5:1099 20:statx`},
+		{`openat`, `table TableRow 0:openat`},
 		// A change of personality: strace 6.1 into a trace on its stderr
 		// (testdata/matrix/mode.strace), strace 4.x alone on its stderr.
 		{`[pid  6858] 17:33:03.868445 [ Process PID=6858 runs in 32 bit mode. ]`, `[6858] t63183868445000 message "Process PID=6858 runs in 32 bit mode." personality 6858`},

@@ -45,6 +45,8 @@ z -f -z
 C -f -C
 c -f -c
 cwU -f -c -w -U name,calls,errors,time,avg-time,total-time,min-time,max-time
+Uname -f -c -U name
+Ucallserrors -f -c -U calls,errors
 Y -f -Y
 q -f -q
 qq -f -qq
@@ -61,6 +63,9 @@ rm -f ff.strace
 # one file (no -o).
 /usr/bin/strace -f "$W" 2> stderr.strace || true
 "$S" -f -tt -T "$W" > mixed.strace 2>&1 || true
+# -b execve lets a process go at its execve: strace's message cuts the
+# line of the call ("/* 35 vars */strace: Process N detached").
+"$S" -f -b execve "$W" 2> bexecve.strace || true
 # A threaded program with -f: one process, four threads.
 "$S" -f -tt -T -o threads.strace "$B/threads" || true
 "$S" -f -c -o threads-c.strace "$B/threads" || true
