@@ -646,20 +646,40 @@ func (c *checker) data(s *traceState, f tsf.Field, length uint16) {
 		for _, r := range f.Regs {
 			s.tp.DataBytes += RegisterBytes(r)
 		}
-		s.counted += len(f.Regs)
+		// Counted a run at a time: each run of registers of one width
+		// is one logging opcode (tdfgen's regs), and TRCUST 3.05A checks
+		// the count after each (IBM's behaviour, tried with its binary:
+		// at MAXDATALENGTH=100, MEM 100, REGS=(EDX,EBP,DS,EAX), MEM 100
+		// warns twice, the runs EDX,EBP / DS / EAX counting 2, 1 and 1;
+		// REGS=(EDX,EBP) there warns once; at 20 a REGS of 44 registers
+		// in four runs of 8, 14, 8 and 14 warns twice).
+		for i := 0; i < len(f.Regs); {
+			wide := RegisterBytes(f.Regs[i]) == 4
+			j := i + 1
+			for j < len(f.Regs) && (RegisterBytes(f.Regs[j]) == 4) == wide {
+				j++
+			}
+			s.counted += j - i
+			c.dataCheck(s, f)
+			i = j
+		}
 	case *tsf.Mem:
 		s.tp.DataBytes += dyndata.PrefixSize + int(length)
 		s.counted += int(length)
-	default:
-		return
+		c.dataCheck(s, f)
 	}
+}
+
+// dataCheck warns (140) when what the statements of the TRACE so far can
+// log passes MAXDATALENGTH, and starts the count again.
+func (c *checker) dataCheck(s *traceState, f tsf.Field) {
 	if !s.errors && s.counted > int(c.m.MaxDataLength) {
 		// Not for a statement refused for an error: TRCUST 3.05A checks
 		// the statement first and counts its bytes only when it is taken
 		// (IBM's behaviour).
 		// IBM's behaviour: the count starts again after the warning,
 		// which a later statement can give again (21 bytes twice at
-		// MAXDATALENGTH=20 warn twice).
+		// MAXDATALENGTH=20 warn twice; 21 then 1 once; 25 then 18 once).
 		s.counted = 0
 		d := c.at(tsf.WarnMaxDataExceeded, f, f.Last())
 		d.Detail = fmt.Sprintf("up to %d bytes with their prefixes, MAXDATALENGTH is %d", s.tp.DataBytes, c.m.MaxDataLength)
