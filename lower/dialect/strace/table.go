@@ -118,10 +118,6 @@ func (t *table) line(j *joiner, m *lowering.Mark, out lowering.Output) error {
 	}
 	r := &record.Record{Dialect: j.cfg.Dialect, Source: j.cfg.Source, Line: m.Pos.Line, Phase: record.Instant}
 	r.Attrs = record.Attrs{"type": "summary"}
-	if len(t.pending) > 0 {
-		r.Attrs["table_lines"] = slices.Clone(t.pending)
-		t.pending = t.pending[:0]
-	}
 	args := make([]record.Arg, 0, len(t.cols))
 	for _, w := range ws {
 		// The column the word overlaps most.
@@ -177,6 +173,12 @@ func (t *table) line(j *joiner, m *lowering.Mark, out lowering.Output) error {
 		}
 	}
 	r.Args = args
+	// The header and rule lines before the row go with it; a row
+	// skipped for an error leaves them to the next row, or to orphans.
+	if len(t.pending) > 0 {
+		r.Attrs["table_lines"] = slices.Clone(t.pending)
+		t.pending = t.pending[:0]
+	}
 	return out.Record(r)
 }
 
