@@ -90,6 +90,7 @@ var (
 	// as written.
 	restLexer = lexer.MustSimple([]lexer.SimpleRule{
 		{Name: "Lead", Pattern: `[^\s>|]*strace:|>|\|`},
+		{Name: "Old", Pattern: `Process \d+ (?:attached|detached)(?: .*)?`},
 		{Name: "Rest", Pattern: `\S.*`},
 		{Name: "Space", Pattern: `\s+`},
 	})
@@ -128,14 +129,23 @@ type word struct {
 
 // restLine is a message or a stack frame.
 type restLine struct {
-	Lead string `parser:"@Lead"`
-	Rest *token `parser:"@@?"`
+	Lead string  `parser:"( @Lead"`
+	Rest *token  `parser:"  @@? )"`
+	Old  *oldMsg `parser:"| @@"`
 }
 
 // token is one token with its position.
 type token struct {
 	Pos  lexer.Position
-	Text string `parser:"@Rest"`
+	Text string `parser:"@(Rest | Old)"`
+}
+
+// oldMsg is strace 4.x's "Process N attached - interrupt to quit" (also
+// "attached with M threads - ...") or "Process N detached", written with
+// no "strace: " before it.
+type oldMsg struct {
+	Pos  lexer.Position
+	Text string `parser:"@Old"`
 }
 
 // prefixTok is a pid or a time stamp before the body.
@@ -673,8 +683,15 @@ func (c *converter) bracketed(l *sast.Line, ip *ipTok) {
 // or "detached" message written into the middle of a line (strace writes
 // its messages to stderr; where the trace goes there too, a message cuts
 // the line it comes in), or -1. strace names itself as it was started:
-// "strace: " or "/usr/bin/strace: ".
+// "strace: " or "/usr/bin/strace: "; strace 4.x wrote the message with no
+// name ("...|SIGCHLDProcess 5 attached").
 func inlineMessage(text string, i int) int {
+	if i < 0 && (strings.HasSuffix(text, "attached") || strings.HasSuffix(text, "detached")) {
+		if j := strings.LastIndex(text, "Process "); j > 0 && isProcessMessage(text[j:]) {
+			return j
+		}
+		return -1
+	}
 	if i <= 0 || !strings.HasPrefix(text[i:], "strace: Process ") {
 		return -1
 	}
@@ -715,8 +732,10 @@ func isProcessMessage(s string) bool {
 
 // isRest reports whether text, where "strace: " is at i (-1: nowhere),
 // is a line of the rest grammar: a "strace: "
-// message (also under the path strace was started with), a stack frame
-// ("> ..." or ">" after blanks) or a line of a hex dump (" | ...").
+// message (also under the path strace was started with), strace 4.x's
+// "Process N attached - interrupt to quit" or "Process N detached" with no
+// "strace: " before it, a stack frame ("> ..." or ">" after blanks) or a
+// line of a hex dump (" | ...").
 func isRest(text string, i int) bool {
 	if i >= 0 && (i == 0 || text[0] == '/' && strings.HasSuffix(text[:i], "/") && !strings.ContainsAny(text[:i], " \t")) {
 		return true
@@ -726,7 +745,7 @@ func isRest(text string, i int) bool {
 		b++
 	}
 	t := text[b:]
-	return strings.HasPrefix(t, "> ") || t == ">" || b > 0 && strings.HasPrefix(t, "| ")
+	return strings.HasPrefix(t, "> ") || t == ">" || b > 0 && strings.HasPrefix(t, "| ") || b == 0 && strings.HasPrefix(t, "Process ") && isProcessMessage(t)
 }
 
 // message is strace's message text, after "strace: ".
@@ -763,6 +782,9 @@ func (c *converter) rest(p *restLine, err error) (*sast.Line, diag.List) {
 	case "|":
 		l.Body = &sast.Dump{Pos: bodyPos, Text: strings.TrimSpace(strings.TrimSuffix(body, "|"))}
 		return l, nil
+	}
+	if p.Old != nil {
+		body, bodyPos = p.Old.Text, c.Pos(p.Old.Pos)
 	}
 	m := message(bodyPos, body)
 	l.Body = m

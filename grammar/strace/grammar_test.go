@@ -273,6 +273,11 @@ func TestParseLine(t *testing.T) {
 		// line after a comment (testdata/matrix/bexecve.strace).
 		{`[pid  3279] execve("/usr/bin/wc", ["wc"], 0x55 /* 35 vars */strace: Process 3279 detached`, `[3279] execve(s"/usr/bin/wc",[s"wc"],i85/*35 vars*/) unfinished + message "Process 3279 detached" detached`},
 		{`execve("/bin/true", ["true"], 0x55 /* 35 vars *//usr/bin/strace: Process 5 detached`, `execve(s"/bin/true",[s"true"],i85/*35 vars*/) unfinished + message "Process 5 detached" detached`},
+		// strace 4.x: its messages with no "strace: " before them.
+		{`Process 1234 attached - interrupt to quit`, `message "Process 1234 attached - interrupt to quit" attached 1234`},
+		{`Process 1234 attached with 3 threads - interrupt to quit`, `message "Process 1234 attached with 3 threads - interrupt to quit" attached 1234`},
+		{`Process 1234 detached`, `message "Process 1234 detached" detached 1234`},
+		{`clone(child_stack=0, flags=CLONE_CHILD_SETTID|SIGCHLDProcess 1236 attached`, `clone(child_stack=i0,flags=(| yCLONE_CHILD_SETTID ySIGCHLD)) unfinished + message "Process 1236 attached" attached`},
 		// -U's tables: a name column alone, one number and the name.
 		{`syscall`, `table TableHeader 0:syscall`},
 		{`   errors syscall`, `table TableHeader 3:errors 10:syscall`},

@@ -1902,41 +1902,67 @@ func pgenLex_lineLexer(lx *pgenrt.Lexer, filename, s string, elide uint64, toks 
 
 // pgenGroup_restLexer is the group of each byte for restLexer's automaton.
 var pgenGroup_restLexer = [256]uint8{
-	0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 10, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-	1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 3, 0,
-	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-	0, 4, 0, 5, 0, 6, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 7, 8, 9, 0, 0, 0, 0, 0, 0, 0, 3, 0, 0, 0,
-	11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11,
-	11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11,
-	11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11,
-	11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 16, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 4, 0, 0, 0, 5, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 6, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 7, 0, 8, 9, 10, 0, 0, 11, 0, 0, 0, 0, 0, 0, 12, 0, 0, 13, 14, 15, 0, 0, 0, 0, 0, 0, 0, 5, 0, 0, 0,
+	17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17,
+	17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17,
+	17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17,
+	17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17,
 }
 
 // pgenLexer_restLexer is the rules of restLexer merged into one automaton.
 var pgenLexer_restLexer = pgenrt.Lexer{
-	Names:  []string{"Lead", "Rest", "Space"},
-	Groups: 12,
+	Names:  []string{"Lead", "Old", "Rest", "Space"},
+	Groups: 18,
 	Group:  &pgenGroup_restLexer,
 	Trans: []int16{
-		14, 28, 14, 42, 14, 14, 14, 14, 56, 14, 28, 14, -1, 0,
-		14, 70, 14, 70, 14, 14, 14, 14, 56, 14, -1, 14, 1, 1,
-		-1, 28, -1, -1, -1, -1, -1, -1, -1, -1, 28, -1, 2, 1,
-		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0, 2,
-		14, 70, 14, 70, 14, 14, 14, 14, 56, 84, -1, 14, 1, 1,
-		70, 70, 70, 70, 70, 70, 70, 70, 70, 70, -1, 70, 1, 1,
-		14, 70, 14, 70, 14, 14, 14, 98, 56, 14, -1, 14, 1, 0,
-		14, 70, 14, 70, 112, 14, 14, 14, 56, 14, -1, 14, 1, 0,
-		14, 70, 14, 70, 14, 126, 14, 14, 56, 14, -1, 14, 1, 0,
-		14, 70, 14, 70, 14, 14, 140, 14, 56, 14, -1, 14, 1, 0,
-		14, 70, 154, 70, 14, 14, 14, 14, 56, 14, -1, 14, 1, 0,
-		168, -1, 168, -1, 168, 168, 168, 168, 182, 168, -1, 168, 0, 0,
-		168, -1, 168, -1, 168, 168, 168, 168, 182, 168, -1, 168, -1, 0,
-		168, -1, 168, -1, 168, 168, 168, 168, 182, 196, -1, 168, -1, 0,
-		168, -1, 168, -1, 168, 168, 168, 210, 182, 168, -1, 168, -1, 0,
-		168, -1, 168, -1, 224, 168, 168, 168, 182, 168, -1, 168, -1, 0,
-		168, -1, 168, -1, 168, 238, 168, 168, 182, 168, -1, 168, -1, 0,
-		168, -1, 168, -1, 168, 168, 252, 168, 182, 168, -1, 168, -1, 0,
-		168, -1, 154, -1, 168, 168, 168, 168, 182, 168, -1, 168, -1, 0,
+		20, 40, 40, 20, 20, 60, 80, 20, 20, 20, 20, 20, 20, 20, 100, 20, 40, 20, -1, 0,
+		20, 120, 120, 20, 20, 120, 20, 20, 20, 20, 20, 20, 20, 20, 100, 20, -1, 20, 2, 1,
+		-1, 40, 40, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 40, -1, 3, 1,
+		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0, 2,
+		20, 120, 120, 20, 20, 120, 20, 20, 20, 20, 20, 20, 20, 140, 100, 20, -1, 20, 2, 0,
+		20, 120, 120, 20, 20, 120, 20, 20, 20, 20, 20, 20, 20, 20, 100, 160, -1, 20, 2, 1,
+		120, 120, 120, 120, 120, 120, 120, 120, 120, 120, 120, 120, 120, 120, 120, 120, -1, 120, 2, 1,
+		20, 120, 120, 20, 20, 120, 20, 20, 20, 20, 20, 20, 180, 20, 100, 20, -1, 20, 2, 0,
+		20, 120, 120, 20, 20, 120, 20, 20, 20, 20, 20, 20, 20, 200, 100, 20, -1, 20, 2, 0,
+		20, 120, 120, 20, 20, 120, 20, 20, 220, 20, 20, 20, 20, 20, 100, 20, -1, 20, 2, 0,
+		20, 120, 120, 20, 20, 120, 20, 240, 20, 20, 20, 20, 20, 20, 100, 20, -1, 20, 2, 0,
+		20, 120, 120, 20, 20, 120, 20, 20, 20, 20, 260, 20, 20, 20, 100, 20, -1, 20, 2, 0,
+		20, 120, 120, 20, 20, 120, 20, 20, 280, 20, 20, 20, 20, 20, 100, 20, -1, 20, 2, 0,
+		20, 120, 120, 20, 20, 120, 20, 20, 20, 20, 20, 20, 20, 20, 300, 20, -1, 20, 2, 0,
+		20, 120, 120, 20, 20, 120, 20, 20, 20, 20, 320, 20, 20, 20, 100, 20, -1, 20, 2, 0,
+		20, 120, 120, 20, 20, 120, 20, 20, 20, 20, 20, 20, 20, 20, 340, 160, -1, 20, 2, 0,
+		20, 120, 120, 20, 360, 120, 20, 20, 20, 20, 20, 20, 20, 20, 100, 20, -1, 20, 2, 0,
+		20, 120, 380, 20, 20, 120, 20, 20, 20, 20, 20, 20, 20, 20, 100, 160, -1, 20, 2, 0,
+		400, -1, -1, 400, 400, -1, 400, 400, 400, 400, 400, 400, 400, 400, 420, 400, -1, 400, 0, 0,
+		120, 120, 120, 440, 120, 120, 120, 120, 120, 120, 120, 120, 120, 120, 120, 120, -1, 120, 2, 0,
+		400, -1, -1, 400, 400, -1, 400, 400, 400, 400, 400, 400, 400, 400, 420, 400, -1, 400, -1, 0,
+		400, -1, -1, 400, 400, -1, 400, 400, 400, 400, 400, 400, 400, 400, 420, 460, -1, 400, -1, 0,
+		120, 120, 480, 440, 120, 120, 120, 120, 120, 120, 120, 120, 120, 120, 120, 120, -1, 120, 2, 1,
+		400, -1, -1, 400, 400, -1, 400, 400, 400, 400, 400, 400, 400, 500, 420, 400, -1, 400, -1, 0,
+		120, 120, 120, 120, 120, 120, 120, 520, 120, 540, 120, 120, 120, 120, 120, 120, -1, 120, 2, 0,
+		400, -1, -1, 400, 400, -1, 400, 560, 400, 400, 400, 400, 400, 400, 420, 400, -1, 400, -1, 0,
+		120, 120, 120, 120, 120, 120, 120, 120, 120, 120, 120, 120, 120, 120, 120, 580, -1, 120, 2, 0,
+		120, 120, 120, 120, 120, 120, 120, 120, 120, 120, 600, 120, 120, 120, 120, 120, -1, 120, 2, 0,
+		400, -1, -1, 400, 400, -1, 400, 400, 620, 400, 400, 400, 400, 400, 420, 400, -1, 400, -1, 0,
+		120, 120, 120, 120, 120, 120, 120, 120, 120, 120, 120, 120, 120, 120, 120, 640, -1, 120, 2, 0,
+		120, 120, 120, 120, 120, 120, 120, 120, 120, 120, 120, 120, 120, 120, 120, 660, -1, 120, 2, 0,
+		400, -1, -1, 400, 400, -1, 400, 400, 400, 400, 680, 400, 400, 400, 420, 400, -1, 400, -1, 0,
+		120, 120, 120, 120, 120, 120, 120, 700, 120, 120, 120, 120, 120, 120, 120, 120, -1, 120, 2, 0,
+		120, 120, 120, 120, 120, 120, 120, 720, 120, 120, 120, 120, 120, 120, 120, 120, -1, 120, 2, 0,
+		400, -1, -1, 400, 360, -1, 400, 400, 400, 400, 400, 400, 400, 400, 420, 400, -1, 400, -1, 0,
+		120, 120, 120, 120, 120, 120, 120, 120, 740, 120, 120, 120, 120, 120, 120, 120, -1, 120, 2, 0,
+		120, 120, 120, 120, 120, 120, 120, 120, 760, 120, 120, 120, 120, 120, 120, 120, -1, 120, 2, 0,
+		120, 120, 120, 120, 120, 120, 120, 120, 120, 120, 120, 780, 120, 120, 120, 120, -1, 120, 2, 0,
+		120, 120, 120, 120, 120, 120, 120, 120, 120, 120, 120, 800, 120, 120, 120, 120, -1, 120, 2, 0,
+		120, 120, 120, 120, 120, 120, 120, 120, 120, 120, 820, 120, 120, 120, 120, 120, -1, 120, 2, 0,
+		120, 120, 120, 120, 120, 120, 120, 120, 120, 120, 840, 120, 120, 120, 120, 120, -1, 120, 2, 0,
+		120, 120, 120, 120, 120, 120, 120, 120, 120, 860, 120, 120, 120, 120, 120, 120, -1, 120, 2, 0,
+		120, 120, 120, 120, 120, 120, 120, 120, 120, 860, 120, 120, 120, 120, 120, 120, -1, 120, 2, 0,
+		-1, -1, 880, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 1, 0,
+		880, 880, 880, 880, 880, 880, 880, 880, 880, 880, 880, 880, 880, 880, 880, 880, -1, 880, 1, 1,
 	},
 	Code: pgenLex_restLexer,
 }
@@ -1954,50 +1980,32 @@ func pgenLex_restLexer(lx *pgenrt.Lexer, filename, s string, elide uint64, toks 
 			goto done
 		}
 		switch group[s[p]] {
-		case 0, 2, 4, 5, 6, 7, 9:
+		case 0, 3, 4, 7, 8, 9, 10, 11, 12, 13, 15:
 			p++
 			goto s1
-		case 11: // a rune from U+0080 on
+		case 17: // a rune from U+0080 on
 			p, plain = p+pgenrt.RuneLen(s[p:]), false
 			goto s1
-		case 1:
+		case 1, 2:
 			p++
 			goto s2
-		case 10: // a line feed
+		case 16: // a line feed
 			p, plain = p+1, false
 			goto s2
-		case 3:
+		case 5:
 			p++
 			goto s3
-		case 8:
+		case 6:
 			p++
 			goto s4
+		case 14:
+			p++
+			goto s5
 		}
 		goto done
 	s1:
 		// accepts Rest
-		for p < len(s) && 0x2f5>>group[s[p]]&1 != 0 {
-			p++
-		}
-		rule, end = 1, p
-		if p == len(s) {
-			goto done
-		}
-		switch group[s[p]] {
-		case 1, 3:
-			p++
-			goto s5
-		case 8:
-			p++
-			goto s4
-		case 11: // a rune from U+0080 on
-			p, plain = p+pgenrt.RuneLen(s[p:]), false
-			goto s1
-		}
-		goto done
-	s2:
-		// accepts Space
-		for p < len(s) && group[s[p]] == 1 {
+		for p < len(s) && 0xbfd9>>group[s[p]]&1 != 0 {
 			p++
 		}
 		rule, end = 2, p
@@ -2005,7 +2013,28 @@ func pgenLex_restLexer(lx *pgenrt.Lexer, filename, s string, elide uint64, toks 
 			goto done
 		}
 		switch group[s[p]] {
-		case 10: // a line feed
+		case 1, 2, 5:
+			p++
+			goto s6
+		case 14:
+			p++
+			goto s5
+		case 17: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s1
+		}
+		goto done
+	s2:
+		// accepts Space
+		for p < len(s) && 0x6>>group[s[p]]&1 != 0 {
+			p++
+		}
+		rule, end = 3, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 16: // a line feed
 			p, plain = p+1, false
 			goto s2
 		}
@@ -2016,309 +2045,816 @@ func pgenLex_restLexer(lx *pgenrt.Lexer, filename, s string, elide uint64, toks 
 		goto done
 	s4:
 		// accepts Rest
-		for p < len(s) && group[s[p]] == 8 {
-			p++
-		}
-		rule, end = 1, p
+		rule, end = 2, p
 		if p == len(s) {
 			goto done
 		}
 		switch group[s[p]] {
-		case 0, 2, 4, 5, 6, 7:
+		case 0, 3, 4, 6, 7, 8, 9, 10, 11, 12, 15:
 			p++
 			goto s1
-		case 11: // a rune from U+0080 on
+		case 17: // a rune from U+0080 on
 			p, plain = p+pgenrt.RuneLen(s[p:]), false
 			goto s1
-		case 1, 3:
-			p++
-			goto s5
-		case 9:
+		case 1, 2, 5:
 			p++
 			goto s6
+		case 13:
+			p++
+			goto s7
+		case 14:
+			p++
+			goto s5
 		}
 		goto done
 	s5:
 		// accepts Rest
-		for p < len(s) && 0x3ff>>group[s[p]]&1 != 0 {
+		for p < len(s) && group[s[p]] == 14 {
 			p++
 		}
-		rule, end = 1, p
+		rule, end = 2, p
 		if p == len(s) {
 			goto done
 		}
 		switch group[s[p]] {
-		case 11: // a rune from U+0080 on
+		case 0, 3, 4, 6, 7, 8, 9, 10, 11, 12, 13:
+			p++
+			goto s1
+		case 17: // a rune from U+0080 on
 			p, plain = p+pgenrt.RuneLen(s[p:]), false
-			goto s5
+			goto s1
+		case 1, 2, 5:
+			p++
+			goto s6
+		case 15:
+			p++
+			goto s8
 		}
 		goto done
 	s6:
 		// accepts Rest
-		rule, end = 1, p
+		for p < len(s) && 0xffff>>group[s[p]]&1 != 0 {
+			p++
+		}
+		rule, end = 2, p
 		if p == len(s) {
 			goto done
 		}
 		switch group[s[p]] {
-		case 0, 2, 4, 5, 6, 9:
-			p++
-			goto s1
-		case 11: // a rune from U+0080 on
+		case 17: // a rune from U+0080 on
 			p, plain = p+pgenrt.RuneLen(s[p:]), false
-			goto s1
-		case 1, 3:
-			p++
-			goto s5
-		case 7:
-			p++
-			goto s7
-		case 8:
-			p++
-			goto s4
+			goto s6
 		}
 		goto done
 	s7:
 		// accepts Rest
-		rule, end = 1, p
+		rule, end = 2, p
 		if p == len(s) {
 			goto done
 		}
 		switch group[s[p]] {
-		case 0, 2, 5, 6, 7, 9:
+		case 0, 3, 4, 6, 7, 8, 9, 10, 11, 13, 15:
 			p++
 			goto s1
-		case 11: // a rune from U+0080 on
+		case 17: // a rune from U+0080 on
 			p, plain = p+pgenrt.RuneLen(s[p:]), false
 			goto s1
-		case 1, 3:
+		case 1, 2, 5:
+			p++
+			goto s6
+		case 12:
+			p++
+			goto s9
+		case 14:
 			p++
 			goto s5
-		case 4:
-			p++
-			goto s8
-		case 8:
-			p++
-			goto s4
 		}
 		goto done
 	s8:
 		// accepts Rest
-		rule, end = 1, p
+		rule, end = 2, p
 		if p == len(s) {
 			goto done
 		}
 		switch group[s[p]] {
-		case 0, 2, 4, 6, 7, 9:
+		case 0, 3, 4, 6, 7, 8, 9, 10, 11, 12, 15:
 			p++
 			goto s1
-		case 11: // a rune from U+0080 on
+		case 17: // a rune from U+0080 on
 			p, plain = p+pgenrt.RuneLen(s[p:]), false
 			goto s1
-		case 1, 3:
+		case 1, 2, 5:
+			p++
+			goto s6
+		case 13:
+			p++
+			goto s10
+		case 14:
 			p++
 			goto s5
-		case 5:
-			p++
-			goto s9
-		case 8:
-			p++
-			goto s4
 		}
 		goto done
 	s9:
 		// accepts Rest
-		rule, end = 1, p
+		rule, end = 2, p
 		if p == len(s) {
 			goto done
 		}
 		switch group[s[p]] {
-		case 0, 2, 4, 5, 7, 9:
+		case 0, 3, 4, 6, 7, 9, 10, 11, 12, 13, 15:
 			p++
 			goto s1
-		case 11: // a rune from U+0080 on
+		case 17: // a rune from U+0080 on
 			p, plain = p+pgenrt.RuneLen(s[p:]), false
 			goto s1
-		case 1, 3:
+		case 1, 2, 5:
 			p++
-			goto s5
-		case 6:
-			p++
-			goto s10
+			goto s6
 		case 8:
 			p++
-			goto s4
+			goto s11
+		case 14:
+			p++
+			goto s5
 		}
 		goto done
 	s10:
 		// accepts Rest
-		rule, end = 1, p
+		rule, end = 2, p
 		if p == len(s) {
 			goto done
 		}
 		switch group[s[p]] {
-		case 0, 4, 5, 6, 7, 9:
+		case 0, 3, 4, 6, 8, 9, 10, 11, 12, 13, 15:
 			p++
 			goto s1
-		case 11: // a rune from U+0080 on
+		case 17: // a rune from U+0080 on
 			p, plain = p+pgenrt.RuneLen(s[p:]), false
 			goto s1
-		case 1, 3:
+		case 1, 2, 5:
+			p++
+			goto s6
+		case 7:
+			p++
+			goto s12
+		case 14:
 			p++
 			goto s5
-		case 2:
-			p++
-			goto s11
-		case 8:
-			p++
-			goto s4
 		}
 		goto done
 	s11:
+		// accepts Rest
+		rule, end = 2, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 3, 4, 6, 7, 8, 9, 11, 12, 13, 15:
+			p++
+			goto s1
+		case 17: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s1
+		case 1, 2, 5:
+			p++
+			goto s6
+		case 10:
+			p++
+			goto s13
+		case 14:
+			p++
+			goto s5
+		}
+		goto done
+	s12:
+		// accepts Rest
+		rule, end = 2, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 3, 4, 6, 7, 9, 10, 11, 12, 13, 15:
+			p++
+			goto s1
+		case 17: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s1
+		case 1, 2, 5:
+			p++
+			goto s6
+		case 8:
+			p++
+			goto s14
+		case 14:
+			p++
+			goto s5
+		}
+		goto done
+	s13:
+		// accepts Rest
+		rule, end = 2, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 3, 4, 6, 7, 8, 9, 10, 11, 12, 13, 15:
+			p++
+			goto s1
+		case 17: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s1
+		case 1, 2, 5:
+			p++
+			goto s6
+		case 14:
+			p++
+			goto s15
+		}
+		goto done
+	s14:
+		// accepts Rest
+		rule, end = 2, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 3, 4, 6, 7, 8, 9, 11, 12, 13, 15:
+			p++
+			goto s1
+		case 17: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s1
+		case 1, 2, 5:
+			p++
+			goto s6
+		case 10:
+			p++
+			goto s16
+		case 14:
+			p++
+			goto s5
+		}
+		goto done
+	s15:
+		// accepts Rest
+		rule, end = 2, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 3, 4, 6, 7, 8, 9, 10, 11, 12, 13:
+			p++
+			goto s1
+		case 17: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s1
+		case 1, 2, 5:
+			p++
+			goto s6
+		case 14:
+			p++
+			goto s17
+		case 15:
+			p++
+			goto s8
+		}
+		goto done
+	s16:
+		// accepts Rest
+		rule, end = 2, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 3, 6, 7, 8, 9, 10, 11, 12, 13, 15:
+			p++
+			goto s1
+		case 17: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s1
+		case 1, 2, 5:
+			p++
+			goto s6
+		case 4:
+			p++
+			goto s18
+		case 14:
+			p++
+			goto s5
+		}
+		goto done
+	s17:
+		// accepts Rest
+		rule, end = 2, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 3, 4, 6, 7, 8, 9, 10, 11, 12, 13:
+			p++
+			goto s1
+		case 17: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s1
+		case 1, 5:
+			p++
+			goto s6
+		case 2:
+			p++
+			goto s19
+		case 14:
+			p++
+			goto s5
+		case 15:
+			p++
+			goto s8
+		}
+		goto done
+	s18:
 		// accepts Lead
 		rule, end = 0, p
 		if p == len(s) {
 			goto done
 		}
 		switch group[s[p]] {
-		case 0, 2, 4, 5, 6, 7, 9:
+		case 0, 3, 4, 6, 7, 8, 9, 10, 11, 12, 13, 15:
 			p++
-			goto s12
-		case 11: // a rune from U+0080 on
+			goto s20
+		case 17: // a rune from U+0080 on
 			p, plain = p+pgenrt.RuneLen(s[p:]), false
-			goto s12
-		case 8:
+			goto s20
+		case 14:
 			p++
-			goto s13
+			goto s21
 		}
 		goto done
-	s12:
-		for p < len(s) && 0x2f5>>group[s[p]]&1 != 0 {
+	s19:
+		// accepts Rest
+		rule, end = 2, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 1, 2, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15:
+			p++
+			goto s6
+		case 17: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s6
+		case 3:
+			p++
+			goto s22
+		}
+		goto done
+	s20:
+		for p < len(s) && 0xbfd9>>group[s[p]]&1 != 0 {
 			p++
 		}
 		if p == len(s) {
 			goto done
 		}
 		switch group[s[p]] {
-		case 8:
+		case 14:
 			p++
-			goto s13
-		case 11: // a rune from U+0080 on
+			goto s21
+		case 17: // a rune from U+0080 on
 			p, plain = p+pgenrt.RuneLen(s[p:]), false
-			goto s12
+			goto s20
 		}
 		goto done
-	s13:
-		for p < len(s) && group[s[p]] == 8 {
+	s21:
+		for p < len(s) && group[s[p]] == 14 {
 			p++
 		}
 		if p == len(s) {
 			goto done
 		}
 		switch group[s[p]] {
-		case 0, 2, 4, 5, 6, 7:
+		case 0, 3, 4, 6, 7, 8, 9, 10, 11, 12, 13:
 			p++
-			goto s12
-		case 11: // a rune from U+0080 on
+			goto s20
+		case 17: // a rune from U+0080 on
 			p, plain = p+pgenrt.RuneLen(s[p:]), false
-			goto s12
-		case 9:
+			goto s20
+		case 15:
 			p++
-			goto s14
+			goto s23
 		}
 		goto done
-	s14:
+	s22:
+		// accepts Rest
+		for p < len(s) && group[s[p]] == 3 {
+			p++
+		}
+		rule, end = 2, p
 		if p == len(s) {
 			goto done
 		}
 		switch group[s[p]] {
-		case 0, 2, 4, 5, 6, 9:
+		case 0, 1, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15:
 			p++
-			goto s12
-		case 11: // a rune from U+0080 on
+			goto s6
+		case 17: // a rune from U+0080 on
 			p, plain = p+pgenrt.RuneLen(s[p:]), false
-			goto s12
-		case 7:
-			p++
-			goto s15
-		case 8:
-			p++
-			goto s13
-		}
-		goto done
-	s15:
-		if p == len(s) {
-			goto done
-		}
-		switch group[s[p]] {
-		case 0, 2, 5, 6, 7, 9:
-			p++
-			goto s12
-		case 11: // a rune from U+0080 on
-			p, plain = p+pgenrt.RuneLen(s[p:]), false
-			goto s12
-		case 4:
-			p++
-			goto s16
-		case 8:
-			p++
-			goto s13
-		}
-		goto done
-	s16:
-		if p == len(s) {
-			goto done
-		}
-		switch group[s[p]] {
-		case 0, 2, 4, 6, 7, 9:
-			p++
-			goto s12
-		case 11: // a rune from U+0080 on
-			p, plain = p+pgenrt.RuneLen(s[p:]), false
-			goto s12
-		case 5:
-			p++
-			goto s17
-		case 8:
-			p++
-			goto s13
-		}
-		goto done
-	s17:
-		if p == len(s) {
-			goto done
-		}
-		switch group[s[p]] {
-		case 0, 2, 4, 5, 7, 9:
-			p++
-			goto s12
-		case 11: // a rune from U+0080 on
-			p, plain = p+pgenrt.RuneLen(s[p:]), false
-			goto s12
-		case 6:
-			p++
-			goto s18
-		case 8:
-			p++
-			goto s13
-		}
-		goto done
-	s18:
-		if p == len(s) {
-			goto done
-		}
-		switch group[s[p]] {
-		case 0, 4, 5, 6, 7, 9:
-			p++
-			goto s12
-		case 11: // a rune from U+0080 on
-			p, plain = p+pgenrt.RuneLen(s[p:]), false
-			goto s12
+			goto s6
 		case 2:
 			p++
-			goto s11
+			goto s24
+		}
+		goto done
+	s23:
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 3, 4, 6, 7, 8, 9, 10, 11, 12, 15:
+			p++
+			goto s20
+		case 17: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s20
+		case 13:
+			p++
+			goto s25
+		case 14:
+			p++
+			goto s21
+		}
+		goto done
+	s24:
+		// accepts Rest
+		rule, end = 2, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 1, 2, 3, 4, 5, 6, 8, 10, 11, 12, 13, 14, 15:
+			p++
+			goto s6
+		case 17: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s6
+		case 7:
+			p++
+			goto s26
+		case 9:
+			p++
+			goto s27
+		}
+		goto done
+	s25:
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 3, 4, 6, 8, 9, 10, 11, 12, 13, 15:
+			p++
+			goto s20
+		case 17: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s20
+		case 7:
+			p++
+			goto s28
+		case 14:
+			p++
+			goto s21
+		}
+		goto done
+	s26:
+		// accepts Rest
+		rule, end = 2, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14:
+			p++
+			goto s6
+		case 17: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s6
+		case 15:
+			p++
+			goto s29
+		}
+		goto done
+	s27:
+		// accepts Rest
+		rule, end = 2, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 11, 12, 13, 14, 15:
+			p++
+			goto s6
+		case 17: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s6
+		case 10:
+			p++
+			goto s30
+		}
+		goto done
+	s28:
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 3, 4, 6, 7, 9, 10, 11, 12, 13, 15:
+			p++
+			goto s20
+		case 17: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s20
 		case 8:
 			p++
-			goto s13
+			goto s31
+		case 14:
+			p++
+			goto s21
+		}
+		goto done
+	s29:
+		// accepts Rest
+		rule, end = 2, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14:
+			p++
+			goto s6
+		case 17: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s6
+		case 15:
+			p++
+			goto s32
+		}
+		goto done
+	s30:
+		// accepts Rest
+		rule, end = 2, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14:
+			p++
+			goto s6
+		case 17: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s6
+		case 15:
+			p++
+			goto s33
+		}
+		goto done
+	s31:
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 3, 4, 6, 7, 8, 9, 11, 12, 13, 15:
+			p++
+			goto s20
+		case 17: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s20
+		case 10:
+			p++
+			goto s34
+		case 14:
+			p++
+			goto s21
+		}
+		goto done
+	s32:
+		// accepts Rest
+		rule, end = 2, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 1, 2, 3, 4, 5, 6, 8, 9, 10, 11, 12, 13, 14, 15:
+			p++
+			goto s6
+		case 17: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s6
+		case 7:
+			p++
+			goto s35
+		}
+		goto done
+	s33:
+		// accepts Rest
+		rule, end = 2, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 1, 2, 3, 4, 5, 6, 8, 9, 10, 11, 12, 13, 14, 15:
+			p++
+			goto s6
+		case 17: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s6
+		case 7:
+			p++
+			goto s36
+		}
+		goto done
+	s34:
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 3, 6, 7, 8, 9, 10, 11, 12, 13, 15:
+			p++
+			goto s20
+		case 17: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s20
+		case 4:
+			p++
+			goto s18
+		case 14:
+			p++
+			goto s21
+		}
+		goto done
+	s35:
+		// accepts Rest
+		rule, end = 2, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 1, 2, 3, 4, 5, 6, 7, 9, 10, 11, 12, 13, 14, 15:
+			p++
+			goto s6
+		case 17: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s6
+		case 8:
+			p++
+			goto s37
+		}
+		goto done
+	s36:
+		// accepts Rest
+		rule, end = 2, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 1, 2, 3, 4, 5, 6, 7, 9, 10, 11, 12, 13, 14, 15:
+			p++
+			goto s6
+		case 17: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s6
+		case 8:
+			p++
+			goto s38
+		}
+		goto done
+	s37:
+		// accepts Rest
+		rule, end = 2, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 13, 14, 15:
+			p++
+			goto s6
+		case 17: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s6
+		case 11:
+			p++
+			goto s39
+		}
+		goto done
+	s38:
+		// accepts Rest
+		rule, end = 2, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 13, 14, 15:
+			p++
+			goto s6
+		case 17: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s6
+		case 11:
+			p++
+			goto s40
+		}
+		goto done
+	s39:
+		// accepts Rest
+		rule, end = 2, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 11, 12, 13, 14, 15:
+			p++
+			goto s6
+		case 17: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s6
+		case 10:
+			p++
+			goto s41
+		}
+		goto done
+	s40:
+		// accepts Rest
+		rule, end = 2, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 11, 12, 13, 14, 15:
+			p++
+			goto s6
+		case 17: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s6
+		case 10:
+			p++
+			goto s42
+		}
+		goto done
+	s41:
+		// accepts Rest
+		rule, end = 2, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 1, 2, 3, 4, 5, 6, 7, 8, 10, 11, 12, 13, 14, 15:
+			p++
+			goto s6
+		case 17: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s6
+		case 9:
+			p++
+			goto s43
+		}
+		goto done
+	s42:
+		// accepts Rest
+		rule, end = 2, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 1, 2, 3, 4, 5, 6, 7, 8, 10, 11, 12, 13, 14, 15:
+			p++
+			goto s6
+		case 17: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s6
+		case 9:
+			p++
+			goto s43
+		}
+		goto done
+	s43:
+		// accepts Old
+		rule, end = 1, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 2:
+			p++
+			goto s44
+		}
+		goto done
+	s44:
+		// accepts Old
+		for p < len(s) && 0xffff>>group[s[p]]&1 != 0 {
+			p++
+		}
+		rule, end = 1, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 17: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s44
 		}
 		goto done
 	done:
@@ -7316,8 +7852,9 @@ var pgenExpect_lineParser = [...]string{"Ident", "((<ident> (\"(\" Elem* \")\")?
 // it keeps its buffers between parses, so use one per goroutine.
 type restParserGen struct {
 	pgenrt.Input
-	reuse      bool // ParseInto: nodes come from the slabs
-	slab_token pgenrt.Slab[token]
+	reuse       bool // ParseInto: nodes come from the slabs
+	slab_oldMsg pgenrt.Slab[oldMsg]
+	slab_token  pgenrt.Slab[token]
 }
 
 // ParseString parses s as restParser.ParseString does, into a new tree.
@@ -7336,9 +7873,10 @@ func (p *restParserGen) ParseInto(filename, s string, out *restLine) error {
 
 func (p *restParserGen) parse(filename, s string, out *restLine, reuse bool) error {
 	p.reuse = reuse
+	p.slab_oldMsg.Reset()
 	p.slab_token.Reset()
 
-	if err := p.Lex(&pgenLexer_restLexer, filename, s, 4); err != nil {
+	if err := p.Lex(&pgenLexer_restLexer, filename, s, 8); err != nil {
 		return err
 	}
 	*out = restLine{}
@@ -7347,15 +7885,43 @@ func (p *restParserGen) parse(filename, s string, out *restLine, reuse bool) err
 	return p.Finish(&c, m, e, pgenExpect_restParser[:])
 }
 
-// f0 reports whether the token at the cursor may start <lead>
+// f0 reports whether the token at the cursor may start <old>
 // (or another node of the same first set).
 func (p *restParserGen) f0(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return 0x2>>uint32(t)&1 != 0
+}
+
+// <old>
+func (p *restParserGen) n0(c *pgenrt.State, s *oldMsg) (bool, pgenrt.Err) {
+	start := c.Cur
+	if m, e := p.Ref(c, 1); !m || e.On {
+		return e.On, e
+	}
+	if c.Cur == start+1 && s.Text == "" {
+		s.Text = p.Text(start) // one token: no concatenation
+		return true, pgenrt.Err{}
+	}
+	for i := start; i < c.Cur; i++ {
+		s.Text += p.Text(i)
+	}
+	return true, pgenrt.Err{}
+}
+
+func (p *restParserGen) s_oldMsg(c *pgenrt.State, s *oldMsg) (bool, pgenrt.Err) {
+	p.SetPos(&s.Pos, c.Cur)
+	return c.Close(p.n0(c, s))
+}
+
+// f1 reports whether the token at the cursor may start (<lead> Token?)
+// (or another node of the same first set).
+func (p *restParserGen) f1(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return 0x1>>uint32(t)&1 != 0
 }
 
 // <lead>
-func (p *restParserGen) n0(c *pgenrt.State, s *restLine) (bool, pgenrt.Err) {
+func (p *restParserGen) n1(c *pgenrt.State, s *restLine) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, 0); !m || e.On {
 		return e.On, e
@@ -7370,16 +7936,16 @@ func (p *restParserGen) n0(c *pgenrt.State, s *restLine) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
-// f1 reports whether the token at the cursor may start Token
+// f2 reports whether the token at the cursor may start Token
 // (or another node of the same first set).
-func (p *restParserGen) f1(c *pgenrt.State) bool {
+func (p *restParserGen) f2(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
-	return 0x2>>uint32(t)&1 != 0
+	return 0x6>>uint32(t)&1 != 0
 }
 
 // Token
-func (p *restParserGen) n1(c *pgenrt.State, s *restLine) (bool, pgenrt.Err) {
-	if !p.f1(c) {
+func (p *restParserGen) n2(c *pgenrt.State, s *restLine) (bool, pgenrt.Err) {
+	if !p.f2(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *token
@@ -7398,15 +7964,15 @@ func (p *restParserGen) n1(c *pgenrt.State, s *restLine) (bool, pgenrt.Err) {
 }
 
 // Token?
-func (p *restParserGen) n2(c *pgenrt.State, s *restLine) (bool, pgenrt.Err) {
+func (p *restParserGen) n3(c *pgenrt.State, s *restLine) (bool, pgenrt.Err) {
 	matched := false
 	for {
-		if !p.f1(c) {
+		if !p.f2(c) {
 			break
 		}
 		b := *c
 		sv0 := s.Rest
-		m, e := p.n1(&b, s)
+		m, e := p.n2(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 1) {
@@ -7428,24 +7994,137 @@ func (p *restParserGen) n2(c *pgenrt.State, s *restLine) (bool, pgenrt.Err) {
 }
 
 // <lead> Token?
-func (p *restParserGen) n3(c *pgenrt.State, s *restLine) (bool, pgenrt.Err) {
-	if m, e := p.n0(c, s); !m || e.On {
+func (p *restParserGen) n4(c *pgenrt.State, s *restLine) (bool, pgenrt.Err) {
+	if m, e := p.n1(c, s); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n2(c, s); !m || e.On {
+	if m, e := p.n3(c, s); !m || e.On {
 		return true, c.Miss(e, 0)
 	}
 	return true, pgenrt.Err{}
 }
 
-func (p *restParserGen) s_restLine(c *pgenrt.State, s *restLine) (bool, pgenrt.Err) {
-	return c.Close(p.n3(c, s))
+// OldMsg
+func (p *restParserGen) n5(c *pgenrt.State, s *restLine) (bool, pgenrt.Err) {
+	if !p.f0(c) {
+		return false, pgenrt.Err{}
+	}
+	var nv *oldMsg
+	if p.reuse {
+		nv = p.slab_oldMsg.Alloc()
+		nv.Text = ""
+
+	} else {
+		nv = new(oldMsg)
+	}
+	if m, e := p.s_oldMsg(c, nv); !m || e.On {
+		return e.On, e
+	}
+	s.Old = nv
+	return true, pgenrt.Err{}
 }
 
-// <rest>
-func (p *restParserGen) n4(c *pgenrt.State, s *token) (bool, pgenrt.Err) {
+// (<lead> Token?) | OldMsg
+func (p *restParserGen) n6(c *pgenrt.State, s *restLine) (bool, pgenrt.Err) {
+	deepest := 0
+	var first pgenrt.Err
+	if p.f1(c) {
+		b := *c
+		sv0, sv1 := s.Lead, s.Rest
+		m, e := p.n4(&b, s)
+		if e.On {
+			if c.Stop(e, &b, 1) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+		s.Lead, s.Rest = sv0, sv1
+	}
+	if p.f0(c) {
+		b := *c
+		sv0 := s.Old
+		m, e := p.n5(&b, s)
+		if e.On {
+			if c.Stop(e, &b, 1) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+		s.Old = sv0
+	}
+	if first.On {
+		c.MaybeUpdate(first)
+		return true, first
+	}
+	return false, pgenrt.Err{}
+}
+
+func (p *restParserGen) s_restLine(c *pgenrt.State, s *restLine) (bool, pgenrt.Err) {
+	return c.Close(p.n6(c, s))
+}
+
+// f3 reports whether the token at the cursor may start <rest>
+// (or another node of the same first set).
+func (p *restParserGen) f3(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return 0x4>>uint32(t)&1 != 0
+}
+
+// <rest> | <old>
+func (p *restParserGen) n7(c *pgenrt.State) (bool, pgenrt.Err) {
+	deepest := 0
+	var first pgenrt.Err
+	if p.f3(c) {
+		b := *c
+		m, e := p.Ref(&b, 2)
+		if e.On {
+			if c.Stop(e, &b, 1) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+	}
+	if p.f0(c) {
+		b := *c
+		m, e := p.Ref(&b, 1)
+		if e.On {
+			if c.Stop(e, &b, 1) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+	}
+	if first.On {
+		c.MaybeUpdate(first)
+		return true, first
+	}
+	return false, pgenrt.Err{}
+}
+
+// (<rest> | <old>)
+func (p *restParserGen) n8(c *pgenrt.State, s *token) (bool, pgenrt.Err) {
 	start := c.Cur
-	if m, e := p.Ref(c, 1); !m || e.On {
+	if m, e := p.n7(c); !m || e.On {
 		return e.On, e
 	}
 	if c.Cur == start+1 && s.Text == "" {
@@ -7460,7 +8139,7 @@ func (p *restParserGen) n4(c *pgenrt.State, s *token) (bool, pgenrt.Err) {
 
 func (p *restParserGen) s_token(c *pgenrt.State, s *token) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n4(c, s))
+	return c.Close(p.n8(c, s))
 }
 
 var pgenExpect_restParser = [...]string{"Token?"}

@@ -113,7 +113,13 @@ func (t *table) line(j *joiner, m *lowering.Mark, out lowering.Output) error {
 		return nil
 	}
 	if len(t.cols) == 0 {
-		out.Diag(diag.Diagnostic{Pos: m.Pos, Severity: diag.Error, Code: sast.CodeSyntax, Msg: "a row of a summary table with no header before it; skipped"}, 1)
+		msg := "a row of a summary table with no header before it; skipped"
+		if len(ws) < 3 {
+			// A word or two (-U rows can be that short) is as likely a
+			// line cut short.
+			msg = "not strace output: " + strconv.Quote(strings.TrimSpace(m.Text)) + " is no call, and no row of a summary table (no header before it); skipped"
+		}
+		out.Diag(diag.Diagnostic{Pos: m.Pos, Severity: diag.Error, Code: sast.CodeSyntax, Msg: msg}, 1)
 		return nil
 	}
 	r := &record.Record{Dialect: j.cfg.Dialect, Source: j.cfg.Source, Line: m.Pos.Line, Phase: record.Instant}
