@@ -810,11 +810,13 @@ func tableKind(text string) (sast.TableKind, bool) {
 			return sast.TableRule, true
 		}
 		return 0, false
-	case t[0] == '%' || strings.HasPrefix(t, "syscall") || strings.HasPrefix(t, "calls ") || strings.HasPrefix(t, "errors ") || strings.HasPrefix(t, "seconds ") || strings.HasPrefix(t, "usecs/call ") || strings.HasPrefix(t, "shortest ") || strings.HasPrefix(t, "longest "):
+	case t[0] == '%':
 		if isTableHeader(t) {
 			return sast.TableHeader, true
 		}
 		return 0, false
+	case isTableHeader(t):
+		return sast.TableHeader, true
 	}
 	// Only letters, digits, '_', '.' and blanks (a quick refusal of
 	// every other line, with no allocation), then the words.
@@ -859,6 +861,18 @@ var tableTitles = map[string]bool{"%": true, "time": true, "seconds": true, "use
 // made of column titles only, among them "syscall" (strace always writes
 // the name column).
 func isTableHeader(t string) bool {
+	switch t[0] {
+	case '%', 's', 'u', 'c', 'e', 'l': // the first letters of the titles
+	default:
+		return false
+	}
+	first := t
+	if i := strings.IndexAny(t, " \t"); i >= 0 {
+		first = t[:i]
+	}
+	if first != "%" && !tableTitles[first] {
+		return false // the quick refusal of every other line
+	}
 	name := false
 	for _, w := range strings.Fields(t) {
 		if !tableTitles[w] {
