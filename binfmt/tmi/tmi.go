@@ -123,13 +123,18 @@ func Parse(data []byte) (*File, error) {
 	f := &File{Major: binary.LittleEndian.Uint16(data[4:]), TDFID: binary.LittleEndian.Uint16(data[tdfidOff:])}
 	n := int(binary.LittleEndian.Uint16(data[6:]))
 	name := data[8:tdfidOff]
+	end := -1
 	for i, c := range name {
 		if c == 0 {
-			name = name[:i]
+			end = i
 			break
 		}
 	}
-	f.ModName = string(name)
+	if end < 0 {
+		// TRCUST writes the name NUL-padded: at most 255 bytes and a NUL.
+		return nil, &FormatError{8 + ModNameSize - 1, fmt.Sprintf("module name fills all %d bytes of its field and has no NUL", ModNameSize)}
+	}
+	f.ModName = string(name[:end])
 	off := HeaderSize
 	for i := 0; i < n; i++ {
 		if len(data)-off < RecordFixedSize {

@@ -77,6 +77,13 @@ func TestParseErrors(t *testing.T) {
 		{"name past the end", good[:len(good)-1], HeaderSize + 16},
 		{"no NUL", append(append([]byte{}, good[:len(good)-1]...), 'x'), int64(len(good) - 1)},
 		{"trailing bytes", append(append([]byte{}, good...), 0), int64(len(good))},
+		{"module name without NUL", func() []byte {
+			b := append([]byte{}, good...)
+			for i := 8; i < 8+ModNameSize; i++ {
+				b[i] = 'm'
+			}
+			return b
+		}(), 8 + ModNameSize - 1},
 	} {
 		_, err := Parse(tc.data)
 		fe, ok := err.(*FormatError)
