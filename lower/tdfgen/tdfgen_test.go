@@ -385,7 +385,13 @@ func FuzzAssemble(f *testing.F) {
 		for _, s := range back {
 			texts = append(texts, s.Text())
 		}
-		m2, diags := tsfcompile.Check("g.tsf", []byte("MODNAME = fake.dll\nTRACE MINOR=1, TP=.f, "+strings.Join(texts, ", ")+"\n"), tsfcheck.Options{})
+		// A program of no statements (a LEN nothing uses makes none)
+		// reads back as a TRACE of no data statements.
+		back2 := "MODNAME = fake.dll\nTRACE MINOR=1, TP=.f"
+		for _, s := range texts {
+			back2 += ", " + s
+		}
+		m2, diags := tsfcompile.Check("g.tsf", []byte(back2+"\n"), tsfcheck.Options{})
 		f2, _, diags2 := tdfgen.Build(m2, syms, mod, tdfgen.Options{})
 		if diags.Failed() || diags2.Failed() || f2 == nil || string(f2.Tracepoints[0].RPN) != string(rpn) {
 			t.Fatalf("%q read back as %q: %v %v", stmts, texts, diags, diags2)

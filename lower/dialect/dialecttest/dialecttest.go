@@ -138,6 +138,7 @@ func CheckRun(t *testing.T, v *recordtest.Validator, name string, opts dialect.O
 	}
 	f := Fuzzed{Result: res}
 	lines := bytes.Count(data, []byte("\n")) + 1
+	var inline int64
 	for i, l := range bytes.Split(bytes.TrimSuffix(res.JSONL, []byte("\n")), []byte("\n")) {
 		if len(l) == 0 {
 			continue
@@ -156,9 +157,12 @@ func CheckRun(t *testing.T, v *recordtest.Validator, name string, opts dialect.O
 			t.Fatalf("record %d has line %v of %d", i+1, m["line"], lines)
 		}
 		f.Records = append(f.Records, m)
+		if attrs, _ := m["attrs"].(map[string]any); attrs["inline"] == true {
+			inline++ // strace's message written into a call's line: a record of its own on that line
+		}
 	}
 	nb := int64(NonBlank(data))
-	if res.Summary.Skipped+res.Summary.Records > nb && name != "winstrace" {
+	if res.Summary.Skipped+res.Summary.Records-inline > nb && name != "winstrace" {
 		t.Fatalf("%d records and %d skipped lines from %d lines", res.Summary.Records, res.Summary.Skipped, nb)
 	}
 	return f
