@@ -49,6 +49,11 @@ type ModName struct {
 type Major struct {
 	Pos   Pos
 	Value *Number
+	// Cut is set when a lexical error stopped the scan before the value
+	// (a token too long, a broken string): Value then only says where.
+	// TRCUST 3.05A checks for a redefinition before it reads the value
+	// (IBM's behaviour, tried with its binary).
+	Cut bool
 }
 
 // MaxDataLength is "MAXDATALENGTH = nnnn" (section 1.3.2); the reference's
@@ -57,6 +62,7 @@ type MaxDataLength struct {
 	Pos      Pos
 	Spelling string // MAXDATALENGTH or MAXDATALEN, in the case written
 	Value    *Number
+	Cut      bool // as Major's
 }
 
 // TDFID is "TDFID = n", a header keyword of TRCUST 3.05A that the V2.1
@@ -64,6 +70,7 @@ type MaxDataLength struct {
 type TDFID struct {
 	Pos   Pos
 	Value *Number
+	Cut   bool // as Major's
 }
 
 // The most entries a TYPELIST and a GROUPLIST take (reference sections

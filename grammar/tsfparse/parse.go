@@ -381,6 +381,10 @@ func (p *parser) batch(b *stmtBatch) {
 				p.partial, p.cut = true, b.cut
 				p.add1(p.statement(tail, p.eof, true))
 				p.partial = false
+			} else if len(tail) > 0 {
+				if st := cutHeader(tail, b.scanned); st != nil {
+					p.add1(st)
+				}
 			}
 		case len(tail) > 0:
 			p.add1(p.statement(tail, p.eof, true))
@@ -388,6 +392,31 @@ func (p *parser) batch(b *stmtBatch) {
 		p.diags = append(p.diags, b.scanned...)
 	}
 	b.diags, p.b = p.diags, nil
+}
+
+// cutHeader returns, for a MAJOR, MAXDATALENGTH or TDFID statement whose
+// value a lexical error stopped the scan in (scanned holds the error), the
+// statement with Cut set and the error's position as the value's, and nil
+// for any other: TRCUST 3.05A checks those for a redefinition before it
+// reads the value (IBM's behaviour, tried with its binary: a second
+// "MAJOR=" before a number of 259 digits, or before a string broken by a
+// new line, is "MAJOR redefinition"; a second MODNAME is not checked
+// first).
+func cutHeader(tail []lexer.Token, scanned diag.List) tsf.Stmt {
+	i := slices.IndexFunc(scanned, func(d diag.Diagnostic) bool { return d.Severity >= diag.Severe })
+	if i < 0 || tail[0].Type != tokIdent {
+		return nil
+	}
+	pos, at := astPos(tail[0].Pos), &tsf.Number{Pos: scanned[i].Pos}
+	switch strings.ToUpper(tail[0].Value) {
+	case "MAJOR":
+		return &tsf.Major{Pos: pos, Value: at, Cut: true}
+	case "TDFID":
+		return &tsf.TDFID{Pos: pos, Value: at, Cut: true}
+	case "MAXDATALENGTH", "MAXDATALEN":
+		return &tsf.MaxDataLength{Pos: pos, Spelling: tail[0].Value, Value: at, Cut: true}
+	}
+	return nil
 }
 
 // add1 adds the statement s (nil when its tokens made none) to the batch,

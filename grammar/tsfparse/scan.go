@@ -111,6 +111,15 @@ type scanner struct {
 	// without '=' (inPathContext); modName: the last token is the word
 	// MODNAME.
 	pathNext, modName bool
+	// held is what TRCUST 3.05A's token buffer holds of the comments
+	// skipped since the last token: two bytes for a comment's "/*", one
+	// for a "/*" nested in it, one for a ';' comment. It counts with the
+	// next token against MaxToken (IBM's behaviour, tried with its
+	// binary: a word of 257 bytes after "/* x */" is fatal 17, one of 256
+	// is not; 255 after "/* a */ /* b */" or "/* a /* b /* c */ */ */",
+	// 256 after "/* x /* y */ z */", 258 after "; c" and a new line; a
+	// string of 256 bytes between its quotes after "/* x */").
+	held int
 }
 
 func scan(file string, src []byte) scanResult {
@@ -230,6 +239,10 @@ var wordChars, symbolChars, plainChars = func() (w, sym, plain [256]bool) {
 	return w, sym, plain
 }()
 
+// tooLongFor reports whether a token of n bytes at the scan position is
+// too long for TRCUST 3.05A (MaxToken, with what its buffer holds: held).
+func (s *scanner) tooLongFor(n int) bool { return s.held+n >= MaxToken }
+
 // tooLong stops the scan with fatal 17 at start.
 func (s *scanner) tooLong(start ast.Pos) bool {
 	d := tsf.FatalTokenTooLong.Diagnostic(start, 0, fmt.Sprint(MaxToken))
@@ -254,6 +267,7 @@ func (s *scanner) emit(t lexer.TokenType, value string, at mark) {
 	s.res.toks = append(s.res.toks, lexer.Token{})
 	tok := &s.res.toks[len(s.res.toks)-1]
 	tok.Type, tok.Value = t, value
+	s.held = 0
 	// What inPathContext looks at, kept as the tokens are made.
 	s.pathNext = t == tokPunct && value == "@" || value == "=" && s.modName
 	s.modName = t == tokIdent && strings.EqualFold(value, "MODNAME")
@@ -275,6 +289,7 @@ func (s *scanner) skipSpace(sameLine bool) bool {
 		case c == ' ' || c == '\t' || c == '\r':
 			s.skip(1)
 		case c == ';':
+			s.held++
 			for !s.atEnd() && s.src[s.off] != '\n' {
 				s.skip(1)
 			}
@@ -297,6 +312,10 @@ func (s *scanner) comment() bool {
 		switch {
 		case s.src[s.off] == '/' && s.peek(1) == '*':
 			depth++
+			s.held++ // see held: two for the outermost "/*", one for a nested one
+			if depth == 1 {
+				s.held++
+			}
 			s.advance(2)
 		case s.src[s.off] == '*' && s.peek(1) == '/':
 			depth--
@@ -370,6 +389,9 @@ func (s *scanner) next() bool {
 		if s.path() {
 			return true
 		}
+		if s.res.stopAt >= 0 {
+			return false // path stopped the scan (a file name too long)
+		}
 	}
 	if !s.skipSpace(false) {
 		return false
@@ -380,7 +402,7 @@ func (s *scanner) next() bool {
 	start := s.mark()
 	c := s.src[s.off]
 	n := s.wordLen()
-	if n >= MaxToken {
+	if s.tooLongFor(n) {
 		return s.tooLong(s.at(start))
 	}
 	// IBM's behaviour: a word, number or symbol runs on through the
@@ -436,6 +458,11 @@ func (s *scanner) next() bool {
 			n = 1
 			for s.off+n < len(s.src) && (isOther(s.src[s.off+n]) || isIdentChar(s.src[s.off+n]) || s.src[s.off+n] == '.') && !s.commentAt(n) {
 				n++
+			}
+			// Such a run is a token of TRCUST's as a word is: 259 bytes
+			// of "&" are fatal 17, 258 are not (IBM's behaviour).
+			if s.tooLongFor(n) {
+				return s.tooLong(s.at(start))
 			}
 		}
 		s.emit(tokPunct, s.src[s.off:s.off+n], start)
@@ -506,7 +533,7 @@ func (s *scanner) path() bool {
 	}
 	// IBM's behaviour: "TP=@," names a file with no name (then the line
 	// number is read after the comma).
-	if n >= MaxToken {
+	if s.tooLongFor(n) {
 		return s.tooLong(s.at(start))
 	}
 	s.emit(tokPath, s.src[s.off:s.off+n], start)
@@ -542,12 +569,12 @@ func (s *scanner) str() bool {
 			d.Detail = "the string opened here is not closed"
 			return s.stopIn(s.at(start), d)
 		}
-		if s.off-begin >= MaxToken-1 {
+		if s.tooLongFor(s.off - begin + 1) {
 			return s.tooLong(s.at(start))
 		}
 		if plainChars[s.src[s.off]] {
 			// A run of bytes that need no look, up to the length limit.
-			j, limit := s.off+1, min(len(s.src), begin+MaxToken-1)
+			j, limit := s.off+1, min(len(s.src), begin+MaxToken-1-s.held)
 			for j < limit && plainChars[s.src[j]] {
 				j++
 			}

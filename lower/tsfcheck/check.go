@@ -389,9 +389,16 @@ func (c *checker) modName(s *tsf.ModName) {
 }
 
 func (c *checker) major(s *tsf.Major) {
+	// A redefinition is reported on the keyword's line (IBM's
+	// behaviour, tried with its binary: "MAJOR\n=5" and "MAJOR=\n5" are
+	// at the line of MAJOR): TRCUST 3.05A checks right after the keyword;
+	// so are MAXDATALENGTH's and TDFID's.
 	if c.seenMajor {
-		c.at(tsf.SevereMajorRedef, s, s.Value.Pos)
+		c.at(tsf.SevereMajorRedef, s, s.Pos)
 		return
+	}
+	if s.Cut {
+		return // the value was never read (tsf.Major.Cut)
 	}
 	c.seenMajor = true
 	switch v := c.wrap(s.Value.Value); {
@@ -409,8 +416,11 @@ func (c *checker) major(s *tsf.Major) {
 
 func (c *checker) maxDataLength(s *tsf.MaxDataLength) {
 	if c.seenMaxData {
-		c.at(tsf.SevereMaxDataRedef, s, s.Value.Pos)
+		c.at(tsf.SevereMaxDataRedef, s, s.Pos)
 		return
+	}
+	if s.Cut {
+		return // the value was never read (tsf.Major.Cut)
 	}
 	c.seenMaxData = true
 	if v := c.wrap(s.Value.Value); v < MinMaxDataLength || v > MaxMaxDataLength {
@@ -423,8 +433,11 @@ func (c *checker) maxDataLength(s *tsf.MaxDataLength) {
 
 func (c *checker) tdfid(s *tsf.TDFID) {
 	if c.seenTDFID {
-		c.at(tsf.SevereTDFIDRedef, s, s.Value.Pos)
+		c.at(tsf.SevereTDFIDRedef, s, s.Pos)
 		return
+	}
+	if s.Cut {
+		return // the value was never read (tsf.Major.Cut)
 	}
 	c.seenTDFID = true
 	// TDFID=0 is out of range too (IBM's behaviour: "TDFID out of range, 0
