@@ -268,6 +268,12 @@ func (s *scanner) emit(t lexer.TokenType, value string, at mark) {
 	tok := &s.res.toks[len(s.res.toks)-1]
 	tok.Type, tok.Value = t, value
 	s.held = 0
+	if t == tokPunct && value == "@" {
+		// TRCUST 3.05A reads the file name after '@' into the token the
+		// '@' starts: a name of 258 bytes there is fatal 17, 257 is
+		// not (IBM's behaviour).
+		s.held = 1
+	}
 	// What inPathContext looks at, kept as the tokens are made.
 	s.pathNext = t == tokPunct && value == "@" || value == "=" && s.modName
 	s.modName = t == tokIdent && strings.EqualFold(value, "MODNAME")
@@ -382,8 +388,25 @@ func (s *scanner) next() bool {
 	if s.inPathContext() {
 		// After "MODNAME =" the name may be on a later line (IBM's
 		// behaviour: "MODNAME=" at the end of a line names the module
-		// TRACE); after '@' it is on the same line.
-		if !s.skipSpace(s.res.toks[len(s.res.toks)-1].Value == "@") {
+		// TRACE). After '@' it starts right there: comments are skipped,
+		// blanks are not, and a blank or a new line after the '@' (or
+		// after a comment there) leaves the file name empty (IBM's
+		// behaviour, tried with its binary: "TP=@ a.c,10" and "TP=@/* x */
+		// a.c,10" are "missing 'comma' before 'linenum'" at a.c;
+		// "TP=@/* x */a.c,10" names a.c).
+		if s.res.toks[len(s.res.toks)-1].Value == "@" {
+			for s.commentAt(0) {
+				if !s.comment() {
+					return false
+				}
+			}
+			if !s.atEnd() {
+				if c := s.src[s.off]; c == ' ' || c == '\t' || c == '\r' || c == '\n' {
+					s.emit(tokPath, "", s.mark())
+					return true
+				}
+			}
+		} else if !s.skipSpace(false) {
 			return false
 		}
 		if s.path() {
