@@ -165,6 +165,10 @@ const (
 	TableRow    TableKind = iota // a syscall's row, or the total
 	TableHeader                  // the column names
 	TableRule                    // the dashes under the header and above the total
+	// TableTitle is "System call usage summary for 32 bit mode:", which
+	// strace writes before the table of each personality but the first
+	// (a process that execs a program of another one).
+	TableTitle
 )
 
 // GoString keeps AST dumps readable.
@@ -174,6 +178,8 @@ func (k TableKind) GoString() string {
 		return "TableHeader"
 	case TableRule:
 		return "TableRule"
+	case TableTitle:
+		return "TableTitle"
 	}
 	return "TableRow"
 }

@@ -797,7 +797,9 @@ func (c *converter) rest(p *restLine, err error) (*sast.Line, diag.List) {
 // and the rows: words of digits (with a decimal point) and one name (the
 // syscall or "total"), nothing else. With -U a row may be the name alone
 // ("-U name", or "-U errors" and no error) or one number and the name.
-// Such lines are no other strace output.
+// Such lines are no other strace output. Before the table of a second
+// personality strace writes its title, "System call usage summary for 32
+// bit mode:".
 func tableKind(text string) (sast.TableKind, bool) {
 	t := strings.TrimLeft(text, " ")
 	if t == "" {
@@ -817,6 +819,8 @@ func tableKind(text string) (sast.TableKind, bool) {
 		return 0, false
 	case isTableHeader(t):
 		return sast.TableHeader, true
+	case t[0] == 'S' && strings.HasPrefix(t, "System call usage summary for ") && strings.HasSuffix(t, " mode:"):
+		return sast.TableTitle, true
 	}
 	// Only letters, digits, '_', '.' and blanks (a quick refusal of
 	// every other line, with no allocation), then the words.

@@ -285,6 +285,7 @@ func TestParseLine(t *testing.T) {
 		{`----------------`, `table TableRule 0:----------------`},
 		{`     1099           statx`, `table TableRow 5:1099 20:statx`},
 		{`openat`, `table TableRow 0:openat`},
+		{`System call usage summary for 32 bit mode:`, `table TableTitle 0:System 7:call 12:usage 18:summary 26:for 30:32 33:bit 37:mode:`},
 		// A change of personality: strace 6.1 into a trace on its stderr
 		// (testdata/matrix/mode.strace), strace 4.x alone on its stderr.
 		{`[pid  6858] 17:33:03.868445 [ Process PID=6858 runs in 32 bit mode. ]`, `[6858] t63183868445000 message "Process PID=6858 runs in 32 bit mode." personality 6858`},

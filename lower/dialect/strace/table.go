@@ -17,6 +17,7 @@ import (
 // runs are the columns, rows, a rule and the total row. Each row becomes a
 // summary record (docs/records.md).
 type table struct {
+	mode    string // the personality of the table after a title ("32 bit"), until its total row
 	header  []word // the header's words
 	cols    []column
 	pending []int   // the lines of headers and rules since the last row
@@ -83,13 +84,17 @@ var columnArgs = map[string]string{
 func (t *table) line(j *joiner, m *lowering.Mark, out lowering.Output) error {
 	ws := words(m.Text)
 	switch sast.TableKind(m.Num) {
-	case sast.TableHeader, sast.TableRule:
+	case sast.TableHeader, sast.TableRule, sast.TableTitle:
 		if len(t.pending) == 0 {
 			t.first = m.Pos
 		}
 		t.pending = append(t.pending, m.Pos.Line)
 	}
 	switch sast.TableKind(m.Num) {
+	case sast.TableTitle:
+		// "System call usage summary for 32 bit mode:"
+		t.mode = strings.TrimSuffix(strings.TrimPrefix(strings.TrimSpace(m.Text), "System call usage summary for "), " mode:")
+		return nil
 	case sast.TableHeader:
 		t.header, t.cols = ws, nil
 		return nil
@@ -179,6 +184,12 @@ func (t *table) line(j *joiner, m *lowering.Mark, out lowering.Output) error {
 		}
 	}
 	r.Args = args
+	if t.mode != "" {
+		r.Attrs["mode"] = t.mode
+		if r.Event == "total" {
+			t.mode = ""
+		}
+	}
 	// The header and rule lines before the row go with it; a row
 	// skipped for an error leaves them to the next row, or to orphans.
 	if len(t.pending) > 0 {

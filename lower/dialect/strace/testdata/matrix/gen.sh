@@ -85,3 +85,5 @@ rm -f ended-ff.strace
 gcc -O1 -o "$B/mode" src/mode.c
 gcc -O1 -m32 -o "$B/mode32" src/mode.c
 "$S" -f -tt "$B/mode" "$B/mode32" 2> mode.strace > /dev/null || true
+# -c on it: a table for each personality, the second under its title.
+"$S" -f -c -o cmode.strace "$B/mode" "$B/mode32" > /dev/null || true
