@@ -848,6 +848,14 @@ func (p *parser) trace(toks []lexer.Token, end ast.Pos, last bool) *tsf.Trace {
 			t.Broken, t.BrokenAt = true, p.posSince(n0, end)
 			return t
 		}
+		if m, ok := fld.(*tsf.Minor); ok && p.partial && i == len(toks) && m.Bad != nil && m.Bad.Text == "" {
+			// "MINOR=" and the value a lexical error cut: what the cut
+			// leaves out says nothing (IBM's behaviour, tried with its
+			// binary: "MINOR=" before a number of 259 digits, or before
+			// a string broken by a new line, is only that error).
+			t.Broken, t.BrokenAt = true, p.posSince(n0, end)
+			return t
+		}
 		if t.Fields == nil {
 			t.Fields = p.newFields(fieldCount(toks))
 		}
