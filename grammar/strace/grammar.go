@@ -236,8 +236,14 @@ type tail struct {
 // call returned). "<unfinished ...>" there says that what the call's
 // return would have decoded was never written; the result is always "?".
 type ended struct {
+	Pos    lexer.Position
+	Result *endedResult `parser:"')' @@"`
+}
+
+// endedResult is the "= ?" of ended, with its position.
+type endedResult struct {
 	Pos     lexer.Position
-	Unknown bool `parser:"')' '=' @'?'"`
+	Unknown bool `parser:"'=' @'?'"`
 }
 
 type result struct {
@@ -812,11 +818,6 @@ func tableKind(text string) (sast.TableKind, bool) {
 			return sast.TableRule, true
 		}
 		return 0, false
-	case t[0] == '%':
-		if isTableHeader(t) {
-			return sast.TableHeader, true
-		}
-		return 0, false
 	case isTableHeader(t):
 		return sast.TableHeader, true
 	case t[0] == 'S' && strings.HasPrefix(t, "System call usage summary for ") && strings.HasSuffix(t, " mode:"):
@@ -874,8 +875,8 @@ func isTableHeader(t string) bool {
 	if i := strings.IndexAny(t, " \t"); i >= 0 {
 		first = t[:i]
 	}
-	if first != "%" && !tableTitles[first] {
-		return false // the quick refusal of every other line
+	if !tableTitles[first] {
+		return false // the quick refusal of every other line, before Fields allocates
 	}
 	name := false
 	for _, w := range strings.Fields(t) {
@@ -1085,14 +1086,8 @@ func (c *converter) cont(p *cont) *sast.Continued {
 func (c *converter) tail(t *tail) (unfinished, detached, undecoded bool, r *sast.Result) {
 	switch {
 	case t.Ended != nil:
-		// The result's position is its "=", after the ")" and the
-		// white space the grammar skipped.
-		i := t.Ended.Pos.Offset + 1
-		for i < len(c.text) && c.text[i] != '=' {
-			i++
-		}
 		r = &c.once.result
-		*r = sast.Result{Pos: c.At(i)}
+		*r = sast.Result{Pos: c.Pos(t.Ended.Result.Pos)}
 		return false, false, true, r
 	case t.Result != nil:
 		return t.Unfinished, t.Detached, false, c.result(t.Result)

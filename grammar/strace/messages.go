@@ -64,7 +64,7 @@ var lineWords = lineconv.Words{
 	`"mode" "." "]"`: "'mode. ]' after the mode (the personality line [ Process PID=N runs in MODE mode. ])",
 	`"." "]"`:        "'. ]' after 'mode' (the personality line [ Process PID=N runs in MODE mode. ])",
 	`Ended?`:         "')' and '= ?' (the process ended in the call), or the end of the line after <unfinished ...>",
-	`"=" "?"`:        "'= ?' after '<unfinished ...>)'",
+	`EndedResult`:    "'= ?' after '<unfinished ...>)'",
 	`"?"`:            "'?' after '<unfinished ...>) =' (the process ended in the call)",
 }
 

@@ -2990,30 +2990,31 @@ func pgenLex_tableLexer(lx *pgenrt.Lexer, filename, s string, elide uint64, toks
 // it keeps its buffers between parses, so use one per goroutine.
 type lineParserGen struct {
 	pgenrt.Input
-	reuse          bool // ParseInto: nodes come from the slabs
-	slab_alts      pgenrt.Slab[alts]
-	slab_binop     pgenrt.Slab[binop]
-	slab_call      pgenrt.Slab[call]
-	slab_cont      pgenrt.Slab[cont]
-	slab_dashes    pgenrt.Slab[dashes]
-	slab_durTok    pgenrt.Slab[durTok]
-	slab_elem      pgenrt.Slab[elem]
-	slab_ended     pgenrt.Slab[ended]
-	slab_exit      pgenrt.Slab[exit]
-	slab_exitWord  pgenrt.Slab[exitWord]
-	slab_expr      pgenrt.Slab[expr]
-	slab_ident     pgenrt.Slab[ident]
-	slab_ipTok     pgenrt.Slab[ipTok]
-	slab_lead      pgenrt.Slab[lead]
-	slab_modeLine  pgenrt.Slab[modeLine]
-	slab_note      pgenrt.Slab[note]
-	slab_noteItem  pgenrt.Slab[noteItem]
-	slab_prefixTok pgenrt.Slab[prefixTok]
-	slab_primary   pgenrt.Slab[primary]
-	slab_result    pgenrt.Slab[result]
-	slab_resumed   pgenrt.Slab[resumed]
-	slab_signal    pgenrt.Slab[signal]
-	slab_string    pgenrt.Slab[string]
+	reuse            bool // ParseInto: nodes come from the slabs
+	slab_alts        pgenrt.Slab[alts]
+	slab_binop       pgenrt.Slab[binop]
+	slab_call        pgenrt.Slab[call]
+	slab_cont        pgenrt.Slab[cont]
+	slab_dashes      pgenrt.Slab[dashes]
+	slab_durTok      pgenrt.Slab[durTok]
+	slab_elem        pgenrt.Slab[elem]
+	slab_ended       pgenrt.Slab[ended]
+	slab_endedResult pgenrt.Slab[endedResult]
+	slab_exit        pgenrt.Slab[exit]
+	slab_exitWord    pgenrt.Slab[exitWord]
+	slab_expr        pgenrt.Slab[expr]
+	slab_ident       pgenrt.Slab[ident]
+	slab_ipTok       pgenrt.Slab[ipTok]
+	slab_lead        pgenrt.Slab[lead]
+	slab_modeLine    pgenrt.Slab[modeLine]
+	slab_note        pgenrt.Slab[note]
+	slab_noteItem    pgenrt.Slab[noteItem]
+	slab_prefixTok   pgenrt.Slab[prefixTok]
+	slab_primary     pgenrt.Slab[primary]
+	slab_result      pgenrt.Slab[result]
+	slab_resumed     pgenrt.Slab[resumed]
+	slab_signal      pgenrt.Slab[signal]
+	slab_string      pgenrt.Slab[string]
 }
 
 // ParseString parses s as lineParser.ParseString does, into a new tree.
@@ -3040,6 +3041,7 @@ func (p *lineParserGen) parse(filename, s string, out *line, reuse bool) error {
 	p.slab_durTok.Reset()
 	p.slab_elem.Reset()
 	p.slab_ended.Reset()
+	p.slab_endedResult.Reset()
 	p.slab_exit.Reset()
 	p.slab_exitWord.Reset()
 	p.slab_expr.Reset()
@@ -4023,8 +4025,44 @@ func (p *lineParserGen) s_elem(c *pgenrt.State, s *elem) (bool, pgenrt.Err) {
 	return c.Close(p.n36(c, s))
 }
 
-// "?"
+// EndedResult
 func (p *lineParserGen) n37(c *pgenrt.State, s *ended) (bool, pgenrt.Err) {
+	if !p.f11(c) {
+		return false, pgenrt.Err{}
+	}
+	var nv *endedResult
+	if p.reuse {
+		nv = p.slab_endedResult.Alloc()
+		nv.Unknown = false
+
+	} else {
+		nv = new(endedResult)
+	}
+	if m, e := p.s_endedResult(c, nv); !m || e.On {
+		return e.On, e
+	}
+	s.Result = nv
+	return true, pgenrt.Err{}
+}
+
+// ")" EndedResult
+func (p *lineParserGen) n38(c *pgenrt.State, s *ended) (bool, pgenrt.Err) {
+	if m, e := p.Lit(c, ")"); !m || e.On {
+		return e.On, e
+	}
+	if m, e := p.n37(c, s); !m || e.On {
+		return true, c.Miss(e, 12)
+	}
+	return true, pgenrt.Err{}
+}
+
+func (p *lineParserGen) s_ended(c *pgenrt.State, s *ended) (bool, pgenrt.Err) {
+	p.SetPos(&s.Pos, c.Cur)
+	return c.Close(p.n38(c, s))
+}
+
+// "?"
+func (p *lineParserGen) n39(c *pgenrt.State, s *endedResult) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Lit(c, "?"); !m || e.On {
 		return e.On, e
@@ -4035,23 +4073,20 @@ func (p *lineParserGen) n37(c *pgenrt.State, s *ended) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
-// ")" "=" "?"
-func (p *lineParserGen) n38(c *pgenrt.State, s *ended) (bool, pgenrt.Err) {
-	if m, e := p.Lit(c, ")"); !m || e.On {
+// "=" "?"
+func (p *lineParserGen) n40(c *pgenrt.State, s *endedResult) (bool, pgenrt.Err) {
+	if m, e := p.Lit(c, "="); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.Lit(c, "="); !m || e.On {
-		return true, c.Miss(e, 12)
-	}
-	if m, e := p.n37(c, s); !m || e.On {
+	if m, e := p.n39(c, s); !m || e.On {
 		return true, c.Miss(e, 13)
 	}
 	return true, pgenrt.Err{}
 }
 
-func (p *lineParserGen) s_ended(c *pgenrt.State, s *ended) (bool, pgenrt.Err) {
+func (p *lineParserGen) s_endedResult(c *pgenrt.State, s *endedResult) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n38(c, s))
+	return c.Close(p.n40(c, s))
 }
 
 // f13 reports whether the token at the cursor may start ExitWord
@@ -4062,7 +4097,7 @@ func (p *lineParserGen) f13(c *pgenrt.State) bool {
 }
 
 // ExitWord
-func (p *lineParserGen) n39(c *pgenrt.State, s *exit) (bool, pgenrt.Err) {
+func (p *lineParserGen) n41(c *pgenrt.State, s *exit) (bool, pgenrt.Err) {
 	if !p.f13(c) {
 		return false, pgenrt.Err{}
 	}
@@ -4082,7 +4117,7 @@ func (p *lineParserGen) n39(c *pgenrt.State, s *exit) (bool, pgenrt.Err) {
 }
 
 // ExitWord+
-func (p *lineParserGen) n40(c *pgenrt.State, s *exit) (bool, pgenrt.Err) {
+func (p *lineParserGen) n42(c *pgenrt.State, s *exit) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f13(c) {
@@ -4090,7 +4125,7 @@ func (p *lineParserGen) n40(c *pgenrt.State, s *exit) (bool, pgenrt.Err) {
 		}
 		b := *c
 		sv0 := s.Words
-		m, e := p.n39(&b, s)
+		m, e := p.n41(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 1) {
@@ -4110,11 +4145,11 @@ func (p *lineParserGen) n40(c *pgenrt.State, s *exit) (bool, pgenrt.Err) {
 }
 
 // "+++" ExitWord+ "+++"
-func (p *lineParserGen) n41(c *pgenrt.State, s *exit) (bool, pgenrt.Err) {
+func (p *lineParserGen) n43(c *pgenrt.State, s *exit) (bool, pgenrt.Err) {
 	if m, e := p.Lit(c, "+++"); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n40(c, s); !m || e.On {
+	if m, e := p.n42(c, s); !m || e.On {
 		return true, c.Miss(e, 14)
 	}
 	if m, e := p.Lit(c, "+++"); !m || e.On {
@@ -4125,7 +4160,7 @@ func (p *lineParserGen) n41(c *pgenrt.State, s *exit) (bool, pgenrt.Err) {
 
 func (p *lineParserGen) s_exit(c *pgenrt.State, s *exit) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n41(c, s))
+	return c.Close(p.n43(c, s))
 }
 
 // f14 reports whether the token at the cursor may start <number>
@@ -4150,7 +4185,7 @@ func (p *lineParserGen) f16(c *pgenrt.State) bool {
 }
 
 // <ident> | <number> | "(" | ")"
-func (p *lineParserGen) n42(c *pgenrt.State) (bool, pgenrt.Err) {
+func (p *lineParserGen) n44(c *pgenrt.State) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
 	if p.f1(c) {
@@ -4221,9 +4256,9 @@ func (p *lineParserGen) n42(c *pgenrt.State) (bool, pgenrt.Err) {
 }
 
 // (<ident> | <number> | "(" | ")")
-func (p *lineParserGen) n43(c *pgenrt.State, s *exitWord) (bool, pgenrt.Err) {
+func (p *lineParserGen) n45(c *pgenrt.State, s *exitWord) (bool, pgenrt.Err) {
 	start := c.Cur
-	if m, e := p.n42(c); !m || e.On {
+	if m, e := p.n44(c); !m || e.On {
 		return e.On, e
 	}
 	if c.Cur == start+1 && s.Text == "" {
@@ -4238,11 +4273,11 @@ func (p *lineParserGen) n43(c *pgenrt.State, s *exitWord) (bool, pgenrt.Err) {
 
 func (p *lineParserGen) s_exitWord(c *pgenrt.State, s *exitWord) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n43(c, s))
+	return c.Close(p.n45(c, s))
 }
 
 // Primary
-func (p *lineParserGen) n44(c *pgenrt.State, s *expr) (bool, pgenrt.Err) {
+func (p *lineParserGen) n46(c *pgenrt.State, s *expr) (bool, pgenrt.Err) {
 	if !p.f3(c) {
 		e := c.Fail(1)
 		c.MaybeUpdate(e)
@@ -4281,7 +4316,7 @@ func (p *lineParserGen) n44(c *pgenrt.State, s *expr) (bool, pgenrt.Err) {
 }
 
 // Binop
-func (p *lineParserGen) n45(c *pgenrt.State, s *expr) (bool, pgenrt.Err) {
+func (p *lineParserGen) n47(c *pgenrt.State, s *expr) (bool, pgenrt.Err) {
 	if !p.f2(c) {
 		return false, pgenrt.Err{}
 	}
@@ -4302,7 +4337,7 @@ func (p *lineParserGen) n45(c *pgenrt.State, s *expr) (bool, pgenrt.Err) {
 }
 
 // Binop*
-func (p *lineParserGen) n46(c *pgenrt.State, s *expr) (bool, pgenrt.Err) {
+func (p *lineParserGen) n48(c *pgenrt.State, s *expr) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f2(c) {
@@ -4310,7 +4345,7 @@ func (p *lineParserGen) n46(c *pgenrt.State, s *expr) (bool, pgenrt.Err) {
 		}
 		b := *c
 		sv0 := s.Right
-		m, e := p.n45(&b, s)
+		m, e := p.n47(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 1) {
@@ -4331,11 +4366,11 @@ func (p *lineParserGen) n46(c *pgenrt.State, s *expr) (bool, pgenrt.Err) {
 }
 
 // Primary Binop*
-func (p *lineParserGen) n47(c *pgenrt.State, s *expr) (bool, pgenrt.Err) {
-	if m, e := p.n44(c, s); !m || e.On {
+func (p *lineParserGen) n49(c *pgenrt.State, s *expr) (bool, pgenrt.Err) {
+	if m, e := p.n46(c, s); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n46(c, s); !m || e.On {
+	if m, e := p.n48(c, s); !m || e.On {
 		return true, c.Miss(e, 16)
 	}
 	return true, pgenrt.Err{}
@@ -4343,11 +4378,11 @@ func (p *lineParserGen) n47(c *pgenrt.State, s *expr) (bool, pgenrt.Err) {
 
 func (p *lineParserGen) s_expr(c *pgenrt.State, s *expr) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n47(c, s))
+	return c.Close(p.n49(c, s))
 }
 
 // <ident>
-func (p *lineParserGen) n48(c *pgenrt.State, s *ident) (bool, pgenrt.Err) {
+func (p *lineParserGen) n50(c *pgenrt.State, s *ident) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, 8); !m || e.On {
 		return e.On, e
@@ -4364,11 +4399,11 @@ func (p *lineParserGen) n48(c *pgenrt.State, s *ident) (bool, pgenrt.Err) {
 
 func (p *lineParserGen) s_ident(c *pgenrt.State, s *ident) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n48(c, s))
+	return c.Close(p.n50(c, s))
 }
 
 // <number>
-func (p *lineParserGen) n49(c *pgenrt.State, s *ipTok) (bool, pgenrt.Err) {
+func (p *lineParserGen) n51(c *pgenrt.State, s *ipTok) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, 7); !m || e.On {
 		return e.On, e
@@ -4396,7 +4431,7 @@ func (p *lineParserGen) n49(c *pgenrt.State, s *ipTok) (bool, pgenrt.Err) {
 }
 
 // "?"
-func (p *lineParserGen) n50(c *pgenrt.State, s *ipTok) (bool, pgenrt.Err) {
+func (p *lineParserGen) n52(c *pgenrt.State, s *ipTok) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Lit(c, "?"); !m || e.On {
 		return e.On, e
@@ -4408,7 +4443,7 @@ func (p *lineParserGen) n50(c *pgenrt.State, s *ipTok) (bool, pgenrt.Err) {
 }
 
 // "?"+
-func (p *lineParserGen) n51(c *pgenrt.State, s *ipTok) (bool, pgenrt.Err) {
+func (p *lineParserGen) n53(c *pgenrt.State, s *ipTok) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f5(c) {
@@ -4416,7 +4451,7 @@ func (p *lineParserGen) n51(c *pgenrt.State, s *ipTok) (bool, pgenrt.Err) {
 		}
 		b := *c
 		sv0 := s.Unknown
-		m, e := p.n50(&b, s)
+		m, e := p.n52(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 1) {
@@ -4436,13 +4471,13 @@ func (p *lineParserGen) n51(c *pgenrt.State, s *ipTok) (bool, pgenrt.Err) {
 }
 
 // <number> | "?"+
-func (p *lineParserGen) n52(c *pgenrt.State, s *ipTok) (bool, pgenrt.Err) {
+func (p *lineParserGen) n54(c *pgenrt.State, s *ipTok) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
 	if p.f14(c) {
 		b := *c
 		sv0 := s.Hex
-		m, e := p.n49(&b, s)
+		m, e := p.n51(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -4459,7 +4494,7 @@ func (p *lineParserGen) n52(c *pgenrt.State, s *ipTok) (bool, pgenrt.Err) {
 	if p.f5(c) {
 		b := *c
 		sv0 := s.Unknown
-		m, e := p.n51(&b, s)
+		m, e := p.n53(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -4481,11 +4516,11 @@ func (p *lineParserGen) n52(c *pgenrt.State, s *ipTok) (bool, pgenrt.Err) {
 }
 
 // "[" (<number> | "?"+) "]"
-func (p *lineParserGen) n53(c *pgenrt.State, s *ipTok) (bool, pgenrt.Err) {
+func (p *lineParserGen) n55(c *pgenrt.State, s *ipTok) (bool, pgenrt.Err) {
 	if m, e := p.Lit(c, "["); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n52(c, s); !m || e.On {
+	if m, e := p.n54(c, s); !m || e.On {
 		return true, c.Miss(e, 17)
 	}
 	if m, e := p.Lit(c, "]"); !m || e.On {
@@ -4496,11 +4531,11 @@ func (p *lineParserGen) n53(c *pgenrt.State, s *ipTok) (bool, pgenrt.Err) {
 
 func (p *lineParserGen) s_ipTok(c *pgenrt.State, s *ipTok) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n53(c, s))
+	return c.Close(p.n55(c, s))
 }
 
 // Binop
-func (p *lineParserGen) n54(c *pgenrt.State, s *lead) (bool, pgenrt.Err) {
+func (p *lineParserGen) n56(c *pgenrt.State, s *lead) (bool, pgenrt.Err) {
 	if !p.f2(c) {
 		return false, pgenrt.Err{}
 	}
@@ -4521,7 +4556,7 @@ func (p *lineParserGen) n54(c *pgenrt.State, s *lead) (bool, pgenrt.Err) {
 }
 
 // Binop+
-func (p *lineParserGen) n55(c *pgenrt.State, s *lead) (bool, pgenrt.Err) {
+func (p *lineParserGen) n57(c *pgenrt.State, s *lead) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f2(c) {
@@ -4529,7 +4564,7 @@ func (p *lineParserGen) n55(c *pgenrt.State, s *lead) (bool, pgenrt.Err) {
 		}
 		b := *c
 		sv0 := s.Ops
-		m, e := p.n54(&b, s)
+		m, e := p.n56(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 1) {
@@ -4549,7 +4584,7 @@ func (p *lineParserGen) n55(c *pgenrt.State, s *lead) (bool, pgenrt.Err) {
 }
 
 func (p *lineParserGen) s_lead(c *pgenrt.State, s *lead) (bool, pgenrt.Err) {
-	return c.Close(p.n55(c, s))
+	return c.Close(p.n57(c, s))
 }
 
 // f17 reports whether the token at the cursor may start (PrefixTok PrefixTok?)
@@ -4560,7 +4595,7 @@ func (p *lineParserGen) f17(c *pgenrt.State) bool {
 }
 
 // PrefixTok
-func (p *lineParserGen) n56(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
+func (p *lineParserGen) n58(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 	if !p.f17(c) {
 		return false, pgenrt.Err{}
 	}
@@ -4580,7 +4615,7 @@ func (p *lineParserGen) n56(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 }
 
 // PrefixTok
-func (p *lineParserGen) n57(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
+func (p *lineParserGen) n59(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 	if !p.f17(c) {
 		return false, pgenrt.Err{}
 	}
@@ -4600,7 +4635,7 @@ func (p *lineParserGen) n57(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 }
 
 // PrefixTok?
-func (p *lineParserGen) n58(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
+func (p *lineParserGen) n60(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f17(c) {
@@ -4608,7 +4643,7 @@ func (p *lineParserGen) n58(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 		}
 		b := *c
 		sv0 := s.Time
-		m, e := p.n57(&b, s)
+		m, e := p.n59(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 1) {
@@ -4630,18 +4665,18 @@ func (p *lineParserGen) n58(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 }
 
 // PrefixTok PrefixTok?
-func (p *lineParserGen) n59(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
-	if m, e := p.n56(c, s); !m || e.On {
+func (p *lineParserGen) n61(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
+	if m, e := p.n58(c, s); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n58(c, s); !m || e.On {
+	if m, e := p.n60(c, s); !m || e.On {
 		return true, c.Miss(e, 19)
 	}
 	return true, pgenrt.Err{}
 }
 
 // (PrefixTok PrefixTok?)?
-func (p *lineParserGen) n60(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
+func (p *lineParserGen) n62(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f17(c) {
@@ -4649,7 +4684,7 @@ func (p *lineParserGen) n60(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 		}
 		b := *c
 		sv0, sv1 := s.PidTag, s.Time
-		m, e := p.n59(&b, s)
+		m, e := p.n61(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 1) {
@@ -4678,7 +4713,7 @@ func (p *lineParserGen) f18(c *pgenrt.State) bool {
 }
 
 // IpTok
-func (p *lineParserGen) n61(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
+func (p *lineParserGen) n63(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 	if !p.f18(c) {
 		return false, pgenrt.Err{}
 	}
@@ -4699,7 +4734,7 @@ func (p *lineParserGen) n61(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 }
 
 // IpTok?
-func (p *lineParserGen) n62(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
+func (p *lineParserGen) n64(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f18(c) {
@@ -4707,7 +4742,7 @@ func (p *lineParserGen) n62(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 		}
 		b := *c
 		sv0 := s.IP
-		m, e := p.n61(&b, s)
+		m, e := p.n63(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 1) {
@@ -4729,7 +4764,7 @@ func (p *lineParserGen) n62(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 }
 
 // IpTok
-func (p *lineParserGen) n63(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
+func (p *lineParserGen) n65(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 	if !p.f18(c) {
 		return false, pgenrt.Err{}
 	}
@@ -4750,7 +4785,7 @@ func (p *lineParserGen) n63(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 }
 
 // IpTok?
-func (p *lineParserGen) n64(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
+func (p *lineParserGen) n66(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f18(c) {
@@ -4758,7 +4793,7 @@ func (p *lineParserGen) n64(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 		}
 		b := *c
 		sv0 := s.IP2
-		m, e := p.n63(&b, s)
+		m, e := p.n65(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 1) {
@@ -4780,7 +4815,7 @@ func (p *lineParserGen) n64(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 }
 
 // Call
-func (p *lineParserGen) n65(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
+func (p *lineParserGen) n67(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 	if !p.f4(c) {
 		return false, pgenrt.Err{}
 	}
@@ -4809,7 +4844,7 @@ func (p *lineParserGen) f19(c *pgenrt.State) bool {
 }
 
 // Resumed
-func (p *lineParserGen) n66(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
+func (p *lineParserGen) n68(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 	if !p.f19(c) {
 		return false, pgenrt.Err{}
 	}
@@ -4831,7 +4866,7 @@ func (p *lineParserGen) n66(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 }
 
 // Signal
-func (p *lineParserGen) n67(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
+func (p *lineParserGen) n69(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 	if !p.f9(c) {
 		return false, pgenrt.Err{}
 	}
@@ -4862,7 +4897,7 @@ func (p *lineParserGen) f20(c *pgenrt.State) bool {
 }
 
 // Exit
-func (p *lineParserGen) n68(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
+func (p *lineParserGen) n70(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 	if !p.f20(c) {
 		return false, pgenrt.Err{}
 	}
@@ -4882,7 +4917,7 @@ func (p *lineParserGen) n68(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 }
 
 // ModeLine
-func (p *lineParserGen) n69(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
+func (p *lineParserGen) n71(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 	if !p.f18(c) {
 		return false, pgenrt.Err{}
 	}
@@ -4903,7 +4938,7 @@ func (p *lineParserGen) n69(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 }
 
 // Cont
-func (p *lineParserGen) n70(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
+func (p *lineParserGen) n72(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 	var nv *cont
 	if p.reuse {
 		nv = p.slab_cont.Alloc()
@@ -4922,13 +4957,13 @@ func (p *lineParserGen) n70(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 }
 
 // Call | Resumed | Signal | Exit | ModeLine | Cont
-func (p *lineParserGen) n71(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
+func (p *lineParserGen) n73(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
 	if p.f4(c) {
 		b := *c
 		sv0 := s.Call
-		m, e := p.n65(&b, s)
+		m, e := p.n67(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -4945,7 +4980,7 @@ func (p *lineParserGen) n71(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 	if p.f19(c) {
 		b := *c
 		sv0 := s.Resumed
-		m, e := p.n66(&b, s)
+		m, e := p.n68(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -4962,7 +4997,7 @@ func (p *lineParserGen) n71(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 	if p.f9(c) {
 		b := *c
 		sv0 := s.Signal
-		m, e := p.n67(&b, s)
+		m, e := p.n69(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -4979,7 +5014,7 @@ func (p *lineParserGen) n71(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 	if p.f20(c) {
 		b := *c
 		sv0 := s.Exit
-		m, e := p.n68(&b, s)
+		m, e := p.n70(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -4996,7 +5031,7 @@ func (p *lineParserGen) n71(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 	if p.f18(c) {
 		b := *c
 		sv0 := s.Mode
-		m, e := p.n69(&b, s)
+		m, e := p.n71(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -5013,7 +5048,7 @@ func (p *lineParserGen) n71(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 	{
 		b := *c
 		sv0 := s.Cont
-		m, e := p.n70(&b, s)
+		m, e := p.n72(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -5035,28 +5070,28 @@ func (p *lineParserGen) n71(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 }
 
 // (PrefixTok PrefixTok?)? IpTok? IpTok? (Call | Resumed | Signal | Exit | ModeLine | Cont)
-func (p *lineParserGen) n72(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
-	if m, e := p.n60(c, s); !m || e.On {
+func (p *lineParserGen) n74(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
+	if m, e := p.n62(c, s); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n62(c, s); !m || e.On {
+	if m, e := p.n64(c, s); !m || e.On {
 		return true, c.Miss(e, 20)
 	}
-	if m, e := p.n64(c, s); !m || e.On {
+	if m, e := p.n66(c, s); !m || e.On {
 		return true, c.Miss(e, 21)
 	}
-	if m, e := p.n71(c, s); !m || e.On {
+	if m, e := p.n73(c, s); !m || e.On {
 		return true, c.Miss(e, 22)
 	}
 	return true, pgenrt.Err{}
 }
 
 func (p *lineParserGen) s_line(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
-	return c.Close(p.n72(c, s))
+	return c.Close(p.n74(c, s))
 }
 
 // <number>
-func (p *lineParserGen) n73(c *pgenrt.State, s *modeLine) (bool, pgenrt.Err) {
+func (p *lineParserGen) n75(c *pgenrt.State, s *modeLine) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, 7); !m || e.On {
 		return e.On, e
@@ -5072,7 +5107,7 @@ func (p *lineParserGen) n73(c *pgenrt.State, s *modeLine) (bool, pgenrt.Err) {
 }
 
 // <number>
-func (p *lineParserGen) n74(c *pgenrt.State, s *modeLine) (bool, pgenrt.Err) {
+func (p *lineParserGen) n76(c *pgenrt.State, s *modeLine) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, 7); !m || e.On {
 		return e.On, e
@@ -5084,7 +5119,7 @@ func (p *lineParserGen) n74(c *pgenrt.State, s *modeLine) (bool, pgenrt.Err) {
 }
 
 // <ident>
-func (p *lineParserGen) n75(c *pgenrt.State, s *modeLine) (bool, pgenrt.Err) {
+func (p *lineParserGen) n77(c *pgenrt.State, s *modeLine) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, 8); !m || e.On {
 		return e.On, e
@@ -5096,24 +5131,24 @@ func (p *lineParserGen) n75(c *pgenrt.State, s *modeLine) (bool, pgenrt.Err) {
 }
 
 // <number> <ident>
-func (p *lineParserGen) n76(c *pgenrt.State, s *modeLine) (bool, pgenrt.Err) {
-	if m, e := p.n74(c, s); !m || e.On {
+func (p *lineParserGen) n78(c *pgenrt.State, s *modeLine) (bool, pgenrt.Err) {
+	if m, e := p.n76(c, s); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n75(c, s); !m || e.On {
+	if m, e := p.n77(c, s); !m || e.On {
 		return true, c.Miss(e, 29)
 	}
 	return true, pgenrt.Err{}
 }
 
 // (<number> <ident>) | <ident>
-func (p *lineParserGen) n77(c *pgenrt.State, s *modeLine) (bool, pgenrt.Err) {
+func (p *lineParserGen) n79(c *pgenrt.State, s *modeLine) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
 	if p.f14(c) {
 		b := *c
 		sv0 := s.Mode
-		m, e := p.n76(&b, s)
+		m, e := p.n78(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -5130,7 +5165,7 @@ func (p *lineParserGen) n77(c *pgenrt.State, s *modeLine) (bool, pgenrt.Err) {
 	if p.f1(c) {
 		b := *c
 		sv0 := s.Mode
-		m, e := p.n75(&b, s)
+		m, e := p.n77(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -5152,7 +5187,7 @@ func (p *lineParserGen) n77(c *pgenrt.State, s *modeLine) (bool, pgenrt.Err) {
 }
 
 // "[" "Process" "PID" "=" <number> "runs" "in" ((<number> <ident>) | <ident>) "mode" "." "]"
-func (p *lineParserGen) n78(c *pgenrt.State, s *modeLine) (bool, pgenrt.Err) {
+func (p *lineParserGen) n80(c *pgenrt.State, s *modeLine) (bool, pgenrt.Err) {
 	if m, e := p.Lit(c, "["); !m || e.On {
 		return e.On, e
 	}
@@ -5165,7 +5200,7 @@ func (p *lineParserGen) n78(c *pgenrt.State, s *modeLine) (bool, pgenrt.Err) {
 	if m, e := p.Lit(c, "="); !m || e.On {
 		return true, c.Miss(e, 25)
 	}
-	if m, e := p.n73(c, s); !m || e.On {
+	if m, e := p.n75(c, s); !m || e.On {
 		return true, c.Miss(e, 26)
 	}
 	if m, e := p.Lit(c, "runs"); !m || e.On {
@@ -5174,7 +5209,7 @@ func (p *lineParserGen) n78(c *pgenrt.State, s *modeLine) (bool, pgenrt.Err) {
 	if m, e := p.Lit(c, "in"); !m || e.On {
 		return true, c.Miss(e, 28)
 	}
-	if m, e := p.n77(c, s); !m || e.On {
+	if m, e := p.n79(c, s); !m || e.On {
 		return true, c.Miss(e, 30)
 	}
 	if m, e := p.Lit(c, "mode"); !m || e.On {
@@ -5191,11 +5226,11 @@ func (p *lineParserGen) n78(c *pgenrt.State, s *modeLine) (bool, pgenrt.Err) {
 
 func (p *lineParserGen) s_modeLine(c *pgenrt.State, s *modeLine) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n78(c, s))
+	return c.Close(p.n80(c, s))
 }
 
 // "("
-func (p *lineParserGen) n79(c *pgenrt.State, s *note) (bool, pgenrt.Err) {
+func (p *lineParserGen) n81(c *pgenrt.State, s *note) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Lit(c, "("); !m || e.On {
 		return e.On, e
@@ -5218,7 +5253,7 @@ func (p *lineParserGen) f21(c *pgenrt.State) bool {
 }
 
 // NoteItem
-func (p *lineParserGen) n80(c *pgenrt.State, s *note) (bool, pgenrt.Err) {
+func (p *lineParserGen) n82(c *pgenrt.State, s *note) (bool, pgenrt.Err) {
 	if !p.f21(c) {
 		return false, pgenrt.Err{}
 	}
@@ -5239,7 +5274,7 @@ func (p *lineParserGen) n80(c *pgenrt.State, s *note) (bool, pgenrt.Err) {
 }
 
 // NoteItem*
-func (p *lineParserGen) n81(c *pgenrt.State, s *note) (bool, pgenrt.Err) {
+func (p *lineParserGen) n83(c *pgenrt.State, s *note) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f21(c) {
@@ -5247,7 +5282,7 @@ func (p *lineParserGen) n81(c *pgenrt.State, s *note) (bool, pgenrt.Err) {
 		}
 		b := *c
 		sv0 := s.Body
-		m, e := p.n80(&b, s)
+		m, e := p.n82(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 1) {
@@ -5268,11 +5303,11 @@ func (p *lineParserGen) n81(c *pgenrt.State, s *note) (bool, pgenrt.Err) {
 }
 
 // "(" NoteItem* ")"
-func (p *lineParserGen) n82(c *pgenrt.State, s *note) (bool, pgenrt.Err) {
-	if m, e := p.n79(c, s); !m || e.On {
+func (p *lineParserGen) n84(c *pgenrt.State, s *note) (bool, pgenrt.Err) {
+	if m, e := p.n81(c, s); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n81(c, s); !m || e.On {
+	if m, e := p.n83(c, s); !m || e.On {
 		return true, c.Miss(e, 33)
 	}
 	if m, e := p.Lit(c, ")"); !m || e.On {
@@ -5283,11 +5318,11 @@ func (p *lineParserGen) n82(c *pgenrt.State, s *note) (bool, pgenrt.Err) {
 
 func (p *lineParserGen) s_note(c *pgenrt.State, s *note) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n82(c, s))
+	return c.Close(p.n84(c, s))
 }
 
 // Note
-func (p *lineParserGen) n83(c *pgenrt.State, s *noteItem) (bool, pgenrt.Err) {
+func (p *lineParserGen) n85(c *pgenrt.State, s *noteItem) (bool, pgenrt.Err) {
 	if !p.f15(c) {
 		return false, pgenrt.Err{}
 	}
@@ -5406,7 +5441,7 @@ func (p *lineParserGen) f35(c *pgenrt.State) bool {
 }
 
 // <ident> | <number> | <float> | <string> | <comment> | <fd> | <ellipsis> | <sep> | <binop> | <unary> | <punct> | <clock> | <pidtag> | <resuming> | <duration> | <unfinished> | <unavailable> | <detached> | <resumed>
-func (p *lineParserGen) n84(c *pgenrt.State) (bool, pgenrt.Err) {
+func (p *lineParserGen) n86(c *pgenrt.State) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
 	if p.f1(c) {
@@ -5702,9 +5737,9 @@ func (p *lineParserGen) n84(c *pgenrt.State) (bool, pgenrt.Err) {
 }
 
 // (<ident> | <number> | <float> | <string> | <comment> | <fd> | <ellipsis> | <sep> | <binop> | <unary> | <punct> | <clock> | <pidtag> | <resuming> | <duration> | <unfinished> | <unavailable> | <detached> | <resumed>)
-func (p *lineParserGen) n85(c *pgenrt.State, s *noteItem) (bool, pgenrt.Err) {
+func (p *lineParserGen) n87(c *pgenrt.State, s *noteItem) (bool, pgenrt.Err) {
 	start := c.Cur
-	if m, e := p.n84(c); !m || e.On {
+	if m, e := p.n86(c); !m || e.On {
 		return e.On, e
 	}
 	if c.Cur == start+1 && s.Tok == "" {
@@ -5718,13 +5753,13 @@ func (p *lineParserGen) n85(c *pgenrt.State, s *noteItem) (bool, pgenrt.Err) {
 }
 
 // Note | (<ident> | <number> | <float> | <string> | <comment> | <fd> | <ellipsis> | <sep> | <binop> | <unary> | <punct> | <clock> | <pidtag> | <resuming> | <duration> | <unfinished> | <unavailable> | <detached> | <resumed>)
-func (p *lineParserGen) n86(c *pgenrt.State, s *noteItem) (bool, pgenrt.Err) {
+func (p *lineParserGen) n88(c *pgenrt.State, s *noteItem) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
 	if p.f15(c) {
 		b := *c
 		sv0 := s.Inner
-		m, e := p.n83(&b, s)
+		m, e := p.n85(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -5741,7 +5776,7 @@ func (p *lineParserGen) n86(c *pgenrt.State, s *noteItem) (bool, pgenrt.Err) {
 	if p.f22(c) {
 		b := *c
 		sv0 := s.Tok
-		m, e := p.n85(&b, s)
+		m, e := p.n87(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -5764,11 +5799,11 @@ func (p *lineParserGen) n86(c *pgenrt.State, s *noteItem) (bool, pgenrt.Err) {
 
 func (p *lineParserGen) s_noteItem(c *pgenrt.State, s *noteItem) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n86(c, s))
+	return c.Close(p.n88(c, s))
 }
 
 // <pidtag> | <number> | <clock> | <float> | <fd>
-func (p *lineParserGen) n87(c *pgenrt.State) (bool, pgenrt.Err) {
+func (p *lineParserGen) n89(c *pgenrt.State) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
 	if p.f31(c) {
@@ -5854,9 +5889,9 @@ func (p *lineParserGen) n87(c *pgenrt.State) (bool, pgenrt.Err) {
 }
 
 // (<pidtag> | <number> | <clock> | <float> | <fd>)
-func (p *lineParserGen) n88(c *pgenrt.State, s *prefixTok) (bool, pgenrt.Err) {
+func (p *lineParserGen) n90(c *pgenrt.State, s *prefixTok) (bool, pgenrt.Err) {
 	start := c.Cur
-	if m, e := p.n87(c); !m || e.On {
+	if m, e := p.n89(c); !m || e.On {
 		return e.On, e
 	}
 	if c.Cur == start+1 && s.Text == "" {
@@ -5871,7 +5906,7 @@ func (p *lineParserGen) n88(c *pgenrt.State, s *prefixTok) (bool, pgenrt.Err) {
 
 func (p *lineParserGen) s_prefixTok(c *pgenrt.State, s *prefixTok) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n88(c, s))
+	return c.Close(p.n90(c, s))
 }
 
 // f36 reports whether the token at the cursor may start (<unary> | "&")
@@ -5889,7 +5924,7 @@ func (p *lineParserGen) f37(c *pgenrt.State) bool {
 }
 
 // <unary> | "&"
-func (p *lineParserGen) n89(c *pgenrt.State) (bool, pgenrt.Err) {
+func (p *lineParserGen) n91(c *pgenrt.State) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
 	if p.f28(c) {
@@ -5930,9 +5965,9 @@ func (p *lineParserGen) n89(c *pgenrt.State) (bool, pgenrt.Err) {
 }
 
 // (<unary> | "&")
-func (p *lineParserGen) n90(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+func (p *lineParserGen) n92(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	start := c.Cur
-	if m, e := p.n89(c); !m || e.On {
+	if m, e := p.n91(c); !m || e.On {
 		return e.On, e
 	}
 	for i := start; i < c.Cur; i++ {
@@ -5942,7 +5977,7 @@ func (p *lineParserGen) n90(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 }
 
 // (<unary> | "&")*
-func (p *lineParserGen) n91(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+func (p *lineParserGen) n93(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f36(c) {
@@ -5950,7 +5985,7 @@ func (p *lineParserGen) n91(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 		}
 		b := *c
 		sv0 := s.Ops
-		m, e := p.n90(&b, s)
+		m, e := p.n92(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 1) {
@@ -5971,7 +6006,7 @@ func (p *lineParserGen) n91(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 }
 
 // <ident>
-func (p *lineParserGen) n92(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+func (p *lineParserGen) n94(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, 8); !m || e.On {
 		return e.On, e
@@ -5999,7 +6034,7 @@ func (p *lineParserGen) n92(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 }
 
 // "("
-func (p *lineParserGen) n93(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+func (p *lineParserGen) n95(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Lit(c, "("); !m || e.On {
 		return e.On, e
@@ -6011,7 +6046,7 @@ func (p *lineParserGen) n93(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 }
 
 // Elem
-func (p *lineParserGen) n94(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+func (p *lineParserGen) n96(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	var nv *elem
 	if p.reuse {
 		nv = p.slab_elem.Alloc()
@@ -6034,7 +6069,7 @@ func (p *lineParserGen) n94(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 }
 
 // Elem*
-func (p *lineParserGen) n95(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+func (p *lineParserGen) n97(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f6(c) {
@@ -6043,7 +6078,7 @@ func (p *lineParserGen) n95(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 		}
 		b := *c
 		sv0 := s.CallArgs
-		m, e := p.n94(&b, s)
+		m, e := p.n96(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 1) {
@@ -6064,11 +6099,11 @@ func (p *lineParserGen) n95(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 }
 
 // "(" Elem* ")"
-func (p *lineParserGen) n96(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
-	if m, e := p.n93(c, s); !m || e.On {
+func (p *lineParserGen) n98(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+	if m, e := p.n95(c, s); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n95(c, s); !m || e.On {
+	if m, e := p.n97(c, s); !m || e.On {
 		return true, c.Miss(e, 35)
 	}
 	if m, e := p.Lit(c, ")"); !m || e.On {
@@ -6078,7 +6113,7 @@ func (p *lineParserGen) n96(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 }
 
 // ("(" Elem* ")")?
-func (p *lineParserGen) n97(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+func (p *lineParserGen) n99(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f15(c) {
@@ -6086,7 +6121,7 @@ func (p *lineParserGen) n97(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 		}
 		b := *c
 		sv0, sv1 := s.Call, s.CallArgs
-		m, e := p.n96(&b, s)
+		m, e := p.n98(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 1) {
@@ -6108,7 +6143,7 @@ func (p *lineParserGen) n97(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 }
 
 // Alts
-func (p *lineParserGen) n98(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+func (p *lineParserGen) n100(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	if !p.f0(c) {
 		return false, pgenrt.Err{}
 	}
@@ -6128,7 +6163,7 @@ func (p *lineParserGen) n98(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 }
 
 // Alts?
-func (p *lineParserGen) n99(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+func (p *lineParserGen) n101(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f0(c) {
@@ -6136,7 +6171,7 @@ func (p *lineParserGen) n99(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 		}
 		b := *c
 		sv0 := s.Or
-		m, e := p.n98(&b, s)
+		m, e := p.n100(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 1) {
@@ -6158,21 +6193,21 @@ func (p *lineParserGen) n99(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 }
 
 // <ident> ("(" Elem* ")")? Alts?
-func (p *lineParserGen) n100(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
-	if m, e := p.n92(c, s); !m || e.On {
+func (p *lineParserGen) n102(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+	if m, e := p.n94(c, s); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n97(c, s); !m || e.On {
+	if m, e := p.n99(c, s); !m || e.On {
 		return true, c.Miss(e, 36)
 	}
-	if m, e := p.n99(c, s); !m || e.On {
+	if m, e := p.n101(c, s); !m || e.On {
 		return true, c.Miss(e, 37)
 	}
 	return true, pgenrt.Err{}
 }
 
 // <number>
-func (p *lineParserGen) n101(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+func (p *lineParserGen) n103(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, 7); !m || e.On {
 		return e.On, e
@@ -6200,7 +6235,7 @@ func (p *lineParserGen) n101(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 }
 
 // <string>
-func (p *lineParserGen) n102(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+func (p *lineParserGen) n104(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, 3); !m || e.On {
 		return e.On, e
@@ -6228,7 +6263,7 @@ func (p *lineParserGen) n102(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 }
 
 // "..."
-func (p *lineParserGen) n103(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+func (p *lineParserGen) n105(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Lit(c, "..."); !m || e.On {
 		return e.On, e
@@ -6240,7 +6275,7 @@ func (p *lineParserGen) n103(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 }
 
 // "..."?
-func (p *lineParserGen) n104(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+func (p *lineParserGen) n106(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f26(c) {
@@ -6248,7 +6283,7 @@ func (p *lineParserGen) n104(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 		}
 		b := *c
 		sv0 := s.Trunc
-		m, e := p.n103(&b, s)
+		m, e := p.n105(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 1) {
@@ -6270,11 +6305,11 @@ func (p *lineParserGen) n104(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 }
 
 // <string> "..."?
-func (p *lineParserGen) n105(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
-	if m, e := p.n102(c, s); !m || e.On {
+func (p *lineParserGen) n107(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+	if m, e := p.n104(c, s); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n104(c, s); !m || e.On {
+	if m, e := p.n106(c, s); !m || e.On {
 		return true, c.Miss(e, 38)
 	}
 	return true, pgenrt.Err{}
@@ -6295,7 +6330,7 @@ func (p *lineParserGen) f39(c *pgenrt.State) bool {
 }
 
 // "{" | "["
-func (p *lineParserGen) n106(c *pgenrt.State) (bool, pgenrt.Err) {
+func (p *lineParserGen) n108(c *pgenrt.State) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
 	if p.f39(c) {
@@ -6336,9 +6371,9 @@ func (p *lineParserGen) n106(c *pgenrt.State) (bool, pgenrt.Err) {
 }
 
 // ("{" | "[")
-func (p *lineParserGen) n107(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+func (p *lineParserGen) n109(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	start := c.Cur
-	if m, e := p.n106(c); !m || e.On {
+	if m, e := p.n108(c); !m || e.On {
 		return e.On, e
 	}
 	var v string
@@ -6364,7 +6399,7 @@ func (p *lineParserGen) n107(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 }
 
 // Elem
-func (p *lineParserGen) n108(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+func (p *lineParserGen) n110(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	var nv *elem
 	if p.reuse {
 		nv = p.slab_elem.Alloc()
@@ -6387,7 +6422,7 @@ func (p *lineParserGen) n108(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 }
 
 // Elem*
-func (p *lineParserGen) n109(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+func (p *lineParserGen) n111(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f6(c) {
@@ -6396,7 +6431,7 @@ func (p *lineParserGen) n109(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 		}
 		b := *c
 		sv0 := s.Items
-		m, e := p.n108(&b, s)
+		m, e := p.n110(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 1) {
@@ -6438,7 +6473,7 @@ func (p *lineParserGen) f42(c *pgenrt.State) bool {
 }
 
 // "}" | "]"
-func (p *lineParserGen) n110(c *pgenrt.State) (bool, pgenrt.Err) {
+func (p *lineParserGen) n112(c *pgenrt.State) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
 	if p.f41(c) {
@@ -6479,9 +6514,9 @@ func (p *lineParserGen) n110(c *pgenrt.State) (bool, pgenrt.Err) {
 }
 
 // ("}" | "]")
-func (p *lineParserGen) n111(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+func (p *lineParserGen) n113(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	start := c.Cur
-	if m, e := p.n110(c); !m || e.On {
+	if m, e := p.n112(c); !m || e.On {
 		return e.On, e
 	}
 	if c.Cur == start+1 && s.Close == "" {
@@ -6495,21 +6530,21 @@ func (p *lineParserGen) n111(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 }
 
 // ("{" | "[") Elem* ("}" | "]")
-func (p *lineParserGen) n112(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
-	if m, e := p.n107(c, s); !m || e.On {
+func (p *lineParserGen) n114(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+	if m, e := p.n109(c, s); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n109(c, s); !m || e.On {
+	if m, e := p.n111(c, s); !m || e.On {
 		return true, c.Miss(e, 39)
 	}
-	if m, e := p.n111(c, s); !m || e.On {
+	if m, e := p.n113(c, s); !m || e.On {
 		return true, c.Miss(e, 40)
 	}
 	return true, pgenrt.Err{}
 }
 
 // <fd>
-func (p *lineParserGen) n113(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+func (p *lineParserGen) n115(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, 4); !m || e.On {
 		return e.On, e
@@ -6537,7 +6572,7 @@ func (p *lineParserGen) n113(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 }
 
 // <float>
-func (p *lineParserGen) n114(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+func (p *lineParserGen) n116(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, 6); !m || e.On {
 		return e.On, e
@@ -6565,7 +6600,7 @@ func (p *lineParserGen) n114(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 }
 
 // "..."
-func (p *lineParserGen) n115(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+func (p *lineParserGen) n117(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Lit(c, "..."); !m || e.On {
 		return e.On, e
@@ -6577,7 +6612,7 @@ func (p *lineParserGen) n115(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 }
 
 // <resuming>
-func (p *lineParserGen) n116(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+func (p *lineParserGen) n118(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, 16); !m || e.On {
 		return e.On, e
@@ -6605,7 +6640,7 @@ func (p *lineParserGen) n116(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 }
 
 // "?"
-func (p *lineParserGen) n117(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+func (p *lineParserGen) n119(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Lit(c, "?"); !m || e.On {
 		return e.On, e
@@ -6617,7 +6652,7 @@ func (p *lineParserGen) n117(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 }
 
 // Expr
-func (p *lineParserGen) n118(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+func (p *lineParserGen) n120(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	var nv *expr
 	if p.reuse {
 		nv = p.slab_expr.Alloc()
@@ -6635,11 +6670,11 @@ func (p *lineParserGen) n118(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 }
 
 // "(" Expr ")"
-func (p *lineParserGen) n119(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+func (p *lineParserGen) n121(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	if m, e := p.Lit(c, "("); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n118(c, s); !m || e.On {
+	if m, e := p.n120(c, s); !m || e.On {
 		return true, c.Miss(e, 41)
 	}
 	if m, e := p.Lit(c, ")"); !m || e.On {
@@ -6649,13 +6684,13 @@ func (p *lineParserGen) n119(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 }
 
 // (<ident> ("(" Elem* ")")? Alts?) | <number> | (<string> "..."?) | (("{" | "[") Elem* ("}" | "]")) | <fd> | <float> | "..." | <resuming> | "?" | ("(" Expr ")")
-func (p *lineParserGen) n120(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+func (p *lineParserGen) n122(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
 	if p.f1(c) {
 		b := *c
 		sv0, sv1, sv2, sv3 := s.Ident, s.Call, s.CallArgs, s.Or
-		m, e := p.n100(&b, s)
+		m, e := p.n102(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -6672,7 +6707,7 @@ func (p *lineParserGen) n120(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	if p.f14(c) {
 		b := *c
 		sv0 := s.Number
-		m, e := p.n101(&b, s)
+		m, e := p.n103(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -6689,7 +6724,7 @@ func (p *lineParserGen) n120(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	if p.f24(c) {
 		b := *c
 		sv0, sv1 := s.String, s.Trunc
-		m, e := p.n105(&b, s)
+		m, e := p.n107(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -6706,7 +6741,7 @@ func (p *lineParserGen) n120(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	if p.f38(c) {
 		b := *c
 		sv0, sv1, sv2 := s.Open, s.Items, s.Close
-		m, e := p.n112(&b, s)
+		m, e := p.n114(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -6723,7 +6758,7 @@ func (p *lineParserGen) n120(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	if p.f25(c) {
 		b := *c
 		sv0 := s.Fd
-		m, e := p.n113(&b, s)
+		m, e := p.n115(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -6740,7 +6775,7 @@ func (p *lineParserGen) n120(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	if p.f23(c) {
 		b := *c
 		sv0 := s.Float
-		m, e := p.n114(&b, s)
+		m, e := p.n116(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -6757,7 +6792,7 @@ func (p *lineParserGen) n120(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	if p.f26(c) {
 		b := *c
 		sv0 := s.Ellipsis
-		m, e := p.n115(&b, s)
+		m, e := p.n117(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -6774,7 +6809,7 @@ func (p *lineParserGen) n120(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	if p.f32(c) {
 		b := *c
 		sv0 := s.Resuming
-		m, e := p.n116(&b, s)
+		m, e := p.n118(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -6791,7 +6826,7 @@ func (p *lineParserGen) n120(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	if p.f5(c) {
 		b := *c
 		sv0 := s.Question
-		m, e := p.n117(&b, s)
+		m, e := p.n119(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -6808,7 +6843,7 @@ func (p *lineParserGen) n120(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	if p.f15(c) {
 		b := *c
 		sv0 := s.Paren
-		m, e := p.n119(&b, s)
+		m, e := p.n121(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -6830,7 +6865,7 @@ func (p *lineParserGen) n120(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 }
 
 // <comment>
-func (p *lineParserGen) n121(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+func (p *lineParserGen) n123(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, 10); !m || e.On {
 		return e.On, e
@@ -6858,7 +6893,7 @@ func (p *lineParserGen) n121(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 }
 
 // <comment>?
-func (p *lineParserGen) n122(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+func (p *lineParserGen) n124(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f12(c) {
@@ -6866,7 +6901,7 @@ func (p *lineParserGen) n122(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 		}
 		b := *c
 		sv0 := s.Comment
-		m, e := p.n121(&b, s)
+		m, e := p.n123(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 1) {
@@ -6888,14 +6923,14 @@ func (p *lineParserGen) n122(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 }
 
 // (<unary> | "&")* ((<ident> ("(" Elem* ")")? Alts?) | <number> | (<string> "..."?) | (("{" | "[") Elem* ("}" | "]")) | <fd> | <float> | "..." | <resuming> | "?" | ("(" Expr ")")) <comment>?
-func (p *lineParserGen) n123(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
-	if m, e := p.n91(c, s); !m || e.On {
+func (p *lineParserGen) n125(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+	if m, e := p.n93(c, s); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n120(c, s); !m || e.On {
+	if m, e := p.n122(c, s); !m || e.On {
 		return true, c.Miss(e, 1)
 	}
-	if m, e := p.n122(c, s); !m || e.On {
+	if m, e := p.n124(c, s); !m || e.On {
 		return true, c.Miss(e, 42)
 	}
 	return true, pgenrt.Err{}
@@ -6903,11 +6938,11 @@ func (p *lineParserGen) n123(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 
 func (p *lineParserGen) s_primary(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n123(c, s))
+	return c.Close(p.n125(c, s))
 }
 
 // "?"
-func (p *lineParserGen) n124(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
+func (p *lineParserGen) n126(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Lit(c, "?"); !m || e.On {
 		return e.On, e
@@ -6919,7 +6954,7 @@ func (p *lineParserGen) n124(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 }
 
 // Expr
-func (p *lineParserGen) n125(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
+func (p *lineParserGen) n127(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 	var nv *expr
 	if p.reuse {
 		nv = p.slab_expr.Alloc()
@@ -6937,13 +6972,13 @@ func (p *lineParserGen) n125(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 }
 
 // "?" | Expr
-func (p *lineParserGen) n126(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
+func (p *lineParserGen) n128(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
 	if p.f5(c) {
 		b := *c
 		sv0 := s.Unknown
-		m, e := p.n124(&b, s)
+		m, e := p.n126(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -6960,7 +6995,7 @@ func (p *lineParserGen) n126(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 	{
 		b := *c
 		sv0 := s.Value
-		m, e := p.n125(&b, s)
+		m, e := p.n127(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -6982,7 +7017,7 @@ func (p *lineParserGen) n126(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 }
 
 // <comment>
-func (p *lineParserGen) n127(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
+func (p *lineParserGen) n129(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, 10); !m || e.On {
 		return e.On, e
@@ -7010,7 +7045,7 @@ func (p *lineParserGen) n127(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 }
 
 // <comment>?
-func (p *lineParserGen) n128(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
+func (p *lineParserGen) n130(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f12(c) {
@@ -7018,7 +7053,7 @@ func (p *lineParserGen) n128(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 		}
 		b := *c
 		sv0 := s.Comment
-		m, e := p.n127(&b, s)
+		m, e := p.n129(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 1) {
@@ -7040,7 +7075,7 @@ func (p *lineParserGen) n128(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 }
 
 // Ident
-func (p *lineParserGen) n129(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
+func (p *lineParserGen) n131(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 	if !p.f1(c) {
 		return false, pgenrt.Err{}
 	}
@@ -7060,7 +7095,7 @@ func (p *lineParserGen) n129(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 }
 
 // Ident?
-func (p *lineParserGen) n130(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
+func (p *lineParserGen) n132(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f1(c) {
@@ -7068,7 +7103,7 @@ func (p *lineParserGen) n130(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 		}
 		b := *c
 		sv0 := s.Errno
-		m, e := p.n129(&b, s)
+		m, e := p.n131(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 1) {
@@ -7090,7 +7125,7 @@ func (p *lineParserGen) n130(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 }
 
 // Note
-func (p *lineParserGen) n131(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
+func (p *lineParserGen) n133(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 	if !p.f15(c) {
 		return false, pgenrt.Err{}
 	}
@@ -7111,7 +7146,7 @@ func (p *lineParserGen) n131(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 }
 
 // Note*
-func (p *lineParserGen) n132(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
+func (p *lineParserGen) n134(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f15(c) {
@@ -7119,7 +7154,7 @@ func (p *lineParserGen) n132(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 		}
 		b := *c
 		sv0 := s.Notes
-		m, e := p.n131(&b, s)
+		m, e := p.n133(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 1) {
@@ -7140,7 +7175,7 @@ func (p *lineParserGen) n132(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 }
 
 // <unavailable>
-func (p *lineParserGen) n133(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
+func (p *lineParserGen) n135(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, 14); !m || e.On {
 		return e.On, e
@@ -7152,7 +7187,7 @@ func (p *lineParserGen) n133(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 }
 
 // <unavailable>?
-func (p *lineParserGen) n134(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
+func (p *lineParserGen) n136(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f34(c) {
@@ -7160,7 +7195,7 @@ func (p *lineParserGen) n134(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 		}
 		b := *c
 		sv0 := s.Unavailable
-		m, e := p.n133(&b, s)
+		m, e := p.n135(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 1) {
@@ -7182,7 +7217,7 @@ func (p *lineParserGen) n134(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 }
 
 // DurTok
-func (p *lineParserGen) n135(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
+func (p *lineParserGen) n137(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 	if !p.f10(c) {
 		return false, pgenrt.Err{}
 	}
@@ -7202,7 +7237,7 @@ func (p *lineParserGen) n135(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 }
 
 // DurTok?
-func (p *lineParserGen) n136(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
+func (p *lineParserGen) n138(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f10(c) {
@@ -7210,7 +7245,7 @@ func (p *lineParserGen) n136(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 		}
 		b := *c
 		sv0 := s.Dur
-		m, e := p.n135(&b, s)
+		m, e := p.n137(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 1) {
@@ -7232,26 +7267,26 @@ func (p *lineParserGen) n136(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 }
 
 // "=" ("?" | Expr) <comment>? Ident? Note* <unavailable>? DurTok?
-func (p *lineParserGen) n137(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
+func (p *lineParserGen) n139(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 	if m, e := p.Lit(c, "="); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n126(c, s); !m || e.On {
+	if m, e := p.n128(c, s); !m || e.On {
 		return true, c.Miss(e, 43)
 	}
-	if m, e := p.n128(c, s); !m || e.On {
+	if m, e := p.n130(c, s); !m || e.On {
 		return true, c.Miss(e, 44)
 	}
-	if m, e := p.n130(c, s); !m || e.On {
+	if m, e := p.n132(c, s); !m || e.On {
 		return true, c.Miss(e, 45)
 	}
-	if m, e := p.n132(c, s); !m || e.On {
+	if m, e := p.n134(c, s); !m || e.On {
 		return true, c.Miss(e, 46)
 	}
-	if m, e := p.n134(c, s); !m || e.On {
+	if m, e := p.n136(c, s); !m || e.On {
 		return true, c.Miss(e, 47)
 	}
-	if m, e := p.n136(c, s); !m || e.On {
+	if m, e := p.n138(c, s); !m || e.On {
 		return true, c.Miss(e, 48)
 	}
 	return true, pgenrt.Err{}
@@ -7259,11 +7294,11 @@ func (p *lineParserGen) n137(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 
 func (p *lineParserGen) s_result(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n137(c, s))
+	return c.Close(p.n139(c, s))
 }
 
 // <resumed>
-func (p *lineParserGen) n138(c *pgenrt.State, s *resumed) (bool, pgenrt.Err) {
+func (p *lineParserGen) n140(c *pgenrt.State, s *resumed) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, 15); !m || e.On {
 		return e.On, e
@@ -7279,7 +7314,7 @@ func (p *lineParserGen) n138(c *pgenrt.State, s *resumed) (bool, pgenrt.Err) {
 }
 
 // Elem
-func (p *lineParserGen) n139(c *pgenrt.State, s *resumed) (bool, pgenrt.Err) {
+func (p *lineParserGen) n141(c *pgenrt.State, s *resumed) (bool, pgenrt.Err) {
 	var nv *elem
 	if p.reuse {
 		nv = p.slab_elem.Alloc()
@@ -7302,7 +7337,7 @@ func (p *lineParserGen) n139(c *pgenrt.State, s *resumed) (bool, pgenrt.Err) {
 }
 
 // Elem*
-func (p *lineParserGen) n140(c *pgenrt.State, s *resumed) (bool, pgenrt.Err) {
+func (p *lineParserGen) n142(c *pgenrt.State, s *resumed) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f6(c) {
@@ -7311,7 +7346,7 @@ func (p *lineParserGen) n140(c *pgenrt.State, s *resumed) (bool, pgenrt.Err) {
 		}
 		b := *c
 		sv0 := s.Args
-		m, e := p.n139(&b, s)
+		m, e := p.n141(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 1) {
@@ -7332,7 +7367,7 @@ func (p *lineParserGen) n140(c *pgenrt.State, s *resumed) (bool, pgenrt.Err) {
 }
 
 // Tail
-func (p *lineParserGen) n141(c *pgenrt.State, s *resumed) (bool, pgenrt.Err) {
+func (p *lineParserGen) n143(c *pgenrt.State, s *resumed) (bool, pgenrt.Err) {
 	if !p.f7(c) {
 		return false, pgenrt.Err{}
 	}
@@ -7344,14 +7379,14 @@ func (p *lineParserGen) n141(c *pgenrt.State, s *resumed) (bool, pgenrt.Err) {
 }
 
 // <resumed> Elem* Tail
-func (p *lineParserGen) n142(c *pgenrt.State, s *resumed) (bool, pgenrt.Err) {
-	if m, e := p.n138(c, s); !m || e.On {
+func (p *lineParserGen) n144(c *pgenrt.State, s *resumed) (bool, pgenrt.Err) {
+	if m, e := p.n140(c, s); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n140(c, s); !m || e.On {
+	if m, e := p.n142(c, s); !m || e.On {
 		return true, c.Miss(e, 4)
 	}
-	if m, e := p.n141(c, s); !m || e.On {
+	if m, e := p.n143(c, s); !m || e.On {
 		return true, c.Miss(e, 5)
 	}
 	return true, pgenrt.Err{}
@@ -7359,11 +7394,11 @@ func (p *lineParserGen) n142(c *pgenrt.State, s *resumed) (bool, pgenrt.Err) {
 
 func (p *lineParserGen) s_resumed(c *pgenrt.State, s *resumed) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n142(c, s))
+	return c.Close(p.n144(c, s))
 }
 
 // Ident
-func (p *lineParserGen) n143(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
+func (p *lineParserGen) n145(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 	if !p.f1(c) {
 		return false, pgenrt.Err{}
 	}
@@ -7383,7 +7418,7 @@ func (p *lineParserGen) n143(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 }
 
 // Ident*
-func (p *lineParserGen) n144(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
+func (p *lineParserGen) n146(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f1(c) {
@@ -7391,7 +7426,7 @@ func (p *lineParserGen) n144(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 		}
 		b := *c
 		sv0 := s.Words
-		m, e := p.n143(&b, s)
+		m, e := p.n145(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 1) {
@@ -7412,7 +7447,7 @@ func (p *lineParserGen) n144(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 }
 
 // "{"
-func (p *lineParserGen) n145(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
+func (p *lineParserGen) n147(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Lit(c, "{"); !m || e.On {
 		return e.On, e
@@ -7424,7 +7459,7 @@ func (p *lineParserGen) n145(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 }
 
 // Elem
-func (p *lineParserGen) n146(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
+func (p *lineParserGen) n148(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 	var nv *elem
 	if p.reuse {
 		nv = p.slab_elem.Alloc()
@@ -7447,7 +7482,7 @@ func (p *lineParserGen) n146(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 }
 
 // Elem*
-func (p *lineParserGen) n147(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
+func (p *lineParserGen) n149(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f6(c) {
@@ -7456,7 +7491,7 @@ func (p *lineParserGen) n147(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 		}
 		b := *c
 		sv0 := s.Members
-		m, e := p.n146(&b, s)
+		m, e := p.n148(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 1) {
@@ -7477,11 +7512,11 @@ func (p *lineParserGen) n147(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 }
 
 // "{" Elem* "}"
-func (p *lineParserGen) n148(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
-	if m, e := p.n145(c, s); !m || e.On {
+func (p *lineParserGen) n150(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
+	if m, e := p.n147(c, s); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n147(c, s); !m || e.On {
+	if m, e := p.n149(c, s); !m || e.On {
 		return true, c.Miss(e, 50)
 	}
 	if m, e := p.Lit(c, "}"); !m || e.On {
@@ -7491,7 +7526,7 @@ func (p *lineParserGen) n148(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 }
 
 // ("{" Elem* "}")?
-func (p *lineParserGen) n149(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
+func (p *lineParserGen) n151(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f39(c) {
@@ -7499,7 +7534,7 @@ func (p *lineParserGen) n149(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 		}
 		b := *c
 		sv0, sv1 := s.Info, s.Members
-		m, e := p.n148(&b, s)
+		m, e := p.n150(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 1) {
@@ -7521,7 +7556,7 @@ func (p *lineParserGen) n149(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 }
 
 // NoteItem
-func (p *lineParserGen) n150(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
+func (p *lineParserGen) n152(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 	if !p.f21(c) {
 		return false, pgenrt.Err{}
 	}
@@ -7542,7 +7577,7 @@ func (p *lineParserGen) n150(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 }
 
 // NoteItem*
-func (p *lineParserGen) n151(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
+func (p *lineParserGen) n153(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f21(c) {
@@ -7550,7 +7585,7 @@ func (p *lineParserGen) n151(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 		}
 		b := *c
 		sv0 := s.Rest
-		m, e := p.n150(&b, s)
+		m, e := p.n152(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 1) {
@@ -7571,7 +7606,7 @@ func (p *lineParserGen) n151(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 }
 
 // Dashes
-func (p *lineParserGen) n152(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
+func (p *lineParserGen) n154(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 	if !p.f9(c) {
 		return false, pgenrt.Err{}
 	}
@@ -7591,20 +7626,20 @@ func (p *lineParserGen) n152(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 }
 
 // "---" Ident* ("{" Elem* "}")? NoteItem* Dashes
-func (p *lineParserGen) n153(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
+func (p *lineParserGen) n155(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 	if m, e := p.Lit(c, "---"); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n144(c, s); !m || e.On {
+	if m, e := p.n146(c, s); !m || e.On {
 		return true, c.Miss(e, 49)
 	}
-	if m, e := p.n149(c, s); !m || e.On {
+	if m, e := p.n151(c, s); !m || e.On {
 		return true, c.Miss(e, 52)
 	}
-	if m, e := p.n151(c, s); !m || e.On {
+	if m, e := p.n153(c, s); !m || e.On {
 		return true, c.Miss(e, 53)
 	}
-	if m, e := p.n152(c, s); !m || e.On {
+	if m, e := p.n154(c, s); !m || e.On {
 		return true, c.Miss(e, 54)
 	}
 	return true, pgenrt.Err{}
@@ -7612,11 +7647,11 @@ func (p *lineParserGen) n153(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 
 func (p *lineParserGen) s_signal(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n153(c, s))
+	return c.Close(p.n155(c, s))
 }
 
 // ")"
-func (p *lineParserGen) n154(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
+func (p *lineParserGen) n156(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Lit(c, ")"); !m || e.On {
 		return e.On, e
@@ -7628,7 +7663,7 @@ func (p *lineParserGen) n154(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
 }
 
 // Result
-func (p *lineParserGen) n155(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
+func (p *lineParserGen) n157(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
 	if !p.f11(c) {
 		return false, pgenrt.Err{}
 	}
@@ -7654,7 +7689,7 @@ func (p *lineParserGen) n155(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
 }
 
 // Result?
-func (p *lineParserGen) n156(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
+func (p *lineParserGen) n158(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f11(c) {
@@ -7662,7 +7697,7 @@ func (p *lineParserGen) n156(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
 		}
 		b := *c
 		sv0 := s.Result
-		m, e := p.n155(&b, s)
+		m, e := p.n157(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 1) {
@@ -7684,18 +7719,18 @@ func (p *lineParserGen) n156(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
 }
 
 // ")" Result?
-func (p *lineParserGen) n157(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
-	if m, e := p.n154(c, s); !m || e.On {
+func (p *lineParserGen) n159(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
+	if m, e := p.n156(c, s); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n156(c, s); !m || e.On {
+	if m, e := p.n158(c, s); !m || e.On {
 		return true, c.Miss(e, 55)
 	}
 	return true, pgenrt.Err{}
 }
 
 // <unfinished>
-func (p *lineParserGen) n158(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
+func (p *lineParserGen) n160(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, 12); !m || e.On {
 		return e.On, e
@@ -7707,14 +7742,14 @@ func (p *lineParserGen) n158(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
 }
 
 // Ended
-func (p *lineParserGen) n159(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
+func (p *lineParserGen) n161(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
 	if !p.f16(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *ended
 	if p.reuse {
 		nv = p.slab_ended.Alloc()
-		nv.Unknown = false
+		nv.Result = nil
 
 	} else {
 		nv = new(ended)
@@ -7727,7 +7762,7 @@ func (p *lineParserGen) n159(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
 }
 
 // Ended?
-func (p *lineParserGen) n160(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
+func (p *lineParserGen) n162(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f16(c) {
@@ -7735,7 +7770,7 @@ func (p *lineParserGen) n160(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
 		}
 		b := *c
 		sv0 := s.Ended
-		m, e := p.n159(&b, s)
+		m, e := p.n161(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 1) {
@@ -7757,18 +7792,18 @@ func (p *lineParserGen) n160(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
 }
 
 // <unfinished> Ended?
-func (p *lineParserGen) n161(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
-	if m, e := p.n158(c, s); !m || e.On {
+func (p *lineParserGen) n163(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
+	if m, e := p.n160(c, s); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n160(c, s); !m || e.On {
+	if m, e := p.n162(c, s); !m || e.On {
 		return true, c.Miss(e, 56)
 	}
 	return true, pgenrt.Err{}
 }
 
 // <detached>
-func (p *lineParserGen) n162(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
+func (p *lineParserGen) n164(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, 13); !m || e.On {
 		return e.On, e
@@ -7780,13 +7815,13 @@ func (p *lineParserGen) n162(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
 }
 
 // (")" Result?) | (<unfinished> Ended?) | <detached>
-func (p *lineParserGen) n163(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
+func (p *lineParserGen) n165(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
 	if p.f16(c) {
 		b := *c
 		sv0, sv1 := s.Close, s.Result
-		m, e := p.n157(&b, s)
+		m, e := p.n159(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -7803,7 +7838,7 @@ func (p *lineParserGen) n163(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
 	if p.f33(c) {
 		b := *c
 		sv0, sv1 := s.Unfinished, s.Ended
-		m, e := p.n161(&b, s)
+		m, e := p.n163(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -7820,7 +7855,7 @@ func (p *lineParserGen) n163(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
 	if p.f35(c) {
 		b := *c
 		sv0 := s.Detached
-		m, e := p.n162(&b, s)
+		m, e := p.n164(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -7842,10 +7877,10 @@ func (p *lineParserGen) n163(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
 }
 
 func (p *lineParserGen) s_tail(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
-	return c.Close(p.n163(c, s))
+	return c.Close(p.n165(c, s))
 }
 
-var pgenExpect_lineParser = [...]string{"Ident", "((<ident> (\"(\" Elem* \")\")? Alts?) | <number> | (<string> \"...\"?) | ((\"{\" | \"[\") Elem* (\"}\" | \"]\")) | <fd> | <float> | \"...\" | <resuming> | \"?\" | (\"(\" Expr \")\")) <comment>?", "Primary", "\"(\" Elem* Tail", "Elem* Tail", "Tail", "Elem", "(\",\" Elem)*", "(Elem (\",\" Elem)*)? Tail", "Binop* (\"=\" Expr?)?", "Expr?", "(\"=\" Expr?)?", "\"=\" \"?\"", "\"?\"", "ExitWord+ \"+++\"", "\"+++\"", "Binop*", "(<number> | \"?\"+) \"]\"", "\"]\"", "PrefixTok?", "IpTok? IpTok? (Call | Resumed | Signal | Exit | ModeLine | Cont)", "IpTok? (Call | Resumed | Signal | Exit | ModeLine | Cont)", "(Call | Resumed | Signal | Exit | ModeLine | Cont)", "\"Process\" \"PID\" \"=\" <number> \"runs\" \"in\" ((<number> <ident>) | <ident>) \"mode\" \".\" \"]\"", "\"PID\" \"=\" <number> \"runs\" \"in\" ((<number> <ident>) | <ident>) \"mode\" \".\" \"]\"", "\"=\" <number> \"runs\" \"in\" ((<number> <ident>) | <ident>) \"mode\" \".\" \"]\"", "<number> \"runs\" \"in\" ((<number> <ident>) | <ident>) \"mode\" \".\" \"]\"", "\"runs\" \"in\" ((<number> <ident>) | <ident>) \"mode\" \".\" \"]\"", "\"in\" ((<number> <ident>) | <ident>) \"mode\" \".\" \"]\"", "<ident>", "((<number> <ident>) | <ident>) \"mode\" \".\" \"]\"", "\"mode\" \".\" \"]\"", "\".\" \"]\"", "NoteItem* \")\"", "\")\"", "Elem* \")\"", "(\"(\" Elem* \")\")? Alts?", "Alts?", "\"...\"?", "Elem* (\"}\" | \"]\")", "(\"}\" | \"]\")", "Expr \")\"", "<comment>?", "(\"?\" | Expr) <comment>? Ident? Note* <unavailable>? DurTok?", "<comment>? Ident? Note* <unavailable>? DurTok?", "Ident? Note* <unavailable>? DurTok?", "Note* <unavailable>? DurTok?", "<unavailable>? DurTok?", "DurTok?", "Ident* (\"{\" Elem* \"}\")? NoteItem* Dashes", "Elem* \"}\"", "\"}\"", "(\"{\" Elem* \"}\")? NoteItem* Dashes", "NoteItem* Dashes", "Dashes", "Result?", "Ended?"}
+var pgenExpect_lineParser = [...]string{"Ident", "((<ident> (\"(\" Elem* \")\")? Alts?) | <number> | (<string> \"...\"?) | ((\"{\" | \"[\") Elem* (\"}\" | \"]\")) | <fd> | <float> | \"...\" | <resuming> | \"?\" | (\"(\" Expr \")\")) <comment>?", "Primary", "\"(\" Elem* Tail", "Elem* Tail", "Tail", "Elem", "(\",\" Elem)*", "(Elem (\",\" Elem)*)? Tail", "Binop* (\"=\" Expr?)?", "Expr?", "(\"=\" Expr?)?", "EndedResult", "\"?\"", "ExitWord+ \"+++\"", "\"+++\"", "Binop*", "(<number> | \"?\"+) \"]\"", "\"]\"", "PrefixTok?", "IpTok? IpTok? (Call | Resumed | Signal | Exit | ModeLine | Cont)", "IpTok? (Call | Resumed | Signal | Exit | ModeLine | Cont)", "(Call | Resumed | Signal | Exit | ModeLine | Cont)", "\"Process\" \"PID\" \"=\" <number> \"runs\" \"in\" ((<number> <ident>) | <ident>) \"mode\" \".\" \"]\"", "\"PID\" \"=\" <number> \"runs\" \"in\" ((<number> <ident>) | <ident>) \"mode\" \".\" \"]\"", "\"=\" <number> \"runs\" \"in\" ((<number> <ident>) | <ident>) \"mode\" \".\" \"]\"", "<number> \"runs\" \"in\" ((<number> <ident>) | <ident>) \"mode\" \".\" \"]\"", "\"runs\" \"in\" ((<number> <ident>) | <ident>) \"mode\" \".\" \"]\"", "\"in\" ((<number> <ident>) | <ident>) \"mode\" \".\" \"]\"", "<ident>", "((<number> <ident>) | <ident>) \"mode\" \".\" \"]\"", "\"mode\" \".\" \"]\"", "\".\" \"]\"", "NoteItem* \")\"", "\")\"", "Elem* \")\"", "(\"(\" Elem* \")\")? Alts?", "Alts?", "\"...\"?", "Elem* (\"}\" | \"]\")", "(\"}\" | \"]\")", "Expr \")\"", "<comment>?", "(\"?\" | Expr) <comment>? Ident? Note* <unavailable>? DurTok?", "<comment>? Ident? Note* <unavailable>? DurTok?", "Ident? Note* <unavailable>? DurTok?", "Note* <unavailable>? DurTok?", "<unavailable>? DurTok?", "DurTok?", "Ident* (\"{\" Elem* \"}\")? NoteItem* Dashes", "Elem* \"}\"", "\"}\"", "(\"{\" Elem* \"}\")? NoteItem* Dashes", "NoteItem* Dashes", "Dashes", "Result?", "Ended?"}
 
 // restParserGen is the generated parser of restParser's grammar (root restLine): it builds the
 // same tree and reports the same errors. Its zero value is ready to use;
