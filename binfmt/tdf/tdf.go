@@ -53,9 +53,12 @@ const (
 	// RecordHeaderSize is the size of the fixed part of a record, before the
 	// RPN program.
 	RecordHeaderSize = 22
-	// MaxRPN is the longest RPN program TRCUST writes (message 83); the
-	// format could hold more, and Parse accepts more.
-	MaxRPN = 255
+	// MaxRPN is the longest RPN program TRCUST writes: one of 255 bytes
+	// is already "RPN command record exceeds 255 bytes" (message 83; IBM's
+	// behaviour, tried with its binary on programs of 253 to 256 bytes,
+	// fresh seed 1072668). The format could hold more, and Parse accepts
+	// more.
+	MaxRPN = 254
 	// MaxRPNStack is the depth of the RPN machine's stack (message 97).
 	MaxRPNStack = 16
 	// MaxRecordRPN is the longest RPN program a record can hold: its length

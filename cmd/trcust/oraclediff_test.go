@@ -684,7 +684,8 @@ func saveCase(t *testing.T, dir string, files map[string][]byte, args []string, 
 // 3.05A, minimised, with IBM's outputs beside them: README.md there) and
 // compares the exit status, the console and every file written with IBM's,
 // byte for byte. It needs no IBM binary; a case that runs against emitrep.dll
-// skips when the shared corpus is absent.
+// or another module of the shared corpus ("#module") skips when the corpus
+// is absent.
 func TestOracleDiffCases(t *testing.T) {
 	dirs, err := filepath.Glob(filepath.Join("testdata", "oraclediff", "*", "args"))
 	if err != nil || len(dirs) == 0 {
@@ -699,9 +700,21 @@ func TestOracleDiffCases(t *testing.T) {
 			}
 			var args []string
 			emitrep := false
+			files := map[string][]byte{}
 			for _, l := range strings.Split(strings.TrimSpace(string(raw)), "\n") {
 				if l == "#emitrep" {
 					emitrep = true
+					continue
+				}
+				if mod, ok := strings.CutPrefix(l, "#module "); ok {
+					// "#module CORPUS LOCAL": a module of the shared
+					// corpus, copied in as LOCAL.
+					from, to, _ := strings.Cut(mod, " ")
+					data, err := os.ReadFile(corpus.Path(t, "corpus", "os2", "lx", from))
+					if err != nil {
+						t.Fatal(err)
+					}
+					files[to] = data
 					continue
 				}
 				if l == "" {
@@ -714,7 +727,6 @@ func TestOracleDiffCases(t *testing.T) {
 				dll, _ = os.ReadFile(corpus.Path(t, "corpus", "os2", "lx", "osfree_emitrep.dll"))
 				mp, _ = os.ReadFile(corpus.Path(t, "corpus", "os2", "lx", "osfree_emitrep.map"))
 			}
-			files := map[string][]byte{}
 			ins, _ := os.ReadDir(filepath.Join(dir, "in"))
 			for _, e := range ins {
 				files[e.Name()], _ = os.ReadFile(filepath.Join(dir, "in", e.Name()))

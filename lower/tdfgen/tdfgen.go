@@ -485,8 +485,19 @@ func compileTP(tp *tsfcheck.Tracepoint, syms Symbols, mod Module, modPath string
 	// IBM's behaviour: a statement abandoned at a data statement (83, 97)
 	// is never compared with its OPCODE (fresh seed 912619).
 	if tp.Opcode != nil && *tp.Opcode != r.Opcode && !abandoned {
-		d := tsf.ErrOpcodeMismatch.Diagnostic(at.Position(), end)
-		d.Detail = fmt.Sprintf("OPCODE=0x%02X, the module has 0x%02X at %08X:%08X", *tp.Opcode, r.Opcode, r.Object, r.Offset)
+		// IBM's behaviour: TRCUST 3.05A compares the OPCODE once it has
+		// read the whole statement, so the error comes after every other
+		// message of the statement, also one at the same line (warning
+		// 140 of a data statement on the line after the OPCODE, fresh
+		// seed 1073275): it stands at the statement's last token, the
+		// detail names the OPCODE field.
+		pos := at.Position()
+		if n := len(tp.Node.Fields); n > 0 {
+			pos = tp.Node.Fields[n-1].Last()
+		}
+		d := tsf.ErrOpcodeMismatch.Diagnostic(pos, end)
+		op := at.Position()
+		d.Detail = fmt.Sprintf("OPCODE=0x%02X at %d:%d, the module has 0x%02X at %08X:%08X", *tp.Opcode, op.Line, op.Col, r.Opcode, r.Object, r.Offset)
 		diags.Add(d)
 	}
 	return r, diags, false, false, abandoned

@@ -159,20 +159,28 @@ func (m Module) ByteAt(obj, off uint32) (byte, error) {
 		return m.pageByte(int(obj), int(page), int(off%ps)), nil
 	}
 	// Past the object's pages TRCUST reads the module's page table on
-	// (IBM's behaviour, tried with its binary on emitrep.dll, whose
-	// object 1 has 5 pages: a TP at 1:5000-1:5FFF is taken without a word
-	// and reads the next object's page; at 1:6000 and past, warning 138,
-	// and the byte is the page buffer's): the page the table holds there
-	// is read as the object's own.
+	// (IBM's behaviour, tried with its binary on emitrep.dll and on the
+	// three LX programs of 2ine with MAP files written for them): the
+	// entry the table holds there is read as the object's own page, and
+	// its check is one page short. The first page past the object's
+	// pages is taken without a word (emitrep's 1:5000-1:5FFF, whose entry
+	// is object 2's page; testpm's 2:1000, whose entry is past the
+	// table); from the second page on, warning 138. A page the table
+	// holds is read; past the table no page is read and the byte is the
+	// page buffer's.
 	g := uint64(o.PageTableIndex) + page // 1-based
+	var past error
+	if page > uint64(len(o.Pages)) {
+		past = &PastPagesError{Obj: obj, Off: off, Pages: len(o.Pages), Entry: g - 1}
+	}
 	if owner, i, ok := m.pageOwner(g); ok {
-		return m.pageByte(owner, i, int(off%ps)), nil
+		return m.pageByte(owner, i, int(off%ps)), past
 	}
 	var b byte
 	if m.Buffer != nil {
 		b = m.Buffer.page(int(ps))[off%ps]
 	}
-	return b, &PastPagesError{Obj: obj, Off: off, Pages: len(o.Pages), Entry: uint64(o.PageTableIndex) - 1 + page}
+	return b, past
 }
 
 // page returns the buffer, of n bytes.
@@ -212,7 +220,9 @@ func (m Module) pageByte(obj, i, at int) byte {
 	return buf[at]
 }
 
-// PastPagesError is ByteAt's error for an offset past the module's pages.
+// PastPagesError is ByteAt's error for an offset two pages or more past
+// its object's pages, where TRCUST 3.05A warns 138 (the byte is still
+// read, see ByteAt).
 type PastPagesError struct {
 	Obj, Off uint32
 	Pages    int    // the object's pages
