@@ -275,7 +275,8 @@ func (p *CSVParser) store(c *converter, r *prfast.Record, i int, f prfast.Item) 
 }
 
 // parseHex reads dump information written as hex digits, with an optional
-// 0x and optional blanks between bytes.
+// 0x and optional blanks between bytes: two hex digits a byte, nothing
+// else.
 func parseHex(out []byte, s string) ([]byte, bool) {
 	s = strings.TrimPrefix(strings.TrimPrefix(s, "0x"), "0X")
 	for i := 0; i < len(s); {
@@ -286,12 +287,27 @@ func parseHex(out []byte, s string) ([]byte, bool) {
 		if i+1 >= len(s) {
 			return nil, false
 		}
-		v, err := strconv.ParseUint(s[i:i+2], 16, 8)
-		if err != nil {
+		hi, lo := nibble[s[i]], nibble[s[i+1]]
+		if hi|lo > 0x0F {
 			return nil, false
 		}
-		out = append(out, byte(v))
+		out = append(out, hi<<4|lo)
 		i += 2
 	}
 	return out, true
 }
+
+// nibble is the value of a hex digit, 0xFF for any other byte.
+var nibble = func() (t [256]byte) {
+	for i := range t {
+		t[i] = 0xFF
+	}
+	for c := '0'; c <= '9'; c++ {
+		t[c] = byte(c - '0')
+	}
+	for c := 'a'; c <= 'f'; c++ {
+		t[c] = byte(c-'a') + 10
+		t[c-'a'+'A'] = byte(c-'a') + 10
+	}
+	return t
+}()
