@@ -122,6 +122,7 @@ const (
 	ErrInvalidNumber      Code = 217 // 3.05A's, not in the V2.1 reference
 	WarnOrbitIndex        Code = 218
 	WarnLenUnused         Code = 219
+	WarnMapUnknown        Code = 220
 )
 
 // Message is the catalogue entry of one Code.
@@ -262,6 +263,9 @@ var Messages = map[Code]Message{
 	// TRCUST 3.05A resolves a LEN that no MEM or MEM32 right after it
 	// uses, writes no code for it and says nothing (IBM's behaviour).
 	219: {diag.Warning, "LEN is not used by a MEM or MEM32 right after it, ignored", true},
+	// TRCUST 3.05A reads any text as a MAP file, taking each line of an
+	// address and a name for a symbol, and says nothing (IBM's behaviour).
+	220: {diag.Warning, "%s is no LINK, LINK386 or wlink MAP file: only its lines of an address and a name are read", true},
 }
 
 // Legacy is what TRCUST 3.05A would say of a diagnostic beyond the

@@ -244,3 +244,81 @@ func (p *parser) collectImports() {
 		}
 	}
 }
+
+// trcustNames returns the lines TRCUST 3.05A takes for symbols, in file
+// order, whatever the map's flavour (IBM's behaviour, tried with its binary
+// on MAP files written for it and on the devcon12 maps): it reads every
+// line as C's sscanf reads "%x:%x %s" (trcustName), in any section and
+// before the first, and keeps the name unless it starts with a digit or
+// its object is 0. So a group line (" 0002:0   DGROUP") names a symbol, an
+// export line its exported name but not its alias, an import or absolute
+// line the word "Imp" or "Abs", "0001:0000043G x" the name "G" at 1:43,
+// a wlink line "0001:000000a0+ f_" the name "+"; a segment line
+// ("0001:00000000 000004410H CODE32") names none.
+func trcustNames(lines []line) []Public {
+	var out []Public
+	for i := range lines {
+		l := &lines[i]
+		a, name, col, ok := trcustName(l.text)
+		if !ok || a.Seg == 0 || '0' <= name[0] && name[0] <= '9' {
+			continue
+		}
+		out = append(out, Public{Addr: a, Name: name, Pos: l.at(col)})
+	}
+	return out
+}
+
+// trcustName reads a line as sscanf(line, "%x:%x %s") does: blanks, a hex
+// number (an optional 0x, at least one digit), ':', blanks, a hex number,
+// blanks, and a word up to the next blank. It returns the address (the
+// segment's low 16 bits, the offset's low 32), the word and its column.
+func trcustName(s string) (a Addr, name string, col int, ok bool) {
+	i := 0
+	hex := func() (uint64, bool) {
+		for i < len(s) && isSpace(s[i]) {
+			i++
+		}
+		if i+2 < len(s) && s[i] == '0' && (s[i+1] == 'x' || s[i+1] == 'X') && isHexDigit(s[i+2]) {
+			i += 2
+		}
+		start := i
+		var v uint64
+		for i < len(s) && isHexDigit(s[i]) {
+			c := s[i]
+			switch {
+			case c <= '9':
+				c -= '0'
+			case c >= 'a':
+				c -= 'a' - 10
+			default:
+				c -= 'A' - 10
+			}
+			v = v<<4 | uint64(c)
+			i++
+		}
+		return v, i > start
+	}
+	seg, ok := hex()
+	if !ok || i == len(s) || s[i] != ':' {
+		return Addr{}, "", 0, false
+	}
+	i++
+	off, ok := hex()
+	if !ok {
+		return Addr{}, "", 0, false
+	}
+	for i < len(s) && isSpace(s[i]) {
+		i++
+	}
+	start := i
+	for i < len(s) && !isSpace(s[i]) {
+		i++
+	}
+	if i == start {
+		return Addr{}, "", 0, false
+	}
+	return Addr{Seg: uint16(seg), Off: uint32(off)}, s[start:i], start + 1, true
+}
+
+// isSpace reports whether C's isspace holds for c.
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r' }

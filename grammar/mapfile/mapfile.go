@@ -173,6 +173,10 @@ type Map struct {
 	Imports        []Import // LINK Imp lines (one per name) and wlink "Imported Symbols"
 	Libraries      []string // wlink "Libraries Used"
 	Entry          *EntryPoint
+
+	// Names are the lines that TRCUST 3.05A takes for symbols, in file
+	// order (trcustNames): it finds a name there and nowhere else.
+	Names []Public
 }
 
 // SymbolKind tells where Lookup found a symbol.
@@ -217,7 +221,7 @@ func (m *Map) Lookup(name string, caseInsensitive bool) (Symbol, bool) {
 		return s, true
 	}
 	if caseInsensitive {
-		return m.lookup(func(n string) bool { return equalFold(n, name) })
+		return m.lookup(func(n string) bool { return EqualFold(n, name) })
 	}
 	return Symbol{}, false
 }
@@ -245,9 +249,9 @@ func (m *Map) lookup(match func(string) bool) (Symbol, bool) {
 	return Symbol{}, false
 }
 
-// equalFold compares ASCII letters without case, as OS/2 tools do; bytes
+// EqualFold compares ASCII letters without case, as OS/2 tools do; bytes
 // outside ASCII must match exactly.
-func equalFold(a, b string) bool {
+func EqualFold(a, b string) bool {
 	if len(a) != len(b) {
 		return false
 	}
@@ -278,7 +282,8 @@ func ParseFile(path string) (*Map, diag.List, error) {
 // Parse parses the MAP file text src; filename is used in positions. It
 // returns the map and the diagnostics for lines that were skipped or
 // doubtful. The error is non-nil (wrapping ErrUnknownFormat) only when src
-// is not a MAP file of a known flavour.
+// is not a MAP file of a known flavour; the map then holds only the Names
+// TRCUST would read in it.
 func Parse(filename string, src []byte) (*Map, diag.List, error) {
 	lines := splitLines(filename, src)
 	flavor := detect(lines)
@@ -289,7 +294,8 @@ func Parse(filename string, src []byte) (*Map, diag.List, error) {
 	case FlavorWatcom:
 		p.parseWatcom()
 	default:
-		return nil, nil, fmt.Errorf("mapfile: %s: %w (no LINK segment or publics table and no Open Watcom banner)", filename, ErrUnknownFormat)
+		return &Map{File: filename, Names: trcustNames(lines)}, nil, fmt.Errorf("mapfile: %s: %w (no LINK segment or publics table and no Open Watcom banner)", filename, ErrUnknownFormat)
 	}
+	p.m.Names = trcustNames(lines)
 	return p.m, p.diags, nil
 }

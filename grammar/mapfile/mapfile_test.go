@@ -385,3 +385,42 @@ func TestAddrString(t *testing.T) {
 		t.Errorf("Addr.String() = %q", got)
 	}
 }
+
+// TestTRCUSTNames checks the lines TRCUST 3.05A takes for symbols (Names)
+// on the rules its binary showed: sscanf "%x:%x %s" on every line, no
+// name that starts with a digit, no object 0, file order kept.
+func TestTRCUSTNames(t *testing.T) {
+	for _, tc := range []struct {
+		line string
+		want string // "SSSS:OOOOOOOO name", "" for no symbol
+	}{
+		{" 0001:00000DC0       malloc", "0001:00000DC0 malloc"},
+		{" 0002:0   DGROUP", "0002:00000000 DGROUP"},
+		{" 0000:0   FLAT", ""},
+		{" 0001:00000000 000004410H CODE32                 CODE 32-bit", ""},
+		{" 0001:00000000 emit                    emit", "0001:00000000 emit"},
+		{" 0001:00000100  Imp  impName              (X.1)", "0001:00000100 Imp"},
+		{"\t0001:00000320\ttabbed", "0001:00000320 tabbed"},
+		{"0001:00000350 noLead", "0001:00000350 noLead"},
+		{" x 0001:00000360 afterWord", ""},
+		{" 0001:0000043G badHex", "0001:00000043 G"},
+		{"0001:00000500+ plusName", "0001:00000500 +"},
+		{" 0001:540abc hexy", "0001:00540ABC hexy"},
+		{" 00001:000003D0 longSeg", "0001:000003D0 longSeg"},
+		{" 0001 : 00000400 spacedColon", ""},
+		{" 0001-000003F0 dashName", ""},
+		{" 0001:000003A0 9digit", ""},
+		{" 0001:00000300", ""},
+		{" 0x1:0x20 prefixed", "0001:00000020 prefixed"},
+		{"Program entry point at 0001:00000000", ""},
+	} {
+		m, _, _ := Parse("t.map", []byte(tc.line+"\n"))
+		got := ""
+		if m != nil && len(m.Names) > 0 {
+			got = m.Names[0].Addr.String() + " " + m.Names[0].Name
+		}
+		if got != tc.want {
+			t.Errorf("%q: %q, want %q", tc.line, got, tc.want)
+		}
+	}
+}

@@ -456,7 +456,7 @@ func compileTP(tp *tsfcheck.Tracepoint, syms Symbols, mod Module, modPath string
 	if resolved {
 		r.Object, r.Offset = obj, off
 		var untraced bool
-		r.Opcode, diags, untraced = readOpcode(tp, mod, obj, off, diags)
+		r.Opcode, diags, untraced = readOpcode(tp, mod, modPath, obj, off, diags)
 		if untraced {
 			// IBM's behaviour, tried with its binary: TRCUST 3.05A
 			// checks the byte as it resolves the TP, and skips the rest
@@ -510,12 +510,12 @@ func compileTP(tp *tsfcheck.Tracepoint, syms Symbols, mod Module, modPath string
 // (IBM's behaviour, tried with its binary: it comes before an OPCODE
 // mismatch and before any later error of the statement, which TRCUST then
 // skips).
-func readOpcode(tp *tsfcheck.Tracepoint, mod Module, obj, off uint32, diags diag.List) (b byte, _ diag.List, untraced bool) {
+func readOpcode(tp *tsfcheck.Tracepoint, mod Module, modPath string, obj, off uint32, diags diag.List) (b byte, _ diag.List, untraced bool) {
 	b, err := mod.ByteAt(obj, off)
 	if err != nil {
 		// The byte is what TRCUST's page buffer holds there (lxmap), and
 		// an OPCODE is compared with it all the same (IBM's behaviour).
-		diags = append(diags, outside(tp, obj, off, err)...)
+		diags = append(diags, outside(tp, modPath, obj, off, err)...)
 	}
 	var modrm byte
 	if b == 0xF6 || b == 0xF7 {
@@ -607,7 +607,15 @@ func resolveTarget(tp *tsfcheck.Tracepoint, syms Symbols, mod Module, modPath st
 // outside returns warnings 138 and 139 when obj:off is not in the module
 // (err from Module.ByteAt): IBM's behaviour is to warn at the line after
 // the TP field and keep the tracepoint, with 0 as the original byte.
-func outside(tp *tsfcheck.Tracepoint, obj, off uint32, err error) diag.List {
+func outside(tp *tsfcheck.Tracepoint, modPath string, obj, off uint32, err error) diag.List {
+	var bad badObjecter
+	if errors.As(err, &bad) && bad.BadObject() {
+		// IBM's behaviour: an object the module does not have is 137,
+		// always with 139.
+		d := tsf.WarnObject.Diagnostic(tp.TPField.Pos, afterTP(tp), fmt.Sprint(obj), modPath)
+		d.Detail = err.Error()
+		return diag.List{d, tsf.WarnPage.Diagnostic(tp.TPField.Pos, afterTP(tp))}
+	}
 	d := tsf.WarnOffset.Diagnostic(tp.TPField.Pos, afterTP(tp), fmt.Sprintf("%x", off), fmt.Sprint(obj))
 	d.Detail = err.Error()
 	var page invalidPager
@@ -616,6 +624,10 @@ func outside(tp *tsfcheck.Tracepoint, obj, off uint32, err error) diag.List {
 	}
 	return diag.List{d, tsf.WarnPage.Diagnostic(tp.TPField.Pos, afterTP(tp))}
 }
+
+// badObjecter is a Module.ByteAt error that says whether the object is one
+// the module does not have (lxmap.NoObjectError): TRCUST 3.05A warns 137.
+type badObjecter interface{ BadObject() bool }
 
 // invalidPager is a Module.ByteAt error that says whether TRCUST 3.05A
 // warns 139 besides 138 (lxmap.PastPagesError); without it, it does.
@@ -636,7 +648,7 @@ func ResolveRefused(t *tsf.Trace, tpf *tsf.TP, syms Symbols, mod Module, modPath
 	}
 	if ok {
 		var untraced bool
-		if _, diags, untraced = readOpcode(tp, mod, obj, off, diags); untraced {
+		if _, diags, untraced = readOpcode(tp, mod, modPath, obj, off, diags); untraced {
 			return diags, true
 		}
 	}

@@ -88,9 +88,13 @@ func OpenModule(src Sources) (*lx.File, diag.List) {
 	return nil, diag.List{d}
 }
 
-// OpenMap reads the MAP file: its own diagnostics, then severe 39 when it
-// lists no public symbol at all (there is nothing to resolve a tracepoint
-// against), fatal 2 when it cannot be read, fatal 10 when it is no MAP file.
+// OpenMap reads the MAP file: its own diagnostics, fatal 2 when it cannot
+// be found and 4 when it cannot be read. Any text is a MAP file for TRCUST
+// 3.05A, which takes each line of an address and a name for a symbol
+// (mapfile.Map.Names) and says nothing else (IBM's behaviour, tried with
+// its binary: a file of prose, or a map that lists no public symbol, gives
+// "symbol not found" for each TP): a file that is no MAP file of a known
+// flavour is read so, with tracekit's warning 220.
 func OpenMap(src Sources) (*mapfile.Map, diag.List) {
 	at := ast.Pos{File: src.MapPath}
 	m, diags, err := mapfile.ParseFile(src.MapPath)
@@ -98,17 +102,11 @@ func OpenMap(src Sources) (*mapfile.Map, diag.List) {
 	case errors.Is(err, os.ErrNotExist):
 		return nil, append(diags, tsf.FatalNotFound.Diagnostic(at, 1, src.MapPath))
 	case errors.Is(err, mapfile.ErrUnknownFormat):
-		d := tsf.FatalExeHeader.Diagnostic(at, 1, src.MapPath)
-		d.Detail = "not a LINK386, LINK or wlink MAP file"
-		return nil, append(diags, d)
+		d := tsf.WarnMapUnknown.Diagnostic(at, 1, src.MapPath)
+		return m, append(diags, d)
 	case err != nil:
 		d := tsf.FatalAccess.Diagnostic(at, 1, src.MapPath)
 		d.Detail = err.Error()
-		return nil, append(diags, d)
-	}
-	if len(m.PublicsByName)+len(m.PublicsByValue)+len(m.MemoryMap) == 0 {
-		d := tsf.SevereNoSymbolInfo.Diagnostic(src.ModuleAt, 0, src.ModulePath)
-		d.Detail = src.MapPath + " lists no public symbols"
 		return nil, append(diags, d)
 	}
 	return m, diags

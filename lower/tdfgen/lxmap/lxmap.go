@@ -50,14 +50,17 @@ func NewSymbols(m *mapfile.Map, ignoreCase bool) *Symbols {
 	return s
 }
 
-// Lookup implements tdfgen.Symbols: public symbols and exports with an
-// address in the module; imported and absolute symbols are not found.
+// Lookup implements tdfgen.Symbols: it finds what TRCUST 3.05A finds
+// (mapfile.Map.Names), the first line of the file that names the symbol,
+// with IgnoreCase the first whose name matches without case (an exact
+// match further down does not win: IBM's behaviour).
 func (s *Symbols) Lookup(name string) (obj, off uint32, ok bool) {
-	sym, ok := s.Map.Lookup(name, s.IgnoreCase)
-	if !ok || sym.Imported || sym.Abs || sym.Seg == 0 {
-		return 0, 0, false
+	for _, p := range s.Map.Names {
+		if p.Name == name || s.IgnoreCase && mapfile.EqualFold(p.Name, name) {
+			return uint32(p.Addr.Seg), p.Addr.Off, true
+		}
 	}
-	return uint32(sym.Seg), sym.Off, true
+	return 0, 0, false
 }
 
 // Next implements tdfgen.Symbols: the lowest address of a public symbol of
@@ -142,11 +145,18 @@ type PageBuffer struct {
 // and 139 where PastPagesError.InvalidPage, and keeps the tracepoint).
 // Without Buffer such bytes are 0.
 func (m Module) ByteAt(obj, off uint32) (byte, error) {
+	ps := m.File.PageSize
 	if obj == 0 || int(obj) > len(m.File.Objects) {
-		return 0, fmt.Errorf("the module has no object %d", obj)
+		// IBM's behaviour (a devcon12 MAP file naming object 3 of
+		// emitrep.dll, which has 2): no page is read, the byte is the
+		// page buffer's, and TRCUST warns 137 and 139.
+		var b byte
+		if m.Buffer != nil && ps > 0 {
+			b = m.Buffer.page(int(ps))[off%ps]
+		}
+		return b, &NoObjectError{Obj: obj}
 	}
 	o := m.File.Object(int(obj))
-	ps := m.File.PageSize
 	if ps == 0 {
 		b, err := m.File.ReadObject(int(obj), off, 1)
 		if err != nil {
@@ -219,6 +229,15 @@ func (m Module) pageByte(obj, i, at int) byte {
 	}
 	return buf[at]
 }
+
+// NoObjectError is ByteAt's error for an object the module does not have.
+type NoObjectError struct{ Obj uint32 }
+
+// Error implements error.
+func (e *NoObjectError) Error() string { return fmt.Sprintf("the module has no object %d", e.Obj) }
+
+// BadObject reports that TRCUST 3.05A warns "bad object number" (137).
+func (e *NoObjectError) BadObject() bool { return true }
 
 // PastPagesError is ByteAt's error for an offset two pages or more past
 // its object's pages, where TRCUST 3.05A warns 138 (the byte is still
