@@ -321,4 +321,6 @@ func trcustName(s string) (a Addr, name string, col int, ok bool) {
 }
 
 // isSpace reports whether C's isspace holds for c.
-func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r' }
+func isSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'
+}
