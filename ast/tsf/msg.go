@@ -123,6 +123,7 @@ const (
 	WarnOrbitIndex        Code = 218
 	WarnLenUnused         Code = 219
 	WarnMapUnknown        Code = 220
+	ErrNoProcEnd          Code = 221 // 3.05A's, not in the V2.1 reference
 )
 
 // Message is the catalogue entry of one Code.
@@ -266,6 +267,10 @@ var Messages = map[Code]Message{
 	// TRCUST 3.05A reads any text as a MAP file, taking each line of an
 	// address and a name for a symbol, and says nothing (IBM's behaviour).
 	220: {diag.Warning, "%s is no LINK, LINK386 or wlink MAP file: only its lines of an address and a name are read", true},
+	// TRCUST 3.05A prints it instead of 79 for TP=.name,RETEP when the MAP
+	// file has no such name (IBM's behaviour, tried with its binary); the
+	// V2.1 reference has no number for it.
+	221: {diag.Error, "unable to locate end of %s", false},
 }
 
 // Legacy is what TRCUST 3.05A would say of a diagnostic beyond the

@@ -560,6 +560,14 @@ func resolveTarget(tp *tsfcheck.Tracepoint, syms Symbols, mod Module, modPath st
 				// (IBM's behaviour: "invalid number found" first).
 				pos = tp.TPField.NextField
 			}
+			if t.RetEP != nil && t.BadOffset == nil {
+				// IBM's behaviour: with RETEP TRCUST 3.05A looks for the
+				// procedure's end and says so, at the line of the token
+				// after RETEP, as warning 144 (sg244640_32bit.tsf of the
+				// corpus read with /L=emitrep.dll).
+				diags.Add(tsf.ErrNoProcEnd.Diagnostic(t.RetEP.Pos, tp.TPField.Next.Line, t.Name.Text))
+				break
+			}
 			diags.Add(tsf.ErrSymbol.Diagnostic(pos, afterTP(tp), t.Name.Text))
 			break
 		}

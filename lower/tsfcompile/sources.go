@@ -213,7 +213,7 @@ func refusedTPs(m *tsfcheck.Module, front diag.List) []*tdfgen.Refused {
 			// comes first).
 			before = t.End.Offset
 		}
-		if before < 0 || before <= tpf.Last().Offset {
+		if before < 0 || before <= resolvedAt(tpf) {
 			// TRCUST stopped before the TP field, or never at all. A
 			// severe error after it (a string broken later in the
 			// statement) comes after the TP's messages.
@@ -267,7 +267,7 @@ func applyRefused(refused []*tdfgen.Refused, front diag.List) (early, kept diag.
 		}
 		var out diag.List
 		for _, d := range kept {
-			if inStmt(rf.Trace, d) && d.Severity <= diag.Error && foundAt(rf.Trace, d) > rf.TP.Last().Offset && !lexical(d) || pastEnd(rf.Trace, d) {
+			if inStmt(rf.Trace, d) && d.Severity <= diag.Error && foundAt(rf.Trace, d) > resolvedAt(rf.TP) && !lexical(d) || pastEnd(rf.Trace, d) {
 				continue
 			}
 			out = append(out, d)
@@ -288,7 +288,7 @@ func dropUnread(unread []*tsfcheck.Tracepoint, front diag.List) diag.List {
 	for _, d := range front {
 		drop := false
 		for _, tp := range unread {
-			if inStmt(tp.Node, d) && d.Severity <= diag.Error && d.Pos.Offset > tp.TPField.Last().Offset && !lexical(d) {
+			if inStmt(tp.Node, d) && d.Severity <= diag.Error && d.Pos.Offset > resolvedAt(tp.TPField) && !lexical(d) {
 				drop = true
 				break
 			}
@@ -316,6 +316,17 @@ func pastEnd(t *tsf.Trace, d diag.Diagnostic) bool {
 // inStmt reports whether d stands in the statement t.
 func inStmt(t *tsf.Trace, d diag.Diagnostic) bool {
 	return d.Pos.File == t.Pos.File && d.Pos.Offset >= t.Pos.Offset && d.Pos.Offset < t.End.Offset
+}
+
+// resolvedAt returns the offset at which TRCUST 3.05A resolves the TP
+// field tpf: its last token, or an offset that is no number, where it
+// stops reading the field before a RETEP after it (IBM's behaviour:
+// "symbol not found" for TP=.nosuch+1x, RETEP, and nothing more).
+func resolvedAt(tpf *tsf.TP) int {
+	if st, ok := tpf.Target.(*tsf.SymbolTP); ok && st.BadOffset != nil {
+		return st.BadOffset.Pos.Offset
+	}
+	return tpf.Last().Offset
 }
 
 // dynamicTP returns the first TP field of t, when it names a code address.
