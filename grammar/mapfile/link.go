@@ -254,18 +254,24 @@ func (p *parser) collectImports() {
 // export line its exported name but not its alias, an import or absolute
 // line the word "Imp" or "Abs", "0001:0000043G x" the name "G" at 1:43,
 // a wlink line "0001:000000a0+ f_" the name "+"; a segment line
-// ("0001:00000000 000004410H CODE32") names none.
-func trcustNames(lines []line) []Public {
-	var out []Public
+// ("0001:00000000 000004410H CODE32") names none. byValue is the index in
+// out of the first line after the first "Publics by Value" title, -1 when
+// there is none (Map.ByValue).
+func trcustNames(lines []line) (out []Public, byValue int) {
+	byValue = -1
 	for i := range lines {
 		l := &lines[i]
+		if byValue < 0 && strings.Contains(l.text, "Publics by Value") {
+			byValue = len(out)
+			continue
+		}
 		a, name, col, ok := trcustName(l.text)
 		if !ok || a.Seg == 0 || '0' <= name[0] && name[0] <= '9' {
 			continue
 		}
 		out = append(out, Public{Addr: a, Name: name, Pos: l.at(col)})
 	}
-	return out
+	return out, byValue
 }
 
 // trcustName reads a line as sscanf(line, "%x:%x %s") does: blanks, a hex

@@ -177,6 +177,10 @@ type Map struct {
 	// Names are the lines that TRCUST 3.05A takes for symbols, in file
 	// order (trcustNames): it finds a name there and nowhere else.
 	Names []Public
+	// ByValue is the index in Names of the first line after the first
+	// "Publics by Value" title, where TRCUST looks for the end of a
+	// procedure for RETEP; -1 when the file has no such title.
+	ByValue int
 }
 
 // SymbolKind tells where Lookup found a symbol.
@@ -294,8 +298,10 @@ func Parse(filename string, src []byte) (*Map, diag.List, error) {
 	case FlavorWatcom:
 		p.parseWatcom()
 	default:
-		return &Map{File: filename, Names: trcustNames(lines)}, nil, fmt.Errorf("mapfile: %s: %w (no LINK segment or publics table and no Open Watcom banner)", filename, ErrUnknownFormat)
+		m := &Map{File: filename}
+		m.Names, m.ByValue = trcustNames(lines)
+		return m, nil, fmt.Errorf("mapfile: %s: %w (no LINK segment or publics table and no Open Watcom banner)", filename, ErrUnknownFormat)
 	}
-	p.m.Names = trcustNames(lines)
+	p.m.Names, p.m.ByValue = trcustNames(lines)
 	return p.m, p.diags, nil
 }

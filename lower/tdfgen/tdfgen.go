@@ -38,10 +38,12 @@ import (
 type Symbols interface {
 	// Lookup returns the LX object number and the offset of a symbol.
 	Lookup(name string) (obj, off uint32, ok bool)
-	// Next returns the offset of the first symbol of object obj above off:
-	// where the procedure at off ends, for RETEP (package lower/x86ret);
-	// ok is false when no symbol follows in the object.
-	Next(obj, off uint32) (next uint32, ok bool)
+	// Next returns where the procedure name, which Lookup found at
+	// obj:off, ends, for RETEP (package lower/x86ret): the offset of the
+	// symbol that follows it; ok is false when none follows in the
+	// object (it ends with the object), found is false when the symbols
+	// cannot say (TRCUST 3.05A: "symbol not found").
+	Next(name string, obj, off uint32) (next uint32, ok, found bool)
 }
 
 // Module reads the traced module's bytes as loaded (before fixups).
@@ -515,7 +517,7 @@ func readOpcode(tp *tsfcheck.Tracepoint, mod Module, modPath string, obj, off ui
 	if err != nil {
 		// The byte is what TRCUST's page buffer holds there (lxmap), and
 		// an OPCODE is compared with it all the same (IBM's behaviour).
-		diags = append(diags, outside(tp, modPath, obj, off, err)...)
+		diags = append(diags, outside(tp, modPath, obj, off, err, afterTP(tp))...)
 	}
 	var modrm byte
 	if b == 0xF6 || b == 0xF7 {
@@ -586,7 +588,16 @@ func resolveTarget(tp *tsfcheck.Tracepoint, syms Symbols, mod Module, modPath st
 			// (IBM's behaviour, tried with its binary: .malloc-1,RETEP
 			// finds malloc's LEAVE, .fclose+4,RETEP finds nothing, the
 			// window then past fclose's RET).
-			end, ok := syms.Next(o, at)
+			end, ok, found := syms.Next(t.Name.Text, o, at)
+			if !found {
+				// IBM's behaviour: TRCUST 3.05A finds the end in the
+				// MAP file's "Publics by Value" (lxmap.Symbols.Next);
+				// when it cannot, the symbol is not found, at the line
+				// of the token after RETEP, and the statement is
+				// abandoned.
+				diags.Add(tsf.ErrSymbol.Diagnostic(t.Name.Pos, tp.TPField.Next.Line, t.Name.Text))
+				break
+			}
 			if !ok {
 				end = 0 // the end of the object
 				if code, _, err := mod.Object(o); err == nil {
@@ -594,6 +605,15 @@ func resolveTarget(tp *tsfcheck.Tracepoint, syms Symbols, mod Module, modPath st
 				}
 			}
 			end += uint32(addr) - at
+			// IBM's behaviour: TRCUST 3.05A reads the page of the search
+			// window's start, Range bytes before the end, first, and
+			// warns 138 (and 139) where that page is not the module's,
+			// as for a TP (.malloc+0x5000,RETEP: "offset 607e is
+			// invalid"; an end of 0: "offset ffffffee").
+			ws := end - uint32(searchOf(search).Range)
+			if _, err := mod.ByteAt(o, ws); err != nil {
+				diags = append(diags, outside(tp, modPath, o, ws, err, tp.TPField.Next.Line)...)
+			}
 			ret, err := returnPoint(mod, o, uint32(addr), end, search)
 			if err != nil {
 				// IBM's behaviour: TRCUST 3.05A warns at the line of the
@@ -615,22 +635,22 @@ func resolveTarget(tp *tsfcheck.Tracepoint, syms Symbols, mod Module, modPath st
 // outside returns warnings 138 and 139 when obj:off is not in the module
 // (err from Module.ByteAt): IBM's behaviour is to warn at the line after
 // the TP field and keep the tracepoint, with 0 as the original byte.
-func outside(tp *tsfcheck.Tracepoint, modPath string, obj, off uint32, err error) diag.List {
+func outside(tp *tsfcheck.Tracepoint, modPath string, obj, off uint32, err error, line int) diag.List {
 	var bad badObjecter
 	if errors.As(err, &bad) && bad.BadObject() {
 		// IBM's behaviour: an object the module does not have is 137,
 		// always with 139.
-		d := tsf.WarnObject.Diagnostic(tp.TPField.Pos, afterTP(tp), fmt.Sprint(obj), modPath)
+		d := tsf.WarnObject.Diagnostic(tp.TPField.Pos, line, fmt.Sprint(obj), modPath)
 		d.Detail = err.Error()
-		return diag.List{d, tsf.WarnPage.Diagnostic(tp.TPField.Pos, afterTP(tp))}
+		return diag.List{d, tsf.WarnPage.Diagnostic(tp.TPField.Pos, line)}
 	}
-	d := tsf.WarnOffset.Diagnostic(tp.TPField.Pos, afterTP(tp), fmt.Sprintf("%x", off), fmt.Sprint(obj))
+	d := tsf.WarnOffset.Diagnostic(tp.TPField.Pos, line, fmt.Sprintf("%x", off), fmt.Sprint(obj))
 	d.Detail = err.Error()
 	var page invalidPager
 	if errors.As(err, &page) && !page.InvalidPage() {
 		return diag.List{d}
 	}
-	return diag.List{d, tsf.WarnPage.Diagnostic(tp.TPField.Pos, afterTP(tp))}
+	return diag.List{d, tsf.WarnPage.Diagnostic(tp.TPField.Pos, line)}
 }
 
 // badObjecter is a Module.ByteAt error that says whether the object is one
@@ -693,10 +713,7 @@ func returnPoint(mod Module, obj, entry, end uint32, search *x86ret.Search) (uin
 	if err != nil {
 		return 0, err
 	}
-	s := x86ret.DefaultSearch
-	if search != nil {
-		s = *search
-	}
+	s := searchOf(search)
 	// The window is read as TRCUST reads it, through its page buffer
 	// (Module.ByteAt), and may pass the object's size when a TP offset
 	// moved the procedure's end there (x86ret.ScanFunc).
@@ -706,6 +723,15 @@ func returnPoint(mod Module, obj, entry, end uint32, search *x86ret.Search) (uin
 		return b
 	}
 	return x86ret.ScanFunc(read, size, entry, end, s)
+}
+
+// searchOf returns the RETEP search of a compile: search, or TRCUST's
+// default.
+func searchOf(search *x86ret.Search) x86ret.Search {
+	if search != nil {
+		return *search
+	}
+	return x86ret.DefaultSearch
 }
 
 // afterTP returns the line TRCUST names for a TP symbol: it looks the

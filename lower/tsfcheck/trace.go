@@ -729,8 +729,10 @@ func (c *checker) endOfTrace(s *traceState) {
 		// missing DESC after the back end's checks of the statement (an
 		// opcode mismatch is reported instead; a RETEP without a return
 		// point is a warning and nothing more): the statement's last
-		// error (Tracepoint.Late).
-		if tp.Late == nil {
+		// error (Tracepoint.Late). It is reported instead of 103 or 104
+		// (a flag or a data statement after ABORTOP or REMOVEOP), which
+		// TRCUST finds after it (fresh seed 1092398).
+		if tp.Late == nil || abortConflict(tp.Late) {
 			d := tsf.ErrIncomplete.Diagnostic(s.fmts[0].Position(), end.Line, "trace description")
 			tp.Late = &d
 		}
@@ -798,6 +800,13 @@ func (c *checker) late(s *traceState, code tsf.Code, f tsf.Field) {
 		d := code.Diagnostic(f.Position(), s.t.End.Line)
 		s.tp.Late = &d
 	}
+}
+
+// abortConflict reports whether d is 103 or 104, "opcode defined after
+// ABORT" or "... after REMOVE".
+func abortConflict(d *diag.Diagnostic) bool {
+	code, _ := tsf.CodeOf(*d)
+	return code == tsf.ErrOpcodeAfterAbort || code == tsf.ErrOpcodeAfterRem
 }
 
 // staticTakes reports whether a @STATIC tracepoint takes f, a statement

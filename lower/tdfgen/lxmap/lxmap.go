@@ -63,24 +63,61 @@ func (s *Symbols) Lookup(name string) (obj, off uint32, ok bool) {
 	return 0, 0, false
 }
 
-// Next implements tdfgen.Symbols: the lowest address of a public symbol of
-// object obj above off.
-func (s *Symbols) Next(obj, off uint32) (uint32, bool) {
-	if obj > 0xFFFF {
-		return 0, false
+// Next implements tdfgen.Symbols as TRCUST 3.05A finds the end of a
+// procedure for RETEP (IBM's behaviour, tried with its binary on MAP files
+// written for it): among the lines after the "Publics by Value" title
+// (mapfile.Map.ByValue), the first that names the symbol (without case
+// with IgnoreCase) at its address, and after it the first line of another
+// address, in file order, whatever that address is: an offset below the
+// symbol's leaves no room for a return point. No such title, no such
+// line, or no line after it: not found. A line of another object at its
+// offset 0, as real maps have it, ends the procedure where the segment
+// table says (segmentsEnd). At another offset TRCUST's end depends on
+// more than tracekit has worked out (2:500 ended a procedure at 1:DC0 at
+// the end of CODE32, 2:DC0 and 2:1090 at the length of DATA32, 2:9 one
+// at 1:5E3F at 9); segmentsEnd is taken for it too.
+func (s *Symbols) Next(name string, obj, off uint32) (next uint32, ok, found bool) {
+	if s.Map.ByValue < 0 {
+		return 0, false, false
 	}
-	i, _ := slices.BinarySearchFunc(s.byAddr, mapfile.Addr{Seg: uint16(obj), Off: off}, func(p mapfile.Public, a mapfile.Addr) int {
-		if c := cmp.Compare(p.Addr.Seg, a.Seg); c != 0 {
-			return c
+	vals := s.Map.Names[s.Map.ByValue:]
+	for i, p := range vals {
+		if uint32(p.Addr.Seg) != obj || p.Addr.Off != off || !(p.Name == name || s.IgnoreCase && mapfile.EqualFold(p.Name, name)) {
+			continue
 		}
-		return cmp.Compare(p.Addr.Off, a.Off)
-	})
-	for ; i < len(s.byAddr) && uint32(s.byAddr[i].Addr.Seg) == obj; i++ {
-		if s.byAddr[i].Addr.Off > off {
-			return s.byAddr[i].Addr.Off, true
+		for _, q := range vals[i+1:] {
+			if q.Addr == p.Addr {
+				continue
+			}
+			if uint32(q.Addr.Seg) != obj {
+				return s.segmentsEnd(obj), true, true
+			}
+			return q.Addr.Off, true, true
+		}
+		return 0, false, false
+	}
+	return 0, false, false
+}
+
+// segmentsEnd returns where TRCUST 3.05A ends a procedure of object obj
+// that a symbol of another object follows (IBM's behaviour, tried with its
+// binary on 16 segment tables written for it): it walks the segment table
+// a line and the line after it at a time, so its last line is never
+// taken; the end (start + length) of the last line of object obj it takes
+// before a line of another object, 0 when it takes none.
+func (s *Symbols) segmentsEnd(obj uint32) uint32 {
+	segs := s.Map.Segments
+	end := uint32(0)
+	for i := 0; i+1 < len(segs); i++ {
+		if uint32(segs[i].Start.Seg) != obj {
+			continue
+		}
+		end = segs[i].Start.Off + segs[i].Length
+		if uint32(segs[i+1].Start.Seg) != obj {
+			break
 		}
 	}
-	return 0, false
+	return end
 }
 
 // Symbol implements tsflist.Namer: the public symbol at the highest address at
@@ -351,12 +388,12 @@ func (x Exports) Lookup(name string) (obj, off uint32, ok bool) {
 
 // Next implements tdfgen.Symbols: the lowest address of an export in object
 // obj above off.
-func (x Exports) Next(obj, off uint32) (uint32, bool) {
+func (x Exports) Next(_ string, obj, off uint32) (uint32, bool, bool) {
 	next, ok := uint32(0), false
 	for _, e := range x.File.Exports() {
 		if e.Found && uint32(e.Object) == obj && e.Offset > off && (!ok || e.Offset < next) {
 			next, ok = e.Offset, true
 		}
 	}
-	return next, ok
+	return next, ok, true
 }

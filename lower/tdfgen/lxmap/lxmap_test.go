@@ -58,19 +58,22 @@ func TestEmitrep(t *testing.T) {
 	}
 	// Next: where a procedure ends, for RETEP.
 	for _, tc := range []struct {
-		obj, off, next uint32
-		ok             bool
+		name      string
+		obj, off  uint32
+		next      uint32
+		ok, found bool
 	}{
-		{1, 0, 0x30C, true},      // emit ends at ReportEmitterNewClass
-		{1, 0xDC0, 0x1090, true}, // malloc at free
-		{1, 0xDC1, 0x1090, true}, // from inside malloc
-		{1, 0x4422, 0, false},    // DosGetMessage, the last symbol of object 1
-		{9, 0, 0, false},         // no such object
-		{0x10000, 0, 0, false},   // not an object number a MAP file holds
+		{"emit", 1, 0, 0x30C, true, true},                // emit ends at ReportEmitterNewClass
+		{"malloc", 1, 0xDC0, 0x1090, true, true},         // malloc at free
+		{"malloc", 1, 0xDC1, 0, false, false},            // not malloc's address
+		{"DosGetMessage", 1, 0x4422, 0x4440, true, true}, // object 2 follows: the end of _MSGSEG32
+		{"_end", 2, 0xC6C, 0, false, false},              // the last line of the table
+		{"emit", 9, 0, 0, false, false},                  // no such object
+		{"nosuch", 1, 0, 0, false, false},
 	} {
-		next, ok := exact.Next(tc.obj, tc.off)
-		if next != tc.next || ok != tc.ok {
-			t.Errorf("Next(%d, %#x) = %#x, %v; want %#x, %v", tc.obj, tc.off, next, ok, tc.next, tc.ok)
+		next, ok, found := exact.Next(tc.name, tc.obj, tc.off)
+		if next != tc.next || ok != tc.ok || found != tc.found {
+			t.Errorf("Next(%s, %d, %#x) = %#x, %v, %v; want %#x, %v, %v", tc.name, tc.obj, tc.off, next, ok, found, tc.next, tc.ok, tc.found)
 		}
 	}
 	mod := Module{File: f}
@@ -110,7 +113,7 @@ func TestExportsNext(t *testing.T) {
 		t.Error("Lookup(EMIT) not found with IgnoreCase")
 	}
 	for _, tc := range []struct{ obj, off uint32 }{{1, 0}, {1, 0x300}, {2, 0}} {
-		if next, ok := x.Next(tc.obj, tc.off); ok {
+		if next, ok, _ := x.Next("", tc.obj, tc.off); ok {
 			t.Errorf("Next(%d, %#x) = %#x, want none", tc.obj, tc.off, next)
 		}
 	}

@@ -34,7 +34,7 @@ func TestSyntheticMap(t *testing.T) {
 			t.Errorf("Lookup(%q) found %v, want %v", name, ok, found)
 		}
 	}
-	for i, p := range s.byAddr {
+	for _, p := range s.byAddr {
 		obj, off := uint32(p.Addr.Seg), p.Addr.Off
 		at, atOK := first[p.Name]
 		o, f, ok := s.Lookup(p.Name)
@@ -48,16 +48,10 @@ func TestSyntheticMap(t *testing.T) {
 		if o, f, _ := s.Lookup(name); !ok || dist < 3 || o != obj || f+dist != off+3 {
 			t.Errorf("Symbol(%d:%#x) = %q+%d %v", obj, off+3, name, dist, ok)
 		}
-		next, ok := s.Next(obj, off)
-		want, wantOK := uint32(0), false
-		for _, q := range s.byAddr[i+1:] {
-			if uint32(q.Addr.Seg) == obj && q.Addr.Off > off {
-				want, wantOK = q.Addr.Off, true
-				break
-			}
-		}
-		if next != want || ok != wantOK {
-			t.Errorf("Next(%d:%#x) = %#x %v, want %#x %v", obj, off, next, ok, want, wantOK)
+		// A wlink map has no "Publics by Value": TRCUST finds no end of
+		// a procedure for RETEP there.
+		if _, _, found := s.Next(p.Name, obj, off); found {
+			t.Errorf("Next(%q) found an end in a wlink map", p.Name)
 		}
 	}
 	if _, _, ok := s.Lookup("no_such_symbol"); ok {

@@ -12,7 +12,10 @@
 //
 // Dynamic tracepoints name symbols of the oracle's emitrep.dll (the osFree
 // module the TRCUST oracle uses, with its MAP file): a case with Emitrep set
-// needs emitrep.dll and emitrep.map in its working directory.
+// needs emitrep.dll and emitrep.map in its working directory. Now and then
+// a case brings an emitrep.map of its own, which then replaces the real
+// one (mapfile.go: the symbols placed anywhere, and the lines TRCUST reads
+// in its own way).
 //
 // The same seed gives the same case on every machine and Go version: the
 // generator draws from math/rand/v2's PCG, whose sequence is specified. The
@@ -64,6 +67,7 @@ func Generate(seed int64) *Case {
 		r:     rand.New(rand.NewPCG(uint64(seed), 0x7472637573740a)),
 		sw:    rand.New(rand.NewPCG(uint64(seed), 0x2f524d2f52532f4c)),
 		tpr:   rand.New(rand.NewPCG(uint64(seed), 0x54503d2e6f666673)),
+		mp:    rand.New(rand.NewPCG(uint64(seed), 0x2e4d4150204c696e)),
 		feats: map[string]bool{},
 		c:     &Case{Seed: seed, Files: map[string][]byte{}},
 	}
@@ -90,6 +94,7 @@ type gen struct {
 	r     *rand.Rand
 	sw    *rand.Rand // the switches of switches.go
 	tpr   *rand.Rand // the TP forms added later (offsetsTP), apart so that the other draws stay
+	mp    *rand.Rand // the MAP files and RETEP forms added last (mapfile.go), apart too
 	feats map[string]bool
 	c     *Case
 
@@ -243,6 +248,10 @@ func (g *gen) compile() {
 		g.feat("ctrl-z")
 	}
 	g.c.Files[name] = []byte(text)
+	if g.dynamic && g.mapGiven && g.mp.Float64() < 0.15 {
+		g.c.Files["emitrep.map"] = g.mapFile()
+		g.feat("map-synthetic")
+	}
 }
 
 // kw writes a keyword in a random case.
@@ -595,6 +604,11 @@ func (g *gen) trace(i int, minor *int, used *[]int) {
 		}
 		if g.fault("tp-unknown", 0.5) {
 			tp = "." + pick(g, "nosuch", "_emit", "Emit2")
+			if g.mp.IntN(3) == 0 {
+				// Drawn from mp (see tpr).
+				tp += pick2(g.mp, ",RETEP", "+4, RETEP", "+1x, RETEP")
+				g.feat("retep-unknown")
+			}
 		} else if g.fault("tp-line", 0.5) {
 			tp = "@" + pick(g, "emit.c,10", "emit.c", "x.c,0")
 		} else if !g.caseless && g.fault("tp-case", 0.5) {
