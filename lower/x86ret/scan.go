@@ -6,8 +6,8 @@ import "fmt"
 // /RSnnn switches of its command line (and /RP, which it accepts).
 //
 // TRCUST does not decode instructions: it looks at the bytes of a window
-// that ends where the procedure ends (the next public symbol of the object,
-// or the end of the object) for a RET byte (0xC3) in one of the forms its
+// that ends where the procedure ends (where the MAP file's "Publics by
+// Value" says: lower/tdfgen/lxmap's Symbols.Next) for a RET byte (0xC3) in one of the forms its
 // match criteria allow. Measured with IBM's binary (through the oracle
 // runner) on every public procedure of the oracle's emitrep.dll, and on
 // procedures bounded by symbols of MAP files made for the purpose:

@@ -11,9 +11,10 @@
 // wctomb, exit, fflush, wcstombs, five of them procedures with two to five
 // returns):
 //
-//  1. The procedure runs from its entry point to the next public symbol of
-//     the same object above it (the MAP file's, or the module's exports when
-//     there is no MAP file), or to the end of the object when none follows.
+//  1. The procedure runs from its entry point to where the MAP file's
+//     "Publics by Value" ends it (lower/tdfgen/lxmap's Symbols.Next; the
+//     module's exports when there is no MAP file), or to the end of the
+//     object.
 //  2. Its instructions are decoded in address order from the entry point, a
 //     linear sweep that follows no jump (golang.org/x/arch/x86/x86asm).
 //  3. The return point is the LAST return instruction (RET, RETF, with or
