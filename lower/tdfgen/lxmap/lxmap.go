@@ -17,16 +17,23 @@ import (
 // Symbols resolves names through a MAP file, as TRCUST does.
 type Symbols struct {
 	Map *mapfile.Map
-	// IgnoreCase makes lookups case-insensitive (TRCUST /I); an exact match
-	// still wins.
+	// IgnoreCase makes lookups case-insensitive (TRCUST /I): the first
+	// line whose name matches without case wins.
 	IgnoreCase bool
 
 	byAddr []mapfile.Public // sorted by address, for Symbol
+	first  map[string]int   // Map.Names: the first index of each name, upper-cased with IgnoreCase
 }
 
 // NewSymbols returns the symbols of m.
 func NewSymbols(m *mapfile.Map, ignoreCase bool) *Symbols {
-	s := &Symbols{Map: m, IgnoreCase: ignoreCase}
+	s := &Symbols{Map: m, IgnoreCase: ignoreCase, first: make(map[string]int, len(m.Names))}
+	for i, p := range m.Names {
+		k := s.key(p.Name)
+		if _, ok := s.first[k]; !ok {
+			s.first[k] = i
+		}
+	}
 	pubs := m.PublicsByName
 	if len(pubs) == 0 {
 		pubs = m.MemoryMap
@@ -55,27 +62,43 @@ func NewSymbols(m *mapfile.Map, ignoreCase bool) *Symbols {
 // with IgnoreCase the first whose name matches without case (an exact
 // match further down does not win: IBM's behaviour).
 func (s *Symbols) Lookup(name string) (obj, off uint32, ok bool) {
-	for _, p := range s.Map.Names {
-		if p.Name == name || s.IgnoreCase && mapfile.EqualFold(p.Name, name) {
-			return uint32(p.Addr.Seg), p.Addr.Off, true
+	i, ok := s.first[s.key(name)]
+	if !ok {
+		return 0, 0, false
+	}
+	p := s.Map.Names[i]
+	return uint32(p.Addr.Seg), p.Addr.Off, true
+}
+
+// key is the index key of a name: the name, upper-cased in ASCII (as
+// mapfile.EqualFold compares) with IgnoreCase.
+func (s *Symbols) key(name string) string {
+	if !s.IgnoreCase {
+		return name
+	}
+	b := []byte(name)
+	for i, c := range b {
+		if 'a' <= c && c <= 'z' {
+			b[i] = c - ('a' - 'A')
 		}
 	}
-	return 0, 0, false
+	return string(b)
 }
 
 // Next implements tdfgen.Symbols as TRCUST 3.05A finds the end of a
 // procedure for RETEP (IBM's behaviour, tried with its binary on MAP files
-// written for it): among the lines after the "Publics by Value" title
-// (mapfile.Map.ByValue), the first that names the symbol (without case
-// with IgnoreCase) at its address, and after it the first line of another
-// address, in file order, whatever that address is: an offset below the
-// symbol's leaves no room for a return point. No such title, no such
-// line, or no line after it: not found. A line of another object at its
-// offset 0, as real maps have it, ends the procedure where the segment
-// table says (segmentsEnd). At another offset TRCUST's end depends on
-// more than tracekit has worked out (2:500 ended a procedure at 1:DC0 at
-// the end of CODE32, 2:DC0 and 2:1090 at the length of DATA32, 2:9 one
-// at 1:5E3F at 9); segmentsEnd is taken for it too.
+// written for it). Among the lines after the "Publics by Value" title
+// (mapfile.Map.ByValue) it takes the first that names the symbol (without
+// case with IgnoreCase) at its address, then the first line after it of
+// another address, in file order, whatever that address is: an offset
+// below the symbol's leaves no room for a return point. No such title, no
+// such line, or no line after it: not found.
+//
+// A line of another object at offset 0, as real maps have it, ends the
+// procedure where the segment table says (segmentsEnd). At another offset
+// TRCUST's end depends on more than tracekit has worked out (2:500 ended a
+// procedure at 1:DC0 at the end of CODE32, 2:DC0 and 2:1090 at the length
+// of DATA32, 2:9 one at 1:5E3F at 9); segmentsEnd is taken for it too.
 func (s *Symbols) Next(name string, obj, off uint32) (next uint32, ok, found bool) {
 	if s.Map.ByValue < 0 {
 		return 0, false, false
