@@ -316,6 +316,20 @@ func (c Code) Diagnostic(pos Pos, legacy int, args ...any) diag.Diagnostic {
 	if legacy == 0 {
 		legacy = pos.Line
 	}
+	copied := false
+	for i, a := range args {
+		// TRCUST 3.05A prints its arguments as C strings: a NUL ends
+		// one (IBM's behaviour: a NUL byte between fields is
+		// "unexpected: , ignored").
+		if s, ok := a.(string); ok {
+			if j := strings.IndexByte(s, 0); j >= 0 {
+				if !copied {
+					args, copied = append([]any(nil), args...), true
+				}
+				args[i] = s[:j]
+			}
+		}
+	}
 	text := fmt.Sprintf(m.Text, args...)
 	return diag.Diagnostic{Pos: pos, Severity: m.Severity, Code: diag.Code(c.String()), Msg: text, Extra: Legacy{Line: legacy}}
 }

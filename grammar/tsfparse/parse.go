@@ -779,6 +779,12 @@ func (p *parser) list(toks []lexer.Token, end ast.Pos, last bool) tsf.Stmt {
 func (p *parser) trace(toks []lexer.Token, end ast.Pos, last bool) *tsf.Trace {
 	t := p.newTrace()
 	t.Pos, t.End, t.Broken = astPos(toks[0].Pos), end, p.partial
+	if len(toks) == 1 && last && !p.partial {
+		// IBM's behaviour: TRCUST 3.05A reads on after the keyword TRACE
+		// for a field and meets the end of the file (severe 34, also
+		// after a Ctrl-Z).
+		t.PastEnd = true
+	}
 	for i := 1; i < len(toks); {
 		n0 := len(p.diags)
 		if !isWord(&toks[i], fieldKeywords) {
@@ -843,6 +849,14 @@ func (p *parser) trace(toks []lexer.Token, end ast.Pos, last bool) *tsf.Trace {
 			return t
 		}
 		i += n
+		if last && !p.partial && i == len(toks) && toks[i-1].Type == tokPunct && toks[i-1].Value == "=" {
+			// IBM's behaviour: "MINOR=" or "OPCODE=" at the end of the
+			// file: TRCUST 3.05A reads on for the value and meets the
+			// end (severe 34), unless an error before it in the
+			// statement spares it; the field was never read.
+			t.PastEnd = true
+			return t
+		}
 		fld := p.field(f)
 		if fld == nil {
 			t.Broken, t.BrokenAt = true, p.posSince(n0, end)

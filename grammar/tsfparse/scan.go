@@ -228,13 +228,13 @@ func (s *scanner) wordLen() int {
 // wordChars are the bytes a word or number runs on through (isIdentChar,
 // isOther, '.'), symbolChars those a symbol runs on through (the same but
 // '.'), and plainChars the bytes a string holds that need no look (all
-// but the quote, the backslash, CR, LF and NUL).
+// but the quote, the backslash, CR, LF, NUL and Ctrl-Z).
 var wordChars, symbolChars, plainChars = func() (w, sym, plain [256]bool) {
 	for c := range w {
 		b := byte(c)
 		sym[c] = isIdentChar(b) || isOther(b)
 		w[c] = sym[c] || b == '.'
-		plain[c] = b != '"' && b != '\\' && b != '\r' && b != '\n' && b != 0
+		plain[c] = b != '"' && b != '\\' && b != '\r' && b != '\n' && b != 0 && b != 0x1A
 	}
 	return w, sym, plain
 }()
@@ -583,7 +583,10 @@ func (s *scanner) str() bool {
 	begin, cut := s.off, -1
 	trcust := s.mode&TRCUSTStrings != 0
 	for {
-		if s.off >= len(s.src) {
+		if s.atEnd() {
+			// The end of the file, or a Ctrl-Z, which ends it for
+			// TRCUST 3.05A's C runtime (IBM's behaviour: "premature end
+			// of file" for a Ctrl-Z in a string).
 			at := s.at(start)
 			if cut >= 0 {
 				at = s.pos()
@@ -613,7 +616,10 @@ func (s *scanner) str() bool {
 			s.emit(tokString, s.src[begin:end], start)
 			s.advance(1)
 			return true
-		case c == '\n' || c == '\r':
+		case c == '\n' || c == '\r' && s.peek(1) == '\n':
+			// A CR of its own is a character of the string (IBM's
+			// behaviour: TRCUST 3.05A reads the file in text mode,
+			// where only CR LF is a line end).
 			at := s.at(start)
 			if cut >= 0 {
 				// After a NUL's message (TRCUSTStrings), where TRCUST

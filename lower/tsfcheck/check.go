@@ -128,14 +128,19 @@ func NewBit(o *tsf.Orbit) bool { return o.A.Value == 0 && o.B != nil && o.B.Valu
 // ORBIT=(0,1) was given.
 func SameBit(o *tsf.Orbit) bool { return o.A.Value == 0 && o.B != nil && o.B.Value == 0 }
 
-// DropSuperseded returns parsed without the errors at m.Superseded.
+// DropSuperseded returns parsed without the errors at m.Superseded, and
+// without a premature end of the file (34) there: an error before it in
+// the statement made TRCUST 3.05A skip to the next TRACE, which at the end
+// of the file is no error (IBM's behaviour: "MINOR=2, MINOR=3, TP=" at
+// the end is only "MINOR redefinition").
 func DropSuperseded(parsed diag.List, m *Module) diag.List {
 	if len(m.Superseded) == 0 {
 		return parsed
 	}
 	out := parsed[:0:0]
 	for _, d := range parsed {
-		if d.Severity == diag.Error && slices.Contains(m.Superseded, d.Pos) {
+		code, _ := tsf.CodeOf(d)
+		if (d.Severity == diag.Error || code == tsf.SeverePrematureEOF) && slices.Contains(m.Superseded, d.Pos) {
 			continue
 		}
 		out = append(out, d)

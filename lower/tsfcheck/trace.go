@@ -132,11 +132,12 @@ func (c *checker) trace(t *tsf.Trace) {
 		}
 	}
 	if t.PastEnd {
-		// IBM's behaviour: the last field of the file is TYPE or GROUP
-		// and no error came before it: TRCUST 3.05A reads on for a ','
-		// and meets the end (severe 34, at the end's line).
+		// IBM's behaviour: the file ends where TRCUST 3.05A reads on for
+		// another token (a ',' after a last TYPE or GROUP, a field after
+		// the keyword TRACE, the value after "MINOR=") and no error came
+		// before it in the statement: severe 34, at the end's line.
 		d := tsf.SeverePrematureEOF.Diagnostic(t.End, t.End.Line)
-		d.Detail = "TRCUST 3.05A wants a ',' or another field after TYPE or GROUP"
+		d.Detail = "the file ends where TRCUST 3.05A reads on for another token"
 		c.report(d)
 		s.errors = true // refused: Module.Refused keeps what was checked
 		return
