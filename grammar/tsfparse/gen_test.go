@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/alecthomas/participle/v2"
@@ -190,7 +191,7 @@ func batchParse(filename string, src []byte) (*tsf.File, diag.List) {
 	for _, st := range stmts {
 		sawTrace = sawTrace || isTrace(&st[0])
 	}
-	if !sawTrace && res.stopAt < 0 {
+	if !sawTrace && res.stopAt < 0 && !slices.ContainsFunc(p.diags, isPrematureEOF) {
 		p.diags = append(p.diags, noTrace(res.eof))
 	}
 	p.diags.Sort()

@@ -167,7 +167,8 @@ func parseBatched(filename string, src []byte, mode Mode, reference bool, each f
 		}
 		if b.final {
 			out.EOF, out.Aborted = b.eof, b.aborted
-			if !sawTrace && !b.aborted {
+			if !sawTrace && !b.aborted && !slices.ContainsFunc(diags, isPrematureEOF) {
+				// One premature end: a statement the end cut has said so.
 				diags.Add(noTrace(b.eof))
 			}
 			break
@@ -217,6 +218,12 @@ type stmtBatch struct {
 	// keptFields are those of statements kept with them.
 	fields     []tsf.Field
 	keptFields int
+}
+
+// isPrematureEOF reports whether d is severe 34, "premature end of file".
+func isPrematureEOF(d diag.Diagnostic) bool {
+	code, _ := tsf.CodeOf(d)
+	return code == tsf.SeverePrematureEOF
 }
 
 // noTrace is the diagnostic of a file without a TRACE statement, at its
@@ -682,6 +689,15 @@ func (p *parser) header(toks []lexer.Token, end ast.Pos, last bool) tsf.Stmt {
 	}
 	if err != nil {
 		p.syntaxError(err, end, last, true)
+		return nil
+	}
+	if last && !p.partial && n == len(toks) && toks[n-1].Type == tokPunct && toks[n-1].Value == "=" {
+		// IBM's behaviour: "MODNAME=" or "MAJOR=" at the end of the file:
+		// TRCUST 3.05A reads on for the value and meets the end (severe
+		// 34), before it judges a value it never read.
+		d := tsf.SeverePrematureEOF.Diagnostic(end, 0)
+		d.Detail = "the file ends before the value"
+		p.add(d)
 		return nil
 	}
 	if mn := h.ModName; mn != nil {
