@@ -68,6 +68,7 @@ func Generate(seed int64) *Case {
 		sw:    rand.New(rand.NewPCG(uint64(seed), 0x2f524d2f52532f4c)),
 		tpr:   rand.New(rand.NewPCG(uint64(seed), 0x54503d2e6f666673)),
 		mp:    rand.New(rand.NewPCG(uint64(seed), 0x2e4d4150204c696e)),
+		ed:    rand.New(rand.NewPCG(uint64(seed), 0x5e5a2043522045)),
 		feats: map[string]bool{},
 		c:     &Case{Seed: seed, Files: map[string][]byte{}},
 	}
@@ -95,6 +96,7 @@ type gen struct {
 	sw    *rand.Rand // the switches of switches.go
 	tpr   *rand.Rand // the TP forms added later (offsetsTP), apart so that the other draws stay
 	mp    *rand.Rand // the MAP files and RETEP forms added last (mapfile.go), apart too
+	ed    *rand.Rand // the odd bytes and early ends of edits, apart too
 	feats map[string]bool
 	c     *Case
 
@@ -247,7 +249,7 @@ func (g *gen) compile() {
 		text += "\x1a"
 		g.feat("ctrl-z")
 	}
-	g.c.Files[name] = []byte(text)
+	g.c.Files[name] = g.edits([]byte(text))
 	if g.dynamic && g.mapGiven && g.mp.Float64() < 0.15 {
 		g.c.Files["emitrep.map"] = g.mapFile()
 		g.feat("map-synthetic")
@@ -1135,4 +1137,42 @@ func (g *gen) combine() {
 		g.feat("arg:W")
 	}
 	g.c.Args = args
+}
+
+// edits now and then spoils a TSF the way files get spoilt, drawn from
+// g.ed: cut short anywhere in its last 80 bytes (after its last TRACE
+// keyword), a Ctrl-Z or a NUL put in, a CR of its own put after a quote.
+func (g *gen) edits(b []byte) []byte {
+	r := g.ed
+	if len(b) == 0 {
+		return b
+	}
+	if r.IntN(25) == 0 {
+		// Within the last 80 bytes, after the last TRACE keyword.
+		if k := bytes.LastIndex(bytes.ToUpper(b), []byte("TRACE")); k >= 0 {
+			g.feat("edit:cut")
+			lo := max(k+len("TRACE"), len(b)-80)
+			b = b[:lo+r.IntN(len(b)-lo+1)]
+		}
+	}
+	if r.IntN(50) == 0 {
+		g.feat("edit:ctrl-z")
+		i := r.IntN(len(b) + 1)
+		b = append(b[:i:i], append([]byte{0x1A}, b[i:]...)...)
+	}
+	if r.IntN(80) == 0 {
+		g.feat("edit:nul")
+		i := r.IntN(len(b) + 1)
+		b = append(b[:i:i], append([]byte{0}, b[i:]...)...)
+	}
+	if r.IntN(40) == 0 {
+		// A CR of its own after a quote: in a string or just after one.
+		start := r.IntN(len(b))
+		if j := bytes.IndexByte(b[start:], '"'); j >= 0 {
+			g.feat("edit:cr")
+			i := start + j + 1
+			b = append(b[:i:i], append([]byte{'\r'}, b[i:]...)...)
+		}
+	}
+	return b
 }

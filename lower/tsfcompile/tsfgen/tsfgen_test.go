@@ -38,7 +38,8 @@ func TestCoverage(t *testing.T) {
 	for _, f := range []string{"compile", "combine", "dynamic", "static", "retep", "len", "regs", "mem", "mem32",
 		"asciiz", "asciiz32", "flag-isif", "flag-indirect-chain", "fmt-P", "fmt-I", "comment-nested",
 		"typelist", "grouplist", "arg:P", "arg:I", "arg:D", "arg:W", "arg:tdfname", "abortop", "removeop", "opcode",
-		"usage", "arg:L", "arg:NODE", "arg:RM", "arg:RS", "arg:RP", "arg:map-missing", "arg:repeat", "fault:switch-bad", "fault:arg-extra"} {
+		"usage", "arg:L", "arg:NODE", "arg:RM", "arg:RS", "arg:RP", "arg:map-missing", "arg:repeat", "fault:switch-bad", "fault:arg-extra",
+		"map-synthetic", "retep-unknown", "edit:cut", "edit:ctrl-z", "edit:nul", "edit:cr"} {
 		if seen[f] == 0 {
 			t.Errorf("feature %s never generated", f)
 		}
