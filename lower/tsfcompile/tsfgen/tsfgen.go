@@ -15,7 +15,8 @@
 // needs emitrep.dll and emitrep.map in its working directory. Now and then
 // a case brings an emitrep.map of its own, which then replaces the real
 // one (mapfile.go: the symbols placed anywhere, and the lines TRCUST reads
-// in its own way).
+// in its own way), and a TSF is spoilt as files get spoilt (edits: cut
+// short, a Ctrl-Z, a NUL, a lone CR).
 //
 // The same seed gives the same case on every machine and Go version: the
 // generator draws from math/rand/v2's PCG, whose sequence is specified. The
