@@ -980,7 +980,7 @@ func (p *parser) trace(toks []lexer.Token, end ast.Pos, last bool) *tsf.Trace {
 // grammar takes; the parts that come from the tail are left out.
 func (p *parser) partialMem(toks []lexer.Token, err error, end ast.Pos, last bool) *tsf.Mem {
 	var ute *participle.UnexpectedTokenError
-	if !errors.As(err, &ute) || ute.Unexpected.EOF() && last || len(toks) < 4 {
+	if !errors.As(err, &ute) || len(toks) < 4 {
 		return nil
 	}
 	if !isMemKeyword(toks[0].Value) || toks[1].Value != "=" || toks[2].Value != "(" {

@@ -668,8 +668,10 @@ var otherChars = func() (t [256]bool) {
 		// and control byte in "x?y ?z": TRCUST 3.05A ends a word only at
 		// a space, TAB, CR or LF and at = , ( ) + - * @ . " ; and '!';
 		// '/' (but for a comment), control bytes (form feed, vertical
-		// TAB, ESC, ...) and DEL run on in it.
-		t[c] = !isIdentChar(b) && b != 0 && b != ' ' && b != '\t' && b != '\r' && b != '\n' && b != 0x1A && !strings.ContainsRune(`=,()+-*@.";!`, rune(b))
+		// TAB, ESC, ...), NUL and DEL run on in it (a NUL then ends the
+		// word as TRCUST prints it: "symbol not found: ReportEm" for
+		// ReportEm NUL itterNewClass).
+		t[c] = !isIdentChar(b) && b != ' ' && b != '\t' && b != '\r' && b != '\n' && b != 0x1A && !strings.ContainsRune(`=,()+-*@.";!`, rune(b))
 	}
 	return t
 }()
