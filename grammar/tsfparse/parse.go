@@ -829,7 +829,7 @@ func (p *parser) trace(toks []lexer.Token, end ast.Pos, last bool) *tsf.Trace {
 				t.Broken, t.BrokenAt = true, p.posSince(n0, end)
 				return t
 			}
-			if m := p.partialMem(toks[i:], err, end, last); m != nil {
+			if m := p.partialMem(toks[i:], err, end); m != nil {
 				// The statement breaks after a whole address: TRCUST
 				// 3.05A has checked the address by then (IBM's
 				// behaviour: "ASCIIZ32=(RSS+BP,,300)" is "use Flat reg
@@ -975,10 +975,12 @@ func (p *parser) trace(toks []lexer.Token, end ast.Pos, last bool) *tsf.Trace {
 // partialMem returns, for a MEM, MEM32, ASCIIZ or ASCIIZ32 statement toks
 // whose parse failed with err after the base of its address, the
 // statement as far as it was read, with Cut set (tsf.Mem.Cut), and nil
-// otherwise (at the end of the file, last, TRCUST says the file ends too
-// early). What was read is completed by the first of partialTails the
-// grammar takes; the parts that come from the tail are left out.
-func (p *parser) partialMem(toks []lexer.Token, err error, end ast.Pos, last bool) *tsf.Mem {
+// otherwise. Also at the end of the file: TRCUST 3.05A judges the address
+// before it meets the end, and an error of it spares the premature end
+// (tsfcheck.DropSuperseded). What was read is completed by the first of
+// partialTails the grammar takes; the parts that come from the tail are
+// left out.
+func (p *parser) partialMem(toks []lexer.Token, err error, end ast.Pos) *tsf.Mem {
 	var ute *participle.UnexpectedTokenError
 	if !errors.As(err, &ute) || len(toks) < 4 {
 		return nil
