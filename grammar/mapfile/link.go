@@ -274,14 +274,15 @@ func trcustNames(lines []line) (out []Public, byValue int) {
 	return out, byValue
 }
 
-// trcustName reads a line as sscanf(line, "%x:%x %s") does: blanks, a hex
+// trcustName reads a line as sscanf(line, "%x:%x %s") does: blanks (the
+// line has no LF: isBlank is C's isspace here), a hex
 // number (an optional 0x, at least one digit), ':', blanks, a hex number,
 // blanks, and a word up to the next blank. It returns the address (the
 // segment's low 16 bits, the offset's low 32), the word and its column.
 func trcustName(s string) (a Addr, name string, col int, ok bool) {
 	i := 0
 	hex := func() (uint64, bool) {
-		for i < len(s) && isSpace(s[i]) {
+		for i < len(s) && isBlank(s[i]) {
 			i++
 		}
 		if i+2 < len(s) && s[i] == '0' && (s[i+1] == 'x' || s[i+1] == 'X') && isHexDigit(s[i+2]) {
@@ -290,16 +291,7 @@ func trcustName(s string) (a Addr, name string, col int, ok bool) {
 		start := i
 		var v uint64
 		for i < len(s) && isHexDigit(s[i]) {
-			c := s[i]
-			switch {
-			case c <= '9':
-				c -= '0'
-			case c >= 'a':
-				c -= 'a' - 10
-			default:
-				c -= 'A' - 10
-			}
-			v = v<<4 | uint64(c)
+			v = v<<4 | uint64(hexDigit(s[i]))
 			i++
 		}
 		return v, i > start
@@ -313,20 +305,15 @@ func trcustName(s string) (a Addr, name string, col int, ok bool) {
 	if !ok {
 		return Addr{}, "", 0, false
 	}
-	for i < len(s) && isSpace(s[i]) {
+	for i < len(s) && isBlank(s[i]) {
 		i++
 	}
 	start := i
-	for i < len(s) && !isSpace(s[i]) {
+	for i < len(s) && !isBlank(s[i]) {
 		i++
 	}
 	if i == start {
 		return Addr{}, "", 0, false
 	}
 	return Addr{Seg: uint16(seg), Off: uint32(off)}, s[start:i], start + 1, true
-}
-
-// isSpace reports whether C's isspace holds for c.
-func isSpace(c byte) bool {
-	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'
 }

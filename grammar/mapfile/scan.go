@@ -121,18 +121,10 @@ func parseHex(s string, bits uint) (uint64, *numError) {
 	}
 	var v uint64
 	for i := 0; i < len(s); i++ {
-		c := s[i]
-		var d byte
-		switch {
-		case '0' <= c && c <= '9':
-			d = c - '0'
-		case 'a' <= c && c <= 'f':
-			d = c - 'a' + 10
-		case 'A' <= c && c <= 'F':
-			d = c - 'A' + 10
-		default:
+		if !isHexDigit(s[i]) {
 			return 0, &numError{msg: fmt.Sprintf("%q is not a hex number", s)}
 		}
+		d := hexDigit(s[i])
 		if v > (1<<bits-1)>>4 {
 			return 0, &numError{rangeErr: true, msg: fmt.Sprintf("%s does not fit in %d bits", s, bits)}
 		}
@@ -174,6 +166,17 @@ func isAddr(s string) bool {
 		}
 	}
 	return true
+}
+
+// hexDigit returns the value of c, a hex digit (isHexDigit).
+func hexDigit(c byte) byte {
+	switch {
+	case c <= '9':
+		return c - '0'
+	case c >= 'a':
+		return c - 'a' + 10
+	}
+	return c - 'A' + 10
 }
 
 func isHexDigit(c byte) bool {

@@ -220,6 +220,12 @@ type stmtBatch struct {
 	keptFields int
 }
 
+// cutAfterEquals reports whether a statement toks, whose first n tokens
+// the grammar took, ends with them, the last an '=': its value is missing.
+func cutAfterEquals(toks []lexer.Token, n int) bool {
+	return n == len(toks) && n > 0 && toks[n-1].Type == tokPunct && toks[n-1].Value == "="
+}
+
 // isPrematureEOF reports whether d is severe 34, "premature end of file".
 func isPrematureEOF(d diag.Diagnostic) bool {
 	code, _ := tsf.CodeOf(d)
@@ -691,7 +697,7 @@ func (p *parser) header(toks []lexer.Token, end ast.Pos, last bool) tsf.Stmt {
 		p.syntaxError(err, end, last, true)
 		return nil
 	}
-	if last && !p.partial && n == len(toks) && toks[n-1].Type == tokPunct && toks[n-1].Value == "=" {
+	if last && !p.partial && cutAfterEquals(toks, n) {
 		// IBM's behaviour: "MODNAME=" or "MAJOR=" at the end of the file:
 		// TRCUST 3.05A reads on for the value and meets the end (severe
 		// 34), before it judges a value it never read.
@@ -865,7 +871,7 @@ func (p *parser) trace(toks []lexer.Token, end ast.Pos, last bool) *tsf.Trace {
 			return t
 		}
 		i += n
-		if last && !p.partial && i == len(toks) && toks[i-1].Type == tokPunct && toks[i-1].Value == "=" {
+		if last && !p.partial && cutAfterEquals(toks, i) {
 			// IBM's behaviour: "MINOR=" or "OPCODE=" at the end of the
 			// file: TRCUST 3.05A reads on for the value and meets the
 			// end (severe 34), unless an error before it in the

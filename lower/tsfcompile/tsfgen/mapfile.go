@@ -8,8 +8,8 @@ import (
 	"strings"
 )
 
-// pick2 is pick drawing from r.
-func pick2[T any](r *rand.Rand, xs ...T) T { return xs[r.IntN(len(xs))] }
+// pickFrom returns one of xs, drawn from r.
+func pickFrom[T any](r *rand.Rand, xs ...T) T { return xs[r.IntN(len(xs))] }
 
 // mapFile writes a MAP file for emitrep.dll in place of its own, drawn
 // from g.mp: the LINK386 layout with the symbols the generator names
@@ -20,7 +20,7 @@ func pick2[T any](r *rand.Rand, xs ...T) T { return xs[r.IntN(len(xs))] }
 // that start with a digit, import lines, a symbol left out.
 func (g *gen) mapFile() []byte {
 	r := g.mp
-	nl := pick2(r, "\r\n", "\n")
+	nl := pickFrom(r, "\r\n", "\n")
 	var b strings.Builder
 	line := func(format string, args ...any) { fmt.Fprintf(&b, format+nl, args...) }
 	// addr is a place for a symbol: object 1 (code, 0x4440 bytes) or 2
@@ -104,10 +104,10 @@ func (g *gen) mapFile() []byte {
 			line(" %04X:%08X       %d%s", s.obj, s.off+1, r.IntN(10), s.name)
 			g.feat("map-digit-name")
 		case 4:
-			line(" %04X:%08X  Imp  %-20s (DOSCALLS.%d)", pick2(r, 0, 1), r.IntN(0x100), s.name+"_imp", r.IntN(400))
+			line(" %04X:%08X  Imp  %-20s (DOSCALLS.%d)", pickFrom(r, 0, 1), r.IntN(0x100), s.name+"_imp", r.IntN(400))
 			g.feat("map-import")
 		}
-		sep := pick2(r, "       ", "\t", " ")
+		sep := pickFrom(r, "       ", "\t", " ")
 		line(" %04X:%08X%s%s", s.obj, s.off, sep, s.name)
 	}
 	line("")

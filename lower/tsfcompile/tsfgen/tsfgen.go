@@ -117,7 +117,7 @@ func (g *gen) p(prob float64) bool { return g.r.Float64() < prob }
 func (g *gen) n(k int) int         { return g.r.IntN(k) }
 func (g *gen) feat(f string)       { g.feats[f] = true }
 
-func pick[T any](g *gen, xs ...T) T { return xs[g.r.IntN(len(xs))] }
+func pick[T any](g *gen, xs ...T) T { return pickFrom(g.r, xs...) }
 
 // fault reports whether the fault kind is to be placed here: when it was
 // chosen for the case, with probability p at each site that asks (so the
@@ -609,7 +609,7 @@ func (g *gen) trace(i int, minor *int, used *[]int) {
 			tp = "." + pick(g, "nosuch", "_emit", "Emit2")
 			if g.mp.IntN(3) == 0 {
 				// Drawn from mp (see tpr).
-				tp += pick2(g.mp, ",RETEP", "+4, RETEP", "+1x, RETEP")
+				tp += pickFrom(g.mp, ",RETEP", "+4, RETEP", "+1x, RETEP")
 				g.feat("retep-unknown")
 			}
 		} else if g.fault("tp-line", 0.5) {
