@@ -272,8 +272,13 @@ type Fmt struct {
 type Len struct {
 	Pos  Pos
 	Addr Address
-	Flag *Flag
-	End  Pos
+	Flag *Flag // nil when Cut
+	// Cut says that the statement broke in the address (a syntax error
+	// the parser reported): Addr holds the address as far as TRCUST 3.05A
+	// read it, which is checked, and whose symbol is looked up, as TRCUST
+	// does as it reads it (tsf.Mem.Cut).
+	Cut bool
+	End Pos
 }
 
 // Regs is "REGS=(register[,register]...)" (section 1.3.5.10).
@@ -334,9 +339,11 @@ type Mem struct {
 	// Cut says that the statement broke (a syntax error the parser
 	// reported) after what it holds: Flag is nil when it broke before
 	// its flag, Length and UseLen are nil when before its length, and
-	// Addr may be only the base register of an address that broke. What
-	// it holds is checked, as TRCUST 3.05A checks each part as it reads
-	// it; the tracepoint is refused all the same.
+	// Addr holds the terms of an address that broke read before the
+	// break. What it holds is checked, and the symbol of its address
+	// looked up, as TRCUST 3.05A checks each part as it reads it (IBM's
+	// behaviour: "MEM=(.nosuch+EAX,D,4)" is "symbol not found: nosuch");
+	// the tracepoint is refused all the same.
 	Cut bool
 	End Pos
 }

@@ -206,12 +206,20 @@ func (p *parser) field(f *field) tsf.Field {
 		s.Pos, s.Raw, s.Value = astPos(f.Text.Text.Pos), f.Text.Text.Raw, tsf.Unquote(f.Text.Text.Raw)
 		return out
 	case f.Len != nil:
-		addr := p.address(f.Len.Addr, true)
-		fl := p.flag(f.Len.Flag)
-		if addr == nil || fl == nil {
+		l := &tsf.Len{Pos: astPos(f.Len.Pos), End: lastPos(f.Len.Tokens)}
+		var ok bool
+		if l.Addr, ok = p.address(f.Len.Addr, true); !ok {
+			if l.Addr == nil {
+				return nil
+			}
+			// Checked as far as it was read (tsf.Len.Cut).
+			l.Cut = true
+			return l
+		}
+		if l.Flag = p.flag(f.Len.Flag); l.Flag == nil {
 			return nil
 		}
-		return &tsf.Len{Pos: astPos(f.Len.Pos), Addr: addr, Flag: fl, End: lastPos(f.Len.Tokens)}
+		return l
 	case f.Regs != nil:
 		r := &tsf.Regs{Pos: astPos(f.Regs.Pos), End: lastPos(f.Regs.Tokens)}
 		for _, t := range f.Regs.Regs {
@@ -316,8 +324,14 @@ func (p *parser) mem(f *memField) tsf.Field {
 	default:
 		m.Kind = tsf.ASCIIZ
 	}
-	if m.Addr = p.address(f.Addr, false); m.Addr == nil {
-		return nil
+	var ok bool
+	if m.Addr, ok = p.address(f.Addr, false); !ok {
+		if m.Addr == nil {
+			return nil
+		}
+		// Checked as far as it was read (tsf.Mem.Cut).
+		m.Cut = true
+		return m
 	}
 	if m.Flag = p.flag(f.Flag); m.Flag == nil {
 		return nil
@@ -386,7 +400,11 @@ func isOneOf(s string, set ...string) bool {
 // LEN length_spec the dot of a symbol may be left out (the reference's own
 // example LEN=(v_ptr,INDIRECT*+4)): there a word is a register form only
 // when it names a real register, and a symbol otherwise.
-func (p *parser) address(a *address, inLen bool) tsf.Address {
+//
+// ok is false when the address breaks: its error is reported, and the
+// address is returned as far as TRCUST 3.05A read it (nil when not even its
+// base is one), for the checks TRCUST made as it read it (tsf.Mem.Cut).
+func (p *parser) address(a *address, inLen bool) (tsf.Address, bool) {
 	base := a.Base
 	pos := astPos(a.Pos)
 	var out tsf.Address
@@ -397,7 +415,7 @@ func (p *parser) address(a *address, inLen bool) tsf.Address {
 		out = &tsf.SymbolAddr{Pos: pos, Dot: true, Name: &tsf.Word{Pos: pos, Text: base.Symbol}}
 	case base.Number != "":
 		p.add(tsf.ErrAddressSpec.Diagnostic(pos, 0, base.Number))
-		return nil
+		return nil, false
 	case inLen && !registerForm(base.Ident):
 		out = &tsf.SymbolAddr{Pos: pos, Name: &tsf.Word{Pos: pos, Text: base.Ident}}
 	case base.Ident[0] == 'F' || base.Ident[0] == 'f':
@@ -409,56 +427,117 @@ func (p *parser) address(a *address, inLen bool) tsf.Address {
 		d := tsf.ErrAddressSpec.Diagnostic(pos, 0, base.Ident)
 		d.Detail = "a symbol is written .name, a flat register address F<reg>, a segment register address R<sreg>"
 		p.add(d)
-		return nil
+		return nil, false
 	}
-	return p.terms(out, a.Terms)
+	return p.terms(out, a.Terms, inLen)
 }
 
-// terms fills in an address's terms in the order the reference allows:
-// registers (register forms only), then displacements, then at most one
-// "(i)" displacement, last.
-func (p *parser) terms(out tsf.Address, terms []*term) tsf.Address {
+// terms fills in an address's terms as TRCUST 3.05A reads them (IBM's
+// behaviour, tried with its binary on each form and term):
+//   - A symbol's address takes displacements. Signs in a row are one sign,
+//     the last (".x+-4" is .x-4, ".x--4" too), and a sign before what is
+//     no number ends the address: ".x+,D,4" is .x, and ".x+EAX" is "missing
+//     ',' before 'EAX'" (the address is over, a ',' is wanted).
+//   - A register form takes index registers and displacements in any
+//     order (FEBP+4+EAX is FEBP+EAX+4: the registers are added first).
+//     After a sign it wants a number or a register: "missing 'number'
+//     before" anything else, a second sign too.
+//   - Either takes one "(i)" term, with a sign or without, last; LEN takes
+//     none ("missing ',' before '('"). The term holds a number ("missing
+//     'number' before") and its ')' ("missing ')' before").
+//
+// On an error it reports it and returns the address with the terms read
+// before it, and false. It reports none when the error is the end of the
+// file, which is the parser's premature end (34).
+func (p *parser) terms(out tsf.Address, terms []*term, inLen bool) (tsf.Address, bool) {
 	var regs []*tsf.SignedReg
 	var disps []*tsf.Signed
 	var ind *tsf.Signed
 	_, isSym := out.(*tsf.SymbolAddr)
+	done := func() tsf.Address {
+		switch a := out.(type) {
+		case *tsf.SymbolAddr:
+			a.Disps, a.Indirect = disps, ind
+		case *tsf.FlatAddr:
+			a.Index, a.Disps, a.Indirect = regs, disps, ind
+		case *tsf.SegAddr:
+			a.Regs, a.Disps, a.Indirect = regs, disps, ind
+		}
+		return out
+	}
+	// fail reports "missing 'want' before" the token at or after pos
+	// (after it when after is set).
+	fail := func(want string, pos lexer.Position, after bool) (tsf.Address, bool) {
+		if tok, ok := p.tokenAt(pos, after); ok {
+			p.add(tsf.ErrSyntax.Diagnostic(astPos(tok.Pos), 0, want, tok.Value))
+		}
+		return done(), false
+	}
 	for _, t := range terms {
-		pos := astPos(t.Pos)
+		if ind != nil {
+			// Nothing may follow the (i) displacement.
+			return fail(",", t.Pos, false)
+		}
+		paren := t.Bare
+		if t.Sign != "" {
+			paren = t.Paren
+		}
 		neg := t.Sign == "-"
 		switch {
-		case ind != nil:
-			// Nothing may follow the (i) displacement.
-			p.add(tsf.ErrSyntax.Diagnostic(pos, 0, ",", t.Sign))
-			return nil
-		case t.Reg != nil:
-			if isSym || len(disps) > 0 {
-				p.add(tsf.ErrSyntax.Diagnostic(astPos(t.Reg.Pos), 0, "number", t.Reg.Text))
-				return nil
+		case paren != nil:
+			if inLen {
+				// IBM's behaviour: TRCUST 3.05A's LEN takes no (i) term.
+				return fail(",", paren.Pos, false)
 			}
-			regs = append(regs, &tsf.SignedReg{Pos: pos, Neg: neg, Reg: &tsf.Word{Pos: astPos(t.Reg.Pos), Text: t.Reg.Text}})
+			if paren.Inner == nil || paren.Inner.Number == "" {
+				return fail("number", paren.Pos, true)
+			}
+			if paren.Close == "" {
+				return fail(")", paren.Inner.Pos, true)
+			}
+			n, ok := p.number(&numTok{Pos: paren.Inner.Pos, Text: paren.Inner.Number})
+			if !ok {
+				return done(), false
+			}
+			ind = &tsf.Signed{Pos: astPos(t.Pos), Neg: neg, Num: n}
 		case t.Num != nil:
 			n, ok := p.number(t.Num)
 			if !ok {
-				return nil
+				return done(), false
 			}
-			disps = append(disps, &tsf.Signed{Pos: pos, Neg: neg, Num: n})
+			disps = append(disps, &tsf.Signed{Pos: astPos(t.Pos), Neg: neg, Num: n})
+		case isSym:
+			// A sign and no number: the sign alone goes, and a register or
+			// another token ends the address.
+			switch {
+			case t.Reg != nil:
+				return fail(",", t.Reg.Pos, false)
+			case t.Other != nil:
+				return fail(",", t.Other.Pos, false)
+			}
+		case t.Reg != nil:
+			regs = append(regs, &tsf.SignedReg{Pos: astPos(t.Pos), Neg: neg, Reg: &tsf.Word{Pos: astPos(t.Reg.Pos), Text: t.Reg.Text}})
 		default:
-			n, ok := p.number(t.Paren)
-			if !ok {
-				return nil
-			}
-			ind = &tsf.Signed{Pos: pos, Neg: neg, Num: n}
+			return fail("number", t.Pos, true)
 		}
 	}
-	switch a := out.(type) {
-	case *tsf.SymbolAddr:
-		a.Disps, a.Indirect = disps, ind
-	case *tsf.FlatAddr:
-		a.Index, a.Disps, a.Indirect = regs, disps, ind
-	case *tsf.SegAddr:
-		a.Regs, a.Disps, a.Indirect = regs, disps, ind
+	return done(), true
+}
+
+// tokenAt returns the token of the statement being parsed that starts at
+// pos, or the one after it when after is set, as TRCUST 3.05A names it in
+// a message. At the end of the statement it is the next TRACE; false at
+// the end of the file, where the parser reports the premature end.
+func (p *parser) tokenAt(pos lexer.Position, after bool) (lexer.Token, bool) {
+	for _, t := range p.stmt {
+		if t.Pos.Offset > pos.Offset || !after && t.Pos.Offset == pos.Offset {
+			return t, true
+		}
 	}
-	return out
+	if p.stmtLast {
+		return lexer.Token{}, false
+	}
+	return lexer.Token{Value: "TRACE", Pos: lexPos(p.stmtEnd)}, true
 }
 
 // flag converts a flag; only INDIRECT takes a "*" chain.

@@ -457,6 +457,11 @@ type parser struct {
 	nodes     fieldNodes  // the nodes of the fields when there is no batch
 	partial   bool        // parsing a TRACE cut short by a severe lexical error
 	cut       int         // the offset of the token that error stopped in, -1 if none
+	// stmt and stmtEnd are the tokens and the end of the TRACE statement
+	// being parsed (tokenAfter), stmtLast whether it is the file's last.
+	stmt     []lexer.Token
+	stmtEnd  ast.Pos
+	stmtLast bool
 	// commentAfter is the scanner's scanResult.commentAfter when there is
 	// no batch, else the batch's notes say it.
 	commentAfter map[int]int
@@ -799,6 +804,7 @@ func (p *parser) list(toks []lexer.Token, end ast.Pos, last bool) tsf.Stmt {
 // trace parses a TRACE statement field by field. A syntax error marks it
 // Broken and skips the rest of it.
 func (p *parser) trace(toks []lexer.Token, end ast.Pos, last bool) *tsf.Trace {
+	p.stmt, p.stmtEnd, p.stmtLast = toks, end, last
 	t := p.newTrace()
 	t.Pos, t.End, t.Broken = astPos(toks[0].Pos), end, p.partial
 	if len(toks) == 1 && last && !p.partial {
@@ -835,7 +841,8 @@ func (p *parser) trace(toks []lexer.Token, end ast.Pos, last bool) *tsf.Trace {
 				t.Broken, t.BrokenAt = true, p.posSince(n0, end)
 				return t
 			}
-			if m := p.partialMem(toks[i:], err, end); m != nil {
+			m, reported := p.partialData(toks[i:], err, end)
+			if m != nil {
 				// The statement breaks after a whole address: TRCUST
 				// 3.05A has checked the address by then (IBM's
 				// behaviour: "ASCIIZ32=(RSS+BP,,300)" is "use Flat reg
@@ -846,6 +853,13 @@ func (p *parser) trace(toks []lexer.Token, end ast.Pos, last bool) *tsf.Trace {
 					t.Fields = p.newFields(fieldCount(toks))
 				}
 				t.Fields = append(t.Fields, m)
+			}
+			if reported {
+				// The address broke before the parse did (IBM's
+				// behaviour: "MEM=(.x+EAX 3,D,4)" is "missing ','
+				// before 'EAX'"): one error for the statement.
+				t.Broken, t.BrokenAt = true, p.posSince(n0, end)
+				return t
 			}
 			if d, ok := redefinedAtKeyword(t, toks[i:]); ok {
 				// IBM's behaviour: TRCUST 3.05A refuses a second MINOR,
@@ -881,6 +895,16 @@ func (p *parser) trace(toks []lexer.Token, end ast.Pos, last bool) *tsf.Trace {
 		}
 		fld := p.field(f)
 		if fld == nil {
+			t.Broken, t.BrokenAt = true, p.posSince(n0, end)
+			return t
+		}
+		if cutData(fld) {
+			// Its address broke: what was read of it is checked (the
+			// field's Cut).
+			if t.Fields == nil {
+				t.Fields = p.newFields(fieldCount(toks))
+			}
+			t.Fields = append(t.Fields, fld)
 			t.Broken, t.BrokenAt = true, p.posSince(n0, end)
 			return t
 		}
@@ -978,34 +1002,41 @@ func (p *parser) trace(toks []lexer.Token, end ast.Pos, last bool) *tsf.Trace {
 	return t
 }
 
-// partialMem returns, for a MEM, MEM32, ASCIIZ or ASCIIZ32 statement toks
-// whose parse failed with err after the base of its address, the
-// statement as far as it was read, with Cut set (tsf.Mem.Cut), and nil
-// otherwise. Also at the end of the file: TRCUST 3.05A judges the address
-// before it meets the end, and an error of it spares the premature end
-// (tsfcheck.DropSuperseded). What was read is completed by the first of
-// partialTails the grammar takes; the parts that come from the tail are
-// left out.
-func (p *parser) partialMem(toks []lexer.Token, err error, end ast.Pos) *tsf.Mem {
+// partialData returns, for a MEM, MEM32, ASCIIZ, ASCIIZ32 or LEN statement
+// toks whose parse failed with err after the base of its address, the
+// statement as far as it was read, with Cut set (tsf.Mem.Cut, tsf.Len.Cut),
+// and nil otherwise. Also at the end of the file: TRCUST 3.05A judges the
+// address before it meets the end, and an error of it spares the premature
+// end (tsfcheck.DropSuperseded). What was read is completed by the first of
+// partialTails (lenTails for LEN) the grammar takes; the parts that come
+// from the tail are left out. reported says that converting what was read
+// reported an error (a term of the address TRCUST refuses): that error is
+// the statement's, before the parser's.
+func (p *parser) partialData(toks []lexer.Token, err error, end ast.Pos) (fld tsf.Field, reported bool) {
 	var ute *participle.UnexpectedTokenError
 	if !errors.As(err, &ute) || len(toks) < 4 {
-		return nil
+		return nil, false
 	}
-	if !isMemKeyword(toks[0].Value) || toks[1].Value != "=" || toks[2].Value != "(" {
-		return nil
+	isLen := strings.EqualFold(toks[0].Value, "LEN")
+	if !isLen && !isMemKeyword(toks[0].Value) || toks[1].Value != "=" || toks[2].Value != "(" {
+		return nil, false
 	}
 	e, at := len(toks), lexPos(end)
 	if !ute.Unexpected.EOF() {
 		e = slices.IndexFunc(toks, func(t lexer.Token) bool { return t.Pos.Offset >= ute.Unexpected.Pos.Offset })
 		if e < 0 {
-			return nil
+			return nil, false
 		}
 		at = toks[e].Pos
 	}
 	if e <= 3 {
-		return nil // no address read
+		return nil, false // no address read
 	}
-	for _, tail := range partialTails {
+	tails := partialTails
+	if isLen {
+		tails = lenTails
+	}
+	for _, tail := range tails {
 		whole := append(make([]lexer.Token, 0, e+len(tail)), toks[:e]...)
 		for _, v := range tail {
 			typ := tokPunct
@@ -1030,25 +1061,69 @@ func (p *parser) partialMem(toks []lexer.Token, err error, end ast.Pos) *tsf.Mem
 			}
 			f = &out
 		}
-		m, ok := p.field(f).(*tsf.Mem)
-		if !ok {
-			return nil
+		n0 := len(p.diags)
+		fld := p.field(f)
+		reported := len(p.diags) > n0
+		if ute.Unexpected.EOF() && !reported && (e == 4 || isPunct(toks[e-1], "+") || isPunct(toks[e-1], "-")) && symbolAddr(fld) {
+			// IBM's behaviour: TRCUST 3.05A reads on for a token after a
+			// symbol's base or sign and meets the end of the file before
+			// it looks the symbol up ("MEM=(.nosuch+" at the end is only
+			// the premature end; "MEM=(.nosuch+4" is "symbol not found").
+			return nil, false
 		}
 		synthetic := astPos(at)
-		if m.Flag != nil && m.Flag.Pos == synthetic {
-			m.Flag = nil
+		switch m := fld.(type) {
+		case *tsf.Mem:
+			if m.Flag != nil && m.Flag.Pos == synthetic {
+				m.Flag = nil
+			}
+			if m.Flag == nil || m.Length != nil && m.Length.Pos == synthetic {
+				m.Length = nil
+			}
+			if m.Flag == nil {
+				m.UseLen, m.BadLength = nil, nil
+			}
+			// What TRCUST reports of it, at the line of the last token read.
+			m.Cut, m.End = true, astPos(toks[e-1].Pos)
+			return m, reported
+		case *tsf.Len:
+			if m.Flag != nil && m.Flag.Pos == synthetic {
+				m.Flag = nil
+			}
+			if m.Flag == nil {
+				m.Cut = true
+			}
+			m.End = astPos(toks[e-1].Pos)
+			return m, reported
 		}
-		if m.Flag == nil || m.Length != nil && m.Length.Pos == synthetic {
-			m.Length = nil
-		}
-		if m.Flag == nil {
-			m.UseLen, m.BadLength = nil, nil
-		}
-		// What TRCUST reports of it, at the line of the last token read.
-		m.Cut, m.End = true, astPos(toks[e-1].Pos)
-		return m
+		return nil, reported
 	}
-	return nil
+	return nil, false
+}
+
+// symbolAddr reports whether f is a data statement whose address is a
+// symbol's.
+func symbolAddr(f tsf.Field) bool {
+	var a tsf.Address
+	switch f := f.(type) {
+	case *tsf.Mem:
+		a = f.Addr
+	case *tsf.Len:
+		a = f.Addr
+	}
+	_, ok := a.(*tsf.SymbolAddr)
+	return ok
+}
+
+// cutData reports whether f is a data statement whose address broke.
+func cutData(f tsf.Field) bool {
+	switch f := f.(type) {
+	case *tsf.Mem:
+		return f.Cut
+	case *tsf.Len:
+		return f.Cut
+	}
+	return false
 }
 
 // partialTails complete a memory statement broken at its closing
@@ -1059,6 +1134,10 @@ var partialTails = [][]string{
 	{")"}, {"1", ")"}, {",", "1", ")"}, {"DIRECT", ",", "1", ")"}, {",", "DIRECT", ",", "1", ")"},
 	{"BX", ",", "DIRECT", ",", "1", ")"}, {"+", "BX", ",", "DIRECT", ",", "1", ")"}, {"2", ",", "DIRECT", ",", "1", ")"},
 }
+
+// lenTails complete a LEN statement broken at its closing parenthesis, in
+// or before its flag, or in its address.
+var lenTails = [][]string{{")"}, {"DIRECT", ")"}, {",", "DIRECT", ")"}, {")", ",", "DIRECT", ")"}}
 
 // redefinedAtKeyword returns the error of a field toks (keyword first)
 // that t already has and that TRCUST 3.05A refuses as a redefinition as
@@ -1458,7 +1537,7 @@ var syntaxNames = map[string]string{
 	"Field": "keyword", "MinorField": "MINOR", "TpField": "TP", "OpcodeField": "OPCODE",
 	"TypeField": "TYPE", "GroupField": "GROUP", "TextField": "DESC", "LenField": "LEN",
 	"RegsField": "REGS", "MemField": "MEM", "OrbitField": "ORBIT", "OpFlagField": "ABORTOP",
-	"Term": "address", "Level": "*", "RetEPTok": "RETEP", "PunctTok": ",",
+	"Term": "address", "ParenTerm": "(", "OperandTok": "number", "OtherTok": "address", "Level": "*", "RetEPTok": "RETEP", "PunctTok": ",",
 }
 
 // lengthWanted is what expected returns when a memory statement's length

@@ -32,7 +32,10 @@ type pgenParser_definition struct {
 	slab_numTok      pgenrt.Slab[numTok]
 	slab_opFlagField pgenrt.Slab[opFlagField]
 	slab_opcodeField pgenrt.Slab[opcodeField]
+	slab_operandTok  pgenrt.Slab[operandTok]
 	slab_orbitField  pgenrt.Slab[orbitField]
+	slab_otherTok    pgenrt.Slab[otherTok]
+	slab_parenTerm   pgenrt.Slab[parenTerm]
 	slab_pathTok     pgenrt.Slab[pathTok]
 	slab_punctTok    pgenrt.Slab[punctTok]
 	slab_regTok      pgenrt.Slab[regTok]
@@ -89,7 +92,10 @@ func (p *fieldParserGen) ParseTokensInto(toks []lexer.Token, eof lexer.Position,
 	p.slab_numTok.Reset()
 	p.slab_opFlagField.Reset()
 	p.slab_opcodeField.Reset()
+	p.slab_operandTok.Reset()
 	p.slab_orbitField.Reset()
+	p.slab_otherTok.Reset()
+	p.slab_parenTerm.Reset()
 	p.slab_pathTok.Reset()
 	p.slab_punctTok.Reset()
 	p.slab_regTok.Reset()
@@ -150,7 +156,10 @@ func (p *headerParserGen) ParseTokensInto(toks []lexer.Token, eof lexer.Position
 	p.slab_numTok.Reset()
 	p.slab_opFlagField.Reset()
 	p.slab_opcodeField.Reset()
+	p.slab_operandTok.Reset()
 	p.slab_orbitField.Reset()
+	p.slab_otherTok.Reset()
+	p.slab_parenTerm.Reset()
 	p.slab_pathTok.Reset()
 	p.slab_punctTok.Reset()
 	p.slab_regTok.Reset()
@@ -211,7 +220,10 @@ func (p *listParserGen) ParseTokensInto(toks []lexer.Token, eof lexer.Position, 
 	p.slab_numTok.Reset()
 	p.slab_opFlagField.Reset()
 	p.slab_opcodeField.Reset()
+	p.slab_operandTok.Reset()
 	p.slab_orbitField.Reset()
+	p.slab_otherTok.Reset()
+	p.slab_parenTerm.Reset()
 	p.slab_pathTok.Reset()
 	p.slab_punctTok.Reset()
 	p.slab_regTok.Reset()
@@ -266,7 +278,7 @@ func (p *pgenParser_definition) n0(c *pgenrt.State, s *address) (bool, pgenrt.Er
 // f1 reports whether the token at the cursor may start Term
 // (or another node of the same first set).
 func (p *pgenParser_definition) f1(c *pgenrt.State) bool {
-	return p.Is(c.Cur, "+") || p.Is(c.Cur, "-")
+	return p.Is(c.Cur, "(") || p.Is(c.Cur, "+") || p.Is(c.Cur, "-")
 }
 
 // Term
@@ -281,6 +293,8 @@ func (p *pgenParser_definition) n1(c *pgenrt.State, s *address) (bool, pgenrt.Er
 		nv.Paren = nil
 		nv.Num = nil
 		nv.Reg = nil
+		nv.Other = nil
+		nv.Bare = nil
 
 	} else {
 		nv = new(term)
@@ -1629,9 +1643,15 @@ func (p *pgenParser_definition) n46(c *pgenrt.State, s *level) (bool, pgenrt.Err
 	return true, pgenrt.Err{}
 }
 
+// f22 reports whether the token at the cursor may start SignedNum
+// (or another node of the same first set).
+func (p *pgenParser_definition) f22(c *pgenrt.State) bool {
+	return p.Is(c.Cur, "+") || p.Is(c.Cur, "-")
+}
+
 // SignedNum
 func (p *pgenParser_definition) n47(c *pgenrt.State, s *level) (bool, pgenrt.Err) {
-	if !p.f1(c) {
+	if !p.f22(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *signedNum
@@ -1654,7 +1674,7 @@ func (p *pgenParser_definition) n47(c *pgenrt.State, s *level) (bool, pgenrt.Err
 func (p *pgenParser_definition) n48(c *pgenrt.State, s *level) (bool, pgenrt.Err) {
 	matched := false
 	for {
-		if !p.f1(c) {
+		if !p.f22(c) {
 			break
 		}
 		b := *c
@@ -1772,9 +1792,9 @@ func (p *pgenParser_definition) s_listEntry(c *pgenrt.State, s *listEntry) (bool
 	return m, e
 }
 
-// f22 reports whether the token at the cursor may start ("TYPELIST" | "GROUPLIST")
+// f23 reports whether the token at the cursor may start ("TYPELIST" | "GROUPLIST")
 // (or another node of the same first set).
-func (p *pgenParser_definition) f22(c *pgenrt.State) bool {
+func (p *pgenParser_definition) f23(c *pgenrt.State) bool {
 	return p.Is(c.Cur, "GROUPLIST") || p.Is(c.Cur, "TYPELIST")
 }
 
@@ -1835,15 +1855,15 @@ func (p *pgenParser_definition) n54(c *pgenrt.State, s *listStmt) (bool, pgenrt.
 	return true, pgenrt.Err{}
 }
 
-// f23 reports whether the token at the cursor may start ListEntry
+// f24 reports whether the token at the cursor may start ListEntry
 // (or another node of the same first set).
-func (p *pgenParser_definition) f23(c *pgenrt.State) bool {
+func (p *pgenParser_definition) f24(c *pgenrt.State) bool {
 	return p.Is(c.Cur, "NAME")
 }
 
 // ListEntry
 func (p *pgenParser_definition) n55(c *pgenrt.State, s *listStmt) (bool, pgenrt.Err) {
-	if !p.f23(c) {
+	if !p.f24(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *listEntry
@@ -2101,16 +2121,16 @@ func (p *pgenParser_definition) n64(c *pgenrt.State, s *memField) (bool, pgenrt.
 	return true, pgenrt.Err{}
 }
 
-// f24 reports whether the token at the cursor may start LengthTok
+// f25 reports whether the token at the cursor may start LengthTok
 // (or another node of the same first set).
-func (p *pgenParser_definition) f24(c *pgenrt.State) bool {
+func (p *pgenParser_definition) f25(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == tokIdent || t == tokNumber || t == tokSymbol || p.Is(c.Cur, "-")
 }
 
 // LengthTok
 func (p *pgenParser_definition) n65(c *pgenrt.State, s *memField) (bool, pgenrt.Err) {
-	if !p.f24(c) {
+	if !p.f25(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *lengthTok
@@ -2249,9 +2269,9 @@ func (p *pgenParser_definition) s_minorField(c *pgenrt.State, s *minorField) (bo
 	return m, e
 }
 
-// f25 reports whether the token at the cursor may start "="
+// f26 reports whether the token at the cursor may start "="
 // (or another node of the same first set).
-func (p *pgenParser_definition) f25(c *pgenrt.State) bool {
+func (p *pgenParser_definition) f26(c *pgenrt.State) bool {
 	return p.Is(c.Cur, "=")
 }
 
@@ -2271,7 +2291,7 @@ func (p *pgenParser_definition) n70(c *pgenrt.State, s *modNameStmt) (bool, pgen
 func (p *pgenParser_definition) n71(c *pgenrt.State, s *modNameStmt) (bool, pgenrt.Err) {
 	matched := false
 	for {
-		if !p.f25(c) {
+		if !p.f26(c) {
 			break
 		}
 		b := *c
@@ -2623,8 +2643,265 @@ func (p *pgenParser_definition) s_opcodeField(c *pgenrt.State, s *opcodeField) (
 	return m, e
 }
 
+// <number>
+func (p *pgenParser_definition) n85(c *pgenrt.State, s *operandTok) (bool, pgenrt.Err) {
+	start := c.Cur
+	if m, e := p.Ref(c, tokNumber); !m || e.On {
+		return e.On, e
+	}
+	if c.Cur == start+1 && s.Number == "" {
+		s.Number = p.Text(start) // one token: no concatenation
+		return true, pgenrt.Err{}
+	}
+	for i := start; i < c.Cur; i++ {
+		s.Number += p.Text(i)
+	}
+	return true, pgenrt.Err{}
+}
+
+// f27 reports whether the token at the cursor may start (<ident> | <symbol> | <string> | <path> | "(" | "*" | "=" | "@" | "+" | "-")
+// (or another node of the same first set).
+func (p *pgenParser_definition) f27(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return t == tokIdent || t == tokPath || t == tokString || t == tokSymbol || p.Is(c.Cur, "(") || p.Is(c.Cur, "*") || p.Is(c.Cur, "+") || p.Is(c.Cur, "-") || p.Is(c.Cur, "=") || p.Is(c.Cur, "@")
+}
+
+// f28 reports whether the token at the cursor may start <string>
+// (or another node of the same first set).
+func (p *pgenParser_definition) f28(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return t == tokString
+}
+
+// <ident> | <symbol> | <string> | <path> | "(" | "*" | "=" | "@" | "+" | "-"
+func (p *pgenParser_definition) n86(c *pgenrt.State) (bool, pgenrt.Err) {
+	deepest := 0
+	var first pgenrt.Err
+	if p.f17(c) {
+		b := *c
+		m, e := p.Ref(&b, tokIdent)
+		if e.On {
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+	}
+	if p.f20(c) {
+		b := *c
+		m, e := p.Ref(&b, tokSymbol)
+		if e.On {
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+	}
+	if p.f28(c) {
+		b := *c
+		m, e := p.Ref(&b, tokString)
+		if e.On {
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+	}
+	if p.f4(c) {
+		b := *c
+		m, e := p.Ref(&b, tokPath)
+		if e.On {
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+	}
+	{
+		b := *c
+		m, e := p.Lit(&b, "(")
+		if e.On {
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+	}
+	{
+		b := *c
+		m, e := p.Lit(&b, "*")
+		if e.On {
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+	}
+	{
+		b := *c
+		m, e := p.Lit(&b, "=")
+		if e.On {
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+	}
+	{
+		b := *c
+		m, e := p.Lit(&b, "@")
+		if e.On {
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+	}
+	{
+		b := *c
+		m, e := p.Lit(&b, "+")
+		if e.On {
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+	}
+	{
+		b := *c
+		m, e := p.Lit(&b, "-")
+		if e.On {
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+	}
+	if first.On {
+		c.MaybeUpdate(first)
+		return true, first
+	}
+	return false, pgenrt.Err{}
+}
+
+// (<ident> | <symbol> | <string> | <path> | "(" | "*" | "=" | "@" | "+" | "-")
+func (p *pgenParser_definition) n87(c *pgenrt.State, s *operandTok) (bool, pgenrt.Err) {
+	start := c.Cur
+	if m, e := p.n86(c); !m || e.On {
+		return e.On, e
+	}
+	if c.Cur == start+1 && s.Other == "" {
+		s.Other = p.Text(start) // one token: no concatenation
+		return true, pgenrt.Err{}
+	}
+	for i := start; i < c.Cur; i++ {
+		s.Other += p.Text(i)
+	}
+	return true, pgenrt.Err{}
+}
+
+// <number> | (<ident> | <symbol> | <string> | <path> | "(" | "*" | "=" | "@" | "+" | "-")
+func (p *pgenParser_definition) n88(c *pgenrt.State, s *operandTok) (bool, pgenrt.Err) {
+	deepest := 0
+	var first pgenrt.Err
+	if p.f3(c) {
+		b := *c
+		sv0 := s.Number
+		m, e := p.n85(&b, s)
+		if e.On {
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+		s.Number = sv0
+	}
+	if p.f27(c) {
+		b := *c
+		sv0 := s.Other
+		m, e := p.n87(&b, s)
+		if e.On {
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+		s.Other = sv0
+	}
+	if first.On {
+		c.MaybeUpdate(first)
+		return true, first
+	}
+	return false, pgenrt.Err{}
+}
+
+func (p *pgenParser_definition) s_operandTok(c *pgenrt.State, s *operandTok) (bool, pgenrt.Err) {
+	p.SetPos(&s.Pos, c.Cur)
+	return c.Close(p.n88(c, s))
+}
+
 // NumTok
-func (p *pgenParser_definition) n85(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n89(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
 	if !p.f3(c) {
 		return false, pgenrt.Err{}
 	}
@@ -2644,7 +2921,7 @@ func (p *pgenParser_definition) n85(c *pgenrt.State, s *orbitField) (bool, pgenr
 }
 
 // NumTok
-func (p *pgenParser_definition) n86(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n90(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
 	if !p.f3(c) {
 		return false, pgenrt.Err{}
 	}
@@ -2664,18 +2941,18 @@ func (p *pgenParser_definition) n86(c *pgenrt.State, s *orbitField) (bool, pgenr
 }
 
 // "," NumTok
-func (p *pgenParser_definition) n87(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n91(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
 	if m, e := p.Lit(c, ","); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n86(c, s); !m || e.On {
+	if m, e := p.n90(c, s); !m || e.On {
 		return true, c.Miss(e, 4)
 	}
 	return true, pgenrt.Err{}
 }
 
 // ("," NumTok)?
-func (p *pgenParser_definition) n88(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n92(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f5(c) {
@@ -2683,7 +2960,7 @@ func (p *pgenParser_definition) n88(c *pgenrt.State, s *orbitField) (bool, pgenr
 		}
 		b := *c
 		sv0 := s.B
-		m, e := p.n87(&b, s)
+		m, e := p.n91(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 4) {
@@ -2705,7 +2982,7 @@ func (p *pgenParser_definition) n88(c *pgenrt.State, s *orbitField) (bool, pgenr
 }
 
 // "ORBIT" "=" "(" NumTok ("," NumTok)? ")"
-func (p *pgenParser_definition) n89(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n93(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
 	if m, e := p.Lit(c, "ORBIT"); !m || e.On {
 		return e.On, e
 	}
@@ -2715,10 +2992,10 @@ func (p *pgenParser_definition) n89(c *pgenrt.State, s *orbitField) (bool, pgenr
 	if m, e := p.Lit(c, "("); !m || e.On {
 		return true, c.Miss(e, 40)
 	}
-	if m, e := p.n85(c, s); !m || e.On {
+	if m, e := p.n89(c, s); !m || e.On {
 		return true, c.Miss(e, 41)
 	}
-	if m, e := p.n88(c, s); !m || e.On {
+	if m, e := p.n92(c, s); !m || e.On {
 		return true, c.Miss(e, 42)
 	}
 	if m, e := p.Lit(c, ")"); !m || e.On {
@@ -2730,15 +3007,273 @@ func (p *pgenParser_definition) n89(c *pgenrt.State, s *orbitField) (bool, pgenr
 func (p *pgenParser_definition) s_orbitField(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
 	start := c.Cur
-	m, e := c.Close(p.n89(c, s))
+	m, e := c.Close(p.n93(c, s))
 	if m && !e.On {
 		s.Tokens = p.Slice(start, c.Cur)
 	}
 	return m, e
 }
 
+// f29 reports whether the token at the cursor may start (<symbol> | <string> | <path> | "*" | "=" | "@")
+// (or another node of the same first set).
+func (p *pgenParser_definition) f29(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return t == tokPath || t == tokString || t == tokSymbol || p.Is(c.Cur, "*") || p.Is(c.Cur, "=") || p.Is(c.Cur, "@")
+}
+
+// <symbol> | <string> | <path> | "*" | "=" | "@"
+func (p *pgenParser_definition) n94(c *pgenrt.State) (bool, pgenrt.Err) {
+	deepest := 0
+	var first pgenrt.Err
+	if p.f20(c) {
+		b := *c
+		m, e := p.Ref(&b, tokSymbol)
+		if e.On {
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+	}
+	if p.f28(c) {
+		b := *c
+		m, e := p.Ref(&b, tokString)
+		if e.On {
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+	}
+	if p.f4(c) {
+		b := *c
+		m, e := p.Ref(&b, tokPath)
+		if e.On {
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+	}
+	{
+		b := *c
+		m, e := p.Lit(&b, "*")
+		if e.On {
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+	}
+	{
+		b := *c
+		m, e := p.Lit(&b, "=")
+		if e.On {
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+	}
+	{
+		b := *c
+		m, e := p.Lit(&b, "@")
+		if e.On {
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+	}
+	if first.On {
+		c.MaybeUpdate(first)
+		return true, first
+	}
+	return false, pgenrt.Err{}
+}
+
+// (<symbol> | <string> | <path> | "*" | "=" | "@")
+func (p *pgenParser_definition) n95(c *pgenrt.State, s *otherTok) (bool, pgenrt.Err) {
+	start := c.Cur
+	if m, e := p.n94(c); !m || e.On {
+		return e.On, e
+	}
+	if c.Cur == start+1 && s.Text == "" {
+		s.Text = p.Text(start) // one token: no concatenation
+		return true, pgenrt.Err{}
+	}
+	for i := start; i < c.Cur; i++ {
+		s.Text += p.Text(i)
+	}
+	return true, pgenrt.Err{}
+}
+
+func (p *pgenParser_definition) s_otherTok(c *pgenrt.State, s *otherTok) (bool, pgenrt.Err) {
+	p.SetPos(&s.Pos, c.Cur)
+	return c.Close(p.n95(c, s))
+}
+
+// f30 reports whether the token at the cursor may start OperandTok
+// (or another node of the same first set).
+func (p *pgenParser_definition) f30(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return t == tokIdent || t == tokNumber || t == tokPath || t == tokString || t == tokSymbol || p.Is(c.Cur, "(") || p.Is(c.Cur, "*") || p.Is(c.Cur, "+") || p.Is(c.Cur, "-") || p.Is(c.Cur, "=") || p.Is(c.Cur, "@")
+}
+
+// OperandTok
+func (p *pgenParser_definition) n96(c *pgenrt.State, s *parenTerm) (bool, pgenrt.Err) {
+	if !p.f30(c) {
+		return false, pgenrt.Err{}
+	}
+	var nv *operandTok
+	if p.reuse {
+		nv = p.slab_operandTok.Alloc()
+		nv.Number = ""
+		nv.Other = ""
+
+	} else {
+		nv = new(operandTok)
+	}
+	if m, e := p.s_operandTok(c, nv); !m || e.On {
+		return e.On, e
+	}
+	s.Inner = nv
+	return true, pgenrt.Err{}
+}
+
+// OperandTok?
+func (p *pgenParser_definition) n97(c *pgenrt.State, s *parenTerm) (bool, pgenrt.Err) {
+	matched := false
+	for {
+		if !p.f30(c) {
+			break
+		}
+		b := *c
+		sv0 := s.Inner
+		m, e := p.n96(&b, s)
+		if e.On {
+			c.MaybeUpdate(e)
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			s.Inner = sv0
+			break
+		}
+		c.Accept(&b)
+		if !m {
+			s.Inner = sv0
+			break
+		}
+		matched = true
+		break
+	}
+	_ = matched
+	return true, pgenrt.Err{}
+}
+
+// f31 reports whether the token at the cursor may start ")"
+// (or another node of the same first set).
+func (p *pgenParser_definition) f31(c *pgenrt.State) bool {
+	return p.Is(c.Cur, ")")
+}
+
+// ")"
+func (p *pgenParser_definition) n98(c *pgenrt.State, s *parenTerm) (bool, pgenrt.Err) {
+	start := c.Cur
+	if m, e := p.Lit(c, ")"); !m || e.On {
+		return e.On, e
+	}
+	if c.Cur == start+1 && s.Close == "" {
+		s.Close = p.Text(start) // one token: no concatenation
+		return true, pgenrt.Err{}
+	}
+	for i := start; i < c.Cur; i++ {
+		s.Close += p.Text(i)
+	}
+	return true, pgenrt.Err{}
+}
+
+// ")"?
+func (p *pgenParser_definition) n99(c *pgenrt.State, s *parenTerm) (bool, pgenrt.Err) {
+	matched := false
+	for {
+		if !p.f31(c) {
+			break
+		}
+		b := *c
+		sv0 := s.Close
+		m, e := p.n98(&b, s)
+		if e.On {
+			c.MaybeUpdate(e)
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			s.Close = sv0
+			break
+		}
+		c.Accept(&b)
+		if !m {
+			s.Close = sv0
+			break
+		}
+		matched = true
+		break
+	}
+	_ = matched
+	return true, pgenrt.Err{}
+}
+
+// "(" OperandTok? ")"?
+func (p *pgenParser_definition) n100(c *pgenrt.State, s *parenTerm) (bool, pgenrt.Err) {
+	if m, e := p.Lit(c, "("); !m || e.On {
+		return e.On, e
+	}
+	if m, e := p.n97(c, s); !m || e.On {
+		return true, c.Miss(e, 43)
+	}
+	if m, e := p.n99(c, s); !m || e.On {
+		return true, c.Miss(e, 44)
+	}
+	return true, pgenrt.Err{}
+}
+
+func (p *pgenParser_definition) s_parenTerm(c *pgenrt.State, s *parenTerm) (bool, pgenrt.Err) {
+	p.SetPos(&s.Pos, c.Cur)
+	return c.Close(p.n100(c, s))
+}
+
 // <path>
-func (p *pgenParser_definition) n90(c *pgenrt.State, s *pathTok) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n101(c *pgenrt.State, s *pathTok) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, tokPath); !m || e.On {
 		return e.On, e
@@ -2755,11 +3290,11 @@ func (p *pgenParser_definition) n90(c *pgenrt.State, s *pathTok) (bool, pgenrt.E
 
 func (p *pgenParser_definition) s_pathTok(c *pgenrt.State, s *pathTok) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n90(c, s))
+	return c.Close(p.n101(c, s))
 }
 
 // ","
-func (p *pgenParser_definition) n91(c *pgenrt.State, s *punctTok) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n102(c *pgenrt.State, s *punctTok) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Lit(c, ","); !m || e.On {
 		return e.On, e
@@ -2776,11 +3311,11 @@ func (p *pgenParser_definition) n91(c *pgenrt.State, s *punctTok) (bool, pgenrt.
 
 func (p *pgenParser_definition) s_punctTok(c *pgenrt.State, s *punctTok) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n91(c, s))
+	return c.Close(p.n102(c, s))
 }
 
 // <symbol>
-func (p *pgenParser_definition) n92(c *pgenrt.State, s *regTok) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n103(c *pgenrt.State, s *regTok) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, tokSymbol); !m || e.On {
 		return e.On, e
@@ -2796,7 +3331,7 @@ func (p *pgenParser_definition) n92(c *pgenrt.State, s *regTok) (bool, pgenrt.Er
 }
 
 // <ident>
-func (p *pgenParser_definition) n93(c *pgenrt.State, s *regTok) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n104(c *pgenrt.State, s *regTok) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, tokIdent); !m || e.On {
 		return e.On, e
@@ -2812,13 +3347,13 @@ func (p *pgenParser_definition) n93(c *pgenrt.State, s *regTok) (bool, pgenrt.Er
 }
 
 // <symbol> | <ident>
-func (p *pgenParser_definition) n94(c *pgenrt.State, s *regTok) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n105(c *pgenrt.State, s *regTok) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
 	if p.f20(c) {
 		b := *c
 		sv0 := s.Variable
-		m, e := p.n92(&b, s)
+		m, e := p.n103(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 4) {
 				return true, e
@@ -2835,7 +3370,7 @@ func (p *pgenParser_definition) n94(c *pgenrt.State, s *regTok) (bool, pgenrt.Er
 	if p.f17(c) {
 		b := *c
 		sv0 := s.Name
-		m, e := p.n93(&b, s)
+		m, e := p.n104(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 4) {
 				return true, e
@@ -2858,19 +3393,19 @@ func (p *pgenParser_definition) n94(c *pgenrt.State, s *regTok) (bool, pgenrt.Er
 
 func (p *pgenParser_definition) s_regTok(c *pgenrt.State, s *regTok) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n94(c, s))
+	return c.Close(p.n105(c, s))
 }
 
-// f26 reports whether the token at the cursor may start RegTok
+// f32 reports whether the token at the cursor may start RegTok
 // (or another node of the same first set).
-func (p *pgenParser_definition) f26(c *pgenrt.State) bool {
+func (p *pgenParser_definition) f32(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == tokIdent || t == tokSymbol
 }
 
 // RegTok
-func (p *pgenParser_definition) n95(c *pgenrt.State, s *regsField) (bool, pgenrt.Err) {
-	if !p.f26(c) {
+func (p *pgenParser_definition) n106(c *pgenrt.State, s *regsField) (bool, pgenrt.Err) {
+	if !p.f32(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *regTok
@@ -2890,18 +3425,18 @@ func (p *pgenParser_definition) n95(c *pgenrt.State, s *regsField) (bool, pgenrt
 }
 
 // "," RegTok
-func (p *pgenParser_definition) n96(c *pgenrt.State, s *regsField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n107(c *pgenrt.State, s *regsField) (bool, pgenrt.Err) {
 	if m, e := p.Lit(c, ","); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n95(c, s); !m || e.On {
-		return true, c.Miss(e, 46)
+	if m, e := p.n106(c, s); !m || e.On {
+		return true, c.Miss(e, 48)
 	}
 	return true, pgenrt.Err{}
 }
 
 // ("," RegTok)*
-func (p *pgenParser_definition) n97(c *pgenrt.State, s *regsField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n108(c *pgenrt.State, s *regsField) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f5(c) {
@@ -2909,7 +3444,7 @@ func (p *pgenParser_definition) n97(c *pgenrt.State, s *regsField) (bool, pgenrt
 		}
 		b := *c
 		sv0 := s.Regs
-		m, e := p.n96(&b, s)
+		m, e := p.n107(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 4) {
@@ -2930,7 +3465,7 @@ func (p *pgenParser_definition) n97(c *pgenrt.State, s *regsField) (bool, pgenrt
 }
 
 // ","?
-func (p *pgenParser_definition) n98(c *pgenrt.State) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n109(c *pgenrt.State) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f5(c) {
@@ -2957,24 +3492,24 @@ func (p *pgenParser_definition) n98(c *pgenrt.State) (bool, pgenrt.Err) {
 }
 
 // "REGS" "=" "(" RegTok ("," RegTok)* ","? ")"
-func (p *pgenParser_definition) n99(c *pgenrt.State, s *regsField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n110(c *pgenrt.State, s *regsField) (bool, pgenrt.Err) {
 	if m, e := p.Lit(c, "REGS"); !m || e.On {
 		return e.On, e
 	}
 	if m, e := p.Lit(c, "="); !m || e.On {
-		return true, c.Miss(e, 43)
-	}
-	if m, e := p.Lit(c, "("); !m || e.On {
-		return true, c.Miss(e, 44)
-	}
-	if m, e := p.n95(c, s); !m || e.On {
 		return true, c.Miss(e, 45)
 	}
-	if m, e := p.n97(c, s); !m || e.On {
+	if m, e := p.Lit(c, "("); !m || e.On {
+		return true, c.Miss(e, 46)
+	}
+	if m, e := p.n106(c, s); !m || e.On {
 		return true, c.Miss(e, 47)
 	}
-	if m, e := p.n98(c); !m || e.On {
-		return true, c.Miss(e, 48)
+	if m, e := p.n108(c, s); !m || e.On {
+		return true, c.Miss(e, 49)
+	}
+	if m, e := p.n109(c); !m || e.On {
+		return true, c.Miss(e, 50)
 	}
 	if m, e := p.Lit(c, ")"); !m || e.On {
 		return true, c.Miss(e, 14)
@@ -2985,21 +3520,21 @@ func (p *pgenParser_definition) n99(c *pgenrt.State, s *regsField) (bool, pgenrt
 func (p *pgenParser_definition) s_regsField(c *pgenrt.State, s *regsField) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
 	start := c.Cur
-	m, e := c.Close(p.n99(c, s))
+	m, e := c.Close(p.n110(c, s))
 	if m && !e.On {
 		s.Tokens = p.Slice(start, c.Cur)
 	}
 	return m, e
 }
 
-// f27 reports whether the token at the cursor may start "RETEP"
+// f33 reports whether the token at the cursor may start "RETEP"
 // (or another node of the same first set).
-func (p *pgenParser_definition) f27(c *pgenrt.State) bool {
+func (p *pgenParser_definition) f33(c *pgenrt.State) bool {
 	return p.Is(c.Cur, "RETEP")
 }
 
 // "RETEP"
-func (p *pgenParser_definition) n100(c *pgenrt.State, s *retEPTok) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n111(c *pgenrt.State, s *retEPTok) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Lit(c, "RETEP"); !m || e.On {
 		return e.On, e
@@ -3016,11 +3551,11 @@ func (p *pgenParser_definition) n100(c *pgenrt.State, s *retEPTok) (bool, pgenrt
 
 func (p *pgenParser_definition) s_retEPTok(c *pgenrt.State, s *retEPTok) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n100(c, s))
+	return c.Close(p.n111(c, s))
 }
 
 // <number>
-func (p *pgenParser_definition) n101(c *pgenrt.State, s *scalarTok) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n112(c *pgenrt.State, s *scalarTok) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, tokNumber); !m || e.On {
 		return e.On, e
@@ -3036,7 +3571,7 @@ func (p *pgenParser_definition) n101(c *pgenrt.State, s *scalarTok) (bool, pgenr
 }
 
 // <symbol>
-func (p *pgenParser_definition) n102(c *pgenrt.State, s *scalarTok) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n113(c *pgenrt.State, s *scalarTok) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, tokSymbol); !m || e.On {
 		return e.On, e
@@ -3052,7 +3587,7 @@ func (p *pgenParser_definition) n102(c *pgenrt.State, s *scalarTok) (bool, pgenr
 }
 
 // <ident>
-func (p *pgenParser_definition) n103(c *pgenrt.State, s *scalarTok) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n114(c *pgenrt.State, s *scalarTok) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, tokIdent); !m || e.On {
 		return e.On, e
@@ -3068,13 +3603,13 @@ func (p *pgenParser_definition) n103(c *pgenrt.State, s *scalarTok) (bool, pgenr
 }
 
 // <number> | <symbol> | <ident>
-func (p *pgenParser_definition) n104(c *pgenrt.State, s *scalarTok) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n115(c *pgenrt.State, s *scalarTok) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
 	if p.f3(c) {
 		b := *c
 		sv0 := s.Number
-		m, e := p.n101(&b, s)
+		m, e := p.n112(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 4) {
 				return true, e
@@ -3091,7 +3626,7 @@ func (p *pgenParser_definition) n104(c *pgenrt.State, s *scalarTok) (bool, pgenr
 	if p.f20(c) {
 		b := *c
 		sv0 := s.Symbol
-		m, e := p.n102(&b, s)
+		m, e := p.n113(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 4) {
 				return true, e
@@ -3108,7 +3643,7 @@ func (p *pgenParser_definition) n104(c *pgenrt.State, s *scalarTok) (bool, pgenr
 	if p.f17(c) {
 		b := *c
 		sv0 := s.Ident
-		m, e := p.n103(&b, s)
+		m, e := p.n114(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 4) {
 				return true, e
@@ -3131,11 +3666,11 @@ func (p *pgenParser_definition) n104(c *pgenrt.State, s *scalarTok) (bool, pgenr
 
 func (p *pgenParser_definition) s_scalarTok(c *pgenrt.State, s *scalarTok) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n104(c, s))
+	return c.Close(p.n115(c, s))
 }
 
 // "+" | "-"
-func (p *pgenParser_definition) n105(c *pgenrt.State) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n116(c *pgenrt.State) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
 	{
@@ -3176,9 +3711,9 @@ func (p *pgenParser_definition) n105(c *pgenrt.State) (bool, pgenrt.Err) {
 }
 
 // ("+" | "-")
-func (p *pgenParser_definition) n106(c *pgenrt.State, s *signedNum) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n117(c *pgenrt.State, s *signedNum) (bool, pgenrt.Err) {
 	start := c.Cur
-	if m, e := p.n105(c); !m || e.On {
+	if m, e := p.n116(c); !m || e.On {
 		return e.On, e
 	}
 	if c.Cur == start+1 && s.Sign == "" {
@@ -3192,7 +3727,7 @@ func (p *pgenParser_definition) n106(c *pgenrt.State, s *signedNum) (bool, pgenr
 }
 
 // NumTok
-func (p *pgenParser_definition) n107(c *pgenrt.State, s *signedNum) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n118(c *pgenrt.State, s *signedNum) (bool, pgenrt.Err) {
 	if !p.f3(c) {
 		return false, pgenrt.Err{}
 	}
@@ -3212,11 +3747,11 @@ func (p *pgenParser_definition) n107(c *pgenrt.State, s *signedNum) (bool, pgenr
 }
 
 // ("+" | "-") NumTok
-func (p *pgenParser_definition) n108(c *pgenrt.State, s *signedNum) (bool, pgenrt.Err) {
-	if m, e := p.n106(c, s); !m || e.On {
+func (p *pgenParser_definition) n119(c *pgenrt.State, s *signedNum) (bool, pgenrt.Err) {
+	if m, e := p.n117(c, s); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n107(c, s); !m || e.On {
+	if m, e := p.n118(c, s); !m || e.On {
 		return true, c.Miss(e, 4)
 	}
 	return true, pgenrt.Err{}
@@ -3224,18 +3759,11 @@ func (p *pgenParser_definition) n108(c *pgenrt.State, s *signedNum) (bool, pgenr
 
 func (p *pgenParser_definition) s_signedNum(c *pgenrt.State, s *signedNum) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n108(c, s))
-}
-
-// f28 reports whether the token at the cursor may start <string>
-// (or another node of the same first set).
-func (p *pgenParser_definition) f28(c *pgenrt.State) bool {
-	t := p.Type(c.Cur)
-	return t == tokString
+	return c.Close(p.n119(c, s))
 }
 
 // <string>
-func (p *pgenParser_definition) n109(c *pgenrt.State, s *strToken) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n120(c *pgenrt.State, s *strToken) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, tokString); !m || e.On {
 		return e.On, e
@@ -3252,11 +3780,11 @@ func (p *pgenParser_definition) n109(c *pgenrt.State, s *strToken) (bool, pgenrt
 
 func (p *pgenParser_definition) s_strToken(c *pgenrt.State, s *strToken) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n109(c, s))
+	return c.Close(p.n120(c, s))
 }
 
 // <symbol>
-func (p *pgenParser_definition) n110(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n121(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, tokSymbol); !m || e.On {
 		return e.On, e
@@ -3272,8 +3800,8 @@ func (p *pgenParser_definition) n110(c *pgenrt.State, s *symTarget) (bool, pgenr
 }
 
 // TpOffset
-func (p *pgenParser_definition) n111(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
-	if !p.f1(c) {
+func (p *pgenParser_definition) n122(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
+	if !p.f22(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *tpOffset
@@ -3293,15 +3821,15 @@ func (p *pgenParser_definition) n111(c *pgenrt.State, s *symTarget) (bool, pgenr
 }
 
 // TpOffset*
-func (p *pgenParser_definition) n112(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n123(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
 	matched := false
 	for {
-		if !p.f1(c) {
+		if !p.f22(c) {
 			break
 		}
 		b := *c
 		sv0 := s.Offsets
-		m, e := p.n111(&b, s)
+		m, e := p.n122(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 4) {
@@ -3322,8 +3850,8 @@ func (p *pgenParser_definition) n112(c *pgenrt.State, s *symTarget) (bool, pgenr
 }
 
 // RetEPTok
-func (p *pgenParser_definition) n113(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
-	if !p.f27(c) {
+func (p *pgenParser_definition) n124(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
+	if !p.f33(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *retEPTok
@@ -3342,18 +3870,18 @@ func (p *pgenParser_definition) n113(c *pgenrt.State, s *symTarget) (bool, pgenr
 }
 
 // "," RetEPTok
-func (p *pgenParser_definition) n114(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n125(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
 	if m, e := p.Lit(c, ","); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n113(c, s); !m || e.On {
-		return true, c.Miss(e, 50)
+	if m, e := p.n124(c, s); !m || e.On {
+		return true, c.Miss(e, 52)
 	}
 	return true, pgenrt.Err{}
 }
 
 // ("," RetEPTok)?
-func (p *pgenParser_definition) n115(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n126(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f5(c) {
@@ -3361,7 +3889,7 @@ func (p *pgenParser_definition) n115(c *pgenrt.State, s *symTarget) (bool, pgenr
 		}
 		b := *c
 		sv0 := s.RetEP
-		m, e := p.n114(&b, s)
+		m, e := p.n125(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 4) {
@@ -3383,28 +3911,28 @@ func (p *pgenParser_definition) n115(c *pgenrt.State, s *symTarget) (bool, pgenr
 }
 
 // <symbol> TpOffset* ("," RetEPTok)?
-func (p *pgenParser_definition) n116(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
-	if m, e := p.n110(c, s); !m || e.On {
+func (p *pgenParser_definition) n127(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
+	if m, e := p.n121(c, s); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n112(c, s); !m || e.On {
-		return true, c.Miss(e, 49)
-	}
-	if m, e := p.n115(c, s); !m || e.On {
+	if m, e := p.n123(c, s); !m || e.On {
 		return true, c.Miss(e, 51)
+	}
+	if m, e := p.n126(c, s); !m || e.On {
+		return true, c.Miss(e, 53)
 	}
 	return true, pgenrt.Err{}
 }
 
 func (p *pgenParser_definition) s_symTarget(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n116(c, s))
+	return c.Close(p.n127(c, s))
 }
 
 // ("+" | "-")
-func (p *pgenParser_definition) n117(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n128(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 	start := c.Cur
-	if m, e := p.n105(c); !m || e.On {
+	if m, e := p.n116(c); !m || e.On {
 		return e.On, e
 	}
 	if c.Cur == start+1 && s.Sign == "" {
@@ -3417,48 +3945,42 @@ func (p *pgenParser_definition) n117(c *pgenrt.State, s *term) (bool, pgenrt.Err
 	return true, pgenrt.Err{}
 }
 
-// f29 reports whether the token at the cursor may start "(" NumTok ")"
+// f34 reports whether the token at the cursor may start (ParenTerm | NumTok | IdentTok | OtherTok)
 // (or another node of the same first set).
-func (p *pgenParser_definition) f29(c *pgenrt.State) bool {
+func (p *pgenParser_definition) f34(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return t == tokIdent || t == tokNumber || t == tokPath || t == tokString || t == tokSymbol || p.Is(c.Cur, "(") || p.Is(c.Cur, "*") || p.Is(c.Cur, "=") || p.Is(c.Cur, "@")
+}
+
+// f35 reports whether the token at the cursor may start ParenTerm
+// (or another node of the same first set).
+func (p *pgenParser_definition) f35(c *pgenrt.State) bool {
 	return p.Is(c.Cur, "(")
 }
 
-// NumTok
-func (p *pgenParser_definition) n118(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
-	if !p.f3(c) {
+// ParenTerm
+func (p *pgenParser_definition) n129(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
+	if !p.f35(c) {
 		return false, pgenrt.Err{}
 	}
-	var nv *numTok
+	var nv *parenTerm
 	if p.reuse {
-		nv = p.slab_numTok.Alloc()
-		nv.Text = ""
+		nv = p.slab_parenTerm.Alloc()
+		nv.Inner = nil
+		nv.Close = ""
 
 	} else {
-		nv = new(numTok)
+		nv = new(parenTerm)
 	}
-	if m, e := p.s_numTok(c, nv); !m || e.On {
+	if m, e := p.s_parenTerm(c, nv); !m || e.On {
 		return e.On, e
 	}
 	s.Paren = nv
 	return true, pgenrt.Err{}
 }
 
-// "(" NumTok ")"
-func (p *pgenParser_definition) n119(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
-	if m, e := p.Lit(c, "("); !m || e.On {
-		return e.On, e
-	}
-	if m, e := p.n118(c, s); !m || e.On {
-		return true, c.Miss(e, 52)
-	}
-	if m, e := p.Lit(c, ")"); !m || e.On {
-		return true, c.Miss(e, 14)
-	}
-	return true, pgenrt.Err{}
-}
-
 // NumTok
-func (p *pgenParser_definition) n120(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n130(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 	if !p.f3(c) {
 		return false, pgenrt.Err{}
 	}
@@ -3478,7 +4000,7 @@ func (p *pgenParser_definition) n120(c *pgenrt.State, s *term) (bool, pgenrt.Err
 }
 
 // IdentTok
-func (p *pgenParser_definition) n121(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n131(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 	if !p.f17(c) {
 		return false, pgenrt.Err{}
 	}
@@ -3497,14 +4019,34 @@ func (p *pgenParser_definition) n121(c *pgenrt.State, s *term) (bool, pgenrt.Err
 	return true, pgenrt.Err{}
 }
 
-// ("(" NumTok ")") | NumTok | IdentTok
-func (p *pgenParser_definition) n122(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
+// OtherTok
+func (p *pgenParser_definition) n132(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
+	if !p.f29(c) {
+		return false, pgenrt.Err{}
+	}
+	var nv *otherTok
+	if p.reuse {
+		nv = p.slab_otherTok.Alloc()
+		nv.Text = ""
+
+	} else {
+		nv = new(otherTok)
+	}
+	if m, e := p.s_otherTok(c, nv); !m || e.On {
+		return e.On, e
+	}
+	s.Other = nv
+	return true, pgenrt.Err{}
+}
+
+// ParenTerm | NumTok | IdentTok | OtherTok
+func (p *pgenParser_definition) n133(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
-	if p.f29(c) {
+	if p.f35(c) {
 		b := *c
 		sv0 := s.Paren
-		m, e := p.n119(&b, s)
+		m, e := p.n129(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 4) {
 				return true, e
@@ -3521,7 +4063,7 @@ func (p *pgenParser_definition) n122(c *pgenrt.State, s *term) (bool, pgenrt.Err
 	if p.f3(c) {
 		b := *c
 		sv0 := s.Num
-		m, e := p.n120(&b, s)
+		m, e := p.n130(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 4) {
 				return true, e
@@ -3538,7 +4080,7 @@ func (p *pgenParser_definition) n122(c *pgenrt.State, s *term) (bool, pgenrt.Err
 	if p.f17(c) {
 		b := *c
 		sv0 := s.Reg
-		m, e := p.n121(&b, s)
+		m, e := p.n131(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 4) {
 				return true, e
@@ -3552,6 +4094,23 @@ func (p *pgenParser_definition) n122(c *pgenrt.State, s *term) (bool, pgenrt.Err
 		}
 		s.Reg = sv0
 	}
+	if p.f29(c) {
+		b := *c
+		sv0 := s.Other
+		m, e := p.n132(&b, s)
+		if e.On {
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+		s.Other = sv0
+	}
 	if first.On {
 		c.MaybeUpdate(first)
 		return true, first
@@ -3559,24 +4118,120 @@ func (p *pgenParser_definition) n122(c *pgenrt.State, s *term) (bool, pgenrt.Err
 	return false, pgenrt.Err{}
 }
 
-// ("+" | "-") (("(" NumTok ")") | NumTok | IdentTok)
-func (p *pgenParser_definition) n123(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
-	if m, e := p.n117(c, s); !m || e.On {
+// (ParenTerm | NumTok | IdentTok | OtherTok)?
+func (p *pgenParser_definition) n134(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
+	matched := false
+	for {
+		if !p.f34(c) {
+			break
+		}
+		b := *c
+		sv0, sv1, sv2, sv3 := s.Paren, s.Num, s.Reg, s.Other
+		m, e := p.n133(&b, s)
+		if e.On {
+			c.MaybeUpdate(e)
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			s.Paren, s.Num, s.Reg, s.Other = sv0, sv1, sv2, sv3
+			break
+		}
+		c.Accept(&b)
+		if !m {
+			s.Paren, s.Num, s.Reg, s.Other = sv0, sv1, sv2, sv3
+			break
+		}
+		matched = true
+		break
+	}
+	_ = matched
+	return true, pgenrt.Err{}
+}
+
+// ("+" | "-") (ParenTerm | NumTok | IdentTok | OtherTok)?
+func (p *pgenParser_definition) n135(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
+	if m, e := p.n128(c, s); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n122(c, s); !m || e.On {
-		return true, c.Miss(e, 53)
+	if m, e := p.n134(c, s); !m || e.On {
+		return true, c.Miss(e, 54)
 	}
 	return true, pgenrt.Err{}
 }
 
+// ParenTerm
+func (p *pgenParser_definition) n136(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
+	if !p.f35(c) {
+		return false, pgenrt.Err{}
+	}
+	var nv *parenTerm
+	if p.reuse {
+		nv = p.slab_parenTerm.Alloc()
+		nv.Inner = nil
+		nv.Close = ""
+
+	} else {
+		nv = new(parenTerm)
+	}
+	if m, e := p.s_parenTerm(c, nv); !m || e.On {
+		return e.On, e
+	}
+	s.Bare = nv
+	return true, pgenrt.Err{}
+}
+
+// (("+" | "-") (ParenTerm | NumTok | IdentTok | OtherTok)?) | ParenTerm
+func (p *pgenParser_definition) n137(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
+	deepest := 0
+	var first pgenrt.Err
+	if p.f22(c) {
+		b := *c
+		sv0, sv1, sv2, sv3, sv4 := s.Sign, s.Paren, s.Num, s.Reg, s.Other
+		m, e := p.n135(&b, s)
+		if e.On {
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+		s.Sign, s.Paren, s.Num, s.Reg, s.Other = sv0, sv1, sv2, sv3, sv4
+	}
+	if p.f35(c) {
+		b := *c
+		sv0 := s.Bare
+		m, e := p.n136(&b, s)
+		if e.On {
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+		s.Bare = sv0
+	}
+	if first.On {
+		c.MaybeUpdate(first)
+		return true, first
+	}
+	return false, pgenrt.Err{}
+}
+
 func (p *pgenParser_definition) s_term(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n123(c, s))
+	return c.Close(p.n137(c, s))
 }
 
 // "DESC" | "FMT"
-func (p *pgenParser_definition) n124(c *pgenrt.State) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n138(c *pgenrt.State) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
 	{
@@ -3617,9 +4272,9 @@ func (p *pgenParser_definition) n124(c *pgenrt.State) (bool, pgenrt.Err) {
 }
 
 // ("DESC" | "FMT")
-func (p *pgenParser_definition) n125(c *pgenrt.State, s *textField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n139(c *pgenrt.State, s *textField) (bool, pgenrt.Err) {
 	start := c.Cur
-	if m, e := p.n124(c); !m || e.On {
+	if m, e := p.n138(c); !m || e.On {
 		return e.On, e
 	}
 	if c.Cur == start+1 && s.Key == "" {
@@ -3633,7 +4288,7 @@ func (p *pgenParser_definition) n125(c *pgenrt.State, s *textField) (bool, pgenr
 }
 
 // StrToken
-func (p *pgenParser_definition) n126(c *pgenrt.State, s *textField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n140(c *pgenrt.State, s *textField) (bool, pgenrt.Err) {
 	if !p.f28(c) {
 		return false, pgenrt.Err{}
 	}
@@ -3653,15 +4308,15 @@ func (p *pgenParser_definition) n126(c *pgenrt.State, s *textField) (bool, pgenr
 }
 
 // ("DESC" | "FMT") "=" StrToken
-func (p *pgenParser_definition) n127(c *pgenrt.State, s *textField) (bool, pgenrt.Err) {
-	if m, e := p.n125(c, s); !m || e.On {
+func (p *pgenParser_definition) n141(c *pgenrt.State, s *textField) (bool, pgenrt.Err) {
+	if m, e := p.n139(c, s); !m || e.On {
 		return e.On, e
 	}
 	if m, e := p.Lit(c, "="); !m || e.On {
-		return true, c.Miss(e, 54)
-	}
-	if m, e := p.n126(c, s); !m || e.On {
 		return true, c.Miss(e, 55)
+	}
+	if m, e := p.n140(c, s); !m || e.On {
+		return true, c.Miss(e, 56)
 	}
 	return true, pgenrt.Err{}
 }
@@ -3669,22 +4324,22 @@ func (p *pgenParser_definition) n127(c *pgenrt.State, s *textField) (bool, pgenr
 func (p *pgenParser_definition) s_textField(c *pgenrt.State, s *textField) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
 	start := c.Cur
-	m, e := c.Close(p.n127(c, s))
+	m, e := c.Close(p.n141(c, s))
 	if m && !e.On {
 		s.Tokens = p.Slice(start, c.Cur)
 	}
 	return m, e
 }
 
-// f30 reports whether the token at the cursor may start AtTarget
+// f36 reports whether the token at the cursor may start AtTarget
 // (or another node of the same first set).
-func (p *pgenParser_definition) f30(c *pgenrt.State) bool {
+func (p *pgenParser_definition) f36(c *pgenrt.State) bool {
 	return p.Is(c.Cur, "@")
 }
 
 // AtTarget
-func (p *pgenParser_definition) n128(c *pgenrt.State, s *tpField) (bool, pgenrt.Err) {
-	if !p.f30(c) {
+func (p *pgenParser_definition) n142(c *pgenrt.State, s *tpField) (bool, pgenrt.Err) {
+	if !p.f36(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *atTarget
@@ -3704,7 +4359,7 @@ func (p *pgenParser_definition) n128(c *pgenrt.State, s *tpField) (bool, pgenrt.
 }
 
 // SymTarget
-func (p *pgenParser_definition) n129(c *pgenrt.State, s *tpField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n143(c *pgenrt.State, s *tpField) (bool, pgenrt.Err) {
 	if !p.f20(c) {
 		return false, pgenrt.Err{}
 	}
@@ -3726,13 +4381,13 @@ func (p *pgenParser_definition) n129(c *pgenrt.State, s *tpField) (bool, pgenrt.
 }
 
 // AtTarget | SymTarget
-func (p *pgenParser_definition) n130(c *pgenrt.State, s *tpField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n144(c *pgenrt.State, s *tpField) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
-	if p.f30(c) {
+	if p.f36(c) {
 		b := *c
 		sv0 := s.At
-		m, e := p.n128(&b, s)
+		m, e := p.n142(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 4) {
 				return true, e
@@ -3749,7 +4404,7 @@ func (p *pgenParser_definition) n130(c *pgenrt.State, s *tpField) (bool, pgenrt.
 	if p.f20(c) {
 		b := *c
 		sv0 := s.Symbol
-		m, e := p.n129(&b, s)
+		m, e := p.n143(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 4) {
 				return true, e
@@ -3771,15 +4426,15 @@ func (p *pgenParser_definition) n130(c *pgenrt.State, s *tpField) (bool, pgenrt.
 }
 
 // "TP" "=" (AtTarget | SymTarget)
-func (p *pgenParser_definition) n131(c *pgenrt.State, s *tpField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n145(c *pgenrt.State, s *tpField) (bool, pgenrt.Err) {
 	if m, e := p.Lit(c, "TP"); !m || e.On {
 		return e.On, e
 	}
 	if m, e := p.Lit(c, "="); !m || e.On {
-		return true, c.Miss(e, 56)
-	}
-	if m, e := p.n130(c, s); !m || e.On {
 		return true, c.Miss(e, 57)
+	}
+	if m, e := p.n144(c, s); !m || e.On {
+		return true, c.Miss(e, 58)
 	}
 	return true, pgenrt.Err{}
 }
@@ -3787,7 +4442,7 @@ func (p *pgenParser_definition) n131(c *pgenrt.State, s *tpField) (bool, pgenrt.
 func (p *pgenParser_definition) s_tpField(c *pgenrt.State, s *tpField) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
 	start := c.Cur
-	m, e := c.Close(p.n131(c, s))
+	m, e := c.Close(p.n145(c, s))
 	if m && !e.On {
 		s.Tokens = p.Slice(start, c.Cur)
 	}
@@ -3795,9 +4450,9 @@ func (p *pgenParser_definition) s_tpField(c *pgenrt.State, s *tpField) (bool, pg
 }
 
 // ("+" | "-")
-func (p *pgenParser_definition) n132(c *pgenrt.State, s *tpOffset) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n146(c *pgenrt.State, s *tpOffset) (bool, pgenrt.Err) {
 	start := c.Cur
-	if m, e := p.n105(c); !m || e.On {
+	if m, e := p.n116(c); !m || e.On {
 		return e.On, e
 	}
 	for i := start; i < c.Cur; i++ {
@@ -3807,15 +4462,15 @@ func (p *pgenParser_definition) n132(c *pgenrt.State, s *tpOffset) (bool, pgenrt
 }
 
 // ("+" | "-")+
-func (p *pgenParser_definition) n133(c *pgenrt.State, s *tpOffset) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n147(c *pgenrt.State, s *tpOffset) (bool, pgenrt.Err) {
 	matched := false
 	for {
-		if !p.f1(c) {
+		if !p.f22(c) {
 			break
 		}
 		b := *c
 		sv0 := s.Signs
-		m, e := p.n132(&b, s)
+		m, e := p.n146(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 4) {
@@ -3835,7 +4490,7 @@ func (p *pgenParser_definition) n133(c *pgenrt.State, s *tpOffset) (bool, pgenrt
 }
 
 // NumTok
-func (p *pgenParser_definition) n134(c *pgenrt.State, s *tpOffset) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n148(c *pgenrt.State, s *tpOffset) (bool, pgenrt.Err) {
 	if !p.f3(c) {
 		return false, pgenrt.Err{}
 	}
@@ -3855,7 +4510,7 @@ func (p *pgenParser_definition) n134(c *pgenrt.State, s *tpOffset) (bool, pgenrt
 }
 
 // NumTok?
-func (p *pgenParser_definition) n135(c *pgenrt.State, s *tpOffset) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n149(c *pgenrt.State, s *tpOffset) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f3(c) {
@@ -3863,7 +4518,7 @@ func (p *pgenParser_definition) n135(c *pgenrt.State, s *tpOffset) (bool, pgenrt
 		}
 		b := *c
 		sv0 := s.Num
-		m, e := p.n134(&b, s)
+		m, e := p.n148(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 4) {
@@ -3885,11 +4540,11 @@ func (p *pgenParser_definition) n135(c *pgenrt.State, s *tpOffset) (bool, pgenrt
 }
 
 // ("+" | "-")+ NumTok?
-func (p *pgenParser_definition) n136(c *pgenrt.State, s *tpOffset) (bool, pgenrt.Err) {
-	if m, e := p.n133(c, s); !m || e.On {
+func (p *pgenParser_definition) n150(c *pgenrt.State, s *tpOffset) (bool, pgenrt.Err) {
+	if m, e := p.n147(c, s); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n135(c, s); !m || e.On {
+	if m, e := p.n149(c, s); !m || e.On {
 		return true, c.Miss(e, 2)
 	}
 	return true, pgenrt.Err{}
@@ -3897,11 +4552,11 @@ func (p *pgenParser_definition) n136(c *pgenrt.State, s *tpOffset) (bool, pgenrt
 
 func (p *pgenParser_definition) s_tpOffset(c *pgenrt.State, s *tpOffset) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n136(c, s))
+	return c.Close(p.n150(c, s))
 }
 
 // IdentTok
-func (p *pgenParser_definition) n137(c *pgenrt.State, s *typeField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n151(c *pgenrt.State, s *typeField) (bool, pgenrt.Err) {
 	if !p.f17(c) {
 		return false, pgenrt.Err{}
 	}
@@ -3921,18 +4576,18 @@ func (p *pgenParser_definition) n137(c *pgenrt.State, s *typeField) (bool, pgenr
 }
 
 // "," IdentTok
-func (p *pgenParser_definition) n138(c *pgenrt.State, s *typeField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n152(c *pgenrt.State, s *typeField) (bool, pgenrt.Err) {
 	if m, e := p.Lit(c, ","); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n137(c, s); !m || e.On {
+	if m, e := p.n151(c, s); !m || e.On {
 		return true, c.Miss(e, 8)
 	}
 	return true, pgenrt.Err{}
 }
 
 // ("," IdentTok)*
-func (p *pgenParser_definition) n139(c *pgenrt.State, s *typeField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n153(c *pgenrt.State, s *typeField) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f5(c) {
@@ -3940,7 +4595,7 @@ func (p *pgenParser_definition) n139(c *pgenrt.State, s *typeField) (bool, pgenr
 		}
 		b := *c
 		sv0 := s.Names
-		m, e := p.n138(&b, s)
+		m, e := p.n152(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 4) {
@@ -3961,24 +4616,24 @@ func (p *pgenParser_definition) n139(c *pgenrt.State, s *typeField) (bool, pgenr
 }
 
 // "TYPE" "=" "(" IdentTok ("," IdentTok)* ","? ")"
-func (p *pgenParser_definition) n140(c *pgenrt.State, s *typeField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n154(c *pgenrt.State, s *typeField) (bool, pgenrt.Err) {
 	if m, e := p.Lit(c, "TYPE"); !m || e.On {
 		return e.On, e
 	}
 	if m, e := p.Lit(c, "="); !m || e.On {
-		return true, c.Miss(e, 58)
-	}
-	if m, e := p.Lit(c, "("); !m || e.On {
 		return true, c.Miss(e, 59)
 	}
-	if m, e := p.n137(c, s); !m || e.On {
+	if m, e := p.Lit(c, "("); !m || e.On {
 		return true, c.Miss(e, 60)
 	}
-	if m, e := p.n139(c, s); !m || e.On {
+	if m, e := p.n151(c, s); !m || e.On {
 		return true, c.Miss(e, 61)
 	}
-	if m, e := p.n98(c); !m || e.On {
-		return true, c.Miss(e, 48)
+	if m, e := p.n153(c, s); !m || e.On {
+		return true, c.Miss(e, 62)
+	}
+	if m, e := p.n109(c); !m || e.On {
+		return true, c.Miss(e, 50)
 	}
 	if m, e := p.Lit(c, ")"); !m || e.On {
 		return true, c.Miss(e, 14)
@@ -3989,11 +4644,11 @@ func (p *pgenParser_definition) n140(c *pgenrt.State, s *typeField) (bool, pgenr
 func (p *pgenParser_definition) s_typeField(c *pgenrt.State, s *typeField) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
 	start := c.Cur
-	m, e := c.Close(p.n140(c, s))
+	m, e := c.Close(p.n154(c, s))
 	if m && !e.On {
 		s.Tokens = p.Slice(start, c.Cur)
 	}
 	return m, e
 }
 
-var pgenExpect_definition = [...]string{"Term*", "\"=\" NumTok?", "NumTok?", "PathTok (\",\" NumTok)?", "NumTok", "(\",\" NumTok)?", "Level*", "\"=\" IdentTok", "IdentTok", "\"=\" \"(\" Address \",\" Flag \")\"", "\"(\" Address \",\" Flag \")\"", "Address \",\" Flag \")\"", "\",\" Flag \")\"", "Flag \")\"", "\")\"", "<number>?", "SignedNum?", "\"=\" IdentTok \",\" \"ID\" \"=\" NumTok", "IdentTok \",\" \"ID\" \"=\" NumTok", "\",\" \"ID\" \"=\" NumTok", "\"ID\" \"=\" NumTok", "\"=\" NumTok", "ListEntry (\",\" ListEntry)* PunctTok?", "ListEntry", "(\",\" ListEntry)* PunctTok?", "PunctTok?", "\"=\" \"(\" Address \",\" Flag \",\" LengthTok \")\"", "\"(\" Address \",\" Flag \",\" LengthTok \")\"", "Address \",\" Flag \",\" LengthTok \")\"", "\",\" Flag \",\" LengthTok \")\"", "Flag \",\" LengthTok \")\"", "\",\" LengthTok \")\"", "LengthTok \")\"", "\"=\" ScalarTok?", "ScalarTok?", "\"=\"? PathTok? PunctTok?", "PathTok? PunctTok?", "\"=\" \"-\"? ScalarTok?", "\"-\"? ScalarTok?", "\"=\" \"(\" NumTok (\",\" NumTok)? \")\"", "\"(\" NumTok (\",\" NumTok)? \")\"", "NumTok (\",\" NumTok)? \")\"", "(\",\" NumTok)? \")\"", "\"=\" \"(\" RegTok (\",\" RegTok)* \",\"? \")\"", "\"(\" RegTok (\",\" RegTok)* \",\"? \")\"", "RegTok (\",\" RegTok)* \",\"? \")\"", "RegTok", "(\",\" RegTok)* \",\"? \")\"", "\",\"? \")\"", "TpOffset* (\",\" RetEPTok)?", "RetEPTok", "(\",\" RetEPTok)?", "NumTok \")\"", "((\"(\" NumTok \")\") | NumTok | IdentTok)", "\"=\" StrToken", "StrToken", "\"=\" (AtTarget | SymTarget)", "(AtTarget | SymTarget)", "\"=\" \"(\" IdentTok (\",\" IdentTok)* \",\"? \")\"", "\"(\" IdentTok (\",\" IdentTok)* \",\"? \")\"", "IdentTok (\",\" IdentTok)* \",\"? \")\"", "(\",\" IdentTok)* \",\"? \")\""}
+var pgenExpect_definition = [...]string{"Term*", "\"=\" NumTok?", "NumTok?", "PathTok (\",\" NumTok)?", "NumTok", "(\",\" NumTok)?", "Level*", "\"=\" IdentTok", "IdentTok", "\"=\" \"(\" Address \",\" Flag \")\"", "\"(\" Address \",\" Flag \")\"", "Address \",\" Flag \")\"", "\",\" Flag \")\"", "Flag \")\"", "\")\"", "<number>?", "SignedNum?", "\"=\" IdentTok \",\" \"ID\" \"=\" NumTok", "IdentTok \",\" \"ID\" \"=\" NumTok", "\",\" \"ID\" \"=\" NumTok", "\"ID\" \"=\" NumTok", "\"=\" NumTok", "ListEntry (\",\" ListEntry)* PunctTok?", "ListEntry", "(\",\" ListEntry)* PunctTok?", "PunctTok?", "\"=\" \"(\" Address \",\" Flag \",\" LengthTok \")\"", "\"(\" Address \",\" Flag \",\" LengthTok \")\"", "Address \",\" Flag \",\" LengthTok \")\"", "\",\" Flag \",\" LengthTok \")\"", "Flag \",\" LengthTok \")\"", "\",\" LengthTok \")\"", "LengthTok \")\"", "\"=\" ScalarTok?", "ScalarTok?", "\"=\"? PathTok? PunctTok?", "PathTok? PunctTok?", "\"=\" \"-\"? ScalarTok?", "\"-\"? ScalarTok?", "\"=\" \"(\" NumTok (\",\" NumTok)? \")\"", "\"(\" NumTok (\",\" NumTok)? \")\"", "NumTok (\",\" NumTok)? \")\"", "(\",\" NumTok)? \")\"", "OperandTok? \")\"?", "\")\"?", "\"=\" \"(\" RegTok (\",\" RegTok)* \",\"? \")\"", "\"(\" RegTok (\",\" RegTok)* \",\"? \")\"", "RegTok (\",\" RegTok)* \",\"? \")\"", "RegTok", "(\",\" RegTok)* \",\"? \")\"", "\",\"? \")\"", "TpOffset* (\",\" RetEPTok)?", "RetEPTok", "(\",\" RetEPTok)?", "(ParenTerm | NumTok | IdentTok | OtherTok)?", "\"=\" StrToken", "StrToken", "\"=\" (AtTarget | SymTarget)", "(AtTarget | SymTarget)", "\"=\" \"(\" IdentTok (\",\" IdentTok)* \",\"? \")\"", "\"(\" IdentTok (\",\" IdentTok)* \",\"? \")\"", "IdentTok (\",\" IdentTok)* \",\"? \")\"", "(\",\" IdentTok)* \",\"? \")\""}

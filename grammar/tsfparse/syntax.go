@@ -207,13 +207,45 @@ type address struct {
 	Terms []*term    `parser:"@@*"`
 }
 
-// term is +reg, +n or +(n) (and the same with '-').
+// term is what TRCUST 3.05A reads after an address's base, as it reads it
+// (IBM's behaviour, tried with its binary on each form): a sign and what
+// follows it (a number, a register, an "(i)" term, or, where TRCUST stops
+// reading the address, nothing or a token that is none of these), or an
+// "(i)" term without a sign. convert.go's terms judges them by the form
+// of the address.
 type term struct {
 	Pos   lexer.Position
-	Sign  string    `parser:"@(\"+\" | \"-\")"`
-	Paren *numTok   `parser:"( \"(\" @@ \")\""`
-	Num   *numTok   `parser:"| @@"`
-	Reg   *identTok `parser:"| @@ )"`
+	Sign  string     `parser:"( @(\"+\" | \"-\")"`
+	Paren *parenTerm `parser:"  ( @@"`
+	Num   *numTok    `parser:"  | @@"`
+	Reg   *identTok  `parser:"  | @@"`
+	Other *otherTok  `parser:"  | @@ )?"`
+	Bare  *parenTerm `parser:"| @@ )"`
+}
+
+// parenTerm is an "(i)" term: TRCUST 3.05A reads the token after the '('
+// and then the one after that, and says what is wrong with them ("missing
+// 'number' before", "missing ')' before"), so both are optional here.
+type parenTerm struct {
+	Pos   lexer.Position
+	Inner *operandTok `parser:"\"(\" @@?"`
+	Close string      `parser:"@\")\"?"`
+}
+
+// operandTok is the token inside an "(i)" term: a number, or what TRCUST
+// 3.05A reads there and refuses; not a ',' or a ')', which end the term.
+type operandTok struct {
+	Pos    lexer.Position
+	Number string `parser:"@Number"`
+	Other  string `parser:"| @(Ident | Symbol | String | Path | \"(\" | \"*\" | \"=\" | \"@\" | \"+\" | \"-\")"`
+}
+
+// otherTok is a token after a sign that is no number, register or "(i)"
+// term, which TRCUST 3.05A reads as the end of the address; not a ',', a
+// ')' or a sign, which the grammar reads on from.
+type otherTok struct {
+	Pos  lexer.Position
+	Text string `parser:"@(Symbol | String | Path | \"*\" | \"=\" | \"@\")"`
 }
 
 // flag is D[IRECT], I[NDIRECT][*[{+|-}i]]..., IS or IF.

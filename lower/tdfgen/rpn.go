@@ -33,8 +33,16 @@ func assemble(tp *tsfcheck.Tracepoint, syms Symbols, modPath string) ([]byte, di
 		case *tsf.Regs:
 			a.regs(f)
 		case *tsf.Mem:
+			if f.Cut {
+				a.lookupOnly(f.Addr)
+				break
+			}
 			a.mem(f, d.Length)
 		case *tsf.Len:
+			if f.Cut {
+				a.lookupOnly(f.Addr)
+				break
+			}
 			// A symbolic length_spec takes the kind of the MEM or MEM32
 			// that uses it. A LEN that none uses (warning 219) is resolved
 			// but leaves no code (IBM's behaviour: TRCUST 3.05A reports a
@@ -410,6 +418,16 @@ func sum(ds []*tsf.Signed) int64 {
 		n += d.Int()
 	}
 	return n
+}
+
+// lookupOnly resolves the symbol of a data statement that broke in or after
+// its address (tsf.Mem.Cut, tsf.Len.Cut) and assembles nothing: TRCUST
+// 3.05A looks the symbol up as it reads it, before the statement's error
+// (tsfcheck's lookup).
+func (a *asm) lookupOnly(ad tsf.Address) {
+	if s, ok := ad.(*tsf.SymbolAddr); ok {
+		a.lookup(s.Name)
+	}
 }
 
 // lookup resolves a data symbol.

@@ -289,6 +289,12 @@ func (c *checker) field(s *traceState, i int, f tsf.Field) {
 		s.fmts = append(s.fmts, f)
 		s.tp.Fmts = append(s.tp.Fmts, f.Text.Value)
 	case *tsf.Len:
+		if f.Cut {
+			// The rest is the parser's syntax error (tsf.Len.Cut).
+			c.address(s, f.Addr, f.End)
+			c.lookup(s, f, f.Addr)
+			break
+		}
 		c.lenField(s, f)
 		c.data(s, f, 0)
 	case *tsf.Regs:
@@ -451,14 +457,9 @@ func (c *checker) tpField(s *traceState, f *tsf.TP) {
 	}
 }
 
+// lenField checks LEN; an (i) term, which LEN does not take, is the
+// parser's error (tsfparse's terms).
 func (c *checker) lenField(s *traceState, f *tsf.Len) {
-	if in := f.Addr.IndirectDisp(); in != nil {
-		// IBM's behaviour: TRCUST 3.05A's LEN takes no (i) term; it says
-		// "syntax error: missing ',' before '('" and drops the tracepoint.
-		d := c.err(s, tsf.ErrSyntax, in, in.Pos, ",", "(")
-		d.Detail = "LEN takes no (i) term"
-		return
-	}
 	switch f.Flag.Kind {
 	case tsf.Direct, tsf.Indirect:
 	default:
@@ -540,6 +541,9 @@ func (c *checker) mem(s *traceState, i int, f *tsf.Mem) {
 		}
 	}
 	c.address(s, f.Addr, f.End)
+	if f.Cut {
+		c.lookup(s, f, f.Addr)
+	}
 	if f.Cut && f.Flag == nil {
 		// The rest is the parser's syntax error (tsf.Mem.Cut).
 		return
@@ -668,6 +672,18 @@ func (c *checker) data(s *traceState, f tsf.Field, length uint16) {
 		s.tp.DataBytes += dyndata.PrefixSize + int(length)
 		s.counted += int(length)
 		c.dataCheck(s, f)
+	}
+}
+
+// lookup gives the back end the symbol of the address a of f, a data
+// statement that broke (tsf.Mem.Cut, tsf.Len.Cut), to look up: TRCUST 3.05A
+// looks a symbol up as it reads it, so that its "symbol not found" comes
+// before any error later in the statement (IBM's behaviour:
+// "MEM=(.nosuch,,4)" and "LEN=(nosuch+EAX,D)" are "symbol not found"). The
+// back end assembles nothing else of f (tdfgen).
+func (c *checker) lookup(s *traceState, f tsf.Field, a tsf.Address) {
+	if _, ok := a.(*tsf.SymbolAddr); ok {
+		s.tp.Data = append(s.tp.Data, Data{Field: f})
 	}
 }
 

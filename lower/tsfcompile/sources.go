@@ -305,12 +305,16 @@ func dropUnread(unread []*tsfcheck.Tracepoint, front diag.List) diag.List {
 	return out
 }
 
-// pastEnd reports whether d is the premature end of file (34) TRCUST
-// gives for reading past the end for a ',' after t's last TYPE or GROUP
-// (tsf.Trace.PastEnd).
+// pastEnd reports whether d is the premature end of file (34) at the end
+// of t, the file's last statement: the parser's, for a statement the end
+// of the file cuts, or the checker's, for reading past the end for a ','
+// after its last TYPE or GROUP (tsf.Trace.PastEnd). TRCUST 3.05A never
+// gets there when it stops reading t before (IBM's behaviour: "TP=.nosuch,
+// REGS=(EAX" and "MEM=(.nosuch+4" at the end of the file are only "symbol
+// not found").
 func pastEnd(t *tsf.Trace, d diag.Diagnostic) bool {
 	code, _ := tsf.CodeOf(d)
-	return t.PastEnd && code == tsf.SeverePrematureEOF && d.Pos.Offset == t.End.Offset
+	return code == tsf.SeverePrematureEOF && d.Pos.Offset == t.End.Offset
 }
 
 // inStmt reports whether d stands in the statement t.
