@@ -88,9 +88,22 @@ func numberOrZeroInto(n *tsf.Number, pos lexer.Position, text string) {
 	}
 }
 
-func (p *parser) signed(s *signedNum) (*tsf.Signed, bool) {
-	n, ok := p.number(s.Num)
-	return &tsf.Signed{Pos: astPos(s.Pos), Neg: s.Sign == "-", Num: n}, ok
+// signed converts the number num after the sign at pos.
+func (p *parser) signed(pos lexer.Position, sign string, num *numTok) (*tsf.Signed, bool) {
+	n, ok := p.number(num)
+	return &tsf.Signed{Pos: astPos(pos), Neg: sign == "-", Num: n}, ok
+}
+
+// orbitNumber converts a number of ORBIT, read after the token at after:
+// "missing 'number' before" what stands there when it is no number.
+func (p *parser) orbitNumber(t *operandTok, after lexer.Position) (*tsf.Number, bool) {
+	if t != nil && t.Number != "" {
+		return p.number(&numTok{Pos: t.Pos, Text: t.Number})
+	}
+	if tok, ok := p.tokenAt(after, true); ok {
+		p.add(tsf.ErrSyntax.Diagnostic(astPos(tok.Pos), 0, "number", tok.Value))
+	}
+	return nil, false
 }
 
 // lastPos is the position of the last token a field took.
@@ -234,17 +247,33 @@ func (p *parser) field(f *field) tsf.Field {
 		return p.mem(f.Mem)
 	case f.Orbit != nil:
 		o := &tsf.Orbit{Pos: astPos(f.Orbit.Pos), End: lastPos(f.Orbit.Tokens)}
+		// TRCUST 3.05A reads two numbers and a ')' (IBM's behaviour):
+		// ORBIT=(1) is "missing 'number' before ')'" (oracle d80),
+		// ORBIT=(x,2) and ORBIT=(1,-2) "missing 'number' before" the word
+		// or the sign.
+		at := f.Orbit.Pos // ORBIT, then '=' and '(' before A
+		for range 2 {
+			if t, ok := p.tokenAt(at, true); ok {
+				at = t.Pos
+			}
+		}
 		var ok bool
-		if o.A, ok = p.number(f.Orbit.A); !ok {
+		if o.A, ok = p.orbitNumber(f.Orbit.A, at); !ok {
 			return nil
 		}
-		if f.Orbit.B == nil {
-			// TRCUST 3.05A wants two numbers: ORBIT=(1) is "missing
-			// 'number' before ')'" (oracle d80).
-			p.add(tsf.ErrSyntax.Diagnostic(o.End, 0, "number", ")"))
+		at = f.Orbit.A.Pos
+		if f.Orbit.Comma {
+			if t, ok := p.tokenAt(at, true); ok {
+				at = t.Pos
+			}
+		}
+		if o.B, ok = p.orbitNumber(f.Orbit.B, at); !ok {
 			return nil
 		}
-		if o.B, ok = p.number(f.Orbit.B); !ok {
+		if !f.Orbit.Close {
+			if t, ok := p.tokenAt(f.Orbit.B.Pos, true); ok {
+				p.add(tsf.ErrSyntax.Diagnostic(astPos(t.Pos), 0, ")", t.Value))
+			}
 			return nil
 		}
 		return o
@@ -298,7 +327,7 @@ func (p *parser) tp(f *tpField) tsf.Field {
 				numberOrZeroInto(st.BadOffset, o.Num.Pos, o.Num.Text)
 				break
 			}
-			off, ok := p.signed(&signedNum{Pos: o.Pos, Sign: o.Signs[len(o.Signs)-1], Num: o.Num})
+			off, ok := p.signed(o.Pos, o.Signs[len(o.Signs)-1], o.Num)
 			if !ok {
 				return nil
 			}
@@ -563,12 +592,29 @@ func (p *parser) flag(f *flag) *tsf.Flag {
 	}
 	for _, l := range f.Chain {
 		lv := &tsf.Level{Pos: astPos(l.Pos)}
-		if l.Offset != nil {
-			off, ok := p.signed(l.Offset)
+		switch {
+		case l.Num != nil:
+			n, ok := p.number(l.Num)
 			if !ok {
 				return nil
 			}
-			lv.Offset = off
+			pos := n.Pos
+			if l.Sign != "" {
+				if t, ok := p.tokenAt(l.Pos, true); ok {
+					pos = astPos(t.Pos)
+				}
+			}
+			lv.Offset = &tsf.Signed{Pos: pos, Neg: l.Sign == "-", Num: n}
+		case l.Sign != "":
+			// IBM's behaviour: after the sign TRCUST 3.05A reads a
+			// number ("I*+-4" is "invalid number found: -", "I*+," of
+			// ',').
+			if sign, ok := p.tokenAt(l.Pos, true); ok {
+				if t, ok := p.tokenAt(sign.Pos, true); ok {
+					p.add(tsf.ErrInvalidNumber.Diagnostic(astPos(t.Pos), 0, t.Value))
+				}
+			}
+			return nil
 		}
 		out.Chain = append(out.Chain, lv)
 	}

@@ -1523,7 +1523,7 @@ var syntaxNames = map[string]string{
 	// IBM's behaviour: "FMT=" before the next TRACE is "missing 'literal'
 	// before 'TRACE'".
 	"StrToken":  "literal",
-	"ListEntry": "NAME", "ScalarTok": "value", "SignedNum": "+", "TpOffset": "+", "Address": "address",
+	"ListEntry": "NAME", "ScalarTok": "value", "TpOffset": "+", "GroupTok": "identifier", "Address": "address",
 	// TRCUST 3.05A's own words (IBM's behaviour): "missing
 	// 'DIRECT/INDIRECT' before ','", "missing '.symbol' before 'emit'".
 	"Flag": "DIRECT/INDIRECT", "RegTok": "register", "AtTarget": ".symbol", "SymTarget": ".symbol",

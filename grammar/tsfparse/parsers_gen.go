@@ -21,6 +21,7 @@ type pgenParser_definition struct {
 	slab_atTarget    pgenrt.Slab[atTarget]
 	slab_flag        pgenrt.Slab[flag]
 	slab_groupField  pgenrt.Slab[groupField]
+	slab_groupTok    pgenrt.Slab[groupTok]
 	slab_identTok    pgenrt.Slab[identTok]
 	slab_lenField    pgenrt.Slab[lenField]
 	slab_lengthTok   pgenrt.Slab[lengthTok]
@@ -42,7 +43,6 @@ type pgenParser_definition struct {
 	slab_regsField   pgenrt.Slab[regsField]
 	slab_retEPTok    pgenrt.Slab[retEPTok]
 	slab_scalarTok   pgenrt.Slab[scalarTok]
-	slab_signedNum   pgenrt.Slab[signedNum]
 	slab_strToken    pgenrt.Slab[strToken]
 	slab_symTarget   pgenrt.Slab[symTarget]
 	slab_term        pgenrt.Slab[term]
@@ -81,6 +81,7 @@ func (p *fieldParserGen) ParseTokensInto(toks []lexer.Token, eof lexer.Position,
 	p.slab_atTarget.Reset()
 	p.slab_flag.Reset()
 	p.slab_groupField.Reset()
+	p.slab_groupTok.Reset()
 	p.slab_identTok.Reset()
 	p.slab_lenField.Reset()
 	p.slab_lengthTok.Reset()
@@ -102,7 +103,6 @@ func (p *fieldParserGen) ParseTokensInto(toks []lexer.Token, eof lexer.Position,
 	p.slab_regsField.Reset()
 	p.slab_retEPTok.Reset()
 	p.slab_scalarTok.Reset()
-	p.slab_signedNum.Reset()
 	p.slab_strToken.Reset()
 	p.slab_symTarget.Reset()
 	p.slab_term.Reset()
@@ -145,6 +145,7 @@ func (p *headerParserGen) ParseTokensInto(toks []lexer.Token, eof lexer.Position
 	p.slab_atTarget.Reset()
 	p.slab_flag.Reset()
 	p.slab_groupField.Reset()
+	p.slab_groupTok.Reset()
 	p.slab_identTok.Reset()
 	p.slab_lenField.Reset()
 	p.slab_lengthTok.Reset()
@@ -166,7 +167,6 @@ func (p *headerParserGen) ParseTokensInto(toks []lexer.Token, eof lexer.Position
 	p.slab_regsField.Reset()
 	p.slab_retEPTok.Reset()
 	p.slab_scalarTok.Reset()
-	p.slab_signedNum.Reset()
 	p.slab_strToken.Reset()
 	p.slab_symTarget.Reset()
 	p.slab_term.Reset()
@@ -209,6 +209,7 @@ func (p *listParserGen) ParseTokensInto(toks []lexer.Token, eof lexer.Position, 
 	p.slab_atTarget.Reset()
 	p.slab_flag.Reset()
 	p.slab_groupField.Reset()
+	p.slab_groupTok.Reset()
 	p.slab_identTok.Reset()
 	p.slab_lenField.Reset()
 	p.slab_lengthTok.Reset()
@@ -230,7 +231,6 @@ func (p *listParserGen) ParseTokensInto(toks []lexer.Token, eof lexer.Position, 
 	p.slab_regsField.Reset()
 	p.slab_retEPTok.Reset()
 	p.slab_scalarTok.Reset()
-	p.slab_signedNum.Reset()
 	p.slab_strToken.Reset()
 	p.slab_symTarget.Reset()
 	p.slab_term.Reset()
@@ -1149,7 +1149,8 @@ func (p *pgenParser_definition) n27(c *pgenrt.State, s *flag) (bool, pgenrt.Err)
 	if p.reuse {
 		nv = p.slab_level.Alloc()
 		nv.Star = ""
-		nv.Offset = nil
+		nv.Sign = ""
+		nv.Num = nil
 
 	} else {
 		nv = new(level)
@@ -1206,27 +1207,27 @@ func (p *pgenParser_definition) s_flag(c *pgenrt.State, s *flag) (bool, pgenrt.E
 	return c.Close(p.n29(c, s))
 }
 
-// IdentTok
+// GroupTok
 func (p *pgenParser_definition) n30(c *pgenrt.State, s *groupField) (bool, pgenrt.Err) {
 	if !p.f17(c) {
 		return false, pgenrt.Err{}
 	}
-	var nv *identTok
+	var nv *groupTok
 	if p.reuse {
-		nv = p.slab_identTok.Alloc()
+		nv = p.slab_groupTok.Alloc()
 		nv.Text = ""
 
 	} else {
-		nv = new(identTok)
+		nv = new(groupTok)
 	}
-	if m, e := p.s_identTok(c, nv); !m || e.On {
+	if m, e := p.s_groupTok(c, nv); !m || e.On {
 		return e.On, e
 	}
 	s.Name = nv
 	return true, pgenrt.Err{}
 }
 
-// "GROUP" "=" IdentTok
+// "GROUP" "=" GroupTok
 func (p *pgenParser_definition) n31(c *pgenrt.State, s *groupField) (bool, pgenrt.Err) {
 	if m, e := p.Lit(c, "GROUP"); !m || e.On {
 		return e.On, e
@@ -1250,6 +1251,27 @@ func (p *pgenParser_definition) s_groupField(c *pgenrt.State, s *groupField) (bo
 	return m, e
 }
 
+// <ident>
+func (p *pgenParser_definition) n32(c *pgenrt.State, s *groupTok) (bool, pgenrt.Err) {
+	start := c.Cur
+	if m, e := p.Ref(c, tokIdent); !m || e.On {
+		return e.On, e
+	}
+	if c.Cur == start+1 && s.Text == "" {
+		s.Text = p.Text(start) // one token: no concatenation
+		return true, pgenrt.Err{}
+	}
+	for i := start; i < c.Cur; i++ {
+		s.Text += p.Text(i)
+	}
+	return true, pgenrt.Err{}
+}
+
+func (p *pgenParser_definition) s_groupTok(c *pgenrt.State, s *groupTok) (bool, pgenrt.Err) {
+	p.SetPos(&s.Pos, c.Cur)
+	return c.Close(p.n32(c, s))
+}
+
 // f19 reports whether the token at the cursor may start ModNameStmt
 // (or another node of the same first set).
 func (p *pgenParser_definition) f19(c *pgenrt.State) bool {
@@ -1257,7 +1279,7 @@ func (p *pgenParser_definition) f19(c *pgenrt.State) bool {
 }
 
 // ModNameStmt
-func (p *pgenParser_definition) n32(c *pgenrt.State, s *header) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n33(c *pgenrt.State, s *header) (bool, pgenrt.Err) {
 	if !p.f19(c) {
 		return false, pgenrt.Err{}
 	}
@@ -1279,7 +1301,7 @@ func (p *pgenParser_definition) n32(c *pgenrt.State, s *header) (bool, pgenrt.Er
 }
 
 // AssignStmt
-func (p *pgenParser_definition) n33(c *pgenrt.State, s *header) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n34(c *pgenrt.State, s *header) (bool, pgenrt.Err) {
 	if !p.f2(c) {
 		return false, pgenrt.Err{}
 	}
@@ -1300,13 +1322,13 @@ func (p *pgenParser_definition) n33(c *pgenrt.State, s *header) (bool, pgenrt.Er
 }
 
 // ModNameStmt | AssignStmt
-func (p *pgenParser_definition) n34(c *pgenrt.State, s *header) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n35(c *pgenrt.State, s *header) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
 	if p.f19(c) {
 		b := *c
 		sv0 := s.ModName
-		m, e := p.n32(&b, s)
+		m, e := p.n33(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 4) {
 				return true, e
@@ -1323,7 +1345,7 @@ func (p *pgenParser_definition) n34(c *pgenrt.State, s *header) (bool, pgenrt.Er
 	if p.f2(c) {
 		b := *c
 		sv0 := s.Assign
-		m, e := p.n33(&b, s)
+		m, e := p.n34(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 4) {
 				return true, e
@@ -1345,11 +1367,11 @@ func (p *pgenParser_definition) n34(c *pgenrt.State, s *header) (bool, pgenrt.Er
 }
 
 func (p *pgenParser_definition) s_header(c *pgenrt.State, s *header) (bool, pgenrt.Err) {
-	return c.Close(p.n34(c, s))
+	return c.Close(p.n35(c, s))
 }
 
 // <ident>
-func (p *pgenParser_definition) n35(c *pgenrt.State, s *identTok) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n36(c *pgenrt.State, s *identTok) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, tokIdent); !m || e.On {
 		return e.On, e
@@ -1366,11 +1388,11 @@ func (p *pgenParser_definition) n35(c *pgenrt.State, s *identTok) (bool, pgenrt.
 
 func (p *pgenParser_definition) s_identTok(c *pgenrt.State, s *identTok) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n35(c, s))
+	return c.Close(p.n36(c, s))
 }
 
 // Address
-func (p *pgenParser_definition) n36(c *pgenrt.State, s *lenField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n37(c *pgenrt.State, s *lenField) (bool, pgenrt.Err) {
 	if !p.f0(c) {
 		return false, pgenrt.Err{}
 	}
@@ -1391,7 +1413,7 @@ func (p *pgenParser_definition) n36(c *pgenrt.State, s *lenField) (bool, pgenrt.
 }
 
 // Flag
-func (p *pgenParser_definition) n37(c *pgenrt.State, s *lenField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n38(c *pgenrt.State, s *lenField) (bool, pgenrt.Err) {
 	if !p.f17(c) {
 		return false, pgenrt.Err{}
 	}
@@ -1412,7 +1434,7 @@ func (p *pgenParser_definition) n37(c *pgenrt.State, s *lenField) (bool, pgenrt.
 }
 
 // "LEN" "=" "(" Address "," Flag ")"
-func (p *pgenParser_definition) n38(c *pgenrt.State, s *lenField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n39(c *pgenrt.State, s *lenField) (bool, pgenrt.Err) {
 	if m, e := p.Lit(c, "LEN"); !m || e.On {
 		return e.On, e
 	}
@@ -1422,13 +1444,13 @@ func (p *pgenParser_definition) n38(c *pgenrt.State, s *lenField) (bool, pgenrt.
 	if m, e := p.Lit(c, "("); !m || e.On {
 		return true, c.Miss(e, 10)
 	}
-	if m, e := p.n36(c, s); !m || e.On {
+	if m, e := p.n37(c, s); !m || e.On {
 		return true, c.Miss(e, 11)
 	}
 	if m, e := p.Lit(c, ","); !m || e.On {
 		return true, c.Miss(e, 12)
 	}
-	if m, e := p.n37(c, s); !m || e.On {
+	if m, e := p.n38(c, s); !m || e.On {
 		return true, c.Miss(e, 13)
 	}
 	if m, e := p.Lit(c, ")"); !m || e.On {
@@ -1440,7 +1462,7 @@ func (p *pgenParser_definition) n38(c *pgenrt.State, s *lenField) (bool, pgenrt.
 func (p *pgenParser_definition) s_lenField(c *pgenrt.State, s *lenField) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
 	start := c.Cur
-	m, e := c.Close(p.n38(c, s))
+	m, e := c.Close(p.n39(c, s))
 	if m && !e.On {
 		s.Tokens = p.Slice(start, c.Cur)
 	}
@@ -1448,7 +1470,7 @@ func (p *pgenParser_definition) s_lenField(c *pgenrt.State, s *lenField) (bool, 
 }
 
 // <number>
-func (p *pgenParser_definition) n39(c *pgenrt.State, s *lengthTok) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n40(c *pgenrt.State, s *lengthTok) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, tokNumber); !m || e.On {
 		return e.On, e
@@ -1471,7 +1493,7 @@ func (p *pgenParser_definition) f20(c *pgenrt.State) bool {
 }
 
 // <symbol>
-func (p *pgenParser_definition) n40(c *pgenrt.State, s *lengthTok) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n41(c *pgenrt.State, s *lengthTok) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, tokSymbol); !m || e.On {
 		return e.On, e
@@ -1487,7 +1509,7 @@ func (p *pgenParser_definition) n40(c *pgenrt.State, s *lengthTok) (bool, pgenrt
 }
 
 // <ident>
-func (p *pgenParser_definition) n41(c *pgenrt.State, s *lengthTok) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n42(c *pgenrt.State, s *lengthTok) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, tokIdent); !m || e.On {
 		return e.On, e
@@ -1509,7 +1531,7 @@ func (p *pgenParser_definition) f21(c *pgenrt.State) bool {
 }
 
 // "-"
-func (p *pgenParser_definition) n42(c *pgenrt.State, s *lengthTok) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n43(c *pgenrt.State, s *lengthTok) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Lit(c, "-"); !m || e.On {
 		return e.On, e
@@ -1525,7 +1547,7 @@ func (p *pgenParser_definition) n42(c *pgenrt.State, s *lengthTok) (bool, pgenrt
 }
 
 // <number>?
-func (p *pgenParser_definition) n43(c *pgenrt.State) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n44(c *pgenrt.State) (bool, pgenrt.Err) {
 	if m, _ := p.Ref(c, tokNumber); m {
 		return true, pgenrt.Err{}
 	}
@@ -1533,24 +1555,24 @@ func (p *pgenParser_definition) n43(c *pgenrt.State) (bool, pgenrt.Err) {
 }
 
 // "-" <number>?
-func (p *pgenParser_definition) n44(c *pgenrt.State, s *lengthTok) (bool, pgenrt.Err) {
-	if m, e := p.n42(c, s); !m || e.On {
+func (p *pgenParser_definition) n45(c *pgenrt.State, s *lengthTok) (bool, pgenrt.Err) {
+	if m, e := p.n43(c, s); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n43(c); !m || e.On {
+	if m, e := p.n44(c); !m || e.On {
 		return true, c.Miss(e, 15)
 	}
 	return true, pgenrt.Err{}
 }
 
 // <number> | <symbol> | <ident> | ("-" <number>?)
-func (p *pgenParser_definition) n45(c *pgenrt.State, s *lengthTok) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n46(c *pgenrt.State, s *lengthTok) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
 	if p.f3(c) {
 		b := *c
 		sv0 := s.Number
-		m, e := p.n39(&b, s)
+		m, e := p.n40(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 4) {
 				return true, e
@@ -1567,7 +1589,7 @@ func (p *pgenParser_definition) n45(c *pgenrt.State, s *lengthTok) (bool, pgenrt
 	if p.f20(c) {
 		b := *c
 		sv0 := s.Symbol
-		m, e := p.n40(&b, s)
+		m, e := p.n41(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 4) {
 				return true, e
@@ -1584,7 +1606,7 @@ func (p *pgenParser_definition) n45(c *pgenrt.State, s *lengthTok) (bool, pgenrt
 	if p.f17(c) {
 		b := *c
 		sv0 := s.Ident
-		m, e := p.n41(&b, s)
+		m, e := p.n42(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 4) {
 				return true, e
@@ -1601,7 +1623,7 @@ func (p *pgenParser_definition) n45(c *pgenrt.State, s *lengthTok) (bool, pgenrt
 	if p.f21(c) {
 		b := *c
 		sv0 := s.Minus
-		m, e := p.n44(&b, s)
+		m, e := p.n45(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 4) {
 				return true, e
@@ -1624,11 +1646,11 @@ func (p *pgenParser_definition) n45(c *pgenrt.State, s *lengthTok) (bool, pgenrt
 
 func (p *pgenParser_definition) s_lengthTok(c *pgenrt.State, s *lengthTok) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n45(c, s))
+	return c.Close(p.n46(c, s))
 }
 
 // "*"
-func (p *pgenParser_definition) n46(c *pgenrt.State, s *level) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n47(c *pgenrt.State, s *level) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Lit(c, "*"); !m || e.On {
 		return e.On, e
@@ -1643,54 +1665,90 @@ func (p *pgenParser_definition) n46(c *pgenrt.State, s *level) (bool, pgenrt.Err
 	return true, pgenrt.Err{}
 }
 
-// f22 reports whether the token at the cursor may start SignedNum
+// f22 reports whether the token at the cursor may start ("+" | "-")
 // (or another node of the same first set).
 func (p *pgenParser_definition) f22(c *pgenrt.State) bool {
 	return p.Is(c.Cur, "+") || p.Is(c.Cur, "-")
 }
 
-// SignedNum
-func (p *pgenParser_definition) n47(c *pgenrt.State, s *level) (bool, pgenrt.Err) {
-	if !p.f22(c) {
-		return false, pgenrt.Err{}
+// "+" | "-"
+func (p *pgenParser_definition) n48(c *pgenrt.State) (bool, pgenrt.Err) {
+	deepest := 0
+	var first pgenrt.Err
+	{
+		b := *c
+		m, e := p.Lit(&b, "+")
+		if e.On {
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
 	}
-	var nv *signedNum
-	if p.reuse {
-		nv = p.slab_signedNum.Alloc()
-		nv.Sign = ""
-		nv.Num = nil
+	{
+		b := *c
+		m, e := p.Lit(&b, "-")
+		if e.On {
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+	}
+	if first.On {
+		c.MaybeUpdate(first)
+		return true, first
+	}
+	return false, pgenrt.Err{}
+}
 
-	} else {
-		nv = new(signedNum)
-	}
-	if m, e := p.s_signedNum(c, nv); !m || e.On {
+// ("+" | "-")
+func (p *pgenParser_definition) n49(c *pgenrt.State, s *level) (bool, pgenrt.Err) {
+	start := c.Cur
+	if m, e := p.n48(c); !m || e.On {
 		return e.On, e
 	}
-	s.Offset = nv
+	if c.Cur == start+1 && s.Sign == "" {
+		s.Sign = p.Text(start) // one token: no concatenation
+		return true, pgenrt.Err{}
+	}
+	for i := start; i < c.Cur; i++ {
+		s.Sign += p.Text(i)
+	}
 	return true, pgenrt.Err{}
 }
 
-// SignedNum?
-func (p *pgenParser_definition) n48(c *pgenrt.State, s *level) (bool, pgenrt.Err) {
+// ("+" | "-")?
+func (p *pgenParser_definition) n50(c *pgenrt.State, s *level) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f22(c) {
 			break
 		}
 		b := *c
-		sv0 := s.Offset
-		m, e := p.n47(&b, s)
+		sv0 := s.Sign
+		m, e := p.n49(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 4) {
 				return true, e
 			}
-			s.Offset = sv0
+			s.Sign = sv0
 			break
 		}
 		c.Accept(&b)
 		if !m {
-			s.Offset = sv0
+			s.Sign = sv0
 			break
 		}
 		matched = true
@@ -1700,24 +1758,77 @@ func (p *pgenParser_definition) n48(c *pgenrt.State, s *level) (bool, pgenrt.Err
 	return true, pgenrt.Err{}
 }
 
-// "*" SignedNum?
-func (p *pgenParser_definition) n49(c *pgenrt.State, s *level) (bool, pgenrt.Err) {
-	if m, e := p.n46(c, s); !m || e.On {
+// NumTok
+func (p *pgenParser_definition) n51(c *pgenrt.State, s *level) (bool, pgenrt.Err) {
+	if !p.f3(c) {
+		return false, pgenrt.Err{}
+	}
+	var nv *numTok
+	if p.reuse {
+		nv = p.slab_numTok.Alloc()
+		nv.Text = ""
+
+	} else {
+		nv = new(numTok)
+	}
+	if m, e := p.s_numTok(c, nv); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n48(c, s); !m || e.On {
+	s.Num = nv
+	return true, pgenrt.Err{}
+}
+
+// NumTok?
+func (p *pgenParser_definition) n52(c *pgenrt.State, s *level) (bool, pgenrt.Err) {
+	matched := false
+	for {
+		if !p.f3(c) {
+			break
+		}
+		b := *c
+		sv0 := s.Num
+		m, e := p.n51(&b, s)
+		if e.On {
+			c.MaybeUpdate(e)
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			s.Num = sv0
+			break
+		}
+		c.Accept(&b)
+		if !m {
+			s.Num = sv0
+			break
+		}
+		matched = true
+		break
+	}
+	_ = matched
+	return true, pgenrt.Err{}
+}
+
+// "*" ("+" | "-")? NumTok?
+func (p *pgenParser_definition) n53(c *pgenrt.State, s *level) (bool, pgenrt.Err) {
+	if m, e := p.n47(c, s); !m || e.On {
+		return e.On, e
+	}
+	if m, e := p.n50(c, s); !m || e.On {
 		return true, c.Miss(e, 16)
+	}
+	if m, e := p.n52(c, s); !m || e.On {
+		return true, c.Miss(e, 2)
 	}
 	return true, pgenrt.Err{}
 }
 
 func (p *pgenParser_definition) s_level(c *pgenrt.State, s *level) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n49(c, s))
+	return c.Close(p.n53(c, s))
 }
 
 // IdentTok
-func (p *pgenParser_definition) n50(c *pgenrt.State, s *listEntry) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n54(c *pgenrt.State, s *listEntry) (bool, pgenrt.Err) {
 	if !p.f17(c) {
 		return false, pgenrt.Err{}
 	}
@@ -1737,7 +1848,7 @@ func (p *pgenParser_definition) n50(c *pgenrt.State, s *listEntry) (bool, pgenrt
 }
 
 // NumTok
-func (p *pgenParser_definition) n51(c *pgenrt.State, s *listEntry) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n55(c *pgenrt.State, s *listEntry) (bool, pgenrt.Err) {
 	if !p.f3(c) {
 		return false, pgenrt.Err{}
 	}
@@ -1757,14 +1868,14 @@ func (p *pgenParser_definition) n51(c *pgenrt.State, s *listEntry) (bool, pgenrt
 }
 
 // "NAME" "=" IdentTok "," "ID" "=" NumTok
-func (p *pgenParser_definition) n52(c *pgenrt.State, s *listEntry) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n56(c *pgenrt.State, s *listEntry) (bool, pgenrt.Err) {
 	if m, e := p.Lit(c, "NAME"); !m || e.On {
 		return e.On, e
 	}
 	if m, e := p.Lit(c, "="); !m || e.On {
 		return true, c.Miss(e, 17)
 	}
-	if m, e := p.n50(c, s); !m || e.On {
+	if m, e := p.n54(c, s); !m || e.On {
 		return true, c.Miss(e, 18)
 	}
 	if m, e := p.Lit(c, ","); !m || e.On {
@@ -1776,7 +1887,7 @@ func (p *pgenParser_definition) n52(c *pgenrt.State, s *listEntry) (bool, pgenrt
 	if m, e := p.Lit(c, "="); !m || e.On {
 		return true, c.Miss(e, 21)
 	}
-	if m, e := p.n51(c, s); !m || e.On {
+	if m, e := p.n55(c, s); !m || e.On {
 		return true, c.Miss(e, 4)
 	}
 	return true, pgenrt.Err{}
@@ -1785,7 +1896,7 @@ func (p *pgenParser_definition) n52(c *pgenrt.State, s *listEntry) (bool, pgenrt
 func (p *pgenParser_definition) s_listEntry(c *pgenrt.State, s *listEntry) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
 	start := c.Cur
-	m, e := c.Close(p.n52(c, s))
+	m, e := c.Close(p.n56(c, s))
 	if m && !e.On {
 		s.Tokens = p.Slice(start, c.Cur)
 	}
@@ -1799,7 +1910,7 @@ func (p *pgenParser_definition) f23(c *pgenrt.State) bool {
 }
 
 // "TYPELIST" | "GROUPLIST"
-func (p *pgenParser_definition) n53(c *pgenrt.State) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n57(c *pgenrt.State) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
 	{
@@ -1840,9 +1951,9 @@ func (p *pgenParser_definition) n53(c *pgenrt.State) (bool, pgenrt.Err) {
 }
 
 // ("TYPELIST" | "GROUPLIST")
-func (p *pgenParser_definition) n54(c *pgenrt.State, s *listStmt) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n58(c *pgenrt.State, s *listStmt) (bool, pgenrt.Err) {
 	start := c.Cur
-	if m, e := p.n53(c); !m || e.On {
+	if m, e := p.n57(c); !m || e.On {
 		return e.On, e
 	}
 	if c.Cur == start+1 && s.Kind == "" {
@@ -1862,7 +1973,7 @@ func (p *pgenParser_definition) f24(c *pgenrt.State) bool {
 }
 
 // ListEntry
-func (p *pgenParser_definition) n55(c *pgenrt.State, s *listStmt) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n59(c *pgenrt.State, s *listStmt) (bool, pgenrt.Err) {
 	if !p.f24(c) {
 		return false, pgenrt.Err{}
 	}
@@ -1881,18 +1992,18 @@ func (p *pgenParser_definition) n55(c *pgenrt.State, s *listStmt) (bool, pgenrt.
 }
 
 // "," ListEntry
-func (p *pgenParser_definition) n56(c *pgenrt.State, s *listStmt) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n60(c *pgenrt.State, s *listStmt) (bool, pgenrt.Err) {
 	if m, e := p.Lit(c, ","); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n55(c, s); !m || e.On {
+	if m, e := p.n59(c, s); !m || e.On {
 		return true, c.Miss(e, 23)
 	}
 	return true, pgenrt.Err{}
 }
 
 // ("," ListEntry)*
-func (p *pgenParser_definition) n57(c *pgenrt.State, s *listStmt) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n61(c *pgenrt.State, s *listStmt) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f5(c) {
@@ -1900,7 +2011,7 @@ func (p *pgenParser_definition) n57(c *pgenrt.State, s *listStmt) (bool, pgenrt.
 		}
 		b := *c
 		sv0 := s.Entries
-		m, e := p.n56(&b, s)
+		m, e := p.n60(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 4) {
@@ -1921,7 +2032,7 @@ func (p *pgenParser_definition) n57(c *pgenrt.State, s *listStmt) (bool, pgenrt.
 }
 
 // PunctTok
-func (p *pgenParser_definition) n58(c *pgenrt.State, s *listStmt) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n62(c *pgenrt.State, s *listStmt) (bool, pgenrt.Err) {
 	if !p.f5(c) {
 		return false, pgenrt.Err{}
 	}
@@ -1941,7 +2052,7 @@ func (p *pgenParser_definition) n58(c *pgenrt.State, s *listStmt) (bool, pgenrt.
 }
 
 // PunctTok?
-func (p *pgenParser_definition) n59(c *pgenrt.State, s *listStmt) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n63(c *pgenrt.State, s *listStmt) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f5(c) {
@@ -1949,7 +2060,7 @@ func (p *pgenParser_definition) n59(c *pgenrt.State, s *listStmt) (bool, pgenrt.
 		}
 		b := *c
 		sv0 := s.Trailing
-		m, e := p.n58(&b, s)
+		m, e := p.n62(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 4) {
@@ -1971,17 +2082,17 @@ func (p *pgenParser_definition) n59(c *pgenrt.State, s *listStmt) (bool, pgenrt.
 }
 
 // ("TYPELIST" | "GROUPLIST") ListEntry ("," ListEntry)* PunctTok?
-func (p *pgenParser_definition) n60(c *pgenrt.State, s *listStmt) (bool, pgenrt.Err) {
-	if m, e := p.n54(c, s); !m || e.On {
+func (p *pgenParser_definition) n64(c *pgenrt.State, s *listStmt) (bool, pgenrt.Err) {
+	if m, e := p.n58(c, s); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n55(c, s); !m || e.On {
+	if m, e := p.n59(c, s); !m || e.On {
 		return true, c.Miss(e, 22)
 	}
-	if m, e := p.n57(c, s); !m || e.On {
+	if m, e := p.n61(c, s); !m || e.On {
 		return true, c.Miss(e, 24)
 	}
-	if m, e := p.n59(c, s); !m || e.On {
+	if m, e := p.n63(c, s); !m || e.On {
 		return true, c.Miss(e, 25)
 	}
 	return true, pgenrt.Err{}
@@ -1989,11 +2100,11 @@ func (p *pgenParser_definition) n60(c *pgenrt.State, s *listStmt) (bool, pgenrt.
 
 func (p *pgenParser_definition) s_listStmt(c *pgenrt.State, s *listStmt) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n60(c, s))
+	return c.Close(p.n64(c, s))
 }
 
 // "MEM32" | "MEM" | "ASCIIZ32" | "ASCIIZ"
-func (p *pgenParser_definition) n61(c *pgenrt.State) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n65(c *pgenrt.State) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
 	{
@@ -2064,9 +2175,9 @@ func (p *pgenParser_definition) n61(c *pgenrt.State) (bool, pgenrt.Err) {
 }
 
 // ("MEM32" | "MEM" | "ASCIIZ32" | "ASCIIZ")
-func (p *pgenParser_definition) n62(c *pgenrt.State, s *memField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n66(c *pgenrt.State, s *memField) (bool, pgenrt.Err) {
 	start := c.Cur
-	if m, e := p.n61(c); !m || e.On {
+	if m, e := p.n65(c); !m || e.On {
 		return e.On, e
 	}
 	if c.Cur == start+1 && s.Kind == "" {
@@ -2080,7 +2191,7 @@ func (p *pgenParser_definition) n62(c *pgenrt.State, s *memField) (bool, pgenrt.
 }
 
 // Address
-func (p *pgenParser_definition) n63(c *pgenrt.State, s *memField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n67(c *pgenrt.State, s *memField) (bool, pgenrt.Err) {
 	if !p.f0(c) {
 		return false, pgenrt.Err{}
 	}
@@ -2101,7 +2212,7 @@ func (p *pgenParser_definition) n63(c *pgenrt.State, s *memField) (bool, pgenrt.
 }
 
 // Flag
-func (p *pgenParser_definition) n64(c *pgenrt.State, s *memField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n68(c *pgenrt.State, s *memField) (bool, pgenrt.Err) {
 	if !p.f17(c) {
 		return false, pgenrt.Err{}
 	}
@@ -2129,7 +2240,7 @@ func (p *pgenParser_definition) f25(c *pgenrt.State) bool {
 }
 
 // LengthTok
-func (p *pgenParser_definition) n65(c *pgenrt.State, s *memField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n69(c *pgenrt.State, s *memField) (bool, pgenrt.Err) {
 	if !p.f25(c) {
 		return false, pgenrt.Err{}
 	}
@@ -2152,8 +2263,8 @@ func (p *pgenParser_definition) n65(c *pgenrt.State, s *memField) (bool, pgenrt.
 }
 
 // ("MEM32" | "MEM" | "ASCIIZ32" | "ASCIIZ") "=" "(" Address "," Flag "," LengthTok ")"
-func (p *pgenParser_definition) n66(c *pgenrt.State, s *memField) (bool, pgenrt.Err) {
-	if m, e := p.n62(c, s); !m || e.On {
+func (p *pgenParser_definition) n70(c *pgenrt.State, s *memField) (bool, pgenrt.Err) {
+	if m, e := p.n66(c, s); !m || e.On {
 		return e.On, e
 	}
 	if m, e := p.Lit(c, "="); !m || e.On {
@@ -2162,19 +2273,19 @@ func (p *pgenParser_definition) n66(c *pgenrt.State, s *memField) (bool, pgenrt.
 	if m, e := p.Lit(c, "("); !m || e.On {
 		return true, c.Miss(e, 27)
 	}
-	if m, e := p.n63(c, s); !m || e.On {
+	if m, e := p.n67(c, s); !m || e.On {
 		return true, c.Miss(e, 28)
 	}
 	if m, e := p.Lit(c, ","); !m || e.On {
 		return true, c.Miss(e, 29)
 	}
-	if m, e := p.n64(c, s); !m || e.On {
+	if m, e := p.n68(c, s); !m || e.On {
 		return true, c.Miss(e, 30)
 	}
 	if m, e := p.Lit(c, ","); !m || e.On {
 		return true, c.Miss(e, 31)
 	}
-	if m, e := p.n65(c, s); !m || e.On {
+	if m, e := p.n69(c, s); !m || e.On {
 		return true, c.Miss(e, 32)
 	}
 	if m, e := p.Lit(c, ")"); !m || e.On {
@@ -2186,7 +2297,7 @@ func (p *pgenParser_definition) n66(c *pgenrt.State, s *memField) (bool, pgenrt.
 func (p *pgenParser_definition) s_memField(c *pgenrt.State, s *memField) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
 	start := c.Cur
-	m, e := c.Close(p.n66(c, s))
+	m, e := c.Close(p.n70(c, s))
 	if m && !e.On {
 		s.Tokens = p.Slice(start, c.Cur)
 	}
@@ -2194,7 +2305,7 @@ func (p *pgenParser_definition) s_memField(c *pgenrt.State, s *memField) (bool, 
 }
 
 // ScalarTok
-func (p *pgenParser_definition) n67(c *pgenrt.State, s *minorField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n71(c *pgenrt.State, s *minorField) (bool, pgenrt.Err) {
 	if !p.f0(c) {
 		return false, pgenrt.Err{}
 	}
@@ -2216,7 +2327,7 @@ func (p *pgenParser_definition) n67(c *pgenrt.State, s *minorField) (bool, pgenr
 }
 
 // ScalarTok?
-func (p *pgenParser_definition) n68(c *pgenrt.State, s *minorField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n72(c *pgenrt.State, s *minorField) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f0(c) {
@@ -2224,7 +2335,7 @@ func (p *pgenParser_definition) n68(c *pgenrt.State, s *minorField) (bool, pgenr
 		}
 		b := *c
 		sv0 := s.Value
-		m, e := p.n67(&b, s)
+		m, e := p.n71(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 4) {
@@ -2246,14 +2357,14 @@ func (p *pgenParser_definition) n68(c *pgenrt.State, s *minorField) (bool, pgenr
 }
 
 // "MINOR" "=" ScalarTok?
-func (p *pgenParser_definition) n69(c *pgenrt.State, s *minorField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n73(c *pgenrt.State, s *minorField) (bool, pgenrt.Err) {
 	if m, e := p.Lit(c, "MINOR"); !m || e.On {
 		return e.On, e
 	}
 	if m, e := p.Lit(c, "="); !m || e.On {
 		return true, c.Miss(e, 33)
 	}
-	if m, e := p.n68(c, s); !m || e.On {
+	if m, e := p.n72(c, s); !m || e.On {
 		return true, c.Miss(e, 34)
 	}
 	return true, pgenrt.Err{}
@@ -2262,7 +2373,7 @@ func (p *pgenParser_definition) n69(c *pgenrt.State, s *minorField) (bool, pgenr
 func (p *pgenParser_definition) s_minorField(c *pgenrt.State, s *minorField) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
 	start := c.Cur
-	m, e := c.Close(p.n69(c, s))
+	m, e := c.Close(p.n73(c, s))
 	if m && !e.On {
 		s.Tokens = p.Slice(start, c.Cur)
 	}
@@ -2276,7 +2387,7 @@ func (p *pgenParser_definition) f26(c *pgenrt.State) bool {
 }
 
 // "="
-func (p *pgenParser_definition) n70(c *pgenrt.State, s *modNameStmt) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n74(c *pgenrt.State, s *modNameStmt) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Lit(c, "="); !m || e.On {
 		return e.On, e
@@ -2288,7 +2399,7 @@ func (p *pgenParser_definition) n70(c *pgenrt.State, s *modNameStmt) (bool, pgen
 }
 
 // "="?
-func (p *pgenParser_definition) n71(c *pgenrt.State, s *modNameStmt) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n75(c *pgenrt.State, s *modNameStmt) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f26(c) {
@@ -2296,7 +2407,7 @@ func (p *pgenParser_definition) n71(c *pgenrt.State, s *modNameStmt) (bool, pgen
 		}
 		b := *c
 		sv0 := s.Eq
-		m, e := p.n70(&b, s)
+		m, e := p.n74(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 4) {
@@ -2318,7 +2429,7 @@ func (p *pgenParser_definition) n71(c *pgenrt.State, s *modNameStmt) (bool, pgen
 }
 
 // PathTok
-func (p *pgenParser_definition) n72(c *pgenrt.State, s *modNameStmt) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n76(c *pgenrt.State, s *modNameStmt) (bool, pgenrt.Err) {
 	if !p.f4(c) {
 		return false, pgenrt.Err{}
 	}
@@ -2338,7 +2449,7 @@ func (p *pgenParser_definition) n72(c *pgenrt.State, s *modNameStmt) (bool, pgen
 }
 
 // PathTok?
-func (p *pgenParser_definition) n73(c *pgenrt.State, s *modNameStmt) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n77(c *pgenrt.State, s *modNameStmt) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f4(c) {
@@ -2346,7 +2457,7 @@ func (p *pgenParser_definition) n73(c *pgenrt.State, s *modNameStmt) (bool, pgen
 		}
 		b := *c
 		sv0 := s.Path
-		m, e := p.n72(&b, s)
+		m, e := p.n76(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 4) {
@@ -2368,7 +2479,7 @@ func (p *pgenParser_definition) n73(c *pgenrt.State, s *modNameStmt) (bool, pgen
 }
 
 // PunctTok
-func (p *pgenParser_definition) n74(c *pgenrt.State, s *modNameStmt) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n78(c *pgenrt.State, s *modNameStmt) (bool, pgenrt.Err) {
 	if !p.f5(c) {
 		return false, pgenrt.Err{}
 	}
@@ -2388,7 +2499,7 @@ func (p *pgenParser_definition) n74(c *pgenrt.State, s *modNameStmt) (bool, pgen
 }
 
 // PunctTok?
-func (p *pgenParser_definition) n75(c *pgenrt.State, s *modNameStmt) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n79(c *pgenrt.State, s *modNameStmt) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f5(c) {
@@ -2396,7 +2507,7 @@ func (p *pgenParser_definition) n75(c *pgenrt.State, s *modNameStmt) (bool, pgen
 		}
 		b := *c
 		sv0 := s.Comma
-		m, e := p.n74(&b, s)
+		m, e := p.n78(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 4) {
@@ -2418,17 +2529,17 @@ func (p *pgenParser_definition) n75(c *pgenrt.State, s *modNameStmt) (bool, pgen
 }
 
 // "MODNAME" "="? PathTok? PunctTok?
-func (p *pgenParser_definition) n76(c *pgenrt.State, s *modNameStmt) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n80(c *pgenrt.State, s *modNameStmt) (bool, pgenrt.Err) {
 	if m, e := p.Lit(c, "MODNAME"); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n71(c, s); !m || e.On {
+	if m, e := p.n75(c, s); !m || e.On {
 		return true, c.Miss(e, 35)
 	}
-	if m, e := p.n73(c, s); !m || e.On {
+	if m, e := p.n77(c, s); !m || e.On {
 		return true, c.Miss(e, 36)
 	}
-	if m, e := p.n75(c, s); !m || e.On {
+	if m, e := p.n79(c, s); !m || e.On {
 		return true, c.Miss(e, 25)
 	}
 	return true, pgenrt.Err{}
@@ -2436,11 +2547,11 @@ func (p *pgenParser_definition) n76(c *pgenrt.State, s *modNameStmt) (bool, pgen
 
 func (p *pgenParser_definition) s_modNameStmt(c *pgenrt.State, s *modNameStmt) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n76(c, s))
+	return c.Close(p.n80(c, s))
 }
 
 // <number>
-func (p *pgenParser_definition) n77(c *pgenrt.State, s *numTok) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n81(c *pgenrt.State, s *numTok) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, tokNumber); !m || e.On {
 		return e.On, e
@@ -2457,11 +2568,11 @@ func (p *pgenParser_definition) n77(c *pgenrt.State, s *numTok) (bool, pgenrt.Er
 
 func (p *pgenParser_definition) s_numTok(c *pgenrt.State, s *numTok) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n77(c, s))
+	return c.Close(p.n81(c, s))
 }
 
 // "ABORTOP" | "REMOVEOP"
-func (p *pgenParser_definition) n78(c *pgenrt.State) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n82(c *pgenrt.State) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
 	{
@@ -2502,9 +2613,9 @@ func (p *pgenParser_definition) n78(c *pgenrt.State) (bool, pgenrt.Err) {
 }
 
 // ("ABORTOP" | "REMOVEOP")
-func (p *pgenParser_definition) n79(c *pgenrt.State, s *opFlagField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n83(c *pgenrt.State, s *opFlagField) (bool, pgenrt.Err) {
 	start := c.Cur
-	if m, e := p.n78(c); !m || e.On {
+	if m, e := p.n82(c); !m || e.On {
 		return e.On, e
 	}
 	if c.Cur == start+1 && s.Name == "" {
@@ -2519,11 +2630,11 @@ func (p *pgenParser_definition) n79(c *pgenrt.State, s *opFlagField) (bool, pgen
 
 func (p *pgenParser_definition) s_opFlagField(c *pgenrt.State, s *opFlagField) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n79(c, s))
+	return c.Close(p.n83(c, s))
 }
 
 // "-"
-func (p *pgenParser_definition) n80(c *pgenrt.State, s *opcodeField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n84(c *pgenrt.State, s *opcodeField) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Lit(c, "-"); !m || e.On {
 		return e.On, e
@@ -2534,16 +2645,59 @@ func (p *pgenParser_definition) n80(c *pgenrt.State, s *opcodeField) (bool, pgen
 	return true, pgenrt.Err{}
 }
 
-// "-"?
-func (p *pgenParser_definition) n81(c *pgenrt.State, s *opcodeField) (bool, pgenrt.Err) {
+// "-" | "+"
+func (p *pgenParser_definition) n85(c *pgenrt.State, s *opcodeField) (bool, pgenrt.Err) {
+	deepest := 0
+	var first pgenrt.Err
+	if p.f21(c) {
+		b := *c
+		sv0 := s.Neg
+		m, e := p.n84(&b, s)
+		if e.On {
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+		s.Neg = sv0
+	}
+	{
+		b := *c
+		m, e := p.Lit(&b, "+")
+		if e.On {
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+	}
+	if first.On {
+		c.MaybeUpdate(first)
+		return true, first
+	}
+	return false, pgenrt.Err{}
+}
+
+// ("-" | "+")?
+func (p *pgenParser_definition) n86(c *pgenrt.State, s *opcodeField) (bool, pgenrt.Err) {
 	matched := false
 	for {
-		if !p.f21(c) {
+		if !p.f22(c) {
 			break
 		}
 		b := *c
 		sv0 := s.Neg
-		m, e := p.n80(&b, s)
+		m, e := p.n85(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 4) {
@@ -2565,7 +2719,7 @@ func (p *pgenParser_definition) n81(c *pgenrt.State, s *opcodeField) (bool, pgen
 }
 
 // ScalarTok
-func (p *pgenParser_definition) n82(c *pgenrt.State, s *opcodeField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n87(c *pgenrt.State, s *opcodeField) (bool, pgenrt.Err) {
 	if !p.f0(c) {
 		return false, pgenrt.Err{}
 	}
@@ -2587,7 +2741,7 @@ func (p *pgenParser_definition) n82(c *pgenrt.State, s *opcodeField) (bool, pgen
 }
 
 // ScalarTok?
-func (p *pgenParser_definition) n83(c *pgenrt.State, s *opcodeField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n88(c *pgenrt.State, s *opcodeField) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f0(c) {
@@ -2595,7 +2749,7 @@ func (p *pgenParser_definition) n83(c *pgenrt.State, s *opcodeField) (bool, pgen
 		}
 		b := *c
 		sv0 := s.Value
-		m, e := p.n82(&b, s)
+		m, e := p.n87(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 4) {
@@ -2616,18 +2770,18 @@ func (p *pgenParser_definition) n83(c *pgenrt.State, s *opcodeField) (bool, pgen
 	return true, pgenrt.Err{}
 }
 
-// "OPCODE" "=" "-"? ScalarTok?
-func (p *pgenParser_definition) n84(c *pgenrt.State, s *opcodeField) (bool, pgenrt.Err) {
+// "OPCODE" "=" ("-" | "+")? ScalarTok?
+func (p *pgenParser_definition) n89(c *pgenrt.State, s *opcodeField) (bool, pgenrt.Err) {
 	if m, e := p.Lit(c, "OPCODE"); !m || e.On {
 		return e.On, e
 	}
 	if m, e := p.Lit(c, "="); !m || e.On {
 		return true, c.Miss(e, 37)
 	}
-	if m, e := p.n81(c, s); !m || e.On {
+	if m, e := p.n86(c, s); !m || e.On {
 		return true, c.Miss(e, 38)
 	}
-	if m, e := p.n83(c, s); !m || e.On {
+	if m, e := p.n88(c, s); !m || e.On {
 		return true, c.Miss(e, 34)
 	}
 	return true, pgenrt.Err{}
@@ -2636,7 +2790,7 @@ func (p *pgenParser_definition) n84(c *pgenrt.State, s *opcodeField) (bool, pgen
 func (p *pgenParser_definition) s_opcodeField(c *pgenrt.State, s *opcodeField) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
 	start := c.Cur
-	m, e := c.Close(p.n84(c, s))
+	m, e := c.Close(p.n89(c, s))
 	if m && !e.On {
 		s.Tokens = p.Slice(start, c.Cur)
 	}
@@ -2644,7 +2798,7 @@ func (p *pgenParser_definition) s_opcodeField(c *pgenrt.State, s *opcodeField) (
 }
 
 // <number>
-func (p *pgenParser_definition) n85(c *pgenrt.State, s *operandTok) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n90(c *pgenrt.State, s *operandTok) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, tokNumber); !m || e.On {
 		return e.On, e
@@ -2674,7 +2828,7 @@ func (p *pgenParser_definition) f28(c *pgenrt.State) bool {
 }
 
 // <ident> | <symbol> | <string> | <path> | "(" | "*" | "=" | "@" | "+" | "-"
-func (p *pgenParser_definition) n86(c *pgenrt.State) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n91(c *pgenrt.State) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
 	if p.f17(c) {
@@ -2835,9 +2989,9 @@ func (p *pgenParser_definition) n86(c *pgenrt.State) (bool, pgenrt.Err) {
 }
 
 // (<ident> | <symbol> | <string> | <path> | "(" | "*" | "=" | "@" | "+" | "-")
-func (p *pgenParser_definition) n87(c *pgenrt.State, s *operandTok) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n92(c *pgenrt.State, s *operandTok) (bool, pgenrt.Err) {
 	start := c.Cur
-	if m, e := p.n86(c); !m || e.On {
+	if m, e := p.n91(c); !m || e.On {
 		return e.On, e
 	}
 	if c.Cur == start+1 && s.Other == "" {
@@ -2851,13 +3005,13 @@ func (p *pgenParser_definition) n87(c *pgenrt.State, s *operandTok) (bool, pgenr
 }
 
 // <number> | (<ident> | <symbol> | <string> | <path> | "(" | "*" | "=" | "@" | "+" | "-")
-func (p *pgenParser_definition) n88(c *pgenrt.State, s *operandTok) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n93(c *pgenrt.State, s *operandTok) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
 	if p.f3(c) {
 		b := *c
 		sv0 := s.Number
-		m, e := p.n85(&b, s)
+		m, e := p.n90(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 4) {
 				return true, e
@@ -2874,7 +3028,7 @@ func (p *pgenParser_definition) n88(c *pgenrt.State, s *operandTok) (bool, pgenr
 	if p.f27(c) {
 		b := *c
 		sv0 := s.Other
-		m, e := p.n87(&b, s)
+		m, e := p.n92(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 4) {
 				return true, e
@@ -2897,70 +3051,140 @@ func (p *pgenParser_definition) n88(c *pgenrt.State, s *operandTok) (bool, pgenr
 
 func (p *pgenParser_definition) s_operandTok(c *pgenrt.State, s *operandTok) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n88(c, s))
+	return c.Close(p.n93(c, s))
 }
 
-// NumTok
-func (p *pgenParser_definition) n89(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
-	if !p.f3(c) {
+// f29 reports whether the token at the cursor may start OperandTok
+// (or another node of the same first set).
+func (p *pgenParser_definition) f29(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return t == tokIdent || t == tokNumber || t == tokPath || t == tokString || t == tokSymbol || p.Is(c.Cur, "(") || p.Is(c.Cur, "*") || p.Is(c.Cur, "+") || p.Is(c.Cur, "-") || p.Is(c.Cur, "=") || p.Is(c.Cur, "@")
+}
+
+// OperandTok
+func (p *pgenParser_definition) n94(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
+	if !p.f29(c) {
 		return false, pgenrt.Err{}
 	}
-	var nv *numTok
+	var nv *operandTok
 	if p.reuse {
-		nv = p.slab_numTok.Alloc()
-		nv.Text = ""
+		nv = p.slab_operandTok.Alloc()
+		nv.Number = ""
+		nv.Other = ""
 
 	} else {
-		nv = new(numTok)
+		nv = new(operandTok)
 	}
-	if m, e := p.s_numTok(c, nv); !m || e.On {
+	if m, e := p.s_operandTok(c, nv); !m || e.On {
 		return e.On, e
 	}
 	s.A = nv
 	return true, pgenrt.Err{}
 }
 
-// NumTok
-func (p *pgenParser_definition) n90(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
-	if !p.f3(c) {
-		return false, pgenrt.Err{}
+// OperandTok?
+func (p *pgenParser_definition) n95(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
+	matched := false
+	for {
+		if !p.f29(c) {
+			break
+		}
+		b := *c
+		sv0 := s.A
+		m, e := p.n94(&b, s)
+		if e.On {
+			c.MaybeUpdate(e)
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			s.A = sv0
+			break
+		}
+		c.Accept(&b)
+		if !m {
+			s.A = sv0
+			break
+		}
+		matched = true
+		break
 	}
-	var nv *numTok
-	if p.reuse {
-		nv = p.slab_numTok.Alloc()
-		nv.Text = ""
-
-	} else {
-		nv = new(numTok)
-	}
-	if m, e := p.s_numTok(c, nv); !m || e.On {
-		return e.On, e
-	}
-	s.B = nv
+	_ = matched
 	return true, pgenrt.Err{}
 }
 
-// "," NumTok
-func (p *pgenParser_definition) n91(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
+// ","
+func (p *pgenParser_definition) n96(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
+	start := c.Cur
 	if m, e := p.Lit(c, ","); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n90(c, s); !m || e.On {
-		return true, c.Miss(e, 4)
+	if c.Cur > start {
+		s.Comma = true
 	}
 	return true, pgenrt.Err{}
 }
 
-// ("," NumTok)?
-func (p *pgenParser_definition) n92(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
+// ","?
+func (p *pgenParser_definition) n97(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f5(c) {
 			break
 		}
 		b := *c
+		sv0 := s.Comma
+		m, e := p.n96(&b, s)
+		if e.On {
+			c.MaybeUpdate(e)
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			s.Comma = sv0
+			break
+		}
+		c.Accept(&b)
+		if !m {
+			s.Comma = sv0
+			break
+		}
+		matched = true
+		break
+	}
+	_ = matched
+	return true, pgenrt.Err{}
+}
+
+// OperandTok
+func (p *pgenParser_definition) n98(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
+	if !p.f29(c) {
+		return false, pgenrt.Err{}
+	}
+	var nv *operandTok
+	if p.reuse {
+		nv = p.slab_operandTok.Alloc()
+		nv.Number = ""
+		nv.Other = ""
+
+	} else {
+		nv = new(operandTok)
+	}
+	if m, e := p.s_operandTok(c, nv); !m || e.On {
+		return e.On, e
+	}
+	s.B = nv
+	return true, pgenrt.Err{}
+}
+
+// OperandTok?
+func (p *pgenParser_definition) n99(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
+	matched := false
+	for {
+		if !p.f29(c) {
+			break
+		}
+		b := *c
 		sv0 := s.B
-		m, e := p.n91(&b, s)
+		m, e := p.n98(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 4) {
@@ -2981,8 +3205,56 @@ func (p *pgenParser_definition) n92(c *pgenrt.State, s *orbitField) (bool, pgenr
 	return true, pgenrt.Err{}
 }
 
-// "ORBIT" "=" "(" NumTok ("," NumTok)? ")"
-func (p *pgenParser_definition) n93(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
+// f30 reports whether the token at the cursor may start ")"
+// (or another node of the same first set).
+func (p *pgenParser_definition) f30(c *pgenrt.State) bool {
+	return p.Is(c.Cur, ")")
+}
+
+// ")"
+func (p *pgenParser_definition) n100(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
+	start := c.Cur
+	if m, e := p.Lit(c, ")"); !m || e.On {
+		return e.On, e
+	}
+	if c.Cur > start {
+		s.Close = true
+	}
+	return true, pgenrt.Err{}
+}
+
+// ")"?
+func (p *pgenParser_definition) n101(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
+	matched := false
+	for {
+		if !p.f30(c) {
+			break
+		}
+		b := *c
+		sv0 := s.Close
+		m, e := p.n100(&b, s)
+		if e.On {
+			c.MaybeUpdate(e)
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			s.Close = sv0
+			break
+		}
+		c.Accept(&b)
+		if !m {
+			s.Close = sv0
+			break
+		}
+		matched = true
+		break
+	}
+	_ = matched
+	return true, pgenrt.Err{}
+}
+
+// "ORBIT" "=" "(" OperandTok? ","? OperandTok? ")"?
+func (p *pgenParser_definition) n102(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
 	if m, e := p.Lit(c, "ORBIT"); !m || e.On {
 		return e.On, e
 	}
@@ -2992,14 +3264,17 @@ func (p *pgenParser_definition) n93(c *pgenrt.State, s *orbitField) (bool, pgenr
 	if m, e := p.Lit(c, "("); !m || e.On {
 		return true, c.Miss(e, 40)
 	}
-	if m, e := p.n89(c, s); !m || e.On {
+	if m, e := p.n95(c, s); !m || e.On {
 		return true, c.Miss(e, 41)
 	}
-	if m, e := p.n92(c, s); !m || e.On {
+	if m, e := p.n97(c, s); !m || e.On {
 		return true, c.Miss(e, 42)
 	}
-	if m, e := p.Lit(c, ")"); !m || e.On {
-		return true, c.Miss(e, 14)
+	if m, e := p.n99(c, s); !m || e.On {
+		return true, c.Miss(e, 43)
+	}
+	if m, e := p.n101(c, s); !m || e.On {
+		return true, c.Miss(e, 44)
 	}
 	return true, pgenrt.Err{}
 }
@@ -3007,22 +3282,22 @@ func (p *pgenParser_definition) n93(c *pgenrt.State, s *orbitField) (bool, pgenr
 func (p *pgenParser_definition) s_orbitField(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
 	start := c.Cur
-	m, e := c.Close(p.n93(c, s))
+	m, e := c.Close(p.n102(c, s))
 	if m && !e.On {
 		s.Tokens = p.Slice(start, c.Cur)
 	}
 	return m, e
 }
 
-// f29 reports whether the token at the cursor may start (<symbol> | <string> | <path> | "*" | "=" | "@")
+// f31 reports whether the token at the cursor may start (<symbol> | <string> | <path> | "*" | "=" | "@")
 // (or another node of the same first set).
-func (p *pgenParser_definition) f29(c *pgenrt.State) bool {
+func (p *pgenParser_definition) f31(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == tokPath || t == tokString || t == tokSymbol || p.Is(c.Cur, "*") || p.Is(c.Cur, "=") || p.Is(c.Cur, "@")
 }
 
 // <symbol> | <string> | <path> | "*" | "=" | "@"
-func (p *pgenParser_definition) n94(c *pgenrt.State) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n103(c *pgenrt.State) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
 	if p.f20(c) {
@@ -3123,9 +3398,9 @@ func (p *pgenParser_definition) n94(c *pgenrt.State) (bool, pgenrt.Err) {
 }
 
 // (<symbol> | <string> | <path> | "*" | "=" | "@")
-func (p *pgenParser_definition) n95(c *pgenrt.State, s *otherTok) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n104(c *pgenrt.State, s *otherTok) (bool, pgenrt.Err) {
 	start := c.Cur
-	if m, e := p.n94(c); !m || e.On {
+	if m, e := p.n103(c); !m || e.On {
 		return e.On, e
 	}
 	if c.Cur == start+1 && s.Text == "" {
@@ -3140,19 +3415,12 @@ func (p *pgenParser_definition) n95(c *pgenrt.State, s *otherTok) (bool, pgenrt.
 
 func (p *pgenParser_definition) s_otherTok(c *pgenrt.State, s *otherTok) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n95(c, s))
-}
-
-// f30 reports whether the token at the cursor may start OperandTok
-// (or another node of the same first set).
-func (p *pgenParser_definition) f30(c *pgenrt.State) bool {
-	t := p.Type(c.Cur)
-	return t == tokIdent || t == tokNumber || t == tokPath || t == tokString || t == tokSymbol || p.Is(c.Cur, "(") || p.Is(c.Cur, "*") || p.Is(c.Cur, "+") || p.Is(c.Cur, "-") || p.Is(c.Cur, "=") || p.Is(c.Cur, "@")
+	return c.Close(p.n104(c, s))
 }
 
 // OperandTok
-func (p *pgenParser_definition) n96(c *pgenrt.State, s *parenTerm) (bool, pgenrt.Err) {
-	if !p.f30(c) {
+func (p *pgenParser_definition) n105(c *pgenrt.State, s *parenTerm) (bool, pgenrt.Err) {
+	if !p.f29(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *operandTok
@@ -3172,15 +3440,15 @@ func (p *pgenParser_definition) n96(c *pgenrt.State, s *parenTerm) (bool, pgenrt
 }
 
 // OperandTok?
-func (p *pgenParser_definition) n97(c *pgenrt.State, s *parenTerm) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n106(c *pgenrt.State, s *parenTerm) (bool, pgenrt.Err) {
 	matched := false
 	for {
-		if !p.f30(c) {
+		if !p.f29(c) {
 			break
 		}
 		b := *c
 		sv0 := s.Inner
-		m, e := p.n96(&b, s)
+		m, e := p.n105(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 4) {
@@ -3201,14 +3469,8 @@ func (p *pgenParser_definition) n97(c *pgenrt.State, s *parenTerm) (bool, pgenrt
 	return true, pgenrt.Err{}
 }
 
-// f31 reports whether the token at the cursor may start ")"
-// (or another node of the same first set).
-func (p *pgenParser_definition) f31(c *pgenrt.State) bool {
-	return p.Is(c.Cur, ")")
-}
-
 // ")"
-func (p *pgenParser_definition) n98(c *pgenrt.State, s *parenTerm) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n107(c *pgenrt.State, s *parenTerm) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Lit(c, ")"); !m || e.On {
 		return e.On, e
@@ -3224,15 +3486,15 @@ func (p *pgenParser_definition) n98(c *pgenrt.State, s *parenTerm) (bool, pgenrt
 }
 
 // ")"?
-func (p *pgenParser_definition) n99(c *pgenrt.State, s *parenTerm) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n108(c *pgenrt.State, s *parenTerm) (bool, pgenrt.Err) {
 	matched := false
 	for {
-		if !p.f31(c) {
+		if !p.f30(c) {
 			break
 		}
 		b := *c
 		sv0 := s.Close
-		m, e := p.n98(&b, s)
+		m, e := p.n107(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 4) {
@@ -3254,14 +3516,14 @@ func (p *pgenParser_definition) n99(c *pgenrt.State, s *parenTerm) (bool, pgenrt
 }
 
 // "(" OperandTok? ")"?
-func (p *pgenParser_definition) n100(c *pgenrt.State, s *parenTerm) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n109(c *pgenrt.State, s *parenTerm) (bool, pgenrt.Err) {
 	if m, e := p.Lit(c, "("); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n97(c, s); !m || e.On {
+	if m, e := p.n106(c, s); !m || e.On {
 		return true, c.Miss(e, 43)
 	}
-	if m, e := p.n99(c, s); !m || e.On {
+	if m, e := p.n108(c, s); !m || e.On {
 		return true, c.Miss(e, 44)
 	}
 	return true, pgenrt.Err{}
@@ -3269,11 +3531,11 @@ func (p *pgenParser_definition) n100(c *pgenrt.State, s *parenTerm) (bool, pgenr
 
 func (p *pgenParser_definition) s_parenTerm(c *pgenrt.State, s *parenTerm) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n100(c, s))
+	return c.Close(p.n109(c, s))
 }
 
 // <path>
-func (p *pgenParser_definition) n101(c *pgenrt.State, s *pathTok) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n110(c *pgenrt.State, s *pathTok) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, tokPath); !m || e.On {
 		return e.On, e
@@ -3290,11 +3552,11 @@ func (p *pgenParser_definition) n101(c *pgenrt.State, s *pathTok) (bool, pgenrt.
 
 func (p *pgenParser_definition) s_pathTok(c *pgenrt.State, s *pathTok) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n101(c, s))
+	return c.Close(p.n110(c, s))
 }
 
 // ","
-func (p *pgenParser_definition) n102(c *pgenrt.State, s *punctTok) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n111(c *pgenrt.State, s *punctTok) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Lit(c, ","); !m || e.On {
 		return e.On, e
@@ -3311,11 +3573,11 @@ func (p *pgenParser_definition) n102(c *pgenrt.State, s *punctTok) (bool, pgenrt
 
 func (p *pgenParser_definition) s_punctTok(c *pgenrt.State, s *punctTok) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n102(c, s))
+	return c.Close(p.n111(c, s))
 }
 
 // <symbol>
-func (p *pgenParser_definition) n103(c *pgenrt.State, s *regTok) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n112(c *pgenrt.State, s *regTok) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, tokSymbol); !m || e.On {
 		return e.On, e
@@ -3331,7 +3593,7 @@ func (p *pgenParser_definition) n103(c *pgenrt.State, s *regTok) (bool, pgenrt.E
 }
 
 // <ident>
-func (p *pgenParser_definition) n104(c *pgenrt.State, s *regTok) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n113(c *pgenrt.State, s *regTok) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, tokIdent); !m || e.On {
 		return e.On, e
@@ -3347,13 +3609,13 @@ func (p *pgenParser_definition) n104(c *pgenrt.State, s *regTok) (bool, pgenrt.E
 }
 
 // <symbol> | <ident>
-func (p *pgenParser_definition) n105(c *pgenrt.State, s *regTok) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n114(c *pgenrt.State, s *regTok) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
 	if p.f20(c) {
 		b := *c
 		sv0 := s.Variable
-		m, e := p.n103(&b, s)
+		m, e := p.n112(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 4) {
 				return true, e
@@ -3370,7 +3632,7 @@ func (p *pgenParser_definition) n105(c *pgenrt.State, s *regTok) (bool, pgenrt.E
 	if p.f17(c) {
 		b := *c
 		sv0 := s.Name
-		m, e := p.n104(&b, s)
+		m, e := p.n113(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 4) {
 				return true, e
@@ -3393,10 +3655,10 @@ func (p *pgenParser_definition) n105(c *pgenrt.State, s *regTok) (bool, pgenrt.E
 
 func (p *pgenParser_definition) s_regTok(c *pgenrt.State, s *regTok) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n105(c, s))
+	return c.Close(p.n114(c, s))
 }
 
-// f32 reports whether the token at the cursor may start RegTok
+// f32 reports whether the token at the cursor may start (RegTok ("," RegTok)* ","?)
 // (or another node of the same first set).
 func (p *pgenParser_definition) f32(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
@@ -3404,7 +3666,7 @@ func (p *pgenParser_definition) f32(c *pgenrt.State) bool {
 }
 
 // RegTok
-func (p *pgenParser_definition) n106(c *pgenrt.State, s *regsField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n115(c *pgenrt.State, s *regsField) (bool, pgenrt.Err) {
 	if !p.f32(c) {
 		return false, pgenrt.Err{}
 	}
@@ -3425,18 +3687,18 @@ func (p *pgenParser_definition) n106(c *pgenrt.State, s *regsField) (bool, pgenr
 }
 
 // "," RegTok
-func (p *pgenParser_definition) n107(c *pgenrt.State, s *regsField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n116(c *pgenrt.State, s *regsField) (bool, pgenrt.Err) {
 	if m, e := p.Lit(c, ","); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n106(c, s); !m || e.On {
-		return true, c.Miss(e, 48)
+	if m, e := p.n115(c, s); !m || e.On {
+		return true, c.Miss(e, 47)
 	}
 	return true, pgenrt.Err{}
 }
 
 // ("," RegTok)*
-func (p *pgenParser_definition) n108(c *pgenrt.State, s *regsField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n117(c *pgenrt.State, s *regsField) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f5(c) {
@@ -3444,7 +3706,7 @@ func (p *pgenParser_definition) n108(c *pgenrt.State, s *regsField) (bool, pgenr
 		}
 		b := *c
 		sv0 := s.Regs
-		m, e := p.n107(&b, s)
+		m, e := p.n116(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 4) {
@@ -3465,7 +3727,7 @@ func (p *pgenParser_definition) n108(c *pgenrt.State, s *regsField) (bool, pgenr
 }
 
 // ","?
-func (p *pgenParser_definition) n109(c *pgenrt.State) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n118(c *pgenrt.State) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f5(c) {
@@ -3491,8 +3753,52 @@ func (p *pgenParser_definition) n109(c *pgenrt.State) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
-// "REGS" "=" "(" RegTok ("," RegTok)* ","? ")"
-func (p *pgenParser_definition) n110(c *pgenrt.State, s *regsField) (bool, pgenrt.Err) {
+// RegTok ("," RegTok)* ","?
+func (p *pgenParser_definition) n119(c *pgenrt.State, s *regsField) (bool, pgenrt.Err) {
+	if m, e := p.n115(c, s); !m || e.On {
+		return e.On, e
+	}
+	if m, e := p.n117(c, s); !m || e.On {
+		return true, c.Miss(e, 48)
+	}
+	if m, e := p.n118(c); !m || e.On {
+		return true, c.Miss(e, 49)
+	}
+	return true, pgenrt.Err{}
+}
+
+// (RegTok ("," RegTok)* ","?)?
+func (p *pgenParser_definition) n120(c *pgenrt.State, s *regsField) (bool, pgenrt.Err) {
+	matched := false
+	for {
+		if !p.f32(c) {
+			break
+		}
+		b := *c
+		sv0 := s.Regs
+		m, e := p.n119(&b, s)
+		if e.On {
+			c.MaybeUpdate(e)
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			s.Regs = sv0
+			break
+		}
+		c.Accept(&b)
+		if !m {
+			s.Regs = sv0
+			break
+		}
+		matched = true
+		break
+	}
+	_ = matched
+	return true, pgenrt.Err{}
+}
+
+// "REGS" "=" "(" (RegTok ("," RegTok)* ","?)? ")"
+func (p *pgenParser_definition) n121(c *pgenrt.State, s *regsField) (bool, pgenrt.Err) {
 	if m, e := p.Lit(c, "REGS"); !m || e.On {
 		return e.On, e
 	}
@@ -3502,13 +3808,7 @@ func (p *pgenParser_definition) n110(c *pgenrt.State, s *regsField) (bool, pgenr
 	if m, e := p.Lit(c, "("); !m || e.On {
 		return true, c.Miss(e, 46)
 	}
-	if m, e := p.n106(c, s); !m || e.On {
-		return true, c.Miss(e, 47)
-	}
-	if m, e := p.n108(c, s); !m || e.On {
-		return true, c.Miss(e, 49)
-	}
-	if m, e := p.n109(c); !m || e.On {
+	if m, e := p.n120(c, s); !m || e.On {
 		return true, c.Miss(e, 50)
 	}
 	if m, e := p.Lit(c, ")"); !m || e.On {
@@ -3520,7 +3820,7 @@ func (p *pgenParser_definition) n110(c *pgenrt.State, s *regsField) (bool, pgenr
 func (p *pgenParser_definition) s_regsField(c *pgenrt.State, s *regsField) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
 	start := c.Cur
-	m, e := c.Close(p.n110(c, s))
+	m, e := c.Close(p.n121(c, s))
 	if m && !e.On {
 		s.Tokens = p.Slice(start, c.Cur)
 	}
@@ -3534,7 +3834,7 @@ func (p *pgenParser_definition) f33(c *pgenrt.State) bool {
 }
 
 // "RETEP"
-func (p *pgenParser_definition) n111(c *pgenrt.State, s *retEPTok) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n122(c *pgenrt.State, s *retEPTok) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Lit(c, "RETEP"); !m || e.On {
 		return e.On, e
@@ -3551,11 +3851,11 @@ func (p *pgenParser_definition) n111(c *pgenrt.State, s *retEPTok) (bool, pgenrt
 
 func (p *pgenParser_definition) s_retEPTok(c *pgenrt.State, s *retEPTok) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n111(c, s))
+	return c.Close(p.n122(c, s))
 }
 
 // <number>
-func (p *pgenParser_definition) n112(c *pgenrt.State, s *scalarTok) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n123(c *pgenrt.State, s *scalarTok) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, tokNumber); !m || e.On {
 		return e.On, e
@@ -3571,7 +3871,7 @@ func (p *pgenParser_definition) n112(c *pgenrt.State, s *scalarTok) (bool, pgenr
 }
 
 // <symbol>
-func (p *pgenParser_definition) n113(c *pgenrt.State, s *scalarTok) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n124(c *pgenrt.State, s *scalarTok) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, tokSymbol); !m || e.On {
 		return e.On, e
@@ -3587,7 +3887,7 @@ func (p *pgenParser_definition) n113(c *pgenrt.State, s *scalarTok) (bool, pgenr
 }
 
 // <ident>
-func (p *pgenParser_definition) n114(c *pgenrt.State, s *scalarTok) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n125(c *pgenrt.State, s *scalarTok) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, tokIdent); !m || e.On {
 		return e.On, e
@@ -3603,13 +3903,13 @@ func (p *pgenParser_definition) n114(c *pgenrt.State, s *scalarTok) (bool, pgenr
 }
 
 // <number> | <symbol> | <ident>
-func (p *pgenParser_definition) n115(c *pgenrt.State, s *scalarTok) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n126(c *pgenrt.State, s *scalarTok) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
 	if p.f3(c) {
 		b := *c
 		sv0 := s.Number
-		m, e := p.n112(&b, s)
+		m, e := p.n123(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 4) {
 				return true, e
@@ -3626,7 +3926,7 @@ func (p *pgenParser_definition) n115(c *pgenrt.State, s *scalarTok) (bool, pgenr
 	if p.f20(c) {
 		b := *c
 		sv0 := s.Symbol
-		m, e := p.n113(&b, s)
+		m, e := p.n124(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 4) {
 				return true, e
@@ -3643,7 +3943,7 @@ func (p *pgenParser_definition) n115(c *pgenrt.State, s *scalarTok) (bool, pgenr
 	if p.f17(c) {
 		b := *c
 		sv0 := s.Ident
-		m, e := p.n114(&b, s)
+		m, e := p.n125(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 4) {
 				return true, e
@@ -3666,104 +3966,11 @@ func (p *pgenParser_definition) n115(c *pgenrt.State, s *scalarTok) (bool, pgenr
 
 func (p *pgenParser_definition) s_scalarTok(c *pgenrt.State, s *scalarTok) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n115(c, s))
-}
-
-// "+" | "-"
-func (p *pgenParser_definition) n116(c *pgenrt.State) (bool, pgenrt.Err) {
-	deepest := 0
-	var first pgenrt.Err
-	{
-		b := *c
-		m, e := p.Lit(&b, "+")
-		if e.On {
-			if c.Stop(e, &b, 4) {
-				return true, e
-			}
-			if b.Cur >= deepest {
-				first, deepest = e, b.Cur
-			}
-		} else if m {
-			c.Accept(&b)
-			return true, pgenrt.Err{}
-		}
-	}
-	{
-		b := *c
-		m, e := p.Lit(&b, "-")
-		if e.On {
-			if c.Stop(e, &b, 4) {
-				return true, e
-			}
-			if b.Cur >= deepest {
-				first, deepest = e, b.Cur
-			}
-		} else if m {
-			c.Accept(&b)
-			return true, pgenrt.Err{}
-		}
-	}
-	if first.On {
-		c.MaybeUpdate(first)
-		return true, first
-	}
-	return false, pgenrt.Err{}
-}
-
-// ("+" | "-")
-func (p *pgenParser_definition) n117(c *pgenrt.State, s *signedNum) (bool, pgenrt.Err) {
-	start := c.Cur
-	if m, e := p.n116(c); !m || e.On {
-		return e.On, e
-	}
-	if c.Cur == start+1 && s.Sign == "" {
-		s.Sign = p.Text(start) // one token: no concatenation
-		return true, pgenrt.Err{}
-	}
-	for i := start; i < c.Cur; i++ {
-		s.Sign += p.Text(i)
-	}
-	return true, pgenrt.Err{}
-}
-
-// NumTok
-func (p *pgenParser_definition) n118(c *pgenrt.State, s *signedNum) (bool, pgenrt.Err) {
-	if !p.f3(c) {
-		return false, pgenrt.Err{}
-	}
-	var nv *numTok
-	if p.reuse {
-		nv = p.slab_numTok.Alloc()
-		nv.Text = ""
-
-	} else {
-		nv = new(numTok)
-	}
-	if m, e := p.s_numTok(c, nv); !m || e.On {
-		return e.On, e
-	}
-	s.Num = nv
-	return true, pgenrt.Err{}
-}
-
-// ("+" | "-") NumTok
-func (p *pgenParser_definition) n119(c *pgenrt.State, s *signedNum) (bool, pgenrt.Err) {
-	if m, e := p.n117(c, s); !m || e.On {
-		return e.On, e
-	}
-	if m, e := p.n118(c, s); !m || e.On {
-		return true, c.Miss(e, 4)
-	}
-	return true, pgenrt.Err{}
-}
-
-func (p *pgenParser_definition) s_signedNum(c *pgenrt.State, s *signedNum) (bool, pgenrt.Err) {
-	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n119(c, s))
+	return c.Close(p.n126(c, s))
 }
 
 // <string>
-func (p *pgenParser_definition) n120(c *pgenrt.State, s *strToken) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n127(c *pgenrt.State, s *strToken) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, tokString); !m || e.On {
 		return e.On, e
@@ -3780,11 +3987,11 @@ func (p *pgenParser_definition) n120(c *pgenrt.State, s *strToken) (bool, pgenrt
 
 func (p *pgenParser_definition) s_strToken(c *pgenrt.State, s *strToken) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n120(c, s))
+	return c.Close(p.n127(c, s))
 }
 
 // <symbol>
-func (p *pgenParser_definition) n121(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n128(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, tokSymbol); !m || e.On {
 		return e.On, e
@@ -3800,7 +4007,7 @@ func (p *pgenParser_definition) n121(c *pgenrt.State, s *symTarget) (bool, pgenr
 }
 
 // TpOffset
-func (p *pgenParser_definition) n122(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n129(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
 	if !p.f22(c) {
 		return false, pgenrt.Err{}
 	}
@@ -3821,7 +4028,7 @@ func (p *pgenParser_definition) n122(c *pgenrt.State, s *symTarget) (bool, pgenr
 }
 
 // TpOffset*
-func (p *pgenParser_definition) n123(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n130(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f22(c) {
@@ -3829,7 +4036,7 @@ func (p *pgenParser_definition) n123(c *pgenrt.State, s *symTarget) (bool, pgenr
 		}
 		b := *c
 		sv0 := s.Offsets
-		m, e := p.n122(&b, s)
+		m, e := p.n129(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 4) {
@@ -3850,7 +4057,7 @@ func (p *pgenParser_definition) n123(c *pgenrt.State, s *symTarget) (bool, pgenr
 }
 
 // RetEPTok
-func (p *pgenParser_definition) n124(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n131(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
 	if !p.f33(c) {
 		return false, pgenrt.Err{}
 	}
@@ -3870,18 +4077,18 @@ func (p *pgenParser_definition) n124(c *pgenrt.State, s *symTarget) (bool, pgenr
 }
 
 // "," RetEPTok
-func (p *pgenParser_definition) n125(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n132(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
 	if m, e := p.Lit(c, ","); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n124(c, s); !m || e.On {
+	if m, e := p.n131(c, s); !m || e.On {
 		return true, c.Miss(e, 52)
 	}
 	return true, pgenrt.Err{}
 }
 
 // ("," RetEPTok)?
-func (p *pgenParser_definition) n126(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n133(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f5(c) {
@@ -3889,7 +4096,7 @@ func (p *pgenParser_definition) n126(c *pgenrt.State, s *symTarget) (bool, pgenr
 		}
 		b := *c
 		sv0 := s.RetEP
-		m, e := p.n125(&b, s)
+		m, e := p.n132(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 4) {
@@ -3911,14 +4118,14 @@ func (p *pgenParser_definition) n126(c *pgenrt.State, s *symTarget) (bool, pgenr
 }
 
 // <symbol> TpOffset* ("," RetEPTok)?
-func (p *pgenParser_definition) n127(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
-	if m, e := p.n121(c, s); !m || e.On {
+func (p *pgenParser_definition) n134(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
+	if m, e := p.n128(c, s); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n123(c, s); !m || e.On {
+	if m, e := p.n130(c, s); !m || e.On {
 		return true, c.Miss(e, 51)
 	}
-	if m, e := p.n126(c, s); !m || e.On {
+	if m, e := p.n133(c, s); !m || e.On {
 		return true, c.Miss(e, 53)
 	}
 	return true, pgenrt.Err{}
@@ -3926,13 +4133,13 @@ func (p *pgenParser_definition) n127(c *pgenrt.State, s *symTarget) (bool, pgenr
 
 func (p *pgenParser_definition) s_symTarget(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n127(c, s))
+	return c.Close(p.n134(c, s))
 }
 
 // ("+" | "-")
-func (p *pgenParser_definition) n128(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n135(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 	start := c.Cur
-	if m, e := p.n116(c); !m || e.On {
+	if m, e := p.n48(c); !m || e.On {
 		return e.On, e
 	}
 	if c.Cur == start+1 && s.Sign == "" {
@@ -3959,7 +4166,7 @@ func (p *pgenParser_definition) f35(c *pgenrt.State) bool {
 }
 
 // ParenTerm
-func (p *pgenParser_definition) n129(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n136(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 	if !p.f35(c) {
 		return false, pgenrt.Err{}
 	}
@@ -3980,7 +4187,7 @@ func (p *pgenParser_definition) n129(c *pgenrt.State, s *term) (bool, pgenrt.Err
 }
 
 // NumTok
-func (p *pgenParser_definition) n130(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n137(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 	if !p.f3(c) {
 		return false, pgenrt.Err{}
 	}
@@ -4000,7 +4207,7 @@ func (p *pgenParser_definition) n130(c *pgenrt.State, s *term) (bool, pgenrt.Err
 }
 
 // IdentTok
-func (p *pgenParser_definition) n131(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n138(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 	if !p.f17(c) {
 		return false, pgenrt.Err{}
 	}
@@ -4020,8 +4227,8 @@ func (p *pgenParser_definition) n131(c *pgenrt.State, s *term) (bool, pgenrt.Err
 }
 
 // OtherTok
-func (p *pgenParser_definition) n132(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
-	if !p.f29(c) {
+func (p *pgenParser_definition) n139(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
+	if !p.f31(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *otherTok
@@ -4040,13 +4247,13 @@ func (p *pgenParser_definition) n132(c *pgenrt.State, s *term) (bool, pgenrt.Err
 }
 
 // ParenTerm | NumTok | IdentTok | OtherTok
-func (p *pgenParser_definition) n133(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n140(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
 	if p.f35(c) {
 		b := *c
 		sv0 := s.Paren
-		m, e := p.n129(&b, s)
+		m, e := p.n136(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 4) {
 				return true, e
@@ -4063,7 +4270,7 @@ func (p *pgenParser_definition) n133(c *pgenrt.State, s *term) (bool, pgenrt.Err
 	if p.f3(c) {
 		b := *c
 		sv0 := s.Num
-		m, e := p.n130(&b, s)
+		m, e := p.n137(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 4) {
 				return true, e
@@ -4080,7 +4287,7 @@ func (p *pgenParser_definition) n133(c *pgenrt.State, s *term) (bool, pgenrt.Err
 	if p.f17(c) {
 		b := *c
 		sv0 := s.Reg
-		m, e := p.n131(&b, s)
+		m, e := p.n138(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 4) {
 				return true, e
@@ -4094,10 +4301,10 @@ func (p *pgenParser_definition) n133(c *pgenrt.State, s *term) (bool, pgenrt.Err
 		}
 		s.Reg = sv0
 	}
-	if p.f29(c) {
+	if p.f31(c) {
 		b := *c
 		sv0 := s.Other
-		m, e := p.n132(&b, s)
+		m, e := p.n139(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 4) {
 				return true, e
@@ -4119,7 +4326,7 @@ func (p *pgenParser_definition) n133(c *pgenrt.State, s *term) (bool, pgenrt.Err
 }
 
 // (ParenTerm | NumTok | IdentTok | OtherTok)?
-func (p *pgenParser_definition) n134(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n141(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f34(c) {
@@ -4127,7 +4334,7 @@ func (p *pgenParser_definition) n134(c *pgenrt.State, s *term) (bool, pgenrt.Err
 		}
 		b := *c
 		sv0, sv1, sv2, sv3 := s.Paren, s.Num, s.Reg, s.Other
-		m, e := p.n133(&b, s)
+		m, e := p.n140(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 4) {
@@ -4149,18 +4356,18 @@ func (p *pgenParser_definition) n134(c *pgenrt.State, s *term) (bool, pgenrt.Err
 }
 
 // ("+" | "-") (ParenTerm | NumTok | IdentTok | OtherTok)?
-func (p *pgenParser_definition) n135(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
-	if m, e := p.n128(c, s); !m || e.On {
+func (p *pgenParser_definition) n142(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
+	if m, e := p.n135(c, s); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n134(c, s); !m || e.On {
+	if m, e := p.n141(c, s); !m || e.On {
 		return true, c.Miss(e, 54)
 	}
 	return true, pgenrt.Err{}
 }
 
 // ParenTerm
-func (p *pgenParser_definition) n136(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n143(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 	if !p.f35(c) {
 		return false, pgenrt.Err{}
 	}
@@ -4181,13 +4388,13 @@ func (p *pgenParser_definition) n136(c *pgenrt.State, s *term) (bool, pgenrt.Err
 }
 
 // (("+" | "-") (ParenTerm | NumTok | IdentTok | OtherTok)?) | ParenTerm
-func (p *pgenParser_definition) n137(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n144(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
 	if p.f22(c) {
 		b := *c
 		sv0, sv1, sv2, sv3, sv4 := s.Sign, s.Paren, s.Num, s.Reg, s.Other
-		m, e := p.n135(&b, s)
+		m, e := p.n142(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 4) {
 				return true, e
@@ -4204,7 +4411,7 @@ func (p *pgenParser_definition) n137(c *pgenrt.State, s *term) (bool, pgenrt.Err
 	if p.f35(c) {
 		b := *c
 		sv0 := s.Bare
-		m, e := p.n136(&b, s)
+		m, e := p.n143(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 4) {
 				return true, e
@@ -4227,11 +4434,11 @@ func (p *pgenParser_definition) n137(c *pgenrt.State, s *term) (bool, pgenrt.Err
 
 func (p *pgenParser_definition) s_term(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n137(c, s))
+	return c.Close(p.n144(c, s))
 }
 
 // "DESC" | "FMT"
-func (p *pgenParser_definition) n138(c *pgenrt.State) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n145(c *pgenrt.State) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
 	{
@@ -4272,9 +4479,9 @@ func (p *pgenParser_definition) n138(c *pgenrt.State) (bool, pgenrt.Err) {
 }
 
 // ("DESC" | "FMT")
-func (p *pgenParser_definition) n139(c *pgenrt.State, s *textField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n146(c *pgenrt.State, s *textField) (bool, pgenrt.Err) {
 	start := c.Cur
-	if m, e := p.n138(c); !m || e.On {
+	if m, e := p.n145(c); !m || e.On {
 		return e.On, e
 	}
 	if c.Cur == start+1 && s.Key == "" {
@@ -4288,7 +4495,7 @@ func (p *pgenParser_definition) n139(c *pgenrt.State, s *textField) (bool, pgenr
 }
 
 // StrToken
-func (p *pgenParser_definition) n140(c *pgenrt.State, s *textField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n147(c *pgenrt.State, s *textField) (bool, pgenrt.Err) {
 	if !p.f28(c) {
 		return false, pgenrt.Err{}
 	}
@@ -4308,14 +4515,14 @@ func (p *pgenParser_definition) n140(c *pgenrt.State, s *textField) (bool, pgenr
 }
 
 // ("DESC" | "FMT") "=" StrToken
-func (p *pgenParser_definition) n141(c *pgenrt.State, s *textField) (bool, pgenrt.Err) {
-	if m, e := p.n139(c, s); !m || e.On {
+func (p *pgenParser_definition) n148(c *pgenrt.State, s *textField) (bool, pgenrt.Err) {
+	if m, e := p.n146(c, s); !m || e.On {
 		return e.On, e
 	}
 	if m, e := p.Lit(c, "="); !m || e.On {
 		return true, c.Miss(e, 55)
 	}
-	if m, e := p.n140(c, s); !m || e.On {
+	if m, e := p.n147(c, s); !m || e.On {
 		return true, c.Miss(e, 56)
 	}
 	return true, pgenrt.Err{}
@@ -4324,7 +4531,7 @@ func (p *pgenParser_definition) n141(c *pgenrt.State, s *textField) (bool, pgenr
 func (p *pgenParser_definition) s_textField(c *pgenrt.State, s *textField) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
 	start := c.Cur
-	m, e := c.Close(p.n141(c, s))
+	m, e := c.Close(p.n148(c, s))
 	if m && !e.On {
 		s.Tokens = p.Slice(start, c.Cur)
 	}
@@ -4338,7 +4545,7 @@ func (p *pgenParser_definition) f36(c *pgenrt.State) bool {
 }
 
 // AtTarget
-func (p *pgenParser_definition) n142(c *pgenrt.State, s *tpField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n149(c *pgenrt.State, s *tpField) (bool, pgenrt.Err) {
 	if !p.f36(c) {
 		return false, pgenrt.Err{}
 	}
@@ -4359,7 +4566,7 @@ func (p *pgenParser_definition) n142(c *pgenrt.State, s *tpField) (bool, pgenrt.
 }
 
 // SymTarget
-func (p *pgenParser_definition) n143(c *pgenrt.State, s *tpField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n150(c *pgenrt.State, s *tpField) (bool, pgenrt.Err) {
 	if !p.f20(c) {
 		return false, pgenrt.Err{}
 	}
@@ -4381,13 +4588,13 @@ func (p *pgenParser_definition) n143(c *pgenrt.State, s *tpField) (bool, pgenrt.
 }
 
 // AtTarget | SymTarget
-func (p *pgenParser_definition) n144(c *pgenrt.State, s *tpField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n151(c *pgenrt.State, s *tpField) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
 	if p.f36(c) {
 		b := *c
 		sv0 := s.At
-		m, e := p.n142(&b, s)
+		m, e := p.n149(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 4) {
 				return true, e
@@ -4404,7 +4611,7 @@ func (p *pgenParser_definition) n144(c *pgenrt.State, s *tpField) (bool, pgenrt.
 	if p.f20(c) {
 		b := *c
 		sv0 := s.Symbol
-		m, e := p.n143(&b, s)
+		m, e := p.n150(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 4) {
 				return true, e
@@ -4426,14 +4633,14 @@ func (p *pgenParser_definition) n144(c *pgenrt.State, s *tpField) (bool, pgenrt.
 }
 
 // "TP" "=" (AtTarget | SymTarget)
-func (p *pgenParser_definition) n145(c *pgenrt.State, s *tpField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n152(c *pgenrt.State, s *tpField) (bool, pgenrt.Err) {
 	if m, e := p.Lit(c, "TP"); !m || e.On {
 		return e.On, e
 	}
 	if m, e := p.Lit(c, "="); !m || e.On {
 		return true, c.Miss(e, 57)
 	}
-	if m, e := p.n144(c, s); !m || e.On {
+	if m, e := p.n151(c, s); !m || e.On {
 		return true, c.Miss(e, 58)
 	}
 	return true, pgenrt.Err{}
@@ -4442,7 +4649,7 @@ func (p *pgenParser_definition) n145(c *pgenrt.State, s *tpField) (bool, pgenrt.
 func (p *pgenParser_definition) s_tpField(c *pgenrt.State, s *tpField) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
 	start := c.Cur
-	m, e := c.Close(p.n145(c, s))
+	m, e := c.Close(p.n152(c, s))
 	if m && !e.On {
 		s.Tokens = p.Slice(start, c.Cur)
 	}
@@ -4450,9 +4657,9 @@ func (p *pgenParser_definition) s_tpField(c *pgenrt.State, s *tpField) (bool, pg
 }
 
 // ("+" | "-")
-func (p *pgenParser_definition) n146(c *pgenrt.State, s *tpOffset) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n153(c *pgenrt.State, s *tpOffset) (bool, pgenrt.Err) {
 	start := c.Cur
-	if m, e := p.n116(c); !m || e.On {
+	if m, e := p.n48(c); !m || e.On {
 		return e.On, e
 	}
 	for i := start; i < c.Cur; i++ {
@@ -4462,7 +4669,7 @@ func (p *pgenParser_definition) n146(c *pgenrt.State, s *tpOffset) (bool, pgenrt
 }
 
 // ("+" | "-")+
-func (p *pgenParser_definition) n147(c *pgenrt.State, s *tpOffset) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n154(c *pgenrt.State, s *tpOffset) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f22(c) {
@@ -4470,7 +4677,7 @@ func (p *pgenParser_definition) n147(c *pgenrt.State, s *tpOffset) (bool, pgenrt
 		}
 		b := *c
 		sv0 := s.Signs
-		m, e := p.n146(&b, s)
+		m, e := p.n153(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 4) {
@@ -4490,7 +4697,7 @@ func (p *pgenParser_definition) n147(c *pgenrt.State, s *tpOffset) (bool, pgenrt
 }
 
 // NumTok
-func (p *pgenParser_definition) n148(c *pgenrt.State, s *tpOffset) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n155(c *pgenrt.State, s *tpOffset) (bool, pgenrt.Err) {
 	if !p.f3(c) {
 		return false, pgenrt.Err{}
 	}
@@ -4510,7 +4717,7 @@ func (p *pgenParser_definition) n148(c *pgenrt.State, s *tpOffset) (bool, pgenrt
 }
 
 // NumTok?
-func (p *pgenParser_definition) n149(c *pgenrt.State, s *tpOffset) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n156(c *pgenrt.State, s *tpOffset) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f3(c) {
@@ -4518,7 +4725,7 @@ func (p *pgenParser_definition) n149(c *pgenrt.State, s *tpOffset) (bool, pgenrt
 		}
 		b := *c
 		sv0 := s.Num
-		m, e := p.n148(&b, s)
+		m, e := p.n155(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 4) {
@@ -4540,11 +4747,11 @@ func (p *pgenParser_definition) n149(c *pgenrt.State, s *tpOffset) (bool, pgenrt
 }
 
 // ("+" | "-")+ NumTok?
-func (p *pgenParser_definition) n150(c *pgenrt.State, s *tpOffset) (bool, pgenrt.Err) {
-	if m, e := p.n147(c, s); !m || e.On {
+func (p *pgenParser_definition) n157(c *pgenrt.State, s *tpOffset) (bool, pgenrt.Err) {
+	if m, e := p.n154(c, s); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n149(c, s); !m || e.On {
+	if m, e := p.n156(c, s); !m || e.On {
 		return true, c.Miss(e, 2)
 	}
 	return true, pgenrt.Err{}
@@ -4552,11 +4759,11 @@ func (p *pgenParser_definition) n150(c *pgenrt.State, s *tpOffset) (bool, pgenrt
 
 func (p *pgenParser_definition) s_tpOffset(c *pgenrt.State, s *tpOffset) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n150(c, s))
+	return c.Close(p.n157(c, s))
 }
 
 // IdentTok
-func (p *pgenParser_definition) n151(c *pgenrt.State, s *typeField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n158(c *pgenrt.State, s *typeField) (bool, pgenrt.Err) {
 	if !p.f17(c) {
 		return false, pgenrt.Err{}
 	}
@@ -4575,27 +4782,27 @@ func (p *pgenParser_definition) n151(c *pgenrt.State, s *typeField) (bool, pgenr
 	return true, pgenrt.Err{}
 }
 
-// "," IdentTok
-func (p *pgenParser_definition) n152(c *pgenrt.State, s *typeField) (bool, pgenrt.Err) {
-	if m, e := p.Lit(c, ","); !m || e.On {
+// IdentTok ","?
+func (p *pgenParser_definition) n159(c *pgenrt.State, s *typeField) (bool, pgenrt.Err) {
+	if m, e := p.n158(c, s); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n151(c, s); !m || e.On {
-		return true, c.Miss(e, 8)
+	if m, e := p.n118(c); !m || e.On {
+		return true, c.Miss(e, 49)
 	}
 	return true, pgenrt.Err{}
 }
 
-// ("," IdentTok)*
-func (p *pgenParser_definition) n153(c *pgenrt.State, s *typeField) (bool, pgenrt.Err) {
+// (IdentTok ","?)*
+func (p *pgenParser_definition) n160(c *pgenrt.State, s *typeField) (bool, pgenrt.Err) {
 	matched := false
 	for {
-		if !p.f5(c) {
+		if !p.f17(c) {
 			break
 		}
 		b := *c
 		sv0 := s.Names
-		m, e := p.n152(&b, s)
+		m, e := p.n159(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 4) {
@@ -4615,8 +4822,8 @@ func (p *pgenParser_definition) n153(c *pgenrt.State, s *typeField) (bool, pgenr
 	return true, pgenrt.Err{}
 }
 
-// "TYPE" "=" "(" IdentTok ("," IdentTok)* ","? ")"
-func (p *pgenParser_definition) n154(c *pgenrt.State, s *typeField) (bool, pgenrt.Err) {
+// "TYPE" "=" "(" (IdentTok ","?)* ")"
+func (p *pgenParser_definition) n161(c *pgenrt.State, s *typeField) (bool, pgenrt.Err) {
 	if m, e := p.Lit(c, "TYPE"); !m || e.On {
 		return e.On, e
 	}
@@ -4626,14 +4833,8 @@ func (p *pgenParser_definition) n154(c *pgenrt.State, s *typeField) (bool, pgenr
 	if m, e := p.Lit(c, "("); !m || e.On {
 		return true, c.Miss(e, 60)
 	}
-	if m, e := p.n151(c, s); !m || e.On {
+	if m, e := p.n160(c, s); !m || e.On {
 		return true, c.Miss(e, 61)
-	}
-	if m, e := p.n153(c, s); !m || e.On {
-		return true, c.Miss(e, 62)
-	}
-	if m, e := p.n109(c); !m || e.On {
-		return true, c.Miss(e, 50)
 	}
 	if m, e := p.Lit(c, ")"); !m || e.On {
 		return true, c.Miss(e, 14)
@@ -4644,11 +4845,11 @@ func (p *pgenParser_definition) n154(c *pgenrt.State, s *typeField) (bool, pgenr
 func (p *pgenParser_definition) s_typeField(c *pgenrt.State, s *typeField) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
 	start := c.Cur
-	m, e := c.Close(p.n154(c, s))
+	m, e := c.Close(p.n161(c, s))
 	if m && !e.On {
 		s.Tokens = p.Slice(start, c.Cur)
 	}
 	return m, e
 }
 
-var pgenExpect_definition = [...]string{"Term*", "\"=\" NumTok?", "NumTok?", "PathTok (\",\" NumTok)?", "NumTok", "(\",\" NumTok)?", "Level*", "\"=\" IdentTok", "IdentTok", "\"=\" \"(\" Address \",\" Flag \")\"", "\"(\" Address \",\" Flag \")\"", "Address \",\" Flag \")\"", "\",\" Flag \")\"", "Flag \")\"", "\")\"", "<number>?", "SignedNum?", "\"=\" IdentTok \",\" \"ID\" \"=\" NumTok", "IdentTok \",\" \"ID\" \"=\" NumTok", "\",\" \"ID\" \"=\" NumTok", "\"ID\" \"=\" NumTok", "\"=\" NumTok", "ListEntry (\",\" ListEntry)* PunctTok?", "ListEntry", "(\",\" ListEntry)* PunctTok?", "PunctTok?", "\"=\" \"(\" Address \",\" Flag \",\" LengthTok \")\"", "\"(\" Address \",\" Flag \",\" LengthTok \")\"", "Address \",\" Flag \",\" LengthTok \")\"", "\",\" Flag \",\" LengthTok \")\"", "Flag \",\" LengthTok \")\"", "\",\" LengthTok \")\"", "LengthTok \")\"", "\"=\" ScalarTok?", "ScalarTok?", "\"=\"? PathTok? PunctTok?", "PathTok? PunctTok?", "\"=\" \"-\"? ScalarTok?", "\"-\"? ScalarTok?", "\"=\" \"(\" NumTok (\",\" NumTok)? \")\"", "\"(\" NumTok (\",\" NumTok)? \")\"", "NumTok (\",\" NumTok)? \")\"", "(\",\" NumTok)? \")\"", "OperandTok? \")\"?", "\")\"?", "\"=\" \"(\" RegTok (\",\" RegTok)* \",\"? \")\"", "\"(\" RegTok (\",\" RegTok)* \",\"? \")\"", "RegTok (\",\" RegTok)* \",\"? \")\"", "RegTok", "(\",\" RegTok)* \",\"? \")\"", "\",\"? \")\"", "TpOffset* (\",\" RetEPTok)?", "RetEPTok", "(\",\" RetEPTok)?", "(ParenTerm | NumTok | IdentTok | OtherTok)?", "\"=\" StrToken", "StrToken", "\"=\" (AtTarget | SymTarget)", "(AtTarget | SymTarget)", "\"=\" \"(\" IdentTok (\",\" IdentTok)* \",\"? \")\"", "\"(\" IdentTok (\",\" IdentTok)* \",\"? \")\"", "IdentTok (\",\" IdentTok)* \",\"? \")\"", "(\",\" IdentTok)* \",\"? \")\""}
+var pgenExpect_definition = [...]string{"Term*", "\"=\" NumTok?", "NumTok?", "PathTok (\",\" NumTok)?", "NumTok", "(\",\" NumTok)?", "Level*", "\"=\" GroupTok", "GroupTok", "\"=\" \"(\" Address \",\" Flag \")\"", "\"(\" Address \",\" Flag \")\"", "Address \",\" Flag \")\"", "\",\" Flag \")\"", "Flag \")\"", "\")\"", "<number>?", "(\"+\" | \"-\")? NumTok?", "\"=\" IdentTok \",\" \"ID\" \"=\" NumTok", "IdentTok \",\" \"ID\" \"=\" NumTok", "\",\" \"ID\" \"=\" NumTok", "\"ID\" \"=\" NumTok", "\"=\" NumTok", "ListEntry (\",\" ListEntry)* PunctTok?", "ListEntry", "(\",\" ListEntry)* PunctTok?", "PunctTok?", "\"=\" \"(\" Address \",\" Flag \",\" LengthTok \")\"", "\"(\" Address \",\" Flag \",\" LengthTok \")\"", "Address \",\" Flag \",\" LengthTok \")\"", "\",\" Flag \",\" LengthTok \")\"", "Flag \",\" LengthTok \")\"", "\",\" LengthTok \")\"", "LengthTok \")\"", "\"=\" ScalarTok?", "ScalarTok?", "\"=\"? PathTok? PunctTok?", "PathTok? PunctTok?", "\"=\" (\"-\" | \"+\")? ScalarTok?", "(\"-\" | \"+\")? ScalarTok?", "\"=\" \"(\" OperandTok? \",\"? OperandTok? \")\"?", "\"(\" OperandTok? \",\"? OperandTok? \")\"?", "OperandTok? \",\"? OperandTok? \")\"?", "\",\"? OperandTok? \")\"?", "OperandTok? \")\"?", "\")\"?", "\"=\" \"(\" (RegTok (\",\" RegTok)* \",\"?)? \")\"", "\"(\" (RegTok (\",\" RegTok)* \",\"?)? \")\"", "RegTok", "(\",\" RegTok)* \",\"?", "\",\"?", "(RegTok (\",\" RegTok)* \",\"?)? \")\"", "TpOffset* (\",\" RetEPTok)?", "RetEPTok", "(\",\" RetEPTok)?", "(ParenTerm | NumTok | IdentTok | OtherTok)?", "\"=\" StrToken", "StrToken", "\"=\" (AtTarget | SymTarget)", "(AtTarget | SymTarget)", "\"=\" \"(\" (IdentTok \",\"?)* \")\"", "\"(\" (IdentTok \",\"?)* \")\"", "(IdentTok \",\"?)* \")\""}

@@ -118,28 +118,30 @@ type tpOffset struct {
 	Num   *numTok  `parser:"@@?"`
 }
 
-// opcodeField is OPCODE=0xnn. TRCUST 3.05A also takes a minus sign, and a
-// word, which drops the tracepoint without a message (IBM's behaviour).
+// opcodeField is OPCODE=0xnn. TRCUST 3.05A also takes a sign (IBM's
+// behaviour: OPCODE=+0x55 is 0x55, OPCODE=-1 compares its low byte), and a
+// word, which drops the tracepoint without a message.
 type opcodeField struct {
 	Pos    lexer.Position
-	Neg    bool       `parser:"\"OPCODE\" \"=\" @\"-\"?"`
+	Neg    bool       `parser:"\"OPCODE\" \"=\" ( @\"-\" | \"+\" )?"`
 	Value  *scalarTok `parser:"@@?"`
 	Tokens []lexer.Token
 }
 
-// typeField is TYPE=(name[,name]...). TRCUST 3.05A takes a comma before
-// the ')' and, after a comma, says "missing ')' before" what is no name
-// (IBM's behaviour); so for REGS.
+// typeField is TYPE=(name[,name]...). TRCUST 3.05A reads a comma after a
+// name as it comes (IBM's behaviour: TYPE=(A B) is TYPE=(A,B), TYPE=(A,)
+// is TYPE=(A), and TYPE=() is no type), and says "missing ')' before" what
+// is no name, a second comma too.
 type typeField struct {
 	Pos    lexer.Position
-	Names  []*identTok `parser:"\"TYPE\" \"=\" \"(\" @@ ( \",\" @@ )* \",\"? \")\""`
+	Names  []*identTok `parser:"\"TYPE\" \"=\" \"(\" ( @@ \",\"? )* \")\""`
 	Tokens []lexer.Token
 }
 
 // groupField is GROUP=name.
 type groupField struct {
 	Pos    lexer.Position
-	Name   *identTok `parser:"\"GROUP\" \"=\" @@"`
+	Name   *groupTok `parser:"\"GROUP\" \"=\" @@"`
 	Tokens []lexer.Token
 }
 
@@ -159,10 +161,13 @@ type lenField struct {
 	Tokens []lexer.Token
 }
 
-// regsField is REGS=(register[,register]...).
+// regsField is REGS=(register[,register]...). TRCUST 3.05A takes REGS=()
+// (IBM's behaviour: it logs no register) and a comma before the ')', and
+// says "missing ')' before" what is no register or comma where one is
+// wanted.
 type regsField struct {
 	Pos    lexer.Position
-	Regs   []*regTok `parser:"\"REGS\" \"=\" \"(\" @@ ( \",\" @@ )* \",\"? \")\""`
+	Regs   []*regTok `parser:"\"REGS\" \"=\" \"(\" ( @@ ( \",\" @@ )* \",\"? )? \")\""`
 	Tokens []lexer.Token
 }
 
@@ -184,11 +189,17 @@ type memField struct {
 	Tokens []lexer.Token
 }
 
-// orbitField is ORBIT=(a,b), a TRCUST 3.05A keyword.
+// orbitField is ORBIT=(a,b), a TRCUST 3.05A keyword. TRCUST reads two
+// numbers with or without the comma between them (IBM's behaviour:
+// ORBIT=(1 2) is ORBIT=(1,2)) and its ')', and says "missing 'number'
+// before" what is no number and "missing ')' before" what is no ')'
+// (convert.go).
 type orbitField struct {
 	Pos    lexer.Position
-	A      *numTok `parser:"\"ORBIT\" \"=\" \"(\" @@"`
-	B      *numTok `parser:"( \",\" @@ )? \")\""`
+	A      *operandTok `parser:"\"ORBIT\" \"=\" \"(\" @@?"`
+	Comma  bool        `parser:"@\",\"?"`
+	B      *operandTok `parser:"@@?"`
+	Close  bool        `parser:"@\")\"?"`
 	Tokens []lexer.Token
 }
 
@@ -255,16 +266,15 @@ type flag struct {
 	Chain []*level `parser:"@@*"`
 }
 
+// level is a '*' of a flag's chain and its offset: a number with or
+// without a sign (IBM's behaviour: I*4 is I*+4). After a sign TRCUST 3.05A
+// reads a number, and says "invalid number found" of what is none
+// (convert.go).
 type level struct {
-	Pos    lexer.Position
-	Star   string     `parser:"@\"*\""`
-	Offset *signedNum `parser:"@@?"`
-}
-
-type signedNum struct {
 	Pos  lexer.Position
-	Sign string  `parser:"@(\"+\" | \"-\")"`
-	Num  *numTok `parser:"@@"`
+	Star string  `parser:"@\"*\""`
+	Sign string  `parser:"@(\"+\" | \"-\")?"`
+	Num  *numTok `parser:"@@?"`
 }
 
 type scalarTok struct {
@@ -291,6 +301,13 @@ type numTok struct {
 }
 
 type identTok struct {
+	Pos  lexer.Position
+	Text string `parser:"@Ident"`
+}
+
+// groupTok is GROUP's name, which TRCUST 3.05A calls an identifier
+// ("missing 'identifier' before '5'": IBM's behaviour).
+type groupTok struct {
 	Pos  lexer.Position
 	Text string `parser:"@Ident"`
 }

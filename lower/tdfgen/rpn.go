@@ -145,6 +145,11 @@ func (a *asm) regs(f *tsf.Regs) {
 			return
 		}
 	}
+	if len(f.Regs) == 0 {
+		// IBM's behaviour: REGS=() logs no register, with 0x14 00.
+		a.emit(tdf.OpLogRegs16, 0)
+		return
+	}
 	for i := 0; i < len(f.Regs); {
 		wide := tsfcheck.RegisterBytes(f.Regs[i]) == 4
 		j := i

@@ -16,7 +16,8 @@
 // a case brings an emitrep.map of its own, which then replaces the real
 // one (mapfile.go: the symbols placed anywhere, and the lines TRCUST reads
 // in its own way), and a TSF is spoilt as files get spoilt (edits: cut
-// short, a Ctrl-Z, a NUL, a lone CR).
+// short, a Ctrl-Z, a NUL, a lone CR), and addresses are written in every
+// way TRCUST reads them (terms in any order, signs in a row, breaks).
 //
 // The same seed gives the same case on every machine and Go version: the
 // generator draws from math/rand/v2's PCG, whose sequence is specified. The
@@ -70,6 +71,7 @@ func Generate(seed int64) *Case {
 		tpr:   rand.New(rand.NewPCG(uint64(seed), 0x54503d2e6f666673)),
 		mp:    rand.New(rand.NewPCG(uint64(seed), 0x2e4d4150204c696e)),
 		ed:    rand.New(rand.NewPCG(uint64(seed), 0x5e5a2043522045)),
+		ad:    rand.New(rand.NewPCG(uint64(seed), 0x2b2d28692920)),
 		feats: map[string]bool{},
 		c:     &Case{Seed: seed, Files: map[string][]byte{}},
 	}
@@ -98,6 +100,7 @@ type gen struct {
 	tpr   *rand.Rand // the TP forms added later (offsetsTP), apart so that the other draws stay
 	mp    *rand.Rand // the MAP files and RETEP forms added last (mapfile.go), apart too
 	ed    *rand.Rand // the odd bytes and early ends of edits, apart too
+	ad    *rand.Rand // the address terms as TRCUST reads them (addrTerms), apart too
 	feats map[string]bool
 	c     *Case
 
@@ -947,7 +950,54 @@ func (g *gen) addr(kind string) string {
 		s += pick(g, "+", "-") + "(" + g.num(pick(g, 0, 4, 6, 8, 2)) + ")"
 		g.feat("addr-indirect-offset")
 	}
-	return s
+	return g.addrTerms(s)
+}
+
+// addrTerms rewrites the address s, about one in eight, in one of the ways
+// TRCUST 3.05A reads and the reference does not show (drawn from g.ad):
+// terms in another order, signs in a row, a sign alone, an (i) term without
+// its sign; or, as a fault, a term where TRCUST stops reading the address
+// (a register after a symbol, a sign before no number in a register form,
+// an (i) term without its number or its ')').
+func (g *gen) addrTerms(s string) string {
+	if g.ad.Float64() >= 0.125 {
+		return s
+	}
+	sym := strings.HasPrefix(s, ".")
+	if g.ad.Float64() < 0.5 {
+		g.feat("addr-terms")
+		switch g.ad.IntN(4) {
+		case 0:
+			// Signs in a row: the last one counts.
+			if i := strings.IndexAny(s[1:], "+-"); i >= 0 && sym && s[i+2] != '(' {
+				return s[:i+1] + pickFrom(g.ad, "+", "-") + s[i+1:]
+			}
+			return s + pickFrom(g.ad, "+4", "-+4", "+-8")
+		case 1:
+			// A displacement before the registers.
+			if i := strings.IndexAny(s[1:], "+-"); i >= 0 && !sym {
+				return s[:i+1] + pickFrom(g.ad, "+4", "-2", "+0x10") + s[i+1:]
+			}
+			return s + "+8"
+		case 2:
+			// A sign alone before the ','.
+			if sym && !strings.HasSuffix(s, ")") {
+				return s + pickFrom(g.ad, "+", "-")
+			}
+			return s
+		default:
+			// An (i) term without its sign.
+			if i := strings.LastIndex(s, "("); i > 0 {
+				return s[:i-1] + s[i:]
+			}
+			return s + "(" + pickFrom(g.ad, "4", "8", "0") + ")"
+		}
+	}
+	g.feat("fault:addr-term")
+	if sym {
+		return s + pickFrom(g.ad, "+EAX", "-BX", "+*", "+.stdin", "+\"s\"", "+(EAX)", "+()", "+(-4)", "+(4", "(4)+4", "+4 4")
+	}
+	return s + pickFrom(g.ad, "+", "++4", "+*", "+.x", "+(EAX)", "+()", "+(4", "+(4 4)", "+4+(8)-2", "+EAX+XYZ")
 }
 
 // flag makes a DIRECT/INDIRECT/IS/IF flag for an address of a statement of
