@@ -669,6 +669,12 @@ type invalidPager interface{ InvalidPage() bool }
 // and when the TP cannot be resolved (failed) that later error is never
 // reported, as a statement has one error. syms must not be nil.
 func ResolveRefused(t *tsf.Trace, tpf *tsf.TP, syms Symbols, mod Module, modPath string, search *x86ret.Search) (diags diag.List, failed bool) {
+	if lt, ok := tpf.Target.(*tsf.LineTP); ok && lt.Line == nil && syms != nil {
+		// A line number missing or invalid: with symbolic information
+		// TRCUST 3.05A goes on to read it, and that error is the
+		// statement's; without, severe 39 comes first (resolveTarget).
+		return nil, false
+	}
 	tp := &tsfcheck.Tracepoint{Node: t, TPField: tpf, Target: tpf.Target}
 	obj, off, ok, diags, stop := resolveTarget(tp, syms, mod, modPath, search)
 	if stop || diags.Failed() {

@@ -333,17 +333,16 @@ func resolvedAt(tpf *tsf.TP) int {
 	return tpf.Last().Offset
 }
 
-// dynamicTP returns the first TP field of t, when it names a code address.
+// dynamicTP returns the first TP field of t, when it names a code address;
+// a TP=@file whose line number is missing or invalid too: TRCUST 3.05A
+// wants the symbolic information before it reads the line (IBM's
+// behaviour: without a MAP file, TP=@emit.c,fmt is severe 39, not "line
+// number missing or invalid"; tdfgen.ResolveRefused).
 func dynamicTP(t *tsf.Trace) *tsf.TP {
 	for _, f := range t.Fields {
 		if tp, ok := f.(*tsf.TP); ok {
-			switch t := tp.Target.(type) {
-			case *tsf.StaticTP:
+			if _, static := tp.Target.(*tsf.StaticTP); static {
 				return nil
-			case *tsf.LineTP:
-				if t.Line == nil {
-					return nil // refused while the field was read
-				}
 			}
 			return tp
 		}

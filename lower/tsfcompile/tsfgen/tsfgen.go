@@ -117,8 +117,12 @@ type gen struct {
 }
 
 func (g *gen) p(prob float64) bool { return g.r.Float64() < prob }
-func (g *gen) n(k int) int         { return g.r.IntN(k) }
-func (g *gen) feat(f string)       { g.feats[f] = true }
+
+// adP draws from g.ad, the stream of the forms TRCUST reads that the
+// reference does not show (addrTerms).
+func (g *gen) adP(prob float64) bool { return g.ad.Float64() < prob }
+func (g *gen) n(k int) int           { return g.r.IntN(k) }
+func (g *gen) feat(f string)         { g.feats[f] = true }
 
 func pick[T any](g *gen, xs ...T) T { return pickFrom(g.r, xs...) }
 
@@ -643,6 +647,10 @@ func (g *gen) trace(i int, minor *int, used *[]int) {
 		} else if g.fault("opcode-bad", 0.5) {
 			v = g.badNum()
 		}
+		if g.adP(0.1) && v != "" && v[0] >= '0' && v[0] <= '9' {
+			v = "+" + v // TRCUST takes the sign
+			g.feat("fields-as-read")
+		}
 		rest = append(rest, field{text: g.kw("OPCODE") + g.eq() + v})
 		if g.fault("opcode-twice", 0.5) {
 			rest = append(rest, field{text: g.kw("OPCODE") + g.eq() + v})
@@ -667,6 +675,18 @@ func (g *gen) trace(i int, minor *int, used *[]int) {
 			g.feat("type-unknown-name")
 		}
 		text := g.kw("TYPE") + g.eq() + "(" + strings.Join(ts, pick(g, ",", ", ")) + ")"
+		switch {
+		case g.adP(0.1):
+			// Names without their commas, as TRCUST reads them.
+			text = g.kw("TYPE") + g.eq() + "(" + strings.Join(ts, " ") + pickFrom(g.ad, ")", ",)")
+			g.feat("fields-as-read")
+		case g.adP(0.03):
+			text = g.kw("TYPE") + g.eq() + "()"
+			g.feat("fields-as-read")
+		case g.adP(0.03):
+			text = g.kw("TYPE") + g.eq() + pickFrom(g.ad, "(,", "(5", "(.x") + strings.Join(ts, ",") + ")"
+			g.feat("fault:fields-as-read")
+		}
 		if g.fault("type-noparen", 0.5) {
 			text = g.kw("TYPE") + g.eq() + ts[0]
 		}
@@ -712,7 +732,12 @@ func (g *gen) trace(i int, minor *int, used *[]int) {
 			g.feat("removeop")
 		}
 		if g.p(0.03) {
-			rest = append(rest, field{text: fmt.Sprintf("ORBIT=(%s,%s)", g.num(g.n(5)), g.num(g.n(5))), data: true})
+			comma := ","
+			if g.adP(0.15) {
+				comma = " " // ORBIT=(1 2) is ORBIT=(1,2)
+				g.feat("fields-as-read")
+			}
+			rest = append(rest, field{text: fmt.Sprintf("ORBIT=(%s%s%s)", g.num(g.n(5)), comma, g.num(g.n(5))), data: true})
 			g.feat("orbit")
 		}
 		if g.fault("rpn-long", 0.5) {
@@ -845,6 +870,14 @@ func (g *gen) dataStmt() []string {
 		}
 		if g.fault("regs-bad", 0.4) {
 			rs = append(rs, pick(g, "XYZ", "EAXX", ".errno", "5", "R"))
+		}
+		switch {
+		case g.adP(0.04):
+			g.feat("fields-as-read")
+			return []string{g.kw("REGS") + g.eq() + "()"}
+		case g.adP(0.03):
+			g.feat("fault:fields-as-read")
+			return []string{g.kw("REGS") + g.eq() + "(" + pickFrom(g.ad, ",", "5,", ".") + strings.Join(rs, ",") + ")"}
 		}
 		return []string{g.kw("REGS") + g.eq() + "(" + strings.Join(rs, pick(g, ",", ", ")) + ")"}
 	case 2:
@@ -1019,7 +1052,17 @@ func (g *gen) flag(kind string, forLen bool) string {
 		for k := 1 + g.n(3); k > 0; k-- {
 			s += "*"
 			if g.p(0.6) {
-				s += pick(g, "+", "-") + g.num(pick(g, 0, 2, 4, 6, 8, 0x10))
+				sign := pick(g, "+", "-")
+				n := g.num(pick(g, 0, 2, 4, 6, 8, 0x10))
+				switch {
+				case g.adP(0.15) && sign == "+":
+					sign = "" // I*4 is I*+4
+					g.feat("fields-as-read")
+				case g.adP(0.04):
+					n = pickFrom(g.ad, "-4", "EAX", "(4)", "")
+					g.feat("fault:fields-as-read")
+				}
+				s += sign + n
 			}
 		}
 		if g.fault("two-indirect", 0.5) {
