@@ -746,43 +746,94 @@ func (p *parser) header(toks []lexer.Token, end ast.Pos, last bool) tsf.Stmt {
 
 // list parses a TYPELIST or GROUPLIST.
 func (p *parser) list(toks []lexer.Token, end ast.Pos, last bool) tsf.Stmt {
-	var l *listStmt
-	var n int
-	var err error
+	pos := astPos(toks[0].Pos)
+	typeList := strings.EqualFold(toks[0].Value, "TYPELIST")
+	max := tsf.MaxGroups
+	if typeList {
+		max = tsf.MaxTypes
+	}
+	var entries []*tsf.ListEntry
+	// rest is the list keyword and the entries still to read: after an
+	// entry with an error, TRCUST 3.05A skips to the next NAME and reads
+	// on from there (IBM's behaviour: "NAME=A ID=1, NAME=B, ID=2" is the
+	// missing ',' and the entry B).
+	rest := toks
+	for {
+		l, n, err := p.parseList(rest, end)
+		if err == nil && n < len(rest) && isWord(&rest[n], nameKeyword) {
+			// An entry that is not whole after whole ones: its error
+			// comes from reading it on its own.
+			entries = p.listEntries(entries, l)
+			rest = append([]lexer.Token{rest[0]}, rest[n:]...)
+			continue
+		}
+		if err == nil {
+			entries = p.listEntries(entries, l)
+			if len(entries) <= max {
+				// IBM's behaviour: after a list with too many entries
+				// (134) TRCUST 3.05A skips what follows it to the next
+				// TRACE without a word.
+				p.unexpected(rest[n:])
+			}
+			if l.Trailing != nil && last {
+				// TRCUST 3.05A takes a comma before the end of the file
+				// as the end of the statement (oracle x_h35); tracekit
+				// says so.
+				p.add(tsf.WarnTrailingComma.Diagnostic(astPos(l.Trailing.Pos), p.eof.Line))
+			}
+			break
+		}
+		at, skip := p.listError(err, end, last)
+		if !skip {
+			// The statement stands, without entries: TRCUST 3.05A has
+			// said "TYPELIST redefinition" of a second one before the
+			// syntax error in it (IBM's behaviour, fresh seed 970983).
+			entries = nil
+			break
+		}
+		// The entries before the one that failed, then the next NAME.
+		start, next := 0, 0
+		for i := 1; i < len(rest); i++ {
+			if isWord(&rest[i], nameKeyword) {
+				if rest[i].Pos.Offset <= at {
+					start = i
+				} else if next == 0 {
+					next = i
+				}
+			}
+		}
+		if start > 1 {
+			if l, _, err := p.parseList(rest[:start], end); err == nil {
+				entries = p.listEntries(entries, l)
+			}
+		}
+		if next == 0 {
+			break
+		}
+		rest = append([]lexer.Token{rest[0]}, rest[next:]...)
+	}
+	if typeList {
+		return &tsf.TypeList{Pos: pos, Entries: entries}
+	}
+	return &tsf.GroupList{Pos: pos, Entries: entries}
+}
+
+// nameKeyword is the keyword an entry of a TYPELIST or GROUPLIST starts with.
+var nameKeyword = []string{"NAME"}
+
+// parseList parses a TYPELIST or GROUPLIST statement toks; n is the number
+// of tokens it took.
+func (p *parser) parseList(toks []lexer.Token, end ast.Pos) (l *listStmt, n int, err error) {
 	if p.reference {
 		pl := peeker(toks, end)
 		l, err = p.g.list.ParseFromLexer(pl, participle.AllowTrailing(true))
-		n = consumed(pl)
-	} else {
-		l, n, err = p.listGen.ParseTokens(toks, lexPos(end), true)
+		return l, consumed(pl), err
 	}
-	if err != nil {
-		p.listError(err, end, last)
-		// The statement stands, without entries: TRCUST 3.05A has said
-		// "TYPELIST redefinition" of a second one before the syntax
-		// error in it (IBM's behaviour, fresh seed 970983).
-		pos := astPos(toks[0].Pos)
-		if strings.EqualFold(toks[0].Value, "TYPELIST") {
-			return &tsf.TypeList{Pos: pos}
-		}
-		return &tsf.GroupList{Pos: pos}
-	}
-	max := tsf.MaxGroups
-	if strings.EqualFold(l.Kind, "TYPELIST") {
-		max = tsf.MaxTypes
-	}
-	if len(l.Entries) <= max {
-		// IBM's behaviour: after a list with too many entries (134)
-		// TRCUST 3.05A skips what follows it to the next TRACE without
-		// a word.
-		p.unexpected(toks[n:])
-	}
-	if l.Trailing != nil && last {
-		// TRCUST 3.05A takes a comma before the end of the file as the end
-		// of the statement (oracle x_h35); tracekit says so.
-		p.add(tsf.WarnTrailingComma.Diagnostic(astPos(l.Trailing.Pos), p.eof.Line))
-	}
-	var entries []*tsf.ListEntry
+	return p.listGen.ParseTokens(toks, lexPos(end), true)
+}
+
+// listEntries appends the entries of l whose ID is a number to entries.
+func (p *parser) listEntries(entries []*tsf.ListEntry, l *listStmt) []*tsf.ListEntry {
 	for _, e := range l.Entries {
 		id, ok := p.number(e.ID)
 		if !ok {
@@ -794,11 +845,7 @@ func (p *parser) list(toks []lexer.Token, end ast.Pos, last bool) tsf.Stmt {
 			ID:   id,
 		})
 	}
-	pos := astPos(l.Pos)
-	if strings.EqualFold(l.Kind, "TYPELIST") {
-		return &tsf.TypeList{Pos: pos, Entries: entries}
-	}
-	return &tsf.GroupList{Pos: pos, Entries: entries}
+	return entries
 }
 
 // trace parses a TRACE statement field by field. A syntax error marks it
@@ -1444,14 +1491,16 @@ func tokenText(t lexer.Token) string {
 
 // listError reports the syntax error err of a TYPELIST or GROUPLIST as
 // TRCUST 3.05A does (IBM's behaviour, tried with its binary): a missing ','
-// after a name is an error and the list ends there; a missing ID keyword is
-// severe 38, "keyword 'ID' expected"; an ID that is no number is "invalid
-// number found" (217); the rest is severe, as syntaxError says.
-func (p *parser) listError(err error, end ast.Pos, last bool) {
+// after a name, a name that is no identifier and an ID that is no number
+// ("invalid number found", 217) are errors of the entry, which TRCUST skips
+// to go on at the next NAME (skip is true, at is the offset of the token
+// it failed at); a missing ID keyword is severe 38, "keyword 'ID'
+// expected"; the rest is severe, as syntaxError says.
+func (p *parser) listError(err error, end ast.Pos, last bool) (at int, skip bool) {
 	var ute *participle.UnexpectedTokenError
 	if !errors.As(err, &ute) || ute.Unexpected.EOF() && last {
 		p.syntaxError(err, end, last, true)
-		return
+		return 0, false
 	}
 	tok := ute.Unexpected
 	pos, before := astPos(tok.Pos), tokenText(tok)
@@ -1461,13 +1510,22 @@ func (p *parser) listError(err error, end ast.Pos, last bool) {
 	switch expected(ute.Message()) {
 	case ",":
 		p.add(tsf.ErrSyntax.Diagnostic(pos, 0, ",", before))
+		return pos.Offset, true
 	case "number":
 		p.add(tsf.ErrInvalidNumber.Diagnostic(pos, 0, before))
+		return pos.Offset, true
+	case identifierWanted:
+		if tok.Type == tokSymbol {
+			before = tok.Value // without its dot, as TRCUST prints it
+		}
+		p.add(tsf.ErrSyntax.Diagnostic(pos, 0, identifierWanted, before))
+		return pos.Offset, true
 	case "ID":
 		p.add(tsf.SevereKeyword.Diagnostic(pos, 0, "ID", before))
 	default:
 		p.syntaxError(err, end, last, true)
 	}
+	return 0, false
 }
 
 // syntaxError turns a participle error into a TRCUST diagnostic: "number
@@ -1523,7 +1581,7 @@ var syntaxNames = map[string]string{
 	// IBM's behaviour: "FMT=" before the next TRACE is "missing 'literal'
 	// before 'TRACE'".
 	"StrToken":  "literal",
-	"ListEntry": "NAME", "ScalarTok": "value", "TpOffset": "+", "GroupTok": "identifier", "Address": "address",
+	"ListEntry": "NAME", "ScalarTok": "value", "TpOffset": "+", "NameTok": identifierWanted, "Address": "address",
 	// TRCUST 3.05A's own words (IBM's behaviour): "missing
 	// 'DIRECT/INDIRECT' before ','", "missing '.symbol' before 'emit'".
 	"Flag": "DIRECT/INDIRECT", "RegTok": "register", "AtTarget": ".symbol", "SymTarget": ".symbol",
@@ -1539,6 +1597,10 @@ var syntaxNames = map[string]string{
 	"RegsField": "REGS", "MemField": "MEM", "OrbitField": "ORBIT", "OpFlagField": "ABORTOP",
 	"Term": "address", "ParenTerm": "(", "OperandTok": "number", "OtherTok": "address", "Level": "*", "RetEPTok": "RETEP", "PunctTok": ",",
 }
+
+// identifierWanted is what expected returns when the name of GROUP or of
+// a list entry was wanted.
+const identifierWanted = "identifier"
 
 // lengthWanted is what expected returns when a memory statement's length
 // was wanted.

@@ -21,7 +21,6 @@ type pgenParser_definition struct {
 	slab_atTarget    pgenrt.Slab[atTarget]
 	slab_flag        pgenrt.Slab[flag]
 	slab_groupField  pgenrt.Slab[groupField]
-	slab_groupTok    pgenrt.Slab[groupTok]
 	slab_identTok    pgenrt.Slab[identTok]
 	slab_lenField    pgenrt.Slab[lenField]
 	slab_lengthTok   pgenrt.Slab[lengthTok]
@@ -30,6 +29,7 @@ type pgenParser_definition struct {
 	slab_memField    pgenrt.Slab[memField]
 	slab_minorField  pgenrt.Slab[minorField]
 	slab_modNameStmt pgenrt.Slab[modNameStmt]
+	slab_nameTok     pgenrt.Slab[nameTok]
 	slab_numTok      pgenrt.Slab[numTok]
 	slab_opFlagField pgenrt.Slab[opFlagField]
 	slab_opcodeField pgenrt.Slab[opcodeField]
@@ -81,7 +81,6 @@ func (p *fieldParserGen) ParseTokensInto(toks []lexer.Token, eof lexer.Position,
 	p.slab_atTarget.Reset()
 	p.slab_flag.Reset()
 	p.slab_groupField.Reset()
-	p.slab_groupTok.Reset()
 	p.slab_identTok.Reset()
 	p.slab_lenField.Reset()
 	p.slab_lengthTok.Reset()
@@ -90,6 +89,7 @@ func (p *fieldParserGen) ParseTokensInto(toks []lexer.Token, eof lexer.Position,
 	p.slab_memField.Reset()
 	p.slab_minorField.Reset()
 	p.slab_modNameStmt.Reset()
+	p.slab_nameTok.Reset()
 	p.slab_numTok.Reset()
 	p.slab_opFlagField.Reset()
 	p.slab_opcodeField.Reset()
@@ -145,7 +145,6 @@ func (p *headerParserGen) ParseTokensInto(toks []lexer.Token, eof lexer.Position
 	p.slab_atTarget.Reset()
 	p.slab_flag.Reset()
 	p.slab_groupField.Reset()
-	p.slab_groupTok.Reset()
 	p.slab_identTok.Reset()
 	p.slab_lenField.Reset()
 	p.slab_lengthTok.Reset()
@@ -154,6 +153,7 @@ func (p *headerParserGen) ParseTokensInto(toks []lexer.Token, eof lexer.Position
 	p.slab_memField.Reset()
 	p.slab_minorField.Reset()
 	p.slab_modNameStmt.Reset()
+	p.slab_nameTok.Reset()
 	p.slab_numTok.Reset()
 	p.slab_opFlagField.Reset()
 	p.slab_opcodeField.Reset()
@@ -209,7 +209,6 @@ func (p *listParserGen) ParseTokensInto(toks []lexer.Token, eof lexer.Position, 
 	p.slab_atTarget.Reset()
 	p.slab_flag.Reset()
 	p.slab_groupField.Reset()
-	p.slab_groupTok.Reset()
 	p.slab_identTok.Reset()
 	p.slab_lenField.Reset()
 	p.slab_lengthTok.Reset()
@@ -218,6 +217,7 @@ func (p *listParserGen) ParseTokensInto(toks []lexer.Token, eof lexer.Position, 
 	p.slab_memField.Reset()
 	p.slab_minorField.Reset()
 	p.slab_modNameStmt.Reset()
+	p.slab_nameTok.Reset()
 	p.slab_numTok.Reset()
 	p.slab_opFlagField.Reset()
 	p.slab_opcodeField.Reset()
@@ -1207,27 +1207,27 @@ func (p *pgenParser_definition) s_flag(c *pgenrt.State, s *flag) (bool, pgenrt.E
 	return c.Close(p.n29(c, s))
 }
 
-// GroupTok
+// NameTok
 func (p *pgenParser_definition) n30(c *pgenrt.State, s *groupField) (bool, pgenrt.Err) {
 	if !p.f17(c) {
 		return false, pgenrt.Err{}
 	}
-	var nv *groupTok
+	var nv *nameTok
 	if p.reuse {
-		nv = p.slab_groupTok.Alloc()
+		nv = p.slab_nameTok.Alloc()
 		nv.Text = ""
 
 	} else {
-		nv = new(groupTok)
+		nv = new(nameTok)
 	}
-	if m, e := p.s_groupTok(c, nv); !m || e.On {
+	if m, e := p.s_nameTok(c, nv); !m || e.On {
 		return e.On, e
 	}
 	s.Name = nv
 	return true, pgenrt.Err{}
 }
 
-// "GROUP" "=" GroupTok
+// "GROUP" "=" NameTok
 func (p *pgenParser_definition) n31(c *pgenrt.State, s *groupField) (bool, pgenrt.Err) {
 	if m, e := p.Lit(c, "GROUP"); !m || e.On {
 		return e.On, e
@@ -1251,27 +1251,6 @@ func (p *pgenParser_definition) s_groupField(c *pgenrt.State, s *groupField) (bo
 	return m, e
 }
 
-// <ident>
-func (p *pgenParser_definition) n32(c *pgenrt.State, s *groupTok) (bool, pgenrt.Err) {
-	start := c.Cur
-	if m, e := p.Ref(c, tokIdent); !m || e.On {
-		return e.On, e
-	}
-	if c.Cur == start+1 && s.Text == "" {
-		s.Text = p.Text(start) // one token: no concatenation
-		return true, pgenrt.Err{}
-	}
-	for i := start; i < c.Cur; i++ {
-		s.Text += p.Text(i)
-	}
-	return true, pgenrt.Err{}
-}
-
-func (p *pgenParser_definition) s_groupTok(c *pgenrt.State, s *groupTok) (bool, pgenrt.Err) {
-	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n32(c, s))
-}
-
 // f19 reports whether the token at the cursor may start ModNameStmt
 // (or another node of the same first set).
 func (p *pgenParser_definition) f19(c *pgenrt.State) bool {
@@ -1279,7 +1258,7 @@ func (p *pgenParser_definition) f19(c *pgenrt.State) bool {
 }
 
 // ModNameStmt
-func (p *pgenParser_definition) n33(c *pgenrt.State, s *header) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n32(c *pgenrt.State, s *header) (bool, pgenrt.Err) {
 	if !p.f19(c) {
 		return false, pgenrt.Err{}
 	}
@@ -1301,7 +1280,7 @@ func (p *pgenParser_definition) n33(c *pgenrt.State, s *header) (bool, pgenrt.Er
 }
 
 // AssignStmt
-func (p *pgenParser_definition) n34(c *pgenrt.State, s *header) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n33(c *pgenrt.State, s *header) (bool, pgenrt.Err) {
 	if !p.f2(c) {
 		return false, pgenrt.Err{}
 	}
@@ -1322,13 +1301,13 @@ func (p *pgenParser_definition) n34(c *pgenrt.State, s *header) (bool, pgenrt.Er
 }
 
 // ModNameStmt | AssignStmt
-func (p *pgenParser_definition) n35(c *pgenrt.State, s *header) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n34(c *pgenrt.State, s *header) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
 	if p.f19(c) {
 		b := *c
 		sv0 := s.ModName
-		m, e := p.n33(&b, s)
+		m, e := p.n32(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 4) {
 				return true, e
@@ -1345,7 +1324,7 @@ func (p *pgenParser_definition) n35(c *pgenrt.State, s *header) (bool, pgenrt.Er
 	if p.f2(c) {
 		b := *c
 		sv0 := s.Assign
-		m, e := p.n34(&b, s)
+		m, e := p.n33(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 4) {
 				return true, e
@@ -1367,11 +1346,11 @@ func (p *pgenParser_definition) n35(c *pgenrt.State, s *header) (bool, pgenrt.Er
 }
 
 func (p *pgenParser_definition) s_header(c *pgenrt.State, s *header) (bool, pgenrt.Err) {
-	return c.Close(p.n35(c, s))
+	return c.Close(p.n34(c, s))
 }
 
 // <ident>
-func (p *pgenParser_definition) n36(c *pgenrt.State, s *identTok) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n35(c *pgenrt.State, s *identTok) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, tokIdent); !m || e.On {
 		return e.On, e
@@ -1388,11 +1367,11 @@ func (p *pgenParser_definition) n36(c *pgenrt.State, s *identTok) (bool, pgenrt.
 
 func (p *pgenParser_definition) s_identTok(c *pgenrt.State, s *identTok) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n36(c, s))
+	return c.Close(p.n35(c, s))
 }
 
 // Address
-func (p *pgenParser_definition) n37(c *pgenrt.State, s *lenField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n36(c *pgenrt.State, s *lenField) (bool, pgenrt.Err) {
 	if !p.f0(c) {
 		return false, pgenrt.Err{}
 	}
@@ -1413,7 +1392,7 @@ func (p *pgenParser_definition) n37(c *pgenrt.State, s *lenField) (bool, pgenrt.
 }
 
 // Flag
-func (p *pgenParser_definition) n38(c *pgenrt.State, s *lenField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n37(c *pgenrt.State, s *lenField) (bool, pgenrt.Err) {
 	if !p.f17(c) {
 		return false, pgenrt.Err{}
 	}
@@ -1434,7 +1413,7 @@ func (p *pgenParser_definition) n38(c *pgenrt.State, s *lenField) (bool, pgenrt.
 }
 
 // "LEN" "=" "(" Address "," Flag ")"
-func (p *pgenParser_definition) n39(c *pgenrt.State, s *lenField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n38(c *pgenrt.State, s *lenField) (bool, pgenrt.Err) {
 	if m, e := p.Lit(c, "LEN"); !m || e.On {
 		return e.On, e
 	}
@@ -1444,13 +1423,13 @@ func (p *pgenParser_definition) n39(c *pgenrt.State, s *lenField) (bool, pgenrt.
 	if m, e := p.Lit(c, "("); !m || e.On {
 		return true, c.Miss(e, 10)
 	}
-	if m, e := p.n37(c, s); !m || e.On {
+	if m, e := p.n36(c, s); !m || e.On {
 		return true, c.Miss(e, 11)
 	}
 	if m, e := p.Lit(c, ","); !m || e.On {
 		return true, c.Miss(e, 12)
 	}
-	if m, e := p.n38(c, s); !m || e.On {
+	if m, e := p.n37(c, s); !m || e.On {
 		return true, c.Miss(e, 13)
 	}
 	if m, e := p.Lit(c, ")"); !m || e.On {
@@ -1462,7 +1441,7 @@ func (p *pgenParser_definition) n39(c *pgenrt.State, s *lenField) (bool, pgenrt.
 func (p *pgenParser_definition) s_lenField(c *pgenrt.State, s *lenField) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
 	start := c.Cur
-	m, e := c.Close(p.n39(c, s))
+	m, e := c.Close(p.n38(c, s))
 	if m && !e.On {
 		s.Tokens = p.Slice(start, c.Cur)
 	}
@@ -1470,7 +1449,7 @@ func (p *pgenParser_definition) s_lenField(c *pgenrt.State, s *lenField) (bool, 
 }
 
 // <number>
-func (p *pgenParser_definition) n40(c *pgenrt.State, s *lengthTok) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n39(c *pgenrt.State, s *lengthTok) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, tokNumber); !m || e.On {
 		return e.On, e
@@ -1493,7 +1472,7 @@ func (p *pgenParser_definition) f20(c *pgenrt.State) bool {
 }
 
 // <symbol>
-func (p *pgenParser_definition) n41(c *pgenrt.State, s *lengthTok) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n40(c *pgenrt.State, s *lengthTok) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, tokSymbol); !m || e.On {
 		return e.On, e
@@ -1509,7 +1488,7 @@ func (p *pgenParser_definition) n41(c *pgenrt.State, s *lengthTok) (bool, pgenrt
 }
 
 // <ident>
-func (p *pgenParser_definition) n42(c *pgenrt.State, s *lengthTok) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n41(c *pgenrt.State, s *lengthTok) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, tokIdent); !m || e.On {
 		return e.On, e
@@ -1531,7 +1510,7 @@ func (p *pgenParser_definition) f21(c *pgenrt.State) bool {
 }
 
 // "-"
-func (p *pgenParser_definition) n43(c *pgenrt.State, s *lengthTok) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n42(c *pgenrt.State, s *lengthTok) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Lit(c, "-"); !m || e.On {
 		return e.On, e
@@ -1547,7 +1526,7 @@ func (p *pgenParser_definition) n43(c *pgenrt.State, s *lengthTok) (bool, pgenrt
 }
 
 // <number>?
-func (p *pgenParser_definition) n44(c *pgenrt.State) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n43(c *pgenrt.State) (bool, pgenrt.Err) {
 	if m, _ := p.Ref(c, tokNumber); m {
 		return true, pgenrt.Err{}
 	}
@@ -1555,24 +1534,24 @@ func (p *pgenParser_definition) n44(c *pgenrt.State) (bool, pgenrt.Err) {
 }
 
 // "-" <number>?
-func (p *pgenParser_definition) n45(c *pgenrt.State, s *lengthTok) (bool, pgenrt.Err) {
-	if m, e := p.n43(c, s); !m || e.On {
+func (p *pgenParser_definition) n44(c *pgenrt.State, s *lengthTok) (bool, pgenrt.Err) {
+	if m, e := p.n42(c, s); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n44(c); !m || e.On {
+	if m, e := p.n43(c); !m || e.On {
 		return true, c.Miss(e, 15)
 	}
 	return true, pgenrt.Err{}
 }
 
 // <number> | <symbol> | <ident> | ("-" <number>?)
-func (p *pgenParser_definition) n46(c *pgenrt.State, s *lengthTok) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n45(c *pgenrt.State, s *lengthTok) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
 	if p.f3(c) {
 		b := *c
 		sv0 := s.Number
-		m, e := p.n40(&b, s)
+		m, e := p.n39(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 4) {
 				return true, e
@@ -1589,7 +1568,7 @@ func (p *pgenParser_definition) n46(c *pgenrt.State, s *lengthTok) (bool, pgenrt
 	if p.f20(c) {
 		b := *c
 		sv0 := s.Symbol
-		m, e := p.n41(&b, s)
+		m, e := p.n40(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 4) {
 				return true, e
@@ -1606,7 +1585,7 @@ func (p *pgenParser_definition) n46(c *pgenrt.State, s *lengthTok) (bool, pgenrt
 	if p.f17(c) {
 		b := *c
 		sv0 := s.Ident
-		m, e := p.n42(&b, s)
+		m, e := p.n41(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 4) {
 				return true, e
@@ -1623,7 +1602,7 @@ func (p *pgenParser_definition) n46(c *pgenrt.State, s *lengthTok) (bool, pgenrt
 	if p.f21(c) {
 		b := *c
 		sv0 := s.Minus
-		m, e := p.n45(&b, s)
+		m, e := p.n44(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 4) {
 				return true, e
@@ -1646,11 +1625,11 @@ func (p *pgenParser_definition) n46(c *pgenrt.State, s *lengthTok) (bool, pgenrt
 
 func (p *pgenParser_definition) s_lengthTok(c *pgenrt.State, s *lengthTok) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n46(c, s))
+	return c.Close(p.n45(c, s))
 }
 
 // "*"
-func (p *pgenParser_definition) n47(c *pgenrt.State, s *level) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n46(c *pgenrt.State, s *level) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Lit(c, "*"); !m || e.On {
 		return e.On, e
@@ -1672,7 +1651,7 @@ func (p *pgenParser_definition) f22(c *pgenrt.State) bool {
 }
 
 // "+" | "-"
-func (p *pgenParser_definition) n48(c *pgenrt.State) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n47(c *pgenrt.State) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
 	{
@@ -1713,9 +1692,9 @@ func (p *pgenParser_definition) n48(c *pgenrt.State) (bool, pgenrt.Err) {
 }
 
 // ("+" | "-")
-func (p *pgenParser_definition) n49(c *pgenrt.State, s *level) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n48(c *pgenrt.State, s *level) (bool, pgenrt.Err) {
 	start := c.Cur
-	if m, e := p.n48(c); !m || e.On {
+	if m, e := p.n47(c); !m || e.On {
 		return e.On, e
 	}
 	if c.Cur == start+1 && s.Sign == "" {
@@ -1729,7 +1708,7 @@ func (p *pgenParser_definition) n49(c *pgenrt.State, s *level) (bool, pgenrt.Err
 }
 
 // ("+" | "-")?
-func (p *pgenParser_definition) n50(c *pgenrt.State, s *level) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n49(c *pgenrt.State, s *level) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f22(c) {
@@ -1737,7 +1716,7 @@ func (p *pgenParser_definition) n50(c *pgenrt.State, s *level) (bool, pgenrt.Err
 		}
 		b := *c
 		sv0 := s.Sign
-		m, e := p.n49(&b, s)
+		m, e := p.n48(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 4) {
@@ -1759,7 +1738,7 @@ func (p *pgenParser_definition) n50(c *pgenrt.State, s *level) (bool, pgenrt.Err
 }
 
 // NumTok
-func (p *pgenParser_definition) n51(c *pgenrt.State, s *level) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n50(c *pgenrt.State, s *level) (bool, pgenrt.Err) {
 	if !p.f3(c) {
 		return false, pgenrt.Err{}
 	}
@@ -1779,7 +1758,7 @@ func (p *pgenParser_definition) n51(c *pgenrt.State, s *level) (bool, pgenrt.Err
 }
 
 // NumTok?
-func (p *pgenParser_definition) n52(c *pgenrt.State, s *level) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n51(c *pgenrt.State, s *level) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f3(c) {
@@ -1787,7 +1766,7 @@ func (p *pgenParser_definition) n52(c *pgenrt.State, s *level) (bool, pgenrt.Err
 		}
 		b := *c
 		sv0 := s.Num
-		m, e := p.n51(&b, s)
+		m, e := p.n50(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 4) {
@@ -1809,14 +1788,14 @@ func (p *pgenParser_definition) n52(c *pgenrt.State, s *level) (bool, pgenrt.Err
 }
 
 // "*" ("+" | "-")? NumTok?
-func (p *pgenParser_definition) n53(c *pgenrt.State, s *level) (bool, pgenrt.Err) {
-	if m, e := p.n47(c, s); !m || e.On {
+func (p *pgenParser_definition) n52(c *pgenrt.State, s *level) (bool, pgenrt.Err) {
+	if m, e := p.n46(c, s); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n50(c, s); !m || e.On {
+	if m, e := p.n49(c, s); !m || e.On {
 		return true, c.Miss(e, 16)
 	}
-	if m, e := p.n52(c, s); !m || e.On {
+	if m, e := p.n51(c, s); !m || e.On {
 		return true, c.Miss(e, 2)
 	}
 	return true, pgenrt.Err{}
@@ -1824,23 +1803,23 @@ func (p *pgenParser_definition) n53(c *pgenrt.State, s *level) (bool, pgenrt.Err
 
 func (p *pgenParser_definition) s_level(c *pgenrt.State, s *level) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n53(c, s))
+	return c.Close(p.n52(c, s))
 }
 
-// IdentTok
-func (p *pgenParser_definition) n54(c *pgenrt.State, s *listEntry) (bool, pgenrt.Err) {
+// NameTok
+func (p *pgenParser_definition) n53(c *pgenrt.State, s *listEntry) (bool, pgenrt.Err) {
 	if !p.f17(c) {
 		return false, pgenrt.Err{}
 	}
-	var nv *identTok
+	var nv *nameTok
 	if p.reuse {
-		nv = p.slab_identTok.Alloc()
+		nv = p.slab_nameTok.Alloc()
 		nv.Text = ""
 
 	} else {
-		nv = new(identTok)
+		nv = new(nameTok)
 	}
-	if m, e := p.s_identTok(c, nv); !m || e.On {
+	if m, e := p.s_nameTok(c, nv); !m || e.On {
 		return e.On, e
 	}
 	s.Name = nv
@@ -1848,7 +1827,7 @@ func (p *pgenParser_definition) n54(c *pgenrt.State, s *listEntry) (bool, pgenrt
 }
 
 // NumTok
-func (p *pgenParser_definition) n55(c *pgenrt.State, s *listEntry) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n54(c *pgenrt.State, s *listEntry) (bool, pgenrt.Err) {
 	if !p.f3(c) {
 		return false, pgenrt.Err{}
 	}
@@ -1867,15 +1846,15 @@ func (p *pgenParser_definition) n55(c *pgenrt.State, s *listEntry) (bool, pgenrt
 	return true, pgenrt.Err{}
 }
 
-// "NAME" "=" IdentTok "," "ID" "=" NumTok
-func (p *pgenParser_definition) n56(c *pgenrt.State, s *listEntry) (bool, pgenrt.Err) {
+// "NAME" "=" NameTok "," "ID" "=" NumTok
+func (p *pgenParser_definition) n55(c *pgenrt.State, s *listEntry) (bool, pgenrt.Err) {
 	if m, e := p.Lit(c, "NAME"); !m || e.On {
 		return e.On, e
 	}
 	if m, e := p.Lit(c, "="); !m || e.On {
 		return true, c.Miss(e, 17)
 	}
-	if m, e := p.n54(c, s); !m || e.On {
+	if m, e := p.n53(c, s); !m || e.On {
 		return true, c.Miss(e, 18)
 	}
 	if m, e := p.Lit(c, ","); !m || e.On {
@@ -1887,7 +1866,7 @@ func (p *pgenParser_definition) n56(c *pgenrt.State, s *listEntry) (bool, pgenrt
 	if m, e := p.Lit(c, "="); !m || e.On {
 		return true, c.Miss(e, 21)
 	}
-	if m, e := p.n55(c, s); !m || e.On {
+	if m, e := p.n54(c, s); !m || e.On {
 		return true, c.Miss(e, 4)
 	}
 	return true, pgenrt.Err{}
@@ -1896,7 +1875,7 @@ func (p *pgenParser_definition) n56(c *pgenrt.State, s *listEntry) (bool, pgenrt
 func (p *pgenParser_definition) s_listEntry(c *pgenrt.State, s *listEntry) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
 	start := c.Cur
-	m, e := c.Close(p.n56(c, s))
+	m, e := c.Close(p.n55(c, s))
 	if m && !e.On {
 		s.Tokens = p.Slice(start, c.Cur)
 	}
@@ -1910,7 +1889,7 @@ func (p *pgenParser_definition) f23(c *pgenrt.State) bool {
 }
 
 // "TYPELIST" | "GROUPLIST"
-func (p *pgenParser_definition) n57(c *pgenrt.State) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n56(c *pgenrt.State) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
 	{
@@ -1951,9 +1930,9 @@ func (p *pgenParser_definition) n57(c *pgenrt.State) (bool, pgenrt.Err) {
 }
 
 // ("TYPELIST" | "GROUPLIST")
-func (p *pgenParser_definition) n58(c *pgenrt.State, s *listStmt) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n57(c *pgenrt.State, s *listStmt) (bool, pgenrt.Err) {
 	start := c.Cur
-	if m, e := p.n57(c); !m || e.On {
+	if m, e := p.n56(c); !m || e.On {
 		return e.On, e
 	}
 	if c.Cur == start+1 && s.Kind == "" {
@@ -1973,7 +1952,7 @@ func (p *pgenParser_definition) f24(c *pgenrt.State) bool {
 }
 
 // ListEntry
-func (p *pgenParser_definition) n59(c *pgenrt.State, s *listStmt) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n58(c *pgenrt.State, s *listStmt) (bool, pgenrt.Err) {
 	if !p.f24(c) {
 		return false, pgenrt.Err{}
 	}
@@ -1991,24 +1970,48 @@ func (p *pgenParser_definition) n59(c *pgenrt.State, s *listStmt) (bool, pgenrt.
 	return true, pgenrt.Err{}
 }
 
-// "," ListEntry
-func (p *pgenParser_definition) n60(c *pgenrt.State, s *listStmt) (bool, pgenrt.Err) {
-	if m, e := p.Lit(c, ","); !m || e.On {
-		return e.On, e
-	}
-	if m, e := p.n59(c, s); !m || e.On {
-		return true, c.Miss(e, 23)
-	}
-	return true, pgenrt.Err{}
-}
-
-// ("," ListEntry)*
-func (p *pgenParser_definition) n61(c *pgenrt.State, s *listStmt) (bool, pgenrt.Err) {
+// ","?
+func (p *pgenParser_definition) n59(c *pgenrt.State) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f5(c) {
 			break
 		}
+		b := *c
+		m, e := p.Lit(&b, ",")
+		if e.On {
+			c.MaybeUpdate(e)
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			break
+		}
+		c.Accept(&b)
+		if !m {
+			break
+		}
+		matched = true
+		break
+	}
+	_ = matched
+	return true, pgenrt.Err{}
+}
+
+// ","? ListEntry
+func (p *pgenParser_definition) n60(c *pgenrt.State, s *listStmt) (bool, pgenrt.Err) {
+	if m, e := p.n59(c); !m || e.On {
+		return e.On, e
+	}
+	if m, e := p.n58(c, s); !m || e.On {
+		return true, c.Miss(e, 23)
+	}
+	return true, pgenrt.Err{}
+}
+
+// (","? ListEntry)*
+func (p *pgenParser_definition) n61(c *pgenrt.State, s *listStmt) (bool, pgenrt.Err) {
+	matched := false
+	for {
 		b := *c
 		sv0 := s.Entries
 		m, e := p.n60(&b, s)
@@ -2081,12 +2084,12 @@ func (p *pgenParser_definition) n63(c *pgenrt.State, s *listStmt) (bool, pgenrt.
 	return true, pgenrt.Err{}
 }
 
-// ("TYPELIST" | "GROUPLIST") ListEntry ("," ListEntry)* PunctTok?
+// ("TYPELIST" | "GROUPLIST") ListEntry (","? ListEntry)* PunctTok?
 func (p *pgenParser_definition) n64(c *pgenrt.State, s *listStmt) (bool, pgenrt.Err) {
-	if m, e := p.n58(c, s); !m || e.On {
+	if m, e := p.n57(c, s); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n59(c, s); !m || e.On {
+	if m, e := p.n58(c, s); !m || e.On {
 		return true, c.Miss(e, 22)
 	}
 	if m, e := p.n61(c, s); !m || e.On {
@@ -2550,8 +2553,29 @@ func (p *pgenParser_definition) s_modNameStmt(c *pgenrt.State, s *modNameStmt) (
 	return c.Close(p.n80(c, s))
 }
 
+// <ident>
+func (p *pgenParser_definition) n81(c *pgenrt.State, s *nameTok) (bool, pgenrt.Err) {
+	start := c.Cur
+	if m, e := p.Ref(c, tokIdent); !m || e.On {
+		return e.On, e
+	}
+	if c.Cur == start+1 && s.Text == "" {
+		s.Text = p.Text(start) // one token: no concatenation
+		return true, pgenrt.Err{}
+	}
+	for i := start; i < c.Cur; i++ {
+		s.Text += p.Text(i)
+	}
+	return true, pgenrt.Err{}
+}
+
+func (p *pgenParser_definition) s_nameTok(c *pgenrt.State, s *nameTok) (bool, pgenrt.Err) {
+	p.SetPos(&s.Pos, c.Cur)
+	return c.Close(p.n81(c, s))
+}
+
 // <number>
-func (p *pgenParser_definition) n81(c *pgenrt.State, s *numTok) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n82(c *pgenrt.State, s *numTok) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, tokNumber); !m || e.On {
 		return e.On, e
@@ -2568,11 +2592,11 @@ func (p *pgenParser_definition) n81(c *pgenrt.State, s *numTok) (bool, pgenrt.Er
 
 func (p *pgenParser_definition) s_numTok(c *pgenrt.State, s *numTok) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n81(c, s))
+	return c.Close(p.n82(c, s))
 }
 
 // "ABORTOP" | "REMOVEOP"
-func (p *pgenParser_definition) n82(c *pgenrt.State) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n83(c *pgenrt.State) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
 	{
@@ -2613,9 +2637,9 @@ func (p *pgenParser_definition) n82(c *pgenrt.State) (bool, pgenrt.Err) {
 }
 
 // ("ABORTOP" | "REMOVEOP")
-func (p *pgenParser_definition) n83(c *pgenrt.State, s *opFlagField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n84(c *pgenrt.State, s *opFlagField) (bool, pgenrt.Err) {
 	start := c.Cur
-	if m, e := p.n82(c); !m || e.On {
+	if m, e := p.n83(c); !m || e.On {
 		return e.On, e
 	}
 	if c.Cur == start+1 && s.Name == "" {
@@ -2630,11 +2654,11 @@ func (p *pgenParser_definition) n83(c *pgenrt.State, s *opFlagField) (bool, pgen
 
 func (p *pgenParser_definition) s_opFlagField(c *pgenrt.State, s *opFlagField) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n83(c, s))
+	return c.Close(p.n84(c, s))
 }
 
 // "-"
-func (p *pgenParser_definition) n84(c *pgenrt.State, s *opcodeField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n85(c *pgenrt.State, s *opcodeField) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Lit(c, "-"); !m || e.On {
 		return e.On, e
@@ -2646,13 +2670,13 @@ func (p *pgenParser_definition) n84(c *pgenrt.State, s *opcodeField) (bool, pgen
 }
 
 // "-" | "+"
-func (p *pgenParser_definition) n85(c *pgenrt.State, s *opcodeField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n86(c *pgenrt.State, s *opcodeField) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
 	if p.f21(c) {
 		b := *c
 		sv0 := s.Neg
-		m, e := p.n84(&b, s)
+		m, e := p.n85(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 4) {
 				return true, e
@@ -2689,7 +2713,7 @@ func (p *pgenParser_definition) n85(c *pgenrt.State, s *opcodeField) (bool, pgen
 }
 
 // ("-" | "+")?
-func (p *pgenParser_definition) n86(c *pgenrt.State, s *opcodeField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n87(c *pgenrt.State, s *opcodeField) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f22(c) {
@@ -2697,7 +2721,7 @@ func (p *pgenParser_definition) n86(c *pgenrt.State, s *opcodeField) (bool, pgen
 		}
 		b := *c
 		sv0 := s.Neg
-		m, e := p.n85(&b, s)
+		m, e := p.n86(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 4) {
@@ -2719,7 +2743,7 @@ func (p *pgenParser_definition) n86(c *pgenrt.State, s *opcodeField) (bool, pgen
 }
 
 // ScalarTok
-func (p *pgenParser_definition) n87(c *pgenrt.State, s *opcodeField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n88(c *pgenrt.State, s *opcodeField) (bool, pgenrt.Err) {
 	if !p.f0(c) {
 		return false, pgenrt.Err{}
 	}
@@ -2741,7 +2765,7 @@ func (p *pgenParser_definition) n87(c *pgenrt.State, s *opcodeField) (bool, pgen
 }
 
 // ScalarTok?
-func (p *pgenParser_definition) n88(c *pgenrt.State, s *opcodeField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n89(c *pgenrt.State, s *opcodeField) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f0(c) {
@@ -2749,7 +2773,7 @@ func (p *pgenParser_definition) n88(c *pgenrt.State, s *opcodeField) (bool, pgen
 		}
 		b := *c
 		sv0 := s.Value
-		m, e := p.n87(&b, s)
+		m, e := p.n88(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 4) {
@@ -2771,17 +2795,17 @@ func (p *pgenParser_definition) n88(c *pgenrt.State, s *opcodeField) (bool, pgen
 }
 
 // "OPCODE" "=" ("-" | "+")? ScalarTok?
-func (p *pgenParser_definition) n89(c *pgenrt.State, s *opcodeField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n90(c *pgenrt.State, s *opcodeField) (bool, pgenrt.Err) {
 	if m, e := p.Lit(c, "OPCODE"); !m || e.On {
 		return e.On, e
 	}
 	if m, e := p.Lit(c, "="); !m || e.On {
 		return true, c.Miss(e, 37)
 	}
-	if m, e := p.n86(c, s); !m || e.On {
+	if m, e := p.n87(c, s); !m || e.On {
 		return true, c.Miss(e, 38)
 	}
-	if m, e := p.n88(c, s); !m || e.On {
+	if m, e := p.n89(c, s); !m || e.On {
 		return true, c.Miss(e, 34)
 	}
 	return true, pgenrt.Err{}
@@ -2790,7 +2814,7 @@ func (p *pgenParser_definition) n89(c *pgenrt.State, s *opcodeField) (bool, pgen
 func (p *pgenParser_definition) s_opcodeField(c *pgenrt.State, s *opcodeField) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
 	start := c.Cur
-	m, e := c.Close(p.n89(c, s))
+	m, e := c.Close(p.n90(c, s))
 	if m && !e.On {
 		s.Tokens = p.Slice(start, c.Cur)
 	}
@@ -2798,7 +2822,7 @@ func (p *pgenParser_definition) s_opcodeField(c *pgenrt.State, s *opcodeField) (
 }
 
 // <number>
-func (p *pgenParser_definition) n90(c *pgenrt.State, s *operandTok) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n91(c *pgenrt.State, s *operandTok) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, tokNumber); !m || e.On {
 		return e.On, e
@@ -2828,7 +2852,7 @@ func (p *pgenParser_definition) f28(c *pgenrt.State) bool {
 }
 
 // <ident> | <symbol> | <string> | <path> | "(" | "*" | "=" | "@" | "+" | "-"
-func (p *pgenParser_definition) n91(c *pgenrt.State) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n92(c *pgenrt.State) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
 	if p.f17(c) {
@@ -2989,9 +3013,9 @@ func (p *pgenParser_definition) n91(c *pgenrt.State) (bool, pgenrt.Err) {
 }
 
 // (<ident> | <symbol> | <string> | <path> | "(" | "*" | "=" | "@" | "+" | "-")
-func (p *pgenParser_definition) n92(c *pgenrt.State, s *operandTok) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n93(c *pgenrt.State, s *operandTok) (bool, pgenrt.Err) {
 	start := c.Cur
-	if m, e := p.n91(c); !m || e.On {
+	if m, e := p.n92(c); !m || e.On {
 		return e.On, e
 	}
 	if c.Cur == start+1 && s.Other == "" {
@@ -3005,13 +3029,13 @@ func (p *pgenParser_definition) n92(c *pgenrt.State, s *operandTok) (bool, pgenr
 }
 
 // <number> | (<ident> | <symbol> | <string> | <path> | "(" | "*" | "=" | "@" | "+" | "-")
-func (p *pgenParser_definition) n93(c *pgenrt.State, s *operandTok) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n94(c *pgenrt.State, s *operandTok) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
 	if p.f3(c) {
 		b := *c
 		sv0 := s.Number
-		m, e := p.n90(&b, s)
+		m, e := p.n91(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 4) {
 				return true, e
@@ -3028,7 +3052,7 @@ func (p *pgenParser_definition) n93(c *pgenrt.State, s *operandTok) (bool, pgenr
 	if p.f27(c) {
 		b := *c
 		sv0 := s.Other
-		m, e := p.n92(&b, s)
+		m, e := p.n93(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 4) {
 				return true, e
@@ -3051,7 +3075,7 @@ func (p *pgenParser_definition) n93(c *pgenrt.State, s *operandTok) (bool, pgenr
 
 func (p *pgenParser_definition) s_operandTok(c *pgenrt.State, s *operandTok) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n93(c, s))
+	return c.Close(p.n94(c, s))
 }
 
 // f29 reports whether the token at the cursor may start OperandTok
@@ -3062,7 +3086,7 @@ func (p *pgenParser_definition) f29(c *pgenrt.State) bool {
 }
 
 // OperandTok
-func (p *pgenParser_definition) n94(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n95(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
 	if !p.f29(c) {
 		return false, pgenrt.Err{}
 	}
@@ -3083,7 +3107,7 @@ func (p *pgenParser_definition) n94(c *pgenrt.State, s *orbitField) (bool, pgenr
 }
 
 // OperandTok?
-func (p *pgenParser_definition) n95(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n96(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f29(c) {
@@ -3091,7 +3115,7 @@ func (p *pgenParser_definition) n95(c *pgenrt.State, s *orbitField) (bool, pgenr
 		}
 		b := *c
 		sv0 := s.A
-		m, e := p.n94(&b, s)
+		m, e := p.n95(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 4) {
@@ -3113,7 +3137,7 @@ func (p *pgenParser_definition) n95(c *pgenrt.State, s *orbitField) (bool, pgenr
 }
 
 // ","
-func (p *pgenParser_definition) n96(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n97(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Lit(c, ","); !m || e.On {
 		return e.On, e
@@ -3125,7 +3149,7 @@ func (p *pgenParser_definition) n96(c *pgenrt.State, s *orbitField) (bool, pgenr
 }
 
 // ","?
-func (p *pgenParser_definition) n97(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n98(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f5(c) {
@@ -3133,7 +3157,7 @@ func (p *pgenParser_definition) n97(c *pgenrt.State, s *orbitField) (bool, pgenr
 		}
 		b := *c
 		sv0 := s.Comma
-		m, e := p.n96(&b, s)
+		m, e := p.n97(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 4) {
@@ -3155,7 +3179,7 @@ func (p *pgenParser_definition) n97(c *pgenrt.State, s *orbitField) (bool, pgenr
 }
 
 // OperandTok
-func (p *pgenParser_definition) n98(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n99(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
 	if !p.f29(c) {
 		return false, pgenrt.Err{}
 	}
@@ -3176,7 +3200,7 @@ func (p *pgenParser_definition) n98(c *pgenrt.State, s *orbitField) (bool, pgenr
 }
 
 // OperandTok?
-func (p *pgenParser_definition) n99(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n100(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f29(c) {
@@ -3184,7 +3208,7 @@ func (p *pgenParser_definition) n99(c *pgenrt.State, s *orbitField) (bool, pgenr
 		}
 		b := *c
 		sv0 := s.B
-		m, e := p.n98(&b, s)
+		m, e := p.n99(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 4) {
@@ -3212,7 +3236,7 @@ func (p *pgenParser_definition) f30(c *pgenrt.State) bool {
 }
 
 // ")"
-func (p *pgenParser_definition) n100(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n101(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Lit(c, ")"); !m || e.On {
 		return e.On, e
@@ -3224,7 +3248,7 @@ func (p *pgenParser_definition) n100(c *pgenrt.State, s *orbitField) (bool, pgen
 }
 
 // ")"?
-func (p *pgenParser_definition) n101(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n102(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f30(c) {
@@ -3232,7 +3256,7 @@ func (p *pgenParser_definition) n101(c *pgenrt.State, s *orbitField) (bool, pgen
 		}
 		b := *c
 		sv0 := s.Close
-		m, e := p.n100(&b, s)
+		m, e := p.n101(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 4) {
@@ -3254,7 +3278,7 @@ func (p *pgenParser_definition) n101(c *pgenrt.State, s *orbitField) (bool, pgen
 }
 
 // "ORBIT" "=" "(" OperandTok? ","? OperandTok? ")"?
-func (p *pgenParser_definition) n102(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n103(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
 	if m, e := p.Lit(c, "ORBIT"); !m || e.On {
 		return e.On, e
 	}
@@ -3264,16 +3288,16 @@ func (p *pgenParser_definition) n102(c *pgenrt.State, s *orbitField) (bool, pgen
 	if m, e := p.Lit(c, "("); !m || e.On {
 		return true, c.Miss(e, 40)
 	}
-	if m, e := p.n95(c, s); !m || e.On {
+	if m, e := p.n96(c, s); !m || e.On {
 		return true, c.Miss(e, 41)
 	}
-	if m, e := p.n97(c, s); !m || e.On {
+	if m, e := p.n98(c, s); !m || e.On {
 		return true, c.Miss(e, 42)
 	}
-	if m, e := p.n99(c, s); !m || e.On {
+	if m, e := p.n100(c, s); !m || e.On {
 		return true, c.Miss(e, 43)
 	}
-	if m, e := p.n101(c, s); !m || e.On {
+	if m, e := p.n102(c, s); !m || e.On {
 		return true, c.Miss(e, 44)
 	}
 	return true, pgenrt.Err{}
@@ -3282,7 +3306,7 @@ func (p *pgenParser_definition) n102(c *pgenrt.State, s *orbitField) (bool, pgen
 func (p *pgenParser_definition) s_orbitField(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
 	start := c.Cur
-	m, e := c.Close(p.n102(c, s))
+	m, e := c.Close(p.n103(c, s))
 	if m && !e.On {
 		s.Tokens = p.Slice(start, c.Cur)
 	}
@@ -3297,7 +3321,7 @@ func (p *pgenParser_definition) f31(c *pgenrt.State) bool {
 }
 
 // <symbol> | <string> | <path> | "*" | "=" | "@"
-func (p *pgenParser_definition) n103(c *pgenrt.State) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n104(c *pgenrt.State) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
 	if p.f20(c) {
@@ -3398,9 +3422,9 @@ func (p *pgenParser_definition) n103(c *pgenrt.State) (bool, pgenrt.Err) {
 }
 
 // (<symbol> | <string> | <path> | "*" | "=" | "@")
-func (p *pgenParser_definition) n104(c *pgenrt.State, s *otherTok) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n105(c *pgenrt.State, s *otherTok) (bool, pgenrt.Err) {
 	start := c.Cur
-	if m, e := p.n103(c); !m || e.On {
+	if m, e := p.n104(c); !m || e.On {
 		return e.On, e
 	}
 	if c.Cur == start+1 && s.Text == "" {
@@ -3415,11 +3439,11 @@ func (p *pgenParser_definition) n104(c *pgenrt.State, s *otherTok) (bool, pgenrt
 
 func (p *pgenParser_definition) s_otherTok(c *pgenrt.State, s *otherTok) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n104(c, s))
+	return c.Close(p.n105(c, s))
 }
 
 // OperandTok
-func (p *pgenParser_definition) n105(c *pgenrt.State, s *parenTerm) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n106(c *pgenrt.State, s *parenTerm) (bool, pgenrt.Err) {
 	if !p.f29(c) {
 		return false, pgenrt.Err{}
 	}
@@ -3440,7 +3464,7 @@ func (p *pgenParser_definition) n105(c *pgenrt.State, s *parenTerm) (bool, pgenr
 }
 
 // OperandTok?
-func (p *pgenParser_definition) n106(c *pgenrt.State, s *parenTerm) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n107(c *pgenrt.State, s *parenTerm) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f29(c) {
@@ -3448,7 +3472,7 @@ func (p *pgenParser_definition) n106(c *pgenrt.State, s *parenTerm) (bool, pgenr
 		}
 		b := *c
 		sv0 := s.Inner
-		m, e := p.n105(&b, s)
+		m, e := p.n106(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 4) {
@@ -3470,7 +3494,7 @@ func (p *pgenParser_definition) n106(c *pgenrt.State, s *parenTerm) (bool, pgenr
 }
 
 // ")"
-func (p *pgenParser_definition) n107(c *pgenrt.State, s *parenTerm) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n108(c *pgenrt.State, s *parenTerm) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Lit(c, ")"); !m || e.On {
 		return e.On, e
@@ -3486,7 +3510,7 @@ func (p *pgenParser_definition) n107(c *pgenrt.State, s *parenTerm) (bool, pgenr
 }
 
 // ")"?
-func (p *pgenParser_definition) n108(c *pgenrt.State, s *parenTerm) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n109(c *pgenrt.State, s *parenTerm) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f30(c) {
@@ -3494,7 +3518,7 @@ func (p *pgenParser_definition) n108(c *pgenrt.State, s *parenTerm) (bool, pgenr
 		}
 		b := *c
 		sv0 := s.Close
-		m, e := p.n107(&b, s)
+		m, e := p.n108(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 4) {
@@ -3516,14 +3540,14 @@ func (p *pgenParser_definition) n108(c *pgenrt.State, s *parenTerm) (bool, pgenr
 }
 
 // "(" OperandTok? ")"?
-func (p *pgenParser_definition) n109(c *pgenrt.State, s *parenTerm) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n110(c *pgenrt.State, s *parenTerm) (bool, pgenrt.Err) {
 	if m, e := p.Lit(c, "("); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n106(c, s); !m || e.On {
+	if m, e := p.n107(c, s); !m || e.On {
 		return true, c.Miss(e, 43)
 	}
-	if m, e := p.n108(c, s); !m || e.On {
+	if m, e := p.n109(c, s); !m || e.On {
 		return true, c.Miss(e, 44)
 	}
 	return true, pgenrt.Err{}
@@ -3531,11 +3555,11 @@ func (p *pgenParser_definition) n109(c *pgenrt.State, s *parenTerm) (bool, pgenr
 
 func (p *pgenParser_definition) s_parenTerm(c *pgenrt.State, s *parenTerm) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n109(c, s))
+	return c.Close(p.n110(c, s))
 }
 
 // <path>
-func (p *pgenParser_definition) n110(c *pgenrt.State, s *pathTok) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n111(c *pgenrt.State, s *pathTok) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, tokPath); !m || e.On {
 		return e.On, e
@@ -3552,11 +3576,11 @@ func (p *pgenParser_definition) n110(c *pgenrt.State, s *pathTok) (bool, pgenrt.
 
 func (p *pgenParser_definition) s_pathTok(c *pgenrt.State, s *pathTok) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n110(c, s))
+	return c.Close(p.n111(c, s))
 }
 
 // ","
-func (p *pgenParser_definition) n111(c *pgenrt.State, s *punctTok) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n112(c *pgenrt.State, s *punctTok) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Lit(c, ","); !m || e.On {
 		return e.On, e
@@ -3573,11 +3597,11 @@ func (p *pgenParser_definition) n111(c *pgenrt.State, s *punctTok) (bool, pgenrt
 
 func (p *pgenParser_definition) s_punctTok(c *pgenrt.State, s *punctTok) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n111(c, s))
+	return c.Close(p.n112(c, s))
 }
 
 // <symbol>
-func (p *pgenParser_definition) n112(c *pgenrt.State, s *regTok) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n113(c *pgenrt.State, s *regTok) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, tokSymbol); !m || e.On {
 		return e.On, e
@@ -3593,7 +3617,7 @@ func (p *pgenParser_definition) n112(c *pgenrt.State, s *regTok) (bool, pgenrt.E
 }
 
 // <ident>
-func (p *pgenParser_definition) n113(c *pgenrt.State, s *regTok) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n114(c *pgenrt.State, s *regTok) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, tokIdent); !m || e.On {
 		return e.On, e
@@ -3609,13 +3633,13 @@ func (p *pgenParser_definition) n113(c *pgenrt.State, s *regTok) (bool, pgenrt.E
 }
 
 // <symbol> | <ident>
-func (p *pgenParser_definition) n114(c *pgenrt.State, s *regTok) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n115(c *pgenrt.State, s *regTok) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
 	if p.f20(c) {
 		b := *c
 		sv0 := s.Variable
-		m, e := p.n112(&b, s)
+		m, e := p.n113(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 4) {
 				return true, e
@@ -3632,7 +3656,7 @@ func (p *pgenParser_definition) n114(c *pgenrt.State, s *regTok) (bool, pgenrt.E
 	if p.f17(c) {
 		b := *c
 		sv0 := s.Name
-		m, e := p.n113(&b, s)
+		m, e := p.n114(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 4) {
 				return true, e
@@ -3655,7 +3679,7 @@ func (p *pgenParser_definition) n114(c *pgenrt.State, s *regTok) (bool, pgenrt.E
 
 func (p *pgenParser_definition) s_regTok(c *pgenrt.State, s *regTok) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n114(c, s))
+	return c.Close(p.n115(c, s))
 }
 
 // f32 reports whether the token at the cursor may start (RegTok ("," RegTok)* ","?)
@@ -3666,7 +3690,7 @@ func (p *pgenParser_definition) f32(c *pgenrt.State) bool {
 }
 
 // RegTok
-func (p *pgenParser_definition) n115(c *pgenrt.State, s *regsField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n116(c *pgenrt.State, s *regsField) (bool, pgenrt.Err) {
 	if !p.f32(c) {
 		return false, pgenrt.Err{}
 	}
@@ -3687,18 +3711,18 @@ func (p *pgenParser_definition) n115(c *pgenrt.State, s *regsField) (bool, pgenr
 }
 
 // "," RegTok
-func (p *pgenParser_definition) n116(c *pgenrt.State, s *regsField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n117(c *pgenrt.State, s *regsField) (bool, pgenrt.Err) {
 	if m, e := p.Lit(c, ","); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n115(c, s); !m || e.On {
+	if m, e := p.n116(c, s); !m || e.On {
 		return true, c.Miss(e, 47)
 	}
 	return true, pgenrt.Err{}
 }
 
 // ("," RegTok)*
-func (p *pgenParser_definition) n117(c *pgenrt.State, s *regsField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n118(c *pgenrt.State, s *regsField) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f5(c) {
@@ -3706,7 +3730,7 @@ func (p *pgenParser_definition) n117(c *pgenrt.State, s *regsField) (bool, pgenr
 		}
 		b := *c
 		sv0 := s.Regs
-		m, e := p.n116(&b, s)
+		m, e := p.n117(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 4) {
@@ -3721,33 +3745,6 @@ func (p *pgenParser_definition) n117(c *pgenrt.State, s *regsField) (bool, pgenr
 			break
 		}
 		matched = true
-	}
-	_ = matched
-	return true, pgenrt.Err{}
-}
-
-// ","?
-func (p *pgenParser_definition) n118(c *pgenrt.State) (bool, pgenrt.Err) {
-	matched := false
-	for {
-		if !p.f5(c) {
-			break
-		}
-		b := *c
-		m, e := p.Lit(&b, ",")
-		if e.On {
-			c.MaybeUpdate(e)
-			if c.Stop(e, &b, 4) {
-				return true, e
-			}
-			break
-		}
-		c.Accept(&b)
-		if !m {
-			break
-		}
-		matched = true
-		break
 	}
 	_ = matched
 	return true, pgenrt.Err{}
@@ -3755,13 +3752,13 @@ func (p *pgenParser_definition) n118(c *pgenrt.State) (bool, pgenrt.Err) {
 
 // RegTok ("," RegTok)* ","?
 func (p *pgenParser_definition) n119(c *pgenrt.State, s *regsField) (bool, pgenrt.Err) {
-	if m, e := p.n115(c, s); !m || e.On {
+	if m, e := p.n116(c, s); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n117(c, s); !m || e.On {
+	if m, e := p.n118(c, s); !m || e.On {
 		return true, c.Miss(e, 48)
 	}
-	if m, e := p.n118(c); !m || e.On {
+	if m, e := p.n59(c); !m || e.On {
 		return true, c.Miss(e, 49)
 	}
 	return true, pgenrt.Err{}
@@ -4139,7 +4136,7 @@ func (p *pgenParser_definition) s_symTarget(c *pgenrt.State, s *symTarget) (bool
 // ("+" | "-")
 func (p *pgenParser_definition) n135(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 	start := c.Cur
-	if m, e := p.n48(c); !m || e.On {
+	if m, e := p.n47(c); !m || e.On {
 		return e.On, e
 	}
 	if c.Cur == start+1 && s.Sign == "" {
@@ -4659,7 +4656,7 @@ func (p *pgenParser_definition) s_tpField(c *pgenrt.State, s *tpField) (bool, pg
 // ("+" | "-")
 func (p *pgenParser_definition) n153(c *pgenrt.State, s *tpOffset) (bool, pgenrt.Err) {
 	start := c.Cur
-	if m, e := p.n48(c); !m || e.On {
+	if m, e := p.n47(c); !m || e.On {
 		return e.On, e
 	}
 	for i := start; i < c.Cur; i++ {
@@ -4787,7 +4784,7 @@ func (p *pgenParser_definition) n159(c *pgenrt.State, s *typeField) (bool, pgenr
 	if m, e := p.n158(c, s); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n118(c); !m || e.On {
+	if m, e := p.n59(c); !m || e.On {
 		return true, c.Miss(e, 49)
 	}
 	return true, pgenrt.Err{}
@@ -4852,4 +4849,4 @@ func (p *pgenParser_definition) s_typeField(c *pgenrt.State, s *typeField) (bool
 	return m, e
 }
 
-var pgenExpect_definition = [...]string{"Term*", "\"=\" NumTok?", "NumTok?", "PathTok (\",\" NumTok)?", "NumTok", "(\",\" NumTok)?", "Level*", "\"=\" GroupTok", "GroupTok", "\"=\" \"(\" Address \",\" Flag \")\"", "\"(\" Address \",\" Flag \")\"", "Address \",\" Flag \")\"", "\",\" Flag \")\"", "Flag \")\"", "\")\"", "<number>?", "(\"+\" | \"-\")? NumTok?", "\"=\" IdentTok \",\" \"ID\" \"=\" NumTok", "IdentTok \",\" \"ID\" \"=\" NumTok", "\",\" \"ID\" \"=\" NumTok", "\"ID\" \"=\" NumTok", "\"=\" NumTok", "ListEntry (\",\" ListEntry)* PunctTok?", "ListEntry", "(\",\" ListEntry)* PunctTok?", "PunctTok?", "\"=\" \"(\" Address \",\" Flag \",\" LengthTok \")\"", "\"(\" Address \",\" Flag \",\" LengthTok \")\"", "Address \",\" Flag \",\" LengthTok \")\"", "\",\" Flag \",\" LengthTok \")\"", "Flag \",\" LengthTok \")\"", "\",\" LengthTok \")\"", "LengthTok \")\"", "\"=\" ScalarTok?", "ScalarTok?", "\"=\"? PathTok? PunctTok?", "PathTok? PunctTok?", "\"=\" (\"-\" | \"+\")? ScalarTok?", "(\"-\" | \"+\")? ScalarTok?", "\"=\" \"(\" OperandTok? \",\"? OperandTok? \")\"?", "\"(\" OperandTok? \",\"? OperandTok? \")\"?", "OperandTok? \",\"? OperandTok? \")\"?", "\",\"? OperandTok? \")\"?", "OperandTok? \")\"?", "\")\"?", "\"=\" \"(\" (RegTok (\",\" RegTok)* \",\"?)? \")\"", "\"(\" (RegTok (\",\" RegTok)* \",\"?)? \")\"", "RegTok", "(\",\" RegTok)* \",\"?", "\",\"?", "(RegTok (\",\" RegTok)* \",\"?)? \")\"", "TpOffset* (\",\" RetEPTok)?", "RetEPTok", "(\",\" RetEPTok)?", "(ParenTerm | NumTok | IdentTok | OtherTok)?", "\"=\" StrToken", "StrToken", "\"=\" (AtTarget | SymTarget)", "(AtTarget | SymTarget)", "\"=\" \"(\" (IdentTok \",\"?)* \")\"", "\"(\" (IdentTok \",\"?)* \")\"", "(IdentTok \",\"?)* \")\""}
+var pgenExpect_definition = [...]string{"Term*", "\"=\" NumTok?", "NumTok?", "PathTok (\",\" NumTok)?", "NumTok", "(\",\" NumTok)?", "Level*", "\"=\" NameTok", "NameTok", "\"=\" \"(\" Address \",\" Flag \")\"", "\"(\" Address \",\" Flag \")\"", "Address \",\" Flag \")\"", "\",\" Flag \")\"", "Flag \")\"", "\")\"", "<number>?", "(\"+\" | \"-\")? NumTok?", "\"=\" NameTok \",\" \"ID\" \"=\" NumTok", "NameTok \",\" \"ID\" \"=\" NumTok", "\",\" \"ID\" \"=\" NumTok", "\"ID\" \"=\" NumTok", "\"=\" NumTok", "ListEntry (\",\"? ListEntry)* PunctTok?", "ListEntry", "(\",\"? ListEntry)* PunctTok?", "PunctTok?", "\"=\" \"(\" Address \",\" Flag \",\" LengthTok \")\"", "\"(\" Address \",\" Flag \",\" LengthTok \")\"", "Address \",\" Flag \",\" LengthTok \")\"", "\",\" Flag \",\" LengthTok \")\"", "Flag \",\" LengthTok \")\"", "\",\" LengthTok \")\"", "LengthTok \")\"", "\"=\" ScalarTok?", "ScalarTok?", "\"=\"? PathTok? PunctTok?", "PathTok? PunctTok?", "\"=\" (\"-\" | \"+\")? ScalarTok?", "(\"-\" | \"+\")? ScalarTok?", "\"=\" \"(\" OperandTok? \",\"? OperandTok? \")\"?", "\"(\" OperandTok? \",\"? OperandTok? \")\"?", "OperandTok? \",\"? OperandTok? \")\"?", "\",\"? OperandTok? \")\"?", "OperandTok? \")\"?", "\")\"?", "\"=\" \"(\" (RegTok (\",\" RegTok)* \",\"?)? \")\"", "\"(\" (RegTok (\",\" RegTok)* \",\"?)? \")\"", "RegTok", "(\",\" RegTok)* \",\"?", "\",\"?", "(RegTok (\",\" RegTok)* \",\"?)? \")\"", "TpOffset* (\",\" RetEPTok)?", "RetEPTok", "(\",\" RetEPTok)?", "(ParenTerm | NumTok | IdentTok | OtherTok)?", "\"=\" StrToken", "StrToken", "\"=\" (AtTarget | SymTarget)", "(AtTarget | SymTarget)", "\"=\" \"(\" (IdentTok \",\"?)* \")\"", "\"(\" (IdentTok \",\"?)* \")\"", "(IdentTok \",\"?)* \")\""}

@@ -46,17 +46,19 @@ type assignStmt struct {
 }
 
 // listStmt is TYPELIST or GROUPLIST NAME=n,ID=v[,NAME=n,ID=v]... with an
-// optional trailing comma (sections 1.3.3 and 1.3.4).
+// optional trailing comma (sections 1.3.3 and 1.3.4). TRCUST 3.05A reads
+// the comma between two entries if it is there (IBM's behaviour:
+// "NAME=A, ID=1 NAME=B, ID=2" is two entries).
 type listStmt struct {
 	Pos      lexer.Position
 	Kind     string       `parser:"@(\"TYPELIST\" | \"GROUPLIST\")"`
-	Entries  []*listEntry `parser:"@@ ( \",\" @@ )*"`
+	Entries  []*listEntry `parser:"@@ ( \",\"? @@ )*"`
 	Trailing *punctTok    `parser:"@@?"`
 }
 
 type listEntry struct {
 	Pos    lexer.Position
-	Name   *identTok `parser:"\"NAME\" \"=\" @@"`
+	Name   *nameTok  `parser:"\"NAME\" \"=\" @@"`
 	ID     *numTok   `parser:"\",\" \"ID\" \"=\" @@"`
 	Tokens []lexer.Token
 }
@@ -141,7 +143,7 @@ type typeField struct {
 // groupField is GROUP=name.
 type groupField struct {
 	Pos    lexer.Position
-	Name   *groupTok `parser:"\"GROUP\" \"=\" @@"`
+	Name   *nameTok `parser:"\"GROUP\" \"=\" @@"`
 	Tokens []lexer.Token
 }
 
@@ -305,9 +307,10 @@ type identTok struct {
 	Text string `parser:"@Ident"`
 }
 
-// groupTok is GROUP's name, which TRCUST 3.05A calls an identifier
-// ("missing 'identifier' before '5'": IBM's behaviour).
-type groupTok struct {
+// nameTok is the name of GROUP and of a TYPELIST or GROUPLIST entry, which
+// TRCUST 3.05A calls an identifier ("missing 'identifier' before '5'":
+// IBM's behaviour).
+type nameTok struct {
 	Pos  lexer.Position
 	Text string `parser:"@Ident"`
 }

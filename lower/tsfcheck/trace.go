@@ -360,11 +360,13 @@ func (c *checker) field(s *traceState, i int, f tsf.Field) {
 
 // keywords are TRCUST 3.05A's keywords, in any case, that a TYPE list
 // cannot hold (each tried with IBM's binary; STATIC is none, it is only
-// ever @STATIC, and TRACE starts a statement of its own).
+// ever @STATIC, and TRACE starts a statement of its own); D and I too, the
+// short DIRECT and INDIRECT (IBM's behaviour: TYPE=(A,B,C,D) is "missing
+// ')' before 'D'").
 var keywords = []string{
 	"MODNAME", "MAJOR", "MAXDATALENGTH", "MAXDATALEN", "TDFID", "TYPELIST", "GROUPLIST", "NAME", "ID",
 	"MINOR", "TP", "DESC", "FMT", "TYPE", "GROUP", "REGS", "MEM", "MEM32", "ASCIIZ", "ASCIIZ32", "LEN",
-	"ORBIT", "ABORTOP", "REMOVEOP", "OPCODE", "RETEP", "DIRECT", "INDIRECT", "IS", "IF",
+	"ORBIT", "ABORTOP", "REMOVEOP", "OPCODE", "RETEP", "DIRECT", "INDIRECT", "IS", "IF", "D", "I",
 }
 
 // isKeyword reports whether a name is one of keywords, in any case.
