@@ -58,8 +58,8 @@ type listStmt struct {
 
 type listEntry struct {
 	Pos    lexer.Position
-	Name   *nameTok  `parser:"\"NAME\" \"=\" @@"`
-	ID     *numTok   `parser:"\",\" \"ID\" \"=\" @@"`
+	Name   *nameTok `parser:"\"NAME\" \"=\" @@"`
+	ID     *numTok  `parser:"\",\" \"ID\" \"=\" @@"`
 	Tokens []lexer.Token
 }
 
