@@ -229,8 +229,10 @@ func (p *parser) field(f *field) tsf.Field {
 			l.Cut = true
 			return l
 		}
-		if l.Flag = p.flag(f.Len.Flag); l.Flag == nil {
-			return nil
+		if l.Flag, ok = p.flag(f.Len.Flag); !ok {
+			// The address was read and is checked before the flag's
+			// error (tsf.Len.Cut).
+			l.Flag, l.Cut = nil, true
 		}
 		return l
 	case f.Regs != nil:
@@ -362,8 +364,13 @@ func (p *parser) mem(f *memField) tsf.Field {
 		m.Cut = true
 		return m
 	}
-	if m.Flag = p.flag(f.Flag); m.Flag == nil {
-		return nil
+	if m.Flag, ok = p.flag(f.Flag); !ok {
+		// The address was read and is checked before the flag's error
+		// (IBM's behaviour: "MEM=(FEBP,I*+-4,4)" is "use segmented Regs
+		// with MEM/ASCIIZ"), and so is the flag as far as it was read
+		// (tsf.Mem.Cut).
+		m.Cut = true
+		return m
 	}
 	l := f.Length
 	switch {
@@ -569,8 +576,13 @@ func (p *parser) tokenAt(pos lexer.Position, after bool) (lexer.Token, bool) {
 	return lexer.Token{Value: "TRACE", Pos: lexPos(p.stmtEnd)}, true
 }
 
-// flag converts a flag; only INDIRECT takes a "*" chain.
-func (p *parser) flag(f *flag) *tsf.Flag {
+// flag converts a flag; only INDIRECT takes a "*" chain. On an error it
+// reports it and returns false, with the flag as far as TRCUST 3.05A read
+// it (the levels before the one that broke; nil when the word itself
+// broke), which is checked as TRCUST checks it as it reads it (IBM's
+// behaviour: an (i) term and a first level's offset are "two indirect
+// offsets for first level" before a later level's error).
+func (p *parser) flag(f *flag) (*tsf.Flag, bool) {
 	out := &tsf.Flag{Pos: astPos(f.Pos), Spelling: f.Word}
 	switch strings.ToUpper(f.Word) {
 	case "D", "DIRECT":
@@ -588,7 +600,7 @@ func (p *parser) flag(f *flag) *tsf.Flag {
 		// and IF take one as INDIRECT does (IBM's behaviour, tried with
 		// its binary: IS*+4* fetches twice before the split).
 		p.add(tsf.ErrSyntax.Diagnostic(astPos(f.Chain[0].Pos), 0, ",", "*"))
-		return nil
+		return nil, false
 	}
 	for _, l := range f.Chain {
 		lv := &tsf.Level{Pos: astPos(l.Pos)}
@@ -596,7 +608,7 @@ func (p *parser) flag(f *flag) *tsf.Flag {
 		case l.Num != nil:
 			n, ok := p.number(l.Num)
 			if !ok {
-				return nil
+				return out, false
 			}
 			pos := n.Pos
 			if l.Sign != "" {
@@ -614,9 +626,9 @@ func (p *parser) flag(f *flag) *tsf.Flag {
 					p.add(tsf.ErrInvalidNumber.Diagnostic(astPos(t.Pos), 0, t.Value))
 				}
 			}
-			return nil
+			return out, false
 		}
 		out.Chain = append(out.Chain, lv)
 	}
-	return out
+	return out, true
 }

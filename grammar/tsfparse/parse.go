@@ -1118,6 +1118,15 @@ func (p *parser) partialData(toks []lexer.Token, err error, end ast.Pos) (fld ts
 			// the premature end; "MEM=(.nosuch+4" is "symbol not found").
 			return nil, false
 		}
+		if ute.Unexpected.EOF() && !reported && e >= 6 && toks[e-1].Type == tokNumber &&
+			(isPunct(toks[e-2], "+") || isPunct(toks[e-2], "-")) && symbolAddr(fld) {
+			// IBM's behaviour: a symbol's displacement read at the end of
+			// the file ends the address, and the ',' wanted there is
+			// missing before it ("MEM=(.stdin+4" at the end is "missing
+			// ',' before '4'"; a register form's is the premature end).
+			p.add(tsf.ErrSyntax.Diagnostic(astPos(toks[e-1].Pos), 0, ",", toks[e-1].Value))
+			reported = true
+		}
 		synthetic := astPos(at)
 		switch m := fld.(type) {
 		case *tsf.Mem:
@@ -1430,9 +1439,10 @@ func (p *parser) unexpectedField(toks []lexer.Token, i int) {
 	p.add(tsf.ErrUnexpected.Diagnostic(astPos(toks[i].Pos), p.commentLine(toks[i].Pos.Offset), unexpectedText(toks[i])))
 }
 
-// unexpectedText is how TRCUST 3.05A names a token it did not expect: a
-// symbol without its dot (IBM's behaviour, tried with its binary:
-// "TP=.fclose, .malloc" gives "unexpected: malloc"), else as tokenText.
+// unexpectedText is how TRCUST 3.05A names a token it did not expect, also
+// in a syntax error: a symbol without its dot (IBM's behaviour, tried with
+// its binary: "TP=.fclose, .malloc" gives "unexpected: malloc",
+// "TYPE=(.x)" "missing ')' before 'x'"), else as tokenText.
 func unexpectedText(t lexer.Token) string {
 	if t.Type == tokSymbol || t.Type == tokPath {
 		return strings.TrimPrefix(tokenText(t), ".")
@@ -1503,7 +1513,7 @@ func (p *parser) listError(err error, end ast.Pos, last bool) (at int, skip bool
 		return 0, false
 	}
 	tok := ute.Unexpected
-	pos, before := astPos(tok.Pos), tokenText(tok)
+	pos, before := astPos(tok.Pos), unexpectedText(tok)
 	if tok.EOF() {
 		before = "TRACE"
 	}
@@ -1515,9 +1525,6 @@ func (p *parser) listError(err error, end ast.Pos, last bool) (at int, skip bool
 		p.add(tsf.ErrInvalidNumber.Diagnostic(pos, 0, before))
 		return pos.Offset, true
 	case identifierWanted:
-		if tok.Type == tokSymbol {
-			before = tok.Value // without its dot, as TRCUST prints it
-		}
 		p.add(tsf.ErrSyntax.Diagnostic(pos, 0, identifierWanted, before))
 		return pos.Offset, true
 	case "ID":
@@ -1549,7 +1556,7 @@ func (p *parser) syntaxError(err error, end ast.Pos, last, severe bool) {
 	}
 	tok := ute.Unexpected
 	pos := astPos(tok.Pos)
-	before := tokenText(tok)
+	before := unexpectedText(tok)
 	if tok.EOF() {
 		if last {
 			d := tsf.SeverePrematureEOF.Diagnostic(pos, 0)
