@@ -338,9 +338,10 @@ type Mem struct {
 	BadLength *diag.Diagnostic
 	// Cut says that the statement broke (a syntax error the parser
 	// reported) after what it holds: Flag is nil when it broke before
-	// its flag, Length and UseLen are nil when before its length, and
-	// Addr holds the terms of an address that broke read before the
-	// break. What it holds is checked, and the symbol of its address
+	// its flag or in its word, and holds the levels read before a level
+	// that broke; Length and UseLen are nil when it broke before its
+	// length, and Addr holds the terms of an address that broke read
+	// before the break. What it holds is checked, and the symbol of its address
 	// looked up, as TRCUST 3.05A checks each part as it reads it (IBM's
 	// behaviour: "MEM=(.nosuch+EAX,D,4)" is "symbol not found: nosuch");
 	// the tracepoint is refused all the same.
