@@ -1118,14 +1118,18 @@ func (p *parser) partialData(toks []lexer.Token, err error, end ast.Pos) (fld ts
 			// the premature end; "MEM=(.nosuch+4" is "symbol not found").
 			return nil, false
 		}
-		if ute.Unexpected.EOF() && !reported && e >= 6 && toks[e-1].Type == tokNumber &&
-			(isPunct(toks[e-2], "+") || isPunct(toks[e-2], "-")) && symbolAddr(fld) {
-			// IBM's behaviour: a symbol's displacement read at the end of
-			// the file ends the address, and the ',' wanted there is
-			// missing before it ("MEM=(.stdin+4" at the end is "missing
-			// ',' before '4'"; a register form's is the premature end).
-			p.add(tsf.ErrSyntax.Diagnostic(astPos(toks[e-1].Pos), 0, ",", toks[e-1].Value))
-			reported = true
+		if ute.Unexpected.EOF() && !reported {
+			if want := numberAtEnd(toks[:e], isLen, symbolAddr(fld)); want != "" {
+				// IBM's behaviour: a symbol's displacement or a flag
+				// level's offset read at the end of the file ends what
+				// TRCUST reads, and what it wants next is missing before
+				// it ("MEM=(.stdin+4" and "MEM=(.stdin,I*+4" at the end
+				// are "missing ',' before '4'", "LEN=(.stdin,I*4" "missing
+				// ')' before '4'"; a register form's term is the
+				// premature end).
+				p.add(tsf.ErrSyntax.Diagnostic(astPos(toks[e-1].Pos), 0, want, toks[e-1].Value))
+				reported = true
+			}
 		}
 		synthetic := astPos(at)
 		switch m := fld.(type) {
@@ -1155,6 +1159,35 @@ func (p *parser) partialData(toks []lexer.Token, err error, end ast.Pos) (fld ts
 		return nil, reported
 	}
 	return nil, false
+}
+
+// numberAtEnd returns what TRCUST 3.05A wants after the number that ends
+// toks, a MEM, MEM32, ASCIIZ, ASCIIZ32 or (isLen) LEN statement the end of
+// the file cuts: a ',' after a symbol's displacement (sym) or a flag
+// level's offset of a memory statement, a ')' after a LEN's; "" when the
+// statement ends otherwise.
+func numberAtEnd(toks []lexer.Token, isLen, sym bool) string {
+	e := len(toks)
+	if e < 6 || toks[e-1].Type != tokNumber {
+		return ""
+	}
+	commas := 0
+	for _, t := range toks[3:e] {
+		if isPunct(t, ",") {
+			commas++
+		}
+	}
+	signed := isPunct(toks[e-2], "+") || isPunct(toks[e-2], "-")
+	level := isPunct(toks[e-2], "*") || signed && isPunct(toks[e-3], "*")
+	switch {
+	case commas == 0 && signed && sym:
+		return ","
+	case commas == 1 && level && isLen:
+		return ")"
+	case commas == 1 && level:
+		return ","
+	}
+	return ""
 }
 
 // symbolAddr reports whether f is a data statement whose address is a
