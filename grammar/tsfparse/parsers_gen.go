@@ -4073,9 +4073,9 @@ func (p *pgenParser_definition) n131(c *pgenrt.State, s *symTarget) (bool, pgenr
 	return true, pgenrt.Err{}
 }
 
-// "," RetEPTok
+// ","? RetEPTok
 func (p *pgenParser_definition) n132(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
-	if m, e := p.Lit(c, ","); !m || e.On {
+	if m, e := p.n59(c); !m || e.On {
 		return e.On, e
 	}
 	if m, e := p.n131(c, s); !m || e.On {
@@ -4084,13 +4084,10 @@ func (p *pgenParser_definition) n132(c *pgenrt.State, s *symTarget) (bool, pgenr
 	return true, pgenrt.Err{}
 }
 
-// ("," RetEPTok)?
+// (","? RetEPTok)?
 func (p *pgenParser_definition) n133(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
 	matched := false
 	for {
-		if !p.f5(c) {
-			break
-		}
 		b := *c
 		sv0 := s.RetEP
 		m, e := p.n132(&b, s)
@@ -4114,7 +4111,7 @@ func (p *pgenParser_definition) n133(c *pgenrt.State, s *symTarget) (bool, pgenr
 	return true, pgenrt.Err{}
 }
 
-// <symbol> TpOffset* ("," RetEPTok)?
+// <symbol> TpOffset* (","? RetEPTok)?
 func (p *pgenParser_definition) n134(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
 	if m, e := p.n128(c, s); !m || e.On {
 		return e.On, e
@@ -4849,4 +4846,4 @@ func (p *pgenParser_definition) s_typeField(c *pgenrt.State, s *typeField) (bool
 	return m, e
 }
 
-var pgenExpect_definition = [...]string{"Term*", "\"=\" NumTok?", "NumTok?", "PathTok (\",\" NumTok)?", "NumTok", "(\",\" NumTok)?", "Level*", "\"=\" NameTok", "NameTok", "\"=\" \"(\" Address \",\" Flag \")\"", "\"(\" Address \",\" Flag \")\"", "Address \",\" Flag \")\"", "\",\" Flag \")\"", "Flag \")\"", "\")\"", "<number>?", "(\"+\" | \"-\")? NumTok?", "\"=\" NameTok \",\" \"ID\" \"=\" NumTok", "NameTok \",\" \"ID\" \"=\" NumTok", "\",\" \"ID\" \"=\" NumTok", "\"ID\" \"=\" NumTok", "\"=\" NumTok", "ListEntry (\",\"? ListEntry)* PunctTok?", "ListEntry", "(\",\"? ListEntry)* PunctTok?", "PunctTok?", "\"=\" \"(\" Address \",\" Flag \",\" LengthTok \")\"", "\"(\" Address \",\" Flag \",\" LengthTok \")\"", "Address \",\" Flag \",\" LengthTok \")\"", "\",\" Flag \",\" LengthTok \")\"", "Flag \",\" LengthTok \")\"", "\",\" LengthTok \")\"", "LengthTok \")\"", "\"=\" ScalarTok?", "ScalarTok?", "\"=\"? PathTok? PunctTok?", "PathTok? PunctTok?", "\"=\" (\"-\" | \"+\")? ScalarTok?", "(\"-\" | \"+\")? ScalarTok?", "\"=\" \"(\" OperandTok? \",\"? OperandTok? \")\"?", "\"(\" OperandTok? \",\"? OperandTok? \")\"?", "OperandTok? \",\"? OperandTok? \")\"?", "\",\"? OperandTok? \")\"?", "OperandTok? \")\"?", "\")\"?", "\"=\" \"(\" (RegTok (\",\" RegTok)* \",\"?)? \")\"", "\"(\" (RegTok (\",\" RegTok)* \",\"?)? \")\"", "RegTok", "(\",\" RegTok)* \",\"?", "\",\"?", "(RegTok (\",\" RegTok)* \",\"?)? \")\"", "TpOffset* (\",\" RetEPTok)?", "RetEPTok", "(\",\" RetEPTok)?", "(ParenTerm | NumTok | IdentTok | OtherTok)?", "\"=\" StrToken", "StrToken", "\"=\" (AtTarget | SymTarget)", "(AtTarget | SymTarget)", "\"=\" \"(\" (IdentTok \",\"?)* \")\"", "\"(\" (IdentTok \",\"?)* \")\"", "(IdentTok \",\"?)* \")\""}
+var pgenExpect_definition = [...]string{"Term*", "\"=\" NumTok?", "NumTok?", "PathTok (\",\" NumTok)?", "NumTok", "(\",\" NumTok)?", "Level*", "\"=\" NameTok", "NameTok", "\"=\" \"(\" Address \",\" Flag \")\"", "\"(\" Address \",\" Flag \")\"", "Address \",\" Flag \")\"", "\",\" Flag \")\"", "Flag \")\"", "\")\"", "<number>?", "(\"+\" | \"-\")? NumTok?", "\"=\" NameTok \",\" \"ID\" \"=\" NumTok", "NameTok \",\" \"ID\" \"=\" NumTok", "\",\" \"ID\" \"=\" NumTok", "\"ID\" \"=\" NumTok", "\"=\" NumTok", "ListEntry (\",\"? ListEntry)* PunctTok?", "ListEntry", "(\",\"? ListEntry)* PunctTok?", "PunctTok?", "\"=\" \"(\" Address \",\" Flag \",\" LengthTok \")\"", "\"(\" Address \",\" Flag \",\" LengthTok \")\"", "Address \",\" Flag \",\" LengthTok \")\"", "\",\" Flag \",\" LengthTok \")\"", "Flag \",\" LengthTok \")\"", "\",\" LengthTok \")\"", "LengthTok \")\"", "\"=\" ScalarTok?", "ScalarTok?", "\"=\"? PathTok? PunctTok?", "PathTok? PunctTok?", "\"=\" (\"-\" | \"+\")? ScalarTok?", "(\"-\" | \"+\")? ScalarTok?", "\"=\" \"(\" OperandTok? \",\"? OperandTok? \")\"?", "\"(\" OperandTok? \",\"? OperandTok? \")\"?", "OperandTok? \",\"? OperandTok? \")\"?", "\",\"? OperandTok? \")\"?", "OperandTok? \")\"?", "\")\"?", "\"=\" \"(\" (RegTok (\",\" RegTok)* \",\"?)? \")\"", "\"(\" (RegTok (\",\" RegTok)* \",\"?)? \")\"", "RegTok", "(\",\" RegTok)* \",\"?", "\",\"?", "(RegTok (\",\" RegTok)* \",\"?)? \")\"", "TpOffset* (\",\"? RetEPTok)?", "RetEPTok", "(\",\"? RetEPTok)?", "(ParenTerm | NumTok | IdentTok | OtherTok)?", "\"=\" StrToken", "StrToken", "\"=\" (AtTarget | SymTarget)", "(AtTarget | SymTarget)", "\"=\" \"(\" (IdentTok \",\"?)* \")\"", "\"(\" (IdentTok \",\"?)* \")\"", "(IdentTok \",\"?)* \")\""}

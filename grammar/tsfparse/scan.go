@@ -212,31 +212,31 @@ func (s *scanner) wordLen() int {
 		n = 1
 	case c == '.' && isIdentChar(s.peek(1)):
 		n = 2
+	case c == '.' && s.peek(1) == '.' && s.off+1 < len(s.src):
+		// IBM's behaviour: a second dot is the symbol's first character
+		// ("TP=..malloc" is "symbol not found: .malloc").
+		n = 2
 	default:
 		return 0
 	}
-	run := &wordChars
-	if c == '.' {
-		run = &symbolChars
-	}
-	for s.off+n < len(s.src) && run[s.src[s.off+n]] && !s.commentAt(n) {
+	// A symbol runs on through a dot as a word does (IBM's behaviour:
+	// "TP=.malloc.x" is "symbol not found: malloc.x").
+	for s.off+n < len(s.src) && wordChars[s.src[s.off+n]] && !s.commentAt(n) {
 		n++
 	}
 	return n
 }
 
-// wordChars are the bytes a word or number runs on through (isIdentChar,
-// isOther, '.'), symbolChars those a symbol runs on through (the same but
-// '.'), and plainChars the bytes a string holds that need no look (all
-// but the quote, the backslash, CR, LF, NUL and Ctrl-Z).
-var wordChars, symbolChars, plainChars = func() (w, sym, plain [256]bool) {
+// wordChars are the bytes a word, number or symbol runs on through
+// (isIdentChar, isOther, '.'), and plainChars the bytes a string holds that
+// need no look (all but the quote, the backslash, CR, LF, NUL and Ctrl-Z).
+var wordChars, plainChars = func() (w, plain [256]bool) {
 	for c := range w {
 		b := byte(c)
-		sym[c] = isIdentChar(b) || isOther(b)
-		w[c] = sym[c] || b == '.'
+		w[c] = isIdentChar(b) || isOther(b) || b == '.'
 		plain[c] = b != '"' && b != '\\' && b != '\r' && b != '\n' && b != 0 && b != 0x1A
 	}
-	return w, sym, plain
+	return w, plain
 }()
 
 // tooLongFor reports whether a token of n bytes at the scan position is
@@ -444,8 +444,8 @@ func (s *scanner) next() bool {
 		s.emit(tokNumber, s.src[s.off:s.off+n], start)
 		s.skip(n)
 		return s.glue(start)
-	case c == '.' && isIdentChar(s.peek(1)):
-		// A symbol runs on through symbolChars.
+	case c == '.' && n > 0:
+		// A symbol (wordLen).
 		s.emit(tokSymbol, s.src[s.off+1:s.off+n], start)
 		s.skip(n)
 		return s.glue(start)

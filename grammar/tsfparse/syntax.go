@@ -101,11 +101,13 @@ type atTarget struct {
 	Line *numTok  `parser:"( \",\" @@ )?"`
 }
 
+// symTarget is TP=.name[{+|-}offs]...[,RETEP]; TRCUST 3.05A also takes
+// RETEP without the comma (IBM's behaviour: "TP=.malloc RETEP").
 type symTarget struct {
 	Pos     lexer.Position
 	Name    string      `parser:"@Symbol"`
 	Offsets []*tpOffset `parser:"@@*"`
-	RetEP   *retEPTok   `parser:"( \",\" @@ )?"`
+	RetEP   *retEPTok   `parser:"( \",\"? @@ )?"`
 }
 
 // tpOffset is one {+|-}offs of TP=.name. TRCUST 3.05A adds up any number
