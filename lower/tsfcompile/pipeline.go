@@ -288,20 +288,27 @@ func (r *Result) back(req Request) bool {
 // counts a data statement's bytes once it has assembled it (IBM's
 // behaviour: registers that overflow the stack give the overflow alone,
 // fresh seed 943427; a memory statement before them that passed the limit
-// gives its warning, fresh seed 952621).
+// gives its warning, fresh seed 952621). A data symbol not found drops
+// every warning 140 of its TRACE: TRCUST looks the symbol up as it reads
+// the statement, before it counts a byte of it (IBM's behaviour:
+// "MEM32=(FEAX,I,100), REGS=(.DX)" at MAXDATALENGTH=100 is "symbol not
+// found: DX" alone).
 func dropUncounted(abandoned map[*tsf.Trace]bool, back, front diag.List) diag.List {
 	if len(abandoned) == 0 {
 		return front
 	}
-	var failed []diag.Diagnostic
+	var failed, lookups []diag.Diagnostic
 	for _, d := range back {
-		if c, _ := tsf.CodeOf(d); c == tsf.ErrRPNStack || c == tsf.ErrRPNTooLong {
+		switch c, _ := tsf.CodeOf(d); c {
+		case tsf.ErrRPNStack, tsf.ErrRPNTooLong:
 			failed = append(failed, d)
+		case tsf.ErrSymbol:
+			lookups = append(lookups, d)
 		}
 	}
 	var out diag.List
 	for _, d := range front {
-		if c, _ := tsf.CodeOf(d); c == tsf.WarnMaxDataExceeded && uncounted(abandoned, failed, d) {
+		if c, _ := tsf.CodeOf(d); c == tsf.WarnMaxDataExceeded && uncounted(abandoned, failed, lookups, d) {
 			continue
 		}
 		out = append(out, d)
@@ -310,11 +317,17 @@ func dropUncounted(abandoned map[*tsf.Trace]bool, back, front diag.List) diag.Li
 }
 
 // uncounted reports whether the warning w stands at or after a data
-// statement of its TRACE that failed to assemble.
-func uncounted(abandoned map[*tsf.Trace]bool, failed []diag.Diagnostic, w diag.Diagnostic) bool {
+// statement of its TRACE that failed to assemble (failed), or in a TRACE
+// with a symbol not found (lookups).
+func uncounted(abandoned map[*tsf.Trace]bool, failed, lookups []diag.Diagnostic, w diag.Diagnostic) bool {
 	for t := range abandoned {
 		if !inStmt(t, w) {
 			continue
+		}
+		for _, f := range lookups {
+			if inStmt(t, f) {
+				return true
+			}
 		}
 		for _, f := range failed {
 			if inStmt(t, f) && f.Pos.Offset <= w.Pos.Offset {
