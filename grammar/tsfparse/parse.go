@@ -729,11 +729,42 @@ func (p *parser) header(toks []lexer.Token, end ast.Pos, last bool) tsf.Stmt {
 		p.unexpected(toks[n:])
 		return &tsf.ModName{Pos: astPos(mn.Pos), Path: &tsf.Word{Pos: astPos(mn.Path.Pos), Text: mn.Path.Text}}
 	}
-	// IBM's behaviour: each token after the value (or after the '=',
-	// when no number follows it) is unexpected.
-	p.unexpected(toks[n:])
 	a := h.Assign
-	num := p.numberOrZero(a.Value, toks[n-1].Pos)
+	if last && !p.partial && len(toks) == 1 {
+		// IBM's behaviour: "MAJOR" at the end of the file: TRCUST 3.05A
+		// reads on for the '=' and meets the end (34), as after "MAJOR=".
+		d := tsf.SeverePrematureEOF.Diagnostic(end, 0)
+		d.Detail = "the file ends before the value"
+		p.add(d)
+		return nil
+	}
+	// What stands after the keyword, or after the '=' (the end of the
+	// statement when nothing does).
+	after := lexPos(end)
+	if k := 1; a.Eq && k+1 < len(toks) || !a.Eq && k < len(toks) {
+		if a.Eq {
+			k++
+		}
+		after = toks[k].Pos
+	}
+	if !a.Eq {
+		// IBM's behaviour: "MAJOR 0x42" is warning 133, as for MODNAME,
+		// naming the keyword as written.
+		p.add(tsf.WarnExpected.Diagnostic(astPos(after), 0, "=", a.Key))
+	}
+	if a.Comma != nil && strings.EqualFold(a.Key, "TDFID") {
+		// IBM's behaviour: TDFID takes no comma after its value, MAJOR
+		// and MAXDATALENGTH one ("TDFID=1," is "unexpected: ,").
+		n--
+	}
+	// IBM's behaviour: each token after the value and its comma (or
+	// after the '=', when no number follows it) is unexpected.
+	p.unexpected(toks[n:])
+	at := toks[n-1].Pos
+	if !a.Eq {
+		at = after
+	}
+	num := p.numberOrZero(a.Value, at)
 	pos := astPos(a.Pos)
 	switch strings.ToUpper(a.Key) {
 	case "MAJOR":

@@ -444,16 +444,64 @@ func (p *pgenParser_definition) n5(c *pgenrt.State, s *assignStmt) (bool, pgenrt
 	return true, pgenrt.Err{}
 }
 
-// f3 reports whether the token at the cursor may start NumTok
+// f3 reports whether the token at the cursor may start "="
 // (or another node of the same first set).
 func (p *pgenParser_definition) f3(c *pgenrt.State) bool {
+	return p.Is(c.Cur, "=")
+}
+
+// "="
+func (p *pgenParser_definition) n6(c *pgenrt.State, s *assignStmt) (bool, pgenrt.Err) {
+	start := c.Cur
+	if m, e := p.Lit(c, "="); !m || e.On {
+		return e.On, e
+	}
+	if c.Cur > start {
+		s.Eq = true
+	}
+	return true, pgenrt.Err{}
+}
+
+// "="?
+func (p *pgenParser_definition) n7(c *pgenrt.State, s *assignStmt) (bool, pgenrt.Err) {
+	matched := false
+	for {
+		if !p.f3(c) {
+			break
+		}
+		b := *c
+		sv0 := s.Eq
+		m, e := p.n6(&b, s)
+		if e.On {
+			c.MaybeUpdate(e)
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			s.Eq = sv0
+			break
+		}
+		c.Accept(&b)
+		if !m {
+			s.Eq = sv0
+			break
+		}
+		matched = true
+		break
+	}
+	_ = matched
+	return true, pgenrt.Err{}
+}
+
+// f4 reports whether the token at the cursor may start NumTok
+// (or another node of the same first set).
+func (p *pgenParser_definition) f4(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == tokNumber
 }
 
 // NumTok
-func (p *pgenParser_definition) n6(c *pgenrt.State, s *assignStmt) (bool, pgenrt.Err) {
-	if !p.f3(c) {
+func (p *pgenParser_definition) n8(c *pgenrt.State, s *assignStmt) (bool, pgenrt.Err) {
+	if !p.f4(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *numTok
@@ -472,15 +520,15 @@ func (p *pgenParser_definition) n6(c *pgenrt.State, s *assignStmt) (bool, pgenrt
 }
 
 // NumTok?
-func (p *pgenParser_definition) n7(c *pgenrt.State, s *assignStmt) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n9(c *pgenrt.State, s *assignStmt) (bool, pgenrt.Err) {
 	matched := false
 	for {
-		if !p.f3(c) {
+		if !p.f4(c) {
 			break
 		}
 		b := *c
 		sv0 := s.Value
-		m, e := p.n6(&b, s)
+		m, e := p.n8(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 4) {
@@ -501,35 +549,94 @@ func (p *pgenParser_definition) n7(c *pgenrt.State, s *assignStmt) (bool, pgenrt
 	return true, pgenrt.Err{}
 }
 
-// ("MAJOR" | "MAXDATALENGTH" | "MAXDATALEN" | "TDFID") "=" NumTok?
-func (p *pgenParser_definition) n8(c *pgenrt.State, s *assignStmt) (bool, pgenrt.Err) {
+// f5 reports whether the token at the cursor may start PunctTok
+// (or another node of the same first set).
+func (p *pgenParser_definition) f5(c *pgenrt.State) bool {
+	return p.Is(c.Cur, ",")
+}
+
+// PunctTok
+func (p *pgenParser_definition) n10(c *pgenrt.State, s *assignStmt) (bool, pgenrt.Err) {
+	if !p.f5(c) {
+		return false, pgenrt.Err{}
+	}
+	var nv *punctTok
+	if p.reuse {
+		nv = p.slab_punctTok.Alloc()
+		nv.Text = ""
+
+	} else {
+		nv = new(punctTok)
+	}
+	if m, e := p.s_punctTok(c, nv); !m || e.On {
+		return e.On, e
+	}
+	s.Comma = nv
+	return true, pgenrt.Err{}
+}
+
+// PunctTok?
+func (p *pgenParser_definition) n11(c *pgenrt.State, s *assignStmt) (bool, pgenrt.Err) {
+	matched := false
+	for {
+		if !p.f5(c) {
+			break
+		}
+		b := *c
+		sv0 := s.Comma
+		m, e := p.n10(&b, s)
+		if e.On {
+			c.MaybeUpdate(e)
+			if c.Stop(e, &b, 4) {
+				return true, e
+			}
+			s.Comma = sv0
+			break
+		}
+		c.Accept(&b)
+		if !m {
+			s.Comma = sv0
+			break
+		}
+		matched = true
+		break
+	}
+	_ = matched
+	return true, pgenrt.Err{}
+}
+
+// ("MAJOR" | "MAXDATALENGTH" | "MAXDATALEN" | "TDFID") "="? NumTok? PunctTok?
+func (p *pgenParser_definition) n12(c *pgenrt.State, s *assignStmt) (bool, pgenrt.Err) {
 	if m, e := p.n5(c, s); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.Lit(c, "="); !m || e.On {
+	if m, e := p.n7(c, s); !m || e.On {
 		return true, c.Miss(e, 1)
 	}
-	if m, e := p.n7(c, s); !m || e.On {
+	if m, e := p.n9(c, s); !m || e.On {
 		return true, c.Miss(e, 2)
+	}
+	if m, e := p.n11(c, s); !m || e.On {
+		return true, c.Miss(e, 3)
 	}
 	return true, pgenrt.Err{}
 }
 
 func (p *pgenParser_definition) s_assignStmt(c *pgenrt.State, s *assignStmt) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n8(c, s))
+	return c.Close(p.n12(c, s))
 }
 
-// f4 reports whether the token at the cursor may start PathTok
+// f6 reports whether the token at the cursor may start PathTok
 // (or another node of the same first set).
-func (p *pgenParser_definition) f4(c *pgenrt.State) bool {
+func (p *pgenParser_definition) f6(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == tokPath
 }
 
 // PathTok
-func (p *pgenParser_definition) n9(c *pgenrt.State, s *atTarget) (bool, pgenrt.Err) {
-	if !p.f4(c) {
+func (p *pgenParser_definition) n13(c *pgenrt.State, s *atTarget) (bool, pgenrt.Err) {
+	if !p.f6(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *pathTok
@@ -547,15 +654,9 @@ func (p *pgenParser_definition) n9(c *pgenrt.State, s *atTarget) (bool, pgenrt.E
 	return true, pgenrt.Err{}
 }
 
-// f5 reports whether the token at the cursor may start ("," NumTok)
-// (or another node of the same first set).
-func (p *pgenParser_definition) f5(c *pgenrt.State) bool {
-	return p.Is(c.Cur, ",")
-}
-
 // NumTok
-func (p *pgenParser_definition) n10(c *pgenrt.State, s *atTarget) (bool, pgenrt.Err) {
-	if !p.f3(c) {
+func (p *pgenParser_definition) n14(c *pgenrt.State, s *atTarget) (bool, pgenrt.Err) {
+	if !p.f4(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *numTok
@@ -574,18 +675,18 @@ func (p *pgenParser_definition) n10(c *pgenrt.State, s *atTarget) (bool, pgenrt.
 }
 
 // "," NumTok
-func (p *pgenParser_definition) n11(c *pgenrt.State, s *atTarget) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n15(c *pgenrt.State, s *atTarget) (bool, pgenrt.Err) {
 	if m, e := p.Lit(c, ","); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n10(c, s); !m || e.On {
-		return true, c.Miss(e, 4)
+	if m, e := p.n14(c, s); !m || e.On {
+		return true, c.Miss(e, 5)
 	}
 	return true, pgenrt.Err{}
 }
 
 // ("," NumTok)?
-func (p *pgenParser_definition) n12(c *pgenrt.State, s *atTarget) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n16(c *pgenrt.State, s *atTarget) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f5(c) {
@@ -593,7 +694,7 @@ func (p *pgenParser_definition) n12(c *pgenrt.State, s *atTarget) (bool, pgenrt.
 		}
 		b := *c
 		sv0 := s.Line
-		m, e := p.n11(&b, s)
+		m, e := p.n15(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 4) {
@@ -615,33 +716,33 @@ func (p *pgenParser_definition) n12(c *pgenrt.State, s *atTarget) (bool, pgenrt.
 }
 
 // "@" PathTok ("," NumTok)?
-func (p *pgenParser_definition) n13(c *pgenrt.State, s *atTarget) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n17(c *pgenrt.State, s *atTarget) (bool, pgenrt.Err) {
 	if m, e := p.Lit(c, "@"); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n9(c, s); !m || e.On {
-		return true, c.Miss(e, 3)
+	if m, e := p.n13(c, s); !m || e.On {
+		return true, c.Miss(e, 4)
 	}
-	if m, e := p.n12(c, s); !m || e.On {
-		return true, c.Miss(e, 5)
+	if m, e := p.n16(c, s); !m || e.On {
+		return true, c.Miss(e, 6)
 	}
 	return true, pgenrt.Err{}
 }
 
 func (p *pgenParser_definition) s_atTarget(c *pgenrt.State, s *atTarget) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n13(c, s))
+	return c.Close(p.n17(c, s))
 }
 
-// f6 reports whether the token at the cursor may start MinorField
+// f7 reports whether the token at the cursor may start MinorField
 // (or another node of the same first set).
-func (p *pgenParser_definition) f6(c *pgenrt.State) bool {
+func (p *pgenParser_definition) f7(c *pgenrt.State) bool {
 	return p.Is(c.Cur, "MINOR")
 }
 
 // MinorField
-func (p *pgenParser_definition) n14(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
-	if !p.f6(c) {
+func (p *pgenParser_definition) n18(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
+	if !p.f7(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *minorField
@@ -658,15 +759,15 @@ func (p *pgenParser_definition) n14(c *pgenrt.State, s *field) (bool, pgenrt.Err
 	return true, pgenrt.Err{}
 }
 
-// f7 reports whether the token at the cursor may start TpField
+// f8 reports whether the token at the cursor may start TpField
 // (or another node of the same first set).
-func (p *pgenParser_definition) f7(c *pgenrt.State) bool {
+func (p *pgenParser_definition) f8(c *pgenrt.State) bool {
 	return p.Is(c.Cur, "TP")
 }
 
 // TpField
-func (p *pgenParser_definition) n15(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
-	if !p.f7(c) {
+func (p *pgenParser_definition) n19(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
+	if !p.f8(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *tpField
@@ -683,15 +784,15 @@ func (p *pgenParser_definition) n15(c *pgenrt.State, s *field) (bool, pgenrt.Err
 	return true, pgenrt.Err{}
 }
 
-// f8 reports whether the token at the cursor may start OpcodeField
+// f9 reports whether the token at the cursor may start OpcodeField
 // (or another node of the same first set).
-func (p *pgenParser_definition) f8(c *pgenrt.State) bool {
+func (p *pgenParser_definition) f9(c *pgenrt.State) bool {
 	return p.Is(c.Cur, "OPCODE")
 }
 
 // OpcodeField
-func (p *pgenParser_definition) n16(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
-	if !p.f8(c) {
+func (p *pgenParser_definition) n20(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
+	if !p.f9(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *opcodeField
@@ -708,15 +809,15 @@ func (p *pgenParser_definition) n16(c *pgenrt.State, s *field) (bool, pgenrt.Err
 	return true, pgenrt.Err{}
 }
 
-// f9 reports whether the token at the cursor may start TypeField
+// f10 reports whether the token at the cursor may start TypeField
 // (or another node of the same first set).
-func (p *pgenParser_definition) f9(c *pgenrt.State) bool {
+func (p *pgenParser_definition) f10(c *pgenrt.State) bool {
 	return p.Is(c.Cur, "TYPE")
 }
 
 // TypeField
-func (p *pgenParser_definition) n17(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
-	if !p.f9(c) {
+func (p *pgenParser_definition) n21(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
+	if !p.f10(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *typeField
@@ -733,15 +834,15 @@ func (p *pgenParser_definition) n17(c *pgenrt.State, s *field) (bool, pgenrt.Err
 	return true, pgenrt.Err{}
 }
 
-// f10 reports whether the token at the cursor may start GroupField
+// f11 reports whether the token at the cursor may start GroupField
 // (or another node of the same first set).
-func (p *pgenParser_definition) f10(c *pgenrt.State) bool {
+func (p *pgenParser_definition) f11(c *pgenrt.State) bool {
 	return p.Is(c.Cur, "GROUP")
 }
 
 // GroupField
-func (p *pgenParser_definition) n18(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
-	if !p.f10(c) {
+func (p *pgenParser_definition) n22(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
+	if !p.f11(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *groupField
@@ -758,15 +859,15 @@ func (p *pgenParser_definition) n18(c *pgenrt.State, s *field) (bool, pgenrt.Err
 	return true, pgenrt.Err{}
 }
 
-// f11 reports whether the token at the cursor may start TextField
+// f12 reports whether the token at the cursor may start TextField
 // (or another node of the same first set).
-func (p *pgenParser_definition) f11(c *pgenrt.State) bool {
+func (p *pgenParser_definition) f12(c *pgenrt.State) bool {
 	return p.Is(c.Cur, "DESC") || p.Is(c.Cur, "FMT")
 }
 
 // TextField
-func (p *pgenParser_definition) n19(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
-	if !p.f11(c) {
+func (p *pgenParser_definition) n23(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
+	if !p.f12(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *textField
@@ -783,15 +884,15 @@ func (p *pgenParser_definition) n19(c *pgenrt.State, s *field) (bool, pgenrt.Err
 	return true, pgenrt.Err{}
 }
 
-// f12 reports whether the token at the cursor may start LenField
+// f13 reports whether the token at the cursor may start LenField
 // (or another node of the same first set).
-func (p *pgenParser_definition) f12(c *pgenrt.State) bool {
+func (p *pgenParser_definition) f13(c *pgenrt.State) bool {
 	return p.Is(c.Cur, "LEN")
 }
 
 // LenField
-func (p *pgenParser_definition) n20(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
-	if !p.f12(c) {
+func (p *pgenParser_definition) n24(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
+	if !p.f13(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *lenField
@@ -808,15 +909,15 @@ func (p *pgenParser_definition) n20(c *pgenrt.State, s *field) (bool, pgenrt.Err
 	return true, pgenrt.Err{}
 }
 
-// f13 reports whether the token at the cursor may start RegsField
+// f14 reports whether the token at the cursor may start RegsField
 // (or another node of the same first set).
-func (p *pgenParser_definition) f13(c *pgenrt.State) bool {
+func (p *pgenParser_definition) f14(c *pgenrt.State) bool {
 	return p.Is(c.Cur, "REGS")
 }
 
 // RegsField
-func (p *pgenParser_definition) n21(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
-	if !p.f13(c) {
+func (p *pgenParser_definition) n25(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
+	if !p.f14(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *regsField
@@ -833,15 +934,15 @@ func (p *pgenParser_definition) n21(c *pgenrt.State, s *field) (bool, pgenrt.Err
 	return true, pgenrt.Err{}
 }
 
-// f14 reports whether the token at the cursor may start MemField
+// f15 reports whether the token at the cursor may start MemField
 // (or another node of the same first set).
-func (p *pgenParser_definition) f14(c *pgenrt.State) bool {
+func (p *pgenParser_definition) f15(c *pgenrt.State) bool {
 	return p.Is(c.Cur, "ASCIIZ") || p.Is(c.Cur, "ASCIIZ32") || p.Is(c.Cur, "MEM") || p.Is(c.Cur, "MEM32")
 }
 
 // MemField
-func (p *pgenParser_definition) n22(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
-	if !p.f14(c) {
+func (p *pgenParser_definition) n26(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
+	if !p.f15(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *memField
@@ -858,15 +959,15 @@ func (p *pgenParser_definition) n22(c *pgenrt.State, s *field) (bool, pgenrt.Err
 	return true, pgenrt.Err{}
 }
 
-// f15 reports whether the token at the cursor may start OrbitField
+// f16 reports whether the token at the cursor may start OrbitField
 // (or another node of the same first set).
-func (p *pgenParser_definition) f15(c *pgenrt.State) bool {
+func (p *pgenParser_definition) f16(c *pgenrt.State) bool {
 	return p.Is(c.Cur, "ORBIT")
 }
 
 // OrbitField
-func (p *pgenParser_definition) n23(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
-	if !p.f15(c) {
+func (p *pgenParser_definition) n27(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
+	if !p.f16(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *orbitField
@@ -883,15 +984,15 @@ func (p *pgenParser_definition) n23(c *pgenrt.State, s *field) (bool, pgenrt.Err
 	return true, pgenrt.Err{}
 }
 
-// f16 reports whether the token at the cursor may start OpFlagField
+// f17 reports whether the token at the cursor may start OpFlagField
 // (or another node of the same first set).
-func (p *pgenParser_definition) f16(c *pgenrt.State) bool {
+func (p *pgenParser_definition) f17(c *pgenrt.State) bool {
 	return p.Is(c.Cur, "ABORTOP") || p.Is(c.Cur, "REMOVEOP")
 }
 
 // OpFlagField
-func (p *pgenParser_definition) n24(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
-	if !p.f16(c) {
+func (p *pgenParser_definition) n28(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
+	if !p.f17(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *opFlagField
@@ -910,13 +1011,13 @@ func (p *pgenParser_definition) n24(c *pgenrt.State, s *field) (bool, pgenrt.Err
 }
 
 // MinorField | TpField | OpcodeField | TypeField | GroupField | TextField | LenField | RegsField | MemField | OrbitField | OpFlagField
-func (p *pgenParser_definition) n25(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n29(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
-	if p.f6(c) {
+	if p.f7(c) {
 		b := *c
 		sv0 := s.Minor
-		m, e := p.n14(&b, s)
+		m, e := p.n18(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 4) {
 				return true, e
@@ -930,10 +1031,10 @@ func (p *pgenParser_definition) n25(c *pgenrt.State, s *field) (bool, pgenrt.Err
 		}
 		s.Minor = sv0
 	}
-	if p.f7(c) {
+	if p.f8(c) {
 		b := *c
 		sv0 := s.TP
-		m, e := p.n15(&b, s)
+		m, e := p.n19(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 4) {
 				return true, e
@@ -947,10 +1048,10 @@ func (p *pgenParser_definition) n25(c *pgenrt.State, s *field) (bool, pgenrt.Err
 		}
 		s.TP = sv0
 	}
-	if p.f8(c) {
+	if p.f9(c) {
 		b := *c
 		sv0 := s.Opcode
-		m, e := p.n16(&b, s)
+		m, e := p.n20(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 4) {
 				return true, e
@@ -964,10 +1065,10 @@ func (p *pgenParser_definition) n25(c *pgenrt.State, s *field) (bool, pgenrt.Err
 		}
 		s.Opcode = sv0
 	}
-	if p.f9(c) {
+	if p.f10(c) {
 		b := *c
 		sv0 := s.Type
-		m, e := p.n17(&b, s)
+		m, e := p.n21(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 4) {
 				return true, e
@@ -981,10 +1082,10 @@ func (p *pgenParser_definition) n25(c *pgenrt.State, s *field) (bool, pgenrt.Err
 		}
 		s.Type = sv0
 	}
-	if p.f10(c) {
+	if p.f11(c) {
 		b := *c
 		sv0 := s.Group
-		m, e := p.n18(&b, s)
+		m, e := p.n22(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 4) {
 				return true, e
@@ -998,10 +1099,10 @@ func (p *pgenParser_definition) n25(c *pgenrt.State, s *field) (bool, pgenrt.Err
 		}
 		s.Group = sv0
 	}
-	if p.f11(c) {
+	if p.f12(c) {
 		b := *c
 		sv0 := s.Text
-		m, e := p.n19(&b, s)
+		m, e := p.n23(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 4) {
 				return true, e
@@ -1015,10 +1116,10 @@ func (p *pgenParser_definition) n25(c *pgenrt.State, s *field) (bool, pgenrt.Err
 		}
 		s.Text = sv0
 	}
-	if p.f12(c) {
+	if p.f13(c) {
 		b := *c
 		sv0 := s.Len
-		m, e := p.n20(&b, s)
+		m, e := p.n24(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 4) {
 				return true, e
@@ -1032,10 +1133,10 @@ func (p *pgenParser_definition) n25(c *pgenrt.State, s *field) (bool, pgenrt.Err
 		}
 		s.Len = sv0
 	}
-	if p.f13(c) {
+	if p.f14(c) {
 		b := *c
 		sv0 := s.Regs
-		m, e := p.n21(&b, s)
+		m, e := p.n25(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 4) {
 				return true, e
@@ -1049,10 +1150,10 @@ func (p *pgenParser_definition) n25(c *pgenrt.State, s *field) (bool, pgenrt.Err
 		}
 		s.Regs = sv0
 	}
-	if p.f14(c) {
+	if p.f15(c) {
 		b := *c
 		sv0 := s.Mem
-		m, e := p.n22(&b, s)
+		m, e := p.n26(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 4) {
 				return true, e
@@ -1066,10 +1167,10 @@ func (p *pgenParser_definition) n25(c *pgenrt.State, s *field) (bool, pgenrt.Err
 		}
 		s.Mem = sv0
 	}
-	if p.f15(c) {
+	if p.f16(c) {
 		b := *c
 		sv0 := s.Orbit
-		m, e := p.n23(&b, s)
+		m, e := p.n27(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 4) {
 				return true, e
@@ -1083,10 +1184,10 @@ func (p *pgenParser_definition) n25(c *pgenrt.State, s *field) (bool, pgenrt.Err
 		}
 		s.Orbit = sv0
 	}
-	if p.f16(c) {
+	if p.f17(c) {
 		b := *c
 		sv0 := s.OpFlag
-		m, e := p.n24(&b, s)
+		m, e := p.n28(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 4) {
 				return true, e
@@ -1108,18 +1209,18 @@ func (p *pgenParser_definition) n25(c *pgenrt.State, s *field) (bool, pgenrt.Err
 }
 
 func (p *pgenParser_definition) s_field(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
-	return c.Close(p.n25(c, s))
+	return c.Close(p.n29(c, s))
 }
 
-// f17 reports whether the token at the cursor may start <ident>
+// f18 reports whether the token at the cursor may start <ident>
 // (or another node of the same first set).
-func (p *pgenParser_definition) f17(c *pgenrt.State) bool {
+func (p *pgenParser_definition) f18(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == tokIdent
 }
 
 // <ident>
-func (p *pgenParser_definition) n26(c *pgenrt.State, s *flag) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n30(c *pgenrt.State, s *flag) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, tokIdent); !m || e.On {
 		return e.On, e
@@ -1134,15 +1235,15 @@ func (p *pgenParser_definition) n26(c *pgenrt.State, s *flag) (bool, pgenrt.Err)
 	return true, pgenrt.Err{}
 }
 
-// f18 reports whether the token at the cursor may start Level
+// f19 reports whether the token at the cursor may start Level
 // (or another node of the same first set).
-func (p *pgenParser_definition) f18(c *pgenrt.State) bool {
+func (p *pgenParser_definition) f19(c *pgenrt.State) bool {
 	return p.Is(c.Cur, "*")
 }
 
 // Level
-func (p *pgenParser_definition) n27(c *pgenrt.State, s *flag) (bool, pgenrt.Err) {
-	if !p.f18(c) {
+func (p *pgenParser_definition) n31(c *pgenrt.State, s *flag) (bool, pgenrt.Err) {
+	if !p.f19(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *level
@@ -1163,15 +1264,15 @@ func (p *pgenParser_definition) n27(c *pgenrt.State, s *flag) (bool, pgenrt.Err)
 }
 
 // Level*
-func (p *pgenParser_definition) n28(c *pgenrt.State, s *flag) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n32(c *pgenrt.State, s *flag) (bool, pgenrt.Err) {
 	matched := false
 	for {
-		if !p.f18(c) {
+		if !p.f19(c) {
 			break
 		}
 		b := *c
 		sv0 := s.Chain
-		m, e := p.n27(&b, s)
+		m, e := p.n31(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 4) {
@@ -1192,24 +1293,24 @@ func (p *pgenParser_definition) n28(c *pgenrt.State, s *flag) (bool, pgenrt.Err)
 }
 
 // <ident> Level*
-func (p *pgenParser_definition) n29(c *pgenrt.State, s *flag) (bool, pgenrt.Err) {
-	if m, e := p.n26(c, s); !m || e.On {
+func (p *pgenParser_definition) n33(c *pgenrt.State, s *flag) (bool, pgenrt.Err) {
+	if m, e := p.n30(c, s); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n28(c, s); !m || e.On {
-		return true, c.Miss(e, 6)
+	if m, e := p.n32(c, s); !m || e.On {
+		return true, c.Miss(e, 7)
 	}
 	return true, pgenrt.Err{}
 }
 
 func (p *pgenParser_definition) s_flag(c *pgenrt.State, s *flag) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n29(c, s))
+	return c.Close(p.n33(c, s))
 }
 
 // NameTok
-func (p *pgenParser_definition) n30(c *pgenrt.State, s *groupField) (bool, pgenrt.Err) {
-	if !p.f17(c) {
+func (p *pgenParser_definition) n34(c *pgenrt.State, s *groupField) (bool, pgenrt.Err) {
+	if !p.f18(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *nameTok
@@ -1228,15 +1329,15 @@ func (p *pgenParser_definition) n30(c *pgenrt.State, s *groupField) (bool, pgenr
 }
 
 // "GROUP" "=" NameTok
-func (p *pgenParser_definition) n31(c *pgenrt.State, s *groupField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n35(c *pgenrt.State, s *groupField) (bool, pgenrt.Err) {
 	if m, e := p.Lit(c, "GROUP"); !m || e.On {
 		return e.On, e
 	}
 	if m, e := p.Lit(c, "="); !m || e.On {
-		return true, c.Miss(e, 7)
-	}
-	if m, e := p.n30(c, s); !m || e.On {
 		return true, c.Miss(e, 8)
+	}
+	if m, e := p.n34(c, s); !m || e.On {
+		return true, c.Miss(e, 9)
 	}
 	return true, pgenrt.Err{}
 }
@@ -1244,22 +1345,22 @@ func (p *pgenParser_definition) n31(c *pgenrt.State, s *groupField) (bool, pgenr
 func (p *pgenParser_definition) s_groupField(c *pgenrt.State, s *groupField) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
 	start := c.Cur
-	m, e := c.Close(p.n31(c, s))
+	m, e := c.Close(p.n35(c, s))
 	if m && !e.On {
 		s.Tokens = p.Slice(start, c.Cur)
 	}
 	return m, e
 }
 
-// f19 reports whether the token at the cursor may start ModNameStmt
+// f20 reports whether the token at the cursor may start ModNameStmt
 // (or another node of the same first set).
-func (p *pgenParser_definition) f19(c *pgenrt.State) bool {
+func (p *pgenParser_definition) f20(c *pgenrt.State) bool {
 	return p.Is(c.Cur, "MODNAME")
 }
 
 // ModNameStmt
-func (p *pgenParser_definition) n32(c *pgenrt.State, s *header) (bool, pgenrt.Err) {
-	if !p.f19(c) {
+func (p *pgenParser_definition) n36(c *pgenrt.State, s *header) (bool, pgenrt.Err) {
+	if !p.f20(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *modNameStmt
@@ -1280,7 +1381,7 @@ func (p *pgenParser_definition) n32(c *pgenrt.State, s *header) (bool, pgenrt.Er
 }
 
 // AssignStmt
-func (p *pgenParser_definition) n33(c *pgenrt.State, s *header) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n37(c *pgenrt.State, s *header) (bool, pgenrt.Err) {
 	if !p.f2(c) {
 		return false, pgenrt.Err{}
 	}
@@ -1288,7 +1389,9 @@ func (p *pgenParser_definition) n33(c *pgenrt.State, s *header) (bool, pgenrt.Er
 	if p.reuse {
 		nv = p.slab_assignStmt.Alloc()
 		nv.Key = ""
+		nv.Eq = false
 		nv.Value = nil
+		nv.Comma = nil
 
 	} else {
 		nv = new(assignStmt)
@@ -1301,13 +1404,13 @@ func (p *pgenParser_definition) n33(c *pgenrt.State, s *header) (bool, pgenrt.Er
 }
 
 // ModNameStmt | AssignStmt
-func (p *pgenParser_definition) n34(c *pgenrt.State, s *header) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n38(c *pgenrt.State, s *header) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
-	if p.f19(c) {
+	if p.f20(c) {
 		b := *c
 		sv0 := s.ModName
-		m, e := p.n32(&b, s)
+		m, e := p.n36(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 4) {
 				return true, e
@@ -1324,7 +1427,7 @@ func (p *pgenParser_definition) n34(c *pgenrt.State, s *header) (bool, pgenrt.Er
 	if p.f2(c) {
 		b := *c
 		sv0 := s.Assign
-		m, e := p.n33(&b, s)
+		m, e := p.n37(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 4) {
 				return true, e
@@ -1346,11 +1449,11 @@ func (p *pgenParser_definition) n34(c *pgenrt.State, s *header) (bool, pgenrt.Er
 }
 
 func (p *pgenParser_definition) s_header(c *pgenrt.State, s *header) (bool, pgenrt.Err) {
-	return c.Close(p.n34(c, s))
+	return c.Close(p.n38(c, s))
 }
 
 // <ident>
-func (p *pgenParser_definition) n35(c *pgenrt.State, s *identTok) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n39(c *pgenrt.State, s *identTok) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, tokIdent); !m || e.On {
 		return e.On, e
@@ -1367,11 +1470,11 @@ func (p *pgenParser_definition) n35(c *pgenrt.State, s *identTok) (bool, pgenrt.
 
 func (p *pgenParser_definition) s_identTok(c *pgenrt.State, s *identTok) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n35(c, s))
+	return c.Close(p.n39(c, s))
 }
 
 // Address
-func (p *pgenParser_definition) n36(c *pgenrt.State, s *lenField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n40(c *pgenrt.State, s *lenField) (bool, pgenrt.Err) {
 	if !p.f0(c) {
 		return false, pgenrt.Err{}
 	}
@@ -1392,8 +1495,8 @@ func (p *pgenParser_definition) n36(c *pgenrt.State, s *lenField) (bool, pgenrt.
 }
 
 // Flag
-func (p *pgenParser_definition) n37(c *pgenrt.State, s *lenField) (bool, pgenrt.Err) {
-	if !p.f17(c) {
+func (p *pgenParser_definition) n41(c *pgenrt.State, s *lenField) (bool, pgenrt.Err) {
+	if !p.f18(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *flag
@@ -1413,27 +1516,27 @@ func (p *pgenParser_definition) n37(c *pgenrt.State, s *lenField) (bool, pgenrt.
 }
 
 // "LEN" "=" "(" Address "," Flag ")"
-func (p *pgenParser_definition) n38(c *pgenrt.State, s *lenField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n42(c *pgenrt.State, s *lenField) (bool, pgenrt.Err) {
 	if m, e := p.Lit(c, "LEN"); !m || e.On {
 		return e.On, e
 	}
 	if m, e := p.Lit(c, "="); !m || e.On {
-		return true, c.Miss(e, 9)
-	}
-	if m, e := p.Lit(c, "("); !m || e.On {
 		return true, c.Miss(e, 10)
 	}
-	if m, e := p.n36(c, s); !m || e.On {
+	if m, e := p.Lit(c, "("); !m || e.On {
 		return true, c.Miss(e, 11)
 	}
-	if m, e := p.Lit(c, ","); !m || e.On {
+	if m, e := p.n40(c, s); !m || e.On {
 		return true, c.Miss(e, 12)
 	}
-	if m, e := p.n37(c, s); !m || e.On {
+	if m, e := p.Lit(c, ","); !m || e.On {
 		return true, c.Miss(e, 13)
 	}
-	if m, e := p.Lit(c, ")"); !m || e.On {
+	if m, e := p.n41(c, s); !m || e.On {
 		return true, c.Miss(e, 14)
+	}
+	if m, e := p.Lit(c, ")"); !m || e.On {
+		return true, c.Miss(e, 15)
 	}
 	return true, pgenrt.Err{}
 }
@@ -1441,7 +1544,7 @@ func (p *pgenParser_definition) n38(c *pgenrt.State, s *lenField) (bool, pgenrt.
 func (p *pgenParser_definition) s_lenField(c *pgenrt.State, s *lenField) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
 	start := c.Cur
-	m, e := c.Close(p.n38(c, s))
+	m, e := c.Close(p.n42(c, s))
 	if m && !e.On {
 		s.Tokens = p.Slice(start, c.Cur)
 	}
@@ -1449,7 +1552,7 @@ func (p *pgenParser_definition) s_lenField(c *pgenrt.State, s *lenField) (bool, 
 }
 
 // <number>
-func (p *pgenParser_definition) n39(c *pgenrt.State, s *lengthTok) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n43(c *pgenrt.State, s *lengthTok) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, tokNumber); !m || e.On {
 		return e.On, e
@@ -1464,15 +1567,15 @@ func (p *pgenParser_definition) n39(c *pgenrt.State, s *lengthTok) (bool, pgenrt
 	return true, pgenrt.Err{}
 }
 
-// f20 reports whether the token at the cursor may start <symbol>
+// f21 reports whether the token at the cursor may start <symbol>
 // (or another node of the same first set).
-func (p *pgenParser_definition) f20(c *pgenrt.State) bool {
+func (p *pgenParser_definition) f21(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == tokSymbol
 }
 
 // <symbol>
-func (p *pgenParser_definition) n40(c *pgenrt.State, s *lengthTok) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n44(c *pgenrt.State, s *lengthTok) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, tokSymbol); !m || e.On {
 		return e.On, e
@@ -1488,7 +1591,7 @@ func (p *pgenParser_definition) n40(c *pgenrt.State, s *lengthTok) (bool, pgenrt
 }
 
 // <ident>
-func (p *pgenParser_definition) n41(c *pgenrt.State, s *lengthTok) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n45(c *pgenrt.State, s *lengthTok) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, tokIdent); !m || e.On {
 		return e.On, e
@@ -1503,14 +1606,14 @@ func (p *pgenParser_definition) n41(c *pgenrt.State, s *lengthTok) (bool, pgenrt
 	return true, pgenrt.Err{}
 }
 
-// f21 reports whether the token at the cursor may start "-" <number>?
+// f22 reports whether the token at the cursor may start "-" <number>?
 // (or another node of the same first set).
-func (p *pgenParser_definition) f21(c *pgenrt.State) bool {
+func (p *pgenParser_definition) f22(c *pgenrt.State) bool {
 	return p.Is(c.Cur, "-")
 }
 
 // "-"
-func (p *pgenParser_definition) n42(c *pgenrt.State, s *lengthTok) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n46(c *pgenrt.State, s *lengthTok) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Lit(c, "-"); !m || e.On {
 		return e.On, e
@@ -1526,7 +1629,7 @@ func (p *pgenParser_definition) n42(c *pgenrt.State, s *lengthTok) (bool, pgenrt
 }
 
 // <number>?
-func (p *pgenParser_definition) n43(c *pgenrt.State) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n47(c *pgenrt.State) (bool, pgenrt.Err) {
 	if m, _ := p.Ref(c, tokNumber); m {
 		return true, pgenrt.Err{}
 	}
@@ -1534,24 +1637,24 @@ func (p *pgenParser_definition) n43(c *pgenrt.State) (bool, pgenrt.Err) {
 }
 
 // "-" <number>?
-func (p *pgenParser_definition) n44(c *pgenrt.State, s *lengthTok) (bool, pgenrt.Err) {
-	if m, e := p.n42(c, s); !m || e.On {
+func (p *pgenParser_definition) n48(c *pgenrt.State, s *lengthTok) (bool, pgenrt.Err) {
+	if m, e := p.n46(c, s); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n43(c); !m || e.On {
-		return true, c.Miss(e, 15)
+	if m, e := p.n47(c); !m || e.On {
+		return true, c.Miss(e, 16)
 	}
 	return true, pgenrt.Err{}
 }
 
 // <number> | <symbol> | <ident> | ("-" <number>?)
-func (p *pgenParser_definition) n45(c *pgenrt.State, s *lengthTok) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n49(c *pgenrt.State, s *lengthTok) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
-	if p.f3(c) {
+	if p.f4(c) {
 		b := *c
 		sv0 := s.Number
-		m, e := p.n39(&b, s)
+		m, e := p.n43(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 4) {
 				return true, e
@@ -1565,10 +1668,10 @@ func (p *pgenParser_definition) n45(c *pgenrt.State, s *lengthTok) (bool, pgenrt
 		}
 		s.Number = sv0
 	}
-	if p.f20(c) {
+	if p.f21(c) {
 		b := *c
 		sv0 := s.Symbol
-		m, e := p.n40(&b, s)
+		m, e := p.n44(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 4) {
 				return true, e
@@ -1582,10 +1685,10 @@ func (p *pgenParser_definition) n45(c *pgenrt.State, s *lengthTok) (bool, pgenrt
 		}
 		s.Symbol = sv0
 	}
-	if p.f17(c) {
+	if p.f18(c) {
 		b := *c
 		sv0 := s.Ident
-		m, e := p.n41(&b, s)
+		m, e := p.n45(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 4) {
 				return true, e
@@ -1599,10 +1702,10 @@ func (p *pgenParser_definition) n45(c *pgenrt.State, s *lengthTok) (bool, pgenrt
 		}
 		s.Ident = sv0
 	}
-	if p.f21(c) {
+	if p.f22(c) {
 		b := *c
 		sv0 := s.Minus
-		m, e := p.n44(&b, s)
+		m, e := p.n48(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 4) {
 				return true, e
@@ -1625,11 +1728,11 @@ func (p *pgenParser_definition) n45(c *pgenrt.State, s *lengthTok) (bool, pgenrt
 
 func (p *pgenParser_definition) s_lengthTok(c *pgenrt.State, s *lengthTok) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n45(c, s))
+	return c.Close(p.n49(c, s))
 }
 
 // "*"
-func (p *pgenParser_definition) n46(c *pgenrt.State, s *level) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n50(c *pgenrt.State, s *level) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Lit(c, "*"); !m || e.On {
 		return e.On, e
@@ -1644,14 +1747,14 @@ func (p *pgenParser_definition) n46(c *pgenrt.State, s *level) (bool, pgenrt.Err
 	return true, pgenrt.Err{}
 }
 
-// f22 reports whether the token at the cursor may start ("+" | "-")
+// f23 reports whether the token at the cursor may start ("+" | "-")
 // (or another node of the same first set).
-func (p *pgenParser_definition) f22(c *pgenrt.State) bool {
+func (p *pgenParser_definition) f23(c *pgenrt.State) bool {
 	return p.Is(c.Cur, "+") || p.Is(c.Cur, "-")
 }
 
 // "+" | "-"
-func (p *pgenParser_definition) n47(c *pgenrt.State) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n51(c *pgenrt.State) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
 	{
@@ -1692,9 +1795,9 @@ func (p *pgenParser_definition) n47(c *pgenrt.State) (bool, pgenrt.Err) {
 }
 
 // ("+" | "-")
-func (p *pgenParser_definition) n48(c *pgenrt.State, s *level) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n52(c *pgenrt.State, s *level) (bool, pgenrt.Err) {
 	start := c.Cur
-	if m, e := p.n47(c); !m || e.On {
+	if m, e := p.n51(c); !m || e.On {
 		return e.On, e
 	}
 	if c.Cur == start+1 && s.Sign == "" {
@@ -1708,15 +1811,15 @@ func (p *pgenParser_definition) n48(c *pgenrt.State, s *level) (bool, pgenrt.Err
 }
 
 // ("+" | "-")?
-func (p *pgenParser_definition) n49(c *pgenrt.State, s *level) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n53(c *pgenrt.State, s *level) (bool, pgenrt.Err) {
 	matched := false
 	for {
-		if !p.f22(c) {
+		if !p.f23(c) {
 			break
 		}
 		b := *c
 		sv0 := s.Sign
-		m, e := p.n48(&b, s)
+		m, e := p.n52(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 4) {
@@ -1738,8 +1841,8 @@ func (p *pgenParser_definition) n49(c *pgenrt.State, s *level) (bool, pgenrt.Err
 }
 
 // NumTok
-func (p *pgenParser_definition) n50(c *pgenrt.State, s *level) (bool, pgenrt.Err) {
-	if !p.f3(c) {
+func (p *pgenParser_definition) n54(c *pgenrt.State, s *level) (bool, pgenrt.Err) {
+	if !p.f4(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *numTok
@@ -1758,15 +1861,15 @@ func (p *pgenParser_definition) n50(c *pgenrt.State, s *level) (bool, pgenrt.Err
 }
 
 // NumTok?
-func (p *pgenParser_definition) n51(c *pgenrt.State, s *level) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n55(c *pgenrt.State, s *level) (bool, pgenrt.Err) {
 	matched := false
 	for {
-		if !p.f3(c) {
+		if !p.f4(c) {
 			break
 		}
 		b := *c
 		sv0 := s.Num
-		m, e := p.n50(&b, s)
+		m, e := p.n54(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 4) {
@@ -1788,27 +1891,27 @@ func (p *pgenParser_definition) n51(c *pgenrt.State, s *level) (bool, pgenrt.Err
 }
 
 // "*" ("+" | "-")? NumTok?
-func (p *pgenParser_definition) n52(c *pgenrt.State, s *level) (bool, pgenrt.Err) {
-	if m, e := p.n46(c, s); !m || e.On {
+func (p *pgenParser_definition) n56(c *pgenrt.State, s *level) (bool, pgenrt.Err) {
+	if m, e := p.n50(c, s); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n49(c, s); !m || e.On {
-		return true, c.Miss(e, 16)
+	if m, e := p.n53(c, s); !m || e.On {
+		return true, c.Miss(e, 17)
 	}
-	if m, e := p.n51(c, s); !m || e.On {
-		return true, c.Miss(e, 2)
+	if m, e := p.n55(c, s); !m || e.On {
+		return true, c.Miss(e, 18)
 	}
 	return true, pgenrt.Err{}
 }
 
 func (p *pgenParser_definition) s_level(c *pgenrt.State, s *level) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n52(c, s))
+	return c.Close(p.n56(c, s))
 }
 
 // NameTok
-func (p *pgenParser_definition) n53(c *pgenrt.State, s *listEntry) (bool, pgenrt.Err) {
-	if !p.f17(c) {
+func (p *pgenParser_definition) n57(c *pgenrt.State, s *listEntry) (bool, pgenrt.Err) {
+	if !p.f18(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *nameTok
@@ -1827,8 +1930,8 @@ func (p *pgenParser_definition) n53(c *pgenrt.State, s *listEntry) (bool, pgenrt
 }
 
 // NumTok
-func (p *pgenParser_definition) n54(c *pgenrt.State, s *listEntry) (bool, pgenrt.Err) {
-	if !p.f3(c) {
+func (p *pgenParser_definition) n58(c *pgenrt.State, s *listEntry) (bool, pgenrt.Err) {
+	if !p.f4(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *numTok
@@ -1847,27 +1950,27 @@ func (p *pgenParser_definition) n54(c *pgenrt.State, s *listEntry) (bool, pgenrt
 }
 
 // "NAME" "=" NameTok "," "ID" "=" NumTok
-func (p *pgenParser_definition) n55(c *pgenrt.State, s *listEntry) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n59(c *pgenrt.State, s *listEntry) (bool, pgenrt.Err) {
 	if m, e := p.Lit(c, "NAME"); !m || e.On {
 		return e.On, e
 	}
 	if m, e := p.Lit(c, "="); !m || e.On {
-		return true, c.Miss(e, 17)
-	}
-	if m, e := p.n53(c, s); !m || e.On {
-		return true, c.Miss(e, 18)
-	}
-	if m, e := p.Lit(c, ","); !m || e.On {
 		return true, c.Miss(e, 19)
 	}
-	if m, e := p.Lit(c, "ID"); !m || e.On {
+	if m, e := p.n57(c, s); !m || e.On {
 		return true, c.Miss(e, 20)
 	}
-	if m, e := p.Lit(c, "="); !m || e.On {
+	if m, e := p.Lit(c, ","); !m || e.On {
 		return true, c.Miss(e, 21)
 	}
-	if m, e := p.n54(c, s); !m || e.On {
-		return true, c.Miss(e, 4)
+	if m, e := p.Lit(c, "ID"); !m || e.On {
+		return true, c.Miss(e, 22)
+	}
+	if m, e := p.Lit(c, "="); !m || e.On {
+		return true, c.Miss(e, 23)
+	}
+	if m, e := p.n58(c, s); !m || e.On {
+		return true, c.Miss(e, 5)
 	}
 	return true, pgenrt.Err{}
 }
@@ -1875,21 +1978,21 @@ func (p *pgenParser_definition) n55(c *pgenrt.State, s *listEntry) (bool, pgenrt
 func (p *pgenParser_definition) s_listEntry(c *pgenrt.State, s *listEntry) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
 	start := c.Cur
-	m, e := c.Close(p.n55(c, s))
+	m, e := c.Close(p.n59(c, s))
 	if m && !e.On {
 		s.Tokens = p.Slice(start, c.Cur)
 	}
 	return m, e
 }
 
-// f23 reports whether the token at the cursor may start ("TYPELIST" | "GROUPLIST")
+// f24 reports whether the token at the cursor may start ("TYPELIST" | "GROUPLIST")
 // (or another node of the same first set).
-func (p *pgenParser_definition) f23(c *pgenrt.State) bool {
+func (p *pgenParser_definition) f24(c *pgenrt.State) bool {
 	return p.Is(c.Cur, "GROUPLIST") || p.Is(c.Cur, "TYPELIST")
 }
 
 // "TYPELIST" | "GROUPLIST"
-func (p *pgenParser_definition) n56(c *pgenrt.State) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n60(c *pgenrt.State) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
 	{
@@ -1930,9 +2033,9 @@ func (p *pgenParser_definition) n56(c *pgenrt.State) (bool, pgenrt.Err) {
 }
 
 // ("TYPELIST" | "GROUPLIST")
-func (p *pgenParser_definition) n57(c *pgenrt.State, s *listStmt) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n61(c *pgenrt.State, s *listStmt) (bool, pgenrt.Err) {
 	start := c.Cur
-	if m, e := p.n56(c); !m || e.On {
+	if m, e := p.n60(c); !m || e.On {
 		return e.On, e
 	}
 	if c.Cur == start+1 && s.Kind == "" {
@@ -1945,15 +2048,15 @@ func (p *pgenParser_definition) n57(c *pgenrt.State, s *listStmt) (bool, pgenrt.
 	return true, pgenrt.Err{}
 }
 
-// f24 reports whether the token at the cursor may start ListEntry
+// f25 reports whether the token at the cursor may start ListEntry
 // (or another node of the same first set).
-func (p *pgenParser_definition) f24(c *pgenrt.State) bool {
+func (p *pgenParser_definition) f25(c *pgenrt.State) bool {
 	return p.Is(c.Cur, "NAME")
 }
 
 // ListEntry
-func (p *pgenParser_definition) n58(c *pgenrt.State, s *listStmt) (bool, pgenrt.Err) {
-	if !p.f24(c) {
+func (p *pgenParser_definition) n62(c *pgenrt.State, s *listStmt) (bool, pgenrt.Err) {
+	if !p.f25(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *listEntry
@@ -1971,7 +2074,7 @@ func (p *pgenParser_definition) n58(c *pgenrt.State, s *listStmt) (bool, pgenrt.
 }
 
 // ","?
-func (p *pgenParser_definition) n59(c *pgenrt.State) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n63(c *pgenrt.State) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f5(c) {
@@ -1998,23 +2101,23 @@ func (p *pgenParser_definition) n59(c *pgenrt.State) (bool, pgenrt.Err) {
 }
 
 // ","? ListEntry
-func (p *pgenParser_definition) n60(c *pgenrt.State, s *listStmt) (bool, pgenrt.Err) {
-	if m, e := p.n59(c); !m || e.On {
+func (p *pgenParser_definition) n64(c *pgenrt.State, s *listStmt) (bool, pgenrt.Err) {
+	if m, e := p.n63(c); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n58(c, s); !m || e.On {
-		return true, c.Miss(e, 23)
+	if m, e := p.n62(c, s); !m || e.On {
+		return true, c.Miss(e, 25)
 	}
 	return true, pgenrt.Err{}
 }
 
 // (","? ListEntry)*
-func (p *pgenParser_definition) n61(c *pgenrt.State, s *listStmt) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n65(c *pgenrt.State, s *listStmt) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		b := *c
 		sv0 := s.Entries
-		m, e := p.n60(&b, s)
+		m, e := p.n64(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 4) {
@@ -2035,7 +2138,7 @@ func (p *pgenParser_definition) n61(c *pgenrt.State, s *listStmt) (bool, pgenrt.
 }
 
 // PunctTok
-func (p *pgenParser_definition) n62(c *pgenrt.State, s *listStmt) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n66(c *pgenrt.State, s *listStmt) (bool, pgenrt.Err) {
 	if !p.f5(c) {
 		return false, pgenrt.Err{}
 	}
@@ -2055,7 +2158,7 @@ func (p *pgenParser_definition) n62(c *pgenrt.State, s *listStmt) (bool, pgenrt.
 }
 
 // PunctTok?
-func (p *pgenParser_definition) n63(c *pgenrt.State, s *listStmt) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n67(c *pgenrt.State, s *listStmt) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f5(c) {
@@ -2063,7 +2166,7 @@ func (p *pgenParser_definition) n63(c *pgenrt.State, s *listStmt) (bool, pgenrt.
 		}
 		b := *c
 		sv0 := s.Trailing
-		m, e := p.n62(&b, s)
+		m, e := p.n66(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 4) {
@@ -2085,29 +2188,29 @@ func (p *pgenParser_definition) n63(c *pgenrt.State, s *listStmt) (bool, pgenrt.
 }
 
 // ("TYPELIST" | "GROUPLIST") ListEntry (","? ListEntry)* PunctTok?
-func (p *pgenParser_definition) n64(c *pgenrt.State, s *listStmt) (bool, pgenrt.Err) {
-	if m, e := p.n57(c, s); !m || e.On {
+func (p *pgenParser_definition) n68(c *pgenrt.State, s *listStmt) (bool, pgenrt.Err) {
+	if m, e := p.n61(c, s); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n58(c, s); !m || e.On {
-		return true, c.Miss(e, 22)
-	}
-	if m, e := p.n61(c, s); !m || e.On {
+	if m, e := p.n62(c, s); !m || e.On {
 		return true, c.Miss(e, 24)
 	}
-	if m, e := p.n63(c, s); !m || e.On {
-		return true, c.Miss(e, 25)
+	if m, e := p.n65(c, s); !m || e.On {
+		return true, c.Miss(e, 26)
+	}
+	if m, e := p.n67(c, s); !m || e.On {
+		return true, c.Miss(e, 3)
 	}
 	return true, pgenrt.Err{}
 }
 
 func (p *pgenParser_definition) s_listStmt(c *pgenrt.State, s *listStmt) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n64(c, s))
+	return c.Close(p.n68(c, s))
 }
 
 // "MEM32" | "MEM" | "ASCIIZ32" | "ASCIIZ"
-func (p *pgenParser_definition) n65(c *pgenrt.State) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n69(c *pgenrt.State) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
 	{
@@ -2178,9 +2281,9 @@ func (p *pgenParser_definition) n65(c *pgenrt.State) (bool, pgenrt.Err) {
 }
 
 // ("MEM32" | "MEM" | "ASCIIZ32" | "ASCIIZ")
-func (p *pgenParser_definition) n66(c *pgenrt.State, s *memField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n70(c *pgenrt.State, s *memField) (bool, pgenrt.Err) {
 	start := c.Cur
-	if m, e := p.n65(c); !m || e.On {
+	if m, e := p.n69(c); !m || e.On {
 		return e.On, e
 	}
 	if c.Cur == start+1 && s.Kind == "" {
@@ -2194,7 +2297,7 @@ func (p *pgenParser_definition) n66(c *pgenrt.State, s *memField) (bool, pgenrt.
 }
 
 // Address
-func (p *pgenParser_definition) n67(c *pgenrt.State, s *memField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n71(c *pgenrt.State, s *memField) (bool, pgenrt.Err) {
 	if !p.f0(c) {
 		return false, pgenrt.Err{}
 	}
@@ -2215,8 +2318,8 @@ func (p *pgenParser_definition) n67(c *pgenrt.State, s *memField) (bool, pgenrt.
 }
 
 // Flag
-func (p *pgenParser_definition) n68(c *pgenrt.State, s *memField) (bool, pgenrt.Err) {
-	if !p.f17(c) {
+func (p *pgenParser_definition) n72(c *pgenrt.State, s *memField) (bool, pgenrt.Err) {
+	if !p.f18(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *flag
@@ -2235,16 +2338,16 @@ func (p *pgenParser_definition) n68(c *pgenrt.State, s *memField) (bool, pgenrt.
 	return true, pgenrt.Err{}
 }
 
-// f25 reports whether the token at the cursor may start LengthTok
+// f26 reports whether the token at the cursor may start LengthTok
 // (or another node of the same first set).
-func (p *pgenParser_definition) f25(c *pgenrt.State) bool {
+func (p *pgenParser_definition) f26(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return t == tokIdent || t == tokNumber || t == tokSymbol || p.Is(c.Cur, "-")
 }
 
 // LengthTok
-func (p *pgenParser_definition) n69(c *pgenrt.State, s *memField) (bool, pgenrt.Err) {
-	if !p.f25(c) {
+func (p *pgenParser_definition) n73(c *pgenrt.State, s *memField) (bool, pgenrt.Err) {
+	if !p.f26(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *lengthTok
@@ -2266,33 +2369,33 @@ func (p *pgenParser_definition) n69(c *pgenrt.State, s *memField) (bool, pgenrt.
 }
 
 // ("MEM32" | "MEM" | "ASCIIZ32" | "ASCIIZ") "=" "(" Address "," Flag "," LengthTok ")"
-func (p *pgenParser_definition) n70(c *pgenrt.State, s *memField) (bool, pgenrt.Err) {
-	if m, e := p.n66(c, s); !m || e.On {
+func (p *pgenParser_definition) n74(c *pgenrt.State, s *memField) (bool, pgenrt.Err) {
+	if m, e := p.n70(c, s); !m || e.On {
 		return e.On, e
 	}
 	if m, e := p.Lit(c, "="); !m || e.On {
-		return true, c.Miss(e, 26)
-	}
-	if m, e := p.Lit(c, "("); !m || e.On {
 		return true, c.Miss(e, 27)
 	}
-	if m, e := p.n67(c, s); !m || e.On {
+	if m, e := p.Lit(c, "("); !m || e.On {
 		return true, c.Miss(e, 28)
 	}
-	if m, e := p.Lit(c, ","); !m || e.On {
+	if m, e := p.n71(c, s); !m || e.On {
 		return true, c.Miss(e, 29)
 	}
-	if m, e := p.n68(c, s); !m || e.On {
+	if m, e := p.Lit(c, ","); !m || e.On {
 		return true, c.Miss(e, 30)
 	}
-	if m, e := p.Lit(c, ","); !m || e.On {
+	if m, e := p.n72(c, s); !m || e.On {
 		return true, c.Miss(e, 31)
 	}
-	if m, e := p.n69(c, s); !m || e.On {
+	if m, e := p.Lit(c, ","); !m || e.On {
 		return true, c.Miss(e, 32)
 	}
+	if m, e := p.n73(c, s); !m || e.On {
+		return true, c.Miss(e, 33)
+	}
 	if m, e := p.Lit(c, ")"); !m || e.On {
-		return true, c.Miss(e, 14)
+		return true, c.Miss(e, 15)
 	}
 	return true, pgenrt.Err{}
 }
@@ -2300,7 +2403,7 @@ func (p *pgenParser_definition) n70(c *pgenrt.State, s *memField) (bool, pgenrt.
 func (p *pgenParser_definition) s_memField(c *pgenrt.State, s *memField) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
 	start := c.Cur
-	m, e := c.Close(p.n70(c, s))
+	m, e := c.Close(p.n74(c, s))
 	if m && !e.On {
 		s.Tokens = p.Slice(start, c.Cur)
 	}
@@ -2308,7 +2411,7 @@ func (p *pgenParser_definition) s_memField(c *pgenrt.State, s *memField) (bool, 
 }
 
 // ScalarTok
-func (p *pgenParser_definition) n71(c *pgenrt.State, s *minorField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n75(c *pgenrt.State, s *minorField) (bool, pgenrt.Err) {
 	if !p.f0(c) {
 		return false, pgenrt.Err{}
 	}
@@ -2330,7 +2433,7 @@ func (p *pgenParser_definition) n71(c *pgenrt.State, s *minorField) (bool, pgenr
 }
 
 // ScalarTok?
-func (p *pgenParser_definition) n72(c *pgenrt.State, s *minorField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n76(c *pgenrt.State, s *minorField) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f0(c) {
@@ -2338,7 +2441,7 @@ func (p *pgenParser_definition) n72(c *pgenrt.State, s *minorField) (bool, pgenr
 		}
 		b := *c
 		sv0 := s.Value
-		m, e := p.n71(&b, s)
+		m, e := p.n75(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 4) {
@@ -2360,15 +2463,15 @@ func (p *pgenParser_definition) n72(c *pgenrt.State, s *minorField) (bool, pgenr
 }
 
 // "MINOR" "=" ScalarTok?
-func (p *pgenParser_definition) n73(c *pgenrt.State, s *minorField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n77(c *pgenrt.State, s *minorField) (bool, pgenrt.Err) {
 	if m, e := p.Lit(c, "MINOR"); !m || e.On {
 		return e.On, e
 	}
 	if m, e := p.Lit(c, "="); !m || e.On {
-		return true, c.Miss(e, 33)
-	}
-	if m, e := p.n72(c, s); !m || e.On {
 		return true, c.Miss(e, 34)
+	}
+	if m, e := p.n76(c, s); !m || e.On {
+		return true, c.Miss(e, 35)
 	}
 	return true, pgenrt.Err{}
 }
@@ -2376,21 +2479,15 @@ func (p *pgenParser_definition) n73(c *pgenrt.State, s *minorField) (bool, pgenr
 func (p *pgenParser_definition) s_minorField(c *pgenrt.State, s *minorField) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
 	start := c.Cur
-	m, e := c.Close(p.n73(c, s))
+	m, e := c.Close(p.n77(c, s))
 	if m && !e.On {
 		s.Tokens = p.Slice(start, c.Cur)
 	}
 	return m, e
 }
 
-// f26 reports whether the token at the cursor may start "="
-// (or another node of the same first set).
-func (p *pgenParser_definition) f26(c *pgenrt.State) bool {
-	return p.Is(c.Cur, "=")
-}
-
 // "="
-func (p *pgenParser_definition) n74(c *pgenrt.State, s *modNameStmt) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n78(c *pgenrt.State, s *modNameStmt) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Lit(c, "="); !m || e.On {
 		return e.On, e
@@ -2402,15 +2499,15 @@ func (p *pgenParser_definition) n74(c *pgenrt.State, s *modNameStmt) (bool, pgen
 }
 
 // "="?
-func (p *pgenParser_definition) n75(c *pgenrt.State, s *modNameStmt) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n79(c *pgenrt.State, s *modNameStmt) (bool, pgenrt.Err) {
 	matched := false
 	for {
-		if !p.f26(c) {
+		if !p.f3(c) {
 			break
 		}
 		b := *c
 		sv0 := s.Eq
-		m, e := p.n74(&b, s)
+		m, e := p.n78(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 4) {
@@ -2432,8 +2529,8 @@ func (p *pgenParser_definition) n75(c *pgenrt.State, s *modNameStmt) (bool, pgen
 }
 
 // PathTok
-func (p *pgenParser_definition) n76(c *pgenrt.State, s *modNameStmt) (bool, pgenrt.Err) {
-	if !p.f4(c) {
+func (p *pgenParser_definition) n80(c *pgenrt.State, s *modNameStmt) (bool, pgenrt.Err) {
+	if !p.f6(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *pathTok
@@ -2452,15 +2549,15 @@ func (p *pgenParser_definition) n76(c *pgenrt.State, s *modNameStmt) (bool, pgen
 }
 
 // PathTok?
-func (p *pgenParser_definition) n77(c *pgenrt.State, s *modNameStmt) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n81(c *pgenrt.State, s *modNameStmt) (bool, pgenrt.Err) {
 	matched := false
 	for {
-		if !p.f4(c) {
+		if !p.f6(c) {
 			break
 		}
 		b := *c
 		sv0 := s.Path
-		m, e := p.n76(&b, s)
+		m, e := p.n80(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 4) {
@@ -2482,7 +2579,7 @@ func (p *pgenParser_definition) n77(c *pgenrt.State, s *modNameStmt) (bool, pgen
 }
 
 // PunctTok
-func (p *pgenParser_definition) n78(c *pgenrt.State, s *modNameStmt) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n82(c *pgenrt.State, s *modNameStmt) (bool, pgenrt.Err) {
 	if !p.f5(c) {
 		return false, pgenrt.Err{}
 	}
@@ -2502,7 +2599,7 @@ func (p *pgenParser_definition) n78(c *pgenrt.State, s *modNameStmt) (bool, pgen
 }
 
 // PunctTok?
-func (p *pgenParser_definition) n79(c *pgenrt.State, s *modNameStmt) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n83(c *pgenrt.State, s *modNameStmt) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f5(c) {
@@ -2510,7 +2607,7 @@ func (p *pgenParser_definition) n79(c *pgenrt.State, s *modNameStmt) (bool, pgen
 		}
 		b := *c
 		sv0 := s.Comma
-		m, e := p.n78(&b, s)
+		m, e := p.n82(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 4) {
@@ -2532,29 +2629,29 @@ func (p *pgenParser_definition) n79(c *pgenrt.State, s *modNameStmt) (bool, pgen
 }
 
 // "MODNAME" "="? PathTok? PunctTok?
-func (p *pgenParser_definition) n80(c *pgenrt.State, s *modNameStmt) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n84(c *pgenrt.State, s *modNameStmt) (bool, pgenrt.Err) {
 	if m, e := p.Lit(c, "MODNAME"); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n75(c, s); !m || e.On {
-		return true, c.Miss(e, 35)
-	}
-	if m, e := p.n77(c, s); !m || e.On {
+	if m, e := p.n79(c, s); !m || e.On {
 		return true, c.Miss(e, 36)
 	}
-	if m, e := p.n79(c, s); !m || e.On {
-		return true, c.Miss(e, 25)
+	if m, e := p.n81(c, s); !m || e.On {
+		return true, c.Miss(e, 37)
+	}
+	if m, e := p.n83(c, s); !m || e.On {
+		return true, c.Miss(e, 3)
 	}
 	return true, pgenrt.Err{}
 }
 
 func (p *pgenParser_definition) s_modNameStmt(c *pgenrt.State, s *modNameStmt) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n80(c, s))
+	return c.Close(p.n84(c, s))
 }
 
 // <ident>
-func (p *pgenParser_definition) n81(c *pgenrt.State, s *nameTok) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n85(c *pgenrt.State, s *nameTok) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, tokIdent); !m || e.On {
 		return e.On, e
@@ -2571,11 +2668,11 @@ func (p *pgenParser_definition) n81(c *pgenrt.State, s *nameTok) (bool, pgenrt.E
 
 func (p *pgenParser_definition) s_nameTok(c *pgenrt.State, s *nameTok) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n81(c, s))
+	return c.Close(p.n85(c, s))
 }
 
 // <number>
-func (p *pgenParser_definition) n82(c *pgenrt.State, s *numTok) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n86(c *pgenrt.State, s *numTok) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, tokNumber); !m || e.On {
 		return e.On, e
@@ -2592,11 +2689,11 @@ func (p *pgenParser_definition) n82(c *pgenrt.State, s *numTok) (bool, pgenrt.Er
 
 func (p *pgenParser_definition) s_numTok(c *pgenrt.State, s *numTok) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n82(c, s))
+	return c.Close(p.n86(c, s))
 }
 
 // "ABORTOP" | "REMOVEOP"
-func (p *pgenParser_definition) n83(c *pgenrt.State) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n87(c *pgenrt.State) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
 	{
@@ -2637,9 +2734,9 @@ func (p *pgenParser_definition) n83(c *pgenrt.State) (bool, pgenrt.Err) {
 }
 
 // ("ABORTOP" | "REMOVEOP")
-func (p *pgenParser_definition) n84(c *pgenrt.State, s *opFlagField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n88(c *pgenrt.State, s *opFlagField) (bool, pgenrt.Err) {
 	start := c.Cur
-	if m, e := p.n83(c); !m || e.On {
+	if m, e := p.n87(c); !m || e.On {
 		return e.On, e
 	}
 	if c.Cur == start+1 && s.Name == "" {
@@ -2654,11 +2751,11 @@ func (p *pgenParser_definition) n84(c *pgenrt.State, s *opFlagField) (bool, pgen
 
 func (p *pgenParser_definition) s_opFlagField(c *pgenrt.State, s *opFlagField) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n84(c, s))
+	return c.Close(p.n88(c, s))
 }
 
 // "-"
-func (p *pgenParser_definition) n85(c *pgenrt.State, s *opcodeField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n89(c *pgenrt.State, s *opcodeField) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Lit(c, "-"); !m || e.On {
 		return e.On, e
@@ -2670,13 +2767,13 @@ func (p *pgenParser_definition) n85(c *pgenrt.State, s *opcodeField) (bool, pgen
 }
 
 // "-" | "+"
-func (p *pgenParser_definition) n86(c *pgenrt.State, s *opcodeField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n90(c *pgenrt.State, s *opcodeField) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
-	if p.f21(c) {
+	if p.f22(c) {
 		b := *c
 		sv0 := s.Neg
-		m, e := p.n85(&b, s)
+		m, e := p.n89(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 4) {
 				return true, e
@@ -2713,15 +2810,15 @@ func (p *pgenParser_definition) n86(c *pgenrt.State, s *opcodeField) (bool, pgen
 }
 
 // ("-" | "+")?
-func (p *pgenParser_definition) n87(c *pgenrt.State, s *opcodeField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n91(c *pgenrt.State, s *opcodeField) (bool, pgenrt.Err) {
 	matched := false
 	for {
-		if !p.f22(c) {
+		if !p.f23(c) {
 			break
 		}
 		b := *c
 		sv0 := s.Neg
-		m, e := p.n86(&b, s)
+		m, e := p.n90(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 4) {
@@ -2743,7 +2840,7 @@ func (p *pgenParser_definition) n87(c *pgenrt.State, s *opcodeField) (bool, pgen
 }
 
 // ScalarTok
-func (p *pgenParser_definition) n88(c *pgenrt.State, s *opcodeField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n92(c *pgenrt.State, s *opcodeField) (bool, pgenrt.Err) {
 	if !p.f0(c) {
 		return false, pgenrt.Err{}
 	}
@@ -2765,7 +2862,7 @@ func (p *pgenParser_definition) n88(c *pgenrt.State, s *opcodeField) (bool, pgen
 }
 
 // ScalarTok?
-func (p *pgenParser_definition) n89(c *pgenrt.State, s *opcodeField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n93(c *pgenrt.State, s *opcodeField) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f0(c) {
@@ -2773,7 +2870,7 @@ func (p *pgenParser_definition) n89(c *pgenrt.State, s *opcodeField) (bool, pgen
 		}
 		b := *c
 		sv0 := s.Value
-		m, e := p.n88(&b, s)
+		m, e := p.n92(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 4) {
@@ -2795,18 +2892,18 @@ func (p *pgenParser_definition) n89(c *pgenrt.State, s *opcodeField) (bool, pgen
 }
 
 // "OPCODE" "=" ("-" | "+")? ScalarTok?
-func (p *pgenParser_definition) n90(c *pgenrt.State, s *opcodeField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n94(c *pgenrt.State, s *opcodeField) (bool, pgenrt.Err) {
 	if m, e := p.Lit(c, "OPCODE"); !m || e.On {
 		return e.On, e
 	}
 	if m, e := p.Lit(c, "="); !m || e.On {
-		return true, c.Miss(e, 37)
-	}
-	if m, e := p.n87(c, s); !m || e.On {
 		return true, c.Miss(e, 38)
 	}
-	if m, e := p.n89(c, s); !m || e.On {
-		return true, c.Miss(e, 34)
+	if m, e := p.n91(c, s); !m || e.On {
+		return true, c.Miss(e, 39)
+	}
+	if m, e := p.n93(c, s); !m || e.On {
+		return true, c.Miss(e, 35)
 	}
 	return true, pgenrt.Err{}
 }
@@ -2814,7 +2911,7 @@ func (p *pgenParser_definition) n90(c *pgenrt.State, s *opcodeField) (bool, pgen
 func (p *pgenParser_definition) s_opcodeField(c *pgenrt.State, s *opcodeField) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
 	start := c.Cur
-	m, e := c.Close(p.n90(c, s))
+	m, e := c.Close(p.n94(c, s))
 	if m && !e.On {
 		s.Tokens = p.Slice(start, c.Cur)
 	}
@@ -2822,7 +2919,7 @@ func (p *pgenParser_definition) s_opcodeField(c *pgenrt.State, s *opcodeField) (
 }
 
 // <number>
-func (p *pgenParser_definition) n91(c *pgenrt.State, s *operandTok) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n95(c *pgenrt.State, s *operandTok) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, tokNumber); !m || e.On {
 		return e.On, e
@@ -2852,10 +2949,10 @@ func (p *pgenParser_definition) f28(c *pgenrt.State) bool {
 }
 
 // <ident> | <symbol> | <string> | <path> | "(" | "*" | "=" | "@" | "+" | "-"
-func (p *pgenParser_definition) n92(c *pgenrt.State) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n96(c *pgenrt.State) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
-	if p.f17(c) {
+	if p.f18(c) {
 		b := *c
 		m, e := p.Ref(&b, tokIdent)
 		if e.On {
@@ -2870,7 +2967,7 @@ func (p *pgenParser_definition) n92(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	if p.f20(c) {
+	if p.f21(c) {
 		b := *c
 		m, e := p.Ref(&b, tokSymbol)
 		if e.On {
@@ -2900,7 +2997,7 @@ func (p *pgenParser_definition) n92(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	if p.f4(c) {
+	if p.f6(c) {
 		b := *c
 		m, e := p.Ref(&b, tokPath)
 		if e.On {
@@ -3013,9 +3110,9 @@ func (p *pgenParser_definition) n92(c *pgenrt.State) (bool, pgenrt.Err) {
 }
 
 // (<ident> | <symbol> | <string> | <path> | "(" | "*" | "=" | "@" | "+" | "-")
-func (p *pgenParser_definition) n93(c *pgenrt.State, s *operandTok) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n97(c *pgenrt.State, s *operandTok) (bool, pgenrt.Err) {
 	start := c.Cur
-	if m, e := p.n92(c); !m || e.On {
+	if m, e := p.n96(c); !m || e.On {
 		return e.On, e
 	}
 	if c.Cur == start+1 && s.Other == "" {
@@ -3029,13 +3126,13 @@ func (p *pgenParser_definition) n93(c *pgenrt.State, s *operandTok) (bool, pgenr
 }
 
 // <number> | (<ident> | <symbol> | <string> | <path> | "(" | "*" | "=" | "@" | "+" | "-")
-func (p *pgenParser_definition) n94(c *pgenrt.State, s *operandTok) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n98(c *pgenrt.State, s *operandTok) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
-	if p.f3(c) {
+	if p.f4(c) {
 		b := *c
 		sv0 := s.Number
-		m, e := p.n91(&b, s)
+		m, e := p.n95(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 4) {
 				return true, e
@@ -3052,7 +3149,7 @@ func (p *pgenParser_definition) n94(c *pgenrt.State, s *operandTok) (bool, pgenr
 	if p.f27(c) {
 		b := *c
 		sv0 := s.Other
-		m, e := p.n93(&b, s)
+		m, e := p.n97(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 4) {
 				return true, e
@@ -3075,7 +3172,7 @@ func (p *pgenParser_definition) n94(c *pgenrt.State, s *operandTok) (bool, pgenr
 
 func (p *pgenParser_definition) s_operandTok(c *pgenrt.State, s *operandTok) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n94(c, s))
+	return c.Close(p.n98(c, s))
 }
 
 // f29 reports whether the token at the cursor may start OperandTok
@@ -3086,7 +3183,7 @@ func (p *pgenParser_definition) f29(c *pgenrt.State) bool {
 }
 
 // OperandTok
-func (p *pgenParser_definition) n95(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n99(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
 	if !p.f29(c) {
 		return false, pgenrt.Err{}
 	}
@@ -3107,7 +3204,7 @@ func (p *pgenParser_definition) n95(c *pgenrt.State, s *orbitField) (bool, pgenr
 }
 
 // OperandTok?
-func (p *pgenParser_definition) n96(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n100(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f29(c) {
@@ -3115,7 +3212,7 @@ func (p *pgenParser_definition) n96(c *pgenrt.State, s *orbitField) (bool, pgenr
 		}
 		b := *c
 		sv0 := s.A
-		m, e := p.n95(&b, s)
+		m, e := p.n99(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 4) {
@@ -3137,7 +3234,7 @@ func (p *pgenParser_definition) n96(c *pgenrt.State, s *orbitField) (bool, pgenr
 }
 
 // ","
-func (p *pgenParser_definition) n97(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n101(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Lit(c, ","); !m || e.On {
 		return e.On, e
@@ -3149,7 +3246,7 @@ func (p *pgenParser_definition) n97(c *pgenrt.State, s *orbitField) (bool, pgenr
 }
 
 // ","?
-func (p *pgenParser_definition) n98(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n102(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f5(c) {
@@ -3157,7 +3254,7 @@ func (p *pgenParser_definition) n98(c *pgenrt.State, s *orbitField) (bool, pgenr
 		}
 		b := *c
 		sv0 := s.Comma
-		m, e := p.n97(&b, s)
+		m, e := p.n101(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 4) {
@@ -3179,7 +3276,7 @@ func (p *pgenParser_definition) n98(c *pgenrt.State, s *orbitField) (bool, pgenr
 }
 
 // OperandTok
-func (p *pgenParser_definition) n99(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n103(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
 	if !p.f29(c) {
 		return false, pgenrt.Err{}
 	}
@@ -3200,7 +3297,7 @@ func (p *pgenParser_definition) n99(c *pgenrt.State, s *orbitField) (bool, pgenr
 }
 
 // OperandTok?
-func (p *pgenParser_definition) n100(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n104(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f29(c) {
@@ -3208,7 +3305,7 @@ func (p *pgenParser_definition) n100(c *pgenrt.State, s *orbitField) (bool, pgen
 		}
 		b := *c
 		sv0 := s.B
-		m, e := p.n99(&b, s)
+		m, e := p.n103(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 4) {
@@ -3236,7 +3333,7 @@ func (p *pgenParser_definition) f30(c *pgenrt.State) bool {
 }
 
 // ")"
-func (p *pgenParser_definition) n101(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n105(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Lit(c, ")"); !m || e.On {
 		return e.On, e
@@ -3248,7 +3345,7 @@ func (p *pgenParser_definition) n101(c *pgenrt.State, s *orbitField) (bool, pgen
 }
 
 // ")"?
-func (p *pgenParser_definition) n102(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n106(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f30(c) {
@@ -3256,7 +3353,7 @@ func (p *pgenParser_definition) n102(c *pgenrt.State, s *orbitField) (bool, pgen
 		}
 		b := *c
 		sv0 := s.Close
-		m, e := p.n101(&b, s)
+		m, e := p.n105(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 4) {
@@ -3278,27 +3375,27 @@ func (p *pgenParser_definition) n102(c *pgenrt.State, s *orbitField) (bool, pgen
 }
 
 // "ORBIT" "=" "(" OperandTok? ","? OperandTok? ")"?
-func (p *pgenParser_definition) n103(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n107(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
 	if m, e := p.Lit(c, "ORBIT"); !m || e.On {
 		return e.On, e
 	}
 	if m, e := p.Lit(c, "="); !m || e.On {
-		return true, c.Miss(e, 39)
-	}
-	if m, e := p.Lit(c, "("); !m || e.On {
 		return true, c.Miss(e, 40)
 	}
-	if m, e := p.n96(c, s); !m || e.On {
+	if m, e := p.Lit(c, "("); !m || e.On {
 		return true, c.Miss(e, 41)
 	}
-	if m, e := p.n98(c, s); !m || e.On {
+	if m, e := p.n100(c, s); !m || e.On {
 		return true, c.Miss(e, 42)
 	}
-	if m, e := p.n100(c, s); !m || e.On {
+	if m, e := p.n102(c, s); !m || e.On {
 		return true, c.Miss(e, 43)
 	}
-	if m, e := p.n102(c, s); !m || e.On {
+	if m, e := p.n104(c, s); !m || e.On {
 		return true, c.Miss(e, 44)
+	}
+	if m, e := p.n106(c, s); !m || e.On {
+		return true, c.Miss(e, 45)
 	}
 	return true, pgenrt.Err{}
 }
@@ -3306,7 +3403,7 @@ func (p *pgenParser_definition) n103(c *pgenrt.State, s *orbitField) (bool, pgen
 func (p *pgenParser_definition) s_orbitField(c *pgenrt.State, s *orbitField) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
 	start := c.Cur
-	m, e := c.Close(p.n103(c, s))
+	m, e := c.Close(p.n107(c, s))
 	if m && !e.On {
 		s.Tokens = p.Slice(start, c.Cur)
 	}
@@ -3321,10 +3418,10 @@ func (p *pgenParser_definition) f31(c *pgenrt.State) bool {
 }
 
 // <symbol> | <string> | <path> | "*" | "=" | "@"
-func (p *pgenParser_definition) n104(c *pgenrt.State) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n108(c *pgenrt.State) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
-	if p.f20(c) {
+	if p.f21(c) {
 		b := *c
 		m, e := p.Ref(&b, tokSymbol)
 		if e.On {
@@ -3354,7 +3451,7 @@ func (p *pgenParser_definition) n104(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	if p.f4(c) {
+	if p.f6(c) {
 		b := *c
 		m, e := p.Ref(&b, tokPath)
 		if e.On {
@@ -3422,9 +3519,9 @@ func (p *pgenParser_definition) n104(c *pgenrt.State) (bool, pgenrt.Err) {
 }
 
 // (<symbol> | <string> | <path> | "*" | "=" | "@")
-func (p *pgenParser_definition) n105(c *pgenrt.State, s *otherTok) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n109(c *pgenrt.State, s *otherTok) (bool, pgenrt.Err) {
 	start := c.Cur
-	if m, e := p.n104(c); !m || e.On {
+	if m, e := p.n108(c); !m || e.On {
 		return e.On, e
 	}
 	if c.Cur == start+1 && s.Text == "" {
@@ -3439,11 +3536,11 @@ func (p *pgenParser_definition) n105(c *pgenrt.State, s *otherTok) (bool, pgenrt
 
 func (p *pgenParser_definition) s_otherTok(c *pgenrt.State, s *otherTok) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n105(c, s))
+	return c.Close(p.n109(c, s))
 }
 
 // OperandTok
-func (p *pgenParser_definition) n106(c *pgenrt.State, s *parenTerm) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n110(c *pgenrt.State, s *parenTerm) (bool, pgenrt.Err) {
 	if !p.f29(c) {
 		return false, pgenrt.Err{}
 	}
@@ -3464,7 +3561,7 @@ func (p *pgenParser_definition) n106(c *pgenrt.State, s *parenTerm) (bool, pgenr
 }
 
 // OperandTok?
-func (p *pgenParser_definition) n107(c *pgenrt.State, s *parenTerm) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n111(c *pgenrt.State, s *parenTerm) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f29(c) {
@@ -3472,7 +3569,7 @@ func (p *pgenParser_definition) n107(c *pgenrt.State, s *parenTerm) (bool, pgenr
 		}
 		b := *c
 		sv0 := s.Inner
-		m, e := p.n106(&b, s)
+		m, e := p.n110(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 4) {
@@ -3494,7 +3591,7 @@ func (p *pgenParser_definition) n107(c *pgenrt.State, s *parenTerm) (bool, pgenr
 }
 
 // ")"
-func (p *pgenParser_definition) n108(c *pgenrt.State, s *parenTerm) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n112(c *pgenrt.State, s *parenTerm) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Lit(c, ")"); !m || e.On {
 		return e.On, e
@@ -3510,7 +3607,7 @@ func (p *pgenParser_definition) n108(c *pgenrt.State, s *parenTerm) (bool, pgenr
 }
 
 // ")"?
-func (p *pgenParser_definition) n109(c *pgenrt.State, s *parenTerm) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n113(c *pgenrt.State, s *parenTerm) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f30(c) {
@@ -3518,7 +3615,7 @@ func (p *pgenParser_definition) n109(c *pgenrt.State, s *parenTerm) (bool, pgenr
 		}
 		b := *c
 		sv0 := s.Close
-		m, e := p.n108(&b, s)
+		m, e := p.n112(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 4) {
@@ -3540,26 +3637,26 @@ func (p *pgenParser_definition) n109(c *pgenrt.State, s *parenTerm) (bool, pgenr
 }
 
 // "(" OperandTok? ")"?
-func (p *pgenParser_definition) n110(c *pgenrt.State, s *parenTerm) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n114(c *pgenrt.State, s *parenTerm) (bool, pgenrt.Err) {
 	if m, e := p.Lit(c, "("); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n107(c, s); !m || e.On {
-		return true, c.Miss(e, 43)
-	}
-	if m, e := p.n109(c, s); !m || e.On {
+	if m, e := p.n111(c, s); !m || e.On {
 		return true, c.Miss(e, 44)
+	}
+	if m, e := p.n113(c, s); !m || e.On {
+		return true, c.Miss(e, 45)
 	}
 	return true, pgenrt.Err{}
 }
 
 func (p *pgenParser_definition) s_parenTerm(c *pgenrt.State, s *parenTerm) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n110(c, s))
+	return c.Close(p.n114(c, s))
 }
 
 // <path>
-func (p *pgenParser_definition) n111(c *pgenrt.State, s *pathTok) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n115(c *pgenrt.State, s *pathTok) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, tokPath); !m || e.On {
 		return e.On, e
@@ -3576,11 +3673,11 @@ func (p *pgenParser_definition) n111(c *pgenrt.State, s *pathTok) (bool, pgenrt.
 
 func (p *pgenParser_definition) s_pathTok(c *pgenrt.State, s *pathTok) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n111(c, s))
+	return c.Close(p.n115(c, s))
 }
 
 // ","
-func (p *pgenParser_definition) n112(c *pgenrt.State, s *punctTok) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n116(c *pgenrt.State, s *punctTok) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Lit(c, ","); !m || e.On {
 		return e.On, e
@@ -3597,11 +3694,11 @@ func (p *pgenParser_definition) n112(c *pgenrt.State, s *punctTok) (bool, pgenrt
 
 func (p *pgenParser_definition) s_punctTok(c *pgenrt.State, s *punctTok) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n112(c, s))
+	return c.Close(p.n116(c, s))
 }
 
 // <symbol>
-func (p *pgenParser_definition) n113(c *pgenrt.State, s *regTok) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n117(c *pgenrt.State, s *regTok) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, tokSymbol); !m || e.On {
 		return e.On, e
@@ -3617,7 +3714,7 @@ func (p *pgenParser_definition) n113(c *pgenrt.State, s *regTok) (bool, pgenrt.E
 }
 
 // <ident>
-func (p *pgenParser_definition) n114(c *pgenrt.State, s *regTok) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n118(c *pgenrt.State, s *regTok) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, tokIdent); !m || e.On {
 		return e.On, e
@@ -3633,13 +3730,13 @@ func (p *pgenParser_definition) n114(c *pgenrt.State, s *regTok) (bool, pgenrt.E
 }
 
 // <symbol> | <ident>
-func (p *pgenParser_definition) n115(c *pgenrt.State, s *regTok) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n119(c *pgenrt.State, s *regTok) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
-	if p.f20(c) {
+	if p.f21(c) {
 		b := *c
 		sv0 := s.Variable
-		m, e := p.n113(&b, s)
+		m, e := p.n117(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 4) {
 				return true, e
@@ -3653,10 +3750,10 @@ func (p *pgenParser_definition) n115(c *pgenrt.State, s *regTok) (bool, pgenrt.E
 		}
 		s.Variable = sv0
 	}
-	if p.f17(c) {
+	if p.f18(c) {
 		b := *c
 		sv0 := s.Name
-		m, e := p.n114(&b, s)
+		m, e := p.n118(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 4) {
 				return true, e
@@ -3679,7 +3776,7 @@ func (p *pgenParser_definition) n115(c *pgenrt.State, s *regTok) (bool, pgenrt.E
 
 func (p *pgenParser_definition) s_regTok(c *pgenrt.State, s *regTok) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n115(c, s))
+	return c.Close(p.n119(c, s))
 }
 
 // f32 reports whether the token at the cursor may start (RegTok ("," RegTok)* ","?)
@@ -3690,7 +3787,7 @@ func (p *pgenParser_definition) f32(c *pgenrt.State) bool {
 }
 
 // RegTok
-func (p *pgenParser_definition) n116(c *pgenrt.State, s *regsField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n120(c *pgenrt.State, s *regsField) (bool, pgenrt.Err) {
 	if !p.f32(c) {
 		return false, pgenrt.Err{}
 	}
@@ -3711,18 +3808,18 @@ func (p *pgenParser_definition) n116(c *pgenrt.State, s *regsField) (bool, pgenr
 }
 
 // "," RegTok
-func (p *pgenParser_definition) n117(c *pgenrt.State, s *regsField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n121(c *pgenrt.State, s *regsField) (bool, pgenrt.Err) {
 	if m, e := p.Lit(c, ","); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n116(c, s); !m || e.On {
-		return true, c.Miss(e, 47)
+	if m, e := p.n120(c, s); !m || e.On {
+		return true, c.Miss(e, 48)
 	}
 	return true, pgenrt.Err{}
 }
 
 // ("," RegTok)*
-func (p *pgenParser_definition) n118(c *pgenrt.State, s *regsField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n122(c *pgenrt.State, s *regsField) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f5(c) {
@@ -3730,7 +3827,7 @@ func (p *pgenParser_definition) n118(c *pgenrt.State, s *regsField) (bool, pgenr
 		}
 		b := *c
 		sv0 := s.Regs
-		m, e := p.n117(&b, s)
+		m, e := p.n121(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 4) {
@@ -3751,21 +3848,21 @@ func (p *pgenParser_definition) n118(c *pgenrt.State, s *regsField) (bool, pgenr
 }
 
 // RegTok ("," RegTok)* ","?
-func (p *pgenParser_definition) n119(c *pgenrt.State, s *regsField) (bool, pgenrt.Err) {
-	if m, e := p.n116(c, s); !m || e.On {
+func (p *pgenParser_definition) n123(c *pgenrt.State, s *regsField) (bool, pgenrt.Err) {
+	if m, e := p.n120(c, s); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n118(c, s); !m || e.On {
-		return true, c.Miss(e, 48)
-	}
-	if m, e := p.n59(c); !m || e.On {
+	if m, e := p.n122(c, s); !m || e.On {
 		return true, c.Miss(e, 49)
+	}
+	if m, e := p.n63(c); !m || e.On {
+		return true, c.Miss(e, 50)
 	}
 	return true, pgenrt.Err{}
 }
 
 // (RegTok ("," RegTok)* ","?)?
-func (p *pgenParser_definition) n120(c *pgenrt.State, s *regsField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n124(c *pgenrt.State, s *regsField) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f32(c) {
@@ -3773,7 +3870,7 @@ func (p *pgenParser_definition) n120(c *pgenrt.State, s *regsField) (bool, pgenr
 		}
 		b := *c
 		sv0 := s.Regs
-		m, e := p.n119(&b, s)
+		m, e := p.n123(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 4) {
@@ -3795,21 +3892,21 @@ func (p *pgenParser_definition) n120(c *pgenrt.State, s *regsField) (bool, pgenr
 }
 
 // "REGS" "=" "(" (RegTok ("," RegTok)* ","?)? ")"
-func (p *pgenParser_definition) n121(c *pgenrt.State, s *regsField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n125(c *pgenrt.State, s *regsField) (bool, pgenrt.Err) {
 	if m, e := p.Lit(c, "REGS"); !m || e.On {
 		return e.On, e
 	}
 	if m, e := p.Lit(c, "="); !m || e.On {
-		return true, c.Miss(e, 45)
-	}
-	if m, e := p.Lit(c, "("); !m || e.On {
 		return true, c.Miss(e, 46)
 	}
-	if m, e := p.n120(c, s); !m || e.On {
-		return true, c.Miss(e, 50)
+	if m, e := p.Lit(c, "("); !m || e.On {
+		return true, c.Miss(e, 47)
+	}
+	if m, e := p.n124(c, s); !m || e.On {
+		return true, c.Miss(e, 51)
 	}
 	if m, e := p.Lit(c, ")"); !m || e.On {
-		return true, c.Miss(e, 14)
+		return true, c.Miss(e, 15)
 	}
 	return true, pgenrt.Err{}
 }
@@ -3817,7 +3914,7 @@ func (p *pgenParser_definition) n121(c *pgenrt.State, s *regsField) (bool, pgenr
 func (p *pgenParser_definition) s_regsField(c *pgenrt.State, s *regsField) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
 	start := c.Cur
-	m, e := c.Close(p.n121(c, s))
+	m, e := c.Close(p.n125(c, s))
 	if m && !e.On {
 		s.Tokens = p.Slice(start, c.Cur)
 	}
@@ -3831,7 +3928,7 @@ func (p *pgenParser_definition) f33(c *pgenrt.State) bool {
 }
 
 // "RETEP"
-func (p *pgenParser_definition) n122(c *pgenrt.State, s *retEPTok) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n126(c *pgenrt.State, s *retEPTok) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Lit(c, "RETEP"); !m || e.On {
 		return e.On, e
@@ -3848,11 +3945,11 @@ func (p *pgenParser_definition) n122(c *pgenrt.State, s *retEPTok) (bool, pgenrt
 
 func (p *pgenParser_definition) s_retEPTok(c *pgenrt.State, s *retEPTok) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n122(c, s))
+	return c.Close(p.n126(c, s))
 }
 
 // <number>
-func (p *pgenParser_definition) n123(c *pgenrt.State, s *scalarTok) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n127(c *pgenrt.State, s *scalarTok) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, tokNumber); !m || e.On {
 		return e.On, e
@@ -3868,7 +3965,7 @@ func (p *pgenParser_definition) n123(c *pgenrt.State, s *scalarTok) (bool, pgenr
 }
 
 // <symbol>
-func (p *pgenParser_definition) n124(c *pgenrt.State, s *scalarTok) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n128(c *pgenrt.State, s *scalarTok) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, tokSymbol); !m || e.On {
 		return e.On, e
@@ -3884,7 +3981,7 @@ func (p *pgenParser_definition) n124(c *pgenrt.State, s *scalarTok) (bool, pgenr
 }
 
 // <ident>
-func (p *pgenParser_definition) n125(c *pgenrt.State, s *scalarTok) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n129(c *pgenrt.State, s *scalarTok) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, tokIdent); !m || e.On {
 		return e.On, e
@@ -3900,13 +3997,13 @@ func (p *pgenParser_definition) n125(c *pgenrt.State, s *scalarTok) (bool, pgenr
 }
 
 // <number> | <symbol> | <ident>
-func (p *pgenParser_definition) n126(c *pgenrt.State, s *scalarTok) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n130(c *pgenrt.State, s *scalarTok) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
-	if p.f3(c) {
+	if p.f4(c) {
 		b := *c
 		sv0 := s.Number
-		m, e := p.n123(&b, s)
+		m, e := p.n127(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 4) {
 				return true, e
@@ -3920,10 +4017,10 @@ func (p *pgenParser_definition) n126(c *pgenrt.State, s *scalarTok) (bool, pgenr
 		}
 		s.Number = sv0
 	}
-	if p.f20(c) {
+	if p.f21(c) {
 		b := *c
 		sv0 := s.Symbol
-		m, e := p.n124(&b, s)
+		m, e := p.n128(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 4) {
 				return true, e
@@ -3937,10 +4034,10 @@ func (p *pgenParser_definition) n126(c *pgenrt.State, s *scalarTok) (bool, pgenr
 		}
 		s.Symbol = sv0
 	}
-	if p.f17(c) {
+	if p.f18(c) {
 		b := *c
 		sv0 := s.Ident
-		m, e := p.n125(&b, s)
+		m, e := p.n129(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 4) {
 				return true, e
@@ -3963,11 +4060,11 @@ func (p *pgenParser_definition) n126(c *pgenrt.State, s *scalarTok) (bool, pgenr
 
 func (p *pgenParser_definition) s_scalarTok(c *pgenrt.State, s *scalarTok) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n126(c, s))
+	return c.Close(p.n130(c, s))
 }
 
 // <string>
-func (p *pgenParser_definition) n127(c *pgenrt.State, s *strToken) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n131(c *pgenrt.State, s *strToken) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, tokString); !m || e.On {
 		return e.On, e
@@ -3984,11 +4081,11 @@ func (p *pgenParser_definition) n127(c *pgenrt.State, s *strToken) (bool, pgenrt
 
 func (p *pgenParser_definition) s_strToken(c *pgenrt.State, s *strToken) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n127(c, s))
+	return c.Close(p.n131(c, s))
 }
 
 // <symbol>
-func (p *pgenParser_definition) n128(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n132(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Ref(c, tokSymbol); !m || e.On {
 		return e.On, e
@@ -4004,8 +4101,8 @@ func (p *pgenParser_definition) n128(c *pgenrt.State, s *symTarget) (bool, pgenr
 }
 
 // TpOffset
-func (p *pgenParser_definition) n129(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
-	if !p.f22(c) {
+func (p *pgenParser_definition) n133(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
+	if !p.f23(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *tpOffset
@@ -4025,15 +4122,15 @@ func (p *pgenParser_definition) n129(c *pgenrt.State, s *symTarget) (bool, pgenr
 }
 
 // TpOffset*
-func (p *pgenParser_definition) n130(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n134(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
 	matched := false
 	for {
-		if !p.f22(c) {
+		if !p.f23(c) {
 			break
 		}
 		b := *c
 		sv0 := s.Offsets
-		m, e := p.n129(&b, s)
+		m, e := p.n133(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 4) {
@@ -4054,7 +4151,7 @@ func (p *pgenParser_definition) n130(c *pgenrt.State, s *symTarget) (bool, pgenr
 }
 
 // RetEPTok
-func (p *pgenParser_definition) n131(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n135(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
 	if !p.f33(c) {
 		return false, pgenrt.Err{}
 	}
@@ -4074,23 +4171,23 @@ func (p *pgenParser_definition) n131(c *pgenrt.State, s *symTarget) (bool, pgenr
 }
 
 // ","? RetEPTok
-func (p *pgenParser_definition) n132(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
-	if m, e := p.n59(c); !m || e.On {
+func (p *pgenParser_definition) n136(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
+	if m, e := p.n63(c); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n131(c, s); !m || e.On {
-		return true, c.Miss(e, 52)
+	if m, e := p.n135(c, s); !m || e.On {
+		return true, c.Miss(e, 53)
 	}
 	return true, pgenrt.Err{}
 }
 
 // (","? RetEPTok)?
-func (p *pgenParser_definition) n133(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n137(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		b := *c
 		sv0 := s.RetEP
-		m, e := p.n132(&b, s)
+		m, e := p.n136(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 4) {
@@ -4112,28 +4209,28 @@ func (p *pgenParser_definition) n133(c *pgenrt.State, s *symTarget) (bool, pgenr
 }
 
 // <symbol> TpOffset* (","? RetEPTok)?
-func (p *pgenParser_definition) n134(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
-	if m, e := p.n128(c, s); !m || e.On {
+func (p *pgenParser_definition) n138(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
+	if m, e := p.n132(c, s); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n130(c, s); !m || e.On {
-		return true, c.Miss(e, 51)
+	if m, e := p.n134(c, s); !m || e.On {
+		return true, c.Miss(e, 52)
 	}
-	if m, e := p.n133(c, s); !m || e.On {
-		return true, c.Miss(e, 53)
+	if m, e := p.n137(c, s); !m || e.On {
+		return true, c.Miss(e, 54)
 	}
 	return true, pgenrt.Err{}
 }
 
 func (p *pgenParser_definition) s_symTarget(c *pgenrt.State, s *symTarget) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n134(c, s))
+	return c.Close(p.n138(c, s))
 }
 
 // ("+" | "-")
-func (p *pgenParser_definition) n135(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n139(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 	start := c.Cur
-	if m, e := p.n47(c); !m || e.On {
+	if m, e := p.n51(c); !m || e.On {
 		return e.On, e
 	}
 	if c.Cur == start+1 && s.Sign == "" {
@@ -4160,7 +4257,7 @@ func (p *pgenParser_definition) f35(c *pgenrt.State) bool {
 }
 
 // ParenTerm
-func (p *pgenParser_definition) n136(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n140(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 	if !p.f35(c) {
 		return false, pgenrt.Err{}
 	}
@@ -4181,8 +4278,8 @@ func (p *pgenParser_definition) n136(c *pgenrt.State, s *term) (bool, pgenrt.Err
 }
 
 // NumTok
-func (p *pgenParser_definition) n137(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
-	if !p.f3(c) {
+func (p *pgenParser_definition) n141(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
+	if !p.f4(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *numTok
@@ -4201,8 +4298,8 @@ func (p *pgenParser_definition) n137(c *pgenrt.State, s *term) (bool, pgenrt.Err
 }
 
 // IdentTok
-func (p *pgenParser_definition) n138(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
-	if !p.f17(c) {
+func (p *pgenParser_definition) n142(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
+	if !p.f18(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *identTok
@@ -4221,7 +4318,7 @@ func (p *pgenParser_definition) n138(c *pgenrt.State, s *term) (bool, pgenrt.Err
 }
 
 // OtherTok
-func (p *pgenParser_definition) n139(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n143(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 	if !p.f31(c) {
 		return false, pgenrt.Err{}
 	}
@@ -4241,13 +4338,13 @@ func (p *pgenParser_definition) n139(c *pgenrt.State, s *term) (bool, pgenrt.Err
 }
 
 // ParenTerm | NumTok | IdentTok | OtherTok
-func (p *pgenParser_definition) n140(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n144(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
 	if p.f35(c) {
 		b := *c
 		sv0 := s.Paren
-		m, e := p.n136(&b, s)
+		m, e := p.n140(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 4) {
 				return true, e
@@ -4261,10 +4358,10 @@ func (p *pgenParser_definition) n140(c *pgenrt.State, s *term) (bool, pgenrt.Err
 		}
 		s.Paren = sv0
 	}
-	if p.f3(c) {
+	if p.f4(c) {
 		b := *c
 		sv0 := s.Num
-		m, e := p.n137(&b, s)
+		m, e := p.n141(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 4) {
 				return true, e
@@ -4278,10 +4375,10 @@ func (p *pgenParser_definition) n140(c *pgenrt.State, s *term) (bool, pgenrt.Err
 		}
 		s.Num = sv0
 	}
-	if p.f17(c) {
+	if p.f18(c) {
 		b := *c
 		sv0 := s.Reg
-		m, e := p.n138(&b, s)
+		m, e := p.n142(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 4) {
 				return true, e
@@ -4298,7 +4395,7 @@ func (p *pgenParser_definition) n140(c *pgenrt.State, s *term) (bool, pgenrt.Err
 	if p.f31(c) {
 		b := *c
 		sv0 := s.Other
-		m, e := p.n139(&b, s)
+		m, e := p.n143(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 4) {
 				return true, e
@@ -4320,7 +4417,7 @@ func (p *pgenParser_definition) n140(c *pgenrt.State, s *term) (bool, pgenrt.Err
 }
 
 // (ParenTerm | NumTok | IdentTok | OtherTok)?
-func (p *pgenParser_definition) n141(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n145(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f34(c) {
@@ -4328,7 +4425,7 @@ func (p *pgenParser_definition) n141(c *pgenrt.State, s *term) (bool, pgenrt.Err
 		}
 		b := *c
 		sv0, sv1, sv2, sv3 := s.Paren, s.Num, s.Reg, s.Other
-		m, e := p.n140(&b, s)
+		m, e := p.n144(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 4) {
@@ -4350,18 +4447,18 @@ func (p *pgenParser_definition) n141(c *pgenrt.State, s *term) (bool, pgenrt.Err
 }
 
 // ("+" | "-") (ParenTerm | NumTok | IdentTok | OtherTok)?
-func (p *pgenParser_definition) n142(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
-	if m, e := p.n135(c, s); !m || e.On {
+func (p *pgenParser_definition) n146(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
+	if m, e := p.n139(c, s); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n141(c, s); !m || e.On {
-		return true, c.Miss(e, 54)
+	if m, e := p.n145(c, s); !m || e.On {
+		return true, c.Miss(e, 55)
 	}
 	return true, pgenrt.Err{}
 }
 
 // ParenTerm
-func (p *pgenParser_definition) n143(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n147(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 	if !p.f35(c) {
 		return false, pgenrt.Err{}
 	}
@@ -4382,13 +4479,13 @@ func (p *pgenParser_definition) n143(c *pgenrt.State, s *term) (bool, pgenrt.Err
 }
 
 // (("+" | "-") (ParenTerm | NumTok | IdentTok | OtherTok)?) | ParenTerm
-func (p *pgenParser_definition) n144(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n148(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
-	if p.f22(c) {
+	if p.f23(c) {
 		b := *c
 		sv0, sv1, sv2, sv3, sv4 := s.Sign, s.Paren, s.Num, s.Reg, s.Other
-		m, e := p.n142(&b, s)
+		m, e := p.n146(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 4) {
 				return true, e
@@ -4405,7 +4502,7 @@ func (p *pgenParser_definition) n144(c *pgenrt.State, s *term) (bool, pgenrt.Err
 	if p.f35(c) {
 		b := *c
 		sv0 := s.Bare
-		m, e := p.n143(&b, s)
+		m, e := p.n147(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 4) {
 				return true, e
@@ -4428,11 +4525,11 @@ func (p *pgenParser_definition) n144(c *pgenrt.State, s *term) (bool, pgenrt.Err
 
 func (p *pgenParser_definition) s_term(c *pgenrt.State, s *term) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n144(c, s))
+	return c.Close(p.n148(c, s))
 }
 
 // "DESC" | "FMT"
-func (p *pgenParser_definition) n145(c *pgenrt.State) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n149(c *pgenrt.State) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
 	{
@@ -4473,9 +4570,9 @@ func (p *pgenParser_definition) n145(c *pgenrt.State) (bool, pgenrt.Err) {
 }
 
 // ("DESC" | "FMT")
-func (p *pgenParser_definition) n146(c *pgenrt.State, s *textField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n150(c *pgenrt.State, s *textField) (bool, pgenrt.Err) {
 	start := c.Cur
-	if m, e := p.n145(c); !m || e.On {
+	if m, e := p.n149(c); !m || e.On {
 		return e.On, e
 	}
 	if c.Cur == start+1 && s.Key == "" {
@@ -4489,7 +4586,7 @@ func (p *pgenParser_definition) n146(c *pgenrt.State, s *textField) (bool, pgenr
 }
 
 // StrToken
-func (p *pgenParser_definition) n147(c *pgenrt.State, s *textField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n151(c *pgenrt.State, s *textField) (bool, pgenrt.Err) {
 	if !p.f28(c) {
 		return false, pgenrt.Err{}
 	}
@@ -4509,15 +4606,15 @@ func (p *pgenParser_definition) n147(c *pgenrt.State, s *textField) (bool, pgenr
 }
 
 // ("DESC" | "FMT") "=" StrToken
-func (p *pgenParser_definition) n148(c *pgenrt.State, s *textField) (bool, pgenrt.Err) {
-	if m, e := p.n146(c, s); !m || e.On {
+func (p *pgenParser_definition) n152(c *pgenrt.State, s *textField) (bool, pgenrt.Err) {
+	if m, e := p.n150(c, s); !m || e.On {
 		return e.On, e
 	}
 	if m, e := p.Lit(c, "="); !m || e.On {
-		return true, c.Miss(e, 55)
-	}
-	if m, e := p.n147(c, s); !m || e.On {
 		return true, c.Miss(e, 56)
+	}
+	if m, e := p.n151(c, s); !m || e.On {
+		return true, c.Miss(e, 57)
 	}
 	return true, pgenrt.Err{}
 }
@@ -4525,7 +4622,7 @@ func (p *pgenParser_definition) n148(c *pgenrt.State, s *textField) (bool, pgenr
 func (p *pgenParser_definition) s_textField(c *pgenrt.State, s *textField) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
 	start := c.Cur
-	m, e := c.Close(p.n148(c, s))
+	m, e := c.Close(p.n152(c, s))
 	if m && !e.On {
 		s.Tokens = p.Slice(start, c.Cur)
 	}
@@ -4539,7 +4636,7 @@ func (p *pgenParser_definition) f36(c *pgenrt.State) bool {
 }
 
 // AtTarget
-func (p *pgenParser_definition) n149(c *pgenrt.State, s *tpField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n153(c *pgenrt.State, s *tpField) (bool, pgenrt.Err) {
 	if !p.f36(c) {
 		return false, pgenrt.Err{}
 	}
@@ -4560,8 +4657,8 @@ func (p *pgenParser_definition) n149(c *pgenrt.State, s *tpField) (bool, pgenrt.
 }
 
 // SymTarget
-func (p *pgenParser_definition) n150(c *pgenrt.State, s *tpField) (bool, pgenrt.Err) {
-	if !p.f20(c) {
+func (p *pgenParser_definition) n154(c *pgenrt.State, s *tpField) (bool, pgenrt.Err) {
+	if !p.f21(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *symTarget
@@ -4582,13 +4679,13 @@ func (p *pgenParser_definition) n150(c *pgenrt.State, s *tpField) (bool, pgenrt.
 }
 
 // AtTarget | SymTarget
-func (p *pgenParser_definition) n151(c *pgenrt.State, s *tpField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n155(c *pgenrt.State, s *tpField) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
 	if p.f36(c) {
 		b := *c
 		sv0 := s.At
-		m, e := p.n149(&b, s)
+		m, e := p.n153(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 4) {
 				return true, e
@@ -4602,10 +4699,10 @@ func (p *pgenParser_definition) n151(c *pgenrt.State, s *tpField) (bool, pgenrt.
 		}
 		s.At = sv0
 	}
-	if p.f20(c) {
+	if p.f21(c) {
 		b := *c
 		sv0 := s.Symbol
-		m, e := p.n150(&b, s)
+		m, e := p.n154(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 4) {
 				return true, e
@@ -4627,15 +4724,15 @@ func (p *pgenParser_definition) n151(c *pgenrt.State, s *tpField) (bool, pgenrt.
 }
 
 // "TP" "=" (AtTarget | SymTarget)
-func (p *pgenParser_definition) n152(c *pgenrt.State, s *tpField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n156(c *pgenrt.State, s *tpField) (bool, pgenrt.Err) {
 	if m, e := p.Lit(c, "TP"); !m || e.On {
 		return e.On, e
 	}
 	if m, e := p.Lit(c, "="); !m || e.On {
-		return true, c.Miss(e, 57)
-	}
-	if m, e := p.n151(c, s); !m || e.On {
 		return true, c.Miss(e, 58)
+	}
+	if m, e := p.n155(c, s); !m || e.On {
+		return true, c.Miss(e, 59)
 	}
 	return true, pgenrt.Err{}
 }
@@ -4643,7 +4740,7 @@ func (p *pgenParser_definition) n152(c *pgenrt.State, s *tpField) (bool, pgenrt.
 func (p *pgenParser_definition) s_tpField(c *pgenrt.State, s *tpField) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
 	start := c.Cur
-	m, e := c.Close(p.n152(c, s))
+	m, e := c.Close(p.n156(c, s))
 	if m && !e.On {
 		s.Tokens = p.Slice(start, c.Cur)
 	}
@@ -4651,9 +4748,9 @@ func (p *pgenParser_definition) s_tpField(c *pgenrt.State, s *tpField) (bool, pg
 }
 
 // ("+" | "-")
-func (p *pgenParser_definition) n153(c *pgenrt.State, s *tpOffset) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n157(c *pgenrt.State, s *tpOffset) (bool, pgenrt.Err) {
 	start := c.Cur
-	if m, e := p.n47(c); !m || e.On {
+	if m, e := p.n51(c); !m || e.On {
 		return e.On, e
 	}
 	for i := start; i < c.Cur; i++ {
@@ -4663,15 +4760,15 @@ func (p *pgenParser_definition) n153(c *pgenrt.State, s *tpOffset) (bool, pgenrt
 }
 
 // ("+" | "-")+
-func (p *pgenParser_definition) n154(c *pgenrt.State, s *tpOffset) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n158(c *pgenrt.State, s *tpOffset) (bool, pgenrt.Err) {
 	matched := false
 	for {
-		if !p.f22(c) {
+		if !p.f23(c) {
 			break
 		}
 		b := *c
 		sv0 := s.Signs
-		m, e := p.n153(&b, s)
+		m, e := p.n157(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 4) {
@@ -4691,8 +4788,8 @@ func (p *pgenParser_definition) n154(c *pgenrt.State, s *tpOffset) (bool, pgenrt
 }
 
 // NumTok
-func (p *pgenParser_definition) n155(c *pgenrt.State, s *tpOffset) (bool, pgenrt.Err) {
-	if !p.f3(c) {
+func (p *pgenParser_definition) n159(c *pgenrt.State, s *tpOffset) (bool, pgenrt.Err) {
+	if !p.f4(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *numTok
@@ -4711,15 +4808,15 @@ func (p *pgenParser_definition) n155(c *pgenrt.State, s *tpOffset) (bool, pgenrt
 }
 
 // NumTok?
-func (p *pgenParser_definition) n156(c *pgenrt.State, s *tpOffset) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n160(c *pgenrt.State, s *tpOffset) (bool, pgenrt.Err) {
 	matched := false
 	for {
-		if !p.f3(c) {
+		if !p.f4(c) {
 			break
 		}
 		b := *c
 		sv0 := s.Num
-		m, e := p.n155(&b, s)
+		m, e := p.n159(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 4) {
@@ -4741,24 +4838,24 @@ func (p *pgenParser_definition) n156(c *pgenrt.State, s *tpOffset) (bool, pgenrt
 }
 
 // ("+" | "-")+ NumTok?
-func (p *pgenParser_definition) n157(c *pgenrt.State, s *tpOffset) (bool, pgenrt.Err) {
-	if m, e := p.n154(c, s); !m || e.On {
+func (p *pgenParser_definition) n161(c *pgenrt.State, s *tpOffset) (bool, pgenrt.Err) {
+	if m, e := p.n158(c, s); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n156(c, s); !m || e.On {
-		return true, c.Miss(e, 2)
+	if m, e := p.n160(c, s); !m || e.On {
+		return true, c.Miss(e, 18)
 	}
 	return true, pgenrt.Err{}
 }
 
 func (p *pgenParser_definition) s_tpOffset(c *pgenrt.State, s *tpOffset) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n157(c, s))
+	return c.Close(p.n161(c, s))
 }
 
 // IdentTok
-func (p *pgenParser_definition) n158(c *pgenrt.State, s *typeField) (bool, pgenrt.Err) {
-	if !p.f17(c) {
+func (p *pgenParser_definition) n162(c *pgenrt.State, s *typeField) (bool, pgenrt.Err) {
+	if !p.f18(c) {
 		return false, pgenrt.Err{}
 	}
 	var nv *identTok
@@ -4777,26 +4874,26 @@ func (p *pgenParser_definition) n158(c *pgenrt.State, s *typeField) (bool, pgenr
 }
 
 // IdentTok ","?
-func (p *pgenParser_definition) n159(c *pgenrt.State, s *typeField) (bool, pgenrt.Err) {
-	if m, e := p.n158(c, s); !m || e.On {
+func (p *pgenParser_definition) n163(c *pgenrt.State, s *typeField) (bool, pgenrt.Err) {
+	if m, e := p.n162(c, s); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n59(c); !m || e.On {
-		return true, c.Miss(e, 49)
+	if m, e := p.n63(c); !m || e.On {
+		return true, c.Miss(e, 50)
 	}
 	return true, pgenrt.Err{}
 }
 
 // (IdentTok ","?)*
-func (p *pgenParser_definition) n160(c *pgenrt.State, s *typeField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n164(c *pgenrt.State, s *typeField) (bool, pgenrt.Err) {
 	matched := false
 	for {
-		if !p.f17(c) {
+		if !p.f18(c) {
 			break
 		}
 		b := *c
 		sv0 := s.Names
-		m, e := p.n159(&b, s)
+		m, e := p.n163(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 4) {
@@ -4817,21 +4914,21 @@ func (p *pgenParser_definition) n160(c *pgenrt.State, s *typeField) (bool, pgenr
 }
 
 // "TYPE" "=" "(" (IdentTok ","?)* ")"
-func (p *pgenParser_definition) n161(c *pgenrt.State, s *typeField) (bool, pgenrt.Err) {
+func (p *pgenParser_definition) n165(c *pgenrt.State, s *typeField) (bool, pgenrt.Err) {
 	if m, e := p.Lit(c, "TYPE"); !m || e.On {
 		return e.On, e
 	}
 	if m, e := p.Lit(c, "="); !m || e.On {
-		return true, c.Miss(e, 59)
-	}
-	if m, e := p.Lit(c, "("); !m || e.On {
 		return true, c.Miss(e, 60)
 	}
-	if m, e := p.n160(c, s); !m || e.On {
+	if m, e := p.Lit(c, "("); !m || e.On {
 		return true, c.Miss(e, 61)
 	}
+	if m, e := p.n164(c, s); !m || e.On {
+		return true, c.Miss(e, 62)
+	}
 	if m, e := p.Lit(c, ")"); !m || e.On {
-		return true, c.Miss(e, 14)
+		return true, c.Miss(e, 15)
 	}
 	return true, pgenrt.Err{}
 }
@@ -4839,11 +4936,11 @@ func (p *pgenParser_definition) n161(c *pgenrt.State, s *typeField) (bool, pgenr
 func (p *pgenParser_definition) s_typeField(c *pgenrt.State, s *typeField) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
 	start := c.Cur
-	m, e := c.Close(p.n161(c, s))
+	m, e := c.Close(p.n165(c, s))
 	if m && !e.On {
 		s.Tokens = p.Slice(start, c.Cur)
 	}
 	return m, e
 }
 
-var pgenExpect_definition = [...]string{"Term*", "\"=\" NumTok?", "NumTok?", "PathTok (\",\" NumTok)?", "NumTok", "(\",\" NumTok)?", "Level*", "\"=\" NameTok", "NameTok", "\"=\" \"(\" Address \",\" Flag \")\"", "\"(\" Address \",\" Flag \")\"", "Address \",\" Flag \")\"", "\",\" Flag \")\"", "Flag \")\"", "\")\"", "<number>?", "(\"+\" | \"-\")? NumTok?", "\"=\" NameTok \",\" \"ID\" \"=\" NumTok", "NameTok \",\" \"ID\" \"=\" NumTok", "\",\" \"ID\" \"=\" NumTok", "\"ID\" \"=\" NumTok", "\"=\" NumTok", "ListEntry (\",\"? ListEntry)* PunctTok?", "ListEntry", "(\",\"? ListEntry)* PunctTok?", "PunctTok?", "\"=\" \"(\" Address \",\" Flag \",\" LengthTok \")\"", "\"(\" Address \",\" Flag \",\" LengthTok \")\"", "Address \",\" Flag \",\" LengthTok \")\"", "\",\" Flag \",\" LengthTok \")\"", "Flag \",\" LengthTok \")\"", "\",\" LengthTok \")\"", "LengthTok \")\"", "\"=\" ScalarTok?", "ScalarTok?", "\"=\"? PathTok? PunctTok?", "PathTok? PunctTok?", "\"=\" (\"-\" | \"+\")? ScalarTok?", "(\"-\" | \"+\")? ScalarTok?", "\"=\" \"(\" OperandTok? \",\"? OperandTok? \")\"?", "\"(\" OperandTok? \",\"? OperandTok? \")\"?", "OperandTok? \",\"? OperandTok? \")\"?", "\",\"? OperandTok? \")\"?", "OperandTok? \")\"?", "\")\"?", "\"=\" \"(\" (RegTok (\",\" RegTok)* \",\"?)? \")\"", "\"(\" (RegTok (\",\" RegTok)* \",\"?)? \")\"", "RegTok", "(\",\" RegTok)* \",\"?", "\",\"?", "(RegTok (\",\" RegTok)* \",\"?)? \")\"", "TpOffset* (\",\"? RetEPTok)?", "RetEPTok", "(\",\"? RetEPTok)?", "(ParenTerm | NumTok | IdentTok | OtherTok)?", "\"=\" StrToken", "StrToken", "\"=\" (AtTarget | SymTarget)", "(AtTarget | SymTarget)", "\"=\" \"(\" (IdentTok \",\"?)* \")\"", "\"(\" (IdentTok \",\"?)* \")\"", "(IdentTok \",\"?)* \")\""}
+var pgenExpect_definition = [...]string{"Term*", "\"=\"? NumTok? PunctTok?", "NumTok? PunctTok?", "PunctTok?", "PathTok (\",\" NumTok)?", "NumTok", "(\",\" NumTok)?", "Level*", "\"=\" NameTok", "NameTok", "\"=\" \"(\" Address \",\" Flag \")\"", "\"(\" Address \",\" Flag \")\"", "Address \",\" Flag \")\"", "\",\" Flag \")\"", "Flag \")\"", "\")\"", "<number>?", "(\"+\" | \"-\")? NumTok?", "NumTok?", "\"=\" NameTok \",\" \"ID\" \"=\" NumTok", "NameTok \",\" \"ID\" \"=\" NumTok", "\",\" \"ID\" \"=\" NumTok", "\"ID\" \"=\" NumTok", "\"=\" NumTok", "ListEntry (\",\"? ListEntry)* PunctTok?", "ListEntry", "(\",\"? ListEntry)* PunctTok?", "\"=\" \"(\" Address \",\" Flag \",\" LengthTok \")\"", "\"(\" Address \",\" Flag \",\" LengthTok \")\"", "Address \",\" Flag \",\" LengthTok \")\"", "\",\" Flag \",\" LengthTok \")\"", "Flag \",\" LengthTok \")\"", "\",\" LengthTok \")\"", "LengthTok \")\"", "\"=\" ScalarTok?", "ScalarTok?", "\"=\"? PathTok? PunctTok?", "PathTok? PunctTok?", "\"=\" (\"-\" | \"+\")? ScalarTok?", "(\"-\" | \"+\")? ScalarTok?", "\"=\" \"(\" OperandTok? \",\"? OperandTok? \")\"?", "\"(\" OperandTok? \",\"? OperandTok? \")\"?", "OperandTok? \",\"? OperandTok? \")\"?", "\",\"? OperandTok? \")\"?", "OperandTok? \")\"?", "\")\"?", "\"=\" \"(\" (RegTok (\",\" RegTok)* \",\"?)? \")\"", "\"(\" (RegTok (\",\" RegTok)* \",\"?)? \")\"", "RegTok", "(\",\" RegTok)* \",\"?", "\",\"?", "(RegTok (\",\" RegTok)* \",\"?)? \")\"", "TpOffset* (\",\"? RetEPTok)?", "RetEPTok", "(\",\"? RetEPTok)?", "(ParenTerm | NumTok | IdentTok | OtherTok)?", "\"=\" StrToken", "StrToken", "\"=\" (AtTarget | SymTarget)", "(AtTarget | SymTarget)", "\"=\" \"(\" (IdentTok \",\"?)* \")\"", "\"(\" (IdentTok \",\"?)* \")\"", "(IdentTok \",\"?)* \")\""}

@@ -38,11 +38,16 @@ type modNameStmt struct {
 // assignStmt is MAJOR, MAXDATALENGTH (MAXDATALEN), or TDFID = number. A
 // value that is not a number is left to the statement's end: TRCUST 3.05A
 // uses the default ("MAJOR out of range, 1 used") and reports each token
-// after the '=' as unexpected (IBM's behaviour).
+// after the '=' as unexpected (IBM's behaviour). As for MODNAME, TRCUST
+// takes the value without the '=' (warning 133), and one comma after the
+// value of MAJOR and MAXDATALENGTH ("MAJOR 0x42," is MAJOR=0x42; the parser
+// says TDFID's is unexpected).
 type assignStmt struct {
 	Pos   lexer.Position
-	Key   string  `parser:"@(\"MAJOR\" | \"MAXDATALENGTH\" | \"MAXDATALEN\" | \"TDFID\")"`
-	Value *numTok `parser:"\"=\" @@?"`
+	Key   string    `parser:"@(\"MAJOR\" | \"MAXDATALENGTH\" | \"MAXDATALEN\" | \"TDFID\")"`
+	Eq    bool      `parser:"@\"=\"?"`
+	Value *numTok   `parser:"@@?"`
+	Comma *punctTok `parser:"@@?"`
 }
 
 // listStmt is TYPELIST or GROUPLIST NAME=n,ID=v[,NAME=n,ID=v]... with an
