@@ -495,6 +495,7 @@ func (p *parser) fieldNodes() *fieldNodes {
 var (
 	headerKeywords = []string{"MODNAME", "MAJOR", "MAXDATALENGTH", "MAXDATALEN", "TDFID"}
 	listKeywords   = []string{"TYPELIST", "GROUPLIST"}
+	opFlagKeywords = []string{"ABORTOP", "REMOVEOP"}
 	fieldKeywords  = []string{"MINOR", "TP", "OPCODE", "TYPE", "GROUP", "DESC", "FMT", "LEN",
 		"REGS", "MEM32", "MEM", "ASCIIZ32", "ASCIIZ", "ORBIT", "ABORTOP", "REMOVEOP"}
 )
@@ -897,6 +898,22 @@ func (p *parser) trace(toks []lexer.Token, end ast.Pos, last bool) *tsf.Trace {
 			p.unexpectedField(toks, i)
 			t.Broken, t.BrokenAt = true, p.posSince(n0, end)
 			return t
+		}
+		if i+1 < len(toks) && !isPunct(toks[i+1], "=") && !isWord(&toks[i], opFlagKeywords) {
+			// IBM's behaviour: TRCUST 3.05A assumes the '=' a field's
+			// keyword lacks, with warning 133 ("MINOR 5", "MEM
+			// (.x,D,4)"), as for MODNAME and MAJOR. The '=' is put in,
+			// inside the keyword's last byte, where no token starts.
+			// The warning stands there too, before what the field says
+			// of its value ("MINOR, TP=" is the warning, then "minor
+			// code not specified").
+			eq := toks[i]
+			eq.Type, eq.Value = tokPunct, "="
+			eq.Pos.Offset += len(toks[i].Value) - 1
+			eq.Pos.Column += len(toks[i].Value) - 1
+			p.add(tsf.WarnExpected.Diagnostic(astPos(eq.Pos), 0, "=", toks[i].Value))
+			toks = append(append(toks[:i+1:i+1], eq), toks[i+1:]...)
+			p.stmt = toks
 		}
 		var f *field
 		var n int
