@@ -904,14 +904,17 @@ func (p *parser) trace(toks []lexer.Token, end ast.Pos, last bool) *tsf.Trace {
 			// keyword lacks, with warning 133 ("MINOR 5", "MEM
 			// (.x,D,4)"), as for MODNAME and MAJOR. The '=' is put in,
 			// inside the keyword's last byte, where no token starts.
-			// The warning stands there too, before what the field says
-			// of its value ("MINOR, TP=" is the warning, then "minor
-			// code not specified").
+			// The warning stands at the keyword, ordered before it: TRCUST
+			// gives it as it reads the keyword, before what the field says
+			// of its value ("MINOR, TP=" is the warning, then "minor code
+			// not specified") and before it opens the module for a TP.
+			at := astPos(toks[i].Pos)
+			at.Offset--
+			p.add(tsf.WarnExpected.Diagnostic(at, 0, "=", toks[i].Value))
 			eq := toks[i]
 			eq.Type, eq.Value = tokPunct, "="
 			eq.Pos.Offset += len(toks[i].Value) - 1
 			eq.Pos.Column += len(toks[i].Value) - 1
-			p.add(tsf.WarnExpected.Diagnostic(astPos(eq.Pos), 0, "=", toks[i].Value))
 			toks = append(append(toks[:i+1:i+1], eq), toks[i+1:]...)
 			p.stmt = toks
 		}
