@@ -458,7 +458,7 @@ type parser struct {
 	partial   bool        // parsing a TRACE cut short by a severe lexical error
 	cut       int         // the offset of the token that error stopped in, -1 if none
 	// stmt and stmtEnd are the tokens and the end of the TRACE statement
-	// being parsed (tokenAfter), stmtLast whether it is the file's last.
+	// being parsed (tokenAt), stmtLast whether it is the file's last.
 	stmt     []lexer.Token
 	stmtEnd  ast.Pos
 	stmtLast bool
@@ -739,32 +739,27 @@ func (p *parser) header(toks []lexer.Token, end ast.Pos, last bool) tsf.Stmt {
 		p.add(d)
 		return nil
 	}
-	// What stands after the keyword, or after the '=' (the end of the
-	// statement when nothing does).
-	after := lexPos(end)
-	if k := 1; a.Eq && k+1 < len(toks) || !a.Eq && k < len(toks) {
-		if a.Eq {
-			k++
-		}
-		after = toks[k].Pos
-	}
-	if !a.Eq {
-		// IBM's behaviour: "MAJOR 0x42" is warning 133, as for MODNAME,
-		// naming the keyword as written.
-		p.add(tsf.WarnExpected.Diagnostic(astPos(after), 0, "=", a.Key))
-	}
 	if a.Comma != nil && strings.EqualFold(a.Key, "TDFID") {
 		// IBM's behaviour: TDFID takes no comma after its value, MAJOR
 		// and MAXDATALENGTH one ("TDFID=1," is "unexpected: ,").
 		n--
 	}
+	// Where a missing value is reported: at the last token read, or
+	// without the '=' at the token after the keyword (the end of the
+	// statement when nothing follows).
+	at := toks[n-1].Pos
+	if !a.Eq {
+		at = lexPos(end)
+		if len(toks) > 1 {
+			at = toks[1].Pos
+		}
+		// IBM's behaviour: "MAJOR 0x42" is warning 133, as for MODNAME,
+		// naming the keyword as written.
+		p.add(tsf.WarnExpected.Diagnostic(astPos(at), 0, "=", a.Key))
+	}
 	// IBM's behaviour: each token after the value and its comma (or
 	// after the '=', when no number follows it) is unexpected.
 	p.unexpected(toks[n:])
-	at := toks[n-1].Pos
-	if !a.Eq {
-		at = after
-	}
 	num := p.numberOrZero(a.Value, at)
 	pos := astPos(a.Pos)
 	switch strings.ToUpper(a.Key) {
@@ -902,12 +897,13 @@ func (p *parser) trace(toks []lexer.Token, end ast.Pos, last bool) *tsf.Trace {
 		if i+1 < len(toks) && !isPunct(toks[i+1], "=") && !isWord(&toks[i], opFlagKeywords) {
 			// IBM's behaviour: TRCUST 3.05A assumes the '=' a field's
 			// keyword lacks, with warning 133 ("MINOR 5", "MEM
-			// (.x,D,4)"), as for MODNAME and MAJOR. The '=' is put in,
-			// inside the keyword's last byte, where no token starts.
-			// The warning stands at the keyword, ordered before it: TRCUST
-			// gives it as it reads the keyword, before what the field says
-			// of its value ("MINOR, TP=" is the warning, then "minor code
-			// not specified") and before it opens the module for a TP.
+			// (.x,D,4)"), as for MODNAME and MAJOR. The warning stands at
+			// the keyword, ordered just before it: TRCUST gives it as it
+			// reads the keyword, before what the field says of its value
+			// ("MINOR, TP=" is the warning, then "minor code not
+			// specified") and before it opens the module for a TP. The
+			// '=' is put in at the keyword's last byte, where no token
+			// starts.
 			at := astPos(toks[i].Pos)
 			at.Offset--
 			p.add(tsf.WarnExpected.Diagnostic(at, 0, "=", toks[i].Value))
@@ -996,7 +992,7 @@ func (p *parser) trace(toks []lexer.Token, end ast.Pos, last bool) *tsf.Trace {
 			t.Broken, t.BrokenAt = true, p.posSince(n0, end)
 			return t
 		}
-		if cutData(fld) {
+		if _, cut := dataAddr(fld); cut {
 			// Its address broke: what was read of it is checked (the
 			// field's Cut).
 			if t.Fields == nil {
@@ -1241,29 +1237,24 @@ func numberAtEnd(toks []lexer.Token, isLen, sym bool) string {
 	return ""
 }
 
-// symbolAddr reports whether f is a data statement whose address is a
-// symbol's.
-func symbolAddr(f tsf.Field) bool {
-	var a tsf.Address
+// dataAddr returns the address of f when it is a memory statement or LEN,
+// and whether the statement broke (tsf.Mem.Cut, tsf.Len.Cut).
+func dataAddr(f tsf.Field) (tsf.Address, bool) {
 	switch f := f.(type) {
 	case *tsf.Mem:
-		a = f.Addr
+		return f.Addr, f.Cut
 	case *tsf.Len:
-		a = f.Addr
+		return f.Addr, f.Cut
 	}
-	_, ok := a.(*tsf.SymbolAddr)
-	return ok
+	return nil, false
 }
 
-// cutData reports whether f is a data statement whose address broke.
-func cutData(f tsf.Field) bool {
-	switch f := f.(type) {
-	case *tsf.Mem:
-		return f.Cut
-	case *tsf.Len:
-		return f.Cut
-	}
-	return false
+// symbolAddr reports whether f is a memory statement or LEN whose address
+// is a symbol's.
+func symbolAddr(f tsf.Field) bool {
+	a, _ := dataAddr(f)
+	_, ok := a.(*tsf.SymbolAddr)
+	return ok
 }
 
 // partialTails complete a memory statement broken at its closing
