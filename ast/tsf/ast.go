@@ -285,7 +285,13 @@ type Len struct {
 type Regs struct {
 	Pos  Pos
 	Regs []*RegItem
-	End  Pos
+	// Cut says that the statement broke in its list (a syntax error the
+	// parser reported): Regs holds the names read before the break, which
+	// are checked as TRCUST 3.05A checks each as it reads it (IBM's
+	// behaviour: "REGS=(DX, X" at the end of the file is "register
+	// expected, 'X' found", not the premature end); nothing is logged.
+	Cut bool
+	End Pos
 }
 
 // RegItem is a register name, or ".name" for a C register variable.

@@ -241,6 +241,11 @@ func (p *parser) field(f *field) tsf.Field {
 			item := &tsf.RegItem{Pos: astPos(t.Pos), Name: t.Name}
 			if t.Variable != "" {
 				item.Name, item.Variable = t.Variable, true
+			} else if t.Name == "" {
+				// A '.' alone is a variable with no name (IBM's behaviour:
+				// "REGS=(.)" is "symbol not found: ").
+				tok, ok := p.tokenAt(t.Pos, false)
+				item.Variable = ok && tok.Type == tokSymbol
 			}
 			r.Regs = append(r.Regs, item)
 		}

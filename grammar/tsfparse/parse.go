@@ -936,6 +936,9 @@ func (p *parser) trace(toks []lexer.Token, end ast.Pos, last bool) *tsf.Trace {
 				return t
 			}
 			m, reported := p.partialData(toks[i:], err, end)
+			if m == nil {
+				m = partialList(toks[i:], err)
+			}
 			if m != nil {
 				// The statement breaks after a whole address: TRCUST
 				// 3.05A has checked the address by then (IBM's
@@ -1094,6 +1097,52 @@ func (p *parser) trace(toks []lexer.Token, end ast.Pos, last bool) *tsf.Trace {
 		}
 	}
 	return t
+}
+
+// partialList returns, for a TYPE or REGS statement toks whose parse
+// failed with err inside its list, the list as far as it was read before
+// the token the parse stopped at; nil when no name was read. TRCUST 3.05A
+// judges each name as it reads it, before the next token (IBM's behaviour,
+// tried with its binary): "TYPE=(A, V" at the end of the file warns
+// "typename unknown: V" before the premature end, "TYPE=(V 5)" before the
+// missing ')'; "REGS=(DX, X" is "register expected, 'X' found", "REGS=(D"
+// "missing ')' before 'D'" and "REGS=(.v" "symbol not found", each in
+// place of the syntax error (the checker's, tsf.Regs.Cut).
+func partialList(toks []lexer.Token, err error) tsf.Field {
+	var ute *participle.UnexpectedTokenError
+	if !errors.As(err, &ute) || len(toks) < 4 || !isPunct(toks[1], "=") || !isPunct(toks[2], "(") {
+		return nil
+	}
+	e := len(toks)
+	if !ute.Unexpected.EOF() {
+		e = slices.IndexFunc(toks, func(t lexer.Token) bool { return t.Pos.Offset >= ute.Unexpected.Pos.Offset })
+		if e < 0 {
+			return nil
+		}
+	}
+	if e <= 3 {
+		return nil
+	}
+	read := toks[3:e]
+	switch {
+	case strings.EqualFold(toks[0].Value, "REGS"):
+		r := &tsf.Regs{Pos: astPos(toks[0].Pos), End: lastPos(toks[:e]), Cut: true}
+		for _, t := range read {
+			if t.Type == tokIdent || t.Type == tokSymbol {
+				r.Regs = append(r.Regs, &tsf.RegItem{Pos: astPos(t.Pos), Name: t.Value, Variable: t.Type == tokSymbol})
+			}
+		}
+		return r
+	case strings.EqualFold(toks[0].Value, "TYPE"):
+		ty := &tsf.Type{Pos: astPos(toks[0].Pos), End: lastPos(toks[:e])}
+		for _, t := range read {
+			if t.Type == tokIdent {
+				ty.Names = append(ty.Names, &tsf.Word{Pos: astPos(t.Pos), Text: t.Value})
+			}
+		}
+		return ty
+	}
+	return nil
 }
 
 // partialData returns, for a MEM, MEM32, ASCIIZ, ASCIIZ32 or LEN statement

@@ -210,7 +210,10 @@ func (s *scanner) wordLen() int {
 	switch {
 	case isIdentStart(c) || c >= '0' && c <= '9':
 		n = 1
-	case c == '.' && isIdentChar(s.peek(1)):
+	case c == '.' && s.off+1 < len(s.src) && wordChars[s.peek(1)] && s.peek(1) != '.' && !s.commentAt(1):
+		// IBM's behaviour: any byte a word runs on through starts a
+		// symbol ("TP=.%d" and "TP=.&a" are "symbol not found: %d" and
+		// "&a").
 		n = 2
 	case c == '.' && s.peek(1) == '.' && s.off+1 < len(s.src):
 		// IBM's behaviour: a second dot is the symbol's first character
@@ -449,9 +452,10 @@ func (s *scanner) next() bool {
 		s.emit(tokSymbol, s.src[s.off+1:s.off+n], start)
 		s.skip(n)
 		return s.glue(start)
-	case c == '.' && !isOther(s.peek(1)) && s.peek(1) != '.':
-		// IBM's behaviour: a '.' alone is a symbol with no name (TP=.,
-		// is "symbol not found: ").
+	case c == '.' && (s.off+1 == len(s.src) || !isOther(s.peek(1)) && s.peek(1) != '.' || s.commentAt(1)):
+		// IBM's behaviour: a '.' alone is a symbol with no name ("TP=.,",
+		// "TP=./* c */" and "TP=." at the end of the file are "symbol not
+		// found: ").
 		s.emit(tokSymbol, "", start)
 		s.advance(1)
 	case c == '"':

@@ -145,6 +145,9 @@ func (a *asm) regs(f *tsf.Regs) {
 			return
 		}
 	}
+	if f.Cut {
+		return // only its variable is looked up (tsf.Regs.Cut)
+	}
 	if len(f.Regs) == 0 {
 		// IBM's behaviour: REGS=() logs no register, with 0x14 00.
 		a.emit(tdf.OpLogRegs16, 0)

@@ -87,6 +87,11 @@ type Refused struct {
 	Before int
 	Diags  diag.List
 	Failed bool
+	// DataAt is, when Failed for a data statement assembled after the TP
+	// resolved (a symbol not found, an RPN stack overflow), the offset of
+	// its error: TRCUST 3.05A read the statement up to there. 0 when the
+	// TP itself failed.
+	DataAt int
 }
 
 // Untraceable reports whether TRCUST refuses a tracepoint on the opcode b
@@ -200,7 +205,7 @@ func Compile(m *tsfcheck.Module, syms Symbols, mod Module, opt Options) (*Progra
 				p.unread(rf.Trace, rf.TP)
 			}
 			if !rf.Failed && rf.Point != nil && syms != nil {
-				rf.Diags, rf.Failed = assembleRefused(rf, syms, modPath)
+				rf.Diags, rf.Failed, rf.DataAt = assembleRefused(rf, syms, modPath)
 			}
 		}
 	}
@@ -693,8 +698,8 @@ func ResolveRefused(t *tsf.Trace, tpf *tsf.TP, syms Symbols, mod Module, modPath
 // that come before its first error, as TRCUST 3.05A does as it reads them
 // (IBM's behaviour: "RPN stack limit of 16 exceeded" for a REGS before an
 // error later in the statement): when one fails, its error is the
-// statement's (failed).
-func assembleRefused(rf *Refused, syms Symbols, modPath string) (diag.List, bool) {
+// statement's (failed), at offset at.
+func assembleRefused(rf *Refused, syms Symbols, modPath string) (ds diag.List, failed bool, at int) {
 	tp := *rf.Point
 	tp.Data = nil
 	for _, d := range rf.Point.Data {
@@ -702,11 +707,17 @@ func assembleRefused(rf *Refused, syms Symbols, modPath string) (diag.List, bool
 			tp.Data = append(tp.Data, d)
 		}
 	}
-	_, ds := assemble(&tp, syms, modPath)
+	_, ds = assemble(&tp, syms, modPath)
 	if ds.Failed() {
-		return append(rf.Diags, ds...), true
+		at = math.MaxInt
+		for _, d := range ds {
+			if d.Severity >= diag.Error {
+				at = min(at, d.Pos.Offset)
+			}
+		}
+		return append(rf.Diags, ds...), true, at
 	}
-	return rf.Diags, false
+	return rf.Diags, false, 0
 }
 
 // returnPoint finds the RETEP point of the procedure at obj:entry, which

@@ -298,10 +298,34 @@ func (c *checker) field(s *traceState, i int, f tsf.Field) {
 		c.lenField(s, f)
 		c.data(s, f, 0)
 	case *tsf.Regs:
+		// IBM's behaviour (TRCUST 3.05A, tried with its binary): each name
+		// is judged as it is read, the first wrong one ends the list. A
+		// keyword is "missing ')' before 'MEM'" (D and I too, as in a
+		// TYPE list); a register variable is the back end's "symbol not
+		// found", before any name after it.
+		bad := false
 		for _, r := range f.Regs {
-			if !r.Variable && !in(r.Name, regs16) && !in(r.Name, regs32) {
-				c.err(s, tsf.ErrRegister, r, f.End, r.Name)
+			if r.Variable {
+				break
 			}
+			if isKeyword(r.Name) {
+				c.err(s, tsf.ErrSyntax, r, f.End, ")", r.Name)
+				bad = true
+				break
+			}
+			if !in(r.Name, regs16) && !in(r.Name, regs32) {
+				c.err(s, tsf.ErrRegister, r, f.End, r.Name)
+				bad = true
+				break
+			}
+		}
+		if f.Cut {
+			// The rest is the parser's syntax error (tsf.Regs.Cut); the
+			// back end reports a register variable and logs nothing.
+			if !bad && slices.ContainsFunc(f.Regs, func(r *tsf.RegItem) bool { return r.Variable }) {
+				s.tp.Data = append(s.tp.Data, Data{Field: f})
+			}
+			break
 		}
 		c.data(s, f, 0)
 	case *tsf.Mem:

@@ -257,7 +257,10 @@ func badOffset(tpf *tsf.TP, d diag.Diagnostic) bool {
 // applyRefused returns the messages of resolving the refused statements'
 // TP fields, and front without the errors and warnings TRCUST never
 // reports: those after the TP field of a statement whose TP cannot be
-// resolved (a statement has one error).
+// resolved, or after the error of a data statement assembled before the
+// statement's first error (a statement has one error; IBM's behaviour:
+// "TYPE=(V), LEN=(nosuch,D), MEM=(FS:BX,D,LEN)" warns of V, then "symbol
+// not found: nosuch", and never judges the MEM's address).
 func applyRefused(refused []*tdfgen.Refused, front diag.List) (early, kept diag.List) {
 	kept = front
 	for _, rf := range refused {
@@ -267,7 +270,11 @@ func applyRefused(refused []*tdfgen.Refused, front diag.List) (early, kept diag.
 		}
 		var out diag.List
 		for _, d := range kept {
-			if inStmt(rf.Trace, d) && d.Severity <= diag.Error && foundAt(rf.Trace, d) > resolvedAt(rf.TP) && !lexical(d) || pastEnd(rf.Trace, d) {
+			stop := resolvedAt(rf.TP)
+			if rf.DataAt > 0 {
+				stop = rf.DataAt
+			}
+			if inStmt(rf.Trace, d) && d.Severity <= diag.Error && foundAt(rf.Trace, d) > stop && !lexical(d) || pastEnd(rf.Trace, d) {
 				continue
 			}
 			out = append(out, d)
