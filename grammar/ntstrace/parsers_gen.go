@@ -101,6 +101,12 @@ func pgenLex_callLexer(lx *pgenrt.Lexer, filename, s string, elide uint64, toks 
 		}
 		goto done
 	s2:
+		for p+8 <= len(s) {
+			if w := pgenrt.Load8(s[p:]); ((w-0xb*pgenrt.Ones)|w|pgenrt.ZeroBytes(w^(0x22*pgenrt.Ones)))&pgenrt.Highs != 0 {
+				break
+			}
+			p += 8
+		}
 		for p < len(s) && 0x3fb>>group[s[p]]&1 != 0 {
 			p++
 		}

@@ -67,6 +67,12 @@ func pgenLex_hookLexer(lx *pgenrt.Lexer, filename, s string, elide uint64, toks 
 		goto done
 	s1:
 		// accepts Word
+		for p+8 <= len(s) {
+			if w := pgenrt.Load8(s[p:]); ((w-0x21*pgenrt.Ones)|w|pgenrt.ZeroBytes(w^(0x3a*pgenrt.Ones)))&pgenrt.Highs != 0 {
+				break
+			}
+			p += 8
+		}
 		for p < len(s) && group[s[p]] == 0 {
 			p++
 		}
@@ -176,6 +182,12 @@ func pgenLex_moduleLexer(lx *pgenrt.Lexer, filename, s string, elide uint64, tok
 		goto done
 	s1:
 		// accepts Word
+		for p+8 <= len(s) {
+			if w := pgenrt.Load8(s[p:]); ((w-0x21*pgenrt.Ones)|w)&pgenrt.Highs != 0 {
+				break
+			}
+			p += 8
+		}
 		for p < len(s) && group[s[p]] == 0 {
 			p++
 		}
@@ -711,6 +723,12 @@ func pgenToken_hookLexer(s string, pos int, elide uint64) (int, int, int) {
 		goto done
 	s1:
 		// accepts Word
+		for p+8 <= len(s) {
+			if w := pgenrt.Load8(s[p:]); ((w-0x21*pgenrt.Ones)|w|pgenrt.ZeroBytes(w^(0x3a*pgenrt.Ones)))&pgenrt.Highs != 0 {
+				break
+			}
+			p += 8
+		}
 		for p < len(s) && group[s[p]] == 0 {
 			p++
 		}
@@ -785,6 +803,12 @@ func pgenToken_moduleLexer(s string, pos int, elide uint64) (int, int, int) {
 		goto done
 	s1:
 		// accepts Word
+		for p+8 <= len(s) {
+			if w := pgenrt.Load8(s[p:]); ((w-0x21*pgenrt.Ones)|w)&pgenrt.Highs != 0 {
+				break
+			}
+			p += 8
+		}
 		for p < len(s) && group[s[p]] == 0 {
 			p++
 		}

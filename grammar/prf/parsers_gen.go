@@ -68,6 +68,12 @@ func pgenLex_csvLexer(lx *pgenrt.Lexer, filename, s string, elide uint64, toks [
 		goto done
 	s1:
 		// accepts Bare
+		for p+8 <= len(s) {
+			if w := pgenrt.Load8(s[p:]); ((w-0xb*pgenrt.Ones)|w|pgenrt.ZeroBytes(w^(0x22*pgenrt.Ones))|pgenrt.ZeroBytes(w^(0x2c*pgenrt.Ones)))&pgenrt.Highs != 0 {
+				break
+			}
+			p += 8
+		}
 		for p < len(s) && group[s[p]] == 0 {
 			p++
 		}
@@ -85,6 +91,12 @@ func pgenLex_csvLexer(lx *pgenrt.Lexer, filename, s string, elide uint64, toks [
 		}
 		goto done
 	s2:
+		for p+8 <= len(s) {
+			if w := pgenrt.Load8(s[p:]); ((w-0xb*pgenrt.Ones)|w|pgenrt.ZeroBytes(w^(0x22*pgenrt.Ones)))&pgenrt.Highs != 0 {
+				break
+			}
+			p += 8
+		}
 		for p < len(s) && 0x5>>group[s[p]]&1 != 0 {
 			p++
 		}
@@ -289,6 +301,12 @@ func pgenLex_dumpLexer(lx *pgenrt.Lexer, filename, s string, elide uint64, toks 
 		goto done
 	s1:
 		// accepts Word
+		for p+8 <= len(s) {
+			if w := pgenrt.Load8(s[p:]); ((w-0x21*pgenrt.Ones)|w)&pgenrt.Highs != 0 {
+				break
+			}
+			p += 8
+		}
 		for p < len(s) && 0x1fffffffd>>group[s[p]]&1 != 0 {
 			p++
 		}
@@ -1586,6 +1604,12 @@ func pgenLex_hexLexer(lx *pgenrt.Lexer, filename, s string, elide uint64, toks [
 		goto done
 	s1:
 		// accepts Word
+		for p+8 <= len(s) {
+			if w := pgenrt.Load8(s[p:]); ((w-0x21*pgenrt.Ones)|w)&pgenrt.Highs != 0 {
+				break
+			}
+			p += 8
+		}
 		for p < len(s) && group[s[p]] == 0 {
 			p++
 		}
@@ -3632,6 +3656,12 @@ func pgenToken_hexLexer(s string, pos int, elide uint64) (int, int, int) {
 		goto done
 	s1:
 		// accepts Word
+		for p+8 <= len(s) {
+			if w := pgenrt.Load8(s[p:]); ((w-0x21*pgenrt.Ones)|w)&pgenrt.Highs != 0 {
+				break
+			}
+			p += 8
+		}
 		for p < len(s) && group[s[p]] == 0 {
 			p++
 		}

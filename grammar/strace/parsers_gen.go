@@ -269,6 +269,12 @@ func pgenLex_lineLexer(lx *pgenrt.Lexer, filename, s string, elide uint64, toks 
 		}
 		goto done
 	s3:
+		for p+8 <= len(s) {
+			if w := pgenrt.Load8(s[p:]); ((w-0xb*pgenrt.Ones)|w|pgenrt.ZeroBytes(w^(0x22*pgenrt.Ones))|pgenrt.ZeroBytes(w^(0x5c*pgenrt.Ones)))&pgenrt.Highs != 0 {
+				break
+			}
+			p += 8
+		}
 		for p < len(s) && 0xfffff7ffffef>>group[s[p]]&1 != 0 {
 			p++
 		}
@@ -634,6 +640,12 @@ func pgenLex_lineLexer(lx *pgenrt.Lexer, filename, s string, elide uint64, toks 
 		}
 		goto done
 	s29:
+		for p+8 <= len(s) {
+			if w := pgenrt.Load8(s[p:]); ((w-0xb*pgenrt.Ones)|w|pgenrt.ZeroBytes(w^(0x2a*pgenrt.Ones)))&pgenrt.Highs != 0 {
+				break
+			}
+			p += 8
+		}
 		for p < len(s) && 0xfffffffffdff>>group[s[p]]&1 != 0 {
 			p++
 		}
@@ -862,6 +874,12 @@ func pgenLex_lineLexer(lx *pgenrt.Lexer, filename, s string, elide uint64, toks 
 		rule, end = 6, p
 		goto done
 	s47:
+		for p+8 <= len(s) {
+			if w := pgenrt.Load8(s[p:]); ((w-0xb*pgenrt.Ones)|w|pgenrt.ZeroBytes(w^(0x2a*pgenrt.Ones)))&pgenrt.Highs != 0 {
+				break
+			}
+			p += 8
+		}
 		for p < len(s) && 0xfffffffffdff>>group[s[p]]&1 != 0 {
 			p++
 		}
@@ -918,6 +936,12 @@ func pgenLex_lineLexer(lx *pgenrt.Lexer, filename, s string, elide uint64, toks 
 		}
 		goto done
 	s50:
+		for p+8 <= len(s) {
+			if w := pgenrt.Load8(s[p:]); ((w-0xb*pgenrt.Ones)|w|pgenrt.ZeroBytes(w^(0x22*pgenrt.Ones))|pgenrt.ZeroBytes(w^(0x5c*pgenrt.Ones)))&pgenrt.Highs != 0 {
+				break
+			}
+			p += 8
+		}
 		for p < len(s) && 0xfffff7ffffef>>group[s[p]]&1 != 0 {
 			p++
 		}
@@ -940,6 +964,12 @@ func pgenLex_lineLexer(lx *pgenrt.Lexer, filename, s string, elide uint64, toks 
 		}
 		goto done
 	s51:
+		for p+8 <= len(s) {
+			if w := pgenrt.Load8(s[p:]); ((w-0xb*pgenrt.Ones)|w|pgenrt.ZeroBytes(w^(0x3c*pgenrt.Ones))|pgenrt.ZeroBytes(w^(0x3e*pgenrt.Ones)))&pgenrt.Highs != 0 {
+				break
+			}
+			p += 8
+		}
 		for p < len(s) && 0xffffffebffff>>group[s[p]]&1 != 0 {
 			p++
 		}
@@ -963,6 +993,12 @@ func pgenLex_lineLexer(lx *pgenrt.Lexer, filename, s string, elide uint64, toks 
 		rule, end = 4, p
 		goto done
 	s53:
+		for p+8 <= len(s) {
+			if w := pgenrt.Load8(s[p:]); ((w-0xb*pgenrt.Ones)|w|pgenrt.ZeroBytes(w^(0x5d*pgenrt.Ones)))&pgenrt.Highs != 0 {
+				break
+			}
+			p += 8
+		}
 		for p < len(s) && 0xffffefffffff>>group[s[p]]&1 != 0 {
 			p++
 		}
@@ -1240,6 +1276,12 @@ func pgenLex_lineLexer(lx *pgenrt.Lexer, filename, s string, elide uint64, toks 
 		}
 		goto done
 	s78:
+		for p+8 <= len(s) {
+			if w := pgenrt.Load8(s[p:]); ((w-0xb*pgenrt.Ones)|w|pgenrt.ZeroBytes(w^(0x2e*pgenrt.Ones))|pgenrt.ZeroBytes(w^(0x3c*pgenrt.Ones))|pgenrt.ZeroBytes(w^(0x3e*pgenrt.Ones)))&pgenrt.Highs != 0 {
+				break
+			}
+			p += 8
+		}
 		for p < len(s) && 0xffffffebdfff>>group[s[p]]&1 != 0 {
 			p++
 		}
@@ -1430,6 +1472,12 @@ func pgenLex_lineLexer(lx *pgenrt.Lexer, filename, s string, elide uint64, toks 
 		}
 		goto done
 	s91:
+		for p+8 <= len(s) {
+			if w := pgenrt.Load8(s[p:]); ((w-0xb*pgenrt.Ones)|w|pgenrt.ZeroBytes(w^(0x3c*pgenrt.Ones))|pgenrt.ZeroBytes(w^(0x3e*pgenrt.Ones)))&pgenrt.Highs != 0 {
+				break
+			}
+			p += 8
+		}
 		for p < len(s) && 0xffffffebffff>>group[s[p]]&1 != 0 {
 			p++
 		}
@@ -2005,6 +2053,12 @@ func pgenLex_restLexer(lx *pgenrt.Lexer, filename, s string, elide uint64, toks 
 		goto done
 	s1:
 		// accepts Rest
+		for p+8 <= len(s) {
+			if w := pgenrt.Load8(s[p:]); ((w-0x21*pgenrt.Ones)|w|pgenrt.ZeroBytes(w^(0x3e*pgenrt.Ones))|pgenrt.ZeroBytes(w^(0x73*pgenrt.Ones))|pgenrt.ZeroBytes(w^(0x7c*pgenrt.Ones)))&pgenrt.Highs != 0 {
+				break
+			}
+			p += 8
+		}
 		for p < len(s) && 0xbfd9>>group[s[p]]&1 != 0 {
 			p++
 		}
@@ -2093,6 +2147,12 @@ func pgenLex_restLexer(lx *pgenrt.Lexer, filename, s string, elide uint64, toks 
 		goto done
 	s6:
 		// accepts Rest
+		for p+8 <= len(s) {
+			if w := pgenrt.Load8(s[p:]); ((w-0xb*pgenrt.Ones)|w)&pgenrt.Highs != 0 {
+				break
+			}
+			p += 8
+		}
 		for p < len(s) && 0xffff>>group[s[p]]&1 != 0 {
 			p++
 		}
@@ -2407,6 +2467,12 @@ func pgenLex_restLexer(lx *pgenrt.Lexer, filename, s string, elide uint64, toks 
 		}
 		goto done
 	s20:
+		for p+8 <= len(s) {
+			if w := pgenrt.Load8(s[p:]); ((w-0x21*pgenrt.Ones)|w|pgenrt.ZeroBytes(w^(0x3e*pgenrt.Ones))|pgenrt.ZeroBytes(w^(0x73*pgenrt.Ones))|pgenrt.ZeroBytes(w^(0x7c*pgenrt.Ones)))&pgenrt.Highs != 0 {
+				break
+			}
+			p += 8
+		}
 		for p < len(s) && 0xbfd9>>group[s[p]]&1 != 0 {
 			p++
 		}
@@ -2844,6 +2910,12 @@ func pgenLex_restLexer(lx *pgenrt.Lexer, filename, s string, elide uint64, toks 
 		goto done
 	s44:
 		// accepts Old
+		for p+8 <= len(s) {
+			if w := pgenrt.Load8(s[p:]); ((w-0xb*pgenrt.Ones)|w)&pgenrt.Highs != 0 {
+				break
+			}
+			p += 8
+		}
 		for p < len(s) && 0xffff>>group[s[p]]&1 != 0 {
 			p++
 		}
@@ -2934,6 +3006,12 @@ func pgenLex_tableLexer(lx *pgenrt.Lexer, filename, s string, elide uint64, toks
 		goto done
 	s1:
 		// accepts Word
+		for p+8 <= len(s) {
+			if w := pgenrt.Load8(s[p:]); ((w-0x21*pgenrt.Ones)|w)&pgenrt.Highs != 0 {
+				break
+			}
+			p += 8
+		}
 		for p < len(s) && group[s[p]] == 0 {
 			p++
 		}

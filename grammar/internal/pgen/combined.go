@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -265,6 +266,9 @@ func (e *emitter) lexStates(ld *lexerDef, cb *combined, group [numClasses]int, n
 					self = append(self, g)
 				}
 			}
+			if len(self) > 0 {
+				e.wordRun(group, self)
+			}
 			switch {
 			case len(self) == 1:
 				e.p("\t\tfor p < len(s) && group[s[p]] == %d {", self[0])
@@ -336,4 +340,60 @@ func (e *emitter) lexStates(ld *lexerDef, cb *combined, group [numClasses]int, n
 		e.p("\t\t}")
 		e.p("\t\tgoto done")
 	}
+}
+
+// maxRunStops is how many bytes above the control characters a run read 8
+// bytes at a time may stop at: each costs a test a word.
+const maxRunStops = 3
+
+// wordRun writes, before the loop that reads a run of the groups in self a
+// byte at a time, one that passes over it 8 bytes at a time while none of
+// the 8 can end it, when the bytes that end it are few: those below some
+// bound (white space and the control characters), up to maxRunStops
+// others, and every byte from 0x80 on (which the run never takes: a rune
+// from U+0080 on has a group of its own). A word with a byte that may end
+// the run leaves the rest to the byte loop, which finds where it ends; so
+// a word the test stops at too early costs time, never a wrong token. A
+// run of tokens such as STRACE's long hex data words is read in an eighth
+// of the steps.
+func (e *emitter) wordRun(group [numClasses]int, self []int) {
+	in := func(c int) bool {
+		for _, g := range self {
+			if group[c] == g {
+				return true
+			}
+		}
+		return false
+	}
+	// below is the bound: one past the last control character or space
+	// that ends the run, so that the test stops at each of them (a
+	// control character the run takes below it only stops the test).
+	below := 0
+	for c := 0; c <= ' '; c++ {
+		if !in(c) {
+			below = c + 1
+		}
+	}
+	var stops []int
+	for c := below; c < 0x80; c++ {
+		if !in(c) {
+			stops = append(stops, c)
+		}
+	}
+	if len(stops) > maxRunStops {
+		return
+	}
+	test := "w"
+	if below > 0 {
+		test = fmt.Sprintf("(w-%#x*pgenrt.Ones)|w", below)
+	}
+	for _, c := range stops {
+		test += fmt.Sprintf("|pgenrt.ZeroBytes(w^(%#x*pgenrt.Ones))", c)
+	}
+	e.p("\t\tfor p+8 <= len(s) {")
+	e.p("\t\t\tif w := pgenrt.Load8(s[p:]); (%s)&pgenrt.Highs != 0 {", test)
+	e.p("\t\t\t\tbreak")
+	e.p("\t\t\t}")
+	e.p("\t\t\tp += 8")
+	e.p("\t\t}")
 }

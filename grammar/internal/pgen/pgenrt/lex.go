@@ -254,3 +254,22 @@ func (lx *Lexer) Err(rule int, filename, s string, pos int, line, col int32) err
 	}
 	return &lexer.Error{Msg: msg, Pos: lexer.Position{Filename: filename, Offset: pos, Line: int(line), Column: int(col)}}
 }
+
+// Ones and Highs are the byte-wise constants of the generated lexers' runs
+// read 8 bytes at a time: 0x01 and 0x80 in every byte.
+const (
+	Ones  = 0x0101010101010101
+	Highs = 0x8080808080808080
+)
+
+// Load8 reads the first 8 bytes of s, little-endian, in one load.
+func Load8(s string) uint64 {
+	_ = s[7]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+}
+
+// ZeroBytes has the high bit set in each byte of the result where x has
+// a zero byte, and possibly in higher bytes than such a one (never when x
+// has no zero byte).
+func ZeroBytes(x uint64) uint64 { return (x - Ones) &^ x & Highs }

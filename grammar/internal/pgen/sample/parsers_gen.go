@@ -350,6 +350,12 @@ func pgenLex_sampleLexer(lx *pgenrt.Lexer, filename, s string, elide uint64, tok
 		}
 		goto done
 	s17:
+		for p+8 <= len(s) {
+			if w := pgenrt.Load8(s[p:]); ((w-0xb*pgenrt.Ones)|w|pgenrt.ZeroBytes(w^(0x22*pgenrt.Ones)))&pgenrt.Highs != 0 {
+				break
+			}
+			p += 8
+		}
 		for p < len(s) && 0x1fffff7>>group[s[p]]&1 != 0 {
 			p++
 		}
@@ -381,6 +387,12 @@ func pgenLex_sampleLexer(lx *pgenrt.Lexer, filename, s string, elide uint64, tok
 		}
 		goto done
 	s19:
+		for p+8 <= len(s) {
+			if w := pgenrt.Load8(s[p:]); ((w-0xb*pgenrt.Ones)|w|pgenrt.ZeroBytes(w^(0x27*pgenrt.Ones))|pgenrt.ZeroBytes(w^(0x5c*pgenrt.Ones)))&pgenrt.Highs != 0 {
+				break
+			}
+			p += 8
+		}
 		for p < len(s) && 0x1ff7fdf>>group[s[p]]&1 != 0 {
 			p++
 		}
@@ -3205,6 +3217,12 @@ func pgenToken_sampleLexer(s string, pos int, elide uint64) (int, int, int) {
 		}
 		goto done
 	s17:
+		for p+8 <= len(s) {
+			if w := pgenrt.Load8(s[p:]); ((w-0xb*pgenrt.Ones)|w|pgenrt.ZeroBytes(w^(0x22*pgenrt.Ones)))&pgenrt.Highs != 0 {
+				break
+			}
+			p += 8
+		}
 		for p < len(s) && 0x1fffff7>>group[s[p]]&1 != 0 {
 			p++
 		}
@@ -3236,6 +3254,12 @@ func pgenToken_sampleLexer(s string, pos int, elide uint64) (int, int, int) {
 		}
 		goto done
 	s19:
+		for p+8 <= len(s) {
+			if w := pgenrt.Load8(s[p:]); ((w-0xb*pgenrt.Ones)|w|pgenrt.ZeroBytes(w^(0x27*pgenrt.Ones))|pgenrt.ZeroBytes(w^(0x5c*pgenrt.Ones)))&pgenrt.Highs != 0 {
+				break
+			}
+			p += 8
+		}
 		for p < len(s) && 0x1ff7fdf>>group[s[p]]&1 != 0 {
 			p++
 		}

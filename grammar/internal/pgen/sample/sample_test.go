@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/alecthomas/participle/v2/lexer"
@@ -66,7 +67,7 @@ func lexBoth(t *testing.T, s string) {
 // TestLexerCode: the automaton written as code reads the same tokens as
 // its tables, on the seeds, on every short string over bytes that take
 // each kind of path (a run, a line feed, a multi-byte rune, a bad byte),
-// and on random text.
+// on long runs with each byte at each place, and on random text.
 func TestLexerCode(t *testing.T) {
 	if pgenLexer_sampleLexer.Code == nil {
 		t.Fatal("the sample lexer has no code")
@@ -86,6 +87,21 @@ func TestLexerCode(t *testing.T) {
 		}
 	}
 	walk("", 4)
+	// Runs read 8 bytes at a time (a string's inside, white space):
+	// every byte at every place of a long run, and at its end.
+	for _, quote := range []string{"'", "\"", " "} {
+		for at := range 18 {
+			for c := range 256 {
+				run := []byte(strings.Repeat("a", 20))
+				if quote == " " {
+					run = []byte(strings.Repeat(" ", 20))
+				}
+				run[at] = byte(c)
+				lexBoth(t, quote+string(run)+quote)
+				lexBoth(t, quote+string(run[:at+1]))
+			}
+		}
+	}
 	rng := rand.New(rand.NewPCG(1, 2))
 	for range 2000 {
 		b := make([]byte, rng.IntN(40))
