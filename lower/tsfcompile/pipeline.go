@@ -288,11 +288,12 @@ func (r *Result) back(req Request) bool {
 // counts a data statement's bytes once it has assembled it (IBM's
 // behaviour: registers that overflow the stack give the overflow alone,
 // fresh seed 943427; a memory statement before them that passed the limit
-// gives its warning, fresh seed 952621). A data symbol not found drops
-// every warning 140 of its TRACE: TRCUST looks the symbol up as it reads
+// gives its warning, fresh seed 952621). A data symbol not found is such
+// a failure of its whole statement: TRCUST looks the symbol up as it reads
 // the statement, before it counts a byte of it (IBM's behaviour:
 // "MEM32=(FEAX,I,100), REGS=(.DX)" at MAXDATALENGTH=100 is "symbol not
-// found: DX" alone).
+// found: DX" alone, while "MEM32=(FEBP+8,D,300), MEM=(.nosuch,D,4)" warns
+// for the MEM32 before it).
 func dropUncounted(abandoned map[*tsf.Trace]bool, back, front diag.List) diag.List {
 	if len(abandoned) == 0 {
 		return front
@@ -317,15 +318,15 @@ func dropUncounted(abandoned map[*tsf.Trace]bool, back, front diag.List) diag.Li
 }
 
 // uncounted reports whether the warning w stands at or after a data
-// statement of its TRACE that failed to assemble (failed), or in a TRACE
-// with a symbol not found (lookups).
+// statement of its TRACE that failed to assemble (failed), or that holds a
+// symbol not found (lookups).
 func uncounted(abandoned map[*tsf.Trace]bool, failed, lookups []diag.Diagnostic, w diag.Diagnostic) bool {
 	for t := range abandoned {
 		if !inStmt(t, w) {
 			continue
 		}
 		for _, f := range lookups {
-			if inStmt(t, f) {
+			if inStmt(t, f) && fieldAt(t, f.Pos.Offset) <= w.Pos.Offset {
 				return true
 			}
 		}
@@ -336,6 +337,17 @@ func uncounted(abandoned map[*tsf.Trace]bool, failed, lookups []diag.Diagnostic,
 		}
 	}
 	return false
+}
+
+// fieldAt returns where the field of t that holds offset off starts (off
+// itself when none does).
+func fieldAt(t *tsf.Trace, off int) int {
+	for _, f := range t.Fields {
+		if f.Position().Offset <= off && off <= f.Last().Offset {
+			return f.Position().Offset
+		}
+	}
+	return off
 }
 
 // FirstDynamicTP returns the line of the first TP field that names a code
