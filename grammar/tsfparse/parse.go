@@ -751,7 +751,12 @@ func (p *parser) header(toks []lexer.Token, end ast.Pos, last bool) tsf.Stmt {
 	if !a.Eq {
 		at = lexPos(end)
 		if len(toks) > 1 {
+			// Just before that token: TRCUST judges the value it reads
+			// there before it finds the token unexpected (IBM's
+			// behaviour: "MAXDATALENGTH x= 512" warns "out of range"
+			// before "unexpected: x").
 			at = toks[1].Pos
+			at.Offset--
 		}
 		// IBM's behaviour: "MAJOR 0x42" is warning 133, as for MODNAME,
 		// naming the keyword as written.

@@ -267,6 +267,16 @@ func (s *scanner) stop(d diag.Diagnostic) bool {
 }
 
 func (s *scanner) emit(t lexer.TokenType, value string, at mark) {
+	if t != tokString {
+		if i := strings.IndexByte(value, 0); i >= 0 {
+			// IBM's behaviour (TRCUST 3.05A, tried with its binary): a
+			// word runs on through a NUL, and TRCUST reads it as the C
+			// string it is, up to the NUL: "MINOR\0=2" is MINOR,
+			// "MINOR=2\05" the minor code 2, "0x\010" the number 0x (0),
+			// "REGS=(EAX\0Y)" EAX, ".emit\0x" the symbol emit.
+			value = value[:i]
+		}
+	}
 	s.res.toks = append(s.res.toks, lexer.Token{})
 	tok := &s.res.toks[len(s.res.toks)-1]
 	tok.Type, tok.Value = t, value
@@ -521,7 +531,14 @@ func (s *scanner) glue(start mark) bool {
 		return false
 	}
 	str := s.res.toks[len(s.res.toks)-1]
-	s.res.toks = append(s.res.toks[:k], lexer.Token{Type: tokPunct, Value: tokenText(word) + tokenText(str), Pos: word.Pos})
+	// The token is a literal: its text without the quotes, what stands
+	// before them too (IBM's behaviour: DESC=x"a" is the description
+	// "xa", and FMT=NUL"c" the format "", the C string of the text).
+	text := word.Value + str.Value // a symbol without its dot
+	if strings.IndexByte(s.src[word.Pos.Offset:str.Pos.Offset], 0) >= 0 {
+		text = word.Value
+	}
+	s.res.toks = append(s.res.toks[:k], lexer.Token{Type: tokString, Value: text, Pos: word.Pos})
 	// Two bytes or more, neither "@" nor "=", and no word.
 	s.pathNext, s.modName = false, false
 	return true
