@@ -102,8 +102,19 @@ func (p *parser) orbitNumber(t *operandTok, after lexer.Position) (*tsf.Number, 
 	}
 	if tok, ok := p.tokenAt(after, true); ok {
 		p.add(tsf.ErrSyntax.Diagnostic(astPos(tok.Pos), 0, "number", tok.Value))
+	} else {
+		p.readPastEnd()
 	}
 	return nil, false
+}
+
+// readPastEnd notes that TRCUST 3.05A reads on for a token of the field
+// being converted and meets the end of the file (IBM's behaviour:
+// "ORBIT=(1," and "OPCODE=+" at the end are severe 34; parser.pastEnd).
+func (p *parser) readPastEnd() {
+	if p.stmtLast && !p.partial {
+		p.pastEnd = true
+	}
 }
 
 // lastPos is the position of the last token a field took.
@@ -169,6 +180,16 @@ func (p *parser) field(f *field) tsf.Field {
 		return p.tp(f.TP)
 	case f.Opcode != nil:
 		v := f.Opcode.Value
+		if toks := f.Opcode.Tokens; v == nil && len(toks) > 2 && isSign(toks[len(toks)-1]) {
+			if _, ok := p.tokenAt(toks[len(toks)-1].Pos, true); !ok {
+				// A sign, then the end of the file: TRCUST reads on for
+				// the number (IBM's behaviour).
+				p.readPastEnd()
+				if p.pastEnd {
+					return nil
+				}
+			}
+		}
 		if v == nil || v.Number == "" {
 			// IBM's behaviour: "OPCODE=abc" and "OPCODE= ," drop the
 			// tracepoint without a message.
@@ -280,6 +301,8 @@ func (p *parser) field(f *field) tsf.Field {
 		if !f.Orbit.Close {
 			if t, ok := p.tokenAt(f.Orbit.B.Pos, true); ok {
 				p.add(tsf.ErrSyntax.Diagnostic(astPos(t.Pos), 0, ")", t.Value))
+			} else {
+				p.readPastEnd()
 			}
 			return nil
 		}
@@ -637,3 +660,6 @@ func (p *parser) flag(f *flag) (*tsf.Flag, bool) {
 	}
 	return out, true
 }
+
+// isSign reports whether t is the punctuation '+' or '-'.
+func isSign(t lexer.Token) bool { return isPunct(t, "+") || isPunct(t, "-") }

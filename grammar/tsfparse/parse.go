@@ -462,6 +462,10 @@ type parser struct {
 	stmt     []lexer.Token
 	stmtEnd  ast.Pos
 	stmtLast bool
+	// pastEnd says that converting a field met the end of the file where
+	// TRCUST 3.05A reads on for a token (ORBIT=(1, OPCODE=+): the
+	// statement's premature end (tsf.Trace.PastEnd).
+	pastEnd bool
 	// commentAfter is the scanner's scanResult.commentAfter when there is
 	// no batch, else the batch's notes say it.
 	commentAfter map[int]int
@@ -996,6 +1000,11 @@ func (p *parser) trace(toks []lexer.Token, end ast.Pos, last bool) *tsf.Trace {
 			return t
 		}
 		fld := p.field(f)
+		if fld == nil && p.pastEnd {
+			p.pastEnd = false
+			t.PastEnd = true
+			return t
+		}
 		if fld == nil {
 			t.Broken, t.BrokenAt = true, p.posSince(n0, end)
 			return t
