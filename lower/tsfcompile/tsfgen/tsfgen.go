@@ -686,6 +686,10 @@ func (g *gen) trace(i int, minor *int, used *[]int) {
 		case g.adP(0.03):
 			text = g.kw("TYPE") + g.eq() + pickFrom(g.ad, "(,", "(5", "(.x") + strings.Join(ts, ",") + ")"
 			g.feat("fault:fields-as-read")
+		case g.adP(0.03):
+			// Names judged before a break in the list.
+			text = g.kw("TYPE") + g.eq() + "(" + strings.Join(ts, ",") + pickFrom(g.ad, ",V 5)", " 5)", ",,V)", ", D)")
+			g.feat("fault:list-as-read")
 		}
 		if g.fault("type-noparen", 0.5) {
 			text = g.kw("TYPE") + g.eq() + ts[0]
@@ -702,7 +706,13 @@ func (g *gen) trace(i int, minor *int, used *[]int) {
 	}
 	hasFMT := g.p(0.6)
 	if !g.fault("desc-missing", 0.5) {
-		rest = append(rest, field{text: g.kw("DESC") + g.eq() + g.str(false)})
+		desc := g.str(false)
+		if g.adP(0.02) {
+			// A word touching the string: one literal of both.
+			desc = pickFrom(g.ad, "x", ".y", "5", "%") + desc
+			g.feat("fields-as-read")
+		}
+		rest = append(rest, field{text: g.kw("DESC") + g.eq() + desc})
 		if g.fault("desc-twice", 0.5) {
 			rest = append(rest, field{text: g.kw("DESC") + g.eq() + g.str(false)})
 		}
@@ -878,6 +888,14 @@ func (g *gen) dataStmt() []string {
 		case g.adP(0.03):
 			g.feat("fault:fields-as-read")
 			return []string{g.kw("REGS") + g.eq() + "(" + pickFrom(g.ad, ",", "5,", ".") + strings.Join(rs, ",") + ")"}
+		case g.adP(0.03):
+			// A name TRCUST judges as it reads it (a keyword, a register
+			// variable, no register), then a break in the list.
+			g.feat("fault:list-as-read")
+			at := g.ad.IntN(len(rs) + 1)
+			bad := pickFrom(g.ad, "D", "mem", ".v", "X", ".")
+			rs = append(rs[:at], append([]string{bad}, rs[at:]...)...)
+			return []string{g.kw("REGS") + g.eq() + "(" + strings.Join(rs, ",") + pickFrom(g.ad, " 5)", ",,EAX)", ")", "")}
 		}
 		return []string{g.kw("REGS") + g.eq() + "(" + strings.Join(rs, pick(g, ",", ", ")) + ")"}
 	case 2:

@@ -3,6 +3,8 @@ package tsfgen
 import (
 	"bytes"
 	"reflect"
+	"slices"
+	"strings"
 	"testing"
 )
 
@@ -26,7 +28,10 @@ func TestCoverage(t *testing.T) {
 		for _, f := range c.Features {
 			seen[f]++
 		}
-		if c.TSF != "" && !bytes.Contains(bytes.ToUpper(c.Files[c.TSF]), []byte("TRACE")) {
+		spoilt := slices.ContainsFunc(c.Features, func(f string) bool { return strings.HasPrefix(f, "edit:") })
+		if c.TSF != "" && !spoilt && !bytes.Contains(bytes.ToUpper(c.Files[c.TSF]), []byte("TRACE")) {
+			// (A spoilt file may lose its TRACE: a NUL put inside the
+			// keyword, seed 2584.)
 			t.Errorf("seed %d: no TRACE statement", seed)
 		}
 	}
