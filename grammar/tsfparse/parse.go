@@ -675,8 +675,21 @@ func (p *parser) posSince(n int, end ast.Pos) ast.Pos {
 // of a symbol and keeps the name after it ("MODNAME=.\emitrep.dll" after a
 // TYPELIST gives "unexpected: \emitrep.dll, ignored"; IBM's behaviour).
 func (p *parser) unexpected(toks []lexer.Token) {
-	for _, t := range toks {
-		p.add(tsf.ErrUnexpected.Diagnostic(astPos(t.Pos), p.commentLine(t.Pos.Offset), unexpectedText(t)))
+	for i := 0; i < len(toks); i++ {
+		t := toks[i]
+		text := unexpectedText(t)
+		if isPunct(t, "@") {
+			// The '@' and the file name after it are one token of
+			// TRCUST's, named by the file name (IBM's behaviour: "TP=@a.c"
+			// outside a TRACE is "unexpected: a.c", a lone '@'
+			// "unexpected: ").
+			text = ""
+			if i+1 < len(toks) && toks[i+1].Type == tokPath {
+				i++
+				text = toks[i].Value
+			}
+		}
+		p.add(tsf.ErrUnexpected.Diagnostic(astPos(t.Pos), p.commentLine(t.Pos.Offset), text))
 	}
 }
 
@@ -1574,7 +1587,15 @@ func (p *parser) unexpectedField(toks []lexer.Token, i int) {
 		// before "new line in literal"; IBM's behaviour).
 		return
 	}
-	p.add(tsf.ErrUnexpected.Diagnostic(astPos(toks[i].Pos), p.commentLine(toks[i].Pos.Offset), unexpectedText(toks[i])))
+	text := unexpectedText(toks[i])
+	if isPunct(toks[i], "@") {
+		// Named by the file name after it (unexpected).
+		text = ""
+		if i+1 < len(toks) && toks[i+1].Type == tokPath {
+			text = toks[i+1].Value
+		}
+	}
+	p.add(tsf.ErrUnexpected.Diagnostic(astPos(toks[i].Pos), p.commentLine(toks[i].Pos.Offset), text))
 }
 
 // unexpectedText is how TRCUST 3.05A names a token it did not expect, also

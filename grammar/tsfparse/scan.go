@@ -413,11 +413,15 @@ func (s *scanner) next() bool {
 					return false
 				}
 			}
-			if !s.atEnd() {
-				if c := s.src[s.off]; c == ' ' || c == '\t' || c == '\r' || c == '\n' {
-					s.emit(tokPath, "", s.mark())
-					return true
-				}
+			if s.atEnd() {
+				// As before a blank (IBM's behaviour: "TP=@" at the end
+				// of the file is "missing 'comma' before 'linenum'").
+				s.emit(tokPath, "", s.mark())
+				return true
+			}
+			if c := s.src[s.off]; c == ' ' || c == '\t' || c == '\r' || c == '\n' {
+				s.emit(tokPath, "", s.mark())
+				return true
 			}
 		} else if !s.skipSpace(false) {
 			return false
@@ -502,11 +506,17 @@ func (s *scanner) next() bool {
 				return s.tooLong(s.at(start))
 			}
 		}
-		s.emit(tokPunct, s.src[s.off:s.off+n], start)
-		s.advance(n)
 		if isOther(c) {
+			// A word of TRCUST's, as one of letters is (IBM's behaviour:
+			// "NAME=%x" and "NAME=#x" name a group, "REGS=(NUL x)" is
+			// "register expected, '' found", "TYPE=(NUL x)" "typename
+			// unknown: ").
+			s.emit(tokIdent, s.src[s.off:s.off+n], start)
+			s.advance(n)
 			return s.glue(start)
 		}
+		s.emit(tokPunct, s.src[s.off:s.off+n], start)
+		s.advance(n)
 	}
 	return true
 }
