@@ -167,8 +167,10 @@ func parseBatched(filename string, src []byte, mode Mode, reference bool, each f
 		}
 		if b.final {
 			out.EOF, out.Aborted = b.eof, b.aborted
-			if !sawTrace && !b.aborted && !slices.ContainsFunc(diags, isPrematureEOF) {
-				// One premature end: a statement the end cut has said so.
+			if !sawTrace && !b.aborted && !slices.ContainsFunc(diags, isPrematureEOF) && diags.Worst() < diag.Severe {
+				// One premature end: a statement the end cut has said so;
+				// none after a severe error, where TRCUST stopped (IBM's
+				// behaviour: "MODNAME=," alone is 33 alone).
 				diags.Add(noTrace(b.eof))
 			}
 			break
@@ -730,12 +732,27 @@ func (p *parser) header(toks []lexer.Token, end ast.Pos, last bool) tsf.Stmt {
 		return nil
 	}
 	if mn := h.ModName; mn != nil {
+		if mn.Path == nil && last && !p.partial && n == 1 && len(toks) == 1 {
+			// IBM's behaviour: "MODNAME" alone at the end of the file:
+			// TRCUST 3.05A reads on for the '=' and meets the end (34
+			// alone), as for "MAJOR".
+			d := tsf.SeverePrematureEOF.Diagnostic(end, 0)
+			d.Detail = "the file ends before the value"
+			p.add(d)
+			return nil
+		}
 		if mn.Path == nil {
 			// IBM's behaviour: TRCUST 3.05A stops at the token that is
-			// no file name.
+			// no file name; without the '=' it has assumed one first
+			// ("MODNAME 5" warns 133, then 33).
 			pos := end
 			if n < len(toks) {
 				pos = astPos(toks[n].Pos)
+			}
+			if !mn.Eq {
+				at := pos
+				at.Offset--
+				p.add(tsf.WarnExpected.Diagnostic(at, 0, "=", toks[0].Value))
 			}
 			p.add(tsf.SevereNoModName.Diagnostic(pos, 0))
 			return nil
