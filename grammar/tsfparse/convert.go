@@ -601,7 +601,11 @@ func (p *parser) tokenAt(pos lexer.Position, after bool) (lexer.Token, bool) {
 	if p.stmtLast {
 		return lexer.Token{}, false
 	}
-	return lexer.Token{Value: "TRACE", Pos: lexPos(p.stmtEnd)}, true
+	// The next statement's TRACE, ordered just before it: an error
+	// named after it is this statement's (syntaxError).
+	at := lexPos(p.stmtEnd)
+	at.Offset--
+	return lexer.Token{Value: "TRACE", Pos: at}, true
 }
 
 // flag converts a flag; only INDIRECT takes a "*" chain. On an error it

@@ -1741,6 +1741,11 @@ func (p *parser) syntaxError(err error, end ast.Pos, last, severe bool) {
 			return
 		}
 		before = "TRACE"
+		// At the next TRACE, but ordered just before it: the error is
+		// this statement's, not the next one's (whose TP TRCUST goes on
+		// to resolve), and none when TRCUST stopped reading this one
+		// before it (IBM's behaviour: a TP not found, no return point).
+		pos.Offset--
 	}
 	want := expected(ute.Message())
 	switch {

@@ -140,7 +140,9 @@ func (a *asm) regs(f *tsf.Regs) {
 		if r.Variable {
 			// A C register variable needs the module's debug information,
 			// which TRCUST 3.05A does not find without it (oracle d53).
-			d := a.report(tsf.ErrSymbol, r, r.Name)
+			// At its own line: TRCUST looks it up as it reads it.
+			a.diags.Add(tsf.ErrSymbol.Diagnostic(r.Pos, r.Pos.Line, r.Name))
+			d := &a.diags[len(a.diags)-1]
 			d.Detail = "a register variable needs debug information"
 			return
 		}

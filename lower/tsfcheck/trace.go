@@ -259,12 +259,12 @@ func (c *checker) field(s *traceState, i int, f tsf.Field) {
 					// binary): a keyword in a TYPE list ends it, "syntax
 					// error: missing ')' before 'MEM'", quoted as
 					// written; the tracepoint is dropped.
-					c.err(s, tsf.ErrSyntax, n, f.End, ")", n.Text)
+					c.err(s, tsf.ErrSyntax, n, n.Pos, ")", n.Text)
 					break
 				}
 				id, ok := lookup(c.m.Types, n.Text)
 				if !ok {
-					c.at(tsf.WarnTypeName, n, f.End, n.Text)
+					c.at(tsf.WarnTypeName, n, n.Pos, n.Text)
 					continue
 				}
 				s.tp.TypeMask |= id
@@ -299,7 +299,8 @@ func (c *checker) field(s *traceState, i int, f tsf.Field) {
 		c.data(s, f, 0)
 	case *tsf.Regs:
 		// IBM's behaviour (TRCUST 3.05A, tried with its binary): each name
-		// is judged as it is read, the first wrong one ends the list. A
+		// is judged as it is read, at its own line, the first wrong one
+		// ends the list. A
 		// keyword is "missing ')' before 'MEM'" (D and I too, as in a
 		// TYPE list); a register variable is the back end's "symbol not
 		// found", before any name after it.
@@ -309,12 +310,12 @@ func (c *checker) field(s *traceState, i int, f tsf.Field) {
 				break
 			}
 			if isKeyword(r.Name) {
-				c.err(s, tsf.ErrSyntax, r, f.End, ")", r.Name)
+				c.err(s, tsf.ErrSyntax, r, r.Pos, ")", r.Name)
 				bad = true
 				break
 			}
 			if !in(r.Name, regs16) && !in(r.Name, regs32) {
-				c.err(s, tsf.ErrRegister, r, f.End, r.Name)
+				c.err(s, tsf.ErrRegister, r, r.Pos, r.Name)
 				bad = true
 				break
 			}
