@@ -679,20 +679,27 @@ func (p *parser) posSince(n int, end ast.Pos) ast.Pos {
 func (p *parser) unexpected(toks []lexer.Token) {
 	for i := 0; i < len(toks); i++ {
 		t := toks[i]
-		text := unexpectedText(t)
-		if isPunct(t, "@") {
-			// The '@' and the file name after it are one token of
-			// TRCUST's, named by the file name (IBM's behaviour: "TP=@a.c"
-			// outside a TRACE is "unexpected: a.c", a lone '@'
-			// "unexpected: ").
-			text = ""
-			if i+1 < len(toks) && toks[i+1].Type == tokPath {
-				i++
-				text = toks[i].Value
-			}
+		text, name := unexpectedAt(toks, i)
+		if name {
+			i++
 		}
 		p.add(tsf.ErrUnexpected.Diagnostic(astPos(t.Pos), p.commentLine(t.Pos.Offset), text))
 	}
+}
+
+// unexpectedAt is how TRCUST 3.05A names the unexpected token toks[i]
+// (unexpectedText); name says that the token after it, a file name, is
+// part of it: the '@' and the file name after it are one token of TRCUST's,
+// named by the file name (IBM's behaviour: "TP=@a.c" outside a TRACE is
+// "unexpected: a.c", a lone '@' "unexpected: ").
+func unexpectedAt(toks []lexer.Token, i int) (text string, name bool) {
+	if !isPunct(toks[i], "@") {
+		return unexpectedText(toks[i]), false
+	}
+	if i+1 < len(toks) && toks[i+1].Type == tokPath {
+		return toks[i+1].Value, true
+	}
+	return "", false
 }
 
 // peeker returns a participle lexer over toks followed by an EOF at end.
@@ -1604,14 +1611,7 @@ func (p *parser) unexpectedField(toks []lexer.Token, i int) {
 		// before "new line in literal"; IBM's behaviour).
 		return
 	}
-	text := unexpectedText(toks[i])
-	if isPunct(toks[i], "@") {
-		// Named by the file name after it (unexpected).
-		text = ""
-		if i+1 < len(toks) && toks[i+1].Type == tokPath {
-			text = toks[i+1].Value
-		}
-	}
+	text, _ := unexpectedAt(toks, i)
 	p.add(tsf.ErrUnexpected.Diagnostic(astPos(toks[i].Pos), p.commentLine(toks[i].Pos.Offset), text))
 }
 

@@ -413,13 +413,9 @@ func (s *scanner) next() bool {
 					return false
 				}
 			}
-			if s.atEnd() {
-				// As before a blank (IBM's behaviour: "TP=@" at the end
-				// of the file is "missing 'comma' before 'linenum'").
-				s.emit(tokPath, "", s.mark())
-				return true
-			}
-			if c := s.src[s.off]; c == ' ' || c == '\t' || c == '\r' || c == '\n' {
+			// The end of the file is as a blank (IBM's behaviour: "TP=@"
+			// at the end is "missing 'comma' before 'linenum'").
+			if s.atEnd() || strings.IndexByte(" \t\r\n", s.src[s.off]) >= 0 {
 				s.emit(tokPath, "", s.mark())
 				return true
 			}

@@ -299,11 +299,10 @@ func (c *checker) field(s *traceState, i int, f tsf.Field) {
 		c.data(s, f, 0)
 	case *tsf.Regs:
 		// IBM's behaviour (TRCUST 3.05A, tried with its binary): each name
-		// is judged as it is read, at its own line, the first wrong one
-		// ends the list. A
-		// keyword is "missing ')' before 'MEM'" (D and I too, as in a
-		// TYPE list); a register variable is the back end's "symbol not
-		// found", before any name after it.
+		// is judged as it is read, at its own line, and the first wrong
+		// one ends the list. A keyword is "missing ')' before 'MEM'" (D
+		// and I too, as in a TYPE list); a register variable is the back
+		// end's "symbol not found", before any name after it.
 		bad := false
 		for _, r := range f.Regs {
 			if r.Variable {
