@@ -765,7 +765,7 @@ func (p *parser) header(toks []lexer.Token, end ast.Pos, last bool) tsf.Stmt {
 			return nil
 		}
 		if !mn.Eq {
-			p.add(tsf.WarnExpected.Diagnostic(astPos(mn.Path.Pos), 0, "=", "MODNAME"))
+			p.add(tsf.WarnExpected.Diagnostic(astPos(mn.Path.Pos), 0, "=", toks[0].Value))
 		}
 		// Each token after the name (and its comma) is unexpected.
 		p.unexpected(toks[n:])
