@@ -98,7 +98,8 @@ func (p *parser) signed(pos lexer.Position, sign string, num *numTok) (*tsf.Sign
 // "missing 'number' before" what stands there when it is no number.
 func (p *parser) orbitNumber(t *operandTok, after lexer.Position) (*tsf.Number, bool) {
 	if t != nil && t.Number != "" {
-		return p.number(&numTok{Pos: t.Pos, Text: t.Number})
+		// A malformed number too (IBM's behaviour: "ORBIT=(4D,1)").
+		return p.numberOr(t.Pos, t.Number, tsf.ErrSyntax, "number", t.Number)
 	}
 	if tok, ok := p.tokenAt(after, true); ok {
 		p.add(tsf.ErrSyntax.Diagnostic(astPos(tok.Pos), 0, "number", tok.Value))
@@ -477,8 +478,14 @@ func (p *parser) address(a *address, inLen bool) (tsf.Address, bool) {
 		// A '.' alone is a symbol with no name (the scanner's empty
 		// Symbol token).
 		out = &tsf.SymbolAddr{Pos: pos, Dot: true, Name: &tsf.Word{Pos: pos, Text: base.Symbol}}
+	case base.Number != "" && inLen:
+		// A symbol, as whatever LEN's first token is (IBM's behaviour:
+		// "LEN=(5,D)" is "symbol not found: 5").
+		out = &tsf.SymbolAddr{Pos: pos, Name: &tsf.Word{Pos: pos, Text: base.Number}}
 	case base.Number != "":
-		p.add(tsf.ErrAddressSpec.Diagnostic(pos, 0, base.Number))
+		// IBM's behaviour: "MEM=(5,D,4)" is "missing 'identifier' before
+		// '5'".
+		p.add(tsf.ErrSyntax.Diagnostic(pos, 0, identifierWanted, base.Number))
 		return nil, false
 	case inLen && !registerForm(base.Ident):
 		out = &tsf.SymbolAddr{Pos: pos, Name: &tsf.Word{Pos: pos, Text: base.Ident}}
@@ -559,14 +566,22 @@ func (p *parser) terms(out tsf.Address, terms []*term, inLen bool) (tsf.Address,
 			if paren.Close == "" {
 				return fail(")", paren.Inner.Pos, true)
 			}
-			n, ok := p.number(&numTok{Pos: paren.Inner.Pos, Text: paren.Inner.Number})
+			// A malformed number is no number there (IBM's behaviour:
+			// "FEBP(4D)" is "missing 'number' before '4D'").
+			n, ok := p.numberOr(paren.Inner.Pos, paren.Inner.Number, tsf.ErrSyntax, "number", paren.Inner.Number)
 			if !ok {
 				return done(), false
 			}
 			ind = &tsf.Signed{Pos: astPos(t.Pos), Neg: neg, Num: n}
 		case t.Num != nil:
-			n, ok := p.number(t.Num)
+			// IBM's behaviour: a malformed displacement is "invalid
+			// number found" ("FEBP+4D"), and after a symbol TRCUST then
+			// finds no ',' before it either (".stdin+4D" gives both).
+			n, ok := p.numberOr(t.Num.Pos, t.Num.Text, tsf.ErrInvalidNumber, t.Num.Text)
 			if !ok {
+				if isSym {
+					p.add(tsf.ErrSyntax.Diagnostic(astPos(t.Num.Pos), 0, ",", t.Num.Text))
+				}
 				return done(), false
 			}
 			disps = append(disps, &tsf.Signed{Pos: astPos(t.Pos), Neg: neg, Num: n})
@@ -638,8 +653,11 @@ func (p *parser) flag(f *flag) (*tsf.Flag, bool) {
 		lv := &tsf.Level{Pos: astPos(l.Pos)}
 		switch {
 		case l.Num != nil:
-			n, ok := p.number(l.Num)
+			// IBM's behaviour: a malformed level offset is "invalid
+			// number found", given twice ("I*4D").
+			n, ok := p.numberOr(l.Num.Pos, l.Num.Text, tsf.ErrInvalidNumber, l.Num.Text)
 			if !ok {
+				p.add(tsf.ErrInvalidNumber.Diagnostic(astPos(l.Num.Pos), 0, l.Num.Text))
 				return out, false
 			}
 			pos := n.Pos

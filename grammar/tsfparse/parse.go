@@ -982,6 +982,11 @@ func (p *parser) trace(toks []lexer.Token, end ast.Pos, last bool) *tsf.Trace {
 				return t
 			}
 			m, reported := p.partialData(toks[i:], err, end)
+			if p.pastEnd {
+				p.pastEnd = false
+				t.PastEnd = true
+				return t
+			}
 			if m == nil {
 				m = partialList(toks[i:], err)
 			}
@@ -1222,6 +1227,27 @@ func (p *parser) partialData(toks []lexer.Token, err error, end ast.Pos) (fld ts
 			return nil, false
 		}
 		at = toks[e].Pos
+	}
+	if e == 3 && isLen && !ute.Unexpected.EOF() {
+		// IBM's behaviour: TRCUST 3.05A reads LEN's first token as a
+		// symbol, whatever it is: "LEN=(+8,D)" is "symbol not found: +",
+		// the statement's one error (the back end's); at the end of the
+		// file it reads on first ("LEN=(+" and "LEN=()" are 34).
+		t := toks[3]
+		if len(toks) == 4 {
+			p.readPastEnd()
+			if p.pastEnd {
+				return nil, true
+			}
+		}
+		// Its message stands at the line of the token after it, which
+		// TRCUST has read (the next TRACE when none is left).
+		next := end
+		if len(toks) > 4 {
+			next = astPos(toks[4].Pos)
+		}
+		return &tsf.Len{Pos: astPos(toks[0].Pos), End: next, Cut: true,
+			Addr: &tsf.SymbolAddr{Pos: astPos(t.Pos), Name: &tsf.Word{Pos: astPos(t.Pos), Text: unexpectedText(t)}}}, true
 	}
 	if e <= 3 {
 		return nil, false // no address read
@@ -1769,7 +1795,9 @@ var syntaxNames = map[string]string{
 	// IBM's behaviour: "FMT=" before the next TRACE is "missing 'literal'
 	// before 'TRACE'".
 	"StrToken":  "literal",
-	"ListEntry": "NAME", "ScalarTok": "value", "TpOffset": "+", "NameTok": identifierWanted, "Address": "address",
+	"ListEntry": "NAME", "ScalarTok": "value", "TpOffset": "+", "NameTok": identifierWanted,
+	// IBM's behaviour: "MEM=(+4,D,4)" is "missing 'identifier' before '+'".
+	"Address": identifierWanted,
 	// TRCUST 3.05A's own words (IBM's behaviour): "missing
 	// 'DIRECT/INDIRECT' before ','", "missing '.symbol' before 'emit'".
 	"Flag": "DIRECT/INDIRECT", "RegTok": "register", "AtTarget": ".symbol", "SymTarget": ".symbol",
