@@ -620,7 +620,7 @@ func (p *parser) tokenAt(pos lexer.Position, after bool) (lexer.Token, bool) {
 	// named after it is this statement's (syntaxError).
 	at := lexPos(p.stmtEnd)
 	at.Offset--
-	return lexer.Token{Value: "TRACE", Pos: at}, true
+	return lexer.Token{Value: p.nextWord(), Pos: at}, true
 }
 
 // flag converts a flag; only INDIRECT takes a "*" chain. On an error it

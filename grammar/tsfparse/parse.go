@@ -377,8 +377,10 @@ func (p *parser) batch(b *stmtBatch) {
 		p.eof = b.eof
 	}
 	for _, st := range b.stmts {
+		p.next = unexpectedText(b.toks[st.end])
 		p.add1(p.statement(b.toks[st.start:st.end], astPos(b.toks[st.end].Pos), false))
 	}
+	p.next = ""
 	if b.final {
 		tail := b.toks[b.tail:]
 		switch {
@@ -464,6 +466,10 @@ type parser struct {
 	stmt     []lexer.Token
 	stmtEnd  ast.Pos
 	stmtLast bool
+	// next is the word that starts the statement after the one being
+	// parsed, as messages name it ("missing ')' before 'TRACE'",
+	// "invalid number found: GROUPLIST"); "" when unknown (nextWord).
+	next string
 	// pastEnd says that converting a field met the end of the file where
 	// TRCUST 3.05A reads on for a token (ORBIT=(1, OPCODE=+): the
 	// statement's premature end (tsf.Trace.PastEnd).
@@ -612,13 +618,35 @@ func (sp *splitter) starts(toks []lexer.Token, start, i int) bool {
 	// group TRACE; "FMT=", "MINOR=", "x=" then TRACE start a statement).
 	afterGroup := i >= 2 && isPunct(toks[i-1], "=") && toks[i-2].Type == tokIdent &&
 		(strings.EqualFold(toks[i-2].Value, "GROUP") || strings.EqualFold(toks[i-2].Value, "NAME"))
-	if starts && (sp.depth == 0 || trace) && !afterGroup && (trace || !isPunct(toks[i-1], "=")) {
+	// A header or list keyword after '=' starts one too (IBM's behaviour:
+	// "MAXDATALENGTH=" before "TDFID=5" warns of the value it did not
+	// find, and TDFID is read).
+	if starts && (sp.depth == 0 || trace) && !afterGroup {
 		sp.depth = 0
 		sp.traced = sp.traced || trace
 		sp.listed = sp.listed || isWord(t, listKeywords)
 		return true
 	}
 	return false
+}
+
+// symbolTP returns the target of f when f is a TP field naming a symbol.
+func symbolTP(f tsf.Field) (*tsf.SymbolTP, bool) {
+	tp, ok := f.(*tsf.TP)
+	if !ok {
+		return nil, false
+	}
+	st, ok := tp.Target.(*tsf.SymbolTP)
+	return st, ok
+}
+
+// nextWord is the word that starts the next statement (parser.next),
+// TRACE when it is not known.
+func (p *parser) nextWord() string {
+	if p.next != "" {
+		return p.next
+	}
+	return "TRACE"
 }
 
 // isPunct reports whether t is the punctuation p (a string holding "(" is
@@ -789,6 +817,14 @@ func (p *parser) header(toks []lexer.Token, end ast.Pos, last bool) tsf.Stmt {
 	// without the '=' at the token after the keyword (the end of the
 	// statement when nothing follows).
 	at := toks[n-1].Pos
+	if a.Eq && a.Value == nil && n == len(toks) {
+		// Nothing after the '=': TRCUST reads the next statement's first
+		// word as the value, judges it there and reads that statement
+		// (IBM's behaviour: "MAXDATALENGTH=" before "TDFID=5" warns at
+		// TDFID's line), ordered just before it.
+		at = lexPos(end)
+		at.Offset--
+	}
 	if !a.Eq {
 		at = lexPos(end)
 		if len(toks) > 1 {
@@ -864,11 +900,13 @@ func (p *parser) list(toks []lexer.Token, end ast.Pos, last bool) tsf.Stmt {
 			entries = nil
 			break
 		}
-		// The entries before the one that failed, then the next NAME.
+		// The entries before the one that failed, then the next NAME: the
+		// one TRCUST stopped at, too (IBM's behaviour: "NAME=DBG,ID=
+		// NAME=G2,ID=3" is "invalid number found: NAME", and G2 is read).
 		start, next := 0, 0
 		for i := 1; i < len(rest); i++ {
 			if isWord(&rest[i], nameKeyword) {
-				if rest[i].Pos.Offset <= at {
+				if rest[i].Pos.Offset < at {
 					start = i
 				} else if next == 0 {
 					next = i
@@ -933,7 +971,13 @@ func (p *parser) trace(toks []lexer.Token, end ast.Pos, last bool) *tsf.Trace {
 		// after a Ctrl-Z).
 		t.PastEnd = true
 	}
-	for i := 1; i < len(toks); {
+	i := 1
+	if len(toks) > 1 && isPunct(toks[1], ",") {
+		// IBM's behaviour: TRCUST 3.05A passes over one comma right after
+		// TRACE ("TRACE , MINOR=2" is MINOR=2; a second is unexpected).
+		i = 2
+	}
+	for i < len(toks) {
 		n0 := len(p.diags)
 		if !isWord(&toks[i], fieldKeywords) {
 			p.unexpectedField(toks, i)
@@ -1129,6 +1173,15 @@ func (p *parser) trace(toks []lexer.Token, end ast.Pos, last bool) *tsf.Trace {
 		switch next := toks[i]; {
 		case next.Value == ",":
 			i++
+			if st, ok := symbolTP(fld); ok && st.RetEP == nil && i < len(toks) && isPunct(toks[i], ",") {
+				// IBM's behaviour: after TP=.name and its comma TRCUST
+				// 3.05A reads a token for RETEP, and passes over a comma
+				// there ("TP=.emit+1, , DESC" is taken; a third comma is
+				// unexpected), also at the end of the file, which it then
+				// meets as the statement's end.
+				i++
+				break
+			}
 			if i == len(toks) && last {
 				if tp, ok := fld.(*tsf.TP); ok {
 					if st, ok := tp.Target.(*tsf.SymbolTP); ok && st.RetEP == nil {
@@ -1605,7 +1658,7 @@ func (p *parser) lineMissing(fld tsf.Field, toks []lexer.Token, i *int, end ast.
 		if end == p.eof {
 			return lexer.EOFToken(lexPos(end))
 		}
-		return lexer.Token{Type: tokIdent, Value: "TRACE", Pos: lexPos(end)}
+		return lexer.Token{Type: tokIdent, Value: p.nextWord(), Pos: lexPos(end)}
 	}
 	if t := next(*i); t.Value == "," && t.Type == tokPunct {
 		t = next(*i + 1)
@@ -1717,7 +1770,7 @@ func (p *parser) listError(err error, end ast.Pos, last bool) (at int, skip bool
 	tok := ute.Unexpected
 	pos, before := astPos(tok.Pos), unexpectedText(tok)
 	if tok.EOF() {
-		before = "TRACE"
+		before = p.nextWord()
 	}
 	switch expected(ute.Message()) {
 	case ",":
@@ -1766,7 +1819,7 @@ func (p *parser) syntaxError(err error, end ast.Pos, last, severe bool) {
 			p.add(d)
 			return
 		}
-		before = "TRACE"
+		before = p.nextWord()
 		// At the next TRACE, but ordered just before it: the error is
 		// this statement's, not the next one's (whose TP TRCUST goes on
 		// to resolve), and none when TRCUST stopped reading this one
