@@ -357,6 +357,34 @@ func (s *scanner) comment() bool {
 	return s.stop(d)
 }
 
+// commentEnd returns the offset just past the C comment that starts at the
+// scan position (comments nest), or -1 when it is not closed; it reads
+// without moving.
+func (s *scanner) commentEnd() int {
+	depth := 0
+	for i := s.off; i+1 < len(s.src) && s.src[i] != 0x1A; {
+		switch {
+		case s.src[i] == '/' && s.src[i+1] == '*':
+			depth++
+			i += 2
+		case s.src[i] == '*' && s.src[i+1] == '/':
+			depth--
+			i += 2
+			if depth == 0 {
+				return i
+			}
+		default:
+			i++
+		}
+	}
+	return -1
+}
+
+// commentAtOff reports whether a C comment starts at offset off.
+func (s *scanner) commentAtOff(off int) bool {
+	return off+1 < len(s.src) && s.src[off] == '/' && s.src[off+1] == '*'
+}
+
 // commentEnds records, when the C comment that ends here touches a token,
 // the line it ends on for that token (scanResult.commentAfter), also in
 // notes for the parser that reads the statements as they are scanned
@@ -364,7 +392,12 @@ func (s *scanner) comment() bool {
 func (s *scanner) commentEnds() {
 	if s.touching >= 0 {
 		s.res.commentAfter[s.touching] = s.line
-		s.notes = append(s.notes, commentNote{s.touching, s.line})
+		if n := len(s.notes); n > 0 && s.notes[n-1].off == s.touching {
+			// A word with comments inside it: the last one's end.
+			s.notes[n-1].line = s.line
+		} else {
+			s.notes = append(s.notes, commentNote{s.touching, s.line})
+		}
 		s.touching = -1
 	}
 }
@@ -523,6 +556,36 @@ func (s *scanner) next() bool {
 // ends at the string's closing quote. When the string breaks (a new line,
 // the end of the file), the token was never finished and is dropped.
 func (s *scanner) glue(start mark) bool {
+	for s.commentAt(0) && s.res.toks[len(s.res.toks)-1].Type != tokPunct {
+		// A comment inside a word: TRCUST 3.05A skips it, and the word
+		// goes on with what touches the comment's end (IBM's behaviour:
+		// "junk/* c */more" is "unexpected: junkmore", ".em/* c */it"
+		// the symbol emit, "MINOR=2/* c */5" the minor code 25).
+		end := s.commentEnd()
+		if end < 0 || end >= len(s.src) || !wordChars[s.src[end]] || s.src[end] == 0x1A || s.commentAtOff(end) {
+			break
+		}
+		cut := strings.IndexByte(s.src[s.res.toks[len(s.res.toks)-1].Pos.Offset:s.off], 0) >= 0
+		// Its message stands at the line where the comment ends, as for
+		// a comment that ends a word.
+		s.touching = start.off
+		if !s.comment() {
+			return false
+		}
+		n := 0
+		for s.off+n < len(s.src) && wordChars[s.src[s.off+n]] && !s.commentAt(n) {
+			n++
+		}
+		tok := &s.res.toks[len(s.res.toks)-1]
+		if !cut {
+			// (After a NUL the C string has ended: nothing is added.)
+			tok.Value += s.src[s.off : s.off+n]
+			if i := strings.IndexByte(tok.Value, 0); i >= 0 {
+				tok.Value = tok.Value[:i]
+			}
+		}
+		s.skip(n)
+	}
 	if s.peek(0) == '/' && s.peek(1) == '*' {
 		s.touching = start.off
 	}
