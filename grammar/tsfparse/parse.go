@@ -1337,7 +1337,7 @@ func (p *parser) partialData(toks []lexer.Token, err error, end ast.Pos) (fld ts
 		n0 := len(p.diags)
 		fld := p.field(f)
 		reported := len(p.diags) > n0
-		if ute.Unexpected.EOF() && !reported && (e == 4 || isPunct(toks[e-1], "+") || isPunct(toks[e-1], "-")) && symbolAddr(fld) {
+		if ute.Unexpected.EOF() && !reported && (e == 4 || isSign(toks[e-1])) && symbolAddr(fld) {
 			// IBM's behaviour: TRCUST 3.05A reads on for a token after a
 			// symbol's base or sign and meets the end of the file before
 			// it looks the symbol up ("MEM=(.nosuch+" at the end is only
@@ -1403,7 +1403,7 @@ func numberAtEnd(toks []lexer.Token, isLen, sym bool) string {
 			commas++
 		}
 	}
-	signed := isPunct(toks[e-2], "+") || isPunct(toks[e-2], "-")
+	signed := isSign(toks[e-2])
 	level := isPunct(toks[e-2], "*") || signed && isPunct(toks[e-3], "*")
 	switch {
 	case commas == 0 && signed && sym:

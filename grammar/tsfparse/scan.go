@@ -268,14 +268,7 @@ func (s *scanner) stop(d diag.Diagnostic) bool {
 
 func (s *scanner) emit(t lexer.TokenType, value string, at mark) {
 	if t != tokString {
-		if i := strings.IndexByte(value, 0); i >= 0 {
-			// IBM's behaviour (TRCUST 3.05A, tried with its binary): a
-			// word runs on through a NUL, and TRCUST reads it as the C
-			// string it is, up to the NUL: "MINOR\0=2" is MINOR,
-			// "MINOR=2\05" the minor code 2, "0x\010" the number 0x (0),
-			// "REGS=(EAX\0Y)" EAX, ".emit\0x" the symbol emit.
-			value = value[:i]
-		}
+		value = cString(value)
 	}
 	s.res.toks = append(s.res.toks, lexer.Token{})
 	tok := &s.res.toks[len(s.res.toks)-1]
@@ -380,9 +373,16 @@ func (s *scanner) commentEnd() int {
 	return -1
 }
 
-// commentAtOff reports whether a C comment starts at offset off.
-func (s *scanner) commentAtOff(off int) bool {
-	return off+1 < len(s.src) && s.src[off] == '/' && s.src[off+1] == '*'
+// cString is a word as TRCUST 3.05A reads it: up to a NUL in it, the C
+// string it is (IBM's behaviour, tried with its binary: a word runs on
+// through a NUL, and "MINOR\0=2" is MINOR, "MINOR=2\05" the minor code 2,
+// "0x\010" the number 0x (0), "REGS=(EAX\0Y)" EAX, ".emit\0x" the symbol
+// emit).
+func cString(v string) string {
+	if i := strings.IndexByte(v, 0); i >= 0 {
+		return v[:i]
+	}
+	return v
 }
 
 // commentEnds records, when the C comment that ends here touches a token,
@@ -562,7 +562,7 @@ func (s *scanner) glue(start mark) bool {
 		// "junk/* c */more" is "unexpected: junkmore", ".em/* c */it"
 		// the symbol emit, "MINOR=2/* c */5" the minor code 25).
 		end := s.commentEnd()
-		if end < 0 || end >= len(s.src) || !wordChars[s.src[end]] || s.src[end] == 0x1A || s.commentAtOff(end) {
+		if end < 0 || end >= len(s.src) || !wordChars[s.src[end]] || s.commentAt(end-s.off) {
 			break
 		}
 		cut := strings.IndexByte(s.src[s.res.toks[len(s.res.toks)-1].Pos.Offset:s.off], 0) >= 0
@@ -579,10 +579,7 @@ func (s *scanner) glue(start mark) bool {
 		tok := &s.res.toks[len(s.res.toks)-1]
 		if !cut {
 			// (After a NUL the C string has ended: nothing is added.)
-			tok.Value += s.src[s.off : s.off+n]
-			if i := strings.IndexByte(tok.Value, 0); i >= 0 {
-				tok.Value = tok.Value[:i]
-			}
+			tok.Value = cString(tok.Value + s.src[s.off:s.off+n])
 		}
 		s.skip(n)
 	}

@@ -100,6 +100,13 @@ func TestLexerCode(t *testing.T) {
 				lexBoth(t, quote+string(run)+quote)
 				lexBoth(t, quote+string(run[:at+1]))
 			}
+			// A byte that only matters with the one after it (an escape
+			// before a quote), on each side of an 8-byte word's end.
+			for _, pair := range []string{`\'`, `\"`, `\\`, `""`, "\\\n"} {
+				run := []byte(strings.Repeat("a", 20))
+				copy(run[at:], pair)
+				lexBoth(t, quote+string(run)+quote)
+			}
 		}
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
