@@ -102,11 +102,18 @@ func pgenLex_callLexer(lx *pgenrt.Lexer, filename, s string, elide uint64, toks 
 		goto done
 	s2:
 		for p+8 <= len(s) {
-			if w := pgenrt.Load8(s[p:]); ((w-0xb*pgenrt.Ones)|w|pgenrt.ZeroBytes(w^(0x22*pgenrt.Ones)))&pgenrt.Highs != 0 {
-				break
+			w := pgenrt.Load8(s[p:])
+			if m := ((w - 0xb*pgenrt.Ones) | w | pgenrt.ZeroBytes(w^(0x22*pgenrt.Ones))) & pgenrt.Highs; m != 0 {
+				p += pgenrt.FirstByte(m)
+				goto r0
 			}
 			p += 8
 		}
+		if n := len(s) - p; n > 0 && len(s) >= 8 {
+			w := pgenrt.Tail8(s, n)
+			p += pgenrt.FirstByte(((w-0xb*pgenrt.Ones)|w|pgenrt.ZeroBytes(w^(0x22*pgenrt.Ones)))&pgenrt.Highs | pgenrt.Highs<<(8*uint(n)))
+		}
+	r0:
 		for p < len(s) && 0x3fb>>group[s[p]]&1 != 0 {
 			p++
 		}

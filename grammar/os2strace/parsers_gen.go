@@ -68,11 +68,18 @@ func pgenLex_hookLexer(lx *pgenrt.Lexer, filename, s string, elide uint64, toks 
 	s1:
 		// accepts Word
 		for p+8 <= len(s) {
-			if w := pgenrt.Load8(s[p:]); ((w-0x21*pgenrt.Ones)|w|pgenrt.ZeroBytes(w^(0x3a*pgenrt.Ones)))&pgenrt.Highs != 0 {
-				break
+			w := pgenrt.Load8(s[p:])
+			if m := ((w - 0x21*pgenrt.Ones) | w | pgenrt.ZeroBytes(w^(0x3a*pgenrt.Ones))) & pgenrt.Highs; m != 0 {
+				p += pgenrt.FirstByte(m)
+				goto r0
 			}
 			p += 8
 		}
+		if n := len(s) - p; n > 0 && len(s) >= 8 {
+			w := pgenrt.Tail8(s, n)
+			p += pgenrt.FirstByte(((w-0x21*pgenrt.Ones)|w|pgenrt.ZeroBytes(w^(0x3a*pgenrt.Ones)))&pgenrt.Highs | pgenrt.Highs<<(8*uint(n)))
+		}
+	r0:
 		for p < len(s) && group[s[p]] == 0 {
 			p++
 		}
@@ -183,11 +190,18 @@ func pgenLex_moduleLexer(lx *pgenrt.Lexer, filename, s string, elide uint64, tok
 	s1:
 		// accepts Word
 		for p+8 <= len(s) {
-			if w := pgenrt.Load8(s[p:]); ((w-0x21*pgenrt.Ones)|w)&pgenrt.Highs != 0 {
-				break
+			w := pgenrt.Load8(s[p:])
+			if m := ((w - 0x21*pgenrt.Ones) | w) & pgenrt.Highs; m != 0 {
+				p += pgenrt.FirstByte(m)
+				goto r1
 			}
 			p += 8
 		}
+		if n := len(s) - p; n > 0 && len(s) >= 8 {
+			w := pgenrt.Tail8(s, n)
+			p += pgenrt.FirstByte(((w-0x21*pgenrt.Ones)|w)&pgenrt.Highs | pgenrt.Highs<<(8*uint(n)))
+		}
+	r1:
 		for p < len(s) && group[s[p]] == 0 {
 			p++
 		}
@@ -724,11 +738,18 @@ func pgenToken_hookLexer(s string, pos int, elide uint64) (int, int, int) {
 	s1:
 		// accepts Word
 		for p+8 <= len(s) {
-			if w := pgenrt.Load8(s[p:]); ((w-0x21*pgenrt.Ones)|w|pgenrt.ZeroBytes(w^(0x3a*pgenrt.Ones)))&pgenrt.Highs != 0 {
-				break
+			w := pgenrt.Load8(s[p:])
+			if m := ((w - 0x21*pgenrt.Ones) | w | pgenrt.ZeroBytes(w^(0x3a*pgenrt.Ones))) & pgenrt.Highs; m != 0 {
+				p += pgenrt.FirstByte(m)
+				goto r2
 			}
 			p += 8
 		}
+		if n := len(s) - p; n > 0 && len(s) >= 8 {
+			w := pgenrt.Tail8(s, n)
+			p += pgenrt.FirstByte(((w-0x21*pgenrt.Ones)|w|pgenrt.ZeroBytes(w^(0x3a*pgenrt.Ones)))&pgenrt.Highs | pgenrt.Highs<<(8*uint(n)))
+		}
+	r2:
 		for p < len(s) && group[s[p]] == 0 {
 			p++
 		}
@@ -804,11 +825,18 @@ func pgenToken_moduleLexer(s string, pos int, elide uint64) (int, int, int) {
 	s1:
 		// accepts Word
 		for p+8 <= len(s) {
-			if w := pgenrt.Load8(s[p:]); ((w-0x21*pgenrt.Ones)|w)&pgenrt.Highs != 0 {
-				break
+			w := pgenrt.Load8(s[p:])
+			if m := ((w - 0x21*pgenrt.Ones) | w) & pgenrt.Highs; m != 0 {
+				p += pgenrt.FirstByte(m)
+				goto r3
 			}
 			p += 8
 		}
+		if n := len(s) - p; n > 0 && len(s) >= 8 {
+			w := pgenrt.Tail8(s, n)
+			p += pgenrt.FirstByte(((w-0x21*pgenrt.Ones)|w)&pgenrt.Highs | pgenrt.Highs<<(8*uint(n)))
+		}
+	r3:
 		for p < len(s) && group[s[p]] == 0 {
 			p++
 		}

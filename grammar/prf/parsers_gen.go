@@ -69,11 +69,18 @@ func pgenLex_csvLexer(lx *pgenrt.Lexer, filename, s string, elide uint64, toks [
 	s1:
 		// accepts Bare
 		for p+8 <= len(s) {
-			if w := pgenrt.Load8(s[p:]); ((w-0xb*pgenrt.Ones)|w|pgenrt.ZeroBytes(w^(0x22*pgenrt.Ones))|pgenrt.ZeroBytes(w^(0x2c*pgenrt.Ones)))&pgenrt.Highs != 0 {
-				break
+			w := pgenrt.Load8(s[p:])
+			if m := ((w - 0xb*pgenrt.Ones) | w | pgenrt.ZeroBytes(w^(0x22*pgenrt.Ones)) | pgenrt.ZeroBytes(w^(0x2c*pgenrt.Ones))) & pgenrt.Highs; m != 0 {
+				p += pgenrt.FirstByte(m)
+				goto r0
 			}
 			p += 8
 		}
+		if n := len(s) - p; n > 0 && len(s) >= 8 {
+			w := pgenrt.Tail8(s, n)
+			p += pgenrt.FirstByte(((w-0xb*pgenrt.Ones)|w|pgenrt.ZeroBytes(w^(0x22*pgenrt.Ones))|pgenrt.ZeroBytes(w^(0x2c*pgenrt.Ones)))&pgenrt.Highs | pgenrt.Highs<<(8*uint(n)))
+		}
+	r0:
 		for p < len(s) && group[s[p]] == 0 {
 			p++
 		}
@@ -92,11 +99,18 @@ func pgenLex_csvLexer(lx *pgenrt.Lexer, filename, s string, elide uint64, toks [
 		goto done
 	s2:
 		for p+8 <= len(s) {
-			if w := pgenrt.Load8(s[p:]); ((w-0xb*pgenrt.Ones)|w|pgenrt.ZeroBytes(w^(0x22*pgenrt.Ones)))&pgenrt.Highs != 0 {
-				break
+			w := pgenrt.Load8(s[p:])
+			if m := ((w - 0xb*pgenrt.Ones) | w | pgenrt.ZeroBytes(w^(0x22*pgenrt.Ones))) & pgenrt.Highs; m != 0 {
+				p += pgenrt.FirstByte(m)
+				goto r1
 			}
 			p += 8
 		}
+		if n := len(s) - p; n > 0 && len(s) >= 8 {
+			w := pgenrt.Tail8(s, n)
+			p += pgenrt.FirstByte(((w-0xb*pgenrt.Ones)|w|pgenrt.ZeroBytes(w^(0x22*pgenrt.Ones)))&pgenrt.Highs | pgenrt.Highs<<(8*uint(n)))
+		}
+	r1:
 		for p < len(s) && 0x5>>group[s[p]]&1 != 0 {
 			p++
 		}
@@ -302,11 +316,18 @@ func pgenLex_dumpLexer(lx *pgenrt.Lexer, filename, s string, elide uint64, toks 
 	s1:
 		// accepts Word
 		for p+8 <= len(s) {
-			if w := pgenrt.Load8(s[p:]); ((w-0x21*pgenrt.Ones)|w)&pgenrt.Highs != 0 {
-				break
+			w := pgenrt.Load8(s[p:])
+			if m := ((w - 0x21*pgenrt.Ones) | w) & pgenrt.Highs; m != 0 {
+				p += pgenrt.FirstByte(m)
+				goto r2
 			}
 			p += 8
 		}
+		if n := len(s) - p; n > 0 && len(s) >= 8 {
+			w := pgenrt.Tail8(s, n)
+			p += pgenrt.FirstByte(((w-0x21*pgenrt.Ones)|w)&pgenrt.Highs | pgenrt.Highs<<(8*uint(n)))
+		}
+	r2:
 		for p < len(s) && 0x1fffffffd>>group[s[p]]&1 != 0 {
 			p++
 		}
@@ -1605,11 +1626,18 @@ func pgenLex_hexLexer(lx *pgenrt.Lexer, filename, s string, elide uint64, toks [
 	s1:
 		// accepts Word
 		for p+8 <= len(s) {
-			if w := pgenrt.Load8(s[p:]); ((w-0x21*pgenrt.Ones)|w)&pgenrt.Highs != 0 {
-				break
+			w := pgenrt.Load8(s[p:])
+			if m := ((w - 0x21*pgenrt.Ones) | w) & pgenrt.Highs; m != 0 {
+				p += pgenrt.FirstByte(m)
+				goto r3
 			}
 			p += 8
 		}
+		if n := len(s) - p; n > 0 && len(s) >= 8 {
+			w := pgenrt.Tail8(s, n)
+			p += pgenrt.FirstByte(((w-0x21*pgenrt.Ones)|w)&pgenrt.Highs | pgenrt.Highs<<(8*uint(n)))
+		}
+	r3:
 		for p < len(s) && group[s[p]] == 0 {
 			p++
 		}
@@ -3657,11 +3685,18 @@ func pgenToken_hexLexer(s string, pos int, elide uint64) (int, int, int) {
 	s1:
 		// accepts Word
 		for p+8 <= len(s) {
-			if w := pgenrt.Load8(s[p:]); ((w-0x21*pgenrt.Ones)|w)&pgenrt.Highs != 0 {
-				break
+			w := pgenrt.Load8(s[p:])
+			if m := ((w - 0x21*pgenrt.Ones) | w) & pgenrt.Highs; m != 0 {
+				p += pgenrt.FirstByte(m)
+				goto r4
 			}
 			p += 8
 		}
+		if n := len(s) - p; n > 0 && len(s) >= 8 {
+			w := pgenrt.Tail8(s, n)
+			p += pgenrt.FirstByte(((w-0x21*pgenrt.Ones)|w)&pgenrt.Highs | pgenrt.Highs<<(8*uint(n)))
+		}
+	r4:
 		for p < len(s) && group[s[p]] == 0 {
 			p++
 		}

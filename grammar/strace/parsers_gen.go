@@ -270,11 +270,18 @@ func pgenLex_lineLexer(lx *pgenrt.Lexer, filename, s string, elide uint64, toks 
 		goto done
 	s3:
 		for p+8 <= len(s) {
-			if w := pgenrt.Load8(s[p:]); ((w-0xb*pgenrt.Ones)|w|pgenrt.ZeroBytes(w^(0x22*pgenrt.Ones))|pgenrt.ZeroBytes(w^(0x5c*pgenrt.Ones)))&pgenrt.Highs != 0 {
-				break
+			w := pgenrt.Load8(s[p:])
+			if m := ((w - 0xb*pgenrt.Ones) | w | pgenrt.ZeroBytes(w^(0x22*pgenrt.Ones)) | pgenrt.ZeroBytes(w^(0x5c*pgenrt.Ones))) & pgenrt.Highs; m != 0 {
+				p += pgenrt.FirstByte(m)
+				goto r0
 			}
 			p += 8
 		}
+		if n := len(s) - p; n > 0 && len(s) >= 8 {
+			w := pgenrt.Tail8(s, n)
+			p += pgenrt.FirstByte(((w-0xb*pgenrt.Ones)|w|pgenrt.ZeroBytes(w^(0x22*pgenrt.Ones))|pgenrt.ZeroBytes(w^(0x5c*pgenrt.Ones)))&pgenrt.Highs | pgenrt.Highs<<(8*uint(n)))
+		}
+	r0:
 		for p < len(s) && 0xfffff7ffffef>>group[s[p]]&1 != 0 {
 			p++
 		}
@@ -641,11 +648,18 @@ func pgenLex_lineLexer(lx *pgenrt.Lexer, filename, s string, elide uint64, toks 
 		goto done
 	s29:
 		for p+8 <= len(s) {
-			if w := pgenrt.Load8(s[p:]); ((w-0xb*pgenrt.Ones)|w|pgenrt.ZeroBytes(w^(0x2a*pgenrt.Ones)))&pgenrt.Highs != 0 {
-				break
+			w := pgenrt.Load8(s[p:])
+			if m := ((w - 0xb*pgenrt.Ones) | w | pgenrt.ZeroBytes(w^(0x2a*pgenrt.Ones))) & pgenrt.Highs; m != 0 {
+				p += pgenrt.FirstByte(m)
+				goto r1
 			}
 			p += 8
 		}
+		if n := len(s) - p; n > 0 && len(s) >= 8 {
+			w := pgenrt.Tail8(s, n)
+			p += pgenrt.FirstByte(((w-0xb*pgenrt.Ones)|w|pgenrt.ZeroBytes(w^(0x2a*pgenrt.Ones)))&pgenrt.Highs | pgenrt.Highs<<(8*uint(n)))
+		}
+	r1:
 		for p < len(s) && 0xfffffffffdff>>group[s[p]]&1 != 0 {
 			p++
 		}
@@ -875,11 +889,18 @@ func pgenLex_lineLexer(lx *pgenrt.Lexer, filename, s string, elide uint64, toks 
 		goto done
 	s47:
 		for p+8 <= len(s) {
-			if w := pgenrt.Load8(s[p:]); ((w-0xb*pgenrt.Ones)|w|pgenrt.ZeroBytes(w^(0x2a*pgenrt.Ones)))&pgenrt.Highs != 0 {
-				break
+			w := pgenrt.Load8(s[p:])
+			if m := ((w - 0xb*pgenrt.Ones) | w | pgenrt.ZeroBytes(w^(0x2a*pgenrt.Ones))) & pgenrt.Highs; m != 0 {
+				p += pgenrt.FirstByte(m)
+				goto r2
 			}
 			p += 8
 		}
+		if n := len(s) - p; n > 0 && len(s) >= 8 {
+			w := pgenrt.Tail8(s, n)
+			p += pgenrt.FirstByte(((w-0xb*pgenrt.Ones)|w|pgenrt.ZeroBytes(w^(0x2a*pgenrt.Ones)))&pgenrt.Highs | pgenrt.Highs<<(8*uint(n)))
+		}
+	r2:
 		for p < len(s) && 0xfffffffffdff>>group[s[p]]&1 != 0 {
 			p++
 		}
@@ -937,11 +958,18 @@ func pgenLex_lineLexer(lx *pgenrt.Lexer, filename, s string, elide uint64, toks 
 		goto done
 	s50:
 		for p+8 <= len(s) {
-			if w := pgenrt.Load8(s[p:]); ((w-0xb*pgenrt.Ones)|w|pgenrt.ZeroBytes(w^(0x22*pgenrt.Ones))|pgenrt.ZeroBytes(w^(0x5c*pgenrt.Ones)))&pgenrt.Highs != 0 {
-				break
+			w := pgenrt.Load8(s[p:])
+			if m := ((w - 0xb*pgenrt.Ones) | w | pgenrt.ZeroBytes(w^(0x22*pgenrt.Ones)) | pgenrt.ZeroBytes(w^(0x5c*pgenrt.Ones))) & pgenrt.Highs; m != 0 {
+				p += pgenrt.FirstByte(m)
+				goto r3
 			}
 			p += 8
 		}
+		if n := len(s) - p; n > 0 && len(s) >= 8 {
+			w := pgenrt.Tail8(s, n)
+			p += pgenrt.FirstByte(((w-0xb*pgenrt.Ones)|w|pgenrt.ZeroBytes(w^(0x22*pgenrt.Ones))|pgenrt.ZeroBytes(w^(0x5c*pgenrt.Ones)))&pgenrt.Highs | pgenrt.Highs<<(8*uint(n)))
+		}
+	r3:
 		for p < len(s) && 0xfffff7ffffef>>group[s[p]]&1 != 0 {
 			p++
 		}
@@ -965,11 +993,18 @@ func pgenLex_lineLexer(lx *pgenrt.Lexer, filename, s string, elide uint64, toks 
 		goto done
 	s51:
 		for p+8 <= len(s) {
-			if w := pgenrt.Load8(s[p:]); ((w-0xb*pgenrt.Ones)|w|pgenrt.ZeroBytes(w^(0x3c*pgenrt.Ones))|pgenrt.ZeroBytes(w^(0x3e*pgenrt.Ones)))&pgenrt.Highs != 0 {
-				break
+			w := pgenrt.Load8(s[p:])
+			if m := ((w - 0xb*pgenrt.Ones) | w | pgenrt.ZeroBytes(w^(0x3c*pgenrt.Ones)) | pgenrt.ZeroBytes(w^(0x3e*pgenrt.Ones))) & pgenrt.Highs; m != 0 {
+				p += pgenrt.FirstByte(m)
+				goto r4
 			}
 			p += 8
 		}
+		if n := len(s) - p; n > 0 && len(s) >= 8 {
+			w := pgenrt.Tail8(s, n)
+			p += pgenrt.FirstByte(((w-0xb*pgenrt.Ones)|w|pgenrt.ZeroBytes(w^(0x3c*pgenrt.Ones))|pgenrt.ZeroBytes(w^(0x3e*pgenrt.Ones)))&pgenrt.Highs | pgenrt.Highs<<(8*uint(n)))
+		}
+	r4:
 		for p < len(s) && 0xffffffebffff>>group[s[p]]&1 != 0 {
 			p++
 		}
@@ -994,11 +1029,18 @@ func pgenLex_lineLexer(lx *pgenrt.Lexer, filename, s string, elide uint64, toks 
 		goto done
 	s53:
 		for p+8 <= len(s) {
-			if w := pgenrt.Load8(s[p:]); ((w-0xb*pgenrt.Ones)|w|pgenrt.ZeroBytes(w^(0x5d*pgenrt.Ones)))&pgenrt.Highs != 0 {
-				break
+			w := pgenrt.Load8(s[p:])
+			if m := ((w - 0xb*pgenrt.Ones) | w | pgenrt.ZeroBytes(w^(0x5d*pgenrt.Ones))) & pgenrt.Highs; m != 0 {
+				p += pgenrt.FirstByte(m)
+				goto r5
 			}
 			p += 8
 		}
+		if n := len(s) - p; n > 0 && len(s) >= 8 {
+			w := pgenrt.Tail8(s, n)
+			p += pgenrt.FirstByte(((w-0xb*pgenrt.Ones)|w|pgenrt.ZeroBytes(w^(0x5d*pgenrt.Ones)))&pgenrt.Highs | pgenrt.Highs<<(8*uint(n)))
+		}
+	r5:
 		for p < len(s) && 0xffffefffffff>>group[s[p]]&1 != 0 {
 			p++
 		}
@@ -1277,11 +1319,18 @@ func pgenLex_lineLexer(lx *pgenrt.Lexer, filename, s string, elide uint64, toks 
 		goto done
 	s78:
 		for p+8 <= len(s) {
-			if w := pgenrt.Load8(s[p:]); ((w-0xb*pgenrt.Ones)|w|pgenrt.ZeroBytes(w^(0x2e*pgenrt.Ones))|pgenrt.ZeroBytes(w^(0x3c*pgenrt.Ones))|pgenrt.ZeroBytes(w^(0x3e*pgenrt.Ones)))&pgenrt.Highs != 0 {
-				break
+			w := pgenrt.Load8(s[p:])
+			if m := ((w - 0xb*pgenrt.Ones) | w | pgenrt.ZeroBytes(w^(0x2e*pgenrt.Ones)) | pgenrt.ZeroBytes(w^(0x3c*pgenrt.Ones)) | pgenrt.ZeroBytes(w^(0x3e*pgenrt.Ones))) & pgenrt.Highs; m != 0 {
+				p += pgenrt.FirstByte(m)
+				goto r6
 			}
 			p += 8
 		}
+		if n := len(s) - p; n > 0 && len(s) >= 8 {
+			w := pgenrt.Tail8(s, n)
+			p += pgenrt.FirstByte(((w-0xb*pgenrt.Ones)|w|pgenrt.ZeroBytes(w^(0x2e*pgenrt.Ones))|pgenrt.ZeroBytes(w^(0x3c*pgenrt.Ones))|pgenrt.ZeroBytes(w^(0x3e*pgenrt.Ones)))&pgenrt.Highs | pgenrt.Highs<<(8*uint(n)))
+		}
+	r6:
 		for p < len(s) && 0xffffffebdfff>>group[s[p]]&1 != 0 {
 			p++
 		}
@@ -1473,11 +1522,18 @@ func pgenLex_lineLexer(lx *pgenrt.Lexer, filename, s string, elide uint64, toks 
 		goto done
 	s91:
 		for p+8 <= len(s) {
-			if w := pgenrt.Load8(s[p:]); ((w-0xb*pgenrt.Ones)|w|pgenrt.ZeroBytes(w^(0x3c*pgenrt.Ones))|pgenrt.ZeroBytes(w^(0x3e*pgenrt.Ones)))&pgenrt.Highs != 0 {
-				break
+			w := pgenrt.Load8(s[p:])
+			if m := ((w - 0xb*pgenrt.Ones) | w | pgenrt.ZeroBytes(w^(0x3c*pgenrt.Ones)) | pgenrt.ZeroBytes(w^(0x3e*pgenrt.Ones))) & pgenrt.Highs; m != 0 {
+				p += pgenrt.FirstByte(m)
+				goto r7
 			}
 			p += 8
 		}
+		if n := len(s) - p; n > 0 && len(s) >= 8 {
+			w := pgenrt.Tail8(s, n)
+			p += pgenrt.FirstByte(((w-0xb*pgenrt.Ones)|w|pgenrt.ZeroBytes(w^(0x3c*pgenrt.Ones))|pgenrt.ZeroBytes(w^(0x3e*pgenrt.Ones)))&pgenrt.Highs | pgenrt.Highs<<(8*uint(n)))
+		}
+	r7:
 		for p < len(s) && 0xffffffebffff>>group[s[p]]&1 != 0 {
 			p++
 		}
@@ -2054,11 +2110,18 @@ func pgenLex_restLexer(lx *pgenrt.Lexer, filename, s string, elide uint64, toks 
 	s1:
 		// accepts Rest
 		for p+8 <= len(s) {
-			if w := pgenrt.Load8(s[p:]); ((w-0x21*pgenrt.Ones)|w|pgenrt.ZeroBytes(w^(0x3e*pgenrt.Ones))|pgenrt.ZeroBytes(w^(0x73*pgenrt.Ones))|pgenrt.ZeroBytes(w^(0x7c*pgenrt.Ones)))&pgenrt.Highs != 0 {
-				break
+			w := pgenrt.Load8(s[p:])
+			if m := ((w - 0x21*pgenrt.Ones) | w | pgenrt.ZeroBytes(w^(0x3e*pgenrt.Ones)) | pgenrt.ZeroBytes(w^(0x73*pgenrt.Ones)) | pgenrt.ZeroBytes(w^(0x7c*pgenrt.Ones))) & pgenrt.Highs; m != 0 {
+				p += pgenrt.FirstByte(m)
+				goto r8
 			}
 			p += 8
 		}
+		if n := len(s) - p; n > 0 && len(s) >= 8 {
+			w := pgenrt.Tail8(s, n)
+			p += pgenrt.FirstByte(((w-0x21*pgenrt.Ones)|w|pgenrt.ZeroBytes(w^(0x3e*pgenrt.Ones))|pgenrt.ZeroBytes(w^(0x73*pgenrt.Ones))|pgenrt.ZeroBytes(w^(0x7c*pgenrt.Ones)))&pgenrt.Highs | pgenrt.Highs<<(8*uint(n)))
+		}
+	r8:
 		for p < len(s) && 0xbfd9>>group[s[p]]&1 != 0 {
 			p++
 		}
@@ -2148,11 +2211,18 @@ func pgenLex_restLexer(lx *pgenrt.Lexer, filename, s string, elide uint64, toks 
 	s6:
 		// accepts Rest
 		for p+8 <= len(s) {
-			if w := pgenrt.Load8(s[p:]); ((w-0xb*pgenrt.Ones)|w)&pgenrt.Highs != 0 {
-				break
+			w := pgenrt.Load8(s[p:])
+			if m := ((w - 0xb*pgenrt.Ones) | w) & pgenrt.Highs; m != 0 {
+				p += pgenrt.FirstByte(m)
+				goto r9
 			}
 			p += 8
 		}
+		if n := len(s) - p; n > 0 && len(s) >= 8 {
+			w := pgenrt.Tail8(s, n)
+			p += pgenrt.FirstByte(((w-0xb*pgenrt.Ones)|w)&pgenrt.Highs | pgenrt.Highs<<(8*uint(n)))
+		}
+	r9:
 		for p < len(s) && 0xffff>>group[s[p]]&1 != 0 {
 			p++
 		}
@@ -2468,11 +2538,18 @@ func pgenLex_restLexer(lx *pgenrt.Lexer, filename, s string, elide uint64, toks 
 		goto done
 	s20:
 		for p+8 <= len(s) {
-			if w := pgenrt.Load8(s[p:]); ((w-0x21*pgenrt.Ones)|w|pgenrt.ZeroBytes(w^(0x3e*pgenrt.Ones))|pgenrt.ZeroBytes(w^(0x73*pgenrt.Ones))|pgenrt.ZeroBytes(w^(0x7c*pgenrt.Ones)))&pgenrt.Highs != 0 {
-				break
+			w := pgenrt.Load8(s[p:])
+			if m := ((w - 0x21*pgenrt.Ones) | w | pgenrt.ZeroBytes(w^(0x3e*pgenrt.Ones)) | pgenrt.ZeroBytes(w^(0x73*pgenrt.Ones)) | pgenrt.ZeroBytes(w^(0x7c*pgenrt.Ones))) & pgenrt.Highs; m != 0 {
+				p += pgenrt.FirstByte(m)
+				goto r10
 			}
 			p += 8
 		}
+		if n := len(s) - p; n > 0 && len(s) >= 8 {
+			w := pgenrt.Tail8(s, n)
+			p += pgenrt.FirstByte(((w-0x21*pgenrt.Ones)|w|pgenrt.ZeroBytes(w^(0x3e*pgenrt.Ones))|pgenrt.ZeroBytes(w^(0x73*pgenrt.Ones))|pgenrt.ZeroBytes(w^(0x7c*pgenrt.Ones)))&pgenrt.Highs | pgenrt.Highs<<(8*uint(n)))
+		}
+	r10:
 		for p < len(s) && 0xbfd9>>group[s[p]]&1 != 0 {
 			p++
 		}
@@ -2911,11 +2988,18 @@ func pgenLex_restLexer(lx *pgenrt.Lexer, filename, s string, elide uint64, toks 
 	s44:
 		// accepts Old
 		for p+8 <= len(s) {
-			if w := pgenrt.Load8(s[p:]); ((w-0xb*pgenrt.Ones)|w)&pgenrt.Highs != 0 {
-				break
+			w := pgenrt.Load8(s[p:])
+			if m := ((w - 0xb*pgenrt.Ones) | w) & pgenrt.Highs; m != 0 {
+				p += pgenrt.FirstByte(m)
+				goto r11
 			}
 			p += 8
 		}
+		if n := len(s) - p; n > 0 && len(s) >= 8 {
+			w := pgenrt.Tail8(s, n)
+			p += pgenrt.FirstByte(((w-0xb*pgenrt.Ones)|w)&pgenrt.Highs | pgenrt.Highs<<(8*uint(n)))
+		}
+	r11:
 		for p < len(s) && 0xffff>>group[s[p]]&1 != 0 {
 			p++
 		}
@@ -3007,11 +3091,18 @@ func pgenLex_tableLexer(lx *pgenrt.Lexer, filename, s string, elide uint64, toks
 	s1:
 		// accepts Word
 		for p+8 <= len(s) {
-			if w := pgenrt.Load8(s[p:]); ((w-0x21*pgenrt.Ones)|w)&pgenrt.Highs != 0 {
-				break
+			w := pgenrt.Load8(s[p:])
+			if m := ((w - 0x21*pgenrt.Ones) | w) & pgenrt.Highs; m != 0 {
+				p += pgenrt.FirstByte(m)
+				goto r12
 			}
 			p += 8
 		}
+		if n := len(s) - p; n > 0 && len(s) >= 8 {
+			w := pgenrt.Tail8(s, n)
+			p += pgenrt.FirstByte(((w-0x21*pgenrt.Ones)|w)&pgenrt.Highs | pgenrt.Highs<<(8*uint(n)))
+		}
+	r12:
 		for p < len(s) && group[s[p]] == 0 {
 			p++
 		}

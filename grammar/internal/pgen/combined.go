@@ -347,15 +347,23 @@ func (e *emitter) lexStates(ld *lexerDef, cb *combined, group [numClasses]int, n
 const maxRunStops = 3
 
 // wordRun writes, before the loop that reads a run of the groups in self a
-// byte at a time, one that passes over it 8 bytes at a time while none of
-// the 8 can end it, when the bytes that end it are few: those below some
-// bound (white space and the control characters), up to maxRunStops
-// others, and every byte from 0x80 on (which the run never takes: a rune
-// from U+0080 on has a group of its own). A word with a byte that may end
-// the run leaves the rest to the byte loop, which finds where it ends; so
-// a word the test stops at too early costs time, never a wrong token. A
-// run of tokens such as STRACE's long hex data words is read in an eighth
-// of the steps.
+// byte at a time, one that passes over it 8 bytes at a time, when the
+// bytes that end it are few: those below some bound (white space and the
+// control characters), up to maxRunStops others, and every byte from 0x80
+// on (which the run never takes: a rune from U+0080 on has a group of its
+// own). (A run of white space, which every other byte ends, was tried
+// with a test of the ranges of bytes it takes: more instructions than
+// the mispredicted branches it saved, on STRACE and strace lines alike.)
+//
+// The test of 8 bytes flags its lowest byte that may end the run exactly
+// (a borrow or a carry only passes upwards, from a flagged byte), so the
+// loop goes straight to that byte and leaves it to the byte loop, which
+// says whether it does end the run: a byte flagged that the run takes
+// (a control character it takes below the bound) costs time, never a
+// wrong token. The last bytes of s, fewer than 8, are read in one load of
+// s's last 8 when s has 8. A token of any length is so read in a few
+// steps and without a branch a byte: STRACE's long hex data words and its
+// short ones alike.
 func (e *emitter) wordRun(group [numClasses]int, self []int) {
 	in := func(c int) bool {
 		for _, g := range self {
@@ -391,9 +399,17 @@ func (e *emitter) wordRun(group [numClasses]int, self []int) {
 		test += fmt.Sprintf("|pgenrt.ZeroBytes(w^(%#x*pgenrt.Ones))", c)
 	}
 	e.p("\t\tfor p+8 <= len(s) {")
-	e.p("\t\t\tif w := pgenrt.Load8(s[p:]); (%s)&pgenrt.Highs != 0 {", test)
-	e.p("\t\t\t\tbreak")
+	e.p("\t\t\tw := pgenrt.Load8(s[p:])")
+	e.p("\t\t\tif m := (%s) & pgenrt.Highs; m != 0 {", test)
+	e.p("\t\t\t\tp += pgenrt.FirstByte(m)")
+	e.p("\t\t\t\tgoto r%d", e.runs)
 	e.p("\t\t\t}")
 	e.p("\t\t\tp += 8")
 	e.p("\t\t}")
+	e.p("\t\tif n := len(s) - p; n > 0 && len(s) >= 8 {")
+	e.p("\t\t\tw := pgenrt.Tail8(s, n)")
+	e.p("\t\t\tp += pgenrt.FirstByte((%s)&pgenrt.Highs | pgenrt.Highs<<(8*uint(n)))", test)
+	e.p("\t\t}")
+	e.p("\tr%d:", e.runs)
+	e.runs++
 }

@@ -16,6 +16,8 @@ type emitter struct {
 	// automaton; wantToken names those the flat parsers use.
 	tokenFuncs map[string]func()
 	wantToken  map[string]bool
+	// runs numbers the labels after the runs read 8 bytes at a time.
+	runs int
 }
 
 func (e *emitter) p(format string, args ...any) {

@@ -1,6 +1,7 @@
 package pgenrt
 
 import (
+	"math/bits"
 	"strconv"
 	"unicode/utf8"
 
@@ -268,6 +269,15 @@ func Load8(s string) uint64 {
 	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
 		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
 }
+
+// FirstByte is the index of the lowest byte of m with its high bit set
+// (8 when m is 0).
+func FirstByte(m uint64) int { return bits.TrailingZeros64(m) >> 3 }
+
+// Tail8 reads the last n bytes of s (0 < n < 8, 8 <= len(s)) into the low
+// bytes of the result, the first of them lowest, in one load; the bytes
+// above them are 0.
+func Tail8(s string, n int) uint64 { return Load8(s[len(s)-8:]) >> (64 - 8*uint(n)) }
 
 // ZeroBytes has the high bit set in each byte of the result where x has
 // a zero byte, and possibly in higher bytes than such a one (never when x

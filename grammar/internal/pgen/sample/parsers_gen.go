@@ -351,11 +351,18 @@ func pgenLex_sampleLexer(lx *pgenrt.Lexer, filename, s string, elide uint64, tok
 		goto done
 	s17:
 		for p+8 <= len(s) {
-			if w := pgenrt.Load8(s[p:]); ((w-0xb*pgenrt.Ones)|w|pgenrt.ZeroBytes(w^(0x22*pgenrt.Ones)))&pgenrt.Highs != 0 {
-				break
+			w := pgenrt.Load8(s[p:])
+			if m := ((w - 0xb*pgenrt.Ones) | w | pgenrt.ZeroBytes(w^(0x22*pgenrt.Ones))) & pgenrt.Highs; m != 0 {
+				p += pgenrt.FirstByte(m)
+				goto r0
 			}
 			p += 8
 		}
+		if n := len(s) - p; n > 0 && len(s) >= 8 {
+			w := pgenrt.Tail8(s, n)
+			p += pgenrt.FirstByte(((w-0xb*pgenrt.Ones)|w|pgenrt.ZeroBytes(w^(0x22*pgenrt.Ones)))&pgenrt.Highs | pgenrt.Highs<<(8*uint(n)))
+		}
+	r0:
 		for p < len(s) && 0x1fffff7>>group[s[p]]&1 != 0 {
 			p++
 		}
@@ -388,11 +395,18 @@ func pgenLex_sampleLexer(lx *pgenrt.Lexer, filename, s string, elide uint64, tok
 		goto done
 	s19:
 		for p+8 <= len(s) {
-			if w := pgenrt.Load8(s[p:]); ((w-0xb*pgenrt.Ones)|w|pgenrt.ZeroBytes(w^(0x27*pgenrt.Ones))|pgenrt.ZeroBytes(w^(0x5c*pgenrt.Ones)))&pgenrt.Highs != 0 {
-				break
+			w := pgenrt.Load8(s[p:])
+			if m := ((w - 0xb*pgenrt.Ones) | w | pgenrt.ZeroBytes(w^(0x27*pgenrt.Ones)) | pgenrt.ZeroBytes(w^(0x5c*pgenrt.Ones))) & pgenrt.Highs; m != 0 {
+				p += pgenrt.FirstByte(m)
+				goto r1
 			}
 			p += 8
 		}
+		if n := len(s) - p; n > 0 && len(s) >= 8 {
+			w := pgenrt.Tail8(s, n)
+			p += pgenrt.FirstByte(((w-0xb*pgenrt.Ones)|w|pgenrt.ZeroBytes(w^(0x27*pgenrt.Ones))|pgenrt.ZeroBytes(w^(0x5c*pgenrt.Ones)))&pgenrt.Highs | pgenrt.Highs<<(8*uint(n)))
+		}
+	r1:
 		for p < len(s) && 0x1ff7fdf>>group[s[p]]&1 != 0 {
 			p++
 		}
@@ -3218,11 +3232,18 @@ func pgenToken_sampleLexer(s string, pos int, elide uint64) (int, int, int) {
 		goto done
 	s17:
 		for p+8 <= len(s) {
-			if w := pgenrt.Load8(s[p:]); ((w-0xb*pgenrt.Ones)|w|pgenrt.ZeroBytes(w^(0x22*pgenrt.Ones)))&pgenrt.Highs != 0 {
-				break
+			w := pgenrt.Load8(s[p:])
+			if m := ((w - 0xb*pgenrt.Ones) | w | pgenrt.ZeroBytes(w^(0x22*pgenrt.Ones))) & pgenrt.Highs; m != 0 {
+				p += pgenrt.FirstByte(m)
+				goto r2
 			}
 			p += 8
 		}
+		if n := len(s) - p; n > 0 && len(s) >= 8 {
+			w := pgenrt.Tail8(s, n)
+			p += pgenrt.FirstByte(((w-0xb*pgenrt.Ones)|w|pgenrt.ZeroBytes(w^(0x22*pgenrt.Ones)))&pgenrt.Highs | pgenrt.Highs<<(8*uint(n)))
+		}
+	r2:
 		for p < len(s) && 0x1fffff7>>group[s[p]]&1 != 0 {
 			p++
 		}
@@ -3255,11 +3276,18 @@ func pgenToken_sampleLexer(s string, pos int, elide uint64) (int, int, int) {
 		goto done
 	s19:
 		for p+8 <= len(s) {
-			if w := pgenrt.Load8(s[p:]); ((w-0xb*pgenrt.Ones)|w|pgenrt.ZeroBytes(w^(0x27*pgenrt.Ones))|pgenrt.ZeroBytes(w^(0x5c*pgenrt.Ones)))&pgenrt.Highs != 0 {
-				break
+			w := pgenrt.Load8(s[p:])
+			if m := ((w - 0xb*pgenrt.Ones) | w | pgenrt.ZeroBytes(w^(0x27*pgenrt.Ones)) | pgenrt.ZeroBytes(w^(0x5c*pgenrt.Ones))) & pgenrt.Highs; m != 0 {
+				p += pgenrt.FirstByte(m)
+				goto r3
 			}
 			p += 8
 		}
+		if n := len(s) - p; n > 0 && len(s) >= 8 {
+			w := pgenrt.Tail8(s, n)
+			p += pgenrt.FirstByte(((w-0xb*pgenrt.Ones)|w|pgenrt.ZeroBytes(w^(0x27*pgenrt.Ones))|pgenrt.ZeroBytes(w^(0x5c*pgenrt.Ones)))&pgenrt.Highs | pgenrt.Highs<<(8*uint(n)))
+		}
+	r3:
 		for p < len(s) && 0x1ff7fdf>>group[s[p]]&1 != 0 {
 			p++
 		}

@@ -88,7 +88,9 @@ func TestLexerCode(t *testing.T) {
 	}
 	walk("", 4)
 	// Runs read 8 bytes at a time (a string's inside, white space):
-	// every byte at every place of a long run, and at its end.
+	// every byte at every place of a long run, and at every place of
+	// every shorter one cut after it (read in one load of its last 8
+	// bytes when fewer than 8 are left).
 	for _, quote := range []string{"'", "\"", " "} {
 		for at := range 18 {
 			for c := range 256 {
@@ -98,7 +100,9 @@ func TestLexerCode(t *testing.T) {
 				}
 				run[at] = byte(c)
 				lexBoth(t, quote+string(run)+quote)
-				lexBoth(t, quote+string(run[:at+1]))
+				for end := at + 1; end <= len(run); end++ {
+					lexBoth(t, quote+string(run[:end]))
+				}
 			}
 			// A byte that only matters with the one after it (an escape
 			// before a quote), on each side of an 8-byte word's end.
