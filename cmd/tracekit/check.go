@@ -87,7 +87,7 @@ func (c *checkCmd) Run(e *env) error {
 
 // astCmd is "tracekit ast FILE".
 type astCmd struct {
-	Dialect string `name:"dialect" default:"tsf" completion-predictor:"astdialect" help:"The language of the file: tsf, or a trace dialect (${dialects})."`
+	Dialect string `name:"dialect" default:"tsf" completion-predictor:"astdialect" help:"The language of the file: tsf, or a trace dialect ($${dialects})."`
 	File    string `arg:"" name:"file" help:"The file to dump, or - for standard input (trace dialects)."`
 }
 

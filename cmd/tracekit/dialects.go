@@ -9,13 +9,14 @@ import (
 	"github.com/tracekit/tracekit/lower/dialect"
 )
 
-// dialectVars are the lists of dialects the help texts name, all taken
+// dialectLists are the lists of dialects the help texts name, all taken
 // from the registry (lower/dialect), so that a new dialect shows in every
 // help text without an edit here: ${dialects} every dialect,
 // ${pairing_dialects} those whose halves of calls are paired,
 // ${parallel_dialects} those lowered on all cores and ${generated_dialects}
-// those "generate" writes.
-func dialectVars() kong.Vars {
+// those "generate" writes. A help tag writes them with kong's escape of
+// '$' ($${dialects}), and fillDialectLists fills them in.
+func dialectLists() *strings.Replacer {
 	var all, pairing, parallel []string
 	for _, d := range dialect.List() {
 		all = append(all, d.Name)
@@ -26,12 +27,39 @@ func dialectVars() kong.Vars {
 			parallel = append(parallel, d.Name)
 		}
 	}
-	return kong.Vars{
-		"dialects":           strings.Join(all, ", "),
-		"pairing_dialects":   strings.Join(pairing, ", "),
-		"parallel_dialects":  strings.Join(parallel, ", "),
-		"generated_dialects": strings.Join(dialect.Generated(), ", "),
+	return strings.NewReplacer(
+		"${dialects}", strings.Join(all, ", "),
+		"${pairing_dialects}", strings.Join(pairing, ", "),
+		"${parallel_dialects}", strings.Join(parallel, ", "),
+		"${generated_dialects}", strings.Join(dialect.Generated(), ", "),
+	)
+}
+
+// fillDialectLists fills the lists of dialectLists into the help of every
+// command, flag and argument of app. kong's variables (kong.Vars) would
+// do it as kong builds the model, but kong then interpolates every one of
+// them again for each flag and argument: with the lists and the version
+// among them that was a third of the instructions of the start of every
+// command (8.5M of 25.5M, some 3 ms; cachegrind of "tracekit version").
+func fillDialectLists(app *kong.Application) {
+	lists := dialectLists()
+	fill := func(s string) string {
+		if !strings.Contains(s, "${") {
+			return s
+		}
+		return lists.Replace(s)
 	}
+	_ = kong.Visit(app, func(node kong.Visitable, next kong.Next) error {
+		switch n := node.(type) {
+		case *kong.Application:
+			n.Help = fill(n.Help)
+		case *kong.Node:
+			n.Help = fill(n.Help)
+		case *kong.Value:
+			n.Help = fill(n.Help)
+		}
+		return next(nil)
+	})
 }
 
 // completionPredictors complete the values of flags and arguments tagged

@@ -11,7 +11,7 @@ import (
 // generateCmd is "tracekit generate --dialect D --size N -o FILE": valid
 // synthetic input for benchmarks.
 type generateCmd struct {
-	Dialect string `name:"dialect" required:"" placeholder:"D" completion-predictor:"generated" help:"The dialect to write: ${generated_dialects}."`
+	Dialect string `name:"dialect" required:"" placeholder:"D" completion-predictor:"generated" help:"The dialect to write: $${generated_dialects}."`
 	Size    int64  `name:"size" default:"100000000" help:"How many bytes to write at most."`
 	Output  string `short:"o" name:"output" required:"" placeholder:"FILE" help:"The file to write."`
 }

@@ -10,7 +10,7 @@ import (
 // traceFlags are what every command that reads traces takes (records,
 // stats, tree): the dialect, how far to go past bad input, and the inputs.
 type traceFlags struct {
-	Dialect   string   `name:"dialect" placeholder:"D" completion-predictor:"dialect" help:"The dialect of every input: ${dialects} (see 'tracekit dialects'); default: told from each input's content and name."`
+	Dialect   string   `name:"dialect" placeholder:"D" completion-predictor:"dialect" help:"The dialect of every input: $${dialects} (see 'tracekit dialects'); default: told from each input's content and name."`
 	KeepGoing bool     `name:"keep-going" help:"Exit 0 even when lines were skipped, and go on past inputs that cannot be read."`
 	MaxErrors int      `name:"max-errors" default:"100" placeholder:"N" help:"Print at most N error diagnostics (0: all); the rest are counted in the summary."`
 	Inputs    []string `arg:"" name:"file" completion-predictor:"trace" help:"Trace files, or - for standard input."`

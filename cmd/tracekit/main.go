@@ -29,16 +29,16 @@ type cli struct {
 	Dump     dumpCmd     `cmd:"" help:"Print a TFF or a TDF readably (TDF programs disassembled), as JSON, or as a TSF listing."`
 	Format   formatCmd   `cmd:"" help:"Format STDA trace buffers and TRACEFMT save files through their TFFs (a modern TRACEFMT)."`
 	Simulate simulateCmd `cmd:"" help:"Run a TDF's trace programs against a described machine state into a trace buffer."`
-	Records  recordsCmd  `cmd:"" help:"Read traces in any dialect (${dialects}) as normalized records."`
+	Records  recordsCmd  `cmd:"" help:"Read traces in any dialect ($${dialects}) as normalized records."`
 	Stats    statsCmd    `cmd:"" help:"Count calls, errors and durations per event (like strace -c), for any dialect."`
 	Tree     treeCmd     `cmd:"" help:"Print the process (and thread) tree of a trace: fork/clone/execve, exits and signals."`
 	Dialects dialectsCmd `cmd:"" help:"List the trace dialects tracekit reads."`
-	Generate generateCmd `cmd:"" help:"Write synthetic input of a trace dialect (${generated_dialects}), for benchmarks."`
+	Generate generateCmd `cmd:"" help:"Write synthetic input of a trace dialect ($${generated_dialects}), for benchmarks."`
 	AST      astCmd      `cmd:"" name:"ast" help:"Dump the syntax tree of a file (kr/pretty), positions included."`
 
 	Help       helpCmd                   `cmd:"" help:"Print the help of a command: tracekit help CMD."`
 	Completion kongcompletion.Completion `cmd:"" help:"Print the shell code that turns on tab completion: tracekit completion -c bash|zsh|fish."`
-	Version    kong.VersionFlag          `name:"version" help:"Print the module version and the revision tracekit was built from, and exit."`
+	Version    versionFlag               `name:"version" help:"Print the module version and the revision tracekit was built from, and exit."`
 }
 
 // env is what a command runs with: its streams, so that tests can run the
@@ -202,14 +202,13 @@ func runSignals(args []string, stdin io.Reader, stdout, stderr io.Writer, sig <-
 		kong.Exit(func(code int) { exited, status = true, code }),
 		kong.UsageOnError(),
 		kong.ConfigureHelp(kong.HelpOptions{Compact: true}),
-		kong.Vars{"version": version()},
 		kong.Help(helpWithStatuses),
-		dialectVars(),
 	)
 	if err != nil {
 		fmt.Fprintln(stderr, "tracekit:", err)
 		return exitUsage
 	}
+	fillDialectLists(parser.Model)
 	// A shell asking for completions (COMP_LINE set) is answered here.
 	kongcompletion.Register(parser, kongcompletion.WithPredictors(completionPredictors()))
 	if exited {

@@ -26,10 +26,10 @@ type recordsCmd struct {
 	traceFlags
 	Format  string  `name:"format" enum:"jsonl,csv,text,chrome,parquet" default:"jsonl" help:"Output format: jsonl, csv, text, chrome (Trace Event Format for Perfetto and chrome://tracing) or parquet (needs -o)."`
 	Output  string  `short:"o" name:"output" placeholder:"FILE" help:"Write the records to FILE instead of standard output (-): a regular file is replaced whole at the end, or not at all; a FIFO or device is written as the records come."`
-	NoPair  bool    `name:"no-pair" help:"Keep the start and end halves of calls as separate records (${pairing_dialects})."`
+	NoPair  bool    `name:"no-pair" help:"Keep the start and end halves of calls as separate records ($${pairing_dialects})."`
 	CPUHz   float64 `name:"cpu-hz" placeholder:"HZ" help:"Processor clock rate, to turn time-stamp counts into nanoseconds (os2strace)."`
 	Strict  bool    `name:"strict" help:"Stop at the first malformed line."`
-	Workers int     `name:"workers" placeholder:"N" help:"Goroutines that lower the lines of dialects that can be lowered in parallel (${parallel_dialects}); 0: one a core. The output is the same."`
+	Workers int     `name:"workers" placeholder:"N" help:"Goroutines that lower the lines of dialects that can be lowered in parallel ($${parallel_dialects}); 0: one a core. The output is the same."`
 	Stats   bool    `name:"stats" help:"Also print the bytes read, the time, MB/s and the peak memory (resident set) on standard error."`
 	Follow  bool    `name:"follow" short:"f" help:"Read FILE as 'tail -F' does: wait for it to grow (and follow it when it is truncated or replaced), writing records as lines arrive, until interrupted (Ctrl-C ends the run normally)."`
 	Fields  string  `name:"fields" placeholder:"LIST" help:"Write only these fields, in this order (csv, jsonl, text, parquet): e.g. ts_ns,pid,event,ret,errno,dur_ns; the names are the CSV header's."`

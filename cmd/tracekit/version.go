@@ -1,9 +1,25 @@
 package main
 
 import (
+	"fmt"
 	"runtime/debug"
 	"strings"
+
+	"github.com/alecthomas/kong"
 )
+
+// versionFlag is --version: it prints version() and exits with status 0,
+// as kong.VersionFlag does with the variable "version", which would have
+// to be made (and interpolated for every flag, fillDialectLists) on every
+// run.
+type versionFlag bool
+
+// BeforeReset prints the version and ends the run.
+func (versionFlag) BeforeReset(app *kong.Kong) error {
+	fmt.Fprintln(app.Stdout, version())
+	app.Exit(0)
+	return nil
+}
 
 // version describes the build: the module version and the VCS revision,
 // its time and whether the tree was modified, from the build information
