@@ -265,69 +265,296 @@ type hookParserGen struct {
 // Word Word Word Word <colon> Word Word Word*,
 // read straight from s: false, when s is not a line that parses, of
 // ASCII with no line feed, for the general path to do the work again.
-func (p *hookParserGen) flat(filename, s string, out *hookLine) bool {
+func (*hookParserGen) flat(filename, s string, out *hookLine) bool {
 	out.Data = out.Data[:0]
-	rule, start, pos := 0, 0, 0
+	group := &pgenGroup_hookLexer
+	p, start := 0, 0
+	_ = start
 	// Word
-	if rule, start, pos = pgenToken_hookLexer(s, pos, 4); rule != 1 {
+e2:
+	for p < len(s) {
+		switch g := group[s[p]]; {
+		case g == 1:
+			p++
+			for p < len(s) && group[s[p]] == 1 {
+				p++
+			}
+		default:
+			break e2
+		}
+	}
+	if p == len(s) || !(group[s[p]] == 0) {
 		return false
+	}
+	start = p
+	p++
+	for p+8 <= len(s) {
+		w := pgenrt.Load8(s[p:])
+		if m := ((w - 0x21*pgenrt.Ones) | w | pgenrt.ZeroBytes(w^(0x3a*pgenrt.Ones))) & pgenrt.Highs; m != 0 {
+			p += pgenrt.FirstByte(m)
+			goto r3
+		}
+		p += 8
+	}
+	if n := len(s) - p; n > 0 && len(s) >= 8 {
+		w := pgenrt.Tail8(s, n)
+		p += pgenrt.FirstByte(((w-0x21*pgenrt.Ones)|w|pgenrt.ZeroBytes(w^(0x3a*pgenrt.Ones)))&pgenrt.Highs | pgenrt.Highs<<(8*uint(n)))
+	}
+r3:
+	for p < len(s) && group[s[p]] == 0 {
+		p++
 	}
 	out.Type.Pos.Filename = filename
 	out.Type.Pos.Offset, out.Type.Pos.Line, out.Type.Pos.Column = start, 1, start+1
-	out.Type.Text = s[start:pos]
+	out.Type.Text = s[start:p]
 	// Word
-	if rule, start, pos = pgenToken_hookLexer(s, pos, 4); rule != 1 {
+e4:
+	for p < len(s) {
+		switch g := group[s[p]]; {
+		case g == 1:
+			p++
+			for p < len(s) && group[s[p]] == 1 {
+				p++
+			}
+		default:
+			break e4
+		}
+	}
+	if p == len(s) || !(group[s[p]] == 0) {
 		return false
+	}
+	start = p
+	p++
+	for p+8 <= len(s) {
+		w := pgenrt.Load8(s[p:])
+		if m := ((w - 0x21*pgenrt.Ones) | w | pgenrt.ZeroBytes(w^(0x3a*pgenrt.Ones))) & pgenrt.Highs; m != 0 {
+			p += pgenrt.FirstByte(m)
+			goto r5
+		}
+		p += 8
+	}
+	if n := len(s) - p; n > 0 && len(s) >= 8 {
+		w := pgenrt.Tail8(s, n)
+		p += pgenrt.FirstByte(((w-0x21*pgenrt.Ones)|w|pgenrt.ZeroBytes(w^(0x3a*pgenrt.Ones)))&pgenrt.Highs | pgenrt.Highs<<(8*uint(n)))
+	}
+r5:
+	for p < len(s) && group[s[p]] == 0 {
+		p++
 	}
 	out.Major.Pos.Filename = filename
 	out.Major.Pos.Offset, out.Major.Pos.Line, out.Major.Pos.Column = start, 1, start+1
-	out.Major.Text = s[start:pos]
+	out.Major.Text = s[start:p]
 	// Word
-	if rule, start, pos = pgenToken_hookLexer(s, pos, 4); rule != 1 {
+e6:
+	for p < len(s) {
+		switch g := group[s[p]]; {
+		case g == 1:
+			p++
+			for p < len(s) && group[s[p]] == 1 {
+				p++
+			}
+		default:
+			break e6
+		}
+	}
+	if p == len(s) || !(group[s[p]] == 0) {
 		return false
+	}
+	start = p
+	p++
+	for p+8 <= len(s) {
+		w := pgenrt.Load8(s[p:])
+		if m := ((w - 0x21*pgenrt.Ones) | w | pgenrt.ZeroBytes(w^(0x3a*pgenrt.Ones))) & pgenrt.Highs; m != 0 {
+			p += pgenrt.FirstByte(m)
+			goto r7
+		}
+		p += 8
+	}
+	if n := len(s) - p; n > 0 && len(s) >= 8 {
+		w := pgenrt.Tail8(s, n)
+		p += pgenrt.FirstByte(((w-0x21*pgenrt.Ones)|w|pgenrt.ZeroBytes(w^(0x3a*pgenrt.Ones)))&pgenrt.Highs | pgenrt.Highs<<(8*uint(n)))
+	}
+r7:
+	for p < len(s) && group[s[p]] == 0 {
+		p++
 	}
 	out.Minor.Pos.Filename = filename
 	out.Minor.Pos.Offset, out.Minor.Pos.Line, out.Minor.Pos.Column = start, 1, start+1
-	out.Minor.Text = s[start:pos]
+	out.Minor.Text = s[start:p]
 	// Word
-	if rule, start, pos = pgenToken_hookLexer(s, pos, 4); rule != 1 {
+e8:
+	for p < len(s) {
+		switch g := group[s[p]]; {
+		case g == 1:
+			p++
+			for p < len(s) && group[s[p]] == 1 {
+				p++
+			}
+		default:
+			break e8
+		}
+	}
+	if p == len(s) || !(group[s[p]] == 0) {
 		return false
+	}
+	start = p
+	p++
+	for p+8 <= len(s) {
+		w := pgenrt.Load8(s[p:])
+		if m := ((w - 0x21*pgenrt.Ones) | w | pgenrt.ZeroBytes(w^(0x3a*pgenrt.Ones))) & pgenrt.Highs; m != 0 {
+			p += pgenrt.FirstByte(m)
+			goto r9
+		}
+		p += 8
+	}
+	if n := len(s) - p; n > 0 && len(s) >= 8 {
+		w := pgenrt.Tail8(s, n)
+		p += pgenrt.FirstByte(((w-0x21*pgenrt.Ones)|w|pgenrt.ZeroBytes(w^(0x3a*pgenrt.Ones)))&pgenrt.Highs | pgenrt.Highs<<(8*uint(n)))
+	}
+r9:
+	for p < len(s) && group[s[p]] == 0 {
+		p++
 	}
 	out.High.Pos.Filename = filename
 	out.High.Pos.Offset, out.High.Pos.Line, out.High.Pos.Column = start, 1, start+1
-	out.High.Text = s[start:pos]
+	out.High.Text = s[start:p]
 	// <colon>
-	if rule, start, pos = pgenToken_hookLexer(s, pos, 4); rule != 0 {
+e10:
+	for p < len(s) {
+		switch g := group[s[p]]; {
+		case g == 1:
+			p++
+			for p < len(s) && group[s[p]] == 1 {
+				p++
+			}
+		default:
+			break e10
+		}
+	}
+	if p == len(s) || !(group[s[p]] == 2) {
 		return false
 	}
+	start = p
+	p++
 	// Word
-	if rule, start, pos = pgenToken_hookLexer(s, pos, 4); rule != 1 {
+e11:
+	for p < len(s) {
+		switch g := group[s[p]]; {
+		case g == 1:
+			p++
+			for p < len(s) && group[s[p]] == 1 {
+				p++
+			}
+		default:
+			break e11
+		}
+	}
+	if p == len(s) || !(group[s[p]] == 0) {
 		return false
+	}
+	start = p
+	p++
+	for p+8 <= len(s) {
+		w := pgenrt.Load8(s[p:])
+		if m := ((w - 0x21*pgenrt.Ones) | w | pgenrt.ZeroBytes(w^(0x3a*pgenrt.Ones))) & pgenrt.Highs; m != 0 {
+			p += pgenrt.FirstByte(m)
+			goto r12
+		}
+		p += 8
+	}
+	if n := len(s) - p; n > 0 && len(s) >= 8 {
+		w := pgenrt.Tail8(s, n)
+		p += pgenrt.FirstByte(((w-0x21*pgenrt.Ones)|w|pgenrt.ZeroBytes(w^(0x3a*pgenrt.Ones)))&pgenrt.Highs | pgenrt.Highs<<(8*uint(n)))
+	}
+r12:
+	for p < len(s) && group[s[p]] == 0 {
+		p++
 	}
 	out.Low.Pos.Filename = filename
 	out.Low.Pos.Offset, out.Low.Pos.Line, out.Low.Pos.Column = start, 1, start+1
-	out.Low.Text = s[start:pos]
+	out.Low.Text = s[start:p]
 	// Word
-	if rule, start, pos = pgenToken_hookLexer(s, pos, 4); rule != 1 {
+e13:
+	for p < len(s) {
+		switch g := group[s[p]]; {
+		case g == 1:
+			p++
+			for p < len(s) && group[s[p]] == 1 {
+				p++
+			}
+		default:
+			break e13
+		}
+	}
+	if p == len(s) || !(group[s[p]] == 0) {
 		return false
+	}
+	start = p
+	p++
+	for p+8 <= len(s) {
+		w := pgenrt.Load8(s[p:])
+		if m := ((w - 0x21*pgenrt.Ones) | w | pgenrt.ZeroBytes(w^(0x3a*pgenrt.Ones))) & pgenrt.Highs; m != 0 {
+			p += pgenrt.FirstByte(m)
+			goto r14
+		}
+		p += 8
+	}
+	if n := len(s) - p; n > 0 && len(s) >= 8 {
+		w := pgenrt.Tail8(s, n)
+		p += pgenrt.FirstByte(((w-0x21*pgenrt.Ones)|w|pgenrt.ZeroBytes(w^(0x3a*pgenrt.Ones)))&pgenrt.Highs | pgenrt.Highs<<(8*uint(n)))
+	}
+r14:
+	for p < len(s) && group[s[p]] == 0 {
+		p++
 	}
 	out.CPU.Pos.Filename = filename
 	out.CPU.Pos.Offset, out.CPU.Pos.Line, out.CPU.Pos.Column = start, 1, start+1
-	out.CPU.Text = s[start:pos]
+	out.CPU.Text = s[start:p]
 	// Word*
 	for {
-		var end int
-		if rule, start, end = pgenToken_hookLexer(s, pos, 4); rule != 1 {
+	e15:
+		for p < len(s) {
+			switch g := group[s[p]]; {
+			case g == 1:
+				p++
+				for p < len(s) && group[s[p]] == 1 {
+					p++
+				}
+			default:
+				break e15
+			}
+		}
+		if p == len(s) {
 			break
 		}
-		pos = end
+		if !(group[s[p]] == 0) {
+			return false
+		}
+		start = p
+		p++
+		for p+8 <= len(s) {
+			w := pgenrt.Load8(s[p:])
+			if m := ((w - 0x21*pgenrt.Ones) | w | pgenrt.ZeroBytes(w^(0x3a*pgenrt.Ones))) & pgenrt.Highs; m != 0 {
+				p += pgenrt.FirstByte(m)
+				goto r16
+			}
+			p += 8
+		}
+		if n := len(s) - p; n > 0 && len(s) >= 8 {
+			w := pgenrt.Tail8(s, n)
+			p += pgenrt.FirstByte(((w-0x21*pgenrt.Ones)|w|pgenrt.ZeroBytes(w^(0x3a*pgenrt.Ones)))&pgenrt.Highs | pgenrt.Highs<<(8*uint(n)))
+		}
+	r16:
+		for p < len(s) && group[s[p]] == 0 {
+			p++
+		}
 		out.Data = append(out.Data, word{})
 		v := &out.Data[len(out.Data)-1]
 		v.Pos.Filename = filename
 		v.Pos.Offset, v.Pos.Line, v.Pos.Column = start, 1, start+1
-		v.Text = s[start:pos]
+		v.Text = s[start:p]
 	}
-	return rule == -1
+	return true
 }
 
 // ParseString parses s as hookParser.ParseString does, into a new tree.
@@ -505,58 +732,241 @@ type moduleParserGen struct {
 // Word Word Word Word Word Word*,
 // read straight from s: false, when s is not a line that parses, of
 // ASCII with no line feed, for the general path to do the work again.
-func (p *moduleParserGen) flat(filename, s string, out *moduleLine) bool {
+func (*moduleParserGen) flat(filename, s string, out *moduleLine) bool {
 	out.Path = out.Path[:0]
-	rule, start, pos := 0, 0, 0
+	group := &pgenGroup_moduleLexer
+	p, start := 0, 0
+	_ = start
 	// Word
-	if rule, start, pos = pgenToken_moduleLexer(s, pos, 2); rule != 0 {
+e17:
+	for p < len(s) {
+		switch g := group[s[p]]; {
+		case g == 1:
+			p++
+			for p < len(s) && group[s[p]] == 1 {
+				p++
+			}
+		default:
+			break e17
+		}
+	}
+	if p == len(s) || !(group[s[p]] == 0) {
 		return false
+	}
+	start = p
+	p++
+	for p+8 <= len(s) {
+		w := pgenrt.Load8(s[p:])
+		if m := ((w - 0x21*pgenrt.Ones) | w) & pgenrt.Highs; m != 0 {
+			p += pgenrt.FirstByte(m)
+			goto r18
+		}
+		p += 8
+	}
+	if n := len(s) - p; n > 0 && len(s) >= 8 {
+		w := pgenrt.Tail8(s, n)
+		p += pgenrt.FirstByte(((w-0x21*pgenrt.Ones)|w)&pgenrt.Highs | pgenrt.Highs<<(8*uint(n)))
+	}
+r18:
+	for p < len(s) && group[s[p]] == 0 {
+		p++
 	}
 	out.Segment.Pos.Filename = filename
 	out.Segment.Pos.Offset, out.Segment.Pos.Line, out.Segment.Pos.Column = start, 1, start+1
-	out.Segment.Text = s[start:pos]
+	out.Segment.Text = s[start:p]
 	// Word
-	if rule, start, pos = pgenToken_moduleLexer(s, pos, 2); rule != 0 {
+e19:
+	for p < len(s) {
+		switch g := group[s[p]]; {
+		case g == 1:
+			p++
+			for p < len(s) && group[s[p]] == 1 {
+				p++
+			}
+		default:
+			break e19
+		}
+	}
+	if p == len(s) || !(group[s[p]] == 0) {
 		return false
+	}
+	start = p
+	p++
+	for p+8 <= len(s) {
+		w := pgenrt.Load8(s[p:])
+		if m := ((w - 0x21*pgenrt.Ones) | w) & pgenrt.Highs; m != 0 {
+			p += pgenrt.FirstByte(m)
+			goto r20
+		}
+		p += 8
+	}
+	if n := len(s) - p; n > 0 && len(s) >= 8 {
+		w := pgenrt.Tail8(s, n)
+		p += pgenrt.FirstByte(((w-0x21*pgenrt.Ones)|w)&pgenrt.Highs | pgenrt.Highs<<(8*uint(n)))
+	}
+r20:
+	for p < len(s) && group[s[p]] == 0 {
+		p++
 	}
 	out.Linear.Pos.Filename = filename
 	out.Linear.Pos.Offset, out.Linear.Pos.Line, out.Linear.Pos.Column = start, 1, start+1
-	out.Linear.Text = s[start:pos]
+	out.Linear.Text = s[start:p]
 	// Word
-	if rule, start, pos = pgenToken_moduleLexer(s, pos, 2); rule != 0 {
+e21:
+	for p < len(s) {
+		switch g := group[s[p]]; {
+		case g == 1:
+			p++
+			for p < len(s) && group[s[p]] == 1 {
+				p++
+			}
+		default:
+			break e21
+		}
+	}
+	if p == len(s) || !(group[s[p]] == 0) {
 		return false
+	}
+	start = p
+	p++
+	for p+8 <= len(s) {
+		w := pgenrt.Load8(s[p:])
+		if m := ((w - 0x21*pgenrt.Ones) | w) & pgenrt.Highs; m != 0 {
+			p += pgenrt.FirstByte(m)
+			goto r22
+		}
+		p += 8
+	}
+	if n := len(s) - p; n > 0 && len(s) >= 8 {
+		w := pgenrt.Tail8(s, n)
+		p += pgenrt.FirstByte(((w-0x21*pgenrt.Ones)|w)&pgenrt.Highs | pgenrt.Highs<<(8*uint(n)))
+	}
+r22:
+	for p < len(s) && group[s[p]] == 0 {
+		p++
 	}
 	out.Size.Pos.Filename = filename
 	out.Size.Pos.Offset, out.Size.Pos.Line, out.Size.Pos.Column = start, 1, start+1
-	out.Size.Text = s[start:pos]
+	out.Size.Text = s[start:p]
 	// Word
-	if rule, start, pos = pgenToken_moduleLexer(s, pos, 2); rule != 0 {
+e23:
+	for p < len(s) {
+		switch g := group[s[p]]; {
+		case g == 1:
+			p++
+			for p < len(s) && group[s[p]] == 1 {
+				p++
+			}
+		default:
+			break e23
+		}
+	}
+	if p == len(s) || !(group[s[p]] == 0) {
 		return false
+	}
+	start = p
+	p++
+	for p+8 <= len(s) {
+		w := pgenrt.Load8(s[p:])
+		if m := ((w - 0x21*pgenrt.Ones) | w) & pgenrt.Highs; m != 0 {
+			p += pgenrt.FirstByte(m)
+			goto r24
+		}
+		p += 8
+	}
+	if n := len(s) - p; n > 0 && len(s) >= 8 {
+		w := pgenrt.Tail8(s, n)
+		p += pgenrt.FirstByte(((w-0x21*pgenrt.Ones)|w)&pgenrt.Highs | pgenrt.Highs<<(8*uint(n)))
+	}
+r24:
+	for p < len(s) && group[s[p]] == 0 {
+		p++
 	}
 	out.PID.Pos.Filename = filename
 	out.PID.Pos.Offset, out.PID.Pos.Line, out.PID.Pos.Column = start, 1, start+1
-	out.PID.Text = s[start:pos]
+	out.PID.Text = s[start:p]
 	// Word
-	if rule, start, pos = pgenToken_moduleLexer(s, pos, 2); rule != 0 {
+e25:
+	for p < len(s) {
+		switch g := group[s[p]]; {
+		case g == 1:
+			p++
+			for p < len(s) && group[s[p]] == 1 {
+				p++
+			}
+		default:
+			break e25
+		}
+	}
+	if p == len(s) || !(group[s[p]] == 0) {
 		return false
+	}
+	start = p
+	p++
+	for p+8 <= len(s) {
+		w := pgenrt.Load8(s[p:])
+		if m := ((w - 0x21*pgenrt.Ones) | w) & pgenrt.Highs; m != 0 {
+			p += pgenrt.FirstByte(m)
+			goto r26
+		}
+		p += 8
+	}
+	if n := len(s) - p; n > 0 && len(s) >= 8 {
+		w := pgenrt.Tail8(s, n)
+		p += pgenrt.FirstByte(((w-0x21*pgenrt.Ones)|w)&pgenrt.Highs | pgenrt.Highs<<(8*uint(n)))
+	}
+r26:
+	for p < len(s) && group[s[p]] == 0 {
+		p++
 	}
 	out.PTDA.Pos.Filename = filename
 	out.PTDA.Pos.Offset, out.PTDA.Pos.Line, out.PTDA.Pos.Column = start, 1, start+1
-	out.PTDA.Text = s[start:pos]
+	out.PTDA.Text = s[start:p]
 	// Word*
 	for {
-		var end int
-		if rule, start, end = pgenToken_moduleLexer(s, pos, 2); rule != 0 {
+	e27:
+		for p < len(s) {
+			switch g := group[s[p]]; {
+			case g == 1:
+				p++
+				for p < len(s) && group[s[p]] == 1 {
+					p++
+				}
+			default:
+				break e27
+			}
+		}
+		if p == len(s) {
 			break
 		}
-		pos = end
+		if !(group[s[p]] == 0) {
+			return false
+		}
+		start = p
+		p++
+		for p+8 <= len(s) {
+			w := pgenrt.Load8(s[p:])
+			if m := ((w - 0x21*pgenrt.Ones) | w) & pgenrt.Highs; m != 0 {
+				p += pgenrt.FirstByte(m)
+				goto r28
+			}
+			p += 8
+		}
+		if n := len(s) - p; n > 0 && len(s) >= 8 {
+			w := pgenrt.Tail8(s, n)
+			p += pgenrt.FirstByte(((w-0x21*pgenrt.Ones)|w)&pgenrt.Highs | pgenrt.Highs<<(8*uint(n)))
+		}
+	r28:
+		for p < len(s) && group[s[p]] == 0 {
+			p++
+		}
 		out.Path = append(out.Path, word{})
 		v := &out.Path[len(out.Path)-1]
 		v.Pos.Filename = filename
 		v.Pos.Offset, v.Pos.Line, v.Pos.Column = start, 1, start+1
-		v.Text = s[start:pos]
+		v.Text = s[start:p]
 	}
-	return rule == -1
+	return true
 }
 
 // ParseString parses s as moduleParser.ParseString does, into a new tree.
@@ -703,176 +1113,3 @@ func (p *moduleParserGen) s_moduleLine(c *pgenrt.State, s *moduleLine) (bool, pg
 }
 
 var pgenExpect_moduleParser = [...]string{"Word Word Word Word Word*", "Word Word Word Word*", "Word Word Word*", "Word Word*", "Word*"}
-
-// pgenToken_hookLexer reads the token at pos with hookLexer's automaton, as
-// pgenLex_hookLexer does, passing over the tokens of the rules in elide: its
-// rule, start and end; rule -1 at the end of s, -2 when no rule matches
-// or a token holds a line feed or a rune from U+0080 on (left to the
-// general path).
-func pgenToken_hookLexer(s string, pos int, elide uint64) (int, int, int) {
-	group := &pgenGroup_hookLexer
-	for pos < len(s) {
-		p := pos
-		rule, end, plain := -1, pos, true
-		if p == len(s) {
-			goto done
-		}
-		switch group[s[p]] {
-		case 0:
-			p++
-			goto s1
-		case 4: // a rune from U+0080 on
-			p, plain = p+pgenrt.RuneLen(s[p:]), false
-			goto s1
-		case 1:
-			p++
-			goto s2
-		case 3: // a line feed
-			p, plain = p+1, false
-			goto s2
-		case 2:
-			p++
-			goto s3
-		}
-		goto done
-	s1:
-		// accepts Word
-		for p+8 <= len(s) {
-			w := pgenrt.Load8(s[p:])
-			if m := ((w - 0x21*pgenrt.Ones) | w | pgenrt.ZeroBytes(w^(0x3a*pgenrt.Ones))) & pgenrt.Highs; m != 0 {
-				p += pgenrt.FirstByte(m)
-				goto r2
-			}
-			p += 8
-		}
-		if n := len(s) - p; n > 0 && len(s) >= 8 {
-			w := pgenrt.Tail8(s, n)
-			p += pgenrt.FirstByte(((w-0x21*pgenrt.Ones)|w|pgenrt.ZeroBytes(w^(0x3a*pgenrt.Ones)))&pgenrt.Highs | pgenrt.Highs<<(8*uint(n)))
-		}
-	r2:
-		for p < len(s) && group[s[p]] == 0 {
-			p++
-		}
-		rule, end = 1, p
-		if p == len(s) {
-			goto done
-		}
-		switch group[s[p]] {
-		case 4: // a rune from U+0080 on
-			p, plain = p+pgenrt.RuneLen(s[p:]), false
-			goto s1
-		}
-		goto done
-	s2:
-		// accepts Space
-		for p < len(s) && group[s[p]] == 1 {
-			p++
-		}
-		rule, end = 2, p
-		if p == len(s) {
-			goto done
-		}
-		switch group[s[p]] {
-		case 3: // a line feed
-			p, plain = p+1, false
-			goto s2
-		}
-		goto done
-	s3:
-		// accepts Colon
-		rule, end = 0, p
-		goto done
-	done:
-		if rule < 0 || end == pos || !plain {
-			return -2, pos, pos
-		}
-		if elide&(1<<uint(rule)) == 0 {
-			return rule, pos, end
-		}
-		pos = end
-	}
-	return -1, pos, pos
-}
-
-// pgenToken_moduleLexer reads the token at pos with moduleLexer's automaton, as
-// pgenLex_moduleLexer does, passing over the tokens of the rules in elide: its
-// rule, start and end; rule -1 at the end of s, -2 when no rule matches
-// or a token holds a line feed or a rune from U+0080 on (left to the
-// general path).
-func pgenToken_moduleLexer(s string, pos int, elide uint64) (int, int, int) {
-	group := &pgenGroup_moduleLexer
-	for pos < len(s) {
-		p := pos
-		rule, end, plain := -1, pos, true
-		if p == len(s) {
-			goto done
-		}
-		switch group[s[p]] {
-		case 0:
-			p++
-			goto s1
-		case 3: // a rune from U+0080 on
-			p, plain = p+pgenrt.RuneLen(s[p:]), false
-			goto s1
-		case 1:
-			p++
-			goto s2
-		case 2: // a line feed
-			p, plain = p+1, false
-			goto s2
-		}
-		goto done
-	s1:
-		// accepts Word
-		for p+8 <= len(s) {
-			w := pgenrt.Load8(s[p:])
-			if m := ((w - 0x21*pgenrt.Ones) | w) & pgenrt.Highs; m != 0 {
-				p += pgenrt.FirstByte(m)
-				goto r3
-			}
-			p += 8
-		}
-		if n := len(s) - p; n > 0 && len(s) >= 8 {
-			w := pgenrt.Tail8(s, n)
-			p += pgenrt.FirstByte(((w-0x21*pgenrt.Ones)|w)&pgenrt.Highs | pgenrt.Highs<<(8*uint(n)))
-		}
-	r3:
-		for p < len(s) && group[s[p]] == 0 {
-			p++
-		}
-		rule, end = 0, p
-		if p == len(s) {
-			goto done
-		}
-		switch group[s[p]] {
-		case 3: // a rune from U+0080 on
-			p, plain = p+pgenrt.RuneLen(s[p:]), false
-			goto s1
-		}
-		goto done
-	s2:
-		// accepts Space
-		for p < len(s) && group[s[p]] == 1 {
-			p++
-		}
-		rule, end = 1, p
-		if p == len(s) {
-			goto done
-		}
-		switch group[s[p]] {
-		case 2: // a line feed
-			p, plain = p+1, false
-			goto s2
-		}
-		goto done
-	done:
-		if rule < 0 || end == pos || !plain {
-			return -2, pos, pos
-		}
-		if elide&(1<<uint(rule)) == 0 {
-			return rule, pos, end
-		}
-		pos = end
-	}
-	return -1, pos, pos
-}

@@ -3543,30 +3543,93 @@ type hexParserGen struct {
 // Item Item*,
 // read straight from s: false, when s is not a line that parses, of
 // ASCII with no line feed, for the general path to do the work again.
-func (p *hexParserGen) flat(filename, s string, out *hexLine) bool {
+func (*hexParserGen) flat(filename, s string, out *hexLine) bool {
 	out.Bytes = out.Bytes[:0]
-	rule, start, pos := 0, 0, 0
+	group := &pgenGroup_hexLexer
+	p, start := 0, 0
+	_ = start
 	// Item
-	if rule, start, pos = pgenToken_hexLexer(s, pos, 2); rule != 0 {
+e4:
+	for p < len(s) {
+		switch g := group[s[p]]; {
+		case g == 1:
+			p++
+			for p < len(s) && group[s[p]] == 1 {
+				p++
+			}
+		default:
+			break e4
+		}
+	}
+	if p == len(s) || !(group[s[p]] == 0) {
 		return false
+	}
+	start = p
+	p++
+	for p+8 <= len(s) {
+		w := pgenrt.Load8(s[p:])
+		if m := ((w - 0x21*pgenrt.Ones) | w) & pgenrt.Highs; m != 0 {
+			p += pgenrt.FirstByte(m)
+			goto r5
+		}
+		p += 8
+	}
+	if n := len(s) - p; n > 0 && len(s) >= 8 {
+		w := pgenrt.Tail8(s, n)
+		p += pgenrt.FirstByte(((w-0x21*pgenrt.Ones)|w)&pgenrt.Highs | pgenrt.Highs<<(8*uint(n)))
+	}
+r5:
+	for p < len(s) && group[s[p]] == 0 {
+		p++
 	}
 	out.Offset.Pos.Filename = filename
 	out.Offset.Pos.Offset, out.Offset.Pos.Line, out.Offset.Pos.Column = start, 1, start+1
-	out.Offset.Text = s[start:pos]
+	out.Offset.Text = s[start:p]
 	// Item*
 	for {
-		var end int
-		if rule, start, end = pgenToken_hexLexer(s, pos, 2); rule != 0 {
+	e6:
+		for p < len(s) {
+			switch g := group[s[p]]; {
+			case g == 1:
+				p++
+				for p < len(s) && group[s[p]] == 1 {
+					p++
+				}
+			default:
+				break e6
+			}
+		}
+		if p == len(s) {
 			break
 		}
-		pos = end
+		if !(group[s[p]] == 0) {
+			return false
+		}
+		start = p
+		p++
+		for p+8 <= len(s) {
+			w := pgenrt.Load8(s[p:])
+			if m := ((w - 0x21*pgenrt.Ones) | w) & pgenrt.Highs; m != 0 {
+				p += pgenrt.FirstByte(m)
+				goto r7
+			}
+			p += 8
+		}
+		if n := len(s) - p; n > 0 && len(s) >= 8 {
+			w := pgenrt.Tail8(s, n)
+			p += pgenrt.FirstByte(((w-0x21*pgenrt.Ones)|w)&pgenrt.Highs | pgenrt.Highs<<(8*uint(n)))
+		}
+	r7:
+		for p < len(s) && group[s[p]] == 0 {
+			p++
+		}
 		out.Bytes = append(out.Bytes, item{})
 		v := &out.Bytes[len(out.Bytes)-1]
 		v.Pos.Filename = filename
 		v.Pos.Offset, v.Pos.Line, v.Pos.Column = start, 1, start+1
-		v.Text = s[start:pos]
+		v.Text = s[start:p]
 	}
-	return rule == -1
+	return true
 }
 
 // ParseString parses s as hexParser.ParseString does, into a new tree.
@@ -3653,86 +3716,3 @@ func (p *hexParserGen) s_hexLine(c *pgenrt.State, s *hexLine) (bool, pgenrt.Err)
 }
 
 var pgenExpect_hexParser = [...]string{"Item*"}
-
-// pgenToken_hexLexer reads the token at pos with hexLexer's automaton, as
-// pgenLex_hexLexer does, passing over the tokens of the rules in elide: its
-// rule, start and end; rule -1 at the end of s, -2 when no rule matches
-// or a token holds a line feed or a rune from U+0080 on (left to the
-// general path).
-func pgenToken_hexLexer(s string, pos int, elide uint64) (int, int, int) {
-	group := &pgenGroup_hexLexer
-	for pos < len(s) {
-		p := pos
-		rule, end, plain := -1, pos, true
-		if p == len(s) {
-			goto done
-		}
-		switch group[s[p]] {
-		case 0:
-			p++
-			goto s1
-		case 3: // a rune from U+0080 on
-			p, plain = p+pgenrt.RuneLen(s[p:]), false
-			goto s1
-		case 1:
-			p++
-			goto s2
-		case 2: // a line feed
-			p, plain = p+1, false
-			goto s2
-		}
-		goto done
-	s1:
-		// accepts Word
-		for p+8 <= len(s) {
-			w := pgenrt.Load8(s[p:])
-			if m := ((w - 0x21*pgenrt.Ones) | w) & pgenrt.Highs; m != 0 {
-				p += pgenrt.FirstByte(m)
-				goto r4
-			}
-			p += 8
-		}
-		if n := len(s) - p; n > 0 && len(s) >= 8 {
-			w := pgenrt.Tail8(s, n)
-			p += pgenrt.FirstByte(((w-0x21*pgenrt.Ones)|w)&pgenrt.Highs | pgenrt.Highs<<(8*uint(n)))
-		}
-	r4:
-		for p < len(s) && group[s[p]] == 0 {
-			p++
-		}
-		rule, end = 0, p
-		if p == len(s) {
-			goto done
-		}
-		switch group[s[p]] {
-		case 3: // a rune from U+0080 on
-			p, plain = p+pgenrt.RuneLen(s[p:]), false
-			goto s1
-		}
-		goto done
-	s2:
-		// accepts Space
-		for p < len(s) && group[s[p]] == 1 {
-			p++
-		}
-		rule, end = 1, p
-		if p == len(s) {
-			goto done
-		}
-		switch group[s[p]] {
-		case 2: // a line feed
-			p, plain = p+1, false
-			goto s2
-		}
-		goto done
-	done:
-		if rule < 0 || end == pos || !plain {
-			return -2, pos, pos
-		}
-		if elide&(1<<uint(rule)) == 0 {
-			return rule, pos, end
-		}
-		pos = end
-	}
-	return -1, pos, pos
-}

@@ -175,6 +175,9 @@ func (e *emitter) combinedLexer(ld *lexerDef, cb *combined, names string) {
 	e.p("}")
 	e.lexFunc(ld, cb, group, ngroups)
 	e.tokenFuncs[ld.name] = func() { e.tokenFunc(ld, cb, group, ngroups) }
+	if rl, ok := cb.runTokens(group, ngroups); ok {
+		e.runLexers[ld.name] = rl
+	}
 }
 
 // lexFunc writes the lexer of ld as code, the Code of its pgenrt.Lexer:

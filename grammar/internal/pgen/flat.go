@@ -83,7 +83,6 @@ func (pe *parserEmitter) flatFunc(gen string, root *structInfo, lexer string, ma
 	if !ok || pe.tokenFuncs[lexer] == nil {
 		return ""
 	}
-	pe.wantToken[lexer] = true
 	var ebnfs []string
 	for _, t := range terms {
 		var n node = t.ref
@@ -101,7 +100,7 @@ func (pe *parserEmitter) flatFunc(gen string, root *structInfo, lexer string, ma
 	w("// %s,", strings.Join(ebnfs, " "))
 	w("// read straight from s: false, when s is not a line that parses, of")
 	w("// ASCII with no line feed, for the general path to do the work again.")
-	w("func (p *%s) flat(filename, s string, out *%s) bool {", gen, root.name)
+	w("func (*%s) flat(filename, s string, out *%s) bool {", gen, root.name)
 	// The terms set every field of the root they capture, whole: the
 	// root needs clearing only when some field is not captured.
 	covered := 0
@@ -116,6 +115,11 @@ func (pe *parserEmitter) flatFunc(gen string, root *structInfo, lexer string, ma
 	case last.mode != modeOnce:
 		w("\tout.%s = out.%s[:0]", last.field.name, last.field.name)
 	}
+	if rl := pe.runLexers[lexer]; rl != nil {
+		pe.flatRunFunc(rl, root, terms, ebnfs, mask)
+		return "if p.flat(filename, s, out) {\nreturn nil\n}"
+	}
+	pe.wantToken[lexer] = true
 	w("\trule, start, pos := 0, 0, 0")
 	setTerm := func(t flatTerm, v string) {
 		if t.elem.hasPos {

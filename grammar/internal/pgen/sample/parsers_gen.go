@@ -556,6 +556,143 @@ func pgenLex_sampleLexer(lx *pgenrt.Lexer, filename, s string, elide uint64, tok
 	return pgenrt.End(toks, pos, line, col), nil
 }
 
+// pgenGroup_runLexer is the group of each byte for runLexer's automaton.
+var pgenGroup_runLexer = [256]uint8{
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 5, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	1, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 4, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 3, 3, 3, 3, 3, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6,
+	6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6,
+	6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6,
+	6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6,
+}
+
+// pgenLexer_runLexer is the rules of runLexer merged into one automaton.
+var pgenLexer_runLexer = pgenrt.Lexer{
+	Names:  []string{"Colon", "Hex", "Word", "Space"},
+	Groups: 7,
+	Group:  &pgenGroup_runLexer,
+	Trans: []int16{
+		9, 18, 27, 9, 36, 18, 9, -1, 0,
+		9, -1, -1, 9, -1, -1, 9, 2, 1,
+		-1, 18, -1, -1, -1, 18, -1, 3, 1,
+		-1, -1, -1, 27, -1, -1, -1, 1, 1,
+		-1, -1, -1, -1, -1, -1, -1, 0, 2,
+	},
+	Code: pgenLex_runLexer,
+}
+
+// pgenLex_runLexer is pgenrt.Lexer.Lex with runLexer's automaton as code,
+// one labelled block a state.
+func pgenLex_runLexer(lx *pgenrt.Lexer, filename, s string, elide uint64, toks []pgenrt.Token) ([]pgenrt.Token, error) {
+	group := &pgenGroup_runLexer
+	line, col := int32(1), int32(1)
+	pos := 0
+	for pos < len(s) {
+		p := pos
+		rule, end, plain := -1, pos, true
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 0, 3:
+			p++
+			goto s1
+		case 6: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s1
+		case 1:
+			p++
+			goto s2
+		case 5: // a line feed
+			p, plain = p+1, false
+			goto s2
+		case 2:
+			p++
+			goto s3
+		case 4:
+			p++
+			goto s4
+		}
+		goto done
+	s1:
+		// accepts Word
+		for p+8 <= len(s) {
+			w := pgenrt.Load8(s[p:])
+			if m := ((w - 0x21*pgenrt.Ones) | w | pgenrt.ZeroBytes(w^(0x23*pgenrt.Ones)) | pgenrt.ZeroBytes(w^(0x3a*pgenrt.Ones))) & pgenrt.Highs; m != 0 {
+				p += pgenrt.FirstByte(m)
+				goto r2
+			}
+			p += 8
+		}
+		if n := len(s) - p; n > 0 && len(s) >= 8 {
+			w := pgenrt.Tail8(s, n)
+			p += pgenrt.FirstByte(((w-0x21*pgenrt.Ones)|w|pgenrt.ZeroBytes(w^(0x23*pgenrt.Ones))|pgenrt.ZeroBytes(w^(0x3a*pgenrt.Ones)))&pgenrt.Highs | pgenrt.Highs<<(8*uint(n)))
+		}
+	r2:
+		for p < len(s) && 0x9>>group[s[p]]&1 != 0 {
+			p++
+		}
+		rule, end = 2, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 6: // a rune from U+0080 on
+			p, plain = p+pgenrt.RuneLen(s[p:]), false
+			goto s1
+		}
+		goto done
+	s2:
+		// accepts Space
+		for p < len(s) && group[s[p]] == 1 {
+			p++
+		}
+		rule, end = 3, p
+		if p == len(s) {
+			goto done
+		}
+		switch group[s[p]] {
+		case 5: // a line feed
+			p, plain = p+1, false
+			goto s2
+		}
+		goto done
+	s3:
+		// accepts Hex
+		for p < len(s) && group[s[p]] == 3 {
+			p++
+		}
+		rule, end = 1, p
+		goto done
+	s4:
+		// accepts Colon
+		rule, end = 0, p
+		goto done
+	done:
+		if rule < 0 || end == pos {
+			return toks, lx.Err(rule, filename, s, pos, line, col)
+		}
+		if elide&(1<<uint(rule)) == 0 {
+			// pgenrt.Push, written out: a call is not inlined here.
+			if len(toks) == cap(toks) {
+				toks = pgenrt.Grow(toks)
+			}
+			toks = toks[:len(toks)+1]
+			t := &toks[len(toks)-1]
+			t.Type, t.Start, t.End, t.Line, t.Col = int32(rule), int32(pos), int32(end), line, col
+		}
+		if plain {
+			col += int32(end - pos)
+		} else {
+			line, col = pgenrt.Advance(line, col, s[pos:end])
+		}
+		pos = end
+	}
+	return pgenrt.End(toks, pos, line, col), nil
+}
+
 // pgenParser_sampleLexer holds the functions of the grammars of cellsParser, rowParser, which share
 // their lexer and options; each one's generated parser embeds one.
 type pgenParser_sampleLexer struct {
@@ -572,7 +709,7 @@ type cellsParserGen struct{ pgenParser_sampleLexer }
 // Number Number*,
 // read straight from s: false, when s is not a line that parses, of
 // ASCII with no line feed, for the general path to do the work again.
-func (p *cellsParserGen) flat(filename, s string, out *cells) bool {
+func (*cellsParserGen) flat(filename, s string, out *cells) bool {
 	out.Rest = out.Rest[:0]
 	rule, start, pos := 0, 0, 0
 	// Number
@@ -632,7 +769,7 @@ type rowParserGen struct{ pgenParser_sampleLexer }
 // Word <op> Number Word+,
 // read straight from s: false, when s is not a line that parses, of
 // ASCII with no line feed, for the general path to do the work again.
-func (p *rowParserGen) flat(filename, s string, out *row) bool {
+func (*rowParserGen) flat(filename, s string, out *row) bool {
 	out.Rest = out.Rest[:0]
 	rule, start, pos := 0, 0, 0
 	// Word
@@ -819,6 +956,249 @@ func (p *pgenParser_sampleLexer) s_row(c *pgenrt.State, s *row) (bool, pgenrt.Er
 }
 
 var pgenExpect_sampleLexer = [...]string{"Number*", "<op> Number Word+", "Number Word+", "Word+"}
+
+// fieldsParserGen is the generated parser of fieldsParser's grammar (root fields): it builds the
+// same tree and reports the same errors. Its zero value is ready to use;
+// it keeps its buffers between parses, so use one per goroutine.
+type fieldsParserGen struct {
+	pgenrt.Input
+	reuse bool // ParseInto: nodes come from the slabs
+}
+
+// flat is the fast path of parse for fields's row of tokens,
+// Item <colon> HexItem Item*,
+// read straight from s: false, when s is not a line that parses, of
+// ASCII with no line feed, for the general path to do the work again.
+func (*fieldsParserGen) flat(filename, s string, out *fields) bool {
+	out.Vals = out.Vals[:0]
+	group := &pgenGroup_runLexer
+	p, start := 0, 0
+	_ = start
+	// Item
+e3:
+	for p < len(s) {
+		switch g := group[s[p]]; {
+		case g == 1:
+			p++
+			for p < len(s) && group[s[p]] == 1 {
+				p++
+			}
+		default:
+			break e3
+		}
+	}
+	if p == len(s) || !(0x9>>group[s[p]]&1 != 0) {
+		return false
+	}
+	start = p
+	p++
+	for p+8 <= len(s) {
+		w := pgenrt.Load8(s[p:])
+		if m := ((w - 0x21*pgenrt.Ones) | w | pgenrt.ZeroBytes(w^(0x23*pgenrt.Ones)) | pgenrt.ZeroBytes(w^(0x3a*pgenrt.Ones))) & pgenrt.Highs; m != 0 {
+			p += pgenrt.FirstByte(m)
+			goto r4
+		}
+		p += 8
+	}
+	if n := len(s) - p; n > 0 && len(s) >= 8 {
+		w := pgenrt.Tail8(s, n)
+		p += pgenrt.FirstByte(((w-0x21*pgenrt.Ones)|w|pgenrt.ZeroBytes(w^(0x23*pgenrt.Ones))|pgenrt.ZeroBytes(w^(0x3a*pgenrt.Ones)))&pgenrt.Highs | pgenrt.Highs<<(8*uint(n)))
+	}
+r4:
+	for p < len(s) && 0x9>>group[s[p]]&1 != 0 {
+		p++
+	}
+	out.Key.Pos.Filename = filename
+	out.Key.Pos.Offset, out.Key.Pos.Line, out.Key.Pos.Column = start, 1, start+1
+	out.Key.Text = s[start:p]
+	// <colon>
+e5:
+	for p < len(s) {
+		switch g := group[s[p]]; {
+		case g == 1:
+			p++
+			for p < len(s) && group[s[p]] == 1 {
+				p++
+			}
+		default:
+			break e5
+		}
+	}
+	if p == len(s) || !(group[s[p]] == 4) {
+		return false
+	}
+	start = p
+	p++
+	// HexItem
+e6:
+	for p < len(s) {
+		switch g := group[s[p]]; {
+		case g == 1:
+			p++
+			for p < len(s) && group[s[p]] == 1 {
+				p++
+			}
+		default:
+			break e6
+		}
+	}
+	if p == len(s) || !(group[s[p]] == 2) {
+		return false
+	}
+	start = p
+	p++
+	for p < len(s) && group[s[p]] == 3 {
+		p++
+	}
+	out.Tag.Text = s[start:p]
+	// Item*
+	for {
+	e7:
+		for p < len(s) {
+			switch g := group[s[p]]; {
+			case g == 1:
+				p++
+				for p < len(s) && group[s[p]] == 1 {
+					p++
+				}
+			default:
+				break e7
+			}
+		}
+		if p == len(s) {
+			break
+		}
+		if !(0x9>>group[s[p]]&1 != 0) {
+			return false
+		}
+		start = p
+		p++
+		for p+8 <= len(s) {
+			w := pgenrt.Load8(s[p:])
+			if m := ((w - 0x21*pgenrt.Ones) | w | pgenrt.ZeroBytes(w^(0x23*pgenrt.Ones)) | pgenrt.ZeroBytes(w^(0x3a*pgenrt.Ones))) & pgenrt.Highs; m != 0 {
+				p += pgenrt.FirstByte(m)
+				goto r8
+			}
+			p += 8
+		}
+		if n := len(s) - p; n > 0 && len(s) >= 8 {
+			w := pgenrt.Tail8(s, n)
+			p += pgenrt.FirstByte(((w-0x21*pgenrt.Ones)|w|pgenrt.ZeroBytes(w^(0x23*pgenrt.Ones))|pgenrt.ZeroBytes(w^(0x3a*pgenrt.Ones)))&pgenrt.Highs | pgenrt.Highs<<(8*uint(n)))
+		}
+	r8:
+		for p < len(s) && 0x9>>group[s[p]]&1 != 0 {
+			p++
+		}
+		out.Vals = append(out.Vals, item{})
+		v := &out.Vals[len(out.Vals)-1]
+		v.Pos.Filename = filename
+		v.Pos.Offset, v.Pos.Line, v.Pos.Column = start, 1, start+1
+		v.Text = s[start:p]
+	}
+	return true
+}
+
+// ParseString parses s as fieldsParser.ParseString does, into a new tree.
+func (p *fieldsParserGen) ParseString(filename, s string) (*fields, error) {
+	out := new(fields)
+	return pgenrt.Tree(out, p.parse(filename, s, out, false))
+}
+
+// ParseInto parses s into *out, which it first clears. The slices of the
+// root keep their storage and the nodes below it come from storage the
+// parser keeps, so a caller that reuses out and the parser allocates next
+// to nothing; the tree is valid until the next ParseInto.
+func (p *fieldsParserGen) ParseInto(filename, s string, out *fields) error {
+	return p.parse(filename, s, out, true)
+}
+
+func (p *fieldsParserGen) parse(filename, s string, out *fields, reuse bool) error {
+	p.reuse = reuse
+
+	if p.flat(filename, s, out) {
+		return nil
+	}
+	if err := p.Lex(&pgenLexer_runLexer, filename, s, 8); err != nil {
+		return err
+	}
+	*out = fields{Vals: out.Vals[:0]}
+	var c pgenrt.State
+	m, e := p.s_fields(&c, out)
+	return p.Finish(&c, m, e, pgenExpect_fieldsParser[:])
+}
+
+// Item
+func (p *fieldsParserGen) n0(c *pgenrt.State, s *fields) (bool, pgenrt.Err) {
+	// item is one token, parsed here in place.
+	if p.Type(c.Cur) != 2 {
+		return false, pgenrt.Err{}
+	}
+	p.SetPos(&s.Key.Pos, c.Cur)
+	s.Key.Text = p.Text(c.Cur)
+	c.Cur++
+	return true, pgenrt.Err{}
+}
+
+// HexItem
+func (p *fieldsParserGen) n1(c *pgenrt.State, s *fields) (bool, pgenrt.Err) {
+	// hexItem is one token, parsed here in place.
+	if p.Type(c.Cur) != 1 {
+		return false, pgenrt.Err{}
+	}
+	s.Tag.Text = p.Text(c.Cur)
+	c.Cur++
+	return true, pgenrt.Err{}
+}
+
+// Item
+func (p *fieldsParserGen) n2(c *pgenrt.State, s *fields) (bool, pgenrt.Err) {
+	// item is one token, parsed here in place.
+	if p.Type(c.Cur) != 2 {
+		return false, pgenrt.Err{}
+	}
+	s.Vals = append(s.Vals, item{})
+	v := &s.Vals[len(s.Vals)-1]
+	p.SetPos(&v.Pos, c.Cur)
+	v.Text = p.Text(c.Cur)
+	c.Cur++
+	return true, pgenrt.Err{}
+}
+
+// Item*
+func (p *fieldsParserGen) n3(c *pgenrt.State, s *fields) (bool, pgenrt.Err) {
+	matched := false
+	for {
+		if m, _ := p.n2(c, s); !m {
+			break
+		}
+		matched = true
+	}
+	_ = matched
+	return true, pgenrt.Err{}
+}
+
+// Item <colon> HexItem Item*
+func (p *fieldsParserGen) n4(c *pgenrt.State, s *fields) (bool, pgenrt.Err) {
+	if m, e := p.n0(c, s); !m || e.On {
+		return e.On, e
+	}
+	if m, e := p.Ref(c, 0); !m || e.On {
+		return true, c.Miss(e, 0)
+	}
+	if m, e := p.n1(c, s); !m || e.On {
+		return true, c.Miss(e, 1)
+	}
+	if m, e := p.n3(c, s); !m || e.On {
+		return true, c.Miss(e, 2)
+	}
+	return true, pgenrt.Err{}
+}
+
+func (p *fieldsParserGen) s_fields(c *pgenrt.State, s *fields) (bool, pgenrt.Err) {
+	return c.Close(p.n4(c, s))
+}
+
+var pgenExpect_fieldsParser = [...]string{"<colon> HexItem Item*", "HexItem Item*", "Item*"}
 
 // programParserGen is the generated parser of programParser's grammar (root program): it builds the
 // same tree and reports the same errors. Its zero value is ready to use;
@@ -3235,7 +3615,7 @@ func pgenToken_sampleLexer(s string, pos int, elide uint64) (int, int, int) {
 			w := pgenrt.Load8(s[p:])
 			if m := ((w - 0xb*pgenrt.Ones) | w | pgenrt.ZeroBytes(w^(0x22*pgenrt.Ones))) & pgenrt.Highs; m != 0 {
 				p += pgenrt.FirstByte(m)
-				goto r2
+				goto r9
 			}
 			p += 8
 		}
@@ -3243,7 +3623,7 @@ func pgenToken_sampleLexer(s string, pos int, elide uint64) (int, int, int) {
 			w := pgenrt.Tail8(s, n)
 			p += pgenrt.FirstByte(((w-0xb*pgenrt.Ones)|w|pgenrt.ZeroBytes(w^(0x22*pgenrt.Ones)))&pgenrt.Highs | pgenrt.Highs<<(8*uint(n)))
 		}
-	r2:
+	r9:
 		for p < len(s) && 0x1fffff7>>group[s[p]]&1 != 0 {
 			p++
 		}
@@ -3279,7 +3659,7 @@ func pgenToken_sampleLexer(s string, pos int, elide uint64) (int, int, int) {
 			w := pgenrt.Load8(s[p:])
 			if m := ((w - 0xb*pgenrt.Ones) | w | pgenrt.ZeroBytes(w^(0x27*pgenrt.Ones)) | pgenrt.ZeroBytes(w^(0x5c*pgenrt.Ones))) & pgenrt.Highs; m != 0 {
 				p += pgenrt.FirstByte(m)
-				goto r3
+				goto r10
 			}
 			p += 8
 		}
@@ -3287,7 +3667,7 @@ func pgenToken_sampleLexer(s string, pos int, elide uint64) (int, int, int) {
 			w := pgenrt.Tail8(s, n)
 			p += pgenrt.FirstByte(((w-0xb*pgenrt.Ones)|w|pgenrt.ZeroBytes(w^(0x27*pgenrt.Ones))|pgenrt.ZeroBytes(w^(0x5c*pgenrt.Ones)))&pgenrt.Highs | pgenrt.Highs<<(8*uint(n)))
 		}
-	r3:
+	r10:
 		for p < len(s) && 0x1ff7fdf>>group[s[p]]&1 != 0 {
 			p++
 		}

@@ -22,6 +22,16 @@ var (
 		{Name: "Space", Pattern: `[ \t\r\n]+`},
 		{Name: "Other", Pattern: `[^ \t\r\n]`},
 	})
+	// runLexer's every token is a run of bytes of one kind (or its first
+	// byte then such a run): the flat parsers of such a lexer read the
+	// tokens in place (pgen's runlex.go).
+	runLexer = lexer.MustSimple([]lexer.SimpleRule{
+		{Name: "Colon", Pattern: `:`},
+		{Name: "Hex", Pattern: `#[0-9a-f]*`},
+		{Name: "Word", Pattern: `[^ \t\r\n:#]+`},
+		{Name: "Space", Pattern: `[ \t\r\n]+`},
+	})
+	fieldsParser  = participle.MustBuild[fields](participle.Lexer(runLexer), participle.Elide("Space"))
 	programParser = participle.MustBuild[program](participle.Lexer(sampleLexer), participle.Elide("Space"), participle.UseLookahead(2))
 	rowParser     = participle.MustBuild[row](participle.Lexer(sampleLexer), participle.Elide("Space"))
 	// Built on first use, as the grammars of tracekit build theirs: pgen
@@ -44,6 +54,22 @@ type row struct {
 type cells struct {
 	First number   `parser:"@@"`
 	Rest  []number `parser:"@@*"`
+}
+
+// fields is a flat grammar of runLexer.
+type fields struct {
+	Key  item    `parser:"@@ Colon"`
+	Tag  hexItem `parser:"@@"`
+	Vals []item  `parser:"@@*"`
+}
+
+type item struct {
+	Pos  lexer.Position
+	Text string `parser:"@Word"`
+}
+
+type hexItem struct {
+	Text string `parser:"@Hex"`
 }
 
 type word struct {

@@ -203,6 +203,67 @@ func TestFlat(t *testing.T) {
 	}
 }
 
+// checkRunFlat checks the generated parser of fields, a flat grammar of a
+// run lexer, against participle on s, and its fast path alone.
+func checkRunFlat(t *testing.T, s string) {
+	t.Helper()
+	var g, r, fp fieldsParserGen
+	var out fields
+	ref := difftest.Participle(fieldsParser)
+	difftest.Check(t, ref, func(s string) (*fields, error) { return g.ParseString("", s) }, s)
+	difftest.Check(t, ref, func(s string) (*fields, error) { return &out, r.ParseInto("", s, &out) }, s)
+	difftest.Check(t, ref, func(s string) (*fields, error) {
+		out := &fields{Key: item{Pos: lexer.Position{Filename: "f", Offset: 9, Line: 2, Column: 3}, Text: "x"}, Tag: hexItem{Text: "#1"}, Vals: []item{{Text: "y"}}}
+		if !fp.flat("", s, out) {
+			return ref(s) // not taken: nothing to compare
+		}
+		return out, nil
+	}, s)
+}
+
+// TestRunFlat: the flat parser of a run lexer (tokens read in place, no
+// token function) agrees with participle on every string of up to 4
+// bytes of its kinds of bytes, then on long words and random lines; its
+// fast path takes the plain lines that parse.
+func TestRunFlat(t *testing.T) {
+	alphabet := []string{"a", "1", ":", "#", " ", "\t", "\n", "é", "g"}
+	var walk func(s string, n int)
+	walk = func(s string, n int) {
+		checkRunFlat(t, s)
+		if n == 0 {
+			return
+		}
+		for _, c := range alphabet {
+			walk(s+c, n-1)
+		}
+	}
+	walk("", 4)
+	for _, s := range []string{
+		"key:#0123456789abcdef0 value another", "k : #  v", "abcdefghijklmnop:#ff abcdefghijklmnopq r",
+		"k:#1 abcdefghij\n", "k:#1 abcdefghijé", "k:#1abcdefghi x", " k:#:", "k:#1 v:",
+	} {
+		checkRunFlat(t, s)
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 3000 {
+		b := make([]byte, rng.IntN(40))
+		for i := range b {
+			const kinds = "ab1f:# \t\r\nxyz"
+			b[i] = kinds[rng.IntN(len(kinds))]
+			if rng.IntN(30) == 0 {
+				b[i] = byte(rng.IntN(256))
+			}
+		}
+		checkRunFlat(t, string(b))
+	}
+	var fp fieldsParserGen
+	for _, s := range []string{"k:#1", "k : # v w", "\tkey:#abc123 v1 v2 ", "abcdefghijkl:#0 abcdefghijklmnopqrstu"} {
+		if !fp.flat("", s, new(fields)) {
+			t.Errorf("fields: the fast path does not take %q", s)
+		}
+	}
+}
+
 func FuzzFlat(f *testing.F) {
 	for _, s := range append(flatSeeds, seeds...) {
 		f.Add(s)
@@ -212,5 +273,6 @@ func FuzzFlat(f *testing.F) {
 			return
 		}
 		checkFlat(t, s)
+		checkRunFlat(t, s)
 	})
 }
