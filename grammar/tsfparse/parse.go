@@ -1494,6 +1494,17 @@ func redefinedAtKeyword(t *tsf.Trace, toks []lexer.Token) (diag.Diagnostic, bool
 // said before the statement is converted. It runs for every field of
 // every TRACE: the keyword is looked at first.
 func refusedAtKeyword(t *tsf.Trace, kw lexer.Token) (diag.Diagnostic, bool) {
+	if kw.Value == "" {
+		return diag.Diagnostic{}, false
+	}
+	switch kw.Value[0] | 0x20 {
+	case 'm', 'a', 'r', 'l':
+		// MEM, MEM32, ASCIIZ, ASCIIZ32, REGS and LEN: no other letter
+		// folds to these first ones (only K and S have folds outside
+		// ASCII), so the first byte rules out every other keyword.
+	default:
+		return diag.Diagnostic{}, false
+	}
 	name := strings.ToUpper(kw.Value)
 	switch {
 	case isMemKeyword(name):
