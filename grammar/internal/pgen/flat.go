@@ -15,7 +15,8 @@ import (
 // general path does: a line that parses, with no line feed and no rune
 // from U+0080 on (so that a token's line is 1 and its column its offset
 // plus one). On anything else it gives up, and the general path, which
-// knows the errors, does the work again from the start.
+// knows the errors, does the work again from the start. The flat parsers
+// of a run lexer (runlex.go) call no token reader: they read in place.
 
 // flatTerm is one term of a flat grammar.
 type flatTerm struct {
@@ -116,7 +117,7 @@ func (pe *parserEmitter) flatFunc(gen string, root *structInfo, lexer string, ma
 		w("\tout.%s = out.%s[:0]", last.field.name, last.field.name)
 	}
 	if rl := pe.runLexers[lexer]; rl != nil {
-		pe.flatRunFunc(rl, root, terms, ebnfs, mask)
+		pe.flatRunFunc(rl, terms, ebnfs, mask)
 		return "if p.flat(filename, s, out) {\nreturn nil\n}"
 	}
 	pe.wantToken[lexer] = true

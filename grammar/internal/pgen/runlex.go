@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"math/bits"
+	"slices"
 	"strconv"
 )
 
@@ -123,7 +124,7 @@ func (pe *parserEmitter) skipElided(rl *runLexer, elide uint64) {
 	if len(rules) == 0 {
 		return
 	}
-	sortInts(rules)
+	slices.Sort(rules)
 	label := fmt.Sprintf("e%d", pe.runs)
 	pe.runs++
 	pe.p("%s:", label)
@@ -145,22 +146,13 @@ func (pe *parserEmitter) skipElided(rl *runLexer, elide uint64) {
 	pe.p("\t}")
 }
 
-// sortInts sorts a few ints in place.
-func sortInts(a []int) {
-	for i := 1; i < len(a); i++ {
-		for j := i; j > 0 && a[j] < a[j-1]; j-- {
-			a[j], a[j-1] = a[j-1], a[j]
-		}
-	}
-}
-
 // flatRunFunc writes flatFunc's fast path for a run lexer: each term
 // passes over the elided tokens, takes its token's first byte when the
 // token's entry has its group, then the token's body. It gives up where
 // pgenToken_X would: a token the row does not expect, no token, a line
 // feed or a rune from U+0080 on (which no test takes, so that the row
 // cannot reach the end of s).
-func (pe *parserEmitter) flatRunFunc(rl *runLexer, root *structInfo, terms []flatTerm, ebnfs []string, mask uint64) {
+func (pe *parserEmitter) flatRunFunc(rl *runLexer, terms []flatTerm, ebnfs []string, mask uint64) {
 	w := pe.p
 	w("\tgroup := &pgenGroup_%s", pe.pd.lexer.name)
 	w("\tp, start := 0, 0")
