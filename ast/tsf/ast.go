@@ -92,7 +92,9 @@ type GroupList struct {
 	Entries []*ListEntry
 }
 
-// ListEntry is one "NAME=n,ID=v" pair of a TYPELIST or GROUPLIST.
+// ListEntry is one "NAME=n,ID=v" pair of a TYPELIST or GROUPLIST. ID is
+// nil for an entry that broke after its name: TRCUST 3.05A has judged the
+// name (its length) when it meets the error, and defines nothing.
 type ListEntry struct {
 	Pos  Pos
 	Name *Word

@@ -145,7 +145,10 @@ func printList(b *bytes.Buffer, kw string, entries []*ListEntry) {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		b.WriteString(" NAME=" + e.Name.Text + ",ID=" + e.ID.Text)
+		b.WriteString(" NAME=" + e.Name.Text)
+		if e.ID != nil {
+			b.WriteString(",ID=" + e.ID.Text)
+		}
 	}
 }
 

@@ -861,6 +861,7 @@ func (p *parser) list(toks []lexer.Token, end ast.Pos, last bool) tsf.Stmt {
 	if typeList {
 		max = tsf.MaxTypes
 	}
+	toks = p.assumeListEquals(toks)
 	var entries []*tsf.ListEntry
 	// rest is the list keyword and the entries still to read: after an
 	// entry with an error, TRCUST 3.05A skips to the next NAME and reads
@@ -893,13 +894,6 @@ func (p *parser) list(toks []lexer.Token, end ast.Pos, last bool) tsf.Stmt {
 			break
 		}
 		at, skip := p.listError(err, end, last)
-		if !skip {
-			// The statement stands, without entries: TRCUST 3.05A has
-			// said "TYPELIST redefinition" of a second one before the
-			// syntax error in it (IBM's behaviour, fresh seed 970983).
-			entries = nil
-			break
-		}
 		// The entries before the one that failed, then the next NAME: the
 		// one TRCUST stopped at, too (IBM's behaviour: "NAME=DBG,ID=
 		// NAME=G2,ID=3" is "invalid number found: NAME", and G2 is read).
@@ -918,7 +912,20 @@ func (p *parser) list(toks []lexer.Token, end ast.Pos, last bool) tsf.Stmt {
 				entries = p.listEntries(entries, l)
 			}
 		}
-		if next == 0 {
+		if start > 0 && start+2 < len(rest) && isPunct(rest[start+1], "=") && rest[start+2].Type == tokIdent && rest[start+2].Pos.Offset < at {
+			// The entry broke after its name, which TRCUST 3.05A has read
+			// and judged (IBM's behaviour: "NAME=LONGGROUPNAME ID=3",
+			// "NAME=LONGGROUPNAME, ID=x" and a list cut by the end of the
+			// file after the name warn that the name is too long, before
+			// the error).
+			nt := rest[start+2]
+			entries = append(entries, &tsf.ListEntry{Pos: astPos(rest[start].Pos), Name: &tsf.Word{Pos: astPos(nt.Pos), Text: nt.Value}})
+		}
+		if !skip || next == 0 {
+			// A severe error ends the list, whose entries read before
+			// it stand (TRCUST 3.05A has judged them; "TYPELIST
+			// redefinition" of a second list comes before the error,
+			// IBM's behaviour, fresh seed 970983).
 			break
 		}
 		rest = append([]lexer.Token{rest[0]}, rest[next:]...)
@@ -931,6 +938,58 @@ func (p *parser) list(toks []lexer.Token, end ast.Pos, last bool) tsf.Stmt {
 
 // nameKeyword is the keyword an entry of a TYPELIST or GROUPLIST starts with.
 var nameKeyword = []string{"NAME"}
+
+// assumedAt is where warning 133 of the '=' a field's or a list entry's
+// keyword toks[i] lacks stands: ordered just before the keyword, at the
+// line of the token after it, which TRCUST 3.05A has read when it says so
+// (IBM's behaviour: "MINOR" then "5" on the next line is the warning at
+// the line of 5; a header keyword's stays at its own line).
+func assumedAt(toks []lexer.Token, i int) ast.Pos {
+	at := astPos(toks[i].Pos)
+	at.Offset--
+	at.Line = toks[i+1].Pos.Line
+	return at
+}
+
+// idKeyword is the keyword of an entry's ID.
+var idKeyword = []string{"ID"}
+
+// assumeListEquals puts in the '=' that a NAME or ID keyword of a list's
+// entry lacks (before a token that is no '='), with warning 133
+// (assumedAt), the keyword as written. IBM's behaviour:
+// TRCUST 3.05A assumes it, as it does after a field's keyword ("NAME G,
+// ID 3" is two warnings "'=' expected before 'NAME', one assumed" and
+// "... 'ID' ..." and the entry G; "NAME 5" the warning, then "missing
+// 'identifier' before '5'").
+func (p *parser) assumeListEquals(toks []lexer.Token) []lexer.Token {
+	for i := 1; i+1 < len(toks); i++ {
+		switch {
+		case isPunct(toks[i+1], "="):
+			continue
+		case isWord(&toks[i], nameKeyword):
+			// After the list keyword, a comma or an ID's value.
+			if isPunct(toks[i-1], "=") {
+				continue
+			}
+		case isWord(&toks[i], idKeyword):
+			// After the comma after a name only ("NAME=G ID 3" is the
+			// missing ',').
+			if !isPunct(toks[i-1], ",") {
+				continue
+			}
+		default:
+			continue
+		}
+		at := assumedAt(toks, i)
+		p.add(tsf.WarnExpected.Diagnostic(at, 0, "=", toks[i].Value))
+		eq := toks[i]
+		eq.Type, eq.Value = tokPunct, "="
+		eq.Pos.Offset += len(toks[i].Value) - 1
+		eq.Pos.Column += len(toks[i].Value) - 1
+		toks = append(append(toks[:i+1:i+1], eq), toks[i+1:]...)
+	}
+	return toks
+}
 
 // parseList parses a TYPELIST or GROUPLIST statement toks; n is the number
 // of tokens it took.
@@ -987,16 +1046,15 @@ func (p *parser) trace(toks []lexer.Token, end ast.Pos, last bool) *tsf.Trace {
 		if i+1 < len(toks) && !isPunct(toks[i+1], "=") && !isWord(&toks[i], opFlagKeywords) {
 			// IBM's behaviour: TRCUST 3.05A assumes the '=' a field's
 			// keyword lacks, with warning 133 ("MINOR 5", "MEM
-			// (.x,D,4)"), as for MODNAME and MAJOR. The warning stands at
-			// the keyword, ordered just before it: TRCUST gives it as it
-			// reads the keyword, before what the field says of its value
+			// (.x,D,4)"), as for MODNAME and MAJOR. The warning is
+			// ordered just before the keyword, at the line of the token
+			// after it (assumedAt): TRCUST gives it as it reads that
+			// token, before what the field says of its value
 			// ("MINOR, TP=" is the warning, then "minor code not
 			// specified") and before it opens the module for a TP. The
 			// '=' is put in at the keyword's last byte, where no token
 			// starts.
-			at := astPos(toks[i].Pos)
-			at.Offset--
-			p.add(tsf.WarnExpected.Diagnostic(at, 0, "=", toks[i].Value))
+			p.add(tsf.WarnExpected.Diagnostic(assumedAt(toks, i), 0, "=", toks[i].Value))
 			eq := toks[i]
 			eq.Type, eq.Value = tokPunct, "="
 			eq.Pos.Offset += len(toks[i].Value) - 1
@@ -1776,7 +1834,7 @@ func (p *parser) listError(err error, end ast.Pos, last bool) (at int, skip bool
 	var ute *participle.UnexpectedTokenError
 	if !errors.As(err, &ute) || ute.Unexpected.EOF() && last {
 		p.syntaxError(err, end, last, true)
-		return 0, false
+		return end.Offset, false
 	}
 	tok := ute.Unexpected
 	pos, before := astPos(tok.Pos), unexpectedText(tok)
@@ -1798,7 +1856,7 @@ func (p *parser) listError(err error, end ast.Pos, last bool) (at int, skip bool
 	default:
 		p.syntaxError(err, end, last, true)
 	}
-	return 0, false
+	return pos.Offset, false
 }
 
 // syntaxError turns a participle error into a TRCUST diagnostic: "number

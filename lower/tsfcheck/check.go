@@ -493,13 +493,23 @@ func (c *checker) list(pos ast.Pos, entries []*tsf.ListEntry, types bool) {
 			// a second TYPELIST counts its own (1 entry, then 16 more
 			// in a second TYPELIST are all taken, 17 types; fresh seed
 			// 881229).
-			c.at(tsf.WarnTooMany, e, e.ID.Pos, what)
+			at := e.Name.Pos
+			if e.ID != nil {
+				at = e.ID.Pos
+			}
+			c.at(tsf.WarnTooMany, e, at, what)
 			break
 		}
 		name := e.Name.Text
 		if len(name) > MaxNameLength {
 			c.at(tsf.WarnNameTooLong, e.Name, e.Name.Pos, name)
 			name = name[:MaxNameLength]
+		}
+		if e.ID == nil {
+			// Broken after its name (IBM's behaviour: "NAME=LONGGROUPNAME
+			// ID=3" warns of the name before the missing ','): nothing
+			// is defined.
+			continue
 		}
 		// In a TYPELIST the ID is checked first, then the name; in a
 		// GROUPLIST the name first; then whether the ID is taken (IBM's
