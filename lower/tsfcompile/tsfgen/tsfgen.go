@@ -499,7 +499,18 @@ func (g *gen) list(kind string) []string {
 		if isType && g.fault("typelist-noname", 0.4) {
 			nameKw = pick(g, "NAM", "ID")
 		}
-		entry := nameKw + g.eq() + name + pick(g, ",", ", ", " , ") + idKw + g.eq() + g.num(id)
+		nameEq, idEq := g.eq(), g.eq()
+		if g.p(0.04) {
+			// TRCUST 3.05A assumes the '=' a NAME or ID lacks (warning
+			// 133, at the line of the token after the keyword).
+			nameEq = pick(g, " ", "\n  ")
+			g.feat("list-eq-missing")
+		}
+		if g.p(0.04) {
+			idEq = pick(g, " ", "\n  ")
+			g.feat("list-eq-missing")
+		}
+		entry := nameKw + nameEq + name + pick(g, ",", ", ", " , ") + idKw + idEq + g.num(id)
 		if i == 0 {
 			entry = g.kw(kind) + pick(g, " ", "  ", "\t") + entry
 		} else {
