@@ -503,6 +503,23 @@ func (s *scanner) next() bool {
 		s.advance(1)
 	case c == '"':
 		return s.str()
+	case c == '/':
+		// IBM's behaviour, tried with its binary: a '/' that starts no
+		// comment is put before the next token, whatever it is and
+		// however far (blanks, new lines and comments between), which
+		// keeps its kind and stands where it does: "/ x" is "unexpected:
+		// /x" at the line of x, GROUP=/ G the group /G, "/ /x" the word
+		// //x, and "/ ," a comma; before the end of the file it is no
+		// token. A punctuation token keeps its text, so that the grammar
+		// takes it: "/ (" in a message is "(" where TRCUST says "/(".
+		s.advance(1)
+		n0 := len(s.res.toks)
+		ok := s.next()
+		if len(s.res.toks) > n0 && s.res.toks[n0].Type != tokPunct {
+			t := &s.res.toks[n0]
+			t.Value = "/" + t.Value
+		}
+		return ok
 	case c == '!':
 		// IBM's behaviour: TRCUST 3.05A reads '!' as a token of its own
 		// ("x!y" is x, !, y), and "!=" as one token.
