@@ -7,6 +7,7 @@ import (
 
 	"github.com/tracekit/tracekit/ast/diag"
 	"github.com/tracekit/tracekit/ast/tsf"
+	"github.com/tracekit/tracekit/binfmt/tmi"
 	"github.com/tracekit/tracekit/cmd/internal/osfile"
 	"github.com/tracekit/tracekit/cmd/internal/outfile"
 	"github.com/tracekit/tracekit/grammar/tsfparse"
@@ -147,7 +148,18 @@ func compile(c *console, o options) {
 		}
 		c.line("Creating TFF file: %s \t # records = %d", display(tffName), len(t.Records))
 	}
+	given := ""
+	if len(o.files) > 1 {
+		given = o.files[1]
+	}
+	tdfName := tdfgen.FileName(o.files[0], given)
 	if res.Back == nil {
+		if res.TMI != nil {
+			// No dynamic tracepoint, @STATIC ones with ORBIT: the .TMI
+			// without a TDF, named as beside one (IBM's behaviour: "T.TSF
+			// OUT.TDF" writes OUT.TMI).
+			writeTMI(c, tdfName, res.TMI)
+		}
 		return
 	}
 	// TRCUST's lost TDF (tdfgen.Program.TDFLost): no TDF, but its .TMI
@@ -162,11 +174,6 @@ func compile(c *console, o options) {
 	if tdfFile == nil {
 		return
 	}
-	given := ""
-	if len(o.files) > 1 {
-		given = o.files[1]
-	}
-	tdfName := tdfgen.FileName(o.files[0], given)
 	if !lost {
 		if !write(c, tdfName, tdfFile.MarshalBinary) {
 			return
@@ -174,12 +181,16 @@ func compile(c *console, o options) {
 		c.line("Creating TDF file: %s\t # records = %d", display(tdfName), len(tdfFile.Tracepoints))
 	}
 	if res.TMI != nil {
-		// IBM's behaviour: the TDF's name with .TMI for its extension.
-		tmiName := strings.TrimSuffix(tdfName, filepath.Ext(tdfName)) + ".TMI"
-		if !write(c, tmiName, res.TMI.MarshalBinary) {
-			return
-		}
-		c.line("Creating TMI file: %s\t # records = %d", display(tmiName), len(res.TMI.Records))
+		writeTMI(c, tdfName, res.TMI)
+	}
+}
+
+// writeTMI writes the .TMI file of the TDF named tdfName: the TDF's name
+// with .TMI for its extension (IBM's behaviour).
+func writeTMI(c *console, tdfName string, f *tmi.File) {
+	tmiName := strings.TrimSuffix(tdfName, filepath.Ext(tdfName)) + ".TMI"
+	if write(c, tmiName, f.MarshalBinary) {
+		c.line("Creating TMI file: %s\t # records = %d", display(tmiName), len(f.Records))
 	}
 }
 

@@ -379,10 +379,19 @@ func (p *Program) unread(t *tsf.Trace, tpf *tsf.TP) {
 // the highest any ORBIT read names, when at least one (0,1) was read (nil
 // otherwise: TRCUST writes no table then).
 func (p *Program) orbitBits() (vals map[*tsf.Orbit][2]uint32, table []uint32) {
+	return orbitValues(p.Module.Orbits, func(o tsfcheck.OrbitField) bool {
+		at, ok := p.unreadAt[o.Trace]
+		return !ok || o.Orbit.Pos.Offset <= at
+	})
+}
+
+// orbitValues is orbitBits over orbits, of which it takes those read
+// reports.
+func orbitValues(orbits []tsfcheck.OrbitField, read func(tsfcheck.OrbitField) bool) (vals map[*tsf.Orbit][2]uint32, table []uint32) {
 	var next, lastA, lastB, top uint32
 	asked := false
-	for _, o := range p.Module.Orbits {
-		if at, ok := p.unreadAt[o.Trace]; ok && o.Orbit.Pos.Offset > at {
+	for _, o := range orbits {
+		if !read(o) {
 			continue
 		}
 		var a, b uint32
@@ -412,6 +421,37 @@ func (p *Program) orbitBits() (vals map[*tsf.Orbit][2]uint32, table []uint32) {
 		return vals, nil
 	}
 	return vals, make([]uint32, top+1)
+}
+
+// LoneStaticOrbits returns the ORBIT=(a,b) values of the records of the
+// .TMI file of a module without dynamic tracepoints (no Program), which
+// TRCUST 3.05A writes all the same (tmigen.BuildStatic). IBM's behaviour,
+// tried with its binary on the orders of @STATIC tracepoints with and
+// without ORBIT: TRCUST takes the tracepoints kept by minor code, the
+// first for its ORBIT if it has one, then the next ones while they have
+// one; the first after it without ORBIT ends the records (minor codes 1
+// and 3 with ORBIT, 2 without: one record; 1 and 2 without, 3 with:
+// none; 1 without, 2 and 3 with: two).
+func LoneStaticOrbits(m *tsfcheck.Module, kept []*tsfcheck.Tracepoint) [][2]uint32 {
+	vals, _ := orbitValues(m.Orbits, func(tsfcheck.OrbitField) bool { return true })
+	var statics []*tsfcheck.Tracepoint
+	for _, tp := range kept {
+		if tp.Static() {
+			statics = append(statics, tp)
+		}
+	}
+	slices.SortStableFunc(statics, func(a, b *tsfcheck.Tracepoint) int { return cmp.Compare(a.Minor, b.Minor) })
+	var out [][2]uint32
+	for i, tp := range statics {
+		if tp.Orbit == nil {
+			if i == 0 {
+				continue
+			}
+			break
+		}
+		out = append(out, vals[tp.Orbit])
+	}
+	return out
 }
 
 // keptOrbit reports whether a tracepoint kept has ORBIT.

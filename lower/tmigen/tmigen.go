@@ -208,6 +208,22 @@ func Orbit(rpn []byte) (a, b uint32, ok bool) {
 // nothing (object, offset and size 0) and each later one what it names at
 // the end of its table (IBM's behaviour, seen on four runs; its binary
 // often fails after writing such a file).
+// BuildStatic returns the .TMI file of a module without dynamic
+// tracepoints, nil when none of its @STATIC tracepoints has ORBIT. IBM's
+// behaviour, tried with its binary (fresh seed 1181552): TRCUST 3.05A
+// writes it although it writes no TDF, with the major code and the TDFID
+// in its header but no module name, with or without a MAP file; a record
+// for each ORBIT of statics (tdfgen.LoneStaticOrbits says which), naming
+// nothing (object, offset and size 0, an empty name). When statics is
+// empty although tracepoints carry ORBIT, the file has no record.
+func BuildStatic(major, tdfid uint16, statics [][2]uint32) *tmi.File {
+	out := &tmi.File{Major: major, TDFID: tdfid}
+	for _, v := range statics {
+		out.Records = append(out.Records, tmi.Record{Key: tmi.Key(v[0], v[1])})
+	}
+	return out
+}
+
 func Build(f *tdf.File, m *mapfile.Map, at func(tdf.Tracepoint) (obj, off uint32), statics [][2]uint32) *tmi.File {
 	var t *Table
 	out := &tmi.File{Major: f.Major, ModName: f.ModName, TDFID: f.TDFID}

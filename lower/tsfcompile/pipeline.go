@@ -67,7 +67,9 @@ type Result struct {
 	TDF     *tdf.File
 	Written diag.List
 	// TMI is the .TMI file TRCUST 3.05A writes beside the TDF when
-	// tracepoints carry ORBIT (package lower/tmigen); nil when none does.
+	// tracepoints carry ORBIT (package lower/tmigen), and without a TDF
+	// when no tracepoint is dynamic but @STATIC ones carry ORBIT
+	// (tmigen.BuildStatic; Back is nil then); nil when none does.
 	TMI *tmi.File
 	// Duplicates are the errors of the duplicate minor codes, found among
 	// the tracepoints kept once the rest is done (tdfgen.DedupeMinors):
@@ -170,6 +172,9 @@ func run(req Request, src []byte) *Result {
 		// No back end found the duplicate minor codes (tdfgen.Compile).
 		r.Duplicates = dedupeMinors(m)
 		kept = m
+		if slices.ContainsFunc(m.Tracepoints, func(tp *tsfcheck.Tracepoint) bool { return tp.Orbit != nil }) {
+			r.TMI = tmigen.BuildStatic(m.Major, m.TDFID, tdfgen.LoneStaticOrbits(m, m.Tracepoints))
+		}
 	} else {
 		r.Duplicates = r.Back.Program.Duplicates
 	}
