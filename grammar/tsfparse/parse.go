@@ -861,7 +861,7 @@ func (p *parser) list(toks []lexer.Token, end ast.Pos, last bool) tsf.Stmt {
 	if typeList {
 		max = tsf.MaxTypes
 	}
-	toks = p.assumeListEquals(toks)
+	toks = p.assumeListEquals(toks, max)
 	var entries []*tsf.ListEntry
 	// rest is the list keyword and the entries still to read: after an
 	// entry with an error, TRCUST 3.05A skips to the next NAME and reads
@@ -956,37 +956,58 @@ var idKeyword = []string{"ID"}
 
 // assumeListEquals puts in the '=' that a NAME or ID keyword of a list's
 // entry lacks (before a token that is no '='), with warning 133
-// (assumedAt), the keyword as written. IBM's behaviour:
-// TRCUST 3.05A assumes it, as it does after a field's keyword ("NAME G,
-// ID 3" is two warnings "'=' expected before 'NAME', one assumed" and
-// "... 'ID' ..." and the entry G; "NAME 5" the warning, then "missing
-// 'identifier' before '5'").
-func (p *parser) assumeListEquals(toks []lexer.Token) []lexer.Token {
-	for i := 1; i+1 < len(toks); i++ {
-		switch {
-		case isPunct(toks[i+1], "="):
-			continue
-		case isWord(&toks[i], nameKeyword):
-			// After the list keyword, a comma or an ID's value.
-			if isPunct(toks[i-1], "=") {
-				continue
-			}
-		case isWord(&toks[i], idKeyword):
-			// After the comma after a name only ("NAME=G ID 3" is the
-			// missing ',').
-			if !isPunct(toks[i-1], ",") {
-				continue
-			}
-		default:
-			continue
+// (assumedAt), the keyword as written. IBM's behaviour: TRCUST 3.05A
+// assumes it, as it does after a field's keyword ("NAME G, ID 3" is two
+// warnings "'=' expected before 'NAME', one assumed" and "... 'ID' ..."
+// and the entry G; "NAME 5" the warning, then "missing 'identifier'
+// before '5'"), in the entries it reads: it reads them as the grammar
+// says, goes on at the next NAME after an entry it could not read (a
+// missing ',' after a name: "NAME=G ID 3" is that error alone), and stops
+// at a token that is no NAME where an entry starts (the rest is
+// unexpected). From the entry after the last one the list may hold (max)
+// TRCUST reads nothing ("too many typenames"): the '=' is put in there
+// without a word, for the grammar (the entries stand, for the checker's
+// warning).
+func (p *parser) assumeListEquals(toks []lexer.Token, max int) []lexer.Token {
+	n := 0
+	assume := func(i int) {
+		if i+1 >= len(toks) || isPunct(toks[i+1], "=") {
+			return
 		}
-		at := assumedAt(toks, i)
-		p.add(tsf.WarnExpected.Diagnostic(at, 0, "=", toks[i].Value))
+		if n < max {
+			p.add(tsf.WarnExpected.Diagnostic(assumedAt(toks, i), 0, "=", toks[i].Value))
+		}
 		eq := toks[i]
 		eq.Type, eq.Value = tokPunct, "="
 		eq.Pos.Offset += len(toks[i].Value) - 1
 		eq.Pos.Column += len(toks[i].Value) - 1
 		toks = append(append(toks[:i+1:i+1], eq), toks[i+1:]...)
+	}
+	// nextName is the index of the next NAME after i, len(toks) when
+	// there is none.
+	nextName := func(i int) int {
+		for i++; i < len(toks) && !isWord(&toks[i], nameKeyword); i++ {
+		}
+		return i
+	}
+	for i := 1; i < len(toks); n++ {
+		if !isWord(&toks[i], nameKeyword) {
+			break
+		}
+		assume(i)
+		// NAME = name , ID = id [,]
+		if i+4 >= len(toks) || !isPunct(toks[i+3], ",") {
+			i = nextName(i)
+			continue
+		}
+		if !isWord(&toks[i+4], idKeyword) {
+			break // severe 38
+		}
+		assume(i + 4)
+		i += 7
+		if i < len(toks) && isPunct(toks[i], ",") {
+			i++
+		}
 	}
 	return toks
 }

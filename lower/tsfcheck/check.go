@@ -493,11 +493,10 @@ func (c *checker) list(pos ast.Pos, entries []*tsf.ListEntry, types bool) {
 			// a second TYPELIST counts its own (1 entry, then 16 more
 			// in a second TYPELIST are all taken, 17 types; fresh seed
 			// 881229).
-			at := e.Name.Pos
-			if e.ID != nil {
-				at = e.ID.Pos
-			}
-			c.at(tsf.WarnTooMany, e, at, what)
+			// At the line of the entry's NAME (IBM's behaviour: "NAME"
+			// then the name on the next line is the warning at NAME's
+			// line; fresh seeds 1200180, 1203871).
+			c.at(tsf.WarnTooMany, e, e.Pos, what)
 			break
 		}
 		name := e.Name.Text
@@ -521,7 +520,7 @@ func (c *checker) list(pos ast.Pos, entries []*tsf.ListEntry, types bool) {
 		id := c.wrap(e.ID.Value)
 		key := strings.ToUpper(name)
 		if !types && c.names[key] {
-			c.at(tsf.ErrNameRedef, e.Name, e.ID.Pos, name)
+			c.at(tsf.ErrNameRedef, e.ID, e.ID.Pos, name)
 			continue
 		}
 		valid := id >= 1 && id <= 0xFFFF
@@ -538,7 +537,7 @@ func (c *checker) list(pos ast.Pos, entries []*tsf.ListEntry, types bool) {
 			continue
 		}
 		if c.names[key] {
-			c.at(tsf.ErrNameRedef, e.Name, e.ID.Pos, name)
+			c.at(tsf.ErrNameRedef, e.ID, e.ID.Pos, name)
 			continue
 		}
 		if ids[uint16(id)] {
