@@ -646,7 +646,10 @@ func (p *parser) flag(f *flag) (*tsf.Flag, bool) {
 		// address (IBM's behaviour: "unexpected: * after DIRECT"). IS
 		// and IF take one as INDIRECT does (IBM's behaviour, tried with
 		// its binary: IS*+4* fetches twice before the split).
-		p.add(tsf.ErrSyntax.Diagnostic(astPos(f.Chain[0].Pos), 0, ",", "*"))
+		// An unknown word with a chain is refused at the word (IBM's
+		// behaviour: "XYZ*" and "INDI*" are "missing 'DIRECT/INDIRECT'
+		// before 'XYZ'", fresh seed 1200018).
+		p.add(tsf.ErrSyntax.Diagnostic(astPos(f.Pos), 0, "DIRECT/INDIRECT", f.Word))
 		return nil, false
 	}
 	for _, l := range f.Chain {
