@@ -951,6 +951,17 @@ func assumedAt(toks []lexer.Token, i int) ast.Pos {
 	return at
 }
 
+// insertEquals returns toks with the '=' that keyword toks[i] lacks put in
+// after it, at the keyword's last byte, where no token starts; toks itself
+// is left as it is.
+func insertEquals(toks []lexer.Token, i int) []lexer.Token {
+	eq := toks[i]
+	eq.Type, eq.Value = tokPunct, "="
+	eq.Pos.Offset += len(toks[i].Value) - 1
+	eq.Pos.Column += len(toks[i].Value) - 1
+	return append(append(toks[:i+1:i+1], eq), toks[i+1:]...)
+}
+
 // idKeyword is the keyword of an entry's ID.
 var idKeyword = []string{"ID"}
 
@@ -977,11 +988,7 @@ func (p *parser) assumeListEquals(toks []lexer.Token, max int) []lexer.Token {
 		if n < max {
 			p.add(tsf.WarnExpected.Diagnostic(assumedAt(toks, i), 0, "=", toks[i].Value))
 		}
-		eq := toks[i]
-		eq.Type, eq.Value = tokPunct, "="
-		eq.Pos.Offset += len(toks[i].Value) - 1
-		eq.Pos.Column += len(toks[i].Value) - 1
-		toks = append(append(toks[:i+1:i+1], eq), toks[i+1:]...)
+		toks = insertEquals(toks, i)
 	}
 	// nextName is the index of the next NAME after i, len(toks) when
 	// there is none.
@@ -1076,11 +1083,7 @@ func (p *parser) trace(toks []lexer.Token, end ast.Pos, last bool) *tsf.Trace {
 			// '=' is put in at the keyword's last byte, where no token
 			// starts.
 			p.add(tsf.WarnExpected.Diagnostic(assumedAt(toks, i), 0, "=", toks[i].Value))
-			eq := toks[i]
-			eq.Type, eq.Value = tokPunct, "="
-			eq.Pos.Offset += len(toks[i].Value) - 1
-			eq.Pos.Column += len(toks[i].Value) - 1
-			toks = append(append(toks[:i+1:i+1], eq), toks[i+1:]...)
+			toks = insertEquals(toks, i)
 			p.stmt = toks
 		}
 		var f *field
@@ -1848,9 +1851,10 @@ func tokenText(t lexer.Token) string {
 // TRCUST 3.05A does (IBM's behaviour, tried with its binary): a missing ','
 // after a name, a name that is no identifier and an ID that is no number
 // ("invalid number found", 217) are errors of the entry, which TRCUST skips
-// to go on at the next NAME (skip is true, at is the offset of the token
-// it failed at); a missing ID keyword is severe 38, "keyword 'ID'
-// expected"; the rest is severe, as syntaxError says.
+// to go on at the next NAME (skip is true); a missing ID keyword is severe
+// 38, "keyword 'ID' expected"; the rest is severe, as syntaxError says. at
+// is the offset of the token it failed at (the end of the statement at the
+// end of the file).
 func (p *parser) listError(err error, end ast.Pos, last bool) (at int, skip bool) {
 	var ute *participle.UnexpectedTokenError
 	if !errors.As(err, &ute) || ute.Unexpected.EOF() && last {
