@@ -2,7 +2,7 @@
 GO       ?= go
 FUZZTIME ?= 10s
 
-.PHONY: all build test bench bench-targets bench-b3 bench-formats fuzz lint generate clean oracle-diff
+.PHONY: all build test bench bench-targets bench-instr bench-b3 bench-formats fuzz lint generate clean oracle-diff
 
 all: lint build test
 
@@ -39,6 +39,12 @@ bench: build
 
 bench-targets: build
 	./.ci/bench-targets.sh ./bin/tracekit $(BENCHSIZE) $(B3SIZE)
+
+# The instructions of the paths bench-targets times, counted by valgrind's
+# cachegrind (.ci/bench-instr.sh): the same on every run, so that a change
+# can be judged on a machine whose timings vary by a fifth between runs.
+bench-instr: build
+	./.ci/bench-instr.sh ./bin/tracekit
 
 BENCHMAXRSS ?= 64
 
