@@ -1539,6 +1539,11 @@ func redefinedAtKeyword(t *tsf.Trace, toks []lexer.Token) (diag.Diagnostic, bool
 	seen := false
 	for _, f := range t.Fields {
 		if f.Keyword() == kw {
+			// An OPCODE of 0 is not defined yet for TRCUST 3.05A
+			// (tsfcheck's OPCODE redefinition, IBM's behaviour).
+			if o, ok := f.(*tsf.Opcode); ok && (o.Value == nil || o.Value.Value == 0) {
+				continue
+			}
 			seen = true
 			break
 		}
