@@ -112,6 +112,25 @@ func (pe *parserEmitter) runBody(rl *runLexer, t runToken, indent string) {
 	pe.p("%s}", indent)
 }
 
+// readToken writes the code that reads the token tok at p: false when
+// there is none (unless the code before has seen to that, atEnd false) or
+// its first byte is none of tok's entry, else start at p and p past the
+// token.
+func (pe *parserEmitter) readToken(rl *runLexer, tok runToken, indent string, atEnd bool) {
+	test := groupTest("group[s[p]]", tok.entry&rl.plain())
+	if atEnd {
+		test = "p == len(s) || !(" + test + ")"
+	} else {
+		test = "!(" + test + ")"
+	}
+	pe.p("%sif %s {", indent, test)
+	pe.p("%s\treturn false", indent)
+	pe.p("%s}", indent)
+	pe.p("%sstart = p", indent)
+	pe.p("%sp++", indent)
+	pe.runBody(rl, tok, indent)
+}
+
 // skipElided writes the code that passes over the tokens of the rules in
 // elide from p on.
 func (pe *parserEmitter) skipElided(rl *runLexer, elide uint64) {
@@ -176,14 +195,8 @@ func (pe *parserEmitter) flatRunFunc(rl *runLexer, terms []flatTerm, ebnfs []str
 		if t.mode != modeOnce {
 			break
 		}
-		tok := token(t)
 		pe.skipElided(rl, mask)
-		w("\tif p == len(s) || !(%s) {", groupTest("group[s[p]]", tok.entry&rl.plain()))
-		w("\t\treturn false")
-		w("\t}")
-		w("\tstart = p")
-		w("\tp++")
-		pe.runBody(rl, tok, "\t")
+		pe.readToken(rl, token(t), "\t", true)
 		if t.field != nil {
 			setTerm(t, "out."+t.field.name, "\t")
 		}
@@ -202,12 +215,7 @@ func (pe *parserEmitter) flatRunFunc(rl *runLexer, terms []flatTerm, ebnfs []str
 	w("\t\tif p == len(s) {")
 	w("\t\t\tbreak")
 	w("\t\t}")
-	w("\t\tif !(%s) {", groupTest("group[s[p]]", tok.entry&rl.plain()))
-	w("\t\t\treturn false")
-	w("\t\t}")
-	w("\t\tstart = p")
-	w("\t\tp++")
-	pe.runBody(rl, tok, "\t\t")
+	pe.readToken(rl, tok, "\t\t", false)
 	w("\t\tout.%s = append(out.%s, %s{})", f, f, last.elem.name)
 	w("\t\tv := &out.%s[len(out.%s)-1]", f, f)
 	setTerm(last, "v", "\t\t")
