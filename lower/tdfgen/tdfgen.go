@@ -153,11 +153,11 @@ type Program struct {
 	// DynamicDuplicates is how many dynamic tracepoints Duplicates
 	// dropped.
 	DynamicDuplicates int
-	// StaticOrbits are the ORBIT=(a,b) values of the @STATIC tracepoints
-	// kept, in source order: TDF fills it in. They have no TDF record but
-	// do have a TMI record (package lower/tmigen), after the others and in
-	// this order (IBM's behaviour, seen with three of them).
-	StaticOrbits [][2]uint32
+	// StaticOrbits are the @STATIC tracepoints with ORBIT that have a TMI
+	// record, in the order of their records (staticOrbits): TDF fills it
+	// in. They have no TDF record (package lower/tmigen writes theirs
+	// after the others).
+	StaticOrbits []StaticOrbit
 	// dropped are the tracepoints dedupeMinors dropped, in source order,
 	// with their records: they stay in the array TRCUST sorts by address
 	// (TDF).
@@ -421,6 +421,60 @@ func orbitValues(orbits []tsfcheck.OrbitField, read func(tsfcheck.OrbitField) bo
 		return vals, nil
 	}
 	return vals, make([]uint32, top+1)
+}
+
+// StaticOrbit is the TMI record of a @STATIC tracepoint with ORBIT beside
+// a TDF (Program.StaticOrbits).
+type StaticOrbit struct {
+	Orbit [2]uint32 // the ORBIT=(a,b) values
+	// AfterDynamic: a dynamic tracepoint comes before it in the source.
+	// IBM's behaviour: its record then names the end of the symbol table
+	// (the state TRCUST 3.05A's lookup of that tracepoint left), and
+	// nothing before any ("s1 s2 d3" with ORBIT on s1 and s2 is two
+	// records naming nothing, "d1 s2" one naming _end).
+	AfterDynamic bool
+}
+
+// staticOrbits returns Program.StaticOrbits of the tracepoints kept, in
+// source order. IBM's behaviour, tried with its binary on 14 orders of
+// static tracepoints with and without ORBIT beside dynamic ones (not
+// documented, and no reading of TRCUST's code: the rule fits every probe):
+//   - the records are those of the static tracepoints with ORBIT in source
+//     order, from the first; once one is taken, a tracepoint without
+//     ORBIT, static or dynamic, ends them ("s5 d2 s1" with ORBIT on the
+//     statics is one record);
+//   - no more of them than the static tracepoints by minor code have
+//     ORBIT before the first without it ("s2 s1 d3" with ORBIT on s2
+//     only is none);
+//   - a record after a dynamic tracepoint in the source names the end of
+//     the symbol table, one before any names nothing.
+func staticOrbits(kept []*tsfcheck.Tracepoint, orbits map[*tsf.Orbit][2]uint32) []StaticOrbit {
+	var statics []*tsfcheck.Tracepoint
+	for _, tp := range kept {
+		if tp.Static() {
+			statics = append(statics, tp)
+		}
+	}
+	slices.SortStableFunc(statics, func(a, b *tsfcheck.Tracepoint) int { return cmp.Compare(a.Minor, b.Minor) })
+	n := 0
+	for n < len(statics) && statics[n].Orbit != nil {
+		n++
+	}
+	var out []StaticOrbit
+	dynamic := false
+	for _, tp := range kept {
+		if len(out) == n || tp.Orbit == nil && len(out) > 0 {
+			break
+		}
+		if !tp.Static() {
+			dynamic = true
+			continue
+		}
+		if tp.Orbit != nil {
+			out = append(out, StaticOrbit{Orbit: orbits[tp.Orbit], AfterDynamic: dynamic})
+		}
+	}
+	return out
 }
 
 // LoneStaticOrbits returns the ORBIT=(a,b) values of the records of the
@@ -898,12 +952,7 @@ func (p *Program) TDF() (*tdf.File, diag.List) {
 	}
 	crtSortByAddress(len(recs), func(i int) uint64 { return key(recs[i]) },
 		func(i, j int) { recs[i], recs[j] = recs[j], recs[i] })
-	p.StaticOrbits = nil
-	for _, tp := range p.Kept {
-		if tp.Static() && tp.Orbit != nil {
-			p.StaticOrbits = append(p.StaticOrbits, orbits[tp.Orbit])
-		}
-	}
+	p.StaticOrbits = staticOrbits(p.Kept, orbits)
 	for _, r := range recs {
 		if r.TP.Static() || out[r] {
 			continue

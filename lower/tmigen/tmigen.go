@@ -192,22 +192,6 @@ func Orbit(rpn []byte) (a, b uint32, ok bool) {
 	return 0, 0, false
 }
 
-// Build returns the TMI file TRCUST 3.05A writes beside the TDF f, whose
-// symbols come from m: a record for each tracepoint with ORBIT, naming
-// what Lookup finds for the address at gives for it (nil: the
-// tracepoint's own address; TRCUST looks up the last symbol the TRACE
-// statement names, see package lower/tsfcompile), in the
-// TDF's order, then sorted by key with the quicksort TRCUST sorts its
-// tracepoints with (tdfgen.CRTSortByKey, not stable: IBM's behaviour, which
-// gives the order TRCUST leaves records with equal keys in); nil when no
-// tracepoint has ORBIT.
-//
-// statics are the ORBIT values of the @STATIC tracepoints
-// (tdfgen.Program.StaticOrbits): TRCUST 3.05A writes a record for each
-// after the sorted ones, in its order and unsorted, the first naming
-// nothing (object, offset and size 0) and each later one what it names at
-// the end of its table (IBM's behaviour, seen on four runs; its binary
-// often fails after writing such a file).
 // BuildStatic returns the .TMI file of a module without dynamic
 // tracepoints, nil when none of its @STATIC tracepoints has ORBIT. IBM's
 // behaviour, tried with its binary (fresh seed 1181552): TRCUST 3.05A
@@ -224,7 +208,25 @@ func BuildStatic(major, tdfid uint16, statics [][2]uint32) *tmi.File {
 	return out
 }
 
-func Build(f *tdf.File, m *mapfile.Map, at func(tdf.Tracepoint) (obj, off uint32), statics [][2]uint32) *tmi.File {
+// Build returns the TMI file TRCUST 3.05A writes beside the TDF f, whose
+// symbols come from m: a record for each tracepoint with ORBIT, naming
+// what Lookup finds for the address at gives for it (nil: the
+// tracepoint's own address; TRCUST looks up the last symbol the TRACE
+// statement names, see package lower/tsfcompile), in the
+// TDF's order, then sorted by key with the quicksort TRCUST sorts its
+// tracepoints with (tdfgen.CRTSortByKey, not stable: IBM's behaviour, which
+// gives the order TRCUST leaves records with equal keys in); nil when no
+// tracepoint has ORBIT.
+//
+// statics are the @STATIC tracepoints with a record
+// (tdfgen.Program.StaticOrbits): TRCUST 3.05A writes one for each after
+// the sorted ones, in their order and unsorted, naming nothing (object,
+// offset and size 0) before any dynamic tracepoint in the source and what
+// it names at the end of its table after one (IBM's behaviour; its
+// binary often fails after writing such a file under 2ine). staticOrbit
+// says that a @STATIC tracepoint kept has ORBIT: TRCUST then writes the
+// file even with no record at all.
+func Build(f *tdf.File, m *mapfile.Map, at func(tdf.Tracepoint) (obj, off uint32), statics []tdfgen.StaticOrbit, staticOrbit bool) *tmi.File {
 	var t *Table
 	out := &tmi.File{Major: f.Major, ModName: f.ModName, TDFID: f.TDFID}
 	for _, tp := range f.Tracepoints {
@@ -242,14 +244,14 @@ func Build(f *tdf.File, m *mapfile.Map, at func(tdf.Tracepoint) (obj, off uint32
 		name, off, size := t.Lookup(obj, addr)
 		out.Records = append(out.Records, tmi.Record{Key: tmi.Key(a, b), Object: obj, Offset: off, Size: size, Name: name})
 	}
-	if len(out.Records) == 0 && len(statics) == 0 {
+	if len(out.Records) == 0 && len(statics) == 0 && !staticOrbit {
 		return nil
 	}
 	r := out.Records
 	tdfgen.CRTSortByKey(len(r), func(i int) uint64 { return uint64(r[i].Key) }, func(i, j int) { r[i], r[j] = r[j], r[i] })
-	for i, v := range statics {
-		rec := tmi.Record{Key: tmi.Key(v[0], v[1])}
-		if i > 0 {
+	for _, v := range statics {
+		rec := tmi.Record{Key: tmi.Key(v.Orbit[0], v.Orbit[1])}
+		if v.AfterDynamic {
 			if t == nil {
 				t = NewTable(m)
 			}

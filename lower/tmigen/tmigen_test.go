@@ -139,7 +139,7 @@ func TestBuild(t *testing.T) {
 		{Object: 1, Offset: 0x1090},
 		{Object: 2, Offset: 0xBF8, RPN: orbit(3, 4)},
 	}}
-	got := Build(f, m, nil, nil)
+	got := Build(f, m, nil, nil, false)
 	want := &tmi.File{Major: 0x42, ModName: "emitrep.dll", Records: []tmi.Record{
 		{Key: 0x40, Object: 1, Offset: 0xC58, Size: 0x37CA, Name: "@BSSPRTEMSG.C"},
 		{Key: 0x81, Object: 2, Offset: 0xBAC, Size: 0xAC, Name: "@BSSN_EXCEPT.C"},
@@ -153,7 +153,7 @@ func TestBuild(t *testing.T) {
 			t.Errorf("record %d: %+v, want %+v", i, got.Records[i], want.Records[i])
 		}
 	}
-	if Build(&tdf.File{Tracepoints: []tdf.Tracepoint{{Object: 1}}}, m, nil, nil) != nil {
+	if Build(&tdf.File{Tracepoints: []tdf.Tracepoint{{Object: 1}}}, m, nil, nil, false) != nil {
 		t.Error("a TMI without ORBIT tracepoints")
 	}
 }
