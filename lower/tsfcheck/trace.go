@@ -179,8 +179,6 @@ func (c *checker) once(s *traceState, f tsf.Field) bool {
 		c.err(s, tsf.ErrMinorRedef, f, f.Last())
 	case "TP":
 		c.err(s, tsf.ErrTPRedef, f, f.Last())
-	case "OPCODE":
-		c.err(s, tsf.ErrOpcodeRedef, f, f.Last())
 	case "ORBIT":
 		c.err(s, tsf.ErrOrbitRedef, f, f.Last())
 	case "DESC":

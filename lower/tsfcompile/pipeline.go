@@ -172,7 +172,7 @@ func run(req Request, src []byte) *Result {
 		// No back end found the duplicate minor codes (tdfgen.Compile).
 		r.Duplicates = dedupeMinors(m)
 		kept = m
-		if slices.ContainsFunc(m.Tracepoints, func(tp *tsfcheck.Tracepoint) bool { return tp.Orbit != nil }) {
+		if tdfgen.StaticOrbitKept(m.Tracepoints) {
 			r.TMI = tmigen.BuildStatic(m.Major, m.TDFID, tdfgen.LoneStaticOrbits(m, m.Tracepoints))
 		}
 	} else {
@@ -188,7 +188,7 @@ func run(req Request, src []byte) *Result {
 		if t != nil && (len(t.Tracepoints) > 0 || r.Back.Program.DynamicDuplicates > 0) {
 			r.TDF = t
 			if r.mapFile != nil {
-				r.TMI = tmigen.Build(t, r.mapFile, tmiAddresses(r.Back.Program, lxmap.NewSymbols(r.mapFile, r.Sources.IgnoreCase)), r.Back.Program.StaticOrbits, slices.ContainsFunc(r.Back.Program.Kept, func(tp *tsfcheck.Tracepoint) bool { return tp.Static() && tp.Orbit != nil }))
+				r.TMI = tmigen.Build(t, r.mapFile, tmiAddresses(r.Back.Program, lxmap.NewSymbols(r.mapFile, r.Sources.IgnoreCase)), r.Back.Program.StaticOrbits, tdfgen.StaticOrbitKept(r.Back.Program.Kept))
 			}
 		}
 	}
