@@ -512,12 +512,25 @@ func (s *scanner) next() bool {
 		// //x, and "/ ," a comma; before the end of the file it is no
 		// token. A punctuation token keeps its text, so that the grammar
 		// takes it: "/ (" in a message is "(" where TRCUST says "/(".
-		s.advance(1)
+		// The slashes in a row are counted first, so that a run of them
+		// costs no recursion and no copy a slash.
+		slashes := 0
+		for !s.atEnd() && s.src[s.off] == '/' && !s.commentAt(0) {
+			s.advance(1)
+			slashes++
+			// In TRCUST's token buffer: they count against MaxToken with
+			// the token (IBM's behaviour: 300 of them before a word are
+			// fatal 17).
+			s.held++
+			if !s.skipSpace(false) {
+				return false
+			}
+		}
 		n0 := len(s.res.toks)
 		ok := s.next()
 		if len(s.res.toks) > n0 && s.res.toks[n0].Type != tokPunct {
 			t := &s.res.toks[n0]
-			t.Value = "/" + t.Value
+			t.Value = strings.Repeat("/", slashes) + t.Value
 		}
 		return ok
 	case c == '!':
