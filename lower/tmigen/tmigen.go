@@ -196,12 +196,14 @@ func Orbit(rpn []byte) (a, b uint32, ok bool) {
 // tracepoints, nil when none of its @STATIC tracepoints has ORBIT. IBM's
 // behaviour, tried with its binary (fresh seed 1181552): TRCUST 3.05A
 // writes it although it writes no TDF, with the major code and the TDFID
-// in its header but no module name, with or without a MAP file; a record
+// in its header, and modName: the module's name once TRCUST opened the
+// module for a dynamic tracepoint it then dropped, "" when it opened none
+// (no dynamic tracepoint at all); with or without a MAP file; a record
 // for each ORBIT of statics (tdfgen.LoneStaticOrbits says which), naming
 // nothing (object, offset and size 0, an empty name). When statics is
 // empty although tracepoints carry ORBIT, the file has no record.
-func BuildStatic(major, tdfid uint16, statics [][2]uint32) *tmi.File {
-	out := &tmi.File{Major: major, TDFID: tdfid}
+func BuildStatic(major uint16, modName string, tdfid uint16, statics [][2]uint32) *tmi.File {
+	out := &tmi.File{Major: major, ModName: modName, TDFID: tdfid}
 	for _, v := range statics {
 		out.Records = append(out.Records, tmi.Record{Key: tmi.Key(v[0], v[1])})
 	}

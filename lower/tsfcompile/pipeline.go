@@ -173,7 +173,14 @@ func run(req Request, src []byte) *Result {
 		r.Duplicates = dedupeMinors(m)
 		kept = m
 		if tdfgen.StaticOrbitKept(m.Tracepoints) {
-			r.TMI = tmigen.BuildStatic(m.Major, m.TDFID, tdfgen.LoneStaticOrbits(m, m.Tracepoints))
+			// The module name as the TDF header would hold it once the
+			// module was opened for a dynamic tracepoint the front end
+			// then dropped (IBM's behaviour: none without).
+			modName := ""
+			if need && r.Sources.ModulePath != "" {
+				modName = tdfgen.ModName(m.ModName, r.Sources.KeepPath)
+			}
+			r.TMI = tmigen.BuildStatic(m.Major, modName, m.TDFID, tdfgen.LoneStaticOrbits(m, m.Tracepoints))
 		}
 	} else {
 		r.Duplicates = r.Back.Program.Duplicates
