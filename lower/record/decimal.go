@@ -1,6 +1,10 @@
 package record
 
-import "math/bits"
+import (
+	"encoding/binary"
+	"math/bits"
+	"slices"
+)
 
 // twoDigits holds "00" to "99", two bytes a number.
 const twoDigits = "00010203040506070809" +
@@ -29,9 +33,10 @@ func decimalLen(v uint64) int {
 }
 
 // appendUint appends v in decimal, as strconv.AppendUint(b, v, 10) does,
-// straight into b: the digits are written in place, two at a time from the
-// end, with no buffer to copy them from (the encoders write several
-// numbers a record).
+// straight into b: a number under 10,000 two digits at a time from a table,
+// a larger one eight digits at a time in one word (eightDigits), written
+// in place with no buffer to copy them from (the encoders write several
+// numbers a record: line, sequence, nanoseconds).
 func appendUint(b []byte, v uint64) []byte {
 	switch {
 	case v < 10:
@@ -45,29 +50,47 @@ func appendUint(b []byte, v uint64) []byte {
 			return append(b, twoDigits[hi+1], twoDigits[lo], twoDigits[lo+1])
 		}
 		return append(b, twoDigits[hi], twoDigits[hi+1], twoDigits[lo], twoDigits[lo+1])
+	case v < 1e8:
+		n := decimalLen(v)
+		// The eight digits with the 8-n leading zeros shifted out; the
+		// word is written whole, the length then cut to the digits.
+		return appendWord(b, eightDigits(v)>>(8*(8-uint(n))), n)
+	case v < 1e16:
+		hi := v / 1e8
+		return appendWord(appendUint(b, hi), eightDigits(v-hi*1e8), 8)
 	}
-	n := decimalLen(v)
+	hi := v / 1e16
+	mid := v/1e8 - hi*1e8
+	b = appendWord(appendUint(b, hi), eightDigits(mid), 8)
+	return appendWord(b, eightDigits(v-v/1e8*1e8), 8)
+}
+
+// appendWord appends the n low bytes of w (in memory order: little
+// endian), writing all eight in place when b has room.
+func appendWord(b []byte, w uint64, n int) []byte {
 	at := len(b)
-	if cap(b)-at < n {
-		b = append(b, make([]byte, n)...)
-	} else {
-		b = b[:at+n]
+	if cap(b)-at < 8 {
+		b = slices.Grow(b, 8)
 	}
-	d := b[at : at+n]
-	i := n
-	for v >= 100 {
-		q := v / 100
-		r := (v - q*100) * 2
-		i -= 2
-		d[i], d[i+1] = twoDigits[r], twoDigits[r+1]
-		v = q
-	}
-	if v >= 10 {
-		d[0], d[1] = twoDigits[v*2], twoDigits[v*2+1]
-	} else {
-		d[0] = byte('0' + v)
-	}
-	return b
+	binary.LittleEndian.PutUint64(b[at:at+8], w)
+	return b[:at+n]
+}
+
+// eightDigits returns the eight decimal digits of v < 10^8 (leading zeros
+// included) as ASCII in one word, the first digit in the low byte, with
+// multiplications in place of divisions, lanes at a time: v is split into
+// two halves under 10,000 (32-bit lanes), each half into two pairs under
+// 100 (16-bit lanes), each pair into two digits (8-bit lanes). The
+// quotients are exact: x*5243>>19 is x/100 for x < 43,699 and x*103>>10
+// is x/10 for x < 179.
+func eightDigits(v uint64) uint64 {
+	hi := v / 10000
+	x := hi | (v-hi*10000)<<32
+	q := (x * 5243 >> 19) & 0x0000007F0000007F
+	x = q | (x-q*100)<<16
+	q = (x * 103 >> 10) & 0x000F000F000F000F
+	x = q | (x-q*10)<<8
+	return x | 0x3030303030303030
 }
 
 // appendInt is appendUint for a signed value: strconv.AppendInt(b, v, 10).

@@ -21,6 +21,13 @@ func TestAppendDecimal(t *testing.T) {
 	for x := uint64(1); x < 1<<62; x = x*3 + 7 {
 		us = append(us, x)
 	}
+	// Values of every length, the digits of the eight-digit words
+	// (eightDigits) spread: a linear congruential sequence, cut to each
+	// length.
+	for i, x := 0, uint64(12345); i < 20000; i++ {
+		x = x*6364136223846793005 + 1442695040888963407
+		us = append(us, x, x%1e4, x%1e8, x%1e9, x%1e12, x%1e16, x%1e17)
+	}
 	for _, u := range us {
 		for _, pre := range [][]byte{nil, []byte("ab"), make([]byte, 1, 64)} {
 			if got, want := string(appendUint(append([]byte(nil), pre...), u)), string(pre)+strconv.FormatUint(u, 10); got != want {

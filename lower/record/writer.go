@@ -375,12 +375,11 @@ func csvNeedsQuotes[T string | []byte](s T) bool {
 // csvSpecialWord reports whether one of the eight bytes of s from i on is
 // a byte csvSpecial marks.
 func csvSpecialWord[T string | []byte](s T, i int) bool {
-	x := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
-		uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
-	// Nonzero exactly when some byte is zero once xored with a special
-	// byte (a borrow only passes a zero byte).
-	c, q, r, n := x^(lsb*','), x^(lsb*'"'), x^(lsb*'\r'), x^(lsb*'\n')
-	return ((c-lsb)&^c|(q-lsb)&^q|(r-lsb)&^r|(n-lsb)&^n)&msb != 0
+	s = s[i:]
+	_ = s[7] // one bounds check: the eight bytes below are one load
+	x := uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+	return csvSpecialBytes(x) != 0
 }
 
 // Part returns a CSV writer into w that writes no header.
