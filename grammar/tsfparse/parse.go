@@ -202,6 +202,7 @@ type stmtBatch struct {
 	toks  []lexer.Token
 	stmts []stmtSpan
 	notes []commentNote
+	glued []gluedNote // the scanner's notes of slashes glued to punctuation, as notes
 
 	final    bool
 	tail     int
@@ -274,7 +275,7 @@ func (b *stmtBatch) recycle(reuse bool) {
 		b.keptFields = len(b.fields)
 	}
 	b.fields = b.fields[:b.keptFields]
-	b.toks, b.stmts, b.notes = b.toks[:0], b.stmts[:0], nil
+	b.toks, b.stmts, b.notes, b.glued = b.toks[:0], b.stmts[:0], nil, b.glued[:0]
 	clear(b.out)
 	b.out, b.diags, b.marks = b.out[:0], nil, b.marks[:0]
 }
@@ -339,6 +340,17 @@ func (s *scanner) statements(batch int, work, order chan<- *stmtBatch, free <-ch
 		}
 		nb.toks = append(nb.toks, toks[mid:]...)
 		b.toks, b.notes, s.notes = toks, s.notes, nil
+		// The notes on the statement carried over stay for the next batch.
+		k := 0
+		for _, g := range s.gluedNotes {
+			if g.off < toks[mid].Pos.Offset {
+				b.glued = append(b.glued, g)
+			} else {
+				s.gluedNotes[k] = g
+				k++
+			}
+		}
+		s.gluedNotes = s.gluedNotes[:k]
 		if !send(b) {
 			return
 		}
@@ -348,6 +360,7 @@ func (s *scanner) statements(batch int, work, order chan<- *stmtBatch, free <-ch
 		mid = 0
 	}
 	b.toks, b.notes, s.notes = s.res.toks, s.notes, nil
+	b.glued, s.gluedNotes = append(b.glued, s.gluedNotes...), s.gluedNotes[:0]
 	b.final, b.tail = true, mid
 	b.eof, b.aborted, b.cut, b.scanned = s.pos(), s.res.stopAt >= 0, s.res.cut, s.res.diags
 	send(b)
@@ -377,7 +390,7 @@ func (p *parser) batch(b *stmtBatch) {
 		p.eof = b.eof
 	}
 	for _, st := range b.stmts {
-		p.next = unexpectedText(b.toks[st.end])
+		p.next = p.unexpectedText(b.toks[st.end])
 		p.add1(p.statement(b.toks[st.start:st.end], astPos(b.toks[st.end].Pos), false))
 	}
 	p.next = ""
@@ -477,6 +490,42 @@ type parser struct {
 	// commentAfter is the scanner's scanResult.commentAfter when there is
 	// no batch, else the batch's notes say it.
 	commentAfter map[int]int
+	glued        map[int]int   // scanResult.glued, as commentAfter
+	cur          []lexer.Token // the tokens of any statement being parsed (unexpectedText)
+}
+
+// unexpectedText is unexpectedText with the slashes glued to a
+// punctuation token before it (scanResult.glued): TRCUST 3.05A names "/ ("
+// "/(" (IBM's behaviour).
+func (p *parser) unexpectedText(t lexer.Token) string {
+	if isPunct(t, "@") {
+		// '@' and the file name after it are one token of TRCUST's, named
+		// by the name (unexpectedAt): "DESC=@x" is "missing 'literal'
+		// before 'x'", "DESC=@" "before ''" (IBM's behaviour).
+		if i, ok := slices.BinarySearchFunc(p.cur, t.Pos.Offset, func(t lexer.Token, off int) int { return t.Pos.Offset - off }); ok {
+			text, _ := p.unexpectedAt(p.cur, i)
+			return text
+		}
+	}
+	if t.Type == tokPunct {
+		if n := p.slashesBefore(t.Pos.Offset); n > 0 {
+			return strings.Repeat("/", n) + t.Value
+		}
+	}
+	return unexpectedText(t)
+}
+
+// slashesBefore is scanResult.glued of the token at off.
+func (p *parser) slashesBefore(off int) int {
+	if p.b == nil {
+		return p.glued[off]
+	}
+	for _, g := range p.b.glued {
+		if g.off == off {
+			return g.slashes
+		}
+	}
+	return 0
 }
 
 // commentLine is scanResult.commentAfter of the token at off: the line
@@ -657,6 +706,8 @@ func isPunct(t lexer.Token, p string) bool { return t.Type == tokPunct && t.Valu
 // it is the last of the file. It returns nil when the tokens make no
 // statement.
 func (p *parser) statement(st []lexer.Token, end ast.Pos, last bool) tsf.Stmt {
+	p.cur = st
+	defer func() { p.cur = nil }()
 	head := &st[0]
 	var s tsf.Stmt
 	switch {
@@ -707,7 +758,7 @@ func (p *parser) posSince(n int, end ast.Pos) ast.Pos {
 func (p *parser) unexpected(toks []lexer.Token) {
 	for i := 0; i < len(toks); i++ {
 		t := toks[i]
-		text, name := unexpectedAt(toks, i)
+		text, name := p.unexpectedAt(toks, i)
 		if name {
 			i++
 		}
@@ -720,14 +771,16 @@ func (p *parser) unexpected(toks []lexer.Token) {
 // part of it: the '@' and the file name after it are one token of TRCUST's,
 // named by the file name (IBM's behaviour: "TP=@a.c" outside a TRACE is
 // "unexpected: a.c", a lone '@' "unexpected: ").
-func unexpectedAt(toks []lexer.Token, i int) (text string, name bool) {
+func (p *parser) unexpectedAt(toks []lexer.Token, i int) (text string, name bool) {
 	if !isPunct(toks[i], "@") {
-		return unexpectedText(toks[i]), false
+		return p.unexpectedText(toks[i]), false
 	}
 	if i+1 < len(toks) && toks[i+1].Type == tokPath {
 		return toks[i+1].Value, true
 	}
-	return "", false
+	// A lone '@' is named by the slashes glued to it ("/ @ ," is
+	// "unexpected: /", IBM's behaviour).
+	return strings.Repeat("/", p.slashesBefore(toks[i].Pos.Offset)), false
 }
 
 // peeker returns a participle lexer over toks followed by an EOF at end.
@@ -1788,7 +1841,7 @@ func (p *parser) unexpectedField(toks []lexer.Token, i int) {
 		// before "new line in literal"; IBM's behaviour).
 		return
 	}
-	text, _ := unexpectedAt(toks, i)
+	text, _ := p.unexpectedAt(toks, i)
 	p.add(tsf.ErrUnexpected.Diagnostic(astPos(toks[i].Pos), p.commentLine(toks[i].Pos.Offset), text))
 }
 
@@ -1867,7 +1920,7 @@ func (p *parser) listError(err error, end ast.Pos, last bool) (at int, skip bool
 		return end.Offset, false
 	}
 	tok := ute.Unexpected
-	pos, before := astPos(tok.Pos), unexpectedText(tok)
+	pos, before := astPos(tok.Pos), p.unexpectedText(tok)
 	if tok.EOF() {
 		before = p.nextWord()
 	}
@@ -1910,7 +1963,7 @@ func (p *parser) syntaxError(err error, end ast.Pos, last, severe bool) {
 	}
 	tok := ute.Unexpected
 	pos := astPos(tok.Pos)
-	before := unexpectedText(tok)
+	before := p.unexpectedText(tok)
 	if tok.EOF() {
 		if last {
 			d := tsf.SeverePrematureEOF.Diagnostic(pos, 0)

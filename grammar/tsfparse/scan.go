@@ -84,6 +84,10 @@ type scanResult struct {
 	// TRCUST 3.05A's lexer skips it before it hands the token on, so a
 	// message about the token stands at that line (IBM's behaviour).
 	commentAfter map[int]int
+	// glued maps the offset of a punctuation token to the slashes that
+	// stood before it ("/ (" is "(" glued to one), which TRCUST 3.05A
+	// names with the token ("unexpected: /(").
+	glued map[int]int
 }
 
 // scanner splits a TSF into tokens in the manner of go/scanner. Comments
@@ -107,6 +111,13 @@ type scanner struct {
 	// notes are the entries of res.commentAfter not yet handed to the
 	// parser (parse).
 	notes []commentNote
+	// gluedNotes are the entries of res.glued not yet handed to the parser
+	// (as notes are).
+	gluedNotes []gluedNote
+	// atSlashes are the slashes glued to the '@' just scanned: they go
+	// before the file name after it, '@' and name being one token of
+	// TRCUST 3.05A's ("TP=/ @STATIC" is "TP=@/STATIC", IBM's behaviour).
+	atSlashes int
 	// pathNext: the last token is "@", or "=" after MODNAME, or MODNAME
 	// without '=' (inPathContext); modName: the last token is the word
 	// MODNAME.
@@ -134,6 +145,7 @@ func newScanner(file, src string) *scanner {
 	s := &scanner{file: file, src: src, line: 1, col: 1, touching: -1}
 	s.res.stopAt, s.res.cut = -1, -1
 	s.res.commentAfter = make(map[int]int)
+	s.res.glued = make(map[int]int)
 	return s
 }
 
@@ -270,6 +282,13 @@ func (s *scanner) emit(t lexer.TokenType, value string, at mark) {
 	if t != tokString {
 		value = cString(value)
 	}
+	if s.atSlashes > 0 {
+		// Slashes glued to the '@' before: TRCUST's token of both.
+		if t == tokPath {
+			value = strings.Repeat("/", s.atSlashes) + value
+		}
+		s.atSlashes = 0
+	}
 	s.res.toks = append(s.res.toks, lexer.Token{})
 	tok := &s.res.toks[len(s.res.toks)-1]
 	tok.Type, tok.Value = t, value
@@ -402,6 +421,10 @@ func (s *scanner) commentEnds() {
 	}
 }
 
+// gluedNote is an entry of scanResult.glued: the offset of a punctuation
+// token and the slashes glued to it.
+type gluedNote struct{ off, slashes int }
+
 // commentNote is an entry of scanResult.commentAfter: the offset of a token
 // and the line where the C comment that touches it ends.
 type commentNote struct{ off, line int }
@@ -511,7 +534,9 @@ func (s *scanner) next() bool {
 		// /x" at the line of x, GROUP=/ G the group /G, "/ /x" the word
 		// //x, and "/ ," a comma; before the end of the file it is no
 		// token. A punctuation token keeps its text, so that the grammar
-		// takes it: "/ (" in a message is "(" where TRCUST says "/(".
+		// takes it, and the slashes are noted beside it for the messages
+		// that name it: "/ (" is "unexpected: /(", "DESC=/ ," "missing
+		// 'literal' before '/,'" (scanResult.glued).
 		// The slashes in a row are counted first, so that a run of them
 		// costs no recursion and no copy a slash.
 		slashes := 0
@@ -528,9 +553,17 @@ func (s *scanner) next() bool {
 		}
 		n0 := len(s.res.toks)
 		ok := s.next()
-		if len(s.res.toks) > n0 && s.res.toks[n0].Type != tokPunct {
+		if len(s.res.toks) > n0 {
 			t := &s.res.toks[n0]
-			t.Value = strings.Repeat("/", slashes) + t.Value
+			if t.Type != tokPunct {
+				t.Value = strings.Repeat("/", slashes) + t.Value
+			} else {
+				s.res.glued[t.Pos.Offset] += slashes
+				s.gluedNotes = append(s.gluedNotes, gluedNote{t.Pos.Offset, slashes})
+				if t.Value == "@" {
+					s.atSlashes = slashes
+				}
+			}
 		}
 		return ok
 	case c == '!':
