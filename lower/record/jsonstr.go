@@ -117,25 +117,32 @@ const (
 )
 
 // plainPrefix returns the length of the run of bytes jsonPlain marks that
-// s starts with, eight bytes at a time while none of them needs care.
+// s starts with, eight bytes at a time while none of them needs care; the
+// bytes after the last whole word are tested as the last eight of s (which
+// overlap the word before), one by one only where a word needs care.
 func plainPrefix(s string) int {
 	i := 0
 	for ; i+8 <= len(s); i += 8 {
-		x := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
-			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
-		// Each test is nonzero when some byte is under 0x20, is a quote
-		// or a backslash (a byte that is zero once xored with it), or is
-		// from 0x80 on.
-		q, bs := x^(lsb*'"'), x^(lsb*'\\')
-		ctrl := (x - lsb*0x20) &^ x
-		quote := (q - lsb) &^ q
-		back := (bs - lsb) &^ bs
-		if (ctrl|quote|back|x)&msb != 0 {
+		if jsonCare(load64(s[i:])) != 0 {
 			break
 		}
+	}
+	if i < len(s) && i+8 > len(s) && len(s) >= 8 && jsonCare(load64(s[len(s)-8:])) == 0 {
+		return len(s)
 	}
 	for i < len(s) && jsonPlain[s[i]] {
 		i++
 	}
 	return i
+}
+
+// jsonCare is not zero when one of the 8 bytes in x needs care in a JSON
+// string: it is under 0x20, a quote or a backslash (a byte that is zero
+// once xored with it), or from 0x80 on.
+func jsonCare(x uint64) uint64 {
+	q, bs := x^(lsb*'"'), x^(lsb*'\\')
+	ctrl := (x - lsb*0x20) &^ x
+	quote := (q - lsb) &^ q
+	back := (bs - lsb) &^ bs
+	return (ctrl | quote | back | x) & msb
 }
