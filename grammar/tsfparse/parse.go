@@ -576,11 +576,44 @@ func isWord(t *lexer.Token, words []string) bool {
 		if c < utf8.RuneSelf && c != w[0] {
 			continue
 		}
-		if strings.EqualFold(t.Value, w) {
+		if isKeyword(t.Value, w) {
 			return true
 		}
 	}
 	return false
+}
+
+// isKeyword reports whether v is the keyword kw (upper-case letters and
+// digits) in any case, as strings.EqualFold does: byte by byte while v is
+// ASCII, which then must be as long as kw; EqualFold decides a v with
+// bytes from 0x80 on (the Kelvin sign folds to K, the long s to S).
+func isKeyword(v, kw string) bool {
+	if len(v) != len(kw) {
+		// A rune folding to an ASCII letter is longer than it: a shorter
+		// v is never kw.
+		if len(v) < len(kw) {
+			return false
+		}
+		for i := 0; i < len(v); i++ {
+			if v[i] >= utf8.RuneSelf {
+				return strings.EqualFold(v, kw)
+			}
+		}
+		return false
+	}
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		if c >= 'a' && c <= 'z' {
+			c -= 'a' - 'A'
+		}
+		if c != kw[i] {
+			if v[i] >= utf8.RuneSelf {
+				return strings.EqualFold(v, kw)
+			}
+			return false
+		}
+	}
+	return true
 }
 
 // isTrace reports whether t is the keyword TRACE, in any case (an ASCII
@@ -1645,11 +1678,16 @@ func refusedAtKeyword(t *tsf.Trace, kw lexer.Token) (diag.Diagnostic, bool) {
 	default:
 		return diag.Diagnostic{}, false
 	}
-	name := strings.ToUpper(kw.Value)
-	switch {
-	case isMemKeyword(name):
+	var name string
+	switch v := kw.Value; {
+	case v[0]|0x20 == 'r' && isKeyword(v, "REGS"):
+		name = "REGS"
+	case v[0]|0x20 == 'l' && isKeyword(v, "LEN"):
+		name = "LEN"
+	case (v[0]|0x20 == 'm' || v[0]|0x20 == 'a') && isMemKeyword(v):
 		name = "DATA_STATEMENT"
-	case name != "REGS" && name != "LEN":
+	default:
+		// MINOR, ABORTOP and the rest: no check here.
 		return diag.Diagnostic{}, false
 	}
 	hasTP, static := false, false
@@ -1678,7 +1716,7 @@ func refusedAtKeyword(t *tsf.Trace, kw lexer.Token) (diag.Diagnostic, bool) {
 // any case: the statements TRCUST names DATA_STATEMENT.
 func isMemKeyword(kw string) bool {
 	for _, k := range [...]string{"MEM", "MEM32", "ASCIIZ", "ASCIIZ32"} {
-		if strings.EqualFold(kw, k) {
+		if isKeyword(kw, k) {
 			return true
 		}
 	}

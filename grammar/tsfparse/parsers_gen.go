@@ -361,7 +361,16 @@ func (p *pgenParser_definition) f2(c *pgenrt.State) bool {
 func (p *pgenParser_definition) n4(c *pgenrt.State) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
-	{
+	may := uint64(0x0) // the alternatives that may start at the token (keySwitch)
+	switch p.Key(c.Cur) {
+	case 'm':
+		may = 0x7
+	case 't':
+		may = 0x8
+	case 0x80:
+		may = 0xf
+	}
+	if may&0x1 != 0 {
 		b := *c
 		m, e := p.Lit(&b, "MAJOR")
 		if e.On {
@@ -376,7 +385,7 @@ func (p *pgenParser_definition) n4(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	{
+	if may&0x2 != 0 {
 		b := *c
 		m, e := p.Lit(&b, "MAXDATALENGTH")
 		if e.On {
@@ -391,7 +400,7 @@ func (p *pgenParser_definition) n4(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	{
+	if may&0x4 != 0 {
 		b := *c
 		m, e := p.Lit(&b, "MAXDATALEN")
 		if e.On {
@@ -406,7 +415,7 @@ func (p *pgenParser_definition) n4(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	{
+	if may&0x8 != 0 {
 		b := *c
 		m, e := p.Lit(&b, "TDFID")
 		if e.On {
@@ -1014,7 +1023,28 @@ func (p *pgenParser_definition) n28(c *pgenrt.State, s *field) (bool, pgenrt.Err
 func (p *pgenParser_definition) n29(c *pgenrt.State, s *field) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
-	if p.f7(c) {
+	may := uint64(0x0) // the alternatives that may start at the token (keySwitch)
+	switch p.Key(c.Cur) {
+	case 'a':
+		may = 0x500
+	case 'd', 'f':
+		may = 0x20
+	case 'g':
+		may = 0x10
+	case 'l':
+		may = 0x40
+	case 'm':
+		may = 0x101
+	case 'o':
+		may = 0x204
+	case 'r':
+		may = 0x480
+	case 't':
+		may = 0xa
+	case 0x80:
+		may = 0x7ff
+	}
+	if may&0x1 != 0 && p.f7(c) {
 		b := *c
 		sv0 := s.Minor
 		m, e := p.n18(&b, s)
@@ -1031,7 +1061,7 @@ func (p *pgenParser_definition) n29(c *pgenrt.State, s *field) (bool, pgenrt.Err
 		}
 		s.Minor = sv0
 	}
-	if p.f8(c) {
+	if may&0x2 != 0 && p.f8(c) {
 		b := *c
 		sv0 := s.TP
 		m, e := p.n19(&b, s)
@@ -1048,7 +1078,7 @@ func (p *pgenParser_definition) n29(c *pgenrt.State, s *field) (bool, pgenrt.Err
 		}
 		s.TP = sv0
 	}
-	if p.f9(c) {
+	if may&0x4 != 0 && p.f9(c) {
 		b := *c
 		sv0 := s.Opcode
 		m, e := p.n20(&b, s)
@@ -1065,7 +1095,7 @@ func (p *pgenParser_definition) n29(c *pgenrt.State, s *field) (bool, pgenrt.Err
 		}
 		s.Opcode = sv0
 	}
-	if p.f10(c) {
+	if may&0x8 != 0 && p.f10(c) {
 		b := *c
 		sv0 := s.Type
 		m, e := p.n21(&b, s)
@@ -1082,7 +1112,7 @@ func (p *pgenParser_definition) n29(c *pgenrt.State, s *field) (bool, pgenrt.Err
 		}
 		s.Type = sv0
 	}
-	if p.f11(c) {
+	if may&0x10 != 0 && p.f11(c) {
 		b := *c
 		sv0 := s.Group
 		m, e := p.n22(&b, s)
@@ -1099,7 +1129,7 @@ func (p *pgenParser_definition) n29(c *pgenrt.State, s *field) (bool, pgenrt.Err
 		}
 		s.Group = sv0
 	}
-	if p.f12(c) {
+	if may&0x20 != 0 && p.f12(c) {
 		b := *c
 		sv0 := s.Text
 		m, e := p.n23(&b, s)
@@ -1116,7 +1146,7 @@ func (p *pgenParser_definition) n29(c *pgenrt.State, s *field) (bool, pgenrt.Err
 		}
 		s.Text = sv0
 	}
-	if p.f13(c) {
+	if may&0x40 != 0 && p.f13(c) {
 		b := *c
 		sv0 := s.Len
 		m, e := p.n24(&b, s)
@@ -1133,7 +1163,7 @@ func (p *pgenParser_definition) n29(c *pgenrt.State, s *field) (bool, pgenrt.Err
 		}
 		s.Len = sv0
 	}
-	if p.f14(c) {
+	if may&0x80 != 0 && p.f14(c) {
 		b := *c
 		sv0 := s.Regs
 		m, e := p.n25(&b, s)
@@ -1150,7 +1180,7 @@ func (p *pgenParser_definition) n29(c *pgenrt.State, s *field) (bool, pgenrt.Err
 		}
 		s.Regs = sv0
 	}
-	if p.f15(c) {
+	if may&0x100 != 0 && p.f15(c) {
 		b := *c
 		sv0 := s.Mem
 		m, e := p.n26(&b, s)
@@ -1167,7 +1197,7 @@ func (p *pgenParser_definition) n29(c *pgenrt.State, s *field) (bool, pgenrt.Err
 		}
 		s.Mem = sv0
 	}
-	if p.f16(c) {
+	if may&0x200 != 0 && p.f16(c) {
 		b := *c
 		sv0 := s.Orbit
 		m, e := p.n27(&b, s)
@@ -1184,7 +1214,7 @@ func (p *pgenParser_definition) n29(c *pgenrt.State, s *field) (bool, pgenrt.Err
 		}
 		s.Orbit = sv0
 	}
-	if p.f17(c) {
+	if may&0x400 != 0 && p.f17(c) {
 		b := *c
 		sv0 := s.OpFlag
 		m, e := p.n28(&b, s)
@@ -2213,7 +2243,16 @@ func (p *pgenParser_definition) s_listStmt(c *pgenrt.State, s *listStmt) (bool, 
 func (p *pgenParser_definition) n69(c *pgenrt.State) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
-	{
+	may := uint64(0x0) // the alternatives that may start at the token (keySwitch)
+	switch p.Key(c.Cur) {
+	case 'a':
+		may = 0xc
+	case 'm':
+		may = 0x3
+	case 0x80:
+		may = 0xf
+	}
+	if may&0x1 != 0 {
 		b := *c
 		m, e := p.Lit(&b, "MEM32")
 		if e.On {
@@ -2228,7 +2267,7 @@ func (p *pgenParser_definition) n69(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	{
+	if may&0x2 != 0 {
 		b := *c
 		m, e := p.Lit(&b, "MEM")
 		if e.On {
@@ -2243,7 +2282,7 @@ func (p *pgenParser_definition) n69(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	{
+	if may&0x4 != 0 {
 		b := *c
 		m, e := p.Lit(&b, "ASCIIZ32")
 		if e.On {
@@ -2258,7 +2297,7 @@ func (p *pgenParser_definition) n69(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	{
+	if may&0x8 != 0 {
 		b := *c
 		m, e := p.Lit(&b, "ASCIIZ")
 		if e.On {
@@ -2952,7 +2991,24 @@ func (p *pgenParser_definition) f28(c *pgenrt.State) bool {
 func (p *pgenParser_definition) n96(c *pgenrt.State) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
-	if p.f18(c) {
+	may := uint64(0xf) // the alternatives that may start at the token (keySwitch)
+	switch p.Key(c.Cur) {
+	case '(':
+		may = 0x1f
+	case '*':
+		may = 0x2f
+	case '+':
+		may = 0x10f
+	case '-':
+		may = 0x20f
+	case '=':
+		may = 0x4f
+	case '@':
+		may = 0x8f
+	case 0x80:
+		may = 0x3ff
+	}
+	if may&0x1 != 0 && p.f18(c) {
 		b := *c
 		m, e := p.Ref(&b, tokIdent)
 		if e.On {
@@ -2967,7 +3023,7 @@ func (p *pgenParser_definition) n96(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	if p.f21(c) {
+	if may&0x2 != 0 && p.f21(c) {
 		b := *c
 		m, e := p.Ref(&b, tokSymbol)
 		if e.On {
@@ -2982,7 +3038,7 @@ func (p *pgenParser_definition) n96(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	if p.f28(c) {
+	if may&0x4 != 0 && p.f28(c) {
 		b := *c
 		m, e := p.Ref(&b, tokString)
 		if e.On {
@@ -2997,7 +3053,7 @@ func (p *pgenParser_definition) n96(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	if p.f6(c) {
+	if may&0x8 != 0 && p.f6(c) {
 		b := *c
 		m, e := p.Ref(&b, tokPath)
 		if e.On {
@@ -3012,7 +3068,7 @@ func (p *pgenParser_definition) n96(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	{
+	if may&0x10 != 0 {
 		b := *c
 		m, e := p.Lit(&b, "(")
 		if e.On {
@@ -3027,7 +3083,7 @@ func (p *pgenParser_definition) n96(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	{
+	if may&0x20 != 0 {
 		b := *c
 		m, e := p.Lit(&b, "*")
 		if e.On {
@@ -3042,7 +3098,7 @@ func (p *pgenParser_definition) n96(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	{
+	if may&0x40 != 0 {
 		b := *c
 		m, e := p.Lit(&b, "=")
 		if e.On {
@@ -3057,7 +3113,7 @@ func (p *pgenParser_definition) n96(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	{
+	if may&0x80 != 0 {
 		b := *c
 		m, e := p.Lit(&b, "@")
 		if e.On {
@@ -3072,7 +3128,7 @@ func (p *pgenParser_definition) n96(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	{
+	if may&0x100 != 0 {
 		b := *c
 		m, e := p.Lit(&b, "+")
 		if e.On {
@@ -3087,7 +3143,7 @@ func (p *pgenParser_definition) n96(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	{
+	if may&0x200 != 0 {
 		b := *c
 		m, e := p.Lit(&b, "-")
 		if e.On {
@@ -3421,7 +3477,18 @@ func (p *pgenParser_definition) f31(c *pgenrt.State) bool {
 func (p *pgenParser_definition) n108(c *pgenrt.State) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
-	if p.f21(c) {
+	may := uint64(0x7) // the alternatives that may start at the token (keySwitch)
+	switch p.Key(c.Cur) {
+	case '*':
+		may = 0xf
+	case '=':
+		may = 0x17
+	case '@':
+		may = 0x27
+	case 0x80:
+		may = 0x3f
+	}
+	if may&0x1 != 0 && p.f21(c) {
 		b := *c
 		m, e := p.Ref(&b, tokSymbol)
 		if e.On {
@@ -3436,7 +3503,7 @@ func (p *pgenParser_definition) n108(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	if p.f28(c) {
+	if may&0x2 != 0 && p.f28(c) {
 		b := *c
 		m, e := p.Ref(&b, tokString)
 		if e.On {
@@ -3451,7 +3518,7 @@ func (p *pgenParser_definition) n108(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	if p.f6(c) {
+	if may&0x4 != 0 && p.f6(c) {
 		b := *c
 		m, e := p.Ref(&b, tokPath)
 		if e.On {
@@ -3466,7 +3533,7 @@ func (p *pgenParser_definition) n108(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	{
+	if may&0x8 != 0 {
 		b := *c
 		m, e := p.Lit(&b, "*")
 		if e.On {
@@ -3481,7 +3548,7 @@ func (p *pgenParser_definition) n108(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	{
+	if may&0x10 != 0 {
 		b := *c
 		m, e := p.Lit(&b, "=")
 		if e.On {
@@ -3496,7 +3563,7 @@ func (p *pgenParser_definition) n108(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	{
+	if may&0x20 != 0 {
 		b := *c
 		m, e := p.Lit(&b, "@")
 		if e.On {

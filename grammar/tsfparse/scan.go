@@ -118,6 +118,9 @@ type scanner struct {
 	// before the file name after it, '@' and name being one token of
 	// TRCUST 3.05A's ("TP=/ @STATIC" is "TP=@/STATIC", IBM's behaviour).
 	atSlashes int
+	// nul says that the TSF holds a NUL byte: only then may a token's
+	// text end before its bytes do (cString).
+	nul bool
 	// pathNext: the last token is "@", or "=" after MODNAME, or MODNAME
 	// without '=' (inPathContext); modName: the last token is the word
 	// MODNAME.
@@ -142,7 +145,7 @@ func scan(file string, src []byte) scanResult {
 }
 
 func newScanner(file, src string) *scanner {
-	s := &scanner{file: file, src: src, line: 1, col: 1, touching: -1}
+	s := &scanner{file: file, src: src, line: 1, col: 1, touching: -1, nul: strings.IndexByte(src, 0) >= 0}
 	s.res.stopAt, s.res.cut = -1, -1
 	s.res.commentAfter = make(map[int]int)
 	s.res.glued = make(map[int]int)
@@ -279,7 +282,7 @@ func (s *scanner) stop(d diag.Diagnostic) bool {
 }
 
 func (s *scanner) emit(t lexer.TokenType, value string, at mark) {
-	if t != tokString {
+	if t != tokString && s.nul {
 		value = cString(value)
 	}
 	if s.atSlashes > 0 {
@@ -301,7 +304,7 @@ func (s *scanner) emit(t lexer.TokenType, value string, at mark) {
 	}
 	// What inPathContext looks at, kept as the tokens are made.
 	s.pathNext = t == tokPunct && value == "@" || value == "=" && s.modName
-	s.modName = t == tokIdent && strings.EqualFold(value, "MODNAME")
+	s.modName = t == tokIdent && (len(value) == len("MODNAME") || value != "" && value[0] >= utf8.RuneSelf) && strings.EqualFold(value, "MODNAME")
 	tok.Pos.Filename, tok.Pos.Offset, tok.Pos.Line, tok.Pos.Column = s.file, at.off, at.line, at.col
 }
 

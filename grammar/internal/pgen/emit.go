@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"go/format"
+	"math/bits"
 	"sort"
 	"strconv"
 	"strings"
@@ -668,6 +669,82 @@ func (pe *parserEmitter) test(f firstSet, what, c string) string {
 	return fmt.Sprintf("p.%s(%s)", fn, c)
 }
 
+// keySwitch returns, for a disjunction of a custom lexer's parser with
+// enough alternatives that test literals, the switch that sets may to the
+// alternatives that may start at the token at the cursor, by the first
+// byte of its text (pgenrt.Tokens.Key: an ASCII letter in lower case, any
+// byte from 0x80 on as 0x80): bit i for alternative i. An alternative is
+// marked for the first bytes of its literals (Is folds case for some
+// token types; a superset is enough), for 0x80 (a rune that folds to K or
+// S), and for every key when its first set is not literals alone. Its
+// own test at the cursor follows as before: the switch only skips
+// alternatives that would miss quietly. ok is false when there is no
+// switch (few alternatives, or more than 64).
+func (pe *parserEmitter) keySwitch(n *disjNode) (sw []string, ok bool) {
+	if pe.pd.custom == nil || len(n.alts) < 4 || len(n.alts) > 64 {
+		return nil, false
+	}
+	var always uint64 // alternatives not narrowed by their literals
+	byKey := map[int]uint64{}
+	for i, a := range n.alts {
+		f := pe.first.of(a)
+		all := f.all || len(f.types) > 0
+		for t, ss := range f.lits {
+			for s := range ss {
+				// A literal of another type, an empty one or one that
+				// starts with a byte from 0x80 on (which may fold to an
+				// ASCII letter: the Kelvin sign to K) is not narrowed.
+				all = all || t != "" || s == "" || s[0] >= 0x80
+			}
+		}
+		if all {
+			always |= 1 << uint(i)
+			continue
+		}
+		for s := range f.lits[""] {
+			k := int(s[0])
+			switch {
+			case k >= 'A' && k <= 'Z':
+				k += 'a' - 'A'
+			}
+			byKey[k] |= 1 << uint(i)
+		}
+	}
+	if bits.OnesCount64(always) > len(n.alts)-3 {
+		return nil, false
+	}
+	all := uint64(1)<<uint(len(n.alts)) - 1
+	byKey[0x80] = all
+	// One case for the keys of the same alternatives, in the order of
+	// their first key.
+	keys := make([]int, 0, len(byKey))
+	for k := range byKey {
+		keys = append(keys, k)
+	}
+	sort.Ints(keys)
+	var masks []uint64
+	caseKeys := map[uint64][]string{}
+	for _, k := range keys {
+		m := byKey[k] | always
+		if _, seen := caseKeys[m]; !seen {
+			masks = append(masks, m)
+		}
+		key := fmt.Sprintf("%#x", k)
+		if k > ' ' && k < 0x7f && k != '\'' && k != '\\' {
+			key = "'" + string(rune(k)) + "'"
+		}
+		caseKeys[m] = append(caseKeys[m], key)
+	}
+	sw = append(sw, fmt.Sprintf("\tmay := uint64(%#x) // the alternatives that may start at the token (keySwitch)", always))
+	sw = append(sw, "\tswitch p.Key(c.Cur) {")
+	for _, m := range masks {
+		sw = append(sw, fmt.Sprintf("\tcase %s:", strings.Join(caseKeys[m], ", ")))
+		sw = append(sw, fmt.Sprintf("\t\tmay = %#x", m))
+	}
+	sw = append(sw, "\t}")
+	return sw, true
+}
+
 // written lists the fields of owner that captures in n set directly.
 func written(n node) []*fieldInfo {
 	var out []*fieldInfo
@@ -724,14 +801,31 @@ func (pe *parserEmitter) nodeFunc(n node, owner *structInfo) string {
 	case *disjNode:
 		w("\tdeepest := 0")
 		w("\tvar first pgenrt.Err")
-		for _, a := range n.alts {
+		sw, keyed := pe.keySwitch(n)
+		for _, l := range sw {
+			w("%s", l)
+		}
+		for i, a := range n.alts {
 			save, restore := saveRestore(written(a))
+			key := ""
+			if keyed {
+				key = fmt.Sprintf("may&%#x != 0", uint64(1)<<uint(i))
+			}
 			if _, lit := unwrap(a).(*litNode); lit && pe.pd.custom != nil {
 				// A custom lexer's literal is its own test (Is, then Lit
 				// would test it twice).
-				w("\t{")
+				if key != "" {
+					w("\tif %s {", key)
+				} else {
+					w("\t{")
+				}
 			} else if may, ok := pe.may(a, "c"); ok {
+				if key != "" {
+					may = key + " && " + may
+				}
 				w("\tif %s {", may)
+			} else if key != "" {
+				w("\tif %s {", key)
 			} else {
 				w("\t{")
 			}

@@ -147,6 +147,25 @@ func (t *Tokens) Lit(c *State, s string) (bool, Err) {
 	return true, Err{}
 }
 
+// Key returns the first byte of token i's text with an ASCII letter in
+// lower case, 0x80 for any byte from 0x80 on, 0 for an empty text: what a
+// generated disjunction switches on to skip the alternatives that cannot
+// start with that byte.
+func (t *Tokens) Key(i int) byte {
+	v := t.Tok(i).Value
+	if v == "" {
+		return 0
+	}
+	c := v[0]
+	switch {
+	case c >= 'A' && c <= 'Z':
+		c += 'a' - 'A'
+	case c >= 0x80:
+		c = 0x80
+	}
+	return c
+}
+
 // Is reports whether token i is the literal s, as Lit matches it: the
 // test of a first set (see grammar/internal/pgen) holding s.
 func (t *Tokens) Is(i int, s string) bool {
