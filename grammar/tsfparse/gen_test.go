@@ -154,7 +154,7 @@ func TestParseMatchesReference(t *testing.T) {
 // split it into statements, parse them.
 func batchParse(filename string, src []byte) (*tsf.File, diag.List) {
 	res := scan(filename, src)
-	p := &parser{g: theGrammar(), eof: res.eof, commentAfter: res.commentAfter, glued: res.glued}
+	p := &parser{g: theGrammar(), eof: res.eof, notes: res.notes}
 	p.out = &tsf.File{Name: filename, EOF: res.eof}
 	stmts := split(res.toks)
 	var partial []lexer.Token

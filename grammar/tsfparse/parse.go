@@ -201,8 +201,7 @@ const batchStatements = 16
 type stmtBatch struct {
 	toks  []lexer.Token
 	stmts []stmtSpan
-	notes []commentNote
-	glued []gluedNote // the scanner's notes of slashes glued to punctuation, as notes
+	notes []tokenNote
 
 	final    bool
 	tail     int
@@ -275,7 +274,7 @@ func (b *stmtBatch) recycle(reuse bool) {
 		b.keptFields = len(b.fields)
 	}
 	b.fields = b.fields[:b.keptFields]
-	b.toks, b.stmts, b.notes, b.glued = b.toks[:0], b.stmts[:0], nil, b.glued[:0]
+	b.toks, b.stmts, b.notes = b.toks[:0], b.stmts[:0], b.notes[:0]
 	clear(b.out)
 	b.out, b.diags, b.marks = b.out[:0], nil, b.marks[:0]
 }
@@ -339,18 +338,18 @@ func (s *scanner) statements(batch int, work, order chan<- *stmtBatch, free <-ch
 			nb = newBatch(batch)
 		}
 		nb.toks = append(nb.toks, toks[mid:]...)
-		b.toks, b.notes, s.notes = toks, s.notes, nil
+		b.toks = toks
 		// The notes on the statement carried over stay for the next batch.
 		k := 0
-		for _, g := range s.gluedNotes {
-			if g.off < toks[mid].Pos.Offset {
-				b.glued = append(b.glued, g)
+		for _, n := range s.notes {
+			if n.off < toks[mid].Pos.Offset {
+				b.notes = append(b.notes, n)
 			} else {
-				s.gluedNotes[k] = g
+				s.notes[k] = n
 				k++
 			}
 		}
-		s.gluedNotes = s.gluedNotes[:k]
+		s.notes = s.notes[:k]
 		if !send(b) {
 			return
 		}
@@ -359,8 +358,7 @@ func (s *scanner) statements(batch int, work, order chan<- *stmtBatch, free <-ch
 		seen -= mid
 		mid = 0
 	}
-	b.toks, b.notes, s.notes = s.res.toks, s.notes, nil
-	b.glued, s.gluedNotes = append(b.glued, s.gluedNotes...), s.gluedNotes[:0]
+	b.toks, b.notes, s.notes = s.res.toks, append(b.notes, s.notes...), nil
 	b.final, b.tail = true, mid
 	b.eof, b.aborted, b.cut, b.scanned = s.pos(), s.res.stopAt >= 0, s.res.cut, s.res.diags
 	send(b)
@@ -487,15 +485,14 @@ type parser struct {
 	// TRCUST 3.05A reads on for a token (ORBIT=(1, OPCODE=+): the
 	// statement's premature end (tsf.Trace.PastEnd).
 	pastEnd bool
-	// commentAfter is the scanner's scanResult.commentAfter when there is
-	// no batch, else the batch's notes say it.
-	commentAfter map[int]int
-	glued        map[int]int   // scanResult.glued, as commentAfter
-	cur          []lexer.Token // the tokens of any statement being parsed (unexpectedText)
+	// notes are the scanner's scanResult.notes when there is no batch,
+	// else the batch's notes say them.
+	notes map[int]tokenNote
+	cur   []lexer.Token // the tokens of any statement being parsed (unexpectedText)
 }
 
 // unexpectedText is unexpectedText with the slashes glued to a
-// punctuation token before it (scanResult.glued): TRCUST 3.05A names "/ ("
+// punctuation token before it (tokenNote): TRCUST 3.05A names "/ ("
 // "/(" (IBM's behaviour).
 func (p *parser) unexpectedText(t lexer.Token) string {
 	if isPunct(t, "@") {
@@ -508,39 +505,29 @@ func (p *parser) unexpectedText(t lexer.Token) string {
 		}
 	}
 	if t.Type == tokPunct {
-		if n := p.slashesBefore(t.Pos.Offset); n > 0 {
+		if n := p.note(t.Pos.Offset).slashes; n > 0 {
 			return strings.Repeat("/", n) + t.Value
 		}
 	}
 	return unexpectedText(t)
 }
 
-// slashesBefore is scanResult.glued of the token at off.
-func (p *parser) slashesBefore(off int) int {
+// note is what the scanner noted of the token at off (tokenNote).
+func (p *parser) note(off int) tokenNote {
 	if p.b == nil {
-		return p.glued[off]
+		return p.notes[off]
 	}
-	for _, g := range p.b.glued {
-		if g.off == off {
-			return g.slashes
+	for _, n := range p.b.notes {
+		if n.off == off {
+			return n
 		}
 	}
-	return 0
+	return tokenNote{}
 }
 
-// commentLine is scanResult.commentAfter of the token at off: the line
-// where a C comment that touches it ends, 0 when there is none.
-func (p *parser) commentLine(off int) int {
-	if p.b == nil {
-		return p.commentAfter[off]
-	}
-	for _, c := range p.b.notes {
-		if c.off == off {
-			return c.line
-		}
-	}
-	return 0
-}
+// commentLine is the line where a C comment that touches the token at off
+// ends, 0 when there is none (tokenNote.line).
+func (p *parser) commentLine(off int) int { return p.note(off).line }
 
 // fieldNodes returns where the nodes of fields come from.
 func (p *parser) fieldNodes() *fieldNodes {
@@ -813,7 +800,7 @@ func (p *parser) unexpectedAt(toks []lexer.Token, i int) (text string, name bool
 	}
 	// A lone '@' is named by the slashes glued to it ("/ @ ," is
 	// "unexpected: /", IBM's behaviour).
-	return strings.Repeat("/", p.slashesBefore(toks[i].Pos.Offset)), false
+	return strings.Repeat("/", p.note(toks[i].Pos.Offset).slashes), false
 }
 
 // peeker returns a participle lexer over toks followed by an EOF at end.

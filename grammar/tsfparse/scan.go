@@ -79,15 +79,9 @@ type scanResult struct {
 	stopAt int // -1 when the scan reached the end of the file
 	cut    int // the offset of the token a severe lexical error stopped in, -1 if none
 	eof    ast.Pos
-	// commentAfter maps the offset of a word, number, symbol or run that a
-	// C comment touches ("junk/*") to the line where that comment ends:
-	// TRCUST 3.05A's lexer skips it before it hands the token on, so a
-	// message about the token stands at that line (IBM's behaviour).
-	commentAfter map[int]int
-	// glued maps the offset of a punctuation token to the slashes that
-	// stood before it ("/ (" is "(" glued to one), which TRCUST 3.05A
-	// names with the token ("unexpected: /(").
-	glued map[int]int
+	// notes maps the offset of a token to what the scanner noted of it
+	// (tokenNote).
+	notes map[int]tokenNote
 }
 
 // scanner splits a TSF into tokens in the manner of go/scanner. Comments
@@ -106,14 +100,11 @@ type scanner struct {
 	mode Mode
 	res  scanResult
 	// touching is the offset of the token a C comment touches while that
-	// comment is skipped, -1 otherwise (scanResult.commentAfter).
+	// comment is skipped, -1 otherwise (tokenNote.line).
 	touching int
-	// notes are the entries of res.commentAfter not yet handed to the
+	// notes are the entries of res.notes not yet handed to the
 	// parser (parse).
-	notes []commentNote
-	// gluedNotes are the entries of res.glued not yet handed to the parser
-	// (as notes are).
-	gluedNotes []gluedNote
+	notes []tokenNote
 	// atSlashes are the slashes glued to the '@' just scanned: they go
 	// before the file name after it, '@' and name being one token of
 	// TRCUST 3.05A's ("TP=/ @STATIC" is "TP=@/STATIC", IBM's behaviour).
@@ -147,8 +138,7 @@ func scan(file string, src []byte) scanResult {
 func newScanner(file, src string) *scanner {
 	s := &scanner{file: file, src: src, line: 1, col: 1, touching: -1, nul: strings.IndexByte(src, 0) >= 0}
 	s.res.stopAt, s.res.cut = -1, -1
-	s.res.commentAfter = make(map[int]int)
-	s.res.glued = make(map[int]int)
+	s.res.notes = make(map[int]tokenNote)
 	return s
 }
 
@@ -408,29 +398,46 @@ func cString(v string) string {
 }
 
 // commentEnds records, when the C comment that ends here touches a token,
-// the line it ends on for that token (scanResult.commentAfter), also in
+// the line it ends on for that token (tokenNote.line), also in
 // notes for the parser that reads the statements as they are scanned
 // (parse).
 func (s *scanner) commentEnds() {
 	if s.touching >= 0 {
-		s.res.commentAfter[s.touching] = s.line
-		if n := len(s.notes); n > 0 && s.notes[n-1].off == s.touching {
-			// A word with comments inside it: the last one's end.
-			s.notes[n-1].line = s.line
-		} else {
-			s.notes = append(s.notes, commentNote{s.touching, s.line})
-		}
+		s.note(tokenNote{off: s.touching, line: s.line})
 		s.touching = -1
 	}
 }
 
-// gluedNote is an entry of scanResult.glued: the offset of a punctuation
-// token and the slashes glued to it.
-type gluedNote struct{ off, slashes int }
+// tokenNote is what the scanner notes of the token at off, for the
+// messages about it.
+type tokenNote struct {
+	off int
+	// line is where a C comment that touches the word, number, symbol or
+	// run ends ("junk/*"), 0 when none does: TRCUST 3.05A's lexer skips it
+	// before it hands the token on, so a message about the token stands at
+	// that line (IBM's behaviour).
+	line int
+	// slashes are the slashes glued to the punctuation token ("/ (" is
+	// "(" glued to one), which TRCUST 3.05A names with the token
+	// ("unexpected: /(").
+	slashes int
+}
 
-// commentNote is an entry of scanResult.commentAfter: the offset of a token
-// and the line where the C comment that touches it ends.
-type commentNote struct{ off, line int }
+// note records n in scanResult.notes, merged with what was noted of the
+// same token (a word with comments inside it: the last one's end), and in
+// notes for the parser that reads the statements as they are scanned
+// (parse).
+func (s *scanner) note(n tokenNote) {
+	if old, ok := s.res.notes[n.off]; ok {
+		n.line, n.slashes = max(n.line, old.line), n.slashes+old.slashes
+	}
+	s.res.notes[n.off] = n
+	if k := len(s.notes); k > 0 && s.notes[k-1].off == n.off {
+		s.notes[k-1] = n
+	} else {
+		s.notes = append(s.notes, n)
+	}
+}
 
 func isIdentStart(c byte) bool {
 	return c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c == '_' || c == '$' || c == '?'
@@ -539,7 +546,7 @@ func (s *scanner) next() bool {
 		// token. A punctuation token keeps its text, so that the grammar
 		// takes it, and the slashes are noted beside it for the messages
 		// that name it: "/ (" is "unexpected: /(", "DESC=/ ," "missing
-		// 'literal' before '/,'" (scanResult.glued).
+		// 'literal' before '/,'" (tokenNote.slashes).
 		// The slashes in a row are counted first, so that a run of them
 		// costs no recursion and no copy a slash.
 		slashes := 0
@@ -561,8 +568,7 @@ func (s *scanner) next() bool {
 			if t.Type != tokPunct {
 				t.Value = strings.Repeat("/", slashes) + t.Value
 			} else {
-				s.res.glued[t.Pos.Offset] += slashes
-				s.gluedNotes = append(s.gluedNotes, gluedNote{t.Pos.Offset, slashes})
+				s.note(tokenNote{off: t.Pos.Offset, slashes: slashes})
 				if t.Value == "@" {
 					s.atSlashes = slashes
 				}
