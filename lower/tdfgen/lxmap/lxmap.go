@@ -94,11 +94,18 @@ func (s *Symbols) key(name string) string {
 // below the symbol's leaves no room for a return point. No such title, no
 // such line, or no line after it: not found.
 //
-// A line of another object at offset 0, as real maps have it, ends the
-// procedure where the segment table says (segmentsEnd). At another offset
-// TRCUST's end depends on more than tracekit has worked out (2:500 ended a
-// procedure at 1:DC0 at the end of CODE32, 2:DC0 and 2:1090 at the length
-// of DATA32, 2:9 one at 1:5E3F at 9); segmentsEnd is taken for it too.
+// The segment table bounds that end (segmentsEnd: the end of the object's
+// segments, when its lines lead the table) for a symbol that lies before
+// it: a next line of the same object past that end ends the procedure at
+// it, and so does a line of another object. A symbol at or past that end
+// (or a table that does not lead with the object) takes the next line's
+// offset whatever its object (IBM's behaviour, tried with its binary on
+// emitrep.dll with MAP files written for it, session 15: free at 1:3F3C
+// before strspn at 1:4414 ends at a CODE32 of 0x4410 or 0x4405 bytes, at
+// 0x4414 with one of 0x4420; before 2:7 at the end of CODE32, and at 7
+// with a CODE32 of 0x3000 bytes; 2:9 after 1:5E3F ends at 9, 2:500 after
+// 1:DC0 at the end of CODE32). Not worked out: 2:DC0 and 2:1090 ended one
+// at the length of DATA32 in an earlier probe.
 func (s *Symbols) Next(name string, obj, off uint32) (next uint32, ok, found bool) {
 	if s.Map.ByValue < 0 {
 		return 0, false, false
@@ -112,8 +119,9 @@ func (s *Symbols) Next(name string, obj, off uint32) (next uint32, ok, found boo
 			if q.Addr == p.Addr {
 				continue
 			}
-			if uint32(q.Addr.Seg) != obj {
-				return s.segmentsEnd(obj), true, true
+			end := s.segmentsEnd(obj)
+			if off < end && (uint32(q.Addr.Seg) != obj || q.Addr.Off > end) {
+				return end, true, true
 			}
 			return q.Addr.Off, true, true
 		}
@@ -122,19 +130,17 @@ func (s *Symbols) Next(name string, obj, off uint32) (next uint32, ok, found boo
 	return 0, false, false
 }
 
-// segmentsEnd returns where TRCUST 3.05A ends a procedure of object obj
-// that a symbol of another object follows (IBM's behaviour, tried with its
-// binary on 16 segment tables written for it): it walks the segment table
-// a line and the line after it at a time, so its last line is never
-// taken; the end (start + length) of the last line of object obj it takes
-// before a line of another object, 0 when it takes none.
+// segmentsEnd returns where the segment table ends object obj for TRCUST
+// 3.05A (IBM's behaviour, tried with its binary on 25 segment tables
+// written for it): it walks the table from its first line, a line and the
+// line after it at a time, so its last line is never taken, and stops at
+// a line of another object; the end (start + length) of the last line of
+// object obj it takes, 0 when it takes none (a table that starts with
+// another object: DATA32 before CODE32 bounds nothing).
 func (s *Symbols) segmentsEnd(obj uint32) uint32 {
 	segs := s.Map.Segments
 	end := uint32(0)
-	for i := 0; i+1 < len(segs); i++ {
-		if uint32(segs[i].Start.Seg) != obj {
-			continue
-		}
+	for i := 0; i+1 < len(segs) && uint32(segs[i].Start.Seg) == obj; i++ {
 		end = segs[i].Start.Off + segs[i].Length
 		if uint32(segs[i+1].Start.Seg) != obj {
 			break
