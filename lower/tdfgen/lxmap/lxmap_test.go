@@ -118,3 +118,48 @@ func TestExportsNext(t *testing.T) {
 		}
 	}
 }
+
+// TestNextSegments checks where Next ends a procedure against the segment
+// table, on MAP files like those probed with TRCUST 3.05A (session 15,
+// the oraclediff cases retep_end_segment_cap, retep_symbol_past_segments
+// and retep_table_led_by_other_object): the object's segments bound the
+// end for a symbol before their end; a symbol past it takes the next
+// line's offset whatever its object; a table that starts with another
+// object bounds nothing.
+func TestNextSegments(t *testing.T) {
+	mapText := func(segs, byValue string) string {
+		return "\n emitrep\n\n Start         Length     Name                   Class\n" + segs +
+			"\n  Address         Publics by Value\n\n" + byValue + "\nProgram entry point at 0001:00000648\n"
+	}
+	const (
+		code4410 = " 0001:00000000 000004410H CODE32                 CODE 32-bit\n 0002:00000000 0000008B0H DATA32                 DATA 32-bit\n"
+		code4420 = " 0001:00000000 000004420H CODE32                 CODE 32-bit\n 0002:00000000 0000008B0H DATA32                 DATA 32-bit\n"
+		code3000 = " 0001:00000000 000003000H CODE32                 CODE 32-bit\n 0002:00000000 0000008B0H DATA32                 DATA 32-bit\n"
+		twoCode  = " 0001:00000000 000004000H CODE32                 CODE 32-bit\n 0001:00004000 000000410H CODE2                  CODE 32-bit\n 0002:00000000 0000008B0H DATA32                 DATA 32-bit\n"
+		dataLead = " 0002:00000000 0000008B0H DATA32                 DATA 32-bit\n 0001:00000000 000004410H CODE32                 CODE 32-bit\n 0003:00000000 000000010H XX                     DATA 32-bit\n"
+		strspn   = " 0001:00003F3C       free\n 0001:00004414       strspn\n 0002:00000007       errno\n"
+		dataNext = " 0001:00003F3C       free\n 0002:00000007       errno\n"
+	)
+	for _, tc := range []struct {
+		what          string
+		segs, byValue string
+		next          uint32
+	}{
+		{"next line past CODE32's end: CODE32's end", code4410, strspn, 0x4410},
+		{"next line before CODE32's end: the line", code4420, strspn, 0x4414},
+		{"two segments of object 1: the end of the last", twoCode, strspn, 0x4410},
+		{"another object next: CODE32's end", code4410, dataNext, 0x4410},
+		{"symbol past CODE32's end, another object next: its offset", code3000, dataNext, 7},
+		{"symbol past CODE32's end, same object next: its offset", code3000, strspn, 0x4414},
+		{"table led by another object: no bound", dataLead, strspn, 0x4414},
+	} {
+		m, _, err := mapfile.Parse("t.map", []byte(mapText(tc.segs, tc.byValue)))
+		if err != nil {
+			t.Fatalf("%s: %v", tc.what, err)
+		}
+		next, ok, found := NewSymbols(m, false).Next("free", 1, 0x3F3C)
+		if next != tc.next || !ok || !found {
+			t.Errorf("%s: Next = %#x, %v, %v; want %#x", tc.what, next, ok, found, tc.next)
+		}
+	}
+}
