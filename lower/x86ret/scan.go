@@ -26,9 +26,10 @@ import "fmt"
 //     criteria;
 //     2. a return alone (RET, RET n, RETF: 0xC3, 0xC2, 0xCB; not RETF n,
 //     0xCA), the tracepoint on it, with bit 2;
-//     3. a LEAVE further before a RET or a RETF n (`leave; xor eax,eax;
-//     ret`), the tracepoint on the nearest LEAVE before it, with bit 0 and
-//     bit 1 or 2;
+//     3. with bit 0 and bit 1 or 2: the first form with its RET the byte
+//     right after the window (the window's last byte the LEAVE or POP),
+//     then the last LEAVE of the window, with or without a return after
+//     it (a POP alone is none);
 //     4. a jump (0xE9, 0xEB, 0xEA; not an indirect one, 0xFF), the
 //     tracepoint on it, with bits 1 and 2.
 //     No form puts the tracepoint on the procedure's entry (a RET, or a
@@ -39,8 +40,8 @@ import "fmt"
 // /RP (Pascal returns allowed) lets the second form take a RETF n (0xCA)
 // too; whether it changes the other forms is not known (emitrep has no
 // LEAVE or POP (E)BP before a RET n or a RETF n).
-// Which returns the first and the third form take besides those named is
-// not known: emitrep has no other.
+// Which returns the first form takes besides those named is not known:
+// emitrep has no other.
 type Search struct {
 	Match  int  // /RMn: the match criteria, 0-7
 	Range  int  // /RSnnn: the search range in bytes, 0-256
@@ -103,8 +104,8 @@ func ScanFunc(read func(i int64) byte, size int64, entry, end uint32, s Search) 
 	type form struct {
 		ends func(c byte) bool
 		at   func(i int64) (int64, bool)
-		// past: the byte that ends the form may be the one right after
-		// the window, when the tracepoint's byte is in it (bit 0).
+		// past: the byte that ends the form is the one right after the
+		// window, the tracepoint's byte in it (bit 0), and no other.
 		past bool
 	}
 	isRET := func(c byte) bool { return c == opRET }
@@ -116,16 +117,12 @@ func ScanFunc(read func(i int64) byte, size int64, entry, end uint32, s Search) 
 	// RET, finds nothing with /RM2 and the RET with /RM6).
 	alone := func(i int64) (int64, bool) { return i, i > at }
 	var forms []form
+	leaveRET := func(i int64) (int64, bool) {
+		return i - 1, i-1 >= lo && i-1 > at && (code(i-1) == opLEAVE || code(i-1) == opPOPBP)
+	}
 	if s.Match&6 != 0 {
-		// The LEAVE or POP must be in the window; with bit 0 of the match
-		// criteria the RET after it may be the byte right after the
-		// window (IBM's behaviour: .strspn-2,RETEP and
-		// .ReportEmitterNewClass-2,RETEP, whose windows end at the POP BP
-		// before the RET, find that POP with /RM3, /RM5 and /RM7, and
-		// nothing with /RM2 and /RM6).
-		forms = append(forms, form{isRET, func(i int64) (int64, bool) {
-			return i - 1, i-1 >= lo && i-1 > at && (code(i-1) == opLEAVE || code(i-1) == opPOPBP)
-		}, s.Match&1 != 0})
+		// The LEAVE or POP and the RET after it in the window.
+		forms = append(forms, form{isRET, leaveRET, false})
 	}
 	if s.Match&4 != 0 {
 		forms = append(forms, form{func(c byte) bool {
@@ -136,24 +133,37 @@ func ScanFunc(read func(i int64) byte, size int64, entry, end uint32, s Search) 
 		}, alone, false})
 	}
 	if s.Match&1 != 0 && s.Match&6 != 0 {
-		forms = append(forms, form{func(c byte) bool { return c == opRET || c == opRETFN }, func(i int64) (int64, bool) {
-			for j := i - 1; j >= lo && j > at; j-- {
-				if code(j) == opLEAVE {
-					return j, true
-				}
-			}
-			return 0, false
+		// With bit 0 of the match criteria, after the forms above: the
+		// RET right after the window, the window's last byte a LEAVE or a
+		// POP (IBM's behaviour: .strspn-2,RETEP and
+		// .ReportEmitterNewClass-2,RETEP, whose windows end at the POP BP
+		// before the RET, find that POP with /RM3, /RM5 and /RM7, and
+		// nothing with /RM2 and /RM6; a window of emitrep ending at
+		// 1:1DD3 finds the RET alone at 1:1DC3 with /RM7 before the LEAVE
+		// at its end, and that LEAVE with /RM3); then the last LEAVE of
+		// the window, with or without a return after it (IBM's
+		// behaviour, session 15, on windows of emitrep bounded by MAP
+		// files written for it: in "83 c9 ff ... 49 c9" the C9 at the end,
+		// in one ending at 1:2455 the C9 of "33 c9" with no return
+		// anywhere near; a POP BP, 0x5D, alone is none: "0b c9 ... 8b 5d
+		// e0" takes the C9).
+		forms = append(forms, form{isRET, leaveRET, true})
+		forms = append(forms, form{func(c byte) bool { return c == opLEAVE }, func(i int64) (int64, bool) {
+			return i, i > at
 		}, false})
 	}
 	if s.Match&6 == 6 {
 		forms = append(forms, form{func(c byte) bool { return c == opJMP || c == opJMPShort || c == opJMPFar }, alone, false})
 	}
 	for _, f := range forms {
-		top := stop - 1
-		if f.past && stop < size {
-			top = stop
+		top, bottom := stop-1, lo
+		if f.past {
+			if stop >= size {
+				continue
+			}
+			top, bottom = stop, stop
 		}
-		for i := top; i >= lo; i-- {
+		for i := top; i >= bottom; i-- {
 			if !f.ends(code(i)) {
 				continue
 			}
