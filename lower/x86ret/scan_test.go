@@ -57,6 +57,15 @@ func TestScan(t *testing.T) {
 		{"RM6: not an indirect JMP", cat(nop(8), []byte{0xFF, 0xE0}), 0, Search{Match: 6, Range: 18}, -1},
 		{"RM6: a RETF before a later JMP", cat(nop(8), []byte{0xCB, 0xE9, 0, 0, 0, 0}), 0, Search{Match: 6, Range: 18}, 8},
 		{"RM2: not a JMP after POP EBP", cat(nop(8), []byte{0x5D, 0xE9, 0, 0, 0, 0}), 0, Search{Match: 2, Range: 18}, -1},
+		// Session 15, windows of emitrep probed with TRCUST 3.05A.
+		{"RM3: the last LEAVE, no return", cat(nop(2), []byte{0x83, 0xC9, 0xFF, 0x5E, 0x49, 0xC9}), 0, Search{Match: 3, Range: 18}, 7},
+		{"RM5: the last LEAVE, no return", cat(nop(2), []byte{0x83, 0xC9, 0xFF, 0x5E, 0x49, 0xC9}), 0, Search{Match: 5, Range: 18}, 7},
+		{"RM1: no LEAVE alone", cat(nop(2), []byte{0x83, 0xC9, 0xFF, 0x5E, 0x49, 0xC9}), 0, Search{Match: 1, Range: 18}, -1},
+		{"RM2: no LEAVE alone", cat(nop(2), []byte{0x83, 0xC9, 0xFF, 0x5E, 0x49, 0xC9}), 0, Search{Match: 2, Range: 18}, -1},
+		{"RM3: a POP EBP alone is none", cat(nop(4), []byte{0x5D, 0x90}), 0, Search{Match: 3, Range: 18}, -1},
+		{"RM3: the LEAVE before a later POP EBP", cat(nop(2), []byte{0x0B, 0xC9, 0x90, 0x8B, 0x5D, 0xE0}), 0, Search{Match: 3, Range: 18}, 3},
+		{"RM7: a RET alone before the LEAVE whose RET is past the window", cat(nop(2), []byte{0xC3}, nop(13), []byte{0xC9, 0xC3}), 17, Search{Match: 7, Range: 18}, 2},
+		{"RM3: the LEAVE whose RET is past the window", cat(nop(2), []byte{0xC3}, nop(13), []byte{0xC9, 0xC3}), 17, Search{Match: 3, Range: 18}, 16},
 	} {
 		got, err := Scan(tc.code, 0, tc.end, tc.s)
 		if tc.want < 0 {
