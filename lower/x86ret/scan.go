@@ -1,6 +1,9 @@
 package x86ret
 
-import "fmt"
+import (
+	"fmt"
+	"math"
+)
 
 // Search is how TRCUST 3.05A looks for a RETEP return point: the /RMn and
 // /RSnnn switches of its command line (and /RP, which it accepts).
@@ -89,11 +92,20 @@ func ScanFunc(read func(i int64) byte, size int64, entry, end uint32, s Search) 
 	at := int64(int32(entry))
 	stop := size
 	code := byteReader(read)
-	if int64(int32(end)) > at && int64(int32(end)) < stop {
-		stop = int64(int32(end))
+	if e := int64(int32(end)); e > 0 && e < stop {
+		stop = e
 	}
-	if at >= stop {
-		return 0, fmt.Errorf("x86ret: entry point 0x%X is outside the procedure", entry)
+	switch {
+	case at == stop:
+		return 0, fmt.Errorf("x86ret: entry point 0x%X is the procedure's end", entry)
+	case at > stop:
+		// An entry past the end cuts nothing off the window (IBM's
+		// behaviour, session 15: TRCUST's window is the shorter of the
+		// range and end - entry, which wraps; .pX,RETEP at 1:400 before a
+		// line at 1:30D in "Publics by Value" finds emit's LEAVE at
+		// 1:307, as does strspn at 1:50BE, past its segments, before
+		// 2:30D).
+		at = math.MinInt64
 	}
 	lo := max(stop-int64(s.Range)+1, at, 0)
 	if page := lo/pageSize*pageSize + pageSize; page < stop {

@@ -92,3 +92,18 @@ func TestScanPage(t *testing.T) {
 		t.Errorf("/RS200: found 0x%X, want none", got)
 	}
 }
+
+// TestScanEntryPastEnd: an entry past the procedure's end (a next line of
+// "Publics by Value" at a lower offset) cuts nothing off the window before
+// the end, and an entry at the end leaves no window (session 15,
+// retep_entry_past_end).
+func TestScanEntryPastEnd(t *testing.T) {
+	code := make([]byte, 0x40)
+	code[0x10], code[0x11] = 0xC9, 0xC3 // LEAVE; RET
+	if got, err := Scan(code, 0x30, 0x12, DefaultSearch); err != nil || got != 0x10 {
+		t.Errorf("entry 0x30, end 0x12: 0x%X %v, want the LEAVE at 0x10", got, err)
+	}
+	if got, err := Scan(code, 0x12, 0x12, DefaultSearch); err == nil {
+		t.Errorf("entry at the end: found 0x%X, want none", got)
+	}
+}
