@@ -454,6 +454,18 @@ func StaticOrbitKept(kept []*tsfcheck.Tracepoint) bool {
 	return slices.ContainsFunc(kept, func(tp *tsfcheck.Tracepoint) bool { return tp.Static() && tp.Orbit != nil })
 }
 
+// OrbitSeen reports whether TRCUST 3.05A writes a .TMI file for p even
+// with no record in it: a @STATIC tracepoint kept has ORBIT
+// (StaticOrbitKept), or a tracepoint dropped for a duplicate minor code,
+// static or dynamic, had (IBM's behaviour, session 15: "MINOR=2 .malloc,
+// MINOR=2 .free ORBIT" writes a .TMI of no record, also with its TDF lost,
+// and so does a @STATIC pair; a tracepoint dropped for a duplicate
+// address, or refused for an error after its ORBIT, writes none; fresh
+// seed 1251485).
+func (p *Program) OrbitSeen() bool {
+	return StaticOrbitKept(p.Kept) || slices.ContainsFunc(p.dropped, func(r Record) bool { return r.TP.Orbit != nil })
+}
+
 // staticOrbits returns Program.StaticOrbits of the tracepoints kept, in
 // source order. IBM's behaviour, tried with its binary on 17 orders of
 // static tracepoints with and without ORBIT beside dynamic ones (not

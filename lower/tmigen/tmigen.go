@@ -225,10 +225,11 @@ func BuildStatic(major uint16, modName string, tdfid uint16, statics [][2]uint32
 // the sorted ones, in their order and unsorted, naming nothing (object,
 // offset and size 0) before any dynamic tracepoint in the source and what
 // it names at the end of its table after one (IBM's behaviour; its
-// binary often fails after writing such a file under 2ine). staticOrbit
-// says that a @STATIC tracepoint kept has ORBIT: TRCUST then writes the
-// file even with no record at all.
-func Build(f *tdf.File, m *mapfile.Map, at func(tdf.Tracepoint) (obj, off uint32), statics []tdfgen.StaticOrbit, staticOrbit bool) *tmi.File {
+// binary often fails after writing such a file under 2ine). orbitSeen
+// says that a @STATIC tracepoint kept has ORBIT, or a tracepoint dropped
+// for a duplicate minor code had (tdfgen.Program.OrbitSeen): TRCUST then
+// writes the file even with no record at all.
+func Build(f *tdf.File, m *mapfile.Map, at func(tdf.Tracepoint) (obj, off uint32), statics []tdfgen.StaticOrbit, orbitSeen bool) *tmi.File {
 	var t *Table
 	out := &tmi.File{Major: f.Major, ModName: f.ModName, TDFID: f.TDFID}
 	for _, tp := range f.Tracepoints {
@@ -246,7 +247,7 @@ func Build(f *tdf.File, m *mapfile.Map, at func(tdf.Tracepoint) (obj, off uint32
 		name, off, size := t.Lookup(obj, addr)
 		out.Records = append(out.Records, tmi.Record{Key: tmi.Key(a, b), Object: obj, Offset: off, Size: size, Name: name})
 	}
-	if len(out.Records) == 0 && len(statics) == 0 && !staticOrbit {
+	if len(out.Records) == 0 && len(statics) == 0 && !orbitSeen {
 		return nil
 	}
 	r := out.Records

@@ -170,9 +170,12 @@ func run(req Request, src []byte) *Result {
 	}
 	if r.Back == nil {
 		// No back end found the duplicate minor codes (tdfgen.Compile).
+		// A tracepoint with ORBIT that a duplicate minor code drops
+		// writes the .TMI all the same (tdfgen.Program.OrbitSeen).
+		orbitSeen := tdfgen.StaticOrbitKept(m.Tracepoints)
 		r.Duplicates = dedupeMinors(m)
 		kept = m
-		if tdfgen.StaticOrbitKept(m.Tracepoints) {
+		if orbitSeen {
 			// The module name as the TDF header would hold it once the
 			// module was opened for a dynamic tracepoint the front end
 			// then dropped (IBM's behaviour: none without).
@@ -195,7 +198,7 @@ func run(req Request, src []byte) *Result {
 		if t != nil && (len(t.Tracepoints) > 0 || r.Back.Program.DynamicDuplicates > 0) {
 			r.TDF = t
 			if r.mapFile != nil {
-				r.TMI = tmigen.Build(t, r.mapFile, tmiAddresses(r.Back.Program, lxmap.NewSymbols(r.mapFile, r.Sources.IgnoreCase)), r.Back.Program.StaticOrbits, tdfgen.StaticOrbitKept(r.Back.Program.Kept))
+				r.TMI = tmigen.Build(t, r.mapFile, tmiAddresses(r.Back.Program, lxmap.NewSymbols(r.mapFile, r.Sources.IgnoreCase)), r.Back.Program.StaticOrbits, r.Back.Program.OrbitSeen())
 			}
 		}
 	}
