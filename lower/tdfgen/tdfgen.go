@@ -634,9 +634,13 @@ func compileTP(tp *tsfcheck.Tracepoint, syms Symbols, mod Module, modPath string
 // skips).
 func readOpcode(tp *tsfcheck.Tracepoint, mod Module, modPath string, obj, off uint32, diags diag.List) (b byte, _ diag.List, untraced bool) {
 	b, err := mod.ByteAt(obj, off)
-	if err != nil {
+	if st, ok := tp.Target.(*tsf.SymbolTP); err != nil && !(ok && st.RetEP != nil) {
 		// The byte is what TRCUST's page buffer holds there (lxmap), and
 		// an OPCODE is compared with it all the same (IBM's behaviour).
+		// At a RETEP return point no warning: TRCUST warned for the page
+		// of the search window's start, if at all (IBM's behaviour,
+		// session 15: a return point found at 1:63D9 past emitrep's
+		// pages, fresh seed 1213486).
 		diags = append(diags, outside(tp, modPath, obj, off, err, afterTP(tp))...)
 	}
 	var modrm byte
