@@ -252,8 +252,12 @@ var wordChars, plainChars = func() (w, plain [256]bool) {
 func (s *scanner) tooLongFor(n int) bool { return s.held+n >= MaxToken }
 
 // tooLong stops the scan with fatal 17 at start.
-func (s *scanner) tooLong(start ast.Pos) bool {
-	d := tsf.FatalTokenTooLong.Diagnostic(start, 0, fmt.Sprint(MaxToken))
+func (s *scanner) tooLong(start ast.Pos) bool { return s.tooLongAt(start, start) }
+
+// tooLongAt is tooLong with the message at at, ordered after the messages
+// of the token before it.
+func (s *scanner) tooLongAt(start, at ast.Pos) bool {
+	d := tsf.FatalTokenTooLong.Diagnostic(at, 0, fmt.Sprint(MaxToken))
 	d.Detail = "TRCUST 3.05A reads tokens of up to 258 bytes"
 	return s.stopIn(start, d)
 }
@@ -755,6 +759,12 @@ func (s *scanner) str() bool {
 			return s.stopIn(s.at(start), d)
 		}
 		if s.tooLongFor(s.off - begin + 1) {
+			if cut >= 0 {
+				// After a NUL's message (TRCUSTStrings), where TRCUST
+				// prints it: after that one (IBM's behaviour, fresh
+				// seed 1264315).
+				return s.tooLongAt(s.at(start), s.pos())
+			}
 			return s.tooLong(s.at(start))
 		}
 		if plainChars[s.src[s.off]] {
