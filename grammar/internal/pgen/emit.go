@@ -703,8 +703,7 @@ func (pe *parserEmitter) keySwitch(n *disjNode) (sw []string, ok bool) {
 		}
 		for s := range f.lits[""] {
 			k := int(s[0])
-			switch {
-			case k >= 'A' && k <= 'Z':
+			if k >= 'A' && k <= 'Z' {
 				k += 'a' - 'A'
 			}
 			byKey[k] |= 1 << uint(i)
