@@ -112,6 +112,24 @@ func Untraceable(b, modrm byte) bool {
 	return false
 }
 
+// maxPrefixes is how many bytes an instruction's prefixes and opcode span
+// at most: an x86 instruction is at most 15 bytes long.
+const maxPrefixes = 15
+
+// isPrefix reports whether b is an x86 instruction prefix: the segment
+// overrides (ES: 0x26, CS: 0x2E, SS: 0x36, DS: 0x3E, FS: 0x64, GS:
+// 0x65), the operand and address sizes (0x66, 0x67), LOCK (0xF0) and the
+// repeats (0xF2, 0xF3). TRCUST 3.05A was seen to pass over 0x36, 0x64,
+// 0x65 and 0x66 (readOpcode); emitrep holds no other before a byte it
+// refuses, so the rest are taken to be passed over alike.
+func isPrefix(b byte) bool {
+	switch b {
+	case 0x26, 0x2E, 0x36, 0x3E, 0x64, 0x65, 0x66, 0x67, 0xF0, 0xF2, 0xF3:
+		return true
+	}
+	return false
+}
+
 // Record is a compiled dynamic tracepoint.
 type Record struct {
 	TP     *tsfcheck.Tracepoint
@@ -643,15 +661,27 @@ func readOpcode(tp *tsfcheck.Tracepoint, mod Module, modPath string, obj, off ui
 		// pages, fresh seed 1213486).
 		diags = append(diags, outside(tp, modPath, obj, off, err, afterTP(tp))...)
 	}
-	var modrm byte
-	if b == 0xF6 || b == 0xF7 {
-		// The byte after it, from the same page (what TRCUST's page
-		// buffer holds there).
-		modrm, _ = mod.ByteAt(obj, off+1)
+	// The instruction's prefixes are passed over: the opcode after them
+	// decides (IBM's behaviour, session 15: SS: before IDIV at 1:1FFA of
+	// emitrep, and in its data object "66 69", "65 65 69" and "64 65 62"
+	// cannot be traced, while each of those prefixes before a traceable
+	// byte can; fresh seeds 1200146 and 1223959). The bytes after it are
+	// read as the first is, through TRCUST's page buffer.
+	op, k := b, uint32(1)
+	for isPrefix(op) && k < maxPrefixes {
+		op, _ = mod.ByteAt(obj, off+k)
+		k++
 	}
-	if Untraceable(b, modrm) {
+	var modrm byte
+	if op == 0xF6 || op == 0xF7 {
+		modrm, _ = mod.ByteAt(obj, off+k)
+	}
+	if Untraceable(op, modrm) {
 		d := tsf.ErrOpcodeUntraced.Diagnostic(tp.TPField.Pos, afterTP(tp))
 		d.Detail = fmt.Sprintf("0x%02X at %08X:%08X", b, obj, off)
+		if op != b {
+			d.Detail += fmt.Sprintf(" (a prefix before 0x%02X)", op)
+		}
 		diags.Add(d)
 		return b, diags, true
 	}
