@@ -56,6 +56,10 @@ func NewTable(m *mapfile.Map) *Table {
 		t.entries = append(t.entries, entry{uint32(e.Addr.Seg), e.Addr.Off, e.Name})
 	}
 	for _, p := range m.PublicsByName {
+		if p.Name != "" && p.Name[0] >= '0' && p.Name[0] <= '9' {
+			// No symbol for TRCUST, as for a TP (docs/mapfiles.md).
+			continue
+		}
 		t.entries = append(t.entries, entry{uint32(p.Addr.Seg), p.Addr.Off, p.Name})
 	}
 	for _, s := range m.Segments {
