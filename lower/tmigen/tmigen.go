@@ -14,6 +14,7 @@ package tmigen
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/tracekit/tracekit/binfmt/tdf"
 	"github.com/tracekit/tracekit/binfmt/tmi"
@@ -47,6 +48,17 @@ type Table struct {
 // lines, imported ones included (at 0000:0), in file order.
 func NewTable(m *mapfile.Map) *Table {
 	t := &Table{}
+	// Symbol lines before the map's tables (a line of an address and a
+	// name above the segment table) come first, as TRCUST reads the file
+	// from its start (IBM's behaviour, session 15: EARLYX at 1:150 on the
+	// first line names a tracepoint at 1:140; fresh seed 1273491).
+	first := firstTableLine(m)
+	for _, p := range m.Names {
+		if p.Pos.Line >= first {
+			break
+		}
+		t.entries = append(t.entries, entry{uint32(p.Addr.Seg), p.Addr.Off, p.Name})
+	}
 	for _, g := range m.Groups {
 		if g.Origin.Seg != 0 {
 			t.entries = append(t.entries, entry{uint32(g.Origin.Seg), g.Origin.Off, g.Name})
@@ -73,6 +85,26 @@ func NewTable(m *mapfile.Map) *Table {
 	return t
 }
 
+// firstTableLine returns the line of the first line of m's segment,
+// group, export or Publics by Name tables (a large number when it has
+// none).
+func firstTableLine(m *mapfile.Map) int {
+	first := math.MaxInt
+	if len(m.Segments) > 0 {
+		first = min(first, m.Segments[0].Pos.Line)
+	}
+	if len(m.Groups) > 0 {
+		first = min(first, m.Groups[0].Pos.Line)
+	}
+	if len(m.Exports) > 0 {
+		first = min(first, m.Exports[0].Pos.Line)
+	}
+	if len(m.PublicsByName) > 0 {
+		first = min(first, m.PublicsByName[0].Pos.Line)
+	}
+	return first
+}
+
 // segment returns the index of the segment holding obj:off, or -1.
 func (t *Table) segment(obj, off uint32) int {
 	for i, s := range t.segs {
@@ -97,6 +129,12 @@ func (t *Table) nameAt(obj, off uint32) string {
 // name, the offset that goes with it and a size (tmi.NoSize for none).
 func (t *Table) Lookup(obj, off uint32) (name string, symOff, size uint32) {
 	n := len(t.entries)
+	// Step 0: the first entry, in the tracepoint's object above it, is
+	// taken with no size (IBM's behaviour, session 15: EARLYX, a line
+	// before the map's tables at 1:150, for a tracepoint at 1:140).
+	if n > 0 && t.entries[0].obj == obj && off < t.entries[0].off {
+		return t.entries[0].name, t.entries[0].off, tmi.NoSize
+	}
 	// Step 1: the table in its order, each entry with its successor: an
 	// entry at the tracepoint's address is taken, its size running to the
 	// successor when that is in the same object (the last entry's successor
