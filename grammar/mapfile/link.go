@@ -266,13 +266,18 @@ func trcustNames(lines []line) (out []Public, byValue int) {
 			continue
 		}
 		a, name, col, ok := trcustName(l.text)
-		if !ok || a.Seg == 0 || '0' <= name[0] && name[0] <= '9' {
+		if !ok || a.Seg == 0 || !SymbolName(name) {
 			continue
 		}
 		out = append(out, Public{Addr: a, Name: name, Pos: l.at(col)})
 	}
 	return out, byValue
 }
+
+// SymbolName reports whether TRCUST 3.05A takes name, read from a line of
+// a MAP file, for a symbol: unless it starts with a digit (trcustNames;
+// the .TMI's table skips such lines too, package lower/tmigen).
+func SymbolName(name string) bool { return name != "" && !('0' <= name[0] && name[0] <= '9') }
 
 // trcustName reads a line as sscanf(line, "%x:%x %s") does: blanks (the
 // line has no LF: isBlank is C's isspace here), a hex

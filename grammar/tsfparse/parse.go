@@ -571,9 +571,9 @@ func isWord(t *lexer.Token, words []string) bool {
 }
 
 // isKeyword reports whether v is the keyword kw (upper-case letters and
-// digits) in any case, as strings.EqualFold does: byte by byte while v is
-// ASCII, which then must be as long as kw; EqualFold decides a v with
-// bytes from 0x80 on (the Kelvin sign folds to K, the long s to S).
+// digits) in any case, as strings.EqualFold does: byte by byte when v is as
+// long as kw; EqualFold decides a longer v with bytes from 0x80 on (the
+// Kelvin sign folds to K, the long s to S).
 func isKeyword(v, kw string) bool {
 	if len(v) != len(kw) {
 		// A rune folding to an ASCII letter is longer than it: a shorter
@@ -588,33 +588,22 @@ func isKeyword(v, kw string) bool {
 		}
 		return false
 	}
+	// As long as kw, v folds to it only byte by byte: a rune from 0x80
+	// on that folds to an ASCII letter takes more bytes than the letter.
 	for i := 0; i < len(v); i++ {
 		c := v[i]
 		if c >= 'a' && c <= 'z' {
 			c -= 'a' - 'A'
 		}
 		if c != kw[i] {
-			if v[i] >= utf8.RuneSelf {
-				return strings.EqualFold(v, kw)
-			}
 			return false
 		}
 	}
 	return true
 }
 
-// isTrace reports whether t is the keyword TRACE, in any case (an ASCII
-// first byte is tested first, as in isWord).
-func isTrace(t *lexer.Token) bool {
-	if t.Type != tokIdent || t.Value == "" || t.Value[0] < utf8.RuneSelf && t.Value[0]|0x20 != 't' {
-		return false
-	}
-	if len(t.Value) == 5 && t.Value[0]|0x20 == 't' && t.Value[1]|0x20 == 'r' && t.Value[2]|0x20 == 'a' && t.Value[3]|0x20 == 'c' && t.Value[4]|0x20 == 'e' {
-		// ASCII in any case: the usual spelling, without EqualFold.
-		return true
-	}
-	return strings.EqualFold(t.Value, "TRACE")
-}
+// isTrace reports whether t is the keyword TRACE, in any case.
+func isTrace(t *lexer.Token) bool { return t.Type == tokIdent && isKeyword(t.Value, "TRACE") }
 
 // split cuts the token stream into statements: a statement keyword starts a
 // new one unless it stands inside parentheses or after '=' (GROUP=TRACE
@@ -1657,14 +1646,9 @@ func refusedAtKeyword(t *tsf.Trace, kw lexer.Token) (diag.Diagnostic, bool) {
 	if kw.Value == "" {
 		return diag.Diagnostic{}, false
 	}
-	switch kw.Value[0] | 0x20 {
-	case 'm', 'a', 'r', 'l':
-		// MEM, MEM32, ASCIIZ, ASCIIZ32, REGS and LEN: no other letter
-		// folds to these first ones (only K and S have folds outside
-		// ASCII), so the first byte rules out every other keyword.
-	default:
-		return diag.Diagnostic{}, false
-	}
+	// MEM, MEM32, ASCIIZ, ASCIIZ32, REGS and LEN, told by their first
+	// byte first: no other byte folds to these (only K and S have folds
+	// outside ASCII).
 	var name string
 	switch v := kw.Value; {
 	case v[0]|0x20 == 'r' && isKeyword(v, "REGS"):

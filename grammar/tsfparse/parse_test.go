@@ -205,3 +205,23 @@ func TestSyntaxNamesCoverGrammar(t *testing.T) {
 		t.Fatalf("walked %d structures of the grammar, want them all", len(seen))
 	}
 }
+
+// TestIsKeyword: isKeyword agrees with strings.EqualFold on every keyword
+// against its spellings in other cases, with runes that fold to ASCII
+// letters (the Kelvin sign to K, the long s to S), and against words
+// longer, shorter and one byte off.
+func TestIsKeyword(t *testing.T) {
+	var kws []string
+	for _, l := range [][]string{headerKeywords, listKeywords, fieldKeywords, nameKeyword, idKeyword, {"TRACE", "MODNAME", "MASK", "KS"}} {
+		kws = append(kws, l...)
+	}
+	for _, kw := range kws {
+		cands := []string{kw, strings.ToLower(kw), strings.ToUpper(kw[:1]) + strings.ToLower(kw[1:]), kw + "X", kw[:len(kw)-1], "X" + kw[1:], "",
+			strings.ReplaceAll(kw, "K", "\u212A"), strings.ReplaceAll(kw, "S", "\u017F"), strings.ReplaceAll(strings.ToLower(kw), "s", "\u017F") + "x", kw + "\u00E9"}
+		for _, c := range cands {
+			if got, want := isKeyword(c, kw), strings.EqualFold(c, kw); got != want {
+				t.Errorf("isKeyword(%q, %q) = %v, EqualFold says %v", c, kw, got, want)
+			}
+		}
+	}
+}

@@ -298,7 +298,7 @@ func (s *scanner) emit(t lexer.TokenType, value string, at mark) {
 	}
 	// What inPathContext looks at, kept as the tokens are made.
 	s.pathNext = t == tokPunct && value == "@" || value == "=" && s.modName
-	s.modName = t == tokIdent && (len(value) == len("MODNAME") || value != "" && value[0] >= utf8.RuneSelf) && strings.EqualFold(value, "MODNAME")
+	s.modName = t == tokIdent && isKeyword(value, "MODNAME")
 	tok.Pos.Filename, tok.Pos.Offset, tok.Pos.Line, tok.Pos.Column = s.file, at.off, at.line, at.col
 }
 

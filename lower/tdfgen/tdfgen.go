@@ -467,7 +467,7 @@ func staticsByMinor(kept []*tsfcheck.Tracepoint) []*tsfcheck.Tracepoint {
 
 // StaticOrbitKept reports whether a @STATIC tracepoint of kept has ORBIT:
 // TRCUST 3.05A then writes a .TMI file, with no record if need be
-// (tmigen.Build, tmigen.BuildStatic).
+// (Program.OrbitSeen, tmigen.BuildStatic).
 func StaticOrbitKept(kept []*tsfcheck.Tracepoint) bool {
 	return slices.ContainsFunc(kept, func(tp *tsfcheck.Tracepoint) bool { return tp.Static() && tp.Orbit != nil })
 }

@@ -43,9 +43,11 @@ type Table struct {
 	firstByValue, lastByValue *entry
 }
 
-// NewTable builds the table of m: the groups of the "Origin Group" list
-// (but FLAT, at segment 0), the export lines, and the "Publics by Name"
-// lines, imported ones included (at 0000:0), in file order.
+// NewTable builds the table of m: the symbol lines above its tables, the
+// groups of the "Origin Group" list (but FLAT, at segment 0), the export
+// lines, and the "Publics by Name" lines, imported ones included (at
+// 0000:0) but not names TRCUST takes for no symbol (mapfile.SymbolName),
+// in file order.
 func NewTable(m *mapfile.Map) *Table {
 	t := &Table{}
 	// Symbol lines before the map's tables (a line of an address and a
@@ -68,8 +70,9 @@ func NewTable(m *mapfile.Map) *Table {
 		t.entries = append(t.entries, entry{uint32(e.Addr.Seg), e.Addr.Off, e.Name})
 	}
 	for _, p := range m.PublicsByName {
-		if p.Name != "" && p.Name[0] >= '0' && p.Name[0] <= '9' {
-			// No symbol for TRCUST, as for a TP (docs/mapfiles.md).
+		if !mapfile.SymbolName(p.Name) {
+			// No symbol for TRCUST, as for a TP (IBM's behaviour,
+			// session 15, tmi_digit_name_no_symbol).
 			continue
 		}
 		t.entries = append(t.entries, entry{uint32(p.Addr.Seg), p.Addr.Off, p.Name})
