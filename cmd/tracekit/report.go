@@ -120,6 +120,11 @@ type summaryJSON struct {
 // end prints the summary of the run.
 func (r *reporter) end(sum dialect.Summary) {
 	r.close()
+	if r.e.signals != nil && r.e.signals.ended.Load() {
+		// The run is ending on a signal, its outputs removed: counts of
+		// records no file holds would mislead.
+		return
+	}
 	if r.json {
 		var s summaryJSON
 		s.Summary.Inputs, s.Summary.Lines, s.Summary.Records = len(sum.Inputs), sum.Lines, sum.Records

@@ -14,8 +14,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tracekit/tracekit/ast/diag"
 	"github.com/tracekit/tracekit/cmd/internal/outfile"
 	"github.com/tracekit/tracekit/cmd/internal/progress"
+	"github.com/tracekit/tracekit/lower/dialect"
 )
 
 // The checks of "Files, signals, pipes and errors": where records -o
@@ -328,6 +330,16 @@ func TestSignalCleansUp(t *testing.T) {
 	}
 	if !strings.HasSuffix(bar.String(), "\r") {
 		t.Errorf("the bar was not cleared: %q", bar.String())
+	}
+	// The run's summary, reached as the signal ends it, is not printed:
+	// it would count records no file holds.
+	var stderr bytes.Buffer
+	e.stderr = &stderr
+	for _, f := range []diagFlags{{Diagnostics: "text"}, {Diagnostics: "json"}} {
+		newReporter(e, "records", f, diag.Warning, 0).end(dialect.Summary{Lines: 10, Records: 10})
+	}
+	if stderr.Len() > 0 {
+		t.Errorf("a summary after the signal: %q", stderr.String())
 	}
 }
 

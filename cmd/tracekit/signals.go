@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"sync"
+	"sync/atomic"
 	"syscall"
 
 	"github.com/tracekit/tracekit/cmd/internal/progress"
@@ -20,6 +21,9 @@ type signals struct {
 	mu   sync.Mutex
 	bar  *progress.Bar
 	soft func()
+	// ended says that a signal is ending the run: its outputs are gone,
+	// and no summary of what they held is printed (reporter.end).
+	ended atomic.Bool
 }
 
 func newSignals(e *env, exit func(int)) *signals {
@@ -41,6 +45,7 @@ func (s *signals) watch(sig <-chan os.Signal, stop <-chan struct{}) {
 				soft()
 				continue
 			}
+			s.ended.Store(true)
 			s.e.outs.Abort()
 			s.clearBar()
 			n := 1
