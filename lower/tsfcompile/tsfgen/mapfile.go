@@ -11,20 +11,47 @@ import (
 // pickFrom returns one of xs, drawn from r.
 func pickFrom[T any](r *rand.Rand, xs ...T) T { return xs[r.IntN(len(xs))] }
 
-// mapFile writes a MAP file for emitrep.dll in place of its own, drawn
-// from g.mp: the LINK386 layout with the symbols the generator names
-// placed anywhere in the module's two objects (now and then in an object
-// it does not have, or past an object's pages), and the lines TRCUST
-// reads in its own way: group lines, exports with aliases, a name listed
-// twice, in two cases, or on a line of its own before the tables, names
-// that start with a digit, import lines, a symbol left out.
-func (g *gen) mapFile() []byte {
+// module is an LX module a run uses as emitrep.dll, as far as its MAP file
+// needs: the name LINK386 writes at the top, its code and data objects (the
+// object's number, its virtual size and the length the MAP file gives).
+type module struct {
+	file, name string
+	code, data object
+}
+
+// object is an object of a module.
+type object struct{ num, size, length int }
+
+// emitrep is osFree's emitrep.dll, the module of every dynamic case
+// (../shared/corpus/os2/lx/osfree_emitrep.dll and its MAP file).
+var emitrep = module{"", "emitrep", object{1, 0x4440, 0x4410}, object{2, 0xC6C, 0x8B0}}
+
+// otherModules are the 32-bit LX modules of the corpus beside emitrep.dll
+// (../shared/corpus/os2/lx, from icculus/2ine), with their object tables
+// as binfmt/lx reads them: code of a few bytes to 4 KiB, data objects of
+// 64 KiB with a page of a few hundred bytes (the rest zero-filled), and
+// in 2ine_hello.exe the code in object 2.
+var otherModules = []module{
+	{"2ine_hello.exe", "hello", object{2, 18, 18}, object{1, 0x8000, 0x27}},
+	{"2ine_testbeep.exe", "testbeep", object{1, 1575, 1575}, object{2, 66000, 66000}},
+	{"2ine_testpm.exe", "testpm", object{1, 4002, 4002}, object{2, 66064, 66064}},
+}
+
+// mapFile writes a MAP file for the module m in place of its own (for
+// emitrep.dll) or as the module has none, drawn from g.mp: the LINK386
+// layout with the symbols the generator names placed anywhere in the
+// module's two objects (now and then in an object it does not have, or
+// past an object's pages), and the lines TRCUST reads in its own way:
+// group lines, exports with aliases, a name listed twice, in two cases, or
+// on a line of its own before the tables, names that start with a digit,
+// import lines, a symbol left out.
+func (g *gen) mapFile(m module) []byte {
 	r := g.mp
 	nl := pickFrom(r, "\r\n", "\n")
 	var b strings.Builder
 	line := func(format string, args ...any) { fmt.Fprintf(&b, format+nl, args...) }
-	// addr is a place for a symbol: object 1 (code, 0x4440 bytes) or 2
-	// (data, 0xC6C), at times past an object's pages or in object 3.
+	// addr is a place for a symbol: in the code or the data object, at
+	// times past the code object's pages or in object 3.
 	addr := func(code bool) (int, int) {
 		switch r.IntN(25) {
 		case 0:
@@ -32,12 +59,12 @@ func (g *gen) mapFile() []byte {
 			return 3, r.IntN(0x300)
 		case 1:
 			g.feat("map-past-pages")
-			return 1, 0x4440 + r.IntN(0x2000)
+			return m.code.num, m.code.size + r.IntN(0x2000)
 		}
 		if code {
-			return 1, r.IntN(0x4440)
+			return m.code.num, r.IntN(m.code.size)
 		}
-		return 2, r.IntN(0xC6C)
+		return m.data.num, r.IntN(m.data.size)
 	}
 	type sym struct {
 		name     string
@@ -60,16 +87,24 @@ func (g *gen) mapFile() []byte {
 		g.feat("map-early-line")
 	}
 	line("")
-	line(" emitrep")
+	line(" %s", m.name)
 	line("")
 	line(" Start         Length     Name                   Class")
-	line(" 0001:00000000 000004410H CODE32                 CODE 32-bit")
-	line(" 0002:00000000 0000008B0H DATA32                 DATA 32-bit")
+	segs := []string{
+		fmt.Sprintf(" %04X:00000000 %09XH CODE32                 CODE 32-bit", m.code.num, m.code.length),
+		fmt.Sprintf(" %04X:00000000 %09XH DATA32                 DATA 32-bit", m.data.num, m.data.length),
+	}
+	if m.data.num < m.code.num {
+		segs[0], segs[1] = segs[1], segs[0]
+	}
+	for _, s := range segs {
+		line("%s", s)
+	}
 	line("")
 	line(" Origin   Group")
-	line(" 0002:0   DGROUP")
+	line(" %04X:0   DGROUP", m.data.num)
 	if r.IntN(2) == 0 {
-		line(" 0001:%X  CGROUP", r.IntN(0x400))
+		line(" %04X:%X  CGROUP", m.code.num, r.IntN(min(0x400, m.code.size)))
 		g.feat("map-group")
 	}
 	line(" 0000:0   FLAT")
@@ -92,12 +127,12 @@ func (g *gen) mapFile() []byte {
 			continue
 		case 1:
 			// Listed twice: the first line wins.
-			o, f := addr(s.obj != 2)
+			o, f := addr(s.obj != m.data.num)
 			line(" %04X:%08X       %s", o, f, s.name)
 			g.feat("map-symbol-twice")
 		case 2:
 			// Another case first: /I finds it.
-			o, f := addr(s.obj != 2)
+			o, f := addr(s.obj != m.data.num)
 			line(" %04X:%08X       %s", o, f, strings.ToUpper(s.name))
 			g.feat("map-symbol-case")
 		case 3:
@@ -119,6 +154,6 @@ func (g *gen) mapFile() []byte {
 		line(" %04X:%08X       %s", s.obj, s.off, s.name)
 	}
 	line("")
-	line("Program entry point at 0001:00000648")
+	line("Program entry point at %04X:%08X", m.code.num, min(0x648, m.code.size-1))
 	return []byte(b.String())
 }

@@ -15,7 +15,9 @@
 // needs emitrep.dll and emitrep.map in its working directory. Now and then
 // a case brings an emitrep.map of its own, which then replaces the real
 // one (mapfile.go: the symbols placed anywhere, and the lines TRCUST reads
-// in its own way), and a TSF is spoilt as files get spoilt (edits: cut
+// in its own way), or the module is another LX program of the corpus
+// (2ine's, Case.Module) under emitrep.dll's name, with a MAP file made for
+// its objects, and a TSF is spoilt as files get spoilt (edits: cut
 // short, a Ctrl-Z, a NUL, a lone CR), and addresses are written in every
 // way TRCUST reads them (terms in any order, signs in a row, breaks).
 //
@@ -46,6 +48,10 @@ type Case struct {
 	// Emitrep says the run needs emitrep.dll and emitrep.map beside the
 	// inputs.
 	Emitrep bool
+	// Module, when not "", names the LX module of ../shared/corpus/os2/lx
+	// that the run uses as emitrep.dll in place of osFree's; Files then
+	// hold an emitrep.map generated for its objects (mapFile).
+	Module string
 	// Args is TRCUST's command line (without the program name).
 	Args []string
 	// Features name what the case exercises (sorted, unique), for a
@@ -72,6 +78,7 @@ func Generate(seed int64) *Case {
 		mp:    rand.New(rand.NewPCG(uint64(seed), 0x2e4d4150204c696e)),
 		ed:    rand.New(rand.NewPCG(uint64(seed), 0x5e5a2043522045)),
 		ad:    rand.New(rand.NewPCG(uint64(seed), 0x2b2d28692920)),
+		mod:   rand.New(rand.NewPCG(uint64(seed), 0x32696e652e657865)),
 		feats: map[string]bool{},
 		c:     &Case{Seed: seed, Files: map[string][]byte{}},
 	}
@@ -101,6 +108,7 @@ type gen struct {
 	mp    *rand.Rand // the MAP files and RETEP forms added last (mapfile.go), apart too
 	ed    *rand.Rand // the odd bytes and early ends of edits, apart too
 	ad    *rand.Rand // the address terms as TRCUST reads them (addrTerms), apart too
+	mod   *rand.Rand // the module other than emitrep.dll (Case.Module), apart too
 	feats map[string]bool
 	c     *Case
 
@@ -258,8 +266,16 @@ func (g *gen) compile() {
 		g.feat("ctrl-z")
 	}
 	g.c.Files[name] = g.edits([]byte(text))
-	if g.dynamic && g.mapGiven && g.mp.Float64() < 0.15 {
-		g.c.Files["emitrep.map"] = g.mapFile()
+	switch {
+	case g.dynamic && g.mapGiven && g.mod.Float64() < 0.25:
+		// Another module's code and data, under emitrep.dll's name and
+		// with a MAP file of its objects.
+		m := pickFrom(g.mod, otherModules...)
+		g.c.Module = m.file
+		g.c.Files["emitrep.map"] = g.mapFile(m)
+		g.feat("module-" + m.name)
+	case g.dynamic && g.mapGiven && g.mp.Float64() < 0.15:
+		g.c.Files["emitrep.map"] = g.mapFile(emitrep)
 		g.feat("map-synthetic")
 	}
 }

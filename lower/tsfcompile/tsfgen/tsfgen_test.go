@@ -2,6 +2,7 @@ package tsfgen
 
 import (
 	"bytes"
+	"fmt"
 	"reflect"
 	"slices"
 	"strings"
@@ -44,9 +45,64 @@ func TestCoverage(t *testing.T) {
 		"asciiz", "asciiz32", "flag-isif", "flag-indirect-chain", "fmt-P", "fmt-I", "comment-nested",
 		"typelist", "grouplist", "arg:P", "arg:I", "arg:D", "arg:W", "arg:tdfname", "abortop", "removeop", "opcode",
 		"usage", "arg:L", "arg:NODE", "arg:RM", "arg:RS", "arg:RP", "arg:map-missing", "arg:repeat", "fault:switch-bad", "fault:arg-extra",
-		"map-synthetic", "retep-unknown", "edit:cut", "edit:ctrl-z", "edit:nul", "edit:cr"} {
+		"map-synthetic", "retep-unknown", "edit:cut", "edit:ctrl-z", "edit:nul", "edit:cr",
+		"module-hello", "module-testbeep", "module-testpm"} {
 		if seen[f] == 0 {
 			t.Errorf("feature %s never generated", f)
 		}
+	}
+}
+
+// TestModuleMap checks the MAP file of a case with another module than
+// emitrep.dll: its segment lines give that module's objects, and the
+// symbols of its "Publics by Value" table stand in the module's code or
+// data object, past the code object's pages, or in object 3, as mapFile
+// places them.
+func TestModuleMap(t *testing.T) {
+	n := 0
+	for seed := int64(0); seed < 3000; seed++ {
+		c := Generate(seed)
+		if c.Module == "" {
+			continue
+		}
+		n++
+		i := slices.IndexFunc(otherModules, func(m module) bool { return m.file == c.Module })
+		if i < 0 {
+			t.Fatalf("seed %d: module %q is none of otherModules", seed, c.Module)
+		}
+		m := otherModules[i]
+		text := strings.ReplaceAll(string(c.Files["emitrep.map"]), "\r\n", "\n")
+		for _, want := range []string{
+			fmt.Sprintf(" %04X:00000000 %09XH CODE32", m.code.num, m.code.length),
+			fmt.Sprintf(" %04X:00000000 %09XH DATA32", m.data.num, m.data.length),
+			"\n " + m.name + "\n",
+		} {
+			if !strings.Contains(text, want) {
+				t.Fatalf("seed %d: the MAP file lacks %q:\n%s", seed, want, text)
+			}
+		}
+		_, byValue, ok := strings.Cut(text, "Publics by Value\n\n")
+		if !ok {
+			t.Fatalf("seed %d: no Publics by Value", seed)
+		}
+		for _, l := range strings.Split(byValue, "\n") {
+			var obj, off int
+			var name string
+			if _, err := fmt.Sscanf(l, " %x:%x %s", &obj, &off, &name); err != nil {
+				continue
+			}
+			code := slices.Contains(codeSyms, name)
+			switch {
+			case obj == 3:
+			case code && obj == m.code.num && off < m.code.size+0x2000:
+			case !code && obj == m.data.num && off < m.data.size:
+			case !code && obj == m.code.num && off >= m.code.size:
+			default:
+				t.Errorf("seed %d: %s at %04X:%08X is outside %s's objects", seed, name, obj, off, m.file)
+			}
+		}
+	}
+	if n < 100 {
+		t.Errorf("only %d cases with another module in 3,000 seeds", n)
 	}
 }
