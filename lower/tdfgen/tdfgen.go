@@ -763,8 +763,19 @@ func resolveTarget(tp *tsfcheck.Tracepoint, syms Symbols, mod Module, modPath st
 			// window's start, Range bytes before the end, first, and
 			// warns 138 (and 139) where that page is not the module's,
 			// as for a TP (.malloc+0x5000,RETEP: "offset 607e is
-			// invalid"; an end of 0: "offset ffffffee").
-			ws := end - uint32(searchOf(search).Range)
+			// invalid"; an end of 0: "offset ffffffee"). The window is
+			// the shorter of the range and end - entry, which wraps, as
+			// for the search (x86ret.ScanFunc): a procedure shorter than
+			// the range has its window start at the entry (IBM's
+			// behaviour, session 16: on 2ine's hello.exe, whose 18 bytes
+			// of code hold every symbol, .getenv,RETEP two bytes before
+			// the next symbol warns nothing, and .strspn-0x10,RETEP warns
+			// "offset fffffff7", the entry).
+			n := uint32(searchOf(search).Range)
+			if l := end - uint32(addr); l < n {
+				n = l
+			}
+			ws := end - n
 			if _, err := mod.ByteAt(o, ws); err != nil {
 				diags = append(diags, outside(tp, modPath, o, ws, err, tp.TPField.Next.Line)...)
 			}

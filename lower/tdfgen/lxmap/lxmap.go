@@ -87,12 +87,18 @@ func (s *Symbols) key(name string) string {
 
 // Next implements tdfgen.Symbols as TRCUST 3.05A finds the end of a
 // procedure for RETEP (IBM's behaviour, tried with its binary on MAP files
-// written for it). Among the lines after the "Publics by Value" title
-// (mapfile.Map.ByValue) it takes the first that names the symbol (without
-// case with IgnoreCase) at its address, then the first line after it of
-// another address, in file order, whatever that address is: an offset
-// below the symbol's leaves no room for a return point. No such title, no
-// such line, or no line after it: not found.
+// written for it). It looks for the symbol's address among the lines after
+// the "Publics by Value" title (mapfile.Map.ByValue, searchByValue),
+// whatever name the line gives (session 16: with emitrep's
+// malloc line renamed there, .malloc,RETEP finds malloc's return point;
+// on 2ine's hello.exe a symbol listed twice by name, at an address that
+// only another symbol has by value, ends where that one does), and takes
+// the first line after the one it finds of another address, in file
+// order, whatever that address is: an offset below the symbol's leaves no
+// room for a return point; after the table's last line, the end of the
+// segment table's last line, when it lies past the symbol. A table out of
+// order hides the lines after a line past the address (session 15). No
+// such title, no such line, or no end after it: not found.
 //
 // The segment table bounds that end (segmentsEnd: the end of the object's
 // segments, when its lines lead the table) for a symbol that lies before
@@ -107,27 +113,66 @@ func (s *Symbols) key(name string) string {
 // 1:DC0 at the end of CODE32). Not worked out: 2:DC0 and 2:1090 ended one
 // at the length of DATA32 in an earlier probe.
 func (s *Symbols) Next(name string, obj, off uint32) (next uint32, ok, found bool) {
-	if s.Map.ByValue < 0 {
+	if s.Map.ByValue < 0 || obj > 0xFFFF {
 		return 0, false, false
 	}
 	vals := s.Map.Names[s.Map.ByValue:]
-	for i, p := range vals {
-		if uint32(p.Addr.Seg) != obj || p.Addr.Off != off || !(p.Name == name || s.IgnoreCase && mapfile.EqualFold(p.Name, name)) {
-			continue
-		}
-		for _, q := range vals[i+1:] {
-			if q.Addr == p.Addr {
-				continue
-			}
-			end := s.segmentsEnd(obj)
-			if off < end && (uint32(q.Addr.Seg) != obj || q.Addr.Off > end) {
-				return end, true, true
-			}
-			return q.Addr.Off, true, true
-		}
+	key := mapfile.Addr{Seg: uint16(obj), Off: off}
+	i := searchByValue(vals, key)
+	if i < 0 {
 		return 0, false, false
 	}
+	for _, q := range vals[i+1:] {
+		if q.Addr != key {
+			return s.endAt(obj, off, q.Addr), true, true
+		}
+	}
+	// No line of another address after it: the end of the segment
+	// table's last line ends the procedure, when that lies past the
+	// symbol (IBM's behaviour, session 16, tried with its binary on 2ine's
+	// hello.exe and MAP files written for it, whose last segment line is
+	// CODE32 2:0 of 0x12 bytes: the last symbol at 2:11 ends there, at
+	// 2:12 or 2:30 it is not found, at 2:30 it ends at 2:40 with a CODE32
+	// of 0x40 bytes; one of object 1 ends at 0x12, or at DATA32's end
+	// before that; emitrep's _end at 2:C6C, past DATA32's 0x8B0 bytes, is
+	// not found).
+	if n := len(s.Map.Segments); n > 0 {
+		last := s.Map.Segments[n-1]
+		q := mapfile.Addr{Seg: last.Start.Seg, Off: last.Start.Off + last.Length}
+		if cmp.Or(cmp.Compare(q.Seg, key.Seg), cmp.Compare(q.Off, key.Off)) > 0 {
+			return s.endAt(obj, off, q), true, true
+		}
+	}
 	return 0, false, false
+}
+
+// endAt returns where the procedure at obj:off ends when the address q
+// follows it (Next).
+func (s *Symbols) endAt(obj, off uint32, q mapfile.Addr) uint32 {
+	end := s.segmentsEnd(obj)
+	if off < end && (uint32(q.Seg) != obj || q.Off > end) {
+		return end
+	}
+	return q.Off
+}
+
+// searchByValue returns the index of the first line of vals at key, read
+// as TRCUST 3.05A reads the table: in file order, giving up at the first
+// line past key (IBM's behaviour, session 16: with emitrep's malloc line
+// moved to the end of the table, or to its middle, malloc alone is not
+// found; with object 2's _ctable line moved to the sixth, no symbol of
+// object 1 after it is found, emit and _CRT_init before it are). -1 when
+// no line is at key.
+func searchByValue(vals []mapfile.Public, key mapfile.Addr) int {
+	for i, p := range vals {
+		switch c := cmp.Or(cmp.Compare(p.Addr.Seg, key.Seg), cmp.Compare(p.Addr.Off, key.Off)); {
+		case c == 0:
+			return i
+		case c > 0:
+			return -1
+		}
+	}
+	return -1
 }
 
 // segmentsEnd returns where the segment table ends object obj for TRCUST
@@ -243,13 +288,18 @@ func (m Module) ByteAt(obj, off uint32) (byte, error) {
 	// is object 2's page; testpm's 2:1000, whose entry is past the
 	// table); from the second page on, warning 138. A page the table
 	// holds is read; past the table no page is read and the byte is the
-	// page buffer's.
-	g := uint64(o.PageTableIndex) + page // 1-based
+	// page buffer's. TRCUST finds the entry at a 16-bit byte offset in
+	// the table, 8 bytes an entry, so the entry's index wraps at 0x2000
+	// (IBM's behaviour, session 16: on emitrep, .emit+0x2000000 reads
+	// page 0 of object 1, .emit+0x2001004 page 1, .emit+0x4000000 page 0
+	// again, as OPCODE shows; on 2ine's hello.exe, 2:FFFFFFFF reads
+	// object 1's page, which leaves its bytes in the buffer).
+	e := (uint64(o.PageTableIndex) + page - 1) % pageEntries // 0-based
 	var past error
 	if page > uint64(len(o.Pages)) {
-		past = &PastPagesError{Obj: obj, Off: off, Pages: len(o.Pages), Entry: g - 1}
+		past = &PastPagesError{Obj: obj, Off: off, Pages: len(o.Pages), Entry: e}
 	}
-	if owner, i, ok := m.pageOwner(g); ok {
+	if owner, i, ok := m.pageOwner(e + 1); ok {
 		return m.pageByte(owner, i, int(off%ps)), past
 	}
 	var b byte
@@ -296,6 +346,10 @@ func (m Module) pageByte(obj, i, at int) byte {
 	return buf[at]
 }
 
+// pageEntries is how many entries of 8 bytes TRCUST 3.05A can address in
+// the object page table (ByteAt): a 64 KiB segment's worth.
+const pageEntries = 0x10000 / 8
+
 // NoObjectError is ByteAt's error for an object the module does not have.
 type NoObjectError struct{ Obj uint32 }
 
@@ -311,7 +365,7 @@ func (e *NoObjectError) BadObject() bool { return true }
 type PastPagesError struct {
 	Obj, Off uint32
 	Pages    int    // the object's pages
-	Entry    uint64 // the 0-based index in the module's page table TRCUST reads
+	Entry    uint64 // the 0-based index in the module's page table TRCUST reads, below pageEntries
 }
 
 // Error implements error.

@@ -69,7 +69,8 @@ func TestEmitrep(t *testing.T) {
 		{"DosGetMessage", 1, 0x4422, 0x4440, true, true}, // object 2 follows: the end of _MSGSEG32
 		{"_end", 2, 0xC6C, 0, false, false},              // the last line of the table
 		{"emit", 9, 0, 0, false, false},                  // no such object
-		{"nosuch", 1, 0, 0, false, false},
+		{"nosuch", 1, 0, 0x30C, true, true},              // the address decides, not the name (IBM's behaviour, session 16)
+		{"emit", 0x10001, 0, 0, false, false},            // an object number no MAP line can hold
 	} {
 		next, ok, found := exact.Next(tc.name, tc.obj, tc.off)
 		if next != tc.next || ok != tc.ok || found != tc.found {
