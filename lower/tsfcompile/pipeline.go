@@ -278,7 +278,7 @@ func (r *Result) back(req Request) bool {
 		// it then refuses.
 		refused = refusedTPs(r.Module, r.Front)
 		defer func() {
-			early, kept := applyRefused(refused, r.Front)
+			early, kept := applyRefused(refused, r.Front, eofOf(r.Module))
 			r.Front = tsfcheck.Merge(kept, early)
 		}()
 	}
@@ -290,10 +290,18 @@ func (r *Result) back(req Request) bool {
 	}
 	r.Back = compile(r.Module, mod, mp, src, refused)
 	if req.Eager {
-		r.Front = dropUnread(r.Back.Program.Unread, r.Front)
+		r.Front = dropUnread(r.Back.Program.Unread, r.Front, eofOf(r.Module))
 		r.Front = dropUncounted(r.Back.Program.Abandoned, r.Back.Compiled, r.Front)
 	}
 	return r.Back.Compiled.Worst() < diag.Severe
+}
+
+// eofOf returns the offset of the end of m's TSF, -1 when there is none.
+func eofOf(m *tsfcheck.Module) int {
+	if m == nil || m.File == nil {
+		return -1
+	}
+	return m.File.EOF.Offset
 }
 
 // dropUncounted returns front without the warnings 140 (MAXDATALENGTH to

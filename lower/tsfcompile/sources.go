@@ -261,7 +261,7 @@ func badOffset(tpf *tsf.TP, d diag.Diagnostic) bool {
 // statement's first error (a statement has one error; IBM's behaviour:
 // "TYPE=(V), LEN=(nosuch,D), MEM=(FS:BX,D,LEN)" warns of V, then "symbol
 // not found: nosuch", and never judges the MEM's address).
-func applyRefused(refused []*tdfgen.Refused, front diag.List) (early, kept diag.List) {
+func applyRefused(refused []*tdfgen.Refused, front diag.List, eof int) (early, kept diag.List) {
 	kept = front
 	for _, rf := range refused {
 		early = append(early, rf.Diags...)
@@ -274,7 +274,7 @@ func applyRefused(refused []*tdfgen.Refused, front diag.List) (early, kept diag.
 			if rf.DataAt > 0 {
 				stop = rf.DataAt
 			}
-			if inStmt(rf.Trace, d) && d.Severity <= diag.Error && foundAt(rf.Trace, d) > stop && !lexical(d) || pastEnd(rf.Trace, d) {
+			if inStmtOrEnd(rf.Trace, eof, d) && d.Severity <= diag.Error && foundAt(rf.Trace, d) > stop && !lexical(d) || pastEnd(rf.Trace, d) {
 				continue
 			}
 			out = append(out, d)
@@ -287,7 +287,7 @@ func applyRefused(refused []*tdfgen.Refused, front diag.List) (early, kept diag.
 // dropUnread returns front without what it says of the statements of the
 // tracepoints refused as their TP field was resolved after that field
 // (warning 140 of a later MEM, say): TRCUST 3.05A read no further.
-func dropUnread(unread []*tsfcheck.Tracepoint, front diag.List) diag.List {
+func dropUnread(unread []*tsfcheck.Tracepoint, front diag.List, eof int) diag.List {
 	if len(unread) == 0 {
 		return front
 	}
@@ -295,7 +295,7 @@ func dropUnread(unread []*tsfcheck.Tracepoint, front diag.List) diag.List {
 	for _, d := range front {
 		drop := false
 		for _, tp := range unread {
-			if inStmt(tp.Node, d) && d.Severity <= diag.Error && d.Pos.Offset > resolvedAt(tp.TPField) && !lexical(d) {
+			if inStmtOrEnd(tp.Node, eof, d) && d.Severity <= diag.Error && d.Pos.Offset > resolvedAt(tp.TPField) && !lexical(d) {
 				drop = true
 				break
 			}
@@ -322,6 +322,16 @@ func dropUnread(unread []*tsfcheck.Tracepoint, front diag.List) diag.List {
 func pastEnd(t *tsf.Trace, d diag.Diagnostic) bool {
 	code, _ := tsf.CodeOf(d)
 	return code == tsf.SeverePrematureEOF && d.Pos.Offset == t.End.Offset
+}
+
+// inStmtOrEnd reports whether d stands in the statement t or, when t is
+// the file's last statement, at the end of the file eof (an offset), where
+// what the end cuts is reported: TRCUST 3.05A reads no further than a
+// statement's TP when it refuses the tracepoint there, and never meets
+// that end (IBM's behaviour, session 16: "MEM32=(F" cut by the end after
+// a RETEP without a return point is nothing for it, as "MEM32=(FXX," is).
+func inStmtOrEnd(t *tsf.Trace, eof int, d diag.Diagnostic) bool {
+	return inStmt(t, d) || d.Pos.File == t.Pos.File && d.Pos.Offset == eof && t.End.Offset == eof
 }
 
 // inStmt reports whether d stands in the statement t.
