@@ -75,16 +75,17 @@ func ParseMode(filename string, src []byte, mode Mode) (*tsf.File, diag.List) {
 // ParseEach parses as ParseMode does and calls each with every statement as
 // soon as it is parsed, in source order, before the statement joins the
 // tree: a caller can check a statement while the rest of the file is still
-// unread, and drop from it what it no longer needs (lower/tsfcompile does,
-// to keep the memory of a large TSF small).
+// unread, and drop what it no longer needs (lower/tsfcompile does, to keep
+// the memory of a large TSF small).
 //
-// When each sets the Fields of a TRACE statement to nil, it says it keeps
-// no reference to them, nor to anything below them: the parser then reuses
-// their storage for the statements that follow.
+// each returns whether the statement joins the tree (File.Stmts). When it
+// returns false it also says that it keeps no reference to the statement's
+// fields, nor to anything below them: the parser then reuses their storage
+// for the statements that follow.
 //
 // each runs on the caller's goroutine, one statement at a time, while
 // goroutines of the parser scan and parse the statements after it.
-func ParseEach(filename string, src []byte, mode Mode, each func(tsf.Stmt)) (*tsf.File, diag.List) {
+func ParseEach(filename string, src []byte, mode Mode, each func(tsf.Stmt) bool) (*tsf.File, diag.List) {
 	return parse(filename, src, mode, false, each)
 }
 
@@ -107,9 +108,9 @@ func ParseEach(filename string, src []byte, mode Mode, each func(tsf.Stmt)) (*ts
 // The tokens and nodes held stay few however long the file: a batch holds
 // a few statements and only a few batches are under way at a time.
 //
-// each, when not nil, is called with every statement kept, as ParseEach
-// says.
-func parse(filename string, src []byte, mode Mode, reference bool, each func(tsf.Stmt)) (*tsf.File, diag.List) {
+// each, when not nil, is called with every statement parsed and decides
+// whether it joins the tree, as ParseEach says.
+func parse(filename string, src []byte, mode Mode, reference bool, each func(tsf.Stmt) bool) (*tsf.File, diag.List) {
 	return parseBatched(filename, src, mode, reference, each, batchStatements, parseWorkers())
 }
 
@@ -119,7 +120,7 @@ func parseWorkers() int { return min(max(runtime.GOMAXPROCS(0), 1), 4) }
 // parseBatched is parse with batches of batch statements and workers
 // parsers (tests try small batches, so that files of a few statements
 // cross batches, and one worker or several).
-func parseBatched(filename string, src []byte, mode Mode, reference bool, each func(tsf.Stmt), batch, workers int) (*tsf.File, diag.List) {
+func parseBatched(filename string, src []byte, mode Mode, reference bool, each func(tsf.Stmt) bool, batch, workers int) (*tsf.File, diag.List) {
 	text := unsafe.String(unsafe.SliceData(src), len(src))
 	if mode&ShareSource == 0 {
 		text = string(src)
@@ -150,20 +151,12 @@ func parseBatched(filename string, src []byte, mode Mode, reference bool, each f
 			if st == nil {
 				continue
 			}
-			kept := true
-			if each != nil {
-				t, _ := st.(*tsf.Trace)
-				var fields []tsf.Field
-				if t != nil {
-					fields = t.Fields
-				}
-				each(st)
-				// Dropped: see ParseEach.
-				kept = fields == nil || t.Fields != nil
-			}
+			kept := each == nil || each(st)
 			b.marks[i].kept = kept
 			reuse = reuse && !kept
-			out.Stmts = append(out.Stmts, st)
+			if kept {
+				out.Stmts = append(out.Stmts, st)
+			}
 		}
 		if b.final {
 			out.EOF, out.Aborted = b.eof, b.aborted

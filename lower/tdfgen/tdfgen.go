@@ -307,12 +307,12 @@ func DedupeMinors(m *tsfcheck.Module, tps []*tsfcheck.Tracepoint) (dropped map[*
 		dropped[s[i]] = true
 		// At the MINOR value, and at the TRACE keyword's line, as for a
 		// duplicate address (IBM's behaviour).
-		pos, legacy := s[i].Node.Pos, s[i].Node.Pos.Line
+		pos, legacy := s[i].Pos, s[i].Pos.Line
 		if s[i].MinorPos.Line > 0 {
 			pos = s[i].MinorPos
 		}
 		d := tsf.ErrDupMinor.Diagnostic(pos, legacy, fmt.Sprintf("%04X", s[i].Minor))
-		d.Detail = fmt.Sprintf("the tracepoint kept with it is at line %d", keptWith(s, i).Node.Pos.Line)
+		d.Detail = fmt.Sprintf("the tracepoint kept with it is at line %d", keptWith(s, i).Pos.Line)
 		diags.Add(d)
 	}
 	return dropped, diags
@@ -1002,7 +1002,7 @@ func (p *Program) TDF() (*tdf.File, diag.List) {
 			out[&p.dropped[i]] = true
 			recs = append(recs, &p.dropped[i])
 		}
-		slices.SortStableFunc(recs, func(a, b *Record) int { return cmp.Compare(a.TP.Node.Pos.Offset, b.TP.Node.Pos.Offset) })
+		slices.SortStableFunc(recs, func(a, b *Record) int { return cmp.Compare(a.TP.Pos.Offset, b.TP.Pos.Offset) })
 	}
 	// The array TRCUST sorts by address is the one it sorted by minor
 	// code before (DedupeMinors): IBM's behaviour.
@@ -1026,7 +1026,7 @@ func (p *Program) TDF() (*tdf.File, diag.List) {
 		if len(f.Tracepoints) > 0 {
 			if last := f.Tracepoints[len(f.Tracepoints)-1]; last.Object == r.Object && last.Offset == r.Offset {
 				// In lower-case hex, as TRCUST 3.05A prints it (IBM's behaviour).
-				d := tsf.ErrDupTPAddress.Diagnostic(r.TP.TPField.Pos, r.TP.Node.Pos.Line, fmt.Sprintf("%08x:%08x", r.Object, r.Offset))
+				d := tsf.ErrDupTPAddress.Diagnostic(r.TP.TPField.Pos, r.TP.Pos.Line, fmt.Sprintf("%08x:%08x", r.Object, r.Offset))
 				diags.Add(d)
 				continue
 			}

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unsafe"
 
 	"github.com/tracekit/tracekit/ast"
 	"github.com/tracekit/tracekit/ast/diag"
@@ -157,8 +158,12 @@ type ListItem struct {
 
 // Tracepoint is a valid TRACE statement.
 type Tracepoint struct {
-	Node  *tsf.Trace
-	Minor uint16
+	// Node is the TRACE statement; nil once lower/tsfcompile has dropped
+	// it (a valid @STATIC tracepoint holds all its TFF record needs).
+	Node *tsf.Trace
+	// Pos is where the TRACE statement starts (Node.Pos), also once Node
+	// is dropped.
+	Pos ast.Pos
 	// MinorPos is where the MINOR value stands (the zero Pos when the
 	// TRACE statements give none): a duplicate minor code is reported
 	// there, also once the statement's fields are dropped.
@@ -168,6 +173,7 @@ type Tracepoint struct {
 	Target    tsf.TPTarget
 	TPField   *tsf.TP
 	Opcode    *uint8 // the expected opcode, when OPCODE is given
+	Minor     uint16
 	TypeMask  uint16 // OR of the TYPE ids
 	Group     uint16
 	Desc      string // as TRCUST stores it (see tsf.String)
@@ -262,7 +268,7 @@ func (k *Checker) Finish(f *tsf.File) (*Module, diag.List) {
 	c.m.AutoMinors = c.firstTrace != nil && !c.minorMode
 	if !c.stopped() && len(c.m.Tracepoints) > MaxTracepoints {
 		tp := c.m.Tracepoints[MaxTracepoints]
-		c.report(tsf.FatalTooManyTPs.Diagnostic(tp.Node.Pos, 0))
+		c.report(tsf.FatalTooManyTPs.Diagnostic(tp.Pos, 0))
 	}
 	return c.m, c.diags
 }
@@ -319,9 +325,12 @@ type checker struct {
 func (c *checker) report(d diag.Diagnostic) { c.diags.Add(d) }
 
 // tracepointChunk and stringChunk are how many tracepoints and FMT lines
-// newTracepoint and newStrings allocate at a time.
+// newTracepoint and newStrings allocate at a time: as many tracepoints as
+// fill 16 KiB, one of the allocator's size classes, so that a chunk wastes
+// little of its block (64 of 224 bytes would take a block of 16 KiB for
+// 14 KiB).
 const (
-	tracepointChunk = 64
+	tracepointChunk = 16 << 10 / int(unsafe.Sizeof(Tracepoint{}))
 	stringChunk     = 256
 )
 

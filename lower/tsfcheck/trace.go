@@ -80,7 +80,7 @@ func (c *checker) trace(t *tsf.Trace) {
 	// first one it refused), where the reference says "for each
 	// tracepoint definition it encounters".
 	tp := c.newTracepoint()
-	tp.Node, tp.Minor = t, uint16(len(c.m.Tracepoints)+1)
+	tp.Node, tp.Pos, tp.Minor = t, t.Pos, uint16(len(c.m.Tracepoints)+1)
 	fmts := 0
 	for _, f := range t.Fields {
 		if _, ok := f.(*tsf.Fmt); ok {

@@ -54,9 +54,10 @@ func dedupeMinors(m *tsfcheck.Module) diag.List {
 }
 
 // check is Check with the scanner's mode; with compact, it checks every statement as soon as it is
-// parsed and drops the fields of each valid @STATIC TRACE statement once
-// its tracepoint holds what the TFF needs (see Result.Module), so that the
-// syntax tree of a large TSF is not held whole.
+// parsed and drops each valid @STATIC TRACE statement, from the tree and
+// from its tracepoint, once the tracepoint holds what the TFF needs (see
+// Result.Module), so that the syntax tree of a large TSF is not held
+// whole.
 func check(name string, src []byte, mode tsfparse.Mode, opt tsfcheck.Options, compact bool) (*tsfcheck.Module, diag.List) {
 	if !compact {
 		f, parsed := tsfparse.ParseMode(name, src, mode)
@@ -64,10 +65,14 @@ func check(name string, src []byte, mode tsfparse.Mode, opt tsfcheck.Options, co
 		return m, tsfcheck.Merge(tsfcheck.DropSuperseded(parsed, m), checked)
 	}
 	c := tsfcheck.NewChecker(opt)
-	f, parsed := tsfparse.ParseEach(name, src, mode, func(s tsf.Stmt) {
-		if tp := c.Stmt(s); tp != nil && tp.Static() {
-			tp.Node.Fields, tp.TPField = nil, nil
+	f, parsed := tsfparse.ParseEach(name, src, mode, func(s tsf.Stmt) bool {
+		tp := c.Stmt(s)
+		if tp == nil || !tp.Static() {
+			return true
 		}
+		// Its ORBIT node, if any, is none the parser reuses.
+		tp.Node, tp.TPField = nil, nil
+		return false
 	})
 	m, checked := c.Finish(f)
 	return m, tsfcheck.Merge(tsfcheck.DropSuperseded(parsed, m), checked)

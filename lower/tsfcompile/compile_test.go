@@ -1,7 +1,7 @@
 package tsfcompile
 
 import (
-	"github.com/tracekit/tracekit/ast/tsf"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -11,6 +11,7 @@ import (
 
 	"github.com/tracekit/tracekit/ast/corpus"
 	"github.com/tracekit/tracekit/ast/golden"
+	"github.com/tracekit/tracekit/ast/tsf"
 	"github.com/tracekit/tracekit/lower/tsfcheck"
 )
 
@@ -102,9 +103,10 @@ func FuzzCheck(f *testing.F) {
 }
 
 // TestCompactCheck checks that checking each statement as it is parsed,
-// and dropping the fields of valid @STATIC TRACE statements (what Run
-// does), finds what checking the whole tree finds: the same diagnostics,
-// module, tracepoints, TFF bytes and first dynamic TP line.
+// and dropping valid @STATIC TRACE statements (what Run does), finds what
+// checking the whole tree finds: the same diagnostics, module, tracepoints,
+// TFF bytes and first dynamic TP line; the tree holds every statement but
+// those dropped.
 func TestCompactCheck(t *testing.T) {
 	srcs := map[string][]byte{
 		"large.tsf": largeTSF(300),
@@ -139,19 +141,38 @@ func TestCompactCheck(t *testing.T) {
 			if got.ModName != want.ModName || got.ModNamePos != want.ModNamePos || got.Major != want.Major ||
 				got.MaxDataLength != want.MaxDataLength || got.TDFID != want.TDFID ||
 				!reflect.DeepEqual(got.Types, want.Types) || !reflect.DeepEqual(got.Groups, want.Groups) ||
-				len(got.Tracepoints) != len(want.Tracepoints) || len(got.File.Stmts) != len(want.File.Stmts) {
+				len(got.Tracepoints) != len(want.Tracepoints) {
 				t.Errorf("%s %+v: the modules differ", name, opt)
 				continue
 			}
+			dropped := map[*tsf.Trace]bool{}
 			for i, tp := range got.Tracepoints {
 				w := want.Tracepoints[i]
 				if tp.Minor != w.Minor || tp.Desc != w.Desc || !slices.Equal(tp.Fmts, w.Fmts) || tp.Static() != w.Static() ||
-					tp.Node.Pos != w.Node.Pos || tp.Node.End != w.Node.End || tp.DataBytes != w.DataBytes {
+					tp.Pos != w.Node.Pos || tp.DataBytes != w.DataBytes {
 					t.Errorf("%s %+v: tracepoint %d differs", name, opt, i)
 				}
-				if tp.Static() && (tp.Node.Fields != nil || tp.TPField != nil) {
-					t.Errorf("%s %+v: static tracepoint %d keeps its fields", name, opt, i)
+				if tp.Static() {
+					if tp.Node != nil || tp.TPField != nil {
+						t.Errorf("%s %+v: static tracepoint %d keeps its statement", name, opt, i)
+					}
+					dropped[w.Node] = true
+				} else if tp.Node.Pos != w.Node.Pos || tp.Node.End != w.Node.End {
+					t.Errorf("%s %+v: tracepoint %d's statement differs", name, opt, i)
 				}
+			}
+			var kept []string
+			for _, st := range want.File.Stmts {
+				if tr, ok := st.(*tsf.Trace); !ok || !dropped[tr] {
+					kept = append(kept, fmt.Sprintf("%T %v", st, st.Position()))
+				}
+			}
+			var gotKept []string
+			for _, st := range got.File.Stmts {
+				gotKept = append(gotKept, fmt.Sprintf("%T %v", st, st.Position()))
+			}
+			if !slices.Equal(gotKept, kept) {
+				t.Errorf("%s %+v: the tree holds\n%v\nwant\n%v", name, opt, gotKept, kept)
 			}
 			if line := FirstDynamicTP(got.File); line != wantLine {
 				t.Errorf("%s %+v: first dynamic TP at line %d, want %d", name, opt, line, wantLine)

@@ -46,10 +46,11 @@ type Request struct {
 // did not run leaves its fields zero.
 type Result struct {
 	// Module is the checked module. To keep the memory of a large TSF
-	// small, Run checks each statement as it is parsed and keeps no fields
-	// in the TRACE statement (Module.File, Tracepoint.Node) of a valid
-	// @STATIC tracepoint, nor its TPField: the Tracepoint holds all its TFF
-	// record needs.
+	// small, Run checks each statement as it is parsed and keeps neither
+	// the TRACE statement of a valid @STATIC tracepoint (not in
+	// Module.File, Tracepoint.Node nil; Tracepoint.Pos says where it
+	// stood) nor its TPField: the Tracepoint holds all its TFF record
+	// needs.
 	Module *tsfcheck.Module
 	Front  diag.List // parse and checks, sorted, ending at the first fatal or severe one
 
