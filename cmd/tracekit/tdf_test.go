@@ -64,7 +64,10 @@ func TestCompileTDF(t *testing.T) {
 	}{
 		{"ok", tsf, dll, mapText, ""},
 		{"symbol the map lacks", strings.Replace(tsf, "TP=.emit", "TP=.nosuch", 1), dll, mapText, "error: symbol not found: nosuch [TRC079]"},
-		{"module not LX", tsf, read(filepath.Join(lx, "2ine_hello16.exe")), mapText, "fatal: unknown EXE header type for: "},
+		{"module neither LX nor NE", tsf, append([]byte("MZ"), make([]byte, 126)...), mapText, "fatal: unknown EXE header type for: "},
+		// An NE module is read as TRCUST reads one: emit at 1:0 is
+		// hello16.exe's first byte, 0xCC (INT 3).
+		{"NE module", tsf, read(filepath.Join(lx, "2ine_hello16.exe")), mapText, "error: opcode at TP address cannot be traced"},
 		{"truncated LX", tsf, dll[:5000], mapText, "fatal: error reading file: "},
 		// TRCUST takes the lines of an address and a name for symbols,
 		// exports and groups among them; the aliases of exports are none.

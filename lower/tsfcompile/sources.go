@@ -1,18 +1,21 @@
 package tsfcompile
 
 import (
+	"bytes"
 	"errors"
-	"github.com/tracekit/tracekit/lower/x86ret"
 	"os"
 
 	"github.com/tracekit/tracekit/ast"
 	"github.com/tracekit/tracekit/ast/diag"
 	"github.com/tracekit/tracekit/ast/tsf"
 	"github.com/tracekit/tracekit/binfmt/lx"
+	"github.com/tracekit/tracekit/binfmt/ne"
 	"github.com/tracekit/tracekit/grammar/mapfile"
 	"github.com/tracekit/tracekit/lower/tdfgen"
 	"github.com/tracekit/tracekit/lower/tdfgen/lxmap"
+	"github.com/tracekit/tracekit/lower/tdfgen/nemodule"
 	"github.com/tracekit/tracekit/lower/tsfcheck"
+	"github.com/tracekit/tracekit/lower/x86ret"
 )
 
 // Sources are what a compile of dynamic tracepoints reads beside the TSF:
@@ -62,13 +65,45 @@ func Orbit(m *tsfcheck.Module) bool {
 	return false
 }
 
-// OpenModule opens the LX module. A file that cannot be read is fatal 2 or
-// 8, one that is not an LX module (an NE module, a PE or DOS program, text)
-// fatal 10; each is one diagnostic at the MODNAME that names the module.
-func OpenModule(src Sources) (*lx.File, diag.List) {
+// ModuleFile is an opened module: an LX module, or a 16-bit NE module,
+// which TRCUST 3.05A compiles against too (IBM's behaviour, session 16:
+// 2ine's hello16.exe and testargv16.exe give TDFs; nemodule.Module says
+// how it reads them). One of LX and NE is set.
+type ModuleFile struct {
+	LX *lx.File
+	NE *ne.File
+	ne []byte // the NE module's bytes
+}
+
+// Close closes the module.
+func (m *ModuleFile) Close() error {
+	if m.LX != nil {
+		return m.LX.Close()
+	}
+	return nil
+}
+
+// module returns the module's bytes as the back end reads them, with a
+// page buffer of its own (lxmap.Module) or the byte read last
+// (nemodule.Module).
+func (m *ModuleFile) module() tdfgen.Module {
+	if m.LX != nil {
+		return lxmap.Module{File: m.LX, Buffer: new(lxmap.PageBuffer)}
+	}
+	return &nemodule.Module{File: m.NE, Data: bytes.NewReader(m.ne), Size: int64(len(m.ne))}
+}
+
+// OpenModule opens the module, LX or NE. A file that cannot be read is
+// fatal 2 or 8, one that is neither an LX nor an NE module (a PE or DOS
+// program, text) fatal 10; each is one diagnostic at the MODNAME that
+// names the module.
+func OpenModule(src Sources) (*ModuleFile, diag.List) {
 	f, err := lx.Open(src.ModulePath)
 	if err == nil {
-		return f, nil
+		return &ModuleFile{LX: f}, nil
+	}
+	if m := openNE(src.ModulePath); m != nil {
+		return m, nil
 	}
 	var fe *lx.FormatError
 	var d diag.Diagnostic
@@ -86,6 +121,22 @@ func OpenModule(src Sources) (*lx.File, diag.List) {
 		d.Detail = err.Error()
 	}
 	return nil, diag.List{d}
+}
+
+// openNE returns the NE module at path, nil when it is none.
+func openNE(path string) *ModuleFile {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil
+	}
+	if format, _, err := lx.Identify(bytes.NewReader(data)); err != nil || format != lx.FormatNE {
+		return nil
+	}
+	f, err := ne.NewFile(bytes.NewReader(data))
+	if err != nil {
+		return nil
+	}
+	return &ModuleFile{NE: f, ne: data}
 }
 
 // OpenMap reads the MAP file: its own diagnostics, fatal 2 when it cannot
@@ -126,30 +177,30 @@ type Back struct {
 // file and the MAP file (nil when there is none: a symbolic tracepoint is
 // then severe 39, unless src.UseExports, which looks symbols up among the
 // module's exported names instead, with warning 211).
-func Compile(m *tsfcheck.Module, mod *lx.File, mp *mapfile.Map, src Sources) *Back {
+func Compile(m *tsfcheck.Module, mod *ModuleFile, mp *mapfile.Map, src Sources) *Back {
 	return compile(m, mod, mp, src, nil)
 }
 
 // compile is Compile, resolving the TP fields of refused among the
 // tracepoints (tdfgen.Options.Refused).
-func compile(m *tsfcheck.Module, mod *lx.File, mp *mapfile.Map, src Sources, refused []*tdfgen.Refused) *Back {
+func compile(m *tsfcheck.Module, mod *ModuleFile, mp *mapfile.Map, src Sources, refused []*tdfgen.Refused) *Back {
 	syms, notes := symbols(mod, mp, src)
-	p, diags := tdfgen.Compile(m, syms, lxmap.Module{File: mod, Buffer: new(lxmap.PageBuffer)},
+	p, diags := tdfgen.Compile(m, syms, mod.module(),
 		tdfgen.Options{KeepPath: src.KeepPath, ModulePath: moduleName(src), Refused: refused, RetEP: src.RetEP})
 	return &Back{Program: p, Compiled: append(notes, diags...)}
 }
 
 // symbols returns where the back end looks symbols up: the MAP file, or
-// with src.UseExports the module's exported names (with warning 211); nil
-// when neither.
-func symbols(mod *lx.File, mp *mapfile.Map, src Sources) (tdfgen.Symbols, diag.List) {
+// with src.UseExports the exported names of an LX module (with warning
+// 211); nil when neither.
+func symbols(mod *ModuleFile, mp *mapfile.Map, src Sources) (tdfgen.Symbols, diag.List) {
 	switch {
 	case mp != nil:
 		return lxmap.NewSymbols(mp, src.IgnoreCase), nil
-	case src.UseExports:
+	case src.UseExports && mod.LX != nil:
 		d := tsf.WarnExportsOnly.Diagnostic(src.ModuleAt, 0)
 		d.Detail = "looked up among the exported names of " + src.ModulePath
-		return lxmap.Exports{File: mod, IgnoreCase: src.IgnoreCase}, diag.List{d}
+		return lxmap.Exports{File: mod.LX, IgnoreCase: src.IgnoreCase}, diag.List{d}
 	}
 	return nil, nil
 }

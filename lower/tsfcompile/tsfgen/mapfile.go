@@ -26,15 +26,18 @@ type object struct{ num, size, length int }
 // (../shared/corpus/os2/lx/osfree_emitrep.dll and its MAP file).
 var emitrep = module{"", "emitrep", object{1, 0x4440, 0x4410}, object{2, 0xC6C, 0x8B0}}
 
-// otherModules are the 32-bit LX modules of the corpus beside emitrep.dll
+// otherModules are the modules of the corpus beside emitrep.dll
 // (../shared/corpus/os2/lx, from icculus/2ine), with their object tables
 // as binfmt/lx reads them: code of a few bytes to 4 KiB, data objects of
 // 64 KiB with a page of a few hundred bytes (the rest zero-filled), and
-// in 2ine_hello.exe the code in object 2.
+// in 2ine_hello.exe the code in object 2; and the two 16-bit NE programs,
+// whose segments binfmt/ne reads (the length stored, the allocation).
 var otherModules = []module{
 	{"2ine_hello.exe", "hello", object{2, 18, 18}, object{1, 0x8000, 0x27}},
 	{"2ine_testbeep.exe", "testbeep", object{1, 1575, 1575}, object{2, 66000, 66000}},
 	{"2ine_testpm.exe", "testpm", object{1, 4002, 4002}, object{2, 66064, 66064}},
+	{"2ine_hello16.exe", "hello16", object{1, 940, 940}, object{2, 144, 96}},
+	{"2ine_testargv16.exe", "testargv16", object{1, 11854, 11854}, object{2, 1360, 1000}},
 }
 
 // mapFile writes a MAP file for the module m in place of its own (for

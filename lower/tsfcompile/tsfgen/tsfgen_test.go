@@ -46,7 +46,7 @@ func TestCoverage(t *testing.T) {
 		"typelist", "grouplist", "arg:P", "arg:I", "arg:D", "arg:W", "arg:tdfname", "abortop", "removeop", "opcode",
 		"usage", "arg:L", "arg:NODE", "arg:RM", "arg:RS", "arg:RP", "arg:map-missing", "arg:repeat", "fault:switch-bad", "fault:arg-extra",
 		"map-synthetic", "retep-unknown", "edit:cut", "edit:ctrl-z", "edit:nul", "edit:cr",
-		"module-hello", "module-testbeep", "module-testpm"} {
+		"module-hello", "module-testbeep", "module-testpm", "module-hello16", "module-testargv16"} {
 		if seen[f] == 0 {
 			t.Errorf("feature %s never generated", f)
 		}
