@@ -4,11 +4,11 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"github.com/tracekit/tracekit/ast/tsf"
 	"strings"
 	"testing"
 
 	"github.com/tracekit/tracekit/ast/diag"
+	"github.com/tracekit/tracekit/ast/tsf"
 	"github.com/tracekit/tracekit/binfmt/tdf"
 	"github.com/tracekit/tracekit/lower/tdfgen"
 	"github.com/tracekit/tracekit/lower/tsfcheck"
