@@ -85,7 +85,12 @@ type Refused struct {
 	// statement's first error) are assembled after the TP is resolved.
 	Point  *tsfcheck.Tracepoint
 	Before int
-	Diags  diag.List
+	// Unlooked says that TRCUST stopped before it looked the symbol up:
+	// at a token too long right after the TP field, which it reads to see
+	// whether RETEP follows. Only the want of symbolic information (39),
+	// given before, is reported then.
+	Unlooked bool
+	Diags    diag.List
 	Failed bool
 	// DataAt is, when Failed for a data statement assembled after the TP
 	// resolved (a symbol not found, an RPN stack overflow), the offset of
@@ -218,6 +223,9 @@ func Compile(m *tsfcheck.Module, syms Symbols, mod Module, opt Options) (*Progra
 			refused = refused[1:]
 			// Without symbols the TP is severe 39 there too (IBM's
 			// behaviour: TRCUST stops at the first symbolic TP it reads).
+			if rf.Unlooked && syms != nil {
+				continue
+			}
 			rf.Diags, rf.Failed = ResolveRefused(rf.Trace, rf.TP, syms, mod, modPath, opt.RetEP)
 			if rf.Failed {
 				p.unread(rf.Trace, rf.TP)

@@ -241,7 +241,7 @@ func refusedTPs(m *tsfcheck.Module, front diag.List) []*tdfgen.Refused {
 				// found", then "symbol not found").
 				continue
 			}
-			if inStmt(t, d) && d.Severity >= diag.Error && (first < 0 || at(d) < at(front[first])) {
+			if (inStmt(t, d) || cutByToken(t, d)) && d.Severity >= diag.Error && (first < 0 || at(d) < at(front[first])) {
 				first = i
 			}
 		}
@@ -270,9 +270,27 @@ func refusedTPs(m *tsfcheck.Module, front diag.List) []*tdfgen.Refused {
 			// statement) comes after the TP's messages.
 			continue
 		}
-		out = append(out, &tdfgen.Refused{Trace: t, TP: tpf, Point: m.Refused[t], Before: before})
+		rf := &tdfgen.Refused{Trace: t, TP: tpf, Point: m.Refused[t], Before: before}
+		if st, ok := tpf.Target.(*tsf.SymbolTP); ok && st.RetEP == nil && first >= 0 && cutByToken(t, front[first]) && t.Fields[len(t.Fields)-1] == tsf.Field(tpf) {
+			// The token too long is the one after the TP field's ','
+			// (IBM's behaviour, session 16: "TP=.nosuch, FOO...", or
+			// TP=.emit-4, is the token too long alone with a MAP file).
+			rf.Unlooked = true
+		}
+		out = append(out, rf)
 	}
 	return out
+}
+
+// cutByToken reports whether d is a token too long (fatal 17) where the
+// scan stopped, at the end of t, the statement it stopped in: a word too
+// long right after the TP field stops TRCUST after it resolved the TP
+// (IBM's behaviour, session 16: "TP=.emit, FOO..." with 300 characters,
+// without a MAP file, is severe 39 at the TP alone, as for a string too
+// long).
+func cutByToken(t *tsf.Trace, d diag.Diagnostic) bool {
+	c, _ := tsf.CodeOf(d)
+	return c == tsf.FatalTokenTooLong && d.Pos.File == t.Pos.File && d.Pos.Offset == t.End.Offset
 }
 
 // lexical reports whether d is a message of TRCUST's lexer that it gives
