@@ -91,7 +91,7 @@ type Refused struct {
 	// given before, is reported then.
 	Unlooked bool
 	Diags    diag.List
-	Failed bool
+	Failed   bool
 	// DataAt is, when Failed for a data statement assembled after the TP
 	// resolved (a symbol not found, an RPN stack overflow), the offset of
 	// its error: TRCUST 3.05A read the statement up to there. 0 when the
