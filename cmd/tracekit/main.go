@@ -67,8 +67,8 @@ const memoryLimit = 48 << 20
 // resident, whatever the TSF (make bench-targets checks it): a soft limit
 // makes the garbage collector run sooner as the Go heap nears it, instead
 // of letting the heap grow to twice what is live. A compile of 65,535
-// tracepoints (41 MiB live) peaks at about 60 MiB instead of 90, for more
-// collector time. Only when the process runs the command (main), and
+// tracepoints (32 MiB live) peaks at about 58 MiB, for more collector
+// time. Only when the process runs the command (main), and
 // GOMEMLIMIT in the environment wins.
 //
 // A soft limit near or below what the program holds live would make the
@@ -153,11 +153,11 @@ func streamMemory(e *env) {
 const compileGCPercent = 400
 
 // compileMemory lets the garbage collector of compile run less often: the
-// program it builds stays live until its files are written (some 30 MiB
+// program it builds stays live until its files are written (some 27 MiB
 // for 65,535 tracepoints), so that each collection marks most of it again
 // and frees little; at the default GOGC of 100 a compile of 65,535
-// tracepoints runs 7 to 9 of them, at 400 3 to 6 (some 10% of its
-// processor time). The soft memory limit of limitMemory keeps the larger heap goal
+// tracepoints runs 7 to 9 of them, at 400 two since the statements of
+// its valid @STATIC tracepoints are dropped once checked (session 16). The soft memory limit of limitMemory keeps the larger heap goal
 // under 64 MiB resident. Only when the process runs the command (main);
 // GOGC and GOMEMLIMIT in the environment win.
 func compileMemory(e *env) {
