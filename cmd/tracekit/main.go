@@ -156,10 +156,11 @@ const compileGCPercent = 400
 // program it builds stays live until its files are written (some 27 MiB
 // for 65,535 tracepoints), so that each collection marks most of it again
 // and frees little; at the default GOGC of 100 a compile of 65,535
-// tracepoints runs 7 to 9 of them, at 400 two since the statements of
-// its valid @STATIC tracepoints are dropped once checked (session 16). The soft memory limit of limitMemory keeps the larger heap goal
-// under 64 MiB resident. Only when the process runs the command (main);
-// GOGC and GOMEMLIMIT in the environment win.
+// tracepoints runs 7 to 9 of them, at 400 two, since the statements of
+// its valid @STATIC tracepoints are dropped once checked (session 16). The
+// soft memory limit of limitMemory keeps the larger heap goal under 64 MiB
+// resident. Only when the process runs the command (main); GOGC and
+// GOMEMLIMIT in the environment win.
 func compileMemory(e *env) {
 	if _, set := os.LookupEnv("GOGC"); e.process && !set {
 		debug.SetGCPercent(compileGCPercent)
