@@ -32,6 +32,7 @@
 package mapfile
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"os"
@@ -93,6 +94,12 @@ type Addr struct {
 
 // String returns "SSSS:OOOOOOOO".
 func (a Addr) String() string { return fmt.Sprintf("%04X:%08X", a.Seg, a.Off) }
+
+// Compare orders addresses by segment (or object), then offset: -1, 0 or
+// +1 as a is before, at or after b.
+func (a Addr) Compare(b Addr) int {
+	return cmp.Or(cmp.Compare(a.Seg, b.Seg), cmp.Compare(a.Off, b.Off))
+}
 
 // Segment is one line of the segment table.
 type Segment struct {

@@ -424,3 +424,20 @@ func TestTRCUSTNames(t *testing.T) {
 		}
 	}
 }
+
+// TestAddrCompare checks the order of addresses: by segment, then offset.
+func TestAddrCompare(t *testing.T) {
+	for _, tc := range []struct {
+		a, b Addr
+		want int
+	}{
+		{Addr{1, 0x10}, Addr{1, 0x10}, 0},
+		{Addr{1, 0x10}, Addr{1, 0x11}, -1},
+		{Addr{2, 0}, Addr{1, 0xFFFFFFFF}, 1},
+		{Addr{1, 0xFFFFFFFF}, Addr{2, 0}, -1},
+	} {
+		if got := tc.a.Compare(tc.b); got != tc.want {
+			t.Errorf("%v.Compare(%v) = %d, want %d", tc.a, tc.b, got, tc.want)
+		}
+	}
+}

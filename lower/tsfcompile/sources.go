@@ -90,7 +90,7 @@ func (m *ModuleFile) module() tdfgen.Module {
 	if m.LX != nil {
 		return lxmap.Module{File: m.LX, Buffer: new(lxmap.PageBuffer)}
 	}
-	return &nemodule.Module{File: m.NE, Data: bytes.NewReader(m.ne), Size: int64(len(m.ne))}
+	return &nemodule.Module{File: m.NE, Data: m.ne}
 }
 
 // OpenModule opens the module, LX or NE. A file that cannot be read is

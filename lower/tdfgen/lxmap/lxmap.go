@@ -46,13 +46,7 @@ func NewSymbols(m *mapfile.Map, ignoreCase bool) *Symbols {
 	// By address; at one address the name that sorts first, so that the
 	// choice does not depend on the map's order.
 	slices.SortStableFunc(s.byAddr, func(a, b mapfile.Public) int {
-		if c := cmp.Compare(a.Addr.Seg, b.Addr.Seg); c != 0 {
-			return c
-		}
-		if c := cmp.Compare(a.Addr.Off, b.Addr.Off); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.Name, b.Name)
+		return cmp.Or(a.Addr.Compare(b.Addr), cmp.Compare(a.Name, b.Name))
 	})
 	return s
 }
@@ -139,7 +133,7 @@ func (s *Symbols) Next(name string, obj, off uint32) (next uint32, ok, found boo
 	if n := len(s.Map.Segments); n > 0 {
 		last := s.Map.Segments[n-1]
 		q := mapfile.Addr{Seg: last.Start.Seg, Off: last.Start.Off + last.Length}
-		if cmp.Or(cmp.Compare(q.Seg, key.Seg), cmp.Compare(q.Off, key.Off)) > 0 {
+		if q.Compare(key) > 0 {
 			return s.endAt(obj, off, q), true, true
 		}
 	}
@@ -165,7 +159,7 @@ func (s *Symbols) endAt(obj, off uint32, q mapfile.Addr) uint32 {
 // no line is at key.
 func searchByValue(vals []mapfile.Public, key mapfile.Addr) int {
 	for i, p := range vals {
-		switch c := cmp.Or(cmp.Compare(p.Addr.Seg, key.Seg), cmp.Compare(p.Addr.Off, key.Off)); {
+		switch c := p.Addr.Compare(key); {
 		case c == 0:
 			return i
 		case c > 0:
@@ -203,10 +197,7 @@ func (s *Symbols) Symbol(obj, off uint32) (string, uint32, bool) {
 		return "", 0, false
 	}
 	i, _ := slices.BinarySearchFunc(s.byAddr, mapfile.Addr{Seg: uint16(obj), Off: off + 1}, func(p mapfile.Public, a mapfile.Addr) int {
-		if c := cmp.Compare(p.Addr.Seg, a.Seg); c != 0 {
-			return c
-		}
-		return cmp.Compare(p.Addr.Off, a.Off)
+		return p.Addr.Compare(a)
 	})
 	for i--; i >= 0 && uint32(s.byAddr[i].Addr.Seg) == obj; i-- {
 		p := s.byAddr[i]

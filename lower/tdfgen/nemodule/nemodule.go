@@ -5,7 +5,6 @@ package nemodule
 
 import (
 	"fmt"
-	"io"
 
 	"github.com/tracekit/tracekit/binfmt/ne"
 )
@@ -26,8 +25,7 @@ import (
 // offsets from its allocation on (hello16's 2:90 and 2:1000 gave 0x80).
 type Module struct {
 	File *ne.File
-	Data io.ReaderAt // the module file's bytes
-	Size int64       // the module file's size
+	Data []byte // the module file
 
 	last byte // the byte read last
 }
@@ -38,12 +36,8 @@ func (m *Module) ByteAt(seg, off uint32) (byte, error) {
 	if s == nil {
 		return m.last, nil
 	}
-	at := int64((uint64(s.Offset) + uint64(off)) & 0xFFFFFFFF)
-	if at < m.Size {
-		var b [1]byte
-		if _, err := m.Data.ReadAt(b[:], at); err == nil {
-			m.last = b[0]
-		}
+	if at := (uint64(s.Offset) + uint64(off)) & 0xFFFFFFFF; at < uint64(len(m.Data)) {
+		m.last = m.Data[at]
 	}
 	return m.last, nil
 }

@@ -25,7 +25,7 @@ func TestHello16(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := &Module{File: f, Data: bytes.NewReader(data), Size: int64(len(data))}
+	m := &Module{File: f, Data: data}
 	for _, tc := range []struct {
 		seg, off uint32
 		want     byte
