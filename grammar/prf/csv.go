@@ -113,7 +113,36 @@ type CSVParser struct {
 // the header or the record the row holds, and diagnostics; on an error the
 // row was skipped and both results are nil.
 func (p *CSVParser) Line(pos ast.Pos, line string) (*prfast.Header, *prfast.Record, diag.List) {
-	c := &converter{Converter: lineconv.Converter{Base: pos}, n: &p.nodes}
+	return p.line(&p.nodes, pos, line)
+}
+
+// LineIn is Line with the record's nodes (the record, its APs, its bytes)
+// in n instead of storage of the parser's own: for a caller that parses a
+// batch of rows ahead of their use and reuses the storage of a batch
+// (Nodes.Reset) once it is done with the batch's records.
+func (p *CSVParser) LineIn(n *Nodes, pos ast.Pos, line string) (*prfast.Header, *prfast.Record, diag.List) {
+	if !n.n.records.Keep {
+		n.n.records.Keep, n.n.aps.Keep, n.n.bytes.Keep, n.n.data.Keep = true, true, true, true
+	}
+	return p.line(&n.n, pos, line)
+}
+
+// Nodes is storage for the nodes of parsed rows (CSVParser.LineIn). Its
+// zero value is ready to use.
+type Nodes struct{ n nodes }
+
+// Reset makes the storage of n hold new nodes: the records parsed into it
+// before must no longer be used. It allocates nothing: the storage n grew
+// to is used again.
+func (n *Nodes) Reset() {
+	n.n.records.Rewind()
+	n.n.aps.Rewind()
+	n.n.bytes.Rewind()
+	n.n.data.Rewind()
+}
+
+func (p *CSVParser) line(n *nodes, pos ast.Pos, line string) (*prfast.Header, *prfast.Record, diag.List) {
+	c := &converter{Converter: lineconv.Converter{Base: pos}, n: n}
 	row, err := lineconv.Parse(p.Reference, csvParser, &p.gen, line, &p.row)
 	if err != nil {
 		c.ParseError(err, prfast.CodeSyntax, "not a row of the PRF CSV form")
@@ -203,6 +232,9 @@ func (p *CSVParser) store(c *converter, r *prfast.Record, i int, f prfast.Item) 
 	switch col {
 	case colINT, colOPR, colASCII:
 	default:
+		if n := len(f.Text); n == 0 || plainEdge(f.Text[0]) && plainEdge(f.Text[n-1]) {
+			break // nothing to trim: the common case
+		}
 		lead := len(f.Text) - len(strings.TrimLeft(f.Text, " \t"))
 		f.Text = strings.TrimSpace(f.Text)
 		f.Pos.Offset += lead
@@ -273,6 +305,12 @@ func (p *CSVParser) store(c *converter, r *prfast.Record, i int, f prfast.Item) 
 		r.Extra = append(r.Extra, prfast.Extra{Name: p.names[i], Item: f})
 	}
 }
+
+// plainEdge reports whether a field that begins or ends with c keeps that
+// end when trimmed: c is ASCII and no space (strings.TrimSpace trims the
+// other ASCII spaces and, of the bytes from 0x80 on, those that begin or
+// end some Unicode space).
+func plainEdge(c byte) bool { return c > ' ' && c < 0x80 }
 
 // parseHex reads dump information written as hex digits, with an optional
 // 0x and optional blanks between bytes: two hex digits a byte, nothing

@@ -96,6 +96,7 @@ type batch struct {
 	raw     []byte           // the lines' bytes, one after the other
 	text    string           // raw as one string (one allocation a batch), the lines' texts slices of it
 	parsed  []any            // what a Staged lowering's Parse made of each item
+	store   lowering.Store   // where a BatchStaged lowering's ParseIn keeps it
 	chunk   lowering.Chunk   // what a worker's lowering made of the lines (chunked)
 	out     []*record.Record // the records a Joiner passed on, to write
 	buf     bytes.Buffer     // the encoded records, when the writer has Parts
@@ -120,6 +121,9 @@ type tmplRecord struct {
 
 // reset empties b for its next use.
 func (b *batch) reset() {
+	if b.store != nil {
+		b.store.Reset()
+	}
 	clear(b.out)
 	clear(b.parsed)
 	clear(b.diags)
@@ -251,6 +255,8 @@ type pipeline struct {
 	// sequential
 	low    lowering.Lowerer
 	staged lowering.Staged // low, when it is one
+	// batchStaged is low, when it is a lowering.BatchStaged.
+	batchStaged lowering.BatchStaged
 
 	parseTurn, orderTurn, writeTurn *turn
 	seqr                            sequencer   // templated
@@ -561,7 +567,14 @@ func (p *pipeline) sequential(b *batch) {
 			for i := range b.items {
 				it := &b.items[i]
 				var parsed any
-				if it.long == 0 {
+				switch {
+				case it.long > 0:
+				case p.batchStaged != nil:
+					if b.store == nil {
+						b.store = p.batchStaged.NewStore()
+					}
+					parsed = p.batchStaged.ParseIn(b.store, it.pos(p.name), b.text[it.start:it.end])
+				default:
 					parsed = p.staged.Parse(it.pos(p.name), b.text[it.start:it.end])
 				}
 				b.parsed = append(b.parsed, parsed)
@@ -653,6 +666,7 @@ func runLines(parent context.Context, opts Options, d Dialect, cfg lowering.Conf
 	default:
 		p.low = d.NewLowerer(cfg, o)
 		p.staged, _ = p.low.(lowering.Staged)
+		p.batchStaged, _ = p.low.(lowering.BatchStaged)
 	}
 	if limit == 0 {
 		limit = batchBytes

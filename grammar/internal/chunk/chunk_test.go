@@ -53,3 +53,50 @@ func TestReset(t *testing.T) {
 		}
 	}
 }
+
+// TestRewind: a Keep Of and Bytes hand out the same storage again after
+// Rewind, in the same order, with no new allocation once they have grown;
+// the values of one round stay intact while it lasts.
+func TestRewind(t *testing.T) {
+	c := Of[int]{Keep: true}
+	b := Bytes{Keep: true}
+	var firstPtrs []*int
+	var firstBytes []*byte
+	for round := range 3 {
+		c.Rewind()
+		b.Rewind()
+		var ptrs []*int
+		var slices [][]byte
+		for i := range 150 {
+			ptrs = append(ptrs, c.New(round*1000+i))
+			slices = append(slices, append(b.Make(100), byte(i), byte(round)))
+		}
+		for i, p := range ptrs {
+			if *p != round*1000+i || slices[i][0] != byte(i) || slices[i][1] != byte(round) {
+				t.Fatalf("round %d: value %d changed: %d %v", round, i, *p, slices[i])
+			}
+		}
+		if round == 0 {
+			firstPtrs = ptrs
+			for _, s := range slices {
+				firstBytes = append(firstBytes, &s[0])
+			}
+			continue
+		}
+		for i := range ptrs {
+			if ptrs[i] != firstPtrs[i] || &slices[i][0] != firstBytes[i] {
+				t.Fatalf("round %d: value %d is not in the storage of round 0", round, i)
+			}
+		}
+	}
+	if n := testing.AllocsPerRun(10, func() {
+		c.Rewind()
+		b.Rewind()
+		for i := range 150 {
+			c.New(i)
+			b.Make(100)
+		}
+	}); n != 0 {
+		t.Errorf("%v allocations a round after Rewind, want 0", n)
+	}
+}

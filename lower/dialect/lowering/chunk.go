@@ -170,3 +170,24 @@ type Staged interface {
 	// does.
 	Finish(parsed any, pos ast.Pos) error
 }
+
+// BatchStaged is a Staged lowering whose Parse can keep what it makes in
+// storage that belongs to the batch of lines at hand, so that parsing
+// stops allocating once the storage has grown: the registry makes one
+// Store for each batch it keeps (NewStore), passes it with each of the
+// batch's lines (ParseIn, in place of Parse), and resets it once every
+// line of the batch is lowered, before the batch holds other lines.
+type BatchStaged interface {
+	Staged
+	// NewStore returns empty storage for the parses of one batch.
+	NewStore() Store
+	// ParseIn is Parse, keeping what it makes in s.
+	ParseIn(s Store, pos ast.Pos, text string) any
+}
+
+// Store is the storage of one batch's parses (BatchStaged).
+type Store interface {
+	// Reset empties the storage for the next batch: what ParseIn made
+	// in it before is no longer used.
+	Reset()
+}

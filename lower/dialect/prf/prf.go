@@ -173,9 +173,42 @@ func (l *csvLowerer) Parse(pos ast.Pos, text string) any {
 	return parsedRecord{r, diags}
 }
 
+// csvStore is the storage of one batch's rows (lowering.BatchStaged): their
+// records' nodes and what ParseIn returns for each.
+type csvStore struct {
+	nodes grammar.Nodes
+	// parsed grows to hold a batch's rows; when it moves, the rows
+	// before stay where they were, unchanged, for Lower.
+	parsed []parsedRecord
+}
+
+func (s *csvStore) Reset() {
+	s.nodes.Reset()
+	clear(s.parsed)
+	s.parsed = s.parsed[:0]
+}
+
+// NewStore returns empty storage for a batch's rows (lowering.BatchStaged).
+func (l *csvLowerer) NewStore() lowering.Store { return &csvStore{} }
+
+// ParseIn is Parse with the row's record kept in s (lowering.BatchStaged):
+// a row costs no allocation once the batch's storage has grown.
+func (l *csvLowerer) ParseIn(s lowering.Store, pos ast.Pos, text string) any {
+	st := s.(*csvStore)
+	_, r, diags := l.p.LineIn(&st.nodes, pos, text)
+	st.parsed = append(st.parsed, parsedRecord{r, diags})
+	return &st.parsed[len(st.parsed)-1]
+}
+
 // Lower reports a row's diagnostics, then lowers its record.
 func (l *csvLowerer) Lower(p any) error {
-	pr := p.(parsedRecord)
+	var pr parsedRecord
+	switch p := p.(type) {
+	case parsedRecord:
+		pr = p
+	case *parsedRecord:
+		pr = *p
+	}
 	lowering.Report(l.out, pr.diags)
 	if pr.r != nil {
 		return l.emit(pr.r)
@@ -256,7 +289,7 @@ func (l *lowerer) lower(r *prfast.Record) (*record.Record, bool) {
 		pb.fail(at, prfast.CodeValue, fmt.Sprintf("record status %q is neither Rec nor ErrRec", r.Status.Text))
 	}
 	if r.Process.Given() {
-		if v, err := strconv.ParseUint(r.Process.Text, 10, 64); err != nil {
+		if v, err := decimal(r.Process.Text); err != nil {
 			pb.fail(r.Process.Pos, prfast.CodeValue, fmt.Sprintf("process id %q is not a decimal number", r.Process.Text))
 		} else {
 			l.pid = v
@@ -267,7 +300,7 @@ func (l *lowerer) lower(r *prfast.Record) (*record.Record, bool) {
 		l.thread(pb, r.Thread, rec)
 	}
 	if r.Trace.Given() {
-		if v, err := strconv.ParseUint(r.Trace.Text, 10, 64); err != nil {
+		if v, err := decimal(r.Trace.Text); err != nil {
 			pb.fail(r.Trace.Pos, prfast.CodeValue, fmt.Sprintf("trace serial number %q is not a decimal number", r.Trace.Text))
 		} else {
 			rec.Attrs["trace"] = v
@@ -279,7 +312,7 @@ func (l *lowerer) lower(r *prfast.Record) (*record.Record, bool) {
 	}
 	if r.Rc.Given() {
 		neg := strings.HasPrefix(r.Rc.Text, "-")
-		v, err := strconv.ParseUint(strings.TrimPrefix(r.Rc.Text, "-"), 10, 64)
+		v, err := decimal(strings.TrimPrefix(r.Rc.Text, "-"))
 		if err != nil {
 			pb.fail(r.Rc.Pos, prfast.CodeValue, fmt.Sprintf("return code %q is not a decimal number", r.Rc.Text))
 		} else {
@@ -309,7 +342,7 @@ func (l *lowerer) lower(r *prfast.Record) (*record.Record, bool) {
 			if !f.it.Given() {
 				continue
 			}
-			v, err := strconv.ParseUint(f.it.Text, 10, 64)
+			v, err := decimal(f.it.Text)
 			if err != nil {
 				pb.fail(f.it.Pos, prfast.CodeValue, fmt.Sprintf("%s %s %q is not a decimal number", ap.key, f.key, f.it.Text))
 				continue
@@ -357,6 +390,23 @@ func (l *lowerer) lower(r *prfast.Record) (*record.Record, bool) {
 		rec.Attrs = nil
 	}
 	return rec, true
+}
+
+// decimal reads s as strconv.ParseUint(s, 10, 64) does, without it for up
+// to 19 digits (which cannot overflow).
+func decimal(s string) (uint64, error) {
+	if len(s) == 0 || len(s) > 19 {
+		return strconv.ParseUint(s, 10, 64)
+	}
+	var v uint64
+	for i := 0; i < len(s); i++ {
+		d := s[i] - '0'
+		if d > 9 {
+			return strconv.ParseUint(s, 10, 64)
+		}
+		v = v*10 + uint64(d)
+	}
+	return v, nil
 }
 
 // hexValue reads a hex number with or without 0x.
