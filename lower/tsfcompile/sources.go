@@ -241,6 +241,14 @@ func refusedTPs(m *tsfcheck.Module, front diag.List) []*tdfgen.Refused {
 				// found", then "symbol not found").
 				continue
 			}
+			if lexical(d) {
+				// TRCUST 3.05A reads on after a NUL in a string: the
+				// symbols after it are looked up until the statement's
+				// first other error (IBM's behaviour, fresh seed 1323974:
+				// REGS=(.EFLAGS) after DESC="\0" is "symbol not found"
+				// before the error of an ASCIIZ=(FESI,...) after it).
+				continue
+			}
 			if (inStmt(t, d) || cutByToken(t, d)) && d.Severity >= diag.Error && (first < 0 || at(d) < at(front[first])) {
 				first = i
 			}
