@@ -94,8 +94,8 @@ func (s *Symbols) key(name string) string {
 // order hides the lines after a line past the address (session 15). No
 // such title, no such line, or no end after it: not found.
 //
-// The segment table bounds that end (segmentsEnd: the end of the object's
-// segments, when its lines lead the table) for a symbol that lies before
+// The segment table bounds that end (segmentsEnd: the end of the table's
+// run of lines that stands for the object) for a symbol that lies before
 // it: a next line of the same object past that end ends the procedure at
 // it, and so does a line of another object. A symbol at or past that end
 // (or a table that does not lead with the object) takes the next line's
@@ -170,22 +170,42 @@ func searchByValue(vals []mapfile.Public, key mapfile.Addr) int {
 }
 
 // segmentsEnd returns where the segment table ends object obj for TRCUST
-// 3.05A (IBM's behaviour, tried with its binary on 25 segment tables
-// written for it): it walks the table from its first line, a line and the
-// line after it at a time, so its last line is never taken, and stops at
-// a line of another object; the end (start + length) of the last line of
-// object obj it takes, 0 when it takes none (a table that starts with
-// another object: DATA32 before CODE32 bounds nothing).
+// 3.05A: it reads the table as runs of consecutive lines of one object and
+// takes run number obj, whatever object that run is of, as the end of
+// object obj (the end, start + length, of the run's last line), unless the
+// run is of a higher-numbered object; 0 (no bound) then and when the table
+// has fewer runs. IBM's behaviour, tried with its binary on 25 segment
+// tables in session 15 and 20 more in session 17 (emitrep.dll and 2ine's
+// hello.exe, /RS2 and a TP past the object, so that warning 138 names the
+// end): on hello.exe, whose table is DATA32 1:0 of 0x27 bytes then CODE32
+// 2:0 of 0x12, getenv at 2:E ends at 0x12 before a next line 3:156; with
+// the table's lines swapped, at DATA32's 0x27; with CODE32 in two lines
+// (0x12 and 0x30 bytes), at 0x42; emitrep's free at 1:3F3C ends at 0x4410
+// with CODE32 of 0x4410 bytes alone, or in two lines, and at the next
+// line's 1:4414 with a DATA32 (2) or X (3) line leading the table. Not
+// worked out: with X 3:0 of 0x200 between them on hello.exe, a next line
+// 3:300 or 4:156 ends getenv at 0x12.
 func (s *Symbols) segmentsEnd(obj uint32) uint32 {
 	segs := s.Map.Segments
-	end := uint32(0)
-	for i := 0; i+1 < len(segs) && uint32(segs[i].Start.Seg) == obj; i++ {
-		end = segs[i].Start.Off + segs[i].Length
-		if uint32(segs[i+1].Start.Seg) != obj {
-			break
+	run := uint32(0)
+	for i := 0; i < len(segs); i++ {
+		if i > 0 && segs[i].Start.Seg == segs[i-1].Start.Seg {
+			continue
 		}
+		run++
+		if run != obj {
+			continue
+		}
+		j := i
+		for j+1 < len(segs) && segs[j+1].Start.Seg == segs[i].Start.Seg {
+			j++
+		}
+		if uint32(segs[i].Start.Seg) > obj {
+			return 0
+		}
+		return segs[j].Start.Off + segs[j].Length
 	}
-	return end
+	return 0
 }
 
 // Symbol implements tsflist.Namer: the public symbol at the highest address at

@@ -120,6 +120,42 @@ func TestExportsNext(t *testing.T) {
 	}
 }
 
+// TestNextSegmentRuns: object N's end is run number N of the segment
+// table, whatever its object, unless it is of a higher-numbered object
+// (session 17, probed with TRCUST 3.05A on 2ine's hello.exe: getenv at 2:E
+// before a line 3:156; oraclediff cases retep_end_table_*).
+func TestNextSegmentRuns(t *testing.T) {
+	const (
+		data27 = " 0001:00000000 000000027H DATA32                 DATA 32-bit\n"
+		code12 = " 0002:00000000 000000012H CODE32                 CODE 32-bit\n"
+		code30 = " 0002:00000012 000000030H CODE2                  CODE 32-bit\n"
+		x200   = " 0003:00000000 000000200H X                      DATA 32-bit\n"
+	)
+	for _, tc := range []struct {
+		what, segs, next string
+		want             uint32
+	}{
+		{"DATA32, CODE32: CODE32's end", data27 + code12, " 0003:00000156       exit\n", 0x12},
+		{"same, next line of object 2 past it", data27 + code12, " 0002:00000156       exit\n", 0x12},
+		{"a third object after: CODE32's end", data27 + code12 + x200, " 0003:00000156       exit\n", 0x12},
+		{"CODE32, DATA32: run 2 is DATA32's", code12 + data27, " 0003:00000156       exit\n", 0x27},
+		{"CODE32 in two lines, DATA32: run 2 is DATA32's", code12 + code30 + data27, " 0003:00000156       exit\n", 0x27},
+		{"DATA32, CODE32 in two lines: the run's end", data27 + code12 + code30, " 0003:00000156       exit\n", 0x42},
+		{"run 2 of object 3: no bound", data27 + x200 + code12, " 0003:00000156       exit\n", 0x156},
+	} {
+		text := "\n hello\n\n Start         Length     Name                   Class\n" + tc.segs +
+			"\n  Address         Publics by Value\n\n 0002:00000001       fclose\n 0002:0000000E       getenv\n" + tc.next + "\nProgram entry point at 0002:00000011\n"
+		m, _, err := mapfile.Parse("t.map", []byte(text))
+		if err != nil {
+			t.Fatalf("%s: %v", tc.what, err)
+		}
+		next, ok, found := NewSymbols(m, false).Next("getenv", 2, 0xE)
+		if next != tc.want || !ok || !found {
+			t.Errorf("%s: Next = %#x, %v, %v; want %#x", tc.what, next, ok, found, tc.want)
+		}
+	}
+}
+
 // TestNextSegments checks where Next ends a procedure against the segment
 // table, on MAP files like those probed with TRCUST 3.05A (session 15,
 // the oraclediff cases retep_end_segment_cap, retep_symbol_past_segments
@@ -153,6 +189,9 @@ func TestNextSegments(t *testing.T) {
 		{"symbol past CODE32's end, another object next: its offset", code3000, dataNext, 7},
 		{"symbol past CODE32's end, same object next: its offset", code3000, strspn, 0x4414},
 		{"table led by another object: no bound", dataLead, strspn, 0x4414},
+		{"CODE32 alone: its end", " 0001:00000000 000004410H CODE32                 CODE 32-bit\n", strspn, 0x4410},
+		{"object 1 in two lines alone: the run's end", " 0001:00000000 000004000H CODE32                 CODE 32-bit\n 0001:00004000 000000410H CODE2                  CODE 32-bit\n", strspn, 0x4410},
+		{"run 1 of object 3: no bound", " 0003:00000000 000005000H X                      DATA 32-bit\n 0001:00000000 000004410H CODE32                 CODE 32-bit\n", dataNext, 7},
 	} {
 		m, _, err := mapfile.Parse("t.map", []byte(mapText(tc.segs, tc.byValue)))
 		if err != nil {
