@@ -98,7 +98,7 @@ func (s *Symbols) key(name string) string {
 // run of lines that stands for the object) for a symbol that lies before
 // it: a next line of the same object past that end ends the procedure at
 // it, and so does a line of another object. A symbol at or past that end
-// (or a table that does not lead with the object) takes the next line's
+// (or of an object the table does not bound) takes the next line's
 // offset whatever its object (IBM's behaviour, tried with its binary on
 // emitrep.dll with MAP files written for it, session 15: free at 1:3F3C
 // before strspn at 1:4414 ends at a CODE32 of 0x4410 or 0x4405 bytes, at
