@@ -229,13 +229,24 @@ func FuzzDumpParser(f *testing.F) {
 	})
 }
 
-// FuzzCSVParser: every row is a header, a record or at least one error.
+// FuzzCSVParser: every row is a header, a record or at least one error;
+// LineIn, into storage reset every few rows, gives what Line gives.
 func FuzzCSVParser(f *testing.F) {
 	f.Add("PRF,Process,Event\nRec,1,0x8000\n\"a\"\"b\",\"\",x\n")
+	f.Add("Rec,1,0x2,3,p,0x8000,2000/02/12,13:43:44,363/200/000,0,ip,1,2,ip2,3,4,I,O,00ff,.A\nRec,2,0x3,4,q,0x8001,,,,,,,,,,,,,0a0b,..\n")
 	f.Fuzz(func(t *testing.T, text string) {
-		var p CSVParser
+		var p, q CSVParser
+		var n Nodes
 		for i, l := range strings.Split(text, "\n") {
-			h, r, d := p.Line(ast.Pos{File: "t.csv", Line: i + 1, Col: 1}, l)
+			if i%3 == 0 {
+				n.Reset()
+			}
+			pos := ast.Pos{File: "t.csv", Line: i + 1, Col: 1}
+			h, r, d := p.Line(pos, l)
+			h2, r2, d2 := q.LineIn(&n, pos, l)
+			if !reflect.DeepEqual(h, h2) || (r == nil) != (r2 == nil) || r != nil && !reflect.DeepEqual(*r, *r2) || !reflect.DeepEqual(d, d2) {
+				t.Fatalf("%q: LineIn gives %v %v %v, Line %v %v %v", l, h2, r2, d2, h, r, d)
+			}
 			switch {
 			case h != nil && r != nil:
 				t.Fatalf("%q: header and record", l)
