@@ -473,8 +473,13 @@ func (p *parser) address(a *address, inLen bool) (tsf.Address, bool) {
 	base := a.Base
 	pos := astPos(a.Pos)
 	var out tsf.Address
+	// A word that begins with a NUL is the empty C string to TRCUST 3.05A
+	// (cString): no address outside LEN, "invalid address specified: "
+	// with nothing after the colon (IBM's behaviour, fresh seed 1352528:
+	// MEM=(<NUL>FESP+8,D,4)); in LEN a symbol, "symbol not found: ".
+	emptyWord := base.Number == "" && base.Ident == "" && base.Symbol == "" && p.identAt(a.Pos.Offset)
 	switch {
-	case base.Symbol != "" || base.Number == "" && base.Ident == "":
+	case base.Symbol != "" || base.Number == "" && base.Ident == "" && !emptyWord:
 		// A '.' alone is a symbol with no name (the scanner's empty
 		// Symbol token).
 		out = &tsf.SymbolAddr{Pos: pos, Dot: true, Name: &tsf.Word{Pos: pos, Text: base.Symbol}}
@@ -489,6 +494,11 @@ func (p *parser) address(a *address, inLen bool) (tsf.Address, bool) {
 		return nil, false
 	case inLen && !registerForm(base.Ident):
 		out = &tsf.SymbolAddr{Pos: pos, Name: &tsf.Word{Pos: pos, Text: base.Ident}}
+	case emptyWord:
+		d := tsf.ErrAddressSpec.Diagnostic(pos, 0, "")
+		d.Detail = "the word begins with a NUL byte, which ends it for TRCUST"
+		p.add(d)
+		return nil, false
 	case base.Ident[0] == 'F' || base.Ident[0] == 'f':
 		out = &tsf.FlatAddr{Pos: pos, Base: &tsf.Word{Pos: tsf.Pos{File: pos.File, Offset: pos.Offset + 1, Line: pos.Line, Col: pos.Col + 1}, Text: base.Ident[1:]}}
 	case base.Ident[0] == 'R' || base.Ident[0] == 'r':
@@ -501,6 +511,17 @@ func (p *parser) address(a *address, inLen bool) (tsf.Address, bool) {
 		return nil, false
 	}
 	return p.terms(out, a.Terms, inLen)
+}
+
+// identAt reports whether the token of the statement being parsed at
+// offset off is a word (tokIdent), whatever its value.
+func (p *parser) identAt(off int) bool {
+	for i := range p.stmt {
+		if t := &p.stmt[i]; t.Pos.Offset == off {
+			return t.Type == tokIdent
+		}
+	}
+	return false
 }
 
 // terms fills in an address's terms as TRCUST 3.05A reads them (IBM's
