@@ -24,9 +24,9 @@ import (
 //     at 0xFC9 and whose LEAVE is at 0x1080, finds nothing).
 //   - Within the window the forms are tried in turn, each for the last
 //     byte of the window that ends it; the first form found wins:
-//     1. LEAVE or POP (E)BP right before a RET (0xC9 0xC3, 0x5D 0xC3), the
-//     tracepoint on the LEAVE or the POP, with bit 1 or bit 2 of the match
-//     criteria;
+//     1. LEAVE or POP (E)BP right before a return (0xC9 0xC3, 0x5D 0xC3;
+//     before RETF too, 0xC9 0xCB), the tracepoint on the LEAVE or the POP,
+//     with bit 1 or bit 2 of the match criteria;
 //     2. a return alone (RET, RET n, RETF: 0xC3, 0xC2, 0xCB; not RETF n,
 //     0xCA), the tracepoint on it, with bit 2;
 //     3. with bit 0 and bit 1 or 2: the first form with its RET the byte
@@ -43,8 +43,9 @@ import (
 // /RP (Pascal returns allowed) lets the second form take a RETF n (0xCA)
 // too; whether it changes the other forms is not known (emitrep has no
 // LEAVE or POP (E)BP before a RET n or a RETF n).
-// Which returns the first form takes besides those named is not known:
-// emitrep has no other.
+// The first form takes the returns the second takes (RETF seen on 2ine's
+// 16-bit testargv16.exe; RET n and RETF n not seen: no module at hand has
+// them after a LEAVE or a POP).
 type Search struct {
 	Match  int  // /RMn: the match criteria, 0-7
 	Range  int  // /RSnnn: the search range in bytes, 0-256
@@ -120,7 +121,16 @@ func ScanFunc(read func(i int64) byte, size int64, entry, end uint32, s Search) 
 		// window, the tracepoint's byte in it (bit 0), and no other.
 		past bool
 	}
-	isRET := func(c byte) bool { return c == opRET }
+	// A return: RET, RET n and RETF, and with /RP the Pascal far return,
+	// RETF n (IBM's behaviour: .exit-0x40,RETEP with /RM6 /RP finds the
+	// 0xCA at 1:1584 of emitrep, and nothing without /RP). The LEAVE or
+	// POP of the first form may stand before any of them (IBM's
+	// behaviour, session 17: on 2ine's 16-bit testargv16.exe the LEAVE of
+	// "c9 cb" at 1:2B43 is found with the default /RM2; whether it takes
+	// a RET n is not known, no module at hand has "c9 c2" or "5d c2").
+	isRET := func(c byte) bool {
+		return c == opRET || c == opRETN || c == opRETF || s.Pascal && c == opRETFN
+	}
 	// No form puts the tracepoint on the entry itself; a return or a
 	// jump alone at the start of a window that does not reach the entry
 	// is one (IBM's behaviour: .fflush+2,RETEP with /RM4 finds the RET
@@ -137,12 +147,7 @@ func ScanFunc(read func(i int64) byte, size int64, entry, end uint32, s Search) 
 		forms = append(forms, form{isRET, leaveRET, false})
 	}
 	if s.Match&4 != 0 {
-		forms = append(forms, form{func(c byte) bool {
-			// /RP adds the Pascal far return, RETF n (IBM's behaviour:
-			// .exit-0x40,RETEP with /RM6 /RP finds the 0xCA at 1:1584 of
-			// emitrep, and nothing without /RP).
-			return c == opRET || c == opRETN || c == opRETF || s.Pascal && c == opRETFN
-		}, alone, false})
+		forms = append(forms, form{isRET, alone, false})
 	}
 	if s.Match&1 != 0 && s.Match&6 != 0 {
 		// With bit 0 of the match criteria, after the forms above: the

@@ -46,6 +46,7 @@ func TestScan(t *testing.T) {
 		{"RM3: the nearest LEAVE before the RET", cat(nop(2), []byte{0x33, 0xC9, 0x0F, 0xB3, 0x10, 0x13, 0xC9, 0x8B, 0xC1, 0xC3}), 0, Search{Match: 3, Range: 18}, 8},
 		{"RM3: LEAVE, 6 bytes, RET", cat(nop(2), []byte{0xC9, 0x76, 0x26, 0x8B, 0x53, 0x4C, 0x8B, 0xC3}), 0, Search{Match: 3, Range: 18}, 2},
 		{"RM3: LEAVE, 2 bytes, RETF n", cat(nop(2), []byte{0xC9, 0x8B, 0xCA, 0x75, 0xF1}), 0, Search{Match: 3, Range: 18}, 2},
+		{"RM2: LEAVE before RETF (testargv16.exe's 1:2B43)", cat(nop(8), []byte{0xC9, 0xCB}), 0, Search{Match: 2, Range: 18}, 8},
 		{"RM4: RETF", cat(nop(8), []byte{0xCB}, nop(2)), 0, Search{Match: 4, Range: 18}, 8},
 		{"RM4: RET n", cat(nop(8), []byte{0xC2, 4, 0}), 0, Search{Match: 4, Range: 18}, 8},
 		{"RM4: not RETF n", cat(nop(8), []byte{0xCA, 4, 0}), 0, Search{Match: 4, Range: 18}, -1},
