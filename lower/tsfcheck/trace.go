@@ -624,7 +624,11 @@ func (c *checker) mem(s *traceState, i int, f *tsf.Mem) {
 	if v == 0 {
 		c.err(s, tsf.ErrZeroLength, f.Length, f.End)
 	}
-	if !f.Cut {
+	if !f.Cut || v != 0 {
+		// A statement broken after its length counts its bytes as they
+		// are read, before the error (IBM's behaviour, fresh seed 1354419:
+		// "MEM=(RDS+SI,IF,600 x)" and "MEM=(RDS+SI,IF,600" at the end of
+		// the file warn 140 before the syntax error and severe 34).
 		c.data(s, f, uint16(v))
 	}
 }
