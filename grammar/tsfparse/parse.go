@@ -405,6 +405,18 @@ func (p *parser) batch(b *stmtBatch) {
 			} else if len(tail) > 0 {
 				if st := cutHeader(tail, b.scanned); st != nil {
 					p.add1(st)
+				} else {
+					// Any other statement, and tokens outside any: TRCUST
+					// reads what it can before its lexer meets the error,
+					// and says what it finds wrong there first (IBM's
+					// behaviour, fresh seed 1363825: after MODNAME's
+					// value, "%F(b \"xx" is "unexpected: %F", "(" and
+					// "b", then "new line in literal"; "TYPELIST xyz
+					// \"xx" is the list's severe syntax error). What the
+					// cut leaves missing says nothing (add).
+					p.partial, p.cut = true, b.cut
+					p.add1(p.statement(tail, p.eof, true))
+					p.partial = false
 				}
 			}
 		case len(tail) > 0:
@@ -427,6 +439,13 @@ func cutHeader(tail []lexer.Token, scanned diag.List) tsf.Stmt {
 	i := slices.IndexFunc(scanned, func(d diag.Diagnostic) bool { return d.Severity >= diag.Severe })
 	if i < 0 || tail[0].Type != tokIdent {
 		return nil
+	}
+	for _, t := range tail[1:] {
+		if !isPunct(t, "=") {
+			// The value was read: the error is after it, in what
+			// follows (parse's aborted statement).
+			return nil
+		}
 	}
 	pos, at := astPos(tail[0].Pos), &tsf.Number{Pos: scanned[i].Pos}
 	switch strings.ToUpper(tail[0].Value) {
