@@ -179,7 +179,15 @@ func batchParse(filename string, src []byte) (*tsf.File, diag.List) {
 			p.out.Stmts = append(p.out.Stmts, s)
 		}
 	}
-	if len(partial) > 0 && isTrace(&partial[0]) {
+	// As parseBatched: the statement a severe lexical error cut is read up
+	// to the cut, unless it is a header statement cut in its value.
+	var cut tsf.Stmt
+	if len(partial) > 0 && !isTrace(&partial[0]) {
+		cut = cutHeader(partial, res.diags)
+	}
+	if cut != nil {
+		p.out.Stmts = append(p.out.Stmts, cut)
+	} else if len(partial) > 0 {
 		p.partial, p.cut = true, res.cut
 		if s := p.statement(partial, p.eof, true); s != nil {
 			p.out.Stmts = append(p.out.Stmts, s)
@@ -191,7 +199,9 @@ func batchParse(filename string, src []byte) (*tsf.File, diag.List) {
 	for _, st := range stmts {
 		sawTrace = sawTrace || isTrace(&st[0])
 	}
-	if !sawTrace && res.stopAt < 0 && !slices.ContainsFunc(p.diags, isPrematureEOF) {
+	if !sawTrace && res.stopAt < 0 && !slices.ContainsFunc(p.diags, isPrematureEOF) && p.diags.Worst() < diag.Severe {
+		// As parseBatched: none after a severe error, where TRCUST
+		// stopped ("TYPELIST 0" is 35 alone).
 		p.diags = append(p.diags, noTrace(res.eof))
 	}
 	p.diags.Sort()
