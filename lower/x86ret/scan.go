@@ -92,6 +92,14 @@ func ScanFunc(read func(i int64) byte, size int64, entry, end uint32, s Search) 
 	// .emit-2,RETEP finds emit's LEAVE at 1:307).
 	at := int64(int32(entry))
 	stop := size
+	if int32(end) < 0 {
+		// An end before the object's start (an offset that moved it
+		// there) leaves no window: nothing is found, whatever the match
+		// criteria (IBM's behaviour, session 17: .emit-0x400,RETEP,
+		// whose end is 0x30C-0x400, finds nothing with /RM7 as with
+		// /RM2; fresh seed 1371060 on 2ine's hello.exe).
+		return 0, fmt.Errorf("x86ret: the procedure's end 0x%X lies before the object", end)
+	}
 	code := byteReader(read)
 	if e := int64(int32(end)); e > 0 && e < stop {
 		stop = e

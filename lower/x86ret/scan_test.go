@@ -48,6 +48,7 @@ func TestScan(t *testing.T) {
 		{"RM3: LEAVE, 2 bytes, RETF n", cat(nop(2), []byte{0xC9, 0x8B, 0xCA, 0x75, 0xF1}), 0, Search{Match: 3, Range: 18}, 2},
 		{"RM2: LEAVE before RETF (testargv16.exe's 1:2B43)", cat(nop(8), []byte{0xC9, 0xCB}), 0, Search{Match: 2, Range: 18}, 8},
 		{"RM4: RETF", cat(nop(8), []byte{0xCB}, nop(2)), 0, Search{Match: 4, Range: 18}, 8},
+		{"RM7: an end before the object leaves no window", cat(nop(8), []byte{0xC3}, nop(2)), 0xFFFFFF00, Search{Match: 7, Range: 18}, -1},
 		{"RM4: RET n", cat(nop(8), []byte{0xC2, 4, 0}), 0, Search{Match: 4, Range: 18}, 8},
 		{"RM4: not RETF n", cat(nop(8), []byte{0xCA, 4, 0}), 0, Search{Match: 4, Range: 18}, -1},
 		{"RM4: not a RET at the window's start", cat([]byte{0xC3}, nop(3)), 0, Search{Match: 4, Range: 18}, -1},
