@@ -1660,18 +1660,10 @@ func (c *converter) integer(p ast.Pos, text string) sast.Value {
 // decimal reads the short decimal integers most values are (no leading 0,
 // at most 19 digits, so no overflow) without strconv; false for others.
 func decimal(s string) (uint64, bool) {
-	if s == "" || len(s) > 19 || s[0] == '0' && len(s) > 1 {
+	if len(s) > 1 && s[0] == '0' {
 		return 0, false
 	}
-	var v uint64
-	for i := 0; i < len(s); i++ {
-		d := s[i] - '0'
-		if d > 9 {
-			return 0, false
-		}
-		v = v*10 + uint64(d)
-	}
-	return v, true
+	return lineconv.Decimal(s)
 }
 
 // unescape decodes the escapes strace writes in strings: \\ \" \n \t \r \v

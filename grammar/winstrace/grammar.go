@@ -294,7 +294,7 @@ func (lp *LineParser) line(pos ast.Pos, line string, nodes *nodes) (*wsast.Call,
 // count converts a field the reference gives as a base-10 integer.
 func (c *converter) count(t *number, what string) *wsast.Int {
 	p := c.At(t.Pos.Offset)
-	v, ok := quickDecimal(t.Text)
+	v, ok := lineconv.Decimal(t.Text)
 	if !ok {
 		var err error
 		if v, err = strconv.ParseUint(t.Text, 10, 64); err != nil {
@@ -419,24 +419,6 @@ func (c *converter) badInteger(p ast.Pos, text string, err error) {
 		msg = "integer " + strconv.Quote(text) + " does not fit in 64 bits"
 	}
 	c.Report(p, diag.Error, wsast.CodeNumber, msg)
-}
-
-// quickDecimal reads s as strconv.ParseUint(s, 10, 64) does when s is 1 to
-// 19 decimal digits (which cannot overflow); false sends the caller to
-// strconv, which decides.
-func quickDecimal(s string) (uint64, bool) {
-	if len(s) == 0 || len(s) > 19 {
-		return 0, false
-	}
-	var v uint64
-	for i := 0; i < len(s); i++ {
-		d := s[i] - '0'
-		if d > 9 {
-			return 0, false
-		}
-		v = v*10 + uint64(d)
-	}
-	return v, true
 }
 
 // quickUint is the value of the digits of form (b) in the common cases,

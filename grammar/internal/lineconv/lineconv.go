@@ -212,3 +212,22 @@ func Depth(line, opens, closes string) (int, bool) {
 func (c *Converter) TooDeep(off int, code diag.Code) {
 	c.Errorf(c.At(off), code, "values nested more than "+strconv.Itoa(MaxDepth)+" deep")
 }
+
+// Decimal reads s as strconv.ParseUint(s, 10, 64) does when s is 1 to 19
+// decimal digits (which cannot overflow), the common case of a line's
+// numbers, without strconv; false sends the caller to strconv, which
+// decides (and words the error).
+func Decimal(s string) (uint64, bool) {
+	if len(s) == 0 || len(s) > 19 {
+		return 0, false
+	}
+	var v uint64
+	for i := 0; i < len(s); i++ {
+		d := s[i] - '0'
+		if d > 9 {
+			return 0, false
+		}
+		v = v*10 + uint64(d)
+	}
+	return v, true
+}

@@ -2,6 +2,7 @@ package lineconv
 
 import (
 	"errors"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -100,5 +101,20 @@ func TestDepth(t *testing.T) {
 	c.TooDeep(3, "X009")
 	if len(c.Diags) != 1 || c.Diags[0].String() != "f:1:4: error: values nested more than 64 deep [X009]" {
 		t.Errorf("TooDeep: %v", c.Diags)
+	}
+}
+
+// TestDecimal: Decimal agrees with strconv.ParseUint where it answers, and
+// leaves the rest to it.
+func TestDecimal(t *testing.T) {
+	for _, s := range []string{"0", "7", "007", "42", "9999999999999999999", "18446744073709551615", "", "-1", "+1", "1x", "0x10", "12 "} {
+		v, ok := Decimal(s)
+		want, err := strconv.ParseUint(s, 10, 64)
+		switch {
+		case ok && (err != nil || v != want):
+			t.Errorf("Decimal(%q) = %d, strconv says %d, %v", s, v, want, err)
+		case !ok && len(s) <= 19 && err == nil:
+			t.Errorf("Decimal(%q) leaves %d to strconv", s, want)
+		}
 	}
 }
