@@ -11,6 +11,7 @@ import (
 	"github.com/tracekit/tracekit/ast"
 	"github.com/tracekit/tracekit/ast/diag"
 	prfast "github.com/tracekit/tracekit/ast/prf"
+	"github.com/tracekit/tracekit/grammar/internal/chunk"
 	"github.com/tracekit/tracekit/grammar/internal/lineconv"
 )
 
@@ -121,24 +122,30 @@ func (p *CSVParser) Line(pos ast.Pos, line string) (*prfast.Header, *prfast.Reco
 // batch of rows ahead of their use and reuses the storage of a batch
 // (Nodes.Reset) once it is done with the batch's records.
 func (p *CSVParser) LineIn(n *Nodes, pos ast.Pos, line string) (*prfast.Header, *prfast.Record, diag.List) {
-	if !n.n.records.Keep {
-		n.n.records.Keep, n.n.aps.Keep, n.n.bytes.Keep, n.n.data.Keep = true, true, true, true
+	if n.via.kept == nil {
+		n.via.kept = n
 	}
-	return p.line(&n.n, pos, line)
+	return p.line(&n.via, pos, line)
 }
 
 // Nodes is storage for the nodes of parsed rows (CSVParser.LineIn). Its
 // zero value is ready to use.
-type Nodes struct{ n nodes }
+type Nodes struct {
+	records chunk.Kept[prfast.Record]
+	aps     chunk.Kept[prfast.AP]
+	bytes   chunk.Kept[prfast.Bytes]
+	data    chunk.KeptBytes
+	via     nodes // what the converter is given: nodes that point here
+}
 
 // Reset makes the storage of n hold new nodes: the records parsed into it
 // before must no longer be used. It allocates nothing: the storage n grew
 // to is used again.
 func (n *Nodes) Reset() {
-	n.n.records.Rewind()
-	n.n.aps.Rewind()
-	n.n.bytes.Rewind()
-	n.n.data.Rewind()
+	n.records.Rewind()
+	n.aps.Rewind()
+	n.bytes.Rewind()
+	n.data.Rewind()
 }
 
 func (p *CSVParser) line(n *nodes, pos ast.Pos, line string) (*prfast.Header, *prfast.Record, diag.List) {

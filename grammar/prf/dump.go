@@ -414,11 +414,15 @@ type nodes struct {
 	aps     chunk.Of[prfast.AP]
 	bytes   chunk.Of[prfast.Bytes]
 	data    chunk.Bytes
+	kept    *Nodes // when set, where the nodes come from instead (LineIn)
 }
 
 func (c *converter) record(r prfast.Record) *prfast.Record {
 	if c.n == nil {
 		return (*chunk.Of[prfast.Record])(nil).New(r)
+	}
+	if c.n.kept != nil {
+		return c.n.kept.records.New(r)
 	}
 	return c.n.records.New(r)
 }
@@ -427,6 +431,9 @@ func (c *converter) newAP(a prfast.AP) *prfast.AP {
 	if c.n == nil {
 		return (*chunk.Of[prfast.AP])(nil).New(a)
 	}
+	if c.n.kept != nil {
+		return c.n.kept.aps.New(a)
+	}
 	return c.n.aps.New(a)
 }
 
@@ -434,12 +441,18 @@ func (c *converter) newBytes(b prfast.Bytes) *prfast.Bytes {
 	if c.n == nil {
 		return (*chunk.Of[prfast.Bytes])(nil).New(b)
 	}
+	if c.n.kept != nil {
+		return c.n.kept.bytes.New(b)
+	}
 	return c.n.bytes.New(b)
 }
 
 func (c *converter) byteSlice(n int) []byte {
 	if c.n == nil {
 		return make([]byte, 0, n)
+	}
+	if c.n.kept != nil {
+		return c.n.kept.data.Make(n)
 	}
 	return c.n.data.Make(n)
 }

@@ -1,22 +1,13 @@
 // Package chunk hands out syntax-tree nodes and byte slices from larger
 // allocations, so that a parser that makes many small nodes a line costs a
 // fraction of an allocation a node. Chunks are not reused unless told
-// (Reset, Rewind): the nodes stay valid as long as anything points at them,
-// so a lowering may keep them.
+// (Reset): the nodes stay valid as long as anything points at them, so a
+// lowering may keep them.
 package chunk
 
 // Of hands out values of T, 64 to an allocation. A nil *Of allocates each
-// value on its own. An Of whose Keep is set keeps its allocations, which
-// Rewind hands out again.
-type Of[T any] struct {
-	free, last []T
-	// Keep makes Of keep every allocation it makes, for Rewind: storage
-	// that is filled again and again with about as many values (a batch
-	// of lines), and so stops allocating once it has grown.
-	Keep bool
-	kept [][]T // Keep: the allocations, in the order they were made
-	used int   // Keep: how many of kept were handed out since Rewind
-}
+// value on its own.
+type Of[T any] struct{ free, last []T }
 
 // New returns a pointer to v's copy.
 func (c *Of[T]) New(v T) *T {
@@ -26,17 +17,7 @@ func (c *Of[T]) New(v T) *T {
 		return x
 	}
 	if len(c.free) == 0 {
-		switch {
-		case !c.Keep:
-			c.last = make([]T, 64)
-		case c.used < len(c.kept):
-			c.last = c.kept[c.used]
-			c.used++
-		default:
-			c.last = make([]T, 64)
-			c.kept = append(c.kept, c.last)
-			c.used++
-		}
+		c.last = make([]T, 64)
 		c.free = c.last
 	}
 	x := &c.free[0]
@@ -49,12 +30,6 @@ func (c *Of[T]) New(v T) *T {
 // whose nodes are not used once it parses its next line, so that lines
 // cost no allocations. Values New returned before must no longer be used.
 func (c *Of[T]) Reset() { c.free = c.last }
-
-// Rewind hands out the values of every allocation a Keep Of made again, in
-// the order they were first handed out. Values New returned before must no
-// longer be used. The values are not cleared: what they point to stays
-// reachable until they are handed out again.
-func (c *Of[T]) Rewind() { c.free, c.last, c.used = nil, nil, 0 }
 
 // Slices hands out empty slices of T with room for n elements (their
 // capacity is n: appending more moves them). A nil *Slices makes each.
@@ -73,25 +48,8 @@ func (s *Slices[T]) Make(n int) []T {
 func (s *Slices[T]) Reset() { s.free = s.last }
 
 // Bytes hands out byte slices from 4 KiB allocations. A nil *Bytes makes
-// each. A Bytes whose Keep is set keeps its 4 KiB allocations, which Rewind
-// hands out again, as Of does.
-type Bytes struct {
-	free []byte
-	Keep bool     // keep every 4 KiB allocation, for Rewind
-	kept [][]byte // Keep: the allocations, in the order they were made
-	used int      // Keep: how many of kept were handed out since Rewind
-}
-
-// A Bytes makes slices of more than bytesMost on their own, the others
-// from allocations of bytesSize.
-const (
-	bytesMost = 1024
-	bytesSize = 4096
-)
-
-// Rewind hands out the room of every 4 KiB allocation a Keep Bytes made
-// again. Slices Make returned before must no longer be used.
-func (a *Bytes) Rewind() { a.free, a.used = nil, 0 }
+// each.
+type Bytes struct{ free []byte }
 
 // Copy returns a copy of b.
 func (a *Bytes) Copy(b []byte) []byte {
@@ -110,14 +68,7 @@ func (a *Bytes) Make(n int) []byte {
 	if a == nil {
 		return make([]byte, 0, n)
 	}
-	if a.Keep && n <= bytesMost && len(a.free) < n {
-		if a.used == len(a.kept) {
-			a.kept = append(a.kept, make([]byte, bytesSize))
-		}
-		a.free = a.kept[a.used]
-		a.used++
-	}
-	return cut(&a.free, nil, n, bytesMost, bytesSize)
+	return cut(&a.free, nil, n, 1024, 4096)
 }
 
 // cut returns an empty slice with capacity n from the front of *free,
@@ -138,3 +89,72 @@ func cut[T any](free, last *[]T, n, most, size int) []T {
 	*free = (*free)[n:]
 	return x
 }
+
+// Kept hands out values of T as Of does and keeps its allocations, which
+// Rewind hands out again: for storage that is filled again and again with
+// about as many values (a batch of lines), and so stops allocating once it
+// has grown. Its zero value is ready to use.
+type Kept[T any] struct {
+	of    Of[T]
+	kept  [][]T // the allocations, in the order they were made
+	queue [][]T // those of kept not handed out again since Rewind
+}
+
+// New returns a pointer to v's copy.
+func (k *Kept[T]) New(v T) *T {
+	if len(k.of.free) == 0 {
+		k.grow()
+	}
+	return k.of.New(v)
+}
+
+// grow gives of the next allocation to hand out values from: one kept, or
+// a new one.
+func (k *Kept[T]) grow() {
+	if len(k.queue) > 0 {
+		k.of.last, k.queue = k.queue[0], k.queue[1:]
+	} else {
+		k.of.last = make([]T, 64)
+		k.kept = append(k.kept, k.of.last)
+	}
+	k.of.free = k.of.last
+}
+
+// Rewind hands out the values of every allocation again, in the order they
+// were first handed out. Values New returned before must no longer be
+// used. The values are not cleared: what they point to stays reachable
+// until they are handed out again.
+func (k *Kept[T]) Rewind() { k.of.free, k.of.last, k.queue = nil, nil, k.kept }
+
+// KeptBytes hands out byte slices as Bytes does and keeps its 4 KiB
+// allocations, which Rewind hands out again, as Kept does. Its zero value
+// is ready to use.
+type KeptBytes struct {
+	b     Bytes
+	kept  [][]byte
+	queue [][]byte
+}
+
+// Make returns an empty slice with capacity n.
+func (k *KeptBytes) Make(n int) []byte {
+	if n <= keptMost && len(k.b.free) < n {
+		if len(k.queue) > 0 {
+			k.b.free, k.queue = k.queue[0], k.queue[1:]
+		} else {
+			k.b.free = make([]byte, keptSize)
+			k.kept = append(k.kept, k.b.free)
+		}
+	}
+	return k.b.Make(n)
+}
+
+// Rewind hands out the room of every 4 KiB allocation again. Slices Make
+// returned before must no longer be used.
+func (k *KeptBytes) Rewind() { k.b.free, k.queue = nil, k.kept }
+
+// Bytes makes slices of more than keptMost bytes on their own, the others
+// from allocations of keptSize (Bytes.Make's figures).
+const (
+	keptMost = 1024
+	keptSize = 4096
+)

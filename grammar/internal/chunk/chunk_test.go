@@ -54,12 +54,12 @@ func TestReset(t *testing.T) {
 	}
 }
 
-// TestRewind: a Keep Of and Bytes hand out the same storage again after
+// TestRewind: a Kept and a KeptBytes hand out the same storage again after
 // Rewind, in the same order, with no new allocation once they have grown;
 // the values of one round stay intact while it lasts.
 func TestRewind(t *testing.T) {
-	c := Of[int]{Keep: true}
-	b := Bytes{Keep: true}
+	var c Kept[int]
+	var b KeptBytes
 	var firstPtrs []*int
 	var firstBytes []*byte
 	for round := range 3 {
