@@ -477,9 +477,10 @@ func (p *parser) address(a *address, inLen bool) (tsf.Address, bool) {
 	// (cString): no address outside LEN, "invalid address specified: "
 	// with nothing after the colon (IBM's behaviour, fresh seed 1352528:
 	// MEM=(<NUL>FESP+8,D,4)); in LEN a symbol, "symbol not found: ".
-	emptyWord := base.Number == "" && base.Ident == "" && base.Symbol == "" && p.identAt(a.Pos.Offset)
+	noText := base.Number == "" && base.Ident == "" && base.Symbol == ""
+	emptyWord := noText && p.identAt(a.Pos.Offset)
 	switch {
-	case base.Symbol != "" || base.Number == "" && base.Ident == "" && !emptyWord:
+	case base.Symbol != "" || noText && !emptyWord:
 		// A '.' alone is a symbol with no name (the scanner's empty
 		// Symbol token).
 		out = &tsf.SymbolAddr{Pos: pos, Dot: true, Name: &tsf.Word{Pos: pos, Text: base.Symbol}}

@@ -423,7 +423,7 @@ func FirstReadTPPos(f *tsf.File, front diag.List) tsf.Pos {
 		}
 		skipped := false
 		for _, d := range front {
-			if c, _ := tsf.CodeOf(d); c == tsf.SevereNUL {
+			if lexical(d) {
 				// Printed, but TRCUST 3.05A goes on reading the statement
 				// (tsfparse.TRCUSTStrings).
 				continue

@@ -196,14 +196,13 @@ func (s *Symbols) segmentsEnd(obj uint32) uint32 {
 		if run != obj {
 			continue
 		}
-		j := i
-		for j+1 < len(segs) && segs[j+1].Start.Seg == segs[i].Start.Seg {
-			j++
-		}
 		if uint32(segs[i].Start.Seg) > obj {
 			return 0
 		}
-		return segs[j].Start.Off + segs[j].Length
+		for i+1 < len(segs) && segs[i+1].Start.Seg == segs[i].Start.Seg {
+			i++
+		}
+		return segs[i].Start.Off + segs[i].Length
 	}
 	return 0
 }
