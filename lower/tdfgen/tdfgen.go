@@ -816,9 +816,13 @@ func outside(tp *tsfcheck.Tracepoint, modPath string, obj, off uint32, err error
 	var bad badObjecter
 	if errors.As(err, &bad) && bad.BadObject() {
 		// IBM's behaviour: an object the module does not have is 137,
-		// always with 139.
+		// with 139 where the module reader says (never 138).
 		d := tsf.WarnObject.Diagnostic(tp.TPField.Pos, line, fmt.Sprint(obj), modPath)
 		d.Detail = err.Error()
+		var page invalidPager
+		if errors.As(err, &page) && !page.InvalidPage() {
+			return diag.List{d}
+		}
 		return diag.List{d, tsf.WarnPage.Diagnostic(tp.TPField.Pos, line)}
 	}
 	d := tsf.WarnOffset.Diagnostic(tp.TPField.Pos, line, fmt.Sprintf("%x", off), fmt.Sprint(obj))

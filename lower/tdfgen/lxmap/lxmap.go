@@ -268,14 +268,7 @@ type PageBuffer struct {
 func (m Module) ByteAt(obj, off uint32) (byte, error) {
 	ps := m.File.PageSize
 	if obj == 0 || int(obj) > len(m.File.Objects) {
-		// IBM's behaviour (a devcon12 MAP file naming object 3 of
-		// emitrep.dll, which has 2): no page is read, the byte is the
-		// page buffer's, and TRCUST warns 137 and 139.
-		var b byte
-		if m.Buffer != nil && ps > 0 {
-			b = m.Buffer.page(int(ps))[off%ps]
-		}
-		return b, &NoObjectError{Obj: obj}
+		return m.noObjectByte(obj, off)
 	}
 	o := m.File.Object(int(obj))
 	if ps == 0 {
@@ -309,14 +302,58 @@ func (m Module) ByteAt(obj, off uint32) (byte, error) {
 	if page > uint64(len(o.Pages)) {
 		past = &PastPagesError{Obj: obj, Off: off, Pages: len(o.Pages), Entry: e}
 	}
+	return m.entryByte(e, off), past
+}
+
+// entryByte is the byte at off's place in the page the module's page
+// table entry e (0-based) describes, read through the page buffer: a page
+// of an object when the table holds the entry; past the table, what
+// TRCUST 3.05A's memory holds there. Mostly no page is read and the byte
+// is the buffer's; the entry at byte 0xFFF0 of the 64 KiB TRCUST
+// addresses reads as a page of zeros (IBM's behaviour, session 18: the
+// byte is 0 and a short page read after it finds zeros past its stored
+// bytes, whether the entry is reached from object 1's page 0x1FFE or from
+// offset FFFFFFF2 of a missing object). What the other entries past the
+// table hold is not known (see invalidEntry).
+func (m Module) entryByte(e uint64, off uint32) byte {
 	if owner, i, ok := m.pageOwner(e + 1); ok {
-		return m.pageByte(owner, i, int(off%ps)), past
+		return m.pageByte(owner, i, int(off%m.File.PageSize))
 	}
-	var b byte
-	if m.Buffer != nil {
-		b = m.Buffer.page(int(ps))[off%ps]
+	if e*8&0xFFFF == 0xFFF0 && m.Buffer != nil {
+		clear(m.Buffer.page(int(m.File.PageSize)))
 	}
-	return b, past
+	return m.bufferByte(off)
+}
+
+// noObjectByte is ByteAt for an object the module does not have. TRCUST
+// 3.05A warns 137 and reads on as for an object of no pages whose first
+// page would be the module's page 0 (IBM's behaviour, session 18, tried
+// with its binary on emitrep.dll, which has 2 objects, through a MAP file
+// naming object 3): offset 3:1000 reads the module's page 1 (object 1's
+// first byte, 0x55), 3:5000 its page 5, and 3:4 the entry before the
+// table, which wraps to the last of the 0x2000 TRCUST can address
+// (warning 139, as for .emit-4); no 138 for any offset. Object 0 reads no
+// page: the byte is the page buffer's, with 137 and 139 (a devcon12 MAP).
+func (m Module) noObjectByte(obj, off uint32) (byte, error) {
+	ps := m.File.PageSize
+	if ps == 0 {
+		return 0, &NoObjectError{Obj: obj, Invalid: true}
+	}
+	if obj != 0 {
+		e := (uint64(off/ps) + pageEntries - 1) % pageEntries // 0-based
+		return m.entryByte(e, off), &NoObjectError{Obj: obj, Invalid: invalidEntry(e)}
+	}
+	return m.bufferByte(off), &NoObjectError{Obj: obj, Invalid: true}
+}
+
+// bufferByte is the byte at off's place in the page buffer, which no read
+// changed (0 without a buffer).
+func (m Module) bufferByte(off uint32) byte {
+	if m.Buffer == nil {
+		return 0
+	}
+	ps := m.File.PageSize
+	return m.Buffer.page(int(ps))[off%ps]
 }
 
 // page returns the buffer, of n bytes.
@@ -361,13 +398,21 @@ func (m Module) pageByte(obj, i, at int) byte {
 const pageEntries = 0x10000 / 8
 
 // NoObjectError is ByteAt's error for an object the module does not have.
-type NoObjectError struct{ Obj uint32 }
+type NoObjectError struct {
+	Obj     uint32
+	Invalid bool // TRCUST also warns 139 (see InvalidPage)
+}
 
 // Error implements error.
 func (e *NoObjectError) Error() string { return fmt.Sprintf("the module has no object %d", e.Obj) }
 
 // BadObject reports that TRCUST 3.05A warns "bad object number" (137).
 func (e *NoObjectError) BadObject() bool { return true }
+
+// InvalidPage reports whether TRCUST 3.05A also warns "page tracepoint to
+// be applied at not valid" (139), for the page table entry it reads
+// (noObjectByte).
+func (e *NoObjectError) InvalidPage() bool { return e.Invalid }
 
 // PastPagesError is ByteAt's error for an offset two pages or more past
 // its object's pages, where TRCUST 3.05A warns 138 (the byte is still
@@ -384,14 +429,29 @@ func (e *PastPagesError) Error() string {
 }
 
 // InvalidPage reports whether TRCUST 3.05A also warns "page tracepoint to
-// be applied at not valid" (139) for the offset. It reads the entry past
-// the end of its page table, in what its memory holds there: on
-// emitrep.dll (IBM's behaviour, tried with its binary) it warns when the
-// entry stands in the last 256 bytes of a 64 KiB segment (.emit-4, pages
-// 0x7FFF, 0xFFF0, 0x1FE0 of object 1) and not below (pages 6 to 0x1F00),
-// with one exception (page 0x1C00 warns). That rule is tracekit's
-// approximation of memory it cannot see.
-func (e *PastPagesError) InvalidPage() bool { return e.Entry*8&0xFFFF >= 0xFF00 }
+// be applied at not valid" (139) for the offset (invalidEntry).
+func (e *PastPagesError) InvalidPage() bool { return invalidEntry(e.Entry) }
+
+// invalidEntry reports whether TRCUST 3.05A warns 139 for the 0-based
+// entry e of the module's page table, one past the table's end. It reads
+// the entry in what its memory holds there: on emitrep.dll (IBM's
+// behaviour, tried with its binary) it warns when the entry stands in the
+// last 256 bytes of a 64 KiB segment (.emit-4, pages 0x7FFF, 0xFFF0,
+// 0x1FE0 and 0x1FE2 of object 1) and not below (pages 6 to 0x1F00), with
+// one exception below (page 0x1C00 warns) and two in them (session 18:
+// page 0x1FE1 of object 1, byte 0xFF08, and 3:FFFFFFF2 of a missing
+// object, byte 0xFFF0, do not; page 0x1FE3 crashed TRCUST). That rule is
+// tracekit's approximation of memory it cannot see.
+func invalidEntry(e uint64) bool {
+	switch at := e * 8 & 0xFFFF; at {
+	case 0xE000:
+		return true
+	case 0xFF08, 0xFFF0:
+		return false
+	default:
+		return at >= 0xFF00
+	}
+}
 
 // pageOwner returns the object and its page index of the module's page g
 // (1-based, as in the object table); false when no object has it.
