@@ -1,6 +1,7 @@
 package lxmap
 
 import (
+	"errors"
 	"testing"
 
 	"github.com/tracekit/tracekit/ast/corpus"
@@ -89,6 +90,34 @@ func TestEmitrep(t *testing.T) {
 		b, err := mod.ByteAt(tc.obj, tc.off)
 		if b != tc.b || (err == nil) != tc.ok {
 			t.Errorf("ByteAt(%d, %#x) = %#x, %v", tc.obj, tc.off, b, err)
+		}
+	}
+	// An object the module does not have, read through the page buffer
+	// (IBM's behaviour, oraclediff case bad_object_reads_page_table): as
+	// an object of no pages whose first page is the module's page 0.
+	buf := Module{File: f, Buffer: &PageBuffer{}}
+	for _, tc := range []struct {
+		obj, off uint32
+		b        byte
+		invalid  bool // 139
+	}{
+		{1, 0xFF2, 0xF4, false},      // object 1's page 0 into the buffer
+		{3, 4, 0xEC, true},           // the entry before the table: no page read, the buffer's byte
+		{3, 0x1000, 0x55, false},     // the module's page 1, object 1's first
+		{3, 0x5004, 0x14, false},     // page 5, object 1's short last page
+		{3, 0x80000000, 0x00, true},  // the entry before the table again
+		{3, 0xFFFFFFF2, 0x00, false}, // the entry at 0xFFF0: a page of zeros
+		{1, 0x4FF2, 0x00, false},     // past page 4's stored bytes: the zeros left
+		{0, 0, 0x00, true},           // object 0: no page read
+	} {
+		b, err := buf.ByteAt(tc.obj, tc.off)
+		var noObj *NoObjectError
+		if tc.obj != 1 && !errors.As(err, &noObj) {
+			t.Errorf("ByteAt(%d, %#x): error %v, want a NoObjectError", tc.obj, tc.off, err)
+			continue
+		}
+		if b != tc.b || (noObj != nil && noObj.InvalidPage() != tc.invalid) {
+			t.Errorf("ByteAt(%d, %#x) = %#x, %v; want %#x, 139 %v", tc.obj, tc.off, b, err, tc.b, tc.invalid)
 		}
 	}
 }
