@@ -275,9 +275,12 @@ var Messages = map[Code]Message{
 
 // Legacy is what TRCUST 3.05A would say of a diagnostic beyond the
 // tool-neutral fields of diag.Diagnostic: the TSF line its parser stood on
-// when it printed the message. ast/tsf keeps it in the diagnostic's Extra.
+// when it printed the message, and, when it is not the diagnostic's
+// position, the byte offset where it found what the message reports.
+// ast/tsf keeps it in the diagnostic's Extra.
 type Legacy struct {
-	Line int
+	Line  int
+	Found int // 0: at Pos; see FoundAt
 }
 
 // LegacyLine returns the line TRCUST names for d, or 0 when d carries none.
@@ -286,6 +289,25 @@ func LegacyLine(d diag.Diagnostic) int {
 		return l.Line
 	}
 	return 0
+}
+
+// FoundAt returns the byte offset in d's file where TRCUST 3.05A found what
+// d reports, which orders d among the messages it prints at one line: a
+// TRACE statement incomplete is found at its end (after its TP field was
+// resolved), though d points at the field that wants the missing one.
+func FoundAt(d diag.Diagnostic) int {
+	if l, ok := d.Extra.(Legacy); ok && l.Found > 0 {
+		return l.Found
+	}
+	return d.Pos.Offset
+}
+
+// FoundAtEnd returns d found at offset end (FoundAt).
+func FoundAtEnd(d diag.Diagnostic, end int) diag.Diagnostic {
+	l, _ := d.Extra.(Legacy)
+	l.Found = end
+	d.Extra = l
+	return d
 }
 
 // String returns the code as printed: "TRC094".

@@ -323,7 +323,7 @@ func byLegacyLine(l diag.List) diag.List {
 		if li != lj {
 			return li < lj
 		}
-		return out[i].Pos.File == out[j].Pos.File && out[i].Pos.Offset < out[j].Pos.Offset
+		return out[i].Pos.File == out[j].Pos.File && tsf.FoundAt(out[i]) < tsf.FoundAt(out[j])
 	})
 	return out
 }

@@ -158,6 +158,14 @@ func (c *checker) err(s *traceState, code tsf.Code, n tsf.Node, legacy ast.Pos, 
 	return c.at(code, n, legacy, args...)
 }
 
+// incomplete reports "trace record incomplete, 'what' required" at n, as
+// err does, found at the statement's end (tsf.FoundAt).
+func (c *checker) incomplete(s *traceState, n tsf.Node, end ast.Pos, what string) {
+	if d := c.err(s, tsf.ErrIncomplete, n, end, what); d.Code != "" {
+		*d = tsf.FoundAtEnd(*d, end.Offset)
+	}
+}
+
 // errAt reports d as the statement's error, as err does.
 func (c *checker) errAt(s *traceState, d diag.Diagnostic) {
 	if s.errors {
@@ -760,11 +768,17 @@ func (c *checker) endOfTrace(s *traceState) {
 	}
 	// The TP first, then MINOR (IBM's behaviour: a TRACE with neither is
 	// "'trace point address' required"; fresh seed 961328).
+	// Each "trace record incomplete" is found at the statement's end
+	// (tsf.FoundAt): after the messages of resolving its TP, which TRCUST
+	// gives as it reads the token after the TP field, at the line of the
+	// next TRACE when the TP field ends the statement (IBM's behaviour,
+	// fresh seed 1404103: warnings 137 and 139 of TP=.fflush, then 'trace
+	// description' required, where the FMT came before the TP).
 	if tp.TPField == nil {
-		c.err(s, tsf.ErrIncomplete, t, end, "trace point address")
+		c.incomplete(s, t, end, "trace point address")
 	}
 	if c.minorMode && s.minor == nil {
-		c.err(s, tsf.ErrIncomplete, t, end, "minor code")
+		c.incomplete(s, t, end, "minor code")
 	}
 	noDesc := len(s.fmts) > 0 && s.desc == nil
 	staticOpcode := tp.TPField != nil && tp.Static() && slices.ContainsFunc(s.extra, func(f tsf.Field) bool {
@@ -785,11 +799,11 @@ func (c *checker) endOfTrace(s *traceState) {
 		// (a flag or a data statement after ABORTOP or REMOVEOP), which
 		// TRCUST finds after it (fresh seed 1092398).
 		if tp.Late == nil || abortConflict(tp.Late) {
-			d := tsf.ErrIncomplete.Diagnostic(s.fmts[0].Position(), end.Line, "trace description")
+			d := tsf.FoundAtEnd(tsf.ErrIncomplete.Diagnostic(s.fmts[0].Position(), end.Line, "trace description"), end.Offset)
 			tp.Late = &d
 		}
 	case noDesc:
-		c.err(s, tsf.ErrIncomplete, s.fmts[0], end, "trace description")
+		c.incomplete(s, s.fmts[0], end, "trace description")
 	}
 	if s.errors {
 		return

@@ -311,14 +311,9 @@ func lexical(d diag.Diagnostic) bool {
 }
 
 // foundAt returns the offset in the TRACE statement t where TRCUST found
-// what d, a diagnostic of t, reports: a statement incomplete (a MINOR
-// required) is found at its end, though reported at its keyword.
-func foundAt(t *tsf.Trace, d diag.Diagnostic) int {
-	if c, _ := tsf.CodeOf(d); c == tsf.ErrIncomplete {
-		return t.End.Offset
-	}
-	return d.Pos.Offset
-}
+// what d, a diagnostic of t, reports (tsf.FoundAt): a statement incomplete
+// (a MINOR required) is found at its end, though reported at its keyword.
+func foundAt(_ *tsf.Trace, d diag.Diagnostic) int { return tsf.FoundAt(d) }
 
 // badOffset reports whether d is the "invalid number found" of tpf's
 // offset that is no number (tsf.SymbolTP.BadOffset).
