@@ -433,8 +433,13 @@ func (p *parser) mem(f *memField) tsf.Field {
 	return m
 }
 
-// registerForm reports whether word names a register address form: F
-// followed by a flat base register, or R followed by a segment register.
+// registerForm reports whether word names a register address form in a
+// LEN: F followed by any register name TRCUST 3.05A knows, or R followed
+// by a segment register. The flat register is judged after (IBM's
+// behaviour, session 18: LEN=(FES,D) and LEN=(FAX+4,D) are "invalid flat
+// register specified", LEN=(FAL,D) and LEN=(FEAXX,D) "symbol not found",
+// LEN=(FEIP,D) a flat register address; "LEN=(FES" at the end of the
+// file is that error and not premature end of file).
 func registerForm(word string) bool {
 	if len(word) < 2 {
 		return false
@@ -442,7 +447,9 @@ func registerForm(word string) bool {
 	rest := strings.ToUpper(word[1:])
 	switch word[0] {
 	case 'F', 'f':
-		return isOneOf(rest, "EAX", "EBX", "ECX", "EDX", "ESP", "EBP", "ESI", "EDI")
+		return isOneOf(rest, "EAX", "ECX", "EDX", "EBX", "ESP", "EBP", "ESI", "EDI", "EFLAGS", "EIP",
+			"AX", "CX", "DX", "BX", "SP", "BP", "SI", "DI", "FLAGS", "IP",
+			"ES", "CS", "SS", "DS", "FS", "GS")
 	case 'R', 'r':
 		return isOneOf(rest, "CS", "DS", "SS", "ES", "FS", "GS")
 	}
