@@ -14,8 +14,8 @@ import (
 
 // Register sets of sections 1.3.5.10 and 1.3.5.15.
 var (
-	regs16     = []string{"CS", "DS", "SS", "ES", "AX", "BX", "CX", "DX", "SP", "BP", "SI", "DI", "IP", "FLAGS", "FS", "GS"}
-	regs32     = []string{"EAX", "EBX", "ECX", "EDX", "ESP", "EBP", "ESI", "EDI", "EFLAGS", "EIP"}
+	regs16 = []string{"CS", "DS", "SS", "ES", "AX", "BX", "CX", "DX", "SP", "BP", "SI", "DI", "IP", "FLAGS", "FS", "GS"}
+	regs32 = []string{"EAX", "EBX", "ECX", "EDX", "ESP", "EBP", "ESI", "EDI", "EFLAGS", "EIP"}
 	// The registers of an address (section 1.3.5.15), as TRCUST 3.05A
 	// takes them: EIP and EFLAGS are flat registers too, and IP and FLAGS
 	// index a segment register address (IBM's behaviour, session 18:
