@@ -17,13 +17,14 @@ var (
 	regs16 = []string{"CS", "DS", "SS", "ES", "AX", "BX", "CX", "DX", "SP", "BP", "SI", "DI", "IP", "FLAGS", "FS", "GS"}
 	regs32 = []string{"EAX", "EBX", "ECX", "EDX", "ESP", "EBP", "ESI", "EDI", "EFLAGS", "EIP"}
 	// The registers of an address (section 1.3.5.15), as TRCUST 3.05A
-	// takes them: EIP and EFLAGS are flat registers too, and IP and FLAGS
-	// index a segment register address (IBM's behaviour, session 18:
-	// MEM32=(FEIP,D,4), FEAX+EFLAGS and RDS+IP compile without a word).
+	// takes them: EIP and EFLAGS are flat registers too, and every 16-bit
+	// register indexes a segment register address, IP, FLAGS and the
+	// segment registers too (IBM's behaviour, session 18: MEM32=(FEIP,D,4),
+	// FEAX+EFLAGS, RDS+IP and RDS+GS+SS+DS compile without a word).
 	flatBase  = []string{"EAX", "EBX", "ECX", "EDX", "ESP", "EBP", "ESI", "EDI", "EIP", "EFLAGS"}
 	flatIndex = []string{"EAX", "EBX", "ECX", "EDX", "EBP", "ESI", "EDI", "EIP", "EFLAGS"}
 	segRegs   = []string{"CS", "DS", "SS", "ES", "FS", "GS"}
-	segIndex  = []string{"BP", "SP", "SI", "DI", "AX", "BX", "CX", "DX", "IP", "FLAGS"}
+	segIndex  = []string{"BP", "SP", "SI", "DI", "AX", "BX", "CX", "DX", "IP", "FLAGS", "CS", "DS", "SS", "ES", "FS", "GS"}
 
 	fmtLetters = "BWDFQARSUXYPC" // binfmt/tff.ControlLetters: 3.05A stores %C too (oracle x_b01)
 )
