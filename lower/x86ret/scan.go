@@ -116,7 +116,12 @@ func ScanFunc(read func(i int64) byte, size int64, entry, end uint32, s Search) 
 		// 2:30D).
 		at = math.MinInt64
 	}
-	lo := max(stop-int64(s.Range)+1, at, 0)
+	// A range below 2 (/RS0, /RS1) searches as /RS2 does (IBM's
+	// behaviour, session 18, fresh seed 1443310: with /RS0 or /RS1 and
+	// /RM3, /RM5 or /RM7 TRCUST finds the LEAVE at 1:4401 of emitrep that
+	// /RS2 finds, its RET the byte after the window; nothing with /RM2 or
+	// /RM6, as with /RS2). Its page read is tdfgen's, end-2 too.
+	lo := max(stop-int64(max(s.Range, 2))+1, at, 0)
 	if page := lo/pageSize*pageSize + pageSize; page < stop {
 		stop = page
 	}
