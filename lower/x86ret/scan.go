@@ -48,7 +48,7 @@ import (
 // them after a LEAVE or a POP).
 type Search struct {
 	Match  int  // /RMn: the match criteria, 0-7
-	Range  int  // /RSnnn: the search range in bytes, 0-256
+	Range  int  // /RSnnn: the search range in bytes, 0-256 (0 and 1 search as 2)
 	Pascal bool // /RP
 }
 
