@@ -45,9 +45,9 @@ type Table struct {
 
 // NewTable builds the table of m: the symbol lines above its tables, the
 // groups of the "Origin Group" list (but FLAT, at segment 0), the export
-// lines, and the "Publics by Name" lines, imported ones included (at
-// 0000:0) but not names TRCUST takes for no symbol (mapfile.SymbolName),
-// in file order.
+// lines, and the "Publics by Name" lines but the imported ones (IBM's
+// behaviour, session 18, tmi_imports_not_in_table; fresh seed 104643) and
+// names TRCUST takes for no symbol (mapfile.SymbolName), in file order.
 func NewTable(m *mapfile.Map) *Table {
 	t := &Table{}
 	// Symbol lines before the map's tables (a line of an address and a
@@ -70,6 +70,9 @@ func NewTable(m *mapfile.Map) *Table {
 		t.entries = append(t.entries, entry{uint32(e.Addr.Seg), e.Addr.Off, e.Name})
 	}
 	for _, p := range m.PublicsByName {
+		if p.Imp {
+			continue // an Imp line: not in the table
+		}
 		if !mapfile.SymbolName(p.Name) {
 			// No symbol for TRCUST, as for a TP (IBM's behaviour,
 			// session 15, tmi_digit_name_no_symbol).
