@@ -428,7 +428,7 @@ func FirstReadTPPos(f *tsf.File, front diag.List) tsf.Pos {
 				// (tsfparse.TRCUSTStrings).
 				continue
 			}
-			if d.Severity >= diag.Error && inStmt(t, d) && foundAt(t, d) < tp.Pos.Offset {
+			if d.Severity >= diag.Error && inStmt(t, d) && tsf.FoundAt(d) < tp.Pos.Offset {
 				skipped = true
 				break
 			}

@@ -232,7 +232,7 @@ func refusedTPs(m *tsfcheck.Module, front diag.List) []*tdfgen.Refused {
 		if tpf == nil {
 			continue
 		}
-		at := func(d diag.Diagnostic) int { return foundAt(t, d) }
+		at := tsf.FoundAt
 		first := -1
 		for i, d := range front {
 			if badOffset(tpf, d) {
@@ -310,11 +310,6 @@ func lexical(d diag.Diagnostic) bool {
 	return c == tsf.SevereNUL
 }
 
-// foundAt returns the offset in the TRACE statement t where TRCUST found
-// what d, a diagnostic of t, reports (tsf.FoundAt): a statement incomplete
-// (a MINOR required) is found at its end, though reported at its keyword.
-func foundAt(_ *tsf.Trace, d diag.Diagnostic) int { return tsf.FoundAt(d) }
-
 // badOffset reports whether d is the "invalid number found" of tpf's
 // offset that is no number (tsf.SymbolTP.BadOffset).
 func badOffset(tpf *tsf.TP, d diag.Diagnostic) bool {
@@ -346,7 +341,7 @@ func applyRefused(refused []*tdfgen.Refused, front diag.List, eof int) (early, k
 			if rf.DataAt > 0 {
 				stop = rf.DataAt
 			}
-			if inStmtOrEnd(rf.Trace, eof, d) && d.Severity <= diag.Error && foundAt(rf.Trace, d) > stop && !lexical(d) || pastEnd(rf.Trace, d) {
+			if inStmtOrEnd(rf.Trace, eof, d) && d.Severity <= diag.Error && tsf.FoundAt(d) > stop && !lexical(d) || pastEnd(rf.Trace, d) {
 				continue
 			}
 			out = append(out, d)
