@@ -45,9 +45,9 @@ type Table struct {
 
 // NewTable builds the table of m: the symbol lines above its tables, the
 // groups of the "Origin Group" list (but FLAT, at segment 0), the export
-// lines, and the "Publics by Name" lines but the imported ones (IBM's
-// behaviour, session 18, tmi_imports_not_in_table; fresh seed 104643) and
-// names TRCUST takes for no symbol (mapfile.SymbolName), in file order.
+// lines, and the "Publics by Name" lines but those at segment 0 (LINK's
+// imports) and names TRCUST takes for no symbol (mapfile.SymbolName), an
+// Imp line elsewhere named "Imp", in file order.
 func NewTable(m *mapfile.Map) *Table {
 	t := &Table{}
 	// Symbol lines before the map's tables (a line of an address and a
@@ -70,15 +70,25 @@ func NewTable(m *mapfile.Map) *Table {
 		t.entries = append(t.entries, entry{uint32(e.Addr.Seg), e.Addr.Off, e.Name})
 	}
 	for _, p := range m.PublicsByName {
-		if p.Imp {
-			continue // an Imp line: not in the table
+		if p.Addr.Seg == 0 {
+			// A line at segment 0, as LINK writes its imports, is not in
+			// the table (IBM's behaviour, session 18: fresh seed 104643
+			// and tmi_imports_not_in_table, at 0000:1C and 0000:0).
+			continue
 		}
-		if !mapfile.SymbolName(p.Name) {
+		name := p.Name
+		if p.Imp {
+			// An Imp line elsewhere is the symbol "Imp", the word after
+			// its address (IBM's behaviour, session 18: fresh seed
+			// 1464850, "0001:00000061  Imp  getenv_imp (DOSCALLS.215)").
+			name = "Imp"
+		}
+		if !mapfile.SymbolName(name) {
 			// No symbol for TRCUST, as for a TP (IBM's behaviour,
 			// session 15, tmi_digit_name_no_symbol).
 			continue
 		}
-		t.entries = append(t.entries, entry{uint32(p.Addr.Seg), p.Addr.Off, p.Name})
+		t.entries = append(t.entries, entry{uint32(p.Addr.Seg), p.Addr.Off, name})
 	}
 	for _, s := range m.Segments {
 		t.segs = append(t.segs, segment{uint32(s.Start.Seg), s.Start.Off, s.Start.Off + s.Length})
