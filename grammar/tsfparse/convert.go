@@ -444,25 +444,14 @@ func registerForm(word string) bool {
 	if len(word) < 2 {
 		return false
 	}
-	rest := strings.ToUpper(word[1:])
 	// Only a capital F or R (IBM's behaviour, session 18: LEN=(feax,D)
 	// and LEN=(rds+si,D) are "symbol not found", LEN=(Feax,D) is not).
 	switch word[0] {
 	case 'F':
-		return isOneOf(rest, "EAX", "ECX", "EDX", "EBX", "ESP", "EBP", "ESI", "EDI", "EFLAGS", "EIP",
-			"AX", "CX", "DX", "BX", "SP", "BP", "SI", "DI", "FLAGS", "IP",
-			"ES", "CS", "SS", "DS", "FS", "GS")
+		_, ok := tsf.Register(word[1:])
+		return ok
 	case 'R':
-		return isOneOf(rest, "CS", "DS", "SS", "ES", "FS", "GS")
-	}
-	return false
-}
-
-func isOneOf(s string, set ...string) bool {
-	for _, x := range set {
-		if s == x {
-			return true
-		}
+		return tsf.SegmentRegister(word[1:])
 	}
 	return false
 }

@@ -12,22 +12,9 @@ import (
 	"github.com/tracekit/tracekit/binfmt/tff"
 )
 
-// Register sets of sections 1.3.5.10 and 1.3.5.15.
-var (
-	regs16 = []string{"CS", "DS", "SS", "ES", "AX", "BX", "CX", "DX", "SP", "BP", "SI", "DI", "IP", "FLAGS", "FS", "GS"}
-	regs32 = []string{"EAX", "EBX", "ECX", "EDX", "ESP", "EBP", "ESI", "EDI", "EFLAGS", "EIP"}
-	// The registers of an address (section 1.3.5.15), as TRCUST 3.05A
-	// takes them: EIP and EFLAGS are flat registers too, and every 16-bit
-	// register indexes a segment register address, IP, FLAGS and the
-	// segment registers too (IBM's behaviour, session 18: MEM32=(FEIP,D,4),
-	// FEAX+EFLAGS, RDS+IP and RDS+GS+SS+DS compile without a word).
-	flatBase  = []string{"EAX", "EBX", "ECX", "EDX", "ESP", "EBP", "ESI", "EDI", "EIP", "EFLAGS"}
-	flatIndex = []string{"EAX", "EBX", "ECX", "EDX", "EBP", "ESI", "EDI", "EIP", "EFLAGS"}
-	segRegs   = []string{"CS", "DS", "SS", "ES", "FS", "GS"}
-	segIndex  = []string{"BP", "SP", "SI", "DI", "AX", "BX", "CX", "DX", "IP", "FLAGS", "CS", "DS", "SS", "ES", "FS", "GS"}
-
-	fmtLetters = "BWDFQARSUXYPC" // binfmt/tff.ControlLetters: 3.05A stores %C too (oracle x_b01)
-)
+// fmtLetters are the FMT control letters (binfmt/tff.ControlLetters):
+// 3.05A stores %C too (oracle x_b01).
+const fmtLetters = "BWDFQARSUXYPC"
 
 // fmtLetter holds, for every byte, whether it is one of fmtLetters.
 var fmtLetter = func() (t [256]bool) {
@@ -37,20 +24,11 @@ var fmtLetter = func() (t [256]bool) {
 	return t
 }()
 
-func in(name string, set []string) bool {
-	for _, s := range set {
-		if strings.EqualFold(name, s) {
-			return true
-		}
-	}
-	return false
-}
-
 // RegisterBytes returns how many bytes REGS logs for a register name: 4
 // for the E registers, 2 for the others (section 1.3.5.10), 4 for a C
 // register variable.
 func RegisterBytes(item *tsf.RegItem) int {
-	if item.Variable || in(item.Name, regs32) {
+	if wide, _ := tsf.Register(item.Name); item.Variable || wide {
 		return 4
 	}
 	return 2
@@ -332,7 +310,7 @@ func (c *checker) field(s *traceState, i int, f tsf.Field) {
 				bad = true
 				break
 			}
-			if !in(r.Name, regs16) && !in(r.Name, regs32) {
+			if _, ok := tsf.Register(r.Name); !ok {
 				c.err(s, tsf.ErrRegister, r, r.Pos, r.Name)
 				bad = true
 				break
@@ -651,22 +629,25 @@ func (c *checker) mem(s *traceState, i int, f *tsf.Mem) {
 func (c *checker) address(s *traceState, a tsf.Address, legacy ast.Pos) {
 	switch a := a.(type) {
 	case *tsf.FlatAddr:
-		if !in(a.Base.Text, flatBase) {
+		// A flat register address is made of 32-bit registers, ESP no
+		// index, and a segment register address is indexed by 16-bit
+		// ones (tsf.Register).
+		if wide, _ := tsf.Register(a.Base.Text); !wide {
 			c.err(s, tsf.ErrFlatRegister, a.Base, legacy, a.Base.Text)
 		}
 		for _, r := range a.Index {
-			if !in(r.Reg.Text, flatIndex) {
+			if wide, _ := tsf.Register(r.Reg.Text); !wide || strings.EqualFold(r.Reg.Text, "ESP") {
 				// TRCUST 3.05A takes what is not an index register for a
 				// missing displacement (oracle d66: FEBX+ESP).
 				c.err(s, tsf.ErrSyntax, r.Reg, legacy, "number", r.Reg.Text)
 			}
 		}
 	case *tsf.SegAddr:
-		if !in(a.Seg.Text, segRegs) {
+		if !tsf.SegmentRegister(a.Seg.Text) {
 			c.err(s, tsf.ErrSegRegister, a.Seg, legacy, a.Seg.Text)
 		}
 		for _, r := range a.Regs {
-			if !in(r.Reg.Text, segIndex) {
+			if wide, ok := tsf.Register(r.Reg.Text); !ok || wide {
 				c.err(s, tsf.ErrSyntax, r.Reg, legacy, "number", r.Reg.Text)
 			}
 		}
