@@ -313,6 +313,16 @@ func (p *CSVParser) store(c *converter, r *prfast.Record, i int, f prfast.Item) 
 	}
 }
 
+// Decimal reads a decimal field of a record (a process id, a trace serial
+// number, a return code's digits) as strconv.ParseUint(s, 10, 64) does,
+// without it in the common case (lineconv.Decimal).
+func Decimal(s string) (uint64, error) {
+	if v, ok := lineconv.Decimal(s); ok {
+		return v, nil
+	}
+	return strconv.ParseUint(s, 10, 64)
+}
+
 // plainEdge reports whether a field that begins or ends with c keeps that
 // end when trimmed: c is ASCII and no space (strings.TrimSpace trims the
 // other ASCII spaces and, of the bytes from 0x80 on, those that begin or

@@ -289,7 +289,7 @@ func (l *lowerer) lower(r *prfast.Record) (*record.Record, bool) {
 		pb.fail(at, prfast.CodeValue, fmt.Sprintf("record status %q is neither Rec nor ErrRec", r.Status.Text))
 	}
 	if r.Process.Given() {
-		if v, err := decimal(r.Process.Text); err != nil {
+		if v, err := grammar.Decimal(r.Process.Text); err != nil {
 			pb.fail(r.Process.Pos, prfast.CodeValue, fmt.Sprintf("process id %q is not a decimal number", r.Process.Text))
 		} else {
 			l.pid = v
@@ -300,7 +300,7 @@ func (l *lowerer) lower(r *prfast.Record) (*record.Record, bool) {
 		l.thread(pb, r.Thread, rec)
 	}
 	if r.Trace.Given() {
-		if v, err := decimal(r.Trace.Text); err != nil {
+		if v, err := grammar.Decimal(r.Trace.Text); err != nil {
 			pb.fail(r.Trace.Pos, prfast.CodeValue, fmt.Sprintf("trace serial number %q is not a decimal number", r.Trace.Text))
 		} else {
 			rec.Attrs["trace"] = v
@@ -312,7 +312,7 @@ func (l *lowerer) lower(r *prfast.Record) (*record.Record, bool) {
 	}
 	if r.Rc.Given() {
 		neg := strings.HasPrefix(r.Rc.Text, "-")
-		v, err := decimal(strings.TrimPrefix(r.Rc.Text, "-"))
+		v, err := grammar.Decimal(strings.TrimPrefix(r.Rc.Text, "-"))
 		if err != nil {
 			pb.fail(r.Rc.Pos, prfast.CodeValue, fmt.Sprintf("return code %q is not a decimal number", r.Rc.Text))
 		} else {
@@ -342,7 +342,7 @@ func (l *lowerer) lower(r *prfast.Record) (*record.Record, bool) {
 			if !f.it.Given() {
 				continue
 			}
-			v, err := decimal(f.it.Text)
+			v, err := grammar.Decimal(f.it.Text)
 			if err != nil {
 				pb.fail(f.it.Pos, prfast.CodeValue, fmt.Sprintf("%s %s %q is not a decimal number", ap.key, f.key, f.it.Text))
 				continue
@@ -390,23 +390,6 @@ func (l *lowerer) lower(r *prfast.Record) (*record.Record, bool) {
 		rec.Attrs = nil
 	}
 	return rec, true
-}
-
-// decimal reads s as strconv.ParseUint(s, 10, 64) does, without it for up
-// to 19 digits (which cannot overflow).
-func decimal(s string) (uint64, error) {
-	if len(s) == 0 || len(s) > 19 {
-		return strconv.ParseUint(s, 10, 64)
-	}
-	var v uint64
-	for i := 0; i < len(s); i++ {
-		d := s[i] - '0'
-		if d > 9 {
-			return strconv.ParseUint(s, 10, 64)
-		}
-		v = v*10 + uint64(d)
-	}
-	return v, nil
 }
 
 // hexValue reads a hex number with or without 0x.
