@@ -779,11 +779,9 @@ func resolveTarget(tp *tsfcheck.Tracepoint, syms Symbols, mod Module, modPath st
 			// of code hold every symbol, .getenv,RETEP two bytes before
 			// the next symbol warns nothing, and .strspn-0x10,RETEP warns
 			// "offset fffffff7", the entry).
-			// A range below 2 (/RS0, /RS1) puts the page read 2 bytes
-			// before the end all the same (IBM's behaviour, session 17:
-			// .free+0x10000,RETEP warns for end-2 with /RS0, /RS1 and
-			// /RS2, end-3 with /RS3).
-			n := uint32(max(searchOf(search).Range, 2))
+			// The range is the search's (x86ret.Search.Span: 2 for /RS0
+			// and /RS1).
+			n := uint32(searchOf(search).Span())
 			if l := end - uint32(addr); l < n {
 				n = l
 			}

@@ -48,9 +48,19 @@ import (
 // them after a LEAVE or a POP).
 type Search struct {
 	Match  int  // /RMn: the match criteria, 0-7
-	Range  int  // /RSnnn: the search range in bytes, 0-256 (0 and 1 search as 2)
+	Range  int  // /RSnnn: the search range in bytes, 0-256 (see Span)
 	Pascal bool // /RP
 }
+
+// Span is the search range TRCUST 3.05A uses: Range, but 2 for a range
+// below 2. /RS0 and /RS1 search as /RS2 does (IBM's behaviour, session
+// 18, fresh seed 1443310: with /RS0 or /RS1 and /RM3, /RM5 or /RM7 TRCUST
+// finds the LEAVE at 1:4401 of emitrep that /RS2 finds, its RET the byte
+// after the window; nothing with /RM2 or /RM6, as with /RS2), and read the
+// window's page 2 bytes before the procedure's end (session 17:
+// .free+0x10000,RETEP warns for end-2 with /RS0, /RS1 and /RS2, end-3
+// with /RS3).
+func (s Search) Span() int { return max(s.Range, 2) }
 
 // DefaultSearch is TRCUST 3.05A's search without /RM, /RS or /RP.
 var DefaultSearch = Search{Match: 2, Range: 18}
@@ -116,12 +126,7 @@ func ScanFunc(read func(i int64) byte, size int64, entry, end uint32, s Search) 
 		// 2:30D).
 		at = math.MinInt64
 	}
-	// A range below 2 (/RS0, /RS1) searches as /RS2 does (IBM's
-	// behaviour, session 18, fresh seed 1443310: with /RS0 or /RS1 and
-	// /RM3, /RM5 or /RM7 TRCUST finds the LEAVE at 1:4401 of emitrep that
-	// /RS2 finds, its RET the byte after the window; nothing with /RM2 or
-	// /RM6, as with /RS2). Its page read is tdfgen's, end-2 too.
-	lo := max(stop-int64(max(s.Range, 2))+1, at, 0)
+	lo := max(stop-int64(s.Span())+1, at, 0)
 	if page := lo/pageSize*pageSize + pageSize; page < stop {
 		stop = page
 	}
