@@ -319,7 +319,7 @@ func (m Module) entryByte(e uint64, off uint32) byte {
 	if owner, i, ok := m.pageOwner(e + 1); ok {
 		return m.pageByte(owner, i, int(off%m.File.PageSize))
 	}
-	if e*8&0xFFFF == 0xFFF0 && m.Buffer != nil {
+	if e*8&0xFFFF == zeroEntry && m.Buffer != nil {
 		clear(m.Buffer.page(int(m.File.PageSize)))
 	}
 	return m.bufferByte(off)
@@ -393,6 +393,11 @@ func (m Module) pageByte(obj, i, at int) byte {
 	return buf[at]
 }
 
+// zeroEntry is the byte offset, in the 64 KiB of page table entries TRCUST
+// 3.05A addresses, of the entry past emitrep's table that reads as a valid
+// page of zeros (entryByte, invalidEntry).
+const zeroEntry = 0xFFF0
+
 // pageEntries is how many entries of 8 bytes TRCUST 3.05A can address in
 // the object page table (ByteAt): a 64 KiB segment's worth.
 const pageEntries = 0x10000 / 8
@@ -446,7 +451,7 @@ func invalidEntry(e uint64) bool {
 	switch at := e * 8 & 0xFFFF; at {
 	case 0xE000:
 		return true
-	case 0xFF08, 0xFFF0:
+	case 0xFF08, zeroEntry:
 		return false
 	default:
 		return at >= 0xFF00
