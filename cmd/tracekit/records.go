@@ -31,7 +31,7 @@ type recordsCmd struct {
 	Strict  bool    `name:"strict" help:"Stop at the first malformed line."`
 	Workers int     `name:"workers" placeholder:"N" help:"Goroutines that lower the lines of dialects that can be lowered in parallel ($${parallel_dialects}); 0: one a core. The output is the same."`
 	Stats   bool    `name:"stats" help:"Also print the bytes read, the time, MB/s and the peak memory (resident set) on standard error."`
-	Follow  bool    `name:"follow" short:"f" help:"Read FILE as 'tail -F' does: wait for it to grow (and follow it when it is truncated or replaced), writing records as lines arrive, until interrupted (Ctrl-C ends the run normally)."`
+	Follow  bool    `name:"follow" short:"f" help:"Read FILE as 'tail -F' does: wait for it to grow (and follow it when it is truncated or replaced), writing records as lines arrive, until interrupted (Ctrl-C ends the run normally). A FIFO is read as it comes, to its writer's end."`
 	Fields  string  `name:"fields" placeholder:"LIST" help:"Write only these fields, in this order (csv, jsonl, text, parquet): e.g. ts_ns,pid,event,ret,errno,dur_ns; the names are the CSV header's."`
 }
 

@@ -431,6 +431,51 @@ func TestFollow(t *testing.T) {
 	}
 }
 
+// TestFollowFIFO: --follow on a FIFO reads it as it comes, each record as
+// its line arrives, and ends normally when its writer closes it (a FIFO
+// has no size and cannot be read again from its start).
+func TestFollowFIFO(t *testing.T) {
+	fifo := filepath.Join(t.TempDir(), "live.strace")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skipf("no FIFO here: %v", err)
+	}
+	lines := strings.SplitAfter(straceLines, "\n")
+	outR, outW, _ := os.Pipe()
+	var stderr bytes.Buffer
+	done := make(chan int)
+	go func() {
+		done <- runSignals([]string{"records", "--follow", "--format", "text", fifo}, strings.NewReader(""), outW, &stderr, make(chan os.Signal), func(int) {})
+		outW.Close()
+	}()
+	w, err := os.OpenFile(fifo, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := bufio.NewReader(outR)
+	for i, want := range []string{"openat", "read"} {
+		w.WriteString(lines[i])
+		got := make(chan string, 1)
+		go func() { s, _ := out.ReadString('\n'); got <- s }()
+		select {
+		case s := <-got:
+			if !strings.Contains(s, want) {
+				t.Errorf("got %q, want %s", s, want)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatalf("no record for %s within 5 s", want)
+		}
+	}
+	w.Close()
+	select {
+	case status := <-done:
+		if status != exitOK {
+			t.Errorf("status %d: %s", status, stderr.String())
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the run did not end when the FIFO's writer closed it")
+	}
+}
+
 // TestStderrReadable: a malformed line with control bytes in it is
 // reported in the dialect's words, its line shown with a caret, and no
 // raw control byte reaches standard error.

@@ -19,13 +19,17 @@ const followPoll = 250 * time.Millisecond
 // file to grow; when the file is truncated it reads again from its start;
 // when the name comes to stand for another file (a log rotated, or made
 // anew) it reads the rest of the old one, then the new one from its start.
-// It ends, as at the end of a file, when stop is closed.
+// It ends, as at the end of a file, when stop is closed. What is no
+// regular file (a FIFO, a device) has no size to grow and cannot be read
+// again: it is read as a pipe is, as it comes, to its end (a FIFO's
+// writer closing it).
 type follower struct {
-	name  string
-	f     *os.File
-	stop  <-chan struct{}
-	watch *fsnotify.Watcher // nil when the system offers no notification
-	off   int64
+	name   string
+	f      *os.File
+	stop   <-chan struct{}
+	watch  *fsnotify.Watcher // nil when the system offers no notification
+	off    int64
+	stream bool // no regular file: read as it comes
 }
 
 // openFollow opens name to follow it until stop is closed.
@@ -35,6 +39,10 @@ func openFollow(name string, stop <-chan struct{}) (*follower, error) {
 		return nil, err
 	}
 	fl := &follower{name: name, f: f, stop: stop}
+	if st, err := f.Stat(); err == nil && !st.Mode().IsRegular() {
+		fl.stream = true
+		return fl, nil
+	}
 	if w, err := fsnotify.NewWatcher(); err == nil {
 		// The directory is watched, not the file: a rotated file's name
 		// is made anew there.
@@ -50,6 +58,9 @@ func openFollow(name string, stop <-chan struct{}) (*follower, error) {
 // Read reads what the file holds past what was read, waiting for more at
 // its end.
 func (fl *follower) Read(p []byte) (int, error) {
+	if fl.stream {
+		return fl.f.Read(p)
+	}
 	for {
 		n, err := fl.f.Read(p)
 		fl.off += int64(n)
