@@ -400,19 +400,7 @@ func TestFollow(t *testing.T) {
 		outW.Close()
 	}()
 	out := bufio.NewReader(outR)
-	next := func(want string) {
-		t.Helper()
-		got := make(chan string, 1)
-		go func() { s, _ := out.ReadString('\n'); got <- s }()
-		select {
-		case s := <-got:
-			if !strings.Contains(s, want) {
-				t.Errorf("got %q, want %s", s, want)
-			}
-		case <-time.After(5 * time.Second):
-			t.Fatalf("no record for %s within 5 s", want)
-		}
-	}
+	next := func(want string) { t.Helper(); nextRecord(t, out, want) }
 	next("openat")
 	f, _ := os.OpenFile(in, os.O_APPEND|os.O_WRONLY, 0)
 	f.WriteString(lines[1])
@@ -428,6 +416,21 @@ func TestFollow(t *testing.T) {
 		}
 	case <-time.After(5 * time.Second):
 		t.Fatal("the run did not end after the signal")
+	}
+}
+
+// nextRecord reads the next line of out, which must hold want, within 5 s.
+func nextRecord(t *testing.T, out *bufio.Reader, want string) {
+	t.Helper()
+	got := make(chan string, 1)
+	go func() { s, _ := out.ReadString('\n'); got <- s }()
+	select {
+	case s := <-got:
+		if !strings.Contains(s, want) {
+			t.Errorf("got %q, want %s", s, want)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatalf("no record for %s within 5 s", want)
 	}
 }
 
@@ -454,16 +457,7 @@ func TestFollowFIFO(t *testing.T) {
 	out := bufio.NewReader(outR)
 	for i, want := range []string{"openat", "read"} {
 		w.WriteString(lines[i])
-		got := make(chan string, 1)
-		go func() { s, _ := out.ReadString('\n'); got <- s }()
-		select {
-		case s := <-got:
-			if !strings.Contains(s, want) {
-				t.Errorf("got %q, want %s", s, want)
-			}
-		case <-time.After(5 * time.Second):
-			t.Fatalf("no record for %s within 5 s", want)
-		}
+		nextRecord(t, out, want)
 	}
 	w.Close()
 	select {
