@@ -124,6 +124,11 @@ const usage = "\r\n" +
 // the =. Each refused argument is error 'invalid parameter', in order,
 // before anything else is printed; /D with /C= is error 106, for each /D
 // after /C= where it is read, and once at the end for /D before /C=.
+//
+// /C= makes the run a combine with the one file before or after it as the
+// list: a second file after /C= is refused, and so is /C= after two files
+// (the run then compiles). After /C=, /I and /L= are error 106 too, and /M=
+// names the destination (TRCUST keeps the two names in one place).
 func parseArgs(c *console, args []string) options {
 	o := options{level: 2}
 	search := x86ret.DefaultSearch
@@ -137,7 +142,9 @@ func parseArgs(c *console, args []string) options {
 	}
 	for _, a := range args {
 		if !strings.HasPrefix(a, "/") && !strings.HasPrefix(a, "-") {
-			if len(o.files) == 2 {
+			// After /C= the list is the one file (IBM's behaviour:
+			// "list /C=out.tff a.tsf" refuses a.tsf as it reads it).
+			if len(o.files) == 2 || o.combineMode && len(o.files) == 1 {
 				say(tsf.ErrParameter, a)
 				continue
 			}
@@ -148,10 +155,25 @@ func parseArgs(c *console, args []string) options {
 		sw := up[1:]
 		switch {
 		case len(sw) > 2 && strings.HasPrefix(sw, "M="):
+			// IBM's behaviour: after /C=, /M= names the destination
+			// instead ("list /C=out.tff /M=x.map" writes X.MAP).
+			if o.combineMode {
+				o.combine = a[3:]
+				break
+			}
 			o.mapFile = a[3:]
 		case len(sw) > 2 && strings.HasPrefix(sw, "C="):
+			// IBM's behaviour: /C= after a TSF and a TDF is refused,
+			// and the run compiles ("a.tsf x.tdf /C=o.tff").
+			if len(o.files) == 2 {
+				say(tsf.ErrParameter, up)
+				break
+			}
 			o.combine, o.combineMode = a[3:], true
 		case len(sw) > 2 && strings.HasPrefix(sw, "L="):
+			if o.combineMode {
+				say(tsf.ErrDWithC) // IBM's behaviour: as /D after /C=
+			}
 			o.loadMod = a[3:]
 		case sw == "P":
 			o.keepPath = true
@@ -163,6 +185,9 @@ func parseArgs(c *console, args []string) options {
 			}
 			o.dups = true
 		case sw == "I":
+			if o.combineMode {
+				say(tsf.ErrDWithC) // IBM's behaviour: as /D after /C=
+			}
 			o.caseless = true
 		case sw == "NODE", sw == "NOLN":
 			// TRCUST reads no debug information from a module, with or
