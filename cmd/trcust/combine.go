@@ -23,15 +23,9 @@ func combine(c *console, o options) {
 		c.code(1, tsf.FatalNotFound, o.files[0])
 		return
 	}
-	c.line("Using as file containing combine TFF names: %s", shownList)
 	list, err := os.ReadFile(path)
 	if err != nil {
 		c.code(1, tsf.FatalAccess, o.files[0])
-		return
-	}
-	names := strings.Fields(string(list))
-	if len(names) > tff.MaxCombine {
-		c.code(1, tsf.FatalCombineMax)
 		return
 	}
 	// TRCUST 3.05A upper-cases the /C= name, in the file it writes as in
@@ -40,6 +34,20 @@ func combine(c *console, o options) {
 	local := filepath.FromSlash(strings.ReplaceAll(o.combine, `\`, "/"))
 	dest := filepath.Join(filepath.Dir(local), strings.ToUpper(filepath.Base(local)))
 	shownDest := display(strings.ToUpper(o.combine))
+	// TRCUST opens the destination once it has read the list, before it
+	// names the list (IBM's behaviour: "list /C=nodir\out.tff" is "cannot
+	// open file : NODIR\OUT.TFF" and nothing else). trcust writes it at
+	// the end, as every output, but refuses here what would fail there.
+	if outfile.Check(dest) != nil {
+		c.code(1, tsf.FatalCannotOpen, strings.ToUpper(o.combine))
+		return
+	}
+	c.line("Using as file containing combine TFF names: %s", shownList)
+	names := strings.Fields(string(list))
+	if len(names) > tff.MaxCombine {
+		c.code(1, tsf.FatalCombineMax)
+		return
+	}
 	var files []*tff.File
 	for _, name := range names {
 		p, shownName, ok := search(name)

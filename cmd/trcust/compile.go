@@ -141,18 +141,22 @@ func compile(c *console, o options) {
 	// TRCUST writes no TFF without a record (oracle e17; a tracepoint
 	// with no DESC and no FMT has none), but the TDF of the dynamic
 	// tracepoints all the same.
-	if t := res.TFF; t != nil {
-		tffName := tsfcompile.TFFName(m.Major)
-		if !write(c, tffName, t.MarshalBinary) {
-			return
-		}
-		c.line("Creating TFF file: %s \t # records = %d", display(tffName), len(t.Records))
-	}
 	given := ""
 	if len(o.files) > 1 {
 		given = o.files[1]
 	}
 	tdfName := tdfgen.FileName(o.files[0], given)
+	if t := res.TFF; t != nil {
+		// The TFF goes to the TDF's folder, up to its last backslash,
+		// whether a TDF is written or not (IBM's behaviour: "a.tsf
+		// sub\o.tdf" writes sub\TRC0005.TFF; "a.tsf sub/o.tdf" the TFF
+		// in the current folder).
+		tffName := tdfName[:strings.LastIndexByte(tdfName, '\\')+1] + tsfcompile.TFFName(m.Major)
+		if !write(c, tffName, t.MarshalBinary) {
+			return
+		}
+		c.line("Creating TFF file: %s \t # records = %d", display(tffName), len(t.Records))
+	}
 	if res.Back == nil {
 		if res.TMI != nil {
 			// No dynamic tracepoint, @STATIC ones with ORBIT: the .TMI
@@ -188,7 +192,7 @@ func compile(c *console, o options) {
 // writeTMI writes the .TMI file of the TDF named tdfName: the TDF's name
 // with .TMI for its extension (IBM's behaviour).
 func writeTMI(c *console, tdfName string, f *tmi.File) {
-	tmiName := strings.TrimSuffix(tdfName, filepath.Ext(tdfName)) + ".TMI"
+	tmiName := strings.TrimSuffix(tdfName, tdfgen.Ext(tdfName)) + ".TMI"
 	if write(c, tmiName, f.MarshalBinary) {
 		c.line("Creating TMI file: %s\t # records = %d", display(tmiName), len(f.Records))
 	}
@@ -240,11 +244,12 @@ func stopAtNoSymbols(l diag.List) diag.List {
 	return l
 }
 
-// write writes one output file, or says it cannot (fatal 5).
+// write writes one output file, or says it cannot (fatal 5). name is as
+// TRCUST names it, with \ or / between folders.
 func write(c *console, name string, marshal func() ([]byte, error)) bool {
 	data, err := marshal()
 	var set outfile.Set
-	set.Add(name, data)
+	set.Add(filepath.FromSlash(strings.ReplaceAll(name, `\`, "/")), data)
 	if err == nil {
 		err = set.Commit()
 	}

@@ -84,6 +84,7 @@ type options struct {
 	caseless    bool // /I
 	level       int  // /Wn
 	retep       *x86ret.Search
+	stop        bool // a fatal error in the command line
 	combineMode bool
 }
 
@@ -148,11 +149,21 @@ func parseArgs(c *console, args []string) options {
 				say(tsf.ErrParameter, a)
 				continue
 			}
+			if len(a) > maxName {
+				c.code(1, tsf.FatalNameTooLong, a)
+				o.stop = true
+				return o
+			}
 			o.files = append(o.files, a)
 			continue
 		}
 		up := strings.ToUpper(a)
 		sw := up[1:]
+		if (strings.HasPrefix(sw, "M=") || strings.HasPrefix(sw, "C=")) && len(sw) > 2+maxName {
+			c.code(1, tsf.FatalNameTooLong, up[3:])
+			o.stop = true
+			return o
+		}
 		switch {
 		case len(sw) > 2 && strings.HasPrefix(sw, "M="):
 			// IBM's behaviour: after /C=, /M= names the destination
@@ -273,6 +284,12 @@ func searchRange(s string) (n int, whole, ok bool) {
 	return min(low, maxSearchRange), true, low <= maxSearchRange
 }
 
+// maxName is the longest file name TRCUST takes on its command line, for
+// the TSF, the TDF, the combine list, /M= and /C= (IBM's behaviour: a
+// longer one is fatal 16, "filename to long", where it is read, the /M= or
+// /C= name upper-cased; /L= is not checked).
+const maxName = 256
+
 // maxSearchRange is the largest /RSnnn, and the size of TRCUST's window.
 const maxSearchRange = 256
 
@@ -287,9 +304,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 0
 	}
 	o := parseArgs(c, args)
-	if o.combineMode {
+	switch {
+	case o.stop:
+	case o.combineMode:
 		combine(c, o)
-	} else {
+	default:
 		compile(c, o)
 	}
 	if c.aborted() {

@@ -5,7 +5,9 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -244,7 +246,7 @@ func (h *harness) workdir(files map[string][]byte, emitrep bool) (string, error)
 		files = withEmitrep(files, h.emitDLL, h.emitMP)
 	}
 	for n, b := range files {
-		if err := os.WriteFile(filepath.Join(dir, n), b, 0o644); err != nil {
+		if err := writeTreeFile(dir, n, b); err != nil {
 			return "", err
 		}
 	}
@@ -333,7 +335,7 @@ func runOurs(t testing.TB, files map[string][]byte, emitrep bool, dll, mp []byte
 	}
 	defer os.RemoveAll(dir)
 	for n, b := range files {
-		if err := os.WriteFile(filepath.Join(dir, n), b, 0o644); err != nil {
+		if err := writeTreeFile(dir, n, b); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -361,16 +363,46 @@ func runOurs(t testing.TB, files map[string][]byte, emitrep bool, dll, mp []byte
 	}()
 	r.Console = console.Bytes()
 	r.Files = map[string][]byte{}
-	entries, _ := os.ReadDir(dir)
-	for _, e := range entries {
-		data, _ := os.ReadFile(filepath.Join(dir, e.Name()))
-		if old, ok := files[e.Name()]; ok && bytes.Equal(old, data) {
+	for n, data := range readTree(t, dir) {
+		if old, ok := files[n]; ok && bytes.Equal(old, data) {
 			continue
 		}
-		r.Files[e.Name()] = data
+		r.Files[n] = data
 	}
 	r.rc, r.console = r.RC, string(r.Console)
 	return r
+}
+
+// writeTreeFile writes the file of slash-separated name under dir, making
+// its folders.
+func writeTreeFile(dir, name string, data []byte) error {
+	p := filepath.Join(dir, filepath.FromSlash(name))
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(p, data, 0o644)
+}
+
+// readTree returns the files under dir by their slash-separated names
+// relative to it (a case's inputs and outputs may lie in folders: "a.tsf
+// sub\o.tdf" writes sub/o.tdf and sub/TRC0005.TFF).
+func readTree(t testing.TB, dir string) map[string][]byte {
+	files := map[string][]byte{}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, err := filepath.Rel(dir, p)
+		if err != nil {
+			return err
+		}
+		files[filepath.ToSlash(rel)], err = os.ReadFile(p)
+		return err
+	})
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		t.Fatal(err)
+	}
+	return files
 }
 
 // Aspects of a difference.
@@ -673,13 +705,13 @@ func saveCase(t *testing.T, dir string, files map[string][]byte, args []string, 
 		_ = os.WriteFile(filepath.Join(d, "console.txt"), r.Console, 0o644)
 		_ = os.WriteFile(filepath.Join(d, "rc"), []byte(fmt.Sprintln(r.RC)), 0o644)
 		for n, b := range r.Files {
-			_ = os.WriteFile(filepath.Join(d, n), b, 0o644)
+			_ = writeTreeFile(d, n, b)
 		}
 	}
 	in := filepath.Join(dir, "in")
 	_ = os.MkdirAll(in, 0o755)
 	for n, b := range files {
-		_ = os.WriteFile(filepath.Join(in, n), b, 0o644)
+		_ = writeTreeFile(in, n, b)
 	}
 	a := strings.Join(args, "\n") + "\n"
 	if emitrep {
@@ -736,21 +768,18 @@ func TestOracleDiffCases(t *testing.T) {
 				dll, _ = os.ReadFile(corpus.Path(t, "corpus", "os2", "lx", "osfree_emitrep.dll"))
 				mp, _ = os.ReadFile(corpus.Path(t, "corpus", "os2", "lx", "osfree_emitrep.map"))
 			}
-			ins, _ := os.ReadDir(filepath.Join(dir, "in"))
-			for _, e := range ins {
-				files[e.Name()], _ = os.ReadFile(filepath.Join(dir, "in", e.Name()))
+			for n, data := range readTree(t, filepath.Join(dir, "in")) {
+				files[n] = data
 			}
 			want := oracleResult{Files: map[string][]byte{}}
-			outs, _ := os.ReadDir(filepath.Join(dir, "ibm"))
-			for _, e := range outs {
-				data, _ := os.ReadFile(filepath.Join(dir, "ibm", e.Name()))
-				switch e.Name() {
+			for n, data := range readTree(t, filepath.Join(dir, "ibm")) {
+				switch n {
 				case "console.txt":
 					want.Console = data
 				case "rc":
 					want.RC, _ = strconv.Atoi(strings.TrimSpace(string(data)))
 				default:
-					want.Files[e.Name()] = data
+					want.Files[n] = data
 				}
 			}
 			got := runOurs(t, files, emitrep, dll, mp, args)

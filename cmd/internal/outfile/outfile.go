@@ -204,10 +204,8 @@ func (r *Run) Create(name string) (*File, error) {
 		return f, nil
 	}
 	dir := filepath.Dir(target)
-	if st, err := os.Stat(dir); err != nil {
-		return nil, &Error{name, fmt.Errorf("directory %s: %w", dir, errors.Unwrap(err))}
-	} else if !st.IsDir() {
-		return nil, &Error{name, fmt.Errorf("%s is not a directory", dir)}
+	if err := checkDir(dir); err != nil {
+		return nil, &Error{name, err}
 	}
 	r.mu.Lock()
 	if r.aborted {
@@ -239,6 +237,43 @@ func (r *Run) Create(name string) (*File, error) {
 	}
 	r.pending[f] = struct{}{}
 	return f, nil
+}
+
+// checkDir says why a new file cannot be made in dir, if it cannot.
+func checkDir(dir string) error {
+	if st, err := os.Stat(dir); err != nil {
+		return fmt.Errorf("directory %s: %w", dir, errors.Unwrap(err))
+	} else if !st.IsDir() {
+		return fmt.Errorf("%s is not a directory", dir)
+	}
+	return nil
+}
+
+// Check says, as an *Error, why Create would fail for name, as far as it
+// can be told without creating anything: a folder on the way missing, a
+// directory where the file would be. A command that must refuse early,
+// before it reads its inputs, checks first and creates at the end.
+func Check(name string) error {
+	if name == Stdout {
+		return nil
+	}
+	target, err := resolve(name)
+	if err != nil {
+		return &Error{name, err}
+	}
+	st, err := os.Stat(target)
+	switch {
+	case err != nil && !errors.Is(err, fs.ErrNotExist):
+		return &Error{name, err}
+	case err == nil && st.IsDir():
+		return &Error{name, errors.New("is a directory")}
+	case err == nil:
+		return nil // a file to replace, a FIFO, a device or a socket
+	}
+	if err := checkDir(filepath.Dir(target)); err != nil {
+		return &Error{name, err}
+	}
+	return nil
 }
 
 // resolve follows the symbolic links of name to the file they end at,

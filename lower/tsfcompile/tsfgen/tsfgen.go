@@ -1243,6 +1243,21 @@ func (g *gen) combine() {
 		if err != nil {
 			panic(err)
 		}
+		if g.p(0.05) {
+			// What TRCUST reads without a check: the signature, the
+			// reserved text, bytes after the last block, a short header.
+			g.feat("combine-loose")
+			switch g.n(4) {
+			case 0:
+				copy(data, "XXXX")
+			case 1:
+				copy(data[12:], "abcd")
+			case 2:
+				data = append(data, "trailing"...)
+			default:
+				data = data[:g.n(9)]
+			}
+		}
 		g.c.Files[name] = data
 		names = append(names, name)
 	}
@@ -1255,6 +1270,10 @@ func (g *gen) combine() {
 		list = append(list, "NOPE.TFF")
 		g.feat("combine-missing")
 	}
+	if g.p(0.03) {
+		list = nil
+		g.feat("combine-empty-list")
+	}
 	g.r.Shuffle(len(list), func(i, j int) { list[i], list[j] = list[j], list[i] })
 	if g.p(0.2) {
 		for i := range list {
@@ -1266,7 +1285,28 @@ func (g *gen) combine() {
 	listName := pick(g, "tfflist.txt", "list.tcf", "L")
 	g.c.Files[listName] = []byte(strings.Join(list, sep) + pick(g, "\r\n", "", "\n"))
 	dest := pick(g, "OUT.TFF", "out.tff", "Out", "TRC0042.TFF")
+	if g.p(0.05) {
+		dest = strings.ToLower(names[g.n(len(names))])
+		g.feat("combine-dest-input")
+	}
 	args := []string{listName, pick(g, "/C=", "/c=", "-C=") + dest}
+	if g.p(0.08) {
+		// Arguments TRCUST reads apart in combine mode: a second file
+		// before /C= (the run compiles) or after it, /I, /L= and /M=.
+		g.feat("combine-args")
+		switch g.n(5) {
+		case 0:
+			args = []string{listName, "x.tdf", args[1]}
+		case 1:
+			args = append(args, "more.tsf")
+		case 2:
+			args = append(args, "/I")
+		case 3:
+			args = append(args, "/L=emitrep.dll")
+		default:
+			args = append(args, pick(g, "/M=", "-m=")+pick(g, "o2.tff", "x.map"))
+		}
+	}
 	if g.p(0.1) {
 		args = append(args, "/D")
 		g.feat("arg:D")
