@@ -31,7 +31,7 @@ func combine(c *console, o options) {
 	// TRCUST 3.05A upper-cases the /C= name, in the file it writes as in
 	// its message (IBM's behaviour, measured with its binary through the
 	// oracle runner); here the file name is, its folders kept as given.
-	local := filepath.FromSlash(strings.ReplaceAll(o.combine, `\`, "/"))
+	local := localPath(o.combine)
 	dest := filepath.Join(filepath.Dir(local), strings.ToUpper(filepath.Base(local)))
 	shownDest := display(strings.ToUpper(o.combine))
 	// TRCUST opens the destination once it has read the list, before it

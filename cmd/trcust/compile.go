@@ -11,7 +11,6 @@ import (
 	"github.com/tracekit/tracekit/cmd/internal/osfile"
 	"github.com/tracekit/tracekit/cmd/internal/outfile"
 	"github.com/tracekit/tracekit/grammar/tsfparse"
-	"github.com/tracekit/tracekit/lower/tdfgen"
 	"github.com/tracekit/tracekit/lower/tsfcheck"
 	"github.com/tracekit/tracekit/lower/tsfcompile"
 )
@@ -23,7 +22,7 @@ func compile(c *console, o options) {
 		return
 	}
 	name := o.files[0]
-	if filepath.Ext(name) == "" {
+	if os2Ext(name) == "" {
 		name += ".TSF"
 	}
 	path, shownName, ok := search(name)
@@ -37,17 +36,26 @@ func compile(c *console, o options) {
 	c.line("\r\nUsing source file: %s", shownName)
 	mapMissing := false
 	if o.mapFile != "" {
-		upper := strings.ToUpper(o.mapFile)
-		if !strings.EqualFold(filepath.Ext(o.mapFile), ".MAP") {
-			c.code(1, tsf.FatalMapExtension, upper)
+		// IBM's behaviour: a /M= name without an extension is read with
+		// ".MAP" added (/M=sub\emitrep reads SUB\EMITREP.MAP), and named
+		// as given when that is not found (/M=emx is "Map file not
+		// found: EMX" even with a file emx there); another extension is
+		// fatal 14.
+		name := o.mapFile
+		switch ext := os2Ext(name); {
+		case ext == "":
+			name += ".MAP"
+		case !strings.EqualFold(ext, ".MAP"):
+			c.code(1, tsf.FatalMapExtension, strings.ToUpper(name))
 			return
 		}
-		if _, _, ok := search(o.mapFile); ok {
-			c.line("Using map file: %s", display(upper))
+		if _, _, ok := search(name); ok {
+			o.mapFile = name
+			c.line("Using map file: %s", display(strings.ToUpper(name)))
 		} else {
 			// IBM's behaviour: TRCUST 3.05A says so and goes on without
 			// a MAP file (a symbolic TP is then severe 39).
-			c.line("Map file not found: %s", upper)
+			c.line("Map file not found: %s", strings.ToUpper(o.mapFile))
 			mapMissing = true
 		}
 	}
@@ -145,13 +153,13 @@ func compile(c *console, o options) {
 	if len(o.files) > 1 {
 		given = o.files[1]
 	}
-	tdfName := tdfgen.FileName(o.files[0], given)
+	tdfName := tdfFileName(o.files[0], given)
 	if t := res.TFF; t != nil {
 		// The TFF goes to the TDF's folder, up to its last backslash,
 		// whether a TDF is written or not (IBM's behaviour: "a.tsf
 		// sub\o.tdf" writes sub\TRC0005.TFF; "a.tsf sub/o.tdf" the TFF
 		// in the current folder).
-		tffName := tdfName[:strings.LastIndexByte(tdfName, '\\')+1] + tsfcompile.TFFName(m.Major)
+		tffName := os2Dir(tdfName) + tsfcompile.TFFName(m.Major)
 		if !write(c, tffName, t.MarshalBinary) {
 			return
 		}
@@ -192,7 +200,7 @@ func compile(c *console, o options) {
 // writeTMI writes the .TMI file of the TDF named tdfName: the TDF's name
 // with .TMI for its extension (IBM's behaviour).
 func writeTMI(c *console, tdfName string, f *tmi.File) {
-	tmiName := strings.TrimSuffix(tdfName, tdfgen.Ext(tdfName)) + ".TMI"
+	tmiName := strings.TrimSuffix(tdfName, os2Ext(tdfName)) + ".TMI"
 	if write(c, tmiName, f.MarshalBinary) {
 		c.line("Creating TMI file: %s\t # records = %d", display(tmiName), len(f.Records))
 	}
@@ -249,7 +257,7 @@ func stopAtNoSymbols(l diag.List) diag.List {
 func write(c *console, name string, marshal func() ([]byte, error)) bool {
 	data, err := marshal()
 	var set outfile.Set
-	set.Add(filepath.FromSlash(strings.ReplaceAll(name, `\`, "/")), data)
+	set.Add(localPath(name), data)
 	if err == nil {
 		err = set.Commit()
 	}

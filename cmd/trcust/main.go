@@ -332,8 +332,8 @@ func display(name string) string {
 // returns the name to open and the name to print.
 func search(name string) (path, shown string, ok bool) {
 	if strings.ContainsAny(name, `\/:`) {
-		local := filepath.FromSlash(strings.ReplaceAll(name, `\`, "/"))
-		if _, err := os.Stat(local); err == nil {
+		local := localPath(name)
+		if st, err := os.Stat(local); err == nil && !st.IsDir() {
 			return local, name, true
 		}
 		// As on OS/2, the file's name in any case.

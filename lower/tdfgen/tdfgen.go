@@ -21,6 +21,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -1085,29 +1086,12 @@ func Build(m *tsfcheck.Module, syms Symbols, mod Module, opt Options) (*tdf.File
 // extension (oracle d46: other.tdf) and with ".TDF" added when it has none
 // (d46b: other.TDF); without one, the TSF's name with its extension
 // replaced by ".TDF" (d01.tsf gives d01.TDF).
-//
-// IBM's behaviour, tried with its binary: the TSF's name is taken from its
-// last backslash on, so the TDF is in the current folder (sub\deep\c.tsf
-// gives c.TDF), but a / is no folder to TRCUST there (sub/b.tsf gives
-// sub/b.TDF); a given name that ends in a backslash is as none ("a.tsf
-// sub\" gives a.TDF).
 func FileName(tsfName, given string) string {
-	if given != "" && !strings.HasSuffix(given, `\`) {
-		if Ext(given) == "" {
+	if given != "" {
+		if filepath.Ext(given) == "" {
 			return given + ".TDF"
 		}
 		return given
 	}
-	base := tsfName[strings.LastIndexByte(tsfName, '\\')+1:]
-	return strings.TrimSuffix(base, Ext(base)) + ".TDF"
-}
-
-// Ext returns the extension of an OS/2 file name: from its last dot on,
-// when the dot is after its last \ or / ("" for sub.d\o).
-func Ext(name string) string {
-	i := strings.LastIndexByte(name, '.')
-	if i < 0 || i < strings.LastIndexAny(name, `\/`) {
-		return ""
-	}
-	return name[i:]
+	return strings.TrimSuffix(tsfName, filepath.Ext(tsfName)) + ".TDF"
 }
