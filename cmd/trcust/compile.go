@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -154,13 +155,15 @@ func compile(c *console, o options) {
 		given = o.files[1]
 	}
 	tdfName := tdfFileName(o.files[0], given)
+	out := outputs{c: c, line: m.File.EOF.Line}
+	defer out.commit()
 	if t := res.TFF; t != nil {
 		// The TFF goes to the TDF's folder, up to its last backslash,
 		// whether a TDF is written or not (IBM's behaviour: "a.tsf
 		// sub\o.tdf" writes sub\TRC0005.TFF; "a.tsf sub/o.tdf" the TFF
 		// in the current folder).
 		tffName := os2Dir(tdfName) + tsfcompile.TFFName(m.Major)
-		if !write(c, tffName, t.MarshalBinary) {
+		if !out.add(tffName, t.MarshalBinary) {
 			return
 		}
 		c.line("Creating TFF file: %s \t # records = %d", display(tffName), len(t.Records))
@@ -170,7 +173,7 @@ func compile(c *console, o options) {
 			// No dynamic tracepoint, @STATIC ones with ORBIT: the .TMI
 			// without a TDF, named as beside one (IBM's behaviour: "T.TSF
 			// OUT.TDF" writes OUT.TMI).
-			writeTMI(c, tdfName, res.TMI)
+			out.addTMI(tdfName, res.TMI)
 		}
 		return
 	}
@@ -187,22 +190,76 @@ func compile(c *console, o options) {
 		return
 	}
 	if !lost {
-		if !write(c, tdfName, tdfFile.MarshalBinary) {
+		if !out.add(tdfName, tdfFile.MarshalBinary) {
 			return
 		}
 		c.line("Creating TDF file: %s\t # records = %d", display(tdfName), len(tdfFile.Tracepoints))
 	}
 	if res.TMI != nil {
-		writeTMI(c, tdfName, res.TMI)
+		out.addTMI(tdfName, res.TMI)
 	}
 }
 
-// writeTMI writes the .TMI file of the TDF named tdfName: the TDF's name
+// outputs are the files a compile writes: all or none. TRCUST 3.05A opens
+// each as it comes to it, and when one cannot be opened it says "cannot
+// open file" (fatal 3, the name as written, at the TSF's last line) and
+// removes those it wrote before (IBM's behaviour, tried with its binary: a
+// folder a.TDF leaves no TRC0005.TFF, though "Creating TFF file" was
+// said). trcust checks each as it comes to it and writes them together at
+// the end.
+type outputs struct {
+	c     *console
+	line  int // the line of the messages: the end of the TSF
+	set   outfile.Set
+	names map[string]string // the name TRCUST gives each path
+	fatal bool
+}
+
+// add stages the file name, the bytes marshal makes, and reports whether
+// the run goes on.
+func (w *outputs) add(name string, marshal func() ([]byte, error)) bool {
+	data, err := marshal()
+	if err != nil {
+		w.c.code(w.line, tsf.FatalWrite, name)
+		w.fatal = true
+		return false
+	}
+	path := localPath(name)
+	if outfile.Check(path) != nil {
+		w.c.code(w.line, tsf.FatalCannotOpen, name)
+		w.fatal = true
+		return false
+	}
+	if w.names == nil {
+		w.names = map[string]string{}
+	}
+	w.names[path] = name
+	w.set.Add(path, data)
+	return true
+}
+
+// addTMI stages the .TMI file of the TDF named tdfName: the TDF's name
 // with .TMI for its extension (IBM's behaviour).
-func writeTMI(c *console, tdfName string, f *tmi.File) {
+func (w *outputs) addTMI(tdfName string, f *tmi.File) {
 	tmiName := strings.TrimSuffix(tdfName, os2Ext(tdfName)) + ".TMI"
-	if write(c, tmiName, f.MarshalBinary) {
-		c.line("Creating TMI file: %s\t # records = %d", display(tmiName), len(f.Records))
+	if w.add(tmiName, f.MarshalBinary) {
+		w.c.line("Creating TMI file: %s\t # records = %d", display(tmiName), len(f.Records))
+	}
+}
+
+// commit writes the files staged, none when one could not be opened; a
+// file that fails to be written is fatal 5.
+func (w *outputs) commit() {
+	if w.fatal {
+		return
+	}
+	if err := w.set.Commit(); err != nil {
+		name := ""
+		var oe *outfile.Error
+		if errors.As(err, &oe) {
+			name = w.names[oe.Name]
+		}
+		w.c.code(w.line, tsf.FatalWrite, name)
 	}
 }
 
@@ -250,20 +307,4 @@ func stopAtNoSymbols(l diag.List) diag.List {
 		return append(out, s)
 	}
 	return l
-}
-
-// write writes one output file, or says it cannot (fatal 5). name is as
-// TRCUST names it, with \ or / between folders.
-func write(c *console, name string, marshal func() ([]byte, error)) bool {
-	data, err := marshal()
-	var set outfile.Set
-	set.Add(localPath(name), data)
-	if err == nil {
-		err = set.Commit()
-	}
-	if err != nil {
-		c.code(1, tsf.FatalWrite, name)
-		return false
-	}
-	return true
 }
