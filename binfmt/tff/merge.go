@@ -38,13 +38,14 @@ func (e *MajorMismatchError) Error() string {
 // The order of dups is TRCUST 3.05A's (IBM's behaviour, worked out with its
 // binary through the oracle runner on combine runs made to tell the models
 // apart, e.g. A:{3,5} B:{3,5} C:{2,7} D:{2,7} reports 3 B, 2 D, 5 B, 7 D):
-// it merges all inputs at once, each read in minor order; to write each
-// record it walks the inputs in list order, the smallest head seen so far
-// being the record to write, and an input whose head equals that smallest
-// one is a duplicate there and then: reported and stepped past, before the
-// walk goes on (a later input may still hold a smaller minor). A record
-// equal to the one written last (an input that repeats a minor, which
-// TRCUST never writes) is a duplicate of it.
+// it merges all inputs at once, each read in the order of its index (not
+// sorted: an input 2,1,3 alone is written 2,1,3); to write each record it
+// walks the inputs in list order, the smallest head seen so far being the
+// record to write. An input whose head equals that smallest one, or the
+// minor written last, is a duplicate there and then: reported and stepped
+// past, once a walk, its next record taking part in the walk as its head
+// (2 and 2,1,3 give 1, 2, 3, the second 2 a duplicate; 1,1,1,2 alone gives
+// 1, 1, 2, and 2 and 1,1,2,2 give 1, 2, 2, a 1 and a 2 left out).
 //
 // Merge does not limit the number of inputs; TRCUST takes at most
 // MaxCombine, and the caller checks that.
@@ -61,48 +62,70 @@ func Merge(files []*File) (out *File, dups []Duplicate, err error) {
 		}
 	}
 	out = &File{Major: files[0].Major}
-	// Each input in minor order (TRCUST's files are; others are read so).
-	inputs := make([][]*Record, len(files))
+	// Each input's records in the order of its index: sorted by minor,
+	// as MarshalBinary writes them (a stable sort, so that a File made in
+	// memory with a minor twice keeps them in its order).
+	minors := make([][]uint16, len(files))
+	sorted := make([][]*Record, len(files))
 	for i, f := range files {
-		rs := make([]*Record, len(f.Records))
 		for k := range f.Records {
-			rs[k] = &f.Records[k]
+			sorted[i] = append(sorted[i], &f.Records[k])
 		}
-		slices.SortStableFunc(rs, func(a, b *Record) int { return cmp.Compare(a.Minor, b.Minor) })
-		inputs[i] = rs
+		slices.SortStableFunc(sorted[i], func(a, b *Record) int { return cmp.Compare(a.Minor, b.Minor) })
+		for _, r := range sorted[i] {
+			minors[i] = append(minors[i], r.Minor)
+		}
 	}
+	order, dups := MergeOrder(minors)
+	for _, at := range order {
+		out.Records = append(out.Records, sorted[at.Input][at.Index].clone())
+	}
+	return out, dups, nil
+}
+
+// Source is a record of one input of a merge: the input's index in the
+// merge and the record's index in it.
+type Source struct {
+	Input, Index int
+}
+
+// MergeOrder is Merge's walk over the minor codes alone: minors[i] are the
+// minors of input i's records, in the order of its index. It returns the
+// records to write, in the order they are written, and the duplicates
+// left out, as Merge does.
+func MergeOrder(minors [][]uint16) (order []Source, dups []Duplicate) {
+	next := make([]int, len(minors)) // the head of each input
+	minor := func(i int) uint16 { return minors[i][next[i]] }
 	last, lastFrom := -1, 0 // the minor written last and its input
 	for {
 		min := -1 // the input whose head is the smallest seen this walk
-		for i, rs := range inputs {
-			for len(rs) > 0 {
-				m := rs[0].Minor
-				switch {
-				case int(m) == last:
-					dups = append(dups, Duplicate{Minor: m, Input: i, Kept: lastFrom})
-				case min >= 0 && m == inputs[min][0].Minor:
-					dups = append(dups, Duplicate{Minor: m, Input: i, Kept: min})
-				default:
-					if min < 0 || m < inputs[min][0].Minor {
-						min = i
-					}
-					inputs[i] = rs
-					goto next
-				}
-				rs = rs[1:]
+		for i := range minors {
+			if next[i] == len(minors[i]) {
+				continue
 			}
-			inputs[i] = rs
-		next:
+			// One duplicate at most an input a walk: its next record
+			// takes part in the walk, but is no duplicate until the
+			// next walk.
+			switch m := minor(i); {
+			case int(m) == last:
+				dups = append(dups, Duplicate{Minor: m, Input: i, Kept: lastFrom})
+				next[i]++
+			case min >= 0 && m == minor(min):
+				dups = append(dups, Duplicate{Minor: m, Input: i, Kept: min})
+				next[i]++
+			}
+			if next[i] < len(minors[i]) && (min < 0 || minor(i) < minor(min)) {
+				min = i
+			}
 		}
 		if min < 0 {
 			break
 		}
-		r := inputs[min][0]
-		inputs[min] = inputs[min][1:]
-		out.Records = append(out.Records, r.clone())
-		last, lastFrom = int(r.Minor), min
+		last, lastFrom = int(minor(min)), min
+		order = append(order, Source{min, next[min]})
+		next[min]++
 	}
-	return out, dups, nil
+	return order, dups
 }
 
 // clone returns a deep copy of r.

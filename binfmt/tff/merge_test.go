@@ -62,3 +62,40 @@ func TestMergeErrors(t *testing.T) {
 		t.Errorf("message %q, want %q", me.Error(), want)
 	}
 }
+
+// TestMergeOrderIndexOrder: inputs that TRCUST never writes (a minor
+// repeated, an index out of order), merged as TRCUST 3.05A merges them
+// (IBM's behaviour, each tried with its binary on TFFs made for it: the
+// outputs written and the duplicates reported).
+func TestMergeOrderIndexOrder(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		minors [][]uint16
+		order  []Source
+		dups   []Duplicate
+	}{
+		{"1,1,1,2", [][]uint16{{1, 1, 1, 2}},
+			[]Source{{0, 0}, {0, 2}, {0, 3}}, []Duplicate{{1, 0, 0}}},
+		{"1,1,1,1,3", [][]uint16{{1, 1, 1, 1, 3}},
+			[]Source{{0, 0}, {0, 2}, {0, 4}}, []Duplicate{{1, 0, 0}, {1, 0, 0}}},
+		{"2,1,3", [][]uint16{{2, 1, 3}},
+			[]Source{{0, 0}, {0, 1}, {0, 2}}, nil},
+		{"2,1,3 and 1", [][]uint16{{2, 1, 3}, {1}},
+			[]Source{{1, 0}, {0, 0}, {0, 1}, {0, 2}}, nil},
+		{"2 and 2,1,3", [][]uint16{{2}, {2, 1, 3}},
+			[]Source{{1, 1}, {0, 0}, {1, 2}}, []Duplicate{{2, 1, 0}}},
+		{"1 and 1,1,1", [][]uint16{{1}, {1, 1, 1}},
+			[]Source{{0, 0}, {1, 2}}, []Duplicate{{1, 1, 0}, {1, 1, 0}}},
+		{"1,1,1 and 1", [][]uint16{{1, 1, 1}, {1}},
+			[]Source{{0, 0}, {0, 2}}, []Duplicate{{1, 1, 0}, {1, 0, 0}}},
+		{"2 and 1,1,2,2", [][]uint16{{2}, {1, 1, 2, 2}},
+			[]Source{{1, 0}, {0, 0}, {1, 3}}, []Duplicate{{1, 1, 1}, {2, 1, 0}}},
+		{"3 and 1,1,1 and 2", [][]uint16{{3}, {1, 1, 1}, {2}},
+			[]Source{{1, 0}, {1, 2}, {2, 0}, {0, 0}}, []Duplicate{{1, 1, 1}}},
+	} {
+		order, dups := MergeOrder(c.minors)
+		if !slices.Equal(order, c.order) || !slices.Equal(dups, c.dups) {
+			t.Errorf("%s: order %v, dups %v; want %v, %v", c.name, order, dups, c.order, c.dups)
+		}
+	}
+}

@@ -48,19 +48,20 @@ func combine(c *console, o options) {
 		c.code(1, tsf.FatalCombineMax)
 		return
 	}
-	var files []*tff.File
+	var files []*input
+	var entry [tff.EntrySize]byte // TRCUST's buffer of an index entry
 	for _, name := range names {
 		p, shownName, ok := search(name)
 		if !ok {
 			c.code(1, tsf.FatalNotFound, name)
 			return
 		}
-		f, err := readInput(p, dest)
+		f, err := readInput(p, dest, &entry)
 		if err != nil {
 			c.code(1, tsf.FatalAccess, name)
 			return
 		}
-		if len(files) > 0 && f.Major != files[0].Major {
+		if len(files) > 0 && f.major != files[0].major {
 			c.code(1, tsf.FatalCombineMajor, shownName)
 			return
 		}
@@ -69,89 +70,130 @@ func combine(c *console, o options) {
 	}
 	if len(files) == 0 {
 		// IBM's behaviour: a list naming no file writes a TFF of no
-		// records, which fails (see writeFails).
+		// records, which fails (see combined).
 		c.code(1, tsf.FatalWrite, shownDest)
 		return
 	}
-	out, dups, err := tff.Merge(files)
-	if err != nil {
-		c.code(1, tsf.FatalCombineMajor, names[0])
-		return
+	minors := make([][]uint16, len(files))
+	for i, f := range files {
+		for _, e := range f.entries {
+			minors[i] = append(minors[i], e.Minor)
+		}
 	}
+	order, dups := tff.MergeOrder(minors)
 	for _, d := range dups {
 		c.code(1, tsf.ErrDupMinorFile, fmt.Sprintf("%04X", d.Minor), names[d.Input])
 	}
-	if len(out.Records) == 0 {
-		c.code(1, tsf.FatalWrite, shownDest) // see writeFails
-		return
-	}
-	data, err := out.MarshalBinary()
-	var set outfile.Set
-	set.Add(dest, data)
-	if err == nil {
-		err = set.Commit()
-	}
-	if err != nil {
+	data, ok := combined(files, order)
+	if !ok {
 		c.code(1, tsf.FatalWrite, shownDest)
 		return
 	}
-	c.line("Creating TFF file: %s \t # records = %d", display(strings.ToUpper(o.combine)), len(out.Records))
+	var set outfile.Set
+	set.Add(dest, data)
+	if err := set.Commit(); err != nil {
+		c.code(1, tsf.FatalWrite, shownDest)
+		return
+	}
+	c.line("Creating TFF file: %s \t # records = %d", display(strings.ToUpper(o.combine)), len(order))
 }
 
-// readInput reads an input TFF of a combine as TRCUST 3.05A does (IBM's
-// behaviour, tried with its binary on TFFs made for it):
+// input is an input TFF of a combine as TRCUST 3.05A reads it (IBM's
+// behaviour, tried with its binary on TFFs made for it): its header and
+// index, and the file for the data blocks, which are read as the output
+// is written.
 //
 //   - TRCUST opens the destination, emptying it, after it reads the list and
 //     before it reads any input: an input that is the destination (its name
 //     the same but for case, as OS/2's file system has it) reads as an empty
 //     file. "full.tff other.tff" /C=full.tff gives "all TFFs not have same
 //     major code" at other.tff.
-//   - It checks neither the signature nor the length: the header is read
-//     as far as the file goes, zeros after that, so an empty file is one
-//     of major 0 and no records ("empty m0.tff", where m0.tff has major
-//     0, combines), and a header whose count is 0 is all it reads. Nor
-//     does it check the reserved bytes or what follows the last data block.
-//
-// writeFails: a TFF of no records fails to be written, "error writing to
-// file" (TRCUST writes the index with fwrite, which writes nothing and says
-// it failed when asked for 0 bytes); the output is then removed.
-//
-// The rest of a file must be as TRCUST writes it (tff.Parse); where it is
-// not, TRCUST reads its bytes past the end of the file from buffers it
-// used before, which trcust does not model: such a file is refused as
-// one it cannot read.
-func readInput(path, dest string) (*tff.File, error) {
+//   - It checks nothing: not the signature, nor the reserved bytes, nor
+//     the length. What lies past the end of the file reads as zeros in
+//     the header (an empty file is one of major 0 and no records). The
+//     index, at the header's index offset, is read an entry at a time
+//     into one buffer, which keeps what it held where the file ends: a
+//     20-byte file that says 2 records has two of minor 0 and length 0
+//     (the buffer's zeros), a 7-byte one that says 3 has three copies of
+//     its first 7 bytes read as an entry at offset 0.
+type input struct {
+	data    []byte
+	major   uint16
+	entries []tff.IndexEntry
+}
+
+// readInput reads the input TFF at path (see input) through TRCUST's
+// index entry buffer entry; dest is the destination's path.
+func readInput(path, dest string, entry *[tff.EntrySize]byte) (*input, error) {
 	if sameFile(path, dest) {
-		return &tff.File{}, nil
+		return &input{}, nil
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
+	f := &input{data: data}
 	var h [tff.HeaderSize]byte
-	copy(h[:], data)
-	major, count := binary.LittleEndian.Uint16(h[4:]), binary.LittleEndian.Uint16(h[6:])
-	if count == 0 {
-		return &tff.File{Major: major}, nil
+	f.at(h[:], 0)
+	f.major = binary.LittleEndian.Uint16(h[4:])
+	count, index := binary.LittleEndian.Uint16(h[6:]), binary.LittleEndian.Uint32(h[8:])
+	f.entries = make([]tff.IndexEntry, count)
+	for i := range f.entries {
+		e := entry[:]
+		f.at(e, uint64(index)+uint64(i)*tff.EntrySize)
+		f.entries[i] = tff.IndexEntry{Minor: binary.LittleEndian.Uint16(e[0:]), Len: binary.LittleEndian.Uint16(e[2:]), Off: binary.LittleEndian.Uint32(e[4:])}
 	}
-	// Nor the reserved bytes, nor what follows the last data block (a
-	// TFF with "XXXX" for its signature, another reserved text or bytes
-	// added at its end combines as the file it was made from).
-	norm := append(h[:], data[min(len(data), tff.HeaderSize):]...)
-	copy(norm, tff.Magic)
-	res := norm[12:tff.HeaderSize]
-	clear(res)
-	copy(res, tff.ReservedText)
-	end := tff.HeaderSize + int(count)*tff.EntrySize
-	for i := range int(count) {
-		if e := tff.HeaderSize + i*tff.EntrySize; e+tff.EntrySize <= len(norm) {
-			end += int(binary.LittleEndian.Uint16(norm[e+2:]))
+	return f, nil
+}
+
+// at reads len(b) bytes at off into b, as far as the file goes, and
+// returns how many it read; the rest of b is left as it was.
+func (f *input) at(b []byte, off uint64) int {
+	if off >= uint64(len(f.data)) {
+		return 0
+	}
+	return copy(b, f.data[off:])
+}
+
+// combined returns the TFF TRCUST 3.05A writes of the records order of
+// files: the header, the index and each record's data block, read from its
+// file into one buffer, which keeps what it held where the file ends
+// (IBM's behaviour: a block past the end of its file is the block read
+// before it, zeros at first; one that runs past the end is the file's
+// bytes, then the buffer's). It reports false when TRCUST fails to write
+// it, "error writing to file": for no records, or a record of length 0
+// (TRCUST writes with fwrite, which writes nothing and says it failed when
+// asked for 0 bytes); TRCUST then removes the file.
+func combined(files []*input, order []tff.Source) ([]byte, bool) {
+	if len(order) == 0 {
+		return nil, false
+	}
+	out := append([]byte(tff.Magic), 0, 0, 0, 0)
+	binary.LittleEndian.PutUint16(out[4:], files[0].major)
+	binary.LittleEndian.PutUint16(out[6:], uint16(len(order)))
+	out = binary.LittleEndian.AppendUint32(out, tff.IndexOffset)
+	var res [tff.ReservedSize]byte
+	copy(res[:], tff.ReservedText)
+	out = append(out, res[:]...)
+	off := uint32(tff.HeaderSize + len(order)*tff.EntrySize)
+	for _, at := range order {
+		e := files[at.Input].entries[at.Index]
+		if e.Len == 0 {
+			return nil, false
 		}
+		out = binary.LittleEndian.AppendUint16(out, e.Minor)
+		out = binary.LittleEndian.AppendUint16(out, e.Len)
+		out = binary.LittleEndian.AppendUint32(out, off)
+		off += uint32(e.Len)
 	}
-	if end < len(norm) {
-		norm = norm[:end]
+	var buf [1 << 16]byte
+	for _, at := range order {
+		f := files[at.Input]
+		e := f.entries[at.Index]
+		f.at(buf[:e.Len], uint64(e.Off))
+		out = append(out, buf[:e.Len]...)
 	}
-	return tff.Parse(norm)
+	return out, true
 }
 
 // sameFile reports whether the files named a and b are one on OS/2: the
