@@ -303,10 +303,17 @@ func (h *harness) ibm(files map[string][]byte, emitrep bool, args []string) orac
 	r.Console, _ = os.ReadFile(filepath.Join(res, "console.txt"))
 	rc, _ := os.ReadFile(filepath.Join(res, "rc"))
 	r.RC, _ = strconv.Atoi(strings.TrimSpace(string(rc)))
-	outs, _ := os.ReadFile(filepath.Join(res, "outputs"))
+	// What TRCUST wrote: the files new or changed, in folders too
+	// (run-case's outputs list names those at the top only).
 	r.Files = map[string][]byte{}
-	for _, n := range strings.Fields(string(outs)) {
-		r.Files[n], _ = os.ReadFile(filepath.Join(dir, n))
+	all := files
+	if emitrep {
+		all = withEmitrep(files, h.emitDLL, h.emitMP)
+	}
+	for n, data := range readTree(h.t, dir) {
+		if old, ok := all[n]; !ok || !bytes.Equal(old, data) {
+			r.Files[n] = data
+		}
 	}
 	if data, err := json.Marshal(&r); err == nil {
 		_ = os.WriteFile(cached+".tmp", data, 0o644)

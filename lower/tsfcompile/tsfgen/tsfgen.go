@@ -195,8 +195,23 @@ func (g *gen) compile() {
 		args[0] = strings.TrimSuffix(strings.TrimSuffix(name, ".tsf"), ".TSF")
 		g.feat("arg:tsf-noext")
 	}
+	// Now and then the TSF in a folder, named with a backslash or a /
+	// (TRCUST's folder is the backslash's alone: the TDF and the TFF go
+	// by it).
+	dir := ""
+	if g.p(0.04) {
+		dir = pick(g, "sub", "Src", "a.b")
+		g.c.TSF = dir + "/" + name
+		args[0] = dir + pick(g, `\`, "/") + args[0]
+		g.feat("path-tsf")
+	}
 	if g.p(0.1) {
-		args = append(args, pick(g, "out.tdf", "OUT.TDF", "out", "Other.Tdf"))
+		tdf := pick(g, "out.tdf", "OUT.TDF", "out", "Other.Tdf")
+		if dir != "" && g.p(0.6) {
+			tdf = dir + pick(g, `\`, `\`, "/") + pick(g, tdf, "")
+			g.feat("path-tdf")
+		}
+		args = append(args, tdf)
 		g.feat("arg:tdfname")
 	}
 	if g.dynamic {
@@ -265,7 +280,7 @@ func (g *gen) compile() {
 		text += "\x1a"
 		g.feat("ctrl-z")
 	}
-	g.c.Files[name] = g.edits([]byte(text))
+	g.c.Files[g.c.TSF] = g.edits([]byte(text))
 	switch {
 	case g.dynamic && g.mapGiven && g.mod.Float64() < 0.25:
 		// Another module's code and data, under emitrep.dll's name and
