@@ -70,7 +70,7 @@ func compile(c *console, o options) {
 	// end's messages go among the front end's, by line.
 	res := tsfcompile.Run(tsfcompile.Request{
 		Name: path, Src: src,
-		Check:  tsfcheck.Options{AllowDuplicateMinors: o.dups, Wrap16: true, LoadModule: o.loadMod != ""},
+		Check:  tsfcheck.Options{AllowDuplicateMinors: o.dups, Wrap16: true, LoadModule: o.loadMod != "", MaxTracepoints: tsfcheck.TRCUSTMaxTracepoints},
 		Syntax: tsfparse.TRCUSTStrings | tsfparse.TRCUSTComments,
 		Eager:  true,
 		Locate: func(m *tsfcheck.Module) (tsfcompile.Sources, diag.List) {

@@ -2,9 +2,11 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -104,5 +106,40 @@ func TestOracle(t *testing.T) {
 	// Every case but the one skipped above.
 	if want := len(cases) - 1; ran != want && !t.Failed() {
 		t.Errorf("%d cases matched, want %d", ran, want)
+	}
+}
+
+// TestTracepointLimit runs trcust on TSFs of as many tracepoints as
+// TRCUST 3.05A keeps and more (testdata/tplimit/README.md): 65,503 are
+// fatal 7 at the line after the last, and nothing is written.
+func TestTracepointLimit(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds TSFs of 65,503 tracepoints")
+	}
+	dirs, err := filepath.Glob(filepath.Join("testdata", "tplimit", "[0-9]*"))
+	if err != nil || len(dirs) == 0 {
+		t.Fatalf("no cases in testdata/tplimit (%v)", err)
+	}
+	for _, dir := range dirs {
+		n, err := strconv.Atoi(filepath.Base(dir))
+		if err != nil {
+			t.Fatal(err)
+		}
+		src := []byte("MODNAME = x.dll\nMAJOR = 0x42\n")
+		for i := 1; i <= n; i++ {
+			src = fmt.Appendf(src, "TRACE MINOR=0x%04X, TP=@STATIC, DESC=\"d\"\n", i%65536)
+		}
+		var want oracleResult
+		want.Console, _ = os.ReadFile(filepath.Join(dir, "console.txt"))
+		rc, _ := os.ReadFile(filepath.Join(dir, "rc"))
+		want.RC, _ = strconv.Atoi(strings.TrimSpace(string(rc)))
+		want.Files = map[string][]byte{}
+		if tff, err := os.ReadFile(filepath.Join(dir, "TRC0042.TFF")); err == nil {
+			want.Files["TRC0042.TFF"] = tff
+		}
+		got := runOurs(t, map[string][]byte{"big.tsf": src}, false, nil, nil, []string{"big.tsf"})
+		if d := compareResults(want, got); len(d) > 0 {
+			t.Errorf("%d tracepoints: differs from TRCUST 3.05A in %v\n--- TRCUST 3.05A (exit %d)\n%s--- trcust (exit %d)\n%s", n, d, want.RC, want.Console, got.RC, got.Console)
+		}
 	}
 }

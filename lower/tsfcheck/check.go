@@ -28,7 +28,13 @@ const (
 	MaxTypes             = tsf.MaxTypes  // section 1.3.3
 	MaxGroups            = tsf.MaxGroups // section 1.3.4
 	MaxNameLength        = 8             // sections 1.3.3 and 1.3.4
-	MaxTracepoints       = 65535
+	MaxTracepoints       = 65535 // the most a TFF's record count holds
+	// TRCUSTMaxTracepoints is the most TRCUST 3.05A keeps: reading the
+	// next is fatal 7, "too many tracepoints in file", found at the end
+	// of that tracepoint's statement (IBM's behaviour, session 19:
+	// 65,502 static tracepoints compile, 65,503 are fatal at the line
+	// after the last; refused statements do not count).
+	TRCUSTMaxTracepoints = 65502
 	MaxFmtBytes          = 4096 // message 99
 )
 
@@ -55,6 +61,9 @@ type Options struct {
 	// instead of failing on the empty name (IBM's behaviour), and a TP
 	// by symbol is still severe 33.
 	LoadModule bool
+	// MaxTracepoints is the most tracepoints kept; more is fatal 7 at
+	// the end of the first statement over (0: MaxTracepoints).
+	MaxTracepoints int
 }
 
 // Module is a checked TSF: the header values with defaults applied, the
@@ -266,10 +275,6 @@ func (k *Checker) Finish(f *tsf.File) (*Module, diag.List) {
 	c := k.c
 	c.m.File = f
 	c.m.AutoMinors = c.firstTrace != nil && !c.minorMode
-	if !c.stopped() && len(c.m.Tracepoints) > MaxTracepoints {
-		tp := c.m.Tracepoints[MaxTracepoints]
-		c.report(tsf.FatalTooManyTPs.Diagnostic(tp.Pos, 0))
-	}
 	return c.m, c.diags
 }
 
@@ -373,6 +378,14 @@ func (c *checker) stopped() bool {
 	}
 	c.scanned = len(c.diags)
 	return c.worst >= diag.Severe
+}
+
+// maxTracepoints is the most tracepoints kept (Options.MaxTracepoints).
+func (c *checker) maxTracepoints() int {
+	if c.opt.MaxTracepoints > 0 {
+		return c.opt.MaxTracepoints
+	}
+	return MaxTracepoints
 }
 
 // at reports code at n, attributed (for TRCUST's line numbers) to the line

@@ -843,6 +843,11 @@ func (c *checker) endOfTrace(s *traceState) {
 		c.report(*tp.Late)
 		return
 	}
+	if len(c.m.Tracepoints) == c.maxTracepoints() {
+		// One too many: fatal, found once its statement is read.
+		c.report(tsf.FatalTooManyTPs.Diagnostic(t.End, 0))
+		return
+	}
 	c.m.Tracepoints = append(c.m.Tracepoints, tp)
 }
 

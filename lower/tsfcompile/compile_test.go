@@ -49,19 +49,25 @@ func TestModule(t *testing.T) {
 	}
 }
 
-// TestTooManyTracepoints checks fatal message 7 at the 65536th tracepoint.
+// TestTooManyTracepoints checks fatal message 7 for the tracepoint one
+// over the limit, found at the end of its statement (the line after it):
+// the 65536th by default, the 65503rd under TRCUST 3.05A's limit (IBM's
+// behaviour, session 19).
 func TestTooManyTracepoints(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a 65536-tracepoint file")
 	}
-	var b strings.Builder
-	b.WriteString("MAJOR = 0x30\n")
-	for i := 0; i <= tsfcheck.MaxTracepoints; i++ {
-		b.WriteString("TRACE TP=@STATIC\n")
-	}
-	_, diags := Check("many.tsf", []byte(b.String()), tsfcheck.Options{})
-	if len(diags) != 1 || diags[0].Code != "TRC007" || diags[0].Pos.Line != 2+tsfcheck.MaxTracepoints {
-		t.Fatalf("got %v", diags)
+	for _, limit := range []int{tsfcheck.MaxTracepoints, tsfcheck.TRCUSTMaxTracepoints} {
+		var b strings.Builder
+		b.WriteString("MAJOR = 0x30\n")
+		for i := 0; i <= limit; i++ {
+			b.WriteString("TRACE TP=@STATIC\n")
+		}
+		b.WriteString("TRACE TP=@STATIC, FOO\n") // not read
+		_, diags := Check("many.tsf", []byte(b.String()), tsfcheck.Options{MaxTracepoints: limit})
+		if len(diags) != 1 || diags[0].Code != "TRC007" || diags[0].Pos.Line != 3+limit {
+			t.Errorf("limit %d: got %v", limit, diags)
+		}
 	}
 }
 
