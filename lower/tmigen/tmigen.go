@@ -45,9 +45,9 @@ type Table struct {
 
 // NewTable builds the table of m: the symbol lines above its tables, the
 // groups of the "Origin Group" list (but FLAT, at segment 0), the export
-// lines, and the "Publics by Name" lines but those at segment 0 (LINK's
-// imports) and names TRCUST takes for no symbol (mapfile.SymbolName), an
-// Imp line elsewhere named "Imp", in file order.
+// lines, and the "Publics by Name" then the "Publics by Value" lines but
+// those at segment 0 (LINK's imports) and names TRCUST takes for no symbol
+// (mapfile.SymbolName), an Imp line elsewhere named "Imp", in file order.
 func NewTable(m *mapfile.Map) *Table {
 	t := &Table{}
 	// Symbol lines before the map's tables (a line of an address and a
@@ -69,7 +69,12 @@ func NewTable(m *mapfile.Map) *Table {
 	for _, e := range m.Exports {
 		t.entries = append(t.entries, entry{uint32(e.Addr.Seg), e.Addr.Off, e.Name})
 	}
-	for _, p := range m.PublicsByName {
+	// The Publics by Name lines, and after them those of Publics by
+	// Value: TRCUST reads on into the second list (IBM's behaviour,
+	// session 19: a MAP file whose "stdin" at 1:7D10 is listed by value
+	// alone names a tracepoint there, tmi_table_reads_publics_by_value).
+	publics := append(append([]mapfile.Public{}, m.PublicsByName...), m.PublicsByValue...)
+	for _, p := range publics {
 		if p.Addr.Seg == 0 {
 			// A line at segment 0, as LINK writes its imports, is not in
 			// the table (IBM's behaviour, session 18: fresh seed 104643
