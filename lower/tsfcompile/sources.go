@@ -105,22 +105,46 @@ func OpenModule(src Sources) (*ModuleFile, diag.List) {
 	if m := openNE(src.ModulePath); m != nil {
 		return m, nil
 	}
+	shown := src.ModuleName // as "Using module file" names it
+	if shown == "" {
+		shown = src.ModulePath
+	}
 	var fe *lx.FormatError
 	var d diag.Diagnostic
 	switch {
 	case errors.Is(err, os.ErrNotExist):
 		d = tsf.FatalNotFound.Diagnostic(src.ModuleAt, 0, src.ModulePath)
+	case !hasSignature(src.ModulePath):
+		// IBM's behaviour, session 19: an empty file, text, or an MZ
+		// stub whose new header lies past the end of the file is fatal
+		// 10, named as in "Using module file".
+		d = tsf.FatalExeHeader.Diagnostic(src.ModuleAt, 0, shown)
+		d.Detail = err.Error()
 	case errors.As(err, &fe) && errors.Is(err, lx.ErrTruncated):
 		d = tsf.FatalRead.Diagnostic(src.ModuleAt, 0, src.ModulePath, "EOF")
 		d.Detail = fe.Error()
 	case errors.As(err, &fe):
-		d = tsf.FatalExeHeader.Diagnostic(src.ModuleAt, 0, src.ModulePath)
+		d = tsf.FatalExeHeader.Diagnostic(src.ModuleAt, 0, shown)
 		d.Detail = fe.Error()
 	default:
 		d = tsf.FatalAccess.Diagnostic(src.ModuleAt, 0, src.ModulePath)
 		d.Detail = err.Error()
 	}
 	return nil, diag.List{d}
+}
+
+// hasSignature reports whether the file at path has an LX, LE or NE
+// signature, at its start or where its MZ stub points, within the file
+// (one cut short after it is read on by TRCUST 3.05A; tracekit stops with
+// fatal 8).
+func hasSignature(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	format, _, err := lx.Identify(f)
+	return err == nil && (format == lx.FormatLX || format == lx.FormatLE || format == lx.FormatNE)
 }
 
 // openNE returns the NE module at path, nil when it is none.
