@@ -74,7 +74,8 @@ func compile(c *console, o options) {
 		Syntax: tsfparse.TRCUSTStrings | tsfparse.TRCUSTComments,
 		Eager:  true,
 		Locate: func(m *tsfcheck.Module) (tsfcompile.Sources, diag.List) {
-			src := tsfcompile.Sources{ModuleAt: m.ModNamePos, IgnoreCase: o.caseless, KeepPath: o.keepPath, RetEP: o.retep}
+			src := tsfcompile.Sources{ModuleAt: m.ModNamePos, IgnoreCase: o.caseless, KeepPath: o.keepPath, RetEP: o.retep,
+				MapLineMax: tsfcompile.MaxMapLine, MapName: display(strings.ToUpper(o.mapFile))}
 			if o.loadMod != "" {
 				// IBM's behaviour: /L= names the module TRCUST reads
 				// instead of MODNAME's (the TDF keeps MODNAME); it opens
@@ -121,6 +122,15 @@ func compile(c *console, o options) {
 		}
 		for _, d := range moduleErr {
 			c.msg(moduleAt, d.Severity, d.Msg)
+		}
+		if res.Opened {
+			// The MAP file is read with the module: a line too long
+			// (IBM's behaviour, session 19).
+			for _, d := range res.Located {
+				if code, _ := tsf.CodeOf(d); code == tsf.SevereLineTooLong {
+					c.report(moduleAt, d)
+				}
+			}
 		}
 		return len(moduleErr) == 0
 	}
@@ -279,7 +289,7 @@ func findAsGiven(name string) (string, bool) {
 // TRCUST 3.05A goes on after it as after an error (tsfparse.TRCUSTStrings
 // gives it that severity).
 func (c *console) report(line int, d diag.Diagnostic) {
-	if code, ok := tsf.CodeOf(d); ok && code == tsf.SevereNUL && d.Severity < diag.Severe {
+	if code, ok := tsf.CodeOf(d); ok && tsf.Messages[code].Severity == diag.Severe && d.Severity < diag.Severe {
 		c.worst = max(c.worst, d.Severity)
 		if diag.Severe >= c.min {
 			c.line("TRCUST(%d) SEVERE: %s", line, d.Msg)

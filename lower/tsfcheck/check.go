@@ -28,7 +28,7 @@ const (
 	MaxTypes             = tsf.MaxTypes  // section 1.3.3
 	MaxGroups            = tsf.MaxGroups // section 1.3.4
 	MaxNameLength        = 8             // sections 1.3.3 and 1.3.4
-	MaxTracepoints       = 65535 // the most a TFF's record count holds
+	MaxTracepoints       = 65535         // the most a TFF's record count holds
 	// TRCUSTMaxTracepoints is the most TRCUST 3.05A keeps: reading the
 	// next is fatal 7, "too many tracepoints in file", found at the end
 	// of that tracepoint's statement (IBM's behaviour, session 19:

@@ -3,6 +3,7 @@ package tsfcompile
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 
 	"github.com/tracekit/tracekit/ast"
@@ -25,6 +26,13 @@ type Sources struct {
 	ModuleName string  // how messages name it (TRCUST: as DosSearchPath returned it); ModulePath when ""
 	ModuleAt   ast.Pos // where the TSF names it (its MODNAME), for messages
 	MapPath    string  // "" when there is no MAP file
+	// MapLineMax is the longest MAP file line read, 0 for no limit: a
+	// longer line ends the file (TRCUST 3.05A: MaxMapLine, severe 43 at
+	// the MAP file named MapName, which does not stop the compile). With
+	// a limit, a line also ends at a NUL, as a C string does (TRCUST:
+	// "0001:0 emit<NUL>junk" is the symbol emit).
+	MapLineMax int
+	MapName    string
 	// IgnoreCase looks symbols up in any case (TRCUST /I).
 	IgnoreCase bool
 	// KeepPath keeps MODNAME's path in the TDF header (TRCUST /P).
@@ -172,7 +180,29 @@ func openNE(path string) *ModuleFile {
 // flavour is read so, with tracekit's warning 220.
 func OpenMap(src Sources) (*mapfile.Map, diag.List) {
 	at := ast.Pos{File: src.MapPath}
-	m, diags, err := mapfile.ParseFile(src.MapPath)
+	var (
+		m     *mapfile.Map
+		diags diag.List
+		err   error
+		cut   *diag.Diagnostic
+	)
+	if src.MapLineMax > 0 {
+		var data []byte
+		if data, err = os.ReadFile(src.MapPath); err == nil {
+			if n, line := longLine(data, src.MapLineMax); n >= 0 {
+				d := tsf.SevereLineTooLong.Diagnostic(ast.Pos{File: src.MapPath, Offset: n, Line: line, Col: 1}, 1, src.MapName)
+				d.Severity = diag.Error // TRCUST goes on without the rest
+				d.Detail = fmt.Sprintf("line %d is longer than %d bytes: the MAP file is read up to it", line, src.MapLineMax)
+				cut, data = &d, data[:n]
+			}
+			m, diags, err = mapfile.Parse(src.MapPath, cutAtNUL(data))
+		}
+	} else {
+		m, diags, err = mapfile.ParseFile(src.MapPath)
+	}
+	if cut != nil {
+		diags = append(diags, *cut)
+	}
 	switch {
 	case errors.Is(err, os.ErrNotExist):
 		return nil, append(diags, tsf.FatalNotFound.Diagnostic(at, 1, src.MapPath))
@@ -456,4 +486,59 @@ func dynamicTP(t *tsf.Trace) *tsf.TP {
 		}
 	}
 	return nil
+}
+
+// MaxMapLine is the longest line of a MAP file TRCUST 3.05A reads, its end
+// of line not counted (IBM's behaviour, session 19: 258 bytes are read,
+// with LF, CR LF or none; 259 are "line too long in input file", and the
+// lines from there on are not read: their symbols are not found).
+const MaxMapLine = 258
+
+// longLine returns the offset and the number of the first line of data
+// longer than max bytes, its LF or CR LF not counted; -1 when there is none.
+func longLine(data []byte, max int) (off, line int) {
+	for line = 1; len(data[off:]) > 0; line++ {
+		rest := data[off:]
+		n := bytes.IndexByte(rest, '\n')
+		next := n + 1
+		if n < 0 {
+			n, next = len(rest), len(rest)
+		}
+		if n > 0 && rest[n-1] == '\r' && n < len(rest) {
+			n--
+		}
+		if n > max {
+			return off, line
+		}
+		off += next
+	}
+	return -1, 0
+}
+
+// cutAtNUL returns data with each line's bytes from a NUL to its end of
+// line dropped.
+func cutAtNUL(data []byte) []byte {
+	if bytes.IndexByte(data, 0) < 0 {
+		return data
+	}
+	out := make([]byte, 0, len(data))
+	for len(data) > 0 {
+		line := data
+		if i := bytes.IndexByte(data, '\n'); i >= 0 {
+			line = data[:i+1]
+		}
+		data = data[len(line):]
+		if z := bytes.IndexByte(line, 0); z >= 0 {
+			eol := line[len(line):]
+			if line[len(line)-1] == '\n' {
+				eol = line[len(line)-1:]
+				if len(line) > 1 && line[len(line)-2] == '\r' && len(line)-2 > z {
+					eol = line[len(line)-2:]
+				}
+			}
+			line = append(line[:z:z], eol...)
+		}
+		out = append(out, line...)
+	}
+	return out
 }
