@@ -51,6 +51,10 @@ func combine(c *console, o options) {
 	var files []*input
 	var entry [tff.EntrySize]byte // TRCUST's buffer of an index entry
 	for _, name := range names {
+		if len(name) > maxListName {
+			c.code(1, tsf.FatalCombinePath)
+			return
+		}
 		p, shownName, ok := search(name)
 		if !ok {
 			c.code(1, tsf.FatalNotFound, name)
@@ -97,6 +101,11 @@ func combine(c *console, o options) {
 	}
 	c.line("Creating TFF file: %s \t # records = %d", display(strings.ToUpper(o.combine)), len(order))
 }
+
+// maxListName is the longest name a combine list holds: a longer one is
+// fatal 11, "invalid path specified in combine file", where it is read
+// (IBM's behaviour, session 19: 259 bytes are looked for, 260 are not).
+const maxListName = 259
 
 // input is an input TFF of a combine as TRCUST 3.05A reads it (IBM's
 // behaviour, tried with its binary on TFFs made for it): its header and
