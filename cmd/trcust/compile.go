@@ -165,7 +165,10 @@ func compile(c *console, o options) {
 		given = o.files[1]
 	}
 	tdfName := tdfFileName(o.files[0], given)
-	out := outputs{c: c, line: m.File.EOF.Line}
+	out := outputs{c: c, line: 1}
+	if m.File != nil {
+		out.line = m.File.EOF.Line
+	}
 	defer out.commit()
 	if t := res.TFF; t != nil {
 		// The TFF goes to the TDF's folder, up to its last backslash,
