@@ -204,7 +204,8 @@ func (s *scanner) atEnd() bool { return s.off >= len(s.src) || s.src[s.off] == 0
 // (IBM's behaviour, read from its binary's answers): a word, number, symbol
 // or file name of 259 bytes or more, or a string whose text between the
 // quotes is 258 bytes or more, is fatal 17, "token in TSF file exceeds 259
-// bytes", at the token's line, and nothing after it is read.
+// bytes", at the token's line, and nothing after it is read; but a word
+// at the limit that ends the file is read (wordTooLong).
 const MaxToken = 259
 
 // wordLen is the length of the word, number or symbol at the scan position
@@ -250,6 +251,19 @@ var wordChars, plainChars = func() (w, plain [256]bool) {
 // tooLongFor reports whether a token of n bytes at the scan position is
 // too long for TRCUST 3.05A (MaxToken, with what its buffer holds: held).
 func (s *scanner) tooLongFor(n int) bool { return s.held+n >= MaxToken }
+
+// wordTooLong is tooLongFor for a word, number, symbol or run of other
+// characters of n bytes, which TRCUST 3.05A takes at the limit when it ends
+// the file, nothing (or a Ctrl-Z) after it: its lexer overflows the
+// buffer only when it reads the byte after (IBM's behaviour, session 19:
+// 259 bytes of F or & at the end of the file are "unexpected", with a new
+// line after them fatal 17).
+func (s *scanner) wordTooLong(n int) bool {
+	if s.held+n == MaxToken && (s.off+n >= len(s.src) || s.src[s.off+n] == 0x1A) {
+		return false
+	}
+	return s.tooLongFor(n)
+}
 
 // tooLong stops the scan with fatal 17 at start.
 func (s *scanner) tooLong(start ast.Pos) bool { return s.tooLongAt(start, start) }
@@ -508,7 +522,7 @@ func (s *scanner) next() bool {
 	start := s.mark()
 	c := s.src[s.off]
 	n := s.wordLen()
-	if s.tooLongFor(n) {
+	if s.wordTooLong(n) {
 		return s.tooLong(s.at(start))
 	}
 	// IBM's behaviour: a word, number or symbol runs on through the
@@ -607,7 +621,7 @@ func (s *scanner) next() bool {
 			}
 			// Such a run is a token of TRCUST's as a word is: 259 bytes
 			// of "&" are fatal 17, 258 are not (IBM's behaviour).
-			if s.tooLongFor(n) {
+			if s.wordTooLong(n) {
 				return s.tooLong(s.at(start))
 			}
 		}
