@@ -508,7 +508,7 @@ func iteratedOnce(src []byte, i int) byte {
 func (m Module) Object(obj uint32) ([]byte, bool, error) {
 	o := m.File.Object(int(obj))
 	if o == nil {
-		return nil, false, fmt.Errorf("the module has no object %d", obj)
+		return nil, false, &NoObjectError{Obj: obj}
 	}
 	data, err := m.File.ReadObject(int(obj), 0, int(o.VirtualSize))
 	return data, o.Is32Bit(), err
