@@ -124,7 +124,7 @@ func (g *gen) mapFile(m module) []byte {
 	line("  Address         Publics by Name")
 	line("")
 	for _, s := range syms {
-		switch r.IntN(12) {
+		switch r.IntN(13) {
 		case 0:
 			g.feat("map-symbol-missing")
 			continue
@@ -144,6 +144,19 @@ func (g *gen) mapFile(m module) []byte {
 		case 4:
 			line(" %04X:%08X  Imp  %-20s (DOSCALLS.%d)", pickFrom(r, 0, 1), r.IntN(0x100), s.name+"_imp", r.IntN(400))
 			g.feat("map-import")
+		case 5:
+			if r.IntN(3) == 0 {
+				// A line about TRCUST's limit of 258 bytes (a longer
+				// one ends what it reads of the file).
+				text := fmt.Sprintf(" %04X:%08X       %s", s.obj, s.off, s.name)
+				line("%s%s", text, strings.Repeat(" ", max(0, 250+r.IntN(16)-len(text))))
+				g.feat("map-long-line")
+				continue
+			}
+			// A NUL ends the line for TRCUST.
+			line(" %04X:%08X       %s\x00%s", s.obj, s.off, s.name, pickFrom(r, "junk", "", " x"))
+			g.feat("map-nul")
+			continue
 		}
 		sep := pickFrom(r, "       ", "\t", " ")
 		line(" %04X:%08X%s%s", s.obj, s.off, sep, s.name)
