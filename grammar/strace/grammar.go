@@ -634,6 +634,18 @@ func (lp *LineParser) line(pos ast.Pos, text string, nodes *nodes) (*sast.Line, 
 	c.once = nodes.lineNodes(pos)
 	l := &c.once.line
 	l.Inline = inline
+	if t := p.PidTag; t != nil && p.Time == nil && p.IP == nil && p.Cont != nil && p.Cont.Comma &&
+		p.Cont.Pos.Offset == t.Pos.Offset+len(t.Text) && t.Text[0] >= '0' && t.Text[0] <= '9' {
+		// strace 6.1 -Z (--failed-only) writes the rest of a call it left
+		// unfinished, once the call failed, on a line of its own without
+		// the pid: "0x7ffe4e848a20, 0)   = -1 ENOENT (...)". A number
+		// right before the comma is the call's argument, not a pid (a
+		// pid is followed by white space).
+		num := t.Text
+		first := &elem{Pos: t.Pos, Left: &primary{Pos: t.Pos, Number: &num}}
+		p.Cont.Args = append([]*elem{first}, p.Cont.Args...)
+		p.Cont.Comma, p.Cont.Pos, p.PidTag = false, t.Pos, nil
+	}
 	if p.PidTag != nil {
 		c.prefix(l, p.PidTag, p.Time)
 	}
