@@ -124,7 +124,11 @@ const maxListName = 259
 //     into one buffer, which keeps what it held where the file ends: a
 //     20-byte file that says 2 records has two of minor 0 and length 0
 //     (the buffer's zeros), a 7-byte one that says 3 has three copies of
-//     its first 7 bytes read as an entry at offset 0.
+//     its first 7 bytes read as an entry at offset 0. That buffer is an
+//     approximation: what TRCUST reads there is memory it used before,
+//     which is not always the last entry (a 7-byte E2.Tff that says 1
+//     record combines alone, and after another TFF is "error accessing
+//     file", its entry's data offset then read from other bytes).
 type input struct {
 	data    []byte
 	major   uint16

@@ -84,7 +84,20 @@ func compile(c *console, o options) {
 				src.ModuleName = strings.ToUpper(o.loadMod)
 				var ok bool
 				if src.ModulePath, ok = findAsGiven(o.loadMod); !ok {
-					return src, diag.List{tsf.FatalNotFound.Diagnostic(m.ModNamePos, 0, src.ModuleName)}
+					// IBM's behaviour, session 19: TRCUST reads the MAP
+					// file before it opens the /L= module (a line too long
+					// is said before "file not found"; fresh seed 1550720).
+					var ds diag.List
+					if o.mapFile != "" && !mapMissing {
+						src.MapPath, _, _ = search(o.mapFile)
+						_, mds := tsfcompile.OpenMap(src)
+						for _, d := range mds {
+							if code, _ := tsf.CodeOf(d); code == tsf.SevereLineTooLong {
+								ds = append(ds, d)
+							}
+						}
+					}
+					return src, append(ds, tsf.FatalNotFound.Diagnostic(m.ModNamePos, 0, src.ModuleName))
 				}
 			} else {
 				var ok bool
@@ -121,7 +134,7 @@ func compile(c *console, o options) {
 			c.line("Using module file: %s", moduleShown)
 		}
 		for _, d := range moduleErr {
-			c.msg(moduleAt, d.Severity, d.Msg)
+			c.report(moduleAt, d)
 		}
 		if res.Opened {
 			// The MAP file is read with the module: a line too long
