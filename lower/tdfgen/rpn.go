@@ -33,7 +33,7 @@ func assemble(tp *tsfcheck.Tracepoint, syms Symbols, modPath string) ([]byte, di
 		case *tsf.Regs:
 			a.regs(f)
 		case *tsf.Mem:
-			if f.Cut {
+			if f.Cut || f.BadLength != nil {
 				a.lookupOnly(f.Addr)
 				break
 			}
@@ -431,7 +431,8 @@ func sum(ds []*tsf.Signed) int64 {
 }
 
 // lookupOnly resolves the symbol of a data statement that broke in or after
-// its address (tsf.Mem.Cut, tsf.Len.Cut) and assembles nothing: TRCUST
+// its address (tsf.Mem.Cut, tsf.Len.Cut) or whose length is no number
+// (tsf.Mem.BadLength) and assembles nothing: TRCUST
 // 3.05A looks the symbol up as it reads it, before the statement's error
 // (tsfcheck's lookup).
 func (a *asm) lookupOnly(ad tsf.Address) {

@@ -583,7 +583,11 @@ func (c *checker) mem(s *traceState, i int, f *tsf.Mem) {
 	c.firstLevel(s, f.Addr, f.Flag, f.End)
 	c.directChain(s, f.Flag, f.End)
 	if f.BadLength != nil {
-		// After the address (IBM's behaviour).
+		// After the address (IBM's behaviour), whose symbol TRCUST looks
+		// up first: one not found is the statement's error instead
+		// (session 19: MEM=(.nosuch-4,DIRECT,-5) is "symbol not found:
+		// nosuch"; fresh seed 1553524).
+		c.lookup(s, f, f.Addr)
 		c.errAt(s, *f.BadLength)
 		return
 	}
