@@ -327,7 +327,8 @@ func TestNames(t *testing.T) {
 		{`.\emitrep.dll`, "false", "emitrep.dll"},
 		{`.\emitrep.dll`, "true", `.\emitrep.dll`},
 		{`c:emitrep.DLL`, "false", "emitrep.DLL"},
-		{`a/b/x.sys`, "false", "x.sys"},
+		{`a/b/x.sys`, "false", "a/b/x.sys"}, // a / is no separator (IBM's behaviour)
+		{`a/b\c/x.sys`, "false", "c/x.sys"},
 		{`OS2KRNL`, "false", "OS2KRNL"},
 	} {
 		if got := tdfgen.ModName(tc[0], tc[1] == "true"); got != tc[2] {
