@@ -9,6 +9,7 @@
 package tsf
 
 import (
+	"strings"
 	"github.com/tracekit/tracekit/ast"
 	"github.com/tracekit/tracekit/ast/diag"
 )
@@ -43,6 +44,15 @@ type Stmt interface {
 type ModName struct {
 	Pos  Pos
 	Path *Word // the module path as written
+}
+
+// ModuleFile returns the file name of the module path name: what follows
+// its last backslash or colon, [d:][path] being the rest. A / is no
+// separator to TRCUST 3.05A (IBM's behaviour, session 19:
+// MODNAME=./emitrep.dll is stored whole in the TDF, and x.y/emitrep has an
+// extension, so no ".DLL" is added).
+func ModuleFile(name string) string {
+	return name[strings.LastIndexAny(name, `\:`)+1:]
 }
 
 // Major is "MAJOR = nnn" (section 1.3.2).

@@ -948,18 +948,14 @@ func afterTP(tp *tsfcheck.Tracepoint) int {
 }
 
 // ModName returns the module name the TDF header stores: the path is
-// stripped unless keepPath (TRCUST /P, oracle d44 and d44p). The path is
-// what comes up to the last backslash or colon: a / is no separator to
-// TRCUST 3.05A (IBM's behaviour, session 19: MODNAME=./emitrep.dll is
-// stored as ./emitrep.dll, a/b\c/emitrep.dll as c/emitrep.dll).
+// stripped unless keepPath (TRCUST /P, oracle d44 and d44p), as TRCUST
+// reads one (tsf.ModuleFile: MODNAME=./emitrep.dll is stored whole,
+// a/b\c/emitrep.dll as c/emitrep.dll).
 func ModName(name string, keepPath bool) string {
 	if keepPath {
 		return name
 	}
-	if i := strings.LastIndexAny(name, `\:`); i >= 0 {
-		return name[i+1:]
-	}
-	return name
+	return tsf.ModuleFile(name)
 }
 
 // TDF links the compiled tracepoints into a trace definition file: the

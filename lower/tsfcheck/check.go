@@ -405,13 +405,7 @@ func (c *checker) modName(s *tsf.ModName) {
 	}
 	c.seenModName = true
 	name := s.Path.Text
-	base := name
-	// The name after the last backslash or colon: a / is no separator to
-	// TRCUST 3.05A (IBM's behaviour, session 19: MODNAME=x.y/emitrep has
-	// an extension, and no ".DLL" is added).
-	if i := strings.LastIndexAny(base, `\:`); i >= 0 {
-		base = base[i+1:]
-	}
+	base := tsf.ModuleFile(name)
 	if !strings.Contains(base, ".") && !strings.EqualFold(base, "OS2KRNL") {
 		name += ".DLL" // upper case, as TRCUST 3.05A writes it (oracle d45)
 	}
