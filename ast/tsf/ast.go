@@ -9,9 +9,10 @@
 package tsf
 
 import (
+	"strings"
+
 	"github.com/tracekit/tracekit/ast"
 	"github.com/tracekit/tracekit/ast/diag"
-	"strings"
 )
 
 // Pos is a source position.
