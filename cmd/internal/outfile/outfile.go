@@ -175,25 +175,20 @@ func (r *Run) Create(name string) (*File, error) {
 		}
 		return f, nil
 	}
-	target, err := resolve(name)
+	target, st, err := inspect(name)
 	if err != nil {
-		return nil, &Error{name, err}
+		return nil, err
 	}
 	f.target = target
-	st, err := os.Stat(target)
 	switch {
-	case err != nil && !errors.Is(err, fs.ErrNotExist):
-		return nil, &Error{name, err}
-	case err == nil && st.IsDir():
-		return nil, &Error{name, errors.New("is a directory")}
-	case err == nil && st.Mode()&fs.ModeSocket != 0:
+	case st != nil && st.Mode()&fs.ModeSocket != 0:
 		c, err := net.Dial("unix", target)
 		if err != nil {
 			return nil, &Error{name, err}
 		}
 		f.kind, f.w, f.closer = KindInPlace, c, c
 		return f, nil
-	case err == nil && !st.Mode().IsRegular():
+	case st != nil && !st.Mode().IsRegular():
 		// A FIFO or a device: opened as it is; O_TRUNC means nothing to
 		// either, and nothing is created.
 		of, err := os.OpenFile(target, os.O_WRONLY, 0)
@@ -204,9 +199,6 @@ func (r *Run) Create(name string) (*File, error) {
 		return f, nil
 	}
 	dir := filepath.Dir(target)
-	if err := checkDir(dir); err != nil {
-		return nil, &Error{name, err}
-	}
 	r.mu.Lock()
 	if r.aborted {
 		r.mu.Unlock()
@@ -239,41 +231,43 @@ func (r *Run) Create(name string) (*File, error) {
 	return f, nil
 }
 
-// checkDir says why a new file cannot be made in dir, if it cannot.
-func checkDir(dir string) error {
-	if st, err := os.Stat(dir); err != nil {
-		return fmt.Errorf("directory %s: %w", dir, errors.Unwrap(err))
-	} else if !st.IsDir() {
-		return fmt.Errorf("%s is not a directory", dir)
+// inspect finds the file name stands for (resolve) and says, as an
+// *Error, why Create cannot open it when that can be told without
+// creating anything: a directory in its place, or, for a file that is not
+// there yet, its folder missing. st is nil for a file to be created.
+func inspect(name string) (target string, st fs.FileInfo, err error) {
+	target, err = resolve(name)
+	if err != nil {
+		return "", nil, &Error{name, err}
 	}
-	return nil
+	st, err = os.Stat(target)
+	switch {
+	case err == nil && st.IsDir():
+		return "", nil, &Error{name, errors.New("is a directory")}
+	case err == nil:
+		return target, st, nil
+	case !errors.Is(err, fs.ErrNotExist):
+		return "", nil, &Error{name, err}
+	}
+	dir := filepath.Dir(target)
+	if st, err := os.Stat(dir); err != nil {
+		return "", nil, &Error{name, fmt.Errorf("directory %s: %w", dir, errors.Unwrap(err))}
+	} else if !st.IsDir() {
+		return "", nil, &Error{name, fmt.Errorf("%s is not a directory", dir)}
+	}
+	return target, nil, nil
 }
 
 // Check says, as an *Error, why Create would fail for name, as far as it
-// can be told without creating anything: a folder on the way missing, a
-// directory where the file would be. A command that must refuse early,
-// before it reads its inputs, checks first and creates at the end.
+// can be told without creating anything (inspect). A command that must
+// refuse early, before it reads its inputs, checks first and creates at
+// the end.
 func Check(name string) error {
 	if name == Stdout {
 		return nil
 	}
-	target, err := resolve(name)
-	if err != nil {
-		return &Error{name, err}
-	}
-	st, err := os.Stat(target)
-	switch {
-	case err != nil && !errors.Is(err, fs.ErrNotExist):
-		return &Error{name, err}
-	case err == nil && st.IsDir():
-		return &Error{name, errors.New("is a directory")}
-	case err == nil:
-		return nil // a file to replace, a FIFO, a device or a socket
-	}
-	if err := checkDir(filepath.Dir(target)); err != nil {
-		return &Error{name, err}
-	}
-	return nil
+	_, _, err := inspect(name)
+	return err
 }
 
 // resolve follows the symbolic links of name to the file they end at,

@@ -285,6 +285,39 @@ func TestCreateErrors(t *testing.T) {
 	}
 }
 
+// TestCheck: Check refuses what Create would (a directory, a folder
+// missing, also behind a symbolic link), accepts a file to make or
+// replace and standard output, and creates nothing.
+func TestCheck(t *testing.T) {
+	dir := t.TempDir()
+	existing := filepath.Join(dir, "old")
+	if err := os.WriteFile(existing, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dangling := filepath.Join(dir, "link")
+	if err := os.Symlink(filepath.Join(dir, "no", "x"), dangling); err != nil {
+		t.Fatal(err)
+	}
+	for name, ok := range map[string]bool{
+		dir:                           false,
+		filepath.Join(dir, "no", "x"): false,
+		dangling:                      false,
+		filepath.Join(dir, "new"):     true,
+		existing:                      true,
+		Stdout:                        true,
+	} {
+		err := Check(name)
+		var oe *Error
+		if ok && err != nil || !ok && !(errors.As(err, &oe) && oe.Name == name) {
+			t.Errorf("Check(%s) = %v, want ok %v", name, err, ok)
+		}
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 2 {
+		t.Errorf("Check made files: %v", entries)
+	}
+}
+
 func TestWriteAllOrNothing(t *testing.T) {
 	dir := t.TempDir()
 	r := NewRun(nil)
