@@ -99,7 +99,7 @@ func combine(c *console, o options) {
 		c.code(1, tsf.FatalWrite, shownDest)
 		return
 	}
-	c.line("Creating TFF file: %s \t # records = %d", display(strings.ToUpper(o.combine)), len(order))
+	c.line("Creating TFF file: %s \t # records = %d", shownDest, len(order))
 }
 
 // maxListName is the longest name a combine list holds: a longer one is

@@ -292,8 +292,7 @@ func (w *outputs) commit() {
 // findAsGiven finds a file named as on OS/2 (a relative or absolute path
 // with \ or /, any case) without a search: the name to open.
 func findAsGiven(name string) (string, bool) {
-	name = strings.ReplaceAll(name, `\`, "/")
-	dir, base := filepath.Split(filepath.FromSlash(name))
+	dir, base := filepath.Split(localPath(name))
 	if dir == "" {
 		dir = "."
 	}

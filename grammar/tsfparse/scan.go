@@ -198,7 +198,11 @@ func (s *scanner) peek(i int) byte {
 // position.
 func (s *scanner) commentAt(n int) bool { return s.peek(n) == '/' && s.peek(n+1) == '*' }
 
-func (s *scanner) atEnd() bool { return s.off >= len(s.src) || s.src[s.off] == 0x1A }
+func (s *scanner) atEnd() bool { return s.endsAt(s.off) }
+
+// endsAt reports whether the file ends at offset i for TRCUST 3.05A: its
+// last byte is before i, or a Ctrl-Z stands there.
+func (s *scanner) endsAt(i int) bool { return i >= len(s.src) || s.src[i] == 0x1A }
 
 // MaxToken is the length at which TRCUST 3.05A's lexer gives up on a token
 // (IBM's behaviour, read from its binary's answers): a word, number, symbol
@@ -259,7 +263,7 @@ func (s *scanner) tooLongFor(n int) bool { return s.held+n >= MaxToken }
 // 259 bytes of F or & at the end of the file are "unexpected", with a new
 // line after them fatal 17).
 func (s *scanner) wordTooLong(n int) bool {
-	if s.held+n == MaxToken && (s.off+n >= len(s.src) || s.src[s.off+n] == 0x1A) {
+	if s.held+n == MaxToken && s.endsAt(s.off+n) {
 		return false
 	}
 	return s.tooLongFor(n)

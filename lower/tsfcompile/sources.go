@@ -516,7 +516,7 @@ func longLine(data []byte, max int) (off, line int) {
 }
 
 // cutAtNUL returns data with each line's bytes from a NUL to its end of
-// line dropped.
+// line (LF, or CR LF when the CR is after the NUL) dropped.
 func cutAtNUL(data []byte) []byte {
 	if bytes.IndexByte(data, 0) < 0 {
 		return data
@@ -529,14 +529,15 @@ func cutAtNUL(data []byte) []byte {
 		}
 		data = data[len(line):]
 		if z := bytes.IndexByte(line, 0); z >= 0 {
-			eol := line[len(line):]
-			if line[len(line)-1] == '\n' {
-				eol = line[len(line)-1:]
-				if len(line) > 1 && line[len(line)-2] == '\r' && len(line)-2 > z {
-					eol = line[len(line)-2:]
+			eol := len(line)
+			if bytes.HasSuffix(line, []byte("\n")) {
+				eol--
+				if eol-1 > z && line[eol-1] == '\r' {
+					eol--
 				}
 			}
-			line = append(line[:z:z], eol...)
+			out = append(append(out, line[:z]...), line[eol:]...)
+			continue
 		}
 		out = append(out, line...)
 	}
