@@ -110,8 +110,17 @@ func OpenModule(src Sources) (*ModuleFile, diag.List) {
 	if err == nil {
 		return &ModuleFile{LX: f}, nil
 	}
-	if m := openNE(src.ModulePath); m != nil {
-		return m, nil
+	// Not an LX module: read it whole once, for an NE module or for
+	// what is wrong.
+	var format lx.Format
+	data, rerr := os.ReadFile(src.ModulePath)
+	if rerr == nil {
+		format, _, _ = lx.Identify(bytes.NewReader(data))
+		if format == lx.FormatNE {
+			if nf, err := ne.NewFile(bytes.NewReader(data)); err == nil {
+				return &ModuleFile{NE: nf, ne: data}, nil
+			}
+		}
 	}
 	shown := src.ModuleName // as "Using module file" names it
 	if shown == "" {
@@ -122,10 +131,12 @@ func OpenModule(src Sources) (*ModuleFile, diag.List) {
 	switch {
 	case errors.Is(err, os.ErrNotExist):
 		d = tsf.FatalNotFound.Diagnostic(src.ModuleAt, 0, src.ModulePath)
-	case !hasSignature(src.ModulePath):
-		// IBM's behaviour, session 19: an empty file, text, or an MZ
-		// stub whose new header lies past the end of the file is fatal
-		// 10, named as in "Using module file".
+	case rerr == nil && format != lx.FormatLX && format != lx.FormatLE && format != lx.FormatNE:
+		// No LX, LE or NE signature within the file (IBM's behaviour,
+		// session 19: an empty file, text, or an MZ stub whose new header
+		// lies past the end of the file is fatal 10, named as in "Using
+		// module file"). One cut short after its signature TRCUST 3.05A
+		// reads on; tracekit stops with fatal 8.
 		d = tsf.FatalExeHeader.Diagnostic(src.ModuleAt, 0, shown)
 		d.Detail = err.Error()
 	case errors.As(err, &fe) && errors.Is(err, lx.ErrTruncated):
@@ -139,36 +150,6 @@ func OpenModule(src Sources) (*ModuleFile, diag.List) {
 		d.Detail = err.Error()
 	}
 	return nil, diag.List{d}
-}
-
-// hasSignature reports whether the file at path has an LX, LE or NE
-// signature, at its start or where its MZ stub points, within the file
-// (one cut short after it is read on by TRCUST 3.05A; tracekit stops with
-// fatal 8).
-func hasSignature(path string) bool {
-	f, err := os.Open(path)
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	format, _, err := lx.Identify(f)
-	return err == nil && (format == lx.FormatLX || format == lx.FormatLE || format == lx.FormatNE)
-}
-
-// openNE returns the NE module at path, nil when it is none.
-func openNE(path string) *ModuleFile {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil
-	}
-	if format, _, err := lx.Identify(bytes.NewReader(data)); err != nil || format != lx.FormatNE {
-		return nil
-	}
-	f, err := ne.NewFile(bytes.NewReader(data))
-	if err != nil {
-		return nil
-	}
-	return &ModuleFile{NE: f, ne: data}
 }
 
 // OpenMap reads the MAP file: its own diagnostics, fatal 2 when it cannot
