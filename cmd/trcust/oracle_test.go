@@ -129,13 +129,9 @@ func TestTracepointLimit(t *testing.T) {
 		for i := 1; i <= n; i++ {
 			src = fmt.Appendf(src, "TRACE MINOR=0x%04X, TP=@STATIC, DESC=\"d\"\n", i%65536)
 		}
-		var want oracleResult
-		want.Console, _ = os.ReadFile(filepath.Join(dir, "console.txt"))
-		rc, _ := os.ReadFile(filepath.Join(dir, "rc"))
-		want.RC, _ = strconv.Atoi(strings.TrimSpace(string(rc)))
-		want.Files = map[string][]byte{}
-		if tff, err := os.ReadFile(filepath.Join(dir, "TRC0042.TFF")); err == nil {
-			want.Files["TRC0042.TFF"] = tff
+		want := savedResult(t, dir)
+		if len(want.Console) == 0 {
+			t.Fatalf("%s: no console.txt", dir)
 		}
 		got := runOurs(t, map[string][]byte{"big.tsf": src}, false, nil, nil, []string{"big.tsf"})
 		if d := compareResults(want, got); len(d) > 0 {

@@ -305,16 +305,11 @@ func (h *harness) ibm(files map[string][]byte, emitrep bool, args []string) orac
 	r.RC, _ = strconv.Atoi(strings.TrimSpace(string(rc)))
 	// What TRCUST wrote: the files new or changed, in folders too
 	// (run-case's outputs list names those at the top only).
-	r.Files = map[string][]byte{}
 	all := files
 	if emitrep {
 		all = withEmitrep(files, h.emitDLL, h.emitMP)
 	}
-	for n, data := range readTree(h.t, dir) {
-		if old, ok := all[n]; !ok || !bytes.Equal(old, data) {
-			r.Files[n] = data
-		}
-	}
+	r.Files = written(h.t, dir, all)
 	if data, err := json.Marshal(&r); err == nil {
 		_ = os.WriteFile(cached+".tmp", data, 0o644)
 		_ = os.Rename(cached+".tmp", cached)
@@ -369,15 +364,38 @@ func runOurs(t testing.TB, files map[string][]byte, emitrep bool, dll, mp []byte
 		r.RC = run(args, teeWriter{&console, &stdout}, teeWriter{&console, &stderr})
 	}()
 	r.Console = console.Bytes()
-	r.Files = map[string][]byte{}
-	for n, data := range readTree(t, dir) {
-		if old, ok := files[n]; ok && bytes.Equal(old, data) {
-			continue
-		}
-		r.Files[n] = data
-	}
+	r.Files = written(t, dir, files)
 	r.rc, r.console = r.RC, string(r.Console)
 	return r
+}
+
+// written returns what a run wrote in dir: its files, by slash-separated
+// name, that are not among inputs as they were.
+func written(t testing.TB, dir string, inputs map[string][]byte) map[string][]byte {
+	out := map[string][]byte{}
+	for n, data := range readTree(t, dir) {
+		if old, ok := inputs[n]; !ok || !bytes.Equal(old, data) {
+			out[n] = data
+		}
+	}
+	return out
+}
+
+// savedResult returns what IBM's TRCUST did in a saved case's folder (its
+// ibm/ folder, or a folder of that form): console.txt, rc and the files.
+func savedResult(t testing.TB, dir string) oracleResult {
+	want := oracleResult{Files: map[string][]byte{}}
+	for n, data := range readTree(t, dir) {
+		switch n {
+		case "console.txt":
+			want.Console = data
+		case "rc":
+			want.RC, _ = strconv.Atoi(strings.TrimSpace(string(data)))
+		default:
+			want.Files[n] = data
+		}
+	}
+	return want
 }
 
 // writeTreeFile writes the file of slash-separated name under dir, making
@@ -778,17 +796,7 @@ func TestOracleDiffCases(t *testing.T) {
 			for n, data := range readTree(t, filepath.Join(dir, "in")) {
 				files[n] = data
 			}
-			want := oracleResult{Files: map[string][]byte{}}
-			for n, data := range readTree(t, filepath.Join(dir, "ibm")) {
-				switch n {
-				case "console.txt":
-					want.Console = data
-				case "rc":
-					want.RC, _ = strconv.Atoi(strings.TrimSpace(string(data)))
-				default:
-					want.Files[n] = data
-				}
-			}
+			want := savedResult(t, filepath.Join(dir, "ibm"))
 			got := runOurs(t, files, emitrep, dll, mp, args)
 			if d := compareResults(want, got); len(d) > 0 {
 				t.Errorf("differs from TRCUST 3.05A in %v\n--- TRCUST 3.05A (exit %d)\n%s--- trcust (exit %d)\n%s", d, want.RC, want.Console, got.RC, got.Console)
