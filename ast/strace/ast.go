@@ -67,7 +67,7 @@ type TimeForm int
 const (
 	NoTime    TimeForm = iota
 	ClockTime          // -t or -tt: HH:MM:SS[.frac], the time of day
-	Seconds            // -ttt (seconds since the epoch) or -r (since the previous line): SECS.frac
+	Seconds            // -ttt (seconds since the epoch) or -r (since the previous line): SECS.frac, or whole SECS (precision:s)
 )
 
 // GoString keeps AST dumps readable.

@@ -40,8 +40,9 @@ func TestDecimal(t *testing.T) {
 	}
 }
 
-// TestSecondsNs: seconds with a fraction, and the forms refused, also the
-// ones too large for an int64 of nanoseconds.
+// TestSecondsNs: seconds with a fraction, whole seconds (strace 6's
+// precision:s), and the forms refused, also the ones too large for an
+// int64 of nanoseconds.
 func TestSecondsNs(t *testing.T) {
 	for _, tt := range []struct {
 		in   string
@@ -54,7 +55,11 @@ func TestSecondsNs(t *testing.T) {
 		{"9000000001.0", 0, false},
 		{"9999999999999999999.5", 0, false},
 		{"99999999999999999999.5", 0, false},
-		{"12", 0, false},
+		{"12", 12000000000, true},
+		{"0", 0, true},
+		{"1795888786", 1795888786000000000, true},
+		{"12.", 0, false},
+		{"9000000001", 0, false},
 		{"1.2345678901", 0, false},
 		{"x.5", 0, false},
 	} {

@@ -70,7 +70,7 @@ var (
 		{Name: "Unavailable", Pattern: `<unavailable>`},
 		{Name: "Resumed", Pattern: `<\.\.\. [A-Za-z0-9_?]+ resumed>`},
 		{Name: "Resuming", Pattern: `<\.\.\. [^<>]*\.\.\.>`},
-		{Name: "Duration", Pattern: `<\d+\.\d+>`},
+		{Name: "Duration", Pattern: `<\d+(?:\.\d+)?>`},
 		{Name: "Marker", Pattern: `---|\+\+\+`},
 		{Name: "BinOp", Pattern: `=>|->|&&|\|\||==|!=|<<|>>|[-+*/%&|^]`},
 		{Name: "Unary", Pattern: `[~!@]`},
@@ -942,10 +942,12 @@ func (c *converter) prefix(l *sast.Line, first, second *prefixTok) {
 		l.PID = c.pid(first, first.Text[:i])
 		l.Comm = first.Text[i+1 : len(first.Text)-1]
 		t = second
-	case isDigits(first.Text):
+	case isDigits(first.Text) && (second != nil || !wholeSeconds(first)):
 		l.PIDForm = sast.ColumnPID
 		l.PID = c.pid(first, first.Text)
 		t = second
+	case isDigits(first.Text):
+		// A time stamp of whole seconds, with no pid column before it.
 	default:
 		if second != nil {
 			c.Report(c.Pos(second.Pos), diag.Error, sast.CodeSyntax, "not strace output: "+strconv.Quote(second.Text)+" after the time stamp")
@@ -962,7 +964,8 @@ func (c *converter) prefix(l *sast.Line, first, second *prefixTok) {
 			c.Report(p, diag.Error, sast.CodeNumber, "time stamp "+strconv.Quote(t.Text)+" is not a time of day")
 		}
 		l.Time = c.nodes.time(sast.Time{Pos: p, Form: sast.ClockTime, Text: t.Text, Ns: ns})
-	case strings.Contains(t.Text, "."):
+	case strings.Contains(t.Text, ".") || isDigits(t.Text):
+		// SECS.frac, or whole seconds (precision:s).
 		ns, ok := secondsNs(t.Text)
 		if !ok {
 			c.Report(p, diag.Error, sast.CodeNumber, "time stamp "+strconv.Quote(t.Text)+" is malformed or too large")
@@ -971,6 +974,25 @@ func (c *converter) prefix(l *sast.Line, first, second *prefixTok) {
 	default:
 		c.Report(p, diag.Error, sast.CodeSyntax, "not strace output: "+strconv.Quote(t.Text)+" is neither a pid nor a time stamp")
 	}
+}
+
+// pidLimit is PID_MAX_LIMIT, the most /proc/sys/kernel/pid_max may be
+// on 64-bit Linux: every pid is below it.
+const pidLimit = 1 << 22
+
+// wholeSeconds reports whether the one number before the body, t, is a
+// time stamp of whole seconds, which strace 6 writes for
+// --relative-timestamps=s and --timestamps=unix,s, rather than the pid
+// column of -f: strace writes that column at the start of the line
+// ("%-5d "), where the relative time stamp is right-aligned in six
+// columns ("%6ld"), and no pid reaches pidLimit, where seconds since the
+// epoch are ten digits.
+func wholeSeconds(t *prefixTok) bool {
+	if t.Pos.Offset > 0 {
+		return true
+	}
+	v, ok := decimal(t.Text)
+	return !ok || v >= pidLimit
 }
 
 func (c *converter) pid(t *prefixTok, digits string) uint64 {
@@ -1017,28 +1039,29 @@ func clockNs(s string) (int64, bool) {
 	return (int64(h)*3600+int64(m)*60+int64(sec))*1e9 + frac, true
 }
 
-// secondsNs reads SECS.frac as nanoseconds.
+// secondsNs reads SECS.frac, or the whole SECS of strace 6's precision:s,
+// as nanoseconds.
 func secondsNs(s string) (int64, bool) {
-	i := strings.IndexByte(s, '.')
-	if i < 0 {
-		return 0, false
-	}
+	whole, frac, dotted := strings.Cut(s, ".")
 	var sec int64
-	if v, ok := decimal(s[:i]); ok {
+	if v, ok := decimal(whole); ok {
 		if v > 9e9 {
 			return 0, false
 		}
 		sec = int64(v)
-	} else if v, err := strconv.ParseInt(s[:i], 10, 64); err == nil && v <= 9e9 {
+	} else if v, err := strconv.ParseInt(whole, 10, 64); err == nil && v <= 9e9 {
 		sec = v
 	} else {
 		return 0, false
 	}
-	frac, ok := fracNs(s[i+1:])
-	if !ok {
-		return 0, false
+	var ns int64
+	if dotted {
+		var ok bool
+		if ns, ok = fracNs(frac); !ok {
+			return 0, false
+		}
 	}
-	return sec*1e9 + frac, true
+	return sec*1e9 + ns, true
 }
 
 // fracNs reads the digits after a decimal point as nanoseconds (up to nine

@@ -204,6 +204,18 @@ func TestParseLine(t *testing.T) {
 		{`1389356960.187620 read(3</lib/libc.so.6>, "\177ELF\2"..., 832) = 832`, `t1389356960187620000 read(fd:i3</lib/libc.so.6>,s"\x7fELF\x02"...,i832) = i832`},
 		{`     0.000250 brk(NULL) = 0x5555`, `t250000 brk(yNULL) = i21845`},
 		{`12:00:00 getpid() = 7`, `t43200000000000 getpid() = i7`},
+		// strace 6's precision:s: whole seconds. A lone leading number is
+		// the pid column (-f), unless it is right-aligned (-r) or no pid
+		// (PID_MAX_LIMIT, 4194304) can be so large (--timestamps=unix,s).
+		{`     0 brk(NULL) = 0x5555`, `t0 brk(yNULL) = i21845`},
+		{`    12 getpid() = 7`, `t12000000000 getpid() = i7`},
+		{`18361      0 getpid() = 7`, `18361 t0 getpid() = i7`},
+		{`1795888913 getpid() = 7`, `t1795888913000000000 getpid() = i7`},
+		{`18314 1795888912 getpid() = 7`, `18314 t1795888912000000000 getpid() = i7`},
+		{`4194303 getpid() = 7`, `4194303 getpid() = i7`},
+		{`4194304 getpid() = 7`, `t4194304000000000 getpid() = i7`},
+		{`18435 brk(NULL) = 0x5555 <0>`, `18435 brk(yNULL) = i21845 dur=0`},
+		{`getpid() = 7 <12>`, `getpid() = i7 dur=12000000000`},
 		{`[pid 5] 12:00:00 [00007f0e3c3a0f3b] getpid() = 5`, `[5] t43200000000000 ip00007f0e3c3a0f3b getpid() = i5`},
 		{`[????????????????] +++ exited with 0 +++`, `ip? exited i0`},
 		{`<... futex resumed> ) = -1 EAGAIN (Resource temporarily unavailable) <0.000017>`, `resumed futex() = i-1 EAGAIN (Resource temporarily unavailable) dur=17000`},

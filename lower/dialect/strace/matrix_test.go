@@ -147,9 +147,11 @@ func TestMatrix(t *testing.T) {
 // first characters, and the errno of every finished call.
 var (
 	scanPrefix = regexp.MustCompile(`^(\[pid +\d+(<[^>]*>)?\] |\d+(<[^>]*>)? +)?([\d:.]+ +)?(\[ *\d+\] )?(\[[0-9a-f?]+\] )?`)
-	scanErrno  = regexp.MustCompile(`\) += -1 (E[A-Z0-9]+) `)
-	scanSigno  = regexp.MustCompile(`si_signo=(SIG[A-Z0-9]+)`)
-	scanMsg    = regexp.MustCompile(`(/usr/bin/)?strace: Process \d+ (attached|detached)`)
+	// The time stamp of -r without -f, right-aligned: "     0 brk(".
+	scanRelative = regexp.MustCompile(`^ +\d+(\.\d+)? [a-z<+-]`)
+	scanErrno    = regexp.MustCompile(`\) += -1 (E[A-Z0-9]+) `)
+	scanSigno    = regexp.MustCompile(`si_signo=(SIG[A-Z0-9]+)`)
+	scanMsg      = regexp.MustCompile(`(/usr/bin/)?strace: Process \d+ (attached|detached)`)
 )
 
 type mscan struct {
@@ -169,6 +171,9 @@ func scanMatrix(t *testing.T, in string) mscan {
 	sc.Buffer(nil, 1<<20)
 	for sc.Scan() {
 		line := sc.Text()
+		if scanRelative.MatchString(line) {
+			line = strings.TrimLeft(line, " ")
+		}
 		if strings.HasPrefix(line, " ") || strings.HasPrefix(line, "strace:") || strings.HasPrefix(line, "/usr/bin/strace:") {
 			if m := scanErrno.FindStringSubmatch(line + " "); m != nil {
 				s.errnos[m[1]]++

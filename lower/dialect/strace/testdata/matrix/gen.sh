@@ -53,6 +53,11 @@ qq -f -qq
 inject -f -e inject=openat:error=EACCES:when=3 -e inject=getpid:retval=42 -e inject=nanosleep,clock_nanosleep:delay_enter=1000
 a -f -a 60
 unixns -f --timestamps=unix,ns
+unixs -f --timestamps=unix,s
+unixs1 --timestamps=unix,s
+rs -f --relative-timestamps=s
+rs1 --relative-timestamps=s
+Ts -f --syscall-times=s
 fttTy -f -tt -T -y
 rw -f -e trace=read,write,recvfrom,sendto -e read=all -e write=all
 LIST
