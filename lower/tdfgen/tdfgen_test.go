@@ -4,6 +4,8 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -402,4 +404,57 @@ func FuzzAssemble(f *testing.F) {
 			t.Fatalf("%q read back as %q: %v %v", stmts, texts, diags, diags2)
 		}
 	})
+}
+
+// TestIBMProgramsReadBack reads back every program IBM's TRCUST 3.05A wrote
+// in the TDF files of cmd/trcust/testdata/oraclediff (tsflist.Decompile,
+// the listing of tracekit dump --tsf) and compiles the statements again:
+// each program comes from TSF statements, so each must read back whole, as
+// statements that give the same bytes.
+func TestIBMProgramsReadBack(t *testing.T) {
+	files, err := filepath.Glob("../../cmd/trcust/testdata/oraclediff/*/ibm/*.[Tt][Dd][Ff]")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) < 100 {
+		t.Fatalf("only %d TDF files under cmd/trcust/testdata/oraclediff", len(files))
+	}
+	programs := 0
+	for _, name := range files {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, err := tdf.Parse(data)
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		for _, tp := range f.Tracepoints {
+			programs++
+			back, err := tsflist.Decompile(tp.RPN, nil)
+			if err != nil {
+				t.Errorf("%s: minor 0x%04X: % x: %v", name, tp.Minor, tp.RPN, err)
+				continue
+			}
+			src := "MODNAME = fake.dll\nTRACE MINOR=1, TP=.f"
+			for _, s := range back {
+				src += ", " + s.Text()
+			}
+			m, diags := tsfcompile.Check("back.tsf", []byte(src+"\n"), tsfcheck.Options{})
+			if diags.Failed() {
+				t.Errorf("%s: minor 0x%04X: %q: %v", name, tp.Minor, src, diags)
+				continue
+			}
+			again, _, diags := tdfgen.Build(m, syms, mod, tdfgen.Options{})
+			if diags.Failed() || again == nil || string(again.Tracepoints[0].RPN) != string(tp.RPN) {
+				var rpn []byte
+				if again != nil {
+					rpn = again.Tracepoints[0].RPN
+				}
+				t.Errorf("%s: minor 0x%04X: % x read back as %q, which gives % x %v", name, tp.Minor, tp.RPN, src, rpn, diags)
+			}
+		}
+	}
+	t.Logf("%d TDF files, %d programs", len(files), programs)
 }

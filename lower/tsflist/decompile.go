@@ -160,7 +160,12 @@ func (d *decompiler) regs() (*tsf.Regs, bool) {
 		k++
 	}
 	log, ok := d.at(k)
-	if k == 0 || !ok || (log.Code != tdf.OpLogRegs16 && log.Code != tdf.OpLogRegs32) || int(log.Arg) != k {
+	if !ok || (log.Code != tdf.OpLogRegs16 && log.Code != tdf.OpLogRegs32) || int(log.Arg) != k {
+		return nil, false
+	}
+	if k == 0 && log.Code != tdf.OpLogRegs16 {
+		// REGS=() assembles to a 16-bit log of no register (IBM's
+		// TRCUST 3.05A writes 14 00); no statement logs 32-bit none.
 		return nil, false
 	}
 	r := &tsf.Regs{Regs: make([]*tsf.RegItem, k)}
@@ -177,11 +182,40 @@ func (d *decompiler) regs() (*tsf.Regs, bool) {
 }
 
 // lenAndMem reads LEN=(spec,flag) and the MEM or MEM32 with LEN after it.
+// A LEN's fetches, its closing one included, are of the kind of the MEM or
+// MEM32 that uses it, whatever its address (IBM's behaviour, cases
+// len_kind_indirect_sign and rpn_depth_not_below_zero: LEN=(FEAX+0xc,
+// DIRECT) before a MEM closes with a word fetch); a symbol is pushed in
+// that kind too. So the flag is read in the address's kind, and else in
+// the other, and the MEM after must be of the kind read.
 func (d *decompiler) lenAndMem() ([]tsf.Field, bool) {
 	a, ok := d.address(true)
 	if !ok {
 		return nil, false
 	}
+	start, why := d.p, ""
+	for i, flat := range []bool{a.flat, !a.flat} {
+		if i > 0 && a.symbol {
+			break
+		}
+		d.p = start
+		a.setIndirect(nil)
+		la := a
+		la.flat = flat
+		if fields, ok := d.lenWith(la); ok {
+			return fields, true
+		}
+		if i == 0 {
+			why = d.why
+		}
+	}
+	d.why = why
+	return nil, false
+}
+
+// lenWith reads the flag of a LEN whose fetches are of a's kind, and the
+// MEM or MEM32 of that kind after it.
+func (d *decompiler) lenWith(a addr) ([]tsf.Field, bool) {
 	fl, ok := d.flag(&a, true)
 	if !ok {
 		return nil, false
@@ -192,8 +226,8 @@ func (d *decompiler) lenAndMem() ([]tsf.Field, bool) {
 	if !ok {
 		return nil, false
 	}
-	if a.symbol && a.flat != d.lastFlat {
-		d.why = "a LEN symbol whose kind (flat or segmented) differs from the MEM after it"
+	if mem.Kind.Flat() != a.flat {
+		d.why = "a LEN whose fetches are not of the kind of the MEM after it"
 		return nil, false
 	}
 	return []tsf.Field{l, mem}, true
@@ -241,12 +275,12 @@ func (d *decompiler) address(inLen bool) (addr, bool) {
 		off := d.ops[d.p+1].Arg
 		d.p += 2
 		return addr{node: d.symbol(op.Arg, off, !inLen), symbol: true}, true
-	case op.Code <= tdf.OpPushDI:
+	case isFlatRegister(op.Code):
 		fa := &tsf.FlatAddr{Base: word(op.Code.RegisterName(true))}
 		d.p++
 		for {
 			r, ok := d.at(0)
-			if !ok || r.Code > tdf.OpPushDI || r.Code == tdf.OpPushSP || !d.is(1, tdf.OpAdd) {
+			if !ok || !isFlatRegister(r.Code) || r.Code == tdf.OpPushSP || !d.is(1, tdf.OpAdd) {
 				break
 			}
 			fa.Index = append(fa.Index, &tsf.SignedReg{Reg: word(r.Code.RegisterName(true))})
@@ -261,12 +295,15 @@ func (d *decompiler) address(inLen bool) (addr, bool) {
 		sa := &tsf.SegAddr{Seg: word(op.Code.RegisterName(false))}
 		d.p++
 		r, ok := d.at(0)
-		if ok && r.Code <= tdf.OpPushDI {
+		// Every register indexes a segment register address: the 16-bit
+		// ones, IP, FLAGS and the segment registers (case
+		// flat_registers_eip_eflags).
+		if ok && r.Code.IsRegister() {
 			sa.Regs = append(sa.Regs, &tsf.SignedReg{Reg: word(r.Code.RegisterName(false))})
 			d.p++
 			for {
 				r, ok := d.at(0)
-				if !ok || r.Code > tdf.OpPushDI || !d.is(1, tdf.OpAdd) {
+				if !ok || !r.Code.IsRegister() || !d.is(1, tdf.OpAdd) {
 					break
 				}
 				sa.Regs = append(sa.Regs, &tsf.SignedReg{Reg: word(r.Code.RegisterName(false))})
@@ -288,6 +325,13 @@ func (d *decompiler) address(inLen bool) (addr, bool) {
 		}
 	}
 	return addr{}, false
+}
+
+// isFlatRegister reports whether c pushes a register a flat address may
+// be based on or indexed by: the general registers, EFLAGS and EIP (case
+// flat_registers_eip_eflags), not the segment registers.
+func isFlatRegister(c tdf.Opcode) bool {
+	return c <= tdf.OpPushDI || c == tdf.OpPushFlags || c == tdf.OpPushIP
 }
 
 // flag reads the fetches, offsets and conversions after an address and
@@ -347,8 +391,13 @@ func (d *decompiler) flag(a *addr, inLen bool) (*tsf.Flag, bool) {
 		a.flat = true
 	}
 	if conv != 0 && len(levels) > 0 {
-		d.why = "INDIRECT and " + conv.String() + " together"
-		return nil, false
+		// IS and IF take a * chain as INDIRECT does; the conversion's own
+		// fetch is the chain's last level, and what is added before it
+		// converts that level's offset (IBM's behaviour, case
+		// is_if_chains: MEM32=(FEBP+8,IS*+4*,4) is 1C 1A 04 16 1C 1F).
+		levels = append(levels, &tsf.Level{Offset: isDisp})
+		d.lastFlat = a.flat
+		return &tsf.Flag{Kind: conv, Chain: levels}, true
 	}
 	d.lastFlat = a.flat
 	// An add after the fetches and the conversion, or a second one after a
@@ -423,7 +472,8 @@ func (d *decompiler) memory(length *tsf.Number, useLen bool) (*tsf.Mem, bool) {
 		if flat {
 			kind = tsf.MEM32
 		}
-	case !useLen && (log.Code == tdf.OpLogASCIIZFlat && d.lastFlat || log.Code == tdf.OpLogASCIIZ && !d.lastFlat):
+	case log.Code == tdf.OpLogASCIIZFlat && d.lastFlat || log.Code == tdf.OpLogASCIIZ && !d.lastFlat:
+		// An ASCIIZ takes LEN as MEM does (case data_length_forms).
 		kind = tsf.ASCIIZ
 		if flat {
 			kind = tsf.ASCIIZ32

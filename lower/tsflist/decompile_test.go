@@ -28,22 +28,24 @@ func TestDecompile(t *testing.T) {
 	}{
 		{"00 21 01 03 14 01", "REGS=(EAX); REGS=(BX)", -1},
 		{"03 00 21 02", "REGS=(EAX,EBX)", -1},
+		{"14 00 00 14 01", "REGS=(); REGS=(AX)", -1}, // REGS=(): IBM writes 14 00
+		{"21 00", "", 0}, // a 32-bit log of none: no TSF gives it
 		{"10 0400 1b 02000000 1a f80b0000 16 1c 1a 04000000 16 1c 22", "MEM32=(.obj2_00000BF8,INDIRECT*+4*,4)", -1},
 		{"10 0400 05 1a 08000000 16 1a 04000000 16 22", "MEM32=(FEBP+8+(4),DIRECT,4)", -1},
 		{"10 0200 1b 02000000 1c 1f 10 0400 16 15", "MEM32=(.obj2_00000000+(4),IS,2)", -1},
 		{"10 0400 0b 10 0400 15", "MEM=(RDS+4,DIRECT,4)", -1},
 		{"10 0400 0b 10 0000 15", "MEM=(RDS,DIRECT,4)", -1},
 		{"11 02 10 0001 12 11 02 10 0001 15", "LEN=(obj2_00000100,DIRECT); MEM=(.obj2_00000100,DIRECT,LEN)", -1},
-		{"00 21 01 08 21 01", "REGS=(EAX)", 3},                   // ES has no 32-bit name
-		{"00 21 01 16", "REGS=(EAX)", 3},                         // a lone add
-		{"10 0000 05 22", "", 0},                                 // length 0
-		{"10 0400 1b 01000000 1c 1c 1f 15", "", 0},               // INDIRECT and IS together
-		{"1b 01000000 1a 04000000 16 1c 0b 07 15", "", 0},        // a flat symbolic LEN before a MEM
-		{"10 0400 05 04 16 22", "", 0},                           // ESP is no index register
-		{"05 1c 1a 04000000 16 05 22", "", 0},                    // a LEN without its closing fetch
-		{"10 0400 05 15", "", 0},                                 // a flat address logged as segmented
-		{"1a 01000000 32 0100 10 0400 05 ff", "ORBIT=(1,1)", 12}, // bad byte
-		{"10 0400 05 1c", "", 0},                                 // no log
+		{"00 21 01 08 21 01", "REGS=(EAX)", 3},                                   // ES has no 32-bit name
+		{"00 21 01 16", "REGS=(EAX)", 3},                                         // a lone add
+		{"10 0000 05 22", "", 0},                                                 // length 0
+		{"10 0400 1b 01000000 1c 1c 1f 15", "MEM32=(.obj1_00000000,IS**,4)", -1}, // IS takes a * chain
+		{"1b 01000000 1a 04000000 16 1c 0b 07 15", "", 0},                        // a flat symbolic LEN before a MEM
+		{"10 0400 05 04 16 22", "", 0},                                           // ESP is no index register
+		{"05 1c 1a 04000000 16 05 22", "", 0},                                    // a LEN without its closing fetch
+		{"10 0400 05 15", "", 0},                                                 // a flat address logged as segmented
+		{"1a 01000000 32 0100 10 0400 05 ff", "ORBIT=(1,1)", 12},                 // bad byte
+		{"10 0400 05 1c", "", 0},                                                 // no log
 		// Two adds after the only fetch: TRCUST assembles no such pair
 		// (x_b04); with two levels the second add is the (n) term.
 		{"10 0400 05 1c 1a 06000000 16 1a 04000000 16 22", "", 0},
