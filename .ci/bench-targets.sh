@@ -4,9 +4,10 @@
 # its target with PASS or MISS, the machine's core count at the top.
 #
 # Every time is the median of 3 runs (the CPU may be shared: one slow run
-# must not decide a ratio); the commands compared with mawk run in rounds
-# (ROUNDS, default 5), one run of each a round, so that a spell of a busy
-# machine slows each of them alike and not one alone; every figure is
+# must not decide a ratio); the commands compared with mawk, and the
+# worker counts of the scaling table, run in rounds (ROUNDS, default 5),
+# one run of each a round, so that a spell of a busy machine slows each
+# of them alike and not one alone; every figure is
 # measured here, none is written in. The rows:
 #   - os2strace (SIZE bytes, tracekit generate) to CSV beside
 #     ../shared/bench/awk-strace-csv.sh (mawk) on the same file: 7 columns,
@@ -104,7 +105,7 @@ maxrss() {
 }
 : > "$tmp/rsslist"
 
-echo "== bench-targets: $cores cores (nproc), SIZE $size bytes, every time the median of 3 runs ($rounds rounds beside mawk)"
+echo "== bench-targets: $cores cores (nproc), SIZE $size bytes, every time the median of 3 runs ($rounds rounds beside mawk and for the scaling table)"
 
 # --- os2strace beside mawk ---
 "$tk" generate --dialect os2strace --size "$size" -o "$tmp/os2.out"
@@ -154,10 +155,22 @@ else
 fi
 
 # --- scaling with --workers ---
+# In rounds, one run of each worker count a round, as beside mawk: a
+# spell of a busy machine then slows each count alike, where three runs
+# of one count after three of the other let it fall on one alone.
+i=0
+while [ "$i" -lt "$rounds" ]; do
+	n=1
+	while [ "$n" -le "$cores" ]; do
+		once "workers$n" "$tk" records --keep-going --workers "$n" --format csv --fields "$seven" --dialect os2strace "$tmp/os2.out"
+		n=$((n + 1))
+	done
+	i=$((i + 1))
+done
 w1=""
 n=1
 while [ "$n" -le "$cores" ]; do
-	run3 "$tk" records --keep-going --workers "$n" --format csv --fields "$seven" --dialect os2strace "$tmp/os2.out"
+	runs "workers$n"
 	[ -n "$w1" ] || w1=$t
 	sp=$(echo "$w1 $t" | awk '{ printf "%.2f", $1 / $2 }')
 	row "os2strace 7 columns --workers $n speedup" "$sp" ">= $(echo "$n" | awk '{ printf "%.1f", 0.8 * $1 }')x (0.8*N)" ">=" "$(echo "$n" | awk '{ print 0.8 * $1 }')" x
