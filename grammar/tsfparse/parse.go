@@ -422,7 +422,11 @@ func (p *parser) batch(b *stmtBatch) {
 		case len(tail) > 0:
 			p.add1(p.statement(tail, p.eof, true))
 		}
-		p.diags = append(p.diags, b.scanned...)
+		// The scanner's messages go first: where one stands at the same
+		// place as the parser's, TRCUST printed it as it read the token,
+		// before it said what was wrong with the token (a NUL in a
+		// string).
+		p.diags = append(slices.Clip(b.scanned), p.diags...)
 	}
 	b.diags, p.b = p.diags, nil
 }

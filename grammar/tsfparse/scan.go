@@ -3,6 +3,7 @@ package tsfparse
 import (
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -819,7 +820,13 @@ func (s *scanner) str() bool {
 		case c == 0 && trcust:
 			// IBM's behaviour: severe 37 is printed, but TRCUST goes
 			// on as after an error, and stores the string up to the NUL.
-			d := tsf.SevereNUL.Diagnostic(s.pos(), 0)
+			// It is printed as the string is read, before any message
+			// about the string itself ("junk "a<NUL>b"" after the header
+			// is 37, then "unexpected: a"): it stands at the string's
+			// start, where those stand, and goes first there (the
+			// scanner's messages come before the parser's).
+			d := tsf.SevereNUL.Diagnostic(s.at(start), 0)
+			d.Detail = "a NUL at column " + strconv.Itoa(s.pos().Col)
 			d.Severity = diag.Error
 			s.res.diags.Add(d)
 			if cut < 0 {
