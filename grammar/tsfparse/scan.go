@@ -686,6 +686,7 @@ func (s *scanner) glue(start mark) bool {
 	}
 	k := len(s.res.toks) - 1
 	word := s.res.toks[k]
+	nd := len(s.res.diags)
 	if !s.str() {
 		s.res.toks = s.res.toks[:k]
 		s.res.stopAt, s.res.cut = k, start.off
@@ -700,6 +701,15 @@ func (s *scanner) glue(start mark) bool {
 		text = word.Value
 	}
 	s.res.toks = append(s.res.toks[:k], lexer.Token{Type: tokString, Value: text, Pos: word.Pos})
+	// The string's NULs were read as part of this one token: their
+	// messages stand at its start, where the parser's about the token
+	// stand, and go before them (IBM's behaviour: "junk<NUL>"a<NUL>b"" is
+	// 37, then "unexpected: junk").
+	for i := nd; i < len(s.res.diags); i++ {
+		if d := &s.res.diags[i]; d.Pos.Offset == str.Pos.Offset {
+			d.Pos = astPos(word.Pos)
+		}
+	}
 	// Two bytes or more, neither "@" nor "=", and no word.
 	s.pathNext, s.modName = false, false
 	return true
