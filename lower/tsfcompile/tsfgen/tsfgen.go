@@ -1335,7 +1335,8 @@ func (g *gen) combine() {
 
 // edits now and then spoils a TSF the way files get spoilt, drawn from
 // g.ed: cut short anywhere in its last 80 bytes (after its last TRACE
-// keyword), a Ctrl-Z or a NUL put in, a CR of its own put after a quote.
+// keyword), a Ctrl-Z or a NUL put in, a CR of its own put after a quote, a
+// NUL in or just before a string, or the whole file saved as UTF-16.
 func (g *gen) edits(b []byte) []byte {
 	r := g.ed
 	if len(b) == 0 {
@@ -1367,6 +1368,35 @@ func (g *gen) edits(b []byte) []byte {
 			i := start + j + 1
 			b = append(b[:i:i], append([]byte{'\r'}, b[i:]...)...)
 		}
+	}
+	if r.IntN(60) == 0 {
+		// A NUL in a string, or just before one: TRCUST reads on after
+		// it, and a word touching a string makes one token with it.
+		start := r.IntN(len(b))
+		if j := bytes.IndexByte(b[start:], '"'); j >= 0 {
+			g.feat("edit:nul-string")
+			i := start + j + r.IntN(3)
+			i = min(i, len(b))
+			b = append(b[:i:i], append([]byte{0}, b[i:]...)...)
+		}
+	}
+	if r.IntN(150) == 0 {
+		// Saved as UTF-16 (little-endian, with a byte order mark, or
+		// big-endian without): every other byte a NUL.
+		g.feat("edit:utf16")
+		big := r.IntN(2) == 0
+		out := make([]byte, 0, 2*len(b)+2)
+		if !big {
+			out = append(out, 0xFF, 0xFE)
+		}
+		for _, c := range b {
+			if big {
+				out = append(out, 0, c)
+			} else {
+				out = append(out, c, 0)
+			}
+		}
+		b = out
 	}
 	return b
 }

@@ -45,7 +45,7 @@ func TestCoverage(t *testing.T) {
 		"asciiz", "asciiz32", "flag-isif", "flag-indirect-chain", "fmt-P", "fmt-I", "comment-nested",
 		"typelist", "grouplist", "arg:P", "arg:I", "arg:D", "arg:W", "arg:tdfname", "abortop", "removeop", "opcode",
 		"usage", "arg:L", "arg:NODE", "arg:RM", "arg:RS", "arg:RP", "arg:map-missing", "arg:repeat", "fault:switch-bad", "fault:arg-extra",
-		"map-synthetic", "retep-unknown", "edit:cut", "edit:ctrl-z", "edit:nul", "edit:cr",
+		"map-synthetic", "retep-unknown", "edit:cut", "edit:ctrl-z", "edit:nul", "edit:cr", "edit:nul-string", "edit:utf16",
 		"module-hello", "module-testbeep", "module-testpm", "module-hello16", "module-testargv16"} {
 		if seen[f] == 0 {
 			t.Errorf("feature %s never generated", f)
