@@ -356,9 +356,12 @@ type FuncCall struct {
 // FD is a file descriptor with its -y decoration: 3</etc/passwd>,
 // 5<TCP:[1.2.3.4:80->5.6.7.8:9]>, AT_FDCWD</home>.
 type FD struct {
-	Pos     ast.Pos
-	FD      Value  // *Int or *Ident
-	Decor   string // between the angle brackets, as written
+	Pos   ast.Pos
+	FD    Value  // *Int or *Ident
+	Decor string // between the angle brackets, as written
+	// Path is Decor with strace's escapes decoded, as in strings: a path
+	// "/tmp/a<b" is written "/tmp/a\74b", a quote \", a backslash \\.
+	Path    string
 	Comment string // -X verbose: the comment between the number and the decoration ("-100 /* AT_FDCWD */</home>"), or ""
 }
 

@@ -57,7 +57,7 @@ var (
 		{Name: "Paren", Pattern: `[()]`},
 		{Name: "Sep", Pattern: `[,{}\]]`},
 		{Name: "String", Pattern: `"(?:[^"\\]|\\.)*"`},
-		{Name: "Fd", Pattern: `(?:-?\d+|[A-Za-z_][A-Za-z0-9_]*)(?: ?/\*[^*]*\*/)?<(?:[^<>\[\]"]|\[[^\]]*\]|"(?:[^"\\]|\\.)*"|<[^<>]*>)*>`},
+		{Name: "Fd", Pattern: `(?:-?\d+|[A-Za-z_][A-Za-z0-9_]*)(?: ?/\*[^*]*\*/)?<(?:\\.|\[(?:[^\[\]]|\[[^\[\]]*\])*\]|[^<>\[\]"\\]|[\[\]]|"(?:[^"\\]|\\.)*"|<[^<>]*>)*>`},
 		{Name: "Clock", Pattern: `\d\d:\d\d:\d\d(?:\.\d+)?`},
 		{Name: "Float", Pattern: `\d+\.\d+`},
 		{Name: "Number", Pattern: `-?(?:0x[0-9a-fA-F]+|0X[0-9a-fA-F]+|\d+)[0-9A-Za-z_]*`},
@@ -1598,7 +1598,8 @@ func (c *converter) primary(p *primary) sast.Value {
 	switch {
 	case p.Fd != nil:
 		i := strings.IndexByte(*p.Fd, '<')
-		fd := &sast.FD{Pos: pos, Decor: (*p.Fd)[i+1 : len(*p.Fd)-1]}
+		decor := (*p.Fd)[i+1 : len(*p.Fd)-1]
+		fd := &sast.FD{Pos: pos, Decor: decor, Path: unescape(decor)}
 		name := (*p.Fd)[:i]
 		if j := strings.Index(name, "/*"); j >= 0 {
 			// -X verbose with -y: "-100 /* AT_FDCWD */</home>".

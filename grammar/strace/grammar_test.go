@@ -50,6 +50,9 @@ func show(v sast.Value) string {
 		return v.Name + "(" + showArgs(v.Args) + ")"
 	case *sast.FD:
 		s := "fd:" + show(v.FD) + "<" + v.Decor + ">"
+		if v.Path != v.Decor {
+			s += "=" + strconv.Quote(v.Path)
+		}
 		if v.Comment != "" {
 			s += "/*" + v.Comment + "*/"
 		}
@@ -237,6 +240,13 @@ func TestParseLine(t *testing.T) {
 		{`connect(5<TCP:[1.2.3.4:80->5.6.7.8:9]>, 0x1, 16) = 0`, `connect(fd:i5<TCP:[1.2.3.4:80->5.6.7.8:9]>,i1,i16) = i0`},
 		{`openat(AT_FDCWD</home>, "x\x41\n", O_RDONLY) = 3</home/x>`, `openat(fd:yAT_FDCWD</home>,s"xA\n",yO_RDONLY) = fd:i3</home/x>`},
 		{`write(1</dev/pts/0<char 136:0>>, "", 0) = 0`, `write(fd:i1</dev/pts/0<char 136:0>>,s"",i0) = i0`},
+		// -y escapes a quote, a backslash, < and > in a path (octal), not
+		// brackets; -yy nests brackets for IPv6 (strace 6.1).
+		{`write(3</tmp/q\"x\\s\74b\76>, "z", 1) = 1`, `write(fd:i3</tmp/q\"x\\s\74b\76>="/tmp/q\"x\\s<b>",s"z",i1) = i1`},
+		{`write(3</tmp/u[nb>, "z", 1) = 1`, `write(fd:i3</tmp/u[nb>,s"z",i1) = i1`},
+		{`write(3</tmp/u]nb>, "]", 1) = 1`, `write(fd:i3</tmp/u]nb>,s"]",i1) = i1`},
+		{`write(3</tmp/x->, "z", 1) = 1`, `write(fd:i3</tmp/x->,s"z",i1) = i1`},
+		{`read(5<TCPv6:[[::1]:42593->[::1]:43218]>, "x", 1) = 1`, `read(fd:i5<TCPv6:[[::1]:42593->[::1]:43218]>,s"x",i1) = i1`},
 		{`bind(3, {sun_path=@"x"}, 1) = 0`, `bind(i3,{sun_path=(@ s"x")},i1) = i0`},
 		{`sendmsg(3, {msg_iov(1)=[{"a", 1}]}, 0) = 1`, `sendmsg(i3,{msg_iov(1)=[{s"a",i1}]},i0) = i1`},
 		{`prlimit64(0, RLIMIT_STACK, NULL, {rlim_cur=8192*1024}) = 0`, `prlimit64(i0,yRLIMIT_STACK,yNULL,{rlim_cur=(* i8192 i1024)}) = i0`},

@@ -62,6 +62,7 @@ type mArg struct {
 	Name string      `json:"name"`
 	Int  json.Number `json:"int"`
 	Sym  string      `json:"sym"`
+	Path string      `json:"path"`
 }
 
 func lowerMatrix(t *testing.T, in string) ([]mrec, dialecttest.Result) {
@@ -489,5 +490,40 @@ func TestMatrixPersonality(t *testing.T) {
 	}
 	if n != 1 {
 		t.Errorf("%d personality records, want 1", n)
+	}
+}
+
+// TestMatrixNames: the paths of the -y and -yy decorations of
+// src/names.c's writes are its file names, strace's escapes decoded (a
+// quote, a backslash, < and >, brackets alone, "->", a newline, a tab, a
+// space, a name ending in '-'), and its IPv6 connection's decoration
+// nests brackets.
+func TestMatrixNames(t *testing.T) {
+	want := []string{"names-q\"x", "names-b\\s", "names-a<b>c", "names-u[nb", "names-u]nb",
+		"names-a->b", "names-nl\nx", "names-t\ttab", "names-sp ace", "names-x-"}
+	for _, log := range []string{"ynames.strace", "yynames.strace"} {
+		recs, _ := lowerMatrix(t, filepath.Join("testdata", "matrix", log))
+		var files, sockets []string
+		for _, r := range recs {
+			if (r.Event != "write" && r.Event != "read") || len(r.Args) == 0 || r.Args[0].Path == "" {
+				continue
+			}
+			p := r.Args[0].Path
+			switch {
+			case strings.HasPrefix(p, "TCPv6:"):
+				sockets = append(sockets, p)
+			case strings.Contains(p, "/names-"):
+				files = append(files, p[strings.LastIndex(p, "/names-")+1:])
+			}
+		}
+		if !slices.Equal(files, want) {
+			t.Errorf("%s: files written %q, want %q", log, files, want)
+		}
+		if log == "yynames.strace" {
+			re := regexp.MustCompile(`^TCPv6:\[\[::1\]:\d+->\[::1\]:\d+\]$`)
+			if len(sockets) != 2 || !re.MatchString(sockets[0]) || !re.MatchString(sockets[1]) {
+				t.Errorf("%s: IPv6 decorations %q", log, sockets)
+			}
+		}
 	}
 }

@@ -98,3 +98,9 @@ gcc -O1 -m32 -o "$B/mode32" src/mode.c
 "$S" -f -tt "$B/mode" "$B/mode32" 2> mode.strace > /dev/null || true
 # -c on it: a table for each personality, the second under its title.
 "$S" -f -c -o cmode.strace "$B/mode" "$B/mode32" > /dev/null || true
+# File names that -y decorations escape or keep, and a TCP connection over
+# IPv6, whose -yy decoration nests brackets (src/names.c): run in the
+# temporary folder, where the program makes and removes its files.
+gcc -O1 -o "$B/names" src/names.c
+(cd "$B" && "$S" -f -y -o ynames.strace ./names && "$S" -f -yy -o yynames.strace ./names) || true
+mv "$B/ynames.strace" "$B/yynames.strace" .

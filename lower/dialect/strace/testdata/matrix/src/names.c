@@ -1,0 +1,46 @@
+/* names.c: file names that strace's -y decorations must escape or keep
+ * (a quote, a backslash, < and >, brackets alone, "->", a newline, a
+ * tab, a space) and a TCP connection over IPv6 loopback, whose -yy
+ * decoration nests brackets: TCPv6:[[::1]:PORT->[::1]:PORT]. */
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+int main(void)
+{
+	static const char *names[] = {
+		"names-q\"x", "names-b\\s", "names-a<b>c", "names-u[nb", "names-u]nb",
+		"names-a->b", "names-nl\nx", "names-t\ttab", "names-sp ace", "names-x-",
+	};
+	for (unsigned i = 0; i < sizeof names / sizeof names[0]; i++) {
+		int fd = open(names[i], O_CREAT | O_WRONLY | O_TRUNC, 0600);
+		if (fd < 0)
+			continue;
+		(void)write(fd, "z", 1);
+		close(fd);
+		unlink(names[i]);
+	}
+	int s = socket(AF_INET6, SOCK_STREAM, 0);
+	struct sockaddr_in6 a;
+	memset(&a, 0, sizeof a);
+	a.sin6_family = AF_INET6;
+	a.sin6_addr = in6addr_loopback;
+	socklen_t n = sizeof a;
+	if (s < 0 || bind(s, (struct sockaddr *)&a, sizeof a) < 0 || listen(s, 1) < 0 ||
+	    getsockname(s, (struct sockaddr *)&a, &n) < 0)
+		return 1;
+	int c = socket(AF_INET6, SOCK_STREAM, 0);
+	if (c < 0 || connect(c, (struct sockaddr *)&a, sizeof a) < 0)
+		return 1;
+	int d = accept(s, NULL, NULL);
+	char b;
+	(void)write(c, "x", 1);
+	(void)read(d, &b, 1);
+	close(d);
+	close(c);
+	close(s);
+	return 0;
+}
