@@ -359,9 +359,14 @@ type FD struct {
 	Pos   ast.Pos
 	FD    Value  // *Int or *Ident
 	Decor string // between the angle brackets, as written
-	// Path is Decor with strace's escapes decoded, as in strings: a path
-	// "/tmp/a<b" is written "/tmp/a\74b", a quote \", a backslash \\.
-	Path    string
+	// Path is a file's path (a Decor that starts with '/') with strace's
+	// escapes decoded, as in strings: "/tmp/a<b" is written "/tmp/a\74b",
+	// a quote \", a backslash \\; any other Decor (-yy's descriptions:
+	// TCP:[...], UNIX-STREAM:[...,"path"], pipe:[...]) as written.
+	Path string
+	// Deleted says that "(deleted)" followed the decoration: the file
+	// was removed (3</tmp/x>(deleted)).
+	Deleted bool
 	Comment string // -X verbose: the comment between the number and the decoration ("-100 /* AT_FDCWD */</home>"), or ""
 }
 

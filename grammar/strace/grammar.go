@@ -54,6 +54,9 @@ var (
 		// matches, so the frequent tokens come first wherever no earlier
 		// rule could take their text.
 		{Name: "Space", Pattern: `\s+`},
+		// "(deleted)" after a decoration: the file was removed
+		// (3</tmp/x>(deleted)).
+		{Name: "Deleted", Pattern: `\(deleted\)`},
 		{Name: "Paren", Pattern: `[()]`},
 		{Name: "Sep", Pattern: `[,{}\]]`},
 		{Name: "String", Pattern: `"(?:[^"\\]|\\.)*"`},
@@ -273,7 +276,7 @@ type note struct {
 type noteItem struct {
 	Pos   lexer.Position
 	Inner *note  `parser:"  @@"`
-	Tok   string `parser:"| @(Ident | Number | Float | String | Comment | Fd | Ellipsis | Sep | BinOp | Unary | Punct | Clock | PidTag | Resuming | Duration | Unfinished | Unavailable | Detached | Resumed)"`
+	Tok   string `parser:"| @(Ident | Number | Float | String | Comment | Fd | Deleted | Ellipsis | Sep | BinOp | Unary | Punct | Clock | PidTag | Resuming | Duration | Unfinished | Unavailable | Detached | Resumed)"`
 }
 
 // signal is "--- SIGNAME {siginfo} ---", "--- stopped by SIGNAME ---", the
@@ -363,6 +366,7 @@ type primary struct {
 	Items    []*elem  `parser:"  @@*"`
 	Close    string   `parser:"  @('}' | ']')"`
 	Fd       *string  `parser:"| @Fd"`
+	Deleted  bool     `parser:"  @Deleted?"`
 	Float    *string  `parser:"| @Float"`
 	Ellipsis bool     `parser:"| @'...'"`
 	Resuming *string  `parser:"| @Resuming"`
@@ -1597,10 +1601,17 @@ func (c *converter) primary(p *primary) sast.Value {
 	pos := c.At(c.skipSpace(off))
 	switch {
 	case p.Fd != nil:
-		i := strings.IndexByte(*p.Fd, '<')
-		decor := (*p.Fd)[i+1 : len(*p.Fd)-1]
-		fd := &sast.FD{Pos: pos, Decor: decor, Path: unescape(decor)}
-		name := (*p.Fd)[:i]
+		text := *p.Fd
+		i := strings.IndexByte(text, '<')
+		decor := text[i+1 : len(text)-1]
+		fd := &sast.FD{Pos: pos, Decor: decor, Path: decor, Deleted: p.Deleted}
+		if strings.HasPrefix(decor, "/") {
+			// A file's path, escaped as a string is; a description
+			// (-yy's TCP:[...], UNIX-STREAM:[...,"path"], pipe:[...])
+			// is kept as written, quoted strings and all.
+			fd.Path = unescape(decor)
+		}
+		name := text[:i]
 		if j := strings.Index(name, "/*"); j >= 0 {
 			// -X verbose with -y: "-100 /* AT_FDCWD */</home>".
 			fd.Comment = strings.TrimSpace(name[j+2 : len(name)-2])

@@ -53,6 +53,9 @@ func show(v sast.Value) string {
 		if v.Path != v.Decor {
 			s += "=" + strconv.Quote(v.Path)
 		}
+		if v.Deleted {
+			s += "(deleted)"
+		}
 		if v.Comment != "" {
 			s += "/*" + v.Comment + "*/"
 		}
@@ -247,6 +250,9 @@ func TestParseLine(t *testing.T) {
 		{`write(3</tmp/u]nb>, "]", 1) = 1`, `write(fd:i3</tmp/u]nb>,s"]",i1) = i1`},
 		{`write(3</tmp/x->, "z", 1) = 1`, `write(fd:i3</tmp/x->,s"z",i1) = i1`},
 		{`read(5<TCPv6:[[::1]:42593->[::1]:43218]>, "x", 1) = 1`, `read(fd:i5<TCPv6:[[::1]:42593->[::1]:43218]>,s"x",i1) = i1`},
+		{`write(4</memfd:m\"x>(deleted), "", 0) = 0`, `write(fd:i4</memfd:m\"x>="/memfd:m\"x"(deleted),s"",i0) = i0`},
+		{`dup(4</tmp/gone>(deleted)) = 5</tmp/gone>(deleted)`, `dup(fd:i4</tmp/gone>(deleted)) = fd:i5</tmp/gone>(deleted)`},
+		{`write(6<UNIX-STREAM:[7,@"a\"b"]>, "", 0) = 0`, `write(fd:i6<UNIX-STREAM:[7,@"a\"b"]>,s"",i0) = i0`},
 		{`bind(3, {sun_path=@"x"}, 1) = 0`, `bind(i3,{sun_path=(@ s"x")},i1) = i0`},
 		{`sendmsg(3, {msg_iov(1)=[{"a", 1}]}, 0) = 1`, `sendmsg(i3,{msg_iov(1)=[{s"a",i1}]},i0) = i1`},
 		{`prlimit64(0, RLIMIT_STACK, NULL, {rlim_cur=8192*1024}) = 0`, `prlimit64(i0,yRLIMIT_STACK,yNULL,{rlim_cur=(* i8192 i1024)}) = i0`},

@@ -11,7 +11,7 @@ import (
 
 // pgenLexer_lineLexer is the rules of lineLexer, one automaton a rule, tried in order.
 var pgenLexer_lineLexer = pgenrt.Lexer{
-	Names: []string{"Space", "Paren", "Sep", "String", "Fd", "Clock", "Float", "Number", "Ident", "PidTag", "Comment", "Ellipsis", "Unfinished", "Detached", "Unavailable", "Resumed", "Resuming", "Duration", "Marker", "BinOp", "Unary", "Punct"},
+	Names: []string{"Space", "Deleted", "Paren", "Sep", "String", "Fd", "Clock", "Float", "Number", "Ident", "PidTag", "Comment", "Ellipsis", "Unfinished", "Detached", "Unavailable", "Resumed", "Resuming", "Duration", "Marker", "BinOp", "Unary", "Punct"},
 	Automata: []pgenrt.Automaton{
 		// Space: "\\s+"
 		{Trans: []int16{
@@ -26,6 +26,59 @@ var pgenLexer_lineLexer = pgenrt.Lexer{
 			-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
 			-1,
 		}, Accept: []bool{false, true}},
+		// Deleted: "\\(deleted\\)"
+		{Trans: []int16{
+			-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+			-1, -1, -1, -1, -1, -1, -1, -1, 1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+			-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+			-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+			-1,
+			-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+			-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+			-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+			-1, -1, -1, -1, 2, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+			-1,
+			-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+			-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+			-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+			-1, -1, -1, -1, -1, 3, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+			-1,
+			-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+			-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+			-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+			-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 4, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+			-1,
+			-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+			-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+			-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+			-1, -1, -1, -1, -1, 5, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+			-1,
+			-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+			-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+			-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+			-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 6, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+			-1,
+			-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+			-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+			-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+			-1, -1, -1, -1, -1, 7, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+			-1,
+			-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+			-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+			-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+			-1, -1, -1, -1, 8, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+			-1,
+			-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+			-1, -1, -1, -1, -1, -1, -1, -1, -1, 9, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+			-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+			-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+			-1,
+			-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+			-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+			-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+			-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+			-1,
+		}, Accept: []bool{false, false, false, false, false, false, false, false, false, true}},
 		// Paren: "[()]"
 		{Trans: []int16{
 			-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
@@ -4763,14 +4816,14 @@ func (p *lineParserGen) parse(filename, s string, out *line, reuse bool) error {
 // (or another node of the same first set).
 func (p *lineParserGen) f0(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
-	return t == 8 && (p.Text(c.Cur) == "or")
+	return t == 9 && (p.Text(c.Cur) == "or")
 }
 
 // f1 reports whether the token at the cursor may start Ident
 // (or another node of the same first set).
 func (p *lineParserGen) f1(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
-	return 0x100>>uint32(t)&1 != 0
+	return 0x200>>uint32(t)&1 != 0
 }
 
 // Ident
@@ -4840,13 +4893,13 @@ func (p *lineParserGen) s_alts(c *pgenrt.State, s *alts) (bool, pgenrt.Err) {
 // (or another node of the same first set).
 func (p *lineParserGen) f2(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
-	return 0x80000>>uint32(t)&1 != 0
+	return 0x100000>>uint32(t)&1 != 0
 }
 
 // <binop>
 func (p *lineParserGen) n3(c *pgenrt.State, s *binop) (bool, pgenrt.Err) {
 	start := c.Cur
-	if m, e := p.Ref(c, 19); !m || e.On {
+	if m, e := p.Ref(c, 20); !m || e.On {
 		return e.On, e
 	}
 	if c.Cur == start+1 && s.Op == "" {
@@ -4863,7 +4916,7 @@ func (p *lineParserGen) n3(c *pgenrt.State, s *binop) (bool, pgenrt.Err) {
 // (or another node of the same first set).
 func (p *lineParserGen) f3(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
-	return 0x1109d8>>uint32(t)&1 != 0 || t == 1 && (p.Text(c.Cur) == "(") || t == 2 && (p.Text(c.Cur) == "{") || t == 19 && (p.Text(c.Cur) == "&") || t == 21 && (p.Text(c.Cur) == "?" || p.Text(c.Cur) == "[")
+	return 0x2213b0>>uint32(t)&1 != 0 || t == 2 && (p.Text(c.Cur) == "(") || t == 3 && (p.Text(c.Cur) == "{") || t == 20 && (p.Text(c.Cur) == "&") || t == 22 && (p.Text(c.Cur) == "?" || p.Text(c.Cur) == "[")
 }
 
 // Primary
@@ -4888,6 +4941,7 @@ func (p *lineParserGen) n4(c *pgenrt.State, s *binop) (bool, pgenrt.Err) {
 		nv.Items = nv.Items[:0]
 		nv.Close = ""
 		nv.Fd = nil
+		nv.Deleted = false
 		nv.Float = nil
 		nv.Ellipsis = false
 		nv.Resuming = nil
@@ -4924,14 +4978,14 @@ func (p *lineParserGen) s_binop(c *pgenrt.State, s *binop) (bool, pgenrt.Err) {
 // (or another node of the same first set).
 func (p *lineParserGen) f4(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
-	return 0x100>>uint32(t)&1 != 0 || t == 21 && (p.Text(c.Cur) == "?")
+	return 0x200>>uint32(t)&1 != 0 || t == 22 && (p.Text(c.Cur) == "?")
 }
 
 // f5 reports whether the token at the cursor may start "?"+
 // (or another node of the same first set).
 func (p *lineParserGen) f5(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
-	return t == 21 && (p.Text(c.Cur) == "?")
+	return t == 22 && (p.Text(c.Cur) == "?")
 }
 
 // "?"+
@@ -4965,7 +5019,7 @@ func (p *lineParserGen) n7(c *pgenrt.State) (bool, pgenrt.Err) {
 	var first pgenrt.Err
 	if p.f1(c) {
 		b := *c
-		m, e := p.Ref(&b, 8)
+		m, e := p.Ref(&b, 9)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -5020,7 +5074,7 @@ func (p *lineParserGen) n8(c *pgenrt.State, s *call) (bool, pgenrt.Err) {
 // (or another node of the same first set).
 func (p *lineParserGen) f6(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
-	return 0x190dd8>>uint32(t)&1 != 0 || t == 1 && (p.Text(c.Cur) == "(") || t == 2 && (p.Text(c.Cur) == "," || p.Text(c.Cur) == "{") || t == 21 && (p.Text(c.Cur) == "?" || p.Text(c.Cur) == "[")
+	return 0x321bb0>>uint32(t)&1 != 0 || t == 2 && (p.Text(c.Cur) == "(") || t == 3 && (p.Text(c.Cur) == "," || p.Text(c.Cur) == "{") || t == 22 && (p.Text(c.Cur) == "?" || p.Text(c.Cur) == "[")
 }
 
 // Elem
@@ -5080,7 +5134,7 @@ func (p *lineParserGen) n10(c *pgenrt.State, s *call) (bool, pgenrt.Err) {
 // (or another node of the same first set).
 func (p *lineParserGen) f7(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
-	return 0x3000>>uint32(t)&1 != 0 || t == 1 && (p.Text(c.Cur) == ")")
+	return 0x6000>>uint32(t)&1 != 0 || t == 2 && (p.Text(c.Cur) == ")")
 }
 
 // Tail
@@ -5121,7 +5175,7 @@ func (p *lineParserGen) s_call(c *pgenrt.State, s *call) (bool, pgenrt.Err) {
 // (or another node of the same first set).
 func (p *lineParserGen) f8(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
-	return t == 2 && (p.Text(c.Cur) == ",")
+	return t == 3 && (p.Text(c.Cur) == ",")
 }
 
 // ","
@@ -5302,7 +5356,7 @@ func (p *lineParserGen) s_cont(c *pgenrt.State, s *cont) (bool, pgenrt.Err) {
 // (or another node of the same first set).
 func (p *lineParserGen) f9(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
-	return t == 18 && (p.Text(c.Cur) == "---")
+	return t == 19 && (p.Text(c.Cur) == "---")
 }
 
 // "---"
@@ -5330,13 +5384,13 @@ func (p *lineParserGen) s_dashes(c *pgenrt.State, s *dashes) (bool, pgenrt.Err) 
 // (or another node of the same first set).
 func (p *lineParserGen) f10(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
-	return 0x20000>>uint32(t)&1 != 0
+	return 0x40000>>uint32(t)&1 != 0
 }
 
 // <duration>
 func (p *lineParserGen) n23(c *pgenrt.State, s *durTok) (bool, pgenrt.Err) {
 	start := c.Cur
-	if m, e := p.Ref(c, 17); !m || e.On {
+	if m, e := p.Ref(c, 18); !m || e.On {
 		return e.On, e
 	}
 	if c.Cur == start+1 && s.Text == "" {
@@ -5388,6 +5442,7 @@ func (p *lineParserGen) n25(c *pgenrt.State, s *elem) (bool, pgenrt.Err) {
 		nv.Items = nv.Items[:0]
 		nv.Close = ""
 		nv.Fd = nil
+		nv.Deleted = false
 		nv.Float = nil
 		nv.Ellipsis = false
 		nv.Resuming = nil
@@ -5459,7 +5514,7 @@ func (p *lineParserGen) n27(c *pgenrt.State, s *elem) (bool, pgenrt.Err) {
 // (or another node of the same first set).
 func (p *lineParserGen) f11(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
-	return t == 21 && (p.Text(c.Cur) == "=")
+	return t == 22 && (p.Text(c.Cur) == "=")
 }
 
 // "="
@@ -5582,13 +5637,13 @@ func (p *lineParserGen) n33(c *pgenrt.State, s *elem) (bool, pgenrt.Err) {
 // (or another node of the same first set).
 func (p *lineParserGen) f12(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
-	return 0x400>>uint32(t)&1 != 0
+	return 0x800>>uint32(t)&1 != 0
 }
 
 // <comment>
 func (p *lineParserGen) n34(c *pgenrt.State, s *elem) (bool, pgenrt.Err) {
 	start := c.Cur
-	if m, e := p.Ref(c, 10); !m || e.On {
+	if m, e := p.Ref(c, 11); !m || e.On {
 		return e.On, e
 	}
 	var v string
@@ -5785,7 +5840,7 @@ func (p *lineParserGen) s_endedResult(c *pgenrt.State, s *endedResult) (bool, pg
 // (or another node of the same first set).
 func (p *lineParserGen) f13(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
-	return 0x180>>uint32(t)&1 != 0 || t == 1 && (p.Text(c.Cur) == "(" || p.Text(c.Cur) == ")")
+	return 0x300>>uint32(t)&1 != 0 || t == 2 && (p.Text(c.Cur) == "(" || p.Text(c.Cur) == ")")
 }
 
 // ExitWord
@@ -5859,21 +5914,21 @@ func (p *lineParserGen) s_exit(c *pgenrt.State, s *exit) (bool, pgenrt.Err) {
 // (or another node of the same first set).
 func (p *lineParserGen) f14(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
-	return 0x80>>uint32(t)&1 != 0
+	return 0x100>>uint32(t)&1 != 0
 }
 
 // f15 reports whether the token at the cursor may start "("
 // (or another node of the same first set).
 func (p *lineParserGen) f15(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
-	return t == 1 && (p.Text(c.Cur) == "(")
+	return t == 2 && (p.Text(c.Cur) == "(")
 }
 
 // f16 reports whether the token at the cursor may start ")"
 // (or another node of the same first set).
 func (p *lineParserGen) f16(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
-	return t == 1 && (p.Text(c.Cur) == ")")
+	return t == 2 && (p.Text(c.Cur) == ")")
 }
 
 // <ident> | <number> | "(" | ")"
@@ -5882,7 +5937,7 @@ func (p *lineParserGen) n44(c *pgenrt.State) (bool, pgenrt.Err) {
 	var first pgenrt.Err
 	if p.f1(c) {
 		b := *c
-		m, e := p.Ref(&b, 8)
+		m, e := p.Ref(&b, 9)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -5897,7 +5952,7 @@ func (p *lineParserGen) n44(c *pgenrt.State) (bool, pgenrt.Err) {
 	}
 	if p.f14(c) {
 		b := *c
-		m, e := p.Ref(&b, 7)
+		m, e := p.Ref(&b, 8)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -5990,6 +6045,7 @@ func (p *lineParserGen) n46(c *pgenrt.State, s *expr) (bool, pgenrt.Err) {
 		nv.Items = nv.Items[:0]
 		nv.Close = ""
 		nv.Fd = nil
+		nv.Deleted = false
 		nv.Float = nil
 		nv.Ellipsis = false
 		nv.Resuming = nil
@@ -6076,7 +6132,7 @@ func (p *lineParserGen) s_expr(c *pgenrt.State, s *expr) (bool, pgenrt.Err) {
 // <ident>
 func (p *lineParserGen) n50(c *pgenrt.State, s *ident) (bool, pgenrt.Err) {
 	start := c.Cur
-	if m, e := p.Ref(c, 8); !m || e.On {
+	if m, e := p.Ref(c, 9); !m || e.On {
 		return e.On, e
 	}
 	if c.Cur == start+1 && s.Text == "" {
@@ -6097,7 +6153,7 @@ func (p *lineParserGen) s_ident(c *pgenrt.State, s *ident) (bool, pgenrt.Err) {
 // <number>
 func (p *lineParserGen) n51(c *pgenrt.State, s *ipTok) (bool, pgenrt.Err) {
 	start := c.Cur
-	if m, e := p.Ref(c, 7); !m || e.On {
+	if m, e := p.Ref(c, 8); !m || e.On {
 		return e.On, e
 	}
 	var v string
@@ -6283,7 +6339,7 @@ func (p *lineParserGen) s_lead(c *pgenrt.State, s *lead) (bool, pgenrt.Err) {
 // (or another node of the same first set).
 func (p *lineParserGen) f17(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
-	return 0x2f0>>uint32(t)&1 != 0
+	return 0x5e0>>uint32(t)&1 != 0
 }
 
 // PrefixTok
@@ -6401,7 +6457,7 @@ func (p *lineParserGen) n62(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 // (or another node of the same first set).
 func (p *lineParserGen) f18(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
-	return t == 21 && (p.Text(c.Cur) == "[")
+	return t == 22 && (p.Text(c.Cur) == "[")
 }
 
 // IpTok
@@ -6532,7 +6588,7 @@ func (p *lineParserGen) n67(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 // (or another node of the same first set).
 func (p *lineParserGen) f19(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
-	return 0x8000>>uint32(t)&1 != 0
+	return 0x10000>>uint32(t)&1 != 0
 }
 
 // Resumed
@@ -6585,7 +6641,7 @@ func (p *lineParserGen) n69(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 // (or another node of the same first set).
 func (p *lineParserGen) f20(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
-	return t == 18 && (p.Text(c.Cur) == "+++")
+	return t == 19 && (p.Text(c.Cur) == "+++")
 }
 
 // Exit
@@ -6785,7 +6841,7 @@ func (p *lineParserGen) s_line(c *pgenrt.State, s *line) (bool, pgenrt.Err) {
 // <number>
 func (p *lineParserGen) n75(c *pgenrt.State, s *modeLine) (bool, pgenrt.Err) {
 	start := c.Cur
-	if m, e := p.Ref(c, 7); !m || e.On {
+	if m, e := p.Ref(c, 8); !m || e.On {
 		return e.On, e
 	}
 	if c.Cur == start+1 && s.PID == "" {
@@ -6801,7 +6857,7 @@ func (p *lineParserGen) n75(c *pgenrt.State, s *modeLine) (bool, pgenrt.Err) {
 // <number>
 func (p *lineParserGen) n76(c *pgenrt.State, s *modeLine) (bool, pgenrt.Err) {
 	start := c.Cur
-	if m, e := p.Ref(c, 7); !m || e.On {
+	if m, e := p.Ref(c, 8); !m || e.On {
 		return e.On, e
 	}
 	for i := start; i < c.Cur; i++ {
@@ -6813,7 +6869,7 @@ func (p *lineParserGen) n76(c *pgenrt.State, s *modeLine) (bool, pgenrt.Err) {
 // <ident>
 func (p *lineParserGen) n77(c *pgenrt.State, s *modeLine) (bool, pgenrt.Err) {
 	start := c.Cur
-	if m, e := p.Ref(c, 8); !m || e.On {
+	if m, e := p.Ref(c, 9); !m || e.On {
 		return e.On, e
 	}
 	for i := start; i < c.Cur; i++ {
@@ -6941,7 +6997,7 @@ func (p *lineParserGen) n81(c *pgenrt.State, s *note) (bool, pgenrt.Err) {
 // (or another node of the same first set).
 func (p *lineParserGen) f21(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
-	return 0x3bfffc>>uint32(t)&1 != 0 || t == 1 && (p.Text(c.Cur) == "(")
+	return 0x77fffa>>uint32(t)&1 != 0 || t == 2 && (p.Text(c.Cur) == "(")
 }
 
 // NoteItem
@@ -7034,111 +7090,118 @@ func (p *lineParserGen) n85(c *pgenrt.State, s *noteItem) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
-// f22 reports whether the token at the cursor may start (<ident> | <number> | <float> | <string> | <comment> | <fd> | <ellipsis> | <sep> | <binop> | <unary> | <punct> | <clock> | <pidtag> | <resuming> | <duration> | <unfinished> | <unavailable> | <detached> | <resumed>)
+// f22 reports whether the token at the cursor may start (<ident> | <number> | <float> | <string> | <comment> | <fd> | <deleted> | <ellipsis> | <sep> | <binop> | <unary> | <punct> | <clock> | <pidtag> | <resuming> | <duration> | <unfinished> | <unavailable> | <detached> | <resumed>)
 // (or another node of the same first set).
 func (p *lineParserGen) f22(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
-	return 0x3bfffc>>uint32(t)&1 != 0
+	return 0x77fffa>>uint32(t)&1 != 0
 }
 
 // f23 reports whether the token at the cursor may start <float>
 // (or another node of the same first set).
 func (p *lineParserGen) f23(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
-	return 0x40>>uint32(t)&1 != 0
+	return 0x80>>uint32(t)&1 != 0
 }
 
 // f24 reports whether the token at the cursor may start <string>
 // (or another node of the same first set).
 func (p *lineParserGen) f24(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
-	return 0x8>>uint32(t)&1 != 0
+	return 0x10>>uint32(t)&1 != 0
 }
 
 // f25 reports whether the token at the cursor may start <fd>
 // (or another node of the same first set).
 func (p *lineParserGen) f25(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
-	return 0x10>>uint32(t)&1 != 0
+	return 0x20>>uint32(t)&1 != 0
 }
 
-// f26 reports whether the token at the cursor may start <ellipsis>
+// f26 reports whether the token at the cursor may start <deleted>
 // (or another node of the same first set).
 func (p *lineParserGen) f26(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
-	return 0x800>>uint32(t)&1 != 0
+	return 0x2>>uint32(t)&1 != 0
 }
 
-// f27 reports whether the token at the cursor may start <sep>
+// f27 reports whether the token at the cursor may start <ellipsis>
 // (or another node of the same first set).
 func (p *lineParserGen) f27(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
-	return 0x4>>uint32(t)&1 != 0
+	return 0x1000>>uint32(t)&1 != 0
 }
 
-// f28 reports whether the token at the cursor may start <unary>
+// f28 reports whether the token at the cursor may start <sep>
 // (or another node of the same first set).
 func (p *lineParserGen) f28(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
-	return 0x100000>>uint32(t)&1 != 0
+	return 0x8>>uint32(t)&1 != 0
 }
 
-// f29 reports whether the token at the cursor may start <punct>
+// f29 reports whether the token at the cursor may start <unary>
 // (or another node of the same first set).
 func (p *lineParserGen) f29(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return 0x200000>>uint32(t)&1 != 0
 }
 
-// f30 reports whether the token at the cursor may start <clock>
+// f30 reports whether the token at the cursor may start <punct>
 // (or another node of the same first set).
 func (p *lineParserGen) f30(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
-	return 0x20>>uint32(t)&1 != 0
+	return 0x400000>>uint32(t)&1 != 0
 }
 
-// f31 reports whether the token at the cursor may start <pidtag>
+// f31 reports whether the token at the cursor may start <clock>
 // (or another node of the same first set).
 func (p *lineParserGen) f31(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
-	return 0x200>>uint32(t)&1 != 0
+	return 0x40>>uint32(t)&1 != 0
 }
 
-// f32 reports whether the token at the cursor may start <resuming>
+// f32 reports whether the token at the cursor may start <pidtag>
 // (or another node of the same first set).
 func (p *lineParserGen) f32(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
-	return 0x10000>>uint32(t)&1 != 0
+	return 0x400>>uint32(t)&1 != 0
 }
 
-// f33 reports whether the token at the cursor may start <unfinished>
+// f33 reports whether the token at the cursor may start <resuming>
 // (or another node of the same first set).
 func (p *lineParserGen) f33(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
-	return 0x1000>>uint32(t)&1 != 0
+	return 0x20000>>uint32(t)&1 != 0
 }
 
-// f34 reports whether the token at the cursor may start <unavailable>
+// f34 reports whether the token at the cursor may start <unfinished>
 // (or another node of the same first set).
 func (p *lineParserGen) f34(c *pgenrt.State) bool {
-	t := p.Type(c.Cur)
-	return 0x4000>>uint32(t)&1 != 0
-}
-
-// f35 reports whether the token at the cursor may start <detached>
-// (or another node of the same first set).
-func (p *lineParserGen) f35(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
 	return 0x2000>>uint32(t)&1 != 0
 }
 
-// <ident> | <number> | <float> | <string> | <comment> | <fd> | <ellipsis> | <sep> | <binop> | <unary> | <punct> | <clock> | <pidtag> | <resuming> | <duration> | <unfinished> | <unavailable> | <detached> | <resumed>
+// f35 reports whether the token at the cursor may start <unavailable>
+// (or another node of the same first set).
+func (p *lineParserGen) f35(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return 0x8000>>uint32(t)&1 != 0
+}
+
+// f36 reports whether the token at the cursor may start <detached>
+// (or another node of the same first set).
+func (p *lineParserGen) f36(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return 0x4000>>uint32(t)&1 != 0
+}
+
+// <ident> | <number> | <float> | <string> | <comment> | <fd> | <deleted> | <ellipsis> | <sep> | <binop> | <unary> | <punct> | <clock> | <pidtag> | <resuming> | <duration> | <unfinished> | <unavailable> | <detached> | <resumed>
 func (p *lineParserGen) n86(c *pgenrt.State) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
 	if p.f1(c) {
 		b := *c
-		m, e := p.Ref(&b, 8)
+		m, e := p.Ref(&b, 9)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -7153,7 +7216,7 @@ func (p *lineParserGen) n86(c *pgenrt.State) (bool, pgenrt.Err) {
 	}
 	if p.f14(c) {
 		b := *c
-		m, e := p.Ref(&b, 7)
+		m, e := p.Ref(&b, 8)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -7168,7 +7231,7 @@ func (p *lineParserGen) n86(c *pgenrt.State) (bool, pgenrt.Err) {
 	}
 	if p.f23(c) {
 		b := *c
-		m, e := p.Ref(&b, 6)
+		m, e := p.Ref(&b, 7)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -7183,7 +7246,7 @@ func (p *lineParserGen) n86(c *pgenrt.State) (bool, pgenrt.Err) {
 	}
 	if p.f24(c) {
 		b := *c
-		m, e := p.Ref(&b, 3)
+		m, e := p.Ref(&b, 4)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -7198,7 +7261,7 @@ func (p *lineParserGen) n86(c *pgenrt.State) (bool, pgenrt.Err) {
 	}
 	if p.f12(c) {
 		b := *c
-		m, e := p.Ref(&b, 10)
+		m, e := p.Ref(&b, 11)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -7213,7 +7276,7 @@ func (p *lineParserGen) n86(c *pgenrt.State) (bool, pgenrt.Err) {
 	}
 	if p.f25(c) {
 		b := *c
-		m, e := p.Ref(&b, 4)
+		m, e := p.Ref(&b, 5)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -7228,7 +7291,7 @@ func (p *lineParserGen) n86(c *pgenrt.State) (bool, pgenrt.Err) {
 	}
 	if p.f26(c) {
 		b := *c
-		m, e := p.Ref(&b, 11)
+		m, e := p.Ref(&b, 1)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -7243,22 +7306,7 @@ func (p *lineParserGen) n86(c *pgenrt.State) (bool, pgenrt.Err) {
 	}
 	if p.f27(c) {
 		b := *c
-		m, e := p.Ref(&b, 2)
-		if e.On {
-			if c.Stop(e, &b, 1) {
-				return true, e
-			}
-			if b.Cur >= deepest {
-				first, deepest = e, b.Cur
-			}
-		} else if m {
-			c.Accept(&b)
-			return true, pgenrt.Err{}
-		}
-	}
-	if p.f2(c) {
-		b := *c
-		m, e := p.Ref(&b, 19)
+		m, e := p.Ref(&b, 12)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -7272,6 +7320,21 @@ func (p *lineParserGen) n86(c *pgenrt.State) (bool, pgenrt.Err) {
 		}
 	}
 	if p.f28(c) {
+		b := *c
+		m, e := p.Ref(&b, 3)
+		if e.On {
+			if c.Stop(e, &b, 1) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+	}
+	if p.f2(c) {
 		b := *c
 		m, e := p.Ref(&b, 20)
 		if e.On {
@@ -7303,7 +7366,7 @@ func (p *lineParserGen) n86(c *pgenrt.State) (bool, pgenrt.Err) {
 	}
 	if p.f30(c) {
 		b := *c
-		m, e := p.Ref(&b, 5)
+		m, e := p.Ref(&b, 22)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -7318,7 +7381,7 @@ func (p *lineParserGen) n86(c *pgenrt.State) (bool, pgenrt.Err) {
 	}
 	if p.f31(c) {
 		b := *c
-		m, e := p.Ref(&b, 9)
+		m, e := p.Ref(&b, 6)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -7333,22 +7396,7 @@ func (p *lineParserGen) n86(c *pgenrt.State) (bool, pgenrt.Err) {
 	}
 	if p.f32(c) {
 		b := *c
-		m, e := p.Ref(&b, 16)
-		if e.On {
-			if c.Stop(e, &b, 1) {
-				return true, e
-			}
-			if b.Cur >= deepest {
-				first, deepest = e, b.Cur
-			}
-		} else if m {
-			c.Accept(&b)
-			return true, pgenrt.Err{}
-		}
-	}
-	if p.f10(c) {
-		b := *c
-		m, e := p.Ref(&b, 17)
+		m, e := p.Ref(&b, 10)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -7363,7 +7411,22 @@ func (p *lineParserGen) n86(c *pgenrt.State) (bool, pgenrt.Err) {
 	}
 	if p.f33(c) {
 		b := *c
-		m, e := p.Ref(&b, 12)
+		m, e := p.Ref(&b, 17)
+		if e.On {
+			if c.Stop(e, &b, 1) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+	}
+	if p.f10(c) {
+		b := *c
+		m, e := p.Ref(&b, 18)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -7378,7 +7441,7 @@ func (p *lineParserGen) n86(c *pgenrt.State) (bool, pgenrt.Err) {
 	}
 	if p.f34(c) {
 		b := *c
-		m, e := p.Ref(&b, 14)
+		m, e := p.Ref(&b, 13)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -7393,7 +7456,22 @@ func (p *lineParserGen) n86(c *pgenrt.State) (bool, pgenrt.Err) {
 	}
 	if p.f35(c) {
 		b := *c
-		m, e := p.Ref(&b, 13)
+		m, e := p.Ref(&b, 15)
+		if e.On {
+			if c.Stop(e, &b, 1) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+	}
+	if p.f36(c) {
+		b := *c
+		m, e := p.Ref(&b, 14)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -7408,7 +7486,7 @@ func (p *lineParserGen) n86(c *pgenrt.State) (bool, pgenrt.Err) {
 	}
 	if p.f19(c) {
 		b := *c
-		m, e := p.Ref(&b, 15)
+		m, e := p.Ref(&b, 16)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -7428,7 +7506,7 @@ func (p *lineParserGen) n86(c *pgenrt.State) (bool, pgenrt.Err) {
 	return false, pgenrt.Err{}
 }
 
-// (<ident> | <number> | <float> | <string> | <comment> | <fd> | <ellipsis> | <sep> | <binop> | <unary> | <punct> | <clock> | <pidtag> | <resuming> | <duration> | <unfinished> | <unavailable> | <detached> | <resumed>)
+// (<ident> | <number> | <float> | <string> | <comment> | <fd> | <deleted> | <ellipsis> | <sep> | <binop> | <unary> | <punct> | <clock> | <pidtag> | <resuming> | <duration> | <unfinished> | <unavailable> | <detached> | <resumed>)
 func (p *lineParserGen) n87(c *pgenrt.State, s *noteItem) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.n86(c); !m || e.On {
@@ -7444,7 +7522,7 @@ func (p *lineParserGen) n87(c *pgenrt.State, s *noteItem) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
-// Note | (<ident> | <number> | <float> | <string> | <comment> | <fd> | <ellipsis> | <sep> | <binop> | <unary> | <punct> | <clock> | <pidtag> | <resuming> | <duration> | <unfinished> | <unavailable> | <detached> | <resumed>)
+// Note | (<ident> | <number> | <float> | <string> | <comment> | <fd> | <deleted> | <ellipsis> | <sep> | <binop> | <unary> | <punct> | <clock> | <pidtag> | <resuming> | <duration> | <unfinished> | <unavailable> | <detached> | <resumed>)
 func (p *lineParserGen) n88(c *pgenrt.State, s *noteItem) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
@@ -7498,9 +7576,9 @@ func (p *lineParserGen) s_noteItem(c *pgenrt.State, s *noteItem) (bool, pgenrt.E
 func (p *lineParserGen) n89(c *pgenrt.State) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
-	if p.f31(c) {
+	if p.f32(c) {
 		b := *c
-		m, e := p.Ref(&b, 9)
+		m, e := p.Ref(&b, 10)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -7515,7 +7593,7 @@ func (p *lineParserGen) n89(c *pgenrt.State) (bool, pgenrt.Err) {
 	}
 	if p.f14(c) {
 		b := *c
-		m, e := p.Ref(&b, 7)
+		m, e := p.Ref(&b, 8)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -7528,22 +7606,7 @@ func (p *lineParserGen) n89(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	if p.f30(c) {
-		b := *c
-		m, e := p.Ref(&b, 5)
-		if e.On {
-			if c.Stop(e, &b, 1) {
-				return true, e
-			}
-			if b.Cur >= deepest {
-				first, deepest = e, b.Cur
-			}
-		} else if m {
-			c.Accept(&b)
-			return true, pgenrt.Err{}
-		}
-	}
-	if p.f23(c) {
+	if p.f31(c) {
 		b := *c
 		m, e := p.Ref(&b, 6)
 		if e.On {
@@ -7558,9 +7621,24 @@ func (p *lineParserGen) n89(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
+	if p.f23(c) {
+		b := *c
+		m, e := p.Ref(&b, 7)
+		if e.On {
+			if c.Stop(e, &b, 1) {
+				return true, e
+			}
+			if b.Cur >= deepest {
+				first, deepest = e, b.Cur
+			}
+		} else if m {
+			c.Accept(&b)
+			return true, pgenrt.Err{}
+		}
+	}
 	if p.f25(c) {
 		b := *c
-		m, e := p.Ref(&b, 4)
+		m, e := p.Ref(&b, 5)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -7601,27 +7679,27 @@ func (p *lineParserGen) s_prefixTok(c *pgenrt.State, s *prefixTok) (bool, pgenrt
 	return c.Close(p.n90(c, s))
 }
 
-// f36 reports whether the token at the cursor may start (<unary> | "&")
-// (or another node of the same first set).
-func (p *lineParserGen) f36(c *pgenrt.State) bool {
-	t := p.Type(c.Cur)
-	return 0x100000>>uint32(t)&1 != 0 || t == 19 && (p.Text(c.Cur) == "&")
-}
-
-// f37 reports whether the token at the cursor may start "&"
+// f37 reports whether the token at the cursor may start (<unary> | "&")
 // (or another node of the same first set).
 func (p *lineParserGen) f37(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
-	return t == 19 && (p.Text(c.Cur) == "&")
+	return 0x200000>>uint32(t)&1 != 0 || t == 20 && (p.Text(c.Cur) == "&")
+}
+
+// f38 reports whether the token at the cursor may start "&"
+// (or another node of the same first set).
+func (p *lineParserGen) f38(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return t == 20 && (p.Text(c.Cur) == "&")
 }
 
 // <unary> | "&"
 func (p *lineParserGen) n91(c *pgenrt.State) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
-	if p.f28(c) {
+	if p.f29(c) {
 		b := *c
-		m, e := p.Ref(&b, 20)
+		m, e := p.Ref(&b, 21)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -7634,7 +7712,7 @@ func (p *lineParserGen) n91(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	if p.f37(c) {
+	if p.f38(c) {
 		b := *c
 		m, e := p.Lit(&b, "&")
 		if e.On {
@@ -7672,7 +7750,7 @@ func (p *lineParserGen) n92(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 func (p *lineParserGen) n93(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	matched := false
 	for {
-		if !p.f36(c) {
+		if !p.f37(c) {
 			break
 		}
 		b := *c
@@ -7700,7 +7778,7 @@ func (p *lineParserGen) n93(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 // <ident>
 func (p *lineParserGen) n94(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	start := c.Cur
-	if m, e := p.Ref(c, 8); !m || e.On {
+	if m, e := p.Ref(c, 9); !m || e.On {
 		return e.On, e
 	}
 	var v string
@@ -7901,7 +7979,7 @@ func (p *lineParserGen) n102(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 // <number>
 func (p *lineParserGen) n103(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	start := c.Cur
-	if m, e := p.Ref(c, 7); !m || e.On {
+	if m, e := p.Ref(c, 8); !m || e.On {
 		return e.On, e
 	}
 	var v string
@@ -7929,7 +8007,7 @@ func (p *lineParserGen) n103(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 // <string>
 func (p *lineParserGen) n104(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	start := c.Cur
-	if m, e := p.Ref(c, 3); !m || e.On {
+	if m, e := p.Ref(c, 4); !m || e.On {
 		return e.On, e
 	}
 	var v string
@@ -7970,7 +8048,7 @@ func (p *lineParserGen) n105(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 func (p *lineParserGen) n106(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	matched := false
 	for {
-		if !p.f26(c) {
+		if !p.f27(c) {
 			break
 		}
 		b := *c
@@ -8007,25 +8085,25 @@ func (p *lineParserGen) n107(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
-// f38 reports whether the token at the cursor may start ("{" | "[") Elem* ("}" | "]")
-// (or another node of the same first set).
-func (p *lineParserGen) f38(c *pgenrt.State) bool {
-	t := p.Type(c.Cur)
-	return t == 2 && (p.Text(c.Cur) == "{") || t == 21 && (p.Text(c.Cur) == "[")
-}
-
-// f39 reports whether the token at the cursor may start "{"
+// f39 reports whether the token at the cursor may start ("{" | "[") Elem* ("}" | "]")
 // (or another node of the same first set).
 func (p *lineParserGen) f39(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
-	return t == 2 && (p.Text(c.Cur) == "{")
+	return t == 3 && (p.Text(c.Cur) == "{") || t == 22 && (p.Text(c.Cur) == "[")
+}
+
+// f40 reports whether the token at the cursor may start "{"
+// (or another node of the same first set).
+func (p *lineParserGen) f40(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return t == 3 && (p.Text(c.Cur) == "{")
 }
 
 // "{" | "["
 func (p *lineParserGen) n108(c *pgenrt.State) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
-	if p.f39(c) {
+	if p.f40(c) {
 		b := *c
 		m, e := p.Lit(&b, "{")
 		if e.On {
@@ -8143,32 +8221,32 @@ func (p *lineParserGen) n111(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
-// f40 reports whether the token at the cursor may start ("}" | "]")
-// (or another node of the same first set).
-func (p *lineParserGen) f40(c *pgenrt.State) bool {
-	t := p.Type(c.Cur)
-	return t == 2 && (p.Text(c.Cur) == "]" || p.Text(c.Cur) == "}")
-}
-
-// f41 reports whether the token at the cursor may start "}"
+// f41 reports whether the token at the cursor may start ("}" | "]")
 // (or another node of the same first set).
 func (p *lineParserGen) f41(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
-	return t == 2 && (p.Text(c.Cur) == "}")
+	return t == 3 && (p.Text(c.Cur) == "]" || p.Text(c.Cur) == "}")
 }
 
-// f42 reports whether the token at the cursor may start "]"
+// f42 reports whether the token at the cursor may start "}"
 // (or another node of the same first set).
 func (p *lineParserGen) f42(c *pgenrt.State) bool {
 	t := p.Type(c.Cur)
-	return t == 2 && (p.Text(c.Cur) == "]")
+	return t == 3 && (p.Text(c.Cur) == "}")
+}
+
+// f43 reports whether the token at the cursor may start "]"
+// (or another node of the same first set).
+func (p *lineParserGen) f43(c *pgenrt.State) bool {
+	t := p.Type(c.Cur)
+	return t == 3 && (p.Text(c.Cur) == "]")
 }
 
 // "}" | "]"
 func (p *lineParserGen) n112(c *pgenrt.State) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
-	if p.f41(c) {
+	if p.f42(c) {
 		b := *c
 		m, e := p.Lit(&b, "}")
 		if e.On {
@@ -8183,7 +8261,7 @@ func (p *lineParserGen) n112(c *pgenrt.State) (bool, pgenrt.Err) {
 			return true, pgenrt.Err{}
 		}
 	}
-	if p.f42(c) {
+	if p.f43(c) {
 		b := *c
 		m, e := p.Lit(&b, "]")
 		if e.On {
@@ -8238,7 +8316,7 @@ func (p *lineParserGen) n114(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 // <fd>
 func (p *lineParserGen) n115(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	start := c.Cur
-	if m, e := p.Ref(c, 4); !m || e.On {
+	if m, e := p.Ref(c, 5); !m || e.On {
 		return e.On, e
 	}
 	var v string
@@ -8263,10 +8341,63 @@ func (p *lineParserGen) n115(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
-// <float>
+// <deleted>
 func (p *lineParserGen) n116(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	start := c.Cur
-	if m, e := p.Ref(c, 6); !m || e.On {
+	if m, e := p.Ref(c, 1); !m || e.On {
+		return e.On, e
+	}
+	if c.Cur > start {
+		s.Deleted = true
+	}
+	return true, pgenrt.Err{}
+}
+
+// <deleted>?
+func (p *lineParserGen) n117(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+	matched := false
+	for {
+		if !p.f26(c) {
+			break
+		}
+		b := *c
+		sv0 := s.Deleted
+		m, e := p.n116(&b, s)
+		if e.On {
+			c.MaybeUpdate(e)
+			if c.Stop(e, &b, 1) {
+				return true, e
+			}
+			s.Deleted = sv0
+			break
+		}
+		c.Accept(&b)
+		if !m {
+			s.Deleted = sv0
+			break
+		}
+		matched = true
+		break
+	}
+	_ = matched
+	return true, pgenrt.Err{}
+}
+
+// <fd> <deleted>?
+func (p *lineParserGen) n118(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+	if m, e := p.n115(c, s); !m || e.On {
+		return e.On, e
+	}
+	if m, e := p.n117(c, s); !m || e.On {
+		return true, c.Miss(e, 41)
+	}
+	return true, pgenrt.Err{}
+}
+
+// <float>
+func (p *lineParserGen) n119(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+	start := c.Cur
+	if m, e := p.Ref(c, 7); !m || e.On {
 		return e.On, e
 	}
 	var v string
@@ -8292,7 +8423,7 @@ func (p *lineParserGen) n116(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 }
 
 // "..."
-func (p *lineParserGen) n117(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+func (p *lineParserGen) n120(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Lit(c, "..."); !m || e.On {
 		return e.On, e
@@ -8304,9 +8435,9 @@ func (p *lineParserGen) n117(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 }
 
 // <resuming>
-func (p *lineParserGen) n118(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+func (p *lineParserGen) n121(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	start := c.Cur
-	if m, e := p.Ref(c, 16); !m || e.On {
+	if m, e := p.Ref(c, 17); !m || e.On {
 		return e.On, e
 	}
 	var v string
@@ -8332,7 +8463,7 @@ func (p *lineParserGen) n118(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 }
 
 // "?"
-func (p *lineParserGen) n119(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+func (p *lineParserGen) n122(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Lit(c, "?"); !m || e.On {
 		return e.On, e
@@ -8344,7 +8475,7 @@ func (p *lineParserGen) n119(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 }
 
 // Expr
-func (p *lineParserGen) n120(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+func (p *lineParserGen) n123(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	var nv *expr
 	if p.reuse {
 		nv = p.slab_expr.Alloc()
@@ -8362,12 +8493,12 @@ func (p *lineParserGen) n120(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 }
 
 // "(" Expr ")"
-func (p *lineParserGen) n121(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+func (p *lineParserGen) n124(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	if m, e := p.Lit(c, "("); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n120(c, s); !m || e.On {
-		return true, c.Miss(e, 41)
+	if m, e := p.n123(c, s); !m || e.On {
+		return true, c.Miss(e, 42)
 	}
 	if m, e := p.Lit(c, ")"); !m || e.On {
 		return true, c.Miss(e, 34)
@@ -8375,8 +8506,8 @@ func (p *lineParserGen) n121(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
-// (<ident> ("(" Elem* ")")? Alts?) | <number> | (<string> "..."?) | (("{" | "[") Elem* ("}" | "]")) | <fd> | <float> | "..." | <resuming> | "?" | ("(" Expr ")")
-func (p *lineParserGen) n122(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+// (<ident> ("(" Elem* ")")? Alts?) | <number> | (<string> "..."?) | (("{" | "[") Elem* ("}" | "]")) | (<fd> <deleted>?) | <float> | "..." | <resuming> | "?" | ("(" Expr ")")
+func (p *lineParserGen) n125(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
 	if p.f1(c) {
@@ -8430,7 +8561,7 @@ func (p *lineParserGen) n122(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 		}
 		s.String, s.Trunc = sv0, sv1
 	}
-	if p.f38(c) {
+	if p.f39(c) {
 		b := *c
 		sv0, sv1, sv2 := s.Open, s.Items, s.Close
 		m, e := p.n114(&b, s)
@@ -8449,8 +8580,8 @@ func (p *lineParserGen) n122(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	}
 	if p.f25(c) {
 		b := *c
-		sv0 := s.Fd
-		m, e := p.n115(&b, s)
+		sv0, sv1 := s.Fd, s.Deleted
+		m, e := p.n118(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -8462,12 +8593,12 @@ func (p *lineParserGen) n122(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 			c.Accept(&b)
 			return true, pgenrt.Err{}
 		}
-		s.Fd = sv0
+		s.Fd, s.Deleted = sv0, sv1
 	}
 	if p.f23(c) {
 		b := *c
 		sv0 := s.Float
-		m, e := p.n116(&b, s)
+		m, e := p.n119(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -8481,10 +8612,10 @@ func (p *lineParserGen) n122(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 		}
 		s.Float = sv0
 	}
-	if p.f26(c) {
+	if p.f27(c) {
 		b := *c
 		sv0 := s.Ellipsis
-		m, e := p.n117(&b, s)
+		m, e := p.n120(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -8498,10 +8629,10 @@ func (p *lineParserGen) n122(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 		}
 		s.Ellipsis = sv0
 	}
-	if p.f32(c) {
+	if p.f33(c) {
 		b := *c
 		sv0 := s.Resuming
-		m, e := p.n118(&b, s)
+		m, e := p.n121(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -8518,7 +8649,7 @@ func (p *lineParserGen) n122(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	if p.f5(c) {
 		b := *c
 		sv0 := s.Question
-		m, e := p.n119(&b, s)
+		m, e := p.n122(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -8535,7 +8666,7 @@ func (p *lineParserGen) n122(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	if p.f15(c) {
 		b := *c
 		sv0 := s.Paren
-		m, e := p.n121(&b, s)
+		m, e := p.n124(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -8557,9 +8688,9 @@ func (p *lineParserGen) n122(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 }
 
 // <comment>
-func (p *lineParserGen) n123(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+func (p *lineParserGen) n126(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	start := c.Cur
-	if m, e := p.Ref(c, 10); !m || e.On {
+	if m, e := p.Ref(c, 11); !m || e.On {
 		return e.On, e
 	}
 	var v string
@@ -8585,7 +8716,7 @@ func (p *lineParserGen) n123(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 }
 
 // <comment>?
-func (p *lineParserGen) n124(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+func (p *lineParserGen) n127(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f12(c) {
@@ -8593,7 +8724,7 @@ func (p *lineParserGen) n124(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 		}
 		b := *c
 		sv0 := s.Comment
-		m, e := p.n123(&b, s)
+		m, e := p.n126(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 1) {
@@ -8614,27 +8745,27 @@ func (p *lineParserGen) n124(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	return true, pgenrt.Err{}
 }
 
-// (<unary> | "&")* ((<ident> ("(" Elem* ")")? Alts?) | <number> | (<string> "..."?) | (("{" | "[") Elem* ("}" | "]")) | <fd> | <float> | "..." | <resuming> | "?" | ("(" Expr ")")) <comment>?
-func (p *lineParserGen) n125(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
+// (<unary> | "&")* ((<ident> ("(" Elem* ")")? Alts?) | <number> | (<string> "..."?) | (("{" | "[") Elem* ("}" | "]")) | (<fd> <deleted>?) | <float> | "..." | <resuming> | "?" | ("(" Expr ")")) <comment>?
+func (p *lineParserGen) n128(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	if m, e := p.n93(c, s); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n122(c, s); !m || e.On {
+	if m, e := p.n125(c, s); !m || e.On {
 		return true, c.Miss(e, 1)
 	}
-	if m, e := p.n124(c, s); !m || e.On {
-		return true, c.Miss(e, 42)
+	if m, e := p.n127(c, s); !m || e.On {
+		return true, c.Miss(e, 43)
 	}
 	return true, pgenrt.Err{}
 }
 
 func (p *lineParserGen) s_primary(c *pgenrt.State, s *primary) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n125(c, s))
+	return c.Close(p.n128(c, s))
 }
 
 // "?"
-func (p *lineParserGen) n126(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
+func (p *lineParserGen) n129(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Lit(c, "?"); !m || e.On {
 		return e.On, e
@@ -8646,7 +8777,7 @@ func (p *lineParserGen) n126(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 }
 
 // Expr
-func (p *lineParserGen) n127(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
+func (p *lineParserGen) n130(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 	var nv *expr
 	if p.reuse {
 		nv = p.slab_expr.Alloc()
@@ -8664,13 +8795,13 @@ func (p *lineParserGen) n127(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 }
 
 // "?" | Expr
-func (p *lineParserGen) n128(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
+func (p *lineParserGen) n131(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
 	if p.f5(c) {
 		b := *c
 		sv0 := s.Unknown
-		m, e := p.n126(&b, s)
+		m, e := p.n129(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -8687,7 +8818,7 @@ func (p *lineParserGen) n128(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 	{
 		b := *c
 		sv0 := s.Value
-		m, e := p.n127(&b, s)
+		m, e := p.n130(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -8709,9 +8840,9 @@ func (p *lineParserGen) n128(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 }
 
 // <comment>
-func (p *lineParserGen) n129(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
+func (p *lineParserGen) n132(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 	start := c.Cur
-	if m, e := p.Ref(c, 10); !m || e.On {
+	if m, e := p.Ref(c, 11); !m || e.On {
 		return e.On, e
 	}
 	var v string
@@ -8737,7 +8868,7 @@ func (p *lineParserGen) n129(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 }
 
 // <comment>?
-func (p *lineParserGen) n130(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
+func (p *lineParserGen) n133(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f12(c) {
@@ -8745,7 +8876,7 @@ func (p *lineParserGen) n130(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 		}
 		b := *c
 		sv0 := s.Comment
-		m, e := p.n129(&b, s)
+		m, e := p.n132(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 1) {
@@ -8767,7 +8898,7 @@ func (p *lineParserGen) n130(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 }
 
 // Ident
-func (p *lineParserGen) n131(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
+func (p *lineParserGen) n134(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 	if !p.f1(c) {
 		return false, pgenrt.Err{}
 	}
@@ -8787,7 +8918,7 @@ func (p *lineParserGen) n131(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 }
 
 // Ident?
-func (p *lineParserGen) n132(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
+func (p *lineParserGen) n135(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f1(c) {
@@ -8795,7 +8926,7 @@ func (p *lineParserGen) n132(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 		}
 		b := *c
 		sv0 := s.Errno
-		m, e := p.n131(&b, s)
+		m, e := p.n134(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 1) {
@@ -8817,7 +8948,7 @@ func (p *lineParserGen) n132(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 }
 
 // Note
-func (p *lineParserGen) n133(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
+func (p *lineParserGen) n136(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 	if !p.f15(c) {
 		return false, pgenrt.Err{}
 	}
@@ -8838,7 +8969,7 @@ func (p *lineParserGen) n133(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 }
 
 // Note*
-func (p *lineParserGen) n134(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
+func (p *lineParserGen) n137(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f15(c) {
@@ -8846,7 +8977,7 @@ func (p *lineParserGen) n134(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 		}
 		b := *c
 		sv0 := s.Notes
-		m, e := p.n133(&b, s)
+		m, e := p.n136(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 1) {
@@ -8867,9 +8998,9 @@ func (p *lineParserGen) n134(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 }
 
 // <unavailable>
-func (p *lineParserGen) n135(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
+func (p *lineParserGen) n138(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 	start := c.Cur
-	if m, e := p.Ref(c, 14); !m || e.On {
+	if m, e := p.Ref(c, 15); !m || e.On {
 		return e.On, e
 	}
 	if c.Cur > start {
@@ -8879,15 +9010,15 @@ func (p *lineParserGen) n135(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 }
 
 // <unavailable>?
-func (p *lineParserGen) n136(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
+func (p *lineParserGen) n139(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 	matched := false
 	for {
-		if !p.f34(c) {
+		if !p.f35(c) {
 			break
 		}
 		b := *c
 		sv0 := s.Unavailable
-		m, e := p.n135(&b, s)
+		m, e := p.n138(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 1) {
@@ -8909,7 +9040,7 @@ func (p *lineParserGen) n136(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 }
 
 // DurTok
-func (p *lineParserGen) n137(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
+func (p *lineParserGen) n140(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 	if !p.f10(c) {
 		return false, pgenrt.Err{}
 	}
@@ -8929,7 +9060,7 @@ func (p *lineParserGen) n137(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 }
 
 // DurTok?
-func (p *lineParserGen) n138(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
+func (p *lineParserGen) n141(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f10(c) {
@@ -8937,7 +9068,7 @@ func (p *lineParserGen) n138(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 		}
 		b := *c
 		sv0 := s.Dur
-		m, e := p.n137(&b, s)
+		m, e := p.n140(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 1) {
@@ -8959,40 +9090,40 @@ func (p *lineParserGen) n138(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 }
 
 // "=" ("?" | Expr) <comment>? Ident? Note* <unavailable>? DurTok?
-func (p *lineParserGen) n139(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
+func (p *lineParserGen) n142(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 	if m, e := p.Lit(c, "="); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n128(c, s); !m || e.On {
-		return true, c.Miss(e, 43)
-	}
-	if m, e := p.n130(c, s); !m || e.On {
+	if m, e := p.n131(c, s); !m || e.On {
 		return true, c.Miss(e, 44)
 	}
-	if m, e := p.n132(c, s); !m || e.On {
+	if m, e := p.n133(c, s); !m || e.On {
 		return true, c.Miss(e, 45)
 	}
-	if m, e := p.n134(c, s); !m || e.On {
+	if m, e := p.n135(c, s); !m || e.On {
 		return true, c.Miss(e, 46)
 	}
-	if m, e := p.n136(c, s); !m || e.On {
+	if m, e := p.n137(c, s); !m || e.On {
 		return true, c.Miss(e, 47)
 	}
-	if m, e := p.n138(c, s); !m || e.On {
+	if m, e := p.n139(c, s); !m || e.On {
 		return true, c.Miss(e, 48)
+	}
+	if m, e := p.n141(c, s); !m || e.On {
+		return true, c.Miss(e, 49)
 	}
 	return true, pgenrt.Err{}
 }
 
 func (p *lineParserGen) s_result(c *pgenrt.State, s *result) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n139(c, s))
+	return c.Close(p.n142(c, s))
 }
 
 // <resumed>
-func (p *lineParserGen) n140(c *pgenrt.State, s *resumed) (bool, pgenrt.Err) {
+func (p *lineParserGen) n143(c *pgenrt.State, s *resumed) (bool, pgenrt.Err) {
 	start := c.Cur
-	if m, e := p.Ref(c, 15); !m || e.On {
+	if m, e := p.Ref(c, 16); !m || e.On {
 		return e.On, e
 	}
 	if c.Cur == start+1 && s.Name == "" {
@@ -9006,7 +9137,7 @@ func (p *lineParserGen) n140(c *pgenrt.State, s *resumed) (bool, pgenrt.Err) {
 }
 
 // Elem
-func (p *lineParserGen) n141(c *pgenrt.State, s *resumed) (bool, pgenrt.Err) {
+func (p *lineParserGen) n144(c *pgenrt.State, s *resumed) (bool, pgenrt.Err) {
 	var nv *elem
 	if p.reuse {
 		nv = p.slab_elem.Alloc()
@@ -9029,7 +9160,7 @@ func (p *lineParserGen) n141(c *pgenrt.State, s *resumed) (bool, pgenrt.Err) {
 }
 
 // Elem*
-func (p *lineParserGen) n142(c *pgenrt.State, s *resumed) (bool, pgenrt.Err) {
+func (p *lineParserGen) n145(c *pgenrt.State, s *resumed) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f6(c) {
@@ -9038,7 +9169,7 @@ func (p *lineParserGen) n142(c *pgenrt.State, s *resumed) (bool, pgenrt.Err) {
 		}
 		b := *c
 		sv0 := s.Args
-		m, e := p.n141(&b, s)
+		m, e := p.n144(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 1) {
@@ -9059,7 +9190,7 @@ func (p *lineParserGen) n142(c *pgenrt.State, s *resumed) (bool, pgenrt.Err) {
 }
 
 // Tail
-func (p *lineParserGen) n143(c *pgenrt.State, s *resumed) (bool, pgenrt.Err) {
+func (p *lineParserGen) n146(c *pgenrt.State, s *resumed) (bool, pgenrt.Err) {
 	if !p.f7(c) {
 		return false, pgenrt.Err{}
 	}
@@ -9071,14 +9202,14 @@ func (p *lineParserGen) n143(c *pgenrt.State, s *resumed) (bool, pgenrt.Err) {
 }
 
 // <resumed> Elem* Tail
-func (p *lineParserGen) n144(c *pgenrt.State, s *resumed) (bool, pgenrt.Err) {
-	if m, e := p.n140(c, s); !m || e.On {
+func (p *lineParserGen) n147(c *pgenrt.State, s *resumed) (bool, pgenrt.Err) {
+	if m, e := p.n143(c, s); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n142(c, s); !m || e.On {
+	if m, e := p.n145(c, s); !m || e.On {
 		return true, c.Miss(e, 4)
 	}
-	if m, e := p.n143(c, s); !m || e.On {
+	if m, e := p.n146(c, s); !m || e.On {
 		return true, c.Miss(e, 5)
 	}
 	return true, pgenrt.Err{}
@@ -9086,11 +9217,11 @@ func (p *lineParserGen) n144(c *pgenrt.State, s *resumed) (bool, pgenrt.Err) {
 
 func (p *lineParserGen) s_resumed(c *pgenrt.State, s *resumed) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n144(c, s))
+	return c.Close(p.n147(c, s))
 }
 
 // Ident
-func (p *lineParserGen) n145(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
+func (p *lineParserGen) n148(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 	if !p.f1(c) {
 		return false, pgenrt.Err{}
 	}
@@ -9110,7 +9241,7 @@ func (p *lineParserGen) n145(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 }
 
 // Ident*
-func (p *lineParserGen) n146(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
+func (p *lineParserGen) n149(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f1(c) {
@@ -9118,7 +9249,7 @@ func (p *lineParserGen) n146(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 		}
 		b := *c
 		sv0 := s.Words
-		m, e := p.n145(&b, s)
+		m, e := p.n148(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 1) {
@@ -9139,7 +9270,7 @@ func (p *lineParserGen) n146(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 }
 
 // "{"
-func (p *lineParserGen) n147(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
+func (p *lineParserGen) n150(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Lit(c, "{"); !m || e.On {
 		return e.On, e
@@ -9151,7 +9282,7 @@ func (p *lineParserGen) n147(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 }
 
 // Elem
-func (p *lineParserGen) n148(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
+func (p *lineParserGen) n151(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 	var nv *elem
 	if p.reuse {
 		nv = p.slab_elem.Alloc()
@@ -9174,7 +9305,7 @@ func (p *lineParserGen) n148(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 }
 
 // Elem*
-func (p *lineParserGen) n149(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
+func (p *lineParserGen) n152(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f6(c) {
@@ -9183,7 +9314,7 @@ func (p *lineParserGen) n149(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 		}
 		b := *c
 		sv0 := s.Members
-		m, e := p.n148(&b, s)
+		m, e := p.n151(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 1) {
@@ -9204,29 +9335,29 @@ func (p *lineParserGen) n149(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 }
 
 // "{" Elem* "}"
-func (p *lineParserGen) n150(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
-	if m, e := p.n147(c, s); !m || e.On {
+func (p *lineParserGen) n153(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
+	if m, e := p.n150(c, s); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n149(c, s); !m || e.On {
-		return true, c.Miss(e, 50)
+	if m, e := p.n152(c, s); !m || e.On {
+		return true, c.Miss(e, 51)
 	}
 	if m, e := p.Lit(c, "}"); !m || e.On {
-		return true, c.Miss(e, 51)
+		return true, c.Miss(e, 52)
 	}
 	return true, pgenrt.Err{}
 }
 
 // ("{" Elem* "}")?
-func (p *lineParserGen) n151(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
+func (p *lineParserGen) n154(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 	matched := false
 	for {
-		if !p.f39(c) {
+		if !p.f40(c) {
 			break
 		}
 		b := *c
 		sv0, sv1 := s.Info, s.Members
-		m, e := p.n150(&b, s)
+		m, e := p.n153(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 1) {
@@ -9248,7 +9379,7 @@ func (p *lineParserGen) n151(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 }
 
 // NoteItem
-func (p *lineParserGen) n152(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
+func (p *lineParserGen) n155(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 	if !p.f21(c) {
 		return false, pgenrt.Err{}
 	}
@@ -9269,7 +9400,7 @@ func (p *lineParserGen) n152(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 }
 
 // NoteItem*
-func (p *lineParserGen) n153(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
+func (p *lineParserGen) n156(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f21(c) {
@@ -9277,7 +9408,7 @@ func (p *lineParserGen) n153(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 		}
 		b := *c
 		sv0 := s.Rest
-		m, e := p.n152(&b, s)
+		m, e := p.n155(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 1) {
@@ -9298,7 +9429,7 @@ func (p *lineParserGen) n153(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 }
 
 // Dashes
-func (p *lineParserGen) n154(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
+func (p *lineParserGen) n157(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 	if !p.f9(c) {
 		return false, pgenrt.Err{}
 	}
@@ -9318,32 +9449,32 @@ func (p *lineParserGen) n154(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 }
 
 // "---" Ident* ("{" Elem* "}")? NoteItem* Dashes
-func (p *lineParserGen) n155(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
+func (p *lineParserGen) n158(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 	if m, e := p.Lit(c, "---"); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n146(c, s); !m || e.On {
-		return true, c.Miss(e, 49)
-	}
-	if m, e := p.n151(c, s); !m || e.On {
-		return true, c.Miss(e, 52)
-	}
-	if m, e := p.n153(c, s); !m || e.On {
-		return true, c.Miss(e, 53)
+	if m, e := p.n149(c, s); !m || e.On {
+		return true, c.Miss(e, 50)
 	}
 	if m, e := p.n154(c, s); !m || e.On {
+		return true, c.Miss(e, 53)
+	}
+	if m, e := p.n156(c, s); !m || e.On {
 		return true, c.Miss(e, 54)
+	}
+	if m, e := p.n157(c, s); !m || e.On {
+		return true, c.Miss(e, 55)
 	}
 	return true, pgenrt.Err{}
 }
 
 func (p *lineParserGen) s_signal(c *pgenrt.State, s *signal) (bool, pgenrt.Err) {
 	p.SetPos(&s.Pos, c.Cur)
-	return c.Close(p.n155(c, s))
+	return c.Close(p.n158(c, s))
 }
 
 // ")"
-func (p *lineParserGen) n156(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
+func (p *lineParserGen) n159(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
 	start := c.Cur
 	if m, e := p.Lit(c, ")"); !m || e.On {
 		return e.On, e
@@ -9355,7 +9486,7 @@ func (p *lineParserGen) n156(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
 }
 
 // Result
-func (p *lineParserGen) n157(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
+func (p *lineParserGen) n160(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
 	if !p.f11(c) {
 		return false, pgenrt.Err{}
 	}
@@ -9381,7 +9512,7 @@ func (p *lineParserGen) n157(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
 }
 
 // Result?
-func (p *lineParserGen) n158(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
+func (p *lineParserGen) n161(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f11(c) {
@@ -9389,7 +9520,7 @@ func (p *lineParserGen) n158(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
 		}
 		b := *c
 		sv0 := s.Result
-		m, e := p.n157(&b, s)
+		m, e := p.n160(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 1) {
@@ -9411,20 +9542,20 @@ func (p *lineParserGen) n158(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
 }
 
 // ")" Result?
-func (p *lineParserGen) n159(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
-	if m, e := p.n156(c, s); !m || e.On {
+func (p *lineParserGen) n162(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
+	if m, e := p.n159(c, s); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n158(c, s); !m || e.On {
-		return true, c.Miss(e, 55)
+	if m, e := p.n161(c, s); !m || e.On {
+		return true, c.Miss(e, 56)
 	}
 	return true, pgenrt.Err{}
 }
 
 // <unfinished>
-func (p *lineParserGen) n160(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
+func (p *lineParserGen) n163(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
 	start := c.Cur
-	if m, e := p.Ref(c, 12); !m || e.On {
+	if m, e := p.Ref(c, 13); !m || e.On {
 		return e.On, e
 	}
 	if c.Cur > start {
@@ -9434,7 +9565,7 @@ func (p *lineParserGen) n160(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
 }
 
 // Ended
-func (p *lineParserGen) n161(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
+func (p *lineParserGen) n164(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
 	if !p.f16(c) {
 		return false, pgenrt.Err{}
 	}
@@ -9454,7 +9585,7 @@ func (p *lineParserGen) n161(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
 }
 
 // Ended?
-func (p *lineParserGen) n162(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
+func (p *lineParserGen) n165(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
 	matched := false
 	for {
 		if !p.f16(c) {
@@ -9462,7 +9593,7 @@ func (p *lineParserGen) n162(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
 		}
 		b := *c
 		sv0 := s.Ended
-		m, e := p.n161(&b, s)
+		m, e := p.n164(&b, s)
 		if e.On {
 			c.MaybeUpdate(e)
 			if c.Stop(e, &b, 1) {
@@ -9484,20 +9615,20 @@ func (p *lineParserGen) n162(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
 }
 
 // <unfinished> Ended?
-func (p *lineParserGen) n163(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
-	if m, e := p.n160(c, s); !m || e.On {
+func (p *lineParserGen) n166(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
+	if m, e := p.n163(c, s); !m || e.On {
 		return e.On, e
 	}
-	if m, e := p.n162(c, s); !m || e.On {
-		return true, c.Miss(e, 56)
+	if m, e := p.n165(c, s); !m || e.On {
+		return true, c.Miss(e, 57)
 	}
 	return true, pgenrt.Err{}
 }
 
 // <detached>
-func (p *lineParserGen) n164(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
+func (p *lineParserGen) n167(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
 	start := c.Cur
-	if m, e := p.Ref(c, 13); !m || e.On {
+	if m, e := p.Ref(c, 14); !m || e.On {
 		return e.On, e
 	}
 	if c.Cur > start {
@@ -9507,13 +9638,13 @@ func (p *lineParserGen) n164(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
 }
 
 // (")" Result?) | (<unfinished> Ended?) | <detached>
-func (p *lineParserGen) n165(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
+func (p *lineParserGen) n168(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
 	deepest := 0
 	var first pgenrt.Err
 	if p.f16(c) {
 		b := *c
 		sv0, sv1 := s.Close, s.Result
-		m, e := p.n159(&b, s)
+		m, e := p.n162(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -9527,10 +9658,10 @@ func (p *lineParserGen) n165(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
 		}
 		s.Close, s.Result = sv0, sv1
 	}
-	if p.f33(c) {
+	if p.f34(c) {
 		b := *c
 		sv0, sv1 := s.Unfinished, s.Ended
-		m, e := p.n163(&b, s)
+		m, e := p.n166(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -9544,10 +9675,10 @@ func (p *lineParserGen) n165(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
 		}
 		s.Unfinished, s.Ended = sv0, sv1
 	}
-	if p.f35(c) {
+	if p.f36(c) {
 		b := *c
 		sv0 := s.Detached
-		m, e := p.n164(&b, s)
+		m, e := p.n167(&b, s)
 		if e.On {
 			if c.Stop(e, &b, 1) {
 				return true, e
@@ -9569,10 +9700,10 @@ func (p *lineParserGen) n165(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
 }
 
 func (p *lineParserGen) s_tail(c *pgenrt.State, s *tail) (bool, pgenrt.Err) {
-	return c.Close(p.n165(c, s))
+	return c.Close(p.n168(c, s))
 }
 
-var pgenExpect_lineParser = [...]string{"Ident", "((<ident> (\"(\" Elem* \")\")? Alts?) | <number> | (<string> \"...\"?) | ((\"{\" | \"[\") Elem* (\"}\" | \"]\")) | <fd> | <float> | \"...\" | <resuming> | \"?\" | (\"(\" Expr \")\")) <comment>?", "Primary", "\"(\" Elem* Tail", "Elem* Tail", "Tail", "Elem", "(\",\" Elem)*", "(Elem (\",\" Elem)*)? Tail", "Binop* (\"=\" Expr?)?", "Expr?", "(\"=\" Expr?)?", "EndedResult", "\"?\"", "ExitWord+ \"+++\"", "\"+++\"", "Binop*", "(<number> | \"?\"+) \"]\"", "\"]\"", "PrefixTok?", "IpTok? IpTok? (Call | Resumed | Signal | Exit | ModeLine | Cont)", "IpTok? (Call | Resumed | Signal | Exit | ModeLine | Cont)", "(Call | Resumed | Signal | Exit | ModeLine | Cont)", "\"Process\" \"PID\" \"=\" <number> \"runs\" \"in\" ((<number> <ident>) | <ident>) \"mode\" \".\" \"]\"", "\"PID\" \"=\" <number> \"runs\" \"in\" ((<number> <ident>) | <ident>) \"mode\" \".\" \"]\"", "\"=\" <number> \"runs\" \"in\" ((<number> <ident>) | <ident>) \"mode\" \".\" \"]\"", "<number> \"runs\" \"in\" ((<number> <ident>) | <ident>) \"mode\" \".\" \"]\"", "\"runs\" \"in\" ((<number> <ident>) | <ident>) \"mode\" \".\" \"]\"", "\"in\" ((<number> <ident>) | <ident>) \"mode\" \".\" \"]\"", "<ident>", "((<number> <ident>) | <ident>) \"mode\" \".\" \"]\"", "\"mode\" \".\" \"]\"", "\".\" \"]\"", "NoteItem* \")\"", "\")\"", "Elem* \")\"", "(\"(\" Elem* \")\")? Alts?", "Alts?", "\"...\"?", "Elem* (\"}\" | \"]\")", "(\"}\" | \"]\")", "Expr \")\"", "<comment>?", "(\"?\" | Expr) <comment>? Ident? Note* <unavailable>? DurTok?", "<comment>? Ident? Note* <unavailable>? DurTok?", "Ident? Note* <unavailable>? DurTok?", "Note* <unavailable>? DurTok?", "<unavailable>? DurTok?", "DurTok?", "Ident* (\"{\" Elem* \"}\")? NoteItem* Dashes", "Elem* \"}\"", "\"}\"", "(\"{\" Elem* \"}\")? NoteItem* Dashes", "NoteItem* Dashes", "Dashes", "Result?", "Ended?"}
+var pgenExpect_lineParser = [...]string{"Ident", "((<ident> (\"(\" Elem* \")\")? Alts?) | <number> | (<string> \"...\"?) | ((\"{\" | \"[\") Elem* (\"}\" | \"]\")) | (<fd> <deleted>?) | <float> | \"...\" | <resuming> | \"?\" | (\"(\" Expr \")\")) <comment>?", "Primary", "\"(\" Elem* Tail", "Elem* Tail", "Tail", "Elem", "(\",\" Elem)*", "(Elem (\",\" Elem)*)? Tail", "Binop* (\"=\" Expr?)?", "Expr?", "(\"=\" Expr?)?", "EndedResult", "\"?\"", "ExitWord+ \"+++\"", "\"+++\"", "Binop*", "(<number> | \"?\"+) \"]\"", "\"]\"", "PrefixTok?", "IpTok? IpTok? (Call | Resumed | Signal | Exit | ModeLine | Cont)", "IpTok? (Call | Resumed | Signal | Exit | ModeLine | Cont)", "(Call | Resumed | Signal | Exit | ModeLine | Cont)", "\"Process\" \"PID\" \"=\" <number> \"runs\" \"in\" ((<number> <ident>) | <ident>) \"mode\" \".\" \"]\"", "\"PID\" \"=\" <number> \"runs\" \"in\" ((<number> <ident>) | <ident>) \"mode\" \".\" \"]\"", "\"=\" <number> \"runs\" \"in\" ((<number> <ident>) | <ident>) \"mode\" \".\" \"]\"", "<number> \"runs\" \"in\" ((<number> <ident>) | <ident>) \"mode\" \".\" \"]\"", "\"runs\" \"in\" ((<number> <ident>) | <ident>) \"mode\" \".\" \"]\"", "\"in\" ((<number> <ident>) | <ident>) \"mode\" \".\" \"]\"", "<ident>", "((<number> <ident>) | <ident>) \"mode\" \".\" \"]\"", "\"mode\" \".\" \"]\"", "\".\" \"]\"", "NoteItem* \")\"", "\")\"", "Elem* \")\"", "(\"(\" Elem* \")\")? Alts?", "Alts?", "\"...\"?", "Elem* (\"}\" | \"]\")", "(\"}\" | \"]\")", "<deleted>?", "Expr \")\"", "<comment>?", "(\"?\" | Expr) <comment>? Ident? Note* <unavailable>? DurTok?", "<comment>? Ident? Note* <unavailable>? DurTok?", "Ident? Note* <unavailable>? DurTok?", "Note* <unavailable>? DurTok?", "<unavailable>? DurTok?", "DurTok?", "Ident* (\"{\" Elem* \"}\")? NoteItem* Dashes", "Elem* \"}\"", "\"}\"", "(\"{\" Elem* \"}\")? NoteItem* Dashes", "NoteItem* Dashes", "Dashes", "Result?", "Ended?"}
 
 // restParserGen is the generated parser of restParser's grammar (root restLine): it builds the
 // same tree and reports the same errors. Its zero value is ready to use;

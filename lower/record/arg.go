@@ -38,7 +38,10 @@ type Arg struct {
 	In     *Arg   // KindInOut: the value given to the call
 	Out    *Arg   // KindInOut: the value the call left
 	Op     string // KindOp: the operator ("|", "&&", "==", "~")
-	Path   string // KindFD: what the descriptor refers to, as written (strace -y: /etc/passwd, TCP:[1.2.3.4:80->5.6.7.8:9])
+	Path   string // KindFD: what the descriptor refers to (strace -y: /etc/passwd, its escapes decoded; -yy: TCP:[1.2.3.4:80->5.6.7.8:9])
+	// Deleted marks a KindFD whose file was removed (strace -y writes
+	// "(deleted)" after the decoration: 3</tmp/x>(deleted)).
+	Deleted bool
 	// Truncated marks a KindStr the trace cut short (strace "..."...).
 	Truncated bool
 	// Comment is a comment the trace wrote after the value, without its
@@ -146,6 +149,9 @@ func (a *Arg) appendJSON(b []byte) []byte {
 			b = a.appendInt(b)
 		}
 		b = appendMember(b, `,"path":`, a.Path)
+		if a.Deleted {
+			b = append(b, `,"deleted":true`...)
+		}
 	case KindSym:
 		b = append(b, `"kind":"sym"`...)
 		b = appendMember(b, `,"sym":`, a.Str)
@@ -305,6 +311,9 @@ func (a *Arg) writeText(sb *strings.Builder) {
 			sb.WriteString(strconv.FormatUint(a.Mag, 10))
 		}
 		sb.WriteString("<" + a.Path + ">")
+		if a.Deleted {
+			sb.WriteString("(deleted)")
+		}
 	case KindElided:
 		sb.WriteString("...")
 	default:
@@ -339,7 +348,7 @@ func (a *Arg) Equal(b *Arg) bool {
 	}
 	if a.Name != b.Name || a.Kind != b.Kind || a.Neg != b.Neg || a.Mag != b.Mag ||
 		a.Str != b.Str || a.Text != b.Text || string(a.Bytes) != string(b.Bytes) ||
-		len(a.Fields) != len(b.Fields) || a.Op != b.Op || a.Path != b.Path ||
+		len(a.Fields) != len(b.Fields) || a.Op != b.Op || a.Path != b.Path || a.Deleted != b.Deleted ||
 		a.Truncated != b.Truncated || a.Comment != b.Comment {
 		return false
 	}
@@ -432,6 +441,9 @@ func (a *Arg) appendDoubled(b []byte) []byte {
 			b = a.appendIntDoubled(b)
 		}
 		b = appendMemberDoubled(b, `,""path"":`, a.Path)
+		if a.Deleted {
+			b = append(b, `,""deleted"":true`...)
+		}
 	case KindSym:
 		b = append(b, `""kind"":""sym""`...)
 		b = appendMemberDoubled(b, `,""sym"":`, a.Str)

@@ -59,10 +59,11 @@ type mrec struct {
 }
 
 type mArg struct {
-	Name string      `json:"name"`
-	Int  json.Number `json:"int"`
-	Sym  string      `json:"sym"`
-	Path string      `json:"path"`
+	Name    string      `json:"name"`
+	Int     json.Number `json:"int"`
+	Sym     string      `json:"sym"`
+	Path    string      `json:"path"`
+	Deleted bool        `json:"deleted"`
 }
 
 func lowerMatrix(t *testing.T, in string) ([]mrec, dialecttest.Result) {
@@ -496,34 +497,40 @@ func TestMatrixPersonality(t *testing.T) {
 // TestMatrixNames: the paths of the -y and -yy decorations of
 // src/names.c's writes are its file names, strace's escapes decoded (a
 // quote, a backslash, < and >, brackets alone, "->", a newline, a tab, a
-// space, a name ending in '-'), and its IPv6 connection's decoration
-// nests brackets.
+// space, a name ending in '-'); a removed file and a memfd are marked
+// deleted; -yy's descriptions are as written, an IPv6 connection's with
+// nested brackets, an abstract socket's with its quoted name.
 func TestMatrixNames(t *testing.T) {
 	want := []string{"names-q\"x", "names-b\\s", "names-a<b>c", "names-u[nb", "names-u]nb",
-		"names-a->b", "names-nl\nx", "names-t\ttab", "names-sp ace", "names-x-"}
+		"names-a->b", "names-nl\nx", "names-t\ttab", "names-sp ace", "names-x-", "names-removed (deleted)"}
 	for _, log := range []string{"ynames.strace", "yynames.strace"} {
 		recs, _ := lowerMatrix(t, filepath.Join("testdata", "matrix", log))
-		var files, sockets []string
+		var files, others []string
 		for _, r := range recs {
 			if (r.Event != "write" && r.Event != "read") || len(r.Args) == 0 || r.Args[0].Path == "" {
 				continue
 			}
-			p := r.Args[0].Path
-			switch {
-			case strings.HasPrefix(p, "TCPv6:"):
-				sockets = append(sockets, p)
-			case strings.Contains(p, "/names-"):
-				files = append(files, p[strings.LastIndex(p, "/names-")+1:])
+			a := r.Args[0]
+			p := a.Path
+			if a.Deleted {
+				p += " (deleted)"
+			}
+			if i := strings.LastIndex(p, "/names-"); i >= 0 {
+				files = append(files, p[i+1:])
+			} else if !strings.HasPrefix(p, "/usr/") && !strings.HasPrefix(p, "/lib") {
+				others = append(others, p)
 			}
 		}
 		if !slices.Equal(files, want) {
 			t.Errorf("%s: files written %q, want %q", log, files, want)
 		}
+		got := strings.Join(others, " ")
+		re := regexp.MustCompile(`^socket:\[\d+\] socket:\[\d+\] /memfd:names mem"fd \(deleted\) anon_inode:\[eventfd\] socket:\[\d+\]$`)
 		if log == "yynames.strace" {
-			re := regexp.MustCompile(`^TCPv6:\[\[::1\]:\d+->\[::1\]:\d+\]$`)
-			if len(sockets) != 2 || !re.MatchString(sockets[0]) || !re.MatchString(sockets[1]) {
-				t.Errorf("%s: IPv6 decorations %q", log, sockets)
-			}
+			re = regexp.MustCompile(`^TCPv6:\[\[::1\]:\d+->\[::1\]:\d+\] TCPv6:\[\[::1\]:\d+->\[::1\]:\d+\] /memfd:names mem"fd \(deleted\) anon_inode:\[eventfd\] UNIX-STREAM:\[\d+,@"names\\"abs"\]$`)
+		}
+		if !re.MatchString(got) {
+			t.Errorf("%s: other decorations %q", log, got)
 		}
 	}
 }

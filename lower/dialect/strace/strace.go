@@ -439,7 +439,7 @@ func (s *argStore) valueInto(d *record.Arg, v sast.Value) {
 	case *sast.FuncCall:
 		d.Kind, d.Str, d.Fields = record.KindCall, v.Name, s.args(v.Args)
 	case *sast.FD:
-		d.Kind, d.Path = record.KindFD, v.Path
+		d.Kind, d.Path, d.Deleted = record.KindFD, v.Path, v.Deleted
 		if v.Comment != "" {
 			d.Comment = v.Comment
 		}

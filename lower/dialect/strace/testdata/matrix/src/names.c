@@ -1,12 +1,18 @@
 /* names.c: file names that strace's -y decorations must escape or keep
  * (a quote, a backslash, < and >, brackets alone, "->", a newline, a
- * tab, a space) and a TCP connection over IPv6 loopback, whose -yy
- * decoration nests brackets: TCPv6:[[::1]:PORT->[::1]:PORT]. */
+ * tab, a space), a TCP connection over IPv6 loopback, whose -yy
+ * decoration nests brackets: TCPv6:[[::1]:PORT->[::1]:PORT], a file
+ * written after it was removed and a memfd (decorated "...>(deleted)"),
+ * an eventfd and an abstract unix socket whose name holds a quote. */
+#define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <string.h>
+#include <sys/eventfd.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 int main(void)
@@ -42,5 +48,21 @@ int main(void)
 	close(d);
 	close(c);
 	close(s);
+	int del = open("names-removed", O_CREAT | O_RDWR | O_TRUNC, 0600);
+	unlink("names-removed");
+	int mem = memfd_create("names mem\"fd", 0);
+	int ev = eventfd(0, 0);
+	int u = socket(AF_UNIX, SOCK_STREAM, 0);
+	struct sockaddr_un un;
+	memset(&un, 0, sizeof un);
+	un.sun_family = AF_UNIX;
+	memcpy(un.sun_path + 1, "names\"abs", 10);
+	(void)bind(u, (struct sockaddr *)&un, sizeof(sa_family_t) + 11);
+	(void)listen(u, 1);
+	int more[] = {del, mem, ev, u};
+	for (unsigned i = 0; i < 4; i++) {
+		(void)write(more[i], "", 0);
+		close(more[i]);
+	}
 	return 0;
 }
