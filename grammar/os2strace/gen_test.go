@@ -7,6 +7,7 @@ import (
 	os2ast "github.com/tracekit/tracekit/ast/os2strace"
 
 	"github.com/tracekit/tracekit/grammar/internal/difftest"
+	"github.com/tracekit/tracekit/grammar/internal/pgen/pgenrt"
 )
 
 // The inputs of the differential tests: every line of the fixtures and of
@@ -143,4 +144,10 @@ func sameHook(a, b *os2ast.Hook) bool {
 		x.Data, y.Data = nil, nil
 	}
 	return reflect.DeepEqual(x, y)
+}
+
+// TestLexersMerged: every lexer is one merged automaton in code, the fast
+// path (difftest.Merged).
+func TestLexersMerged(t *testing.T) {
+	difftest.Merged(t, map[string]*pgenrt.Lexer{"hookLexer": &pgenLexer_hookLexer, "moduleLexer": &pgenLexer_moduleLexer})
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/tracekit/tracekit/ast"
 
 	"github.com/tracekit/tracekit/grammar/internal/difftest"
+	"github.com/tracekit/tracekit/grammar/internal/pgen/pgenrt"
 )
 
 // The inputs of the differential tests: every line of the fixtures, each
@@ -129,4 +130,10 @@ func BenchmarkCSV(b *testing.B) {
 			p.Line(ast.Pos{File: "t", Line: i + 1, Col: 1}, l)
 		}
 	}
+}
+
+// TestLexersMerged: every lexer is one merged automaton in code, the fast
+// path (difftest.Merged).
+func TestLexersMerged(t *testing.T) {
+	difftest.Merged(t, map[string]*pgenrt.Lexer{"csvLexer": &pgenLexer_csvLexer, "dumpLexer": &pgenLexer_dumpLexer, "hexLexer": &pgenLexer_hexLexer})
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/tracekit/tracekit/ast/corpus"
 
 	"github.com/tracekit/tracekit/grammar/internal/difftest"
+	"github.com/tracekit/tracekit/grammar/internal/pgen/pgenrt"
 )
 
 // The inputs of the differential tests: every line of the fixtures and of
@@ -112,4 +113,10 @@ func TestLineMatchesReference(t *testing.T) {
 			t.Errorf("ParseLine %q: %+v %v, reference %+v %v", l, one, odiags, want, wdiags)
 		}
 	}
+}
+
+// TestLexersMerged: every lexer is one merged automaton in code, the fast
+// path (difftest.Merged).
+func TestLexersMerged(t *testing.T) {
+	difftest.Merged(t, map[string]*pgenrt.Lexer{"lineLexer": &pgenLexer_lineLexer, "restLexer": &pgenLexer_restLexer, "tableLexer": &pgenLexer_tableLexer})
 }

@@ -60,7 +60,13 @@ var (
 		{Name: "Paren", Pattern: `[()]`},
 		{Name: "Sep", Pattern: `[,{}\]]`},
 		{Name: "String", Pattern: `"(?:[^"\\]|\\.)*"`},
-		{Name: "Fd", Pattern: `(?:-?\d+|[A-Za-z_][A-Za-z0-9_]*)(?: ?/\*[^*]*\*/)?<(?:\\.|\[(?:[^\[\]]|\[[^\[\]]*\])*\]|[^<>\[\]"\\]|[\[\]]|"(?:[^"\\]|\\.)*"|<[^<>]*>)*>`},
+		// A decoration ends at the first '>' that is not part of "->"
+		// (-yy's TCP:[a->b]): strace writes a path's '<' and '>' as
+		// \74 and \76, and its quote and backslash escaped; brackets
+		// are plain characters (IPv6's [[::1]:80->[::1]:5555], a path's
+		// lone '['). Tracking nested brackets instead made the merged
+		// automaton too large (TestLexersMerged).
+		{Name: "Fd", Pattern: `(?:-?\d+|[A-Za-z_][A-Za-z0-9_]*)(?: ?/\*[^*]*\*/)?<(?:\\.|->|[^<>"\\]|"(?:[^"\\]|\\.)*"|<[^<>]*>)*>`},
 		{Name: "Clock", Pattern: `\d\d:\d\d:\d\d(?:\.\d+)?`},
 		{Name: "Float", Pattern: `\d+\.\d+`},
 		{Name: "Number", Pattern: `-?(?:0x[0-9a-fA-F]+|0X[0-9a-fA-F]+|\d+)[0-9A-Za-z_]*`},

@@ -249,6 +249,7 @@ func TestParseLine(t *testing.T) {
 		{`write(3</tmp/u[nb>, "z", 1) = 1`, `write(fd:i3</tmp/u[nb>,s"z",i1) = i1`},
 		{`write(3</tmp/u]nb>, "]", 1) = 1`, `write(fd:i3</tmp/u]nb>,s"]",i1) = i1`},
 		{`write(3</tmp/x->, "z", 1) = 1`, `write(fd:i3</tmp/x->,s"z",i1) = i1`},
+		{`dup2(3</tmp/x->, 4</y>) = 4</y>`, `dup2(fd:i3</tmp/x->,fd:i4</y>) = fd:i4</y>`},
 		{`read(5<TCPv6:[[::1]:42593->[::1]:43218]>, "x", 1) = 1`, `read(fd:i5<TCPv6:[[::1]:42593->[::1]:43218]>,s"x",i1) = i1`},
 		{`write(4</memfd:m\"x>(deleted), "", 0) = 0`, `write(fd:i4</memfd:m\"x>="/memfd:m\"x"(deleted),s"",i0) = i0`},
 		{`dup(4</tmp/gone>(deleted)) = 5</tmp/gone>(deleted)`, `dup(fd:i4</tmp/gone>(deleted)) = fd:i5</tmp/gone>(deleted)`},

@@ -7,6 +7,7 @@ import (
 	"github.com/tracekit/tracekit/ast"
 
 	"github.com/tracekit/tracekit/grammar/internal/difftest"
+	"github.com/tracekit/tracekit/grammar/internal/pgen/pgenrt"
 )
 
 // The inputs of the differential tests: every line of the fixtures.
@@ -70,4 +71,10 @@ func BenchmarkLine(b *testing.B) {
 			b.Fatal("rejected")
 		}
 	}
+}
+
+// TestLexersMerged: every lexer is one merged automaton in code, the fast
+// path (difftest.Merged).
+func TestLexersMerged(t *testing.T) {
+	difftest.Merged(t, map[string]*pgenrt.Lexer{"callLexer": &pgenLexer_callLexer})
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/alecthomas/participle/v2"
 
 	"github.com/tracekit/tracekit/ast/corpus"
+	"github.com/tracekit/tracekit/grammar/internal/pgen/pgenrt"
 )
 
 // Engine parses one input into a tree of T.
@@ -157,4 +158,18 @@ func cutPrefix(s, prefix string) (string, bool) {
 // Participle is the reference engine: p's ParseString with no file name.
 func Participle[T any](p *participle.Parser[T]) Engine[T] {
 	return func(input string) (*T, error) { return p.ParseString("", input) }
+}
+
+// Merged fails t for each lexer, by name, that pgen did not write as one
+// merged automaton in code (pgenrt.Lexer.Code): when the merge of its rules
+// grows past what the tables hold, pgen falls back to one automaton a rule,
+// tried in order, several times slower; the token pattern that grew is then
+// to be made simpler.
+func Merged(t testing.TB, lexers map[string]*pgenrt.Lexer) {
+	t.Helper()
+	for name, lx := range lexers {
+		if lx.Code == nil {
+			t.Errorf("%s is no longer one merged automaton (pgen fell back to one automaton a rule, %d of them): simplify the token pattern that grew", name, len(lx.Automata))
+		}
+	}
 }
