@@ -420,7 +420,18 @@ func (p *parser) batch(b *stmtBatch) {
 				}
 			}
 		case len(tail) > 0:
-			p.add1(p.statement(tail, p.eof, true))
+			st := p.statement(tail, p.eof, true)
+			if h := headerCut(tail, p.eof); h != nil {
+				// The file ends after a header keyword (and '='): the
+				// statement is still one, for its redefinition, which
+				// TRCUST reports right after the keyword, before it
+				// meets the end (IBM's behaviour: "MAJOR=1" then
+				// "MAJOR" alone is "MAJOR redefinition" at that line,
+				// not the premature end; a first MAJOR so cut is the
+				// premature end, which the statement reported).
+				st = h
+			}
+			p.add1(st)
 		}
 		// The scanner's messages go first: where one stands at the same
 		// place as the parser's, TRCUST printed it as it read the token,
@@ -441,24 +452,33 @@ func (p *parser) batch(b *stmtBatch) {
 // first).
 func cutHeader(tail []lexer.Token, scanned diag.List) tsf.Stmt {
 	i := slices.IndexFunc(scanned, func(d diag.Diagnostic) bool { return d.Severity >= diag.Severe })
-	if i < 0 || tail[0].Type != tokIdent {
+	if i < 0 {
+		return nil
+	}
+	return headerCut(tail, scanned[i].Pos)
+}
+
+// headerCut returns, for tail a MAJOR, MAXDATALENGTH or TDFID keyword and
+// nothing after it but '=', the statement cut short at at (its Cut set),
+// else nil: when the value was read, what cut the statement is after it,
+// in what follows (parse's aborted statement).
+func headerCut(tail []lexer.Token, at ast.Pos) tsf.Stmt {
+	if tail[0].Type != tokIdent {
 		return nil
 	}
 	for _, t := range tail[1:] {
 		if !isPunct(t, "=") {
-			// The value was read: the error is after it, in what
-			// follows (parse's aborted statement).
 			return nil
 		}
 	}
-	pos, at := astPos(tail[0].Pos), &tsf.Number{Pos: scanned[i].Pos}
+	pos, v := astPos(tail[0].Pos), &tsf.Number{Pos: at}
 	switch strings.ToUpper(tail[0].Value) {
 	case "MAJOR":
-		return &tsf.Major{Pos: pos, Value: at, Cut: true}
+		return &tsf.Major{Pos: pos, Value: v, Cut: true}
 	case "TDFID":
-		return &tsf.TDFID{Pos: pos, Value: at, Cut: true}
+		return &tsf.TDFID{Pos: pos, Value: v, Cut: true}
 	case "MAXDATALENGTH", "MAXDATALEN":
-		return &tsf.MaxDataLength{Pos: pos, Spelling: tail[0].Value, Value: at, Cut: true}
+		return &tsf.MaxDataLength{Pos: pos, Spelling: tail[0].Value, Value: v, Cut: true}
 	}
 	return nil
 }
