@@ -1258,6 +1258,15 @@ func (p *parser) trace(toks []lexer.Token, end ast.Pos, last bool) *tsf.Trace {
 		}
 		i += n
 		if last && !p.partial && cutAfterEquals(toks, i) {
+			if d, ok := redefinedAtKeyword(t, toks[i-n:]); ok {
+				// A second MINOR or OPCODE is refused at its '=', before
+				// the value TRCUST would read on for (IBM's behaviour:
+				// "MINOR=1, ..., MINOR=" at the end is "MINOR
+				// redefinition", the tracepoint ignored).
+				p.add(d)
+				t.Broken, t.BrokenAt = true, p.posSince(n0, end)
+				return t
+			}
 			// IBM's behaviour: "MINOR=" or "OPCODE=" at the end of the
 			// file: TRCUST 3.05A reads on for the value and meets the
 			// end (severe 34), unless an error before it in the
