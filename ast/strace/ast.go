@@ -283,7 +283,7 @@ type Arg struct {
 }
 
 // Value is an argument or return value: *Int, *Float, *String, *Ident,
-// *Struct, *Array, *Op, *FuncCall, *FD, *Elided or *Resuming.
+// *HWAddr, *Struct, *Array, *Op, *FuncCall, *FD, *Elided or *Resuming.
 type Value interface {
 	// Position returns where the value starts.
 	Position() ast.Pos
@@ -302,6 +302,34 @@ type Int struct {
 type Float struct {
 	Pos  ast.Pos
 	Text string
+}
+
+// HWAddr is a hardware (link-layer) address strace writes bare, as
+// colon-separated hex bytes: 00:16:3e:5a:01:02 (netlink's IFLA_ADDRESS and
+// IFLA_BROADCAST, ifr_hwaddr, Bluetooth addresses).
+type HWAddr struct {
+	Pos  ast.Pos
+	Text string // as written
+}
+
+// Bytes returns the address's bytes.
+func (h *HWAddr) Bytes() []byte {
+	b := make([]byte, 0, (len(h.Text)+1)/3)
+	for i := 0; i+1 < len(h.Text); i += 3 {
+		b = append(b, unhex(h.Text[i])<<4|unhex(h.Text[i+1]))
+	}
+	return b
+}
+
+// unhex is the value of the hex digit c.
+func unhex(c byte) byte {
+	switch {
+	case c >= 'a':
+		return c - 'a' + 10
+	case c >= 'A':
+		return c - 'A' + 10
+	}
+	return c - '0'
 }
 
 // String is a C string literal; Truncated when strace cut it ("..."...).
@@ -388,6 +416,9 @@ func (v *Int) Position() ast.Pos { return v.Pos }
 func (v *Float) Position() ast.Pos { return v.Pos }
 
 // Position returns where the value starts.
+func (v *HWAddr) Position() ast.Pos { return v.Pos }
+
+// Position returns where the value starts.
 func (v *String) Position() ast.Pos { return v.Pos }
 
 // Position returns where the value starts.
@@ -416,6 +447,7 @@ func (v *Resuming) Position() ast.Pos { return v.Pos }
 
 func (*Int) value()      {}
 func (*Float) value()    {}
+func (*HWAddr) value()   {}
 func (*String) value()   {}
 func (*Ident) value()    {}
 func (*Struct) value()   {}

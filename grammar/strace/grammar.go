@@ -67,6 +67,11 @@ var (
 		// lone '['). Tracking nested brackets instead made the merged
 		// automaton too large (TestLexersMerged).
 		{Name: "Fd", Pattern: `(?:-?\d+|[A-Za-z_][A-Za-z0-9_]*)(?: ?/\*[^*]*\*/)?<(?:\\.|->|[^<>"\\]|"(?:[^"\\]|\\.)*"|<[^<>]*>)*>`},
+		// A hardware address strace writes bare, colon-separated hex
+		// bytes (netlink's IFLA_ADDRESS, ifr_hwaddr, Bluetooth's
+		// bdaddr): four bytes or more, so that a clock (three parts) is
+		// never one.
+		{Name: "HWAddr", Pattern: `[0-9a-fA-F]{2}(?::[0-9a-fA-F]{2}){3,}`},
 		{Name: "Clock", Pattern: `\d\d:\d\d:\d\d(?:\.\d+)?`},
 		{Name: "Float", Pattern: `\d+\.\d+`},
 		{Name: "Number", Pattern: `-?(?:0x[0-9a-fA-F]+|0X[0-9a-fA-F]+|\d+)[0-9A-Za-z_]*`},
@@ -374,6 +379,7 @@ type primary struct {
 	Fd       *string  `parser:"| @Fd"`
 	Deleted  bool     `parser:"  @Deleted?"`
 	Float    *string  `parser:"| @Float"`
+	HWAddr   *string  `parser:"| @HWAddr"`
 	Ellipsis bool     `parser:"| @'...'"`
 	Resuming *string  `parser:"| @Resuming"`
 	Question bool     `parser:"| @'?'"`
@@ -1363,7 +1369,7 @@ func (c *converter) list(elems []*elem, topLevel bool) []*sast.Arg {
 		default:
 			a := newArg(c.Pos(e.Pos), !comma && len(out) > 0)
 			if e.Eq {
-				if id, ok := bareIdent(e.Left, e.Right); ok {
+				if id, ok := bareIdent(c.text, e.Left, e.Right); ok {
 					a.Label = c.nodes.ident(sast.Ident{Pos: c.Pos(e.Pos), Name: id})
 				} else {
 					c.Report(c.Pos(e.Pos), diag.Error, sast.CodeSyntax, "not strace output: the label before = must be a name")
@@ -1408,19 +1414,16 @@ func (c *converter) list(elems []*elem, topLevel bool) []*sast.Arg {
 // bareIdent returns the label of a labelled value: a name, or a name with
 // a size in parentheses as old strace releases wrote it (msg_iov(3)=[...]),
 // which is kept as written.
-func bareIdent(p *primary, right []*binop) (string, bool) {
+func bareIdent(text string, p *primary, right []*binop) (string, bool) {
 	if len(right) > 0 || len(p.Ops) > 0 || p.Comment != nil {
 		return "", false
 	}
-	if p.Open != nil && *p.Open == "[" && p.Close == "]" && len(p.Items) == 1 {
-		// The index of -v's c_cc=[[VINTR]=0x3, ...], kept as written.
-		if in := p.Items[0]; in.Left != nil && !in.Left.Call && in.Left.Or == nil && len(in.Left.Ops) == 0 && len(in.Right) == 0 && !in.Eq && in.Left.Comment == nil {
-			switch {
-			case in.Left.Ident != nil:
-				return "[" + *in.Left.Ident + "]", true
-			case in.Left.Number != nil:
-				return "[" + *in.Left.Number + "]", true
-			}
+	if p.Open != nil && *p.Open == "[" && p.Close == "]" && simpleIndex(p.Items) {
+		// An index, kept as written: -v's c_cc=[[VINTR]=0x3, ...],
+		// netlink's [[IPV4_DEVCONF_FORWARDING-1]=0, ...], and with -X
+		// verbose [[0 /* IPV4_DEVCONF_FORWARDING-1 */]=0, ...].
+		if end := indexEnd(text, p.Pos.Offset); end > 0 {
+			return text[p.Pos.Offset:end], true
 		}
 	}
 	if p.Ident == nil || p.Or != nil {
@@ -1437,6 +1440,49 @@ func bareIdent(p *primary, right []*binop) (string, bool) {
 		return "", false
 	}
 	return *p.Ident + "(" + *v.Left.Number + ")", true
+}
+
+// simpleIndex reports whether items, the inside of "[...]", are an index:
+// names and numbers, with binary operators and comments between them
+// ("IPV4_DEVCONF_FORWARDING-1" is a name and the number -1).
+func simpleIndex(items []*elem) bool {
+	if len(items) == 0 {
+		return false
+	}
+	for _, in := range items {
+		if in.Left == nil || in.Eq || !simpleOperand(in.Left) {
+			return false
+		}
+		for _, r := range in.Right {
+			if !simpleOperand(r.Right) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// simpleOperand reports whether p is a bare name or number.
+func simpleOperand(p *primary) bool {
+	return len(p.Ops) == 0 && !p.Call && p.Or == nil && (p.Ident != nil || p.Number != nil)
+}
+
+// indexEnd returns the offset just past the ']' that closes the index
+// opened at text[open], comments skipped; 0 when there is none.
+func indexEnd(text string, open int) int {
+	for i := open + 1; i < len(text); i++ {
+		switch {
+		case text[i] == ']':
+			return i + 1
+		case strings.HasPrefix(text[i:], "/*"):
+			j := strings.Index(text[i+2:], "*/")
+			if j < 0 {
+				return 0
+			}
+			i += j + 3
+		}
+	}
+	return 0
 }
 
 // precedence returns the precedence of a binary operator, C's order; "=>"
@@ -1633,6 +1679,8 @@ func (c *converter) primary(p *primary) sast.Value {
 		return c.integer(pos, *p.Number)
 	case p.Float != nil:
 		return &sast.Float{Pos: pos, Text: *p.Float}
+	case p.HWAddr != nil:
+		return &sast.HWAddr{Pos: pos, Text: *p.HWAddr}
 	case p.String != nil:
 		return c.nodes.str(sast.String{Pos: pos, Text: *p.String, Value: unescape((*p.String)[1 : len(*p.String)-1]), Truncated: p.Trunc})
 	case p.Ident != nil && p.Call:

@@ -9,7 +9,7 @@ import "github.com/tracekit/tracekit/grammar/internal/lineconv"
 // line of its own, a signal "--- SIGNAME {...} ---" or an exit
 // "+++ exited with N +++".
 var lineWords = lineconv.Words{
-	`((<ident> ("(" Elem* ")")? Alts?) | <number> | (<string> "..."?) | (("{" | "[") Elem* ("}" | "]")) | (<fd> <deleted>?) | <float> | "..." | <resuming> | "?" | ("(" Expr ")")) <comment>?`: "a value (a number, a string, a name, a flag, {...}, [...] or a call)",
+	`((<ident> ("(" Elem* ")")? Alts?) | <number> | (<string> "..."?) | (("{" | "[") Elem* ("}" | "]")) | (<fd> <deleted>?) | <float> | <hwaddr> | "..." | <resuming> | "?" | ("(" Expr ")")) <comment>?`: "a value (a number, a string, a name, a flag, {...}, [...] or a call)",
 	`<deleted>?`:               "(deleted) or the end of the descriptor",
 	`Ident`:                    "a name",
 	`Elem`:                     "an argument",

@@ -151,7 +151,7 @@ var (
 	scanPrefix = regexp.MustCompile(`^(\[pid +\d+(<[^>]*>)?\] |\d+(<[^>]*>)? +)?([\d:.]+ +)?(\[ *\d+\] )?(\[[0-9a-f?]+\] )?`)
 	// The time stamp of -r without -f, right-aligned: "     0 brk(".
 	scanRelative = regexp.MustCompile(`^ +\d+(\.\d+)? [a-z<+-]`)
-	scanErrno    = regexp.MustCompile(`\) += -1 (E[A-Z0-9]+) `)
+	scanErrno    = regexp.MustCompile(`\) += (?:-1|\?) (E[A-Z0-9_]+) `)
 	scanSigno    = regexp.MustCompile(`si_signo=(SIG[A-Z0-9]+)`)
 	scanMsg      = regexp.MustCompile(`(/usr/bin/)?strace: Process \d+ (attached|detached)`)
 )
@@ -531,6 +531,75 @@ func TestMatrixNames(t *testing.T) {
 		}
 		if !re.MatchString(got) {
 			t.Errorf("%s: other decorations %q", log, got)
+		}
+	}
+}
+
+// TestMatrixExotic reads the netlink dump of src/exotic.c in four forms:
+// the hardware addresses strace writes bare (00:00:00:00:00:00) are bytes
+// in every form but -X verbose, which writes them as strings; the indexed
+// arrays of -v are labelled by their index as written, which -X verbose
+// and -X raw write differently.
+func TestMatrixExotic(t *testing.T) {
+	for _, c := range []struct {
+		log, index string
+		hwaddrs    bool
+	}{
+		{"exotic.strace", "", true},
+		{"exoticv.strace", "[IPV4_DEVCONF_FORWARDING-1]", true},
+		{"exoticX.strace", "[0 /* IPV4_DEVCONF_FORWARDING-1 */]", false},
+		{"exoticXr.strace", "[0]", false},
+	} {
+		_, res := lowerMatrix(t, filepath.Join("testdata", "matrix", c.log))
+		var dump map[string]any
+		for _, l := range bytes.Split(bytes.TrimSpace(res.JSONL), []byte("\n")) {
+			var r map[string]any
+			if err := json.Unmarshal(l, &r); err != nil {
+				t.Fatal(err)
+			}
+			if r["event"] == "recvfrom" {
+				dump = r
+				break
+			}
+		}
+		if dump == nil {
+			t.Errorf("%s: no recvfrom record", c.log)
+			continue
+		}
+		// Every value of the dump's arguments, walked depth first.
+		var hexes, names []string
+		var walk func(v any)
+		walk = func(v any) {
+			switch v := v.(type) {
+			case []any:
+				for _, e := range v {
+					walk(e)
+				}
+			case map[string]any:
+				if v["kind"] == "bytes" {
+					hexes = append(hexes, v["hex"].(string))
+				}
+				if n, ok := v["name"].(string); ok && strings.HasPrefix(n, "[") {
+					names = append(names, n)
+				}
+				walk(v["fields"])
+			}
+		}
+		walk(dump["args"])
+		// The loopback interface comes first: its address and broadcast
+		// address are all zeros.
+		if c.hwaddrs && (len(hexes) < 2 || hexes[0] != "000000000000" || hexes[1] != "000000000000") {
+			t.Errorf("%s: hardware addresses %q, want the loopback's zeros first", c.log, hexes)
+		}
+		if !c.hwaddrs && len(hexes) != 0 {
+			t.Errorf("%s: bytes %q, want none (the addresses are strings or elided)", c.log, hexes)
+		}
+		if c.index == "" {
+			if len(names) != 0 {
+				t.Errorf("%s: indexed labels %q, want none without -v", c.log, names[:min(3, len(names))])
+			}
+		} else if len(names) == 0 || names[0] != c.index {
+			t.Errorf("%s: first indexed label %q, want %q", c.log, names[:min(1, len(names))], c.index)
 		}
 	}
 }

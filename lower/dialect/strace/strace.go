@@ -414,6 +414,8 @@ func (s *argStore) valueInto(d *record.Arg, v sast.Value) {
 		d.SetInt(v.Neg, v.Mag, v.Text)
 	case *sast.Float:
 		d.Kind, d.Str = record.KindSym, v.Text
+	case *sast.HWAddr:
+		d.Kind, d.Bytes = record.KindBytes, v.Bytes()
 	case *sast.String:
 		d.Kind, d.Str, d.Text, d.Truncated = record.KindStr, v.Value, v.Text, v.Truncated
 	case *sast.Ident:

@@ -104,3 +104,11 @@ gcc -O1 -m32 -o "$B/mode32" src/mode.c
 gcc -O1 -o "$B/names" src/names.c
 (cd "$B" && "$S" -f -y -o ynames.strace ./names && "$S" -f -yy -o yynames.strace ./names) || true
 mv "$B/ynames.strace" "$B/yynames.strace" .
+# Arguments decoded in rarer forms (src/exotic.c): a netlink dump whose
+# hardware addresses strace writes bare and, with -v, indexed arrays,
+# plain, -X verbose and -X raw.
+gcc -O1 -o "$B/exotic" src/exotic.c
+"$S" -f -o exotic.strace "$B/exotic" > /dev/null || true
+"$S" -f -v -yy -o exoticv.strace "$B/exotic" > /dev/null || true
+"$S" -f -v -X verbose -o exoticX.strace "$B/exotic" > /dev/null || true
+"$S" -f -v -X raw -o exoticXr.strace "$B/exotic" > /dev/null || true
