@@ -108,7 +108,7 @@ type Line struct {
 }
 
 // Body is what follows the prefix: *Call, *Resumed, *Continued, *Signal,
-// *Exit, *Message, *Frame, *Dump or *Table.
+// *Exit, *Message, *Frame, *Dump, *Table or *Tip.
 type Body interface {
 	body()
 }
@@ -155,6 +155,40 @@ type Continued struct {
 type Dump struct {
 	Pos  ast.Pos
 	Text string // between the bars, as written
+}
+
+// TipPart says which line of the box of strace's --tips a Tip is.
+type TipPart int
+
+// The lines of a --tips box.
+const (
+	TipTop    TipPart = iota // "  ______..." above the tip
+	TipText                  // " | text   |": a line of the tip, or the blank one under the top
+	TipBottom                // " \______/" under the tip
+	TipArt                   // the rest of the mascot, under the box
+)
+
+// GoString keeps AST dumps readable.
+func (k TipPart) GoString() string {
+	switch k {
+	case TipTop:
+		return "TipTop"
+	case TipBottom:
+		return "TipBottom"
+	case TipArt:
+		return "TipArt"
+	}
+	return "TipText"
+}
+
+// Tip is a line of the box that strace 6 writes to its standard error at
+// the end of a run with --tips: a tip in a box of 46 columns beside the
+// project's mascot drawn in characters. It is no trace output, and only
+// in a log when the trace shares strace's standard error.
+type Tip struct {
+	Pos  ast.Pos
+	Part TipPart
+	Text string // a TipText line's text inside the box, trailing blanks cut
 }
 
 // TableKind says which line of a summary table a Table is.
@@ -265,6 +299,7 @@ type Frame struct {
 func (*Call) body()      {}
 func (*Continued) body() {}
 func (*Dump) body()      {}
+func (*Tip) body()       {}
 func (*Table) body()     {}
 func (*Resumed) body()   {}
 func (*Signal) body()    {}

@@ -621,6 +621,9 @@ func (lp *LineParser) line(pos ast.Pos, text string, nodes *nodes) (*sast.Line, 
 	case strings.HasPrefix(text, "/") || strings.HasSuffix(text, "attached") || strings.HasSuffix(text, "detached"):
 		si = strings.Index(text, "strace: ")
 	}
+	if part, tip, ok := tipLine(text); ok {
+		return &sast.Line{Pos: pos, Body: &sast.Tip{Pos: pos, Part: part, Text: tip}}, nil
+	}
 	if isRest(text, si) {
 		c.Words = restWords
 		return c.rest(lineconv.Parse(lp.Reference, restParser, &lp.restGen, text, &lp.rest))
@@ -780,6 +783,48 @@ func isRest(text string, i int) bool {
 	}
 	t := text[b:]
 	return strings.HasPrefix(t, "> ") || t == ">" || b > 0 && strings.HasPrefix(t, "| ") || b == 0 && strings.HasPrefix(t, "Process ") && isProcessMessage(t)
+}
+
+// The geometry of the box strace 6 writes with --tips (its src/strauss.c):
+// a box of tipBox columns, its top and bottom a rule of 46 underscores, the
+// tip in tipWidth columns between a left edge of three characters and a
+// right edge of five, the mascot drawn after them.
+const (
+	tipBox   = 52
+	tipLeft  = 3
+	tipRight = 5
+	tipWidth = tipBox - tipLeft - tipRight
+)
+
+var (
+	tipTop    = "  " + strings.Repeat("_", 46) + "    "
+	tipBottom = " \\" + strings.Repeat("_", 46) + "/   "
+	tipArt    = strings.Repeat(" ", tipBox)
+)
+
+// tipLine tells a line of the --tips box (sast.Tip) by its geometry, which
+// no other line strace writes has: the top and bottom of the box (a rule
+// of 46 underscores), a line of the tip (" | " or " / ", 44 columns, then
+// one of the right edges), and the mascot's lines under it (52 blanks
+// first). It returns the part and a tip line's text.
+func tipLine(text string) (sast.TipPart, string, bool) {
+	if len(text) <= tipBox || text[0] != ' ' {
+		return 0, "", false
+	}
+	switch {
+	case strings.HasPrefix(text, tipTop):
+		return sast.TipTop, "", true
+	case strings.HasPrefix(text, tipBottom):
+		return sast.TipBottom, "", true
+	case strings.HasPrefix(text, tipArt):
+		return sast.TipArt, "", true
+	case text[:tipLeft] == " | " || text[:tipLeft] == " / ":
+		switch text[tipLeft+tipWidth : tipLeft+tipWidth+tipRight] {
+		case " \\   ", " |   ", "  \\  ", "  _\\ ", " /   ":
+			return sast.TipText, strings.TrimRight(text[tipLeft:tipLeft+tipWidth], " "), true
+		}
+	}
+	return 0, "", false
 }
 
 // message is strace's message text, after "strace: ".

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 
 	"github.com/tracekit/tracekit/ast"
 	"github.com/tracekit/tracekit/ast/diag"
@@ -25,6 +26,7 @@ const (
 	markCont              // the rest of a call broken off: Key the pid when flagPID
 	markDump              // a line of a -e read=/write= hex dump: Text
 	markTable             // a line of a summary table: Text the line, Num its sast.TableKind
+	markTip               // a line of a --tips box: Text a tip line's text, Num its sast.TipPart
 	kindMask       = 0xf
 	flagTime       = 1 << 4 // Num is a time stamp's Ns
 	flagUnfinished = 1 << 5 // a second half left unfinished again
@@ -49,6 +51,9 @@ func (l *Lowerer) lower(ln *sast.Line) error {
 		return nil
 	case *sast.Table:
 		out.Mark(lowering.Mark{Kind: markTable, Pos: ln.Pos, Text: tableText(b), Num: int64(b.Kind)})
+		return nil
+	case *sast.Tip:
+		out.Mark(lowering.Mark{Kind: markTip, Pos: ln.Pos, Text: b.Text, Num: int64(b.Part)})
 		return nil
 	}
 	m := lowering.Mark{Kind: markEmit, Pos: ln.Pos}
@@ -175,6 +180,43 @@ type joiner struct {
 	group map[uint64]uint64
 	pids  []uint64 // storage of the pids of threads in a group (pidOf)
 	table table
+	tip   tip
+}
+
+// tip is a --tips box being read: where it started and its lines.
+type tip struct {
+	open  bool
+	first int // the line of its top
+	lines []string
+}
+
+// line takes a line of a --tips box; at its bottom the box becomes one
+// record: event "tip", its text the tip's lines, blank ones at either end
+// cut.
+func (t *tip) line(j *joiner, m *lowering.Mark, out lowering.Output) error {
+	if !t.open {
+		*t = tip{open: true, first: m.Pos.Line}
+	}
+	switch sast.TipPart(m.Num) {
+	case sast.TipText:
+		t.lines = append(t.lines, m.Text)
+	case sast.TipBottom:
+		lines := t.lines
+		for len(lines) > 0 && lines[0] == "" {
+			lines = lines[1:]
+		}
+		for len(lines) > 0 && lines[len(lines)-1] == "" {
+			lines = lines[:len(lines)-1]
+		}
+		r := &record.Record{Dialect: j.cfg.Dialect, Source: j.cfg.Source, Line: t.first, Event: "tip", Phase: record.Instant}
+		r.Attrs = record.Attrs{"type": "message", "text": strings.Join(lines, "\n")}
+		*t = tip{}
+		return out.Record(r)
+	case sast.TipArt:
+		// The mascot's legs: nothing to keep.
+		t.open = false
+	}
+	return nil
 }
 
 // pending is a record held back: its stack frames, and for a call left
@@ -285,6 +327,11 @@ func (j *joiner) mark(c *lowering.Chunk, m *lowering.Mark, out lowering.Output) 
 			return err
 		}
 		return j.table.line(j, m, out)
+	case markTip:
+		if err := j.flush(out); err != nil {
+			return err
+		}
+		return j.tip.line(j, m, out)
 	}
 	if err := j.flush(out); err != nil {
 		return err

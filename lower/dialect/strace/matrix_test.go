@@ -603,3 +603,33 @@ func TestMatrixExotic(t *testing.T) {
 		}
 	}
 }
+
+// TestMatrixTips reads the logs strace wrote with --tips to the stream of
+// its trace: the box at the end is one record, event "tip", with the tip's
+// text, and none of its lines (the mascot's included) is an error.
+func TestMatrixTips(t *testing.T) {
+	for _, c := range []struct{ log, first, last string }{
+		{"tips.strace", "You can use -o|COMMAND to redirect strace's", "as it is usually interpreted by the shell."},
+		{"tipsc.strace", "It's possible to display timestamps", "precision."},
+	} {
+		recs, res := lowerMatrix(t, filepath.Join("testdata", "matrix", c.log))
+		if len(res.Diags) != 0 {
+			t.Errorf("%s: diagnostics:\n%s", c.log, res.DiagText())
+		}
+		var tips []mrec
+		for _, r := range recs {
+			if r.Event == "tip" {
+				tips = append(tips, r)
+			}
+		}
+		if len(tips) != 1 || recs[len(recs)-1].Event != "tip" {
+			t.Errorf("%s: %d tip records, want one, the last record", c.log, len(tips))
+			continue
+		}
+		text, _ := tips[0].Attrs["text"].(string)
+		lines := strings.Split(text, "\n")
+		if lines[0] != c.first || lines[len(lines)-1] != c.last || tips[0].Attrs["type"] != "message" {
+			t.Errorf("%s: tip %q (type %v), want from %q to %q", c.log, text, tips[0].Attrs["type"], c.first, c.last)
+		}
+	}
+}

@@ -104,6 +104,11 @@ gcc -O1 -m32 -o "$B/mode32" src/mode.c
 gcc -O1 -o "$B/names" src/names.c
 (cd "$B" && "$S" -f -y -o ynames.strace ./names && "$S" -f -yy -o yynames.strace ./names) || true
 mv "$B/ynames.strace" "$B/yynames.strace" .
+# --tips: strace 6 writes a tip in a box beside its mascot to its stderr
+# at the end of the run, in the log when the trace goes there too: a tip
+# in full (every line of the mascot) and one compact.
+"$S" -f --tips=id:1,format:full "$B/threads" 2> tips.strace > /dev/null || true
+"$S" --tips=id:2 "$B/threads" 2> tipsc.strace > /dev/null || true
 # Arguments decoded in rarer forms (src/exotic.c): a netlink dump whose
 # hardware addresses strace writes bare and, with -v, indexed arrays,
 # plain, -X verbose and -X raw.
