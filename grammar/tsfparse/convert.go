@@ -17,7 +17,8 @@ import (
 
 // parseNumber reads a TSF number: decimal, or hexadecimal after 0x. A
 // leading zero stays decimal (the reference's own samples write ID=08 for
-// 8). Values must fit in 32 bits.
+// 8). Values must fit in 32 bits, and their digits in as many as a 32-bit
+// number has.
 func parseNumber(text string) (uint64, string) {
 	digits, base := text, 10
 	if len(text) >= 2 && (text[:2] == "0x" || text[:2] == "0X") {
@@ -27,6 +28,14 @@ func parseNumber(text string) (uint64, string) {
 			return 0, ""
 		}
 		digits, base = text[2:], 16
+	}
+	if base == 16 && len(digits) > 8 || base == 10 && len(digits) > 10 {
+		// IBM's behaviour: TRCUST 3.05A counts the digits, leading zeros
+		// included, before it reads a value: more than a 32-bit number
+		// can have (8 hex, 10 decimal) is out of range whatever they are
+		// worth (MINOR=0x000000006 is "minor code out of range", MAJOR=
+		// 00000000042 "MAJOR out of range, 1 used").
+		return 0, "does not fit in 32 bits"
 	}
 	v, err := strconv.ParseUint(digits, base, 64)
 	switch {

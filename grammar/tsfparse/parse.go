@@ -2033,6 +2033,12 @@ func (p *parser) syntaxError(err error, end ast.Pos, last, severe bool) {
 		pos.Offset--
 	}
 	want := expected(ute.Message())
+	if want == "file name" && tok.Type == tokString && p.afterAt(tok) {
+		// IBM's behaviour: a quote right after '@' names no file; TRCUST
+		// 3.05A reads the string where the TP's symbol belongs
+		// (TP=@"x" is "missing '.symbol' before 'x'").
+		want = syntaxNames["SymTarget"]
+	}
 	switch {
 	case want == "number":
 		p.add(tsf.ErrNumber.Diagnostic(pos, 0, before))
@@ -2046,6 +2052,12 @@ func (p *parser) syntaxError(err error, end ast.Pos, last, severe bool) {
 	default:
 		p.add(tsf.ErrSyntax.Diagnostic(pos, 0, want, before))
 	}
+}
+
+// afterAt reports whether the token before t in the statement is '@'.
+func (p *parser) afterAt(t lexer.Token) bool {
+	i, ok := slices.BinarySearchFunc(p.cur, t.Pos.Offset, func(t lexer.Token, off int) int { return t.Pos.Offset - off })
+	return ok && i > 0 && isPunct(p.cur[i-1], "@")
 }
 
 // syntaxNames names the parse structures of syntax.go in messages.

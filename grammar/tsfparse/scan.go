@@ -740,14 +740,22 @@ func (s *scanner) path() bool {
 		}
 		n++
 	}
-	if n == 0 && !(afterAt && s.off < len(s.src) && s.src[s.off] == ',') {
+	if n == 0 && !(afterAt && s.off < len(s.src) && s.src[s.off] != '"') {
 		return false
 	}
-	if c := s.src[s.off]; c >= '0' && c <= '9' || c == '@' {
+	if c := s.src[s.off]; !afterAt && (c >= '0' && c <= '9' || c == '@') {
+		// A module name that starts so is none (IBM's behaviour:
+		// "MODNAME = 1x.dll" is "module name not specified"); after
+		// '@' it is a source file's name all the same ("TP=@12,5" is
+		// "CodeView info does not exist for: 12", "TP=@@x.c,5" names
+		// "@x.c").
 		return false
 	}
 	// IBM's behaviour: "TP=@," names a file with no name (then the line
-	// number is read after the comma).
+	// number is read after the comma), and so does an '@' before any
+	// other byte that ends a name ("TP=@-5", "TP=@(1)" and "TP=@;" are
+	// "missing 'comma' before 'linenum'"; a quote is not one: "TP=@"x""
+	// is a string where a symbol belongs).
 	if s.tooLongFor(n) {
 		return s.tooLong(s.at(start))
 	}
