@@ -124,6 +124,7 @@ const (
 	WarnLenUnused         Code = 219
 	WarnMapUnknown        Code = 220
 	ErrNoProcEnd          Code = 221 // 3.05A's, not in the V2.1 reference
+	SevereRetEPCriteria   Code = 222 // 3.05A's, not in the V2.1 reference
 )
 
 // Message is the catalogue entry of one Code.
@@ -271,6 +272,12 @@ var Messages = map[Code]Message{
 	// file has no such name (IBM's behaviour, tried with its binary); the
 	// V2.1 reference has no number for it.
 	221: {diag.Error, "unable to locate end of %s", false},
+	// TRCUST 3.05A prints it for "RETEP=" after TP=.name (a form of
+	// RETEP it does not have), at the line of the token after the '=',
+	// as a severe message, but goes on as after an error: the statement
+	// is skipped and the exit status stays 0 (IBM's behaviour, tried
+	// with its binary). The parser gives it the severity of an error.
+	222: {diag.Severe, "Invalid RETEP criteria specified", false},
 }
 
 // Legacy is what TRCUST 3.05A would say of a diagnostic beyond the

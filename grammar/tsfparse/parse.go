@@ -1332,6 +1332,23 @@ func (p *parser) trace(toks []lexer.Token, end ast.Pos, last bool) *tsf.Trace {
 				fld.Next, fld.NextField = at, at
 			}
 		}
+		if st, ok := symbolTP(fld); ok && st.RetEP != nil && i < len(toks) && isPunct(toks[i], "=") {
+			// IBM's behaviour: "RETEP=" is "Invalid RETEP criteria
+			// specified" at the token after the '=' (the next
+			// statement's, when the '=' ends this one), before the TP
+			// is looked up; the statement is skipped, the run goes on.
+			at := end
+			if i+1 < len(toks) {
+				at = astPos(toks[i+1].Pos)
+			}
+			// Found at RETEP: before the TP is resolved (IBM's
+			// behaviour: TP=.nosuch,RETEP=5 is this message alone).
+			d := tsf.FoundAtEnd(tsf.SevereRetEPCriteria.Diagnostic(at, 0), st.RetEP.Pos.Offset)
+			d.Severity = diag.Error
+			p.add(d)
+			t.Broken, t.BrokenAt = true, p.posSince(n0, end)
+			return t
+		}
 		if p.lineMissing(fld, toks, &i, end) {
 			// The TP field stays, for the checks that come before the
 			// line number (the module, fatal 2 without MODNAME).

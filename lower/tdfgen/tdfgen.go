@@ -87,8 +87,8 @@ type Refused struct {
 	Before int
 	// Unlooked says that TRCUST stopped before it looked the symbol up:
 	// at a token too long right after the TP field, which it reads to see
-	// whether RETEP follows. Only the want of symbolic information (39),
-	// given before, is reported then.
+	// whether RETEP follows, or at the '=' of "RETEP=". Only the want of
+	// symbolic information (39), given before, is reported then.
 	Unlooked bool
 	Diags    diag.List
 	Failed   bool

@@ -288,6 +288,16 @@ func refusedTPs(m *tsfcheck.Module, front diag.List) []*tdfgen.Refused {
 				first = i
 			}
 		}
+		if first >= 0 {
+			if c, _ := tsf.CodeOf(front[first]); c == tsf.SevereRetEPCriteria {
+				// "RETEP=": TRCUST read the TP's symbol, wanting the
+				// symbolic information (39 without it), and stopped at
+				// the '=' before it looked the symbol up (IBM's
+				// behaviour: TP=.nosuch,RETEP=5 is that message alone).
+				out = append(out, &tdfgen.Refused{Trace: t, TP: tpf, Point: m.Refused[t], Before: at(front[first]), Unlooked: true})
+				continue
+			}
+		}
 		before := -1
 		switch {
 		case first >= 0:
