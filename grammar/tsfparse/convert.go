@@ -359,10 +359,11 @@ func (p *parser) tp(f *tpField) tsf.Field {
 			if o.Num == nil {
 				continue
 			}
-			if _, err := parseNumber(o.Num.Text); err == "not a number" {
+			if _, err := parseNumber(o.Num.Text); err != "" {
 				// IBM's behaviour: TRCUST 3.05A resolves the symbol, then
 				// refuses the offset (tsf.SymbolTP.BadOffset; fresh seed
-				// 931174).
+				// 931174), one that is no number as one too large
+				// (+4294967296, +00000000004: hand probes, session 21).
 				st.BadOffset = new(tsf.Number)
 				numberOrZeroInto(st.BadOffset, o.Num.Pos, o.Num.Text)
 				break

@@ -1128,13 +1128,14 @@ func (p *parser) parseList(toks []lexer.Token, end ast.Pos) (l *listStmt, n int,
 	return p.listGen.ParseTokens(toks, lexPos(end), true)
 }
 
-// listEntries appends the entries of l whose ID is a number to entries.
+// listEntries appends the entries of l to entries. An ID that is no
+// number, or one too large, is kept with its Err and the value 0, for the
+// checker's "invalid ID" (IBM's behaviour: ID=12ab and ID=4294967296 are
+// "invalid ID: 12ab, ignored", the list going on).
 func (p *parser) listEntries(entries []*tsf.ListEntry, l *listStmt) []*tsf.ListEntry {
 	for _, e := range l.Entries {
-		id, ok := p.number(e.ID)
-		if !ok {
-			continue
-		}
+		id := new(tsf.Number)
+		numberOrZeroInto(id, e.ID.Pos, e.ID.Text)
 		entries = append(entries, &tsf.ListEntry{
 			Pos:  astPos(e.Pos),
 			Name: &tsf.Word{Pos: astPos(e.Name.Pos), Text: e.Name.Text},
