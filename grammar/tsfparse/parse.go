@@ -1181,7 +1181,13 @@ func (p *parser) trace(toks []lexer.Token, end ast.Pos, last bool) *tsf.Trace {
 			// specified") and before it opens the module for a TP. The
 			// '=' is put in at the keyword's last byte, where no token
 			// starts.
-			p.add(tsf.WarnExpected.Diagnostic(assumedAt(toks, i), 0, "=", toks[i].Value))
+			if _, refused := refusedAtKeyword(t, toks[i]); !refused {
+				// A data statement after TP=@STATIC or before the TP
+				// is refused at its keyword, before TRCUST reads on for
+				// the '=' (IBM's behaviour: "REGS (EAX)" there is that
+				// error alone).
+				p.add(tsf.WarnExpected.Diagnostic(assumedAt(toks, i), 0, "=", toks[i].Value))
+			}
 			toks = insertEquals(toks, i)
 			p.stmt = toks
 		}

@@ -598,9 +598,11 @@ func (s *scanner) next() bool {
 			}
 		}
 		return ok
-	case c == '!':
+	case c == '!' || c == '=' && s.peek(1) == '=':
 		// IBM's behaviour: TRCUST 3.05A reads '!' as a token of its own
-		// ("x!y" is x, !, y), and "!=" as one token.
+		// ("x!y" is x, !, y), and "!=" and "==" as one token ("DESC==x"
+		// is DESC and "==": "'=' expected before 'DESC', one assumed",
+		// then "missing 'literal' before '=='").
 		n := 1
 		if s.peek(1) == '=' {
 			n = 2
