@@ -343,28 +343,9 @@ type Float struct {
 // colon-separated hex bytes: 00:16:3e:5a:01:02 (netlink's IFLA_ADDRESS and
 // IFLA_BROADCAST, ifr_hwaddr, Bluetooth addresses).
 type HWAddr struct {
-	Pos  ast.Pos
-	Text string // as written
-}
-
-// Bytes returns the address's bytes.
-func (h *HWAddr) Bytes() []byte {
-	b := make([]byte, 0, (len(h.Text)+1)/3)
-	for i := 0; i+1 < len(h.Text); i += 3 {
-		b = append(b, unhex(h.Text[i])<<4|unhex(h.Text[i+1]))
-	}
-	return b
-}
-
-// unhex is the value of the hex digit c.
-func unhex(c byte) byte {
-	switch {
-	case c >= 'a':
-		return c - 'a' + 10
-	case c >= 'A':
-		return c - 'A' + 10
-	}
-	return c - '0'
+	Pos   ast.Pos
+	Text  string // as written
+	Bytes []byte // the address
 }
 
 // String is a C string literal; Truncated when strace cut it ("..."...).

@@ -1725,7 +1725,7 @@ func (c *converter) primary(p *primary) sast.Value {
 	case p.Float != nil:
 		return &sast.Float{Pos: pos, Text: *p.Float}
 	case p.HWAddr != nil:
-		return &sast.HWAddr{Pos: pos, Text: *p.HWAddr}
+		return &sast.HWAddr{Pos: pos, Text: *p.HWAddr, Bytes: hwBytes(*p.HWAddr)}
 	case p.String != nil:
 		return c.nodes.str(sast.String{Pos: pos, Text: *p.String, Value: unescape((*p.String)[1 : len(*p.String)-1]), Truncated: p.Trunc})
 	case p.Ident != nil && p.Call:
@@ -1872,6 +1872,16 @@ func unescape(body string) string {
 }
 
 var simpleEscapes = [256]byte{'a': '\a', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t', 'v': '\v'}
+
+// hwBytes returns the bytes of a hardware address written as the HWAddr
+// token is: two hex digits a byte, a colon between them.
+func hwBytes(text string) []byte {
+	b := make([]byte, 0, (len(text)+1)/3)
+	for i := 0; i+1 < len(text); i += 3 {
+		b = append(b, unhex(text[i])<<4|unhex(text[i+1]))
+	}
+	return b
+}
 
 // unhex is the value of the hex digit b.
 func unhex(b byte) byte {

@@ -415,7 +415,7 @@ func (s *argStore) valueInto(d *record.Arg, v sast.Value) {
 	case *sast.Float:
 		d.Kind, d.Str = record.KindSym, v.Text
 	case *sast.HWAddr:
-		d.Kind, d.Bytes = record.KindBytes, v.Bytes()
+		d.Kind, d.Bytes = record.KindBytes, v.Bytes
 	case *sast.String:
 		d.Kind, d.Str, d.Text, d.Truncated = record.KindStr, v.Value, v.Text, v.Truncated
 	case *sast.Ident:
