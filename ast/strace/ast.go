@@ -182,8 +182,8 @@ func (k TipPart) GoString() string {
 }
 
 // Tip is a line of the box that strace 6 writes to its standard error at
-// the end of a run with --tips: a tip in a box of 46 columns beside the
-// project's mascot drawn in characters. It is no trace output, and only
+// the end of a run with --tips: a tip in a box of 52 columns (44 for its
+// text) beside the project's mascot drawn in characters. It is no trace output, and only
 // in a log when the trace shares strace's standard error.
 type Tip struct {
 	Pos  ast.Pos

@@ -786,19 +786,20 @@ func isRest(text string, i int) bool {
 }
 
 // The geometry of the box strace 6 writes with --tips (its src/strauss.c):
-// a box of tipBox columns, its top and bottom a rule of 46 underscores, the
+// a box of tipBox columns, its top and bottom a rule of tipRule underscores, the
 // tip in tipWidth columns between a left edge of three characters and a
 // right edge of five, the mascot drawn after them.
 const (
 	tipBox   = 52
+	tipRule  = 46
 	tipLeft  = 3
 	tipRight = 5
 	tipWidth = tipBox - tipLeft - tipRight
 )
 
 var (
-	tipTop    = "  " + strings.Repeat("_", 46) + "    "
-	tipBottom = " \\" + strings.Repeat("_", 46) + "/   "
+	tipTop    = "  " + strings.Repeat("_", tipRule) + "    "
+	tipBottom = " \\" + strings.Repeat("_", tipRule) + "/   "
 	tipArt    = strings.Repeat(" ", tipBox)
 )
 

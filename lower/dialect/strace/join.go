@@ -183,40 +183,41 @@ type joiner struct {
 	tip   tip
 }
 
-// tip is a --tips box being read: where it started and its lines.
+// tip is a --tips box being read: the line of its top (0 when none is
+// open) and its text lines.
 type tip struct {
-	open  bool
-	first int // the line of its top
+	first int
 	lines []string
 }
 
 // line takes a line of a --tips box; at its bottom the box becomes one
 // record: event "tip", its text the tip's lines, blank ones at either end
-// cut.
+// cut. The mascot's lines under the box make nothing.
 func (t *tip) line(j *joiner, m *lowering.Mark, out lowering.Output) error {
-	if !t.open {
-		*t = tip{open: true, first: m.Pos.Line}
+	part := sast.TipPart(m.Num)
+	if part == sast.TipArt {
+		return nil
 	}
-	switch sast.TipPart(m.Num) {
-	case sast.TipText:
-		t.lines = append(t.lines, m.Text)
-	case sast.TipBottom:
-		lines := t.lines
-		for len(lines) > 0 && lines[0] == "" {
-			lines = lines[1:]
-		}
-		for len(lines) > 0 && lines[len(lines)-1] == "" {
-			lines = lines[:len(lines)-1]
-		}
-		r := &record.Record{Dialect: j.cfg.Dialect, Source: j.cfg.Source, Line: t.first, Event: "tip", Phase: record.Instant}
-		r.Attrs = record.Attrs{"type": "message", "text": strings.Join(lines, "\n")}
-		*t = tip{}
-		return out.Record(r)
-	case sast.TipArt:
-		// The mascot's legs: nothing to keep.
-		t.open = false
+	if t.first == 0 {
+		t.first = m.Pos.Line
 	}
-	return nil
+	if part != sast.TipBottom {
+		if part == sast.TipText {
+			t.lines = append(t.lines, m.Text)
+		}
+		return nil
+	}
+	lines := t.lines
+	for len(lines) > 0 && lines[0] == "" {
+		lines = lines[1:]
+	}
+	for len(lines) > 0 && lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
+	}
+	r := &record.Record{Dialect: j.cfg.Dialect, Source: j.cfg.Source, Line: t.first, Event: "tip", Phase: record.Instant}
+	r.Attrs = record.Attrs{"type": "message", "text": strings.Join(lines, "\n")}
+	*t = tip{}
+	return out.Record(r)
 }
 
 // pending is a record held back: its stack frames, and for a call left
